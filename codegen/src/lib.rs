@@ -1,0 +1,18 @@
+//! The mcptest coprocess contract compiler.
+//!
+//! One entry point turns `schemas/ipc/v2.json` into the protocol-version pin
+//! and strict frame types of every SDK: [`load::load`] reads and checks the
+//! schema into a language-neutral [`model::Contract`], and
+//! [`targets::generate`] renders every target from it. `build.rs` of the
+//! protocol crate and the `codegen` CLI are thin front-ends over this crate.
+
+pub mod error;
+pub mod load;
+pub mod model;
+pub mod names;
+pub mod subset;
+
+pub use error::SchemaError;
+pub use model::Contract;
+pub mod targets;
+pub mod cli;

@@ -1,0 +1,312 @@
+//! Reading the schema: JSON text, the 2020-12 meta-schema, then the supported
+//! subset (see [`crate::subset`]) while building the [`Contract`] model.
+//! Every failure is a [`SchemaError`] naming the file, the pointer and the fix.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::error::{push_pointer, SchemaError};
+use crate::model::{Contract, ErrorCode, Lane, Message, Method};
+use crate::subset::TypeBuilder;
+
+/// The messages every target renders; the loader requires each, with these holes.
+pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
+    ("binary_mismatch", &["binary_protocol", "peer", "sdk_protocol", "advice"]),
+    ("sdk_mismatch", &["binary_protocol", "sdk_protocol", "advice"]),
+    ("upgrade_binary", &[]),
+    ("upgrade_sdk", &[]),
+    ("handshake_failed", &["code", "message"]),
+    ("lane_skip", &["lane", "command"]),
+];
+
+/// The methods and error codes the handshake logic of every target relies on.
+pub const REQUIRED_METHODS: &[&str] = &["coprocess/handshake"];
+pub const REQUIRED_ERROR_CODES: &[&str] = &["MethodNotFound", "InvalidParams"];
+
+/// Reads and checks the schema at `path`; `source` is how generated headers name it.
+pub fn load(path: &Path, source: &str) -> Result<(Contract, Value), SchemaError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        SchemaError::new(path, "", format!("cannot read the schema: {e}"), "check the path")
+    })?;
+    load_str(&text, path, source)
+}
+
+/// Checks schema text; `path` is used in errors only.
+pub fn load_str(text: &str, path: &Path, source: &str) -> Result<(Contract, Value), SchemaError> {
+    let raw: Value = serde_json::from_str(text).map_err(|e| {
+        SchemaError::new(
+            path,
+            "",
+            format!("not valid JSON: {e}"),
+            "fix the JSON syntax at that line and column",
+        )
+    })?;
+    check_meta_schema(&raw, path)?;
+    let contract = build_contract(&raw, path, source)?;
+    Ok((contract, raw))
+}
+
+fn check_meta_schema(raw: &Value, path: &Path) -> Result<(), SchemaError> {
+    match raw.get("$schema").and_then(Value::as_str) {
+        Some("https://json-schema.org/draft/2020-12/schema") => {}
+        _ => {
+            return Err(SchemaError::new(
+                path,
+                "/$schema",
+                "the schema does not declare JSON Schema draft 2020-12",
+                "set \"$schema\": \"https://json-schema.org/draft/2020-12/schema\"",
+            ))
+        }
+    }
+    if let Err(error) = jsonschema::draft202012::meta::validate(raw) {
+        return Err(SchemaError::new(
+            path,
+            error.instance_path().to_string(),
+            format!("fails the JSON Schema 2020-12 meta-schema: {error}"),
+            "make the value at that pointer a valid JSON Schema keyword value",
+        ));
+    }
+    Ok(())
+}
+
+/// Small helpers to read the `x-coprocess` tables with precise pointers.
+pub(crate) struct Reader<'a> {
+    pub path: &'a Path,
+}
+
+impl<'a> Reader<'a> {
+    pub fn err(&self, pointer: &str, problem: impl Into<String>, fix: impl Into<String>) -> SchemaError {
+        SchemaError::new(self.path, pointer, problem, fix)
+    }
+
+    pub fn object<'v>(&self, value: &'v Value, pointer: &str) -> Result<&'v Map<String, Value>, SchemaError> {
+        value.as_object().ok_or_else(|| self.err(pointer, "expected an object", "make it a JSON object"))
+    }
+
+    pub fn field<'v>(
+        &self,
+        object: &'v Map<String, Value>,
+        key: &str,
+        pointer: &str,
+    ) -> Result<&'v Value, SchemaError> {
+        object.get(key).ok_or_else(|| {
+            self.err(pointer, format!("missing `{key}`"), format!("add `{key}` to this object"))
+        })
+    }
+
+    pub fn string(&self, object: &Map<String, Value>, key: &str, pointer: &str) -> Result<String, SchemaError> {
+        let value = self.field(object, key, pointer)?;
+        match value.as_str() {
+            Some(s) if !s.trim().is_empty() => Ok(s.to_string()),
+            _ => Err(self.err(
+                &push_pointer(pointer, key),
+                format!("`{key}` must be a non-empty string"),
+                "write it as a non-empty JSON string",
+            )),
+        }
+    }
+
+    pub fn integer(&self, object: &Map<String, Value>, key: &str, pointer: &str) -> Result<i64, SchemaError> {
+        self.field(object, key, pointer)?.as_i64().ok_or_else(|| {
+            self.err(&push_pointer(pointer, key), format!("`{key}` must be an integer"), "write it as a JSON integer")
+        })
+    }
+
+    pub fn boolean(&self, object: &Map<String, Value>, key: &str, pointer: &str) -> Result<bool, SchemaError> {
+        self.field(object, key, pointer)?.as_bool().ok_or_else(|| {
+            self.err(&push_pointer(pointer, key), format!("`{key}` must be true or false"), "write it as a JSON boolean")
+        })
+    }
+
+    pub fn array<'v>(&self, object: &'v Map<String, Value>, key: &str, pointer: &str) -> Result<&'v Vec<Value>, SchemaError> {
+        self.field(object, key, pointer)?.as_array().ok_or_else(|| {
+            self.err(&push_pointer(pointer, key), format!("`{key}` must be an array"), "write it as a JSON array")
+        })
+    }
+
+    /// Rejects keys outside `allowed`.
+    pub fn only_keys(&self, object: &Map<String, Value>, allowed: &[&str], pointer: &str) -> Result<(), SchemaError> {
+        for key in object.keys() {
+            if !allowed.contains(&key.as_str()) {
+                return Err(self.err(
+                    &push_pointer(pointer, key),
+                    format!("unknown key `{key}`"),
+                    format!("remove it; the keys allowed here are: {}", allowed.join(", ")),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, SchemaError> {
+    let r = Reader { path };
+    let root = r.object(raw, "")?;
+    for key in root.keys() {
+        if !["$schema", "title", "description", "x-coprocess", "$defs"].contains(&key.as_str()) {
+            return Err(r.err(
+                &push_pointer("", key),
+                format!("`{key}` at the schema root is outside the supported subset"),
+                "the root holds only $schema, title, description, x-coprocess and $defs; put frame shapes under $defs",
+            ));
+        }
+    }
+    let title = r.string(root, "title", "")?;
+    let description = r.string(root, "description", "")?;
+    let defs = r.object(r.field(root, "$defs", "")?, "/$defs")?;
+    let types = TypeBuilder::new(&r, defs).build_all()?;
+
+    let x = r.object(r.field(root, "x-coprocess", "")?, "/x-coprocess")?;
+    let xp = "/x-coprocess";
+    r.only_keys(x, &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages"], xp)?;
+    let protocol_version = r.integer(x, "protocol_version", xp)?;
+    if protocol_version < 1 {
+        return Err(r.err(&format!("{xp}/protocol_version"), "the protocol version must be 1 or more", "use a positive integer"));
+    }
+    let max_line_bytes = r.integer(x, "max_line_bytes", xp)?;
+    let max_depth = r.integer(x, "max_depth", xp)?;
+    if !(1024..=1 << 30).contains(&max_line_bytes) {
+        return Err(r.err(&format!("{xp}/max_line_bytes"), "max_line_bytes must be between 1024 and 2^30", "pick a limit in that range"));
+    }
+    if !(2..=1000).contains(&max_depth) {
+        return Err(r.err(&format!("{xp}/max_depth"), "max_depth must be between 2 and 1000", "pick a depth in that range"));
+    }
+
+    let contract = Contract {
+        source: source.to_string(),
+        title,
+        description,
+        protocol_version,
+        max_line_bytes: max_line_bytes as u64,
+        max_depth: max_depth as u32,
+        methods: read_methods(&r, x, &types)?,
+        error_codes: read_error_codes(&r, x)?,
+        lanes: read_lanes(&r, x)?,
+        messages: read_messages(&r, x)?,
+        types,
+    };
+    Ok(contract)
+}
+
+fn resolve_def_ref(
+    r: &Reader<'_>,
+    object: &Map<String, Value>,
+    key: &str,
+    pointer: &str,
+    types: &BTreeMap<String, crate::model::TypeDef>,
+) -> Result<String, SchemaError> {
+    let reference = r.string(object, key, pointer)?;
+    let at = push_pointer(pointer, key);
+    let Some(name) = reference.strip_prefix("#/$defs/") else {
+        return Err(r.err(&at, format!("`{reference}` is not a local `#/$defs/<Name>` reference"), "write it as \"#/$defs/<Name>\""));
+    };
+    if !types.contains_key(name) {
+        return Err(r.err(&at, format!("`{reference}` does not resolve: there is no $defs entry `{name}`"), "add that definition under $defs or fix the name"));
+    }
+    Ok(name.to_string())
+}
+
+fn read_methods(
+    r: &Reader<'_>,
+    x: &Map<String, Value>,
+    types: &BTreeMap<String, crate::model::TypeDef>,
+) -> Result<Vec<Method>, SchemaError> {
+    let mut methods: Vec<Method> = Vec::new();
+    for (i, row) in r.array(x, "methods", "/x-coprocess")?.iter().enumerate() {
+        let p = format!("/x-coprocess/methods/{i}");
+        let row = r.object(row, &p)?;
+        r.only_keys(row, &["name", "params", "params_required", "result", "description"], &p)?;
+        let name = r.string(row, "name", &p)?;
+        if methods.iter().any(|m| m.name == name) {
+            return Err(r.err(&format!("{p}/name"), format!("method `{name}` is listed twice"), "keep one row per method"));
+        }
+        let params = resolve_def_ref(r, row, "params", &p, types)?;
+        if !matches!(types.get(&params).map(|t| &t.kind), Some(crate::model::TypeKind::Object(_))) {
+            return Err(r.err(&format!("{p}/params"), format!("params type `{params}` is not a closed object"), "point params at a closed object definition"));
+        }
+        methods.push(Method {
+            params,
+            params_required: r.boolean(row, "params_required", &p)?,
+            result: resolve_def_ref(r, row, "result", &p, types)?,
+            description: r.string(row, "description", &p)?,
+            name,
+        });
+    }
+    for required in REQUIRED_METHODS {
+        if !methods.iter().any(|m| m.name == *required) {
+            return Err(r.err("/x-coprocess/methods", format!("the method table has no `{required}`"), "add it: the handshake of every SDK uses it"));
+        }
+    }
+    Ok(methods)
+}
+
+fn read_error_codes(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<ErrorCode>, SchemaError> {
+    let mut codes: Vec<ErrorCode> = Vec::new();
+    for (i, row) in r.array(x, "error_codes", "/x-coprocess")?.iter().enumerate() {
+        let p = format!("/x-coprocess/error_codes/{i}");
+        let row = r.object(row, &p)?;
+        r.only_keys(row, &["code", "name", "description"], &p)?;
+        let code = r.integer(row, "code", &p)?;
+        let name = r.string(row, "name", &p)?;
+        crate::subset::check_type_name(r, &name, &format!("{p}/name"))?;
+        if codes.iter().any(|c| c.code == code || c.name == name) {
+            return Err(r.err(&p, format!("error code {code} `{name}` repeats a code or a name"), "give each code one row and a unique name"));
+        }
+        codes.push(ErrorCode { code, name, description: r.string(row, "description", &p)? });
+    }
+    for required in REQUIRED_ERROR_CODES {
+        if !codes.iter().any(|c| c.name == *required) {
+            return Err(r.err("/x-coprocess/error_codes", format!("the error-code table has no `{required}`"), "add it: the handshake logic relies on it"));
+        }
+    }
+    Ok(codes)
+}
+
+fn read_lanes(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<Lane>, SchemaError> {
+    let mut lanes: Vec<Lane> = Vec::new();
+    for (i, row) in r.array(x, "lanes", "/x-coprocess")?.iter().enumerate() {
+        let p = format!("/x-coprocess/lanes/{i}");
+        let row = r.object(row, &p)?;
+        r.only_keys(row, &["key", "drivable", "runs_via", "description"], &p)?;
+        let key = r.string(row, "key", &p)?;
+        if lanes.iter().any(|l| l.key == key) {
+            return Err(r.err(&format!("{p}/key"), format!("lane `{key}` is listed twice"), "keep one row per lane"));
+        }
+        lanes.push(Lane {
+            drivable: r.boolean(row, "drivable", &p)?,
+            runs_via: r.string(row, "runs_via", &p)?,
+            description: r.string(row, "description", &p)?,
+            key,
+        });
+    }
+    Ok(lanes)
+}
+
+fn read_messages(r: &Reader<'_>, x: &Map<String, Value>) -> Result<BTreeMap<String, Message>, SchemaError> {
+    let table = r.object(r.field(x, "messages", "/x-coprocess")?, "/x-coprocess/messages")?;
+    let allowed: Vec<&str> = REQUIRED_MESSAGES.iter().map(|(name, _)| *name).collect();
+    r.only_keys(table, &allowed, "/x-coprocess/messages")?;
+    let mut messages = BTreeMap::new();
+    for (name, holes) in REQUIRED_MESSAGES {
+        let p = format!("/x-coprocess/messages/{name}");
+        let row = r.object(r.field(table, name, "/x-coprocess/messages")?, &p)?;
+        r.only_keys(row, &["template", "description"], &p)?;
+        let message = Message { template: r.string(row, "template", &p)?, description: r.string(row, "description", &p)? };
+        let found = message.holes();
+        let mut expected: Vec<String> = holes.iter().map(|h| h.to_string()).collect();
+        let mut sorted_found = found.clone();
+        expected.sort();
+        sorted_found.sort();
+        if sorted_found != expected {
+            return Err(r.err(
+                &format!("{p}/template"),
+                format!("the template's holes are {{{}}}", found.join("}, {")),
+                format!("use exactly these holes: {{{}}}", holes.join("}, {")),
+            ));
+        }
+        messages.insert(name.to_string(), message);
+    }
+    Ok(messages)
+}

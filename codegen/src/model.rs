@@ -1,0 +1,212 @@
+//! The language-neutral model of the contract that every target generates
+//! from. It is built by [`crate::load`] from `schemas/ipc/v2.json` after the
+//! supported-subset check, so a target never sees a construct it cannot
+//! express. Order is fixed everywhere: `types` by name (a `BTreeMap`), fields
+//! in schema declaration order, methods, error codes and lanes in table order.
+
+use std::collections::BTreeMap;
+
+/// The whole contract.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contract {
+    /// How the schema is named in generated headers, e.g. `schemas/ipc/v2.json`.
+    pub source: String,
+    /// The schema's `title`.
+    pub title: String,
+    /// The schema's top-level `description` (includes the JSON-text rules).
+    pub description: String,
+    /// `COPROCESS_PROTOCOL_VERSION`, stated once in `x-coprocess.protocol_version`.
+    pub protocol_version: i64,
+    /// The longest frame line a reader accepts, in bytes (without the `\n`).
+    pub max_line_bytes: u64,
+    /// The deepest container nesting a frame may have.
+    pub max_depth: u32,
+    /// Every `$defs` entry, by name.
+    pub types: BTreeMap<String, TypeDef>,
+    /// The method table, in table order.
+    pub methods: Vec<Method>,
+    /// The error-code table, in table order.
+    pub error_codes: Vec<ErrorCode>,
+    /// The lane table, in table order.
+    pub lanes: Vec<Lane>,
+    /// The shared message templates, by name (`binary_mismatch`, `sdk_mismatch`,
+    /// `upgrade_binary`, `upgrade_sdk`, `handshake_failed`, `lane_skip`).
+    pub messages: BTreeMap<String, Message>,
+}
+
+/// One `$defs` entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeDef {
+    /// The `$defs` key, UpperCamelCase (`Verdict`, `CallParams`).
+    pub name: String,
+    pub description: String,
+    pub kind: TypeKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeKind {
+    /// A closed object (`additionalProperties: false`): unknown fields are rejected.
+    Object(ObjectType),
+    /// An open object whose values all have one type (`additionalProperties: <schema>`,
+    /// no `properties`). `Ty::Any` values make it "any JSON object".
+    Map(Ty),
+    /// `oneOf` of closed object types, told apart by shape: each variant has a
+    /// required field (its discriminator) that no other variant declares.
+    Union(Vec<UnionVariant>),
+    /// A string enum (`type: string` + `enum`). One value means a literal (`"2.0"`).
+    StringEnum(Vec<String>),
+    /// `type: [integer, string]`: a JSON-RPC request id.
+    IntegerOrString,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectType {
+    /// Fields in schema declaration order: the order encoders emit.
+    pub fields: Vec<Field>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// The name on the wire, exactly as in the schema (`duration_ms`, `isError`, `_meta`).
+    pub name: String,
+    pub description: String,
+    pub ty: Ty,
+    /// Required fields must be present; optional ones may be absent but, unless
+    /// their type admits null, never null. Absent and null are kept apart.
+    pub required: bool,
+}
+
+/// The type of a field, a map value or an array item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ty {
+    /// Any JSON value, null included (a schema with no `type`).
+    Any,
+    Boolean,
+    /// An integer (I-JSON safe range), optionally with a minimum of 0 or 1.
+    Integer { minimum: Option<i64> },
+    String,
+    /// A reference to a named type in `Contract::types`.
+    Ref(String),
+    /// An array of items.
+    Array(Box<Ty>),
+    /// The type or JSON null (`type: [T, "null"]`, or `oneOf: [{$ref}, {type: null}]`).
+    /// Only ever on required fields: an optional field is never nullable.
+    Nullable(Box<Ty>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionVariant {
+    /// The variant's type name (a `TypeKind::Object`).
+    pub type_name: String,
+    /// The required field whose presence selects this variant.
+    pub discriminator: String,
+}
+
+/// One row of the method table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Method {
+    /// The wire name (`mcp.call`).
+    pub name: String,
+    pub description: String,
+    /// The params type name.
+    pub params: String,
+    /// Whether `params` must be present (otherwise it may be omitted).
+    pub params_required: bool,
+    /// The result type name.
+    pub result: String,
+}
+
+/// One row of the error-code table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorCode {
+    pub code: i64,
+    /// UpperCamelCase name (`ParseError`).
+    pub name: String,
+    pub description: String,
+}
+
+/// One row of the lane table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    /// The YAML key (`agents`).
+    pub key: String,
+    /// Whether an SDK can drive it over the coprocess.
+    pub drivable: bool,
+    /// Who runs it: `the SDK`, or the CLI command with a `<suite>` placeholder.
+    pub runs_via: String,
+    pub description: String,
+}
+
+/// A message template with `{placeholder}` holes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub template: String,
+    pub description: String,
+}
+
+/// A piece of a message template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    Text(String),
+    Hole(String),
+}
+
+impl Message {
+    /// Splits the template into literal text and `{name}` holes.
+    pub fn segments(&self) -> Vec<Segment> {
+        split_template(&self.template)
+    }
+
+    /// The hole names in order of first appearance.
+    pub fn holes(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for segment in self.segments() {
+            if let Segment::Hole(name) = segment {
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Splits `a {x} b` into `[Text("a "), Hole("x"), Text(" b")]`.
+pub fn split_template(template: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else { break };
+        if open > 0 {
+            out.push(Segment::Text(rest[..open].to_string()));
+        }
+        out.push(Segment::Hole(rest[open + 1..open + close].to_string()));
+        rest = &rest[open + close + 1..];
+    }
+    if !rest.is_empty() {
+        out.push(Segment::Text(rest.to_string()));
+    }
+    out
+}
+
+impl Contract {
+    /// The named type, if it exists (the loader guarantees every `Ty::Ref` resolves).
+    pub fn type_def(&self, name: &str) -> Option<&TypeDef> {
+        self.types.get(name)
+    }
+
+    /// The message template of that name (the loader guarantees the six standard ones).
+    pub fn message(&self, name: &str) -> &str {
+        self.messages.get(name).map(|m| m.template.as_str()).unwrap_or_default()
+    }
+
+    /// The lanes an SDK cannot drive, in table order.
+    pub fn unsupported_lanes(&self) -> impl Iterator<Item = &Lane> {
+        self.lanes.iter().filter(|lane| !lane.drivable)
+    }
+
+    /// The error code with that name.
+    pub fn error_code(&self, name: &str) -> Option<i64> {
+        self.error_codes.iter().find(|c| c.name == name).map(|c| c.code)
+    }
+}

@@ -1,0 +1,366 @@
+//! The supported subset of JSON Schema 2020-12, checked while the `$defs` are
+//! turned into the model. It is the intersection of what typify 0.8 handles
+//! faithfully and what every target language can decode strictly:
+//!
+//! | construct | supported form |
+//! |---|---|
+//! | definitions | `$defs` at the root only, UpperCamelCase names, each with a `description` |
+//! | closed object | `type: object`, `properties`, `required`, `additionalProperties: false` |
+//! | map | `type: object`, `additionalProperties: true` or a value schema, no `properties` |
+//! | union | `oneOf` of `$ref`s to closed objects, each with a required field no other variant declares |
+//! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
+//! | request id | `type: [integer, string]` |
+//! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
+//! | integer | `minimum` 0 or 1 only (the ±(2^53-1) range is a JSON-text rule) |
+//! | array | `items` with a `type` or a `$ref` |
+//!
+//! Anything else is refused with the pointer and a fix: typify would drop it
+//! (`const`, `unevaluatedProperties`, `maximum`, `pattern`, `format`), panic on
+//! it (nested `$defs`, root `patternProperties`), mis-resolve it (`$ref` to
+//! anything but `#/$defs/Name`), or a target could not decode it the same way.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::error::{push_pointer, SchemaError};
+use crate::load::Reader;
+use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::names;
+
+/// Keywords that never make it through, with the fix for each.
+const REFUSED: &[(&str, &str)] = &[
+    ("const", "typify 0.8 drops `const` silently: write a single-value `enum` in a named $defs entry"),
+    ("unevaluatedProperties", "typify 0.8 ignores it: use `additionalProperties: false`"),
+    ("patternProperties", "not supported: use a map (`additionalProperties: <schema>`) or declared properties"),
+    ("$defs", "nested $defs make typify 0.8 panic: move the definition to the root $defs"),
+    ("definitions", "nested definitions make typify 0.8 panic: move the definition to the root $defs"),
+    ("allOf", "not supported: write the combined shape out as one closed object"),
+    ("anyOf", "not supported: use `oneOf` of $refs to closed objects told apart by a required field"),
+    ("not", "not supported: enforce it semantically in the binary and say so in a description"),
+    ("if", "not supported: enforce it semantically in the binary and say so in a description"),
+    ("then", "not supported: enforce it semantically in the binary and say so in a description"),
+    ("else", "not supported: enforce it semantically in the binary and say so in a description"),
+    ("maximum", "typify 0.8 drops it: integers are limited to ±(2^53-1) by the JSON-text rules; enforce other limits semantically"),
+    ("exclusiveMinimum", "typify 0.8 drops it: use `minimum` 0 or 1"),
+    ("exclusiveMaximum", "typify 0.8 drops it: enforce limits semantically"),
+    ("multipleOf", "not supported: enforce it semantically"),
+    ("pattern", "not supported by every target identically: enforce it semantically and describe it"),
+    ("format", "not supported by every target identically: use a plain string and describe the format"),
+    ("minLength", "not supported by every target identically: enforce it semantically"),
+    ("maxLength", "not supported by every target identically: enforce it semantically"),
+    ("minItems", "not supported by every target identically: enforce it semantically"),
+    ("maxItems", "not supported by every target identically: enforce it semantically"),
+    ("uniqueItems", "not supported: enforce it semantically"),
+    ("default", "defaults would make absent and null indistinguishable: describe the meaning of an omitted field instead"),
+    ("dependentRequired", "not supported: enforce it semantically and describe it"),
+    ("propertyNames", "not supported: enforce it semantically"),
+    ("prefixItems", "not supported: use `items`"),
+    ("$id", "typify 0.8 resolves $ref by its last segment only: keep every schema in one document without $id"),
+    ("$anchor", "not supported: refer to definitions as #/$defs/Name"),
+];
+
+/// Checks an UpperCamelCase type name.
+pub(crate) fn check_type_name(r: &Reader<'_>, name: &str, pointer: &str) -> Result<(), SchemaError> {
+    let mut chars = name.chars();
+    let ok = chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric());
+    if ok {
+        Ok(())
+    } else {
+        Err(r.err(pointer, format!("`{name}` is not an UpperCamelCase name"), "rename it to letters and digits starting with a capital, like `CallParams`"))
+    }
+}
+
+pub(crate) struct TypeBuilder<'r, 'a> {
+    r: &'r Reader<'a>,
+    defs: &'r Map<String, Value>,
+}
+
+impl<'r, 'a> TypeBuilder<'r, 'a> {
+    pub fn new(r: &'r Reader<'a>, defs: &'r Map<String, Value>) -> Self {
+        Self { r, defs }
+    }
+
+    pub fn build_all(&self) -> Result<BTreeMap<String, TypeDef>, SchemaError> {
+        let mut types = BTreeMap::new();
+        let mut seen_lower: BTreeMap<String, String> = BTreeMap::new();
+        for (name, schema) in self.defs {
+            let p = push_pointer("/$defs", name);
+            check_type_name(self.r, name, &p)?;
+            if let Some(other) = seen_lower.insert(names::snake_case(name), name.clone()) {
+                return Err(self.r.err(&p, format!("`{name}` and `{other}` become the same name after case conversion"), "rename one of them"));
+            }
+            types.insert(name.clone(), self.build_def(name, schema, &p)?);
+        }
+        self.resolve_unions(&mut types)?;
+        Ok(types)
+    }
+
+    fn refuse_unsupported(&self, schema: &Map<String, Value>, pointer: &str) -> Result<(), SchemaError> {
+        for (keyword, fix) in REFUSED {
+            if schema.contains_key(*keyword) {
+                return Err(self.r.err(&push_pointer(pointer, keyword), format!("`{keyword}` is outside the supported subset"), *fix));
+            }
+        }
+        Ok(())
+    }
+
+    fn description(&self, schema: &Map<String, Value>, pointer: &str) -> Result<String, SchemaError> {
+        match schema.get("description").and_then(Value::as_str) {
+            Some(d) if !d.trim().is_empty() => Ok(d.to_string()),
+            _ => Err(self.r.err(pointer, "missing `description`", "add a description: it becomes the doc comment in every SDK")),
+        }
+    }
+
+    fn build_def(&self, name: &str, schema: &Value, p: &str) -> Result<TypeDef, SchemaError> {
+        let schema = self.r.object(schema, p)?;
+        self.refuse_unsupported(schema, p)?;
+        let description = self.description(schema, p)?;
+        let kind = if schema.contains_key("oneOf") {
+            self.r.only_keys(schema, &["description", "oneOf"], p)?;
+            self.build_union(schema, p)?
+        } else {
+            match schema.get("type") {
+                Some(Value::String(t)) if t == "object" => self.build_object(schema, p)?,
+                Some(Value::String(t)) if t == "string" => {
+                    self.r.only_keys(schema, &["description", "type", "enum"], p)?;
+                    self.build_enum(schema, p)?
+                }
+                Some(Value::Array(types)) if types == &[Value::from("integer"), Value::from("string")] => {
+                    self.r.only_keys(schema, &["description", "type"], p)?;
+                    TypeKind::IntegerOrString
+                }
+                _ => {
+                    return Err(self.r.err(
+                        &push_pointer(p, "type"),
+                        format!("definition `{name}` is not an object, a string enum, a oneOf union or [integer, string]"),
+                        "give it `type: object`, `type: string` with `enum`, `oneOf` of $refs, or `type: [integer, string]`",
+                    ))
+                }
+            }
+        };
+        Ok(TypeDef { name: name.to_string(), description, kind })
+    }
+
+    fn build_enum(&self, schema: &Map<String, Value>, p: &str) -> Result<TypeKind, SchemaError> {
+        let values = schema.get("enum").and_then(Value::as_array).ok_or_else(|| {
+            self.r.err(p, "a string definition needs an `enum`", "list the allowed values in `enum` (a free string belongs in a property)")
+        })?;
+        let mut out: Vec<String> = Vec::new();
+        for (i, value) in values.iter().enumerate() {
+            match value.as_str() {
+                Some(s) if !out.iter().any(|o| o == s) => out.push(s.to_string()),
+                _ => return Err(self.r.err(&format!("{p}/enum/{i}"), "enum values must be distinct strings", "remove the duplicate or non-string value")),
+            }
+        }
+        if out.is_empty() {
+            return Err(self.r.err(&format!("{p}/enum"), "the enum is empty", "list at least one value"));
+        }
+        Ok(TypeKind::StringEnum(out))
+    }
+
+    fn build_object(&self, schema: &Map<String, Value>, p: &str) -> Result<TypeKind, SchemaError> {
+        self.r.only_keys(schema, &["description", "type", "properties", "required", "additionalProperties"], p)?;
+        let additional = schema.get("additionalProperties").ok_or_else(|| {
+            self.r.err(p, "the object does not say whether it is closed", "add `additionalProperties: false` (closed), or `true`/a value schema for a map")
+        })?;
+        match additional {
+            Value::Bool(false) => {}
+            Value::Bool(true) | Value::Object(_) => {
+                if schema.contains_key("properties") || schema.contains_key("required") {
+                    return Err(self.r.err(
+                        &format!("{p}/additionalProperties"),
+                        "an open object with declared properties is outside the supported subset",
+                        "close it with `additionalProperties: false`, or make it a plain map without `properties`",
+                    ));
+                }
+                let value_ty = match additional {
+                    Value::Bool(_) => Ty::Any,
+                    other => self.build_ty(other, &format!("{p}/additionalProperties"), false)?,
+                };
+                return Ok(TypeKind::Map(value_ty));
+            }
+            _ => return Err(self.r.err(&format!("{p}/additionalProperties"), "unsupported `additionalProperties`", "use false, true or a value schema")),
+        }
+        let properties = match schema.get("properties") {
+            Some(props) => self.r.object(props, &format!("{p}/properties"))?.clone(),
+            None => return Err(self.r.err(p, "a closed object needs `properties`", "add `properties` (it may be `{}`)")),
+        };
+        let required: Vec<String> = match schema.get("required") {
+            None => Vec::new(),
+            Some(Value::Array(items)) => {
+                let mut out = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let at = format!("{p}/required/{i}");
+                    let Some(name) = item.as_str() else {
+                        return Err(self.r.err(&at, "`required` entries must be strings", "list property names"));
+                    };
+                    if !properties.contains_key(name) {
+                        return Err(self.r.err(&at, format!("`{name}` is required but not declared in `properties`"), "declare it or remove it from `required`"));
+                    }
+                    out.push(name.to_string());
+                }
+                out
+            }
+            Some(_) => return Err(self.r.err(&format!("{p}/required"), "`required` must be an array", "list property names")),
+        };
+        let mut fields = Vec::new();
+        let mut converted: BTreeMap<String, String> = BTreeMap::new();
+        for (name, prop) in &properties {
+            let at = push_pointer(&format!("{p}/properties"), name);
+            let key = names::snake_case(name);
+            if key.is_empty() {
+                return Err(self.r.err(&at, format!("property `{name}` has no letters or digits"), "rename it"));
+            }
+            if let Some(other) = converted.insert(key, name.clone()) {
+                return Err(self.r.err(&at, format!("`{name}` and `{other}` become the same name after case conversion"), "rename one of them"));
+            }
+            let is_required = required.contains(name);
+            let prop_map = self.r.object(prop, &at)?;
+            let description = self.description(prop_map, &at)?;
+            let ty = self.build_ty(prop, &at, is_required)?;
+            fields.push(Field { name: name.clone(), description, ty, required: is_required });
+        }
+        Ok(TypeKind::Object(ObjectType { fields }))
+    }
+
+    fn resolve_ref(&self, reference: &Value, at: &str) -> Result<String, SchemaError> {
+        let Some(reference) = reference.as_str() else {
+            return Err(self.r.err(at, "`$ref` must be a string", "write \"#/$defs/<Name>\""));
+        };
+        let Some(name) = reference.strip_prefix("#/$defs/") else {
+            return Err(self.r.err(at, format!("`{reference}` is not a local `#/$defs/<Name>` reference"), "typify 0.8 resolves $ref by its last segment only: refer to a root definition as \"#/$defs/<Name>\""));
+        };
+        if name.contains('/') || !self.defs.contains_key(name) {
+            return Err(self.r.err(at, format!("`{reference}` does not resolve: there is no $defs entry `{name}`"), "add that definition under $defs or fix the name"));
+        }
+        Ok(name.to_string())
+    }
+
+    /// A property, item or map-value schema.
+    fn build_ty(&self, schema: &Value, p: &str, required: bool) -> Result<Ty, SchemaError> {
+        let schema = self.r.object(schema, p)?;
+        self.refuse_unsupported(schema, p)?;
+        if let Some(reference) = schema.get("$ref") {
+            self.r.only_keys(schema, &["description", "$ref"], p)?;
+            return Ok(Ty::Ref(self.resolve_ref(reference, &format!("{p}/$ref"))?));
+        }
+        if let Some(one_of) = schema.get("oneOf") {
+            self.r.only_keys(schema, &["description", "oneOf"], p)?;
+            let nullable_ref = one_of.as_array().and_then(|items| match items.as_slice() {
+                [first, second] if second == &serde_json::json!({"type": "null"}) => first.get("$ref").filter(|_| first.as_object().is_some_and(|o| o.len() == 1)),
+                _ => None,
+            });
+            let Some(reference) = nullable_ref else {
+                return Err(self.r.err(&format!("{p}/oneOf"), "an inline `oneOf` is supported only as [{\"$ref\": ...}, {\"type\": \"null\"}]", "name the union under $defs and $ref it"));
+            };
+            let inner = Ty::Ref(self.resolve_ref(reference, &format!("{p}/oneOf/0/$ref"))?);
+            return self.nullable(inner, p, required);
+        }
+        if schema.contains_key("enum") {
+            return Err(self.r.err(&format!("{p}/enum"), "an inline enum is outside the supported subset", "name it under $defs (`type: string` + `enum`) and $ref it"));
+        }
+        let (base, nullable) = match schema.get("type") {
+            None => {
+                self.r.only_keys(schema, &["description"], p)?;
+                return Ok(Ty::Any);
+            }
+            Some(Value::String(t)) => (t.as_str(), false),
+            Some(Value::Array(types)) => match types.as_slice() {
+                [Value::String(t), Value::String(null)] if null == "null" && t != "null" => (t.as_str(), true),
+                _ => return Err(self.r.err(&format!("{p}/type"), "a type list is supported only as [T, \"null\"]", "write `type: [\"string\", \"null\"]` or name a union under $defs")),
+            },
+            Some(_) => return Err(self.r.err(&format!("{p}/type"), "`type` must be a string or a list", "write a JSON Schema type name")),
+        };
+        let ty = match base {
+            "boolean" | "string" => {
+                self.r.only_keys(schema, &["description", "type"], p)?;
+                if base == "boolean" { Ty::Boolean } else { Ty::String }
+            }
+            "integer" => {
+                self.r.only_keys(schema, &["description", "type", "minimum"], p)?;
+                let minimum = match schema.get("minimum") {
+                    None => None,
+                    Some(m) if m == &Value::from(0) || m == &Value::from(1) => m.as_i64(),
+                    Some(_) => return Err(self.r.err(&format!("{p}/minimum"), "only `minimum` 0 or 1 is supported", "use 0 or 1 (typify maps them to u64 and NonZeroU64), or enforce other limits semantically")),
+                };
+                Ty::Integer { minimum }
+            }
+            "array" => {
+                self.r.only_keys(schema, &["description", "type", "items"], p)?;
+                let items = schema.get("items").ok_or_else(|| self.r.err(p, "an array needs `items`", "add `items` with a type or a $ref"))?;
+                Ty::Array(Box::new(self.build_ty(items, &format!("{p}/items"), true)?))
+            }
+            "object" => return Err(self.r.err(p, "an inline object is outside the supported subset", "name it under $defs and $ref it")),
+            "number" => return Err(self.r.err(&format!("{p}/type"), "`number` is outside the supported subset (floats do not round-trip identically in every target)", "use `integer`, or leave the type out for any JSON value")),
+            "null" => return Err(self.r.err(&format!("{p}/type"), "a field that is always null carries nothing", "remove it, or make it [T, \"null\"]")),
+            other => return Err(self.r.err(&format!("{p}/type"), format!("unknown type `{other}`"), "use boolean, integer, string or array")),
+        };
+        if nullable {
+            self.nullable(ty, p, required)
+        } else {
+            Ok(ty)
+        }
+    }
+
+    fn nullable(&self, ty: Ty, p: &str, required: bool) -> Result<Ty, SchemaError> {
+        if !required {
+            return Err(self.r.err(p, "an optional field that may also be null has two ways to say nothing", "make it required and nullable, or optional and not nullable"));
+        }
+        Ok(Ty::Nullable(Box::new(ty)))
+    }
+
+    fn build_union(&self, schema: &Map<String, Value>, p: &str) -> Result<TypeKind, SchemaError> {
+        let items = schema.get("oneOf").and_then(Value::as_array).ok_or_else(|| self.r.err(&format!("{p}/oneOf"), "`oneOf` must be an array", "list $refs"))?;
+        if items.len() < 2 {
+            return Err(self.r.err(&format!("{p}/oneOf"), "a union needs at least two variants", "use the type directly"));
+        }
+        let mut variants = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("{p}/oneOf/{i}");
+            let item = self.r.object(item, &at)?;
+            self.r.only_keys(item, &["$ref"], &at)?;
+            let reference = item.get("$ref").ok_or_else(|| self.r.err(&at, "a union variant must be a `$ref`", "name the variant under $defs and $ref it"))?;
+            let type_name = self.resolve_ref(reference, &format!("{at}/$ref"))?;
+            variants.push(UnionVariant { type_name, discriminator: String::new() });
+        }
+        Ok(TypeKind::Union(variants))
+    }
+
+    /// Every variant must be a closed object with a required field that no
+    /// other variant declares: that field is how every decoder picks it.
+    fn resolve_unions(&self, types: &mut BTreeMap<String, TypeDef>) -> Result<(), SchemaError> {
+        let unions: Vec<String> = types.iter().filter(|(_, t)| matches!(t.kind, TypeKind::Union(_))).map(|(n, _)| n.clone()).collect();
+        let mut resolved = Vec::new();
+        for name in unions {
+            let p = push_pointer("/$defs", &name);
+            let TypeKind::Union(variants) = &types[&name].kind else { continue };
+            let mut fields_of: Vec<(String, Vec<&Field>)> = Vec::new();
+            for (i, v) in variants.iter().enumerate() {
+                match &types[&v.type_name].kind {
+                    TypeKind::Object(o) => fields_of.push((v.type_name.clone(), o.fields.iter().collect())),
+                    _ => return Err(self.r.err(&format!("{p}/oneOf/{i}"), format!("variant `{}` is not a closed object", v.type_name), "union variants must be closed objects")),
+                }
+            }
+            let mut out = Vec::new();
+            for (i, (variant, fields)) in fields_of.iter().enumerate() {
+                let others: BTreeSet<&str> = fields_of.iter().enumerate().filter(|(j, _)| *j != i).flat_map(|(_, (_, f))| f.iter().map(|f| f.name.as_str())).collect();
+                let Some(discriminator) = fields.iter().find(|f| f.required && !others.contains(f.name.as_str())) else {
+                    return Err(self.r.err(
+                        &format!("{p}/oneOf/{i}"),
+                        format!("variant `{variant}` has no required field that the other variants lack, so decoders cannot tell the variants apart by shape"),
+                        "add a required field unique to this variant",
+                    ));
+                };
+                out.push(UnionVariant { type_name: variant.clone(), discriminator: discriminator.name.clone() });
+            }
+            resolved.push((name, out));
+        }
+        for (name, variants) in resolved {
+            if let Some(def) = types.get_mut(&name) {
+                def.kind = TypeKind::Union(variants);
+            }
+        }
+        Ok(())
+    }
+}

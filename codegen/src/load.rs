@@ -186,6 +186,7 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
         lanes: read_lanes(&r, x)?,
         messages: read_messages(&r, x)?,
         types,
+        raw: raw.clone(),
     };
     Ok(contract)
 }

@@ -32,6 +32,8 @@ pub struct Contract {
     /// The shared message templates, by name (`binary_mismatch`, `sdk_mismatch`,
     /// `upgrade_binary`, `upgrade_sdk`, `handshake_failed`, `lane_skip`).
     pub messages: BTreeMap<String, Message>,
+    /// The schema document as read (the Rust target hands its `$defs` to typify).
+    pub raw: serde_json::Value,
 }
 
 /// One `$defs` entry.

@@ -1,0 +1,377 @@
+//! Everything in the Rust file besides the typify types: the pin and limits,
+//! the method / error-code / lane tables, message rendering, the `Frame`
+//! trait (strict decode, one-line encode) for every type, the handshake
+//! helpers and the lane hint.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use crate::model::{Contract, Segment, TypeKind};
+use crate::names;
+
+fn ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+pub fn items(contract: &Contract) -> TokenStream {
+    let mut out = TokenStream::new();
+    out.extend(constants(contract));
+    out.extend(tables(contract));
+    out.extend(messages(contract));
+    out.extend(frames(contract));
+    out.extend(handshake());
+    out.extend(lanes());
+    out
+}
+
+fn constants(contract: &Contract) -> TokenStream {
+    let version = contract.protocol_version;
+    let max_line = contract.max_line_bytes as usize;
+    let max_depth = contract.max_depth as usize;
+    quote! {
+        /// The coprocess protocol version this code speaks (`x-coprocess.protocol_version`).
+        pub const COPROCESS_PROTOCOL_VERSION: i64 = #version;
+        /// The longest frame line a reader accepts, in bytes, without the `\n`.
+        pub const MAX_LINE_BYTES: usize = #max_line;
+        /// The deepest container nesting a frame may have.
+        pub const MAX_DEPTH: usize = #max_depth;
+    }
+}
+
+fn tables(contract: &Contract) -> TokenStream {
+    let method_consts = contract.methods.iter().map(|m| {
+        let name = ident(&names::screaming_snake_case(&m.name));
+        let (wire, doc) = (&m.name, &m.description);
+        quote! { #[doc = #doc] pub const #name: &str = #wire; }
+    });
+    let method_rows = contract.methods.iter().map(|m| {
+        let (name, params, required, result) = (&m.name, &m.params, m.params_required, &m.result);
+        quote! { MethodInfo { name: #name, params: #params, params_required: #required, result: #result } }
+    });
+    let code_consts = contract.error_codes.iter().map(|c| {
+        let name = ident(&names::screaming_snake_case(&c.name));
+        let (code, doc) = (c.code, &c.description);
+        quote! { #[doc = #doc] pub const #name: i64 = #code; }
+    });
+    let code_rows = contract.error_codes.iter().map(|c| {
+        let (code, name, doc) = (c.code, &c.name, &c.description);
+        quote! { ErrorCodeInfo { code: #code, name: #name, description: #doc } }
+    });
+    let lane_rows = contract.lanes.iter().map(|l| {
+        let (key, drivable, runs_via, doc) = (&l.key, l.drivable, &l.runs_via, &l.description);
+        quote! { LaneInfo { key: #key, drivable: #drivable, runs_via: #runs_via, description: #doc } }
+    });
+    let unsupported = contract.unsupported_lanes().map(|l| &l.key);
+    quote! {
+        /// The method names of the contract.
+        pub mod methods { #(#method_consts)* }
+        /// The error codes of the contract.
+        pub mod error_codes { #(#code_consts)* }
+        /// One row of the method table.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct MethodInfo {
+            /// The wire name.
+            pub name: &'static str,
+            /// The `$defs` name of the params shape.
+            pub params: &'static str,
+            /// Whether `params` must be present.
+            pub params_required: bool,
+            /// The `$defs` name of the result shape.
+            pub result: &'static str,
+        }
+        /// The method table, in table order.
+        pub const METHODS: &[MethodInfo] = &[#(#method_rows),*];
+        /// One row of the error-code table.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct ErrorCodeInfo {
+            /// The JSON-RPC error code.
+            pub code: i64,
+            /// Its name.
+            pub name: &'static str,
+            /// What it means.
+            pub description: &'static str,
+        }
+        /// The error-code table, in table order.
+        pub const ERROR_CODES: &[ErrorCodeInfo] = &[#(#code_rows),*];
+        /// One row of the lane table.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct LaneInfo {
+            /// The suite YAML key.
+            pub key: &'static str,
+            /// Whether an SDK can drive it over the coprocess.
+            pub drivable: bool,
+            /// Who runs it: `the SDK`, or a CLI command with a `<suite>` placeholder.
+            pub runs_via: &'static str,
+            /// What the lane is.
+            pub description: &'static str,
+        }
+        /// The lane table, in table order.
+        pub const LANES: &[LaneInfo] = &[#(#lane_rows),*];
+        /// The lanes an SDK cannot drive over the coprocess, in table order.
+        pub const UNSUPPORTED_SDK_LANES: &[&str] = &[#(#unsupported),*];
+        /// The method-table row of `name`.
+        pub fn method_info(name: &str) -> Option<&'static MethodInfo> {
+            METHODS.iter().find(|m| m.name == name)
+        }
+    }
+}
+
+fn messages(contract: &Contract) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (name, message) in &contract.messages {
+        let const_name = ident(&names::screaming_snake_case(name));
+        let fn_name = ident(&format!("render_{name}"));
+        let (template, doc) = (&message.template, &message.description);
+        let holes: Vec<Ident> = message.holes().iter().map(|h| ident(h)).collect();
+        let pushes = message.segments().into_iter().map(|segment| match segment {
+            Segment::Text(text) => quote! { out.push_str(#text); },
+            Segment::Hole(hole) => {
+                let hole = ident(&hole);
+                quote! { out.push_str(#hole); }
+            }
+        });
+        out.extend(quote! {
+            #[doc = #doc]
+            pub const #const_name: &str = #template;
+            #[doc = #doc]
+            pub fn #fn_name(#(#holes: &str),*) -> String {
+                let mut out = String::new();
+                #(#pushes)*
+                out
+            }
+        });
+    }
+    quote! {
+        /// The shared message templates and their renderers.
+        pub mod messages { #out }
+    }
+}
+
+fn frames(contract: &Contract) -> TokenStream {
+    let type_names = contract.types.keys();
+    let mut impls = TokenStream::new();
+    let mut arms = TokenStream::new();
+    let mut value_arms = TokenStream::new();
+    for (name, def) in &contract.types {
+        let ty = ident(name);
+        arms.extend(quote! { #name => #ty::decode(text).map(|v| v.encode()), });
+        value_arms.extend(quote! { #name => #ty::from_value(value).map(|_| ()), });
+        let body = match &def.kind {
+            TypeKind::Union(variants) => {
+                let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
+                let arms = variants.iter().enumerate().map(|(i, v)| {
+                    let variant = ident(&v.type_name);
+                    quote! { #i => strict_deserialize::<#variant, _>(#name, de).map(Self::#variant), }
+                });
+                let arms2 = arms.clone();
+                quote! {
+                    fn decode(text: &str) -> Result<Self, DecodeError> {
+                        let text = checked_text(#name, text)?;
+                        let keys = strict::top_level_keys(&text).map_err(|p| DecodeError::new(#name, "$", p))?;
+                        let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| keys.iter().any(|k| k == d)).collect();
+                        let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+                        let de = &mut serde_json::Deserializer::from_str(&text);
+                        match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
+                    }
+                    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+                        let serde_json::Value::Object(map) = &value else {
+                            return Err(DecodeError::new(#name, "$", format!("expected object, got {}", strict::kind(&value))));
+                        };
+                        let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| map.contains_key(*d)).collect();
+                        let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+                        let de = value;
+                        match chosen { #(#arms2)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
+                    }
+                }
+            }
+            _ => quote! {
+                fn decode(text: &str) -> Result<Self, DecodeError> {
+                    let text = checked_text(#name, text)?;
+                    let de = &mut serde_json::Deserializer::from_str(&text);
+                    strict_deserialize(#name, de)
+                }
+                fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+                    strict_deserialize(#name, value)
+                }
+            },
+        };
+        impls.extend(quote! {
+            impl Frame for #ty {
+                const TYPE_NAME: &'static str = #name;
+                #body
+            }
+        });
+        impls.extend(union_deserialize(name, &def.kind));
+    }
+    quote! {
+        pub use strict::DecodeError;
+        /// A type of the contract that decodes strictly and encodes as one line.
+        pub trait Frame: Sized + serde::Serialize {
+            /// The `$defs` name.
+            const TYPE_NAME: &'static str;
+            /// Decodes frame text under the contract's JSON-text and shape rules.
+            fn decode(text: &str) -> Result<Self, DecodeError>;
+            /// Decodes an already-parsed value (for example a response's `result`).
+            fn from_value(value: serde_json::Value) -> Result<Self, DecodeError>;
+            /// Encodes as one line of JSON: fields in schema order, no newline.
+            fn encode(&self) -> String {
+                // Serializing these types cannot fail: every map has string keys.
+                serde_json::to_string(self).unwrap_or_default()
+            }
+        }
+        fn checked_text<'t>(type_name: &'static str, text: &'t str) -> Result<std::borrow::Cow<'t, str>, DecodeError> {
+            strict::check_text(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
+        }
+        fn strict_deserialize<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(type_name: &'static str, de: D) -> Result<T, DecodeError>
+        where D::Error: std::fmt::Display {
+            serde_path_to_error::deserialize(de).map_err(|e| {
+                let problem = strict::problem_from_serde(&e.inner().to_string());
+                let mut path = strict::json_path(e.path());
+                if problem.starts_with("unknown field") {
+                    // serde's path already names the unknown key; the error belongs to its object.
+                    path = strict::parent_path(&path);
+                }
+                DecodeError::new(type_name, path, problem)
+            })
+        }
+        #impls
+        /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
+        pub fn decode_and_encode(type_name: &str, text: &str) -> Option<Result<String, DecodeError>> {
+            Some(match type_name { #arms _ => return None })
+        }
+        /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
+        pub fn check_value(type_name: &str, value: serde_json::Value) -> Option<Result<(), DecodeError>> {
+            Some(match type_name { #value_arms _ => return None })
+        }
+        /// Every `$defs` name, sorted.
+        pub const TYPE_NAMES: &[&str] = &[#(#type_names),*];
+    }
+}
+
+/// Nested unions and request ids get a shape-dispatching `Deserialize`.
+fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
+    let ty = ident(name);
+    match kind {
+        TypeKind::Union(_) => quote! {
+            impl<'de> serde::Deserialize<'de> for #ty {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                    <Self as Frame>::from_value(value).map_err(|e| {
+                        let inner = if e.path == "$" { String::new() } else { format!(" (at {} inside the {})", e.path, #name) };
+                        serde::de::Error::custom(format!("{}{}", e.problem, inner))
+                    })
+                }
+            }
+        },
+        TypeKind::IntegerOrString => quote! {
+            impl<'de> serde::Deserialize<'de> for #ty {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    struct IdVisitor;
+                    impl serde::de::Visitor<'_> for IdVisitor {
+                        type Value = #ty;
+                        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                            f.write_str("integer or string")
+                        }
+                        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                            Ok(#ty::Integer(v))
+                        }
+                        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                            i64::try_from(v).map(#ty::Integer).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+                        }
+                        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                            Ok(#ty::String(v.to_string()))
+                        }
+                    }
+                    deserializer.deserialize_any(IdVisitor)
+                }
+            }
+        },
+        _ => TokenStream::new(),
+    }
+}
+
+fn handshake() -> TokenStream {
+    quote! {
+        /// Why an SDK must not go on after the handshake: the contract's message.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct HandshakeFailure {
+            /// The fail-fast message, worded as the contract's templates say.
+            pub message: String,
+        }
+        impl std::fmt::Display for HandshakeFailure {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.message)
+            }
+        }
+        impl std::error::Error for HandshakeFailure {}
+
+        /// The `coprocess/handshake` request frame, one line.
+        pub fn handshake_request(id: RequestId, sdk: Option<&str>, sdk_version: Option<&str>) -> String {
+            let mut params = serde_json::Map::new();
+            params.insert("protocol_version".into(), COPROCESS_PROTOCOL_VERSION.into());
+            if let Some(sdk) = sdk {
+                params.insert("sdk".into(), sdk.into());
+            }
+            if let Some(v) = sdk_version {
+                params.insert("sdk_version".into(), v.into());
+            }
+            let request = Request {
+                jsonrpc: JsonRpcVersion::default(),
+                id,
+                method: methods::COPROCESS_HANDSHAKE.to_string(),
+                params: Some(Params(params)),
+            };
+            request.encode()
+        }
+
+        /// The advice of a mismatch: upgrade whichever side speaks the older version.
+        pub fn upgrade_advice(binary_protocol: i64, sdk_protocol: i64) -> &'static str {
+            if binary_protocol < sdk_protocol { messages::UPGRADE_BINARY } else { messages::UPGRADE_SDK }
+        }
+
+        /// Checks the binary's answer to the handshake; any failure carries the
+        /// contract's exact message, and the SDK must stop before test traffic.
+        pub fn check_handshake_response(text: &str) -> Result<HandshakeResult, HandshakeFailure> {
+            let fail = |message: String| HandshakeFailure { message };
+            let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
+            let sdk_mismatch = |binary: i64| {
+                fail(messages::render_sdk_mismatch(&binary.to_string(), &COPROCESS_PROTOCOL_VERSION.to_string(), upgrade_advice(binary, COPROCESS_PROTOCOL_VERSION)))
+            };
+            match response {
+                Response::SuccessResponse(success) => {
+                    let result = HandshakeResult::from_value(success.result).map_err(|e| fail(e.to_string()))?;
+                    if result.protocol_version == COPROCESS_PROTOCOL_VERSION { Ok(result) } else { Err(sdk_mismatch(result.protocol_version)) }
+                }
+                Response::ErrorResponse(error) => {
+                    let error = error.error;
+                    let mismatch_prefix = messages::BINARY_MISMATCH.split('{').next().unwrap_or_default();
+                    if error.code == error_codes::METHOD_NOT_FOUND {
+                        Err(sdk_mismatch(1))
+                    } else if error.code == error_codes::INVALID_PARAMS && error.message.starts_with(mismatch_prefix) {
+                        Err(fail(error.message))
+                    } else {
+                        Err(fail(messages::render_handshake_failed(&error.code.to_string(), &error.message)))
+                    }
+                }
+            }
+        }
+
+        /// The binary's side: the -32602 message for a handshake with another version.
+        pub fn binary_mismatch_message(sdk: Option<&str>, sdk_protocol: i64) -> String {
+            let peer = match sdk { Some(name) => format!("{name} SDK"), None => "SDK".to_string() };
+            messages::render_binary_mismatch(&COPROCESS_PROTOCOL_VERSION.to_string(), &peer, &sdk_protocol.to_string(), upgrade_advice(COPROCESS_PROTOCOL_VERSION, sdk_protocol))
+        }
+    }
+}
+
+fn lanes() -> TokenStream {
+    quote! {
+        /// The shared skip message for an undrivable lane, naming the CLI command
+        /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
+        /// SDK drives itself or does not know.
+        pub fn lane_cli_hint(lane: &str, suite: &str) -> Option<String> {
+            let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
+            Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
+        }
+    }
+}

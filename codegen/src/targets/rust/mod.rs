@@ -1,0 +1,49 @@
+//! The Rust target: typify renders the `$defs` as serde types (the same path
+//! `build.rs` uses), a syn pass tightens what typify leaves loose, and the
+//! rest (pin, tables, frame decoding, handshake, lanes) is rendered from the
+//! model. Formatted with prettyplease.
+
+mod extras;
+mod typify_pass;
+
+use crate::model::Contract;
+use crate::targets::{header_text, Files};
+use crate::SchemaError;
+
+/// The path of the Rust SDK's pin under the output root.
+pub const SDK_PATH: &str = "rust/mcptest-runner/src/coprocess.rs";
+
+/// How the generated Rust is meant to be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// The Rust SDK's file: serde, serde_json and serde_path_to_error only.
+    Sdk,
+    /// The protocol crate's own copy (OUT_DIR): also derives `schemars::JsonSchema`
+    /// so the round trip back to a schema can be tested.
+    WithJsonSchema,
+}
+
+/// Renders the whole Rust module text (header included).
+pub fn render(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Result<String, SchemaError> {
+    let types = typify_pass::types(contract, raw, flavor)?;
+    let extras = extras::items(contract);
+    let file: syn::File = syn::parse2(quote::quote! { #types #extras }).map_err(|e| {
+        SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
+    })?;
+    let body = prettyplease::unparse(&file);
+    Ok(format!(
+        "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}\n{}",
+        header_text(contract),
+        contract.title,
+        body,
+        include_str!("runtime.rs")
+    ))
+}
+
+/// The Rust SDK file. Its contents depend on the raw schema, which the model
+/// keeps only in part, so the entry point reloads it from `Contract::raw`.
+pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
+    let mut files = Files::new();
+    files.insert(SDK_PATH.to_string(), render(contract, &contract.raw, Flavor::Sdk)?);
+    Ok(files)
+}

@@ -1,0 +1,490 @@
+/// The strict decoding runtime every generated frame type uses: the JSON-text
+/// rules of the contract, error formatting, and the serde adapters that keep
+/// absent and null apart.
+pub mod strict {
+    use std::borrow::Cow;
+    use std::fmt;
+
+    /// A frame that failed to decode: the `$defs` type, the JSON path and the problem.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DecodeError {
+        /// The `$defs` name being decoded (`Verdict`).
+        pub type_name: &'static str,
+        /// JSON path of the offending value (`$`, `$.params.tool`, `$.content[0]`).
+        pub path: String,
+        /// What is wrong (``unknown field `retries` ``).
+        pub problem: String,
+    }
+
+    impl DecodeError {
+        pub fn new(type_name: &'static str, path: impl Into<String>, problem: impl Into<String>) -> Self {
+            Self { type_name, path: path.into(), problem: problem.into() }
+        }
+    }
+
+    impl fmt::Display for DecodeError {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            if self.path == "$" {
+                write!(f, "{}: {}", self.type_name, self.problem)
+            } else {
+                write!(f, "{}: {} at {}", self.type_name, self.problem, self.path)
+            }
+        }
+    }
+
+    impl std::error::Error for DecodeError {}
+
+    /// The largest magnitude of an integer a frame may carry (I-JSON).
+    pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
+
+    /// Checks the JSON-text rules (no BOM, one value, no duplicate keys, no lone
+    /// surrogates, safe integers, finite numbers, bounded depth) and rewrites
+    /// integral numbers written with a fraction or exponent (`1.0`, `1e2`) as
+    /// integers. Borrows the text when nothing needs rewriting.
+    pub fn check_text(text: &str, max_depth: usize) -> Result<Cow<'_, str>, (String, String)> {
+        let mut scanner = Scanner { bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new() };
+        if text.starts_with('\u{feff}') {
+            return Err(("$".into(), "invalid JSON: byte-order mark".into()));
+        }
+        scanner.skip_ws();
+        scanner.value(0, &mut String::from("$"))?;
+        scanner.skip_ws();
+        if scanner.pos != scanner.bytes.len() {
+            return Err(("$".into(), format!("invalid JSON: trailing characters at column {}", scanner.pos + 1)));
+        }
+        if scanner.rewrites.is_empty() {
+            return Ok(Cow::Borrowed(text));
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for (start, end, replacement) in &scanner.rewrites {
+            out.push_str(&text[last..*start]);
+            out.push_str(replacement);
+            last = *end;
+        }
+        out.push_str(&text[last..]);
+        Ok(Cow::Owned(out))
+    }
+
+    struct Scanner<'a> {
+        bytes: &'a [u8],
+        pos: usize,
+        max_depth: usize,
+        rewrites: Vec<(usize, usize, String)>,
+    }
+
+    type ScanResult<T> = Result<T, (String, String)>;
+
+    impl Scanner<'_> {
+        fn skip_ws(&mut self) {
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+                self.pos += 1;
+            }
+        }
+
+        fn syntax(&self, path: &str, what: &str) -> (String, String) {
+            (path.to_string(), format!("invalid JSON: {what} at column {}", self.pos + 1))
+        }
+
+        fn expect(&mut self, byte: u8, path: &str) -> ScanResult<()> {
+            if self.bytes.get(self.pos) == Some(&byte) {
+                self.pos += 1;
+                Ok(())
+            } else {
+                Err(self.syntax(path, &format!("expected `{}`", byte as char)))
+            }
+        }
+
+        fn value(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
+            match self.bytes.get(self.pos) {
+                Some(b'{') => self.object(depth + 1, path),
+                Some(b'[') => self.array(depth + 1, path),
+                Some(b'"') => self.string(path).map(|_| ()),
+                Some(b't') => self.literal(b"true", path),
+                Some(b'f') => self.literal(b"false", path),
+                Some(b'n') => self.literal(b"null", path),
+                Some(b'-' | b'0'..=b'9') => self.number(path),
+                _ => Err(self.syntax(path, "expected a value")),
+            }
+        }
+
+        fn literal(&mut self, word: &[u8], path: &str) -> ScanResult<()> {
+            if self.bytes[self.pos..].starts_with(word) {
+                self.pos += word.len();
+                Ok(())
+            } else {
+                Err(self.syntax(path, "unexpected token"))
+            }
+        }
+
+        fn enter(&self, depth: usize, path: &str) -> ScanResult<()> {
+            if depth > self.max_depth {
+                Err((path.to_string(), format!("nesting deeper than {}", self.max_depth)))
+            } else {
+                Ok(())
+            }
+        }
+
+        fn object(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
+            self.enter(depth, path)?;
+            self.pos += 1;
+            self.skip_ws();
+            let mut keys: Vec<Cow<'_, str>> = Vec::new();
+            if self.bytes.get(self.pos) == Some(&b'}') {
+                self.pos += 1;
+                return Ok(());
+            }
+            loop {
+                self.skip_ws();
+                if self.bytes.get(self.pos) != Some(&b'"') {
+                    return Err(self.syntax(path, "expected a key"));
+                }
+                let key = self.string(path)?;
+                if keys.iter().any(|k| *k == key) {
+                    return Err((path.clone(), format!("duplicate key `{key}`")));
+                }
+                self.skip_ws();
+                self.expect(b':', path)?;
+                self.skip_ws();
+                let len = path.len();
+                push_key(path, &key);
+                self.value(depth, path)?;
+                path.truncate(len);
+                keys.push(Cow::Owned(key));
+                self.skip_ws();
+                match self.bytes.get(self.pos) {
+                    Some(b',') => self.pos += 1,
+                    Some(b'}') => {
+                        self.pos += 1;
+                        return Ok(());
+                    }
+                    _ => return Err(self.syntax(path, "expected `,` or `}`")),
+                }
+            }
+        }
+
+        fn array(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
+            self.enter(depth, path)?;
+            self.pos += 1;
+            self.skip_ws();
+            if self.bytes.get(self.pos) == Some(&b']') {
+                self.pos += 1;
+                return Ok(());
+            }
+            let mut index = 0usize;
+            loop {
+                self.skip_ws();
+                let len = path.len();
+                path.push_str(&format!("[{index}]"));
+                self.value(depth, path)?;
+                path.truncate(len);
+                index += 1;
+                self.skip_ws();
+                match self.bytes.get(self.pos) {
+                    Some(b',') => self.pos += 1,
+                    Some(b']') => {
+                        self.pos += 1;
+                        return Ok(());
+                    }
+                    _ => return Err(self.syntax(path, "expected `,` or `]`")),
+                }
+            }
+        }
+
+        fn hex4(&mut self, path: &str) -> ScanResult<u32> {
+            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax(path, "short unicode escape"))?;
+            let text = std::str::from_utf8(digits).map_err(|_| self.syntax(path, "bad unicode escape"))?;
+            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax(path, "bad unicode escape"))?;
+            self.pos += 4;
+            Ok(value)
+        }
+
+        /// Scans a string and returns its decoded text (used for keys).
+        fn string(&mut self, path: &str) -> ScanResult<String> {
+            self.pos += 1;
+            let mut out = String::new();
+            loop {
+                let start = self.pos;
+                while let Some(&b) = self.bytes.get(self.pos) {
+                    if b == b'"' || b == b'\\' || b < 0x20 {
+                        break;
+                    }
+                    self.pos += 1;
+                }
+                out.push_str(std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or_default());
+                match self.bytes.get(self.pos) {
+                    Some(b'"') => {
+                        self.pos += 1;
+                        return Ok(out);
+                    }
+                    Some(b'\\') => {
+                        self.pos += 1;
+                        let escape = self.bytes.get(self.pos).copied();
+                        self.pos += 1;
+                        match escape {
+                            Some(b'"') => out.push('"'),
+                            Some(b'\\') => out.push('\\'),
+                            Some(b'/') => out.push('/'),
+                            Some(b'b') => out.push('\u{8}'),
+                            Some(b'f') => out.push('\u{c}'),
+                            Some(b'n') => out.push('\n'),
+                            Some(b'r') => out.push('\r'),
+                            Some(b't') => out.push('\t'),
+                            Some(b'u') => out.push(self.unicode_escape(path)?),
+                            _ => return Err(self.syntax(path, "bad escape")),
+                        }
+                    }
+                    Some(_) => return Err(self.syntax(path, "control character in string")),
+                    None => return Err(self.syntax(path, "unterminated string")),
+                }
+            }
+        }
+
+        fn unicode_escape(&mut self, path: &str) -> ScanResult<char> {
+            let first = self.hex4(path)?;
+            if (0xDC00..0xE000).contains(&first) {
+                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+            }
+            if !(0xD800..0xDC00).contains(&first) {
+                return char::from_u32(first).ok_or_else(|| self.syntax(path, "bad unicode escape"));
+            }
+            if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+            }
+            self.pos += 2;
+            let second = self.hex4(path)?;
+            if !(0xDC00..0xE000).contains(&second) {
+                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+            }
+            let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+            char::from_u32(code).ok_or_else(|| self.syntax(path, "bad unicode escape"))
+        }
+
+        fn digits(&mut self) -> usize {
+            let start = self.pos;
+            while let Some(b'0'..=b'9') = self.bytes.get(self.pos) {
+                self.pos += 1;
+            }
+            self.pos - start
+        }
+
+        fn number(&mut self, path: &str) -> ScanResult<()> {
+            let start = self.pos;
+            if self.bytes.get(self.pos) == Some(&b'-') {
+                self.pos += 1;
+            }
+            let int_start = self.pos;
+            let int_digits = self.digits();
+            if int_digits == 0 || (int_digits > 1 && self.bytes[int_start] == b'0') {
+                return Err(self.syntax(path, "bad number"));
+            }
+            let mut is_integer_literal = true;
+            if self.bytes.get(self.pos) == Some(&b'.') {
+                self.pos += 1;
+                is_integer_literal = false;
+                if self.digits() == 0 {
+                    return Err(self.syntax(path, "bad number"));
+                }
+            }
+            if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
+                self.pos += 1;
+                is_integer_literal = false;
+                if let Some(b'+' | b'-') = self.bytes.get(self.pos) {
+                    self.pos += 1;
+                }
+                if self.digits() == 0 {
+                    return Err(self.syntax(path, "bad number"));
+                }
+            }
+            let literal = std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or_default();
+            if is_integer_literal {
+                let in_range = literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
+                if !in_range {
+                    return Err((path.to_string(), format!("integer {literal} is outside ±(2^53-1)")));
+                }
+                return Ok(());
+            }
+            let value: f64 = literal.parse().map_err(|_| self.syntax(path, "bad number"))?;
+            if !value.is_finite() {
+                return Err((path.to_string(), format!("number {literal} overflows a double")));
+            }
+            if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
+                self.rewrites.push((start, self.pos, format!("{}", value as i64)));
+            }
+            Ok(())
+        }
+    }
+
+    /// Appends `.key` or `["key"]` to a JSON path.
+    pub fn push_key(path: &mut String, key: &str) {
+        let identifier = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if identifier {
+            path.push('.');
+            path.push_str(key);
+        } else {
+            path.push('[');
+            path.push_str(&serde_json::Value::from(key).to_string());
+            path.push(']');
+        }
+    }
+
+    /// The path of the object or array holding the value at `path`.
+    pub fn parent_path(path: &str) -> String {
+        let cut = if path.ends_with(']') { path.rfind('[') } else { path.rfind('.') };
+        match cut {
+            Some(i) if i > 0 => path[..i].to_string(),
+            _ => "$".to_string(),
+        }
+    }
+
+    /// Turns serde's path (`a.b[0]`) into a JSON path (`$.a.b[0]`).
+    pub fn json_path(serde_path: &serde_path_to_error::Path) -> String {
+        let mut path = String::from("$");
+        for segment in serde_path.iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => path.push_str(&format!("[{index}]")),
+                serde_path_to_error::Segment::Map { key } => push_key(&mut path, key),
+                serde_path_to_error::Segment::Enum { variant } => push_key(&mut path, variant),
+                serde_path_to_error::Segment::Unknown => {}
+            }
+        }
+        path
+    }
+
+    /// The JSON kind of a serde "unexpected" description, in the contract's words.
+    fn kind_of_unexpected(text: &str) -> &'static str {
+        if text.starts_with("string") {
+            "string"
+        } else if text.starts_with("integer") {
+            "integer"
+        } else if text.starts_with("floating point") {
+            "number"
+        } else if text.starts_with("boolean") {
+            "boolean"
+        } else if text.starts_with("null") || text.starts_with("unit") {
+            "null"
+        } else if text.starts_with("map") {
+            "object"
+        } else if text.starts_with("sequence") {
+            "array"
+        } else {
+            "value"
+        }
+    }
+
+    /// The JSON kind serde expected, in the contract's words.
+    fn kind_of_expected(text: &str) -> String {
+        let t = text.trim();
+        if t.contains("integer or string") {
+            "integer or string".into()
+        } else if t.contains("variant identifier") {
+            "string".into()
+        } else if t.contains("nonzero") {
+            "integer >= 1".into()
+        } else if t.starts_with('u') && t.len() <= 5 && t[1..].chars().all(|c| c.is_ascii_digit()) {
+            "integer >= 0".into()
+        } else if t.starts_with('i') && t.len() <= 5 && t[1..].chars().all(|c| c.is_ascii_digit()) {
+            "integer".into()
+        } else if t.contains("string") {
+            "string".into()
+        } else if t.contains("boolean") {
+            "boolean".into()
+        } else if t.contains("sequence") {
+            "array".into()
+        } else if t.starts_with("struct") || t.contains("map") || t.contains("object") {
+            "object".into()
+        } else {
+            t.to_string()
+        }
+    }
+
+    /// Rewrites serde_json's messages into the contract's problem wording.
+    pub fn problem_from_serde(message: &str) -> String {
+        let message = match message.find(" at line ") {
+            Some(i) => &message[..i],
+            None => message,
+        };
+        if message.starts_with("unknown field") || message.starts_with("unknown variant") {
+            let head = message.split(", expected").next().unwrap_or(message);
+            if let Some(rest) = head.strip_prefix("unknown variant ") {
+                let got = rest.trim_matches('`');
+                let expected = message.split(", expected ").nth(1).unwrap_or("").replace("one of ", "").replace('`', "\"");
+                return if expected.contains(',') {
+                    format!("expected one of {expected}, got {}", serde_json::Value::from(got))
+                } else {
+                    format!("expected {expected}, got {}", serde_json::Value::from(got))
+                };
+            }
+            return head.to_string();
+        }
+        if let Some(rest) = message.strip_prefix("invalid type: ") {
+            if let Some((got, expected)) = rest.split_once(", expected ") {
+                return format!("expected {}, got {}", kind_of_expected(expected), kind_of_unexpected(got));
+            }
+        }
+        if let Some(rest) = message.strip_prefix("invalid value: integer `") {
+            if let Some((got, expected)) = rest.split_once("`, expected ") {
+                return format!("expected {}, got {got}", kind_of_expected(expected));
+            }
+        }
+        message.to_string()
+    }
+
+    /// Deserializes a present optional field: `T` itself, so that `null` is a
+    /// type error instead of silently meaning "absent".
+    pub fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        T::deserialize(deserializer).map(Some)
+    }
+
+    /// The JSON kind of a value, in the contract's words.
+    pub fn kind(value: &serde_json::Value) -> &'static str {
+        match value {
+            serde_json::Value::Null => "null",
+            serde_json::Value::Bool(_) => "boolean",
+            serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+            serde_json::Value::Number(_) => "number",
+            serde_json::Value::String(_) => "string",
+            serde_json::Value::Array(_) => "array",
+            serde_json::Value::Object(_) => "object",
+        }
+    }
+
+    /// Picks a union variant by which discriminator fields are present.
+    pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
+        let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
+        let names = |joiner: &str| discriminators.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(joiner);
+        match chosen.as_slice() {
+            [one] => Ok(*one),
+            [] if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),
+            [] => Err(format!("none of {}", names(", "))),
+            _ if discriminators.len() == 2 => Err(format!("both {}", names(" and "))),
+            _ => Err(format!("more than one of {}", names(", "))),
+        }
+    }
+
+    /// Collects the top-level keys of an object without building its values.
+    pub fn top_level_keys(text: &str) -> Result<Vec<String>, String> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = Vec<String>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    keys.push(key.into_owned());
+                }
+                Ok(keys)
+            }
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde::Deserializer::deserialize_any(&mut de, Keys).map_err(|e| problem_from_serde(&e.to_string()))
+    }
+}

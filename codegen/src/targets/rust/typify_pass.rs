@@ -1,0 +1,91 @@
+//! typify 0.8 over the `$defs`, then a syn pass that closes the gaps typify
+//! leaves: an optional field must not accept `null` (serde's `Option` does),
+//! and unions are decoded by shape, not by serde's untagged guessing.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::visit_mut::VisitMut;
+
+use super::Flavor;
+use crate::model::Contract;
+use crate::SchemaError;
+
+fn typify_error(contract: &Contract, pointer: &str, problem: String) -> SchemaError {
+    SchemaError::new(
+        std::path::Path::new(&contract.source),
+        pointer,
+        problem,
+        "this construct passed the subset check but typify refused it: narrow the subset in codegen/src/subset.rs",
+    )
+}
+
+/// The typify-generated types for every `$defs` entry, tightened.
+pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Result<TokenStream, SchemaError> {
+    let defs = raw.get("$defs").cloned().unwrap_or_default();
+    let root = serde_json::json!({ "$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs });
+    let root: schemars::schema::RootSchema =
+        serde_json::from_value(root).map_err(|e| typify_error(contract, "/$defs", format!("schemars cannot read the definitions: {e}")))?;
+    let mut settings = typify::TypeSpaceSettings::default();
+    settings.with_struct_builder(false);
+    settings.with_map_type("::std::collections::BTreeMap".to_string());
+    if flavor == Flavor::WithJsonSchema {
+        settings.with_derive("::schemars::JsonSchema".to_string());
+    }
+    let mut space = typify::TypeSpace::new(&settings);
+    // typify panics on some inputs the subset check is meant to exclude; keep a
+    // backtrace from ever reaching a user if one slips through.
+    let added = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        space.add_ref_types(root.definitions.clone()).map(|_| space.to_stream())
+    }));
+    let stream = match added {
+        Ok(Ok(stream)) => stream,
+        Ok(Err(e)) => return Err(typify_error(contract, "/$defs", format!("typify refused the definitions: {e}"))),
+        Err(_) => return Err(typify_error(contract, "/$defs", "typify panicked on the definitions".into())),
+    };
+    let mut file: syn::File =
+        syn::parse2(stream).map_err(|e| typify_error(contract, "/$defs", format!("typify produced invalid tokens: {e}")))?;
+    Tighten.visit_file_mut(&mut file);
+    Ok(quote! { #file })
+}
+
+struct Tighten;
+
+fn attr_text(attr: &syn::Attribute) -> String {
+    quote!(#attr).to_string()
+}
+
+impl VisitMut for Tighten {
+    fn visit_field_mut(&mut self, field: &mut syn::Field) {
+        let optional = field.attrs.iter().any(|a| {
+            let text = attr_text(a);
+            text.contains("skip_serializing_if") && text.contains("Option::is_none")
+        });
+        if optional {
+            field.attrs.push(syn::parse_quote!(#[serde(default, deserialize_with = "strict::present")]));
+        }
+    }
+
+    fn visit_item_enum_mut(&mut self, item: &mut syn::ItemEnum) {
+        // A single-value enum is a literal (`"2.0"`): its one value is the default.
+        if item.variants.len() == 1 && item.variants.iter().all(|v| matches!(v.fields, syn::Fields::Unit)) {
+            for variant in &mut item.variants {
+                variant.attrs.push(syn::parse_quote!(#[default]));
+            }
+            item.attrs.push(syn::parse_quote!(#[derive(Default)]));
+        }
+        let untagged = item.attrs.iter().any(|a| attr_text(a).contains("untagged"));
+        if !untagged {
+            return;
+        }
+        for attr in &mut item.attrs {
+            if !attr.path().is_ident("derive") {
+                continue;
+            }
+            let Ok(paths) = attr.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) else {
+                continue;
+            };
+            let kept: Vec<&syn::Path> = paths.iter().filter(|p| quote!(#p).to_string() != ":: serde :: Deserialize").collect();
+            *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+        }
+    }
+}

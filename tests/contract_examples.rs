@@ -1,0 +1,66 @@
+//! Every example frame of the contract (../shared/spec/coprocess-protocol.txt)
+//! decodes and re-encodes to the same JSON value, and the errors say where and why.
+
+use mcptest_coprocess::frames::{
+    CallParams, CallResult, HandshakeParams, HandshakeResult, Request, Response, Verdict,
+};
+use mcptest_coprocess::Frame;
+use serde_json::Value;
+
+fn round_trip<F: Frame>(text: &str) -> F {
+    let frame = F::decode(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let encoded = frame.encode();
+    assert!(!encoded.contains('\n'));
+    let a: Value = serde_json::from_str(text).unwrap();
+    let b: Value = serde_json::from_str(&encoded).unwrap();
+    assert_eq!(a, b, "{} re-encoded differently", F::TYPE_NAME);
+    frame
+}
+
+#[test]
+fn contract_examples_round_trip() {
+    let handshake = round_trip::<Request>(r#"{"jsonrpc": "2.0", "id": 1, "method": "coprocess/handshake", "params": {"protocol_version": 2, "sdk": "rust", "sdk_version": "1.0.1"}}"#);
+    let params = HandshakeParams::from_value(Value::Object(handshake.params.unwrap().0)).unwrap();
+    assert_eq!(params.protocol_version, 2);
+    round_trip::<Response>(r#"{"jsonrpc": "2.0", "id": 1, "result": {"protocol_version": 2, "binary_version": "1.0.1"}}"#);
+    round_trip::<HandshakeResult>(r#"{"protocol_version": 2, "binary_version": "1.0.1"}"#);
+    round_trip::<Response>(r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "coprocess protocol version mismatch: this mcptest binary speaks v2, the rust SDK sent v3. Upgrade the mcptest binary (or pin the SDK to the matching release)."}}"#);
+    let call = round_trip::<Request>(r#"{"jsonrpc": "2.0", "id": 7, "method": "mcp.call", "params": {"tool": "get_weather", "arguments": {"city": "Paris"}}}"#);
+    let call = CallParams::from_value(Value::Object(call.params.unwrap().0)).unwrap();
+    assert_eq!(call.tool, "get_weather");
+    let response = round_trip::<Response>(r#"{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "sunny"}], "isError": false}}"#);
+    let Response::SuccessResponse(success) = response else { panic!("not a success") };
+    assert!(matches!(CallResult::from_value(success.result).unwrap(), CallResult::ToolCallPassthrough(_)));
+    round_trip::<Response>(r#"{"jsonrpc": "2.0", "id": 7, "error": {"code": -32000, "message": "tool refused", "data": {"tool": "get_weather"}}}"#);
+    let verdict = round_trip::<Verdict>(r#"{"success": true, "data": null, "text": "sunny", "error": null, "duration_ms": 3}"#);
+    assert_eq!(verdict.text.as_deref(), Some("sunny"));
+    assert!(matches!(CallResult::decode(r#"{"success": true, "data": null, "text": "sunny", "error": null, "duration_ms": 3}"#).unwrap(), CallResult::Verdict(_)));
+}
+
+#[test]
+fn errors_say_where_and_why() {
+    let cases = [
+        ("Verdict", r#"{"success": true, "data": null, "text": "sunny", "error": null, "duration_ms": 3, "retries": 1}"#, "Verdict: unknown field `retries`"),
+        ("Response", r#"{"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "x"}}"#, "Response: both `result` and `error`"),
+        ("Response", r#"{"jsonrpc": "2.0", "id": 1}"#, "Response: neither `result` nor `error`"),
+        ("Verdict", r#"{"success": true, "data": null, "error": null, "duration_ms": 3}"#, "Verdict: missing field `text`"),
+        ("Verdict", r#"{"success": true, "data": null, "text": 5, "error": null, "duration_ms": 3}"#, "Verdict: expected string, got integer at $.text"),
+        ("Verdict", r#"{"success": true, "data": null, "text": null, "error": null, "duration_ms": -3}"#, "Verdict: expected integer >= 0, got -3 at $.duration_ms"),
+        ("Request", r#"{"jsonrpc": "1.0", "id": 1, "method": "x"}"#, "Request: expected \"2.0\", got \"1.0\" at $.jsonrpc"),
+        ("Request", r#"{"jsonrpc": "2.0", "id": null, "method": "x"}"#, "Request: expected integer or string, got null at $.id"),
+        ("HandshakeParams", r#"{"protocol_version": 2, "sdk": null}"#, "HandshakeParams: expected string, got null at $.sdk"),
+        ("CallParams", r#"{"tool": "t", "arguments": {"a": 1, "a": 2}}"#, "CallParams: duplicate key `a` at $.arguments"),
+        ("HandshakeParams", r#"{"protocol_version": 9007199254740992}"#, "HandshakeParams: integer 9007199254740992 is outside ±(2^53-1) at $.protocol_version"),
+    ];
+    for (type_name, text, expected) in cases {
+        let got = mcptest_coprocess::frames::decode_and_encode(type_name, text).unwrap();
+        assert_eq!(got.map_err(|e| e.to_string()), Err(expected.to_string()), "{text}");
+    }
+}
+
+#[test]
+fn integral_numbers_are_integers() {
+    let verdict = Verdict::decode(r#"{"success": true, "data": 1.5, "text": null, "error": null, "duration_ms": 1e2}"#).unwrap();
+    assert_eq!(verdict.duration_ms, 100);
+    assert_eq!(serde_json::to_value(&verdict).unwrap()["data"], serde_json::json!(1.5));
+}

@@ -1,32 +1,78 @@
-//! The `codegen` command line (temporary minimal form; see README).
+//! The `codegen` command line: a thin front-end over the library.
+
 use std::path::PathBuf;
 
-pub fn main() -> i32 {
-    let args: Vec<String> = std::env::args().collect();
-    let mut out = PathBuf::from("generated");
-    let mut schema = PathBuf::from("schemas/ipc/v2.json");
-    let mut i = 1;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--out" => { out = PathBuf::from(&args[i + 1]); i += 1; }
-            "--schema" => { schema = PathBuf::from(&args[i + 1]); i += 1; }
-            _ => {}
+use clap::Parser;
+
+use crate::emit::{self, Status};
+use crate::lock::{Lock, LOCK_PATH};
+use crate::targets;
+
+/// Generates the coprocess protocol pin and strict frame types of every mcptest
+/// SDK from the contract schema.
+#[derive(Debug, Parser)]
+#[command(name = "codegen", version)]
+pub struct Args {
+    /// The contract schema.
+    #[arg(long, default_value = "schemas/ipc/v2.json")]
+    pub schema: PathBuf,
+    /// The output root (for example an SDK monorepo checkout).
+    #[arg(long, default_value = "generated")]
+    pub out: PathBuf,
+    /// Compare with the output root instead of writing; exit 1 on drift.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// Exit codes: 0 done / in sync, 1 drift found by `--check`, 2 bad schema or refused.
+pub fn run(args: &Args) -> i32 {
+    let source = args.schema.to_string_lossy().replace('\\', "/");
+    let result = crate::load::load(&args.schema, &source).and_then(|(contract, _)| {
+        let mut files = targets::generate(&contract)?;
+        let previous = Lock::read(&args.out)?;
+        let mut listed: Vec<String> = files.keys().cloned().collect();
+        listed.push(LOCK_PATH.to_string());
+        listed.sort();
+        let lock = previous.updated(&contract, &args.schema, listed)?;
+        files.insert(LOCK_PATH.to_string(), lock.render());
+        Ok((files, previous))
+    });
+    let (files, previous) = match result {
+        Ok(ok) => ok,
+        Err(error) => {
+            eprintln!("error: {error}");
+            eprintln!("nothing was written under {}", args.out.display());
+            return 2;
         }
-        i += 1;
-    }
-    let (contract, _) = match crate::load::load(&schema, &schema.to_string_lossy()) {
-        Ok(c) => c,
-        Err(e) => { eprintln!("{e}"); return 2; }
     };
-    let files = match crate::targets::generate(&contract) {
-        Ok(f) => f,
-        Err(e) => { eprintln!("{e}"); return 2; }
-    };
-    for (rel, contents) in files {
-        let path = out.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, contents).unwrap();
-        println!("wrote {}", path.display());
+    let plan = emit::plan(&args.out, &files, &previous.files);
+    if args.check {
+        let drift = emit::drift(&args.out, &files, &plan);
+        if drift.is_empty() {
+            println!("{} is in sync with {} ({} files)", args.out.display(), source, files.len());
+            return 0;
+        }
+        for line in drift {
+            eprintln!("{line}");
+        }
+        return 1;
     }
-    0
+    match emit::write(&args.out, &files, &plan) {
+        Ok(report) => {
+            for line in report {
+                println!("{line}");
+            }
+            let changed = plan.iter().filter(|(_, s)| *s != Status::Unchanged).count();
+            println!("{changed} changed, {} unchanged", plan.len() - changed);
+            0
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            2
+        }
+    }
+}
+
+pub fn main() -> i32 {
+    run(&Args::parse())
 }

@@ -16,3 +16,5 @@ pub use error::SchemaError;
 pub use model::Contract;
 pub mod targets;
 pub mod cli;
+pub mod emit;
+pub mod lock;

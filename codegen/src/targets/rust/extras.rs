@@ -25,9 +25,9 @@ pub fn items(contract: &Contract) -> TokenStream {
 }
 
 fn constants(contract: &Contract) -> TokenStream {
-    let version = contract.protocol_version;
-    let max_line = contract.max_line_bytes as usize;
-    let max_depth = contract.max_depth as usize;
+    let version = proc_macro2::Literal::i64_unsuffixed(contract.protocol_version);
+    let max_line = proc_macro2::Literal::u64_unsuffixed(contract.max_line_bytes);
+    let max_depth = proc_macro2::Literal::u32_unsuffixed(contract.max_depth);
     quote! {
         /// The coprocess protocol version this code speaks (`x-coprocess.protocol_version`).
         pub const COPROCESS_PROTOCOL_VERSION: i64 = #version;
@@ -50,11 +50,11 @@ fn tables(contract: &Contract) -> TokenStream {
     });
     let code_consts = contract.error_codes.iter().map(|c| {
         let name = ident(&names::screaming_snake_case(&c.name));
-        let (code, doc) = (c.code, &c.description);
+        let (code, doc) = (proc_macro2::Literal::i64_unsuffixed(c.code), &c.description);
         quote! { #[doc = #doc] pub const #name: i64 = #code; }
     });
     let code_rows = contract.error_codes.iter().map(|c| {
-        let (code, name, doc) = (c.code, &c.name, &c.description);
+        let (code, name, doc) = (proc_macro2::Literal::i64_unsuffixed(c.code), &c.name, &c.description);
         quote! { ErrorCodeInfo { code: #code, name: #name, description: #doc } }
     });
     let lane_rows = contract.lanes.iter().map(|l| {

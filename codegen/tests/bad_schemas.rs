@@ -1,0 +1,63 @@
+//! Every kind of bad schema gets exit code 2, an error naming the file, the
+//! JSON pointer and the fix, and leaves the output root untouched.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+fn repo_schema() -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn edit(f: impl Fn(&mut Value)) -> String {
+    let mut schema = repo_schema();
+    f(&mut schema);
+    serde_json::to_string_pretty(&schema).unwrap()
+}
+
+#[test]
+fn bad_schemas_are_refused_with_file_pointer_and_fix() {
+    let verdict_prop = |name: &'static str, schema: Value| edit(move |s| s["$defs"]["Verdict"]["properties"][name] = schema.clone());
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("invalid JSON", "{\"$schema\": ".to_string(), "not valid JSON"),
+        ("meta-schema", edit(|s| s["$defs"]["Verdict"]["required"] = json!("success")), "/$defs/Verdict/required"),
+        ("const", verdict_prop("x", json!({"description": "d", "const": 1})), "/$defs/Verdict/properties/x/const"),
+        ("unevaluatedProperties", edit(|s| s["$defs"]["Verdict"]["unevaluatedProperties"] = json!(false)), "/$defs/Verdict/unevaluatedProperties"),
+        ("nested $defs", edit(|s| s["$defs"]["Verdict"]["$defs"] = json!({"X": {"type": "string"}})), "/$defs/Verdict/$defs"),
+        ("patternProperties", edit(|s| s["$defs"]["Params"]["patternProperties"] = json!({"^x": {}})), "/$defs/Params/patternProperties"),
+        ("unresolvable $ref", verdict_prop("x", json!({"description": "d", "$ref": "#/$defs/Nope"})), "/$defs/Verdict/properties/x/$ref"),
+        ("non-local $ref", verdict_prop("x", json!({"description": "d", "$ref": "other.json#/$defs/Verdict"})), "/$defs/Verdict/properties/x/$ref"),
+        ("case collision", verdict_prop("durationMs", json!({"description": "d", "type": "integer"})), "/$defs/Verdict/properties/durationMs"),
+        ("missing description", verdict_prop("x", json!({"type": "string"})), "/$defs/Verdict/properties/x"),
+        ("open object with properties", edit(|s| s["$defs"]["Verdict"]["additionalProperties"] = json!(true)), "/$defs/Verdict/additionalProperties"),
+        ("object not closed", edit(|s| { s["$defs"]["Verdict"].as_object_mut().unwrap().remove("additionalProperties"); }), "/$defs/Verdict"),
+        ("maximum", verdict_prop("x", json!({"description": "d", "type": "integer", "maximum": 3})), "/$defs/Verdict/properties/x/maximum"),
+        ("optional nullable", verdict_prop("x", json!({"description": "d", "type": ["string", "null"]})), "/$defs/Verdict/properties/x"),
+        ("indistinguishable union", edit(|s| s["$defs"]["CallResult"]["oneOf"] = json!([{"$ref": "#/$defs/Verdict"}, {"$ref": "#/$defs/Verdict"}])), "/$defs/CallResult/oneOf/0"),
+        ("unknown method table key", edit(|s| s["x-coprocess"]["methods"][0]["timeout"] = json!(1)), "/x-coprocess/methods/0/timeout"),
+        ("method params unresolvable", edit(|s| s["x-coprocess"]["methods"][1]["params"] = json!("#/$defs/Gone")), "/x-coprocess/methods/1/params"),
+        ("message with a wrong hole", edit(|s| s["x-coprocess"]["messages"]["lane_skip"]["template"] = json!("lane {lane}")), "/x-coprocess/messages/lane_skip/template"),
+        ("inline object", verdict_prop("x", json!({"description": "d", "type": "object", "properties": {}})), "/$defs/Verdict/properties/x"),
+        ("number", verdict_prop("x", json!({"description": "d", "type": "number"})), "/$defs/Verdict/properties/x/type"),
+    ];
+    assert!(cases.len() >= 12);
+    for (kind, text, pointer) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = dir.path().join("bad.json");
+        std::fs::write(&schema, &text).unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("keep.txt"), "untouched").unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_codegen")).arg("--schema").arg(&schema).arg("--out").arg(&out).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{kind}: {stderr}");
+        assert!(stderr.contains("bad.json"), "{kind}: no file in {stderr}");
+        assert!(stderr.contains(pointer), "{kind}: no pointer {pointer} in {stderr}");
+        assert!(stderr.contains("fix: "), "{kind}: no fix in {stderr}");
+        assert!(!stderr.contains("panicked"), "{kind}: {stderr}");
+        let entries: Vec<_> = std::fs::read_dir(&out).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(entries.len(), 1, "{kind}: the output root changed");
+    }
+}

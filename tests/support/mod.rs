@@ -1,0 +1,140 @@
+//! Frames made from the schema: one valid sample per `$defs` type, and
+//! systematic mutations of it with the expected verdict carried along.
+
+use serde_json::{json, Map, Value};
+
+pub fn schema() -> Value {
+    serde_json::from_str(mcptest_coprocess::SCHEMA_JSON).unwrap()
+}
+
+fn def<'a>(schema: &'a Value, name: &str) -> &'a Value {
+    &schema["$defs"][name]
+}
+
+fn ref_name(s: &Value) -> Option<&str> {
+    s.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"))
+}
+
+/// A valid sample of a property/def schema, every optional field included.
+pub fn sample(schema: &Value, s: &Value) -> Value {
+    if let Some(name) = ref_name(s) {
+        return sample(schema, def(schema, name));
+    }
+    if let Some(one_of) = s.get("oneOf").and_then(Value::as_array) {
+        return sample(schema, &one_of[0]);
+    }
+    if let Some(values) = s.get("enum").and_then(Value::as_array) {
+        return values[0].clone();
+    }
+    let ty = match s.get("type") {
+        Some(Value::Array(types)) => types[0].as_str().unwrap_or("null").to_string(),
+        Some(Value::String(t)) => t.clone(),
+        _ => return json!({"any": [1, "two", null, {"nested": true}]}),
+    };
+    match ty.as_str() {
+        "boolean" => json!(true),
+        "integer" => json!(s.get("minimum").and_then(Value::as_i64).unwrap_or(0) + 7),
+        "string" => json!("text"),
+        "array" => json!([sample(schema, &s["items"])]),
+        "object" => match s.get("properties").and_then(Value::as_object) {
+            Some(props) => Value::Object(props.iter().map(|(k, p)| (k.clone(), sample(schema, p))).collect()),
+            None => match s.get("additionalProperties") {
+                Some(values @ Value::Object(_)) => json!({"key": sample(schema, values)}),
+                _ => json!({"key": "value", "n": 1}),
+            },
+        },
+        _ => Value::Null,
+    }
+}
+
+/// One mutated frame and whether the contract accepts it.
+pub struct Case {
+    pub type_name: String,
+    pub value: Value,
+    pub valid: bool,
+    pub note: String,
+}
+
+fn kind_swap(value: &Value) -> Value {
+    match value {
+        Value::String(_) => json!(42),
+        Value::Number(_) => json!("42"),
+        Value::Bool(_) => json!("true"),
+        Value::Object(_) => json!([]),
+        Value::Array(_) => json!({}),
+        Value::Null => json!(1),
+    }
+}
+
+fn at<'a>(value: &'a mut Value, path: &[String]) -> &'a mut Value {
+    path.iter().fold(value, |v, key| match v {
+        Value::Array(items) => &mut items[key.parse::<usize>().unwrap_or(0)],
+        other => &mut other[key.as_str()],
+    })
+}
+
+/// Walks the schema along the sample, emitting mutations at every position.
+fn walk(schema: &Value, s: &Value, root: &Value, path: Vec<String>, type_name: &str, out: &mut Vec<Case>) {
+    if let Some(name) = ref_name(s) {
+        return walk(schema, def(schema, name), root, path, type_name, out);
+    }
+    if let Some(one_of) = s.get("oneOf").and_then(Value::as_array) {
+        if ref_name(&one_of[0]).is_some() && one_of.get(1).and_then(|v| v.get("type")) != Some(&json!("null")) {
+            return walk(schema, &one_of[0], root, path, type_name, out);
+        }
+        return walk(schema, &one_of[0], root, path, type_name, out);
+    }
+    fn push(out: &mut Vec<Case>, type_name: &str, value: Value, valid: bool, note: String) {
+        out.push(Case { type_name: type_name.to_string(), value, valid, note });
+    }
+    let here = path.join("/");
+    if let (Some(props), Some(Value::Bool(false))) = (s.get("properties").and_then(Value::as_object), s.get("additionalProperties")) {
+        let mut unknown = root.clone();
+        at(&mut unknown, &path)["zz_undeclared"] = json!(1);
+        push(out, type_name, unknown, false, format!("undeclared field at /{here}"));
+        let required: Vec<&str> = s.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        for (key, prop) in props {
+            let mut dropped = root.clone();
+            if let Value::Object(map) = at(&mut dropped, &path) {
+                map.remove(key);
+            }
+            let is_required = required.contains(&key.as_str());
+            push(out, type_name, dropped, !is_required, format!("drop {} field /{here}/{key}", if is_required { "required" } else { "optional" }));
+            let is_any = prop.as_object().is_some_and(|p| p.len() == 1);
+            if !is_any {
+                let nullable = prop.get("type").and_then(Value::as_array).is_some_and(|t| t.contains(&json!("null")))
+                    || prop.get("oneOf").and_then(Value::as_array).is_some_and(|o| o.contains(&json!({"type": "null"})));
+                let mut nulled = root.clone();
+                *at(&mut nulled, &path).get_mut(key.as_str()).unwrap() = Value::Null;
+                push(out, type_name, nulled, nullable, format!("null at /{here}/{key}"));
+                let mut swapped = root.clone();
+                let slot = at(&mut swapped, &path).get_mut(key.as_str()).unwrap();
+                let refers_to_id = ref_name(prop) == Some("RequestId")
+                    || prop.get("oneOf").and_then(Value::as_array).is_some_and(|o| o.iter().any(|v| ref_name(v) == Some("RequestId")));
+                let id_like = refers_to_id && slot.is_number();
+                *slot = kind_swap(slot);
+                push(out, type_name, swapped, id_like, format!("kind swap at /{here}/{key}"));
+            }
+            let mut child = path.clone();
+            child.push(key.clone());
+            walk(schema, prop, root, child, type_name, out);
+        }
+    } else if s.get("type") == Some(&json!("array")) {
+        let mut child = path.clone();
+        child.push("0".into());
+        walk(schema, &s["items"], root, child, type_name, out);
+    }
+}
+
+/// Every valid sample and its mutations, for every `$defs` type.
+pub fn cases() -> Vec<Case> {
+    let schema = schema();
+    let mut out = Vec::new();
+    let defs: Map<String, Value> = schema["$defs"].as_object().cloned().unwrap_or_default();
+    for (name, s) in &defs {
+        let valid = sample(&schema, s);
+        out.push(Case { type_name: name.clone(), value: valid.clone(), valid: true, note: "valid sample".into() });
+        walk(&schema, s, &valid, Vec::new(), name, &mut out);
+    }
+    out
+}

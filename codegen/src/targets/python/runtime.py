@@ -262,9 +262,10 @@ def _int_at_least(value: JsonValue, minimum: int) -> int:
 def _int_or_str(value: JsonValue) -> Union[int, str]:
     if isinstance(value, str):
         return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if isinstance(value, int) or _integral(value):
-            return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and _integral(value):
+        return int(value)
     raise _KindError("integer or string", value)
 
 

@@ -3,7 +3,7 @@
 
 use super::fmt::{collection, docstring, exploded, fit, string, Out};
 use super::names::{field, is_plain, stem, upper};
-use super::types::{constructor_order, field_annotation};
+use super::types::constructor_order;
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 pub fn render(contract: &Contract, out: &mut Out) {
@@ -79,30 +79,55 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
     }
 }
 
+/// An expression decoding `expr` as a value of `ty`.
+fn decode_expr(ty: &Ty, expr: &str) -> String {
+    match ty {
+        Ty::Any => expr.to_string(),
+        Ty::Boolean => format!("_bool({expr})"),
+        Ty::Integer { minimum: None } => format!("_int({expr})"),
+        Ty::Integer { minimum: Some(min) } => format!("_int_at_least({expr}, {min})"),
+        Ty::String => format!("_str({expr})"),
+        Ty::Ref(name) => format!("_read_{}({expr})", stem(name)),
+        Ty::Array(item) => format!("_array({expr}, {})", decoder(item)),
+        Ty::Nullable(inner) => format!("_nullable({expr}, {})", decoder(inner)),
+    }
+}
+
+/// The fast path decodes the members straight into the dataclass once the
+/// member names fit; any problem is re-found by `reject` in document order.
 fn read_object(def: &TypeDef, object: &ObjectType, out: &mut Out) {
-    let upper = upper(&def.name);
+    let shape = format!("_{}_SHAPE", upper(&def.name));
     if object.fields.is_empty() {
-        out.line(&format!("    _members(value, _{upper}_FIELDS, ())"));
-        out.line(&format!("    return {}()", def.name));
+        out.line(&format!("    {shape}.members(value)"));
+        out.line(&format!("    return _new({})", def.name));
         return;
     }
-    let args = ["value".to_string(), format!("_{upper}_FIELDS"), format!("_{upper}_REQUIRED")];
-    out.line(&fit(4, "members = _members(", &args, ""));
-    let args: Vec<String> = constructor_order(object)
-        .into_iter()
-        .map(|f| {
-            let key = string(&f.name);
-            let member = match (f.required, &f.ty) {
-                (true, _) => format!("members[{key}]"),
-                (false, Ty::Any) => format!("members.get({key}, ABSENT)"),
-                (false, _) => format!("members.get({key})"),
-            };
-            let head = format!("{}=cast(", field(&f.name));
-            let cast = fit(8, &head, &[string(&field_annotation(f)), member], ",");
-            cast.trim_start().trim_end_matches(',').to_string()
-        })
-        .collect();
-    out.line(&exploded(4, &format!("return {}(", def.name), &args, ""));
+    out.line(&format!("    obj = {shape}.members(value)"));
+    let mut args = vec![def.name.clone()];
+    for f in constructor_order(object) {
+        let key = string(&f.name);
+        let member = format!("obj[{key}]");
+        let value = match (f.required, &f.ty) {
+            (true, ty) => decode_expr(ty, &member),
+            (false, Ty::Any) => format!("obj.get({key}, ABSENT)"),
+            (false, ty) => {
+                let decoded = format!("{}={}", field(&f.name), decode_expr(ty, &member));
+                let one = format!("{decoded} if {key} in obj else None");
+                if super::fmt::pad(12).len() + one.len() + 1 <= super::fmt::LINE_WIDTH {
+                    args.push(one);
+                } else {
+                    let pad = super::fmt::pad(12);
+                    args.push(format!("{decoded}\n{pad}if {key} in obj\n{pad}else None"));
+                }
+                continue;
+            }
+        };
+        args.push(format!("{}={value}", field(&f.name)));
+    }
+    out.line("    try:");
+    out.line(&exploded(8, "return _new(", &args, ""));
+    out.line("    except _Problem:");
+    out.line(&format!("        {shape}.reject(obj)"));
 }
 
 fn read_union(contract: &Contract, variants: &[UnionVariant], out: &mut Out) {
@@ -205,22 +230,18 @@ fn field_tables(contract: &Contract, out: &mut Out) {
     out.blank(1);
     for def in contract.types.values() {
         let TypeKind::Object(object) = &def.kind else { continue };
-        let upper = upper(&def.name);
         let entries: Vec<String> = object
             .fields
             .iter()
             .map(|f| format!("{}: {}", string(&f.name), decoder(&f.ty)))
             .collect();
-        out.blank(1);
-        let head = format!("_{upper}_FIELDS: Dict[str, Callable[[JsonValue], object]] = {{");
-        out.line(&collection(0, &head, &entries, ""));
-        if object.fields.is_empty() {
-            continue;
-        }
         let required: Vec<String> =
             object.fields.iter().filter(|f| f.required).map(|f| string(&f.name)).collect();
-        let head = format!("_{upper}_REQUIRED: Tuple[str, ...] = (");
-        out.line(&collection(0, &head, &required, ""));
+        let fields = collection(4, "{", &entries, ",");
+        let required = collection(4, "(", &required, ",");
+        let args = [fields.trim_start().trim_end_matches(',').to_string(), required.trim_start().trim_end_matches(',').to_string()];
+        out.blank(1);
+        out.line(&exploded(0, &format!("_{}_SHAPE = _ObjectShape(", upper(&def.name)), &args, ""));
     }
 }
 

@@ -25,7 +25,7 @@ const RUNTIME: &str = include_str!("runtime.py");
 /// Names imported from `typing`, each only when the module uses it.
 const TYPING: &[&str] = &[
     "Any", "Callable", "Dict", "Final", "Generic", "Iterable", "List", "Literal", "NoReturn",
-    "Optional", "Set", "Tuple", "TypeVar", "Union", "cast",
+    "Optional", "Set", "Tuple", "Type", "TypeVar", "Union", "cast",
 ];
 
 pub fn generate(contract: &Contract) -> Files {

@@ -8,9 +8,7 @@ _T = TypeVar("_T")
 _MAX_SAFE_INTEGER: Final = 2**53 - 1
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-# Text that may hold a number out of range or a lone surrogate: only such
-# frames pay for the number hooks and the string walk.
-_SUSPECT = re.compile(r"[0-9]{16}|[eE][-+]?[0-9]{3}|\\u[dD][89abAB]|[\ud800-\udfff]")
+_INFINITIES = (math.inf, -math.inf)
 
 
 class DecodeError(ValueError):
@@ -115,6 +113,8 @@ def _reject_constant(name: str) -> NoReturn:
 
 
 def _checked_int(literal: str) -> int:
+    if len(literal) < 16:
+        return int(literal)
     number = int(literal) if len(literal) <= 17 else _MAX_SAFE_INTEGER + 1
     if abs(number) > _MAX_SAFE_INTEGER:
         raise _Problem(f"invalid JSON: integer {literal} is out of range")
@@ -123,15 +123,12 @@ def _checked_int(literal: str) -> int:
 
 def _checked_float(literal: str) -> float:
     number = float(literal)
-    if math.isinf(number):
+    if number in _INFINITIES:
         raise _Problem(f"invalid JSON: number {literal} overflows a double")
     return number
 
 
-_PLAIN = json.JSONDecoder(
-    object_pairs_hook=_object_pairs, parse_constant=_reject_constant
-)
-_CHECKED = json.JSONDecoder(
+_DECODER = json.JSONDecoder(
     object_pairs_hook=_object_pairs,
     parse_constant=_reject_constant,
     parse_int=_checked_int,
@@ -160,14 +157,19 @@ def _parse(text: Union[str, bytes]) -> JsonValue:
             raise _Problem(f"invalid JSON: {error.reason}") from None
     elif text.startswith("\ufeff"):
         raise _Problem("invalid JSON: byte-order mark")
-    suspect = _SUSPECT.search(text) is not None
+    elif not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _Problem("invalid JSON: lone surrogate") from None
     try:
-        value: JsonValue = (_CHECKED if suspect else _PLAIN).decode(text)
+        value: JsonValue = _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise _Problem(f"invalid JSON: {error}") from None
     except RecursionError:
         raise _Problem(f"nesting deeper than {MAX_DEPTH}") from None
-    if suspect and _has_lone_surrogate(value):
+    escaped = "\\u" in text and ("\\ud" in text or "\\uD" in text)
+    if escaped and _has_lone_surrogate(value):
         raise _Problem("invalid JSON: lone surrogate")
     if text.count("{") + text.count("[") > MAX_DEPTH and _too_deep(value, MAX_DEPTH):
         raise _Problem(f"nesting deeper than {MAX_DEPTH}")
@@ -322,41 +324,74 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
     return out
 
 
-def _members(
-    value: JsonValue,
-    fields: Dict[str, Callable[[JsonValue], object]],
-    required: Tuple[str, ...],
-) -> Dict[str, object]:
-    """Decodes a closed object's members in document order, then checks the required."""
-    obj = _object(value)
-    out: Dict[str, object] = {}
-    for key, item in obj.items():
-        decoder = fields.get(key)
-        if decoder is None:
-            raise _Problem(f"unknown field `{key}`")
-        try:
-            out[key] = decoder(item)
-        except _Problem as error:
-            error.path.append(key)
-            raise
-    if len(out) != len(fields):
-        for name in required:
-            if name not in out:
+class _ObjectShape:
+    """The members of a closed object: a decoder per declared field, the required."""
+
+    def __init__(
+        self,
+        fields: Dict[str, Callable[[JsonValue], object]],
+        required: Tuple[str, ...],
+    ) -> None:
+        self.fields = fields
+        self.required = required
+        self.names = frozenset(fields)
+        self.required_names = frozenset(required)
+
+    def members(self, value: JsonValue) -> Dict[str, JsonValue]:
+        """The object, when it has no undeclared and no missing member."""
+        if isinstance(value, dict):
+            keys = value.keys()
+            if keys <= self.names and keys >= self.required_names:
+                return value
+        self.reject(value)
+
+    def reject(self, value: JsonValue) -> NoReturn:
+        """Raises the first problem of an object that does not decode.
+
+        Walks the members in document order (an undeclared one is unknown, a
+        declared one is decoded), then the required fields in declaration order.
+        """
+        obj = _object(value)
+        for key, item in obj.items():
+            decoder = self.fields.get(key)
+            if decoder is None:
+                raise _Problem(f"unknown field `{key}`")
+            try:
+                decoder(item)
+            except _Problem as error:
+                error.path.append(key)
+                raise
+        for name in self.required:
+            if name not in obj:
                 raise _Problem(f"missing field `{name}`")
-    return out
+        raise AssertionError("reject() called on an object that decodes")
+
+
+def _new(cls: Type[_T], **fields: object) -> _T:
+    """An instance of a frozen dataclass from decoded fields, without the
+    per-field ``object.__setattr__`` of its generated ``__init__``."""
+    instance: _T = object.__new__(cls)
+    instance.__dict__.update(fields)
+    return instance
 
 
 def _variant(value: JsonValue, discriminators: Tuple[str, ...]) -> str:
     """The discriminator of the one union variant whose field is present."""
     obj = _object(value)
-    present = [name for name in discriminators if name in obj]
-    if len(present) == 1:
-        return present[0]
+    found = ""
+    for name in discriminators:
+        if name in obj:
+            if found:
+                break
+            found = name
+    else:
+        if found:
+            return found
     listed = [f"`{name}`" for name in discriminators]
     if len(discriminators) == 2:
-        problem = "both {} and {}" if present else "neither {} nor {}"
+        problem = "both {} and {}" if found else "neither {} nor {}"
         raise _Problem(problem.format(*listed))
-    problem = "more than one of {}" if present else "none of {}"
+    problem = "more than one of {}" if found else "none of {}"
     raise _Problem(problem.format(", ".join(listed)))
 
 

@@ -154,6 +154,12 @@ fn dataclass(def: &TypeDef, object: &ObjectType, out: &mut Out) {
 }
 
 fn field_doc(f: &Field) -> String {
+    let doc = if field(&f.name) == f.name {
+        f.description.clone()
+    } else {
+        format!("`{}` on the wire. {}", f.name, f.description)
+    };
+    let f = &Field { description: doc, ..f.clone() };
     match (f.required, &f.ty) {
         (true, _) => f.description.clone(),
         (false, Ty::Any) => format!("{} Optional: `ABSENT` when left out.", f.description),

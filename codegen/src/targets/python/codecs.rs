@@ -94,7 +94,7 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
 }
 
 /// The fast path decodes the members straight into the dataclass once the
-/// member names fit; any problem is re-found by `reject` in document order.
+/// member names fit; any problem is re-found by `problem` in document order.
 fn read_object(def: &TypeDef, object: &ObjectType, out: &mut Out) {
     let shape = format!("_{}_SHAPE", upper(&def.name));
     if object.fields.is_empty() {
@@ -127,7 +127,7 @@ fn read_object(def: &TypeDef, object: &ObjectType, out: &mut Out) {
     out.line("    try:");
     out.line(&exploded(8, "return _new(", &args, ""));
     out.line("    except _Problem:");
-    out.line(&format!("        {shape}.reject(obj)"));
+    out.line(&format!("        raise {shape}.problem(obj) from None"));
 }
 
 fn read_union(contract: &Contract, variants: &[UnionVariant], out: &mut Out) {

@@ -343,9 +343,17 @@ class _ObjectShape:
             keys = value.keys()
             if keys <= self.names and keys >= self.required_names:
                 return value
-        self.reject(value)
+        raise self.problem(value)
 
-    def reject(self, value: JsonValue) -> NoReturn:
+    def problem(self, value: JsonValue) -> _Problem:
+        """The first problem of an object that does not decode."""
+        try:
+            self._walk(value)
+        except _Problem as problem:
+            return problem
+        return _Problem("internal error: the object decodes")
+
+    def _walk(self, value: JsonValue) -> None:
         """Raises the first problem of an object that does not decode.
 
         Walks the members in document order (an undeclared one is unknown, a
@@ -364,7 +372,6 @@ class _ObjectShape:
         for name in self.required:
             if name not in obj:
                 raise _Problem(f"missing field `{name}`")
-        raise AssertionError("reject() called on an object that decodes")
 
 
 def _new(cls: Type[_T], **fields: object) -> _T:

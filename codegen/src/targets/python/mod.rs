@@ -57,18 +57,10 @@ fn module_docstring(contract: &Contract) -> String {
          Every `$defs` type `T` has `decode_t(text)` and `t_from_value(value)` (strict, raising \
          `DecodeError` with the contract's wording), `t_to_value(t)` and `encode_t(t)` (one line \
          of JSON text); `CODECS` has them all by name.",
-        capitalize(&contract.title),
+        contract.title,
         contract.description
     );
     docstring(0, &text)
-}
-
-fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
-    }
 }
 
 fn body(contract: &Contract) -> String {

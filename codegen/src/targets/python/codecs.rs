@@ -1,0 +1,263 @@
+//! The strict decoder and the encoder of every type, their public entry points
+//! and the by-name registry (`CODECS`).
+
+use super::fmt::{collection, docstring, exploded, fit, string, Out};
+use super::names::{field, is_plain, stem, upper};
+use super::types::constructor_order;
+use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+
+pub fn render(contract: &Contract, out: &mut Out) {
+    for def in contract.types.values() {
+        reader(contract, def, out);
+        writer(contract, def, out);
+        public(def, out);
+    }
+    field_tables(contract, out);
+    registry(contract, out);
+}
+
+/// The Python type a decoder returns and an encoder takes.
+fn value_type(def: &TypeDef) -> String {
+    def.name.clone()
+}
+
+/// What `*_to_value` returns: a dict for objects and maps, else any JSON value.
+fn json_type(def: &TypeDef) -> &'static str {
+    match def.kind {
+        TypeKind::Object(_) | TypeKind::Map(_) | TypeKind::Union(_) => "Dict[str, JsonValue]",
+        _ => "JsonValue",
+    }
+}
+
+/// A callable expression decoding a value of `ty`.
+fn decoder(ty: &Ty) -> String {
+    match ty {
+        Ty::Any => "_any".to_string(),
+        Ty::Boolean => "_bool".to_string(),
+        Ty::Integer { minimum: None } => "_int".to_string(),
+        Ty::Integer { minimum: Some(min) } => format!("lambda v: _int_at_least(v, {min})"),
+        Ty::String => "_str".to_string(),
+        Ty::Ref(name) => format!("_read_{}", stem(name)),
+        Ty::Array(item) => format!("lambda v: _array(v, {})", decoder(item)),
+        Ty::Nullable(inner) => format!("lambda v: _nullable(v, {})", decoder(inner)),
+    }
+}
+
+/// An expression for the JSON value of `expr`, of type `ty`.
+fn encoded(contract: &Contract, ty: &Ty, expr: &str, depth: usize) -> String {
+    if is_plain(contract, ty) {
+        return expr.to_string();
+    }
+    match ty {
+        Ty::Ref(name) => format!("{}_to_value({expr})", stem(name)),
+        Ty::Array(item) if is_plain(contract, item) => format!("list({expr})"),
+        Ty::Array(item) => {
+            let var = if depth == 0 { "item".to_string() } else { format!("item{depth}") };
+            format!("[{} for {var} in {expr}]", encoded(contract, item, &var, depth + 1))
+        }
+        Ty::Nullable(inner) => {
+            format!("None if {expr} is None else {}", encoded(contract, inner, expr, depth))
+        }
+        _ => expr.to_string(),
+    }
+}
+
+fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
+    let name = &def.name;
+    out.blank(2);
+    out.line(&fit(0, &format!("def _read_{}(", stem(name)), &["value: JsonValue".to_string()], &format!(" -> {}:", value_type(def))));
+    match &def.kind {
+        TypeKind::Object(object) => read_object(def, object, out),
+        TypeKind::Map(Ty::Any) => out.line("    return _object(value)"),
+        TypeKind::Map(ty) => out.line(&format!("    return _map(value, {})", decoder(ty))),
+        TypeKind::Union(variants) => read_union(contract, variants, out),
+        TypeKind::StringEnum(_) => {
+            let call = format!("_enum(value, {}_VALUES)", upper(name));
+            out.line(&fit(4, "return cast(", &[string(name), call], ""));
+        }
+        TypeKind::IntegerOrString => out.line("    return _int_or_str(value)"),
+    }
+}
+
+/// An expression decoding `expr` as a value of `ty`.
+fn decode_expr(ty: &Ty, expr: &str) -> String {
+    match ty {
+        Ty::Any => expr.to_string(),
+        Ty::Boolean => format!("_bool({expr})"),
+        Ty::Integer { minimum: None } => format!("_int({expr})"),
+        Ty::Integer { minimum: Some(min) } => format!("_int_at_least({expr}, {min})"),
+        Ty::String => format!("_str({expr})"),
+        Ty::Ref(name) => format!("_read_{}({expr})", stem(name)),
+        Ty::Array(item) => format!("_array({expr}, {})", decoder(item)),
+        Ty::Nullable(inner) => format!("_nullable({expr}, {})", decoder(inner)),
+    }
+}
+
+/// The fast path decodes the members straight into the dataclass once the
+/// member names fit; any problem is re-found by `problem` in document order.
+fn read_object(def: &TypeDef, object: &ObjectType, out: &mut Out) {
+    let shape = format!("_{}_SHAPE", upper(&def.name));
+    if object.fields.is_empty() {
+        out.line(&format!("    {shape}.members(value)"));
+        out.line(&format!("    return _new({})", def.name));
+        return;
+    }
+    out.line(&format!("    obj = {shape}.members(value)"));
+    let mut args = vec![def.name.clone()];
+    for f in constructor_order(object) {
+        let key = string(&f.name);
+        let member = format!("obj[{key}]");
+        let value = match (f.required, &f.ty) {
+            (true, ty) => decode_expr(ty, &member),
+            (false, Ty::Any) => format!("obj.get({key}, ABSENT)"),
+            (false, ty) => {
+                let decoded = format!("{}={}", field(&f.name), decode_expr(ty, &member));
+                let one = format!("{decoded} if {key} in obj else None");
+                if super::fmt::pad(12).len() + one.len() + 1 <= super::fmt::LINE_WIDTH {
+                    args.push(one);
+                } else {
+                    let pad = super::fmt::pad(12);
+                    args.push(format!("{decoded}\n{pad}if {key} in obj\n{pad}else None"));
+                }
+                continue;
+            }
+        };
+        args.push(format!("{}={value}", field(&f.name)));
+    }
+    out.line("    try:");
+    out.line(&exploded(8, "return _new(", &args, ""));
+    out.line("    except _Problem:");
+    out.line(&format!("        raise {shape}.problem(obj) from None"));
+}
+
+fn read_union(contract: &Contract, variants: &[UnionVariant], out: &mut Out) {
+    let keys: Vec<String> = variants.iter().map(|v| string(&v.discriminator)).collect();
+    let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
+    out.line(&fit(4, "variant = _variant(", &["value".to_string(), tuple], ""));
+    let _ = contract;
+    for (i, variant) in variants.iter().enumerate() {
+        let call = format!("return _read_{}(value)", stem(&variant.type_name));
+        if i + 1 == variants.len() {
+            out.line(&format!("    {call}"));
+        } else {
+            out.line(&format!("    if variant == {}:", string(&variant.discriminator)));
+            out.line(&format!("        {call}"));
+        }
+    }
+}
+
+fn writer(contract: &Contract, def: &TypeDef, out: &mut Out) {
+    let head = format!("def {}_to_value(", stem(&def.name));
+    out.blank(2);
+    out.line(&fit(0, &head, &[format!("value: {}", value_type(def))], &format!(" -> {}:", json_type(def))));
+    out.line(&docstring(4, &format!("The JSON value of a `{}`.", def.name)));
+    match &def.kind {
+        TypeKind::Object(object) => write_object(contract, object, out),
+        TypeKind::Map(ty) if is_plain(contract, ty) => out.line("    return dict(value)"),
+        TypeKind::Map(ty) => {
+            let item = encoded(contract, ty, "item", 1);
+            out.line(&format!("    return {{key: {item} for key, item in value.items()}}"));
+        }
+        TypeKind::Union(variants) => {
+            for (i, variant) in variants.iter().enumerate() {
+                let call = format!("return {}_to_value(value)", stem(&variant.type_name));
+                if i + 1 == variants.len() {
+                    out.line(&format!("    {call}"));
+                } else {
+                    out.line(&format!("    if isinstance(value, {}):", variant.type_name));
+                    out.line(&format!("        {call}"));
+                }
+            }
+        }
+        TypeKind::StringEnum(_) | TypeKind::IntegerOrString => out.line("    return value"),
+    }
+}
+
+fn write_object(contract: &Contract, object: &ObjectType, out: &mut Out) {
+    if object.fields.is_empty() {
+        out.line("    return {}");
+        return;
+    }
+    out.line("    out: Dict[str, JsonValue] = {}");
+    for f in &object.fields {
+        let attr = format!("value.{}", field(&f.name));
+        let key = string(&f.name);
+        let value = encoded(contract, &f.ty, &attr, 0);
+        if f.required {
+            out.line(&assign(4, &key, &value));
+            continue;
+        }
+        match f.ty {
+            Ty::Any => out.line(&format!("    if not isinstance({attr}, Absent):")),
+            _ => out.line(&format!("    if {attr} is not None:")),
+        }
+        out.line(&assign(8, &key, &value));
+    }
+    out.line("    return out");
+}
+
+/// `out[key] = value`, split the way `ruff format` splits a long right-hand side.
+fn assign(indent: usize, key: &str, value: &str) -> String {
+    let pad = super::fmt::pad(indent);
+    let one = format!("{pad}out[{key}] = {value}");
+    if one.len() <= super::fmt::LINE_WIDTH {
+        return one;
+    }
+    format!("{pad}out[{key}] = (\n{pad}    {value}\n{pad})")
+}
+
+fn public(def: &TypeDef, out: &mut Out) {
+    let (name, stem) = (&def.name, stem(&def.name));
+    let ty = value_type(def);
+    let quoted = string(name);
+    out.blank(2);
+    out.line(&fit(0, &format!("def decode_{stem}("), &["text: Union[str, bytes]".to_string()], &format!(" -> {ty}:")));
+    out.line(&docstring(4, &format!("Decodes a `{name}` from one frame's JSON text. Raises `DecodeError`.")));
+    out.line(&fit(4, "return _decode(", &["text".to_string(), quoted.clone(), format!("_read_{stem}")], ""));
+    out.blank(2);
+    out.line(&fit(0, &format!("def {stem}_from_value("), &["value: JsonValue".to_string()], &format!(" -> {ty}:")));
+    out.line(&docstring(4, &format!("Decodes a `{name}` from an already-parsed JSON value. Raises `DecodeError`.")));
+    out.line(&fit(4, "return _from_value(", &["value".to_string(), quoted, format!("_read_{stem}")], ""));
+    out.blank(2);
+    out.line(&fit(0, &format!("def encode_{stem}("), &[format!("value: {ty}")], " -> str:"));
+    out.line(&docstring(4, &format!("One line of JSON text for a `{name}`, without the trailing newline.")));
+    out.line(&format!("    return _dumps({stem}_to_value(value))"));
+}
+
+/// The member decoders of every closed object. They come after every reader,
+/// which they name.
+fn field_tables(contract: &Contract, out: &mut Out) {
+    out.blank(1);
+    for def in contract.types.values() {
+        let TypeKind::Object(object) = &def.kind else { continue };
+        let entries: Vec<String> = object
+            .fields
+            .iter()
+            .map(|f| format!("{}: {}", string(&f.name), decoder(&f.ty)))
+            .collect();
+        let required: Vec<String> =
+            object.fields.iter().filter(|f| f.required).map(|f| string(&f.name)).collect();
+        let fields = collection(4, "{", &entries, ",");
+        let required = collection(4, "(", &required, ",");
+        let args = [fields.trim_start().trim_end_matches(',').to_string(), required.trim_start().trim_end_matches(',').to_string()];
+        out.blank(1);
+        out.line(&exploded(0, &format!("_{}_SHAPE = _ObjectShape(", upper(&def.name)), &args, ""));
+    }
+}
+
+fn registry(contract: &Contract, out: &mut Out) {
+    let entries: Vec<String> = contract
+        .types
+        .values()
+        .map(|def| {
+            let stem = stem(&def.name);
+            let args = [string(&def.name), format!("_read_{stem}"), format!("{stem}_to_value")];
+            let head = format!("{}: Codec(", string(&def.name));
+            let call = fit(4, &head, &args, ",");
+            call.trim_start().trim_end_matches(',').to_string()
+        })
+        .collect();
+    out.blank(1);
+    out.line(&collection(0, "CODECS: Final[Dict[str, Codec[Any]]] = {", &entries, ""));
+    out.line(&docstring(0, "Every `$defs` type by name: `CODECS[\"Verdict\"].decode(text)`."));
+}

@@ -1,0 +1,118 @@
+//! The Python target: one module, `python/mcptest/_coprocess.py`, standard
+//! library only (3.9+), `mypy --strict` and `ruff format` clean as emitted.
+//!
+//! Frames are frozen dataclasses; enums are `Literal` aliases; maps, unions and
+//! request ids are aliases. JSON text is parsed by `json.JSONDecoder` with hooks
+//! that make it strict (duplicate keys, `NaN`, number ranges) plus checks for a
+//! byte-order mark, lone surrogates and depth; see `runtime.py`.
+
+mod codecs;
+mod fmt;
+mod names;
+mod protocol;
+mod types;
+
+use crate::model::Contract;
+use crate::targets::{header_text, Files};
+use fmt::{comment, docstring, Out};
+
+/// The generated file, relative to the output root.
+pub const PATH: &str = "python/mcptest/_coprocess.py";
+
+/// The helpers every generated module carries (strict JSON text, shape checks).
+const RUNTIME: &str = include_str!("runtime.py");
+
+/// Names imported from `typing`, each only when the module uses it.
+const TYPING: &[&str] = &[
+    "Any", "Callable", "Dict", "Final", "Generic", "Iterable", "List", "Literal", "NoReturn",
+    "Optional", "Set", "Tuple", "Type", "TypeVar", "Union", "cast",
+];
+
+pub fn generate(contract: &Contract) -> Files {
+    let mut files = Files::new();
+    files.insert(PATH.to_string(), render(contract));
+    files
+}
+
+fn render(contract: &Contract) -> String {
+    let body = body(contract);
+    let mut out = Out::default();
+    out.line(&comment(0, &header_text(contract)));
+    out.line(&module_docstring(contract));
+    out.blank(1);
+    out.line("from __future__ import annotations");
+    out.blank(1);
+    out.line("import enum");
+    out.line("import json");
+    out.line("import math");
+    out.line("import re");
+    out.line("from dataclasses import dataclass");
+    out.line(&typing_import(&body));
+    out.into_string() + &body
+}
+
+fn module_docstring(contract: &Contract) -> String {
+    let text = format!(
+        "{}: frame types, strict decoders and encoders, handshake and lane helpers.\n\n{}\n\n\
+         Every `$defs` type `T` has `decode_t(text)` and `t_from_value(value)` (strict, raising \
+         `DecodeError` with the contract's wording), `t_to_value(t)` and `encode_t(t)` (one line \
+         of JSON text); `CODECS` has them all by name.",
+        contract.title,
+        contract.description
+    );
+    docstring(0, &text)
+}
+
+fn body(contract: &Contract) -> String {
+    let mut out = Out::default();
+    protocol::constants(contract, &mut out);
+    out.blank(1);
+    out.line(RUNTIME.trim_end());
+    out.blank(2);
+    out.line(&comment(0, "Methods."));
+    protocol::methods(contract, &mut out);
+    out.blank(2);
+    out.line(&comment(0, "Error codes."));
+    protocol::error_codes(contract, &mut out);
+    out.blank(2);
+    out.line(&comment(0, "Message templates."));
+    protocol::messages(contract, &mut out);
+    out.blank(2);
+    out.line(&comment(0, "Frame types."));
+    types::render(contract, &mut out);
+    out.blank(2);
+    out.line(&comment(0, "Decoders and encoders."));
+    codecs::render(contract, &mut out);
+    out.blank(2);
+    out.line(&comment(0, "Handshake."));
+    protocol::handshake(contract, &mut out);
+    out.blank(2);
+    out.line(&comment(0, "Lanes."));
+    protocol::lanes(contract, &mut out);
+    out.into_string()
+}
+
+fn typing_import(body: &str) -> String {
+    let used: Vec<&str> = TYPING
+        .iter()
+        .copied()
+        .filter(|name| {
+            let patterns = [
+                format!("{name}("),
+                format!("{name}["),
+                format!("[{name}]"),
+                format!("[{name}, "),
+                format!(", {name}]"),
+                format!(" {name}\n"),
+                format!("-> {name}:"),
+            ];
+            patterns.iter().any(|p| body.contains(p.as_str()))
+        })
+        .collect();
+    let names: Vec<String> = used.iter().map(|s| s.to_string()).collect();
+    let one = format!("from typing import {}", names.join(", "));
+    if one.len() <= fmt::LINE_WIDTH {
+        return one;
+    }
+    fmt::exploded(0, "from typing import (", &names, "")
+}

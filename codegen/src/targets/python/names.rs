@@ -1,0 +1,70 @@
+//! Python names for schema names, and the Python spelling of model types.
+
+use crate::model::{Contract, Ty, TypeKind};
+use crate::names;
+
+/// Python's hard keywords: a property with one of these names gets a `_` suffix.
+/// Builtins (`type`, `id`, `format`) stay: they are valid attribute names.
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// The attribute name of a property (`isError` → `is_error`, `class` → `class_`).
+pub fn field(wire: &str) -> String {
+    names::escape_keyword(names::snake_case(wire), KEYWORDS)
+}
+
+/// The stem of a type's functions (`CallParams` → `call_params`).
+pub fn stem(type_name: &str) -> String {
+    names::snake_case(type_name)
+}
+
+/// The UPPER_SNAKE stem of a type's module constants.
+pub fn upper(type_name: &str) -> String {
+    names::screaming_snake_case(type_name)
+}
+
+/// The constant naming a method (`mcp.call` → `METHOD_MCP_CALL`).
+pub fn method_const(name: &str) -> String {
+    format!("METHOD_{}", names::screaming_snake_case(name))
+}
+
+/// The constant naming an error code (`ParseError` → `PARSE_ERROR`).
+pub fn error_const(name: &str) -> String {
+    names::screaming_snake_case(name)
+}
+
+/// The constant holding a message template (`sdk_mismatch` → `SDK_MISMATCH_MESSAGE`).
+pub fn message_const(name: &str) -> String {
+    format!("{}_MESSAGE", names::screaming_snake_case(name))
+}
+
+/// The annotation of a model type.
+pub fn annotation(ty: &Ty) -> String {
+    match ty {
+        Ty::Any => "JsonValue".to_string(),
+        Ty::Boolean => "bool".to_string(),
+        Ty::Integer { .. } => "int".to_string(),
+        Ty::String => "str".to_string(),
+        Ty::Ref(name) => name.clone(),
+        Ty::Array(item) => format!("List[{}]", annotation(item)),
+        Ty::Nullable(inner) => format!("Optional[{}]", annotation(inner)),
+    }
+}
+
+/// Whether the Python value of `ty` is already its JSON value, with a type that
+/// fits a `JsonValue` slot as is (no list or dict to re-type).
+pub fn is_plain(contract: &Contract, ty: &Ty) -> bool {
+    match ty {
+        Ty::Any | Ty::Boolean | Ty::Integer { .. } | Ty::String => true,
+        Ty::Ref(name) => matches!(
+            contract.type_def(name).map(|def| &def.kind),
+            Some(TypeKind::StringEnum(_)) | Some(TypeKind::IntegerOrString)
+        ),
+        Ty::Array(_) => false,
+        Ty::Nullable(inner) => is_plain(contract, inner),
+    }
+}

@@ -1,0 +1,235 @@
+//! The non-shape parts of the contract: the pin and limits, the method and
+//! error-code tables, the message templates, the handshake helpers and lanes.
+
+use super::fmt::{assign_atom, collection, docstring, fit, string, Out};
+use super::names::{error_const, field, message_const, method_const};
+use crate::model::{Contract, Segment, TypeKind};
+
+/// The method every handshake sends.
+const HANDSHAKE_METHOD: &str = "coprocess/handshake";
+
+pub fn constants(contract: &Contract, out: &mut Out) {
+    let items = [
+        ("COPROCESS_PROTOCOL_VERSION", contract.protocol_version.to_string(), "The coprocess protocol version this SDK speaks; the handshake sends it."),
+        ("MAX_LINE_BYTES", contract.max_line_bytes.to_string(), "The longest frame line a reader accepts, in bytes (without the `\\n`)."),
+        ("MAX_DEPTH", contract.max_depth.to_string(), "The deepest container nesting a frame may have (`{\"a\": 1}` is depth 1)."),
+    ];
+    for (name, value, doc) in items {
+        out.blank(1);
+        out.line(&format!("{name}: Final = {value}"));
+        out.line(&docstring(0, doc));
+    }
+}
+
+pub fn methods(contract: &Contract, out: &mut Out) {
+    for method in &contract.methods {
+        out.blank(1);
+        out.line(&assign_atom(0, &format!("{}: Final", method_const(&method.name)), &string(&method.name)));
+        out.line(&docstring(0, &method.description));
+    }
+    let rows: Vec<String> = contract
+        .methods
+        .iter()
+        .map(|m| {
+            let args = [
+                format!("name={}", method_const(&m.name)),
+                format!("params={}", string(&m.params)),
+                format!("params_required={}", if m.params_required { "True" } else { "False" }),
+                format!("result={}", string(&m.result)),
+            ];
+            fit(4, "MethodSpec(", &args, ",").trim_start().trim_end_matches(',').to_string()
+        })
+        .collect();
+    out.blank(1);
+    out.line(&collection(0, "METHODS: Final[Tuple[MethodSpec, ...]] = (", &rows, ""));
+    out.line(&docstring(0, "The method table, in table order."));
+}
+
+pub fn error_codes(contract: &Contract, out: &mut Out) {
+    for code in &contract.error_codes {
+        out.blank(1);
+        out.line(&format!("{}: Final = {}", error_const(&code.name), code.code));
+        out.line(&docstring(0, &code.description));
+    }
+    let rows: Vec<String> = contract
+        .error_codes
+        .iter()
+        .map(|c| format!("({}, {})", string(&c.name), error_const(&c.name)))
+        .collect();
+    out.blank(1);
+    out.line(&collection(0, "ERROR_CODES: Final[Tuple[Tuple[str, int], ...]] = (", &rows, ""));
+    out.line(&docstring(0, "The error-code table as (name, code) pairs, in table order."));
+}
+
+pub fn messages(contract: &Contract, out: &mut Out) {
+    for (name, message) in &contract.messages {
+        out.blank(1);
+        out.line(&assign_atom(0, &format!("{}: Final", message_const(name)), &string(&message.template)));
+        out.line(&docstring(0, &message.description));
+    }
+}
+
+/// `handshake_request` and `check_handshake_response`.
+pub fn handshake(contract: &Contract, out: &mut Out) {
+    handshake_request(contract, out);
+    check_handshake_response(contract, out);
+    sdk_mismatch(contract, out);
+}
+
+fn handshake_request(contract: &Contract, out: &mut Out) {
+    out.blank(2);
+    out.line(&fit(0, "def handshake_request(", &["request_id: RequestId".into(), "sdk: str".into(), "sdk_version: str".into()], " -> str:"));
+    out.line(&docstring(4, &format!("The `Request` frame text of `{HANDSHAKE_METHOD}`, announcing `COPROCESS_PROTOCOL_VERSION`.")));
+    let params = [
+        format!("{}=COPROCESS_PROTOCOL_VERSION", field("protocol_version")),
+        format!("{}=sdk", field("sdk")),
+        format!("{}=sdk_version", field("sdk_version")),
+    ];
+    out.line(&fit(4, "params = HandshakeParams(", &params, ""));
+    let request = [
+        format!("{}={}", field("jsonrpc"), string(&jsonrpc_version(contract))),
+        format!("{}=request_id", field("id")),
+        format!("{}={}", field("method"), method_const(HANDSHAKE_METHOD)),
+        format!("{}=handshake_params_to_value(params)", field("params")),
+    ];
+    out.line(&fit(4, "request = Request(", &request, ""));
+    out.line("    return encode_request(request)");
+}
+
+/// The single value of the type of `Request.jsonrpc` (`2.0`).
+fn jsonrpc_version(contract: &Contract) -> String {
+    let Some(TypeKind::Object(request)) = contract.type_def("Request").map(|d| &d.kind) else {
+        return String::new();
+    };
+    let ty = request.fields.iter().find(|f| f.name == "jsonrpc").map(|f| &f.ty);
+    if let Some(crate::model::Ty::Ref(name)) = ty {
+        if let Some(TypeKind::StringEnum(values)) = contract.type_def(name).map(|d| &d.kind) {
+            return values.first().cloned().unwrap_or_default();
+        }
+    }
+    String::new()
+}
+
+/// The variant class names of `Response`: (success, error).
+fn response_variants(contract: &Contract) -> (String, String) {
+    let mut success = "SuccessResponse".to_string();
+    let mut error = "ErrorResponse".to_string();
+    if let Some(TypeKind::Union(variants)) = contract.type_def("Response").map(|d| &d.kind) {
+        for variant in variants {
+            if variant.discriminator == "error" {
+                error = variant.type_name.clone();
+            } else {
+                success = variant.type_name.clone();
+            }
+        }
+    }
+    (success, error)
+}
+
+fn code_expr(contract: &Contract, name: &str, fallback: i64) -> String {
+    match contract.error_code(name) {
+        Some(_) => error_const(name),
+        None => fallback.to_string(),
+    }
+}
+
+/// The text of a template before its first hole.
+fn prefix_before_hole(template: &str) -> String {
+    match crate::model::split_template(template).first() {
+        Some(Segment::Text(text)) => text.clone(),
+        _ => String::new(),
+    }
+}
+
+fn check_handshake_response(contract: &Contract, out: &mut Out) {
+    let (success, _) = response_variants(contract);
+    let binary_mismatch = prefix_before_hole(contract.message("binary_mismatch"));
+    out.blank(2);
+    out.line(&assign_atom(0, "_BINARY_MISMATCH_PREFIX: Final", &string(&binary_mismatch)));
+    out.blank(2);
+    out.line(&fit(0, "def check_handshake_response(", &["response: Union[str, bytes, Response]".into()], " -> HandshakeResult:"));
+    out.line(&docstring(
+        4,
+        "Checks the answer to `handshake_request`: the `HandshakeResult` when the binary speaks \
+         `COPROCESS_PROTOCOL_VERSION`, else raises `HandshakeError` with the fail-fast message. \
+         A frame that does not decode raises `DecodeError`.",
+    ));
+    out.line("    if isinstance(response, (str, bytes)):");
+    out.line("        response = decode_response(response)");
+    out.line(&format!("    if isinstance(response, {success}):"));
+    out.line(&format!("        result = handshake_result_from_value(response.{})", field("result")));
+    let version = format!("result.{}", field("protocol_version"));
+    out.line(&format!("        if {version} != COPROCESS_PROTOCOL_VERSION:"));
+    out.line(&format!("            raise HandshakeError(_sdk_mismatch({version}))"));
+    out.line("        return result");
+    out.line(&format!("    error = response.{}", field("error")));
+    let (code, message) = (format!("error.{}", field("code")), format!("error.{}", field("message")));
+    out.line(&format!("    if {code} == {}:", code_expr(contract, "MethodNotFound", -32601)));
+    out.line("        # A v1 binary does not know the method: it speaks protocol version 1.");
+    out.line("        raise HandshakeError(_sdk_mismatch(1))");
+    let invalid = code_expr(contract, "InvalidParams", -32602);
+    out.line(&format!("    mismatch = {message}.startswith(_BINARY_MISMATCH_PREFIX)"));
+    out.line(&format!("    if {code} == {invalid} and mismatch:"));
+    out.line(&format!("        raise HandshakeError({message})"));
+    let values = [format!("\"code\": str({code})"), format!("\"message\": {message}")];
+    let fill = collection(4, "values = {", &values, "");
+    out.line(&fill);
+    out.line(&format!("    raise HandshakeError(_fill({}, values))", message_const("handshake_failed")));
+}
+
+fn sdk_mismatch(_contract: &Contract, out: &mut Out) {
+    out.blank(2);
+    out.line("def _sdk_mismatch(binary_protocol: int) -> str:");
+    out.line("    if binary_protocol < COPROCESS_PROTOCOL_VERSION:");
+    out.line(&format!("        advice = {}", message_const("upgrade_binary")));
+    out.line("    else:");
+    out.line(&format!("        advice = {}", message_const("upgrade_sdk")));
+    let values = [
+        "\"binary_protocol\": str(binary_protocol)".to_string(),
+        "\"sdk_protocol\": str(COPROCESS_PROTOCOL_VERSION)".to_string(),
+        "\"advice\": advice".to_string(),
+    ];
+    out.line(&collection(4, "values = {", &values, ""));
+    out.line(&format!("    return _fill({}, values)", message_const("sdk_mismatch")));
+}
+
+pub fn lanes(contract: &Contract, out: &mut Out) {
+    let rows: Vec<String> = contract
+        .lanes
+        .iter()
+        .map(|lane| {
+            let args = [
+                format!("key={}", string(&lane.key)),
+                format!("drivable={}", if lane.drivable { "True" } else { "False" }),
+                format!("runs_via={}", string(&lane.runs_via)),
+            ];
+            fit(4, "LaneSpec(", &args, ",").trim_start().trim_end_matches(',').to_string()
+        })
+        .collect();
+    out.blank(1);
+    out.line(&collection(0, "LANES: Final[Tuple[LaneSpec, ...]] = (", &rows, ""));
+    let mut doc = String::from("The lane table, in table order:");
+    for lane in &contract.lanes {
+        doc.push_str(&format!("\n- `{}`: {}", lane.key, lane.description));
+    }
+    out.line(&docstring(0, &doc));
+    let unsupported: Vec<String> = contract.unsupported_lanes().map(|lane| string(&lane.key)).collect();
+    out.blank(1);
+    out.line(&collection(0, "UNSUPPORTED_LANES: Final[Tuple[str, ...]] = (", &unsupported, ""));
+    out.line(&docstring(0, "The keys of the lanes an SDK cannot drive over the coprocess, in table order."));
+    out.blank(2);
+    out.line("def lane_cli_hint(lane: str, suite: str) -> Optional[str]:");
+    out.line(&docstring(
+        4,
+        "The message reporting that `lane` cannot be driven over the coprocess, naming the CLI \
+         command that runs it for `suite`; None for a drivable or unknown lane.",
+    ));
+    out.line("    for spec in LANES:");
+    out.line("        if spec.key == lane and not spec.drivable:");
+    out.line("            command = spec.runs_via.replace(\"<suite>\", suite)");
+    out.line(&format!(
+        "            return _fill({}, {{\"lane\": lane, \"command\": command}})",
+        message_const("lane_skip")
+    ));
+    out.line("    return None");
+}

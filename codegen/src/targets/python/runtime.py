@@ -1,0 +1,471 @@
+JsonValue = Union[
+    None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]
+]
+"""Any JSON value, as :mod:`json` represents it."""
+
+_T = TypeVar("_T")
+
+_MAX_SAFE_INTEGER: Final = 2**53 - 1
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_INFINITIES = (math.inf, -math.inf)
+
+
+class DecodeError(ValueError):
+    """A frame that is not strict JSON text or not of the expected shape.
+
+    The message is ``{Type}: {problem}``, followed by `` at {path}`` below the root.
+    """
+
+
+class HandshakeError(RuntimeError):
+    """The fail-fast error of :func:`check_handshake_response`.
+
+    The SDK must end the session before any test traffic.
+    """
+
+
+class Absent(enum.Enum):
+    """The type of :data:`ABSENT`."""
+
+    ABSENT = "absent"
+
+
+ABSENT: Final = Absent.ABSENT
+"""An optional field whose type admits null, left out (as opposed to null)."""
+
+
+class _Problem(Exception):
+    """A decoding problem and where it is, innermost path segment first."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.path: List[Union[str, int]] = []
+
+    def message(self, type_name: str) -> str:
+        if not self.path:
+            return f"{type_name}: {self.problem}"
+        return f"{type_name}: {self.problem} at {_render_path(reversed(self.path))}"
+
+
+class _KindError(_Problem):
+    """A value of the wrong JSON kind."""
+
+    def __init__(self, expected: str, value: JsonValue) -> None:
+        super().__init__(f"expected {expected}, got {_kind(value)}")
+        self.expected = expected
+        self.value = value
+
+
+def _render_path(segments: Iterable[Union[str, int]]) -> str:
+    out = ["$"]
+    for segment in segments:
+        if isinstance(segment, int):
+            out.append(f"[{segment}]")
+        elif _IDENTIFIER.fullmatch(segment):
+            out.append(f".{segment}")
+        else:
+            out.append(f"[{_quote(segment)}]")
+    return "".join(out)
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _kind(value: JsonValue) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if _integral(value) else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _integral(value: float) -> bool:
+    return value.is_integer() and abs(value) <= _MAX_SAFE_INTEGER
+
+
+# JSON text.
+
+
+def _object_pairs(pairs: List[Tuple[str, JsonValue]]) -> Dict[str, JsonValue]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: Set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Problem(f"duplicate key `{key}`")
+            seen.add(key)
+    return obj
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise _Problem(f"invalid JSON: {name} is not allowed")
+
+
+def _checked_int(literal: str) -> int:
+    if len(literal) < 16:
+        return int(literal)
+    number = int(literal) if len(literal) <= 17 else _MAX_SAFE_INTEGER + 1
+    if abs(number) > _MAX_SAFE_INTEGER:
+        raise _Problem(f"invalid JSON: integer {literal} is out of range")
+    return number
+
+
+def _checked_float(literal: str) -> float:
+    number = float(literal)
+    if number in _INFINITIES:
+        raise _Problem(f"invalid JSON: number {literal} overflows a double")
+    return number
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object_pairs,
+    parse_constant=_reject_constant,
+    parse_int=_checked_int,
+    parse_float=_checked_float,
+)
+
+
+def parse_json(text: Union[str, bytes]) -> JsonValue:
+    """Parses one frame's JSON text strictly (see the module docstring).
+
+    Raises :class:`ValueError` (not :class:`DecodeError`, which names a type).
+    """
+    try:
+        return _parse(text)
+    except _Problem as error:
+        raise ValueError(error.problem) from None
+
+
+def _parse(text: Union[str, bytes]) -> JsonValue:
+    if isinstance(text, bytes):
+        if text.startswith(b"\xef\xbb\xbf"):
+            raise _Problem("invalid JSON: byte-order mark")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _Problem(f"invalid JSON: {error.reason}") from None
+    elif text.startswith("\ufeff"):
+        raise _Problem("invalid JSON: byte-order mark")
+    elif not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _Problem("invalid JSON: lone surrogate") from None
+    try:
+        value: JsonValue = _DECODER.decode(text)
+    except json.JSONDecodeError as error:
+        raise _Problem(f"invalid JSON: {error}") from None
+    except RecursionError:
+        raise _Problem(f"nesting deeper than {MAX_DEPTH}") from None
+    escaped = "\\u" in text and ("\\ud" in text or "\\uD" in text)
+    if escaped and _has_lone_surrogate(value):
+        raise _Problem("invalid JSON: lone surrogate")
+    if text.count("{") + text.count("[") > MAX_DEPTH and _too_deep(value, MAX_DEPTH):
+        raise _Problem(f"nesting deeper than {MAX_DEPTH}")
+    return value
+
+
+def _has_lone_surrogate(value: JsonValue) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(item) for item in value)
+    if isinstance(value, dict):
+        return any(
+            _SURROGATE.search(key) is not None or _has_lone_surrogate(item)
+            for key, item in value.items()
+        )
+    return False
+
+
+def _too_deep(value: JsonValue, budget: int) -> bool:
+    items: Iterable[JsonValue]
+    if isinstance(value, dict):
+        items = value.values()
+    elif isinstance(value, list):
+        items = value
+    else:
+        return False
+    if budget == 0:
+        return True
+    return any(_too_deep(item, budget - 1) for item in items)
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _dumps(value: JsonValue) -> str:
+    return _ENCODER.encode(value)
+
+
+# Shapes.
+
+
+def _decode(
+    text: Union[str, bytes], type_name: str, decoder: Callable[[JsonValue], _T]
+) -> _T:
+    try:
+        return decoder(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message(type_name)) from None
+
+
+def _from_value(
+    value: JsonValue, type_name: str, decoder: Callable[[JsonValue], _T]
+) -> _T:
+    try:
+        return decoder(value)
+    except _Problem as error:
+        raise DecodeError(error.message(type_name)) from None
+
+
+def _any(value: JsonValue) -> JsonValue:
+    return value
+
+
+def _bool(value: JsonValue) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _KindError("boolean", value)
+
+
+def _str(value: JsonValue) -> str:
+    if isinstance(value, str):
+        return value
+    raise _KindError("string", value)
+
+
+def _int(value: JsonValue) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and _integral(value):
+        return int(value)
+    raise _KindError("integer", value)
+
+
+def _int_at_least(value: JsonValue, minimum: int) -> int:
+    number = _int(value)
+    if number < minimum:
+        raise _Problem(f"expected integer >= {minimum}, got {number}")
+    return number
+
+
+def _int_or_str(value: JsonValue) -> Union[int, str]:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and _integral(value):
+        return int(value)
+    raise _KindError("integer or string", value)
+
+
+def _enum(value: JsonValue, allowed: Tuple[str, ...]) -> str:
+    if not isinstance(value, str):
+        raise _KindError("string", value)
+    if value in allowed:
+        return value
+    if len(allowed) == 1:
+        raise _Problem(f"expected {_quote(allowed[0])}, got {_quote(value)}")
+    listed = ", ".join(_quote(option) for option in allowed)
+    raise _Problem(f"expected one of {listed}, got {_quote(value)}")
+
+
+def _nullable(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Optional[_T]:
+    if value is None:
+        return None
+    try:
+        return decoder(value)
+    except _KindError as error:
+        if error.path:
+            raise
+        raise _KindError(f"{error.expected} or null", error.value) from None
+
+
+def _array(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> List[_T]:
+    if not isinstance(value, list):
+        raise _KindError("array", value)
+    out: List[_T] = []
+    for index, item in enumerate(value):
+        try:
+            out.append(decoder(item))
+        except _Problem as error:
+            error.path.append(index)
+            raise
+    return out
+
+
+def _object(value: JsonValue) -> Dict[str, JsonValue]:
+    if isinstance(value, dict):
+        return value
+    raise _KindError("object", value)
+
+
+def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
+    obj = _object(value)
+    out: Dict[str, _T] = {}
+    for key, item in obj.items():
+        try:
+            out[key] = decoder(item)
+        except _Problem as error:
+            error.path.append(key)
+            raise
+    return out
+
+
+class _ObjectShape:
+    """The members of a closed object: a decoder per declared field, the required."""
+
+    def __init__(
+        self,
+        fields: Dict[str, Callable[[JsonValue], object]],
+        required: Tuple[str, ...],
+    ) -> None:
+        self.fields = fields
+        self.required = required
+        self.names = frozenset(fields)
+        self.required_names = frozenset(required)
+
+    def members(self, value: JsonValue) -> Dict[str, JsonValue]:
+        """The object, when it has no undeclared and no missing member."""
+        if isinstance(value, dict):
+            keys = value.keys()
+            if keys <= self.names and keys >= self.required_names:
+                return value
+        raise self.problem(value)
+
+    def problem(self, value: JsonValue) -> _Problem:
+        """The first problem of an object that does not decode."""
+        try:
+            self._walk(value)
+        except _Problem as problem:
+            return problem
+        return _Problem("internal error: the object decodes")
+
+    def _walk(self, value: JsonValue) -> None:
+        """Raises the first problem of an object that does not decode.
+
+        Walks the members in document order (an undeclared one is unknown, a
+        declared one is decoded), then the required fields in declaration order.
+        """
+        obj = _object(value)
+        for key, item in obj.items():
+            decoder = self.fields.get(key)
+            if decoder is None:
+                raise _Problem(f"unknown field `{key}`")
+            try:
+                decoder(item)
+            except _Problem as error:
+                error.path.append(key)
+                raise
+        for name in self.required:
+            if name not in obj:
+                raise _Problem(f"missing field `{name}`")
+
+
+def _new(cls: Type[_T], **fields: object) -> _T:
+    """An instance of a frozen dataclass from decoded fields, without the
+    per-field ``object.__setattr__`` of its generated ``__init__``."""
+    instance: _T = object.__new__(cls)
+    instance.__dict__.update(fields)
+    return instance
+
+
+def _variant(value: JsonValue, discriminators: Tuple[str, ...]) -> str:
+    """The discriminator of the one union variant whose field is present."""
+    obj = _object(value)
+    found = ""
+    for name in discriminators:
+        if name in obj:
+            if found:
+                break
+            found = name
+    else:
+        if found:
+            return found
+    listed = [f"`{name}`" for name in discriminators]
+    if len(discriminators) == 2:
+        problem = "both {} and {}" if found else "neither {} nor {}"
+        raise _Problem(problem.format(*listed))
+    problem = "more than one of {}" if found else "none of {}"
+    raise _Problem(problem.format(", ".join(listed)))
+
+
+class Codec(Generic[_T]):
+    """Decodes and encodes one ``$defs`` type by name."""
+
+    def __init__(
+        self,
+        name: str,
+        decoder: Callable[[JsonValue], _T],
+        encoder: Callable[[_T], JsonValue],
+    ) -> None:
+        self.name = name
+        self._decoder = decoder
+        self._encoder = encoder
+
+    def decode(self, text: Union[str, bytes]) -> _T:
+        """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
+        return _decode(text, self.name, self._decoder)
+
+    def from_value(self, value: JsonValue) -> _T:
+        """Decodes an already-parsed JSON value; raises :class:`DecodeError`."""
+        return _from_value(value, self.name, self._decoder)
+
+    def to_value(self, value: _T) -> JsonValue:
+        """The JSON value of ``value``."""
+        return self._encoder(value)
+
+    def encode(self, value: _T) -> str:
+        """One line of JSON text, without the trailing newline."""
+        return _dumps(self._encoder(value))
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """One row of the method table."""
+
+    name: str
+    """The wire name."""
+
+    params: str
+    """The ``$defs`` name of the params type (a key of :data:`CODECS`)."""
+
+    params_required: bool
+    """Whether ``params`` must be present (otherwise it may be omitted)."""
+
+    result: str
+    """The ``$defs`` name of the result type (a key of :data:`CODECS`)."""
+
+
+@dataclass(frozen=True)
+class LaneSpec:
+    """One row of the lane table."""
+
+    key: str
+    """The suite YAML key."""
+
+    drivable: bool
+    """Whether an SDK can drive the lane over the coprocess."""
+
+    runs_via: str
+    """Who runs it: ``the SDK``, or the CLI command with a ``<suite>`` placeholder."""
+
+
+_HOLE = re.compile(r"\{([^}]*)\}")
+
+
+def _fill(template: str, values: Dict[str, str]) -> str:
+    """Fills the ``{name}`` holes of a message template in one pass."""
+    return _HOLE.sub(lambda hole: values.get(hole.group(1), hole.group(0)), template)

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Builds the Python conformance testee and runs the strict checks.
+#
+#   tests/conformance/python/build.sh [OUTPUT_ROOT]     (default: generated)
+#
+# (a) finds python3 >= 3.9 (apt-installs it on a bare Debian when run as root)
+#     and pinned mypy + ruff (on PATH at the pinned version, else a venv under
+#     target/toolchains/py-venv); (b) runs `ruff format --check`, `ruff check`
+#     and `mypy --strict` (Python 3.9 semantics) on <OUTPUT_ROOT>/python/mcptest/
+#     _coprocess.py, on every golden copy under codegen/tests/golden/*/ and on the
+#     testee; (c) byte-compiles the testee and records OUTPUT_ROOT for run.sh.
+# Exit 0 on success, 1 on a failed check, 3 (1 when CI=true) when no toolchain.
+set -euo pipefail
+
+MYPY_VERSION=1.13.0
+RUFF_VERSION=0.7.4
+RUFF_RULES=E,F,W,B,I,C4,SIM,RUF,PIE,RET,PL
+RUFF_IGNORE=E501,PLR2004,PLR0911,PLR0912,PLR0913
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+out="${1:-${OUTPUT_ROOT:-generated}}"
+case "$out" in /*) ;; *) out="$root/$out" ;; esac
+module="python/mcptest/_coprocess.py"
+venv="$root/target/toolchains/py-venv"
+state="$root/target/conformance/python"
+mkdir -p "$state"
+
+missing() {
+  if [ "${CI:-}" = "true" ]; then
+    echo "error: toolchain missing: $*" >&2
+    exit 1
+  fi
+  echo "TOOLCHAIN MISSING: $*" >&2
+  exit 3
+}
+
+python_ok() {
+  "$1" -c 'import sys, venv, ensurepip; sys.exit(0 if sys.version_info >= (3, 9) else 1)' 2>/dev/null
+}
+
+find_python() {
+  local candidate
+  for candidate in python3 python3.13 python3.12 python3.11 python3.10 python3.9; do
+    if command -v "$candidate" >/dev/null 2>&1 && python_ok "$(command -v "$candidate")"; then
+      command -v "$candidate"
+      return 0
+    fi
+  done
+  return 1
+}
+
+python="$(find_python || true)"
+if [ -z "$python" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing python3 and python3-venv with apt-get" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || true
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >&2 || true
+  python="$(find_python || true)"
+fi
+[ -n "$python" ] || missing "python3 >= 3.9 with venv (apt-get install python3 python3-venv)"
+
+# mypy and ruff: the pinned versions already on PATH, else the venv.
+tool_at_version() {
+  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -q " $2\b"
+}
+if tool_at_version mypy "$MYPY_VERSION" && tool_at_version ruff "$RUFF_VERSION"; then
+  mypy="$(command -v mypy)"
+  ruff="$(command -v ruff)"
+else
+  stamp="$venv/.pinned"
+  want="mypy==$MYPY_VERSION ruff==$RUFF_VERSION"
+  if [ ! -x "$venv/bin/mypy" ] || [ ! -x "$venv/bin/ruff" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "installing $want into ${venv#"$root/"}" >&2
+    "$python" -m venv "$venv" >&2 || missing "python3 -m venv failed (apt-get install python3-venv)"
+    # shellcheck disable=SC2086
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check $want >&2 \
+      || missing "pip could not install $want from PyPI"
+    echo "$want" >"$stamp"
+  fi
+  mypy="$venv/bin/mypy"
+  ruff="$venv/bin/ruff"
+fi
+
+if [ ! -f "$out/$module" ]; then
+  echo "generating $out (cargo run -q -p codegen -- --out $out)" >&2
+  (cd "$root" && cargo run -q -p codegen -- --out "$out" >/dev/null)
+fi
+
+files=("$out/$module")
+for golden in "$root"/codegen/tests/golden/*/"$module"; do
+  [ -f "$golden" ] && files+=("$golden")
+done
+
+export RUFF_CACHE_DIR="$state/ruff-cache"
+status=0
+"$ruff" format --check --quiet --target-version py39 "${files[@]}" "$here/testee.py" || status=1
+"$ruff" check --quiet --target-version py39 --select "$RUFF_RULES" --ignore "$RUFF_IGNORE" "${files[@]}" "$here/testee.py" || status=1
+for file in "${files[@]}"; do
+  "$mypy" --strict --python-version 3.9 --cache-dir "$state/mypy-cache" --no-error-summary "$file" || status=1
+done
+MYPYPATH="$out/python" "$mypy" --strict --python-version 3.9 --cache-dir "$state/mypy-cache" \
+  --no-error-summary "$here/testee.py" || status=1
+if [ "$status" != 0 ]; then
+  echo "python: strict checks failed" >&2
+  exit 1
+fi
+
+# "Build": byte-compile the module and the testee (syntax under the real
+# interpreter), and record which output root run.sh imports from.
+"$python" - "$out/$module" "$here/testee.py" <<'PY'
+import sys
+for path in sys.argv[1:]:
+    source = open(path, encoding="utf-8").read()
+    compile(source, path, "exec")
+PY
+echo "$out" >"$state/output_root"
+echo "$python" >"$state/python"
+echo "python: checks passed on ${#files[@]} generated file(s); testee ready" >&2

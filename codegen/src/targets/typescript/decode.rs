@@ -28,7 +28,7 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
         },
         Ty::Nullable(inner) => match inner.as_ref() {
             Ty::Any => value.to_string(),
-            inner => format!("({value} === null ? null : {})", read_expr(inner, value, path, true)),
+            inner => format!("{value} === null ? null : {}", read_expr(inner, value, path, true)),
         },
     }
 }

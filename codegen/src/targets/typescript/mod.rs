@@ -13,6 +13,7 @@ mod encode;
 mod names;
 mod out;
 mod protocol;
+mod prune;
 mod types;
 
 use crate::model::Contract;
@@ -27,24 +28,27 @@ pub const OUTPUT_PATH: &str = "typescript/src/coprocess.ts";
 const RUNTIME: &str = include_str!("runtime.ts");
 
 pub fn generate(contract: &Contract) -> Files {
-    let mut out = Out::default();
-    protocol::header(&mut out, contract);
-    protocol::constants(&mut out, contract);
-    protocol::methods(&mut out, contract);
-    protocol::error_codes(&mut out, contract);
-    out.blank();
-    out.raw(RUNTIME);
-    out.section("Frame types, decoders and encoders");
+    let mut head = Out::default();
+    protocol::header(&mut head, contract);
+    protocol::constants(&mut head, contract);
+    protocol::methods(&mut head, contract);
+    protocol::error_codes(&mut head, contract);
+    head.blank();
+    let mut body = Out::default();
+    body.section("Frame types, decoders and encoders");
     for def in contract.types.values() {
-        types::declare(&mut out, contract, def);
-        decode::render(&mut out, contract, def);
-        encode::render(&mut out, contract, def);
+        types::declare(&mut body, contract, def);
+        decode::render(&mut body, contract, def);
+        encode::render(&mut body, contract, def);
     }
-    protocol::registry(&mut out, contract);
-    protocol::messages(&mut out, contract);
-    protocol::handshake(&mut out, contract);
-    protocol::lanes(&mut out, contract);
+    protocol::registry(&mut body, contract);
+    protocol::messages(&mut body, contract);
+    protocol::handshake(&mut body, contract);
+    protocol::lanes(&mut body, contract);
+    let head = head.finish();
+    let body = body.finish();
+    let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{body}"));
     let mut files = Files::new();
-    files.insert(OUTPUT_PATH.to_string(), out.finish());
+    files.insert(OUTPUT_PATH.to_string(), format!("{head}{runtime}\n{body}"));
     files
 }

@@ -26,7 +26,7 @@ const RUNTIME_IDENTIFIERS: &[&str] = &[
 
 /// Type names the generated file declares or uses besides the `$defs` types.
 const RESERVED_TYPE_NAMES: &[&str] = &[
-    "JsonValue", "JsonArray", "JsonObject", "DecodeError", "Problem", "StrictJsonReader",
+    "JsonValue", "JsonArray", "JsonObject", "DecodeError", "Problem", "StrictJsonParser",
     "Reader", "Mutable", "TypeName", "MethodInfo", "LaneInfo", "CoprocessHandshakeError",
     "HandshakeFailure", "Object", "Array", "Error", "Map", "Set", "WeakMap", "String", "Number",
     "Boolean", "Symbol", "Record", "Readonly", "ReadonlyArray", "Partial", "Promise", "Date",

@@ -23,11 +23,6 @@ impl Out {
         self.buf.push('\n');
     }
 
-    /// Appends text verbatim.
-    pub fn raw(&mut self, text: &str) {
-        self.buf.push_str(text);
-    }
-
     /// A section banner.
     pub fn section(&mut self, title: &str) {
         self.blank();

@@ -47,24 +47,27 @@ const hasOwn = Object.prototype.hasOwnProperty;
  */
 const documentOrder = new WeakMap<JsonObject, readonly string[]>();
 
+/** Whether `documentOrder` was ever written (so most lookups are skipped). */
+let documentOrderUsed = false;
+
 /** The keys of `obj` in document order. */
 function memberKeys(obj: JsonObject): readonly string[] {
-  return documentOrder.get(obj) ?? Object.keys(obj);
+  return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
 }
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
-/** A recursive-descent reader of one strict I-JSON text. */
-class StrictJsonReader {
+/** A recursive-descent parser of one strict I-JSON text. */
+class StrictJsonParser {
   private pos = 0;
   private depth = 0;
 
   constructor(private readonly text: string) {}
 
-  readDocument(): JsonValue {
-    const value = this.readValue();
+  parseDocument(): JsonValue {
+    const value = this.parseValue();
     this.skipWhitespace();
     if (this.pos < this.text.length) {
       throw this.invalid("text after the JSON value");
@@ -99,25 +102,25 @@ class StrictJsonReader {
     this.pos = i;
   }
 
-  private readValue(): JsonValue {
+  private parseValue(): JsonValue {
     this.skipWhitespace();
     const c = this.text.charCodeAt(this.pos);
     switch (c) {
       case 0x7b:
-        return this.readObject();
+        return this.parseObject();
       case 0x5b:
-        return this.readArray();
+        return this.parseArray();
       case 0x22:
-        return this.readString();
+        return this.parseString();
       case 0x74:
-        return this.readLiteral("true", true);
+        return this.parseLiteral("true", true);
       case 0x66:
-        return this.readLiteral("false", false);
+        return this.parseLiteral("false", false);
       case 0x6e:
-        return this.readLiteral("null", null);
+        return this.parseLiteral("null", null);
       default:
         if (c === 0x2d || isDigit(c)) {
-          return this.readNumber();
+          return this.parseNumber();
         }
         throw this.unexpected();
     }
@@ -130,7 +133,7 @@ class StrictJsonReader {
     this.pos++;
   }
 
-  private readObject(): JsonObject {
+  private parseObject(): JsonObject {
     this.enter();
     const text = this.text;
     const obj: { [key: string]: JsonValue } = {};
@@ -146,7 +149,7 @@ class StrictJsonReader {
       if (text.charCodeAt(this.pos) !== 0x22) {
         throw this.unexpected();
       }
-      const key = this.readString();
+      const key = this.parseString();
       if (hasOwn.call(obj, key)) {
         throw new Problem(`duplicate key \`${key}\``, "$");
       }
@@ -155,7 +158,7 @@ class StrictJsonReader {
         throw this.unexpected();
       }
       this.pos++;
-      const value = this.readValue();
+      const value = this.parseValue();
       if (order !== undefined) {
         order.push(key);
       } else if (isDigit(key.charCodeAt(0))) {
@@ -180,12 +183,13 @@ class StrictJsonReader {
     }
     if (order !== undefined) {
       documentOrder.set(obj, order);
+      documentOrderUsed = true;
     }
     this.depth--;
     return obj;
   }
 
-  private readArray(): JsonArray {
+  private parseArray(): JsonArray {
     this.enter();
     const text = this.text;
     const items: JsonValue[] = [];
@@ -196,7 +200,7 @@ class StrictJsonReader {
       return items;
     }
     for (;;) {
-      items.push(this.readValue());
+      items.push(this.parseValue());
       this.skipWhitespace();
       const c = text.charCodeAt(this.pos);
       if (c === 0x2c) {
@@ -212,7 +216,7 @@ class StrictJsonReader {
     return items;
   }
 
-  private readLiteral<T extends JsonValue>(word: string, value: T): T {
+  private parseLiteral<T extends JsonValue>(word: string, value: T): T {
     if (!this.text.startsWith(word, this.pos)) {
       throw this.unexpected();
     }
@@ -220,7 +224,7 @@ class StrictJsonReader {
     return value;
   }
 
-  private readNumber(): number {
+  private parseNumber(): number {
     const text = this.text;
     const start = this.pos;
     let i = start;
@@ -283,25 +287,25 @@ class StrictJsonReader {
     return i;
   }
 
-  private readString(): string {
+  private parseString(): string {
     const text = this.text;
     const start = this.pos + 1;
-    let i = start;
-    for (;;) {
+    const end = text.length;
+    for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
       if (c === 0x22) {
         this.pos = i + 1;
         return text.slice(start, i);
       }
-      if (c === 0x5c || c < 0x20 || (c >= 0xd800 && c <= 0xdfff) || c !== c) {
-        return this.readStringSlowly(text.slice(start, i), i);
+      if (c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800) {
+        return this.parseStringSlowly(text.slice(start, i), i);
       }
-      i++;
     }
+    return this.parseStringSlowly(text.slice(start, end), end);
   }
 
   /** The rest of a string from `i`, after the plain prefix `out`. */
-  private readStringSlowly(out: string, i: number): string {
+  private parseStringSlowly(out: string, i: number): string {
     const text = this.text;
     for (;;) {
       this.pos = i;
@@ -311,7 +315,7 @@ class StrictJsonReader {
         return out;
       }
       if (c === 0x5c) {
-        const escaped = this.readEscape(i);
+        const escaped = this.parseEscape(i);
         out += escaped;
         i = this.pos;
       } else if (c < 0x20 || c !== c) {
@@ -341,7 +345,7 @@ class StrictJsonReader {
   }
 
   /** Reads the escape at `i` (a backslash); leaves `pos` after it. */
-  private readEscape(i: number): string {
+  private parseEscape(i: number): string {
     const e = this.text.charCodeAt(i + 1);
     this.pos = i + 2;
     switch (e) {
@@ -362,7 +366,7 @@ class StrictJsonReader {
       case 0x74:
         return "\t";
       case 0x75:
-        return this.readUnicodeEscape(i);
+        return this.parseUnicodeEscape(i);
       default:
         this.pos = i;
         throw this.invalid("invalid escape");
@@ -370,7 +374,7 @@ class StrictJsonReader {
   }
 
   /** Reads `\uXXXX` at `i`, with its low half when it is a high surrogate. */
-  private readUnicodeEscape(i: number): string {
+  private parseUnicodeEscape(i: number): string {
     const unit = this.hex4(i + 2);
     if (unit >= 0xdc00 && unit <= 0xdfff) {
       this.pos = i;
@@ -415,7 +419,7 @@ class StrictJsonReader {
  */
 export function parseStrictJson(text: string): JsonValue {
   try {
-    return new StrictJsonReader(text).readDocument();
+    return new StrictJsonParser(text).parseDocument();
   } catch (e) {
     throw e instanceof Problem ? new DecodeError("JSON", e.problem, e.path) : e;
   }
@@ -433,7 +437,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** Decodes JSON text with `read`, naming `typeName` in errors. */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   try {
-    return read(new StrictJsonReader(text).readDocument(), "$", false);
+    return read(new StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
   }

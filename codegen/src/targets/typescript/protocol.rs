@@ -297,13 +297,14 @@ fn check_handshake_response(out: &mut Out, contract: &Contract) {
     out.line(format!("    const error = {};", property_access("frame", &error)));
     out.line(format!("    const code = {};", property_access("error", "code")));
     out.line(format!("    const message = {};", property_access("error", "message")));
-    if let Some(code) = contract.error_code("MethodNotFound") {
-        out.line(format!("    if (code === {code}) {{"));
+    if contract.error_code("MethodNotFound").is_some() {
+        out.line(format!("    if (code === {}) {{", member_access("ErrorCode", "MethodNotFound")));
         out.line(format!("      throw new CoprocessHandshakeError(\"sdk_mismatch\", {});", mismatch("1")));
         out.line("    }");
     }
-    if let Some(code) = contract.error_code("InvalidParams") {
-        out.line(format!("    if (code === {code} && message.startsWith(BINARY_MISMATCH_PREFIX)) {{"));
+    if contract.error_code("InvalidParams").is_some() {
+        let invalid_params = member_access("ErrorCode", "InvalidParams");
+        out.line(format!("    if (code === {invalid_params} && message.startsWith(BINARY_MISMATCH_PREFIX)) {{"));
         out.line("      throw new CoprocessHandshakeError(\"binary_mismatch\", message);");
         out.line("    }");
     }

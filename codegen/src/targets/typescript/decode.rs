@@ -1,0 +1,179 @@
+//! Decoders: for each type, a private `read<T>(value, path, orNull)` that
+//! checks the shape, and the public `decode<T>(text)` / `decode<T>Value(value)`.
+
+use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+
+use super::names::{constant, js_string, local, path_step, property_access, property_key, stem, type_name};
+use super::out::Out;
+use super::types::{ts_type, values_constant};
+
+/// The expression reading `value` (a `JsonValue` expression) as `ty`.
+pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
+    let or_null_text = if or_null { "true" } else { "false" };
+    match ty {
+        Ty::Any => value.to_string(),
+        Ty::Boolean => format!("readBoolean({value}, {path}, {or_null_text})"),
+        Ty::Integer { minimum: None } => format!("readInteger({value}, {path}, {or_null_text})"),
+        Ty::Integer { minimum: Some(min) } => {
+            format!("readIntegerAtLeast({value}, {path}, {or_null_text}, {min})")
+        }
+        Ty::String => format!("readString({value}, {path}, {or_null_text})"),
+        Ty::Ref(name) => format!("read{}({value}, {path}, {or_null_text})", stem(name)),
+        Ty::Array(item) => match item.as_ref() {
+            Ty::Any => format!("readArray({value}, {path}, {or_null_text})"),
+            item => format!(
+                "readArrayOf({value}, {path}, {or_null_text}, (item, itemPath) => {})",
+                read_expr(item, "item", "itemPath", false)
+            ),
+        },
+        Ty::Nullable(inner) => match inner.as_ref() {
+            Ty::Any => value.to_string(),
+            inner => format!("{value} === null ? null : {}", read_expr(inner, value, path, true)),
+        },
+    }
+}
+
+/// Renders the reader and the two public decoders of `def`.
+pub fn render(out: &mut Out, _contract: &Contract, def: &TypeDef) {
+    let name = type_name(&def.name);
+    let stem = stem(&def.name);
+    declare_discriminators(out, def);
+    out.blank();
+    out.line(format!("function read{stem}(value: JsonValue, path: string, orNull: boolean): {name} {{"));
+    match &def.kind {
+        TypeKind::Object(object) => read_object(out, object, &name),
+        TypeKind::Map(Ty::Any) => out.line("  return readObject(value, path, orNull);"),
+        TypeKind::Map(ty) => out.line(format!(
+            "  return readMapOf(value, path, orNull, (entry, entryPath) => {});",
+            read_expr(ty, "entry", "entryPath", false)
+        )),
+        TypeKind::Union(variants) => read_union(out, &def.name, variants),
+        TypeKind::StringEnum(_) => {
+            out.line(format!("  return readEnum(value, path, orNull, {});", values_constant(&def.name)));
+        }
+        TypeKind::IntegerOrString => out.line("  return readIntegerOrString(value, path, orNull);"),
+    }
+    out.line("}");
+    public_decoders(out, &def.name, &name, &stem);
+}
+
+fn public_decoders(out: &mut Out, def: &str, name: &str, stem: &str) {
+    let type_label = js_string(def);
+    out.blank();
+    out.doc("", &format!(
+        "Decodes a `{def}` from one strict JSON text (a frame line without its `\\n`). Throws a `DecodeError`."
+    ));
+    out.line(format!("export function decode{stem}(text: string): {name} {{"));
+    out.line(format!("  return decodeText({type_label}, read{stem}, text);"));
+    out.line("}");
+    out.blank();
+    out.doc("", &format!("Decodes a `{def}` from an already-parsed JSON value. Throws a `DecodeError`."));
+    out.line(format!("export function decode{stem}Value(value: JsonValue): {name} {{"));
+    out.line(format!("  return decodeParsed({type_label}, read{stem}, value);"));
+    out.line("}");
+}
+
+/// Locals for the fields of an object, in declaration order.
+fn field_locals(fields: &[Field]) -> Vec<String> {
+    let mut taken: Vec<String> = Vec::new();
+    for field in fields {
+        let name = local(&field.name, &taken);
+        taken.push(name);
+    }
+    taken
+}
+
+fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
+    out.line("  const obj = readObject(value, path, orNull);");
+    if object.fields.is_empty() {
+        out.line("  for (const key of memberKeys(obj)) {");
+        out.line("    throw unknownField(key, path);");
+        out.line("  }");
+        out.line("  return {};");
+        return;
+    }
+    let locals = field_locals(&object.fields);
+    for (field, local) in object.fields.iter().zip(&locals) {
+        out.line(format!("  let {local}: {} | undefined;", ts_type(&field.ty)));
+    }
+    out.line("  for (const key of memberKeys(obj)) {");
+    out.line("    const member = obj[key] as JsonValue;");
+    out.line("    switch (key) {");
+    for (field, local) in object.fields.iter().zip(&locals) {
+        let path = format!("path + {}", js_string(&path_step(&field.name)));
+        out.line(format!("      case {}:", js_string(&field.name)));
+        out.line(format!("        {local} = {};", read_expr(&field.ty, "member", &path, false)));
+        out.line("        break;");
+    }
+    out.line("      default:");
+    out.line("        throw unknownField(key, path);");
+    out.line("    }");
+    out.line("  }");
+    build_object(out, object, name, &locals);
+}
+
+fn build_object(out: &mut Out, object: &ObjectType, name: &str, locals: &[String]) {
+    let mut members = Vec::new();
+    for (field, local) in object.fields.iter().zip(locals) {
+        if field.required {
+            out.line(format!("  if ({local} === undefined) {{"));
+            out.line(format!("    throw missingField({}, path);", js_string(&field.name)));
+            out.line("  }");
+            members.push(member(&field.name, local));
+        }
+    }
+    let has_optional = object.fields.iter().any(|f| !f.required);
+    if !has_optional {
+        out.line(format!("  return {{ {} }};", members.join(", ")));
+        return;
+    }
+    let literal = if members.is_empty() { "{}".to_string() } else { format!("{{ {} }}", members.join(", ")) };
+    out.line(format!("  const out: Mutable<{name}> = {literal};"));
+    for (field, local) in object.fields.iter().zip(locals) {
+        if !field.required {
+            out.line(format!("  if ({local} !== undefined) {{"));
+            out.line(format!("    {} = {local};", property_access("out", &field.name)));
+            out.line("  }");
+        }
+    }
+    out.line("  return out;");
+}
+
+/// `key: local`, or the shorthand when they are the same.
+fn member(wire: &str, local: &str) -> String {
+    let key = property_key(wire);
+    if key == local {
+        key
+    } else {
+        format!("{key}: {local}")
+    }
+}
+
+fn read_union(out: &mut Out, def: &str, variants: &[UnionVariant]) {
+    out.line("  const obj = readObject(value, path, orNull);");
+    out.line(format!("  switch (pickVariant(obj, {}, path)) {{", variants_constant(def)));
+    for (i, variant) in variants.iter().enumerate() {
+        if i + 1 == variants.len() {
+            out.line("    default:");
+        } else {
+            out.line(format!("    case {i}:"));
+        }
+        out.line(format!("      return read{}(obj, path, false);", stem(&variant.type_name)));
+    }
+    out.line("  }");
+}
+
+/// The constant listing a union's discriminators, in variant order.
+fn variants_constant(def: &str) -> String {
+    format!("{}_DISCRIMINATORS", constant(def))
+}
+
+/// Declares the discriminator list of a union (before its reader).
+fn declare_discriminators(out: &mut Out, def: &TypeDef) {
+    if let TypeKind::Union(variants) = &def.kind {
+        let names: Vec<String> = variants.iter().map(|v| js_string(&v.discriminator)).collect();
+        out.blank();
+        out.doc("", &format!("The field that selects each variant of `{}`, in variant order.", def.name));
+        out.line(format!("const {}: readonly string[] = [{}];", variants_constant(&def.name), names.join(", ")));
+    }
+}

@@ -1,0 +1,54 @@
+//! The TypeScript target: one self-contained ES2020 module,
+//! `typescript/src/coprocess.ts`, with no dependencies. It carries its own
+//! strict JSON reader (see `runtime.ts`), because `JSON.parse` cannot see
+//! duplicate keys, lone surrogates or oversized integers.
+//!
+//! The file is assembled from one submodule per concern: [`names`] (naming
+//! and quoting), [`types`] (type declarations), [`decode`] and [`encode`]
+//! (per-type codecs), and [`protocol`] (constants, messages, handshake,
+//! lanes, the type registry).
+
+mod decode;
+mod encode;
+mod names;
+mod out;
+mod protocol;
+mod prune;
+mod types;
+
+use crate::model::Contract;
+use crate::targets::Files;
+
+use out::Out;
+
+/// Where the file goes under the output root.
+pub const OUTPUT_PATH: &str = "typescript/src/coprocess.ts";
+
+/// The strict JSON reader and the shared shape checks, emitted verbatim.
+const RUNTIME: &str = include_str!("runtime.ts");
+
+pub fn generate(contract: &Contract) -> Files {
+    let mut head = Out::default();
+    protocol::header(&mut head, contract);
+    protocol::constants(&mut head, contract);
+    protocol::methods(&mut head, contract);
+    protocol::error_codes(&mut head, contract);
+    head.blank();
+    let mut body = Out::default();
+    body.section("Frame types, decoders and encoders");
+    for def in contract.types.values() {
+        types::declare(&mut body, contract, def);
+        decode::render(&mut body, contract, def);
+        encode::render(&mut body, contract, def);
+    }
+    protocol::registry(&mut body, contract);
+    protocol::messages(&mut body, contract);
+    protocol::handshake(&mut body, contract);
+    protocol::lanes(&mut body, contract);
+    let head = head.finish();
+    let body = body.finish();
+    let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{body}"));
+    let mut files = Files::new();
+    files.insert(OUTPUT_PATH.to_string(), format!("{head}{runtime}\n{body}"));
+    files
+}

@@ -1,0 +1,624 @@
+// ---------------------------------------------------------------------------
+// JSON values and the strict JSON text reader
+
+/** Any JSON value, as the strict reader produces it. */
+export type JsonValue = null | boolean | number | string | JsonArray | JsonObject;
+
+/** A JSON array. */
+export type JsonArray = readonly JsonValue[];
+
+/** A JSON object. Every key is an own property (`__proto__` included). */
+export interface JsonObject {
+  readonly [key: string]: JsonValue;
+}
+
+/**
+ * A frame that does not decode as the type asked for. The message is
+ * `{Type}: {problem}` at the root and `{Type}: {problem} at {path}` below it.
+ */
+export class DecodeError extends Error {
+  override readonly name: string = "DecodeError";
+
+  constructor(
+    /** The `$defs` name being decoded (`JSON` for bare JSON text). */
+    readonly typeName: string,
+    /** What is wrong, for example ``unknown field `x` ``. */
+    readonly problem: string,
+    /** Where: `$` for the root, then `.key`, `["key"]` and `[3]` steps. */
+    readonly path: string,
+  ) {
+    super(path === "$" ? `${typeName}: ${problem}` : `${typeName}: ${problem} at ${path}`);
+  }
+}
+
+/** A problem found while decoding; the public decoders add the type name. */
+class Problem {
+  constructor(
+    readonly problem: string,
+    readonly path: string,
+  ) {}
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * The document order of the objects whose keys JavaScript enumerates in
+ * another order (integer-like keys come first in `Object.keys`).
+ */
+const documentOrder = new WeakMap<JsonObject, readonly string[]>();
+
+/** Whether `documentOrder` was ever written (so most lookups are skipped). */
+let documentOrderUsed = false;
+
+/** The keys of `obj` in document order. */
+function memberKeys(obj: JsonObject): readonly string[] {
+  return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** A recursive-descent parser of one strict I-JSON text. */
+class StrictJsonParser {
+  private pos = 0;
+  private depth = 0;
+
+  constructor(private readonly text: string) {}
+
+  parseDocument(): JsonValue {
+    const value = this.parseValue();
+    this.skipWhitespace();
+    if (this.pos < this.text.length) {
+      throw this.invalid("text after the JSON value");
+    }
+    return value;
+  }
+
+  private invalid(what: string): Problem {
+    return new Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
+  }
+
+  private unexpected(): Problem {
+    if (this.pos >= this.text.length) {
+      return new Problem("invalid JSON: unexpected end of input", "$");
+    }
+    const c = this.text.charCodeAt(this.pos);
+    const shown = c > 0x20 && c < 0x7f ? JSON.stringify(this.text.charAt(this.pos)) : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+    return this.invalid(`unexpected character ${shown}`);
+  }
+
+  private skipWhitespace(): void {
+    const text = this.text;
+    let i = this.pos;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+        i++;
+      } else {
+        break;
+      }
+    }
+    this.pos = i;
+  }
+
+  private parseValue(): JsonValue {
+    this.skipWhitespace();
+    const c = this.text.charCodeAt(this.pos);
+    switch (c) {
+      case 0x7b:
+        return this.parseObject();
+      case 0x5b:
+        return this.parseArray();
+      case 0x22:
+        return this.parseString();
+      case 0x74:
+        return this.parseLiteral("true", true);
+      case 0x66:
+        return this.parseLiteral("false", false);
+      case 0x6e:
+        return this.parseLiteral("null", null);
+      default:
+        if (c === 0x2d || isDigit(c)) {
+          return this.parseNumber();
+        }
+        throw this.unexpected();
+    }
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) {
+      throw new Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
+    }
+    this.pos++;
+  }
+
+  private parseObject(): JsonObject {
+    this.enter();
+    const text = this.text;
+    const obj: { [key: string]: JsonValue } = {};
+    let order: string[] | undefined;
+    this.skipWhitespace();
+    if (text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      this.depth--;
+      return obj;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (text.charCodeAt(this.pos) !== 0x22) {
+        throw this.unexpected();
+      }
+      const key = this.parseString();
+      if (hasOwn.call(obj, key)) {
+        throw new Problem(`duplicate key \`${key}\``, "$");
+      }
+      this.skipWhitespace();
+      if (text.charCodeAt(this.pos) !== 0x3a) {
+        throw this.unexpected();
+      }
+      this.pos++;
+      const value = this.parseValue();
+      if (order !== undefined) {
+        order.push(key);
+      } else if (isDigit(key.charCodeAt(0))) {
+        order = Object.keys(obj);
+        order.push(key);
+      }
+      if (key === "__proto__") {
+        Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+      } else {
+        obj[key] = value;
+      }
+      this.skipWhitespace();
+      const c = text.charCodeAt(this.pos);
+      if (c === 0x2c) {
+        this.pos++;
+      } else if (c === 0x7d) {
+        this.pos++;
+        break;
+      } else {
+        throw this.unexpected();
+      }
+    }
+    if (order !== undefined) {
+      documentOrder.set(obj, order);
+      documentOrderUsed = true;
+    }
+    this.depth--;
+    return obj;
+  }
+
+  private parseArray(): JsonArray {
+    this.enter();
+    const text = this.text;
+    const items: JsonValue[] = [];
+    this.skipWhitespace();
+    if (text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      this.depth--;
+      return items;
+    }
+    for (;;) {
+      items.push(this.parseValue());
+      this.skipWhitespace();
+      const c = text.charCodeAt(this.pos);
+      if (c === 0x2c) {
+        this.pos++;
+      } else if (c === 0x5d) {
+        this.pos++;
+        break;
+      } else {
+        throw this.unexpected();
+      }
+    }
+    this.depth--;
+    return items;
+  }
+
+  private parseLiteral<T extends JsonValue>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) {
+      throw this.unexpected();
+    }
+    this.pos += word.length;
+    return value;
+  }
+
+  private parseNumber(): number {
+    const text = this.text;
+    const start = this.pos;
+    let i = start;
+    const negative = text.charCodeAt(i) === 0x2d;
+    if (negative) {
+      i++;
+    }
+    let c = text.charCodeAt(i);
+    let magnitude = 0;
+    if (c === 0x30) {
+      i++;
+    } else if (isDigit(c)) {
+      do {
+        magnitude = magnitude * 10 + (c - 0x30);
+        c = text.charCodeAt(++i);
+      } while (isDigit(c));
+    } else {
+      this.pos = i;
+      throw this.unexpected();
+    }
+    const integerEnd = i;
+    c = text.charCodeAt(i);
+    if (c === 0x2e) {
+      i = this.skipDigits(i + 1);
+      c = text.charCodeAt(i);
+    }
+    if (c === 0x65 || c === 0x45) {
+      c = text.charCodeAt(++i);
+      if (c === 0x2b || c === 0x2d) {
+        i++;
+      }
+      i = this.skipDigits(i);
+    }
+    this.pos = i;
+    if (i === integerEnd) {
+      if (magnitude > Number.MAX_SAFE_INTEGER) {
+        this.pos = start;
+        throw this.invalid("integer outside +-(2^53-1)");
+      }
+      return negative ? -magnitude : magnitude;
+    }
+    const value = Number(text.slice(start, i));
+    if (!Number.isFinite(value)) {
+      this.pos = start;
+      throw this.invalid("number overflows a double");
+    }
+    return value;
+  }
+
+  /** Skips one or more digits from `i`; returns the index after them. */
+  private skipDigits(i: number): number {
+    const text = this.text;
+    if (!isDigit(text.charCodeAt(i))) {
+      this.pos = i;
+      throw this.unexpected();
+    }
+    do {
+      i++;
+    } while (isDigit(text.charCodeAt(i)));
+    return i;
+  }
+
+  private parseString(): string {
+    const text = this.text;
+    const start = this.pos + 1;
+    const end = text.length;
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        return text.slice(start, i);
+      }
+      if (c === 0x5c || c < 0x20 || (c & 0xf800) === 0xd800) {
+        return this.parseStringSlowly(text.slice(start, i), i);
+      }
+    }
+    return this.parseStringSlowly(text.slice(start, end), end);
+  }
+
+  /** The rest of a string from `i`, after the plain prefix `out`. */
+  private parseStringSlowly(out: string, i: number): string {
+    const text = this.text;
+    for (;;) {
+      this.pos = i;
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        return out;
+      }
+      if (c === 0x5c) {
+        const escaped = this.parseEscape(i);
+        out += escaped;
+        i = this.pos;
+      } else if (c < 0x20 || c !== c) {
+        throw c !== c ? this.unexpected() : this.invalid("control character in string");
+      } else if (c >= 0xd800 && c <= 0xdbff) {
+        const next = text.charCodeAt(i + 1);
+        if (!(next >= 0xdc00 && next <= 0xdfff)) {
+          throw this.invalid("lone surrogate");
+        }
+        out += text.slice(i, i + 2);
+        i += 2;
+      } else if (c >= 0xdc00 && c <= 0xdfff) {
+        throw this.invalid("lone surrogate");
+      } else {
+        let j = i + 1;
+        for (;;) {
+          const d = text.charCodeAt(j);
+          if (d === 0x22 || d === 0x5c || d < 0x20 || (d >= 0xd800 && d <= 0xdfff) || d !== d) {
+            break;
+          }
+          j++;
+        }
+        out += text.slice(i, j);
+        i = j;
+      }
+    }
+  }
+
+  /** Reads the escape at `i` (a backslash); leaves `pos` after it. */
+  private parseEscape(i: number): string {
+    const e = this.text.charCodeAt(i + 1);
+    this.pos = i + 2;
+    switch (e) {
+      case 0x22:
+        return '"';
+      case 0x5c:
+        return "\\";
+      case 0x2f:
+        return "/";
+      case 0x62:
+        return "\b";
+      case 0x66:
+        return "\f";
+      case 0x6e:
+        return "\n";
+      case 0x72:
+        return "\r";
+      case 0x74:
+        return "\t";
+      case 0x75:
+        return this.parseUnicodeEscape(i);
+      default:
+        this.pos = i;
+        throw this.invalid("invalid escape");
+    }
+  }
+
+  /** Reads `\uXXXX` at `i`, with its low half when it is a high surrogate. */
+  private parseUnicodeEscape(i: number): string {
+    const unit = this.hex4(i + 2);
+    if (unit >= 0xdc00 && unit <= 0xdfff) {
+      this.pos = i;
+      throw this.invalid("lone surrogate");
+    }
+    if (unit < 0xd800 || unit > 0xdbff) {
+      this.pos = i + 6;
+      return String.fromCharCode(unit);
+    }
+    const text = this.text;
+    const low = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
+    if (!(low >= 0xdc00 && low <= 0xdfff)) {
+      this.pos = i;
+      throw this.invalid("lone surrogate");
+    }
+    this.pos = i + 12;
+    return String.fromCharCode(unit, low);
+  }
+
+  private hex4(i: number): number {
+    let unit = 0;
+    for (let k = i; k < i + 4; k++) {
+      const c = this.text.charCodeAt(k);
+      const digit = isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      if (digit < 0) {
+        this.pos = k;
+        throw this.invalid("invalid \\u escape");
+      }
+      unit = unit * 16 + digit;
+    }
+    return unit;
+  }
+}
+
+/**
+ * Reads one strict JSON text: no byte-order mark, nothing after the value, no
+ * duplicate keys, no lone surrogates, no `NaN`/`Infinity`, no number that
+ * overflows a double, no integer literal outside +-(2^53-1), at most
+ * `MAX_DEPTH` nested containers.
+ *
+ * @throws {@link DecodeError} (type name `JSON`) when the text breaks a rule.
+ */
+export function parseStrictJson(text: string): JsonValue {
+  try {
+    return new StrictJsonParser(text).parseDocument();
+  } catch (e) {
+    throw e instanceof Problem ? new DecodeError("JSON", e.problem, e.path) : e;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Shape checks shared by the generated decoders
+
+/** Reads a value of one type at `path`; `orNull` says the field also admits null. */
+type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+
+/** `T` with its fields writable, while a decoder builds it. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Decodes JSON text with `read`, naming `typeName` in errors. */
+function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
+  try {
+    return read(new StrictJsonParser(text).parseDocument(), "$", false);
+  } catch (e) {
+    throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+  }
+}
+
+/** Decodes an already-parsed value with `read`, naming `typeName` in errors. */
+function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+  try {
+    return read(value, "$", false);
+  } catch (e) {
+    throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+  }
+}
+
+function kindOf(value: JsonValue): string {
+  if (value === null) {
+    return "null";
+  }
+  switch (typeof value) {
+    case "boolean":
+      return "boolean";
+    case "string":
+      return "string";
+    case "number":
+      return Number.isSafeInteger(value) ? "integer" : "number";
+    default:
+      return Array.isArray(value) ? "array" : "object";
+  }
+}
+
+function expected(what: string, value: JsonValue, path: string, orNull: boolean): Problem {
+  return new Problem(`expected ${what}${orNull ? " or null" : ""}, got ${kindOf(value)}`, path);
+}
+
+function unknownField(key: string, path: string): Problem {
+  return new Problem(`unknown field \`${key}\``, path);
+}
+
+function missingField(key: string, path: string): Problem {
+  return new Problem(`missing field \`${key}\``, path);
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The path of member `key` of the object at `path`. */
+function pathOfKey(path: string, key: string): string {
+  return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+function readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
+  if (typeof value === "boolean") {
+    return value;
+  }
+  throw expected("boolean", value, path, orNull);
+}
+
+function readString(value: JsonValue, path: string, orNull: boolean): string {
+  if (typeof value === "string") {
+    return value;
+  }
+  throw expected("string", value, path, orNull);
+}
+
+function readInteger(value: JsonValue, path: string, orNull: boolean): number {
+  if (typeof value === "number" && Number.isSafeInteger(value)) {
+    return value === 0 ? 0 : value;
+  }
+  throw expected("integer", value, path, orNull);
+}
+
+function readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, minimum: number): number {
+  const n = readInteger(value, path, orNull);
+  if (n < minimum) {
+    throw new Problem(`expected integer >= ${minimum}, got ${n}`, path);
+  }
+  return n;
+}
+
+function readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
+  if (typeof value === "string") {
+    return value;
+  }
+  if (typeof value === "number" && Number.isSafeInteger(value)) {
+    return value === 0 ? 0 : value;
+  }
+  throw expected("integer or string", value, path, orNull);
+}
+
+function readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
+  if (typeof value !== "string") {
+    throw expected("string", value, path, orNull);
+  }
+  if ((allowed as readonly string[]).indexOf(value) < 0) {
+    const wanted = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
+    throw new Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
+  }
+  return value as T;
+}
+
+function readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    return value as JsonObject;
+  }
+  throw expected("object", value, path, orNull);
+}
+
+function readArray(value: JsonValue, path: string, orNull: boolean): JsonArray {
+  if (Array.isArray(value)) {
+    return value as JsonArray;
+  }
+  throw expected("array", value, path, orNull);
+}
+
+function readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readItem: (item: JsonValue, itemPath: string) => T): T[] {
+  const items = readArray(value, path, orNull);
+  const out: T[] = new Array<T>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    out[i] = readItem(items[i] as JsonValue, `${path}[${i}]`);
+  }
+  return out;
+}
+
+function readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry: (entry: JsonValue, entryPath: string) => T): { [key: string]: T } {
+  const obj = readObject(value, path, orNull);
+  const out: { [key: string]: T } = {};
+  for (const key of memberKeys(obj)) {
+    const entry = readEntry(obj[key] as JsonValue, pathOfKey(path, key));
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, { value: entry, writable: true, enumerable: true, configurable: true });
+    } else {
+      out[key] = entry;
+    }
+  }
+  return out;
+}
+
+/**
+ * The index of the union variant whose discriminator `obj` has: exactly one
+ * must be present.
+ */
+function pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
+  let found = -1;
+  for (let i = 0; i < discriminators.length; i++) {
+    if (hasOwn.call(obj, discriminators[i] as string)) {
+      if (found >= 0) {
+        throw new Problem(discriminators.length === 2 ? `both ${listOf(discriminators, " and ")}` : `more than one of ${listOf(discriminators, ", ")}`, path);
+      }
+      found = i;
+    }
+  }
+  if (found < 0) {
+    throw new Problem(discriminators.length === 2 ? `neither ${listOf(discriminators, " nor ")}` : `none of ${listOf(discriminators, ", ")}`, path);
+  }
+  return found;
+}
+
+function listOf(names: readonly string[], separator: string): string {
+  return names.map((name) => `\`${name}\``).join(separator);
+}
+
+// ---------------------------------------------------------------------------
+// Writers shared by the generated encoders
+
+function writeArray<T>(items: readonly T[], writeItem: (item: T) => string): string {
+  let out = "[";
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) {
+      out += ",";
+    }
+    out += writeItem(items[i] as T);
+  }
+  return out + "]";
+}
+
+function writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry: T) => string): string {
+  let out = "{";
+  for (const key of Object.keys(entries)) {
+    if (out.length > 1) {
+      out += ",";
+    }
+    out += JSON.stringify(key) + ":" + writeEntry(entries[key] as T);
+  }
+  return out + "}";
+}

@@ -1,0 +1,80 @@
+// Decode throughput of the generated strict decoders against JSON.parse of
+// the same text; prints one markdown table row per frame.
+
+import { decodeCallParamsValue, decodeCallResultValue, decodeHandshakeParamsValue, decodeRequest, decodeResponse } from "./coprocess.js";
+
+declare const performance: { now(): number };
+declare const process: { readonly argv: readonly string[]; readonly stdout: { write(text: string): boolean } };
+
+interface Frame {
+  readonly name: string;
+  readonly text: string;
+  readonly strict: (text: string) => unknown;
+}
+
+const FRAMES: readonly Frame[] = [
+  {
+    name: "handshake Request",
+    text: '{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"typescript","sdk_version":"1.2.3"}}',
+    strict: (text) => {
+      const request = decodeRequest(text);
+      return request.params === undefined ? request : decodeHandshakeParamsValue(request.params);
+    },
+  },
+  {
+    name: "mcp.call Request",
+    text: '{"jsonrpc":"2.0","id":42,"method":"mcp.call","params":{"tool":"search","arguments":{"query":"weather in Paris","limit":10,"filters":{"lang":"en","safe":true}},"timeout_ms":5000}}',
+    strict: (text) => {
+      const request = decodeRequest(text);
+      return request.params === undefined ? request : decodeCallParamsValue(request.params);
+    },
+  },
+  {
+    name: "Response with Verdict",
+    text: '{"jsonrpc":"2.0","id":42,"result":{"success":true,"data":{"items":[{"title":"Paris","temp":21.5},{"title":"Lyon","temp":23}]},"text":"Paris 21.5C\\nLyon 23C","error":null,"duration_ms":137}}',
+    strict: (text) => {
+      const response = decodeResponse(text);
+      return "result" in response ? decodeCallResultValue(response.result) : response;
+    },
+  },
+];
+
+let sink = 0;
+
+/** Frames per second of `run` over `text`, best of a few timed rounds. */
+function throughput(run: (text: string) => unknown, text: string, seconds: number): number {
+  let best = 0;
+  const rounds = 5;
+  for (let round = 0; round < rounds; round++) {
+    let count = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < (seconds * 1000) / rounds) {
+      for (let i = 0; i < 1000; i++) {
+        if (run(text) !== null) {
+          sink++;
+        }
+      }
+      count += 1000;
+      elapsed = performance.now() - start;
+    }
+    best = Math.max(best, (count * 1000) / elapsed);
+  }
+  return best;
+}
+
+function format(perSecond: number): string {
+  return Math.round(perSecond).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+const seconds = Number(process.argv[2] ?? "2");
+for (const frame of FRAMES) {
+  throughput(frame.strict, frame.text, 0.3);
+  throughput(JSON.parse, frame.text, 0.3);
+  const strict = throughput(frame.strict, frame.text, seconds);
+  const plain = throughput(JSON.parse, frame.text, seconds);
+  process.stdout.write(`| typescript | ${frame.name} | ${format(strict)} | ${format(plain)} | ${(plain / strict).toFixed(2)} |\n`);
+}
+if (sink < 0) {
+  process.stdout.write("unreachable\n");
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the TypeScript conformance testee.
+#   tests/conformance/typescript/build.sh [OUTPUT_ROOT]
+# (a) finds node (>= 18) and npm, or installs Debian's with apt-get, then the
+#     pinned tsc from package-lock.json (npm ci) into node_modules/;
+# (b) type-checks <OUTPUT_ROOT>/typescript/src/coprocess.ts (default OUTPUT_ROOT
+#     = generated) and every golden copy under codegen/tests/golden/*/ with the
+#     strictest tsc flags;
+# (c) compiles the testee with the generated file into target/conformance/typescript.
+# Exit 0 on success; 3 (or 1 when CI=true) when no toolchain can be had.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+cd "$root"
+output_root="${1:-generated}"
+file="typescript/src/coprocess.ts"
+out="$root/target/conformance/typescript"
+
+missing() {
+  if [ "${CI:-}" = "true" ]; then
+    echo "error: toolchain missing: $1" >&2
+    exit 1
+  fi
+  echo "TOOLCHAIN MISSING: $1" >&2
+  exit 3
+}
+
+node_major() {
+  "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0
+}
+
+# (a) node and npm: PATH first. On a fresh Debian machine, Debian's nodejs and
+# npm packages (apt is the only registry that ships node itself); then the
+# pinned typescript from the npm registry into node_modules/ (gitignored).
+have_node() {
+  command -v node >/dev/null && command -v npm >/dev/null && [ "$(node_major node)" -ge 18 ]
+}
+if ! have_node; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="$(command -v sudo || true)"
+  if command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || [ -n "$sudo" ]; }; then
+    echo "typescript: installing nodejs and npm with apt-get" >&2
+    $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q nodejs npm >/dev/null || true
+  fi
+  have_node || missing "node >= 18 and npm (apt-get install nodejs npm)"
+fi
+
+tsc="$here/node_modules/.bin/tsc"
+lock="$here/package-lock.json"
+stamp="$here/node_modules/.package-lock.json"
+if [ ! -x "$tsc" ] || [ "$lock" -nt "$stamp" ]; then
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || missing "typescript from the npm registry (npm ci failed)"
+fi
+
+# (b) the strict checks, on the generated file and on every golden copy.
+if [ ! -f "$output_root/$file" ]; then
+  echo "error: $output_root/$file does not exist; run: cargo run -p codegen -- --out $output_root" >&2
+  exit 1
+fi
+strict=(--strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes --noImplicitOverride
+  --noPropertyAccessFromIndexSignature --noImplicitReturns --noFallthroughCasesInSwitch
+  --noUnusedLocals --noUnusedParameters --forceConsistentCasingInFileNames
+  --target es2020 --lib es2020 --module es2020 --moduleResolution node10)
+candidates=("$output_root/$file")
+for golden in codegen/tests/golden/*/"$file"; do
+  [ -f "$golden" ] && candidates+=("$golden")
+done
+# Each file is an ES module, so one tsc run checks them all independently.
+"$tsc" "${strict[@]}" --noEmit "${candidates[@]}"
+checked=${#candidates[@]}
+
+# (c) the testee: the generated file and testee.ts, compiled to ES modules.
+mkdir -p "$out/src"
+cp "$output_root/$file" "$out/src/coprocess.ts"
+cp "$here"/*.ts "$out/src/"
+"$tsc" "${strict[@]}" --outDir "$out/dist" "$out/src/"*.ts
+echo '{"type": "module"}' >"$out/dist/package.json"
+echo "typescript: checked $checked file(s), built $out/dist/testee.js" >&2

@@ -147,7 +147,7 @@ impl Ctx<'_> {
         line!(out, "// Decode{name}Value decodes a {name} from an already-parsed JSON value (as");
         line!(out, "// ParseJSON or encoding/json produce it), under the same rules; objects are");
         line!(out, "// read in sorted key order.");
-        line!(out, "func Decode{name}Value(value any) ({name}, error) {{\n\treturn Decode{name}(writeAny(nil, value))\n}}\n");
+        line!(out, "func Decode{name}Value(value any) ({name}, error) {{\n\treturn fromValue({lit}, value, decode{name})\n}}\n");
         line!(out, "// MarshalJSON writes v as one line of JSON, fields in schema order.");
         line!(out, "func (v {name}) MarshalJSON() ([]byte, error) {{\n\treturn append{name}(nil, v), nil\n}}");
     }

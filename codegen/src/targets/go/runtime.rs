@@ -149,6 +149,92 @@ func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeEr
 	return zero, err.toError(typeName)
 }
 
+// fromValue checks an already-parsed value against the JSON-text rules and
+// decodes it with decode, naming typeName in the error.
+func fromValue[T any](typeName string, value any, decode func(any) (T, *shapeError)) (T, error) {
+	var zero T
+	tree, err := fromPublic(value, 0)
+	if err == nil {
+		var v T
+		if v, err = decode(tree); err == nil {
+			return v, nil
+		}
+	}
+	return zero, err.toError(typeName)
+}
+
+// fromPublic turns a value as ParseJSON or encoding/json build it into the
+// parser's tree, applying the JSON-text rules (objects in sorted key order).
+// Other Go values go through their JSON text.
+func fromPublic(v any, depth int) (any, *shapeError) {
+	switch x := v.(type) {
+	case nil, bool:
+		return x, nil
+	case string:
+		if !utf8.ValidString(x) {
+			return nil, problem("invalid JSON: invalid UTF-8")
+		}
+		return x, nil
+	case json.Number:
+		return checkNumber(string(x))
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, problem("invalid JSON: NaN or infinite number")
+		}
+		return checkNumber(strconv.FormatFloat(x, 'g', -1, 64))
+	case int:
+		return checkNumber(strconv.Itoa(x))
+	case int64:
+		return checkNumber(strconv.FormatInt(x, 10))
+	case []any:
+		if depth++; depth > MaxDepth {
+			return nil, problem("nesting deeper than " + strconv.Itoa(MaxDepth))
+		}
+		items := make([]any, len(x))
+		for i, item := range x {
+			var err *shapeError
+			if items[i], err = fromPublic(item, depth); err != nil {
+				return nil, err
+			}
+		}
+		return items, nil
+	case map[string]any:
+		if depth++; depth > MaxDepth {
+			return nil, problem("nesting deeper than " + strconv.Itoa(MaxDepth))
+		}
+		o := &jsonObject{keys: sortedKeys(x), vals: make([]any, len(x))}
+		for i, k := range o.keys {
+			if !utf8.ValidString(k) {
+				return nil, problem("invalid JSON: invalid UTF-8")
+			}
+			var err *shapeError
+			if o.vals[i], err = fromPublic(x[k], depth); err != nil {
+				return nil, err
+			}
+		}
+		return o, nil
+	}
+	p := parser{s: string(writeAny(nil, v)), depth: depth}
+	tree, err := p.value()
+	if err == nil && p.i < len(p.s) {
+		err = p.fail("trailing characters")
+	}
+	return tree, err
+}
+
+// checkNumber parses a number literal under the JSON-text rules.
+func checkNumber(literal string) (any, *shapeError) {
+	p := parser{s: literal}
+	if literal == "" || (literal[0] != '-' && (literal[0] < '0' || literal[0] > '9')) {
+		return nil, p.fail("invalid number")
+	}
+	n, err := p.number()
+	if err == nil && p.i < len(p.s) {
+		err = p.fail("invalid number")
+	}
+	return n, err
+}
+
 // asMarshaler adapts a typed decode result for DecodeByName.
 func asMarshaler[T json.Marshaler](v T, err error) (json.Marshaler, error) {
 	if err != nil {
@@ -378,6 +464,8 @@ func (p *parser) object() (any, *shapeError) {
 		p.depth--
 		return o, nil
 	}
+	o.keys = make([]string, 0, 8)
+	o.vals = make([]any, 0, 8)
 	var index map[string]bool
 	for {
 		p.skipSpace()
@@ -423,11 +511,11 @@ func (p *parser) array() (any, *shapeError) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	items := []any{}
 	if p.next(']') {
 		p.depth--
-		return items, nil
+		return []any{}, nil
 	}
+	items := make([]any, 0, 4)
 	for {
 		v, err := p.value()
 		if err != nil {

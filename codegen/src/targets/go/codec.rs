@@ -1,0 +1,292 @@
+//! Decoders and encoders, per type and per composite field type.
+//!
+//! Every value decoder has the shape `func(v any) (T, *shapeError)` over the
+//! parser's tree, every writer `func(b []byte, v T) []byte`. Per-type ones are
+//! `decode<Type>` / `append<Type>`; the runtime's primitives are
+//! `read<Prim>` / `write<Prim>`; arrays and nullables get generated helpers
+//! `read<Mangled>` / `write<Mangled>` (`readListOfMCPObject`), registered
+//! once each in [`Ctx::helpers`].
+
+use std::fmt::Write as _;
+
+use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+
+use super::names::{json_quote, string_lit};
+use super::Ctx;
+
+/// Mangled names of the primitive types, which a type name must not reuse.
+const PRIMITIVE_MANGLES: &[&str] = &["Any", "Bool", "String", "Int", "IntMin0", "IntMin1"];
+
+/// Appends a formatted line (writing into a String cannot fail).
+macro_rules! line {
+    ($out:expr, $($arg:tt)*) => {{
+        writeln!($out, $($arg)*).ok();
+    }};
+}
+
+impl Ctx<'_> {
+    fn mangle(&self, ty: &Ty) -> String {
+        match ty {
+            Ty::Any => "Any".into(),
+            Ty::Boolean => "Bool".into(),
+            Ty::String => "String".into(),
+            Ty::Integer { minimum: None } => "Int".into(),
+            Ty::Integer { minimum: Some(m) } => format!("IntMin{m}"),
+            Ty::Ref(name) => {
+                let go = self.type_name(name);
+                let clash = PRIMITIVE_MANGLES.contains(&go.as_str()) || go.starts_with("ListOf") || go.starts_with("Nullable");
+                if clash { format!("{go}Type") } else { go }
+            }
+            Ty::Array(item) => format!("ListOf{}", self.mangle(item)),
+            Ty::Nullable(inner) => format!("Nullable{}", self.mangle(inner)),
+        }
+    }
+
+    /// The decoder function for a value of `ty` (registering helpers).
+    pub fn read_fn(&mut self, ty: &Ty) -> String {
+        match ty {
+            Ty::Any => "readAny".into(),
+            Ty::Boolean => "readBool".into(),
+            Ty::String => "readString".into(),
+            Ty::Integer { minimum: None } => "readInt".into(),
+            Ty::Integer { minimum: Some(m) } => {
+                let name = format!("read{}", self.mangle(ty));
+                let code = format!("func {name}(v any) (int64, *shapeError) {{\n\treturn readIntAtLeast(v, {m})\n}}\n");
+                self.helpers.insert(name.clone(), code);
+                name
+            }
+            Ty::Ref(name) => format!("decode{}", self.type_name(name)),
+            Ty::Array(item) => self.read_array_fn(ty, item),
+            Ty::Nullable(inner) => self.read_nullable_fn(ty, inner),
+        }
+    }
+
+    fn read_array_fn(&mut self, ty: &Ty, item: &Ty) -> String {
+        let name = format!("read{}", self.mangle(ty));
+        let (go, item_go, item_fn) = (self.go_ty(ty), self.go_ty(item), self.read_fn(item));
+        let code = format!(
+            "func {name}(v any) ({go}, *shapeError) {{\n\
+             \titems, ok := v.([]any)\n\tif !ok {{\n\t\treturn nil, wrongKind(\"array\", v)\n\t}}\n\
+             \tout := make([]{item_go}, len(items))\n\tfor i, item := range items {{\n\
+             \t\tx, err := {item_fn}(item)\n\t\tif err != nil {{\n\t\t\treturn nil, err.atIndex(i)\n\t\t}}\n\
+             \t\tout[i] = x\n\t}}\n\treturn out, nil\n}}\n"
+        );
+        self.helpers.insert(name.clone(), code);
+        name
+    }
+
+    fn read_nullable_fn(&mut self, ty: &Ty, inner: &Ty) -> String {
+        let name = format!("read{}", self.mangle(ty));
+        let (go, inner_fn) = (self.go_ty(ty), self.read_fn(inner));
+        let result = if go.starts_with('*') { "&x" } else { "x" };
+        let code = format!(
+            "func {name}(v any) ({go}, *shapeError) {{\n\tif v == nil {{\n\t\treturn nil, nil\n\t}}\n\
+             \tx, err := {inner_fn}(v)\n\tif err != nil {{\n\t\treturn nil, orNull(err)\n\t}}\n\
+             \treturn {result}, nil\n}}\n"
+        );
+        self.helpers.insert(name.clone(), code);
+        name
+    }
+
+    /// The writer function for a value of `ty` (registering helpers).
+    pub fn write_fn(&mut self, ty: &Ty) -> String {
+        match ty {
+            Ty::Any => "writeAny".into(),
+            Ty::Boolean => "writeBool".into(),
+            Ty::String => "writeString".into(),
+            Ty::Integer { .. } => "writeInt".into(),
+            Ty::Ref(name) => format!("append{}", self.type_name(name)),
+            Ty::Array(item) => {
+                let name = format!("write{}", self.mangle(ty));
+                let (go, item_fn) = (self.go_ty(ty), self.write_fn(item));
+                let code = format!(
+                    "func {name}(b []byte, v {go}) []byte {{\n\tb = append(b, '[')\n\tfor i, x := range v {{\n\
+                     \t\tif i > 0 {{\n\t\t\tb = append(b, ',')\n\t\t}}\n\t\tb = {item_fn}(b, x)\n\t}}\n\
+                     \treturn append(b, ']')\n}}\n"
+                );
+                self.helpers.insert(name.clone(), code);
+                name
+            }
+            Ty::Nullable(inner) => {
+                let name = format!("write{}", self.mangle(ty));
+                let (go, inner_fn) = (self.go_ty(ty), self.write_fn(inner));
+                let value = if go.starts_with('*') { "*v" } else { "v" };
+                let code = format!(
+                    "func {name}(b []byte, v {go}) []byte {{\n\tif v == nil {{\n\t\treturn append(b, \"null\"...)\n\t}}\n\
+                     \treturn {inner_fn}(b, {value})\n}}\n"
+                );
+                self.helpers.insert(name.clone(), code);
+                name
+            }
+        }
+    }
+
+    /// The public and internal decoders and the encoders of one type.
+    pub fn codec(&mut self, def: &TypeDef) -> String {
+        let name = self.type_name(&def.name);
+        let mut out = String::new();
+        self.public_api(&mut out, &def.name, &name);
+        match &def.kind {
+            TypeKind::Object(object) => {
+                self.decode_object(&mut out, &name, object);
+                self.append_object(&mut out, &name, object);
+            }
+            TypeKind::Map(value) => self.map_codec(&mut out, &name, value),
+            TypeKind::Union(variants) => self.union_codec(&mut out, &name, variants),
+            TypeKind::StringEnum(values) => self.enum_codec(&mut out, &def.name, values),
+            TypeKind::IntegerOrString => id_codec(&mut out, &name),
+        }
+        out
+    }
+
+    fn public_api(&self, out: &mut String, def: &str, name: &str) {
+        let lit = string_lit(def);
+        line!(out, "\n// Decode{name} decodes a {name} from one frame's JSON text under the strict");
+        line!(out, "// rules of the contract. The error is a *DecodeError.");
+        line!(out, "func Decode{name}(data []byte) ({name}, error) {{\n\treturn fromText({lit}, data, decode{name})\n}}\n");
+        line!(out, "// Decode{name}Value decodes a {name} from an already-parsed JSON value (as");
+        line!(out, "// ParseJSON or encoding/json produce it), under the same rules; objects are");
+        line!(out, "// read in sorted key order.");
+        line!(out, "func Decode{name}Value(value any) ({name}, error) {{\n\treturn fromValue({lit}, value, decode{name})\n}}\n");
+        line!(out, "// MarshalJSON writes v as one line of JSON, fields in schema order.");
+        line!(out, "func (v {name}) MarshalJSON() ([]byte, error) {{\n\treturn append{name}(nil, v), nil\n}}");
+    }
+
+    fn decode_object(&mut self, out: &mut String, name: &str, object: &ObjectType) {
+        line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{\n\tvar out {name}");
+        line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn out, wrongKind(\"object\", v)\n\t}}");
+        if object.fields.is_empty() {
+            line!(out, "\tif len(o.keys) > 0 {{\n\t\treturn out, unknownField(o.keys[0])\n\t}}\n\treturn out, nil\n}}");
+            return;
+        }
+        let required: Vec<&Field> = object.fields.iter().filter(|f| f.required).collect();
+        if !required.is_empty() {
+            line!(out, "\tvar seen [{}]bool", required.len());
+        }
+        line!(out, "\tfor i, key := range o.keys {{\n\t\tvar err *shapeError\n\t\tswitch key {{");
+        for field in &object.fields {
+            line!(out, "\t\tcase {}:", string_lit(&field.name));
+            if let Some(k) = required.iter().position(|f| f.name == field.name) {
+                line!(out, "\t\t\tseen[{k}] = true");
+            }
+            self.decode_field(out, field);
+        }
+        line!(out, "\t\tdefault:\n\t\t\treturn out, unknownField(key)\n\t\t}}");
+        line!(out, "\t\tif err != nil {{\n\t\t\treturn out, err.at(key)\n\t\t}}\n\t}}");
+        for (k, field) in required.iter().enumerate() {
+            line!(out, "\tif !seen[{k}] {{\n\t\treturn out, missingField({})\n\t}}", string_lit(&field.name));
+        }
+        line!(out, "\treturn out, nil\n}}");
+    }
+
+    fn decode_field(&mut self, out: &mut String, field: &Field) {
+        let go_name = self.field_name(field);
+        let read = self.read_fn(&field.ty);
+        if field.required || !self.optional_needs_pointer(&field.ty) {
+            line!(out, "\t\t\tout.{go_name}, err = {read}(o.vals[i])");
+        } else {
+            line!(out, "\t\t\tvar x {}", self.go_ty(&field.ty));
+            line!(out, "\t\t\tx, err = {read}(o.vals[i])\n\t\t\tout.{go_name} = &x");
+        }
+    }
+
+    fn append_object(&mut self, out: &mut String, name: &str, object: &ObjectType) {
+        line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{");
+        if object.fields.is_empty() {
+            line!(out, "\treturn append(b, \"{{}}\"...)\n}}");
+            return;
+        }
+        line!(out, "\tb = append(b, '{{')");
+        // Whether a member was certainly written before (Some), or it depends (None).
+        let mut written = Some(false);
+        for field in &object.fields {
+            let go_name = self.field_name(field);
+            let write = self.write_fn(&field.ty);
+            let key = json_quote(&field.name);
+            let indent = if field.required { "\t" } else { "\t\t" };
+            if !field.required {
+                line!(out, "\tif v.{go_name} != nil {{");
+            }
+            match written {
+                Some(true) => line!(out, "{indent}b = append(b, {}...)", string_lit(&format!(",{key}:"))),
+                Some(false) => line!(out, "{indent}b = append(b, {}...)", string_lit(&format!("{key}:"))),
+                None => line!(out, "{indent}b = writeComma(b)\n{indent}b = append(b, {}...)", string_lit(&format!("{key}:"))),
+            }
+            if field.required {
+                line!(out, "\tb = {write}(b, v.{go_name})");
+                written = Some(true);
+            } else {
+                let deref = if self.optional_needs_pointer(&field.ty) { "*" } else { "" };
+                line!(out, "\t\tb = {write}(b, {deref}v.{go_name})\n\t}}");
+                if written == Some(false) {
+                    written = None;
+                }
+            }
+        }
+        line!(out, "\treturn append(b, '}}')\n}}");
+    }
+
+    fn map_codec(&mut self, out: &mut String, name: &str, value: &Ty) {
+        let read = self.read_fn(value);
+        let write = self.write_fn(value);
+        line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{");
+        line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn nil, wrongKind(\"object\", v)\n\t}}");
+        line!(out, "\tout := make({name}, len(o.keys))\n\tfor i, key := range o.keys {{");
+        line!(out, "\t\tx, err := {read}(o.vals[i])\n\t\tif err != nil {{\n\t\t\treturn nil, err.at(key)\n\t\t}}");
+        line!(out, "\t\tout[key] = x\n\t}}\n\treturn out, nil\n}}");
+        line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\tb = append(b, '{{')");
+        line!(out, "\tfor i, key := range sortedKeys(v) {{\n\t\tif i > 0 {{\n\t\t\tb = append(b, ',')\n\t\t}}");
+        line!(out, "\t\tb = writeString(b, key)\n\t\tb = append(b, ':')\n\t\tb = {write}(b, v[key])\n\t}}");
+        line!(out, "\treturn append(b, '}}')\n}}");
+    }
+
+    fn union_codec(&mut self, out: &mut String, name: &str, variants: &[UnionVariant]) {
+        let keys: Vec<String> = variants.iter().map(|v| format!("`{}`", v.discriminator)).collect();
+        let (many, none) = if keys.len() == 2 {
+            (format!("both {} and {}", keys[0], keys[1]), format!("neither {} nor {}", keys[0], keys[1]))
+        } else {
+            (format!("more than one of {}", keys.join(", ")), format!("none of {}", keys.join(", ")))
+        };
+        let discriminators: Vec<String> = variants.iter().map(|v| string_lit(&v.discriminator)).collect();
+        line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{\n\tvar out {name}");
+        line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn out, wrongKind(\"object\", v)\n\t}}");
+        line!(out, "\twhich, err := pickVariant(o, []string{{{}}}, {}, {})", discriminators.join(", "), string_lit(&many), string_lit(&none));
+        line!(out, "\tif err != nil {{\n\t\treturn out, err\n\t}}\n\tswitch which {{");
+        for (i, variant) in variants.iter().enumerate() {
+            let vname = self.type_name(&variant.type_name);
+            line!(out, "\tcase {i}:\n\t\tvar x {vname}\n\t\tx, err = decode{vname}(v)\n\t\tout.{vname} = &x");
+        }
+        line!(out, "\t}}\n\treturn out, err\n}}");
+        line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\tswitch {{");
+        for variant in variants {
+            let vname = self.type_name(&variant.type_name);
+            line!(out, "\tcase v.{vname} != nil:\n\t\treturn append{vname}(b, *v.{vname})");
+        }
+        line!(out, "\t}}\n\treturn append(b, \"null\"...)\n}}");
+    }
+
+    fn enum_codec(&self, out: &mut String, def: &str, values: &[String]) {
+        let name = self.type_name(def);
+        let quoted: Vec<String> = values.iter().map(|v| json_quote(v)).collect();
+        let expected = if quoted.len() == 1 {
+            format!("expected {}, got ", quoted[0])
+        } else {
+            format!("expected one of {}, got ", quoted.join(", "))
+        };
+        let consts: Vec<String> = self.enum_consts(def, values).into_iter().map(|(n, _)| n).collect();
+        line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{");
+        line!(out, "\ts, ok := v.(string)\n\tif !ok {{\n\t\treturn \"\", wrongKind(\"string\", v)\n\t}}");
+        line!(out, "\tswitch {name}(s) {{\n\tcase {}:\n\t\treturn {name}(s), nil\n\t}}", consts.join(", "));
+        line!(out, "\treturn \"\", problem({} + string(writeString(nil, s)))\n}}", string_lit(&expected));
+        line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\treturn writeString(b, string(v))\n}}");
+    }
+}
+
+fn id_codec(out: &mut String, name: &str) {
+    line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{\n\tswitch x := v.(type) {{");
+    line!(out, "\tcase string:\n\t\treturn {name}{{Str: x, IsString: true}}, nil");
+    line!(out, "\tcase json.Number:\n\t\tif i, ok := numberInt(x); ok {{\n\t\t\treturn {name}{{Int: i}}, nil\n\t\t}}\n\t}}");
+    line!(out, "\treturn {name}{{}}, wrongKind(\"integer or string\", v)\n}}");
+    line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\tif v.IsString {{\n\t\treturn writeString(b, v.Str)\n\t}}");
+    line!(out, "\treturn writeInt(b, v.Int)\n}}");
+}

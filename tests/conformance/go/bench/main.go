@@ -1,0 +1,86 @@
+// Command bench measures the decode throughput of the generated strict
+// decoders against encoding/json's json.Unmarshal into any, for three
+// frames, and prints one markdown table row per frame.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"mcptest.local/conformance/mcptest"
+)
+
+const (
+	handshakeFrame = `{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"go","sdk_version":"1.2.3"}}`
+	callFrame      = `{"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"search","arguments":{"query":"weather in Paris","limit":10,"filters":{"lang":"fr","safe":true}},"timeout_ms":30000}}`
+	verdictFrame   = `{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":{"temperature":21.5,"unit":"C","tags":["sunny","warm"]},"text":"21.5 C and sunny","error":null,"duration_ms":42}}`
+)
+
+func strictHandshake(b []byte) error {
+	_, err := mcptest.DecodeRequest(b)
+	return err
+}
+
+func strictCall(b []byte) error {
+	request, err := mcptest.DecodeRequest(b)
+	if err != nil {
+		return err
+	}
+	_, err = mcptest.DecodeCallParamsValue(map[string]any(request.Params))
+	return err
+}
+
+func strictVerdict(b []byte) error {
+	response, err := mcptest.DecodeResponse(b)
+	if err != nil {
+		return err
+	}
+	_, err = mcptest.DecodeCallResultValue(response.SuccessResponse.Result)
+	return err
+}
+
+func plain(b []byte) error {
+	var v any
+	return json.Unmarshal(b, &v)
+}
+
+// rate runs decode repeatedly for about budget and returns frames per second.
+func rate(decode func([]byte) error, frame []byte, budget time.Duration) float64 {
+	if err := decode(frame); err != nil {
+		fmt.Fprintln(os.Stderr, "bench frame does not decode:", err)
+		os.Exit(1)
+	}
+	n := 0
+	start := time.Now()
+	for time.Since(start) < budget {
+		for i := 0; i < 1000; i++ {
+			_ = decode(frame)
+		}
+		n += 1000
+	}
+	return float64(n) / time.Since(start).Seconds()
+}
+
+func main() {
+	budget := time.Second
+	if d, err := time.ParseDuration(os.Getenv("BENCH_BUDGET")); err == nil {
+		budget = d
+	}
+	frames := []struct {
+		name   string
+		text   string
+		strict func([]byte) error
+	}{
+		{"handshake Request", handshakeFrame, strictHandshake},
+		{"mcp.call Request (CallParams)", callFrame, strictCall},
+		{"Response with Verdict (CallResult)", verdictFrame, strictVerdict},
+	}
+	for _, f := range frames {
+		frame := []byte(f.text)
+		strict := rate(f.strict, frame, budget)
+		baseline := rate(plain, frame, budget)
+		fmt.Printf("| go | %s | %.0f | %.0f | %.2f |\n", f.name, strict, baseline, baseline/strict)
+	}
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Builds the Go conformance testee and runs the strict checks (header,
+# gofmt -l, go vet) on <OUTPUT_ROOT>/go/coprocess.go and on every golden copy
+# under codegen/tests/golden/*/go/coprocess.go.
+#
+# usage: tests/conformance/go/build.sh [OUTPUT_ROOT]   (default: generated)
+# exit: 0 ok, 1 a check or the build failed (or no toolchain with CI=true),
+#       3 no Go toolchain could be had (outside CI).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../../.." && pwd)"
+OUTPUT_ROOT="${1:-generated}"
+case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
+
+WORK="$ROOT/target/conformance/go"
+TOOLCHAINS="$ROOT/target/toolchains"
+GO_VERSION="1.22.12" # installed only when no Go >= 1.18 is on PATH
+mkdir -p "$WORK"
+
+# Keep Go's caches inside the repo's target/ and never fetch toolchains.
+export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$TOOLCHAINS/gopath"
+export GOCACHE="${GOCACHE_OVERRIDE:-$WORK/cache}"
+
+no_toolchain() {
+  if [ "${CI:-}" = "true" ]; then
+    echo "error: no Go toolchain (>= 1.18) found or installable: $1" >&2
+    exit 1
+  fi
+  echo "TOOLCHAIN MISSING: go (>= 1.18): $1" >&2
+  exit 3
+}
+
+go_ok() { # go binary usable and >= 1.18?
+  local v
+  v="$("$1" env GOVERSION 2>/dev/null)" || return 1
+  v="${v#go}"
+  local major="${v%%.*}" rest="${v#*.}"
+  local minor="${rest%%[.a-z]*}"
+  [ "$major" -gt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -ge 18 ]; }
+}
+
+install_go() { # the toolchain module from the Go module proxy
+  local arch
+  case "$(uname -m)" in
+    x86_64) arch=amd64 ;; aarch64 | arm64) arch=arm64 ;; *) return 1 ;;
+  esac
+  local url="https://proxy.golang.org/golang.org/toolchain/@v/v0.0.1-go${GO_VERSION}.linux-${arch}.zip"
+  local zip="$TOOLCHAINS/go-${GO_VERSION}.zip" dest="$TOOLCHAINS/go-${GO_VERSION}"
+  mkdir -p "$TOOLCHAINS"
+  echo "installing Go ${GO_VERSION} from the Go module proxy into ${dest#"$ROOT"/}" >&2
+  if command -v curl >/dev/null; then
+    curl -fsSL -o "$zip" "$url" || return 1
+  elif command -v python3 >/dev/null; then
+    python3 -c 'import sys, urllib.request; urllib.request.urlretrieve(sys.argv[1], sys.argv[2])' "$url" "$zip" || return 1
+  else
+    return 1
+  fi
+  rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$zip" "$dest.tmp" || return 1
+  local top="$dest.tmp/golang.org/toolchain@v0.0.1-go${GO_VERSION}.linux-${arch}"
+  chmod +x "$top"/bin/* "$top"/pkg/tool/*/* 2>/dev/null || true
+  mv "$top" "$dest" && rm -rf "$dest.tmp" "$zip"
+}
+
+find_go() {
+  if command -v go >/dev/null && go_ok "$(command -v go)"; then
+    command -v go
+    return
+  fi
+  local local_go="$TOOLCHAINS/go-${GO_VERSION}/bin/go"
+  if [ -x "$local_go" ] && go_ok "$local_go"; then
+    echo "$local_go"
+    return
+  fi
+  if install_go && go_ok "$local_go"; then
+    echo "$local_go"
+    return
+  fi
+  no_toolchain "none on PATH, and installing Go ${GO_VERSION} from proxy.golang.org failed"
+}
+
+GO="$(find_go)"
+GOFMT="$(dirname "$GO")/gofmt"
+[ -x "$GOFMT" ] || GOFMT="$("$GO" env GOROOT)/bin/gofmt"
+echo "using $("$GO" version) at $GO" >&2
+
+# A throwaway module holding one copy of the generated file as package mcptest.
+module_with() { # module_with DIR FILE
+  mkdir -p "$1/mcptest"
+  printf 'module mcptest.local/conformance\n\ngo 1.18\n' >"$1/go.mod"
+  cp "$2" "$1/mcptest/coprocess.go"
+}
+
+FAILED=0
+check_file() { # header, gofmt, vet
+  local file="$1" name="$2"
+  local rel="${file#"$ROOT"/}"
+  if ! head -n 1 "$file" | grep -Eq '^// Code generated .* DO NOT EDIT\.$'; then
+    echo "FAIL $rel: first line is not Go's generated-code header" >&2
+    FAILED=1
+  fi
+  local unformatted
+  unformatted="$("$GOFMT" -l "$file")"
+  if [ -n "$unformatted" ]; then
+    echo "FAIL $rel: not gofmt-clean:" >&2
+    "$GOFMT" -d "$file" | head -n 40 >&2
+    FAILED=1
+  fi
+  local dir="$WORK/check/$name"
+  rm -rf "$dir" && module_with "$dir" "$file"
+  if ! (cd "$dir" && "$GO" vet ./...); then
+    echo "FAIL $rel: go vet" >&2
+    FAILED=1
+  fi
+  if command -v staticcheck >/dev/null; then
+    (cd "$dir" && staticcheck ./...) || { echo "FAIL $rel: staticcheck" >&2; FAILED=1; }
+  fi
+  echo "checked $rel" >&2
+}
+
+GENERATED="$OUTPUT_ROOT/go/coprocess.go"
+if [ ! -f "$GENERATED" ]; then
+  echo "error: $GENERATED does not exist; run \`cargo run -p codegen -- --out ${OUTPUT_ROOT#"$ROOT"/}\` first" >&2
+  exit 1
+fi
+check_file "$GENERATED" generated
+for golden in "$ROOT"/codegen/tests/golden/*/go/coprocess.go; do
+  [ -f "$golden" ] || continue
+  schema="$(basename "$(dirname "$(dirname "$golden")")")"
+  check_file "$golden" "golden-$schema"
+done
+
+# The testee: the generated file plus main.go, standard library only.
+SRC="$WORK/testee-src"
+rm -rf "$SRC" && module_with "$SRC" "$GENERATED"
+cp "$HERE/main.go" "$SRC/main.go"
+if [ -n "$("$GOFMT" -l "$HERE/main.go")" ]; then
+  echo "FAIL tests/conformance/go/main.go: not gofmt-clean" >&2
+  FAILED=1
+fi
+(cd "$SRC" && "$GO" vet ./... && "$GO" build -trimpath -o "$WORK/testee" .) || { echo "FAIL: building the testee" >&2; exit 1; }
+[ "$FAILED" -eq 0 ] || exit 1
+echo "built ${WORK#"$ROOT"/}/testee" >&2

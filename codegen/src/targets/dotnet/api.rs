@@ -158,7 +158,7 @@ fn from_json_text(contract: &Contract, ty: Option<&Ty>, text: &str) -> String {
             Some(TypeKind::StringEnum(_)) => format!("{}.Decode({text})", super::names::enum_wire_name(name)),
             _ => format!("{}.Decode({text})", type_name(name)),
         },
-        _ => format!("CoprocessJson.ParseValue({text})"),
+        _ => format!("CoprocessJson.Parse({text})"),
     }
 }
 

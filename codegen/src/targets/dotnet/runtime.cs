@@ -116,8 +116,11 @@
     {
         private const long MaxSafeInteger = 9007199254740991L;
 
-        /// <summary>Parses one frame's JSON text under the contract's JSON-text rules.</summary>
-        internal static JsonDocument Parse(string text)
+        /// <summary>
+        /// Parses one frame's JSON text under the contract's JSON-text rules. The value owns its
+        /// memory (nothing to dispose), so decoded <c>JsonElement</c> fields stay valid.
+        /// </summary>
+        internal static JsonElement Parse(string text)
         {
             if (text.Length > 0 && text[0] == '\uFEFF')
             {
@@ -136,31 +139,21 @@
             {
                 throw Text("invalid JSON: the text is not valid UTF-16");
             }
-            try
+            using (document)
             {
                 Check(document.RootElement, text.IndexOf("\\u", StringComparison.Ordinal) >= 0, 1);
-                return document;
-            }
-            catch
-            {
-                document.Dispose();
-                throw;
-            }
-        }
-
-        /// <summary>Parses a standalone JSON value (for <c>Any</c> fields built from text).</summary>
-        internal static JsonElement ParseValue(string text)
-        {
-            using (JsonDocument document = Parse(text))
-            {
                 return document.RootElement.Clone();
             }
         }
 
-        /// <summary>Applies the JSON-text rules to an already-parsed value.</summary>
-        internal static void Validate(JsonElement value)
+        /// <summary>
+        /// Applies the JSON-text rules to an already-parsed value; returns a copy that does not
+        /// depend on the caller's document staying undisposed.
+        /// </summary>
+        internal static JsonElement Validate(JsonElement value)
         {
             Check(value, true, 1);
+            return value.Clone();
         }
 
         private static void Check(JsonElement value, bool checkStrings, int depth)

@@ -92,7 +92,7 @@ fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth: us
     let expected_literal = string_literal(expected);
     let e = &expected_literal;
     match ty {
-        Ty::Any => format!("{value}.Clone()"),
+        Ty::Any => value.to_string(),
         Ty::Boolean => format!("CoprocessJson.ReadBoolean({value}, {at}, {e})"),
         Ty::Integer { minimum: Some(min) } => format!("CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
         Ty::Integer { minimum: None } => format!("CoprocessJson.ReadInteger({value}, {at}, {e})"),
@@ -145,10 +145,7 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
     out.block(2, &format!("public static {class} Decode(string json)"), |out| {
         out.line(3, "try");
         out.line(3, "{");
-        out.line(4, "using (JsonDocument document = CoprocessJson.Parse(json))");
-        out.line(4, "{");
-        out.line(5, &format!("return Read(document.RootElement, null, {});", string_literal(expected_of(def))));
-        out.line(4, "}");
+        out.line(4, &format!("return Read(CoprocessJson.Parse(json), null, {});", string_literal(expected_of(def))));
         out.line(3, "}");
         out.line(3, "catch (CoprocessShapeException problem)");
         out.line(3, "{");
@@ -161,8 +158,7 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
     out.block(2, &format!("public static {class} FromJson(JsonElement json)"), |out| {
         out.line(3, "try");
         out.line(3, "{");
-        out.line(4, "CoprocessJson.Validate(json);");
-        out.line(4, &format!("return Read(json, null, {});", string_literal(expected_of(def))));
+        out.line(4, &format!("return Read(CoprocessJson.Validate(json), null, {});", string_literal(expected_of(def))));
         out.line(3, "}");
         out.line(3, "catch (CoprocessShapeException problem)");
         out.line(3, "{");

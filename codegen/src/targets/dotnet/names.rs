@@ -1,0 +1,147 @@
+//! C# naming: PascalCase types and members, camelCase parameters with `@`
+//! escapes for keywords, and collision-free enum members.
+
+use crate::names;
+
+/// The C# keywords (reserved, not contextual): a camelCase parameter or local
+/// with one of these names is written with a leading `@`.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked", "class",
+    "const", "continue", "decimal", "default", "delegate", "do", "double", "else", "enum", "event",
+    "explicit", "extern", "false", "finally", "fixed", "float", "for", "foreach", "goto", "if",
+    "implicit", "in", "int", "interface", "internal", "is", "lock", "long", "namespace", "new",
+    "null", "object", "operator", "out", "override", "params", "private", "protected", "public",
+    "readonly", "ref", "return", "sbyte", "sealed", "short", "sizeof", "stackalloc", "static",
+    "string", "struct", "switch", "this", "throw", "true", "try", "typeof", "uint", "ulong",
+    "unchecked", "unsafe", "ushort", "using", "virtual", "void", "volatile", "while",
+];
+
+/// Type names the generated file itself uses unqualified; a `$defs` entry with
+/// one of these names gets a `Type` suffix so that nothing is shadowed.
+const RESERVED_TYPES: &[&str] = &[
+    "Coprocess", "CoprocessDecodeException", "CoprocessVersionException", "CoprocessJson",
+    "CoprocessPath", "MethodSpec", "ErrorCodeSpec", "Methods", "ErrorCodes", "JsonElement",
+    "JsonValueKind", "JsonDocument", "JsonDocumentOptions", "JsonProperty", "JsonException",
+    "JsonReaderOptions", "Utf8JsonReader", "JsonTokenType", "StringBuilder", "List", "Dictionary",
+    "Func", "Exception", "ArgumentNullException", "ArgumentException", "InvalidOperationException",
+    "CultureInfo", "Math", "Action", "StringComparison", "CoprocessShapeException", "IReadOnlyList", "Array", "Encoding", "HashSet", "StringComparer",
+    "System", "Type",
+];
+
+/// Member names every generated class declares or inherits.
+const RESERVED_MEMBERS: &[&str] = &[
+    "Read", "Write", "Decode", "FromJson", "ToJson", "Equals", "GetHashCode", "ToString",
+    "GetType", "MemberwiseClone", "ReferenceEquals", "Value",
+];
+
+/// The C# name of a `$defs` type.
+pub fn type_name(def: &str) -> String {
+    let name = names::pascal_case(def);
+    if RESERVED_TYPES.contains(&name.as_str()) {
+        name + "Type"
+    } else {
+        name
+    }
+}
+
+/// The companion static class of a string enum (its decoder and encoder).
+pub fn enum_wire_name(def: &str) -> String {
+    type_name(def) + "Wire"
+}
+
+/// A property name: PascalCase, never the enclosing type's name nor a member
+/// the generated class declares.
+pub fn member_name(wire: &str, owner: &str) -> String {
+    let mut name = names::pascal_case(wire);
+    if name.chars().next().map_or(true, |c| c.is_ascii_digit()) {
+        name = format!("Field{name}");
+    }
+    if name == owner || RESERVED_MEMBERS.contains(&name.as_str()) {
+        name.push_str("Value");
+    }
+    name
+}
+
+/// A parameter name: camelCase, `@`-escaped when it is a keyword.
+pub fn param_name(wire: &str) -> String {
+    let name = names::camel_case(wire);
+    if name.chars().next().map_or(true, |c| c.is_ascii_digit()) {
+        return format!("_{name}");
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        format!("@{name}")
+    } else {
+        name
+    }
+}
+
+/// A local holding a decoded field: `_` + camelCase, never clashing with the
+/// decoder's own locals.
+pub fn local_name(wire: &str) -> String {
+    format!("_{}", names::camel_case(wire))
+}
+
+/// Enum member names for the values, in order: PascalCase, `V`-prefixed when
+/// the value starts with a digit (`2.0` → `V2_0`), numbered on a collision.
+pub fn enum_members(values: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for value in values {
+        let words = names::words(value);
+        let mut name = names::pascal_case(value);
+        if name.is_empty() {
+            name = "Empty".to_string();
+        } else if name.starts_with(|c: char| c.is_ascii_digit()) {
+            name = format!("V{}", words.join("_"));
+        }
+        let base = name.clone();
+        let mut n = 2;
+        while out.contains(&name) {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// A C# string literal.
+pub fn string_literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The text as a JSON string (what the encoder writes for a key or enum value).
+pub fn json_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(param_name("class"), "@class");
+        assert_eq!(param_name("duration_ms"), "durationMs");
+        assert_eq!(member_name("_meta", "ToolCallPassthrough"), "Meta");
+        assert_eq!(member_name("label", "Label"), "LabelValue");
+        assert_eq!(enum_members(&["2.0".into()]), vec!["V2_0"]);
+        assert_eq!(enum_members(&["with-dash".into(), "with_dash".into()]), vec!["WithDash", "WithDash2"]);
+        assert_eq!(type_name("Type"), "TypeType");
+        assert_eq!(string_literal("a\"b"), "\"a\\\"b\"");
+    }
+}

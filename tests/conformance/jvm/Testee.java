@@ -16,11 +16,18 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 
+/** The testee: reads cases on stdin until end of input. */
 public final class Testee {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Testee() {}
 
+    /**
+     * Answers every case line of stdin on stdout.
+     *
+     * @param args ignored
+     * @throws IOException when stdin or stdout fails
+     */
     public static void main(String[] args) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));

@@ -6,7 +6,8 @@
 #    target/toolchains/maven); copies the pinned Jackson jars of pom.xml into
 #    target/toolchains/jvm-lib.
 # 2. Compiles <OUTPUT_ROOT>/jvm/.../Coprocess.java and every golden copy under
-#    codegen/tests/golden/*/ with `javac --release 17 -Xlint:all -Werror`.
+#    codegen/tests/golden/*/ with `javac --release 17 -Xlint:all
+#    -Xdoclint:all/protected -Werror` (every lint and public-Javadoc problem fails).
 # 3. Compiles Testee.java against the generated file into target/conformance/jvm.
 # Exit 0 on success; 3 (or 1 with CI=true) when a toolchain cannot be had.
 set -euo pipefail
@@ -84,12 +85,16 @@ fetch_jackson() {
     echo "$want" >"$stamp"
 }
 
+# The strict checks: every lint warning and every Javadoc problem of the
+# public API is an error.
+STRICT=(--release 17 -Xlint:all -Xdoclint:all/protected -Werror -proc:none -encoding UTF-8)
+
 # Compiles sources into a class directory unless an identical build is there.
 compile() { # compile <name> <classpath> <out dir> <sources...>
     local name="$1" classpath="$2" out="$3"
     shift 3
     local key stamp="$out/.build.sha256"
-    key="$( (sha256sum "$@" "$LIB"/*.jar; echo "$classpath") | sha256sum | cut -d' ' -f1)"
+    key="$( (sha256sum "$@" "$LIB"/*.jar "${BASH_SOURCE[0]}"; echo "$classpath") | sha256sum | cut -d' ' -f1)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
         echo "jvm: $name up to date" >&2
         return 0
@@ -97,8 +102,7 @@ compile() { # compile <name> <classpath> <out dir> <sources...>
     rm -rf "$out"
     mkdir -p "$out"
     echo "jvm: javac $name" >&2
-    "$JAVA_BIN/javac" --release 17 -Xlint:all -Werror -proc:none -encoding UTF-8 \
-        -cp "$classpath" -d "$out" "$@"
+    "$JAVA_BIN/javac" "${STRICT[@]}" -cp "$classpath" -d "$out" "$@"
     echo "$key" >"$stamp"
 }
 
@@ -113,5 +117,6 @@ for golden in "$ROOT"/codegen/tests/golden/*/; do
     [ -f "$golden$REL" ] || continue
     compile "golden $(basename "$golden")" "$CP" "$BUILD/golden/$(basename "$golden")" "$golden$REL"
 done
-compile "Coprocess.java + Testee.java" "$CP" "$BUILD/classes" "$GENERATED" "$HERE/Testee.java"
-echo "jvm: built $BUILD/classes" >&2
+compile "$REL" "$CP" "$BUILD/classes" "$GENERATED"
+compile "Testee.java" "$CP$BUILD/classes" "$BUILD/testee" "$HERE/Testee.java"
+echo "jvm: built $BUILD/testee" >&2

@@ -12,4 +12,4 @@ if ! command -v java >/dev/null && [ -x "$ROOT/target/toolchains/jdk/bin/java" ]
     JAVA="$ROOT/target/toolchains/jdk/bin/java"
 fi
 exec "$JAVA" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto \
-    -cp "$BUILD/classes:$LIB/*" Testee
+    -cp "$BUILD/testee:$BUILD/classes:$LIB/*" Testee

@@ -91,7 +91,9 @@ fn render_checks(code: &mut Code, name: &str, object: &ObjectType) {
         return;
     }
     code.blank();
-    code.line(2, "/** Refuses null for the components that are always present. */");
+    let tags: Vec<(&str, String, String)> =
+        object.fields.iter().map(|f| ("param", field_name(&f.name), format!("the `{}` field", f.name))).collect();
+    code.doc(2, "Refuses null for the components that are always present.", &tags);
     code.line(2, format!("public {name} {{"));
     for f in checked {
         let component = field_name(&f.name);
@@ -208,7 +210,7 @@ fn render_map(code: &mut Code, def: &TypeDef, value: &Ty) {
     code.doc(1, &def.description, &[("param", "entries".into(), "the members, in document order".into())]);
     code.line(1, format!("public record {name}(Map<String, {entry_type}> entries) implements Encodable {{"));
     code.blank();
-    code.line(2, "/** Refuses a null map. */");
+    code.doc(2, "Refuses a null map.", &[("param", "entries".into(), "the members".into())]);
     code.line(2, format!("public {name} {{"));
     code.line(3, "Objects.requireNonNull(entries, \"entries\");");
     code.line(2, "}");
@@ -298,7 +300,7 @@ fn render_id(code: &mut Code, def: &TypeDef) {
     code.blank();
     code.line(2, "/** @param value the string id */");
     code.line(2, format!("record OfString(String value) implements {name} {{"));
-    code.line(3, "/** Refuses a null id. */");
+    code.doc(3, "Refuses a null id.", &[("param", "value".into(), "the string id".into())]);
     code.line(3, "public OfString {");
     code.line(4, "Objects.requireNonNull(value, \"value\");");
     code.line(3, "}");

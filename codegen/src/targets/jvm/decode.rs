@@ -46,6 +46,7 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
         code.line(1, format!("private static {name} decode{name}(JsonNode node, Path path) {{"));
         match &def.kind {
             TypeKind::Object(object) => decode_object(code, &name, object),
+            TypeKind::Map(Ty::Any) => code.line(2, format!("return new {name}(expectObject(node, path));")),
             TypeKind::Map(value) => {
                 let lambda = decoder_lambda(value, 1);
                 code.line(2, format!("return new {name}(decodeMap(node, path, {lambda}));"));

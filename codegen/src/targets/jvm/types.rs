@@ -206,20 +206,30 @@ pub fn write_stmt(ty: &Ty, expr: &str, out: &str, depth: usize) -> String {
 
 fn render_map(code: &mut Code, def: &TypeDef, value: &Ty) {
     let name = type_name(&def.name);
-    let entry_type = java_type(value, true);
-    code.doc(1, &def.description, &[("param", "entries".into(), "the members, in document order".into())]);
-    code.line(1, format!("public record {name}(Map<String, {entry_type}> entries) implements Encodable {{"));
+    // Any JSON object stays Jackson's own tree (no copy, and it can be fed to
+    // another type's `fromNode`); a typed map becomes a `Map` of that type.
+    let (component, java, doc) = if *value == Ty::Any {
+        ("node", "ObjectNode".to_string(), "the object, members in document order")
+    } else {
+        ("entries", format!("Map<String, {}>", java_type(value, true)), "the members, in document order")
+    };
+    code.doc(1, &def.description, &[("param", component.into(), doc.into())]);
+    code.line(1, format!("public record {name}({java} {component}) implements Encodable {{"));
     code.blank();
-    code.doc(2, "Refuses a null map.", &[("param", "entries".into(), "the members".into())]);
+    code.doc(2, "Refuses a null object.", &[("param", component.into(), "the members".into())]);
     code.line(2, format!("public {name} {{"));
-    code.line(3, "Objects.requireNonNull(entries, \"entries\");");
+    code.line(3, format!("Objects.requireNonNull({component}, {});", string_literal(component)));
     code.line(2, "}");
     render_entry_points(code, &def.name);
     code.blank();
     code.line(2, "@Override");
     code.line(2, "public void appendJson(StringBuilder out) {");
-    let inner = write_stmt(value, "e1", "o1", 2);
-    code.line(3, format!("writeMap(out, this.entries, (o1, e1) -> {});", inner.trim_end_matches(';')));
+    if *value == Ty::Any {
+        code.line(3, "writeNode(out, this.node);");
+    } else {
+        let inner = write_stmt(value, "e1", "o1", 2);
+        code.line(3, format!("writeMap(out, this.entries, (o1, e1) -> {});", inner.trim_end_matches(';')));
+    }
     code.line(2, "}");
     code.line(1, "}");
 }

@@ -94,7 +94,7 @@ compile() { # compile <name> <classpath> <out dir> <sources...>
     local name="$1" classpath="$2" out="$3"
     shift 3
     local key stamp="$out/.build.sha256"
-    key="$( (sha256sum "$@" "$LIB"/*.jar "${BASH_SOURCE[0]}"; echo "$classpath") | sha256sum | cut -d' ' -f1)"
+    key="$( (sha256sum "$@" "$LIB"/*.jar "$HERE/build.sh"; echo "$classpath") | sha256sum | cut -d' ' -f1)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
         echo "jvm: $name up to date" >&2
         return 0

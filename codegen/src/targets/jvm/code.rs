@@ -64,10 +64,18 @@ impl Code {
             self.doc_line(depth, "");
         }
         for (tag, name, text) in tags {
-            let head = if name.is_empty() { format!("@{tag}") } else { format!("@{tag} {name}") };
+            let head = if name.is_empty() {
+                format!("@{tag}")
+            } else {
+                format!("@{tag} {name}")
+            };
             let lines = wrap(&format!("{head} {}", doc_text(text)), width);
             for (i, line) in lines.iter().enumerate() {
-                let line = if i == 0 { line.clone() } else { format!("    {line}") };
+                let line = if i == 0 {
+                    line.clone()
+                } else {
+                    format!("    {line}")
+                };
                 self.doc_line(depth, &line);
             }
         }

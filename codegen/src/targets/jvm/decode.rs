@@ -9,7 +9,11 @@ use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 /// The `TYPE_NAMES` list and the `decode` dispatch.
 pub fn render_dispatch(code: &mut Code, contract: &Contract) {
     code.blank();
-    code.doc(1, "Every type name of the schema (its `$defs` keys), sorted: what `decode` accepts.", &[]);
+    code.doc(
+        1,
+        "Every type name of the schema (its `$defs` keys), sorted: what `decode` accepts.",
+        &[],
+    );
     let names: Vec<String> = contract.types.keys().map(|n| string_literal(n)).collect();
     code.line(1, "public static final List<String> TYPE_NAMES = List.of(");
     let last = names.len().saturating_sub(1);
@@ -28,12 +32,25 @@ pub fn render_dispatch(code: &mut Code, contract: &Contract) {
             ("throws", "IllegalArgumentException".into(), "when no type has that name".into()),
         ],
     );
-    code.line(1, "public static Encodable decode(String typeName, String json) {");
+    code.line(
+        1,
+        "public static Encodable decode(String typeName, String json) {",
+    );
     code.line(2, "return switch (typeName) {");
     for name in contract.types.keys() {
-        code.line(3, format!("case {} -> {}.fromJson(json);", string_literal(name), type_name(name)));
+        code.line(
+            3,
+            format!(
+                "case {} -> {}.fromJson(json);",
+                string_literal(name),
+                type_name(name)
+            ),
+        );
     }
-    code.line(3, "default -> throw new IllegalArgumentException(\"unknown type `\" + typeName + \"`\");");
+    code.line(
+        3,
+        "default -> throw new IllegalArgumentException(\"unknown type `\" + typeName + \"`\");",
+    );
     code.line(2, "};");
     code.line(1, "}");
 }
@@ -43,13 +60,21 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
     for def in contract.types.values() {
         code.blank();
         let name = type_name(&def.name);
-        code.line(1, format!("private static {name} decode{name}(JsonNode node, Path path) {{"));
+        code.line(
+            1,
+            format!("private static {name} decode{name}(JsonNode node, Path path) {{"),
+        );
         match &def.kind {
             TypeKind::Object(object) => decode_object(code, &name, object),
-            TypeKind::Map(Ty::Any) => code.line(2, format!("return new {name}(expectObject(node, path));")),
+            TypeKind::Map(Ty::Any) => {
+                code.line(2, format!("return new {name}(expectObject(node, path));"))
+            }
             TypeKind::Map(value) => {
                 let lambda = decoder_lambda(value, 1);
-                code.line(2, format!("return new {name}(decodeMap(node, path, {lambda}));"));
+                code.line(
+                    2,
+                    format!("return new {name}(decodeMap(node, path, {lambda}));"),
+                );
             }
             TypeKind::Union(variants) => decode_union(code, variants),
             TypeKind::StringEnum(values) => decode_enum(code, def, values),
@@ -73,8 +98,14 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
         Ty::Integer { minimum: Some(m) } => format!("decodeInteger({node}, {path}, {m}L)"),
         Ty::String => format!("decodeString({node}, {path})"),
         Ty::Ref(name) => format!("decode{}({node}, {path})", type_name(name)),
-        Ty::Array(item) => format!("decodeList({node}, {path}, {})", decoder_lambda(item, depth)),
-        Ty::Nullable(inner) => format!("decodeNullable({node}, {path}, {})", decoder_lambda(inner, depth)),
+        Ty::Array(item) => format!(
+            "decodeList({node}, {path}, {})",
+            decoder_lambda(item, depth)
+        ),
+        Ty::Nullable(inner) => format!(
+            "decodeNullable({node}, {path}, {})",
+            decoder_lambda(inner, depth)
+        ),
     }
 }
 
@@ -107,12 +138,18 @@ fn decode_object(code: &mut Code, name: &str, object: &ObjectType) {
             ("long", true) => "0L",
             _ => "null",
         };
-        code.line(2, format!("{} {} = {initial};", field_type(f), local_name(&f.name)));
+        code.line(
+            2,
+            format!("{} {} = {initial};", field_type(f), local_name(&f.name)),
+        );
         if f.required {
             code.line(2, format!("boolean {} = false;", flag_name(&f.name)));
         }
     }
-    code.line(2, "for (Map.Entry<String, JsonNode> member : object.properties()) {");
+    code.line(
+        2,
+        "for (Map.Entry<String, JsonNode> member : object.properties()) {",
+    );
     code.line(3, "String key = member.getKey();");
     code.line(3, "JsonNode value = member.getValue();");
     code.line(3, "switch (key) {");
@@ -133,7 +170,10 @@ fn decode_object(code: &mut Code, name: &str, object: &ObjectType) {
     code.line(2, "}");
     for f in object.fields.iter().filter(|f| f.required) {
         code.line(2, format!("if (!{}) {{", flag_name(&f.name)));
-        code.line(3, format!("throw missingField(path, {});", string_literal(&f.name)));
+        code.line(
+            3,
+            format!("throw missingField(path, {});", string_literal(&f.name)),
+        );
         code.line(2, "}");
     }
     let args: Vec<String> = object.fields.iter().map(|f| local_name(&f.name)).collect();
@@ -145,18 +185,28 @@ fn variant_flags(variants: &[UnionVariant]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (i, v) in variants.iter().enumerate() {
         let flag = flag_name(&v.discriminator);
-        out.push(if out.contains(&flag) { format!("{flag}{i}") } else { flag });
+        out.push(if out.contains(&flag) {
+            format!("{flag}{i}")
+        } else {
+            flag
+        });
     }
     out
 }
 
 /// The union problems, as docs/targets.md words them.
 fn union_messages(variants: &[UnionVariant]) -> (String, String) {
-    let names: Vec<String> = variants.iter().map(|v| format!("`{}`", v.discriminator)).collect();
+    let names: Vec<String> = variants
+        .iter()
+        .map(|v| format!("`{}`", v.discriminator))
+        .collect();
     if let [a, b] = names.as_slice() {
         (format!("both {a} and {b}"), format!("neither {a} nor {b}"))
     } else {
-        (format!("more than one of {}", names.join(", ")), format!("none of {}", names.join(", ")))
+        (
+            format!("more than one of {}", names.join(", ")),
+            format!("none of {}", names.join(", ")),
+        )
     }
 }
 
@@ -165,18 +215,33 @@ fn decode_union(code: &mut Code, variants: &[UnionVariant]) {
     let (several, none) = union_messages(variants);
     code.line(2, "ObjectNode object = expectObject(node, path);");
     for (v, flag) in variants.iter().zip(&flags) {
-        code.line(2, format!("boolean {flag} = object.has({});", string_literal(&v.discriminator)));
+        code.line(
+            2,
+            format!(
+                "boolean {flag} = object.has({});",
+                string_literal(&v.discriminator)
+            ),
+        );
     }
     let count: Vec<String> = flags.iter().map(|f| format!("({f} ? 1 : 0)")).collect();
     code.line(2, format!("if ({} > 1) {{", count.join(" + ")));
-    code.line(3, format!("throw problem(path, {});", string_literal(&several)));
+    code.line(
+        3,
+        format!("throw problem(path, {});", string_literal(&several)),
+    );
     code.line(2, "}");
     for (v, flag) in variants.iter().zip(&flags) {
         code.line(2, format!("if ({flag}) {{"));
-        code.line(3, format!("return decode{}(object, path);", type_name(&v.type_name)));
+        code.line(
+            3,
+            format!("return decode{}(object, path);", type_name(&v.type_name)),
+        );
         code.line(2, "}");
     }
-    code.line(2, format!("throw problem(path, {});", string_literal(&none)));
+    code.line(
+        2,
+        format!("throw problem(path, {});", string_literal(&none)),
+    );
 }
 
 fn decode_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
@@ -191,8 +256,17 @@ fn decode_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
     code.line(2, "String value = decodeString(node, path);");
     code.line(2, "return switch (value) {");
     for (constant, value) in constants.iter().zip(values) {
-        code.line(3, format!("case {} -> {name}.{constant};", string_literal(value)));
+        code.line(
+            3,
+            format!("case {} -> {name}.{constant};", string_literal(value)),
+        );
     }
-    code.line(3, format!("default -> throw problem(path, {} + quote(value));", string_literal(&expected)));
+    code.line(
+        3,
+        format!(
+            "default -> throw problem(path, {} + quote(value));",
+            string_literal(&expected)
+        ),
+    );
     code.line(2, "};");
 }

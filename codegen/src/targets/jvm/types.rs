@@ -15,7 +15,8 @@ pub fn render_types(code: &mut Code, contract: &Contract) {
             TypeKind::Object(object) => render_record(code, contract, def, object),
             TypeKind::Map(value) => render_map(code, def, value),
             TypeKind::Union(variants) => {
-                let permits: Vec<String> = variants.iter().map(|v| type_name(&v.type_name)).collect();
+                let permits: Vec<String> =
+                    variants.iter().map(|v| type_name(&v.type_name)).collect();
                 render_union(code, def, &permits)
             }
             TypeKind::StringEnum(values) => render_enum(code, def, values),
@@ -47,17 +48,27 @@ pub fn field_type(field: &Field) -> String {
 
 fn render_record(code: &mut Code, contract: &Contract, def: &TypeDef, object: &ObjectType) {
     let name = type_name(&def.name);
-    let tags: Vec<(&str, String, String)> =
-        object.fields.iter().map(|f| ("param", field_name(&f.name), field_doc(f))).collect();
+    let tags: Vec<(&str, String, String)> = object
+        .fields
+        .iter()
+        .map(|f| ("param", field_name(&f.name), field_doc(f)))
+        .collect();
     code.doc(1, &def.description, &tags);
     let implements = unions_of(contract, &def.name).join(", ");
     if object.fields.is_empty() {
-        code.line(1, format!("public record {name}() implements {implements} {{"));
+        code.line(
+            1,
+            format!("public record {name}() implements {implements} {{"),
+        );
     } else {
         code.line(1, format!("public record {name}("));
         let last = object.fields.len() - 1;
         for (i, f) in object.fields.iter().enumerate() {
-            let end = if i == last { format!(") implements {implements} {{") } else { ",".to_string() };
+            let end = if i == last {
+                format!(") implements {implements} {{")
+            } else {
+                ",".to_string()
+            };
             code.line(3, format!("{} {}{end}", field_type(f), field_name(&f.name)));
         }
     }
@@ -85,19 +96,40 @@ fn render_checks(code: &mut Code, name: &str, object: &ObjectType) {
     let checked: Vec<&Field> = object
         .fields
         .iter()
-        .filter(|f| f.required && !matches!(f.ty, Ty::Nullable(_) | Ty::Boolean | Ty::Integer { .. }))
+        .filter(|f| {
+            f.required && !matches!(f.ty, Ty::Nullable(_) | Ty::Boolean | Ty::Integer { .. })
+        })
         .collect();
     if checked.is_empty() {
         return;
     }
     code.blank();
-    let tags: Vec<(&str, String, String)> =
-        object.fields.iter().map(|f| ("param", field_name(&f.name), format!("the `{}` field", f.name))).collect();
-    code.doc(2, "Refuses null for the components that are always present.", &tags);
+    let tags: Vec<(&str, String, String)> = object
+        .fields
+        .iter()
+        .map(|f| {
+            (
+                "param",
+                field_name(&f.name),
+                format!("the `{}` field", f.name),
+            )
+        })
+        .collect();
+    code.doc(
+        2,
+        "Refuses null for the components that are always present.",
+        &tags,
+    );
     code.line(2, format!("public {name} {{"));
     for f in checked {
         let component = field_name(&f.name);
-        code.line(3, format!("Objects.requireNonNull({component}, {});", string_literal(&component)));
+        code.line(
+            3,
+            format!(
+                "Objects.requireNonNull({component}, {});",
+                string_literal(&component)
+            ),
+        );
     }
     code.line(2, "}");
 }
@@ -111,13 +143,24 @@ pub fn render_entry_points(code: &mut Code, schema_name: &str) {
         2,
         &format!("Decodes a `{schema_name}` from one frame of strict JSON text."),
         &[
-            ("param", "json".into(), "the frame text, without the line terminator".into()),
+            (
+                "param",
+                "json".into(),
+                "the frame text, without the line terminator".into(),
+            ),
             ("return", String::new(), "the decoded value".into()),
-            ("throws", "DecodeException".into(), format!("when the text is not strict JSON or not a `{schema_name}`")),
+            (
+                "throws",
+                "DecodeException".into(),
+                format!("when the text is not strict JSON or not a `{schema_name}`"),
+            ),
         ],
     );
     code.line(2, format!("public static {name} fromJson(String json) {{"));
-    code.line(3, format!("return decodeText(json, {label}, Coprocess::decode{name});"));
+    code.line(
+        3,
+        format!("return decodeText(json, {label}, Coprocess::decode{name});"),
+    );
     code.line(2, "}");
     code.blank();
     code.doc(
@@ -126,11 +169,21 @@ pub fn render_entry_points(code: &mut Code, schema_name: &str) {
         &[
             ("param", "node".into(), "the value".into()),
             ("return", String::new(), "the decoded value".into()),
-            ("throws", "DecodeException".into(), format!("when the value is not a `{schema_name}`")),
+            (
+                "throws",
+                "DecodeException".into(),
+                format!("when the value is not a `{schema_name}`"),
+            ),
         ],
     );
-    code.line(2, format!("public static {name} fromNode(JsonNode node) {{"));
-    code.line(3, format!("return decodeTree(node, {label}, Coprocess::decode{name});"));
+    code.line(
+        2,
+        format!("public static {name} fromNode(JsonNode node) {{"),
+    );
+    code.line(
+        3,
+        format!("return decodeTree(node, {label}, Coprocess::decode{name});"),
+    );
     code.line(2, "}");
 }
 
@@ -159,7 +212,10 @@ fn render_record_encoder(code: &mut Code, object: &ObjectType) {
         let mut body = Vec::new();
         match comma {
             Comma::Never => body.push(format!("out.append({});", string_literal(&key))),
-            Comma::Always => body.push(format!("out.append({});", string_literal(&format!(",{key}")))),
+            Comma::Always => body.push(format!(
+                "out.append({});",
+                string_literal(&format!(",{key}"))
+            )),
             Comma::Maybe => {
                 body.push("if (out.length() != start) {".to_string());
                 body.push("    out.append(',');".to_string());
@@ -195,7 +251,10 @@ pub fn write_stmt(ty: &Ty, expr: &str, out: &str, depth: usize) -> String {
         Ty::Array(item) => {
             let (o, e) = (format!("o{depth}"), format!("e{depth}"));
             let inner = write_stmt(item, &e, &o, depth + 1);
-            format!("writeList({out}, {expr}, ({o}, {e}) -> {});", inner.trim_end_matches(';'))
+            format!(
+                "writeList({out}, {expr}, ({o}, {e}) -> {});",
+                inner.trim_end_matches(';')
+            )
         }
         Ty::Nullable(inner) => match inner.as_ref() {
             Ty::Ref(_) => format!("writeValue({out}, {expr});"),
@@ -209,16 +268,41 @@ fn render_map(code: &mut Code, def: &TypeDef, value: &Ty) {
     // Any JSON object stays Jackson's own tree (no copy, and it can be fed to
     // another type's `fromNode`); a typed map becomes a `Map` of that type.
     let (component, java, doc) = if *value == Ty::Any {
-        ("node", "ObjectNode".to_string(), "the object, members in document order")
+        (
+            "node",
+            "ObjectNode".to_string(),
+            "the object, members in document order",
+        )
     } else {
-        ("entries", format!("Map<String, {}>", java_type(value, true)), "the members, in document order")
+        (
+            "entries",
+            format!("Map<String, {}>", java_type(value, true)),
+            "the members, in document order",
+        )
     };
-    code.doc(1, &def.description, &[("param", component.into(), doc.into())]);
-    code.line(1, format!("public record {name}({java} {component}) implements Encodable {{"));
+    code.doc(
+        1,
+        &def.description,
+        &[("param", component.into(), doc.into())],
+    );
+    code.line(
+        1,
+        format!("public record {name}({java} {component}) implements Encodable {{"),
+    );
     code.blank();
-    code.doc(2, "Refuses a null object.", &[("param", component.into(), "the members".into())]);
+    code.doc(
+        2,
+        "Refuses a null object.",
+        &[("param", component.into(), "the members".into())],
+    );
     code.line(2, format!("public {name} {{"));
-    code.line(3, format!("Objects.requireNonNull({component}, {});", string_literal(component)));
+    code.line(
+        3,
+        format!(
+            "Objects.requireNonNull({component}, {});",
+            string_literal(component)
+        ),
+    );
     code.line(2, "}");
     render_entry_points(code, &def.name);
     code.blank();
@@ -228,7 +312,13 @@ fn render_map(code: &mut Code, def: &TypeDef, value: &Ty) {
         code.line(3, "writeNode(out, this.node);");
     } else {
         let inner = write_stmt(value, "e1", "o1", 2);
-        code.line(3, format!("writeMap(out, this.entries, (o1, e1) -> {});", inner.trim_end_matches(';')));
+        code.line(
+            3,
+            format!(
+                "writeMap(out, this.entries, (o1, e1) -> {});",
+                inner.trim_end_matches(';')
+            ),
+        );
     }
     code.line(2, "}");
     code.line(1, "}");
@@ -237,7 +327,13 @@ fn render_map(code: &mut Code, def: &TypeDef, value: &Ty) {
 fn render_union(code: &mut Code, def: &TypeDef, permits: &[String]) {
     let name = type_name(&def.name);
     code.doc(1, &def.description, &[]);
-    code.line(1, format!("public sealed interface {name} extends Encodable permits {} {{", permits.join(", ")));
+    code.line(
+        1,
+        format!(
+            "public sealed interface {name} extends Encodable permits {} {{",
+            permits.join(", ")
+        ),
+    );
     render_entry_points(code, &def.name);
     code.line(1, "}");
 }
@@ -249,7 +345,10 @@ fn render_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
     let constants = enum_constants(values);
     for (i, (constant, value)) in constants.iter().zip(values).enumerate() {
         let end = if i + 1 == values.len() { ";" } else { "," };
-        code.line(2, format!("/** {{@code {}}} on the wire. */", doc_safe_literal(value)));
+        code.line(
+            2,
+            format!("/** {{@code {}}} on the wire. */", doc_safe_literal(value)),
+        );
         code.line(2, format!("{constant}({}){end}", string_literal(value)));
     }
     code.blank();
@@ -275,7 +374,9 @@ fn render_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
 /// An enum value as it may appear inside `{@code ...}`; anything unusual is
 /// replaced so that the comment stays valid.
 fn doc_safe_literal(value: &str) -> String {
-    let plain = value.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:+ ".contains(c));
+    let plain = value
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.:+ ".contains(c));
     if plain {
         json_quote(value)
     } else {
@@ -289,19 +390,30 @@ fn render_id(code: &mut Code, def: &TypeDef) {
     code.line(1, format!("public sealed interface {name} extends Encodable permits {name}.OfInteger, {name}.OfString {{"));
     for (java, param) in [("long", "an integer"), ("String", "a string")] {
         code.blank();
-        code.doc(2, &format!("An id that is {param}."), &[
-            ("param", "value".into(), "the id".into()),
-            ("return", String::new(), "the id".into()),
-        ]);
+        code.doc(
+            2,
+            &format!("An id that is {param}."),
+            &[
+                ("param", "value".into(), "the id".into()),
+                ("return", String::new(), "the id".into()),
+            ],
+        );
         code.line(2, format!("static {name} of({java} value) {{"));
-        let record = if java == "long" { "OfInteger" } else { "OfString" };
+        let record = if java == "long" {
+            "OfInteger"
+        } else {
+            "OfString"
+        };
         code.line(3, format!("return new {record}(value);"));
         code.line(2, "}");
     }
     render_entry_points(code, &def.name);
     code.blank();
     code.line(2, "/** @param value the integer id */");
-    code.line(2, format!("record OfInteger(long value) implements {name} {{"));
+    code.line(
+        2,
+        format!("record OfInteger(long value) implements {name} {{"),
+    );
     code.line(3, "@Override");
     code.line(3, "public void appendJson(StringBuilder out) {");
     code.line(4, "out.append(value);");
@@ -309,8 +421,15 @@ fn render_id(code: &mut Code, def: &TypeDef) {
     code.line(2, "}");
     code.blank();
     code.line(2, "/** @param value the string id */");
-    code.line(2, format!("record OfString(String value) implements {name} {{"));
-    code.doc(3, "Refuses a null id.", &[("param", "value".into(), "the string id".into())]);
+    code.line(
+        2,
+        format!("record OfString(String value) implements {name} {{"),
+    );
+    code.doc(
+        3,
+        "Refuses a null id.",
+        &[("param", "value".into(), "the string id".into())],
+    );
     code.line(3, "public OfString {");
     code.line(4, "Objects.requireNonNull(value, \"value\");");
     code.line(3, "}");

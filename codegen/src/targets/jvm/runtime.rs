@@ -187,20 +187,14 @@ pub const HELPERS: &str = r#"
     }
 
     private static String kindOf(JsonNode node) {
-        switch (node.getNodeType()) {
-            case OBJECT:
-                return "object";
-            case ARRAY:
-                return "array";
-            case STRING:
-                return "string";
-            case BOOLEAN:
-                return "boolean";
-            case NUMBER:
-                return node.isIntegralNumber() || isSafeIntegral(node.doubleValue()) ? "integer" : "number";
-            default:
-                return "null";
-        }
+        return switch (node.getNodeType()) {
+            case OBJECT -> "object";
+            case ARRAY -> "array";
+            case STRING -> "string";
+            case BOOLEAN -> "boolean";
+            case NUMBER -> node.isIntegralNumber() || isSafeIntegral(node.doubleValue()) ? "integer" : "number";
+            default -> "null";
+        };
     }
 
     private static boolean isSafeIntegral(double value) {
@@ -247,30 +241,17 @@ pub const HELPERS: &str = r#"
     }
 
     private static JsonNode readValue(JsonParser parser, JsonToken token, int depth) throws IOException {
-        switch (token) {
-            case START_OBJECT:
-                return readObject(parser, depth + 1);
-            case START_ARRAY:
-                return readArray(parser, depth + 1);
-            case VALUE_STRING:
-                return TextNode.valueOf(checkText(parser.getText()));
-            case VALUE_NUMBER_INT:
-                return readInteger(parser);
-            case VALUE_NUMBER_FLOAT:
-                double value = parser.getDoubleValue();
-                if (Double.isInfinite(value)) {
-                    throw problem(Path.ROOT, "invalid JSON: number out of range: " + parser.getText());
-                }
-                return DoubleNode.valueOf(value);
-            case VALUE_TRUE:
-                return BooleanNode.TRUE;
-            case VALUE_FALSE:
-                return BooleanNode.FALSE;
-            case VALUE_NULL:
-                return NullNode.instance;
-            default:
-                throw problem(Path.ROOT, "invalid JSON: unexpected " + token);
-        }
+        return switch (token) {
+            case START_OBJECT -> readObject(parser, depth + 1);
+            case START_ARRAY -> readArray(parser, depth + 1);
+            case VALUE_STRING -> TextNode.valueOf(checkText(parser.getText()));
+            case VALUE_NUMBER_INT -> readInteger(parser);
+            case VALUE_NUMBER_FLOAT -> readFloat(parser);
+            case VALUE_TRUE -> BooleanNode.TRUE;
+            case VALUE_FALSE -> BooleanNode.FALSE;
+            case VALUE_NULL -> NullNode.instance;
+            default -> throw problem(Path.ROOT, "invalid JSON: unexpected " + token);
+        };
     }
 
     private static ObjectNode readObject(JsonParser parser, int depth) throws IOException {
@@ -305,6 +286,14 @@ pub const HELPERS: &str = r#"
             throw problem(Path.ROOT, "invalid JSON: integer out of range: " + parser.getText());
         }
         return value == (int) value ? IntNode.valueOf((int) value) : LongNode.valueOf(value);
+    }
+
+    private static JsonNode readFloat(JsonParser parser) throws IOException {
+        double value = parser.getDoubleValue();
+        if (Double.isInfinite(value)) {
+            throw problem(Path.ROOT, "invalid JSON: number out of range: " + parser.getText());
+        }
+        return DoubleNode.valueOf(value);
     }
 
     private static void checkDepth(int depth) {

@@ -50,12 +50,16 @@ find_jdk() {
     return 1
 }
 
-install_jdk() {
+apt_install() { # apt_install <package>: only where apt exists and we may use it
     local sudo=""
     [ "$(id -u)" = "0" ] || sudo="sudo -n"
     command -v apt-get >/dev/null || return 1
-    echo "jvm: installing openjdk-17-jdk-headless with apt" >&2
-    $sudo apt-get update -qq >&2 && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless >&2
+    echo "jvm: installing $1 with apt" >&2
+    $sudo apt-get update -qq >&2 && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >&2
+}
+
+install_jdk() { # Debian 12 has 17; later releases only newer JDKs, which --release 17 accepts
+    apt_install openjdk-17-jdk-headless || apt_install default-jdk-headless
 }
 
 find_maven() {
@@ -67,8 +71,12 @@ find_maven() {
         local url="https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/$MAVEN_VERSION/apache-maven-$MAVEN_VERSION-bin.tar.gz"
         echo "jvm: fetching Maven $MAVEN_VERSION from Maven Central" >&2
         mkdir -p "$TOOLS/maven"
-        curl -fsSL "$url" | tar -xz -C "$TOOLS/maven" --strip-components=1 || return 1
-        MVN="$TOOLS/maven/bin/mvn"
+        if command -v curl >/dev/null && curl -fsSL "$url" | tar -xz -C "$TOOLS/maven" --strip-components=1; then
+            MVN="$TOOLS/maven/bin/mvn"
+        else
+            rm -rf "$TOOLS/maven"
+            apt_install maven && MVN="$(command -v mvn)" || return 1
+        fi
     fi
 }
 

@@ -1,0 +1,272 @@
+//! The private strict decoders, one per `$defs` entry, and the public
+//! `decode(typeName, json)` dispatch over every type.
+
+use super::code::Code;
+use super::naming::{flag_name, json_quote, local_name, string_literal, type_name};
+use super::types::field_type;
+use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+
+/// The `TYPE_NAMES` list and the `decode` dispatch.
+pub fn render_dispatch(code: &mut Code, contract: &Contract) {
+    code.blank();
+    code.doc(
+        1,
+        "Every type name of the schema (its `$defs` keys), sorted: what `decode` accepts.",
+        &[],
+    );
+    let names: Vec<String> = contract.types.keys().map(|n| string_literal(n)).collect();
+    code.line(1, "public static final List<String> TYPE_NAMES = List.of(");
+    let last = names.len().saturating_sub(1);
+    for (i, n) in names.iter().enumerate() {
+        code.line(3, format!("{n}{}", if i == last { ");" } else { "," }));
+    }
+    code.blank();
+    code.doc(
+        1,
+        "Decodes one frame of strict JSON text as the type named `typeName` (a `$defs` key of the schema).",
+        &[
+            ("param", "typeName".into(), "one of `TYPE_NAMES`".into()),
+            ("param", "json".into(), "the frame text, without the line terminator".into()),
+            ("return", String::new(), "the decoded value, ready to be encoded again".into()),
+            ("throws", "DecodeException".into(), "when the text is not strict JSON or not of that type".into()),
+            ("throws", "IllegalArgumentException".into(), "when no type has that name".into()),
+        ],
+    );
+    code.line(
+        1,
+        "public static Encodable decode(String typeName, String json) {",
+    );
+    code.line(2, "return switch (typeName) {");
+    for name in contract.types.keys() {
+        code.line(
+            3,
+            format!(
+                "case {} -> {}.fromJson(json);",
+                string_literal(name),
+                type_name(name)
+            ),
+        );
+    }
+    code.line(
+        3,
+        "default -> throw new IllegalArgumentException(\"unknown type `\" + typeName + \"`\");",
+    );
+    code.line(2, "};");
+    code.line(1, "}");
+}
+
+/// One private decoder per type, in name order.
+pub fn render_decoders(code: &mut Code, contract: &Contract) {
+    for def in contract.types.values() {
+        code.blank();
+        let name = type_name(&def.name);
+        code.line(
+            1,
+            format!("private static {name} decode{name}(JsonNode node, Path path) {{"),
+        );
+        match &def.kind {
+            TypeKind::Object(object) => decode_object(code, &name, object),
+            TypeKind::Map(Ty::Any) => {
+                code.line(2, format!("return new {name}(expectObject(node, path));"))
+            }
+            TypeKind::Map(value) => {
+                let lambda = decoder_lambda(value, 1);
+                code.line(
+                    2,
+                    format!("return new {name}(decodeMap(node, path, {lambda}));"),
+                );
+            }
+            TypeKind::Union(variants) => decode_union(code, variants),
+            TypeKind::StringEnum(values) => decode_enum(code, def, values),
+            TypeKind::IntegerOrString => {
+                code.line(2, "if (node.isTextual()) {");
+                code.line(3, format!("return new {name}.OfString(node.textValue());"));
+                code.line(2, "}");
+                code.line(2, format!("return new {name}.OfInteger(decodeInteger(node, path, \"integer or string\"));"));
+            }
+        }
+        code.line(1, "}");
+    }
+}
+
+/// A Java expression decoding `node` at `path` as `ty`.
+fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
+    match ty {
+        Ty::Any => node.to_string(),
+        Ty::Boolean => format!("decodeBoolean({node}, {path})"),
+        Ty::Integer { minimum: None } => format!("decodeInteger({node}, {path})"),
+        Ty::Integer { minimum: Some(m) } => format!("decodeInteger({node}, {path}, {m}L)"),
+        Ty::String => format!("decodeString({node}, {path})"),
+        Ty::Ref(name) => format!("decode{}({node}, {path})", type_name(name)),
+        Ty::Array(item) => format!(
+            "decodeList({node}, {path}, {})",
+            decoder_lambda(item, depth)
+        ),
+        Ty::Nullable(inner) => format!(
+            "decodeNullable({node}, {path}, {})",
+            decoder_lambda(inner, depth)
+        ),
+    }
+}
+
+/// A `Decoder<T>` for `ty`: a method reference where one fits, else a lambda
+/// whose parameters are numbered by nesting depth.
+fn decoder_lambda(ty: &Ty, depth: usize) -> String {
+    match ty {
+        Ty::Boolean => return "Coprocess::decodeBoolean".to_string(),
+        Ty::String => return "Coprocess::decodeString".to_string(),
+        Ty::Integer { minimum: None } => return "Coprocess::decodeInteger".to_string(),
+        Ty::Ref(name) => return format!("Coprocess::decode{}", type_name(name)),
+        _ => {}
+    }
+    let (n, p) = (format!("n{depth}"), format!("p{depth}"));
+    format!("({n}, {p}) -> {}", decode_expr(ty, &n, &p, depth + 1))
+}
+
+fn decode_object(code: &mut Code, name: &str, object: &ObjectType) {
+    code.line(2, "ObjectNode object = expectObject(node, path);");
+    if object.fields.is_empty() {
+        code.line(2, "if (!object.isEmpty()) {");
+        code.line(3, "throw unknownField(path, object.fieldNames().next());");
+        code.line(2, "}");
+        code.line(2, format!("return new {name}();"));
+        return;
+    }
+    for f in &object.fields {
+        let initial = match (field_type(f).as_str(), f.required) {
+            ("boolean", true) => "false",
+            ("long", true) => "0L",
+            _ => "null",
+        };
+        code.line(
+            2,
+            format!("{} {} = {initial};", field_type(f), local_name(&f.name)),
+        );
+        if f.required {
+            code.line(2, format!("boolean {} = false;", flag_name(&f.name)));
+        }
+    }
+    code.line(
+        2,
+        "for (Map.Entry<String, JsonNode> member : object.properties()) {",
+    );
+    code.line(3, "String key = member.getKey();");
+    code.line(3, "JsonNode value = member.getValue();");
+    code.line(3, "switch (key) {");
+    for f in &object.fields {
+        let expr = decode_expr(&f.ty, "value", "path.key(key)", 1);
+        let assign = format!("{} = {expr};", local_name(&f.name));
+        if f.required {
+            code.line(4, format!("case {} -> {{", string_literal(&f.name)));
+            code.line(5, assign);
+            code.line(5, format!("{} = true;", flag_name(&f.name)));
+            code.line(4, "}");
+        } else {
+            code.line(4, format!("case {} -> {assign}", string_literal(&f.name)));
+        }
+    }
+    code.line(4, "default -> throw unknownField(path, key);");
+    code.line(3, "}");
+    code.line(2, "}");
+    for f in object.fields.iter().filter(|f| f.required) {
+        code.line(2, format!("if (!{}) {{", flag_name(&f.name)));
+        code.line(
+            3,
+            format!("throw missingField(path, {});", string_literal(&f.name)),
+        );
+        code.line(2, "}");
+    }
+    let args: Vec<String> = object.fields.iter().map(|f| local_name(&f.name)).collect();
+    code.line(2, format!("return new {name}({});", args.join(", ")));
+}
+
+/// Variant flags: `hasResult`, numbered if two discriminators convert alike.
+fn variant_flags(variants: &[UnionVariant]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, v) in variants.iter().enumerate() {
+        let flag = flag_name(&v.discriminator);
+        out.push(if out.contains(&flag) {
+            format!("{flag}{i}")
+        } else {
+            flag
+        });
+    }
+    out
+}
+
+/// The union problems, as docs/targets.md words them.
+fn union_messages(variants: &[UnionVariant]) -> (String, String) {
+    let names: Vec<String> = variants
+        .iter()
+        .map(|v| format!("`{}`", v.discriminator))
+        .collect();
+    if let [a, b] = names.as_slice() {
+        (format!("both {a} and {b}"), format!("neither {a} nor {b}"))
+    } else {
+        (
+            format!("more than one of {}", names.join(", ")),
+            format!("none of {}", names.join(", ")),
+        )
+    }
+}
+
+fn decode_union(code: &mut Code, variants: &[UnionVariant]) {
+    let flags = variant_flags(variants);
+    let (several, none) = union_messages(variants);
+    code.line(2, "ObjectNode object = expectObject(node, path);");
+    for (v, flag) in variants.iter().zip(&flags) {
+        code.line(
+            2,
+            format!(
+                "boolean {flag} = object.has({});",
+                string_literal(&v.discriminator)
+            ),
+        );
+    }
+    let count: Vec<String> = flags.iter().map(|f| format!("({f} ? 1 : 0)")).collect();
+    code.line(2, format!("if ({} > 1) {{", count.join(" + ")));
+    code.line(
+        3,
+        format!("throw problem(path, {});", string_literal(&several)),
+    );
+    code.line(2, "}");
+    for (v, flag) in variants.iter().zip(&flags) {
+        code.line(2, format!("if ({flag}) {{"));
+        code.line(
+            3,
+            format!("return decode{}(object, path);", type_name(&v.type_name)),
+        );
+        code.line(2, "}");
+    }
+    code.line(
+        2,
+        format!("throw problem(path, {});", string_literal(&none)),
+    );
+}
+
+fn decode_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
+    let name = type_name(&def.name);
+    let constants = super::naming::enum_constants(values);
+    let quoted: Vec<String> = values.iter().map(|v| json_quote(v)).collect();
+    let expected = if let [only] = quoted.as_slice() {
+        format!("expected {only}, got ")
+    } else {
+        format!("expected one of {}, got ", quoted.join(", "))
+    };
+    code.line(2, "String value = decodeString(node, path);");
+    code.line(2, "return switch (value) {");
+    for (constant, value) in constants.iter().zip(values) {
+        code.line(
+            3,
+            format!("case {} -> {name}.{constant};", string_literal(value)),
+        );
+    }
+    code.line(
+        3,
+        format!(
+            "default -> throw problem(path, {} + quote(value));",
+            string_literal(&expected)
+        ),
+    );
+    code.line(2, "};");
+}

@@ -1,0 +1,65 @@
+//! The JVM target: one Java 17 source file, `dev.mcptest.Coprocess`, whose only
+//! dependency is Jackson databind. Everything sits in one public final class:
+//! the pin and limits, the method and error-code tables, one nested type per
+//! `$defs` entry (records, enums, sealed interfaces) with strict decoders and
+//! one-line encoders, the handshake and lane helpers, and the strict JSON
+//! reader. Concerns live in submodules: [`naming`] (keywords, literals,
+//! Javadoc), [`types`] (declarations and encoders), [`decode`] (decoders),
+//! [`protocol`] (tables, lanes, handshake) and [`runtime`] (fixed Java text).
+
+mod code;
+mod decode;
+mod naming;
+mod protocol;
+mod runtime;
+mod types;
+
+use crate::model::Contract;
+use crate::targets::{header_text, Files};
+use code::Code;
+
+/// Where the file goes under the output root.
+pub const PATH: &str = "jvm/src/main/java/dev/mcptest/Coprocess.java";
+
+/// Renders `Coprocess.java`.
+pub fn generate(contract: &Contract) -> Files {
+    let mut files = Files::new();
+    files.insert(PATH.to_string(), render(contract));
+    files
+}
+
+fn render(contract: &Contract) -> String {
+    let mut code = Code::new();
+    code.line(0, format!("// {}", header_text(contract)));
+    code.blank();
+    code.line(0, "package dev.mcptest;");
+    code.blank();
+    for import in runtime::IMPORTS {
+        code.line(0, format!("import {import};"));
+    }
+    code.blank();
+    code.doc(0, &class_doc(contract), &[]);
+    code.line(0, "public final class Coprocess {");
+    code.line(1, "private Coprocess() {}");
+    code.blank();
+    protocol::render_constants(&mut code, contract);
+    protocol::render_methods(&mut code, contract);
+    protocol::render_error_codes(&mut code, contract);
+    protocol::render_lanes(&mut code, contract);
+    protocol::render_handshake(&mut code, contract);
+    decode::render_dispatch(&mut code, contract);
+    code.raw(runtime::SUPPORT_TYPES);
+    types::render_types(&mut code, contract);
+    decode::render_decoders(&mut code, contract);
+    code.raw(runtime::HELPERS);
+    code.line(0, "}");
+    code.finish()
+}
+
+fn class_doc(contract: &Contract) -> String {
+    format!(
+        "{}.\n\n{}\n\nEach type has `fromJson(String)` and `fromNode(JsonNode)`, which decode strictly and throw \
+         `DecodeException` with the contract's wording, and `toJson()`, which writes one line.",
+        contract.title, contract.description
+    )
+}

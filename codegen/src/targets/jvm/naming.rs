@@ -1,0 +1,352 @@
+//! Java names, literals and Javadoc: keyword escaping, case conversion through
+//! [`crate::names`], string literals safe for any input, and doc comments that
+//! survive `javac` (no `*/`, no `\u` escapes, HTML-escaped text).
+
+use crate::model::Ty;
+use crate::names;
+use crate::targets::wrap;
+
+/// Java's reserved words and literals, plus the members every generated record
+/// has or inherits: a component with one of these names gets a `_` suffix.
+const MEMBER_KEYWORDS: &[&str] = &[
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "try",
+    "void",
+    "volatile",
+    "while",
+    "true",
+    "false",
+    "null",
+    "var",
+    "yield",
+    "record",
+    "sealed",
+    "permits",
+    "non",
+    "_",
+    "hashCode",
+    "toString",
+    "equals",
+    "getClass",
+    "notify",
+    "notifyAll",
+    "wait",
+    "clone",
+    "finalize",
+    "toJson",
+    "appendJson",
+    "fromJson",
+    "fromNode",
+];
+
+/// Type names the generated file itself uses unqualified (java.lang, java.util,
+/// Jackson and its own helper types): a `$defs` entry with one of these names
+/// gets a `_` suffix so that it cannot shadow them.
+const RESERVED_TYPES: &[&str] = &[
+    "Coprocess",
+    "Object",
+    "String",
+    "Boolean",
+    "Long",
+    "Integer",
+    "Double",
+    "Character",
+    "Math",
+    "System",
+    "StringBuilder",
+    "Override",
+    "Deprecated",
+    "SuppressWarnings",
+    "SafeVarargs",
+    "FunctionalInterface",
+    "Record",
+    "Enum",
+    "Iterable",
+    "Exception",
+    "RuntimeException",
+    "IllegalArgumentException",
+    "IllegalStateException",
+    "Error",
+    "Throwable",
+    "Number",
+    "Void",
+    "List",
+    "Map",
+    "Set",
+    "Optional",
+    "Objects",
+    "Iterator",
+    "ArrayList",
+    "LinkedHashMap",
+    "Collections",
+    "IOException",
+    "BiConsumer",
+    "JsonNode",
+    "ObjectNode",
+    "ArrayNode",
+    "TextNode",
+    "BooleanNode",
+    "NullNode",
+    "IntNode",
+    "LongNode",
+    "DoubleNode",
+    "JsonNodeType",
+    "JsonNodeFactory",
+    "JsonFactory",
+    "JsonParser",
+    "JsonToken",
+    "JsonProcessingException",
+    "Encodable",
+    "DecodeException",
+    "HandshakeException",
+    "Methods",
+    "MethodSpec",
+    "ErrorCodes",
+    "ErrorCodeSpec",
+    "Path",
+    "Problem",
+    "Decoder",
+    "Writer",
+    "Nullable",
+];
+
+/// The Java name of a `$defs` type: `Verdict`, or `String_` for a reserved one.
+pub fn type_name(name: &str) -> String {
+    names::escape_keyword(names::pascal_case(name), RESERVED_TYPES)
+}
+
+/// The record component (and accessor) name of a wire field: `duration_ms` →
+/// `durationMs`, `class` → `class_`, `_meta` → `meta`.
+pub fn field_name(wire: &str) -> String {
+    names::escape_keyword(names::camel_case(wire), MEMBER_KEYWORDS)
+}
+
+/// The name of the local a decoder keeps a field in: `vDurationMs`. The `v`
+/// prefix keeps it apart from the decoder's own locals and the `has` flags.
+pub fn local_name(wire: &str) -> String {
+    format!("v{}", names::pascal_case(wire))
+}
+
+/// The presence flag of a required field in a decoder: `hasDurationMs`.
+pub fn flag_name(wire: &str) -> String {
+    format!("has{}", names::pascal_case(wire))
+}
+
+/// A `static final` constant name: `mcp.cache.set_mode` → `MCP_CACHE_SET_MODE`.
+pub fn constant_name(name: &str) -> String {
+    let out = names::screaming_snake_case(name);
+    match out.chars().next() {
+        None => "VALUE".to_string(),
+        Some(c) if c.is_ascii_digit() => format!("V{out}"),
+        Some(_) => out,
+    }
+}
+
+/// The enum constants of a string enum, unique: `read_write` → `READ_WRITE`,
+/// `2.0` → `V2_0`, `with-dash` → `WITH_DASH`.
+pub fn enum_constants(values: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for value in values {
+        let mut name = constant_name(value);
+        if out.contains(&name) {
+            let mut n = 2;
+            while out.contains(&format!("{name}_{n}")) {
+                n += 1;
+            }
+            name = format!("{name}_{n}");
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// A Java string literal for any text: escapes quotes, backslashes, control
+/// characters and everything outside ASCII, so the source is pure ASCII.
+pub fn string_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for unit in text.encode_utf16() {
+        match unit {
+            0x22 => out.push_str("\\\""),
+            0x5c => out.push_str("\\\\"),
+            0x0a => out.push_str("\\n"),
+            0x0d => out.push_str("\\r"),
+            0x09 => out.push_str("\\t"),
+            0x20..=0x7e => out.push(char::from(unit as u8)),
+            _ => out.push_str(&format!("\\u{unit:04x}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// JSON-escapes text into a JSON string (what the decoders print in enum
+/// messages), following the same rules as the generated `writeString`.
+pub fn json_quote(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The Java type of a value: primitives where a value is always there, boxed
+/// where it may be absent or null (`boxed`), `JsonNode` for any JSON value.
+pub fn java_type(ty: &Ty, boxed: bool) -> String {
+    match ty {
+        Ty::Any => "JsonNode".to_string(),
+        Ty::Boolean if boxed => "Boolean".to_string(),
+        Ty::Boolean => "boolean".to_string(),
+        Ty::Integer { .. } if boxed => "Long".to_string(),
+        Ty::Integer { .. } => "long".to_string(),
+        Ty::String => "String".to_string(),
+        Ty::Ref(name) => type_name(name),
+        Ty::Array(item) => format!("List<{}>", java_type(item, true)),
+        Ty::Nullable(inner) => java_type(inner, true),
+    }
+}
+
+/// Javadoc text from a schema description: `code` spans become `{@code ..}`,
+/// the rest is HTML-escaped, and nothing can end the comment or form a `\u`
+/// escape. Returns the wrapped lines (without comment markers).
+pub fn doc_lines(text: &str, width: usize) -> Vec<String> {
+    wrap(&doc_text(text), width)
+}
+
+/// A description as Javadoc text (escaped, not wrapped).
+pub fn doc_text(text: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        let is_code = i % 2 == 1;
+        if is_code && code_is_plain(part) {
+            out.push_str("{@code ");
+            out.push_str(part);
+            out.push('}');
+        } else if is_code {
+            out.push_str("<code>");
+            out.push_str(&html_escape(part));
+            out.push_str("</code>");
+        } else {
+            out.push_str(&html_escape(part));
+        }
+    }
+    out
+}
+
+/// A code span can go into `{@code ..}` as is when its braces balance and it
+/// holds nothing that Java or Javadoc would read specially.
+fn code_is_plain(code: &str) -> bool {
+    let mut depth = 0i32;
+    for c in code.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            '@' => return false,
+            c if !c.is_ascii() || c.is_ascii_control() => return false,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0 && !code.is_empty() && !code.contains("*/") && !code.contains("\\u")
+}
+
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '@' => out.push_str("&#64;"),
+            '\\' => out.push_str("&#92;"),
+            c if !c.is_ascii() => out.push_str(&format!("&#x{:x};", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.replace("*/", "*&#47;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(field_name("class"), "class_");
+        assert_eq!(field_name("duration_ms"), "durationMs");
+        assert_eq!(field_name("_meta"), "meta");
+        assert_eq!(field_name("isError"), "isError");
+        assert_eq!(type_name("String"), "String_");
+        assert_eq!(
+            enum_constants(&["2.0".into(), "with-dash".into(), "default".into()]),
+            ["V2_0", "WITH_DASH", "DEFAULT"]
+        );
+        assert_eq!(string_literal("a\"b\\u\u{e9}"), "\"a\\\"b\\\\u\\u00e9\"");
+    }
+
+    #[test]
+    fn docs() {
+        assert_eq!(
+            doc_text("`{advice}` when <suite> & `a*/b`"),
+            "{@code {advice}} when &lt;suite&gt; &amp; <code>a*&#47;b</code>"
+        );
+    }
+}

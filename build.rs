@@ -14,8 +14,8 @@ fn main() {
     let Some(out_dir) = std::env::var_os("OUT_DIR").map(PathBuf::from) else {
         fail("OUT_DIR is not set: run this through cargo");
     };
-    let rendered = codegen::load::load(&manifest.join(SCHEMA), SCHEMA).and_then(|(contract, raw)| {
-        codegen::targets::rust::render(&contract, &raw, codegen::targets::rust::Flavor::WithJsonSchema)
+    let rendered = codegen::load::load(&manifest.join(SCHEMA), SCHEMA).and_then(|(contract, _)| {
+        codegen::targets::rust::render(&contract, codegen::targets::rust::Flavor::WithJsonSchema)
     });
     match rendered {
         Ok(text) => write_if_changed(&out_dir.join("coprocess.rs"), &text),

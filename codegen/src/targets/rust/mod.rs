@@ -24,8 +24,8 @@ pub enum Flavor {
 }
 
 /// Renders the whole Rust module text (header included).
-pub fn render(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Result<String, SchemaError> {
-    let types = typify_pass::types(contract, raw, flavor)?;
+pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError> {
+    let types = typify_pass::types(contract, &contract.raw, flavor)?;
     let extras = extras::items(contract);
     let file: syn::File = syn::parse2(quote::quote! { #types #extras }).map_err(|e| {
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
@@ -40,10 +40,9 @@ pub fn render(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> R
     ))
 }
 
-/// The Rust SDK file. Its contents depend on the raw schema, which the model
-/// keeps only in part, so the entry point reloads it from `Contract::raw`.
+/// The Rust SDK file (typify reads the `$defs` from `Contract::raw`).
 pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
     let mut files = Files::new();
-    files.insert(SDK_PATH.to_string(), render(contract, &contract.raw, Flavor::Sdk)?);
+    files.insert(SDK_PATH.to_string(), render(contract, Flavor::Sdk)?);
     Ok(files)
 }

@@ -42,3 +42,38 @@ fn unknown_fields_are_rejected_at_every_level_of_every_closed_shape() {
         assert!(error.problem.contains("unknown field `zz_undeclared`"), "{}: {error}", case.note);
     }
 }
+
+/// The keys of every object in `value`, in document order, with their paths.
+fn key_orders(value: &serde_json::Value, path: &str, out: &mut Vec<(String, Vec<String>)>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            out.push((path.to_string(), map.keys().cloned().collect()));
+            for (k, v) in map {
+                key_orders(v, &format!("{path}/{k}"), out);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| key_orders(v, &format!("{path}/{i}"), out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn encoders_write_fields_in_schema_declaration_order() {
+    // Samples are built by walking the schema's `properties` in declaration
+    // order (the schema is read with order preserved), so the sample's key
+    // order is the declaration order; the encoder must reproduce it exactly.
+    let schema = support::schema();
+    let defs = schema["$defs"].as_object().unwrap();
+    let mut checked = 0;
+    for (name, def) in defs {
+        let sample = support::sample(&schema, def);
+        let encoded = frames::decode_and_encode(name, &sample.to_string()).unwrap().unwrap();
+        let back: serde_json::Value = serde_json::from_str(&encoded).unwrap();
+        let (mut expected, mut actual) = (Vec::new(), Vec::new());
+        key_orders(&sample, "", &mut expected);
+        key_orders(&back, "", &mut actual);
+        assert_eq!(actual, expected, "{name}: fields out of schema order in {encoded}");
+        checked += expected.iter().filter(|(_, keys)| keys.len() > 1).count();
+    }
+    assert!(checked >= 20, "only {checked} multi-field objects checked");
+}

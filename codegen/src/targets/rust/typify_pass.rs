@@ -44,17 +44,67 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     };
     let mut file: syn::File =
         syn::parse2(stream).map_err(|e| typify_error(contract, "/$defs", format!("typify produced invalid tokens: {e}")))?;
-    Tighten.visit_file_mut(&mut file);
+    Tighten { contract }.visit_file_mut(&mut file);
     Ok(quote! { #file })
 }
 
-struct Tighten;
+/// The syn pass: strict optional fields, shape-dispatched unions, and struct
+/// fields back in schema declaration order (typify sorts them by name; the
+/// encoder writes fields in struct order).
+struct Tighten<'c> {
+    contract: &'c Contract,
+}
+
+/// The name a struct field has on the wire: its `serde(rename)` or its ident.
+fn wire_name(field: &syn::Field) -> String {
+    for attr in &field.attrs {
+        if !attr.path().is_ident("serde") {
+            continue;
+        }
+        let mut renamed = None;
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                let value: syn::LitStr = meta.value()?.parse()?;
+                renamed = Some(value.value());
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+        if let Some(name) = renamed {
+            return name;
+        }
+    }
+    field.ident.as_ref().map(|i| i.to_string().trim_start_matches("r#").to_string()).unwrap_or_default()
+}
+
+impl Tighten<'_> {
+    fn declaration_order(&self, item: &mut syn::ItemStruct) {
+        let Some(crate::model::TypeDef { kind: crate::model::TypeKind::Object(object), .. }) =
+            self.contract.types.get(&item.ident.to_string())
+        else {
+            return;
+        };
+        let syn::Fields::Named(named) = &mut item.fields else {
+            return;
+        };
+        let position = |f: &syn::Field| object.fields.iter().position(|d| d.name == wire_name(f)).unwrap_or(usize::MAX);
+        let mut fields: Vec<syn::Field> = std::mem::take(&mut named.named).into_iter().collect();
+        fields.sort_by_key(|f| position(f));
+        named.named = fields.into_iter().collect();
+    }
+}
 
 fn attr_text(attr: &syn::Attribute) -> String {
     quote!(#attr).to_string()
 }
 
-impl VisitMut for Tighten {
+impl VisitMut for Tighten<'_> {
+    fn visit_item_struct_mut(&mut self, item: &mut syn::ItemStruct) {
+        self.declaration_order(item);
+        syn::visit_mut::visit_item_struct_mut(self, item);
+    }
+
     fn visit_field_mut(&mut self, field: &mut syn::Field) {
         let optional = field.attrs.iter().any(|a| {
             let text = attr_text(a);

@@ -72,17 +72,19 @@ pub struct CacheSetModeParams {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct CacheSetModeResult {
-    ///How many results the cache holds.
-    pub entries: u64,
     ///The mode now in force.
     pub mode: CacheMode,
     ///The mode before this call.
     pub previous_mode: CacheMode,
+    ///How many results the cache holds.
+    pub entries: u64,
 }
 ///The params of `mcp.call`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct CallParams {
+    ///The name of the tool to call.
+    pub tool: ::std::string::String,
     ///The tool's arguments, as its input schema defines them. Omitted means no arguments.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
@@ -95,19 +97,17 @@ pub struct CallParams {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub timeout_ms: ::std::option::Option<::std::num::NonZeroU64>,
-    ///The name of the tool to call.
-    pub tool: ::std::string::String,
 }
 ///The params of `mcp.callPrompt`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct CallPromptParams {
+    ///The name of the prompt.
+    pub name: ::std::string::String,
     ///The prompt's arguments, by name. Omitted means none.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub arguments: ::std::option::Option<PromptArguments>,
-    ///The name of the prompt.
-    pub name: ::std::string::String,
 }
 ///The result of `mcp.callPrompt`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -212,11 +212,11 @@ pub struct CassetteSetModeParams {
 pub struct CassetteSetModeResult {
     ///The mode now in force.
     pub mode: CassetteMode,
+    ///The mode before this call.
+    pub previous_mode: CassetteMode,
     ///The cassette file in use, or null when the mode is `off`.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub path: ::std::option::Option<::std::string::String>,
-    ///The mode before this call.
-    pub previous_mode: CassetteMode,
 }
 ///The params of a method that takes none: omitted, or an empty object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -228,24 +228,24 @@ pub struct EmptyParams {}
 pub struct ErrorObject {
     ///The error code.
     pub code: i64,
+    ///A one-sentence human-readable description.
+    pub message: ::std::string::String,
     ///Optional detail, any JSON value. For -32000 it carries what the server under test said.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub data: ::std::option::Option<::serde_json::Value>,
-    ///A one-sentence human-readable description.
-    pub message: ::std::string::String,
 }
 ///A response carrying an error.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorResponse {
-    ///What went wrong.
-    pub error: ErrorObject,
+    ///Always `2.0`.
+    pub jsonrpc: JsonRpcVersion,
     ///The id of the request this answers; null only when the line's id could not be read (a parse error or an unreadable envelope), as JSON-RPC 2.0 says.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub id: ::std::option::Option<RequestId>,
-    ///Always `2.0`.
-    pub jsonrpc: JsonRpcVersion,
+    ///What went wrong.
+    pub error: ErrorObject,
 }
 ///The params of `coprocess/handshake`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -266,28 +266,28 @@ pub struct HandshakeParams {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct HandshakeResult {
-    ///The mcptest binary's package version. Diagnostic only.
-    pub binary_version: ::std::string::String,
     ///The coprocess protocol version the binary speaks. Any integer parses, so that an SDK can name both versions when they differ.
     pub protocol_version: i64,
+    ///The mcptest binary's package version. Diagnostic only.
+    pub binary_version: ::std::string::String,
 }
 ///The result of `mcp.initialize`: what the server under test said about itself. The contract does not fix MCP's own shapes, so `capabilities` is passed through as the server sent it.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct InitializeResult {
-    ///The server's capabilities object, verbatim.
-    pub capabilities: McpObject,
     ///How the binary talks to the server under test.
     pub era: McpEra,
-    ///The server's instructions, or null when it gave none.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub instructions: ::std::option::Option<::std::string::String>,
     ///The MCP protocol revision in use with the server under test, for example `2025-06-18`.
     pub mcp_protocol_version: ::std::string::String,
     ///The server's `serverInfo.name`.
     pub server_name: ::std::string::String,
     ///The server's `serverInfo.version`.
     pub server_version: ::std::string::String,
+    ///The server's capabilities object, verbatim.
+    pub capabilities: McpObject,
+    ///The server's instructions, or null when it gave none.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub instructions: ::std::option::Option<::std::string::String>,
 }
 ///The JSON-RPC version marker, always the string `2.0`.
 #[derive(
@@ -509,11 +509,11 @@ pub struct ReadResourceResult {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ReporterFlushResult {
+    ///How many verdicts this flush appended.
+    pub written: u64,
     ///The file they were appended to, or null when reporting is off.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub path: ::std::option::Option<::std::string::String>,
-    ///How many verdicts this flush appended.
-    pub written: u64,
 }
 ///The params of `mcp.reporter.setUpload`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -542,10 +542,10 @@ pub struct ReporterStatus {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
-    ///Chosen by the SDK and echoed in the response.
-    pub id: RequestId,
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
+    ///Chosen by the SDK and echoed in the response.
+    pub id: RequestId,
     ///One of the names in the method table.
     pub method: ::std::string::String,
     ///The method's params object. Omitted for methods whose params are optional (an empty object is accepted there too).
@@ -598,10 +598,10 @@ pub struct ShutdownResult {}
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct SuccessResponse {
-    ///The id of the request this answers.
-    pub id: RequestId,
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
+    ///The id of the request this answers.
+    pub id: RequestId,
     ///The method's result, of the shape the method table names.
     pub result: ::serde_json::Value,
 }
@@ -611,6 +611,13 @@ pub struct SuccessResponse {
 pub struct ToolCallPassthrough {
     ///The result's content blocks (text, image, audio, resource links, embedded resources), as MCP defines them.
     pub content: ::std::vec::Vec<McpObject>,
+    ///The tool's structured result, when it returned one.
+    #[serde(
+        rename = "structuredContent",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub structured_content: ::std::option::Option<McpObject>,
     ///True when the tool reported an error. Omitted means false.
     #[serde(rename = "isError", skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
@@ -619,30 +626,23 @@ pub struct ToolCallPassthrough {
     #[serde(rename = "_meta", skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub meta: ::std::option::Option<McpObject>,
-    ///The tool's structured result, when it returned one.
-    #[serde(
-        rename = "structuredContent",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
-    #[serde(default, deserialize_with = "strict::present")]
-    pub structured_content: ::std::option::Option<McpObject>,
 }
 ///The outcome of one tool call as the SDKs type it. Every field is always present; the nullable ones are null when they do not apply. An undeclared field is contract drift and fails the call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Verdict {
-    ///The tool's structured content (`structuredContent`), or null when it returned none.
-    pub data: ::serde_json::Value,
-    ///Wall-clock milliseconds the call took, measured by the binary.
-    pub duration_ms: u64,
-    ///When `success` is false, the error text the tool reported; otherwise null.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
-    pub error: ::std::option::Option<::std::string::String>,
     ///True when the tool ran and did not report an error (`isError` false).
     pub success: bool,
+    ///The tool's structured content (`structuredContent`), or null when it returned none.
+    pub data: ::serde_json::Value,
     ///The text content blocks of the result joined with newlines, or null when there were none.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub text: ::std::option::Option<::std::string::String>,
+    ///When `success` is false, the error text the tool reported; otherwise null.
+    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    pub error: ::std::option::Option<::std::string::String>,
+    ///Wall-clock milliseconds the call took, measured by the binary.
+    pub duration_ms: u64,
 }
 /// Error types.
 pub mod error {

@@ -28,12 +28,12 @@ for Bag {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Circle {
+    ///The radius.
+    pub radius: i64,
     ///Shared optional field.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub note: ::std::option::Option<::std::string::String>,
-    ///The radius.
-    pub radius: i64,
 }
 ///The params of a method that takes none: omitted, or an empty object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -45,24 +45,24 @@ pub struct EmptyParams {}
 pub struct ErrorObject {
     ///The error code.
     pub code: i64,
+    ///A one-sentence human-readable description.
+    pub message: ::std::string::String,
     ///Optional detail, any JSON value. For -32000 it carries what the server under test said.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub data: ::std::option::Option<::serde_json::Value>,
-    ///A one-sentence human-readable description.
-    pub message: ::std::string::String,
 }
 ///A response carrying an error.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorResponse {
-    ///What went wrong.
-    pub error: ErrorObject,
+    ///Always `2.0`.
+    pub jsonrpc: JsonRpcVersion,
     ///The id of the request this answers; null only when the line's id could not be read (a parse error or an unreadable envelope), as JSON-RPC 2.0 says.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub id: ::std::option::Option<RequestId>,
-    ///Always `2.0`.
-    pub jsonrpc: JsonRpcVersion,
+    ///What went wrong.
+    pub error: ErrorObject,
 }
 ///The params of `coprocess/handshake`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -83,10 +83,10 @@ pub struct HandshakeParams {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct HandshakeResult {
-    ///The mcptest binary's package version. Diagnostic only.
-    pub binary_version: ::std::string::String,
     ///The coprocess protocol version the binary speaks. Any integer parses, so that an SDK can name both versions when they differ.
     pub protocol_version: i64,
+    ///The mcptest binary's package version. Diagnostic only.
+    pub binary_version: ::std::string::String,
 }
 ///Enum values that are keywords.
 #[derive(
@@ -210,52 +210,52 @@ impl ::std::convert::TryFrom<::std::string::String> for JsonRpcVersion {
 pub struct Keywords {
     ///A keyword in Python, Java, C#, TypeScript.
     pub class: ::std::string::String,
+    ///A keyword in Go and a builtin in Python.
+    #[serde(rename = "type")]
+    pub type_: u64,
     ///A keyword in Java, C#, Go, TypeScript.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub default: ::std::option::Option<bool>,
-    ///A keyword in C#.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(default, deserialize_with = "strict::present")]
-    pub event: ::std::option::Option<Import>,
-    ///camelCase on the wire.
-    #[serde(rename = "fooBar", skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(default, deserialize_with = "strict::present")]
-    pub foo_bar: ::std::option::Option<::std::num::NonZeroU64>,
     ///A keyword in Python.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub from: ::std::option::Option<::std::string::String>,
     ///A keyword in Go.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub func: ::std::vec::Vec<::std::string::String>,
+    ///A keyword in C#.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub event: ::std::option::Option<Import>,
+    ///A type name in C# and Go.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub string: ::std::option::Option<::serde_json::Value>,
     ///A keyword in Python, Java, Go.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub import: ::std::option::Option<Bag>,
+    ///camelCase on the wire.
+    #[serde(rename = "fooBar", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub foo_bar: ::std::option::Option<::std::num::NonZeroU64>,
     ///A leading underscore.
     #[serde(rename = "_meta", deserialize_with = "::std::option::Option::deserialize")]
     pub meta: ::std::option::Option<Shape>,
     ///An array of a union.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub shapes: ::std::vec::Vec<Shape>,
-    ///A type name in C# and Go.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(default, deserialize_with = "strict::present")]
-    pub string: ::std::option::Option<::serde_json::Value>,
-    ///A keyword in Go and a builtin in Python.
-    #[serde(rename = "type")]
-    pub type_: u64,
 }
 ///A label.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Label {
+    ///The text.
+    pub text: ::std::string::String,
     ///Shared optional field.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub note: ::std::option::Option<::std::string::String>,
-    ///The text.
-    pub text: ::std::string::String,
 }
 ///A request's params: a JSON object whose shape the method table names for the request's method. It is open here because the envelope is decoded before the method is known; the method's params shape is closed.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -285,10 +285,10 @@ for Params {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
-    ///Chosen by the SDK and echoed in the response.
-    pub id: RequestId,
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
+    ///Chosen by the SDK and echoed in the response.
+    pub id: RequestId,
     ///One of the names in the method table.
     pub method: ::std::string::String,
     ///The method's params object. Omitted for methods whose params are optional (an empty object is accepted there too).
@@ -360,21 +360,21 @@ impl ::std::convert::From<Label> for Shape {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Square {
+    ///The side.
+    pub side: i64,
     ///Shared optional field.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub note: ::std::option::Option<::std::string::String>,
-    ///The side.
-    pub side: i64,
 }
 ///A response carrying the method's result.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct SuccessResponse {
-    ///The id of the request this answers.
-    pub id: RequestId,
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
+    ///The id of the request this answers.
+    pub id: RequestId,
     ///The method's result, of the shape the method table names.
     pub result: ::serde_json::Value,
 }

@@ -12,24 +12,24 @@ pub struct EmptyParams {}
 pub struct ErrorObject {
     ///The error code.
     pub code: i64,
+    ///A one-sentence human-readable description.
+    pub message: ::std::string::String,
     ///Optional detail, any JSON value. For -32000 it carries what the server under test said.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub data: ::std::option::Option<::serde_json::Value>,
-    ///A one-sentence human-readable description.
-    pub message: ::std::string::String,
 }
 ///A response carrying an error.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorResponse {
-    ///What went wrong.
-    pub error: ErrorObject,
+    ///Always `2.0`.
+    pub jsonrpc: JsonRpcVersion,
     ///The id of the request this answers; null only when the line's id could not be read (a parse error or an unreadable envelope), as JSON-RPC 2.0 says.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub id: ::std::option::Option<RequestId>,
-    ///Always `2.0`.
-    pub jsonrpc: JsonRpcVersion,
+    ///What went wrong.
+    pub error: ErrorObject,
 }
 ///The params of `coprocess/handshake`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -50,10 +50,10 @@ pub struct HandshakeParams {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct HandshakeResult {
-    ///The mcptest binary's package version. Diagnostic only.
-    pub binary_version: ::std::string::String,
     ///The coprocess protocol version the binary speaks. Any integer parses, so that an SDK can name both versions when they differ.
     pub protocol_version: i64,
+    ///The mcptest binary's package version. Diagnostic only.
+    pub binary_version: ::std::string::String,
 }
 ///The JSON-RPC version marker, always the string `2.0`.
 #[derive(
@@ -136,10 +136,10 @@ for Params {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Request {
-    ///Chosen by the SDK and echoed in the response.
-    pub id: RequestId,
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
+    ///Chosen by the SDK and echoed in the response.
+    pub id: RequestId,
     ///One of the names in the method table.
     pub method: ::std::string::String,
     ///The method's params object. Omitted for methods whose params are optional (an empty object is accepted there too).
@@ -188,10 +188,10 @@ impl ::std::convert::From<ErrorResponse> for Response {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct SuccessResponse {
-    ///The id of the request this answers.
-    pub id: RequestId,
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
+    ///The id of the request this answers.
+    pub id: RequestId,
     ///The method's result, of the shape the method table names.
     pub result: ::serde_json::Value,
 }

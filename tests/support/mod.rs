@@ -1,5 +1,7 @@
 //! Frames made from the schema: one valid sample per `$defs` type, and
 //! systematic mutations of it with the expected verdict carried along.
+//! Not every test binary uses every helper.
+#![allow(dead_code)]
 
 use serde_json::{json, Map, Value};
 

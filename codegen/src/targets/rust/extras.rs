@@ -24,6 +24,21 @@ pub fn items(contract: &Contract) -> TokenStream {
     out
 }
 
+/// For the round-trip test: the schema each generated type describes (schemars).
+pub fn json_schema_of(contract: &Contract) -> TokenStream {
+    let arms = contract.types.keys().map(|name| {
+        let ty = ident(name);
+        quote! { #name => schemars::schema_for!(#ty), }
+    });
+    quote! {
+        /// The JSON Schema the generated Rust type for a `$defs` name describes,
+        /// as `schemars` derives it (`None` for an unknown name).
+        pub fn json_schema_of(type_name: &str) -> Option<schemars::schema::RootSchema> {
+            Some(match type_name { #(#arms)* _ => return None })
+        }
+    }
+}
+
 fn constants(contract: &Contract) -> TokenStream {
     let version = proc_macro2::Literal::i64_unsuffixed(contract.protocol_version);
     let max_line = proc_macro2::Literal::u64_unsuffixed(contract.max_line_bytes);

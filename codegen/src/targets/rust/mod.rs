@@ -26,7 +26,10 @@ pub enum Flavor {
 /// Renders the whole Rust module text (header included).
 pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError> {
     let types = typify_pass::types(contract, &contract.raw, flavor)?;
-    let extras = extras::items(contract);
+    let mut extras = extras::items(contract);
+    if flavor == Flavor::WithJsonSchema {
+        extras.extend(extras::json_schema_of(contract));
+    }
     let file: syn::File = syn::parse2(quote::quote! { #types #extras }).map_err(|e| {
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
     })?;

@@ -176,16 +176,22 @@ fn frames(contract: &Contract) -> TokenStream {
                 let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
                 let arms = variants.iter().enumerate().map(|(i, v)| {
                     let variant = ident(&v.type_name);
-                    quote! { #i => strict_deserialize::<#variant, _>(#name, de).map(Self::#variant), }
+                    quote! { #i => strict_from_text::<#variant>(#name, &text).map(Self::#variant), }
                 });
-                let arms2 = arms.clone();
+                let arms2 = variants.iter().enumerate().map(|(i, v)| {
+                    let variant = ident(&v.type_name);
+                    quote! { #i => strict_from_value::<#variant>(#name, value).map(Self::#variant), }
+                });
                 quote! {
                     fn decode(text: &str) -> Result<Self, DecodeError> {
-                        let text = checked_text(#name, text)?;
-                        let keys = strict::top_level_keys(&text).map_err(|p| DecodeError::new(#name, "$", p))?;
-                        let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| keys.iter().any(|k| k == d)).collect();
+                        let checked = strict::scan(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(#name, path, problem))?;
+                        if !checked.text.trim_start().starts_with('{') {
+                            let value: serde_json::Value = serde_json::from_str(&checked.text).map_err(|e| DecodeError::new(#name, "$", strict::problem_from_serde(&e.to_string())))?;
+                            return Self::from_value(value);
+                        }
+                        let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| checked.top_level_keys.iter().any(|k| k == d)).collect();
                         let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
-                        let de = &mut serde_json::Deserializer::from_str(&text);
+                        let text = checked.text;
                         match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
                     }
                     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
@@ -194,7 +200,6 @@ fn frames(contract: &Contract) -> TokenStream {
                         };
                         let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| map.contains_key(*d)).collect();
                         let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
-                        let de = value;
                         match chosen { #(#arms2)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
                     }
                 }
@@ -202,11 +207,10 @@ fn frames(contract: &Contract) -> TokenStream {
             _ => quote! {
                 fn decode(text: &str) -> Result<Self, DecodeError> {
                     let text = checked_text(#name, text)?;
-                    let de = &mut serde_json::Deserializer::from_str(&text);
-                    strict_deserialize(#name, de)
+                    strict_from_text(#name, &text)
                 }
                 fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-                    strict_deserialize(#name, value)
+                    strict_from_value(#name, value)
                 }
             },
         };
@@ -237,7 +241,16 @@ fn frames(contract: &Contract) -> TokenStream {
         fn checked_text<'t>(type_name: &'static str, text: &'t str) -> Result<std::borrow::Cow<'t, str>, DecodeError> {
             strict::check_text(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
         }
-        fn strict_deserialize<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(type_name: &'static str, de: D) -> Result<T, DecodeError>
+        /// Deserializes checked text; only a failure pays for tracking the path.
+        fn strict_from_text<T: serde::de::DeserializeOwned>(type_name: &'static str, text: &str) -> Result<T, DecodeError> {
+            serde_json::from_str(text).or_else(|_| explain(type_name, &mut serde_json::Deserializer::from_str(text)))
+        }
+        /// Deserializes a parsed value; only a failure pays for tracking the path.
+        fn strict_from_value<T: serde::de::DeserializeOwned>(type_name: &'static str, value: serde_json::Value) -> Result<T, DecodeError> {
+            T::deserialize(&value).or_else(|_| explain(type_name, value))
+        }
+        /// Deserializes again, tracking the path, to say where and why it fails.
+        fn explain<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(type_name: &'static str, de: D) -> Result<T, DecodeError>
         where D::Error: std::fmt::Display {
             serde_path_to_error::deserialize(de).map_err(|e| {
                 let problem = strict::problem_from_serde(&e.inner().to_string());

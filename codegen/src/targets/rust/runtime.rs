@@ -37,23 +37,42 @@ pub mod strict {
     /// The largest magnitude of an integer a frame may carry (I-JSON).
     pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
+    /// Frame text that passed the JSON-text rules.
+    #[derive(Debug)]
+    pub struct CheckedText<'a> {
+        /// The text, with integral numbers written with a fraction or exponent
+        /// (`1.0`, `1e2`) rewritten as integers; borrowed when nothing changed.
+        pub text: Cow<'a, str>,
+        /// The keys of the top-level object, in document order (empty otherwise).
+        pub top_level_keys: Vec<Cow<'a, str>>,
+    }
+
     /// Checks the JSON-text rules (no BOM, one value, no duplicate keys, no lone
     /// surrogates, safe integers, finite numbers, bounded depth) and rewrites
     /// integral numbers written with a fraction or exponent (`1.0`, `1e2`) as
-    /// integers. Borrows the text when nothing needs rewriting.
+    /// integers. Borrows the text when nothing needs rewriting. An error is
+    /// `(JSON path, problem)`.
     pub fn check_text(text: &str, max_depth: usize) -> Result<Cow<'_, str>, (String, String)> {
-        let mut scanner = Scanner { bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new() };
+        scan(text, max_depth).map(|checked| checked.text)
+    }
+
+    /// [`check_text`], also collecting the top-level keys (for union dispatch).
+    /// One pass, no allocation per value: the path is only spelled out when
+    /// there is an error to report.
+    pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
+        let mut scanner = Scanner { text, bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new(), keys: Vec::new(), path: Vec::new(), top_level_keys: Vec::new() };
         if text.starts_with('\u{feff}') {
             return Err(("$".into(), "invalid JSON: byte-order mark".into()));
         }
         scanner.skip_ws();
-        scanner.value(0, &mut String::from("$"))?;
+        scanner.value(0).map_err(|problem| (scanner.spell_path(), problem))?;
         scanner.skip_ws();
         if scanner.pos != scanner.bytes.len() {
             return Err(("$".into(), format!("invalid JSON: trailing characters at column {}", scanner.pos + 1)));
         }
+        let top_level_keys = std::mem::take(&mut scanner.top_level_keys);
         if scanner.rewrites.is_empty() {
-            return Ok(Cow::Borrowed(text));
+            return Ok(CheckedText { text: Cow::Borrowed(text), top_level_keys });
         }
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
@@ -63,108 +82,159 @@ pub mod strict {
             last = *end;
         }
         out.push_str(&text[last..]);
-        Ok(Cow::Owned(out))
+        Ok(CheckedText { text: Cow::Owned(out), top_level_keys })
+    }
+
+    /// A string token: the text between its quotes, and whether it has escapes.
+    #[derive(Clone, Copy)]
+    struct Token {
+        start: usize,
+        end: usize,
+        escaped: bool,
+    }
+
+    /// Where the scanner is, for spelling the path of an error.
+    enum Step {
+        Key(Token),
+        Index(usize),
     }
 
     struct Scanner<'a> {
+        text: &'a str,
         bytes: &'a [u8],
         pos: usize,
         max_depth: usize,
         rewrites: Vec<(usize, usize, String)>,
+        /// The keys of every object being scanned, innermost last.
+        keys: Vec<Token>,
+        path: Vec<Step>,
+        top_level_keys: Vec<Cow<'a, str>>,
     }
 
-    type ScanResult<T> = Result<T, (String, String)>;
+    type ScanResult<T> = Result<T, String>;
 
-    impl Scanner<'_> {
+    impl<'a> Scanner<'a> {
         fn skip_ws(&mut self) {
             while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
                 self.pos += 1;
             }
         }
 
-        fn syntax(&self, path: &str, what: &str) -> (String, String) {
-            (path.to_string(), format!("invalid JSON: {what} at column {}", self.pos + 1))
+        fn syntax(&self, what: &str) -> String {
+            format!("invalid JSON: {what} at column {}", self.pos + 1)
         }
 
-        fn expect(&mut self, byte: u8, path: &str) -> ScanResult<()> {
+        /// The decoded text of a string token (borrowed when it has no escapes).
+        fn unescape(&self, token: Token) -> Cow<'a, str> {
+            let raw = &self.text[token.start..token.end];
+            if !token.escaped {
+                return Cow::Borrowed(raw);
+            }
+            let quoted = format!("\"{raw}\"");
+            Cow::Owned(serde_json::from_str::<String>(&quoted).unwrap_or_else(|_| raw.to_string()))
+        }
+
+        fn same_key(&self, a: Token, b: Token) -> bool {
+            if !a.escaped && !b.escaped {
+                return self.bytes[a.start..a.end] == self.bytes[b.start..b.end];
+            }
+            self.unescape(a) == self.unescape(b)
+        }
+
+        fn spell_path(&self) -> String {
+            let mut path = String::from("$");
+            for step in &self.path {
+                match step {
+                    Step::Key(token) => push_key(&mut path, &self.unescape(*token)),
+                    Step::Index(i) => path.push_str(&format!("[{i}]")),
+                }
+            }
+            path
+        }
+
+        fn expect(&mut self, byte: u8) -> ScanResult<()> {
             if self.bytes.get(self.pos) == Some(&byte) {
                 self.pos += 1;
                 Ok(())
             } else {
-                Err(self.syntax(path, &format!("expected `{}`", byte as char)))
+                Err(self.syntax(&format!("expected `{}`", byte as char)))
             }
         }
 
-        fn value(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
+        fn value(&mut self, depth: usize) -> ScanResult<()> {
             match self.bytes.get(self.pos) {
-                Some(b'{') => self.object(depth + 1, path),
-                Some(b'[') => self.array(depth + 1, path),
-                Some(b'"') => self.string(path).map(|_| ()),
-                Some(b't') => self.literal(b"true", path),
-                Some(b'f') => self.literal(b"false", path),
-                Some(b'n') => self.literal(b"null", path),
-                Some(b'-' | b'0'..=b'9') => self.number(path),
-                _ => Err(self.syntax(path, "expected a value")),
+                Some(b'{') => self.object(depth + 1),
+                Some(b'[') => self.array(depth + 1),
+                Some(b'"') => self.string().map(|_| ()),
+                Some(b't') => self.literal(b"true"),
+                Some(b'f') => self.literal(b"false"),
+                Some(b'n') => self.literal(b"null"),
+                Some(b'-' | b'0'..=b'9') => self.number(),
+                _ => Err(self.syntax("expected a value")),
             }
         }
 
-        fn literal(&mut self, word: &[u8], path: &str) -> ScanResult<()> {
+        fn literal(&mut self, word: &[u8]) -> ScanResult<()> {
             if self.bytes[self.pos..].starts_with(word) {
                 self.pos += word.len();
                 Ok(())
             } else {
-                Err(self.syntax(path, "unexpected token"))
+                Err(self.syntax("unexpected token"))
             }
         }
 
-        fn enter(&self, depth: usize, path: &str) -> ScanResult<()> {
+        fn enter(&self, depth: usize) -> ScanResult<()> {
             if depth > self.max_depth {
-                Err((path.to_string(), format!("nesting deeper than {}", self.max_depth)))
+                Err(format!("nesting deeper than {}", self.max_depth))
             } else {
                 Ok(())
             }
         }
 
-        fn object(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
-            self.enter(depth, path)?;
+        fn object(&mut self, depth: usize) -> ScanResult<()> {
+            self.enter(depth)?;
             self.pos += 1;
             self.skip_ws();
-            let mut keys: Vec<Cow<'_, str>> = Vec::new();
             if self.bytes.get(self.pos) == Some(&b'}') {
                 self.pos += 1;
                 return Ok(());
             }
+            let first_key = self.keys.len();
             loop {
                 self.skip_ws();
                 if self.bytes.get(self.pos) != Some(&b'"') {
-                    return Err(self.syntax(path, "expected a key"));
+                    return Err(self.syntax("expected a key"));
                 }
-                let key = self.string(path)?;
-                if keys.iter().any(|k| *k == key) {
-                    return Err((path.clone(), format!("duplicate key `{key}`")));
+                let key = self.string()?;
+                if let Some(&seen) = self.keys[first_key..].iter().find(|k| self.same_key(**k, key)) {
+                    return Err(format!("duplicate key `{}`", self.unescape(seen)));
+                }
+                self.keys.push(key);
+                if depth == 1 {
+                    let decoded = self.unescape(key);
+                    self.top_level_keys.push(decoded);
                 }
                 self.skip_ws();
-                self.expect(b':', path)?;
+                self.expect(b':')?;
                 self.skip_ws();
-                let len = path.len();
-                push_key(path, &key);
-                self.value(depth, path)?;
-                path.truncate(len);
-                keys.push(Cow::Owned(key));
+                self.path.push(Step::Key(key));
+                self.value(depth)?;
+                self.path.pop();
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
                     Some(b',') => self.pos += 1,
                     Some(b'}') => {
                         self.pos += 1;
+                        self.keys.truncate(first_key);
                         return Ok(());
                     }
-                    _ => return Err(self.syntax(path, "expected `,` or `}`")),
+                    _ => return Err(self.syntax("expected `,` or `}`")),
                 }
             }
         }
 
-        fn array(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
-            self.enter(depth, path)?;
+        fn array(&mut self, depth: usize) -> ScanResult<()> {
+            self.enter(depth)?;
             self.pos += 1;
             self.skip_ws();
             if self.bytes.get(self.pos) == Some(&b']') {
@@ -174,10 +244,9 @@ pub mod strict {
             let mut index = 0usize;
             loop {
                 self.skip_ws();
-                let len = path.len();
-                path.push_str(&format!("[{index}]"));
-                self.value(depth, path)?;
-                path.truncate(len);
+                self.path.push(Step::Index(index));
+                self.value(depth)?;
+                self.path.pop();
                 index += 1;
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
@@ -186,78 +255,71 @@ pub mod strict {
                         self.pos += 1;
                         return Ok(());
                     }
-                    _ => return Err(self.syntax(path, "expected `,` or `]`")),
+                    _ => return Err(self.syntax("expected `,` or `]`")),
                 }
             }
         }
 
-        fn hex4(&mut self, path: &str) -> ScanResult<u32> {
-            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax(path, "short unicode escape"))?;
-            let text = std::str::from_utf8(digits).map_err(|_| self.syntax(path, "bad unicode escape"))?;
-            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax(path, "bad unicode escape"))?;
+        fn hex4(&mut self) -> ScanResult<u32> {
+            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax("short unicode escape"))?;
+            let text = std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
+            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
             self.pos += 4;
             Ok(value)
         }
 
-        /// Scans a string and returns its decoded text (used for keys).
-        fn string(&mut self, path: &str) -> ScanResult<String> {
+        /// Scans a string; its text is decoded only when needed (keys, errors).
+        fn string(&mut self) -> ScanResult<Token> {
             self.pos += 1;
-            let mut out = String::new();
+            let start = self.pos;
+            let mut escaped = false;
             loop {
-                let start = self.pos;
                 while let Some(&b) = self.bytes.get(self.pos) {
                     if b == b'"' || b == b'\\' || b < 0x20 {
                         break;
                     }
                     self.pos += 1;
                 }
-                out.push_str(std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or_default());
                 match self.bytes.get(self.pos) {
                     Some(b'"') => {
                         self.pos += 1;
-                        return Ok(out);
+                        return Ok(Token { start, end: self.pos - 1, escaped });
                     }
                     Some(b'\\') => {
+                        escaped = true;
                         self.pos += 1;
                         let escape = self.bytes.get(self.pos).copied();
                         self.pos += 1;
                         match escape {
-                            Some(b'"') => out.push('"'),
-                            Some(b'\\') => out.push('\\'),
-                            Some(b'/') => out.push('/'),
-                            Some(b'b') => out.push('\u{8}'),
-                            Some(b'f') => out.push('\u{c}'),
-                            Some(b'n') => out.push('\n'),
-                            Some(b'r') => out.push('\r'),
-                            Some(b't') => out.push('\t'),
-                            Some(b'u') => out.push(self.unicode_escape(path)?),
-                            _ => return Err(self.syntax(path, "bad escape")),
+                            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {}
+                            Some(b'u') => self.unicode_escape()?,
+                            _ => return Err(self.syntax("bad escape")),
                         }
                     }
-                    Some(_) => return Err(self.syntax(path, "control character in string")),
-                    None => return Err(self.syntax(path, "unterminated string")),
+                    Some(_) => return Err(self.syntax("control character in string")),
+                    None => return Err(self.syntax("unterminated string")),
                 }
             }
         }
 
-        fn unicode_escape(&mut self, path: &str) -> ScanResult<char> {
-            let first = self.hex4(path)?;
+        fn unicode_escape(&mut self) -> ScanResult<()> {
+            let lone = || "invalid JSON: lone surrogate escape".to_string();
+            let first = self.hex4()?;
             if (0xDC00..0xE000).contains(&first) {
-                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+                return Err(lone());
             }
             if !(0xD800..0xDC00).contains(&first) {
-                return char::from_u32(first).ok_or_else(|| self.syntax(path, "bad unicode escape"));
+                return Ok(());
             }
             if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
-                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+                return Err(lone());
             }
             self.pos += 2;
-            let second = self.hex4(path)?;
+            let second = self.hex4()?;
             if !(0xDC00..0xE000).contains(&second) {
-                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+                return Err(lone());
             }
-            let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-            char::from_u32(code).ok_or_else(|| self.syntax(path, "bad unicode escape"))
+            Ok(())
         }
 
         fn digits(&mut self) -> usize {
@@ -268,7 +330,7 @@ pub mod strict {
             self.pos - start
         }
 
-        fn number(&mut self, path: &str) -> ScanResult<()> {
+        fn number(&mut self) -> ScanResult<()> {
             let start = self.pos;
             if self.bytes.get(self.pos) == Some(&b'-') {
                 self.pos += 1;
@@ -276,14 +338,14 @@ pub mod strict {
             let int_start = self.pos;
             let int_digits = self.digits();
             if int_digits == 0 || (int_digits > 1 && self.bytes[int_start] == b'0') {
-                return Err(self.syntax(path, "bad number"));
+                return Err(self.syntax("bad number"));
             }
             let mut is_integer_literal = true;
             if self.bytes.get(self.pos) == Some(&b'.') {
                 self.pos += 1;
                 is_integer_literal = false;
                 if self.digits() == 0 {
-                    return Err(self.syntax(path, "bad number"));
+                    return Err(self.syntax("bad number"));
                 }
             }
             if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
@@ -293,20 +355,21 @@ pub mod strict {
                     self.pos += 1;
                 }
                 if self.digits() == 0 {
-                    return Err(self.syntax(path, "bad number"));
+                    return Err(self.syntax("bad number"));
                 }
             }
-            let literal = std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or_default();
+            let literal = &self.text[start..self.pos];
             if is_integer_literal {
-                let in_range = literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
+                // Up to 15 digits is always inside ±(2^53-1): no need to parse.
+                let in_range = int_digits <= 15 || literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
                 if !in_range {
-                    return Err((path.to_string(), format!("integer {literal} is outside ±(2^53-1)")));
+                    return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
                 return Ok(());
             }
-            let value: f64 = literal.parse().map_err(|_| self.syntax(path, "bad number"))?;
+            let value: f64 = literal.parse().map_err(|_| self.syntax("bad number"))?;
             if !value.is_finite() {
-                return Err((path.to_string(), format!("number {literal} overflows a double")));
+                return Err(format!("number {literal} overflows a double"));
             }
             if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
                 self.rewrites.push((start, self.pos, format!("{}", value as i64)));
@@ -465,26 +528,5 @@ pub mod strict {
             _ if discriminators.len() == 2 => Err(format!("both {}", names(" and "))),
             _ => Err(format!("more than one of {}", names(", "))),
         }
-    }
-
-    /// Collects the top-level keys of an object without building its values.
-    pub fn top_level_keys(text: &str) -> Result<Vec<String>, String> {
-        struct Keys;
-        impl<'de> serde::de::Visitor<'de> for Keys {
-            type Value = Vec<String>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut keys = Vec::new();
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                    keys.push(key.into_owned());
-                }
-                Ok(keys)
-            }
-        }
-        let mut de = serde_json::Deserializer::from_str(text);
-        serde::Deserializer::deserialize_any(&mut de, Keys).map_err(|e| problem_from_serde(&e.to_string()))
     }
 }

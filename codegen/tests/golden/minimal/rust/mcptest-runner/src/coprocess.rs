@@ -435,7 +435,23 @@ fn checked_text<'t>(
     strict::check_text(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
 }
-fn strict_deserialize<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
+/// Deserializes checked text; only a failure pays for tracking the path.
+fn strict_from_text<T: serde::de::DeserializeOwned>(
+    type_name: &'static str,
+    text: &str,
+) -> Result<T, DecodeError> {
+    serde_json::from_str(text)
+        .or_else(|_| explain(type_name, &mut serde_json::Deserializer::from_str(text)))
+}
+/// Deserializes a parsed value; only a failure pays for tracking the path.
+fn strict_from_value<T: serde::de::DeserializeOwned>(
+    type_name: &'static str,
+    value: serde_json::Value,
+) -> Result<T, DecodeError> {
+    T::deserialize(&value).or_else(|_| explain(type_name, value))
+}
+/// Deserializes again, tracking the path, to say where and why it fails.
+fn explain<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
     type_name: &'static str,
     de: D,
 ) -> Result<T, DecodeError>
@@ -456,99 +472,90 @@ impl Frame for EmptyParams {
     const TYPE_NAME: &'static str = "EmptyParams";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("EmptyParams", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("EmptyParams", de)
+        strict_from_text("EmptyParams", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("EmptyParams", value)
+        strict_from_value("EmptyParams", value)
     }
 }
 impl Frame for ErrorObject {
     const TYPE_NAME: &'static str = "ErrorObject";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("ErrorObject", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("ErrorObject", de)
+        strict_from_text("ErrorObject", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("ErrorObject", value)
+        strict_from_value("ErrorObject", value)
     }
 }
 impl Frame for ErrorResponse {
     const TYPE_NAME: &'static str = "ErrorResponse";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("ErrorResponse", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("ErrorResponse", de)
+        strict_from_text("ErrorResponse", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("ErrorResponse", value)
+        strict_from_value("ErrorResponse", value)
     }
 }
 impl Frame for HandshakeParams {
     const TYPE_NAME: &'static str = "HandshakeParams";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("HandshakeParams", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("HandshakeParams", de)
+        strict_from_text("HandshakeParams", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("HandshakeParams", value)
+        strict_from_value("HandshakeParams", value)
     }
 }
 impl Frame for HandshakeResult {
     const TYPE_NAME: &'static str = "HandshakeResult";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("HandshakeResult", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("HandshakeResult", de)
+        strict_from_text("HandshakeResult", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("HandshakeResult", value)
+        strict_from_value("HandshakeResult", value)
     }
 }
 impl Frame for JsonRpcVersion {
     const TYPE_NAME: &'static str = "JsonRpcVersion";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("JsonRpcVersion", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("JsonRpcVersion", de)
+        strict_from_text("JsonRpcVersion", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("JsonRpcVersion", value)
+        strict_from_value("JsonRpcVersion", value)
     }
 }
 impl Frame for Params {
     const TYPE_NAME: &'static str = "Params";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("Params", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("Params", de)
+        strict_from_text("Params", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("Params", value)
+        strict_from_value("Params", value)
     }
 }
 impl Frame for Request {
     const TYPE_NAME: &'static str = "Request";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("Request", de)
+        strict_from_text("Request", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("Request", value)
+        strict_from_value("Request", value)
     }
 }
 impl Frame for RequestId {
     const TYPE_NAME: &'static str = "RequestId";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("RequestId", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("RequestId", de)
+        strict_from_text("RequestId", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("RequestId", value)
+        strict_from_value("RequestId", value)
     }
 }
 impl<'de> serde::Deserialize<'de> for RequestId {
@@ -582,23 +589,31 @@ impl<'de> serde::Deserialize<'de> for RequestId {
 impl Frame for Response {
     const TYPE_NAME: &'static str = "Response";
     fn decode(text: &str) -> Result<Self, DecodeError> {
-        let text = checked_text("Response", text)?;
-        let keys = strict::top_level_keys(&text)
-            .map_err(|p| DecodeError::new("Response", "$", p))?;
+        let checked = strict::scan(text, MAX_DEPTH)
+            .map_err(|(path, problem)| DecodeError::new("Response", path, problem))?;
+        if !checked.text.trim_start().starts_with('{') {
+            let value: serde_json::Value = serde_json::from_str(&checked.text)
+                .map_err(|e| DecodeError::new(
+                    "Response",
+                    "$",
+                    strict::problem_from_serde(&e.to_string()),
+                ))?;
+            return Self::from_value(value);
+        }
         let present: Vec<bool> = ["result", "error"]
             .iter()
-            .map(|d| keys.iter().any(|k| k == d))
+            .map(|d| checked.top_level_keys.iter().any(|k| k == d))
             .collect();
         let chosen = strict::pick_variant(&present, &["result", "error"])
             .map_err(|p| DecodeError::new("Response", "$", p))?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
+        let text = checked.text;
         match chosen {
             0usize => {
-                strict_deserialize::<SuccessResponse, _>("Response", de)
+                strict_from_text::<SuccessResponse>("Response", &text)
                     .map(Self::SuccessResponse)
             }
             1usize => {
-                strict_deserialize::<ErrorResponse, _>("Response", de)
+                strict_from_text::<ErrorResponse>("Response", &text)
                     .map(Self::ErrorResponse)
             }
             _ => Err(DecodeError::new("Response", "$", "no variant")),
@@ -620,14 +635,13 @@ impl Frame for Response {
             .collect();
         let chosen = strict::pick_variant(&present, &["result", "error"])
             .map_err(|p| DecodeError::new("Response", "$", p))?;
-        let de = value;
         match chosen {
             0usize => {
-                strict_deserialize::<SuccessResponse, _>("Response", de)
+                strict_from_value::<SuccessResponse>("Response", value)
                     .map(Self::SuccessResponse)
             }
             1usize => {
-                strict_deserialize::<ErrorResponse, _>("Response", de)
+                strict_from_value::<ErrorResponse>("Response", value)
                     .map(Self::ErrorResponse)
             }
             _ => Err(DecodeError::new("Response", "$", "no variant")),
@@ -656,11 +670,10 @@ impl Frame for SuccessResponse {
     const TYPE_NAME: &'static str = "SuccessResponse";
     fn decode(text: &str) -> Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
-        let de = &mut serde_json::Deserializer::from_str(&text);
-        strict_deserialize("SuccessResponse", de)
+        strict_from_text("SuccessResponse", &text)
     }
     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        strict_deserialize("SuccessResponse", value)
+        strict_from_value("SuccessResponse", value)
     }
 }
 /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
@@ -874,23 +887,42 @@ pub mod strict {
     /// The largest magnitude of an integer a frame may carry (I-JSON).
     pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 
+    /// Frame text that passed the JSON-text rules.
+    #[derive(Debug)]
+    pub struct CheckedText<'a> {
+        /// The text, with integral numbers written with a fraction or exponent
+        /// (`1.0`, `1e2`) rewritten as integers; borrowed when nothing changed.
+        pub text: Cow<'a, str>,
+        /// The keys of the top-level object, in document order (empty otherwise).
+        pub top_level_keys: Vec<Cow<'a, str>>,
+    }
+
     /// Checks the JSON-text rules (no BOM, one value, no duplicate keys, no lone
     /// surrogates, safe integers, finite numbers, bounded depth) and rewrites
     /// integral numbers written with a fraction or exponent (`1.0`, `1e2`) as
-    /// integers. Borrows the text when nothing needs rewriting.
+    /// integers. Borrows the text when nothing needs rewriting. An error is
+    /// `(JSON path, problem)`.
     pub fn check_text(text: &str, max_depth: usize) -> Result<Cow<'_, str>, (String, String)> {
-        let mut scanner = Scanner { bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new() };
+        scan(text, max_depth).map(|checked| checked.text)
+    }
+
+    /// [`check_text`], also collecting the top-level keys (for union dispatch).
+    /// One pass, no allocation per value: the path is only spelled out when
+    /// there is an error to report.
+    pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
+        let mut scanner = Scanner { text, bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new(), keys: Vec::new(), path: Vec::new(), top_level_keys: Vec::new() };
         if text.starts_with('\u{feff}') {
             return Err(("$".into(), "invalid JSON: byte-order mark".into()));
         }
         scanner.skip_ws();
-        scanner.value(0, &mut String::from("$"))?;
+        scanner.value(0).map_err(|problem| (scanner.spell_path(), problem))?;
         scanner.skip_ws();
         if scanner.pos != scanner.bytes.len() {
             return Err(("$".into(), format!("invalid JSON: trailing characters at column {}", scanner.pos + 1)));
         }
+        let top_level_keys = std::mem::take(&mut scanner.top_level_keys);
         if scanner.rewrites.is_empty() {
-            return Ok(Cow::Borrowed(text));
+            return Ok(CheckedText { text: Cow::Borrowed(text), top_level_keys });
         }
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
@@ -900,108 +932,159 @@ pub mod strict {
             last = *end;
         }
         out.push_str(&text[last..]);
-        Ok(Cow::Owned(out))
+        Ok(CheckedText { text: Cow::Owned(out), top_level_keys })
+    }
+
+    /// A string token: the text between its quotes, and whether it has escapes.
+    #[derive(Clone, Copy)]
+    struct Token {
+        start: usize,
+        end: usize,
+        escaped: bool,
+    }
+
+    /// Where the scanner is, for spelling the path of an error.
+    enum Step {
+        Key(Token),
+        Index(usize),
     }
 
     struct Scanner<'a> {
+        text: &'a str,
         bytes: &'a [u8],
         pos: usize,
         max_depth: usize,
         rewrites: Vec<(usize, usize, String)>,
+        /// The keys of every object being scanned, innermost last.
+        keys: Vec<Token>,
+        path: Vec<Step>,
+        top_level_keys: Vec<Cow<'a, str>>,
     }
 
-    type ScanResult<T> = Result<T, (String, String)>;
+    type ScanResult<T> = Result<T, String>;
 
-    impl Scanner<'_> {
+    impl<'a> Scanner<'a> {
         fn skip_ws(&mut self) {
             while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
                 self.pos += 1;
             }
         }
 
-        fn syntax(&self, path: &str, what: &str) -> (String, String) {
-            (path.to_string(), format!("invalid JSON: {what} at column {}", self.pos + 1))
+        fn syntax(&self, what: &str) -> String {
+            format!("invalid JSON: {what} at column {}", self.pos + 1)
         }
 
-        fn expect(&mut self, byte: u8, path: &str) -> ScanResult<()> {
+        /// The decoded text of a string token (borrowed when it has no escapes).
+        fn unescape(&self, token: Token) -> Cow<'a, str> {
+            let raw = &self.text[token.start..token.end];
+            if !token.escaped {
+                return Cow::Borrowed(raw);
+            }
+            let quoted = format!("\"{raw}\"");
+            Cow::Owned(serde_json::from_str::<String>(&quoted).unwrap_or_else(|_| raw.to_string()))
+        }
+
+        fn same_key(&self, a: Token, b: Token) -> bool {
+            if !a.escaped && !b.escaped {
+                return self.bytes[a.start..a.end] == self.bytes[b.start..b.end];
+            }
+            self.unescape(a) == self.unescape(b)
+        }
+
+        fn spell_path(&self) -> String {
+            let mut path = String::from("$");
+            for step in &self.path {
+                match step {
+                    Step::Key(token) => push_key(&mut path, &self.unescape(*token)),
+                    Step::Index(i) => path.push_str(&format!("[{i}]")),
+                }
+            }
+            path
+        }
+
+        fn expect(&mut self, byte: u8) -> ScanResult<()> {
             if self.bytes.get(self.pos) == Some(&byte) {
                 self.pos += 1;
                 Ok(())
             } else {
-                Err(self.syntax(path, &format!("expected `{}`", byte as char)))
+                Err(self.syntax(&format!("expected `{}`", byte as char)))
             }
         }
 
-        fn value(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
+        fn value(&mut self, depth: usize) -> ScanResult<()> {
             match self.bytes.get(self.pos) {
-                Some(b'{') => self.object(depth + 1, path),
-                Some(b'[') => self.array(depth + 1, path),
-                Some(b'"') => self.string(path).map(|_| ()),
-                Some(b't') => self.literal(b"true", path),
-                Some(b'f') => self.literal(b"false", path),
-                Some(b'n') => self.literal(b"null", path),
-                Some(b'-' | b'0'..=b'9') => self.number(path),
-                _ => Err(self.syntax(path, "expected a value")),
+                Some(b'{') => self.object(depth + 1),
+                Some(b'[') => self.array(depth + 1),
+                Some(b'"') => self.string().map(|_| ()),
+                Some(b't') => self.literal(b"true"),
+                Some(b'f') => self.literal(b"false"),
+                Some(b'n') => self.literal(b"null"),
+                Some(b'-' | b'0'..=b'9') => self.number(),
+                _ => Err(self.syntax("expected a value")),
             }
         }
 
-        fn literal(&mut self, word: &[u8], path: &str) -> ScanResult<()> {
+        fn literal(&mut self, word: &[u8]) -> ScanResult<()> {
             if self.bytes[self.pos..].starts_with(word) {
                 self.pos += word.len();
                 Ok(())
             } else {
-                Err(self.syntax(path, "unexpected token"))
+                Err(self.syntax("unexpected token"))
             }
         }
 
-        fn enter(&self, depth: usize, path: &str) -> ScanResult<()> {
+        fn enter(&self, depth: usize) -> ScanResult<()> {
             if depth > self.max_depth {
-                Err((path.to_string(), format!("nesting deeper than {}", self.max_depth)))
+                Err(format!("nesting deeper than {}", self.max_depth))
             } else {
                 Ok(())
             }
         }
 
-        fn object(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
-            self.enter(depth, path)?;
+        fn object(&mut self, depth: usize) -> ScanResult<()> {
+            self.enter(depth)?;
             self.pos += 1;
             self.skip_ws();
-            let mut keys: Vec<Cow<'_, str>> = Vec::new();
             if self.bytes.get(self.pos) == Some(&b'}') {
                 self.pos += 1;
                 return Ok(());
             }
+            let first_key = self.keys.len();
             loop {
                 self.skip_ws();
                 if self.bytes.get(self.pos) != Some(&b'"') {
-                    return Err(self.syntax(path, "expected a key"));
+                    return Err(self.syntax("expected a key"));
                 }
-                let key = self.string(path)?;
-                if keys.iter().any(|k| *k == key) {
-                    return Err((path.clone(), format!("duplicate key `{key}`")));
+                let key = self.string()?;
+                if let Some(&seen) = self.keys[first_key..].iter().find(|k| self.same_key(**k, key)) {
+                    return Err(format!("duplicate key `{}`", self.unescape(seen)));
+                }
+                self.keys.push(key);
+                if depth == 1 {
+                    let decoded = self.unescape(key);
+                    self.top_level_keys.push(decoded);
                 }
                 self.skip_ws();
-                self.expect(b':', path)?;
+                self.expect(b':')?;
                 self.skip_ws();
-                let len = path.len();
-                push_key(path, &key);
-                self.value(depth, path)?;
-                path.truncate(len);
-                keys.push(Cow::Owned(key));
+                self.path.push(Step::Key(key));
+                self.value(depth)?;
+                self.path.pop();
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
                     Some(b',') => self.pos += 1,
                     Some(b'}') => {
                         self.pos += 1;
+                        self.keys.truncate(first_key);
                         return Ok(());
                     }
-                    _ => return Err(self.syntax(path, "expected `,` or `}`")),
+                    _ => return Err(self.syntax("expected `,` or `}`")),
                 }
             }
         }
 
-        fn array(&mut self, depth: usize, path: &mut String) -> ScanResult<()> {
-            self.enter(depth, path)?;
+        fn array(&mut self, depth: usize) -> ScanResult<()> {
+            self.enter(depth)?;
             self.pos += 1;
             self.skip_ws();
             if self.bytes.get(self.pos) == Some(&b']') {
@@ -1011,10 +1094,9 @@ pub mod strict {
             let mut index = 0usize;
             loop {
                 self.skip_ws();
-                let len = path.len();
-                path.push_str(&format!("[{index}]"));
-                self.value(depth, path)?;
-                path.truncate(len);
+                self.path.push(Step::Index(index));
+                self.value(depth)?;
+                self.path.pop();
                 index += 1;
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
@@ -1023,78 +1105,71 @@ pub mod strict {
                         self.pos += 1;
                         return Ok(());
                     }
-                    _ => return Err(self.syntax(path, "expected `,` or `]`")),
+                    _ => return Err(self.syntax("expected `,` or `]`")),
                 }
             }
         }
 
-        fn hex4(&mut self, path: &str) -> ScanResult<u32> {
-            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax(path, "short unicode escape"))?;
-            let text = std::str::from_utf8(digits).map_err(|_| self.syntax(path, "bad unicode escape"))?;
-            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax(path, "bad unicode escape"))?;
+        fn hex4(&mut self) -> ScanResult<u32> {
+            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax("short unicode escape"))?;
+            let text = std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
+            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
             self.pos += 4;
             Ok(value)
         }
 
-        /// Scans a string and returns its decoded text (used for keys).
-        fn string(&mut self, path: &str) -> ScanResult<String> {
+        /// Scans a string; its text is decoded only when needed (keys, errors).
+        fn string(&mut self) -> ScanResult<Token> {
             self.pos += 1;
-            let mut out = String::new();
+            let start = self.pos;
+            let mut escaped = false;
             loop {
-                let start = self.pos;
                 while let Some(&b) = self.bytes.get(self.pos) {
                     if b == b'"' || b == b'\\' || b < 0x20 {
                         break;
                     }
                     self.pos += 1;
                 }
-                out.push_str(std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or_default());
                 match self.bytes.get(self.pos) {
                     Some(b'"') => {
                         self.pos += 1;
-                        return Ok(out);
+                        return Ok(Token { start, end: self.pos - 1, escaped });
                     }
                     Some(b'\\') => {
+                        escaped = true;
                         self.pos += 1;
                         let escape = self.bytes.get(self.pos).copied();
                         self.pos += 1;
                         match escape {
-                            Some(b'"') => out.push('"'),
-                            Some(b'\\') => out.push('\\'),
-                            Some(b'/') => out.push('/'),
-                            Some(b'b') => out.push('\u{8}'),
-                            Some(b'f') => out.push('\u{c}'),
-                            Some(b'n') => out.push('\n'),
-                            Some(b'r') => out.push('\r'),
-                            Some(b't') => out.push('\t'),
-                            Some(b'u') => out.push(self.unicode_escape(path)?),
-                            _ => return Err(self.syntax(path, "bad escape")),
+                            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {}
+                            Some(b'u') => self.unicode_escape()?,
+                            _ => return Err(self.syntax("bad escape")),
                         }
                     }
-                    Some(_) => return Err(self.syntax(path, "control character in string")),
-                    None => return Err(self.syntax(path, "unterminated string")),
+                    Some(_) => return Err(self.syntax("control character in string")),
+                    None => return Err(self.syntax("unterminated string")),
                 }
             }
         }
 
-        fn unicode_escape(&mut self, path: &str) -> ScanResult<char> {
-            let first = self.hex4(path)?;
+        fn unicode_escape(&mut self) -> ScanResult<()> {
+            let lone = || "invalid JSON: lone surrogate escape".to_string();
+            let first = self.hex4()?;
             if (0xDC00..0xE000).contains(&first) {
-                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+                return Err(lone());
             }
             if !(0xD800..0xDC00).contains(&first) {
-                return char::from_u32(first).ok_or_else(|| self.syntax(path, "bad unicode escape"));
+                return Ok(());
             }
             if self.bytes.get(self.pos..self.pos + 2) != Some(b"\\u") {
-                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+                return Err(lone());
             }
             self.pos += 2;
-            let second = self.hex4(path)?;
+            let second = self.hex4()?;
             if !(0xDC00..0xE000).contains(&second) {
-                return Err((path.to_string(), "invalid JSON: lone surrogate escape".into()));
+                return Err(lone());
             }
-            let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-            char::from_u32(code).ok_or_else(|| self.syntax(path, "bad unicode escape"))
+            Ok(())
         }
 
         fn digits(&mut self) -> usize {
@@ -1105,7 +1180,7 @@ pub mod strict {
             self.pos - start
         }
 
-        fn number(&mut self, path: &str) -> ScanResult<()> {
+        fn number(&mut self) -> ScanResult<()> {
             let start = self.pos;
             if self.bytes.get(self.pos) == Some(&b'-') {
                 self.pos += 1;
@@ -1113,14 +1188,14 @@ pub mod strict {
             let int_start = self.pos;
             let int_digits = self.digits();
             if int_digits == 0 || (int_digits > 1 && self.bytes[int_start] == b'0') {
-                return Err(self.syntax(path, "bad number"));
+                return Err(self.syntax("bad number"));
             }
             let mut is_integer_literal = true;
             if self.bytes.get(self.pos) == Some(&b'.') {
                 self.pos += 1;
                 is_integer_literal = false;
                 if self.digits() == 0 {
-                    return Err(self.syntax(path, "bad number"));
+                    return Err(self.syntax("bad number"));
                 }
             }
             if let Some(b'e' | b'E') = self.bytes.get(self.pos) {
@@ -1130,20 +1205,21 @@ pub mod strict {
                     self.pos += 1;
                 }
                 if self.digits() == 0 {
-                    return Err(self.syntax(path, "bad number"));
+                    return Err(self.syntax("bad number"));
                 }
             }
-            let literal = std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or_default();
+            let literal = &self.text[start..self.pos];
             if is_integer_literal {
-                let in_range = literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
+                // Up to 15 digits is always inside ±(2^53-1): no need to parse.
+                let in_range = int_digits <= 15 || literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
                 if !in_range {
-                    return Err((path.to_string(), format!("integer {literal} is outside ±(2^53-1)")));
+                    return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
                 return Ok(());
             }
-            let value: f64 = literal.parse().map_err(|_| self.syntax(path, "bad number"))?;
+            let value: f64 = literal.parse().map_err(|_| self.syntax("bad number"))?;
             if !value.is_finite() {
-                return Err((path.to_string(), format!("number {literal} overflows a double")));
+                return Err(format!("number {literal} overflows a double"));
             }
             if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
                 self.rewrites.push((start, self.pos, format!("{}", value as i64)));
@@ -1302,26 +1378,5 @@ pub mod strict {
             _ if discriminators.len() == 2 => Err(format!("both {}", names(" and "))),
             _ => Err(format!("more than one of {}", names(", "))),
         }
-    }
-
-    /// Collects the top-level keys of an object without building its values.
-    pub fn top_level_keys(text: &str) -> Result<Vec<String>, String> {
-        struct Keys;
-        impl<'de> serde::de::Visitor<'de> for Keys {
-            type Value = Vec<String>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut keys = Vec::new();
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                    keys.push(key.into_owned());
-                }
-                Ok(keys)
-            }
-        }
-        let mut de = serde_json::Deserializer::from_str(text);
-        serde::Deserializer::deserialize_any(&mut de, Keys).map_err(|e| problem_from_serde(&e.to_string()))
     }
 }

@@ -173,7 +173,7 @@ fn construct(contract: &Contract, name: &str, value: &dyn Fn(&str, &Ty) -> Optio
     for field in &object.fields {
         let expr = value(&field.name, &field.ty);
         if field.required {
-            args.push(expr.unwrap_or_else(|| format!("default({})!", cs_type(contract, &field.ty))));
+            args.push(expr.unwrap_or_else(|| format!("default({})!", cs_type(&field.ty))));
         } else if let Some(expr) = expr {
             inits.push(format!("{} = {expr}", member_name(&field.name, &class)));
         }

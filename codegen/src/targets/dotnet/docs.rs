@@ -9,7 +9,7 @@ const WIDTH: usize = 100;
 /// Escapes the XML metacharacters and turns backtick spans into `<c>` elements.
 pub fn xml(text: &str) -> String {
     let escaped = text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    if escaped.matches('`').count() % 2 != 0 {
+    if !escaped.matches('`').count().is_multiple_of(2) {
         return escaped;
     }
     let mut out = String::new();

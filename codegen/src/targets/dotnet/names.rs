@@ -53,7 +53,7 @@ pub fn enum_wire_name(def: &str) -> String {
 /// the generated class declares.
 pub fn member_name(wire: &str, owner: &str) -> String {
     let mut name = names::pascal_case(wire);
-    if name.chars().next().map_or(true, |c| c.is_ascii_digit()) {
+    if name.chars().next().is_none_or(|c| c.is_ascii_digit()) {
         name = format!("Field{name}");
     }
     if name == owner || RESERVED_MEMBERS.contains(&name.as_str()) {
@@ -65,7 +65,7 @@ pub fn member_name(wire: &str, owner: &str) -> String {
 /// A parameter name: camelCase, `@`-escaped when it is a keyword.
 pub fn param_name(wire: &str) -> String {
     let name = names::camel_case(wire);
-    if name.chars().next().map_or(true, |c| c.is_ascii_digit()) {
+    if name.chars().next().is_none_or(|c| c.is_ascii_digit()) {
         return format!("_{name}");
     }
     if KEYWORDS.contains(&name.as_str()) {

@@ -26,15 +26,15 @@ fn kind_of<'c>(contract: &'c Contract, name: &str) -> Option<&'c TypeKind> {
 }
 
 /// The C# type of a field, item or map value.
-pub fn cs_type(contract: &Contract, ty: &Ty) -> String {
+pub fn cs_type(ty: &Ty) -> String {
     match ty {
         Ty::Any => "JsonElement".to_string(),
         Ty::Boolean => "bool".to_string(),
         Ty::Integer { .. } => "long".to_string(),
         Ty::String => "string".to_string(),
         Ty::Ref(name) => type_name(name),
-        Ty::Array(item) => format!("List<{}>", cs_type(contract, item)),
-        Ty::Nullable(inner) => format!("{}?", cs_type(contract, inner)),
+        Ty::Array(item) => format!("List<{}>", cs_type(item)),
+        Ty::Nullable(inner) => format!("{}?", cs_type(inner)),
     }
 }
 
@@ -48,8 +48,8 @@ pub fn is_value_type(contract: &Contract, ty: &Ty) -> bool {
 }
 
 /// The property type of a field: optional fields are nullable (absent = null).
-fn field_type(contract: &Contract, field: &Field) -> String {
-    let ty = cs_type(contract, &field.ty);
+fn field_type(field: &Field) -> String {
+    let ty = cs_type(&field.ty);
     if field.required || matches!(field.ty, Ty::Nullable(_)) {
         ty
     } else {
@@ -105,7 +105,7 @@ fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth: us
         }
         Ty::Nullable(inner) => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
-            format!("{value}.ValueKind == JsonValueKind.Null ? ({}?)null : {read}", cs_type(contract, inner))
+            format!("{value}.ValueKind == JsonValueKind.Null ? ({}?)null : {read}", cs_type(inner))
         }
     }
 }
@@ -204,7 +204,7 @@ fn render_object(out: &mut Out, contract: &Contract, def: &TypeDef, object: &Obj
         constructor(out, contract, &class, object);
         for field in &object.fields {
             summary(out, 2, &field.description);
-            out.line(2, &format!("public {} {} {{ get; set; }}", field_type(contract, field), member_name(&field.name, &class)));
+            out.line(2, &format!("public {} {} {{ get; set; }}", field_type(field), member_name(&field.name, &class)));
             out.blank();
         }
         entry_points(out, def, &class, false);
@@ -223,7 +223,7 @@ fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectT
     if required(object).next().is_none() {
         return;
     }
-    let params: Vec<String> = required(object).map(|f| format!("{} {}", field_type(contract, f), param_name(&f.name))).collect();
+    let params: Vec<String> = required(object).map(|f| format!("{} {}", field_type(f), param_name(&f.name))).collect();
     summary_xml(out, 2, &format!("Creates a <see cref=\"{class}\"/> from its required fields."));
     out.block(2, &format!("public {class}({})", params.join(", ")), |out| {
         for field in required(object) {
@@ -245,7 +245,7 @@ fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &Objec
         }
         for field in &object.fields {
             let init = if field.required && !matches!(field.ty, Ty::Nullable(_)) { "default!" } else { "null" };
-            out.line(3, &format!("{} {} = {init};", field_type(contract, field), local_name(&field.name)));
+            out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
         }
         out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
             out.block(4, "switch (member.Name)", |out| {
@@ -322,7 +322,7 @@ fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &Objec
 
 fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
     let class = type_name(&def.name);
-    let value_type = cs_type(contract, value);
+    let value_type = cs_type(value);
     summary(out, 1, &def.description);
     out.block(1, &format!("public sealed class {class} : Dictionary<string, {value_type}>"), |out| {
         summary_xml(out, 2, &format!("Creates an empty <see cref=\"{class}\"/>."));

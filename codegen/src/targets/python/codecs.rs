@@ -113,7 +113,7 @@ fn read_object(def: &TypeDef, object: &ObjectType, out: &mut Out) {
             (false, ty) => {
                 let decoded = format!("{}={}", field(&f.name), decode_expr(ty, &member));
                 let one = format!("{decoded} if {key} in obj else None");
-                if super::fmt::pad(12).len() + one.len() + 1 <= super::fmt::LINE_WIDTH {
+                if super::fmt::pad(12).len() + one.len() < super::fmt::LINE_WIDTH {
                     args.push(one);
                 } else {
                     let pad = super::fmt::pad(12);

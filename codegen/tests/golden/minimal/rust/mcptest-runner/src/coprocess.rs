@@ -373,7 +373,7 @@ pub mod messages {
         out.push_str(lane);
         out.push_str(":` is not drivable over the mcptest coprocess; run it with `");
         out.push_str(command);
-        out.push_str("`");
+        out.push('`');
         out
     }
     ///The SDK's fail-fast error when the handshake reply reports another version, or when the binary answers -32601 (then the binary speaks v1).

@@ -1,92 +1,236 @@
-//! Every SDK's generated code, checked by its own toolchain and driven over
-//! the same frames: each target's testee must give the verdict the contract
-//! expects for every mutated frame, and re-encode accepted frames to the same
-//! JSON value as the Rust decoder. Toolchains are installed by
-//! `tests/conformance/<target>/build.sh`; with `CI=true` a missing toolchain
+//! Conformance of every SDK's generated code to the contract.
+//!
+//! Six testees (`tests/conformance/<target>/`, one per SDK language, each
+//! built and strict-checked by its own toolchain through `build.sh`), the
+//! library's own frames (`rust-lib`) and the jsonschema validator
+//! (`jsonschema`, see `runner/targets.rs` for how it sees the JSON-text rules)
+//! are run over the corpus, `tests/conformance/corpus/*.jsonl`, or only over
+//! `$CONFORMANCE_CORPUS`. Each case's verdicts must equal the line's `valid`
+//! (or, when it is absent, agree with each other); every accepted frame must
+//! re-encode to the same JSON value everywhere; and a frame that is rejected
+//! for its shape must be rejected with the same message by every decoder.
+//! The testees also answer the helper ops (handshake, lanes, constants),
+//! checked against expectations computed from the schema's tables. With
+//! `CONFORMANCE_REPORT=<out.json>` the per-case report is written there.
+//! Toolchains are installed by `build.sh`; with `CI=true` a missing toolchain
 //! fails, elsewhere it is reported loudly.
 
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "conformance/runner/compare.rs"]
+mod compare;
+#[path = "conformance/runner/corpus.rs"]
+mod corpus;
+#[path = "conformance/runner/library.rs"]
+mod library;
+#[path = "conformance/runner/ops.rs"]
+mod ops;
+#[path = "conformance/runner/targets.rs"]
+mod targets;
+
+use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
-const TARGETS: &[&str] = &["python", "typescript", "go", "jvm", "dotnet"];
+use compare::{brief, same_value, verdict};
+use targets::Outcome;
 
-/// Numbers compare by value (`100` and `100.0` are the same JSON number).
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_value(a, b)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w))),
-        _ => a == b,
-    }
+/// Everything the targets answered, computed once for all tests.
+struct Run {
+    files: Vec<String>,
+    cases: Vec<corpus::Case>,
+    ops: Vec<ops::OpCase>,
+    outcomes: Vec<(String, Outcome)>,
 }
 
-fn build(target: &str) -> Result<bool, String> {
-    let output = Command::new("bash").arg(format!("tests/conformance/{target}/build.sh")).arg("generated").output().map_err(|e| e.to_string())?;
-    let log = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    match output.status.code() {
-        Some(0) => Ok(true),
-        Some(3) if std::env::var("CI").as_deref() != Ok("true") => {
-            eprintln!("!!!!! TOOLCHAIN MISSING for {target}: its conformance was NOT checked !!!!!\n{log}");
-            Ok(false)
+fn run() -> &'static Result<Run, String> {
+    static RUN: OnceLock<Result<Run, String>> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let files = corpus::files()?;
+        let mut cases = Vec::new();
+        for file in &files {
+            cases.extend(corpus::load(file)?);
         }
-        _ => Err(format!("{target}: build.sh failed\n{log}")),
-    }
+        let ops = ops::cases(&support::schema());
+        let input: Vec<String> = cases
+            .iter()
+            .map(|c| json!({"type": c.type_name, "json": c.json}).to_string())
+            .chain(ops.iter().map(|o| o.input.to_string()))
+            .collect();
+        let outcomes = targets::run_all(&input);
+        for (target, outcome) in &outcomes {
+            if let Outcome::Missing(log) = outcome {
+                eprintln!("\n!!!!! TOOLCHAIN MISSING for {target}: its conformance was NOT checked (CI=true makes this fail) !!!!!\n{log}");
+            }
+        }
+        Ok(Run { files: files.iter().map(|f| f.display().to_string()).collect(), cases, ops, outcomes })
+    })
 }
 
-fn run(target: &str, input: &str) -> Result<Vec<Value>, String> {
-    let mut child = Command::new("bash")
-        .arg(format!("tests/conformance/{target}/run.sh"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let text = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let output = child.wait_with_output().map_err(|e| e.to_string())?;
-    let _ = writer.join();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    stdout.lines().map(|l| serde_json::from_str(l).map_err(|e| format!("{target}: bad answer line {l}: {e}"))).collect()
+/// Per target, the answer to input line `index` (missing targets left out).
+fn answers_at(run: &Run, index: usize) -> Vec<(&str, Value)> {
+    run.outcomes
+        .iter()
+        .filter_map(|(target, outcome)| match outcome {
+            Outcome::Answers(answers) => Some((target.as_str(), answers[index].clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn failed_targets(run: &Run) -> Vec<String> {
+    run.outcomes.iter().filter_map(|(_, o)| if let Outcome::Failed(e) = o { Some(e.clone()) } else { None }).collect()
+}
+
+/// What is wrong with one corpus case's answers (empty: nothing).
+fn case_problems(case: &corpus::Case, answers: &[(&str, Value)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (target, answer) in answers {
+        match (verdict(answer), case.valid) {
+            (None, _) => problems.push(format!("{target} gave no verdict")),
+            (Some(got), Some(want)) if got != want => problems.push(format!("{target} {}s, the contract {}s", word(got), word(want))),
+            _ => {}
+        }
+    }
+    let verdicts: Vec<Option<bool>> = answers.iter().map(|(_, a)| verdict(a)).collect();
+    if case.valid.is_none() && verdicts.windows(2).any(|w| w[0] != w[1]) {
+        problems.push("the targets disagree".into());
+    }
+    let accepted: Vec<&(&str, Value)> = answers.iter().filter(|(_, a)| verdict(a) == Some(true)).collect();
+    let reference = accepted.iter().find(|(t, _)| *t == targets::VALIDATOR).or(accepted.first());
+    if let Some((ref_target, ref_answer)) = reference {
+        for (target, answer) in &accepted {
+            if !same_value(&answer["value"], &ref_answer["value"]) {
+                problems.push(format!("{target} re-encodes to another value than {ref_target}"));
+            }
+        }
+    }
+    // A shape error (the text itself passes the JSON-text rules) must read the
+    // same in every decoder; JSON-text errors may word their detail differently.
+    let text_ok = mcptest_coprocess::frames::strict::check_text(&case.json, mcptest_coprocess::MAX_DEPTH).is_ok();
+    let decoders: Vec<&(&str, Value)> = answers.iter().filter(|(t, _)| *t != targets::VALIDATOR).collect();
+    if text_ok && decoders.iter().all(|(_, a)| verdict(a) == Some(false)) {
+        if let Some((first, reference)) = decoders.first() {
+            for (target, answer) in &decoders {
+                if answer["error"] != reference["error"] {
+                    problems.push(format!("{target}'s shape error differs from {first}'s"));
+                }
+            }
+        }
+    }
+    problems
+}
+
+fn word(ok: bool) -> &'static str {
+    if ok {
+        "accept"
+    } else {
+        "reject"
+    }
 }
 
 #[test]
-fn every_target_agrees_with_the_contract_on_mutated_frames() {
-    let cases = support::cases();
-    let input: String = cases.iter().map(|c| json!({"type": c.type_name, "json": c.value.to_string()}).to_string() + "\n").collect();
+fn every_target_gives_the_contracts_verdict_on_the_corpus() {
+    let run = match run() {
+        Ok(run) => run,
+        Err(e) => panic!("{e}"),
+    };
+    assert!(!run.cases.is_empty(), "the corpus has no case");
+    let mut listing = Vec::new();
+    let mut report_cases = Vec::new();
+    let mut disagreements = 0;
+    for (index, case) in run.cases.iter().enumerate() {
+        let mut answers = answers_at(run, index);
+        answers.push((targets::VALIDATOR, targets::validator(&case.type_name, &case.json)));
+        let problems = case_problems(case, &answers);
+        if !problems.is_empty() {
+            disagreements += 1;
+            let expected = case.valid.map_or("agreement", word);
+            let mut block = format!("{} {} ({}), expected {expected}: {}", case.place, case.type_name, case.note, problems.join("; "));
+            for (target, answer) in &answers {
+                block.push_str(&format!("\n      {target:<11} {}", brief(answer)));
+            }
+            listing.push(block);
+        }
+        report_cases.push(json!({
+            "place": case.place, "type": case.type_name, "json": case.json, "note": case.note, "expected": case.valid,
+            "answers": answers.iter().map(|(t, a)| (t.to_string(), a.clone())).collect::<serde_json::Map<_, _>>(),
+            "problems": problems,
+        }));
+    }
+    let failed = failed_targets(run);
+    if let Some(path) = std::env::var_os("CONFORMANCE_REPORT") {
+        let base = run.cases.len();
+        let ops: Vec<Value> = run
+            .ops
+            .iter()
+            .enumerate()
+            .map(|(i, op)| {
+                let answers: serde_json::Map<String, Value> = answers_at(run, base + i).into_iter().map(|(t, a)| (t.to_string(), a)).collect();
+                json!({"note": op.note, "input": op.input, "expected": op.expected, "answers": answers})
+            })
+            .collect();
+        let missing: Vec<&str> = run.outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Missing(_))).map(|(t, _)| t.as_str()).collect();
+        let report = json!({
+            "corpus": run.files, "targets": run.outcomes.iter().map(|(t, _)| t.as_str()).chain([targets::VALIDATOR]).collect::<Vec<_>>(),
+            "missing_toolchains": missing, "failed_targets": failed, "disagreements": disagreements, "cases": report_cases, "ops": ops,
+        });
+        let text = serde_json::to_string_pretty(&report).expect("report serializes");
+        std::fs::write(&path, text + "\n").unwrap_or_else(|e| panic!("cannot write {}: {e}", path.to_string_lossy()));
+        eprintln!("conformance report written to {}", path.to_string_lossy());
+    }
+    let shown = listing.iter().take(40).cloned().collect::<Vec<_>>().join("\n");
+    assert!(
+        failed.is_empty() && listing.is_empty(),
+        "{} target(s) failed:\n{}\n{disagreements} of {} cases with disagreements{}:\n{shown}",
+        failed.len(),
+        failed.join("\n"),
+        run.cases.len(),
+        if listing.len() > 40 { " (first 40 shown; set CONFORMANCE_REPORT=<out.json> for all)" } else { "" },
+    );
+}
+
+#[test]
+fn every_target_answers_the_helper_ops_as_the_schema_says() {
+    let run = match run() {
+        Ok(run) => run,
+        Err(e) => panic!("{e}"),
+    };
     let mut problems = Vec::new();
-    for target in TARGETS {
-        match build(target) {
-            Ok(true) => {}
-            Ok(false) => continue,
-            Err(e) => {
-                problems.push(e);
-                continue;
-            }
-        }
-        let answers = match run(target, &input) {
-            Ok(a) => a,
-            Err(e) => {
-                problems.push(e);
-                continue;
-            }
-        };
-        if answers.len() != cases.len() {
-            problems.push(format!("{target}: {} answers for {} cases", answers.len(), cases.len()));
-            continue;
-        }
-        for (case, answer) in cases.iter().zip(&answers) {
-            let ok = answer["ok"] == json!(true);
-            if ok != case.valid {
-                problems.push(format!("{target}: {} {} ({}): expected {}, got {answer}", case.type_name, case.value, case.note, case.valid));
-            } else if ok && !same_value(&answer["value"], &case.value) {
-                problems.push(format!("{target}: {} {} re-encoded as {}", case.type_name, case.value, answer["value"]));
+    for (i, op) in run.ops.iter().enumerate() {
+        for (target, answer) in answers_at(run, run.cases.len() + i) {
+            let same = verdict(&answer) == verdict(&op.expected)
+                && match verdict(&answer) {
+                    Some(true) => same_value(&answer["value"], &op.expected["value"]),
+                    _ if op.prefix => answer["error"].as_str().unwrap_or_default().starts_with(op.expected["error"].as_str().unwrap_or("?")),
+                    _ => answer["error"] == op.expected["error"],
+                };
+            if !same {
+                problems.push(format!("{} ({}): {target} answered {answer}, expected {}", op.note, op.input, op.expected));
             }
         }
     }
-    assert!(problems.is_empty(), "{} disagreements:\n{}", problems.len(), problems.join("\n"));
+    let failed = failed_targets(run);
+    assert!(failed.is_empty() && problems.is_empty(), "failed targets:\n{}\n{} wrong op answers:\n{}", failed.join("\n"), problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn the_mutation_corpus_is_what_the_schema_generates() {
+    let rendered = corpus::render_mutations();
+    let committed = std::fs::read_to_string(corpus::MUTATIONS).unwrap_or_default();
+    if committed == rendered {
+        return;
+    }
+    if std::env::var("EXPECTORATE").as_deref() == Ok("overwrite") {
+        std::fs::write(corpus::MUTATIONS, &rendered).expect("write the mutation corpus");
+        return;
+    }
+    let first = committed.lines().zip(rendered.lines()).position(|(a, b)| a != b).unwrap_or(committed.lines().count().min(rendered.lines().count()));
+    panic!(
+        "{} is not what tests/support generates from the schema (first difference at line {}: committed {:?}, generated {:?}); regenerate with EXPECTORATE=overwrite cargo test --test conformance the_mutation_corpus",
+        corpus::MUTATIONS,
+        first + 1,
+        committed.lines().nth(first),
+        rendered.lines().nth(first),
+    );
 }

@@ -44,7 +44,7 @@ fn errors_say_where_and_why() {
         ("Response", r#"{"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "x"}}"#, "Response: both `result` and `error`"),
         ("Response", r#"{"jsonrpc": "2.0", "id": 1}"#, "Response: neither `result` nor `error`"),
         ("Verdict", r#"{"success": true, "data": null, "error": null, "duration_ms": 3}"#, "Verdict: missing field `text`"),
-        ("Verdict", r#"{"success": true, "data": null, "text": 5, "error": null, "duration_ms": 3}"#, "Verdict: expected string, got integer at $.text"),
+        ("Verdict", r#"{"success": true, "data": null, "text": 5, "error": null, "duration_ms": 3}"#, "Verdict: expected string or null, got integer at $.text"),
         ("Verdict", r#"{"success": true, "data": null, "text": null, "error": null, "duration_ms": -3}"#, "Verdict: expected integer >= 0, got -3 at $.duration_ms"),
         ("Request", r#"{"jsonrpc": "1.0", "id": 1, "method": "x"}"#, "Request: expected \"2.0\", got \"1.0\" at $.jsonrpc"),
         ("Request", r#"{"jsonrpc": "2.0", "id": null, "method": "x"}"#, "Request: expected integer or string, got null at $.id"),

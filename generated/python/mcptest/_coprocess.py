@@ -12,11 +12,19 @@ identically in every language: a byte-order mark, text after the value, two valu
 one line, duplicate object keys, lone surrogate escapes, `NaN`/`Infinity`, numbers
 that overflow a double, integers (numbers without fraction or exponent) outside
 +-(2^53-1), and nesting deeper than `max_depth` containers are all rejected. A number
-with a zero fraction or an exponent (`1.0`, `1e2`) is an integer wherever the schema
-asks for one, as JSON Schema says, and is re-encoded as the integer. The
-`x-coprocess` keyword carries the parts of the contract that are not frame shapes:
-the protocol version, the method table, the error codes, the lane table and the
-shared message wording.
+is an integer when its value, read as a double, is integral and within +-(2^53-1),
+however it is written: `1.0`, `1e2`, `1E+2`, `-0`, `-0.0` and `1e-400` (which
+underflows to 0) are integers wherever the schema asks for one, as JSON Schema says,
+and are re-encoded as the integer; `1e16` and `9007199254740992.0` are not integers
+(rejected where one is expected) but are plain numbers elsewhere. Duplicate keys are
+compared after unescaping (`"a"` and `"\\u0061"` are the same key). Escaped `\\u0000`
+is a valid string character; raw control characters (U+0000 to U+001F) inside strings
+are rejected. Only space, tab, line feed and carriage return are whitespace. Leading
+zeros, `+1`, `.5`, `1.`, trailing commas, single quotes, comments, unquoted keys and
+empty text are rejected. An array never stands for an object. The `x-coprocess`
+keyword carries the parts of the contract that are not frame shapes: the protocol
+version, the method table, the error codes, the lane table and the shared message
+wording.
 
 Every `$defs` type `T` has `decode_t(text)` and `t_from_value(value)` (strict,
 raising `DecodeError` with the contract's wording), `t_to_value(t)` and `encode_t(t)`

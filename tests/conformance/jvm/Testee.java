@@ -58,8 +58,10 @@ public final class Testee {
                 case "decode":
                     return ok(Coprocess.decode(text(testCase, "type"), text(testCase, "json")).toJson());
                 case "handshake_request":
-                    return ok(Coprocess.handshakeRequest(
-                            testCase.path("id").asLong(), text(testCase, "sdk"), text(testCase, "sdk_version")));
+                    JsonNode id = testCase.path("id");
+                    Coprocess.RequestId requestId =
+                            id.isTextual() ? Coprocess.RequestId.of(id.asText()) : Coprocess.RequestId.of(id.asLong());
+                    return ok(Coprocess.handshakeRequest(requestId, text(testCase, "sdk"), text(testCase, "sdk_version")));
                 case "check_handshake":
                     return ok(Coprocess.checkHandshakeResponse(text(testCase, "json")).toJson());
                 case "lane_cli_hint":

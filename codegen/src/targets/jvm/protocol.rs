@@ -359,9 +359,34 @@ fn render_handshake_request(code: &mut Code, contract: &Contract) {
             ("return", String::new(), "the frame text (one line, without the terminating newline)".into()),
         ],
     );
+    // With a RequestId type, the id may be an integer or a string.
+    let typed_id = contract.type_def("RequestId").is_some();
+    if typed_id {
+        code.line(
+            1,
+            "public static String handshakeRequest(long id, String sdk, String sdkVersion) {",
+        );
+        code.line(2, "return handshakeRequest(RequestId.of(id), sdk, sdkVersion);");
+        code.line(1, "}");
+        code.blank();
+        code.doc(
+            1,
+            &format!("The `{HANDSHAKE_METHOD}` request frame, with an integer or string id."),
+            &[
+                ("param", "id".into(), "the request id".into()),
+                ("param", "sdk".into(), "the SDK family (`jvm`), or null to leave it out".into()),
+                ("param", "sdkVersion".into(), "the SDK package version, or null to leave it out".into()),
+                ("return", String::new(), "the frame text (one line, without the terminating newline)".into()),
+            ],
+        );
+    }
     code.line(
         1,
-        "public static String handshakeRequest(long id, String sdk, String sdkVersion) {",
+        if typed_id {
+            "public static String handshakeRequest(RequestId id, String sdk, String sdkVersion) {"
+        } else {
+            "public static String handshakeRequest(long id, String sdk, String sdkVersion) {"
+        },
     );
     let args: Vec<&str> = params
         .fields
@@ -384,10 +409,11 @@ fn render_handshake_request(code: &mut Code, contract: &Contract) {
     code.line(
         2,
         format!(
-            "StringBuilder out = new StringBuilder(128).append({}).append(id);",
+            "StringBuilder out = new StringBuilder(128).append({});",
             string_literal(&head)
         ),
     );
+    code.line(2, if typed_id { "id.appendJson(out);" } else { "out.append(id);" });
     let method = format!(",\"method\":\"{HANDSHAKE_METHOD}\",\"params\":");
     code.line(2, format!("out.append({});", string_literal(&method)));
     code.line(2, "params.appendJson(out);");

@@ -139,7 +139,11 @@ fn messages(contract: &Contract) -> TokenStream {
         let (template, doc) = (&message.template, &message.description);
         let holes: Vec<Ident> = message.holes().iter().map(|h| ident(h)).collect();
         let pushes = message.segments().into_iter().map(|segment| match segment {
-            Segment::Text(text) => quote! { out.push_str(#text); },
+            // A one-character segment is pushed as a char (clippy::single_char_add_str).
+            Segment::Text(text) => match text.chars().collect::<Vec<_>>().as_slice() {
+                [one] => quote! { out.push(#one); },
+                _ => quote! { out.push_str(#text); },
+            },
             Segment::Hole(hole) => {
                 let hole = ident(&hole);
                 quote! { out.push_str(#hole); }

@@ -365,6 +365,10 @@ pub mod strict {
                 if !in_range {
                     return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
+                // serde_json reads `-0` as the float -0.0; the contract says integer 0.
+                if literal == "-0" {
+                    self.rewrites.push((start, self.pos, "0".to_string()));
+                }
                 return Ok(());
             }
             let value: f64 = literal.parse().map_err(|_| self.syntax("bad number"))?;
@@ -470,6 +474,7 @@ pub mod strict {
         };
         if message.starts_with("unknown field") || message.starts_with("unknown variant") {
             let head = message.split(", expected").next().unwrap_or(message);
+            let head = head.split(", there are no fields").next().unwrap_or(head);
             if let Some(rest) = head.strip_prefix("unknown variant ") {
                 let got = rest.trim_matches('`');
                 let expected = message.split(", expected ").nth(1).unwrap_or("").replace("one of ", "").replace('`', "\"");
@@ -483,7 +488,14 @@ pub mod strict {
         }
         if let Some(rest) = message.strip_prefix("invalid type: ") {
             if let Some((got, expected)) = rest.split_once(", expected ") {
-                return format!("expected {}, got {}", kind_of_expected(expected), kind_of_unexpected(got));
+                // A wrong kind names the kind only (`integer`, not `integer >= 0`).
+                let (expected, or_null) = match expected.strip_suffix(" or null") {
+                    Some(base) => (base, " or null"),
+                    None => (expected, ""),
+                };
+                let kind = kind_of_expected(expected);
+                let kind = kind.split(" >=").next().unwrap_or(&kind);
+                return format!("expected {kind}{or_null}, got {}", kind_of_unexpected(got));
             }
         }
         if let Some(rest) = message.strip_prefix("invalid value: integer `") {
@@ -502,6 +514,112 @@ pub mod strict {
         T: serde::Deserialize<'de>,
     {
         T::deserialize(deserializer).map(Some)
+    }
+
+    /// Deserializes a required nullable field: like `Option<T>`, but a wrong
+    /// kind says `expected string or null`.
+    pub fn nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        <Option<T> as serde::Deserialize>::deserialize(deserializer).map_err(|e| {
+            let message = e.to_string();
+            let message = message.split(" at line ").next().unwrap_or(&message);
+            if message.starts_with("invalid type: ") && message.contains(", expected ") {
+                <D::Error as serde::de::Error>::custom(format!("{message} or null"))
+            } else {
+                <D::Error as serde::de::Error>::custom(message)
+            }
+        })
+    }
+
+    /// A deserializer that lets a struct be read from a JSON object only
+    /// (serde's derive also reads a struct from an array of its field values)
+    /// and a unit enum from a JSON string only.
+    pub struct ObjectOnly<D>(pub D);
+
+    struct ObjectVisitor<V>(V);
+
+    impl<'de, V: serde::de::Visitor<'de>> serde::de::Visitor<'de> for ObjectVisitor<V> {
+        type Value = V::Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.0.expecting(f)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+            self.0.visit_map(map)
+        }
+    }
+
+    struct EnumFromString<V>(V);
+
+    impl<'de, V: serde::de::Visitor<'de>> serde::de::Visitor<'de> for EnumFromString<V> {
+        type Value = V::Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::StrDeserializer::new(v))
+        }
+        fn visit_string<E: serde::de::Error>(self, v: String) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::StringDeserializer::new(v))
+        }
+    }
+
+    macro_rules! forward {
+        ($($method:ident)*) => {$(
+            fn $method<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                self.0.$method(visitor)
+            }
+        )*};
+    }
+
+    impl<'de, D: serde::Deserializer<'de>> serde::Deserializer<'de> for ObjectOnly<D> {
+        type Error = D::Error;
+        forward! {
+            deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+            deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+            deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
+            deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
+            deserialize_identifier deserialize_ignored_any
+        }
+        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_unit_struct(name, visitor)
+        }
+        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_newtype_struct(name, visitor)
+        }
+        fn deserialize_tuple<V: serde::de::Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_tuple(len, visitor)
+        }
+        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_tuple_struct(name, len, visitor)
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            self.0.deserialize_struct(name, fields, ObjectVisitor(visitor))
+        }
+        fn deserialize_enum<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            variants: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            // serde_json reads an enum from a string or an object; the
+            // contract's enums are strings only.
+            let _ = (name, variants);
+            self.0.deserialize_any(EnumFromString(visitor))
+        }
+        fn is_human_readable(&self) -> bool {
+            self.0.is_human_readable()
+        }
     }
 
     /// The JSON kind of a value, in the contract's words.

@@ -113,6 +113,50 @@ impl VisitMut for Tighten<'_> {
         if optional {
             field.attrs.push(syn::parse_quote!(#[serde(default, deserialize_with = "strict::present")]));
         }
+        // Required and nullable (typify reads it with `Option::deserialize`):
+        // a wrong kind must say `expected string or null`.
+        for attr in &mut field.attrs {
+            if attr_text(attr).replace(' ', "").contains("deserialize_with=\"::std::option::Option::deserialize\"") {
+                *attr = syn::parse_quote!(#[serde(deserialize_with = "strict::nullable")]);
+            }
+        }
+    }
+
+    fn visit_file_mut(&mut self, file: &mut syn::File) {
+        syn::visit_mut::visit_file_mut(self, file);
+        // A struct reads from a JSON object only (serde's derive also takes an
+        // array of field values): derive into inherent functions
+        // (`remote = "Self"`) and implement the traits through strict::ObjectOnly.
+        let mut impls: Vec<syn::Item> = Vec::new();
+        // The same for string enums, which must read from a JSON string only
+        // (so that a wrong kind says `expected string, got null`).
+        let derives = |attrs: &[syn::Attribute]| attrs.iter().any(|a| a.path().is_ident("derive") && attr_text(a).contains("Deserialize"));
+        for item in &mut file.items {
+            let (attrs, name) = match item {
+                syn::Item::Struct(item) if derives(&item.attrs) && matches!(item.fields, syn::Fields::Named(_)) => (&mut item.attrs, item.ident.clone()),
+                syn::Item::Enum(item) if derives(&item.attrs) && item.variants.iter().all(|v| matches!(v.fields, syn::Fields::Unit)) => {
+                    (&mut item.attrs, item.ident.clone())
+                }
+                _ => continue,
+            };
+            attrs.push(syn::parse_quote!(#[serde(remote = "Self")]));
+            let name = &name;
+            impls.push(syn::parse_quote! {
+                impl<'de> ::serde::Deserialize<'de> for #name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                        #name::deserialize(strict::ObjectOnly(deserializer))
+                    }
+                }
+            });
+            impls.push(syn::parse_quote! {
+                impl ::serde::Serialize for #name {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                        #name::serialize(self, serializer)
+                    }
+                }
+            });
+        }
+        file.items.extend(impls);
     }
 
     fn visit_item_enum_mut(&mut self, item: &mut syn::ItemEnum) {

@@ -22,11 +22,19 @@ namespace Mcptest.Sdk
     /// mark, text after the value, two values on one line, duplicate object keys, lone surrogate
     /// escapes, <c>NaN</c>/<c>Infinity</c>, numbers that overflow a double, integers (numbers
     /// without fraction or exponent) outside +-(2^53-1), and nesting deeper than <c>max_depth</c>
-    /// containers are all rejected. A number with a zero fraction or an exponent (<c>1.0</c>,
-    /// <c>1e2</c>) is an integer wherever the schema asks for one, as JSON Schema says, and is
-    /// re-encoded as the integer. The <c>x-coprocess</c> keyword carries the parts of the contract
-    /// that are not frame shapes: the protocol version, the method table, the error codes, the lane
-    /// table and the shared message wording.
+    /// containers are all rejected. A number is an integer when its value, read as a double, is
+    /// integral and within +-(2^53-1), however it is written: <c>1.0</c>, <c>1e2</c>, <c>1E+2</c>,
+    /// <c>-0</c>, <c>-0.0</c> and <c>1e-400</c> (which underflows to 0) are integers wherever the
+    /// schema asks for one, as JSON Schema says, and are re-encoded as the integer; <c>1e16</c> and
+    /// <c>9007199254740992.0</c> are not integers (rejected where one is expected) but are plain
+    /// numbers elsewhere. Duplicate keys are compared after unescaping (<c>"a"</c> and
+    /// <c>"\u0061"</c> are the same key). Escaped <c>\u0000</c> is a valid string character; raw
+    /// control characters (U+0000 to U+001F) inside strings are rejected. Only space, tab, line
+    /// feed and carriage return are whitespace. Leading zeros, <c>+1</c>, <c>.5</c>, <c>1.</c>,
+    /// trailing commas, single quotes, comments, unquoted keys and empty text are rejected. An
+    /// array never stands for an object. The <c>x-coprocess</c> keyword carries the parts of the
+    /// contract that are not frame shapes: the protocol version, the method table, the error codes,
+    /// the lane table and the shared message wording.
     /// </summary>
     public static class Coprocess
     {
@@ -4874,12 +4882,14 @@ namespace Mcptest.Sdk
 
         private static bool IsIntegral(JsonElement value)
         {
-            if (value.TryGetInt64(out _))
+            // An integer under the contract: an integral value within +-(2^53-1).
+            const double maxSafe = 9007199254740991d;
+            if (value.TryGetInt64(out long whole))
             {
-                return true;
+                return whole >= -9007199254740991L && whole <= 9007199254740991L;
             }
             double number = value.GetDouble();
-            return !double.IsInfinity(number) && Math.Floor(number) == number;
+            return !double.IsInfinity(number) && Math.Floor(number) == number && Math.Abs(number) <= maxSafe;
         }
 
         internal static CoprocessShapeException Mismatch(JsonElement value, CoprocessPath? at, string expected)

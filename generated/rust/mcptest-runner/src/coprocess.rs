@@ -15,6 +15,7 @@
     PartialEq,
     PartialOrd
 )]
+#[serde(remote = "Self")]
 pub enum CacheMode {
     #[serde(rename = "off")]
     Off,
@@ -64,6 +65,7 @@ impl ::std::convert::TryFrom<::std::string::String> for CacheMode {
 ///The params of `mcp.cache.set_mode`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct CacheSetModeParams {
     ///The new cache mode.
     pub mode: CacheMode,
@@ -71,6 +73,7 @@ pub struct CacheSetModeParams {
 ///The result of `mcp.cache.set_mode`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct CacheSetModeResult {
     ///The mode now in force.
     pub mode: CacheMode,
@@ -82,6 +85,7 @@ pub struct CacheSetModeResult {
 ///The params of `mcp.call`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct CallParams {
     ///The name of the tool to call.
     pub tool: ::std::string::String,
@@ -101,6 +105,7 @@ pub struct CallParams {
 ///The params of `mcp.callPrompt`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct CallPromptParams {
     ///The name of the prompt.
     pub name: ::std::string::String,
@@ -112,9 +117,10 @@ pub struct CallPromptParams {
 ///The result of `mcp.callPrompt`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct CallPromptResult {
     ///The prompt's description, or null when the server gave none.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub description: ::std::option::Option<::std::string::String>,
     ///The prompt's messages, as MCP `PromptMessage` objects.
     pub messages: ::std::vec::Vec<McpObject>,
@@ -149,6 +155,7 @@ impl ::std::convert::From<ToolCallPassthrough> for CallResult {
     PartialEq,
     PartialOrd
 )]
+#[serde(remote = "Self")]
 pub enum CassetteMode {
     #[serde(rename = "off")]
     Off,
@@ -198,6 +205,7 @@ impl ::std::convert::TryFrom<::std::string::String> for CassetteMode {
 ///The params of `mcp.cassette.set_mode`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct CassetteSetModeParams {
     ///The new cassette mode.
     pub mode: CassetteMode,
@@ -209,22 +217,25 @@ pub struct CassetteSetModeParams {
 ///The result of `mcp.cassette.set_mode`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct CassetteSetModeResult {
     ///The mode now in force.
     pub mode: CassetteMode,
     ///The mode before this call.
     pub previous_mode: CassetteMode,
     ///The cassette file in use, or null when the mode is `off`.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub path: ::std::option::Option<::std::string::String>,
 }
 ///The params of a method that takes none: omitted, or an empty object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct EmptyParams {}
 ///A JSON-RPC 2.0 error object. The codes this contract uses are in the error-code table.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ErrorObject {
     ///The error code.
     pub code: i64,
@@ -238,11 +249,12 @@ pub struct ErrorObject {
 ///A response carrying an error.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ErrorResponse {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
     ///The id of the request this answers; null only when the line's id could not be read (a parse error or an unreadable envelope), as JSON-RPC 2.0 says.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub id: ::std::option::Option<RequestId>,
     ///What went wrong.
     pub error: ErrorObject,
@@ -250,6 +262,7 @@ pub struct ErrorResponse {
 ///The params of `coprocess/handshake`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct HandshakeParams {
     ///The coprocess protocol version the SDK speaks. Any integer is accepted as a shape so that a mismatch can be answered naming both versions; the version itself is enforced by the binary, not by the shape.
     pub protocol_version: i64,
@@ -265,6 +278,7 @@ pub struct HandshakeParams {
 ///The result of `coprocess/handshake` from a binary that speaks the SDK's version.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct HandshakeResult {
     ///The coprocess protocol version the binary speaks. Any integer parses, so that an SDK can name both versions when they differ.
     pub protocol_version: i64,
@@ -274,6 +288,7 @@ pub struct HandshakeResult {
 ///The result of `mcp.initialize`: what the server under test said about itself. The contract does not fix MCP's own shapes, so `capabilities` is passed through as the server sent it.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct InitializeResult {
     ///How the binary talks to the server under test.
     pub era: McpEra,
@@ -286,7 +301,7 @@ pub struct InitializeResult {
     ///The server's capabilities object, verbatim.
     pub capabilities: McpObject,
     ///The server's instructions, or null when it gave none.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub instructions: ::std::option::Option<::std::string::String>,
 }
 ///The JSON-RPC version marker, always the string `2.0`.
@@ -303,6 +318,7 @@ pub struct InitializeResult {
     PartialOrd
 )]
 #[derive(Default)]
+#[serde(remote = "Self")]
 pub enum JsonRpcVersion {
     #[serde(rename = "2.0")]
     #[default]
@@ -345,6 +361,7 @@ impl ::std::convert::TryFrom<::std::string::String> for JsonRpcVersion {
 ///The result of `mcp.listResources`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ListResourcesResult {
     ///Every resource the server offers, in the server's order, as MCP `Resource` objects.
     pub resources: ::std::vec::Vec<McpObject>,
@@ -352,6 +369,7 @@ pub struct ListResourcesResult {
 ///The result of `mcp.listTools`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ListToolsResult {
     ///Every tool the server offers, in the server's order, as MCP `Tool` objects.
     pub tools: ::std::vec::Vec<McpObject>,
@@ -369,6 +387,7 @@ pub struct ListToolsResult {
     PartialEq,
     PartialOrd
 )]
+#[serde(remote = "Self")]
 pub enum McpEra {
     #[serde(rename = "modern")]
     Modern,
@@ -494,6 +513,7 @@ impl ::std::convert::From<
 ///The params of `mcp.readResource`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ReadResourceParams {
     ///The URI of the resource to read.
     pub uri: ::std::string::String,
@@ -501,6 +521,7 @@ pub struct ReadResourceParams {
 ///The result of `mcp.readResource`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ReadResourceResult {
     ///The resource's contents, as MCP `ResourceContents` objects (text or blob).
     pub contents: ::std::vec::Vec<McpObject>,
@@ -508,16 +529,18 @@ pub struct ReadResourceResult {
 ///The result of `mcp.reporter.flush`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ReporterFlushResult {
     ///How many verdicts this flush appended.
     pub written: u64,
     ///The file they were appended to, or null when reporting is off.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub path: ::std::option::Option<::std::string::String>,
 }
 ///The params of `mcp.reporter.setUpload`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ReporterSetUploadParams {
     ///Whether the binary keeps verdicts for the next flush.
     pub enabled: bool,
@@ -529,11 +552,12 @@ pub struct ReporterSetUploadParams {
 ///The reporter's state after `mcp.reporter.setUpload`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ReporterStatus {
     ///Whether verdicts are being kept.
     pub enabled: bool,
     ///Where flushed verdicts go, or null when reporting is off.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub path: ::std::option::Option<::std::string::String>,
     ///How many verdicts are kept and not yet flushed.
     pub pending: u64,
@@ -541,6 +565,7 @@ pub struct ReporterStatus {
 ///A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with -32600. `params` is checked against the shape the method table names for `method`; an unknown `method` is answered -32601, not rejected as a shape.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Request {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -593,10 +618,12 @@ impl ::std::convert::From<ErrorResponse> for Response {
 ///The result of `mcp.shutdown`: an empty object, sent before the binary exits.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ShutdownResult {}
 ///A response carrying the method's result.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct SuccessResponse {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -608,6 +635,7 @@ pub struct SuccessResponse {
 ///The upstream MCP `tools/call` result, forwarded verbatim. SDKs recognize it by `content` and derive success from `isError`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ToolCallPassthrough {
     ///The result's content blocks (text, image, audio, resource links, embedded resources), as MCP defines them.
     pub content: ::std::vec::Vec<McpObject>,
@@ -630,16 +658,17 @@ pub struct ToolCallPassthrough {
 ///The outcome of one tool call as the SDKs type it. Every field is always present; the nullable ones are null when they do not apply. An undeclared field is contract drift and fails the call.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Verdict {
     ///True when the tool ran and did not report an error (`isError` false).
     pub success: bool,
     ///The tool's structured content (`structuredContent`), or null when it returned none.
     pub data: ::serde_json::Value,
     ///The text content blocks of the result joined with newlines, or null when there were none.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub text: ::std::option::Option<::std::string::String>,
     ///When `success` is false, the error text the tool reported; otherwise null.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub error: ::std::option::Option<::std::string::String>,
     ///Wall-clock milliseconds the call took, measured by the binary.
     pub duration_ms: u64,
@@ -674,6 +703,441 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CacheMode {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CacheMode::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CacheMode {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CacheMode::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CacheSetModeParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CacheSetModeParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CacheSetModeParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CacheSetModeParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CacheSetModeResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CacheSetModeResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CacheSetModeResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CacheSetModeResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CallParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CallParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CallParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CallParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CallPromptParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CallPromptParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CallPromptParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CallPromptParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CallPromptResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CallPromptResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CallPromptResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CallPromptResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CassetteMode {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CassetteMode::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CassetteMode {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CassetteMode::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CassetteSetModeParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CassetteSetModeParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CassetteSetModeParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CassetteSetModeParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for CassetteSetModeResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        CassetteSetModeResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for CassetteSetModeResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        CassetteSetModeResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EmptyParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        EmptyParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for EmptyParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        EmptyParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ErrorObject {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ErrorObject::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ErrorObject {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ErrorObject::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ErrorResponse::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ErrorResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ErrorResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for HandshakeParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HandshakeParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for HandshakeParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        HandshakeParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for HandshakeResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HandshakeResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for HandshakeResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        HandshakeResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        InitializeResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for InitializeResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        InitializeResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JsonRpcVersion {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        JsonRpcVersion::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for JsonRpcVersion {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        JsonRpcVersion::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ListResourcesResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ListResourcesResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ListResourcesResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ListToolsResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ListToolsResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ListToolsResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for McpEra {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        McpEra::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for McpEra {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        McpEra::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ReadResourceParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ReadResourceParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ReadResourceParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ReadResourceResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ReadResourceResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ReadResourceResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReporterFlushResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ReporterFlushResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ReporterFlushResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ReporterFlushResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReporterSetUploadParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ReporterSetUploadParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ReporterSetUploadParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ReporterSetUploadParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ReporterStatus {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ReporterStatus::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ReporterStatus {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ReporterStatus::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Request {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Request::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Request {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Request::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ShutdownResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ShutdownResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ShutdownResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ShutdownResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SuccessResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        SuccessResponse::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for SuccessResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        SuccessResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ToolCallPassthrough {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ToolCallPassthrough::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ToolCallPassthrough {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ToolCallPassthrough::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Verdict {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Verdict::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Verdict {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Verdict::serialize(self, serializer)
     }
 }
 /// The coprocess protocol version this code speaks (`x-coprocess.protocol_version`).
@@ -973,7 +1437,7 @@ pub mod messages {
         out.push_str(lane);
         out.push_str(":` is not drivable over the mcptest coprocess; run it with `");
         out.push_str(command);
-        out.push_str("`");
+        out.push('`');
         out
     }
     ///The SDK's fail-fast error when the handshake reply reports another version, or when the binary answers -32601 (then the binary speaks v1).
@@ -2211,6 +2675,10 @@ pub mod strict {
                 if !in_range {
                     return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
+                // serde_json reads `-0` as the float -0.0; the contract says integer 0.
+                if literal == "-0" {
+                    self.rewrites.push((start, self.pos, "0".to_string()));
+                }
                 return Ok(());
             }
             let value: f64 = literal.parse().map_err(|_| self.syntax("bad number"))?;
@@ -2316,6 +2784,7 @@ pub mod strict {
         };
         if message.starts_with("unknown field") || message.starts_with("unknown variant") {
             let head = message.split(", expected").next().unwrap_or(message);
+            let head = head.split(", there are no fields").next().unwrap_or(head);
             if let Some(rest) = head.strip_prefix("unknown variant ") {
                 let got = rest.trim_matches('`');
                 let expected = message.split(", expected ").nth(1).unwrap_or("").replace("one of ", "").replace('`', "\"");
@@ -2329,7 +2798,14 @@ pub mod strict {
         }
         if let Some(rest) = message.strip_prefix("invalid type: ") {
             if let Some((got, expected)) = rest.split_once(", expected ") {
-                return format!("expected {}, got {}", kind_of_expected(expected), kind_of_unexpected(got));
+                // A wrong kind names the kind only (`integer`, not `integer >= 0`).
+                let (expected, or_null) = match expected.strip_suffix(" or null") {
+                    Some(base) => (base, " or null"),
+                    None => (expected, ""),
+                };
+                let kind = kind_of_expected(expected);
+                let kind = kind.split(" >=").next().unwrap_or(&kind);
+                return format!("expected {kind}{or_null}, got {}", kind_of_unexpected(got));
             }
         }
         if let Some(rest) = message.strip_prefix("invalid value: integer `") {
@@ -2348,6 +2824,112 @@ pub mod strict {
         T: serde::Deserialize<'de>,
     {
         T::deserialize(deserializer).map(Some)
+    }
+
+    /// Deserializes a required nullable field: like `Option<T>`, but a wrong
+    /// kind says `expected string or null`.
+    pub fn nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        <Option<T> as serde::Deserialize>::deserialize(deserializer).map_err(|e| {
+            let message = e.to_string();
+            let message = message.split(" at line ").next().unwrap_or(&message);
+            if message.starts_with("invalid type: ") && message.contains(", expected ") {
+                <D::Error as serde::de::Error>::custom(format!("{message} or null"))
+            } else {
+                <D::Error as serde::de::Error>::custom(message)
+            }
+        })
+    }
+
+    /// A deserializer that lets a struct be read from a JSON object only
+    /// (serde's derive also reads a struct from an array of its field values)
+    /// and a unit enum from a JSON string only.
+    pub struct ObjectOnly<D>(pub D);
+
+    struct ObjectVisitor<V>(V);
+
+    impl<'de, V: serde::de::Visitor<'de>> serde::de::Visitor<'de> for ObjectVisitor<V> {
+        type Value = V::Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.0.expecting(f)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+            self.0.visit_map(map)
+        }
+    }
+
+    struct EnumFromString<V>(V);
+
+    impl<'de, V: serde::de::Visitor<'de>> serde::de::Visitor<'de> for EnumFromString<V> {
+        type Value = V::Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::StrDeserializer::new(v))
+        }
+        fn visit_string<E: serde::de::Error>(self, v: String) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::StringDeserializer::new(v))
+        }
+    }
+
+    macro_rules! forward {
+        ($($method:ident)*) => {$(
+            fn $method<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                self.0.$method(visitor)
+            }
+        )*};
+    }
+
+    impl<'de, D: serde::Deserializer<'de>> serde::Deserializer<'de> for ObjectOnly<D> {
+        type Error = D::Error;
+        forward! {
+            deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+            deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+            deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
+            deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
+            deserialize_identifier deserialize_ignored_any
+        }
+        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_unit_struct(name, visitor)
+        }
+        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_newtype_struct(name, visitor)
+        }
+        fn deserialize_tuple<V: serde::de::Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_tuple(len, visitor)
+        }
+        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_tuple_struct(name, len, visitor)
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            self.0.deserialize_struct(name, fields, ObjectVisitor(visitor))
+        }
+        fn deserialize_enum<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            variants: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            // serde_json reads an enum from a string or an object; the
+            // contract's enums are strings only.
+            let _ = (name, variants);
+            self.0.deserialize_any(EnumFromString(visitor))
+        }
+        fn is_human_readable(&self) -> bool {
+            self.0.is_human_readable()
+        }
     }
 
     /// The JSON kind of a value, in the contract's words.

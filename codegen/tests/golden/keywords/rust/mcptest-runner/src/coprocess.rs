@@ -27,6 +27,7 @@ for Bag {
 ///A circle.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Circle {
     ///The radius.
     pub radius: i64,
@@ -38,10 +39,12 @@ pub struct Circle {
 ///The params of a method that takes none: omitted, or an empty object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct EmptyParams {}
 ///A JSON-RPC 2.0 error object. The codes this contract uses are in the error-code table.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ErrorObject {
     ///The error code.
     pub code: i64,
@@ -55,11 +58,12 @@ pub struct ErrorObject {
 ///A response carrying an error.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct ErrorResponse {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
     ///The id of the request this answers; null only when the line's id could not be read (a parse error or an unreadable envelope), as JSON-RPC 2.0 says.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub id: ::std::option::Option<RequestId>,
     ///What went wrong.
     pub error: ErrorObject,
@@ -67,6 +71,7 @@ pub struct ErrorResponse {
 ///The params of `coprocess/handshake`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct HandshakeParams {
     ///The coprocess protocol version the SDK speaks. Any integer is accepted as a shape so that a mismatch can be answered naming both versions; the version itself is enforced by the binary, not by the shape.
     pub protocol_version: i64,
@@ -82,6 +87,7 @@ pub struct HandshakeParams {
 ///The result of `coprocess/handshake` from a binary that speaks the SDK's version.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct HandshakeResult {
     ///The coprocess protocol version the binary speaks. Any integer parses, so that an SDK can name both versions when they differ.
     pub protocol_version: i64,
@@ -101,6 +107,7 @@ pub struct HandshakeResult {
     PartialEq,
     PartialOrd
 )]
+#[serde(remote = "Self")]
 pub enum Import {
     #[serde(rename = "default")]
     Default,
@@ -165,6 +172,7 @@ impl ::std::convert::TryFrom<::std::string::String> for Import {
     PartialOrd
 )]
 #[derive(Default)]
+#[serde(remote = "Self")]
 pub enum JsonRpcVersion {
     #[serde(rename = "2.0")]
     #[default]
@@ -207,6 +215,7 @@ impl ::std::convert::TryFrom<::std::string::String> for JsonRpcVersion {
 ///Property names that are keywords somewhere.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Keywords {
     ///A keyword in Python, Java, C#, TypeScript.
     pub class: ::std::string::String,
@@ -218,7 +227,7 @@ pub struct Keywords {
     #[serde(default, deserialize_with = "strict::present")]
     pub default: ::std::option::Option<bool>,
     ///A keyword in Python.
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub from: ::std::option::Option<::std::string::String>,
     ///A keyword in Go.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
@@ -240,7 +249,7 @@ pub struct Keywords {
     #[serde(default, deserialize_with = "strict::present")]
     pub foo_bar: ::std::option::Option<::std::num::NonZeroU64>,
     ///A leading underscore.
-    #[serde(rename = "_meta", deserialize_with = "::std::option::Option::deserialize")]
+    #[serde(deserialize_with = "strict::nullable")]
     pub meta: ::std::option::Option<Shape>,
     ///An array of a union.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
@@ -249,6 +258,7 @@ pub struct Keywords {
 ///A label.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Label {
     ///The text.
     pub text: ::std::string::String,
@@ -284,6 +294,7 @@ for Params {
 ///A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with -32600. `params` is checked against the shape the method table names for `method`; an unknown `method` is answered -32601, not rejected as a shape.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Request {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -359,6 +370,7 @@ impl ::std::convert::From<Label> for Shape {
 ///A square.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct Square {
     ///The side.
     pub side: i64,
@@ -370,6 +382,7 @@ pub struct Square {
 ///A response carrying the method's result.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
 pub struct SuccessResponse {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -408,6 +421,201 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Circle {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Circle::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Circle {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Circle::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for EmptyParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        EmptyParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for EmptyParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        EmptyParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ErrorObject {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ErrorObject::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ErrorObject {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ErrorObject::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ErrorResponse::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for ErrorResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        ErrorResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for HandshakeParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HandshakeParams::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for HandshakeParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        HandshakeParams::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for HandshakeResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        HandshakeResult::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for HandshakeResult {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        HandshakeResult::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Import {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Import::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Import {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Import::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for JsonRpcVersion {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        JsonRpcVersion::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for JsonRpcVersion {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        JsonRpcVersion::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Keywords {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Keywords::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Keywords {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Keywords::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Label {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Label::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Label {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Label::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Request {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Request::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Request {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Request::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Square {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        Square::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Square {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Square::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for SuccessResponse {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        SuccessResponse::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for SuccessResponse {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        SuccessResponse::serialize(self, serializer)
     }
 }
 /// The coprocess protocol version this code speaks (`x-coprocess.protocol_version`).
@@ -556,7 +764,7 @@ pub mod messages {
         out.push_str(lane);
         out.push_str(":` is not drivable over the mcptest coprocess; run it with `");
         out.push_str(command);
-        out.push_str("`");
+        out.push('`');
         out
     }
     ///The SDK's fail-fast error when the handshake reply reports another version, or when the binary answers -32601 (then the binary speaks v1).
@@ -1549,6 +1757,10 @@ pub mod strict {
                 if !in_range {
                     return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
+                // serde_json reads `-0` as the float -0.0; the contract says integer 0.
+                if literal == "-0" {
+                    self.rewrites.push((start, self.pos, "0".to_string()));
+                }
                 return Ok(());
             }
             let value: f64 = literal.parse().map_err(|_| self.syntax("bad number"))?;
@@ -1654,6 +1866,7 @@ pub mod strict {
         };
         if message.starts_with("unknown field") || message.starts_with("unknown variant") {
             let head = message.split(", expected").next().unwrap_or(message);
+            let head = head.split(", there are no fields").next().unwrap_or(head);
             if let Some(rest) = head.strip_prefix("unknown variant ") {
                 let got = rest.trim_matches('`');
                 let expected = message.split(", expected ").nth(1).unwrap_or("").replace("one of ", "").replace('`', "\"");
@@ -1667,7 +1880,14 @@ pub mod strict {
         }
         if let Some(rest) = message.strip_prefix("invalid type: ") {
             if let Some((got, expected)) = rest.split_once(", expected ") {
-                return format!("expected {}, got {}", kind_of_expected(expected), kind_of_unexpected(got));
+                // A wrong kind names the kind only (`integer`, not `integer >= 0`).
+                let (expected, or_null) = match expected.strip_suffix(" or null") {
+                    Some(base) => (base, " or null"),
+                    None => (expected, ""),
+                };
+                let kind = kind_of_expected(expected);
+                let kind = kind.split(" >=").next().unwrap_or(&kind);
+                return format!("expected {kind}{or_null}, got {}", kind_of_unexpected(got));
             }
         }
         if let Some(rest) = message.strip_prefix("invalid value: integer `") {
@@ -1686,6 +1906,112 @@ pub mod strict {
         T: serde::Deserialize<'de>,
     {
         T::deserialize(deserializer).map(Some)
+    }
+
+    /// Deserializes a required nullable field: like `Option<T>`, but a wrong
+    /// kind says `expected string or null`.
+    pub fn nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        <Option<T> as serde::Deserialize>::deserialize(deserializer).map_err(|e| {
+            let message = e.to_string();
+            let message = message.split(" at line ").next().unwrap_or(&message);
+            if message.starts_with("invalid type: ") && message.contains(", expected ") {
+                <D::Error as serde::de::Error>::custom(format!("{message} or null"))
+            } else {
+                <D::Error as serde::de::Error>::custom(message)
+            }
+        })
+    }
+
+    /// A deserializer that lets a struct be read from a JSON object only
+    /// (serde's derive also reads a struct from an array of its field values)
+    /// and a unit enum from a JSON string only.
+    pub struct ObjectOnly<D>(pub D);
+
+    struct ObjectVisitor<V>(V);
+
+    impl<'de, V: serde::de::Visitor<'de>> serde::de::Visitor<'de> for ObjectVisitor<V> {
+        type Value = V::Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.0.expecting(f)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+            self.0.visit_map(map)
+        }
+    }
+
+    struct EnumFromString<V>(V);
+
+    impl<'de, V: serde::de::Visitor<'de>> serde::de::Visitor<'de> for EnumFromString<V> {
+        type Value = V::Value;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::StrDeserializer::new(v))
+        }
+        fn visit_string<E: serde::de::Error>(self, v: String) -> Result<V::Value, E> {
+            self.0.visit_enum(serde::de::value::StringDeserializer::new(v))
+        }
+    }
+
+    macro_rules! forward {
+        ($($method:ident)*) => {$(
+            fn $method<V: serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                self.0.$method(visitor)
+            }
+        )*};
+    }
+
+    impl<'de, D: serde::Deserializer<'de>> serde::Deserializer<'de> for ObjectOnly<D> {
+        type Error = D::Error;
+        forward! {
+            deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+            deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+            deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
+            deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
+            deserialize_identifier deserialize_ignored_any
+        }
+        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_unit_struct(name, visitor)
+        }
+        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_newtype_struct(name, visitor)
+        }
+        fn deserialize_tuple<V: serde::de::Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_tuple(len, visitor)
+        }
+        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_tuple_struct(name, len, visitor)
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            self.0.deserialize_struct(name, fields, ObjectVisitor(visitor))
+        }
+        fn deserialize_enum<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            variants: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            // serde_json reads an enum from a string or an object; the
+            // contract's enums are strings only.
+            let _ = (name, variants);
+            self.0.deserialize_any(EnumFromString(visitor))
+        }
+        fn is_human_readable(&self) -> bool {
+            self.0.is_human_readable()
+        }
     }
 
     /// The JSON kind of a value, in the contract's words.

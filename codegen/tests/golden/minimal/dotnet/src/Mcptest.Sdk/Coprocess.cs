@@ -1905,12 +1905,14 @@ namespace Mcptest.Sdk
 
         private static bool IsIntegral(JsonElement value)
         {
-            if (value.TryGetInt64(out _))
+            // An integer under the contract: an integral value within +-(2^53-1).
+            const double maxSafe = 9007199254740991d;
+            if (value.TryGetInt64(out long whole))
             {
-                return true;
+                return whole >= -9007199254740991L && whole <= 9007199254740991L;
             }
             double number = value.GetDouble();
-            return !double.IsInfinity(number) && Math.Floor(number) == number;
+            return !double.IsInfinity(number) && Math.Floor(number) == number && Math.Abs(number) <= maxSafe;
         }
 
         internal static CoprocessShapeException Mismatch(JsonElement value, CoprocessPath? at, string expected)

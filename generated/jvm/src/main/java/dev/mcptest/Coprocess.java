@@ -37,11 +37,19 @@ import java.util.function.BiConsumer;
  * after the value, two values on one line, duplicate object keys, lone surrogate escapes, {@code
  * NaN}/{@code Infinity}, numbers that overflow a double, integers (numbers without fraction or
  * exponent) outside +-(2^53-1), and nesting deeper than {@code max_depth} containers are all
- * rejected. A number with a zero fraction or an exponent ({@code 1.0}, {@code 1e2}) is an integer
- * wherever the schema asks for one, as JSON Schema says, and is re-encoded as the integer. The
- * {@code x-coprocess} keyword carries the parts of the contract that are not frame shapes: the
- * protocol version, the method table, the error codes, the lane table and the shared message
- * wording.
+ * rejected. A number is an integer when its value, read as a double, is integral and within
+ * +-(2^53-1), however it is written: {@code 1.0}, {@code 1e2}, {@code 1E+2}, {@code -0}, {@code
+ * -0.0} and {@code 1e-400} (which underflows to 0) are integers wherever the schema asks for one,
+ * as JSON Schema says, and are re-encoded as the integer; {@code 1e16} and {@code
+ * 9007199254740992.0} are not integers (rejected where one is expected) but are plain numbers
+ * elsewhere. Duplicate keys are compared after unescaping ({@code "a"} and
+ * <code>"&#92;u0061"</code> are the same key). Escaped <code>&#92;u0000</code> is a valid string
+ * character; raw control characters (U+0000 to U+001F) inside strings are rejected. Only space,
+ * tab, line feed and carriage return are whitespace. Leading zeros, {@code +1}, {@code .5}, {@code
+ * 1.}, trailing commas, single quotes, comments, unquoted keys and empty text are rejected. An
+ * array never stands for an object. The {@code x-coprocess} keyword carries the parts of the
+ * contract that are not frame shapes: the protocol version, the method table, the error codes, the
+ * lane table and the shared message wording.
  *
  * <p>Each type has {@code fromJson(String)} and {@code fromNode(JsonNode)}, which decode strictly and
  * throw {@code DecodeException} with the contract's wording, and {@code toJson()}, which writes one
@@ -278,8 +286,21 @@ public final class Coprocess {
      * @return the frame text (one line, without the terminating newline)
      */
     public static String handshakeRequest(long id, String sdk, String sdkVersion) {
+        return handshakeRequest(RequestId.of(id), sdk, sdkVersion);
+    }
+
+    /**
+     * The {@code coprocess/handshake} request frame, with an integer or string id.
+     *
+     * @param id the request id
+     * @param sdk the SDK family ({@code jvm}), or null to leave it out
+     * @param sdkVersion the SDK package version, or null to leave it out
+     * @return the frame text (one line, without the terminating newline)
+     */
+    public static String handshakeRequest(RequestId id, String sdk, String sdkVersion) {
         HandshakeParams params = new HandshakeParams(COPROCESS_PROTOCOL_VERSION, sdk, sdkVersion);
-        StringBuilder out = new StringBuilder(128).append("{\"jsonrpc\":\"2.0\",\"id\":").append(id);
+        StringBuilder out = new StringBuilder(128).append("{\"jsonrpc\":\"2.0\",\"id\":");
+        id.appendJson(out);
         out.append(",\"method\":\"coprocess/handshake\",\"params\":");
         params.appendJson(out);
         return out.append('}').toString();

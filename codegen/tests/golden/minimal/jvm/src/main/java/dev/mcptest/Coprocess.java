@@ -152,8 +152,21 @@ public final class Coprocess {
      * @return the frame text (one line, without the terminating newline)
      */
     public static String handshakeRequest(long id, String sdk, String sdkVersion) {
+        return handshakeRequest(RequestId.of(id), sdk, sdkVersion);
+    }
+
+    /**
+     * The {@code coprocess/handshake} request frame, with an integer or string id.
+     *
+     * @param id the request id
+     * @param sdk the SDK family ({@code jvm}), or null to leave it out
+     * @param sdkVersion the SDK package version, or null to leave it out
+     * @return the frame text (one line, without the terminating newline)
+     */
+    public static String handshakeRequest(RequestId id, String sdk, String sdkVersion) {
         HandshakeParams params = new HandshakeParams(COPROCESS_PROTOCOL_VERSION, sdk, sdkVersion);
-        StringBuilder out = new StringBuilder(128).append("{\"jsonrpc\":\"2.0\",\"id\":").append(id);
+        StringBuilder out = new StringBuilder(128).append("{\"jsonrpc\":\"2.0\",\"id\":");
+        id.appendJson(out);
         out.append(",\"method\":\"coprocess/handshake\",\"params\":");
         params.appendJson(out);
         return out.append('}').toString();

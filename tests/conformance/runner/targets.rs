@@ -123,8 +123,9 @@ fn narrow_unsafe_integrals(value: &mut Value) -> bool {
             }
             _ => false,
         },
-        Value::Array(items) => items.iter_mut().fold(false, |any, v| narrow_unsafe_integrals(v) || any),
-        Value::Object(map) => map.values_mut().fold(false, |any, v| narrow_unsafe_integrals(v) || any),
+        // Every number is narrowed, so no short-circuiting `any`.
+        Value::Array(items) => items.iter_mut().map(narrow_unsafe_integrals).fold(false, |a, b| a | b),
+        Value::Object(map) => map.values_mut().map(narrow_unsafe_integrals).fold(false, |a, b| a | b),
         _ => false,
     }
 }

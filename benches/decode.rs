@@ -2,23 +2,24 @@
 //! in one run: `cargo bench --bench decode`. Figures go to docs/benchmarks.md.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use mcptest_coprocess::frames::{CallParams, CallResult, Request, Response};
+use mcptest_coprocess::frames::{CallParams, Request, RequestOf, ResponseOf, Verdict};
 use mcptest_coprocess::Frame;
 
 const HANDSHAKE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}"#;
 const CALL: &str = r#"{"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris","units":"metric","days":3}}}"#;
 const VERDICT: &str = r#"{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":{"temperature":21,"sky":"sunny"},"text":"sunny","error":null,"duration_ms":3}}"#;
 
+/// An `mcp.call` request with its params typed, in one pass.
 fn strict_call(text: &str) -> CallParams {
-    let request = Request::decode(text).expect("valid frame");
-    let params = request.params.map(|p| serde_json::Value::Object(p.0)).unwrap_or_default();
-    CallParams::from_value(params).expect("valid params")
+    let request = RequestOf::<CallParams>::decode(text).expect("valid frame");
+    request.params.expect("params present")
 }
 
-fn strict_verdict(text: &str) -> CallResult {
-    match Response::decode(text).expect("valid frame") {
-        Response::SuccessResponse(success) => CallResult::from_value(success.result).expect("valid result"),
-        Response::ErrorResponse(_) => panic!("not a result"),
+/// A response to an `mcp.call` that asked for a verdict (no passthrough).
+fn strict_verdict(text: &str) -> Verdict {
+    match ResponseOf::<Verdict>::decode(text).expect("valid frame") {
+        ResponseOf::SuccessResponse(success) => success.result,
+        ResponseOf::ErrorResponse(_) => panic!("not a result"),
     }
 }
 

@@ -64,3 +64,44 @@ fn integral_numbers_are_integers() {
     assert_eq!(verdict.duration_ms, 100);
     assert_eq!(serde_json::to_value(&verdict).unwrap()["data"], serde_json::json!(1.5));
 }
+
+mod typed_envelopes {
+    use mcptest_coprocess::frames::{CallParams, HandshakeResult, RequestOf, ResponseOf, Verdict};
+    use serde_json::Value;
+
+    #[test]
+    fn a_request_decodes_with_its_params_typed_in_one_pass() {
+        let text = r#"{"jsonrpc": "2.0", "id": 7, "method": "mcp.call", "params": {"tool": "get_weather", "arguments": {"city": "Paris"}}}"#;
+        let request = RequestOf::<CallParams>::decode(text).unwrap();
+        assert_eq!(request.params.as_ref().map(|p| p.tool.as_str()), Some("get_weather"));
+        let back: Value = serde_json::from_str(&request.encode()).unwrap();
+        assert_eq!(back, serde_json::from_str::<Value>(text).unwrap());
+        let none = RequestOf::<CallParams>::decode(r#"{"jsonrpc":"2.0","id":1,"method":"mcp.call"}"#).unwrap();
+        assert!(none.params.is_none());
+    }
+
+    #[test]
+    fn a_wrong_params_member_is_reported_where_it_is() {
+        let error = |text: &str| RequestOf::<CallParams>::decode(text).unwrap_err().to_string();
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"method":"mcp.call","params":{}}"#), "Request: missing field `tool` at $.params");
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"method":"mcp.call","params":{"tool":"t","retries":1}}"#), "Request: unknown field `retries` at $.params");
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"method":"mcp.call","params":{"tool":7}}"#), "Request: expected string, got integer at $.params.tool");
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"method":"mcp.call","params":null}"#), "Request: expected object, got null at $.params");
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"method":"mcp.call","params":{"tool":"t"},"x":1}"#), "Request: unknown field `x`");
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"method":"mcp.call","params":{"tool":"t","tool":"u"}}"#), "Request: duplicate key `tool` at $.params");
+    }
+
+    #[test]
+    fn a_response_decodes_with_its_result_typed() {
+        let ok = r#"{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}"#;
+        let ResponseOf::SuccessResponse(success) = ResponseOf::<Verdict>::decode(ok).unwrap() else { panic!("not a success") };
+        assert_eq!(success.result.text.as_deref(), Some("sunny"));
+        let failed = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"boom"}}"#;
+        assert!(matches!(ResponseOf::<Verdict>::decode(failed).unwrap(), ResponseOf::ErrorResponse(e) if e.error.code == -32000));
+        let error = |text: &str| ResponseOf::<HandshakeResult>::decode(text).unwrap_err().to_string();
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2}}"#), "Response: missing field `binary_version` at $.result");
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#), "Response: both `result` and `error`");
+        assert_eq!(error(r#"[]"#), "Response: expected object, got array");
+        assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1"}} x"#).split(" at column").next().unwrap(), "Response: invalid JSON: trailing characters");
+    }
+}

@@ -3,6 +3,7 @@
 //! rest (pin, tables, frame decoding, handshake, lanes) is rendered from the
 //! model. Formatted with prettyplease.
 
+mod envelopes;
 mod extras;
 mod typify_pass;
 
@@ -27,6 +28,7 @@ pub enum Flavor {
 pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError> {
     let types = typify_pass::types(contract, &contract.raw, flavor)?;
     let mut extras = extras::items(contract);
+    extras.extend(envelopes::decoding(contract));
     if flavor == Flavor::WithJsonSchema {
         extras.extend(extras::json_schema_of(contract));
     }

@@ -45,6 +45,8 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     let mut file: syn::File =
         syn::parse2(stream).map_err(|e| typify_error(contract, "/$defs", format!("typify produced invalid tokens: {e}")))?;
     Tighten { contract }.visit_file_mut(&mut file);
+    let typed = super::envelopes::typed_structs(&file);
+    file.items.extend(typed);
     Ok(quote! { #file })
 }
 

@@ -1140,6 +1140,77 @@ impl ::serde::Serialize for Verdict {
         Verdict::serialize(self, serializer)
     }
 }
+/// A `Request` whose `params` is decoded as `P`, the shape the method table names for the method.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+#[serde(
+    bound(
+        deserialize = "P: ::serde::Deserialize<'de>",
+        serialize = "P: ::serde::Serialize"
+    )
+)]
+pub struct RequestOf<P> {
+    ///Always `2.0`.
+    pub jsonrpc: JsonRpcVersion,
+    ///Chosen by the SDK and echoed in the response.
+    pub id: RequestId,
+    ///One of the names in the method table.
+    pub method: ::std::string::String,
+    ///The method's params object. Omitted for methods whose params are optional (an empty object is accepted there too).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub params: ::std::option::Option<P>,
+}
+impl<'de, P: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for RequestOf<P> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        RequestOf::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl<P: ::serde::Serialize> ::serde::Serialize for RequestOf<P> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        RequestOf::serialize(self, serializer)
+    }
+}
+/// A `SuccessResponse` whose `result` is decoded as `R`, the shape the method table names for the method.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+#[serde(
+    bound(
+        deserialize = "R: ::serde::Deserialize<'de>",
+        serialize = "R: ::serde::Serialize"
+    )
+)]
+pub struct SuccessResponseOf<R> {
+    ///Always `2.0`.
+    pub jsonrpc: JsonRpcVersion,
+    ///The id of the request this answers.
+    pub id: RequestId,
+    ///The method's result, of the shape the method table names.
+    pub result: R,
+}
+impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de>
+for SuccessResponseOf<R> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        SuccessResponseOf::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl<R: ::serde::Serialize> ::serde::Serialize for SuccessResponseOf<R> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        SuccessResponseOf::serialize(self, serializer)
+    }
+}
 /// The coprocess protocol version this code speaks (`x-coprocess.protocol_version`).
 pub const COPROCESS_PROTOCOL_VERSION: i64 = 2;
 /// The longest frame line a reader accepts, in bytes, without the `\n`.
@@ -2306,6 +2377,67 @@ pub fn binary_mismatch_message(sdk: Option<&str>, sdk_protocol: i64) -> String {
 pub fn lane_cli_hint(lane: &str, suite: &str) -> Option<String> {
     let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
     Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
+}
+impl<P: serde::de::DeserializeOwned + serde::Serialize> RequestOf<P> {
+    /// Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
+    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+        let text = checked_text("Request", text)?;
+        strict_from_text("Request", &text)
+    }
+    /// Encodes as one line of JSON: fields in schema order, no newline.
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+impl<R: serde::de::DeserializeOwned + serde::Serialize> SuccessResponseOf<R> {
+    /// Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
+    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+        let text = checked_text("SuccessResponse", text)?;
+        strict_from_text("SuccessResponse", &text)
+    }
+    /// Encodes as one line of JSON: fields in schema order, no newline.
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+/// A `Response` whose `result` is decoded as `R`, the method's result shape.
+#[derive(Clone, Debug)]
+pub enum ResponseOf<R> {
+    SuccessResponse(SuccessResponseOf<R>),
+    ErrorResponse(ErrorResponse),
+}
+impl<R: serde::de::DeserializeOwned + serde::Serialize> ResponseOf<R> {
+    /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
+    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+        let checked = strict::scan(text, MAX_DEPTH)
+            .map_err(|(path, problem)| DecodeError::new("Response", path, problem))?;
+        if !checked.text.trim_start().starts_with('{') {
+            let problem = Response::decode(&checked.text).err();
+            return Err(
+                problem
+                    .unwrap_or_else(|| DecodeError::new(
+                        "Response",
+                        "$",
+                        "expected object",
+                    )),
+            );
+        }
+        let present: Vec<bool> = ["result", "error"]
+            .iter()
+            .map(|d| checked.top_level_keys.iter().any(|k| k == d))
+            .collect();
+        let chosen = strict::pick_variant(&present, &["result", "error"])
+            .map_err(|p| DecodeError::new("Response", "$", p))?;
+        match chosen {
+            0usize => {
+                strict_from_text("Response", &checked.text).map(Self::SuccessResponse)
+            }
+            1usize => {
+                strict_from_text("Response", &checked.text).map(Self::ErrorResponse)
+            }
+            _ => Err(DecodeError::new("Response", "$", "no variant")),
+        }
+    }
 }
 
 /// The strict decoding runtime every generated frame type uses: the JSON-text

@@ -1,0 +1,149 @@
+//! Typed envelopes: `RequestOf<P>`, `SuccessResponseOf<R>` and `ResponseOf<R>`,
+//! the `Request`, `SuccessResponse` and `Response` frames with their open
+//! `params` / `result` member typed by the method table's shape. They are
+//! cloned from the typify structs (so every other field stays exactly what
+//! the schema says) and decode in one pass over the text: no detour through
+//! an untyped value, and a wrong `params` is reported at `$.params.…`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::model::{Contract, TypeKind};
+
+/// The JSON-RPC envelopes and the member each one leaves open.
+const OPEN_MEMBERS: &[(&str, &str, &str)] = &[("Request", "params", "P"), ("SuccessResponse", "result", "R")];
+
+/// Generic copies of the envelope structs in `file`, with their serde impls.
+pub fn typed_structs(file: &syn::File) -> Vec<syn::Item> {
+    let mut items = Vec::new();
+    for (name, member, param) in OPEN_MEMBERS {
+        let found = file.items.iter().find_map(|item| match item {
+            syn::Item::Struct(s) if s.ident == name => Some(s.clone()),
+            _ => None,
+        });
+        if let Some(original) = found {
+            items.extend(typed_struct(original, member, param));
+        }
+    }
+    items
+}
+
+fn typed_struct(mut item: syn::ItemStruct, member: &str, param: &str) -> Vec<syn::Item> {
+    let original = item.ident.clone();
+    let name = format_ident!("{}Of", original);
+    let param = format_ident!("{}", param);
+    let syn::Fields::Named(named) = &mut item.fields else {
+        return Vec::new();
+    };
+    let Some(field) = named.named.iter_mut().find(|f| f.ident.as_ref().is_some_and(|i| i == member)) else {
+        return Vec::new();
+    };
+    let optional = quote!(#field).to_string().contains("Option");
+    field.ty = if optional { syn::parse_quote!(::std::option::Option<#param>) } else { syn::parse_quote!(#param) };
+    let doc = format!(" A `{original}` whose `{member}` is decoded as `{param}`, the shape the method table names for the method.");
+    item.attrs.retain(|a| !a.path().is_ident("doc"));
+    for attr in item.attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+        // A generic copy derives only what holds for any `P` (no schema, no default).
+        let Ok(paths) = attr.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) else {
+            continue;
+        };
+        let kept = paths.iter().filter(|p| {
+            let text = quote!(#p).to_string();
+            !text.ends_with("JsonSchema") && !text.ends_with("Default")
+        });
+        *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+    }
+    item.attrs.insert(0, syn::parse_quote!(#[doc = #doc]));
+    let bound = format!("{param}: ::serde::Deserialize<'de>");
+    let ser_bound = format!("{param}: ::serde::Serialize");
+    item.attrs.push(syn::parse_quote!(#[serde(bound(deserialize = #bound, serialize = #ser_bound))]));
+    item.ident = name.clone();
+    item.generics = syn::parse_quote!(<#param>);
+    vec![
+        syn::Item::Struct(item),
+        syn::parse_quote! {
+            impl<'de, #param: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for #name<#param> {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    #name::deserialize(strict::ObjectOnly(deserializer))
+                }
+            }
+        },
+        syn::parse_quote! {
+            impl<#param: ::serde::Serialize> ::serde::Serialize for #name<#param> {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    #name::serialize(self, serializer)
+                }
+            }
+        },
+    ]
+}
+
+/// `decode` / `encode` for the typed envelopes, and `ResponseOf<R>`.
+pub fn decoding(contract: &Contract) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (name, member, param) in OPEN_MEMBERS {
+        if !contract.types.contains_key(*name) {
+            continue;
+        }
+        let ty = format_ident!("{}Of", name);
+        let param = format_ident!("{}", param);
+        let doc = format!(" Decodes a `{name}` frame with its `{member}` as `{param}`, in one pass over the text.");
+        out.extend(quote! {
+            impl<#param: serde::de::DeserializeOwned + serde::Serialize> #ty<#param> {
+                #[doc = #doc]
+                pub fn decode(text: &str) -> Result<Self, DecodeError> {
+                    let text = checked_text(#name, text)?;
+                    strict_from_text(#name, &text)
+                }
+                /// Encodes as one line of JSON: fields in schema order, no newline.
+                pub fn encode(&self) -> String {
+                    serde_json::to_string(self).unwrap_or_default()
+                }
+            }
+        });
+    }
+    out.extend(response_of(contract));
+    out
+}
+
+/// `ResponseOf<R>`: the `Response` union with its success variant typed.
+fn response_of(contract: &Contract) -> TokenStream {
+    let Some(TypeKind::Union(variants)) = contract.types.get("Response").map(|t| &t.kind) else {
+        return TokenStream::new();
+    };
+    if !contract.types.contains_key("SuccessResponse") {
+        return TokenStream::new();
+    }
+    let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
+    let variant_types = variants.iter().map(|v| {
+        let variant = format_ident!("{}", v.type_name);
+        if v.type_name == "SuccessResponse" {
+            quote! { #variant(SuccessResponseOf<R>) }
+        } else {
+            quote! { #variant(#variant) }
+        }
+    });
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let variant = format_ident!("{}", v.type_name);
+        quote! { #i => strict_from_text("Response", &checked.text).map(Self::#variant), }
+    });
+    quote! {
+        /// A `Response` whose `result` is decoded as `R`, the method's result shape.
+        #[derive(Clone, Debug)]
+        pub enum ResponseOf<R> { #(#variant_types),* }
+        impl<R: serde::de::DeserializeOwned + serde::Serialize> ResponseOf<R> {
+            /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
+            pub fn decode(text: &str) -> Result<Self, DecodeError> {
+                let checked = strict::scan(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new("Response", path, problem))?;
+                if !checked.text.trim_start().starts_with('{') {
+                    // Not an object: the untyped decoder says what it is instead.
+                    let problem = Response::decode(&checked.text).err();
+                    return Err(problem.unwrap_or_else(|| DecodeError::new("Response", "$", "expected object")));
+                }
+                let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| checked.top_level_keys.iter().any(|k| k == d)).collect();
+                let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new("Response", "$", p))?;
+                match chosen { #(#arms)* _ => Err(DecodeError::new("Response", "$", "no variant")) }
+            }
+        }
+    }
+}

@@ -89,6 +89,10 @@ impl Coprocess {
         Self { child, stdin, lines, next_id: 0 }
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn stdin(&mut self) -> &mut ChildStdin {
         self.stdin.as_mut().expect("stdin still open")
     }

@@ -71,18 +71,21 @@ impl Upstream {
         let era = if info.protocol_version.has_initialize() { McpEra::Legacy } else { McpEra::Modern };
         self.era = Some(era);
         let connected = Connected { era, info: serde_json::to_value(&*info).unwrap_or(Value::Null) };
-        eprintln!("mcptest: connected to {:?} ({era} era, MCP {})", self.argv[0], info.protocol_version);
+        eprintln!("mcptest: connected to {:?} ({era} era, MCP {})", self.argv.join(" "), info.protocol_version);
         self.live = Some((service, connected.clone()));
         Ok(connected)
     }
 
     async fn start(&self) -> Result<RunningService<RoleClient, ClientConfig>, Failure> {
-        let mut command = tokio::process::Command::new(&self.argv[0]);
-        command.args(&self.argv[1..]).kill_on_drop(true);
+        let Some((program, args)) = self.argv.split_first() else {
+            return Err(Failure::Start { reason: "the server command is empty".into() });
+        };
+        let mut command = tokio::process::Command::new(program);
+        command.args(args).kill_on_drop(true);
         let (transport, _) = TokioChildProcess::builder(command)
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| Failure::Start { reason: format!("cannot spawn {:?}: {e}", self.argv[0]) })?;
+            .map_err(|e| Failure::Start { reason: format!("cannot spawn {program:?}: {e}") })?;
         let (client, lifecycle) = lifecycle(self.era);
         client.serve_with_lifecycle(transport, lifecycle).await.map_err(|e| Failure::Start { reason: e.to_string() })
     }

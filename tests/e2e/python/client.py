@@ -166,12 +166,13 @@ def main() -> int:
     if run is None:
         print(json.dumps({"scenario": scenario, "failed": f"unknown E2E_SCENARIO `{scenario}`"}))
         return 1
-    argv = json.loads(os.environ["MCPTEST_ARGV"])
-    session = Session(argv)
+    session: Optional[Session] = None
     try:
+        session = Session(json.loads(os.environ["MCPTEST_ARGV"]))
         report = run(session)
-    except (Failed, coprocess.DecodeError, coprocess.HandshakeError, KeyError, OSError) as error:
-        session.kill()
+    except (Failed, coprocess.DecodeError, coprocess.HandshakeError, KeyError, ValueError, OSError) as error:
+        if session is not None:
+            session.kill()
         print(json.dumps({"scenario": scenario, "failed": f"{type(error).__name__}: {error}"}))
         return 1
     print(json.dumps(report))

@@ -1,0 +1,79 @@
+//! The session loop: one request line in, one response line out, strictly
+//! serialized. Lines are read on a thread with the contract's `LineReader`
+//! (an over-long line is skipped without being buffered whole); every bad
+//! line gets its JSON-RPC error and the session goes on. `mcp.shutdown` or
+//! end of input closes the server under test and ends the session.
+
+use std::io::{self, Write};
+
+use mcptest_coprocess::envelope::{error_response, not_utf8, read_request, too_long};
+use mcptest_coprocess::frames::{methods, JsonRpcVersion, SuccessResponse};
+use mcptest_coprocess::ndjson::{encode_line, Line, LineReader};
+use mcptest_coprocess::MAX_LINE_BYTES;
+
+use crate::cli::Config;
+use crate::dispatch::Session;
+
+/// Reads stdin into the channel until end of input (or the session stops listening).
+fn read_stdin(lines: tokio::sync::mpsc::Sender<io::Result<Line>>) {
+    let mut reader = LineReader::new(io::stdin().lock(), MAX_LINE_BYTES);
+    loop {
+        let next = reader.next_line();
+        let last = !matches!(next, Ok(Some(_)));
+        let sent = match next {
+            Ok(Some(line)) => lines.blocking_send(Ok(line)),
+            Ok(None) => return,
+            Err(e) => lines.blocking_send(Err(e)),
+        };
+        if sent.is_err() || last {
+            return;
+        }
+    }
+}
+
+/// The answer to one line, and whether the session ends after it.
+async fn answer(session: &mut Session, line: Line) -> (String, bool) {
+    let text = match line {
+        Line::Frame(text) => text,
+        Line::TooLong { length } => return (encode_line(&too_long(length)), false),
+        Line::NotUtf8 => return (encode_line(&not_utf8()), false),
+    };
+    let request = match read_request(&text) {
+        Ok(request) => request,
+        Err(error) => return (encode_line(&*error), false),
+    };
+    match session.handle(&request).await {
+        Ok(result) => {
+            let end = request.method.name == methods::MCP_SHUTDOWN;
+            (encode_line(&SuccessResponse { jsonrpc: JsonRpcVersion::default(), id: request.id, result }), end)
+        }
+        Err(error) => (encode_line(&error_response(Some(request.id), error)), false),
+    }
+}
+
+pub async fn run(config: Config) -> Result<(), String> {
+    let (sender, mut lines) = tokio::sync::mpsc::channel(1);
+    std::thread::spawn(move || read_stdin(sender));
+    let mut session = Session::new(config);
+    let mut stdout = io::stdout();
+    let mut outcome = Ok(());
+    while let Some(line) = lines.recv().await {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                outcome = Err(format!("cannot read stdin: {e}"));
+                break;
+            }
+        };
+        let (response, end) = answer(&mut session, line).await;
+        if let Err(e) = stdout.write_all(response.as_bytes()).and_then(|()| stdout.flush()) {
+            outcome = Err(format!("cannot write stdout: {e}"));
+            break;
+        }
+        if end {
+            break;
+        }
+    }
+    session.close().await;
+    outcome
+}

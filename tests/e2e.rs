@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use support::{binary_argv, client_env, fake_argv, parallel, ready, run_client, scratch, Contract, Server};
+use support::{binary_argv, client_env, fake_argv, parallel, ready, run_client, scratch, Contract, Job, Server};
 
 /// Runs one scenario in `lang` ("rust" in process, else its run.sh).
 fn run(lang: &str, scenario: &str, argv: &[String], server: Option<&Server>) -> Value {
@@ -53,7 +53,11 @@ fn run(lang: &str, scenario: &str, argv: &[String], server: Option<&Server>) -> 
 /// the test on a build problem; names loudly what a missing toolchain skipped.
 fn languages() -> Vec<&'static str> {
     let ready = ready();
-    assert!(ready.language_problems.is_empty(), "building the clients failed:\n{}", ready.language_problems.join("\n"));
+    assert!(
+        ready.language_problems.is_empty(),
+        "building the clients failed:\n{}",
+        ready.language_problems.join("\n")
+    );
     for missing in &ready.missing {
         eprintln!("!!!!! NOT TESTED: {missing} !!!!!");
     }
@@ -64,7 +68,11 @@ fn languages() -> Vec<&'static str> {
 /// no toolchain outside CI. Build or setup failures fail the test.
 fn binary_and_servers() -> Option<(PathBuf, &'static [Server])> {
     let ready = ready();
-    assert!(ready.server_problems.is_empty(), "setting up the servers failed:\n{}", ready.server_problems.join("\n"));
+    assert!(
+        ready.server_problems.is_empty(),
+        "setting up the servers failed:\n{}",
+        ready.server_problems.join("\n")
+    );
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_mcptest"));
     assert!(binary.exists(), "{} does not exist", binary.display());
     ready.servers.as_deref().map(|servers| (binary, servers))
@@ -82,7 +90,7 @@ fn every_language_fails_fast_with_the_upgrade_message_against_v1_and_newer() {
     let contract = Contract::load();
     let languages = languages();
     let started = Instant::now();
-    let mut jobs: Vec<Box<dyn FnOnce() -> (String, Vec<String>) + Send>> = Vec::new();
+    let mut jobs: Vec<Job<(String, Vec<String>)>> = Vec::new();
     for &lang in &languages {
         for version in [1, contract.pin + 1] {
             jobs.push(Box::new(move || {
@@ -97,7 +105,10 @@ fn every_language_fails_fast_with_the_upgrade_message_against_v1_and_newer() {
     }
     let results = parallel(2, jobs);
     eprintln!("e2e: {} handshake runs in {:.1} s", results.len(), started.elapsed().as_secs_f64());
-    let problems: Vec<String> = results.iter().flat_map(|(label, problems)| problems.iter().map(move |p| format!("{label}: {p}"))).collect();
+    let problems: Vec<String> = results
+        .iter()
+        .flat_map(|(label, problems)| problems.iter().map(move |p| format!("{label}: {p}")))
+        .collect();
     assert_eq!(results.len(), languages.len() * 2);
     assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
 }
@@ -149,7 +160,7 @@ fn every_language_drives_both_real_servers_through_the_binary() {
     let mut problems = Vec::new();
     let served: Vec<_> = servers.iter().map(oracle::ask).collect();
     let started = Instant::now();
-    let mut jobs: Vec<Box<dyn FnOnce() -> Value + Send>> = Vec::new();
+    let mut jobs: Vec<Job<Value>> = Vec::new();
     for server in servers {
         for &lang in &languages {
             let argv = binary_argv(&binary, server);
@@ -167,12 +178,19 @@ fn every_language_drives_both_real_servers_through_the_binary() {
             }
         };
         for (lang, report) in languages.iter().zip(reports) {
-            problems.extend(check_full(&contract, server, served, report).into_iter().map(|p| format!("{lang} × {}: {p}", server.name)));
+            problems.extend(
+                check_full(&contract, server, served, report)
+                    .into_iter()
+                    .map(|p| format!("{lang} × {}: {p}", server.name)),
+            );
         }
         let reference = without_duration(&reports[0]);
         for (lang, report) in languages.iter().zip(reports).skip(1) {
             if without_duration(report) != reference {
-                problems.push(format!("{lang} × {}: report differs from {}'s:\n  {report}\n  {reference}", server.name, languages[0]));
+                problems.push(format!(
+                    "{lang} × {}: report differs from {}'s:\n  {report}\n  {reference}",
+                    server.name, languages[0]
+                ));
             }
         }
     }
@@ -191,23 +209,55 @@ fn check_full(contract: &Contract, server: &Server, served: &oracle::Served, rep
     };
     expect(report["scenario"] == "full", format!("scenario is {}", report["scenario"]));
     let handshake = &report["handshake"];
-    expect(handshake["protocol_version"] == json!(contract.pin), format!("handshake {handshake}: protocol_version is not the pin {}", contract.pin));
-    expect(handshake["binary_version"].as_str().is_some_and(|v| !v.is_empty()), format!("handshake {handshake}: no binary_version"));
+    expect(
+        handshake["protocol_version"] == json!(contract.pin),
+        format!("handshake {handshake}: protocol_version is not the pin {}", contract.pin),
+    );
+    expect(
+        handshake["binary_version"].as_str().is_some_and(|v| !v.is_empty()),
+        format!("handshake {handshake}: no binary_version"),
+    );
     let initialize = &report["initialize"];
-    expect(initialize["era"] == json!(server.era), format!("initialize era is {}, the server's is {}", initialize["era"], server.era));
+    expect(
+        initialize["era"] == json!(server.era),
+        format!("initialize era is {}, the server's is {}", initialize["era"], server.era),
+    );
     let tools = report["tools"].as_array().cloned().unwrap_or_default();
     expect(tools.contains(&json!(server.tool)), format!("tools {} lack {}", report["tools"], server.tool));
-    expect(tools == served.tool_names, format!("tools {} are not the server's own {:?}", report["tools"], served.tool_names));
+    expect(
+        tools == served.tool_names,
+        format!("tools {} are not the server's own {:?}", report["tools"], served.tool_names),
+    );
     let call = &report["call"];
     expect(call["success"] == true, format!("call verdict did not succeed: {call}"));
-    expect(call["text"].as_str().is_some_and(|t| t.contains(&server.expect_text)), format!("call text {} lacks {:?}", call["text"], server.expect_text));
+    expect(
+        call["text"].as_str().is_some_and(|t| t.contains(&server.expect_text)),
+        format!("call text {} lacks {:?}", call["text"], server.expect_text),
+    );
     let contents = &report["resource"]["contents"];
-    expect(contents.as_array().is_some_and(|c| !c.is_empty()), format!("resource has no contents: {}", report["resource"]));
-    expect(contents.as_array().is_some_and(|c| c.iter().all(|item| item["uri"] == json!(server.resource_uri))), format!("resource contents are not of {}: {contents}", server.resource_uri));
-    expect(*contents == served.resource_contents, format!("resource contents {contents}\n  are not what the server serves: {}", served.resource_contents));
+    expect(
+        contents.as_array().is_some_and(|c| !c.is_empty()),
+        format!("resource has no contents: {}", report["resource"]),
+    );
+    expect(
+        contents
+            .as_array()
+            .is_some_and(|c| c.iter().all(|item| item["uri"] == json!(server.resource_uri))),
+        format!("resource contents are not of {}: {contents}", server.resource_uri),
+    );
+    expect(
+        *contents == served.resource_contents,
+        format!("resource contents {contents}\n  are not what the server serves: {}", served.resource_contents),
+    );
     let messages = &report["prompt"]["messages"];
-    expect(messages.as_array().is_some_and(|m| !m.is_empty()), format!("prompt has no messages: {}", report["prompt"]));
-    expect(*messages == served.prompt_messages, format!("prompt messages {messages}\n  are not what the server serves: {}", served.prompt_messages));
+    expect(
+        messages.as_array().is_some_and(|m| !m.is_empty()),
+        format!("prompt has no messages: {}", report["prompt"]),
+    );
+    expect(
+        *messages == served.prompt_messages,
+        format!("prompt messages {messages}\n  are not what the server serves: {}", served.prompt_messages),
+    );
     expect(report["shutdown"] == json!({}), format!("shutdown answered {}", report["shutdown"]));
     expect(report["exit_code"] == 0, format!("the binary exited with {}", report["exit_code"]));
     problems
@@ -219,7 +269,7 @@ fn every_language_is_served_without_a_handshake() {
     let languages = languages();
     let Some((binary, servers)) = binary_and_servers() else { return no_servers() };
     let started = Instant::now();
-    let mut jobs: Vec<Box<dyn FnOnce() -> Value + Send>> = Vec::new();
+    let mut jobs: Vec<Job<Value>> = Vec::new();
     for server in servers {
         for &lang in &languages {
             let argv = binary_argv(&binary, server);
@@ -240,7 +290,10 @@ fn every_language_is_served_without_a_handshake() {
         let reference = &reports[0];
         for (lang, report) in languages.iter().zip(reports).skip(1) {
             if report != reference {
-                problems.push(format!("{lang} × {}: report differs from {}'s:\n  {report}\n  {reference}", server.name, languages[0]));
+                problems.push(format!(
+                    "{lang} × {}: report differs from {}'s:\n  {report}\n  {reference}",
+                    server.name, languages[0]
+                ));
             }
         }
     }

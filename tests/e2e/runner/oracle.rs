@@ -42,9 +42,17 @@ pub fn ask(server: &Server) -> Result<Served, String> {
             }
         }
     });
-    let mut conn = Conn { name: &server.name, stdin, incoming, next_id: 0 };
+    let mut conn = Conn {
+        name: &server.name,
+        stdin,
+        incoming,
+        next_id: 0,
+    };
     let outcome = (|| {
-        conn.request("initialize", json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "mcptest-e2e-oracle", "version": "0"}}))?;
+        conn.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "mcptest-e2e-oracle", "version": "0"}}),
+        )?;
         conn.notify("notifications/initialized")?;
         let mut tool_names = Vec::new();
         let mut cursor = Value::Null;
@@ -59,7 +67,11 @@ pub fn ask(server: &Server) -> Result<Served, String> {
         }
         let resource = conn.request("resources/read", json!({"uri": server.resource_uri}))?;
         let prompt = conn.request("prompts/get", json!({"name": server.prompt, "arguments": server.prompt_args}))?;
-        Ok(Served { tool_names, resource_contents: resource["contents"].clone(), prompt_messages: prompt["messages"].clone() })
+        Ok(Served {
+            tool_names,
+            resource_contents: resource["contents"].clone(),
+            prompt_messages: prompt["messages"].clone(),
+        })
     })();
     let _ = child.kill();
     let _ = child.wait();
@@ -76,7 +88,9 @@ struct Conn<'a> {
 
 impl Conn<'_> {
     fn send(&mut self, frame: &Value) -> Result<(), String> {
-        writeln!(self.stdin, "{frame}").and_then(|()| self.stdin.flush()).map_err(|e| format!("{}: writing {frame}: {e}", self.name))
+        writeln!(self.stdin, "{frame}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| format!("{}: writing {frame}: {e}", self.name))
     }
 
     fn notify(&mut self, method: &str) -> Result<(), String> {

@@ -48,12 +48,20 @@ impl Session {
             .map_err(|e| format!("spawning {program}: {e}"))?;
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        Ok(Session { child, stdin, stdout, next_id: 1 })
+        Ok(Session {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        })
     }
 
     fn exchange(&mut self, line: &str) -> Result<String, String> {
         let stdin = self.stdin.as_mut().ok_or("stdin already closed")?;
-        stdin.write_all(format!("{line}\n").as_bytes()).and_then(|()| stdin.flush()).map_err(|e| format!("writing to the coprocess: {e}"))?;
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| stdin.flush())
+            .map_err(|e| format!("writing to the coprocess: {e}"))?;
         let mut answer = String::new();
         let read = self.stdout.read_line(&mut answer).map_err(|e| format!("reading from the coprocess: {e}"))?;
         if read == 0 {
@@ -72,7 +80,9 @@ impl Session {
     /// is the helper's fail-fast message, `Err(Err(_))` a broken exchange.
     fn handshake(&mut self) -> Result<HandshakeResult, Result<String, String>> {
         let id = self.take_id();
-        let answer = self.exchange(&handshake_request(RequestId::Integer(id), Some(SDK), Some(SDK_VERSION))).map_err(Err)?;
+        let answer = self
+            .exchange(&handshake_request(RequestId::Integer(id), Some(SDK), Some(SDK_VERSION)))
+            .map_err(Err)?;
         check_handshake_response(&answer).map_err(|failure| Ok(failure.message))
     }
 
@@ -86,7 +96,12 @@ impl Session {
         assert_eq!(info.result, T::TYPE_NAME, "{method} answers {}", info.result);
         let id = self.take_id();
         let params = params.map(|p| Params::decode(&p.encode())).transpose().map_err(|e| e.to_string())?;
-        let request = Request { jsonrpc: JsonRpcVersion::default(), id: RequestId::Integer(id), method: method.to_string(), params };
+        let request = Request {
+            jsonrpc: JsonRpcVersion::default(),
+            id: RequestId::Integer(id),
+            method: method.to_string(),
+            params,
+        };
         let answer = self.exchange(&request.encode())?;
         match Response::decode(&answer).map_err(|e| e.to_string())? {
             Response::ErrorResponse(failure) => Err(format!("{method} answered {}: {}", failure.error.code, failure.error.message)),
@@ -140,11 +155,24 @@ fn full(session: &mut Session, inputs: &Inputs) -> Result<Value, String> {
     let initialize: InitializeResult = session.call::<Params, _>(methods::MCP_INITIALIZE, None)?;
     let tools: ListToolsResult = session.call::<Params, _>(methods::MCP_LIST_TOOLS, None)?;
     let arguments = McpObject::from_value(inputs.tool_args.clone()).map_err(|e| e.to_string())?;
-    let call_params = CallParams { tool: inputs.tool.clone(), arguments: Some(arguments), passthrough: None, timeout_ms: None };
+    let call_params = CallParams {
+        tool: inputs.tool.clone(),
+        arguments: Some(arguments),
+        passthrough: None,
+        timeout_ms: None,
+    };
     let call: CallResult = session.call(methods::MCP_CALL, Some(call_params))?;
-    let resource: ReadResourceResult = session.call(methods::MCP_READ_RESOURCE, Some(ReadResourceParams { uri: inputs.resource_uri.clone() }))?;
+    let resource: ReadResourceResult = session.call(
+        methods::MCP_READ_RESOURCE,
+        Some(ReadResourceParams {
+            uri: inputs.resource_uri.clone(),
+        }),
+    )?;
     let prompt_args = PromptArguments::from_value(inputs.prompt_args.clone()).map_err(|e| e.to_string())?;
-    let prompt_params = CallPromptParams { name: inputs.prompt.clone(), arguments: Some(prompt_args) };
+    let prompt_params = CallPromptParams {
+        name: inputs.prompt.clone(),
+        arguments: Some(prompt_args),
+    };
     let prompt: CallPromptResult = session.call(methods::MCP_CALL_PROMPT, Some(prompt_params))?;
     let shutdown: ShutdownResult = session.call::<Params, _>(methods::MCP_SHUTDOWN, None)?;
     let exit_code = session.wait_exit()?;

@@ -51,7 +51,11 @@ impl Contract {
             .iter()
             .map(|(name, m)| (name.clone(), m["template"].as_str().expect("template").to_string()))
             .collect();
-        Contract { pin, handshake_method, templates }
+        Contract {
+            pin,
+            handshake_method,
+            templates,
+        }
     }
 
     /// The template `name` with each `{hole}` filled from `values`.
@@ -67,14 +71,25 @@ impl Contract {
     /// The SDK's fail-fast message against a binary that speaks `binary`.
     pub fn sdk_mismatch(&self, binary: i64) -> String {
         let advice = self.message(if binary < self.pin { "upgrade_binary" } else { "upgrade_sdk" }, &[]);
-        self.message("sdk_mismatch", &[("binary_protocol", binary.to_string()), ("sdk_protocol", self.pin.to_string()), ("advice", advice)])
+        self.message(
+            "sdk_mismatch",
+            &[
+                ("binary_protocol", binary.to_string()),
+                ("sdk_protocol", self.pin.to_string()),
+                ("advice", advice),
+            ],
+        )
     }
 }
 
 /// Runs a build or setup script: `Ok(true)` built, `Ok(false)` toolchain
 /// missing outside CI (reported loudly), `Err` a failure.
 fn run_script(what: &str, script: &str) -> Result<bool, String> {
-    let output = Command::new("bash").arg(script).current_dir(root()).output().map_err(|e| format!("{what}: {e}"))?;
+    let output = Command::new("bash")
+        .arg(script)
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("{what}: {e}"))?;
     let log = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     match output.status.code() {
         Some(0) => Ok(true),
@@ -104,7 +119,13 @@ pub fn ready() -> &'static Ready {
     static READY: OnceLock<Ready> = OnceLock::new();
     READY.get_or_init(|| {
         let started = Instant::now();
-        let mut ready = Ready { languages: Vec::new(), language_problems: Vec::new(), server_problems: Vec::new(), servers: None, missing: Vec::new() };
+        let mut ready = Ready {
+            languages: Vec::new(),
+            language_problems: Vec::new(),
+            server_problems: Vec::new(),
+            servers: None,
+            missing: Vec::new(),
+        };
         // Two at a time: the machine is small and javac/csc/tsc are heavy.
         let results: Vec<(&'static str, Result<bool, String>)> = LANGUAGES
             .chunks(2)
@@ -156,7 +177,10 @@ impl Server {
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let list: Value = serde_json::from_str(&text).map_err(|e| format!("servers.json: {e}"))?;
         let field = |entry: &Value, key: &str| -> Result<String, String> {
-            entry[key].as_str().map(str::to_string).ok_or_else(|| format!("servers.json: `{key}` must be a string in {entry}"))
+            entry[key]
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("servers.json: `{key}` must be a string in {entry}"))
         };
         let object = |entry: &Value, key: &str| -> Result<Value, String> {
             match &entry[key] {
@@ -210,19 +234,35 @@ pub fn shell_join(argv: &[String]) -> String {
 
 /// The argv of the real binary serving `server`.
 pub fn binary_argv(binary: &Path, server: &Server) -> Vec<String> {
-    vec![binary.display().to_string(), "exec".into(), "--connection-server".into(), "--server-command".into(), shell_join(&server.command)]
+    vec![
+        binary.display().to_string(),
+        "exec".into(),
+        "--connection-server".into(),
+        "--server-command".into(),
+        shell_join(&server.command),
+    ]
 }
 
 /// The argv of the fake coprocess speaking `version`, logging to `log`.
 pub fn fake_argv(version: i64, log: &Path) -> Vec<String> {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
     let fake = root().join("tests/e2e/fakes/fake_coprocess.py");
-    vec![python, fake.display().to_string(), "--speaks".into(), version.to_string(), "--log".into(), log.display().to_string()]
+    vec![
+        python,
+        fake.display().to_string(),
+        "--speaks".into(),
+        version.to_string(),
+        "--log".into(),
+        log.display().to_string(),
+    ]
 }
 
 /// The environment of one client run (the interface of E2E_INTERFACE.md).
 pub fn client_env(scenario: &str, argv: &[String], server: Option<&Server>) -> Vec<(String, String)> {
-    let mut env = vec![("E2E_SCENARIO".to_string(), scenario.to_string()), ("MCPTEST_ARGV".to_string(), Value::from(argv.to_vec()).to_string())];
+    let mut env = vec![
+        ("E2E_SCENARIO".to_string(), scenario.to_string()),
+        ("MCPTEST_ARGV".to_string(), Value::from(argv.to_vec()).to_string()),
+    ];
     if let Some(s) = server {
         env.push(("E2E_TOOL".into(), s.tool.clone()));
         env.push(("E2E_TOOL_ARGS".into(), s.tool_args.to_string()));
@@ -282,7 +322,7 @@ pub fn run_client(lang: &str, env: &[(String, String)]) -> Value {
     match (lines.as_slice(), serde_json::from_str::<Value>(lines.first().copied().unwrap_or(""))) {
         ([_], Ok(mut report)) => {
             let failed = report.get("failed").is_some();
-            if failed != !status.success() {
+            if failed == status.success() {
                 return serde_json::json!({"failed": format!("exit status {status} does not match the report {report}"), "stderr": stderr});
             }
             if failed {
@@ -302,8 +342,11 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// One unit of work for `parallel`.
+pub type Job<T> = Box<dyn FnOnce() -> T + Send>;
+
 /// Runs `jobs` on at most `width` threads; results in input order.
-pub fn parallel<T: Send + 'static>(width: usize, jobs: Vec<Box<dyn FnOnce() -> T + Send>>) -> Vec<T> {
+pub fn parallel<T: Send + 'static>(width: usize, jobs: Vec<Job<T>>) -> Vec<T> {
     let queue = std::sync::Arc::new(std::sync::Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>()));
     let results = std::sync::Arc::new(std::sync::Mutex::new(BTreeMap::new()));
     let workers: Vec<_> = (0..width)
@@ -338,7 +381,9 @@ pub fn with_slot<T>(job: impl FnOnce() -> T) -> T {
             changed.notify_one();
         }
     }
-    let mut guard = changed.wait_while(free.lock().unwrap_or_else(|p| p.into_inner()), |free| *free == 0).unwrap_or_else(|p| p.into_inner());
+    let mut guard = changed
+        .wait_while(free.lock().unwrap_or_else(|p| p.into_inner()), |free| *free == 0)
+        .unwrap_or_else(|p| p.into_inner());
     *guard -= 1;
     drop(guard);
     let _slot = Slot;

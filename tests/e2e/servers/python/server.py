@@ -9,6 +9,7 @@ Run: python server.py  (stdio)
 """
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 
 server = MCPServer("mcptest-e2e-python", version="1.0.0", instructions="A small server for the mcptest end-to-end tests.")
 
@@ -38,7 +39,7 @@ def add(a: int, b: int) -> dict[str, int]:
 @server.tool()
 def fail(reason: str) -> str:
     """Always reports a tool error with the reason."""
-    raise ValueError(reason)
+    raise ToolError(reason)
 
 
 @server.resource("text://greeting", mime_type="text/plain")

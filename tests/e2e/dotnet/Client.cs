@@ -86,6 +86,11 @@ namespace Mcptest.E2e
         /// </summary>
         public T Call<T>(string method, string? paramsJson, Func<JsonElement, T> decode)
         {
+            MethodSpec spec = Coprocess.MethodTable.First(row => row.Name == method);
+            if (spec.ResultType != typeof(T))
+            {
+                throw new FailedException(method + " answers " + spec.ResultType.Name + ", not " + typeof(T).Name);
+            }
             RequestId id = TakeId();
             var request = new Request(JsonRpcVersion.V2_0, id, method);
             if (paramsJson != null)

@@ -1,0 +1,301 @@
+//! End to end from all six languages: each language's client, using only its
+//! generated file under `generated/` and a minimal stdio loop, drives the real
+//! `mcptest` binary against two real MCP servers (`tests/e2e/servers/`), fails
+//! fast with the contract's upgrade message against a v1 and a newer fake
+//! coprocess (`tests/e2e/fakes/`), and is served without a handshake.
+//!
+//! The Rust client runs in process (`tests/e2e/runner/rust_client.rs`, using
+//! only `generated/rust/mcptest-runner/src/coprocess.rs`); the other five are
+//! `tests/e2e/<lang>/run.sh`, built by their `build.sh` (toolchains as in
+//! `tests/conformance/`: a missing toolchain is reported loudly, and fails
+//! with `CI=true`). Expected texts come from `schemas/ipc/v2.json`; what the
+//! servers serve is asked of them directly (`tests/e2e/runner/oracle.rs`).
+//!
+//! Run: `cargo test --test e2e` (add `-- --nocapture` for timings).
+
+#[path = "../generated/rust/mcptest-runner/src/coprocess.rs"]
+#[allow(dead_code, clippy::all)]
+mod coprocess;
+#[path = "e2e/runner/oracle.rs"]
+mod oracle;
+#[path = "e2e/runner/rust_client.rs"]
+mod rust_client;
+#[path = "e2e/runner/support.rs"]
+mod support;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use support::{binary_argv, client_env, fake_argv, parallel, ready, run_client, scratch, Contract, Job, Server};
+
+/// Runs one scenario in `lang` ("rust" in process, else its run.sh).
+fn run(lang: &str, scenario: &str, argv: &[String], server: Option<&Server>) -> Value {
+    support::with_slot(|| {
+        if lang == "rust" {
+            let inputs = rust_client::Inputs {
+                argv: argv.to_vec(),
+                tool: server.map(|s| s.tool.clone()).unwrap_or_default(),
+                tool_args: server.map(|s| s.tool_args.clone()).unwrap_or(json!({})),
+                resource_uri: server.map(|s| s.resource_uri.clone()).unwrap_or_default(),
+                prompt: server.map(|s| s.prompt.clone()).unwrap_or_default(),
+                prompt_args: server.map(|s| s.prompt_args.clone()).unwrap_or(json!({})),
+            };
+            rust_client::run(scenario, &inputs)
+        } else {
+            run_client(lang, &client_env(scenario, argv, server))
+        }
+    })
+}
+
+/// Every language that can run here: Rust, then the clients that built. Fails
+/// the test on a build problem; names loudly what a missing toolchain skipped.
+fn languages() -> Vec<&'static str> {
+    let ready = ready();
+    assert!(
+        ready.language_problems.is_empty(),
+        "building the clients failed:\n{}",
+        ready.language_problems.join("\n")
+    );
+    for missing in &ready.missing {
+        eprintln!("!!!!! NOT TESTED: {missing} !!!!!");
+    }
+    std::iter::once("rust").chain(ready.languages.iter().copied()).collect()
+}
+
+/// The binary and the servers, or None (reported loudly) when setup.sh found
+/// no toolchain outside CI. Build or setup failures fail the test.
+fn binary_and_servers() -> Option<(PathBuf, &'static [Server])> {
+    let ready = ready();
+    assert!(
+        ready.server_problems.is_empty(),
+        "setting up the servers failed:\n{}",
+        ready.server_problems.join("\n")
+    );
+    let binary = PathBuf::from(env!("CARGO_BIN_EXE_mcptest"));
+    assert!(binary.exists(), "{} does not exist", binary.display());
+    ready.servers.as_deref().map(|servers| (binary, servers))
+}
+
+fn no_servers() {
+    eprintln!("!!!!! NOT TESTED: the real-server scenarios (tests/e2e/servers/setup.sh: toolchain missing) !!!!!");
+}
+
+/// Against a v1 coprocess (answers -32601) and one a version ahead, every
+/// language's generated helper gives exactly the contract's upgrade message,
+/// and the client sent the handshake and nothing else.
+#[test]
+fn every_language_fails_fast_with_the_upgrade_message_against_v1_and_newer() {
+    let contract = Contract::load();
+    let languages = languages();
+    let started = Instant::now();
+    let mut jobs: Vec<Job<(String, Vec<String>)>> = Vec::new();
+    for &lang in &languages {
+        for version in [1, contract.pin + 1] {
+            jobs.push(Box::new(move || {
+                let contract = Contract::load();
+                let dir = scratch(&format!("handshake-{lang}-v{version}"));
+                let log = dir.join("received.ndjson");
+                let report = run(lang, "handshake", &fake_argv(version, &log), None);
+                let label = format!("{lang} against a v{version} coprocess");
+                (label.clone(), check_handshake_failure(&contract, lang, version, &report, &log))
+            }));
+        }
+    }
+    let results = parallel(2, jobs);
+    eprintln!("e2e: {} handshake runs in {:.1} s", results.len(), started.elapsed().as_secs_f64());
+    let problems: Vec<String> = results
+        .iter()
+        .flat_map(|(label, problems)| problems.iter().map(move |p| format!("{label}: {p}")))
+        .collect();
+    assert_eq!(results.len(), languages.len() * 2);
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}
+
+fn check_handshake_failure(contract: &Contract, lang: &str, version: i64, report: &Value, log: &std::path::Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    let expected = json!({"scenario": "handshake", "ok": false, "error": contract.sdk_mismatch(version)});
+    if *report != expected {
+        problems.push(format!("report {report}\n  expected {expected}"));
+    }
+    let eof = PathBuf::from(format!("{}.eof", log.display()));
+    if !eof.exists() {
+        problems.push("the fake never saw end of input: the client did not close its stdin".into());
+    }
+    let received = std::fs::read_to_string(log).unwrap_or_default();
+    let lines: Vec<&str> = received.lines().collect();
+    match lines.as_slice() {
+        [only] => match serde_json::from_str::<Value>(only) {
+            Ok(frame) => {
+                let params = &frame["params"];
+                if frame["method"] != json!(contract.handshake_method) || params["protocol_version"] != json!(contract.pin) || params["sdk"] != json!(lang) {
+                    problems.push(format!("the one line sent is not {lang}'s handshake at the pin: {only}"));
+                }
+            }
+            Err(e) => problems.push(format!("the one line sent is not JSON ({e}): {only}")),
+        },
+        _ => problems.push(format!("the client sent {} line(s), not just the handshake:\n{received}", lines.len())),
+    }
+    problems
+}
+
+/// Reports compare modulo the one value that varies run to run.
+fn without_duration(report: &Value) -> Value {
+    let mut report = report.clone();
+    if let Some(call) = report.get_mut("call").and_then(Value::as_object_mut) {
+        call.remove("duration_ms");
+    }
+    report
+}
+
+/// Handshake, initialize, tools, call, resource, prompt and shutdown through
+/// the real binary, from every language, against both real servers; and every
+/// language's report for a server is the same JSON value.
+#[test]
+fn every_language_drives_both_real_servers_through_the_binary() {
+    let contract = Contract::load();
+    let languages = languages();
+    let Some((binary, servers)) = binary_and_servers() else { return no_servers() };
+    let mut problems = Vec::new();
+    let served: Vec<_> = servers.iter().map(oracle::ask).collect();
+    let started = Instant::now();
+    let mut jobs: Vec<Job<Value>> = Vec::new();
+    for server in servers {
+        for &lang in &languages {
+            let argv = binary_argv(&binary, server);
+            jobs.push(Box::new(move || run(lang, "full", &argv, Some(server))));
+        }
+    }
+    let reports = parallel(2, jobs);
+    eprintln!("e2e: {} full runs in {:.1} s", reports.len(), started.elapsed().as_secs_f64());
+    for ((server, served), reports) in servers.iter().zip(&served).zip(reports.chunks(languages.len())) {
+        let served = match served {
+            Ok(served) => served,
+            Err(e) => {
+                problems.push(format!("asking {} directly: {e}", server.name));
+                continue;
+            }
+        };
+        for (lang, report) in languages.iter().zip(reports) {
+            problems.extend(
+                check_full(&contract, server, served, report)
+                    .into_iter()
+                    .map(|p| format!("{lang} × {}: {p}", server.name)),
+            );
+        }
+        let reference = without_duration(&reports[0]);
+        for (lang, report) in languages.iter().zip(reports).skip(1) {
+            if without_duration(report) != reference {
+                problems.push(format!(
+                    "{lang} × {}: report differs from {}'s:\n  {report}\n  {reference}",
+                    server.name, languages[0]
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}
+
+fn check_full(contract: &Contract, server: &Server, served: &oracle::Served, report: &Value) -> Vec<String> {
+    if report.get("failed").is_some() {
+        return vec![format!("failed: {report}")];
+    }
+    let mut problems = Vec::new();
+    let mut expect = |ok: bool, what: String| {
+        if !ok {
+            problems.push(what);
+        }
+    };
+    expect(report["scenario"] == "full", format!("scenario is {}", report["scenario"]));
+    let handshake = &report["handshake"];
+    expect(
+        handshake["protocol_version"] == json!(contract.pin),
+        format!("handshake {handshake}: protocol_version is not the pin {}", contract.pin),
+    );
+    expect(
+        handshake["binary_version"].as_str().is_some_and(|v| !v.is_empty()),
+        format!("handshake {handshake}: no binary_version"),
+    );
+    let initialize = &report["initialize"];
+    expect(
+        initialize["era"] == json!(server.era),
+        format!("initialize era is {}, the server's is {}", initialize["era"], server.era),
+    );
+    let tools = report["tools"].as_array().cloned().unwrap_or_default();
+    expect(tools.contains(&json!(server.tool)), format!("tools {} lack {}", report["tools"], server.tool));
+    expect(
+        tools == served.tool_names,
+        format!("tools {} are not the server's own {:?}", report["tools"], served.tool_names),
+    );
+    let call = &report["call"];
+    expect(call["success"] == true, format!("call verdict did not succeed: {call}"));
+    expect(
+        call["text"].as_str().is_some_and(|t| t.contains(&server.expect_text)),
+        format!("call text {} lacks {:?}", call["text"], server.expect_text),
+    );
+    let contents = &report["resource"]["contents"];
+    expect(
+        contents.as_array().is_some_and(|c| !c.is_empty()),
+        format!("resource has no contents: {}", report["resource"]),
+    );
+    expect(
+        contents
+            .as_array()
+            .is_some_and(|c| c.iter().all(|item| item["uri"] == json!(server.resource_uri))),
+        format!("resource contents are not of {}: {contents}", server.resource_uri),
+    );
+    expect(
+        *contents == served.resource_contents,
+        format!("resource contents {contents}\n  are not what the server serves: {}", served.resource_contents),
+    );
+    let messages = &report["prompt"]["messages"];
+    expect(
+        messages.as_array().is_some_and(|m| !m.is_empty()),
+        format!("prompt has no messages: {}", report["prompt"]),
+    );
+    expect(
+        *messages == served.prompt_messages,
+        format!("prompt messages {messages}\n  are not what the server serves: {}", served.prompt_messages),
+    );
+    expect(report["shutdown"] == json!({}), format!("shutdown answered {}", report["shutdown"]));
+    expect(report["exit_code"] == 0, format!("the binary exited with {}", report["exit_code"]));
+    problems
+}
+
+/// A client that never sends the handshake (a v1 SDK) is still served.
+#[test]
+fn every_language_is_served_without_a_handshake() {
+    let languages = languages();
+    let Some((binary, servers)) = binary_and_servers() else { return no_servers() };
+    let started = Instant::now();
+    let mut jobs: Vec<Job<Value>> = Vec::new();
+    for server in servers {
+        for &lang in &languages {
+            let argv = binary_argv(&binary, server);
+            jobs.push(Box::new(move || run(lang, "no_handshake", &argv, Some(server))));
+        }
+    }
+    let reports = parallel(2, jobs);
+    eprintln!("e2e: {} no-handshake runs in {:.1} s", reports.len(), started.elapsed().as_secs_f64());
+    let mut problems = Vec::new();
+    for (server, reports) in servers.iter().zip(reports.chunks(languages.len())) {
+        for (lang, report) in languages.iter().zip(reports) {
+            let tools = report["tools"].as_array().cloned().unwrap_or_default();
+            let ok = report["scenario"] == "no_handshake" && tools.contains(&json!(server.tool)) && report["exit_code"] == 0;
+            if !ok || report.get("failed").is_some() {
+                problems.push(format!("{lang} × {}: {report}", server.name));
+            }
+        }
+        let reference = &reports[0];
+        for (lang, report) in languages.iter().zip(reports).skip(1) {
+            if report != reference {
+                problems.push(format!(
+                    "{lang} × {}: report differs from {}'s:\n  {report}\n  {reference}",
+                    server.name, languages[0]
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use conformance_testee_rust::coprocess;
-use conformance_testee_rust::coprocess::{CallParams, CallResult, Frame as _, Request, Response};
+use conformance_testee_rust::coprocess::{CallParams, Frame as _, Request, RequestOf, ResponseOf, Verdict};
 
 const CALL: &str = concat!(
     r#"{"jsonrpc":"2.0","id":42,"method":"mcp.call","params":{"tool":"search","#,
@@ -24,17 +24,14 @@ fn strict_handshake(text: &str) -> bool {
     Request::decode(text).is_ok()
 }
 
+/// The request with its params typed, in one pass (`RequestOf<CallParams>`).
 fn strict_call(text: &str) -> bool {
-    let Ok(request) = Request::decode(text) else { return false };
-    let params = request.params.map(|p| serde_json::Value::Object(p.0)).unwrap_or_default();
-    CallParams::from_value(params).is_ok()
+    RequestOf::<CallParams>::decode(text).is_ok_and(|r| r.params.is_some())
 }
 
+/// The answer to an `mcp.call` that asked for a verdict, result typed.
 fn strict_verdict(text: &str) -> bool {
-    match Response::decode(text) {
-        Ok(Response::SuccessResponse(success)) => CallResult::from_value(success.result).is_ok(),
-        _ => false,
-    }
+    matches!(ResponseOf::<Verdict>::decode(text), Ok(ResponseOf::SuccessResponse(_)))
 }
 
 /// A frame to measure: its name, its text and its strict decoder.
@@ -70,8 +67,8 @@ fn main() {
     let handshake = coprocess::handshake_request(1.into(), Some("rust"), Some("1.2.3"));
     let frames: [Frame<'_>; 3] = [
         ("handshake Request", &handshake, strict_handshake),
-        ("mcp.call Request (CallParams)", CALL, strict_call),
-        ("Response with Verdict (CallResult)", VERDICT, strict_verdict),
+        ("mcp.call Request (RequestOf<CallParams>)", CALL, strict_call),
+        ("Response with Verdict (ResponseOf<Verdict>)", VERDICT, strict_verdict),
     ];
     println!("| target | frame | strict fr/s | plain fr/s | ratio plain/strict |");
     println!("|---|---|---:|---:|---:|");

@@ -101,9 +101,9 @@ const (
 	MethodMCPReporterSetUpload = "mcp.reporter.setUpload"
 
 	// MethodMCPReporterFlush is `mcp.reporter.flush`. Appends the verdicts kept
-	// since the last flush to the reporter's path, one JSON line each, and
-	// reports how many were written. With reporting off it writes nothing and
-	// answers `written: 0`.
+	// since the last flush to the reporter's path, one `Verdict` frame per JSON
+	// line, in call order, and reports how many were written. With reporting
+	// off it writes nothing and answers `written: 0`.
 	MethodMCPReporterFlush = "mcp.reporter.flush"
 
 	// MethodMCPCacheSetMode is `mcp.cache.set_mode`. Sets how the binary's

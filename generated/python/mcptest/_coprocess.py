@@ -590,9 +590,9 @@ discards verdicts not yet flushed.
 """
 
 METHOD_MCP_REPORTER_FLUSH: Final = "mcp.reporter.flush"
-"""Appends the verdicts kept since the last flush to the reporter's path, one JSON line
-each, and reports how many were written. With reporting off it writes nothing and
-answers `written: 0`.
+"""Appends the verdicts kept since the last flush to the reporter's path, one `Verdict`
+frame per JSON line, in call order, and reports how many were written. With reporting
+off it writes nothing and answers `written: 0`.
 """
 
 METHOD_MCP_CACHE_SET_MODE: Final = "mcp.cache.set_mode"

@@ -102,8 +102,8 @@ export const Method = {
   McpReporterSetUpload: "mcp.reporter.setUpload",
   /**
    * Appends the verdicts kept since the last flush to the reporter's path, one
-   * JSON line each, and reports how many were written. With reporting off it
-   * writes nothing and answers `written: 0`.
+   * `Verdict` frame per JSON line, in call order, and reports how many were
+   * written. With reporting off it writes nothing and answers `written: 0`.
    */
   McpReporterFlush: "mcp.reporter.flush",
   /**

@@ -117,9 +117,9 @@ namespace Mcptest.Sdk
             public const string McpReporterSetUpload = "mcp.reporter.setUpload";
 
             /// <summary>
-            /// Appends the verdicts kept since the last flush to the reporter's path, one JSON line
-            /// each, and reports how many were written. With reporting off it writes nothing and
-            /// answers <c>written: 0</c>.
+            /// Appends the verdicts kept since the last flush to the reporter's path, one
+            /// <c>Verdict</c> frame per JSON line, in call order, and reports how many were
+            /// written. With reporting off it writes nothing and answers <c>written: 0</c>.
             /// </summary>
             public const string McpReporterFlush = "mcp.reporter.flush";
 

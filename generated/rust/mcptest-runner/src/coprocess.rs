@@ -1235,7 +1235,7 @@ pub mod methods {
     pub const MCP_CALL_PROMPT: &str = "mcp.callPrompt";
     ///Turns verdict reporting on or off. While it is on, the binary keeps every `mcp.call` verdict; `mcp.reporter.flush` writes them to `path` as JSON lines. Turning it off discards verdicts not yet flushed.
     pub const MCP_REPORTER_SET_UPLOAD: &str = "mcp.reporter.setUpload";
-    ///Appends the verdicts kept since the last flush to the reporter's path, one JSON line each, and reports how many were written. With reporting off it writes nothing and answers `written: 0`.
+    ///Appends the verdicts kept since the last flush to the reporter's path, one `Verdict` frame per JSON line, in call order, and reports how many were written. With reporting off it writes nothing and answers `written: 0`.
     pub const MCP_REPORTER_FLUSH: &str = "mcp.reporter.flush";
     ///Sets how the binary's result cache treats `mcp.call`: an identical call (same tool, same arguments) can be answered from the stored result instead of calling the server again.
     pub const MCP_CACHE_SET_MODE: &str = "mcp.cache.set_mode";

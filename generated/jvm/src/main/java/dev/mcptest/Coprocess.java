@@ -130,9 +130,9 @@ public final class Coprocess {
         public static final String MCP_REPORTER_SET_UPLOAD = "mcp.reporter.setUpload";
 
         /**
-         * Appends the verdicts kept since the last flush to the reporter's path, one JSON line
-         * each, and reports how many were written. With reporting off it writes nothing and answers
-         * {@code written: 0}.
+         * Appends the verdicts kept since the last flush to the reporter's path, one {@code
+         * Verdict} frame per JSON line, in call order, and reports how many were written. With
+         * reporting off it writes nothing and answers {@code written: 0}.
          */
         public static final String MCP_REPORTER_FLUSH = "mcp.reporter.flush";
 

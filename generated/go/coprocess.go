@@ -1352,7 +1352,7 @@ func appendHandshakeResult(b []byte, v HandshakeResult) []byte {
 
 // InitializeResult is the result of `mcp.initialize`: what the server under
 // test said about itself. The contract does not fix MCP's own shapes, so
-// `capabilities` is passed through as the server sent it.
+// `capabilities` is an open object.
 type InitializeResult struct {
 	// Era is how the binary talks to the server under test.
 	Era MCPEra
@@ -1363,7 +1363,9 @@ type InitializeResult struct {
 	ServerName string
 	// ServerVersion is the server's `serverInfo.version`.
 	ServerVersion string
-	// Capabilities is the server's capabilities object, verbatim.
+	// Capabilities is the server's capabilities object as the binary's MCP
+	// client reads it: every capability MCP defines is kept; a key outside
+	// MCP's capability set may be dropped.
 	Capabilities MCPObject
 	// Instructions is the server's instructions, or null when it gave none. Nil
 	// for JSON null.

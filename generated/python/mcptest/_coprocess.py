@@ -1003,8 +1003,7 @@ class HandshakeResult:
 @dataclass(frozen=True)
 class InitializeResult:
     """The result of `mcp.initialize`: what the server under test said about itself. The
-    contract does not fix MCP's own shapes, so `capabilities` is passed through as
-    the server sent it.
+    contract does not fix MCP's own shapes, so `capabilities` is an open object.
     """
 
     era: McpEra
@@ -1022,7 +1021,10 @@ class InitializeResult:
     """The server's `serverInfo.version`."""
 
     capabilities: McpObject
-    """The server's capabilities object, verbatim."""
+    """The server's capabilities object as the binary's MCP client reads it: every
+    capability MCP defines is kept; a key outside MCP's capability set may be
+    dropped.
+    """
 
     instructions: Optional[str]
     """The server's instructions, or null when it gave none."""

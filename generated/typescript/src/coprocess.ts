@@ -1787,8 +1787,8 @@ export function encodeHandshakeResult(value: HandshakeResult): string {
 
 /**
  * The result of `mcp.initialize`: what the server under test said about itself.
- * The contract does not fix MCP's own shapes, so `capabilities` is passed
- * through as the server sent it.
+ * The contract does not fix MCP's own shapes, so `capabilities` is an open
+ * object.
  */
 export interface InitializeResult {
   /** How the binary talks to the server under test. */
@@ -1802,7 +1802,11 @@ export interface InitializeResult {
   readonly serverName: string;
   /** The server's `serverInfo.version`. */
   readonly serverVersion: string;
-  /** The server's capabilities object, verbatim. */
+  /**
+   * The server's capabilities object as the binary's MCP client reads it: every
+   * capability MCP defines is kept; a key outside MCP's capability set may be
+   * dropped.
+   */
   readonly capabilities: McpObject;
   /** The server's instructions, or null when it gave none. */
   readonly instructions: string | null;

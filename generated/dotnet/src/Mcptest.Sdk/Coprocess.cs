@@ -2299,8 +2299,7 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// The result of <c>mcp.initialize</c>: what the server under test said about itself. The
-    /// contract does not fix MCP's own shapes, so <c>capabilities</c> is passed through as the
-    /// server sent it.
+    /// contract does not fix MCP's own shapes, so <c>capabilities</c> is an open object.
     /// </summary>
     public sealed class InitializeResult
     {
@@ -2339,7 +2338,8 @@ namespace Mcptest.Sdk
         public string ServerVersion { get; set; }
 
         /// <summary>
-        /// The server's capabilities object, verbatim.
+        /// The server's capabilities object as the binary's MCP client reads it: every capability
+        /// MCP defines is kept; a key outside MCP's capability set may be dropped.
         /// </summary>
         public McpObject Capabilities { get; set; }
 

@@ -285,7 +285,7 @@ pub struct HandshakeResult {
     ///The mcptest binary's package version. Diagnostic only.
     pub binary_version: ::std::string::String,
 }
-///The result of `mcp.initialize`: what the server under test said about itself. The contract does not fix MCP's own shapes, so `capabilities` is passed through as the server sent it.
+///The result of `mcp.initialize`: what the server under test said about itself. The contract does not fix MCP's own shapes, so `capabilities` is an open object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -298,7 +298,7 @@ pub struct InitializeResult {
     pub server_name: ::std::string::String,
     ///The server's `serverInfo.version`.
     pub server_version: ::std::string::String,
-    ///The server's capabilities object, verbatim.
+    ///The server's capabilities object as the binary's MCP client reads it: every capability MCP defines is kept; a key outside MCP's capability set may be dropped.
     pub capabilities: McpObject,
     ///The server's instructions, or null when it gave none.
     #[serde(deserialize_with = "strict::nullable")]

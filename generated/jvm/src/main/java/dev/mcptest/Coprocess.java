@@ -1322,15 +1322,15 @@ public final class Coprocess {
 
     /**
      * The result of {@code mcp.initialize}: what the server under test said about itself. The
-     * contract does not fix MCP's own shapes, so {@code capabilities} is passed through as the
-     * server sent it.
+     * contract does not fix MCP's own shapes, so {@code capabilities} is an open object.
      *
      * @param era How the binary talks to the server under test.
      * @param mcpProtocolVersion The MCP protocol revision in use with the server under test, for
      *     example {@code 2025-06-18}.
      * @param serverName The server's {@code serverInfo.name}.
      * @param serverVersion The server's {@code serverInfo.version}.
-     * @param capabilities The server's capabilities object, verbatim.
+     * @param capabilities The server's capabilities object as the binary's MCP client reads it:
+     *     every capability MCP defines is kept; a key outside MCP's capability set may be dropped.
      * @param instructions The server's instructions, or null when it gave none. (Java null for JSON
      *     null)
      */

@@ -69,9 +69,11 @@ if tool_at_version mypy "$MYPY_VERSION" && tool_at_version ruff "$RUFF_VERSION";
 else
   stamp="$venv/.pinned"
   want="mypy==$MYPY_VERSION ruff==$RUFF_VERSION"
-  if [ ! -x "$venv/bin/mypy" ] || [ ! -x "$venv/bin/ruff" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  # A venv whose scripts cannot run (the checkout moved: their shebangs name
+  # the old path) is rebuilt, not trusted.
+  if ! "$venv/bin/mypy" --version >/dev/null 2>&1 || [ ! -x "$venv/bin/ruff" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "installing $want into ${venv#"$root/"}" >&2
-    "$python" -m venv "$venv" >&2 || missing "python3 -m venv failed (apt-get install python3-venv)"
+    "$python" -m venv --clear "$venv" >&2 || missing "python3 -m venv failed (apt-get install python3-venv)"
     # shellcheck disable=SC2086
     "$venv/bin/python" -m pip install -q --disable-pip-version-check $want >&2 \
       || missing "pip could not install $want from PyPI"

@@ -1731,38 +1731,40 @@ namespace Mcptest.Sdk
             {
                 throw Text("invalid JSON: the text is not valid UTF-16");
             }
-            return Checked(text, utf8, CoprocessTextScan.Frame);
+            Scan(text, utf8, CoprocessTextScan.Frame);
+            try
+            {
+                using (JsonDocument document = JsonDocument.Parse(utf8, new JsonDocumentOptions { MaxDepth = Coprocess.MaxDepth }))
+                {
+                    return document.RootElement.Clone();
+                }
+            }
+            catch (JsonException error)
+            {
+                throw Classify(text, error, CoprocessTextScan.Frame);
+            }
         }
 
         /// <summary>
-        /// Applies the JSON-text rules to an already-parsed value; returns a copy that does not
-        /// depend on the caller's document staying undisposed.
+        /// Applies the JSON-text rules to an already-parsed value (its raw text); returns a copy
+        /// that does not depend on the caller's document staying undisposed.
         /// </summary>
         internal static JsonElement Validate(JsonElement value)
         {
             string text = value.GetRawText();
-            Checked(text, StrictUtf8.GetBytes(text), CoprocessTextScan.Parsed);
+            Scan(text, StrictUtf8.GetBytes(text), CoprocessTextScan.Parsed);
             return value.Clone();
         }
 
         /// <summary>
-        /// The rules System.Text.Json leaves to us, in one pass over the text, then its own parser
-        /// (which enforces the rest); the error detail is worked out only on failure.
+        /// The rules System.Text.Json leaves to us, in one pass over the text before its own parser
+        /// (which enforces the rest) runs; the error detail is worked out only on failure.
         /// </summary>
-        private static JsonElement Checked(string text, byte[] utf8, JsonReaderOptions options)
+        private static void Scan(string text, byte[] utf8, JsonReaderOptions options)
         {
             try
             {
                 CoprocessTextScan.Check(utf8, options);
-                using (JsonDocument document = JsonDocument.Parse(utf8, new JsonDocumentOptions
-                {
-                    MaxDepth = options.MaxDepth,
-                    CommentHandling = options.CommentHandling,
-                    AllowTrailingCommas = options.AllowTrailingCommas,
-                }))
-                {
-                    return document.RootElement.Clone();
-                }
             }
             catch (JsonException error)
             {

@@ -114,7 +114,9 @@
     /// </summary>
     internal static class CoprocessJson
     {
-        private const long MaxSafeInteger = 9007199254740991L;
+        internal const long MaxSafeInteger = 9007199254740991L;
+
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
         /// <summary>
         /// Parses one frame's JSON text under the contract's JSON-text rules. The value owns its
@@ -126,154 +128,81 @@
             {
                 throw Text("invalid JSON: byte-order mark");
             }
-            JsonDocument document;
+            byte[] utf8;
             try
             {
-                document = JsonDocument.Parse(text, new JsonDocumentOptions { MaxDepth = Coprocess.MaxDepth });
-            }
-            catch (JsonException error)
-            {
-                throw Classify(text, error);
+                utf8 = StrictUtf8.GetBytes(text);
             }
             catch (ArgumentException)
             {
                 throw Text("invalid JSON: the text is not valid UTF-16");
             }
-            using (document)
+            Scan(text, utf8, CoprocessTextScan.Frame);
+            try
             {
-                Check(document.RootElement, text.IndexOf("\\u", StringComparison.Ordinal) >= 0, 1);
-                return document.RootElement.Clone();
+                using (JsonDocument document = JsonDocument.Parse(utf8, new JsonDocumentOptions { MaxDepth = Coprocess.MaxDepth }))
+                {
+                    return document.RootElement.Clone();
+                }
+            }
+            catch (JsonException error)
+            {
+                throw Classify(text, error, CoprocessTextScan.Frame);
             }
         }
 
         /// <summary>
-        /// Applies the JSON-text rules to an already-parsed value; returns a copy that does not
-        /// depend on the caller's document staying undisposed.
+        /// Applies the JSON-text rules to an already-parsed value (its raw text); returns a copy
+        /// that does not depend on the caller's document staying undisposed.
         /// </summary>
         internal static JsonElement Validate(JsonElement value)
         {
-            Check(value, true, 1);
+            string text = value.GetRawText();
+            Scan(text, StrictUtf8.GetBytes(text), CoprocessTextScan.Parsed);
             return value.Clone();
         }
 
-        private static void Check(JsonElement value, bool checkStrings, int depth)
-        {
-            switch (value.ValueKind)
-            {
-                case JsonValueKind.Object:
-                    CheckDepth(depth);
-                    CheckObject(value, checkStrings, depth);
-                    break;
-                case JsonValueKind.Array:
-                    CheckDepth(depth);
-                    foreach (JsonElement item in value.EnumerateArray())
-                    {
-                        Check(item, checkStrings, depth + 1);
-                    }
-                    break;
-                case JsonValueKind.String:
-                    if (checkStrings)
-                    {
-                        Unescape(value);
-                    }
-                    break;
-                case JsonValueKind.Number:
-                    CheckNumber(value);
-                    break;
-            }
-        }
-
-        private static void CheckDepth(int depth)
-        {
-            if (depth > Coprocess.MaxDepth)
-            {
-                throw Text("nesting deeper than " + Coprocess.MaxDepth.ToString(CultureInfo.InvariantCulture));
-            }
-        }
-
-        private static void CheckObject(JsonElement value, bool checkStrings, int depth)
-        {
-            List<string>? names = null;
-            HashSet<string>? large = null;
-            foreach (JsonProperty member in value.EnumerateObject())
-            {
-                string name = UnescapeName(member);
-                if (large != null)
-                {
-                    if (!large.Add(name))
-                    {
-                        throw Text("duplicate key `" + name + "`");
-                    }
-                }
-                else
-                {
-                    names = names ?? new List<string>();
-                    foreach (string seen in names)
-                    {
-                        if (string.Equals(seen, name, StringComparison.Ordinal))
-                        {
-                            throw Text("duplicate key `" + name + "`");
-                        }
-                    }
-                    names.Add(name);
-                    if (names.Count == 16)
-                    {
-                        large = new HashSet<string>(names, StringComparer.Ordinal);
-                    }
-                }
-                Check(member.Value, checkStrings, depth + 1);
-            }
-        }
-
-        private static string UnescapeName(JsonProperty member)
+        /// <summary>
+        /// The rules System.Text.Json leaves to us, in one pass over the text before its own parser
+        /// (which enforces the rest) runs; the error detail is worked out only on failure.
+        /// </summary>
+        private static void Scan(string text, byte[] utf8, JsonReaderOptions options)
         {
             try
             {
-                return member.Name;
+                CoprocessTextScan.Check(utf8, options);
             }
-            catch (InvalidOperationException)
+            catch (JsonException error)
             {
-                throw Text("invalid JSON: lone surrogate in a string");
+                throw Classify(text, error, options);
             }
         }
 
-        private static void Unescape(JsonElement value)
+        internal static CoprocessShapeException IntegerOutOfRange()
         {
-            try
-            {
-                value.GetString();
-            }
-            catch (InvalidOperationException)
-            {
-                throw Text("invalid JSON: lone surrogate in a string");
-            }
+            return Text("invalid JSON: integer outside +-(2^53-1)");
         }
 
-        private static void CheckNumber(JsonElement value)
+        internal static CoprocessShapeException DoubleOverflow()
         {
-            if (value.TryGetInt64(out long integer))
-            {
-                if (integer > MaxSafeInteger || integer < -MaxSafeInteger)
-                {
-                    throw Text("invalid JSON: integer outside +-(2^53-1)");
-                }
-                return;
-            }
-            double number = value.GetDouble();
-            if (double.IsInfinity(number) || double.IsNaN(number))
-            {
-                throw Text("invalid JSON: number overflows a double");
-            }
-            if (Math.Abs(number) >= 9.2e18 && value.GetRawText().IndexOfAny(new[] { '.', 'e', 'E' }) < 0)
-            {
-                throw Text("invalid JSON: integer outside +-(2^53-1)");
-            }
+            return Text("invalid JSON: number overflows a double");
         }
 
-        private static CoprocessShapeException Classify(string text, JsonException error)
+        internal static CoprocessShapeException LoneSurrogate()
+        {
+            return Text("invalid JSON: lone surrogate in a string");
+        }
+
+        internal static CoprocessShapeException Duplicate(string name)
+        {
+            return Text("duplicate key `" + name + "`");
+        }
+
+        private static CoprocessShapeException Classify(string text, JsonException error, JsonReaderOptions options)
         {
             byte[] utf8 = Encoding.UTF8.GetBytes(text);
-            var reader = new Utf8JsonReader(utf8, new JsonReaderOptions { MaxDepth = int.MaxValue });
+            options.MaxDepth = int.MaxValue;
+            var reader = new Utf8JsonReader(utf8, options);
             try
             {
                 while (reader.Read())
@@ -558,5 +487,195 @@
                 writeItem(builder, items[i]);
             }
             builder.Append(']');
+        }
+    }
+
+    /// <summary>
+    /// The JSON-text rules <c>Utf8JsonReader</c> does not enforce, checked in one pass of it:
+    /// duplicate keys (after unescaping), lone surrogate escapes, integer literals outside
+    /// +-(2^53-1) and numbers that overflow a double. The reader rejects the rest itself. Key
+    /// bookkeeping is reused per thread, so a frame that passes allocates next to nothing.
+    /// </summary>
+    internal sealed class CoprocessTextScan
+    {
+        /// <summary>The reader options for a frame's text: strict syntax, <c>MaxDepth</c> containers.</summary>
+        internal static readonly JsonReaderOptions Frame = new JsonReaderOptions { MaxDepth = Coprocess.MaxDepth };
+
+        /// <summary>
+        /// The options for the text of a value the caller already parsed: its syntax was the
+        /// caller's choice, so comments and trailing commas pass (as they did into its tree).
+        /// </summary>
+        internal static readonly JsonReaderOptions Parsed = new JsonReaderOptions
+        {
+            MaxDepth = Coprocess.MaxDepth,
+            CommentHandling = JsonCommentHandling.Skip,
+            AllowTrailingCommas = true,
+        };
+
+        /// <summary>An object with more members than this checks them with a hash set.</summary>
+        private const int LinearLimit = 16;
+
+        private static readonly byte[] UnicodeEscape = { (byte)'\\', (byte)'u' };
+
+        [ThreadStatic]
+        private static CoprocessTextScan? cached;
+
+        // The keys of every open object, innermost last: where each starts in `names` and how long.
+        private readonly int[] firstKey = new int[Coprocess.MaxDepth + 2];
+        private readonly HashSet<string>?[] large = new HashSet<string>?[Coprocess.MaxDepth + 2];
+        private int[] keyStart = new int[64];
+        private int[] keyLength = new int[64];
+        private int keyCount;
+        private byte[] names = new byte[1024];
+        private int namesLength;
+        private int depth;
+
+        /// <summary>Throws the <c>invalid JSON</c> / <c>duplicate key</c> problem the text has, if any.</summary>
+        /// <exception cref="JsonException">The reader's own rules (syntax, depth) fail.</exception>
+        internal static void Check(byte[] utf8, JsonReaderOptions options)
+        {
+            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
+            cached = null;
+            scan.Reset();
+            scan.Run(utf8, options);
+            cached = scan;
+        }
+
+        private void Reset()
+        {
+            keyCount = 0;
+            namesLength = 0;
+            depth = 0;
+        }
+
+        private void Run(byte[] utf8, JsonReaderOptions options)
+        {
+            var reader = new Utf8JsonReader(utf8, options);
+            while (reader.Read())
+            {
+                switch (reader.TokenType)
+                {
+                    case JsonTokenType.StartObject:
+                    case JsonTokenType.StartArray:
+                        depth++;
+                        firstKey[depth] = keyCount;
+                        large[depth] = null;
+                        break;
+                    case JsonTokenType.EndObject:
+                    case JsonTokenType.EndArray:
+                        keyCount = firstKey[depth];
+                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                        large[depth] = null;
+                        depth--;
+                        break;
+                    case JsonTokenType.PropertyName:
+                        AddKey(ref reader);
+                        break;
+                    case JsonTokenType.String:
+                        CheckString(ref reader);
+                        break;
+                    case JsonTokenType.Number:
+                        CheckNumber(ref reader);
+                        break;
+                }
+            }
+        }
+
+        private static void CheckString(ref Utf8JsonReader reader)
+        {
+            if (reader.ValueSpan.IndexOf(UnicodeEscape) >= 0)
+            {
+                Unescape(ref reader);
+            }
+        }
+
+        private static string Unescape(ref Utf8JsonReader reader)
+        {
+            try
+            {
+                return reader.GetString();
+            }
+            catch (InvalidOperationException)
+            {
+                throw CoprocessJson.LoneSurrogate();
+            }
+        }
+
+        private static void CheckNumber(ref Utf8JsonReader reader)
+        {
+            if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
+            {
+                bool safe = reader.TryGetInt64(out long integer)
+                    && integer <= CoprocessJson.MaxSafeInteger && integer >= -CoprocessJson.MaxSafeInteger;
+                if (!safe)
+                {
+                    throw CoprocessJson.IntegerOutOfRange();
+                }
+            }
+            else if (!reader.TryGetDouble(out double number) || double.IsInfinity(number) || double.IsNaN(number))
+            {
+                throw CoprocessJson.DoubleOverflow();
+            }
+        }
+
+        private void AddKey(ref Utf8JsonReader reader)
+        {
+            ReadOnlySpan<byte> name = reader.ValueSpan;
+            if (name.IndexOf((byte)'\\') >= 0)
+            {
+                name = Encoding.UTF8.GetBytes(Unescape(ref reader));
+            }
+            HashSet<string>? set = large[depth];
+            if (set != null)
+            {
+                if (!set.Add(Encoding.UTF8.GetString(name)))
+                {
+                    throw CoprocessJson.Duplicate(Encoding.UTF8.GetString(name));
+                }
+                return;
+            }
+            for (int i = firstKey[depth]; i < keyCount; i++)
+            {
+                if (name.SequenceEqual(new ReadOnlySpan<byte>(names, keyStart[i], keyLength[i])))
+                {
+                    throw CoprocessJson.Duplicate(Encoding.UTF8.GetString(name));
+                }
+            }
+            Push(name);
+            if (keyCount - firstKey[depth] > LinearLimit)
+            {
+                large[depth] = Spill();
+            }
+        }
+
+        private void Push(ReadOnlySpan<byte> name)
+        {
+            if (keyCount == keyStart.Length)
+            {
+                Array.Resize(ref keyStart, keyCount * 2);
+                Array.Resize(ref keyLength, keyCount * 2);
+            }
+            if (namesLength + name.Length > names.Length)
+            {
+                Array.Resize(ref names, Math.Max(names.Length * 2, namesLength + name.Length));
+            }
+            name.CopyTo(new Span<byte>(names, namesLength, name.Length));
+            keyStart[keyCount] = namesLength;
+            keyLength[keyCount] = name.Length;
+            namesLength += name.Length;
+            keyCount++;
+        }
+
+        /// <summary>Moves the innermost object's keys into a hash set (a large object).</summary>
+        private HashSet<string> Spill()
+        {
+            var set = new HashSet<string>(StringComparer.Ordinal);
+            for (int i = firstKey[depth]; i < keyCount; i++)
+            {
+                set.Add(Encoding.UTF8.GetString(names, keyStart[i], keyLength[i]));
+            }
+            keyCount = firstKey[depth];
+            namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+            return set;
         }
     }

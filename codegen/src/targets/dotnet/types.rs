@@ -248,21 +248,23 @@ fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &Objec
             out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
         }
         out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
-            out.block(4, "switch (member.Name)", |out| {
-                let mut bit = 0;
-                for field in &object.fields {
-                    let at = format!("new CoprocessPath(at, {})", string_literal(&field.name));
-                    out.line(5, &format!("case {}:", string_literal(&field.name)));
-                    out.line(6, &format!("{} = {};", local_name(&field.name), read_expr(contract, &field.ty, "member.Value", &at, 0)));
+            let mut bit = 0;
+            for (i, field) in object.fields.iter().enumerate() {
+                let at = format!("new CoprocessPath(at, {})", string_literal(&field.name));
+                let test = format!("member.NameEquals({})", string_literal(&field.name));
+                out.block(4, &if i == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
+                    out.line(5, &format!("{} = {};", local_name(&field.name), read_expr(contract, &field.ty, "member.Value", &at, 0)));
                     if field.required {
-                        out.line(6, &format!("seen |= 1UL << {bit};"));
+                        out.line(5, &format!("seen |= 1UL << {bit};"));
                         bit += 1;
                     }
-                    out.line(6, "break;");
-                }
-                out.line(5, "default:");
-                out.line(6, "throw CoprocessJson.Unknown(member.Name, at);");
-            });
+                });
+            }
+            if object.fields.is_empty() {
+                out.line(4, "throw CoprocessJson.Unknown(member.Name, at);");
+            } else {
+                out.block(4, "else", |out| out.line(5, "throw CoprocessJson.Unknown(member.Name, at);"));
+            }
         });
         for (bit, field) in required(object).enumerate() {
             out.line(3, &format!("if ((seen & (1UL << {bit})) == 0)"));
@@ -428,13 +430,12 @@ fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
         out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
         out.line(3, "int found = 0;");
         out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
-            out.block(4, "switch (member.Name)", |out| {
-                for (i, variant) in variants.iter().enumerate() {
-                    out.line(5, &format!("case {}:", string_literal(&variant.discriminator)));
-                    out.line(6, &format!("found |= {};", 1u64 << i));
-                    out.line(6, "break;");
-                }
-            });
+            for (i, variant) in variants.iter().enumerate() {
+                let test = format!("member.NameEquals({})", string_literal(&variant.discriminator));
+                out.block(4, &if i == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
+                    out.line(5, &format!("found |= {};", 1u64 << i));
+                });
+            }
         });
         out.block(3, "switch (found)", |out| {
             for (i, variant) in variants.iter().enumerate() {
@@ -486,15 +487,16 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
             format!("expected one of {}, got ", list.join(", "))
         };
         out.block(2, &read_signature(&class), |out| {
-            out.line(3, "string text = CoprocessJson.ReadString(json, at, expected);");
-            out.block(3, "switch (text)", |out| {
-                for (value, member) in values.iter().zip(&members) {
-                    out.line(4, &format!("case {}:", string_literal(value)));
-                    out.line(5, &format!("return {class}.{member};"));
-                }
-                out.line(4, "default:");
-                out.line(5, &format!("throw new CoprocessShapeException({} + CoprocessJson.Quote(text), at);", string_literal(&problem)));
+            out.block(3, "if (json.ValueKind != JsonValueKind.String)", |out| {
+                out.line(4, "throw CoprocessJson.Mismatch(json, at, expected);");
             });
+            for (value, member) in values.iter().zip(&members) {
+                out.block(3, &format!("if (json.ValueEquals({}))", string_literal(value)), |out| {
+                    out.line(4, &format!("return {class}.{member};"));
+                });
+            }
+            let got = "CoprocessJson.Quote(json.GetString() ?? string.Empty)";
+            out.line(3, &format!("throw new CoprocessShapeException({} + {got}, at);", string_literal(&problem)));
         });
         out.blank();
         out.block(2, &format!("internal static void Write(StringBuilder builder, {class} value)"), |out| {

@@ -639,18 +639,23 @@ namespace Mcptest.Sdk
 
         internal static CacheMode Read(JsonElement json, CoprocessPath? at, string expected)
         {
-            string text = CoprocessJson.ReadString(json, at, expected);
-            switch (text)
+            if (json.ValueKind != JsonValueKind.String)
             {
-                case "off":
-                    return CacheMode.Off;
-                case "read_write":
-                    return CacheMode.ReadWrite;
-                case "refresh":
-                    return CacheMode.Refresh;
-                default:
-                    throw new CoprocessShapeException("expected one of \"off\", \"read_write\", \"refresh\", got " + CoprocessJson.Quote(text), at);
+                throw CoprocessJson.Mismatch(json, at, expected);
             }
+            if (json.ValueEquals("off"))
+            {
+                return CacheMode.Off;
+            }
+            if (json.ValueEquals("read_write"))
+            {
+                return CacheMode.ReadWrite;
+            }
+            if (json.ValueEquals("refresh"))
+            {
+                return CacheMode.Refresh;
+            }
+            throw new CoprocessShapeException("expected one of \"off\", \"read_write\", \"refresh\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
         internal static void Write(StringBuilder builder, CacheMode value)
@@ -727,14 +732,14 @@ namespace Mcptest.Sdk
             CacheMode _mode = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("mode"))
                 {
-                    case "mode":
-                        _mode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _mode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
+                    seen |= 1UL << 0;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -835,22 +840,24 @@ namespace Mcptest.Sdk
             long _entries = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("mode"))
                 {
-                    case "mode":
-                        _mode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "previous_mode":
-                        _previousMode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "previous_mode"), "string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "entries":
-                        _entries = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "entries"), "integer", 0);
-                        seen |= 1UL << 2;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _mode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("previous_mode"))
+                {
+                    _previousMode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "previous_mode"), "string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("entries"))
+                {
+                    _entries = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "entries"), "integer", 0);
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -969,23 +976,26 @@ namespace Mcptest.Sdk
             long? _timeoutMs = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("tool"))
                 {
-                    case "tool":
-                        _tool = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "tool"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "arguments":
-                        _arguments = McpObject.Read(member.Value, new CoprocessPath(at, "arguments"), "object");
-                        break;
-                    case "passthrough":
-                        _passthrough = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "passthrough"), "boolean");
-                        break;
-                    case "timeout_ms":
-                        _timeoutMs = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "timeout_ms"), "integer", 1);
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _tool = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "tool"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("arguments"))
+                {
+                    _arguments = McpObject.Read(member.Value, new CoprocessPath(at, "arguments"), "object");
+                }
+                else if (member.NameEquals("passthrough"))
+                {
+                    _passthrough = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "passthrough"), "boolean");
+                }
+                else if (member.NameEquals("timeout_ms"))
+                {
+                    _timeoutMs = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "timeout_ms"), "integer", 1);
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1098,17 +1108,18 @@ namespace Mcptest.Sdk
             PromptArguments? _arguments = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("name"))
                 {
-                    case "name":
-                        _name = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "name"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "arguments":
-                        _arguments = PromptArguments.Read(member.Value, new CoprocessPath(at, "arguments"), "object");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _name = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "name"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("arguments"))
+                {
+                    _arguments = PromptArguments.Read(member.Value, new CoprocessPath(at, "arguments"), "object");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1210,18 +1221,19 @@ namespace Mcptest.Sdk
             List<McpObject> _messages = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("description"))
                 {
-                    case "description":
-                        _description = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "description"), "string or null");
-                        seen |= 1UL << 0;
-                        break;
-                    case "messages":
-                        _messages = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "messages"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
-                        seen |= 1UL << 1;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _description = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "description"), "string or null");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("messages"))
+                {
+                    _messages = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "messages"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1344,14 +1356,13 @@ namespace Mcptest.Sdk
             int found = 0;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("success"))
                 {
-                    case "success":
-                        found |= 1;
-                        break;
-                    case "content":
-                        found |= 2;
-                        break;
+                    found |= 1;
+                }
+                else if (member.NameEquals("content"))
+                {
+                    found |= 2;
                 }
             }
             switch (found)
@@ -1470,18 +1481,23 @@ namespace Mcptest.Sdk
 
         internal static CassetteMode Read(JsonElement json, CoprocessPath? at, string expected)
         {
-            string text = CoprocessJson.ReadString(json, at, expected);
-            switch (text)
+            if (json.ValueKind != JsonValueKind.String)
             {
-                case "off":
-                    return CassetteMode.Off;
-                case "record":
-                    return CassetteMode.Record;
-                case "replay":
-                    return CassetteMode.Replay;
-                default:
-                    throw new CoprocessShapeException("expected one of \"off\", \"record\", \"replay\", got " + CoprocessJson.Quote(text), at);
+                throw CoprocessJson.Mismatch(json, at, expected);
             }
+            if (json.ValueEquals("off"))
+            {
+                return CassetteMode.Off;
+            }
+            if (json.ValueEquals("record"))
+            {
+                return CassetteMode.Record;
+            }
+            if (json.ValueEquals("replay"))
+            {
+                return CassetteMode.Replay;
+            }
+            throw new CoprocessShapeException("expected one of \"off\", \"record\", \"replay\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
         internal static void Write(StringBuilder builder, CassetteMode value)
@@ -1565,17 +1581,18 @@ namespace Mcptest.Sdk
             string? _path = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("mode"))
                 {
-                    case "mode":
-                        _mode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "path":
-                        _path = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _mode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("path"))
+                {
+                    _path = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1684,22 +1701,24 @@ namespace Mcptest.Sdk
             string? _path = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("mode"))
                 {
-                    case "mode":
-                        _mode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "previous_mode":
-                        _previousMode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "previous_mode"), "string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "path":
-                        _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
-                        seen |= 1UL << 2;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _mode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("previous_mode"))
+                {
+                    _previousMode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "previous_mode"), "string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("path"))
+                {
+                    _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1783,11 +1802,7 @@ namespace Mcptest.Sdk
             CoprocessJson.ExpectObject(json, at, expected);
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
-                {
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
-                }
+                throw CoprocessJson.Unknown(member.Name, at);
             }
             return new EmptyParams();
         }
@@ -1880,21 +1895,23 @@ namespace Mcptest.Sdk
             JsonElement? _data = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("code"))
                 {
-                    case "code":
-                        _code = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "code"), "integer");
-                        seen |= 1UL << 0;
-                        break;
-                    case "message":
-                        _message = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "message"), "string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "data":
-                        _data = member.Value;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _code = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "code"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("message"))
+                {
+                    _message = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "message"), "string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("data"))
+                {
+                    _data = member.Value;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2010,22 +2027,24 @@ namespace Mcptest.Sdk
             ErrorObject _error = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("jsonrpc"))
                 {
-                    case "jsonrpc":
-                        _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "id":
-                        _id = member.Value.ValueKind == JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string or null");
-                        seen |= 1UL << 1;
-                        break;
-                    case "error":
-                        _error = ErrorObject.Read(member.Value, new CoprocessPath(at, "error"), "object");
-                        seen |= 1UL << 2;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = member.Value.ValueKind == JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string or null");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("error"))
+                {
+                    _error = ErrorObject.Read(member.Value, new CoprocessPath(at, "error"), "object");
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2139,20 +2158,22 @@ namespace Mcptest.Sdk
             string? _sdkVersion = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("protocol_version"))
                 {
-                    case "protocol_version":
-                        _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
-                        seen |= 1UL << 0;
-                        break;
-                    case "sdk":
-                        _sdk = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk"), "string");
-                        break;
-                    case "sdk_version":
-                        _sdkVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk_version"), "string");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("sdk"))
+                {
+                    _sdk = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk"), "string");
+                }
+                else if (member.NameEquals("sdk_version"))
+                {
+                    _sdkVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk_version"), "string");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2261,18 +2282,19 @@ namespace Mcptest.Sdk
             string _binaryVersion = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("protocol_version"))
                 {
-                    case "protocol_version":
-                        _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
-                        seen |= 1UL << 0;
-                        break;
-                    case "binary_version":
-                        _binaryVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "binary_version"), "string");
-                        seen |= 1UL << 1;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("binary_version"))
+                {
+                    _binaryVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "binary_version"), "string");
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2403,34 +2425,39 @@ namespace Mcptest.Sdk
             string? _instructions = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("era"))
                 {
-                    case "era":
-                        _era = McpEraWire.Read(member.Value, new CoprocessPath(at, "era"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "mcp_protocol_version":
-                        _mcpProtocolVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "mcp_protocol_version"), "string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "server_name":
-                        _serverName = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "server_name"), "string");
-                        seen |= 1UL << 2;
-                        break;
-                    case "server_version":
-                        _serverVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "server_version"), "string");
-                        seen |= 1UL << 3;
-                        break;
-                    case "capabilities":
-                        _capabilities = McpObject.Read(member.Value, new CoprocessPath(at, "capabilities"), "object");
-                        seen |= 1UL << 4;
-                        break;
-                    case "instructions":
-                        _instructions = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "instructions"), "string or null");
-                        seen |= 1UL << 5;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _era = McpEraWire.Read(member.Value, new CoprocessPath(at, "era"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("mcp_protocol_version"))
+                {
+                    _mcpProtocolVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "mcp_protocol_version"), "string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("server_name"))
+                {
+                    _serverName = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "server_name"), "string");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("server_version"))
+                {
+                    _serverVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "server_version"), "string");
+                    seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("capabilities"))
+                {
+                    _capabilities = McpObject.Read(member.Value, new CoprocessPath(at, "capabilities"), "object");
+                    seen |= 1UL << 4;
+                }
+                else if (member.NameEquals("instructions"))
+                {
+                    _instructions = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "instructions"), "string or null");
+                    seen |= 1UL << 5;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2554,14 +2581,15 @@ namespace Mcptest.Sdk
 
         internal static JsonRpcVersion Read(JsonElement json, CoprocessPath? at, string expected)
         {
-            string text = CoprocessJson.ReadString(json, at, expected);
-            switch (text)
+            if (json.ValueKind != JsonValueKind.String)
             {
-                case "2.0":
-                    return JsonRpcVersion.V2_0;
-                default:
-                    throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(text), at);
+                throw CoprocessJson.Mismatch(json, at, expected);
             }
+            if (json.ValueEquals("2.0"))
+            {
+                return JsonRpcVersion.V2_0;
+            }
+            throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
         internal static void Write(StringBuilder builder, JsonRpcVersion value)
@@ -2638,14 +2666,14 @@ namespace Mcptest.Sdk
             List<McpObject> _resources = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("resources"))
                 {
-                    case "resources":
-                        _resources = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "resources"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
-                        seen |= 1UL << 0;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _resources = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "resources"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    seen |= 1UL << 0;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2732,14 +2760,14 @@ namespace Mcptest.Sdk
             List<McpObject> _tools = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("tools"))
                 {
-                    case "tools":
-                        _tools = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "tools"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
-                        seen |= 1UL << 0;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _tools = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "tools"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    seen |= 1UL << 0;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2840,16 +2868,19 @@ namespace Mcptest.Sdk
 
         internal static McpEra Read(JsonElement json, CoprocessPath? at, string expected)
         {
-            string text = CoprocessJson.ReadString(json, at, expected);
-            switch (text)
+            if (json.ValueKind != JsonValueKind.String)
             {
-                case "modern":
-                    return McpEra.Modern;
-                case "legacy":
-                    return McpEra.Legacy;
-                default:
-                    throw new CoprocessShapeException("expected one of \"modern\", \"legacy\", got " + CoprocessJson.Quote(text), at);
+                throw CoprocessJson.Mismatch(json, at, expected);
             }
+            if (json.ValueEquals("modern"))
+            {
+                return McpEra.Modern;
+            }
+            if (json.ValueEquals("legacy"))
+            {
+                return McpEra.Legacy;
+            }
+            throw new CoprocessShapeException("expected one of \"modern\", \"legacy\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
         internal static void Write(StringBuilder builder, McpEra value)
@@ -3188,14 +3219,14 @@ namespace Mcptest.Sdk
             string _uri = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("uri"))
                 {
-                    case "uri":
-                        _uri = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "uri"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _uri = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "uri"), "string");
+                    seen |= 1UL << 0;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -3282,14 +3313,14 @@ namespace Mcptest.Sdk
             List<McpObject> _contents = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("contents"))
                 {
-                    case "contents":
-                        _contents = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "contents"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
-                        seen |= 1UL << 0;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _contents = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "contents"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    seen |= 1UL << 0;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -3383,18 +3414,19 @@ namespace Mcptest.Sdk
             string? _path = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("written"))
                 {
-                    case "written":
-                        _written = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "written"), "integer", 0);
-                        seen |= 1UL << 0;
-                        break;
-                    case "path":
-                        _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
-                        seen |= 1UL << 1;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _written = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "written"), "integer", 0);
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("path"))
+                {
+                    _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -3494,17 +3526,18 @@ namespace Mcptest.Sdk
             string? _path = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("enabled"))
                 {
-                    case "enabled":
-                        _enabled = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "enabled"), "boolean");
-                        seen |= 1UL << 0;
-                        break;
-                    case "path":
-                        _path = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _enabled = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "enabled"), "boolean");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("path"))
+                {
+                    _path = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -3613,22 +3646,24 @@ namespace Mcptest.Sdk
             long _pending = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("enabled"))
                 {
-                    case "enabled":
-                        _enabled = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "enabled"), "boolean");
-                        seen |= 1UL << 0;
-                        break;
-                    case "path":
-                        _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
-                        seen |= 1UL << 1;
-                        break;
-                    case "pending":
-                        _pending = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "pending"), "integer", 0);
-                        seen |= 1UL << 2;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _enabled = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "enabled"), "boolean");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("path"))
+                {
+                    _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("pending"))
+                {
+                    _pending = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "pending"), "integer", 0);
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -3750,25 +3785,28 @@ namespace Mcptest.Sdk
             Params? _params = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("jsonrpc"))
                 {
-                    case "jsonrpc":
-                        _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "id":
-                        _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "method":
-                        _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
-                        seen |= 1UL << 2;
-                        break;
-                    case "params":
-                        _params = Params.Read(member.Value, new CoprocessPath(at, "params"), "object");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("method"))
+                {
+                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("params"))
+                {
+                    _params = Params.Read(member.Value, new CoprocessPath(at, "params"), "object");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -4019,14 +4057,13 @@ namespace Mcptest.Sdk
             int found = 0;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("result"))
                 {
-                    case "result":
-                        found |= 1;
-                        break;
-                    case "error":
-                        found |= 2;
-                        break;
+                    found |= 1;
+                }
+                else if (member.NameEquals("error"))
+                {
+                    found |= 2;
                 }
             }
             switch (found)
@@ -4109,11 +4146,7 @@ namespace Mcptest.Sdk
             CoprocessJson.ExpectObject(json, at, expected);
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
-                {
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
-                }
+                throw CoprocessJson.Unknown(member.Name, at);
             }
             return new ShutdownResult();
         }
@@ -4207,22 +4240,24 @@ namespace Mcptest.Sdk
             JsonElement _result = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("jsonrpc"))
                 {
-                    case "jsonrpc":
-                        _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "id":
-                        _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "result":
-                        _result = member.Value;
-                        seen |= 1UL << 2;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("result"))
+                {
+                    _result = member.Value;
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -4341,23 +4376,26 @@ namespace Mcptest.Sdk
             McpObject? _meta = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("content"))
                 {
-                    case "content":
-                        _content = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "content"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
-                        seen |= 1UL << 0;
-                        break;
-                    case "structuredContent":
-                        _structuredContent = McpObject.Read(member.Value, new CoprocessPath(at, "structuredContent"), "object");
-                        break;
-                    case "isError":
-                        _isError = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "isError"), "boolean");
-                        break;
-                    case "_meta":
-                        _meta = McpObject.Read(member.Value, new CoprocessPath(at, "_meta"), "object");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _content = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "content"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("structuredContent"))
+                {
+                    _structuredContent = McpObject.Read(member.Value, new CoprocessPath(at, "structuredContent"), "object");
+                }
+                else if (member.NameEquals("isError"))
+                {
+                    _isError = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "isError"), "boolean");
+                }
+                else if (member.NameEquals("_meta"))
+                {
+                    _meta = McpObject.Read(member.Value, new CoprocessPath(at, "_meta"), "object");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -4495,30 +4533,34 @@ namespace Mcptest.Sdk
             long _durationMs = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("success"))
                 {
-                    case "success":
-                        _success = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "success"), "boolean");
-                        seen |= 1UL << 0;
-                        break;
-                    case "data":
-                        _data = member.Value;
-                        seen |= 1UL << 1;
-                        break;
-                    case "text":
-                        _text = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "text"), "string or null");
-                        seen |= 1UL << 2;
-                        break;
-                    case "error":
-                        _error = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "error"), "string or null");
-                        seen |= 1UL << 3;
-                        break;
-                    case "duration_ms":
-                        _durationMs = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "duration_ms"), "integer", 0);
-                        seen |= 1UL << 4;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _success = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "success"), "boolean");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("data"))
+                {
+                    _data = member.Value;
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("text"))
+                {
+                    _text = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "text"), "string or null");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("error"))
+                {
+                    _error = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "error"), "string or null");
+                    seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("duration_ms"))
+                {
+                    _durationMs = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "duration_ms"), "integer", 0);
+                    seen |= 1UL << 4;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -4677,7 +4719,9 @@ namespace Mcptest.Sdk
     /// </summary>
     internal static class CoprocessJson
     {
-        private const long MaxSafeInteger = 9007199254740991L;
+        internal const long MaxSafeInteger = 9007199254740991L;
+
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
         /// <summary>
         /// Parses one frame's JSON text under the contract's JSON-text rules. The value owns its
@@ -4689,154 +4733,81 @@ namespace Mcptest.Sdk
             {
                 throw Text("invalid JSON: byte-order mark");
             }
-            JsonDocument document;
+            byte[] utf8;
             try
             {
-                document = JsonDocument.Parse(text, new JsonDocumentOptions { MaxDepth = Coprocess.MaxDepth });
-            }
-            catch (JsonException error)
-            {
-                throw Classify(text, error);
+                utf8 = StrictUtf8.GetBytes(text);
             }
             catch (ArgumentException)
             {
                 throw Text("invalid JSON: the text is not valid UTF-16");
             }
-            using (document)
+            Scan(text, utf8, CoprocessTextScan.Frame);
+            try
             {
-                Check(document.RootElement, text.IndexOf("\\u", StringComparison.Ordinal) >= 0, 1);
-                return document.RootElement.Clone();
+                using (JsonDocument document = JsonDocument.Parse(utf8, new JsonDocumentOptions { MaxDepth = Coprocess.MaxDepth }))
+                {
+                    return document.RootElement.Clone();
+                }
+            }
+            catch (JsonException error)
+            {
+                throw Classify(text, error, CoprocessTextScan.Frame);
             }
         }
 
         /// <summary>
-        /// Applies the JSON-text rules to an already-parsed value; returns a copy that does not
-        /// depend on the caller's document staying undisposed.
+        /// Applies the JSON-text rules to an already-parsed value (its raw text); returns a copy
+        /// that does not depend on the caller's document staying undisposed.
         /// </summary>
         internal static JsonElement Validate(JsonElement value)
         {
-            Check(value, true, 1);
+            string text = value.GetRawText();
+            Scan(text, StrictUtf8.GetBytes(text), CoprocessTextScan.Parsed);
             return value.Clone();
         }
 
-        private static void Check(JsonElement value, bool checkStrings, int depth)
-        {
-            switch (value.ValueKind)
-            {
-                case JsonValueKind.Object:
-                    CheckDepth(depth);
-                    CheckObject(value, checkStrings, depth);
-                    break;
-                case JsonValueKind.Array:
-                    CheckDepth(depth);
-                    foreach (JsonElement item in value.EnumerateArray())
-                    {
-                        Check(item, checkStrings, depth + 1);
-                    }
-                    break;
-                case JsonValueKind.String:
-                    if (checkStrings)
-                    {
-                        Unescape(value);
-                    }
-                    break;
-                case JsonValueKind.Number:
-                    CheckNumber(value);
-                    break;
-            }
-        }
-
-        private static void CheckDepth(int depth)
-        {
-            if (depth > Coprocess.MaxDepth)
-            {
-                throw Text("nesting deeper than " + Coprocess.MaxDepth.ToString(CultureInfo.InvariantCulture));
-            }
-        }
-
-        private static void CheckObject(JsonElement value, bool checkStrings, int depth)
-        {
-            List<string>? names = null;
-            HashSet<string>? large = null;
-            foreach (JsonProperty member in value.EnumerateObject())
-            {
-                string name = UnescapeName(member);
-                if (large != null)
-                {
-                    if (!large.Add(name))
-                    {
-                        throw Text("duplicate key `" + name + "`");
-                    }
-                }
-                else
-                {
-                    names = names ?? new List<string>();
-                    foreach (string seen in names)
-                    {
-                        if (string.Equals(seen, name, StringComparison.Ordinal))
-                        {
-                            throw Text("duplicate key `" + name + "`");
-                        }
-                    }
-                    names.Add(name);
-                    if (names.Count == 16)
-                    {
-                        large = new HashSet<string>(names, StringComparer.Ordinal);
-                    }
-                }
-                Check(member.Value, checkStrings, depth + 1);
-            }
-        }
-
-        private static string UnescapeName(JsonProperty member)
+        /// <summary>
+        /// The rules System.Text.Json leaves to us, in one pass over the text before its own parser
+        /// (which enforces the rest) runs; the error detail is worked out only on failure.
+        /// </summary>
+        private static void Scan(string text, byte[] utf8, JsonReaderOptions options)
         {
             try
             {
-                return member.Name;
+                CoprocessTextScan.Check(utf8, options);
             }
-            catch (InvalidOperationException)
+            catch (JsonException error)
             {
-                throw Text("invalid JSON: lone surrogate in a string");
+                throw Classify(text, error, options);
             }
         }
 
-        private static void Unescape(JsonElement value)
+        internal static CoprocessShapeException IntegerOutOfRange()
         {
-            try
-            {
-                value.GetString();
-            }
-            catch (InvalidOperationException)
-            {
-                throw Text("invalid JSON: lone surrogate in a string");
-            }
+            return Text("invalid JSON: integer outside +-(2^53-1)");
         }
 
-        private static void CheckNumber(JsonElement value)
+        internal static CoprocessShapeException DoubleOverflow()
         {
-            if (value.TryGetInt64(out long integer))
-            {
-                if (integer > MaxSafeInteger || integer < -MaxSafeInteger)
-                {
-                    throw Text("invalid JSON: integer outside +-(2^53-1)");
-                }
-                return;
-            }
-            double number = value.GetDouble();
-            if (double.IsInfinity(number) || double.IsNaN(number))
-            {
-                throw Text("invalid JSON: number overflows a double");
-            }
-            if (Math.Abs(number) >= 9.2e18 && value.GetRawText().IndexOfAny(new[] { '.', 'e', 'E' }) < 0)
-            {
-                throw Text("invalid JSON: integer outside +-(2^53-1)");
-            }
+            return Text("invalid JSON: number overflows a double");
         }
 
-        private static CoprocessShapeException Classify(string text, JsonException error)
+        internal static CoprocessShapeException LoneSurrogate()
+        {
+            return Text("invalid JSON: lone surrogate in a string");
+        }
+
+        internal static CoprocessShapeException Duplicate(string name)
+        {
+            return Text("duplicate key `" + name + "`");
+        }
+
+        private static CoprocessShapeException Classify(string text, JsonException error, JsonReaderOptions options)
         {
             byte[] utf8 = Encoding.UTF8.GetBytes(text);
-            var reader = new Utf8JsonReader(utf8, new JsonReaderOptions { MaxDepth = int.MaxValue });
+            options.MaxDepth = int.MaxValue;
+            var reader = new Utf8JsonReader(utf8, options);
             try
             {
                 while (reader.Read())
@@ -5121,6 +5092,196 @@ namespace Mcptest.Sdk
                 writeItem(builder, items[i]);
             }
             builder.Append(']');
+        }
+    }
+
+    /// <summary>
+    /// The JSON-text rules <c>Utf8JsonReader</c> does not enforce, checked in one pass of it:
+    /// duplicate keys (after unescaping), lone surrogate escapes, integer literals outside
+    /// +-(2^53-1) and numbers that overflow a double. The reader rejects the rest itself. Key
+    /// bookkeeping is reused per thread, so a frame that passes allocates next to nothing.
+    /// </summary>
+    internal sealed class CoprocessTextScan
+    {
+        /// <summary>The reader options for a frame's text: strict syntax, <c>MaxDepth</c> containers.</summary>
+        internal static readonly JsonReaderOptions Frame = new JsonReaderOptions { MaxDepth = Coprocess.MaxDepth };
+
+        /// <summary>
+        /// The options for the text of a value the caller already parsed: its syntax was the
+        /// caller's choice, so comments and trailing commas pass (as they did into its tree).
+        /// </summary>
+        internal static readonly JsonReaderOptions Parsed = new JsonReaderOptions
+        {
+            MaxDepth = Coprocess.MaxDepth,
+            CommentHandling = JsonCommentHandling.Skip,
+            AllowTrailingCommas = true,
+        };
+
+        /// <summary>An object with more members than this checks them with a hash set.</summary>
+        private const int LinearLimit = 16;
+
+        private static readonly byte[] UnicodeEscape = { (byte)'\\', (byte)'u' };
+
+        [ThreadStatic]
+        private static CoprocessTextScan? cached;
+
+        // The keys of every open object, innermost last: where each starts in `names` and how long.
+        private readonly int[] firstKey = new int[Coprocess.MaxDepth + 2];
+        private readonly HashSet<string>?[] large = new HashSet<string>?[Coprocess.MaxDepth + 2];
+        private int[] keyStart = new int[64];
+        private int[] keyLength = new int[64];
+        private int keyCount;
+        private byte[] names = new byte[1024];
+        private int namesLength;
+        private int depth;
+
+        /// <summary>Throws the <c>invalid JSON</c> / <c>duplicate key</c> problem the text has, if any.</summary>
+        /// <exception cref="JsonException">The reader's own rules (syntax, depth) fail.</exception>
+        internal static void Check(byte[] utf8, JsonReaderOptions options)
+        {
+            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
+            cached = null;
+            scan.Reset();
+            scan.Run(utf8, options);
+            cached = scan;
+        }
+
+        private void Reset()
+        {
+            keyCount = 0;
+            namesLength = 0;
+            depth = 0;
+        }
+
+        private void Run(byte[] utf8, JsonReaderOptions options)
+        {
+            var reader = new Utf8JsonReader(utf8, options);
+            while (reader.Read())
+            {
+                switch (reader.TokenType)
+                {
+                    case JsonTokenType.StartObject:
+                    case JsonTokenType.StartArray:
+                        depth++;
+                        firstKey[depth] = keyCount;
+                        large[depth] = null;
+                        break;
+                    case JsonTokenType.EndObject:
+                    case JsonTokenType.EndArray:
+                        keyCount = firstKey[depth];
+                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                        large[depth] = null;
+                        depth--;
+                        break;
+                    case JsonTokenType.PropertyName:
+                        AddKey(ref reader);
+                        break;
+                    case JsonTokenType.String:
+                        CheckString(ref reader);
+                        break;
+                    case JsonTokenType.Number:
+                        CheckNumber(ref reader);
+                        break;
+                }
+            }
+        }
+
+        private static void CheckString(ref Utf8JsonReader reader)
+        {
+            if (reader.ValueSpan.IndexOf(UnicodeEscape) >= 0)
+            {
+                Unescape(ref reader);
+            }
+        }
+
+        private static string Unescape(ref Utf8JsonReader reader)
+        {
+            try
+            {
+                return reader.GetString();
+            }
+            catch (InvalidOperationException)
+            {
+                throw CoprocessJson.LoneSurrogate();
+            }
+        }
+
+        private static void CheckNumber(ref Utf8JsonReader reader)
+        {
+            if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
+            {
+                bool safe = reader.TryGetInt64(out long integer)
+                    && integer <= CoprocessJson.MaxSafeInteger && integer >= -CoprocessJson.MaxSafeInteger;
+                if (!safe)
+                {
+                    throw CoprocessJson.IntegerOutOfRange();
+                }
+            }
+            else if (!reader.TryGetDouble(out double number) || double.IsInfinity(number) || double.IsNaN(number))
+            {
+                throw CoprocessJson.DoubleOverflow();
+            }
+        }
+
+        private void AddKey(ref Utf8JsonReader reader)
+        {
+            ReadOnlySpan<byte> name = reader.ValueSpan;
+            if (name.IndexOf((byte)'\\') >= 0)
+            {
+                name = Encoding.UTF8.GetBytes(Unescape(ref reader));
+            }
+            HashSet<string>? set = large[depth];
+            if (set != null)
+            {
+                if (!set.Add(Encoding.UTF8.GetString(name)))
+                {
+                    throw CoprocessJson.Duplicate(Encoding.UTF8.GetString(name));
+                }
+                return;
+            }
+            for (int i = firstKey[depth]; i < keyCount; i++)
+            {
+                if (name.SequenceEqual(new ReadOnlySpan<byte>(names, keyStart[i], keyLength[i])))
+                {
+                    throw CoprocessJson.Duplicate(Encoding.UTF8.GetString(name));
+                }
+            }
+            Push(name);
+            if (keyCount - firstKey[depth] > LinearLimit)
+            {
+                large[depth] = Spill();
+            }
+        }
+
+        private void Push(ReadOnlySpan<byte> name)
+        {
+            if (keyCount == keyStart.Length)
+            {
+                Array.Resize(ref keyStart, keyCount * 2);
+                Array.Resize(ref keyLength, keyCount * 2);
+            }
+            if (namesLength + name.Length > names.Length)
+            {
+                Array.Resize(ref names, Math.Max(names.Length * 2, namesLength + name.Length));
+            }
+            name.CopyTo(new Span<byte>(names, namesLength, name.Length));
+            keyStart[keyCount] = namesLength;
+            keyLength[keyCount] = name.Length;
+            namesLength += name.Length;
+            keyCount++;
+        }
+
+        /// <summary>Moves the innermost object's keys into a hash set (a large object).</summary>
+        private HashSet<string> Spill()
+        {
+            var set = new HashSet<string>(StringComparer.Ordinal);
+            for (int i = firstKey[depth]; i < keyCount; i++)
+            {
+                set.Add(Encoding.UTF8.GetString(names, keyStart[i], keyLength[i]));
+            }
+            keyCount = firstKey[depth];
+            namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+            return set;
         }
     }
 }

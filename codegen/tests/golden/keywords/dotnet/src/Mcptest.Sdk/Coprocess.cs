@@ -501,17 +501,18 @@ namespace Mcptest.Sdk
             string? _note = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("radius"))
                 {
-                    case "radius":
-                        _radius = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "radius"), "integer");
-                        seen |= 1UL << 0;
-                        break;
-                    case "note":
-                        _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _radius = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "radius"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("note"))
+                {
+                    _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -591,11 +592,7 @@ namespace Mcptest.Sdk
             CoprocessJson.ExpectObject(json, at, expected);
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
-                {
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
-                }
+                throw CoprocessJson.Unknown(member.Name, at);
             }
             return new EmptyParams();
         }
@@ -688,21 +685,23 @@ namespace Mcptest.Sdk
             JsonElement? _data = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("code"))
                 {
-                    case "code":
-                        _code = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "code"), "integer");
-                        seen |= 1UL << 0;
-                        break;
-                    case "message":
-                        _message = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "message"), "string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "data":
-                        _data = member.Value;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _code = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "code"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("message"))
+                {
+                    _message = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "message"), "string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("data"))
+                {
+                    _data = member.Value;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -818,22 +817,24 @@ namespace Mcptest.Sdk
             ErrorObject _error = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("jsonrpc"))
                 {
-                    case "jsonrpc":
-                        _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "id":
-                        _id = member.Value.ValueKind == JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string or null");
-                        seen |= 1UL << 1;
-                        break;
-                    case "error":
-                        _error = ErrorObject.Read(member.Value, new CoprocessPath(at, "error"), "object");
-                        seen |= 1UL << 2;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = member.Value.ValueKind == JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string or null");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("error"))
+                {
+                    _error = ErrorObject.Read(member.Value, new CoprocessPath(at, "error"), "object");
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -947,20 +948,22 @@ namespace Mcptest.Sdk
             string? _sdkVersion = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("protocol_version"))
                 {
-                    case "protocol_version":
-                        _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
-                        seen |= 1UL << 0;
-                        break;
-                    case "sdk":
-                        _sdk = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk"), "string");
-                        break;
-                    case "sdk_version":
-                        _sdkVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk_version"), "string");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("sdk"))
+                {
+                    _sdk = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk"), "string");
+                }
+                else if (member.NameEquals("sdk_version"))
+                {
+                    _sdkVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk_version"), "string");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1069,18 +1072,19 @@ namespace Mcptest.Sdk
             string _binaryVersion = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("protocol_version"))
                 {
-                    case "protocol_version":
-                        _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
-                        seen |= 1UL << 0;
-                        break;
-                    case "binary_version":
-                        _binaryVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "binary_version"), "string");
-                        seen |= 1UL << 1;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("binary_version"))
+                {
+                    _binaryVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "binary_version"), "string");
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1198,20 +1202,27 @@ namespace Mcptest.Sdk
 
         internal static Import Read(JsonElement json, CoprocessPath? at, string expected)
         {
-            string text = CoprocessJson.ReadString(json, at, expected);
-            switch (text)
+            if (json.ValueKind != JsonValueKind.String)
             {
-                case "default":
-                    return Import.Default;
-                case "class":
-                    return Import.Class;
-                case "import":
-                    return Import.Import;
-                case "with-dash":
-                    return Import.WithDash;
-                default:
-                    throw new CoprocessShapeException("expected one of \"default\", \"class\", \"import\", \"with-dash\", got " + CoprocessJson.Quote(text), at);
+                throw CoprocessJson.Mismatch(json, at, expected);
             }
+            if (json.ValueEquals("default"))
+            {
+                return Import.Default;
+            }
+            if (json.ValueEquals("class"))
+            {
+                return Import.Class;
+            }
+            if (json.ValueEquals("import"))
+            {
+                return Import.Import;
+            }
+            if (json.ValueEquals("with-dash"))
+            {
+                return Import.WithDash;
+            }
+            throw new CoprocessShapeException("expected one of \"default\", \"class\", \"import\", \"with-dash\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
         internal static void Write(StringBuilder builder, Import value)
@@ -1295,14 +1306,15 @@ namespace Mcptest.Sdk
 
         internal static JsonRpcVersion Read(JsonElement json, CoprocessPath? at, string expected)
         {
-            string text = CoprocessJson.ReadString(json, at, expected);
-            switch (text)
+            if (json.ValueKind != JsonValueKind.String)
             {
-                case "2.0":
-                    return JsonRpcVersion.V2_0;
-                default:
-                    throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(text), at);
+                throw CoprocessJson.Mismatch(json, at, expected);
             }
+            if (json.ValueEquals("2.0"))
+            {
+                return JsonRpcVersion.V2_0;
+            }
+            throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
         internal static void Write(StringBuilder builder, JsonRpcVersion value)
@@ -1442,47 +1454,57 @@ namespace Mcptest.Sdk
             List<Shape>? _shapes = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("class"))
                 {
-                    case "class":
-                        _class = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "class"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "type":
-                        _type = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "type"), "integer", 0);
-                        seen |= 1UL << 1;
-                        break;
-                    case "default":
-                        _default = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "default"), "boolean");
-                        break;
-                    case "from":
-                        _from = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "from"), "string or null");
-                        seen |= 1UL << 2;
-                        break;
-                    case "func":
-                        _func = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "func"), "array", (item0, at0) => CoprocessJson.ReadString(item0, at0, "string"));
-                        break;
-                    case "event":
-                        _event = ImportWire.Read(member.Value, new CoprocessPath(at, "event"), "string");
-                        break;
-                    case "string":
-                        _string = member.Value;
-                        break;
-                    case "import":
-                        _import = Bag.Read(member.Value, new CoprocessPath(at, "import"), "object");
-                        break;
-                    case "fooBar":
-                        _fooBar = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "fooBar"), "integer", 1);
-                        break;
-                    case "_meta":
-                        _meta = member.Value.ValueKind == JsonValueKind.Null ? (Shape?)null : Shape.Read(member.Value, new CoprocessPath(at, "_meta"), "object or null");
-                        seen |= 1UL << 3;
-                        break;
-                    case "shapes":
-                        _shapes = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "shapes"), "array", (item0, at0) => Shape.Read(item0, at0, "object"));
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _class = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "class"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("type"))
+                {
+                    _type = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "type"), "integer", 0);
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("default"))
+                {
+                    _default = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "default"), "boolean");
+                }
+                else if (member.NameEquals("from"))
+                {
+                    _from = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "from"), "string or null");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("func"))
+                {
+                    _func = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "func"), "array", (item0, at0) => CoprocessJson.ReadString(item0, at0, "string"));
+                }
+                else if (member.NameEquals("event"))
+                {
+                    _event = ImportWire.Read(member.Value, new CoprocessPath(at, "event"), "string");
+                }
+                else if (member.NameEquals("string"))
+                {
+                    _string = member.Value;
+                }
+                else if (member.NameEquals("import"))
+                {
+                    _import = Bag.Read(member.Value, new CoprocessPath(at, "import"), "object");
+                }
+                else if (member.NameEquals("fooBar"))
+                {
+                    _fooBar = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "fooBar"), "integer", 1);
+                }
+                else if (member.NameEquals("_meta"))
+                {
+                    _meta = member.Value.ValueKind == JsonValueKind.Null ? (Shape?)null : Shape.Read(member.Value, new CoprocessPath(at, "_meta"), "object or null");
+                    seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("shapes"))
+                {
+                    _shapes = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "shapes"), "array", (item0, at0) => Shape.Read(item0, at0, "object"));
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1637,17 +1659,18 @@ namespace Mcptest.Sdk
             string? _note = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("text"))
                 {
-                    case "text":
-                        _text = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "text"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "note":
-                        _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _text = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "text"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("note"))
+                {
+                    _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -1853,25 +1876,28 @@ namespace Mcptest.Sdk
             Params? _params = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("jsonrpc"))
                 {
-                    case "jsonrpc":
-                        _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "id":
-                        _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "method":
-                        _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
-                        seen |= 1UL << 2;
-                        break;
-                    case "params":
-                        _params = Params.Read(member.Value, new CoprocessPath(at, "params"), "object");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("method"))
+                {
+                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("params"))
+                {
+                    _params = Params.Read(member.Value, new CoprocessPath(at, "params"), "object");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2122,14 +2148,13 @@ namespace Mcptest.Sdk
             int found = 0;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("result"))
                 {
-                    case "result":
-                        found |= 1;
-                        break;
-                    case "error":
-                        found |= 2;
-                        break;
+                    found |= 1;
+                }
+                else if (member.NameEquals("error"))
+                {
+                    found |= 2;
                 }
             }
             switch (found)
@@ -2273,17 +2298,17 @@ namespace Mcptest.Sdk
             int found = 0;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("radius"))
                 {
-                    case "radius":
-                        found |= 1;
-                        break;
-                    case "side":
-                        found |= 2;
-                        break;
-                    case "text":
-                        found |= 4;
-                        break;
+                    found |= 1;
+                }
+                else if (member.NameEquals("side"))
+                {
+                    found |= 2;
+                }
+                else if (member.NameEquals("text"))
+                {
+                    found |= 4;
                 }
             }
             switch (found)
@@ -2392,17 +2417,18 @@ namespace Mcptest.Sdk
             string? _note = null;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("side"))
                 {
-                    case "side":
-                        _side = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "side"), "integer");
-                        seen |= 1UL << 0;
-                        break;
-                    case "note":
-                        _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _side = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "side"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("note"))
+                {
+                    _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2511,22 +2537,24 @@ namespace Mcptest.Sdk
             JsonElement _result = default!;
             foreach (JsonProperty member in json.EnumerateObject())
             {
-                switch (member.Name)
+                if (member.NameEquals("jsonrpc"))
                 {
-                    case "jsonrpc":
-                        _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
-                        seen |= 1UL << 0;
-                        break;
-                    case "id":
-                        _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
-                        seen |= 1UL << 1;
-                        break;
-                    case "result":
-                        _result = member.Value;
-                        seen |= 1UL << 2;
-                        break;
-                    default:
-                        throw CoprocessJson.Unknown(member.Name, at);
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("result"))
+                {
+                    _result = member.Value;
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
@@ -2673,7 +2701,9 @@ namespace Mcptest.Sdk
     /// </summary>
     internal static class CoprocessJson
     {
-        private const long MaxSafeInteger = 9007199254740991L;
+        internal const long MaxSafeInteger = 9007199254740991L;
+
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
         /// <summary>
         /// Parses one frame's JSON text under the contract's JSON-text rules. The value owns its
@@ -2685,154 +2715,81 @@ namespace Mcptest.Sdk
             {
                 throw Text("invalid JSON: byte-order mark");
             }
-            JsonDocument document;
+            byte[] utf8;
             try
             {
-                document = JsonDocument.Parse(text, new JsonDocumentOptions { MaxDepth = Coprocess.MaxDepth });
-            }
-            catch (JsonException error)
-            {
-                throw Classify(text, error);
+                utf8 = StrictUtf8.GetBytes(text);
             }
             catch (ArgumentException)
             {
                 throw Text("invalid JSON: the text is not valid UTF-16");
             }
-            using (document)
+            Scan(text, utf8, CoprocessTextScan.Frame);
+            try
             {
-                Check(document.RootElement, text.IndexOf("\\u", StringComparison.Ordinal) >= 0, 1);
-                return document.RootElement.Clone();
+                using (JsonDocument document = JsonDocument.Parse(utf8, new JsonDocumentOptions { MaxDepth = Coprocess.MaxDepth }))
+                {
+                    return document.RootElement.Clone();
+                }
+            }
+            catch (JsonException error)
+            {
+                throw Classify(text, error, CoprocessTextScan.Frame);
             }
         }
 
         /// <summary>
-        /// Applies the JSON-text rules to an already-parsed value; returns a copy that does not
-        /// depend on the caller's document staying undisposed.
+        /// Applies the JSON-text rules to an already-parsed value (its raw text); returns a copy
+        /// that does not depend on the caller's document staying undisposed.
         /// </summary>
         internal static JsonElement Validate(JsonElement value)
         {
-            Check(value, true, 1);
+            string text = value.GetRawText();
+            Scan(text, StrictUtf8.GetBytes(text), CoprocessTextScan.Parsed);
             return value.Clone();
         }
 
-        private static void Check(JsonElement value, bool checkStrings, int depth)
-        {
-            switch (value.ValueKind)
-            {
-                case JsonValueKind.Object:
-                    CheckDepth(depth);
-                    CheckObject(value, checkStrings, depth);
-                    break;
-                case JsonValueKind.Array:
-                    CheckDepth(depth);
-                    foreach (JsonElement item in value.EnumerateArray())
-                    {
-                        Check(item, checkStrings, depth + 1);
-                    }
-                    break;
-                case JsonValueKind.String:
-                    if (checkStrings)
-                    {
-                        Unescape(value);
-                    }
-                    break;
-                case JsonValueKind.Number:
-                    CheckNumber(value);
-                    break;
-            }
-        }
-
-        private static void CheckDepth(int depth)
-        {
-            if (depth > Coprocess.MaxDepth)
-            {
-                throw Text("nesting deeper than " + Coprocess.MaxDepth.ToString(CultureInfo.InvariantCulture));
-            }
-        }
-
-        private static void CheckObject(JsonElement value, bool checkStrings, int depth)
-        {
-            List<string>? names = null;
-            HashSet<string>? large = null;
-            foreach (JsonProperty member in value.EnumerateObject())
-            {
-                string name = UnescapeName(member);
-                if (large != null)
-                {
-                    if (!large.Add(name))
-                    {
-                        throw Text("duplicate key `" + name + "`");
-                    }
-                }
-                else
-                {
-                    names = names ?? new List<string>();
-                    foreach (string seen in names)
-                    {
-                        if (string.Equals(seen, name, StringComparison.Ordinal))
-                        {
-                            throw Text("duplicate key `" + name + "`");
-                        }
-                    }
-                    names.Add(name);
-                    if (names.Count == 16)
-                    {
-                        large = new HashSet<string>(names, StringComparer.Ordinal);
-                    }
-                }
-                Check(member.Value, checkStrings, depth + 1);
-            }
-        }
-
-        private static string UnescapeName(JsonProperty member)
+        /// <summary>
+        /// The rules System.Text.Json leaves to us, in one pass over the text before its own parser
+        /// (which enforces the rest) runs; the error detail is worked out only on failure.
+        /// </summary>
+        private static void Scan(string text, byte[] utf8, JsonReaderOptions options)
         {
             try
             {
-                return member.Name;
+                CoprocessTextScan.Check(utf8, options);
             }
-            catch (InvalidOperationException)
+            catch (JsonException error)
             {
-                throw Text("invalid JSON: lone surrogate in a string");
+                throw Classify(text, error, options);
             }
         }
 
-        private static void Unescape(JsonElement value)
+        internal static CoprocessShapeException IntegerOutOfRange()
         {
-            try
-            {
-                value.GetString();
-            }
-            catch (InvalidOperationException)
-            {
-                throw Text("invalid JSON: lone surrogate in a string");
-            }
+            return Text("invalid JSON: integer outside +-(2^53-1)");
         }
 
-        private static void CheckNumber(JsonElement value)
+        internal static CoprocessShapeException DoubleOverflow()
         {
-            if (value.TryGetInt64(out long integer))
-            {
-                if (integer > MaxSafeInteger || integer < -MaxSafeInteger)
-                {
-                    throw Text("invalid JSON: integer outside +-(2^53-1)");
-                }
-                return;
-            }
-            double number = value.GetDouble();
-            if (double.IsInfinity(number) || double.IsNaN(number))
-            {
-                throw Text("invalid JSON: number overflows a double");
-            }
-            if (Math.Abs(number) >= 9.2e18 && value.GetRawText().IndexOfAny(new[] { '.', 'e', 'E' }) < 0)
-            {
-                throw Text("invalid JSON: integer outside +-(2^53-1)");
-            }
+            return Text("invalid JSON: number overflows a double");
         }
 
-        private static CoprocessShapeException Classify(string text, JsonException error)
+        internal static CoprocessShapeException LoneSurrogate()
+        {
+            return Text("invalid JSON: lone surrogate in a string");
+        }
+
+        internal static CoprocessShapeException Duplicate(string name)
+        {
+            return Text("duplicate key `" + name + "`");
+        }
+
+        private static CoprocessShapeException Classify(string text, JsonException error, JsonReaderOptions options)
         {
             byte[] utf8 = Encoding.UTF8.GetBytes(text);
-            var reader = new Utf8JsonReader(utf8, new JsonReaderOptions { MaxDepth = int.MaxValue });
+            options.MaxDepth = int.MaxValue;
+            var reader = new Utf8JsonReader(utf8, options);
             try
             {
                 while (reader.Read())
@@ -3117,6 +3074,196 @@ namespace Mcptest.Sdk
                 writeItem(builder, items[i]);
             }
             builder.Append(']');
+        }
+    }
+
+    /// <summary>
+    /// The JSON-text rules <c>Utf8JsonReader</c> does not enforce, checked in one pass of it:
+    /// duplicate keys (after unescaping), lone surrogate escapes, integer literals outside
+    /// +-(2^53-1) and numbers that overflow a double. The reader rejects the rest itself. Key
+    /// bookkeeping is reused per thread, so a frame that passes allocates next to nothing.
+    /// </summary>
+    internal sealed class CoprocessTextScan
+    {
+        /// <summary>The reader options for a frame's text: strict syntax, <c>MaxDepth</c> containers.</summary>
+        internal static readonly JsonReaderOptions Frame = new JsonReaderOptions { MaxDepth = Coprocess.MaxDepth };
+
+        /// <summary>
+        /// The options for the text of a value the caller already parsed: its syntax was the
+        /// caller's choice, so comments and trailing commas pass (as they did into its tree).
+        /// </summary>
+        internal static readonly JsonReaderOptions Parsed = new JsonReaderOptions
+        {
+            MaxDepth = Coprocess.MaxDepth,
+            CommentHandling = JsonCommentHandling.Skip,
+            AllowTrailingCommas = true,
+        };
+
+        /// <summary>An object with more members than this checks them with a hash set.</summary>
+        private const int LinearLimit = 16;
+
+        private static readonly byte[] UnicodeEscape = { (byte)'\\', (byte)'u' };
+
+        [ThreadStatic]
+        private static CoprocessTextScan? cached;
+
+        // The keys of every open object, innermost last: where each starts in `names` and how long.
+        private readonly int[] firstKey = new int[Coprocess.MaxDepth + 2];
+        private readonly HashSet<string>?[] large = new HashSet<string>?[Coprocess.MaxDepth + 2];
+        private int[] keyStart = new int[64];
+        private int[] keyLength = new int[64];
+        private int keyCount;
+        private byte[] names = new byte[1024];
+        private int namesLength;
+        private int depth;
+
+        /// <summary>Throws the <c>invalid JSON</c> / <c>duplicate key</c> problem the text has, if any.</summary>
+        /// <exception cref="JsonException">The reader's own rules (syntax, depth) fail.</exception>
+        internal static void Check(byte[] utf8, JsonReaderOptions options)
+        {
+            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
+            cached = null;
+            scan.Reset();
+            scan.Run(utf8, options);
+            cached = scan;
+        }
+
+        private void Reset()
+        {
+            keyCount = 0;
+            namesLength = 0;
+            depth = 0;
+        }
+
+        private void Run(byte[] utf8, JsonReaderOptions options)
+        {
+            var reader = new Utf8JsonReader(utf8, options);
+            while (reader.Read())
+            {
+                switch (reader.TokenType)
+                {
+                    case JsonTokenType.StartObject:
+                    case JsonTokenType.StartArray:
+                        depth++;
+                        firstKey[depth] = keyCount;
+                        large[depth] = null;
+                        break;
+                    case JsonTokenType.EndObject:
+                    case JsonTokenType.EndArray:
+                        keyCount = firstKey[depth];
+                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                        large[depth] = null;
+                        depth--;
+                        break;
+                    case JsonTokenType.PropertyName:
+                        AddKey(ref reader);
+                        break;
+                    case JsonTokenType.String:
+                        CheckString(ref reader);
+                        break;
+                    case JsonTokenType.Number:
+                        CheckNumber(ref reader);
+                        break;
+                }
+            }
+        }
+
+        private static void CheckString(ref Utf8JsonReader reader)
+        {
+            if (reader.ValueSpan.IndexOf(UnicodeEscape) >= 0)
+            {
+                Unescape(ref reader);
+            }
+        }
+
+        private static string Unescape(ref Utf8JsonReader reader)
+        {
+            try
+            {
+                return reader.GetString();
+            }
+            catch (InvalidOperationException)
+            {
+                throw CoprocessJson.LoneSurrogate();
+            }
+        }
+
+        private static void CheckNumber(ref Utf8JsonReader reader)
+        {
+            if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
+            {
+                bool safe = reader.TryGetInt64(out long integer)
+                    && integer <= CoprocessJson.MaxSafeInteger && integer >= -CoprocessJson.MaxSafeInteger;
+                if (!safe)
+                {
+                    throw CoprocessJson.IntegerOutOfRange();
+                }
+            }
+            else if (!reader.TryGetDouble(out double number) || double.IsInfinity(number) || double.IsNaN(number))
+            {
+                throw CoprocessJson.DoubleOverflow();
+            }
+        }
+
+        private void AddKey(ref Utf8JsonReader reader)
+        {
+            ReadOnlySpan<byte> name = reader.ValueSpan;
+            if (name.IndexOf((byte)'\\') >= 0)
+            {
+                name = Encoding.UTF8.GetBytes(Unescape(ref reader));
+            }
+            HashSet<string>? set = large[depth];
+            if (set != null)
+            {
+                if (!set.Add(Encoding.UTF8.GetString(name)))
+                {
+                    throw CoprocessJson.Duplicate(Encoding.UTF8.GetString(name));
+                }
+                return;
+            }
+            for (int i = firstKey[depth]; i < keyCount; i++)
+            {
+                if (name.SequenceEqual(new ReadOnlySpan<byte>(names, keyStart[i], keyLength[i])))
+                {
+                    throw CoprocessJson.Duplicate(Encoding.UTF8.GetString(name));
+                }
+            }
+            Push(name);
+            if (keyCount - firstKey[depth] > LinearLimit)
+            {
+                large[depth] = Spill();
+            }
+        }
+
+        private void Push(ReadOnlySpan<byte> name)
+        {
+            if (keyCount == keyStart.Length)
+            {
+                Array.Resize(ref keyStart, keyCount * 2);
+                Array.Resize(ref keyLength, keyCount * 2);
+            }
+            if (namesLength + name.Length > names.Length)
+            {
+                Array.Resize(ref names, Math.Max(names.Length * 2, namesLength + name.Length));
+            }
+            name.CopyTo(new Span<byte>(names, namesLength, name.Length));
+            keyStart[keyCount] = namesLength;
+            keyLength[keyCount] = name.Length;
+            namesLength += name.Length;
+            keyCount++;
+        }
+
+        /// <summary>Moves the innermost object's keys into a hash set (a large object).</summary>
+        private HashSet<string> Spill()
+        {
+            var set = new HashSet<string>(StringComparer.Ordinal);
+            for (int i = firstKey[depth]; i < keyCount; i++)
+            {
+                set.Add(Encoding.UTF8.GetString(names, keyStart[i], keyLength[i]));
+            }
+            keyCount = firstKey[depth];
+            namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+            return set;
         }
     }
 }

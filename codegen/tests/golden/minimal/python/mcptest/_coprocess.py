@@ -195,6 +195,113 @@ def parse_json(text: Union[str, bytes]) -> JsonValue:
 
 
 def _parse(text: Union[str, bytes]) -> JsonValue:
+    """The strict value of a frame: the quick path when it can vouch for the text,
+    else the thorough one (which also words every rejection)."""
+    value = _parse_quickly(text)
+    if value is _UNSURE:
+        return _parse_thoroughly(text)
+    return value
+
+
+class _Unsure(enum.Enum):
+    """The type of :data:`_UNSURE`."""
+
+    UNSURE = "unsure"
+
+
+_UNSURE: Final = _Unsure.UNSURE
+"""What the quick path answers for text it cannot vouch for."""
+
+
+def _marks() -> bytes:
+    """A ``bytes.translate`` table keeping what the quick path counts: every digit
+    becomes ``0``, a quote or whitespace ``"``, ``[`` becomes ``{``, ``:`` stays."""
+    table = bytearray(b"." * 256)
+    table[ord("0") : ord("9") + 1] = b"0" * 10
+    for char in b'" \t\n\r':
+        table[char] = ord('"')
+    table[ord("{")] = table[ord("[")] = ord("{")
+    table[ord(":")] = ord(":")
+    return bytes(table)
+
+
+_MARKS: Final = _marks()
+_LONG_DIGITS: Final = b"0" * 16
+"""16 digits in a row: an integer literal that may be beyond 2^53 - 1."""
+
+_WHITESPACE: Final = " \t\n\r"
+
+
+class _KeyCountingScanner(json.JSONDecoder):
+    """:mod:`json`'s own decoder (which rejects ``NaN``, ``Infinity`` and doubles that
+    overflow), counting the keys of every object it builds."""
+
+    scan_once: Callable[[str, int], Tuple[JsonValue, int]]
+    """Set by ``JSONDecoder``: the value at an index and the index after it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            object_hook=self._count,
+            parse_constant=_reject_constant,
+            parse_float=_checked_float,
+        )
+        self.keys = 0
+
+    def _count(self, obj: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+        self.keys += len(obj)
+        return obj
+
+
+_IDLE_SCANNERS: Final[List[_KeyCountingScanner]] = []
+"""Scanners not in use; a parse takes one (or makes one) and gives it back, so
+threads and re-entrant calls never share a key count."""
+
+
+def _parse_quickly(text: Union[str, bytes]) -> Union[JsonValue, _Unsure]:
+    """The value of strict text that :mod:`json` parses as it is, else ``_UNSURE``.
+
+    :mod:`json` itself rejects what is not JSON text, raw control characters,
+    ``NaN``/``Infinity`` and overflowing doubles (hooks). What it lets through is
+    ruled out on the text: a byte-order mark and leading whitespace (the scanner
+    does not start there), text after the value, lone surrogates (any ``\\u``
+    escape, or a surrogate in ``str`` text that cannot be UTF-8), integers of 16 or
+    more digits, more than ``MAX_DEPTH`` brackets, and duplicate keys: every key is
+    a string followed by ``:`` with at most whitespace between, so the quote or
+    whitespace plus ``:`` pairs bound the keys of the text from above, and when the
+    parsed objects hold that many keys no key was lost to a duplicate.
+    """
+    try:
+        if isinstance(text, bytes):
+            data, text = text, text.decode("utf-8")
+        else:
+            data = text.encode("utf-8")
+    except UnicodeError:
+        return _UNSURE
+    marks = data.translate(_MARKS)
+    if _LONG_DIGITS in marks or (b"\\" in data and b"\\u" in data):
+        return _UNSURE
+    if len(data) > 2 * MAX_DEPTH and marks.count(b"{") > MAX_DEPTH:
+        return _UNSURE
+    try:
+        scanner = _IDLE_SCANNERS.pop()
+    except IndexError:
+        scanner = _KeyCountingScanner()
+    scanner.keys = 0
+    try:
+        value, end = scanner.scan_once(text, 0)
+        keys = scanner.keys
+    except (StopIteration, ValueError, _Problem):
+        return _UNSURE
+    finally:
+        _IDLE_SCANNERS.append(scanner)
+    if end != len(text) and text[end:].strip(_WHITESPACE):
+        return _UNSURE
+    if keys != marks.count(b'":'):
+        return _UNSURE
+    return value
+
+
+def _parse_thoroughly(text: Union[str, bytes]) -> JsonValue:
     if isinstance(text, bytes):
         if text.startswith(b"\xef\xbb\xbf"):
             raise _Problem("invalid JSON: byte-order mark")

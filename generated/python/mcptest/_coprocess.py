@@ -510,14 +510,12 @@ class _ObjectShape:
         self.fields = fields
         self.required = required
         self.names = frozenset(fields)
-        self.required_names = frozenset(required)
 
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared and no missing member."""
-        if isinstance(value, dict):
-            keys = value.keys()
-            if keys <= self.names and keys >= self.required_names:
-                return value
+        """The object, when it has no undeclared member (the reader reads each
+        required one: a missing one is a ``KeyError`` there)."""
+        if isinstance(value, dict) and self.names.issuperset(value):
+            return value
         raise self.problem(value)
 
     def problem(self, value: JsonValue) -> _Problem:
@@ -1367,11 +1365,17 @@ def encode_cache_mode(value: CacheMode) -> str:
 def _read_cache_set_mode_params(value: JsonValue) -> CacheSetModeParams:
     obj = _CACHE_SET_MODE_PARAMS_SHAPE.members(value)
     try:
+        mode = obj["mode"]
+        if mode in CACHE_MODE_VALUES:
+            return _new(
+                CacheSetModeParams,
+                mode=mode,
+            )
         return _new(
             CacheSetModeParams,
-            mode=_read_cache_mode(obj["mode"]),
+            mode=_read_cache_mode(mode),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CACHE_SET_MODE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1402,13 +1406,28 @@ def encode_cache_set_mode_params(value: CacheSetModeParams) -> str:
 def _read_cache_set_mode_result(value: JsonValue) -> CacheSetModeResult:
     obj = _CACHE_SET_MODE_RESULT_SHAPE.members(value)
     try:
+        mode = obj["mode"]
+        previous_mode = obj["previous_mode"]
+        entries = obj["entries"]
+        if (
+            mode in CACHE_MODE_VALUES
+            and previous_mode in CACHE_MODE_VALUES
+            and type(entries) is int
+            and entries >= 0
+        ):
+            return _new(
+                CacheSetModeResult,
+                mode=mode,
+                previous_mode=previous_mode,
+                entries=entries,
+            )
         return _new(
             CacheSetModeResult,
-            mode=_read_cache_mode(obj["mode"]),
-            previous_mode=_read_cache_mode(obj["previous_mode"]),
-            entries=_int_at_least(obj["entries"], 0),
+            mode=_read_cache_mode(mode),
+            previous_mode=_read_cache_mode(previous_mode),
+            entries=_int_at_least(entries, 0),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CACHE_SET_MODE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1441,18 +1460,32 @@ def encode_cache_set_mode_result(value: CacheSetModeResult) -> str:
 def _read_call_params(value: JsonValue) -> CallParams:
     obj = _CALL_PARAMS_SHAPE.members(value)
     try:
+        tool = obj["tool"]
+        arguments = obj.get("arguments")
+        passthrough = obj.get("passthrough")
+        timeout_ms = obj.get("timeout_ms")
+        if (
+            type(tool) is str
+            and (type(arguments) is dict or "arguments" not in obj)
+            and (type(passthrough) is bool or "passthrough" not in obj)
+        ):
+            return _new(
+                CallParams,
+                tool=tool,
+                arguments=arguments,
+                passthrough=passthrough,
+                timeout_ms=_int_at_least(timeout_ms, 1)
+                if "timeout_ms" in obj
+                else None,
+            )
         return _new(
             CallParams,
-            tool=_str(obj["tool"]),
-            arguments=_read_mcp_object(obj["arguments"])
-            if "arguments" in obj
-            else None,
-            passthrough=_bool(obj["passthrough"]) if "passthrough" in obj else None,
-            timeout_ms=_int_at_least(obj["timeout_ms"], 1)
-            if "timeout_ms" in obj
-            else None,
+            tool=_str(tool),
+            arguments=_read_mcp_object(arguments) if "arguments" in obj else None,
+            passthrough=_bool(passthrough) if "passthrough" in obj else None,
+            timeout_ms=_int_at_least(timeout_ms, 1) if "timeout_ms" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CALL_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1487,14 +1520,22 @@ def encode_call_params(value: CallParams) -> str:
 def _read_call_prompt_params(value: JsonValue) -> CallPromptParams:
     obj = _CALL_PROMPT_PARAMS_SHAPE.members(value)
     try:
+        name = obj["name"]
+        arguments = obj.get("arguments")
+        if type(name) is str:
+            return _new(
+                CallPromptParams,
+                name=name,
+                arguments=_read_prompt_arguments(arguments)
+                if "arguments" in obj
+                else None,
+            )
         return _new(
             CallPromptParams,
-            name=_str(obj["name"]),
-            arguments=_read_prompt_arguments(obj["arguments"])
-            if "arguments" in obj
-            else None,
+            name=_str(name),
+            arguments=_read_prompt_arguments(arguments) if "arguments" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CALL_PROMPT_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1527,12 +1568,20 @@ def encode_call_prompt_params(value: CallPromptParams) -> str:
 def _read_call_prompt_result(value: JsonValue) -> CallPromptResult:
     obj = _CALL_PROMPT_RESULT_SHAPE.members(value)
     try:
+        description = obj["description"]
+        messages = obj["messages"]
+        if description is None or type(description) is str:
+            return _new(
+                CallPromptResult,
+                description=description,
+                messages=_array(messages, _read_mcp_object),
+            )
         return _new(
             CallPromptResult,
-            description=_nullable(obj["description"], _str),
-            messages=_array(obj["messages"], _read_mcp_object),
+            description=_nullable(description, _str),
+            messages=_array(messages, _read_mcp_object),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CALL_PROMPT_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1617,12 +1666,20 @@ def encode_cassette_mode(value: CassetteMode) -> str:
 def _read_cassette_set_mode_params(value: JsonValue) -> CassetteSetModeParams:
     obj = _CASSETTE_SET_MODE_PARAMS_SHAPE.members(value)
     try:
+        mode = obj["mode"]
+        path = obj.get("path")
+        if mode in CASSETTE_MODE_VALUES and (type(path) is str or "path" not in obj):
+            return _new(
+                CassetteSetModeParams,
+                mode=mode,
+                path=path,
+            )
         return _new(
             CassetteSetModeParams,
-            mode=_read_cassette_mode(obj["mode"]),
-            path=_str(obj["path"]) if "path" in obj else None,
+            mode=_read_cassette_mode(mode),
+            path=_str(path) if "path" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CASSETTE_SET_MODE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1661,13 +1718,27 @@ def encode_cassette_set_mode_params(value: CassetteSetModeParams) -> str:
 def _read_cassette_set_mode_result(value: JsonValue) -> CassetteSetModeResult:
     obj = _CASSETTE_SET_MODE_RESULT_SHAPE.members(value)
     try:
+        mode = obj["mode"]
+        previous_mode = obj["previous_mode"]
+        path = obj["path"]
+        if (
+            mode in CASSETTE_MODE_VALUES
+            and previous_mode in CASSETTE_MODE_VALUES
+            and (path is None or type(path) is str)
+        ):
+            return _new(
+                CassetteSetModeResult,
+                mode=mode,
+                previous_mode=previous_mode,
+                path=path,
+            )
         return _new(
             CassetteSetModeResult,
-            mode=_read_cassette_mode(obj["mode"]),
-            previous_mode=_read_cassette_mode(obj["previous_mode"]),
-            path=_nullable(obj["path"], _str),
+            mode=_read_cassette_mode(mode),
+            previous_mode=_read_cassette_mode(previous_mode),
+            path=_nullable(path, _str),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CASSETTE_SET_MODE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1731,13 +1802,23 @@ def encode_empty_params(value: EmptyParams) -> str:
 def _read_error_object(value: JsonValue) -> ErrorObject:
     obj = _ERROR_OBJECT_SHAPE.members(value)
     try:
+        code = obj["code"]
+        message = obj["message"]
+        data = obj.get("data", ABSENT)
+        if type(code) is int and type(message) is str:
+            return _new(
+                ErrorObject,
+                code=code,
+                message=message,
+                data=data,
+            )
         return _new(
             ErrorObject,
-            code=_int(obj["code"]),
-            message=_str(obj["message"]),
-            data=obj.get("data", ABSENT),
+            code=_int(code),
+            message=_str(message),
+            data=data,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_OBJECT_SHAPE.problem(obj) from None
 
 
@@ -1769,13 +1850,23 @@ def encode_error_object(value: ErrorObject) -> str:
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     obj = _ERROR_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        error = obj["error"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES:
+            return _new(
+                ErrorResponse,
+                jsonrpc=jsonrpc,
+                id=_nullable(id, _read_request_id),
+                error=_read_error_object(error),
+            )
         return _new(
             ErrorResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_nullable(obj["id"], _read_request_id),
-            error=_read_error_object(obj["error"]),
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_nullable(id, _read_request_id),
+            error=_read_error_object(error),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_RESPONSE_SHAPE.problem(obj) from None
 
 
@@ -1808,13 +1899,27 @@ def encode_error_response(value: ErrorResponse) -> str:
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
     obj = _HANDSHAKE_PARAMS_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        sdk = obj.get("sdk")
+        sdk_version = obj.get("sdk_version")
+        if (
+            type(protocol_version) is int
+            and (type(sdk) is str or "sdk" not in obj)
+            and (type(sdk_version) is str or "sdk_version" not in obj)
+        ):
+            return _new(
+                HandshakeParams,
+                protocol_version=protocol_version,
+                sdk=sdk,
+                sdk_version=sdk_version,
+            )
         return _new(
             HandshakeParams,
-            protocol_version=_int(obj["protocol_version"]),
-            sdk=_str(obj["sdk"]) if "sdk" in obj else None,
-            sdk_version=_str(obj["sdk_version"]) if "sdk_version" in obj else None,
+            protocol_version=_int(protocol_version),
+            sdk=_str(sdk) if "sdk" in obj else None,
+            sdk_version=_str(sdk_version) if "sdk_version" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1849,12 +1954,20 @@ def encode_handshake_params(value: HandshakeParams) -> str:
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     obj = _HANDSHAKE_RESULT_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        binary_version = obj["binary_version"]
+        if type(protocol_version) is int and type(binary_version) is str:
+            return _new(
+                HandshakeResult,
+                protocol_version=protocol_version,
+                binary_version=binary_version,
+            )
         return _new(
             HandshakeResult,
-            protocol_version=_int(obj["protocol_version"]),
-            binary_version=_str(obj["binary_version"]),
+            protocol_version=_int(protocol_version),
+            binary_version=_str(binary_version),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1886,16 +1999,39 @@ def encode_handshake_result(value: HandshakeResult) -> str:
 def _read_initialize_result(value: JsonValue) -> InitializeResult:
     obj = _INITIALIZE_RESULT_SHAPE.members(value)
     try:
+        era = obj["era"]
+        mcp_protocol_version = obj["mcp_protocol_version"]
+        server_name = obj["server_name"]
+        server_version = obj["server_version"]
+        capabilities = obj["capabilities"]
+        instructions = obj["instructions"]
+        if (
+            era in MCP_ERA_VALUES
+            and type(mcp_protocol_version) is str
+            and type(server_name) is str
+            and type(server_version) is str
+            and type(capabilities) is dict
+            and (instructions is None or type(instructions) is str)
+        ):
+            return _new(
+                InitializeResult,
+                era=era,
+                mcp_protocol_version=mcp_protocol_version,
+                server_name=server_name,
+                server_version=server_version,
+                capabilities=capabilities,
+                instructions=instructions,
+            )
         return _new(
             InitializeResult,
-            era=_read_mcp_era(obj["era"]),
-            mcp_protocol_version=_str(obj["mcp_protocol_version"]),
-            server_name=_str(obj["server_name"]),
-            server_version=_str(obj["server_version"]),
-            capabilities=_read_mcp_object(obj["capabilities"]),
-            instructions=_nullable(obj["instructions"], _str),
+            era=_read_mcp_era(era),
+            mcp_protocol_version=_str(mcp_protocol_version),
+            server_name=_str(server_name),
+            server_version=_str(server_version),
+            capabilities=_read_mcp_object(capabilities),
+            instructions=_nullable(instructions, _str),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _INITIALIZE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1957,11 +2093,12 @@ def encode_json_rpc_version(value: JsonRpcVersion) -> str:
 def _read_list_resources_result(value: JsonValue) -> ListResourcesResult:
     obj = _LIST_RESOURCES_RESULT_SHAPE.members(value)
     try:
+        resources = obj["resources"]
         return _new(
             ListResourcesResult,
-            resources=_array(obj["resources"], _read_mcp_object),
+            resources=_array(resources, _read_mcp_object),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _LIST_RESOURCES_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1992,11 +2129,12 @@ def encode_list_resources_result(value: ListResourcesResult) -> str:
 def _read_list_tools_result(value: JsonValue) -> ListToolsResult:
     obj = _LIST_TOOLS_RESULT_SHAPE.members(value)
     try:
+        tools = obj["tools"]
         return _new(
             ListToolsResult,
-            tools=_array(obj["tools"], _read_mcp_object),
+            tools=_array(tools, _read_mcp_object),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _LIST_TOOLS_RESULT_SHAPE.problem(obj) from None
 
 
@@ -2125,11 +2263,17 @@ def encode_prompt_arguments(value: PromptArguments) -> str:
 def _read_read_resource_params(value: JsonValue) -> ReadResourceParams:
     obj = _READ_RESOURCE_PARAMS_SHAPE.members(value)
     try:
+        uri = obj["uri"]
+        if type(uri) is str:
+            return _new(
+                ReadResourceParams,
+                uri=uri,
+            )
         return _new(
             ReadResourceParams,
-            uri=_str(obj["uri"]),
+            uri=_str(uri),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _READ_RESOURCE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -2160,11 +2304,12 @@ def encode_read_resource_params(value: ReadResourceParams) -> str:
 def _read_read_resource_result(value: JsonValue) -> ReadResourceResult:
     obj = _READ_RESOURCE_RESULT_SHAPE.members(value)
     try:
+        contents = obj["contents"]
         return _new(
             ReadResourceResult,
-            contents=_array(obj["contents"], _read_mcp_object),
+            contents=_array(contents, _read_mcp_object),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _READ_RESOURCE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -2195,12 +2340,24 @@ def encode_read_resource_result(value: ReadResourceResult) -> str:
 def _read_reporter_flush_result(value: JsonValue) -> ReporterFlushResult:
     obj = _REPORTER_FLUSH_RESULT_SHAPE.members(value)
     try:
+        written = obj["written"]
+        path = obj["path"]
+        if (
+            type(written) is int
+            and written >= 0
+            and (path is None or type(path) is str)
+        ):
+            return _new(
+                ReporterFlushResult,
+                written=written,
+                path=path,
+            )
         return _new(
             ReporterFlushResult,
-            written=_int_at_least(obj["written"], 0),
-            path=_nullable(obj["path"], _str),
+            written=_int_at_least(written, 0),
+            path=_nullable(path, _str),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REPORTER_FLUSH_RESULT_SHAPE.problem(obj) from None
 
 
@@ -2232,12 +2389,20 @@ def encode_reporter_flush_result(value: ReporterFlushResult) -> str:
 def _read_reporter_set_upload_params(value: JsonValue) -> ReporterSetUploadParams:
     obj = _REPORTER_SET_UPLOAD_PARAMS_SHAPE.members(value)
     try:
+        enabled = obj["enabled"]
+        path = obj.get("path")
+        if type(enabled) is bool and (type(path) is str or "path" not in obj):
+            return _new(
+                ReporterSetUploadParams,
+                enabled=enabled,
+                path=path,
+            )
         return _new(
             ReporterSetUploadParams,
-            enabled=_bool(obj["enabled"]),
-            path=_str(obj["path"]) if "path" in obj else None,
+            enabled=_bool(enabled),
+            path=_str(path) if "path" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REPORTER_SET_UPLOAD_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -2280,13 +2445,28 @@ def encode_reporter_set_upload_params(value: ReporterSetUploadParams) -> str:
 def _read_reporter_status(value: JsonValue) -> ReporterStatus:
     obj = _REPORTER_STATUS_SHAPE.members(value)
     try:
+        enabled = obj["enabled"]
+        path = obj["path"]
+        pending = obj["pending"]
+        if (
+            type(enabled) is bool
+            and (path is None or type(path) is str)
+            and type(pending) is int
+            and pending >= 0
+        ):
+            return _new(
+                ReporterStatus,
+                enabled=enabled,
+                path=path,
+                pending=pending,
+            )
         return _new(
             ReporterStatus,
-            enabled=_bool(obj["enabled"]),
-            path=_nullable(obj["path"], _str),
-            pending=_int_at_least(obj["pending"], 0),
+            enabled=_bool(enabled),
+            path=_nullable(path, _str),
+            pending=_int_at_least(pending, 0),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REPORTER_STATUS_SHAPE.problem(obj) from None
 
 
@@ -2319,14 +2499,31 @@ def encode_reporter_status(value: ReporterStatus) -> str:
 def _read_request(value: JsonValue) -> Request:
     obj = _REQUEST_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        method = obj["method"]
+        params = obj.get("params")
+        if (
+            jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id) is int or type(id) is str)
+            and type(method) is str
+            and (type(params) is dict or "params" not in obj)
+        ):
+            return _new(
+                Request,
+                jsonrpc=jsonrpc,
+                id=id,
+                method=method,
+                params=params,
+            )
         return _new(
             Request,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            method=_str(obj["method"]),
-            params=_read_params(obj["params"]) if "params" in obj else None,
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            method=_str(method),
+            params=_read_params(params) if "params" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REQUEST_SHAPE.problem(obj) from None
 
 
@@ -2439,13 +2636,23 @@ def encode_shutdown_result(value: ShutdownResult) -> str:
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     obj = _SUCCESS_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        result = obj["result"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES and (type(id) is int or type(id) is str):
+            return _new(
+                SuccessResponse,
+                jsonrpc=jsonrpc,
+                id=id,
+                result=result,
+            )
         return _new(
             SuccessResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            result=obj["result"],
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            result=result,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _SUCCESS_RESPONSE_SHAPE.problem(obj) from None
 
 
@@ -2478,16 +2685,32 @@ def encode_success_response(value: SuccessResponse) -> str:
 def _read_tool_call_passthrough(value: JsonValue) -> ToolCallPassthrough:
     obj = _TOOL_CALL_PASSTHROUGH_SHAPE.members(value)
     try:
+        content = obj["content"]
+        structured_content = obj.get("structuredContent")
+        is_error = obj.get("isError")
+        meta = obj.get("_meta")
+        if (
+            (type(structured_content) is dict or "structuredContent" not in obj)
+            and (type(is_error) is bool or "isError" not in obj)
+            and (type(meta) is dict or "_meta" not in obj)
+        ):
+            return _new(
+                ToolCallPassthrough,
+                content=_array(content, _read_mcp_object),
+                structured_content=structured_content,
+                is_error=is_error,
+                meta=meta,
+            )
         return _new(
             ToolCallPassthrough,
-            content=_array(obj["content"], _read_mcp_object),
-            structured_content=_read_mcp_object(obj["structuredContent"])
+            content=_array(content, _read_mcp_object),
+            structured_content=_read_mcp_object(structured_content)
             if "structuredContent" in obj
             else None,
-            is_error=_bool(obj["isError"]) if "isError" in obj else None,
-            meta=_read_mcp_object(obj["_meta"]) if "_meta" in obj else None,
+            is_error=_bool(is_error) if "isError" in obj else None,
+            meta=_read_mcp_object(meta) if "_meta" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _TOOL_CALL_PASSTHROUGH_SHAPE.problem(obj) from None
 
 
@@ -2524,15 +2747,35 @@ def encode_tool_call_passthrough(value: ToolCallPassthrough) -> str:
 def _read_verdict(value: JsonValue) -> Verdict:
     obj = _VERDICT_SHAPE.members(value)
     try:
+        success = obj["success"]
+        data = obj["data"]
+        text = obj["text"]
+        error = obj["error"]
+        duration_ms = obj["duration_ms"]
+        if (
+            type(success) is bool
+            and (text is None or type(text) is str)
+            and (error is None or type(error) is str)
+            and type(duration_ms) is int
+            and duration_ms >= 0
+        ):
+            return _new(
+                Verdict,
+                success=success,
+                data=data,
+                text=text,
+                error=error,
+                duration_ms=duration_ms,
+            )
         return _new(
             Verdict,
-            success=_bool(obj["success"]),
-            data=obj["data"],
-            text=_nullable(obj["text"], _str),
-            error=_nullable(obj["error"], _str),
-            duration_ms=_int_at_least(obj["duration_ms"], 0),
+            success=_bool(success),
+            data=data,
+            text=_nullable(text, _str),
+            error=_nullable(error, _str),
+            duration_ms=_int_at_least(duration_ms, 0),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _VERDICT_SHAPE.problem(obj) from None
 
 

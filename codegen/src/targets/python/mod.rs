@@ -8,6 +8,7 @@
 //! for goes through `json.JSONDecoder` with hooks that make it strict and word the
 //! rejection; see `runtime.py`.
 
+mod checks;
 mod codecs;
 mod fmt;
 mod names;

@@ -489,14 +489,12 @@ class _ObjectShape:
         self.fields = fields
         self.required = required
         self.names = frozenset(fields)
-        self.required_names = frozenset(required)
 
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared and no missing member."""
-        if isinstance(value, dict):
-            keys = value.keys()
-            if keys <= self.names and keys >= self.required_names:
-                return value
+        """The object, when it has no undeclared member (the reader reads each
+        required one: a missing one is a ``KeyError`` there)."""
+        if isinstance(value, dict) and self.names.issuperset(value):
+            return value
         raise self.problem(value)
 
     def problem(self, value: JsonValue) -> _Problem:
@@ -968,12 +966,20 @@ def encode_bag(value: Bag) -> str:
 def _read_circle(value: JsonValue) -> Circle:
     obj = _CIRCLE_SHAPE.members(value)
     try:
+        radius = obj["radius"]
+        note = obj.get("note")
+        if type(radius) is int and (type(note) is str or "note" not in obj):
+            return _new(
+                Circle,
+                radius=radius,
+                note=note,
+            )
         return _new(
             Circle,
-            radius=_int(obj["radius"]),
-            note=_str(obj["note"]) if "note" in obj else None,
+            radius=_int(radius),
+            note=_str(note) if "note" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CIRCLE_SHAPE.problem(obj) from None
 
 
@@ -1029,13 +1035,23 @@ def encode_empty_params(value: EmptyParams) -> str:
 def _read_error_object(value: JsonValue) -> ErrorObject:
     obj = _ERROR_OBJECT_SHAPE.members(value)
     try:
+        code = obj["code"]
+        message = obj["message"]
+        data = obj.get("data", ABSENT)
+        if type(code) is int and type(message) is str:
+            return _new(
+                ErrorObject,
+                code=code,
+                message=message,
+                data=data,
+            )
         return _new(
             ErrorObject,
-            code=_int(obj["code"]),
-            message=_str(obj["message"]),
-            data=obj.get("data", ABSENT),
+            code=_int(code),
+            message=_str(message),
+            data=data,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_OBJECT_SHAPE.problem(obj) from None
 
 
@@ -1067,13 +1083,23 @@ def encode_error_object(value: ErrorObject) -> str:
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     obj = _ERROR_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        error = obj["error"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES:
+            return _new(
+                ErrorResponse,
+                jsonrpc=jsonrpc,
+                id=_nullable(id, _read_request_id),
+                error=_read_error_object(error),
+            )
         return _new(
             ErrorResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_nullable(obj["id"], _read_request_id),
-            error=_read_error_object(obj["error"]),
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_nullable(id, _read_request_id),
+            error=_read_error_object(error),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_RESPONSE_SHAPE.problem(obj) from None
 
 
@@ -1106,13 +1132,27 @@ def encode_error_response(value: ErrorResponse) -> str:
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
     obj = _HANDSHAKE_PARAMS_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        sdk = obj.get("sdk")
+        sdk_version = obj.get("sdk_version")
+        if (
+            type(protocol_version) is int
+            and (type(sdk) is str or "sdk" not in obj)
+            and (type(sdk_version) is str or "sdk_version" not in obj)
+        ):
+            return _new(
+                HandshakeParams,
+                protocol_version=protocol_version,
+                sdk=sdk,
+                sdk_version=sdk_version,
+            )
         return _new(
             HandshakeParams,
-            protocol_version=_int(obj["protocol_version"]),
-            sdk=_str(obj["sdk"]) if "sdk" in obj else None,
-            sdk_version=_str(obj["sdk_version"]) if "sdk_version" in obj else None,
+            protocol_version=_int(protocol_version),
+            sdk=_str(sdk) if "sdk" in obj else None,
+            sdk_version=_str(sdk_version) if "sdk_version" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1147,12 +1187,20 @@ def encode_handshake_params(value: HandshakeParams) -> str:
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     obj = _HANDSHAKE_RESULT_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        binary_version = obj["binary_version"]
+        if type(protocol_version) is int and type(binary_version) is str:
+            return _new(
+                HandshakeResult,
+                protocol_version=protocol_version,
+                binary_version=binary_version,
+            )
         return _new(
             HandshakeResult,
-            protocol_version=_int(obj["protocol_version"]),
-            binary_version=_str(obj["binary_version"]),
+            protocol_version=_int(protocol_version),
+            binary_version=_str(binary_version),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1234,21 +1282,55 @@ def encode_json_rpc_version(value: JsonRpcVersion) -> str:
 def _read_keywords(value: JsonValue) -> Keywords:
     obj = _KEYWORDS_SHAPE.members(value)
     try:
+        class_ = obj["class"]
+        type_ = obj["type"]
+        default = obj.get("default")
+        from_ = obj["from"]
+        func = obj.get("func")
+        event = obj.get("event")
+        string = obj.get("string", ABSENT)
+        import_ = obj.get("import")
+        foo_bar = obj.get("fooBar")
+        meta = obj["_meta"]
+        shapes = obj.get("shapes")
+        if (
+            type(class_) is str
+            and type(type_) is int
+            and type_ >= 0
+            and (type(default) is bool or "default" not in obj)
+            and (from_ is None or type(from_) is str)
+            and (event in IMPORT_VALUES or "event" not in obj)
+            and ((type(foo_bar) is int and foo_bar >= 1) or "fooBar" not in obj)
+        ):
+            return _new(
+                Keywords,
+                class_=class_,
+                type=type_,
+                from_=from_,
+                meta=_nullable(meta, _read_shape),
+                default=default,
+                func=_array(func, _str) if "func" in obj else None,
+                event=event,
+                string=string,
+                import_=_read_bag(import_) if "import" in obj else None,
+                foo_bar=foo_bar,
+                shapes=_array(shapes, _read_shape) if "shapes" in obj else None,
+            )
         return _new(
             Keywords,
-            class_=_str(obj["class"]),
-            type=_int_at_least(obj["type"], 0),
-            from_=_nullable(obj["from"], _str),
-            meta=_nullable(obj["_meta"], _read_shape),
-            default=_bool(obj["default"]) if "default" in obj else None,
-            func=_array(obj["func"], _str) if "func" in obj else None,
-            event=_read_import(obj["event"]) if "event" in obj else None,
-            string=obj.get("string", ABSENT),
-            import_=_read_bag(obj["import"]) if "import" in obj else None,
-            foo_bar=_int_at_least(obj["fooBar"], 1) if "fooBar" in obj else None,
-            shapes=_array(obj["shapes"], _read_shape) if "shapes" in obj else None,
+            class_=_str(class_),
+            type=_int_at_least(type_, 0),
+            from_=_nullable(from_, _str),
+            meta=_nullable(meta, _read_shape),
+            default=_bool(default) if "default" in obj else None,
+            func=_array(func, _str) if "func" in obj else None,
+            event=_read_import(event) if "event" in obj else None,
+            string=string,
+            import_=_read_bag(import_) if "import" in obj else None,
+            foo_bar=_int_at_least(foo_bar, 1) if "fooBar" in obj else None,
+            shapes=_array(shapes, _read_shape) if "shapes" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _KEYWORDS_SHAPE.problem(obj) from None
 
 
@@ -1294,12 +1376,20 @@ def encode_keywords(value: Keywords) -> str:
 def _read_label(value: JsonValue) -> Label:
     obj = _LABEL_SHAPE.members(value)
     try:
+        text = obj["text"]
+        note = obj.get("note")
+        if type(text) is str and (type(note) is str or "note" not in obj):
+            return _new(
+                Label,
+                text=text,
+                note=note,
+            )
         return _new(
             Label,
-            text=_str(obj["text"]),
-            note=_str(obj["note"]) if "note" in obj else None,
+            text=_str(text),
+            note=_str(note) if "note" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _LABEL_SHAPE.problem(obj) from None
 
 
@@ -1354,14 +1444,31 @@ def encode_params(value: Params) -> str:
 def _read_request(value: JsonValue) -> Request:
     obj = _REQUEST_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        method = obj["method"]
+        params = obj.get("params")
+        if (
+            jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id) is int or type(id) is str)
+            and type(method) is str
+            and (type(params) is dict or "params" not in obj)
+        ):
+            return _new(
+                Request,
+                jsonrpc=jsonrpc,
+                id=id,
+                method=method,
+                params=params,
+            )
         return _new(
             Request,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            method=_str(obj["method"]),
-            params=_read_params(obj["params"]) if "params" in obj else None,
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            method=_str(method),
+            params=_read_params(params) if "params" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REQUEST_SHAPE.problem(obj) from None
 
 
@@ -1480,12 +1587,20 @@ def encode_shape(value: Shape) -> str:
 def _read_square(value: JsonValue) -> Square:
     obj = _SQUARE_SHAPE.members(value)
     try:
+        side = obj["side"]
+        note = obj.get("note")
+        if type(side) is int and (type(note) is str or "note" not in obj):
+            return _new(
+                Square,
+                side=side,
+                note=note,
+            )
         return _new(
             Square,
-            side=_int(obj["side"]),
-            note=_str(obj["note"]) if "note" in obj else None,
+            side=_int(side),
+            note=_str(note) if "note" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _SQUARE_SHAPE.problem(obj) from None
 
 
@@ -1516,13 +1631,23 @@ def encode_square(value: Square) -> str:
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     obj = _SUCCESS_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        result = obj["result"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES and (type(id) is int or type(id) is str):
+            return _new(
+                SuccessResponse,
+                jsonrpc=jsonrpc,
+                id=id,
+                result=result,
+            )
         return _new(
             SuccessResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            result=obj["result"],
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            result=result,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _SUCCESS_RESPONSE_SHAPE.problem(obj) from None
 
 

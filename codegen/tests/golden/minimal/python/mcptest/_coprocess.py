@@ -489,14 +489,12 @@ class _ObjectShape:
         self.fields = fields
         self.required = required
         self.names = frozenset(fields)
-        self.required_names = frozenset(required)
 
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared and no missing member."""
-        if isinstance(value, dict):
-            keys = value.keys()
-            if keys <= self.names and keys >= self.required_names:
-                return value
+        """The object, when it has no undeclared member (the reader reads each
+        required one: a missing one is a ``KeyError`` there)."""
+        if isinstance(value, dict) and self.names.issuperset(value):
+            return value
         raise self.problem(value)
 
     def problem(self, value: JsonValue) -> _Problem:
@@ -876,13 +874,23 @@ def encode_empty_params(value: EmptyParams) -> str:
 def _read_error_object(value: JsonValue) -> ErrorObject:
     obj = _ERROR_OBJECT_SHAPE.members(value)
     try:
+        code = obj["code"]
+        message = obj["message"]
+        data = obj.get("data", ABSENT)
+        if type(code) is int and type(message) is str:
+            return _new(
+                ErrorObject,
+                code=code,
+                message=message,
+                data=data,
+            )
         return _new(
             ErrorObject,
-            code=_int(obj["code"]),
-            message=_str(obj["message"]),
-            data=obj.get("data", ABSENT),
+            code=_int(code),
+            message=_str(message),
+            data=data,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_OBJECT_SHAPE.problem(obj) from None
 
 
@@ -914,13 +922,23 @@ def encode_error_object(value: ErrorObject) -> str:
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     obj = _ERROR_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        error = obj["error"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES:
+            return _new(
+                ErrorResponse,
+                jsonrpc=jsonrpc,
+                id=_nullable(id, _read_request_id),
+                error=_read_error_object(error),
+            )
         return _new(
             ErrorResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_nullable(obj["id"], _read_request_id),
-            error=_read_error_object(obj["error"]),
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_nullable(id, _read_request_id),
+            error=_read_error_object(error),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_RESPONSE_SHAPE.problem(obj) from None
 
 
@@ -953,13 +971,27 @@ def encode_error_response(value: ErrorResponse) -> str:
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
     obj = _HANDSHAKE_PARAMS_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        sdk = obj.get("sdk")
+        sdk_version = obj.get("sdk_version")
+        if (
+            type(protocol_version) is int
+            and (type(sdk) is str or "sdk" not in obj)
+            and (type(sdk_version) is str or "sdk_version" not in obj)
+        ):
+            return _new(
+                HandshakeParams,
+                protocol_version=protocol_version,
+                sdk=sdk,
+                sdk_version=sdk_version,
+            )
         return _new(
             HandshakeParams,
-            protocol_version=_int(obj["protocol_version"]),
-            sdk=_str(obj["sdk"]) if "sdk" in obj else None,
-            sdk_version=_str(obj["sdk_version"]) if "sdk_version" in obj else None,
+            protocol_version=_int(protocol_version),
+            sdk=_str(sdk) if "sdk" in obj else None,
+            sdk_version=_str(sdk_version) if "sdk_version" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -994,12 +1026,20 @@ def encode_handshake_params(value: HandshakeParams) -> str:
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     obj = _HANDSHAKE_RESULT_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        binary_version = obj["binary_version"]
+        if type(protocol_version) is int and type(binary_version) is str:
+            return _new(
+                HandshakeResult,
+                protocol_version=protocol_version,
+                binary_version=binary_version,
+            )
         return _new(
             HandshakeResult,
-            protocol_version=_int(obj["protocol_version"]),
-            binary_version=_str(obj["binary_version"]),
+            protocol_version=_int(protocol_version),
+            binary_version=_str(binary_version),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1081,14 +1121,31 @@ def encode_params(value: Params) -> str:
 def _read_request(value: JsonValue) -> Request:
     obj = _REQUEST_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        method = obj["method"]
+        params = obj.get("params")
+        if (
+            jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id) is int or type(id) is str)
+            and type(method) is str
+            and (type(params) is dict or "params" not in obj)
+        ):
+            return _new(
+                Request,
+                jsonrpc=jsonrpc,
+                id=id,
+                method=method,
+                params=params,
+            )
         return _new(
             Request,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            method=_str(obj["method"]),
-            params=_read_params(obj["params"]) if "params" in obj else None,
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            method=_str(method),
+            params=_read_params(params) if "params" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REQUEST_SHAPE.problem(obj) from None
 
 
@@ -1174,13 +1231,23 @@ def encode_response(value: Response) -> str:
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     obj = _SUCCESS_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        result = obj["result"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES and (type(id) is int or type(id) is str):
+            return _new(
+                SuccessResponse,
+                jsonrpc=jsonrpc,
+                id=id,
+                result=result,
+            )
         return _new(
             SuccessResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            result=obj["result"],
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            result=result,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _SUCCESS_RESPONSE_SHAPE.problem(obj) from None
 
 

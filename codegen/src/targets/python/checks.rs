@@ -45,10 +45,14 @@ pub fn quick(contract: &Contract, f: &Field, var: &str) -> Quick {
     } else {
         format!("({} or {} not in obj)", or_operand(&check), super::fmt::string(&f.name))
     };
-    if pad(OPERAND_INDENT).len() + "and ".len() + operand.chars().count() > LINE_WIDTH {
-        return Quick::Decode;
+    let fits = pad(OPERAND_INDENT).len() + "and ".len() + operand.chars().count() <= LINE_WIDTH;
+    let hugs = operand.starts_with('(')
+        && pad(OPERAND_INDENT + 4).len() + operand.chars().count() - 2 <= LINE_WIDTH;
+    if fits || hugs {
+        Quick::When(operand)
+    } else {
+        Quick::Decode
     }
-    Quick::When(operand)
 }
 
 /// An expression that holds when `var` is a value of `ty` that decodes to itself.
@@ -112,13 +116,24 @@ pub fn condition(indent: usize, operands: &[String]) -> Option<String> {
     if chain.len() < 3 && bracketed {
         return None;
     }
-    let inner = pad(indent + 4);
-    let mut out = format!("{prefix}if (\n{inner}{first}");
+    let mut out = format!("{prefix}if (\n{}", operand_line(indent + 4, "", first));
     for operand in &chain[1..] {
-        out.push_str(&format!("\n{inner}and {operand}"));
+        out.push_str(&format!("\n{}", operand_line(indent + 4, "and ", operand)));
     }
     out.push_str(&format!("\n{prefix}):"));
     Some(out)
+}
+
+/// One operand line of an exploded chain; a parenthesized operand too long for
+/// it gets its inside on a line of its own, as `ruff format` hugs it.
+fn operand_line(indent: usize, and: &str, operand: &str) -> String {
+    let prefix = pad(indent);
+    let line = format!("{prefix}{and}{operand}");
+    if line.chars().count() <= LINE_WIDTH || !operand.starts_with('(') {
+        return line;
+    }
+    let inside = &operand[1..operand.len() - 1];
+    format!("{prefix}{and}(\n{}{inside}\n{prefix})", pad(indent + 4))
 }
 
 /// The operands of the flattened `and` chain: an unparenthesized `a and b`

@@ -112,10 +112,14 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
     }
     let mut quick: Vec<Quick> = object.fields.iter().map(|f| checks::quick(contract, f, &local(f))).collect();
     if let Some(condition) = quick_condition(&mut quick) {
-        let quick: Vec<(&Field, &Quick)> = object.fields.iter().zip(&quick).collect();
-        let args = constructor_args(def, object, 16, |f| quick_arg(f, &quick));
         out.line(&condition);
-        out.line(&exploded(12, "return _new(", &args, ""));
+        if as_they_are(object, &quick) {
+            out.line(&format!("            return {shape}.instance(obj)"));
+        } else {
+            let quick: Vec<(&Field, &Quick)> = object.fields.iter().zip(&quick).collect();
+            let args = constructor_args(def, object, 16, |f| quick_arg(f, &quick));
+            out.line(&exploded(12, "return _new(", &args, ""));
+        }
     }
     let args = constructor_args(def, object, 12, |f| decode_member(f));
     out.line(&exploded(8, "return _new(", &args, ""));
@@ -149,6 +153,12 @@ fn quick_condition(quick: &mut [Quick]) -> Option<String> {
         let last = quick.iter_mut().rev().find(|q| matches!(q, Quick::When(_)))?;
         *last = Quick::Decode;
     }
+}
+
+/// Whether the quick path takes every member as it is, under its wire name.
+fn as_they_are(object: &ObjectType, quick: &[Quick]) -> bool {
+    let same_names = object.fields.iter().all(|f| field(&f.name) == f.name);
+    same_names && quick.iter().all(|q| !matches!(q, Quick::Decode))
 }
 
 /// The value of a field on the quick path.
@@ -287,11 +297,17 @@ fn public(def: &TypeDef, out: &mut Out) {
     out.blank(2);
     out.line(&fit(0, &format!("def decode_{stem}("), &["text: Union[str, bytes]".to_string()], &format!(" -> {ty}:")));
     out.line(&docstring(4, &format!("Decodes a `{name}` from one frame's JSON text. Raises `DecodeError`.")));
-    out.line(&fit(4, "return _decode(", &["text".to_string(), quoted.clone(), format!("_read_{stem}")], ""));
+    out.line("    try:");
+    out.line(&format!("        return _read_{stem}(_parse(text))"));
+    out.line("    except _Problem as error:");
+    out.line(&format!("        raise DecodeError(error.message({quoted})) from None"));
     out.blank(2);
     out.line(&fit(0, &format!("def {stem}_from_value("), &["value: JsonValue".to_string()], &format!(" -> {ty}:")));
     out.line(&docstring(4, &format!("Decodes a `{name}` from an already-parsed JSON value. Raises `DecodeError`.")));
-    out.line(&fit(4, "return _from_value(", &["value".to_string(), quoted, format!("_read_{stem}")], ""));
+    out.line("    try:");
+    out.line(&format!("        return _read_{stem}(value)"));
+    out.line("    except _Problem as error:");
+    out.line(&format!("        raise DecodeError(error.message({quoted})) from None"));
     out.blank(2);
     out.line(&fit(0, &format!("def encode_{stem}("), &[format!("value: {ty}")], " -> str:"));
     out.line(&docstring(4, &format!("One line of JSON text for a `{name}`, without the trailing newline.")));
@@ -311,9 +327,19 @@ fn field_tables(contract: &Contract, out: &mut Out) {
             .collect();
         let required: Vec<String> =
             object.fields.iter().filter(|f| f.required).map(|f| string(&f.name)).collect();
-        let fields = collection(4, "{", &entries, ",");
-        let required = collection(4, "(", &required, ",");
-        let args = [fields.trim_start().trim_end_matches(',').to_string(), required.trim_start().trim_end_matches(',').to_string()];
+        let absent: Vec<String> = object
+            .fields
+            .iter()
+            .filter(|f| !f.required)
+            .map(|f| format!("{}: {}", string(&f.name), if f.ty == Ty::Any { "ABSENT" } else { "None" }))
+            .collect();
+        let mut args = vec![def.name.clone()];
+        args.push(collection(4, "{", &entries, ","));
+        args.push(collection(4, "(", &required, ","));
+        if !absent.is_empty() {
+            args.push(collection(4, "{", &absent, ","));
+        }
+        let args: Vec<String> = args.iter().map(|a| a.trim_start().trim_end_matches(',').to_string()).collect();
         out.blank(1);
         out.line(&exploded(0, &format!("_{}_SHAPE = _ObjectShape(", upper(&def.name)), &args, ""));
     }

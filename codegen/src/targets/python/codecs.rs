@@ -121,7 +121,7 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
             out.line(&exploded(12, "return _new(", &args, ""));
         }
     }
-    let args = constructor_args(def, object, 12, |f| decode_member(f));
+    let args = constructor_args(def, object, 12, decode_member);
     out.line(&exploded(8, "return _new(", &args, ""));
     out.line("    except (_Problem, KeyError):");
     out.line(&format!("        raise {shape}.problem(obj) from None"));

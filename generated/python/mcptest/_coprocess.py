@@ -216,6 +216,106 @@ def parse_json(text: Union[str, bytes]) -> JsonValue:
 
 
 def _parse(text: Union[str, bytes]) -> JsonValue:
+    """The strict value of a frame's text.
+
+    :mod:`json`'s own scanner rejects what is not JSON text, raw control characters,
+    ``NaN``/``Infinity`` and overflowing doubles (hooks). What it lets through is
+    ruled out on the text, with C-speed checks: a byte-order mark and leading
+    whitespace (the scanner does not start there), text after the value, lone
+    surrogates (any ``\\u`` escape, or a surrogate in ``str`` text that cannot be
+    UTF-8), integers of 16 or more digits, more than ``MAX_DEPTH`` brackets, and
+    duplicate keys (see :func:`_lost_a_key`). Text these checks cannot vouch for
+    is parsed again, thoroughly, which also words the rejection.
+    """
+    try:
+        if isinstance(text, bytes):
+            data, frame = text, text.decode("utf-8")
+        else:
+            data, frame = text.encode("utf-8"), text
+    except UnicodeError:
+        return _parse_thoroughly(text)
+    marks = data.translate(_MARKS)
+    if (
+        marks.find(_LONG_DIGITS) >= 0
+        or ("\\" in frame and "\\u" in frame)
+        or (len(marks) > 2 * MAX_DEPTH and marks.count(b"{") > MAX_DEPTH)
+    ):
+        return _parse_thoroughly(text)
+    try:
+        scanner = _IDLE_SCANNERS.pop()
+    except IndexError:
+        scanner = _KeyCountingScanner()
+    scanner.keys = 0
+    try:
+        value, end = scanner.scan_once(frame, 0)
+        keys = scanner.keys
+    except (StopIteration, ValueError, _Problem):
+        return _parse_thoroughly(text)
+    finally:
+        _IDLE_SCANNERS.append(scanner)
+    if end != len(frame) and frame[end:].strip(_WHITESPACE):
+        return _parse_thoroughly(text)
+    if _lost_a_key(keys, frame, marks):
+        return _parse_thoroughly(text)
+    return value
+
+
+def _lost_a_key(keys: int, text: str, marks: bytes) -> bool:
+    """Whether the objects parsed from ``text`` may hold fewer keys than it has.
+
+    Every key is a string followed by ``:`` with at most whitespace between, so
+    the colons of the text, and more tightly its quote-or-whitespace-then-colon
+    pairs (``":`` in ``marks``), bound its keys from above; when the objects hold
+    that many, no key was lost to a duplicate.
+    """
+    return keys != text.count(":") and keys != marks.count(b'":')
+
+
+def _marks() -> bytes:
+    """A ``bytes.translate`` table keeping what the quick checks count: every digit
+    becomes ``0``, a quote or whitespace ``"``, ``[`` becomes ``{``, ``:`` stays."""
+    table = bytearray(b"." * 256)
+    table[ord("0") : ord("9") + 1] = b"0" * 10
+    for char in b'" \t\n\r':
+        table[char] = ord('"')
+    table[ord("{")] = table[ord("[")] = ord("{")
+    table[ord(":")] = ord(":")
+    return bytes(table)
+
+
+_MARKS: Final = _marks()
+_LONG_DIGITS: Final = b"0" * 16
+"""16 digits in a row: an integer literal that may be beyond 2^53 - 1."""
+
+_WHITESPACE: Final = " \t\n\r"
+
+
+class _KeyCountingScanner(json.JSONDecoder):
+    """:mod:`json`'s own decoder (which rejects ``NaN``, ``Infinity`` and doubles that
+    overflow), counting the keys of every object it builds."""
+
+    scan_once: Callable[[str, int], Tuple[JsonValue, int]]
+    """Set by ``JSONDecoder``: the value at an index and the index after it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            object_hook=self._count,
+            parse_constant=_reject_constant,
+            parse_float=_checked_float,
+        )
+        self.keys = 0
+
+    def _count(self, obj: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+        self.keys += len(obj)
+        return obj
+
+
+_IDLE_SCANNERS: Final[List[_KeyCountingScanner]] = []
+"""Scanners not in use; a parse takes one (or makes one) and gives it back, so
+threads and re-entrant calls never share a key count."""
+
+
+def _parse_thoroughly(text: Union[str, bytes]) -> JsonValue:
     if isinstance(text, bytes):
         if text.startswith(b"\xef\xbb\xbf"):
             raise _Problem("invalid JSON: byte-order mark")
@@ -392,25 +492,38 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
     return out
 
 
-class _ObjectShape:
-    """The members of a closed object: a decoder per declared field, the required."""
+class _ObjectShape(Generic[_T]):
+    """A closed object: its dataclass, a decoder per declared field, the required
+    fields and the value of each optional field when it is absent."""
 
     def __init__(
         self,
+        cls: Type[_T],
         fields: Dict[str, Callable[[JsonValue], object]],
         required: Tuple[str, ...],
+        absent: Optional[Dict[str, object]] = None,
     ) -> None:
+        self.cls = cls
         self.fields = fields
         self.required = required
+        self.absent = absent or {}
         self.names = frozenset(fields)
-        self.required_names = frozenset(required)
+
+    def instance(self, members: Dict[str, JsonValue]) -> _T:
+        """The dataclass with the members as they are (each already checked, and
+        named as its attribute), absent optional fields at their defaults."""
+        instance: _T = object.__new__(self.cls)
+        attributes = instance.__dict__
+        if len(members) < len(self.fields):
+            attributes.update(self.absent)
+        attributes.update(members)
+        return instance
 
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared and no missing member."""
-        if isinstance(value, dict):
-            keys = value.keys()
-            if keys <= self.names and keys >= self.required_names:
-                return value
+        """The object, when it has no undeclared member (the reader reads each
+        required one: a missing one is a ``KeyError`` there)."""
+        if isinstance(value, dict) and self.names.issuperset(value):
+            return value
         raise self.problem(value)
 
     def problem(self, value: JsonValue) -> _Problem:
@@ -452,10 +565,11 @@ def _new(cls: Type[_T], **fields: object) -> _T:
 
 def _variant(value: JsonValue, discriminators: Tuple[str, ...]) -> str:
     """The discriminator of the one union variant whose field is present."""
-    obj = _object(value)
+    if not isinstance(value, dict):
+        raise _KindError("object", value)
     found = ""
     for name in discriminators:
-        if name in obj:
+        if name in value:
             if found:
                 break
             found = name
@@ -1244,12 +1358,18 @@ def cache_mode_to_value(value: CacheMode) -> JsonValue:
 
 def decode_cache_mode(text: Union[str, bytes]) -> CacheMode:
     """Decodes a `CacheMode` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "CacheMode", _read_cache_mode)
+    try:
+        return _read_cache_mode(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CacheMode")) from None
 
 
 def cache_mode_from_value(value: JsonValue) -> CacheMode:
     """Decodes a `CacheMode` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "CacheMode", _read_cache_mode)
+    try:
+        return _read_cache_mode(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CacheMode")) from None
 
 
 def encode_cache_mode(value: CacheMode) -> str:
@@ -1260,11 +1380,14 @@ def encode_cache_mode(value: CacheMode) -> str:
 def _read_cache_set_mode_params(value: JsonValue) -> CacheSetModeParams:
     obj = _CACHE_SET_MODE_PARAMS_SHAPE.members(value)
     try:
+        mode = obj["mode"]
+        if mode in CACHE_MODE_VALUES:
+            return _CACHE_SET_MODE_PARAMS_SHAPE.instance(obj)
         return _new(
             CacheSetModeParams,
-            mode=_read_cache_mode(obj["mode"]),
+            mode=_read_cache_mode(mode),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CACHE_SET_MODE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1277,14 +1400,20 @@ def cache_set_mode_params_to_value(value: CacheSetModeParams) -> Dict[str, JsonV
 
 def decode_cache_set_mode_params(text: Union[str, bytes]) -> CacheSetModeParams:
     """Decodes a `CacheSetModeParams` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "CacheSetModeParams", _read_cache_set_mode_params)
+    try:
+        return _read_cache_set_mode_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CacheSetModeParams")) from None
 
 
 def cache_set_mode_params_from_value(value: JsonValue) -> CacheSetModeParams:
     """Decodes a `CacheSetModeParams` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "CacheSetModeParams", _read_cache_set_mode_params)
+    try:
+        return _read_cache_set_mode_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CacheSetModeParams")) from None
 
 
 def encode_cache_set_mode_params(value: CacheSetModeParams) -> str:
@@ -1295,13 +1424,23 @@ def encode_cache_set_mode_params(value: CacheSetModeParams) -> str:
 def _read_cache_set_mode_result(value: JsonValue) -> CacheSetModeResult:
     obj = _CACHE_SET_MODE_RESULT_SHAPE.members(value)
     try:
+        mode = obj["mode"]
+        previous_mode = obj["previous_mode"]
+        entries = obj["entries"]
+        if (
+            mode in CACHE_MODE_VALUES
+            and previous_mode in CACHE_MODE_VALUES
+            and type(entries) is int
+            and entries >= 0
+        ):
+            return _CACHE_SET_MODE_RESULT_SHAPE.instance(obj)
         return _new(
             CacheSetModeResult,
-            mode=_read_cache_mode(obj["mode"]),
-            previous_mode=_read_cache_mode(obj["previous_mode"]),
-            entries=_int_at_least(obj["entries"], 0),
+            mode=_read_cache_mode(mode),
+            previous_mode=_read_cache_mode(previous_mode),
+            entries=_int_at_least(entries, 0),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CACHE_SET_MODE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1316,14 +1455,20 @@ def cache_set_mode_result_to_value(value: CacheSetModeResult) -> Dict[str, JsonV
 
 def decode_cache_set_mode_result(text: Union[str, bytes]) -> CacheSetModeResult:
     """Decodes a `CacheSetModeResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "CacheSetModeResult", _read_cache_set_mode_result)
+    try:
+        return _read_cache_set_mode_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CacheSetModeResult")) from None
 
 
 def cache_set_mode_result_from_value(value: JsonValue) -> CacheSetModeResult:
     """Decodes a `CacheSetModeResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "CacheSetModeResult", _read_cache_set_mode_result)
+    try:
+        return _read_cache_set_mode_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CacheSetModeResult")) from None
 
 
 def encode_cache_set_mode_result(value: CacheSetModeResult) -> str:
@@ -1334,18 +1479,27 @@ def encode_cache_set_mode_result(value: CacheSetModeResult) -> str:
 def _read_call_params(value: JsonValue) -> CallParams:
     obj = _CALL_PARAMS_SHAPE.members(value)
     try:
+        tool = obj["tool"]
+        arguments = obj.get("arguments")
+        passthrough = obj.get("passthrough")
+        timeout_ms = obj.get("timeout_ms")
+        if (
+            type(tool) is str
+            and (type(arguments) is dict or "arguments" not in obj)
+            and (type(passthrough) is bool or "passthrough" not in obj)
+            and (
+                (type(timeout_ms) is int and timeout_ms >= 1) or "timeout_ms" not in obj
+            )
+        ):
+            return _CALL_PARAMS_SHAPE.instance(obj)
         return _new(
             CallParams,
-            tool=_str(obj["tool"]),
-            arguments=_read_mcp_object(obj["arguments"])
-            if "arguments" in obj
-            else None,
-            passthrough=_bool(obj["passthrough"]) if "passthrough" in obj else None,
-            timeout_ms=_int_at_least(obj["timeout_ms"], 1)
-            if "timeout_ms" in obj
-            else None,
+            tool=_str(tool),
+            arguments=_read_mcp_object(arguments) if "arguments" in obj else None,
+            passthrough=_bool(passthrough) if "passthrough" in obj else None,
+            timeout_ms=_int_at_least(timeout_ms, 1) if "timeout_ms" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CALL_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1364,12 +1518,18 @@ def call_params_to_value(value: CallParams) -> Dict[str, JsonValue]:
 
 def decode_call_params(text: Union[str, bytes]) -> CallParams:
     """Decodes a `CallParams` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "CallParams", _read_call_params)
+    try:
+        return _read_call_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CallParams")) from None
 
 
 def call_params_from_value(value: JsonValue) -> CallParams:
     """Decodes a `CallParams` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "CallParams", _read_call_params)
+    try:
+        return _read_call_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CallParams")) from None
 
 
 def encode_call_params(value: CallParams) -> str:
@@ -1380,14 +1540,22 @@ def encode_call_params(value: CallParams) -> str:
 def _read_call_prompt_params(value: JsonValue) -> CallPromptParams:
     obj = _CALL_PROMPT_PARAMS_SHAPE.members(value)
     try:
+        name = obj["name"]
+        arguments = obj.get("arguments")
+        if type(name) is str:
+            return _new(
+                CallPromptParams,
+                name=name,
+                arguments=_read_prompt_arguments(arguments)
+                if "arguments" in obj
+                else None,
+            )
         return _new(
             CallPromptParams,
-            name=_str(obj["name"]),
-            arguments=_read_prompt_arguments(obj["arguments"])
-            if "arguments" in obj
-            else None,
+            name=_str(name),
+            arguments=_read_prompt_arguments(arguments) if "arguments" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CALL_PROMPT_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1402,14 +1570,20 @@ def call_prompt_params_to_value(value: CallPromptParams) -> Dict[str, JsonValue]
 
 def decode_call_prompt_params(text: Union[str, bytes]) -> CallPromptParams:
     """Decodes a `CallPromptParams` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "CallPromptParams", _read_call_prompt_params)
+    try:
+        return _read_call_prompt_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CallPromptParams")) from None
 
 
 def call_prompt_params_from_value(value: JsonValue) -> CallPromptParams:
     """Decodes a `CallPromptParams` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "CallPromptParams", _read_call_prompt_params)
+    try:
+        return _read_call_prompt_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CallPromptParams")) from None
 
 
 def encode_call_prompt_params(value: CallPromptParams) -> str:
@@ -1420,12 +1594,20 @@ def encode_call_prompt_params(value: CallPromptParams) -> str:
 def _read_call_prompt_result(value: JsonValue) -> CallPromptResult:
     obj = _CALL_PROMPT_RESULT_SHAPE.members(value)
     try:
+        description = obj["description"]
+        messages = obj["messages"]
+        if description is None or type(description) is str:
+            return _new(
+                CallPromptResult,
+                description=description,
+                messages=_array(messages, _read_mcp_object),
+            )
         return _new(
             CallPromptResult,
-            description=_nullable(obj["description"], _str),
-            messages=_array(obj["messages"], _read_mcp_object),
+            description=_nullable(description, _str),
+            messages=_array(messages, _read_mcp_object),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CALL_PROMPT_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1439,14 +1621,20 @@ def call_prompt_result_to_value(value: CallPromptResult) -> Dict[str, JsonValue]
 
 def decode_call_prompt_result(text: Union[str, bytes]) -> CallPromptResult:
     """Decodes a `CallPromptResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "CallPromptResult", _read_call_prompt_result)
+    try:
+        return _read_call_prompt_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CallPromptResult")) from None
 
 
 def call_prompt_result_from_value(value: JsonValue) -> CallPromptResult:
     """Decodes a `CallPromptResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "CallPromptResult", _read_call_prompt_result)
+    try:
+        return _read_call_prompt_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CallPromptResult")) from None
 
 
 def encode_call_prompt_result(value: CallPromptResult) -> str:
@@ -1470,12 +1658,18 @@ def call_result_to_value(value: CallResult) -> Dict[str, JsonValue]:
 
 def decode_call_result(text: Union[str, bytes]) -> CallResult:
     """Decodes a `CallResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "CallResult", _read_call_result)
+    try:
+        return _read_call_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CallResult")) from None
 
 
 def call_result_from_value(value: JsonValue) -> CallResult:
     """Decodes a `CallResult` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "CallResult", _read_call_result)
+    try:
+        return _read_call_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CallResult")) from None
 
 
 def encode_call_result(value: CallResult) -> str:
@@ -1494,12 +1688,18 @@ def cassette_mode_to_value(value: CassetteMode) -> JsonValue:
 
 def decode_cassette_mode(text: Union[str, bytes]) -> CassetteMode:
     """Decodes a `CassetteMode` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "CassetteMode", _read_cassette_mode)
+    try:
+        return _read_cassette_mode(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CassetteMode")) from None
 
 
 def cassette_mode_from_value(value: JsonValue) -> CassetteMode:
     """Decodes a `CassetteMode` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "CassetteMode", _read_cassette_mode)
+    try:
+        return _read_cassette_mode(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CassetteMode")) from None
 
 
 def encode_cassette_mode(value: CassetteMode) -> str:
@@ -1510,12 +1710,16 @@ def encode_cassette_mode(value: CassetteMode) -> str:
 def _read_cassette_set_mode_params(value: JsonValue) -> CassetteSetModeParams:
     obj = _CASSETTE_SET_MODE_PARAMS_SHAPE.members(value)
     try:
+        mode = obj["mode"]
+        path = obj.get("path")
+        if mode in CASSETTE_MODE_VALUES and (type(path) is str or "path" not in obj):
+            return _CASSETTE_SET_MODE_PARAMS_SHAPE.instance(obj)
         return _new(
             CassetteSetModeParams,
-            mode=_read_cassette_mode(obj["mode"]),
-            path=_str(obj["path"]) if "path" in obj else None,
+            mode=_read_cassette_mode(mode),
+            path=_str(path) if "path" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CASSETTE_SET_MODE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1534,14 +1738,20 @@ def decode_cassette_set_mode_params(text: Union[str, bytes]) -> CassetteSetModeP
     """Decodes a `CassetteSetModeParams` from one frame's JSON text. Raises
     `DecodeError`.
     """
-    return _decode(text, "CassetteSetModeParams", _read_cassette_set_mode_params)
+    try:
+        return _read_cassette_set_mode_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CassetteSetModeParams")) from None
 
 
 def cassette_set_mode_params_from_value(value: JsonValue) -> CassetteSetModeParams:
     """Decodes a `CassetteSetModeParams` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "CassetteSetModeParams", _read_cassette_set_mode_params)
+    try:
+        return _read_cassette_set_mode_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CassetteSetModeParams")) from None
 
 
 def encode_cassette_set_mode_params(value: CassetteSetModeParams) -> str:
@@ -1554,13 +1764,22 @@ def encode_cassette_set_mode_params(value: CassetteSetModeParams) -> str:
 def _read_cassette_set_mode_result(value: JsonValue) -> CassetteSetModeResult:
     obj = _CASSETTE_SET_MODE_RESULT_SHAPE.members(value)
     try:
+        mode = obj["mode"]
+        previous_mode = obj["previous_mode"]
+        path = obj["path"]
+        if (
+            mode in CASSETTE_MODE_VALUES
+            and previous_mode in CASSETTE_MODE_VALUES
+            and (path is None or type(path) is str)
+        ):
+            return _CASSETTE_SET_MODE_RESULT_SHAPE.instance(obj)
         return _new(
             CassetteSetModeResult,
-            mode=_read_cassette_mode(obj["mode"]),
-            previous_mode=_read_cassette_mode(obj["previous_mode"]),
-            path=_nullable(obj["path"], _str),
+            mode=_read_cassette_mode(mode),
+            previous_mode=_read_cassette_mode(previous_mode),
+            path=_nullable(path, _str),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CASSETTE_SET_MODE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1579,14 +1798,20 @@ def decode_cassette_set_mode_result(text: Union[str, bytes]) -> CassetteSetModeR
     """Decodes a `CassetteSetModeResult` from one frame's JSON text. Raises
     `DecodeError`.
     """
-    return _decode(text, "CassetteSetModeResult", _read_cassette_set_mode_result)
+    try:
+        return _read_cassette_set_mode_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("CassetteSetModeResult")) from None
 
 
 def cassette_set_mode_result_from_value(value: JsonValue) -> CassetteSetModeResult:
     """Decodes a `CassetteSetModeResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "CassetteSetModeResult", _read_cassette_set_mode_result)
+    try:
+        return _read_cassette_set_mode_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("CassetteSetModeResult")) from None
 
 
 def encode_cassette_set_mode_result(value: CassetteSetModeResult) -> str:
@@ -1608,12 +1833,18 @@ def empty_params_to_value(value: EmptyParams) -> Dict[str, JsonValue]:
 
 def decode_empty_params(text: Union[str, bytes]) -> EmptyParams:
     """Decodes a `EmptyParams` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "EmptyParams", _read_empty_params)
+    try:
+        return _read_empty_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("EmptyParams")) from None
 
 
 def empty_params_from_value(value: JsonValue) -> EmptyParams:
     """Decodes a `EmptyParams` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "EmptyParams", _read_empty_params)
+    try:
+        return _read_empty_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("EmptyParams")) from None
 
 
 def encode_empty_params(value: EmptyParams) -> str:
@@ -1624,13 +1855,18 @@ def encode_empty_params(value: EmptyParams) -> str:
 def _read_error_object(value: JsonValue) -> ErrorObject:
     obj = _ERROR_OBJECT_SHAPE.members(value)
     try:
+        code = obj["code"]
+        message = obj["message"]
+        data = obj.get("data", ABSENT)
+        if type(code) is int and type(message) is str:
+            return _ERROR_OBJECT_SHAPE.instance(obj)
         return _new(
             ErrorObject,
-            code=_int(obj["code"]),
-            message=_str(obj["message"]),
-            data=obj.get("data", ABSENT),
+            code=_int(code),
+            message=_str(message),
+            data=data,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_OBJECT_SHAPE.problem(obj) from None
 
 
@@ -1646,12 +1882,18 @@ def error_object_to_value(value: ErrorObject) -> Dict[str, JsonValue]:
 
 def decode_error_object(text: Union[str, bytes]) -> ErrorObject:
     """Decodes a `ErrorObject` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ErrorObject", _read_error_object)
+    try:
+        return _read_error_object(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ErrorObject")) from None
 
 
 def error_object_from_value(value: JsonValue) -> ErrorObject:
     """Decodes a `ErrorObject` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "ErrorObject", _read_error_object)
+    try:
+        return _read_error_object(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ErrorObject")) from None
 
 
 def encode_error_object(value: ErrorObject) -> str:
@@ -1662,13 +1904,23 @@ def encode_error_object(value: ErrorObject) -> str:
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     obj = _ERROR_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        error = obj["error"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES:
+            return _new(
+                ErrorResponse,
+                jsonrpc=jsonrpc,
+                id=_nullable(id, _read_request_id),
+                error=_read_error_object(error),
+            )
         return _new(
             ErrorResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_nullable(obj["id"], _read_request_id),
-            error=_read_error_object(obj["error"]),
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_nullable(id, _read_request_id),
+            error=_read_error_object(error),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_RESPONSE_SHAPE.problem(obj) from None
 
 
@@ -1683,14 +1935,20 @@ def error_response_to_value(value: ErrorResponse) -> Dict[str, JsonValue]:
 
 def decode_error_response(text: Union[str, bytes]) -> ErrorResponse:
     """Decodes a `ErrorResponse` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ErrorResponse", _read_error_response)
+    try:
+        return _read_error_response(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ErrorResponse")) from None
 
 
 def error_response_from_value(value: JsonValue) -> ErrorResponse:
     """Decodes a `ErrorResponse` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ErrorResponse", _read_error_response)
+    try:
+        return _read_error_response(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ErrorResponse")) from None
 
 
 def encode_error_response(value: ErrorResponse) -> str:
@@ -1701,13 +1959,22 @@ def encode_error_response(value: ErrorResponse) -> str:
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
     obj = _HANDSHAKE_PARAMS_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        sdk = obj.get("sdk")
+        sdk_version = obj.get("sdk_version")
+        if (
+            type(protocol_version) is int
+            and (type(sdk) is str or "sdk" not in obj)
+            and (type(sdk_version) is str or "sdk_version" not in obj)
+        ):
+            return _HANDSHAKE_PARAMS_SHAPE.instance(obj)
         return _new(
             HandshakeParams,
-            protocol_version=_int(obj["protocol_version"]),
-            sdk=_str(obj["sdk"]) if "sdk" in obj else None,
-            sdk_version=_str(obj["sdk_version"]) if "sdk_version" in obj else None,
+            protocol_version=_int(protocol_version),
+            sdk=_str(sdk) if "sdk" in obj else None,
+            sdk_version=_str(sdk_version) if "sdk_version" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1724,14 +1991,20 @@ def handshake_params_to_value(value: HandshakeParams) -> Dict[str, JsonValue]:
 
 def decode_handshake_params(text: Union[str, bytes]) -> HandshakeParams:
     """Decodes a `HandshakeParams` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "HandshakeParams", _read_handshake_params)
+    try:
+        return _read_handshake_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("HandshakeParams")) from None
 
 
 def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
     """Decodes a `HandshakeParams` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "HandshakeParams", _read_handshake_params)
+    try:
+        return _read_handshake_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("HandshakeParams")) from None
 
 
 def encode_handshake_params(value: HandshakeParams) -> str:
@@ -1742,12 +2015,16 @@ def encode_handshake_params(value: HandshakeParams) -> str:
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     obj = _HANDSHAKE_RESULT_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        binary_version = obj["binary_version"]
+        if type(protocol_version) is int and type(binary_version) is str:
+            return _HANDSHAKE_RESULT_SHAPE.instance(obj)
         return _new(
             HandshakeResult,
-            protocol_version=_int(obj["protocol_version"]),
-            binary_version=_str(obj["binary_version"]),
+            protocol_version=_int(protocol_version),
+            binary_version=_str(binary_version),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1761,14 +2038,20 @@ def handshake_result_to_value(value: HandshakeResult) -> Dict[str, JsonValue]:
 
 def decode_handshake_result(text: Union[str, bytes]) -> HandshakeResult:
     """Decodes a `HandshakeResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "HandshakeResult", _read_handshake_result)
+    try:
+        return _read_handshake_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("HandshakeResult")) from None
 
 
 def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
     """Decodes a `HandshakeResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "HandshakeResult", _read_handshake_result)
+    try:
+        return _read_handshake_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("HandshakeResult")) from None
 
 
 def encode_handshake_result(value: HandshakeResult) -> str:
@@ -1779,16 +2062,31 @@ def encode_handshake_result(value: HandshakeResult) -> str:
 def _read_initialize_result(value: JsonValue) -> InitializeResult:
     obj = _INITIALIZE_RESULT_SHAPE.members(value)
     try:
+        era = obj["era"]
+        mcp_protocol_version = obj["mcp_protocol_version"]
+        server_name = obj["server_name"]
+        server_version = obj["server_version"]
+        capabilities = obj["capabilities"]
+        instructions = obj["instructions"]
+        if (
+            era in MCP_ERA_VALUES
+            and type(mcp_protocol_version) is str
+            and type(server_name) is str
+            and type(server_version) is str
+            and type(capabilities) is dict
+            and (instructions is None or type(instructions) is str)
+        ):
+            return _INITIALIZE_RESULT_SHAPE.instance(obj)
         return _new(
             InitializeResult,
-            era=_read_mcp_era(obj["era"]),
-            mcp_protocol_version=_str(obj["mcp_protocol_version"]),
-            server_name=_str(obj["server_name"]),
-            server_version=_str(obj["server_version"]),
-            capabilities=_read_mcp_object(obj["capabilities"]),
-            instructions=_nullable(obj["instructions"], _str),
+            era=_read_mcp_era(era),
+            mcp_protocol_version=_str(mcp_protocol_version),
+            server_name=_str(server_name),
+            server_version=_str(server_version),
+            capabilities=_read_mcp_object(capabilities),
+            instructions=_nullable(instructions, _str),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _INITIALIZE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1806,14 +2104,20 @@ def initialize_result_to_value(value: InitializeResult) -> Dict[str, JsonValue]:
 
 def decode_initialize_result(text: Union[str, bytes]) -> InitializeResult:
     """Decodes a `InitializeResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "InitializeResult", _read_initialize_result)
+    try:
+        return _read_initialize_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("InitializeResult")) from None
 
 
 def initialize_result_from_value(value: JsonValue) -> InitializeResult:
     """Decodes a `InitializeResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "InitializeResult", _read_initialize_result)
+    try:
+        return _read_initialize_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("InitializeResult")) from None
 
 
 def encode_initialize_result(value: InitializeResult) -> str:
@@ -1832,14 +2136,20 @@ def json_rpc_version_to_value(value: JsonRpcVersion) -> JsonValue:
 
 def decode_json_rpc_version(text: Union[str, bytes]) -> JsonRpcVersion:
     """Decodes a `JsonRpcVersion` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "JsonRpcVersion", _read_json_rpc_version)
+    try:
+        return _read_json_rpc_version(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("JsonRpcVersion")) from None
 
 
 def json_rpc_version_from_value(value: JsonValue) -> JsonRpcVersion:
     """Decodes a `JsonRpcVersion` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "JsonRpcVersion", _read_json_rpc_version)
+    try:
+        return _read_json_rpc_version(value)
+    except _Problem as error:
+        raise DecodeError(error.message("JsonRpcVersion")) from None
 
 
 def encode_json_rpc_version(value: JsonRpcVersion) -> str:
@@ -1850,11 +2160,12 @@ def encode_json_rpc_version(value: JsonRpcVersion) -> str:
 def _read_list_resources_result(value: JsonValue) -> ListResourcesResult:
     obj = _LIST_RESOURCES_RESULT_SHAPE.members(value)
     try:
+        resources = obj["resources"]
         return _new(
             ListResourcesResult,
-            resources=_array(obj["resources"], _read_mcp_object),
+            resources=_array(resources, _read_mcp_object),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _LIST_RESOURCES_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1867,14 +2178,20 @@ def list_resources_result_to_value(value: ListResourcesResult) -> Dict[str, Json
 
 def decode_list_resources_result(text: Union[str, bytes]) -> ListResourcesResult:
     """Decodes a `ListResourcesResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ListResourcesResult", _read_list_resources_result)
+    try:
+        return _read_list_resources_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ListResourcesResult")) from None
 
 
 def list_resources_result_from_value(value: JsonValue) -> ListResourcesResult:
     """Decodes a `ListResourcesResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ListResourcesResult", _read_list_resources_result)
+    try:
+        return _read_list_resources_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ListResourcesResult")) from None
 
 
 def encode_list_resources_result(value: ListResourcesResult) -> str:
@@ -1885,11 +2202,12 @@ def encode_list_resources_result(value: ListResourcesResult) -> str:
 def _read_list_tools_result(value: JsonValue) -> ListToolsResult:
     obj = _LIST_TOOLS_RESULT_SHAPE.members(value)
     try:
+        tools = obj["tools"]
         return _new(
             ListToolsResult,
-            tools=_array(obj["tools"], _read_mcp_object),
+            tools=_array(tools, _read_mcp_object),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _LIST_TOOLS_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1902,14 +2220,20 @@ def list_tools_result_to_value(value: ListToolsResult) -> Dict[str, JsonValue]:
 
 def decode_list_tools_result(text: Union[str, bytes]) -> ListToolsResult:
     """Decodes a `ListToolsResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ListToolsResult", _read_list_tools_result)
+    try:
+        return _read_list_tools_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ListToolsResult")) from None
 
 
 def list_tools_result_from_value(value: JsonValue) -> ListToolsResult:
     """Decodes a `ListToolsResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ListToolsResult", _read_list_tools_result)
+    try:
+        return _read_list_tools_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ListToolsResult")) from None
 
 
 def encode_list_tools_result(value: ListToolsResult) -> str:
@@ -1928,12 +2252,18 @@ def mcp_era_to_value(value: McpEra) -> JsonValue:
 
 def decode_mcp_era(text: Union[str, bytes]) -> McpEra:
     """Decodes a `McpEra` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "McpEra", _read_mcp_era)
+    try:
+        return _read_mcp_era(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("McpEra")) from None
 
 
 def mcp_era_from_value(value: JsonValue) -> McpEra:
     """Decodes a `McpEra` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "McpEra", _read_mcp_era)
+    try:
+        return _read_mcp_era(value)
+    except _Problem as error:
+        raise DecodeError(error.message("McpEra")) from None
 
 
 def encode_mcp_era(value: McpEra) -> str:
@@ -1952,12 +2282,18 @@ def mcp_object_to_value(value: McpObject) -> Dict[str, JsonValue]:
 
 def decode_mcp_object(text: Union[str, bytes]) -> McpObject:
     """Decodes a `McpObject` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "McpObject", _read_mcp_object)
+    try:
+        return _read_mcp_object(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("McpObject")) from None
 
 
 def mcp_object_from_value(value: JsonValue) -> McpObject:
     """Decodes a `McpObject` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "McpObject", _read_mcp_object)
+    try:
+        return _read_mcp_object(value)
+    except _Problem as error:
+        raise DecodeError(error.message("McpObject")) from None
 
 
 def encode_mcp_object(value: McpObject) -> str:
@@ -1976,12 +2312,18 @@ def params_to_value(value: Params) -> Dict[str, JsonValue]:
 
 def decode_params(text: Union[str, bytes]) -> Params:
     """Decodes a `Params` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Params", _read_params)
+    try:
+        return _read_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Params")) from None
 
 
 def params_from_value(value: JsonValue) -> Params:
     """Decodes a `Params` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Params", _read_params)
+    try:
+        return _read_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Params")) from None
 
 
 def encode_params(value: Params) -> str:
@@ -2000,14 +2342,20 @@ def prompt_arguments_to_value(value: PromptArguments) -> Dict[str, JsonValue]:
 
 def decode_prompt_arguments(text: Union[str, bytes]) -> PromptArguments:
     """Decodes a `PromptArguments` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "PromptArguments", _read_prompt_arguments)
+    try:
+        return _read_prompt_arguments(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("PromptArguments")) from None
 
 
 def prompt_arguments_from_value(value: JsonValue) -> PromptArguments:
     """Decodes a `PromptArguments` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "PromptArguments", _read_prompt_arguments)
+    try:
+        return _read_prompt_arguments(value)
+    except _Problem as error:
+        raise DecodeError(error.message("PromptArguments")) from None
 
 
 def encode_prompt_arguments(value: PromptArguments) -> str:
@@ -2018,11 +2366,14 @@ def encode_prompt_arguments(value: PromptArguments) -> str:
 def _read_read_resource_params(value: JsonValue) -> ReadResourceParams:
     obj = _READ_RESOURCE_PARAMS_SHAPE.members(value)
     try:
+        uri = obj["uri"]
+        if type(uri) is str:
+            return _READ_RESOURCE_PARAMS_SHAPE.instance(obj)
         return _new(
             ReadResourceParams,
-            uri=_str(obj["uri"]),
+            uri=_str(uri),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _READ_RESOURCE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -2035,14 +2386,20 @@ def read_resource_params_to_value(value: ReadResourceParams) -> Dict[str, JsonVa
 
 def decode_read_resource_params(text: Union[str, bytes]) -> ReadResourceParams:
     """Decodes a `ReadResourceParams` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ReadResourceParams", _read_read_resource_params)
+    try:
+        return _read_read_resource_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ReadResourceParams")) from None
 
 
 def read_resource_params_from_value(value: JsonValue) -> ReadResourceParams:
     """Decodes a `ReadResourceParams` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ReadResourceParams", _read_read_resource_params)
+    try:
+        return _read_read_resource_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ReadResourceParams")) from None
 
 
 def encode_read_resource_params(value: ReadResourceParams) -> str:
@@ -2053,11 +2410,12 @@ def encode_read_resource_params(value: ReadResourceParams) -> str:
 def _read_read_resource_result(value: JsonValue) -> ReadResourceResult:
     obj = _READ_RESOURCE_RESULT_SHAPE.members(value)
     try:
+        contents = obj["contents"]
         return _new(
             ReadResourceResult,
-            contents=_array(obj["contents"], _read_mcp_object),
+            contents=_array(contents, _read_mcp_object),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _READ_RESOURCE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -2070,14 +2428,20 @@ def read_resource_result_to_value(value: ReadResourceResult) -> Dict[str, JsonVa
 
 def decode_read_resource_result(text: Union[str, bytes]) -> ReadResourceResult:
     """Decodes a `ReadResourceResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ReadResourceResult", _read_read_resource_result)
+    try:
+        return _read_read_resource_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ReadResourceResult")) from None
 
 
 def read_resource_result_from_value(value: JsonValue) -> ReadResourceResult:
     """Decodes a `ReadResourceResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ReadResourceResult", _read_read_resource_result)
+    try:
+        return _read_read_resource_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ReadResourceResult")) from None
 
 
 def encode_read_resource_result(value: ReadResourceResult) -> str:
@@ -2088,12 +2452,20 @@ def encode_read_resource_result(value: ReadResourceResult) -> str:
 def _read_reporter_flush_result(value: JsonValue) -> ReporterFlushResult:
     obj = _REPORTER_FLUSH_RESULT_SHAPE.members(value)
     try:
+        written = obj["written"]
+        path = obj["path"]
+        if (
+            type(written) is int
+            and written >= 0
+            and (path is None or type(path) is str)
+        ):
+            return _REPORTER_FLUSH_RESULT_SHAPE.instance(obj)
         return _new(
             ReporterFlushResult,
-            written=_int_at_least(obj["written"], 0),
-            path=_nullable(obj["path"], _str),
+            written=_int_at_least(written, 0),
+            path=_nullable(path, _str),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REPORTER_FLUSH_RESULT_SHAPE.problem(obj) from None
 
 
@@ -2107,14 +2479,20 @@ def reporter_flush_result_to_value(value: ReporterFlushResult) -> Dict[str, Json
 
 def decode_reporter_flush_result(text: Union[str, bytes]) -> ReporterFlushResult:
     """Decodes a `ReporterFlushResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ReporterFlushResult", _read_reporter_flush_result)
+    try:
+        return _read_reporter_flush_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ReporterFlushResult")) from None
 
 
 def reporter_flush_result_from_value(value: JsonValue) -> ReporterFlushResult:
     """Decodes a `ReporterFlushResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ReporterFlushResult", _read_reporter_flush_result)
+    try:
+        return _read_reporter_flush_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ReporterFlushResult")) from None
 
 
 def encode_reporter_flush_result(value: ReporterFlushResult) -> str:
@@ -2125,12 +2503,16 @@ def encode_reporter_flush_result(value: ReporterFlushResult) -> str:
 def _read_reporter_set_upload_params(value: JsonValue) -> ReporterSetUploadParams:
     obj = _REPORTER_SET_UPLOAD_PARAMS_SHAPE.members(value)
     try:
+        enabled = obj["enabled"]
+        path = obj.get("path")
+        if type(enabled) is bool and (type(path) is str or "path" not in obj):
+            return _REPORTER_SET_UPLOAD_PARAMS_SHAPE.instance(obj)
         return _new(
             ReporterSetUploadParams,
-            enabled=_bool(obj["enabled"]),
-            path=_str(obj["path"]) if "path" in obj else None,
+            enabled=_bool(enabled),
+            path=_str(path) if "path" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REPORTER_SET_UPLOAD_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -2151,16 +2533,20 @@ def decode_reporter_set_upload_params(
     """Decodes a `ReporterSetUploadParams` from one frame's JSON text. Raises
     `DecodeError`.
     """
-    return _decode(text, "ReporterSetUploadParams", _read_reporter_set_upload_params)
+    try:
+        return _read_reporter_set_upload_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ReporterSetUploadParams")) from None
 
 
 def reporter_set_upload_params_from_value(value: JsonValue) -> ReporterSetUploadParams:
     """Decodes a `ReporterSetUploadParams` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(
-        value, "ReporterSetUploadParams", _read_reporter_set_upload_params
-    )
+    try:
+        return _read_reporter_set_upload_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ReporterSetUploadParams")) from None
 
 
 def encode_reporter_set_upload_params(value: ReporterSetUploadParams) -> str:
@@ -2173,13 +2559,23 @@ def encode_reporter_set_upload_params(value: ReporterSetUploadParams) -> str:
 def _read_reporter_status(value: JsonValue) -> ReporterStatus:
     obj = _REPORTER_STATUS_SHAPE.members(value)
     try:
+        enabled = obj["enabled"]
+        path = obj["path"]
+        pending = obj["pending"]
+        if (
+            type(enabled) is bool
+            and (path is None or type(path) is str)
+            and type(pending) is int
+            and pending >= 0
+        ):
+            return _REPORTER_STATUS_SHAPE.instance(obj)
         return _new(
             ReporterStatus,
-            enabled=_bool(obj["enabled"]),
-            path=_nullable(obj["path"], _str),
-            pending=_int_at_least(obj["pending"], 0),
+            enabled=_bool(enabled),
+            path=_nullable(path, _str),
+            pending=_int_at_least(pending, 0),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REPORTER_STATUS_SHAPE.problem(obj) from None
 
 
@@ -2194,14 +2590,20 @@ def reporter_status_to_value(value: ReporterStatus) -> Dict[str, JsonValue]:
 
 def decode_reporter_status(text: Union[str, bytes]) -> ReporterStatus:
     """Decodes a `ReporterStatus` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ReporterStatus", _read_reporter_status)
+    try:
+        return _read_reporter_status(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ReporterStatus")) from None
 
 
 def reporter_status_from_value(value: JsonValue) -> ReporterStatus:
     """Decodes a `ReporterStatus` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ReporterStatus", _read_reporter_status)
+    try:
+        return _read_reporter_status(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ReporterStatus")) from None
 
 
 def encode_reporter_status(value: ReporterStatus) -> str:
@@ -2212,14 +2614,25 @@ def encode_reporter_status(value: ReporterStatus) -> str:
 def _read_request(value: JsonValue) -> Request:
     obj = _REQUEST_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        method = obj["method"]
+        params = obj.get("params")
+        if (
+            jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id) is int or type(id) is str)
+            and type(method) is str
+            and (type(params) is dict or "params" not in obj)
+        ):
+            return _REQUEST_SHAPE.instance(obj)
         return _new(
             Request,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            method=_str(obj["method"]),
-            params=_read_params(obj["params"]) if "params" in obj else None,
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            method=_str(method),
+            params=_read_params(params) if "params" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REQUEST_SHAPE.problem(obj) from None
 
 
@@ -2236,12 +2649,18 @@ def request_to_value(value: Request) -> Dict[str, JsonValue]:
 
 def decode_request(text: Union[str, bytes]) -> Request:
     """Decodes a `Request` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Request", _read_request)
+    try:
+        return _read_request(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Request")) from None
 
 
 def request_from_value(value: JsonValue) -> Request:
     """Decodes a `Request` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Request", _read_request)
+    try:
+        return _read_request(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Request")) from None
 
 
 def encode_request(value: Request) -> str:
@@ -2260,12 +2679,18 @@ def request_id_to_value(value: RequestId) -> JsonValue:
 
 def decode_request_id(text: Union[str, bytes]) -> RequestId:
     """Decodes a `RequestId` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "RequestId", _read_request_id)
+    try:
+        return _read_request_id(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("RequestId")) from None
 
 
 def request_id_from_value(value: JsonValue) -> RequestId:
     """Decodes a `RequestId` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "RequestId", _read_request_id)
+    try:
+        return _read_request_id(value)
+    except _Problem as error:
+        raise DecodeError(error.message("RequestId")) from None
 
 
 def encode_request_id(value: RequestId) -> str:
@@ -2289,12 +2714,18 @@ def response_to_value(value: Response) -> Dict[str, JsonValue]:
 
 def decode_response(text: Union[str, bytes]) -> Response:
     """Decodes a `Response` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Response", _read_response)
+    try:
+        return _read_response(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Response")) from None
 
 
 def response_from_value(value: JsonValue) -> Response:
     """Decodes a `Response` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Response", _read_response)
+    try:
+        return _read_response(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Response")) from None
 
 
 def encode_response(value: Response) -> str:
@@ -2314,14 +2745,20 @@ def shutdown_result_to_value(value: ShutdownResult) -> Dict[str, JsonValue]:
 
 def decode_shutdown_result(text: Union[str, bytes]) -> ShutdownResult:
     """Decodes a `ShutdownResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ShutdownResult", _read_shutdown_result)
+    try:
+        return _read_shutdown_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ShutdownResult")) from None
 
 
 def shutdown_result_from_value(value: JsonValue) -> ShutdownResult:
     """Decodes a `ShutdownResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ShutdownResult", _read_shutdown_result)
+    try:
+        return _read_shutdown_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ShutdownResult")) from None
 
 
 def encode_shutdown_result(value: ShutdownResult) -> str:
@@ -2332,13 +2769,18 @@ def encode_shutdown_result(value: ShutdownResult) -> str:
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     obj = _SUCCESS_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        result = obj["result"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES and (type(id) is int or type(id) is str):
+            return _SUCCESS_RESPONSE_SHAPE.instance(obj)
         return _new(
             SuccessResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            result=obj["result"],
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            result=result,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _SUCCESS_RESPONSE_SHAPE.problem(obj) from None
 
 
@@ -2353,14 +2795,20 @@ def success_response_to_value(value: SuccessResponse) -> Dict[str, JsonValue]:
 
 def decode_success_response(text: Union[str, bytes]) -> SuccessResponse:
     """Decodes a `SuccessResponse` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "SuccessResponse", _read_success_response)
+    try:
+        return _read_success_response(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("SuccessResponse")) from None
 
 
 def success_response_from_value(value: JsonValue) -> SuccessResponse:
     """Decodes a `SuccessResponse` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "SuccessResponse", _read_success_response)
+    try:
+        return _read_success_response(value)
+    except _Problem as error:
+        raise DecodeError(error.message("SuccessResponse")) from None
 
 
 def encode_success_response(value: SuccessResponse) -> str:
@@ -2371,16 +2819,32 @@ def encode_success_response(value: SuccessResponse) -> str:
 def _read_tool_call_passthrough(value: JsonValue) -> ToolCallPassthrough:
     obj = _TOOL_CALL_PASSTHROUGH_SHAPE.members(value)
     try:
+        content = obj["content"]
+        structured_content = obj.get("structuredContent")
+        is_error = obj.get("isError")
+        meta = obj.get("_meta")
+        if (
+            (type(structured_content) is dict or "structuredContent" not in obj)
+            and (type(is_error) is bool or "isError" not in obj)
+            and (type(meta) is dict or "_meta" not in obj)
+        ):
+            return _new(
+                ToolCallPassthrough,
+                content=_array(content, _read_mcp_object),
+                structured_content=structured_content,
+                is_error=is_error,
+                meta=meta,
+            )
         return _new(
             ToolCallPassthrough,
-            content=_array(obj["content"], _read_mcp_object),
-            structured_content=_read_mcp_object(obj["structuredContent"])
+            content=_array(content, _read_mcp_object),
+            structured_content=_read_mcp_object(structured_content)
             if "structuredContent" in obj
             else None,
-            is_error=_bool(obj["isError"]) if "isError" in obj else None,
-            meta=_read_mcp_object(obj["_meta"]) if "_meta" in obj else None,
+            is_error=_bool(is_error) if "isError" in obj else None,
+            meta=_read_mcp_object(meta) if "_meta" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _TOOL_CALL_PASSTHROUGH_SHAPE.problem(obj) from None
 
 
@@ -2399,14 +2863,20 @@ def tool_call_passthrough_to_value(value: ToolCallPassthrough) -> Dict[str, Json
 
 def decode_tool_call_passthrough(text: Union[str, bytes]) -> ToolCallPassthrough:
     """Decodes a `ToolCallPassthrough` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ToolCallPassthrough", _read_tool_call_passthrough)
+    try:
+        return _read_tool_call_passthrough(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ToolCallPassthrough")) from None
 
 
 def tool_call_passthrough_from_value(value: JsonValue) -> ToolCallPassthrough:
     """Decodes a `ToolCallPassthrough` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ToolCallPassthrough", _read_tool_call_passthrough)
+    try:
+        return _read_tool_call_passthrough(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ToolCallPassthrough")) from None
 
 
 def encode_tool_call_passthrough(value: ToolCallPassthrough) -> str:
@@ -2417,15 +2887,28 @@ def encode_tool_call_passthrough(value: ToolCallPassthrough) -> str:
 def _read_verdict(value: JsonValue) -> Verdict:
     obj = _VERDICT_SHAPE.members(value)
     try:
+        success = obj["success"]
+        data = obj["data"]
+        text = obj["text"]
+        error = obj["error"]
+        duration_ms = obj["duration_ms"]
+        if (
+            type(success) is bool
+            and (text is None or type(text) is str)
+            and (error is None or type(error) is str)
+            and type(duration_ms) is int
+            and duration_ms >= 0
+        ):
+            return _VERDICT_SHAPE.instance(obj)
         return _new(
             Verdict,
-            success=_bool(obj["success"]),
-            data=obj["data"],
-            text=_nullable(obj["text"], _str),
-            error=_nullable(obj["error"], _str),
-            duration_ms=_int_at_least(obj["duration_ms"], 0),
+            success=_bool(success),
+            data=data,
+            text=_nullable(text, _str),
+            error=_nullable(error, _str),
+            duration_ms=_int_at_least(duration_ms, 0),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _VERDICT_SHAPE.problem(obj) from None
 
 
@@ -2442,12 +2925,18 @@ def verdict_to_value(value: Verdict) -> Dict[str, JsonValue]:
 
 def decode_verdict(text: Union[str, bytes]) -> Verdict:
     """Decodes a `Verdict` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Verdict", _read_verdict)
+    try:
+        return _read_verdict(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Verdict")) from None
 
 
 def verdict_from_value(value: JsonValue) -> Verdict:
     """Decodes a `Verdict` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Verdict", _read_verdict)
+    try:
+        return _read_verdict(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Verdict")) from None
 
 
 def encode_verdict(value: Verdict) -> str:
@@ -2456,11 +2945,13 @@ def encode_verdict(value: Verdict) -> str:
 
 
 _CACHE_SET_MODE_PARAMS_SHAPE = _ObjectShape(
+    CacheSetModeParams,
     {"mode": _read_cache_mode},
     ("mode",),
 )
 
 _CACHE_SET_MODE_RESULT_SHAPE = _ObjectShape(
+    CacheSetModeResult,
     {
         "mode": _read_cache_mode,
         "previous_mode": _read_cache_mode,
@@ -2474,6 +2965,7 @@ _CACHE_SET_MODE_RESULT_SHAPE = _ObjectShape(
 )
 
 _CALL_PARAMS_SHAPE = _ObjectShape(
+    CallParams,
     {
         "tool": _str,
         "arguments": _read_mcp_object,
@@ -2481,17 +2973,25 @@ _CALL_PARAMS_SHAPE = _ObjectShape(
         "timeout_ms": lambda v: _int_at_least(v, 1),
     },
     ("tool",),
+    {
+        "arguments": None,
+        "passthrough": None,
+        "timeout_ms": None,
+    },
 )
 
 _CALL_PROMPT_PARAMS_SHAPE = _ObjectShape(
+    CallPromptParams,
     {
         "name": _str,
         "arguments": _read_prompt_arguments,
     },
     ("name",),
+    {"arguments": None},
 )
 
 _CALL_PROMPT_RESULT_SHAPE = _ObjectShape(
+    CallPromptResult,
     {
         "description": lambda v: _nullable(v, _str),
         "messages": lambda v: _array(v, _read_mcp_object),
@@ -2503,14 +3003,17 @@ _CALL_PROMPT_RESULT_SHAPE = _ObjectShape(
 )
 
 _CASSETTE_SET_MODE_PARAMS_SHAPE = _ObjectShape(
+    CassetteSetModeParams,
     {
         "mode": _read_cassette_mode,
         "path": _str,
     },
     ("mode",),
+    {"path": None},
 )
 
 _CASSETTE_SET_MODE_RESULT_SHAPE = _ObjectShape(
+    CassetteSetModeResult,
     {
         "mode": _read_cassette_mode,
         "previous_mode": _read_cassette_mode,
@@ -2524,11 +3027,13 @@ _CASSETTE_SET_MODE_RESULT_SHAPE = _ObjectShape(
 )
 
 _EMPTY_PARAMS_SHAPE = _ObjectShape(
+    EmptyParams,
     {},
     (),
 )
 
 _ERROR_OBJECT_SHAPE = _ObjectShape(
+    ErrorObject,
     {
         "code": _int,
         "message": _str,
@@ -2538,9 +3043,11 @@ _ERROR_OBJECT_SHAPE = _ObjectShape(
         "code",
         "message",
     ),
+    {"data": ABSENT},
 )
 
 _ERROR_RESPONSE_SHAPE = _ObjectShape(
+    ErrorResponse,
     {
         "jsonrpc": _read_json_rpc_version,
         "id": lambda v: _nullable(v, _read_request_id),
@@ -2554,15 +3061,21 @@ _ERROR_RESPONSE_SHAPE = _ObjectShape(
 )
 
 _HANDSHAKE_PARAMS_SHAPE = _ObjectShape(
+    HandshakeParams,
     {
         "protocol_version": _int,
         "sdk": _str,
         "sdk_version": _str,
     },
     ("protocol_version",),
+    {
+        "sdk": None,
+        "sdk_version": None,
+    },
 )
 
 _HANDSHAKE_RESULT_SHAPE = _ObjectShape(
+    HandshakeResult,
     {
         "protocol_version": _int,
         "binary_version": _str,
@@ -2574,6 +3087,7 @@ _HANDSHAKE_RESULT_SHAPE = _ObjectShape(
 )
 
 _INITIALIZE_RESULT_SHAPE = _ObjectShape(
+    InitializeResult,
     {
         "era": _read_mcp_era,
         "mcp_protocol_version": _str,
@@ -2593,26 +3107,31 @@ _INITIALIZE_RESULT_SHAPE = _ObjectShape(
 )
 
 _LIST_RESOURCES_RESULT_SHAPE = _ObjectShape(
+    ListResourcesResult,
     {"resources": lambda v: _array(v, _read_mcp_object)},
     ("resources",),
 )
 
 _LIST_TOOLS_RESULT_SHAPE = _ObjectShape(
+    ListToolsResult,
     {"tools": lambda v: _array(v, _read_mcp_object)},
     ("tools",),
 )
 
 _READ_RESOURCE_PARAMS_SHAPE = _ObjectShape(
+    ReadResourceParams,
     {"uri": _str},
     ("uri",),
 )
 
 _READ_RESOURCE_RESULT_SHAPE = _ObjectShape(
+    ReadResourceResult,
     {"contents": lambda v: _array(v, _read_mcp_object)},
     ("contents",),
 )
 
 _REPORTER_FLUSH_RESULT_SHAPE = _ObjectShape(
+    ReporterFlushResult,
     {
         "written": lambda v: _int_at_least(v, 0),
         "path": lambda v: _nullable(v, _str),
@@ -2624,14 +3143,17 @@ _REPORTER_FLUSH_RESULT_SHAPE = _ObjectShape(
 )
 
 _REPORTER_SET_UPLOAD_PARAMS_SHAPE = _ObjectShape(
+    ReporterSetUploadParams,
     {
         "enabled": _bool,
         "path": _str,
     },
     ("enabled",),
+    {"path": None},
 )
 
 _REPORTER_STATUS_SHAPE = _ObjectShape(
+    ReporterStatus,
     {
         "enabled": _bool,
         "path": lambda v: _nullable(v, _str),
@@ -2645,6 +3167,7 @@ _REPORTER_STATUS_SHAPE = _ObjectShape(
 )
 
 _REQUEST_SHAPE = _ObjectShape(
+    Request,
     {
         "jsonrpc": _read_json_rpc_version,
         "id": _read_request_id,
@@ -2656,14 +3179,17 @@ _REQUEST_SHAPE = _ObjectShape(
         "id",
         "method",
     ),
+    {"params": None},
 )
 
 _SHUTDOWN_RESULT_SHAPE = _ObjectShape(
+    ShutdownResult,
     {},
     (),
 )
 
 _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
+    SuccessResponse,
     {
         "jsonrpc": _read_json_rpc_version,
         "id": _read_request_id,
@@ -2677,6 +3203,7 @@ _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
 )
 
 _TOOL_CALL_PASSTHROUGH_SHAPE = _ObjectShape(
+    ToolCallPassthrough,
     {
         "content": lambda v: _array(v, _read_mcp_object),
         "structuredContent": _read_mcp_object,
@@ -2684,9 +3211,15 @@ _TOOL_CALL_PASSTHROUGH_SHAPE = _ObjectShape(
         "_meta": _read_mcp_object,
     },
     ("content",),
+    {
+        "structuredContent": None,
+        "isError": None,
+        "_meta": None,
+    },
 )
 
 _VERDICT_SHAPE = _ObjectShape(
+    Verdict,
     {
         "success": _bool,
         "data": _any,

@@ -2,9 +2,10 @@
 //! and the by-name registry (`CODECS`).
 
 use super::fmt::{collection, docstring, exploded, fit, string, Out};
+use super::checks::{self, local, Quick};
 use super::names::{field, is_plain, stem, upper};
 use super::types::constructor_order;
-use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 pub fn render(contract: &Contract, out: &mut Out) {
     for def in contract.types.values() {
@@ -67,7 +68,7 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
     out.blank(2);
     out.line(&fit(0, &format!("def _read_{}(", stem(name)), &["value: JsonValue".to_string()], &format!(" -> {}:", value_type(def))));
     match &def.kind {
-        TypeKind::Object(object) => read_object(def, object, out),
+        TypeKind::Object(object) => read_object(contract, def, object, out),
         TypeKind::Map(Ty::Any) => out.line("    return _object(value)"),
         TypeKind::Map(ty) => out.line(&format!("    return _map(value, {})", decoder(ty))),
         TypeKind::Union(variants) => read_union(contract, variants, out),
@@ -93,9 +94,11 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
     }
 }
 
-/// The fast path decodes the members straight into the dataclass once the
-/// member names fit; any problem is re-found by `problem` in document order.
-fn read_object(def: &TypeDef, object: &ObjectType, out: &mut Out) {
+/// The reader of a closed object: its members are read into locals; when the
+/// quick checks hold, the dataclass is built from them as they are, else each is
+/// decoded. Any problem (a missing member is a `KeyError`) is re-found, with
+/// its path, by `problem` in document order.
+fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mut Out) {
     let shape = format!("_{}_SHAPE", upper(&def.name));
     if object.fields.is_empty() {
         out.line(&format!("    {shape}.members(value)"));
@@ -103,31 +106,112 @@ fn read_object(def: &TypeDef, object: &ObjectType, out: &mut Out) {
         return;
     }
     out.line(&format!("    obj = {shape}.members(value)"));
-    let mut args = vec![def.name.clone()];
-    for f in constructor_order(object) {
-        let key = string(&f.name);
-        let member = format!("obj[{key}]");
-        let value = match (f.required, &f.ty) {
-            (true, ty) => decode_expr(ty, &member),
-            (false, Ty::Any) => format!("obj.get({key}, ABSENT)"),
-            (false, ty) => {
-                let decoded = format!("{}={}", field(&f.name), decode_expr(ty, &member));
-                let one = format!("{decoded} if {key} in obj else None");
-                if super::fmt::pad(12).len() + one.len() < super::fmt::LINE_WIDTH {
-                    args.push(one);
-                } else {
-                    let pad = super::fmt::pad(12);
-                    args.push(format!("{decoded}\n{pad}if {key} in obj\n{pad}else None"));
-                }
-                continue;
-            }
-        };
-        args.push(format!("{}={value}", field(&f.name)));
-    }
     out.line("    try:");
+    for f in &object.fields {
+        out.line(&format!("        {}", read_member(f)));
+    }
+    let mut quick: Vec<Quick> = object.fields.iter().map(|f| checks::quick(contract, f, &local(f))).collect();
+    if let Some(condition) = quick_condition(&mut quick) {
+        out.line(&condition);
+        if as_they_are(object, &quick) {
+            out.line(&format!("            return {shape}.instance(obj)"));
+        } else {
+            let quick: Vec<(&Field, &Quick)> = object.fields.iter().zip(&quick).collect();
+            let args = constructor_args(def, object, 16, |f| quick_arg(f, &quick));
+            out.line(&exploded(12, "return _new(", &args, ""));
+        }
+    }
+    let args = constructor_args(def, object, 12, decode_member);
     out.line(&exploded(8, "return _new(", &args, ""));
-    out.line("    except _Problem:");
+    out.line("    except (_Problem, KeyError):");
     out.line(&format!("        raise {shape}.problem(obj) from None"));
+}
+
+/// `local = obj[key]`, or `.get` for an optional member (`ABSENT` when its type
+/// admits null).
+fn read_member(f: &Field) -> String {
+    let key = string(&f.name);
+    match (f.required, &f.ty) {
+        (true, _) => format!("{} = obj[{key}]", local(f)),
+        (false, Ty::Any) => format!("{} = obj.get({key}, ABSENT)", local(f)),
+        (false, _) => format!("{} = obj.get({key})", local(f)),
+    }
+}
+
+/// The `if` of the quick path, dropping checks from the end until its layout is
+/// one `ruff format` keeps; `None` when no member has a check.
+fn quick_condition(quick: &mut [Quick]) -> Option<String> {
+    loop {
+        let operands: Vec<String> =
+            quick.iter().filter_map(|q| if let Quick::When(c) = q { Some(c.clone()) } else { None }).collect();
+        if operands.is_empty() {
+            return None;
+        }
+        if let Some(condition) = checks::condition(8, &operands) {
+            return Some(condition);
+        }
+        let last = quick.iter_mut().rev().find(|q| matches!(q, Quick::When(_)))?;
+        *last = Quick::Decode;
+    }
+}
+
+/// Whether the quick path takes every member as it is, under its wire name.
+fn as_they_are(object: &ObjectType, quick: &[Quick]) -> bool {
+    let same_names = object.fields.iter().all(|f| field(&f.name) == f.name);
+    same_names && quick.iter().all(|q| !matches!(q, Quick::Decode))
+}
+
+/// The value of a field on the quick path.
+fn quick_arg(f: &Field, quick: &[(&Field, &Quick)]) -> Arg {
+    match quick.iter().find(|(g, _)| g.name == f.name).map(|(_, q)| q) {
+        Some(Quick::Always) | Some(Quick::When(_)) => Arg::Plain(local(f)),
+        _ => decode_member(f),
+    }
+}
+
+/// A constructor argument's value: an expression, or one that applies only when
+/// the member is present (`None` otherwise).
+enum Arg {
+    Plain(String),
+    IfPresent(String, String),
+}
+
+/// The decoded value of a member (absent optional members are `None`).
+fn decode_member(f: &Field) -> Arg {
+    let var = local(f);
+    match (f.required, &f.ty) {
+        (true, ty) => Arg::Plain(decode_expr(ty, &var)),
+        (false, Ty::Any) => Arg::Plain(var),
+        (false, ty) => Arg::IfPresent(decode_expr(ty, &var), string(&f.name)),
+    }
+}
+
+/// `Type, field=value, ...` in constructor order, each argument laid out for
+/// `indent`: a conditional one on one line when it fits, else split the way
+/// `ruff format` splits it.
+fn constructor_args(
+    def: &TypeDef,
+    object: &ObjectType,
+    indent: usize,
+    value: impl Fn(&Field) -> Arg,
+) -> Vec<String> {
+    let mut args = vec![def.name.clone()];
+    let pad = super::fmt::pad(indent);
+    for f in constructor_order(object) {
+        let name = field(&f.name);
+        args.push(match value(f) {
+            Arg::Plain(expr) => format!("{name}={expr}"),
+            Arg::IfPresent(expr, key) => {
+                let one = format!("{name}={expr} if {key} in obj else None");
+                if pad.len() + one.len() < super::fmt::LINE_WIDTH {
+                    one
+                } else {
+                    format!("{name}={expr}\n{pad}if {key} in obj\n{pad}else None")
+                }
+            }
+        });
+    }
+    args
 }
 
 fn read_union(contract: &Contract, variants: &[UnionVariant], out: &mut Out) {
@@ -213,11 +297,17 @@ fn public(def: &TypeDef, out: &mut Out) {
     out.blank(2);
     out.line(&fit(0, &format!("def decode_{stem}("), &["text: Union[str, bytes]".to_string()], &format!(" -> {ty}:")));
     out.line(&docstring(4, &format!("Decodes a `{name}` from one frame's JSON text. Raises `DecodeError`.")));
-    out.line(&fit(4, "return _decode(", &["text".to_string(), quoted.clone(), format!("_read_{stem}")], ""));
+    out.line("    try:");
+    out.line(&format!("        return _read_{stem}(_parse(text))"));
+    out.line("    except _Problem as error:");
+    out.line(&format!("        raise DecodeError(error.message({quoted})) from None"));
     out.blank(2);
     out.line(&fit(0, &format!("def {stem}_from_value("), &["value: JsonValue".to_string()], &format!(" -> {ty}:")));
     out.line(&docstring(4, &format!("Decodes a `{name}` from an already-parsed JSON value. Raises `DecodeError`.")));
-    out.line(&fit(4, "return _from_value(", &["value".to_string(), quoted, format!("_read_{stem}")], ""));
+    out.line("    try:");
+    out.line(&format!("        return _read_{stem}(value)"));
+    out.line("    except _Problem as error:");
+    out.line(&format!("        raise DecodeError(error.message({quoted})) from None"));
     out.blank(2);
     out.line(&fit(0, &format!("def encode_{stem}("), &[format!("value: {ty}")], " -> str:"));
     out.line(&docstring(4, &format!("One line of JSON text for a `{name}`, without the trailing newline.")));
@@ -237,9 +327,19 @@ fn field_tables(contract: &Contract, out: &mut Out) {
             .collect();
         let required: Vec<String> =
             object.fields.iter().filter(|f| f.required).map(|f| string(&f.name)).collect();
-        let fields = collection(4, "{", &entries, ",");
-        let required = collection(4, "(", &required, ",");
-        let args = [fields.trim_start().trim_end_matches(',').to_string(), required.trim_start().trim_end_matches(',').to_string()];
+        let absent: Vec<String> = object
+            .fields
+            .iter()
+            .filter(|f| !f.required)
+            .map(|f| format!("{}: {}", string(&f.name), if f.ty == Ty::Any { "ABSENT" } else { "None" }))
+            .collect();
+        let mut args = vec![def.name.clone()];
+        args.push(collection(4, "{", &entries, ","));
+        args.push(collection(4, "(", &required, ","));
+        if !absent.is_empty() {
+            args.push(collection(4, "{", &absent, ","));
+        }
+        let args: Vec<String> = args.iter().map(|a| a.trim_start().trim_end_matches(',').to_string()).collect();
         out.blank(1);
         out.line(&exploded(0, &format!("_{}_SHAPE = _ObjectShape(", upper(&def.name)), &args, ""));
     }

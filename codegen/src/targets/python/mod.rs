@@ -2,10 +2,13 @@
 //! library only (3.9+), `mypy --strict` and `ruff format` clean as emitted.
 //!
 //! Frames are frozen dataclasses; enums are `Literal` aliases; maps, unions and
-//! request ids are aliases. JSON text is parsed by `json.JSONDecoder` with hooks
-//! that make it strict (duplicate keys, `NaN`, number ranges) plus checks for a
-//! byte-order mark, lone surrogates and depth; see `runtime.py`.
+//! request ids are aliases. JSON text is parsed by `json`'s own scanner after a
+//! few C-speed checks on the text for what it lets through (duplicate keys via a
+//! key count, long integers, `\u` escapes, depth); text those checks cannot vouch
+//! for goes through `json.JSONDecoder` with hooks that make it strict and word the
+//! rejection; see `runtime.py`.
 
+mod checks;
 mod codecs;
 mod fmt;
 mod names;

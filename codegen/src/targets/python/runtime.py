@@ -148,6 +148,106 @@ def parse_json(text: Union[str, bytes]) -> JsonValue:
 
 
 def _parse(text: Union[str, bytes]) -> JsonValue:
+    """The strict value of a frame's text.
+
+    :mod:`json`'s own scanner rejects what is not JSON text, raw control characters,
+    ``NaN``/``Infinity`` and overflowing doubles (hooks). What it lets through is
+    ruled out on the text, with C-speed checks: a byte-order mark and leading
+    whitespace (the scanner does not start there), text after the value, lone
+    surrogates (any ``\\u`` escape, or a surrogate in ``str`` text that cannot be
+    UTF-8), integers of 16 or more digits, more than ``MAX_DEPTH`` brackets, and
+    duplicate keys (see :func:`_lost_a_key`). Text these checks cannot vouch for
+    is parsed again, thoroughly, which also words the rejection.
+    """
+    try:
+        if isinstance(text, bytes):
+            data, frame = text, text.decode("utf-8")
+        else:
+            data, frame = text.encode("utf-8"), text
+    except UnicodeError:
+        return _parse_thoroughly(text)
+    marks = data.translate(_MARKS)
+    if (
+        marks.find(_LONG_DIGITS) >= 0
+        or ("\\" in frame and "\\u" in frame)
+        or (len(marks) > 2 * MAX_DEPTH and marks.count(b"{") > MAX_DEPTH)
+    ):
+        return _parse_thoroughly(text)
+    try:
+        scanner = _IDLE_SCANNERS.pop()
+    except IndexError:
+        scanner = _KeyCountingScanner()
+    scanner.keys = 0
+    try:
+        value, end = scanner.scan_once(frame, 0)
+        keys = scanner.keys
+    except (StopIteration, ValueError, _Problem):
+        return _parse_thoroughly(text)
+    finally:
+        _IDLE_SCANNERS.append(scanner)
+    if end != len(frame) and frame[end:].strip(_WHITESPACE):
+        return _parse_thoroughly(text)
+    if _lost_a_key(keys, frame, marks):
+        return _parse_thoroughly(text)
+    return value
+
+
+def _lost_a_key(keys: int, text: str, marks: bytes) -> bool:
+    """Whether the objects parsed from ``text`` may hold fewer keys than it has.
+
+    Every key is a string followed by ``:`` with at most whitespace between, so
+    the colons of the text, and more tightly its quote-or-whitespace-then-colon
+    pairs (``":`` in ``marks``), bound its keys from above; when the objects hold
+    that many, no key was lost to a duplicate.
+    """
+    return keys != text.count(":") and keys != marks.count(b'":')
+
+
+def _marks() -> bytes:
+    """A ``bytes.translate`` table keeping what the quick checks count: every digit
+    becomes ``0``, a quote or whitespace ``"``, ``[`` becomes ``{``, ``:`` stays."""
+    table = bytearray(b"." * 256)
+    table[ord("0") : ord("9") + 1] = b"0" * 10
+    for char in b'" \t\n\r':
+        table[char] = ord('"')
+    table[ord("{")] = table[ord("[")] = ord("{")
+    table[ord(":")] = ord(":")
+    return bytes(table)
+
+
+_MARKS: Final = _marks()
+_LONG_DIGITS: Final = b"0" * 16
+"""16 digits in a row: an integer literal that may be beyond 2^53 - 1."""
+
+_WHITESPACE: Final = " \t\n\r"
+
+
+class _KeyCountingScanner(json.JSONDecoder):
+    """:mod:`json`'s own decoder (which rejects ``NaN``, ``Infinity`` and doubles that
+    overflow), counting the keys of every object it builds."""
+
+    scan_once: Callable[[str, int], Tuple[JsonValue, int]]
+    """Set by ``JSONDecoder``: the value at an index and the index after it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            object_hook=self._count,
+            parse_constant=_reject_constant,
+            parse_float=_checked_float,
+        )
+        self.keys = 0
+
+    def _count(self, obj: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+        self.keys += len(obj)
+        return obj
+
+
+_IDLE_SCANNERS: Final[List[_KeyCountingScanner]] = []
+"""Scanners not in use; a parse takes one (or makes one) and gives it back, so
+threads and re-entrant calls never share a key count."""
+
+
+def _parse_thoroughly(text: Union[str, bytes]) -> JsonValue:
     if isinstance(text, bytes):
         if text.startswith(b"\xef\xbb\xbf"):
             raise _Problem("invalid JSON: byte-order mark")
@@ -324,25 +424,38 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
     return out
 
 
-class _ObjectShape:
-    """The members of a closed object: a decoder per declared field, the required."""
+class _ObjectShape(Generic[_T]):
+    """A closed object: its dataclass, a decoder per declared field, the required
+    fields and the value of each optional field when it is absent."""
 
     def __init__(
         self,
+        cls: Type[_T],
         fields: Dict[str, Callable[[JsonValue], object]],
         required: Tuple[str, ...],
+        absent: Optional[Dict[str, object]] = None,
     ) -> None:
+        self.cls = cls
         self.fields = fields
         self.required = required
+        self.absent = absent or {}
         self.names = frozenset(fields)
-        self.required_names = frozenset(required)
+
+    def instance(self, members: Dict[str, JsonValue]) -> _T:
+        """The dataclass with the members as they are (each already checked, and
+        named as its attribute), absent optional fields at their defaults."""
+        instance: _T = object.__new__(self.cls)
+        attributes = instance.__dict__
+        if len(members) < len(self.fields):
+            attributes.update(self.absent)
+        attributes.update(members)
+        return instance
 
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared and no missing member."""
-        if isinstance(value, dict):
-            keys = value.keys()
-            if keys <= self.names and keys >= self.required_names:
-                return value
+        """The object, when it has no undeclared member (the reader reads each
+        required one: a missing one is a ``KeyError`` there)."""
+        if isinstance(value, dict) and self.names.issuperset(value):
+            return value
         raise self.problem(value)
 
     def problem(self, value: JsonValue) -> _Problem:
@@ -384,10 +497,11 @@ def _new(cls: Type[_T], **fields: object) -> _T:
 
 def _variant(value: JsonValue, discriminators: Tuple[str, ...]) -> str:
     """The discriminator of the one union variant whose field is present."""
-    obj = _object(value)
+    if not isinstance(value, dict):
+        raise _KindError("object", value)
     found = ""
     for name in discriminators:
-        if name in obj:
+        if name in value:
             if found:
                 break
             found = name

@@ -195,6 +195,106 @@ def parse_json(text: Union[str, bytes]) -> JsonValue:
 
 
 def _parse(text: Union[str, bytes]) -> JsonValue:
+    """The strict value of a frame's text.
+
+    :mod:`json`'s own scanner rejects what is not JSON text, raw control characters,
+    ``NaN``/``Infinity`` and overflowing doubles (hooks). What it lets through is
+    ruled out on the text, with C-speed checks: a byte-order mark and leading
+    whitespace (the scanner does not start there), text after the value, lone
+    surrogates (any ``\\u`` escape, or a surrogate in ``str`` text that cannot be
+    UTF-8), integers of 16 or more digits, more than ``MAX_DEPTH`` brackets, and
+    duplicate keys (see :func:`_lost_a_key`). Text these checks cannot vouch for
+    is parsed again, thoroughly, which also words the rejection.
+    """
+    try:
+        if isinstance(text, bytes):
+            data, frame = text, text.decode("utf-8")
+        else:
+            data, frame = text.encode("utf-8"), text
+    except UnicodeError:
+        return _parse_thoroughly(text)
+    marks = data.translate(_MARKS)
+    if (
+        marks.find(_LONG_DIGITS) >= 0
+        or ("\\" in frame and "\\u" in frame)
+        or (len(marks) > 2 * MAX_DEPTH and marks.count(b"{") > MAX_DEPTH)
+    ):
+        return _parse_thoroughly(text)
+    try:
+        scanner = _IDLE_SCANNERS.pop()
+    except IndexError:
+        scanner = _KeyCountingScanner()
+    scanner.keys = 0
+    try:
+        value, end = scanner.scan_once(frame, 0)
+        keys = scanner.keys
+    except (StopIteration, ValueError, _Problem):
+        return _parse_thoroughly(text)
+    finally:
+        _IDLE_SCANNERS.append(scanner)
+    if end != len(frame) and frame[end:].strip(_WHITESPACE):
+        return _parse_thoroughly(text)
+    if _lost_a_key(keys, frame, marks):
+        return _parse_thoroughly(text)
+    return value
+
+
+def _lost_a_key(keys: int, text: str, marks: bytes) -> bool:
+    """Whether the objects parsed from ``text`` may hold fewer keys than it has.
+
+    Every key is a string followed by ``:`` with at most whitespace between, so
+    the colons of the text, and more tightly its quote-or-whitespace-then-colon
+    pairs (``":`` in ``marks``), bound its keys from above; when the objects hold
+    that many, no key was lost to a duplicate.
+    """
+    return keys != text.count(":") and keys != marks.count(b'":')
+
+
+def _marks() -> bytes:
+    """A ``bytes.translate`` table keeping what the quick checks count: every digit
+    becomes ``0``, a quote or whitespace ``"``, ``[`` becomes ``{``, ``:`` stays."""
+    table = bytearray(b"." * 256)
+    table[ord("0") : ord("9") + 1] = b"0" * 10
+    for char in b'" \t\n\r':
+        table[char] = ord('"')
+    table[ord("{")] = table[ord("[")] = ord("{")
+    table[ord(":")] = ord(":")
+    return bytes(table)
+
+
+_MARKS: Final = _marks()
+_LONG_DIGITS: Final = b"0" * 16
+"""16 digits in a row: an integer literal that may be beyond 2^53 - 1."""
+
+_WHITESPACE: Final = " \t\n\r"
+
+
+class _KeyCountingScanner(json.JSONDecoder):
+    """:mod:`json`'s own decoder (which rejects ``NaN``, ``Infinity`` and doubles that
+    overflow), counting the keys of every object it builds."""
+
+    scan_once: Callable[[str, int], Tuple[JsonValue, int]]
+    """Set by ``JSONDecoder``: the value at an index and the index after it."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            object_hook=self._count,
+            parse_constant=_reject_constant,
+            parse_float=_checked_float,
+        )
+        self.keys = 0
+
+    def _count(self, obj: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+        self.keys += len(obj)
+        return obj
+
+
+_IDLE_SCANNERS: Final[List[_KeyCountingScanner]] = []
+"""Scanners not in use; a parse takes one (or makes one) and gives it back, so
+threads and re-entrant calls never share a key count."""
+
+
+def _parse_thoroughly(text: Union[str, bytes]) -> JsonValue:
     if isinstance(text, bytes):
         if text.startswith(b"\xef\xbb\xbf"):
             raise _Problem("invalid JSON: byte-order mark")
@@ -371,25 +471,38 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
     return out
 
 
-class _ObjectShape:
-    """The members of a closed object: a decoder per declared field, the required."""
+class _ObjectShape(Generic[_T]):
+    """A closed object: its dataclass, a decoder per declared field, the required
+    fields and the value of each optional field when it is absent."""
 
     def __init__(
         self,
+        cls: Type[_T],
         fields: Dict[str, Callable[[JsonValue], object]],
         required: Tuple[str, ...],
+        absent: Optional[Dict[str, object]] = None,
     ) -> None:
+        self.cls = cls
         self.fields = fields
         self.required = required
+        self.absent = absent or {}
         self.names = frozenset(fields)
-        self.required_names = frozenset(required)
+
+    def instance(self, members: Dict[str, JsonValue]) -> _T:
+        """The dataclass with the members as they are (each already checked, and
+        named as its attribute), absent optional fields at their defaults."""
+        instance: _T = object.__new__(self.cls)
+        attributes = instance.__dict__
+        if len(members) < len(self.fields):
+            attributes.update(self.absent)
+        attributes.update(members)
+        return instance
 
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared and no missing member."""
-        if isinstance(value, dict):
-            keys = value.keys()
-            if keys <= self.names and keys >= self.required_names:
-                return value
+        """The object, when it has no undeclared member (the reader reads each
+        required one: a missing one is a ``KeyError`` there)."""
+        if isinstance(value, dict) and self.names.issuperset(value):
+            return value
         raise self.problem(value)
 
     def problem(self, value: JsonValue) -> _Problem:
@@ -431,10 +544,11 @@ def _new(cls: Type[_T], **fields: object) -> _T:
 
 def _variant(value: JsonValue, discriminators: Tuple[str, ...]) -> str:
     """The discriminator of the one union variant whose field is present."""
-    obj = _object(value)
+    if not isinstance(value, dict):
+        raise _KindError("object", value)
     found = ""
     for name in discriminators:
-        if name in obj:
+        if name in value:
             if found:
                 break
             found = name
@@ -845,12 +959,18 @@ def bag_to_value(value: Bag) -> Dict[str, JsonValue]:
 
 def decode_bag(text: Union[str, bytes]) -> Bag:
     """Decodes a `Bag` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Bag", _read_bag)
+    try:
+        return _read_bag(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Bag")) from None
 
 
 def bag_from_value(value: JsonValue) -> Bag:
     """Decodes a `Bag` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Bag", _read_bag)
+    try:
+        return _read_bag(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Bag")) from None
 
 
 def encode_bag(value: Bag) -> str:
@@ -861,12 +981,16 @@ def encode_bag(value: Bag) -> str:
 def _read_circle(value: JsonValue) -> Circle:
     obj = _CIRCLE_SHAPE.members(value)
     try:
+        radius = obj["radius"]
+        note = obj.get("note")
+        if type(radius) is int and (type(note) is str or "note" not in obj):
+            return _CIRCLE_SHAPE.instance(obj)
         return _new(
             Circle,
-            radius=_int(obj["radius"]),
-            note=_str(obj["note"]) if "note" in obj else None,
+            radius=_int(radius),
+            note=_str(note) if "note" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _CIRCLE_SHAPE.problem(obj) from None
 
 
@@ -881,12 +1005,18 @@ def circle_to_value(value: Circle) -> Dict[str, JsonValue]:
 
 def decode_circle(text: Union[str, bytes]) -> Circle:
     """Decodes a `Circle` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Circle", _read_circle)
+    try:
+        return _read_circle(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Circle")) from None
 
 
 def circle_from_value(value: JsonValue) -> Circle:
     """Decodes a `Circle` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Circle", _read_circle)
+    try:
+        return _read_circle(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Circle")) from None
 
 
 def encode_circle(value: Circle) -> str:
@@ -906,12 +1036,18 @@ def empty_params_to_value(value: EmptyParams) -> Dict[str, JsonValue]:
 
 def decode_empty_params(text: Union[str, bytes]) -> EmptyParams:
     """Decodes a `EmptyParams` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "EmptyParams", _read_empty_params)
+    try:
+        return _read_empty_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("EmptyParams")) from None
 
 
 def empty_params_from_value(value: JsonValue) -> EmptyParams:
     """Decodes a `EmptyParams` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "EmptyParams", _read_empty_params)
+    try:
+        return _read_empty_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("EmptyParams")) from None
 
 
 def encode_empty_params(value: EmptyParams) -> str:
@@ -922,13 +1058,18 @@ def encode_empty_params(value: EmptyParams) -> str:
 def _read_error_object(value: JsonValue) -> ErrorObject:
     obj = _ERROR_OBJECT_SHAPE.members(value)
     try:
+        code = obj["code"]
+        message = obj["message"]
+        data = obj.get("data", ABSENT)
+        if type(code) is int and type(message) is str:
+            return _ERROR_OBJECT_SHAPE.instance(obj)
         return _new(
             ErrorObject,
-            code=_int(obj["code"]),
-            message=_str(obj["message"]),
-            data=obj.get("data", ABSENT),
+            code=_int(code),
+            message=_str(message),
+            data=data,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_OBJECT_SHAPE.problem(obj) from None
 
 
@@ -944,12 +1085,18 @@ def error_object_to_value(value: ErrorObject) -> Dict[str, JsonValue]:
 
 def decode_error_object(text: Union[str, bytes]) -> ErrorObject:
     """Decodes a `ErrorObject` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ErrorObject", _read_error_object)
+    try:
+        return _read_error_object(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ErrorObject")) from None
 
 
 def error_object_from_value(value: JsonValue) -> ErrorObject:
     """Decodes a `ErrorObject` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "ErrorObject", _read_error_object)
+    try:
+        return _read_error_object(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ErrorObject")) from None
 
 
 def encode_error_object(value: ErrorObject) -> str:
@@ -960,13 +1107,23 @@ def encode_error_object(value: ErrorObject) -> str:
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     obj = _ERROR_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        error = obj["error"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES:
+            return _new(
+                ErrorResponse,
+                jsonrpc=jsonrpc,
+                id=_nullable(id, _read_request_id),
+                error=_read_error_object(error),
+            )
         return _new(
             ErrorResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_nullable(obj["id"], _read_request_id),
-            error=_read_error_object(obj["error"]),
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_nullable(id, _read_request_id),
+            error=_read_error_object(error),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _ERROR_RESPONSE_SHAPE.problem(obj) from None
 
 
@@ -981,14 +1138,20 @@ def error_response_to_value(value: ErrorResponse) -> Dict[str, JsonValue]:
 
 def decode_error_response(text: Union[str, bytes]) -> ErrorResponse:
     """Decodes a `ErrorResponse` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "ErrorResponse", _read_error_response)
+    try:
+        return _read_error_response(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("ErrorResponse")) from None
 
 
 def error_response_from_value(value: JsonValue) -> ErrorResponse:
     """Decodes a `ErrorResponse` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "ErrorResponse", _read_error_response)
+    try:
+        return _read_error_response(value)
+    except _Problem as error:
+        raise DecodeError(error.message("ErrorResponse")) from None
 
 
 def encode_error_response(value: ErrorResponse) -> str:
@@ -999,13 +1162,22 @@ def encode_error_response(value: ErrorResponse) -> str:
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
     obj = _HANDSHAKE_PARAMS_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        sdk = obj.get("sdk")
+        sdk_version = obj.get("sdk_version")
+        if (
+            type(protocol_version) is int
+            and (type(sdk) is str or "sdk" not in obj)
+            and (type(sdk_version) is str or "sdk_version" not in obj)
+        ):
+            return _HANDSHAKE_PARAMS_SHAPE.instance(obj)
         return _new(
             HandshakeParams,
-            protocol_version=_int(obj["protocol_version"]),
-            sdk=_str(obj["sdk"]) if "sdk" in obj else None,
-            sdk_version=_str(obj["sdk_version"]) if "sdk_version" in obj else None,
+            protocol_version=_int(protocol_version),
+            sdk=_str(sdk) if "sdk" in obj else None,
+            sdk_version=_str(sdk_version) if "sdk_version" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_PARAMS_SHAPE.problem(obj) from None
 
 
@@ -1022,14 +1194,20 @@ def handshake_params_to_value(value: HandshakeParams) -> Dict[str, JsonValue]:
 
 def decode_handshake_params(text: Union[str, bytes]) -> HandshakeParams:
     """Decodes a `HandshakeParams` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "HandshakeParams", _read_handshake_params)
+    try:
+        return _read_handshake_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("HandshakeParams")) from None
 
 
 def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
     """Decodes a `HandshakeParams` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "HandshakeParams", _read_handshake_params)
+    try:
+        return _read_handshake_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("HandshakeParams")) from None
 
 
 def encode_handshake_params(value: HandshakeParams) -> str:
@@ -1040,12 +1218,16 @@ def encode_handshake_params(value: HandshakeParams) -> str:
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     obj = _HANDSHAKE_RESULT_SHAPE.members(value)
     try:
+        protocol_version = obj["protocol_version"]
+        binary_version = obj["binary_version"]
+        if type(protocol_version) is int and type(binary_version) is str:
+            return _HANDSHAKE_RESULT_SHAPE.instance(obj)
         return _new(
             HandshakeResult,
-            protocol_version=_int(obj["protocol_version"]),
-            binary_version=_str(obj["binary_version"]),
+            protocol_version=_int(protocol_version),
+            binary_version=_str(binary_version),
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _HANDSHAKE_RESULT_SHAPE.problem(obj) from None
 
 
@@ -1059,14 +1241,20 @@ def handshake_result_to_value(value: HandshakeResult) -> Dict[str, JsonValue]:
 
 def decode_handshake_result(text: Union[str, bytes]) -> HandshakeResult:
     """Decodes a `HandshakeResult` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "HandshakeResult", _read_handshake_result)
+    try:
+        return _read_handshake_result(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("HandshakeResult")) from None
 
 
 def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
     """Decodes a `HandshakeResult` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "HandshakeResult", _read_handshake_result)
+    try:
+        return _read_handshake_result(value)
+    except _Problem as error:
+        raise DecodeError(error.message("HandshakeResult")) from None
 
 
 def encode_handshake_result(value: HandshakeResult) -> str:
@@ -1085,12 +1273,18 @@ def import_to_value(value: Import) -> JsonValue:
 
 def decode_import(text: Union[str, bytes]) -> Import:
     """Decodes a `Import` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Import", _read_import)
+    try:
+        return _read_import(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Import")) from None
 
 
 def import_from_value(value: JsonValue) -> Import:
     """Decodes a `Import` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Import", _read_import)
+    try:
+        return _read_import(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Import")) from None
 
 
 def encode_import(value: Import) -> str:
@@ -1109,14 +1303,20 @@ def json_rpc_version_to_value(value: JsonRpcVersion) -> JsonValue:
 
 def decode_json_rpc_version(text: Union[str, bytes]) -> JsonRpcVersion:
     """Decodes a `JsonRpcVersion` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "JsonRpcVersion", _read_json_rpc_version)
+    try:
+        return _read_json_rpc_version(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("JsonRpcVersion")) from None
 
 
 def json_rpc_version_from_value(value: JsonValue) -> JsonRpcVersion:
     """Decodes a `JsonRpcVersion` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "JsonRpcVersion", _read_json_rpc_version)
+    try:
+        return _read_json_rpc_version(value)
+    except _Problem as error:
+        raise DecodeError(error.message("JsonRpcVersion")) from None
 
 
 def encode_json_rpc_version(value: JsonRpcVersion) -> str:
@@ -1127,21 +1327,55 @@ def encode_json_rpc_version(value: JsonRpcVersion) -> str:
 def _read_keywords(value: JsonValue) -> Keywords:
     obj = _KEYWORDS_SHAPE.members(value)
     try:
+        class_ = obj["class"]
+        type_ = obj["type"]
+        default = obj.get("default")
+        from_ = obj["from"]
+        func = obj.get("func")
+        event = obj.get("event")
+        string = obj.get("string", ABSENT)
+        import_ = obj.get("import")
+        foo_bar = obj.get("fooBar")
+        meta = obj["_meta"]
+        shapes = obj.get("shapes")
+        if (
+            type(class_) is str
+            and type(type_) is int
+            and type_ >= 0
+            and (type(default) is bool or "default" not in obj)
+            and (from_ is None or type(from_) is str)
+            and (event in IMPORT_VALUES or "event" not in obj)
+            and ((type(foo_bar) is int and foo_bar >= 1) or "fooBar" not in obj)
+        ):
+            return _new(
+                Keywords,
+                class_=class_,
+                type=type_,
+                from_=from_,
+                meta=_nullable(meta, _read_shape),
+                default=default,
+                func=_array(func, _str) if "func" in obj else None,
+                event=event,
+                string=string,
+                import_=_read_bag(import_) if "import" in obj else None,
+                foo_bar=foo_bar,
+                shapes=_array(shapes, _read_shape) if "shapes" in obj else None,
+            )
         return _new(
             Keywords,
-            class_=_str(obj["class"]),
-            type=_int_at_least(obj["type"], 0),
-            from_=_nullable(obj["from"], _str),
-            meta=_nullable(obj["_meta"], _read_shape),
-            default=_bool(obj["default"]) if "default" in obj else None,
-            func=_array(obj["func"], _str) if "func" in obj else None,
-            event=_read_import(obj["event"]) if "event" in obj else None,
-            string=obj.get("string", ABSENT),
-            import_=_read_bag(obj["import"]) if "import" in obj else None,
-            foo_bar=_int_at_least(obj["fooBar"], 1) if "fooBar" in obj else None,
-            shapes=_array(obj["shapes"], _read_shape) if "shapes" in obj else None,
+            class_=_str(class_),
+            type=_int_at_least(type_, 0),
+            from_=_nullable(from_, _str),
+            meta=_nullable(meta, _read_shape),
+            default=_bool(default) if "default" in obj else None,
+            func=_array(func, _str) if "func" in obj else None,
+            event=_read_import(event) if "event" in obj else None,
+            string=string,
+            import_=_read_bag(import_) if "import" in obj else None,
+            foo_bar=_int_at_least(foo_bar, 1) if "fooBar" in obj else None,
+            shapes=_array(shapes, _read_shape) if "shapes" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _KEYWORDS_SHAPE.problem(obj) from None
 
 
@@ -1171,12 +1405,18 @@ def keywords_to_value(value: Keywords) -> Dict[str, JsonValue]:
 
 def decode_keywords(text: Union[str, bytes]) -> Keywords:
     """Decodes a `Keywords` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Keywords", _read_keywords)
+    try:
+        return _read_keywords(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Keywords")) from None
 
 
 def keywords_from_value(value: JsonValue) -> Keywords:
     """Decodes a `Keywords` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Keywords", _read_keywords)
+    try:
+        return _read_keywords(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Keywords")) from None
 
 
 def encode_keywords(value: Keywords) -> str:
@@ -1187,12 +1427,16 @@ def encode_keywords(value: Keywords) -> str:
 def _read_label(value: JsonValue) -> Label:
     obj = _LABEL_SHAPE.members(value)
     try:
+        text = obj["text"]
+        note = obj.get("note")
+        if type(text) is str and (type(note) is str or "note" not in obj):
+            return _LABEL_SHAPE.instance(obj)
         return _new(
             Label,
-            text=_str(obj["text"]),
-            note=_str(obj["note"]) if "note" in obj else None,
+            text=_str(text),
+            note=_str(note) if "note" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _LABEL_SHAPE.problem(obj) from None
 
 
@@ -1207,12 +1451,18 @@ def label_to_value(value: Label) -> Dict[str, JsonValue]:
 
 def decode_label(text: Union[str, bytes]) -> Label:
     """Decodes a `Label` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Label", _read_label)
+    try:
+        return _read_label(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Label")) from None
 
 
 def label_from_value(value: JsonValue) -> Label:
     """Decodes a `Label` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Label", _read_label)
+    try:
+        return _read_label(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Label")) from None
 
 
 def encode_label(value: Label) -> str:
@@ -1231,12 +1481,18 @@ def params_to_value(value: Params) -> Dict[str, JsonValue]:
 
 def decode_params(text: Union[str, bytes]) -> Params:
     """Decodes a `Params` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Params", _read_params)
+    try:
+        return _read_params(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Params")) from None
 
 
 def params_from_value(value: JsonValue) -> Params:
     """Decodes a `Params` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Params", _read_params)
+    try:
+        return _read_params(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Params")) from None
 
 
 def encode_params(value: Params) -> str:
@@ -1247,14 +1503,25 @@ def encode_params(value: Params) -> str:
 def _read_request(value: JsonValue) -> Request:
     obj = _REQUEST_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        method = obj["method"]
+        params = obj.get("params")
+        if (
+            jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id) is int or type(id) is str)
+            and type(method) is str
+            and (type(params) is dict or "params" not in obj)
+        ):
+            return _REQUEST_SHAPE.instance(obj)
         return _new(
             Request,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            method=_str(obj["method"]),
-            params=_read_params(obj["params"]) if "params" in obj else None,
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            method=_str(method),
+            params=_read_params(params) if "params" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _REQUEST_SHAPE.problem(obj) from None
 
 
@@ -1271,12 +1538,18 @@ def request_to_value(value: Request) -> Dict[str, JsonValue]:
 
 def decode_request(text: Union[str, bytes]) -> Request:
     """Decodes a `Request` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Request", _read_request)
+    try:
+        return _read_request(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Request")) from None
 
 
 def request_from_value(value: JsonValue) -> Request:
     """Decodes a `Request` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Request", _read_request)
+    try:
+        return _read_request(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Request")) from None
 
 
 def encode_request(value: Request) -> str:
@@ -1295,12 +1568,18 @@ def request_id_to_value(value: RequestId) -> JsonValue:
 
 def decode_request_id(text: Union[str, bytes]) -> RequestId:
     """Decodes a `RequestId` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "RequestId", _read_request_id)
+    try:
+        return _read_request_id(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("RequestId")) from None
 
 
 def request_id_from_value(value: JsonValue) -> RequestId:
     """Decodes a `RequestId` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "RequestId", _read_request_id)
+    try:
+        return _read_request_id(value)
+    except _Problem as error:
+        raise DecodeError(error.message("RequestId")) from None
 
 
 def encode_request_id(value: RequestId) -> str:
@@ -1324,12 +1603,18 @@ def response_to_value(value: Response) -> Dict[str, JsonValue]:
 
 def decode_response(text: Union[str, bytes]) -> Response:
     """Decodes a `Response` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Response", _read_response)
+    try:
+        return _read_response(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Response")) from None
 
 
 def response_from_value(value: JsonValue) -> Response:
     """Decodes a `Response` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Response", _read_response)
+    try:
+        return _read_response(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Response")) from None
 
 
 def encode_response(value: Response) -> str:
@@ -1357,12 +1642,18 @@ def shape_to_value(value: Shape) -> Dict[str, JsonValue]:
 
 def decode_shape(text: Union[str, bytes]) -> Shape:
     """Decodes a `Shape` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Shape", _read_shape)
+    try:
+        return _read_shape(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Shape")) from None
 
 
 def shape_from_value(value: JsonValue) -> Shape:
     """Decodes a `Shape` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Shape", _read_shape)
+    try:
+        return _read_shape(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Shape")) from None
 
 
 def encode_shape(value: Shape) -> str:
@@ -1373,12 +1664,16 @@ def encode_shape(value: Shape) -> str:
 def _read_square(value: JsonValue) -> Square:
     obj = _SQUARE_SHAPE.members(value)
     try:
+        side = obj["side"]
+        note = obj.get("note")
+        if type(side) is int and (type(note) is str or "note" not in obj):
+            return _SQUARE_SHAPE.instance(obj)
         return _new(
             Square,
-            side=_int(obj["side"]),
-            note=_str(obj["note"]) if "note" in obj else None,
+            side=_int(side),
+            note=_str(note) if "note" in obj else None,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _SQUARE_SHAPE.problem(obj) from None
 
 
@@ -1393,12 +1688,18 @@ def square_to_value(value: Square) -> Dict[str, JsonValue]:
 
 def decode_square(text: Union[str, bytes]) -> Square:
     """Decodes a `Square` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "Square", _read_square)
+    try:
+        return _read_square(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Square")) from None
 
 
 def square_from_value(value: JsonValue) -> Square:
     """Decodes a `Square` from an already-parsed JSON value. Raises `DecodeError`."""
-    return _from_value(value, "Square", _read_square)
+    try:
+        return _read_square(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Square")) from None
 
 
 def encode_square(value: Square) -> str:
@@ -1409,13 +1710,18 @@ def encode_square(value: Square) -> str:
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     obj = _SUCCESS_RESPONSE_SHAPE.members(value)
     try:
+        jsonrpc = obj["jsonrpc"]
+        id = obj["id"]
+        result = obj["result"]
+        if jsonrpc in JSON_RPC_VERSION_VALUES and (type(id) is int or type(id) is str):
+            return _SUCCESS_RESPONSE_SHAPE.instance(obj)
         return _new(
             SuccessResponse,
-            jsonrpc=_read_json_rpc_version(obj["jsonrpc"]),
-            id=_read_request_id(obj["id"]),
-            result=obj["result"],
+            jsonrpc=_read_json_rpc_version(jsonrpc),
+            id=_read_request_id(id),
+            result=result,
         )
-    except _Problem:
+    except (_Problem, KeyError):
         raise _SUCCESS_RESPONSE_SHAPE.problem(obj) from None
 
 
@@ -1430,14 +1736,20 @@ def success_response_to_value(value: SuccessResponse) -> Dict[str, JsonValue]:
 
 def decode_success_response(text: Union[str, bytes]) -> SuccessResponse:
     """Decodes a `SuccessResponse` from one frame's JSON text. Raises `DecodeError`."""
-    return _decode(text, "SuccessResponse", _read_success_response)
+    try:
+        return _read_success_response(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("SuccessResponse")) from None
 
 
 def success_response_from_value(value: JsonValue) -> SuccessResponse:
     """Decodes a `SuccessResponse` from an already-parsed JSON value. Raises
     `DecodeError`.
     """
-    return _from_value(value, "SuccessResponse", _read_success_response)
+    try:
+        return _read_success_response(value)
+    except _Problem as error:
+        raise DecodeError(error.message("SuccessResponse")) from None
 
 
 def encode_success_response(value: SuccessResponse) -> str:
@@ -1446,19 +1758,23 @@ def encode_success_response(value: SuccessResponse) -> str:
 
 
 _CIRCLE_SHAPE = _ObjectShape(
+    Circle,
     {
         "radius": _int,
         "note": _str,
     },
     ("radius",),
+    {"note": None},
 )
 
 _EMPTY_PARAMS_SHAPE = _ObjectShape(
+    EmptyParams,
     {},
     (),
 )
 
 _ERROR_OBJECT_SHAPE = _ObjectShape(
+    ErrorObject,
     {
         "code": _int,
         "message": _str,
@@ -1468,9 +1784,11 @@ _ERROR_OBJECT_SHAPE = _ObjectShape(
         "code",
         "message",
     ),
+    {"data": ABSENT},
 )
 
 _ERROR_RESPONSE_SHAPE = _ObjectShape(
+    ErrorResponse,
     {
         "jsonrpc": _read_json_rpc_version,
         "id": lambda v: _nullable(v, _read_request_id),
@@ -1484,15 +1802,21 @@ _ERROR_RESPONSE_SHAPE = _ObjectShape(
 )
 
 _HANDSHAKE_PARAMS_SHAPE = _ObjectShape(
+    HandshakeParams,
     {
         "protocol_version": _int,
         "sdk": _str,
         "sdk_version": _str,
     },
     ("protocol_version",),
+    {
+        "sdk": None,
+        "sdk_version": None,
+    },
 )
 
 _HANDSHAKE_RESULT_SHAPE = _ObjectShape(
+    HandshakeResult,
     {
         "protocol_version": _int,
         "binary_version": _str,
@@ -1504,6 +1828,7 @@ _HANDSHAKE_RESULT_SHAPE = _ObjectShape(
 )
 
 _KEYWORDS_SHAPE = _ObjectShape(
+    Keywords,
     {
         "class": _str,
         "type": lambda v: _int_at_least(v, 0),
@@ -1523,17 +1848,29 @@ _KEYWORDS_SHAPE = _ObjectShape(
         "from",
         "_meta",
     ),
+    {
+        "default": None,
+        "func": None,
+        "event": None,
+        "string": ABSENT,
+        "import": None,
+        "fooBar": None,
+        "shapes": None,
+    },
 )
 
 _LABEL_SHAPE = _ObjectShape(
+    Label,
     {
         "text": _str,
         "note": _str,
     },
     ("text",),
+    {"note": None},
 )
 
 _REQUEST_SHAPE = _ObjectShape(
+    Request,
     {
         "jsonrpc": _read_json_rpc_version,
         "id": _read_request_id,
@@ -1545,17 +1882,21 @@ _REQUEST_SHAPE = _ObjectShape(
         "id",
         "method",
     ),
+    {"params": None},
 )
 
 _SQUARE_SHAPE = _ObjectShape(
+    Square,
     {
         "side": _int,
         "note": _str,
     },
     ("side",),
+    {"note": None},
 )
 
 _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
+    SuccessResponse,
     {
         "jsonrpc": _read_json_rpc_version,
         "id": _read_request_id,

@@ -1,0 +1,146 @@
+//! The quick path of a closed object's reader: an inline check per member that
+//! lets its value through as it is (`type(tool) is str`), so that a well-formed
+//! object is built without a call per member. A member whose type has no such
+//! check (objects, unions, arrays, typed maps) is decoded by its reader on the
+//! quick path too; anything the checks turn away takes the decoding path.
+
+use super::fmt::{pad, LINE_WIDTH};
+use super::names::{field, upper};
+use crate::model::{Contract, Field, Ty, TypeKind};
+
+/// Locals that would shadow a name the reader itself uses.
+const SHADOWING: &[&str] = &["type", "obj", "value", "str", "int", "bool", "dict"];
+
+/// The indent of the operands of an exploded `if (...)` inside the reader's `try`.
+const OPERAND_INDENT: usize = 12;
+
+/// The local holding a member's value in its reader.
+pub fn local(f: &Field) -> String {
+    let name = field(&f.name);
+    if SHADOWING.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
+}
+
+/// What the quick path does with one member.
+pub enum Quick {
+    /// Any value is the field's value (`Ty::Any`).
+    Always,
+    /// The value is the field's value when this expression holds.
+    When(String),
+    /// The value is decoded (by a call) on the quick path too.
+    Decode,
+}
+
+/// The quick-path treatment of a member, read into `var`.
+pub fn quick(contract: &Contract, f: &Field, var: &str) -> Quick {
+    if f.ty == Ty::Any {
+        return Quick::Always;
+    }
+    let Some(check) = check(contract, &f.ty, var) else { return Quick::Decode };
+    let operand = if f.required {
+        and_operand(&check)
+    } else {
+        format!("({} or {} not in obj)", or_operand(&check), super::fmt::string(&f.name))
+    };
+    let fits = pad(OPERAND_INDENT).len() + "and ".len() + operand.chars().count() <= LINE_WIDTH;
+    let hugs = operand.starts_with('(')
+        && pad(OPERAND_INDENT + 4).len() + operand.chars().count() - 2 <= LINE_WIDTH;
+    if fits || hugs {
+        Quick::When(operand)
+    } else {
+        Quick::Decode
+    }
+}
+
+/// An expression that holds when `var` is a value of `ty` that decodes to itself.
+fn check(contract: &Contract, ty: &Ty, var: &str) -> Option<String> {
+    match ty {
+        Ty::Any => Some("True".to_string()),
+        Ty::Boolean => Some(format!("type({var}) is bool")),
+        Ty::String => Some(format!("type({var}) is str")),
+        Ty::Integer { minimum: None } => Some(format!("type({var}) is int")),
+        Ty::Integer { minimum: Some(min) } => Some(format!("type({var}) is int and {var} >= {min}")),
+        Ty::Ref(name) => match &contract.type_def(name)?.kind {
+            TypeKind::StringEnum(_) => Some(format!("{var} in {}_VALUES", upper(name))),
+            TypeKind::IntegerOrString => Some(format!("type({var}) is int or type({var}) is str")),
+            TypeKind::Map(Ty::Any) => Some(format!("type({var}) is dict")),
+            _ => None,
+        },
+        Ty::Array(_) => None,
+        Ty::Nullable(inner) => {
+            let inner = check(contract, inner, var)?;
+            Some(format!("{var} is None or {}", or_operand(&inner)))
+        }
+    }
+}
+
+/// `expr` as an operand of `and`: parenthesized when it is an `or`.
+fn and_operand(expr: &str) -> String {
+    if expr.contains(" or ") {
+        format!("({expr})")
+    } else {
+        expr.to_string()
+    }
+}
+
+/// `expr` as an operand of `or`: parenthesized when it is an `and`.
+fn or_operand(expr: &str) -> String {
+    if expr.contains(" and ") {
+        format!("({expr})")
+    } else {
+        expr.to_string()
+    }
+}
+
+/// `if <all operands>:` at `indent`, laid out as `ruff format` does: on one line
+/// when it fits, else one operand of the `and` chain per line in parentheses.
+/// `None` when it would need a layout this does not emit (a two-operand chain
+/// that does not fit and opens or closes with a parenthesis, which `ruff`
+/// splits at that parenthesis instead).
+pub fn condition(indent: usize, operands: &[String]) -> Option<String> {
+    let prefix = pad(indent);
+    let joined = match operands {
+        [only] if only.starts_with('(') => only[1..only.len() - 1].to_string(),
+        _ => operands.join(" and "),
+    };
+    let one = format!("{prefix}if {joined}:");
+    if one.chars().count() <= LINE_WIDTH {
+        return Some(one);
+    }
+    let chain = chain(operands);
+    let first = chain.first()?;
+    let bracketed = first.starts_with('(') || chain.last().is_some_and(|o| o.ends_with(')'));
+    if chain.len() < 3 && bracketed {
+        return None;
+    }
+    let mut out = format!("{prefix}if (\n{}", operand_line(indent + 4, "", first));
+    for operand in &chain[1..] {
+        out.push_str(&format!("\n{}", operand_line(indent + 4, "and ", operand)));
+    }
+    out.push_str(&format!("\n{prefix}):"));
+    Some(out)
+}
+
+/// One operand line of an exploded chain; a parenthesized operand too long for
+/// it gets its inside on a line of its own, as `ruff format` hugs it.
+fn operand_line(indent: usize, and: &str, operand: &str) -> String {
+    let prefix = pad(indent);
+    let line = format!("{prefix}{and}{operand}");
+    if line.chars().count() <= LINE_WIDTH || !operand.starts_with('(') {
+        return line;
+    }
+    let inside = &operand[1..operand.len() - 1];
+    format!("{prefix}{and}(\n{}{inside}\n{prefix})", pad(indent + 4))
+}
+
+/// The operands of the flattened `and` chain: an unparenthesized `a and b`
+/// operand is two of them.
+fn chain(operands: &[String]) -> Vec<&str> {
+    operands
+        .iter()
+        .flat_map(|o| if o.starts_with('(') { vec![o.as_str()] } else { o.split(" and ").collect() })
+        .collect()
+}

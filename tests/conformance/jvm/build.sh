@@ -22,14 +22,8 @@ LIB="$TOOLS/jvm-lib"
 BUILD="$ROOT/target/conformance/jvm"
 MAVEN_VERSION="3.9.9"
 
-missing() {
-    if [ "${CI:-}" = "true" ]; then
-        echo "error: toolchain missing: $*" >&2
-        exit 1
-    fi
-    echo "TOOLCHAIN MISSING: $*" >&2
-    exit 3
-}
+# missing, apt_install
+. "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
 
 java_major() { # prints the major version of the given java binary, or 0
     "$1" -version 2>&1 | sed -n 's/.*version "\([0-9]*\)[."].*/\1/p' | head -n1 | grep . || echo 0
@@ -50,13 +44,6 @@ find_jdk() {
     return 1
 }
 
-apt_install() { # apt_install <package>: only where apt exists and we may use it
-    local sudo=""
-    [ "$(id -u)" = "0" ] || sudo="sudo -n"
-    command -v apt-get >/dev/null || return 1
-    echo "jvm: installing $1 with apt" >&2
-    $sudo apt-get update -qq >&2 && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >&2
-}
 
 install_jdk() { # Debian 12 has 17; later releases only newer JDKs, which --release 17 accepts
     apt_install openjdk-17-jdk-headless || apt_install default-jdk-headless

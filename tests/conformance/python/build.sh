@@ -26,14 +26,8 @@ venv="$root/target/toolchains/py-venv"
 state="$root/target/conformance/python"
 mkdir -p "$state"
 
-missing() {
-  if [ "${CI:-}" = "true" ]; then
-    echo "error: toolchain missing: $*" >&2
-    exit 1
-  fi
-  echo "TOOLCHAIN MISSING: $*" >&2
-  exit 3
-}
+# missing, apt_install
+. "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
 
 python_ok() {
   "$1" -c 'import sys, venv, ensurepip; sys.exit(0 if sys.version_info >= (3, 9) else 1)' 2>/dev/null

@@ -18,14 +18,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 export CARGO_TARGET_DIR="$root/target/conformance-rust"
 
-missing() {
-  if [ "${CI:-}" = "true" ]; then
-    echo "error: toolchain missing: $*" >&2
-    exit 1
-  fi
-  echo "TOOLCHAIN MISSING: $*" >&2
-  exit 3
-}
+# missing, apt_install
+. "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
 
 command -v cargo >/dev/null 2>&1 || missing "cargo (install Rust with rustup)"
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >&2 2>/dev/null || true

@@ -18,23 +18,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 venv="$root/target/toolchains/mcp-venv"
 
-missing() {
-  if [ "${CI:-}" = "true" ]; then
-    echo "error: toolchain missing: $*" >&2
-    exit 1
-  fi
-  echo "TOOLCHAIN MISSING: $*" >&2
-  exit 3
-}
+# missing, apt_install
+. "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
 
-apt_install() {
-  local sudo=""
-  [ "$(id -u)" = "0" ] || { command -v sudo >/dev/null 2>&1 && sudo="sudo -n"; } || return 1
-  command -v apt-get >/dev/null 2>&1 || return 1
-  echo "installing $* with apt-get" >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq >&2 || true
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >&2
-}
 
 # (a) server-everything
 have_node() {

@@ -1,0 +1,25 @@
+# Shared by the toolchain scripts under tests/ (`. tests/toolchain.sh`): the
+# one convention for a toolchain that cannot be had, and the apt fallback.
+#
+# missing <what>: with CI=true the run fails (exit 1); elsewhere the script
+# prints `TOOLCHAIN MISSING: <what>` and exits 3, which the Rust runners report
+# with a loud banner (never a silent skip).
+missing() {
+  if [ "${CI:-}" = "true" ]; then
+    echo "error: toolchain missing: $*" >&2
+    exit 1
+  fi
+  echo "TOOLCHAIN MISSING: $*" >&2
+  exit 3
+}
+
+# apt_install <package>...: only where apt-get exists and we may use it
+# (root, or passwordless sudo). Returns non-zero when it could not.
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" = "0" ] || { command -v sudo >/dev/null 2>&1 && sudo="sudo -n"; } || return 1
+  command -v apt-get >/dev/null 2>&1 || return 1
+  echo "installing $* with apt-get" >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq >&2 || true
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >&2
+}

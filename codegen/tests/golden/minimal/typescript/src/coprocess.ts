@@ -500,6 +500,122 @@ class StrictJsonParser {
 }
 
 /**
+ * Where `JSON.parse` could let a lone surrogate through: any escaped surrogate
+ * (`\uD800` to `\uDFFF`, judged by the strict parser), or a raw one without its
+ * other half.
+ */
+const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * `text` read by the platform's `JSON.parse` when that gives exactly the value
+ * the strict parser gives (up to the enumeration order of integer-like keys,
+ * which JavaScript fixes anyway); undefined when it may not, and the strict
+ * parser must judge. `JSON.parse` enforces the grammar, the whitespace, the
+ * escapes and the byte-order mark; what it lets through is checked here, with
+ * native string searches and one walk over the value: lone surrogates, numbers
+ * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
+ * duplicate keys (the text has a colon for every key, so a value with fewer
+ * keys, colons inside strings aside, lost one).
+ */
+function parsePlainly(text: string): JsonValue | undefined {
+  if (SURROGATE_RISK.test(text)) {
+    return undefined;
+  }
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  const keys = countKeys(value, 0);
+  if (keys < 0) {
+    return undefined;
+  }
+  const colons = countColons(text);
+  if (colons === keys) {
+    return value;
+  }
+  // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
+  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value) ? value : undefined;
+}
+
+/**
+ * The number of object keys in `value`, nested inside `outer` containers; -1
+ * when it nests deeper than `MAX_DEPTH` or holds a number beyond
+ * +-(2^53-1) (an integer literal the strict parser rejects, or perhaps a
+ * number it accepts: it decides).
+ */
+function countKeys(value: JsonValue, outer: number): number {
+  if (typeof value !== "object" || value === null) {
+    return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
+  }
+  if (outer === MAX_DEPTH) {
+    return -1;
+  }
+  let keys = 0;
+  if (Array.isArray(value)) {
+    const items = value as JsonArray;
+    for (let i = 0; i < items.length; i++) {
+      const inner = countKeys(items[i] as JsonValue, outer + 1);
+      if (inner < 0) {
+        return -1;
+      }
+      keys += inner;
+    }
+    return keys;
+  }
+  const obj = value as JsonObject;
+  for (const key in obj) {
+    const inner = hasOwn.call(obj, key) ? countKeys(obj[key] as JsonValue, outer + 1) : -1;
+    if (inner < 0) {
+      return -1;
+    }
+    keys += inner + 1;
+  }
+  return keys;
+}
+
+/** The number of colons in `text`. */
+function countColons(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) {
+    count++;
+  }
+  return count;
+}
+
+/** The number of colons in the strings (keys included) of `value`. */
+function colonsInStrings(value: JsonValue): number {
+  if (typeof value === "string") {
+    return countColons(value);
+  }
+  if (typeof value !== "object" || value === null) {
+    return 0;
+  }
+  let colons = 0;
+  if (Array.isArray(value)) {
+    for (const item of value as JsonArray) {
+      colons += colonsInStrings(item);
+    }
+    return colons;
+  }
+  const obj = value as JsonObject;
+  for (const key of Object.keys(obj)) {
+    colons += countColons(key) + colonsInStrings(obj[key] as JsonValue);
+  }
+  return colons;
+}
+
+/**
+ * Reads one strict JSON text, with `JSON.parse` where it agrees (see
+ * `parsePlainly`). Throws a `Problem`.
+ */
+function readJsonText(text: string): JsonValue {
+  const value = parsePlainly(text);
+  return value !== undefined ? value : new StrictJsonParser(text).parseDocument();
+}
+
+/**
  * Reads one strict JSON text: no byte-order mark, nothing after the value, no
  * duplicate keys, no lone surrogates, no `NaN`/`Infinity`, no number that
  * overflows a double, no integer literal outside +-(2^53-1), at most
@@ -509,7 +625,7 @@ class StrictJsonParser {
  */
 export function parseStrictJson(text: string): JsonValue {
   try {
-    return new StrictJsonParser(text).parseDocument();
+    return readJsonText(text);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError("JSON", e.problem, e.path) : e;
   }
@@ -526,6 +642,18 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Decodes JSON text with `read`, naming `typeName` in errors. */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
+  const value = parsePlainly(text);
+  if (value !== undefined) {
+    try {
+      return read(value, "$", false);
+    } catch (e) {
+      // The strict parser's value, read again below, gives the same error
+      // up to the order of integer-like keys, which it keeps as written.
+      if (!(e instanceof Problem)) {
+        throw e;
+      }
+    }
+  }
   try {
     return read(new StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {

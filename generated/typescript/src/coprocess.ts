@@ -623,6 +623,9 @@ class StrictJsonParser {
   }
 }
 
+/** A surrogate code unit (half of a pair, or lone). */
+const ANY_SURROGATE = /[\ud800-\udfff]/;
+
 /**
  * Where `JSON.parse` could let a lone surrogate through: any escaped surrogate
  * (`\uD800` to `\uDFFF`, judged by the strict parser), or a raw one without its
@@ -642,7 +645,7 @@ const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<
  * keys, colons inside strings aside, lost one).
  */
 function parsePlainly(text: string): JsonValue | undefined {
-  if (SURROGATE_RISK.test(text)) {
+  if ((text.indexOf("\\u") >= 0 || ANY_SURROGATE.test(text)) && SURROGATE_RISK.test(text)) {
     return undefined;
   }
   let value: JsonValue;
@@ -651,7 +654,7 @@ function parsePlainly(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-  const keys = countKeys(value, 0);
+  const keys = keysBelow(value, 0);
   if (keys < 0) {
     return undefined;
   }
@@ -664,15 +667,12 @@ function parsePlainly(text: string): JsonValue | undefined {
 }
 
 /**
- * The number of object keys in `value`, nested inside `outer` containers; -1
- * when it nests deeper than `MAX_DEPTH` or holds a number beyond
- * +-(2^53-1) (an integer literal the strict parser rejects, or perhaps a
- * number it accepts: it decides).
+ * The number of object keys in the container `value`, nested inside `outer`
+ * containers; -1 when it nests deeper than `MAX_DEPTH` or holds a number
+ * beyond +-(2^53-1) (an integer literal the strict parser rejects, or a number
+ * it may accept: it decides).
  */
-function countKeys(value: JsonValue, outer: number): number {
-  if (typeof value !== "object" || value === null) {
-    return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
-  }
+function countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (outer === MAX_DEPTH) {
     return -1;
   }
@@ -680,7 +680,7 @@ function countKeys(value: JsonValue, outer: number): number {
   if (Array.isArray(value)) {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
-      const inner = countKeys(items[i] as JsonValue, outer + 1);
+      const inner = keysBelow(items[i] as JsonValue, outer + 1);
       if (inner < 0) {
         return -1;
       }
@@ -690,13 +690,21 @@ function countKeys(value: JsonValue, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    const inner = hasOwn.call(obj, key) ? countKeys(obj[key] as JsonValue, outer + 1) : -1;
+    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
     if (inner < 0) {
       return -1;
     }
     keys += inner + 1;
   }
   return keys;
+}
+
+/** `countKeys` of any value: 0 for a string, boolean, null or safe number. */
+function keysBelow(value: JsonValue, outer: number): number {
+  if (typeof value === "object" && value !== null) {
+    return countKeys(value, outer);
+  }
+  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
 }
 
 /** The number of colons in `text`. */
@@ -758,24 +766,32 @@ export function parseStrictJson(text: string): JsonValue {
 // ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 
-/** Reads a value of one type at `path`; `orNull` says the field also admits null. */
+/**
+ * Reads a value of one type at `path`; `orNull` says the field also admits
+ * null. `path` is `UNTRACED` in a first, quick read, which builds no paths and
+ * is read again with them when it fails.
+ */
 type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+
+/** The path of a quick read (see `Reader`); a traced path starts with `$`. */
+const UNTRACED = "";
 
 /** `T` with its fields writable, while a decoder builds it. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** Decodes JSON text with `read`, naming `typeName` in errors. */
+/**
+ * Decodes JSON text with `read`, naming `typeName` in errors: quickly when
+ * `JSON.parse` agrees with the strict parser and the value fits, else again
+ * with the strict parser's value (which keeps integer-like keys in document
+ * order, so the first problem found is the first one written) and paths.
+ */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   const value = parsePlainly(text);
   if (value !== undefined) {
     try {
-      return read(value, "$", false);
+      return read(value, UNTRACED, false);
     } catch (e) {
-      // The strict parser's value, read again below, gives the same error
-      // up to the order of integer-like keys, which it keeps as written.
-      if (!(e instanceof Problem)) {
-        throw e;
-      }
+      passOnUnlessProblem(e);
     }
   }
   try {
@@ -785,12 +801,27 @@ function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   }
 }
 
-/** Decodes an already-parsed value with `read`, naming `typeName` in errors. */
+/**
+ * Decodes an already-parsed value with `read`, naming `typeName` in errors:
+ * quickly, else again with paths.
+ */
 function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+  try {
+    return read(value, UNTRACED, false);
+  } catch (e) {
+    passOnUnlessProblem(e);
+  }
   try {
     return read(value, "$", false);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+  }
+}
+
+/** Throws `e` again unless it is a `Problem` (which a traced read redoes). */
+function passOnUnlessProblem(e: unknown): void {
+  if (!(e instanceof Problem)) {
+    throw e;
   }
 }
 
@@ -826,7 +857,15 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The path of member `key` of the object at `path`. */
 function pathOfKey(path: string, key: string): string {
+  if (path === UNTRACED) {
+    return UNTRACED;
+  }
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
+function pathTo(path: string, step: string): string {
+  return path === UNTRACED ? UNTRACED : path + step;
 }
 
 function readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
@@ -897,7 +936,7 @@ function readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readIte
   const items = readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, `${path}[${i}]`);
+    out[i] = readItem(items[i] as JsonValue, path === UNTRACED ? UNTRACED : `${path}[${i}]`);
   }
   return out;
 }
@@ -1020,7 +1059,7 @@ function readCacheSetModeParams(value: JsonValue, path: string, orNull: boolean)
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCacheMode(member, path + ".mode", false);
+        mode = readCacheMode(member, pathTo(path, ".mode"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1077,13 +1116,13 @@ function readCacheSetModeResult(value: JsonValue, path: string, orNull: boolean)
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCacheMode(member, path + ".mode", false);
+        mode = readCacheMode(member, pathTo(path, ".mode"), false);
         break;
       case "previous_mode":
-        previousMode = readCacheMode(member, path + ".previous_mode", false);
+        previousMode = readCacheMode(member, pathTo(path, ".previous_mode"), false);
         break;
       case "entries":
-        entries = readIntegerAtLeast(member, path + ".entries", false, 0);
+        entries = readIntegerAtLeast(member, pathTo(path, ".entries"), false, 0);
         break;
       default:
         throw unknownField(key, path);
@@ -1160,16 +1199,16 @@ function readCallParams(value: JsonValue, path: string, orNull: boolean): CallPa
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tool":
-        tool = readString(member, path + ".tool", false);
+        tool = readString(member, pathTo(path, ".tool"), false);
         break;
       case "arguments":
-        arguments_ = readMcpObject(member, path + ".arguments", false);
+        arguments_ = readMcpObject(member, pathTo(path, ".arguments"), false);
         break;
       case "passthrough":
-        passthrough = readBoolean(member, path + ".passthrough", false);
+        passthrough = readBoolean(member, pathTo(path, ".passthrough"), false);
         break;
       case "timeout_ms":
-        timeoutMs = readIntegerAtLeast(member, path + ".timeout_ms", false, 1);
+        timeoutMs = readIntegerAtLeast(member, pathTo(path, ".timeout_ms"), false, 1);
         break;
       default:
         throw unknownField(key, path);
@@ -1242,10 +1281,10 @@ function readCallPromptParams(value: JsonValue, path: string, orNull: boolean): 
     const member = obj[key] as JsonValue;
     switch (key) {
       case "name":
-        name = readString(member, path + ".name", false);
+        name = readString(member, pathTo(path, ".name"), false);
         break;
       case "arguments":
-        arguments_ = readPromptArguments(member, path + ".arguments", false);
+        arguments_ = readPromptArguments(member, pathTo(path, ".arguments"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1306,10 +1345,10 @@ function readCallPromptResult(value: JsonValue, path: string, orNull: boolean): 
     const member = obj[key] as JsonValue;
     switch (key) {
       case "description":
-        description = member === null ? null : readString(member, path + ".description", true);
+        description = member === null ? null : readString(member, pathTo(path, ".description"), true);
         break;
       case "messages":
-        messages = readArrayOf(member, path + ".messages", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        messages = readArrayOf(member, pathTo(path, ".messages"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -1455,10 +1494,10 @@ function readCassetteSetModeParams(value: JsonValue, path: string, orNull: boole
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCassetteMode(member, path + ".mode", false);
+        mode = readCassetteMode(member, pathTo(path, ".mode"), false);
         break;
       case "path":
-        path_ = readString(member, path + ".path", false);
+        path_ = readString(member, pathTo(path, ".path"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1522,13 +1561,13 @@ function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boole
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCassetteMode(member, path + ".mode", false);
+        mode = readCassetteMode(member, pathTo(path, ".mode"), false);
         break;
       case "previous_mode":
-        previousMode = readCassetteMode(member, path + ".previous_mode", false);
+        previousMode = readCassetteMode(member, pathTo(path, ".previous_mode"), false);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, path + ".path", true);
+        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
         break;
       default:
         throw unknownField(key, path);
@@ -1634,10 +1673,10 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
-        code = readInteger(member, path + ".code", false);
+        code = readInteger(member, pathTo(path, ".code"), false);
         break;
       case "message":
-        message = readString(member, path + ".message", false);
+        message = readString(member, pathTo(path, ".message"), false);
         break;
       case "data":
         data = member;
@@ -1711,13 +1750,13 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = member === null ? null : readRequestId(member, path + ".id", true);
+        id = member === null ? null : readRequestId(member, pathTo(path, ".id"), true);
         break;
       case "error":
-        error = readErrorObject(member, path + ".error", false);
+        error = readErrorObject(member, pathTo(path, ".error"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1789,13 +1828,13 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, path + ".protocol_version", false);
+        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
         break;
       case "sdk":
-        sdk = readString(member, path + ".sdk", false);
+        sdk = readString(member, pathTo(path, ".sdk"), false);
         break;
       case "sdk_version":
-        sdkVersion = readString(member, path + ".sdk_version", false);
+        sdkVersion = readString(member, pathTo(path, ".sdk_version"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1868,10 +1907,10 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, path + ".protocol_version", false);
+        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
         break;
       case "binary_version":
-        binaryVersion = readString(member, path + ".binary_version", false);
+        binaryVersion = readString(member, pathTo(path, ".binary_version"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1952,22 +1991,22 @@ function readInitializeResult(value: JsonValue, path: string, orNull: boolean): 
     const member = obj[key] as JsonValue;
     switch (key) {
       case "era":
-        era = readMcpEra(member, path + ".era", false);
+        era = readMcpEra(member, pathTo(path, ".era"), false);
         break;
       case "mcp_protocol_version":
-        mcpProtocolVersion = readString(member, path + ".mcp_protocol_version", false);
+        mcpProtocolVersion = readString(member, pathTo(path, ".mcp_protocol_version"), false);
         break;
       case "server_name":
-        serverName = readString(member, path + ".server_name", false);
+        serverName = readString(member, pathTo(path, ".server_name"), false);
         break;
       case "server_version":
-        serverVersion = readString(member, path + ".server_version", false);
+        serverVersion = readString(member, pathTo(path, ".server_version"), false);
         break;
       case "capabilities":
-        capabilities = readMcpObject(member, path + ".capabilities", false);
+        capabilities = readMcpObject(member, pathTo(path, ".capabilities"), false);
         break;
       case "instructions":
-        instructions = member === null ? null : readString(member, path + ".instructions", true);
+        instructions = member === null ? null : readString(member, pathTo(path, ".instructions"), true);
         break;
       default:
         throw unknownField(key, path);
@@ -2075,7 +2114,7 @@ function readListResourcesResult(value: JsonValue, path: string, orNull: boolean
     const member = obj[key] as JsonValue;
     switch (key) {
       case "resources":
-        resources = readArrayOf(member, path + ".resources", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        resources = readArrayOf(member, pathTo(path, ".resources"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -2128,7 +2167,7 @@ function readListToolsResult(value: JsonValue, path: string, orNull: boolean): L
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tools":
-        tools = readArrayOf(member, path + ".tools", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        tools = readArrayOf(member, pathTo(path, ".tools"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -2316,7 +2355,7 @@ function readReadResourceParams(value: JsonValue, path: string, orNull: boolean)
     const member = obj[key] as JsonValue;
     switch (key) {
       case "uri":
-        uri = readString(member, path + ".uri", false);
+        uri = readString(member, pathTo(path, ".uri"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -2369,7 +2408,7 @@ function readReadResourceResult(value: JsonValue, path: string, orNull: boolean)
     const member = obj[key] as JsonValue;
     switch (key) {
       case "contents":
-        contents = readArrayOf(member, path + ".contents", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        contents = readArrayOf(member, pathTo(path, ".contents"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -2423,10 +2462,10 @@ function readReporterFlushResult(value: JsonValue, path: string, orNull: boolean
     const member = obj[key] as JsonValue;
     switch (key) {
       case "written":
-        written = readIntegerAtLeast(member, path + ".written", false, 0);
+        written = readIntegerAtLeast(member, pathTo(path, ".written"), false, 0);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, path + ".path", true);
+        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
         break;
       default:
         throw unknownField(key, path);
@@ -2487,10 +2526,10 @@ function readReporterSetUploadParams(value: JsonValue, path: string, orNull: boo
     const member = obj[key] as JsonValue;
     switch (key) {
       case "enabled":
-        enabled = readBoolean(member, path + ".enabled", false);
+        enabled = readBoolean(member, pathTo(path, ".enabled"), false);
         break;
       case "path":
-        path_ = readString(member, path + ".path", false);
+        path_ = readString(member, pathTo(path, ".path"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -2554,13 +2593,13 @@ function readReporterStatus(value: JsonValue, path: string, orNull: boolean): Re
     const member = obj[key] as JsonValue;
     switch (key) {
       case "enabled":
-        enabled = readBoolean(member, path + ".enabled", false);
+        enabled = readBoolean(member, pathTo(path, ".enabled"), false);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, path + ".path", true);
+        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
         break;
       case "pending":
-        pending = readIntegerAtLeast(member, path + ".pending", false, 0);
+        pending = readIntegerAtLeast(member, pathTo(path, ".pending"), false, 0);
         break;
       default:
         throw unknownField(key, path);
@@ -2636,16 +2675,16 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, path + ".id", false);
+        id = readRequestId(member, pathTo(path, ".id"), false);
         break;
       case "method":
-        method = readString(member, path + ".method", false);
+        method = readString(member, pathTo(path, ".method"), false);
         break;
       case "params":
-        params = readParams(member, path + ".params", false);
+        params = readParams(member, pathTo(path, ".params"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -2831,10 +2870,10 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, path + ".id", false);
+        id = readRequestId(member, pathTo(path, ".id"), false);
         break;
       case "result":
         result = member;
@@ -2911,16 +2950,16 @@ function readToolCallPassthrough(value: JsonValue, path: string, orNull: boolean
     const member = obj[key] as JsonValue;
     switch (key) {
       case "content":
-        content = readArrayOf(member, path + ".content", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        content = readArrayOf(member, pathTo(path, ".content"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       case "structuredContent":
-        structuredContent = readMcpObject(member, path + ".structuredContent", false);
+        structuredContent = readMcpObject(member, pathTo(path, ".structuredContent"), false);
         break;
       case "isError":
-        isError = readBoolean(member, path + ".isError", false);
+        isError = readBoolean(member, pathTo(path, ".isError"), false);
         break;
       case "_meta":
-        meta = readMcpObject(member, path + "._meta", false);
+        meta = readMcpObject(member, pathTo(path, "._meta"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -3014,19 +3053,19 @@ function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
     const member = obj[key] as JsonValue;
     switch (key) {
       case "success":
-        success = readBoolean(member, path + ".success", false);
+        success = readBoolean(member, pathTo(path, ".success"), false);
         break;
       case "data":
         data = member;
         break;
       case "text":
-        text = member === null ? null : readString(member, path + ".text", true);
+        text = member === null ? null : readString(member, pathTo(path, ".text"), true);
         break;
       case "error":
-        error = member === null ? null : readString(member, path + ".error", true);
+        error = member === null ? null : readString(member, pathTo(path, ".error"), true);
         break;
       case "duration_ms":
-        durationMs = readIntegerAtLeast(member, path + ".duration_ms", false, 0);
+        durationMs = readIntegerAtLeast(member, pathTo(path, ".duration_ms"), false, 0);
         break;
       default:
         throw unknownField(key, path);

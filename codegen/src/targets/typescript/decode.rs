@@ -100,7 +100,7 @@ fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
     out.line("    const member = obj[key] as JsonValue;");
     out.line("    switch (key) {");
     for (field, local) in object.fields.iter().zip(&locals) {
-        let path = format!("path + {}", js_string(&path_step(&field.name)));
+        let path = format!("pathTo(path, {})", js_string(&path_step(&field.name)));
         out.line(format!("      case {}:", js_string(&field.name)));
         out.line(format!("        {local} = {};", read_expr(&field.ty, "member", &path, false)));
         out.line("        break;");

@@ -18,7 +18,7 @@ const RESERVED_WORDS: &[&str] = &[
 const RUNTIME_IDENTIFIERS: &[&str] = &[
     "value", "path", "orNull", "obj", "key", "member", "out", "item", "itemPath", "entry",
     "entryPath", "Problem", "JSON", "String", "Number", "Object", "Array", "kindOf", "expected",
-    "unknownField", "missingField", "pathOfKey", "readBoolean", "readString", "readInteger",
+    "unknownField", "missingField", "pathOfKey", "pathTo", "readBoolean", "readString", "readInteger",
     "readIntegerAtLeast", "readIntegerOrString", "readEnum", "readObject", "readArray",
     "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "writeArray", "writeMap",
     "decodeText", "decodeParsed",

@@ -409,6 +409,9 @@ class StrictJsonParser {
   }
 }
 
+/** A surrogate code unit (half of a pair, or lone). */
+const ANY_SURROGATE = /[\ud800-\udfff]/;
+
 /**
  * Where `JSON.parse` could let a lone surrogate through: any escaped surrogate
  * (`\uD800` to `\uDFFF`, judged by the strict parser), or a raw one without its
@@ -428,7 +431,7 @@ const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<
  * keys, colons inside strings aside, lost one).
  */
 function parsePlainly(text: string): JsonValue | undefined {
-  if (SURROGATE_RISK.test(text)) {
+  if ((text.indexOf("\\u") >= 0 || ANY_SURROGATE.test(text)) && SURROGATE_RISK.test(text)) {
     return undefined;
   }
   let value: JsonValue;
@@ -437,7 +440,7 @@ function parsePlainly(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-  const keys = countKeys(value, 0);
+  const keys = keysBelow(value, 0);
   if (keys < 0) {
     return undefined;
   }
@@ -450,15 +453,12 @@ function parsePlainly(text: string): JsonValue | undefined {
 }
 
 /**
- * The number of object keys in `value`, nested inside `outer` containers; -1
- * when it nests deeper than `MAX_DEPTH` or holds a number beyond
- * +-(2^53-1) (an integer literal the strict parser rejects, or perhaps a
- * number it accepts: it decides).
+ * The number of object keys in the container `value`, nested inside `outer`
+ * containers; -1 when it nests deeper than `MAX_DEPTH` or holds a number
+ * beyond +-(2^53-1) (an integer literal the strict parser rejects, or a number
+ * it may accept: it decides).
  */
-function countKeys(value: JsonValue, outer: number): number {
-  if (typeof value !== "object" || value === null) {
-    return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
-  }
+function countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (outer === MAX_DEPTH) {
     return -1;
   }
@@ -466,7 +466,7 @@ function countKeys(value: JsonValue, outer: number): number {
   if (Array.isArray(value)) {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
-      const inner = countKeys(items[i] as JsonValue, outer + 1);
+      const inner = keysBelow(items[i] as JsonValue, outer + 1);
       if (inner < 0) {
         return -1;
       }
@@ -476,13 +476,21 @@ function countKeys(value: JsonValue, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    const inner = hasOwn.call(obj, key) ? countKeys(obj[key] as JsonValue, outer + 1) : -1;
+    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
     if (inner < 0) {
       return -1;
     }
     keys += inner + 1;
   }
   return keys;
+}
+
+/** `countKeys` of any value: 0 for a string, boolean, null or safe number. */
+function keysBelow(value: JsonValue, outer: number): number {
+  if (typeof value === "object" && value !== null) {
+    return countKeys(value, outer);
+  }
+  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
 }
 
 /** The number of colons in `text`. */
@@ -544,24 +552,32 @@ export function parseStrictJson(text: string): JsonValue {
 // ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 
-/** Reads a value of one type at `path`; `orNull` says the field also admits null. */
+/**
+ * Reads a value of one type at `path`; `orNull` says the field also admits
+ * null. `path` is `UNTRACED` in a first, quick read, which builds no paths and
+ * is read again with them when it fails.
+ */
 type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+
+/** The path of a quick read (see `Reader`); a traced path starts with `$`. */
+const UNTRACED = "";
 
 /** `T` with its fields writable, while a decoder builds it. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** Decodes JSON text with `read`, naming `typeName` in errors. */
+/**
+ * Decodes JSON text with `read`, naming `typeName` in errors: quickly when
+ * `JSON.parse` agrees with the strict parser and the value fits, else again
+ * with the strict parser's value (which keeps integer-like keys in document
+ * order, so the first problem found is the first one written) and paths.
+ */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   const value = parsePlainly(text);
   if (value !== undefined) {
     try {
-      return read(value, "$", false);
+      return read(value, UNTRACED, false);
     } catch (e) {
-      // The strict parser's value, read again below, gives the same error
-      // up to the order of integer-like keys, which it keeps as written.
-      if (!(e instanceof Problem)) {
-        throw e;
-      }
+      passOnUnlessProblem(e);
     }
   }
   try {
@@ -571,12 +587,27 @@ function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   }
 }
 
-/** Decodes an already-parsed value with `read`, naming `typeName` in errors. */
+/**
+ * Decodes an already-parsed value with `read`, naming `typeName` in errors:
+ * quickly, else again with paths.
+ */
 function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+  try {
+    return read(value, UNTRACED, false);
+  } catch (e) {
+    passOnUnlessProblem(e);
+  }
   try {
     return read(value, "$", false);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+  }
+}
+
+/** Throws `e` again unless it is a `Problem` (which a traced read redoes). */
+function passOnUnlessProblem(e: unknown): void {
+  if (!(e instanceof Problem)) {
+    throw e;
   }
 }
 
@@ -612,7 +643,15 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The path of member `key` of the object at `path`. */
 function pathOfKey(path: string, key: string): string {
+  if (path === UNTRACED) {
+    return UNTRACED;
+  }
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
+function pathTo(path: string, step: string): string {
+  return path === UNTRACED ? UNTRACED : path + step;
 }
 
 function readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
@@ -683,7 +722,7 @@ function readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readIte
   const items = readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, `${path}[${i}]`);
+    out[i] = readItem(items[i] as JsonValue, path === UNTRACED ? UNTRACED : `${path}[${i}]`);
   }
   return out;
 }

@@ -499,6 +499,9 @@ class StrictJsonParser {
   }
 }
 
+/** A surrogate code unit (half of a pair, or lone). */
+const ANY_SURROGATE = /[\ud800-\udfff]/;
+
 /**
  * Where `JSON.parse` could let a lone surrogate through: any escaped surrogate
  * (`\uD800` to `\uDFFF`, judged by the strict parser), or a raw one without its
@@ -518,7 +521,7 @@ const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<
  * keys, colons inside strings aside, lost one).
  */
 function parsePlainly(text: string): JsonValue | undefined {
-  if (SURROGATE_RISK.test(text)) {
+  if ((text.indexOf("\\u") >= 0 || ANY_SURROGATE.test(text)) && SURROGATE_RISK.test(text)) {
     return undefined;
   }
   let value: JsonValue;
@@ -527,7 +530,7 @@ function parsePlainly(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-  const keys = countKeys(value, 0);
+  const keys = keysBelow(value, 0);
   if (keys < 0) {
     return undefined;
   }
@@ -540,15 +543,12 @@ function parsePlainly(text: string): JsonValue | undefined {
 }
 
 /**
- * The number of object keys in `value`, nested inside `outer` containers; -1
- * when it nests deeper than `MAX_DEPTH` or holds a number beyond
- * +-(2^53-1) (an integer literal the strict parser rejects, or perhaps a
- * number it accepts: it decides).
+ * The number of object keys in the container `value`, nested inside `outer`
+ * containers; -1 when it nests deeper than `MAX_DEPTH` or holds a number
+ * beyond +-(2^53-1) (an integer literal the strict parser rejects, or a number
+ * it may accept: it decides).
  */
-function countKeys(value: JsonValue, outer: number): number {
-  if (typeof value !== "object" || value === null) {
-    return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
-  }
+function countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (outer === MAX_DEPTH) {
     return -1;
   }
@@ -556,7 +556,7 @@ function countKeys(value: JsonValue, outer: number): number {
   if (Array.isArray(value)) {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
-      const inner = countKeys(items[i] as JsonValue, outer + 1);
+      const inner = keysBelow(items[i] as JsonValue, outer + 1);
       if (inner < 0) {
         return -1;
       }
@@ -566,13 +566,21 @@ function countKeys(value: JsonValue, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    const inner = hasOwn.call(obj, key) ? countKeys(obj[key] as JsonValue, outer + 1) : -1;
+    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
     if (inner < 0) {
       return -1;
     }
     keys += inner + 1;
   }
   return keys;
+}
+
+/** `countKeys` of any value: 0 for a string, boolean, null or safe number. */
+function keysBelow(value: JsonValue, outer: number): number {
+  if (typeof value === "object" && value !== null) {
+    return countKeys(value, outer);
+  }
+  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
 }
 
 /** The number of colons in `text`. */
@@ -634,24 +642,32 @@ export function parseStrictJson(text: string): JsonValue {
 // ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 
-/** Reads a value of one type at `path`; `orNull` says the field also admits null. */
+/**
+ * Reads a value of one type at `path`; `orNull` says the field also admits
+ * null. `path` is `UNTRACED` in a first, quick read, which builds no paths and
+ * is read again with them when it fails.
+ */
 type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+
+/** The path of a quick read (see `Reader`); a traced path starts with `$`. */
+const UNTRACED = "";
 
 /** `T` with its fields writable, while a decoder builds it. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** Decodes JSON text with `read`, naming `typeName` in errors. */
+/**
+ * Decodes JSON text with `read`, naming `typeName` in errors: quickly when
+ * `JSON.parse` agrees with the strict parser and the value fits, else again
+ * with the strict parser's value (which keeps integer-like keys in document
+ * order, so the first problem found is the first one written) and paths.
+ */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   const value = parsePlainly(text);
   if (value !== undefined) {
     try {
-      return read(value, "$", false);
+      return read(value, UNTRACED, false);
     } catch (e) {
-      // The strict parser's value, read again below, gives the same error
-      // up to the order of integer-like keys, which it keeps as written.
-      if (!(e instanceof Problem)) {
-        throw e;
-      }
+      passOnUnlessProblem(e);
     }
   }
   try {
@@ -661,12 +677,27 @@ function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   }
 }
 
-/** Decodes an already-parsed value with `read`, naming `typeName` in errors. */
+/**
+ * Decodes an already-parsed value with `read`, naming `typeName` in errors:
+ * quickly, else again with paths.
+ */
 function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+  try {
+    return read(value, UNTRACED, false);
+  } catch (e) {
+    passOnUnlessProblem(e);
+  }
   try {
     return read(value, "$", false);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+  }
+}
+
+/** Throws `e` again unless it is a `Problem` (which a traced read redoes). */
+function passOnUnlessProblem(e: unknown): void {
+  if (!(e instanceof Problem)) {
+    throw e;
   }
 }
 
@@ -702,7 +733,15 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The path of member `key` of the object at `path`. */
 function pathOfKey(path: string, key: string): string {
+  if (path === UNTRACED) {
+    return UNTRACED;
+  }
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
+function pathTo(path: string, step: string): string {
+  return path === UNTRACED ? UNTRACED : path + step;
 }
 
 function readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
@@ -773,7 +812,7 @@ function readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readIte
   const items = readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, `${path}[${i}]`);
+    out[i] = readItem(items[i] as JsonValue, path === UNTRACED ? UNTRACED : `${path}[${i}]`);
   }
   return out;
 }
@@ -890,10 +929,10 @@ function readCircle(value: JsonValue, path: string, orNull: boolean): Circle {
     const member = obj[key] as JsonValue;
     switch (key) {
       case "radius":
-        radius = readInteger(member, path + ".radius", false);
+        radius = readInteger(member, pathTo(path, ".radius"), false);
         break;
       case "note":
-        note = readString(member, path + ".note", false);
+        note = readString(member, pathTo(path, ".note"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -997,10 +1036,10 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
-        code = readInteger(member, path + ".code", false);
+        code = readInteger(member, pathTo(path, ".code"), false);
         break;
       case "message":
-        message = readString(member, path + ".message", false);
+        message = readString(member, pathTo(path, ".message"), false);
         break;
       case "data":
         data = member;
@@ -1074,13 +1113,13 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = member === null ? null : readRequestId(member, path + ".id", true);
+        id = member === null ? null : readRequestId(member, pathTo(path, ".id"), true);
         break;
       case "error":
-        error = readErrorObject(member, path + ".error", false);
+        error = readErrorObject(member, pathTo(path, ".error"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1152,13 +1191,13 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, path + ".protocol_version", false);
+        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
         break;
       case "sdk":
-        sdk = readString(member, path + ".sdk", false);
+        sdk = readString(member, pathTo(path, ".sdk"), false);
         break;
       case "sdk_version":
-        sdkVersion = readString(member, path + ".sdk_version", false);
+        sdkVersion = readString(member, pathTo(path, ".sdk_version"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1231,10 +1270,10 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, path + ".protocol_version", false);
+        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
         break;
       case "binary_version":
-        binaryVersion = readString(member, path + ".binary_version", false);
+        binaryVersion = readString(member, pathTo(path, ".binary_version"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1386,37 +1425,37 @@ function readKeywords(value: JsonValue, path: string, orNull: boolean): Keywords
     const member = obj[key] as JsonValue;
     switch (key) {
       case "class":
-        class_ = readString(member, path + ".class", false);
+        class_ = readString(member, pathTo(path, ".class"), false);
         break;
       case "type":
-        type = readIntegerAtLeast(member, path + ".type", false, 0);
+        type = readIntegerAtLeast(member, pathTo(path, ".type"), false, 0);
         break;
       case "default":
-        default_ = readBoolean(member, path + ".default", false);
+        default_ = readBoolean(member, pathTo(path, ".default"), false);
         break;
       case "from":
-        from = member === null ? null : readString(member, path + ".from", true);
+        from = member === null ? null : readString(member, pathTo(path, ".from"), true);
         break;
       case "func":
-        func = readArrayOf(member, path + ".func", false, (item, itemPath) => readString(item, itemPath, false));
+        func = readArrayOf(member, pathTo(path, ".func"), false, (item, itemPath) => readString(item, itemPath, false));
         break;
       case "event":
-        event = readImport(member, path + ".event", false);
+        event = readImport(member, pathTo(path, ".event"), false);
         break;
       case "string":
         string = member;
         break;
       case "import":
-        import_ = readBag(member, path + ".import", false);
+        import_ = readBag(member, pathTo(path, ".import"), false);
         break;
       case "fooBar":
-        fooBar = readIntegerAtLeast(member, path + ".fooBar", false, 1);
+        fooBar = readIntegerAtLeast(member, pathTo(path, ".fooBar"), false, 1);
         break;
       case "_meta":
-        meta = member === null ? null : readShape(member, path + "._meta", true);
+        meta = member === null ? null : readShape(member, pathTo(path, "._meta"), true);
         break;
       case "shapes":
-        shapes = readArrayOf(member, path + ".shapes", false, (item, itemPath) => readShape(item, itemPath, false));
+        shapes = readArrayOf(member, pathTo(path, ".shapes"), false, (item, itemPath) => readShape(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -1525,10 +1564,10 @@ function readLabel(value: JsonValue, path: string, orNull: boolean): Label {
     const member = obj[key] as JsonValue;
     switch (key) {
       case "text":
-        text = readString(member, path + ".text", false);
+        text = readString(member, pathTo(path, ".text"), false);
         break;
       case "note":
-        note = readString(member, path + ".note", false);
+        note = readString(member, pathTo(path, ".note"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1635,16 +1674,16 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, path + ".id", false);
+        id = readRequestId(member, pathTo(path, ".id"), false);
         break;
       case "method":
-        method = readString(member, path + ".method", false);
+        method = readString(member, pathTo(path, ".method"), false);
         break;
       case "params":
-        params = readParams(member, path + ".params", false);
+        params = readParams(member, pathTo(path, ".params"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1836,10 +1875,10 @@ function readSquare(value: JsonValue, path: string, orNull: boolean): Square {
     const member = obj[key] as JsonValue;
     switch (key) {
       case "side":
-        side = readInteger(member, path + ".side", false);
+        side = readInteger(member, pathTo(path, ".side"), false);
         break;
       case "note":
-        note = readString(member, path + ".note", false);
+        note = readString(member, pathTo(path, ".note"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1902,10 +1941,10 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, path + ".id", false);
+        id = readRequestId(member, pathTo(path, ".id"), false);
         break;
       case "result":
         result = member;

@@ -269,6 +269,17 @@ function memberKeys(obj: JsonObject): readonly string[] {
   return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
 }
 
+/**
+ * What a reader's `for (const key in …)` loop walks to visit the members of
+ * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
+ * keys JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written.
+ */
+function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
+}
+
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
@@ -1055,7 +1066,10 @@ export interface CacheSetModeParams {
 function readCacheSetModeParams(value: JsonValue, path: string, orNull: boolean): CacheSetModeParams {
   const obj = readObject(value, path, orNull);
   let mode: CacheMode | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
@@ -1112,7 +1126,10 @@ function readCacheSetModeResult(value: JsonValue, path: string, orNull: boolean)
   let mode: CacheMode | undefined;
   let previousMode: CacheMode | undefined;
   let entries: number | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
@@ -1195,7 +1212,10 @@ function readCallParams(value: JsonValue, path: string, orNull: boolean): CallPa
   let arguments_: McpObject | undefined;
   let passthrough: boolean | undefined;
   let timeoutMs: number | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tool":
@@ -1277,7 +1297,10 @@ function readCallPromptParams(value: JsonValue, path: string, orNull: boolean): 
   const obj = readObject(value, path, orNull);
   let name: string | undefined;
   let arguments_: PromptArguments | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "name":
@@ -1341,7 +1364,10 @@ function readCallPromptResult(value: JsonValue, path: string, orNull: boolean): 
   const obj = readObject(value, path, orNull);
   let description: string | null | undefined;
   let messages: readonly McpObject[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "description":
@@ -1490,7 +1516,10 @@ function readCassetteSetModeParams(value: JsonValue, path: string, orNull: boole
   const obj = readObject(value, path, orNull);
   let mode: CassetteMode | undefined;
   let path_: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
@@ -1557,7 +1586,10 @@ function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boole
   let mode: CassetteMode | undefined;
   let previousMode: CassetteMode | undefined;
   let path_: string | null | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
@@ -1618,8 +1650,10 @@ export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
   const obj = readObject(value, path, orNull);
-  for (const key of memberKeys(obj)) {
-    throw unknownField(key, path);
+  for (const key in inDocumentOrder(obj, path)) {
+    if (hasOwn.call(obj, key)) {
+      throw unknownField(key, path);
+    }
   }
   return {};
 }
@@ -1669,7 +1703,10 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
   let code: number | undefined;
   let message: string | undefined;
   let data: JsonValue | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
@@ -1746,7 +1783,10 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
   let error: ErrorObject | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -1824,7 +1864,10 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
   let sdkVersion: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
@@ -1903,7 +1946,10 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
   const obj = readObject(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
@@ -1987,7 +2033,10 @@ function readInitializeResult(value: JsonValue, path: string, orNull: boolean): 
   let serverVersion: string | undefined;
   let capabilities: McpObject | undefined;
   let instructions: string | null | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "era":
@@ -2110,7 +2159,10 @@ export interface ListResourcesResult {
 function readListResourcesResult(value: JsonValue, path: string, orNull: boolean): ListResourcesResult {
   const obj = readObject(value, path, orNull);
   let resources: readonly McpObject[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "resources":
@@ -2163,7 +2215,10 @@ export interface ListToolsResult {
 function readListToolsResult(value: JsonValue, path: string, orNull: boolean): ListToolsResult {
   const obj = readObject(value, path, orNull);
   let tools: readonly McpObject[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tools":
@@ -2351,7 +2406,10 @@ export interface ReadResourceParams {
 function readReadResourceParams(value: JsonValue, path: string, orNull: boolean): ReadResourceParams {
   const obj = readObject(value, path, orNull);
   let uri: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "uri":
@@ -2404,7 +2462,10 @@ export interface ReadResourceResult {
 function readReadResourceResult(value: JsonValue, path: string, orNull: boolean): ReadResourceResult {
   const obj = readObject(value, path, orNull);
   let contents: readonly McpObject[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "contents":
@@ -2458,7 +2519,10 @@ function readReporterFlushResult(value: JsonValue, path: string, orNull: boolean
   const obj = readObject(value, path, orNull);
   let written: number | undefined;
   let path_: string | null | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "written":
@@ -2522,7 +2586,10 @@ function readReporterSetUploadParams(value: JsonValue, path: string, orNull: boo
   const obj = readObject(value, path, orNull);
   let enabled: boolean | undefined;
   let path_: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "enabled":
@@ -2589,7 +2656,10 @@ function readReporterStatus(value: JsonValue, path: string, orNull: boolean): Re
   let enabled: boolean | undefined;
   let path_: string | null | undefined;
   let pending: number | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "enabled":
@@ -2671,7 +2741,10 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: Params | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -2821,8 +2894,10 @@ export type ShutdownResult = Record<string, never>;
 
 function readShutdownResult(value: JsonValue, path: string, orNull: boolean): ShutdownResult {
   const obj = readObject(value, path, orNull);
-  for (const key of memberKeys(obj)) {
-    throw unknownField(key, path);
+  for (const key in inDocumentOrder(obj, path)) {
+    if (hasOwn.call(obj, key)) {
+      throw unknownField(key, path);
+    }
   }
   return {};
 }
@@ -2866,7 +2941,10 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: JsonValue | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -2946,7 +3024,10 @@ function readToolCallPassthrough(value: JsonValue, path: string, orNull: boolean
   let structuredContent: McpObject | undefined;
   let isError: boolean | undefined;
   let meta: McpObject | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "content":
@@ -3049,7 +3130,10 @@ function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
   let text: string | null | undefined;
   let error: string | null | undefined;
   let durationMs: number | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "success":

@@ -20,7 +20,7 @@ const RUNTIME_IDENTIFIERS: &[&str] = &[
     "entryPath", "Problem", "JSON", "String", "Number", "Object", "Array", "kindOf", "expected",
     "unknownField", "missingField", "pathOfKey", "pathTo", "readBoolean", "readString", "readInteger",
     "readIntegerAtLeast", "readIntegerOrString", "readEnum", "readObject", "readArray",
-    "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "writeArray", "writeMap",
+    "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "inDocumentOrder", "hasOwn", "writeArray", "writeMap",
     "decodeText", "decodeParsed",
 ];
 

@@ -55,6 +55,17 @@ function memberKeys(obj: JsonObject): readonly string[] {
   return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
 }
 
+/**
+ * What a reader's `for (const key in …)` loop walks to visit the members of
+ * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
+ * keys JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written.
+ */
+function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
+}
+
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }

@@ -145,6 +145,17 @@ function memberKeys(obj: JsonObject): readonly string[] {
   return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
 }
 
+/**
+ * What a reader's `for (const key in …)` loop walks to visit the members of
+ * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
+ * keys JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written.
+ */
+function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
+}
+
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
@@ -925,7 +936,10 @@ function readCircle(value: JsonValue, path: string, orNull: boolean): Circle {
   const obj = readObject(value, path, orNull);
   let radius: number | undefined;
   let note: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "radius":
@@ -981,8 +995,10 @@ export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
   const obj = readObject(value, path, orNull);
-  for (const key of memberKeys(obj)) {
-    throw unknownField(key, path);
+  for (const key in inDocumentOrder(obj, path)) {
+    if (hasOwn.call(obj, key)) {
+      throw unknownField(key, path);
+    }
   }
   return {};
 }
@@ -1032,7 +1048,10 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
   let code: number | undefined;
   let message: string | undefined;
   let data: JsonValue | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
@@ -1109,7 +1128,10 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
   let error: ErrorObject | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -1187,7 +1209,10 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
   let sdkVersion: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
@@ -1266,7 +1291,10 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
   const obj = readObject(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
@@ -1421,7 +1449,10 @@ function readKeywords(value: JsonValue, path: string, orNull: boolean): Keywords
   let fooBar: number | undefined;
   let meta: Shape | null | undefined;
   let shapes: readonly Shape[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "class":
@@ -1560,7 +1591,10 @@ function readLabel(value: JsonValue, path: string, orNull: boolean): Label {
   const obj = readObject(value, path, orNull);
   let text: string | undefined;
   let note: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "text":
@@ -1670,7 +1704,10 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: Params | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -1871,7 +1908,10 @@ function readSquare(value: JsonValue, path: string, orNull: boolean): Square {
   const obj = readObject(value, path, orNull);
   let side: number | undefined;
   let note: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "side":
@@ -1937,7 +1977,10 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: JsonValue | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":

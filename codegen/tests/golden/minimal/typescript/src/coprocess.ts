@@ -140,9 +140,15 @@ const documentOrder = new WeakMap<JsonObject, readonly string[]>();
 /** Whether `documentOrder` was ever written (so most lookups are skipped). */
 let documentOrderUsed = false;
 
-/** The keys of `obj` in document order. */
-function memberKeys(obj: JsonObject): readonly string[] {
-  return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
+/**
+ * What a reader's `for (const key in …)` loop walks to visit the members of
+ * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
+ * keys JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written.
+ */
+function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
 }
 
 function isDigit(c: number): boolean {
@@ -812,8 +818,10 @@ export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
   const obj = readObject(value, path, orNull);
-  for (const key of memberKeys(obj)) {
-    throw unknownField(key, path);
+  for (const key in inDocumentOrder(obj, path)) {
+    if (hasOwn.call(obj, key)) {
+      throw unknownField(key, path);
+    }
   }
   return {};
 }
@@ -863,7 +871,10 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
   let code: number | undefined;
   let message: string | undefined;
   let data: JsonValue | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
@@ -940,7 +951,10 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
   let error: ErrorObject | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -1018,7 +1032,10 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
   let sdkVersion: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
@@ -1097,7 +1114,10 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
   const obj = readObject(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
@@ -1240,7 +1260,10 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: Params | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -1398,7 +1421,10 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: JsonValue | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":

@@ -269,6 +269,17 @@ function memberKeys(obj: JsonObject): readonly string[] {
   return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
 }
 
+/**
+ * What a reader's `for (const key in …)` loop walks to visit the members of
+ * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
+ * keys JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written.
+ */
+function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
+}
+
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
@@ -623,6 +634,130 @@ class StrictJsonParser {
   }
 }
 
+/** A surrogate code unit (half of a pair, or lone). */
+const ANY_SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * Where `JSON.parse` could let a lone surrogate through: any escaped surrogate
+ * (`\uD800` to `\uDFFF`, judged by the strict parser), or a raw one without its
+ * other half.
+ */
+const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * `text` read by the platform's `JSON.parse` when that gives exactly the value
+ * the strict parser gives (up to the enumeration order of integer-like keys,
+ * which JavaScript fixes anyway); undefined when it may not, and the strict
+ * parser must judge. `JSON.parse` enforces the grammar, the whitespace, the
+ * escapes and the byte-order mark; what it lets through is checked here, with
+ * native string searches and one walk over the value: lone surrogates, numbers
+ * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
+ * duplicate keys (the text has a colon for every key, so a value with fewer
+ * keys, colons inside strings aside, lost one).
+ */
+function parsePlainly(text: string): JsonValue | undefined {
+  if ((text.indexOf("\\u") >= 0 || ANY_SURROGATE.test(text)) && SURROGATE_RISK.test(text)) {
+    return undefined;
+  }
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  const keys = keysBelow(value, 0);
+  if (keys < 0) {
+    return undefined;
+  }
+  const colons = countColons(text);
+  if (colons === keys) {
+    return value;
+  }
+  // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
+  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value) ? value : undefined;
+}
+
+/**
+ * The number of object keys in the container `value`, nested inside `outer`
+ * containers; -1 when it nests deeper than `MAX_DEPTH` or holds a number
+ * beyond +-(2^53-1) (an integer literal the strict parser rejects, or a number
+ * it may accept: it decides).
+ */
+function countKeys(value: JsonObject | JsonArray, outer: number): number {
+  if (outer === MAX_DEPTH) {
+    return -1;
+  }
+  let keys = 0;
+  if (Array.isArray(value)) {
+    const items = value as JsonArray;
+    for (let i = 0; i < items.length; i++) {
+      const inner = keysBelow(items[i] as JsonValue, outer + 1);
+      if (inner < 0) {
+        return -1;
+      }
+      keys += inner;
+    }
+    return keys;
+  }
+  const obj = value as JsonObject;
+  for (const key in obj) {
+    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
+    if (inner < 0) {
+      return -1;
+    }
+    keys += inner + 1;
+  }
+  return keys;
+}
+
+/** `countKeys` of any value: 0 for a string, boolean, null or safe number. */
+function keysBelow(value: JsonValue, outer: number): number {
+  if (typeof value === "object" && value !== null) {
+    return countKeys(value, outer);
+  }
+  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
+}
+
+/** The number of colons in `text`. */
+function countColons(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) {
+    count++;
+  }
+  return count;
+}
+
+/** The number of colons in the strings (keys included) of `value`. */
+function colonsInStrings(value: JsonValue): number {
+  if (typeof value === "string") {
+    return countColons(value);
+  }
+  if (typeof value !== "object" || value === null) {
+    return 0;
+  }
+  let colons = 0;
+  if (Array.isArray(value)) {
+    for (const item of value as JsonArray) {
+      colons += colonsInStrings(item);
+    }
+    return colons;
+  }
+  const obj = value as JsonObject;
+  for (const key of Object.keys(obj)) {
+    colons += countColons(key) + colonsInStrings(obj[key] as JsonValue);
+  }
+  return colons;
+}
+
+/**
+ * Reads one strict JSON text, with `JSON.parse` where it agrees (see
+ * `parsePlainly`). Throws a `Problem`.
+ */
+function readJsonText(text: string): JsonValue {
+  const value = parsePlainly(text);
+  return value !== undefined ? value : new StrictJsonParser(text).parseDocument();
+}
+
 /**
  * Reads one strict JSON text: no byte-order mark, nothing after the value, no
  * duplicate keys, no lone surrogates, no `NaN`/`Infinity`, no number that
@@ -633,7 +768,7 @@ class StrictJsonParser {
  */
 export function parseStrictJson(text: string): JsonValue {
   try {
-    return new StrictJsonParser(text).parseDocument();
+    return readJsonText(text);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError("JSON", e.problem, e.path) : e;
   }
@@ -642,14 +777,34 @@ export function parseStrictJson(text: string): JsonValue {
 // ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 
-/** Reads a value of one type at `path`; `orNull` says the field also admits null. */
+/**
+ * Reads a value of one type at `path`; `orNull` says the field also admits
+ * null. `path` is `UNTRACED` in a first, quick read, which builds no paths and
+ * is read again with them when it fails.
+ */
 type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+
+/** The path of a quick read (see `Reader`); a traced path starts with `$`. */
+const UNTRACED = "";
 
 /** `T` with its fields writable, while a decoder builds it. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** Decodes JSON text with `read`, naming `typeName` in errors. */
+/**
+ * Decodes JSON text with `read`, naming `typeName` in errors: quickly when
+ * `JSON.parse` agrees with the strict parser and the value fits, else again
+ * with the strict parser's value (which keeps integer-like keys in document
+ * order, so the first problem found is the first one written) and paths.
+ */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
+  const value = parsePlainly(text);
+  if (value !== undefined) {
+    try {
+      return read(value, UNTRACED, false);
+    } catch (e) {
+      passOnUnlessProblem(e);
+    }
+  }
   try {
     return read(new StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
@@ -657,12 +812,27 @@ function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   }
 }
 
-/** Decodes an already-parsed value with `read`, naming `typeName` in errors. */
+/**
+ * Decodes an already-parsed value with `read`, naming `typeName` in errors:
+ * quickly, else again with paths.
+ */
 function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+  try {
+    return read(value, UNTRACED, false);
+  } catch (e) {
+    passOnUnlessProblem(e);
+  }
   try {
     return read(value, "$", false);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+  }
+}
+
+/** Throws `e` again unless it is a `Problem` (which a traced read redoes). */
+function passOnUnlessProblem(e: unknown): void {
+  if (!(e instanceof Problem)) {
+    throw e;
   }
 }
 
@@ -698,7 +868,15 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The path of member `key` of the object at `path`. */
 function pathOfKey(path: string, key: string): string {
+  if (path === UNTRACED) {
+    return UNTRACED;
+  }
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
+function pathTo(path: string, step: string): string {
+  return path === UNTRACED ? UNTRACED : path + step;
 }
 
 function readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
@@ -769,7 +947,7 @@ function readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readIte
   const items = readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, `${path}[${i}]`);
+    out[i] = readItem(items[i] as JsonValue, path === UNTRACED ? UNTRACED : `${path}[${i}]`);
   }
   return out;
 }
@@ -888,11 +1066,14 @@ export interface CacheSetModeParams {
 function readCacheSetModeParams(value: JsonValue, path: string, orNull: boolean): CacheSetModeParams {
   const obj = readObject(value, path, orNull);
   let mode: CacheMode | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCacheMode(member, path + ".mode", false);
+        mode = readCacheMode(member, pathTo(path, ".mode"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -945,17 +1126,20 @@ function readCacheSetModeResult(value: JsonValue, path: string, orNull: boolean)
   let mode: CacheMode | undefined;
   let previousMode: CacheMode | undefined;
   let entries: number | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCacheMode(member, path + ".mode", false);
+        mode = readCacheMode(member, pathTo(path, ".mode"), false);
         break;
       case "previous_mode":
-        previousMode = readCacheMode(member, path + ".previous_mode", false);
+        previousMode = readCacheMode(member, pathTo(path, ".previous_mode"), false);
         break;
       case "entries":
-        entries = readIntegerAtLeast(member, path + ".entries", false, 0);
+        entries = readIntegerAtLeast(member, pathTo(path, ".entries"), false, 0);
         break;
       default:
         throw unknownField(key, path);
@@ -1028,20 +1212,23 @@ function readCallParams(value: JsonValue, path: string, orNull: boolean): CallPa
   let arguments_: McpObject | undefined;
   let passthrough: boolean | undefined;
   let timeoutMs: number | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tool":
-        tool = readString(member, path + ".tool", false);
+        tool = readString(member, pathTo(path, ".tool"), false);
         break;
       case "arguments":
-        arguments_ = readMcpObject(member, path + ".arguments", false);
+        arguments_ = readMcpObject(member, pathTo(path, ".arguments"), false);
         break;
       case "passthrough":
-        passthrough = readBoolean(member, path + ".passthrough", false);
+        passthrough = readBoolean(member, pathTo(path, ".passthrough"), false);
         break;
       case "timeout_ms":
-        timeoutMs = readIntegerAtLeast(member, path + ".timeout_ms", false, 1);
+        timeoutMs = readIntegerAtLeast(member, pathTo(path, ".timeout_ms"), false, 1);
         break;
       default:
         throw unknownField(key, path);
@@ -1110,14 +1297,17 @@ function readCallPromptParams(value: JsonValue, path: string, orNull: boolean): 
   const obj = readObject(value, path, orNull);
   let name: string | undefined;
   let arguments_: PromptArguments | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "name":
-        name = readString(member, path + ".name", false);
+        name = readString(member, pathTo(path, ".name"), false);
         break;
       case "arguments":
-        arguments_ = readPromptArguments(member, path + ".arguments", false);
+        arguments_ = readPromptArguments(member, pathTo(path, ".arguments"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1174,14 +1364,17 @@ function readCallPromptResult(value: JsonValue, path: string, orNull: boolean): 
   const obj = readObject(value, path, orNull);
   let description: string | null | undefined;
   let messages: readonly McpObject[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "description":
-        description = member === null ? null : readString(member, path + ".description", true);
+        description = member === null ? null : readString(member, pathTo(path, ".description"), true);
         break;
       case "messages":
-        messages = readArrayOf(member, path + ".messages", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        messages = readArrayOf(member, pathTo(path, ".messages"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -1323,14 +1516,17 @@ function readCassetteSetModeParams(value: JsonValue, path: string, orNull: boole
   const obj = readObject(value, path, orNull);
   let mode: CassetteMode | undefined;
   let path_: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCassetteMode(member, path + ".mode", false);
+        mode = readCassetteMode(member, pathTo(path, ".mode"), false);
         break;
       case "path":
-        path_ = readString(member, path + ".path", false);
+        path_ = readString(member, pathTo(path, ".path"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1390,17 +1586,20 @@ function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boole
   let mode: CassetteMode | undefined;
   let previousMode: CassetteMode | undefined;
   let path_: string | null | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCassetteMode(member, path + ".mode", false);
+        mode = readCassetteMode(member, pathTo(path, ".mode"), false);
         break;
       case "previous_mode":
-        previousMode = readCassetteMode(member, path + ".previous_mode", false);
+        previousMode = readCassetteMode(member, pathTo(path, ".previous_mode"), false);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, path + ".path", true);
+        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
         break;
       default:
         throw unknownField(key, path);
@@ -1451,8 +1650,10 @@ export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
   const obj = readObject(value, path, orNull);
-  for (const key of memberKeys(obj)) {
-    throw unknownField(key, path);
+  for (const key in inDocumentOrder(obj, path)) {
+    if (hasOwn.call(obj, key)) {
+      throw unknownField(key, path);
+    }
   }
   return {};
 }
@@ -1502,14 +1703,17 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
   let code: number | undefined;
   let message: string | undefined;
   let data: JsonValue | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
-        code = readInteger(member, path + ".code", false);
+        code = readInteger(member, pathTo(path, ".code"), false);
         break;
       case "message":
-        message = readString(member, path + ".message", false);
+        message = readString(member, pathTo(path, ".message"), false);
         break;
       case "data":
         data = member;
@@ -1579,17 +1783,20 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
   let error: ErrorObject | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = member === null ? null : readRequestId(member, path + ".id", true);
+        id = member === null ? null : readRequestId(member, pathTo(path, ".id"), true);
         break;
       case "error":
-        error = readErrorObject(member, path + ".error", false);
+        error = readErrorObject(member, pathTo(path, ".error"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1657,17 +1864,20 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
   let sdkVersion: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, path + ".protocol_version", false);
+        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
         break;
       case "sdk":
-        sdk = readString(member, path + ".sdk", false);
+        sdk = readString(member, pathTo(path, ".sdk"), false);
         break;
       case "sdk_version":
-        sdkVersion = readString(member, path + ".sdk_version", false);
+        sdkVersion = readString(member, pathTo(path, ".sdk_version"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1736,14 +1946,17 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
   const obj = readObject(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, path + ".protocol_version", false);
+        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
         break;
       case "binary_version":
-        binaryVersion = readString(member, path + ".binary_version", false);
+        binaryVersion = readString(member, pathTo(path, ".binary_version"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -1820,26 +2033,29 @@ function readInitializeResult(value: JsonValue, path: string, orNull: boolean): 
   let serverVersion: string | undefined;
   let capabilities: McpObject | undefined;
   let instructions: string | null | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "era":
-        era = readMcpEra(member, path + ".era", false);
+        era = readMcpEra(member, pathTo(path, ".era"), false);
         break;
       case "mcp_protocol_version":
-        mcpProtocolVersion = readString(member, path + ".mcp_protocol_version", false);
+        mcpProtocolVersion = readString(member, pathTo(path, ".mcp_protocol_version"), false);
         break;
       case "server_name":
-        serverName = readString(member, path + ".server_name", false);
+        serverName = readString(member, pathTo(path, ".server_name"), false);
         break;
       case "server_version":
-        serverVersion = readString(member, path + ".server_version", false);
+        serverVersion = readString(member, pathTo(path, ".server_version"), false);
         break;
       case "capabilities":
-        capabilities = readMcpObject(member, path + ".capabilities", false);
+        capabilities = readMcpObject(member, pathTo(path, ".capabilities"), false);
         break;
       case "instructions":
-        instructions = member === null ? null : readString(member, path + ".instructions", true);
+        instructions = member === null ? null : readString(member, pathTo(path, ".instructions"), true);
         break;
       default:
         throw unknownField(key, path);
@@ -1943,11 +2159,14 @@ export interface ListResourcesResult {
 function readListResourcesResult(value: JsonValue, path: string, orNull: boolean): ListResourcesResult {
   const obj = readObject(value, path, orNull);
   let resources: readonly McpObject[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "resources":
-        resources = readArrayOf(member, path + ".resources", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        resources = readArrayOf(member, pathTo(path, ".resources"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -1996,11 +2215,14 @@ export interface ListToolsResult {
 function readListToolsResult(value: JsonValue, path: string, orNull: boolean): ListToolsResult {
   const obj = readObject(value, path, orNull);
   let tools: readonly McpObject[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tools":
-        tools = readArrayOf(member, path + ".tools", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        tools = readArrayOf(member, pathTo(path, ".tools"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -2184,11 +2406,14 @@ export interface ReadResourceParams {
 function readReadResourceParams(value: JsonValue, path: string, orNull: boolean): ReadResourceParams {
   const obj = readObject(value, path, orNull);
   let uri: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "uri":
-        uri = readString(member, path + ".uri", false);
+        uri = readString(member, pathTo(path, ".uri"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -2237,11 +2462,14 @@ export interface ReadResourceResult {
 function readReadResourceResult(value: JsonValue, path: string, orNull: boolean): ReadResourceResult {
   const obj = readObject(value, path, orNull);
   let contents: readonly McpObject[] | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "contents":
-        contents = readArrayOf(member, path + ".contents", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        contents = readArrayOf(member, pathTo(path, ".contents"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
         throw unknownField(key, path);
@@ -2291,14 +2519,17 @@ function readReporterFlushResult(value: JsonValue, path: string, orNull: boolean
   const obj = readObject(value, path, orNull);
   let written: number | undefined;
   let path_: string | null | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "written":
-        written = readIntegerAtLeast(member, path + ".written", false, 0);
+        written = readIntegerAtLeast(member, pathTo(path, ".written"), false, 0);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, path + ".path", true);
+        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
         break;
       default:
         throw unknownField(key, path);
@@ -2355,14 +2586,17 @@ function readReporterSetUploadParams(value: JsonValue, path: string, orNull: boo
   const obj = readObject(value, path, orNull);
   let enabled: boolean | undefined;
   let path_: string | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "enabled":
-        enabled = readBoolean(member, path + ".enabled", false);
+        enabled = readBoolean(member, pathTo(path, ".enabled"), false);
         break;
       case "path":
-        path_ = readString(member, path + ".path", false);
+        path_ = readString(member, pathTo(path, ".path"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -2422,17 +2656,20 @@ function readReporterStatus(value: JsonValue, path: string, orNull: boolean): Re
   let enabled: boolean | undefined;
   let path_: string | null | undefined;
   let pending: number | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "enabled":
-        enabled = readBoolean(member, path + ".enabled", false);
+        enabled = readBoolean(member, pathTo(path, ".enabled"), false);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, path + ".path", true);
+        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
         break;
       case "pending":
-        pending = readIntegerAtLeast(member, path + ".pending", false, 0);
+        pending = readIntegerAtLeast(member, pathTo(path, ".pending"), false, 0);
         break;
       default:
         throw unknownField(key, path);
@@ -2504,20 +2741,23 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: Params | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, path + ".id", false);
+        id = readRequestId(member, pathTo(path, ".id"), false);
         break;
       case "method":
-        method = readString(member, path + ".method", false);
+        method = readString(member, pathTo(path, ".method"), false);
         break;
       case "params":
-        params = readParams(member, path + ".params", false);
+        params = readParams(member, pathTo(path, ".params"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -2654,8 +2894,10 @@ export type ShutdownResult = Record<string, never>;
 
 function readShutdownResult(value: JsonValue, path: string, orNull: boolean): ShutdownResult {
   const obj = readObject(value, path, orNull);
-  for (const key of memberKeys(obj)) {
-    throw unknownField(key, path);
+  for (const key in inDocumentOrder(obj, path)) {
+    if (hasOwn.call(obj, key)) {
+      throw unknownField(key, path);
+    }
   }
   return {};
 }
@@ -2699,14 +2941,17 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: JsonValue | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, path + ".jsonrpc", false);
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, path + ".id", false);
+        id = readRequestId(member, pathTo(path, ".id"), false);
         break;
       case "result":
         result = member;
@@ -2779,20 +3024,23 @@ function readToolCallPassthrough(value: JsonValue, path: string, orNull: boolean
   let structuredContent: McpObject | undefined;
   let isError: boolean | undefined;
   let meta: McpObject | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "content":
-        content = readArrayOf(member, path + ".content", false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        content = readArrayOf(member, pathTo(path, ".content"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       case "structuredContent":
-        structuredContent = readMcpObject(member, path + ".structuredContent", false);
+        structuredContent = readMcpObject(member, pathTo(path, ".structuredContent"), false);
         break;
       case "isError":
-        isError = readBoolean(member, path + ".isError", false);
+        isError = readBoolean(member, pathTo(path, ".isError"), false);
         break;
       case "_meta":
-        meta = readMcpObject(member, path + "._meta", false);
+        meta = readMcpObject(member, pathTo(path, "._meta"), false);
         break;
       default:
         throw unknownField(key, path);
@@ -2882,23 +3130,26 @@ function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
   let text: string | null | undefined;
   let error: string | null | undefined;
   let durationMs: number | undefined;
-  for (const key of memberKeys(obj)) {
+  for (const key in inDocumentOrder(obj, path)) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
     const member = obj[key] as JsonValue;
     switch (key) {
       case "success":
-        success = readBoolean(member, path + ".success", false);
+        success = readBoolean(member, pathTo(path, ".success"), false);
         break;
       case "data":
         data = member;
         break;
       case "text":
-        text = member === null ? null : readString(member, path + ".text", true);
+        text = member === null ? null : readString(member, pathTo(path, ".text"), true);
         break;
       case "error":
-        error = member === null ? null : readString(member, path + ".error", true);
+        error = member === null ? null : readString(member, pathTo(path, ".error"), true);
         break;
       case "duration_ms":
-        durationMs = readIntegerAtLeast(member, path + ".duration_ms", false, 0);
+        durationMs = readIntegerAtLeast(member, pathTo(path, ".duration_ms"), false, 0);
         break;
       default:
         throw unknownField(key, path);

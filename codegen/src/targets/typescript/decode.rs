@@ -86,8 +86,10 @@ fn field_locals(fields: &[Field]) -> Vec<String> {
 fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
     out.line("  const obj = readObject(value, path, orNull);");
     if object.fields.is_empty() {
-        out.line("  for (const key of memberKeys(obj)) {");
-        out.line("    throw unknownField(key, path);");
+        out.line("  for (const key in inDocumentOrder(obj, path)) {");
+        out.line("    if (hasOwn.call(obj, key)) {");
+        out.line("      throw unknownField(key, path);");
+        out.line("    }");
         out.line("  }");
         out.line("  return {};");
         return;
@@ -96,11 +98,14 @@ fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
     for (field, local) in object.fields.iter().zip(&locals) {
         out.line(format!("  let {local}: {} | undefined;", ts_type(&field.ty)));
     }
-    out.line("  for (const key of memberKeys(obj)) {");
+    out.line("  for (const key in inDocumentOrder(obj, path)) {");
+    out.line("    if (!hasOwn.call(obj, key)) {");
+    out.line("      continue;");
+    out.line("    }");
     out.line("    const member = obj[key] as JsonValue;");
     out.line("    switch (key) {");
     for (field, local) in object.fields.iter().zip(&locals) {
-        let path = format!("path + {}", js_string(&path_step(&field.name)));
+        let path = format!("pathTo(path, {})", js_string(&path_step(&field.name)));
         out.line(format!("      case {}:", js_string(&field.name)));
         out.line(format!("        {local} = {};", read_expr(&field.ty, "member", &path, false)));
         out.line("        break;");

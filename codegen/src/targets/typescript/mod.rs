@@ -1,7 +1,10 @@
 //! The TypeScript target: one self-contained ES2020 module,
 //! `typescript/src/coprocess.ts`, with no dependencies. It carries its own
 //! strict JSON reader (see `runtime.ts`), because `JSON.parse` cannot see
-//! duplicate keys, lone surrogates or oversized integers.
+//! duplicate keys, lone surrogates or oversized integers. Decoding takes
+//! `JSON.parse`'s fast native path when cheap checks (native string searches
+//! and one walk over the parsed value) show that it agrees with the strict
+//! reader, and the strict reader otherwise and for every error message.
 //!
 //! The file is assembled from one submodule per concern: [`names`] (naming
 //! and quoting), [`types`] (type declarations), [`decode`] and [`encode`]

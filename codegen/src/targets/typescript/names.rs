@@ -18,9 +18,9 @@ const RESERVED_WORDS: &[&str] = &[
 const RUNTIME_IDENTIFIERS: &[&str] = &[
     "value", "path", "orNull", "obj", "key", "member", "out", "item", "itemPath", "entry",
     "entryPath", "Problem", "JSON", "String", "Number", "Object", "Array", "kindOf", "expected",
-    "unknownField", "missingField", "pathOfKey", "readBoolean", "readString", "readInteger",
+    "unknownField", "missingField", "pathOfKey", "pathTo", "readBoolean", "readString", "readInteger",
     "readIntegerAtLeast", "readIntegerOrString", "readEnum", "readObject", "readArray",
-    "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "writeArray", "writeMap",
+    "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "inDocumentOrder", "hasOwn", "writeArray", "writeMap",
     "decodeText", "decodeParsed",
 ];
 

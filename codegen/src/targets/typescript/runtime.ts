@@ -55,6 +55,17 @@ function memberKeys(obj: JsonObject): readonly string[] {
   return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
 }
 
+/**
+ * What a reader's `for (const key in …)` loop walks to visit the members of
+ * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
+ * keys JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written.
+ */
+function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
+}
+
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
@@ -409,6 +420,130 @@ class StrictJsonParser {
   }
 }
 
+/** A surrogate code unit (half of a pair, or lone). */
+const ANY_SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * Where `JSON.parse` could let a lone surrogate through: any escaped surrogate
+ * (`\uD800` to `\uDFFF`, judged by the strict parser), or a raw one without its
+ * other half.
+ */
+const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * `text` read by the platform's `JSON.parse` when that gives exactly the value
+ * the strict parser gives (up to the enumeration order of integer-like keys,
+ * which JavaScript fixes anyway); undefined when it may not, and the strict
+ * parser must judge. `JSON.parse` enforces the grammar, the whitespace, the
+ * escapes and the byte-order mark; what it lets through is checked here, with
+ * native string searches and one walk over the value: lone surrogates, numbers
+ * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
+ * duplicate keys (the text has a colon for every key, so a value with fewer
+ * keys, colons inside strings aside, lost one).
+ */
+function parsePlainly(text: string): JsonValue | undefined {
+  if ((text.indexOf("\\u") >= 0 || ANY_SURROGATE.test(text)) && SURROGATE_RISK.test(text)) {
+    return undefined;
+  }
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  const keys = keysBelow(value, 0);
+  if (keys < 0) {
+    return undefined;
+  }
+  const colons = countColons(text);
+  if (colons === keys) {
+    return value;
+  }
+  // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
+  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value) ? value : undefined;
+}
+
+/**
+ * The number of object keys in the container `value`, nested inside `outer`
+ * containers; -1 when it nests deeper than `MAX_DEPTH` or holds a number
+ * beyond +-(2^53-1) (an integer literal the strict parser rejects, or a number
+ * it may accept: it decides).
+ */
+function countKeys(value: JsonObject | JsonArray, outer: number): number {
+  if (outer === MAX_DEPTH) {
+    return -1;
+  }
+  let keys = 0;
+  if (Array.isArray(value)) {
+    const items = value as JsonArray;
+    for (let i = 0; i < items.length; i++) {
+      const inner = keysBelow(items[i] as JsonValue, outer + 1);
+      if (inner < 0) {
+        return -1;
+      }
+      keys += inner;
+    }
+    return keys;
+  }
+  const obj = value as JsonObject;
+  for (const key in obj) {
+    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
+    if (inner < 0) {
+      return -1;
+    }
+    keys += inner + 1;
+  }
+  return keys;
+}
+
+/** `countKeys` of any value: 0 for a string, boolean, null or safe number. */
+function keysBelow(value: JsonValue, outer: number): number {
+  if (typeof value === "object" && value !== null) {
+    return countKeys(value, outer);
+  }
+  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
+}
+
+/** The number of colons in `text`. */
+function countColons(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) {
+    count++;
+  }
+  return count;
+}
+
+/** The number of colons in the strings (keys included) of `value`. */
+function colonsInStrings(value: JsonValue): number {
+  if (typeof value === "string") {
+    return countColons(value);
+  }
+  if (typeof value !== "object" || value === null) {
+    return 0;
+  }
+  let colons = 0;
+  if (Array.isArray(value)) {
+    for (const item of value as JsonArray) {
+      colons += colonsInStrings(item);
+    }
+    return colons;
+  }
+  const obj = value as JsonObject;
+  for (const key of Object.keys(obj)) {
+    colons += countColons(key) + colonsInStrings(obj[key] as JsonValue);
+  }
+  return colons;
+}
+
+/**
+ * Reads one strict JSON text, with `JSON.parse` where it agrees (see
+ * `parsePlainly`). Throws a `Problem`.
+ */
+function readJsonText(text: string): JsonValue {
+  const value = parsePlainly(text);
+  return value !== undefined ? value : new StrictJsonParser(text).parseDocument();
+}
+
 /**
  * Reads one strict JSON text: no byte-order mark, nothing after the value, no
  * duplicate keys, no lone surrogates, no `NaN`/`Infinity`, no number that
@@ -419,7 +554,7 @@ class StrictJsonParser {
  */
 export function parseStrictJson(text: string): JsonValue {
   try {
-    return new StrictJsonParser(text).parseDocument();
+    return readJsonText(text);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError("JSON", e.problem, e.path) : e;
   }
@@ -428,14 +563,34 @@ export function parseStrictJson(text: string): JsonValue {
 // ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 
-/** Reads a value of one type at `path`; `orNull` says the field also admits null. */
+/**
+ * Reads a value of one type at `path`; `orNull` says the field also admits
+ * null. `path` is `UNTRACED` in a first, quick read, which builds no paths and
+ * is read again with them when it fails.
+ */
 type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+
+/** The path of a quick read (see `Reader`); a traced path starts with `$`. */
+const UNTRACED = "";
 
 /** `T` with its fields writable, while a decoder builds it. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** Decodes JSON text with `read`, naming `typeName` in errors. */
+/**
+ * Decodes JSON text with `read`, naming `typeName` in errors: quickly when
+ * `JSON.parse` agrees with the strict parser and the value fits, else again
+ * with the strict parser's value (which keeps integer-like keys in document
+ * order, so the first problem found is the first one written) and paths.
+ */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
+  const value = parsePlainly(text);
+  if (value !== undefined) {
+    try {
+      return read(value, UNTRACED, false);
+    } catch (e) {
+      passOnUnlessProblem(e);
+    }
+  }
   try {
     return read(new StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
@@ -443,12 +598,27 @@ function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
   }
 }
 
-/** Decodes an already-parsed value with `read`, naming `typeName` in errors. */
+/**
+ * Decodes an already-parsed value with `read`, naming `typeName` in errors:
+ * quickly, else again with paths.
+ */
 function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+  try {
+    return read(value, UNTRACED, false);
+  } catch (e) {
+    passOnUnlessProblem(e);
+  }
   try {
     return read(value, "$", false);
   } catch (e) {
     throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+  }
+}
+
+/** Throws `e` again unless it is a `Problem` (which a traced read redoes). */
+function passOnUnlessProblem(e: unknown): void {
+  if (!(e instanceof Problem)) {
+    throw e;
   }
 }
 
@@ -484,7 +654,15 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The path of member `key` of the object at `path`. */
 function pathOfKey(path: string, key: string): string {
+  if (path === UNTRACED) {
+    return UNTRACED;
+  }
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
+function pathTo(path: string, step: string): string {
+  return path === UNTRACED ? UNTRACED : path + step;
 }
 
 function readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
@@ -555,7 +733,7 @@ function readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readIte
   const items = readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, `${path}[${i}]`);
+    out[i] = readItem(items[i] as JsonValue, path === UNTRACED ? UNTRACED : `${path}[${i}]`);
   }
   return out;
 }

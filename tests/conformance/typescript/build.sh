@@ -17,14 +17,8 @@ output_root="${1:-generated}"
 file="typescript/src/coprocess.ts"
 out="$root/target/conformance/typescript"
 
-missing() {
-  if [ "${CI:-}" = "true" ]; then
-    echo "error: toolchain missing: $1" >&2
-    exit 1
-  fi
-  echo "TOOLCHAIN MISSING: $1" >&2
-  exit 3
-}
+# missing
+. "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
 
 node_major() {
   "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0

@@ -14,7 +14,7 @@ use crate::model::{Contract, TypeKind};
 const OPEN_MEMBERS: &[(&str, &str, &str)] = &[("Request", "params", "P"), ("SuccessResponse", "result", "R")];
 
 /// Generic copies of the envelope structs in `file`, with their serde impls.
-pub fn typed_structs(file: &syn::File) -> Vec<syn::Item> {
+pub fn typed_structs(contract: &Contract, file: &syn::File) -> Vec<syn::Item> {
     let mut items = Vec::new();
     for (name, member, param) in OPEN_MEMBERS {
         let found = file.items.iter().find_map(|item| match item {
@@ -22,13 +22,17 @@ pub fn typed_structs(file: &syn::File) -> Vec<syn::Item> {
             _ => None,
         });
         if let Some(original) = found {
-            items.extend(typed_struct(original, member, param));
+            let required = match contract.types.get(*name).map(|t| &t.kind) {
+                Some(TypeKind::Object(object)) => object.fields.iter().any(|f| f.name == *member && f.required),
+                _ => continue,
+            };
+            items.extend(typed_struct(original, member, param, required));
         }
     }
     items
 }
 
-fn typed_struct(mut item: syn::ItemStruct, member: &str, param: &str) -> Vec<syn::Item> {
+fn typed_struct(mut item: syn::ItemStruct, member: &str, param: &str, required: bool) -> Vec<syn::Item> {
     let original = item.ident.clone();
     let name = format_ident!("{}Of", original);
     let param = format_ident!("{}", param);
@@ -38,8 +42,7 @@ fn typed_struct(mut item: syn::ItemStruct, member: &str, param: &str) -> Vec<syn
     let Some(field) = named.named.iter_mut().find(|f| f.ident.as_ref().is_some_and(|i| i == member)) else {
         return Vec::new();
     };
-    let optional = quote!(#field).to_string().contains("Option");
-    field.ty = if optional { syn::parse_quote!(::std::option::Option<#param>) } else { syn::parse_quote!(#param) };
+    field.ty = if required { syn::parse_quote!(#param) } else { syn::parse_quote!(::std::option::Option<#param>) };
     let doc = format!(" A `{original}` whose `{member}` is decoded as `{param}`, the shape the method table names for the method.");
     item.attrs.retain(|a| !a.path().is_ident("doc"));
     for attr in item.attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
@@ -125,7 +128,7 @@ fn response_of(contract: &Contract) -> TokenStream {
     });
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let variant = format_ident!("{}", v.type_name);
-        quote! { #i => strict_from_text("Response", &checked.text).map(Self::#variant), }
+        quote! { #i => strict_from_text("Response", &text).map(Self::#variant), }
     });
     quote! {
         /// A `Response` whose `result` is decoded as `R`, the method's result shape.
@@ -134,14 +137,7 @@ fn response_of(contract: &Contract) -> TokenStream {
         impl<R: serde::de::DeserializeOwned + serde::Serialize> ResponseOf<R> {
             /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
             pub fn decode(text: &str) -> Result<Self, DecodeError> {
-                let checked = strict::scan(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new("Response", path, problem))?;
-                if !checked.text.trim_start().starts_with('{') {
-                    // Not an object: the untyped decoder says what it is instead.
-                    let problem = Response::decode(&checked.text).err();
-                    return Err(problem.unwrap_or_else(|| DecodeError::new("Response", "$", "expected object")));
-                }
-                let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| checked.top_level_keys.iter().any(|k| k == d)).collect();
-                let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new("Response", "$", p))?;
+                let (text, chosen) = checked_variant("Response", text, &[#(#discriminators),*])?;
                 match chosen { #(#arms)* _ => Err(DecodeError::new("Response", "$", "no variant")) }
             }
         }

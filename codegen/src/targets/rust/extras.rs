@@ -188,14 +188,7 @@ fn frames(contract: &Contract) -> TokenStream {
                 });
                 quote! {
                     fn decode(text: &str) -> Result<Self, DecodeError> {
-                        let checked = strict::scan(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(#name, path, problem))?;
-                        if !checked.text.trim_start().starts_with('{') {
-                            let value: serde_json::Value = serde_json::from_str(&checked.text).map_err(|e| DecodeError::new(#name, "$", strict::problem_from_serde(&e.to_string())))?;
-                            return Self::from_value(value);
-                        }
-                        let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| checked.top_level_keys.iter().any(|k| k == d)).collect();
-                        let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
-                        let text = checked.text;
+                        let (text, chosen) = checked_variant(#name, text, &[#(#discriminators),*])?;
                         match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
                     }
                     fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
@@ -244,6 +237,18 @@ fn frames(contract: &Contract) -> TokenStream {
         }
         fn checked_text<'t>(type_name: &'static str, text: &'t str) -> Result<std::borrow::Cow<'t, str>, DecodeError> {
             strict::check_text(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
+        }
+        /// Checks a union's frame text and picks its variant by which
+        /// discriminator fields are present at the top level (from the scan).
+        fn checked_variant<'t>(type_name: &'static str, text: &'t str, discriminators: &[&str]) -> Result<(std::borrow::Cow<'t, str>, usize), DecodeError> {
+            let checked = strict::scan(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
+            if !checked.text.trim_start().starts_with('{') {
+                let value: serde_json::Value = serde_json::from_str(&checked.text).map_err(|e| DecodeError::new(type_name, "$", strict::problem_from_serde(&e.to_string())))?;
+                return Err(DecodeError::new(type_name, "$", format!("expected object, got {}", strict::kind(&value))));
+            }
+            let present: Vec<bool> = discriminators.iter().map(|d| checked.top_level_keys.iter().any(|k| k == d)).collect();
+            let chosen = strict::pick_variant(&present, discriminators).map_err(|p| DecodeError::new(type_name, "$", p))?;
+            Ok((checked.text, chosen))
         }
         /// Deserializes checked text; only a failure pays for tracking the path.
         fn strict_from_text<T: serde::de::DeserializeOwned>(type_name: &'static str, text: &str) -> Result<T, DecodeError> {

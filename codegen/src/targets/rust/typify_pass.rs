@@ -45,7 +45,7 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     let mut file: syn::File =
         syn::parse2(stream).map_err(|e| typify_error(contract, "/$defs", format!("typify produced invalid tokens: {e}")))?;
     Tighten { contract }.visit_file_mut(&mut file);
-    let typed = super::envelopes::typed_structs(&file);
+    let typed = super::envelopes::typed_structs(contract, &file);
     file.items.extend(typed);
     Ok(quote! { #file })
 }

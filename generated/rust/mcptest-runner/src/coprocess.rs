@@ -1570,6 +1570,38 @@ fn checked_text<'t>(
     strict::check_text(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
 }
+/// Checks a union's frame text and picks its variant by which
+/// discriminator fields are present at the top level (from the scan).
+fn checked_variant<'t>(
+    type_name: &'static str,
+    text: &'t str,
+    discriminators: &[&str],
+) -> Result<(std::borrow::Cow<'t, str>, usize), DecodeError> {
+    let checked = strict::scan(text, MAX_DEPTH)
+        .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
+    if !checked.text.trim_start().starts_with('{') {
+        let value: serde_json::Value = serde_json::from_str(&checked.text)
+            .map_err(|e| DecodeError::new(
+                type_name,
+                "$",
+                strict::problem_from_serde(&e.to_string()),
+            ))?;
+        return Err(
+            DecodeError::new(
+                type_name,
+                "$",
+                format!("expected object, got {}", strict::kind(& value)),
+            ),
+        );
+    }
+    let present: Vec<bool> = discriminators
+        .iter()
+        .map(|d| checked.top_level_keys.iter().any(|k| k == d))
+        .collect();
+    let chosen = strict::pick_variant(&present, discriminators)
+        .map_err(|p| DecodeError::new(type_name, "$", p))?;
+    Ok((checked.text, chosen))
+}
 /// Deserializes checked text; only a failure pays for tracking the path.
 fn strict_from_text<T: serde::de::DeserializeOwned>(
     type_name: &'static str,
@@ -1666,24 +1698,11 @@ impl Frame for CallPromptResult {
 impl Frame for CallResult {
     const TYPE_NAME: &'static str = "CallResult";
     fn decode(text: &str) -> Result<Self, DecodeError> {
-        let checked = strict::scan(text, MAX_DEPTH)
-            .map_err(|(path, problem)| DecodeError::new("CallResult", path, problem))?;
-        if !checked.text.trim_start().starts_with('{') {
-            let value: serde_json::Value = serde_json::from_str(&checked.text)
-                .map_err(|e| DecodeError::new(
-                    "CallResult",
-                    "$",
-                    strict::problem_from_serde(&e.to_string()),
-                ))?;
-            return Self::from_value(value);
-        }
-        let present: Vec<bool> = ["success", "content"]
-            .iter()
-            .map(|d| checked.top_level_keys.iter().any(|k| k == d))
-            .collect();
-        let chosen = strict::pick_variant(&present, &["success", "content"])
-            .map_err(|p| DecodeError::new("CallResult", "$", p))?;
-        let text = checked.text;
+        let (text, chosen) = checked_variant(
+            "CallResult",
+            text,
+            &["success", "content"],
+        )?;
         match chosen {
             0usize => strict_from_text::<Verdict>("CallResult", &text).map(Self::Verdict),
             1usize => {
@@ -2000,24 +2019,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
 impl Frame for Response {
     const TYPE_NAME: &'static str = "Response";
     fn decode(text: &str) -> Result<Self, DecodeError> {
-        let checked = strict::scan(text, MAX_DEPTH)
-            .map_err(|(path, problem)| DecodeError::new("Response", path, problem))?;
-        if !checked.text.trim_start().starts_with('{') {
-            let value: serde_json::Value = serde_json::from_str(&checked.text)
-                .map_err(|e| DecodeError::new(
-                    "Response",
-                    "$",
-                    strict::problem_from_serde(&e.to_string()),
-                ))?;
-            return Self::from_value(value);
-        }
-        let present: Vec<bool> = ["result", "error"]
-            .iter()
-            .map(|d| checked.top_level_keys.iter().any(|k| k == d))
-            .collect();
-        let chosen = strict::pick_variant(&present, &["result", "error"])
-            .map_err(|p| DecodeError::new("Response", "$", p))?;
-        let text = checked.text;
+        let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
             0usize => {
                 strict_from_text::<SuccessResponse>("Response", &text)
@@ -2409,32 +2411,10 @@ pub enum ResponseOf<R> {
 impl<R: serde::de::DeserializeOwned + serde::Serialize> ResponseOf<R> {
     /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
     pub fn decode(text: &str) -> Result<Self, DecodeError> {
-        let checked = strict::scan(text, MAX_DEPTH)
-            .map_err(|(path, problem)| DecodeError::new("Response", path, problem))?;
-        if !checked.text.trim_start().starts_with('{') {
-            let problem = Response::decode(&checked.text).err();
-            return Err(
-                problem
-                    .unwrap_or_else(|| DecodeError::new(
-                        "Response",
-                        "$",
-                        "expected object",
-                    )),
-            );
-        }
-        let present: Vec<bool> = ["result", "error"]
-            .iter()
-            .map(|d| checked.top_level_keys.iter().any(|k| k == d))
-            .collect();
-        let chosen = strict::pick_variant(&present, &["result", "error"])
-            .map_err(|p| DecodeError::new("Response", "$", p))?;
+        let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
-            0usize => {
-                strict_from_text("Response", &checked.text).map(Self::SuccessResponse)
-            }
-            1usize => {
-                strict_from_text("Response", &checked.text).map(Self::ErrorResponse)
-            }
+            0usize => strict_from_text("Response", &text).map(Self::SuccessResponse),
+            1usize => strict_from_text("Response", &text).map(Self::ErrorResponse),
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
     }

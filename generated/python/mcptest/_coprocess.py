@@ -494,7 +494,8 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
 
 class _ObjectShape(Generic[_T]):
     """A closed object: its dataclass, a decoder per declared field, the required
-    fields and the value of each optional field when it is absent."""
+    fields, the value of each optional field when it is absent, and the attribute
+    of each field not named as on the wire."""
 
     def __init__(
         self,
@@ -502,29 +503,36 @@ class _ObjectShape(Generic[_T]):
         fields: Dict[str, Callable[[JsonValue], object]],
         required: Tuple[str, ...],
         absent: Optional[Dict[str, object]] = None,
+        attributes: Optional[Dict[str, str]] = None,
     ) -> None:
         self.cls = cls
         self.fields = fields
         self.required = required
         self.absent = absent or {}
+        self.attributes = attributes or {}
         self.names = frozenset(fields)
 
-    def instance(self, members: Dict[str, JsonValue]) -> _T:
-        """The dataclass with the members as they are (each already checked, and
-        named as its attribute), absent optional fields at their defaults."""
-        instance: _T = object.__new__(self.cls)
-        attributes = instance.__dict__
-        if len(members) < len(self.fields):
-            attributes.update(self.absent)
-        attributes.update(members)
-        return instance
-
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared member (the reader reads each
-        required one: a missing one is a ``KeyError`` there)."""
+        """The object, when it has no undeclared member."""
         if isinstance(value, dict) and self.names.issuperset(value):
             return value
         raise self.problem(value)
+
+    def read(self, value: JsonValue) -> _T:
+        """The dataclass of an object its reader's quick path does not take: each
+        member decoded, absent optional fields at their defaults."""
+        obj = self.members(value)
+        try:
+            decoded = {key: self.fields[key](item) for key, item in obj.items()}
+        except _Problem:
+            raise self.problem(obj) from None
+        if any(name not in obj for name in self.required):
+            raise self.problem(obj)
+        instance: _T = object.__new__(self.cls)
+        attributes = instance.__dict__
+        for key, item in {**self.absent, **decoded}.items():
+            attributes[self.attributes.get(key, key)] = item
+        return instance
 
     def problem(self, value: JsonValue) -> _Problem:
         """The first problem of an object that does not decode."""
@@ -563,25 +571,18 @@ def _new(cls: Type[_T], **fields: object) -> _T:
     return instance
 
 
-def _variant(value: JsonValue, discriminators: Tuple[str, ...]) -> str:
-    """The discriminator of the one union variant whose field is present."""
+def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
+    """Why a value is not the object of exactly one union variant (told apart by
+    the discriminating fields)."""
     if not isinstance(value, dict):
-        raise _KindError("object", value)
-    found = ""
-    for name in discriminators:
-        if name in value:
-            if found:
-                break
-            found = name
-    else:
-        if found:
-            return found
+        return _KindError("object", value)
+    found = [name for name in discriminators if name in value]
     listed = [f"`{name}`" for name in discriminators]
     if len(discriminators) == 2:
         problem = "both {} and {}" if found else "neither {} nor {}"
-        raise _Problem(problem.format(*listed))
+        return _Problem(problem.format(*listed))
     problem = "more than one of {}" if found else "none of {}"
-    raise _Problem(problem.format(", ".join(listed)))
+    return _Problem(problem.format(", ".join(listed)))
 
 
 class Codec(Generic[_T]):
@@ -1378,17 +1379,13 @@ def encode_cache_mode(value: CacheMode) -> str:
 
 
 def _read_cache_set_mode_params(value: JsonValue) -> CacheSetModeParams:
-    obj = _CACHE_SET_MODE_PARAMS_SHAPE.members(value)
-    try:
-        mode = obj["mode"]
-        if mode in CACHE_MODE_VALUES:
-            return _CACHE_SET_MODE_PARAMS_SHAPE.instance(obj)
-        return _new(
-            CacheSetModeParams,
-            mode=_read_cache_mode(mode),
-        )
-    except (_Problem, KeyError):
-        raise _CACHE_SET_MODE_PARAMS_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        mode = value.get("mode")
+        if len(value) == 1 and mode in CACHE_MODE_VALUES:
+            instance = object.__new__(CacheSetModeParams)
+            instance.__dict__.update(value)
+            return instance
+    return _CACHE_SET_MODE_PARAMS_SHAPE.read(value)
 
 
 def cache_set_mode_params_to_value(value: CacheSetModeParams) -> Dict[str, JsonValue]:
@@ -1422,26 +1419,21 @@ def encode_cache_set_mode_params(value: CacheSetModeParams) -> str:
 
 
 def _read_cache_set_mode_result(value: JsonValue) -> CacheSetModeResult:
-    obj = _CACHE_SET_MODE_RESULT_SHAPE.members(value)
-    try:
-        mode = obj["mode"]
-        previous_mode = obj["previous_mode"]
-        entries = obj["entries"]
+    if isinstance(value, dict):
+        mode = value.get("mode")
+        previous_mode = value.get("previous_mode")
+        entries = value.get("entries")
         if (
-            mode in CACHE_MODE_VALUES
+            len(value) == 3
+            and mode in CACHE_MODE_VALUES
             and previous_mode in CACHE_MODE_VALUES
             and type(entries) is int
             and entries >= 0
         ):
-            return _CACHE_SET_MODE_RESULT_SHAPE.instance(obj)
-        return _new(
-            CacheSetModeResult,
-            mode=_read_cache_mode(mode),
-            previous_mode=_read_cache_mode(previous_mode),
-            entries=_int_at_least(entries, 0),
-        )
-    except (_Problem, KeyError):
-        raise _CACHE_SET_MODE_RESULT_SHAPE.problem(obj) from None
+            instance = object.__new__(CacheSetModeResult)
+            instance.__dict__.update(value)
+            return instance
+    return _CACHE_SET_MODE_RESULT_SHAPE.read(value)
 
 
 def cache_set_mode_result_to_value(value: CacheSetModeResult) -> Dict[str, JsonValue]:
@@ -1477,30 +1469,27 @@ def encode_cache_set_mode_result(value: CacheSetModeResult) -> str:
 
 
 def _read_call_params(value: JsonValue) -> CallParams:
-    obj = _CALL_PARAMS_SHAPE.members(value)
-    try:
-        tool = obj["tool"]
-        arguments = obj.get("arguments")
-        passthrough = obj.get("passthrough")
-        timeout_ms = obj.get("timeout_ms")
+    if isinstance(value, dict):
+        tool = value.get("tool")
+        arguments = value.get("arguments")
+        passthrough = value.get("passthrough")
+        timeout_ms = value.get("timeout_ms")
         if (
-            type(tool) is str
-            and (type(arguments) is dict or "arguments" not in obj)
-            and (type(passthrough) is bool or "passthrough" not in obj)
+            _CALL_PARAMS_SHAPE.names.issuperset(value)
+            and type(tool) is str
+            and (type(arguments) is dict or "arguments" not in value)
+            and (type(passthrough) is bool or "passthrough" not in value)
             and (
-                (type(timeout_ms) is int and timeout_ms >= 1) or "timeout_ms" not in obj
+                (type(timeout_ms) is int and timeout_ms >= 1)
+                or "timeout_ms" not in value
             )
         ):
-            return _CALL_PARAMS_SHAPE.instance(obj)
-        return _new(
-            CallParams,
-            tool=_str(tool),
-            arguments=_read_mcp_object(arguments) if "arguments" in obj else None,
-            passthrough=_bool(passthrough) if "passthrough" in obj else None,
-            timeout_ms=_int_at_least(timeout_ms, 1) if "timeout_ms" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _CALL_PARAMS_SHAPE.problem(obj) from None
+            instance = object.__new__(CallParams)
+            if len(value) < 4:
+                instance.__dict__.update(_CALL_PARAMS_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _CALL_PARAMS_SHAPE.read(value)
 
 
 def call_params_to_value(value: CallParams) -> Dict[str, JsonValue]:
@@ -1538,25 +1527,21 @@ def encode_call_params(value: CallParams) -> str:
 
 
 def _read_call_prompt_params(value: JsonValue) -> CallPromptParams:
-    obj = _CALL_PROMPT_PARAMS_SHAPE.members(value)
-    try:
-        name = obj["name"]
-        arguments = obj.get("arguments")
-        if type(name) is str:
-            return _new(
-                CallPromptParams,
-                name=name,
-                arguments=_read_prompt_arguments(arguments)
-                if "arguments" in obj
-                else None,
-            )
-        return _new(
-            CallPromptParams,
-            name=_str(name),
-            arguments=_read_prompt_arguments(arguments) if "arguments" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _CALL_PROMPT_PARAMS_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        name = value.get("name")
+        arguments = value.get("arguments")
+        if len(value) == 1 + ("arguments" in value) and type(name) is str:
+            try:
+                return _new(
+                    CallPromptParams,
+                    name=name,
+                    arguments=_read_prompt_arguments(arguments)
+                    if "arguments" in value
+                    else None,
+                )
+            except _Problem:
+                raise _CALL_PROMPT_PARAMS_SHAPE.problem(value) from None
+    return _CALL_PROMPT_PARAMS_SHAPE.read(value)
 
 
 def call_prompt_params_to_value(value: CallPromptParams) -> Dict[str, JsonValue]:
@@ -1592,23 +1577,23 @@ def encode_call_prompt_params(value: CallPromptParams) -> str:
 
 
 def _read_call_prompt_result(value: JsonValue) -> CallPromptResult:
-    obj = _CALL_PROMPT_RESULT_SHAPE.members(value)
-    try:
-        description = obj["description"]
-        messages = obj["messages"]
-        if description is None or type(description) is str:
-            return _new(
-                CallPromptResult,
-                description=description,
-                messages=_array(messages, _read_mcp_object),
-            )
-        return _new(
-            CallPromptResult,
-            description=_nullable(description, _str),
-            messages=_array(messages, _read_mcp_object),
-        )
-    except (_Problem, KeyError):
-        raise _CALL_PROMPT_RESULT_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        description = value.get("description")
+        messages = value.get("messages")
+        if (
+            len(value) == 2
+            and "description" in value
+            and (description is None or type(description) is str)
+        ):
+            try:
+                return _new(
+                    CallPromptResult,
+                    description=description,
+                    messages=_array(messages, _read_mcp_object),
+                )
+            except _Problem:
+                raise _CALL_PROMPT_RESULT_SHAPE.problem(value) from None
+    return _CALL_PROMPT_RESULT_SHAPE.read(value)
 
 
 def call_prompt_result_to_value(value: CallPromptResult) -> Dict[str, JsonValue]:
@@ -1643,10 +1628,12 @@ def encode_call_prompt_result(value: CallPromptResult) -> str:
 
 
 def _read_call_result(value: JsonValue) -> CallResult:
-    variant = _variant(value, ("success", "content"))
-    if variant == "success":
-        return _read_verdict(value)
-    return _read_tool_call_passthrough(value)
+    if isinstance(value, dict):
+        if "success" in value and "content" not in value:
+            return _read_verdict(value)
+        if "content" in value and "success" not in value:
+            return _read_tool_call_passthrough(value)
+    raise _no_variant(value, ("success", "content"))
 
 
 def call_result_to_value(value: CallResult) -> Dict[str, JsonValue]:
@@ -1708,19 +1695,20 @@ def encode_cassette_mode(value: CassetteMode) -> str:
 
 
 def _read_cassette_set_mode_params(value: JsonValue) -> CassetteSetModeParams:
-    obj = _CASSETTE_SET_MODE_PARAMS_SHAPE.members(value)
-    try:
-        mode = obj["mode"]
-        path = obj.get("path")
-        if mode in CASSETTE_MODE_VALUES and (type(path) is str or "path" not in obj):
-            return _CASSETTE_SET_MODE_PARAMS_SHAPE.instance(obj)
-        return _new(
-            CassetteSetModeParams,
-            mode=_read_cassette_mode(mode),
-            path=_str(path) if "path" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _CASSETTE_SET_MODE_PARAMS_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        mode = value.get("mode")
+        path = value.get("path")
+        if (
+            len(value) == 1 + ("path" in value)
+            and mode in CASSETTE_MODE_VALUES
+            and (type(path) is str or "path" not in value)
+        ):
+            instance = object.__new__(CassetteSetModeParams)
+            if len(value) < 2:
+                instance.__dict__.update(_CASSETTE_SET_MODE_PARAMS_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _CASSETTE_SET_MODE_PARAMS_SHAPE.read(value)
 
 
 def cassette_set_mode_params_to_value(
@@ -1762,25 +1750,21 @@ def encode_cassette_set_mode_params(value: CassetteSetModeParams) -> str:
 
 
 def _read_cassette_set_mode_result(value: JsonValue) -> CassetteSetModeResult:
-    obj = _CASSETTE_SET_MODE_RESULT_SHAPE.members(value)
-    try:
-        mode = obj["mode"]
-        previous_mode = obj["previous_mode"]
-        path = obj["path"]
+    if isinstance(value, dict):
+        mode = value.get("mode")
+        previous_mode = value.get("previous_mode")
+        path = value.get("path")
         if (
-            mode in CASSETTE_MODE_VALUES
+            len(value) == 3
+            and "path" in value
+            and mode in CASSETTE_MODE_VALUES
             and previous_mode in CASSETTE_MODE_VALUES
             and (path is None or type(path) is str)
         ):
-            return _CASSETTE_SET_MODE_RESULT_SHAPE.instance(obj)
-        return _new(
-            CassetteSetModeResult,
-            mode=_read_cassette_mode(mode),
-            previous_mode=_read_cassette_mode(previous_mode),
-            path=_nullable(path, _str),
-        )
-    except (_Problem, KeyError):
-        raise _CASSETTE_SET_MODE_RESULT_SHAPE.problem(obj) from None
+            instance = object.__new__(CassetteSetModeResult)
+            instance.__dict__.update(value)
+            return instance
+    return _CASSETTE_SET_MODE_RESULT_SHAPE.read(value)
 
 
 def cassette_set_mode_result_to_value(
@@ -1853,21 +1837,20 @@ def encode_empty_params(value: EmptyParams) -> str:
 
 
 def _read_error_object(value: JsonValue) -> ErrorObject:
-    obj = _ERROR_OBJECT_SHAPE.members(value)
-    try:
-        code = obj["code"]
-        message = obj["message"]
-        data = obj.get("data", ABSENT)
-        if type(code) is int and type(message) is str:
-            return _ERROR_OBJECT_SHAPE.instance(obj)
-        return _new(
-            ErrorObject,
-            code=_int(code),
-            message=_str(message),
-            data=data,
-        )
-    except (_Problem, KeyError):
-        raise _ERROR_OBJECT_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        code = value.get("code")
+        message = value.get("message")
+        if (
+            len(value) == 2 + ("data" in value)
+            and type(code) is int
+            and type(message) is str
+        ):
+            instance = object.__new__(ErrorObject)
+            if len(value) < 3:
+                instance.__dict__.update(_ERROR_OBJECT_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _ERROR_OBJECT_SHAPE.read(value)
 
 
 def error_object_to_value(value: ErrorObject) -> Dict[str, JsonValue]:
@@ -1902,26 +1885,26 @@ def encode_error_object(value: ErrorObject) -> str:
 
 
 def _read_error_response(value: JsonValue) -> ErrorResponse:
-    obj = _ERROR_RESPONSE_SHAPE.members(value)
-    try:
-        jsonrpc = obj["jsonrpc"]
-        id = obj["id"]
-        error = obj["error"]
-        if jsonrpc in JSON_RPC_VERSION_VALUES:
-            return _new(
-                ErrorResponse,
-                jsonrpc=jsonrpc,
-                id=_nullable(id, _read_request_id),
-                error=_read_error_object(error),
-            )
-        return _new(
-            ErrorResponse,
-            jsonrpc=_read_json_rpc_version(jsonrpc),
-            id=_nullable(id, _read_request_id),
-            error=_read_error_object(error),
-        )
-    except (_Problem, KeyError):
-        raise _ERROR_RESPONSE_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id = value.get("id")
+        error = value.get("error")
+        if (
+            len(value) == 3
+            and "id" in value
+            and jsonrpc in JSON_RPC_VERSION_VALUES
+            and (id is None or type(id) is int or type(id) is str)
+        ):
+            try:
+                return _new(
+                    ErrorResponse,
+                    jsonrpc=jsonrpc,
+                    id=id,
+                    error=_read_error_object(error),
+                )
+            except _Problem:
+                raise _ERROR_RESPONSE_SHAPE.problem(value) from None
+    return _ERROR_RESPONSE_SHAPE.read(value)
 
 
 def error_response_to_value(value: ErrorResponse) -> Dict[str, JsonValue]:
@@ -1957,25 +1940,22 @@ def encode_error_response(value: ErrorResponse) -> str:
 
 
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
-    obj = _HANDSHAKE_PARAMS_SHAPE.members(value)
-    try:
-        protocol_version = obj["protocol_version"]
-        sdk = obj.get("sdk")
-        sdk_version = obj.get("sdk_version")
+    if isinstance(value, dict):
+        protocol_version = value.get("protocol_version")
+        sdk = value.get("sdk")
+        sdk_version = value.get("sdk_version")
         if (
-            type(protocol_version) is int
-            and (type(sdk) is str or "sdk" not in obj)
-            and (type(sdk_version) is str or "sdk_version" not in obj)
+            len(value) == 1 + ("sdk" in value) + ("sdk_version" in value)
+            and type(protocol_version) is int
+            and (type(sdk) is str or "sdk" not in value)
+            and (type(sdk_version) is str or "sdk_version" not in value)
         ):
-            return _HANDSHAKE_PARAMS_SHAPE.instance(obj)
-        return _new(
-            HandshakeParams,
-            protocol_version=_int(protocol_version),
-            sdk=_str(sdk) if "sdk" in obj else None,
-            sdk_version=_str(sdk_version) if "sdk_version" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _HANDSHAKE_PARAMS_SHAPE.problem(obj) from None
+            instance = object.__new__(HandshakeParams)
+            if len(value) < 3:
+                instance.__dict__.update(_HANDSHAKE_PARAMS_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _HANDSHAKE_PARAMS_SHAPE.read(value)
 
 
 def handshake_params_to_value(value: HandshakeParams) -> Dict[str, JsonValue]:
@@ -2013,19 +1993,18 @@ def encode_handshake_params(value: HandshakeParams) -> str:
 
 
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
-    obj = _HANDSHAKE_RESULT_SHAPE.members(value)
-    try:
-        protocol_version = obj["protocol_version"]
-        binary_version = obj["binary_version"]
-        if type(protocol_version) is int and type(binary_version) is str:
-            return _HANDSHAKE_RESULT_SHAPE.instance(obj)
-        return _new(
-            HandshakeResult,
-            protocol_version=_int(protocol_version),
-            binary_version=_str(binary_version),
-        )
-    except (_Problem, KeyError):
-        raise _HANDSHAKE_RESULT_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        protocol_version = value.get("protocol_version")
+        binary_version = value.get("binary_version")
+        if (
+            len(value) == 2
+            and type(protocol_version) is int
+            and type(binary_version) is str
+        ):
+            instance = object.__new__(HandshakeResult)
+            instance.__dict__.update(value)
+            return instance
+    return _HANDSHAKE_RESULT_SHAPE.read(value)
 
 
 def handshake_result_to_value(value: HandshakeResult) -> Dict[str, JsonValue]:
@@ -2060,34 +2039,27 @@ def encode_handshake_result(value: HandshakeResult) -> str:
 
 
 def _read_initialize_result(value: JsonValue) -> InitializeResult:
-    obj = _INITIALIZE_RESULT_SHAPE.members(value)
-    try:
-        era = obj["era"]
-        mcp_protocol_version = obj["mcp_protocol_version"]
-        server_name = obj["server_name"]
-        server_version = obj["server_version"]
-        capabilities = obj["capabilities"]
-        instructions = obj["instructions"]
+    if isinstance(value, dict):
+        era = value.get("era")
+        mcp_protocol_version = value.get("mcp_protocol_version")
+        server_name = value.get("server_name")
+        server_version = value.get("server_version")
+        capabilities = value.get("capabilities")
+        instructions = value.get("instructions")
         if (
-            era in MCP_ERA_VALUES
+            len(value) == 6
+            and "instructions" in value
+            and era in MCP_ERA_VALUES
             and type(mcp_protocol_version) is str
             and type(server_name) is str
             and type(server_version) is str
             and type(capabilities) is dict
             and (instructions is None or type(instructions) is str)
         ):
-            return _INITIALIZE_RESULT_SHAPE.instance(obj)
-        return _new(
-            InitializeResult,
-            era=_read_mcp_era(era),
-            mcp_protocol_version=_str(mcp_protocol_version),
-            server_name=_str(server_name),
-            server_version=_str(server_version),
-            capabilities=_read_mcp_object(capabilities),
-            instructions=_nullable(instructions, _str),
-        )
-    except (_Problem, KeyError):
-        raise _INITIALIZE_RESULT_SHAPE.problem(obj) from None
+            instance = object.__new__(InitializeResult)
+            instance.__dict__.update(value)
+            return instance
+    return _INITIALIZE_RESULT_SHAPE.read(value)
 
 
 def initialize_result_to_value(value: InitializeResult) -> Dict[str, JsonValue]:
@@ -2158,15 +2130,17 @@ def encode_json_rpc_version(value: JsonRpcVersion) -> str:
 
 
 def _read_list_resources_result(value: JsonValue) -> ListResourcesResult:
-    obj = _LIST_RESOURCES_RESULT_SHAPE.members(value)
-    try:
-        resources = obj["resources"]
-        return _new(
-            ListResourcesResult,
-            resources=_array(resources, _read_mcp_object),
-        )
-    except (_Problem, KeyError):
-        raise _LIST_RESOURCES_RESULT_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        resources = value.get("resources")
+        if len(value) == 1:
+            try:
+                return _new(
+                    ListResourcesResult,
+                    resources=_array(resources, _read_mcp_object),
+                )
+            except _Problem:
+                raise _LIST_RESOURCES_RESULT_SHAPE.problem(value) from None
+    return _LIST_RESOURCES_RESULT_SHAPE.read(value)
 
 
 def list_resources_result_to_value(value: ListResourcesResult) -> Dict[str, JsonValue]:
@@ -2200,15 +2174,17 @@ def encode_list_resources_result(value: ListResourcesResult) -> str:
 
 
 def _read_list_tools_result(value: JsonValue) -> ListToolsResult:
-    obj = _LIST_TOOLS_RESULT_SHAPE.members(value)
-    try:
-        tools = obj["tools"]
-        return _new(
-            ListToolsResult,
-            tools=_array(tools, _read_mcp_object),
-        )
-    except (_Problem, KeyError):
-        raise _LIST_TOOLS_RESULT_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        tools = value.get("tools")
+        if len(value) == 1:
+            try:
+                return _new(
+                    ListToolsResult,
+                    tools=_array(tools, _read_mcp_object),
+                )
+            except _Problem:
+                raise _LIST_TOOLS_RESULT_SHAPE.problem(value) from None
+    return _LIST_TOOLS_RESULT_SHAPE.read(value)
 
 
 def list_tools_result_to_value(value: ListToolsResult) -> Dict[str, JsonValue]:
@@ -2364,17 +2340,13 @@ def encode_prompt_arguments(value: PromptArguments) -> str:
 
 
 def _read_read_resource_params(value: JsonValue) -> ReadResourceParams:
-    obj = _READ_RESOURCE_PARAMS_SHAPE.members(value)
-    try:
-        uri = obj["uri"]
-        if type(uri) is str:
-            return _READ_RESOURCE_PARAMS_SHAPE.instance(obj)
-        return _new(
-            ReadResourceParams,
-            uri=_str(uri),
-        )
-    except (_Problem, KeyError):
-        raise _READ_RESOURCE_PARAMS_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        uri = value.get("uri")
+        if len(value) == 1 and type(uri) is str:
+            instance = object.__new__(ReadResourceParams)
+            instance.__dict__.update(value)
+            return instance
+    return _READ_RESOURCE_PARAMS_SHAPE.read(value)
 
 
 def read_resource_params_to_value(value: ReadResourceParams) -> Dict[str, JsonValue]:
@@ -2408,15 +2380,17 @@ def encode_read_resource_params(value: ReadResourceParams) -> str:
 
 
 def _read_read_resource_result(value: JsonValue) -> ReadResourceResult:
-    obj = _READ_RESOURCE_RESULT_SHAPE.members(value)
-    try:
-        contents = obj["contents"]
-        return _new(
-            ReadResourceResult,
-            contents=_array(contents, _read_mcp_object),
-        )
-    except (_Problem, KeyError):
-        raise _READ_RESOURCE_RESULT_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        contents = value.get("contents")
+        if len(value) == 1:
+            try:
+                return _new(
+                    ReadResourceResult,
+                    contents=_array(contents, _read_mcp_object),
+                )
+            except _Problem:
+                raise _READ_RESOURCE_RESULT_SHAPE.problem(value) from None
+    return _READ_RESOURCE_RESULT_SHAPE.read(value)
 
 
 def read_resource_result_to_value(value: ReadResourceResult) -> Dict[str, JsonValue]:
@@ -2450,23 +2424,20 @@ def encode_read_resource_result(value: ReadResourceResult) -> str:
 
 
 def _read_reporter_flush_result(value: JsonValue) -> ReporterFlushResult:
-    obj = _REPORTER_FLUSH_RESULT_SHAPE.members(value)
-    try:
-        written = obj["written"]
-        path = obj["path"]
+    if isinstance(value, dict):
+        written = value.get("written")
+        path = value.get("path")
         if (
-            type(written) is int
+            len(value) == 2
+            and "path" in value
+            and type(written) is int
             and written >= 0
             and (path is None or type(path) is str)
         ):
-            return _REPORTER_FLUSH_RESULT_SHAPE.instance(obj)
-        return _new(
-            ReporterFlushResult,
-            written=_int_at_least(written, 0),
-            path=_nullable(path, _str),
-        )
-    except (_Problem, KeyError):
-        raise _REPORTER_FLUSH_RESULT_SHAPE.problem(obj) from None
+            instance = object.__new__(ReporterFlushResult)
+            instance.__dict__.update(value)
+            return instance
+    return _REPORTER_FLUSH_RESULT_SHAPE.read(value)
 
 
 def reporter_flush_result_to_value(value: ReporterFlushResult) -> Dict[str, JsonValue]:
@@ -2501,19 +2472,20 @@ def encode_reporter_flush_result(value: ReporterFlushResult) -> str:
 
 
 def _read_reporter_set_upload_params(value: JsonValue) -> ReporterSetUploadParams:
-    obj = _REPORTER_SET_UPLOAD_PARAMS_SHAPE.members(value)
-    try:
-        enabled = obj["enabled"]
-        path = obj.get("path")
-        if type(enabled) is bool and (type(path) is str or "path" not in obj):
-            return _REPORTER_SET_UPLOAD_PARAMS_SHAPE.instance(obj)
-        return _new(
-            ReporterSetUploadParams,
-            enabled=_bool(enabled),
-            path=_str(path) if "path" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _REPORTER_SET_UPLOAD_PARAMS_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        enabled = value.get("enabled")
+        path = value.get("path")
+        if (
+            len(value) == 1 + ("path" in value)
+            and type(enabled) is bool
+            and (type(path) is str or "path" not in value)
+        ):
+            instance = object.__new__(ReporterSetUploadParams)
+            if len(value) < 2:
+                instance.__dict__.update(_REPORTER_SET_UPLOAD_PARAMS_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _REPORTER_SET_UPLOAD_PARAMS_SHAPE.read(value)
 
 
 def reporter_set_upload_params_to_value(
@@ -2557,26 +2529,22 @@ def encode_reporter_set_upload_params(value: ReporterSetUploadParams) -> str:
 
 
 def _read_reporter_status(value: JsonValue) -> ReporterStatus:
-    obj = _REPORTER_STATUS_SHAPE.members(value)
-    try:
-        enabled = obj["enabled"]
-        path = obj["path"]
-        pending = obj["pending"]
+    if isinstance(value, dict):
+        enabled = value.get("enabled")
+        path = value.get("path")
+        pending = value.get("pending")
         if (
-            type(enabled) is bool
+            len(value) == 3
+            and "path" in value
+            and type(enabled) is bool
             and (path is None or type(path) is str)
             and type(pending) is int
             and pending >= 0
         ):
-            return _REPORTER_STATUS_SHAPE.instance(obj)
-        return _new(
-            ReporterStatus,
-            enabled=_bool(enabled),
-            path=_nullable(path, _str),
-            pending=_int_at_least(pending, 0),
-        )
-    except (_Problem, KeyError):
-        raise _REPORTER_STATUS_SHAPE.problem(obj) from None
+            instance = object.__new__(ReporterStatus)
+            instance.__dict__.update(value)
+            return instance
+    return _REPORTER_STATUS_SHAPE.read(value)
 
 
 def reporter_status_to_value(value: ReporterStatus) -> Dict[str, JsonValue]:
@@ -2612,28 +2580,24 @@ def encode_reporter_status(value: ReporterStatus) -> str:
 
 
 def _read_request(value: JsonValue) -> Request:
-    obj = _REQUEST_SHAPE.members(value)
-    try:
-        jsonrpc = obj["jsonrpc"]
-        id = obj["id"]
-        method = obj["method"]
-        params = obj.get("params")
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id = value.get("id")
+        method = value.get("method")
+        params = value.get("params")
         if (
-            jsonrpc in JSON_RPC_VERSION_VALUES
+            len(value) == 3 + ("params" in value)
+            and jsonrpc in JSON_RPC_VERSION_VALUES
             and (type(id) is int or type(id) is str)
             and type(method) is str
-            and (type(params) is dict or "params" not in obj)
+            and (type(params) is dict or "params" not in value)
         ):
-            return _REQUEST_SHAPE.instance(obj)
-        return _new(
-            Request,
-            jsonrpc=_read_json_rpc_version(jsonrpc),
-            id=_read_request_id(id),
-            method=_str(method),
-            params=_read_params(params) if "params" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _REQUEST_SHAPE.problem(obj) from None
+            instance = object.__new__(Request)
+            if len(value) < 4:
+                instance.__dict__.update(_REQUEST_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _REQUEST_SHAPE.read(value)
 
 
 def request_to_value(value: Request) -> Dict[str, JsonValue]:
@@ -2699,10 +2663,12 @@ def encode_request_id(value: RequestId) -> str:
 
 
 def _read_response(value: JsonValue) -> Response:
-    variant = _variant(value, ("result", "error"))
-    if variant == "result":
-        return _read_success_response(value)
-    return _read_error_response(value)
+    if isinstance(value, dict):
+        if "result" in value and "error" not in value:
+            return _read_success_response(value)
+        if "error" in value and "result" not in value:
+            return _read_error_response(value)
+    raise _no_variant(value, ("result", "error"))
 
 
 def response_to_value(value: Response) -> Dict[str, JsonValue]:
@@ -2767,21 +2733,19 @@ def encode_shutdown_result(value: ShutdownResult) -> str:
 
 
 def _read_success_response(value: JsonValue) -> SuccessResponse:
-    obj = _SUCCESS_RESPONSE_SHAPE.members(value)
-    try:
-        jsonrpc = obj["jsonrpc"]
-        id = obj["id"]
-        result = obj["result"]
-        if jsonrpc in JSON_RPC_VERSION_VALUES and (type(id) is int or type(id) is str):
-            return _SUCCESS_RESPONSE_SHAPE.instance(obj)
-        return _new(
-            SuccessResponse,
-            jsonrpc=_read_json_rpc_version(jsonrpc),
-            id=_read_request_id(id),
-            result=result,
-        )
-    except (_Problem, KeyError):
-        raise _SUCCESS_RESPONSE_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id = value.get("id")
+        if (
+            len(value) == 3
+            and "result" in value
+            and jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id) is int or type(id) is str)
+        ):
+            instance = object.__new__(SuccessResponse)
+            instance.__dict__.update(value)
+            return instance
+    return _SUCCESS_RESPONSE_SHAPE.read(value)
 
 
 def success_response_to_value(value: SuccessResponse) -> Dict[str, JsonValue]:
@@ -2817,35 +2781,28 @@ def encode_success_response(value: SuccessResponse) -> str:
 
 
 def _read_tool_call_passthrough(value: JsonValue) -> ToolCallPassthrough:
-    obj = _TOOL_CALL_PASSTHROUGH_SHAPE.members(value)
-    try:
-        content = obj["content"]
-        structured_content = obj.get("structuredContent")
-        is_error = obj.get("isError")
-        meta = obj.get("_meta")
+    if isinstance(value, dict):
+        content = value.get("content")
+        structured_content = value.get("structuredContent")
+        is_error = value.get("isError")
+        meta = value.get("_meta")
         if (
-            (type(structured_content) is dict or "structuredContent" not in obj)
-            and (type(is_error) is bool or "isError" not in obj)
-            and (type(meta) is dict or "_meta" not in obj)
+            _TOOL_CALL_PASSTHROUGH_SHAPE.names.issuperset(value)
+            and (type(structured_content) is dict or "structuredContent" not in value)
+            and (type(is_error) is bool or "isError" not in value)
+            and (type(meta) is dict or "_meta" not in value)
         ):
-            return _new(
-                ToolCallPassthrough,
-                content=_array(content, _read_mcp_object),
-                structured_content=structured_content,
-                is_error=is_error,
-                meta=meta,
-            )
-        return _new(
-            ToolCallPassthrough,
-            content=_array(content, _read_mcp_object),
-            structured_content=_read_mcp_object(structured_content)
-            if "structuredContent" in obj
-            else None,
-            is_error=_bool(is_error) if "isError" in obj else None,
-            meta=_read_mcp_object(meta) if "_meta" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _TOOL_CALL_PASSTHROUGH_SHAPE.problem(obj) from None
+            try:
+                return _new(
+                    ToolCallPassthrough,
+                    content=_array(content, _read_mcp_object),
+                    structured_content=structured_content,
+                    is_error=is_error,
+                    meta=meta,
+                )
+            except _Problem:
+                raise _TOOL_CALL_PASSTHROUGH_SHAPE.problem(value) from None
+    return _TOOL_CALL_PASSTHROUGH_SHAPE.read(value)
 
 
 def tool_call_passthrough_to_value(value: ToolCallPassthrough) -> Dict[str, JsonValue]:
@@ -2885,31 +2842,26 @@ def encode_tool_call_passthrough(value: ToolCallPassthrough) -> str:
 
 
 def _read_verdict(value: JsonValue) -> Verdict:
-    obj = _VERDICT_SHAPE.members(value)
-    try:
-        success = obj["success"]
-        data = obj["data"]
-        text = obj["text"]
-        error = obj["error"]
-        duration_ms = obj["duration_ms"]
+    if isinstance(value, dict):
+        success = value.get("success")
+        text = value.get("text")
+        error = value.get("error")
+        duration_ms = value.get("duration_ms")
         if (
-            type(success) is bool
+            len(value) == 5
+            and "data" in value
+            and "text" in value
+            and "error" in value
+            and type(success) is bool
             and (text is None or type(text) is str)
             and (error is None or type(error) is str)
             and type(duration_ms) is int
             and duration_ms >= 0
         ):
-            return _VERDICT_SHAPE.instance(obj)
-        return _new(
-            Verdict,
-            success=_bool(success),
-            data=data,
-            text=_nullable(text, _str),
-            error=_nullable(error, _str),
-            duration_ms=_int_at_least(duration_ms, 0),
-        )
-    except (_Problem, KeyError):
-        raise _VERDICT_SHAPE.problem(obj) from None
+            instance = object.__new__(Verdict)
+            instance.__dict__.update(value)
+            return instance
+    return _VERDICT_SHAPE.read(value)
 
 
 def verdict_to_value(value: Verdict) -> Dict[str, JsonValue]:
@@ -3215,6 +3167,11 @@ _TOOL_CALL_PASSTHROUGH_SHAPE = _ObjectShape(
         "structuredContent": None,
         "isError": None,
         "_meta": None,
+    },
+    attributes={
+        "structuredContent": "structured_content",
+        "isError": "is_error",
+        "_meta": "meta",
     },
 )
 

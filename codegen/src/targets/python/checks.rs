@@ -1,15 +1,16 @@
-//! The quick path of a closed object's reader: an inline check per member that
+//! The quick path of a closed object's reader: guards that the object has only
+//! declared members and every required one, and an inline check per member that
 //! lets its value through as it is (`type(tool) is str`), so that a well-formed
 //! object is built without a call per member. A member whose type has no such
 //! check (objects, unions, arrays, typed maps) is decoded by its reader on the
 //! quick path too; anything the checks turn away takes the decoding path.
 
-use super::fmt::{pad, LINE_WIDTH};
+use super::fmt::{pad, string, LINE_WIDTH};
 use super::names::{field, upper};
-use crate::model::{Contract, Field, Ty, TypeKind};
+use crate::model::{Contract, Field, ObjectType, Ty, TypeKind};
 
 /// Locals that would shadow a name the reader itself uses.
-const SHADOWING: &[&str] = &["type", "obj", "value", "str", "int", "bool", "dict"];
+const SHADOWING: &[&str] = &["type", "obj", "value", "instance", "str", "int", "bool", "dict"];
 
 /// The indent of the operands of an exploded `if (...)` inside the reader's `try`.
 const OPERAND_INDENT: usize = 12;
@@ -43,16 +44,44 @@ pub fn quick(contract: &Contract, f: &Field, var: &str) -> Quick {
     let operand = if f.required {
         and_operand(&check)
     } else {
-        format!("({} or {} not in obj)", or_operand(&check), super::fmt::string(&f.name))
+        format!("({} or {} not in value)", or_operand(&check), string(&f.name))
     };
     let fits = pad(OPERAND_INDENT).len() + "and ".len() + operand.chars().count() <= LINE_WIDTH;
-    let hugs = operand.starts_with('(')
-        && pad(OPERAND_INDENT + 4).len() + operand.chars().count() - 2 <= LINE_WIDTH;
-    if fits || hugs {
+    let splits = operand.starts_with('(')
+        && disjuncts(&operand[1..operand.len() - 1])
+            .iter()
+            .all(|part| pad(OPERAND_INDENT + 4).len() + "or ".len() + part.chars().count() <= LINE_WIDTH);
+    if fits || splits {
         Quick::When(operand)
     } else {
         Quick::Decode
     }
+}
+
+/// The guards of the quick path: the object has no undeclared member (its size
+/// is the number of declared members it has, or, when that comparison does not
+/// fit on a line, its keys are declared ones), and has each required member
+/// whose type admits null (the check or the decoder of any other proves it is
+/// there: `value.get` gives `None` for a missing one).
+pub fn guards(object: &ObjectType, shape: &str) -> Vec<String> {
+    let required = object.fields.iter().filter(|f| f.required).count();
+    let optional: Vec<String> = object
+        .fields
+        .iter()
+        .filter(|f| !f.required)
+        .map(|f| format!(" + ({} in value)", string(&f.name)))
+        .collect();
+    let size = format!("len(value) == {required}{}", optional.concat());
+    let fits = pad(OPERAND_INDENT).len() + "and ".len() + size.chars().count() <= LINE_WIDTH;
+    let mut guards = vec![if fits { size } else { format!("{shape}.names.issuperset(value)") }];
+    for f in object.fields.iter().filter(|f| f.required && admits_null(&f.ty)) {
+        guards.push(format!("{} in value", string(&f.name)));
+    }
+    guards
+}
+
+fn admits_null(ty: &Ty) -> bool {
+    matches!(ty, Ty::Any | Ty::Nullable(_))
 }
 
 /// An expression that holds when `var` is a value of `ty` that decodes to itself.
@@ -125,7 +154,8 @@ pub fn condition(indent: usize, operands: &[String]) -> Option<String> {
 }
 
 /// One operand line of an exploded chain; a parenthesized operand too long for
-/// it gets its inside on a line of its own, as `ruff format` hugs it.
+/// it gets its inside on a line of its own, as `ruff format` hugs it, or, when
+/// that is too long too, one line per operand of its `or` chain.
 fn operand_line(indent: usize, and: &str, operand: &str) -> String {
     let prefix = pad(indent);
     let line = format!("{prefix}{and}{operand}");
@@ -133,7 +163,35 @@ fn operand_line(indent: usize, and: &str, operand: &str) -> String {
         return line;
     }
     let inside = &operand[1..operand.len() - 1];
-    format!("{prefix}{and}(\n{}{inside}\n{prefix})", pad(indent + 4))
+    let inner = pad(indent + 4);
+    if inner.len() + inside.chars().count() <= LINE_WIDTH {
+        return format!("{prefix}{and}(\n{inner}{inside}\n{prefix})");
+    }
+    let lines: Vec<String> = disjuncts(inside)
+        .iter()
+        .enumerate()
+        .map(|(i, part)| format!("{inner}{}{part}", if i == 0 { "" } else { "or " }))
+        .collect();
+    format!("{prefix}{and}(\n{}\n{prefix})", lines.join("\n"))
+}
+
+/// The operands of the top-level `or` chain of `expr` (outside parentheses).
+fn disjuncts(expr: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in expr.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ' ' if depth == 0 && expr[i..].starts_with(" or ") => {
+                parts.push(&expr[start..i]);
+                start = i + " or ".len();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&expr[start..]);
+    parts
 }
 
 /// The operands of the flattened `and` chain: an unparenthesized `a and b`

@@ -71,7 +71,7 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
         TypeKind::Object(object) => read_object(contract, def, object, out),
         TypeKind::Map(Ty::Any) => out.line("    return _object(value)"),
         TypeKind::Map(ty) => out.line(&format!("    return _map(value, {})", decoder(ty))),
-        TypeKind::Union(variants) => read_union(contract, variants, out),
+        TypeKind::Union(variants) => read_union(variants, out),
         TypeKind::StringEnum(_) => {
             let call = format!("_enum(value, {}_VALUES)", upper(name));
             out.line(&fit(4, "return cast(", &[string(name), call], ""));
@@ -94,10 +94,12 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
     }
 }
 
-/// The reader of a closed object: its members are read into locals; when the
-/// quick checks hold, the dataclass is built from them as they are, else each is
-/// decoded. Any problem (a missing member is a `KeyError`) is re-found, with
-/// its path, by `problem` in document order.
+/// The reader of a closed object. Its quick path reads the members into locals
+/// and, when the guards and checks hold, builds the dataclass from the object as
+/// it is (or from its members, each decoded that has no check); a problem there
+/// is re-found, with its path, by `problem` in document order. Anything else
+/// (a wrong kind, an undeclared or missing member, a value to convert) is read
+/// member by member by the shape.
 fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mut Out) {
     let shape = format!("_{}_SHAPE", upper(&def.name));
     if object.fields.is_empty() {
@@ -105,48 +107,62 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
         out.line(&format!("    return _new({})", def.name));
         return;
     }
-    out.line(&format!("    obj = {shape}.members(value)"));
-    out.line("    try:");
-    for f in &object.fields {
-        out.line(&format!("        {}", read_member(f)));
-    }
+    let guards = checks::guards(object, &shape);
     let mut quick: Vec<Quick> = object.fields.iter().map(|f| checks::quick(contract, f, &local(f))).collect();
-    if let Some(condition) = quick_condition(&mut quick) {
-        out.line(&condition);
-        if as_they_are(object, &quick) {
-            out.line(&format!("            return {shape}.instance(obj)"));
-        } else {
-            let quick: Vec<(&Field, &Quick)> = object.fields.iter().zip(&quick).collect();
-            let args = constructor_args(def, object, 16, |f| quick_arg(f, &quick));
-            out.line(&exploded(12, "return _new(", &args, ""));
+    let Some(condition) = quick_condition(&guards, &mut quick) else {
+        out.line(&format!("    return {shape}.read(value)"));
+        return;
+    };
+    let whole = as_they_are(object, &quick);
+    out.line("    if isinstance(value, dict):");
+    for (f, q) in object.fields.iter().zip(&quick) {
+        if !whole || matches!(q, Quick::When(_)) {
+            out.line(&format!("        {}", read_member(f)));
         }
     }
-    let args = constructor_args(def, object, 12, decode_member);
-    out.line(&exploded(8, "return _new(", &args, ""));
-    out.line("    except (_Problem, KeyError):");
-    out.line(&format!("        raise {shape}.problem(obj) from None"));
+    out.line(&condition);
+    if whole {
+        instance(def, object, out);
+    } else {
+        let quick: Vec<(&Field, &Quick)> = object.fields.iter().zip(&quick).collect();
+        let args = constructor_args(def, object, 20, |f| quick_arg(f, &quick));
+        out.line("            try:");
+        out.line(&exploded(16, "return _new(", &args, ""));
+        out.line("            except _Problem:");
+        out.line(&format!("                raise {shape}.problem(value) from None"));
+    }
+    out.line(&format!("    return {shape}.read(value)"));
 }
 
-/// `local = obj[key]`, or `.get` for an optional member (`ABSENT` when its type
-/// admits null).
+/// The dataclass made from the object as it is (its members are its attributes),
+/// absent optional fields at their defaults.
+fn instance(def: &TypeDef, object: &ObjectType, out: &mut Out) {
+    out.line(&format!("            instance = object.__new__({})", def.name));
+    if object.fields.iter().any(|f| !f.required) {
+        out.line(&format!("            if len(value) < {}:", object.fields.len()));
+        out.line(&format!("                instance.__dict__.update(_{}_SHAPE.absent)", upper(&def.name)));
+    }
+    out.line("            instance.__dict__.update(value)");
+    out.line("            return instance");
+}
+
+/// `local = value.get(key)`, defaulting to `ABSENT` for an optional member of
+/// any type.
 fn read_member(f: &Field) -> String {
     let key = string(&f.name);
     match (f.required, &f.ty) {
-        (true, _) => format!("{} = obj[{key}]", local(f)),
-        (false, Ty::Any) => format!("{} = obj.get({key}, ABSENT)", local(f)),
-        (false, _) => format!("{} = obj.get({key})", local(f)),
+        (false, Ty::Any) => format!("{} = value.get({key}, ABSENT)", local(f)),
+        _ => format!("{} = value.get({key})", local(f)),
     }
 }
 
-/// The `if` of the quick path, dropping checks from the end until its layout is
-/// one `ruff format` keeps; `None` when no member has a check.
-fn quick_condition(quick: &mut [Quick]) -> Option<String> {
+/// The `if` of the quick path: the guards, then the checks, dropping checks from
+/// the end until its layout is one `ruff format` keeps; `None` when even the
+/// guards alone have no such layout.
+fn quick_condition(guards: &[String], quick: &mut [Quick]) -> Option<String> {
     loop {
-        let operands: Vec<String> =
-            quick.iter().filter_map(|q| if let Quick::When(c) = q { Some(c.clone()) } else { None }).collect();
-        if operands.is_empty() {
-            return None;
-        }
+        let checks = quick.iter().filter_map(|q| if let Quick::When(c) = q { Some(c.clone()) } else { None });
+        let operands: Vec<String> = guards.iter().cloned().chain(checks).collect();
         if let Some(condition) = checks::condition(8, &operands) {
             return Some(condition);
         }
@@ -202,11 +218,11 @@ fn constructor_args(
         args.push(match value(f) {
             Arg::Plain(expr) => format!("{name}={expr}"),
             Arg::IfPresent(expr, key) => {
-                let one = format!("{name}={expr} if {key} in obj else None");
+                let one = format!("{name}={expr} if {key} in value else None");
                 if pad.len() + one.len() < super::fmt::LINE_WIDTH {
                     one
                 } else {
-                    format!("{name}={expr}\n{pad}if {key} in obj\n{pad}else None")
+                    format!("{name}={expr}\n{pad}if {key} in value\n{pad}else None")
                 }
             }
         });
@@ -214,20 +230,20 @@ fn constructor_args(
     args
 }
 
-fn read_union(contract: &Contract, variants: &[UnionVariant], out: &mut Out) {
+/// The reader of a union: the variant whose discriminating field, and no other
+/// variant's, the object has.
+fn read_union(variants: &[UnionVariant], out: &mut Out) {
     let keys: Vec<String> = variants.iter().map(|v| string(&v.discriminator)).collect();
-    let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
-    out.line(&fit(4, "variant = _variant(", &["value".to_string(), tuple], ""));
-    let _ = contract;
-    for (i, variant) in variants.iter().enumerate() {
-        let call = format!("return _read_{}(value)", stem(&variant.type_name));
-        if i + 1 == variants.len() {
-            out.line(&format!("    {call}"));
-        } else {
-            out.line(&format!("    if variant == {}:", string(&variant.discriminator)));
-            out.line(&format!("        {call}"));
-        }
+    out.line("    if isinstance(value, dict):");
+    for (variant, key) in variants.iter().zip(&keys) {
+        let mut operands = vec![format!("{key} in value")];
+        operands.extend(keys.iter().filter(|other| *other != key).map(|other| format!("{other} not in value")));
+        let condition = checks::condition(8, &operands).unwrap_or_else(|| format!("        if {}:", operands.join(" and ")));
+        out.line(&condition);
+        out.line(&format!("            return _read_{}(value)", stem(&variant.type_name)));
     }
+    let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
+    out.line(&fit(4, "raise _no_variant(", &["value".to_string(), tuple], ""));
 }
 
 fn writer(contract: &Contract, def: &TypeDef, out: &mut Out) {
@@ -333,11 +349,20 @@ fn field_tables(contract: &Contract, out: &mut Out) {
             .filter(|f| !f.required)
             .map(|f| format!("{}: {}", string(&f.name), if f.ty == Ty::Any { "ABSENT" } else { "None" }))
             .collect();
+        let renamed: Vec<String> = object
+            .fields
+            .iter()
+            .filter(|f| field(&f.name) != f.name)
+            .map(|f| format!("{}: {}", string(&f.name), string(&field(&f.name))))
+            .collect();
         let mut args = vec![def.name.clone()];
         args.push(collection(4, "{", &entries, ","));
         args.push(collection(4, "(", &required, ","));
         if !absent.is_empty() {
             args.push(collection(4, "{", &absent, ","));
+        }
+        if !renamed.is_empty() {
+            args.push(collection(4, "attributes={", &renamed, ","));
         }
         let args: Vec<String> = args.iter().map(|a| a.trim_start().trim_end_matches(',').to_string()).collect();
         out.blank(1);

@@ -426,7 +426,8 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
 
 class _ObjectShape(Generic[_T]):
     """A closed object: its dataclass, a decoder per declared field, the required
-    fields and the value of each optional field when it is absent."""
+    fields, the value of each optional field when it is absent, and the attribute
+    of each field not named as on the wire."""
 
     def __init__(
         self,
@@ -434,29 +435,36 @@ class _ObjectShape(Generic[_T]):
         fields: Dict[str, Callable[[JsonValue], object]],
         required: Tuple[str, ...],
         absent: Optional[Dict[str, object]] = None,
+        attributes: Optional[Dict[str, str]] = None,
     ) -> None:
         self.cls = cls
         self.fields = fields
         self.required = required
         self.absent = absent or {}
+        self.attributes = attributes or {}
         self.names = frozenset(fields)
 
-    def instance(self, members: Dict[str, JsonValue]) -> _T:
-        """The dataclass with the members as they are (each already checked, and
-        named as its attribute), absent optional fields at their defaults."""
-        instance: _T = object.__new__(self.cls)
-        attributes = instance.__dict__
-        if len(members) < len(self.fields):
-            attributes.update(self.absent)
-        attributes.update(members)
-        return instance
-
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared member (the reader reads each
-        required one: a missing one is a ``KeyError`` there)."""
+        """The object, when it has no undeclared member."""
         if isinstance(value, dict) and self.names.issuperset(value):
             return value
         raise self.problem(value)
+
+    def read(self, value: JsonValue) -> _T:
+        """The dataclass of an object its reader's quick path does not take: each
+        member decoded, absent optional fields at their defaults."""
+        obj = self.members(value)
+        try:
+            decoded = {key: self.fields[key](item) for key, item in obj.items()}
+        except _Problem:
+            raise self.problem(obj) from None
+        if any(name not in obj for name in self.required):
+            raise self.problem(obj)
+        instance: _T = object.__new__(self.cls)
+        attributes = instance.__dict__
+        for key, item in {**self.absent, **decoded}.items():
+            attributes[self.attributes.get(key, key)] = item
+        return instance
 
     def problem(self, value: JsonValue) -> _Problem:
         """The first problem of an object that does not decode."""
@@ -495,25 +503,18 @@ def _new(cls: Type[_T], **fields: object) -> _T:
     return instance
 
 
-def _variant(value: JsonValue, discriminators: Tuple[str, ...]) -> str:
-    """The discriminator of the one union variant whose field is present."""
+def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
+    """Why a value is not the object of exactly one union variant (told apart by
+    the discriminating fields)."""
     if not isinstance(value, dict):
-        raise _KindError("object", value)
-    found = ""
-    for name in discriminators:
-        if name in value:
-            if found:
-                break
-            found = name
-    else:
-        if found:
-            return found
+        return _KindError("object", value)
+    found = [name for name in discriminators if name in value]
     listed = [f"`{name}`" for name in discriminators]
     if len(discriminators) == 2:
         problem = "both {} and {}" if found else "neither {} nor {}"
-        raise _Problem(problem.format(*listed))
+        return _Problem(problem.format(*listed))
     problem = "more than one of {}" if found else "none of {}"
-    raise _Problem(problem.format(", ".join(listed)))
+    return _Problem(problem.format(", ".join(listed)))
 
 
 class Codec(Generic[_T]):

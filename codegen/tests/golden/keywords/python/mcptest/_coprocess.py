@@ -473,7 +473,8 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
 
 class _ObjectShape(Generic[_T]):
     """A closed object: its dataclass, a decoder per declared field, the required
-    fields and the value of each optional field when it is absent."""
+    fields, the value of each optional field when it is absent, and the attribute
+    of each field not named as on the wire."""
 
     def __init__(
         self,
@@ -481,29 +482,36 @@ class _ObjectShape(Generic[_T]):
         fields: Dict[str, Callable[[JsonValue], object]],
         required: Tuple[str, ...],
         absent: Optional[Dict[str, object]] = None,
+        attributes: Optional[Dict[str, str]] = None,
     ) -> None:
         self.cls = cls
         self.fields = fields
         self.required = required
         self.absent = absent or {}
+        self.attributes = attributes or {}
         self.names = frozenset(fields)
 
-    def instance(self, members: Dict[str, JsonValue]) -> _T:
-        """The dataclass with the members as they are (each already checked, and
-        named as its attribute), absent optional fields at their defaults."""
-        instance: _T = object.__new__(self.cls)
-        attributes = instance.__dict__
-        if len(members) < len(self.fields):
-            attributes.update(self.absent)
-        attributes.update(members)
-        return instance
-
     def members(self, value: JsonValue) -> Dict[str, JsonValue]:
-        """The object, when it has no undeclared member (the reader reads each
-        required one: a missing one is a ``KeyError`` there)."""
+        """The object, when it has no undeclared member."""
         if isinstance(value, dict) and self.names.issuperset(value):
             return value
         raise self.problem(value)
+
+    def read(self, value: JsonValue) -> _T:
+        """The dataclass of an object its reader's quick path does not take: each
+        member decoded, absent optional fields at their defaults."""
+        obj = self.members(value)
+        try:
+            decoded = {key: self.fields[key](item) for key, item in obj.items()}
+        except _Problem:
+            raise self.problem(obj) from None
+        if any(name not in obj for name in self.required):
+            raise self.problem(obj)
+        instance: _T = object.__new__(self.cls)
+        attributes = instance.__dict__
+        for key, item in {**self.absent, **decoded}.items():
+            attributes[self.attributes.get(key, key)] = item
+        return instance
 
     def problem(self, value: JsonValue) -> _Problem:
         """The first problem of an object that does not decode."""
@@ -542,25 +550,18 @@ def _new(cls: Type[_T], **fields: object) -> _T:
     return instance
 
 
-def _variant(value: JsonValue, discriminators: Tuple[str, ...]) -> str:
-    """The discriminator of the one union variant whose field is present."""
+def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
+    """Why a value is not the object of exactly one union variant (told apart by
+    the discriminating fields)."""
     if not isinstance(value, dict):
-        raise _KindError("object", value)
-    found = ""
-    for name in discriminators:
-        if name in value:
-            if found:
-                break
-            found = name
-    else:
-        if found:
-            return found
+        return _KindError("object", value)
+    found = [name for name in discriminators if name in value]
     listed = [f"`{name}`" for name in discriminators]
     if len(discriminators) == 2:
         problem = "both {} and {}" if found else "neither {} nor {}"
-        raise _Problem(problem.format(*listed))
+        return _Problem(problem.format(*listed))
     problem = "more than one of {}" if found else "none of {}"
-    raise _Problem(problem.format(", ".join(listed)))
+    return _Problem(problem.format(", ".join(listed)))
 
 
 class Codec(Generic[_T]):
@@ -979,19 +980,20 @@ def encode_bag(value: Bag) -> str:
 
 
 def _read_circle(value: JsonValue) -> Circle:
-    obj = _CIRCLE_SHAPE.members(value)
-    try:
-        radius = obj["radius"]
-        note = obj.get("note")
-        if type(radius) is int and (type(note) is str or "note" not in obj):
-            return _CIRCLE_SHAPE.instance(obj)
-        return _new(
-            Circle,
-            radius=_int(radius),
-            note=_str(note) if "note" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _CIRCLE_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        radius = value.get("radius")
+        note = value.get("note")
+        if (
+            len(value) == 1 + ("note" in value)
+            and type(radius) is int
+            and (type(note) is str or "note" not in value)
+        ):
+            instance = object.__new__(Circle)
+            if len(value) < 2:
+                instance.__dict__.update(_CIRCLE_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _CIRCLE_SHAPE.read(value)
 
 
 def circle_to_value(value: Circle) -> Dict[str, JsonValue]:
@@ -1056,21 +1058,20 @@ def encode_empty_params(value: EmptyParams) -> str:
 
 
 def _read_error_object(value: JsonValue) -> ErrorObject:
-    obj = _ERROR_OBJECT_SHAPE.members(value)
-    try:
-        code = obj["code"]
-        message = obj["message"]
-        data = obj.get("data", ABSENT)
-        if type(code) is int and type(message) is str:
-            return _ERROR_OBJECT_SHAPE.instance(obj)
-        return _new(
-            ErrorObject,
-            code=_int(code),
-            message=_str(message),
-            data=data,
-        )
-    except (_Problem, KeyError):
-        raise _ERROR_OBJECT_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        code = value.get("code")
+        message = value.get("message")
+        if (
+            len(value) == 2 + ("data" in value)
+            and type(code) is int
+            and type(message) is str
+        ):
+            instance = object.__new__(ErrorObject)
+            if len(value) < 3:
+                instance.__dict__.update(_ERROR_OBJECT_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _ERROR_OBJECT_SHAPE.read(value)
 
 
 def error_object_to_value(value: ErrorObject) -> Dict[str, JsonValue]:
@@ -1105,26 +1106,26 @@ def encode_error_object(value: ErrorObject) -> str:
 
 
 def _read_error_response(value: JsonValue) -> ErrorResponse:
-    obj = _ERROR_RESPONSE_SHAPE.members(value)
-    try:
-        jsonrpc = obj["jsonrpc"]
-        id = obj["id"]
-        error = obj["error"]
-        if jsonrpc in JSON_RPC_VERSION_VALUES:
-            return _new(
-                ErrorResponse,
-                jsonrpc=jsonrpc,
-                id=_nullable(id, _read_request_id),
-                error=_read_error_object(error),
-            )
-        return _new(
-            ErrorResponse,
-            jsonrpc=_read_json_rpc_version(jsonrpc),
-            id=_nullable(id, _read_request_id),
-            error=_read_error_object(error),
-        )
-    except (_Problem, KeyError):
-        raise _ERROR_RESPONSE_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id = value.get("id")
+        error = value.get("error")
+        if (
+            len(value) == 3
+            and "id" in value
+            and jsonrpc in JSON_RPC_VERSION_VALUES
+            and (id is None or type(id) is int or type(id) is str)
+        ):
+            try:
+                return _new(
+                    ErrorResponse,
+                    jsonrpc=jsonrpc,
+                    id=id,
+                    error=_read_error_object(error),
+                )
+            except _Problem:
+                raise _ERROR_RESPONSE_SHAPE.problem(value) from None
+    return _ERROR_RESPONSE_SHAPE.read(value)
 
 
 def error_response_to_value(value: ErrorResponse) -> Dict[str, JsonValue]:
@@ -1160,25 +1161,22 @@ def encode_error_response(value: ErrorResponse) -> str:
 
 
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
-    obj = _HANDSHAKE_PARAMS_SHAPE.members(value)
-    try:
-        protocol_version = obj["protocol_version"]
-        sdk = obj.get("sdk")
-        sdk_version = obj.get("sdk_version")
+    if isinstance(value, dict):
+        protocol_version = value.get("protocol_version")
+        sdk = value.get("sdk")
+        sdk_version = value.get("sdk_version")
         if (
-            type(protocol_version) is int
-            and (type(sdk) is str or "sdk" not in obj)
-            and (type(sdk_version) is str or "sdk_version" not in obj)
+            len(value) == 1 + ("sdk" in value) + ("sdk_version" in value)
+            and type(protocol_version) is int
+            and (type(sdk) is str or "sdk" not in value)
+            and (type(sdk_version) is str or "sdk_version" not in value)
         ):
-            return _HANDSHAKE_PARAMS_SHAPE.instance(obj)
-        return _new(
-            HandshakeParams,
-            protocol_version=_int(protocol_version),
-            sdk=_str(sdk) if "sdk" in obj else None,
-            sdk_version=_str(sdk_version) if "sdk_version" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _HANDSHAKE_PARAMS_SHAPE.problem(obj) from None
+            instance = object.__new__(HandshakeParams)
+            if len(value) < 3:
+                instance.__dict__.update(_HANDSHAKE_PARAMS_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _HANDSHAKE_PARAMS_SHAPE.read(value)
 
 
 def handshake_params_to_value(value: HandshakeParams) -> Dict[str, JsonValue]:
@@ -1216,19 +1214,18 @@ def encode_handshake_params(value: HandshakeParams) -> str:
 
 
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
-    obj = _HANDSHAKE_RESULT_SHAPE.members(value)
-    try:
-        protocol_version = obj["protocol_version"]
-        binary_version = obj["binary_version"]
-        if type(protocol_version) is int and type(binary_version) is str:
-            return _HANDSHAKE_RESULT_SHAPE.instance(obj)
-        return _new(
-            HandshakeResult,
-            protocol_version=_int(protocol_version),
-            binary_version=_str(binary_version),
-        )
-    except (_Problem, KeyError):
-        raise _HANDSHAKE_RESULT_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        protocol_version = value.get("protocol_version")
+        binary_version = value.get("binary_version")
+        if (
+            len(value) == 2
+            and type(protocol_version) is int
+            and type(binary_version) is str
+        ):
+            instance = object.__new__(HandshakeResult)
+            instance.__dict__.update(value)
+            return instance
+    return _HANDSHAKE_RESULT_SHAPE.read(value)
 
 
 def handshake_result_to_value(value: HandshakeResult) -> Dict[str, JsonValue]:
@@ -1325,58 +1322,48 @@ def encode_json_rpc_version(value: JsonRpcVersion) -> str:
 
 
 def _read_keywords(value: JsonValue) -> Keywords:
-    obj = _KEYWORDS_SHAPE.members(value)
-    try:
-        class_ = obj["class"]
-        type_ = obj["type"]
-        default = obj.get("default")
-        from_ = obj["from"]
-        func = obj.get("func")
-        event = obj.get("event")
-        string = obj.get("string", ABSENT)
-        import_ = obj.get("import")
-        foo_bar = obj.get("fooBar")
-        meta = obj["_meta"]
-        shapes = obj.get("shapes")
+    if isinstance(value, dict):
+        class_ = value.get("class")
+        type_ = value.get("type")
+        default = value.get("default")
+        from_ = value.get("from")
+        func = value.get("func")
+        event = value.get("event")
+        string = value.get("string", ABSENT)
+        import_ = value.get("import")
+        foo_bar = value.get("fooBar")
+        meta = value.get("_meta")
+        shapes = value.get("shapes")
         if (
-            type(class_) is str
+            _KEYWORDS_SHAPE.names.issuperset(value)
+            and "from" in value
+            and "_meta" in value
+            and type(class_) is str
             and type(type_) is int
             and type_ >= 0
-            and (type(default) is bool or "default" not in obj)
+            and (type(default) is bool or "default" not in value)
             and (from_ is None or type(from_) is str)
-            and (event in IMPORT_VALUES or "event" not in obj)
-            and ((type(foo_bar) is int and foo_bar >= 1) or "fooBar" not in obj)
+            and (event in IMPORT_VALUES or "event" not in value)
+            and ((type(foo_bar) is int and foo_bar >= 1) or "fooBar" not in value)
         ):
-            return _new(
-                Keywords,
-                class_=class_,
-                type=type_,
-                from_=from_,
-                meta=_nullable(meta, _read_shape),
-                default=default,
-                func=_array(func, _str) if "func" in obj else None,
-                event=event,
-                string=string,
-                import_=_read_bag(import_) if "import" in obj else None,
-                foo_bar=foo_bar,
-                shapes=_array(shapes, _read_shape) if "shapes" in obj else None,
-            )
-        return _new(
-            Keywords,
-            class_=_str(class_),
-            type=_int_at_least(type_, 0),
-            from_=_nullable(from_, _str),
-            meta=_nullable(meta, _read_shape),
-            default=_bool(default) if "default" in obj else None,
-            func=_array(func, _str) if "func" in obj else None,
-            event=_read_import(event) if "event" in obj else None,
-            string=string,
-            import_=_read_bag(import_) if "import" in obj else None,
-            foo_bar=_int_at_least(foo_bar, 1) if "fooBar" in obj else None,
-            shapes=_array(shapes, _read_shape) if "shapes" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _KEYWORDS_SHAPE.problem(obj) from None
+            try:
+                return _new(
+                    Keywords,
+                    class_=class_,
+                    type=type_,
+                    from_=from_,
+                    meta=_nullable(meta, _read_shape),
+                    default=default,
+                    func=_array(func, _str) if "func" in value else None,
+                    event=event,
+                    string=string,
+                    import_=_read_bag(import_) if "import" in value else None,
+                    foo_bar=foo_bar,
+                    shapes=_array(shapes, _read_shape) if "shapes" in value else None,
+                )
+            except _Problem:
+                raise _KEYWORDS_SHAPE.problem(value) from None
+    return _KEYWORDS_SHAPE.read(value)
 
 
 def keywords_to_value(value: Keywords) -> Dict[str, JsonValue]:
@@ -1425,19 +1412,20 @@ def encode_keywords(value: Keywords) -> str:
 
 
 def _read_label(value: JsonValue) -> Label:
-    obj = _LABEL_SHAPE.members(value)
-    try:
-        text = obj["text"]
-        note = obj.get("note")
-        if type(text) is str and (type(note) is str or "note" not in obj):
-            return _LABEL_SHAPE.instance(obj)
-        return _new(
-            Label,
-            text=_str(text),
-            note=_str(note) if "note" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _LABEL_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        text = value.get("text")
+        note = value.get("note")
+        if (
+            len(value) == 1 + ("note" in value)
+            and type(text) is str
+            and (type(note) is str or "note" not in value)
+        ):
+            instance = object.__new__(Label)
+            if len(value) < 2:
+                instance.__dict__.update(_LABEL_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _LABEL_SHAPE.read(value)
 
 
 def label_to_value(value: Label) -> Dict[str, JsonValue]:
@@ -1501,28 +1489,24 @@ def encode_params(value: Params) -> str:
 
 
 def _read_request(value: JsonValue) -> Request:
-    obj = _REQUEST_SHAPE.members(value)
-    try:
-        jsonrpc = obj["jsonrpc"]
-        id = obj["id"]
-        method = obj["method"]
-        params = obj.get("params")
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id = value.get("id")
+        method = value.get("method")
+        params = value.get("params")
         if (
-            jsonrpc in JSON_RPC_VERSION_VALUES
+            len(value) == 3 + ("params" in value)
+            and jsonrpc in JSON_RPC_VERSION_VALUES
             and (type(id) is int or type(id) is str)
             and type(method) is str
-            and (type(params) is dict or "params" not in obj)
+            and (type(params) is dict or "params" not in value)
         ):
-            return _REQUEST_SHAPE.instance(obj)
-        return _new(
-            Request,
-            jsonrpc=_read_json_rpc_version(jsonrpc),
-            id=_read_request_id(id),
-            method=_str(method),
-            params=_read_params(params) if "params" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _REQUEST_SHAPE.problem(obj) from None
+            instance = object.__new__(Request)
+            if len(value) < 4:
+                instance.__dict__.update(_REQUEST_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _REQUEST_SHAPE.read(value)
 
 
 def request_to_value(value: Request) -> Dict[str, JsonValue]:
@@ -1588,10 +1572,12 @@ def encode_request_id(value: RequestId) -> str:
 
 
 def _read_response(value: JsonValue) -> Response:
-    variant = _variant(value, ("result", "error"))
-    if variant == "result":
-        return _read_success_response(value)
-    return _read_error_response(value)
+    if isinstance(value, dict):
+        if "result" in value and "error" not in value:
+            return _read_success_response(value)
+        if "error" in value and "result" not in value:
+            return _read_error_response(value)
+    raise _no_variant(value, ("result", "error"))
 
 
 def response_to_value(value: Response) -> Dict[str, JsonValue]:
@@ -1623,12 +1609,14 @@ def encode_response(value: Response) -> str:
 
 
 def _read_shape(value: JsonValue) -> Shape:
-    variant = _variant(value, ("radius", "side", "text"))
-    if variant == "radius":
-        return _read_circle(value)
-    if variant == "side":
-        return _read_square(value)
-    return _read_label(value)
+    if isinstance(value, dict):
+        if "radius" in value and "side" not in value and "text" not in value:
+            return _read_circle(value)
+        if "side" in value and "radius" not in value and "text" not in value:
+            return _read_square(value)
+        if "text" in value and "radius" not in value and "side" not in value:
+            return _read_label(value)
+    raise _no_variant(value, ("radius", "side", "text"))
 
 
 def shape_to_value(value: Shape) -> Dict[str, JsonValue]:
@@ -1662,19 +1650,20 @@ def encode_shape(value: Shape) -> str:
 
 
 def _read_square(value: JsonValue) -> Square:
-    obj = _SQUARE_SHAPE.members(value)
-    try:
-        side = obj["side"]
-        note = obj.get("note")
-        if type(side) is int and (type(note) is str or "note" not in obj):
-            return _SQUARE_SHAPE.instance(obj)
-        return _new(
-            Square,
-            side=_int(side),
-            note=_str(note) if "note" in obj else None,
-        )
-    except (_Problem, KeyError):
-        raise _SQUARE_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        side = value.get("side")
+        note = value.get("note")
+        if (
+            len(value) == 1 + ("note" in value)
+            and type(side) is int
+            and (type(note) is str or "note" not in value)
+        ):
+            instance = object.__new__(Square)
+            if len(value) < 2:
+                instance.__dict__.update(_SQUARE_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _SQUARE_SHAPE.read(value)
 
 
 def square_to_value(value: Square) -> Dict[str, JsonValue]:
@@ -1708,21 +1697,19 @@ def encode_square(value: Square) -> str:
 
 
 def _read_success_response(value: JsonValue) -> SuccessResponse:
-    obj = _SUCCESS_RESPONSE_SHAPE.members(value)
-    try:
-        jsonrpc = obj["jsonrpc"]
-        id = obj["id"]
-        result = obj["result"]
-        if jsonrpc in JSON_RPC_VERSION_VALUES and (type(id) is int or type(id) is str):
-            return _SUCCESS_RESPONSE_SHAPE.instance(obj)
-        return _new(
-            SuccessResponse,
-            jsonrpc=_read_json_rpc_version(jsonrpc),
-            id=_read_request_id(id),
-            result=result,
-        )
-    except (_Problem, KeyError):
-        raise _SUCCESS_RESPONSE_SHAPE.problem(obj) from None
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id = value.get("id")
+        if (
+            len(value) == 3
+            and "result" in value
+            and jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id) is int or type(id) is str)
+        ):
+            instance = object.__new__(SuccessResponse)
+            instance.__dict__.update(value)
+            return instance
+    return _SUCCESS_RESPONSE_SHAPE.read(value)
 
 
 def success_response_to_value(value: SuccessResponse) -> Dict[str, JsonValue]:
@@ -1856,6 +1843,13 @@ _KEYWORDS_SHAPE = _ObjectShape(
         "import": None,
         "fooBar": None,
         "shapes": None,
+    },
+    attributes={
+        "class": "class_",
+        "from": "from_",
+        "import": "import_",
+        "fooBar": "foo_bar",
+        "_meta": "meta",
     },
 )
 

@@ -576,12 +576,12 @@ def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
     the discriminating fields)."""
     if not isinstance(value, dict):
         return _KindError("object", value)
-    found = [name for name in discriminators if name in value]
+    several = sum(name in value for name in discriminators) > 1
     listed = [f"`{name}`" for name in discriminators]
     if len(discriminators) == 2:
-        problem = "both {} and {}" if found else "neither {} nor {}"
+        problem = "both {} and {}" if several else "neither {} nor {}"
         return _Problem(problem.format(*listed))
-    problem = "more than one of {}" if found else "none of {}"
+    problem = "more than one of {}" if several else "none of {}"
     return _Problem(problem.format(", ".join(listed)))
 
 

@@ -12,7 +12,8 @@ use crate::model::{Contract, Field, ObjectType, Ty, TypeKind};
 /// Locals that would shadow a name the reader itself uses.
 const SHADOWING: &[&str] = &["type", "obj", "value", "instance", "str", "int", "bool", "dict"];
 
-/// The indent of the operands of an exploded `if (...)` inside the reader's `try`.
+/// The indent of the operands of an exploded `if (...)` inside the reader's
+/// `if isinstance(value, dict):`.
 const OPERAND_INDENT: usize = 12;
 
 /// The local holding a member's value in its reader.

@@ -330,8 +330,9 @@ fn public(def: &TypeDef, out: &mut Out) {
     out.line(&format!("    return _dumps({stem}_to_value(value))"));
 }
 
-/// The member decoders of every closed object. They come after every reader,
-/// which they name.
+/// The shape of every closed object: its member decoders, required members,
+/// absent defaults and renamed attributes. They come after every reader, which
+/// they name.
 fn field_tables(contract: &Contract, out: &mut Out) {
     out.blank(1);
     for def in contract.types.values() {

@@ -548,36 +548,58 @@
             depth = 0;
         }
 
+        /// <summary>
+        /// Checks the value the reader is on (up to its last token, where the reader is left) as
+        /// <see cref="Check"/> checks a whole text.
+        /// </summary>
+        internal static void CheckValue(ref Utf8JsonReader reader)
+        {
+            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
+            cached = null;
+            scan.Reset();
+            scan.Token(ref reader);
+            while (scan.depth > 0 && reader.Read())
+            {
+                scan.Token(ref reader);
+            }
+            cached = scan;
+        }
+
         private void Run(byte[] utf8, JsonReaderOptions options)
         {
             var reader = new Utf8JsonReader(utf8, options);
             while (reader.Read())
             {
-                switch (reader.TokenType)
-                {
-                    case JsonTokenType.StartObject:
-                    case JsonTokenType.StartArray:
-                        depth++;
-                        firstKey[depth] = keyCount;
-                        large[depth] = null;
-                        break;
-                    case JsonTokenType.EndObject:
-                    case JsonTokenType.EndArray:
-                        keyCount = firstKey[depth];
-                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
-                        large[depth] = null;
-                        depth--;
-                        break;
-                    case JsonTokenType.PropertyName:
-                        AddKey(ref reader);
-                        break;
-                    case JsonTokenType.String:
-                        CheckString(ref reader);
-                        break;
-                    case JsonTokenType.Number:
-                        CheckNumber(ref reader);
-                        break;
-                }
+                Token(ref reader);
+            }
+        }
+
+        private void Token(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    depth++;
+                    firstKey[depth] = keyCount;
+                    large[depth] = null;
+                    break;
+                case JsonTokenType.EndObject:
+                case JsonTokenType.EndArray:
+                    keyCount = firstKey[depth];
+                    namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                    large[depth] = null;
+                    depth--;
+                    break;
+                case JsonTokenType.PropertyName:
+                    AddKey(ref reader);
+                    break;
+                case JsonTokenType.String:
+                    CheckString(ref reader);
+                    break;
+                case JsonTokenType.Number:
+                    CheckNumber(ref reader);
+                    break;
             }
         }
 
@@ -601,7 +623,7 @@
             }
         }
 
-        private static void CheckNumber(ref Utf8JsonReader reader)
+        internal static void CheckNumber(ref Utf8JsonReader reader)
         {
             if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
             {
@@ -677,5 +699,227 @@
             keyCount = firstKey[depth];
             namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
             return set;
+        }
+    }
+
+    /// <summary>Reads one value off a reader positioned on its first token, leaving it on the last.</summary>
+    internal delegate T CoprocessRead<T>(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// The one-pass decoders: typed values straight off <c>Utf8JsonReader</c>, with the JSON-text
+    /// rules the reader does not enforce checked on the way. They only ever answer a valid frame:
+    /// on anything doubtful they give up (<see cref="Fallback"/>) and the caller decodes again the
+    /// careful way, which finds the problem and words it with its path.
+    /// </summary>
+    internal static class CoprocessReader
+    {
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
+        // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
+        [ThreadStatic]
+        private static byte[]? frame;
+
+        /// <summary>Decodes one frame's text with <paramref name="read"/>; false when the careful way must decide.</summary>
+        internal static bool TryDecode<T>(string text, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (text.Length > 0 && text[0] == '\uFEFF')
+            {
+                return false;
+            }
+            return TryDecode(text, CoprocessTextScan.Frame, read, out value);
+        }
+
+        /// <summary>As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for a value the caller already parsed.</summary>
+        internal static bool TryDecode<T>(JsonElement json, CoprocessRead<T> read, out T value)
+        {
+            return TryDecode(json.GetRawText(), CoprocessTextScan.Parsed, read, out value);
+        }
+
+        private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            try
+            {
+                int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                frame = utf8;
+                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
+                if (!reader.Read())
+                {
+                    return false;
+                }
+                T result = read(ref reader);
+                frame = null;
+                if (reader.Read())
+                {
+                    return false;
+                }
+                value = result;
+                return true;
+            }
+            catch (Exception error) when (error is JsonException || error is CoprocessShapeException
+                || error is InvalidOperationException || error is ArgumentException)
+            {
+                return false;
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(utf8);
+            }
+        }
+
+        /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
+        internal static CoprocessShapeException Fallback()
+        {
+            return new CoprocessShapeException("fall back to the careful decoder", null);
+        }
+
+        internal static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+        {
+            if (reader.TokenType != token)
+            {
+                throw Fallback();
+            }
+        }
+
+        /// <summary>Moves to the next member name of an object; false at its end.</summary>
+        internal static bool NextName(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+            return reader.TokenType == JsonTokenType.PropertyName;
+        }
+
+        /// <summary>Marks a member as seen, giving up on a second one (a duplicate key).</summary>
+        internal static void Once(ref ulong seen, ulong bit)
+        {
+            if ((seen & bit) != 0)
+            {
+                throw Fallback();
+            }
+            seen |= bit;
+        }
+
+        /// <summary>Moves from a member name to its value.</summary>
+        internal static void Value(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+        }
+
+        internal static bool ReadBoolean(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.True:
+                    return true;
+                case JsonTokenType.False:
+                    return false;
+                default:
+                    throw Fallback();
+            }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.String);
+            return reader.GetString() ?? string.Empty;
+        }
+
+        /// <summary>Reads an integer; <c>1.0</c> and <c>1e2</c> are integers too.</summary>
+        internal static bool TryReadInteger(ref Utf8JsonReader reader, out long integer)
+        {
+            integer = 0;
+            if (reader.TokenType != JsonTokenType.Number)
+            {
+                return false;
+            }
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (reader.TryGetInt64(out integer))
+            {
+                return true;
+            }
+            double number = reader.GetDouble();
+            if (Math.Floor(number) != number || Math.Abs(number) > CoprocessJson.MaxSafeInteger)
+            {
+                return false;
+            }
+            integer = (long)number;
+            return true;
+        }
+
+        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue)
+        {
+            if (!TryReadInteger(ref reader, out long integer) || integer < minimum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        /// <summary>
+        /// Reads any value as a <c>JsonElement</c> that owns its memory, checking the JSON-text
+        /// rules inside it first.
+        /// </summary>
+        internal static JsonElement ReadAny(ref Utf8JsonReader reader)
+        {
+            int start = (int)reader.TokenStartIndex;
+            CoprocessTextScan.CheckValue(ref reader);
+            if (frame == null)
+            {
+                throw Fallback();
+            }
+            var value = new ReadOnlyMemory<byte>(frame, start, (int)reader.BytesConsumed - start);
+            JsonReaderOptions syntax = reader.CurrentState.Options;
+            var options = new JsonDocumentOptions
+            {
+                MaxDepth = Coprocess.MaxDepth,
+                CommentHandling = syntax.CommentHandling,
+                AllowTrailingCommas = syntax.AllowTrailingCommas,
+            };
+            using (JsonDocument document = JsonDocument.Parse(value, options))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)
+        {
+            Expect(ref reader, JsonTokenType.StartArray);
+            var items = new List<T>();
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                items.Add(readItem(ref reader));
+            }
+            return items;
+        }
+
+        /// <summary>Reads an object's members into <paramref name="map"/>; a repeated key gives up.</summary>
+        internal static TMap ReadMap<TMap, T>(ref Utf8JsonReader reader, TMap map, CoprocessRead<T> readValue)
+            where TMap : Dictionary<string, T>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            while (NextName(ref reader))
+            {
+                string key = reader.GetString() ?? string.Empty;
+                reader.Read();
+                if (!map.TryAdd(key, readValue(ref reader)))
+                {
+                    throw Fallback();
+                }
+            }
+            return map;
+        }
+
+        /// <summary>Reads an object of any values into <paramref name="map"/>, all in one document.</summary>
+        internal static TMap ReadOpenMap<TMap>(ref Utf8JsonReader reader, TMap map)
+            where TMap : Dictionary<string, JsonElement>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            foreach (JsonProperty member in ReadAny(ref reader).EnumerateObject())
+            {
+                map.Add(member.Name, member.Value);
+            }
+            return map;
         }
     }

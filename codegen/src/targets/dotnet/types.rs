@@ -48,7 +48,7 @@ pub fn is_value_type(contract: &Contract, ty: &Ty) -> bool {
 }
 
 /// The property type of a field: optional fields are nullable (absent = null).
-fn field_type(field: &Field) -> String {
+pub fn field_type(field: &Field) -> String {
     let ty = cs_type(&field.ty);
     if field.required || matches!(field.ty, Ty::Nullable(_)) {
         ty
@@ -143,6 +143,7 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
     summary(out, 2, &format!("Decodes a `{name}` strictly from one frame's JSON text."));
     out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
     out.block(2, &format!("public static {class} Decode(string json)"), |out| {
+        fast_first(out, class, "json");
         out.line(3, "try");
         out.line(3, "{");
         out.line(4, &format!("return Read(CoprocessJson.Parse(json), null, {});", string_literal(expected_of(def))));
@@ -156,6 +157,7 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
     summary(out, 2, &format!("Decodes a `{name}` strictly from an already-parsed value (the JSON-text rules are checked on it too)."));
     out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));
     out.block(2, &format!("public static {class} FromJson(JsonElement json)"), |out| {
+        fast_first(out, class, "json");
         out.line(3, "try");
         out.line(3, "{");
         out.line(4, &format!("return Read(CoprocessJson.Validate(json), null, {});", string_literal(expected_of(def))));
@@ -181,6 +183,14 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
             out.line(3, "return builder.ToString();");
         });
     }
+}
+
+/// The one-pass decode, returning when it is sure; the careful decode after it words the problem.
+fn fast_first(out: &mut Out, class: &str, input: &str) {
+    let read = super::fast::lambda();
+    out.block(3, &format!("if (CoprocessReader.TryDecode({input}, {read}, out {class} value))"), |out| {
+        out.line(4, "return value;");
+    });
 }
 
 fn expected_of(def: &TypeDef) -> &'static str {
@@ -210,6 +220,8 @@ fn render_object(out: &mut Out, contract: &Contract, def: &TypeDef, object: &Obj
         entry_points(out, def, &class, false);
         out.blank();
         object_reader(out, contract, &class, object);
+        out.blank();
+        super::fast::object_reader(out, contract, &class, object);
         out.blank();
         object_writer(out, contract, &class, object);
     });
@@ -272,19 +284,24 @@ fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &Objec
             out.line(4, &format!("throw CoprocessJson.Missing({}, at);", string_literal(&field.name)));
             out.line(3, "}");
         }
-        let args: Vec<String> = required(object).map(|f| local_name(&f.name)).collect();
-        let optional: Vec<&Field> = object.fields.iter().filter(|f| !f.required).collect();
-        if optional.is_empty() {
-            out.line(3, &format!("return new {class}({});", args.join(", ")));
-        } else {
-            out.line(3, &format!("return new {class}({})", args.join(", ")));
-            out.line(3, "{");
-            for field in optional {
-                out.line(4, &format!("{} = {},", member_name(&field.name, class), local_name(&field.name)));
-            }
-            out.line(3, "};");
-        }
+        construct_from_locals(out, class, object);
     });
+}
+
+/// `return new T(required locals) { Optional = local, ... };` at the decoder's body level.
+pub fn construct_from_locals(out: &mut Out, class: &str, object: &ObjectType) {
+    let args: Vec<String> = required(object).map(|f| local_name(&f.name)).collect();
+    let optional: Vec<&Field> = object.fields.iter().filter(|f| !f.required).collect();
+    if optional.is_empty() {
+        out.line(3, &format!("return new {class}({});", args.join(", ")));
+    } else {
+        out.line(3, &format!("return new {class}({})", args.join(", ")));
+        out.line(3, "{");
+        for field in optional {
+            out.line(4, &format!("{} = {},", member_name(&field.name, class), local_name(&field.name)));
+        }
+        out.line(3, "};");
+    }
 }
 
 fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
@@ -344,6 +361,8 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
             });
             out.line(3, "return result;");
         });
+        out.blank();
+        super::fast::map_reader(out, contract, &class, value);
         out.blank();
         out.block(2, "internal void Write(StringBuilder builder)", |out| {
             out.line(3, "builder.Append('{');");
@@ -411,6 +430,8 @@ fn render_union(out: &mut Out, _contract: &Contract, def: &TypeDef, variants: &[
         entry_points(out, def, &class, false);
         out.blank();
         union_reader(out, &class, variants);
+        out.blank();
+        super::fast::union_reader(out, &class, variants);
         out.blank();
         out.block(2, "internal void Write(StringBuilder builder)", |out| {
             out.block(3, "switch (Value)", |out| {
@@ -499,6 +520,8 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
             out.line(3, &format!("throw new CoprocessShapeException({} + {got}, at);", string_literal(&problem)));
         });
         out.blank();
+        super::fast::enum_reader(out, &class, values);
+        out.blank();
         out.block(2, &format!("internal static void Write(StringBuilder builder, {class} value)"), |out| {
             out.line(3, "CoprocessJson.WriteString(builder, value.ToWireString());");
         });
@@ -545,6 +568,8 @@ fn render_id(out: &mut Out, def: &TypeDef) {
             });
             out.line(3, &format!("return new {class}(integer);"));
         });
+        out.blank();
+        super::fast::id_reader(out, &class);
         out.blank();
         out.block(2, "internal void Write(StringBuilder builder)", |out| {
             out.block(3, "if (Text != null)", |out| out.line(4, "CoprocessJson.WriteString(builder, Text);"));

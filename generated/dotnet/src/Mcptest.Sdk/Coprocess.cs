@@ -5,6 +5,7 @@
 #nullable enable
 
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
@@ -600,6 +601,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheMode</c>.</exception>
         public static CacheMode Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheMode value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -617,6 +622,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheMode</c>.</exception>
         public static CacheMode FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheMode value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -658,6 +667,28 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"off\", \"read_write\", \"refresh\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        private static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
+        private static readonly byte[] KeyReadWrite = Encoding.UTF8.GetBytes("read_write");
+        private static readonly byte[] KeyRefresh = Encoding.UTF8.GetBytes("refresh");
+
+        internal static CacheMode Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyOff))
+            {
+                return CacheMode.Off;
+            }
+            if (reader.ValueTextEquals(KeyReadWrite))
+            {
+                return CacheMode.ReadWrite;
+            }
+            if (reader.ValueTextEquals(KeyRefresh))
+            {
+                return CacheMode.Refresh;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, CacheMode value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -688,6 +719,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheSetModeParams</c>.</exception>
         public static CacheSetModeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -705,6 +740,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheSetModeParams</c>.</exception>
         public static CacheSetModeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -745,6 +784,33 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("mode", at);
+            }
+            return new CacheSetModeParams(_mode);
+        }
+
+        private static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+
+        internal static CacheSetModeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            CacheMode _mode = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mode = CacheModeWire.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new CacheSetModeParams(_mode);
         }
@@ -794,6 +860,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheSetModeResult</c>.</exception>
         public static CacheSetModeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -811,6 +881,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheSetModeResult</c>.</exception>
         public static CacheSetModeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -875,6 +949,49 @@ namespace Mcptest.Sdk
             return new CacheSetModeResult(_mode, _previousMode, _entries);
         }
 
+        private static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        private static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
+        private static readonly byte[] KeyEntries = Encoding.UTF8.GetBytes("entries");
+
+        internal static CacheSetModeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            CacheMode _mode = default!;
+            CacheMode _previousMode = default!;
+            long _entries = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mode = CacheModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPreviousMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _previousMode = CacheModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyEntries))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _entries = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new CacheSetModeResult(_mode, _previousMode, _entries);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -929,6 +1046,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallParams</c>.</exception>
         public static CallParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -946,6 +1067,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CallParams</c>.</exception>
         public static CallParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1010,6 +1135,62 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyTool = Encoding.UTF8.GetBytes("tool");
+        private static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
+        private static readonly byte[] KeyPassthrough = Encoding.UTF8.GetBytes("passthrough");
+        private static readonly byte[] KeyTimeoutMs = Encoding.UTF8.GetBytes("timeout_ms");
+
+        internal static CallParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _tool = default!;
+            McpObject? _arguments = null;
+            bool? _passthrough = null;
+            long? _timeoutMs = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyTool))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _tool = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyArguments))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _arguments = McpObject.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPassthrough))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _passthrough = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyTimeoutMs))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _timeoutMs = CoprocessReader.ReadInteger(ref reader, 1);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new CallParams(_tool)
+            {
+                Arguments = _arguments,
+                Passthrough = _passthrough,
+                TimeoutMs = _timeoutMs,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1063,6 +1244,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallPromptParams</c>.</exception>
         public static CallPromptParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1080,6 +1265,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CallPromptParams</c>.</exception>
         public static CallPromptParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1132,6 +1321,44 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyName = Encoding.UTF8.GetBytes("name");
+        private static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
+
+        internal static CallPromptParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _name = default!;
+            PromptArguments? _arguments = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyName))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _name = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyArguments))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _arguments = PromptArguments.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new CallPromptParams(_name)
+            {
+                Arguments = _arguments,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1176,6 +1403,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallPromptResult</c>.</exception>
         public static CallPromptResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1193,6 +1424,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CallPromptResult</c>.</exception>
         public static CallPromptResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1243,6 +1478,41 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 1)) == 0)
             {
                 throw CoprocessJson.Missing("messages", at);
+            }
+            return new CallPromptResult(_description, _messages);
+        }
+
+        private static readonly byte[] KeyDescription = Encoding.UTF8.GetBytes("description");
+        private static readonly byte[] KeyMessages = Encoding.UTF8.GetBytes("messages");
+
+        internal static CallPromptResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string? _description = null;
+            List<McpObject> _messages = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyDescription))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _description = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMessages))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _messages = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new CallPromptResult(_description, _messages);
         }
@@ -1313,6 +1583,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallResult</c>.</exception>
         public static CallResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1330,6 +1604,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CallResult</c>.</exception>
         public static CallResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1375,6 +1653,39 @@ namespace Mcptest.Sdk
                     throw new CoprocessShapeException("neither `success` nor `content`", at);
                 default:
                     throw new CoprocessShapeException("both `success` and `content`", at);
+            }
+        }
+
+        private static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
+        private static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
+
+        internal static CallResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeySuccess))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeyContent))
+                {
+                    found |= 2;
+                }
+                reader.Read();
+                reader.Skip();
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new CallResult(Verdict.Read(ref reader));
+                case 2:
+                    return new CallResult(ToolCallPassthrough.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
             }
         }
 
@@ -1442,6 +1753,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteMode</c>.</exception>
         public static CassetteMode Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteMode value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -1459,6 +1774,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteMode</c>.</exception>
         public static CassetteMode FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteMode value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -1500,6 +1819,28 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"off\", \"record\", \"replay\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        private static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
+        private static readonly byte[] KeyRecord = Encoding.UTF8.GetBytes("record");
+        private static readonly byte[] KeyReplay = Encoding.UTF8.GetBytes("replay");
+
+        internal static CassetteMode Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyOff))
+            {
+                return CassetteMode.Off;
+            }
+            if (reader.ValueTextEquals(KeyRecord))
+            {
+                return CassetteMode.Record;
+            }
+            if (reader.ValueTextEquals(KeyReplay))
+            {
+                return CassetteMode.Replay;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, CassetteMode value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -1536,6 +1877,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteSetModeParams</c>.</exception>
         public static CassetteSetModeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1553,6 +1898,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteSetModeParams</c>.</exception>
         public static CassetteSetModeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1598,6 +1947,44 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("mode", at);
+            }
+            return new CassetteSetModeParams(_mode)
+            {
+                Path = _path,
+            };
+        }
+
+        private static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+
+        internal static CassetteSetModeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            CassetteMode _mode = default!;
+            string? _path = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mode = CassetteModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _path = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new CassetteSetModeParams(_mode)
             {
@@ -1655,6 +2042,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteSetModeResult</c>.</exception>
         public static CassetteSetModeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1672,6 +2063,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteSetModeResult</c>.</exception>
         public static CassetteSetModeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1736,6 +2131,49 @@ namespace Mcptest.Sdk
             return new CassetteSetModeResult(_mode, _previousMode, _path);
         }
 
+        private static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        private static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
+        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+
+        internal static CassetteSetModeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            CassetteMode _mode = default!;
+            CassetteMode _previousMode = default!;
+            string? _path = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mode = CassetteModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPreviousMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _previousMode = CassetteModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new CassetteSetModeResult(_mode, _previousMode, _path);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1760,6 +2198,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1777,6 +2219,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1803,6 +2249,16 @@ namespace Mcptest.Sdk
             foreach (JsonProperty member in json.EnumerateObject())
             {
                 throw CoprocessJson.Unknown(member.Name, at);
+            }
+            return new EmptyParams();
+        }
+
+        internal static EmptyParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            while (CoprocessReader.NextName(ref reader))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new EmptyParams();
         }
@@ -1849,6 +2305,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1866,6 +2326,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1928,6 +2392,52 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
+        private static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
+        private static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+
+        internal static ErrorObject Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _code = default!;
+            string _message = default!;
+            JsonElement? _data = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyCode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _code = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMessage))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _message = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyData))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _data = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorObject(_code, _message)
+            {
+                Data = _data,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1981,6 +2491,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1998,6 +2512,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2062,6 +2580,49 @@ namespace Mcptest.Sdk
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static ErrorResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId? _id = null;
+            ErrorObject _error = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = reader.TokenType == JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _error = ErrorObject.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorResponse(_jsonrpc, _id, _error);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -2112,6 +2673,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2129,6 +2694,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2187,6 +2756,53 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        private static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
+        private static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+
+        internal static HandshakeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string? _sdk = null;
+            string? _sdkVersion = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdk))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _sdk = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdkVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _sdkVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new HandshakeParams(_protocolVersion)
+            {
+                Sdk = _sdk,
+                SdkVersion = _sdkVersion,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -2237,6 +2853,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2254,6 +2874,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2304,6 +2928,41 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 1)) == 0)
             {
                 throw CoprocessJson.Missing("binary_version", at);
+            }
+            return new HandshakeResult(_protocolVersion, _binaryVersion);
+        }
+
+        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        private static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+
+        internal static HandshakeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string _binaryVersion = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyBinaryVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _binaryVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
@@ -2376,6 +3035,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>InitializeResult</c>.</exception>
         public static InitializeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out InitializeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2393,6 +3056,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>InitializeResult</c>.</exception>
         public static InitializeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out InitializeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2487,6 +3154,73 @@ namespace Mcptest.Sdk
             return new InitializeResult(_era, _mcpProtocolVersion, _serverName, _serverVersion, _capabilities, _instructions);
         }
 
+        private static readonly byte[] KeyEra = Encoding.UTF8.GetBytes("era");
+        private static readonly byte[] KeyMcpProtocolVersion = Encoding.UTF8.GetBytes("mcp_protocol_version");
+        private static readonly byte[] KeyServerName = Encoding.UTF8.GetBytes("server_name");
+        private static readonly byte[] KeyServerVersion = Encoding.UTF8.GetBytes("server_version");
+        private static readonly byte[] KeyCapabilities = Encoding.UTF8.GetBytes("capabilities");
+        private static readonly byte[] KeyInstructions = Encoding.UTF8.GetBytes("instructions");
+
+        internal static InitializeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            McpEra _era = default!;
+            string _mcpProtocolVersion = default!;
+            string _serverName = default!;
+            string _serverVersion = default!;
+            McpObject _capabilities = default!;
+            string? _instructions = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyEra))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _era = McpEraWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMcpProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _mcpProtocolVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyServerName))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _serverName = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyServerVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _serverVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyCapabilities))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _capabilities = McpObject.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyInstructions))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _instructions = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 63UL) != 63UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new InitializeResult(_era, _mcpProtocolVersion, _serverName, _serverVersion, _capabilities, _instructions);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -2542,6 +3276,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -2559,6 +3297,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -2592,6 +3334,18 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        private static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+
+        internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyV2_0))
+            {
+                return JsonRpcVersion.V2_0;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, JsonRpcVersion value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -2622,6 +3376,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ListResourcesResult</c>.</exception>
         public static ListResourcesResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListResourcesResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2639,6 +3397,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ListResourcesResult</c>.</exception>
         public static ListResourcesResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListResourcesResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2683,6 +3445,33 @@ namespace Mcptest.Sdk
             return new ListResourcesResult(_resources);
         }
 
+        private static readonly byte[] KeyResources = Encoding.UTF8.GetBytes("resources");
+
+        internal static ListResourcesResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            List<McpObject> _resources = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyResources))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _resources = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ListResourcesResult(_resources);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -2716,6 +3505,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ListToolsResult</c>.</exception>
         public static ListToolsResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListToolsResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2733,6 +3526,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ListToolsResult</c>.</exception>
         public static ListToolsResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListToolsResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2773,6 +3570,33 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("tools", at);
+            }
+            return new ListToolsResult(_tools);
+        }
+
+        private static readonly byte[] KeyTools = Encoding.UTF8.GetBytes("tools");
+
+        internal static ListToolsResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            List<McpObject> _tools = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyTools))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _tools = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new ListToolsResult(_tools);
         }
@@ -2829,6 +3653,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>McpEra</c>.</exception>
         public static McpEra Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpEra value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -2846,6 +3674,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>McpEra</c>.</exception>
         public static McpEra FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpEra value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -2883,6 +3715,23 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"modern\", \"legacy\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        private static readonly byte[] KeyModern = Encoding.UTF8.GetBytes("modern");
+        private static readonly byte[] KeyLegacy = Encoding.UTF8.GetBytes("legacy");
+
+        internal static McpEra Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyModern))
+            {
+                return McpEra.Modern;
+            }
+            if (reader.ValueTextEquals(KeyLegacy))
+            {
+                return McpEra.Legacy;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, McpEra value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -2910,6 +3759,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>McpObject</c>.</exception>
         public static McpObject Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2927,6 +3780,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>McpObject</c>.</exception>
         public static McpObject FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2956,6 +3813,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, member.Value);
             }
             return result;
+        }
+
+        internal static McpObject Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadOpenMap(ref reader, new McpObject());
         }
 
         internal void Write(StringBuilder builder)
@@ -2998,6 +3860,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
         public static Params Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3015,6 +3881,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
         public static Params FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3044,6 +3914,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, member.Value);
             }
             return result;
+        }
+
+        internal static Params Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadOpenMap(ref reader, new Params());
         }
 
         internal void Write(StringBuilder builder)
@@ -3084,6 +3959,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>PromptArguments</c>.</exception>
         public static PromptArguments Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out PromptArguments value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3101,6 +3980,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>PromptArguments</c>.</exception>
         public static PromptArguments FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out PromptArguments value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3130,6 +4013,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, CoprocessJson.ReadString(member.Value, new CoprocessPath(at, member.Name), "string"));
             }
             return result;
+        }
+
+        internal static PromptArguments Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadMap<PromptArguments, string>(ref reader, new PromptArguments(), (ref Utf8JsonReader value) => CoprocessReader.ReadString(ref value));
         }
 
         internal void Write(StringBuilder builder)
@@ -3175,6 +4063,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReadResourceParams</c>.</exception>
         public static ReadResourceParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3192,6 +4084,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReadResourceParams</c>.</exception>
         public static ReadResourceParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3236,6 +4132,33 @@ namespace Mcptest.Sdk
             return new ReadResourceParams(_uri);
         }
 
+        private static readonly byte[] KeyUri = Encoding.UTF8.GetBytes("uri");
+
+        internal static ReadResourceParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _uri = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyUri))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _uri = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ReadResourceParams(_uri);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -3269,6 +4192,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReadResourceResult</c>.</exception>
         public static ReadResourceResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3286,6 +4213,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReadResourceResult</c>.</exception>
         public static ReadResourceResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3330,6 +4261,33 @@ namespace Mcptest.Sdk
             return new ReadResourceResult(_contents);
         }
 
+        private static readonly byte[] KeyContents = Encoding.UTF8.GetBytes("contents");
+
+        internal static ReadResourceResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            List<McpObject> _contents = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyContents))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _contents = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ReadResourceResult(_contents);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -3369,6 +4327,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterFlushResult</c>.</exception>
         public static ReporterFlushResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterFlushResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3386,6 +4348,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterFlushResult</c>.</exception>
         public static ReporterFlushResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterFlushResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3440,6 +4406,41 @@ namespace Mcptest.Sdk
             return new ReporterFlushResult(_written, _path);
         }
 
+        private static readonly byte[] KeyWritten = Encoding.UTF8.GetBytes("written");
+        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+
+        internal static ReporterFlushResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _written = default!;
+            string? _path = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyWritten))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _written = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ReporterFlushResult(_written, _path);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -3481,6 +4482,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterSetUploadParams</c>.</exception>
         public static ReporterSetUploadParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterSetUploadParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3498,6 +4503,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterSetUploadParams</c>.</exception>
         public static ReporterSetUploadParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterSetUploadParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3543,6 +4552,44 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("enabled", at);
+            }
+            return new ReporterSetUploadParams(_enabled)
+            {
+                Path = _path,
+            };
+        }
+
+        private static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
+        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+
+        internal static ReporterSetUploadParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            bool _enabled = default!;
+            string? _path = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyEnabled))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _enabled = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _path = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new ReporterSetUploadParams(_enabled)
             {
@@ -3600,6 +4647,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterStatus</c>.</exception>
         public static ReporterStatus Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterStatus value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3617,6 +4668,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterStatus</c>.</exception>
         public static ReporterStatus FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterStatus value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3681,6 +4736,49 @@ namespace Mcptest.Sdk
             return new ReporterStatus(_enabled, _path, _pending);
         }
 
+        private static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
+        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        private static readonly byte[] KeyPending = Encoding.UTF8.GetBytes("pending");
+
+        internal static ReporterStatus Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            bool _enabled = default!;
+            string? _path = null;
+            long _pending = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyEnabled))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _enabled = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPending))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _pending = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ReporterStatus(_enabled, _path, _pending);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -3738,6 +4836,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static Request Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3755,6 +4857,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
         public static Request FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3820,6 +4926,60 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 2)) == 0)
             {
                 throw CoprocessJson.Missing("method", at);
+            }
+            return new Request(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+
+        internal static Request Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            Params? _params = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMethod))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _method = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyParams))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _params = Params.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -3897,6 +5057,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
         public static RequestId Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "integer or string");
@@ -3914,6 +5078,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
         public static RequestId FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "integer or string");
@@ -3943,6 +5111,19 @@ namespace Mcptest.Sdk
             if (!CoprocessJson.TryReadInteger(json, out long integer))
             {
                 throw CoprocessJson.Mismatch(json, at, expected);
+            }
+            return new RequestId(integer);
+        }
+
+        internal static RequestId Read(ref Utf8JsonReader reader)
+        {
+            if (reader.TokenType == JsonTokenType.String)
+            {
+                return new RequestId(reader.GetString() ?? string.Empty);
+            }
+            if (!CoprocessReader.TryReadInteger(ref reader, out long integer))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new RequestId(integer);
         }
@@ -4014,6 +5195,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static Response Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4031,6 +5216,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
         public static Response FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4079,6 +5268,39 @@ namespace Mcptest.Sdk
             }
         }
 
+        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static Response Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyResult))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    found |= 2;
+                }
+                reader.Read();
+                reader.Skip();
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new Response(SuccessResponse.Read(ref reader));
+                case 2:
+                    return new Response(ErrorResponse.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
+            }
+        }
+
         internal void Write(StringBuilder builder)
         {
             switch (Value)
@@ -4104,6 +5326,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ShutdownResult</c>.</exception>
         public static ShutdownResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ShutdownResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4121,6 +5347,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ShutdownResult</c>.</exception>
         public static ShutdownResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ShutdownResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4147,6 +5377,16 @@ namespace Mcptest.Sdk
             foreach (JsonProperty member in json.EnumerateObject())
             {
                 throw CoprocessJson.Unknown(member.Name, at);
+            }
+            return new ShutdownResult();
+        }
+
+        internal static ShutdownResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            while (CoprocessReader.NextName(ref reader))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new ShutdownResult();
         }
@@ -4194,6 +5434,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4211,6 +5455,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4275,6 +5523,49 @@ namespace Mcptest.Sdk
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+
+        internal static SuccessResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            JsonElement _result = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyResult))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _result = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new SuccessResponse(_jsonrpc, _id, _result);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -4329,6 +5620,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ToolCallPassthrough</c>.</exception>
         public static ToolCallPassthrough Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ToolCallPassthrough value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4346,6 +5641,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ToolCallPassthrough</c>.</exception>
         public static ToolCallPassthrough FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ToolCallPassthrough value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4401,6 +5700,62 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("content", at);
+            }
+            return new ToolCallPassthrough(_content)
+            {
+                StructuredContent = _structuredContent,
+                IsError = _isError,
+                Meta = _meta,
+            };
+        }
+
+        private static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
+        private static readonly byte[] KeyStructuredContent = Encoding.UTF8.GetBytes("structuredContent");
+        private static readonly byte[] KeyIsError = Encoding.UTF8.GetBytes("isError");
+        private static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
+
+        internal static ToolCallPassthrough Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            List<McpObject> _content = default!;
+            McpObject? _structuredContent = null;
+            bool? _isError = null;
+            McpObject? _meta = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyContent))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _content = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else if (reader.ValueTextEquals(KeyStructuredContent))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _structuredContent = McpObject.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyIsError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _isError = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMeta))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _meta = McpObject.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new ToolCallPassthrough(_content)
             {
@@ -4485,6 +5840,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Verdict</c>.</exception>
         public static Verdict Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Verdict value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4502,6 +5861,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Verdict</c>.</exception>
         public static Verdict FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Verdict value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4582,6 +5945,65 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 4)) == 0)
             {
                 throw CoprocessJson.Missing("duration_ms", at);
+            }
+            return new Verdict(_success, _data, _text, _error, _durationMs);
+        }
+
+        private static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
+        private static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        private static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
+        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        private static readonly byte[] KeyDurationMs = Encoding.UTF8.GetBytes("duration_ms");
+
+        internal static Verdict Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            bool _success = default!;
+            JsonElement _data = default!;
+            string? _text = null;
+            string? _error = null;
+            long _durationMs = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeySuccess))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _success = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyData))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _data = CoprocessReader.ReadAny(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyText))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _text = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _error = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyDurationMs))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _durationMs = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 31UL) != 31UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new Verdict(_success, _data, _text, _error, _durationMs);
         }
@@ -5153,36 +6575,58 @@ namespace Mcptest.Sdk
             depth = 0;
         }
 
+        /// <summary>
+        /// Checks the value the reader is on (up to its last token, where the reader is left) as
+        /// <see cref="Check"/> checks a whole text.
+        /// </summary>
+        internal static void CheckValue(ref Utf8JsonReader reader)
+        {
+            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
+            cached = null;
+            scan.Reset();
+            scan.Token(ref reader);
+            while (scan.depth > 0 && reader.Read())
+            {
+                scan.Token(ref reader);
+            }
+            cached = scan;
+        }
+
         private void Run(byte[] utf8, JsonReaderOptions options)
         {
             var reader = new Utf8JsonReader(utf8, options);
             while (reader.Read())
             {
-                switch (reader.TokenType)
-                {
-                    case JsonTokenType.StartObject:
-                    case JsonTokenType.StartArray:
-                        depth++;
-                        firstKey[depth] = keyCount;
-                        large[depth] = null;
-                        break;
-                    case JsonTokenType.EndObject:
-                    case JsonTokenType.EndArray:
-                        keyCount = firstKey[depth];
-                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
-                        large[depth] = null;
-                        depth--;
-                        break;
-                    case JsonTokenType.PropertyName:
-                        AddKey(ref reader);
-                        break;
-                    case JsonTokenType.String:
-                        CheckString(ref reader);
-                        break;
-                    case JsonTokenType.Number:
-                        CheckNumber(ref reader);
-                        break;
-                }
+                Token(ref reader);
+            }
+        }
+
+        private void Token(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    depth++;
+                    firstKey[depth] = keyCount;
+                    large[depth] = null;
+                    break;
+                case JsonTokenType.EndObject:
+                case JsonTokenType.EndArray:
+                    keyCount = firstKey[depth];
+                    namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                    large[depth] = null;
+                    depth--;
+                    break;
+                case JsonTokenType.PropertyName:
+                    AddKey(ref reader);
+                    break;
+                case JsonTokenType.String:
+                    CheckString(ref reader);
+                    break;
+                case JsonTokenType.Number:
+                    CheckNumber(ref reader);
+                    break;
             }
         }
 
@@ -5206,7 +6650,7 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static void CheckNumber(ref Utf8JsonReader reader)
+        internal static void CheckNumber(ref Utf8JsonReader reader)
         {
             if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
             {
@@ -5282,6 +6726,228 @@ namespace Mcptest.Sdk
             keyCount = firstKey[depth];
             namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
             return set;
+        }
+    }
+
+    /// <summary>Reads one value off a reader positioned on its first token, leaving it on the last.</summary>
+    internal delegate T CoprocessRead<T>(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// The one-pass decoders: typed values straight off <c>Utf8JsonReader</c>, with the JSON-text
+    /// rules the reader does not enforce checked on the way. They only ever answer a valid frame:
+    /// on anything doubtful they give up (<see cref="Fallback"/>) and the caller decodes again the
+    /// careful way, which finds the problem and words it with its path.
+    /// </summary>
+    internal static class CoprocessReader
+    {
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
+        // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
+        [ThreadStatic]
+        private static byte[]? frame;
+
+        /// <summary>Decodes one frame's text with <paramref name="read"/>; false when the careful way must decide.</summary>
+        internal static bool TryDecode<T>(string text, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (text.Length > 0 && text[0] == '\uFEFF')
+            {
+                return false;
+            }
+            return TryDecode(text, CoprocessTextScan.Frame, read, out value);
+        }
+
+        /// <summary>As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for a value the caller already parsed.</summary>
+        internal static bool TryDecode<T>(JsonElement json, CoprocessRead<T> read, out T value)
+        {
+            return TryDecode(json.GetRawText(), CoprocessTextScan.Parsed, read, out value);
+        }
+
+        private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            try
+            {
+                int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                frame = utf8;
+                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
+                if (!reader.Read())
+                {
+                    return false;
+                }
+                T result = read(ref reader);
+                frame = null;
+                if (reader.Read())
+                {
+                    return false;
+                }
+                value = result;
+                return true;
+            }
+            catch (Exception error) when (error is JsonException || error is CoprocessShapeException
+                || error is InvalidOperationException || error is ArgumentException)
+            {
+                return false;
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(utf8);
+            }
+        }
+
+        /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
+        internal static CoprocessShapeException Fallback()
+        {
+            return new CoprocessShapeException("fall back to the careful decoder", null);
+        }
+
+        internal static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+        {
+            if (reader.TokenType != token)
+            {
+                throw Fallback();
+            }
+        }
+
+        /// <summary>Moves to the next member name of an object; false at its end.</summary>
+        internal static bool NextName(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+            return reader.TokenType == JsonTokenType.PropertyName;
+        }
+
+        /// <summary>Marks a member as seen, giving up on a second one (a duplicate key).</summary>
+        internal static void Once(ref ulong seen, ulong bit)
+        {
+            if ((seen & bit) != 0)
+            {
+                throw Fallback();
+            }
+            seen |= bit;
+        }
+
+        /// <summary>Moves from a member name to its value.</summary>
+        internal static void Value(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+        }
+
+        internal static bool ReadBoolean(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.True:
+                    return true;
+                case JsonTokenType.False:
+                    return false;
+                default:
+                    throw Fallback();
+            }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.String);
+            return reader.GetString() ?? string.Empty;
+        }
+
+        /// <summary>Reads an integer; <c>1.0</c> and <c>1e2</c> are integers too.</summary>
+        internal static bool TryReadInteger(ref Utf8JsonReader reader, out long integer)
+        {
+            integer = 0;
+            if (reader.TokenType != JsonTokenType.Number)
+            {
+                return false;
+            }
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (reader.TryGetInt64(out integer))
+            {
+                return true;
+            }
+            double number = reader.GetDouble();
+            if (Math.Floor(number) != number || Math.Abs(number) > CoprocessJson.MaxSafeInteger)
+            {
+                return false;
+            }
+            integer = (long)number;
+            return true;
+        }
+
+        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue)
+        {
+            if (!TryReadInteger(ref reader, out long integer) || integer < minimum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        /// <summary>
+        /// Reads any value as a <c>JsonElement</c> that owns its memory, checking the JSON-text
+        /// rules inside it first.
+        /// </summary>
+        internal static JsonElement ReadAny(ref Utf8JsonReader reader)
+        {
+            int start = (int)reader.TokenStartIndex;
+            CoprocessTextScan.CheckValue(ref reader);
+            if (frame == null)
+            {
+                throw Fallback();
+            }
+            var value = new ReadOnlyMemory<byte>(frame, start, (int)reader.BytesConsumed - start);
+            JsonReaderOptions syntax = reader.CurrentState.Options;
+            var options = new JsonDocumentOptions
+            {
+                MaxDepth = Coprocess.MaxDepth,
+                CommentHandling = syntax.CommentHandling,
+                AllowTrailingCommas = syntax.AllowTrailingCommas,
+            };
+            using (JsonDocument document = JsonDocument.Parse(value, options))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)
+        {
+            Expect(ref reader, JsonTokenType.StartArray);
+            var items = new List<T>();
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                items.Add(readItem(ref reader));
+            }
+            return items;
+        }
+
+        /// <summary>Reads an object's members into <paramref name="map"/>; a repeated key gives up.</summary>
+        internal static TMap ReadMap<TMap, T>(ref Utf8JsonReader reader, TMap map, CoprocessRead<T> readValue)
+            where TMap : Dictionary<string, T>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            while (NextName(ref reader))
+            {
+                string key = reader.GetString() ?? string.Empty;
+                reader.Read();
+                if (!map.TryAdd(key, readValue(ref reader)))
+                {
+                    throw Fallback();
+                }
+            }
+            return map;
+        }
+
+        /// <summary>Reads an object of any values into <paramref name="map"/>, all in one document.</summary>
+        internal static TMap ReadOpenMap<TMap>(ref Utf8JsonReader reader, TMap map)
+            where TMap : Dictionary<string, JsonElement>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            foreach (JsonProperty member in ReadAny(ref reader).EnumerateObject())
+            {
+                map.Add(member.Name, member.Value);
+            }
+            return map;
         }
     }
 }

@@ -5,6 +5,7 @@
 #nullable enable
 
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
@@ -360,6 +361,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Bag</c>.</exception>
         public static Bag Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Bag value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -377,6 +382,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Bag</c>.</exception>
         public static Bag FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Bag value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -406,6 +415,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, member.Name), "integer"));
             }
             return result;
+        }
+
+        internal static Bag Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadMap<Bag, long>(ref reader, new Bag(), (ref Utf8JsonReader value) => CoprocessReader.ReadInteger(ref value));
         }
 
         internal void Write(StringBuilder builder)
@@ -456,6 +470,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Circle</c>.</exception>
         public static Circle Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Circle value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -473,6 +491,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Circle</c>.</exception>
         public static Circle FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Circle value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -525,6 +547,44 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyRadius = Encoding.UTF8.GetBytes("radius");
+        private static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+
+        internal static Circle Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _radius = default!;
+            string? _note = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyRadius))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _radius = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyNote))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _note = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new Circle(_radius)
+            {
+                Note = _note,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -550,6 +610,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -567,6 +631,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -593,6 +661,16 @@ namespace Mcptest.Sdk
             foreach (JsonProperty member in json.EnumerateObject())
             {
                 throw CoprocessJson.Unknown(member.Name, at);
+            }
+            return new EmptyParams();
+        }
+
+        internal static EmptyParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            while (CoprocessReader.NextName(ref reader))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new EmptyParams();
         }
@@ -639,6 +717,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -656,6 +738,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -718,6 +804,52 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
+        private static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
+        private static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+
+        internal static ErrorObject Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _code = default!;
+            string _message = default!;
+            JsonElement? _data = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyCode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _code = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMessage))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _message = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyData))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _data = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorObject(_code, _message)
+            {
+                Data = _data,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -771,6 +903,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -788,6 +924,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -852,6 +992,49 @@ namespace Mcptest.Sdk
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static ErrorResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId? _id = null;
+            ErrorObject _error = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = reader.TokenType == JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _error = ErrorObject.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorResponse(_jsonrpc, _id, _error);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -902,6 +1085,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -919,6 +1106,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -977,6 +1168,53 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        private static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
+        private static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+
+        internal static HandshakeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string? _sdk = null;
+            string? _sdkVersion = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdk))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _sdk = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdkVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _sdkVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new HandshakeParams(_protocolVersion)
+            {
+                Sdk = _sdk,
+                SdkVersion = _sdkVersion,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1027,6 +1265,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1044,6 +1286,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1094,6 +1340,41 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 1)) == 0)
             {
                 throw CoprocessJson.Missing("binary_version", at);
+            }
+            return new HandshakeResult(_protocolVersion, _binaryVersion);
+        }
+
+        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        private static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+
+        internal static HandshakeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string _binaryVersion = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyBinaryVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _binaryVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
@@ -1163,6 +1444,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Import</c>.</exception>
         public static Import Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Import value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -1180,6 +1465,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Import</c>.</exception>
         public static Import FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Import value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -1225,6 +1514,33 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"default\", \"class\", \"import\", \"with-dash\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        private static readonly byte[] KeyDefault = Encoding.UTF8.GetBytes("default");
+        private static readonly byte[] KeyClass = Encoding.UTF8.GetBytes("class");
+        private static readonly byte[] KeyImport = Encoding.UTF8.GetBytes("import");
+        private static readonly byte[] KeyWithDash = Encoding.UTF8.GetBytes("with-dash");
+
+        internal static Import Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyDefault))
+            {
+                return Import.Default;
+            }
+            if (reader.ValueTextEquals(KeyClass))
+            {
+                return Import.Class;
+            }
+            if (reader.ValueTextEquals(KeyImport))
+            {
+                return Import.Import;
+            }
+            if (reader.ValueTextEquals(KeyWithDash))
+            {
+                return Import.WithDash;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, Import value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -1267,6 +1583,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -1284,6 +1604,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -1315,6 +1639,18 @@ namespace Mcptest.Sdk
                 return JsonRpcVersion.V2_0;
             }
             throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+        }
+
+        private static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+
+        internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyV2_0))
+            {
+                return JsonRpcVersion.V2_0;
+            }
+            throw CoprocessReader.Fallback();
         }
 
         internal static void Write(StringBuilder builder, JsonRpcVersion value)
@@ -1400,6 +1736,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Keywords</c>.</exception>
         public static Keywords Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Keywords value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1417,6 +1757,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Keywords</c>.</exception>
         public static Keywords FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Keywords value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1535,6 +1879,122 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyClass = Encoding.UTF8.GetBytes("class");
+        private static readonly byte[] KeyType = Encoding.UTF8.GetBytes("type");
+        private static readonly byte[] KeyDefault = Encoding.UTF8.GetBytes("default");
+        private static readonly byte[] KeyFrom = Encoding.UTF8.GetBytes("from");
+        private static readonly byte[] KeyFunc = Encoding.UTF8.GetBytes("func");
+        private static readonly byte[] KeyEvent = Encoding.UTF8.GetBytes("event");
+        private static readonly byte[] KeyString = Encoding.UTF8.GetBytes("string");
+        private static readonly byte[] KeyImport = Encoding.UTF8.GetBytes("import");
+        private static readonly byte[] KeyFooBar = Encoding.UTF8.GetBytes("fooBar");
+        private static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
+        private static readonly byte[] KeyShapes = Encoding.UTF8.GetBytes("shapes");
+
+        internal static Keywords Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _class = default!;
+            long _type = default!;
+            bool? _default = null;
+            string? _from = null;
+            List<string>? _func = null;
+            Import? _event = null;
+            JsonElement? _string = null;
+            Bag? _import = null;
+            long? _fooBar = null;
+            Shape? _meta = null;
+            List<Shape>? _shapes = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyClass))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _class = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyType))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _type = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else if (reader.ValueTextEquals(KeyDefault))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _default = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyFrom))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _from = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyFunc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _func = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => CoprocessReader.ReadString(ref item0));
+                }
+                else if (reader.ValueTextEquals(KeyEvent))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _event = ImportWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyString))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 6);
+                    reader.Read();
+                    _string = CoprocessReader.ReadAny(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyImport))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 7);
+                    reader.Read();
+                    _import = Bag.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyFooBar))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 8);
+                    reader.Read();
+                    _fooBar = CoprocessReader.ReadInteger(ref reader, 1);
+                }
+                else if (reader.ValueTextEquals(KeyMeta))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 9);
+                    reader.Read();
+                    _meta = reader.TokenType == JsonTokenType.Null ? (Shape?)null : Shape.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyShapes))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 10);
+                    reader.Read();
+                    _shapes = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => Shape.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 523UL) != 523UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new Keywords(_class, _type, _from, _meta)
+            {
+                Default = _default,
+                Func = _func,
+                Event = _event,
+                String = _string,
+                Import = _import,
+                FooBar = _fooBar,
+                Shapes = _shapes,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1614,6 +2074,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Label</c>.</exception>
         public static Label Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Label value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1631,6 +2095,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Label</c>.</exception>
         public static Label FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Label value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1683,6 +2151,44 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
+        private static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+
+        internal static Label Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _text = default!;
+            string? _note = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyText))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _text = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyNote))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _note = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new Label(_text)
+            {
+                Note = _note,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1718,6 +2224,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
         public static Params Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1735,6 +2245,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
         public static Params FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1764,6 +2278,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, member.Value);
             }
             return result;
+        }
+
+        internal static Params Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadOpenMap(ref reader, new Params());
         }
 
         internal void Write(StringBuilder builder)
@@ -1829,6 +2348,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static Request Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1846,6 +2369,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
         public static Request FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1911,6 +2438,60 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 2)) == 0)
             {
                 throw CoprocessJson.Missing("method", at);
+            }
+            return new Request(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+
+        internal static Request Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            Params? _params = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMethod))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _method = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyParams))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _params = Params.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -1988,6 +2569,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
         public static RequestId Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "integer or string");
@@ -2005,6 +2590,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
         public static RequestId FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "integer or string");
@@ -2034,6 +2623,19 @@ namespace Mcptest.Sdk
             if (!CoprocessJson.TryReadInteger(json, out long integer))
             {
                 throw CoprocessJson.Mismatch(json, at, expected);
+            }
+            return new RequestId(integer);
+        }
+
+        internal static RequestId Read(ref Utf8JsonReader reader)
+        {
+            if (reader.TokenType == JsonTokenType.String)
+            {
+                return new RequestId(reader.GetString() ?? string.Empty);
+            }
+            if (!CoprocessReader.TryReadInteger(ref reader, out long integer))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new RequestId(integer);
         }
@@ -2105,6 +2707,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static Response Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2122,6 +2728,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
         public static Response FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2167,6 +2777,39 @@ namespace Mcptest.Sdk
                     throw new CoprocessShapeException("neither `result` nor `error`", at);
                 default:
                     throw new CoprocessShapeException("both `result` and `error`", at);
+            }
+        }
+
+        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static Response Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyResult))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    found |= 2;
+                }
+                reader.Read();
+                reader.Skip();
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new Response(SuccessResponse.Read(ref reader));
+                case 2:
+                    return new Response(ErrorResponse.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
             }
         }
 
@@ -2255,6 +2898,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Shape</c>.</exception>
         public static Shape Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Shape value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2272,6 +2919,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Shape</c>.</exception>
         public static Shape FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Shape value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2326,6 +2977,46 @@ namespace Mcptest.Sdk
             }
         }
 
+        private static readonly byte[] KeyRadius = Encoding.UTF8.GetBytes("radius");
+        private static readonly byte[] KeySide = Encoding.UTF8.GetBytes("side");
+        private static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
+
+        internal static Shape Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyRadius))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeySide))
+                {
+                    found |= 2;
+                }
+                else if (reader.ValueTextEquals(KeyText))
+                {
+                    found |= 4;
+                }
+                reader.Read();
+                reader.Skip();
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new Shape(Circle.Read(ref reader));
+                case 2:
+                    return new Shape(Square.Read(ref reader));
+                case 4:
+                    return new Shape(Label.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
+            }
+        }
+
         internal void Write(StringBuilder builder)
         {
             switch (Value)
@@ -2372,6 +3063,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Square</c>.</exception>
         public static Square Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Square value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2389,6 +3084,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Square</c>.</exception>
         public static Square FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Square value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2434,6 +3133,44 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("side", at);
+            }
+            return new Square(_side)
+            {
+                Note = _note,
+            };
+        }
+
+        private static readonly byte[] KeySide = Encoding.UTF8.GetBytes("side");
+        private static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+
+        internal static Square Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _side = default!;
+            string? _note = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeySide))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _side = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyNote))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _note = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new Square(_side)
             {
@@ -2491,6 +3228,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2508,6 +3249,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2568,6 +3313,49 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 2)) == 0)
             {
                 throw CoprocessJson.Missing("result", at);
+            }
+            return new SuccessResponse(_jsonrpc, _id, _result);
+        }
+
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+
+        internal static SuccessResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            JsonElement _result = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyResult))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _result = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
@@ -3135,36 +3923,58 @@ namespace Mcptest.Sdk
             depth = 0;
         }
 
+        /// <summary>
+        /// Checks the value the reader is on (up to its last token, where the reader is left) as
+        /// <see cref="Check"/> checks a whole text.
+        /// </summary>
+        internal static void CheckValue(ref Utf8JsonReader reader)
+        {
+            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
+            cached = null;
+            scan.Reset();
+            scan.Token(ref reader);
+            while (scan.depth > 0 && reader.Read())
+            {
+                scan.Token(ref reader);
+            }
+            cached = scan;
+        }
+
         private void Run(byte[] utf8, JsonReaderOptions options)
         {
             var reader = new Utf8JsonReader(utf8, options);
             while (reader.Read())
             {
-                switch (reader.TokenType)
-                {
-                    case JsonTokenType.StartObject:
-                    case JsonTokenType.StartArray:
-                        depth++;
-                        firstKey[depth] = keyCount;
-                        large[depth] = null;
-                        break;
-                    case JsonTokenType.EndObject:
-                    case JsonTokenType.EndArray:
-                        keyCount = firstKey[depth];
-                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
-                        large[depth] = null;
-                        depth--;
-                        break;
-                    case JsonTokenType.PropertyName:
-                        AddKey(ref reader);
-                        break;
-                    case JsonTokenType.String:
-                        CheckString(ref reader);
-                        break;
-                    case JsonTokenType.Number:
-                        CheckNumber(ref reader);
-                        break;
-                }
+                Token(ref reader);
+            }
+        }
+
+        private void Token(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    depth++;
+                    firstKey[depth] = keyCount;
+                    large[depth] = null;
+                    break;
+                case JsonTokenType.EndObject:
+                case JsonTokenType.EndArray:
+                    keyCount = firstKey[depth];
+                    namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                    large[depth] = null;
+                    depth--;
+                    break;
+                case JsonTokenType.PropertyName:
+                    AddKey(ref reader);
+                    break;
+                case JsonTokenType.String:
+                    CheckString(ref reader);
+                    break;
+                case JsonTokenType.Number:
+                    CheckNumber(ref reader);
+                    break;
             }
         }
 
@@ -3188,7 +3998,7 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static void CheckNumber(ref Utf8JsonReader reader)
+        internal static void CheckNumber(ref Utf8JsonReader reader)
         {
             if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
             {
@@ -3264,6 +4074,228 @@ namespace Mcptest.Sdk
             keyCount = firstKey[depth];
             namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
             return set;
+        }
+    }
+
+    /// <summary>Reads one value off a reader positioned on its first token, leaving it on the last.</summary>
+    internal delegate T CoprocessRead<T>(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// The one-pass decoders: typed values straight off <c>Utf8JsonReader</c>, with the JSON-text
+    /// rules the reader does not enforce checked on the way. They only ever answer a valid frame:
+    /// on anything doubtful they give up (<see cref="Fallback"/>) and the caller decodes again the
+    /// careful way, which finds the problem and words it with its path.
+    /// </summary>
+    internal static class CoprocessReader
+    {
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
+        // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
+        [ThreadStatic]
+        private static byte[]? frame;
+
+        /// <summary>Decodes one frame's text with <paramref name="read"/>; false when the careful way must decide.</summary>
+        internal static bool TryDecode<T>(string text, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (text.Length > 0 && text[0] == '\uFEFF')
+            {
+                return false;
+            }
+            return TryDecode(text, CoprocessTextScan.Frame, read, out value);
+        }
+
+        /// <summary>As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for a value the caller already parsed.</summary>
+        internal static bool TryDecode<T>(JsonElement json, CoprocessRead<T> read, out T value)
+        {
+            return TryDecode(json.GetRawText(), CoprocessTextScan.Parsed, read, out value);
+        }
+
+        private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            try
+            {
+                int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                frame = utf8;
+                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
+                if (!reader.Read())
+                {
+                    return false;
+                }
+                T result = read(ref reader);
+                frame = null;
+                if (reader.Read())
+                {
+                    return false;
+                }
+                value = result;
+                return true;
+            }
+            catch (Exception error) when (error is JsonException || error is CoprocessShapeException
+                || error is InvalidOperationException || error is ArgumentException)
+            {
+                return false;
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(utf8);
+            }
+        }
+
+        /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
+        internal static CoprocessShapeException Fallback()
+        {
+            return new CoprocessShapeException("fall back to the careful decoder", null);
+        }
+
+        internal static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+        {
+            if (reader.TokenType != token)
+            {
+                throw Fallback();
+            }
+        }
+
+        /// <summary>Moves to the next member name of an object; false at its end.</summary>
+        internal static bool NextName(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+            return reader.TokenType == JsonTokenType.PropertyName;
+        }
+
+        /// <summary>Marks a member as seen, giving up on a second one (a duplicate key).</summary>
+        internal static void Once(ref ulong seen, ulong bit)
+        {
+            if ((seen & bit) != 0)
+            {
+                throw Fallback();
+            }
+            seen |= bit;
+        }
+
+        /// <summary>Moves from a member name to its value.</summary>
+        internal static void Value(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+        }
+
+        internal static bool ReadBoolean(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.True:
+                    return true;
+                case JsonTokenType.False:
+                    return false;
+                default:
+                    throw Fallback();
+            }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.String);
+            return reader.GetString() ?? string.Empty;
+        }
+
+        /// <summary>Reads an integer; <c>1.0</c> and <c>1e2</c> are integers too.</summary>
+        internal static bool TryReadInteger(ref Utf8JsonReader reader, out long integer)
+        {
+            integer = 0;
+            if (reader.TokenType != JsonTokenType.Number)
+            {
+                return false;
+            }
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (reader.TryGetInt64(out integer))
+            {
+                return true;
+            }
+            double number = reader.GetDouble();
+            if (Math.Floor(number) != number || Math.Abs(number) > CoprocessJson.MaxSafeInteger)
+            {
+                return false;
+            }
+            integer = (long)number;
+            return true;
+        }
+
+        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue)
+        {
+            if (!TryReadInteger(ref reader, out long integer) || integer < minimum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        /// <summary>
+        /// Reads any value as a <c>JsonElement</c> that owns its memory, checking the JSON-text
+        /// rules inside it first.
+        /// </summary>
+        internal static JsonElement ReadAny(ref Utf8JsonReader reader)
+        {
+            int start = (int)reader.TokenStartIndex;
+            CoprocessTextScan.CheckValue(ref reader);
+            if (frame == null)
+            {
+                throw Fallback();
+            }
+            var value = new ReadOnlyMemory<byte>(frame, start, (int)reader.BytesConsumed - start);
+            JsonReaderOptions syntax = reader.CurrentState.Options;
+            var options = new JsonDocumentOptions
+            {
+                MaxDepth = Coprocess.MaxDepth,
+                CommentHandling = syntax.CommentHandling,
+                AllowTrailingCommas = syntax.AllowTrailingCommas,
+            };
+            using (JsonDocument document = JsonDocument.Parse(value, options))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)
+        {
+            Expect(ref reader, JsonTokenType.StartArray);
+            var items = new List<T>();
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                items.Add(readItem(ref reader));
+            }
+            return items;
+        }
+
+        /// <summary>Reads an object's members into <paramref name="map"/>; a repeated key gives up.</summary>
+        internal static TMap ReadMap<TMap, T>(ref Utf8JsonReader reader, TMap map, CoprocessRead<T> readValue)
+            where TMap : Dictionary<string, T>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            while (NextName(ref reader))
+            {
+                string key = reader.GetString() ?? string.Empty;
+                reader.Read();
+                if (!map.TryAdd(key, readValue(ref reader)))
+                {
+                    throw Fallback();
+                }
+            }
+            return map;
+        }
+
+        /// <summary>Reads an object of any values into <paramref name="map"/>, all in one document.</summary>
+        internal static TMap ReadOpenMap<TMap>(ref Utf8JsonReader reader, TMap map)
+            where TMap : Dictionary<string, JsonElement>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            foreach (JsonProperty member in ReadAny(ref reader).EnumerateObject())
+            {
+                map.Add(member.Name, member.Value);
+            }
+            return map;
         }
     }
 }

@@ -5,6 +5,7 @@
 #nullable enable
 
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
@@ -324,6 +325,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -341,6 +346,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -367,6 +376,16 @@ namespace Mcptest.Sdk
             foreach (JsonProperty member in json.EnumerateObject())
             {
                 throw CoprocessJson.Unknown(member.Name, at);
+            }
+            return new EmptyParams();
+        }
+
+        internal static EmptyParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            while (CoprocessReader.NextName(ref reader))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new EmptyParams();
         }
@@ -413,6 +432,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -430,6 +453,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -492,6 +519,52 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
+        private static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
+        private static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+
+        internal static ErrorObject Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _code = default!;
+            string _message = default!;
+            JsonElement? _data = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyCode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _code = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMessage))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _message = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyData))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _data = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorObject(_code, _message)
+            {
+                Data = _data,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -545,6 +618,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -562,6 +639,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -626,6 +707,49 @@ namespace Mcptest.Sdk
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static ErrorResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId? _id = null;
+            ErrorObject _error = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = reader.TokenType == JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _error = ErrorObject.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorResponse(_jsonrpc, _id, _error);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -676,6 +800,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -693,6 +821,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -751,6 +883,53 @@ namespace Mcptest.Sdk
             };
         }
 
+        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        private static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
+        private static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+
+        internal static HandshakeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string? _sdk = null;
+            string? _sdkVersion = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdk))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _sdk = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdkVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _sdkVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new HandshakeParams(_protocolVersion)
+            {
+                Sdk = _sdk,
+                SdkVersion = _sdkVersion,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -801,6 +980,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -818,6 +1001,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -872,6 +1059,41 @@ namespace Mcptest.Sdk
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
+        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        private static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+
+        internal static HandshakeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string _binaryVersion = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyBinaryVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _binaryVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new HandshakeResult(_protocolVersion, _binaryVersion);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -919,6 +1141,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -936,6 +1162,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -969,6 +1199,18 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        private static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+
+        internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyV2_0))
+            {
+                return JsonRpcVersion.V2_0;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, JsonRpcVersion value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -996,6 +1238,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
         public static Params Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1013,6 +1259,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
         public static Params FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1042,6 +1292,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, member.Value);
             }
             return result;
+        }
+
+        internal static Params Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadOpenMap(ref reader, new Params());
         }
 
         internal void Write(StringBuilder builder)
@@ -1107,6 +1362,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static Request Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1124,6 +1383,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
         public static Request FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1189,6 +1452,60 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 2)) == 0)
             {
                 throw CoprocessJson.Missing("method", at);
+            }
+            return new Request(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+
+        internal static Request Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            Params? _params = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMethod))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _method = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyParams))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _params = Params.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -1266,6 +1583,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
         public static RequestId Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "integer or string");
@@ -1283,6 +1604,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
         public static RequestId FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "integer or string");
@@ -1312,6 +1637,19 @@ namespace Mcptest.Sdk
             if (!CoprocessJson.TryReadInteger(json, out long integer))
             {
                 throw CoprocessJson.Mismatch(json, at, expected);
+            }
+            return new RequestId(integer);
+        }
+
+        internal static RequestId Read(ref Utf8JsonReader reader)
+        {
+            if (reader.TokenType == JsonTokenType.String)
+            {
+                return new RequestId(reader.GetString() ?? string.Empty);
+            }
+            if (!CoprocessReader.TryReadInteger(ref reader, out long integer))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new RequestId(integer);
         }
@@ -1383,6 +1721,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static Response Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1400,6 +1742,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
         public static Response FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1445,6 +1791,39 @@ namespace Mcptest.Sdk
                     throw new CoprocessShapeException("neither `result` nor `error`", at);
                 default:
                     throw new CoprocessShapeException("both `result` and `error`", at);
+            }
+        }
+
+        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static Response Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyResult))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    found |= 2;
+                }
+                reader.Read();
+                reader.Skip();
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new Response(SuccessResponse.Read(ref reader));
+                case 2:
+                    return new Response(ErrorResponse.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
             }
         }
 
@@ -1498,6 +1877,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1515,6 +1898,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1575,6 +1962,49 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 2)) == 0)
             {
                 throw CoprocessJson.Missing("result", at);
+            }
+            return new SuccessResponse(_jsonrpc, _id, _result);
+        }
+
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+
+        internal static SuccessResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            JsonElement _result = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyResult))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _result = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
@@ -2142,36 +2572,58 @@ namespace Mcptest.Sdk
             depth = 0;
         }
 
+        /// <summary>
+        /// Checks the value the reader is on (up to its last token, where the reader is left) as
+        /// <see cref="Check"/> checks a whole text.
+        /// </summary>
+        internal static void CheckValue(ref Utf8JsonReader reader)
+        {
+            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
+            cached = null;
+            scan.Reset();
+            scan.Token(ref reader);
+            while (scan.depth > 0 && reader.Read())
+            {
+                scan.Token(ref reader);
+            }
+            cached = scan;
+        }
+
         private void Run(byte[] utf8, JsonReaderOptions options)
         {
             var reader = new Utf8JsonReader(utf8, options);
             while (reader.Read())
             {
-                switch (reader.TokenType)
-                {
-                    case JsonTokenType.StartObject:
-                    case JsonTokenType.StartArray:
-                        depth++;
-                        firstKey[depth] = keyCount;
-                        large[depth] = null;
-                        break;
-                    case JsonTokenType.EndObject:
-                    case JsonTokenType.EndArray:
-                        keyCount = firstKey[depth];
-                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
-                        large[depth] = null;
-                        depth--;
-                        break;
-                    case JsonTokenType.PropertyName:
-                        AddKey(ref reader);
-                        break;
-                    case JsonTokenType.String:
-                        CheckString(ref reader);
-                        break;
-                    case JsonTokenType.Number:
-                        CheckNumber(ref reader);
-                        break;
-                }
+                Token(ref reader);
+            }
+        }
+
+        private void Token(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    depth++;
+                    firstKey[depth] = keyCount;
+                    large[depth] = null;
+                    break;
+                case JsonTokenType.EndObject:
+                case JsonTokenType.EndArray:
+                    keyCount = firstKey[depth];
+                    namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                    large[depth] = null;
+                    depth--;
+                    break;
+                case JsonTokenType.PropertyName:
+                    AddKey(ref reader);
+                    break;
+                case JsonTokenType.String:
+                    CheckString(ref reader);
+                    break;
+                case JsonTokenType.Number:
+                    CheckNumber(ref reader);
+                    break;
             }
         }
 
@@ -2195,7 +2647,7 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static void CheckNumber(ref Utf8JsonReader reader)
+        internal static void CheckNumber(ref Utf8JsonReader reader)
         {
             if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
             {
@@ -2271,6 +2723,228 @@ namespace Mcptest.Sdk
             keyCount = firstKey[depth];
             namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
             return set;
+        }
+    }
+
+    /// <summary>Reads one value off a reader positioned on its first token, leaving it on the last.</summary>
+    internal delegate T CoprocessRead<T>(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// The one-pass decoders: typed values straight off <c>Utf8JsonReader</c>, with the JSON-text
+    /// rules the reader does not enforce checked on the way. They only ever answer a valid frame:
+    /// on anything doubtful they give up (<see cref="Fallback"/>) and the caller decodes again the
+    /// careful way, which finds the problem and words it with its path.
+    /// </summary>
+    internal static class CoprocessReader
+    {
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
+        // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
+        [ThreadStatic]
+        private static byte[]? frame;
+
+        /// <summary>Decodes one frame's text with <paramref name="read"/>; false when the careful way must decide.</summary>
+        internal static bool TryDecode<T>(string text, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (text.Length > 0 && text[0] == '\uFEFF')
+            {
+                return false;
+            }
+            return TryDecode(text, CoprocessTextScan.Frame, read, out value);
+        }
+
+        /// <summary>As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for a value the caller already parsed.</summary>
+        internal static bool TryDecode<T>(JsonElement json, CoprocessRead<T> read, out T value)
+        {
+            return TryDecode(json.GetRawText(), CoprocessTextScan.Parsed, read, out value);
+        }
+
+        private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            try
+            {
+                int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                frame = utf8;
+                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
+                if (!reader.Read())
+                {
+                    return false;
+                }
+                T result = read(ref reader);
+                frame = null;
+                if (reader.Read())
+                {
+                    return false;
+                }
+                value = result;
+                return true;
+            }
+            catch (Exception error) when (error is JsonException || error is CoprocessShapeException
+                || error is InvalidOperationException || error is ArgumentException)
+            {
+                return false;
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(utf8);
+            }
+        }
+
+        /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
+        internal static CoprocessShapeException Fallback()
+        {
+            return new CoprocessShapeException("fall back to the careful decoder", null);
+        }
+
+        internal static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+        {
+            if (reader.TokenType != token)
+            {
+                throw Fallback();
+            }
+        }
+
+        /// <summary>Moves to the next member name of an object; false at its end.</summary>
+        internal static bool NextName(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+            return reader.TokenType == JsonTokenType.PropertyName;
+        }
+
+        /// <summary>Marks a member as seen, giving up on a second one (a duplicate key).</summary>
+        internal static void Once(ref ulong seen, ulong bit)
+        {
+            if ((seen & bit) != 0)
+            {
+                throw Fallback();
+            }
+            seen |= bit;
+        }
+
+        /// <summary>Moves from a member name to its value.</summary>
+        internal static void Value(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+        }
+
+        internal static bool ReadBoolean(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.True:
+                    return true;
+                case JsonTokenType.False:
+                    return false;
+                default:
+                    throw Fallback();
+            }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.String);
+            return reader.GetString() ?? string.Empty;
+        }
+
+        /// <summary>Reads an integer; <c>1.0</c> and <c>1e2</c> are integers too.</summary>
+        internal static bool TryReadInteger(ref Utf8JsonReader reader, out long integer)
+        {
+            integer = 0;
+            if (reader.TokenType != JsonTokenType.Number)
+            {
+                return false;
+            }
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (reader.TryGetInt64(out integer))
+            {
+                return true;
+            }
+            double number = reader.GetDouble();
+            if (Math.Floor(number) != number || Math.Abs(number) > CoprocessJson.MaxSafeInteger)
+            {
+                return false;
+            }
+            integer = (long)number;
+            return true;
+        }
+
+        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue)
+        {
+            if (!TryReadInteger(ref reader, out long integer) || integer < minimum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        /// <summary>
+        /// Reads any value as a <c>JsonElement</c> that owns its memory, checking the JSON-text
+        /// rules inside it first.
+        /// </summary>
+        internal static JsonElement ReadAny(ref Utf8JsonReader reader)
+        {
+            int start = (int)reader.TokenStartIndex;
+            CoprocessTextScan.CheckValue(ref reader);
+            if (frame == null)
+            {
+                throw Fallback();
+            }
+            var value = new ReadOnlyMemory<byte>(frame, start, (int)reader.BytesConsumed - start);
+            JsonReaderOptions syntax = reader.CurrentState.Options;
+            var options = new JsonDocumentOptions
+            {
+                MaxDepth = Coprocess.MaxDepth,
+                CommentHandling = syntax.CommentHandling,
+                AllowTrailingCommas = syntax.AllowTrailingCommas,
+            };
+            using (JsonDocument document = JsonDocument.Parse(value, options))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)
+        {
+            Expect(ref reader, JsonTokenType.StartArray);
+            var items = new List<T>();
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                items.Add(readItem(ref reader));
+            }
+            return items;
+        }
+
+        /// <summary>Reads an object's members into <paramref name="map"/>; a repeated key gives up.</summary>
+        internal static TMap ReadMap<TMap, T>(ref Utf8JsonReader reader, TMap map, CoprocessRead<T> readValue)
+            where TMap : Dictionary<string, T>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            while (NextName(ref reader))
+            {
+                string key = reader.GetString() ?? string.Empty;
+                reader.Read();
+                if (!map.TryAdd(key, readValue(ref reader)))
+                {
+                    throw Fallback();
+                }
+            }
+            return map;
+        }
+
+        /// <summary>Reads an object of any values into <paramref name="map"/>, all in one document.</summary>
+        internal static TMap ReadOpenMap<TMap>(ref Utf8JsonReader reader, TMap map)
+            where TMap : Dictionary<string, JsonElement>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            foreach (JsonProperty member in ReadAny(ref reader).EnumerateObject())
+            {
+                map.Add(member.Name, member.Value);
+            }
+            return map;
         }
     }
 }

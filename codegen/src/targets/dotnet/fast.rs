@@ -3,8 +3,8 @@
 //! problem: anything doubtful throws `CoprocessReader.Fallback()` and the
 //! public decoder runs the careful `JsonElement` reader, which does.
 
-use super::names::{enum_members, local_name, member_name, string_literal, type_name};
-use super::types::{cs_type, field_type};
+use super::names::{enum_members, local_name, member_name, string_literal};
+use super::types::{bare, cs_type, field_type, reader_of};
 use super::Out;
 use crate::model::{Contract, ObjectType, Ty, TypeKind, UnionVariant};
 
@@ -54,17 +54,11 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
     }
 }
 
-fn reader_of(contract: &Contract, name: &str) -> String {
-    match contract.type_def(name).map(|t| &t.kind) {
-        Some(TypeKind::StringEnum(_)) => super::names::enum_wire_name(name),
-        _ => type_name(name),
-    }
-}
 
 /// The one-pass reader of a closed object: each declared member at most once, every required one.
 pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
     let keys: Vec<(String, &str)> =
-        object.fields.iter().map(|f| (key_field(&member_name(&f.name, class)), f.name.as_str())).collect();
+        object.fields.iter().map(|f| (key_field(&member_name(&f.name, bare(class))), f.name.as_str())).collect();
     key_fields(out, &keys);
     out.block(2, &signature(class), |out| {
         out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
@@ -111,8 +105,23 @@ pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty) {
     });
 }
 
-/// The one-pass reader of a union: the discriminating members pick the variant, read from the start.
-pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
+/// Whether no variant declares another variant's discriminator: then the first discriminator
+/// found picks the variant, as a second one is an unknown member to it (and sends the decode
+/// the careful way).
+pub fn first_discriminator_decides(contract: &Contract, variants: &[UnionVariant]) -> bool {
+    variants.iter().all(|variant| {
+        let Some(TypeKind::Object(object)) = contract.type_def(&variant.type_name).map(|t| &t.kind) else {
+            return false;
+        };
+        let own = object.fields.iter().any(|f| f.name == variant.discriminator && f.required);
+        let others = variants.iter().filter(|v| v.discriminator != variant.discriminator);
+        own && others.clone().all(|v| object.fields.iter().all(|f| f.name != v.discriminator))
+    })
+}
+
+/// The one-pass reader of a union: the discriminating members pick the variant, read from the
+/// start (`early`: the first one found decides, see [`first_discriminator_decides`]).
+pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String], early: bool) {
     let keys: Vec<(String, &str)> = variants
         .iter()
         .map(|v| (key_field(&crate::names::pascal_case(&v.discriminator)), v.discriminator.as_str()))
@@ -122,7 +131,8 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
         out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
         out.line(3, "Utf8JsonReader start = reader;");
         out.line(3, "int found = 0;");
-        out.block(3, "while (CoprocessReader.NextName(ref reader))", |out| {
+        let head = if early { "while (found == 0 && CoprocessReader.NextName(ref reader))" } else { "while (CoprocessReader.NextName(ref reader))" };
+        out.block(3, head, |out| {
             for (i, (key, _)) in keys.iter().enumerate() {
                 let test = format!("reader.ValueTextEquals({key})");
                 out.block(4, &if i == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
@@ -134,9 +144,9 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
         });
         out.line(3, "reader = start;");
         out.block(3, "switch (found)", |out| {
-            for (i, variant) in variants.iter().enumerate() {
+            for (i, vt) in classes.iter().enumerate() {
                 out.line(4, &format!("case {}:", 1u64 << i));
-                out.line(5, &format!("return new {class}({}.Read(ref reader));", type_name(&variant.type_name)));
+                out.line(5, &format!("return new {class}({vt}.Read(ref reader));"));
             }
             out.line(4, "default:");
             out.line(5, "throw CoprocessReader.Fallback();");

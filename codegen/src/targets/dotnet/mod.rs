@@ -8,6 +8,7 @@
 
 mod api;
 mod docs;
+mod envelopes;
 mod fast;
 mod names;
 mod types;
@@ -41,6 +42,7 @@ pub fn generate(contract: &Contract) -> Files {
         out.blank();
         types::render(&mut out, contract, def);
     }
+    envelopes::render(&mut out, contract);
     out.blank();
     out.raw(RUNTIME);
     out.line(0, "}");

@@ -605,7 +605,8 @@
 
         private static void CheckString(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOf(UnicodeEscape) >= 0)
+            ReadOnlySpan<byte> raw = reader.ValueSpan;
+            if (raw.IndexOf((byte)'\\') >= 0 && raw.IndexOf(UnicodeEscape) >= 0)
             {
                 Unescape(ref reader);
             }
@@ -921,5 +922,46 @@
                 map.Add(member.Name, member.Value);
             }
             return map;
+        }
+    }
+
+    /// <summary>
+    /// The decoders and the encoder of one generated class, for the typed envelopes' open member.
+    /// </summary>
+    internal sealed class CoprocessCodec<T>
+    {
+        private static readonly CoprocessCodec<T>? Found = CoprocessCodecs.Find(typeof(T)) as CoprocessCodec<T>;
+
+        private readonly Func<JsonElement, CoprocessPath?, string, T> careful;
+        private readonly CoprocessRead<T> fast;
+        private readonly Action<StringBuilder, T> write;
+
+        internal CoprocessCodec(Func<JsonElement, CoprocessPath?, string, T> careful, CoprocessRead<T> fast, Action<StringBuilder, T> write)
+        {
+            this.careful = careful;
+            this.fast = fast;
+            this.write = write;
+        }
+
+        /// <summary>The codec of <typeparamref name="T"/>.</summary>
+        /// <exception cref="ArgumentException"><typeparamref name="T"/> is not a generated class.</exception>
+        internal static CoprocessCodec<T> Get()
+        {
+            return Found ?? throw new ArgumentException(typeof(T).Name + " is not a generated coprocess class");
+        }
+
+        internal T Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            return careful(json, at, expected);
+        }
+
+        internal T Read(ref Utf8JsonReader reader)
+        {
+            return fast(ref reader);
+        }
+
+        internal void Write(StringBuilder builder, T value)
+        {
+            write(builder, value);
         }
     }

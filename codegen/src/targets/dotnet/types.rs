@@ -74,12 +74,29 @@ pub fn label(contract: &Contract, ty: &Ty) -> String {
     }
 }
 
-/// The type that holds a type's `Read`/`Write` (the enum's companion for enums).
-fn reader_of(contract: &Contract, name: &str) -> String {
+/// The type that holds a type's `Read`/`Write` (the enum's companion for enums); for a type
+/// parameter of a typed envelope (a name that is no `$defs` entry), its codec.
+pub fn reader_of(contract: &Contract, name: &str) -> String {
     match kind_of(contract, name) {
         Some(TypeKind::StringEnum(_)) => enum_wire_name(name),
-        _ => type_name(name),
+        Some(_) => type_name(name),
+        None => codec(name),
     }
+}
+
+/// The codec of a type parameter: `CoprocessCodec<TParams>.Get()`.
+fn codec(param: &str) -> String {
+    format!("CoprocessCodec<{}>.Get()", type_name(param))
+}
+
+/// A class name as a doc-comment `cref` (`RequestOf{TParams}`).
+pub fn cref(class: &str) -> String {
+    class.replace('<', "{").replace('>', "}")
+}
+
+/// The class name without type parameters (its constructor's name).
+pub fn bare(class: &str) -> &str {
+    class.split('<').next().unwrap_or(class)
 }
 
 /// The expression decoding `value` (a `JsonElement`) located at `at`.
@@ -119,7 +136,8 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
         Ty::String => format!("CoprocessJson.WriteString({builder}, {value});"),
         Ty::Ref(name) => match kind_of(contract, name) {
             Some(TypeKind::StringEnum(_)) => format!("{}.Write({builder}, {value});", enum_wire_name(name)),
-            _ => format!("{value}.Write({builder});"),
+            Some(_) => format!("{value}.Write({builder});"),
+            None => format!("{}.Write({builder}, {value});", codec(name)),
         },
         Ty::Array(item) => {
             let (b, v) = (format!("b{depth}"), format!("item{depth}"));
@@ -208,13 +226,19 @@ fn read_signature(class: &str) -> String {
 // ---------------------------------------------------------------- closed objects
 
 fn render_object(out: &mut Out, contract: &Contract, def: &TypeDef, object: &ObjectType) {
-    let class = type_name(&def.name);
     summary(out, 1, &def.description);
-    out.block(1, &format!("public sealed class {class}"), |out| {
+    render_object_as(out, contract, def, object, &type_name(&def.name), None);
+}
+
+/// The class of a closed object; `param` makes it generic in that (reference) type parameter.
+pub fn render_object_as(out: &mut Out, contract: &Contract, def: &TypeDef, object: &ObjectType, class: &str, param: Option<&str>) {
+    let class = class.to_string();
+    let constraint = param.map(|p| format!(" where {p} : class")).unwrap_or_default();
+    out.block(1, &format!("public sealed class {class}{constraint}"), |out| {
         constructor(out, contract, &class, object);
         for field in &object.fields {
             summary(out, 2, &field.description);
-            out.line(2, &format!("public {} {} {{ get; set; }}", field_type(field), member_name(&field.name, &class)));
+            out.line(2, &format!("public {} {} {{ get; set; }}", field_type(field), member_name(&field.name, bare(&class))));
             out.blank();
         }
         entry_points(out, def, &class, false);
@@ -236,13 +260,13 @@ fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectT
         return;
     }
     let params: Vec<String> = required(object).map(|f| format!("{} {}", field_type(f), param_name(&f.name))).collect();
-    summary_xml(out, 2, &format!("Creates a <see cref=\"{class}\"/> from its required fields."));
-    out.block(2, &format!("public {class}({})", params.join(", ")), |out| {
+    summary_xml(out, 2, &format!("Creates a <see cref=\"{}\"/> from its required fields.", cref(class)));
+    out.block(2, &format!("public {}({})", bare(class), params.join(", ")), |out| {
         for field in required(object) {
             let param = param_name(&field.name);
             let nullable_ref = !is_value_type(contract, &field.ty) && !matches!(field.ty, Ty::Nullable(_));
             let value = if nullable_ref { format!("{param} ?? throw new ArgumentNullException(nameof({param}))") } else { param };
-            out.line(3, &format!("{} = {value};", member_name(&field.name, class)));
+            out.line(3, &format!("{} = {value};", member_name(&field.name, bare(class))));
         }
     });
     out.blank();
@@ -298,7 +322,7 @@ pub fn construct_from_locals(out: &mut Out, class: &str, object: &ObjectType) {
         out.line(3, &format!("return new {class}({})", args.join(", ")));
         out.line(3, "{");
         for field in optional {
-            out.line(4, &format!("{} = {},", member_name(&field.name, class), local_name(&field.name)));
+            out.line(4, &format!("{} = {},", member_name(&field.name, bare(class)), local_name(&field.name)));
         }
         out.line(3, "};");
     }
@@ -311,7 +335,7 @@ fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &Objec
         }
         out.line(3, "builder.Append('{');");
         for (i, field) in object.fields.iter().enumerate() {
-            let member = member_name(&field.name, class);
+            let member = member_name(&field.name, bare(class));
             let key = string_literal(&format!("{}:", json_string(&field.name)));
             let key_with_comma = string_literal(&format!(",{}:", json_string(&field.name)));
             let separator = if i == 0 {
@@ -402,41 +426,48 @@ fn union_problems(variants: &[UnionVariant]) -> (String, String) {
     }
 }
 
-fn render_union(out: &mut Out, _contract: &Contract, def: &TypeDef, variants: &[UnionVariant]) {
-    let class = type_name(&def.name);
+fn render_union(out: &mut Out, contract: &Contract, def: &TypeDef, variants: &[UnionVariant]) {
     summary(out, 1, &def.description);
-    out.block(1, &format!("public sealed class {class}"), |out| {
-        for variant in variants {
-            let vt = type_name(&variant.type_name);
-            summary_xml(out, 2, &format!("Holds the <see cref=\"{vt}\"/> variant."));
-            out.block(2, &format!("public {class}({vt} value)"), |out| {
+    let classes: Vec<String> = variants.iter().map(|v| type_name(&v.type_name)).collect();
+    render_union_as(out, contract, def, variants, &type_name(&def.name), None, &classes);
+}
+
+/// The class of a union whose variants are `classes`; `param` makes it generic in that type parameter.
+pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, variants: &[UnionVariant], class: &str, param: Option<&str>, classes: &[String]) {
+    let class = class.to_string();
+    let constraint = param.map(|p| format!(" where {p} : class")).unwrap_or_default();
+    out.block(1, &format!("public sealed class {class}{constraint}"), |out| {
+        for vt in classes {
+            summary_xml(out, 2, &format!("Holds the <see cref=\"{}\"/> variant.", cref(vt)));
+            out.block(2, &format!("public {}({vt} value)", bare(&class)), |out| {
                 out.line(3, "Value = value ?? throw new ArgumentNullException(nameof(value));");
             });
             out.blank();
         }
-        let list: Vec<String> = variants.iter().map(|v| format!("<see cref=\"{}\"/>", type_name(&v.type_name))).collect();
+        let list: Vec<String> = classes.iter().map(|vt| format!("<see cref=\"{}\"/>", cref(vt))).collect();
         summary_xml(out, 2, &format!("The variant this value holds: {}.", list.join(" or ")));
         out.line(2, "public object Value { get; }");
         out.blank();
-        for variant in variants {
-            let vt = type_name(&variant.type_name);
-            summary_xml(out, 2, &format!("The <see cref=\"{vt}\"/> variant (the one with <c>{}</c>), or null.", xml(&variant.discriminator)));
+        for (variant, vt) in variants.iter().zip(classes) {
+            let vref = cref(vt);
+            summary_xml(out, 2, &format!("The <see cref=\"{vref}\"/> variant (the one with <c>{}</c>), or null.", xml(&variant.discriminator)));
             out.line(2, &format!("public {vt}? {} => Value as {vt};", variant_member(&def.name, &variant.type_name)));
             out.blank();
-            summary_xml(out, 2, &format!("Wraps a <see cref=\"{vt}\"/>."));
+            summary_xml(out, 2, &format!("Wraps a <see cref=\"{vref}\"/>."));
             out.line(2, &format!("public static implicit operator {class}({vt} value) => new {class}(value);"));
             out.blank();
         }
         entry_points(out, def, &class, false);
         out.blank();
-        union_reader(out, &class, variants);
+        union_reader(out, &class, variants, classes);
         out.blank();
-        super::fast::union_reader(out, &class, variants);
+        let early = super::fast::first_discriminator_decides(contract, variants);
+        super::fast::union_reader(out, &class, variants, classes, early);
         out.blank();
         out.block(2, "internal void Write(StringBuilder builder)", |out| {
             out.block(3, "switch (Value)", |out| {
-                for (i, variant) in variants.iter().enumerate() {
-                    out.line(4, &format!("case {} variant{i}:", type_name(&variant.type_name)));
+                for (i, vt) in classes.iter().enumerate() {
+                    out.line(4, &format!("case {vt} variant{i}:"));
                     out.line(5, &format!("variant{i}.Write(builder);"));
                     out.line(5, "break;");
                 }
@@ -445,7 +476,7 @@ fn render_union(out: &mut Out, _contract: &Contract, def: &TypeDef, variants: &[
     });
 }
 
-fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
+fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String]) {
     let (both, neither) = union_problems(variants);
     out.block(2, &read_signature(class), |out| {
         out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
@@ -459,9 +490,9 @@ fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
             }
         });
         out.block(3, "switch (found)", |out| {
-            for (i, variant) in variants.iter().enumerate() {
+            for (i, vt) in classes.iter().enumerate() {
                 out.line(4, &format!("case {}:", 1u64 << i));
-                out.line(5, &format!("return new {class}({}.Read(json, at, expected));", type_name(&variant.type_name)));
+                out.line(5, &format!("return new {class}({vt}.Read(json, at, expected));"));
             }
             out.line(4, "case 0:");
             out.line(5, &format!("throw new CoprocessShapeException({}, at);", string_literal(&neither)));

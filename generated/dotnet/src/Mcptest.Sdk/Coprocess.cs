@@ -1664,7 +1664,7 @@ namespace Mcptest.Sdk
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
             Utf8JsonReader start = reader;
             int found = 0;
-            while (CoprocessReader.NextName(ref reader))
+            while (found == 0 && CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeySuccess))
                 {
@@ -5276,7 +5276,7 @@ namespace Mcptest.Sdk
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
             Utf8JsonReader start = reader;
             int found = 0;
-            while (CoprocessReader.NextName(ref reader))
+            while (found == 0 && CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyResult))
                 {
@@ -6026,6 +6026,713 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
+    /// generated type the method table names) in the same pass as the frame.
+    /// </summary>
+    /// <typeparam name="TParams">A generated class, such as the method's params or result type.</typeparam>
+    public sealed class RequestOf<TParams> where TParams : class
+    {
+        /// <summary>
+        /// Creates a <see cref="RequestOf{TParams}"/> from its required fields.
+        /// </summary>
+        public RequestOf(JsonRpcVersion jsonrpc, RequestId id, string method)
+        {
+            Jsonrpc = jsonrpc;
+            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Method = method ?? throw new ArgumentNullException(nameof(method));
+        }
+
+        /// <summary>
+        /// Always <c>2.0</c>.
+        /// </summary>
+        public JsonRpcVersion Jsonrpc { get; set; }
+
+        /// <summary>
+        /// Chosen by the SDK and echoed in the response.
+        /// </summary>
+        public RequestId Id { get; set; }
+
+        /// <summary>
+        /// One of the names in the method table.
+        /// </summary>
+        public string Method { get; set; }
+
+        /// <summary>
+        /// The method's params object. Omitted for methods whose params are optional (an empty
+        /// object is accepted there too).
+        /// </summary>
+        public TParams? Params { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Request</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Request");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Request");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static RequestOf<TParams> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            TParams? _params = null;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("jsonrpc"))
+                {
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("method"))
+                {
+                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("params"))
+                {
+                    _params = CoprocessCodec<TParams>.Get().Read(member.Value, new CoprocessPath(at, "params"), "object");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw CoprocessJson.Missing("jsonrpc", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw CoprocessJson.Missing("id", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw CoprocessJson.Missing("method", at);
+            }
+            return new RequestOf<TParams>(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+
+        internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            TParams? _params = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMethod))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _method = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyParams))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _params = CoprocessCodec<TParams>.Get().Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new RequestOf<TParams>(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"jsonrpc\":");
+            JsonRpcVersionWire.Write(builder, Jsonrpc);
+            builder.Append(",\"id\":");
+            Id.Write(builder);
+            builder.Append(",\"method\":");
+            CoprocessJson.WriteString(builder, Method);
+            if (Params != null)
+            {
+                builder.Append(",\"params\":");
+                CoprocessCodec<TParams>.Get().Write(builder, Params);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A <c>SuccessResponse</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/>
+    /// (the generated type the method table names) in the same pass as the frame.
+    /// </summary>
+    /// <typeparam name="TResult">A generated class, such as the method's params or result type.</typeparam>
+    public sealed class SuccessResponseOf<TResult> where TResult : class
+    {
+        /// <summary>
+        /// Creates a <see cref="SuccessResponseOf{TResult}"/> from its required fields.
+        /// </summary>
+        public SuccessResponseOf(JsonRpcVersion jsonrpc, RequestId id, TResult result)
+        {
+            Jsonrpc = jsonrpc;
+            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Result = result ?? throw new ArgumentNullException(nameof(result));
+        }
+
+        /// <summary>
+        /// Always <c>2.0</c>.
+        /// </summary>
+        public JsonRpcVersion Jsonrpc { get; set; }
+
+        /// <summary>
+        /// The id of the request this answers.
+        /// </summary>
+        public RequestId Id { get; set; }
+
+        /// <summary>
+        /// The method's result, of the shape the method table names.
+        /// </summary>
+        public TResult Result { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("SuccessResponse");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
+        /// rules are checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("SuccessResponse");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static SuccessResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            TResult _result = default!;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("jsonrpc"))
+                {
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("result"))
+                {
+                    _result = CoprocessCodec<TResult>.Get().Read(member.Value, new CoprocessPath(at, "result"), "object");
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw CoprocessJson.Missing("jsonrpc", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw CoprocessJson.Missing("id", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw CoprocessJson.Missing("result", at);
+            }
+            return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
+        }
+
+        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+
+        internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            TResult _result = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyResult))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _result = CoprocessCodec<TResult>.Get().Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"jsonrpc\":");
+            JsonRpcVersionWire.Write(builder, Jsonrpc);
+            builder.Append(",\"id\":");
+            Id.Write(builder);
+            builder.Append(",\"result\":");
+            CoprocessCodec<TResult>.Get().Write(builder, Result);
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A <c>Response</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/> (the
+    /// generated type the method table names) in the same pass as the frame.
+    /// </summary>
+    /// <typeparam name="TResult">A generated class, such as the method's params or result type.</typeparam>
+    public sealed class ResponseOf<TResult> where TResult : class
+    {
+        /// <summary>
+        /// Holds the <see cref="SuccessResponseOf{TResult}"/> variant.
+        /// </summary>
+        public ResponseOf(SuccessResponseOf<TResult> value)
+        {
+            Value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Holds the <see cref="ErrorResponse"/> variant.
+        /// </summary>
+        public ResponseOf(ErrorResponse value)
+        {
+            Value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// The variant this value holds: <see cref="SuccessResponseOf{TResult}"/> or <see
+        /// cref="ErrorResponse"/>.
+        /// </summary>
+        public object Value { get; }
+
+        /// <summary>
+        /// The <see cref="SuccessResponseOf{TResult}"/> variant (the one with <c>result</c>), or
+        /// null.
+        /// </summary>
+        public SuccessResponseOf<TResult>? SuccessResponse => Value as SuccessResponseOf<TResult>;
+
+        /// <summary>
+        /// Wraps a <see cref="SuccessResponseOf{TResult}"/>.
+        /// </summary>
+        public static implicit operator ResponseOf<TResult>(SuccessResponseOf<TResult> value) => new ResponseOf<TResult>(value);
+
+        /// <summary>
+        /// The <see cref="ErrorResponse"/> variant (the one with <c>error</c>), or null.
+        /// </summary>
+        public ErrorResponse? ErrorResponse => Value as ErrorResponse;
+
+        /// <summary>
+        /// Wraps a <see cref="ErrorResponse"/>.
+        /// </summary>
+        public static implicit operator ResponseOf<TResult>(ErrorResponse value) => new ResponseOf<TResult>(value);
+
+        /// <summary>
+        /// Decodes a <c>Response</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Response");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Response");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static ResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            int found = 0;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("result"))
+                {
+                    found |= 1;
+                }
+                else if (member.NameEquals("error"))
+                {
+                    found |= 2;
+                }
+            }
+            switch (found)
+            {
+                case 1:
+                    return new ResponseOf<TResult>(SuccessResponseOf<TResult>.Read(json, at, expected));
+                case 2:
+                    return new ResponseOf<TResult>(ErrorResponse.Read(json, at, expected));
+                case 0:
+                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                default:
+                    throw new CoprocessShapeException("both `result` and `error`", at);
+            }
+        }
+
+        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (found == 0 && CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyResult))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    found |= 2;
+                }
+                reader.Read();
+                reader.Skip();
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new ResponseOf<TResult>(SuccessResponseOf<TResult>.Read(ref reader));
+                case 2:
+                    return new ResponseOf<TResult>(ErrorResponse.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
+            }
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            switch (Value)
+            {
+                case SuccessResponseOf<TResult> variant0:
+                    variant0.Write(builder);
+                    break;
+                case ErrorResponse variant1:
+                    variant1.Write(builder);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Finds the decoders and the encoder of a generated class for <see cref="CoprocessCodec{T}"/>.
+    /// </summary>
+    internal static class CoprocessCodecs
+    {
+        internal static object? Find(Type type)
+        {
+            if (type == typeof(CacheSetModeParams))
+            {
+                return new CoprocessCodec<CacheSetModeParams>(CacheSetModeParams.Read, (ref Utf8JsonReader reader) => CacheSetModeParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CacheSetModeResult))
+            {
+                return new CoprocessCodec<CacheSetModeResult>(CacheSetModeResult.Read, (ref Utf8JsonReader reader) => CacheSetModeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CallParams))
+            {
+                return new CoprocessCodec<CallParams>(CallParams.Read, (ref Utf8JsonReader reader) => CallParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CallPromptParams))
+            {
+                return new CoprocessCodec<CallPromptParams>(CallPromptParams.Read, (ref Utf8JsonReader reader) => CallPromptParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CallPromptResult))
+            {
+                return new CoprocessCodec<CallPromptResult>(CallPromptResult.Read, (ref Utf8JsonReader reader) => CallPromptResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CallResult))
+            {
+                return new CoprocessCodec<CallResult>(CallResult.Read, (ref Utf8JsonReader reader) => CallResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CassetteSetModeParams))
+            {
+                return new CoprocessCodec<CassetteSetModeParams>(CassetteSetModeParams.Read, (ref Utf8JsonReader reader) => CassetteSetModeParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CassetteSetModeResult))
+            {
+                return new CoprocessCodec<CassetteSetModeResult>(CassetteSetModeResult.Read, (ref Utf8JsonReader reader) => CassetteSetModeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(EmptyParams))
+            {
+                return new CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ErrorObject))
+            {
+                return new CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ErrorResponse))
+            {
+                return new CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(HandshakeParams))
+            {
+                return new CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(HandshakeResult))
+            {
+                return new CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(InitializeResult))
+            {
+                return new CoprocessCodec<InitializeResult>(InitializeResult.Read, (ref Utf8JsonReader reader) => InitializeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ListResourcesResult))
+            {
+                return new CoprocessCodec<ListResourcesResult>(ListResourcesResult.Read, (ref Utf8JsonReader reader) => ListResourcesResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ListToolsResult))
+            {
+                return new CoprocessCodec<ListToolsResult>(ListToolsResult.Read, (ref Utf8JsonReader reader) => ListToolsResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(McpObject))
+            {
+                return new CoprocessCodec<McpObject>(McpObject.Read, (ref Utf8JsonReader reader) => McpObject.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Params))
+            {
+                return new CoprocessCodec<Params>(Params.Read, (ref Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(PromptArguments))
+            {
+                return new CoprocessCodec<PromptArguments>(PromptArguments.Read, (ref Utf8JsonReader reader) => PromptArguments.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReadResourceParams))
+            {
+                return new CoprocessCodec<ReadResourceParams>(ReadResourceParams.Read, (ref Utf8JsonReader reader) => ReadResourceParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReadResourceResult))
+            {
+                return new CoprocessCodec<ReadResourceResult>(ReadResourceResult.Read, (ref Utf8JsonReader reader) => ReadResourceResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReporterFlushResult))
+            {
+                return new CoprocessCodec<ReporterFlushResult>(ReporterFlushResult.Read, (ref Utf8JsonReader reader) => ReporterFlushResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReporterSetUploadParams))
+            {
+                return new CoprocessCodec<ReporterSetUploadParams>(ReporterSetUploadParams.Read, (ref Utf8JsonReader reader) => ReporterSetUploadParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReporterStatus))
+            {
+                return new CoprocessCodec<ReporterStatus>(ReporterStatus.Read, (ref Utf8JsonReader reader) => ReporterStatus.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Request))
+            {
+                return new CoprocessCodec<Request>(Request.Read, (ref Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(RequestId))
+            {
+                return new CoprocessCodec<RequestId>(RequestId.Read, (ref Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Response))
+            {
+                return new CoprocessCodec<Response>(Response.Read, (ref Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ShutdownResult))
+            {
+                return new CoprocessCodec<ShutdownResult>(ShutdownResult.Read, (ref Utf8JsonReader reader) => ShutdownResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(SuccessResponse))
+            {
+                return new CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ToolCallPassthrough))
+            {
+                return new CoprocessCodec<ToolCallPassthrough>(ToolCallPassthrough.Read, (ref Utf8JsonReader reader) => ToolCallPassthrough.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Verdict))
+            {
+                return new CoprocessCodec<Verdict>(Verdict.Read, (ref Utf8JsonReader reader) => Verdict.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            return null;
+        }
+    }
+
+    /// <summary>
     /// The error a strict decoder throws. Its message is <c>{Type}: {problem}</c> for a problem at the
     /// root and <c>{Type}: {problem} at {path}</c> below it, where <c>{Type}</c> is the type being decoded.
     /// </summary>
@@ -6632,7 +7339,8 @@ namespace Mcptest.Sdk
 
         private static void CheckString(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOf(UnicodeEscape) >= 0)
+            ReadOnlySpan<byte> raw = reader.ValueSpan;
+            if (raw.IndexOf((byte)'\\') >= 0 && raw.IndexOf(UnicodeEscape) >= 0)
             {
                 Unescape(ref reader);
             }
@@ -6948,6 +7656,47 @@ namespace Mcptest.Sdk
                 map.Add(member.Name, member.Value);
             }
             return map;
+        }
+    }
+
+    /// <summary>
+    /// The decoders and the encoder of one generated class, for the typed envelopes' open member.
+    /// </summary>
+    internal sealed class CoprocessCodec<T>
+    {
+        private static readonly CoprocessCodec<T>? Found = CoprocessCodecs.Find(typeof(T)) as CoprocessCodec<T>;
+
+        private readonly Func<JsonElement, CoprocessPath?, string, T> careful;
+        private readonly CoprocessRead<T> fast;
+        private readonly Action<StringBuilder, T> write;
+
+        internal CoprocessCodec(Func<JsonElement, CoprocessPath?, string, T> careful, CoprocessRead<T> fast, Action<StringBuilder, T> write)
+        {
+            this.careful = careful;
+            this.fast = fast;
+            this.write = write;
+        }
+
+        /// <summary>The codec of <typeparamref name="T"/>.</summary>
+        /// <exception cref="ArgumentException"><typeparamref name="T"/> is not a generated class.</exception>
+        internal static CoprocessCodec<T> Get()
+        {
+            return Found ?? throw new ArgumentException(typeof(T).Name + " is not a generated coprocess class");
+        }
+
+        internal T Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            return careful(json, at, expected);
+        }
+
+        internal T Read(ref Utf8JsonReader reader)
+        {
+            return fast(ref reader);
+        }
+
+        internal void Write(StringBuilder builder, T value)
+        {
+            write(builder, value);
         }
     }
 }

@@ -23,14 +23,20 @@ fn key_field(pascal: &str) -> String {
     format!("Key{pascal}")
 }
 
-/// `private static readonly byte[] Key... = ...;` for each (name, wire text).
-fn key_fields(out: &mut Out, keys: &[(String, &str)]) {
-    for (name, wire) in keys {
-        out.line(2, &format!("private static readonly byte[] {name} = Encoding.UTF8.GetBytes({});", string_literal(wire)));
+/// `internal static readonly byte[] Key... = ...;` for each (name, wire text), unless `owner`
+/// (the non-generic class a typed envelope copies) holds them already: statics of a generic
+/// class cost a lookup on every use. Returns the names to compare with.
+fn key_fields(out: &mut Out, keys: Vec<(String, &str)>, owner: Option<&str>) -> Vec<String> {
+    if let Some(owner) = owner {
+        return keys.into_iter().map(|(name, _)| format!("{owner}.{name}")).collect();
+    }
+    for (name, wire) in &keys {
+        out.line(2, &format!("internal static readonly byte[] {name} = Encoding.UTF8.GetBytes({});", string_literal(wire)));
     }
     if !keys.is_empty() {
         out.blank();
     }
+    keys.into_iter().map(|(name, _)| name).collect()
 }
 
 /// The expression reading a value of type `ty` off `reader` (positioned on its first token).
@@ -56,10 +62,10 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
 
 
 /// The one-pass reader of a closed object: each declared member at most once, every required one.
-pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
+pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType, owner: Option<&str>) {
     let keys: Vec<(String, &str)> =
         object.fields.iter().map(|f| (key_field(&member_name(&f.name, bare(class))), f.name.as_str())).collect();
-    key_fields(out, &keys);
+    let keys = key_fields(out, keys, owner);
     out.block(2, &signature(class), |out| {
         out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
         if !object.fields.is_empty() {
@@ -70,7 +76,7 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
             out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
         }
         out.block(3, "while (CoprocessReader.NextName(ref reader))", |out| {
-            for (bit, (field, (key, _))) in object.fields.iter().zip(&keys).enumerate() {
+            for (bit, (field, key)) in object.fields.iter().zip(&keys).enumerate() {
                 let test = format!("reader.ValueTextEquals({key})");
                 out.block(4, &if bit == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
                     out.line(5, &format!("CoprocessReader.Once(ref seen, 1UL << {bit});"));
@@ -121,26 +127,33 @@ pub fn first_discriminator_decides(contract: &Contract, variants: &[UnionVariant
 
 /// The one-pass reader of a union: the discriminating members pick the variant, read from the
 /// start (`early`: the first one found decides, see [`first_discriminator_decides`]).
-pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String], early: bool) {
+pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String], early: bool, owner: Option<&str>) {
     let keys: Vec<(String, &str)> = variants
         .iter()
         .map(|v| (key_field(&crate::names::pascal_case(&v.discriminator)), v.discriminator.as_str()))
         .collect();
-    key_fields(out, &keys);
+    let keys = key_fields(out, keys, owner);
     out.block(2, &signature(class), |out| {
         out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
         out.line(3, "Utf8JsonReader start = reader;");
         out.line(3, "int found = 0;");
         let head = if early { "while (found == 0 && CoprocessReader.NextName(ref reader))" } else { "while (CoprocessReader.NextName(ref reader))" };
         out.block(3, head, |out| {
-            for (i, (key, _)) in keys.iter().enumerate() {
+            for (i, key) in keys.iter().enumerate() {
                 let test = format!("reader.ValueTextEquals({key})");
                 out.block(4, &if i == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
                     out.line(5, &format!("found |= {};", 1u64 << i));
                 });
             }
-            out.line(4, "reader.Read();");
-            out.line(4, "reader.Skip();");
+            let skip = |out: &mut Out, level: usize| {
+                out.line(level, "reader.Read();");
+                out.line(level, "reader.Skip();");
+            };
+            if early {
+                out.block(4, "else", |out| skip(out, 5));
+            } else {
+                skip(out, 4);
+            }
         });
         out.line(3, "reader = start;");
         out.block(3, "switch (found)", |out| {
@@ -158,10 +171,10 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
 pub fn enum_reader(out: &mut Out, class: &str, values: &[String]) {
     let members = enum_members(values);
     let keys: Vec<(String, &str)> = members.iter().zip(values).map(|(m, v)| (key_field(m), v.as_str())).collect();
-    key_fields(out, &keys);
+    let keys = key_fields(out, keys, None);
     out.block(2, &signature(class), |out| {
         out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.String);");
-        for (member, (key, _)) in members.iter().zip(&keys) {
+        for (member, key) in members.iter().zip(&keys) {
             out.block(3, &format!("if (reader.ValueTextEquals({key}))"), |out| {
                 out.line(4, &format!("return {class}.{member};"));
             });

@@ -716,6 +716,11 @@
     {
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
+        // The literals as values: an element never changes, so every decode can share them.
+        private static readonly JsonElement NullValue = Literal("null");
+        private static readonly JsonElement TrueValue = Literal("true");
+        private static readonly JsonElement FalseValue = Literal("false");
+
         // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
         // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
         [ThreadStatic]
@@ -771,6 +776,14 @@
             }
         }
 
+        private static JsonElement Literal(string json)
+        {
+            using (JsonDocument document = JsonDocument.Parse(json))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
         /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
         internal static CoprocessShapeException Fallback()
         {
@@ -800,12 +813,6 @@
                 throw Fallback();
             }
             seen |= bit;
-        }
-
-        /// <summary>Moves from a member name to its value.</summary>
-        internal static void Value(ref Utf8JsonReader reader)
-        {
-            reader.Read();
         }
 
         internal static bool ReadBoolean(ref Utf8JsonReader reader)
@@ -864,6 +871,15 @@
         /// </summary>
         internal static JsonElement ReadAny(ref Utf8JsonReader reader)
         {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Null:
+                    return NullValue;
+                case JsonTokenType.True:
+                    return TrueValue;
+                case JsonTokenType.False:
+                    return FalseValue;
+            }
             int start = (int)reader.TokenStartIndex;
             CoprocessTextScan.CheckValue(ref reader);
             if (frame == null)

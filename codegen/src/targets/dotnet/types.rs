@@ -245,7 +245,8 @@ pub fn render_object_as(out: &mut Out, contract: &Contract, def: &TypeDef, objec
         out.blank();
         object_reader(out, contract, &class, object);
         out.blank();
-        super::fast::object_reader(out, contract, &class, object);
+        let owner = param.map(|_| type_name(&def.name));
+        super::fast::object_reader(out, contract, &class, object, owner.as_deref());
         out.blank();
         object_writer(out, contract, &class, object);
     });
@@ -462,7 +463,8 @@ pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, varian
         union_reader(out, &class, variants, classes);
         out.blank();
         let early = super::fast::first_discriminator_decides(contract, variants);
-        super::fast::union_reader(out, &class, variants, classes, early);
+        let owner = param.map(|_| type_name(&def.name));
+        super::fast::union_reader(out, &class, variants, classes, early, owner.as_deref());
         out.blank();
         out.block(2, "internal void Write(StringBuilder builder)", |out| {
             out.block(3, "switch (Value)", |out| {

@@ -667,9 +667,9 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"off\", \"read_write\", \"refresh\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        private static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
-        private static readonly byte[] KeyReadWrite = Encoding.UTF8.GetBytes("read_write");
-        private static readonly byte[] KeyRefresh = Encoding.UTF8.GetBytes("refresh");
+        internal static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
+        internal static readonly byte[] KeyReadWrite = Encoding.UTF8.GetBytes("read_write");
+        internal static readonly byte[] KeyRefresh = Encoding.UTF8.GetBytes("refresh");
 
         internal static CacheMode Read(ref Utf8JsonReader reader)
         {
@@ -788,7 +788,7 @@ namespace Mcptest.Sdk
             return new CacheSetModeParams(_mode);
         }
 
-        private static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
 
         internal static CacheSetModeParams Read(ref Utf8JsonReader reader)
         {
@@ -949,9 +949,9 @@ namespace Mcptest.Sdk
             return new CacheSetModeResult(_mode, _previousMode, _entries);
         }
 
-        private static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
-        private static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
-        private static readonly byte[] KeyEntries = Encoding.UTF8.GetBytes("entries");
+        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
+        internal static readonly byte[] KeyEntries = Encoding.UTF8.GetBytes("entries");
 
         internal static CacheSetModeResult Read(ref Utf8JsonReader reader)
         {
@@ -1135,10 +1135,10 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyTool = Encoding.UTF8.GetBytes("tool");
-        private static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
-        private static readonly byte[] KeyPassthrough = Encoding.UTF8.GetBytes("passthrough");
-        private static readonly byte[] KeyTimeoutMs = Encoding.UTF8.GetBytes("timeout_ms");
+        internal static readonly byte[] KeyTool = Encoding.UTF8.GetBytes("tool");
+        internal static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
+        internal static readonly byte[] KeyPassthrough = Encoding.UTF8.GetBytes("passthrough");
+        internal static readonly byte[] KeyTimeoutMs = Encoding.UTF8.GetBytes("timeout_ms");
 
         internal static CallParams Read(ref Utf8JsonReader reader)
         {
@@ -1321,8 +1321,8 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyName = Encoding.UTF8.GetBytes("name");
-        private static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
+        internal static readonly byte[] KeyName = Encoding.UTF8.GetBytes("name");
+        internal static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
 
         internal static CallPromptParams Read(ref Utf8JsonReader reader)
         {
@@ -1482,8 +1482,8 @@ namespace Mcptest.Sdk
             return new CallPromptResult(_description, _messages);
         }
 
-        private static readonly byte[] KeyDescription = Encoding.UTF8.GetBytes("description");
-        private static readonly byte[] KeyMessages = Encoding.UTF8.GetBytes("messages");
+        internal static readonly byte[] KeyDescription = Encoding.UTF8.GetBytes("description");
+        internal static readonly byte[] KeyMessages = Encoding.UTF8.GetBytes("messages");
 
         internal static CallPromptResult Read(ref Utf8JsonReader reader)
         {
@@ -1656,8 +1656,8 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
-        private static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
+        internal static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
+        internal static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
 
         internal static CallResult Read(ref Utf8JsonReader reader)
         {
@@ -1674,8 +1674,11 @@ namespace Mcptest.Sdk
                 {
                     found |= 2;
                 }
-                reader.Read();
-                reader.Skip();
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
             }
             reader = start;
             switch (found)
@@ -1819,9 +1822,9 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"off\", \"record\", \"replay\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        private static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
-        private static readonly byte[] KeyRecord = Encoding.UTF8.GetBytes("record");
-        private static readonly byte[] KeyReplay = Encoding.UTF8.GetBytes("replay");
+        internal static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
+        internal static readonly byte[] KeyRecord = Encoding.UTF8.GetBytes("record");
+        internal static readonly byte[] KeyReplay = Encoding.UTF8.GetBytes("replay");
 
         internal static CassetteMode Read(ref Utf8JsonReader reader)
         {
@@ -1954,8 +1957,8 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
-        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
 
         internal static CassetteSetModeParams Read(ref Utf8JsonReader reader)
         {
@@ -2131,9 +2134,9 @@ namespace Mcptest.Sdk
             return new CassetteSetModeResult(_mode, _previousMode, _path);
         }
 
-        private static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
-        private static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
-        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
 
         internal static CassetteSetModeResult Read(ref Utf8JsonReader reader)
         {
@@ -2392,9 +2395,9 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
-        private static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
-        private static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
+        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
 
         internal static ErrorObject Read(ref Utf8JsonReader reader)
         {
@@ -2580,9 +2583,9 @@ namespace Mcptest.Sdk
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
 
         internal static ErrorResponse Read(ref Utf8JsonReader reader)
         {
@@ -2756,9 +2759,9 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        private static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
-        private static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
+        internal static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
 
         internal static HandshakeParams Read(ref Utf8JsonReader reader)
         {
@@ -2932,8 +2935,8 @@ namespace Mcptest.Sdk
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        private static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
 
         internal static HandshakeResult Read(ref Utf8JsonReader reader)
         {
@@ -3154,12 +3157,12 @@ namespace Mcptest.Sdk
             return new InitializeResult(_era, _mcpProtocolVersion, _serverName, _serverVersion, _capabilities, _instructions);
         }
 
-        private static readonly byte[] KeyEra = Encoding.UTF8.GetBytes("era");
-        private static readonly byte[] KeyMcpProtocolVersion = Encoding.UTF8.GetBytes("mcp_protocol_version");
-        private static readonly byte[] KeyServerName = Encoding.UTF8.GetBytes("server_name");
-        private static readonly byte[] KeyServerVersion = Encoding.UTF8.GetBytes("server_version");
-        private static readonly byte[] KeyCapabilities = Encoding.UTF8.GetBytes("capabilities");
-        private static readonly byte[] KeyInstructions = Encoding.UTF8.GetBytes("instructions");
+        internal static readonly byte[] KeyEra = Encoding.UTF8.GetBytes("era");
+        internal static readonly byte[] KeyMcpProtocolVersion = Encoding.UTF8.GetBytes("mcp_protocol_version");
+        internal static readonly byte[] KeyServerName = Encoding.UTF8.GetBytes("server_name");
+        internal static readonly byte[] KeyServerVersion = Encoding.UTF8.GetBytes("server_version");
+        internal static readonly byte[] KeyCapabilities = Encoding.UTF8.GetBytes("capabilities");
+        internal static readonly byte[] KeyInstructions = Encoding.UTF8.GetBytes("instructions");
 
         internal static InitializeResult Read(ref Utf8JsonReader reader)
         {
@@ -3334,7 +3337,7 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        private static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+        internal static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
 
         internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
         {
@@ -3445,7 +3448,7 @@ namespace Mcptest.Sdk
             return new ListResourcesResult(_resources);
         }
 
-        private static readonly byte[] KeyResources = Encoding.UTF8.GetBytes("resources");
+        internal static readonly byte[] KeyResources = Encoding.UTF8.GetBytes("resources");
 
         internal static ListResourcesResult Read(ref Utf8JsonReader reader)
         {
@@ -3574,7 +3577,7 @@ namespace Mcptest.Sdk
             return new ListToolsResult(_tools);
         }
 
-        private static readonly byte[] KeyTools = Encoding.UTF8.GetBytes("tools");
+        internal static readonly byte[] KeyTools = Encoding.UTF8.GetBytes("tools");
 
         internal static ListToolsResult Read(ref Utf8JsonReader reader)
         {
@@ -3715,8 +3718,8 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"modern\", \"legacy\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        private static readonly byte[] KeyModern = Encoding.UTF8.GetBytes("modern");
-        private static readonly byte[] KeyLegacy = Encoding.UTF8.GetBytes("legacy");
+        internal static readonly byte[] KeyModern = Encoding.UTF8.GetBytes("modern");
+        internal static readonly byte[] KeyLegacy = Encoding.UTF8.GetBytes("legacy");
 
         internal static McpEra Read(ref Utf8JsonReader reader)
         {
@@ -4132,7 +4135,7 @@ namespace Mcptest.Sdk
             return new ReadResourceParams(_uri);
         }
 
-        private static readonly byte[] KeyUri = Encoding.UTF8.GetBytes("uri");
+        internal static readonly byte[] KeyUri = Encoding.UTF8.GetBytes("uri");
 
         internal static ReadResourceParams Read(ref Utf8JsonReader reader)
         {
@@ -4261,7 +4264,7 @@ namespace Mcptest.Sdk
             return new ReadResourceResult(_contents);
         }
 
-        private static readonly byte[] KeyContents = Encoding.UTF8.GetBytes("contents");
+        internal static readonly byte[] KeyContents = Encoding.UTF8.GetBytes("contents");
 
         internal static ReadResourceResult Read(ref Utf8JsonReader reader)
         {
@@ -4406,8 +4409,8 @@ namespace Mcptest.Sdk
             return new ReporterFlushResult(_written, _path);
         }
 
-        private static readonly byte[] KeyWritten = Encoding.UTF8.GetBytes("written");
-        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyWritten = Encoding.UTF8.GetBytes("written");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
 
         internal static ReporterFlushResult Read(ref Utf8JsonReader reader)
         {
@@ -4559,8 +4562,8 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
-        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
 
         internal static ReporterSetUploadParams Read(ref Utf8JsonReader reader)
         {
@@ -4736,9 +4739,9 @@ namespace Mcptest.Sdk
             return new ReporterStatus(_enabled, _path, _pending);
         }
 
-        private static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
-        private static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
-        private static readonly byte[] KeyPending = Encoding.UTF8.GetBytes("pending");
+        internal static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyPending = Encoding.UTF8.GetBytes("pending");
 
         internal static ReporterStatus Read(ref Utf8JsonReader reader)
         {
@@ -4933,10 +4936,10 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        internal static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
 
         internal static Request Read(ref Utf8JsonReader reader)
         {
@@ -5268,8 +5271,8 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
 
         internal static Response Read(ref Utf8JsonReader reader)
         {
@@ -5286,8 +5289,11 @@ namespace Mcptest.Sdk
                 {
                     found |= 2;
                 }
-                reader.Read();
-                reader.Skip();
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
             }
             reader = start;
             switch (found)
@@ -5523,9 +5529,9 @@ namespace Mcptest.Sdk
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
 
         internal static SuccessResponse Read(ref Utf8JsonReader reader)
         {
@@ -5709,10 +5715,10 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
-        private static readonly byte[] KeyStructuredContent = Encoding.UTF8.GetBytes("structuredContent");
-        private static readonly byte[] KeyIsError = Encoding.UTF8.GetBytes("isError");
-        private static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
+        internal static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
+        internal static readonly byte[] KeyStructuredContent = Encoding.UTF8.GetBytes("structuredContent");
+        internal static readonly byte[] KeyIsError = Encoding.UTF8.GetBytes("isError");
+        internal static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
 
         internal static ToolCallPassthrough Read(ref Utf8JsonReader reader)
         {
@@ -5949,11 +5955,11 @@ namespace Mcptest.Sdk
             return new Verdict(_success, _data, _text, _error, _durationMs);
         }
 
-        private static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
-        private static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
-        private static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
-        private static readonly byte[] KeyDurationMs = Encoding.UTF8.GetBytes("duration_ms");
+        internal static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
+        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyDurationMs = Encoding.UTF8.GetBytes("duration_ms");
 
         internal static Verdict Read(ref Utf8JsonReader reader)
         {
@@ -6166,11 +6172,6 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
-
         internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -6181,25 +6182,25 @@ namespace Mcptest.Sdk
             TParams? _params = null;
             while (CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyJsonrpc))
+                if (reader.ValueTextEquals(Request.KeyJsonrpc))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyId))
+                else if (reader.ValueTextEquals(Request.KeyId))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyMethod))
+                else if (reader.ValueTextEquals(Request.KeyMethod))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
                     _method = CoprocessReader.ReadString(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyParams))
+                else if (reader.ValueTextEquals(Request.KeyParams))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
@@ -6365,10 +6366,6 @@ namespace Mcptest.Sdk
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-
         internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -6378,19 +6375,19 @@ namespace Mcptest.Sdk
             TResult _result = default!;
             while (CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyJsonrpc))
+                if (reader.ValueTextEquals(SuccessResponse.KeyJsonrpc))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyId))
+                else if (reader.ValueTextEquals(SuccessResponse.KeyId))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyResult))
+                else if (reader.ValueTextEquals(SuccessResponse.KeyResult))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
@@ -6550,9 +6547,6 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
-
         internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -6560,16 +6554,19 @@ namespace Mcptest.Sdk
             int found = 0;
             while (found == 0 && CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyResult))
+                if (reader.ValueTextEquals(Response.KeyResult))
                 {
                     found |= 1;
                 }
-                else if (reader.ValueTextEquals(KeyError))
+                else if (reader.ValueTextEquals(Response.KeyError))
                 {
                     found |= 2;
                 }
-                reader.Read();
-                reader.Skip();
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
             }
             reader = start;
             switch (found)
@@ -7450,6 +7447,11 @@ namespace Mcptest.Sdk
     {
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
+        // The literals as values: an element never changes, so every decode can share them.
+        private static readonly JsonElement NullValue = Literal("null");
+        private static readonly JsonElement TrueValue = Literal("true");
+        private static readonly JsonElement FalseValue = Literal("false");
+
         // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
         // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
         [ThreadStatic]
@@ -7505,6 +7507,14 @@ namespace Mcptest.Sdk
             }
         }
 
+        private static JsonElement Literal(string json)
+        {
+            using (JsonDocument document = JsonDocument.Parse(json))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
         /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
         internal static CoprocessShapeException Fallback()
         {
@@ -7534,12 +7544,6 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             seen |= bit;
-        }
-
-        /// <summary>Moves from a member name to its value.</summary>
-        internal static void Value(ref Utf8JsonReader reader)
-        {
-            reader.Read();
         }
 
         internal static bool ReadBoolean(ref Utf8JsonReader reader)
@@ -7598,6 +7602,15 @@ namespace Mcptest.Sdk
         /// </summary>
         internal static JsonElement ReadAny(ref Utf8JsonReader reader)
         {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Null:
+                    return NullValue;
+                case JsonTokenType.True:
+                    return TrueValue;
+                case JsonTokenType.False:
+                    return FalseValue;
+            }
             int start = (int)reader.TokenStartIndex;
             CoprocessTextScan.CheckValue(ref reader);
             if (frame == null)

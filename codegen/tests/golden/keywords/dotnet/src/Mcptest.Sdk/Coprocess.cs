@@ -547,8 +547,8 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyRadius = Encoding.UTF8.GetBytes("radius");
-        private static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+        internal static readonly byte[] KeyRadius = Encoding.UTF8.GetBytes("radius");
+        internal static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
 
         internal static Circle Read(ref Utf8JsonReader reader)
         {
@@ -804,9 +804,9 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
-        private static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
-        private static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
+        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
 
         internal static ErrorObject Read(ref Utf8JsonReader reader)
         {
@@ -992,9 +992,9 @@ namespace Mcptest.Sdk
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
 
         internal static ErrorResponse Read(ref Utf8JsonReader reader)
         {
@@ -1168,9 +1168,9 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        private static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
-        private static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
+        internal static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
 
         internal static HandshakeParams Read(ref Utf8JsonReader reader)
         {
@@ -1344,8 +1344,8 @@ namespace Mcptest.Sdk
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        private static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
 
         internal static HandshakeResult Read(ref Utf8JsonReader reader)
         {
@@ -1514,10 +1514,10 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"default\", \"class\", \"import\", \"with-dash\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        private static readonly byte[] KeyDefault = Encoding.UTF8.GetBytes("default");
-        private static readonly byte[] KeyClass = Encoding.UTF8.GetBytes("class");
-        private static readonly byte[] KeyImport = Encoding.UTF8.GetBytes("import");
-        private static readonly byte[] KeyWithDash = Encoding.UTF8.GetBytes("with-dash");
+        internal static readonly byte[] KeyDefault = Encoding.UTF8.GetBytes("default");
+        internal static readonly byte[] KeyClass = Encoding.UTF8.GetBytes("class");
+        internal static readonly byte[] KeyImport = Encoding.UTF8.GetBytes("import");
+        internal static readonly byte[] KeyWithDash = Encoding.UTF8.GetBytes("with-dash");
 
         internal static Import Read(ref Utf8JsonReader reader)
         {
@@ -1641,7 +1641,7 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        private static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+        internal static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
 
         internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
         {
@@ -1879,17 +1879,17 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyClass = Encoding.UTF8.GetBytes("class");
-        private static readonly byte[] KeyType = Encoding.UTF8.GetBytes("type");
-        private static readonly byte[] KeyDefault = Encoding.UTF8.GetBytes("default");
-        private static readonly byte[] KeyFrom = Encoding.UTF8.GetBytes("from");
-        private static readonly byte[] KeyFunc = Encoding.UTF8.GetBytes("func");
-        private static readonly byte[] KeyEvent = Encoding.UTF8.GetBytes("event");
-        private static readonly byte[] KeyString = Encoding.UTF8.GetBytes("string");
-        private static readonly byte[] KeyImport = Encoding.UTF8.GetBytes("import");
-        private static readonly byte[] KeyFooBar = Encoding.UTF8.GetBytes("fooBar");
-        private static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
-        private static readonly byte[] KeyShapes = Encoding.UTF8.GetBytes("shapes");
+        internal static readonly byte[] KeyClass = Encoding.UTF8.GetBytes("class");
+        internal static readonly byte[] KeyType = Encoding.UTF8.GetBytes("type");
+        internal static readonly byte[] KeyDefault = Encoding.UTF8.GetBytes("default");
+        internal static readonly byte[] KeyFrom = Encoding.UTF8.GetBytes("from");
+        internal static readonly byte[] KeyFunc = Encoding.UTF8.GetBytes("func");
+        internal static readonly byte[] KeyEvent = Encoding.UTF8.GetBytes("event");
+        internal static readonly byte[] KeyString = Encoding.UTF8.GetBytes("string");
+        internal static readonly byte[] KeyImport = Encoding.UTF8.GetBytes("import");
+        internal static readonly byte[] KeyFooBar = Encoding.UTF8.GetBytes("fooBar");
+        internal static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
+        internal static readonly byte[] KeyShapes = Encoding.UTF8.GetBytes("shapes");
 
         internal static Keywords Read(ref Utf8JsonReader reader)
         {
@@ -2151,8 +2151,8 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
-        private static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+        internal static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
+        internal static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
 
         internal static Label Read(ref Utf8JsonReader reader)
         {
@@ -2445,10 +2445,10 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        internal static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
 
         internal static Request Read(ref Utf8JsonReader reader)
         {
@@ -2780,8 +2780,8 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
 
         internal static Response Read(ref Utf8JsonReader reader)
         {
@@ -2798,8 +2798,11 @@ namespace Mcptest.Sdk
                 {
                     found |= 2;
                 }
-                reader.Read();
-                reader.Skip();
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
             }
             reader = start;
             switch (found)
@@ -2977,9 +2980,9 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static readonly byte[] KeyRadius = Encoding.UTF8.GetBytes("radius");
-        private static readonly byte[] KeySide = Encoding.UTF8.GetBytes("side");
-        private static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
+        internal static readonly byte[] KeyRadius = Encoding.UTF8.GetBytes("radius");
+        internal static readonly byte[] KeySide = Encoding.UTF8.GetBytes("side");
+        internal static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
 
         internal static Shape Read(ref Utf8JsonReader reader)
         {
@@ -3000,8 +3003,11 @@ namespace Mcptest.Sdk
                 {
                     found |= 4;
                 }
-                reader.Read();
-                reader.Skip();
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
             }
             reader = start;
             switch (found)
@@ -3140,8 +3146,8 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeySide = Encoding.UTF8.GetBytes("side");
-        private static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+        internal static readonly byte[] KeySide = Encoding.UTF8.GetBytes("side");
+        internal static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
 
         internal static Square Read(ref Utf8JsonReader reader)
         {
@@ -3317,9 +3323,9 @@ namespace Mcptest.Sdk
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
 
         internal static SuccessResponse Read(ref Utf8JsonReader reader)
         {
@@ -3514,11 +3520,6 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
-
         internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -3529,25 +3530,25 @@ namespace Mcptest.Sdk
             TParams? _params = null;
             while (CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyJsonrpc))
+                if (reader.ValueTextEquals(Request.KeyJsonrpc))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyId))
+                else if (reader.ValueTextEquals(Request.KeyId))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyMethod))
+                else if (reader.ValueTextEquals(Request.KeyMethod))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
                     _method = CoprocessReader.ReadString(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyParams))
+                else if (reader.ValueTextEquals(Request.KeyParams))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
@@ -3713,10 +3714,6 @@ namespace Mcptest.Sdk
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-
         internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -3726,19 +3723,19 @@ namespace Mcptest.Sdk
             TResult _result = default!;
             while (CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyJsonrpc))
+                if (reader.ValueTextEquals(SuccessResponse.KeyJsonrpc))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyId))
+                else if (reader.ValueTextEquals(SuccessResponse.KeyId))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyResult))
+                else if (reader.ValueTextEquals(SuccessResponse.KeyResult))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
@@ -3898,9 +3895,6 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
-
         internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -3908,16 +3902,19 @@ namespace Mcptest.Sdk
             int found = 0;
             while (found == 0 && CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyResult))
+                if (reader.ValueTextEquals(Response.KeyResult))
                 {
                     found |= 1;
                 }
-                else if (reader.ValueTextEquals(KeyError))
+                else if (reader.ValueTextEquals(Response.KeyError))
                 {
                     found |= 2;
                 }
-                reader.Read();
-                reader.Skip();
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
             }
             reader = start;
             switch (found)
@@ -4738,6 +4735,11 @@ namespace Mcptest.Sdk
     {
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
+        // The literals as values: an element never changes, so every decode can share them.
+        private static readonly JsonElement NullValue = Literal("null");
+        private static readonly JsonElement TrueValue = Literal("true");
+        private static readonly JsonElement FalseValue = Literal("false");
+
         // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
         // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
         [ThreadStatic]
@@ -4793,6 +4795,14 @@ namespace Mcptest.Sdk
             }
         }
 
+        private static JsonElement Literal(string json)
+        {
+            using (JsonDocument document = JsonDocument.Parse(json))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
         /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
         internal static CoprocessShapeException Fallback()
         {
@@ -4822,12 +4832,6 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             seen |= bit;
-        }
-
-        /// <summary>Moves from a member name to its value.</summary>
-        internal static void Value(ref Utf8JsonReader reader)
-        {
-            reader.Read();
         }
 
         internal static bool ReadBoolean(ref Utf8JsonReader reader)
@@ -4886,6 +4890,15 @@ namespace Mcptest.Sdk
         /// </summary>
         internal static JsonElement ReadAny(ref Utf8JsonReader reader)
         {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Null:
+                    return NullValue;
+                case JsonTokenType.True:
+                    return TrueValue;
+                case JsonTokenType.False:
+                    return FalseValue;
+            }
             int start = (int)reader.TokenStartIndex;
             CoprocessTextScan.CheckValue(ref reader);
             if (frame == null)

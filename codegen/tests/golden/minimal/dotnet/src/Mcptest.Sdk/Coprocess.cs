@@ -519,9 +519,9 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
-        private static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
-        private static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
+        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
 
         internal static ErrorObject Read(ref Utf8JsonReader reader)
         {
@@ -707,9 +707,9 @@ namespace Mcptest.Sdk
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
 
         internal static ErrorResponse Read(ref Utf8JsonReader reader)
         {
@@ -883,9 +883,9 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        private static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
-        private static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
+        internal static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
 
         internal static HandshakeParams Read(ref Utf8JsonReader reader)
         {
@@ -1059,8 +1059,8 @@ namespace Mcptest.Sdk
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        private static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        private static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
 
         internal static HandshakeResult Read(ref Utf8JsonReader reader)
         {
@@ -1199,7 +1199,7 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        private static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+        internal static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
 
         internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
         {
@@ -1459,10 +1459,10 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        internal static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
 
         internal static Request Read(ref Utf8JsonReader reader)
         {
@@ -1794,8 +1794,8 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
 
         internal static Response Read(ref Utf8JsonReader reader)
         {
@@ -1812,8 +1812,11 @@ namespace Mcptest.Sdk
                 {
                     found |= 2;
                 }
-                reader.Read();
-                reader.Skip();
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
             }
             reader = start;
             switch (found)
@@ -1966,9 +1969,9 @@ namespace Mcptest.Sdk
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
 
         internal static SuccessResponse Read(ref Utf8JsonReader reader)
         {
@@ -2163,11 +2166,6 @@ namespace Mcptest.Sdk
             };
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        private static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
-
         internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -2178,25 +2176,25 @@ namespace Mcptest.Sdk
             TParams? _params = null;
             while (CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyJsonrpc))
+                if (reader.ValueTextEquals(Request.KeyJsonrpc))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyId))
+                else if (reader.ValueTextEquals(Request.KeyId))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyMethod))
+                else if (reader.ValueTextEquals(Request.KeyMethod))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
                     _method = CoprocessReader.ReadString(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyParams))
+                else if (reader.ValueTextEquals(Request.KeyParams))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
@@ -2362,10 +2360,6 @@ namespace Mcptest.Sdk
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        private static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        private static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-
         internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -2375,19 +2369,19 @@ namespace Mcptest.Sdk
             TResult _result = default!;
             while (CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyJsonrpc))
+                if (reader.ValueTextEquals(SuccessResponse.KeyJsonrpc))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyId))
+                else if (reader.ValueTextEquals(SuccessResponse.KeyId))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
-                else if (reader.ValueTextEquals(KeyResult))
+                else if (reader.ValueTextEquals(SuccessResponse.KeyResult))
                 {
                     CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
@@ -2547,9 +2541,6 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        private static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
-
         internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
         {
             CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
@@ -2557,16 +2548,19 @@ namespace Mcptest.Sdk
             int found = 0;
             while (found == 0 && CoprocessReader.NextName(ref reader))
             {
-                if (reader.ValueTextEquals(KeyResult))
+                if (reader.ValueTextEquals(Response.KeyResult))
                 {
                     found |= 1;
                 }
-                else if (reader.ValueTextEquals(KeyError))
+                else if (reader.ValueTextEquals(Response.KeyError))
                 {
                     found |= 2;
                 }
-                reader.Read();
-                reader.Skip();
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
             }
             reader = start;
             switch (found)
@@ -3363,6 +3357,11 @@ namespace Mcptest.Sdk
     {
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
+        // The literals as values: an element never changes, so every decode can share them.
+        private static readonly JsonElement NullValue = Literal("null");
+        private static readonly JsonElement TrueValue = Literal("true");
+        private static readonly JsonElement FalseValue = Literal("false");
+
         // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
         // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
         [ThreadStatic]
@@ -3418,6 +3417,14 @@ namespace Mcptest.Sdk
             }
         }
 
+        private static JsonElement Literal(string json)
+        {
+            using (JsonDocument document = JsonDocument.Parse(json))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
         /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
         internal static CoprocessShapeException Fallback()
         {
@@ -3447,12 +3454,6 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             seen |= bit;
-        }
-
-        /// <summary>Moves from a member name to its value.</summary>
-        internal static void Value(ref Utf8JsonReader reader)
-        {
-            reader.Read();
         }
 
         internal static bool ReadBoolean(ref Utf8JsonReader reader)
@@ -3511,6 +3512,15 @@ namespace Mcptest.Sdk
         /// </summary>
         internal static JsonElement ReadAny(ref Utf8JsonReader reader)
         {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Null:
+                    return NullValue;
+                case JsonTokenType.True:
+                    return TrueValue;
+                case JsonTokenType.False:
+                    return FalseValue;
+            }
             int start = (int)reader.TokenStartIndex;
             CoprocessTextScan.CheckValue(ref reader);
             if (frame == null)

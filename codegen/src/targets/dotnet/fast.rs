@@ -66,6 +66,11 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
     let keys: Vec<(String, &str)> =
         object.fields.iter().map(|f| (key_field(&member_name(&f.name, bare(class))), f.name.as_str())).collect();
     let keys = key_fields(out, keys, owner);
+    if object.fields.len() > 64 {
+        // More members than one bit mask tracks: the careful reader decides.
+        out.block(2, &signature(class), |out| out.line(3, "throw CoprocessReader.Fallback();"));
+        return;
+    }
     out.block(2, &signature(class), |out| {
         out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
         if !object.fields.is_empty() {

@@ -40,9 +40,9 @@ pub fn render(out: &mut Out, contract: &Contract) {
 
 fn doc(out: &mut Out, name: &str, member: &str, param: &str) {
     summary_xml(out, 1, &format!(
-        "A <c>{name}</c> whose <c>{member}</c> is decoded as <typeparamref name=\"{param}\"/> (the generated type the method table names) in the same pass as the frame."
+        "A <c>{name}</c> whose <c>{member}</c> is decoded as <typeparamref name=\"{param}\"/> (the generated type the method table names) in the same pass as the frame. A problem is reported as the <c>{name}</c>'s, with its path from the frame's root (<c>$.{member}.…</c>)."
     ));
-    out.line(1, &format!("/// <typeparam name=\"{param}\">A generated class, such as the method's params or result type.</typeparam>"));
+    out.line(1, &format!("/// <typeparam name=\"{param}\">A generated class, such as the method's {member} type; decoding a <c>{member}</c> as any other type throws <see cref=\"ArgumentException\"/>.</typeparam>"));
 }
 
 /// `ResponseOf<TResult>`: the `Response` union with its success variant typed.

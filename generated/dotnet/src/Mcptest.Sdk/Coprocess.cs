@@ -6033,9 +6033,10 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
-    /// generated type the method table names) in the same pass as the frame.
+    /// generated type the method table names) in the same pass as the frame. A problem is reported
+    /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
     /// </summary>
-    /// <typeparam name="TParams">A generated class, such as the method's params or result type.</typeparam>
+    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
     public sealed class RequestOf<TParams> where TParams : class
     {
         /// <summary>
@@ -6241,9 +6242,11 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A <c>SuccessResponse</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/>
-    /// (the generated type the method table names) in the same pass as the frame.
+    /// (the generated type the method table names) in the same pass as the frame. A problem is
+    /// reported as the <c>SuccessResponse</c>'s, with its path from the frame's root
+    /// (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's params or result type.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
     public sealed class SuccessResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -6420,9 +6423,10 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A <c>Response</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/> (the
-    /// generated type the method table names) in the same pass as the frame.
+    /// generated type the method table names) in the same pass as the frame. A problem is reported
+    /// as the <c>Response</c>'s, with its path from the frame's root (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's params or result type.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
     public sealed class ResponseOf<TResult> where TResult : class
     {
         /// <summary>

@@ -2027,9 +2027,10 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
-    /// generated type the method table names) in the same pass as the frame.
+    /// generated type the method table names) in the same pass as the frame. A problem is reported
+    /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
     /// </summary>
-    /// <typeparam name="TParams">A generated class, such as the method's params or result type.</typeparam>
+    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
     public sealed class RequestOf<TParams> where TParams : class
     {
         /// <summary>
@@ -2235,9 +2236,11 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A <c>SuccessResponse</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/>
-    /// (the generated type the method table names) in the same pass as the frame.
+    /// (the generated type the method table names) in the same pass as the frame. A problem is
+    /// reported as the <c>SuccessResponse</c>'s, with its path from the frame's root
+    /// (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's params or result type.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
     public sealed class SuccessResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -2414,9 +2417,10 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A <c>Response</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/> (the
-    /// generated type the method table names) in the same pass as the frame.
+    /// generated type the method table names) in the same pass as the frame. A problem is reported
+    /// as the <c>Response</c>'s, with its path from the frame's root (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's params or result type.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
     public sealed class ResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -3159,7 +3163,7 @@ namespace Mcptest.Sdk
         private static readonly byte[] UnicodeEscape = { (byte)'\\', (byte)'u' };
 
         [ThreadStatic]
-        private static CoprocessTextScan? cached;
+        private static CoprocessTextScan? current;
 
         // The keys of every open object, innermost last: where each starts in `names` and how long.
         private readonly int[] firstKey = new int[Coprocess.MaxDepth + 2];
@@ -3171,15 +3175,22 @@ namespace Mcptest.Sdk
         private int namesLength;
         private int depth;
 
+        /// <summary>
+        /// The UTF-8 text the one-pass decoders are reading on this thread (a pooled buffer), or
+        /// null: open values are parsed from slices of it.
+        /// </summary>
+        internal byte[]? Text;
+
+        /// <summary>This thread's scan: its bookkeeping is reused from frame to frame.</summary>
+        internal static CoprocessTextScan Current => current ?? (current = new CoprocessTextScan());
+
         /// <summary>Throws the <c>invalid JSON</c> / <c>duplicate key</c> problem the text has, if any.</summary>
         /// <exception cref="JsonException">The reader's own rules (syntax, depth) fail.</exception>
         internal static void Check(byte[] utf8, JsonReaderOptions options)
         {
-            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
-            cached = null;
+            CoprocessTextScan scan = Current;
             scan.Reset();
             scan.Run(utf8, options);
-            cached = scan;
         }
 
         private void Reset()
@@ -3193,17 +3204,14 @@ namespace Mcptest.Sdk
         /// Checks the value the reader is on (up to its last token, where the reader is left) as
         /// <see cref="Check"/> checks a whole text.
         /// </summary>
-        internal static void CheckValue(ref Utf8JsonReader reader)
+        internal void CheckValue(ref Utf8JsonReader reader)
         {
-            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
-            cached = null;
-            scan.Reset();
-            scan.Token(ref reader);
-            while (scan.depth > 0 && reader.Read())
+            Reset();
+            Token(ref reader);
+            while (depth > 0 && reader.Read())
             {
-                scan.Token(ref reader);
+                Token(ref reader);
             }
-            cached = scan;
         }
 
         private void Run(byte[] utf8, JsonReaderOptions options)
@@ -3267,8 +3275,13 @@ namespace Mcptest.Sdk
 
         internal static void CheckNumber(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
+            ReadOnlySpan<byte> literal = reader.ValueSpan;
+            if (literal.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
             {
+                if (literal.Length <= 15)
+                {
+                    return; // at most 15 digits: within +-(2^53-1)
+                }
                 bool safe = reader.TryGetInt64(out long integer)
                     && integer <= CoprocessJson.MaxSafeInteger && integer >= -CoprocessJson.MaxSafeInteger;
                 if (!safe)
@@ -3362,11 +3375,6 @@ namespace Mcptest.Sdk
         private static readonly JsonElement TrueValue = Literal("true");
         private static readonly JsonElement FalseValue = Literal("false");
 
-        // The UTF-8 text being decoded on this thread: open values are parsed from slices of it.
-        // It is a pooled buffer, so a stale reference after a failed decode holds nothing extra.
-        [ThreadStatic]
-        private static byte[]? frame;
-
         /// <summary>Decodes one frame's text with <paramref name="read"/>; false when the careful way must decide.</summary>
         internal static bool TryDecode<T>(string text, CoprocessRead<T> read, out T value)
         {
@@ -3388,17 +3396,17 @@ namespace Mcptest.Sdk
         {
             value = default!;
             byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            CoprocessTextScan scan = CoprocessTextScan.Current;
             try
             {
                 int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
-                frame = utf8;
+                scan.Text = utf8;
                 var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
                 if (!reader.Read())
                 {
                     return false;
                 }
                 T result = read(ref reader);
-                frame = null;
                 if (reader.Read())
                 {
                     return false;
@@ -3413,6 +3421,7 @@ namespace Mcptest.Sdk
             }
             finally
             {
+                scan.Text = null;
                 ArrayPool<byte>.Shared.Return(utf8);
             }
         }
@@ -3522,12 +3531,13 @@ namespace Mcptest.Sdk
                     return FalseValue;
             }
             int start = (int)reader.TokenStartIndex;
-            CoprocessTextScan.CheckValue(ref reader);
-            if (frame == null)
+            CoprocessTextScan scan = CoprocessTextScan.Current;
+            scan.CheckValue(ref reader);
+            if (scan.Text == null)
             {
                 throw Fallback();
             }
-            var value = new ReadOnlyMemory<byte>(frame, start, (int)reader.BytesConsumed - start);
+            var value = new ReadOnlyMemory<byte>(scan.Text, start, (int)reader.BytesConsumed - start);
             JsonReaderOptions syntax = reader.CurrentState.Options;
             var options = new JsonDocumentOptions
             {

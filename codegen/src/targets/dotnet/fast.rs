@@ -13,7 +13,7 @@ pub fn signature(class: &str) -> String {
     format!("internal static {class} Read(ref Utf8JsonReader reader)")
 }
 
-/// A lambda reading one value with `class`'s one-pass reader (for `CoprocessReader.TryDecode`).
+/// A lambda reading one value with the enclosing class's one-pass reader (for `CoprocessReader.TryDecode`).
 pub fn lambda() -> &'static str {
     "(ref Utf8JsonReader reader) => Read(ref reader)"
 }
@@ -60,11 +60,20 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
     }
 }
 
-
 /// The one-pass reader of a closed object: each declared member at most once, every required one.
 pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType, owner: Option<&str>) {
-    let keys: Vec<(String, &str)> =
-        object.fields.iter().map(|f| (key_field(&member_name(&f.name, bare(class))), f.name.as_str())).collect();
+    let members: Vec<String> = object.fields.iter().map(|f| member_name(&f.name, bare(class))).collect();
+    let keys: Vec<(String, &str)> = members
+        .iter()
+        .zip(&object.fields)
+        .map(|(member, f)| {
+            let mut key = key_field(member);
+            while members.contains(&key) {
+                key.push('_'); // a property of that name exists (`key_id` next to `id`)
+            }
+            (key, f.name.as_str())
+        })
+        .collect();
     let keys = key_fields(out, keys, owner);
     if object.fields.len() > 64 {
         // More members than one bit mask tracks: the careful reader decides.

@@ -19,16 +19,8 @@ namespace Mcptest.Conformance
         public static void Main()
         {
             Row("handshake Request", Handshake, text => Request.Decode(text));
-            Row("mcp.call Request + CallParams", Call, text =>
-            {
-                Request request = Request.Decode(text);
-                CallParams.Decode(request.Params!.ToJson());
-            });
-            Row("Response + Verdict", Verdict, text =>
-            {
-                Response response = Response.Decode(text);
-                CallResult.FromJson(response.SuccessResponse!.Result);
-            });
+            Row("mcp.call Request (RequestOf<CallParams>)", Call, text => RequestOf<CallParams>.Decode(text));
+            Row("Response with Verdict (ResponseOf<CallResult>)", Verdict, text => ResponseOf<CallResult>.Decode(text));
         }
 
         private static void Row(string frame, string text, Action<string> strict)

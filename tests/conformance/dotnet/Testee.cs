@@ -64,15 +64,54 @@ namespace Mcptest.Conformance
 
         private static string Decode(JsonElement request)
         {
+            string type = Text(request, "type");
+            string json = Text(request, "json");
+            string answer = Answer(() => Coprocess.Encode(Coprocess.Decode(type, json)));
+            string? typed = Typed(type, json, answer);
+            return typed == null ? answer : Fail("testee: the typed envelope disagrees: " + typed);
+        }
+
+        private static string Answer(Func<string> decode)
+        {
             try
             {
-                object value = Coprocess.Decode(Text(request, "type"), Text(request, "json"));
-                return Ok(Coprocess.Encode(value));
+                return Ok(decode());
             }
             catch (CoprocessDecodeException error)
             {
                 return Fail(error.Message);
             }
+        }
+
+        /// <summary>
+        /// Checks the typed envelopes against the open ones: <c>RequestOf&lt;Params&gt;</c> must answer
+        /// exactly as <c>Request</c>; <c>ResponseOf&lt;McpObject&gt;</c> must accept a response exactly
+        /// when <c>Response</c> does and its result is an object, with the same encoding. Returns what
+        /// the typed envelope answered when it disagrees, else null.
+        /// </summary>
+        private static string? Typed(string type, string json, string answer)
+        {
+            if (type == "Request")
+            {
+                string typed = Answer(() => RequestOf<Params>.Decode(json).ToJson());
+                return typed == answer ? null : typed;
+            }
+            if (type == "Response")
+            {
+                bool objectResult = false;
+                try
+                {
+                    Response response = Response.Decode(json);
+                    objectResult = response.ErrorResponse != null || response.SuccessResponse?.Result.ValueKind == JsonValueKind.Object;
+                }
+                catch (CoprocessDecodeException)
+                {
+                }
+                string typed = Answer(() => ResponseOf<McpObject>.Decode(json).ToJson());
+                bool agrees = objectResult ? typed == answer : typed.StartsWith("{\"ok\":false", StringComparison.Ordinal);
+                return agrees ? null : typed;
+            }
+            return null;
         }
 
         private static string HandshakeRequest(JsonElement request)

@@ -8,6 +8,8 @@
 
 mod api;
 mod docs;
+mod envelopes;
+mod fast;
 mod names;
 mod types;
 
@@ -29,7 +31,7 @@ pub fn generate(contract: &Contract) -> Files {
     out.line(0, "// </auto-generated>");
     out.line(0, "#nullable enable");
     out.blank();
-    for using in ["System", "System.Collections.Generic", "System.Globalization", "System.Text", "System.Text.Json"] {
+    for using in ["System", "System.Buffers", "System.Collections.Generic", "System.Globalization", "System.Text", "System.Text.Json"] {
         out.line(0, &format!("using {using};"));
     }
     out.blank();
@@ -40,6 +42,7 @@ pub fn generate(contract: &Contract) -> Files {
         out.blank();
         types::render(&mut out, contract, def);
     }
+    envelopes::render(&mut out, contract);
     out.blank();
     out.raw(RUNTIME);
     out.line(0, "}");

@@ -25,7 +25,7 @@ const RESERVED_TYPES: &[&str] = &[
     "JsonReaderOptions", "Utf8JsonReader", "JsonTokenType", "StringBuilder", "List", "Dictionary",
     "Func", "Exception", "ArgumentNullException", "ArgumentException", "InvalidOperationException",
     "CultureInfo", "Math", "Action", "StringComparison", "CoprocessShapeException", "IReadOnlyList", "Array", "Encoding", "HashSet", "StringComparer",
-    "System", "Type",
+    "System", "Type", "CoprocessReader", "CoprocessRead", "CoprocessTextScan", "ArrayPool", "UTF8Encoding", "CoprocessCodec", "CoprocessCodecs", "RequestOf", "SuccessResponseOf", "ResponseOf",
 ];
 
 /// Member names every generated class declares or inherits.

@@ -518,7 +518,7 @@
         private static readonly byte[] UnicodeEscape = { (byte)'\\', (byte)'u' };
 
         [ThreadStatic]
-        private static CoprocessTextScan? cached;
+        private static CoprocessTextScan? current;
 
         // The keys of every open object, innermost last: where each starts in `names` and how long.
         private readonly int[] firstKey = new int[Coprocess.MaxDepth + 2];
@@ -530,15 +530,22 @@
         private int namesLength;
         private int depth;
 
+        /// <summary>
+        /// The UTF-8 text the one-pass decoders are reading on this thread (a pooled buffer), or
+        /// null: open values are parsed from slices of it.
+        /// </summary>
+        internal byte[]? Text;
+
+        /// <summary>This thread's scan: its bookkeeping is reused from frame to frame.</summary>
+        internal static CoprocessTextScan Current => current ?? (current = new CoprocessTextScan());
+
         /// <summary>Throws the <c>invalid JSON</c> / <c>duplicate key</c> problem the text has, if any.</summary>
         /// <exception cref="JsonException">The reader's own rules (syntax, depth) fail.</exception>
         internal static void Check(byte[] utf8, JsonReaderOptions options)
         {
-            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
-            cached = null;
+            CoprocessTextScan scan = Current;
             scan.Reset();
             scan.Run(utf8, options);
-            cached = scan;
         }
 
         private void Reset()
@@ -548,42 +555,62 @@
             depth = 0;
         }
 
+        /// <summary>
+        /// Checks the value the reader is on (up to its last token, where the reader is left) as
+        /// <see cref="Check"/> checks a whole text.
+        /// </summary>
+        internal void CheckValue(ref Utf8JsonReader reader)
+        {
+            Reset();
+            Token(ref reader);
+            while (depth > 0 && reader.Read())
+            {
+                Token(ref reader);
+            }
+        }
+
         private void Run(byte[] utf8, JsonReaderOptions options)
         {
             var reader = new Utf8JsonReader(utf8, options);
             while (reader.Read())
             {
-                switch (reader.TokenType)
-                {
-                    case JsonTokenType.StartObject:
-                    case JsonTokenType.StartArray:
-                        depth++;
-                        firstKey[depth] = keyCount;
-                        large[depth] = null;
-                        break;
-                    case JsonTokenType.EndObject:
-                    case JsonTokenType.EndArray:
-                        keyCount = firstKey[depth];
-                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
-                        large[depth] = null;
-                        depth--;
-                        break;
-                    case JsonTokenType.PropertyName:
-                        AddKey(ref reader);
-                        break;
-                    case JsonTokenType.String:
-                        CheckString(ref reader);
-                        break;
-                    case JsonTokenType.Number:
-                        CheckNumber(ref reader);
-                        break;
-                }
+                Token(ref reader);
+            }
+        }
+
+        private void Token(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    depth++;
+                    firstKey[depth] = keyCount;
+                    large[depth] = null;
+                    break;
+                case JsonTokenType.EndObject:
+                case JsonTokenType.EndArray:
+                    keyCount = firstKey[depth];
+                    namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                    large[depth] = null;
+                    depth--;
+                    break;
+                case JsonTokenType.PropertyName:
+                    AddKey(ref reader);
+                    break;
+                case JsonTokenType.String:
+                    CheckString(ref reader);
+                    break;
+                case JsonTokenType.Number:
+                    CheckNumber(ref reader);
+                    break;
             }
         }
 
         private static void CheckString(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOf(UnicodeEscape) >= 0)
+            ReadOnlySpan<byte> raw = reader.ValueSpan;
+            if (raw.IndexOf((byte)'\\') >= 0 && raw.IndexOf(UnicodeEscape) >= 0)
             {
                 Unescape(ref reader);
             }
@@ -601,10 +628,15 @@
             }
         }
 
-        private static void CheckNumber(ref Utf8JsonReader reader)
+        internal static void CheckNumber(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
+            ReadOnlySpan<byte> literal = reader.ValueSpan;
+            if (literal.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
             {
+                if (literal.Length <= 15)
+                {
+                    return; // at most 15 digits: within +-(2^53-1)
+                }
                 bool safe = reader.TryGetInt64(out long integer)
                     && integer <= CoprocessJson.MaxSafeInteger && integer >= -CoprocessJson.MaxSafeInteger;
                 if (!safe)
@@ -677,5 +709,281 @@
             keyCount = firstKey[depth];
             namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
             return set;
+        }
+    }
+
+    /// <summary>Reads one value off a reader positioned on its first token, leaving it on the last.</summary>
+    internal delegate T CoprocessRead<T>(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// The one-pass decoders: typed values straight off <c>Utf8JsonReader</c>, with the JSON-text
+    /// rules the reader does not enforce checked on the way. They only ever answer a valid frame:
+    /// on anything doubtful they give up (<see cref="Fallback"/>) and the caller decodes again the
+    /// careful way, which finds the problem and words it with its path.
+    /// </summary>
+    internal static class CoprocessReader
+    {
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        // The literals as values: an element never changes, so every decode can share them.
+        private static readonly JsonElement NullValue = Literal("null");
+        private static readonly JsonElement TrueValue = Literal("true");
+        private static readonly JsonElement FalseValue = Literal("false");
+
+        /// <summary>Decodes one frame's text with <paramref name="read"/>; false when the careful way must decide.</summary>
+        internal static bool TryDecode<T>(string text, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (text.Length > 0 && text[0] == '\uFEFF')
+            {
+                return false;
+            }
+            return TryDecode(text, CoprocessTextScan.Frame, read, out value);
+        }
+
+        /// <summary>As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for a value the caller already parsed.</summary>
+        internal static bool TryDecode<T>(JsonElement json, CoprocessRead<T> read, out T value)
+        {
+            return TryDecode(json.GetRawText(), CoprocessTextScan.Parsed, read, out value);
+        }
+
+        private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            CoprocessTextScan scan = CoprocessTextScan.Current;
+            try
+            {
+                int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                scan.Text = utf8;
+                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
+                if (!reader.Read())
+                {
+                    return false;
+                }
+                T result = read(ref reader);
+                if (reader.Read())
+                {
+                    return false;
+                }
+                value = result;
+                return true;
+            }
+            catch (Exception error) when (error is JsonException || error is CoprocessShapeException
+                || error is InvalidOperationException || error is ArgumentException)
+            {
+                return false;
+            }
+            finally
+            {
+                scan.Text = null;
+                ArrayPool<byte>.Shared.Return(utf8);
+            }
+        }
+
+        private static JsonElement Literal(string json)
+        {
+            using (JsonDocument document = JsonDocument.Parse(json))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
+        internal static CoprocessShapeException Fallback()
+        {
+            return new CoprocessShapeException("fall back to the careful decoder", null);
+        }
+
+        internal static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+        {
+            if (reader.TokenType != token)
+            {
+                throw Fallback();
+            }
+        }
+
+        /// <summary>Moves to the next member name of an object; false at its end.</summary>
+        internal static bool NextName(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+            return reader.TokenType == JsonTokenType.PropertyName;
+        }
+
+        /// <summary>Marks a member as seen, giving up on a second one (a duplicate key).</summary>
+        internal static void Once(ref ulong seen, ulong bit)
+        {
+            if ((seen & bit) != 0)
+            {
+                throw Fallback();
+            }
+            seen |= bit;
+        }
+
+        internal static bool ReadBoolean(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.True:
+                    return true;
+                case JsonTokenType.False:
+                    return false;
+                default:
+                    throw Fallback();
+            }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.String);
+            return reader.GetString() ?? string.Empty;
+        }
+
+        /// <summary>Reads an integer; <c>1.0</c> and <c>1e2</c> are integers too.</summary>
+        internal static bool TryReadInteger(ref Utf8JsonReader reader, out long integer)
+        {
+            integer = 0;
+            if (reader.TokenType != JsonTokenType.Number)
+            {
+                return false;
+            }
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (reader.TryGetInt64(out integer))
+            {
+                return true;
+            }
+            double number = reader.GetDouble();
+            if (Math.Floor(number) != number || Math.Abs(number) > CoprocessJson.MaxSafeInteger)
+            {
+                return false;
+            }
+            integer = (long)number;
+            return true;
+        }
+
+        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue)
+        {
+            if (!TryReadInteger(ref reader, out long integer) || integer < minimum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        /// <summary>
+        /// Reads any value as a <c>JsonElement</c> that owns its memory, checking the JSON-text
+        /// rules inside it first.
+        /// </summary>
+        internal static JsonElement ReadAny(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Null:
+                    return NullValue;
+                case JsonTokenType.True:
+                    return TrueValue;
+                case JsonTokenType.False:
+                    return FalseValue;
+            }
+            int start = (int)reader.TokenStartIndex;
+            CoprocessTextScan scan = CoprocessTextScan.Current;
+            scan.CheckValue(ref reader);
+            if (scan.Text == null)
+            {
+                throw Fallback();
+            }
+            var value = new ReadOnlyMemory<byte>(scan.Text, start, (int)reader.BytesConsumed - start);
+            JsonReaderOptions syntax = reader.CurrentState.Options;
+            var options = new JsonDocumentOptions
+            {
+                MaxDepth = Coprocess.MaxDepth,
+                CommentHandling = syntax.CommentHandling,
+                AllowTrailingCommas = syntax.AllowTrailingCommas,
+            };
+            using (JsonDocument document = JsonDocument.Parse(value, options))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)
+        {
+            Expect(ref reader, JsonTokenType.StartArray);
+            var items = new List<T>();
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                items.Add(readItem(ref reader));
+            }
+            return items;
+        }
+
+        /// <summary>Reads an object's members into <paramref name="map"/>; a repeated key gives up.</summary>
+        internal static TMap ReadMap<TMap, T>(ref Utf8JsonReader reader, TMap map, CoprocessRead<T> readValue)
+            where TMap : Dictionary<string, T>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            while (NextName(ref reader))
+            {
+                string key = reader.GetString() ?? string.Empty;
+                reader.Read();
+                if (!map.TryAdd(key, readValue(ref reader)))
+                {
+                    throw Fallback();
+                }
+            }
+            return map;
+        }
+
+        /// <summary>Reads an object of any values into <paramref name="map"/>, all in one document.</summary>
+        internal static TMap ReadOpenMap<TMap>(ref Utf8JsonReader reader, TMap map)
+            where TMap : Dictionary<string, JsonElement>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            foreach (JsonProperty member in ReadAny(ref reader).EnumerateObject())
+            {
+                map.Add(member.Name, member.Value);
+            }
+            return map;
+        }
+    }
+
+    /// <summary>
+    /// The decoders and the encoder of one generated class, for the typed envelopes' open member.
+    /// </summary>
+    internal sealed class CoprocessCodec<T>
+    {
+        private static readonly CoprocessCodec<T>? Found = CoprocessCodecs.Find(typeof(T)) as CoprocessCodec<T>;
+
+        private readonly Func<JsonElement, CoprocessPath?, string, T> careful;
+        private readonly CoprocessRead<T> fast;
+        private readonly Action<StringBuilder, T> write;
+
+        internal CoprocessCodec(Func<JsonElement, CoprocessPath?, string, T> careful, CoprocessRead<T> fast, Action<StringBuilder, T> write)
+        {
+            this.careful = careful;
+            this.fast = fast;
+            this.write = write;
+        }
+
+        /// <summary>The codec of <typeparamref name="T"/>.</summary>
+        /// <exception cref="ArgumentException"><typeparamref name="T"/> is not a generated class.</exception>
+        internal static CoprocessCodec<T> Get()
+        {
+            return Found ?? throw new ArgumentException(typeof(T).Name + " is not a generated coprocess class");
+        }
+
+        internal T Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            return careful(json, at, expected);
+        }
+
+        internal T Read(ref Utf8JsonReader reader)
+        {
+            return fast(ref reader);
+        }
+
+        internal void Write(StringBuilder builder, T value)
+        {
+            write(builder, value);
         }
     }

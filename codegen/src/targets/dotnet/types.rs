@@ -48,7 +48,7 @@ pub fn is_value_type(contract: &Contract, ty: &Ty) -> bool {
 }
 
 /// The property type of a field: optional fields are nullable (absent = null).
-fn field_type(field: &Field) -> String {
+pub fn field_type(field: &Field) -> String {
     let ty = cs_type(&field.ty);
     if field.required || matches!(field.ty, Ty::Nullable(_)) {
         ty
@@ -74,12 +74,29 @@ pub fn label(contract: &Contract, ty: &Ty) -> String {
     }
 }
 
-/// The type that holds a type's `Read`/`Write` (the enum's companion for enums).
-fn reader_of(contract: &Contract, name: &str) -> String {
+/// The type that holds a type's `Read`/`Write` (the enum's companion for enums); for a type
+/// parameter of a typed envelope (a name that is no `$defs` entry), its codec.
+pub fn reader_of(contract: &Contract, name: &str) -> String {
     match kind_of(contract, name) {
         Some(TypeKind::StringEnum(_)) => enum_wire_name(name),
-        _ => type_name(name),
+        Some(_) => type_name(name),
+        None => codec(name),
     }
+}
+
+/// The codec of a type parameter: `CoprocessCodec<TParams>.Get()`.
+fn codec(param: &str) -> String {
+    format!("CoprocessCodec<{}>.Get()", type_name(param))
+}
+
+/// A class name as a doc-comment `cref` (`RequestOf{TParams}`).
+pub fn cref(class: &str) -> String {
+    class.replace('<', "{").replace('>', "}")
+}
+
+/// The class name without type parameters (its constructor's name).
+pub fn bare(class: &str) -> &str {
+    class.split('<').next().unwrap_or(class)
 }
 
 /// The expression decoding `value` (a `JsonElement`) located at `at`.
@@ -119,7 +136,8 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
         Ty::String => format!("CoprocessJson.WriteString({builder}, {value});"),
         Ty::Ref(name) => match kind_of(contract, name) {
             Some(TypeKind::StringEnum(_)) => format!("{}.Write({builder}, {value});", enum_wire_name(name)),
-            _ => format!("{value}.Write({builder});"),
+            Some(_) => format!("{value}.Write({builder});"),
+            None => format!("{}.Write({builder}, {value});", codec(name)),
         },
         Ty::Array(item) => {
             let (b, v) = (format!("b{depth}"), format!("item{depth}"));
@@ -143,6 +161,7 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
     summary(out, 2, &format!("Decodes a `{name}` strictly from one frame's JSON text."));
     out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
     out.block(2, &format!("public static {class} Decode(string json)"), |out| {
+        fast_first(out, class, "json");
         out.line(3, "try");
         out.line(3, "{");
         out.line(4, &format!("return Read(CoprocessJson.Parse(json), null, {});", string_literal(expected_of(def))));
@@ -156,6 +175,7 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
     summary(out, 2, &format!("Decodes a `{name}` strictly from an already-parsed value (the JSON-text rules are checked on it too)."));
     out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));
     out.block(2, &format!("public static {class} FromJson(JsonElement json)"), |out| {
+        fast_first(out, class, "json");
         out.line(3, "try");
         out.line(3, "{");
         out.line(4, &format!("return Read(CoprocessJson.Validate(json), null, {});", string_literal(expected_of(def))));
@@ -183,6 +203,14 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
     }
 }
 
+/// The one-pass decode, returning when it is sure; the careful decode after it words the problem.
+fn fast_first(out: &mut Out, class: &str, input: &str) {
+    let read = super::fast::lambda();
+    out.block(3, &format!("if (CoprocessReader.TryDecode({input}, {read}, out {class} value))"), |out| {
+        out.line(4, "return value;");
+    });
+}
+
 fn expected_of(def: &TypeDef) -> &'static str {
     match def.kind {
         TypeKind::StringEnum(_) => "string",
@@ -198,18 +226,27 @@ fn read_signature(class: &str) -> String {
 // ---------------------------------------------------------------- closed objects
 
 fn render_object(out: &mut Out, contract: &Contract, def: &TypeDef, object: &ObjectType) {
-    let class = type_name(&def.name);
     summary(out, 1, &def.description);
-    out.block(1, &format!("public sealed class {class}"), |out| {
+    render_object_as(out, contract, def, object, &type_name(&def.name), None);
+}
+
+/// The class of a closed object; `param` makes it generic in that (reference) type parameter.
+pub fn render_object_as(out: &mut Out, contract: &Contract, def: &TypeDef, object: &ObjectType, class: &str, param: Option<&str>) {
+    let class = class.to_string();
+    let constraint = param.map(|p| format!(" where {p} : class")).unwrap_or_default();
+    out.block(1, &format!("public sealed class {class}{constraint}"), |out| {
         constructor(out, contract, &class, object);
         for field in &object.fields {
             summary(out, 2, &field.description);
-            out.line(2, &format!("public {} {} {{ get; set; }}", field_type(field), member_name(&field.name, &class)));
+            out.line(2, &format!("public {} {} {{ get; set; }}", field_type(field), member_name(&field.name, bare(&class))));
             out.blank();
         }
         entry_points(out, def, &class, false);
         out.blank();
         object_reader(out, contract, &class, object);
+        out.blank();
+        let owner = param.map(|_| type_name(&def.name));
+        super::fast::object_reader(out, contract, &class, object, owner.as_deref());
         out.blank();
         object_writer(out, contract, &class, object);
     });
@@ -224,13 +261,13 @@ fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectT
         return;
     }
     let params: Vec<String> = required(object).map(|f| format!("{} {}", field_type(f), param_name(&f.name))).collect();
-    summary_xml(out, 2, &format!("Creates a <see cref=\"{class}\"/> from its required fields."));
-    out.block(2, &format!("public {class}({})", params.join(", ")), |out| {
+    summary_xml(out, 2, &format!("Creates a <see cref=\"{}\"/> from its required fields.", cref(class)));
+    out.block(2, &format!("public {}({})", bare(class), params.join(", ")), |out| {
         for field in required(object) {
             let param = param_name(&field.name);
             let nullable_ref = !is_value_type(contract, &field.ty) && !matches!(field.ty, Ty::Nullable(_));
             let value = if nullable_ref { format!("{param} ?? throw new ArgumentNullException(nameof({param}))") } else { param };
-            out.line(3, &format!("{} = {value};", member_name(&field.name, class)));
+            out.line(3, &format!("{} = {value};", member_name(&field.name, bare(class))));
         }
     });
     out.blank();
@@ -272,19 +309,24 @@ fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &Objec
             out.line(4, &format!("throw CoprocessJson.Missing({}, at);", string_literal(&field.name)));
             out.line(3, "}");
         }
-        let args: Vec<String> = required(object).map(|f| local_name(&f.name)).collect();
-        let optional: Vec<&Field> = object.fields.iter().filter(|f| !f.required).collect();
-        if optional.is_empty() {
-            out.line(3, &format!("return new {class}({});", args.join(", ")));
-        } else {
-            out.line(3, &format!("return new {class}({})", args.join(", ")));
-            out.line(3, "{");
-            for field in optional {
-                out.line(4, &format!("{} = {},", member_name(&field.name, class), local_name(&field.name)));
-            }
-            out.line(3, "};");
-        }
+        construct_from_locals(out, class, object);
     });
+}
+
+/// `return new T(required locals) { Optional = local, ... };` at the decoder's body level.
+pub fn construct_from_locals(out: &mut Out, class: &str, object: &ObjectType) {
+    let args: Vec<String> = required(object).map(|f| local_name(&f.name)).collect();
+    let optional: Vec<&Field> = object.fields.iter().filter(|f| !f.required).collect();
+    if optional.is_empty() {
+        out.line(3, &format!("return new {class}({});", args.join(", ")));
+    } else {
+        out.line(3, &format!("return new {class}({})", args.join(", ")));
+        out.line(3, "{");
+        for field in optional {
+            out.line(4, &format!("{} = {},", member_name(&field.name, bare(class)), local_name(&field.name)));
+        }
+        out.line(3, "};");
+    }
 }
 
 fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
@@ -294,7 +336,7 @@ fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &Objec
         }
         out.line(3, "builder.Append('{');");
         for (i, field) in object.fields.iter().enumerate() {
-            let member = member_name(&field.name, class);
+            let member = member_name(&field.name, bare(class));
             let key = string_literal(&format!("{}:", json_string(&field.name)));
             let key_with_comma = string_literal(&format!(",{}:", json_string(&field.name)));
             let separator = if i == 0 {
@@ -345,6 +387,8 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
             out.line(3, "return result;");
         });
         out.blank();
+        super::fast::map_reader(out, contract, &class, value);
+        out.blank();
         out.block(2, "internal void Write(StringBuilder builder)", |out| {
             out.line(3, "builder.Append('{');");
             out.line(3, "bool first = true;");
@@ -383,39 +427,49 @@ fn union_problems(variants: &[UnionVariant]) -> (String, String) {
     }
 }
 
-fn render_union(out: &mut Out, _contract: &Contract, def: &TypeDef, variants: &[UnionVariant]) {
-    let class = type_name(&def.name);
+fn render_union(out: &mut Out, contract: &Contract, def: &TypeDef, variants: &[UnionVariant]) {
     summary(out, 1, &def.description);
-    out.block(1, &format!("public sealed class {class}"), |out| {
-        for variant in variants {
-            let vt = type_name(&variant.type_name);
-            summary_xml(out, 2, &format!("Holds the <see cref=\"{vt}\"/> variant."));
-            out.block(2, &format!("public {class}({vt} value)"), |out| {
+    let classes: Vec<String> = variants.iter().map(|v| type_name(&v.type_name)).collect();
+    render_union_as(out, contract, def, variants, &type_name(&def.name), None, &classes);
+}
+
+/// The class of a union whose variants are `classes`; `param` makes it generic in that type parameter.
+pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, variants: &[UnionVariant], class: &str, param: Option<&str>, classes: &[String]) {
+    let class = class.to_string();
+    let constraint = param.map(|p| format!(" where {p} : class")).unwrap_or_default();
+    out.block(1, &format!("public sealed class {class}{constraint}"), |out| {
+        for vt in classes {
+            summary_xml(out, 2, &format!("Holds the <see cref=\"{}\"/> variant.", cref(vt)));
+            out.block(2, &format!("public {}({vt} value)", bare(&class)), |out| {
                 out.line(3, "Value = value ?? throw new ArgumentNullException(nameof(value));");
             });
             out.blank();
         }
-        let list: Vec<String> = variants.iter().map(|v| format!("<see cref=\"{}\"/>", type_name(&v.type_name))).collect();
+        let list: Vec<String> = classes.iter().map(|vt| format!("<see cref=\"{}\"/>", cref(vt))).collect();
         summary_xml(out, 2, &format!("The variant this value holds: {}.", list.join(" or ")));
         out.line(2, "public object Value { get; }");
         out.blank();
-        for variant in variants {
-            let vt = type_name(&variant.type_name);
-            summary_xml(out, 2, &format!("The <see cref=\"{vt}\"/> variant (the one with <c>{}</c>), or null.", xml(&variant.discriminator)));
+        for (variant, vt) in variants.iter().zip(classes) {
+            let vref = cref(vt);
+            summary_xml(out, 2, &format!("The <see cref=\"{vref}\"/> variant (the one with <c>{}</c>), or null.", xml(&variant.discriminator)));
             out.line(2, &format!("public {vt}? {} => Value as {vt};", variant_member(&def.name, &variant.type_name)));
             out.blank();
-            summary_xml(out, 2, &format!("Wraps a <see cref=\"{vt}\"/>."));
+            summary_xml(out, 2, &format!("Wraps a <see cref=\"{vref}\"/>."));
             out.line(2, &format!("public static implicit operator {class}({vt} value) => new {class}(value);"));
             out.blank();
         }
         entry_points(out, def, &class, false);
         out.blank();
-        union_reader(out, &class, variants);
+        union_reader(out, &class, variants, classes);
+        out.blank();
+        let early = super::fast::first_discriminator_decides(contract, variants);
+        let owner = param.map(|_| type_name(&def.name));
+        super::fast::union_reader(out, &class, variants, classes, early, owner.as_deref());
         out.blank();
         out.block(2, "internal void Write(StringBuilder builder)", |out| {
             out.block(3, "switch (Value)", |out| {
-                for (i, variant) in variants.iter().enumerate() {
-                    out.line(4, &format!("case {} variant{i}:", type_name(&variant.type_name)));
+                for (i, vt) in classes.iter().enumerate() {
+                    out.line(4, &format!("case {vt} variant{i}:"));
                     out.line(5, &format!("variant{i}.Write(builder);"));
                     out.line(5, "break;");
                 }
@@ -424,7 +478,7 @@ fn render_union(out: &mut Out, _contract: &Contract, def: &TypeDef, variants: &[
     });
 }
 
-fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
+fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String]) {
     let (both, neither) = union_problems(variants);
     out.block(2, &read_signature(class), |out| {
         out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
@@ -438,9 +492,9 @@ fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant]) {
             }
         });
         out.block(3, "switch (found)", |out| {
-            for (i, variant) in variants.iter().enumerate() {
+            for (i, vt) in classes.iter().enumerate() {
                 out.line(4, &format!("case {}:", 1u64 << i));
-                out.line(5, &format!("return new {class}({}.Read(json, at, expected));", type_name(&variant.type_name)));
+                out.line(5, &format!("return new {class}({vt}.Read(json, at, expected));"));
             }
             out.line(4, "case 0:");
             out.line(5, &format!("throw new CoprocessShapeException({}, at);", string_literal(&neither)));
@@ -499,6 +553,8 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
             out.line(3, &format!("throw new CoprocessShapeException({} + {got}, at);", string_literal(&problem)));
         });
         out.blank();
+        super::fast::enum_reader(out, &class, values);
+        out.blank();
         out.block(2, &format!("internal static void Write(StringBuilder builder, {class} value)"), |out| {
             out.line(3, "CoprocessJson.WriteString(builder, value.ToWireString());");
         });
@@ -545,6 +601,8 @@ fn render_id(out: &mut Out, def: &TypeDef) {
             });
             out.line(3, &format!("return new {class}(integer);"));
         });
+        out.blank();
+        super::fast::id_reader(out, &class);
         out.blank();
         out.block(2, "internal void Write(StringBuilder builder)", |out| {
             out.block(3, "if (Text != null)", |out| out.line(4, "CoprocessJson.WriteString(builder, Text);"));

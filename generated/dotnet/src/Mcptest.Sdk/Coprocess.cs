@@ -5,6 +5,7 @@
 #nullable enable
 
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
@@ -600,6 +601,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheMode</c>.</exception>
         public static CacheMode Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheMode value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -617,6 +622,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheMode</c>.</exception>
         public static CacheMode FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheMode value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -658,6 +667,28 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"off\", \"read_write\", \"refresh\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        internal static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
+        internal static readonly byte[] KeyReadWrite = Encoding.UTF8.GetBytes("read_write");
+        internal static readonly byte[] KeyRefresh = Encoding.UTF8.GetBytes("refresh");
+
+        internal static CacheMode Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyOff))
+            {
+                return CacheMode.Off;
+            }
+            if (reader.ValueTextEquals(KeyReadWrite))
+            {
+                return CacheMode.ReadWrite;
+            }
+            if (reader.ValueTextEquals(KeyRefresh))
+            {
+                return CacheMode.Refresh;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, CacheMode value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -688,6 +719,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheSetModeParams</c>.</exception>
         public static CacheSetModeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -705,6 +740,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheSetModeParams</c>.</exception>
         public static CacheSetModeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -745,6 +784,33 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("mode", at);
+            }
+            return new CacheSetModeParams(_mode);
+        }
+
+        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+
+        internal static CacheSetModeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            CacheMode _mode = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mode = CacheModeWire.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new CacheSetModeParams(_mode);
         }
@@ -794,6 +860,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheSetModeResult</c>.</exception>
         public static CacheSetModeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -811,6 +881,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheSetModeResult</c>.</exception>
         public static CacheSetModeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -875,6 +949,49 @@ namespace Mcptest.Sdk
             return new CacheSetModeResult(_mode, _previousMode, _entries);
         }
 
+        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
+        internal static readonly byte[] KeyEntries = Encoding.UTF8.GetBytes("entries");
+
+        internal static CacheSetModeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            CacheMode _mode = default!;
+            CacheMode _previousMode = default!;
+            long _entries = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mode = CacheModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPreviousMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _previousMode = CacheModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyEntries))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _entries = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new CacheSetModeResult(_mode, _previousMode, _entries);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -929,6 +1046,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallParams</c>.</exception>
         public static CallParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -946,6 +1067,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CallParams</c>.</exception>
         public static CallParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1010,6 +1135,62 @@ namespace Mcptest.Sdk
             };
         }
 
+        internal static readonly byte[] KeyTool = Encoding.UTF8.GetBytes("tool");
+        internal static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
+        internal static readonly byte[] KeyPassthrough = Encoding.UTF8.GetBytes("passthrough");
+        internal static readonly byte[] KeyTimeoutMs = Encoding.UTF8.GetBytes("timeout_ms");
+
+        internal static CallParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _tool = default!;
+            McpObject? _arguments = null;
+            bool? _passthrough = null;
+            long? _timeoutMs = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyTool))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _tool = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyArguments))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _arguments = McpObject.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPassthrough))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _passthrough = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyTimeoutMs))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _timeoutMs = CoprocessReader.ReadInteger(ref reader, 1);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new CallParams(_tool)
+            {
+                Arguments = _arguments,
+                Passthrough = _passthrough,
+                TimeoutMs = _timeoutMs,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1063,6 +1244,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallPromptParams</c>.</exception>
         public static CallPromptParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1080,6 +1265,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CallPromptParams</c>.</exception>
         public static CallPromptParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1132,6 +1321,44 @@ namespace Mcptest.Sdk
             };
         }
 
+        internal static readonly byte[] KeyName = Encoding.UTF8.GetBytes("name");
+        internal static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
+
+        internal static CallPromptParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _name = default!;
+            PromptArguments? _arguments = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyName))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _name = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyArguments))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _arguments = PromptArguments.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new CallPromptParams(_name)
+            {
+                Arguments = _arguments,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1176,6 +1403,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallPromptResult</c>.</exception>
         public static CallPromptResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1193,6 +1424,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CallPromptResult</c>.</exception>
         public static CallPromptResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1243,6 +1478,41 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 1)) == 0)
             {
                 throw CoprocessJson.Missing("messages", at);
+            }
+            return new CallPromptResult(_description, _messages);
+        }
+
+        internal static readonly byte[] KeyDescription = Encoding.UTF8.GetBytes("description");
+        internal static readonly byte[] KeyMessages = Encoding.UTF8.GetBytes("messages");
+
+        internal static CallPromptResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string? _description = null;
+            List<McpObject> _messages = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyDescription))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _description = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMessages))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _messages = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new CallPromptResult(_description, _messages);
         }
@@ -1313,6 +1583,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallResult</c>.</exception>
         public static CallResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1330,6 +1604,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CallResult</c>.</exception>
         public static CallResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1375,6 +1653,42 @@ namespace Mcptest.Sdk
                     throw new CoprocessShapeException("neither `success` nor `content`", at);
                 default:
                     throw new CoprocessShapeException("both `success` and `content`", at);
+            }
+        }
+
+        internal static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
+        internal static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
+
+        internal static CallResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (found == 0 && CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeySuccess))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeyContent))
+                {
+                    found |= 2;
+                }
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new CallResult(Verdict.Read(ref reader));
+                case 2:
+                    return new CallResult(ToolCallPassthrough.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
             }
         }
 
@@ -1442,6 +1756,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteMode</c>.</exception>
         public static CassetteMode Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteMode value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -1459,6 +1777,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteMode</c>.</exception>
         public static CassetteMode FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteMode value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -1500,6 +1822,28 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"off\", \"record\", \"replay\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        internal static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
+        internal static readonly byte[] KeyRecord = Encoding.UTF8.GetBytes("record");
+        internal static readonly byte[] KeyReplay = Encoding.UTF8.GetBytes("replay");
+
+        internal static CassetteMode Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyOff))
+            {
+                return CassetteMode.Off;
+            }
+            if (reader.ValueTextEquals(KeyRecord))
+            {
+                return CassetteMode.Record;
+            }
+            if (reader.ValueTextEquals(KeyReplay))
+            {
+                return CassetteMode.Replay;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, CassetteMode value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -1536,6 +1880,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteSetModeParams</c>.</exception>
         public static CassetteSetModeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1553,6 +1901,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteSetModeParams</c>.</exception>
         public static CassetteSetModeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1598,6 +1950,44 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("mode", at);
+            }
+            return new CassetteSetModeParams(_mode)
+            {
+                Path = _path,
+            };
+        }
+
+        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+
+        internal static CassetteSetModeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            CassetteMode _mode = default!;
+            string? _path = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mode = CassetteModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _path = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new CassetteSetModeParams(_mode)
             {
@@ -1655,6 +2045,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteSetModeResult</c>.</exception>
         public static CassetteSetModeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1672,6 +2066,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteSetModeResult</c>.</exception>
         public static CassetteSetModeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1736,6 +2134,49 @@ namespace Mcptest.Sdk
             return new CassetteSetModeResult(_mode, _previousMode, _path);
         }
 
+        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+
+        internal static CassetteSetModeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            CassetteMode _mode = default!;
+            CassetteMode _previousMode = default!;
+            string? _path = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mode = CassetteModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPreviousMode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _previousMode = CassetteModeWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new CassetteSetModeResult(_mode, _previousMode, _path);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1760,6 +2201,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1777,6 +2222,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1803,6 +2252,16 @@ namespace Mcptest.Sdk
             foreach (JsonProperty member in json.EnumerateObject())
             {
                 throw CoprocessJson.Unknown(member.Name, at);
+            }
+            return new EmptyParams();
+        }
+
+        internal static EmptyParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            while (CoprocessReader.NextName(ref reader))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new EmptyParams();
         }
@@ -1849,6 +2308,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1866,6 +2329,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1928,6 +2395,52 @@ namespace Mcptest.Sdk
             };
         }
 
+        internal static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
+        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+
+        internal static ErrorObject Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _code = default!;
+            string _message = default!;
+            JsonElement? _data = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyCode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _code = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMessage))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _message = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyData))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _data = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorObject(_code, _message)
+            {
+                Data = _data,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1981,6 +2494,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1998,6 +2515,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2062,6 +2583,49 @@ namespace Mcptest.Sdk
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static ErrorResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId? _id = null;
+            ErrorObject _error = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = reader.TokenType == JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _error = ErrorObject.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorResponse(_jsonrpc, _id, _error);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -2112,6 +2676,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2129,6 +2697,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2187,6 +2759,53 @@ namespace Mcptest.Sdk
             };
         }
 
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
+        internal static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+
+        internal static HandshakeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string? _sdk = null;
+            string? _sdkVersion = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdk))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _sdk = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdkVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _sdkVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new HandshakeParams(_protocolVersion)
+            {
+                Sdk = _sdk,
+                SdkVersion = _sdkVersion,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -2237,6 +2856,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2254,6 +2877,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2304,6 +2931,41 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 1)) == 0)
             {
                 throw CoprocessJson.Missing("binary_version", at);
+            }
+            return new HandshakeResult(_protocolVersion, _binaryVersion);
+        }
+
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+
+        internal static HandshakeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string _binaryVersion = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyBinaryVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _binaryVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
@@ -2376,6 +3038,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>InitializeResult</c>.</exception>
         public static InitializeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out InitializeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2393,6 +3059,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>InitializeResult</c>.</exception>
         public static InitializeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out InitializeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2487,6 +3157,73 @@ namespace Mcptest.Sdk
             return new InitializeResult(_era, _mcpProtocolVersion, _serverName, _serverVersion, _capabilities, _instructions);
         }
 
+        internal static readonly byte[] KeyEra = Encoding.UTF8.GetBytes("era");
+        internal static readonly byte[] KeyMcpProtocolVersion = Encoding.UTF8.GetBytes("mcp_protocol_version");
+        internal static readonly byte[] KeyServerName = Encoding.UTF8.GetBytes("server_name");
+        internal static readonly byte[] KeyServerVersion = Encoding.UTF8.GetBytes("server_version");
+        internal static readonly byte[] KeyCapabilities = Encoding.UTF8.GetBytes("capabilities");
+        internal static readonly byte[] KeyInstructions = Encoding.UTF8.GetBytes("instructions");
+
+        internal static InitializeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            McpEra _era = default!;
+            string _mcpProtocolVersion = default!;
+            string _serverName = default!;
+            string _serverVersion = default!;
+            McpObject _capabilities = default!;
+            string? _instructions = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyEra))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _era = McpEraWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMcpProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _mcpProtocolVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyServerName))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _serverName = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyServerVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _serverVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyCapabilities))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _capabilities = McpObject.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyInstructions))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _instructions = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 63UL) != 63UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new InitializeResult(_era, _mcpProtocolVersion, _serverName, _serverVersion, _capabilities, _instructions);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -2542,6 +3279,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -2559,6 +3300,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -2592,6 +3337,18 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        internal static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+
+        internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyV2_0))
+            {
+                return JsonRpcVersion.V2_0;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, JsonRpcVersion value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -2622,6 +3379,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ListResourcesResult</c>.</exception>
         public static ListResourcesResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListResourcesResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2639,6 +3400,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ListResourcesResult</c>.</exception>
         public static ListResourcesResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListResourcesResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2683,6 +3448,33 @@ namespace Mcptest.Sdk
             return new ListResourcesResult(_resources);
         }
 
+        internal static readonly byte[] KeyResources = Encoding.UTF8.GetBytes("resources");
+
+        internal static ListResourcesResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            List<McpObject> _resources = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyResources))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _resources = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ListResourcesResult(_resources);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -2716,6 +3508,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ListToolsResult</c>.</exception>
         public static ListToolsResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListToolsResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2733,6 +3529,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ListToolsResult</c>.</exception>
         public static ListToolsResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListToolsResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2773,6 +3573,33 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("tools", at);
+            }
+            return new ListToolsResult(_tools);
+        }
+
+        internal static readonly byte[] KeyTools = Encoding.UTF8.GetBytes("tools");
+
+        internal static ListToolsResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            List<McpObject> _tools = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyTools))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _tools = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new ListToolsResult(_tools);
         }
@@ -2829,6 +3656,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>McpEra</c>.</exception>
         public static McpEra Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpEra value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -2846,6 +3677,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>McpEra</c>.</exception>
         public static McpEra FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpEra value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -2883,6 +3718,23 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected one of \"modern\", \"legacy\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        internal static readonly byte[] KeyModern = Encoding.UTF8.GetBytes("modern");
+        internal static readonly byte[] KeyLegacy = Encoding.UTF8.GetBytes("legacy");
+
+        internal static McpEra Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyModern))
+            {
+                return McpEra.Modern;
+            }
+            if (reader.ValueTextEquals(KeyLegacy))
+            {
+                return McpEra.Legacy;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, McpEra value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -2910,6 +3762,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>McpObject</c>.</exception>
         public static McpObject Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -2927,6 +3783,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>McpObject</c>.</exception>
         public static McpObject FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -2956,6 +3816,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, member.Value);
             }
             return result;
+        }
+
+        internal static McpObject Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadOpenMap(ref reader, new McpObject());
         }
 
         internal void Write(StringBuilder builder)
@@ -2998,6 +3863,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
         public static Params Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3015,6 +3884,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
         public static Params FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3044,6 +3917,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, member.Value);
             }
             return result;
+        }
+
+        internal static Params Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadOpenMap(ref reader, new Params());
         }
 
         internal void Write(StringBuilder builder)
@@ -3084,6 +3962,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>PromptArguments</c>.</exception>
         public static PromptArguments Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out PromptArguments value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3101,6 +3983,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>PromptArguments</c>.</exception>
         public static PromptArguments FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out PromptArguments value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3130,6 +4016,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, CoprocessJson.ReadString(member.Value, new CoprocessPath(at, member.Name), "string"));
             }
             return result;
+        }
+
+        internal static PromptArguments Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadMap<PromptArguments, string>(ref reader, new PromptArguments(), (ref Utf8JsonReader value) => CoprocessReader.ReadString(ref value));
         }
 
         internal void Write(StringBuilder builder)
@@ -3175,6 +4066,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReadResourceParams</c>.</exception>
         public static ReadResourceParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3192,6 +4087,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReadResourceParams</c>.</exception>
         public static ReadResourceParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3236,6 +4135,33 @@ namespace Mcptest.Sdk
             return new ReadResourceParams(_uri);
         }
 
+        internal static readonly byte[] KeyUri = Encoding.UTF8.GetBytes("uri");
+
+        internal static ReadResourceParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _uri = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyUri))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _uri = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ReadResourceParams(_uri);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -3269,6 +4195,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReadResourceResult</c>.</exception>
         public static ReadResourceResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3286,6 +4216,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReadResourceResult</c>.</exception>
         public static ReadResourceResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3330,6 +4264,33 @@ namespace Mcptest.Sdk
             return new ReadResourceResult(_contents);
         }
 
+        internal static readonly byte[] KeyContents = Encoding.UTF8.GetBytes("contents");
+
+        internal static ReadResourceResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            List<McpObject> _contents = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyContents))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _contents = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ReadResourceResult(_contents);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -3369,6 +4330,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterFlushResult</c>.</exception>
         public static ReporterFlushResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterFlushResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3386,6 +4351,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterFlushResult</c>.</exception>
         public static ReporterFlushResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterFlushResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3440,6 +4409,41 @@ namespace Mcptest.Sdk
             return new ReporterFlushResult(_written, _path);
         }
 
+        internal static readonly byte[] KeyWritten = Encoding.UTF8.GetBytes("written");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+
+        internal static ReporterFlushResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _written = default!;
+            string? _path = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyWritten))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _written = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ReporterFlushResult(_written, _path);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -3481,6 +4485,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterSetUploadParams</c>.</exception>
         public static ReporterSetUploadParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterSetUploadParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3498,6 +4506,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterSetUploadParams</c>.</exception>
         public static ReporterSetUploadParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterSetUploadParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3543,6 +4555,44 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("enabled", at);
+            }
+            return new ReporterSetUploadParams(_enabled)
+            {
+                Path = _path,
+            };
+        }
+
+        internal static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+
+        internal static ReporterSetUploadParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            bool _enabled = default!;
+            string? _path = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyEnabled))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _enabled = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _path = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new ReporterSetUploadParams(_enabled)
             {
@@ -3600,6 +4650,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterStatus</c>.</exception>
         public static ReporterStatus Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterStatus value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3617,6 +4671,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterStatus</c>.</exception>
         public static ReporterStatus FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterStatus value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3681,6 +4739,49 @@ namespace Mcptest.Sdk
             return new ReporterStatus(_enabled, _path, _pending);
         }
 
+        internal static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
+        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyPending = Encoding.UTF8.GetBytes("pending");
+
+        internal static ReporterStatus Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            bool _enabled = default!;
+            string? _path = null;
+            long _pending = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyEnabled))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _enabled = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPath))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPending))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _pending = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ReporterStatus(_enabled, _path, _pending);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -3738,6 +4839,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static Request Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -3755,6 +4860,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
         public static Request FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -3820,6 +4929,60 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 2)) == 0)
             {
                 throw CoprocessJson.Missing("method", at);
+            }
+            return new Request(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        internal static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+
+        internal static Request Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            Params? _params = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMethod))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _method = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyParams))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _params = Params.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -3897,6 +5060,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
         public static RequestId Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "integer or string");
@@ -3914,6 +5081,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
         public static RequestId FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "integer or string");
@@ -3943,6 +5114,19 @@ namespace Mcptest.Sdk
             if (!CoprocessJson.TryReadInteger(json, out long integer))
             {
                 throw CoprocessJson.Mismatch(json, at, expected);
+            }
+            return new RequestId(integer);
+        }
+
+        internal static RequestId Read(ref Utf8JsonReader reader)
+        {
+            if (reader.TokenType == JsonTokenType.String)
+            {
+                return new RequestId(reader.GetString() ?? string.Empty);
+            }
+            if (!CoprocessReader.TryReadInteger(ref reader, out long integer))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new RequestId(integer);
         }
@@ -4014,6 +5198,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static Response Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4031,6 +5219,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
         public static Response FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4079,6 +5271,42 @@ namespace Mcptest.Sdk
             }
         }
 
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static Response Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (found == 0 && CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyResult))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    found |= 2;
+                }
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new Response(SuccessResponse.Read(ref reader));
+                case 2:
+                    return new Response(ErrorResponse.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
+            }
+        }
+
         internal void Write(StringBuilder builder)
         {
             switch (Value)
@@ -4104,6 +5332,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ShutdownResult</c>.</exception>
         public static ShutdownResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ShutdownResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4121,6 +5353,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ShutdownResult</c>.</exception>
         public static ShutdownResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ShutdownResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4147,6 +5383,16 @@ namespace Mcptest.Sdk
             foreach (JsonProperty member in json.EnumerateObject())
             {
                 throw CoprocessJson.Unknown(member.Name, at);
+            }
+            return new ShutdownResult();
+        }
+
+        internal static ShutdownResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            while (CoprocessReader.NextName(ref reader))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new ShutdownResult();
         }
@@ -4194,6 +5440,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4211,6 +5461,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4275,6 +5529,49 @@ namespace Mcptest.Sdk
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+
+        internal static SuccessResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            JsonElement _result = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyResult))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _result = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new SuccessResponse(_jsonrpc, _id, _result);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -4329,6 +5626,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ToolCallPassthrough</c>.</exception>
         public static ToolCallPassthrough Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ToolCallPassthrough value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4346,6 +5647,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ToolCallPassthrough</c>.</exception>
         public static ToolCallPassthrough FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ToolCallPassthrough value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4401,6 +5706,62 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 0)) == 0)
             {
                 throw CoprocessJson.Missing("content", at);
+            }
+            return new ToolCallPassthrough(_content)
+            {
+                StructuredContent = _structuredContent,
+                IsError = _isError,
+                Meta = _meta,
+            };
+        }
+
+        internal static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
+        internal static readonly byte[] KeyStructuredContent = Encoding.UTF8.GetBytes("structuredContent");
+        internal static readonly byte[] KeyIsError = Encoding.UTF8.GetBytes("isError");
+        internal static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
+
+        internal static ToolCallPassthrough Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            List<McpObject> _content = default!;
+            McpObject? _structuredContent = null;
+            bool? _isError = null;
+            McpObject? _meta = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyContent))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _content = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                }
+                else if (reader.ValueTextEquals(KeyStructuredContent))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _structuredContent = McpObject.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyIsError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _isError = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMeta))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _meta = McpObject.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new ToolCallPassthrough(_content)
             {
@@ -4485,6 +5846,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Verdict</c>.</exception>
         public static Verdict Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Verdict value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -4502,6 +5867,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Verdict</c>.</exception>
         public static Verdict FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Verdict value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -4586,6 +5955,65 @@ namespace Mcptest.Sdk
             return new Verdict(_success, _data, _text, _error, _durationMs);
         }
 
+        internal static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
+        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyDurationMs = Encoding.UTF8.GetBytes("duration_ms");
+
+        internal static Verdict Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            bool _success = default!;
+            JsonElement _data = default!;
+            string? _text = null;
+            string? _error = null;
+            long _durationMs = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeySuccess))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _success = CoprocessReader.ReadBoolean(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyData))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _data = CoprocessReader.ReadAny(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyText))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _text = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _error = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyDurationMs))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _durationMs = CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 31UL) != 31UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new Verdict(_success, _data, _text, _error, _durationMs);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -4600,6 +6028,708 @@ namespace Mcptest.Sdk
             builder.Append(",\"duration_ms\":");
             CoprocessJson.WriteInteger(builder, DurationMs);
             builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
+    /// generated type the method table names) in the same pass as the frame. A problem is reported
+    /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
+    /// </summary>
+    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    public sealed class RequestOf<TParams> where TParams : class
+    {
+        /// <summary>
+        /// Creates a <see cref="RequestOf{TParams}"/> from its required fields.
+        /// </summary>
+        public RequestOf(JsonRpcVersion jsonrpc, RequestId id, string method)
+        {
+            Jsonrpc = jsonrpc;
+            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Method = method ?? throw new ArgumentNullException(nameof(method));
+        }
+
+        /// <summary>
+        /// Always <c>2.0</c>.
+        /// </summary>
+        public JsonRpcVersion Jsonrpc { get; set; }
+
+        /// <summary>
+        /// Chosen by the SDK and echoed in the response.
+        /// </summary>
+        public RequestId Id { get; set; }
+
+        /// <summary>
+        /// One of the names in the method table.
+        /// </summary>
+        public string Method { get; set; }
+
+        /// <summary>
+        /// The method's params object. Omitted for methods whose params are optional (an empty
+        /// object is accepted there too).
+        /// </summary>
+        public TParams? Params { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Request</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Request");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Request");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static RequestOf<TParams> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            TParams? _params = null;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("jsonrpc"))
+                {
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("method"))
+                {
+                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("params"))
+                {
+                    _params = CoprocessCodec<TParams>.Get().Read(member.Value, new CoprocessPath(at, "params"), "object");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw CoprocessJson.Missing("jsonrpc", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw CoprocessJson.Missing("id", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw CoprocessJson.Missing("method", at);
+            }
+            return new RequestOf<TParams>(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            TParams? _params = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(Request.KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(Request.KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(Request.KeyMethod))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _method = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(Request.KeyParams))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _params = CoprocessCodec<TParams>.Get().Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new RequestOf<TParams>(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"jsonrpc\":");
+            JsonRpcVersionWire.Write(builder, Jsonrpc);
+            builder.Append(",\"id\":");
+            Id.Write(builder);
+            builder.Append(",\"method\":");
+            CoprocessJson.WriteString(builder, Method);
+            if (Params != null)
+            {
+                builder.Append(",\"params\":");
+                CoprocessCodec<TParams>.Get().Write(builder, Params);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A <c>SuccessResponse</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/>
+    /// (the generated type the method table names) in the same pass as the frame. A problem is
+    /// reported as the <c>SuccessResponse</c>'s, with its path from the frame's root
+    /// (<c>$.result.…</c>).
+    /// </summary>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    public sealed class SuccessResponseOf<TResult> where TResult : class
+    {
+        /// <summary>
+        /// Creates a <see cref="SuccessResponseOf{TResult}"/> from its required fields.
+        /// </summary>
+        public SuccessResponseOf(JsonRpcVersion jsonrpc, RequestId id, TResult result)
+        {
+            Jsonrpc = jsonrpc;
+            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Result = result ?? throw new ArgumentNullException(nameof(result));
+        }
+
+        /// <summary>
+        /// Always <c>2.0</c>.
+        /// </summary>
+        public JsonRpcVersion Jsonrpc { get; set; }
+
+        /// <summary>
+        /// The id of the request this answers.
+        /// </summary>
+        public RequestId Id { get; set; }
+
+        /// <summary>
+        /// The method's result, of the shape the method table names.
+        /// </summary>
+        public TResult Result { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("SuccessResponse");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
+        /// rules are checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("SuccessResponse");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static SuccessResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            TResult _result = default!;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("jsonrpc"))
+                {
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("result"))
+                {
+                    _result = CoprocessCodec<TResult>.Get().Read(member.Value, new CoprocessPath(at, "result"), "object");
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw CoprocessJson.Missing("jsonrpc", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw CoprocessJson.Missing("id", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw CoprocessJson.Missing("result", at);
+            }
+            return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
+        }
+
+        internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            TResult _result = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(SuccessResponse.KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(SuccessResponse.KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(SuccessResponse.KeyResult))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _result = CoprocessCodec<TResult>.Get().Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"jsonrpc\":");
+            JsonRpcVersionWire.Write(builder, Jsonrpc);
+            builder.Append(",\"id\":");
+            Id.Write(builder);
+            builder.Append(",\"result\":");
+            CoprocessCodec<TResult>.Get().Write(builder, Result);
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A <c>Response</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/> (the
+    /// generated type the method table names) in the same pass as the frame. A problem is reported
+    /// as the <c>Response</c>'s, with its path from the frame's root (<c>$.result.…</c>).
+    /// </summary>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    public sealed class ResponseOf<TResult> where TResult : class
+    {
+        /// <summary>
+        /// Holds the <see cref="SuccessResponseOf{TResult}"/> variant.
+        /// </summary>
+        public ResponseOf(SuccessResponseOf<TResult> value)
+        {
+            Value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Holds the <see cref="ErrorResponse"/> variant.
+        /// </summary>
+        public ResponseOf(ErrorResponse value)
+        {
+            Value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// The variant this value holds: <see cref="SuccessResponseOf{TResult}"/> or <see
+        /// cref="ErrorResponse"/>.
+        /// </summary>
+        public object Value { get; }
+
+        /// <summary>
+        /// The <see cref="SuccessResponseOf{TResult}"/> variant (the one with <c>result</c>), or
+        /// null.
+        /// </summary>
+        public SuccessResponseOf<TResult>? SuccessResponse => Value as SuccessResponseOf<TResult>;
+
+        /// <summary>
+        /// Wraps a <see cref="SuccessResponseOf{TResult}"/>.
+        /// </summary>
+        public static implicit operator ResponseOf<TResult>(SuccessResponseOf<TResult> value) => new ResponseOf<TResult>(value);
+
+        /// <summary>
+        /// The <see cref="ErrorResponse"/> variant (the one with <c>error</c>), or null.
+        /// </summary>
+        public ErrorResponse? ErrorResponse => Value as ErrorResponse;
+
+        /// <summary>
+        /// Wraps a <see cref="ErrorResponse"/>.
+        /// </summary>
+        public static implicit operator ResponseOf<TResult>(ErrorResponse value) => new ResponseOf<TResult>(value);
+
+        /// <summary>
+        /// Decodes a <c>Response</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Response");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Response");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static ResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            int found = 0;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("result"))
+                {
+                    found |= 1;
+                }
+                else if (member.NameEquals("error"))
+                {
+                    found |= 2;
+                }
+            }
+            switch (found)
+            {
+                case 1:
+                    return new ResponseOf<TResult>(SuccessResponseOf<TResult>.Read(json, at, expected));
+                case 2:
+                    return new ResponseOf<TResult>(ErrorResponse.Read(json, at, expected));
+                case 0:
+                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                default:
+                    throw new CoprocessShapeException("both `result` and `error`", at);
+            }
+        }
+
+        internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (found == 0 && CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(Response.KeyResult))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(Response.KeyError))
+                {
+                    found |= 2;
+                }
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new ResponseOf<TResult>(SuccessResponseOf<TResult>.Read(ref reader));
+                case 2:
+                    return new ResponseOf<TResult>(ErrorResponse.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
+            }
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            switch (Value)
+            {
+                case SuccessResponseOf<TResult> variant0:
+                    variant0.Write(builder);
+                    break;
+                case ErrorResponse variant1:
+                    variant1.Write(builder);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Finds the decoders and the encoder of a generated class for <see cref="CoprocessCodec{T}"/>.
+    /// </summary>
+    internal static class CoprocessCodecs
+    {
+        internal static object? Find(Type type)
+        {
+            if (type == typeof(CacheSetModeParams))
+            {
+                return new CoprocessCodec<CacheSetModeParams>(CacheSetModeParams.Read, (ref Utf8JsonReader reader) => CacheSetModeParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CacheSetModeResult))
+            {
+                return new CoprocessCodec<CacheSetModeResult>(CacheSetModeResult.Read, (ref Utf8JsonReader reader) => CacheSetModeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CallParams))
+            {
+                return new CoprocessCodec<CallParams>(CallParams.Read, (ref Utf8JsonReader reader) => CallParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CallPromptParams))
+            {
+                return new CoprocessCodec<CallPromptParams>(CallPromptParams.Read, (ref Utf8JsonReader reader) => CallPromptParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CallPromptResult))
+            {
+                return new CoprocessCodec<CallPromptResult>(CallPromptResult.Read, (ref Utf8JsonReader reader) => CallPromptResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CallResult))
+            {
+                return new CoprocessCodec<CallResult>(CallResult.Read, (ref Utf8JsonReader reader) => CallResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CassetteSetModeParams))
+            {
+                return new CoprocessCodec<CassetteSetModeParams>(CassetteSetModeParams.Read, (ref Utf8JsonReader reader) => CassetteSetModeParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(CassetteSetModeResult))
+            {
+                return new CoprocessCodec<CassetteSetModeResult>(CassetteSetModeResult.Read, (ref Utf8JsonReader reader) => CassetteSetModeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(EmptyParams))
+            {
+                return new CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ErrorObject))
+            {
+                return new CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ErrorResponse))
+            {
+                return new CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(HandshakeParams))
+            {
+                return new CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(HandshakeResult))
+            {
+                return new CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(InitializeResult))
+            {
+                return new CoprocessCodec<InitializeResult>(InitializeResult.Read, (ref Utf8JsonReader reader) => InitializeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ListResourcesResult))
+            {
+                return new CoprocessCodec<ListResourcesResult>(ListResourcesResult.Read, (ref Utf8JsonReader reader) => ListResourcesResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ListToolsResult))
+            {
+                return new CoprocessCodec<ListToolsResult>(ListToolsResult.Read, (ref Utf8JsonReader reader) => ListToolsResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(McpObject))
+            {
+                return new CoprocessCodec<McpObject>(McpObject.Read, (ref Utf8JsonReader reader) => McpObject.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Params))
+            {
+                return new CoprocessCodec<Params>(Params.Read, (ref Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(PromptArguments))
+            {
+                return new CoprocessCodec<PromptArguments>(PromptArguments.Read, (ref Utf8JsonReader reader) => PromptArguments.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReadResourceParams))
+            {
+                return new CoprocessCodec<ReadResourceParams>(ReadResourceParams.Read, (ref Utf8JsonReader reader) => ReadResourceParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReadResourceResult))
+            {
+                return new CoprocessCodec<ReadResourceResult>(ReadResourceResult.Read, (ref Utf8JsonReader reader) => ReadResourceResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReporterFlushResult))
+            {
+                return new CoprocessCodec<ReporterFlushResult>(ReporterFlushResult.Read, (ref Utf8JsonReader reader) => ReporterFlushResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReporterSetUploadParams))
+            {
+                return new CoprocessCodec<ReporterSetUploadParams>(ReporterSetUploadParams.Read, (ref Utf8JsonReader reader) => ReporterSetUploadParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ReporterStatus))
+            {
+                return new CoprocessCodec<ReporterStatus>(ReporterStatus.Read, (ref Utf8JsonReader reader) => ReporterStatus.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Request))
+            {
+                return new CoprocessCodec<Request>(Request.Read, (ref Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(RequestId))
+            {
+                return new CoprocessCodec<RequestId>(RequestId.Read, (ref Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Response))
+            {
+                return new CoprocessCodec<Response>(Response.Read, (ref Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ShutdownResult))
+            {
+                return new CoprocessCodec<ShutdownResult>(ShutdownResult.Read, (ref Utf8JsonReader reader) => ShutdownResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(SuccessResponse))
+            {
+                return new CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ToolCallPassthrough))
+            {
+                return new CoprocessCodec<ToolCallPassthrough>(ToolCallPassthrough.Read, (ref Utf8JsonReader reader) => ToolCallPassthrough.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Verdict))
+            {
+                return new CoprocessCodec<Verdict>(Verdict.Read, (ref Utf8JsonReader reader) => Verdict.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            return null;
         }
     }
 
@@ -5123,7 +7253,7 @@ namespace Mcptest.Sdk
         private static readonly byte[] UnicodeEscape = { (byte)'\\', (byte)'u' };
 
         [ThreadStatic]
-        private static CoprocessTextScan? cached;
+        private static CoprocessTextScan? current;
 
         // The keys of every open object, innermost last: where each starts in `names` and how long.
         private readonly int[] firstKey = new int[Coprocess.MaxDepth + 2];
@@ -5135,15 +7265,22 @@ namespace Mcptest.Sdk
         private int namesLength;
         private int depth;
 
+        /// <summary>
+        /// The UTF-8 text the one-pass decoders are reading on this thread (a pooled buffer), or
+        /// null: open values are parsed from slices of it.
+        /// </summary>
+        internal byte[]? Text;
+
+        /// <summary>This thread's scan: its bookkeeping is reused from frame to frame.</summary>
+        internal static CoprocessTextScan Current => current ?? (current = new CoprocessTextScan());
+
         /// <summary>Throws the <c>invalid JSON</c> / <c>duplicate key</c> problem the text has, if any.</summary>
         /// <exception cref="JsonException">The reader's own rules (syntax, depth) fail.</exception>
         internal static void Check(byte[] utf8, JsonReaderOptions options)
         {
-            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
-            cached = null;
+            CoprocessTextScan scan = Current;
             scan.Reset();
             scan.Run(utf8, options);
-            cached = scan;
         }
 
         private void Reset()
@@ -5153,42 +7290,62 @@ namespace Mcptest.Sdk
             depth = 0;
         }
 
+        /// <summary>
+        /// Checks the value the reader is on (up to its last token, where the reader is left) as
+        /// <see cref="Check"/> checks a whole text.
+        /// </summary>
+        internal void CheckValue(ref Utf8JsonReader reader)
+        {
+            Reset();
+            Token(ref reader);
+            while (depth > 0 && reader.Read())
+            {
+                Token(ref reader);
+            }
+        }
+
         private void Run(byte[] utf8, JsonReaderOptions options)
         {
             var reader = new Utf8JsonReader(utf8, options);
             while (reader.Read())
             {
-                switch (reader.TokenType)
-                {
-                    case JsonTokenType.StartObject:
-                    case JsonTokenType.StartArray:
-                        depth++;
-                        firstKey[depth] = keyCount;
-                        large[depth] = null;
-                        break;
-                    case JsonTokenType.EndObject:
-                    case JsonTokenType.EndArray:
-                        keyCount = firstKey[depth];
-                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
-                        large[depth] = null;
-                        depth--;
-                        break;
-                    case JsonTokenType.PropertyName:
-                        AddKey(ref reader);
-                        break;
-                    case JsonTokenType.String:
-                        CheckString(ref reader);
-                        break;
-                    case JsonTokenType.Number:
-                        CheckNumber(ref reader);
-                        break;
-                }
+                Token(ref reader);
+            }
+        }
+
+        private void Token(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    depth++;
+                    firstKey[depth] = keyCount;
+                    large[depth] = null;
+                    break;
+                case JsonTokenType.EndObject:
+                case JsonTokenType.EndArray:
+                    keyCount = firstKey[depth];
+                    namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                    large[depth] = null;
+                    depth--;
+                    break;
+                case JsonTokenType.PropertyName:
+                    AddKey(ref reader);
+                    break;
+                case JsonTokenType.String:
+                    CheckString(ref reader);
+                    break;
+                case JsonTokenType.Number:
+                    CheckNumber(ref reader);
+                    break;
             }
         }
 
         private static void CheckString(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOf(UnicodeEscape) >= 0)
+            ReadOnlySpan<byte> raw = reader.ValueSpan;
+            if (raw.IndexOf((byte)'\\') >= 0 && raw.IndexOf(UnicodeEscape) >= 0)
             {
                 Unescape(ref reader);
             }
@@ -5206,10 +7363,15 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static void CheckNumber(ref Utf8JsonReader reader)
+        internal static void CheckNumber(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
+            ReadOnlySpan<byte> literal = reader.ValueSpan;
+            if (literal.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
             {
+                if (literal.Length <= 15)
+                {
+                    return; // at most 15 digits: within +-(2^53-1)
+                }
                 bool safe = reader.TryGetInt64(out long integer)
                     && integer <= CoprocessJson.MaxSafeInteger && integer >= -CoprocessJson.MaxSafeInteger;
                 if (!safe)
@@ -5282,6 +7444,282 @@ namespace Mcptest.Sdk
             keyCount = firstKey[depth];
             namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
             return set;
+        }
+    }
+
+    /// <summary>Reads one value off a reader positioned on its first token, leaving it on the last.</summary>
+    internal delegate T CoprocessRead<T>(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// The one-pass decoders: typed values straight off <c>Utf8JsonReader</c>, with the JSON-text
+    /// rules the reader does not enforce checked on the way. They only ever answer a valid frame:
+    /// on anything doubtful they give up (<see cref="Fallback"/>) and the caller decodes again the
+    /// careful way, which finds the problem and words it with its path.
+    /// </summary>
+    internal static class CoprocessReader
+    {
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        // The literals as values: an element never changes, so every decode can share them.
+        private static readonly JsonElement NullValue = Literal("null");
+        private static readonly JsonElement TrueValue = Literal("true");
+        private static readonly JsonElement FalseValue = Literal("false");
+
+        /// <summary>Decodes one frame's text with <paramref name="read"/>; false when the careful way must decide.</summary>
+        internal static bool TryDecode<T>(string text, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (text.Length > 0 && text[0] == '\uFEFF')
+            {
+                return false;
+            }
+            return TryDecode(text, CoprocessTextScan.Frame, read, out value);
+        }
+
+        /// <summary>As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for a value the caller already parsed.</summary>
+        internal static bool TryDecode<T>(JsonElement json, CoprocessRead<T> read, out T value)
+        {
+            return TryDecode(json.GetRawText(), CoprocessTextScan.Parsed, read, out value);
+        }
+
+        private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            CoprocessTextScan scan = CoprocessTextScan.Current;
+            try
+            {
+                int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                scan.Text = utf8;
+                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
+                if (!reader.Read())
+                {
+                    return false;
+                }
+                T result = read(ref reader);
+                if (reader.Read())
+                {
+                    return false;
+                }
+                value = result;
+                return true;
+            }
+            catch (Exception error) when (error is JsonException || error is CoprocessShapeException
+                || error is InvalidOperationException || error is ArgumentException)
+            {
+                return false;
+            }
+            finally
+            {
+                scan.Text = null;
+                ArrayPool<byte>.Shared.Return(utf8);
+            }
+        }
+
+        private static JsonElement Literal(string json)
+        {
+            using (JsonDocument document = JsonDocument.Parse(json))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
+        internal static CoprocessShapeException Fallback()
+        {
+            return new CoprocessShapeException("fall back to the careful decoder", null);
+        }
+
+        internal static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+        {
+            if (reader.TokenType != token)
+            {
+                throw Fallback();
+            }
+        }
+
+        /// <summary>Moves to the next member name of an object; false at its end.</summary>
+        internal static bool NextName(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+            return reader.TokenType == JsonTokenType.PropertyName;
+        }
+
+        /// <summary>Marks a member as seen, giving up on a second one (a duplicate key).</summary>
+        internal static void Once(ref ulong seen, ulong bit)
+        {
+            if ((seen & bit) != 0)
+            {
+                throw Fallback();
+            }
+            seen |= bit;
+        }
+
+        internal static bool ReadBoolean(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.True:
+                    return true;
+                case JsonTokenType.False:
+                    return false;
+                default:
+                    throw Fallback();
+            }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.String);
+            return reader.GetString() ?? string.Empty;
+        }
+
+        /// <summary>Reads an integer; <c>1.0</c> and <c>1e2</c> are integers too.</summary>
+        internal static bool TryReadInteger(ref Utf8JsonReader reader, out long integer)
+        {
+            integer = 0;
+            if (reader.TokenType != JsonTokenType.Number)
+            {
+                return false;
+            }
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (reader.TryGetInt64(out integer))
+            {
+                return true;
+            }
+            double number = reader.GetDouble();
+            if (Math.Floor(number) != number || Math.Abs(number) > CoprocessJson.MaxSafeInteger)
+            {
+                return false;
+            }
+            integer = (long)number;
+            return true;
+        }
+
+        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue)
+        {
+            if (!TryReadInteger(ref reader, out long integer) || integer < minimum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        /// <summary>
+        /// Reads any value as a <c>JsonElement</c> that owns its memory, checking the JSON-text
+        /// rules inside it first.
+        /// </summary>
+        internal static JsonElement ReadAny(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Null:
+                    return NullValue;
+                case JsonTokenType.True:
+                    return TrueValue;
+                case JsonTokenType.False:
+                    return FalseValue;
+            }
+            int start = (int)reader.TokenStartIndex;
+            CoprocessTextScan scan = CoprocessTextScan.Current;
+            scan.CheckValue(ref reader);
+            if (scan.Text == null)
+            {
+                throw Fallback();
+            }
+            var value = new ReadOnlyMemory<byte>(scan.Text, start, (int)reader.BytesConsumed - start);
+            JsonReaderOptions syntax = reader.CurrentState.Options;
+            var options = new JsonDocumentOptions
+            {
+                MaxDepth = Coprocess.MaxDepth,
+                CommentHandling = syntax.CommentHandling,
+                AllowTrailingCommas = syntax.AllowTrailingCommas,
+            };
+            using (JsonDocument document = JsonDocument.Parse(value, options))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)
+        {
+            Expect(ref reader, JsonTokenType.StartArray);
+            var items = new List<T>();
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                items.Add(readItem(ref reader));
+            }
+            return items;
+        }
+
+        /// <summary>Reads an object's members into <paramref name="map"/>; a repeated key gives up.</summary>
+        internal static TMap ReadMap<TMap, T>(ref Utf8JsonReader reader, TMap map, CoprocessRead<T> readValue)
+            where TMap : Dictionary<string, T>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            while (NextName(ref reader))
+            {
+                string key = reader.GetString() ?? string.Empty;
+                reader.Read();
+                if (!map.TryAdd(key, readValue(ref reader)))
+                {
+                    throw Fallback();
+                }
+            }
+            return map;
+        }
+
+        /// <summary>Reads an object of any values into <paramref name="map"/>, all in one document.</summary>
+        internal static TMap ReadOpenMap<TMap>(ref Utf8JsonReader reader, TMap map)
+            where TMap : Dictionary<string, JsonElement>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            foreach (JsonProperty member in ReadAny(ref reader).EnumerateObject())
+            {
+                map.Add(member.Name, member.Value);
+            }
+            return map;
+        }
+    }
+
+    /// <summary>
+    /// The decoders and the encoder of one generated class, for the typed envelopes' open member.
+    /// </summary>
+    internal sealed class CoprocessCodec<T>
+    {
+        private static readonly CoprocessCodec<T>? Found = CoprocessCodecs.Find(typeof(T)) as CoprocessCodec<T>;
+
+        private readonly Func<JsonElement, CoprocessPath?, string, T> careful;
+        private readonly CoprocessRead<T> fast;
+        private readonly Action<StringBuilder, T> write;
+
+        internal CoprocessCodec(Func<JsonElement, CoprocessPath?, string, T> careful, CoprocessRead<T> fast, Action<StringBuilder, T> write)
+        {
+            this.careful = careful;
+            this.fast = fast;
+            this.write = write;
+        }
+
+        /// <summary>The codec of <typeparamref name="T"/>.</summary>
+        /// <exception cref="ArgumentException"><typeparamref name="T"/> is not a generated class.</exception>
+        internal static CoprocessCodec<T> Get()
+        {
+            return Found ?? throw new ArgumentException(typeof(T).Name + " is not a generated coprocess class");
+        }
+
+        internal T Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            return careful(json, at, expected);
+        }
+
+        internal T Read(ref Utf8JsonReader reader)
+        {
+            return fast(ref reader);
+        }
+
+        internal void Write(StringBuilder builder, T value)
+        {
+            write(builder, value);
         }
     }
 }

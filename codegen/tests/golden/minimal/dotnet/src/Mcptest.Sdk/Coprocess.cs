@@ -5,6 +5,7 @@
 #nullable enable
 
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
@@ -324,6 +325,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -341,6 +346,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -367,6 +376,16 @@ namespace Mcptest.Sdk
             foreach (JsonProperty member in json.EnumerateObject())
             {
                 throw CoprocessJson.Unknown(member.Name, at);
+            }
+            return new EmptyParams();
+        }
+
+        internal static EmptyParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            while (CoprocessReader.NextName(ref reader))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new EmptyParams();
         }
@@ -413,6 +432,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -430,6 +453,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -492,6 +519,52 @@ namespace Mcptest.Sdk
             };
         }
 
+        internal static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
+        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+
+        internal static ErrorObject Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _code = default!;
+            string _message = default!;
+            JsonElement? _data = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyCode))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _code = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMessage))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _message = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyData))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _data = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorObject(_code, _message)
+            {
+                Data = _data,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -545,6 +618,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -562,6 +639,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -626,6 +707,49 @@ namespace Mcptest.Sdk
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static ErrorResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId? _id = null;
+            ErrorObject _error = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = reader.TokenType == JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _error = ErrorObject.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new ErrorResponse(_jsonrpc, _id, _error);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -676,6 +800,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -693,6 +821,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -751,6 +883,53 @@ namespace Mcptest.Sdk
             };
         }
 
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
+        internal static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+
+        internal static HandshakeParams Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string? _sdk = null;
+            string? _sdkVersion = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdk))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _sdk = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySdkVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _sdkVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new HandshakeParams(_protocolVersion)
+            {
+                Sdk = _sdk,
+                SdkVersion = _sdkVersion,
+            };
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -801,6 +980,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -818,6 +1001,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -872,6 +1059,41 @@ namespace Mcptest.Sdk
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
+        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+
+        internal static HandshakeResult Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string _binaryVersion = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyProtocolVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyBinaryVersion))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _binaryVersion = CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new HandshakeResult(_protocolVersion, _binaryVersion);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -919,6 +1141,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "string");
@@ -936,6 +1162,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "string");
@@ -969,6 +1199,18 @@ namespace Mcptest.Sdk
             throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
+        internal static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+
+        internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyV2_0))
+            {
+                return JsonRpcVersion.V2_0;
+            }
+            throw CoprocessReader.Fallback();
+        }
+
         internal static void Write(StringBuilder builder, JsonRpcVersion value)
         {
             CoprocessJson.WriteString(builder, value.ToWireString());
@@ -996,6 +1238,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
         public static Params Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1013,6 +1259,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
         public static Params FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1042,6 +1292,11 @@ namespace Mcptest.Sdk
                 result.Add(member.Name, member.Value);
             }
             return result;
+        }
+
+        internal static Params Read(ref Utf8JsonReader reader)
+        {
+            return CoprocessReader.ReadOpenMap(ref reader, new Params());
         }
 
         internal void Write(StringBuilder builder)
@@ -1107,6 +1362,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static Request Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1124,6 +1383,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
         public static Request FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1189,6 +1452,60 @@ namespace Mcptest.Sdk
             if ((seen & (1UL << 2)) == 0)
             {
                 throw CoprocessJson.Missing("method", at);
+            }
+            return new Request(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
+        internal static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+
+        internal static Request Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            Params? _params = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyMethod))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _method = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyParams))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _params = Params.Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -1266,6 +1583,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
         public static RequestId Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "integer or string");
@@ -1283,6 +1604,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
         public static RequestId FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "integer or string");
@@ -1312,6 +1637,19 @@ namespace Mcptest.Sdk
             if (!CoprocessJson.TryReadInteger(json, out long integer))
             {
                 throw CoprocessJson.Mismatch(json, at, expected);
+            }
+            return new RequestId(integer);
+        }
+
+        internal static RequestId Read(ref Utf8JsonReader reader)
+        {
+            if (reader.TokenType == JsonTokenType.String)
+            {
+                return new RequestId(reader.GetString() ?? string.Empty);
+            }
+            if (!CoprocessReader.TryReadInteger(ref reader, out long integer))
+            {
+                throw CoprocessReader.Fallback();
             }
             return new RequestId(integer);
         }
@@ -1383,6 +1721,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static Response Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1400,6 +1742,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
         public static Response FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1445,6 +1791,42 @@ namespace Mcptest.Sdk
                     throw new CoprocessShapeException("neither `result` nor `error`", at);
                 default:
                     throw new CoprocessShapeException("both `result` and `error`", at);
+            }
+        }
+
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+
+        internal static Response Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (found == 0 && CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyResult))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(KeyError))
+                {
+                    found |= 2;
+                }
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new Response(SuccessResponse.Read(ref reader));
+                case 2:
+                    return new Response(ErrorResponse.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
             }
         }
 
@@ -1498,6 +1880,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse Decode(string json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Parse(json), null, "object");
@@ -1515,6 +1901,10 @@ namespace Mcptest.Sdk
         /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse FromJson(JsonElement json)
         {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            {
+                return value;
+            }
             try
             {
                 return Read(CoprocessJson.Validate(json), null, "object");
@@ -1579,6 +1969,49 @@ namespace Mcptest.Sdk
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
+        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+
+        internal static SuccessResponse Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            JsonElement _result = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyResult))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _result = CoprocessReader.ReadAny(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new SuccessResponse(_jsonrpc, _id, _result);
+        }
+
         internal void Write(StringBuilder builder)
         {
             builder.Append('{');
@@ -1589,6 +2022,624 @@ namespace Mcptest.Sdk
             builder.Append(",\"result\":");
             CoprocessJson.WriteAny(builder, Result);
             builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
+    /// generated type the method table names) in the same pass as the frame. A problem is reported
+    /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
+    /// </summary>
+    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    public sealed class RequestOf<TParams> where TParams : class
+    {
+        /// <summary>
+        /// Creates a <see cref="RequestOf{TParams}"/> from its required fields.
+        /// </summary>
+        public RequestOf(JsonRpcVersion jsonrpc, RequestId id, string method)
+        {
+            Jsonrpc = jsonrpc;
+            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Method = method ?? throw new ArgumentNullException(nameof(method));
+        }
+
+        /// <summary>
+        /// Always <c>2.0</c>.
+        /// </summary>
+        public JsonRpcVersion Jsonrpc { get; set; }
+
+        /// <summary>
+        /// Chosen by the SDK and echoed in the response.
+        /// </summary>
+        public RequestId Id { get; set; }
+
+        /// <summary>
+        /// One of the names in the method table.
+        /// </summary>
+        public string Method { get; set; }
+
+        /// <summary>
+        /// The method's params object. Omitted for methods whose params are optional (an empty
+        /// object is accepted there too).
+        /// </summary>
+        public TParams? Params { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Request</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Request");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Request");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static RequestOf<TParams> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            TParams? _params = null;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("jsonrpc"))
+                {
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("method"))
+                {
+                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("params"))
+                {
+                    _params = CoprocessCodec<TParams>.Get().Read(member.Value, new CoprocessPath(at, "params"), "object");
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw CoprocessJson.Missing("jsonrpc", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw CoprocessJson.Missing("id", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw CoprocessJson.Missing("method", at);
+            }
+            return new RequestOf<TParams>(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            string _method = default!;
+            TParams? _params = null;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(Request.KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(Request.KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(Request.KeyMethod))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _method = CoprocessReader.ReadString(ref reader);
+                }
+                else if (reader.ValueTextEquals(Request.KeyParams))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _params = CoprocessCodec<TParams>.Get().Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new RequestOf<TParams>(_jsonrpc, _id, _method)
+            {
+                Params = _params,
+            };
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"jsonrpc\":");
+            JsonRpcVersionWire.Write(builder, Jsonrpc);
+            builder.Append(",\"id\":");
+            Id.Write(builder);
+            builder.Append(",\"method\":");
+            CoprocessJson.WriteString(builder, Method);
+            if (Params != null)
+            {
+                builder.Append(",\"params\":");
+                CoprocessCodec<TParams>.Get().Write(builder, Params);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A <c>SuccessResponse</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/>
+    /// (the generated type the method table names) in the same pass as the frame. A problem is
+    /// reported as the <c>SuccessResponse</c>'s, with its path from the frame's root
+    /// (<c>$.result.…</c>).
+    /// </summary>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    public sealed class SuccessResponseOf<TResult> where TResult : class
+    {
+        /// <summary>
+        /// Creates a <see cref="SuccessResponseOf{TResult}"/> from its required fields.
+        /// </summary>
+        public SuccessResponseOf(JsonRpcVersion jsonrpc, RequestId id, TResult result)
+        {
+            Jsonrpc = jsonrpc;
+            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Result = result ?? throw new ArgumentNullException(nameof(result));
+        }
+
+        /// <summary>
+        /// Always <c>2.0</c>.
+        /// </summary>
+        public JsonRpcVersion Jsonrpc { get; set; }
+
+        /// <summary>
+        /// The id of the request this answers.
+        /// </summary>
+        public RequestId Id { get; set; }
+
+        /// <summary>
+        /// The method's result, of the shape the method table names.
+        /// </summary>
+        public TResult Result { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("SuccessResponse");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
+        /// rules are checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("SuccessResponse");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static SuccessResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            TResult _result = default!;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("jsonrpc"))
+                {
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("id"))
+                {
+                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("result"))
+                {
+                    _result = CoprocessCodec<TResult>.Get().Read(member.Value, new CoprocessPath(at, "result"), "object");
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw CoprocessJson.Missing("jsonrpc", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw CoprocessJson.Missing("id", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw CoprocessJson.Missing("result", at);
+            }
+            return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
+        }
+
+        internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            ulong seen = 0;
+            JsonRpcVersion _jsonrpc = default!;
+            RequestId _id = default!;
+            TResult _result = default!;
+            while (CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(SuccessResponse.KeyJsonrpc))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _jsonrpc = JsonRpcVersionWire.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(SuccessResponse.KeyId))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _id = RequestId.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(SuccessResponse.KeyResult))
+                {
+                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _result = CoprocessCodec<TResult>.Get().Read(ref reader);
+                }
+                else
+                {
+                    throw CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw CoprocessReader.Fallback();
+            }
+            return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"jsonrpc\":");
+            JsonRpcVersionWire.Write(builder, Jsonrpc);
+            builder.Append(",\"id\":");
+            Id.Write(builder);
+            builder.Append(",\"result\":");
+            CoprocessCodec<TResult>.Get().Write(builder, Result);
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A <c>Response</c> whose <c>result</c> is decoded as <typeparamref name="TResult"/> (the
+    /// generated type the method table names) in the same pass as the frame. A problem is reported
+    /// as the <c>Response</c>'s, with its path from the frame's root (<c>$.result.…</c>).
+    /// </summary>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    public sealed class ResponseOf<TResult> where TResult : class
+    {
+        /// <summary>
+        /// Holds the <see cref="SuccessResponseOf{TResult}"/> variant.
+        /// </summary>
+        public ResponseOf(SuccessResponseOf<TResult> value)
+        {
+            Value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Holds the <see cref="ErrorResponse"/> variant.
+        /// </summary>
+        public ResponseOf(ErrorResponse value)
+        {
+            Value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// The variant this value holds: <see cref="SuccessResponseOf{TResult}"/> or <see
+        /// cref="ErrorResponse"/>.
+        /// </summary>
+        public object Value { get; }
+
+        /// <summary>
+        /// The <see cref="SuccessResponseOf{TResult}"/> variant (the one with <c>result</c>), or
+        /// null.
+        /// </summary>
+        public SuccessResponseOf<TResult>? SuccessResponse => Value as SuccessResponseOf<TResult>;
+
+        /// <summary>
+        /// Wraps a <see cref="SuccessResponseOf{TResult}"/>.
+        /// </summary>
+        public static implicit operator ResponseOf<TResult>(SuccessResponseOf<TResult> value) => new ResponseOf<TResult>(value);
+
+        /// <summary>
+        /// The <see cref="ErrorResponse"/> variant (the one with <c>error</c>), or null.
+        /// </summary>
+        public ErrorResponse? ErrorResponse => Value as ErrorResponse;
+
+        /// <summary>
+        /// Wraps a <see cref="ErrorResponse"/>.
+        /// </summary>
+        public static implicit operator ResponseOf<TResult>(ErrorResponse value) => new ResponseOf<TResult>(value);
+
+        /// <summary>
+        /// Decodes a <c>Response</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> Decode(string json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Parse(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Response");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> FromJson(JsonElement json)
+        {
+            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(CoprocessJson.Validate(json), null, "object");
+            }
+            catch (CoprocessShapeException problem)
+            {
+                throw problem.For("Response");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static ResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            CoprocessJson.ExpectObject(json, at, expected);
+            int found = 0;
+            foreach (JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("result"))
+                {
+                    found |= 1;
+                }
+                else if (member.NameEquals("error"))
+                {
+                    found |= 2;
+                }
+            }
+            switch (found)
+            {
+                case 1:
+                    return new ResponseOf<TResult>(SuccessResponseOf<TResult>.Read(json, at, expected));
+                case 2:
+                    return new ResponseOf<TResult>(ErrorResponse.Read(json, at, expected));
+                case 0:
+                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                default:
+                    throw new CoprocessShapeException("both `result` and `error`", at);
+            }
+        }
+
+        internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        {
+            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            Utf8JsonReader start = reader;
+            int found = 0;
+            while (found == 0 && CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(Response.KeyResult))
+                {
+                    found |= 1;
+                }
+                else if (reader.ValueTextEquals(Response.KeyError))
+                {
+                    found |= 2;
+                }
+                else
+                {
+                    reader.Read();
+                    reader.Skip();
+                }
+            }
+            reader = start;
+            switch (found)
+            {
+                case 1:
+                    return new ResponseOf<TResult>(SuccessResponseOf<TResult>.Read(ref reader));
+                case 2:
+                    return new ResponseOf<TResult>(ErrorResponse.Read(ref reader));
+                default:
+                    throw CoprocessReader.Fallback();
+            }
+        }
+
+        internal void Write(StringBuilder builder)
+        {
+            switch (Value)
+            {
+                case SuccessResponseOf<TResult> variant0:
+                    variant0.Write(builder);
+                    break;
+                case ErrorResponse variant1:
+                    variant1.Write(builder);
+                    break;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Finds the decoders and the encoder of a generated class for <see cref="CoprocessCodec{T}"/>.
+    /// </summary>
+    internal static class CoprocessCodecs
+    {
+        internal static object? Find(Type type)
+        {
+            if (type == typeof(EmptyParams))
+            {
+                return new CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ErrorObject))
+            {
+                return new CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(ErrorResponse))
+            {
+                return new CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(HandshakeParams))
+            {
+                return new CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(HandshakeResult))
+            {
+                return new CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Params))
+            {
+                return new CoprocessCodec<Params>(Params.Read, (ref Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Request))
+            {
+                return new CoprocessCodec<Request>(Request.Read, (ref Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(RequestId))
+            {
+                return new CoprocessCodec<RequestId>(RequestId.Read, (ref Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Response))
+            {
+                return new CoprocessCodec<Response>(Response.Read, (ref Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(SuccessResponse))
+            {
+                return new CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            return null;
         }
     }
 
@@ -2112,7 +3163,7 @@ namespace Mcptest.Sdk
         private static readonly byte[] UnicodeEscape = { (byte)'\\', (byte)'u' };
 
         [ThreadStatic]
-        private static CoprocessTextScan? cached;
+        private static CoprocessTextScan? current;
 
         // The keys of every open object, innermost last: where each starts in `names` and how long.
         private readonly int[] firstKey = new int[Coprocess.MaxDepth + 2];
@@ -2124,15 +3175,22 @@ namespace Mcptest.Sdk
         private int namesLength;
         private int depth;
 
+        /// <summary>
+        /// The UTF-8 text the one-pass decoders are reading on this thread (a pooled buffer), or
+        /// null: open values are parsed from slices of it.
+        /// </summary>
+        internal byte[]? Text;
+
+        /// <summary>This thread's scan: its bookkeeping is reused from frame to frame.</summary>
+        internal static CoprocessTextScan Current => current ?? (current = new CoprocessTextScan());
+
         /// <summary>Throws the <c>invalid JSON</c> / <c>duplicate key</c> problem the text has, if any.</summary>
         /// <exception cref="JsonException">The reader's own rules (syntax, depth) fail.</exception>
         internal static void Check(byte[] utf8, JsonReaderOptions options)
         {
-            CoprocessTextScan scan = cached ?? new CoprocessTextScan();
-            cached = null;
+            CoprocessTextScan scan = Current;
             scan.Reset();
             scan.Run(utf8, options);
-            cached = scan;
         }
 
         private void Reset()
@@ -2142,42 +3200,62 @@ namespace Mcptest.Sdk
             depth = 0;
         }
 
+        /// <summary>
+        /// Checks the value the reader is on (up to its last token, where the reader is left) as
+        /// <see cref="Check"/> checks a whole text.
+        /// </summary>
+        internal void CheckValue(ref Utf8JsonReader reader)
+        {
+            Reset();
+            Token(ref reader);
+            while (depth > 0 && reader.Read())
+            {
+                Token(ref reader);
+            }
+        }
+
         private void Run(byte[] utf8, JsonReaderOptions options)
         {
             var reader = new Utf8JsonReader(utf8, options);
             while (reader.Read())
             {
-                switch (reader.TokenType)
-                {
-                    case JsonTokenType.StartObject:
-                    case JsonTokenType.StartArray:
-                        depth++;
-                        firstKey[depth] = keyCount;
-                        large[depth] = null;
-                        break;
-                    case JsonTokenType.EndObject:
-                    case JsonTokenType.EndArray:
-                        keyCount = firstKey[depth];
-                        namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
-                        large[depth] = null;
-                        depth--;
-                        break;
-                    case JsonTokenType.PropertyName:
-                        AddKey(ref reader);
-                        break;
-                    case JsonTokenType.String:
-                        CheckString(ref reader);
-                        break;
-                    case JsonTokenType.Number:
-                        CheckNumber(ref reader);
-                        break;
-                }
+                Token(ref reader);
+            }
+        }
+
+        private void Token(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    depth++;
+                    firstKey[depth] = keyCount;
+                    large[depth] = null;
+                    break;
+                case JsonTokenType.EndObject:
+                case JsonTokenType.EndArray:
+                    keyCount = firstKey[depth];
+                    namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
+                    large[depth] = null;
+                    depth--;
+                    break;
+                case JsonTokenType.PropertyName:
+                    AddKey(ref reader);
+                    break;
+                case JsonTokenType.String:
+                    CheckString(ref reader);
+                    break;
+                case JsonTokenType.Number:
+                    CheckNumber(ref reader);
+                    break;
             }
         }
 
         private static void CheckString(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOf(UnicodeEscape) >= 0)
+            ReadOnlySpan<byte> raw = reader.ValueSpan;
+            if (raw.IndexOf((byte)'\\') >= 0 && raw.IndexOf(UnicodeEscape) >= 0)
             {
                 Unescape(ref reader);
             }
@@ -2195,10 +3273,15 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static void CheckNumber(ref Utf8JsonReader reader)
+        internal static void CheckNumber(ref Utf8JsonReader reader)
         {
-            if (reader.ValueSpan.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
+            ReadOnlySpan<byte> literal = reader.ValueSpan;
+            if (literal.IndexOfAny((byte)'.', (byte)'e', (byte)'E') < 0)
             {
+                if (literal.Length <= 15)
+                {
+                    return; // at most 15 digits: within +-(2^53-1)
+                }
                 bool safe = reader.TryGetInt64(out long integer)
                     && integer <= CoprocessJson.MaxSafeInteger && integer >= -CoprocessJson.MaxSafeInteger;
                 if (!safe)
@@ -2271,6 +3354,282 @@ namespace Mcptest.Sdk
             keyCount = firstKey[depth];
             namesLength = keyCount == 0 ? 0 : keyStart[keyCount - 1] + keyLength[keyCount - 1];
             return set;
+        }
+    }
+
+    /// <summary>Reads one value off a reader positioned on its first token, leaving it on the last.</summary>
+    internal delegate T CoprocessRead<T>(ref Utf8JsonReader reader);
+
+    /// <summary>
+    /// The one-pass decoders: typed values straight off <c>Utf8JsonReader</c>, with the JSON-text
+    /// rules the reader does not enforce checked on the way. They only ever answer a valid frame:
+    /// on anything doubtful they give up (<see cref="Fallback"/>) and the caller decodes again the
+    /// careful way, which finds the problem and words it with its path.
+    /// </summary>
+    internal static class CoprocessReader
+    {
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        // The literals as values: an element never changes, so every decode can share them.
+        private static readonly JsonElement NullValue = Literal("null");
+        private static readonly JsonElement TrueValue = Literal("true");
+        private static readonly JsonElement FalseValue = Literal("false");
+
+        /// <summary>Decodes one frame's text with <paramref name="read"/>; false when the careful way must decide.</summary>
+        internal static bool TryDecode<T>(string text, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (text.Length > 0 && text[0] == '\uFEFF')
+            {
+                return false;
+            }
+            return TryDecode(text, CoprocessTextScan.Frame, read, out value);
+        }
+
+        /// <summary>As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for a value the caller already parsed.</summary>
+        internal static bool TryDecode<T>(JsonElement json, CoprocessRead<T> read, out T value)
+        {
+            return TryDecode(json.GetRawText(), CoprocessTextScan.Parsed, read, out value);
+        }
+
+        private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            CoprocessTextScan scan = CoprocessTextScan.Current;
+            try
+            {
+                int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                scan.Text = utf8;
+                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
+                if (!reader.Read())
+                {
+                    return false;
+                }
+                T result = read(ref reader);
+                if (reader.Read())
+                {
+                    return false;
+                }
+                value = result;
+                return true;
+            }
+            catch (Exception error) when (error is JsonException || error is CoprocessShapeException
+                || error is InvalidOperationException || error is ArgumentException)
+            {
+                return false;
+            }
+            finally
+            {
+                scan.Text = null;
+                ArrayPool<byte>.Shared.Return(utf8);
+            }
+        }
+
+        private static JsonElement Literal(string json)
+        {
+            using (JsonDocument document = JsonDocument.Parse(json))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        /// <summary>The problem that sends a decode the careful way; it is never shown.</summary>
+        internal static CoprocessShapeException Fallback()
+        {
+            return new CoprocessShapeException("fall back to the careful decoder", null);
+        }
+
+        internal static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+        {
+            if (reader.TokenType != token)
+            {
+                throw Fallback();
+            }
+        }
+
+        /// <summary>Moves to the next member name of an object; false at its end.</summary>
+        internal static bool NextName(ref Utf8JsonReader reader)
+        {
+            reader.Read();
+            return reader.TokenType == JsonTokenType.PropertyName;
+        }
+
+        /// <summary>Marks a member as seen, giving up on a second one (a duplicate key).</summary>
+        internal static void Once(ref ulong seen, ulong bit)
+        {
+            if ((seen & bit) != 0)
+            {
+                throw Fallback();
+            }
+            seen |= bit;
+        }
+
+        internal static bool ReadBoolean(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.True:
+                    return true;
+                case JsonTokenType.False:
+                    return false;
+                default:
+                    throw Fallback();
+            }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.String);
+            return reader.GetString() ?? string.Empty;
+        }
+
+        /// <summary>Reads an integer; <c>1.0</c> and <c>1e2</c> are integers too.</summary>
+        internal static bool TryReadInteger(ref Utf8JsonReader reader, out long integer)
+        {
+            integer = 0;
+            if (reader.TokenType != JsonTokenType.Number)
+            {
+                return false;
+            }
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (reader.TryGetInt64(out integer))
+            {
+                return true;
+            }
+            double number = reader.GetDouble();
+            if (Math.Floor(number) != number || Math.Abs(number) > CoprocessJson.MaxSafeInteger)
+            {
+                return false;
+            }
+            integer = (long)number;
+            return true;
+        }
+
+        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue)
+        {
+            if (!TryReadInteger(ref reader, out long integer) || integer < minimum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        /// <summary>
+        /// Reads any value as a <c>JsonElement</c> that owns its memory, checking the JSON-text
+        /// rules inside it first.
+        /// </summary>
+        internal static JsonElement ReadAny(ref Utf8JsonReader reader)
+        {
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.Null:
+                    return NullValue;
+                case JsonTokenType.True:
+                    return TrueValue;
+                case JsonTokenType.False:
+                    return FalseValue;
+            }
+            int start = (int)reader.TokenStartIndex;
+            CoprocessTextScan scan = CoprocessTextScan.Current;
+            scan.CheckValue(ref reader);
+            if (scan.Text == null)
+            {
+                throw Fallback();
+            }
+            var value = new ReadOnlyMemory<byte>(scan.Text, start, (int)reader.BytesConsumed - start);
+            JsonReaderOptions syntax = reader.CurrentState.Options;
+            var options = new JsonDocumentOptions
+            {
+                MaxDepth = Coprocess.MaxDepth,
+                CommentHandling = syntax.CommentHandling,
+                AllowTrailingCommas = syntax.AllowTrailingCommas,
+            };
+            using (JsonDocument document = JsonDocument.Parse(value, options))
+            {
+                return document.RootElement.Clone();
+            }
+        }
+
+        internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)
+        {
+            Expect(ref reader, JsonTokenType.StartArray);
+            var items = new List<T>();
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+            {
+                items.Add(readItem(ref reader));
+            }
+            return items;
+        }
+
+        /// <summary>Reads an object's members into <paramref name="map"/>; a repeated key gives up.</summary>
+        internal static TMap ReadMap<TMap, T>(ref Utf8JsonReader reader, TMap map, CoprocessRead<T> readValue)
+            where TMap : Dictionary<string, T>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            while (NextName(ref reader))
+            {
+                string key = reader.GetString() ?? string.Empty;
+                reader.Read();
+                if (!map.TryAdd(key, readValue(ref reader)))
+                {
+                    throw Fallback();
+                }
+            }
+            return map;
+        }
+
+        /// <summary>Reads an object of any values into <paramref name="map"/>, all in one document.</summary>
+        internal static TMap ReadOpenMap<TMap>(ref Utf8JsonReader reader, TMap map)
+            where TMap : Dictionary<string, JsonElement>
+        {
+            Expect(ref reader, JsonTokenType.StartObject);
+            foreach (JsonProperty member in ReadAny(ref reader).EnumerateObject())
+            {
+                map.Add(member.Name, member.Value);
+            }
+            return map;
+        }
+    }
+
+    /// <summary>
+    /// The decoders and the encoder of one generated class, for the typed envelopes' open member.
+    /// </summary>
+    internal sealed class CoprocessCodec<T>
+    {
+        private static readonly CoprocessCodec<T>? Found = CoprocessCodecs.Find(typeof(T)) as CoprocessCodec<T>;
+
+        private readonly Func<JsonElement, CoprocessPath?, string, T> careful;
+        private readonly CoprocessRead<T> fast;
+        private readonly Action<StringBuilder, T> write;
+
+        internal CoprocessCodec(Func<JsonElement, CoprocessPath?, string, T> careful, CoprocessRead<T> fast, Action<StringBuilder, T> write)
+        {
+            this.careful = careful;
+            this.fast = fast;
+            this.write = write;
+        }
+
+        /// <summary>The codec of <typeparamref name="T"/>.</summary>
+        /// <exception cref="ArgumentException"><typeparamref name="T"/> is not a generated class.</exception>
+        internal static CoprocessCodec<T> Get()
+        {
+            return Found ?? throw new ArgumentException(typeof(T).Name + " is not a generated coprocess class");
+        }
+
+        internal T Read(JsonElement json, CoprocessPath? at, string expected)
+        {
+            return careful(json, at, expected);
+        }
+
+        internal T Read(ref Utf8JsonReader reader)
+        {
+            return fast(ref reader);
+        }
+
+        internal void Write(StringBuilder builder, T value)
+        {
+            write(builder, value);
         }
     }
 }

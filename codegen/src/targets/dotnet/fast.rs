@@ -1,0 +1,211 @@
+//! The one-pass readers: `Read(ref Utf8JsonReader)` per type, decoding straight
+//! off the reader with no `JsonDocument` for closed objects. They never word a
+//! problem: anything doubtful throws `CoprocessReader.Fallback()` and the
+//! public decoder runs the careful `JsonElement` reader, which does.
+
+use super::names::{enum_members, local_name, member_name, string_literal};
+use super::types::{bare, cs_type, field_type, reader_of};
+use super::Out;
+use crate::model::{Contract, ObjectType, Ty, TypeKind, UnionVariant};
+
+/// The signature of a type's one-pass reader.
+pub fn signature(class: &str) -> String {
+    format!("internal static {class} Read(ref Utf8JsonReader reader)")
+}
+
+/// A lambda reading one value with the enclosing class's one-pass reader (for `CoprocessReader.TryDecode`).
+pub fn lambda() -> &'static str {
+    "(ref Utf8JsonReader reader) => Read(ref reader)"
+}
+
+/// The name of the static UTF-8 bytes of a member or enum value.
+fn key_field(pascal: &str) -> String {
+    format!("Key{pascal}")
+}
+
+/// `internal static readonly byte[] Key... = ...;` for each (name, wire text), unless `owner`
+/// (the non-generic class a typed envelope copies) holds them already: statics of a generic
+/// class cost a lookup on every use. Returns the names to compare with.
+fn key_fields(out: &mut Out, keys: Vec<(String, &str)>, owner: Option<&str>) -> Vec<String> {
+    if let Some(owner) = owner {
+        return keys.into_iter().map(|(name, _)| format!("{owner}.{name}")).collect();
+    }
+    for (name, wire) in &keys {
+        out.line(2, &format!("internal static readonly byte[] {name} = Encoding.UTF8.GetBytes({});", string_literal(wire)));
+    }
+    if !keys.is_empty() {
+        out.blank();
+    }
+    keys.into_iter().map(|(name, _)| name).collect()
+}
+
+/// The expression reading a value of type `ty` off `reader` (positioned on its first token).
+pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> String {
+    match ty {
+        Ty::Any => format!("CoprocessReader.ReadAny(ref {reader})"),
+        Ty::Boolean => format!("CoprocessReader.ReadBoolean(ref {reader})"),
+        Ty::Integer { minimum: Some(min) } => format!("CoprocessReader.ReadInteger(ref {reader}, {min})"),
+        Ty::Integer { minimum: None } => format!("CoprocessReader.ReadInteger(ref {reader})"),
+        Ty::String => format!("CoprocessReader.ReadString(ref {reader})"),
+        Ty::Ref(name) => format!("{}.Read(ref {reader})", reader_of(contract, name)),
+        Ty::Array(item) => {
+            let r = format!("item{depth}");
+            let inner = read_expr(contract, item, &r, depth + 1);
+            format!("CoprocessReader.ReadArray(ref {reader}, (ref Utf8JsonReader {r}) => {inner})")
+        }
+        Ty::Nullable(inner) => {
+            let read = read_expr(contract, inner, reader, depth);
+            format!("{reader}.TokenType == JsonTokenType.Null ? ({}?)null : {read}", cs_type(inner))
+        }
+    }
+}
+
+/// The one-pass reader of a closed object: each declared member at most once, every required one.
+pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType, owner: Option<&str>) {
+    let members: Vec<String> = object.fields.iter().map(|f| member_name(&f.name, bare(class))).collect();
+    let keys: Vec<(String, &str)> = members
+        .iter()
+        .zip(&object.fields)
+        .map(|(member, f)| {
+            let mut key = key_field(member);
+            while members.contains(&key) {
+                key.push('_'); // a property of that name exists (`key_id` next to `id`)
+            }
+            (key, f.name.as_str())
+        })
+        .collect();
+    let keys = key_fields(out, keys, owner);
+    if object.fields.len() > 64 {
+        // More members than one bit mask tracks: the careful reader decides.
+        out.block(2, &signature(class), |out| out.line(3, "throw CoprocessReader.Fallback();"));
+        return;
+    }
+    out.block(2, &signature(class), |out| {
+        out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
+        if !object.fields.is_empty() {
+            out.line(3, "ulong seen = 0;");
+        }
+        for field in &object.fields {
+            let init = if field.required && !matches!(field.ty, Ty::Nullable(_)) { "default!" } else { "null" };
+            out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
+        }
+        out.block(3, "while (CoprocessReader.NextName(ref reader))", |out| {
+            for (bit, (field, key)) in object.fields.iter().zip(&keys).enumerate() {
+                let test = format!("reader.ValueTextEquals({key})");
+                out.block(4, &if bit == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
+                    out.line(5, &format!("CoprocessReader.Once(ref seen, 1UL << {bit});"));
+                    out.line(5, "reader.Read();");
+                    out.line(5, &format!("{} = {};", local_name(&field.name), read_expr(contract, &field.ty, "reader", 0)));
+                });
+            }
+            if object.fields.is_empty() {
+                out.line(4, "throw CoprocessReader.Fallback();");
+            } else {
+                out.block(4, "else", |out| out.line(5, "throw CoprocessReader.Fallback();"));
+            }
+        });
+        let mask: u64 = object.fields.iter().enumerate().filter(|(_, f)| f.required).map(|(bit, _)| 1u64 << bit).sum();
+        if mask != 0 {
+            out.block(3, &format!("if ((seen & {mask}UL) != {mask}UL)"), |out| out.line(4, "throw CoprocessReader.Fallback();"));
+        }
+        super::types::construct_from_locals(out, class, object);
+    });
+}
+
+/// The one-pass reader of a map: an open map keeps its values in one document.
+pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty) {
+    out.block(2, &signature(class), |out| {
+        if matches!(value, Ty::Any) {
+            out.line(3, &format!("return CoprocessReader.ReadOpenMap(ref reader, new {class}());"));
+        } else {
+            let read = read_expr(contract, value, "value", 0);
+            let generic = format!("<{class}, {}>", cs_type(value));
+            out.line(3, &format!("return CoprocessReader.ReadMap{generic}(ref reader, new {class}(), (ref Utf8JsonReader value) => {read});"));
+        }
+    });
+}
+
+/// Whether no variant declares another variant's discriminator: then the first discriminator
+/// found picks the variant, as a second one is an unknown member to it (and sends the decode
+/// the careful way).
+pub fn first_discriminator_decides(contract: &Contract, variants: &[UnionVariant]) -> bool {
+    variants.iter().all(|variant| {
+        let Some(TypeKind::Object(object)) = contract.type_def(&variant.type_name).map(|t| &t.kind) else {
+            return false;
+        };
+        let own = object.fields.iter().any(|f| f.name == variant.discriminator && f.required);
+        let others = variants.iter().filter(|v| v.discriminator != variant.discriminator);
+        own && others.clone().all(|v| object.fields.iter().all(|f| f.name != v.discriminator))
+    })
+}
+
+/// The one-pass reader of a union: the discriminating members pick the variant, read from the
+/// start (`early`: the first one found decides, see [`first_discriminator_decides`]).
+pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String], early: bool, owner: Option<&str>) {
+    let keys: Vec<(String, &str)> = variants
+        .iter()
+        .map(|v| (key_field(&crate::names::pascal_case(&v.discriminator)), v.discriminator.as_str()))
+        .collect();
+    let keys = key_fields(out, keys, owner);
+    out.block(2, &signature(class), |out| {
+        out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
+        out.line(3, "Utf8JsonReader start = reader;");
+        out.line(3, "int found = 0;");
+        let head = if early { "while (found == 0 && CoprocessReader.NextName(ref reader))" } else { "while (CoprocessReader.NextName(ref reader))" };
+        out.block(3, head, |out| {
+            for (i, key) in keys.iter().enumerate() {
+                let test = format!("reader.ValueTextEquals({key})");
+                out.block(4, &if i == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
+                    out.line(5, &format!("found |= {};", 1u64 << i));
+                });
+            }
+            let skip = |out: &mut Out, level: usize| {
+                out.line(level, "reader.Read();");
+                out.line(level, "reader.Skip();");
+            };
+            if early {
+                out.block(4, "else", |out| skip(out, 5));
+            } else {
+                skip(out, 4);
+            }
+        });
+        out.line(3, "reader = start;");
+        out.block(3, "switch (found)", |out| {
+            for (i, vt) in classes.iter().enumerate() {
+                out.line(4, &format!("case {}:", 1u64 << i));
+                out.line(5, &format!("return new {class}({vt}.Read(ref reader));"));
+            }
+            out.line(4, "default:");
+            out.line(5, "throw CoprocessReader.Fallback();");
+        });
+    });
+}
+
+/// The one-pass reader of a string enum: the wire values compared without a string.
+pub fn enum_reader(out: &mut Out, class: &str, values: &[String]) {
+    let members = enum_members(values);
+    let keys: Vec<(String, &str)> = members.iter().zip(values).map(|(m, v)| (key_field(m), v.as_str())).collect();
+    let keys = key_fields(out, keys, None);
+    out.block(2, &signature(class), |out| {
+        out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.String);");
+        for (member, key) in members.iter().zip(&keys) {
+            out.block(3, &format!("if (reader.ValueTextEquals({key}))"), |out| {
+                out.line(4, &format!("return {class}.{member};"));
+            });
+        }
+        out.line(3, "throw CoprocessReader.Fallback();");
+    });
+}
+
+/// The one-pass reader of an integer-or-string id.
+pub fn id_reader(out: &mut Out, class: &str) {
+    out.block(2, &signature(class), |out| {
+        out.block(3, "if (reader.TokenType == JsonTokenType.String)", |out| {
+            out.line(4, &format!("return new {class}(reader.GetString() ?? string.Empty);"));
+        });
+        out.block(3, "if (!CoprocessReader.TryReadInteger(ref reader, out long integer))", |out| {
+            out.line(4, "throw CoprocessReader.Fallback();");
+        });
+        out.line(3, &format!("return new {class}(integer);"));
+    });
+}

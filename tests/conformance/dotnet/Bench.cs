@@ -18,7 +18,7 @@ namespace Mcptest.Conformance
 
         public static void Main()
         {
-            Row("handshake Request", Handshake, text => Request.Decode(text));
+            Row("handshake Request (RequestOf<HandshakeParams>)", Handshake, text => RequestOf<HandshakeParams>.Decode(text));
             Row("mcp.call Request (RequestOf<CallParams>)", Call, text => RequestOf<CallParams>.Decode(text));
             Row("Response with Verdict (ResponseOf<CallResult>)", Verdict, text => ResponseOf<CallResult>.Decode(text));
         }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Callable, List, Tuple
+from typing import Callable, List, Tuple, Union
 
 from mcptest import _coprocess as coprocess
 
@@ -25,22 +25,24 @@ VERDICT = (
 )
 
 
-def strict_handshake(text: str) -> object:
+def strict_handshake(text: Union[str, bytes]) -> object:
     return coprocess.decode_request(text)
 
 
-def strict_call(text: str) -> object:
+def strict_call(text: Union[str, bytes]) -> object:
     request = coprocess.decode_request(text)
     return coprocess.call_params_from_value(request.params or {})
 
 
-def strict_verdict(text: str) -> object:
+def strict_verdict(text: Union[str, bytes]) -> object:
     response = coprocess.decode_response(text)
     assert isinstance(response, coprocess.SuccessResponse)
     return coprocess.call_result_from_value(response.result)
 
 
-def rate(decode: Callable[[str], object], text: str) -> float:
+def rate(
+    decode: Callable[[Union[str, bytes]], object], text: Union[str, bytes]
+) -> float:
     """Frames per second: the best of five rounds of at least 0.2 s."""
     best = 0.0
     for _ in range(5):
@@ -57,7 +59,7 @@ def rate(decode: Callable[[str], object], text: str) -> float:
 
 
 def main() -> None:
-    frames: List[Tuple[str, str, Callable[[str], object]]] = [
+    frames: List[Tuple[str, str, Callable[[Union[str, bytes]], object]]] = [
         ("handshake Request", HANDSHAKE, strict_handshake),
         ("mcp.call Request (CallParams)", CALL, strict_call),
         ("Response with Verdict (CallResult)", VERDICT, strict_verdict),
@@ -65,10 +67,17 @@ def main() -> None:
     print("| target | frame | strict fr/s | plain fr/s | ratio plain/strict |")
     print("|---|---|---:|---:|---:|")
     for name, text, strict in frames:
-        strict_rate = rate(strict, text)
-        plain_rate = rate(json.loads, text)
-        ratio = plain_rate / strict_rate
-        print(f"| python | {name} | {strict_rate:,.0f} | {plain_rate:,.0f} | {ratio:.2f} |")
+        # Both input forms the decoders take: `str` (a pipe read in text mode)
+        # and the line's `bytes` (a pipe read in binary mode, Popen's default),
+        # each against `json.loads` of the very same object.
+        line: Union[str, bytes]
+        for form, line in (("str", text), ("bytes", text.encode("utf-8"))):
+            strict_rate = rate(strict, line)
+            plain_rate = rate(json.loads, line)
+            ratio = plain_rate / strict_rate
+            print(
+                f"| python | {name}, {form} | {strict_rate:,.0f} | {plain_rate:,.0f} | {ratio:.2f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -634,15 +634,37 @@ class StrictJsonParser {
   }
 }
 
+/** An escaped surrogate, `\uD800` to `\uDFFF` (judged by the strict parser). */
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+
+/** A raw surrogate code unit without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** A surrogate code unit (half of a pair, or lone). */
 const ANY_SURROGATE = /[\ud800-\udfff]/;
 
 /**
- * Where `JSON.parse` could let a lone surrogate through: any escaped surrogate
- * (`\uD800` to `\uDFFF`, judged by the strict parser), or a raw one without its
- * other half.
+ * `String.prototype.isWellFormed` (ES2024: no lone surrogates), where the
+ * platform has it; it answers in constant time for most strings.
  */
-const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
+  .isWellFormed;
+
+/** Whether the raw text of `text` holds a surrogate without its other half. */
+function hasLoneSurrogate(text: string): boolean {
+  if (isWellFormed !== undefined) {
+    return !isWellFormed.call(text);
+  }
+  return ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
+}
+
+/**
+ * Whether `JSON.parse` could let a lone surrogate through: any escaped
+ * surrogate (the strict parser judges it), or a raw one without its other half.
+ */
+function mayHoldLoneSurrogate(text: string): boolean {
+  return (text.indexOf("\\u") >= 0 && ESCAPED_SURROGATE.test(text)) || hasLoneSurrogate(text);
+}
 
 /**
  * `text` read by the platform's `JSON.parse` when that gives exactly the value
@@ -656,7 +678,7 @@ const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<
  * keys, colons inside strings aside, lost one).
  */
 function parsePlainly(text: string): JsonValue | undefined {
-  if ((text.indexOf("\\u") >= 0 || ANY_SURROGATE.test(text)) && SURROGATE_RISK.test(text)) {
+  if (mayHoldLoneSurrogate(text)) {
     return undefined;
   }
   let value: JsonValue;

@@ -460,29 +460,44 @@ function mayHoldLoneSurrogate(text: string): boolean {
  * escapes and the byte-order mark; what it lets through is checked here, with
  * native string searches and one walk over the value: lone surrogates, numbers
  * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
- * duplicate keys (the text has a colon for every key, so a value with fewer
- * keys, colons inside strings aside, lost one).
+ * duplicate keys (see `keysMatch`).
  */
 function parsePlainly(text: string): JsonValue | undefined {
+  const value = parseUnchecked(text);
+  return value !== undefined && keysMatch(text, value, keysBelow(value, 0)) ? value : undefined;
+}
+
+/**
+ * `text` read by `JSON.parse`, unless it is not JSON or may hold a lone
+ * surrogate; the other rules of `parsePlainly` are still to be checked.
+ */
+function parseUnchecked(text: string): JsonValue | undefined {
   if (mayHoldLoneSurrogate(text)) {
     return undefined;
   }
-  let value: JsonValue;
   try {
-    value = JSON.parse(text) as JsonValue;
+    return JSON.parse(text) as JsonValue;
   } catch {
     return undefined;
   }
-  const keys = keysBelow(value, 0);
+}
+
+/**
+ * Whether `value`, read from `text` by `JSON.parse` and holding `keys` object
+ * keys (-1: a number or nesting the strict parser must judge), lost no
+ * duplicate key: the text has a colon for every key, so a value with fewer
+ * keys, colons inside strings aside, lost one.
+ */
+function keysMatch(text: string, value: JsonValue, keys: number): boolean {
   if (keys < 0) {
-    return undefined;
+    return false;
   }
   const colons = countColons(text);
   if (colons === keys) {
-    return value;
+    return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value) ? value : undefined;
+  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value);
 }
 
 /**
@@ -599,18 +614,59 @@ const UNTRACED = "";
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * Decodes JSON text with `read`, naming `typeName` in errors: quickly when
- * `JSON.parse` agrees with the strict parser and the value fits, else again
- * with the strict parser's value (which keeps integer-like keys in document
- * order, so the first problem found is the first one written) and paths.
+ * Whether a read is counting: the quick read of `decodeText` sets it, and
+ * then `openValue` walks each open value for the checks of `parsePlainly`
+ * (nesting it as if `OPEN_DEPTH` containers held it).
+ */
+let counting = false;
+
+/**
+ * The object keys a counting read met: every reader of a closed object or of
+ * a map adds its keys, `openValue` those of an open value.
+ */
+let keysMet = 0;
+
+/** A `Problem` that only sends a quick read to the strict parser. */
+const DOUBTFUL = new Problem("the strict parser decides", "$");
+
+/**
+ * An open value (any JSON) met by a reader; a counting read adds its keys, or
+ * leaves a number or nesting the strict parser must judge to it.
+ */
+function openValue<T extends JsonValue>(value: T): T {
+  if (counting) {
+    const keys = keysBelow(value, OPEN_DEPTH);
+    if (keys < 0) {
+      throw DOUBTFUL;
+    }
+    keysMet += keys;
+  }
+  return value;
+}
+
+/**
+ * Decodes JSON text with `read`, naming `typeName` in errors. Quickly when
+ * `JSON.parse` agrees with the strict parser and the value fits: the read
+ * itself meets every key (closed objects key by key, open values by a walk),
+ * so only the colons of the text are left to count (see `keysMatch`). Else
+ * again with the strict parser's value (which keeps integer-like keys in
+ * document order, so the first problem found is the first one written) and
+ * paths.
  */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
-  const value = parsePlainly(text);
+  const value = parseUnchecked(text);
   if (value !== undefined) {
+    counting = OPEN_DEPTH >= 0;
+    keysMet = 0;
     try {
-      return read(value, UNTRACED, false);
+      const decoded = read(value, UNTRACED, false);
+      if (keysMatch(text, value, counting ? keysMet : keysBelow(value, 0))) {
+        return decoded;
+      }
     } catch (e) {
       passOnUnlessProblem(e);
+    } finally {
+      counting = false;
     }
   }
   try {
@@ -764,6 +820,7 @@ function readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry
   const obj = readObject(value, path, orNull);
   const out: { [key: string]: T } = {};
   for (const key of memberKeys(obj)) {
+    keysMet++;
     const entry = readEntry(obj[key] as JsonValue, pathOfKey(path, key));
     if (key === "__proto__") {
       Object.defineProperty(out, key, { value: entry, writable: true, enumerable: true, configurable: true });

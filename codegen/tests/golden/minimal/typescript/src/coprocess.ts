@@ -23,6 +23,12 @@ export const MAX_LINE_BYTES = 16777216;
 /** The deepest container nesting a frame may have (`{"a":1}` is depth 1). */
 export const MAX_DEPTH = 64;
 
+/**
+ * The most containers around an open value (or a closed object or array) of any
+ * frame type.
+ */
+const OPEN_DEPTH: number = 2;
+
 // ---------------------------------------------------------------------------
 // Methods
 
@@ -545,29 +551,44 @@ function mayHoldLoneSurrogate(text: string): boolean {
  * escapes and the byte-order mark; what it lets through is checked here, with
  * native string searches and one walk over the value: lone surrogates, numbers
  * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
- * duplicate keys (the text has a colon for every key, so a value with fewer
- * keys, colons inside strings aside, lost one).
+ * duplicate keys (see `keysMatch`).
  */
 function parsePlainly(text: string): JsonValue | undefined {
+  const value = parseUnchecked(text);
+  return value !== undefined && keysMatch(text, value, keysBelow(value, 0)) ? value : undefined;
+}
+
+/**
+ * `text` read by `JSON.parse`, unless it is not JSON or may hold a lone
+ * surrogate; the other rules of `parsePlainly` are still to be checked.
+ */
+function parseUnchecked(text: string): JsonValue | undefined {
   if (mayHoldLoneSurrogate(text)) {
     return undefined;
   }
-  let value: JsonValue;
   try {
-    value = JSON.parse(text) as JsonValue;
+    return JSON.parse(text) as JsonValue;
   } catch {
     return undefined;
   }
-  const keys = keysBelow(value, 0);
+}
+
+/**
+ * Whether `value`, read from `text` by `JSON.parse` and holding `keys` object
+ * keys (-1: a number or nesting the strict parser must judge), lost no
+ * duplicate key: the text has a colon for every key, so a value with fewer
+ * keys, colons inside strings aside, lost one.
+ */
+function keysMatch(text: string, value: JsonValue, keys: number): boolean {
   if (keys < 0) {
-    return undefined;
+    return false;
   }
   const colons = countColons(text);
   if (colons === keys) {
-    return value;
+    return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value) ? value : undefined;
+  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value);
 }
 
 /**
@@ -684,18 +705,59 @@ const UNTRACED = "";
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * Decodes JSON text with `read`, naming `typeName` in errors: quickly when
- * `JSON.parse` agrees with the strict parser and the value fits, else again
- * with the strict parser's value (which keeps integer-like keys in document
- * order, so the first problem found is the first one written) and paths.
+ * Whether a read is counting: the quick read of `decodeText` sets it, and
+ * then `openValue` walks each open value for the checks of `parsePlainly`
+ * (nesting it as if `OPEN_DEPTH` containers held it).
+ */
+let counting = false;
+
+/**
+ * The object keys a counting read met: every reader of a closed object or of
+ * a map adds its keys, `openValue` those of an open value.
+ */
+let keysMet = 0;
+
+/** A `Problem` that only sends a quick read to the strict parser. */
+const DOUBTFUL = new Problem("the strict parser decides", "$");
+
+/**
+ * An open value (any JSON) met by a reader; a counting read adds its keys, or
+ * leaves a number or nesting the strict parser must judge to it.
+ */
+function openValue<T extends JsonValue>(value: T): T {
+  if (counting) {
+    const keys = keysBelow(value, OPEN_DEPTH);
+    if (keys < 0) {
+      throw DOUBTFUL;
+    }
+    keysMet += keys;
+  }
+  return value;
+}
+
+/**
+ * Decodes JSON text with `read`, naming `typeName` in errors. Quickly when
+ * `JSON.parse` agrees with the strict parser and the value fits: the read
+ * itself meets every key (closed objects key by key, open values by a walk),
+ * so only the colons of the text are left to count (see `keysMatch`). Else
+ * again with the strict parser's value (which keeps integer-like keys in
+ * document order, so the first problem found is the first one written) and
+ * paths.
  */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
-  const value = parsePlainly(text);
+  const value = parseUnchecked(text);
   if (value !== undefined) {
+    counting = OPEN_DEPTH >= 0;
+    keysMet = 0;
     try {
-      return read(value, UNTRACED, false);
+      const decoded = read(value, UNTRACED, false);
+      if (keysMatch(text, value, counting ? keysMet : keysBelow(value, 0))) {
+        return decoded;
+      }
     } catch (e) {
       passOnUnlessProblem(e);
+    } finally {
+      counting = false;
     }
   }
   try {
@@ -897,6 +959,7 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
     if (!hasOwn.call(obj, key)) {
       continue;
     }
+    keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
@@ -906,7 +969,7 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
         message = readString(member, pathTo(path, ".message"), false);
         break;
       case "data":
-        data = member;
+        data = openValue(member);
         break;
       default:
         throw unknownField(key, path);
@@ -977,6 +1040,7 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
     if (!hasOwn.call(obj, key)) {
       continue;
     }
+    keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -1058,6 +1122,7 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
     if (!hasOwn.call(obj, key)) {
       continue;
     }
+    keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
@@ -1140,6 +1205,7 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
     if (!hasOwn.call(obj, key)) {
       continue;
     }
+    keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
@@ -1230,7 +1296,7 @@ export function encodeJsonRpcVersion(value: JsonRpcVersion): string {
 export type Params = JsonObject;
 
 function readParams(value: JsonValue, path: string, orNull: boolean): Params {
-  return readObject(value, path, orNull);
+  return openValue(readObject(value, path, orNull));
 }
 
 /**
@@ -1286,6 +1352,7 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
+    keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -1447,6 +1514,7 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
     if (!hasOwn.call(obj, key)) {
       continue;
     }
+    keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
@@ -1456,7 +1524,7 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
         id = readRequestId(member, pathTo(path, ".id"), false);
         break;
       case "result":
-        result = member;
+        result = openValue(member);
         break;
       default:
         throw unknownField(key, path);

@@ -276,12 +276,15 @@ function memberKeys(obj: JsonObject): readonly string[] {
 }
 
 /**
- * What a reader's `for (const key in …)` loop walks to visit the members of
- * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
- * keys JavaScript enumerates first, a view listing its keys as written, so that
- * the first problem reported is the first one written.
+ * Reads an object for a reader's `for (const key in obj)` loop: the object
+ * itself, or, in a traced read of an object whose integer-like keys
+ * JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written. (The loop, its
+ * `hasOwn` check and its member loads all use what this returns, which lets
+ * the engine use its fast paths for them.)
  */
-function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+function readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+  const obj = readObject(value, path, orNull);
   const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
   return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
 }
@@ -734,7 +737,8 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (Array.isArray(value)) {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
-      const inner = keysBelow(items[i] as JsonValue, outer + 1);
+      const item = items[i] as JsonValue;
+      const inner = typeof item === "object" && item !== null ? countKeys(item, outer + 1) : isSafeScalar(item) ? 0 : -1;
       if (inner < 0) {
         return -1;
       }
@@ -744,7 +748,11 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
+    if (!hasOwn.call(obj, key)) {
+      return -1;
+    }
+    const member = obj[key] as JsonValue;
+    const inner = typeof member === "object" && member !== null ? countKeys(member, outer + 1) : isSafeScalar(member) ? 0 : -1;
     if (inner < 0) {
       return -1;
     }
@@ -758,7 +766,12 @@ function keysBelow(value: JsonValue, outer: number): number {
   if (typeof value === "object" && value !== null) {
     return countKeys(value, outer);
   }
-  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
+  return isSafeScalar(value) ? 0 : -1;
+}
+
+/** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
+function isSafeScalar(value: JsonValue): boolean {
+  return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
 }
 
 /** The number of colons in `text`. */
@@ -1149,9 +1162,9 @@ export interface CacheSetModeParams {
 }
 
 function readCacheSetModeParams(value: JsonValue, path: string, orNull: boolean): CacheSetModeParams {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let mode: CacheMode | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1208,11 +1221,11 @@ export interface CacheSetModeResult {
 }
 
 function readCacheSetModeResult(value: JsonValue, path: string, orNull: boolean): CacheSetModeResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let mode: CacheMode | undefined;
   let previousMode: CacheMode | undefined;
   let entries: number | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1294,12 +1307,12 @@ export interface CallParams {
 }
 
 function readCallParams(value: JsonValue, path: string, orNull: boolean): CallParams {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let tool: string | undefined;
   let arguments_: McpObject | undefined;
   let passthrough: boolean | undefined;
   let timeoutMs: number | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1382,10 +1395,10 @@ export interface CallPromptParams {
 }
 
 function readCallPromptParams(value: JsonValue, path: string, orNull: boolean): CallPromptParams {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let name: string | undefined;
   let arguments_: PromptArguments | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1450,10 +1463,10 @@ export interface CallPromptResult {
 }
 
 function readCallPromptResult(value: JsonValue, path: string, orNull: boolean): CallPromptResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let description: string | null | undefined;
   let messages: readonly McpObject[] | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1603,10 +1616,10 @@ export interface CassetteSetModeParams {
 }
 
 function readCassetteSetModeParams(value: JsonValue, path: string, orNull: boolean): CassetteSetModeParams {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let mode: CassetteMode | undefined;
   let path_: string | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1673,11 +1686,11 @@ export interface CassetteSetModeResult {
 }
 
 function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boolean): CassetteSetModeResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let mode: CassetteMode | undefined;
   let previousMode: CassetteMode | undefined;
   let path_: string | null | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1741,8 +1754,8 @@ export function encodeCassetteSetModeResult(value: CassetteSetModeResult): strin
 export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
-  const obj = readObject(value, path, orNull);
-  for (const key in inDocumentOrder(obj, path)) {
+  const obj = readMembers(value, path, orNull);
+  for (const key in obj) {
     if (hasOwn.call(obj, key)) {
       throw unknownField(key, path);
     }
@@ -1791,11 +1804,11 @@ export interface ErrorObject {
 }
 
 function readErrorObject(value: JsonValue, path: string, orNull: boolean): ErrorObject {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let code: number | undefined;
   let message: string | undefined;
   let data: JsonValue | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1872,11 +1885,11 @@ export interface ErrorResponse {
 }
 
 function readErrorResponse(value: JsonValue, path: string, orNull: boolean): ErrorResponse {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
   let error: ErrorObject | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1954,11 +1967,11 @@ export interface HandshakeParams {
 }
 
 function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): HandshakeParams {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
   let sdkVersion: string | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2038,10 +2051,10 @@ export interface HandshakeResult {
 }
 
 function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): HandshakeResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2122,14 +2135,14 @@ export interface InitializeResult {
 }
 
 function readInitializeResult(value: JsonValue, path: string, orNull: boolean): InitializeResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let era: McpEra | undefined;
   let mcpProtocolVersion: string | undefined;
   let serverName: string | undefined;
   let serverVersion: string | undefined;
   let capabilities: McpObject | undefined;
   let instructions: string | null | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2254,9 +2267,9 @@ export interface ListResourcesResult {
 }
 
 function readListResourcesResult(value: JsonValue, path: string, orNull: boolean): ListResourcesResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let resources: readonly McpObject[] | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2311,9 +2324,9 @@ export interface ListToolsResult {
 }
 
 function readListToolsResult(value: JsonValue, path: string, orNull: boolean): ListToolsResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let tools: readonly McpObject[] | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2503,9 +2516,9 @@ export interface ReadResourceParams {
 }
 
 function readReadResourceParams(value: JsonValue, path: string, orNull: boolean): ReadResourceParams {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let uri: string | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2560,9 +2573,9 @@ export interface ReadResourceResult {
 }
 
 function readReadResourceResult(value: JsonValue, path: string, orNull: boolean): ReadResourceResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let contents: readonly McpObject[] | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2617,10 +2630,10 @@ export interface ReporterFlushResult {
 }
 
 function readReporterFlushResult(value: JsonValue, path: string, orNull: boolean): ReporterFlushResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let written: number | undefined;
   let path_: string | null | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2685,10 +2698,10 @@ export interface ReporterSetUploadParams {
 }
 
 function readReporterSetUploadParams(value: JsonValue, path: string, orNull: boolean): ReporterSetUploadParams {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let enabled: boolean | undefined;
   let path_: string | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2755,11 +2768,11 @@ export interface ReporterStatus {
 }
 
 function readReporterStatus(value: JsonValue, path: string, orNull: boolean): ReporterStatus {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let enabled: boolean | undefined;
   let path_: string | null | undefined;
   let pending: number | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2840,12 +2853,12 @@ export interface Request {
 }
 
 function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: Params | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -2998,8 +3011,8 @@ export function encodeResponse(value: Response): string {
 export type ShutdownResult = Record<string, never>;
 
 function readShutdownResult(value: JsonValue, path: string, orNull: boolean): ShutdownResult {
-  const obj = readObject(value, path, orNull);
-  for (const key in inDocumentOrder(obj, path)) {
+  const obj = readMembers(value, path, orNull);
+  for (const key in obj) {
     if (hasOwn.call(obj, key)) {
       throw unknownField(key, path);
     }
@@ -3042,11 +3055,11 @@ export interface SuccessResponse {
 }
 
 function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): SuccessResponse {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: JsonValue | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -3125,12 +3138,12 @@ export interface ToolCallPassthrough {
 }
 
 function readToolCallPassthrough(value: JsonValue, path: string, orNull: boolean): ToolCallPassthrough {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let content: readonly McpObject[] | undefined;
   let structuredContent: McpObject | undefined;
   let isError: boolean | undefined;
   let meta: McpObject | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -3231,13 +3244,13 @@ export interface Verdict {
 }
 
 function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let success: boolean | undefined;
   let data: JsonValue | undefined;
   let text: string | null | undefined;
   let error: string | null | undefined;
   let durationMs: number | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }

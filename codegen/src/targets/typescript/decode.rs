@@ -84,9 +84,9 @@ fn field_locals(fields: &[Field]) -> Vec<String> {
 }
 
 fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
-    out.line("  const obj = readObject(value, path, orNull);");
+    out.line("  const obj = readMembers(value, path, orNull);");
     if object.fields.is_empty() {
-        out.line("  for (const key in inDocumentOrder(obj, path)) {");
+        out.line("  for (const key in obj) {");
         out.line("    if (hasOwn.call(obj, key)) {");
         out.line("      throw unknownField(key, path);");
         out.line("    }");
@@ -98,7 +98,7 @@ fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
     for (field, local) in object.fields.iter().zip(&locals) {
         out.line(format!("  let {local}: {} | undefined;", ts_type(&field.ty)));
     }
-    out.line("  for (const key in inDocumentOrder(obj, path)) {");
+    out.line("  for (const key in obj) {");
     out.line("    if (!hasOwn.call(obj, key)) {");
     out.line("      continue;");
     out.line("    }");

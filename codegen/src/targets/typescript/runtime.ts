@@ -56,12 +56,15 @@ function memberKeys(obj: JsonObject): readonly string[] {
 }
 
 /**
- * What a reader's `for (const key in …)` loop walks to visit the members of
- * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
- * keys JavaScript enumerates first, a view listing its keys as written, so that
- * the first problem reported is the first one written.
+ * Reads an object for a reader's `for (const key in obj)` loop: the object
+ * itself, or, in a traced read of an object whose integer-like keys
+ * JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written. (The loop, its
+ * `hasOwn` check and its member loads all use what this returns, which lets
+ * the engine use its fast paths for them.)
  */
-function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+function readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+  const obj = readObject(value, path, orNull);
   const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
   return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
 }
@@ -514,7 +517,8 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (Array.isArray(value)) {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
-      const inner = keysBelow(items[i] as JsonValue, outer + 1);
+      const item = items[i] as JsonValue;
+      const inner = typeof item === "object" && item !== null ? countKeys(item, outer + 1) : isSafeScalar(item) ? 0 : -1;
       if (inner < 0) {
         return -1;
       }
@@ -524,7 +528,11 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
+    if (!hasOwn.call(obj, key)) {
+      return -1;
+    }
+    const member = obj[key] as JsonValue;
+    const inner = typeof member === "object" && member !== null ? countKeys(member, outer + 1) : isSafeScalar(member) ? 0 : -1;
     if (inner < 0) {
       return -1;
     }
@@ -538,7 +546,12 @@ function keysBelow(value: JsonValue, outer: number): number {
   if (typeof value === "object" && value !== null) {
     return countKeys(value, outer);
   }
-  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
+  return isSafeScalar(value) ? 0 : -1;
+}
+
+/** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
+function isSafeScalar(value: JsonValue): boolean {
+  return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
 }
 
 /** The number of colons in `text`. */

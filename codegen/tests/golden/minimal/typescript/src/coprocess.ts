@@ -147,12 +147,15 @@ const documentOrder = new WeakMap<JsonObject, readonly string[]>();
 let documentOrderUsed = false;
 
 /**
- * What a reader's `for (const key in …)` loop walks to visit the members of
- * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
- * keys JavaScript enumerates first, a view listing its keys as written, so that
- * the first problem reported is the first one written.
+ * Reads an object for a reader's `for (const key in obj)` loop: the object
+ * itself, or, in a traced read of an object whose integer-like keys
+ * JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written. (The loop, its
+ * `hasOwn` check and its member loads all use what this returns, which lets
+ * the engine use its fast paths for them.)
  */
-function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+function readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+  const obj = readObject(value, path, orNull);
   const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
   return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
 }
@@ -605,7 +608,8 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (Array.isArray(value)) {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
-      const inner = keysBelow(items[i] as JsonValue, outer + 1);
+      const item = items[i] as JsonValue;
+      const inner = typeof item === "object" && item !== null ? countKeys(item, outer + 1) : isSafeScalar(item) ? 0 : -1;
       if (inner < 0) {
         return -1;
       }
@@ -615,7 +619,11 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
+    if (!hasOwn.call(obj, key)) {
+      return -1;
+    }
+    const member = obj[key] as JsonValue;
+    const inner = typeof member === "object" && member !== null ? countKeys(member, outer + 1) : isSafeScalar(member) ? 0 : -1;
     if (inner < 0) {
       return -1;
     }
@@ -629,7 +637,12 @@ function keysBelow(value: JsonValue, outer: number): number {
   if (typeof value === "object" && value !== null) {
     return countKeys(value, outer);
   }
-  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
+  return isSafeScalar(value) ? 0 : -1;
+}
+
+/** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
+function isSafeScalar(value: JsonValue): boolean {
+  return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
 }
 
 /** The number of colons in `text`. */
@@ -901,8 +914,8 @@ function listOf(names: readonly string[], separator: string): string {
 export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
-  const obj = readObject(value, path, orNull);
-  for (const key in inDocumentOrder(obj, path)) {
+  const obj = readMembers(value, path, orNull);
+  for (const key in obj) {
     if (hasOwn.call(obj, key)) {
       throw unknownField(key, path);
     }
@@ -951,11 +964,11 @@ export interface ErrorObject {
 }
 
 function readErrorObject(value: JsonValue, path: string, orNull: boolean): ErrorObject {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let code: number | undefined;
   let message: string | undefined;
   let data: JsonValue | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1032,11 +1045,11 @@ export interface ErrorResponse {
 }
 
 function readErrorResponse(value: JsonValue, path: string, orNull: boolean): ErrorResponse {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
   let error: ErrorObject | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1114,11 +1127,11 @@ export interface HandshakeParams {
 }
 
 function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): HandshakeParams {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
   let sdkVersion: string | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1198,10 +1211,10 @@ export interface HandshakeResult {
 }
 
 function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): HandshakeResult {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1343,12 +1356,12 @@ export interface Request {
 }
 
 function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: Params | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }
@@ -1506,11 +1519,11 @@ export interface SuccessResponse {
 }
 
 function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): SuccessResponse {
-  const obj = readObject(value, path, orNull);
+  const obj = readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: JsonValue | undefined;
-  for (const key in inDocumentOrder(obj, path)) {
+  for (const key in obj) {
     if (!hasOwn.call(obj, key)) {
       continue;
     }

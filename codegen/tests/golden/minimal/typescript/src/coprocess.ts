@@ -543,7 +543,22 @@ function hasLoneSurrogate(text: string): boolean {
  * surrogate (the strict parser judges it), or a raw one without its other half.
  */
 function mayHoldLoneSurrogate(text: string): boolean {
-  return (text.indexOf("\\u") >= 0 && ESCAPED_SURROGATE.test(text)) || hasLoneSurrogate(text);
+  return (hasUnicodeEscape(text) && ESCAPED_SURROGATE.test(text)) || hasLoneSurrogate(text);
+}
+
+/**
+ * Whether JSON text has a `\uXXXX` escape: a backslash followed by `u`, each
+ * escape skipped as a whole (a one-character search, which engines run
+ * faster than a two-character one). On text that is not JSON the answer does
+ * not matter: `JSON.parse` rejects it.
+ */
+function hasUnicodeEscape(text: string): boolean {
+  for (let i = text.indexOf("\\"); i >= 0; i = text.indexOf("\\", i + 2)) {
+    if (text.charCodeAt(i + 1) === 0x75) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

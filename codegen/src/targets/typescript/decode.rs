@@ -11,7 +11,7 @@ use super::types::{ts_type, values_constant};
 pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
     let or_null_text = if or_null { "true" } else { "false" };
     match ty {
-        Ty::Any => value.to_string(),
+        Ty::Any => format!("openValue({value})"),
         Ty::Boolean => format!("readBoolean({value}, {path}, {or_null_text})"),
         Ty::Integer { minimum: None } => format!("readInteger({value}, {path}, {or_null_text})"),
         Ty::Integer { minimum: Some(min) } => {
@@ -20,14 +20,14 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
         Ty::String => format!("readString({value}, {path}, {or_null_text})"),
         Ty::Ref(name) => format!("read{}({value}, {path}, {or_null_text})", stem(name)),
         Ty::Array(item) => match item.as_ref() {
-            Ty::Any => format!("readArray({value}, {path}, {or_null_text})"),
+            Ty::Any => format!("openValue(readArray({value}, {path}, {or_null_text}))"),
             item => format!(
                 "readArrayOf({value}, {path}, {or_null_text}, (item, itemPath) => {})",
                 read_expr(item, "item", "itemPath", false)
             ),
         },
         Ty::Nullable(inner) => match inner.as_ref() {
-            Ty::Any => value.to_string(),
+            Ty::Any => format!("openValue({value})"),
             inner => format!("{value} === null ? null : {}", read_expr(inner, value, path, true)),
         },
     }
@@ -42,7 +42,7 @@ pub fn render(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     out.line(format!("function read{stem}(value: JsonValue, path: string, orNull: boolean): {name} {{"));
     match &def.kind {
         TypeKind::Object(object) => read_object(out, object, &name),
-        TypeKind::Map(Ty::Any) => out.line("  return readObject(value, path, orNull);"),
+        TypeKind::Map(Ty::Any) => out.line("  return openValue(readObject(value, path, orNull));"),
         TypeKind::Map(ty) => out.line(format!(
             "  return readMapOf(value, path, orNull, (entry, entryPath) => {});",
             read_expr(ty, "entry", "entryPath", false)
@@ -84,9 +84,9 @@ fn field_locals(fields: &[Field]) -> Vec<String> {
 }
 
 fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
-    out.line("  const obj = readObject(value, path, orNull);");
+    out.line("  const obj = readMembers(value, path, orNull);");
     if object.fields.is_empty() {
-        out.line("  for (const key in inDocumentOrder(obj, path)) {");
+        out.line("  for (const key in obj) {");
         out.line("    if (hasOwn.call(obj, key)) {");
         out.line("      throw unknownField(key, path);");
         out.line("    }");
@@ -98,10 +98,11 @@ fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
     for (field, local) in object.fields.iter().zip(&locals) {
         out.line(format!("  let {local}: {} | undefined;", ts_type(&field.ty)));
     }
-    out.line("  for (const key in inDocumentOrder(obj, path)) {");
+    out.line("  for (const key in obj) {");
     out.line("    if (!hasOwn.call(obj, key)) {");
     out.line("      continue;");
     out.line("    }");
+    out.line("    keysMet++;");
     out.line("    const member = obj[key] as JsonValue;");
     out.line("    switch (key) {");
     for (field, local) in object.fields.iter().zip(&locals) {
@@ -180,5 +181,76 @@ fn declare_discriminators(out: &mut Out, def: &TypeDef) {
         out.blank();
         out.doc("", &format!("The field that selects each variant of `{}`, in variant order.", def.name));
         out.line(format!("const {}: readonly string[] = [{}];", variants_constant(&def.name), names.join(", ")));
+    }
+}
+
+/// Declares `OPEN_DEPTH`, the nesting a counting read assumes around open
+/// values (see `decodeText` in the runtime).
+pub fn open_depth_constant(out: &mut Out, contract: &Contract) {
+    out.blank();
+    match open_depth(contract) {
+        Some(depth) => {
+            out.doc("", "The most containers around an open value (or a closed object or array) of any frame type.");
+            out.line(format!("const OPEN_DEPTH: number = {depth};"));
+        }
+        None => {
+            out.doc("", "-1: a frame type contains itself, so closed objects may nest at any depth and every value is walked.");
+            out.line("const OPEN_DEPTH: number = -1;");
+        }
+    }
+}
+
+/// The most containers around an open value, or the depth of a closed
+/// container, in any frame type; None when a type contains itself or this
+/// exceeds `MAX_DEPTH`.
+fn open_depth(contract: &Contract) -> Option<u32> {
+    let mut deepest = 0;
+    for name in contract.types.keys() {
+        deepest = deepest.max(depth_below(contract, &Ty::Ref(name.clone()), 0, &mut Vec::new())?);
+    }
+    (deepest <= contract.max_depth).then_some(deepest)
+}
+
+/// `open_depth` of a `ty` value inside `outer` containers; `visiting` holds
+/// the types being measured.
+fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<String>) -> Option<u32> {
+    match ty {
+        Ty::Any => Some(outer),
+        Ty::Boolean | Ty::Integer { .. } | Ty::String => Some(0),
+        Ty::Nullable(inner) => depth_below(contract, inner, outer, visiting),
+        Ty::Array(item) if **item == Ty::Any => Some(outer),
+        Ty::Array(item) => Some(depth_below(contract, item, outer + 1, visiting)?.max(outer + 1)),
+        Ty::Ref(name) => {
+            if visiting.contains(name) {
+                return None;
+            }
+            visiting.push(name.clone());
+            let depth = depth_of_def(contract, contract.type_def(name)?, outer, visiting);
+            visiting.pop();
+            depth
+        }
+    }
+}
+
+/// `depth_below` of a value of `def`.
+fn depth_of_def(contract: &Contract, def: &TypeDef, outer: u32, visiting: &mut Vec<String>) -> Option<u32> {
+    match &def.kind {
+        TypeKind::Object(object) => {
+            let mut deepest = outer + 1;
+            for field in &object.fields {
+                deepest = deepest.max(depth_below(contract, &field.ty, outer + 1, visiting)?);
+            }
+            Some(deepest)
+        }
+        TypeKind::Map(Ty::Any) => Some(outer),
+        TypeKind::Map(ty) => Some(depth_below(contract, ty, outer + 1, visiting)?.max(outer + 1)),
+        TypeKind::Union(variants) => {
+            let mut deepest = 0;
+            for variant in variants {
+                deepest = deepest.max(depth_below(contract, &Ty::Ref(variant.type_name.clone()), outer, visiting)?);
+            }
+            Some(deepest)
+        }
+        TypeKind::StringEnum(_) | TypeKind::IntegerOrString => Some(0),
     }
 }

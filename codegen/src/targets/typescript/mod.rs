@@ -34,6 +34,7 @@ pub fn generate(contract: &Contract) -> Files {
     let mut head = Out::default();
     protocol::header(&mut head, contract);
     protocol::constants(&mut head, contract);
+    decode::open_depth_constant(&mut head, contract);
     protocol::methods(&mut head, contract);
     protocol::error_codes(&mut head, contract);
     head.blank();

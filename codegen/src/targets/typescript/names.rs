@@ -20,8 +20,8 @@ const RUNTIME_IDENTIFIERS: &[&str] = &[
     "entryPath", "Problem", "JSON", "String", "Number", "Object", "Array", "kindOf", "expected",
     "unknownField", "missingField", "pathOfKey", "pathTo", "readBoolean", "readString", "readInteger",
     "readIntegerAtLeast", "readIntegerOrString", "readEnum", "readObject", "readArray",
-    "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "inDocumentOrder", "hasOwn", "writeArray", "writeMap",
-    "decodeText", "decodeParsed",
+    "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "readMembers", "hasOwn", "writeArray", "writeMap",
+    "decodeText", "decodeParsed", "openValue", "keysMet",
 ];
 
 /// Type names the generated file declares or uses besides the `$defs` types.

@@ -56,12 +56,15 @@ function memberKeys(obj: JsonObject): readonly string[] {
 }
 
 /**
- * What a reader's `for (const key in …)` loop walks to visit the members of
- * `obj`: `obj` itself, or, in a traced read of an object whose integer-like
- * keys JavaScript enumerates first, a view listing its keys as written, so that
- * the first problem reported is the first one written.
+ * Reads an object for a reader's `for (const key in obj)` loop: the object
+ * itself, or, in a traced read of an object whose integer-like keys
+ * JavaScript enumerates first, a view listing its keys as written, so that
+ * the first problem reported is the first one written. (The loop, its
+ * `hasOwn` check and its member loads all use what this returns, which lets
+ * the engine use its fast paths for them.)
  */
-function inDocumentOrder(obj: JsonObject, path: string): JsonObject {
+function readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+  const obj = readObject(value, path, orNull);
   const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
   return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
 }
@@ -420,15 +423,52 @@ class StrictJsonParser {
   }
 }
 
+/** An escaped surrogate, `\uD800` to `\uDFFF` (judged by the strict parser). */
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+
+/** A raw surrogate code unit without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** A surrogate code unit (half of a pair, or lone). */
 const ANY_SURROGATE = /[\ud800-\udfff]/;
 
 /**
- * Where `JSON.parse` could let a lone surrogate through: any escaped surrogate
- * (`\uD800` to `\uDFFF`, judged by the strict parser), or a raw one without its
- * other half.
+ * `String.prototype.isWellFormed` (ES2024: no lone surrogates), where the
+ * platform has it; it answers in constant time for most strings.
  */
-const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
+  .isWellFormed;
+
+/** Whether the raw text of `text` holds a surrogate without its other half. */
+function hasLoneSurrogate(text: string): boolean {
+  if (isWellFormed !== undefined) {
+    return !isWellFormed.call(text);
+  }
+  return ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
+}
+
+/**
+ * Whether `JSON.parse` could let a lone surrogate through: any escaped
+ * surrogate (the strict parser judges it), or a raw one without its other half.
+ */
+function mayHoldLoneSurrogate(text: string): boolean {
+  return (hasUnicodeEscape(text) && ESCAPED_SURROGATE.test(text)) || hasLoneSurrogate(text);
+}
+
+/**
+ * Whether JSON text has a `\uXXXX` escape: a backslash followed by `u`, each
+ * escape skipped as a whole (a one-character search, which engines run
+ * faster than a two-character one). On text that is not JSON the answer does
+ * not matter: `JSON.parse` rejects it.
+ */
+function hasUnicodeEscape(text: string): boolean {
+  for (let i = text.indexOf("\\"); i >= 0; i = text.indexOf("\\", i + 2)) {
+    if (text.charCodeAt(i + 1) === 0x75) {
+      return true;
+    }
+  }
+  return false;
+}
 
 /**
  * `text` read by the platform's `JSON.parse` when that gives exactly the value
@@ -438,29 +478,44 @@ const SURROGATE_RISK = /\\u[dD][89a-fA-F]|[\ud800-\udbff](?![\udc00-\udfff])|(?<
  * escapes and the byte-order mark; what it lets through is checked here, with
  * native string searches and one walk over the value: lone surrogates, numbers
  * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
- * duplicate keys (the text has a colon for every key, so a value with fewer
- * keys, colons inside strings aside, lost one).
+ * duplicate keys (see `keysMatch`).
  */
 function parsePlainly(text: string): JsonValue | undefined {
-  if ((text.indexOf("\\u") >= 0 || ANY_SURROGATE.test(text)) && SURROGATE_RISK.test(text)) {
+  const value = parseUnchecked(text);
+  return value !== undefined && keysMatch(text, value, keysBelow(value, 0)) ? value : undefined;
+}
+
+/**
+ * `text` read by `JSON.parse`, unless it is not JSON or may hold a lone
+ * surrogate; the other rules of `parsePlainly` are still to be checked.
+ */
+function parseUnchecked(text: string): JsonValue | undefined {
+  if (mayHoldLoneSurrogate(text)) {
     return undefined;
   }
-  let value: JsonValue;
   try {
-    value = JSON.parse(text) as JsonValue;
+    return JSON.parse(text) as JsonValue;
   } catch {
     return undefined;
   }
-  const keys = keysBelow(value, 0);
+}
+
+/**
+ * Whether `value`, read from `text` by `JSON.parse` and holding `keys` object
+ * keys (-1: a number or nesting the strict parser must judge), lost no
+ * duplicate key: the text has a colon for every key, so a value with fewer
+ * keys, colons inside strings aside, lost one.
+ */
+function keysMatch(text: string, value: JsonValue, keys: number): boolean {
   if (keys < 0) {
-    return undefined;
+    return false;
   }
   const colons = countColons(text);
   if (colons === keys) {
-    return value;
+    return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value) ? value : undefined;
+  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value);
 }
 
 /**
@@ -477,7 +532,8 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (Array.isArray(value)) {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
-      const inner = keysBelow(items[i] as JsonValue, outer + 1);
+      const item = items[i] as JsonValue;
+      const inner = typeof item === "object" && item !== null ? countKeys(item, outer + 1) : isSafeScalar(item) ? 0 : -1;
       if (inner < 0) {
         return -1;
       }
@@ -487,7 +543,11 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    const inner = hasOwn.call(obj, key) ? keysBelow(obj[key] as JsonValue, outer + 1) : -1;
+    if (!hasOwn.call(obj, key)) {
+      return -1;
+    }
+    const member = obj[key] as JsonValue;
+    const inner = typeof member === "object" && member !== null ? countKeys(member, outer + 1) : isSafeScalar(member) ? 0 : -1;
     if (inner < 0) {
       return -1;
     }
@@ -501,7 +561,12 @@ function keysBelow(value: JsonValue, outer: number): number {
   if (typeof value === "object" && value !== null) {
     return countKeys(value, outer);
   }
-  return typeof value !== "number" || Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 0 : -1;
+  return isSafeScalar(value) ? 0 : -1;
+}
+
+/** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
+function isSafeScalar(value: JsonValue): boolean {
+  return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
 }
 
 /** The number of colons in `text`. */
@@ -577,18 +642,59 @@ const UNTRACED = "";
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * Decodes JSON text with `read`, naming `typeName` in errors: quickly when
- * `JSON.parse` agrees with the strict parser and the value fits, else again
- * with the strict parser's value (which keeps integer-like keys in document
- * order, so the first problem found is the first one written) and paths.
+ * Whether a read is counting: the quick read of `decodeText` sets it, and
+ * then `openValue` walks each open value for the checks of `parsePlainly`
+ * (nesting it as if `OPEN_DEPTH` containers held it).
+ */
+let counting = false;
+
+/**
+ * The object keys a counting read met: every reader of a closed object or of
+ * a map adds its keys, `openValue` those of an open value.
+ */
+let keysMet = 0;
+
+/** A `Problem` that only sends a quick read to the strict parser. */
+const DOUBTFUL = new Problem("the strict parser decides", "$");
+
+/**
+ * An open value (any JSON) met by a reader; a counting read adds its keys, or
+ * leaves a number or nesting the strict parser must judge to it.
+ */
+function openValue<T extends JsonValue>(value: T): T {
+  if (counting) {
+    const keys = keysBelow(value, OPEN_DEPTH);
+    if (keys < 0) {
+      throw DOUBTFUL;
+    }
+    keysMet += keys;
+  }
+  return value;
+}
+
+/**
+ * Decodes JSON text with `read`, naming `typeName` in errors. Quickly when
+ * `JSON.parse` agrees with the strict parser and the value fits: the read
+ * itself meets every key (closed objects key by key, open values by a walk),
+ * so only the colons of the text are left to count (see `keysMatch`). Else
+ * again with the strict parser's value (which keeps integer-like keys in
+ * document order, so the first problem found is the first one written) and
+ * paths.
  */
 function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
-  const value = parsePlainly(text);
+  const value = parseUnchecked(text);
   if (value !== undefined) {
+    counting = OPEN_DEPTH >= 0;
+    keysMet = 0;
     try {
-      return read(value, UNTRACED, false);
+      const decoded = read(value, UNTRACED, false);
+      if (keysMatch(text, value, counting ? keysMet : keysBelow(value, 0))) {
+        return decoded;
+      }
     } catch (e) {
       passOnUnlessProblem(e);
+    } finally {
+      counting = false;
     }
   }
   try {
@@ -742,6 +848,7 @@ function readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry
   const obj = readObject(value, path, orNull);
   const out: { [key: string]: T } = {};
   for (const key of memberKeys(obj)) {
+    keysMet++;
     const entry = readEntry(obj[key] as JsonValue, pathOfKey(path, key));
     if (key === "__proto__") {
       Object.defineProperty(out, key, { value: entry, writable: true, enumerable: true, configurable: true });

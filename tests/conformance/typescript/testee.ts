@@ -10,7 +10,16 @@ import {
   METHOD_TABLE,
   UNSUPPORTED_SDK_LANES,
   checkHandshakeResponse,
+  decodeMcpObjectValue,
+  decodeParamsValue,
+  decodeRequestOf,
+  decodeResponse,
+  decodeResponseOf,
   encodeHandshakeResult,
+  encodeMcpObject,
+  encodeParams,
+  encodeRequestOf,
+  encodeResponseOf,
   handshakeRequest,
   isTypeName,
   laneCliHint,
@@ -50,7 +59,60 @@ function decode(testCase: Case): string {
   if (!isTypeName(typeName)) {
     return failure(`unknown type \`${typeName}\``);
   }
-  return ok(recode(typeName, text(testCase, "json")));
+  const json = text(testCase, "json");
+  const answer = answerOf(() => recode(typeName, json));
+  const typed = typedDisagreement(typeName, json, answer);
+  return typed === null ? answer : failure(`testee: the typed envelope disagrees: ${typed}`);
+}
+
+/** The answer line of `decode`: its value, or its `DecodeError`. */
+function answerOf(decode: () => string): string {
+  try {
+    return ok(decode());
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      return failure(e.message);
+    }
+    throw e;
+  }
+}
+
+/**
+ * Checks the typed envelopes against the open ones: `RequestOf<Params>` must
+ * answer exactly as `Request`, and so must a params decoder of the caller's
+ * (not a generated one); `ResponseOf<McpObject>` must accept a response
+ * exactly when `Response` does and its result is an object, with the same
+ * encoding, and a result decoder of the caller's must answer exactly as
+ * `Response`. Returns what a typed envelope answered when it disagrees, else
+ * null.
+ */
+function typedDisagreement(typeName: string, json: string, answer: string): string | null {
+  const answers: string[] = [];
+  if (typeName === "Request") {
+    answers.push(answerOf(() => encodeRequestOf(decodeRequestOf(json, decodeParamsValue), encodeParams)));
+    answers.push(answerOf(() => encodeRequestOf(decodeRequestOf(json, (value) => decodeParamsValue(value)), encodeParams)));
+  } else if (typeName === "Response") {
+    answers.push(answerOf(() => encodeResponseOf(decodeResponseOf(json, (value) => value), JSON.stringify)));
+    const typed = answerOf(() => encodeResponseOf(decodeResponseOf(json, decodeMcpObjectValue), encodeMcpObject));
+    const agrees = objectResult(json) ? typed === answer : typed.startsWith('{"ok":false');
+    if (!agrees) {
+      return typed;
+    }
+  }
+  return answers.find((typed) => typed !== answer) ?? null;
+}
+
+/** Whether `json` decodes as a `Response` whose result, if any, is an object. */
+function objectResult(json: string): boolean {
+  try {
+    const response = decodeResponse(json);
+    return !("result" in response) || (typeof response.result === "object" && response.result !== null && !Array.isArray(response.result));
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      return false;
+    }
+    throw e;
+  }
 }
 
 function handshake(testCase: Case): string {

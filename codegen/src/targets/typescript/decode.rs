@@ -83,7 +83,8 @@ fn field_locals(fields: &[Field]) -> Vec<String> {
     taken
 }
 
-fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
+/// The body of a closed object's reader, which returns a `name`.
+pub fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
     out.line("  const obj = readMembers(value, path, orNull);");
     if object.fields.is_empty() {
         out.line("  for (const key in obj) {");

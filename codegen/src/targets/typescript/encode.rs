@@ -49,7 +49,8 @@ pub fn render(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     out.line("}");
 }
 
-fn write_object(out: &mut Out, object: &ObjectType) {
+/// The body of a closed object's encoder, which writes `value`.
+pub fn write_object(out: &mut Out, object: &ObjectType) {
     if object.fields.is_empty() {
         out.line("  return \"{}\";");
         return;

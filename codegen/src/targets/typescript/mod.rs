@@ -8,11 +8,12 @@
 //!
 //! The file is assembled from one submodule per concern: [`names`] (naming
 //! and quoting), [`types`] (type declarations), [`decode`] and [`encode`]
-//! (per-type codecs), and [`protocol`] (constants, messages, handshake,
-//! lanes, the type registry).
+//! (per-type codecs), [`envelopes`] (the typed `RequestOf<P>` family), and
+//! [`protocol`] (constants, messages, handshake, lanes, the type registry).
 
 mod decode;
 mod encode;
+mod envelopes;
 mod names;
 mod out;
 mod protocol;
@@ -45,6 +46,7 @@ pub fn generate(contract: &Contract) -> Files {
         decode::render(&mut body, contract, def);
         encode::render(&mut body, contract, def);
     }
+    envelopes::render(&mut body, contract);
     protocol::registry(&mut body, contract);
     protocol::messages(&mut body, contract);
     protocol::handshake(&mut body, contract);

@@ -21,13 +21,13 @@ const RUNTIME_IDENTIFIERS: &[&str] = &[
     "unknownField", "missingField", "pathOfKey", "pathTo", "readBoolean", "readString", "readInteger",
     "readIntegerAtLeast", "readIntegerOrString", "readEnum", "readObject", "readArray",
     "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "readMembers", "hasOwn", "writeArray", "writeMap",
-    "decodeText", "decodeParsed", "openValue", "keysMet",
+    "decodeText", "decodeParsed", "openValue", "keysMet", "readP", "readR", "readerOf", "decodeAt",
 ];
 
 /// Type names the generated file declares or uses besides the `$defs` types.
 const RESERVED_TYPE_NAMES: &[&str] = &[
     "JsonValue", "JsonArray", "JsonObject", "DecodeError", "Problem", "StrictJsonParser",
-    "Reader", "Mutable", "TypeName", "MethodInfo", "LaneInfo", "CoprocessHandshakeError",
+    "Reader", "Mutable", "ValueDecoder", "TypeName", "MethodInfo", "LaneInfo", "CoprocessHandshakeError",
     "HandshakeFailure", "Object", "Array", "Error", "Map", "Set", "WeakMap", "String", "Number",
     "Boolean", "Symbol", "Record", "Readonly", "ReadonlyArray", "Partial", "Promise", "Date",
     "RegExp", "Function", "Math", "JSON", "BigInt",

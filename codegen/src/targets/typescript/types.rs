@@ -42,7 +42,8 @@ pub fn declare(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     }
 }
 
-fn declare_object(out: &mut Out, name: &str, object: &ObjectType) {
+/// Declares a closed object as `name`, an interface (or an empty record).
+pub fn declare_object(out: &mut Out, name: &str, object: &ObjectType) {
     if object.fields.is_empty() {
         out.line(format!("export type {name} = Record<string, never>;"));
         return;

@@ -2160,6 +2160,269 @@ export function encodeSuccessResponse(value: SuccessResponse): string {
 }
 
 // ---------------------------------------------------------------------------
+// Typed envelopes
+
+/**
+ * Decodes an already-parsed JSON value as a `T`, throwing a `DecodeError`: the
+ * shape of a generated `decode…Value` function.
+ */
+export type ValueDecoder<T> = (value: JsonValue) => T;
+
+/**
+ * A `Request` whose `params` is decoded as `P`, the generated type the method
+ * table names for the method.
+ */
+export interface RequestOf<P> {
+  /** Always `2.0`. */
+  readonly jsonrpc: JsonRpcVersion;
+  /** Chosen by the SDK and echoed in the response. */
+  readonly id: RequestId;
+  /** One of the names in the method table. */
+  readonly method: string;
+  /**
+   * The method's params object. Omitted for methods whose params are optional
+   * (an empty object is accepted there too).
+   */
+  readonly params?: P;
+}
+
+function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP: Reader<P>): RequestOf<P> {
+  const obj = readMembers(value, path, orNull);
+  let jsonrpc: JsonRpcVersion | undefined;
+  let id: RequestId | undefined;
+  let method: string | undefined;
+  let params: P | undefined;
+  for (const key in obj) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
+    keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "jsonrpc":
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        break;
+      case "id":
+        id = readRequestId(member, pathTo(path, ".id"), false);
+        break;
+      case "method":
+        method = readString(member, pathTo(path, ".method"), false);
+        break;
+      case "params":
+        params = readP(member, pathTo(path, ".params"), false);
+        break;
+      default:
+        throw unknownField(key, path);
+    }
+  }
+  if (jsonrpc === undefined) {
+    throw missingField("jsonrpc", path);
+  }
+  if (id === undefined) {
+    throw missingField("id", path);
+  }
+  if (method === undefined) {
+    throw missingField("method", path);
+  }
+  const out: Mutable<RequestOf<P>> = { jsonrpc, id, method };
+  if (params !== undefined) {
+    out.params = params;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Request` from one strict JSON text, its `params` as `decodeParams`
+ * (a generated `decode…Value` function, such as `decodeCallParamsValue`)
+ * decodes it, in the same pass. A problem anywhere is the `Request`'s, at its
+ * path from the frame's root. Throws a `DecodeError`.
+ */
+export function decodeRequestOf<P>(text: string, decodeParams: ValueDecoder<P>): RequestOf<P> {
+  const readP = readerOf(decodeParams);
+  return decodeText("Request", (value, path, orNull) => readRequestOf(value, path, orNull, readP), text);
+}
+
+/**
+ * Encodes a `Request` as one line of JSON text, its `params` with `encodeP`
+ * (such as `encodeCallParams`).
+ */
+export function encodeRequestOf<P>(value: RequestOf<P>, encodeP: (value: P) => string): string {
+  let out = "{";
+  out += '"jsonrpc":' + encodeJsonRpcVersion(value.jsonrpc);
+  out += ',"id":' + encodeRequestId(value.id);
+  out += ',"method":' + JSON.stringify(value.method);
+  if (value.params !== undefined) {
+    out += ',"params":' + encodeP(value.params);
+  }
+  return out + "}";
+}
+
+/**
+ * A `SuccessResponse` whose `result` is decoded as `R`, the generated type the
+ * method table names for the method.
+ */
+export interface SuccessResponseOf<R> {
+  /** Always `2.0`. */
+  readonly jsonrpc: JsonRpcVersion;
+  /** The id of the request this answers. */
+  readonly id: RequestId;
+  /** The method's result, of the shape the method table names. */
+  readonly result: R;
+}
+
+function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: Reader<R>): SuccessResponseOf<R> {
+  const obj = readMembers(value, path, orNull);
+  let jsonrpc: JsonRpcVersion | undefined;
+  let id: RequestId | undefined;
+  let result: R | undefined;
+  for (const key in obj) {
+    if (!hasOwn.call(obj, key)) {
+      continue;
+    }
+    keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "jsonrpc":
+        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        break;
+      case "id":
+        id = readRequestId(member, pathTo(path, ".id"), false);
+        break;
+      case "result":
+        result = readR(member, pathTo(path, ".result"), false);
+        break;
+      default:
+        throw unknownField(key, path);
+    }
+  }
+  if (jsonrpc === undefined) {
+    throw missingField("jsonrpc", path);
+  }
+  if (id === undefined) {
+    throw missingField("id", path);
+  }
+  if (result === undefined) {
+    throw missingField("result", path);
+  }
+  return { jsonrpc, id, result };
+}
+
+/**
+ * Decodes a `SuccessResponse` from one strict JSON text, its `result` as
+ * `decodeResult` (a generated `decode…Value` function, such as
+ * `decodeCallResultValue`) decodes it, in the same pass. A problem anywhere is
+ * the `SuccessResponse`'s, at its path from the frame's root. Throws a
+ * `DecodeError`.
+ */
+export function decodeSuccessResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): SuccessResponseOf<R> {
+  const readR = readerOf(decodeResult);
+  return decodeText("SuccessResponse", (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR), text);
+}
+
+/**
+ * Encodes a `SuccessResponse` as one line of JSON text, its `result` with
+ * `encodeR` (such as `encodeCallResult`).
+ */
+export function encodeSuccessResponseOf<R>(value: SuccessResponseOf<R>, encodeR: (value: R) => string): string {
+  let out = "{";
+  out += '"jsonrpc":' + encodeJsonRpcVersion(value.jsonrpc);
+  out += ',"id":' + encodeRequestId(value.id);
+  out += ',"result":' + encodeR(value.result);
+  return out + "}";
+}
+
+/**
+ * A `Response` whose `result` is decoded as `R`, the generated type the method
+ * table names for the method.
+ */
+export type ResponseOf<R> = SuccessResponseOf<R> | ErrorResponse;
+
+function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: Reader<R>): ResponseOf<R> {
+  const obj = readObject(value, path, orNull);
+  switch (pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
+    case 0:
+      return readSuccessResponseOf(obj, path, false, readR);
+    default:
+      return readErrorResponse(obj, path, false);
+  }
+}
+
+/**
+ * Decodes a `Response` from one strict JSON text, its `result` as
+ * `decodeResult` (a generated `decode…Value` function, such as
+ * `decodeCallResultValue`) decodes it, in the same pass. A problem anywhere is
+ * the `Response`'s, at its path from the frame's root. Throws a `DecodeError`.
+ */
+export function decodeResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): ResponseOf<R> {
+  const readR = readerOf(decodeResult);
+  return decodeText("Response", (value, path, orNull) => readResponseOf(value, path, orNull, readR), text);
+}
+
+/**
+ * Encodes a `Response` as one line of JSON text, its `result` with `encodeR`
+ * (such as `encodeCallResult`).
+ */
+export function encodeResponseOf<R>(value: ResponseOf<R>, encodeR: (value: R) => string): string {
+  if ("result" in value) {
+    return encodeSuccessResponseOf(value, encodeR);
+  }
+  return encodeErrorResponse(value);
+}
+
+/** The reader behind each generated `decode…Value` function. */
+const VALUE_READERS = new Map<ValueDecoder<unknown>, Reader<unknown>>([
+  [decodeBagValue, readBag],
+  [decodeCircleValue, readCircle],
+  [decodeEmptyParamsValue, readEmptyParams],
+  [decodeErrorObjectValue, readErrorObject],
+  [decodeErrorResponseValue, readErrorResponse],
+  [decodeHandshakeParamsValue, readHandshakeParams],
+  [decodeHandshakeResultValue, readHandshakeResult],
+  [decodeImportValue, readImport],
+  [decodeJsonRpcVersionValue, readJsonRpcVersion],
+  [decodeKeywordsValue, readKeywords],
+  [decodeLabelValue, readLabel],
+  [decodeParamsValue, readParams],
+  [decodeRequestValue, readRequest],
+  [decodeRequestIdValue, readRequestId],
+  [decodeResponseValue, readResponse],
+  [decodeShapeValue, readShape],
+  [decodeSquareValue, readSquare],
+  [decodeSuccessResponseValue, readSuccessResponse],
+]);
+
+/**
+ * The reader of `decode`: the generated one for a generated `decode…Value`,
+ * else one that reads the value as an open value (checking it as `decodeText`
+ * checks any) and then reports what `decode` throws at the value's path.
+ */
+function readerOf<T>(decode: ValueDecoder<T>): Reader<T> {
+  const generated = VALUE_READERS.get(decode) as Reader<T> | undefined;
+  return generated ?? ((value, path) => decodeAt(decode, openValue(value), path));
+}
+
+/**
+ * Decodes `value` at `path` with a decoder of the caller's, outside any
+ * counting read, its `DecodeError` as a `Problem` below `path`.
+ */
+function decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {
+  const wasCounting = counting;
+  const met = keysMet;
+  counting = false;
+  try {
+    return decode(value);
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      throw new Problem(e.problem, path === UNTRACED ? UNTRACED : path + e.path.slice(1));
+    }
+    throw e;
+  } finally {
+    counting = wasCounting;
+    keysMet = met;
+  }
+}
+
+// ---------------------------------------------------------------------------
 // The type registry
 
 /** The name of every `$defs` type. */

@@ -1,0 +1,221 @@
+//! Typed envelopes: `RequestOf<P>`, `SuccessResponseOf<R>` and
+//! `ResponseOf<R>`, the `Request`, `SuccessResponse` and `Response` frames
+//! with their open `params` / `result` member typed by the method table's
+//! shape. `decodeRequestOf(text, decodeCallParamsValue)` reads that member
+//! with the generated type's own reader in the same pass over the frame (no
+//! walk of it as an open value first), so a wrong `params` is reported as the
+//! `Request`'s problem at `$.params.…`.
+
+use crate::model::{Contract, Ty, TypeDef, TypeKind, UnionVariant};
+
+use super::decode::read_object;
+use super::encode::write_object;
+use super::names::{js_string, property, stem, type_name};
+use super::out::Out;
+use super::types::declare_object;
+
+/// The JSON-RPC envelopes, the member each one leaves open, its type
+/// parameter, and a type to name in examples.
+const OPEN_MEMBERS: &[(&str, &str, &str, &str)] =
+    &[("Request", "params", "P", "CallParams"), ("SuccessResponse", "result", "R", "CallResult")];
+
+/// The type `ResponseOf<R>`'s examples name.
+const RESULT_EXAMPLE: &str = "CallResult";
+
+/// The generic type of an envelope: `RequestOf<P>`.
+fn typed_type(name: &str, param: &str) -> String {
+    format!("{}Of<{param}>", type_name(name))
+}
+
+/// The stem of an envelope's functions: `RequestOf` (`decodeRequestOf`).
+fn typed_stem(name: &str) -> String {
+    format!("{}Of", stem(name))
+}
+
+pub fn render(out: &mut Out, contract: &Contract) {
+    let envelopes: Vec<_> = OPEN_MEMBERS
+        .iter()
+        .filter_map(|open| match contract.type_def(open.0).map(|def| (def, &def.kind)) {
+            Some((def, TypeKind::Object(object))) if object.fields.iter().any(|f| f.name == open.1) => Some((def, open)),
+            _ => None,
+        })
+        .collect();
+    if envelopes.is_empty() {
+        return;
+    }
+    section(out);
+    let success_typed = envelopes.iter().any(|(def, _)| def.name == "SuccessResponse");
+    for (def, (_, member, param, example)) in envelopes {
+        typed_object(out, def, member, param, example);
+    }
+    if success_typed {
+        response_of(out, contract);
+    }
+    registry(out, contract);
+}
+
+fn section(out: &mut Out) {
+    out.section("Typed envelopes");
+    out.doc("", "Decodes an already-parsed JSON value as a `T`, throwing a `DecodeError`: the shape of a generated `decode…Value` function.");
+    out.line("export type ValueDecoder<T> = (value: JsonValue) => T;");
+}
+
+/// `RequestOf<P>` or `SuccessResponseOf<R>`: the type, its reader, decoder and encoder.
+fn typed_object(out: &mut Out, def: &TypeDef, member: &str, param: &str, example: &str) {
+    let TypeKind::Object(object) = &def.kind else { return };
+    let mut typed = object.clone();
+    for field in typed.fields.iter_mut().filter(|f| f.name == member) {
+        field.ty = Ty::Ref(param.to_string());
+    }
+    let name = typed_type(&def.name, param);
+    let stem = typed_stem(&def.name);
+    out.blank();
+    out.doc("", &format!(
+        "A `{}` whose `{member}` is decoded as `{param}`, the generated type the method table names for the method.",
+        def.name
+    ));
+    declare_object(out, &name, &typed);
+    out.blank();
+    out.line(format!(
+        "function read{stem}<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: Reader<{param}>): {name} {{"
+    ));
+    read_object(out, &typed, &name);
+    out.line("}");
+    decoder(out, &def.name, member, param, example, &format!("read{stem}"));
+    out.blank();
+    out.doc("", &format!(
+        "Encodes a `{}` as one line of JSON text, its `{member}` with `encode{param}` (such as `encode{example}`).",
+        def.name
+    ));
+    out.line(format!("export function encode{stem}<{param}>(value: {name}, encode{param}: (value: {param}) => string): string {{"));
+    write_object(out, &typed);
+    out.line("}");
+}
+
+/// The public `decode<Envelope>Of(text, decode…Value)` of an envelope read by `read`.
+fn decoder(out: &mut Out, def: &str, member: &str, param: &str, example: &str, read: &str) {
+    let decode_param = format!("decode{}", stem(member));
+    out.blank();
+    out.doc("", &format!(
+        "Decodes a `{def}` from one strict JSON text, its `{member}` as `{decode_param}` (a generated `decode…Value` function, such as `decode{example}Value`) decodes it, in the same pass. A problem anywhere is the `{def}`'s, at its path from the frame's root. Throws a `DecodeError`."
+    ));
+    out.line(format!(
+        "export function decode{}Of<{param}>(text: string, {decode_param}: ValueDecoder<{param}>): {} {{",
+        stem(def),
+        typed_type(def, param)
+    ));
+    out.line(format!("  const read{param} = readerOf({decode_param});"));
+    out.line(format!(
+        "  return decodeText({}, (value, path, orNull) => {read}(value, path, orNull, read{param}), text);",
+        js_string(def)
+    ));
+    out.line("}");
+}
+
+/// `ResponseOf<R>`: the `Response` union with its success variant typed (once
+/// `SuccessResponseOf<R>` is).
+fn response_of(out: &mut Out, contract: &Contract) {
+    let Some(TypeKind::Union(variants)) = contract.type_def("Response").map(|d| &d.kind) else { return };
+    let param = "R";
+    let name = typed_type("Response", param);
+    let types: Vec<String> = variants.iter().map(|v| variant_type(v, param)).collect();
+    out.blank();
+    out.doc("", "A `Response` whose `result` is decoded as `R`, the generated type the method table names for the method.");
+    out.line(format!("export type {name} = {};", types.join(" | ")));
+    out.blank();
+    out.line(format!(
+        "function readResponseOf<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: Reader<{param}>): {name} {{"
+    ));
+    out.line("  const obj = readObject(value, path, orNull);");
+    out.line("  switch (pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {");
+    for (i, variant) in variants.iter().enumerate() {
+        if i + 1 == variants.len() {
+            out.line("    default:");
+        } else {
+            out.line(format!("    case {i}:"));
+        }
+        out.line(format!("      return {};", variant_read(variant, param)));
+    }
+    out.line("  }");
+    out.line("}");
+    decoder(out, "Response", "result", param, RESULT_EXAMPLE, "readResponseOf");
+    encode_response_of(out, variants, param);
+}
+
+fn variant_type(variant: &UnionVariant, param: &str) -> String {
+    if variant.type_name == "SuccessResponse" {
+        typed_type(&variant.type_name, param)
+    } else {
+        type_name(&variant.type_name)
+    }
+}
+
+fn variant_read(variant: &UnionVariant, param: &str) -> String {
+    if variant.type_name == "SuccessResponse" {
+        format!("read{}(obj, path, false, read{param})", typed_stem(&variant.type_name))
+    } else {
+        format!("read{}(obj, path, false)", stem(&variant.type_name))
+    }
+}
+
+fn encode_response_of(out: &mut Out, variants: &[UnionVariant], param: &str) {
+    out.blank();
+    out.doc("", &format!(
+        "Encodes a `Response` as one line of JSON text, its `result` with `encode{param}` (such as `encode{RESULT_EXAMPLE}`)."
+    ));
+    out.line(format!(
+        "export function encodeResponseOf<{param}>(value: {}, encode{param}: (value: {param}) => string): string {{",
+        typed_type("Response", param)
+    ));
+    for (i, variant) in variants.iter().enumerate() {
+        let encode = if variant.type_name == "SuccessResponse" {
+            format!("encode{}(value, encode{param})", typed_stem(&variant.type_name))
+        } else {
+            format!("encode{}(value)", stem(&variant.type_name))
+        };
+        if i + 1 == variants.len() {
+            out.line(format!("  return {encode};"));
+        } else {
+            out.line(format!("  if ({} in value) {{", js_string(&property(&variant.discriminator))));
+            out.line(format!("    return {encode};"));
+            out.line("  }");
+        }
+    }
+    out.line("}");
+}
+
+/// `VALUE_READERS`, and `readerOf`, which finds a decoder's reader.
+fn registry(out: &mut Out, contract: &Contract) {
+    out.blank();
+    out.doc("", "The reader behind each generated `decode…Value` function.");
+    out.line("const VALUE_READERS = new Map<ValueDecoder<unknown>, Reader<unknown>>([");
+    for def in contract.types.values() {
+        let stem = stem(&def.name);
+        out.line(format!("  [decode{stem}Value, read{stem}],"));
+    }
+    out.line("]);");
+    out.blank();
+    out.doc("", "The reader of `decode`: the generated one for a generated `decode…Value`, else one that reads the value as an open value (checking it as `decodeText` checks any) and then reports what `decode` throws at the value's path.");
+    out.line("function readerOf<T>(decode: ValueDecoder<T>): Reader<T> {");
+    out.line("  const generated = VALUE_READERS.get(decode) as Reader<T> | undefined;");
+    out.line("  return generated ?? ((value, path) => decodeAt(decode, openValue(value), path));");
+    out.line("}");
+    out.blank();
+    out.doc("", "Decodes `value` at `path` with a decoder of the caller's, outside any counting read, its `DecodeError` as a `Problem` below `path`.");
+    out.line("function decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {");
+    out.line("  const wasCounting = counting;");
+    out.line("  const met = keysMet;");
+    out.line("  counting = false;");
+    out.line("  try {");
+    out.line("    return decode(value);");
+    out.line("  } catch (e) {");
+    out.line("    if (e instanceof DecodeError) {");
+    out.line("      throw new Problem(e.problem, path === UNTRACED ? UNTRACED : path + e.path.slice(1));");
+    out.line("    }");
+    out.line("    throw e;");
+    out.line("  } finally {");
+    out.line("    counting = wasCounting;");
+    out.line("    keysMet = met;");
+    out.line("  }");
+    out.line("}");
+}

@@ -1,7 +1,7 @@
 // Decode throughput of the generated strict decoders against JSON.parse of
 // the same text; prints one markdown table row per frame.
 
-import { decodeCallParamsValue, decodeCallResultValue, decodeHandshakeParamsValue, decodeRequest, decodeResponse } from "./coprocess.js";
+import { decodeCallParamsValue, decodeCallResultValue, decodeHandshakeParamsValue, decodeRequestOf, decodeResponseOf } from "./coprocess.js";
 
 declare const performance: { now(): number };
 declare const process: { readonly argv: readonly string[]; readonly stdout: { write(text: string): boolean } };
@@ -14,28 +14,19 @@ interface Frame {
 
 const FRAMES: readonly Frame[] = [
   {
-    name: "handshake Request",
+    name: "handshake Request (RequestOf<HandshakeParams>)",
     text: '{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"typescript","sdk_version":"1.2.3"}}',
-    strict: (text) => {
-      const request = decodeRequest(text);
-      return request.params === undefined ? request : decodeHandshakeParamsValue(request.params);
-    },
+    strict: (text) => decodeRequestOf(text, decodeHandshakeParamsValue),
   },
   {
-    name: "mcp.call Request",
+    name: "mcp.call Request (RequestOf<CallParams>)",
     text: '{"jsonrpc":"2.0","id":42,"method":"mcp.call","params":{"tool":"search","arguments":{"query":"weather in Paris","limit":10,"filters":{"lang":"en","safe":true}},"timeout_ms":5000}}',
-    strict: (text) => {
-      const request = decodeRequest(text);
-      return request.params === undefined ? request : decodeCallParamsValue(request.params);
-    },
+    strict: (text) => decodeRequestOf(text, decodeCallParamsValue),
   },
   {
-    name: "Response with Verdict",
+    name: "Response with Verdict (ResponseOf<CallResult>)",
     text: '{"jsonrpc":"2.0","id":42,"result":{"success":true,"data":{"items":[{"title":"Paris","temp":21.5},{"title":"Lyon","temp":23}]},"text":"Paris 21.5C\\nLyon 23C","error":null,"duration_ms":137}}',
-    strict: (text) => {
-      const response = decodeResponse(text);
-      return "result" in response ? decodeCallResultValue(response.result) : response;
-    },
+    strict: (text) => decodeResponseOf(text, decodeCallResultValue),
   },
 ];
 

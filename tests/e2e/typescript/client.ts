@@ -19,7 +19,7 @@ import {
   decodeParams,
   decodePromptArguments,
   decodeReadResourceResultValue,
-  decodeResponse,
+  decodeResponseOf,
   decodeShutdownResultValue,
   encodeCallParams,
   encodeCallPromptParams,
@@ -33,7 +33,7 @@ import {
   encodeShutdownResult,
   handshakeRequest,
 } from "./coprocess.js";
-import type { HandshakeResult, JsonValue, ListToolsResult, Params } from "./coprocess.js";
+import type { HandshakeResult, JsonValue, ListToolsResult, Params, ValueDecoder } from "./coprocess.js";
 
 const SDK = "typescript";
 const SDK_VERSION = "0.0.0-e2e";
@@ -112,18 +112,19 @@ class Session {
   }
 
   /** Sends `method` (params built by the caller with the generated encoder) and
-   * decodes the result with `decode`, the method's result decoder. */
-  async call<T>(method: Method, params: Params | undefined, decode: (value: JsonValue) => T): Promise<T> {
+   * decodes the response with its result read by `decode`, the method's result
+   * decoder, in the same pass. */
+  async call<T>(method: Method, params: Params | undefined, decode: ValueDecoder<T>): Promise<T> {
     const id = this.takeId();
     const request = params === undefined ? { jsonrpc: "2.0", id, method } as const : { jsonrpc: "2.0", id, method, params } as const;
-    const response = decodeResponse(await this.exchange(encodeRequest(request)));
+    const response = decodeResponseOf(await this.exchange(encodeRequest(request)), decode);
     if ("error" in response) {
       throw new Failed(`${method} answered ${response.error.code}: ${response.error.message}`);
     }
     if (response.id !== id) {
       throw new Failed(`${method}: answer has id ${JSON.stringify(response.id)}, request had ${id}`);
     }
-    return decode(response.result);
+    return response.result;
   }
 
   closeStdin(): void {

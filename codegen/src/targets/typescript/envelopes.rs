@@ -35,10 +35,7 @@ fn typed_stem(name: &str) -> String {
 pub fn render(out: &mut Out, contract: &Contract) {
     let envelopes: Vec<_> = OPEN_MEMBERS
         .iter()
-        .filter_map(|open| match contract.type_def(open.0).map(|def| (def, &def.kind)) {
-            Some((def, TypeKind::Object(object))) if object.fields.iter().any(|f| f.name == open.1) => Some((def, open)),
-            _ => None,
-        })
+        .filter_map(|open| contract.type_def(open.0).filter(|def| has_field(def, open.1)).map(|def| (def, open)))
         .collect();
     if envelopes.is_empty() {
         return;
@@ -52,6 +49,11 @@ pub fn render(out: &mut Out, contract: &Contract) {
         response_of(out, contract);
     }
     registry(out, contract);
+}
+
+/// Whether `def` is a closed object with a field `member`.
+fn has_field(def: &TypeDef, member: &str) -> bool {
+    matches!(&def.kind, TypeKind::Object(object) if object.fields.iter().any(|f| f.name == member))
 }
 
 fn section(out: &mut Out) {

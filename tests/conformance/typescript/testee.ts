@@ -10,21 +10,33 @@ import {
   METHOD_TABLE,
   UNSUPPORTED_SDK_LANES,
   checkHandshakeResponse,
+  decodeCallParamsValue,
+  decodeHandshakeParamsValue,
   decodeMcpObjectValue,
   decodeParamsValue,
+  decodeRequest,
   decodeRequestOf,
   decodeResponse,
   decodeResponseOf,
+  decodeShutdownResultValue,
+  decodeVerdictValue,
+  encodeCallParams,
+  encodeRequest,
+  encodeResponse,
+  encodeHandshakeParams,
   encodeHandshakeResult,
   encodeMcpObject,
   encodeParams,
   encodeRequestOf,
   encodeResponseOf,
+  encodeShutdownResult,
+  encodeVerdict,
   handshakeRequest,
   isTypeName,
   laneCliHint,
   recode,
 } from "./coprocess.js";
+import type { JsonValue, ValueDecoder } from "./coprocess.js";
 
 /** The part of Node's `process` this program uses (no @types/node needed). */
 declare const process: {
@@ -83,23 +95,102 @@ function answerOf(decode: () => string): string {
  * (not a generated one); `ResponseOf<McpObject>` must accept a response
  * exactly when `Response` does and its result is an object, with the same
  * encoding, and a result decoder of the caller's must answer exactly as
- * `Response`. Returns what a typed envelope answered when it disagrees, else
- * null.
+ * `Response`. With a narrower type (`CallParams`, `Verdict`, ...), a typed
+ * envelope must answer as the open envelope and then that type's decoder on
+ * its member do. Returns what a typed envelope answered when it disagrees,
+ * else null.
  */
 function typedDisagreement(typeName: string, json: string, answer: string): string | null {
   const answers: string[] = [];
   if (typeName === "Request") {
     answers.push(answerOf(() => encodeRequestOf(decodeRequestOf(json, decodeParamsValue), encodeParams)));
     answers.push(answerOf(() => encodeRequestOf(decodeRequestOf(json, (value) => decodeParamsValue(value)), encodeParams)));
-  } else if (typeName === "Response") {
+    return (
+      answers.find((typed) => typed !== answer) ??
+      requestDisagreement(json, decodeCallParamsValue, encodeCallParams) ??
+      requestDisagreement(json, decodeHandshakeParamsValue, encodeHandshakeParams)
+    );
+  }
+  if (typeName === "Response") {
     answers.push(answerOf(() => encodeResponseOf(decodeResponseOf(json, (value) => value), JSON.stringify)));
     const typed = answerOf(() => encodeResponseOf(decodeResponseOf(json, decodeMcpObjectValue), encodeMcpObject));
     const agrees = objectResult(json) ? typed === answer : typed.startsWith('{"ok":false');
     if (!agrees) {
       return typed;
     }
+    return (
+      answers.find((typed) => typed !== answer) ??
+      responseDisagreement(json, decodeVerdictValue, encodeVerdict) ??
+      responseDisagreement(json, decodeShutdownResultValue, encodeShutdownResult)
+    );
   }
-  return answers.find((typed) => typed !== answer) ?? null;
+  return null;
+}
+
+/** Integer-like keys, which JavaScript enumerates before the others. */
+const INTEGER_KEY = /"\d+"\s*:/;
+
+/** `composedDisagreement` of `RequestOf<T>`. */
+function requestDisagreement<T>(json: string, decode: ValueDecoder<T>, encode: (value: T) => string): string | null {
+  return composedDisagreement(json, "Request", "params", answerOf(() => encodeRequestOf(decodeRequestOf(json, decode), encode)), decode, () => {
+    const request = decodeRequest(json);
+    const encodeWith = (params: T | undefined): string => (params === undefined ? encodeRequest(request) : encodeRequestOf({ ...request, params }, encode));
+    return { member: request.params, encodeWith };
+  });
+}
+
+/** `composedDisagreement` of `ResponseOf<T>`. */
+function responseDisagreement<T>(json: string, decode: ValueDecoder<T>, encode: (value: T) => string): string | null {
+  return composedDisagreement(json, "Response", "result", answerOf(() => encodeResponseOf(decodeResponseOf(json, decode), encode)), decode, () => {
+    const response = decodeResponse(json);
+    if (!("result" in response)) {
+      return { member: undefined, encodeWith: () => encodeResponse(response) };
+    }
+    return { member: response.result, encodeWith: (result: T | undefined) => encodeResponseOf({ ...response, result: result as T }, encode) };
+  });
+}
+
+/** An open envelope: its typed member's value, and how to encode it with that member decoded. */
+interface OpenEnvelope<T> {
+  readonly member: JsonValue | undefined;
+  readonly encodeWith: (member: T | undefined) => string;
+}
+
+/**
+ * A typed envelope's answer (`typed`) to `json` against the open one (`open`) followed
+ * by `decode` on its member: a rejected frame stays rejected; an accepted one
+ * decodes to the same value, or fails with `decode`'s problem at the member's
+ * path from the frame's root (compared unless integer-like keys, which
+ * JavaScript enumerates first, may change which problem is met first).
+ * Returns `typed` when it disagrees, else null.
+ */
+function composedDisagreement<T>(json: string, envelope: string, member: string, typed: string, decode: ValueDecoder<T>, open: () => OpenEnvelope<T>): string | null {
+  const rejected = typed.startsWith('{"ok":false');
+  let frame: OpenEnvelope<T>;
+  try {
+    frame = open();
+  } catch (e) {
+    passOnUnlessDecodeError(e);
+    return rejected ? null : typed;
+  }
+  let expected: string;
+  try {
+    expected = ok(frame.encodeWith(frame.member === undefined ? undefined : decode(frame.member)));
+  } catch (e) {
+    passOnUnlessDecodeError(e);
+    if (INTEGER_KEY.test(json)) {
+      return rejected ? null : typed;
+    }
+    expected = failure(`${envelope}: ${e.problem} at $.${member}${e.path.slice(1)}`);
+  }
+  return typed === expected ? null : typed;
+}
+
+/** Throws `e` again unless it is a `DecodeError`. */
+function passOnUnlessDecodeError(e: unknown): asserts e is DecodeError {
+  if (!(e instanceof DecodeError)) {
+    throw e;
+  }
 }
 
 /** Whether `json` decodes as a `Response` whose result, if any, is an object. */

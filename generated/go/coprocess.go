@@ -373,6 +373,14 @@ func (v CacheMode) MarshalJSON() ([]byte, error) {
 	return appendCacheMode(nil, v), nil
 }
 
+func (CacheMode) readEnvelopeMember(v any) (CacheMode, *shapeError) {
+	return decodeCacheMode(v)
+}
+
+func (v CacheMode) appendEnvelopeMember(b []byte) []byte {
+	return appendCacheMode(b, v)
+}
+
 func decodeCacheMode(v any) (CacheMode, *shapeError) {
 	s, ok := v.(string)
 	if !ok {
@@ -411,6 +419,14 @@ func DecodeCacheSetModeParamsValue(value any) (CacheSetModeParams, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v CacheSetModeParams) MarshalJSON() ([]byte, error) {
 	return appendCacheSetModeParams(nil, v), nil
+}
+
+func (CacheSetModeParams) readEnvelopeMember(v any) (CacheSetModeParams, *shapeError) {
+	return decodeCacheSetModeParams(v)
+}
+
+func (v CacheSetModeParams) appendEnvelopeMember(b []byte) []byte {
+	return appendCacheSetModeParams(b, v)
 }
 
 func decodeCacheSetModeParams(v any) (CacheSetModeParams, *shapeError) {
@@ -472,6 +488,14 @@ func DecodeCacheSetModeResultValue(value any) (CacheSetModeResult, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v CacheSetModeResult) MarshalJSON() ([]byte, error) {
 	return appendCacheSetModeResult(nil, v), nil
+}
+
+func (CacheSetModeResult) readEnvelopeMember(v any) (CacheSetModeResult, *shapeError) {
+	return decodeCacheSetModeResult(v)
+}
+
+func (v CacheSetModeResult) appendEnvelopeMember(b []byte) []byte {
+	return appendCacheSetModeResult(b, v)
 }
 
 func decodeCacheSetModeResult(v any) (CacheSetModeResult, *shapeError) {
@@ -558,6 +582,14 @@ func (v CallParams) MarshalJSON() ([]byte, error) {
 	return appendCallParams(nil, v), nil
 }
 
+func (CallParams) readEnvelopeMember(v any) (CallParams, *shapeError) {
+	return decodeCallParams(v)
+}
+
+func (v CallParams) appendEnvelopeMember(b []byte) []byte {
+	return appendCallParams(b, v)
+}
+
 func decodeCallParams(v any) (CallParams, *shapeError) {
 	var out CallParams
 	o, ok := v.(*jsonObject)
@@ -640,6 +672,14 @@ func (v CallPromptParams) MarshalJSON() ([]byte, error) {
 	return appendCallPromptParams(nil, v), nil
 }
 
+func (CallPromptParams) readEnvelopeMember(v any) (CallPromptParams, *shapeError) {
+	return decodeCallPromptParams(v)
+}
+
+func (v CallPromptParams) appendEnvelopeMember(b []byte) []byte {
+	return appendCallPromptParams(b, v)
+}
+
 func decodeCallPromptParams(v any) (CallPromptParams, *shapeError) {
 	var out CallPromptParams
 	o, ok := v.(*jsonObject)
@@ -704,6 +744,14 @@ func DecodeCallPromptResultValue(value any) (CallPromptResult, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v CallPromptResult) MarshalJSON() ([]byte, error) {
 	return appendCallPromptResult(nil, v), nil
+}
+
+func (CallPromptResult) readEnvelopeMember(v any) (CallPromptResult, *shapeError) {
+	return decodeCallPromptResult(v)
+}
+
+func (v CallPromptResult) appendEnvelopeMember(b []byte) []byte {
+	return appendCallPromptResult(b, v)
 }
 
 func decodeCallPromptResult(v any) (CallPromptResult, *shapeError) {
@@ -778,6 +826,14 @@ func (v CallResult) MarshalJSON() ([]byte, error) {
 	return appendCallResult(nil, v), nil
 }
 
+func (CallResult) readEnvelopeMember(v any) (CallResult, *shapeError) {
+	return decodeCallResult(v)
+}
+
+func (v CallResult) appendEnvelopeMember(b []byte) []byte {
+	return appendCallResult(b, v)
+}
+
 func decodeCallResult(v any) (CallResult, *shapeError) {
 	var out CallResult
 	o, ok := v.(*jsonObject)
@@ -841,6 +897,14 @@ func (v CassetteMode) MarshalJSON() ([]byte, error) {
 	return appendCassetteMode(nil, v), nil
 }
 
+func (CassetteMode) readEnvelopeMember(v any) (CassetteMode, *shapeError) {
+	return decodeCassetteMode(v)
+}
+
+func (v CassetteMode) appendEnvelopeMember(b []byte) []byte {
+	return appendCassetteMode(b, v)
+}
+
 func decodeCassetteMode(v any) (CassetteMode, *shapeError) {
 	s, ok := v.(string)
 	if !ok {
@@ -882,6 +946,14 @@ func DecodeCassetteSetModeParamsValue(value any) (CassetteSetModeParams, error) 
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v CassetteSetModeParams) MarshalJSON() ([]byte, error) {
 	return appendCassetteSetModeParams(nil, v), nil
+}
+
+func (CassetteSetModeParams) readEnvelopeMember(v any) (CassetteSetModeParams, *shapeError) {
+	return decodeCassetteSetModeParams(v)
+}
+
+func (v CassetteSetModeParams) appendEnvelopeMember(b []byte) []byte {
+	return appendCassetteSetModeParams(b, v)
 }
 
 func decodeCassetteSetModeParams(v any) (CassetteSetModeParams, *shapeError) {
@@ -952,6 +1024,14 @@ func DecodeCassetteSetModeResultValue(value any) (CassetteSetModeResult, error) 
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v CassetteSetModeResult) MarshalJSON() ([]byte, error) {
 	return appendCassetteSetModeResult(nil, v), nil
+}
+
+func (CassetteSetModeResult) readEnvelopeMember(v any) (CassetteSetModeResult, *shapeError) {
+	return decodeCassetteSetModeResult(v)
+}
+
+func (v CassetteSetModeResult) appendEnvelopeMember(b []byte) []byte {
+	return appendCassetteSetModeResult(b, v)
 }
 
 func decodeCassetteSetModeResult(v any) (CassetteSetModeResult, *shapeError) {
@@ -1025,6 +1105,14 @@ func (v EmptyParams) MarshalJSON() ([]byte, error) {
 	return appendEmptyParams(nil, v), nil
 }
 
+func (EmptyParams) readEnvelopeMember(v any) (EmptyParams, *shapeError) {
+	return decodeEmptyParams(v)
+}
+
+func (v EmptyParams) appendEnvelopeMember(b []byte) []byte {
+	return appendEmptyParams(b, v)
+}
+
 func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 	var out EmptyParams
 	o, ok := v.(*jsonObject)
@@ -1069,6 +1157,14 @@ func DecodeErrorObjectValue(value any) (ErrorObject, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ErrorObject) MarshalJSON() ([]byte, error) {
 	return appendErrorObject(nil, v), nil
+}
+
+func (ErrorObject) readEnvelopeMember(v any) (ErrorObject, *shapeError) {
+	return decodeErrorObject(v)
+}
+
+func (v ErrorObject) appendEnvelopeMember(b []byte) []byte {
+	return appendErrorObject(b, v)
 }
 
 func decodeErrorObject(v any) (ErrorObject, *shapeError) {
@@ -1148,6 +1244,14 @@ func DecodeErrorResponseValue(value any) (ErrorResponse, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ErrorResponse) MarshalJSON() ([]byte, error) {
 	return appendErrorResponse(nil, v), nil
+}
+
+func (ErrorResponse) readEnvelopeMember(v any) (ErrorResponse, *shapeError) {
+	return decodeErrorResponse(v)
+}
+
+func (v ErrorResponse) appendEnvelopeMember(b []byte) []byte {
+	return appendErrorResponse(b, v)
 }
 
 func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
@@ -1232,6 +1336,14 @@ func (v HandshakeParams) MarshalJSON() ([]byte, error) {
 	return appendHandshakeParams(nil, v), nil
 }
 
+func (HandshakeParams) readEnvelopeMember(v any) (HandshakeParams, *shapeError) {
+	return decodeHandshakeParams(v)
+}
+
+func (v HandshakeParams) appendEnvelopeMember(b []byte) []byte {
+	return appendHandshakeParams(b, v)
+}
+
 func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 	var out HandshakeParams
 	o, ok := v.(*jsonObject)
@@ -1307,6 +1419,14 @@ func DecodeHandshakeResultValue(value any) (HandshakeResult, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v HandshakeResult) MarshalJSON() ([]byte, error) {
 	return appendHandshakeResult(nil, v), nil
+}
+
+func (HandshakeResult) readEnvelopeMember(v any) (HandshakeResult, *shapeError) {
+	return decodeHandshakeResult(v)
+}
+
+func (v HandshakeResult) appendEnvelopeMember(b []byte) []byte {
+	return appendHandshakeResult(b, v)
 }
 
 func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
@@ -1388,6 +1508,14 @@ func DecodeInitializeResultValue(value any) (InitializeResult, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v InitializeResult) MarshalJSON() ([]byte, error) {
 	return appendInitializeResult(nil, v), nil
+}
+
+func (InitializeResult) readEnvelopeMember(v any) (InitializeResult, *shapeError) {
+	return decodeInitializeResult(v)
+}
+
+func (v InitializeResult) appendEnvelopeMember(b []byte) []byte {
+	return appendInitializeResult(b, v)
 }
 
 func decodeInitializeResult(v any) (InitializeResult, *shapeError) {
@@ -1489,6 +1617,14 @@ func (v JSONRPCVersion) MarshalJSON() ([]byte, error) {
 	return appendJSONRPCVersion(nil, v), nil
 }
 
+func (JSONRPCVersion) readEnvelopeMember(v any) (JSONRPCVersion, *shapeError) {
+	return decodeJSONRPCVersion(v)
+}
+
+func (v JSONRPCVersion) appendEnvelopeMember(b []byte) []byte {
+	return appendJSONRPCVersion(b, v)
+}
+
 func decodeJSONRPCVersion(v any) (JSONRPCVersion, *shapeError) {
 	s, ok := v.(string)
 	if !ok {
@@ -1528,6 +1664,14 @@ func DecodeListResourcesResultValue(value any) (ListResourcesResult, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 	return appendListResourcesResult(nil, v), nil
+}
+
+func (ListResourcesResult) readEnvelopeMember(v any) (ListResourcesResult, *shapeError) {
+	return decodeListResourcesResult(v)
+}
+
+func (v ListResourcesResult) appendEnvelopeMember(b []byte) []byte {
+	return appendListResourcesResult(b, v)
 }
 
 func decodeListResourcesResult(v any) (ListResourcesResult, *shapeError) {
@@ -1586,6 +1730,14 @@ func DecodeListToolsResultValue(value any) (ListToolsResult, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 	return appendListToolsResult(nil, v), nil
+}
+
+func (ListToolsResult) readEnvelopeMember(v any) (ListToolsResult, *shapeError) {
+	return decodeListToolsResult(v)
+}
+
+func (v ListToolsResult) appendEnvelopeMember(b []byte) []byte {
+	return appendListToolsResult(b, v)
 }
 
 func decodeListToolsResult(v any) (ListToolsResult, *shapeError) {
@@ -1650,6 +1802,14 @@ func (v MCPEra) MarshalJSON() ([]byte, error) {
 	return appendMCPEra(nil, v), nil
 }
 
+func (MCPEra) readEnvelopeMember(v any) (MCPEra, *shapeError) {
+	return decodeMCPEra(v)
+}
+
+func (v MCPEra) appendEnvelopeMember(b []byte) []byte {
+	return appendMCPEra(b, v)
+}
+
 func decodeMCPEra(v any) (MCPEra, *shapeError) {
 	s, ok := v.(string)
 	if !ok {
@@ -1688,6 +1848,14 @@ func DecodeMCPObjectValue(value any) (MCPObject, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v MCPObject) MarshalJSON() ([]byte, error) {
 	return appendMCPObject(nil, v), nil
+}
+
+func (MCPObject) readEnvelopeMember(v any) (MCPObject, *shapeError) {
+	return decodeMCPObject(v)
+}
+
+func (v MCPObject) appendEnvelopeMember(b []byte) []byte {
+	return appendMCPObject(b, v)
 }
 
 func decodeMCPObject(v any) (MCPObject, *shapeError) {
@@ -1742,6 +1910,14 @@ func (v Params) MarshalJSON() ([]byte, error) {
 	return appendParams(nil, v), nil
 }
 
+func (Params) readEnvelopeMember(v any) (Params, *shapeError) {
+	return decodeParams(v)
+}
+
+func (v Params) appendEnvelopeMember(b []byte) []byte {
+	return appendParams(b, v)
+}
+
 func decodeParams(v any) (Params, *shapeError) {
 	o, ok := v.(*jsonObject)
 	if !ok {
@@ -1790,6 +1966,14 @@ func DecodePromptArgumentsValue(value any) (PromptArguments, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v PromptArguments) MarshalJSON() ([]byte, error) {
 	return appendPromptArguments(nil, v), nil
+}
+
+func (PromptArguments) readEnvelopeMember(v any) (PromptArguments, *shapeError) {
+	return decodePromptArguments(v)
+}
+
+func (v PromptArguments) appendEnvelopeMember(b []byte) []byte {
+	return appendPromptArguments(b, v)
 }
 
 func decodePromptArguments(v any) (PromptArguments, *shapeError) {
@@ -1843,6 +2027,14 @@ func DecodeReadResourceParamsValue(value any) (ReadResourceParams, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ReadResourceParams) MarshalJSON() ([]byte, error) {
 	return appendReadResourceParams(nil, v), nil
+}
+
+func (ReadResourceParams) readEnvelopeMember(v any) (ReadResourceParams, *shapeError) {
+	return decodeReadResourceParams(v)
+}
+
+func (v ReadResourceParams) appendEnvelopeMember(b []byte) []byte {
+	return appendReadResourceParams(b, v)
 }
 
 func decodeReadResourceParams(v any) (ReadResourceParams, *shapeError) {
@@ -1903,6 +2095,14 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 	return appendReadResourceResult(nil, v), nil
 }
 
+func (ReadResourceResult) readEnvelopeMember(v any) (ReadResourceResult, *shapeError) {
+	return decodeReadResourceResult(v)
+}
+
+func (v ReadResourceResult) appendEnvelopeMember(b []byte) []byte {
+	return appendReadResourceResult(b, v)
+}
+
 func decodeReadResourceResult(v any) (ReadResourceResult, *shapeError) {
 	var out ReadResourceResult
 	o, ok := v.(*jsonObject)
@@ -1961,6 +2161,14 @@ func DecodeReporterFlushResultValue(value any) (ReporterFlushResult, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ReporterFlushResult) MarshalJSON() ([]byte, error) {
 	return appendReporterFlushResult(nil, v), nil
+}
+
+func (ReporterFlushResult) readEnvelopeMember(v any) (ReporterFlushResult, *shapeError) {
+	return decodeReporterFlushResult(v)
+}
+
+func (v ReporterFlushResult) appendEnvelopeMember(b []byte) []byte {
+	return appendReporterFlushResult(b, v)
 }
 
 func decodeReporterFlushResult(v any) (ReporterFlushResult, *shapeError) {
@@ -2032,6 +2240,14 @@ func (v ReporterSetUploadParams) MarshalJSON() ([]byte, error) {
 	return appendReporterSetUploadParams(nil, v), nil
 }
 
+func (ReporterSetUploadParams) readEnvelopeMember(v any) (ReporterSetUploadParams, *shapeError) {
+	return decodeReporterSetUploadParams(v)
+}
+
+func (v ReporterSetUploadParams) appendEnvelopeMember(b []byte) []byte {
+	return appendReporterSetUploadParams(b, v)
+}
+
 func decodeReporterSetUploadParams(v any) (ReporterSetUploadParams, *shapeError) {
 	var out ReporterSetUploadParams
 	o, ok := v.(*jsonObject)
@@ -2100,6 +2316,14 @@ func DecodeReporterStatusValue(value any) (ReporterStatus, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ReporterStatus) MarshalJSON() ([]byte, error) {
 	return appendReporterStatus(nil, v), nil
+}
+
+func (ReporterStatus) readEnvelopeMember(v any) (ReporterStatus, *shapeError) {
+	return decodeReporterStatus(v)
+}
+
+func (v ReporterStatus) appendEnvelopeMember(b []byte) []byte {
+	return appendReporterStatus(b, v)
 }
 
 func decodeReporterStatus(v any) (ReporterStatus, *shapeError) {
@@ -2183,6 +2407,14 @@ func DecodeRequestValue(value any) (Request, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v Request) MarshalJSON() ([]byte, error) {
 	return appendRequest(nil, v), nil
+}
+
+func (Request) readEnvelopeMember(v any) (Request, *shapeError) {
+	return decodeRequest(v)
+}
+
+func (v Request) appendEnvelopeMember(b []byte) []byte {
+	return appendRequest(b, v)
 }
 
 func decodeRequest(v any) (Request, *shapeError) {
@@ -2270,6 +2502,14 @@ func (v RequestID) MarshalJSON() ([]byte, error) {
 	return appendRequestID(nil, v), nil
 }
 
+func (RequestID) readEnvelopeMember(v any) (RequestID, *shapeError) {
+	return decodeRequestID(v)
+}
+
+func (v RequestID) appendEnvelopeMember(b []byte) []byte {
+	return appendRequestID(b, v)
+}
+
 func decodeRequestID(v any) (RequestID, *shapeError) {
 	switch x := v.(type) {
 	case string:
@@ -2318,6 +2558,14 @@ func DecodeResponseValue(value any) (Response, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v Response) MarshalJSON() ([]byte, error) {
 	return appendResponse(nil, v), nil
+}
+
+func (Response) readEnvelopeMember(v any) (Response, *shapeError) {
+	return decodeResponse(v)
+}
+
+func (v Response) appendEnvelopeMember(b []byte) []byte {
+	return appendResponse(b, v)
 }
 
 func decodeResponse(v any) (Response, *shapeError) {
@@ -2375,6 +2623,14 @@ func (v ShutdownResult) MarshalJSON() ([]byte, error) {
 	return appendShutdownResult(nil, v), nil
 }
 
+func (ShutdownResult) readEnvelopeMember(v any) (ShutdownResult, *shapeError) {
+	return decodeShutdownResult(v)
+}
+
+func (v ShutdownResult) appendEnvelopeMember(b []byte) []byte {
+	return appendShutdownResult(b, v)
+}
+
 func decodeShutdownResult(v any) (ShutdownResult, *shapeError) {
 	var out ShutdownResult
 	o, ok := v.(*jsonObject)
@@ -2417,6 +2673,14 @@ func DecodeSuccessResponseValue(value any) (SuccessResponse, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v SuccessResponse) MarshalJSON() ([]byte, error) {
 	return appendSuccessResponse(nil, v), nil
+}
+
+func (SuccessResponse) readEnvelopeMember(v any) (SuccessResponse, *shapeError) {
+	return decodeSuccessResponse(v)
+}
+
+func (v SuccessResponse) appendEnvelopeMember(b []byte) []byte {
+	return appendSuccessResponse(b, v)
 }
 
 func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
@@ -2500,6 +2764,14 @@ func DecodeToolCallPassthroughValue(value any) (ToolCallPassthrough, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ToolCallPassthrough) MarshalJSON() ([]byte, error) {
 	return appendToolCallPassthrough(nil, v), nil
+}
+
+func (ToolCallPassthrough) readEnvelopeMember(v any) (ToolCallPassthrough, *shapeError) {
+	return decodeToolCallPassthrough(v)
+}
+
+func (v ToolCallPassthrough) appendEnvelopeMember(b []byte) []byte {
+	return appendToolCallPassthrough(b, v)
 }
 
 func decodeToolCallPassthrough(v any) (ToolCallPassthrough, *shapeError) {
@@ -2594,6 +2866,14 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 	return appendVerdict(nil, v), nil
 }
 
+func (Verdict) readEnvelopeMember(v any) (Verdict, *shapeError) {
+	return decodeVerdict(v)
+}
+
+func (v Verdict) appendEnvelopeMember(b []byte) []byte {
+	return appendVerdict(b, v)
+}
+
 func decodeVerdict(v any) (Verdict, *shapeError) {
 	var out Verdict
 	o, ok := v.(*jsonObject)
@@ -2657,6 +2937,266 @@ func appendVerdict(b []byte, v Verdict) []byte {
 	b = append(b, ",\"duration_ms\":"...)
 	b = writeInt(b, v.DurationMs)
 	return append(b, '}')
+}
+
+// EnvelopeMember is implemented by every generated type: a type a typed
+// envelope (RequestOf, SuccessResponseOf, ResponseOf) can carry as its params
+// or result, read by the type's own decoder and written by its own encoder.
+// Its methods are unexported, so only the types of this file satisfy it.
+type EnvelopeMember[T any] interface {
+	json.Marshaler
+	readEnvelopeMember(v any) (T, *shapeError)
+	appendEnvelopeMember(b []byte) []byte
+}
+
+func readEnvelopeMember[T EnvelopeMember[T]](v any) (T, *shapeError) {
+	var zero T
+	return zero.readEnvelopeMember(v)
+}
+
+func writeEnvelopeMember[T EnvelopeMember[T]](b []byte, v T) []byte {
+	return v.appendEnvelopeMember(b)
+}
+
+// RequestOf is a Request whose Params is decoded as P, a generated type such as
+// the one the method table names for the method (see Methods).
+type RequestOf[P EnvelopeMember[P]] struct {
+	// Jsonrpc is always `2.0`.
+	Jsonrpc JSONRPCVersion
+	// ID is chosen by the SDK and echoed in the response.
+	ID RequestID
+	// Method is one of the names in the method table.
+	Method string
+	// Params is the method's params object. Omitted for methods whose params
+	// are optional (an empty object is accepted there too). Nil when absent.
+	Params *P
+}
+
+// DecodeRequestOf decodes a Request from one frame's JSON text under the strict
+// rules of the contract, its `params` as P
+// (DecodeRequestOf[HandshakeParams](line)) in the same pass. A problem
+// anywhere, `params` included, is the Request's, at its path from the frame's
+// root ("$.params.x"). The error is a *DecodeError.
+func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
+	return fromText("Request", data, decodeRequestOf[P])
+}
+
+// DecodeRequestOfValue decodes a Request from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), its `params` as P, under the same
+// rules; objects are read in sorted key order.
+func DecodeRequestOfValue[P EnvelopeMember[P]](value any) (RequestOf[P], error) {
+	return fromValue("Request", value, decodeRequestOf[P])
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order, `params`
+// as P writes itself.
+func (v RequestOf[P]) MarshalJSON() ([]byte, error) {
+	return appendRequestOf[P](nil, v), nil
+}
+
+func decodeRequestOf[P EnvelopeMember[P]](v any) (RequestOf[P], *shapeError) {
+	var out RequestOf[P]
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "jsonrpc":
+			seen[0] = true
+			out.Jsonrpc, err = decodeJSONRPCVersion(o.vals[i])
+		case "id":
+			seen[1] = true
+			out.ID, err = decodeRequestID(o.vals[i])
+		case "method":
+			seen[2] = true
+			out.Method, err = readString(o.vals[i])
+		case "params":
+			var x P
+			x, err = readEnvelopeMember[P](o.vals[i])
+			out.Params = &x
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("jsonrpc")
+	}
+	if !seen[1] {
+		return out, missingField("id")
+	}
+	if !seen[2] {
+		return out, missingField("method")
+	}
+	return out, nil
+}
+
+func appendRequestOf[P EnvelopeMember[P]](b []byte, v RequestOf[P]) []byte {
+	b = append(b, '{')
+	b = append(b, "\"jsonrpc\":"...)
+	b = appendJSONRPCVersion(b, v.Jsonrpc)
+	b = append(b, ",\"id\":"...)
+	b = appendRequestID(b, v.ID)
+	b = append(b, ",\"method\":"...)
+	b = writeString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, ",\"params\":"...)
+		b = writeEnvelopeMember(b, *v.Params)
+	}
+	return append(b, '}')
+}
+
+// SuccessResponseOf is a SuccessResponse whose Result is decoded as R, a
+// generated type such as the one the method table names for the method (see
+// Methods).
+type SuccessResponseOf[R EnvelopeMember[R]] struct {
+	// Jsonrpc is always `2.0`.
+	Jsonrpc JSONRPCVersion
+	// ID is the id of the request this answers.
+	ID RequestID
+	// Result is the method's result, of the shape the method table names.
+	Result R
+}
+
+// DecodeSuccessResponseOf decodes a SuccessResponse from one frame's JSON text
+// under the strict rules of the contract, its `result` as R
+// (DecodeSuccessResponseOf[HandshakeResult](line)) in the same pass. A problem
+// anywhere, `result` included, is the SuccessResponse's, at its path from the
+// frame's root ("$.result.x"). The error is a *DecodeError.
+func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
+	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
+}
+
+// DecodeSuccessResponseOfValue decodes a SuccessResponse from an already-parsed
+// JSON value (as ParseJSON or encoding/json produce it), its `result` as R,
+// under the same rules; objects are read in sorted key order.
+func DecodeSuccessResponseOfValue[R EnvelopeMember[R]](value any) (SuccessResponseOf[R], error) {
+	return fromValue("SuccessResponse", value, decodeSuccessResponseOf[R])
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order, `result`
+// as R writes itself.
+func (v SuccessResponseOf[R]) MarshalJSON() ([]byte, error) {
+	return appendSuccessResponseOf[R](nil, v), nil
+}
+
+func decodeSuccessResponseOf[R EnvelopeMember[R]](v any) (SuccessResponseOf[R], *shapeError) {
+	var out SuccessResponseOf[R]
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "jsonrpc":
+			seen[0] = true
+			out.Jsonrpc, err = decodeJSONRPCVersion(o.vals[i])
+		case "id":
+			seen[1] = true
+			out.ID, err = decodeRequestID(o.vals[i])
+		case "result":
+			seen[2] = true
+			out.Result, err = readEnvelopeMember[R](o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("jsonrpc")
+	}
+	if !seen[1] {
+		return out, missingField("id")
+	}
+	if !seen[2] {
+		return out, missingField("result")
+	}
+	return out, nil
+}
+
+func appendSuccessResponseOf[R EnvelopeMember[R]](b []byte, v SuccessResponseOf[R]) []byte {
+	b = append(b, '{')
+	b = append(b, "\"jsonrpc\":"...)
+	b = appendJSONRPCVersion(b, v.Jsonrpc)
+	b = append(b, ",\"id\":"...)
+	b = appendRequestID(b, v.ID)
+	b = append(b, ",\"result\":"...)
+	b = writeEnvelopeMember(b, v.Result)
+	return append(b, '}')
+}
+
+// ResponseOf is a Response whose success variant's result is decoded as R (see
+// SuccessResponseOf). Exactly one variant is non-nil; the wire shape decides
+// which. A ResponseOf with none set is written as null.
+type ResponseOf[R EnvelopeMember[R]] struct {
+	// SuccessResponse is set when the object has `result`.
+	SuccessResponse *SuccessResponseOf[R]
+	// ErrorResponse is set when the object has `error`.
+	ErrorResponse *ErrorResponse
+}
+
+// DecodeResponseOf decodes a Response from one frame's JSON text under the
+// strict rules of the contract, its `result` as R
+// (DecodeResponseOf[HandshakeResult](line)) in the same pass. A problem
+// anywhere, `result` included, is the Response's, at its path from the frame's
+// root ("$.result.x"). The error is a *DecodeError.
+func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
+	return fromText("Response", data, decodeResponseOf[R])
+}
+
+// DecodeResponseOfValue decodes a Response from an already-parsed JSON value
+// (as ParseJSON or encoding/json produce it), its `result` as R, under the same
+// rules; objects are read in sorted key order.
+func DecodeResponseOfValue[R EnvelopeMember[R]](value any) (ResponseOf[R], error) {
+	return fromValue("Response", value, decodeResponseOf[R])
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order, `result`
+// as R writes itself.
+func (v ResponseOf[R]) MarshalJSON() ([]byte, error) {
+	return appendResponseOf[R](nil, v), nil
+}
+
+func decodeResponseOf[R EnvelopeMember[R]](v any) (ResponseOf[R], *shapeError) {
+	var out ResponseOf[R]
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	which, err := pickVariant(o, []string{"result", "error"}, "both `result` and `error`", "neither `result` nor `error`")
+	if err != nil {
+		return out, err
+	}
+	switch which {
+	case 0:
+		var x SuccessResponseOf[R]
+		x, err = decodeSuccessResponseOf[R](v)
+		out.SuccessResponse = &x
+	case 1:
+		var x ErrorResponse
+		x, err = decodeErrorResponse(v)
+		out.ErrorResponse = &x
+	}
+	return out, err
+}
+
+func appendResponseOf[R EnvelopeMember[R]](b []byte, v ResponseOf[R]) []byte {
+	switch {
+	case v.SuccessResponse != nil:
+		return appendSuccessResponseOf(b, *v.SuccessResponse)
+	case v.ErrorResponse != nil:
+		return appendErrorResponse(b, *v.ErrorResponse)
+	}
+	return append(b, "null"...)
 }
 
 func readIntMin0(v any) (int64, *shapeError) {

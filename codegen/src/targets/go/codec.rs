@@ -55,6 +55,7 @@ impl Ctx<'_> {
                 self.helpers.insert(name.clone(), code);
                 name
             }
+            Ty::Ref(name) if self.type_param.as_deref() == Some(name.as_str()) => format!("readEnvelopeMember[{name}]"),
             Ty::Ref(name) => format!("decode{}", self.type_name(name)),
             Ty::Array(item) => self.read_array_fn(ty, item),
             Ty::Nullable(inner) => self.read_nullable_fn(ty, inner),
@@ -95,6 +96,7 @@ impl Ctx<'_> {
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),
+            Ty::Ref(name) if self.type_param.as_deref() == Some(name.as_str()) => "writeEnvelopeMember".into(),
             Ty::Ref(name) => format!("append{}", self.type_name(name)),
             Ty::Array(item) => {
                 let name = format!("write{}", self.mangle(ty));
@@ -126,10 +128,11 @@ impl Ctx<'_> {
         let name = self.type_name(&def.name);
         let mut out = String::new();
         self.public_api(&mut out, &def.name, &name);
+        self.member_methods(&mut out, &name);
         match &def.kind {
             TypeKind::Object(object) => {
-                self.decode_object(&mut out, &name, object);
-                self.append_object(&mut out, &name, object);
+                self.decode_object(&mut out, &name, &name, object);
+                self.append_object(&mut out, &name, &name, object);
             }
             TypeKind::Map(value) => self.map_codec(&mut out, &name, value),
             TypeKind::Union(variants) => self.union_codec(&mut out, &name, variants),
@@ -152,8 +155,10 @@ impl Ctx<'_> {
         line!(out, "func (v {name}) MarshalJSON() ([]byte, error) {{\n\treturn append{name}(nil, v), nil\n}}");
     }
 
-    fn decode_object(&mut self, out: &mut String, name: &str, object: &ObjectType) {
-        line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{\n\tvar out {name}");
+    /// The internal decoder `decode{head}` of the object type `name` (`head`
+    /// differs from `name` for a generic type: `RequestOf[P EnvelopeMember[P]]`).
+    pub(super) fn decode_object(&mut self, out: &mut String, head: &str, name: &str, object: &ObjectType) {
+        line!(out, "\nfunc decode{head}(v any) ({name}, *shapeError) {{\n\tvar out {name}");
         line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn out, wrongKind(\"object\", v)\n\t}}");
         if object.fields.is_empty() {
             line!(out, "\tif len(o.keys) > 0 {{\n\t\treturn out, unknownField(o.keys[0])\n\t}}\n\treturn out, nil\n}}");
@@ -190,8 +195,9 @@ impl Ctx<'_> {
         }
     }
 
-    fn append_object(&mut self, out: &mut String, name: &str, object: &ObjectType) {
-        line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{");
+    /// The writer `append{head}` of the object type `name` (see `decode_object`).
+    pub(super) fn append_object(&mut self, out: &mut String, head: &str, name: &str, object: &ObjectType) {
+        line!(out, "\nfunc append{head}(b []byte, v {name}) []byte {{");
         if object.fields.is_empty() {
             line!(out, "\treturn append(b, \"{{}}\"...)\n}}");
             return;
@@ -241,17 +247,8 @@ impl Ctx<'_> {
     }
 
     fn union_codec(&mut self, out: &mut String, name: &str, variants: &[UnionVariant]) {
-        let keys: Vec<String> = variants.iter().map(|v| format!("`{}`", v.discriminator)).collect();
-        let (many, none) = if keys.len() == 2 {
-            (format!("both {} and {}", keys[0], keys[1]), format!("neither {} nor {}", keys[0], keys[1]))
-        } else {
-            (format!("more than one of {}", keys.join(", ")), format!("none of {}", keys.join(", ")))
-        };
-        let discriminators: Vec<String> = variants.iter().map(|v| string_lit(&v.discriminator)).collect();
         line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{\n\tvar out {name}");
-        line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn out, wrongKind(\"object\", v)\n\t}}");
-        line!(out, "\twhich, err := pickVariant(o, []string{{{}}}, {}, {})", discriminators.join(", "), string_lit(&many), string_lit(&none));
-        line!(out, "\tif err != nil {{\n\t\treturn out, err\n\t}}\n\tswitch which {{");
+        pick_variant(out, variants);
         for (i, variant) in variants.iter().enumerate() {
             let vname = self.type_name(&variant.type_name);
             line!(out, "\tcase {i}:\n\t\tvar x {vname}\n\t\tx, err = decode{vname}(v)\n\t\tout.{vname} = &x");
@@ -280,6 +277,21 @@ impl Ctx<'_> {
         line!(out, "\treturn \"\", problem({} + string(writeString(nil, s)))\n}}", string_lit(&expected));
         line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\treturn writeString(b, string(v))\n}}");
     }
+}
+
+/// The start of a union decoder's body after `var out`: the object check and
+/// `which, err := pickVariant(...)`, up to `switch which {`.
+pub(super) fn pick_variant(out: &mut String, variants: &[UnionVariant]) {
+    let keys: Vec<String> = variants.iter().map(|v| format!("`{}`", v.discriminator)).collect();
+    let (many, none) = if keys.len() == 2 {
+        (format!("both {} and {}", keys[0], keys[1]), format!("neither {} nor {}", keys[0], keys[1]))
+    } else {
+        (format!("more than one of {}", keys.join(", ")), format!("none of {}", keys.join(", ")))
+    };
+    let discriminators: Vec<String> = variants.iter().map(|v| string_lit(&v.discriminator)).collect();
+    line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn out, wrongKind(\"object\", v)\n\t}}");
+    line!(out, "\twhich, err := pickVariant(o, []string{{{}}}, {}, {})", discriminators.join(", "), string_lit(&many), string_lit(&none));
+    line!(out, "\tif err != nil {{\n\t\treturn out, err\n\t}}\n\tswitch which {{");
 }
 
 fn id_codec(out: &mut String, name: &str) {

@@ -3,12 +3,14 @@
 //! The file holds, in order: the header and package doc, the pin and limits,
 //! the method table, the error codes, the message templates, the lanes, the
 //! handshake helpers, one section per `$defs` type (declaration, public
-//! decoders, `MarshalJSON`, internal decoder and writer), the composite
-//! helpers, `DecodeByName`, and the schema-independent runtime (strict JSON
-//! parser, kind checks, writer). The output is gofmt-clean as emitted.
+//! decoders, `MarshalJSON`, `EnvelopeMember` methods, internal decoder and
+//! writer), the typed envelopes, the composite helpers, `DecodeByName`, and
+//! the schema-independent runtime (strict JSON parser, kind checks, writer).
+//! The output is gofmt-clean as emitted.
 
 mod api;
 mod codec;
+mod envelopes;
 mod handshake;
 mod names;
 mod runtime;
@@ -27,6 +29,9 @@ pub struct Ctx<'a> {
     pub contract: &'a Contract,
     /// Generated helper functions by name (deduplicated, emitted sorted).
     pub helpers: BTreeMap<String, String>,
+    /// The type parameter of the typed envelope being rendered (`P`), read
+    /// and written through `EnvelopeMember`; None elsewhere.
+    pub type_param: Option<String>,
 }
 
 pub fn generate(contract: &Contract) -> Files {
@@ -36,7 +41,7 @@ pub fn generate(contract: &Contract) -> Files {
 }
 
 fn render(contract: &Contract) -> String {
-    let mut ctx = Ctx { contract, helpers: BTreeMap::new() };
+    let mut ctx = Ctx { contract, helpers: BTreeMap::new(), type_param: None };
     let mut out = preamble(contract);
     ctx.limits(&mut out);
     ctx.methods(&mut out);
@@ -49,6 +54,9 @@ fn render(contract: &Contract) -> String {
         out.push_str(&ctx.type_decl(def));
         out.push_str(&ctx.codec(def));
     }
+    let mut envelopes = String::new();
+    ctx.envelopes(&mut envelopes);
+    out.push_str(&envelopes);
     for code in ctx.helpers.values() {
         out.push('\n');
         out.push_str(code);

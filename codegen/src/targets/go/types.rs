@@ -102,7 +102,8 @@ impl Ctx<'_> {
         out
     }
 
-    fn struct_decl(&self, out: &mut String, name: &str, object: &ObjectType) {
+    /// `type {name} struct {...}`; `name` may carry type parameters.
+    pub(super) fn struct_decl(&self, out: &mut String, name: &str, object: &ObjectType) {
         if object.fields.is_empty() {
             out.push_str(&format!("type {name} struct{{}}\n"));
             return;

@@ -235,6 +235,14 @@ func (v EmptyParams) MarshalJSON() ([]byte, error) {
 	return appendEmptyParams(nil, v), nil
 }
 
+func (EmptyParams) readEnvelopeMember(v any) (EmptyParams, *shapeError) {
+	return decodeEmptyParams(v)
+}
+
+func (v EmptyParams) appendEnvelopeMember(b []byte) []byte {
+	return appendEmptyParams(b, v)
+}
+
 func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 	var out EmptyParams
 	o, ok := v.(*jsonObject)
@@ -279,6 +287,14 @@ func DecodeErrorObjectValue(value any) (ErrorObject, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ErrorObject) MarshalJSON() ([]byte, error) {
 	return appendErrorObject(nil, v), nil
+}
+
+func (ErrorObject) readEnvelopeMember(v any) (ErrorObject, *shapeError) {
+	return decodeErrorObject(v)
+}
+
+func (v ErrorObject) appendEnvelopeMember(b []byte) []byte {
+	return appendErrorObject(b, v)
 }
 
 func decodeErrorObject(v any) (ErrorObject, *shapeError) {
@@ -358,6 +374,14 @@ func DecodeErrorResponseValue(value any) (ErrorResponse, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v ErrorResponse) MarshalJSON() ([]byte, error) {
 	return appendErrorResponse(nil, v), nil
+}
+
+func (ErrorResponse) readEnvelopeMember(v any) (ErrorResponse, *shapeError) {
+	return decodeErrorResponse(v)
+}
+
+func (v ErrorResponse) appendEnvelopeMember(b []byte) []byte {
+	return appendErrorResponse(b, v)
 }
 
 func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
@@ -442,6 +466,14 @@ func (v HandshakeParams) MarshalJSON() ([]byte, error) {
 	return appendHandshakeParams(nil, v), nil
 }
 
+func (HandshakeParams) readEnvelopeMember(v any) (HandshakeParams, *shapeError) {
+	return decodeHandshakeParams(v)
+}
+
+func (v HandshakeParams) appendEnvelopeMember(b []byte) []byte {
+	return appendHandshakeParams(b, v)
+}
+
 func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 	var out HandshakeParams
 	o, ok := v.(*jsonObject)
@@ -519,6 +551,14 @@ func (v HandshakeResult) MarshalJSON() ([]byte, error) {
 	return appendHandshakeResult(nil, v), nil
 }
 
+func (HandshakeResult) readEnvelopeMember(v any) (HandshakeResult, *shapeError) {
+	return decodeHandshakeResult(v)
+}
+
+func (v HandshakeResult) appendEnvelopeMember(b []byte) []byte {
+	return appendHandshakeResult(b, v)
+}
+
 func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
 	var out HandshakeResult
 	o, ok := v.(*jsonObject)
@@ -586,6 +626,14 @@ func (v JSONRPCVersion) MarshalJSON() ([]byte, error) {
 	return appendJSONRPCVersion(nil, v), nil
 }
 
+func (JSONRPCVersion) readEnvelopeMember(v any) (JSONRPCVersion, *shapeError) {
+	return decodeJSONRPCVersion(v)
+}
+
+func (v JSONRPCVersion) appendEnvelopeMember(b []byte) []byte {
+	return appendJSONRPCVersion(b, v)
+}
+
 func decodeJSONRPCVersion(v any) (JSONRPCVersion, *shapeError) {
 	s, ok := v.(string)
 	if !ok {
@@ -623,6 +671,14 @@ func DecodeParamsValue(value any) (Params, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v Params) MarshalJSON() ([]byte, error) {
 	return appendParams(nil, v), nil
+}
+
+func (Params) readEnvelopeMember(v any) (Params, *shapeError) {
+	return decodeParams(v)
+}
+
+func (v Params) appendEnvelopeMember(b []byte) []byte {
+	return appendParams(b, v)
 }
 
 func decodeParams(v any) (Params, *shapeError) {
@@ -686,6 +742,14 @@ func DecodeRequestValue(value any) (Request, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v Request) MarshalJSON() ([]byte, error) {
 	return appendRequest(nil, v), nil
+}
+
+func (Request) readEnvelopeMember(v any) (Request, *shapeError) {
+	return decodeRequest(v)
+}
+
+func (v Request) appendEnvelopeMember(b []byte) []byte {
+	return appendRequest(b, v)
 }
 
 func decodeRequest(v any) (Request, *shapeError) {
@@ -773,6 +837,14 @@ func (v RequestID) MarshalJSON() ([]byte, error) {
 	return appendRequestID(nil, v), nil
 }
 
+func (RequestID) readEnvelopeMember(v any) (RequestID, *shapeError) {
+	return decodeRequestID(v)
+}
+
+func (v RequestID) appendEnvelopeMember(b []byte) []byte {
+	return appendRequestID(b, v)
+}
+
 func decodeRequestID(v any) (RequestID, *shapeError) {
 	switch x := v.(type) {
 	case string:
@@ -821,6 +893,14 @@ func DecodeResponseValue(value any) (Response, error) {
 // MarshalJSON writes v as one line of JSON, fields in schema order.
 func (v Response) MarshalJSON() ([]byte, error) {
 	return appendResponse(nil, v), nil
+}
+
+func (Response) readEnvelopeMember(v any) (Response, *shapeError) {
+	return decodeResponse(v)
+}
+
+func (v Response) appendEnvelopeMember(b []byte) []byte {
+	return appendResponse(b, v)
 }
 
 func decodeResponse(v any) (Response, *shapeError) {
@@ -884,6 +964,14 @@ func (v SuccessResponse) MarshalJSON() ([]byte, error) {
 	return appendSuccessResponse(nil, v), nil
 }
 
+func (SuccessResponse) readEnvelopeMember(v any) (SuccessResponse, *shapeError) {
+	return decodeSuccessResponse(v)
+}
+
+func (v SuccessResponse) appendEnvelopeMember(b []byte) []byte {
+	return appendSuccessResponse(b, v)
+}
+
 func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
 	var out SuccessResponse
 	o, ok := v.(*jsonObject)
@@ -931,6 +1019,266 @@ func appendSuccessResponse(b []byte, v SuccessResponse) []byte {
 	b = append(b, ",\"result\":"...)
 	b = writeAny(b, v.Result)
 	return append(b, '}')
+}
+
+// EnvelopeMember is implemented by every generated type: a type a typed
+// envelope (RequestOf, SuccessResponseOf, ResponseOf) can carry as its params
+// or result, read by the type's own decoder and written by its own encoder.
+// Its methods are unexported, so only the types of this file satisfy it.
+type EnvelopeMember[T any] interface {
+	json.Marshaler
+	readEnvelopeMember(v any) (T, *shapeError)
+	appendEnvelopeMember(b []byte) []byte
+}
+
+func readEnvelopeMember[T EnvelopeMember[T]](v any) (T, *shapeError) {
+	var zero T
+	return zero.readEnvelopeMember(v)
+}
+
+func writeEnvelopeMember[T EnvelopeMember[T]](b []byte, v T) []byte {
+	return v.appendEnvelopeMember(b)
+}
+
+// RequestOf is a Request whose Params is decoded as P, a generated type such as
+// the one the method table names for the method (see Methods).
+type RequestOf[P EnvelopeMember[P]] struct {
+	// Jsonrpc is always `2.0`.
+	Jsonrpc JSONRPCVersion
+	// ID is chosen by the SDK and echoed in the response.
+	ID RequestID
+	// Method is one of the names in the method table.
+	Method string
+	// Params is the method's params object. Omitted for methods whose params
+	// are optional (an empty object is accepted there too). Nil when absent.
+	Params *P
+}
+
+// DecodeRequestOf decodes a Request from one frame's JSON text under the strict
+// rules of the contract, its `params` as P
+// (DecodeRequestOf[HandshakeParams](line)) in the same pass. A problem
+// anywhere, `params` included, is the Request's, at its path from the frame's
+// root ("$.params.x"). The error is a *DecodeError.
+func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
+	return fromText("Request", data, decodeRequestOf[P])
+}
+
+// DecodeRequestOfValue decodes a Request from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), its `params` as P, under the same
+// rules; objects are read in sorted key order.
+func DecodeRequestOfValue[P EnvelopeMember[P]](value any) (RequestOf[P], error) {
+	return fromValue("Request", value, decodeRequestOf[P])
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order, `params`
+// as P writes itself.
+func (v RequestOf[P]) MarshalJSON() ([]byte, error) {
+	return appendRequestOf[P](nil, v), nil
+}
+
+func decodeRequestOf[P EnvelopeMember[P]](v any) (RequestOf[P], *shapeError) {
+	var out RequestOf[P]
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "jsonrpc":
+			seen[0] = true
+			out.Jsonrpc, err = decodeJSONRPCVersion(o.vals[i])
+		case "id":
+			seen[1] = true
+			out.ID, err = decodeRequestID(o.vals[i])
+		case "method":
+			seen[2] = true
+			out.Method, err = readString(o.vals[i])
+		case "params":
+			var x P
+			x, err = readEnvelopeMember[P](o.vals[i])
+			out.Params = &x
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("jsonrpc")
+	}
+	if !seen[1] {
+		return out, missingField("id")
+	}
+	if !seen[2] {
+		return out, missingField("method")
+	}
+	return out, nil
+}
+
+func appendRequestOf[P EnvelopeMember[P]](b []byte, v RequestOf[P]) []byte {
+	b = append(b, '{')
+	b = append(b, "\"jsonrpc\":"...)
+	b = appendJSONRPCVersion(b, v.Jsonrpc)
+	b = append(b, ",\"id\":"...)
+	b = appendRequestID(b, v.ID)
+	b = append(b, ",\"method\":"...)
+	b = writeString(b, v.Method)
+	if v.Params != nil {
+		b = append(b, ",\"params\":"...)
+		b = writeEnvelopeMember(b, *v.Params)
+	}
+	return append(b, '}')
+}
+
+// SuccessResponseOf is a SuccessResponse whose Result is decoded as R, a
+// generated type such as the one the method table names for the method (see
+// Methods).
+type SuccessResponseOf[R EnvelopeMember[R]] struct {
+	// Jsonrpc is always `2.0`.
+	Jsonrpc JSONRPCVersion
+	// ID is the id of the request this answers.
+	ID RequestID
+	// Result is the method's result, of the shape the method table names.
+	Result R
+}
+
+// DecodeSuccessResponseOf decodes a SuccessResponse from one frame's JSON text
+// under the strict rules of the contract, its `result` as R
+// (DecodeSuccessResponseOf[HandshakeResult](line)) in the same pass. A problem
+// anywhere, `result` included, is the SuccessResponse's, at its path from the
+// frame's root ("$.result.x"). The error is a *DecodeError.
+func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
+	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
+}
+
+// DecodeSuccessResponseOfValue decodes a SuccessResponse from an already-parsed
+// JSON value (as ParseJSON or encoding/json produce it), its `result` as R,
+// under the same rules; objects are read in sorted key order.
+func DecodeSuccessResponseOfValue[R EnvelopeMember[R]](value any) (SuccessResponseOf[R], error) {
+	return fromValue("SuccessResponse", value, decodeSuccessResponseOf[R])
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order, `result`
+// as R writes itself.
+func (v SuccessResponseOf[R]) MarshalJSON() ([]byte, error) {
+	return appendSuccessResponseOf[R](nil, v), nil
+}
+
+func decodeSuccessResponseOf[R EnvelopeMember[R]](v any) (SuccessResponseOf[R], *shapeError) {
+	var out SuccessResponseOf[R]
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "jsonrpc":
+			seen[0] = true
+			out.Jsonrpc, err = decodeJSONRPCVersion(o.vals[i])
+		case "id":
+			seen[1] = true
+			out.ID, err = decodeRequestID(o.vals[i])
+		case "result":
+			seen[2] = true
+			out.Result, err = readEnvelopeMember[R](o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("jsonrpc")
+	}
+	if !seen[1] {
+		return out, missingField("id")
+	}
+	if !seen[2] {
+		return out, missingField("result")
+	}
+	return out, nil
+}
+
+func appendSuccessResponseOf[R EnvelopeMember[R]](b []byte, v SuccessResponseOf[R]) []byte {
+	b = append(b, '{')
+	b = append(b, "\"jsonrpc\":"...)
+	b = appendJSONRPCVersion(b, v.Jsonrpc)
+	b = append(b, ",\"id\":"...)
+	b = appendRequestID(b, v.ID)
+	b = append(b, ",\"result\":"...)
+	b = writeEnvelopeMember(b, v.Result)
+	return append(b, '}')
+}
+
+// ResponseOf is a Response whose success variant's result is decoded as R (see
+// SuccessResponseOf). Exactly one variant is non-nil; the wire shape decides
+// which. A ResponseOf with none set is written as null.
+type ResponseOf[R EnvelopeMember[R]] struct {
+	// SuccessResponse is set when the object has `result`.
+	SuccessResponse *SuccessResponseOf[R]
+	// ErrorResponse is set when the object has `error`.
+	ErrorResponse *ErrorResponse
+}
+
+// DecodeResponseOf decodes a Response from one frame's JSON text under the
+// strict rules of the contract, its `result` as R
+// (DecodeResponseOf[HandshakeResult](line)) in the same pass. A problem
+// anywhere, `result` included, is the Response's, at its path from the frame's
+// root ("$.result.x"). The error is a *DecodeError.
+func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
+	return fromText("Response", data, decodeResponseOf[R])
+}
+
+// DecodeResponseOfValue decodes a Response from an already-parsed JSON value
+// (as ParseJSON or encoding/json produce it), its `result` as R, under the same
+// rules; objects are read in sorted key order.
+func DecodeResponseOfValue[R EnvelopeMember[R]](value any) (ResponseOf[R], error) {
+	return fromValue("Response", value, decodeResponseOf[R])
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order, `result`
+// as R writes itself.
+func (v ResponseOf[R]) MarshalJSON() ([]byte, error) {
+	return appendResponseOf[R](nil, v), nil
+}
+
+func decodeResponseOf[R EnvelopeMember[R]](v any) (ResponseOf[R], *shapeError) {
+	var out ResponseOf[R]
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	which, err := pickVariant(o, []string{"result", "error"}, "both `result` and `error`", "neither `result` nor `error`")
+	if err != nil {
+		return out, err
+	}
+	switch which {
+	case 0:
+		var x SuccessResponseOf[R]
+		x, err = decodeSuccessResponseOf[R](v)
+		out.SuccessResponse = &x
+	case 1:
+		var x ErrorResponse
+		x, err = decodeErrorResponse(v)
+		out.ErrorResponse = &x
+	}
+	return out, err
+}
+
+func appendResponseOf[R EnvelopeMember[R]](b []byte, v ResponseOf[R]) []byte {
+	switch {
+	case v.SuccessResponse != nil:
+		return appendSuccessResponseOf(b, *v.SuccessResponse)
+	case v.ErrorResponse != nil:
+		return appendErrorResponse(b, *v.ErrorResponse)
+	}
+	return append(b, "null"...)
 }
 
 func readNullableRequestID(v any) (*RequestID, *shapeError) {

@@ -79,10 +79,10 @@ func (s *session) handshake() (mcptest.HandshakeResult, error) {
 	return mcptest.CheckHandshakeResponse([]byte(answer))
 }
 
-// call sends method with params (nil: none) and decodes the result with
-// decode, the method's result decoder.
-func call[T any](s *session, method string, params json.Marshaler, decode func(any) (T, error)) (T, error) {
-	var zero T
+// call sends method with params (nil: none) and decodes the response as a
+// ResponseOf[R], R the method's result type, read in the same pass.
+func call[R mcptest.EnvelopeMember[R]](s *session, method string, params json.Marshaler) (R, error) {
+	var zero R
 	request := mcptest.Request{Jsonrpc: mcptest.JSONRPCVersion20, ID: s.takeID(), Method: method}
 	if params != nil {
 		encoded, err := params.MarshalJSON()
@@ -101,7 +101,7 @@ func call[T any](s *session, method string, params json.Marshaler, decode func(a
 	if err != nil {
 		return zero, err
 	}
-	response, err := mcptest.DecodeResponse([]byte(answer))
+	response, err := mcptest.DecodeResponseOf[R]([]byte(answer))
 	if err != nil {
 		return zero, err
 	}
@@ -112,7 +112,7 @@ func call[T any](s *session, method string, params json.Marshaler, decode func(a
 	if success.ID != request.ID {
 		return zero, fmt.Errorf("%s: answer has id %v, request had %v", method, success.ID, request.ID)
 	}
-	return decode(success.Result)
+	return success.Result, nil
 }
 
 func (s *session) closeStdin() { _ = s.stdin.Close() }
@@ -168,11 +168,11 @@ func full(s *session) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	initialize, err := call(s, mcptest.MethodMCPInitialize, nil, mcptest.DecodeInitializeResultValue)
+	initialize, err := call[mcptest.InitializeResult](s, mcptest.MethodMCPInitialize, nil)
 	if err != nil {
 		return nil, err
 	}
-	tools, err := call(s, mcptest.MethodMCPListTools, nil, mcptest.DecodeListToolsResultValue)
+	tools, err := call[mcptest.ListToolsResult](s, mcptest.MethodMCPListTools, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -194,19 +194,19 @@ func full(s *session) (map[string]any, error) {
 	if promptParams.Arguments, err = mcptest.DecodePromptArguments([]byte(promptArgs)); err != nil {
 		return nil, err
 	}
-	result, err := call(s, mcptest.MethodMCPCall, callParams, mcptest.DecodeCallResultValue)
+	result, err := call[mcptest.CallResult](s, mcptest.MethodMCPCall, callParams)
 	if err != nil {
 		return nil, err
 	}
-	resource, err := call(s, mcptest.MethodMCPReadResource, resourceParams, mcptest.DecodeReadResourceResultValue)
+	resource, err := call[mcptest.ReadResourceResult](s, mcptest.MethodMCPReadResource, resourceParams)
 	if err != nil {
 		return nil, err
 	}
-	prompt, err := call(s, mcptest.MethodMCPCallPrompt, promptParams, mcptest.DecodeCallPromptResultValue)
+	prompt, err := call[mcptest.CallPromptResult](s, mcptest.MethodMCPCallPrompt, promptParams)
 	if err != nil {
 		return nil, err
 	}
-	shutdown, err := call(s, mcptest.MethodMCPShutdown, nil, mcptest.DecodeShutdownResultValue)
+	shutdown, err := call[mcptest.ShutdownResult](s, mcptest.MethodMCPShutdown, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -248,11 +248,11 @@ func handshakeOnly(s *session) (map[string]any, error) {
 }
 
 func noHandshake(s *session) (map[string]any, error) {
-	tools, err := call(s, mcptest.MethodMCPListTools, nil, mcptest.DecodeListToolsResultValue)
+	tools, err := call[mcptest.ListToolsResult](s, mcptest.MethodMCPListTools, nil)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := call(s, mcptest.MethodMCPShutdown, nil, mcptest.DecodeShutdownResultValue); err != nil {
+	if _, err := call[mcptest.ShutdownResult](s, mcptest.MethodMCPShutdown, nil); err != nil {
 		return nil, err
 	}
 	exitCode, err := s.waitExit()

@@ -11,7 +11,7 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::codec::pick_variant;
 use super::names::{comment, string_lit};
@@ -51,7 +51,7 @@ func writeEnvelopeMember[T EnvelopeMember[T]](b []byte, v T) []byte {
 impl<'a> Ctx<'a> {
     /// The envelopes of the contract that have their open member: (type, member, parameter).
     fn open_envelopes(&self) -> Vec<(&'a TypeDef, &'static str, &'static str)> {
-        let contract: &'a crate::model::Contract = self.contract;
+        let contract: &'a Contract = self.contract;
         OPEN_MEMBERS
             .iter()
             .filter_map(|&(def, member, param)| {
@@ -140,37 +140,49 @@ impl<'a> Ctx<'a> {
     /// `ResponseOf[R]`: the `Response` union with its success variant typed.
     fn response_of(&mut self, out: &mut String) {
         let Some(TypeKind::Union(variants)) = self.contract.type_def("Response").map(|d| &d.kind) else { return };
-        let variants: Vec<(UnionVariant, String, String)> = variants
+        let typed: Vec<TypedVariant> = variants
             .iter()
             .map(|v| {
                 let field = self.type_name(&v.type_name);
                 let ty = if v.type_name == "SuccessResponse" { format!("{field}Of[R]") } else { field.clone() };
-                (v.clone(), field, ty)
+                TypedVariant { variant: v.clone(), field, ty }
             })
             .collect();
         out.push('\n');
         comment(out, 0, "ResponseOf is a Response whose success variant's result is decoded as R (see SuccessResponseOf). Exactly one variant is non-nil; the wire shape decides which. A ResponseOf with none set is written as null.");
         line!(out, "type ResponseOf[R EnvelopeMember[R]] struct {{");
-        for (variant, field, ty) in &variants {
-            comment(out, 1, &format!("{field} is set when the object has `{}`.", variant.discriminator));
-            line!(out, "\t{field} *{ty}");
+        for v in &typed {
+            comment(out, 1, &format!("{} is set when the object has `{}`.", v.field, v.variant.discriminator));
+            line!(out, "\t{} *{}", v.field, v.ty);
         }
         line!(out, "}}");
         self.typed_public_api(out, "Response", "ResponseOf", "R", "result");
-        let plain: Vec<UnionVariant> = variants.iter().map(|(v, _, _)| v.clone()).collect();
-        line!(out, "\nfunc decodeResponseOf[R EnvelopeMember[R]](v any) (ResponseOf[R], *shapeError) {{\n\tvar out ResponseOf[R]");
-        pick_variant(out, &plain);
-        for (i, (_, field, ty)) in variants.iter().enumerate() {
-            line!(out, "\tcase {i}:\n\t\tvar x {ty}\n\t\tx, err = decode{ty}(v)\n\t\tout.{field} = &x");
-        }
-        line!(out, "\t}}\n\treturn out, err\n}}");
-        line!(out, "\nfunc appendResponseOf[R EnvelopeMember[R]](b []byte, v ResponseOf[R]) []byte {{\n\tswitch {{");
-        for (_, field, ty) in &variants {
-            let append = ty.strip_suffix("[R]").unwrap_or(ty);
-            line!(out, "\tcase v.{field} != nil:\n\t\treturn append{append}(b, *v.{field})");
-        }
-        line!(out, "\t}}\n\treturn append(b, \"null\"...)\n}}");
+        response_of_codec(out, &typed);
     }
+}
+
+/// A variant of `ResponseOf[R]`: the `Response` variant, its field and its Go type.
+struct TypedVariant {
+    variant: UnionVariant,
+    field: String,
+    ty: String,
+}
+
+/// `decodeResponseOf` and `appendResponseOf`, as the `Response` union's own.
+fn response_of_codec(out: &mut String, typed: &[TypedVariant]) {
+    let variants: Vec<UnionVariant> = typed.iter().map(|v| v.variant.clone()).collect();
+    line!(out, "\nfunc decodeResponseOf[R EnvelopeMember[R]](v any) (ResponseOf[R], *shapeError) {{\n\tvar out ResponseOf[R]");
+    pick_variant(out, &variants);
+    for (i, v) in typed.iter().enumerate() {
+        line!(out, "\tcase {i}:\n\t\tvar x {}\n\t\tx, err = decode{}(v)\n\t\tout.{} = &x", v.ty, v.ty, v.field);
+    }
+    line!(out, "\t}}\n\treturn out, err\n}}");
+    line!(out, "\nfunc appendResponseOf[R EnvelopeMember[R]](b []byte, v ResponseOf[R]) []byte {{\n\tswitch {{");
+    for v in typed {
+        let append = v.ty.strip_suffix("[R]").unwrap_or(&v.ty);
+        line!(out, "\tcase v.{} != nil:\n\t\treturn append{append}(b, *v.{})", v.field, v.field);
+    }
+    line!(out, "\t}}\n\treturn append(b, \"null\"...)\n}}");
 }
 
 /// Whether `def` is a closed object with a field `member`.

@@ -60,15 +60,21 @@ const REFUSED: &[(&str, &str)] = &[
     ("$anchor", "not supported: refer to definitions as #/$defs/Name"),
 ];
 
-/// Checks an UpperCamelCase type name.
+/// Type names every SDK declares next to the `$defs` types: the typed envelopes
+/// (`RequestOf<P>` and friends) and Go's constraint on what they carry.
+pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &["RequestOf", "SuccessResponseOf", "ResponseOf", "EnvelopeMember"];
+
+/// Checks an UpperCamelCase type name that no SDK declares already.
 pub(crate) fn check_type_name(r: &Reader<'_>, name: &str, pointer: &str) -> Result<(), SchemaError> {
     let mut chars = name.chars();
     let ok = chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric());
-    if ok {
-        Ok(())
-    } else {
-        Err(r.err(pointer, format!("`{name}` is not an UpperCamelCase name"), "rename it to letters and digits starting with a capital, like `CallParams`"))
+    if !ok {
+        return Err(r.err(pointer, format!("`{name}` is not an UpperCamelCase name"), "rename it to letters and digits starting with a capital, like `CallParams`"));
     }
+    if RESERVED_TYPE_NAMES.contains(&name) {
+        return Err(r.err(pointer, format!("`{name}` is a name every SDK already declares (the typed envelopes)"), "rename the type, e.g. with a suffix naming what it is"));
+    }
+    Ok(())
 }
 
 pub(crate) struct TypeBuilder<'r, 'a> {

@@ -41,6 +41,7 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("message with a wrong hole", edit(|s| s["x-coprocess"]["messages"]["lane_skip"]["template"] = json!("lane {lane}")), "/x-coprocess/messages/lane_skip/template"),
         ("inline object", verdict_prop("x", json!({"description": "d", "type": "object", "properties": {}})), "/$defs/Verdict/properties/x"),
         ("number", verdict_prop("x", json!({"description": "d", "type": "number"})), "/$defs/Verdict/properties/x/type"),
+        ("envelope name", edit(|s| { s["$defs"]["ResponseOf"] = s["$defs"]["Verdict"].clone(); }), "/$defs/ResponseOf"),
     ];
     assert!(cases.len() >= 12);
     for (kind, text, pointer) in cases {

@@ -24,6 +24,23 @@ fn typed_name(name: &str) -> String {
     format!("{}Of", type_name(name))
 }
 
+/// The class Javadoc's paragraph on the envelopes, when the contract has one.
+pub fn class_doc(contract: &Contract) -> Option<String> {
+    let typed = envelopes(contract);
+    let first = typed.first()?;
+    let names: Vec<String> = typed
+        .iter()
+        .map(|e| format!("`{}<{}>`", typed_name(&e.def.name), e.generic.param))
+        .chain(response_variants(contract, &typed).map(|_| format!("`{}<{}>`", typed_name(RESPONSE.0), RESPONSE.1)))
+        .collect();
+    Some(format!(
+        "The typed envelopes {} decode a frame with its open member as the class given, in the same pass: `{}.fromJson(json, {}Type)`; errors name the frame's type, with paths from its root.",
+        names.join(", "),
+        typed_name(&first.def.name),
+        field_name(&first.generic.field)
+    ))
+}
+
 /// An envelope this contract has: its definition, object shape and member.
 struct Envelope<'a> {
     def: &'a TypeDef,
@@ -116,7 +133,7 @@ fn entry_points(code: &mut Code, name: &str, member: &str, param: &str) {
     let argument = format!("{}Type", field_name(member));
     let throws = |what: &str| {
         vec![
-            ("throws", "DecodeException".to_string(), format!("when {what} not a `{name}` whose `{member}` is a `{param}`; the message names `{name}`, with paths from the frame's root")),
+            ("throws", "DecodeException".to_string(), format!("when {what} not a `{name}` whose `{member}` decodes as `{param}`; the message names `{name}`, with paths from the frame's root")),
             ("throws", "IllegalArgumentException".to_string(), format!("when `{argument}` is neither a generated type nor `JsonNode`")),
         ]
     };
@@ -148,7 +165,8 @@ fn render_twin(code: &mut Code, contract: &Contract, name: &str) {
     let TypeKind::Object(object) = &def.kind else { return };
     let (response, param) = RESPONSE;
     let description = format!(
-        "A `{name}` read as a `{response}Of<{param}>`: the same fields, and `{param}` only says which `{response}Of` it belongs to.\n\n{}",
+        "{} `{name}` read as a `{response}Of<{param}>`: the same fields, and `{param}` only says which `{response}Of` it belongs to.\n\n{}",
+        article(name),
         def.description
     );
     let twin = TypeDef { name: def.name.clone(), description, kind: def.kind.clone() };
@@ -159,6 +177,14 @@ fn render_twin(code: &mut Code, contract: &Contract, name: &str) {
         type_param: Some((param.to_string(), format!("the `result` type of the `{response}Of` this answers"))),
     };
     render_record_as(code, &twin, object, &record, &|_| {});
+}
+
+/// `A` or `An`, for the name that follows.
+fn article(name: &str) -> &'static str {
+    match name.chars().next() {
+        Some(c) if "AEIOUaeiou".contains(c) => "An",
+        _ => "A",
+    }
 }
 
 /// `ResponseOf<R>`: the sealed union of the typed success variant and the twins.

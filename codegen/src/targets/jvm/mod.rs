@@ -61,9 +61,13 @@ fn render(contract: &Contract) -> String {
 }
 
 fn class_doc(contract: &Contract) -> String {
-    format!(
+    let text = format!(
         "{}.\n\n{}\n\nEach type has `fromJson(String)` and `fromNode(JsonNode)`, which decode strictly and throw \
          `DecodeException` with the contract's wording, and `toJson()`, which writes one line.",
         contract.title, contract.description
-    )
+    );
+    match envelopes::class_doc(contract) {
+        Some(envelopes) => format!("{text}\n\n{envelopes}"),
+        None => text,
+    }
 }

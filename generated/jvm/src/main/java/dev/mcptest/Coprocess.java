@@ -54,6 +54,10 @@ import java.util.function.BiConsumer;
  * <p>Each type has {@code fromJson(String)} and {@code fromNode(JsonNode)}, which decode strictly and
  * throw {@code DecodeException} with the contract's wording, and {@code toJson()}, which writes one
  * line.
+ *
+ * <p>The typed envelopes {@code RequestOf<P>}, {@code SuccessResponseOf<R>}, {@code ResponseOf<R>}
+ * decode a frame with its open member as the class given, in the same pass: {@code
+ * RequestOf.fromJson(json, paramsType)}; errors name the frame's type, with paths from its root.
  */
 public final class Coprocess {
     private Coprocess() {}
@@ -2426,8 +2430,8 @@ public final class Coprocess {
          *     value
          * @return the decoded frame
          * @throws DecodeException when the text is not strict JSON or not a {@code Request} whose
-         *     {@code params} is a {@code P}; the message names {@code Request}, with paths from the
-         *     frame's root
+         *     {@code params} decodes as {@code P}; the message names {@code Request}, with paths from
+         *     the frame's root
          * @throws IllegalArgumentException when {@code paramsType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -2444,8 +2448,8 @@ public final class Coprocess {
          * @param paramsType the class of {@code P}: a generated type, or {@code JsonNode} for any
          *     value
          * @return the decoded frame
-         * @throws DecodeException when the value is not a {@code Request} whose {@code params} is a
-         *     {@code P}; the message names {@code Request}, with paths from the frame's root
+         * @throws DecodeException when the value is not a {@code Request} whose {@code params}
+         *     decodes as {@code P}; the message names {@code Request}, with paths from the frame's root
          * @throws IllegalArgumentException when {@code paramsType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -2513,8 +2517,8 @@ public final class Coprocess {
          *     value
          * @return the decoded frame
          * @throws DecodeException when the text is not strict JSON or not a {@code SuccessResponse}
-         *     whose {@code result} is a {@code R}; the message names {@code SuccessResponse}, with
-         *     paths from the frame's root
+         *     whose {@code result} decodes as {@code R}; the message names {@code SuccessResponse},
+         *     with paths from the frame's root
          * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -2532,8 +2536,8 @@ public final class Coprocess {
          *     value
          * @return the decoded frame
          * @throws DecodeException when the value is not a {@code SuccessResponse} whose {@code
-         *     result} is a {@code R}; the message names {@code SuccessResponse}, with paths from the
-         *     frame's root
+         *     result} decodes as {@code R}; the message names {@code SuccessResponse}, with paths from
+         *     the frame's root
          * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -2556,7 +2560,7 @@ public final class Coprocess {
     }
 
     /**
-     * A {@code ErrorResponse} read as a {@code ResponseOf<R>}: the same fields, and {@code R} only
+     * An {@code ErrorResponse} read as a {@code ResponseOf<R>}: the same fields, and {@code R} only
      * says which {@code ResponseOf} it belongs to.
      *
      * <p>A response carrying an error.
@@ -2616,8 +2620,8 @@ public final class Coprocess {
          *     value
          * @return the decoded frame
          * @throws DecodeException when the text is not strict JSON or not a {@code Response} whose
-         *     {@code result} is a {@code R}; the message names {@code Response}, with paths from the
-         *     frame's root
+         *     {@code result} decodes as {@code R}; the message names {@code Response}, with paths from
+         *     the frame's root
          * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -2634,8 +2638,9 @@ public final class Coprocess {
          * @param resultType the class of {@code R}: a generated type, or {@code JsonNode} for any
          *     value
          * @return the decoded frame
-         * @throws DecodeException when the value is not a {@code Response} whose {@code result} is
-         *     a {@code R}; the message names {@code Response}, with paths from the frame's root
+         * @throws DecodeException when the value is not a {@code Response} whose {@code result}
+         *     decodes as {@code R}; the message names {@code Response}, with paths from the frame's
+         *     root
          * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
          *     {@code JsonNode}
          */

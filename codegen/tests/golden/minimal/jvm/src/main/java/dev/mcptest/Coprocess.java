@@ -34,6 +34,10 @@ import java.util.function.BiConsumer;
  * <p>Each type has {@code fromJson(String)} and {@code fromNode(JsonNode)}, which decode strictly and
  * throw {@code DecodeException} with the contract's wording, and {@code toJson()}, which writes one
  * line.
+ *
+ * <p>The typed envelopes {@code RequestOf<P>}, {@code SuccessResponseOf<R>}, {@code ResponseOf<R>}
+ * decode a frame with its open member as the class given, in the same pass: {@code
+ * RequestOf.fromJson(json, paramsType)}; errors name the frame's type, with paths from its root.
  */
 public final class Coprocess {
     private Coprocess() {}
@@ -961,8 +965,8 @@ public final class Coprocess {
          *     value
          * @return the decoded frame
          * @throws DecodeException when the text is not strict JSON or not a {@code Request} whose
-         *     {@code params} is a {@code P}; the message names {@code Request}, with paths from the
-         *     frame's root
+         *     {@code params} decodes as {@code P}; the message names {@code Request}, with paths from
+         *     the frame's root
          * @throws IllegalArgumentException when {@code paramsType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -979,8 +983,8 @@ public final class Coprocess {
          * @param paramsType the class of {@code P}: a generated type, or {@code JsonNode} for any
          *     value
          * @return the decoded frame
-         * @throws DecodeException when the value is not a {@code Request} whose {@code params} is a
-         *     {@code P}; the message names {@code Request}, with paths from the frame's root
+         * @throws DecodeException when the value is not a {@code Request} whose {@code params}
+         *     decodes as {@code P}; the message names {@code Request}, with paths from the frame's root
          * @throws IllegalArgumentException when {@code paramsType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -1048,8 +1052,8 @@ public final class Coprocess {
          *     value
          * @return the decoded frame
          * @throws DecodeException when the text is not strict JSON or not a {@code SuccessResponse}
-         *     whose {@code result} is a {@code R}; the message names {@code SuccessResponse}, with
-         *     paths from the frame's root
+         *     whose {@code result} decodes as {@code R}; the message names {@code SuccessResponse},
+         *     with paths from the frame's root
          * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -1067,8 +1071,8 @@ public final class Coprocess {
          *     value
          * @return the decoded frame
          * @throws DecodeException when the value is not a {@code SuccessResponse} whose {@code
-         *     result} is a {@code R}; the message names {@code SuccessResponse}, with paths from the
-         *     frame's root
+         *     result} decodes as {@code R}; the message names {@code SuccessResponse}, with paths from
+         *     the frame's root
          * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -1091,7 +1095,7 @@ public final class Coprocess {
     }
 
     /**
-     * A {@code ErrorResponse} read as a {@code ResponseOf<R>}: the same fields, and {@code R} only
+     * An {@code ErrorResponse} read as a {@code ResponseOf<R>}: the same fields, and {@code R} only
      * says which {@code ResponseOf} it belongs to.
      *
      * <p>A response carrying an error.
@@ -1151,8 +1155,8 @@ public final class Coprocess {
          *     value
          * @return the decoded frame
          * @throws DecodeException when the text is not strict JSON or not a {@code Response} whose
-         *     {@code result} is a {@code R}; the message names {@code Response}, with paths from the
-         *     frame's root
+         *     {@code result} decodes as {@code R}; the message names {@code Response}, with paths from
+         *     the frame's root
          * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
          *     {@code JsonNode}
          */
@@ -1169,8 +1173,9 @@ public final class Coprocess {
          * @param resultType the class of {@code R}: a generated type, or {@code JsonNode} for any
          *     value
          * @return the decoded frame
-         * @throws DecodeException when the value is not a {@code Response} whose {@code result} is
-         *     a {@code R}; the message names {@code Response}, with paths from the frame's root
+         * @throws DecodeException when the value is not a {@code Response} whose {@code result}
+         *     decodes as {@code R}; the message names {@code Response}, with paths from the frame's
+         *     root
          * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
          *     {@code JsonNode}
          */

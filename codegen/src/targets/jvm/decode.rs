@@ -126,15 +126,14 @@ fn decoder_lambda(ty: &Ty, depth: usize) -> String {
 }
 
 /// The body of an object's decoder; `ctor` is what follows `new`. With a
-/// `generic` component, that member is read by the `Decoder` named `member`.
+/// `generic` component, that member is read by the `Decoder` named `reader`.
 pub fn decode_object(code: &mut Code, ctor: &str, object: &ObjectType, generic: Option<&Generic>) {
-    let name = ctor;
     code.line(2, "ObjectNode object = expectObject(node, path);");
     if object.fields.is_empty() {
         code.line(2, "if (!object.isEmpty()) {");
         code.line(3, "throw unknownField(path, object.fieldNames().next());");
         code.line(2, "}");
-        code.line(2, format!("return new {name}();"));
+        code.line(2, format!("return new {ctor}();"));
         return;
     }
     for f in &object.fields {
@@ -160,7 +159,7 @@ pub fn decode_object(code: &mut Code, ctor: &str, object: &ObjectType, generic: 
     code.line(3, "switch (key) {");
     for f in &object.fields {
         let expr = match generic {
-            Some(g) if g.field == f.name => "reader.decode(value, path.key(key))".to_string(),
+            Some(g) if g.types(f) => "reader.decode(value, path.key(key))".to_string(),
             _ => decode_expr(&f.ty, "value", "path.key(key)", 1),
         };
         let assign = format!("{} = {expr};", local_name(&f.name));
@@ -185,7 +184,7 @@ pub fn decode_object(code: &mut Code, ctor: &str, object: &ObjectType, generic: 
         code.line(2, "}");
     }
     let args: Vec<String> = object.fields.iter().map(|f| local_name(&f.name)).collect();
-    code.line(2, format!("return new {name}({});", args.join(", ")));
+    code.line(2, format!("return new {ctor}({});", args.join(", ")));
 }
 
 /// Variant flags: `hasResult`, numbered if two discriminators convert alike.

@@ -126,36 +126,47 @@ fn param_doc(member: &str) -> String {
     format!("the type `{member}` is decoded as: a generated type (such as the method's), or `JsonNode` for any value")
 }
 
+/// Where an entry point reads from: its method, parameter, parameter doc,
+/// the runtime reader it goes through, and how its `DecodeException` starts.
+struct Source {
+    method: &'static str,
+    arg: &'static str,
+    java: &'static str,
+    doc: &'static str,
+    via: &'static str,
+    what: &'static str,
+}
+
+const SOURCES: [Source; 2] = [
+    Source { method: "fromJson", arg: "json", java: "String", doc: "the frame text, without the line terminator", via: "decodeText", what: "the text is not strict JSON or" },
+    Source { method: "fromNode", arg: "node", java: "JsonNode", doc: "the already parsed frame", via: "decodeTree", what: "the value is" },
+];
+
 /// `fromJson(json, type)` and `fromNode(node, type)` of an envelope (`name`
 /// is `Request` or `Response`).
 fn entry_points(code: &mut Code, name: &str, member: &str, param: &str) {
-    let typed = typed_name(name);
-    let argument = format!("{}Type", field_name(member));
-    let throws = |what: &str| {
-        vec![
-            ("throws", "DecodeException".to_string(), format!("when {what} not a `{name}` whose `{member}` decodes as `{param}`; the message names `{name}`, with paths from the frame's root")),
-            ("throws", "IllegalArgumentException".to_string(), format!("when `{argument}` is neither a generated type nor `JsonNode`")),
-        ]
-    };
-    let sources = [
-        ("fromJson", "String json", "json", "the frame text, without the line terminator", "decodeText", "the text is not strict JSON or"),
-        ("fromNode", "JsonNode node", "node", "the already parsed frame", "decodeTree", "the value is"),
-    ];
-    for (method, source, arg, arg_doc, via, what) in sources {
-        let mut tags = vec![
-            ("param", format!("<{param}>"), format!("the type `{member}` is decoded as")),
-            ("param", arg.to_string(), arg_doc.to_string()),
-            ("param", argument.clone(), format!("the class of `{param}`: a generated type, or `JsonNode` for any value")),
-            ("return", String::new(), "the decoded frame".to_string()),
-        ];
-        tags.extend(throws(what));
-        code.blank();
-        code.doc(2, &format!("Decodes a `{name}` with its `{member}` as `{param}`, in one pass."), &tags);
-        code.line(2, format!("public static <{param}> {typed}<{param}> {method}({source}, Class<{param}> {argument}) {{"));
-        code.line(3, format!("Decoder<{param}> reader = memberDecoder({argument});"));
-        code.line(3, format!("return {via}({arg}, {}, (n, p) -> decode{typed}(n, p, reader));", string_literal(name)));
-        code.line(2, "}");
+    for source in &SOURCES {
+        entry_point(code, source, name, member, param);
     }
+}
+
+fn entry_point(code: &mut Code, source: &Source, name: &str, member: &str, param: &str) {
+    let (typed, argument) = (typed_name(name), format!("{}Type", field_name(member)));
+    let (method, arg, java, via) = (source.method, source.arg, source.java, source.via);
+    let tags = vec![
+        ("param", format!("<{param}>"), format!("the type `{member}` is decoded as")),
+        ("param", arg.to_string(), source.doc.to_string()),
+        ("param", argument.clone(), format!("the class of `{param}`: a generated type, or `JsonNode` for any value")),
+        ("return", String::new(), "the decoded frame".to_string()),
+        ("throws", "DecodeException".to_string(), format!("when {} not a `{name}` whose `{member}` decodes as `{param}`; the message names `{name}`, with paths from the frame's root", source.what)),
+        ("throws", "IllegalArgumentException".to_string(), format!("when `{argument}` is neither a generated type nor `JsonNode`")),
+    ];
+    code.blank();
+    code.doc(2, &format!("Decodes a `{name}` with its `{member}` as `{param}`, in one pass."), &tags);
+    code.line(2, format!("public static <{param}> {typed}<{param}> {method}({java} {arg}, Class<{param}> {argument}) {{"));
+    code.line(3, format!("Decoder<{param}> reader = memberDecoder({argument});"));
+    code.line(3, format!("return {via}({arg}, {}, (n, p) -> decode{typed}(n, p, reader));", string_literal(name)));
+    code.line(2, "}");
 }
 
 /// The generic twin of a `Response` variant that has no open member:

@@ -76,7 +76,8 @@ pub struct Generic {
 }
 
 impl Generic {
-    fn types(&self, field: &Field) -> bool {
+    /// Whether `field` is the component typed by the type parameter.
+    pub fn types(&self, field: &Field) -> bool {
         field.name == self.field
     }
 }

@@ -1,7 +1,8 @@
 // The JVM end-to-end client: drives the mcptest coprocess with the generated
 // dev.mcptest.Coprocess, Jackson (for the report) and the JDK only. Every
 // request line is built with the generated types and encoders, every response
-// line decoded with the generated strict decoders. The scenario and the
+// line decoded with the generated strict decoders (the typed envelopes, the
+// result read as the method's result type in the same pass). The scenario and the
 // coprocess come from the environment (see tests/e2e.rs); the report is one
 // JSON line on stdout.
 
@@ -16,22 +17,21 @@ import dev.mcptest.Coprocess.CallPromptParams;
 import dev.mcptest.Coprocess.CallPromptResult;
 import dev.mcptest.Coprocess.CallResult;
 import dev.mcptest.Coprocess.Encodable;
-import dev.mcptest.Coprocess.ErrorResponse;
+import dev.mcptest.Coprocess.ErrorResponseOf;
 import dev.mcptest.Coprocess.HandshakeResult;
 import dev.mcptest.Coprocess.InitializeResult;
 import dev.mcptest.Coprocess.JsonRpcVersion;
 import dev.mcptest.Coprocess.ListToolsResult;
 import dev.mcptest.Coprocess.McpObject;
 import dev.mcptest.Coprocess.Methods;
-import dev.mcptest.Coprocess.Params;
 import dev.mcptest.Coprocess.PromptArguments;
 import dev.mcptest.Coprocess.ReadResourceParams;
 import dev.mcptest.Coprocess.ReadResourceResult;
-import dev.mcptest.Coprocess.Request;
 import dev.mcptest.Coprocess.RequestId;
-import dev.mcptest.Coprocess.Response;
+import dev.mcptest.Coprocess.RequestOf;
+import dev.mcptest.Coprocess.ResponseOf;
 import dev.mcptest.Coprocess.ShutdownResult;
-import dev.mcptest.Coprocess.SuccessResponse;
+import dev.mcptest.Coprocess.SuccessResponseOf;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -41,7 +41,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /** The client: one scenario per run. */
 public final class Client {
@@ -94,22 +93,22 @@ public final class Client {
         }
 
         /**
-         * Sends {@code method} with {@code params} (null: none) and decodes the result with
-         * {@code decode}, the method's result decoder.
+         * Sends {@code method} with {@code params} (null: none) and decodes the answer as a
+         * {@code ResponseOf<T>}: its result is read as {@code resultType}, the method's result
+         * type, in the same pass as the frame.
          */
-        <T> T call(String method, Encodable params, Function<JsonNode, T> decode) throws IOException, Failed {
+        <T> T call(String method, Encodable params, Class<T> resultType) throws IOException, Failed {
             RequestId id = RequestId.of(takeId());
-            Params encoded = params == null ? null : Params.fromJson(params.toJson());
-            Request request = new Request(JsonRpcVersion.V2_0, id, method, encoded);
-            Response response = Response.fromJson(exchange(request.toJson()));
-            if (response instanceof ErrorResponse failure) {
+            RequestOf<Encodable> request = new RequestOf<>(JsonRpcVersion.V2_0, id, method, params);
+            ResponseOf<T> response = ResponseOf.fromJson(exchange(request.toJson()), resultType);
+            if (response instanceof ErrorResponseOf<T> failure) {
                 throw new Failed(method + " answered " + failure.error().code() + ": " + failure.error().message());
             }
-            SuccessResponse success = (SuccessResponse) response;
+            SuccessResponseOf<T> success = (SuccessResponseOf<T>) response;
             if (!success.id().equals(id)) {
                 throw new Failed(method + ": answer has id " + success.id().toJson() + ", request had " + id.toJson());
             }
-            return decode.apply(success.result());
+            return success.result();
         }
 
         void closeStdin() throws IOException {
@@ -156,16 +155,16 @@ public final class Client {
 
     static ObjectNode full(Session session) throws IOException, Failed {
         HandshakeResult handshake = session.handshake();
-        InitializeResult initialize = session.call(Methods.MCP_INITIALIZE, null, InitializeResult::fromNode);
-        ListToolsResult tools = session.call(Methods.MCP_LIST_TOOLS, null, ListToolsResult::fromNode);
+        InitializeResult initialize = session.call(Methods.MCP_INITIALIZE, null, InitializeResult.class);
+        ListToolsResult tools = session.call(Methods.MCP_LIST_TOOLS, null, ListToolsResult.class);
         CallParams callParams = new CallParams(env("E2E_TOOL"), McpObject.fromJson(env("E2E_TOOL_ARGS")), null, null);
-        CallResult call = session.call(Methods.MCP_CALL, callParams, CallResult::fromNode);
+        CallResult call = session.call(Methods.MCP_CALL, callParams, CallResult.class);
         ReadResourceParams resourceParams = new ReadResourceParams(env("E2E_RESOURCE_URI"));
-        ReadResourceResult resource = session.call(Methods.MCP_READ_RESOURCE, resourceParams, ReadResourceResult::fromNode);
+        ReadResourceResult resource = session.call(Methods.MCP_READ_RESOURCE, resourceParams, ReadResourceResult.class);
         CallPromptParams promptParams =
                 new CallPromptParams(env("E2E_PROMPT"), PromptArguments.fromJson(env("E2E_PROMPT_ARGS")));
-        CallPromptResult prompt = session.call(Methods.MCP_CALL_PROMPT, promptParams, CallPromptResult::fromNode);
-        ShutdownResult shutdown = session.call(Methods.MCP_SHUTDOWN, null, ShutdownResult::fromNode);
+        CallPromptResult prompt = session.call(Methods.MCP_CALL_PROMPT, promptParams, CallPromptResult.class);
+        ShutdownResult shutdown = session.call(Methods.MCP_SHUTDOWN, null, ShutdownResult.class);
         int exitCode = session.waitExit();
         ObjectNode report = MAPPER.createObjectNode().put("scenario", "full");
         report.set("handshake", reported(handshake));
@@ -192,8 +191,8 @@ public final class Client {
     }
 
     static ObjectNode noHandshake(Session session) throws IOException, Failed {
-        ListToolsResult tools = session.call(Methods.MCP_LIST_TOOLS, null, ListToolsResult::fromNode);
-        session.call(Methods.MCP_SHUTDOWN, null, ShutdownResult::fromNode);
+        ListToolsResult tools = session.call(Methods.MCP_LIST_TOOLS, null, ListToolsResult.class);
+        session.call(Methods.MCP_SHUTDOWN, null, ShutdownResult.class);
         ObjectNode report = MAPPER.createObjectNode().put("scenario", "no_handshake");
         report.set("tools", toolNames(tools));
         return report.put("exit_code", session.waitExit());

@@ -3,7 +3,7 @@
 
 use super::code::Code;
 use super::naming::{flag_name, json_quote, local_name, string_literal, type_name};
-use super::types::field_type;
+use super::types::{component_type, Generic};
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 /// The `TYPE_NAMES` list and the `decode` dispatch.
@@ -65,7 +65,7 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
             format!("private static {name} decode{name}(JsonNode node, Path path) {{"),
         );
         match &def.kind {
-            TypeKind::Object(object) => decode_object(code, &name, object),
+            TypeKind::Object(object) => decode_object(code, &name, object, None),
             TypeKind::Map(Ty::Any) => {
                 code.line(2, format!("return new {name}(expectObject(node, path));"))
             }
@@ -76,7 +76,9 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
                     format!("return new {name}(decodeMap(node, path, {lambda}));"),
                 );
             }
-            TypeKind::Union(variants) => decode_union(code, variants),
+            TypeKind::Union(variants) => decode_union(code, variants, &|v| {
+                format!("decode{}(object, path)", type_name(&v.type_name))
+            }),
             TypeKind::StringEnum(values) => decode_enum(code, def, values),
             TypeKind::IntegerOrString => {
                 code.line(2, "if (node.isTextual()) {");
@@ -123,24 +125,26 @@ fn decoder_lambda(ty: &Ty, depth: usize) -> String {
     format!("({n}, {p}) -> {}", decode_expr(ty, &n, &p, depth + 1))
 }
 
-fn decode_object(code: &mut Code, name: &str, object: &ObjectType) {
+/// The body of an object's decoder; `ctor` is what follows `new`. With a
+/// `generic` component, that member is read by the `Decoder` named `reader`.
+pub fn decode_object(code: &mut Code, ctor: &str, object: &ObjectType, generic: Option<&Generic>) {
     code.line(2, "ObjectNode object = expectObject(node, path);");
     if object.fields.is_empty() {
         code.line(2, "if (!object.isEmpty()) {");
         code.line(3, "throw unknownField(path, object.fieldNames().next());");
         code.line(2, "}");
-        code.line(2, format!("return new {name}();"));
+        code.line(2, format!("return new {ctor}();"));
         return;
     }
     for f in &object.fields {
-        let initial = match (field_type(f).as_str(), f.required) {
+        let initial = match (component_type(f, generic).as_str(), f.required) {
             ("boolean", true) => "false",
             ("long", true) => "0L",
             _ => "null",
         };
         code.line(
             2,
-            format!("{} {} = {initial};", field_type(f), local_name(&f.name)),
+            format!("{} {} = {initial};", component_type(f, generic), local_name(&f.name)),
         );
         if f.required {
             code.line(2, format!("boolean {} = false;", flag_name(&f.name)));
@@ -154,7 +158,10 @@ fn decode_object(code: &mut Code, name: &str, object: &ObjectType) {
     code.line(3, "JsonNode value = member.getValue();");
     code.line(3, "switch (key) {");
     for f in &object.fields {
-        let expr = decode_expr(&f.ty, "value", "path.key(key)", 1);
+        let expr = match generic {
+            Some(g) if g.types(f) => "reader.decode(value, path.key(key))".to_string(),
+            _ => decode_expr(&f.ty, "value", "path.key(key)", 1),
+        };
         let assign = format!("{} = {expr};", local_name(&f.name));
         if f.required {
             code.line(4, format!("case {} -> {{", string_literal(&f.name)));
@@ -177,7 +184,7 @@ fn decode_object(code: &mut Code, name: &str, object: &ObjectType) {
         code.line(2, "}");
     }
     let args: Vec<String> = object.fields.iter().map(|f| local_name(&f.name)).collect();
-    code.line(2, format!("return new {name}({});", args.join(", ")));
+    code.line(2, format!("return new {ctor}({});", args.join(", ")));
 }
 
 /// Variant flags: `hasResult`, numbered if two discriminators convert alike.
@@ -210,7 +217,9 @@ fn union_messages(variants: &[UnionVariant]) -> (String, String) {
     }
 }
 
-fn decode_union(code: &mut Code, variants: &[UnionVariant]) {
+/// The body of a union's decoder; `read` gives the expression that decodes
+/// `object` (at `path`) as a variant.
+pub fn decode_union(code: &mut Code, variants: &[UnionVariant], read: &dyn Fn(&UnionVariant) -> String) {
     let flags = variant_flags(variants);
     let (several, none) = union_messages(variants);
     code.line(2, "ObjectNode object = expectObject(node, path);");
@@ -232,10 +241,7 @@ fn decode_union(code: &mut Code, variants: &[UnionVariant]) {
     code.line(2, "}");
     for (v, flag) in variants.iter().zip(&flags) {
         code.line(2, format!("if ({flag}) {{"));
-        code.line(
-            3,
-            format!("return decode{}(object, path);", type_name(&v.type_name)),
-        );
+        code.line(3, format!("return {};", read(v)));
         code.line(2, "}");
     }
     code.line(

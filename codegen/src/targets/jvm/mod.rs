@@ -5,10 +5,12 @@
 //! one-line encoders, the handshake and lane helpers, and the strict JSON
 //! reader. Concerns live in submodules: [`naming`] (keywords, literals,
 //! Javadoc), [`types`] (declarations and encoders), [`decode`] (decoders),
+//! [`envelopes`] (`RequestOf<P>`, `ResponseOf<R>`: typed `params`/`result`),
 //! [`protocol`] (tables, lanes, handshake) and [`runtime`] (fixed Java text).
 
 mod code;
 mod decode;
+mod envelopes;
 mod naming;
 mod protocol;
 mod runtime;
@@ -50,16 +52,22 @@ fn render(contract: &Contract) -> String {
     decode::render_dispatch(&mut code, contract);
     code.raw(runtime::SUPPORT_TYPES);
     types::render_types(&mut code, contract);
+    envelopes::render_types(&mut code, contract);
     decode::render_decoders(&mut code, contract);
+    envelopes::render_decoders(&mut code, contract);
     code.raw(runtime::HELPERS);
     code.line(0, "}");
     code.finish()
 }
 
 fn class_doc(contract: &Contract) -> String {
-    format!(
+    let text = format!(
         "{}.\n\n{}\n\nEach type has `fromJson(String)` and `fromNode(JsonNode)`, which decode strictly and throw \
          `DecodeException` with the contract's wording, and `toJson()`, which writes one line.",
         contract.title, contract.description
-    )
+    );
+    match envelopes::class_doc(contract) {
+        Some(envelopes) => format!("{text}\n\n{envelopes}"),
+        None => text,
+    }
 }

@@ -153,6 +153,11 @@ const RESERVED_TYPES: &[&str] = &[
     "Decoder",
     "Writer",
     "Nullable",
+    "Class",
+    "RequestOf",
+    "SuccessResponseOf",
+    "ResponseOf",
+    "ErrorResponseOf",
 ];
 
 /// The Java name of a `$defs` type: `Verdict`, or `String_` for a reserved one.

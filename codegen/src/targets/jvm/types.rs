@@ -47,21 +47,66 @@ pub fn field_type(field: &Field) -> String {
 }
 
 fn render_record(code: &mut Code, contract: &Contract, def: &TypeDef, object: &ObjectType) {
-    let name = type_name(&def.name);
-    let tags: Vec<(&str, String, String)> = object
-        .fields
-        .iter()
-        .map(|f| ("param", field_name(&f.name), field_doc(f)))
-        .collect();
+    let record = Record {
+        decl: type_name(&def.name),
+        implements: unions_of(contract, &def.name).join(", "),
+        generic: None,
+        type_param: None,
+    };
+    render_record_as(code, def, object, &record, &|code| {
+        render_entry_points(code, &def.name)
+    });
+}
+
+/// How a record is declared: its name (with type parameters), what it
+/// implements, and the component typed by its type parameter, if any.
+pub struct Record<'a> {
+    pub decl: String,
+    pub implements: String,
+    pub generic: Option<&'a Generic>,
+    /// The type parameter and its `@param` text.
+    pub type_param: Option<(String, String)>,
+}
+
+/// A record component typed by the record's type parameter (a typed
+/// envelope's `params` or `result`).
+pub struct Generic {
+    pub field: String,
+    pub param: String,
+}
+
+impl Generic {
+    /// Whether `field` is the component typed by the type parameter.
+    pub fn types(&self, field: &Field) -> bool {
+        field.name == self.field
+    }
+}
+
+/// A record: Javadoc, header, checks, `entry_points`, encoder.
+pub fn render_record_as(
+    code: &mut Code,
+    def: &TypeDef,
+    object: &ObjectType,
+    record: &Record,
+    entry_points: &dyn Fn(&mut Code),
+) {
+    let generic = record.generic;
+    let mut tags: Vec<(&str, String, String)> = Vec::new();
+    if let Some((param, text)) = &record.type_param {
+        tags.push(("param", format!("<{param}>"), text.clone()));
+    }
+    tags.extend(
+        object
+            .fields
+            .iter()
+            .map(|f| ("param", field_name(&f.name), field_doc(f, generic))),
+    );
     code.doc(1, &def.description, &tags);
-    let implements = unions_of(contract, &def.name).join(", ");
+    let (decl, implements) = (&record.decl, &record.implements);
     if object.fields.is_empty() {
-        code.line(
-            1,
-            format!("public record {name}() implements {implements} {{"),
-        );
+        code.line(1, format!("public record {decl}() implements {implements} {{"));
     } else {
-        code.line(1, format!("public record {name}("));
+        code.line(1, format!("public record {decl}("));
         let last = object.fields.len() - 1;
         for (i, f) in object.fields.iter().enumerate() {
             let end = if i == last {
@@ -69,18 +114,31 @@ fn render_record(code: &mut Code, contract: &Contract, def: &TypeDef, object: &O
             } else {
                 ",".to_string()
             };
-            code.line(3, format!("{} {}{end}", field_type(f), field_name(&f.name)));
+            code.line(3, format!("{} {}{end}", component_type(f, generic), field_name(&f.name)));
         }
     }
-    render_checks(code, &name, object);
-    render_entry_points(code, &def.name);
-    render_record_encoder(code, object);
+    let bare = decl.split('<').next().unwrap_or(decl);
+    render_checks(code, bare, object, generic);
+    entry_points(code);
+    render_record_encoder(code, object, generic);
     code.line(1, "}");
+}
+
+/// The Java type of a record component, or the type parameter for the generic one.
+pub fn component_type(field: &Field, generic: Option<&Generic>) -> String {
+    match generic {
+        Some(g) if g.types(field) => g.param.clone(),
+        _ => field_type(field),
+    }
 }
 
 /// What a component's `@param` says: the description, plus how absence and
 /// null are represented in Java.
-fn field_doc(field: &Field) -> String {
+fn field_doc(field: &Field, generic: Option<&Generic>) -> String {
+    if let Some(g) = generic.filter(|g| g.types(field)) {
+        let absent = if field.required { "" } else { "; Java null when absent" };
+        return format!("{} (decoded as `{}`{absent})", field.description, g.param);
+    }
     let note = match (&field.ty, field.required) {
         (Ty::Any, true) => " (JSON null is `NullNode`)",
         (Ty::Any, false) => " (Java null when absent; JSON null is `NullNode`)",
@@ -92,7 +150,7 @@ fn field_doc(field: &Field) -> String {
 }
 
 /// The compact constructor: required, non-nullable reference components are never null.
-fn render_checks(code: &mut Code, name: &str, object: &ObjectType) {
+fn render_checks(code: &mut Code, name: &str, object: &ObjectType, generic: Option<&Generic>) {
     let checked: Vec<&Field> = object
         .fields
         .iter()
@@ -129,6 +187,13 @@ fn render_checks(code: &mut Code, name: &str, object: &ObjectType) {
                 "Objects.requireNonNull({component}, {});",
                 string_literal(&component)
             ),
+        );
+    }
+    if let Some(g) = generic {
+        let component = field_name(&g.field);
+        code.line(
+            3,
+            format!("checkMember({component}, {});", string_literal(&component)),
         );
     }
     code.line(2, "}");
@@ -196,7 +261,7 @@ enum Comma {
     Maybe,
 }
 
-fn render_record_encoder(code: &mut Code, object: &ObjectType) {
+fn render_record_encoder(code: &mut Code, object: &ObjectType, generic: Option<&Generic>) {
     code.blank();
     code.line(2, "@Override");
     code.line(2, "public void appendJson(StringBuilder out) {");
@@ -223,7 +288,11 @@ fn render_record_encoder(code: &mut Code, object: &ObjectType) {
                 body.push(format!("out.append({});", string_literal(&key)));
             }
         }
-        body.push(write_stmt(&f.ty, &value, "out", 1));
+        if generic.is_some_and(|g| g.types(f)) {
+            body.push(format!("writeMember(out, {value});"));
+        } else {
+            body.push(write_stmt(&f.ty, &value, "out", 1));
+        }
         if f.required {
             body.iter().for_each(|l| code.line(3, l));
             comma = Comma::Always;

@@ -54,6 +54,10 @@ import java.util.function.BiConsumer;
  * <p>Each type has {@code fromJson(String)} and {@code fromNode(JsonNode)}, which decode strictly and
  * throw {@code DecodeException} with the contract's wording, and {@code toJson()}, which writes one
  * line.
+ *
+ * <p>The typed envelopes {@code RequestOf<P>}, {@code SuccessResponseOf<R>}, {@code ResponseOf<R>}
+ * decode a frame with its open member as the class given, in the same pass: {@code
+ * RequestOf.fromJson(json, paramsType)}; errors name the frame's type, with paths from its root.
  */
 public final class Coprocess {
     private Coprocess() {}
@@ -2379,6 +2383,273 @@ public final class Coprocess {
         }
     }
 
+    /**
+     * A {@code Request} whose {@code params} is decoded as {@code P} in the same pass as the frame:
+     * a problem is reported as the {@code Request}'s, with its path from the frame's root
+     * (<code>$.params.&#x2026;</code>).
+     *
+     * <p>A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with
+     * -32600. {@code params} is checked against the shape the method table names for {@code
+     * method}; an unknown {@code method} is answered -32601, not rejected as a shape.
+     *
+     * @param <P> the type {@code params} is decoded as: a generated type (such as the method's), or
+     *     {@code JsonNode} for any value
+     * @param jsonrpc Always {@code 2.0}.
+     * @param id Chosen by the SDK and echoed in the response.
+     * @param method One of the names in the method table.
+     * @param params The method's params object. Omitted for methods whose params are optional (an
+     *     empty object is accepted there too). (decoded as {@code P}; Java null when absent)
+     */
+    public record RequestOf<P>(
+            JsonRpcVersion jsonrpc,
+            RequestId id,
+            String method,
+            P params) implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param jsonrpc the {@code jsonrpc} field
+         * @param id the {@code id} field
+         * @param method the {@code method} field
+         * @param params the {@code params} field
+         */
+        public RequestOf {
+            Objects.requireNonNull(jsonrpc, "jsonrpc");
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(method, "method");
+            checkMember(params, "params");
+        }
+
+        /**
+         * Decodes a {@code Request} with its {@code params} as {@code P}, in one pass.
+         *
+         * @param <P> the type {@code params} is decoded as
+         * @param json the frame text, without the line terminator
+         * @param paramsType the class of {@code P}: a generated type, or {@code JsonNode} for any
+         *     value
+         * @return the decoded frame
+         * @throws DecodeException when the text is not strict JSON or not a {@code Request} whose
+         *     {@code params} decodes as {@code P}; the message names {@code Request}, with paths from
+         *     the frame's root
+         * @throws IllegalArgumentException when {@code paramsType} is neither a generated type nor
+         *     {@code JsonNode}
+         */
+        public static <P> RequestOf<P> fromJson(String json, Class<P> paramsType) {
+            Decoder<P> reader = memberDecoder(paramsType);
+            return decodeText(json, "Request", (n, p) -> decodeRequestOf(n, p, reader));
+        }
+
+        /**
+         * Decodes a {@code Request} with its {@code params} as {@code P}, in one pass.
+         *
+         * @param <P> the type {@code params} is decoded as
+         * @param node the already parsed frame
+         * @param paramsType the class of {@code P}: a generated type, or {@code JsonNode} for any
+         *     value
+         * @return the decoded frame
+         * @throws DecodeException when the value is not a {@code Request} whose {@code params}
+         *     decodes as {@code P}; the message names {@code Request}, with paths from the frame's root
+         * @throws IllegalArgumentException when {@code paramsType} is neither a generated type nor
+         *     {@code JsonNode}
+         */
+        public static <P> RequestOf<P> fromNode(JsonNode node, Class<P> paramsType) {
+            Decoder<P> reader = memberDecoder(paramsType);
+            return decodeTree(node, "Request", (n, p) -> decodeRequestOf(n, p, reader));
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"jsonrpc\":");
+            this.jsonrpc.appendJson(out);
+            out.append(",\"id\":");
+            this.id.appendJson(out);
+            out.append(",\"method\":");
+            writeString(out, this.method);
+            if (this.params != null) {
+                out.append(",\"params\":");
+                writeMember(out, this.params);
+            }
+            out.append('}');
+        }
+    }
+
+    /**
+     * A {@code SuccessResponse} whose {@code result} is decoded as {@code R} in the same pass as
+     * the frame: a problem is reported as the {@code SuccessResponse}'s, with its path from the
+     * frame's root (<code>$.result.&#x2026;</code>).
+     *
+     * <p>A response carrying the method's result.
+     *
+     * @param <R> the type {@code result} is decoded as: a generated type (such as the method's), or
+     *     {@code JsonNode} for any value
+     * @param jsonrpc Always {@code 2.0}.
+     * @param id The id of the request this answers.
+     * @param result The method's result, of the shape the method table names. (decoded as {@code
+     *     R})
+     */
+    public record SuccessResponseOf<R>(
+            JsonRpcVersion jsonrpc,
+            RequestId id,
+            R result) implements ResponseOf<R> {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param jsonrpc the {@code jsonrpc} field
+         * @param id the {@code id} field
+         * @param result the {@code result} field
+         */
+        public SuccessResponseOf {
+            Objects.requireNonNull(jsonrpc, "jsonrpc");
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(result, "result");
+            checkMember(result, "result");
+        }
+
+        /**
+         * Decodes a {@code SuccessResponse} with its {@code result} as {@code R}, in one pass.
+         *
+         * @param <R> the type {@code result} is decoded as
+         * @param json the frame text, without the line terminator
+         * @param resultType the class of {@code R}: a generated type, or {@code JsonNode} for any
+         *     value
+         * @return the decoded frame
+         * @throws DecodeException when the text is not strict JSON or not a {@code SuccessResponse}
+         *     whose {@code result} decodes as {@code R}; the message names {@code SuccessResponse},
+         *     with paths from the frame's root
+         * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
+         *     {@code JsonNode}
+         */
+        public static <R> SuccessResponseOf<R> fromJson(String json, Class<R> resultType) {
+            Decoder<R> reader = memberDecoder(resultType);
+            return decodeText(json, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
+        }
+
+        /**
+         * Decodes a {@code SuccessResponse} with its {@code result} as {@code R}, in one pass.
+         *
+         * @param <R> the type {@code result} is decoded as
+         * @param node the already parsed frame
+         * @param resultType the class of {@code R}: a generated type, or {@code JsonNode} for any
+         *     value
+         * @return the decoded frame
+         * @throws DecodeException when the value is not a {@code SuccessResponse} whose {@code
+         *     result} decodes as {@code R}; the message names {@code SuccessResponse}, with paths from
+         *     the frame's root
+         * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
+         *     {@code JsonNode}
+         */
+        public static <R> SuccessResponseOf<R> fromNode(JsonNode node, Class<R> resultType) {
+            Decoder<R> reader = memberDecoder(resultType);
+            return decodeTree(node, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"jsonrpc\":");
+            this.jsonrpc.appendJson(out);
+            out.append(",\"id\":");
+            this.id.appendJson(out);
+            out.append(",\"result\":");
+            writeMember(out, this.result);
+            out.append('}');
+        }
+    }
+
+    /**
+     * An {@code ErrorResponse} read as a {@code ResponseOf<R>}: the same fields, and {@code R} only
+     * says which {@code ResponseOf} it belongs to.
+     *
+     * <p>A response carrying an error.
+     *
+     * @param <R> the {@code result} type of the {@code ResponseOf} this answers
+     * @param jsonrpc Always {@code 2.0}.
+     * @param id The id of the request this answers; null only when the line's id could not be read
+     *     (a parse error or an unreadable envelope), as JSON-RPC 2.0 says. (Java null for JSON null)
+     * @param error What went wrong.
+     */
+    public record ErrorResponseOf<R>(
+            JsonRpcVersion jsonrpc,
+            RequestId id,
+            ErrorObject error) implements ResponseOf<R> {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param jsonrpc the {@code jsonrpc} field
+         * @param id the {@code id} field
+         * @param error the {@code error} field
+         */
+        public ErrorResponseOf {
+            Objects.requireNonNull(jsonrpc, "jsonrpc");
+            Objects.requireNonNull(error, "error");
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"jsonrpc\":");
+            this.jsonrpc.appendJson(out);
+            out.append(",\"id\":");
+            writeValue(out, this.id);
+            out.append(",\"error\":");
+            this.error.appendJson(out);
+            out.append('}');
+        }
+    }
+
+    /**
+     * A {@code Response} whose {@code result}, if it has one, is decoded as {@code R} in the same
+     * pass as the frame: a problem is reported as the {@code Response}'s, with its path from the
+     * frame's root (<code>$.result.&#x2026;</code>).
+     *
+     * @param <R> the type {@code result} is decoded as: a generated type (such as the method's), or
+     *     {@code JsonNode} for any value
+     */
+    public sealed interface ResponseOf<R> extends Encodable permits SuccessResponseOf, ErrorResponseOf {
+
+        /**
+         * Decodes a {@code Response} with its {@code result} as {@code R}, in one pass.
+         *
+         * @param <R> the type {@code result} is decoded as
+         * @param json the frame text, without the line terminator
+         * @param resultType the class of {@code R}: a generated type, or {@code JsonNode} for any
+         *     value
+         * @return the decoded frame
+         * @throws DecodeException when the text is not strict JSON or not a {@code Response} whose
+         *     {@code result} decodes as {@code R}; the message names {@code Response}, with paths from
+         *     the frame's root
+         * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
+         *     {@code JsonNode}
+         */
+        public static <R> ResponseOf<R> fromJson(String json, Class<R> resultType) {
+            Decoder<R> reader = memberDecoder(resultType);
+            return decodeText(json, "Response", (n, p) -> decodeResponseOf(n, p, reader));
+        }
+
+        /**
+         * Decodes a {@code Response} with its {@code result} as {@code R}, in one pass.
+         *
+         * @param <R> the type {@code result} is decoded as
+         * @param node the already parsed frame
+         * @param resultType the class of {@code R}: a generated type, or {@code JsonNode} for any
+         *     value
+         * @return the decoded frame
+         * @throws DecodeException when the value is not a {@code Response} whose {@code result}
+         *     decodes as {@code R}; the message names {@code Response}, with paths from the frame's
+         *     root
+         * @throws IllegalArgumentException when {@code resultType} is neither a generated type nor
+         *     {@code JsonNode}
+         */
+        public static <R> ResponseOf<R> fromNode(JsonNode node, Class<R> resultType) {
+            Decoder<R> reader = memberDecoder(resultType);
+            return decodeTree(node, "Response", (n, p) -> decodeResponseOf(n, p, reader));
+        }
+    }
+
     private static CacheMode decodeCacheMode(JsonNode node, Path path) {
         String value = decodeString(node, path);
         return switch (value) {
@@ -3216,6 +3487,178 @@ public final class Coprocess {
         }
         return new Verdict(vSuccess, vData, vText, vError, vDurationMs);
     }
+
+    private static <P> RequestOf<P> decodeRequestOf(JsonNode node, Path path, Decoder<P> reader) {
+        ObjectNode object = expectObject(node, path);
+        JsonRpcVersion vJsonrpc = null;
+        boolean hasJsonrpc = false;
+        RequestId vId = null;
+        boolean hasId = false;
+        String vMethod = null;
+        boolean hasMethod = false;
+        P vParams = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "jsonrpc" -> {
+                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    hasJsonrpc = true;
+                }
+                case "id" -> {
+                    vId = decodeRequestId(value, path.key(key));
+                    hasId = true;
+                }
+                case "method" -> {
+                    vMethod = decodeString(value, path.key(key));
+                    hasMethod = true;
+                }
+                case "params" -> vParams = reader.decode(value, path.key(key));
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasJsonrpc) {
+            throw missingField(path, "jsonrpc");
+        }
+        if (!hasId) {
+            throw missingField(path, "id");
+        }
+        if (!hasMethod) {
+            throw missingField(path, "method");
+        }
+        return new RequestOf<>(vJsonrpc, vId, vMethod, vParams);
+    }
+
+    private static <R> SuccessResponseOf<R> decodeSuccessResponseOf(JsonNode node, Path path, Decoder<R> reader) {
+        ObjectNode object = expectObject(node, path);
+        JsonRpcVersion vJsonrpc = null;
+        boolean hasJsonrpc = false;
+        RequestId vId = null;
+        boolean hasId = false;
+        R vResult = null;
+        boolean hasResult = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "jsonrpc" -> {
+                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    hasJsonrpc = true;
+                }
+                case "id" -> {
+                    vId = decodeRequestId(value, path.key(key));
+                    hasId = true;
+                }
+                case "result" -> {
+                    vResult = reader.decode(value, path.key(key));
+                    hasResult = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasJsonrpc) {
+            throw missingField(path, "jsonrpc");
+        }
+        if (!hasId) {
+            throw missingField(path, "id");
+        }
+        if (!hasResult) {
+            throw missingField(path, "result");
+        }
+        return new SuccessResponseOf<>(vJsonrpc, vId, vResult);
+    }
+
+    private static <R> ResponseOf<R> decodeResponseOf(JsonNode node, Path path, Decoder<R> reader) {
+        ObjectNode object = expectObject(node, path);
+        boolean hasResult = object.has("result");
+        boolean hasError = object.has("error");
+        if ((hasResult ? 1 : 0) + (hasError ? 1 : 0) > 1) {
+            throw problem(path, "both `result` and `error`");
+        }
+        if (hasResult) {
+            return decodeSuccessResponseOf(object, path, reader);
+        }
+        if (hasError) {
+            return decodeErrorResponseOf(object, path);
+        }
+        throw problem(path, "neither `result` nor `error`");
+    }
+
+    private static <R> ErrorResponseOf<R> decodeErrorResponseOf(JsonNode node, Path path) {
+        ErrorResponse v = decodeErrorResponse(node, path);
+        return new ErrorResponseOf<>(v.jsonrpc(), v.id(), v.error());
+    }
+
+    /** What a typed envelope's member may be decoded as: every generated type, and {@code JsonNode}. */
+    private static final Map<Class<?>, Decoder<?>> MEMBER_DECODERS = Map.ofEntries(
+            member(JsonNode.class, (node, path) -> node),
+            member(CacheMode.class, Coprocess::decodeCacheMode),
+            member(CacheSetModeParams.class, Coprocess::decodeCacheSetModeParams),
+            member(CacheSetModeResult.class, Coprocess::decodeCacheSetModeResult),
+            member(CallParams.class, Coprocess::decodeCallParams),
+            member(CallPromptParams.class, Coprocess::decodeCallPromptParams),
+            member(CallPromptResult.class, Coprocess::decodeCallPromptResult),
+            member(CallResult.class, Coprocess::decodeCallResult),
+            member(CassetteMode.class, Coprocess::decodeCassetteMode),
+            member(CassetteSetModeParams.class, Coprocess::decodeCassetteSetModeParams),
+            member(CassetteSetModeResult.class, Coprocess::decodeCassetteSetModeResult),
+            member(EmptyParams.class, Coprocess::decodeEmptyParams),
+            member(ErrorObject.class, Coprocess::decodeErrorObject),
+            member(ErrorResponse.class, Coprocess::decodeErrorResponse),
+            member(HandshakeParams.class, Coprocess::decodeHandshakeParams),
+            member(HandshakeResult.class, Coprocess::decodeHandshakeResult),
+            member(InitializeResult.class, Coprocess::decodeInitializeResult),
+            member(JsonRpcVersion.class, Coprocess::decodeJsonRpcVersion),
+            member(ListResourcesResult.class, Coprocess::decodeListResourcesResult),
+            member(ListToolsResult.class, Coprocess::decodeListToolsResult),
+            member(McpEra.class, Coprocess::decodeMcpEra),
+            member(McpObject.class, Coprocess::decodeMcpObject),
+            member(Params.class, Coprocess::decodeParams),
+            member(PromptArguments.class, Coprocess::decodePromptArguments),
+            member(ReadResourceParams.class, Coprocess::decodeReadResourceParams),
+            member(ReadResourceResult.class, Coprocess::decodeReadResourceResult),
+            member(ReporterFlushResult.class, Coprocess::decodeReporterFlushResult),
+            member(ReporterSetUploadParams.class, Coprocess::decodeReporterSetUploadParams),
+            member(ReporterStatus.class, Coprocess::decodeReporterStatus),
+            member(Request.class, Coprocess::decodeRequest),
+            member(RequestId.class, Coprocess::decodeRequestId),
+            member(Response.class, Coprocess::decodeResponse),
+            member(ShutdownResult.class, Coprocess::decodeShutdownResult),
+            member(SuccessResponse.class, Coprocess::decodeSuccessResponse),
+            member(ToolCallPassthrough.class, Coprocess::decodeToolCallPassthrough),
+            member(Verdict.class, Coprocess::decodeVerdict));
+
+    private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
+        return Map.entry(type, decoder);
+    }
+
+    /** The decoder of a typed envelope's member, or an {@code IllegalArgumentException}. */
+    private static <T> Decoder<T> memberDecoder(Class<T> type) {
+        Decoder<?> decoder = MEMBER_DECODERS.get(Objects.requireNonNull(type, "type"));
+        if (decoder == null) {
+            throw new IllegalArgumentException("a typed envelope's member is a generated type or JsonNode, not "
+                    + type.getName());
+        }
+        return (node, path) -> type.cast(decoder.decode(node, path));
+    }
+
+    /** Refuses a member that {@code writeMember} could not write. */
+    private static void checkMember(Object value, String name) {
+        if (value != null && !(value instanceof Encodable) && !(value instanceof JsonNode)) {
+            throw new IllegalArgumentException("`" + name + "` must be a generated type or a JsonNode, not "
+                    + value.getClass().getName());
+        }
+    }
+
+    /** Appends a typed envelope's member: a generated type or a {@code JsonNode}. */
+    private static void writeMember(StringBuilder out, Object value) {
+        if (value instanceof Encodable encodable) {
+            encodable.appendJson(out);
+        } else {
+            writeNode(out, (JsonNode) value);
+        }
+    }
+
 
     // ---------------------------------------------------------------------
     // Strict JSON text: Jackson's streaming parser (which already refuses

@@ -61,8 +61,9 @@ const REFUSED: &[(&str, &str)] = &[
 ];
 
 /// Type names every SDK declares next to the `$defs` types: the typed envelopes
-/// (`RequestOf<P>` and friends) and Go's constraint on what they carry.
-pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &["RequestOf", "SuccessResponseOf", "ResponseOf", "EnvelopeMember"];
+/// (`RequestOf<P>` and friends, the JVM's `ErrorResponseOf<R>`) and Go's constraint on
+/// what they carry.
+pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &["RequestOf", "SuccessResponseOf", "ResponseOf", "ErrorResponseOf", "EnvelopeMember"];
 
 /// Checks an UpperCamelCase type name that no SDK declares already.
 pub(crate) fn check_type_name(r: &Reader<'_>, name: &str, pointer: &str) -> Result<(), SchemaError> {

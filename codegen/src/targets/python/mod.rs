@@ -10,6 +10,7 @@
 
 mod checks;
 mod codecs;
+mod envelopes;
 mod fmt;
 mod names;
 mod protocol;
@@ -86,6 +87,7 @@ fn body(contract: &Contract) -> String {
     out.blank(2);
     out.line(&comment(0, "Decoders and encoders."));
     codecs::render(contract, &mut out);
+    envelopes::render(contract, &mut out);
     out.blank(2);
     out.line(&comment(0, "Handshake."));
     protocol::handshake(contract, &mut out);

@@ -57,7 +57,8 @@ def typed_disagreement(
 ) -> Optional[Dict[str, JsonValue]]:
     """Checks the typed envelopes against the open ones.
 
-    `RequestOf[Params]` must answer exactly as `Request`; `ResponseOf` with a
+    `RequestOf[Params]` must answer exactly as `Request` (with `params_from_value`
+    and with `CODECS["Params"].from_value`); `ResponseOf` with a
     result decoder of the caller's (the identity) exactly as `Response`, and
     `ResponseOf[McpObject]` the same when the result is an object, else reject.
     With a narrower type (`CallParams`, `Verdict`, ...), a typed envelope must
@@ -71,6 +72,14 @@ def typed_disagreement(
                 answered,
                 request_answer(
                     json_text, coprocess.params_from_value, coprocess.params_to_value
+                ),
+            ),
+            same(
+                answered,
+                request_answer(
+                    json_text,
+                    coprocess.CODECS["Params"].from_value,
+                    coprocess.params_to_value,
                 ),
             ),
             composed(

@@ -165,7 +165,7 @@ fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
     let from_value = format!("from_value: Callable[[JsonValue], {param}]");
     let how = format!(
         "its `{member}` as `from_value` decodes it: a generated `*_from_value` function (such as \
-         `{}_from_value`), whose reader then reads the member in the same read, or a function of \
+         `{}_from_value`) or `CODECS[name].from_value`, whose reader then reads the member in the same read, or a function of \
          your own, called with the member's value (its `DecodeError` message becomes the problem \
          at the member's path). A problem anywhere is the `{frame}`'s, at its path from the \
          frame's root (`$.{member}…`). Raises `DecodeError`.",
@@ -277,11 +277,14 @@ fn registry(contract: &Contract, out: &mut Out) {
     out.blank(2);
     out.line("def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:");
     out.line(&docstring(4, "The reader of `from_value`: the generated one for a generated `*_from_value` \
-        function, else one that calls `from_value` and reports its `DecodeError` as a problem at the \
-        member's path."));
+        function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that calls \
+        `from_value` and reports its `DecodeError` as a problem at the member's path."));
     out.line("    reader = _VALUE_READERS.get(from_value)");
     out.line("    if reader is not None:");
     out.line("        return cast(Callable[[JsonValue], _T], reader)");
+    out.line("    codec = getattr(from_value, \"__self__\", None)");
+    out.line("    if isinstance(codec, Codec) and from_value == codec.from_value:");
+    out.line("        return cast(Callable[[JsonValue], _T], codec._decoder)");
     out.blank(1);
     out.line("    def read(value: JsonValue) -> _T:");
     out.line("        try:");

@@ -2000,11 +2000,11 @@ def decode_request_of(
 ) -> RequestOf[_P]:
     """Decodes a `Request` from one frame's JSON text, its `params` as `from_value`
     decodes it: a generated `*_from_value` function (such as
-    `call_params_from_value`), whose reader then reads the member in the same read,
-    or a function of your own, called with the member's value (its `DecodeError`
-    message becomes the problem at the member's path). A problem anywhere is the
-    `Request`'s, at its path from the frame's root (`$.params…`). Raises
-    `DecodeError`.
+    `call_params_from_value`) or `CODECS[name].from_value`, whose reader then reads
+    the member in the same read, or a function of your own, called with the member's
+    value (its `DecodeError` message becomes the problem at the member's path). A
+    problem anywhere is the `Request`'s, at its path from the frame's root
+    (`$.params…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2018,11 +2018,11 @@ def request_of_from_value(
 ) -> RequestOf[_P]:
     """Decodes a `Request` from an already-parsed JSON value, its `params` as
     `from_value` decodes it: a generated `*_from_value` function (such as
-    `call_params_from_value`), whose reader then reads the member in the same read,
-    or a function of your own, called with the member's value (its `DecodeError`
-    message becomes the problem at the member's path). A problem anywhere is the
-    `Request`'s, at its path from the frame's root (`$.params…`). Raises
-    `DecodeError`.
+    `call_params_from_value`) or `CODECS[name].from_value`, whose reader then reads
+    the member in the same read, or a function of your own, called with the member's
+    value (its `DecodeError` message becomes the problem at the member's path). A
+    problem anywhere is the `Request`'s, at its path from the frame's root
+    (`$.params…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2086,11 +2086,11 @@ def decode_success_response_of(
 ) -> SuccessResponseOf[_R]:
     """Decodes a `SuccessResponse` from one frame's JSON text, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
-    `verdict_from_value`), whose reader then reads the member in the same read, or a
-    function of your own, called with the member's value (its `DecodeError` message
-    becomes the problem at the member's path). A problem anywhere is the
-    `SuccessResponse`'s, at its path from the frame's root (`$.result…`). Raises
-    `DecodeError`.
+    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
+    member in the same read, or a function of your own, called with the member's
+    value (its `DecodeError` message becomes the problem at the member's path). A
+    problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
+    (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2104,11 +2104,11 @@ def success_response_of_from_value(
 ) -> SuccessResponseOf[_R]:
     """Decodes a `SuccessResponse` from an already-parsed JSON value, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
-    `verdict_from_value`), whose reader then reads the member in the same read, or a
-    function of your own, called with the member's value (its `DecodeError` message
-    becomes the problem at the member's path). A problem anywhere is the
-    `SuccessResponse`'s, at its path from the frame's root (`$.result…`). Raises
-    `DecodeError`.
+    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
+    member in the same read, or a function of your own, called with the member's
+    value (its `DecodeError` message becomes the problem at the member's path). A
+    problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
+    (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2158,11 +2158,12 @@ def decode_response_of(
     text: Union[str, bytes], from_value: Callable[[JsonValue], _R]
 ) -> ResponseOf[_R]:
     """Decodes a `Response` from one frame's JSON text, its `result` as `from_value`
-    decodes it: a generated `*_from_value` function (such as `verdict_from_value`),
-    whose reader then reads the member in the same read, or a function of your own,
-    called with the member's value (its `DecodeError` message becomes the problem at
-    the member's path). A problem anywhere is the `Response`'s, at its path from the
-    frame's root (`$.result…`). Raises `DecodeError`.
+    decodes it: a generated `*_from_value` function (such as `verdict_from_value`) or
+    `CODECS[name].from_value`, whose reader then reads the member in the same read,
+    or a function of your own, called with the member's value (its `DecodeError`
+    message becomes the problem at the member's path). A problem anywhere is the
+    `Response`'s, at its path from the frame's root (`$.result…`). Raises
+    `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2176,11 +2177,11 @@ def response_of_from_value(
 ) -> ResponseOf[_R]:
     """Decodes a `Response` from an already-parsed JSON value, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
-    `verdict_from_value`), whose reader then reads the member in the same read, or a
-    function of your own, called with the member's value (its `DecodeError` message
-    becomes the problem at the member's path). A problem anywhere is the
-    `Response`'s, at its path from the frame's root (`$.result…`). Raises
-    `DecodeError`.
+    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
+    member in the same read, or a function of your own, called with the member's
+    value (its `DecodeError` message becomes the problem at the member's path). A
+    problem anywhere is the `Response`'s, at its path from the frame's root
+    (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2223,12 +2224,16 @@ _VALUE_READERS: Final[Dict[Callable[[JsonValue], object], object]] = {
 
 def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:
     """The reader of `from_value`: the generated one for a generated `*_from_value`
-    function, else one that calls `from_value` and reports its `DecodeError` as a
-    problem at the member's path.
+    function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that
+    calls `from_value` and reports its `DecodeError` as a problem at the member's
+    path.
     """
     reader = _VALUE_READERS.get(from_value)
     if reader is not None:
         return cast(Callable[[JsonValue], _T], reader)
+    codec = getattr(from_value, "__self__", None)
+    if isinstance(codec, Codec) and from_value == codec.from_value:
+        return cast(Callable[[JsonValue], _T], codec._decoder)
 
     def read(value: JsonValue) -> _T:
         try:

@@ -57,11 +57,13 @@ def typed_disagreement(
 ) -> Optional[Dict[str, JsonValue]]:
     """Checks the typed envelopes against the open ones.
 
-    `RequestOf[Params]` must answer exactly as `Request` (with `params_from_value`
-    and with `CODECS["Params"].from_value`); `ResponseOf` with a
+    `RequestOf[Params]` must answer exactly as `Request` (with `params_from_value`,
+    `CODECS["Params"].from_value` and a decoder of the caller's calling it, whose
+    problems are re-rooted too); `ResponseOf` with a
     result decoder of the caller's (the identity) exactly as `Response`, and
     `ResponseOf[McpObject]` the same when the result is an object, else reject.
-    With a narrower type (`CallParams`, `Verdict`, ...), a typed envelope must
+    With a narrower type (`CallParams`, `Verdict`, ...; also through a decoder
+    of the caller's), a typed envelope must
     answer as the open envelope followed by that type's decoder on its member,
     a problem there at the member's path from the frame's root. Returns what a
     typed envelope answered when it disagrees, else None.
@@ -88,6 +90,22 @@ def typed_disagreement(
                 "params",
                 coprocess._read_call_params,
                 coprocess.call_params_from_value,
+                coprocess.call_params_to_value,
+            ),
+            same(
+                answered,
+                request_answer(
+                    json_text,
+                    own(coprocess.params_from_value),
+                    coprocess.params_to_value,
+                ),
+            ),
+            composed(
+                json_text,
+                "Request",
+                "params",
+                coprocess._read_call_params,
+                own(coprocess.call_params_from_value),
                 coprocess.call_params_to_value,
             ),
             composed(
@@ -126,12 +144,25 @@ def typed_disagreement(
                 json_text,
                 "Response",
                 "result",
+                coprocess._read_verdict,
+                own(coprocess.verdict_from_value),
+                coprocess.verdict_to_value,
+            ),
+            composed(
+                json_text,
+                "Response",
+                "result",
                 coprocess._read_shutdown_result,
                 coprocess.shutdown_result_from_value,
                 coprocess.shutdown_result_to_value,
             ),
         )
     return None
+
+
+def own(from_value: Callable[[JsonValue], T]) -> Callable[[JsonValue], T]:
+    """A decoder of the caller's (not a generated one) that calls `from_value`."""
+    return lambda value: from_value(value)
 
 
 def first_disagreement(

@@ -166,8 +166,8 @@ fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
     let how = format!(
         "its `{member}` as `from_value` decodes it: a generated `*_from_value` function (such as \
          `{}_from_value`) or `CODECS[name].from_value`, whose reader then reads the member in the same read, or a function of \
-         your own, called with the member's value (its `DecodeError` message becomes the problem \
-         at the member's path). A problem anywhere is the `{frame}`'s, at its path from the \
+         your own, called with the member's value (a `DecodeError` it raises is reported below \
+         the member's path). A problem anywhere is the `{frame}`'s, at its path from the \
          frame's root (`$.{member}…`). Raises `DecodeError`.",
         super::names::stem(env.example)
     );
@@ -278,7 +278,8 @@ fn registry(contract: &Contract, out: &mut Out) {
     out.line("def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:");
     out.line(&docstring(4, "The reader of `from_value`: the generated one for a generated `*_from_value` \
         function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that calls \
-        `from_value` and reports its `DecodeError` as a problem at the member's path."));
+        `from_value` and reports its `DecodeError` at the member's path: the problem of a generated \
+        decoder it called (the error's context), below the member's path, else the error's message."));
     out.line("    reader = _VALUE_READERS.get(from_value)");
     out.line("    if reader is not None:");
     out.line("        return cast(Callable[[JsonValue], _T], reader)");
@@ -290,6 +291,9 @@ fn registry(contract: &Contract, out: &mut Out) {
     out.line("        try:");
     out.line("            return from_value(value)");
     out.line("        except DecodeError as error:");
+    out.line("            problem = error.__context__");
+    out.line("            if isinstance(problem, _Problem):");
+    out.line("                raise problem from None");
     out.line("            raise _Problem(str(error)) from None");
     out.blank(1);
     out.line("    return read");

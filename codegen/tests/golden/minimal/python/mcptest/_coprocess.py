@@ -1501,9 +1501,9 @@ def decode_request_of(
     decodes it: a generated `*_from_value` function (such as
     `call_params_from_value`) or `CODECS[name].from_value`, whose reader then reads
     the member in the same read, or a function of your own, called with the member's
-    value (its `DecodeError` message becomes the problem at the member's path). A
-    problem anywhere is the `Request`'s, at its path from the frame's root
-    (`$.params…`). Raises `DecodeError`.
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `Request`'s, at its path from the frame's root (`$.params…`).
+    Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -1519,9 +1519,9 @@ def request_of_from_value(
     `from_value` decodes it: a generated `*_from_value` function (such as
     `call_params_from_value`) or `CODECS[name].from_value`, whose reader then reads
     the member in the same read, or a function of your own, called with the member's
-    value (its `DecodeError` message becomes the problem at the member's path). A
-    problem anywhere is the `Request`'s, at its path from the frame's root
-    (`$.params…`). Raises `DecodeError`.
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `Request`'s, at its path from the frame's root (`$.params…`).
+    Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -1587,8 +1587,8 @@ def decode_success_response_of(
     `from_value` decodes it: a generated `*_from_value` function (such as
     `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
     member in the same read, or a function of your own, called with the member's
-    value (its `DecodeError` message becomes the problem at the member's path). A
-    problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
@@ -1605,8 +1605,8 @@ def success_response_of_from_value(
     `from_value` decodes it: a generated `*_from_value` function (such as
     `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
     member in the same read, or a function of your own, called with the member's
-    value (its `DecodeError` message becomes the problem at the member's path). A
-    problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
@@ -1659,8 +1659,8 @@ def decode_response_of(
     """Decodes a `Response` from one frame's JSON text, its `result` as `from_value`
     decodes it: a generated `*_from_value` function (such as `verdict_from_value`) or
     `CODECS[name].from_value`, whose reader then reads the member in the same read,
-    or a function of your own, called with the member's value (its `DecodeError`
-    message becomes the problem at the member's path). A problem anywhere is the
+    or a function of your own, called with the member's value (a `DecodeError` it
+    raises is reported below the member's path). A problem anywhere is the
     `Response`'s, at its path from the frame's root (`$.result…`). Raises
     `DecodeError`.
     """
@@ -1678,9 +1678,9 @@ def response_of_from_value(
     `from_value` decodes it: a generated `*_from_value` function (such as
     `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
     member in the same read, or a function of your own, called with the member's
-    value (its `DecodeError` message becomes the problem at the member's path). A
-    problem anywhere is the `Response`'s, at its path from the frame's root
-    (`$.result…`). Raises `DecodeError`.
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `Response`'s, at its path from the frame's root (`$.result…`).
+    Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -1717,8 +1717,9 @@ _VALUE_READERS: Final[Dict[Callable[[JsonValue], object], object]] = {
 def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:
     """The reader of `from_value`: the generated one for a generated `*_from_value`
     function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that
-    calls `from_value` and reports its `DecodeError` as a problem at the member's
-    path.
+    calls `from_value` and reports its `DecodeError` at the member's path: the
+    problem of a generated decoder it called (the error's context), below the
+    member's path, else the error's message.
     """
     reader = _VALUE_READERS.get(from_value)
     if reader is not None:
@@ -1731,6 +1732,9 @@ def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _
         try:
             return from_value(value)
         except DecodeError as error:
+            problem = error.__context__
+            if isinstance(problem, _Problem):
+                raise problem from None
             raise _Problem(str(error)) from None
 
     return read

@@ -116,6 +116,7 @@ fn reader(env: &Envelope, out: &mut Out) {
     let args = ["value: JsonValue".to_string(), format!("read: Callable[[JsonValue], {}]", env.param)];
     out.blank(2);
     out.line(&fit(0, &format!("def _read_{}_of(", stem(name)), &args, &format!(" -> {name}Of[{}]:", env.param)));
+    quick_read(env, out);
     let fields = format!("{{**{shape}.fields, {}: read}}", string(env.member));
     let shape_args = [
         format!("{name}Of"),
@@ -126,6 +127,35 @@ fn reader(env: &Envelope, out: &mut Out) {
     ];
     out.line(&fit(4, "shape = _ObjectShape(", &shape_args, ""));
     out.line("    return shape.read(value)");
+}
+
+/// A value the open member's decoder accepts as it is, to stand in for the
+/// member while the envelope's own (quick) reader reads the rest.
+fn placeholder(env: &Envelope) -> Option<&'static str> {
+    let f = env.object.fields.iter().find(|f| f.name == env.member)?;
+    match &f.ty {
+        Ty::Any => Some("None"),
+        Ty::Ref(name) if name == "Params" => Some("{}"),
+        _ => None,
+    }
+}
+
+/// The quick path: the envelope's own reader on the frame with a placeholder for
+/// the member, then `read` on the member; any problem goes the shape's way,
+/// which finds the first one in document order.
+fn quick_read(env: &Envelope, out: &mut Out) {
+    let Some(placeholder) = placeholder(env) else { return };
+    let (name, key) = (&env.def.name, string(env.member));
+    out.line(&format!("    if isinstance(value, dict) and {key} in value:"));
+    out.line("        try:");
+    out.line(&format!("            envelope = _read_{}({{**value, {key}: {placeholder}}})", stem(name)));
+    out.line(&format!("            member = read(value[{key}])"));
+    out.line("        except _Problem:");
+    out.line("            pass");
+    out.line("        else:");
+    out.line(&format!("            instance = object.__new__({name}Of)"));
+    out.line(&format!("            instance.__dict__.update(envelope.__dict__, {}=member)", field(env.member)));
+    out.line("            return instance");
 }
 
 fn writer(contract: &Contract, env: &Envelope, out: &mut Out) {
@@ -272,7 +302,8 @@ fn registry(contract: &Contract, out: &mut Out) {
     let entries: Vec<String> =
         contract.types.values().map(|def| format!("{}_from_value: _read_{}", stem(&def.name), stem(&def.name))).collect();
     out.blank(2);
-    out.line(&collection(0, "_VALUE_READERS: Final[Dict[Callable[[JsonValue], object], object]] = {", &entries, ""));
+    let head = "_VALUE_READERS: Final[\n    Dict[Callable[[JsonValue], object], Callable[[JsonValue], Any]]\n] = {";
+    out.line(&collection(0, head, &entries, ""));
     out.line(&docstring(0, "The reader behind each generated `*_from_value` function."));
     out.blank(2);
     out.line("def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:");
@@ -282,10 +313,10 @@ fn registry(contract: &Contract, out: &mut Out) {
         decoder it called (the error's context), below the member's path, else the error's message."));
     out.line("    reader = _VALUE_READERS.get(from_value)");
     out.line("    if reader is not None:");
-    out.line("        return cast(Callable[[JsonValue], _T], reader)");
+    out.line("        return reader");
     out.line("    codec = getattr(from_value, \"__self__\", None)");
     out.line("    if isinstance(codec, Codec) and from_value == codec.from_value:");
-    out.line("        return cast(Callable[[JsonValue], _T], codec._decoder)");
+    out.line("        return codec._decoder");
     out.blank(1);
     out.line("    def read(value: JsonValue) -> _T:");
     out.line("        try:");

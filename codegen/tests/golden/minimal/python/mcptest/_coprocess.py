@@ -1469,6 +1469,16 @@ class RequestOf(Generic[_P]):
 def _read_request_of(
     value: JsonValue, read: Callable[[JsonValue], _P]
 ) -> RequestOf[_P]:
+    if isinstance(value, dict) and "params" in value:
+        try:
+            envelope = _read_request({**value, "params": {}})
+            member = read(value["params"])
+        except _Problem:
+            pass
+        else:
+            instance = object.__new__(RequestOf)
+            instance.__dict__.update(envelope.__dict__, params=member)
+            return instance
     shape = _ObjectShape(
         RequestOf,
         {**_REQUEST_SHAPE.fields, "params": read},
@@ -1557,6 +1567,16 @@ class SuccessResponseOf(Generic[_R]):
 def _read_success_response_of(
     value: JsonValue, read: Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
+    if isinstance(value, dict) and "result" in value:
+        try:
+            envelope = _read_success_response({**value, "result": None})
+            member = read(value["result"])
+        except _Problem:
+            pass
+        else:
+            instance = object.__new__(SuccessResponseOf)
+            instance.__dict__.update(envelope.__dict__, result=member)
+            return instance
     shape = _ObjectShape(
         SuccessResponseOf,
         {**_SUCCESS_RESPONSE_SHAPE.fields, "result": read},
@@ -1698,7 +1718,9 @@ def encode_response_of(
     return _dumps(response_of_to_value(value, to_value))
 
 
-_VALUE_READERS: Final[Dict[Callable[[JsonValue], object], object]] = {
+_VALUE_READERS: Final[
+    Dict[Callable[[JsonValue], object], Callable[[JsonValue], Any]]
+] = {
     empty_params_from_value: _read_empty_params,
     error_object_from_value: _read_error_object,
     error_response_from_value: _read_error_response,
@@ -1723,10 +1745,10 @@ def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _
     """
     reader = _VALUE_READERS.get(from_value)
     if reader is not None:
-        return cast(Callable[[JsonValue], _T], reader)
+        return reader
     codec = getattr(from_value, "__self__", None)
     if isinstance(codec, Codec) and from_value == codec.from_value:
-        return cast(Callable[[JsonValue], _T], codec._decoder)
+        return codec._decoder
 
     def read(value: JsonValue) -> _T:
         try:

@@ -3,9 +3,11 @@
 //! `params` / `result` member typed. `decode_request_of(text,
 //! call_params_from_value)` reads that member with the generated type's own
 //! reader (found through the value decoder the caller passes) in the same read
-//! of the frame: the envelope's `_ObjectShape` with that member's decoder
-//! swapped, so a wrong `params` is the `Request`'s problem at `$.params.…`, met
-//! in document order like any other member's.
+//! of the frame: the envelope's own reader on the frame with a placeholder for
+//! the member, then the member's reader; on any problem, the envelope's
+//! `_ObjectShape` with that member's decoder swapped finds the first one in
+//! document order, so a wrong `params` is the `Request`'s problem at
+//! `$.params.…` unless an earlier member has one.
 
 use super::codecs::encoded;
 use super::fmt::{collection, docstring, fit, string, Out};

@@ -7,7 +7,10 @@ The smallest contract: only what the handshake needs.
 
 Every `$defs` type `T` has `decode_t(text)` and `t_from_value(value)` (strict,
 raising `DecodeError` with the contract's wording), `t_to_value(t)` and `encode_t(t)`
-(one line of JSON text); `CODECS` has them all by name.
+(one line of JSON text); `CODECS` has them all by name. The typed envelopes
+`RequestOf[P]`, `SuccessResponseOf[R]` and `ResponseOf[R]` read a frame's `params` /
+`result` as a generated type in the same read: `decode_response_of(text,
+verdict_from_value)`, `encode_request_of(request, call_params_to_value)`.
 """
 
 from __future__ import annotations

@@ -28,7 +28,10 @@ wording.
 
 Every `$defs` type `T` has `decode_t(text)` and `t_from_value(value)` (strict,
 raising `DecodeError` with the contract's wording), `t_to_value(t)` and `encode_t(t)`
-(one line of JSON text); `CODECS` has them all by name.
+(one line of JSON text); `CODECS` has them all by name. The typed envelopes
+`RequestOf[P]`, `SuccessResponseOf[R]` and `ResponseOf[R]` read a frame's `params` /
+`result` as a generated type in the same read: `decode_response_of(text,
+verdict_from_value)`, `encode_request_of(request, call_params_to_value)`.
 """
 
 from __future__ import annotations
@@ -3291,6 +3294,357 @@ CODECS: Final[Dict[str, Codec[Any]]] = {
     "Verdict": Codec("Verdict", _read_verdict, verdict_to_value),
 }
 """Every `$defs` type by name: `CODECS["Verdict"].decode(text)`."""
+
+
+# Typed envelopes.
+
+_P = TypeVar("_P")
+
+_R = TypeVar("_R")
+
+
+@dataclass(frozen=True)
+class RequestOf(Generic[_P]):
+    """A `Request` whose `params` is decoded as `P`, the generated type the method table
+    names for the method (`RequestOf[CallParams]`). A request frame, SDK to binary. A
+    closed envelope: any other top-level field is rejected with -32600. `params` is
+    checked against the shape the method table names for `method`; an unknown
+    `method` is answered -32601, not rejected as a shape.
+    """
+
+    jsonrpc: JsonRpcVersion
+    """Always `2.0`."""
+
+    id: RequestId
+    """Chosen by the SDK and echoed in the response."""
+
+    method: str
+    """One of the names in the method table."""
+
+    params: Optional[_P] = None
+    """The method's params object. Omitted for methods whose params are optional (an
+    empty object is accepted there too). Optional: `None` when left out.
+    """
+
+
+def _read_request_of(
+    value: JsonValue, read: Callable[[JsonValue], _P]
+) -> RequestOf[_P]:
+    if isinstance(value, dict) and "params" in value:
+        try:
+            envelope = _read_request({**value, "params": {}})
+            member = read(value["params"])
+        except _Problem:
+            pass
+        else:
+            instance = object.__new__(RequestOf)
+            instance.__dict__.update(envelope.__dict__, params=member)
+            return instance
+    shape = _ObjectShape(
+        RequestOf,
+        {**_REQUEST_SHAPE.fields, "params": read},
+        _REQUEST_SHAPE.required,
+        _REQUEST_SHAPE.absent,
+        _REQUEST_SHAPE.attributes,
+    )
+    return shape.read(value)
+
+
+def request_of_to_value(
+    value: RequestOf[_P], to_value: Callable[[_P], JsonValue]
+) -> Dict[str, JsonValue]:
+    """The JSON value of a `RequestOf`, its `params` by `to_value` (such as
+    `call_params_to_value`).
+    """
+    out: Dict[str, JsonValue] = {}
+    out["jsonrpc"] = value.jsonrpc
+    out["id"] = value.id
+    out["method"] = value.method
+    if value.params is not None:
+        out["params"] = to_value(value.params)
+    return out
+
+
+def decode_request_of(
+    text: Union[str, bytes], from_value: Callable[[JsonValue], _P]
+) -> RequestOf[_P]:
+    """Decodes a `Request` from one frame's JSON text, its `params` as `from_value`
+    decodes it: a generated `*_from_value` function (such as
+    `call_params_from_value`) or `CODECS[name].from_value`, whose reader then reads
+    the member in the same read, or a function of your own, called with the member's
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `Request`'s, at its path from the frame's root (`$.params…`).
+    Raises `DecodeError`.
+    """
+    read = _reader_of(from_value)
+    try:
+        return _read_request_of(_parse(text), read)
+    except _Problem as error:
+        raise DecodeError(error.message("Request")) from None
+
+
+def request_of_from_value(
+    value: JsonValue, from_value: Callable[[JsonValue], _P]
+) -> RequestOf[_P]:
+    """Decodes a `Request` from an already-parsed JSON value, its `params` as
+    `from_value` decodes it: a generated `*_from_value` function (such as
+    `call_params_from_value`) or `CODECS[name].from_value`, whose reader then reads
+    the member in the same read, or a function of your own, called with the member's
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `Request`'s, at its path from the frame's root (`$.params…`).
+    Raises `DecodeError`.
+    """
+    read = _reader_of(from_value)
+    try:
+        return _read_request_of(value, read)
+    except _Problem as error:
+        raise DecodeError(error.message("Request")) from None
+
+
+def encode_request_of(value: RequestOf[_P], to_value: Callable[[_P], JsonValue]) -> str:
+    """One line of JSON text for a `RequestOf`, its `params` by `to_value` (such as
+    `call_params_to_value`), without the trailing newline.
+    """
+    return _dumps(request_of_to_value(value, to_value))
+
+
+@dataclass(frozen=True)
+class SuccessResponseOf(Generic[_R]):
+    """A `SuccessResponse` whose `result` is decoded as `R`, the generated type the
+    method table names for the method (`SuccessResponseOf[Verdict]`). A response
+    carrying the method's result.
+    """
+
+    jsonrpc: JsonRpcVersion
+    """Always `2.0`."""
+
+    id: RequestId
+    """The id of the request this answers."""
+
+    result: _R
+    """The method's result, of the shape the method table names."""
+
+
+def _read_success_response_of(
+    value: JsonValue, read: Callable[[JsonValue], _R]
+) -> SuccessResponseOf[_R]:
+    if isinstance(value, dict) and "result" in value:
+        try:
+            envelope = _read_success_response({**value, "result": None})
+            member = read(value["result"])
+        except _Problem:
+            pass
+        else:
+            instance = object.__new__(SuccessResponseOf)
+            instance.__dict__.update(envelope.__dict__, result=member)
+            return instance
+    shape = _ObjectShape(
+        SuccessResponseOf,
+        {**_SUCCESS_RESPONSE_SHAPE.fields, "result": read},
+        _SUCCESS_RESPONSE_SHAPE.required,
+        _SUCCESS_RESPONSE_SHAPE.absent,
+        _SUCCESS_RESPONSE_SHAPE.attributes,
+    )
+    return shape.read(value)
+
+
+def success_response_of_to_value(
+    value: SuccessResponseOf[_R], to_value: Callable[[_R], JsonValue]
+) -> Dict[str, JsonValue]:
+    """The JSON value of a `SuccessResponseOf`, its `result` by `to_value` (such as
+    `verdict_to_value`).
+    """
+    out: Dict[str, JsonValue] = {}
+    out["jsonrpc"] = value.jsonrpc
+    out["id"] = value.id
+    out["result"] = to_value(value.result)
+    return out
+
+
+def decode_success_response_of(
+    text: Union[str, bytes], from_value: Callable[[JsonValue], _R]
+) -> SuccessResponseOf[_R]:
+    """Decodes a `SuccessResponse` from one frame's JSON text, its `result` as
+    `from_value` decodes it: a generated `*_from_value` function (such as
+    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
+    member in the same read, or a function of your own, called with the member's
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `SuccessResponse`'s, at its path from the frame's root
+    (`$.result…`). Raises `DecodeError`.
+    """
+    read = _reader_of(from_value)
+    try:
+        return _read_success_response_of(_parse(text), read)
+    except _Problem as error:
+        raise DecodeError(error.message("SuccessResponse")) from None
+
+
+def success_response_of_from_value(
+    value: JsonValue, from_value: Callable[[JsonValue], _R]
+) -> SuccessResponseOf[_R]:
+    """Decodes a `SuccessResponse` from an already-parsed JSON value, its `result` as
+    `from_value` decodes it: a generated `*_from_value` function (such as
+    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
+    member in the same read, or a function of your own, called with the member's
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `SuccessResponse`'s, at its path from the frame's root
+    (`$.result…`). Raises `DecodeError`.
+    """
+    read = _reader_of(from_value)
+    try:
+        return _read_success_response_of(value, read)
+    except _Problem as error:
+        raise DecodeError(error.message("SuccessResponse")) from None
+
+
+def encode_success_response_of(
+    value: SuccessResponseOf[_R], to_value: Callable[[_R], JsonValue]
+) -> str:
+    """One line of JSON text for a `SuccessResponseOf`, its `result` by `to_value` (such
+    as `verdict_to_value`), without the trailing newline.
+    """
+    return _dumps(success_response_of_to_value(value, to_value))
+
+
+ResponseOf = Union[SuccessResponseOf[_R], ErrorResponse]
+"""A `Response` whose `result` is decoded as `R`, the generated type the method table
+names for the method (`ResponseOf[Verdict]`).
+"""
+
+
+def _read_response_of(
+    value: JsonValue, read: Callable[[JsonValue], _R]
+) -> ResponseOf[_R]:
+    if isinstance(value, dict):
+        if "result" in value and "error" not in value:
+            return _read_success_response_of(value, read)
+        if "error" in value and "result" not in value:
+            return _read_error_response(value)
+    raise _no_variant(value, ("result", "error"))
+
+
+def response_of_to_value(
+    value: ResponseOf[_R], to_value: Callable[[_R], JsonValue]
+) -> Dict[str, JsonValue]:
+    """The JSON value of a `ResponseOf`, its `result` by `to_value` (such as
+    `verdict_to_value`).
+    """
+    if isinstance(value, SuccessResponseOf):
+        return success_response_of_to_value(value, to_value)
+    return error_response_to_value(value)
+
+
+def decode_response_of(
+    text: Union[str, bytes], from_value: Callable[[JsonValue], _R]
+) -> ResponseOf[_R]:
+    """Decodes a `Response` from one frame's JSON text, its `result` as `from_value`
+    decodes it: a generated `*_from_value` function (such as `verdict_from_value`) or
+    `CODECS[name].from_value`, whose reader then reads the member in the same read,
+    or a function of your own, called with the member's value (a `DecodeError` it
+    raises is reported below the member's path). A problem anywhere is the
+    `Response`'s, at its path from the frame's root (`$.result…`). Raises
+    `DecodeError`.
+    """
+    read = _reader_of(from_value)
+    try:
+        return _read_response_of(_parse(text), read)
+    except _Problem as error:
+        raise DecodeError(error.message("Response")) from None
+
+
+def response_of_from_value(
+    value: JsonValue, from_value: Callable[[JsonValue], _R]
+) -> ResponseOf[_R]:
+    """Decodes a `Response` from an already-parsed JSON value, its `result` as
+    `from_value` decodes it: a generated `*_from_value` function (such as
+    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
+    member in the same read, or a function of your own, called with the member's
+    value (a `DecodeError` it raises is reported below the member's path). A problem
+    anywhere is the `Response`'s, at its path from the frame's root (`$.result…`).
+    Raises `DecodeError`.
+    """
+    read = _reader_of(from_value)
+    try:
+        return _read_response_of(value, read)
+    except _Problem as error:
+        raise DecodeError(error.message("Response")) from None
+
+
+def encode_response_of(
+    value: ResponseOf[_R], to_value: Callable[[_R], JsonValue]
+) -> str:
+    """One line of JSON text for a `ResponseOf`, its `result` by `to_value` (such as
+    `verdict_to_value`), without the trailing newline.
+    """
+    return _dumps(response_of_to_value(value, to_value))
+
+
+_VALUE_READERS: Final[
+    Dict[Callable[[JsonValue], object], Callable[[JsonValue], Any]]
+] = {
+    cache_mode_from_value: _read_cache_mode,
+    cache_set_mode_params_from_value: _read_cache_set_mode_params,
+    cache_set_mode_result_from_value: _read_cache_set_mode_result,
+    call_params_from_value: _read_call_params,
+    call_prompt_params_from_value: _read_call_prompt_params,
+    call_prompt_result_from_value: _read_call_prompt_result,
+    call_result_from_value: _read_call_result,
+    cassette_mode_from_value: _read_cassette_mode,
+    cassette_set_mode_params_from_value: _read_cassette_set_mode_params,
+    cassette_set_mode_result_from_value: _read_cassette_set_mode_result,
+    empty_params_from_value: _read_empty_params,
+    error_object_from_value: _read_error_object,
+    error_response_from_value: _read_error_response,
+    handshake_params_from_value: _read_handshake_params,
+    handshake_result_from_value: _read_handshake_result,
+    initialize_result_from_value: _read_initialize_result,
+    json_rpc_version_from_value: _read_json_rpc_version,
+    list_resources_result_from_value: _read_list_resources_result,
+    list_tools_result_from_value: _read_list_tools_result,
+    mcp_era_from_value: _read_mcp_era,
+    mcp_object_from_value: _read_mcp_object,
+    params_from_value: _read_params,
+    prompt_arguments_from_value: _read_prompt_arguments,
+    read_resource_params_from_value: _read_read_resource_params,
+    read_resource_result_from_value: _read_read_resource_result,
+    reporter_flush_result_from_value: _read_reporter_flush_result,
+    reporter_set_upload_params_from_value: _read_reporter_set_upload_params,
+    reporter_status_from_value: _read_reporter_status,
+    request_from_value: _read_request,
+    request_id_from_value: _read_request_id,
+    response_from_value: _read_response,
+    shutdown_result_from_value: _read_shutdown_result,
+    success_response_from_value: _read_success_response,
+    tool_call_passthrough_from_value: _read_tool_call_passthrough,
+    verdict_from_value: _read_verdict,
+}
+"""The reader behind each generated `*_from_value` function."""
+
+
+def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:
+    """The reader of `from_value`: the generated one for a generated `*_from_value`
+    function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that
+    calls `from_value` and reports its `DecodeError` at the member's path: the
+    problem of a generated decoder it called (the error's context), below the
+    member's path, else the error's message.
+    """
+    reader = _VALUE_READERS.get(from_value)
+    if reader is not None:
+        return reader
+    codec = getattr(from_value, "__self__", None)
+    if isinstance(codec, Codec) and from_value == codec.from_value:
+        return codec._decoder
+
+    def read(value: JsonValue) -> _T:
+        try:
+            return from_value(value)
+        except DecodeError as error:
+            problem = error.__context__
+            if isinstance(problem, _Problem):
+                raise problem from None
+            raise _Problem(str(error)) from None
+
+    return read
 
 
 # Handshake.

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Dict, List
+from typing import Callable, Dict, List, Optional, TypeVar
 
 from mcptest import _coprocess as coprocess
 from mcptest._coprocess import JsonValue
+
+T = TypeVar("T")
 
 
 def ok(value: JsonValue) -> Dict[str, JsonValue]:
@@ -34,10 +36,213 @@ def decode(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
     codec = coprocess.CODECS.get(type_name)
     if codec is None:
         return fail(f"unknown type `{type_name}`")
+    json_text = text_of(case, "json")
+    answered = answer_of(lambda: codec.to_value(codec.decode(json_text)))
+    typed = typed_disagreement(type_name, json_text, answered)
+    if typed is None:
+        return answered
+    return fail(f"testee: the typed envelope disagrees: {typed}")
+
+
+def answer_of(decode: Callable[[], JsonValue]) -> Dict[str, JsonValue]:
+    """The answer of `decode`: its value, or its `DecodeError`."""
     try:
-        return ok(codec.to_value(codec.decode(text_of(case, "json"))))
+        return ok(decode())
     except coprocess.DecodeError as error:
         return fail(str(error))
+
+
+def typed_disagreement(
+    type_name: str, json_text: str, answered: Dict[str, JsonValue]
+) -> Optional[Dict[str, JsonValue]]:
+    """Checks the typed envelopes against the open ones.
+
+    `RequestOf[Params]` must answer exactly as `Request` (with `params_from_value`,
+    `CODECS["Params"].from_value` and a decoder of the caller's calling it, whose
+    problems are re-rooted too); `ResponseOf` with a
+    result decoder of the caller's (the identity) exactly as `Response`, and
+    `ResponseOf[McpObject]` the same when the result is an object, else reject.
+    With a narrower type (`CallParams`, `Verdict`, ...; also through a decoder
+    of the caller's), a typed envelope must
+    answer as the open envelope followed by that type's decoder on its member,
+    a problem there at the member's path from the frame's root. Returns what a
+    typed envelope answered when it disagrees, else None.
+    """
+    if type_name == "Request":
+        return first_disagreement(
+            same(
+                answered,
+                request_answer(
+                    json_text, coprocess.params_from_value, coprocess.params_to_value
+                ),
+            ),
+            same(
+                answered,
+                request_answer(
+                    json_text,
+                    coprocess.CODECS["Params"].from_value,
+                    coprocess.params_to_value,
+                ),
+            ),
+            composed(
+                json_text,
+                "Request",
+                "params",
+                coprocess._read_call_params,
+                coprocess.call_params_from_value,
+                coprocess.call_params_to_value,
+            ),
+            same(
+                answered,
+                request_answer(
+                    json_text,
+                    own(coprocess.params_from_value),
+                    coprocess.params_to_value,
+                ),
+            ),
+            composed(
+                json_text,
+                "Request",
+                "params",
+                coprocess._read_call_params,
+                own(coprocess.call_params_from_value),
+                coprocess.call_params_to_value,
+            ),
+            composed(
+                json_text,
+                "Request",
+                "params",
+                coprocess._read_handshake_params,
+                coprocess.handshake_params_from_value,
+                coprocess.handshake_params_to_value,
+            ),
+        )
+    if type_name == "Response":
+        typed = response_answer(
+            json_text, coprocess.mcp_object_from_value, coprocess.mcp_object_to_value
+        )
+        agrees = (
+            same(answered, typed) is None
+            if object_result(json_text)
+            else not typed["ok"]
+        )
+        return first_disagreement(
+            None if agrees else typed,
+            same(
+                answered,
+                response_answer(json_text, lambda value: value, lambda value: value),
+            ),
+            composed(
+                json_text,
+                "Response",
+                "result",
+                coprocess._read_verdict,
+                coprocess.verdict_from_value,
+                coprocess.verdict_to_value,
+            ),
+            composed(
+                json_text,
+                "Response",
+                "result",
+                coprocess._read_verdict,
+                own(coprocess.verdict_from_value),
+                coprocess.verdict_to_value,
+            ),
+            composed(
+                json_text,
+                "Response",
+                "result",
+                coprocess._read_shutdown_result,
+                coprocess.shutdown_result_from_value,
+                coprocess.shutdown_result_to_value,
+            ),
+        )
+    return None
+
+
+def own(from_value: Callable[[JsonValue], T]) -> Callable[[JsonValue], T]:
+    """A decoder of the caller's (not a generated one) that calls `from_value`."""
+    return lambda value: from_value(value)
+
+
+def first_disagreement(
+    *disagreements: Optional[Dict[str, JsonValue]],
+) -> Optional[Dict[str, JsonValue]]:
+    return next((d for d in disagreements if d is not None), None)
+
+
+def same(
+    answered: Dict[str, JsonValue], typed: Dict[str, JsonValue]
+) -> Optional[Dict[str, JsonValue]]:
+    return None if json.dumps(typed) == json.dumps(answered) else typed
+
+
+def request_answer(
+    json_text: str,
+    from_value: Callable[[JsonValue], T],
+    to_value: Callable[[T], JsonValue],
+) -> Dict[str, JsonValue]:
+    return answer_of(
+        lambda: coprocess.request_of_to_value(
+            coprocess.decode_request_of(json_text, from_value), to_value
+        )
+    )
+
+
+def response_answer(
+    json_text: str,
+    from_value: Callable[[JsonValue], T],
+    to_value: Callable[[T], JsonValue],
+) -> Dict[str, JsonValue]:
+    return answer_of(
+        lambda: coprocess.response_of_to_value(
+            coprocess.decode_response_of(json_text, from_value), to_value
+        )
+    )
+
+
+def composed(
+    json_text: str,
+    envelope: str,
+    member: str,
+    read: Callable[[JsonValue], T],
+    from_value: Callable[[JsonValue], T],
+    to_value: Callable[[T], JsonValue],
+) -> Optional[Dict[str, JsonValue]]:
+    """A typed envelope's answer to `json_text` against the open envelope's
+    followed by `read` (the reader behind `from_value`) on its member: a
+    rejected frame stays rejected; an accepted one decodes to the same value,
+    or fails with the member's problem at its path from the frame's root.
+    Returns the typed answer when it disagrees, else None."""
+    if envelope == "Request":
+        typed = request_answer(json_text, from_value, to_value)
+    else:
+        typed = response_answer(json_text, from_value, to_value)
+    try:
+        frame = coprocess.CODECS[envelope].decode(json_text)
+    except coprocess.DecodeError:
+        return None if not typed["ok"] else typed
+    open_value = coprocess.CODECS[envelope].to_value(frame)
+    assert isinstance(open_value, dict)
+    if member not in open_value:
+        return same(ok(open_value), typed)
+    try:
+        open_value[member] = to_value(read(open_value[member]))
+    except coprocess._Problem as problem:
+        path = coprocess._render_path([member, *reversed(problem.path)])
+        return same(fail(f"{envelope}: {problem.problem} at {path}"), typed)
+    return same(ok(open_value), typed)
+
+
+def object_result(json_text: str) -> bool:
+    """Whether `json_text` decodes as a `Response` whose result, if any, is an object."""
+    try:
+        response = coprocess.decode_response(json_text)
+    except coprocess.DecodeError:
+        return False
+    return not isinstance(response, coprocess.SuccessResponse) or isinstance(
+        response.result, dict
+    )
 
 
 def handshake_request(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:

@@ -52,23 +52,20 @@ class Session:
 
     def call(self, method: str, params: Optional[Any] = None) -> Any:
         """Sends `method` with `params` (of the method's params type) and decodes
-        the result as the method's result type, both named by the method table."""
+        the result as the method's result type in the same read, both named by the
+        method table."""
         spec = next(spec for spec in coprocess.METHODS if spec.name == method)
         request_id = self.take_id()
-        request = coprocess.Request(
-            jsonrpc="2.0",
-            id=request_id,
-            method=method,
-            params=None
-            if params is None
-            else coprocess.params_from_value(coprocess.CODECS[spec.params].to_value(params)),
+        request: coprocess.RequestOf[Any] = coprocess.RequestOf(
+            jsonrpc="2.0", id=request_id, method=method, params=params
         )
-        response = coprocess.decode_response(self.exchange(coprocess.encode_request(request)))
+        line = coprocess.encode_request_of(request, coprocess.CODECS[spec.params].to_value)
+        response = coprocess.decode_response_of(self.exchange(line), coprocess.CODECS[spec.result].from_value)
         if isinstance(response, coprocess.ErrorResponse):
             raise Failed(f"{method} answered {response.error.code}: {response.error.message}")
         if response.id != request_id:
             raise Failed(f"{method}: answer has id {response.id!r}, request had {request_id!r}")
-        return coprocess.CODECS[spec.result].from_value(response.result)
+        return response.result
 
     def take_id(self) -> int:
         request_id = self.next_id

@@ -45,7 +45,7 @@ fn decoder(ty: &Ty) -> String {
 }
 
 /// An expression for the JSON value of `expr`, of type `ty`.
-fn encoded(contract: &Contract, ty: &Ty, expr: &str, depth: usize) -> String {
+pub(super) fn encoded(contract: &Contract, ty: &Ty, expr: &str, depth: usize) -> String {
     if is_plain(contract, ty) {
         return expr.to_string();
     }

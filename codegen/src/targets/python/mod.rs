@@ -10,6 +10,7 @@
 
 mod checks;
 mod codecs;
+mod envelopes;
 mod fmt;
 mod names;
 mod protocol;
@@ -59,7 +60,10 @@ fn module_docstring(contract: &Contract) -> String {
         "{}: frame types, strict decoders and encoders, handshake and lane helpers.\n\n{}\n\n\
          Every `$defs` type `T` has `decode_t(text)` and `t_from_value(value)` (strict, raising \
          `DecodeError` with the contract's wording), `t_to_value(t)` and `encode_t(t)` (one line \
-         of JSON text); `CODECS` has them all by name.",
+         of JSON text); `CODECS` has them all by name. The typed envelopes `RequestOf[P]`, \
+         `SuccessResponseOf[R]` and `ResponseOf[R]` read a frame's `params` / `result` as a \
+         generated type in the same read: `decode_response_of(text, verdict_from_value)`, \
+         `encode_request_of(request, call_params_to_value)`.",
         contract.title,
         contract.description
     );
@@ -86,6 +90,7 @@ fn body(contract: &Contract) -> String {
     out.blank(2);
     out.line(&comment(0, "Decoders and encoders."));
     codecs::render(contract, &mut out);
+    envelopes::render(contract, &mut out);
     out.blank(2);
     out.line(&comment(0, "Handshake."));
     protocol::handshake(contract, &mut out);

@@ -1,0 +1,333 @@
+//! Typed envelopes: `RequestOf[P]`, `SuccessResponseOf[R]` and `ResponseOf[R]`,
+//! the `Request`, `SuccessResponse` and `Response` frames with their open
+//! `params` / `result` member typed. `decode_request_of(text,
+//! call_params_from_value)` reads that member with the generated type's own
+//! reader (found through the value decoder the caller passes) in the same read
+//! of the frame: the envelope's own reader on the frame with a placeholder for
+//! the member, then the member's reader; on any problem, the envelope's
+//! `_ObjectShape` with that member's decoder swapped finds the first one in
+//! document order, so a wrong `params` is the `Request`'s problem at
+//! `$.params.…` unless an earlier member has one.
+
+use super::codecs::encoded;
+use super::fmt::{collection, docstring, fit, string, Out};
+use super::names::{field, stem, upper};
+use super::types::{constructor_order, field_annotation};
+use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+
+/// The JSON-RPC envelopes, the member each one leaves open, its type variable,
+/// and a type to name in examples.
+const OPEN_MEMBERS: &[(&str, &str, &str, &str)] =
+    &[("Request", "params", "_P", "CallParams"), ("SuccessResponse", "result", "_R", "Verdict")];
+
+/// The type `ResponseOf[R]`'s examples name.
+const RESULT_EXAMPLE: &str = "Verdict";
+
+/// One typed envelope: the frame's type, its open member, the type variable.
+struct Envelope<'a> {
+    def: &'a TypeDef,
+    object: &'a ObjectType,
+    member: &'a str,
+    param: &'a str,
+    example: &'a str,
+}
+
+pub fn render(contract: &Contract, out: &mut Out) {
+    let envelopes: Vec<Envelope> = OPEN_MEMBERS.iter().filter_map(|open| envelope(contract, open)).collect();
+    if envelopes.is_empty() {
+        return;
+    }
+    out.blank(2);
+    out.line(&super::fmt::comment(0, "Typed envelopes."));
+    for env in &envelopes {
+        out.blank(1);
+        out.line(&format!("{} = TypeVar({})", env.param, string(env.param)));
+    }
+    for env in &envelopes {
+        typed_object(contract, env, out);
+    }
+    if let Some(success) = envelopes.iter().find(|e| e.def.name == "SuccessResponse") {
+        response_of(contract, success, out);
+    }
+    registry(contract, out);
+}
+
+/// The envelope of `open` when the contract has that frame as a closed object
+/// with that member.
+fn envelope<'a>(contract: &'a Contract, open: &'a (&str, &str, &str, &str)) -> Option<Envelope<'a>> {
+    let def = contract.type_def(open.0)?;
+    let TypeKind::Object(object) = &def.kind else { return None };
+    object.fields.iter().find(|f| f.name == open.1)?;
+    Some(Envelope { def, object, member: open.1, param: open.2, example: open.3 })
+}
+
+/// `RequestOf[P]` as the user names it (`_P` → `P`).
+fn typed_name(name: &str, param: &str) -> String {
+    format!("{name}Of[{}]", param.trim_start_matches('_'))
+}
+
+fn typed_object(contract: &Contract, env: &Envelope, out: &mut Out) {
+    dataclass(env, out);
+    reader(env, out);
+    writer(contract, env, out);
+    public(env, &env.def.name, &format!("{}Of", env.def.name), out);
+}
+
+fn dataclass(env: &Envelope, out: &mut Out) {
+    let name = &env.def.name;
+    out.blank(2);
+    out.line("@dataclass(frozen=True)");
+    out.line(&format!("class {name}Of(Generic[{}]):", env.param));
+    out.line(&docstring(4, &format!(
+        "A `{name}` whose `{}` is decoded as `{}`, the generated type the method table names \
+         for the method (`{}`). {}",
+        env.member,
+        env.param.trim_start_matches('_'),
+        typed_name(name, env.example),
+        env.def.description
+    )));
+    for f in constructor_order(env.object) {
+        let mut f = f.clone();
+        let default = match (f.required, &f.ty) {
+            (true, _) => "",
+            (false, Ty::Any) if f.name != env.member => " = ABSENT",
+            (false, _) => " = None",
+        };
+        if f.name == env.member {
+            f.ty = Ty::Ref(env.param.to_string());
+        }
+        out.blank(1);
+        out.line(&format!("    {}: {}{default}", field(&f.name), field_annotation(&f)));
+        out.line(&docstring(4, &member_doc(&f)));
+    }
+}
+
+fn member_doc(f: &crate::model::Field) -> String {
+    match (f.required, &f.ty) {
+        (true, _) => f.description.clone(),
+        (false, Ty::Any) => format!("{} Optional: `ABSENT` when left out.", f.description),
+        (false, _) => format!("{} Optional: `None` when left out.", f.description),
+    }
+}
+
+/// `_read_request_of(value, read_params)`: the envelope's shape with the
+/// member's decoder swapped for the typed one.
+fn reader(env: &Envelope, out: &mut Out) {
+    let name = &env.def.name;
+    let shape = format!("_{}_SHAPE", upper(name));
+    let args = ["value: JsonValue".to_string(), format!("read: Callable[[JsonValue], {}]", env.param)];
+    out.blank(2);
+    out.line(&fit(0, &format!("def _read_{}_of(", stem(name)), &args, &format!(" -> {name}Of[{}]:", env.param)));
+    quick_read(env, out);
+    let fields = format!("{{**{shape}.fields, {}: read}}", string(env.member));
+    let shape_args = [
+        format!("{name}Of"),
+        fields,
+        format!("{shape}.required"),
+        format!("{shape}.absent"),
+        format!("{shape}.attributes"),
+    ];
+    out.line(&fit(4, "shape = _ObjectShape(", &shape_args, ""));
+    out.line("    return shape.read(value)");
+}
+
+/// A value the open member's decoder accepts as it is, to stand in for the
+/// member while the envelope's own (quick) reader reads the rest.
+fn placeholder(env: &Envelope) -> Option<&'static str> {
+    let f = env.object.fields.iter().find(|f| f.name == env.member)?;
+    match &f.ty {
+        Ty::Any => Some("None"),
+        Ty::Ref(name) if name == "Params" => Some("{}"),
+        _ => None,
+    }
+}
+
+/// The quick path: the envelope's own reader on the frame with a placeholder for
+/// the member, then `read` on the member; any problem goes the shape's way,
+/// which finds the first one in document order.
+fn quick_read(env: &Envelope, out: &mut Out) {
+    let Some(placeholder) = placeholder(env) else { return };
+    let (name, key) = (&env.def.name, string(env.member));
+    out.line(&format!("    if isinstance(value, dict) and {key} in value:"));
+    out.line("        try:");
+    out.line(&format!("            envelope = _read_{}({{**value, {key}: {placeholder}}})", stem(name)));
+    out.line(&format!("            member = read(value[{key}])"));
+    out.line("        except _Problem:");
+    out.line("            pass");
+    out.line("        else:");
+    out.line(&format!("            instance = object.__new__({name}Of)"));
+    out.line(&format!("            instance.__dict__.update(envelope.__dict__, {}=member)", field(env.member)));
+    out.line("            return instance");
+}
+
+fn writer(contract: &Contract, env: &Envelope, out: &mut Out) {
+    let name = &env.def.name;
+    let args = [format!("value: {name}Of[{}]", env.param), format!("to_value: Callable[[{}], JsonValue]", env.param)];
+    out.blank(2);
+    out.line(&fit(0, &format!("def {}_of_to_value(", stem(name)), &args, " -> Dict[str, JsonValue]:"));
+    out.line(&docstring(4, &format!(
+        "The JSON value of a `{name}Of`, its `{}` by `to_value` (such as `{}_to_value`).",
+        env.member,
+        stem(env.example)
+    )));
+    out.line("    out: Dict[str, JsonValue] = {}");
+    for f in &env.object.fields {
+        let attr = format!("value.{}", field(&f.name));
+        let value = if f.name == env.member { format!("to_value({attr})") } else { encoded(contract, &f.ty, &attr, 0) };
+        let key = string(&f.name);
+        if f.required {
+            out.line(&format!("    out[{key}] = {value}"));
+            continue;
+        }
+        match (&f.ty, f.name == env.member) {
+            (Ty::Any, false) => out.line(&format!("    if not isinstance({attr}, Absent):")),
+            _ => out.line(&format!("    if {attr} is not None:")),
+        }
+        out.line(&format!("        out[{key}] = {value}"));
+    }
+    out.line("    return out");
+}
+
+/// `decode_…_of`, `…_of_from_value` and `encode_…_of` of the frame `frame`,
+/// typed `typed` (`RequestOf`).
+fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
+    let (param, member) = (env.param, env.member);
+    let stem = stem(frame);
+    let ret = format!(" -> {typed}[{param}]:");
+    let from_value = format!("from_value: Callable[[JsonValue], {param}]");
+    let how = format!(
+        "its `{member}` as `from_value` decodes it: a generated `*_from_value` function (such as \
+         `{}_from_value`) or `CODECS[name].from_value`, whose reader then reads the member in the same read, or a function of \
+         your own, called with the member's value (a `DecodeError` it raises is reported below \
+         the member's path). A problem anywhere is the `{frame}`'s, at its path from the \
+         frame's root (`$.{member}…`). Raises `DecodeError`.",
+        super::names::stem(env.example)
+    );
+    for (name, input, source, parse) in [
+        (format!("def decode_{stem}_of("), "text: Union[str, bytes]", "one frame's JSON text", "_parse(text)"),
+        (format!("def {stem}_of_from_value("), "value: JsonValue", "an already-parsed JSON value", "value"),
+    ] {
+        out.blank(2);
+        out.line(&fit(0, &name, &[input.to_string(), from_value.clone()], &ret));
+        out.line(&docstring(4, &format!("Decodes a `{frame}` from {source}, {how}")));
+        out.line("    read = _reader_of(from_value)");
+        out.line("    try:");
+        out.line(&format!("        return _read_{stem}_of({parse}, read)"));
+        out.line("    except _Problem as error:");
+        out.line(&format!("        raise DecodeError(error.message({})) from None", string(frame)));
+    }
+    let args = [format!("value: {typed}[{param}]"), format!("to_value: Callable[[{param}], JsonValue]")];
+    out.blank(2);
+    out.line(&fit(0, &format!("def encode_{stem}_of("), &args, " -> str:"));
+    out.line(&docstring(4, &format!(
+        "One line of JSON text for a `{typed}`, its `{member}` by `to_value` (such as `{}_to_value`), \
+         without the trailing newline.",
+        super::names::stem(env.example)
+    )));
+    out.line(&format!("    return _dumps({stem}_of_to_value(value, to_value))"));
+}
+
+/// `ResponseOf[R]`: the `Response` union with its success variant typed.
+fn response_of(contract: &Contract, success: &Envelope, out: &mut Out) {
+    let Some(def) = contract.type_def("Response") else { return };
+    let TypeKind::Union(variants) = &def.kind else { return };
+    let param = success.param;
+    let types: Vec<String> = variants.iter().map(|v| variant_type(v, param)).collect();
+    out.blank(2);
+    out.line(&format!("ResponseOf = Union[{}]", types.join(", ")));
+    out.line(&docstring(0, &format!(
+        "A `Response` whose `result` is decoded as `R`, the generated type the method table names \
+         for the method (`{}`).",
+        typed_name("Response", RESULT_EXAMPLE)
+    )));
+    response_reader(variants, param, out);
+    response_writer(variants, param, out);
+    let env = Envelope { example: RESULT_EXAMPLE, ..*success };
+    public(&env, "Response", "ResponseOf", out);
+}
+
+fn variant_type(variant: &UnionVariant, param: &str) -> String {
+    if variant.type_name == "SuccessResponse" {
+        format!("{}Of[{param}]", variant.type_name)
+    } else {
+        variant.type_name.clone()
+    }
+}
+
+fn response_reader(variants: &[UnionVariant], param: &str, out: &mut Out) {
+    let keys: Vec<String> = variants.iter().map(|v| string(&v.discriminator)).collect();
+    let args = ["value: JsonValue".to_string(), format!("read: Callable[[JsonValue], {param}]")];
+    out.blank(2);
+    out.line(&fit(0, "def _read_response_of(", &args, &format!(" -> ResponseOf[{param}]:")));
+    out.line("    if isinstance(value, dict):");
+    for (variant, key) in variants.iter().zip(&keys) {
+        let mut operands = vec![format!("{key} in value")];
+        operands.extend(keys.iter().filter(|other| *other != key).map(|other| format!("{other} not in value")));
+        out.line(&format!("        if {}:", operands.join(" and ")));
+        if variant.type_name == "SuccessResponse" {
+            out.line(&format!("            return _read_{}_of(value, read)", stem(&variant.type_name)));
+        } else {
+            out.line(&format!("            return _read_{}(value)", stem(&variant.type_name)));
+        }
+    }
+    let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
+    out.line(&fit(4, "raise _no_variant(", &["value".to_string(), tuple], ""));
+}
+
+fn response_writer(variants: &[UnionVariant], param: &str, out: &mut Out) {
+    let args = [format!("value: ResponseOf[{param}]"), format!("to_value: Callable[[{param}], JsonValue]")];
+    out.blank(2);
+    out.line(&fit(0, "def response_of_to_value(", &args, " -> Dict[str, JsonValue]:"));
+    out.line(&docstring(4, &format!(
+        "The JSON value of a `ResponseOf`, its `result` by `to_value` (such as `{}_to_value`).",
+        stem(RESULT_EXAMPLE)
+    )));
+    let last = variants.len().saturating_sub(1);
+    for (i, variant) in variants.iter().enumerate() {
+        let call = if variant.type_name == "SuccessResponse" {
+            format!("return {}_of_to_value(value, to_value)", stem(&variant.type_name))
+        } else {
+            format!("return {}_to_value(value)", stem(&variant.type_name))
+        };
+        if i == last {
+            out.line(&format!("    {call}"));
+        } else {
+            let class = if variant.type_name == "SuccessResponse" { format!("{}Of", variant.type_name) } else { variant.type_name.clone() };
+            out.line(&format!("    if isinstance(value, {class}):"));
+            out.line(&format!("        {call}"));
+        }
+    }
+}
+
+/// `_VALUE_READERS`, and `_reader_of`, which finds a value decoder's reader.
+fn registry(contract: &Contract, out: &mut Out) {
+    let entries: Vec<String> =
+        contract.types.values().map(|def| format!("{}_from_value: _read_{}", stem(&def.name), stem(&def.name))).collect();
+    out.blank(2);
+    let head = "_VALUE_READERS: Final[\n    Dict[Callable[[JsonValue], object], Callable[[JsonValue], Any]]\n] = {";
+    out.line(&collection(0, head, &entries, ""));
+    out.line(&docstring(0, "The reader behind each generated `*_from_value` function."));
+    out.blank(2);
+    out.line("def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:");
+    out.line(&docstring(4, "The reader of `from_value`: the generated one for a generated `*_from_value` \
+        function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that calls \
+        `from_value` and reports its `DecodeError` at the member's path: the problem of a generated \
+        decoder it called (the error's context), below the member's path, else the error's message."));
+    out.line("    reader = _VALUE_READERS.get(from_value)");
+    out.line("    if reader is not None:");
+    out.line("        return reader");
+    out.line("    codec = getattr(from_value, \"__self__\", None)");
+    out.line("    if isinstance(codec, Codec) and from_value == codec.from_value:");
+    out.line("        return codec._decoder");
+    out.blank(1);
+    out.line("    def read(value: JsonValue) -> _T:");
+    out.line("        try:");
+    out.line("            return from_value(value)");
+    out.line("        except DecodeError as error:");
+    out.line("            problem = error.__context__");
+    out.line("            if isinstance(problem, _Problem):");
+    out.line("                raise problem from None");
+    out.line("            raise _Problem(str(error)) from None");
+    out.blank(1);
+    out.line("    return read");
+}

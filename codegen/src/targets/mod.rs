@@ -54,11 +54,17 @@ pub fn header_text(contract: &Contract) -> String {
 
 /// Word-wraps `text` to lines of at most `width` characters (longer words stay whole).
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    wrap_keeping(text, width, |_| false)
+}
+
+/// [`wrap`], except that a word for which `must_not_start_a_line` holds stays on
+/// the line before it even when that line grows past `width`.
+pub fn wrap_keeping(text: &str, width: usize, must_not_start_a_line: impl Fn(&str) -> bool) -> Vec<String> {
     let mut lines = Vec::new();
     for paragraph in text.split('\n') {
         let mut line = String::new();
         for word in paragraph.split_whitespace() {
-            if !line.is_empty() && line.len() + 1 + word.len() > width {
+            if !line.is_empty() && line.len() + 1 + word.len() > width && !must_not_start_a_line(word) {
                 lines.push(std::mem::take(&mut line));
             }
             if !line.is_empty() {

@@ -157,34 +157,13 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
 /// `Decode`, `FromJson` and `ToJson` of a class (`reader` holds `Read`).
 fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: bool) {
     let name = &def.name;
-    let quoted = string_literal(name);
     summary(out, 2, &format!("Decodes a `{name}` strictly from one frame's JSON text."));
     out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
-    out.block(2, &format!("public static {class} Decode(string json)"), |out| {
-        fast_first(out, class, "json");
-        out.line(3, "try");
-        out.line(3, "{");
-        out.line(4, &format!("return Read(CoprocessJson.Parse(json), null, {});", string_literal(expected_of(def))));
-        out.line(3, "}");
-        out.line(3, "catch (CoprocessShapeException problem)");
-        out.line(3, "{");
-        out.line(4, &format!("throw problem.For({quoted});"));
-        out.line(3, "}");
-    });
+    out.block(2, &format!("public static {class} Decode(string json)"), |out| fast_then_careful(out, def, class, "CoprocessJson.Parse(json)"));
     out.blank();
     summary(out, 2, &format!("Decodes a `{name}` strictly from an already-parsed value (the JSON-text rules are checked on it too)."));
     out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));
-    out.block(2, &format!("public static {class} FromJson(JsonElement json)"), |out| {
-        fast_first(out, class, "json");
-        out.line(3, "try");
-        out.line(3, "{");
-        out.line(4, &format!("return Read(CoprocessJson.Validate(json), null, {});", string_literal(expected_of(def))));
-        out.line(3, "}");
-        out.line(3, "catch (CoprocessShapeException problem)");
-        out.line(3, "{");
-        out.line(4, &format!("throw problem.For({quoted});"));
-        out.line(3, "}");
-    });
+    out.block(2, &format!("public static {class} FromJson(JsonElement json)"), |out| fast_then_careful(out, def, class, "CoprocessJson.Validate(json)"));
     out.blank();
     if is_static_writer {
         summary(out, 2, &format!("Encodes a `{name}` as one line of JSON text (no newline)."));
@@ -204,6 +183,20 @@ fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: boo
 }
 
 /// The one-pass decode, returning when it is sure; the careful decode after it words the problem.
+/// The body of `Decode`/`FromJson`: the one-pass reader, else the careful reader of
+/// `source` (the checked JSON value), its problem reported as the type's.
+fn fast_then_careful(out: &mut Out, def: &TypeDef, class: &str, source: &str) {
+    fast_first(out, class, "json");
+    out.line(3, "try");
+    out.line(3, "{");
+    out.line(4, &format!("return Read({source}, null, {});", string_literal(expected_of(def))));
+    out.line(3, "}");
+    out.line(3, "catch (CoprocessShapeException problem)");
+    out.line(3, "{");
+    out.line(4, &format!("throw problem.For({});", string_literal(&def.name)));
+    out.line(3, "}");
+}
+
 fn fast_first(out: &mut Out, class: &str, input: &str) {
     let read = super::fast::lambda();
     out.block(3, &format!("if (CoprocessReader.TryDecode({input}, {read}, out {class} value))"), |out| {

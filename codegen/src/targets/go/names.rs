@@ -96,24 +96,7 @@ fn is_marker(word: &str) -> bool {
 /// Word-wraps `text` into lines of at most `width` characters (longer words
 /// stay whole), never starting a line with a list marker.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    for paragraph in text.split('\n') {
-        let mut line = String::new();
-        for word in paragraph.split_whitespace() {
-            if !line.is_empty() && line.len() + 1 + word.len() > width && !is_marker(word) {
-                lines.push(std::mem::take(&mut line));
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-        lines.push(line);
-    }
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    lines
+    crate::targets::wrap_keeping(text, width, is_marker)
 }
 
 /// Appends a `//` comment holding `text`, indented by `indent` tabs.

@@ -60,20 +60,13 @@ const REFUSED: &[(&str, &str)] = &[
     ("$anchor", "not supported: refer to definitions as #/$defs/Name"),
 ];
 
-/// Type names every SDK declares next to the `$defs` types: the typed envelopes
-/// (`RequestOf<P>` and friends, the JVM's `ErrorResponseOf<R>`) and Go's constraint on
-/// what they carry.
-pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &["RequestOf", "SuccessResponseOf", "ResponseOf", "ErrorResponseOf", "EnvelopeMember"];
-
-/// Checks an UpperCamelCase type name that no SDK declares already.
+/// Checks an UpperCamelCase type name. Whether a target can hold it next to
+/// what it declares itself is each target's to say ([`crate::targets::claims`]).
 pub(crate) fn check_type_name(r: &Reader<'_>, name: &str, pointer: &str) -> Result<(), SchemaError> {
     let mut chars = name.chars();
     let ok = chars.next().is_some_and(|c| c.is_ascii_uppercase()) && chars.all(|c| c.is_ascii_alphanumeric());
     if !ok {
         return Err(r.err(pointer, format!("`{name}` is not an UpperCamelCase name"), "rename it to letters and digits starting with a capital, like `CallParams`"));
-    }
-    if RESERVED_TYPE_NAMES.contains(&name) {
-        return Err(r.err(pointer, format!("`{name}` is a name every SDK already declares (the typed envelopes)"), "rename the type, e.g. with a suffix naming what it is"));
     }
     Ok(())
 }
@@ -162,6 +155,18 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         }
         if out.is_empty() {
             return Err(self.r.err(&format!("{p}/enum"), "the enum is empty", "list at least one value"));
+        }
+        // Every SDK names a constant after each value (`CacheModeReadWrite`,
+        // `READ_WRITE`): two values that become one name cannot both have one.
+        let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+        for (i, value) in out.iter().enumerate() {
+            if let Some(other) = seen.insert(names::snake_case(value), value) {
+                return Err(self.r.err(
+                    &format!("{p}/enum/{i}"),
+                    format!("enum values `{other}` and `{value}` become the same name after case conversion"),
+                    "rename one of them: every SDK names a constant after each value",
+                ));
+            }
         }
         Ok(TypeKind::StringEnum(out))
     }

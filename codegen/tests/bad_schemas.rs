@@ -42,6 +42,7 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("inline object", verdict_prop("x", json!({"description": "d", "type": "object", "properties": {}})), "/$defs/Verdict/properties/x"),
         ("number", verdict_prop("x", json!({"description": "d", "type": "number"})), "/$defs/Verdict/properties/x/type"),
         ("envelope name", edit(|s| { s["$defs"]["ResponseOf"] = s["$defs"]["Verdict"].clone(); }), "/$defs/ResponseOf"),
+        ("enum values meeting after case conversion", edit(|s| s["$defs"]["CacheMode"]["enum"] = json!(["off", "read_write", "readWrite"])), "/$defs/CacheMode/enum/2"),
     ];
     assert!(cases.len() >= 12);
     for (kind, text, pointer) in cases {

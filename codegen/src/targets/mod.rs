@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::model::Contract;
 
+pub mod claims;
 pub mod dotnet;
 pub mod go;
 pub mod jvm;
@@ -35,13 +36,57 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
 pub fn generate_target(contract: &Contract, target: &str) -> Result<Files, crate::SchemaError> {
     Ok(match target {
         "rust" => rust::generate(contract)?,
-        "python" => python::generate(contract),
-        "typescript" => typescript::generate(contract),
-        "go" => go::generate(contract),
-        "jvm" => jvm::generate(contract),
-        "dotnet" => dotnet::generate(contract),
+        "python" => python::generate(contract)?,
+        "typescript" => typescript::generate(contract)?,
+        "go" => go::generate(contract)?,
+        "jvm" => jvm::generate(contract)?,
+        "dotnet" => dotnet::generate(contract)?,
         _ => Files::new(),
     })
+}
+
+/// Every name one target declares where a schema name can reach, scope by
+/// scope, with who declares it ([`claims`]). `generate` of each target makes
+/// these claims before it renders anything, so a clash is refused whole.
+pub fn declare(contract: &Contract, target: &str) -> Result<Vec<claims::Scope>, crate::SchemaError> {
+    match target {
+        "rust" => rust::declare(contract),
+        "python" => python::declare(contract),
+        "typescript" => typescript::declare(contract),
+        "go" => go::declare(contract),
+        "jvm" => jvm::declare(contract),
+        "dotnet" => dotnet::declare(contract),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// The word lists one target escapes or avoids (keywords, reserved names):
+/// `tests/names.rs` uses each word as a type name and as a member name.
+pub fn keyword_sets(target: &str) -> Vec<&'static [&'static str]> {
+    match target {
+        "rust" => rust::keyword_sets(),
+        "python" => python::keyword_sets(),
+        "typescript" => typescript::keyword_sets(),
+        "go" => go::keyword_sets(),
+        "jvm" => jvm::keyword_sets(),
+        "dotnet" => dotnet::keyword_sets(),
+        _ => Vec::new(),
+    }
+}
+
+/// The runtime of one target as it is written in its template(s): the helpers
+/// every generated file carries. `tests/names.rs` reads every top-level name
+/// it declares from this text, so a runtime that gains a name is covered.
+pub fn runtime_sources(target: &str) -> Vec<&'static str> {
+    match target {
+        "rust" => rust::runtime_sources(),
+        "python" => python::runtime_sources(),
+        "typescript" => typescript::runtime_sources(),
+        "go" => go::runtime_sources(),
+        "jvm" => jvm::runtime_sources(),
+        "dotnet" => dotnet::runtime_sources(),
+        _ => Vec::new(),
+    }
 }
 
 /// The header sentence every generated file carries (without comment markers).

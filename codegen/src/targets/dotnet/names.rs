@@ -5,7 +5,7 @@ use crate::names;
 
 /// The C# keywords (reserved, not contextual): a camelCase parameter or local
 /// with one of these names is written with a leading `@`.
-const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked", "class",
     "const", "continue", "decimal", "default", "delegate", "do", "double", "else", "enum", "event",
     "explicit", "extern", "false", "finally", "fixed", "float", "for", "foreach", "goto", "if",
@@ -18,7 +18,7 @@ const KEYWORDS: &[&str] = &[
 
 /// Type names the generated file itself uses unqualified; a `$defs` entry with
 /// one of these names gets a `Type` suffix so that nothing is shadowed.
-const RESERVED_TYPES: &[&str] = &[
+pub(crate) const RESERVED_TYPES: &[&str] = &[
     "Coprocess", "CoprocessDecodeException", "CoprocessVersionException", "CoprocessJson",
     "CoprocessPath", "MethodSpec", "ErrorCodeSpec", "Methods", "ErrorCodes", "JsonElement",
     "JsonValueKind", "JsonDocument", "JsonDocumentOptions", "JsonProperty", "JsonException",
@@ -29,7 +29,7 @@ const RESERVED_TYPES: &[&str] = &[
 ];
 
 /// Member names every generated class declares or inherits.
-const RESERVED_MEMBERS: &[&str] = &[
+pub(crate) const RESERVED_MEMBERS: &[&str] = &[
     "Read", "Write", "Decode", "FromJson", "ToJson", "Equals", "GetHashCode", "ToString",
     "GetType", "MemberwiseClone", "ReferenceEquals", "Value",
 ];

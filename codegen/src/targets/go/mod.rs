@@ -34,11 +34,30 @@ pub struct Ctx<'a> {
     pub type_param: Option<String>,
 }
 
-pub fn generate(contract: &Contract) -> Files {
+pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
+    declare(contract)?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), render(contract));
-    files
+    Ok(files)
 }
+
+/// The word lists this target escapes or avoids (keywords, reserved names).
+pub fn keyword_sets() -> Vec<&'static [&'static str]> {
+    Vec::new()
+}
+
+/// The runtime template(s), as written.
+pub fn runtime_sources() -> Vec<&'static str> {
+    vec![runtime::RUNTIME]
+}
+
+/// Every name this target declares where a schema name can reach
+/// ([`crate::targets::claims`]).
+pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
+    let _ = contract;
+    Ok(Vec::new())
+}
+
 
 fn render(contract: &Contract) -> String {
     let mut ctx = Ctx { contract, helpers: BTreeMap::new(), type_param: None };

@@ -24,11 +24,30 @@ use code::Code;
 pub const PATH: &str = "jvm/src/main/java/dev/mcptest/Coprocess.java";
 
 /// Renders `Coprocess.java`.
-pub fn generate(contract: &Contract) -> Files {
+pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
+    declare(contract)?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), render(contract));
-    files
+    Ok(files)
 }
+
+/// The word lists this target escapes or avoids (keywords, reserved names).
+pub fn keyword_sets() -> Vec<&'static [&'static str]> {
+    vec![naming::MEMBER_KEYWORDS, naming::RESERVED_TYPES]
+}
+
+/// The runtime template(s), as written.
+pub fn runtime_sources() -> Vec<&'static str> {
+    vec![runtime::SUPPORT_TYPES, runtime::HELPERS]
+}
+
+/// Every name this target declares where a schema name can reach
+/// ([`crate::targets::claims`]).
+pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
+    let _ = contract;
+    Ok(Vec::new())
+}
+
 
 fn render(contract: &Contract) -> String {
     let mut code = Code::new();

@@ -8,7 +8,7 @@ use crate::targets::wrap;
 
 /// Java's reserved words and literals, plus the members every generated record
 /// has or inherits: a component with one of these names gets a `_` suffix.
-const MEMBER_KEYWORDS: &[&str] = &[
+pub(crate) const MEMBER_KEYWORDS: &[&str] = &[
     "abstract",
     "assert",
     "boolean",
@@ -87,7 +87,7 @@ const MEMBER_KEYWORDS: &[&str] = &[
 /// Type names the generated file itself uses unqualified (java.lang, java.util,
 /// Jackson and its own helper types): a `$defs` entry with one of these names
 /// gets a `_` suffix so that it cannot shadow them.
-const RESERVED_TYPES: &[&str] = &[
+pub(crate) const RESERVED_TYPES: &[&str] = &[
     "Coprocess",
     "Object",
     "String",

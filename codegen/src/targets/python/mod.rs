@@ -24,7 +24,7 @@ use fmt::{comment, docstring, Out};
 pub const PATH: &str = "python/mcptest/_coprocess.py";
 
 /// The helpers every generated module carries (strict JSON text, shape checks).
-const RUNTIME: &str = include_str!("runtime.py");
+pub const RUNTIME: &str = include_str!("runtime.py");
 
 /// Names imported from `typing`, each only when the module uses it.
 const TYPING: &[&str] = &[
@@ -32,11 +32,30 @@ const TYPING: &[&str] = &[
     "Optional", "Set", "Tuple", "Type", "TypeVar", "Union", "cast",
 ];
 
-pub fn generate(contract: &Contract) -> Files {
+pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
+    declare(contract)?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), render(contract));
-    files
+    Ok(files)
 }
+
+/// The word lists this target escapes or avoids (keywords, reserved names).
+pub fn keyword_sets() -> Vec<&'static [&'static str]> {
+    vec![names::KEYWORDS]
+}
+
+/// The runtime template(s), as written.
+pub fn runtime_sources() -> Vec<&'static str> {
+    vec![RUNTIME]
+}
+
+/// Every name this target declares where a schema name can reach
+/// ([`crate::targets::claims`]).
+pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
+    let _ = contract;
+    Ok(Vec::new())
+}
+
 
 fn render(contract: &Contract) -> String {
     let body = body(contract);

@@ -5,7 +5,7 @@ use crate::names;
 
 /// Python's hard keywords: a property with one of these names gets a `_` suffix.
 /// Builtins (`type`, `id`, `format`) stay: they are valid attribute names.
-const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
     "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
     "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",

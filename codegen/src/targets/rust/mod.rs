@@ -47,7 +47,25 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
 
 /// The Rust SDK file (typify reads the `$defs` from `Contract::raw`).
 pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
+    declare(contract)?;
     let mut files = Files::new();
     files.insert(SDK_PATH.to_string(), render(contract, Flavor::Sdk)?);
     Ok(files)
+}
+
+/// The word lists this target escapes or avoids (keywords, reserved names).
+pub fn keyword_sets() -> Vec<&'static [&'static str]> {
+    Vec::new()
+}
+
+/// The runtime template(s), as written.
+pub fn runtime_sources() -> Vec<&'static str> {
+    vec![include_str!("runtime.rs")]
+}
+
+/// Every name this target declares where a schema name can reach
+/// ([`crate::targets::claims`]).
+pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
+    let _ = contract;
+    Ok(Vec::new())
 }

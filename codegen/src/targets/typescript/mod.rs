@@ -29,9 +29,10 @@ use out::Out;
 pub const OUTPUT_PATH: &str = "typescript/src/coprocess.ts";
 
 /// The strict JSON reader and the shared shape checks, emitted verbatim.
-const RUNTIME: &str = include_str!("runtime.ts");
+pub const RUNTIME: &str = include_str!("runtime.ts");
 
-pub fn generate(contract: &Contract) -> Files {
+pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
+    declare(contract)?;
     let mut head = Out::default();
     protocol::header(&mut head, contract);
     protocol::constants(&mut head, contract);
@@ -56,5 +57,22 @@ pub fn generate(contract: &Contract) -> Files {
     let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{body}"));
     let mut files = Files::new();
     files.insert(OUTPUT_PATH.to_string(), format!("{head}{runtime}\n{body}"));
-    files
+    Ok(files)
+}
+
+/// The word lists this target escapes or avoids (keywords, reserved names).
+pub fn keyword_sets() -> Vec<&'static [&'static str]> {
+    vec![names::RESERVED_WORDS, names::RUNTIME_IDENTIFIERS, names::RESERVED_TYPE_NAMES]
+}
+
+/// The runtime template(s), as written.
+pub fn runtime_sources() -> Vec<&'static str> {
+    vec![RUNTIME]
+}
+
+/// Every name this target declares where a schema name can reach
+/// ([`crate::targets::claims`]).
+pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
+    let _ = contract;
+    Ok(Vec::new())
 }

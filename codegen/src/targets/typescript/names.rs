@@ -4,7 +4,7 @@
 use crate::names::{camel_case, escape_keyword, pascal_case, screaming_snake_case};
 
 /// Words that cannot name a local variable or parameter in strict-mode ES2020.
-const RESERVED_WORDS: &[&str] = &[
+pub(crate) const RESERVED_WORDS: &[&str] = &[
     "arguments", "await", "break", "case", "catch", "class", "const", "continue", "debugger",
     "default", "delete", "do", "else", "enum", "eval", "export", "extends", "false", "finally",
     "for", "function", "if", "implements", "import", "in", "instanceof", "interface", "let",
@@ -15,7 +15,7 @@ const RESERVED_WORDS: &[&str] = &[
 
 /// Identifiers the generated decoders, encoders and helpers refer to, which a
 /// local or parameter must not shadow.
-const RUNTIME_IDENTIFIERS: &[&str] = &[
+pub(crate) const RUNTIME_IDENTIFIERS: &[&str] = &[
     "value", "path", "orNull", "obj", "key", "member", "out", "item", "itemPath", "entry",
     "entryPath", "Problem", "JSON", "String", "Number", "Object", "Array", "kindOf", "expected",
     "unknownField", "missingField", "pathOfKey", "pathTo", "readBoolean", "readString", "readInteger",
@@ -25,7 +25,7 @@ const RUNTIME_IDENTIFIERS: &[&str] = &[
 ];
 
 /// Type names the generated file declares or uses besides the `$defs` types.
-const RESERVED_TYPE_NAMES: &[&str] = &[
+pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
     "JsonValue", "JsonArray", "JsonObject", "DecodeError", "Problem", "StrictJsonParser",
     "Reader", "Mutable", "ValueDecoder", "TypeName", "MethodInfo", "LaneInfo", "CoprocessHandshakeError",
     "HandshakeFailure", "Object", "Array", "Error", "Map", "Set", "WeakMap", "String", "Number",

@@ -1,0 +1,270 @@
+//! Any legal schema name generates code that compiles (issue 12).
+//!
+//! The proof is generated, not listed: a test schema is v2.json plus
+//! - a `$defs` type named after every top-level name each target's runtime
+//!   declares (read from the runtime templates with
+//!   `codegen::targets::runtime_sources`, so a runtime that gains a name is
+//!   covered without touching this file), after every name each target keeps
+//!   for itself (`codegen::targets::declare`), after the standard names a
+//!   language's own code uses and after every keyword set the targets keep;
+//!   each type has a member named like itself;
+//! - object types whose members are the names that are special in some
+//!   language (`constructor`, `__proto__`, `hashCode`, `GetType`, `self`,
+//!   dunder names, the keyword sets, ...), and a string enum of such values.
+//!
+//! A name an SDK keeps for itself must be refused cleanly (exit 2 from the
+//! CLI, both names, the target, the pointer, a fix, nothing written); every
+//! other one must generate code that passes each target's strict checks
+//! (`tests/conformance/<target>/build.sh` on the test schema's output) and
+//! round-trips a value of each new type through each conformance testee, all
+//! six answering alike. The ordinary words a protocol's types are called
+//! (`Path`, `Result`, `Error`, `String`, `Codec`, ...) must never be kept.
+//!
+//! `NAMES_TARGETS=python,go` runs the round trip on those testees only (for
+//! work on one target; the default and CI run all six); `NAMES_SCHEMA_OUT=<file>`
+//! writes the test schema there.
+
+mod support;
+
+#[path = "names/declared.rs"]
+mod declared;
+#[path = "names/schema.rs"]
+mod schema;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
+
+/// The targets whose testees the round trip runs: all six, or the ones
+/// `NAMES_TARGETS` lists (comma-separated), for working on one target.
+fn testees() -> Vec<&'static str> {
+    match std::env::var("NAMES_TARGETS") {
+        Ok(list) => TARGETS.iter().copied().filter(|t| list.split(',').any(|l| l.trim() == *t)).collect(),
+        Err(_) => TARGETS.to_vec(),
+    }
+}
+
+/// Words a protocol's types are called: no SDK may keep one for itself.
+const ORDINARY_WORDS: &[&str] = &[
+    "Path", "Method", "Reader", "Shape", "Problem", "Json", "Lanes", "Result", "Error", "Record",
+    "Object", "String", "Task", "Optional", "Any", "Codec", "Members", "JsonText", "Boolean",
+    "Integer", "List", "Map", "Exception", "Option", "Vec", "Box", "Value", "Number", "Array",
+    "Promise", "Type", "Int", "Bool", "Self", "Default", "Error", "Context", "Writer", "Bytes",
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn v2() -> Value {
+    support::schema()
+}
+
+/// The names every SDK keeps for itself, by `$defs` spelling, with the targets that keep it.
+fn sdk_names(contract: &codegen::Contract) -> BTreeMap<String, Vec<String>> {
+    let mut kept: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for target in TARGETS {
+        let scopes = codegen::targets::declare(contract, target).unwrap_or_else(|e| panic!("{target}: {e}"));
+        for scope in &scopes {
+            for (name, _) in scope.sdk_names() {
+                if let Some(def) = schema::def_name(name) {
+                    kept.entry(def).or_default().push(target.to_string());
+                }
+            }
+        }
+    }
+    kept
+}
+
+fn load(schema: &Value, dir: &Path) -> Result<codegen::Contract, codegen::SchemaError> {
+    let path = dir.join("names.json");
+    std::fs::write(&path, serde_json::to_string_pretty(schema).unwrap()).unwrap();
+    codegen::load::load(&path, "names.json").map(|(c, _)| c)
+}
+
+/// Every name the test schema adds, with where it came from.
+fn candidates() -> BTreeMap<String, String> {
+    let mut names = BTreeMap::new();
+    for target in TARGETS {
+        for source in codegen::targets::runtime_sources(target) {
+            for name in declared::top_level(target, source) {
+                names.entry(name).or_insert_with(|| format!("declared by the {target} runtime"));
+            }
+        }
+    }
+    for word in ORDINARY_WORDS.iter().chain(declared::STANDARD_NAMES) {
+        names.entry(word.to_string()).or_insert_with(|| "a standard or ordinary name".to_string());
+    }
+    for word in declared::keyword_sets() {
+        names.entry(word).or_insert_with(|| "a keyword of some target".to_string());
+    }
+    names
+}
+
+struct Proof {
+    dir: tempfile::TempDir,
+    schema: Value,
+    added: Vec<String>,
+    kept: BTreeMap<String, Vec<String>>,
+}
+
+fn proof() -> &'static Proof {
+    static PROOF: OnceLock<Proof> = OnceLock::new();
+    PROOF.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let base = v2();
+        let contract = load(&base, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let kept = sdk_names(&contract);
+        let (schema, added) = schema::with_names(&base, &candidates(), &kept);
+        if let Ok(path) = std::env::var("NAMES_SCHEMA_OUT") {
+            std::fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+            eprintln!("the names schema is in {path}");
+        }
+        Proof { dir, schema, added, kept }
+    })
+}
+
+#[test]
+fn no_sdk_keeps_an_ordinary_word() {
+    let p = proof();
+    let kept: Vec<_> = ORDINARY_WORDS.iter().filter(|w| p.kept.contains_key(**w)).map(|w| format!("{w} ({:?})", p.kept[*w])).collect();
+    assert!(kept.is_empty(), "ordinary words kept by an SDK: {kept:?}");
+    assert!(p.added.len() > 100, "only {} names were added: is a runtime scan broken?", p.added.len());
+}
+
+#[test]
+fn every_name_an_sdk_keeps_is_refused_with_both_names_the_target_the_pointer_and_a_fix() {
+    let p = proof();
+    assert!(!p.kept.is_empty(), "no SDK declares a name: declare() is not wired");
+    let dir = tempfile::tempdir().unwrap();
+    for (name, targets) in &p.kept {
+        let mut schema = v2();
+        schema["$defs"][name] = schema::object_type(name);
+        let contract = load(&schema, dir.path()).unwrap_or_else(|e| panic!("`{name}` is refused by the loader: {e}"));
+        let e = codegen::targets::generate(&contract).err().unwrap_or_else(|| panic!("`{name}` (kept by {targets:?}) was not refused"));
+        assert_eq!(e.pointer, format!("/$defs/{name}"), "`{name}`: {e}");
+        assert!(targets.iter().any(|t| e.problem.contains(&format!("the {t} SDK"))), "`{name}`: no target named: {e}");
+        assert!(e.problem.contains(&format!("`$defs/{name}`")), "`{name}`: the schema's name is not named: {e}");
+        assert!(e.fix.starts_with("rename"), "`{name}`: no fix: {e}");
+    }
+}
+
+#[test]
+fn the_cli_refuses_a_kept_name_with_exit_2_and_writes_nothing() {
+    let p = proof();
+    let Some(name) = p.kept.keys().next() else { panic!("no SDK declares a name: declare() is not wired") };
+    let mut schema = v2();
+    schema["$defs"][name] = schema::object_type(name);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kept.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+    let out = dir.path().join("out");
+    let code = codegen::cli::run(&codegen::cli::Args { schema: path, out: out.clone(), check: false });
+    assert_eq!(code, 2, "`{name}` was not refused");
+    assert!(!out.exists(), "`{name}`: something was written");
+}
+
+/// One testee's build and answers, run on the test schema's output.
+fn run_target(target: &str, out_root: &Path, build: &Path, input: &str) -> Result<Vec<Value>, String> {
+    let status = Command::new("bash")
+        .arg(format!("tests/conformance/{target}/build.sh"))
+        .arg(out_root)
+        .env("OUTPUT_ROOT", out_root)
+        .env("CONFORMANCE_BUILD", build)
+        .current_dir(root())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !status.status.success() {
+        return Err(format!(
+            "{target}: build.sh failed on the names schema\n{}{}",
+            String::from_utf8_lossy(&status.stdout),
+            String::from_utf8_lossy(&status.stderr)
+        ));
+    }
+    let mut child = Command::new("bash")
+        .arg(format!("tests/conformance/{target}/run.sh"))
+        .env("OUTPUT_ROOT", out_root)
+        .env("CONFORMANCE_BUILD", build)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let text = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = writer.join();
+    if !output.status.success() {
+        return Err(format!("{target}: run.sh failed: {}", String::from_utf8_lossy(&output.stderr)));
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .split('\n')
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).map_err(|e| format!("{target}: bad answer line {l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target() {
+    let p = proof();
+    let contract = load(&p.schema, p.dir.path()).unwrap_or_else(|e| panic!("the names schema is refused: {e}"));
+    let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("the names schema is refused: {e}"));
+    let out_root = p.dir.path().join("out");
+    for (rel, text) in &files {
+        let path = out_root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let cases = schema::cases(&p.schema, &p.added);
+    let input: String = cases.iter().map(|(line, _)| format!("{line}\n")).collect();
+    let build = p.dir.path().join("build");
+    let answers: Vec<(&str, Result<Vec<Value>, String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = testees()
+            .into_iter()
+            .map(|t| {
+                let (out_root, build, input) = (&out_root, &build, &input);
+                (t, scope.spawn(move || run_target(t, out_root, &build.join(t), input)))
+            })
+            .collect();
+        handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err("thread panicked".into())))).collect()
+    });
+    let mut failures = Vec::new();
+    let mut checked = BTreeSet::new();
+    for (target, result) in &answers {
+        match result {
+            Err(e) => failures.push(e.clone()),
+            Ok(lines) if lines.len() != cases.len() => failures.push(format!("{target}: {} answers for {} cases", lines.len(), cases.len())),
+            Ok(lines) => {
+                for ((line, expected), answer) in cases.iter().zip(lines) {
+                    if let Some(problem) = schema::check_answer(line, expected, answer) {
+                        failures.push(format!("{target}: {problem}"));
+                    } else {
+                        checked.insert(*target);
+                    }
+                }
+            }
+        }
+    }
+    // All six must also word each rejection identically.
+    for (i, (line, _)) in cases.iter().enumerate() {
+        let errors: BTreeSet<String> = answers
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().ok())
+            .filter_map(|lines| lines.get(i))
+            .filter_map(|a| a.get("error").map(Value::to_string))
+            .collect();
+        if errors.len() > 1 {
+            failures.push(format!("{line}: the targets word the rejection differently: {errors:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} problems, first 40:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
+    assert_eq!(checked.len(), testees().len(), "not every target answered: {checked:?}");
+}

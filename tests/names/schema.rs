@@ -27,6 +27,10 @@ pub const SPECIAL_MEMBERS: &[&str] = &[
     "Err", "Some", "Option", "Result", "Vec", "Box", "std", "core", "serde", "serde_json",
 ];
 
+/// At most this many members in one special-member type: the languages' own
+/// limits (a JVM method takes at most 255 parameters) are not what is tested.
+const MEMBERS_PER_TYPE: usize = 50;
+
 /// Enum values that are special in some language.
 pub const SPECIAL_VALUES: &[&str] = &[
     "class", "__proto__", "constructor", "toString", "null", "true", "type", "self", "default",
@@ -87,13 +91,13 @@ pub fn with_names(base: &Value, candidates: &BTreeMap<String, String>, kept: &BT
     }
     // Special member names, and every candidate as a member name too, spread
     // over as many types as it takes for no two in one type to meet after
-    // case conversion.
+    // case conversion and none to hold more than MEMBERS_PER_TYPE.
     let mut members: Vec<String> = SPECIAL_MEMBERS.iter().map(|s| s.to_string()).collect();
     members.extend(candidates.keys().filter(|n| !snake_case(n).is_empty()).cloned());
     let mut groups: Vec<(BTreeSet<String>, Vec<String>)> = Vec::new();
     for member in members {
         let key = snake_case(&member);
-        match groups.iter_mut().find(|(keys, _)| !keys.contains(&key)) {
+        match groups.iter_mut().find(|(keys, list)| !keys.contains(&key) && list.len() < MEMBERS_PER_TYPE) {
             Some((keys, list)) => {
                 keys.insert(key);
                 list.push(member);

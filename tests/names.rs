@@ -223,6 +223,7 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
+    assert!(!testees().is_empty(), "NAMES_TARGETS names no target of {TARGETS:?}");
     let cases = schema::cases(&p.schema, &p.added);
     let input: String = cases.iter().map(|(line, _)| format!("{line}\n")).collect();
     let build = p.dir.path().join("build");

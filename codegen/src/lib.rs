@@ -10,6 +10,7 @@ pub mod error;
 pub mod load;
 pub mod model;
 pub mod names;
+pub mod printer;
 pub mod subset;
 
 pub use error::SchemaError;

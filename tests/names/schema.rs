@@ -44,6 +44,11 @@ pub fn def_name(name: &str) -> Option<String> {
     def.starts_with(|c: char| c.is_ascii_uppercase()).then_some(def)
 }
 
+/// Whether `name` is a legal `$defs` name as it is (`[A-Z][A-Za-z0-9]*`).
+pub fn is_def_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase()) && name.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
 fn string(description: &str) -> Value {
     json!({"type": "string", "description": description})
 }

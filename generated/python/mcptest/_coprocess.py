@@ -36,60 +36,43 @@ verdict_from_value)`, `encode_request_of(request, call_params_to_value)`.
 
 from __future__ import annotations
 
+import builtins
+import collections.abc
 import enum
 import json
 import math
 import re
+import typing
 from dataclasses import dataclass
-from typing import (
-    Any,
-    Callable,
-    Dict,
-    Final,
-    Generic,
-    Iterable,
-    List,
-    Literal,
-    NoReturn,
-    Optional,
-    Set,
-    Tuple,
-    Type,
-    TypeVar,
-    Union,
-    cast,
-)
 
-COPROCESS_PROTOCOL_VERSION: Final = 2
+COPROCESS_PROTOCOL_VERSION: typing.Final = 2
 """The coprocess protocol version this SDK speaks; the handshake sends it."""
 
-MAX_LINE_BYTES: Final = 16777216
+MAX_LINE_BYTES: typing.Final = 16777216
 """The longest frame line a reader accepts, in bytes (without the `\\n`)."""
 
-MAX_DEPTH: Final = 64
+MAX_DEPTH: typing.Final = 64
 """The deepest container nesting a frame may have (`{"a": 1}` is depth 1)."""
 
-JsonValue = Union[
-    None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]
-]
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """Any JSON value, as :mod:`json` represents it."""
 
-_T = TypeVar("_T")
+_T = typing.TypeVar("_T")
 
-_MAX_SAFE_INTEGER: Final = 2**53 - 1
+_MAX_SAFE_INTEGER: typing.Final = 2**53 - 1
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _INFINITIES = (math.inf, -math.inf)
 
 
-class DecodeError(ValueError):
+class DecodeError(builtins.ValueError):
     """A frame that is not strict JSON text or not of the expected shape.
 
     The message is ``{Type}: {problem}``, followed by `` at {path}`` below the root.
     """
 
 
-class HandshakeError(RuntimeError):
+class HandshakeError(builtins.RuntimeError):
     """The fail-fast error of :func:`check_handshake_response`.
 
     The SDK must end the session before any test traffic.
@@ -102,17 +85,17 @@ class Absent(enum.Enum):
     ABSENT = "absent"
 
 
-ABSENT: Final = Absent.ABSENT
+ABSENT: typing.Final = Absent.ABSENT
 """An optional field whose type admits null, left out (as opposed to null)."""
 
 
-class _Problem(Exception):
+class _Problem(builtins.Exception):
     """A decoding problem and where it is, innermost path segment first."""
 
     def __init__(self, problem: str) -> None:
         super().__init__(problem)
         self.problem = problem
-        self.path: List[Union[str, int]] = []
+        self.path: list[str | int] = []
 
     def message(self, type_name: str) -> str:
         if not self.path:
@@ -129,7 +112,7 @@ class _KindError(_Problem):
         self.value = value
 
 
-def _render_path(segments: Iterable[Union[str, int]]) -> str:
+def _render_path(segments: collections.abc.Iterable[str | int]) -> str:
     out = ["$"]
     for segment in segments:
         if isinstance(segment, int):
@@ -168,10 +151,10 @@ def _integral(value: float) -> bool:
 # JSON text.
 
 
-def _object_pairs(pairs: List[Tuple[str, JsonValue]]) -> Dict[str, JsonValue]:
+def _object_pairs(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        seen: Set[str] = set()
+        seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
                 raise _Problem(f"duplicate key `{key}`")
@@ -179,7 +162,7 @@ def _object_pairs(pairs: List[Tuple[str, JsonValue]]) -> Dict[str, JsonValue]:
     return obj
 
 
-def _reject_constant(name: str) -> NoReturn:
+def _reject_constant(name: str) -> typing.NoReturn:
     raise _Problem(f"invalid JSON: {name} is not allowed")
 
 
@@ -207,7 +190,7 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def parse_json(text: Union[str, bytes]) -> JsonValue:
+def parse_json(text: str | bytes) -> JsonValue:
     """Parses one frame's JSON text strictly (see the module docstring).
 
     Raises :class:`ValueError` (not :class:`DecodeError`, which names a type).
@@ -215,10 +198,10 @@ def parse_json(text: Union[str, bytes]) -> JsonValue:
     try:
         return _parse(text)
     except _Problem as error:
-        raise ValueError(error.problem) from None
+        raise builtins.ValueError(error.problem) from None
 
 
-def _parse(text: Union[str, bytes]) -> JsonValue:
+def _parse(text: str | bytes) -> JsonValue:
     """The strict value of a frame's text.
 
     :mod:`json`'s own scanner rejects what is not JSON text, raw control characters,
@@ -235,7 +218,7 @@ def _parse(text: Union[str, bytes]) -> JsonValue:
             data, frame = text, text.decode("utf-8")
         else:
             data, frame = text.encode("utf-8"), text
-    except UnicodeError:
+    except builtins.UnicodeError:
         return _parse_thoroughly(text)
     marks = data.translate(_MARKS)
     if (
@@ -246,13 +229,13 @@ def _parse(text: Union[str, bytes]) -> JsonValue:
         return _parse_thoroughly(text)
     try:
         scanner = _IDLE_SCANNERS.pop()
-    except IndexError:
+    except builtins.IndexError:
         scanner = _KeyCountingScanner()
     scanner.keys = 0
     try:
         value, end = scanner.scan_once(frame, 0)
         keys = scanner.keys
-    except (StopIteration, ValueError, _Problem):
+    except (builtins.StopIteration, builtins.ValueError, _Problem):
         return _parse_thoroughly(text)
     finally:
         _IDLE_SCANNERS.append(scanner)
@@ -286,18 +269,18 @@ def _marks() -> bytes:
     return bytes(table)
 
 
-_MARKS: Final = _marks()
-_LONG_DIGITS: Final = b"0" * 16
+_MARKS: typing.Final = _marks()
+_LONG_DIGITS: typing.Final = b"0" * 16
 """16 digits in a row: an integer literal that may be beyond 2^53 - 1."""
 
-_WHITESPACE: Final = " \t\n\r"
+_WHITESPACE: typing.Final = " \t\n\r"
 
 
 class _KeyCountingScanner(json.JSONDecoder):
     """:mod:`json`'s own decoder (which rejects ``NaN``, ``Infinity`` and doubles that
     overflow), counting the keys of every object it builds."""
 
-    scan_once: Callable[[str, int], Tuple[JsonValue, int]]
+    scan_once: collections.abc.Callable[[str, int], tuple[JsonValue, int]]
     """Set by ``JSONDecoder``: the value at an index and the index after it."""
 
     def __init__(self) -> None:
@@ -308,36 +291,36 @@ class _KeyCountingScanner(json.JSONDecoder):
         )
         self.keys = 0
 
-    def _count(self, obj: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+    def _count(self, obj: dict[str, JsonValue]) -> dict[str, JsonValue]:
         self.keys += len(obj)
         return obj
 
 
-_IDLE_SCANNERS: Final[List[_KeyCountingScanner]] = []
+_IDLE_SCANNERS: typing.Final[list[_KeyCountingScanner]] = []
 """Scanners not in use; a parse takes one (or makes one) and gives it back, so
 threads and re-entrant calls never share a key count."""
 
 
-def _parse_thoroughly(text: Union[str, bytes]) -> JsonValue:
+def _parse_thoroughly(text: str | bytes) -> JsonValue:
     if isinstance(text, bytes):
         if text.startswith(b"\xef\xbb\xbf"):
             raise _Problem("invalid JSON: byte-order mark")
         try:
             text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
+        except builtins.UnicodeDecodeError as error:
             raise _Problem(f"invalid JSON: {error.reason}") from None
     elif text.startswith("\ufeff"):
         raise _Problem("invalid JSON: byte-order mark")
     elif not text.isascii():
         try:
             text.encode("utf-8")
-        except UnicodeEncodeError:
+        except builtins.UnicodeEncodeError:
             raise _Problem("invalid JSON: lone surrogate") from None
     try:
         value: JsonValue = _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise _Problem(f"invalid JSON: {error}") from None
-    except RecursionError:
+    except builtins.RecursionError:
         raise _Problem(f"nesting deeper than {MAX_DEPTH}") from None
     escaped = "\\u" in text and ("\\ud" in text or "\\uD" in text)
     if escaped and _has_lone_surrogate(value):
@@ -361,7 +344,7 @@ def _has_lone_surrogate(value: JsonValue) -> bool:
 
 
 def _too_deep(value: JsonValue, budget: int) -> bool:
-    items: Iterable[JsonValue]
+    items: collections.abc.Iterable[JsonValue]
     if isinstance(value, dict):
         items = value.values()
     elif isinstance(value, list):
@@ -384,7 +367,9 @@ def _dumps(value: JsonValue) -> str:
 
 
 def _decode(
-    text: Union[str, bytes], type_name: str, decoder: Callable[[JsonValue], _T]
+    text: str | bytes,
+    type_name: str,
+    decoder: collections.abc.Callable[[JsonValue], _T],
 ) -> _T:
     try:
         return decoder(_parse(text))
@@ -393,7 +378,7 @@ def _decode(
 
 
 def _from_value(
-    value: JsonValue, type_name: str, decoder: Callable[[JsonValue], _T]
+    value: JsonValue, type_name: str, decoder: collections.abc.Callable[[JsonValue], _T]
 ) -> _T:
     try:
         return decoder(value)
@@ -432,7 +417,7 @@ def _int_at_least(value: JsonValue, minimum: int) -> int:
     return number
 
 
-def _int_or_str(value: JsonValue) -> Union[int, str]:
+def _int_or_str(value: JsonValue) -> int | str:
     if isinstance(value, str):
         return value
     if isinstance(value, int) and not isinstance(value, bool):
@@ -442,7 +427,7 @@ def _int_or_str(value: JsonValue) -> Union[int, str]:
     raise _KindError("integer or string", value)
 
 
-def _enum(value: JsonValue, allowed: Tuple[str, ...]) -> str:
+def _enum(value: JsonValue, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str):
         raise _KindError("string", value)
     if value in allowed:
@@ -453,7 +438,9 @@ def _enum(value: JsonValue, allowed: Tuple[str, ...]) -> str:
     raise _Problem(f"expected one of {listed}, got {_quote(value)}")
 
 
-def _nullable(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Optional[_T]:
+def _nullable(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> _T | None:
     if value is None:
         return None
     try:
@@ -464,10 +451,12 @@ def _nullable(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Optional[
         raise _KindError(f"{error.expected} or null", error.value) from None
 
 
-def _array(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> List[_T]:
+def _array(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> list[_T]:
     if not isinstance(value, list):
         raise _KindError("array", value)
-    out: List[_T] = []
+    out: list[_T] = []
     for index, item in enumerate(value):
         try:
             out.append(decoder(item))
@@ -477,15 +466,17 @@ def _array(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> List[_T]:
     return out
 
 
-def _object(value: JsonValue) -> Dict[str, JsonValue]:
+def _object(value: JsonValue) -> dict[str, JsonValue]:
     if isinstance(value, dict):
         return value
     raise _KindError("object", value)
 
 
-def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
+def _map(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> dict[str, _T]:
     obj = _object(value)
-    out: Dict[str, _T] = {}
+    out: dict[str, _T] = {}
     for key, item in obj.items():
         try:
             out[key] = decoder(item)
@@ -495,18 +486,18 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
     return out
 
 
-class _ObjectShape(Generic[_T]):
+class _ObjectShape(typing.Generic[_T]):
     """A closed object: its dataclass, a decoder per declared field, the required
     fields, the value of each optional field when it is absent, and the attribute
     of each field not named as on the wire."""
 
     def __init__(
         self,
-        cls: Type[_T],
-        fields: Dict[str, Callable[[JsonValue], object]],
-        required: Tuple[str, ...],
-        absent: Optional[Dict[str, object]] = None,
-        attributes: Optional[Dict[str, str]] = None,
+        cls: type[_T],
+        fields: dict[str, collections.abc.Callable[[JsonValue], object]],
+        required: tuple[str, ...],
+        absent: dict[str, object] | None = None,
+        attributes: dict[str, str] | None = None,
     ) -> None:
         self.cls = cls
         self.fields = fields
@@ -515,7 +506,7 @@ class _ObjectShape(Generic[_T]):
         self.attributes = attributes or {}
         self.names = frozenset(fields)
 
-    def members(self, value: JsonValue) -> Dict[str, JsonValue]:
+    def members(self, value: JsonValue) -> dict[str, JsonValue]:
         """The object, when it has no undeclared member."""
         if isinstance(value, dict) and self.names.issuperset(value):
             return value
@@ -566,7 +557,7 @@ class _ObjectShape(Generic[_T]):
                 raise _Problem(f"missing field `{name}`")
 
 
-def _new(cls: Type[_T], **fields: object) -> _T:
+def _new(cls: type[_T], /, **fields: object) -> _T:
     """An instance of a frozen dataclass from decoded fields, without the
     per-field ``object.__setattr__`` of its generated ``__init__``."""
     instance: _T = object.__new__(cls)
@@ -574,7 +565,7 @@ def _new(cls: Type[_T], **fields: object) -> _T:
     return instance
 
 
-def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
+def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
     """Why a value is not the object of exactly one union variant (told apart by
     the discriminating fields)."""
     if not isinstance(value, dict):
@@ -588,20 +579,20 @@ def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
     return _Problem(problem.format(", ".join(listed)))
 
 
-class Codec(Generic[_T]):
+class _Codec(typing.Generic[_T]):
     """Decodes and encodes one ``$defs`` type by name."""
 
     def __init__(
         self,
         name: str,
-        decoder: Callable[[JsonValue], _T],
-        encoder: Callable[[_T], JsonValue],
+        decoder: collections.abc.Callable[[JsonValue], _T],
+        encoder: collections.abc.Callable[[_T], JsonValue],
     ) -> None:
         self.name = name
         self._decoder = decoder
         self._encoder = encoder
 
-    def decode(self, text: Union[str, bytes]) -> _T:
+    def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
         return _decode(text, self.name, self._decoder)
 
@@ -652,14 +643,14 @@ class LaneSpec:
 _HOLE = re.compile(r"\{([^}]*)\}")
 
 
-def _fill(template: str, values: Dict[str, str]) -> str:
+def _fill(template: str, values: dict[str, str]) -> str:
     """Fills the ``{name}`` holes of a message template in one pass."""
     return _HOLE.sub(lambda hole: values.get(hole.group(1), hole.group(0)), template)
 
 
 # Methods.
 
-METHOD_COPROCESS_HANDSHAKE: Final = "coprocess/handshake"
+METHOD_COPROCESS_HANDSHAKE: typing.Final = "coprocess/handshake"
 """The first request a v2 SDK sends after spawn. The binary tolerates its absence (a v1
 SDK never sends it) but enforces the version when it arrives: a mismatch is answered
 with -32602 and the `binary_mismatch` message. An SDK aborts the session before any
@@ -667,7 +658,7 @@ test traffic when the reply reports another version or when the binary answers -
 (a v1 binary).
 """
 
-METHOD_MCP_INITIALIZE: Final = "mcp.initialize"
+METHOD_MCP_INITIALIZE: typing.Final = "mcp.initialize"
 """Connects to the MCP server under test if the binary has not yet done so, detecting
 its era (modern `server/discover` probe first, legacy `initialize` fallback), and
 reports what the server said about itself. Idempotent: a second call reports the same
@@ -675,7 +666,7 @@ connection. Every other `mcp.*` method connects implicitly, so calling it is
 optional.
 """
 
-METHOD_MCP_CALL: Final = "mcp.call"
+METHOD_MCP_CALL: typing.Final = "mcp.call"
 """Calls one tool of the server under test (MCP `tools/call`) and answers with a
 `Verdict`, or with the upstream result verbatim (`ToolCallPassthrough`) when
 `passthrough` is true. A tool that reports an error is a verdict with `success:
@@ -683,54 +674,54 @@ false`, not a JSON-RPC error; JSON-RPC errors are kept for protocol and upstream
 failures.
 """
 
-METHOD_MCP_LIST_TOOLS: Final = "mcp.listTools"
+METHOD_MCP_LIST_TOOLS: typing.Final = "mcp.listTools"
 """Lists every tool of the server under test (MCP `tools/list`), following pagination
 cursors so the answer holds all pages.
 """
 
-METHOD_MCP_LIST_RESOURCES: Final = "mcp.listResources"
+METHOD_MCP_LIST_RESOURCES: typing.Final = "mcp.listResources"
 """Lists every resource of the server under test (MCP `resources/list`), following
 pagination cursors so the answer holds all pages.
 """
 
-METHOD_MCP_READ_RESOURCE: Final = "mcp.readResource"
+METHOD_MCP_READ_RESOURCE: typing.Final = "mcp.readResource"
 """Reads one resource of the server under test by URI (MCP `resources/read`)."""
 
-METHOD_MCP_CALL_PROMPT: Final = "mcp.callPrompt"
+METHOD_MCP_CALL_PROMPT: typing.Final = "mcp.callPrompt"
 """Gets one prompt of the server under test with its arguments filled in (MCP
 `prompts/get`).
 """
 
-METHOD_MCP_REPORTER_SET_UPLOAD: Final = "mcp.reporter.setUpload"
+METHOD_MCP_REPORTER_SET_UPLOAD: typing.Final = "mcp.reporter.setUpload"
 """Turns verdict reporting on or off. While it is on, the binary keeps every `mcp.call`
 verdict; `mcp.reporter.flush` writes them to `path` as JSON lines. Turning it off
 discards verdicts not yet flushed.
 """
 
-METHOD_MCP_REPORTER_FLUSH: Final = "mcp.reporter.flush"
+METHOD_MCP_REPORTER_FLUSH: typing.Final = "mcp.reporter.flush"
 """Appends the verdicts kept since the last flush to the reporter's path, one `Verdict`
 frame per JSON line, in call order, and reports how many were written. With reporting
 off it writes nothing and answers `written: 0`.
 """
 
-METHOD_MCP_CACHE_SET_MODE: Final = "mcp.cache.set_mode"
+METHOD_MCP_CACHE_SET_MODE: typing.Final = "mcp.cache.set_mode"
 """Sets how the binary's result cache treats `mcp.call`: an identical call (same tool,
 same arguments) can be answered from the stored result instead of calling the server
 again.
 """
 
-METHOD_MCP_CASSETTE_SET_MODE: Final = "mcp.cassette.set_mode"
+METHOD_MCP_CASSETTE_SET_MODE: typing.Final = "mcp.cassette.set_mode"
 """Sets the cassette mode: `record` writes every upstream MCP exchange to the cassette
 file, `replay` answers from that file without starting the server under test, `off`
 talks to the server as usual.
 """
 
-METHOD_MCP_SHUTDOWN: Final = "mcp.shutdown"
+METHOD_MCP_SHUTDOWN: typing.Final = "mcp.shutdown"
 """Closes the server under test, answers, and ends the session; the binary then exits 0.
 End of input on the binary's stdin does the same without an answer.
 """
 
-METHODS: Final[Tuple[MethodSpec, ...]] = (
+METHODS: typing.Final[tuple[MethodSpec, ...]] = (
     MethodSpec(
         name=METHOD_COPROCESS_HANDSHAKE,
         params="HandshakeParams",
@@ -809,42 +800,42 @@ METHODS: Final[Tuple[MethodSpec, ...]] = (
 
 # Error codes.
 
-PARSE_ERROR: Final = -32700
+PARSE_ERROR: typing.Final = -32700
 """The line is not a strict JSON text (see the top-level description). Answered with a
 null `id`, since no id could be read.
 """
 
-INVALID_REQUEST: Final = -32600
+INVALID_REQUEST: typing.Final = -32600
 """The line is JSON but not a request envelope: not an object, a missing or wrong
 `jsonrpc`, `id` or `method`, an undeclared top-level field, or a line longer than
 `max_line_bytes` (which is skipped without being buffered whole). The coprocess has
 no notifications: a request without `id` is invalid.
 """
 
-METHOD_NOT_FOUND: Final = -32601
+METHOD_NOT_FOUND: typing.Final = -32601
 """The method is not in the method table. A v1 binary answers `coprocess/handshake` with
 it, which an SDK turns into the `sdk_mismatch` message.
 """
 
-INVALID_PARAMS: Final = -32602
+INVALID_PARAMS: typing.Final = -32602
 """The params do not match the method's params shape (the message names the field), or a
 handshake carried another protocol version (the message is `binary_mismatch`).
 """
 
-INTERNAL_ERROR: Final = -32603
+INTERNAL_ERROR: typing.Final = -32603
 """A bug in the binary while handling a well-formed request. The session goes on."""
 
-UPSTREAM_ERROR: Final = -32000
+UPSTREAM_ERROR: typing.Final = -32000
 """The MCP server under test answered with an error, or could not be started or reached
 in time. `data` carries what the server said (its error object, or the reason).
 """
 
-UPSTREAM_CONNECTION_DROPPED: Final = -32001
+UPSTREAM_CONNECTION_DROPPED: typing.Final = -32001
 """The connection to the MCP server under test dropped, for example because the server
 exited in the middle of a call. The next `mcp.*` request starts it again.
 """
 
-ERROR_CODES: Final[Tuple[Tuple[str, int], ...]] = (
+ERROR_CODES: typing.Final[tuple[tuple[str, int], ...]] = (
     ("ParseError", PARSE_ERROR),
     ("InvalidRequest", INVALID_REQUEST),
     ("MethodNotFound", METHOD_NOT_FOUND),
@@ -858,19 +849,19 @@ ERROR_CODES: Final[Tuple[Tuple[str, int], ...]] = (
 
 # Message templates.
 
-BINARY_MISMATCH_MESSAGE: Final = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
+BINARY_MISMATCH_MESSAGE: typing.Final = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
 """The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk>
 SDK` when the handshake named its SDK, else `SDK`.
 """
 
-HANDSHAKE_FAILED_MESSAGE: Final = (
+HANDSHAKE_FAILED_MESSAGE: typing.Final = (
     "coprocess handshake failed: the mcptest binary answered {code}: {message}"
 )
 """The SDK's fail-fast error when the handshake is answered with an error other than
 -32601 and not carrying a version mismatch.
 """
 
-LANE_SKIP_MESSAGE: Final = (
+LANE_SKIP_MESSAGE: typing.Final = (
     "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`"
 )
 """The one wording every SDK uses to report a suite lane it cannot drive (a skipped or
@@ -878,17 +869,17 @@ ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by t
 suite's path.
 """
 
-SDK_MISMATCH_MESSAGE: Final = "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs v{sdk_protocol}. {advice}"
+SDK_MISMATCH_MESSAGE: typing.Final = "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs v{sdk_protocol}. {advice}"
 """The SDK's fail-fast error when the handshake reply reports another version, or when
 the binary answers -32601 (then the binary speaks v1).
 """
 
-UPGRADE_BINARY_MESSAGE: Final = (
+UPGRADE_BINARY_MESSAGE: typing.Final = (
     "Upgrade the mcptest binary (or pin the SDK to the matching release)."
 )
 """`{advice}` when the binary speaks the older version."""
 
-UPGRADE_SDK_MESSAGE: Final = (
+UPGRADE_SDK_MESSAGE: typing.Final = (
     "Upgrade the SDK (or pin the mcptest binary to the matching release)."
 )
 """`{advice}` when the SDK speaks the older version."""
@@ -897,13 +888,13 @@ UPGRADE_SDK_MESSAGE: Final = (
 # Frame types.
 
 
-CacheMode = Literal["off", "read_write", "refresh"]
+CacheMode = typing.Literal["off", "read_write", "refresh"]
 """How the result cache treats `mcp.call`: `off` always calls the server; `read_write`
 answers an identical call from the stored result and stores new results; `refresh`
 always calls the server and stores the new result.
 """
 
-CACHE_MODE_VALUES: Final[Tuple[CacheMode, ...]] = (
+CACHE_MODE_VALUES: typing.Final[tuple[CacheMode, ...]] = (
     "off",
     "read_write",
     "refresh",
@@ -911,13 +902,13 @@ CACHE_MODE_VALUES: Final[Tuple[CacheMode, ...]] = (
 """The values of `CacheMode`, in schema order."""
 
 
-CassetteMode = Literal["off", "record", "replay"]
+CassetteMode = typing.Literal["off", "record", "replay"]
 """The cassette mode: `off` talks to the server under test; `record` also writes every
 upstream exchange to the cassette file; `replay` answers from the cassette file
 without the server.
 """
 
-CASSETTE_MODE_VALUES: Final[Tuple[CassetteMode, ...]] = (
+CASSETTE_MODE_VALUES: typing.Final[tuple[CassetteMode, ...]] = (
     "off",
     "record",
     "replay",
@@ -925,26 +916,26 @@ CASSETTE_MODE_VALUES: Final[Tuple[CassetteMode, ...]] = (
 """The values of `CassetteMode`, in schema order."""
 
 
-JsonRpcVersion = Literal["2.0"]
+JsonRpcVersion = typing.Literal["2.0"]
 """The JSON-RPC version marker, always the string `2.0`."""
 
-JSON_RPC_VERSION_VALUES: Final[Tuple[JsonRpcVersion, ...]] = ("2.0",)
+JSON_RPC_VERSION_VALUES: typing.Final[tuple[JsonRpcVersion, ...]] = ("2.0",)
 """The values of `JsonRpcVersion`, in schema order."""
 
 
-McpEra = Literal["modern", "legacy"]
+McpEra = typing.Literal["modern", "legacy"]
 """The MCP era of the server under test: `modern` (per-request `_meta`, found by the
 `server/discover` probe) or `legacy` (`initialize` handshake).
 """
 
-MCP_ERA_VALUES: Final[Tuple[McpEra, ...]] = (
+MCP_ERA_VALUES: typing.Final[tuple[McpEra, ...]] = (
     "modern",
     "legacy",
 )
 """The values of `McpEra`, in schema order."""
 
 
-RequestId = Union[int, str]
+RequestId = int | str
 """A request id: an integer or a string, as the SDK chose it."""
 
 
@@ -977,18 +968,18 @@ class CallParams:
     tool: str
     """The name of the tool to call."""
 
-    arguments: Optional[McpObject] = None
+    arguments: McpObject | None = None
     """The tool's arguments, as its input schema defines them. Omitted means no
     arguments. Optional: `None` when left out.
     """
 
-    passthrough: Optional[bool] = None
+    passthrough: bool | None = None
     """When true, the result is the upstream `tools/call` result verbatim
     (`ToolCallPassthrough`) instead of a `Verdict`. Omitted means false. Optional:
     `None` when left out.
     """
 
-    timeout_ms: Optional[int] = None
+    timeout_ms: int | None = None
     """How long the binary waits for the server's answer before failing the call with
     -32000. Omitted means the binary's default (30000). Optional: `None` when left
     out.
@@ -1002,7 +993,7 @@ class CallPromptParams:
     name: str
     """The name of the prompt."""
 
-    arguments: Optional[PromptArguments] = None
+    arguments: PromptArguments | None = None
     """The prompt's arguments, by name. Omitted means none. Optional: `None` when left
     out.
     """
@@ -1012,10 +1003,10 @@ class CallPromptParams:
 class CallPromptResult:
     """The result of `mcp.callPrompt`."""
 
-    description: Optional[str]
+    description: str | None
     """The prompt's description, or null when the server gave none."""
 
-    messages: List[McpObject]
+    messages: list[McpObject]
     """The prompt's messages, as MCP `PromptMessage` objects."""
 
 
@@ -1026,7 +1017,7 @@ class CassetteSetModeParams:
     mode: CassetteMode
     """The new cassette mode."""
 
-    path: Optional[str] = None
+    path: str | None = None
     """The cassette file. Required for `record` and `replay` (an absent path then is
     answered -32602); ignored for `off`. Optional: `None` when left out.
     """
@@ -1042,7 +1033,7 @@ class CassetteSetModeResult:
     previous_mode: CassetteMode
     """The mode before this call."""
 
-    path: Optional[str]
+    path: str | None
     """The cassette file in use, or null when the mode is `off`."""
 
 
@@ -1063,7 +1054,7 @@ class ErrorObject:
     message: str
     """A one-sentence human-readable description."""
 
-    data: Union[JsonValue, Absent] = ABSENT
+    data: JsonValue | Absent = ABSENT
     """Optional detail, any JSON value. For -32000 it carries what the server under test
     said. Optional: `ABSENT` when left out.
     """
@@ -1076,7 +1067,7 @@ class ErrorResponse:
     jsonrpc: JsonRpcVersion
     """Always `2.0`."""
 
-    id: Optional[RequestId]
+    id: RequestId | None
     """The id of the request this answers; null only when the line's id could not be
     read (a parse error or an unreadable envelope), as JSON-RPC 2.0 says.
     """
@@ -1095,13 +1086,13 @@ class HandshakeParams:
     enforced by the binary, not by the shape.
     """
 
-    sdk: Optional[str] = None
+    sdk: str | None = None
     """The SDK family (`rust`, `python`, `typescript`, `go`, `jvm`, `dotnet`).
     Diagnostic only: it names the peer in mismatch messages. Optional: `None` when
     left out.
     """
 
-    sdk_version: Optional[str] = None
+    sdk_version: str | None = None
     """The SDK package version. Diagnostic only. Optional: `None` when left out."""
 
 
@@ -1144,7 +1135,7 @@ class InitializeResult:
     dropped.
     """
 
-    instructions: Optional[str]
+    instructions: str | None
     """The server's instructions, or null when it gave none."""
 
 
@@ -1152,7 +1143,7 @@ class InitializeResult:
 class ListResourcesResult:
     """The result of `mcp.listResources`."""
 
-    resources: List[McpObject]
+    resources: list[McpObject]
     """Every resource the server offers, in the server's order, as MCP `Resource`
     objects.
     """
@@ -1162,7 +1153,7 @@ class ListResourcesResult:
 class ListToolsResult:
     """The result of `mcp.listTools`."""
 
-    tools: List[McpObject]
+    tools: list[McpObject]
     """Every tool the server offers, in the server's order, as MCP `Tool` objects."""
 
 
@@ -1178,7 +1169,7 @@ class ReadResourceParams:
 class ReadResourceResult:
     """The result of `mcp.readResource`."""
 
-    contents: List[McpObject]
+    contents: list[McpObject]
     """The resource's contents, as MCP `ResourceContents` objects (text or blob)."""
 
 
@@ -1189,7 +1180,7 @@ class ReporterFlushResult:
     written: int
     """How many verdicts this flush appended."""
 
-    path: Optional[str]
+    path: str | None
     """The file they were appended to, or null when reporting is off."""
 
 
@@ -1200,7 +1191,7 @@ class ReporterSetUploadParams:
     enabled: bool
     """Whether the binary keeps verdicts for the next flush."""
 
-    path: Optional[str] = None
+    path: str | None = None
     """The local file the verdicts are appended to on flush. Required when `enabled` is
     true; an absent path then is answered -32602. Optional: `None` when left out.
     """
@@ -1213,7 +1204,7 @@ class ReporterStatus:
     enabled: bool
     """Whether verdicts are being kept."""
 
-    path: Optional[str]
+    path: str | None
     """Where flushed verdicts go, or null when reporting is off."""
 
     pending: int
@@ -1237,7 +1228,7 @@ class Request:
     method: str
     """One of the names in the method table."""
 
-    params: Optional[Params] = None
+    params: Params | None = None
     """The method's params object. Omitted for methods whose params are optional (an
     empty object is accepted there too). Optional: `None` when left out.
     """
@@ -1268,22 +1259,22 @@ class ToolCallPassthrough:
     `content` and derive success from `isError`.
     """
 
-    content: List[McpObject]
+    content: list[McpObject]
     """The result's content blocks (text, image, audio, resource links, embedded
     resources), as MCP defines them.
     """
 
-    structured_content: Optional[McpObject] = None
+    structured_content: McpObject | None = None
     """`structuredContent` on the wire. The tool's structured result, when it returned
     one. Optional: `None` when left out.
     """
 
-    is_error: Optional[bool] = None
+    is_error: bool | None = None
     """`isError` on the wire. True when the tool reported an error. Omitted means false.
     Optional: `None` when left out.
     """
 
-    meta: Optional[McpObject] = None
+    meta: McpObject | None = None
     """`_meta` on the wire. MCP metadata attached to the result. Optional: `None` when
     left out.
     """
@@ -1304,26 +1295,26 @@ class Verdict:
     none.
     """
 
-    text: Optional[str]
+    text: str | None
     """The text content blocks of the result joined with newlines, or null when there
     were none.
     """
 
-    error: Optional[str]
+    error: str | None
     """When `success` is false, the error text the tool reported; otherwise null."""
 
     duration_ms: int
     """Wall-clock milliseconds the call took, measured by the binary."""
 
 
-CallResult = Union[Verdict, ToolCallPassthrough]
+CallResult = Verdict | ToolCallPassthrough
 """The result of `mcp.call`: a `Verdict`, or the upstream result verbatim when the call
 asked for `passthrough`. The two are told apart by shape: a verdict has `success`, a
 passthrough has `content`.
 """
 
 
-McpObject = Dict[str, JsonValue]
+McpObject = dict[str, JsonValue]
 """A JSON object owned by MCP rather than by this contract (a tool, a resource, a
 content block, a prompt message, capabilities), passed through verbatim. MCP
 revisions evolve these shapes independently, so the contract checks only that it is
@@ -1331,18 +1322,18 @@ an object.
 """
 
 
-Params = Dict[str, JsonValue]
+Params = dict[str, JsonValue]
 """A request's params: a JSON object whose shape the method table names for the
 request's method. It is open here because the envelope is decoded before the method
 is known; the method's params shape is closed.
 """
 
 
-PromptArguments = Dict[str, str]
+PromptArguments = dict[str, str]
 """A prompt's arguments: argument name to string value."""
 
 
-Response = Union[SuccessResponse, ErrorResponse]
+Response = SuccessResponse | ErrorResponse
 """A response frame, binary to SDK: exactly one of `result` or `error`. A closed
 envelope: an SDK rejects a response with any other top-level field.
 """
@@ -1352,7 +1343,7 @@ envelope: an SDK rejects a response with any other top-level field.
 
 
 def _read_cache_mode(value: JsonValue) -> CacheMode:
-    return cast("CacheMode", _enum(value, CACHE_MODE_VALUES))
+    return typing.cast("CacheMode", _enum(value, CACHE_MODE_VALUES))
 
 
 def cache_mode_to_value(value: CacheMode) -> JsonValue:
@@ -1360,7 +1351,7 @@ def cache_mode_to_value(value: CacheMode) -> JsonValue:
     return value
 
 
-def decode_cache_mode(text: Union[str, bytes]) -> CacheMode:
+def decode_cache_mode(text: str | bytes) -> CacheMode:
     """Decodes a `CacheMode` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_cache_mode(_parse(text))
@@ -1391,14 +1382,14 @@ def _read_cache_set_mode_params(value: JsonValue) -> CacheSetModeParams:
     return _CACHE_SET_MODE_PARAMS_SHAPE.read(value)
 
 
-def cache_set_mode_params_to_value(value: CacheSetModeParams) -> Dict[str, JsonValue]:
+def cache_set_mode_params_to_value(value: CacheSetModeParams) -> dict[str, JsonValue]:
     """The JSON value of a `CacheSetModeParams`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["mode"] = value.mode
     return out
 
 
-def decode_cache_set_mode_params(text: Union[str, bytes]) -> CacheSetModeParams:
+def decode_cache_set_mode_params(text: str | bytes) -> CacheSetModeParams:
     """Decodes a `CacheSetModeParams` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_cache_set_mode_params(_parse(text))
@@ -1439,16 +1430,16 @@ def _read_cache_set_mode_result(value: JsonValue) -> CacheSetModeResult:
     return _CACHE_SET_MODE_RESULT_SHAPE.read(value)
 
 
-def cache_set_mode_result_to_value(value: CacheSetModeResult) -> Dict[str, JsonValue]:
+def cache_set_mode_result_to_value(value: CacheSetModeResult) -> dict[str, JsonValue]:
     """The JSON value of a `CacheSetModeResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["mode"] = value.mode
     out["previous_mode"] = value.previous_mode
     out["entries"] = value.entries
     return out
 
 
-def decode_cache_set_mode_result(text: Union[str, bytes]) -> CacheSetModeResult:
+def decode_cache_set_mode_result(text: str | bytes) -> CacheSetModeResult:
     """Decodes a `CacheSetModeResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_cache_set_mode_result(_parse(text))
@@ -1495,9 +1486,9 @@ def _read_call_params(value: JsonValue) -> CallParams:
     return _CALL_PARAMS_SHAPE.read(value)
 
 
-def call_params_to_value(value: CallParams) -> Dict[str, JsonValue]:
+def call_params_to_value(value: CallParams) -> dict[str, JsonValue]:
     """The JSON value of a `CallParams`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["tool"] = value.tool
     if value.arguments is not None:
         out["arguments"] = mcp_object_to_value(value.arguments)
@@ -1508,7 +1499,7 @@ def call_params_to_value(value: CallParams) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_call_params(text: Union[str, bytes]) -> CallParams:
+def decode_call_params(text: str | bytes) -> CallParams:
     """Decodes a `CallParams` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_call_params(_parse(text))
@@ -1547,16 +1538,16 @@ def _read_call_prompt_params(value: JsonValue) -> CallPromptParams:
     return _CALL_PROMPT_PARAMS_SHAPE.read(value)
 
 
-def call_prompt_params_to_value(value: CallPromptParams) -> Dict[str, JsonValue]:
+def call_prompt_params_to_value(value: CallPromptParams) -> dict[str, JsonValue]:
     """The JSON value of a `CallPromptParams`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["name"] = value.name
     if value.arguments is not None:
         out["arguments"] = prompt_arguments_to_value(value.arguments)
     return out
 
 
-def decode_call_prompt_params(text: Union[str, bytes]) -> CallPromptParams:
+def decode_call_prompt_params(text: str | bytes) -> CallPromptParams:
     """Decodes a `CallPromptParams` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_call_prompt_params(_parse(text))
@@ -1599,15 +1590,15 @@ def _read_call_prompt_result(value: JsonValue) -> CallPromptResult:
     return _CALL_PROMPT_RESULT_SHAPE.read(value)
 
 
-def call_prompt_result_to_value(value: CallPromptResult) -> Dict[str, JsonValue]:
+def call_prompt_result_to_value(value: CallPromptResult) -> dict[str, JsonValue]:
     """The JSON value of a `CallPromptResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["description"] = value.description
     out["messages"] = [mcp_object_to_value(item) for item in value.messages]
     return out
 
 
-def decode_call_prompt_result(text: Union[str, bytes]) -> CallPromptResult:
+def decode_call_prompt_result(text: str | bytes) -> CallPromptResult:
     """Decodes a `CallPromptResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_call_prompt_result(_parse(text))
@@ -1639,14 +1630,14 @@ def _read_call_result(value: JsonValue) -> CallResult:
     raise _no_variant(value, ("success", "content"))
 
 
-def call_result_to_value(value: CallResult) -> Dict[str, JsonValue]:
+def call_result_to_value(value: CallResult) -> dict[str, JsonValue]:
     """The JSON value of a `CallResult`."""
     if isinstance(value, Verdict):
         return verdict_to_value(value)
     return tool_call_passthrough_to_value(value)
 
 
-def decode_call_result(text: Union[str, bytes]) -> CallResult:
+def decode_call_result(text: str | bytes) -> CallResult:
     """Decodes a `CallResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_call_result(_parse(text))
@@ -1668,7 +1659,7 @@ def encode_call_result(value: CallResult) -> str:
 
 
 def _read_cassette_mode(value: JsonValue) -> CassetteMode:
-    return cast("CassetteMode", _enum(value, CASSETTE_MODE_VALUES))
+    return typing.cast("CassetteMode", _enum(value, CASSETTE_MODE_VALUES))
 
 
 def cassette_mode_to_value(value: CassetteMode) -> JsonValue:
@@ -1676,7 +1667,7 @@ def cassette_mode_to_value(value: CassetteMode) -> JsonValue:
     return value
 
 
-def decode_cassette_mode(text: Union[str, bytes]) -> CassetteMode:
+def decode_cassette_mode(text: str | bytes) -> CassetteMode:
     """Decodes a `CassetteMode` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_cassette_mode(_parse(text))
@@ -1716,16 +1707,16 @@ def _read_cassette_set_mode_params(value: JsonValue) -> CassetteSetModeParams:
 
 def cassette_set_mode_params_to_value(
     value: CassetteSetModeParams,
-) -> Dict[str, JsonValue]:
+) -> dict[str, JsonValue]:
     """The JSON value of a `CassetteSetModeParams`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["mode"] = value.mode
     if value.path is not None:
         out["path"] = value.path
     return out
 
 
-def decode_cassette_set_mode_params(text: Union[str, bytes]) -> CassetteSetModeParams:
+def decode_cassette_set_mode_params(text: str | bytes) -> CassetteSetModeParams:
     """Decodes a `CassetteSetModeParams` from one frame's JSON text. Raises
     `DecodeError`.
     """
@@ -1772,16 +1763,16 @@ def _read_cassette_set_mode_result(value: JsonValue) -> CassetteSetModeResult:
 
 def cassette_set_mode_result_to_value(
     value: CassetteSetModeResult,
-) -> Dict[str, JsonValue]:
+) -> dict[str, JsonValue]:
     """The JSON value of a `CassetteSetModeResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["mode"] = value.mode
     out["previous_mode"] = value.previous_mode
     out["path"] = value.path
     return out
 
 
-def decode_cassette_set_mode_result(text: Union[str, bytes]) -> CassetteSetModeResult:
+def decode_cassette_set_mode_result(text: str | bytes) -> CassetteSetModeResult:
     """Decodes a `CassetteSetModeResult` from one frame's JSON text. Raises
     `DecodeError`.
     """
@@ -1813,12 +1804,12 @@ def _read_empty_params(value: JsonValue) -> EmptyParams:
     return _new(EmptyParams)
 
 
-def empty_params_to_value(value: EmptyParams) -> Dict[str, JsonValue]:
+def empty_params_to_value(value: EmptyParams) -> dict[str, JsonValue]:
     """The JSON value of a `EmptyParams`."""
     return {}
 
 
-def decode_empty_params(text: Union[str, bytes]) -> EmptyParams:
+def decode_empty_params(text: str | bytes) -> EmptyParams:
     """Decodes a `EmptyParams` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_empty_params(_parse(text))
@@ -1856,9 +1847,9 @@ def _read_error_object(value: JsonValue) -> ErrorObject:
     return _ERROR_OBJECT_SHAPE.read(value)
 
 
-def error_object_to_value(value: ErrorObject) -> Dict[str, JsonValue]:
+def error_object_to_value(value: ErrorObject) -> dict[str, JsonValue]:
     """The JSON value of a `ErrorObject`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["code"] = value.code
     out["message"] = value.message
     if not isinstance(value.data, Absent):
@@ -1866,7 +1857,7 @@ def error_object_to_value(value: ErrorObject) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_error_object(text: Union[str, bytes]) -> ErrorObject:
+def decode_error_object(text: str | bytes) -> ErrorObject:
     """Decodes a `ErrorObject` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_error_object(_parse(text))
@@ -1890,36 +1881,36 @@ def encode_error_object(value: ErrorObject) -> str:
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
-        id = value.get("id")
-        error = value.get("error")
+        id_ = value.get("id")
+        error_ = value.get("error")
         if (
             len(value) == 3
             and "id" in value
             and jsonrpc in JSON_RPC_VERSION_VALUES
-            and (id is None or type(id) is int or type(id) is str)
+            and (id_ is None or type(id_) is int or type(id_) is str)
         ):
             try:
                 return _new(
                     ErrorResponse,
                     jsonrpc=jsonrpc,
-                    id=id,
-                    error=_read_error_object(error),
+                    id=id_,
+                    error=_read_error_object(error_),
                 )
             except _Problem:
                 raise _ERROR_RESPONSE_SHAPE.problem(value) from None
     return _ERROR_RESPONSE_SHAPE.read(value)
 
 
-def error_response_to_value(value: ErrorResponse) -> Dict[str, JsonValue]:
+def error_response_to_value(value: ErrorResponse) -> dict[str, JsonValue]:
     """The JSON value of a `ErrorResponse`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["error"] = error_object_to_value(value.error)
     return out
 
 
-def decode_error_response(text: Union[str, bytes]) -> ErrorResponse:
+def decode_error_response(text: str | bytes) -> ErrorResponse:
     """Decodes a `ErrorResponse` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_error_response(_parse(text))
@@ -1961,9 +1952,9 @@ def _read_handshake_params(value: JsonValue) -> HandshakeParams:
     return _HANDSHAKE_PARAMS_SHAPE.read(value)
 
 
-def handshake_params_to_value(value: HandshakeParams) -> Dict[str, JsonValue]:
+def handshake_params_to_value(value: HandshakeParams) -> dict[str, JsonValue]:
     """The JSON value of a `HandshakeParams`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["protocol_version"] = value.protocol_version
     if value.sdk is not None:
         out["sdk"] = value.sdk
@@ -1972,7 +1963,7 @@ def handshake_params_to_value(value: HandshakeParams) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_handshake_params(text: Union[str, bytes]) -> HandshakeParams:
+def decode_handshake_params(text: str | bytes) -> HandshakeParams:
     """Decodes a `HandshakeParams` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_handshake_params(_parse(text))
@@ -2010,15 +2001,15 @@ def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     return _HANDSHAKE_RESULT_SHAPE.read(value)
 
 
-def handshake_result_to_value(value: HandshakeResult) -> Dict[str, JsonValue]:
+def handshake_result_to_value(value: HandshakeResult) -> dict[str, JsonValue]:
     """The JSON value of a `HandshakeResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["protocol_version"] = value.protocol_version
     out["binary_version"] = value.binary_version
     return out
 
 
-def decode_handshake_result(text: Union[str, bytes]) -> HandshakeResult:
+def decode_handshake_result(text: str | bytes) -> HandshakeResult:
     """Decodes a `HandshakeResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_handshake_result(_parse(text))
@@ -2065,9 +2056,9 @@ def _read_initialize_result(value: JsonValue) -> InitializeResult:
     return _INITIALIZE_RESULT_SHAPE.read(value)
 
 
-def initialize_result_to_value(value: InitializeResult) -> Dict[str, JsonValue]:
+def initialize_result_to_value(value: InitializeResult) -> dict[str, JsonValue]:
     """The JSON value of a `InitializeResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["era"] = value.era
     out["mcp_protocol_version"] = value.mcp_protocol_version
     out["server_name"] = value.server_name
@@ -2077,7 +2068,7 @@ def initialize_result_to_value(value: InitializeResult) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_initialize_result(text: Union[str, bytes]) -> InitializeResult:
+def decode_initialize_result(text: str | bytes) -> InitializeResult:
     """Decodes a `InitializeResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_initialize_result(_parse(text))
@@ -2101,7 +2092,7 @@ def encode_initialize_result(value: InitializeResult) -> str:
 
 
 def _read_json_rpc_version(value: JsonValue) -> JsonRpcVersion:
-    return cast("JsonRpcVersion", _enum(value, JSON_RPC_VERSION_VALUES))
+    return typing.cast("JsonRpcVersion", _enum(value, JSON_RPC_VERSION_VALUES))
 
 
 def json_rpc_version_to_value(value: JsonRpcVersion) -> JsonValue:
@@ -2109,7 +2100,7 @@ def json_rpc_version_to_value(value: JsonRpcVersion) -> JsonValue:
     return value
 
 
-def decode_json_rpc_version(text: Union[str, bytes]) -> JsonRpcVersion:
+def decode_json_rpc_version(text: str | bytes) -> JsonRpcVersion:
     """Decodes a `JsonRpcVersion` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_json_rpc_version(_parse(text))
@@ -2146,14 +2137,14 @@ def _read_list_resources_result(value: JsonValue) -> ListResourcesResult:
     return _LIST_RESOURCES_RESULT_SHAPE.read(value)
 
 
-def list_resources_result_to_value(value: ListResourcesResult) -> Dict[str, JsonValue]:
+def list_resources_result_to_value(value: ListResourcesResult) -> dict[str, JsonValue]:
     """The JSON value of a `ListResourcesResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["resources"] = [mcp_object_to_value(item) for item in value.resources]
     return out
 
 
-def decode_list_resources_result(text: Union[str, bytes]) -> ListResourcesResult:
+def decode_list_resources_result(text: str | bytes) -> ListResourcesResult:
     """Decodes a `ListResourcesResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_list_resources_result(_parse(text))
@@ -2190,14 +2181,14 @@ def _read_list_tools_result(value: JsonValue) -> ListToolsResult:
     return _LIST_TOOLS_RESULT_SHAPE.read(value)
 
 
-def list_tools_result_to_value(value: ListToolsResult) -> Dict[str, JsonValue]:
+def list_tools_result_to_value(value: ListToolsResult) -> dict[str, JsonValue]:
     """The JSON value of a `ListToolsResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["tools"] = [mcp_object_to_value(item) for item in value.tools]
     return out
 
 
-def decode_list_tools_result(text: Union[str, bytes]) -> ListToolsResult:
+def decode_list_tools_result(text: str | bytes) -> ListToolsResult:
     """Decodes a `ListToolsResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_list_tools_result(_parse(text))
@@ -2221,7 +2212,7 @@ def encode_list_tools_result(value: ListToolsResult) -> str:
 
 
 def _read_mcp_era(value: JsonValue) -> McpEra:
-    return cast("McpEra", _enum(value, MCP_ERA_VALUES))
+    return typing.cast("McpEra", _enum(value, MCP_ERA_VALUES))
 
 
 def mcp_era_to_value(value: McpEra) -> JsonValue:
@@ -2229,7 +2220,7 @@ def mcp_era_to_value(value: McpEra) -> JsonValue:
     return value
 
 
-def decode_mcp_era(text: Union[str, bytes]) -> McpEra:
+def decode_mcp_era(text: str | bytes) -> McpEra:
     """Decodes a `McpEra` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_mcp_era(_parse(text))
@@ -2254,12 +2245,12 @@ def _read_mcp_object(value: JsonValue) -> McpObject:
     return _object(value)
 
 
-def mcp_object_to_value(value: McpObject) -> Dict[str, JsonValue]:
+def mcp_object_to_value(value: McpObject) -> dict[str, JsonValue]:
     """The JSON value of a `McpObject`."""
     return dict(value)
 
 
-def decode_mcp_object(text: Union[str, bytes]) -> McpObject:
+def decode_mcp_object(text: str | bytes) -> McpObject:
     """Decodes a `McpObject` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_mcp_object(_parse(text))
@@ -2284,12 +2275,12 @@ def _read_params(value: JsonValue) -> Params:
     return _object(value)
 
 
-def params_to_value(value: Params) -> Dict[str, JsonValue]:
+def params_to_value(value: Params) -> dict[str, JsonValue]:
     """The JSON value of a `Params`."""
     return dict(value)
 
 
-def decode_params(text: Union[str, bytes]) -> Params:
+def decode_params(text: str | bytes) -> Params:
     """Decodes a `Params` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_params(_parse(text))
@@ -2314,12 +2305,12 @@ def _read_prompt_arguments(value: JsonValue) -> PromptArguments:
     return _map(value, _str)
 
 
-def prompt_arguments_to_value(value: PromptArguments) -> Dict[str, JsonValue]:
+def prompt_arguments_to_value(value: PromptArguments) -> dict[str, JsonValue]:
     """The JSON value of a `PromptArguments`."""
     return dict(value)
 
 
-def decode_prompt_arguments(text: Union[str, bytes]) -> PromptArguments:
+def decode_prompt_arguments(text: str | bytes) -> PromptArguments:
     """Decodes a `PromptArguments` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_prompt_arguments(_parse(text))
@@ -2352,14 +2343,14 @@ def _read_read_resource_params(value: JsonValue) -> ReadResourceParams:
     return _READ_RESOURCE_PARAMS_SHAPE.read(value)
 
 
-def read_resource_params_to_value(value: ReadResourceParams) -> Dict[str, JsonValue]:
+def read_resource_params_to_value(value: ReadResourceParams) -> dict[str, JsonValue]:
     """The JSON value of a `ReadResourceParams`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["uri"] = value.uri
     return out
 
 
-def decode_read_resource_params(text: Union[str, bytes]) -> ReadResourceParams:
+def decode_read_resource_params(text: str | bytes) -> ReadResourceParams:
     """Decodes a `ReadResourceParams` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_read_resource_params(_parse(text))
@@ -2396,14 +2387,14 @@ def _read_read_resource_result(value: JsonValue) -> ReadResourceResult:
     return _READ_RESOURCE_RESULT_SHAPE.read(value)
 
 
-def read_resource_result_to_value(value: ReadResourceResult) -> Dict[str, JsonValue]:
+def read_resource_result_to_value(value: ReadResourceResult) -> dict[str, JsonValue]:
     """The JSON value of a `ReadResourceResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["contents"] = [mcp_object_to_value(item) for item in value.contents]
     return out
 
 
-def decode_read_resource_result(text: Union[str, bytes]) -> ReadResourceResult:
+def decode_read_resource_result(text: str | bytes) -> ReadResourceResult:
     """Decodes a `ReadResourceResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_read_resource_result(_parse(text))
@@ -2443,15 +2434,15 @@ def _read_reporter_flush_result(value: JsonValue) -> ReporterFlushResult:
     return _REPORTER_FLUSH_RESULT_SHAPE.read(value)
 
 
-def reporter_flush_result_to_value(value: ReporterFlushResult) -> Dict[str, JsonValue]:
+def reporter_flush_result_to_value(value: ReporterFlushResult) -> dict[str, JsonValue]:
     """The JSON value of a `ReporterFlushResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["written"] = value.written
     out["path"] = value.path
     return out
 
 
-def decode_reporter_flush_result(text: Union[str, bytes]) -> ReporterFlushResult:
+def decode_reporter_flush_result(text: str | bytes) -> ReporterFlushResult:
     """Decodes a `ReporterFlushResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_reporter_flush_result(_parse(text))
@@ -2493,18 +2484,16 @@ def _read_reporter_set_upload_params(value: JsonValue) -> ReporterSetUploadParam
 
 def reporter_set_upload_params_to_value(
     value: ReporterSetUploadParams,
-) -> Dict[str, JsonValue]:
+) -> dict[str, JsonValue]:
     """The JSON value of a `ReporterSetUploadParams`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["enabled"] = value.enabled
     if value.path is not None:
         out["path"] = value.path
     return out
 
 
-def decode_reporter_set_upload_params(
-    text: Union[str, bytes],
-) -> ReporterSetUploadParams:
+def decode_reporter_set_upload_params(text: str | bytes) -> ReporterSetUploadParams:
     """Decodes a `ReporterSetUploadParams` from one frame's JSON text. Raises
     `DecodeError`.
     """
@@ -2550,16 +2539,16 @@ def _read_reporter_status(value: JsonValue) -> ReporterStatus:
     return _REPORTER_STATUS_SHAPE.read(value)
 
 
-def reporter_status_to_value(value: ReporterStatus) -> Dict[str, JsonValue]:
+def reporter_status_to_value(value: ReporterStatus) -> dict[str, JsonValue]:
     """The JSON value of a `ReporterStatus`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["enabled"] = value.enabled
     out["path"] = value.path
     out["pending"] = value.pending
     return out
 
 
-def decode_reporter_status(text: Union[str, bytes]) -> ReporterStatus:
+def decode_reporter_status(text: str | bytes) -> ReporterStatus:
     """Decodes a `ReporterStatus` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_reporter_status(_parse(text))
@@ -2585,13 +2574,13 @@ def encode_reporter_status(value: ReporterStatus) -> str:
 def _read_request(value: JsonValue) -> Request:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
-        id = value.get("id")
+        id_ = value.get("id")
         method = value.get("method")
         params = value.get("params")
         if (
             len(value) == 3 + ("params" in value)
             and jsonrpc in JSON_RPC_VERSION_VALUES
-            and (type(id) is int or type(id) is str)
+            and (type(id_) is int or type(id_) is str)
             and type(method) is str
             and (type(params) is dict or "params" not in value)
         ):
@@ -2603,9 +2592,9 @@ def _read_request(value: JsonValue) -> Request:
     return _REQUEST_SHAPE.read(value)
 
 
-def request_to_value(value: Request) -> Dict[str, JsonValue]:
+def request_to_value(value: Request) -> dict[str, JsonValue]:
     """The JSON value of a `Request`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["method"] = value.method
@@ -2614,7 +2603,7 @@ def request_to_value(value: Request) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_request(text: Union[str, bytes]) -> Request:
+def decode_request(text: str | bytes) -> Request:
     """Decodes a `Request` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_request(_parse(text))
@@ -2644,7 +2633,7 @@ def request_id_to_value(value: RequestId) -> JsonValue:
     return value
 
 
-def decode_request_id(text: Union[str, bytes]) -> RequestId:
+def decode_request_id(text: str | bytes) -> RequestId:
     """Decodes a `RequestId` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_request_id(_parse(text))
@@ -2674,14 +2663,14 @@ def _read_response(value: JsonValue) -> Response:
     raise _no_variant(value, ("result", "error"))
 
 
-def response_to_value(value: Response) -> Dict[str, JsonValue]:
+def response_to_value(value: Response) -> dict[str, JsonValue]:
     """The JSON value of a `Response`."""
     if isinstance(value, SuccessResponse):
         return success_response_to_value(value)
     return error_response_to_value(value)
 
 
-def decode_response(text: Union[str, bytes]) -> Response:
+def decode_response(text: str | bytes) -> Response:
     """Decodes a `Response` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_response(_parse(text))
@@ -2707,12 +2696,12 @@ def _read_shutdown_result(value: JsonValue) -> ShutdownResult:
     return _new(ShutdownResult)
 
 
-def shutdown_result_to_value(value: ShutdownResult) -> Dict[str, JsonValue]:
+def shutdown_result_to_value(value: ShutdownResult) -> dict[str, JsonValue]:
     """The JSON value of a `ShutdownResult`."""
     return {}
 
 
-def decode_shutdown_result(text: Union[str, bytes]) -> ShutdownResult:
+def decode_shutdown_result(text: str | bytes) -> ShutdownResult:
     """Decodes a `ShutdownResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_shutdown_result(_parse(text))
@@ -2738,12 +2727,12 @@ def encode_shutdown_result(value: ShutdownResult) -> str:
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
-        id = value.get("id")
+        id_ = value.get("id")
         if (
             len(value) == 3
             and "result" in value
             and jsonrpc in JSON_RPC_VERSION_VALUES
-            and (type(id) is int or type(id) is str)
+            and (type(id_) is int or type(id_) is str)
         ):
             instance = object.__new__(SuccessResponse)
             instance.__dict__.update(value)
@@ -2751,16 +2740,16 @@ def _read_success_response(value: JsonValue) -> SuccessResponse:
     return _SUCCESS_RESPONSE_SHAPE.read(value)
 
 
-def success_response_to_value(value: SuccessResponse) -> Dict[str, JsonValue]:
+def success_response_to_value(value: SuccessResponse) -> dict[str, JsonValue]:
     """The JSON value of a `SuccessResponse`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["result"] = value.result
     return out
 
 
-def decode_success_response(text: Union[str, bytes]) -> SuccessResponse:
+def decode_success_response(text: str | bytes) -> SuccessResponse:
     """Decodes a `SuccessResponse` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_success_response(_parse(text))
@@ -2808,9 +2797,9 @@ def _read_tool_call_passthrough(value: JsonValue) -> ToolCallPassthrough:
     return _TOOL_CALL_PASSTHROUGH_SHAPE.read(value)
 
 
-def tool_call_passthrough_to_value(value: ToolCallPassthrough) -> Dict[str, JsonValue]:
+def tool_call_passthrough_to_value(value: ToolCallPassthrough) -> dict[str, JsonValue]:
     """The JSON value of a `ToolCallPassthrough`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["content"] = [mcp_object_to_value(item) for item in value.content]
     if value.structured_content is not None:
         out["structuredContent"] = mcp_object_to_value(value.structured_content)
@@ -2821,7 +2810,7 @@ def tool_call_passthrough_to_value(value: ToolCallPassthrough) -> Dict[str, Json
     return out
 
 
-def decode_tool_call_passthrough(text: Union[str, bytes]) -> ToolCallPassthrough:
+def decode_tool_call_passthrough(text: str | bytes) -> ToolCallPassthrough:
     """Decodes a `ToolCallPassthrough` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_tool_call_passthrough(_parse(text))
@@ -2847,8 +2836,8 @@ def encode_tool_call_passthrough(value: ToolCallPassthrough) -> str:
 def _read_verdict(value: JsonValue) -> Verdict:
     if isinstance(value, dict):
         success = value.get("success")
-        text = value.get("text")
-        error = value.get("error")
+        text_ = value.get("text")
+        error_ = value.get("error")
         duration_ms = value.get("duration_ms")
         if (
             len(value) == 5
@@ -2856,8 +2845,8 @@ def _read_verdict(value: JsonValue) -> Verdict:
             and "text" in value
             and "error" in value
             and type(success) is bool
-            and (text is None or type(text) is str)
-            and (error is None or type(error) is str)
+            and (text_ is None or type(text_) is str)
+            and (error_ is None or type(error_) is str)
             and type(duration_ms) is int
             and duration_ms >= 0
         ):
@@ -2867,9 +2856,9 @@ def _read_verdict(value: JsonValue) -> Verdict:
     return _VERDICT_SHAPE.read(value)
 
 
-def verdict_to_value(value: Verdict) -> Dict[str, JsonValue]:
+def verdict_to_value(value: Verdict) -> dict[str, JsonValue]:
     """The JSON value of a `Verdict`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["success"] = value.success
     out["data"] = value.data
     out["text"] = value.text
@@ -2878,7 +2867,7 @@ def verdict_to_value(value: Verdict) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_verdict(text: Union[str, bytes]) -> Verdict:
+def decode_verdict(text: str | bytes) -> Verdict:
     """Decodes a `Verdict` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_verdict(_parse(text))
@@ -3196,115 +3185,115 @@ _VERDICT_SHAPE = _ObjectShape(
     ),
 )
 
-CODECS: Final[Dict[str, Codec[Any]]] = {
-    "CacheMode": Codec("CacheMode", _read_cache_mode, cache_mode_to_value),
-    "CacheSetModeParams": Codec(
+CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
+    "CacheMode": _Codec("CacheMode", _read_cache_mode, cache_mode_to_value),
+    "CacheSetModeParams": _Codec(
         "CacheSetModeParams",
         _read_cache_set_mode_params,
         cache_set_mode_params_to_value,
     ),
-    "CacheSetModeResult": Codec(
+    "CacheSetModeResult": _Codec(
         "CacheSetModeResult",
         _read_cache_set_mode_result,
         cache_set_mode_result_to_value,
     ),
-    "CallParams": Codec("CallParams", _read_call_params, call_params_to_value),
-    "CallPromptParams": Codec(
+    "CallParams": _Codec("CallParams", _read_call_params, call_params_to_value),
+    "CallPromptParams": _Codec(
         "CallPromptParams", _read_call_prompt_params, call_prompt_params_to_value
     ),
-    "CallPromptResult": Codec(
+    "CallPromptResult": _Codec(
         "CallPromptResult", _read_call_prompt_result, call_prompt_result_to_value
     ),
-    "CallResult": Codec("CallResult", _read_call_result, call_result_to_value),
-    "CassetteMode": Codec("CassetteMode", _read_cassette_mode, cassette_mode_to_value),
-    "CassetteSetModeParams": Codec(
+    "CallResult": _Codec("CallResult", _read_call_result, call_result_to_value),
+    "CassetteMode": _Codec("CassetteMode", _read_cassette_mode, cassette_mode_to_value),
+    "CassetteSetModeParams": _Codec(
         "CassetteSetModeParams",
         _read_cassette_set_mode_params,
         cassette_set_mode_params_to_value,
     ),
-    "CassetteSetModeResult": Codec(
+    "CassetteSetModeResult": _Codec(
         "CassetteSetModeResult",
         _read_cassette_set_mode_result,
         cassette_set_mode_result_to_value,
     ),
-    "EmptyParams": Codec("EmptyParams", _read_empty_params, empty_params_to_value),
-    "ErrorObject": Codec("ErrorObject", _read_error_object, error_object_to_value),
-    "ErrorResponse": Codec(
+    "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+    "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+    "ErrorResponse": _Codec(
         "ErrorResponse", _read_error_response, error_response_to_value
     ),
-    "HandshakeParams": Codec(
+    "HandshakeParams": _Codec(
         "HandshakeParams", _read_handshake_params, handshake_params_to_value
     ),
-    "HandshakeResult": Codec(
+    "HandshakeResult": _Codec(
         "HandshakeResult", _read_handshake_result, handshake_result_to_value
     ),
-    "InitializeResult": Codec(
+    "InitializeResult": _Codec(
         "InitializeResult", _read_initialize_result, initialize_result_to_value
     ),
-    "JsonRpcVersion": Codec(
+    "JsonRpcVersion": _Codec(
         "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
     ),
-    "ListResourcesResult": Codec(
+    "ListResourcesResult": _Codec(
         "ListResourcesResult",
         _read_list_resources_result,
         list_resources_result_to_value,
     ),
-    "ListToolsResult": Codec(
+    "ListToolsResult": _Codec(
         "ListToolsResult", _read_list_tools_result, list_tools_result_to_value
     ),
-    "McpEra": Codec("McpEra", _read_mcp_era, mcp_era_to_value),
-    "McpObject": Codec("McpObject", _read_mcp_object, mcp_object_to_value),
-    "Params": Codec("Params", _read_params, params_to_value),
-    "PromptArguments": Codec(
+    "McpEra": _Codec("McpEra", _read_mcp_era, mcp_era_to_value),
+    "McpObject": _Codec("McpObject", _read_mcp_object, mcp_object_to_value),
+    "Params": _Codec("Params", _read_params, params_to_value),
+    "PromptArguments": _Codec(
         "PromptArguments", _read_prompt_arguments, prompt_arguments_to_value
     ),
-    "ReadResourceParams": Codec(
+    "ReadResourceParams": _Codec(
         "ReadResourceParams", _read_read_resource_params, read_resource_params_to_value
     ),
-    "ReadResourceResult": Codec(
+    "ReadResourceResult": _Codec(
         "ReadResourceResult", _read_read_resource_result, read_resource_result_to_value
     ),
-    "ReporterFlushResult": Codec(
+    "ReporterFlushResult": _Codec(
         "ReporterFlushResult",
         _read_reporter_flush_result,
         reporter_flush_result_to_value,
     ),
-    "ReporterSetUploadParams": Codec(
+    "ReporterSetUploadParams": _Codec(
         "ReporterSetUploadParams",
         _read_reporter_set_upload_params,
         reporter_set_upload_params_to_value,
     ),
-    "ReporterStatus": Codec(
+    "ReporterStatus": _Codec(
         "ReporterStatus", _read_reporter_status, reporter_status_to_value
     ),
-    "Request": Codec("Request", _read_request, request_to_value),
-    "RequestId": Codec("RequestId", _read_request_id, request_id_to_value),
-    "Response": Codec("Response", _read_response, response_to_value),
-    "ShutdownResult": Codec(
+    "Request": _Codec("Request", _read_request, request_to_value),
+    "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
+    "Response": _Codec("Response", _read_response, response_to_value),
+    "ShutdownResult": _Codec(
         "ShutdownResult", _read_shutdown_result, shutdown_result_to_value
     ),
-    "SuccessResponse": Codec(
+    "SuccessResponse": _Codec(
         "SuccessResponse", _read_success_response, success_response_to_value
     ),
-    "ToolCallPassthrough": Codec(
+    "ToolCallPassthrough": _Codec(
         "ToolCallPassthrough",
         _read_tool_call_passthrough,
         tool_call_passthrough_to_value,
     ),
-    "Verdict": Codec("Verdict", _read_verdict, verdict_to_value),
+    "Verdict": _Codec("Verdict", _read_verdict, verdict_to_value),
 }
 """Every `$defs` type by name: `CODECS["Verdict"].decode(text)`."""
 
 
 # Typed envelopes.
 
-_P = TypeVar("_P")
+_P = typing.TypeVar("_P")
 
-_R = TypeVar("_R")
+_R = typing.TypeVar("_R")
 
 
 @dataclass(frozen=True)
-class RequestOf(Generic[_P]):
+class RequestOf(typing.Generic[_P]):
     """A `Request` whose `params` is decoded as `P`, the generated type the method table
     names for the method (`RequestOf[CallParams]`). A request frame, SDK to binary. A
     closed envelope: any other top-level field is rejected with -32600. `params` is
@@ -3321,14 +3310,14 @@ class RequestOf(Generic[_P]):
     method: str
     """One of the names in the method table."""
 
-    params: Optional[_P] = None
+    params: _P | None = None
     """The method's params object. Omitted for methods whose params are optional (an
     empty object is accepted there too). Optional: `None` when left out.
     """
 
 
 def _read_request_of(
-    value: JsonValue, read: Callable[[JsonValue], _P]
+    value: JsonValue, read: collections.abc.Callable[[JsonValue], _P]
 ) -> RequestOf[_P]:
     if isinstance(value, dict) and "params" in value:
         try:
@@ -3351,12 +3340,12 @@ def _read_request_of(
 
 
 def request_of_to_value(
-    value: RequestOf[_P], to_value: Callable[[_P], JsonValue]
-) -> Dict[str, JsonValue]:
+    value: RequestOf[_P], to_value: collections.abc.Callable[[_P], JsonValue]
+) -> dict[str, JsonValue]:
     """The JSON value of a `RequestOf`, its `params` by `to_value` (such as
     `call_params_to_value`).
     """
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["method"] = value.method
@@ -3366,7 +3355,7 @@ def request_of_to_value(
 
 
 def decode_request_of(
-    text: Union[str, bytes], from_value: Callable[[JsonValue], _P]
+    text: str | bytes, from_value: collections.abc.Callable[[JsonValue], _P]
 ) -> RequestOf[_P]:
     """Decodes a `Request` from one frame's JSON text, its `params` as `from_value`
     decodes it: a generated `*_from_value` function (such as
@@ -3384,7 +3373,7 @@ def decode_request_of(
 
 
 def request_of_from_value(
-    value: JsonValue, from_value: Callable[[JsonValue], _P]
+    value: JsonValue, from_value: collections.abc.Callable[[JsonValue], _P]
 ) -> RequestOf[_P]:
     """Decodes a `Request` from an already-parsed JSON value, its `params` as
     `from_value` decodes it: a generated `*_from_value` function (such as
@@ -3401,7 +3390,9 @@ def request_of_from_value(
         raise DecodeError(error.message("Request")) from None
 
 
-def encode_request_of(value: RequestOf[_P], to_value: Callable[[_P], JsonValue]) -> str:
+def encode_request_of(
+    value: RequestOf[_P], to_value: collections.abc.Callable[[_P], JsonValue]
+) -> str:
     """One line of JSON text for a `RequestOf`, its `params` by `to_value` (such as
     `call_params_to_value`), without the trailing newline.
     """
@@ -3409,7 +3400,7 @@ def encode_request_of(value: RequestOf[_P], to_value: Callable[[_P], JsonValue])
 
 
 @dataclass(frozen=True)
-class SuccessResponseOf(Generic[_R]):
+class SuccessResponseOf(typing.Generic[_R]):
     """A `SuccessResponse` whose `result` is decoded as `R`, the generated type the
     method table names for the method (`SuccessResponseOf[Verdict]`). A response
     carrying the method's result.
@@ -3426,7 +3417,7 @@ class SuccessResponseOf(Generic[_R]):
 
 
 def _read_success_response_of(
-    value: JsonValue, read: Callable[[JsonValue], _R]
+    value: JsonValue, read: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
     if isinstance(value, dict) and "result" in value:
         try:
@@ -3449,12 +3440,12 @@ def _read_success_response_of(
 
 
 def success_response_of_to_value(
-    value: SuccessResponseOf[_R], to_value: Callable[[_R], JsonValue]
-) -> Dict[str, JsonValue]:
+    value: SuccessResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
+) -> dict[str, JsonValue]:
     """The JSON value of a `SuccessResponseOf`, its `result` by `to_value` (such as
     `verdict_to_value`).
     """
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["result"] = to_value(value.result)
@@ -3462,7 +3453,7 @@ def success_response_of_to_value(
 
 
 def decode_success_response_of(
-    text: Union[str, bytes], from_value: Callable[[JsonValue], _R]
+    text: str | bytes, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
     """Decodes a `SuccessResponse` from one frame's JSON text, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
@@ -3480,7 +3471,7 @@ def decode_success_response_of(
 
 
 def success_response_of_from_value(
-    value: JsonValue, from_value: Callable[[JsonValue], _R]
+    value: JsonValue, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
     """Decodes a `SuccessResponse` from an already-parsed JSON value, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
@@ -3498,7 +3489,7 @@ def success_response_of_from_value(
 
 
 def encode_success_response_of(
-    value: SuccessResponseOf[_R], to_value: Callable[[_R], JsonValue]
+    value: SuccessResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
 ) -> str:
     """One line of JSON text for a `SuccessResponseOf`, its `result` by `to_value` (such
     as `verdict_to_value`), without the trailing newline.
@@ -3506,14 +3497,14 @@ def encode_success_response_of(
     return _dumps(success_response_of_to_value(value, to_value))
 
 
-ResponseOf = Union[SuccessResponseOf[_R], ErrorResponse]
+ResponseOf = SuccessResponseOf[_R] | ErrorResponse
 """A `Response` whose `result` is decoded as `R`, the generated type the method table
 names for the method (`ResponseOf[Verdict]`).
 """
 
 
 def _read_response_of(
-    value: JsonValue, read: Callable[[JsonValue], _R]
+    value: JsonValue, read: collections.abc.Callable[[JsonValue], _R]
 ) -> ResponseOf[_R]:
     if isinstance(value, dict):
         if "result" in value and "error" not in value:
@@ -3524,8 +3515,8 @@ def _read_response_of(
 
 
 def response_of_to_value(
-    value: ResponseOf[_R], to_value: Callable[[_R], JsonValue]
-) -> Dict[str, JsonValue]:
+    value: ResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
+) -> dict[str, JsonValue]:
     """The JSON value of a `ResponseOf`, its `result` by `to_value` (such as
     `verdict_to_value`).
     """
@@ -3535,7 +3526,7 @@ def response_of_to_value(
 
 
 def decode_response_of(
-    text: Union[str, bytes], from_value: Callable[[JsonValue], _R]
+    text: str | bytes, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> ResponseOf[_R]:
     """Decodes a `Response` from one frame's JSON text, its `result` as `from_value`
     decodes it: a generated `*_from_value` function (such as `verdict_from_value`) or
@@ -3553,7 +3544,7 @@ def decode_response_of(
 
 
 def response_of_from_value(
-    value: JsonValue, from_value: Callable[[JsonValue], _R]
+    value: JsonValue, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> ResponseOf[_R]:
     """Decodes a `Response` from an already-parsed JSON value, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
@@ -3571,7 +3562,7 @@ def response_of_from_value(
 
 
 def encode_response_of(
-    value: ResponseOf[_R], to_value: Callable[[_R], JsonValue]
+    value: ResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
 ) -> str:
     """One line of JSON text for a `ResponseOf`, its `result` by `to_value` (such as
     `verdict_to_value`), without the trailing newline.
@@ -3579,8 +3570,11 @@ def encode_response_of(
     return _dumps(response_of_to_value(value, to_value))
 
 
-_VALUE_READERS: Final[
-    Dict[Callable[[JsonValue], object], Callable[[JsonValue], Any]]
+_VALUE_READERS: typing.Final[
+    dict[
+        collections.abc.Callable[[JsonValue], object],
+        collections.abc.Callable[[JsonValue], typing.Any],
+    ]
 ] = {
     cache_mode_from_value: _read_cache_mode,
     cache_set_mode_params_from_value: _read_cache_set_mode_params,
@@ -3621,9 +3615,11 @@ _VALUE_READERS: Final[
 """The reader behind each generated `*_from_value` function."""
 
 
-def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:
+def _reader_of(
+    from_value: collections.abc.Callable[[JsonValue], _T],
+) -> collections.abc.Callable[[JsonValue], _T]:
     """The reader of `from_value`: the generated one for a generated `*_from_value`
-    function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that
+    function or a codec's `from_value` (`CODECS[name].from_value`), else one that
     calls `from_value` and reports its `DecodeError` at the member's path: the
     problem of a generated decoder it called (the error's context), below the
     member's path, else the error's message.
@@ -3632,7 +3628,7 @@ def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _
     if reader is not None:
         return reader
     codec = getattr(from_value, "__self__", None)
-    if isinstance(codec, Codec) and from_value == codec.from_value:
+    if isinstance(codec, _Codec) and from_value == codec.from_value:
         return codec._decoder
 
     def read(value: JsonValue) -> _T:
@@ -3666,17 +3662,17 @@ def handshake_request(request_id: RequestId, sdk: str, sdk_version: str) -> str:
     return encode_request(request)
 
 
-_BINARY_MISMATCH_PREFIX: Final = (
+_BINARY_MISMATCH_PREFIX: typing.Final = (
     "coprocess protocol version mismatch: this mcptest binary speaks v"
 )
 
 
-def check_handshake_response(response: Union[str, bytes, Response]) -> HandshakeResult:
+def check_handshake_response(response: str | bytes | Response) -> HandshakeResult:
     """Checks the answer to `handshake_request`: the `HandshakeResult` when the binary
     speaks `COPROCESS_PROTOCOL_VERSION`, else raises `HandshakeError` with the
     fail-fast message. A frame that does not decode raises `DecodeError`.
     """
-    if isinstance(response, (str, bytes)):
+    if isinstance(response, str | bytes):
         response = decode_response(response)
     if isinstance(response, SuccessResponse):
         result = handshake_result_from_value(response.result)
@@ -3712,7 +3708,7 @@ def _sdk_mismatch(binary_protocol: int) -> str:
 
 # Lanes.
 
-LANES: Final[Tuple[LaneSpec, ...]] = (
+LANES: typing.Final[tuple[LaneSpec, ...]] = (
     LaneSpec(key="tools", drivable=True, runs_via="the SDK"),
     LaneSpec(key="resources", drivable=True, runs_via="the SDK"),
     LaneSpec(key="prompts", drivable=True, runs_via="the SDK"),
@@ -3735,7 +3731,7 @@ LANES: Final[Tuple[LaneSpec, ...]] = (
 - `evals`: Top-level rubric evals.
 """
 
-UNSUPPORTED_LANES: Final[Tuple[str, ...]] = (
+UNSUPPORTED_LANES: typing.Final[tuple[str, ...]] = (
     "agents",
     "compliance",
     "security",
@@ -3744,7 +3740,7 @@ UNSUPPORTED_LANES: Final[Tuple[str, ...]] = (
 """The keys of the lanes an SDK cannot drive over the coprocess, in table order."""
 
 
-def lane_cli_hint(lane: str, suite: str) -> Optional[str]:
+def lane_cli_hint(lane: str, suite: str) -> str | None:
     """The message reporting that `lane` cannot be driven over the coprocess, naming the
     CLI command that runs it for `suite`; None for a drivable or unknown lane.
     """

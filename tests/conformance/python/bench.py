@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Callable, List, Tuple, Union
+from collections.abc import Callable
 
 from mcptest import _coprocess as coprocess
 
@@ -25,24 +25,22 @@ VERDICT = (
 )
 
 
-def strict_handshake(text: Union[str, bytes]) -> object:
+def strict_handshake(text: str | bytes) -> object:
     return coprocess.decode_request(text)
 
 
-def strict_call(text: Union[str, bytes]) -> object:
+def strict_call(text: str | bytes) -> object:
     request = coprocess.decode_request(text)
     return coprocess.call_params_from_value(request.params or {})
 
 
-def strict_verdict(text: Union[str, bytes]) -> object:
+def strict_verdict(text: str | bytes) -> object:
     response = coprocess.decode_response(text)
     assert isinstance(response, coprocess.SuccessResponse)
     return coprocess.call_result_from_value(response.result)
 
 
-def rate(
-    decode: Callable[[Union[str, bytes]], object], text: Union[str, bytes]
-) -> float:
+def rate(decode: Callable[[str | bytes], object], text: str | bytes) -> float:
     """Frames per second: the best of five rounds of at least 0.2 s."""
     best = 0.0
     for _ in range(5):
@@ -59,7 +57,7 @@ def rate(
 
 
 def main() -> None:
-    frames: List[Tuple[str, str, Callable[[Union[str, bytes]], object]]] = [
+    frames: list[tuple[str, str, Callable[[str | bytes], object]]] = [
         ("handshake Request", HANDSHAKE, strict_handshake),
         ("mcp.call Request (CallParams)", CALL, strict_call),
         ("Response with Verdict (CallResult)", VERDICT, strict_verdict),
@@ -70,7 +68,7 @@ def main() -> None:
         # Both input forms the decoders take: `str` (a pipe read in text mode)
         # and the line's `bytes` (a pipe read in binary mode, Popen's default),
         # each against `json.loads` of the very same object.
-        line: Union[str, bytes]
+        line: str | bytes
         for form, line in (("str", text), ("bytes", text.encode("utf-8"))):
             strict_rate = rate(strict, line)
             plain_rate = rate(json.loads, line)

@@ -3,10 +3,10 @@
 #
 #   tests/conformance/python/build.sh [OUTPUT_ROOT]     (default: generated)
 #
-# (a) finds python3 >= 3.9 (apt-installs it on a bare Debian when run as root)
+# (a) finds python3 >= 3.10 (apt-installs it on a bare Debian when run as root)
 #     and pinned mypy + ruff (on PATH at the pinned version, else a venv under
 #     target/toolchains/py-venv); (b) runs `ruff format --check`, `ruff check`
-#     and `mypy --strict` (Python 3.9 semantics) on <OUTPUT_ROOT>/python/mcptest/
+#     and `mypy --strict` (Python 3.10 semantics) on <OUTPUT_ROOT>/python/mcptest/
 #     _coprocess.py, on every golden copy under codegen/tests/golden/*/ and on the
 #     testee; (c) byte-compiles the testee and records OUTPUT_ROOT for run.sh.
 # Exit 0 on success, 1 on a failed check, 3 (1 when CI=true) when no toolchain.
@@ -14,8 +14,8 @@ set -euo pipefail
 
 MYPY_VERSION=1.13.0
 RUFF_VERSION=0.7.4
-RUFF_RULES=E,F,W,B,I,C4,SIM,RUF,PIE,RET,PL
-RUFF_IGNORE=E501,PLR2004,PLR0911,PLR0912,PLR0913
+RUFF_RULES=E,F,W,B,I,C4,SIM,RUF,PIE,RET,PL,UP
+RUFF_IGNORE=E501,PLR2004,PLR0911,PLR0912,PLR0913,PLR0915
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -23,19 +23,19 @@ out="${1:-${OUTPUT_ROOT:-generated}}"
 case "$out" in /*) ;; *) out="$root/$out" ;; esac
 module="python/mcptest/_coprocess.py"
 venv="$root/target/toolchains/py-venv"
-state="$root/target/conformance/python"
+state="${CONFORMANCE_BUILD:-$root/target/conformance/python}"
 mkdir -p "$state"
 
 # missing, apt_install
 . "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
 
 python_ok() {
-  "$1" -c 'import sys, venv, ensurepip; sys.exit(0 if sys.version_info >= (3, 9) else 1)' 2>/dev/null
+  "$1" -c 'import sys, venv, ensurepip; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null
 }
 
 find_python() {
   local candidate
-  for candidate in python3 python3.13 python3.12 python3.11 python3.10 python3.9; do
+  for candidate in python3 python3.13 python3.12 python3.11 python3.10; do
     if command -v "$candidate" >/dev/null 2>&1 && python_ok "$(command -v "$candidate")"; then
       command -v "$candidate"
       return 0
@@ -51,7 +51,7 @@ if [ -z "$python" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >&2 || true
   python="$(find_python || true)"
 fi
-[ -n "$python" ] || missing "python3 >= 3.9 with venv (apt-get install python3 python3-venv)"
+[ -n "$python" ] || missing "python3 >= 3.10 with venv (apt-get install python3 python3-venv)"
 
 # mypy and ruff: the pinned versions already on PATH, else the venv.
 tool_at_version() {
@@ -89,12 +89,12 @@ done
 
 export RUFF_CACHE_DIR="$state/ruff-cache"
 status=0
-"$ruff" format --check --quiet --target-version py39 "${files[@]}" "$here/testee.py" || status=1
-"$ruff" check --quiet --target-version py39 --select "$RUFF_RULES" --ignore "$RUFF_IGNORE" "${files[@]}" "$here/testee.py" || status=1
+"$ruff" format --check --quiet --target-version py310 "${files[@]}" "$here/testee.py" || status=1
+"$ruff" check --quiet --target-version py310 --select "$RUFF_RULES" --ignore "$RUFF_IGNORE" "${files[@]}" "$here/testee.py" || status=1
 for file in "${files[@]}"; do
-  "$mypy" --strict --python-version 3.9 --cache-dir "$state/mypy-cache" --no-error-summary "$file" || status=1
+  "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" --no-error-summary "$file" || status=1
 done
-MYPYPATH="$out/python" "$mypy" --strict --python-version 3.9 --cache-dir "$state/mypy-cache" \
+MYPYPATH="$out/python" "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" \
   --no-error-summary "$here/testee.py" || status=1
 if [ "$status" != 0 ]; then
   echo "python: strict checks failed" >&2

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Callable, Dict, List, Optional, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from mcptest import _coprocess as coprocess
 from mcptest._coprocess import JsonValue
@@ -16,22 +17,22 @@ from mcptest._coprocess import JsonValue
 T = TypeVar("T")
 
 
-def ok(value: JsonValue) -> Dict[str, JsonValue]:
+def ok(value: JsonValue) -> dict[str, JsonValue]:
     return {"ok": True, "value": value}
 
 
-def fail(error: str) -> Dict[str, JsonValue]:
+def fail(error: str) -> dict[str, JsonValue]:
     return {"ok": False, "error": error}
 
 
-def text_of(case: Dict[str, JsonValue], key: str) -> str:
+def text_of(case: dict[str, JsonValue], key: str) -> str:
     value = case.get(key)
     if not isinstance(value, str):
         raise ValueError(f"case needs a string `{key}`")
     return value
 
 
-def decode(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+def decode(case: dict[str, JsonValue]) -> dict[str, JsonValue]:
     type_name = text_of(case, "type")
     codec = coprocess.CODECS.get(type_name)
     if codec is None:
@@ -44,7 +45,7 @@ def decode(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
     return fail(f"testee: the typed envelope disagrees: {typed}")
 
 
-def answer_of(decode: Callable[[], JsonValue]) -> Dict[str, JsonValue]:
+def answer_of(decode: Callable[[], JsonValue]) -> dict[str, JsonValue]:
     """The answer of `decode`: its value, or its `DecodeError`."""
     try:
         return ok(decode())
@@ -53,8 +54,8 @@ def answer_of(decode: Callable[[], JsonValue]) -> Dict[str, JsonValue]:
 
 
 def typed_disagreement(
-    type_name: str, json_text: str, answered: Dict[str, JsonValue]
-) -> Optional[Dict[str, JsonValue]]:
+    type_name: str, json_text: str, answered: dict[str, JsonValue]
+) -> dict[str, JsonValue] | None:
     """Checks the typed envelopes against the open ones.
 
     `RequestOf[Params]` must answer exactly as `Request` (with `params_from_value`,
@@ -166,14 +167,14 @@ def own(from_value: Callable[[JsonValue], T]) -> Callable[[JsonValue], T]:
 
 
 def first_disagreement(
-    *disagreements: Optional[Dict[str, JsonValue]],
-) -> Optional[Dict[str, JsonValue]]:
+    *disagreements: dict[str, JsonValue] | None,
+) -> dict[str, JsonValue] | None:
     return next((d for d in disagreements if d is not None), None)
 
 
 def same(
-    answered: Dict[str, JsonValue], typed: Dict[str, JsonValue]
-) -> Optional[Dict[str, JsonValue]]:
+    answered: dict[str, JsonValue], typed: dict[str, JsonValue]
+) -> dict[str, JsonValue] | None:
     return None if json.dumps(typed) == json.dumps(answered) else typed
 
 
@@ -181,7 +182,7 @@ def request_answer(
     json_text: str,
     from_value: Callable[[JsonValue], T],
     to_value: Callable[[T], JsonValue],
-) -> Dict[str, JsonValue]:
+) -> dict[str, JsonValue]:
     return answer_of(
         lambda: coprocess.request_of_to_value(
             coprocess.decode_request_of(json_text, from_value), to_value
@@ -193,7 +194,7 @@ def response_answer(
     json_text: str,
     from_value: Callable[[JsonValue], T],
     to_value: Callable[[T], JsonValue],
-) -> Dict[str, JsonValue]:
+) -> dict[str, JsonValue]:
     return answer_of(
         lambda: coprocess.response_of_to_value(
             coprocess.decode_response_of(json_text, from_value), to_value
@@ -208,7 +209,7 @@ def composed(
     read: Callable[[JsonValue], T],
     from_value: Callable[[JsonValue], T],
     to_value: Callable[[T], JsonValue],
-) -> Optional[Dict[str, JsonValue]]:
+) -> dict[str, JsonValue] | None:
     """A typed envelope's answer to `json_text` against the open envelope's
     followed by `read` (the reader behind `from_value`) on its member: a
     rejected frame stays rejected; an accepted one decodes to the same value,
@@ -245,9 +246,9 @@ def object_result(json_text: str) -> bool:
     )
 
 
-def handshake_request(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+def handshake_request(case: dict[str, JsonValue]) -> dict[str, JsonValue]:
     request_id = case.get("id")
-    if not isinstance(request_id, (int, str)) or isinstance(request_id, bool):
+    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
         raise ValueError("case needs an integer or string `id`")
     sdk, sdk_version = text_of(case, "sdk"), text_of(case, "sdk_version")
     frame = coprocess.handshake_request(request_id, sdk, sdk_version)
@@ -257,7 +258,7 @@ def handshake_request(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
     return ok(parsed)
 
 
-def check_handshake(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+def check_handshake(case: dict[str, JsonValue]) -> dict[str, JsonValue]:
     try:
         result = coprocess.check_handshake_response(text_of(case, "json"))
     except (coprocess.DecodeError, coprocess.HandshakeError) as error:
@@ -265,14 +266,14 @@ def check_handshake(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
     return ok(coprocess.handshake_result_to_value(result))
 
 
-def lane_cli_hint(case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+def lane_cli_hint(case: dict[str, JsonValue]) -> dict[str, JsonValue]:
     return ok(coprocess.lane_cli_hint(text_of(case, "lane"), text_of(case, "suite")))
 
 
-def constants(_case: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
-    methods: List[JsonValue] = [method.name for method in coprocess.METHODS]
-    codes: Dict[str, JsonValue] = dict(coprocess.ERROR_CODES)
-    lanes: List[JsonValue] = list(coprocess.UNSUPPORTED_LANES)
+def constants(_case: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    methods: list[JsonValue] = [method.name for method in coprocess.METHODS]
+    codes: dict[str, JsonValue] = dict(coprocess.ERROR_CODES)
+    lanes: list[JsonValue] = list(coprocess.UNSUPPORTED_LANES)
     return ok(
         {
             "protocol_version": coprocess.COPROCESS_PROTOCOL_VERSION,
@@ -292,7 +293,7 @@ OPS = {
 }
 
 
-def answer(line: str) -> Dict[str, JsonValue]:
+def answer(line: str) -> dict[str, JsonValue]:
     try:
         case = json.loads(line)
         if not isinstance(case, dict):

@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from mcptest import _coprocess as coprocess
 from mcptest._coprocess import JsonValue
@@ -29,7 +29,7 @@ class Failed(Exception):
 class Session:
     """The coprocess and a minimal stdio loop: write one line, read one line."""
 
-    def __init__(self, argv: List[str]) -> None:
+    def __init__(self, argv: list[str]) -> None:
         self.process = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8"
         )
@@ -50,7 +50,7 @@ class Session:
             self.exchange(coprocess.handshake_request(request_id, SDK, SDK_VERSION))
         )
 
-    def call(self, method: str, params: Optional[Any] = None) -> Any:
+    def call(self, method: str, params: Any | None = None) -> Any:
         """Sends `method` with `params` (of the method's params type) and decodes
         the result as the method's result type in the same read, both named by the
         method table."""
@@ -94,18 +94,18 @@ def value_of(type_name: str, value: Any) -> JsonValue:
     return parsed
 
 
-def tool_names(tools: coprocess.ListToolsResult) -> List[JsonValue]:
+def tool_names(tools: coprocess.ListToolsResult) -> list[JsonValue]:
     return [tool.get("name") for tool in tools.tools]
 
 
-def env_object(name: str) -> Dict[str, JsonValue]:
+def env_object(name: str) -> dict[str, JsonValue]:
     value = coprocess.parse_json(os.environ.get(name, "{}"))
     if not isinstance(value, dict):
         raise Failed(f"{name} is not a JSON object")
     return value
 
 
-def full(session: Session) -> Dict[str, JsonValue]:
+def full(session: Session) -> dict[str, JsonValue]:
     handshake = session.handshake()
     initialize = session.call(coprocess.METHOD_MCP_INITIALIZE)
     tools = session.call(coprocess.METHOD_MCP_LIST_TOOLS)
@@ -136,7 +136,7 @@ def full(session: Session) -> Dict[str, JsonValue]:
     }
 
 
-def handshake_only(session: Session) -> Dict[str, JsonValue]:
+def handshake_only(session: Session) -> dict[str, JsonValue]:
     try:
         handshake = session.handshake()
     except coprocess.HandshakeError as error:
@@ -148,7 +148,7 @@ def handshake_only(session: Session) -> Dict[str, JsonValue]:
     return {"scenario": "handshake", "ok": True, "value": value_of("HandshakeResult", handshake)}
 
 
-def no_handshake(session: Session) -> Dict[str, JsonValue]:
+def no_handshake(session: Session) -> dict[str, JsonValue]:
     tools = session.call(coprocess.METHOD_MCP_LIST_TOOLS)
     session.call(coprocess.METHOD_MCP_SHUTDOWN)
     return {"scenario": "no_handshake", "tools": tool_names(tools), "exit_code": session.wait_exit()}
@@ -163,7 +163,7 @@ def main() -> int:
     if run is None:
         print(json.dumps({"scenario": scenario, "failed": f"unknown E2E_SCENARIO `{scenario}`"}))
         return 1
-    session: Optional[Session] = None
+    session: Session | None = None
     try:
         session = Session(json.loads(os.environ["MCPTEST_ARGV"]))
         report = run(session)

@@ -9,8 +9,9 @@ use super::fmt::{pad, string, LINE_WIDTH};
 use super::names::{field, upper};
 use crate::model::{Contract, Field, ObjectType, Ty, TypeKind};
 
-/// Locals that would shadow a name the reader itself uses.
-const SHADOWING: &[&str] = &["type", "obj", "value", "instance", "str", "int", "bool", "dict"];
+/// Locals that would shadow a name the reader itself uses: its parameter and
+/// scratch names, the modules the file imports, and every builtin.
+const SHADOWING: &[&str] = &["value", "obj", "instance", "out", "error", "text", "json", "math", "re", "enum", "typing", "collections", "dataclass", "builtins"];
 
 /// The indent of the operands of an exploded `if (...)` inside the reader's
 /// `if isinstance(value, dict):`.
@@ -19,7 +20,7 @@ const OPERAND_INDENT: usize = 12;
 /// The local holding a member's value in its reader.
 pub fn local(f: &Field) -> String {
     let name = field(&f.name);
-    if SHADOWING.contains(&name.as_str()) {
+    if SHADOWING.contains(&name.as_str()) || super::names::BUILTINS.contains(&name.as_str()) {
         format!("{name}_")
     } else {
         name

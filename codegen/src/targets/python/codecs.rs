@@ -25,7 +25,7 @@ fn value_type(def: &TypeDef) -> String {
 /// What `*_to_value` returns: a dict for objects and maps, else any JSON value.
 fn json_type(def: &TypeDef) -> &'static str {
     match def.kind {
-        TypeKind::Object(_) | TypeKind::Map(_) | TypeKind::Union(_) => "Dict[str, JsonValue]",
+        TypeKind::Object(_) | TypeKind::Map(_) | TypeKind::Union(_) => "dict[str, JsonValue]",
         _ => "JsonValue",
     }
 }
@@ -74,7 +74,7 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
         TypeKind::Union(variants) => read_union(variants, out),
         TypeKind::StringEnum(_) => {
             let call = format!("_enum(value, {}_VALUES)", upper(name));
-            out.line(&fit(4, "return cast(", &[string(name), call], ""));
+            out.line(&fit(4, "return typing.cast(", &[string(name), call], ""));
         }
         TypeKind::IntegerOrString => out.line("    return _int_or_str(value)"),
     }
@@ -278,7 +278,7 @@ fn write_object(contract: &Contract, object: &ObjectType, out: &mut Out) {
         out.line("    return {}");
         return;
     }
-    out.line("    out: Dict[str, JsonValue] = {}");
+    out.line("    out: dict[str, JsonValue] = {}");
     for f in &object.fields {
         let attr = format!("value.{}", field(&f.name));
         let key = string(&f.name);
@@ -311,7 +311,7 @@ fn public(def: &TypeDef, out: &mut Out) {
     let ty = value_type(def);
     let quoted = string(name);
     out.blank(2);
-    out.line(&fit(0, &format!("def decode_{stem}("), &["text: Union[str, bytes]".to_string()], &format!(" -> {ty}:")));
+    out.line(&fit(0, &format!("def decode_{stem}("), &["text: str | bytes".to_string()], &format!(" -> {ty}:")));
     out.line(&docstring(4, &format!("Decodes a `{name}` from one frame's JSON text. Raises `DecodeError`.")));
     out.line("    try:");
     out.line(&format!("        return _read_{stem}(_parse(text))"));
@@ -378,12 +378,12 @@ fn registry(contract: &Contract, out: &mut Out) {
         .map(|def| {
             let stem = stem(&def.name);
             let args = [string(&def.name), format!("_read_{stem}"), format!("{stem}_to_value")];
-            let head = format!("{}: Codec(", string(&def.name));
+            let head = format!("{}: _Codec(", string(&def.name));
             let call = fit(4, &head, &args, ",");
             call.trim_start().trim_end_matches(',').to_string()
         })
         .collect();
     out.blank(1);
-    out.line(&collection(0, "CODECS: Final[Dict[str, Codec[Any]]] = {", &entries, ""));
+    out.line(&collection(0, "CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {", &entries, ""));
     out.line(&docstring(0, "Every `$defs` type by name: `CODECS[\"Verdict\"].decode(text)`."));
 }

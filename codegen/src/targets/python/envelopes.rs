@@ -41,7 +41,7 @@ pub fn render(contract: &Contract, out: &mut Out) {
     out.line(&super::fmt::comment(0, "Typed envelopes."));
     for env in &envelopes {
         out.blank(1);
-        out.line(&format!("{} = TypeVar({})", env.param, string(env.param)));
+        out.line(&format!("{} = typing.TypeVar({})", env.param, string(env.param)));
     }
     for env in &envelopes {
         typed_object(contract, env, out);
@@ -77,7 +77,7 @@ fn dataclass(env: &Envelope, out: &mut Out) {
     let name = &env.def.name;
     out.blank(2);
     out.line("@dataclass(frozen=True)");
-    out.line(&format!("class {name}Of(Generic[{}]):", env.param));
+    out.line(&format!("class {name}Of(typing.Generic[{}]):", env.param));
     out.line(&docstring(4, &format!(
         "A `{name}` whose `{}` is decoded as `{}`, the generated type the method table names \
          for the method (`{}`). {}",
@@ -115,7 +115,7 @@ fn member_doc(f: &crate::model::Field) -> String {
 fn reader(env: &Envelope, out: &mut Out) {
     let name = &env.def.name;
     let shape = format!("_{}_SHAPE", upper(name));
-    let args = ["value: JsonValue".to_string(), format!("read: Callable[[JsonValue], {}]", env.param)];
+    let args = ["value: JsonValue".to_string(), format!("read: collections.abc.Callable[[JsonValue], {}]", env.param)];
     out.blank(2);
     out.line(&fit(0, &format!("def _read_{}_of(", stem(name)), &args, &format!(" -> {name}Of[{}]:", env.param)));
     quick_read(env, out);
@@ -162,15 +162,15 @@ fn quick_read(env: &Envelope, out: &mut Out) {
 
 fn writer(contract: &Contract, env: &Envelope, out: &mut Out) {
     let name = &env.def.name;
-    let args = [format!("value: {name}Of[{}]", env.param), format!("to_value: Callable[[{}], JsonValue]", env.param)];
+    let args = [format!("value: {name}Of[{}]", env.param), format!("to_value: collections.abc.Callable[[{}], JsonValue]", env.param)];
     out.blank(2);
-    out.line(&fit(0, &format!("def {}_of_to_value(", stem(name)), &args, " -> Dict[str, JsonValue]:"));
+    out.line(&fit(0, &format!("def {}_of_to_value(", stem(name)), &args, " -> dict[str, JsonValue]:"));
     out.line(&docstring(4, &format!(
         "The JSON value of a `{name}Of`, its `{}` by `to_value` (such as `{}_to_value`).",
         env.member,
         stem(env.example)
     )));
-    out.line("    out: Dict[str, JsonValue] = {}");
+    out.line("    out: dict[str, JsonValue] = {}");
     for f in &env.object.fields {
         let attr = format!("value.{}", field(&f.name));
         let value = if f.name == env.member { format!("to_value({attr})") } else { encoded(contract, &f.ty, &attr, 0) };
@@ -194,7 +194,7 @@ fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
     let (param, member) = (env.param, env.member);
     let stem = stem(frame);
     let ret = format!(" -> {typed}[{param}]:");
-    let from_value = format!("from_value: Callable[[JsonValue], {param}]");
+    let from_value = format!("from_value: collections.abc.Callable[[JsonValue], {param}]");
     let how = format!(
         "its `{member}` as `from_value` decodes it: a generated `*_from_value` function (such as \
          `{}_from_value`) or `CODECS[name].from_value`, whose reader then reads the member in the same read, or a function of \
@@ -204,7 +204,7 @@ fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
         super::names::stem(env.example)
     );
     for (name, input, source, parse) in [
-        (format!("def decode_{stem}_of("), "text: Union[str, bytes]", "one frame's JSON text", "_parse(text)"),
+        (format!("def decode_{stem}_of("), "text: str | bytes", "one frame's JSON text", "_parse(text)"),
         (format!("def {stem}_of_from_value("), "value: JsonValue", "an already-parsed JSON value", "value"),
     ] {
         out.blank(2);
@@ -216,7 +216,7 @@ fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
         out.line("    except _Problem as error:");
         out.line(&format!("        raise DecodeError(error.message({})) from None", string(frame)));
     }
-    let args = [format!("value: {typed}[{param}]"), format!("to_value: Callable[[{param}], JsonValue]")];
+    let args = [format!("value: {typed}[{param}]"), format!("to_value: collections.abc.Callable[[{param}], JsonValue]")];
     out.blank(2);
     out.line(&fit(0, &format!("def encode_{stem}_of("), &args, " -> str:"));
     out.line(&docstring(4, &format!(
@@ -234,7 +234,7 @@ fn response_of(contract: &Contract, success: &Envelope, out: &mut Out) {
     let param = success.param;
     let types: Vec<String> = variants.iter().map(|v| variant_type(v, param)).collect();
     out.blank(2);
-    out.line(&format!("ResponseOf = Union[{}]", types.join(", ")));
+    out.line(&format!("ResponseOf = {}", types.join(" | ")));
     out.line(&docstring(0, &format!(
         "A `Response` whose `result` is decoded as `R`, the generated type the method table names \
          for the method (`{}`).",
@@ -256,7 +256,7 @@ fn variant_type(variant: &UnionVariant, param: &str) -> String {
 
 fn response_reader(variants: &[UnionVariant], param: &str, out: &mut Out) {
     let keys: Vec<String> = variants.iter().map(|v| string(&v.discriminator)).collect();
-    let args = ["value: JsonValue".to_string(), format!("read: Callable[[JsonValue], {param}]")];
+    let args = ["value: JsonValue".to_string(), format!("read: collections.abc.Callable[[JsonValue], {param}]")];
     out.blank(2);
     out.line(&fit(0, "def _read_response_of(", &args, &format!(" -> ResponseOf[{param}]:")));
     out.line("    if isinstance(value, dict):");
@@ -275,9 +275,9 @@ fn response_reader(variants: &[UnionVariant], param: &str, out: &mut Out) {
 }
 
 fn response_writer(variants: &[UnionVariant], param: &str, out: &mut Out) {
-    let args = [format!("value: ResponseOf[{param}]"), format!("to_value: Callable[[{param}], JsonValue]")];
+    let args = [format!("value: ResponseOf[{param}]"), format!("to_value: collections.abc.Callable[[{param}], JsonValue]")];
     out.blank(2);
-    out.line(&fit(0, "def response_of_to_value(", &args, " -> Dict[str, JsonValue]:"));
+    out.line(&fit(0, "def response_of_to_value(", &args, " -> dict[str, JsonValue]:"));
     out.line(&docstring(4, &format!(
         "The JSON value of a `ResponseOf`, its `result` by `to_value` (such as `{}_to_value`).",
         stem(RESULT_EXAMPLE)
@@ -304,20 +304,20 @@ fn registry(contract: &Contract, out: &mut Out) {
     let entries: Vec<String> =
         contract.types.values().map(|def| format!("{}_from_value: _read_{}", stem(&def.name), stem(&def.name))).collect();
     out.blank(2);
-    let head = "_VALUE_READERS: Final[\n    Dict[Callable[[JsonValue], object], Callable[[JsonValue], Any]]\n] = {";
+    let head = "_VALUE_READERS: typing.Final[\n    dict[\n        collections.abc.Callable[[JsonValue], object],\n        collections.abc.Callable[[JsonValue], typing.Any],\n    ]\n] = {";
     out.line(&collection(0, head, &entries, ""));
     out.line(&docstring(0, "The reader behind each generated `*_from_value` function."));
     out.blank(2);
-    out.line("def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:");
+    out.line("def _reader_of(\n    from_value: collections.abc.Callable[[JsonValue], _T],\n) -> collections.abc.Callable[[JsonValue], _T]:");
     out.line(&docstring(4, "The reader of `from_value`: the generated one for a generated `*_from_value` \
-        function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that calls \
+        function or a codec's `from_value` (`CODECS[name].from_value`), else one that calls \
         `from_value` and reports its `DecodeError` at the member's path: the problem of a generated \
         decoder it called (the error's context), below the member's path, else the error's message."));
     out.line("    reader = _VALUE_READERS.get(from_value)");
     out.line("    if reader is not None:");
     out.line("        return reader");
     out.line("    codec = getattr(from_value, \"__self__\", None)");
-    out.line("    if isinstance(codec, Codec) and from_value == codec.from_value:");
+    out.line("    if isinstance(codec, _Codec) and from_value == codec.from_value:");
     out.line("        return codec._decoder");
     out.blank(1);
     out.line("    def read(value: JsonValue) -> _T:");

@@ -1,5 +1,5 @@
 //! The Python target: one module, `python/mcptest/_coprocess.py`, standard
-//! library only (3.9+), `mypy --strict` and `ruff format` clean as emitted.
+//! library only (3.10+), `mypy --strict` and `ruff format` clean as emitted.
 //!
 //! Frames are frozen dataclasses; enums are `Literal` aliases; maps, unions and
 //! request ids are aliases. JSON text is parsed by `json`'s own scanner after a
@@ -9,6 +9,7 @@
 //! rejection; see `runtime.py`.
 
 mod checks;
+mod claims;
 mod codecs;
 mod envelopes;
 mod fmt;
@@ -26,16 +27,11 @@ pub const PATH: &str = "python/mcptest/_coprocess.py";
 /// The helpers every generated module carries (strict JSON text, shape checks).
 pub const RUNTIME: &str = include_str!("runtime.py");
 
-/// Names imported from `typing`, each only when the module uses it.
-const TYPING: &[&str] = &[
-    "Any", "Callable", "Dict", "Final", "Generic", "Iterable", "List", "Literal", "NoReturn",
-    "Optional", "Set", "Tuple", "Type", "TypeVar", "Union", "cast",
-];
-
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
-    declare(contract)?;
+    let text = render(contract);
+    claims::claim(contract, &text)?;
     let mut files = Files::new();
-    files.insert(PATH.to_string(), render(contract));
+    files.insert(PATH.to_string(), text);
     Ok(files)
 }
 
@@ -52,8 +48,7 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    let _ = contract;
-    Ok(Vec::new())
+    Ok(vec![claims::claim(contract, &render(contract))?])
 }
 
 
@@ -65,12 +60,20 @@ fn render(contract: &Contract) -> String {
     out.blank(1);
     out.line("from __future__ import annotations");
     out.blank(1);
+    // Standard names are reached through their modules (`typing.Final`,
+    // `collections.abc.Callable`, `builtins.ValueError`) or are lower-case
+    // builtins (`list`, `str | None`), so no `$defs` type (always
+    // capitalized) can shadow one.
+    out.line("import builtins");
+    if body.contains("collections.abc.") {
+        out.line("import collections.abc");
+    }
     out.line("import enum");
     out.line("import json");
     out.line("import math");
     out.line("import re");
+    out.line("import typing");
     out.line("from dataclasses import dataclass");
-    out.line(&typing_import(&body));
     out.into_string() + &body
 }
 
@@ -119,27 +122,3 @@ fn body(contract: &Contract) -> String {
     out.into_string()
 }
 
-fn typing_import(body: &str) -> String {
-    let used: Vec<&str> = TYPING
-        .iter()
-        .copied()
-        .filter(|name| {
-            let patterns = [
-                format!("{name}("),
-                format!("{name}["),
-                format!("[{name}]"),
-                format!("[{name}, "),
-                format!(", {name}]"),
-                format!(" {name}\n"),
-                format!("-> {name}:"),
-            ];
-            patterns.iter().any(|p| body.contains(p.as_str()))
-        })
-        .collect();
-    let names: Vec<String> = used.iter().map(|s| s.to_string()).collect();
-    let one = format!("from typing import {}", names.join(", "));
-    if one.len() <= fmt::LINE_WIDTH {
-        return one;
-    }
-    fmt::exploded(0, "from typing import (", &names, "")
-}

@@ -12,9 +12,36 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "with", "yield",
 ];
 
-/// The attribute name of a property (`isError` → `is_error`, `class` → `class_`).
+/// Names a dataclass body's annotations may use: a field of that name would
+/// shadow them inside the class (`int: int` is not a valid type for mypy).
+pub(crate) const CLASS_BODY_NAMES: &[&str] = &[
+    "bool", "builtins", "bytes", "collections", "dict", "float", "int", "list", "object", "str", "tuple",
+    "type", "typing",
+];
+
+/// Python's builtins (`dir(builtins)`, the lower-case ones): a reader's local
+/// of one of these names would shadow what the reader calls.
+pub(crate) const BUILTINS: &[&str] = &[
+    "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes",
+    "callable", "chr", "classmethod", "compile", "complex", "copyright", "credits", "delattr", "dict",
+    "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter", "float", "format", "frozenset",
+    "getattr", "globals", "hasattr", "hash", "help", "hex", "id", "input", "int", "isinstance",
+    "issubclass", "iter", "len", "license", "list", "locals", "map", "max", "memoryview", "min", "next",
+    "object", "oct", "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed",
+    "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
+    "vars", "zip",
+];
+
+/// The attribute name of a property (`isError` → `is_error`, `class` → `class_`,
+/// `int` → `int_`). Dunder wire names lose their underscores (`__init__` → `init`),
+/// so no attribute is ever private or special.
 pub fn field(wire: &str) -> String {
-    names::escape_keyword(names::snake_case(wire), KEYWORDS)
+    let name = names::snake_case(wire);
+    if KEYWORDS.contains(&name.as_str()) || CLASS_BODY_NAMES.contains(&name.as_str()) {
+        name + "_"
+    } else {
+        name
+    }
 }
 
 /// The stem of a type's functions (`CallParams` → `call_params`).
@@ -50,8 +77,8 @@ pub fn annotation(ty: &Ty) -> String {
         Ty::Integer { .. } => "int".to_string(),
         Ty::String => "str".to_string(),
         Ty::Ref(name) => name.clone(),
-        Ty::Array(item) => format!("List[{}]", annotation(item)),
-        Ty::Nullable(inner) => format!("Optional[{}]", annotation(inner)),
+        Ty::Array(item) => format!("list[{}]", annotation(item)),
+        Ty::Nullable(inner) => format!("{} | None", annotation(inner)),
     }
 }
 

@@ -16,7 +16,7 @@ pub fn constants(contract: &Contract, out: &mut Out) {
     ];
     for (name, value, doc) in items {
         out.blank(1);
-        out.line(&format!("{name}: Final = {value}"));
+        out.line(&format!("{name}: typing.Final = {value}"));
         out.line(&docstring(0, doc));
     }
 }
@@ -24,7 +24,7 @@ pub fn constants(contract: &Contract, out: &mut Out) {
 pub fn methods(contract: &Contract, out: &mut Out) {
     for method in &contract.methods {
         out.blank(1);
-        out.line(&assign_atom(0, &format!("{}: Final", method_const(&method.name)), &string(&method.name)));
+        out.line(&assign_atom(0, &format!("{}: typing.Final", method_const(&method.name)), &string(&method.name)));
         out.line(&docstring(0, &method.description));
     }
     let rows: Vec<String> = contract
@@ -41,14 +41,14 @@ pub fn methods(contract: &Contract, out: &mut Out) {
         })
         .collect();
     out.blank(1);
-    out.line(&collection(0, "METHODS: Final[Tuple[MethodSpec, ...]] = (", &rows, ""));
+    out.line(&collection(0, "METHODS: typing.Final[tuple[MethodSpec, ...]] = (", &rows, ""));
     out.line(&docstring(0, "The method table, in table order."));
 }
 
 pub fn error_codes(contract: &Contract, out: &mut Out) {
     for code in &contract.error_codes {
         out.blank(1);
-        out.line(&format!("{}: Final = {}", error_const(&code.name), code.code));
+        out.line(&format!("{}: typing.Final = {}", error_const(&code.name), code.code));
         out.line(&docstring(0, &code.description));
     }
     let rows: Vec<String> = contract
@@ -57,14 +57,14 @@ pub fn error_codes(contract: &Contract, out: &mut Out) {
         .map(|c| format!("({}, {})", string(&c.name), error_const(&c.name)))
         .collect();
     out.blank(1);
-    out.line(&collection(0, "ERROR_CODES: Final[Tuple[Tuple[str, int], ...]] = (", &rows, ""));
+    out.line(&collection(0, "ERROR_CODES: typing.Final[tuple[tuple[str, int], ...]] = (", &rows, ""));
     out.line(&docstring(0, "The error-code table as (name, code) pairs, in table order."));
 }
 
 pub fn messages(contract: &Contract, out: &mut Out) {
     for (name, message) in &contract.messages {
         out.blank(1);
-        out.line(&assign_atom(0, &format!("{}: Final", message_const(name)), &string(&message.template)));
+        out.line(&assign_atom(0, &format!("{}: typing.Final", message_const(name)), &string(&message.template)));
         out.line(&docstring(0, &message.description));
     }
 }
@@ -145,16 +145,16 @@ fn check_handshake_response(contract: &Contract, out: &mut Out) {
     let (success, _) = response_variants(contract);
     let binary_mismatch = prefix_before_hole(contract.message("binary_mismatch"));
     out.blank(2);
-    out.line(&assign_atom(0, "_BINARY_MISMATCH_PREFIX: Final", &string(&binary_mismatch)));
+    out.line(&assign_atom(0, "_BINARY_MISMATCH_PREFIX: typing.Final", &string(&binary_mismatch)));
     out.blank(2);
-    out.line(&fit(0, "def check_handshake_response(", &["response: Union[str, bytes, Response]".into()], " -> HandshakeResult:"));
+    out.line(&fit(0, "def check_handshake_response(", &["response: str | bytes | Response".into()], " -> HandshakeResult:"));
     out.line(&docstring(
         4,
         "Checks the answer to `handshake_request`: the `HandshakeResult` when the binary speaks \
          `COPROCESS_PROTOCOL_VERSION`, else raises `HandshakeError` with the fail-fast message. \
          A frame that does not decode raises `DecodeError`.",
     ));
-    out.line("    if isinstance(response, (str, bytes)):");
+    out.line("    if isinstance(response, str | bytes):");
     out.line("        response = decode_response(response)");
     out.line(&format!("    if isinstance(response, {success}):"));
     out.line(&format!("        result = handshake_result_from_value(response.{})", field("result")));
@@ -207,7 +207,7 @@ pub fn lanes(contract: &Contract, out: &mut Out) {
         })
         .collect();
     out.blank(1);
-    out.line(&collection(0, "LANES: Final[Tuple[LaneSpec, ...]] = (", &rows, ""));
+    out.line(&collection(0, "LANES: typing.Final[tuple[LaneSpec, ...]] = (", &rows, ""));
     let mut doc = String::from("The lane table, in table order:");
     for lane in &contract.lanes {
         doc.push_str(&format!("\n- `{}`: {}", lane.key, lane.description));
@@ -215,10 +215,10 @@ pub fn lanes(contract: &Contract, out: &mut Out) {
     out.line(&docstring(0, &doc));
     let unsupported: Vec<String> = contract.unsupported_lanes().map(|lane| string(&lane.key)).collect();
     out.blank(1);
-    out.line(&collection(0, "UNSUPPORTED_LANES: Final[Tuple[str, ...]] = (", &unsupported, ""));
+    out.line(&collection(0, "UNSUPPORTED_LANES: typing.Final[tuple[str, ...]] = (", &unsupported, ""));
     out.line(&docstring(0, "The keys of the lanes an SDK cannot drive over the coprocess, in table order."));
     out.blank(2);
-    out.line("def lane_cli_hint(lane: str, suite: str) -> Optional[str]:");
+    out.line("def lane_cli_hint(lane: str, suite: str) -> str | None:");
     out.line(&docstring(
         4,
         "The message reporting that `lane` cannot be driven over the coprocess, naming the CLI \

@@ -1,24 +1,22 @@
-JsonValue = Union[
-    None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]
-]
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """Any JSON value, as :mod:`json` represents it."""
 
-_T = TypeVar("_T")
+_T = typing.TypeVar("_T")
 
-_MAX_SAFE_INTEGER: Final = 2**53 - 1
+_MAX_SAFE_INTEGER: typing.Final = 2**53 - 1
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _INFINITIES = (math.inf, -math.inf)
 
 
-class DecodeError(ValueError):
+class DecodeError(builtins.ValueError):
     """A frame that is not strict JSON text or not of the expected shape.
 
     The message is ``{Type}: {problem}``, followed by `` at {path}`` below the root.
     """
 
 
-class HandshakeError(RuntimeError):
+class HandshakeError(builtins.RuntimeError):
     """The fail-fast error of :func:`check_handshake_response`.
 
     The SDK must end the session before any test traffic.
@@ -31,17 +29,17 @@ class Absent(enum.Enum):
     ABSENT = "absent"
 
 
-ABSENT: Final = Absent.ABSENT
+ABSENT: typing.Final = Absent.ABSENT
 """An optional field whose type admits null, left out (as opposed to null)."""
 
 
-class _Problem(Exception):
+class _Problem(builtins.Exception):
     """A decoding problem and where it is, innermost path segment first."""
 
     def __init__(self, problem: str) -> None:
         super().__init__(problem)
         self.problem = problem
-        self.path: List[Union[str, int]] = []
+        self.path: list[str | int] = []
 
     def message(self, type_name: str) -> str:
         if not self.path:
@@ -58,7 +56,7 @@ class _KindError(_Problem):
         self.value = value
 
 
-def _render_path(segments: Iterable[Union[str, int]]) -> str:
+def _render_path(segments: collections.abc.Iterable[str | int]) -> str:
     out = ["$"]
     for segment in segments:
         if isinstance(segment, int):
@@ -97,10 +95,10 @@ def _integral(value: float) -> bool:
 # JSON text.
 
 
-def _object_pairs(pairs: List[Tuple[str, JsonValue]]) -> Dict[str, JsonValue]:
+def _object_pairs(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        seen: Set[str] = set()
+        seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
                 raise _Problem(f"duplicate key `{key}`")
@@ -108,7 +106,7 @@ def _object_pairs(pairs: List[Tuple[str, JsonValue]]) -> Dict[str, JsonValue]:
     return obj
 
 
-def _reject_constant(name: str) -> NoReturn:
+def _reject_constant(name: str) -> typing.NoReturn:
     raise _Problem(f"invalid JSON: {name} is not allowed")
 
 
@@ -136,7 +134,7 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def parse_json(text: Union[str, bytes]) -> JsonValue:
+def parse_json(text: str | bytes) -> JsonValue:
     """Parses one frame's JSON text strictly (see the module docstring).
 
     Raises :class:`ValueError` (not :class:`DecodeError`, which names a type).
@@ -144,10 +142,10 @@ def parse_json(text: Union[str, bytes]) -> JsonValue:
     try:
         return _parse(text)
     except _Problem as error:
-        raise ValueError(error.problem) from None
+        raise builtins.ValueError(error.problem) from None
 
 
-def _parse(text: Union[str, bytes]) -> JsonValue:
+def _parse(text: str | bytes) -> JsonValue:
     """The strict value of a frame's text.
 
     :mod:`json`'s own scanner rejects what is not JSON text, raw control characters,
@@ -164,7 +162,7 @@ def _parse(text: Union[str, bytes]) -> JsonValue:
             data, frame = text, text.decode("utf-8")
         else:
             data, frame = text.encode("utf-8"), text
-    except UnicodeError:
+    except builtins.UnicodeError:
         return _parse_thoroughly(text)
     marks = data.translate(_MARKS)
     if (
@@ -175,13 +173,13 @@ def _parse(text: Union[str, bytes]) -> JsonValue:
         return _parse_thoroughly(text)
     try:
         scanner = _IDLE_SCANNERS.pop()
-    except IndexError:
+    except builtins.IndexError:
         scanner = _KeyCountingScanner()
     scanner.keys = 0
     try:
         value, end = scanner.scan_once(frame, 0)
         keys = scanner.keys
-    except (StopIteration, ValueError, _Problem):
+    except (builtins.StopIteration, builtins.ValueError, _Problem):
         return _parse_thoroughly(text)
     finally:
         _IDLE_SCANNERS.append(scanner)
@@ -215,18 +213,18 @@ def _marks() -> bytes:
     return bytes(table)
 
 
-_MARKS: Final = _marks()
-_LONG_DIGITS: Final = b"0" * 16
+_MARKS: typing.Final = _marks()
+_LONG_DIGITS: typing.Final = b"0" * 16
 """16 digits in a row: an integer literal that may be beyond 2^53 - 1."""
 
-_WHITESPACE: Final = " \t\n\r"
+_WHITESPACE: typing.Final = " \t\n\r"
 
 
 class _KeyCountingScanner(json.JSONDecoder):
     """:mod:`json`'s own decoder (which rejects ``NaN``, ``Infinity`` and doubles that
     overflow), counting the keys of every object it builds."""
 
-    scan_once: Callable[[str, int], Tuple[JsonValue, int]]
+    scan_once: collections.abc.Callable[[str, int], tuple[JsonValue, int]]
     """Set by ``JSONDecoder``: the value at an index and the index after it."""
 
     def __init__(self) -> None:
@@ -237,36 +235,36 @@ class _KeyCountingScanner(json.JSONDecoder):
         )
         self.keys = 0
 
-    def _count(self, obj: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+    def _count(self, obj: dict[str, JsonValue]) -> dict[str, JsonValue]:
         self.keys += len(obj)
         return obj
 
 
-_IDLE_SCANNERS: Final[List[_KeyCountingScanner]] = []
+_IDLE_SCANNERS: typing.Final[list[_KeyCountingScanner]] = []
 """Scanners not in use; a parse takes one (or makes one) and gives it back, so
 threads and re-entrant calls never share a key count."""
 
 
-def _parse_thoroughly(text: Union[str, bytes]) -> JsonValue:
+def _parse_thoroughly(text: str | bytes) -> JsonValue:
     if isinstance(text, bytes):
         if text.startswith(b"\xef\xbb\xbf"):
             raise _Problem("invalid JSON: byte-order mark")
         try:
             text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
+        except builtins.UnicodeDecodeError as error:
             raise _Problem(f"invalid JSON: {error.reason}") from None
     elif text.startswith("\ufeff"):
         raise _Problem("invalid JSON: byte-order mark")
     elif not text.isascii():
         try:
             text.encode("utf-8")
-        except UnicodeEncodeError:
+        except builtins.UnicodeEncodeError:
             raise _Problem("invalid JSON: lone surrogate") from None
     try:
         value: JsonValue = _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise _Problem(f"invalid JSON: {error}") from None
-    except RecursionError:
+    except builtins.RecursionError:
         raise _Problem(f"nesting deeper than {MAX_DEPTH}") from None
     escaped = "\\u" in text and ("\\ud" in text or "\\uD" in text)
     if escaped and _has_lone_surrogate(value):
@@ -290,7 +288,7 @@ def _has_lone_surrogate(value: JsonValue) -> bool:
 
 
 def _too_deep(value: JsonValue, budget: int) -> bool:
-    items: Iterable[JsonValue]
+    items: collections.abc.Iterable[JsonValue]
     if isinstance(value, dict):
         items = value.values()
     elif isinstance(value, list):
@@ -313,7 +311,9 @@ def _dumps(value: JsonValue) -> str:
 
 
 def _decode(
-    text: Union[str, bytes], type_name: str, decoder: Callable[[JsonValue], _T]
+    text: str | bytes,
+    type_name: str,
+    decoder: collections.abc.Callable[[JsonValue], _T],
 ) -> _T:
     try:
         return decoder(_parse(text))
@@ -322,7 +322,7 @@ def _decode(
 
 
 def _from_value(
-    value: JsonValue, type_name: str, decoder: Callable[[JsonValue], _T]
+    value: JsonValue, type_name: str, decoder: collections.abc.Callable[[JsonValue], _T]
 ) -> _T:
     try:
         return decoder(value)
@@ -361,7 +361,7 @@ def _int_at_least(value: JsonValue, minimum: int) -> int:
     return number
 
 
-def _int_or_str(value: JsonValue) -> Union[int, str]:
+def _int_or_str(value: JsonValue) -> int | str:
     if isinstance(value, str):
         return value
     if isinstance(value, int) and not isinstance(value, bool):
@@ -371,7 +371,7 @@ def _int_or_str(value: JsonValue) -> Union[int, str]:
     raise _KindError("integer or string", value)
 
 
-def _enum(value: JsonValue, allowed: Tuple[str, ...]) -> str:
+def _enum(value: JsonValue, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str):
         raise _KindError("string", value)
     if value in allowed:
@@ -382,7 +382,9 @@ def _enum(value: JsonValue, allowed: Tuple[str, ...]) -> str:
     raise _Problem(f"expected one of {listed}, got {_quote(value)}")
 
 
-def _nullable(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Optional[_T]:
+def _nullable(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> _T | None:
     if value is None:
         return None
     try:
@@ -393,10 +395,12 @@ def _nullable(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Optional[
         raise _KindError(f"{error.expected} or null", error.value) from None
 
 
-def _array(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> List[_T]:
+def _array(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> list[_T]:
     if not isinstance(value, list):
         raise _KindError("array", value)
-    out: List[_T] = []
+    out: list[_T] = []
     for index, item in enumerate(value):
         try:
             out.append(decoder(item))
@@ -406,15 +410,17 @@ def _array(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> List[_T]:
     return out
 
 
-def _object(value: JsonValue) -> Dict[str, JsonValue]:
+def _object(value: JsonValue) -> dict[str, JsonValue]:
     if isinstance(value, dict):
         return value
     raise _KindError("object", value)
 
 
-def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
+def _map(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> dict[str, _T]:
     obj = _object(value)
-    out: Dict[str, _T] = {}
+    out: dict[str, _T] = {}
     for key, item in obj.items():
         try:
             out[key] = decoder(item)
@@ -424,18 +430,18 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
     return out
 
 
-class _ObjectShape(Generic[_T]):
+class _ObjectShape(typing.Generic[_T]):
     """A closed object: its dataclass, a decoder per declared field, the required
     fields, the value of each optional field when it is absent, and the attribute
     of each field not named as on the wire."""
 
     def __init__(
         self,
-        cls: Type[_T],
-        fields: Dict[str, Callable[[JsonValue], object]],
-        required: Tuple[str, ...],
-        absent: Optional[Dict[str, object]] = None,
-        attributes: Optional[Dict[str, str]] = None,
+        cls: type[_T],
+        fields: dict[str, collections.abc.Callable[[JsonValue], object]],
+        required: tuple[str, ...],
+        absent: dict[str, object] | None = None,
+        attributes: dict[str, str] | None = None,
     ) -> None:
         self.cls = cls
         self.fields = fields
@@ -444,7 +450,7 @@ class _ObjectShape(Generic[_T]):
         self.attributes = attributes or {}
         self.names = frozenset(fields)
 
-    def members(self, value: JsonValue) -> Dict[str, JsonValue]:
+    def members(self, value: JsonValue) -> dict[str, JsonValue]:
         """The object, when it has no undeclared member."""
         if isinstance(value, dict) and self.names.issuperset(value):
             return value
@@ -495,7 +501,7 @@ class _ObjectShape(Generic[_T]):
                 raise _Problem(f"missing field `{name}`")
 
 
-def _new(cls: Type[_T], **fields: object) -> _T:
+def _new(cls: type[_T], /, **fields: object) -> _T:
     """An instance of a frozen dataclass from decoded fields, without the
     per-field ``object.__setattr__`` of its generated ``__init__``."""
     instance: _T = object.__new__(cls)
@@ -503,7 +509,7 @@ def _new(cls: Type[_T], **fields: object) -> _T:
     return instance
 
 
-def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
+def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
     """Why a value is not the object of exactly one union variant (told apart by
     the discriminating fields)."""
     if not isinstance(value, dict):
@@ -517,20 +523,20 @@ def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
     return _Problem(problem.format(", ".join(listed)))
 
 
-class Codec(Generic[_T]):
+class _Codec(typing.Generic[_T]):
     """Decodes and encodes one ``$defs`` type by name."""
 
     def __init__(
         self,
         name: str,
-        decoder: Callable[[JsonValue], _T],
-        encoder: Callable[[_T], JsonValue],
+        decoder: collections.abc.Callable[[JsonValue], _T],
+        encoder: collections.abc.Callable[[_T], JsonValue],
     ) -> None:
         self.name = name
         self._decoder = decoder
         self._encoder = encoder
 
-    def decode(self, text: Union[str, bytes]) -> _T:
+    def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
         return _decode(text, self.name, self._decoder)
 
@@ -581,6 +587,6 @@ class LaneSpec:
 _HOLE = re.compile(r"\{([^}]*)\}")
 
 
-def _fill(template: str, values: Dict[str, str]) -> str:
+def _fill(template: str, values: dict[str, str]) -> str:
     """Fills the ``{name}`` holes of a message template in one pass."""
     return _HOLE.sub(lambda hole: values.get(hole.group(1), hole.group(0)), template)

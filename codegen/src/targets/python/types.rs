@@ -13,7 +13,7 @@ pub fn render(contract: &Contract, out: &mut Out) {
     for def in contract.types.values() {
         match &def.kind {
             TypeKind::StringEnum(values) => string_enum(def, values, out),
-            TypeKind::IntegerOrString => alias(def, "Union[int, str]", out),
+            TypeKind::IntegerOrString => alias(def, "int | str", out),
             _ => {}
         }
     }
@@ -42,13 +42,13 @@ fn composite_in_order(contract: &Contract, name: &str, done: &mut BTreeSet<Strin
         composite_in_order(contract, &dep, done, out);
     }
     match &def.kind {
-        TypeKind::Map(ty) => alias(def, &format!("Dict[str, {}]", annotation(ty)), out),
+        TypeKind::Map(ty) => alias(def, &format!("dict[str, {}]", annotation(ty)), out),
         TypeKind::Union(variants) => {
             let names: Vec<String> = variants.iter().map(|v| v.type_name.clone()).collect();
             if names.len() == 1 {
                 alias(def, &names[0], out);
             } else {
-                alias(def, &format!("Union[{}]", names.join(", ")), out);
+                alias(def, &names.join(" | "), out);
             }
         }
         _ => {}
@@ -112,10 +112,10 @@ fn split_top_level(text: &str) -> Vec<String> {
 fn string_enum(def: &TypeDef, values: &[String], out: &mut Out) {
     let literals: Vec<String> = values.iter().map(|v| string(v)).collect();
     out.blank(2);
-    out.line(&alias_line(&def.name, &format!("Literal[{}]", literals.join(", "))));
+    out.line(&alias_line(&def.name, &format!("typing.Literal[{}]", literals.join(", "))));
     out.line(&docstring(0, &def.description));
     out.blank(1);
-    let head = format!("{}_VALUES: Final[Tuple[{}, ...]] = (", upper(&def.name), def.name);
+    let head = format!("{}_VALUES: typing.Final[tuple[{}, ...]] = (", upper(&def.name), def.name);
     out.line(&collection(0, &head, &literals, ""));
     out.line(&docstring(0, &format!("The values of `{}`, in schema order.", def.name)));
 }
@@ -131,8 +131,8 @@ pub fn constructor_order(object: &ObjectType) -> Vec<&Field> {
 pub fn field_annotation(f: &Field) -> String {
     match (f.required, &f.ty) {
         (true, ty) => annotation(ty),
-        (false, Ty::Any) => "Union[JsonValue, Absent]".to_string(),
-        (false, ty) => format!("Optional[{}]", annotation(ty)),
+        (false, Ty::Any) => "JsonValue | Absent".to_string(),
+        (false, ty) => format!("{} | None", annotation(ty)),
     }
 }
 

@@ -15,60 +15,43 @@ verdict_from_value)`, `encode_request_of(request, call_params_to_value)`.
 
 from __future__ import annotations
 
+import builtins
+import collections.abc
 import enum
 import json
 import math
 import re
+import typing
 from dataclasses import dataclass
-from typing import (
-    Any,
-    Callable,
-    Dict,
-    Final,
-    Generic,
-    Iterable,
-    List,
-    Literal,
-    NoReturn,
-    Optional,
-    Set,
-    Tuple,
-    Type,
-    TypeVar,
-    Union,
-    cast,
-)
 
-COPROCESS_PROTOCOL_VERSION: Final = 7
+COPROCESS_PROTOCOL_VERSION: typing.Final = 7
 """The coprocess protocol version this SDK speaks; the handshake sends it."""
 
-MAX_LINE_BYTES: Final = 16777216
+MAX_LINE_BYTES: typing.Final = 16777216
 """The longest frame line a reader accepts, in bytes (without the `\\n`)."""
 
-MAX_DEPTH: Final = 64
+MAX_DEPTH: typing.Final = 64
 """The deepest container nesting a frame may have (`{"a": 1}` is depth 1)."""
 
-JsonValue = Union[
-    None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]
-]
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """Any JSON value, as :mod:`json` represents it."""
 
-_T = TypeVar("_T")
+_T = typing.TypeVar("_T")
 
-_MAX_SAFE_INTEGER: Final = 2**53 - 1
+_MAX_SAFE_INTEGER: typing.Final = 2**53 - 1
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _INFINITIES = (math.inf, -math.inf)
 
 
-class DecodeError(ValueError):
+class DecodeError(builtins.ValueError):
     """A frame that is not strict JSON text or not of the expected shape.
 
     The message is ``{Type}: {problem}``, followed by `` at {path}`` below the root.
     """
 
 
-class HandshakeError(RuntimeError):
+class HandshakeError(builtins.RuntimeError):
     """The fail-fast error of :func:`check_handshake_response`.
 
     The SDK must end the session before any test traffic.
@@ -81,17 +64,17 @@ class Absent(enum.Enum):
     ABSENT = "absent"
 
 
-ABSENT: Final = Absent.ABSENT
+ABSENT: typing.Final = Absent.ABSENT
 """An optional field whose type admits null, left out (as opposed to null)."""
 
 
-class _Problem(Exception):
+class _Problem(builtins.Exception):
     """A decoding problem and where it is, innermost path segment first."""
 
     def __init__(self, problem: str) -> None:
         super().__init__(problem)
         self.problem = problem
-        self.path: List[Union[str, int]] = []
+        self.path: list[str | int] = []
 
     def message(self, type_name: str) -> str:
         if not self.path:
@@ -108,7 +91,7 @@ class _KindError(_Problem):
         self.value = value
 
 
-def _render_path(segments: Iterable[Union[str, int]]) -> str:
+def _render_path(segments: collections.abc.Iterable[str | int]) -> str:
     out = ["$"]
     for segment in segments:
         if isinstance(segment, int):
@@ -147,10 +130,10 @@ def _integral(value: float) -> bool:
 # JSON text.
 
 
-def _object_pairs(pairs: List[Tuple[str, JsonValue]]) -> Dict[str, JsonValue]:
+def _object_pairs(pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        seen: Set[str] = set()
+        seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
                 raise _Problem(f"duplicate key `{key}`")
@@ -158,7 +141,7 @@ def _object_pairs(pairs: List[Tuple[str, JsonValue]]) -> Dict[str, JsonValue]:
     return obj
 
 
-def _reject_constant(name: str) -> NoReturn:
+def _reject_constant(name: str) -> typing.NoReturn:
     raise _Problem(f"invalid JSON: {name} is not allowed")
 
 
@@ -186,7 +169,7 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def parse_json(text: Union[str, bytes]) -> JsonValue:
+def parse_json(text: str | bytes) -> JsonValue:
     """Parses one frame's JSON text strictly (see the module docstring).
 
     Raises :class:`ValueError` (not :class:`DecodeError`, which names a type).
@@ -194,10 +177,10 @@ def parse_json(text: Union[str, bytes]) -> JsonValue:
     try:
         return _parse(text)
     except _Problem as error:
-        raise ValueError(error.problem) from None
+        raise builtins.ValueError(error.problem) from None
 
 
-def _parse(text: Union[str, bytes]) -> JsonValue:
+def _parse(text: str | bytes) -> JsonValue:
     """The strict value of a frame's text.
 
     :mod:`json`'s own scanner rejects what is not JSON text, raw control characters,
@@ -214,7 +197,7 @@ def _parse(text: Union[str, bytes]) -> JsonValue:
             data, frame = text, text.decode("utf-8")
         else:
             data, frame = text.encode("utf-8"), text
-    except UnicodeError:
+    except builtins.UnicodeError:
         return _parse_thoroughly(text)
     marks = data.translate(_MARKS)
     if (
@@ -225,13 +208,13 @@ def _parse(text: Union[str, bytes]) -> JsonValue:
         return _parse_thoroughly(text)
     try:
         scanner = _IDLE_SCANNERS.pop()
-    except IndexError:
+    except builtins.IndexError:
         scanner = _KeyCountingScanner()
     scanner.keys = 0
     try:
         value, end = scanner.scan_once(frame, 0)
         keys = scanner.keys
-    except (StopIteration, ValueError, _Problem):
+    except (builtins.StopIteration, builtins.ValueError, _Problem):
         return _parse_thoroughly(text)
     finally:
         _IDLE_SCANNERS.append(scanner)
@@ -265,18 +248,18 @@ def _marks() -> bytes:
     return bytes(table)
 
 
-_MARKS: Final = _marks()
-_LONG_DIGITS: Final = b"0" * 16
+_MARKS: typing.Final = _marks()
+_LONG_DIGITS: typing.Final = b"0" * 16
 """16 digits in a row: an integer literal that may be beyond 2^53 - 1."""
 
-_WHITESPACE: Final = " \t\n\r"
+_WHITESPACE: typing.Final = " \t\n\r"
 
 
 class _KeyCountingScanner(json.JSONDecoder):
     """:mod:`json`'s own decoder (which rejects ``NaN``, ``Infinity`` and doubles that
     overflow), counting the keys of every object it builds."""
 
-    scan_once: Callable[[str, int], Tuple[JsonValue, int]]
+    scan_once: collections.abc.Callable[[str, int], tuple[JsonValue, int]]
     """Set by ``JSONDecoder``: the value at an index and the index after it."""
 
     def __init__(self) -> None:
@@ -287,36 +270,36 @@ class _KeyCountingScanner(json.JSONDecoder):
         )
         self.keys = 0
 
-    def _count(self, obj: Dict[str, JsonValue]) -> Dict[str, JsonValue]:
+    def _count(self, obj: dict[str, JsonValue]) -> dict[str, JsonValue]:
         self.keys += len(obj)
         return obj
 
 
-_IDLE_SCANNERS: Final[List[_KeyCountingScanner]] = []
+_IDLE_SCANNERS: typing.Final[list[_KeyCountingScanner]] = []
 """Scanners not in use; a parse takes one (or makes one) and gives it back, so
 threads and re-entrant calls never share a key count."""
 
 
-def _parse_thoroughly(text: Union[str, bytes]) -> JsonValue:
+def _parse_thoroughly(text: str | bytes) -> JsonValue:
     if isinstance(text, bytes):
         if text.startswith(b"\xef\xbb\xbf"):
             raise _Problem("invalid JSON: byte-order mark")
         try:
             text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
+        except builtins.UnicodeDecodeError as error:
             raise _Problem(f"invalid JSON: {error.reason}") from None
     elif text.startswith("\ufeff"):
         raise _Problem("invalid JSON: byte-order mark")
     elif not text.isascii():
         try:
             text.encode("utf-8")
-        except UnicodeEncodeError:
+        except builtins.UnicodeEncodeError:
             raise _Problem("invalid JSON: lone surrogate") from None
     try:
         value: JsonValue = _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise _Problem(f"invalid JSON: {error}") from None
-    except RecursionError:
+    except builtins.RecursionError:
         raise _Problem(f"nesting deeper than {MAX_DEPTH}") from None
     escaped = "\\u" in text and ("\\ud" in text or "\\uD" in text)
     if escaped and _has_lone_surrogate(value):
@@ -340,7 +323,7 @@ def _has_lone_surrogate(value: JsonValue) -> bool:
 
 
 def _too_deep(value: JsonValue, budget: int) -> bool:
-    items: Iterable[JsonValue]
+    items: collections.abc.Iterable[JsonValue]
     if isinstance(value, dict):
         items = value.values()
     elif isinstance(value, list):
@@ -363,7 +346,9 @@ def _dumps(value: JsonValue) -> str:
 
 
 def _decode(
-    text: Union[str, bytes], type_name: str, decoder: Callable[[JsonValue], _T]
+    text: str | bytes,
+    type_name: str,
+    decoder: collections.abc.Callable[[JsonValue], _T],
 ) -> _T:
     try:
         return decoder(_parse(text))
@@ -372,7 +357,7 @@ def _decode(
 
 
 def _from_value(
-    value: JsonValue, type_name: str, decoder: Callable[[JsonValue], _T]
+    value: JsonValue, type_name: str, decoder: collections.abc.Callable[[JsonValue], _T]
 ) -> _T:
     try:
         return decoder(value)
@@ -411,7 +396,7 @@ def _int_at_least(value: JsonValue, minimum: int) -> int:
     return number
 
 
-def _int_or_str(value: JsonValue) -> Union[int, str]:
+def _int_or_str(value: JsonValue) -> int | str:
     if isinstance(value, str):
         return value
     if isinstance(value, int) and not isinstance(value, bool):
@@ -421,7 +406,7 @@ def _int_or_str(value: JsonValue) -> Union[int, str]:
     raise _KindError("integer or string", value)
 
 
-def _enum(value: JsonValue, allowed: Tuple[str, ...]) -> str:
+def _enum(value: JsonValue, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str):
         raise _KindError("string", value)
     if value in allowed:
@@ -432,7 +417,9 @@ def _enum(value: JsonValue, allowed: Tuple[str, ...]) -> str:
     raise _Problem(f"expected one of {listed}, got {_quote(value)}")
 
 
-def _nullable(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Optional[_T]:
+def _nullable(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> _T | None:
     if value is None:
         return None
     try:
@@ -443,10 +430,12 @@ def _nullable(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Optional[
         raise _KindError(f"{error.expected} or null", error.value) from None
 
 
-def _array(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> List[_T]:
+def _array(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> list[_T]:
     if not isinstance(value, list):
         raise _KindError("array", value)
-    out: List[_T] = []
+    out: list[_T] = []
     for index, item in enumerate(value):
         try:
             out.append(decoder(item))
@@ -456,15 +445,17 @@ def _array(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> List[_T]:
     return out
 
 
-def _object(value: JsonValue) -> Dict[str, JsonValue]:
+def _object(value: JsonValue) -> dict[str, JsonValue]:
     if isinstance(value, dict):
         return value
     raise _KindError("object", value)
 
 
-def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
+def _map(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> dict[str, _T]:
     obj = _object(value)
-    out: Dict[str, _T] = {}
+    out: dict[str, _T] = {}
     for key, item in obj.items():
         try:
             out[key] = decoder(item)
@@ -474,18 +465,18 @@ def _map(value: JsonValue, decoder: Callable[[JsonValue], _T]) -> Dict[str, _T]:
     return out
 
 
-class _ObjectShape(Generic[_T]):
+class _ObjectShape(typing.Generic[_T]):
     """A closed object: its dataclass, a decoder per declared field, the required
     fields, the value of each optional field when it is absent, and the attribute
     of each field not named as on the wire."""
 
     def __init__(
         self,
-        cls: Type[_T],
-        fields: Dict[str, Callable[[JsonValue], object]],
-        required: Tuple[str, ...],
-        absent: Optional[Dict[str, object]] = None,
-        attributes: Optional[Dict[str, str]] = None,
+        cls: type[_T],
+        fields: dict[str, collections.abc.Callable[[JsonValue], object]],
+        required: tuple[str, ...],
+        absent: dict[str, object] | None = None,
+        attributes: dict[str, str] | None = None,
     ) -> None:
         self.cls = cls
         self.fields = fields
@@ -494,7 +485,7 @@ class _ObjectShape(Generic[_T]):
         self.attributes = attributes or {}
         self.names = frozenset(fields)
 
-    def members(self, value: JsonValue) -> Dict[str, JsonValue]:
+    def members(self, value: JsonValue) -> dict[str, JsonValue]:
         """The object, when it has no undeclared member."""
         if isinstance(value, dict) and self.names.issuperset(value):
             return value
@@ -545,7 +536,7 @@ class _ObjectShape(Generic[_T]):
                 raise _Problem(f"missing field `{name}`")
 
 
-def _new(cls: Type[_T], **fields: object) -> _T:
+def _new(cls: type[_T], /, **fields: object) -> _T:
     """An instance of a frozen dataclass from decoded fields, without the
     per-field ``object.__setattr__`` of its generated ``__init__``."""
     instance: _T = object.__new__(cls)
@@ -553,7 +544,7 @@ def _new(cls: Type[_T], **fields: object) -> _T:
     return instance
 
 
-def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
+def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
     """Why a value is not the object of exactly one union variant (told apart by
     the discriminating fields)."""
     if not isinstance(value, dict):
@@ -567,20 +558,20 @@ def _no_variant(value: JsonValue, discriminators: Tuple[str, ...]) -> _Problem:
     return _Problem(problem.format(", ".join(listed)))
 
 
-class Codec(Generic[_T]):
+class _Codec(typing.Generic[_T]):
     """Decodes and encodes one ``$defs`` type by name."""
 
     def __init__(
         self,
         name: str,
-        decoder: Callable[[JsonValue], _T],
-        encoder: Callable[[_T], JsonValue],
+        decoder: collections.abc.Callable[[JsonValue], _T],
+        encoder: collections.abc.Callable[[_T], JsonValue],
     ) -> None:
         self.name = name
         self._decoder = decoder
         self._encoder = encoder
 
-    def decode(self, text: Union[str, bytes]) -> _T:
+    def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
         return _decode(text, self.name, self._decoder)
 
@@ -631,14 +622,14 @@ class LaneSpec:
 _HOLE = re.compile(r"\{([^}]*)\}")
 
 
-def _fill(template: str, values: Dict[str, str]) -> str:
+def _fill(template: str, values: dict[str, str]) -> str:
     """Fills the ``{name}`` holes of a message template in one pass."""
     return _HOLE.sub(lambda hole: values.get(hole.group(1), hole.group(0)), template)
 
 
 # Methods.
 
-METHOD_COPROCESS_HANDSHAKE: Final = "coprocess/handshake"
+METHOD_COPROCESS_HANDSHAKE: typing.Final = "coprocess/handshake"
 """The first request a v2 SDK sends after spawn. The binary tolerates its absence (a v1
 SDK never sends it) but enforces the version when it arrives: a mismatch is answered
 with -32602 and the `binary_mismatch` message. An SDK aborts the session before any
@@ -646,7 +637,7 @@ test traffic when the reply reports another version or when the binary answers -
 (a v1 binary).
 """
 
-METHODS: Final[Tuple[MethodSpec, ...]] = (
+METHODS: typing.Final[tuple[MethodSpec, ...]] = (
     MethodSpec(
         name=METHOD_COPROCESS_HANDSHAKE,
         params="HandshakeParams",
@@ -659,22 +650,22 @@ METHODS: Final[Tuple[MethodSpec, ...]] = (
 
 # Error codes.
 
-PARSE_ERROR: Final = -32700
+PARSE_ERROR: typing.Final = -32700
 """The line is not a strict JSON text (see the top-level description). Answered with a
 null `id`, since no id could be read.
 """
 
-METHOD_NOT_FOUND: Final = -32601
+METHOD_NOT_FOUND: typing.Final = -32601
 """The method is not in the method table. A v1 binary answers `coprocess/handshake` with
 it, which an SDK turns into the `sdk_mismatch` message.
 """
 
-INVALID_PARAMS: Final = -32602
+INVALID_PARAMS: typing.Final = -32602
 """The params do not match the method's params shape (the message names the field), or a
 handshake carried another protocol version (the message is `binary_mismatch`).
 """
 
-ERROR_CODES: Final[Tuple[Tuple[str, int], ...]] = (
+ERROR_CODES: typing.Final[tuple[tuple[str, int], ...]] = (
     ("ParseError", PARSE_ERROR),
     ("MethodNotFound", METHOD_NOT_FOUND),
     ("InvalidParams", INVALID_PARAMS),
@@ -684,19 +675,19 @@ ERROR_CODES: Final[Tuple[Tuple[str, int], ...]] = (
 
 # Message templates.
 
-BINARY_MISMATCH_MESSAGE: Final = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
+BINARY_MISMATCH_MESSAGE: typing.Final = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
 """The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk>
 SDK` when the handshake named its SDK, else `SDK`.
 """
 
-HANDSHAKE_FAILED_MESSAGE: Final = (
+HANDSHAKE_FAILED_MESSAGE: typing.Final = (
     "coprocess handshake failed: the mcptest binary answered {code}: {message}"
 )
 """The SDK's fail-fast error when the handshake is answered with an error other than
 -32601 and not carrying a version mismatch.
 """
 
-LANE_SKIP_MESSAGE: Final = (
+LANE_SKIP_MESSAGE: typing.Final = (
     "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`"
 )
 """The one wording every SDK uses to report a suite lane it cannot drive (a skipped or
@@ -704,17 +695,17 @@ ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by t
 suite's path.
 """
 
-SDK_MISMATCH_MESSAGE: Final = "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs v{sdk_protocol}. {advice}"
+SDK_MISMATCH_MESSAGE: typing.Final = "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs v{sdk_protocol}. {advice}"
 """The SDK's fail-fast error when the handshake reply reports another version, or when
 the binary answers -32601 (then the binary speaks v1).
 """
 
-UPGRADE_BINARY_MESSAGE: Final = (
+UPGRADE_BINARY_MESSAGE: typing.Final = (
     "Upgrade the mcptest binary (or pin the SDK to the matching release)."
 )
 """`{advice}` when the binary speaks the older version."""
 
-UPGRADE_SDK_MESSAGE: Final = (
+UPGRADE_SDK_MESSAGE: typing.Final = (
     "Upgrade the SDK (or pin the mcptest binary to the matching release)."
 )
 """`{advice}` when the SDK speaks the older version."""
@@ -723,10 +714,10 @@ UPGRADE_SDK_MESSAGE: Final = (
 # Frame types.
 
 
-Import = Literal["default", "class", "import", "with-dash"]
+Import = typing.Literal["default", "class", "import", "with-dash"]
 """Enum values that are keywords."""
 
-IMPORT_VALUES: Final[Tuple[Import, ...]] = (
+IMPORT_VALUES: typing.Final[tuple[Import, ...]] = (
     "default",
     "class",
     "import",
@@ -735,14 +726,14 @@ IMPORT_VALUES: Final[Tuple[Import, ...]] = (
 """The values of `Import`, in schema order."""
 
 
-JsonRpcVersion = Literal["2.0"]
+JsonRpcVersion = typing.Literal["2.0"]
 """The JSON-RPC version marker, always the string `2.0`."""
 
-JSON_RPC_VERSION_VALUES: Final[Tuple[JsonRpcVersion, ...]] = ("2.0",)
+JSON_RPC_VERSION_VALUES: typing.Final[tuple[JsonRpcVersion, ...]] = ("2.0",)
 """The values of `JsonRpcVersion`, in schema order."""
 
 
-RequestId = Union[int, str]
+RequestId = int | str
 """A request id: an integer or a string, as the SDK chose it."""
 
 
@@ -753,7 +744,7 @@ class Circle:
     radius: int
     """The radius."""
 
-    note: Optional[str] = None
+    note: str | None = None
     """Shared optional field. Optional: `None` when left out."""
 
 
@@ -774,7 +765,7 @@ class ErrorObject:
     message: str
     """A one-sentence human-readable description."""
 
-    data: Union[JsonValue, Absent] = ABSENT
+    data: JsonValue | Absent = ABSENT
     """Optional detail, any JSON value. For -32000 it carries what the server under test
     said. Optional: `ABSENT` when left out.
     """
@@ -787,7 +778,7 @@ class ErrorResponse:
     jsonrpc: JsonRpcVersion
     """Always `2.0`."""
 
-    id: Optional[RequestId]
+    id: RequestId | None
     """The id of the request this answers; null only when the line's id could not be
     read (a parse error or an unreadable envelope), as JSON-RPC 2.0 says.
     """
@@ -806,13 +797,13 @@ class HandshakeParams:
     enforced by the binary, not by the shape.
     """
 
-    sdk: Optional[str] = None
+    sdk: str | None = None
     """The SDK family (`rust`, `python`, `typescript`, `go`, `jvm`, `dotnet`).
     Diagnostic only: it names the peer in mismatch messages. Optional: `None` when
     left out.
     """
 
-    sdk_version: Optional[str] = None
+    sdk_version: str | None = None
     """The SDK package version. Diagnostic only. Optional: `None` when left out."""
 
 
@@ -836,36 +827,36 @@ class Keywords:
     class_: str
     """`class` on the wire. A keyword in Python, Java, C#, TypeScript."""
 
-    type: int
-    """A keyword in Go and a builtin in Python."""
+    type_: int
+    """`type` on the wire. A keyword in Go and a builtin in Python."""
 
-    from_: Optional[str]
+    from_: str | None
     """`from` on the wire. A keyword in Python."""
 
-    meta: Optional[Shape]
+    meta: Shape | None
     """`_meta` on the wire. A leading underscore."""
 
-    default: Optional[bool] = None
+    default: bool | None = None
     """A keyword in Java, C#, Go, TypeScript. Optional: `None` when left out."""
 
-    func: Optional[List[str]] = None
+    func: list[str] | None = None
     """A keyword in Go. Optional: `None` when left out."""
 
-    event: Optional[Import] = None
+    event: Import | None = None
     """A keyword in C#. Optional: `None` when left out."""
 
-    string: Union[JsonValue, Absent] = ABSENT
+    string: JsonValue | Absent = ABSENT
     """A type name in C# and Go. Optional: `ABSENT` when left out."""
 
-    import_: Optional[Bag] = None
+    import_: Bag | None = None
     """`import` on the wire. A keyword in Python, Java, Go. Optional: `None` when left
     out.
     """
 
-    foo_bar: Optional[int] = None
+    foo_bar: int | None = None
     """`fooBar` on the wire. camelCase on the wire. Optional: `None` when left out."""
 
-    shapes: Optional[List[Shape]] = None
+    shapes: list[Shape] | None = None
     """An array of a union. Optional: `None` when left out."""
 
 
@@ -876,7 +867,7 @@ class Label:
     text: str
     """The text."""
 
-    note: Optional[str] = None
+    note: str | None = None
     """Shared optional field. Optional: `None` when left out."""
 
 
@@ -897,7 +888,7 @@ class Request:
     method: str
     """One of the names in the method table."""
 
-    params: Optional[Params] = None
+    params: Params | None = None
     """The method's params object. Omitted for methods whose params are optional (an
     empty object is accepted there too). Optional: `None` when left out.
     """
@@ -910,7 +901,7 @@ class Square:
     side: int
     """The side."""
 
-    note: Optional[str] = None
+    note: str | None = None
     """Shared optional field. Optional: `None` when left out."""
 
 
@@ -928,24 +919,24 @@ class SuccessResponse:
     """The method's result, of the shape the method table names."""
 
 
-Bag = Dict[str, int]
+Bag = dict[str, int]
 """A map of integers."""
 
 
-Params = Dict[str, JsonValue]
+Params = dict[str, JsonValue]
 """A request's params: a JSON object whose shape the method table names for the
 request's method. It is open here because the envelope is decoded before the method
 is known; the method's params shape is closed.
 """
 
 
-Response = Union[SuccessResponse, ErrorResponse]
+Response = SuccessResponse | ErrorResponse
 """A response frame, binary to SDK: exactly one of `result` or `error`. A closed
 envelope: an SDK rejects a response with any other top-level field.
 """
 
 
-Shape = Union[Circle, Square, Label]
+Shape = Circle | Square | Label
 """A three-way union."""
 
 
@@ -956,12 +947,12 @@ def _read_bag(value: JsonValue) -> Bag:
     return _map(value, _int)
 
 
-def bag_to_value(value: Bag) -> Dict[str, JsonValue]:
+def bag_to_value(value: Bag) -> dict[str, JsonValue]:
     """The JSON value of a `Bag`."""
     return dict(value)
 
 
-def decode_bag(text: Union[str, bytes]) -> Bag:
+def decode_bag(text: str | bytes) -> Bag:
     """Decodes a `Bag` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_bag(_parse(text))
@@ -999,16 +990,16 @@ def _read_circle(value: JsonValue) -> Circle:
     return _CIRCLE_SHAPE.read(value)
 
 
-def circle_to_value(value: Circle) -> Dict[str, JsonValue]:
+def circle_to_value(value: Circle) -> dict[str, JsonValue]:
     """The JSON value of a `Circle`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["radius"] = value.radius
     if value.note is not None:
         out["note"] = value.note
     return out
 
 
-def decode_circle(text: Union[str, bytes]) -> Circle:
+def decode_circle(text: str | bytes) -> Circle:
     """Decodes a `Circle` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_circle(_parse(text))
@@ -1034,12 +1025,12 @@ def _read_empty_params(value: JsonValue) -> EmptyParams:
     return _new(EmptyParams)
 
 
-def empty_params_to_value(value: EmptyParams) -> Dict[str, JsonValue]:
+def empty_params_to_value(value: EmptyParams) -> dict[str, JsonValue]:
     """The JSON value of a `EmptyParams`."""
     return {}
 
 
-def decode_empty_params(text: Union[str, bytes]) -> EmptyParams:
+def decode_empty_params(text: str | bytes) -> EmptyParams:
     """Decodes a `EmptyParams` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_empty_params(_parse(text))
@@ -1077,9 +1068,9 @@ def _read_error_object(value: JsonValue) -> ErrorObject:
     return _ERROR_OBJECT_SHAPE.read(value)
 
 
-def error_object_to_value(value: ErrorObject) -> Dict[str, JsonValue]:
+def error_object_to_value(value: ErrorObject) -> dict[str, JsonValue]:
     """The JSON value of a `ErrorObject`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["code"] = value.code
     out["message"] = value.message
     if not isinstance(value.data, Absent):
@@ -1087,7 +1078,7 @@ def error_object_to_value(value: ErrorObject) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_error_object(text: Union[str, bytes]) -> ErrorObject:
+def decode_error_object(text: str | bytes) -> ErrorObject:
     """Decodes a `ErrorObject` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_error_object(_parse(text))
@@ -1111,36 +1102,36 @@ def encode_error_object(value: ErrorObject) -> str:
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
-        id = value.get("id")
-        error = value.get("error")
+        id_ = value.get("id")
+        error_ = value.get("error")
         if (
             len(value) == 3
             and "id" in value
             and jsonrpc in JSON_RPC_VERSION_VALUES
-            and (id is None or type(id) is int or type(id) is str)
+            and (id_ is None or type(id_) is int or type(id_) is str)
         ):
             try:
                 return _new(
                     ErrorResponse,
                     jsonrpc=jsonrpc,
-                    id=id,
-                    error=_read_error_object(error),
+                    id=id_,
+                    error=_read_error_object(error_),
                 )
             except _Problem:
                 raise _ERROR_RESPONSE_SHAPE.problem(value) from None
     return _ERROR_RESPONSE_SHAPE.read(value)
 
 
-def error_response_to_value(value: ErrorResponse) -> Dict[str, JsonValue]:
+def error_response_to_value(value: ErrorResponse) -> dict[str, JsonValue]:
     """The JSON value of a `ErrorResponse`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["error"] = error_object_to_value(value.error)
     return out
 
 
-def decode_error_response(text: Union[str, bytes]) -> ErrorResponse:
+def decode_error_response(text: str | bytes) -> ErrorResponse:
     """Decodes a `ErrorResponse` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_error_response(_parse(text))
@@ -1182,9 +1173,9 @@ def _read_handshake_params(value: JsonValue) -> HandshakeParams:
     return _HANDSHAKE_PARAMS_SHAPE.read(value)
 
 
-def handshake_params_to_value(value: HandshakeParams) -> Dict[str, JsonValue]:
+def handshake_params_to_value(value: HandshakeParams) -> dict[str, JsonValue]:
     """The JSON value of a `HandshakeParams`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["protocol_version"] = value.protocol_version
     if value.sdk is not None:
         out["sdk"] = value.sdk
@@ -1193,7 +1184,7 @@ def handshake_params_to_value(value: HandshakeParams) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_handshake_params(text: Union[str, bytes]) -> HandshakeParams:
+def decode_handshake_params(text: str | bytes) -> HandshakeParams:
     """Decodes a `HandshakeParams` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_handshake_params(_parse(text))
@@ -1231,15 +1222,15 @@ def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     return _HANDSHAKE_RESULT_SHAPE.read(value)
 
 
-def handshake_result_to_value(value: HandshakeResult) -> Dict[str, JsonValue]:
+def handshake_result_to_value(value: HandshakeResult) -> dict[str, JsonValue]:
     """The JSON value of a `HandshakeResult`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["protocol_version"] = value.protocol_version
     out["binary_version"] = value.binary_version
     return out
 
 
-def decode_handshake_result(text: Union[str, bytes]) -> HandshakeResult:
+def decode_handshake_result(text: str | bytes) -> HandshakeResult:
     """Decodes a `HandshakeResult` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_handshake_result(_parse(text))
@@ -1263,7 +1254,7 @@ def encode_handshake_result(value: HandshakeResult) -> str:
 
 
 def _read_import(value: JsonValue) -> Import:
-    return cast("Import", _enum(value, IMPORT_VALUES))
+    return typing.cast("Import", _enum(value, IMPORT_VALUES))
 
 
 def import_to_value(value: Import) -> JsonValue:
@@ -1271,7 +1262,7 @@ def import_to_value(value: Import) -> JsonValue:
     return value
 
 
-def decode_import(text: Union[str, bytes]) -> Import:
+def decode_import(text: str | bytes) -> Import:
     """Decodes a `Import` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_import(_parse(text))
@@ -1293,7 +1284,7 @@ def encode_import(value: Import) -> str:
 
 
 def _read_json_rpc_version(value: JsonValue) -> JsonRpcVersion:
-    return cast("JsonRpcVersion", _enum(value, JSON_RPC_VERSION_VALUES))
+    return typing.cast("JsonRpcVersion", _enum(value, JSON_RPC_VERSION_VALUES))
 
 
 def json_rpc_version_to_value(value: JsonRpcVersion) -> JsonValue:
@@ -1301,7 +1292,7 @@ def json_rpc_version_to_value(value: JsonRpcVersion) -> JsonValue:
     return value
 
 
-def decode_json_rpc_version(text: Union[str, bytes]) -> JsonRpcVersion:
+def decode_json_rpc_version(text: str | bytes) -> JsonRpcVersion:
     """Decodes a `JsonRpcVersion` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_json_rpc_version(_parse(text))
@@ -1353,7 +1344,7 @@ def _read_keywords(value: JsonValue) -> Keywords:
                 return _new(
                     Keywords,
                     class_=class_,
-                    type=type_,
+                    type_=type_,
                     from_=from_,
                     meta=_nullable(meta, _read_shape),
                     default=default,
@@ -1369,11 +1360,11 @@ def _read_keywords(value: JsonValue) -> Keywords:
     return _KEYWORDS_SHAPE.read(value)
 
 
-def keywords_to_value(value: Keywords) -> Dict[str, JsonValue]:
+def keywords_to_value(value: Keywords) -> dict[str, JsonValue]:
     """The JSON value of a `Keywords`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["class"] = value.class_
-    out["type"] = value.type
+    out["type"] = value.type_
     if value.default is not None:
         out["default"] = value.default
     out["from"] = value.from_
@@ -1393,7 +1384,7 @@ def keywords_to_value(value: Keywords) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_keywords(text: Union[str, bytes]) -> Keywords:
+def decode_keywords(text: str | bytes) -> Keywords:
     """Decodes a `Keywords` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_keywords(_parse(text))
@@ -1416,11 +1407,11 @@ def encode_keywords(value: Keywords) -> str:
 
 def _read_label(value: JsonValue) -> Label:
     if isinstance(value, dict):
-        text = value.get("text")
+        text_ = value.get("text")
         note = value.get("note")
         if (
             len(value) == 1 + ("note" in value)
-            and type(text) is str
+            and type(text_) is str
             and (type(note) is str or "note" not in value)
         ):
             instance = object.__new__(Label)
@@ -1431,16 +1422,16 @@ def _read_label(value: JsonValue) -> Label:
     return _LABEL_SHAPE.read(value)
 
 
-def label_to_value(value: Label) -> Dict[str, JsonValue]:
+def label_to_value(value: Label) -> dict[str, JsonValue]:
     """The JSON value of a `Label`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["text"] = value.text
     if value.note is not None:
         out["note"] = value.note
     return out
 
 
-def decode_label(text: Union[str, bytes]) -> Label:
+def decode_label(text: str | bytes) -> Label:
     """Decodes a `Label` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_label(_parse(text))
@@ -1465,12 +1456,12 @@ def _read_params(value: JsonValue) -> Params:
     return _object(value)
 
 
-def params_to_value(value: Params) -> Dict[str, JsonValue]:
+def params_to_value(value: Params) -> dict[str, JsonValue]:
     """The JSON value of a `Params`."""
     return dict(value)
 
 
-def decode_params(text: Union[str, bytes]) -> Params:
+def decode_params(text: str | bytes) -> Params:
     """Decodes a `Params` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_params(_parse(text))
@@ -1494,13 +1485,13 @@ def encode_params(value: Params) -> str:
 def _read_request(value: JsonValue) -> Request:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
-        id = value.get("id")
+        id_ = value.get("id")
         method = value.get("method")
         params = value.get("params")
         if (
             len(value) == 3 + ("params" in value)
             and jsonrpc in JSON_RPC_VERSION_VALUES
-            and (type(id) is int or type(id) is str)
+            and (type(id_) is int or type(id_) is str)
             and type(method) is str
             and (type(params) is dict or "params" not in value)
         ):
@@ -1512,9 +1503,9 @@ def _read_request(value: JsonValue) -> Request:
     return _REQUEST_SHAPE.read(value)
 
 
-def request_to_value(value: Request) -> Dict[str, JsonValue]:
+def request_to_value(value: Request) -> dict[str, JsonValue]:
     """The JSON value of a `Request`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["method"] = value.method
@@ -1523,7 +1514,7 @@ def request_to_value(value: Request) -> Dict[str, JsonValue]:
     return out
 
 
-def decode_request(text: Union[str, bytes]) -> Request:
+def decode_request(text: str | bytes) -> Request:
     """Decodes a `Request` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_request(_parse(text))
@@ -1553,7 +1544,7 @@ def request_id_to_value(value: RequestId) -> JsonValue:
     return value
 
 
-def decode_request_id(text: Union[str, bytes]) -> RequestId:
+def decode_request_id(text: str | bytes) -> RequestId:
     """Decodes a `RequestId` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_request_id(_parse(text))
@@ -1583,14 +1574,14 @@ def _read_response(value: JsonValue) -> Response:
     raise _no_variant(value, ("result", "error"))
 
 
-def response_to_value(value: Response) -> Dict[str, JsonValue]:
+def response_to_value(value: Response) -> dict[str, JsonValue]:
     """The JSON value of a `Response`."""
     if isinstance(value, SuccessResponse):
         return success_response_to_value(value)
     return error_response_to_value(value)
 
 
-def decode_response(text: Union[str, bytes]) -> Response:
+def decode_response(text: str | bytes) -> Response:
     """Decodes a `Response` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_response(_parse(text))
@@ -1622,7 +1613,7 @@ def _read_shape(value: JsonValue) -> Shape:
     raise _no_variant(value, ("radius", "side", "text"))
 
 
-def shape_to_value(value: Shape) -> Dict[str, JsonValue]:
+def shape_to_value(value: Shape) -> dict[str, JsonValue]:
     """The JSON value of a `Shape`."""
     if isinstance(value, Circle):
         return circle_to_value(value)
@@ -1631,7 +1622,7 @@ def shape_to_value(value: Shape) -> Dict[str, JsonValue]:
     return label_to_value(value)
 
 
-def decode_shape(text: Union[str, bytes]) -> Shape:
+def decode_shape(text: str | bytes) -> Shape:
     """Decodes a `Shape` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_shape(_parse(text))
@@ -1669,16 +1660,16 @@ def _read_square(value: JsonValue) -> Square:
     return _SQUARE_SHAPE.read(value)
 
 
-def square_to_value(value: Square) -> Dict[str, JsonValue]:
+def square_to_value(value: Square) -> dict[str, JsonValue]:
     """The JSON value of a `Square`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["side"] = value.side
     if value.note is not None:
         out["note"] = value.note
     return out
 
 
-def decode_square(text: Union[str, bytes]) -> Square:
+def decode_square(text: str | bytes) -> Square:
     """Decodes a `Square` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_square(_parse(text))
@@ -1702,12 +1693,12 @@ def encode_square(value: Square) -> str:
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
-        id = value.get("id")
+        id_ = value.get("id")
         if (
             len(value) == 3
             and "result" in value
             and jsonrpc in JSON_RPC_VERSION_VALUES
-            and (type(id) is int or type(id) is str)
+            and (type(id_) is int or type(id_) is str)
         ):
             instance = object.__new__(SuccessResponse)
             instance.__dict__.update(value)
@@ -1715,16 +1706,16 @@ def _read_success_response(value: JsonValue) -> SuccessResponse:
     return _SUCCESS_RESPONSE_SHAPE.read(value)
 
 
-def success_response_to_value(value: SuccessResponse) -> Dict[str, JsonValue]:
+def success_response_to_value(value: SuccessResponse) -> dict[str, JsonValue]:
     """The JSON value of a `SuccessResponse`."""
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["result"] = value.result
     return out
 
 
-def decode_success_response(text: Union[str, bytes]) -> SuccessResponse:
+def decode_success_response(text: str | bytes) -> SuccessResponse:
     """Decodes a `SuccessResponse` from one frame's JSON text. Raises `DecodeError`."""
     try:
         return _read_success_response(_parse(text))
@@ -1849,6 +1840,7 @@ _KEYWORDS_SHAPE = _ObjectShape(
     },
     attributes={
         "class": "class_",
+        "type": "type_",
         "from": "from_",
         "import": "import_",
         "fooBar": "foo_bar",
@@ -1906,33 +1898,33 @@ _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
     ),
 )
 
-CODECS: Final[Dict[str, Codec[Any]]] = {
-    "Bag": Codec("Bag", _read_bag, bag_to_value),
-    "Circle": Codec("Circle", _read_circle, circle_to_value),
-    "EmptyParams": Codec("EmptyParams", _read_empty_params, empty_params_to_value),
-    "ErrorObject": Codec("ErrorObject", _read_error_object, error_object_to_value),
-    "ErrorResponse": Codec(
+CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
+    "Bag": _Codec("Bag", _read_bag, bag_to_value),
+    "Circle": _Codec("Circle", _read_circle, circle_to_value),
+    "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+    "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+    "ErrorResponse": _Codec(
         "ErrorResponse", _read_error_response, error_response_to_value
     ),
-    "HandshakeParams": Codec(
+    "HandshakeParams": _Codec(
         "HandshakeParams", _read_handshake_params, handshake_params_to_value
     ),
-    "HandshakeResult": Codec(
+    "HandshakeResult": _Codec(
         "HandshakeResult", _read_handshake_result, handshake_result_to_value
     ),
-    "Import": Codec("Import", _read_import, import_to_value),
-    "JsonRpcVersion": Codec(
+    "Import": _Codec("Import", _read_import, import_to_value),
+    "JsonRpcVersion": _Codec(
         "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
     ),
-    "Keywords": Codec("Keywords", _read_keywords, keywords_to_value),
-    "Label": Codec("Label", _read_label, label_to_value),
-    "Params": Codec("Params", _read_params, params_to_value),
-    "Request": Codec("Request", _read_request, request_to_value),
-    "RequestId": Codec("RequestId", _read_request_id, request_id_to_value),
-    "Response": Codec("Response", _read_response, response_to_value),
-    "Shape": Codec("Shape", _read_shape, shape_to_value),
-    "Square": Codec("Square", _read_square, square_to_value),
-    "SuccessResponse": Codec(
+    "Keywords": _Codec("Keywords", _read_keywords, keywords_to_value),
+    "Label": _Codec("Label", _read_label, label_to_value),
+    "Params": _Codec("Params", _read_params, params_to_value),
+    "Request": _Codec("Request", _read_request, request_to_value),
+    "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
+    "Response": _Codec("Response", _read_response, response_to_value),
+    "Shape": _Codec("Shape", _read_shape, shape_to_value),
+    "Square": _Codec("Square", _read_square, square_to_value),
+    "SuccessResponse": _Codec(
         "SuccessResponse", _read_success_response, success_response_to_value
     ),
 }
@@ -1941,13 +1933,13 @@ CODECS: Final[Dict[str, Codec[Any]]] = {
 
 # Typed envelopes.
 
-_P = TypeVar("_P")
+_P = typing.TypeVar("_P")
 
-_R = TypeVar("_R")
+_R = typing.TypeVar("_R")
 
 
 @dataclass(frozen=True)
-class RequestOf(Generic[_P]):
+class RequestOf(typing.Generic[_P]):
     """A `Request` whose `params` is decoded as `P`, the generated type the method table
     names for the method (`RequestOf[CallParams]`). A request frame, SDK to binary. A
     closed envelope: any other top-level field is rejected with -32600. `params` is
@@ -1964,14 +1956,14 @@ class RequestOf(Generic[_P]):
     method: str
     """One of the names in the method table."""
 
-    params: Optional[_P] = None
+    params: _P | None = None
     """The method's params object. Omitted for methods whose params are optional (an
     empty object is accepted there too). Optional: `None` when left out.
     """
 
 
 def _read_request_of(
-    value: JsonValue, read: Callable[[JsonValue], _P]
+    value: JsonValue, read: collections.abc.Callable[[JsonValue], _P]
 ) -> RequestOf[_P]:
     if isinstance(value, dict) and "params" in value:
         try:
@@ -1994,12 +1986,12 @@ def _read_request_of(
 
 
 def request_of_to_value(
-    value: RequestOf[_P], to_value: Callable[[_P], JsonValue]
-) -> Dict[str, JsonValue]:
+    value: RequestOf[_P], to_value: collections.abc.Callable[[_P], JsonValue]
+) -> dict[str, JsonValue]:
     """The JSON value of a `RequestOf`, its `params` by `to_value` (such as
     `call_params_to_value`).
     """
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["method"] = value.method
@@ -2009,7 +2001,7 @@ def request_of_to_value(
 
 
 def decode_request_of(
-    text: Union[str, bytes], from_value: Callable[[JsonValue], _P]
+    text: str | bytes, from_value: collections.abc.Callable[[JsonValue], _P]
 ) -> RequestOf[_P]:
     """Decodes a `Request` from one frame's JSON text, its `params` as `from_value`
     decodes it: a generated `*_from_value` function (such as
@@ -2027,7 +2019,7 @@ def decode_request_of(
 
 
 def request_of_from_value(
-    value: JsonValue, from_value: Callable[[JsonValue], _P]
+    value: JsonValue, from_value: collections.abc.Callable[[JsonValue], _P]
 ) -> RequestOf[_P]:
     """Decodes a `Request` from an already-parsed JSON value, its `params` as
     `from_value` decodes it: a generated `*_from_value` function (such as
@@ -2044,7 +2036,9 @@ def request_of_from_value(
         raise DecodeError(error.message("Request")) from None
 
 
-def encode_request_of(value: RequestOf[_P], to_value: Callable[[_P], JsonValue]) -> str:
+def encode_request_of(
+    value: RequestOf[_P], to_value: collections.abc.Callable[[_P], JsonValue]
+) -> str:
     """One line of JSON text for a `RequestOf`, its `params` by `to_value` (such as
     `call_params_to_value`), without the trailing newline.
     """
@@ -2052,7 +2046,7 @@ def encode_request_of(value: RequestOf[_P], to_value: Callable[[_P], JsonValue])
 
 
 @dataclass(frozen=True)
-class SuccessResponseOf(Generic[_R]):
+class SuccessResponseOf(typing.Generic[_R]):
     """A `SuccessResponse` whose `result` is decoded as `R`, the generated type the
     method table names for the method (`SuccessResponseOf[Verdict]`). A response
     carrying the method's result.
@@ -2069,7 +2063,7 @@ class SuccessResponseOf(Generic[_R]):
 
 
 def _read_success_response_of(
-    value: JsonValue, read: Callable[[JsonValue], _R]
+    value: JsonValue, read: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
     if isinstance(value, dict) and "result" in value:
         try:
@@ -2092,12 +2086,12 @@ def _read_success_response_of(
 
 
 def success_response_of_to_value(
-    value: SuccessResponseOf[_R], to_value: Callable[[_R], JsonValue]
-) -> Dict[str, JsonValue]:
+    value: SuccessResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
+) -> dict[str, JsonValue]:
     """The JSON value of a `SuccessResponseOf`, its `result` by `to_value` (such as
     `verdict_to_value`).
     """
-    out: Dict[str, JsonValue] = {}
+    out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
     out["id"] = value.id
     out["result"] = to_value(value.result)
@@ -2105,7 +2099,7 @@ def success_response_of_to_value(
 
 
 def decode_success_response_of(
-    text: Union[str, bytes], from_value: Callable[[JsonValue], _R]
+    text: str | bytes, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
     """Decodes a `SuccessResponse` from one frame's JSON text, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
@@ -2123,7 +2117,7 @@ def decode_success_response_of(
 
 
 def success_response_of_from_value(
-    value: JsonValue, from_value: Callable[[JsonValue], _R]
+    value: JsonValue, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
     """Decodes a `SuccessResponse` from an already-parsed JSON value, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
@@ -2141,7 +2135,7 @@ def success_response_of_from_value(
 
 
 def encode_success_response_of(
-    value: SuccessResponseOf[_R], to_value: Callable[[_R], JsonValue]
+    value: SuccessResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
 ) -> str:
     """One line of JSON text for a `SuccessResponseOf`, its `result` by `to_value` (such
     as `verdict_to_value`), without the trailing newline.
@@ -2149,14 +2143,14 @@ def encode_success_response_of(
     return _dumps(success_response_of_to_value(value, to_value))
 
 
-ResponseOf = Union[SuccessResponseOf[_R], ErrorResponse]
+ResponseOf = SuccessResponseOf[_R] | ErrorResponse
 """A `Response` whose `result` is decoded as `R`, the generated type the method table
 names for the method (`ResponseOf[Verdict]`).
 """
 
 
 def _read_response_of(
-    value: JsonValue, read: Callable[[JsonValue], _R]
+    value: JsonValue, read: collections.abc.Callable[[JsonValue], _R]
 ) -> ResponseOf[_R]:
     if isinstance(value, dict):
         if "result" in value and "error" not in value:
@@ -2167,8 +2161,8 @@ def _read_response_of(
 
 
 def response_of_to_value(
-    value: ResponseOf[_R], to_value: Callable[[_R], JsonValue]
-) -> Dict[str, JsonValue]:
+    value: ResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
+) -> dict[str, JsonValue]:
     """The JSON value of a `ResponseOf`, its `result` by `to_value` (such as
     `verdict_to_value`).
     """
@@ -2178,7 +2172,7 @@ def response_of_to_value(
 
 
 def decode_response_of(
-    text: Union[str, bytes], from_value: Callable[[JsonValue], _R]
+    text: str | bytes, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> ResponseOf[_R]:
     """Decodes a `Response` from one frame's JSON text, its `result` as `from_value`
     decodes it: a generated `*_from_value` function (such as `verdict_from_value`) or
@@ -2196,7 +2190,7 @@ def decode_response_of(
 
 
 def response_of_from_value(
-    value: JsonValue, from_value: Callable[[JsonValue], _R]
+    value: JsonValue, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> ResponseOf[_R]:
     """Decodes a `Response` from an already-parsed JSON value, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
@@ -2214,7 +2208,7 @@ def response_of_from_value(
 
 
 def encode_response_of(
-    value: ResponseOf[_R], to_value: Callable[[_R], JsonValue]
+    value: ResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
 ) -> str:
     """One line of JSON text for a `ResponseOf`, its `result` by `to_value` (such as
     `verdict_to_value`), without the trailing newline.
@@ -2222,8 +2216,11 @@ def encode_response_of(
     return _dumps(response_of_to_value(value, to_value))
 
 
-_VALUE_READERS: Final[
-    Dict[Callable[[JsonValue], object], Callable[[JsonValue], Any]]
+_VALUE_READERS: typing.Final[
+    dict[
+        collections.abc.Callable[[JsonValue], object],
+        collections.abc.Callable[[JsonValue], typing.Any],
+    ]
 ] = {
     bag_from_value: _read_bag,
     circle_from_value: _read_circle,
@@ -2247,9 +2244,11 @@ _VALUE_READERS: Final[
 """The reader behind each generated `*_from_value` function."""
 
 
-def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _T]:
+def _reader_of(
+    from_value: collections.abc.Callable[[JsonValue], _T],
+) -> collections.abc.Callable[[JsonValue], _T]:
     """The reader of `from_value`: the generated one for a generated `*_from_value`
-    function or a `Codec`'s `from_value` (`CODECS[name].from_value`), else one that
+    function or a codec's `from_value` (`CODECS[name].from_value`), else one that
     calls `from_value` and reports its `DecodeError` at the member's path: the
     problem of a generated decoder it called (the error's context), below the
     member's path, else the error's message.
@@ -2258,7 +2257,7 @@ def _reader_of(from_value: Callable[[JsonValue], _T]) -> Callable[[JsonValue], _
     if reader is not None:
         return reader
     codec = getattr(from_value, "__self__", None)
-    if isinstance(codec, Codec) and from_value == codec.from_value:
+    if isinstance(codec, _Codec) and from_value == codec.from_value:
         return codec._decoder
 
     def read(value: JsonValue) -> _T:
@@ -2292,17 +2291,17 @@ def handshake_request(request_id: RequestId, sdk: str, sdk_version: str) -> str:
     return encode_request(request)
 
 
-_BINARY_MISMATCH_PREFIX: Final = (
+_BINARY_MISMATCH_PREFIX: typing.Final = (
     "coprocess protocol version mismatch: this mcptest binary speaks v"
 )
 
 
-def check_handshake_response(response: Union[str, bytes, Response]) -> HandshakeResult:
+def check_handshake_response(response: str | bytes | Response) -> HandshakeResult:
     """Checks the answer to `handshake_request`: the `HandshakeResult` when the binary
     speaks `COPROCESS_PROTOCOL_VERSION`, else raises `HandshakeError` with the
     fail-fast message. A frame that does not decode raises `DecodeError`.
     """
-    if isinstance(response, (str, bytes)):
+    if isinstance(response, str | bytes):
         response = decode_response(response)
     if isinstance(response, SuccessResponse):
         result = handshake_result_from_value(response.result)
@@ -2338,7 +2337,7 @@ def _sdk_mismatch(binary_protocol: int) -> str:
 
 # Lanes.
 
-LANES: Final[Tuple[LaneSpec, ...]] = (
+LANES: typing.Final[tuple[LaneSpec, ...]] = (
     LaneSpec(key="tools", drivable=True, runs_via="the SDK"),
     LaneSpec(
         key="compliance",
@@ -2351,11 +2350,11 @@ LANES: Final[Tuple[LaneSpec, ...]] = (
 - `compliance`: Compliance scoring.
 """
 
-UNSUPPORTED_LANES: Final[Tuple[str, ...]] = ("compliance",)
+UNSUPPORTED_LANES: typing.Final[tuple[str, ...]] = ("compliance",)
 """The keys of the lanes an SDK cannot drive over the coprocess, in table order."""
 
 
-def lane_cli_hint(lane: str, suite: str) -> Optional[str]:
+def lane_cli_hint(lane: str, suite: str) -> str | None:
     """The message reporting that `lane` cannot be driven over the coprocess, naming the
     CLI command that runs it for `suite`; None for a drivable or unknown lane.
     """

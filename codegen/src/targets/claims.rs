@@ -46,18 +46,44 @@ pub struct Scope {
     target: &'static str,
     scope: String,
     claims: BTreeMap<String, Claim>,
+    /// How many declarations of each name the schema's claims account for.
+    schema_declarations: BTreeMap<String, usize>,
 }
 
 impl Scope {
     /// An empty scope: `scope` says which, in the language's words
     /// (``module `mcptest._coprocess` ``, ``class `Coprocess` ``).
     pub fn new(contract: &Contract, target: &'static str, scope: impl Into<String>) -> Self {
-        Self { file: contract.source.clone(), target, scope: scope.into(), claims: BTreeMap::new() }
+        Self { file: contract.source.clone(), target, scope: scope.into(), claims: BTreeMap::new(), schema_declarations: BTreeMap::new() }
     }
 
     /// Claims `name` for something the schema declares at `pointer`.
     pub fn schema(&mut self, name: impl Into<String>, what: impl Into<String>, pointer: &str) -> Result<(), SchemaError> {
-        self.claim(name.into(), Claim { what: what.into(), owner: Owner::Schema(pointer.to_string()) })
+        let name = name.into();
+        *self.schema_declarations.entry(name.clone()).or_default() += 1;
+        self.claim(name, Claim { what: what.into(), owner: Owner::Schema(pointer.to_string()) })
+    }
+
+    /// Claims for the SDK every name of `declared` (the top-level declarations
+    /// read from the rendered file, in order, one entry per declaration) that
+    /// the schema's claims do not account for, except the private ones (the
+    /// runtime's, unreachable by construction). So the SDK's own names are read
+    /// from what is generated, never listed by hand, and a declaration the
+    /// runtime adds next to a schema name of the same spelling is a clash.
+    pub fn sdk_declarations<'n>(
+        &mut self,
+        declared: impl IntoIterator<Item = &'n str>,
+        is_private: impl Fn(&str) -> bool,
+    ) -> Result<(), SchemaError> {
+        let mut remaining = self.schema_declarations.clone();
+        for name in declared {
+            match remaining.get_mut(name) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ if is_private(name) => {}
+                _ => self.sdk(name, format!("the SDK's `{name}`"))?,
+            }
+        }
+        Ok(())
     }
 
     /// Claims `name` for something the SDK declares whatever the schema says.
@@ -136,6 +162,17 @@ mod tests {
         assert_eq!(e.pointer, "/$defs/DecodeFoo");
         assert!(e.problem.contains("`$defs/Foo`") && e.problem.contains("`$defs/DecodeFoo`"), "{}", e.problem);
         assert_eq!(e.fix, "rename one of the two in the schema");
+    }
+
+    #[test]
+    fn declarations_beyond_the_schemas_are_the_sdks() {
+        let mut scope = Scope::new(&contract(), "python", "module `m`");
+        scope.schema("Verdict", "the type `$defs/Verdict`", "/$defs/Verdict").unwrap();
+        scope.sdk_declarations(["Verdict", "DecodeError", "_helper", "DecodeError"], |n| n.starts_with('_')).unwrap();
+        let names: Vec<_> = scope.sdk_names().map(|(n, _)| n).collect();
+        assert_eq!(names, vec!["DecodeError"]);
+        let e = scope.sdk_declarations(["Verdict", "Verdict"], |_| false).unwrap_err();
+        assert!(e.problem.contains("the SDK's `Verdict`"), "{}", e.problem);
     }
 
     #[test]

@@ -50,13 +50,13 @@ export const MAX_DEPTH = 64;
  * The most containers around an open value (or a closed object or array) of any
  * frame type.
  */
-const OPEN_DEPTH: number = 2;
+const _OPEN_DEPTH: number = 2;
 
 // ---------------------------------------------------------------------------
 // Methods
 
 /** The method names, one constant per row of the method table. */
-export const Method = {
+export const MethodName = {
   /**
    * The first request a v2 SDK sends after spawn. The binary tolerates its
    * absence (a v1 SDK never sends it) but enforces the version when it arrives:
@@ -133,12 +133,12 @@ export const Method = {
 } as const;
 
 /** A method name of the method table. */
-export type Method = (typeof Method)[keyof typeof Method];
+export type MethodName = (typeof MethodName)[keyof typeof MethodName];
 
 /** One row of the method table. */
 export interface MethodInfo {
   /** The wire name. */
-  readonly name: Method;
+  readonly name: MethodName;
   /** The `$defs` name of the params shape. */
   readonly params: TypeName;
   /** Whether `params` must be present (otherwise it may be omitted). */
@@ -149,18 +149,18 @@ export interface MethodInfo {
 
 /** The method table, in table order. */
 export const METHOD_TABLE: readonly MethodInfo[] = [
-  { name: Method.CoprocessHandshake, params: "HandshakeParams", paramsRequired: true, result: "HandshakeResult" },
-  { name: Method.McpInitialize, params: "EmptyParams", paramsRequired: false, result: "InitializeResult" },
-  { name: Method.McpCall, params: "CallParams", paramsRequired: true, result: "CallResult" },
-  { name: Method.McpListTools, params: "EmptyParams", paramsRequired: false, result: "ListToolsResult" },
-  { name: Method.McpListResources, params: "EmptyParams", paramsRequired: false, result: "ListResourcesResult" },
-  { name: Method.McpReadResource, params: "ReadResourceParams", paramsRequired: true, result: "ReadResourceResult" },
-  { name: Method.McpCallPrompt, params: "CallPromptParams", paramsRequired: true, result: "CallPromptResult" },
-  { name: Method.McpReporterSetUpload, params: "ReporterSetUploadParams", paramsRequired: true, result: "ReporterStatus" },
-  { name: Method.McpReporterFlush, params: "EmptyParams", paramsRequired: false, result: "ReporterFlushResult" },
-  { name: Method.McpCacheSetMode, params: "CacheSetModeParams", paramsRequired: true, result: "CacheSetModeResult" },
-  { name: Method.McpCassetteSetMode, params: "CassetteSetModeParams", paramsRequired: true, result: "CassetteSetModeResult" },
-  { name: Method.McpShutdown, params: "EmptyParams", paramsRequired: false, result: "ShutdownResult" },
+  { name: MethodName.CoprocessHandshake, params: "HandshakeParams", paramsRequired: true, result: "HandshakeResult" },
+  { name: MethodName.McpInitialize, params: "EmptyParams", paramsRequired: false, result: "InitializeResult" },
+  { name: MethodName.McpCall, params: "CallParams", paramsRequired: true, result: "CallResult" },
+  { name: MethodName.McpListTools, params: "EmptyParams", paramsRequired: false, result: "ListToolsResult" },
+  { name: MethodName.McpListResources, params: "EmptyParams", paramsRequired: false, result: "ListResourcesResult" },
+  { name: MethodName.McpReadResource, params: "ReadResourceParams", paramsRequired: true, result: "ReadResourceResult" },
+  { name: MethodName.McpCallPrompt, params: "CallPromptParams", paramsRequired: true, result: "CallPromptResult" },
+  { name: MethodName.McpReporterSetUpload, params: "ReporterSetUploadParams", paramsRequired: true, result: "ReporterStatus" },
+  { name: MethodName.McpReporterFlush, params: "EmptyParams", paramsRequired: false, result: "ReporterFlushResult" },
+  { name: MethodName.McpCacheSetMode, params: "CacheSetModeParams", paramsRequired: true, result: "CacheSetModeResult" },
+  { name: MethodName.McpCassetteSetMode, params: "CassetteSetModeParams", paramsRequired: true, result: "CassetteSetModeResult" },
+  { name: MethodName.McpShutdown, params: "EmptyParams", paramsRequired: false, result: "ShutdownResult" },
 ];
 
 // ---------------------------------------------------------------------------
@@ -252,27 +252,27 @@ export class DecodeError extends Error {
 }
 
 /** A problem found while decoding; the public decoders add the type name. */
-class Problem {
+class _Problem {
   constructor(
     readonly problem: string,
     readonly path: string,
   ) {}
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
+const _hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * The document order of the objects whose keys JavaScript enumerates in
  * another order (integer-like keys come first in `Object.keys`).
  */
-const documentOrder = new WeakMap<JsonObject, readonly string[]>();
+const _documentOrder = new WeakMap<JsonObject, readonly string[]>();
 
 /** Whether `documentOrder` was ever written (so most lookups are skipped). */
-let documentOrderUsed = false;
+let _documentOrderUsed = false;
 
 /** The keys of `obj` in document order. */
-function memberKeys(obj: JsonObject): readonly string[] {
-  return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
+function _memberKeys(obj: JsonObject): readonly string[] {
+  return (_documentOrderUsed && _documentOrder.get(obj)) || Object.keys(obj);
 }
 
 /**
@@ -283,18 +283,18 @@ function memberKeys(obj: JsonObject): readonly string[] {
  * `hasOwn` check and its member loads all use what this returns, which lets
  * the engine use its fast paths for them.)
  */
-function readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
-  const obj = readObject(value, path, orNull);
-  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+function _readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+  const obj = _readObject(value, path, orNull);
+  const order = path !== _UNTRACED && _documentOrderUsed ? _documentOrder.get(obj) : undefined;
   return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
 }
 
-function isDigit(c: number): boolean {
+function _isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
 /** A recursive-descent parser of one strict I-JSON text. */
-class StrictJsonParser {
+class _StrictJsonParser {
   private pos = 0;
   private depth = 0;
 
@@ -309,13 +309,13 @@ class StrictJsonParser {
     return value;
   }
 
-  private invalid(what: string): Problem {
-    return new Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
+  private invalid(what: string): _Problem {
+    return new _Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
   }
 
-  private unexpected(): Problem {
+  private unexpected(): _Problem {
     if (this.pos >= this.text.length) {
-      return new Problem("invalid JSON: unexpected end of input", "$");
+      return new _Problem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
     const shown = c > 0x20 && c < 0x7f ? JSON.stringify(this.text.charAt(this.pos)) : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -353,7 +353,7 @@ class StrictJsonParser {
       case 0x6e:
         return this.parseLiteral("null", null);
       default:
-        if (c === 0x2d || isDigit(c)) {
+        if (c === 0x2d || _isDigit(c)) {
           return this.parseNumber();
         }
         throw this.unexpected();
@@ -362,7 +362,7 @@ class StrictJsonParser {
 
   private enter(): void {
     if (++this.depth > MAX_DEPTH) {
-      throw new Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
+      throw new _Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
     }
     this.pos++;
   }
@@ -384,8 +384,8 @@ class StrictJsonParser {
         throw this.unexpected();
       }
       const key = this.parseString();
-      if (hasOwn.call(obj, key)) {
-        throw new Problem(`duplicate key \`${key}\``, "$");
+      if (_hasOwn.call(obj, key)) {
+        throw new _Problem(`duplicate key \`${key}\``, "$");
       }
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x3a) {
@@ -395,7 +395,7 @@ class StrictJsonParser {
       const value = this.parseValue();
       if (order !== undefined) {
         order.push(key);
-      } else if (isDigit(key.charCodeAt(0))) {
+      } else if (_isDigit(key.charCodeAt(0))) {
         order = Object.keys(obj);
         order.push(key);
       }
@@ -416,8 +416,8 @@ class StrictJsonParser {
       }
     }
     if (order !== undefined) {
-      documentOrder.set(obj, order);
-      documentOrderUsed = true;
+      _documentOrder.set(obj, order);
+      _documentOrderUsed = true;
     }
     this.depth--;
     return obj;
@@ -470,11 +470,11 @@ class StrictJsonParser {
     let magnitude = 0;
     if (c === 0x30) {
       i++;
-    } else if (isDigit(c)) {
+    } else if (_isDigit(c)) {
       do {
         magnitude = magnitude * 10 + (c - 0x30);
         c = text.charCodeAt(++i);
-      } while (isDigit(c));
+      } while (_isDigit(c));
     } else {
       this.pos = i;
       throw this.unexpected();
@@ -511,13 +511,13 @@ class StrictJsonParser {
   /** Skips one or more digits from `i`; returns the index after them. */
   private skipDigits(i: number): number {
     const text = this.text;
-    if (!isDigit(text.charCodeAt(i))) {
+    if (!_isDigit(text.charCodeAt(i))) {
       this.pos = i;
       throw this.unexpected();
     }
     do {
       i++;
-    } while (isDigit(text.charCodeAt(i)));
+    } while (_isDigit(text.charCodeAt(i)));
     return i;
   }
 
@@ -632,7 +632,7 @@ class StrictJsonParser {
     let unit = 0;
     for (let k = i; k < i + 4; k++) {
       const c = this.text.charCodeAt(k);
-      const digit = isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      const digit = _isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
       if (digit < 0) {
         this.pos = k;
         throw this.invalid("invalid \\u escape");
@@ -644,35 +644,35 @@ class StrictJsonParser {
 }
 
 /** An escaped surrogate, `\uD800` to `\uDFFF` (judged by the strict parser). */
-const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+const _ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /** A raw surrogate code unit without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const _LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A surrogate code unit (half of a pair, or lone). */
-const ANY_SURROGATE = /[\ud800-\udfff]/;
+const _ANY_SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * `String.prototype.isWellFormed` (ES2024: no lone surrogates), where the
  * platform has it; it answers in constant time for most strings.
  */
-const isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
+const _isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
   .isWellFormed;
 
 /** Whether the raw text of `text` holds a surrogate without its other half. */
-function hasLoneSurrogate(text: string): boolean {
-  if (isWellFormed !== undefined) {
-    return !isWellFormed.call(text);
+function _hasLoneSurrogate(text: string): boolean {
+  if (_isWellFormed !== undefined) {
+    return !_isWellFormed.call(text);
   }
-  return ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
+  return _ANY_SURROGATE.test(text) && _LONE_SURROGATE.test(text);
 }
 
 /**
  * Whether `JSON.parse` could let a lone surrogate through: any escaped
  * surrogate (the strict parser judges it), or a raw one without its other half.
  */
-function mayHoldLoneSurrogate(text: string): boolean {
-  return (hasUnicodeEscape(text) && ESCAPED_SURROGATE.test(text)) || hasLoneSurrogate(text);
+function _mayHoldLoneSurrogate(text: string): boolean {
+  return (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) || _hasLoneSurrogate(text);
 }
 
 /**
@@ -681,7 +681,7 @@ function mayHoldLoneSurrogate(text: string): boolean {
  * faster than a two-character one). On text that is not JSON the answer does
  * not matter: `JSON.parse` rejects it.
  */
-function hasUnicodeEscape(text: string): boolean {
+function _hasUnicodeEscape(text: string): boolean {
   for (let i = text.indexOf("\\"); i >= 0; i = text.indexOf("\\", i + 2)) {
     if (text.charCodeAt(i + 1) === 0x75) {
       return true;
@@ -700,17 +700,17 @@ function hasUnicodeEscape(text: string): boolean {
  * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
  * duplicate keys (see `keysMatch`).
  */
-function parsePlainly(text: string): JsonValue | undefined {
-  const value = parseUnchecked(text);
-  return value !== undefined && keysMatch(text, value, keysBelow(value, 0)) ? value : undefined;
+function _parsePlainly(text: string): JsonValue | undefined {
+  const value = _parseUnchecked(text);
+  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0)) ? value : undefined;
 }
 
 /**
  * `text` read by `JSON.parse`, unless it is not JSON or may hold a lone
  * surrogate; the other rules of `parsePlainly` are still to be checked.
  */
-function parseUnchecked(text: string): JsonValue | undefined {
-  if (mayHoldLoneSurrogate(text)) {
+function _parseUnchecked(text: string): JsonValue | undefined {
+  if (_mayHoldLoneSurrogate(text)) {
     return undefined;
   }
   try {
@@ -726,16 +726,16 @@ function parseUnchecked(text: string): JsonValue | undefined {
  * duplicate key: the text has a colon for every key, so a value with fewer
  * keys, colons inside strings aside, lost one.
  */
-function keysMatch(text: string, value: JsonValue, keys: number): boolean {
+function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
   if (keys < 0) {
     return false;
   }
-  const colons = countColons(text);
+  const colons = _countColons(text);
   if (colons === keys) {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value);
+  return text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value);
 }
 
 /**
@@ -744,7 +744,7 @@ function keysMatch(text: string, value: JsonValue, keys: number): boolean {
  * beyond +-(2^53-1) (an integer literal the strict parser rejects, or a number
  * it may accept: it decides).
  */
-function countKeys(value: JsonObject | JsonArray, outer: number): number {
+function _countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (outer === MAX_DEPTH) {
     return -1;
   }
@@ -753,7 +753,7 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as JsonValue;
-      const inner = typeof item === "object" && item !== null ? countKeys(item, outer + 1) : isSafeScalar(item) ? 0 : -1;
+      const inner = typeof item === "object" && item !== null ? _countKeys(item, outer + 1) : _isSafeScalar(item) ? 0 : -1;
       if (inner < 0) {
         return -1;
       }
@@ -763,11 +763,11 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       return -1;
     }
     const member = obj[key] as JsonValue;
-    const inner = typeof member === "object" && member !== null ? countKeys(member, outer + 1) : isSafeScalar(member) ? 0 : -1;
+    const inner = typeof member === "object" && member !== null ? _countKeys(member, outer + 1) : _isSafeScalar(member) ? 0 : -1;
     if (inner < 0) {
       return -1;
     }
@@ -777,20 +777,20 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
 }
 
 /** `countKeys` of any value: 0 for a string, boolean, null or safe number. */
-function keysBelow(value: JsonValue, outer: number): number {
+function _keysBelow(value: JsonValue, outer: number): number {
   if (typeof value === "object" && value !== null) {
-    return countKeys(value, outer);
+    return _countKeys(value, outer);
   }
-  return isSafeScalar(value) ? 0 : -1;
+  return _isSafeScalar(value) ? 0 : -1;
 }
 
 /** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
-function isSafeScalar(value: JsonValue): boolean {
+function _isSafeScalar(value: JsonValue): boolean {
   return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
 }
 
 /** The number of colons in `text`. */
-function countColons(text: string): number {
+function _countColons(text: string): number {
   let count = 0;
   for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) {
     count++;
@@ -799,9 +799,9 @@ function countColons(text: string): number {
 }
 
 /** The number of colons in the strings (keys included) of `value`. */
-function colonsInStrings(value: JsonValue): number {
+function _colonsInStrings(value: JsonValue): number {
   if (typeof value === "string") {
-    return countColons(value);
+    return _countColons(value);
   }
   if (typeof value !== "object" || value === null) {
     return 0;
@@ -809,13 +809,13 @@ function colonsInStrings(value: JsonValue): number {
   let colons = 0;
   if (Array.isArray(value)) {
     for (const item of value as JsonArray) {
-      colons += colonsInStrings(item);
+      colons += _colonsInStrings(item);
     }
     return colons;
   }
   const obj = value as JsonObject;
   for (const key of Object.keys(obj)) {
-    colons += countColons(key) + colonsInStrings(obj[key] as JsonValue);
+    colons += _countColons(key) + _colonsInStrings(obj[key] as JsonValue);
   }
   return colons;
 }
@@ -824,9 +824,9 @@ function colonsInStrings(value: JsonValue): number {
  * Reads one strict JSON text, with `JSON.parse` where it agrees (see
  * `parsePlainly`). Throws a `Problem`.
  */
-function readJsonText(text: string): JsonValue {
-  const value = parsePlainly(text);
-  return value !== undefined ? value : new StrictJsonParser(text).parseDocument();
+function _readJsonText(text: string): JsonValue {
+  const value = _parsePlainly(text);
+  return value !== undefined ? value : new _StrictJsonParser(text).parseDocument();
 }
 
 /**
@@ -839,9 +839,9 @@ function readJsonText(text: string): JsonValue {
  */
 export function parseStrictJson(text: string): JsonValue {
   try {
-    return readJsonText(text);
+    return _readJsonText(text);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError("JSON", e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError("JSON", e.problem, e.path) : e;
   }
 }
 
@@ -853,41 +853,41 @@ export function parseStrictJson(text: string): JsonValue {
  * null. `path` is `UNTRACED` in a first, quick read, which builds no paths and
  * is read again with them when it fails.
  */
-type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+type _Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
 
 /** The path of a quick read (see `Reader`); a traced path starts with `$`. */
-const UNTRACED = "";
+const _UNTRACED = "";
 
 /** `T` with its fields writable, while a decoder builds it. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type _Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Whether a read is counting: the quick read of `decodeText` sets it, and
  * then `openValue` walks each open value for the checks of `parsePlainly`
  * (nesting it as if `OPEN_DEPTH` containers held it).
  */
-let counting = false;
+let _counting = false;
 
 /**
  * The object keys a counting read met: every reader of a closed object or of
  * a map adds its keys, `openValue` those of an open value.
  */
-let keysMet = 0;
+let _keysMet = 0;
 
 /** A `Problem` that only sends a quick read to the strict parser. */
-const DOUBTFUL = new Problem("the strict parser decides", "$");
+const _DOUBTFUL = new _Problem("the strict parser decides", "$");
 
 /**
  * An open value (any JSON) met by a reader; a counting read adds its keys, or
  * leaves a number or nesting the strict parser must judge to it.
  */
-function openValue<T extends JsonValue>(value: T): T {
-  if (counting) {
-    const keys = keysBelow(value, OPEN_DEPTH);
+function _openValue<T extends JsonValue>(value: T): T {
+  if (_counting) {
+    const keys = _keysBelow(value, _OPEN_DEPTH);
     if (keys < 0) {
-      throw DOUBTFUL;
+      throw _DOUBTFUL;
     }
-    keysMet += keys;
+    _keysMet += keys;
   }
   return value;
 }
@@ -901,26 +901,26 @@ function openValue<T extends JsonValue>(value: T): T {
  * document order, so the first problem found is the first one written) and
  * paths.
  */
-function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
-  const value = parseUnchecked(text);
+function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
+  const value = _parseUnchecked(text);
   if (value !== undefined) {
-    counting = OPEN_DEPTH >= 0;
-    keysMet = 0;
+    _counting = _OPEN_DEPTH >= 0;
+    _keysMet = 0;
     try {
-      const decoded = read(value, UNTRACED, false);
-      if (keysMatch(text, value, counting ? keysMet : keysBelow(value, 0))) {
+      const decoded = read(value, _UNTRACED, false);
+      if (_keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))) {
         return decoded;
       }
     } catch (e) {
-      passOnUnlessProblem(e);
+      _passOnUnlessProblem(e);
     } finally {
-      counting = false;
+      _counting = false;
     }
   }
   try {
-    return read(new StrictJsonParser(text).parseDocument(), "$", false);
+    return read(new _StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
   }
 }
 
@@ -928,27 +928,27 @@ function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
  * Decodes an already-parsed value with `read`, naming `typeName` in errors:
  * quickly, else again with paths.
  */
-function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue): T {
   try {
-    return read(value, UNTRACED, false);
+    return read(value, _UNTRACED, false);
   } catch (e) {
-    passOnUnlessProblem(e);
+    _passOnUnlessProblem(e);
   }
   try {
     return read(value, "$", false);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
   }
 }
 
 /** Throws `e` again unless it is a `Problem` (which a traced read redoes). */
-function passOnUnlessProblem(e: unknown): void {
-  if (!(e instanceof Problem)) {
+function _passOnUnlessProblem(e: unknown): void {
+  if (!(e instanceof _Problem)) {
     throw e;
   }
 }
 
-function kindOf(value: JsonValue): string {
+function _kindOf(value: JsonValue): string {
   if (value === null) {
     return "null";
   }
@@ -964,112 +964,112 @@ function kindOf(value: JsonValue): string {
   }
 }
 
-function expected(what: string, value: JsonValue, path: string, orNull: boolean): Problem {
-  return new Problem(`expected ${what}${orNull ? " or null" : ""}, got ${kindOf(value)}`, path);
+function _expected(what: string, value: JsonValue, path: string, orNull: boolean): _Problem {
+  return new _Problem(`expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`, path);
 }
 
-function unknownField(key: string, path: string): Problem {
-  return new Problem(`unknown field \`${key}\``, path);
+function _unknownField(key: string, path: string): _Problem {
+  return new _Problem(`unknown field \`${key}\``, path);
 }
 
-function missingField(key: string, path: string): Problem {
-  return new Problem(`missing field \`${key}\``, path);
+function _missingField(key: string, path: string): _Problem {
+  return new _Problem(`missing field \`${key}\``, path);
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const _IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The path of member `key` of the object at `path`. */
-function pathOfKey(path: string, key: string): string {
-  if (path === UNTRACED) {
-    return UNTRACED;
+function _pathOfKey(path: string, key: string): string {
+  if (path === _UNTRACED) {
+    return _UNTRACED;
   }
-  return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  return _IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
 /** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
-function pathTo(path: string, step: string): string {
-  return path === UNTRACED ? UNTRACED : path + step;
+function _pathTo(path: string, step: string): string {
+  return path === _UNTRACED ? _UNTRACED : path + step;
 }
 
-function readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
+function _readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
   if (typeof value === "boolean") {
     return value;
   }
-  throw expected("boolean", value, path, orNull);
+  throw _expected("boolean", value, path, orNull);
 }
 
-function readString(value: JsonValue, path: string, orNull: boolean): string {
+function _readString(value: JsonValue, path: string, orNull: boolean): string {
   if (typeof value === "string") {
     return value;
   }
-  throw expected("string", value, path, orNull);
+  throw _expected("string", value, path, orNull);
 }
 
-function readInteger(value: JsonValue, path: string, orNull: boolean): number {
+function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw expected("integer", value, path, orNull);
+  throw _expected("integer", value, path, orNull);
 }
 
-function readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, minimum: number): number {
-  const n = readInteger(value, path, orNull);
+function _readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, minimum: number): number {
+  const n = _readInteger(value, path, orNull);
   if (n < minimum) {
-    throw new Problem(`expected integer >= ${minimum}, got ${n}`, path);
+    throw new _Problem(`expected integer >= ${minimum}, got ${n}`, path);
   }
   return n;
 }
 
-function readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
+function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
   if (typeof value === "string") {
     return value;
   }
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw expected("integer or string", value, path, orNull);
+  throw _expected("integer or string", value, path, orNull);
 }
 
-function readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
+function _readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
   if (typeof value !== "string") {
-    throw expected("string", value, path, orNull);
+    throw _expected("string", value, path, orNull);
   }
   if ((allowed as readonly string[]).indexOf(value) < 0) {
     const wanted = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
+    throw new _Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
   }
   return value as T;
 }
 
-function readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
-  throw expected("object", value, path, orNull);
+  throw _expected("object", value, path, orNull);
 }
 
-function readArray(value: JsonValue, path: string, orNull: boolean): JsonArray {
+function _readArray(value: JsonValue, path: string, orNull: boolean): JsonArray {
   if (Array.isArray(value)) {
     return value as JsonArray;
   }
-  throw expected("array", value, path, orNull);
+  throw _expected("array", value, path, orNull);
 }
 
-function readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readItem: (item: JsonValue, itemPath: string) => T): T[] {
-  const items = readArray(value, path, orNull);
+function _readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readItem: (item: JsonValue, itemPath: string) => T): T[] {
+  const items = _readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, path === UNTRACED ? UNTRACED : `${path}[${i}]`);
+    out[i] = readItem(items[i] as JsonValue, path === _UNTRACED ? _UNTRACED : `${path}[${i}]`);
   }
   return out;
 }
 
-function readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry: (entry: JsonValue, entryPath: string) => T): { [key: string]: T } {
-  const obj = readObject(value, path, orNull);
+function _readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry: (entry: JsonValue, entryPath: string) => T): { [key: string]: T } {
+  const obj = _readObject(value, path, orNull);
   const out: { [key: string]: T } = {};
-  for (const key of memberKeys(obj)) {
-    keysMet++;
-    const entry = readEntry(obj[key] as JsonValue, pathOfKey(path, key));
+  for (const key of _memberKeys(obj)) {
+    _keysMet++;
+    const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
     if (key === "__proto__") {
       Object.defineProperty(out, key, { value: entry, writable: true, enumerable: true, configurable: true });
     } else {
@@ -1083,30 +1083,30 @@ function readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry
  * The index of the union variant whose discriminator `obj` has: exactly one
  * must be present.
  */
-function pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
+function _pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
-    if (hasOwn.call(obj, discriminators[i] as string)) {
+    if (_hasOwn.call(obj, discriminators[i] as string)) {
       if (found >= 0) {
-        throw new Problem(discriminators.length === 2 ? `both ${listOf(discriminators, " and ")}` : `more than one of ${listOf(discriminators, ", ")}`, path);
+        throw new _Problem(discriminators.length === 2 ? `both ${_listOf(discriminators, " and ")}` : `more than one of ${_listOf(discriminators, ", ")}`, path);
       }
       found = i;
     }
   }
   if (found < 0) {
-    throw new Problem(discriminators.length === 2 ? `neither ${listOf(discriminators, " nor ")}` : `none of ${listOf(discriminators, ", ")}`, path);
+    throw new _Problem(discriminators.length === 2 ? `neither ${_listOf(discriminators, " nor ")}` : `none of ${_listOf(discriminators, ", ")}`, path);
   }
   return found;
 }
 
-function listOf(names: readonly string[], separator: string): string {
+function _listOf(names: readonly string[], separator: string): string {
   return names.map((name) => `\`${name}\``).join(separator);
 }
 
 // ---------------------------------------------------------------------------
 // Writers shared by the generated encoders
 
-function writeArray<T>(items: readonly T[], writeItem: (item: T) => string): string {
+function _writeArray<T>(items: readonly T[], writeItem: (item: T) => string): string {
   let out = "[";
   for (let i = 0; i < items.length; i++) {
     if (i > 0) {
@@ -1117,7 +1117,7 @@ function writeArray<T>(items: readonly T[], writeItem: (item: T) => string): str
   return out + "]";
 }
 
-function writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry: T) => string): string {
+function _writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry: T) => string): string {
   let out = "{";
   for (const key of Object.keys(entries)) {
     if (out.length > 1) {
@@ -1143,7 +1143,7 @@ export type CacheMode = "off" | "read_write" | "refresh";
 export const CACHE_MODE_VALUES: readonly CacheMode[] = ["off", "read_write", "refresh"];
 
 function readCacheMode(value: JsonValue, path: string, orNull: boolean): CacheMode {
-  return readEnum(value, path, orNull, CACHE_MODE_VALUES);
+  return _readEnum(value, path, orNull, CACHE_MODE_VALUES);
 }
 
 /**
@@ -1151,7 +1151,7 @@ function readCacheMode(value: JsonValue, path: string, orNull: boolean): CacheMo
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeCacheMode(text: string): CacheMode {
-  return decodeText("CacheMode", readCacheMode, text);
+  return _decodeText("CacheMode", readCacheMode, text);
 }
 
 /**
@@ -1159,7 +1159,7 @@ export function decodeCacheMode(text: string): CacheMode {
  * `DecodeError`.
  */
 export function decodeCacheModeValue(value: JsonValue): CacheMode {
-  return decodeParsed("CacheMode", readCacheMode, value);
+  return _decodeParsed("CacheMode", readCacheMode, value);
 }
 
 /**
@@ -1177,24 +1177,24 @@ export interface CacheSetModeParams {
 }
 
 function readCacheSetModeParams(value: JsonValue, path: string, orNull: boolean): CacheSetModeParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let mode: CacheMode | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCacheMode(member, pathTo(path, ".mode"), false);
+        mode = readCacheMode(member, _pathTo(path, ".mode"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (mode === undefined) {
-    throw missingField("mode", path);
+    throw _missingField("mode", path);
   }
   return { mode };
 }
@@ -1204,7 +1204,7 @@ function readCacheSetModeParams(value: JsonValue, path: string, orNull: boolean)
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeCacheSetModeParams(text: string): CacheSetModeParams {
-  return decodeText("CacheSetModeParams", readCacheSetModeParams, text);
+  return _decodeText("CacheSetModeParams", readCacheSetModeParams, text);
 }
 
 /**
@@ -1212,7 +1212,7 @@ export function decodeCacheSetModeParams(text: string): CacheSetModeParams {
  * `DecodeError`.
  */
 export function decodeCacheSetModeParamsValue(value: JsonValue): CacheSetModeParams {
-  return decodeParsed("CacheSetModeParams", readCacheSetModeParams, value);
+  return _decodeParsed("CacheSetModeParams", readCacheSetModeParams, value);
 }
 
 /**
@@ -1236,38 +1236,38 @@ export interface CacheSetModeResult {
 }
 
 function readCacheSetModeResult(value: JsonValue, path: string, orNull: boolean): CacheSetModeResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let mode: CacheMode | undefined;
   let previousMode: CacheMode | undefined;
   let entries: number | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCacheMode(member, pathTo(path, ".mode"), false);
+        mode = readCacheMode(member, _pathTo(path, ".mode"), false);
         break;
       case "previous_mode":
-        previousMode = readCacheMode(member, pathTo(path, ".previous_mode"), false);
+        previousMode = readCacheMode(member, _pathTo(path, ".previous_mode"), false);
         break;
       case "entries":
-        entries = readIntegerAtLeast(member, pathTo(path, ".entries"), false, 0);
+        entries = _readIntegerAtLeast(member, _pathTo(path, ".entries"), false, 0);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (mode === undefined) {
-    throw missingField("mode", path);
+    throw _missingField("mode", path);
   }
   if (previousMode === undefined) {
-    throw missingField("previous_mode", path);
+    throw _missingField("previous_mode", path);
   }
   if (entries === undefined) {
-    throw missingField("entries", path);
+    throw _missingField("entries", path);
   }
   return { mode, previousMode, entries };
 }
@@ -1277,7 +1277,7 @@ function readCacheSetModeResult(value: JsonValue, path: string, orNull: boolean)
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeCacheSetModeResult(text: string): CacheSetModeResult {
-  return decodeText("CacheSetModeResult", readCacheSetModeResult, text);
+  return _decodeText("CacheSetModeResult", readCacheSetModeResult, text);
 }
 
 /**
@@ -1285,7 +1285,7 @@ export function decodeCacheSetModeResult(text: string): CacheSetModeResult {
  * `DecodeError`.
  */
 export function decodeCacheSetModeResultValue(value: JsonValue): CacheSetModeResult {
-  return decodeParsed("CacheSetModeResult", readCacheSetModeResult, value);
+  return _decodeParsed("CacheSetModeResult", readCacheSetModeResult, value);
 }
 
 /**
@@ -1322,38 +1322,38 @@ export interface CallParams {
 }
 
 function readCallParams(value: JsonValue, path: string, orNull: boolean): CallParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let tool: string | undefined;
   let arguments_: McpObject | undefined;
   let passthrough: boolean | undefined;
   let timeoutMs: number | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tool":
-        tool = readString(member, pathTo(path, ".tool"), false);
+        tool = _readString(member, _pathTo(path, ".tool"), false);
         break;
       case "arguments":
-        arguments_ = readMcpObject(member, pathTo(path, ".arguments"), false);
+        arguments_ = readMcpObject(member, _pathTo(path, ".arguments"), false);
         break;
       case "passthrough":
-        passthrough = readBoolean(member, pathTo(path, ".passthrough"), false);
+        passthrough = _readBoolean(member, _pathTo(path, ".passthrough"), false);
         break;
       case "timeout_ms":
-        timeoutMs = readIntegerAtLeast(member, pathTo(path, ".timeout_ms"), false, 1);
+        timeoutMs = _readIntegerAtLeast(member, _pathTo(path, ".timeout_ms"), false, 1);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (tool === undefined) {
-    throw missingField("tool", path);
+    throw _missingField("tool", path);
   }
-  const out: Mutable<CallParams> = { tool };
+  const out: _Mutable<CallParams> = { tool };
   if (arguments_ !== undefined) {
     out.arguments = arguments_;
   }
@@ -1371,7 +1371,7 @@ function readCallParams(value: JsonValue, path: string, orNull: boolean): CallPa
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeCallParams(text: string): CallParams {
-  return decodeText("CallParams", readCallParams, text);
+  return _decodeText("CallParams", readCallParams, text);
 }
 
 /**
@@ -1379,7 +1379,7 @@ export function decodeCallParams(text: string): CallParams {
  * `DecodeError`.
  */
 export function decodeCallParamsValue(value: JsonValue): CallParams {
-  return decodeParsed("CallParams", readCallParams, value);
+  return _decodeParsed("CallParams", readCallParams, value);
 }
 
 /**
@@ -1410,30 +1410,30 @@ export interface CallPromptParams {
 }
 
 function readCallPromptParams(value: JsonValue, path: string, orNull: boolean): CallPromptParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let name: string | undefined;
   let arguments_: PromptArguments | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "name":
-        name = readString(member, pathTo(path, ".name"), false);
+        name = _readString(member, _pathTo(path, ".name"), false);
         break;
       case "arguments":
-        arguments_ = readPromptArguments(member, pathTo(path, ".arguments"), false);
+        arguments_ = readPromptArguments(member, _pathTo(path, ".arguments"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (name === undefined) {
-    throw missingField("name", path);
+    throw _missingField("name", path);
   }
-  const out: Mutable<CallPromptParams> = { name };
+  const out: _Mutable<CallPromptParams> = { name };
   if (arguments_ !== undefined) {
     out.arguments = arguments_;
   }
@@ -1445,7 +1445,7 @@ function readCallPromptParams(value: JsonValue, path: string, orNull: boolean): 
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeCallPromptParams(text: string): CallPromptParams {
-  return decodeText("CallPromptParams", readCallPromptParams, text);
+  return _decodeText("CallPromptParams", readCallPromptParams, text);
 }
 
 /**
@@ -1453,7 +1453,7 @@ export function decodeCallPromptParams(text: string): CallPromptParams {
  * `DecodeError`.
  */
 export function decodeCallPromptParamsValue(value: JsonValue): CallPromptParams {
-  return decodeParsed("CallPromptParams", readCallPromptParams, value);
+  return _decodeParsed("CallPromptParams", readCallPromptParams, value);
 }
 
 /**
@@ -1478,31 +1478,31 @@ export interface CallPromptResult {
 }
 
 function readCallPromptResult(value: JsonValue, path: string, orNull: boolean): CallPromptResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let description: string | null | undefined;
   let messages: readonly McpObject[] | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "description":
-        description = member === null ? null : readString(member, pathTo(path, ".description"), true);
+        description = member === null ? null : _readString(member, _pathTo(path, ".description"), true);
         break;
       case "messages":
-        messages = readArrayOf(member, pathTo(path, ".messages"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        messages = _readArrayOf(member, _pathTo(path, ".messages"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (description === undefined) {
-    throw missingField("description", path);
+    throw _missingField("description", path);
   }
   if (messages === undefined) {
-    throw missingField("messages", path);
+    throw _missingField("messages", path);
   }
   return { description, messages };
 }
@@ -1512,7 +1512,7 @@ function readCallPromptResult(value: JsonValue, path: string, orNull: boolean): 
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeCallPromptResult(text: string): CallPromptResult {
-  return decodeText("CallPromptResult", readCallPromptResult, text);
+  return _decodeText("CallPromptResult", readCallPromptResult, text);
 }
 
 /**
@@ -1520,7 +1520,7 @@ export function decodeCallPromptResult(text: string): CallPromptResult {
  * `DecodeError`.
  */
 export function decodeCallPromptResultValue(value: JsonValue): CallPromptResult {
-  return decodeParsed("CallPromptResult", readCallPromptResult, value);
+  return _decodeParsed("CallPromptResult", readCallPromptResult, value);
 }
 
 /**
@@ -1530,7 +1530,7 @@ export function decodeCallPromptResultValue(value: JsonValue): CallPromptResult 
 export function encodeCallPromptResult(value: CallPromptResult): string {
   let out = "{";
   out += '"description":' + (value.description === null ? "null" : JSON.stringify(value.description));
-  out += ',"messages":' + writeArray(value.messages, (item) => encodeMcpObject(item));
+  out += ',"messages":' + _writeArray(value.messages, (item) => encodeMcpObject(item));
   return out + "}";
 }
 
@@ -1545,8 +1545,8 @@ export type CallResult = Verdict | ToolCallPassthrough;
 const CALL_RESULT_DISCRIMINATORS: readonly string[] = ["success", "content"];
 
 function readCallResult(value: JsonValue, path: string, orNull: boolean): CallResult {
-  const obj = readObject(value, path, orNull);
-  switch (pickVariant(obj, CALL_RESULT_DISCRIMINATORS, path)) {
+  const obj = _readObject(value, path, orNull);
+  switch (_pickVariant(obj, CALL_RESULT_DISCRIMINATORS, path)) {
     case 0:
       return readVerdict(obj, path, false);
     default:
@@ -1559,7 +1559,7 @@ function readCallResult(value: JsonValue, path: string, orNull: boolean): CallRe
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeCallResult(text: string): CallResult {
-  return decodeText("CallResult", readCallResult, text);
+  return _decodeText("CallResult", readCallResult, text);
 }
 
 /**
@@ -1567,7 +1567,7 @@ export function decodeCallResult(text: string): CallResult {
  * `DecodeError`.
  */
 export function decodeCallResultValue(value: JsonValue): CallResult {
-  return decodeParsed("CallResult", readCallResult, value);
+  return _decodeParsed("CallResult", readCallResult, value);
 }
 
 /**
@@ -1592,7 +1592,7 @@ export type CassetteMode = "off" | "record" | "replay";
 export const CASSETTE_MODE_VALUES: readonly CassetteMode[] = ["off", "record", "replay"];
 
 function readCassetteMode(value: JsonValue, path: string, orNull: boolean): CassetteMode {
-  return readEnum(value, path, orNull, CASSETTE_MODE_VALUES);
+  return _readEnum(value, path, orNull, CASSETTE_MODE_VALUES);
 }
 
 /**
@@ -1600,7 +1600,7 @@ function readCassetteMode(value: JsonValue, path: string, orNull: boolean): Cass
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeCassetteMode(text: string): CassetteMode {
-  return decodeText("CassetteMode", readCassetteMode, text);
+  return _decodeText("CassetteMode", readCassetteMode, text);
 }
 
 /**
@@ -1608,7 +1608,7 @@ export function decodeCassetteMode(text: string): CassetteMode {
  * `DecodeError`.
  */
 export function decodeCassetteModeValue(value: JsonValue): CassetteMode {
-  return decodeParsed("CassetteMode", readCassetteMode, value);
+  return _decodeParsed("CassetteMode", readCassetteMode, value);
 }
 
 /**
@@ -1631,30 +1631,30 @@ export interface CassetteSetModeParams {
 }
 
 function readCassetteSetModeParams(value: JsonValue, path: string, orNull: boolean): CassetteSetModeParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let mode: CassetteMode | undefined;
   let path_: string | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCassetteMode(member, pathTo(path, ".mode"), false);
+        mode = readCassetteMode(member, _pathTo(path, ".mode"), false);
         break;
       case "path":
-        path_ = readString(member, pathTo(path, ".path"), false);
+        path_ = _readString(member, _pathTo(path, ".path"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (mode === undefined) {
-    throw missingField("mode", path);
+    throw _missingField("mode", path);
   }
-  const out: Mutable<CassetteSetModeParams> = { mode };
+  const out: _Mutable<CassetteSetModeParams> = { mode };
   if (path_ !== undefined) {
     out.path = path_;
   }
@@ -1666,7 +1666,7 @@ function readCassetteSetModeParams(value: JsonValue, path: string, orNull: boole
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeCassetteSetModeParams(text: string): CassetteSetModeParams {
-  return decodeText("CassetteSetModeParams", readCassetteSetModeParams, text);
+  return _decodeText("CassetteSetModeParams", readCassetteSetModeParams, text);
 }
 
 /**
@@ -1674,7 +1674,7 @@ export function decodeCassetteSetModeParams(text: string): CassetteSetModeParams
  * `DecodeError`.
  */
 export function decodeCassetteSetModeParamsValue(value: JsonValue): CassetteSetModeParams {
-  return decodeParsed("CassetteSetModeParams", readCassetteSetModeParams, value);
+  return _decodeParsed("CassetteSetModeParams", readCassetteSetModeParams, value);
 }
 
 /**
@@ -1701,38 +1701,38 @@ export interface CassetteSetModeResult {
 }
 
 function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boolean): CassetteSetModeResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let mode: CassetteMode | undefined;
   let previousMode: CassetteMode | undefined;
   let path_: string | null | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "mode":
-        mode = readCassetteMode(member, pathTo(path, ".mode"), false);
+        mode = readCassetteMode(member, _pathTo(path, ".mode"), false);
         break;
       case "previous_mode":
-        previousMode = readCassetteMode(member, pathTo(path, ".previous_mode"), false);
+        previousMode = readCassetteMode(member, _pathTo(path, ".previous_mode"), false);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
+        path_ = member === null ? null : _readString(member, _pathTo(path, ".path"), true);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (mode === undefined) {
-    throw missingField("mode", path);
+    throw _missingField("mode", path);
   }
   if (previousMode === undefined) {
-    throw missingField("previous_mode", path);
+    throw _missingField("previous_mode", path);
   }
   if (path_ === undefined) {
-    throw missingField("path", path);
+    throw _missingField("path", path);
   }
   return { mode, previousMode, path: path_ };
 }
@@ -1742,7 +1742,7 @@ function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boole
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeCassetteSetModeResult(text: string): CassetteSetModeResult {
-  return decodeText("CassetteSetModeResult", readCassetteSetModeResult, text);
+  return _decodeText("CassetteSetModeResult", readCassetteSetModeResult, text);
 }
 
 /**
@@ -1750,7 +1750,7 @@ export function decodeCassetteSetModeResult(text: string): CassetteSetModeResult
  * `DecodeError`.
  */
 export function decodeCassetteSetModeResultValue(value: JsonValue): CassetteSetModeResult {
-  return decodeParsed("CassetteSetModeResult", readCassetteSetModeResult, value);
+  return _decodeParsed("CassetteSetModeResult", readCassetteSetModeResult, value);
 }
 
 /**
@@ -1766,13 +1766,13 @@ export function encodeCassetteSetModeResult(value: CassetteSetModeResult): strin
 }
 
 /** The params of a method that takes none: omitted, or an empty object. */
-export type EmptyParams = Record<string, never>;
+export type EmptyParams = { [key: string]: never };
 
 function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
-    if (hasOwn.call(obj, key)) {
-      throw unknownField(key, path);
+    if (_hasOwn.call(obj, key)) {
+      throw _unknownField(key, path);
     }
   }
   return {};
@@ -1783,7 +1783,7 @@ function readEmptyParams(value: JsonValue, path: string, orNull: boolean): Empty
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeEmptyParams(text: string): EmptyParams {
-  return decodeText("EmptyParams", readEmptyParams, text);
+  return _decodeText("EmptyParams", readEmptyParams, text);
 }
 
 /**
@@ -1791,7 +1791,7 @@ export function decodeEmptyParams(text: string): EmptyParams {
  * `DecodeError`.
  */
 export function decodeEmptyParamsValue(value: JsonValue): EmptyParams {
-  return decodeParsed("EmptyParams", readEmptyParams, value);
+  return _decodeParsed("EmptyParams", readEmptyParams, value);
 }
 
 /**
@@ -1819,37 +1819,37 @@ export interface ErrorObject {
 }
 
 function readErrorObject(value: JsonValue, path: string, orNull: boolean): ErrorObject {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let code: number | undefined;
   let message: string | undefined;
   let data: JsonValue | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
-        code = readInteger(member, pathTo(path, ".code"), false);
+        code = _readInteger(member, _pathTo(path, ".code"), false);
         break;
       case "message":
-        message = readString(member, pathTo(path, ".message"), false);
+        message = _readString(member, _pathTo(path, ".message"), false);
         break;
       case "data":
-        data = openValue(member);
+        data = _openValue(member);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (code === undefined) {
-    throw missingField("code", path);
+    throw _missingField("code", path);
   }
   if (message === undefined) {
-    throw missingField("message", path);
+    throw _missingField("message", path);
   }
-  const out: Mutable<ErrorObject> = { code, message };
+  const out: _Mutable<ErrorObject> = { code, message };
   if (data !== undefined) {
     out.data = data;
   }
@@ -1861,7 +1861,7 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeErrorObject(text: string): ErrorObject {
-  return decodeText("ErrorObject", readErrorObject, text);
+  return _decodeText("ErrorObject", readErrorObject, text);
 }
 
 /**
@@ -1869,7 +1869,7 @@ export function decodeErrorObject(text: string): ErrorObject {
  * `DecodeError`.
  */
 export function decodeErrorObjectValue(value: JsonValue): ErrorObject {
-  return decodeParsed("ErrorObject", readErrorObject, value);
+  return _decodeParsed("ErrorObject", readErrorObject, value);
 }
 
 /**
@@ -1900,38 +1900,38 @@ export interface ErrorResponse {
 }
 
 function readErrorResponse(value: JsonValue, path: string, orNull: boolean): ErrorResponse {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
   let error: ErrorObject | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = member === null ? null : readRequestId(member, pathTo(path, ".id"), true);
+        id = member === null ? null : readRequestId(member, _pathTo(path, ".id"), true);
         break;
       case "error":
-        error = readErrorObject(member, pathTo(path, ".error"), false);
+        error = readErrorObject(member, _pathTo(path, ".error"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (error === undefined) {
-    throw missingField("error", path);
+    throw _missingField("error", path);
   }
   return { jsonrpc, id, error };
 }
@@ -1941,7 +1941,7 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeErrorResponse(text: string): ErrorResponse {
-  return decodeText("ErrorResponse", readErrorResponse, text);
+  return _decodeText("ErrorResponse", readErrorResponse, text);
 }
 
 /**
@@ -1949,7 +1949,7 @@ export function decodeErrorResponse(text: string): ErrorResponse {
  * `DecodeError`.
  */
 export function decodeErrorResponseValue(value: JsonValue): ErrorResponse {
-  return decodeParsed("ErrorResponse", readErrorResponse, value);
+  return _decodeParsed("ErrorResponse", readErrorResponse, value);
 }
 
 /**
@@ -1982,34 +1982,34 @@ export interface HandshakeParams {
 }
 
 function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): HandshakeParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
   let sdkVersion: string | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
+        protocolVersion = _readInteger(member, _pathTo(path, ".protocol_version"), false);
         break;
       case "sdk":
-        sdk = readString(member, pathTo(path, ".sdk"), false);
+        sdk = _readString(member, _pathTo(path, ".sdk"), false);
         break;
       case "sdk_version":
-        sdkVersion = readString(member, pathTo(path, ".sdk_version"), false);
+        sdkVersion = _readString(member, _pathTo(path, ".sdk_version"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw missingField("protocol_version", path);
+    throw _missingField("protocol_version", path);
   }
-  const out: Mutable<HandshakeParams> = { protocolVersion };
+  const out: _Mutable<HandshakeParams> = { protocolVersion };
   if (sdk !== undefined) {
     out.sdk = sdk;
   }
@@ -2024,7 +2024,7 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeHandshakeParams(text: string): HandshakeParams {
-  return decodeText("HandshakeParams", readHandshakeParams, text);
+  return _decodeText("HandshakeParams", readHandshakeParams, text);
 }
 
 /**
@@ -2032,7 +2032,7 @@ export function decodeHandshakeParams(text: string): HandshakeParams {
  * `DecodeError`.
  */
 export function decodeHandshakeParamsValue(value: JsonValue): HandshakeParams {
-  return decodeParsed("HandshakeParams", readHandshakeParams, value);
+  return _decodeParsed("HandshakeParams", readHandshakeParams, value);
 }
 
 /**
@@ -2066,31 +2066,31 @@ export interface HandshakeResult {
 }
 
 function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): HandshakeResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
+        protocolVersion = _readInteger(member, _pathTo(path, ".protocol_version"), false);
         break;
       case "binary_version":
-        binaryVersion = readString(member, pathTo(path, ".binary_version"), false);
+        binaryVersion = _readString(member, _pathTo(path, ".binary_version"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw missingField("protocol_version", path);
+    throw _missingField("protocol_version", path);
   }
   if (binaryVersion === undefined) {
-    throw missingField("binary_version", path);
+    throw _missingField("binary_version", path);
   }
   return { protocolVersion, binaryVersion };
 }
@@ -2100,7 +2100,7 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeHandshakeResult(text: string): HandshakeResult {
-  return decodeText("HandshakeResult", readHandshakeResult, text);
+  return _decodeText("HandshakeResult", readHandshakeResult, text);
 }
 
 /**
@@ -2108,7 +2108,7 @@ export function decodeHandshakeResult(text: string): HandshakeResult {
  * `DecodeError`.
  */
 export function decodeHandshakeResultValue(value: JsonValue): HandshakeResult {
-  return decodeParsed("HandshakeResult", readHandshakeResult, value);
+  return _decodeParsed("HandshakeResult", readHandshakeResult, value);
 }
 
 /**
@@ -2150,7 +2150,7 @@ export interface InitializeResult {
 }
 
 function readInitializeResult(value: JsonValue, path: string, orNull: boolean): InitializeResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let era: McpEra | undefined;
   let mcpProtocolVersion: string | undefined;
   let serverName: string | undefined;
@@ -2158,51 +2158,51 @@ function readInitializeResult(value: JsonValue, path: string, orNull: boolean): 
   let capabilities: McpObject | undefined;
   let instructions: string | null | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "era":
-        era = readMcpEra(member, pathTo(path, ".era"), false);
+        era = readMcpEra(member, _pathTo(path, ".era"), false);
         break;
       case "mcp_protocol_version":
-        mcpProtocolVersion = readString(member, pathTo(path, ".mcp_protocol_version"), false);
+        mcpProtocolVersion = _readString(member, _pathTo(path, ".mcp_protocol_version"), false);
         break;
       case "server_name":
-        serverName = readString(member, pathTo(path, ".server_name"), false);
+        serverName = _readString(member, _pathTo(path, ".server_name"), false);
         break;
       case "server_version":
-        serverVersion = readString(member, pathTo(path, ".server_version"), false);
+        serverVersion = _readString(member, _pathTo(path, ".server_version"), false);
         break;
       case "capabilities":
-        capabilities = readMcpObject(member, pathTo(path, ".capabilities"), false);
+        capabilities = readMcpObject(member, _pathTo(path, ".capabilities"), false);
         break;
       case "instructions":
-        instructions = member === null ? null : readString(member, pathTo(path, ".instructions"), true);
+        instructions = member === null ? null : _readString(member, _pathTo(path, ".instructions"), true);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (era === undefined) {
-    throw missingField("era", path);
+    throw _missingField("era", path);
   }
   if (mcpProtocolVersion === undefined) {
-    throw missingField("mcp_protocol_version", path);
+    throw _missingField("mcp_protocol_version", path);
   }
   if (serverName === undefined) {
-    throw missingField("server_name", path);
+    throw _missingField("server_name", path);
   }
   if (serverVersion === undefined) {
-    throw missingField("server_version", path);
+    throw _missingField("server_version", path);
   }
   if (capabilities === undefined) {
-    throw missingField("capabilities", path);
+    throw _missingField("capabilities", path);
   }
   if (instructions === undefined) {
-    throw missingField("instructions", path);
+    throw _missingField("instructions", path);
   }
   return { era, mcpProtocolVersion, serverName, serverVersion, capabilities, instructions };
 }
@@ -2212,7 +2212,7 @@ function readInitializeResult(value: JsonValue, path: string, orNull: boolean): 
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeInitializeResult(text: string): InitializeResult {
-  return decodeText("InitializeResult", readInitializeResult, text);
+  return _decodeText("InitializeResult", readInitializeResult, text);
 }
 
 /**
@@ -2220,7 +2220,7 @@ export function decodeInitializeResult(text: string): InitializeResult {
  * `DecodeError`.
  */
 export function decodeInitializeResultValue(value: JsonValue): InitializeResult {
-  return decodeParsed("InitializeResult", readInitializeResult, value);
+  return _decodeParsed("InitializeResult", readInitializeResult, value);
 }
 
 /**
@@ -2245,7 +2245,7 @@ export type JsonRpcVersion = "2.0";
 export const JSON_RPC_VERSION_VALUES: readonly JsonRpcVersion[] = ["2.0"];
 
 function readJsonRpcVersion(value: JsonValue, path: string, orNull: boolean): JsonRpcVersion {
-  return readEnum(value, path, orNull, JSON_RPC_VERSION_VALUES);
+  return _readEnum(value, path, orNull, JSON_RPC_VERSION_VALUES);
 }
 
 /**
@@ -2253,7 +2253,7 @@ function readJsonRpcVersion(value: JsonValue, path: string, orNull: boolean): Js
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeJsonRpcVersion(text: string): JsonRpcVersion {
-  return decodeText("JsonRpcVersion", readJsonRpcVersion, text);
+  return _decodeText("JsonRpcVersion", readJsonRpcVersion, text);
 }
 
 /**
@@ -2261,7 +2261,7 @@ export function decodeJsonRpcVersion(text: string): JsonRpcVersion {
  * `DecodeError`.
  */
 export function decodeJsonRpcVersionValue(value: JsonValue): JsonRpcVersion {
-  return decodeParsed("JsonRpcVersion", readJsonRpcVersion, value);
+  return _decodeParsed("JsonRpcVersion", readJsonRpcVersion, value);
 }
 
 /**
@@ -2282,24 +2282,24 @@ export interface ListResourcesResult {
 }
 
 function readListResourcesResult(value: JsonValue, path: string, orNull: boolean): ListResourcesResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let resources: readonly McpObject[] | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "resources":
-        resources = readArrayOf(member, pathTo(path, ".resources"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        resources = _readArrayOf(member, _pathTo(path, ".resources"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (resources === undefined) {
-    throw missingField("resources", path);
+    throw _missingField("resources", path);
   }
   return { resources };
 }
@@ -2309,7 +2309,7 @@ function readListResourcesResult(value: JsonValue, path: string, orNull: boolean
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeListResourcesResult(text: string): ListResourcesResult {
-  return decodeText("ListResourcesResult", readListResourcesResult, text);
+  return _decodeText("ListResourcesResult", readListResourcesResult, text);
 }
 
 /**
@@ -2317,7 +2317,7 @@ export function decodeListResourcesResult(text: string): ListResourcesResult {
  * `DecodeError`.
  */
 export function decodeListResourcesResultValue(value: JsonValue): ListResourcesResult {
-  return decodeParsed("ListResourcesResult", readListResourcesResult, value);
+  return _decodeParsed("ListResourcesResult", readListResourcesResult, value);
 }
 
 /**
@@ -2326,7 +2326,7 @@ export function decodeListResourcesResultValue(value: JsonValue): ListResourcesR
  */
 export function encodeListResourcesResult(value: ListResourcesResult): string {
   let out = "{";
-  out += '"resources":' + writeArray(value.resources, (item) => encodeMcpObject(item));
+  out += '"resources":' + _writeArray(value.resources, (item) => encodeMcpObject(item));
   return out + "}";
 }
 
@@ -2339,24 +2339,24 @@ export interface ListToolsResult {
 }
 
 function readListToolsResult(value: JsonValue, path: string, orNull: boolean): ListToolsResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let tools: readonly McpObject[] | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tools":
-        tools = readArrayOf(member, pathTo(path, ".tools"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        tools = _readArrayOf(member, _pathTo(path, ".tools"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (tools === undefined) {
-    throw missingField("tools", path);
+    throw _missingField("tools", path);
   }
   return { tools };
 }
@@ -2366,7 +2366,7 @@ function readListToolsResult(value: JsonValue, path: string, orNull: boolean): L
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeListToolsResult(text: string): ListToolsResult {
-  return decodeText("ListToolsResult", readListToolsResult, text);
+  return _decodeText("ListToolsResult", readListToolsResult, text);
 }
 
 /**
@@ -2374,7 +2374,7 @@ export function decodeListToolsResult(text: string): ListToolsResult {
  * `DecodeError`.
  */
 export function decodeListToolsResultValue(value: JsonValue): ListToolsResult {
-  return decodeParsed("ListToolsResult", readListToolsResult, value);
+  return _decodeParsed("ListToolsResult", readListToolsResult, value);
 }
 
 /**
@@ -2383,7 +2383,7 @@ export function decodeListToolsResultValue(value: JsonValue): ListToolsResult {
  */
 export function encodeListToolsResult(value: ListToolsResult): string {
   let out = "{";
-  out += '"tools":' + writeArray(value.tools, (item) => encodeMcpObject(item));
+  out += '"tools":' + _writeArray(value.tools, (item) => encodeMcpObject(item));
   return out + "}";
 }
 
@@ -2397,7 +2397,7 @@ export type McpEra = "modern" | "legacy";
 export const MCP_ERA_VALUES: readonly McpEra[] = ["modern", "legacy"];
 
 function readMcpEra(value: JsonValue, path: string, orNull: boolean): McpEra {
-  return readEnum(value, path, orNull, MCP_ERA_VALUES);
+  return _readEnum(value, path, orNull, MCP_ERA_VALUES);
 }
 
 /**
@@ -2405,14 +2405,14 @@ function readMcpEra(value: JsonValue, path: string, orNull: boolean): McpEra {
  * Throws a `DecodeError`.
  */
 export function decodeMcpEra(text: string): McpEra {
-  return decodeText("McpEra", readMcpEra, text);
+  return _decodeText("McpEra", readMcpEra, text);
 }
 
 /**
  * Decodes a `McpEra` from an already-parsed JSON value. Throws a `DecodeError`.
  */
 export function decodeMcpEraValue(value: JsonValue): McpEra {
-  return decodeParsed("McpEra", readMcpEra, value);
+  return _decodeParsed("McpEra", readMcpEra, value);
 }
 
 /**
@@ -2432,7 +2432,7 @@ export function encodeMcpEra(value: McpEra): string {
 export type McpObject = JsonObject;
 
 function readMcpObject(value: JsonValue, path: string, orNull: boolean): McpObject {
-  return openValue(readObject(value, path, orNull));
+  return _openValue(_readObject(value, path, orNull));
 }
 
 /**
@@ -2440,7 +2440,7 @@ function readMcpObject(value: JsonValue, path: string, orNull: boolean): McpObje
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeMcpObject(text: string): McpObject {
-  return decodeText("McpObject", readMcpObject, text);
+  return _decodeText("McpObject", readMcpObject, text);
 }
 
 /**
@@ -2448,7 +2448,7 @@ export function decodeMcpObject(text: string): McpObject {
  * `DecodeError`.
  */
 export function decodeMcpObjectValue(value: JsonValue): McpObject {
-  return decodeParsed("McpObject", readMcpObject, value);
+  return _decodeParsed("McpObject", readMcpObject, value);
 }
 
 /**
@@ -2467,7 +2467,7 @@ export function encodeMcpObject(value: McpObject): string {
 export type Params = JsonObject;
 
 function readParams(value: JsonValue, path: string, orNull: boolean): Params {
-  return openValue(readObject(value, path, orNull));
+  return _openValue(_readObject(value, path, orNull));
 }
 
 /**
@@ -2475,14 +2475,14 @@ function readParams(value: JsonValue, path: string, orNull: boolean): Params {
  * Throws a `DecodeError`.
  */
 export function decodeParams(text: string): Params {
-  return decodeText("Params", readParams, text);
+  return _decodeText("Params", readParams, text);
 }
 
 /**
  * Decodes a `Params` from an already-parsed JSON value. Throws a `DecodeError`.
  */
 export function decodeParamsValue(value: JsonValue): Params {
-  return decodeParsed("Params", readParams, value);
+  return _decodeParsed("Params", readParams, value);
 }
 
 /**
@@ -2497,7 +2497,7 @@ export function encodeParams(value: Params): string {
 export type PromptArguments = { readonly [key: string]: string };
 
 function readPromptArguments(value: JsonValue, path: string, orNull: boolean): PromptArguments {
-  return readMapOf(value, path, orNull, (entry, entryPath) => readString(entry, entryPath, false));
+  return _readMapOf(value, path, orNull, (entry, entryPath) => _readString(entry, entryPath, false));
 }
 
 /**
@@ -2505,7 +2505,7 @@ function readPromptArguments(value: JsonValue, path: string, orNull: boolean): P
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodePromptArguments(text: string): PromptArguments {
-  return decodeText("PromptArguments", readPromptArguments, text);
+  return _decodeText("PromptArguments", readPromptArguments, text);
 }
 
 /**
@@ -2513,7 +2513,7 @@ export function decodePromptArguments(text: string): PromptArguments {
  * `DecodeError`.
  */
 export function decodePromptArgumentsValue(value: JsonValue): PromptArguments {
-  return decodeParsed("PromptArguments", readPromptArguments, value);
+  return _decodeParsed("PromptArguments", readPromptArguments, value);
 }
 
 /**
@@ -2521,7 +2521,7 @@ export function decodePromptArgumentsValue(value: JsonValue): PromptArguments {
  * the end).
  */
 export function encodePromptArguments(value: PromptArguments): string {
-  return writeMap(value, (entry) => JSON.stringify(entry));
+  return _writeMap(value, (entry) => JSON.stringify(entry));
 }
 
 /** The params of `mcp.readResource`. */
@@ -2531,24 +2531,24 @@ export interface ReadResourceParams {
 }
 
 function readReadResourceParams(value: JsonValue, path: string, orNull: boolean): ReadResourceParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let uri: string | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "uri":
-        uri = readString(member, pathTo(path, ".uri"), false);
+        uri = _readString(member, _pathTo(path, ".uri"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (uri === undefined) {
-    throw missingField("uri", path);
+    throw _missingField("uri", path);
   }
   return { uri };
 }
@@ -2558,7 +2558,7 @@ function readReadResourceParams(value: JsonValue, path: string, orNull: boolean)
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeReadResourceParams(text: string): ReadResourceParams {
-  return decodeText("ReadResourceParams", readReadResourceParams, text);
+  return _decodeText("ReadResourceParams", readReadResourceParams, text);
 }
 
 /**
@@ -2566,7 +2566,7 @@ export function decodeReadResourceParams(text: string): ReadResourceParams {
  * `DecodeError`.
  */
 export function decodeReadResourceParamsValue(value: JsonValue): ReadResourceParams {
-  return decodeParsed("ReadResourceParams", readReadResourceParams, value);
+  return _decodeParsed("ReadResourceParams", readReadResourceParams, value);
 }
 
 /**
@@ -2588,24 +2588,24 @@ export interface ReadResourceResult {
 }
 
 function readReadResourceResult(value: JsonValue, path: string, orNull: boolean): ReadResourceResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let contents: readonly McpObject[] | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "contents":
-        contents = readArrayOf(member, pathTo(path, ".contents"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        contents = _readArrayOf(member, _pathTo(path, ".contents"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (contents === undefined) {
-    throw missingField("contents", path);
+    throw _missingField("contents", path);
   }
   return { contents };
 }
@@ -2615,7 +2615,7 @@ function readReadResourceResult(value: JsonValue, path: string, orNull: boolean)
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeReadResourceResult(text: string): ReadResourceResult {
-  return decodeText("ReadResourceResult", readReadResourceResult, text);
+  return _decodeText("ReadResourceResult", readReadResourceResult, text);
 }
 
 /**
@@ -2623,7 +2623,7 @@ export function decodeReadResourceResult(text: string): ReadResourceResult {
  * `DecodeError`.
  */
 export function decodeReadResourceResultValue(value: JsonValue): ReadResourceResult {
-  return decodeParsed("ReadResourceResult", readReadResourceResult, value);
+  return _decodeParsed("ReadResourceResult", readReadResourceResult, value);
 }
 
 /**
@@ -2632,7 +2632,7 @@ export function decodeReadResourceResultValue(value: JsonValue): ReadResourceRes
  */
 export function encodeReadResourceResult(value: ReadResourceResult): string {
   let out = "{";
-  out += '"contents":' + writeArray(value.contents, (item) => encodeMcpObject(item));
+  out += '"contents":' + _writeArray(value.contents, (item) => encodeMcpObject(item));
   return out + "}";
 }
 
@@ -2645,31 +2645,31 @@ export interface ReporterFlushResult {
 }
 
 function readReporterFlushResult(value: JsonValue, path: string, orNull: boolean): ReporterFlushResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let written: number | undefined;
   let path_: string | null | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "written":
-        written = readIntegerAtLeast(member, pathTo(path, ".written"), false, 0);
+        written = _readIntegerAtLeast(member, _pathTo(path, ".written"), false, 0);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
+        path_ = member === null ? null : _readString(member, _pathTo(path, ".path"), true);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (written === undefined) {
-    throw missingField("written", path);
+    throw _missingField("written", path);
   }
   if (path_ === undefined) {
-    throw missingField("path", path);
+    throw _missingField("path", path);
   }
   return { written, path: path_ };
 }
@@ -2679,7 +2679,7 @@ function readReporterFlushResult(value: JsonValue, path: string, orNull: boolean
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeReporterFlushResult(text: string): ReporterFlushResult {
-  return decodeText("ReporterFlushResult", readReporterFlushResult, text);
+  return _decodeText("ReporterFlushResult", readReporterFlushResult, text);
 }
 
 /**
@@ -2687,7 +2687,7 @@ export function decodeReporterFlushResult(text: string): ReporterFlushResult {
  * `DecodeError`.
  */
 export function decodeReporterFlushResultValue(value: JsonValue): ReporterFlushResult {
-  return decodeParsed("ReporterFlushResult", readReporterFlushResult, value);
+  return _decodeParsed("ReporterFlushResult", readReporterFlushResult, value);
 }
 
 /**
@@ -2713,30 +2713,30 @@ export interface ReporterSetUploadParams {
 }
 
 function readReporterSetUploadParams(value: JsonValue, path: string, orNull: boolean): ReporterSetUploadParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let enabled: boolean | undefined;
   let path_: string | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "enabled":
-        enabled = readBoolean(member, pathTo(path, ".enabled"), false);
+        enabled = _readBoolean(member, _pathTo(path, ".enabled"), false);
         break;
       case "path":
-        path_ = readString(member, pathTo(path, ".path"), false);
+        path_ = _readString(member, _pathTo(path, ".path"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (enabled === undefined) {
-    throw missingField("enabled", path);
+    throw _missingField("enabled", path);
   }
-  const out: Mutable<ReporterSetUploadParams> = { enabled };
+  const out: _Mutable<ReporterSetUploadParams> = { enabled };
   if (path_ !== undefined) {
     out.path = path_;
   }
@@ -2748,7 +2748,7 @@ function readReporterSetUploadParams(value: JsonValue, path: string, orNull: boo
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeReporterSetUploadParams(text: string): ReporterSetUploadParams {
-  return decodeText("ReporterSetUploadParams", readReporterSetUploadParams, text);
+  return _decodeText("ReporterSetUploadParams", readReporterSetUploadParams, text);
 }
 
 /**
@@ -2756,7 +2756,7 @@ export function decodeReporterSetUploadParams(text: string): ReporterSetUploadPa
  * a `DecodeError`.
  */
 export function decodeReporterSetUploadParamsValue(value: JsonValue): ReporterSetUploadParams {
-  return decodeParsed("ReporterSetUploadParams", readReporterSetUploadParams, value);
+  return _decodeParsed("ReporterSetUploadParams", readReporterSetUploadParams, value);
 }
 
 /**
@@ -2783,38 +2783,38 @@ export interface ReporterStatus {
 }
 
 function readReporterStatus(value: JsonValue, path: string, orNull: boolean): ReporterStatus {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let enabled: boolean | undefined;
   let path_: string | null | undefined;
   let pending: number | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "enabled":
-        enabled = readBoolean(member, pathTo(path, ".enabled"), false);
+        enabled = _readBoolean(member, _pathTo(path, ".enabled"), false);
         break;
       case "path":
-        path_ = member === null ? null : readString(member, pathTo(path, ".path"), true);
+        path_ = member === null ? null : _readString(member, _pathTo(path, ".path"), true);
         break;
       case "pending":
-        pending = readIntegerAtLeast(member, pathTo(path, ".pending"), false, 0);
+        pending = _readIntegerAtLeast(member, _pathTo(path, ".pending"), false, 0);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (enabled === undefined) {
-    throw missingField("enabled", path);
+    throw _missingField("enabled", path);
   }
   if (path_ === undefined) {
-    throw missingField("path", path);
+    throw _missingField("path", path);
   }
   if (pending === undefined) {
-    throw missingField("pending", path);
+    throw _missingField("pending", path);
   }
   return { enabled, path: path_, pending };
 }
@@ -2824,7 +2824,7 @@ function readReporterStatus(value: JsonValue, path: string, orNull: boolean): Re
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeReporterStatus(text: string): ReporterStatus {
-  return decodeText("ReporterStatus", readReporterStatus, text);
+  return _decodeText("ReporterStatus", readReporterStatus, text);
 }
 
 /**
@@ -2832,7 +2832,7 @@ export function decodeReporterStatus(text: string): ReporterStatus {
  * `DecodeError`.
  */
 export function decodeReporterStatusValue(value: JsonValue): ReporterStatus {
-  return decodeParsed("ReporterStatus", readReporterStatus, value);
+  return _decodeParsed("ReporterStatus", readReporterStatus, value);
 }
 
 /**
@@ -2868,44 +2868,44 @@ export interface Request {
 }
 
 function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: Params | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, pathTo(path, ".id"), false);
+        id = readRequestId(member, _pathTo(path, ".id"), false);
         break;
       case "method":
-        method = readString(member, pathTo(path, ".method"), false);
+        method = _readString(member, _pathTo(path, ".method"), false);
         break;
       case "params":
-        params = readParams(member, pathTo(path, ".params"), false);
+        params = readParams(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (method === undefined) {
-    throw missingField("method", path);
+    throw _missingField("method", path);
   }
-  const out: Mutable<Request> = { jsonrpc, id, method };
+  const out: _Mutable<Request> = { jsonrpc, id, method };
   if (params !== undefined) {
     out.params = params;
   }
@@ -2917,7 +2917,7 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeRequest(text: string): Request {
-  return decodeText("Request", readRequest, text);
+  return _decodeText("Request", readRequest, text);
 }
 
 /**
@@ -2925,7 +2925,7 @@ export function decodeRequest(text: string): Request {
  * `DecodeError`.
  */
 export function decodeRequestValue(value: JsonValue): Request {
-  return decodeParsed("Request", readRequest, value);
+  return _decodeParsed("Request", readRequest, value);
 }
 
 /**
@@ -2947,7 +2947,7 @@ export function encodeRequest(value: Request): string {
 export type RequestId = number | string;
 
 function readRequestId(value: JsonValue, path: string, orNull: boolean): RequestId {
-  return readIntegerOrString(value, path, orNull);
+  return _readIntegerOrString(value, path, orNull);
 }
 
 /**
@@ -2955,7 +2955,7 @@ function readRequestId(value: JsonValue, path: string, orNull: boolean): Request
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeRequestId(text: string): RequestId {
-  return decodeText("RequestId", readRequestId, text);
+  return _decodeText("RequestId", readRequestId, text);
 }
 
 /**
@@ -2963,7 +2963,7 @@ export function decodeRequestId(text: string): RequestId {
  * `DecodeError`.
  */
 export function decodeRequestIdValue(value: JsonValue): RequestId {
-  return decodeParsed("RequestId", readRequestId, value);
+  return _decodeParsed("RequestId", readRequestId, value);
 }
 
 /**
@@ -2984,8 +2984,8 @@ export type Response = SuccessResponse | ErrorResponse;
 const RESPONSE_DISCRIMINATORS: readonly string[] = ["result", "error"];
 
 function readResponse(value: JsonValue, path: string, orNull: boolean): Response {
-  const obj = readObject(value, path, orNull);
-  switch (pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
+  const obj = _readObject(value, path, orNull);
+  switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
     case 0:
       return readSuccessResponse(obj, path, false);
     default:
@@ -2998,7 +2998,7 @@ function readResponse(value: JsonValue, path: string, orNull: boolean): Response
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeResponse(text: string): Response {
-  return decodeText("Response", readResponse, text);
+  return _decodeText("Response", readResponse, text);
 }
 
 /**
@@ -3006,7 +3006,7 @@ export function decodeResponse(text: string): Response {
  * `DecodeError`.
  */
 export function decodeResponseValue(value: JsonValue): Response {
-  return decodeParsed("Response", readResponse, value);
+  return _decodeParsed("Response", readResponse, value);
 }
 
 /**
@@ -3023,13 +3023,13 @@ export function encodeResponse(value: Response): string {
 /**
  * The result of `mcp.shutdown`: an empty object, sent before the binary exits.
  */
-export type ShutdownResult = Record<string, never>;
+export type ShutdownResult = { [key: string]: never };
 
 function readShutdownResult(value: JsonValue, path: string, orNull: boolean): ShutdownResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
-    if (hasOwn.call(obj, key)) {
-      throw unknownField(key, path);
+    if (_hasOwn.call(obj, key)) {
+      throw _unknownField(key, path);
     }
   }
   return {};
@@ -3040,7 +3040,7 @@ function readShutdownResult(value: JsonValue, path: string, orNull: boolean): Sh
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeShutdownResult(text: string): ShutdownResult {
-  return decodeText("ShutdownResult", readShutdownResult, text);
+  return _decodeText("ShutdownResult", readShutdownResult, text);
 }
 
 /**
@@ -3048,7 +3048,7 @@ export function decodeShutdownResult(text: string): ShutdownResult {
  * `DecodeError`.
  */
 export function decodeShutdownResultValue(value: JsonValue): ShutdownResult {
-  return decodeParsed("ShutdownResult", readShutdownResult, value);
+  return _decodeParsed("ShutdownResult", readShutdownResult, value);
 }
 
 /**
@@ -3070,38 +3070,38 @@ export interface SuccessResponse {
 }
 
 function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): SuccessResponse {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: JsonValue | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, pathTo(path, ".id"), false);
+        id = readRequestId(member, _pathTo(path, ".id"), false);
         break;
       case "result":
-        result = openValue(member);
+        result = _openValue(member);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (result === undefined) {
-    throw missingField("result", path);
+    throw _missingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -3111,7 +3111,7 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeSuccessResponse(text: string): SuccessResponse {
-  return decodeText("SuccessResponse", readSuccessResponse, text);
+  return _decodeText("SuccessResponse", readSuccessResponse, text);
 }
 
 /**
@@ -3119,7 +3119,7 @@ export function decodeSuccessResponse(text: string): SuccessResponse {
  * `DecodeError`.
  */
 export function decodeSuccessResponseValue(value: JsonValue): SuccessResponse {
-  return decodeParsed("SuccessResponse", readSuccessResponse, value);
+  return _decodeParsed("SuccessResponse", readSuccessResponse, value);
 }
 
 /**
@@ -3153,38 +3153,38 @@ export interface ToolCallPassthrough {
 }
 
 function readToolCallPassthrough(value: JsonValue, path: string, orNull: boolean): ToolCallPassthrough {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let content: readonly McpObject[] | undefined;
   let structuredContent: McpObject | undefined;
   let isError: boolean | undefined;
   let meta: McpObject | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "content":
-        content = readArrayOf(member, pathTo(path, ".content"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        content = _readArrayOf(member, _pathTo(path, ".content"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
         break;
       case "structuredContent":
-        structuredContent = readMcpObject(member, pathTo(path, ".structuredContent"), false);
+        structuredContent = readMcpObject(member, _pathTo(path, ".structuredContent"), false);
         break;
       case "isError":
-        isError = readBoolean(member, pathTo(path, ".isError"), false);
+        isError = _readBoolean(member, _pathTo(path, ".isError"), false);
         break;
       case "_meta":
-        meta = readMcpObject(member, pathTo(path, "._meta"), false);
+        meta = readMcpObject(member, _pathTo(path, "._meta"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (content === undefined) {
-    throw missingField("content", path);
+    throw _missingField("content", path);
   }
-  const out: Mutable<ToolCallPassthrough> = { content };
+  const out: _Mutable<ToolCallPassthrough> = { content };
   if (structuredContent !== undefined) {
     out.structuredContent = structuredContent;
   }
@@ -3202,7 +3202,7 @@ function readToolCallPassthrough(value: JsonValue, path: string, orNull: boolean
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeToolCallPassthrough(text: string): ToolCallPassthrough {
-  return decodeText("ToolCallPassthrough", readToolCallPassthrough, text);
+  return _decodeText("ToolCallPassthrough", readToolCallPassthrough, text);
 }
 
 /**
@@ -3210,7 +3210,7 @@ export function decodeToolCallPassthrough(text: string): ToolCallPassthrough {
  * `DecodeError`.
  */
 export function decodeToolCallPassthroughValue(value: JsonValue): ToolCallPassthrough {
-  return decodeParsed("ToolCallPassthrough", readToolCallPassthrough, value);
+  return _decodeParsed("ToolCallPassthrough", readToolCallPassthrough, value);
 }
 
 /**
@@ -3219,7 +3219,7 @@ export function decodeToolCallPassthroughValue(value: JsonValue): ToolCallPassth
  */
 export function encodeToolCallPassthrough(value: ToolCallPassthrough): string {
   let out = "{";
-  out += '"content":' + writeArray(value.content, (item) => encodeMcpObject(item));
+  out += '"content":' + _writeArray(value.content, (item) => encodeMcpObject(item));
   if (value.structuredContent !== undefined) {
     out += ',"structuredContent":' + encodeMcpObject(value.structuredContent);
   }
@@ -3259,52 +3259,52 @@ export interface Verdict {
 }
 
 function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let success: boolean | undefined;
   let data: JsonValue | undefined;
   let text: string | null | undefined;
   let error: string | null | undefined;
   let durationMs: number | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "success":
-        success = readBoolean(member, pathTo(path, ".success"), false);
+        success = _readBoolean(member, _pathTo(path, ".success"), false);
         break;
       case "data":
-        data = openValue(member);
+        data = _openValue(member);
         break;
       case "text":
-        text = member === null ? null : readString(member, pathTo(path, ".text"), true);
+        text = member === null ? null : _readString(member, _pathTo(path, ".text"), true);
         break;
       case "error":
-        error = member === null ? null : readString(member, pathTo(path, ".error"), true);
+        error = member === null ? null : _readString(member, _pathTo(path, ".error"), true);
         break;
       case "duration_ms":
-        durationMs = readIntegerAtLeast(member, pathTo(path, ".duration_ms"), false, 0);
+        durationMs = _readIntegerAtLeast(member, _pathTo(path, ".duration_ms"), false, 0);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (success === undefined) {
-    throw missingField("success", path);
+    throw _missingField("success", path);
   }
   if (data === undefined) {
-    throw missingField("data", path);
+    throw _missingField("data", path);
   }
   if (text === undefined) {
-    throw missingField("text", path);
+    throw _missingField("text", path);
   }
   if (error === undefined) {
-    throw missingField("error", path);
+    throw _missingField("error", path);
   }
   if (durationMs === undefined) {
-    throw missingField("duration_ms", path);
+    throw _missingField("duration_ms", path);
   }
   return { success, data, text, error, durationMs };
 }
@@ -3314,7 +3314,7 @@ function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeVerdict(text: string): Verdict {
-  return decodeText("Verdict", readVerdict, text);
+  return _decodeText("Verdict", readVerdict, text);
 }
 
 /**
@@ -3322,7 +3322,7 @@ export function decodeVerdict(text: string): Verdict {
  * `DecodeError`.
  */
 export function decodeVerdictValue(value: JsonValue): Verdict {
-  return decodeParsed("Verdict", readVerdict, value);
+  return _decodeParsed("Verdict", readVerdict, value);
 }
 
 /**
@@ -3366,45 +3366,45 @@ export interface RequestOf<P> {
   readonly params?: P;
 }
 
-function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP: Reader<P>): RequestOf<P> {
-  const obj = readMembers(value, path, orNull);
+function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP: _Reader<P>): RequestOf<P> {
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: P | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, pathTo(path, ".id"), false);
+        id = readRequestId(member, _pathTo(path, ".id"), false);
         break;
       case "method":
-        method = readString(member, pathTo(path, ".method"), false);
+        method = _readString(member, _pathTo(path, ".method"), false);
         break;
       case "params":
-        params = readP(member, pathTo(path, ".params"), false);
+        params = readP(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (method === undefined) {
-    throw missingField("method", path);
+    throw _missingField("method", path);
   }
-  const out: Mutable<RequestOf<P>> = { jsonrpc, id, method };
+  const out: _Mutable<RequestOf<P>> = { jsonrpc, id, method };
   if (params !== undefined) {
     out.params = params;
   }
@@ -3418,8 +3418,8 @@ function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP
  * path from the frame's root. Throws a `DecodeError`.
  */
 export function decodeRequestOf<P>(text: string, decodeParams: ValueDecoder<P>): RequestOf<P> {
-  const readP = readerOf(decodeParams);
-  return decodeText("Request", (value, path, orNull) => readRequestOf(value, path, orNull, readP), text);
+  const readP = _readerOf(decodeParams);
+  return _decodeText("Request", (value, path, orNull) => readRequestOf(value, path, orNull, readP), text);
 }
 
 /**
@@ -3450,39 +3450,39 @@ export interface SuccessResponseOf<R> {
   readonly result: R;
 }
 
-function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: Reader<R>): SuccessResponseOf<R> {
-  const obj = readMembers(value, path, orNull);
+function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: _Reader<R>): SuccessResponseOf<R> {
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: R | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, pathTo(path, ".id"), false);
+        id = readRequestId(member, _pathTo(path, ".id"), false);
         break;
       case "result":
-        result = readR(member, pathTo(path, ".result"), false);
+        result = readR(member, _pathTo(path, ".result"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (result === undefined) {
-    throw missingField("result", path);
+    throw _missingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -3495,8 +3495,8 @@ function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolea
  * `DecodeError`.
  */
 export function decodeSuccessResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): SuccessResponseOf<R> {
-  const readR = readerOf(decodeResult);
-  return decodeText("SuccessResponse", (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR), text);
+  const readR = _readerOf(decodeResult);
+  return _decodeText("SuccessResponse", (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR), text);
 }
 
 /**
@@ -3517,9 +3517,9 @@ export function encodeSuccessResponseOf<R>(value: SuccessResponseOf<R>, encodeR:
  */
 export type ResponseOf<R> = SuccessResponseOf<R> | ErrorResponse;
 
-function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: Reader<R>): ResponseOf<R> {
-  const obj = readObject(value, path, orNull);
-  switch (pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
+function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: _Reader<R>): ResponseOf<R> {
+  const obj = _readObject(value, path, orNull);
+  switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
     case 0:
       return readSuccessResponseOf(obj, path, false, readR);
     default:
@@ -3534,8 +3534,8 @@ function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, read
  * the `Response`'s, at its path from the frame's root. Throws a `DecodeError`.
  */
 export function decodeResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): ResponseOf<R> {
-  const readR = readerOf(decodeResult);
-  return decodeText("Response", (value, path, orNull) => readResponseOf(value, path, orNull, readR), text);
+  const readR = _readerOf(decodeResult);
+  return _decodeText("Response", (value, path, orNull) => readResponseOf(value, path, orNull, readR), text);
 }
 
 /**
@@ -3550,7 +3550,7 @@ export function encodeResponseOf<R>(value: ResponseOf<R>, encodeR: (value: R) =>
 }
 
 /** The reader behind each generated `decode…Value` function. */
-const VALUE_READERS = new Map<ValueDecoder<unknown>, Reader<unknown>>([
+const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeCacheModeValue, readCacheMode],
   [decodeCacheSetModeParamsValue, readCacheSetModeParams],
   [decodeCacheSetModeResultValue, readCacheSetModeResult],
@@ -3593,29 +3593,29 @@ const VALUE_READERS = new Map<ValueDecoder<unknown>, Reader<unknown>>([
  * else one that reads the value as an open value (checking it as `decodeText`
  * checks any) and then reports what `decode` throws at the value's path.
  */
-function readerOf<T>(decode: ValueDecoder<T>): Reader<T> {
-  const generated = VALUE_READERS.get(decode) as Reader<T> | undefined;
-  return generated ?? ((value, path) => decodeAt(decode, openValue(value), path));
+function _readerOf<T>(decode: ValueDecoder<T>): _Reader<T> {
+  const generated = _VALUE_READERS.get(decode) as _Reader<T> | undefined;
+  return generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path));
 }
 
 /**
  * Decodes `value` at `path` with a decoder of the caller's, outside any
  * counting read, its `DecodeError` as a `Problem` below `path`.
  */
-function decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {
-  const wasCounting = counting;
-  const met = keysMet;
-  counting = false;
+function _decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {
+  const wasCounting = _counting;
+  const met = _keysMet;
+  _counting = false;
   try {
     return decode(value);
   } catch (e) {
     if (e instanceof DecodeError) {
-      throw new Problem(e.problem, path === UNTRACED ? UNTRACED : path + e.path.slice(1));
+      throw new _Problem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));
     }
     throw e;
   } finally {
-    counting = wasCounting;
-    keysMet = met;
+    _counting = wasCounting;
+    _keysMet = met;
   }
 }
 
@@ -3856,7 +3856,7 @@ export function handshakeRequest(id: RequestId, sdk: string, sdkVersion: string)
   return encodeRequest({
     jsonrpc: "2.0",
     id,
-    method: Method.CoprocessHandshake,
+    method: MethodName.CoprocessHandshake,
     params: {
       "protocol_version": COPROCESS_PROTOCOL_VERSION,
       "sdk": sdk,
@@ -3866,12 +3866,12 @@ export function handshakeRequest(id: RequestId, sdk: string, sdkVersion: string)
 }
 
 /** The advice of `sdk_mismatch` for a binary speaking `binaryProtocol`. */
-function adviceFor(binaryProtocol: number): string {
+function _adviceFor(binaryProtocol: number): string {
   return binaryProtocol < COPROCESS_PROTOCOL_VERSION ? UPGRADE_BINARY_MESSAGE : UPGRADE_SDK_MESSAGE;
 }
 
 /** The literal start of the `binary_mismatch` message. */
-const BINARY_MISMATCH_PREFIX = "coprocess protocol version mismatch: this mcptest binary speaks v";
+const _BINARY_MISMATCH_PREFIX = "coprocess protocol version mismatch: this mcptest binary speaks v";
 
 /**
  * Checks the reply to `handshakeRequest`: returns the `HandshakeResult` when
@@ -3885,9 +3885,9 @@ export function checkHandshakeResponse(response: string | Response): HandshakeRe
     const code = error.code;
     const message = error.message;
     if (code === ErrorCode.MethodNotFound) {
-      throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(1, COPROCESS_PROTOCOL_VERSION, adviceFor(1)));
+      throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(1, COPROCESS_PROTOCOL_VERSION, _adviceFor(1)));
     }
-    if (code === ErrorCode.InvalidParams && message.startsWith(BINARY_MISMATCH_PREFIX)) {
+    if (code === ErrorCode.InvalidParams && message.startsWith(_BINARY_MISMATCH_PREFIX)) {
       throw new CoprocessHandshakeError("binary_mismatch", message);
     }
     throw new CoprocessHandshakeError("handshake_failed", handshakeFailedMessage(code, message));
@@ -3895,7 +3895,7 @@ export function checkHandshakeResponse(response: string | Response): HandshakeRe
   const result = decodeHandshakeResultValue(frame.result);
   const binaryProtocol = result.protocolVersion;
   if (binaryProtocol !== COPROCESS_PROTOCOL_VERSION) {
-    throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(binaryProtocol, COPROCESS_PROTOCOL_VERSION, adviceFor(binaryProtocol)));
+    throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(binaryProtocol, COPROCESS_PROTOCOL_VERSION, _adviceFor(binaryProtocol)));
   }
   return result;
 }

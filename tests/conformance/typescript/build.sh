@@ -15,7 +15,7 @@ root="$(cd "$here/../../.." && pwd)"
 cd "$root"
 output_root="${1:-generated}"
 file="typescript/src/coprocess.ts"
-out="$root/target/conformance/typescript"
+out="${CONFORMANCE_BUILD:-$root/target/conformance/typescript}"
 
 # missing
 . "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"

@@ -3,4 +3,4 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-exec node "$root/target/conformance/typescript/dist/testee.js"
+exec node "${CONFORMANCE_BUILD:-$root/target/conformance/typescript}/dist/testee.js"

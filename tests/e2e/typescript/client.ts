@@ -9,7 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import {
   CoprocessHandshakeError,
   DecodeError,
-  Method,
+  MethodName,
   checkHandshakeResponse,
   decodeCallPromptResultValue,
   decodeCallResultValue,
@@ -114,7 +114,7 @@ class Session {
   /** Sends `method` (params built by the caller with the generated encoder) and
    * decodes the response with its result read by `decode`, the method's result
    * decoder, in the same pass. */
-  async call<T>(method: Method, params: Params | undefined, decode: ValueDecoder<T>): Promise<T> {
+  async call<T>(method: MethodName, params: Params | undefined, decode: ValueDecoder<T>): Promise<T> {
     const id = this.takeId();
     const request = params === undefined ? { jsonrpc: "2.0", id, method } as const : { jsonrpc: "2.0", id, method, params } as const;
     const response = decodeResponseOf(await this.exchange(encodeRequest(request)), decode);
@@ -169,15 +169,15 @@ function reported(text: string): JsonValue {
 
 async function full(session: Session): Promise<JsonValue> {
   const handshake = await session.handshake();
-  const initialize = await session.call(Method.McpInitialize, undefined, decodeInitializeResultValue);
-  const tools = await session.call(Method.McpListTools, undefined, decodeListToolsResultValue);
+  const initialize = await session.call(MethodName.McpInitialize, undefined, decodeInitializeResultValue);
+  const tools = await session.call(MethodName.McpListTools, undefined, decodeListToolsResultValue);
   const callParams = encodeCallParams({ tool: env("E2E_TOOL"), arguments: decodeMcpObject(env("E2E_TOOL_ARGS")) });
-  const call = await session.call(Method.McpCall, decodeParams(callParams), decodeCallResultValue);
+  const call = await session.call(MethodName.McpCall, decodeParams(callParams), decodeCallResultValue);
   const resourceParams = encodeReadResourceParams({ uri: env("E2E_RESOURCE_URI") });
-  const resource = await session.call(Method.McpReadResource, decodeParams(resourceParams), decodeReadResourceResultValue);
+  const resource = await session.call(MethodName.McpReadResource, decodeParams(resourceParams), decodeReadResourceResultValue);
   const promptParams = encodeCallPromptParams({ name: env("E2E_PROMPT"), arguments: decodePromptArguments(env("E2E_PROMPT_ARGS")) });
-  const prompt = await session.call(Method.McpCallPrompt, decodeParams(promptParams), decodeCallPromptResultValue);
-  const shutdown = await session.call(Method.McpShutdown, undefined, decodeShutdownResultValue);
+  const prompt = await session.call(MethodName.McpCallPrompt, decodeParams(promptParams), decodeCallPromptResultValue);
+  const shutdown = await session.call(MethodName.McpShutdown, undefined, decodeShutdownResultValue);
   const exitCode = await session.waitExit();
   return {
     scenario: "full",
@@ -210,8 +210,8 @@ async function handshakeOnly(session: Session): Promise<JsonValue> {
 }
 
 async function noHandshake(session: Session): Promise<JsonValue> {
-  const tools = await session.call(Method.McpListTools, undefined, decodeListToolsResultValue);
-  await session.call(Method.McpShutdown, undefined, decodeShutdownResultValue);
+  const tools = await session.call(MethodName.McpListTools, undefined, decodeListToolsResultValue);
+  await session.call(MethodName.McpShutdown, undefined, decodeShutdownResultValue);
   return { scenario: "no_handshake", tools: toolNames(tools), exit_code: await session.waitExit() };
 }
 

@@ -7,8 +7,6 @@
 //! shapes (`_read_verdict`, `_VERDICT_SHAPE`), which are claimed here too, so
 //! a runtime helper of that form would be a clash.
 
-use std::collections::BTreeMap;
-
 use super::names::{error_const, method_const, stem, upper};
 use crate::error::push_pointer;
 use crate::model::{Contract, TypeKind};
@@ -24,7 +22,6 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
     for keyword in CAPITALIZED_KEYWORDS {
         scope.sdk(*keyword, format!("the keyword `{keyword}`"))?;
     }
-    let mut expected: BTreeMap<String, usize> = BTreeMap::new();
     for def in contract.types.values() {
         let pointer = push_pointer("/$defs", &def.name);
         let s = stem(&def.name);
@@ -42,35 +39,22 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
             _ => {}
         }
         for (name, what) in names {
-            scope.schema(name.clone(), what, &pointer)?;
-            *expected.entry(name).or_default() += 1;
+            scope.schema(name, what, &pointer)?;
         }
     }
     for (i, method) in contract.methods.iter().enumerate() {
-        let name = method_const(&method.name);
-        scope.schema(name.clone(), format!("the constant of method `{}`", method.name), &format!("/x-coprocess/methods/{i}/name"))?;
-        *expected.entry(name).or_default() += 1;
+        scope.schema(method_const(&method.name), format!("the constant of method `{}`", method.name), &format!("/x-coprocess/methods/{i}/name"))?;
     }
     for (i, code) in contract.error_codes.iter().enumerate() {
-        let name = error_const(&code.name);
-        scope.schema(name.clone(), format!("the constant of error code `{}`", code.name), &format!("/x-coprocess/error_codes/{i}/name"))?;
-        *expected.entry(name).or_default() += 1;
+        scope.schema(error_const(&code.name), format!("the constant of error code `{}`", code.name), &format!("/x-coprocess/error_codes/{i}/name"))?;
     }
-    for (name, kind) in top_level(text) {
-        let seen = expected.entry(name.to_string()).or_default();
-        if *seen > 0 {
-            // This declaration is the schema's own.
-            *seen -= 1;
-        } else if !name.starts_with('_') {
-            scope.sdk(name, format!("the SDK's {kind} `{name}`"))?;
-        }
-    }
+    scope.sdk_declarations(top_level(text), |name| name.starts_with('_'))?;
     Ok(scope)
 }
 
-/// Every name declared at the top level of a Python module's text, with its
-/// kind, in order (a name declared twice is listed twice).
-fn top_level(text: &str) -> Vec<(&str, &'static str)> {
+/// Every name declared at the top level of a Python module's text, in order
+/// (a name declared twice is listed twice).
+fn top_level(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for line in text.lines() {
         let (rest, kind) = if let Some(rest) = line.strip_prefix("class ") {
@@ -88,7 +72,7 @@ fn top_level(text: &str) -> Vec<(&str, &'static str)> {
         let after = rest[end..].trim_start();
         let declares = kind != "constant" || after.starts_with(':') || (after.starts_with('=') && !after.starts_with("=="));
         if declares && !matches!(name, "from" | "import" | "if" | "for" | "while" | "try" | "with" | "return" | "raise" | "else" | "elif" | "except" | "finally") {
-            out.push((name, kind));
+            out.push(name);
         }
     }
     out
@@ -101,7 +85,6 @@ mod tests {
     #[test]
     fn reads_classes_functions_and_assignments_at_column_zero_only() {
         let text = "class A(B):\n    x: int = 1\ndef f(y):\n    z = 2\nC: typing.Final = 3\nD = 4\nE == 5\n\"\"\"doc: not a name\"\"\"\n";
-        let names: Vec<_> = top_level(text).into_iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["A", "f", "C", "D"]);
+        assert_eq!(top_level(text), ["A", "f", "C", "D"]);
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
-use super::names::{constant, js_string, local, path_step, property_access, property_key, stem, type_name};
+use super::names::{constant, js_string, local, path_step, property, property_access, property_key, stem, type_name};
 use super::out::Out;
 use super::types::{ts_type, values_constant};
 
@@ -11,23 +11,23 @@ use super::types::{ts_type, values_constant};
 pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
     let or_null_text = if or_null { "true" } else { "false" };
     match ty {
-        Ty::Any => format!("openValue({value})"),
-        Ty::Boolean => format!("readBoolean({value}, {path}, {or_null_text})"),
-        Ty::Integer { minimum: None } => format!("readInteger({value}, {path}, {or_null_text})"),
+        Ty::Any => format!("_openValue({value})"),
+        Ty::Boolean => format!("_readBoolean({value}, {path}, {or_null_text})"),
+        Ty::Integer { minimum: None } => format!("_readInteger({value}, {path}, {or_null_text})"),
         Ty::Integer { minimum: Some(min) } => {
-            format!("readIntegerAtLeast({value}, {path}, {or_null_text}, {min})")
+            format!("_readIntegerAtLeast({value}, {path}, {or_null_text}, {min})")
         }
-        Ty::String => format!("readString({value}, {path}, {or_null_text})"),
+        Ty::String => format!("_readString({value}, {path}, {or_null_text})"),
         Ty::Ref(name) => format!("read{}({value}, {path}, {or_null_text})", stem(name)),
         Ty::Array(item) => match item.as_ref() {
-            Ty::Any => format!("openValue(readArray({value}, {path}, {or_null_text}))"),
+            Ty::Any => format!("_openValue(_readArray({value}, {path}, {or_null_text}))"),
             item => format!(
-                "readArrayOf({value}, {path}, {or_null_text}, (item, itemPath) => {})",
+                "_readArrayOf({value}, {path}, {or_null_text}, (item, itemPath) => {})",
                 read_expr(item, "item", "itemPath", false)
             ),
         },
         Ty::Nullable(inner) => match inner.as_ref() {
-            Ty::Any => format!("openValue({value})"),
+            Ty::Any => format!("_openValue({value})"),
             inner => format!("{value} === null ? null : {}", read_expr(inner, value, path, true)),
         },
     }
@@ -42,16 +42,16 @@ pub fn render(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     out.line(format!("function read{stem}(value: JsonValue, path: string, orNull: boolean): {name} {{"));
     match &def.kind {
         TypeKind::Object(object) => read_object(out, object, &name),
-        TypeKind::Map(Ty::Any) => out.line("  return openValue(readObject(value, path, orNull));"),
+        TypeKind::Map(Ty::Any) => out.line("  return _openValue(_readObject(value, path, orNull));"),
         TypeKind::Map(ty) => out.line(format!(
-            "  return readMapOf(value, path, orNull, (entry, entryPath) => {});",
+            "  return _readMapOf(value, path, orNull, (entry, entryPath) => {});",
             read_expr(ty, "entry", "entryPath", false)
         )),
         TypeKind::Union(variants) => read_union(out, &def.name, variants),
         TypeKind::StringEnum(_) => {
-            out.line(format!("  return readEnum(value, path, orNull, {});", values_constant(&def.name)));
+            out.line(format!("  return _readEnum(value, path, orNull, {});", values_constant(&def.name)));
         }
-        TypeKind::IntegerOrString => out.line("  return readIntegerOrString(value, path, orNull);"),
+        TypeKind::IntegerOrString => out.line("  return _readIntegerOrString(value, path, orNull);"),
     }
     out.line("}");
     public_decoders(out, &def.name, &name, &stem);
@@ -64,12 +64,12 @@ fn public_decoders(out: &mut Out, def: &str, name: &str, stem: &str) {
         "Decodes a `{def}` from one strict JSON text (a frame line without its `\\n`). Throws a `DecodeError`."
     ));
     out.line(format!("export function decode{stem}(text: string): {name} {{"));
-    out.line(format!("  return decodeText({type_label}, read{stem}, text);"));
+    out.line(format!("  return _decodeText({type_label}, read{stem}, text);"));
     out.line("}");
     out.blank();
     out.doc("", &format!("Decodes a `{def}` from an already-parsed JSON value. Throws a `DecodeError`."));
     out.line(format!("export function decode{stem}Value(value: JsonValue): {name} {{"));
-    out.line(format!("  return decodeParsed({type_label}, read{stem}, value);"));
+    out.line(format!("  return _decodeParsed({type_label}, read{stem}, value);"));
     out.line("}");
 }
 
@@ -85,11 +85,11 @@ fn field_locals(fields: &[Field]) -> Vec<String> {
 
 /// The body of a closed object's reader, which returns a `name`.
 pub fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
-    out.line("  const obj = readMembers(value, path, orNull);");
+    out.line("  const obj = _readMembers(value, path, orNull);");
     if object.fields.is_empty() {
         out.line("  for (const key in obj) {");
-        out.line("    if (hasOwn.call(obj, key)) {");
-        out.line("      throw unknownField(key, path);");
+        out.line("    if (_hasOwn.call(obj, key)) {");
+        out.line("      throw _unknownField(key, path);");
         out.line("    }");
         out.line("  }");
         out.line("  return {};");
@@ -100,20 +100,20 @@ pub fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
         out.line(format!("  let {local}: {} | undefined;", ts_type(&field.ty)));
     }
     out.line("  for (const key in obj) {");
-    out.line("    if (!hasOwn.call(obj, key)) {");
+    out.line("    if (!_hasOwn.call(obj, key)) {");
     out.line("      continue;");
     out.line("    }");
-    out.line("    keysMet++;");
+    out.line("    _keysMet++;");
     out.line("    const member = obj[key] as JsonValue;");
     out.line("    switch (key) {");
     for (field, local) in object.fields.iter().zip(&locals) {
-        let path = format!("pathTo(path, {})", js_string(&path_step(&field.name)));
+        let path = format!("_pathTo(path, {})", js_string(&path_step(&field.name)));
         out.line(format!("      case {}:", js_string(&field.name)));
         out.line(format!("        {local} = {};", read_expr(&field.ty, "member", &path, false)));
         out.line("        break;");
     }
     out.line("      default:");
-    out.line("        throw unknownField(key, path);");
+    out.line("        throw _unknownField(key, path);");
     out.line("    }");
     out.line("  }");
     build_object(out, object, name, &locals);
@@ -124,7 +124,7 @@ fn build_object(out: &mut Out, object: &ObjectType, name: &str, locals: &[String
     for (field, local) in object.fields.iter().zip(locals) {
         if field.required {
             out.line(format!("  if ({local} === undefined) {{"));
-            out.line(format!("    throw missingField({}, path);", js_string(&field.name)));
+            out.line(format!("    throw _missingField({}, path);", js_string(&field.name)));
             out.line("  }");
             members.push(member(&field.name, local));
         }
@@ -135,7 +135,15 @@ fn build_object(out: &mut Out, object: &ObjectType, name: &str, locals: &[String
         return;
     }
     let literal = if members.is_empty() { "{}".to_string() } else { format!("{{ {} }}", members.join(", ")) };
-    out.line(format!("  const out: Mutable<{name}> = {literal};"));
+    // An object literal has `Object.prototype`'s members (`toString(): string`),
+    // which an optional member of that name and another type would refuse: the
+    // literal is then asserted to the type it is about to be filled up to.
+    let shadows_prototype = object.fields.iter().any(|f| !f.required && OBJECT_PROTOTYPE_MEMBERS.contains(&property(&f.name).as_str()));
+    if shadows_prototype {
+        out.line(format!("  const out = {literal} as _Mutable<{name}>;"));
+    } else {
+        out.line(format!("  const out: _Mutable<{name}> = {literal};"));
+    }
     for (field, local) in object.fields.iter().zip(locals) {
         if !field.required {
             out.line(format!("  if ({local} !== undefined) {{"));
@@ -145,6 +153,11 @@ fn build_object(out: &mut Out, object: &ObjectType, name: &str, locals: &[String
     }
     out.line("  return out;");
 }
+
+/// The members every object literal has from `Object.prototype`.
+const OBJECT_PROTOTYPE_MEMBERS: &[&str] = &[
+    "constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString", "valueOf",
+];
 
 /// `key: local`, or the shorthand when they are the same.
 fn member(wire: &str, local: &str) -> String {
@@ -157,8 +170,8 @@ fn member(wire: &str, local: &str) -> String {
 }
 
 fn read_union(out: &mut Out, def: &str, variants: &[UnionVariant]) {
-    out.line("  const obj = readObject(value, path, orNull);");
-    out.line(format!("  switch (pickVariant(obj, {}, path)) {{", variants_constant(def)));
+    out.line("  const obj = _readObject(value, path, orNull);");
+    out.line(format!("  switch (_pickVariant(obj, {}, path)) {{", variants_constant(def)));
     for (i, variant) in variants.iter().enumerate() {
         if i + 1 == variants.len() {
             out.line("    default:");
@@ -171,7 +184,7 @@ fn read_union(out: &mut Out, def: &str, variants: &[UnionVariant]) {
 }
 
 /// The constant listing a union's discriminators, in variant order.
-fn variants_constant(def: &str) -> String {
+pub(crate) fn variants_constant(def: &str) -> String {
     format!("{}_DISCRIMINATORS", constant(def))
 }
 
@@ -192,11 +205,11 @@ pub fn open_depth_constant(out: &mut Out, contract: &Contract) {
     match open_depth(contract) {
         Some(depth) => {
             out.doc("", "The most containers around an open value (or a closed object or array) of any frame type.");
-            out.line(format!("const OPEN_DEPTH: number = {depth};"));
+            out.line(format!("const _OPEN_DEPTH: number = {depth};"));
         }
         None => {
             out.doc("", "-1: a frame type contains itself, so closed objects may nest at any depth and every value is walked.");
-            out.line("const OPEN_DEPTH: number = -1;");
+            out.line("const _OPEN_DEPTH: number = -1;");
         }
     }
 }

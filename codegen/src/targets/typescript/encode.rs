@@ -15,7 +15,7 @@ pub fn write_expr(ty: &Ty, value: &str) -> String {
         Ty::Ref(name) => format!("encode{}({value})", stem(name)),
         Ty::Array(item) => match item.as_ref() {
             Ty::Any => format!("JSON.stringify({value})"),
-            item => format!("writeArray({value}, (item) => {})", write_expr(item, "item")),
+            item => format!("_writeArray({value}, (item) => {})", write_expr(item, "item")),
         },
         Ty::Nullable(inner) => match inner.as_ref() {
             Ty::Any => format!("JSON.stringify({value})"),
@@ -39,7 +39,7 @@ pub fn render(out: &mut Out, _contract: &Contract, def: &TypeDef) {
         TypeKind::Object(object) => write_object(out, object),
         TypeKind::Map(Ty::Any) | TypeKind::StringEnum(_) => out.line("  return JSON.stringify(value);"),
         TypeKind::Map(ty) => {
-            out.line(format!("  return writeMap(value, (entry) => {});", write_expr(ty, "entry")));
+            out.line(format!("  return _writeMap(value, (entry) => {});", write_expr(ty, "entry")));
         }
         TypeKind::Union(variants) => write_union(out, variants),
         TypeKind::IntegerOrString => {

@@ -79,7 +79,7 @@ fn typed_object(out: &mut Out, def: &TypeDef, member: &str, param: &str, example
     declare_object(out, &name, &typed);
     out.blank();
     out.line(format!(
-        "function read{stem}<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: Reader<{param}>): {name} {{"
+        "function read{stem}<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: _Reader<{param}>): {name} {{"
     ));
     read_object(out, &typed, &name);
     out.line("}");
@@ -106,9 +106,9 @@ fn decoder(out: &mut Out, def: &str, member: &str, param: &str, example: &str, r
         stem(def),
         typed_type(def, param)
     ));
-    out.line(format!("  const read{param} = readerOf({decode_param});"));
+    out.line(format!("  const read{param} = _readerOf({decode_param});"));
     out.line(format!(
-        "  return decodeText({}, (value, path, orNull) => {read}(value, path, orNull, read{param}), text);",
+        "  return _decodeText({}, (value, path, orNull) => {read}(value, path, orNull, read{param}), text);",
         js_string(def)
     ));
     out.line("}");
@@ -126,10 +126,10 @@ fn response_of(out: &mut Out, contract: &Contract) {
     out.line(format!("export type {name} = {};", types.join(" | ")));
     out.blank();
     out.line(format!(
-        "function readResponseOf<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: Reader<{param}>): {name} {{"
+        "function readResponseOf<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: _Reader<{param}>): {name} {{"
     ));
-    out.line("  const obj = readObject(value, path, orNull);");
-    out.line("  switch (pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {");
+    out.line("  const obj = _readObject(value, path, orNull);");
+    out.line("  switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {");
     for (i, variant) in variants.iter().enumerate() {
         if i + 1 == variants.len() {
             out.line("    default:");
@@ -190,7 +190,7 @@ fn encode_response_of(out: &mut Out, variants: &[UnionVariant], param: &str) {
 fn registry(out: &mut Out, contract: &Contract) {
     out.blank();
     out.doc("", "The reader behind each generated `decode…Value` function.");
-    out.line("const VALUE_READERS = new Map<ValueDecoder<unknown>, Reader<unknown>>([");
+    out.line("const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([");
     for def in contract.types.values() {
         let stem = stem(&def.name);
         out.line(format!("  [decode{stem}Value, read{stem}],"));
@@ -198,26 +198,26 @@ fn registry(out: &mut Out, contract: &Contract) {
     out.line("]);");
     out.blank();
     out.doc("", "The reader of `decode`: the generated one for a generated `decode…Value`, else one that reads the value as an open value (checking it as `decodeText` checks any) and then reports what `decode` throws at the value's path.");
-    out.line("function readerOf<T>(decode: ValueDecoder<T>): Reader<T> {");
-    out.line("  const generated = VALUE_READERS.get(decode) as Reader<T> | undefined;");
-    out.line("  return generated ?? ((value, path) => decodeAt(decode, openValue(value), path));");
+    out.line("function _readerOf<T>(decode: ValueDecoder<T>): _Reader<T> {");
+    out.line("  const generated = _VALUE_READERS.get(decode) as _Reader<T> | undefined;");
+    out.line("  return generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path));");
     out.line("}");
     out.blank();
     out.doc("", "Decodes `value` at `path` with a decoder of the caller's, outside any counting read, its `DecodeError` as a `Problem` below `path`.");
-    out.line("function decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {");
-    out.line("  const wasCounting = counting;");
-    out.line("  const met = keysMet;");
-    out.line("  counting = false;");
+    out.line("function _decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {");
+    out.line("  const wasCounting = _counting;");
+    out.line("  const met = _keysMet;");
+    out.line("  _counting = false;");
     out.line("  try {");
     out.line("    return decode(value);");
     out.line("  } catch (e) {");
     out.line("    if (e instanceof DecodeError) {");
-    out.line("      throw new Problem(e.problem, path === UNTRACED ? UNTRACED : path + e.path.slice(1));");
+    out.line("      throw new _Problem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));");
     out.line("    }");
     out.line("    throw e;");
     out.line("  } finally {");
-    out.line("    counting = wasCounting;");
-    out.line("    keysMet = met;");
+    out.line("    _counting = wasCounting;");
+    out.line("    _keysMet = met;");
     out.line("  }");
     out.line("}");
 }

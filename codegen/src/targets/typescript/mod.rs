@@ -11,6 +11,7 @@
 //! (per-type codecs), [`envelopes`] (the typed `RequestOf<P>` family), and
 //! [`protocol`] (constants, messages, handshake, lanes, the type registry).
 
+mod claims;
 mod decode;
 mod encode;
 mod envelopes;
@@ -32,7 +33,15 @@ pub const OUTPUT_PATH: &str = "typescript/src/coprocess.ts";
 pub const RUNTIME: &str = include_str!("runtime.ts");
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
-    declare(contract)?;
+    let text = render(contract);
+    claims::claim(contract, &text)?;
+    let mut files = Files::new();
+    files.insert(OUTPUT_PATH.to_string(), text);
+    Ok(files)
+}
+
+/// The module text.
+fn render(contract: &Contract) -> String {
     let mut head = Out::default();
     protocol::header(&mut head, contract);
     protocol::constants(&mut head, contract);
@@ -55,14 +64,12 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let head = head.finish();
     let body = body.finish();
     let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{body}"));
-    let mut files = Files::new();
-    files.insert(OUTPUT_PATH.to_string(), format!("{head}{runtime}\n{body}"));
-    Ok(files)
+    format!("{head}{runtime}\n{body}")
 }
 
 /// The word lists this target escapes or avoids (keywords, reserved names).
 pub fn keyword_sets() -> Vec<&'static [&'static str]> {
-    vec![names::RESERVED_WORDS, names::RUNTIME_IDENTIFIERS, names::RESERVED_TYPE_NAMES]
+    vec![names::RESERVED_WORDS, names::RUNTIME_IDENTIFIERS]
 }
 
 /// The runtime template(s), as written.
@@ -73,6 +80,5 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    let _ = contract;
-    Ok(Vec::new())
+    Ok(vec![claims::claim(contract, &render(contract))?])
 }

@@ -13,29 +13,19 @@ pub(crate) const RESERVED_WORDS: &[&str] = &[
     "with", "yield", "NaN", "Infinity",
 ];
 
-/// Identifiers the generated decoders, encoders and helpers refer to, which a
-/// local or parameter must not shadow.
+/// Locals and parameters the generated decoders and encoders declare, and the
+/// global values they call, which a local named after a field must not
+/// shadow. The runtime's own names all start with `_`, which no local does.
 pub(crate) const RUNTIME_IDENTIFIERS: &[&str] = &[
     "value", "path", "orNull", "obj", "key", "member", "out", "item", "itemPath", "entry",
-    "entryPath", "Problem", "JSON", "String", "Number", "Object", "Array", "kindOf", "expected",
-    "unknownField", "missingField", "pathOfKey", "pathTo", "readBoolean", "readString", "readInteger",
-    "readIntegerAtLeast", "readIntegerOrString", "readEnum", "readObject", "readArray",
-    "readArrayOf", "readMapOf", "pickVariant", "memberKeys", "readMembers", "hasOwn", "writeArray", "writeMap",
-    "decodeText", "decodeParsed", "openValue", "keysMet", "readP", "readR", "readerOf", "decodeAt",
+    "entryPath", "readP", "readR", "generated", "decode", "met", "wasCounting", "e", "JSON",
+    "String", "Number", "Object", "Array", "Map", "Math", "Symbol", "globalThis",
 ];
 
-/// Type names the generated file declares or uses besides the `$defs` types.
-pub(crate) const RESERVED_TYPE_NAMES: &[&str] = &[
-    "JsonValue", "JsonArray", "JsonObject", "DecodeError", "Problem", "StrictJsonParser",
-    "Reader", "Mutable", "ValueDecoder", "TypeName", "MethodInfo", "LaneInfo", "CoprocessHandshakeError",
-    "HandshakeFailure", "Object", "Array", "Error", "Map", "Set", "WeakMap", "String", "Number",
-    "Boolean", "Symbol", "Record", "Readonly", "ReadonlyArray", "Partial", "Promise", "Date",
-    "RegExp", "Function", "Math", "JSON", "BigInt",
-];
-
-/// The TypeScript name of a `$defs` type.
+/// The TypeScript name of a `$defs` type. Global types the file refers to
+/// (`Error`, `Record`, ...) are never shadowed by it: see `runtime.ts`.
 pub fn type_name(def: &str) -> String {
-    escape_keyword(pascal_case(def), RESERVED_TYPE_NAMES)
+    pascal_case(def)
 }
 
 /// The PascalCase stem used in function names (`decodeCallParams`).
@@ -153,7 +143,7 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(type_name("Map"), "Map_");
+        assert_eq!(type_name("Map"), "Map");
         assert_eq!(property("duration_ms"), "durationMs");
         assert_eq!(property_key("_meta"), "meta");
         assert_eq!(local("class", &[]), "class_");

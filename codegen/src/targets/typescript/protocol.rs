@@ -35,7 +35,7 @@ pub fn constants(out: &mut Out, contract: &Contract) {
 pub fn methods(out: &mut Out, contract: &Contract) {
     out.section("Methods");
     out.doc("", "The method names, one constant per row of the method table.");
-    out.line("export const Method = {");
+    out.line("export const MethodName = {");
     for method in &contract.methods {
         out.doc("  ", &method.description);
         out.line(format!("  {}: {},", member_key(&method.name), js_string(&method.name)));
@@ -43,12 +43,12 @@ pub fn methods(out: &mut Out, contract: &Contract) {
     out.line("} as const;");
     out.blank();
     out.doc("", "A method name of the method table.");
-    out.line("export type Method = (typeof Method)[keyof typeof Method];");
+    out.line("export type MethodName = (typeof MethodName)[keyof typeof MethodName];");
     out.blank();
     out.doc("", "One row of the method table.");
     out.line("export interface MethodInfo {");
     out.doc("  ", "The wire name.");
-    out.line("  readonly name: Method;");
+    out.line("  readonly name: MethodName;");
     out.doc("  ", "The `$defs` name of the params shape.");
     out.line("  readonly params: TypeName;");
     out.doc("  ", "Whether `params` must be present (otherwise it may be omitted).");
@@ -62,7 +62,7 @@ pub fn methods(out: &mut Out, contract: &Contract) {
     for method in &contract.methods {
         out.line(format!(
             "  {{ name: {}, params: {}, paramsRequired: {}, result: {} }},",
-            member_access("Method", &method.name),
+            member_access("MethodName", &method.name),
             js_string(&method.params),
             method.params_required,
             js_string(&method.result)
@@ -251,7 +251,7 @@ fn handshake_error(out: &mut Out) {
 
 fn handshake_request(out: &mut Out, contract: &Contract) {
     let method = contract.methods.iter().find(|m| m.name == "coprocess/handshake");
-    let method_expr = method.map(|m| member_access("Method", &m.name)).unwrap_or_else(|| js_string("coprocess/handshake"));
+    let method_expr = method.map(|m| member_access("MethodName", &m.name)).unwrap_or_else(|| js_string("coprocess/handshake"));
     out.blank();
     out.doc("", "The `Request` frame text of `coprocess/handshake` with this SDK's protocol version.");
     out.line("export function handshakeRequest(id: RequestId, sdk: string, sdkVersion: string): string {");
@@ -274,12 +274,12 @@ fn check_handshake_response(out: &mut Out, contract: &Contract) {
         message_call(contract, "sdk_mismatch", &[
             ("binary_protocol", binary),
             ("sdk_protocol", "COPROCESS_PROTOCOL_VERSION"),
-            ("advice", &format!("adviceFor({binary})")),
+            ("advice", &format!("_adviceFor({binary})")),
         ])
     };
     out.blank();
     out.doc("", "The advice of `sdk_mismatch` for a binary speaking `binaryProtocol`.");
-    out.line("function adviceFor(binaryProtocol: number): string {");
+    out.line("function _adviceFor(binaryProtocol: number): string {");
     out.line(format!(
         "  return binaryProtocol < COPROCESS_PROTOCOL_VERSION ? {} : {};",
         message_call(contract, "upgrade_binary", &[]),
@@ -288,7 +288,7 @@ fn check_handshake_response(out: &mut Out, contract: &Contract) {
     out.line("}");
     out.blank();
     out.doc("", "The literal start of the `binary_mismatch` message.");
-    out.line(format!("const BINARY_MISMATCH_PREFIX = {};", js_string(&binary_mismatch_prefix(contract))));
+    out.line(format!("const _BINARY_MISMATCH_PREFIX = {};", js_string(&binary_mismatch_prefix(contract))));
     out.blank();
     out.doc("", "Checks the reply to `handshakeRequest`: returns the `HandshakeResult` when the binary speaks this SDK's version, else throws a `CoprocessHandshakeError` (or the `DecodeError` of a frame that does not decode).");
     out.line("export function checkHandshakeResponse(response: string | Response): HandshakeResult {");
@@ -304,7 +304,7 @@ fn check_handshake_response(out: &mut Out, contract: &Contract) {
     }
     if contract.error_code("InvalidParams").is_some() {
         let invalid_params = member_access("ErrorCode", "InvalidParams");
-        out.line(format!("    if (code === {invalid_params} && message.startsWith(BINARY_MISMATCH_PREFIX)) {{"));
+        out.line(format!("    if (code === {invalid_params} && message.startsWith(_BINARY_MISMATCH_PREFIX)) {{"));
         out.line("      throw new CoprocessHandshakeError(\"binary_mismatch\", message);");
         out.line("    }");
     }

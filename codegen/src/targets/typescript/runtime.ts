@@ -32,27 +32,27 @@ export class DecodeError extends Error {
 }
 
 /** A problem found while decoding; the public decoders add the type name. */
-class Problem {
+class _Problem {
   constructor(
     readonly problem: string,
     readonly path: string,
   ) {}
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
+const _hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * The document order of the objects whose keys JavaScript enumerates in
  * another order (integer-like keys come first in `Object.keys`).
  */
-const documentOrder = new WeakMap<JsonObject, readonly string[]>();
+const _documentOrder = new WeakMap<JsonObject, readonly string[]>();
 
 /** Whether `documentOrder` was ever written (so most lookups are skipped). */
-let documentOrderUsed = false;
+let _documentOrderUsed = false;
 
 /** The keys of `obj` in document order. */
-function memberKeys(obj: JsonObject): readonly string[] {
-  return (documentOrderUsed && documentOrder.get(obj)) || Object.keys(obj);
+function _memberKeys(obj: JsonObject): readonly string[] {
+  return (_documentOrderUsed && _documentOrder.get(obj)) || Object.keys(obj);
 }
 
 /**
@@ -63,18 +63,18 @@ function memberKeys(obj: JsonObject): readonly string[] {
  * `hasOwn` check and its member loads all use what this returns, which lets
  * the engine use its fast paths for them.)
  */
-function readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
-  const obj = readObject(value, path, orNull);
-  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+function _readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+  const obj = _readObject(value, path, orNull);
+  const order = path !== _UNTRACED && _documentOrderUsed ? _documentOrder.get(obj) : undefined;
   return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
 }
 
-function isDigit(c: number): boolean {
+function _isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
 /** A recursive-descent parser of one strict I-JSON text. */
-class StrictJsonParser {
+class _StrictJsonParser {
   private pos = 0;
   private depth = 0;
 
@@ -89,13 +89,13 @@ class StrictJsonParser {
     return value;
   }
 
-  private invalid(what: string): Problem {
-    return new Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
+  private invalid(what: string): _Problem {
+    return new _Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
   }
 
-  private unexpected(): Problem {
+  private unexpected(): _Problem {
     if (this.pos >= this.text.length) {
-      return new Problem("invalid JSON: unexpected end of input", "$");
+      return new _Problem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
     const shown = c > 0x20 && c < 0x7f ? JSON.stringify(this.text.charAt(this.pos)) : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -133,7 +133,7 @@ class StrictJsonParser {
       case 0x6e:
         return this.parseLiteral("null", null);
       default:
-        if (c === 0x2d || isDigit(c)) {
+        if (c === 0x2d || _isDigit(c)) {
           return this.parseNumber();
         }
         throw this.unexpected();
@@ -142,7 +142,7 @@ class StrictJsonParser {
 
   private enter(): void {
     if (++this.depth > MAX_DEPTH) {
-      throw new Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
+      throw new _Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
     }
     this.pos++;
   }
@@ -164,8 +164,8 @@ class StrictJsonParser {
         throw this.unexpected();
       }
       const key = this.parseString();
-      if (hasOwn.call(obj, key)) {
-        throw new Problem(`duplicate key \`${key}\``, "$");
+      if (_hasOwn.call(obj, key)) {
+        throw new _Problem(`duplicate key \`${key}\``, "$");
       }
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x3a) {
@@ -175,7 +175,7 @@ class StrictJsonParser {
       const value = this.parseValue();
       if (order !== undefined) {
         order.push(key);
-      } else if (isDigit(key.charCodeAt(0))) {
+      } else if (_isDigit(key.charCodeAt(0))) {
         order = Object.keys(obj);
         order.push(key);
       }
@@ -196,8 +196,8 @@ class StrictJsonParser {
       }
     }
     if (order !== undefined) {
-      documentOrder.set(obj, order);
-      documentOrderUsed = true;
+      _documentOrder.set(obj, order);
+      _documentOrderUsed = true;
     }
     this.depth--;
     return obj;
@@ -250,11 +250,11 @@ class StrictJsonParser {
     let magnitude = 0;
     if (c === 0x30) {
       i++;
-    } else if (isDigit(c)) {
+    } else if (_isDigit(c)) {
       do {
         magnitude = magnitude * 10 + (c - 0x30);
         c = text.charCodeAt(++i);
-      } while (isDigit(c));
+      } while (_isDigit(c));
     } else {
       this.pos = i;
       throw this.unexpected();
@@ -291,13 +291,13 @@ class StrictJsonParser {
   /** Skips one or more digits from `i`; returns the index after them. */
   private skipDigits(i: number): number {
     const text = this.text;
-    if (!isDigit(text.charCodeAt(i))) {
+    if (!_isDigit(text.charCodeAt(i))) {
       this.pos = i;
       throw this.unexpected();
     }
     do {
       i++;
-    } while (isDigit(text.charCodeAt(i)));
+    } while (_isDigit(text.charCodeAt(i)));
     return i;
   }
 
@@ -412,7 +412,7 @@ class StrictJsonParser {
     let unit = 0;
     for (let k = i; k < i + 4; k++) {
       const c = this.text.charCodeAt(k);
-      const digit = isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      const digit = _isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
       if (digit < 0) {
         this.pos = k;
         throw this.invalid("invalid \\u escape");
@@ -424,35 +424,35 @@ class StrictJsonParser {
 }
 
 /** An escaped surrogate, `\uD800` to `\uDFFF` (judged by the strict parser). */
-const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+const _ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /** A raw surrogate code unit without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const _LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A surrogate code unit (half of a pair, or lone). */
-const ANY_SURROGATE = /[\ud800-\udfff]/;
+const _ANY_SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * `String.prototype.isWellFormed` (ES2024: no lone surrogates), where the
  * platform has it; it answers in constant time for most strings.
  */
-const isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
+const _isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
   .isWellFormed;
 
 /** Whether the raw text of `text` holds a surrogate without its other half. */
-function hasLoneSurrogate(text: string): boolean {
-  if (isWellFormed !== undefined) {
-    return !isWellFormed.call(text);
+function _hasLoneSurrogate(text: string): boolean {
+  if (_isWellFormed !== undefined) {
+    return !_isWellFormed.call(text);
   }
-  return ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
+  return _ANY_SURROGATE.test(text) && _LONE_SURROGATE.test(text);
 }
 
 /**
  * Whether `JSON.parse` could let a lone surrogate through: any escaped
  * surrogate (the strict parser judges it), or a raw one without its other half.
  */
-function mayHoldLoneSurrogate(text: string): boolean {
-  return (hasUnicodeEscape(text) && ESCAPED_SURROGATE.test(text)) || hasLoneSurrogate(text);
+function _mayHoldLoneSurrogate(text: string): boolean {
+  return (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) || _hasLoneSurrogate(text);
 }
 
 /**
@@ -461,7 +461,7 @@ function mayHoldLoneSurrogate(text: string): boolean {
  * faster than a two-character one). On text that is not JSON the answer does
  * not matter: `JSON.parse` rejects it.
  */
-function hasUnicodeEscape(text: string): boolean {
+function _hasUnicodeEscape(text: string): boolean {
   for (let i = text.indexOf("\\"); i >= 0; i = text.indexOf("\\", i + 2)) {
     if (text.charCodeAt(i + 1) === 0x75) {
       return true;
@@ -480,17 +480,17 @@ function hasUnicodeEscape(text: string): boolean {
  * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
  * duplicate keys (see `keysMatch`).
  */
-function parsePlainly(text: string): JsonValue | undefined {
-  const value = parseUnchecked(text);
-  return value !== undefined && keysMatch(text, value, keysBelow(value, 0)) ? value : undefined;
+function _parsePlainly(text: string): JsonValue | undefined {
+  const value = _parseUnchecked(text);
+  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0)) ? value : undefined;
 }
 
 /**
  * `text` read by `JSON.parse`, unless it is not JSON or may hold a lone
  * surrogate; the other rules of `parsePlainly` are still to be checked.
  */
-function parseUnchecked(text: string): JsonValue | undefined {
-  if (mayHoldLoneSurrogate(text)) {
+function _parseUnchecked(text: string): JsonValue | undefined {
+  if (_mayHoldLoneSurrogate(text)) {
     return undefined;
   }
   try {
@@ -506,16 +506,16 @@ function parseUnchecked(text: string): JsonValue | undefined {
  * duplicate key: the text has a colon for every key, so a value with fewer
  * keys, colons inside strings aside, lost one.
  */
-function keysMatch(text: string, value: JsonValue, keys: number): boolean {
+function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
   if (keys < 0) {
     return false;
   }
-  const colons = countColons(text);
+  const colons = _countColons(text);
   if (colons === keys) {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value);
+  return text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value);
 }
 
 /**
@@ -524,7 +524,7 @@ function keysMatch(text: string, value: JsonValue, keys: number): boolean {
  * beyond +-(2^53-1) (an integer literal the strict parser rejects, or a number
  * it may accept: it decides).
  */
-function countKeys(value: JsonObject | JsonArray, outer: number): number {
+function _countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (outer === MAX_DEPTH) {
     return -1;
   }
@@ -533,7 +533,7 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as JsonValue;
-      const inner = typeof item === "object" && item !== null ? countKeys(item, outer + 1) : isSafeScalar(item) ? 0 : -1;
+      const inner = typeof item === "object" && item !== null ? _countKeys(item, outer + 1) : _isSafeScalar(item) ? 0 : -1;
       if (inner < 0) {
         return -1;
       }
@@ -543,11 +543,11 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       return -1;
     }
     const member = obj[key] as JsonValue;
-    const inner = typeof member === "object" && member !== null ? countKeys(member, outer + 1) : isSafeScalar(member) ? 0 : -1;
+    const inner = typeof member === "object" && member !== null ? _countKeys(member, outer + 1) : _isSafeScalar(member) ? 0 : -1;
     if (inner < 0) {
       return -1;
     }
@@ -557,20 +557,20 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
 }
 
 /** `countKeys` of any value: 0 for a string, boolean, null or safe number. */
-function keysBelow(value: JsonValue, outer: number): number {
+function _keysBelow(value: JsonValue, outer: number): number {
   if (typeof value === "object" && value !== null) {
-    return countKeys(value, outer);
+    return _countKeys(value, outer);
   }
-  return isSafeScalar(value) ? 0 : -1;
+  return _isSafeScalar(value) ? 0 : -1;
 }
 
 /** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
-function isSafeScalar(value: JsonValue): boolean {
+function _isSafeScalar(value: JsonValue): boolean {
   return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
 }
 
 /** The number of colons in `text`. */
-function countColons(text: string): number {
+function _countColons(text: string): number {
   let count = 0;
   for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) {
     count++;
@@ -579,9 +579,9 @@ function countColons(text: string): number {
 }
 
 /** The number of colons in the strings (keys included) of `value`. */
-function colonsInStrings(value: JsonValue): number {
+function _colonsInStrings(value: JsonValue): number {
   if (typeof value === "string") {
-    return countColons(value);
+    return _countColons(value);
   }
   if (typeof value !== "object" || value === null) {
     return 0;
@@ -589,13 +589,13 @@ function colonsInStrings(value: JsonValue): number {
   let colons = 0;
   if (Array.isArray(value)) {
     for (const item of value as JsonArray) {
-      colons += colonsInStrings(item);
+      colons += _colonsInStrings(item);
     }
     return colons;
   }
   const obj = value as JsonObject;
   for (const key of Object.keys(obj)) {
-    colons += countColons(key) + colonsInStrings(obj[key] as JsonValue);
+    colons += _countColons(key) + _colonsInStrings(obj[key] as JsonValue);
   }
   return colons;
 }
@@ -604,9 +604,9 @@ function colonsInStrings(value: JsonValue): number {
  * Reads one strict JSON text, with `JSON.parse` where it agrees (see
  * `parsePlainly`). Throws a `Problem`.
  */
-function readJsonText(text: string): JsonValue {
-  const value = parsePlainly(text);
-  return value !== undefined ? value : new StrictJsonParser(text).parseDocument();
+function _readJsonText(text: string): JsonValue {
+  const value = _parsePlainly(text);
+  return value !== undefined ? value : new _StrictJsonParser(text).parseDocument();
 }
 
 /**
@@ -619,9 +619,9 @@ function readJsonText(text: string): JsonValue {
  */
 export function parseStrictJson(text: string): JsonValue {
   try {
-    return readJsonText(text);
+    return _readJsonText(text);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError("JSON", e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError("JSON", e.problem, e.path) : e;
   }
 }
 
@@ -633,41 +633,41 @@ export function parseStrictJson(text: string): JsonValue {
  * null. `path` is `UNTRACED` in a first, quick read, which builds no paths and
  * is read again with them when it fails.
  */
-type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+type _Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
 
 /** The path of a quick read (see `Reader`); a traced path starts with `$`. */
-const UNTRACED = "";
+const _UNTRACED = "";
 
 /** `T` with its fields writable, while a decoder builds it. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type _Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Whether a read is counting: the quick read of `decodeText` sets it, and
  * then `openValue` walks each open value for the checks of `parsePlainly`
  * (nesting it as if `OPEN_DEPTH` containers held it).
  */
-let counting = false;
+let _counting = false;
 
 /**
  * The object keys a counting read met: every reader of a closed object or of
  * a map adds its keys, `openValue` those of an open value.
  */
-let keysMet = 0;
+let _keysMet = 0;
 
 /** A `Problem` that only sends a quick read to the strict parser. */
-const DOUBTFUL = new Problem("the strict parser decides", "$");
+const _DOUBTFUL = new _Problem("the strict parser decides", "$");
 
 /**
  * An open value (any JSON) met by a reader; a counting read adds its keys, or
  * leaves a number or nesting the strict parser must judge to it.
  */
-function openValue<T extends JsonValue>(value: T): T {
-  if (counting) {
-    const keys = keysBelow(value, OPEN_DEPTH);
+function _openValue<T extends JsonValue>(value: T): T {
+  if (_counting) {
+    const keys = _keysBelow(value, _OPEN_DEPTH);
     if (keys < 0) {
-      throw DOUBTFUL;
+      throw _DOUBTFUL;
     }
-    keysMet += keys;
+    _keysMet += keys;
   }
   return value;
 }
@@ -681,26 +681,26 @@ function openValue<T extends JsonValue>(value: T): T {
  * document order, so the first problem found is the first one written) and
  * paths.
  */
-function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
-  const value = parseUnchecked(text);
+function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
+  const value = _parseUnchecked(text);
   if (value !== undefined) {
-    counting = OPEN_DEPTH >= 0;
-    keysMet = 0;
+    _counting = _OPEN_DEPTH >= 0;
+    _keysMet = 0;
     try {
-      const decoded = read(value, UNTRACED, false);
-      if (keysMatch(text, value, counting ? keysMet : keysBelow(value, 0))) {
+      const decoded = read(value, _UNTRACED, false);
+      if (_keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))) {
         return decoded;
       }
     } catch (e) {
-      passOnUnlessProblem(e);
+      _passOnUnlessProblem(e);
     } finally {
-      counting = false;
+      _counting = false;
     }
   }
   try {
-    return read(new StrictJsonParser(text).parseDocument(), "$", false);
+    return read(new _StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
   }
 }
 
@@ -708,27 +708,27 @@ function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
  * Decodes an already-parsed value with `read`, naming `typeName` in errors:
  * quickly, else again with paths.
  */
-function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue): T {
   try {
-    return read(value, UNTRACED, false);
+    return read(value, _UNTRACED, false);
   } catch (e) {
-    passOnUnlessProblem(e);
+    _passOnUnlessProblem(e);
   }
   try {
     return read(value, "$", false);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
   }
 }
 
 /** Throws `e` again unless it is a `Problem` (which a traced read redoes). */
-function passOnUnlessProblem(e: unknown): void {
-  if (!(e instanceof Problem)) {
+function _passOnUnlessProblem(e: unknown): void {
+  if (!(e instanceof _Problem)) {
     throw e;
   }
 }
 
-function kindOf(value: JsonValue): string {
+function _kindOf(value: JsonValue): string {
   if (value === null) {
     return "null";
   }
@@ -744,112 +744,112 @@ function kindOf(value: JsonValue): string {
   }
 }
 
-function expected(what: string, value: JsonValue, path: string, orNull: boolean): Problem {
-  return new Problem(`expected ${what}${orNull ? " or null" : ""}, got ${kindOf(value)}`, path);
+function _expected(what: string, value: JsonValue, path: string, orNull: boolean): _Problem {
+  return new _Problem(`expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`, path);
 }
 
-function unknownField(key: string, path: string): Problem {
-  return new Problem(`unknown field \`${key}\``, path);
+function _unknownField(key: string, path: string): _Problem {
+  return new _Problem(`unknown field \`${key}\``, path);
 }
 
-function missingField(key: string, path: string): Problem {
-  return new Problem(`missing field \`${key}\``, path);
+function _missingField(key: string, path: string): _Problem {
+  return new _Problem(`missing field \`${key}\``, path);
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const _IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The path of member `key` of the object at `path`. */
-function pathOfKey(path: string, key: string): string {
-  if (path === UNTRACED) {
-    return UNTRACED;
+function _pathOfKey(path: string, key: string): string {
+  if (path === _UNTRACED) {
+    return _UNTRACED;
   }
-  return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  return _IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
 /** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
-function pathTo(path: string, step: string): string {
-  return path === UNTRACED ? UNTRACED : path + step;
+function _pathTo(path: string, step: string): string {
+  return path === _UNTRACED ? _UNTRACED : path + step;
 }
 
-function readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
+function _readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
   if (typeof value === "boolean") {
     return value;
   }
-  throw expected("boolean", value, path, orNull);
+  throw _expected("boolean", value, path, orNull);
 }
 
-function readString(value: JsonValue, path: string, orNull: boolean): string {
+function _readString(value: JsonValue, path: string, orNull: boolean): string {
   if (typeof value === "string") {
     return value;
   }
-  throw expected("string", value, path, orNull);
+  throw _expected("string", value, path, orNull);
 }
 
-function readInteger(value: JsonValue, path: string, orNull: boolean): number {
+function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw expected("integer", value, path, orNull);
+  throw _expected("integer", value, path, orNull);
 }
 
-function readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, minimum: number): number {
-  const n = readInteger(value, path, orNull);
+function _readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, minimum: number): number {
+  const n = _readInteger(value, path, orNull);
   if (n < minimum) {
-    throw new Problem(`expected integer >= ${minimum}, got ${n}`, path);
+    throw new _Problem(`expected integer >= ${minimum}, got ${n}`, path);
   }
   return n;
 }
 
-function readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
+function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
   if (typeof value === "string") {
     return value;
   }
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw expected("integer or string", value, path, orNull);
+  throw _expected("integer or string", value, path, orNull);
 }
 
-function readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
+function _readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
   if (typeof value !== "string") {
-    throw expected("string", value, path, orNull);
+    throw _expected("string", value, path, orNull);
   }
   if ((allowed as readonly string[]).indexOf(value) < 0) {
     const wanted = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
+    throw new _Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
   }
   return value as T;
 }
 
-function readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
-  throw expected("object", value, path, orNull);
+  throw _expected("object", value, path, orNull);
 }
 
-function readArray(value: JsonValue, path: string, orNull: boolean): JsonArray {
+function _readArray(value: JsonValue, path: string, orNull: boolean): JsonArray {
   if (Array.isArray(value)) {
     return value as JsonArray;
   }
-  throw expected("array", value, path, orNull);
+  throw _expected("array", value, path, orNull);
 }
 
-function readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readItem: (item: JsonValue, itemPath: string) => T): T[] {
-  const items = readArray(value, path, orNull);
+function _readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readItem: (item: JsonValue, itemPath: string) => T): T[] {
+  const items = _readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, path === UNTRACED ? UNTRACED : `${path}[${i}]`);
+    out[i] = readItem(items[i] as JsonValue, path === _UNTRACED ? _UNTRACED : `${path}[${i}]`);
   }
   return out;
 }
 
-function readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry: (entry: JsonValue, entryPath: string) => T): { [key: string]: T } {
-  const obj = readObject(value, path, orNull);
+function _readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry: (entry: JsonValue, entryPath: string) => T): { [key: string]: T } {
+  const obj = _readObject(value, path, orNull);
   const out: { [key: string]: T } = {};
-  for (const key of memberKeys(obj)) {
-    keysMet++;
-    const entry = readEntry(obj[key] as JsonValue, pathOfKey(path, key));
+  for (const key of _memberKeys(obj)) {
+    _keysMet++;
+    const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
     if (key === "__proto__") {
       Object.defineProperty(out, key, { value: entry, writable: true, enumerable: true, configurable: true });
     } else {
@@ -863,30 +863,30 @@ function readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry
  * The index of the union variant whose discriminator `obj` has: exactly one
  * must be present.
  */
-function pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
+function _pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
-    if (hasOwn.call(obj, discriminators[i] as string)) {
+    if (_hasOwn.call(obj, discriminators[i] as string)) {
       if (found >= 0) {
-        throw new Problem(discriminators.length === 2 ? `both ${listOf(discriminators, " and ")}` : `more than one of ${listOf(discriminators, ", ")}`, path);
+        throw new _Problem(discriminators.length === 2 ? `both ${_listOf(discriminators, " and ")}` : `more than one of ${_listOf(discriminators, ", ")}`, path);
       }
       found = i;
     }
   }
   if (found < 0) {
-    throw new Problem(discriminators.length === 2 ? `neither ${listOf(discriminators, " nor ")}` : `none of ${listOf(discriminators, ", ")}`, path);
+    throw new _Problem(discriminators.length === 2 ? `neither ${_listOf(discriminators, " nor ")}` : `none of ${_listOf(discriminators, ", ")}`, path);
   }
   return found;
 }
 
-function listOf(names: readonly string[], separator: string): string {
+function _listOf(names: readonly string[], separator: string): string {
   return names.map((name) => `\`${name}\``).join(separator);
 }
 
 // ---------------------------------------------------------------------------
 // Writers shared by the generated encoders
 
-function writeArray<T>(items: readonly T[], writeItem: (item: T) => string): string {
+function _writeArray<T>(items: readonly T[], writeItem: (item: T) => string): string {
   let out = "[";
   for (let i = 0; i < items.length; i++) {
     if (i > 0) {
@@ -897,7 +897,7 @@ function writeArray<T>(items: readonly T[], writeItem: (item: T) => string): str
   return out + "]";
 }
 
-function writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry: T) => string): string {
+function _writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry: T) => string): string {
   let out = "{";
   for (const key of Object.keys(entries)) {
     if (out.length > 1) {

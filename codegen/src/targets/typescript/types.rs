@@ -45,7 +45,7 @@ pub fn declare(out: &mut Out, _contract: &Contract, def: &TypeDef) {
 /// Declares a closed object as `name`, an interface (or an empty record).
 pub fn declare_object(out: &mut Out, name: &str, object: &ObjectType) {
     if object.fields.is_empty() {
-        out.line(format!("export type {name} = Record<string, never>;"));
+        out.line(format!("export type {name} = {{ [key: string]: never }};"));
         return;
     }
     out.line(format!("export interface {name} {{"));

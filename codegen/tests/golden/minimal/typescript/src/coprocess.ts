@@ -27,13 +27,13 @@ export const MAX_DEPTH = 64;
  * The most containers around an open value (or a closed object or array) of any
  * frame type.
  */
-const OPEN_DEPTH: number = 2;
+const _OPEN_DEPTH: number = 2;
 
 // ---------------------------------------------------------------------------
 // Methods
 
 /** The method names, one constant per row of the method table. */
-export const Method = {
+export const MethodName = {
   /**
    * The first request a v2 SDK sends after spawn. The binary tolerates its
    * absence (a v1 SDK never sends it) but enforces the version when it arrives:
@@ -45,12 +45,12 @@ export const Method = {
 } as const;
 
 /** A method name of the method table. */
-export type Method = (typeof Method)[keyof typeof Method];
+export type MethodName = (typeof MethodName)[keyof typeof MethodName];
 
 /** One row of the method table. */
 export interface MethodInfo {
   /** The wire name. */
-  readonly name: Method;
+  readonly name: MethodName;
   /** The `$defs` name of the params shape. */
   readonly params: TypeName;
   /** Whether `params` must be present (otherwise it may be omitted). */
@@ -61,7 +61,7 @@ export interface MethodInfo {
 
 /** The method table, in table order. */
 export const METHOD_TABLE: readonly MethodInfo[] = [
-  { name: Method.CoprocessHandshake, params: "HandshakeParams", paramsRequired: true, result: "HandshakeResult" },
+  { name: MethodName.CoprocessHandshake, params: "HandshakeParams", paramsRequired: true, result: "HandshakeResult" },
 ];
 
 // ---------------------------------------------------------------------------
@@ -128,23 +128,23 @@ export class DecodeError extends Error {
 }
 
 /** A problem found while decoding; the public decoders add the type name. */
-class Problem {
+class _Problem {
   constructor(
     readonly problem: string,
     readonly path: string,
   ) {}
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
+const _hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * The document order of the objects whose keys JavaScript enumerates in
  * another order (integer-like keys come first in `Object.keys`).
  */
-const documentOrder = new WeakMap<JsonObject, readonly string[]>();
+const _documentOrder = new WeakMap<JsonObject, readonly string[]>();
 
 /** Whether `documentOrder` was ever written (so most lookups are skipped). */
-let documentOrderUsed = false;
+let _documentOrderUsed = false;
 
 /**
  * Reads an object for a reader's `for (const key in obj)` loop: the object
@@ -154,18 +154,18 @@ let documentOrderUsed = false;
  * `hasOwn` check and its member loads all use what this returns, which lets
  * the engine use its fast paths for them.)
  */
-function readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
-  const obj = readObject(value, path, orNull);
-  const order = path !== UNTRACED && documentOrderUsed ? documentOrder.get(obj) : undefined;
+function _readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+  const obj = _readObject(value, path, orNull);
+  const order = path !== _UNTRACED && _documentOrderUsed ? _documentOrder.get(obj) : undefined;
   return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
 }
 
-function isDigit(c: number): boolean {
+function _isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
 /** A recursive-descent parser of one strict I-JSON text. */
-class StrictJsonParser {
+class _StrictJsonParser {
   private pos = 0;
   private depth = 0;
 
@@ -180,13 +180,13 @@ class StrictJsonParser {
     return value;
   }
 
-  private invalid(what: string): Problem {
-    return new Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
+  private invalid(what: string): _Problem {
+    return new _Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
   }
 
-  private unexpected(): Problem {
+  private unexpected(): _Problem {
     if (this.pos >= this.text.length) {
-      return new Problem("invalid JSON: unexpected end of input", "$");
+      return new _Problem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
     const shown = c > 0x20 && c < 0x7f ? JSON.stringify(this.text.charAt(this.pos)) : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -224,7 +224,7 @@ class StrictJsonParser {
       case 0x6e:
         return this.parseLiteral("null", null);
       default:
-        if (c === 0x2d || isDigit(c)) {
+        if (c === 0x2d || _isDigit(c)) {
           return this.parseNumber();
         }
         throw this.unexpected();
@@ -233,7 +233,7 @@ class StrictJsonParser {
 
   private enter(): void {
     if (++this.depth > MAX_DEPTH) {
-      throw new Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
+      throw new _Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
     }
     this.pos++;
   }
@@ -255,8 +255,8 @@ class StrictJsonParser {
         throw this.unexpected();
       }
       const key = this.parseString();
-      if (hasOwn.call(obj, key)) {
-        throw new Problem(`duplicate key \`${key}\``, "$");
+      if (_hasOwn.call(obj, key)) {
+        throw new _Problem(`duplicate key \`${key}\``, "$");
       }
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x3a) {
@@ -266,7 +266,7 @@ class StrictJsonParser {
       const value = this.parseValue();
       if (order !== undefined) {
         order.push(key);
-      } else if (isDigit(key.charCodeAt(0))) {
+      } else if (_isDigit(key.charCodeAt(0))) {
         order = Object.keys(obj);
         order.push(key);
       }
@@ -287,8 +287,8 @@ class StrictJsonParser {
       }
     }
     if (order !== undefined) {
-      documentOrder.set(obj, order);
-      documentOrderUsed = true;
+      _documentOrder.set(obj, order);
+      _documentOrderUsed = true;
     }
     this.depth--;
     return obj;
@@ -341,11 +341,11 @@ class StrictJsonParser {
     let magnitude = 0;
     if (c === 0x30) {
       i++;
-    } else if (isDigit(c)) {
+    } else if (_isDigit(c)) {
       do {
         magnitude = magnitude * 10 + (c - 0x30);
         c = text.charCodeAt(++i);
-      } while (isDigit(c));
+      } while (_isDigit(c));
     } else {
       this.pos = i;
       throw this.unexpected();
@@ -382,13 +382,13 @@ class StrictJsonParser {
   /** Skips one or more digits from `i`; returns the index after them. */
   private skipDigits(i: number): number {
     const text = this.text;
-    if (!isDigit(text.charCodeAt(i))) {
+    if (!_isDigit(text.charCodeAt(i))) {
       this.pos = i;
       throw this.unexpected();
     }
     do {
       i++;
-    } while (isDigit(text.charCodeAt(i)));
+    } while (_isDigit(text.charCodeAt(i)));
     return i;
   }
 
@@ -503,7 +503,7 @@ class StrictJsonParser {
     let unit = 0;
     for (let k = i; k < i + 4; k++) {
       const c = this.text.charCodeAt(k);
-      const digit = isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      const digit = _isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
       if (digit < 0) {
         this.pos = k;
         throw this.invalid("invalid \\u escape");
@@ -515,35 +515,35 @@ class StrictJsonParser {
 }
 
 /** An escaped surrogate, `\uD800` to `\uDFFF` (judged by the strict parser). */
-const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+const _ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /** A raw surrogate code unit without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const _LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A surrogate code unit (half of a pair, or lone). */
-const ANY_SURROGATE = /[\ud800-\udfff]/;
+const _ANY_SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * `String.prototype.isWellFormed` (ES2024: no lone surrogates), where the
  * platform has it; it answers in constant time for most strings.
  */
-const isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
+const _isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
   .isWellFormed;
 
 /** Whether the raw text of `text` holds a surrogate without its other half. */
-function hasLoneSurrogate(text: string): boolean {
-  if (isWellFormed !== undefined) {
-    return !isWellFormed.call(text);
+function _hasLoneSurrogate(text: string): boolean {
+  if (_isWellFormed !== undefined) {
+    return !_isWellFormed.call(text);
   }
-  return ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
+  return _ANY_SURROGATE.test(text) && _LONE_SURROGATE.test(text);
 }
 
 /**
  * Whether `JSON.parse` could let a lone surrogate through: any escaped
  * surrogate (the strict parser judges it), or a raw one without its other half.
  */
-function mayHoldLoneSurrogate(text: string): boolean {
-  return (hasUnicodeEscape(text) && ESCAPED_SURROGATE.test(text)) || hasLoneSurrogate(text);
+function _mayHoldLoneSurrogate(text: string): boolean {
+  return (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) || _hasLoneSurrogate(text);
 }
 
 /**
@@ -552,7 +552,7 @@ function mayHoldLoneSurrogate(text: string): boolean {
  * faster than a two-character one). On text that is not JSON the answer does
  * not matter: `JSON.parse` rejects it.
  */
-function hasUnicodeEscape(text: string): boolean {
+function _hasUnicodeEscape(text: string): boolean {
   for (let i = text.indexOf("\\"); i >= 0; i = text.indexOf("\\", i + 2)) {
     if (text.charCodeAt(i + 1) === 0x75) {
       return true;
@@ -571,17 +571,17 @@ function hasUnicodeEscape(text: string): boolean {
  * beyond +-(2^53-1) or overflowing, nesting deeper than `MAX_DEPTH`, and
  * duplicate keys (see `keysMatch`).
  */
-function parsePlainly(text: string): JsonValue | undefined {
-  const value = parseUnchecked(text);
-  return value !== undefined && keysMatch(text, value, keysBelow(value, 0)) ? value : undefined;
+function _parsePlainly(text: string): JsonValue | undefined {
+  const value = _parseUnchecked(text);
+  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0)) ? value : undefined;
 }
 
 /**
  * `text` read by `JSON.parse`, unless it is not JSON or may hold a lone
  * surrogate; the other rules of `parsePlainly` are still to be checked.
  */
-function parseUnchecked(text: string): JsonValue | undefined {
-  if (mayHoldLoneSurrogate(text)) {
+function _parseUnchecked(text: string): JsonValue | undefined {
+  if (_mayHoldLoneSurrogate(text)) {
     return undefined;
   }
   try {
@@ -597,16 +597,16 @@ function parseUnchecked(text: string): JsonValue | undefined {
  * duplicate key: the text has a colon for every key, so a value with fewer
  * keys, colons inside strings aside, lost one.
  */
-function keysMatch(text: string, value: JsonValue, keys: number): boolean {
+function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
   if (keys < 0) {
     return false;
   }
-  const colons = countColons(text);
+  const colons = _countColons(text);
   if (colons === keys) {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === colonsInStrings(value);
+  return text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value);
 }
 
 /**
@@ -615,7 +615,7 @@ function keysMatch(text: string, value: JsonValue, keys: number): boolean {
  * beyond +-(2^53-1) (an integer literal the strict parser rejects, or a number
  * it may accept: it decides).
  */
-function countKeys(value: JsonObject | JsonArray, outer: number): number {
+function _countKeys(value: JsonObject | JsonArray, outer: number): number {
   if (outer === MAX_DEPTH) {
     return -1;
   }
@@ -624,7 +624,7 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as JsonValue;
-      const inner = typeof item === "object" && item !== null ? countKeys(item, outer + 1) : isSafeScalar(item) ? 0 : -1;
+      const inner = typeof item === "object" && item !== null ? _countKeys(item, outer + 1) : _isSafeScalar(item) ? 0 : -1;
       if (inner < 0) {
         return -1;
       }
@@ -634,11 +634,11 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   const obj = value as JsonObject;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       return -1;
     }
     const member = obj[key] as JsonValue;
-    const inner = typeof member === "object" && member !== null ? countKeys(member, outer + 1) : isSafeScalar(member) ? 0 : -1;
+    const inner = typeof member === "object" && member !== null ? _countKeys(member, outer + 1) : _isSafeScalar(member) ? 0 : -1;
     if (inner < 0) {
       return -1;
     }
@@ -648,20 +648,20 @@ function countKeys(value: JsonObject | JsonArray, outer: number): number {
 }
 
 /** `countKeys` of any value: 0 for a string, boolean, null or safe number. */
-function keysBelow(value: JsonValue, outer: number): number {
+function _keysBelow(value: JsonValue, outer: number): number {
   if (typeof value === "object" && value !== null) {
-    return countKeys(value, outer);
+    return _countKeys(value, outer);
   }
-  return isSafeScalar(value) ? 0 : -1;
+  return _isSafeScalar(value) ? 0 : -1;
 }
 
 /** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
-function isSafeScalar(value: JsonValue): boolean {
+function _isSafeScalar(value: JsonValue): boolean {
   return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
 }
 
 /** The number of colons in `text`. */
-function countColons(text: string): number {
+function _countColons(text: string): number {
   let count = 0;
   for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) {
     count++;
@@ -670,9 +670,9 @@ function countColons(text: string): number {
 }
 
 /** The number of colons in the strings (keys included) of `value`. */
-function colonsInStrings(value: JsonValue): number {
+function _colonsInStrings(value: JsonValue): number {
   if (typeof value === "string") {
-    return countColons(value);
+    return _countColons(value);
   }
   if (typeof value !== "object" || value === null) {
     return 0;
@@ -680,13 +680,13 @@ function colonsInStrings(value: JsonValue): number {
   let colons = 0;
   if (Array.isArray(value)) {
     for (const item of value as JsonArray) {
-      colons += colonsInStrings(item);
+      colons += _colonsInStrings(item);
     }
     return colons;
   }
   const obj = value as JsonObject;
   for (const key of Object.keys(obj)) {
-    colons += countColons(key) + colonsInStrings(obj[key] as JsonValue);
+    colons += _countColons(key) + _colonsInStrings(obj[key] as JsonValue);
   }
   return colons;
 }
@@ -695,9 +695,9 @@ function colonsInStrings(value: JsonValue): number {
  * Reads one strict JSON text, with `JSON.parse` where it agrees (see
  * `parsePlainly`). Throws a `Problem`.
  */
-function readJsonText(text: string): JsonValue {
-  const value = parsePlainly(text);
-  return value !== undefined ? value : new StrictJsonParser(text).parseDocument();
+function _readJsonText(text: string): JsonValue {
+  const value = _parsePlainly(text);
+  return value !== undefined ? value : new _StrictJsonParser(text).parseDocument();
 }
 
 /**
@@ -710,9 +710,9 @@ function readJsonText(text: string): JsonValue {
  */
 export function parseStrictJson(text: string): JsonValue {
   try {
-    return readJsonText(text);
+    return _readJsonText(text);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError("JSON", e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError("JSON", e.problem, e.path) : e;
   }
 }
 
@@ -724,41 +724,41 @@ export function parseStrictJson(text: string): JsonValue {
  * null. `path` is `UNTRACED` in a first, quick read, which builds no paths and
  * is read again with them when it fails.
  */
-type Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
+type _Reader<T> = (value: JsonValue, path: string, orNull: boolean) => T;
 
 /** The path of a quick read (see `Reader`); a traced path starts with `$`. */
-const UNTRACED = "";
+const _UNTRACED = "";
 
 /** `T` with its fields writable, while a decoder builds it. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type _Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * Whether a read is counting: the quick read of `decodeText` sets it, and
  * then `openValue` walks each open value for the checks of `parsePlainly`
  * (nesting it as if `OPEN_DEPTH` containers held it).
  */
-let counting = false;
+let _counting = false;
 
 /**
  * The object keys a counting read met: every reader of a closed object or of
  * a map adds its keys, `openValue` those of an open value.
  */
-let keysMet = 0;
+let _keysMet = 0;
 
 /** A `Problem` that only sends a quick read to the strict parser. */
-const DOUBTFUL = new Problem("the strict parser decides", "$");
+const _DOUBTFUL = new _Problem("the strict parser decides", "$");
 
 /**
  * An open value (any JSON) met by a reader; a counting read adds its keys, or
  * leaves a number or nesting the strict parser must judge to it.
  */
-function openValue<T extends JsonValue>(value: T): T {
-  if (counting) {
-    const keys = keysBelow(value, OPEN_DEPTH);
+function _openValue<T extends JsonValue>(value: T): T {
+  if (_counting) {
+    const keys = _keysBelow(value, _OPEN_DEPTH);
     if (keys < 0) {
-      throw DOUBTFUL;
+      throw _DOUBTFUL;
     }
-    keysMet += keys;
+    _keysMet += keys;
   }
   return value;
 }
@@ -772,26 +772,26 @@ function openValue<T extends JsonValue>(value: T): T {
  * document order, so the first problem found is the first one written) and
  * paths.
  */
-function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
-  const value = parseUnchecked(text);
+function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
+  const value = _parseUnchecked(text);
   if (value !== undefined) {
-    counting = OPEN_DEPTH >= 0;
-    keysMet = 0;
+    _counting = _OPEN_DEPTH >= 0;
+    _keysMet = 0;
     try {
-      const decoded = read(value, UNTRACED, false);
-      if (keysMatch(text, value, counting ? keysMet : keysBelow(value, 0))) {
+      const decoded = read(value, _UNTRACED, false);
+      if (_keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))) {
         return decoded;
       }
     } catch (e) {
-      passOnUnlessProblem(e);
+      _passOnUnlessProblem(e);
     } finally {
-      counting = false;
+      _counting = false;
     }
   }
   try {
-    return read(new StrictJsonParser(text).parseDocument(), "$", false);
+    return read(new _StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
   }
 }
 
@@ -799,27 +799,27 @@ function decodeText<T>(typeName: string, read: Reader<T>, text: string): T {
  * Decodes an already-parsed value with `read`, naming `typeName` in errors:
  * quickly, else again with paths.
  */
-function decodeParsed<T>(typeName: string, read: Reader<T>, value: JsonValue): T {
+function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue): T {
   try {
-    return read(value, UNTRACED, false);
+    return read(value, _UNTRACED, false);
   } catch (e) {
-    passOnUnlessProblem(e);
+    _passOnUnlessProblem(e);
   }
   try {
     return read(value, "$", false);
   } catch (e) {
-    throw e instanceof Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
   }
 }
 
 /** Throws `e` again unless it is a `Problem` (which a traced read redoes). */
-function passOnUnlessProblem(e: unknown): void {
-  if (!(e instanceof Problem)) {
+function _passOnUnlessProblem(e: unknown): void {
+  if (!(e instanceof _Problem)) {
     throw e;
   }
 }
 
-function kindOf(value: JsonValue): string {
+function _kindOf(value: JsonValue): string {
   if (value === null) {
     return "null";
   }
@@ -835,86 +835,86 @@ function kindOf(value: JsonValue): string {
   }
 }
 
-function expected(what: string, value: JsonValue, path: string, orNull: boolean): Problem {
-  return new Problem(`expected ${what}${orNull ? " or null" : ""}, got ${kindOf(value)}`, path);
+function _expected(what: string, value: JsonValue, path: string, orNull: boolean): _Problem {
+  return new _Problem(`expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`, path);
 }
 
-function unknownField(key: string, path: string): Problem {
-  return new Problem(`unknown field \`${key}\``, path);
+function _unknownField(key: string, path: string): _Problem {
+  return new _Problem(`unknown field \`${key}\``, path);
 }
 
-function missingField(key: string, path: string): Problem {
-  return new Problem(`missing field \`${key}\``, path);
+function _missingField(key: string, path: string): _Problem {
+  return new _Problem(`missing field \`${key}\``, path);
 }
 
 /** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
-function pathTo(path: string, step: string): string {
-  return path === UNTRACED ? UNTRACED : path + step;
+function _pathTo(path: string, step: string): string {
+  return path === _UNTRACED ? _UNTRACED : path + step;
 }
 
-function readString(value: JsonValue, path: string, orNull: boolean): string {
+function _readString(value: JsonValue, path: string, orNull: boolean): string {
   if (typeof value === "string") {
     return value;
   }
-  throw expected("string", value, path, orNull);
+  throw _expected("string", value, path, orNull);
 }
 
-function readInteger(value: JsonValue, path: string, orNull: boolean): number {
+function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw expected("integer", value, path, orNull);
+  throw _expected("integer", value, path, orNull);
 }
 
-function readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
+function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
   if (typeof value === "string") {
     return value;
   }
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw expected("integer or string", value, path, orNull);
+  throw _expected("integer or string", value, path, orNull);
 }
 
-function readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
+function _readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
   if (typeof value !== "string") {
-    throw expected("string", value, path, orNull);
+    throw _expected("string", value, path, orNull);
   }
   if ((allowed as readonly string[]).indexOf(value) < 0) {
     const wanted = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
+    throw new _Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
   }
   return value as T;
 }
 
-function readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
-  throw expected("object", value, path, orNull);
+  throw _expected("object", value, path, orNull);
 }
 
 /**
  * The index of the union variant whose discriminator `obj` has: exactly one
  * must be present.
  */
-function pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
+function _pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
-    if (hasOwn.call(obj, discriminators[i] as string)) {
+    if (_hasOwn.call(obj, discriminators[i] as string)) {
       if (found >= 0) {
-        throw new Problem(discriminators.length === 2 ? `both ${listOf(discriminators, " and ")}` : `more than one of ${listOf(discriminators, ", ")}`, path);
+        throw new _Problem(discriminators.length === 2 ? `both ${_listOf(discriminators, " and ")}` : `more than one of ${_listOf(discriminators, ", ")}`, path);
       }
       found = i;
     }
   }
   if (found < 0) {
-    throw new Problem(discriminators.length === 2 ? `neither ${listOf(discriminators, " nor ")}` : `none of ${listOf(discriminators, ", ")}`, path);
+    throw new _Problem(discriminators.length === 2 ? `neither ${_listOf(discriminators, " nor ")}` : `none of ${_listOf(discriminators, ", ")}`, path);
   }
   return found;
 }
 
-function listOf(names: readonly string[], separator: string): string {
+function _listOf(names: readonly string[], separator: string): string {
   return names.map((name) => `\`${name}\``).join(separator);
 }
 
@@ -926,13 +926,13 @@ function listOf(names: readonly string[], separator: string): string {
 
 
 /** The params of a method that takes none: omitted, or an empty object. */
-export type EmptyParams = Record<string, never>;
+export type EmptyParams = { [key: string]: never };
 
 function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
-    if (hasOwn.call(obj, key)) {
-      throw unknownField(key, path);
+    if (_hasOwn.call(obj, key)) {
+      throw _unknownField(key, path);
     }
   }
   return {};
@@ -943,7 +943,7 @@ function readEmptyParams(value: JsonValue, path: string, orNull: boolean): Empty
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeEmptyParams(text: string): EmptyParams {
-  return decodeText("EmptyParams", readEmptyParams, text);
+  return _decodeText("EmptyParams", readEmptyParams, text);
 }
 
 /**
@@ -951,7 +951,7 @@ export function decodeEmptyParams(text: string): EmptyParams {
  * `DecodeError`.
  */
 export function decodeEmptyParamsValue(value: JsonValue): EmptyParams {
-  return decodeParsed("EmptyParams", readEmptyParams, value);
+  return _decodeParsed("EmptyParams", readEmptyParams, value);
 }
 
 /**
@@ -979,37 +979,37 @@ export interface ErrorObject {
 }
 
 function readErrorObject(value: JsonValue, path: string, orNull: boolean): ErrorObject {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let code: number | undefined;
   let message: string | undefined;
   let data: JsonValue | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "code":
-        code = readInteger(member, pathTo(path, ".code"), false);
+        code = _readInteger(member, _pathTo(path, ".code"), false);
         break;
       case "message":
-        message = readString(member, pathTo(path, ".message"), false);
+        message = _readString(member, _pathTo(path, ".message"), false);
         break;
       case "data":
-        data = openValue(member);
+        data = _openValue(member);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (code === undefined) {
-    throw missingField("code", path);
+    throw _missingField("code", path);
   }
   if (message === undefined) {
-    throw missingField("message", path);
+    throw _missingField("message", path);
   }
-  const out: Mutable<ErrorObject> = { code, message };
+  const out: _Mutable<ErrorObject> = { code, message };
   if (data !== undefined) {
     out.data = data;
   }
@@ -1021,7 +1021,7 @@ function readErrorObject(value: JsonValue, path: string, orNull: boolean): Error
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeErrorObject(text: string): ErrorObject {
-  return decodeText("ErrorObject", readErrorObject, text);
+  return _decodeText("ErrorObject", readErrorObject, text);
 }
 
 /**
@@ -1029,7 +1029,7 @@ export function decodeErrorObject(text: string): ErrorObject {
  * `DecodeError`.
  */
 export function decodeErrorObjectValue(value: JsonValue): ErrorObject {
-  return decodeParsed("ErrorObject", readErrorObject, value);
+  return _decodeParsed("ErrorObject", readErrorObject, value);
 }
 
 /**
@@ -1060,38 +1060,38 @@ export interface ErrorResponse {
 }
 
 function readErrorResponse(value: JsonValue, path: string, orNull: boolean): ErrorResponse {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
   let error: ErrorObject | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = member === null ? null : readRequestId(member, pathTo(path, ".id"), true);
+        id = member === null ? null : readRequestId(member, _pathTo(path, ".id"), true);
         break;
       case "error":
-        error = readErrorObject(member, pathTo(path, ".error"), false);
+        error = readErrorObject(member, _pathTo(path, ".error"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (error === undefined) {
-    throw missingField("error", path);
+    throw _missingField("error", path);
   }
   return { jsonrpc, id, error };
 }
@@ -1101,7 +1101,7 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeErrorResponse(text: string): ErrorResponse {
-  return decodeText("ErrorResponse", readErrorResponse, text);
+  return _decodeText("ErrorResponse", readErrorResponse, text);
 }
 
 /**
@@ -1109,7 +1109,7 @@ export function decodeErrorResponse(text: string): ErrorResponse {
  * `DecodeError`.
  */
 export function decodeErrorResponseValue(value: JsonValue): ErrorResponse {
-  return decodeParsed("ErrorResponse", readErrorResponse, value);
+  return _decodeParsed("ErrorResponse", readErrorResponse, value);
 }
 
 /**
@@ -1142,34 +1142,34 @@ export interface HandshakeParams {
 }
 
 function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): HandshakeParams {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
   let sdkVersion: string | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
+        protocolVersion = _readInteger(member, _pathTo(path, ".protocol_version"), false);
         break;
       case "sdk":
-        sdk = readString(member, pathTo(path, ".sdk"), false);
+        sdk = _readString(member, _pathTo(path, ".sdk"), false);
         break;
       case "sdk_version":
-        sdkVersion = readString(member, pathTo(path, ".sdk_version"), false);
+        sdkVersion = _readString(member, _pathTo(path, ".sdk_version"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw missingField("protocol_version", path);
+    throw _missingField("protocol_version", path);
   }
-  const out: Mutable<HandshakeParams> = { protocolVersion };
+  const out: _Mutable<HandshakeParams> = { protocolVersion };
   if (sdk !== undefined) {
     out.sdk = sdk;
   }
@@ -1184,7 +1184,7 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeHandshakeParams(text: string): HandshakeParams {
-  return decodeText("HandshakeParams", readHandshakeParams, text);
+  return _decodeText("HandshakeParams", readHandshakeParams, text);
 }
 
 /**
@@ -1192,7 +1192,7 @@ export function decodeHandshakeParams(text: string): HandshakeParams {
  * `DecodeError`.
  */
 export function decodeHandshakeParamsValue(value: JsonValue): HandshakeParams {
-  return decodeParsed("HandshakeParams", readHandshakeParams, value);
+  return _decodeParsed("HandshakeParams", readHandshakeParams, value);
 }
 
 /**
@@ -1226,31 +1226,31 @@ export interface HandshakeResult {
 }
 
 function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): HandshakeResult {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = readInteger(member, pathTo(path, ".protocol_version"), false);
+        protocolVersion = _readInteger(member, _pathTo(path, ".protocol_version"), false);
         break;
       case "binary_version":
-        binaryVersion = readString(member, pathTo(path, ".binary_version"), false);
+        binaryVersion = _readString(member, _pathTo(path, ".binary_version"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw missingField("protocol_version", path);
+    throw _missingField("protocol_version", path);
   }
   if (binaryVersion === undefined) {
-    throw missingField("binary_version", path);
+    throw _missingField("binary_version", path);
   }
   return { protocolVersion, binaryVersion };
 }
@@ -1260,7 +1260,7 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeHandshakeResult(text: string): HandshakeResult {
-  return decodeText("HandshakeResult", readHandshakeResult, text);
+  return _decodeText("HandshakeResult", readHandshakeResult, text);
 }
 
 /**
@@ -1268,7 +1268,7 @@ export function decodeHandshakeResult(text: string): HandshakeResult {
  * `DecodeError`.
  */
 export function decodeHandshakeResultValue(value: JsonValue): HandshakeResult {
-  return decodeParsed("HandshakeResult", readHandshakeResult, value);
+  return _decodeParsed("HandshakeResult", readHandshakeResult, value);
 }
 
 /**
@@ -1289,7 +1289,7 @@ export type JsonRpcVersion = "2.0";
 export const JSON_RPC_VERSION_VALUES: readonly JsonRpcVersion[] = ["2.0"];
 
 function readJsonRpcVersion(value: JsonValue, path: string, orNull: boolean): JsonRpcVersion {
-  return readEnum(value, path, orNull, JSON_RPC_VERSION_VALUES);
+  return _readEnum(value, path, orNull, JSON_RPC_VERSION_VALUES);
 }
 
 /**
@@ -1297,7 +1297,7 @@ function readJsonRpcVersion(value: JsonValue, path: string, orNull: boolean): Js
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeJsonRpcVersion(text: string): JsonRpcVersion {
-  return decodeText("JsonRpcVersion", readJsonRpcVersion, text);
+  return _decodeText("JsonRpcVersion", readJsonRpcVersion, text);
 }
 
 /**
@@ -1305,7 +1305,7 @@ export function decodeJsonRpcVersion(text: string): JsonRpcVersion {
  * `DecodeError`.
  */
 export function decodeJsonRpcVersionValue(value: JsonValue): JsonRpcVersion {
-  return decodeParsed("JsonRpcVersion", readJsonRpcVersion, value);
+  return _decodeParsed("JsonRpcVersion", readJsonRpcVersion, value);
 }
 
 /**
@@ -1324,7 +1324,7 @@ export function encodeJsonRpcVersion(value: JsonRpcVersion): string {
 export type Params = JsonObject;
 
 function readParams(value: JsonValue, path: string, orNull: boolean): Params {
-  return openValue(readObject(value, path, orNull));
+  return _openValue(_readObject(value, path, orNull));
 }
 
 /**
@@ -1332,14 +1332,14 @@ function readParams(value: JsonValue, path: string, orNull: boolean): Params {
  * Throws a `DecodeError`.
  */
 export function decodeParams(text: string): Params {
-  return decodeText("Params", readParams, text);
+  return _decodeText("Params", readParams, text);
 }
 
 /**
  * Decodes a `Params` from an already-parsed JSON value. Throws a `DecodeError`.
  */
 export function decodeParamsValue(value: JsonValue): Params {
-  return decodeParsed("Params", readParams, value);
+  return _decodeParsed("Params", readParams, value);
 }
 
 /**
@@ -1371,44 +1371,44 @@ export interface Request {
 }
 
 function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: Params | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, pathTo(path, ".id"), false);
+        id = readRequestId(member, _pathTo(path, ".id"), false);
         break;
       case "method":
-        method = readString(member, pathTo(path, ".method"), false);
+        method = _readString(member, _pathTo(path, ".method"), false);
         break;
       case "params":
-        params = readParams(member, pathTo(path, ".params"), false);
+        params = readParams(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (method === undefined) {
-    throw missingField("method", path);
+    throw _missingField("method", path);
   }
-  const out: Mutable<Request> = { jsonrpc, id, method };
+  const out: _Mutable<Request> = { jsonrpc, id, method };
   if (params !== undefined) {
     out.params = params;
   }
@@ -1420,7 +1420,7 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeRequest(text: string): Request {
-  return decodeText("Request", readRequest, text);
+  return _decodeText("Request", readRequest, text);
 }
 
 /**
@@ -1428,7 +1428,7 @@ export function decodeRequest(text: string): Request {
  * `DecodeError`.
  */
 export function decodeRequestValue(value: JsonValue): Request {
-  return decodeParsed("Request", readRequest, value);
+  return _decodeParsed("Request", readRequest, value);
 }
 
 /**
@@ -1450,7 +1450,7 @@ export function encodeRequest(value: Request): string {
 export type RequestId = number | string;
 
 function readRequestId(value: JsonValue, path: string, orNull: boolean): RequestId {
-  return readIntegerOrString(value, path, orNull);
+  return _readIntegerOrString(value, path, orNull);
 }
 
 /**
@@ -1458,7 +1458,7 @@ function readRequestId(value: JsonValue, path: string, orNull: boolean): Request
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeRequestId(text: string): RequestId {
-  return decodeText("RequestId", readRequestId, text);
+  return _decodeText("RequestId", readRequestId, text);
 }
 
 /**
@@ -1466,7 +1466,7 @@ export function decodeRequestId(text: string): RequestId {
  * `DecodeError`.
  */
 export function decodeRequestIdValue(value: JsonValue): RequestId {
-  return decodeParsed("RequestId", readRequestId, value);
+  return _decodeParsed("RequestId", readRequestId, value);
 }
 
 /**
@@ -1487,8 +1487,8 @@ export type Response = SuccessResponse | ErrorResponse;
 const RESPONSE_DISCRIMINATORS: readonly string[] = ["result", "error"];
 
 function readResponse(value: JsonValue, path: string, orNull: boolean): Response {
-  const obj = readObject(value, path, orNull);
-  switch (pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
+  const obj = _readObject(value, path, orNull);
+  switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
     case 0:
       return readSuccessResponse(obj, path, false);
     default:
@@ -1501,7 +1501,7 @@ function readResponse(value: JsonValue, path: string, orNull: boolean): Response
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeResponse(text: string): Response {
-  return decodeText("Response", readResponse, text);
+  return _decodeText("Response", readResponse, text);
 }
 
 /**
@@ -1509,7 +1509,7 @@ export function decodeResponse(text: string): Response {
  * `DecodeError`.
  */
 export function decodeResponseValue(value: JsonValue): Response {
-  return decodeParsed("Response", readResponse, value);
+  return _decodeParsed("Response", readResponse, value);
 }
 
 /**
@@ -1534,38 +1534,38 @@ export interface SuccessResponse {
 }
 
 function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): SuccessResponse {
-  const obj = readMembers(value, path, orNull);
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: JsonValue | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, pathTo(path, ".id"), false);
+        id = readRequestId(member, _pathTo(path, ".id"), false);
         break;
       case "result":
-        result = openValue(member);
+        result = _openValue(member);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (result === undefined) {
-    throw missingField("result", path);
+    throw _missingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -1575,7 +1575,7 @@ function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): S
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeSuccessResponse(text: string): SuccessResponse {
-  return decodeText("SuccessResponse", readSuccessResponse, text);
+  return _decodeText("SuccessResponse", readSuccessResponse, text);
 }
 
 /**
@@ -1583,7 +1583,7 @@ export function decodeSuccessResponse(text: string): SuccessResponse {
  * `DecodeError`.
  */
 export function decodeSuccessResponseValue(value: JsonValue): SuccessResponse {
-  return decodeParsed("SuccessResponse", readSuccessResponse, value);
+  return _decodeParsed("SuccessResponse", readSuccessResponse, value);
 }
 
 /**
@@ -1625,45 +1625,45 @@ export interface RequestOf<P> {
   readonly params?: P;
 }
 
-function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP: Reader<P>): RequestOf<P> {
-  const obj = readMembers(value, path, orNull);
+function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP: _Reader<P>): RequestOf<P> {
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let method: string | undefined;
   let params: P | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, pathTo(path, ".id"), false);
+        id = readRequestId(member, _pathTo(path, ".id"), false);
         break;
       case "method":
-        method = readString(member, pathTo(path, ".method"), false);
+        method = _readString(member, _pathTo(path, ".method"), false);
         break;
       case "params":
-        params = readP(member, pathTo(path, ".params"), false);
+        params = readP(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (method === undefined) {
-    throw missingField("method", path);
+    throw _missingField("method", path);
   }
-  const out: Mutable<RequestOf<P>> = { jsonrpc, id, method };
+  const out: _Mutable<RequestOf<P>> = { jsonrpc, id, method };
   if (params !== undefined) {
     out.params = params;
   }
@@ -1677,8 +1677,8 @@ function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP
  * path from the frame's root. Throws a `DecodeError`.
  */
 export function decodeRequestOf<P>(text: string, decodeParams: ValueDecoder<P>): RequestOf<P> {
-  const readP = readerOf(decodeParams);
-  return decodeText("Request", (value, path, orNull) => readRequestOf(value, path, orNull, readP), text);
+  const readP = _readerOf(decodeParams);
+  return _decodeText("Request", (value, path, orNull) => readRequestOf(value, path, orNull, readP), text);
 }
 
 /**
@@ -1709,39 +1709,39 @@ export interface SuccessResponseOf<R> {
   readonly result: R;
 }
 
-function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: Reader<R>): SuccessResponseOf<R> {
-  const obj = readMembers(value, path, orNull);
+function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: _Reader<R>): SuccessResponseOf<R> {
+  const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
   let result: R | undefined;
   for (const key in obj) {
-    if (!hasOwn.call(obj, key)) {
+    if (!_hasOwn.call(obj, key)) {
       continue;
     }
-    keysMet++;
+    _keysMet++;
     const member = obj[key] as JsonValue;
     switch (key) {
       case "jsonrpc":
-        jsonrpc = readJsonRpcVersion(member, pathTo(path, ".jsonrpc"), false);
+        jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = readRequestId(member, pathTo(path, ".id"), false);
+        id = readRequestId(member, _pathTo(path, ".id"), false);
         break;
       case "result":
-        result = readR(member, pathTo(path, ".result"), false);
+        result = readR(member, _pathTo(path, ".result"), false);
         break;
       default:
-        throw unknownField(key, path);
+        throw _unknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw missingField("jsonrpc", path);
+    throw _missingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw missingField("id", path);
+    throw _missingField("id", path);
   }
   if (result === undefined) {
-    throw missingField("result", path);
+    throw _missingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -1754,8 +1754,8 @@ function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolea
  * `DecodeError`.
  */
 export function decodeSuccessResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): SuccessResponseOf<R> {
-  const readR = readerOf(decodeResult);
-  return decodeText("SuccessResponse", (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR), text);
+  const readR = _readerOf(decodeResult);
+  return _decodeText("SuccessResponse", (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR), text);
 }
 
 /**
@@ -1776,9 +1776,9 @@ export function encodeSuccessResponseOf<R>(value: SuccessResponseOf<R>, encodeR:
  */
 export type ResponseOf<R> = SuccessResponseOf<R> | ErrorResponse;
 
-function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: Reader<R>): ResponseOf<R> {
-  const obj = readObject(value, path, orNull);
-  switch (pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
+function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: _Reader<R>): ResponseOf<R> {
+  const obj = _readObject(value, path, orNull);
+  switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
     case 0:
       return readSuccessResponseOf(obj, path, false, readR);
     default:
@@ -1793,8 +1793,8 @@ function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, read
  * the `Response`'s, at its path from the frame's root. Throws a `DecodeError`.
  */
 export function decodeResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): ResponseOf<R> {
-  const readR = readerOf(decodeResult);
-  return decodeText("Response", (value, path, orNull) => readResponseOf(value, path, orNull, readR), text);
+  const readR = _readerOf(decodeResult);
+  return _decodeText("Response", (value, path, orNull) => readResponseOf(value, path, orNull, readR), text);
 }
 
 /**
@@ -1809,7 +1809,7 @@ export function encodeResponseOf<R>(value: ResponseOf<R>, encodeR: (value: R) =>
 }
 
 /** The reader behind each generated `decode…Value` function. */
-const VALUE_READERS = new Map<ValueDecoder<unknown>, Reader<unknown>>([
+const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeEmptyParamsValue, readEmptyParams],
   [decodeErrorObjectValue, readErrorObject],
   [decodeErrorResponseValue, readErrorResponse],
@@ -1828,29 +1828,29 @@ const VALUE_READERS = new Map<ValueDecoder<unknown>, Reader<unknown>>([
  * else one that reads the value as an open value (checking it as `decodeText`
  * checks any) and then reports what `decode` throws at the value's path.
  */
-function readerOf<T>(decode: ValueDecoder<T>): Reader<T> {
-  const generated = VALUE_READERS.get(decode) as Reader<T> | undefined;
-  return generated ?? ((value, path) => decodeAt(decode, openValue(value), path));
+function _readerOf<T>(decode: ValueDecoder<T>): _Reader<T> {
+  const generated = _VALUE_READERS.get(decode) as _Reader<T> | undefined;
+  return generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path));
 }
 
 /**
  * Decodes `value` at `path` with a decoder of the caller's, outside any
  * counting read, its `DecodeError` as a `Problem` below `path`.
  */
-function decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {
-  const wasCounting = counting;
-  const met = keysMet;
-  counting = false;
+function _decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {
+  const wasCounting = _counting;
+  const met = _keysMet;
+  _counting = false;
   try {
     return decode(value);
   } catch (e) {
     if (e instanceof DecodeError) {
-      throw new Problem(e.problem, path === UNTRACED ? UNTRACED : path + e.path.slice(1));
+      throw new _Problem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));
     }
     throw e;
   } finally {
-    counting = wasCounting;
-    keysMet = met;
+    _counting = wasCounting;
+    _keysMet = met;
   }
 }
 
@@ -1995,7 +1995,7 @@ export function handshakeRequest(id: RequestId, sdk: string, sdkVersion: string)
   return encodeRequest({
     jsonrpc: "2.0",
     id,
-    method: Method.CoprocessHandshake,
+    method: MethodName.CoprocessHandshake,
     params: {
       "protocol_version": COPROCESS_PROTOCOL_VERSION,
       "sdk": sdk,
@@ -2005,12 +2005,12 @@ export function handshakeRequest(id: RequestId, sdk: string, sdkVersion: string)
 }
 
 /** The advice of `sdk_mismatch` for a binary speaking `binaryProtocol`. */
-function adviceFor(binaryProtocol: number): string {
+function _adviceFor(binaryProtocol: number): string {
   return binaryProtocol < COPROCESS_PROTOCOL_VERSION ? UPGRADE_BINARY_MESSAGE : UPGRADE_SDK_MESSAGE;
 }
 
 /** The literal start of the `binary_mismatch` message. */
-const BINARY_MISMATCH_PREFIX = "coprocess protocol version mismatch: this mcptest binary speaks v";
+const _BINARY_MISMATCH_PREFIX = "coprocess protocol version mismatch: this mcptest binary speaks v";
 
 /**
  * Checks the reply to `handshakeRequest`: returns the `HandshakeResult` when
@@ -2024,9 +2024,9 @@ export function checkHandshakeResponse(response: string | Response): HandshakeRe
     const code = error.code;
     const message = error.message;
     if (code === ErrorCode.MethodNotFound) {
-      throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(1, COPROCESS_PROTOCOL_VERSION, adviceFor(1)));
+      throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(1, COPROCESS_PROTOCOL_VERSION, _adviceFor(1)));
     }
-    if (code === ErrorCode.InvalidParams && message.startsWith(BINARY_MISMATCH_PREFIX)) {
+    if (code === ErrorCode.InvalidParams && message.startsWith(_BINARY_MISMATCH_PREFIX)) {
       throw new CoprocessHandshakeError("binary_mismatch", message);
     }
     throw new CoprocessHandshakeError("handshake_failed", handshakeFailedMessage(code, message));
@@ -2034,7 +2034,7 @@ export function checkHandshakeResponse(response: string | Response): HandshakeRe
   const result = decodeHandshakeResultValue(frame.result);
   const binaryProtocol = result.protocolVersion;
   if (binaryProtocol !== COPROCESS_PROTOCOL_VERSION) {
-    throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(binaryProtocol, COPROCESS_PROTOCOL_VERSION, adviceFor(binaryProtocol)));
+    throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(binaryProtocol, COPROCESS_PROTOCOL_VERSION, _adviceFor(binaryProtocol)));
   }
   return result;
 }

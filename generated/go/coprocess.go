@@ -356,7 +356,7 @@ const (
 )
 
 // DecodeCacheMode decodes a CacheMode from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCacheMode(data []byte) (CacheMode, error) {
 	return fromText("CacheMode", data, decodeCacheMode)
 }
@@ -404,7 +404,7 @@ type CacheSetModeParams struct {
 }
 
 // DecodeCacheSetModeParams decodes a CacheSetModeParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCacheSetModeParams(data []byte) (CacheSetModeParams, error) {
 	return fromText("CacheSetModeParams", data, decodeCacheSetModeParams)
 }
@@ -473,7 +473,7 @@ type CacheSetModeResult struct {
 }
 
 // DecodeCacheSetModeResult decodes a CacheSetModeResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCacheSetModeResult(data []byte) (CacheSetModeResult, error) {
 	return fromText("CacheSetModeResult", data, decodeCacheSetModeResult)
 }
@@ -565,7 +565,7 @@ type CallParams struct {
 }
 
 // DecodeCallParams decodes a CallParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCallParams(data []byte) (CallParams, error) {
 	return fromText("CallParams", data, decodeCallParams)
 }
@@ -655,7 +655,7 @@ type CallPromptParams struct {
 }
 
 // DecodeCallPromptParams decodes a CallPromptParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCallPromptParams(data []byte) (CallPromptParams, error) {
 	return fromText("CallPromptParams", data, decodeCallPromptParams)
 }
@@ -729,7 +729,7 @@ type CallPromptResult struct {
 }
 
 // DecodeCallPromptResult decodes a CallPromptResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCallPromptResult(data []byte) (CallPromptResult, error) {
 	return fromText("CallPromptResult", data, decodeCallPromptResult)
 }
@@ -809,7 +809,7 @@ type CallResult struct {
 }
 
 // DecodeCallResult decodes a CallResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCallResult(data []byte) (CallResult, error) {
 	return fromText("CallResult", data, decodeCallResult)
 }
@@ -880,7 +880,7 @@ const (
 )
 
 // DecodeCassetteMode decodes a CassetteMode from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCassetteMode(data []byte) (CassetteMode, error) {
 	return fromText("CassetteMode", data, decodeCassetteMode)
 }
@@ -931,7 +931,7 @@ type CassetteSetModeParams struct {
 }
 
 // DecodeCassetteSetModeParams decodes a CassetteSetModeParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCassetteSetModeParams(data []byte) (CassetteSetModeParams, error) {
 	return fromText("CassetteSetModeParams", data, decodeCassetteSetModeParams)
 }
@@ -1009,7 +1009,7 @@ type CassetteSetModeResult struct {
 }
 
 // DecodeCassetteSetModeResult decodes a CassetteSetModeResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCassetteSetModeResult(data []byte) (CassetteSetModeResult, error) {
 	return fromText("CassetteSetModeResult", data, decodeCassetteSetModeResult)
 }
@@ -1088,7 +1088,7 @@ func appendCassetteSetModeResult(b []byte, v CassetteSetModeResult) []byte {
 type EmptyParams struct{}
 
 // DecodeEmptyParams decodes a EmptyParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeEmptyParams(data []byte) (EmptyParams, error) {
 	return fromText("EmptyParams", data, decodeEmptyParams)
 }
@@ -1142,7 +1142,7 @@ type ErrorObject struct {
 }
 
 // DecodeErrorObject decodes a ErrorObject from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeErrorObject(data []byte) (ErrorObject, error) {
 	return fromText("ErrorObject", data, decodeErrorObject)
 }
@@ -1229,7 +1229,7 @@ type ErrorResponse struct {
 }
 
 // DecodeErrorResponse decodes a ErrorResponse from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeErrorResponse(data []byte) (ErrorResponse, error) {
 	return fromText("ErrorResponse", data, decodeErrorResponse)
 }
@@ -1319,7 +1319,7 @@ type HandshakeParams struct {
 }
 
 // DecodeHandshakeParams decodes a HandshakeParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeParams(data []byte) (HandshakeParams, error) {
 	return fromText("HandshakeParams", data, decodeHandshakeParams)
 }
@@ -1404,7 +1404,7 @@ type HandshakeResult struct {
 }
 
 // DecodeHandshakeResult decodes a HandshakeResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeResult(data []byte) (HandshakeResult, error) {
 	return fromText("HandshakeResult", data, decodeHandshakeResult)
 }
@@ -1493,7 +1493,7 @@ type InitializeResult struct {
 }
 
 // DecodeInitializeResult decodes a InitializeResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeInitializeResult(data []byte) (InitializeResult, error) {
 	return fromText("InitializeResult", data, decodeInitializeResult)
 }
@@ -1600,7 +1600,7 @@ const (
 )
 
 // DecodeJSONRPCVersion decodes a JSONRPCVersion from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeJSONRPCVersion(data []byte) (JSONRPCVersion, error) {
 	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion)
 }
@@ -1649,7 +1649,7 @@ type ListResourcesResult struct {
 }
 
 // DecodeListResourcesResult decodes a ListResourcesResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeListResourcesResult(data []byte) (ListResourcesResult, error) {
 	return fromText("ListResourcesResult", data, decodeListResourcesResult)
 }
@@ -1715,7 +1715,7 @@ type ListToolsResult struct {
 }
 
 // DecodeListToolsResult decodes a ListToolsResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeListToolsResult(data []byte) (ListToolsResult, error) {
 	return fromText("ListToolsResult", data, decodeListToolsResult)
 }
@@ -1785,7 +1785,7 @@ const (
 )
 
 // DecodeMCPEra decodes a MCPEra from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeMCPEra(data []byte) (MCPEra, error) {
 	return fromText("McpEra", data, decodeMCPEra)
 }
@@ -1833,7 +1833,7 @@ func appendMCPEra(b []byte, v MCPEra) []byte {
 type MCPObject map[string]any
 
 // DecodeMCPObject decodes a MCPObject from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeMCPObject(data []byte) (MCPObject, error) {
 	return fromText("McpObject", data, decodeMCPObject)
 }
@@ -1893,7 +1893,7 @@ func appendMCPObject(b []byte, v MCPObject) []byte {
 type Params map[string]any
 
 // DecodeParams decodes a Params from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeParams(data []byte) (Params, error) {
 	return fromText("Params", data, decodeParams)
 }
@@ -1951,7 +1951,7 @@ func appendParams(b []byte, v Params) []byte {
 type PromptArguments map[string]string
 
 // DecodePromptArguments decodes a PromptArguments from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodePromptArguments(data []byte) (PromptArguments, error) {
 	return fromText("PromptArguments", data, decodePromptArguments)
 }
@@ -2012,7 +2012,7 @@ type ReadResourceParams struct {
 }
 
 // DecodeReadResourceParams decodes a ReadResourceParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeReadResourceParams(data []byte) (ReadResourceParams, error) {
 	return fromText("ReadResourceParams", data, decodeReadResourceParams)
 }
@@ -2078,7 +2078,7 @@ type ReadResourceResult struct {
 }
 
 // DecodeReadResourceResult decodes a ReadResourceResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeReadResourceResult(data []byte) (ReadResourceResult, error) {
 	return fromText("ReadResourceResult", data, decodeReadResourceResult)
 }
@@ -2146,7 +2146,7 @@ type ReporterFlushResult struct {
 }
 
 // DecodeReporterFlushResult decodes a ReporterFlushResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeReporterFlushResult(data []byte) (ReporterFlushResult, error) {
 	return fromText("ReporterFlushResult", data, decodeReporterFlushResult)
 }
@@ -2223,7 +2223,7 @@ type ReporterSetUploadParams struct {
 }
 
 // DecodeReporterSetUploadParams decodes a ReporterSetUploadParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeReporterSetUploadParams(data []byte) (ReporterSetUploadParams, error) {
 	return fromText("ReporterSetUploadParams", data, decodeReporterSetUploadParams)
 }
@@ -2301,7 +2301,7 @@ type ReporterStatus struct {
 }
 
 // DecodeReporterStatus decodes a ReporterStatus from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeReporterStatus(data []byte) (ReporterStatus, error) {
 	return fromText("ReporterStatus", data, decodeReporterStatus)
 }
@@ -2392,7 +2392,7 @@ type Request struct {
 }
 
 // DecodeRequest decodes a Request from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeRequest(data []byte) (Request, error) {
 	return fromText("Request", data, decodeRequest)
 }
@@ -2485,7 +2485,7 @@ type RequestID struct {
 }
 
 // DecodeRequestID decodes a RequestID from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeRequestID(data []byte) (RequestID, error) {
 	return fromText("RequestId", data, decodeRequestID)
 }
@@ -2543,7 +2543,7 @@ type Response struct {
 }
 
 // DecodeResponse decodes a Response from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeResponse(data []byte) (Response, error) {
 	return fromText("Response", data, decodeResponse)
 }
@@ -2606,7 +2606,7 @@ func appendResponse(b []byte, v Response) []byte {
 type ShutdownResult struct{}
 
 // DecodeShutdownResult decodes a ShutdownResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeShutdownResult(data []byte) (ShutdownResult, error) {
 	return fromText("ShutdownResult", data, decodeShutdownResult)
 }
@@ -2658,7 +2658,7 @@ type SuccessResponse struct {
 }
 
 // DecodeSuccessResponse decodes a SuccessResponse from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeSuccessResponse(data []byte) (SuccessResponse, error) {
 	return fromText("SuccessResponse", data, decodeSuccessResponse)
 }
@@ -2749,7 +2749,7 @@ type ToolCallPassthrough struct {
 }
 
 // DecodeToolCallPassthrough decodes a ToolCallPassthrough from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeToolCallPassthrough(data []byte) (ToolCallPassthrough, error) {
 	return fromText("ToolCallPassthrough", data, decodeToolCallPassthrough)
 }
@@ -2849,7 +2849,7 @@ type Verdict struct {
 }
 
 // DecodeVerdict decodes a Verdict from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeVerdict(data []byte) (Verdict, error) {
 	return fromText("Verdict", data, decodeVerdict)
 }
@@ -2976,7 +2976,7 @@ type RequestOf[P EnvelopeMember[P]] struct {
 // rules of the contract, its `params` as P
 // (DecodeRequestOf[HandshakeParams](line)) in the same pass. A problem
 // anywhere, `params` included, is the Request's, at its path from the frame's
-// root ("$.params.x"). The error is a *DecodeError.
+// root ("$.params.x"). The error is a *DecodingError.
 func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
 	return fromText("Request", data, decodeRequestOf[P])
 }
@@ -3067,7 +3067,7 @@ type SuccessResponseOf[R EnvelopeMember[R]] struct {
 // under the strict rules of the contract, its `result` as R
 // (DecodeSuccessResponseOf[HandshakeResult](line)) in the same pass. A problem
 // anywhere, `result` included, is the SuccessResponse's, at its path from the
-// frame's root ("$.result.x"). The error is a *DecodeError.
+// frame's root ("$.result.x"). The error is a *DecodingError.
 func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
 	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
 }
@@ -3148,7 +3148,7 @@ type ResponseOf[R EnvelopeMember[R]] struct {
 // strict rules of the contract, its `result` as R
 // (DecodeResponseOf[HandshakeResult](line)) in the same pass. A problem
 // anywhere, `result` included, is the Response's, at its path from the frame's
-// root ("$.result.x"). The error is a *DecodeError.
+// root ("$.result.x"). The error is a *DecodingError.
 func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
 	return fromText("Response", data, decodeResponseOf[R])
 }
@@ -3350,9 +3350,9 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 	return nil, errors.New("unknown type `" + typeName + "`")
 }
 
-// DecodeError is why a frame was rejected. Its text is "{Type}: {Problem}"
+// DecodingError is why a frame was rejected. Its text is "{Type}: {Problem}"
 // at the root and "{Type}: {Problem} at {Path}" below it.
-type DecodeError struct {
+type DecodingError struct {
 	// Type is the $defs name being decoded.
 	Type string
 	// Problem says what is wrong, for example "unknown field `x`".
@@ -3362,7 +3362,7 @@ type DecodeError struct {
 }
 
 // Error returns the decoder message.
-func (e *DecodeError) Error() string {
+func (e *DecodingError) Error() string {
 	if e.Path == "" {
 		return e.Type + ": " + e.Problem
 	}
@@ -3424,7 +3424,7 @@ func (e *shapeError) toError(typeName string) error {
 		}
 		path = sb.String()
 	}
-	return &DecodeError{Type: typeName, Problem: e.text(), Path: path}
+	return &DecodingError{Type: typeName, Problem: e.text(), Path: path}
 }
 
 func isIdentifier(key string) bool {

@@ -79,8 +79,11 @@ impl Scope {
         for name in declared {
             match remaining.get_mut(name) {
                 Some(n) if *n > 0 => *n -= 1,
-                _ if is_private(name) => {}
-                _ => self.sdk(name, format!("the SDK's `{name}`"))?,
+                // A second declaration of a schema name is a clash even where
+                // the name is private (a runtime `_read_x` next to the reader).
+                Some(_) => self.sdk(name, format!("the SDK's `{name}`"))?,
+                None if is_private(name) => {}
+                None => self.sdk(name, format!("the SDK's `{name}`"))?,
             }
         }
         Ok(())

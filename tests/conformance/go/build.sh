@@ -13,7 +13,7 @@ ROOT="$(cd "$HERE/../../.." && pwd)"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 
-WORK="$ROOT/target/conformance/go"
+WORK="${CONFORMANCE_BUILD:-$ROOT/target/conformance/go}"
 TOOLCHAINS="$ROOT/target/toolchains"
 GO_VERSION="1.22.12" # installed only when no Go >= 1.18 is on PATH
 mkdir -p "$WORK"

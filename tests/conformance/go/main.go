@@ -210,11 +210,11 @@ func member(text []byte, key string) (json.RawMessage, bool) {
 // reRooted is the answer of a frame rejected for err, its decoder's problem
 // at path (plus err's own path) from the frame's root.
 func reRooted(frame, path string, err error) []byte {
-	var de *mcptest.DecodeError
+	var de *mcptest.DecodingError
 	if !errors.As(err, &de) {
-		return failure(errors.New("testee: not a *DecodeError: " + err.Error()))
+		return failure(errors.New("testee: not a *DecodingError: " + err.Error()))
 	}
-	return failure(&mcptest.DecodeError{Type: frame, Problem: de.Problem, Path: path + strings.TrimPrefix(de.Path, "$")})
+	return failure(&mcptest.DecodingError{Type: frame, Problem: de.Problem, Path: path + strings.TrimPrefix(de.Path, "$")})
 }
 
 // requestAgrees checks RequestOf[P] against Request then decode on params.

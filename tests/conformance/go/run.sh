@@ -4,7 +4,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
-TESTEE="$ROOT/target/conformance/go/testee"
+TESTEE="${CONFORMANCE_BUILD:-$ROOT/target/conformance/go}/testee"
 if [ ! -x "$TESTEE" ]; then
   echo "error: $TESTEE is missing; run tests/conformance/go/build.sh first" >&2
   exit 1

@@ -233,7 +233,7 @@ func handshakeOnly(s *session) (map[string]any, error) {
 		return nil, err
 	}
 	handshake, err := mcptest.CheckHandshakeResponse([]byte(answer))
-	var decodeErr *mcptest.DecodeError
+	var decodeErr *mcptest.DecodingError
 	if errors.As(err, &decodeErr) {
 		return nil, err
 	}

@@ -145,7 +145,7 @@ impl Ctx<'_> {
     fn public_api(&self, out: &mut String, def: &str, name: &str) {
         let lit = string_lit(def);
         line!(out, "\n// Decode{name} decodes a {name} from one frame's JSON text under the strict");
-        line!(out, "// rules of the contract. The error is a *DecodeError.");
+        line!(out, "// rules of the contract. The error is a *DecodingError.");
         line!(out, "func Decode{name}(data []byte) ({name}, error) {{\n\treturn fromText({lit}, data, decode{name})\n}}\n");
         line!(out, "// Decode{name}Value decodes a {name} from an already-parsed JSON value (as");
         line!(out, "// ParseJSON or encoding/json produce it), under the same rules; objects are");

@@ -125,7 +125,7 @@ impl<'a> Ctx<'a> {
         let head = format!("[{param} EnvelopeMember[{param}]]");
         out.push('\n');
         comment(out, 0, &format!(
-            "Decode{stem} decodes a {def} from one frame's JSON text under the strict rules of the contract, its `{member}` as {param} (Decode{stem}[{example}](line)) in the same pass. A problem anywhere, `{member}` included, is the {def}'s, at its path from the frame's root (\"$.{member}.x\"). The error is a *DecodeError."
+            "Decode{stem} decodes a {def} from one frame's JSON text under the strict rules of the contract, its `{member}` as {param} (Decode{stem}[{example}](line)) in the same pass. A problem anywhere, `{member}` included, is the {def}'s, at its path from the frame's root (\"$.{member}.x\"). The error is a *DecodingError."
         ));
         line!(out, "func Decode{stem}{head}(data []byte) ({name}, error) {{\n\treturn fromText({lit}, data, decode{name})\n}}\n");
         comment(out, 0, &format!(

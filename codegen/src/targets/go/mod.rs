@@ -9,6 +9,7 @@
 //! The output is gofmt-clean as emitted.
 
 mod api;
+mod claims;
 mod codec;
 mod envelopes;
 mod handshake;
@@ -34,10 +35,17 @@ pub struct Ctx<'a> {
     pub type_param: Option<String>,
 }
 
+impl<'a> Ctx<'a> {
+    pub fn new(contract: &'a Contract) -> Self {
+        Ctx { contract, helpers: BTreeMap::new(), type_param: None }
+    }
+}
+
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
-    declare(contract)?;
+    let text = render(contract);
+    claims::claim(contract, &text)?;
     let mut files = Files::new();
-    files.insert(PATH.to_string(), render(contract));
+    files.insert(PATH.to_string(), text);
     Ok(files)
 }
 
@@ -54,13 +62,12 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    let _ = contract;
-    Ok(Vec::new())
+    Ok(vec![claims::claim(contract, &render(contract))?])
 }
 
 
 fn render(contract: &Contract) -> String {
-    let mut ctx = Ctx { contract, helpers: BTreeMap::new(), type_param: None };
+    let mut ctx = Ctx::new(contract);
     let mut out = preamble(contract);
     ctx.limits(&mut out);
     ctx.methods(&mut out);

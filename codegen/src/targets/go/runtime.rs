@@ -20,9 +20,9 @@ pub const IMPORTS: &[&str] = &[
 ];
 
 /// The runtime, as Go source (gofmt-clean).
-pub const RUNTIME: &str = r##"// DecodeError is why a frame was rejected. Its text is "{Type}: {Problem}"
+pub const RUNTIME: &str = r##"// DecodingError is why a frame was rejected. Its text is "{Type}: {Problem}"
 // at the root and "{Type}: {Problem} at {Path}" below it.
-type DecodeError struct {
+type DecodingError struct {
 	// Type is the $defs name being decoded.
 	Type string
 	// Problem says what is wrong, for example "unknown field `x`".
@@ -32,7 +32,7 @@ type DecodeError struct {
 }
 
 // Error returns the decoder message.
-func (e *DecodeError) Error() string {
+func (e *DecodingError) Error() string {
 	if e.Path == "" {
 		return e.Type + ": " + e.Problem
 	}
@@ -94,7 +94,7 @@ func (e *shapeError) toError(typeName string) error {
 		}
 		path = sb.String()
 	}
-	return &DecodeError{Type: typeName, Problem: e.text(), Path: path}
+	return &DecodingError{Type: typeName, Problem: e.text(), Path: path}
 }
 
 func isIdentifier(key string) bool {

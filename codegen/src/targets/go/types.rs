@@ -16,6 +16,9 @@ use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 use super::names::{comment, doc_sentence, exported, pascal_words, string_lit};
 use super::Ctx;
 
+/// The exported methods of a generated struct type.
+const TYPE_METHODS: &[&str] = &["MarshalJSON"];
+
 impl Ctx<'_> {
     /// The Go name of a `$defs` entry.
     pub fn type_name(&self, def: &str) -> String {
@@ -67,9 +70,16 @@ impl Ctx<'_> {
         }
     }
 
-    /// The Go name of a struct field.
+    /// The Go name of a struct field: a field may not share its name with a
+    /// method of its type (`MarshalJSON`), so such a field takes `Field`
+    /// after its name (`MarshalJSONField`; the wire name is unchanged).
     pub fn field_name(&self, field: &Field) -> String {
-        exported(&field.name)
+        let name = exported(&field.name);
+        if TYPE_METHODS.contains(&name.as_str()) {
+            name + "Field"
+        } else {
+            name
+        }
     }
 
     /// The constants of a string enum: (Go name, wire value), names unique.

@@ -217,7 +217,7 @@ func handshakeFailure(code int64, message string) error {
 type Bag map[string]int64
 
 // DecodeBag decodes a Bag from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeBag(data []byte) (Bag, error) {
 	return fromText("Bag", data, decodeBag)
 }
@@ -280,7 +280,7 @@ type Circle struct {
 }
 
 // DecodeCircle decodes a Circle from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeCircle(data []byte) (Circle, error) {
 	return fromText("Circle", data, decodeCircle)
 }
@@ -351,7 +351,7 @@ func appendCircle(b []byte, v Circle) []byte {
 type EmptyParams struct{}
 
 // DecodeEmptyParams decodes a EmptyParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeEmptyParams(data []byte) (EmptyParams, error) {
 	return fromText("EmptyParams", data, decodeEmptyParams)
 }
@@ -405,7 +405,7 @@ type ErrorObject struct {
 }
 
 // DecodeErrorObject decodes a ErrorObject from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeErrorObject(data []byte) (ErrorObject, error) {
 	return fromText("ErrorObject", data, decodeErrorObject)
 }
@@ -492,7 +492,7 @@ type ErrorResponse struct {
 }
 
 // DecodeErrorResponse decodes a ErrorResponse from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeErrorResponse(data []byte) (ErrorResponse, error) {
 	return fromText("ErrorResponse", data, decodeErrorResponse)
 }
@@ -582,7 +582,7 @@ type HandshakeParams struct {
 }
 
 // DecodeHandshakeParams decodes a HandshakeParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeParams(data []byte) (HandshakeParams, error) {
 	return fromText("HandshakeParams", data, decodeHandshakeParams)
 }
@@ -667,7 +667,7 @@ type HandshakeResult struct {
 }
 
 // DecodeHandshakeResult decodes a HandshakeResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeResult(data []byte) (HandshakeResult, error) {
 	return fromText("HandshakeResult", data, decodeHandshakeResult)
 }
@@ -745,7 +745,7 @@ const (
 )
 
 // DecodeImport decodes a Import from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeImport(data []byte) (Import, error) {
 	return fromText("Import", data, decodeImport)
 }
@@ -795,7 +795,7 @@ const (
 )
 
 // DecodeJSONRPCVersion decodes a JSONRPCVersion from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeJSONRPCVersion(data []byte) (JSONRPCVersion, error) {
 	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion)
 }
@@ -863,7 +863,7 @@ type Keywords struct {
 }
 
 // DecodeKeywords decodes a Keywords from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeKeywords(data []byte) (Keywords, error) {
 	return fromText("Keywords", data, decodeKeywords)
 }
@@ -1004,7 +1004,7 @@ type Label struct {
 }
 
 // DecodeLabel decodes a Label from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeLabel(data []byte) (Label, error) {
 	return fromText("Label", data, decodeLabel)
 }
@@ -1076,7 +1076,7 @@ func appendLabel(b []byte, v Label) []byte {
 type Params map[string]any
 
 // DecodeParams decodes a Params from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeParams(data []byte) (Params, error) {
 	return fromText("Params", data, decodeParams)
 }
@@ -1147,7 +1147,7 @@ type Request struct {
 }
 
 // DecodeRequest decodes a Request from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeRequest(data []byte) (Request, error) {
 	return fromText("Request", data, decodeRequest)
 }
@@ -1240,7 +1240,7 @@ type RequestID struct {
 }
 
 // DecodeRequestID decodes a RequestID from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeRequestID(data []byte) (RequestID, error) {
 	return fromText("RequestId", data, decodeRequestID)
 }
@@ -1298,7 +1298,7 @@ type Response struct {
 }
 
 // DecodeResponse decodes a Response from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeResponse(data []byte) (Response, error) {
 	return fromText("Response", data, decodeResponse)
 }
@@ -1370,7 +1370,7 @@ type Shape struct {
 }
 
 // DecodeShape decodes a Shape from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeShape(data []byte) (Shape, error) {
 	return fromText("Shape", data, decodeShape)
 }
@@ -1443,7 +1443,7 @@ type Square struct {
 }
 
 // DecodeSquare decodes a Square from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeSquare(data []byte) (Square, error) {
 	return fromText("Square", data, decodeSquare)
 }
@@ -1520,7 +1520,7 @@ type SuccessResponse struct {
 }
 
 // DecodeSuccessResponse decodes a SuccessResponse from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeSuccessResponse(data []byte) (SuccessResponse, error) {
 	return fromText("SuccessResponse", data, decodeSuccessResponse)
 }
@@ -1631,7 +1631,7 @@ type RequestOf[P EnvelopeMember[P]] struct {
 // rules of the contract, its `params` as P
 // (DecodeRequestOf[HandshakeParams](line)) in the same pass. A problem
 // anywhere, `params` included, is the Request's, at its path from the frame's
-// root ("$.params.x"). The error is a *DecodeError.
+// root ("$.params.x"). The error is a *DecodingError.
 func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
 	return fromText("Request", data, decodeRequestOf[P])
 }
@@ -1722,7 +1722,7 @@ type SuccessResponseOf[R EnvelopeMember[R]] struct {
 // under the strict rules of the contract, its `result` as R
 // (DecodeSuccessResponseOf[HandshakeResult](line)) in the same pass. A problem
 // anywhere, `result` included, is the SuccessResponse's, at its path from the
-// frame's root ("$.result.x"). The error is a *DecodeError.
+// frame's root ("$.result.x"). The error is a *DecodingError.
 func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
 	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
 }
@@ -1803,7 +1803,7 @@ type ResponseOf[R EnvelopeMember[R]] struct {
 // strict rules of the contract, its `result` as R
 // (DecodeResponseOf[HandshakeResult](line)) in the same pass. A problem
 // anywhere, `result` included, is the Response's, at its path from the frame's
-// root ("$.result.x"). The error is a *DecodeError.
+// root ("$.result.x"). The error is a *DecodingError.
 func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
 	return fromText("Response", data, decodeResponseOf[R])
 }
@@ -2016,9 +2016,9 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 	return nil, errors.New("unknown type `" + typeName + "`")
 }
 
-// DecodeError is why a frame was rejected. Its text is "{Type}: {Problem}"
+// DecodingError is why a frame was rejected. Its text is "{Type}: {Problem}"
 // at the root and "{Type}: {Problem} at {Path}" below it.
-type DecodeError struct {
+type DecodingError struct {
 	// Type is the $defs name being decoded.
 	Type string
 	// Problem says what is wrong, for example "unknown field `x`".
@@ -2028,7 +2028,7 @@ type DecodeError struct {
 }
 
 // Error returns the decoder message.
-func (e *DecodeError) Error() string {
+func (e *DecodingError) Error() string {
 	if e.Path == "" {
 		return e.Type + ": " + e.Problem
 	}
@@ -2090,7 +2090,7 @@ func (e *shapeError) toError(typeName string) error {
 		}
 		path = sb.String()
 	}
-	return &DecodeError{Type: typeName, Problem: e.text(), Path: path}
+	return &DecodingError{Type: typeName, Problem: e.text(), Path: path}
 }
 
 func isIdentifier(key string) bool {

@@ -218,7 +218,7 @@ func handshakeFailure(code int64, message string) error {
 type EmptyParams struct{}
 
 // DecodeEmptyParams decodes a EmptyParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeEmptyParams(data []byte) (EmptyParams, error) {
 	return fromText("EmptyParams", data, decodeEmptyParams)
 }
@@ -272,7 +272,7 @@ type ErrorObject struct {
 }
 
 // DecodeErrorObject decodes a ErrorObject from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeErrorObject(data []byte) (ErrorObject, error) {
 	return fromText("ErrorObject", data, decodeErrorObject)
 }
@@ -359,7 +359,7 @@ type ErrorResponse struct {
 }
 
 // DecodeErrorResponse decodes a ErrorResponse from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeErrorResponse(data []byte) (ErrorResponse, error) {
 	return fromText("ErrorResponse", data, decodeErrorResponse)
 }
@@ -449,7 +449,7 @@ type HandshakeParams struct {
 }
 
 // DecodeHandshakeParams decodes a HandshakeParams from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeParams(data []byte) (HandshakeParams, error) {
 	return fromText("HandshakeParams", data, decodeHandshakeParams)
 }
@@ -534,7 +534,7 @@ type HandshakeResult struct {
 }
 
 // DecodeHandshakeResult decodes a HandshakeResult from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeResult(data []byte) (HandshakeResult, error) {
 	return fromText("HandshakeResult", data, decodeHandshakeResult)
 }
@@ -609,7 +609,7 @@ const (
 )
 
 // DecodeJSONRPCVersion decodes a JSONRPCVersion from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeJSONRPCVersion(data []byte) (JSONRPCVersion, error) {
 	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion)
 }
@@ -656,7 +656,7 @@ func appendJSONRPCVersion(b []byte, v JSONRPCVersion) []byte {
 type Params map[string]any
 
 // DecodeParams decodes a Params from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeParams(data []byte) (Params, error) {
 	return fromText("Params", data, decodeParams)
 }
@@ -727,7 +727,7 @@ type Request struct {
 }
 
 // DecodeRequest decodes a Request from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeRequest(data []byte) (Request, error) {
 	return fromText("Request", data, decodeRequest)
 }
@@ -820,7 +820,7 @@ type RequestID struct {
 }
 
 // DecodeRequestID decodes a RequestID from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeRequestID(data []byte) (RequestID, error) {
 	return fromText("RequestId", data, decodeRequestID)
 }
@@ -878,7 +878,7 @@ type Response struct {
 }
 
 // DecodeResponse decodes a Response from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeResponse(data []byte) (Response, error) {
 	return fromText("Response", data, decodeResponse)
 }
@@ -947,7 +947,7 @@ type SuccessResponse struct {
 }
 
 // DecodeSuccessResponse decodes a SuccessResponse from one frame's JSON text under the strict
-// rules of the contract. The error is a *DecodeError.
+// rules of the contract. The error is a *DecodingError.
 func DecodeSuccessResponse(data []byte) (SuccessResponse, error) {
 	return fromText("SuccessResponse", data, decodeSuccessResponse)
 }
@@ -1058,7 +1058,7 @@ type RequestOf[P EnvelopeMember[P]] struct {
 // rules of the contract, its `params` as P
 // (DecodeRequestOf[HandshakeParams](line)) in the same pass. A problem
 // anywhere, `params` included, is the Request's, at its path from the frame's
-// root ("$.params.x"). The error is a *DecodeError.
+// root ("$.params.x"). The error is a *DecodingError.
 func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
 	return fromText("Request", data, decodeRequestOf[P])
 }
@@ -1149,7 +1149,7 @@ type SuccessResponseOf[R EnvelopeMember[R]] struct {
 // under the strict rules of the contract, its `result` as R
 // (DecodeSuccessResponseOf[HandshakeResult](line)) in the same pass. A problem
 // anywhere, `result` included, is the SuccessResponse's, at its path from the
-// frame's root ("$.result.x"). The error is a *DecodeError.
+// frame's root ("$.result.x"). The error is a *DecodingError.
 func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
 	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
 }
@@ -1230,7 +1230,7 @@ type ResponseOf[R EnvelopeMember[R]] struct {
 // strict rules of the contract, its `result` as R
 // (DecodeResponseOf[HandshakeResult](line)) in the same pass. A problem
 // anywhere, `result` included, is the Response's, at its path from the frame's
-// root ("$.result.x"). The error is a *DecodeError.
+// root ("$.result.x"). The error is a *DecodingError.
 func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
 	return fromText("Response", data, decodeResponseOf[R])
 }
@@ -1331,9 +1331,9 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 	return nil, errors.New("unknown type `" + typeName + "`")
 }
 
-// DecodeError is why a frame was rejected. Its text is "{Type}: {Problem}"
+// DecodingError is why a frame was rejected. Its text is "{Type}: {Problem}"
 // at the root and "{Type}: {Problem} at {Path}" below it.
-type DecodeError struct {
+type DecodingError struct {
 	// Type is the $defs name being decoded.
 	Type string
 	// Problem says what is wrong, for example "unknown field `x`".
@@ -1343,7 +1343,7 @@ type DecodeError struct {
 }
 
 // Error returns the decoder message.
-func (e *DecodeError) Error() string {
+func (e *DecodingError) Error() string {
 	if e.Path == "" {
 		return e.Type + ": " + e.Problem
 	}
@@ -1405,7 +1405,7 @@ func (e *shapeError) toError(typeName string) error {
 		}
 		path = sb.String()
 	}
-	return &DecodeError{Type: typeName, Problem: e.text(), Path: path}
+	return &DecodingError{Type: typeName, Problem: e.text(), Path: path}
 }
 
 func isIdentifier(key string) bool {

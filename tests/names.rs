@@ -55,7 +55,7 @@ const ORDINARY_WORDS: &[&str] = &[
     "Path", "Method", "Reader", "Shape", "Problem", "Json", "Lanes", "Result", "Error", "Record",
     "Object", "String", "Task", "Optional", "Any", "Codec", "Members", "JsonText", "Boolean",
     "Integer", "List", "Map", "Exception", "Option", "Vec", "Box", "Value", "Number", "Array",
-    "Promise", "Type", "Int", "Bool", "Self", "Default", "Error", "Context", "Writer", "Bytes",
+    "Promise", "Type", "Int", "Bool", "Default", "Error", "Context", "Writer", "Bytes",
 ];
 
 fn root() -> PathBuf {

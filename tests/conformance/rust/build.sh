@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Rust conformance testee and runs the strict checks.
 #
-#   tests/conformance/rust/build.sh
+#   tests/conformance/rust/build.sh [OUTPUT_ROOT]     (default OUTPUT_ROOT: generated)
 #
 # (a) needs cargo with clippy (the repository's own toolchain; `rustup
 #     component add clippy` when it is missing); (b) runs `cargo clippy
@@ -10,13 +10,32 @@
 #     codegen/tests/golden/*/rust/mcptest-runner/src/coprocess.rs (through a
 #     small crate written under target/conformance-rust/goldens); (c) builds
 #     the testee (release) into target/conformance-rust.
-# The Rust testee always checks generated/ (the file is included with #[path]).
+# The testee includes <OUTPUT_ROOT>/rust/mcptest-runner/src/coprocess.rs with
+# #[path]: for generated/ in place; for any other output root, from a copy of
+# the testee crate under $CONFORMANCE_BUILD (default target/conformance-rust),
+# built (unoptimized) in its own target directory there, so that it never replaces the
+# testee of generated/. run.sh runs $CONFORMANCE_BUILD's testee.
 # Exit 0 on success, 1 on a failed check, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
+output_root="${1:-generated}"
+case "$output_root" in /*) ;; *) output_root="$root/$output_root" ;; esac
+build="${CONFORMANCE_BUILD:-$root/target/conformance-rust}"
 export CARGO_TARGET_DIR="$root/target/conformance-rust"
+crate="$here"
+profile=release
+if [ "$(cd "$output_root" && pwd)" != "$root/generated" ]; then
+  # The same crate, pointed at the other output root, built apart.
+  crate="$build/testee-src"
+  mkdir -p "$crate/src"
+  cp "$here/Cargo.toml" "$here/Cargo.lock" "$crate/"
+  cp "$here"/src/*.rs "$crate/src/"
+  sed -i "s|^#\[path = .*\]\$|#[path = \"$output_root/rust/mcptest-runner/src/coprocess.rs\"]|" "$crate/src/lib.rs"
+  export CARGO_TARGET_DIR="$build/target"
+  profile=dev
+fi
 
 # missing, apt_install
 . "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
@@ -27,32 +46,39 @@ cargo clippy --version >/dev/null 2>&1 || missing "cargo clippy (rustup componen
 
 lints=(-D warnings -D clippy::unwrap_used -D clippy::panic)
 status=0
-(cd "$here" && cargo clippy --quiet --locked --release --all-targets -- "${lints[@]}") || status=1
+(cd "$crate" && cargo clippy --quiet --locked --profile "$profile" --all-targets -- "${lints[@]}") || status=1
 
-# The goldens: one module each in a throwaway crate sharing the lockfile.
-goldens="$CARGO_TARGET_DIR/goldens"
-mkdir -p "$goldens/src"
-sed -e 's/^name = "conformance-testee-rust"/name = "conformance-goldens-rust"/' \
-  -e "/^\[\[bin\]\]/,/^$/d" -e "/^\[lib\]/,/^$/d" "$here/Cargo.toml" >"$goldens/Cargo.toml"
-cp "$here/Cargo.lock" "$goldens/Cargo.lock"
-sed -i 's/^name = "conformance-testee-rust"/name = "conformance-goldens-rust"/' "$goldens/Cargo.lock"
-{
-  echo "//! Every golden copy of the generated Rust file, for clippy (written by build.sh)."
-  n=0
-  for golden in "$root"/codegen/tests/golden/*/rust/mcptest-runner/src/coprocess.rs; do
-    [ -f "$golden" ] || continue
-    echo "#[path = \"$golden\"]"
-    echo "pub mod golden_$n;"
-    n=$((n + 1))
-  done
-} >"$goldens/src/lib.rs.new"
-cmp -s "$goldens/src/lib.rs.new" "$goldens/src/lib.rs" 2>/dev/null || mv "$goldens/src/lib.rs.new" "$goldens/src/lib.rs"
-rm -f "$goldens/src/lib.rs.new"
-(cd "$goldens" && cargo clippy --quiet --locked --release -- "${lints[@]}") || status=1
+if [ "$crate" = "$here" ]; then
+  # The goldens: one module each in a throwaway crate sharing the lockfile.
+  goldens="$CARGO_TARGET_DIR/goldens"
+  mkdir -p "$goldens/src"
+  sed -e 's/^name = "conformance-testee-rust"/name = "conformance-goldens-rust"/' \
+    -e "/^\[\[bin\]\]/,/^$/d" -e "/^\[lib\]/,/^$/d" "$here/Cargo.toml" >"$goldens/Cargo.toml"
+  cp "$here/Cargo.lock" "$goldens/Cargo.lock"
+  sed -i 's/^name = "conformance-testee-rust"/name = "conformance-goldens-rust"/' "$goldens/Cargo.lock"
+  {
+    echo "//! Every golden copy of the generated Rust file, for clippy (written by build.sh)."
+    n=0
+    for golden in "$root"/codegen/tests/golden/*/rust/mcptest-runner/src/coprocess.rs; do
+      [ -f "$golden" ] || continue
+      echo "#[path = \"$golden\"]"
+      echo "pub mod golden_$n;"
+      n=$((n + 1))
+    done
+  } >"$goldens/src/lib.rs.new"
+  cmp -s "$goldens/src/lib.rs.new" "$goldens/src/lib.rs" 2>/dev/null || mv "$goldens/src/lib.rs.new" "$goldens/src/lib.rs"
+  rm -f "$goldens/src/lib.rs.new"
+  (cd "$goldens" && cargo clippy --quiet --locked --release -- "${lints[@]}") || status=1
+fi
 
 if [ "$status" != 0 ]; then
   echo "rust: clippy -D warnings failed" >&2
   exit 1
 fi
-(cd "$here" && cargo build --quiet --locked --release --bins) || exit 1
+(cd "$crate" && cargo build --quiet --locked --profile "$profile" --bins) || exit 1
+if [ "$CARGO_TARGET_DIR" != "$build" ]; then
+  # (the copy's testee is built unoptimized: it answers a few hundred cases)
+  mkdir -p "$build/release"
+  cp "$CARGO_TARGET_DIR/debug/testee" "$build/release/testee"
+fi
 echo "rust: clippy passed on the generated file and the goldens; testee ready" >&2

@@ -3,4 +3,4 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-exec "$root/target/conformance-rust/release/testee"
+exec "${CONFORMANCE_BUILD:-$root/target/conformance-rust}/release/testee"

@@ -66,14 +66,14 @@ fn typed_struct(mut item: syn::ItemStruct, member: &str, param: &str, required: 
         syn::Item::Struct(item),
         syn::parse_quote! {
             impl<'de, #param: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for #name<#param> {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                     #name::deserialize(strict::ObjectOnly(deserializer))
                 }
             }
         },
         syn::parse_quote! {
             impl<#param: ::serde::Serialize> ::serde::Serialize for #name<#param> {
-                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                     #name::serialize(self, serializer)
                 }
             }
@@ -92,15 +92,15 @@ pub fn decoding(contract: &Contract) -> TokenStream {
         let param = format_ident!("{}", param);
         let doc = format!(" Decodes a `{name}` frame with its `{member}` as `{param}`, in one pass over the text.");
         out.extend(quote! {
-            impl<#param: serde::de::DeserializeOwned + serde::Serialize> #ty<#param> {
+            impl<#param: ::serde::de::DeserializeOwned + ::serde::Serialize> #ty<#param> {
                 #[doc = #doc]
-                pub fn decode(text: &str) -> Result<Self, DecodeError> {
+                pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
                     let text = checked_text(#name, text)?;
                     strict_from_text(#name, &text)
                 }
                 /// Encodes as one line of JSON: fields in schema order, no newline.
-                pub fn encode(&self) -> String {
-                    serde_json::to_string(self).unwrap_or_default()
+                pub fn encode(&self) -> ::std::string::String {
+                    ::serde_json::to_string(self).unwrap_or_default()
                 }
             }
         });
@@ -134,9 +134,9 @@ fn response_of(contract: &Contract) -> TokenStream {
         /// A `Response` whose `result` is decoded as `R`, the method's result shape.
         #[derive(Clone, Debug)]
         pub enum ResponseOf<R> { #(#variant_types),* }
-        impl<R: serde::de::DeserializeOwned + serde::Serialize> ResponseOf<R> {
+        impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> ResponseOf<R> {
             /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
-            pub fn decode(text: &str) -> Result<Self, DecodeError> {
+            pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
                 let (text, chosen) = checked_variant("Response", text, &[#(#discriminators),*])?;
                 match chosen { #(#arms)* _ => Err(DecodeError::new("Response", "$", "no variant")) }
             }

@@ -33,7 +33,7 @@ pub fn json_schema_of(contract: &Contract) -> TokenStream {
     quote! {
         /// The JSON Schema the generated Rust type for a `$defs` name describes,
         /// as `schemars` derives it (`None` for an unknown name).
-        pub fn json_schema_of(type_name: &str) -> Option<schemars::schema::RootSchema> {
+        pub fn json_schema_of(type_name: &str) -> ::std::option::Option<schemars::schema::RootSchema> {
             Some(match type_name { #(#arms)* _ => return None })
         }
     }
@@ -125,7 +125,7 @@ fn tables(contract: &Contract) -> TokenStream {
         /// The lanes an SDK cannot drive over the coprocess, in table order.
         pub const UNSUPPORTED_SDK_LANES: &[&str] = &[#(#unsupported),*];
         /// The method-table row of `name`.
-        pub fn method_info(name: &str) -> Option<&'static MethodInfo> {
+        pub fn method_info(name: &str) -> ::std::option::Option<&'static MethodInfo> {
             METHODS.iter().find(|m| m.name == name)
         }
     }
@@ -153,8 +153,8 @@ fn messages(contract: &Contract) -> TokenStream {
             #[doc = #doc]
             pub const #const_name: &str = #template;
             #[doc = #doc]
-            pub fn #fn_name(#(#holes: &str),*) -> String {
-                let mut out = String::new();
+            pub fn #fn_name(#(#holes: &str),*) -> ::std::string::String {
+                let mut out = ::std::string::String::new();
                 #(#pushes)*
                 out
             }
@@ -187,26 +187,26 @@ fn frames(contract: &Contract) -> TokenStream {
                     quote! { #i => strict_from_value::<#variant>(#name, value).map(Self::#variant), }
                 });
                 quote! {
-                    fn decode(text: &str) -> Result<Self, DecodeError> {
+                    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
                         let (text, chosen) = checked_variant(#name, text, &[#(#discriminators),*])?;
                         match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
                     }
-                    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-                        let serde_json::Value::Object(map) = &value else {
+                    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+                        let ::serde_json::Value::Object(map) = &value else {
                             return Err(DecodeError::new(#name, "$", format!("expected object, got {}", strict::kind(&value))));
                         };
-                        let present: Vec<bool> = [#(#discriminators),*].iter().map(|d| map.contains_key(*d)).collect();
+                        let present: ::std::vec::Vec<bool> = [#(#discriminators),*].iter().map(|d| map.contains_key(*d)).collect();
                         let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
                         match chosen { #(#arms2)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
                     }
                 }
             }
             _ => quote! {
-                fn decode(text: &str) -> Result<Self, DecodeError> {
+                fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
                     let text = checked_text(#name, text)?;
                     strict_from_text(#name, &text)
                 }
-                fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+                fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
                     strict_from_value(#name, value)
                 }
             },
@@ -222,46 +222,46 @@ fn frames(contract: &Contract) -> TokenStream {
     quote! {
         pub use strict::DecodeError;
         /// A type of the contract that decodes strictly and encodes as one line.
-        pub trait Frame: Sized + serde::Serialize {
+        pub trait Frame: ::std::marker::Sized + ::serde::Serialize {
             /// The `$defs` name.
             const TYPE_NAME: &'static str;
             /// Decodes frame text under the contract's JSON-text and shape rules.
-            fn decode(text: &str) -> Result<Self, DecodeError>;
+            fn decode(text: &str) -> ::std::result::Result<Self, DecodeError>;
             /// Decodes an already-parsed value (for example a response's `result`).
-            fn from_value(value: serde_json::Value) -> Result<Self, DecodeError>;
+            fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError>;
             /// Encodes as one line of JSON: fields in schema order, no newline.
-            fn encode(&self) -> String {
+            fn encode(&self) -> ::std::string::String {
                 // Serializing these types cannot fail: every map has string keys.
-                serde_json::to_string(self).unwrap_or_default()
+                ::serde_json::to_string(self).unwrap_or_default()
             }
         }
-        fn checked_text<'t>(type_name: &'static str, text: &'t str) -> Result<std::borrow::Cow<'t, str>, DecodeError> {
+        fn checked_text<'t>(type_name: &'static str, text: &'t str) -> ::std::result::Result<::std::borrow::Cow<'t, str>, DecodeError> {
             strict::check_text(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
         }
         /// Checks a union's frame text and picks its variant by which
         /// discriminator fields are present at the top level (from the scan).
-        fn checked_variant<'t>(type_name: &'static str, text: &'t str, discriminators: &[&str]) -> Result<(std::borrow::Cow<'t, str>, usize), DecodeError> {
+        fn checked_variant<'t>(type_name: &'static str, text: &'t str, discriminators: &[&str]) -> ::std::result::Result<(::std::borrow::Cow<'t, str>, usize), DecodeError> {
             let checked = strict::scan(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
             if !checked.text.trim_start().starts_with('{') {
-                let value: serde_json::Value = serde_json::from_str(&checked.text).map_err(|e| DecodeError::new(type_name, "$", strict::problem_from_serde(&e.to_string())))?;
+                let value: ::serde_json::Value = ::serde_json::from_str(&checked.text).map_err(|e| DecodeError::new(type_name, "$", strict::problem_from_serde(&e.to_string())))?;
                 return Err(DecodeError::new(type_name, "$", format!("expected object, got {}", strict::kind(&value))));
             }
-            let present: Vec<bool> = discriminators.iter().map(|d| checked.top_level_keys.iter().any(|k| k == d)).collect();
+            let present: ::std::vec::Vec<bool> = discriminators.iter().map(|d| checked.top_level_keys.iter().any(|k| k == d)).collect();
             let chosen = strict::pick_variant(&present, discriminators).map_err(|p| DecodeError::new(type_name, "$", p))?;
             Ok((checked.text, chosen))
         }
         /// Deserializes checked text; only a failure pays for tracking the path.
-        fn strict_from_text<T: serde::de::DeserializeOwned>(type_name: &'static str, text: &str) -> Result<T, DecodeError> {
-            serde_json::from_str(text).or_else(|_| explain(type_name, &mut serde_json::Deserializer::from_str(text)))
+        fn strict_from_text<T: ::serde::de::DeserializeOwned>(type_name: &'static str, text: &str) -> ::std::result::Result<T, DecodeError> {
+            ::serde_json::from_str(text).or_else(|_| explain(type_name, &mut ::serde_json::Deserializer::from_str(text)))
         }
         /// Deserializes a parsed value; only a failure pays for tracking the path.
-        fn strict_from_value<T: serde::de::DeserializeOwned>(type_name: &'static str, value: serde_json::Value) -> Result<T, DecodeError> {
+        fn strict_from_value<T: ::serde::de::DeserializeOwned>(type_name: &'static str, value: ::serde_json::Value) -> ::std::result::Result<T, DecodeError> {
             T::deserialize(&value).or_else(|_| explain(type_name, value))
         }
         /// Deserializes again, tracking the path, to say where and why it fails.
-        fn explain<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(type_name: &'static str, de: D) -> Result<T, DecodeError>
-        where D::Error: std::fmt::Display {
-            serde_path_to_error::deserialize(de).map_err(|e| {
+        fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(type_name: &'static str, de: D) -> ::std::result::Result<T, DecodeError>
+        where D::Error: ::std::fmt::Display {
+            ::serde_path_to_error::deserialize(de).map_err(|e| {
                 let problem = strict::problem_from_serde(&e.inner().to_string());
                 let mut path = strict::json_path(e.path());
                 if problem.starts_with("unknown field") {
@@ -273,11 +273,11 @@ fn frames(contract: &Contract) -> TokenStream {
         }
         #impls
         /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
-        pub fn decode_and_encode(type_name: &str, text: &str) -> Option<Result<String, DecodeError>> {
+        pub fn decode_and_encode(type_name: &str, text: &str) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
             Some(match type_name { #arms _ => return None })
         }
         /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
-        pub fn check_value(type_name: &str, value: serde_json::Value) -> Option<Result<(), DecodeError>> {
+        pub fn check_value(type_name: &str, value: ::serde_json::Value) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
             Some(match type_name { #value_arms _ => return None })
         }
         /// Every `$defs` name, sorted.
@@ -290,32 +290,32 @@ fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
     let ty = ident(name);
     match kind {
         TypeKind::Union(_) => quote! {
-            impl<'de> serde::Deserialize<'de> for #ty {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+            impl<'de> ::serde::Deserialize<'de> for #ty {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
                     <Self as Frame>::from_value(value).map_err(|e| {
-                        let inner = if e.path == "$" { String::new() } else { format!(" (at {} inside the {})", e.path, #name) };
-                        serde::de::Error::custom(format!("{}{}", e.problem, inner))
+                        let inner = if e.path == "$" { ::std::string::String::new() } else { format!(" (at {} inside the {})", e.path, #name) };
+                        ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
                     })
                 }
             }
         },
         TypeKind::IntegerOrString => quote! {
-            impl<'de> serde::Deserialize<'de> for #ty {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            impl<'de> ::serde::Deserialize<'de> for #ty {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                     struct IdVisitor;
-                    impl serde::de::Visitor<'_> for IdVisitor {
+                    impl ::serde::de::Visitor<'_> for IdVisitor {
                         type Value = #ty;
-                        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                             f.write_str("integer or string")
                         }
-                        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                        fn visit_i64<E: ::serde::de::Error>(self, v: i64) -> ::std::result::Result<Self::Value, E> {
                             Ok(#ty::Integer(v))
                         }
-                        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                            i64::try_from(v).map(#ty::Integer).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+                        fn visit_u64<E: ::serde::de::Error>(self, v: u64) -> ::std::result::Result<Self::Value, E> {
+                            i64::try_from(v).map(#ty::Integer).map_err(|_| E::invalid_value(::serde::de::Unexpected::Unsigned(v), &self))
                         }
-                        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                        fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::std::result::Result<Self::Value, E> {
                             Ok(#ty::String(v.to_string()))
                         }
                     }
@@ -333,18 +333,18 @@ fn handshake() -> TokenStream {
         #[derive(Debug, Clone, PartialEq, Eq)]
         pub struct HandshakeFailure {
             /// The fail-fast message, worded as the contract's templates say.
-            pub message: String,
+            pub message: ::std::string::String,
         }
-        impl std::fmt::Display for HandshakeFailure {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        impl ::std::fmt::Display for HandshakeFailure {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(&self.message)
             }
         }
-        impl std::error::Error for HandshakeFailure {}
+        impl ::std::error::Error for HandshakeFailure {}
 
         /// The `coprocess/handshake` request frame, one line.
-        pub fn handshake_request(id: RequestId, sdk: Option<&str>, sdk_version: Option<&str>) -> String {
-            let mut params = serde_json::Map::new();
+        pub fn handshake_request(id: RequestId, sdk: ::std::option::Option<&str>, sdk_version: ::std::option::Option<&str>) -> ::std::string::String {
+            let mut params = ::serde_json::Map::new();
             params.insert("protocol_version".into(), COPROCESS_PROTOCOL_VERSION.into());
             if let Some(sdk) = sdk {
                 params.insert("sdk".into(), sdk.into());
@@ -368,8 +368,8 @@ fn handshake() -> TokenStream {
 
         /// Checks the binary's answer to the handshake; any failure carries the
         /// contract's exact message, and the SDK must stop before test traffic.
-        pub fn check_handshake_response(text: &str) -> Result<HandshakeResult, HandshakeFailure> {
-            let fail = |message: String| HandshakeFailure { message };
+        pub fn check_handshake_response(text: &str) -> ::std::result::Result<HandshakeResult, HandshakeFailure> {
+            let fail = |message: ::std::string::String| HandshakeFailure { message };
             let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
             let sdk_mismatch = |binary: i64| {
                 fail(messages::render_sdk_mismatch(&binary.to_string(), &COPROCESS_PROTOCOL_VERSION.to_string(), upgrade_advice(binary, COPROCESS_PROTOCOL_VERSION)))
@@ -394,7 +394,7 @@ fn handshake() -> TokenStream {
         }
 
         /// The binary's side: the -32602 message for a handshake with another version.
-        pub fn binary_mismatch_message(sdk: Option<&str>, sdk_protocol: i64) -> String {
+        pub fn binary_mismatch_message(sdk: ::std::option::Option<&str>, sdk_protocol: i64) -> ::std::string::String {
             let peer = match sdk { Some(name) => format!("{name} SDK"), None => "SDK".to_string() };
             messages::render_binary_mismatch(&COPROCESS_PROTOCOL_VERSION.to_string(), &peer, &sdk_protocol.to_string(), upgrade_advice(COPROCESS_PROTOCOL_VERSION, sdk_protocol))
         }
@@ -406,7 +406,7 @@ fn lanes() -> TokenStream {
         /// The shared skip message for an undrivable lane, naming the CLI command
         /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
         /// SDK drives itself or does not know.
-        pub fn lane_cli_hint(lane: &str, suite: &str) -> Option<String> {
+        pub fn lane_cli_hint(lane: &str, suite: &str) -> ::std::option::Option<::std::string::String> {
             let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
             Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
         }

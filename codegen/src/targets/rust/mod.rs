@@ -3,6 +3,7 @@
 //! rest (pin, tables, frame decoding, handshake, lanes) is rendered from the
 //! model. Formatted with prettyplease.
 
+mod claims;
 mod envelopes;
 mod extras;
 mod typify_pass;
@@ -37,26 +38,56 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
     })?;
     let body = prettyplease::unparse(&file);
     Ok(format!(
-        "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}\n{}",
+        "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}{}\n{}",
         header_text(contract),
         contract.title,
+        self_named_constructors(contract, flavor),
         body,
         include_str!("runtime.rs")
     ))
 }
 
+/// serde's strict derive (`remote = "Self"`) gives every type inherent
+/// `deserialize` and `serialize` functions: for a type named `Deserialize`
+/// or `Serialize` one is a "self-named constructor" to clippy, which the file
+/// then allows (an inner attribute, so only in the SDK's module file).
+fn self_named_constructors(contract: &Contract, flavor: Flavor) -> &'static str {
+    let named = ["Deserialize", "Serialize"].iter().any(|n| contract.types.contains_key(*n));
+    if named && flavor == Flavor::Sdk {
+        "#![allow(clippy::self_named_constructors)]\n\n"
+    } else {
+        ""
+    }
+}
+
 /// The Rust SDK file (typify reads the `$defs` from `Contract::raw`).
 pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
-    declare(contract)?;
+    let text = render_claimed(contract)?.1;
     let mut files = Files::new();
-    files.insert(SDK_PATH.to_string(), render(contract, Flavor::Sdk)?);
+    files.insert(SDK_PATH.to_string(), text);
     Ok(files)
+}
+
+/// The file, and its names claimed (a `$defs` name Rust cannot take, or
+/// one the SDK keeps, is refused before anything is written).
+fn render_claimed(contract: &Contract) -> Result<(crate::targets::claims::Scope, String), SchemaError> {
+    let text = render(contract, Flavor::Sdk)?;
+    Ok((claims::claim(contract, &text)?, text))
 }
 
 /// The word lists this target escapes or avoids (keywords, reserved names).
 pub fn keyword_sets() -> Vec<&'static [&'static str]> {
-    Vec::new()
+    vec![RUST_KEYWORDS]
 }
+
+/// Rust's keywords, strict, reserved and weak (typify escapes a field named
+/// like one as `r#type` or with a `_` suffix, keeping the wire name).
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn", "for", "if",
+    "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct",
+    "super", "trait", "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "gen",
+    "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "union", "macro_rules", "raw", "safe",
+];
 
 /// The runtime template(s), as written.
 pub fn runtime_sources() -> Vec<&'static str> {
@@ -66,6 +97,5 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    let _ = contract;
-    Ok(Vec::new())
+    Ok(vec![render_claimed(contract)?.0])
 }

@@ -145,14 +145,14 @@ impl VisitMut for Tighten<'_> {
             let name = &name;
             impls.push(syn::parse_quote! {
                 impl<'de> ::serde::Deserialize<'de> for #name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                         #name::deserialize(strict::ObjectOnly(deserializer))
                     }
                 }
             });
             impls.push(syn::parse_quote! {
                 impl ::serde::Serialize for #name {
-                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                         #name::serialize(self, serializer)
                     }
                 }

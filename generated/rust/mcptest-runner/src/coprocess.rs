@@ -708,7 +708,7 @@ pub mod error {
 impl<'de> ::serde::Deserialize<'de> for CacheMode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CacheMode::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -716,14 +716,14 @@ impl ::serde::Serialize for CacheMode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CacheMode::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CacheSetModeParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CacheSetModeParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -731,14 +731,14 @@ impl ::serde::Serialize for CacheSetModeParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CacheSetModeParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CacheSetModeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CacheSetModeResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -746,14 +746,14 @@ impl ::serde::Serialize for CacheSetModeResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CacheSetModeResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CallParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CallParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -761,14 +761,14 @@ impl ::serde::Serialize for CallParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CallParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CallPromptParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CallPromptParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -776,14 +776,14 @@ impl ::serde::Serialize for CallPromptParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CallPromptParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CallPromptResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CallPromptResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -791,14 +791,14 @@ impl ::serde::Serialize for CallPromptResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CallPromptResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CassetteMode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CassetteMode::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -806,14 +806,14 @@ impl ::serde::Serialize for CassetteMode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CassetteMode::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CassetteSetModeParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CassetteSetModeParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -821,14 +821,14 @@ impl ::serde::Serialize for CassetteSetModeParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CassetteSetModeParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CassetteSetModeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         CassetteSetModeResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -836,14 +836,14 @@ impl ::serde::Serialize for CassetteSetModeResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         CassetteSetModeResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EmptyParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         EmptyParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -851,14 +851,14 @@ impl ::serde::Serialize for EmptyParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         EmptyParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ErrorObject::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -866,14 +866,14 @@ impl ::serde::Serialize for ErrorObject {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ErrorObject::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ErrorResponse::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -881,14 +881,14 @@ impl ::serde::Serialize for ErrorResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ErrorResponse::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for HandshakeParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         HandshakeParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -896,14 +896,14 @@ impl ::serde::Serialize for HandshakeParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         HandshakeParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for HandshakeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         HandshakeResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -911,14 +911,14 @@ impl ::serde::Serialize for HandshakeResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         HandshakeResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         InitializeResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -926,14 +926,14 @@ impl ::serde::Serialize for InitializeResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         InitializeResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for JsonRpcVersion {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         JsonRpcVersion::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -941,14 +941,14 @@ impl ::serde::Serialize for JsonRpcVersion {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         JsonRpcVersion::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ListResourcesResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ListResourcesResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -956,14 +956,14 @@ impl ::serde::Serialize for ListResourcesResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ListResourcesResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ListToolsResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ListToolsResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -971,14 +971,14 @@ impl ::serde::Serialize for ListToolsResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ListToolsResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for McpEra {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         McpEra::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -986,14 +986,14 @@ impl ::serde::Serialize for McpEra {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         McpEra::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ReadResourceParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1001,14 +1001,14 @@ impl ::serde::Serialize for ReadResourceParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ReadResourceParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReadResourceResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ReadResourceResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1016,14 +1016,14 @@ impl ::serde::Serialize for ReadResourceResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ReadResourceResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReporterFlushResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ReporterFlushResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1031,14 +1031,14 @@ impl ::serde::Serialize for ReporterFlushResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ReporterFlushResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReporterSetUploadParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ReporterSetUploadParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1046,14 +1046,14 @@ impl ::serde::Serialize for ReporterSetUploadParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ReporterSetUploadParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReporterStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ReporterStatus::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1061,14 +1061,14 @@ impl ::serde::Serialize for ReporterStatus {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ReporterStatus::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         Request::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1076,14 +1076,14 @@ impl ::serde::Serialize for Request {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         Request::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ShutdownResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ShutdownResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1091,14 +1091,14 @@ impl ::serde::Serialize for ShutdownResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ShutdownResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SuccessResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         SuccessResponse::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1106,14 +1106,14 @@ impl ::serde::Serialize for SuccessResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         SuccessResponse::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallPassthrough {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ToolCallPassthrough::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1121,14 +1121,14 @@ impl ::serde::Serialize for ToolCallPassthrough {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ToolCallPassthrough::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Verdict {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         Verdict::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1136,7 +1136,7 @@ impl ::serde::Serialize for Verdict {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         Verdict::serialize(self, serializer)
     }
 }
@@ -1165,7 +1165,7 @@ pub struct RequestOf<P> {
 impl<'de, P: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for RequestOf<P> {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         RequestOf::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1173,7 +1173,7 @@ impl<P: ::serde::Serialize> ::serde::Serialize for RequestOf<P> {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         RequestOf::serialize(self, serializer)
     }
 }
@@ -1199,7 +1199,7 @@ impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de>
 for SuccessResponseOf<R> {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         SuccessResponseOf::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -1207,7 +1207,7 @@ impl<R: ::serde::Serialize> ::serde::Serialize for SuccessResponseOf<R> {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         SuccessResponseOf::serialize(self, serializer)
     }
 }
@@ -1461,7 +1461,7 @@ pub const UNSUPPORTED_SDK_LANES: &[&str] = &[
     "evals",
 ];
 /// The method-table row of `name`.
-pub fn method_info(name: &str) -> Option<&'static MethodInfo> {
+pub fn method_info(name: &str) -> ::std::option::Option<&'static MethodInfo> {
     METHODS.iter().find(|m| m.name == name)
 }
 /// The shared message templates and their renderers.
@@ -1474,8 +1474,8 @@ pub mod messages {
         peer: &str,
         sdk_protocol: &str,
         advice: &str,
-    ) -> String {
-        let mut out = String::new();
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str(
             "coprocess protocol version mismatch: this mcptest binary speaks v",
         );
@@ -1491,8 +1491,8 @@ pub mod messages {
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
     pub const HANDSHAKE_FAILED: &str = "coprocess handshake failed: the mcptest binary answered {code}: {message}";
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
-    pub fn render_handshake_failed(code: &str, message: &str) -> String {
-        let mut out = String::new();
+    pub fn render_handshake_failed(code: &str, message: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str("coprocess handshake failed: the mcptest binary answered ");
         out.push_str(code);
         out.push_str(": ");
@@ -1502,8 +1502,8 @@ pub mod messages {
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
     pub const LANE_SKIP: &str = "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
-    pub fn render_lane_skip(lane: &str, command: &str) -> String {
-        let mut out = String::new();
+    pub fn render_lane_skip(lane: &str, command: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str("lane `");
         out.push_str(lane);
         out.push_str(":` is not drivable over the mcptest coprocess; run it with `");
@@ -1518,8 +1518,8 @@ pub mod messages {
         binary_protocol: &str,
         sdk_protocol: &str,
         advice: &str,
-    ) -> String {
-        let mut out = String::new();
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str("mcptest binary speaks coprocess v");
         out.push_str(binary_protocol);
         out.push_str("; this SDK needs v");
@@ -1531,8 +1531,8 @@ pub mod messages {
     ///`{advice}` when the binary speaks the older version.
     pub const UPGRADE_BINARY: &str = "Upgrade the mcptest binary (or pin the SDK to the matching release).";
     ///`{advice}` when the binary speaks the older version.
-    pub fn render_upgrade_binary() -> String {
-        let mut out = String::new();
+    pub fn render_upgrade_binary() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str(
             "Upgrade the mcptest binary (or pin the SDK to the matching release).",
         );
@@ -1541,8 +1541,8 @@ pub mod messages {
     ///`{advice}` when the SDK speaks the older version.
     pub const UPGRADE_SDK: &str = "Upgrade the SDK (or pin the mcptest binary to the matching release).";
     ///`{advice}` when the SDK speaks the older version.
-    pub fn render_upgrade_sdk() -> String {
-        let mut out = String::new();
+    pub fn render_upgrade_sdk() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str(
             "Upgrade the SDK (or pin the mcptest binary to the matching release).",
         );
@@ -1551,22 +1551,24 @@ pub mod messages {
 }
 pub use strict::DecodeError;
 /// A type of the contract that decodes strictly and encodes as one line.
-pub trait Frame: Sized + serde::Serialize {
+pub trait Frame: ::std::marker::Sized + ::serde::Serialize {
     /// The `$defs` name.
     const TYPE_NAME: &'static str;
     /// Decodes frame text under the contract's JSON-text and shape rules.
-    fn decode(text: &str) -> Result<Self, DecodeError>;
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError>;
     /// Decodes an already-parsed value (for example a response's `result`).
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError>;
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError>;
     /// Encodes as one line of JSON: fields in schema order, no newline.
-    fn encode(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    fn encode(&self) -> ::std::string::String {
+        ::serde_json::to_string(self).unwrap_or_default()
     }
 }
 fn checked_text<'t>(
     type_name: &'static str,
     text: &'t str,
-) -> Result<std::borrow::Cow<'t, str>, DecodeError> {
+) -> ::std::result::Result<::std::borrow::Cow<'t, str>, DecodeError> {
     strict::check_text(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
 }
@@ -1576,11 +1578,11 @@ fn checked_variant<'t>(
     type_name: &'static str,
     text: &'t str,
     discriminators: &[&str],
-) -> Result<(std::borrow::Cow<'t, str>, usize), DecodeError> {
+) -> ::std::result::Result<(::std::borrow::Cow<'t, str>, usize), DecodeError> {
     let checked = strict::scan(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
     if !checked.text.trim_start().starts_with('{') {
-        let value: serde_json::Value = serde_json::from_str(&checked.text)
+        let value: ::serde_json::Value = ::serde_json::from_str(&checked.text)
             .map_err(|e| DecodeError::new(
                 type_name,
                 "$",
@@ -1594,7 +1596,7 @@ fn checked_variant<'t>(
             ),
         );
     }
-    let present: Vec<bool> = discriminators
+    let present: ::std::vec::Vec<bool> = discriminators
         .iter()
         .map(|d| checked.top_level_keys.iter().any(|k| k == d))
         .collect();
@@ -1603,29 +1605,29 @@ fn checked_variant<'t>(
     Ok((checked.text, chosen))
 }
 /// Deserializes checked text; only a failure pays for tracking the path.
-fn strict_from_text<T: serde::de::DeserializeOwned>(
+fn strict_from_text<T: ::serde::de::DeserializeOwned>(
     type_name: &'static str,
     text: &str,
-) -> Result<T, DecodeError> {
-    serde_json::from_str(text)
-        .or_else(|_| explain(type_name, &mut serde_json::Deserializer::from_str(text)))
+) -> ::std::result::Result<T, DecodeError> {
+    ::serde_json::from_str(text)
+        .or_else(|_| explain(type_name, &mut ::serde_json::Deserializer::from_str(text)))
 }
 /// Deserializes a parsed value; only a failure pays for tracking the path.
-fn strict_from_value<T: serde::de::DeserializeOwned>(
+fn strict_from_value<T: ::serde::de::DeserializeOwned>(
     type_name: &'static str,
-    value: serde_json::Value,
-) -> Result<T, DecodeError> {
+    value: ::serde_json::Value,
+) -> ::std::result::Result<T, DecodeError> {
     T::deserialize(&value).or_else(|_| explain(type_name, value))
 }
 /// Deserializes again, tracking the path, to say where and why it fails.
-fn explain<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
+fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
     type_name: &'static str,
     de: D,
-) -> Result<T, DecodeError>
+) -> ::std::result::Result<T, DecodeError>
 where
-    D::Error: std::fmt::Display,
+    D::Error: ::std::fmt::Display,
 {
-    serde_path_to_error::deserialize(de)
+    ::serde_path_to_error::deserialize(de)
         .map_err(|e| {
             let problem = strict::problem_from_serde(&e.inner().to_string());
             let mut path = strict::json_path(e.path());
@@ -1637,67 +1639,79 @@ where
 }
 impl Frame for CacheMode {
     const TYPE_NAME: &'static str = "CacheMode";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CacheMode", text)?;
         strict_from_text("CacheMode", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CacheMode", value)
     }
 }
 impl Frame for CacheSetModeParams {
     const TYPE_NAME: &'static str = "CacheSetModeParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CacheSetModeParams", text)?;
         strict_from_text("CacheSetModeParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CacheSetModeParams", value)
     }
 }
 impl Frame for CacheSetModeResult {
     const TYPE_NAME: &'static str = "CacheSetModeResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CacheSetModeResult", text)?;
         strict_from_text("CacheSetModeResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CacheSetModeResult", value)
     }
 }
 impl Frame for CallParams {
     const TYPE_NAME: &'static str = "CallParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CallParams", text)?;
         strict_from_text("CallParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CallParams", value)
     }
 }
 impl Frame for CallPromptParams {
     const TYPE_NAME: &'static str = "CallPromptParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CallPromptParams", text)?;
         strict_from_text("CallPromptParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CallPromptParams", value)
     }
 }
 impl Frame for CallPromptResult {
     const TYPE_NAME: &'static str = "CallPromptResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CallPromptResult", text)?;
         strict_from_text("CallPromptResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CallPromptResult", value)
     }
 }
 impl Frame for CallResult {
     const TYPE_NAME: &'static str = "CallResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let (text, chosen) = checked_variant(
             "CallResult",
             text,
@@ -1712,8 +1726,10 @@ impl Frame for CallResult {
             _ => Err(DecodeError::new("CallResult", "$", "no variant")),
         }
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        let serde_json::Value::Object(map) = &value else {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
+        let ::serde_json::Value::Object(map) = &value else {
             return Err(
                 DecodeError::new(
                     "CallResult",
@@ -1722,7 +1738,7 @@ impl Frame for CallResult {
                 ),
             );
         };
-        let present: Vec<bool> = ["success", "content"]
+        let present: ::std::vec::Vec<bool> = ["success", "content"]
             .iter()
             .map(|d| map.contains_key(*d))
             .collect();
@@ -1740,276 +1756,334 @@ impl Frame for CallResult {
         }
     }
 }
-impl<'de> serde::Deserialize<'de> for CallResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
+impl<'de> ::serde::Deserialize<'de> for CallResult {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+    ) -> ::std::result::Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
         <Self as Frame>::from_value(value)
             .map_err(|e| {
                 let inner = if e.path == "$" {
-                    String::new()
+                    ::std::string::String::new()
                 } else {
                     format!(" (at {} inside the {})", e.path, "CallResult")
                 };
-                serde::de::Error::custom(format!("{}{}", e.problem, inner))
+                ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
             })
     }
 }
 impl Frame for CassetteMode {
     const TYPE_NAME: &'static str = "CassetteMode";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CassetteMode", text)?;
         strict_from_text("CassetteMode", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CassetteMode", value)
     }
 }
 impl Frame for CassetteSetModeParams {
     const TYPE_NAME: &'static str = "CassetteSetModeParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CassetteSetModeParams", text)?;
         strict_from_text("CassetteSetModeParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CassetteSetModeParams", value)
     }
 }
 impl Frame for CassetteSetModeResult {
     const TYPE_NAME: &'static str = "CassetteSetModeResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("CassetteSetModeResult", text)?;
         strict_from_text("CassetteSetModeResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CassetteSetModeResult", value)
     }
 }
 impl Frame for EmptyParams {
     const TYPE_NAME: &'static str = "EmptyParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("EmptyParams", text)?;
         strict_from_text("EmptyParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("EmptyParams", value)
     }
 }
 impl Frame for ErrorObject {
     const TYPE_NAME: &'static str = "ErrorObject";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ErrorObject", text)?;
         strict_from_text("ErrorObject", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorObject", value)
     }
 }
 impl Frame for ErrorResponse {
     const TYPE_NAME: &'static str = "ErrorResponse";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ErrorResponse", text)?;
         strict_from_text("ErrorResponse", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorResponse", value)
     }
 }
 impl Frame for HandshakeParams {
     const TYPE_NAME: &'static str = "HandshakeParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("HandshakeParams", text)?;
         strict_from_text("HandshakeParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeParams", value)
     }
 }
 impl Frame for HandshakeResult {
     const TYPE_NAME: &'static str = "HandshakeResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("HandshakeResult", text)?;
         strict_from_text("HandshakeResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeResult", value)
     }
 }
 impl Frame for InitializeResult {
     const TYPE_NAME: &'static str = "InitializeResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("InitializeResult", text)?;
         strict_from_text("InitializeResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("InitializeResult", value)
     }
 }
 impl Frame for JsonRpcVersion {
     const TYPE_NAME: &'static str = "JsonRpcVersion";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("JsonRpcVersion", text)?;
         strict_from_text("JsonRpcVersion", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("JsonRpcVersion", value)
     }
 }
 impl Frame for ListResourcesResult {
     const TYPE_NAME: &'static str = "ListResourcesResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ListResourcesResult", text)?;
         strict_from_text("ListResourcesResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ListResourcesResult", value)
     }
 }
 impl Frame for ListToolsResult {
     const TYPE_NAME: &'static str = "ListToolsResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ListToolsResult", text)?;
         strict_from_text("ListToolsResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ListToolsResult", value)
     }
 }
 impl Frame for McpEra {
     const TYPE_NAME: &'static str = "McpEra";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("McpEra", text)?;
         strict_from_text("McpEra", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("McpEra", value)
     }
 }
 impl Frame for McpObject {
     const TYPE_NAME: &'static str = "McpObject";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("McpObject", text)?;
         strict_from_text("McpObject", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("McpObject", value)
     }
 }
 impl Frame for Params {
     const TYPE_NAME: &'static str = "Params";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Params", text)?;
         strict_from_text("Params", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Params", value)
     }
 }
 impl Frame for PromptArguments {
     const TYPE_NAME: &'static str = "PromptArguments";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("PromptArguments", text)?;
         strict_from_text("PromptArguments", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("PromptArguments", value)
     }
 }
 impl Frame for ReadResourceParams {
     const TYPE_NAME: &'static str = "ReadResourceParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ReadResourceParams", text)?;
         strict_from_text("ReadResourceParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReadResourceParams", value)
     }
 }
 impl Frame for ReadResourceResult {
     const TYPE_NAME: &'static str = "ReadResourceResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ReadResourceResult", text)?;
         strict_from_text("ReadResourceResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReadResourceResult", value)
     }
 }
 impl Frame for ReporterFlushResult {
     const TYPE_NAME: &'static str = "ReporterFlushResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ReporterFlushResult", text)?;
         strict_from_text("ReporterFlushResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReporterFlushResult", value)
     }
 }
 impl Frame for ReporterSetUploadParams {
     const TYPE_NAME: &'static str = "ReporterSetUploadParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ReporterSetUploadParams", text)?;
         strict_from_text("ReporterSetUploadParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReporterSetUploadParams", value)
     }
 }
 impl Frame for ReporterStatus {
     const TYPE_NAME: &'static str = "ReporterStatus";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ReporterStatus", text)?;
         strict_from_text("ReporterStatus", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReporterStatus", value)
     }
 }
 impl Frame for Request {
     const TYPE_NAME: &'static str = "Request";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Request", value)
     }
 }
 impl Frame for RequestId {
     const TYPE_NAME: &'static str = "RequestId";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("RequestId", text)?;
         strict_from_text("RequestId", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("RequestId", value)
     }
 }
-impl<'de> serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: serde::Deserializer<'de>>(
+impl<'de> ::serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         struct IdVisitor;
-        impl serde::de::Visitor<'_> for IdVisitor {
+        impl ::serde::de::Visitor<'_> for IdVisitor {
             type Value = RequestId;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
                 f.write_str("integer or string")
             }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            fn visit_i64<E: ::serde::de::Error>(
+                self,
+                v: i64,
+            ) -> ::std::result::Result<Self::Value, E> {
                 Ok(RequestId::Integer(v))
             }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            fn visit_u64<E: ::serde::de::Error>(
+                self,
+                v: u64,
+            ) -> ::std::result::Result<Self::Value, E> {
                 i64::try_from(v)
                     .map(RequestId::Integer)
                     .map_err(|_| E::invalid_value(
-                        serde::de::Unexpected::Unsigned(v),
+                        ::serde::de::Unexpected::Unsigned(v),
                         &self,
                     ))
             }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                v: &str,
+            ) -> ::std::result::Result<Self::Value, E> {
                 Ok(RequestId::String(v.to_string()))
             }
         }
@@ -2018,7 +2092,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
 }
 impl Frame for Response {
     const TYPE_NAME: &'static str = "Response";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
             0usize => {
@@ -2032,8 +2106,10 @@ impl Frame for Response {
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        let serde_json::Value::Object(map) = &value else {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
+        let ::serde_json::Value::Object(map) = &value else {
             return Err(
                 DecodeError::new(
                     "Response",
@@ -2042,7 +2118,7 @@ impl Frame for Response {
                 ),
             );
         };
-        let present: Vec<bool> = ["result", "error"]
+        let present: ::std::vec::Vec<bool> = ["result", "error"]
             .iter()
             .map(|d| map.contains_key(*d))
             .collect();
@@ -2061,61 +2137,69 @@ impl Frame for Response {
         }
     }
 }
-impl<'de> serde::Deserialize<'de> for Response {
-    fn deserialize<D: serde::Deserializer<'de>>(
+impl<'de> ::serde::Deserialize<'de> for Response {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+    ) -> ::std::result::Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
         <Self as Frame>::from_value(value)
             .map_err(|e| {
                 let inner = if e.path == "$" {
-                    String::new()
+                    ::std::string::String::new()
                 } else {
                     format!(" (at {} inside the {})", e.path, "Response")
                 };
-                serde::de::Error::custom(format!("{}{}", e.problem, inner))
+                ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
             })
     }
 }
 impl Frame for ShutdownResult {
     const TYPE_NAME: &'static str = "ShutdownResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ShutdownResult", text)?;
         strict_from_text("ShutdownResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ShutdownResult", value)
     }
 }
 impl Frame for SuccessResponse {
     const TYPE_NAME: &'static str = "SuccessResponse";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("SuccessResponse", value)
     }
 }
 impl Frame for ToolCallPassthrough {
     const TYPE_NAME: &'static str = "ToolCallPassthrough";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ToolCallPassthrough", text)?;
         strict_from_text("ToolCallPassthrough", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ToolCallPassthrough", value)
     }
 }
 impl Frame for Verdict {
     const TYPE_NAME: &'static str = "Verdict";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Verdict", text)?;
         strict_from_text("Verdict", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Verdict", value)
     }
 }
@@ -2123,7 +2207,7 @@ impl Frame for Verdict {
 pub fn decode_and_encode(
     type_name: &str,
     text: &str,
-) -> Option<Result<String, DecodeError>> {
+) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
     Some(
         match type_name {
             "CacheMode" => CacheMode::decode(text).map(|v| v.encode()),
@@ -2180,8 +2264,8 @@ pub fn decode_and_encode(
 /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
 pub fn check_value(
     type_name: &str,
-    value: serde_json::Value,
-) -> Option<Result<(), DecodeError>> {
+    value: ::serde_json::Value,
+) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
     Some(
         match type_name {
             "CacheMode" => CacheMode::from_value(value).map(|_| ()),
@@ -2271,21 +2355,21 @@ pub const TYPE_NAMES: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandshakeFailure {
     /// The fail-fast message, worded as the contract's templates say.
-    pub message: String,
+    pub message: ::std::string::String,
 }
-impl std::fmt::Display for HandshakeFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl ::std::fmt::Display for HandshakeFailure {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.message)
     }
 }
-impl std::error::Error for HandshakeFailure {}
+impl ::std::error::Error for HandshakeFailure {}
 /// The `coprocess/handshake` request frame, one line.
 pub fn handshake_request(
     id: RequestId,
-    sdk: Option<&str>,
-    sdk_version: Option<&str>,
-) -> String {
-    let mut params = serde_json::Map::new();
+    sdk: ::std::option::Option<&str>,
+    sdk_version: ::std::option::Option<&str>,
+) -> ::std::string::String {
+    let mut params = ::serde_json::Map::new();
     params.insert("protocol_version".into(), COPROCESS_PROTOCOL_VERSION.into());
     if let Some(sdk) = sdk {
         params.insert("sdk".into(), sdk.into());
@@ -2313,8 +2397,8 @@ pub fn upgrade_advice(binary_protocol: i64, sdk_protocol: i64) -> &'static str {
 /// contract's exact message, and the SDK must stop before test traffic.
 pub fn check_handshake_response(
     text: &str,
-) -> Result<HandshakeResult, HandshakeFailure> {
-    let fail = |message: String| HandshakeFailure { message };
+) -> ::std::result::Result<HandshakeResult, HandshakeFailure> {
+    let fail = |message: ::std::string::String| HandshakeFailure { message };
     let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
     let sdk_mismatch = |binary: i64| {
         fail(
@@ -2361,7 +2445,10 @@ pub fn check_handshake_response(
     }
 }
 /// The binary's side: the -32602 message for a handshake with another version.
-pub fn binary_mismatch_message(sdk: Option<&str>, sdk_protocol: i64) -> String {
+pub fn binary_mismatch_message(
+    sdk: ::std::option::Option<&str>,
+    sdk_protocol: i64,
+) -> ::std::string::String {
     let peer = match sdk {
         Some(name) => format!("{name} SDK"),
         None => "SDK".to_string(),
@@ -2376,30 +2463,33 @@ pub fn binary_mismatch_message(sdk: Option<&str>, sdk_protocol: i64) -> String {
 /// The shared skip message for an undrivable lane, naming the CLI command
 /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
 /// SDK drives itself or does not know.
-pub fn lane_cli_hint(lane: &str, suite: &str) -> Option<String> {
+pub fn lane_cli_hint(
+    lane: &str,
+    suite: &str,
+) -> ::std::option::Option<::std::string::String> {
     let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
     Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
 }
-impl<P: serde::de::DeserializeOwned + serde::Serialize> RequestOf<P> {
+impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
     /// Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
-    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+    pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
     }
     /// Encodes as one line of JSON: fields in schema order, no newline.
-    pub fn encode(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn encode(&self) -> ::std::string::String {
+        ::serde_json::to_string(self).unwrap_or_default()
     }
 }
-impl<R: serde::de::DeserializeOwned + serde::Serialize> SuccessResponseOf<R> {
+impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> SuccessResponseOf<R> {
     /// Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
-    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+    pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
     }
     /// Encodes as one line of JSON: fields in schema order, no newline.
-    pub fn encode(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn encode(&self) -> ::std::string::String {
+        ::serde_json::to_string(self).unwrap_or_default()
     }
 }
 /// A `Response` whose `result` is decoded as `R`, the method's result shape.
@@ -2408,9 +2498,9 @@ pub enum ResponseOf<R> {
     SuccessResponse(SuccessResponseOf<R>),
     ErrorResponse(ErrorResponse),
 }
-impl<R: serde::de::DeserializeOwned + serde::Serialize> ResponseOf<R> {
+impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> ResponseOf<R> {
     /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
-    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+    pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
             0usize => strict_from_text("Response", &text).map(Self::SuccessResponse),

@@ -426,7 +426,7 @@ pub mod error {
 impl<'de> ::serde::Deserialize<'de> for Circle {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         Circle::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -434,14 +434,14 @@ impl ::serde::Serialize for Circle {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         Circle::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EmptyParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         EmptyParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -449,14 +449,14 @@ impl ::serde::Serialize for EmptyParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         EmptyParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ErrorObject::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -464,14 +464,14 @@ impl ::serde::Serialize for ErrorObject {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ErrorObject::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         ErrorResponse::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -479,14 +479,14 @@ impl ::serde::Serialize for ErrorResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         ErrorResponse::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for HandshakeParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         HandshakeParams::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -494,14 +494,14 @@ impl ::serde::Serialize for HandshakeParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         HandshakeParams::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for HandshakeResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         HandshakeResult::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -509,14 +509,14 @@ impl ::serde::Serialize for HandshakeResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         HandshakeResult::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Import {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         Import::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -524,14 +524,14 @@ impl ::serde::Serialize for Import {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         Import::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for JsonRpcVersion {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         JsonRpcVersion::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -539,14 +539,14 @@ impl ::serde::Serialize for JsonRpcVersion {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         JsonRpcVersion::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Keywords {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         Keywords::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -554,14 +554,14 @@ impl ::serde::Serialize for Keywords {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         Keywords::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Label {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         Label::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -569,14 +569,14 @@ impl ::serde::Serialize for Label {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         Label::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         Request::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -584,14 +584,14 @@ impl ::serde::Serialize for Request {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         Request::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Square {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         Square::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -599,14 +599,14 @@ impl ::serde::Serialize for Square {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         Square::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SuccessResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         SuccessResponse::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -614,7 +614,7 @@ impl ::serde::Serialize for SuccessResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         SuccessResponse::serialize(self, serializer)
     }
 }
@@ -643,7 +643,7 @@ pub struct RequestOf<P> {
 impl<'de, P: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for RequestOf<P> {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         RequestOf::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -651,7 +651,7 @@ impl<P: ::serde::Serialize> ::serde::Serialize for RequestOf<P> {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         RequestOf::serialize(self, serializer)
     }
 }
@@ -677,7 +677,7 @@ impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de>
 for SuccessResponseOf<R> {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         SuccessResponseOf::deserialize(strict::ObjectOnly(deserializer))
     }
 }
@@ -685,7 +685,7 @@ impl<R: ::serde::Serialize> ::serde::Serialize for SuccessResponseOf<R> {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    ) -> ::std::result::Result<S::Ok, S::Error> {
         SuccessResponseOf::serialize(self, serializer)
     }
 }
@@ -788,7 +788,7 @@ pub const LANES: &[LaneInfo] = &[
 /// The lanes an SDK cannot drive over the coprocess, in table order.
 pub const UNSUPPORTED_SDK_LANES: &[&str] = &["compliance"];
 /// The method-table row of `name`.
-pub fn method_info(name: &str) -> Option<&'static MethodInfo> {
+pub fn method_info(name: &str) -> ::std::option::Option<&'static MethodInfo> {
     METHODS.iter().find(|m| m.name == name)
 }
 /// The shared message templates and their renderers.
@@ -801,8 +801,8 @@ pub mod messages {
         peer: &str,
         sdk_protocol: &str,
         advice: &str,
-    ) -> String {
-        let mut out = String::new();
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str(
             "coprocess protocol version mismatch: this mcptest binary speaks v",
         );
@@ -818,8 +818,8 @@ pub mod messages {
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
     pub const HANDSHAKE_FAILED: &str = "coprocess handshake failed: the mcptest binary answered {code}: {message}";
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
-    pub fn render_handshake_failed(code: &str, message: &str) -> String {
-        let mut out = String::new();
+    pub fn render_handshake_failed(code: &str, message: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str("coprocess handshake failed: the mcptest binary answered ");
         out.push_str(code);
         out.push_str(": ");
@@ -829,8 +829,8 @@ pub mod messages {
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
     pub const LANE_SKIP: &str = "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
-    pub fn render_lane_skip(lane: &str, command: &str) -> String {
-        let mut out = String::new();
+    pub fn render_lane_skip(lane: &str, command: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str("lane `");
         out.push_str(lane);
         out.push_str(":` is not drivable over the mcptest coprocess; run it with `");
@@ -845,8 +845,8 @@ pub mod messages {
         binary_protocol: &str,
         sdk_protocol: &str,
         advice: &str,
-    ) -> String {
-        let mut out = String::new();
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str("mcptest binary speaks coprocess v");
         out.push_str(binary_protocol);
         out.push_str("; this SDK needs v");
@@ -858,8 +858,8 @@ pub mod messages {
     ///`{advice}` when the binary speaks the older version.
     pub const UPGRADE_BINARY: &str = "Upgrade the mcptest binary (or pin the SDK to the matching release).";
     ///`{advice}` when the binary speaks the older version.
-    pub fn render_upgrade_binary() -> String {
-        let mut out = String::new();
+    pub fn render_upgrade_binary() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str(
             "Upgrade the mcptest binary (or pin the SDK to the matching release).",
         );
@@ -868,8 +868,8 @@ pub mod messages {
     ///`{advice}` when the SDK speaks the older version.
     pub const UPGRADE_SDK: &str = "Upgrade the SDK (or pin the mcptest binary to the matching release).";
     ///`{advice}` when the SDK speaks the older version.
-    pub fn render_upgrade_sdk() -> String {
-        let mut out = String::new();
+    pub fn render_upgrade_sdk() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
         out.push_str(
             "Upgrade the SDK (or pin the mcptest binary to the matching release).",
         );
@@ -878,22 +878,24 @@ pub mod messages {
 }
 pub use strict::DecodeError;
 /// A type of the contract that decodes strictly and encodes as one line.
-pub trait Frame: Sized + serde::Serialize {
+pub trait Frame: ::std::marker::Sized + ::serde::Serialize {
     /// The `$defs` name.
     const TYPE_NAME: &'static str;
     /// Decodes frame text under the contract's JSON-text and shape rules.
-    fn decode(text: &str) -> Result<Self, DecodeError>;
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError>;
     /// Decodes an already-parsed value (for example a response's `result`).
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError>;
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError>;
     /// Encodes as one line of JSON: fields in schema order, no newline.
-    fn encode(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    fn encode(&self) -> ::std::string::String {
+        ::serde_json::to_string(self).unwrap_or_default()
     }
 }
 fn checked_text<'t>(
     type_name: &'static str,
     text: &'t str,
-) -> Result<std::borrow::Cow<'t, str>, DecodeError> {
+) -> ::std::result::Result<::std::borrow::Cow<'t, str>, DecodeError> {
     strict::check_text(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
 }
@@ -903,11 +905,11 @@ fn checked_variant<'t>(
     type_name: &'static str,
     text: &'t str,
     discriminators: &[&str],
-) -> Result<(std::borrow::Cow<'t, str>, usize), DecodeError> {
+) -> ::std::result::Result<(::std::borrow::Cow<'t, str>, usize), DecodeError> {
     let checked = strict::scan(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
     if !checked.text.trim_start().starts_with('{') {
-        let value: serde_json::Value = serde_json::from_str(&checked.text)
+        let value: ::serde_json::Value = ::serde_json::from_str(&checked.text)
             .map_err(|e| DecodeError::new(
                 type_name,
                 "$",
@@ -921,7 +923,7 @@ fn checked_variant<'t>(
             ),
         );
     }
-    let present: Vec<bool> = discriminators
+    let present: ::std::vec::Vec<bool> = discriminators
         .iter()
         .map(|d| checked.top_level_keys.iter().any(|k| k == d))
         .collect();
@@ -930,29 +932,29 @@ fn checked_variant<'t>(
     Ok((checked.text, chosen))
 }
 /// Deserializes checked text; only a failure pays for tracking the path.
-fn strict_from_text<T: serde::de::DeserializeOwned>(
+fn strict_from_text<T: ::serde::de::DeserializeOwned>(
     type_name: &'static str,
     text: &str,
-) -> Result<T, DecodeError> {
-    serde_json::from_str(text)
-        .or_else(|_| explain(type_name, &mut serde_json::Deserializer::from_str(text)))
+) -> ::std::result::Result<T, DecodeError> {
+    ::serde_json::from_str(text)
+        .or_else(|_| explain(type_name, &mut ::serde_json::Deserializer::from_str(text)))
 }
 /// Deserializes a parsed value; only a failure pays for tracking the path.
-fn strict_from_value<T: serde::de::DeserializeOwned>(
+fn strict_from_value<T: ::serde::de::DeserializeOwned>(
     type_name: &'static str,
-    value: serde_json::Value,
-) -> Result<T, DecodeError> {
+    value: ::serde_json::Value,
+) -> ::std::result::Result<T, DecodeError> {
     T::deserialize(&value).or_else(|_| explain(type_name, value))
 }
 /// Deserializes again, tracking the path, to say where and why it fails.
-fn explain<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
+fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
     type_name: &'static str,
     de: D,
-) -> Result<T, DecodeError>
+) -> ::std::result::Result<T, DecodeError>
 where
-    D::Error: std::fmt::Display,
+    D::Error: ::std::fmt::Display,
 {
-    serde_path_to_error::deserialize(de)
+    ::serde_path_to_error::deserialize(de)
         .map_err(|e| {
             let problem = strict::problem_from_serde(&e.inner().to_string());
             let mut path = strict::json_path(e.path());
@@ -964,166 +966,206 @@ where
 }
 impl Frame for Bag {
     const TYPE_NAME: &'static str = "Bag";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Bag", text)?;
         strict_from_text("Bag", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Bag", value)
     }
 }
 impl Frame for Circle {
     const TYPE_NAME: &'static str = "Circle";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Circle", text)?;
         strict_from_text("Circle", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Circle", value)
     }
 }
 impl Frame for EmptyParams {
     const TYPE_NAME: &'static str = "EmptyParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("EmptyParams", text)?;
         strict_from_text("EmptyParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("EmptyParams", value)
     }
 }
 impl Frame for ErrorObject {
     const TYPE_NAME: &'static str = "ErrorObject";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ErrorObject", text)?;
         strict_from_text("ErrorObject", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorObject", value)
     }
 }
 impl Frame for ErrorResponse {
     const TYPE_NAME: &'static str = "ErrorResponse";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("ErrorResponse", text)?;
         strict_from_text("ErrorResponse", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorResponse", value)
     }
 }
 impl Frame for HandshakeParams {
     const TYPE_NAME: &'static str = "HandshakeParams";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("HandshakeParams", text)?;
         strict_from_text("HandshakeParams", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeParams", value)
     }
 }
 impl Frame for HandshakeResult {
     const TYPE_NAME: &'static str = "HandshakeResult";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("HandshakeResult", text)?;
         strict_from_text("HandshakeResult", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeResult", value)
     }
 }
 impl Frame for Import {
     const TYPE_NAME: &'static str = "Import";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Import", text)?;
         strict_from_text("Import", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Import", value)
     }
 }
 impl Frame for JsonRpcVersion {
     const TYPE_NAME: &'static str = "JsonRpcVersion";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("JsonRpcVersion", text)?;
         strict_from_text("JsonRpcVersion", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("JsonRpcVersion", value)
     }
 }
 impl Frame for Keywords {
     const TYPE_NAME: &'static str = "Keywords";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Keywords", text)?;
         strict_from_text("Keywords", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Keywords", value)
     }
 }
 impl Frame for Label {
     const TYPE_NAME: &'static str = "Label";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Label", text)?;
         strict_from_text("Label", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Label", value)
     }
 }
 impl Frame for Params {
     const TYPE_NAME: &'static str = "Params";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Params", text)?;
         strict_from_text("Params", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Params", value)
     }
 }
 impl Frame for Request {
     const TYPE_NAME: &'static str = "Request";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Request", value)
     }
 }
 impl Frame for RequestId {
     const TYPE_NAME: &'static str = "RequestId";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("RequestId", text)?;
         strict_from_text("RequestId", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("RequestId", value)
     }
 }
-impl<'de> serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: serde::Deserializer<'de>>(
+impl<'de> ::serde::Deserialize<'de> for RequestId {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
+    ) -> ::std::result::Result<Self, D::Error> {
         struct IdVisitor;
-        impl serde::de::Visitor<'_> for IdVisitor {
+        impl ::serde::de::Visitor<'_> for IdVisitor {
             type Value = RequestId;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
                 f.write_str("integer or string")
             }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            fn visit_i64<E: ::serde::de::Error>(
+                self,
+                v: i64,
+            ) -> ::std::result::Result<Self::Value, E> {
                 Ok(RequestId::Integer(v))
             }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            fn visit_u64<E: ::serde::de::Error>(
+                self,
+                v: u64,
+            ) -> ::std::result::Result<Self::Value, E> {
                 i64::try_from(v)
                     .map(RequestId::Integer)
                     .map_err(|_| E::invalid_value(
-                        serde::de::Unexpected::Unsigned(v),
+                        ::serde::de::Unexpected::Unsigned(v),
                         &self,
                     ))
             }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            fn visit_str<E: ::serde::de::Error>(
+                self,
+                v: &str,
+            ) -> ::std::result::Result<Self::Value, E> {
                 Ok(RequestId::String(v.to_string()))
             }
         }
@@ -1132,7 +1174,7 @@ impl<'de> serde::Deserialize<'de> for RequestId {
 }
 impl Frame for Response {
     const TYPE_NAME: &'static str = "Response";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
             0usize => {
@@ -1146,8 +1188,10 @@ impl Frame for Response {
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        let serde_json::Value::Object(map) = &value else {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
+        let ::serde_json::Value::Object(map) = &value else {
             return Err(
                 DecodeError::new(
                     "Response",
@@ -1156,7 +1200,7 @@ impl Frame for Response {
                 ),
             );
         };
-        let present: Vec<bool> = ["result", "error"]
+        let present: ::std::vec::Vec<bool> = ["result", "error"]
             .iter()
             .map(|d| map.contains_key(*d))
             .collect();
@@ -1175,27 +1219,27 @@ impl Frame for Response {
         }
     }
 }
-impl<'de> serde::Deserialize<'de> for Response {
-    fn deserialize<D: serde::Deserializer<'de>>(
+impl<'de> ::serde::Deserialize<'de> for Response {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+    ) -> ::std::result::Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
         <Self as Frame>::from_value(value)
             .map_err(|e| {
                 let inner = if e.path == "$" {
-                    String::new()
+                    ::std::string::String::new()
                 } else {
                     format!(" (at {} inside the {})", e.path, "Response")
                 };
-                serde::de::Error::custom(format!("{}{}", e.problem, inner))
+                ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
             })
     }
 }
 impl Frame for Shape {
     const TYPE_NAME: &'static str = "Shape";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let (text, chosen) = checked_variant(
             "Shape",
             text,
@@ -1208,8 +1252,10 @@ impl Frame for Shape {
             _ => Err(DecodeError::new("Shape", "$", "no variant")),
         }
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
-        let serde_json::Value::Object(map) = &value else {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
+        let ::serde_json::Value::Object(map) = &value else {
             return Err(
                 DecodeError::new(
                     "Shape",
@@ -1218,7 +1264,7 @@ impl Frame for Shape {
                 ),
             );
         };
-        let present: Vec<bool> = ["radius", "side", "text"]
+        let present: ::std::vec::Vec<bool> = ["radius", "side", "text"]
             .iter()
             .map(|d| map.contains_key(*d))
             .collect();
@@ -1232,41 +1278,45 @@ impl Frame for Shape {
         }
     }
 }
-impl<'de> serde::Deserialize<'de> for Shape {
-    fn deserialize<D: serde::Deserializer<'de>>(
+impl<'de> ::serde::Deserialize<'de> for Shape {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+    ) -> ::std::result::Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
             deserializer,
         )?;
         <Self as Frame>::from_value(value)
             .map_err(|e| {
                 let inner = if e.path == "$" {
-                    String::new()
+                    ::std::string::String::new()
                 } else {
                     format!(" (at {} inside the {})", e.path, "Shape")
                 };
-                serde::de::Error::custom(format!("{}{}", e.problem, inner))
+                ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
             })
     }
 }
 impl Frame for Square {
     const TYPE_NAME: &'static str = "Square";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Square", text)?;
         strict_from_text("Square", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Square", value)
     }
 }
 impl Frame for SuccessResponse {
     const TYPE_NAME: &'static str = "SuccessResponse";
-    fn decode(text: &str) -> Result<Self, DecodeError> {
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
     }
-    fn from_value(value: serde_json::Value) -> Result<Self, DecodeError> {
+    fn from_value(
+        value: ::serde_json::Value,
+    ) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("SuccessResponse", value)
     }
 }
@@ -1274,7 +1324,7 @@ impl Frame for SuccessResponse {
 pub fn decode_and_encode(
     type_name: &str,
     text: &str,
-) -> Option<Result<String, DecodeError>> {
+) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
     Some(
         match type_name {
             "Bag" => Bag::decode(text).map(|v| v.encode()),
@@ -1302,8 +1352,8 @@ pub fn decode_and_encode(
 /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
 pub fn check_value(
     type_name: &str,
-    value: serde_json::Value,
-) -> Option<Result<(), DecodeError>> {
+    value: ::serde_json::Value,
+) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
     Some(
         match type_name {
             "Bag" => Bag::from_value(value).map(|_| ()),
@@ -1353,21 +1403,21 @@ pub const TYPE_NAMES: &[&str] = &[
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandshakeFailure {
     /// The fail-fast message, worded as the contract's templates say.
-    pub message: String,
+    pub message: ::std::string::String,
 }
-impl std::fmt::Display for HandshakeFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl ::std::fmt::Display for HandshakeFailure {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.message)
     }
 }
-impl std::error::Error for HandshakeFailure {}
+impl ::std::error::Error for HandshakeFailure {}
 /// The `coprocess/handshake` request frame, one line.
 pub fn handshake_request(
     id: RequestId,
-    sdk: Option<&str>,
-    sdk_version: Option<&str>,
-) -> String {
-    let mut params = serde_json::Map::new();
+    sdk: ::std::option::Option<&str>,
+    sdk_version: ::std::option::Option<&str>,
+) -> ::std::string::String {
+    let mut params = ::serde_json::Map::new();
     params.insert("protocol_version".into(), COPROCESS_PROTOCOL_VERSION.into());
     if let Some(sdk) = sdk {
         params.insert("sdk".into(), sdk.into());
@@ -1395,8 +1445,8 @@ pub fn upgrade_advice(binary_protocol: i64, sdk_protocol: i64) -> &'static str {
 /// contract's exact message, and the SDK must stop before test traffic.
 pub fn check_handshake_response(
     text: &str,
-) -> Result<HandshakeResult, HandshakeFailure> {
-    let fail = |message: String| HandshakeFailure { message };
+) -> ::std::result::Result<HandshakeResult, HandshakeFailure> {
+    let fail = |message: ::std::string::String| HandshakeFailure { message };
     let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
     let sdk_mismatch = |binary: i64| {
         fail(
@@ -1443,7 +1493,10 @@ pub fn check_handshake_response(
     }
 }
 /// The binary's side: the -32602 message for a handshake with another version.
-pub fn binary_mismatch_message(sdk: Option<&str>, sdk_protocol: i64) -> String {
+pub fn binary_mismatch_message(
+    sdk: ::std::option::Option<&str>,
+    sdk_protocol: i64,
+) -> ::std::string::String {
     let peer = match sdk {
         Some(name) => format!("{name} SDK"),
         None => "SDK".to_string(),
@@ -1458,30 +1511,33 @@ pub fn binary_mismatch_message(sdk: Option<&str>, sdk_protocol: i64) -> String {
 /// The shared skip message for an undrivable lane, naming the CLI command
 /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
 /// SDK drives itself or does not know.
-pub fn lane_cli_hint(lane: &str, suite: &str) -> Option<String> {
+pub fn lane_cli_hint(
+    lane: &str,
+    suite: &str,
+) -> ::std::option::Option<::std::string::String> {
     let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
     Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
 }
-impl<P: serde::de::DeserializeOwned + serde::Serialize> RequestOf<P> {
+impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
     /// Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
-    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+    pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
     }
     /// Encodes as one line of JSON: fields in schema order, no newline.
-    pub fn encode(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn encode(&self) -> ::std::string::String {
+        ::serde_json::to_string(self).unwrap_or_default()
     }
 }
-impl<R: serde::de::DeserializeOwned + serde::Serialize> SuccessResponseOf<R> {
+impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> SuccessResponseOf<R> {
     /// Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
-    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+    pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
     }
     /// Encodes as one line of JSON: fields in schema order, no newline.
-    pub fn encode(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn encode(&self) -> ::std::string::String {
+        ::serde_json::to_string(self).unwrap_or_default()
     }
 }
 /// A `Response` whose `result` is decoded as `R`, the method's result shape.
@@ -1490,9 +1546,9 @@ pub enum ResponseOf<R> {
     SuccessResponse(SuccessResponseOf<R>),
     ErrorResponse(ErrorResponse),
 }
-impl<R: serde::de::DeserializeOwned + serde::Serialize> ResponseOf<R> {
+impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> ResponseOf<R> {
     /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
-    pub fn decode(text: &str) -> Result<Self, DecodeError> {
+    pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
             0usize => strict_from_text("Response", &text).map(Self::SuccessResponse),

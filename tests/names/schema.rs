@@ -27,6 +27,11 @@ pub const SPECIAL_MEMBERS: &[&str] = &[
     "Err", "Some", "Option", "Result", "Vec", "Box", "std", "core", "serde", "serde_json",
 ];
 
+/// Type names that hide a value of some language's prelude where the type is
+/// a map (Rust's tuple struct `Ok(..)` next to `Result::Ok`): added as map
+/// types, so the value namespace is tested too.
+pub const MAP_NAMES: &[&str] = &["Ok", "Err", "Some"];
+
 /// At most this many members in one special-member type: the languages' own
 /// limits (a JVM method takes at most 255 parameters) are not what is tested.
 const MEMBERS_PER_TYPE: usize = 50;
@@ -86,6 +91,13 @@ pub fn with_names(base: &Value, candidates: &BTreeMap<String, String>, kept: &BT
     let defs = schema["$defs"].as_object_mut().expect("$defs");
     let mut taken: BTreeSet<String> = defs.keys().map(|k| snake_case(k)).collect();
     let mut added = Vec::new();
+    for name in MAP_NAMES {
+        if !kept.contains_key(*name) && taken.insert(snake_case(name)) {
+            let description = format!("A map type named `{name}`.");
+            defs.insert(name.to_string(), json!({"type": "object", "description": description, "additionalProperties": {"type": "string"}}));
+            added.push(name.to_string());
+        }
+    }
     for name in candidates.keys() {
         let Some(def) = def_name(name) else { continue };
         if kept.contains_key(&def) || !taken.insert(snake_case(&def)) {
@@ -155,6 +167,11 @@ pub fn cases(schema: &Value, added: &[String]) -> Vec<(String, Expected)> {
                 case(name, &json!(v), Expected::Value(json!(v)));
             }
             case(name, &json!("Class"), Expected::Rejected("expected one of"));
+            continue;
+        }
+        if MAP_NAMES.contains(&name.as_str()) {
+            case(name, &json!({"a": "one", "b": "two"}), Expected::Value(json!({"a": "one", "b": "two"})));
+            case(name, &json!({"a": 1}), Expected::Rejected("expected string, got integer"));
             continue;
         }
         let sample = crate::support::sample(schema, &schema["$defs"][name]);

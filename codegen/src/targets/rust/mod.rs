@@ -6,6 +6,7 @@
 mod claims;
 mod envelopes;
 mod extras;
+mod prelude;
 mod typify_pass;
 
 use crate::model::Contract;
@@ -33,9 +34,10 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
     if flavor == Flavor::WithJsonSchema {
         extras.extend(extras::json_schema_of(contract));
     }
-    let file: syn::File = syn::parse2(quote::quote! { #types #extras }).map_err(|e| {
+    let mut file: syn::File = syn::parse2(quote::quote! { #types #extras }).map_err(|e| {
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
     })?;
+    prelude::qualify_hidden_variants(&mut file, contract.types.keys());
     let body = prettyplease::unparse(&file);
     Ok(format!(
         "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}{}\n{}",

@@ -175,7 +175,7 @@ fn braces(source: &str, indent: usize, type_words: &[&str], names: &mut Vec<Stri
         // A method or a field: the identifier right before the first `(`, `=` or `;`.
         let end = body.find(['(', '=', ';']).unwrap_or(body.len());
         let head = body[..end].trim_end();
-        if let Some(last) = head.split([' ', '>', ']']).last() {
+        if let Some(last) = head.split([' ', '>', ']']).next_back() {
             names.extend(identifier_at(last));
         }
     }

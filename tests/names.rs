@@ -312,3 +312,36 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
     assert!(failures.is_empty(), "{} problems, first 40:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
     assert_eq!(checked.len(), testees().len(), "not every target answered: {checked:?}");
 }
+
+/// docs/targets.md lists the names each SDK keeps (between its `sdk-names`
+/// markers) exactly as the targets claim them; `EXPECTORATE=overwrite`
+/// rewrites the list.
+#[test]
+fn the_docs_list_the_names_each_sdk_keeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let contract = load(&v2(), dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let mut by_target: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (name, targets) in sdk_names(&contract) {
+        for target in targets {
+            let target = TARGETS.iter().find(|t| **t == target).copied().unwrap_or("?");
+            by_target.entry(target).or_default().push(format!("`{name}`"));
+        }
+    }
+    let mut table = String::from("| target | names a `$defs` name cannot take |\n|---|---|\n");
+    for target in TARGETS {
+        let names = by_target.get(target).map(|n| n.join(", ")).unwrap_or_else(|| "(none)".to_string());
+        table.push_str(&format!("| {target} | {names} |\n"));
+    }
+    let path = root().join("docs/targets.md");
+    let docs = std::fs::read_to_string(&path).unwrap();
+    let (start, end) = ("<!-- sdk-names:start -->\n", "<!-- sdk-names:end -->");
+    let (Some(a), Some(b)) = (docs.find(start), docs.find(end)) else { panic!("docs/targets.md has no sdk-names markers") };
+    let listed = &docs[a + start.len()..b];
+    if listed != table {
+        if std::env::var("EXPECTORATE").as_deref() == Ok("overwrite") {
+            std::fs::write(&path, format!("{}{table}{}", &docs[..a + start.len()], &docs[b..])).unwrap();
+        } else {
+            panic!("docs/targets.md lists other SDK names than the targets claim; EXPECTORATE=overwrite to accept:\n{table}");
+        }
+    }
+}

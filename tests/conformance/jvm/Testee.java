@@ -168,11 +168,16 @@ public final class Testee {
         return requestDisagreement("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"m\",\"params\":" + json + "}", generated);
     }
 
-    /** The nested class of {@code Coprocess} for a schema type, or null when it has another name. */
+    /**
+     * The nested class of {@code Coprocess} for a schema type, or null when it has another name.
+     * A type named like one the file uses ({@code String}, {@code Encodable}) is {@code String_}.
+     */
     private static Class<? extends Coprocess.Encodable> generatedClass(String type) {
-        for (Class<?> nested : Coprocess.class.getClasses()) {
-            if (nested.getSimpleName().equals(type) && Coprocess.Encodable.class.isAssignableFrom(nested)) {
-                return nested.asSubclass(Coprocess.Encodable.class);
+        for (String name : new String[] {type + "_", type}) {
+            for (Class<?> nested : Coprocess.class.getClasses()) {
+                if (nested.getSimpleName().equals(name) && Coprocess.Encodable.class.isAssignableFrom(nested)) {
+                    return nested.asSubclass(Coprocess.Encodable.class);
+                }
             }
         }
         return null;

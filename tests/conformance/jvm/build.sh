@@ -8,7 +8,7 @@
 # 2. Compiles <OUTPUT_ROOT>/jvm/.../Coprocess.java and every golden copy under
 #    codegen/tests/golden/*/ with `javac --release 17 -Xlint:all
 #    -Xdoclint:all/protected -Werror` (every lint and public-Javadoc problem fails).
-# 3. Compiles Testee.java against the generated file into target/conformance/jvm.
+# 3. Compiles Testee.java against the generated file into $CONFORMANCE_BUILD (default target/conformance/jvm).
 # Exit 0 on success; 3 (or 1 with CI=true) when a toolchain cannot be had.
 set -euo pipefail
 
@@ -19,7 +19,7 @@ case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 REL="jvm/src/main/java/dev/mcptest/Coprocess.java"
 TOOLS="$ROOT/target/toolchains"
 LIB="$TOOLS/jvm-lib"
-BUILD="$ROOT/target/conformance/jvm"
+BUILD="${CONFORMANCE_BUILD:-$ROOT/target/conformance/jvm}"
 MAVEN_VERSION="3.9.9"
 
 # missing, apt_install

@@ -6,7 +6,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 LIB="$ROOT/target/toolchains/jvm-lib"
-BUILD="$ROOT/target/conformance/jvm"
+BUILD="${CONFORMANCE_BUILD:-$ROOT/target/conformance/jvm}"
 JAVA="java"
 if ! command -v java >/dev/null && [ -x "$ROOT/target/toolchains/jdk/bin/java" ]; then
     JAVA="$ROOT/target/toolchains/jdk/bin/java"

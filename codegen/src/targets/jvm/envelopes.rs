@@ -138,8 +138,8 @@ struct Source {
 }
 
 const SOURCES: [Source; 2] = [
-    Source { method: "fromJson", arg: "json", java: "String", doc: "the frame text, without the line terminator", via: "decodeText", what: "the text is not strict JSON or" },
-    Source { method: "fromNode", arg: "node", java: "JsonNode", doc: "the already parsed frame", via: "decodeTree", what: "the value is" },
+    Source { method: "fromJson", arg: "json", java: "String", doc: "the frame text, without the line terminator", via: "readText", what: "the text is not strict JSON or" },
+    Source { method: "fromNode", arg: "node", java: "JsonNode", doc: "the already parsed frame", via: "readTree", what: "the value is" },
 ];
 
 /// `fromJson(json, type)` and `fromNode(node, type)` of an envelope (`name`
@@ -307,7 +307,7 @@ const MEMBER_SUPPORT: &str = r#"
         if (value instanceof Encodable encodable) {
             encodable.appendJson(out);
         } else {
-            writeNode(out, (JsonNode) value);
+            Coprocess.writeNode(out, (JsonNode) value);
         }
     }
 

@@ -8,6 +8,7 @@
 //! [`envelopes`] (`RequestOf<P>`, `ResponseOf<R>`: typed `params`/`result`),
 //! [`protocol`] (tables, lanes, handshake) and [`runtime`] (fixed Java text).
 
+mod claims;
 mod code;
 mod decode;
 mod envelopes;
@@ -44,8 +45,7 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    let _ = contract;
-    Ok(Vec::new())
+    claims::claim(contract, &render(contract))
 }
 
 

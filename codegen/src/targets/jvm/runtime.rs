@@ -202,7 +202,7 @@ pub const HELPERS: &str = r#"
     }
 
     /** Decodes one frame's text with {@code decoder}, naming {@code typeName} in errors. */
-    static <T> T decodeText(String json, String typeName, Decoder<T> decoder) {
+    static <T> T readText(String json, String typeName, Decoder<T> decoder) {
         try {
             return decoder.decode(parseStrict(json), Path.ROOT);
         } catch (Problem problem) {
@@ -211,7 +211,7 @@ pub const HELPERS: &str = r#"
     }
 
     /** Decodes an already parsed value with {@code decoder}, naming {@code typeName} in errors. */
-    static <T> T decodeTree(JsonNode node, String typeName, Decoder<T> decoder) {
+    static <T> T readTree(JsonNode node, String typeName, Decoder<T> decoder) {
         try {
             return decoder.decode(Objects.requireNonNull(node, "node"), Path.ROOT);
         } catch (Problem problem) {

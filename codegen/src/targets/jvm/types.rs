@@ -224,7 +224,7 @@ pub fn render_entry_points(code: &mut Code, schema_name: &str) {
     code.line(2, format!("public static {name} fromJson(String json) {{"));
     code.line(
         3,
-        format!("return decodeText(json, {label}, Coprocess::decode{name});"),
+        format!("return Coprocess.readText(json, {label}, Coprocess::decode{name});"),
     );
     code.line(2, "}");
     code.blank();
@@ -247,7 +247,7 @@ pub fn render_entry_points(code: &mut Code, schema_name: &str) {
     );
     code.line(
         3,
-        format!("return decodeTree(node, {label}, Coprocess::decode{name});"),
+        format!("return Coprocess.readTree(node, {label}, Coprocess::decode{name});"),
     );
     code.line(2, "}");
 }
@@ -313,20 +313,20 @@ fn render_record_encoder(code: &mut Code, object: &ObjectType, generic: Option<&
 /// Every writer also writes Java null as JSON null, so nullable types need nothing more.
 pub fn write_stmt(ty: &Ty, expr: &str, out: &str, depth: usize) -> String {
     match ty {
-        Ty::Any => format!("writeNode({out}, {expr});"),
+        Ty::Any => format!("Coprocess.writeNode({out}, {expr});"),
         Ty::Boolean | Ty::Integer { .. } => format!("{out}.append({expr});"),
-        Ty::String => format!("writeString({out}, {expr});"),
+        Ty::String => format!("Coprocess.writeString({out}, {expr});"),
         Ty::Ref(_) => format!("{expr}.appendJson({out});"),
         Ty::Array(item) => {
             let (o, e) = (format!("o{depth}"), format!("e{depth}"));
             let inner = write_stmt(item, &e, &o, depth + 1);
             format!(
-                "writeList({out}, {expr}, ({o}, {e}) -> {});",
+                "Coprocess.writeList({out}, {expr}, ({o}, {e}) -> {});",
                 inner.trim_end_matches(';')
             )
         }
         Ty::Nullable(inner) => match inner.as_ref() {
-            Ty::Ref(_) => format!("writeValue({out}, {expr});"),
+            Ty::Ref(_) => format!("Coprocess.writeValue({out}, {expr});"),
             other => write_stmt(other, expr, out, depth),
         },
     }
@@ -378,13 +378,13 @@ fn render_map(code: &mut Code, def: &TypeDef, value: &Ty) {
     code.line(2, "@Override");
     code.line(2, "public void appendJson(StringBuilder out) {");
     if *value == Ty::Any {
-        code.line(3, "writeNode(out, this.node);");
+        code.line(3, "Coprocess.writeNode(out, this.node);");
     } else {
         let inner = write_stmt(value, "e1", "o1", 2);
         code.line(
             3,
             format!(
-                "writeMap(out, this.entries, (o1, e1) -> {});",
+                "Coprocess.writeMap(out, this.entries, (o1, e1) -> {});",
                 inner.trim_end_matches(';')
             ),
         );
@@ -435,7 +435,7 @@ fn render_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
     code.blank();
     code.line(2, "@Override");
     code.line(2, "public void appendJson(StringBuilder out) {");
-    code.line(3, "writeString(out, value);");
+    code.line(3, "Coprocess.writeString(out, value);");
     code.line(2, "}");
     code.line(1, "}");
 }
@@ -505,7 +505,7 @@ fn render_id(code: &mut Code, def: &TypeDef) {
     code.blank();
     code.line(3, "@Override");
     code.line(3, "public void appendJson(StringBuilder out) {");
-    code.line(4, "writeString(out, value);");
+    code.line(4, "Coprocess.writeString(out, value);");
     code.line(3, "}");
     code.line(2, "}");
     code.line(1, "}");

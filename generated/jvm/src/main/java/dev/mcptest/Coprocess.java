@@ -549,7 +549,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code CacheMode}
          */
         public static CacheMode fromJson(String json) {
-            return decodeText(json, "CacheMode", Coprocess::decodeCacheMode);
+            return Coprocess.readText(json, "CacheMode", Coprocess::decodeCacheMode);
         }
 
         /**
@@ -560,12 +560,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CacheMode}
          */
         public static CacheMode fromNode(JsonNode node) {
-            return decodeTree(node, "CacheMode", Coprocess::decodeCacheMode);
+            return Coprocess.readTree(node, "CacheMode", Coprocess::decodeCacheMode);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeString(out, value);
+            Coprocess.writeString(out, value);
         }
     }
 
@@ -595,7 +595,7 @@ public final class Coprocess {
          *     CacheSetModeParams}
          */
         public static CacheSetModeParams fromJson(String json) {
-            return decodeText(json, "CacheSetModeParams", Coprocess::decodeCacheSetModeParams);
+            return Coprocess.readText(json, "CacheSetModeParams", Coprocess::decodeCacheSetModeParams);
         }
 
         /**
@@ -606,7 +606,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CacheSetModeParams}
          */
         public static CacheSetModeParams fromNode(JsonNode node) {
-            return decodeTree(node, "CacheSetModeParams", Coprocess::decodeCacheSetModeParams);
+            return Coprocess.readTree(node, "CacheSetModeParams", Coprocess::decodeCacheSetModeParams);
         }
 
         @Override
@@ -651,7 +651,7 @@ public final class Coprocess {
          *     CacheSetModeResult}
          */
         public static CacheSetModeResult fromJson(String json) {
-            return decodeText(json, "CacheSetModeResult", Coprocess::decodeCacheSetModeResult);
+            return Coprocess.readText(json, "CacheSetModeResult", Coprocess::decodeCacheSetModeResult);
         }
 
         /**
@@ -662,7 +662,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CacheSetModeResult}
          */
         public static CacheSetModeResult fromNode(JsonNode node) {
-            return decodeTree(node, "CacheSetModeResult", Coprocess::decodeCacheSetModeResult);
+            return Coprocess.readTree(node, "CacheSetModeResult", Coprocess::decodeCacheSetModeResult);
         }
 
         @Override
@@ -716,7 +716,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code CallParams}
          */
         public static CallParams fromJson(String json) {
-            return decodeText(json, "CallParams", Coprocess::decodeCallParams);
+            return Coprocess.readText(json, "CallParams", Coprocess::decodeCallParams);
         }
 
         /**
@@ -727,14 +727,14 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CallParams}
          */
         public static CallParams fromNode(JsonNode node) {
-            return decodeTree(node, "CallParams", Coprocess::decodeCallParams);
+            return Coprocess.readTree(node, "CallParams", Coprocess::decodeCallParams);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"tool\":");
-            writeString(out, this.tool);
+            Coprocess.writeString(out, this.tool);
             if (this.arguments != null) {
                 out.append(",\"arguments\":");
                 this.arguments.appendJson(out);
@@ -780,7 +780,7 @@ public final class Coprocess {
          *     CallPromptParams}
          */
         public static CallPromptParams fromJson(String json) {
-            return decodeText(json, "CallPromptParams", Coprocess::decodeCallPromptParams);
+            return Coprocess.readText(json, "CallPromptParams", Coprocess::decodeCallPromptParams);
         }
 
         /**
@@ -791,14 +791,14 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CallPromptParams}
          */
         public static CallPromptParams fromNode(JsonNode node) {
-            return decodeTree(node, "CallPromptParams", Coprocess::decodeCallPromptParams);
+            return Coprocess.readTree(node, "CallPromptParams", Coprocess::decodeCallPromptParams);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"name\":");
-            writeString(out, this.name);
+            Coprocess.writeString(out, this.name);
             if (this.arguments != null) {
                 out.append(",\"arguments\":");
                 this.arguments.appendJson(out);
@@ -837,7 +837,7 @@ public final class Coprocess {
          *     CallPromptResult}
          */
         public static CallPromptResult fromJson(String json) {
-            return decodeText(json, "CallPromptResult", Coprocess::decodeCallPromptResult);
+            return Coprocess.readText(json, "CallPromptResult", Coprocess::decodeCallPromptResult);
         }
 
         /**
@@ -848,16 +848,16 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CallPromptResult}
          */
         public static CallPromptResult fromNode(JsonNode node) {
-            return decodeTree(node, "CallPromptResult", Coprocess::decodeCallPromptResult);
+            return Coprocess.readTree(node, "CallPromptResult", Coprocess::decodeCallPromptResult);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"description\":");
-            writeString(out, this.description);
+            Coprocess.writeString(out, this.description);
             out.append(",\"messages\":");
-            writeList(out, this.messages, (o1, e1) -> e1.appendJson(o1));
+            Coprocess.writeList(out, this.messages, (o1, e1) -> e1.appendJson(o1));
             out.append('}');
         }
     }
@@ -877,7 +877,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code CallResult}
          */
         public static CallResult fromJson(String json) {
-            return decodeText(json, "CallResult", Coprocess::decodeCallResult);
+            return Coprocess.readText(json, "CallResult", Coprocess::decodeCallResult);
         }
 
         /**
@@ -888,7 +888,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CallResult}
          */
         public static CallResult fromNode(JsonNode node) {
-            return decodeTree(node, "CallResult", Coprocess::decodeCallResult);
+            return Coprocess.readTree(node, "CallResult", Coprocess::decodeCallResult);
         }
     }
 
@@ -924,7 +924,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code CassetteMode}
          */
         public static CassetteMode fromJson(String json) {
-            return decodeText(json, "CassetteMode", Coprocess::decodeCassetteMode);
+            return Coprocess.readText(json, "CassetteMode", Coprocess::decodeCassetteMode);
         }
 
         /**
@@ -935,12 +935,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CassetteMode}
          */
         public static CassetteMode fromNode(JsonNode node) {
-            return decodeTree(node, "CassetteMode", Coprocess::decodeCassetteMode);
+            return Coprocess.readTree(node, "CassetteMode", Coprocess::decodeCassetteMode);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeString(out, value);
+            Coprocess.writeString(out, value);
         }
     }
 
@@ -974,7 +974,7 @@ public final class Coprocess {
          *     CassetteSetModeParams}
          */
         public static CassetteSetModeParams fromJson(String json) {
-            return decodeText(json, "CassetteSetModeParams", Coprocess::decodeCassetteSetModeParams);
+            return Coprocess.readText(json, "CassetteSetModeParams", Coprocess::decodeCassetteSetModeParams);
         }
 
         /**
@@ -985,7 +985,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CassetteSetModeParams}
          */
         public static CassetteSetModeParams fromNode(JsonNode node) {
-            return decodeTree(node, "CassetteSetModeParams", Coprocess::decodeCassetteSetModeParams);
+            return Coprocess.readTree(node, "CassetteSetModeParams", Coprocess::decodeCassetteSetModeParams);
         }
 
         @Override
@@ -995,7 +995,7 @@ public final class Coprocess {
             this.mode.appendJson(out);
             if (this.path != null) {
                 out.append(",\"path\":");
-                writeString(out, this.path);
+                Coprocess.writeString(out, this.path);
             }
             out.append('}');
         }
@@ -1035,7 +1035,7 @@ public final class Coprocess {
          *     CassetteSetModeResult}
          */
         public static CassetteSetModeResult fromJson(String json) {
-            return decodeText(json, "CassetteSetModeResult", Coprocess::decodeCassetteSetModeResult);
+            return Coprocess.readText(json, "CassetteSetModeResult", Coprocess::decodeCassetteSetModeResult);
         }
 
         /**
@@ -1046,7 +1046,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code CassetteSetModeResult}
          */
         public static CassetteSetModeResult fromNode(JsonNode node) {
-            return decodeTree(node, "CassetteSetModeResult", Coprocess::decodeCassetteSetModeResult);
+            return Coprocess.readTree(node, "CassetteSetModeResult", Coprocess::decodeCassetteSetModeResult);
         }
 
         @Override
@@ -1057,7 +1057,7 @@ public final class Coprocess {
             out.append(",\"previous_mode\":");
             this.previousMode.appendJson(out);
             out.append(",\"path\":");
-            writeString(out, this.path);
+            Coprocess.writeString(out, this.path);
             out.append('}');
         }
     }
@@ -1073,7 +1073,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code EmptyParams}
          */
         public static EmptyParams fromJson(String json) {
-            return decodeText(json, "EmptyParams", Coprocess::decodeEmptyParams);
+            return Coprocess.readText(json, "EmptyParams", Coprocess::decodeEmptyParams);
         }
 
         /**
@@ -1084,7 +1084,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code EmptyParams}
          */
         public static EmptyParams fromNode(JsonNode node) {
-            return decodeTree(node, "EmptyParams", Coprocess::decodeEmptyParams);
+            return Coprocess.readTree(node, "EmptyParams", Coprocess::decodeEmptyParams);
         }
 
         @Override
@@ -1126,7 +1126,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ErrorObject}
          */
         public static ErrorObject fromJson(String json) {
-            return decodeText(json, "ErrorObject", Coprocess::decodeErrorObject);
+            return Coprocess.readText(json, "ErrorObject", Coprocess::decodeErrorObject);
         }
 
         /**
@@ -1137,7 +1137,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ErrorObject}
          */
         public static ErrorObject fromNode(JsonNode node) {
-            return decodeTree(node, "ErrorObject", Coprocess::decodeErrorObject);
+            return Coprocess.readTree(node, "ErrorObject", Coprocess::decodeErrorObject);
         }
 
         @Override
@@ -1146,10 +1146,10 @@ public final class Coprocess {
             out.append("\"code\":");
             out.append(this.code);
             out.append(",\"message\":");
-            writeString(out, this.message);
+            Coprocess.writeString(out, this.message);
             if (this.data != null) {
                 out.append(",\"data\":");
-                writeNode(out, this.data);
+                Coprocess.writeNode(out, this.data);
             }
             out.append('}');
         }
@@ -1188,7 +1188,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ErrorResponse}
          */
         public static ErrorResponse fromJson(String json) {
-            return decodeText(json, "ErrorResponse", Coprocess::decodeErrorResponse);
+            return Coprocess.readText(json, "ErrorResponse", Coprocess::decodeErrorResponse);
         }
 
         /**
@@ -1199,7 +1199,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ErrorResponse}
          */
         public static ErrorResponse fromNode(JsonNode node) {
-            return decodeTree(node, "ErrorResponse", Coprocess::decodeErrorResponse);
+            return Coprocess.readTree(node, "ErrorResponse", Coprocess::decodeErrorResponse);
         }
 
         @Override
@@ -1208,7 +1208,7 @@ public final class Coprocess {
             out.append("\"jsonrpc\":");
             this.jsonrpc.appendJson(out);
             out.append(",\"id\":");
-            writeValue(out, this.id);
+            Coprocess.writeValue(out, this.id);
             out.append(",\"error\":");
             this.error.appendJson(out);
             out.append('}');
@@ -1239,7 +1239,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code HandshakeParams}
          */
         public static HandshakeParams fromJson(String json) {
-            return decodeText(json, "HandshakeParams", Coprocess::decodeHandshakeParams);
+            return Coprocess.readText(json, "HandshakeParams", Coprocess::decodeHandshakeParams);
         }
 
         /**
@@ -1250,7 +1250,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code HandshakeParams}
          */
         public static HandshakeParams fromNode(JsonNode node) {
-            return decodeTree(node, "HandshakeParams", Coprocess::decodeHandshakeParams);
+            return Coprocess.readTree(node, "HandshakeParams", Coprocess::decodeHandshakeParams);
         }
 
         @Override
@@ -1260,11 +1260,11 @@ public final class Coprocess {
             out.append(this.protocolVersion);
             if (this.sdk != null) {
                 out.append(",\"sdk\":");
-                writeString(out, this.sdk);
+                Coprocess.writeString(out, this.sdk);
             }
             if (this.sdkVersion != null) {
                 out.append(",\"sdk_version\":");
-                writeString(out, this.sdkVersion);
+                Coprocess.writeString(out, this.sdkVersion);
             }
             out.append('}');
         }
@@ -1299,7 +1299,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code HandshakeResult}
          */
         public static HandshakeResult fromJson(String json) {
-            return decodeText(json, "HandshakeResult", Coprocess::decodeHandshakeResult);
+            return Coprocess.readText(json, "HandshakeResult", Coprocess::decodeHandshakeResult);
         }
 
         /**
@@ -1310,7 +1310,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code HandshakeResult}
          */
         public static HandshakeResult fromNode(JsonNode node) {
-            return decodeTree(node, "HandshakeResult", Coprocess::decodeHandshakeResult);
+            return Coprocess.readTree(node, "HandshakeResult", Coprocess::decodeHandshakeResult);
         }
 
         @Override
@@ -1319,7 +1319,7 @@ public final class Coprocess {
             out.append("\"protocol_version\":");
             out.append(this.protocolVersion);
             out.append(",\"binary_version\":");
-            writeString(out, this.binaryVersion);
+            Coprocess.writeString(out, this.binaryVersion);
             out.append('}');
         }
     }
@@ -1373,7 +1373,7 @@ public final class Coprocess {
          *     InitializeResult}
          */
         public static InitializeResult fromJson(String json) {
-            return decodeText(json, "InitializeResult", Coprocess::decodeInitializeResult);
+            return Coprocess.readText(json, "InitializeResult", Coprocess::decodeInitializeResult);
         }
 
         /**
@@ -1384,7 +1384,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code InitializeResult}
          */
         public static InitializeResult fromNode(JsonNode node) {
-            return decodeTree(node, "InitializeResult", Coprocess::decodeInitializeResult);
+            return Coprocess.readTree(node, "InitializeResult", Coprocess::decodeInitializeResult);
         }
 
         @Override
@@ -1393,15 +1393,15 @@ public final class Coprocess {
             out.append("\"era\":");
             this.era.appendJson(out);
             out.append(",\"mcp_protocol_version\":");
-            writeString(out, this.mcpProtocolVersion);
+            Coprocess.writeString(out, this.mcpProtocolVersion);
             out.append(",\"server_name\":");
-            writeString(out, this.serverName);
+            Coprocess.writeString(out, this.serverName);
             out.append(",\"server_version\":");
-            writeString(out, this.serverVersion);
+            Coprocess.writeString(out, this.serverVersion);
             out.append(",\"capabilities\":");
             this.capabilities.appendJson(out);
             out.append(",\"instructions\":");
-            writeString(out, this.instructions);
+            Coprocess.writeString(out, this.instructions);
             out.append('}');
         }
     }
@@ -1430,7 +1430,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code JsonRpcVersion}
          */
         public static JsonRpcVersion fromJson(String json) {
-            return decodeText(json, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
+            return Coprocess.readText(json, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
         }
 
         /**
@@ -1441,12 +1441,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code JsonRpcVersion}
          */
         public static JsonRpcVersion fromNode(JsonNode node) {
-            return decodeTree(node, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
+            return Coprocess.readTree(node, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeString(out, value);
+            Coprocess.writeString(out, value);
         }
     }
 
@@ -1477,7 +1477,7 @@ public final class Coprocess {
          *     ListResourcesResult}
          */
         public static ListResourcesResult fromJson(String json) {
-            return decodeText(json, "ListResourcesResult", Coprocess::decodeListResourcesResult);
+            return Coprocess.readText(json, "ListResourcesResult", Coprocess::decodeListResourcesResult);
         }
 
         /**
@@ -1488,14 +1488,14 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ListResourcesResult}
          */
         public static ListResourcesResult fromNode(JsonNode node) {
-            return decodeTree(node, "ListResourcesResult", Coprocess::decodeListResourcesResult);
+            return Coprocess.readTree(node, "ListResourcesResult", Coprocess::decodeListResourcesResult);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"resources\":");
-            writeList(out, this.resources, (o1, e1) -> e1.appendJson(o1));
+            Coprocess.writeList(out, this.resources, (o1, e1) -> e1.appendJson(o1));
             out.append('}');
         }
     }
@@ -1526,7 +1526,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ListToolsResult}
          */
         public static ListToolsResult fromJson(String json) {
-            return decodeText(json, "ListToolsResult", Coprocess::decodeListToolsResult);
+            return Coprocess.readText(json, "ListToolsResult", Coprocess::decodeListToolsResult);
         }
 
         /**
@@ -1537,14 +1537,14 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ListToolsResult}
          */
         public static ListToolsResult fromNode(JsonNode node) {
-            return decodeTree(node, "ListToolsResult", Coprocess::decodeListToolsResult);
+            return Coprocess.readTree(node, "ListToolsResult", Coprocess::decodeListToolsResult);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"tools\":");
-            writeList(out, this.tools, (o1, e1) -> e1.appendJson(o1));
+            Coprocess.writeList(out, this.tools, (o1, e1) -> e1.appendJson(o1));
             out.append('}');
         }
     }
@@ -1578,7 +1578,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code McpEra}
          */
         public static McpEra fromJson(String json) {
-            return decodeText(json, "McpEra", Coprocess::decodeMcpEra);
+            return Coprocess.readText(json, "McpEra", Coprocess::decodeMcpEra);
         }
 
         /**
@@ -1589,12 +1589,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code McpEra}
          */
         public static McpEra fromNode(JsonNode node) {
-            return decodeTree(node, "McpEra", Coprocess::decodeMcpEra);
+            return Coprocess.readTree(node, "McpEra", Coprocess::decodeMcpEra);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeString(out, value);
+            Coprocess.writeString(out, value);
         }
     }
 
@@ -1624,7 +1624,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code McpObject}
          */
         public static McpObject fromJson(String json) {
-            return decodeText(json, "McpObject", Coprocess::decodeMcpObject);
+            return Coprocess.readText(json, "McpObject", Coprocess::decodeMcpObject);
         }
 
         /**
@@ -1635,12 +1635,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code McpObject}
          */
         public static McpObject fromNode(JsonNode node) {
-            return decodeTree(node, "McpObject", Coprocess::decodeMcpObject);
+            return Coprocess.readTree(node, "McpObject", Coprocess::decodeMcpObject);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeNode(out, this.node);
+            Coprocess.writeNode(out, this.node);
         }
     }
 
@@ -1670,7 +1670,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Params}
          */
         public static Params fromJson(String json) {
-            return decodeText(json, "Params", Coprocess::decodeParams);
+            return Coprocess.readText(json, "Params", Coprocess::decodeParams);
         }
 
         /**
@@ -1681,12 +1681,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Params}
          */
         public static Params fromNode(JsonNode node) {
-            return decodeTree(node, "Params", Coprocess::decodeParams);
+            return Coprocess.readTree(node, "Params", Coprocess::decodeParams);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeNode(out, this.node);
+            Coprocess.writeNode(out, this.node);
         }
     }
 
@@ -1714,7 +1714,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code PromptArguments}
          */
         public static PromptArguments fromJson(String json) {
-            return decodeText(json, "PromptArguments", Coprocess::decodePromptArguments);
+            return Coprocess.readText(json, "PromptArguments", Coprocess::decodePromptArguments);
         }
 
         /**
@@ -1725,12 +1725,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code PromptArguments}
          */
         public static PromptArguments fromNode(JsonNode node) {
-            return decodeTree(node, "PromptArguments", Coprocess::decodePromptArguments);
+            return Coprocess.readTree(node, "PromptArguments", Coprocess::decodePromptArguments);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeMap(out, this.entries, (o1, e1) -> writeString(o1, e1));
+            Coprocess.writeMap(out, this.entries, (o1, e1) -> Coprocess.writeString(o1, e1));
         }
     }
 
@@ -1760,7 +1760,7 @@ public final class Coprocess {
          *     ReadResourceParams}
          */
         public static ReadResourceParams fromJson(String json) {
-            return decodeText(json, "ReadResourceParams", Coprocess::decodeReadResourceParams);
+            return Coprocess.readText(json, "ReadResourceParams", Coprocess::decodeReadResourceParams);
         }
 
         /**
@@ -1771,14 +1771,14 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ReadResourceParams}
          */
         public static ReadResourceParams fromNode(JsonNode node) {
-            return decodeTree(node, "ReadResourceParams", Coprocess::decodeReadResourceParams);
+            return Coprocess.readTree(node, "ReadResourceParams", Coprocess::decodeReadResourceParams);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"uri\":");
-            writeString(out, this.uri);
+            Coprocess.writeString(out, this.uri);
             out.append('}');
         }
     }
@@ -1810,7 +1810,7 @@ public final class Coprocess {
          *     ReadResourceResult}
          */
         public static ReadResourceResult fromJson(String json) {
-            return decodeText(json, "ReadResourceResult", Coprocess::decodeReadResourceResult);
+            return Coprocess.readText(json, "ReadResourceResult", Coprocess::decodeReadResourceResult);
         }
 
         /**
@@ -1821,14 +1821,14 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ReadResourceResult}
          */
         public static ReadResourceResult fromNode(JsonNode node) {
-            return decodeTree(node, "ReadResourceResult", Coprocess::decodeReadResourceResult);
+            return Coprocess.readTree(node, "ReadResourceResult", Coprocess::decodeReadResourceResult);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"contents\":");
-            writeList(out, this.contents, (o1, e1) -> e1.appendJson(o1));
+            Coprocess.writeList(out, this.contents, (o1, e1) -> e1.appendJson(o1));
             out.append('}');
         }
     }
@@ -1853,7 +1853,7 @@ public final class Coprocess {
          *     ReporterFlushResult}
          */
         public static ReporterFlushResult fromJson(String json) {
-            return decodeText(json, "ReporterFlushResult", Coprocess::decodeReporterFlushResult);
+            return Coprocess.readText(json, "ReporterFlushResult", Coprocess::decodeReporterFlushResult);
         }
 
         /**
@@ -1864,7 +1864,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ReporterFlushResult}
          */
         public static ReporterFlushResult fromNode(JsonNode node) {
-            return decodeTree(node, "ReporterFlushResult", Coprocess::decodeReporterFlushResult);
+            return Coprocess.readTree(node, "ReporterFlushResult", Coprocess::decodeReporterFlushResult);
         }
 
         @Override
@@ -1873,7 +1873,7 @@ public final class Coprocess {
             out.append("\"written\":");
             out.append(this.written);
             out.append(",\"path\":");
-            writeString(out, this.path);
+            Coprocess.writeString(out, this.path);
             out.append('}');
         }
     }
@@ -1898,7 +1898,7 @@ public final class Coprocess {
          *     ReporterSetUploadParams}
          */
         public static ReporterSetUploadParams fromJson(String json) {
-            return decodeText(json, "ReporterSetUploadParams", Coprocess::decodeReporterSetUploadParams);
+            return Coprocess.readText(json, "ReporterSetUploadParams", Coprocess::decodeReporterSetUploadParams);
         }
 
         /**
@@ -1909,7 +1909,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ReporterSetUploadParams}
          */
         public static ReporterSetUploadParams fromNode(JsonNode node) {
-            return decodeTree(node, "ReporterSetUploadParams", Coprocess::decodeReporterSetUploadParams);
+            return Coprocess.readTree(node, "ReporterSetUploadParams", Coprocess::decodeReporterSetUploadParams);
         }
 
         @Override
@@ -1919,7 +1919,7 @@ public final class Coprocess {
             out.append(this.enabled);
             if (this.path != null) {
                 out.append(",\"path\":");
-                writeString(out, this.path);
+                Coprocess.writeString(out, this.path);
             }
             out.append('}');
         }
@@ -1946,7 +1946,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ReporterStatus}
          */
         public static ReporterStatus fromJson(String json) {
-            return decodeText(json, "ReporterStatus", Coprocess::decodeReporterStatus);
+            return Coprocess.readText(json, "ReporterStatus", Coprocess::decodeReporterStatus);
         }
 
         /**
@@ -1957,7 +1957,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ReporterStatus}
          */
         public static ReporterStatus fromNode(JsonNode node) {
-            return decodeTree(node, "ReporterStatus", Coprocess::decodeReporterStatus);
+            return Coprocess.readTree(node, "ReporterStatus", Coprocess::decodeReporterStatus);
         }
 
         @Override
@@ -1966,7 +1966,7 @@ public final class Coprocess {
             out.append("\"enabled\":");
             out.append(this.enabled);
             out.append(",\"path\":");
-            writeString(out, this.path);
+            Coprocess.writeString(out, this.path);
             out.append(",\"pending\":");
             out.append(this.pending);
             out.append('}');
@@ -2012,7 +2012,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Request}
          */
         public static Request fromJson(String json) {
-            return decodeText(json, "Request", Coprocess::decodeRequest);
+            return Coprocess.readText(json, "Request", Coprocess::decodeRequest);
         }
 
         /**
@@ -2023,7 +2023,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Request}
          */
         public static Request fromNode(JsonNode node) {
-            return decodeTree(node, "Request", Coprocess::decodeRequest);
+            return Coprocess.readTree(node, "Request", Coprocess::decodeRequest);
         }
 
         @Override
@@ -2034,7 +2034,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"method\":");
-            writeString(out, this.method);
+            Coprocess.writeString(out, this.method);
             if (this.params != null) {
                 out.append(",\"params\":");
                 this.params.appendJson(out);
@@ -2074,7 +2074,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code RequestId}
          */
         public static RequestId fromJson(String json) {
-            return decodeText(json, "RequestId", Coprocess::decodeRequestId);
+            return Coprocess.readText(json, "RequestId", Coprocess::decodeRequestId);
         }
 
         /**
@@ -2085,7 +2085,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code RequestId}
          */
         public static RequestId fromNode(JsonNode node) {
-            return decodeTree(node, "RequestId", Coprocess::decodeRequestId);
+            return Coprocess.readTree(node, "RequestId", Coprocess::decodeRequestId);
         }
 
         /** @param value the integer id */
@@ -2109,7 +2109,7 @@ public final class Coprocess {
 
             @Override
             public void appendJson(StringBuilder out) {
-                writeString(out, value);
+                Coprocess.writeString(out, value);
             }
         }
     }
@@ -2128,7 +2128,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Response}
          */
         public static Response fromJson(String json) {
-            return decodeText(json, "Response", Coprocess::decodeResponse);
+            return Coprocess.readText(json, "Response", Coprocess::decodeResponse);
         }
 
         /**
@@ -2139,7 +2139,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Response}
          */
         public static Response fromNode(JsonNode node) {
-            return decodeTree(node, "Response", Coprocess::decodeResponse);
+            return Coprocess.readTree(node, "Response", Coprocess::decodeResponse);
         }
     }
 
@@ -2154,7 +2154,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ShutdownResult}
          */
         public static ShutdownResult fromJson(String json) {
-            return decodeText(json, "ShutdownResult", Coprocess::decodeShutdownResult);
+            return Coprocess.readText(json, "ShutdownResult", Coprocess::decodeShutdownResult);
         }
 
         /**
@@ -2165,7 +2165,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ShutdownResult}
          */
         public static ShutdownResult fromNode(JsonNode node) {
-            return decodeTree(node, "ShutdownResult", Coprocess::decodeShutdownResult);
+            return Coprocess.readTree(node, "ShutdownResult", Coprocess::decodeShutdownResult);
         }
 
         @Override
@@ -2209,7 +2209,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code SuccessResponse}
          */
         public static SuccessResponse fromJson(String json) {
-            return decodeText(json, "SuccessResponse", Coprocess::decodeSuccessResponse);
+            return Coprocess.readText(json, "SuccessResponse", Coprocess::decodeSuccessResponse);
         }
 
         /**
@@ -2220,7 +2220,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code SuccessResponse}
          */
         public static SuccessResponse fromNode(JsonNode node) {
-            return decodeTree(node, "SuccessResponse", Coprocess::decodeSuccessResponse);
+            return Coprocess.readTree(node, "SuccessResponse", Coprocess::decodeSuccessResponse);
         }
 
         @Override
@@ -2231,7 +2231,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"result\":");
-            writeNode(out, this.result);
+            Coprocess.writeNode(out, this.result);
             out.append('}');
         }
     }
@@ -2275,7 +2275,7 @@ public final class Coprocess {
          *     ToolCallPassthrough}
          */
         public static ToolCallPassthrough fromJson(String json) {
-            return decodeText(json, "ToolCallPassthrough", Coprocess::decodeToolCallPassthrough);
+            return Coprocess.readText(json, "ToolCallPassthrough", Coprocess::decodeToolCallPassthrough);
         }
 
         /**
@@ -2286,14 +2286,14 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ToolCallPassthrough}
          */
         public static ToolCallPassthrough fromNode(JsonNode node) {
-            return decodeTree(node, "ToolCallPassthrough", Coprocess::decodeToolCallPassthrough);
+            return Coprocess.readTree(node, "ToolCallPassthrough", Coprocess::decodeToolCallPassthrough);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"content\":");
-            writeList(out, this.content, (o1, e1) -> e1.appendJson(o1));
+            Coprocess.writeList(out, this.content, (o1, e1) -> e1.appendJson(o1));
             if (this.structuredContent != null) {
                 out.append(",\"structuredContent\":");
                 this.structuredContent.appendJson(out);
@@ -2352,7 +2352,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Verdict}
          */
         public static Verdict fromJson(String json) {
-            return decodeText(json, "Verdict", Coprocess::decodeVerdict);
+            return Coprocess.readText(json, "Verdict", Coprocess::decodeVerdict);
         }
 
         /**
@@ -2363,7 +2363,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Verdict}
          */
         public static Verdict fromNode(JsonNode node) {
-            return decodeTree(node, "Verdict", Coprocess::decodeVerdict);
+            return Coprocess.readTree(node, "Verdict", Coprocess::decodeVerdict);
         }
 
         @Override
@@ -2372,11 +2372,11 @@ public final class Coprocess {
             out.append("\"success\":");
             out.append(this.success);
             out.append(",\"data\":");
-            writeNode(out, this.data);
+            Coprocess.writeNode(out, this.data);
             out.append(",\"text\":");
-            writeString(out, this.text);
+            Coprocess.writeString(out, this.text);
             out.append(",\"error\":");
-            writeString(out, this.error);
+            Coprocess.writeString(out, this.error);
             out.append(",\"duration_ms\":");
             out.append(this.durationMs);
             out.append('}');
@@ -2437,7 +2437,7 @@ public final class Coprocess {
          */
         public static <P> RequestOf<P> fromJson(String json, Class<P> paramsType) {
             Decoder<P> reader = memberDecoder(paramsType);
-            return decodeText(json, "Request", (n, p) -> decodeRequestOf(n, p, reader));
+            return readText(json, "Request", (n, p) -> decodeRequestOf(n, p, reader));
         }
 
         /**
@@ -2455,7 +2455,7 @@ public final class Coprocess {
          */
         public static <P> RequestOf<P> fromNode(JsonNode node, Class<P> paramsType) {
             Decoder<P> reader = memberDecoder(paramsType);
-            return decodeTree(node, "Request", (n, p) -> decodeRequestOf(n, p, reader));
+            return readTree(node, "Request", (n, p) -> decodeRequestOf(n, p, reader));
         }
 
         @Override
@@ -2466,7 +2466,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"method\":");
-            writeString(out, this.method);
+            Coprocess.writeString(out, this.method);
             if (this.params != null) {
                 out.append(",\"params\":");
                 writeMember(out, this.params);
@@ -2524,7 +2524,7 @@ public final class Coprocess {
          */
         public static <R> SuccessResponseOf<R> fromJson(String json, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeText(json, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
+            return readText(json, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
         }
 
         /**
@@ -2543,7 +2543,7 @@ public final class Coprocess {
          */
         public static <R> SuccessResponseOf<R> fromNode(JsonNode node, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeTree(node, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
+            return readTree(node, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
         }
 
         @Override
@@ -2594,7 +2594,7 @@ public final class Coprocess {
             out.append("\"jsonrpc\":");
             this.jsonrpc.appendJson(out);
             out.append(",\"id\":");
-            writeValue(out, this.id);
+            Coprocess.writeValue(out, this.id);
             out.append(",\"error\":");
             this.error.appendJson(out);
             out.append('}');
@@ -2627,7 +2627,7 @@ public final class Coprocess {
          */
         public static <R> ResponseOf<R> fromJson(String json, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeText(json, "Response", (n, p) -> decodeResponseOf(n, p, reader));
+            return readText(json, "Response", (n, p) -> decodeResponseOf(n, p, reader));
         }
 
         /**
@@ -2646,7 +2646,7 @@ public final class Coprocess {
          */
         public static <R> ResponseOf<R> fromNode(JsonNode node, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeTree(node, "Response", (n, p) -> decodeResponseOf(n, p, reader));
+            return readTree(node, "Response", (n, p) -> decodeResponseOf(n, p, reader));
         }
     }
 
@@ -3655,7 +3655,7 @@ public final class Coprocess {
         if (value instanceof Encodable encodable) {
             encodable.appendJson(out);
         } else {
-            writeNode(out, (JsonNode) value);
+            Coprocess.writeNode(out, (JsonNode) value);
         }
     }
 
@@ -3787,7 +3787,7 @@ public final class Coprocess {
     }
 
     /** Decodes one frame's text with {@code decoder}, naming {@code typeName} in errors. */
-    static <T> T decodeText(String json, String typeName, Decoder<T> decoder) {
+    static <T> T readText(String json, String typeName, Decoder<T> decoder) {
         try {
             return decoder.decode(parseStrict(json), Path.ROOT);
         } catch (Problem problem) {
@@ -3796,7 +3796,7 @@ public final class Coprocess {
     }
 
     /** Decodes an already parsed value with {@code decoder}, naming {@code typeName} in errors. */
-    static <T> T decodeTree(JsonNode node, String typeName, Decoder<T> decoder) {
+    static <T> T readTree(JsonNode node, String typeName, Decoder<T> decoder) {
         try {
             return decoder.decode(Objects.requireNonNull(node, "node"), Path.ROOT);
         } catch (Problem problem) {

@@ -373,7 +373,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Bag}
          */
         public static Bag fromJson(String json) {
-            return decodeText(json, "Bag", Coprocess::decodeBag);
+            return Coprocess.readText(json, "Bag", Coprocess::decodeBag);
         }
 
         /**
@@ -384,12 +384,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Bag}
          */
         public static Bag fromNode(JsonNode node) {
-            return decodeTree(node, "Bag", Coprocess::decodeBag);
+            return Coprocess.readTree(node, "Bag", Coprocess::decodeBag);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeMap(out, this.entries, (o1, e1) -> o1.append(e1));
+            Coprocess.writeMap(out, this.entries, (o1, e1) -> o1.append(e1));
         }
     }
 
@@ -411,7 +411,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Circle}
          */
         public static Circle fromJson(String json) {
-            return decodeText(json, "Circle", Coprocess::decodeCircle);
+            return Coprocess.readText(json, "Circle", Coprocess::decodeCircle);
         }
 
         /**
@@ -422,7 +422,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Circle}
          */
         public static Circle fromNode(JsonNode node) {
-            return decodeTree(node, "Circle", Coprocess::decodeCircle);
+            return Coprocess.readTree(node, "Circle", Coprocess::decodeCircle);
         }
 
         @Override
@@ -432,7 +432,7 @@ public final class Coprocess {
             out.append(this.radius);
             if (this.note != null) {
                 out.append(",\"note\":");
-                writeString(out, this.note);
+                Coprocess.writeString(out, this.note);
             }
             out.append('}');
         }
@@ -449,7 +449,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code EmptyParams}
          */
         public static EmptyParams fromJson(String json) {
-            return decodeText(json, "EmptyParams", Coprocess::decodeEmptyParams);
+            return Coprocess.readText(json, "EmptyParams", Coprocess::decodeEmptyParams);
         }
 
         /**
@@ -460,7 +460,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code EmptyParams}
          */
         public static EmptyParams fromNode(JsonNode node) {
-            return decodeTree(node, "EmptyParams", Coprocess::decodeEmptyParams);
+            return Coprocess.readTree(node, "EmptyParams", Coprocess::decodeEmptyParams);
         }
 
         @Override
@@ -502,7 +502,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ErrorObject}
          */
         public static ErrorObject fromJson(String json) {
-            return decodeText(json, "ErrorObject", Coprocess::decodeErrorObject);
+            return Coprocess.readText(json, "ErrorObject", Coprocess::decodeErrorObject);
         }
 
         /**
@@ -513,7 +513,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ErrorObject}
          */
         public static ErrorObject fromNode(JsonNode node) {
-            return decodeTree(node, "ErrorObject", Coprocess::decodeErrorObject);
+            return Coprocess.readTree(node, "ErrorObject", Coprocess::decodeErrorObject);
         }
 
         @Override
@@ -522,10 +522,10 @@ public final class Coprocess {
             out.append("\"code\":");
             out.append(this.code);
             out.append(",\"message\":");
-            writeString(out, this.message);
+            Coprocess.writeString(out, this.message);
             if (this.data != null) {
                 out.append(",\"data\":");
-                writeNode(out, this.data);
+                Coprocess.writeNode(out, this.data);
             }
             out.append('}');
         }
@@ -564,7 +564,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ErrorResponse}
          */
         public static ErrorResponse fromJson(String json) {
-            return decodeText(json, "ErrorResponse", Coprocess::decodeErrorResponse);
+            return Coprocess.readText(json, "ErrorResponse", Coprocess::decodeErrorResponse);
         }
 
         /**
@@ -575,7 +575,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ErrorResponse}
          */
         public static ErrorResponse fromNode(JsonNode node) {
-            return decodeTree(node, "ErrorResponse", Coprocess::decodeErrorResponse);
+            return Coprocess.readTree(node, "ErrorResponse", Coprocess::decodeErrorResponse);
         }
 
         @Override
@@ -584,7 +584,7 @@ public final class Coprocess {
             out.append("\"jsonrpc\":");
             this.jsonrpc.appendJson(out);
             out.append(",\"id\":");
-            writeValue(out, this.id);
+            Coprocess.writeValue(out, this.id);
             out.append(",\"error\":");
             this.error.appendJson(out);
             out.append('}');
@@ -615,7 +615,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code HandshakeParams}
          */
         public static HandshakeParams fromJson(String json) {
-            return decodeText(json, "HandshakeParams", Coprocess::decodeHandshakeParams);
+            return Coprocess.readText(json, "HandshakeParams", Coprocess::decodeHandshakeParams);
         }
 
         /**
@@ -626,7 +626,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code HandshakeParams}
          */
         public static HandshakeParams fromNode(JsonNode node) {
-            return decodeTree(node, "HandshakeParams", Coprocess::decodeHandshakeParams);
+            return Coprocess.readTree(node, "HandshakeParams", Coprocess::decodeHandshakeParams);
         }
 
         @Override
@@ -636,11 +636,11 @@ public final class Coprocess {
             out.append(this.protocolVersion);
             if (this.sdk != null) {
                 out.append(",\"sdk\":");
-                writeString(out, this.sdk);
+                Coprocess.writeString(out, this.sdk);
             }
             if (this.sdkVersion != null) {
                 out.append(",\"sdk_version\":");
-                writeString(out, this.sdkVersion);
+                Coprocess.writeString(out, this.sdkVersion);
             }
             out.append('}');
         }
@@ -675,7 +675,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code HandshakeResult}
          */
         public static HandshakeResult fromJson(String json) {
-            return decodeText(json, "HandshakeResult", Coprocess::decodeHandshakeResult);
+            return Coprocess.readText(json, "HandshakeResult", Coprocess::decodeHandshakeResult);
         }
 
         /**
@@ -686,7 +686,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code HandshakeResult}
          */
         public static HandshakeResult fromNode(JsonNode node) {
-            return decodeTree(node, "HandshakeResult", Coprocess::decodeHandshakeResult);
+            return Coprocess.readTree(node, "HandshakeResult", Coprocess::decodeHandshakeResult);
         }
 
         @Override
@@ -695,7 +695,7 @@ public final class Coprocess {
             out.append("\"protocol_version\":");
             out.append(this.protocolVersion);
             out.append(",\"binary_version\":");
-            writeString(out, this.binaryVersion);
+            Coprocess.writeString(out, this.binaryVersion);
             out.append('}');
         }
     }
@@ -730,7 +730,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Import}
          */
         public static Import fromJson(String json) {
-            return decodeText(json, "Import", Coprocess::decodeImport);
+            return Coprocess.readText(json, "Import", Coprocess::decodeImport);
         }
 
         /**
@@ -741,12 +741,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Import}
          */
         public static Import fromNode(JsonNode node) {
-            return decodeTree(node, "Import", Coprocess::decodeImport);
+            return Coprocess.readTree(node, "Import", Coprocess::decodeImport);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeString(out, value);
+            Coprocess.writeString(out, value);
         }
     }
 
@@ -774,7 +774,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code JsonRpcVersion}
          */
         public static JsonRpcVersion fromJson(String json) {
-            return decodeText(json, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
+            return Coprocess.readText(json, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
         }
 
         /**
@@ -785,12 +785,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code JsonRpcVersion}
          */
         public static JsonRpcVersion fromNode(JsonNode node) {
-            return decodeTree(node, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
+            return Coprocess.readTree(node, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeString(out, value);
+            Coprocess.writeString(out, value);
         }
     }
 
@@ -850,7 +850,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Keywords}
          */
         public static Keywords fromJson(String json) {
-            return decodeText(json, "Keywords", Coprocess::decodeKeywords);
+            return Coprocess.readText(json, "Keywords", Coprocess::decodeKeywords);
         }
 
         /**
@@ -861,14 +861,14 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Keywords}
          */
         public static Keywords fromNode(JsonNode node) {
-            return decodeTree(node, "Keywords", Coprocess::decodeKeywords);
+            return Coprocess.readTree(node, "Keywords", Coprocess::decodeKeywords);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"class\":");
-            writeString(out, this.class_);
+            Coprocess.writeString(out, this.class_);
             out.append(",\"type\":");
             out.append(this.type);
             if (this.default_ != null) {
@@ -876,10 +876,10 @@ public final class Coprocess {
                 out.append(this.default_);
             }
             out.append(",\"from\":");
-            writeString(out, this.from);
+            Coprocess.writeString(out, this.from);
             if (this.func != null) {
                 out.append(",\"func\":");
-                writeList(out, this.func, (o1, e1) -> writeString(o1, e1));
+                Coprocess.writeList(out, this.func, (o1, e1) -> Coprocess.writeString(o1, e1));
             }
             if (this.event != null) {
                 out.append(",\"event\":");
@@ -887,7 +887,7 @@ public final class Coprocess {
             }
             if (this.string != null) {
                 out.append(",\"string\":");
-                writeNode(out, this.string);
+                Coprocess.writeNode(out, this.string);
             }
             if (this.import_ != null) {
                 out.append(",\"import\":");
@@ -898,10 +898,10 @@ public final class Coprocess {
                 out.append(this.fooBar);
             }
             out.append(",\"_meta\":");
-            writeValue(out, this.meta);
+            Coprocess.writeValue(out, this.meta);
             if (this.shapes != null) {
                 out.append(",\"shapes\":");
-                writeList(out, this.shapes, (o1, e1) -> e1.appendJson(o1));
+                Coprocess.writeList(out, this.shapes, (o1, e1) -> e1.appendJson(o1));
             }
             out.append('}');
         }
@@ -935,7 +935,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Label}
          */
         public static Label fromJson(String json) {
-            return decodeText(json, "Label", Coprocess::decodeLabel);
+            return Coprocess.readText(json, "Label", Coprocess::decodeLabel);
         }
 
         /**
@@ -946,17 +946,17 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Label}
          */
         public static Label fromNode(JsonNode node) {
-            return decodeTree(node, "Label", Coprocess::decodeLabel);
+            return Coprocess.readTree(node, "Label", Coprocess::decodeLabel);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
             out.append('{');
             out.append("\"text\":");
-            writeString(out, this.text);
+            Coprocess.writeString(out, this.text);
             if (this.note != null) {
                 out.append(",\"note\":");
-                writeString(out, this.note);
+                Coprocess.writeString(out, this.note);
             }
             out.append('}');
         }
@@ -988,7 +988,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Params}
          */
         public static Params fromJson(String json) {
-            return decodeText(json, "Params", Coprocess::decodeParams);
+            return Coprocess.readText(json, "Params", Coprocess::decodeParams);
         }
 
         /**
@@ -999,12 +999,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Params}
          */
         public static Params fromNode(JsonNode node) {
-            return decodeTree(node, "Params", Coprocess::decodeParams);
+            return Coprocess.readTree(node, "Params", Coprocess::decodeParams);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeNode(out, this.node);
+            Coprocess.writeNode(out, this.node);
         }
     }
 
@@ -1047,7 +1047,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Request}
          */
         public static Request fromJson(String json) {
-            return decodeText(json, "Request", Coprocess::decodeRequest);
+            return Coprocess.readText(json, "Request", Coprocess::decodeRequest);
         }
 
         /**
@@ -1058,7 +1058,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Request}
          */
         public static Request fromNode(JsonNode node) {
-            return decodeTree(node, "Request", Coprocess::decodeRequest);
+            return Coprocess.readTree(node, "Request", Coprocess::decodeRequest);
         }
 
         @Override
@@ -1069,7 +1069,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"method\":");
-            writeString(out, this.method);
+            Coprocess.writeString(out, this.method);
             if (this.params != null) {
                 out.append(",\"params\":");
                 this.params.appendJson(out);
@@ -1109,7 +1109,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code RequestId}
          */
         public static RequestId fromJson(String json) {
-            return decodeText(json, "RequestId", Coprocess::decodeRequestId);
+            return Coprocess.readText(json, "RequestId", Coprocess::decodeRequestId);
         }
 
         /**
@@ -1120,7 +1120,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code RequestId}
          */
         public static RequestId fromNode(JsonNode node) {
-            return decodeTree(node, "RequestId", Coprocess::decodeRequestId);
+            return Coprocess.readTree(node, "RequestId", Coprocess::decodeRequestId);
         }
 
         /** @param value the integer id */
@@ -1144,7 +1144,7 @@ public final class Coprocess {
 
             @Override
             public void appendJson(StringBuilder out) {
-                writeString(out, value);
+                Coprocess.writeString(out, value);
             }
         }
     }
@@ -1163,7 +1163,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Response}
          */
         public static Response fromJson(String json) {
-            return decodeText(json, "Response", Coprocess::decodeResponse);
+            return Coprocess.readText(json, "Response", Coprocess::decodeResponse);
         }
 
         /**
@@ -1174,7 +1174,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Response}
          */
         public static Response fromNode(JsonNode node) {
-            return decodeTree(node, "Response", Coprocess::decodeResponse);
+            return Coprocess.readTree(node, "Response", Coprocess::decodeResponse);
         }
     }
 
@@ -1189,7 +1189,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Shape}
          */
         public static Shape fromJson(String json) {
-            return decodeText(json, "Shape", Coprocess::decodeShape);
+            return Coprocess.readText(json, "Shape", Coprocess::decodeShape);
         }
 
         /**
@@ -1200,7 +1200,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Shape}
          */
         public static Shape fromNode(JsonNode node) {
-            return decodeTree(node, "Shape", Coprocess::decodeShape);
+            return Coprocess.readTree(node, "Shape", Coprocess::decodeShape);
         }
     }
 
@@ -1222,7 +1222,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Square}
          */
         public static Square fromJson(String json) {
-            return decodeText(json, "Square", Coprocess::decodeSquare);
+            return Coprocess.readText(json, "Square", Coprocess::decodeSquare);
         }
 
         /**
@@ -1233,7 +1233,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Square}
          */
         public static Square fromNode(JsonNode node) {
-            return decodeTree(node, "Square", Coprocess::decodeSquare);
+            return Coprocess.readTree(node, "Square", Coprocess::decodeSquare);
         }
 
         @Override
@@ -1243,7 +1243,7 @@ public final class Coprocess {
             out.append(this.side);
             if (this.note != null) {
                 out.append(",\"note\":");
-                writeString(out, this.note);
+                Coprocess.writeString(out, this.note);
             }
             out.append('}');
         }
@@ -1283,7 +1283,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code SuccessResponse}
          */
         public static SuccessResponse fromJson(String json) {
-            return decodeText(json, "SuccessResponse", Coprocess::decodeSuccessResponse);
+            return Coprocess.readText(json, "SuccessResponse", Coprocess::decodeSuccessResponse);
         }
 
         /**
@@ -1294,7 +1294,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code SuccessResponse}
          */
         public static SuccessResponse fromNode(JsonNode node) {
-            return decodeTree(node, "SuccessResponse", Coprocess::decodeSuccessResponse);
+            return Coprocess.readTree(node, "SuccessResponse", Coprocess::decodeSuccessResponse);
         }
 
         @Override
@@ -1305,7 +1305,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"result\":");
-            writeNode(out, this.result);
+            Coprocess.writeNode(out, this.result);
             out.append('}');
         }
     }
@@ -1364,7 +1364,7 @@ public final class Coprocess {
          */
         public static <P> RequestOf<P> fromJson(String json, Class<P> paramsType) {
             Decoder<P> reader = memberDecoder(paramsType);
-            return decodeText(json, "Request", (n, p) -> decodeRequestOf(n, p, reader));
+            return readText(json, "Request", (n, p) -> decodeRequestOf(n, p, reader));
         }
 
         /**
@@ -1382,7 +1382,7 @@ public final class Coprocess {
          */
         public static <P> RequestOf<P> fromNode(JsonNode node, Class<P> paramsType) {
             Decoder<P> reader = memberDecoder(paramsType);
-            return decodeTree(node, "Request", (n, p) -> decodeRequestOf(n, p, reader));
+            return readTree(node, "Request", (n, p) -> decodeRequestOf(n, p, reader));
         }
 
         @Override
@@ -1393,7 +1393,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"method\":");
-            writeString(out, this.method);
+            Coprocess.writeString(out, this.method);
             if (this.params != null) {
                 out.append(",\"params\":");
                 writeMember(out, this.params);
@@ -1451,7 +1451,7 @@ public final class Coprocess {
          */
         public static <R> SuccessResponseOf<R> fromJson(String json, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeText(json, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
+            return readText(json, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
         }
 
         /**
@@ -1470,7 +1470,7 @@ public final class Coprocess {
          */
         public static <R> SuccessResponseOf<R> fromNode(JsonNode node, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeTree(node, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
+            return readTree(node, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
         }
 
         @Override
@@ -1521,7 +1521,7 @@ public final class Coprocess {
             out.append("\"jsonrpc\":");
             this.jsonrpc.appendJson(out);
             out.append(",\"id\":");
-            writeValue(out, this.id);
+            Coprocess.writeValue(out, this.id);
             out.append(",\"error\":");
             this.error.appendJson(out);
             out.append('}');
@@ -1554,7 +1554,7 @@ public final class Coprocess {
          */
         public static <R> ResponseOf<R> fromJson(String json, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeText(json, "Response", (n, p) -> decodeResponseOf(n, p, reader));
+            return readText(json, "Response", (n, p) -> decodeResponseOf(n, p, reader));
         }
 
         /**
@@ -1573,7 +1573,7 @@ public final class Coprocess {
          */
         public static <R> ResponseOf<R> fromNode(JsonNode node, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeTree(node, "Response", (n, p) -> decodeResponseOf(n, p, reader));
+            return readTree(node, "Response", (n, p) -> decodeResponseOf(n, p, reader));
         }
     }
 
@@ -2142,7 +2142,7 @@ public final class Coprocess {
         if (value instanceof Encodable encodable) {
             encodable.appendJson(out);
         } else {
-            writeNode(out, (JsonNode) value);
+            Coprocess.writeNode(out, (JsonNode) value);
         }
     }
 
@@ -2274,7 +2274,7 @@ public final class Coprocess {
     }
 
     /** Decodes one frame's text with {@code decoder}, naming {@code typeName} in errors. */
-    static <T> T decodeText(String json, String typeName, Decoder<T> decoder) {
+    static <T> T readText(String json, String typeName, Decoder<T> decoder) {
         try {
             return decoder.decode(parseStrict(json), Path.ROOT);
         } catch (Problem problem) {
@@ -2283,7 +2283,7 @@ public final class Coprocess {
     }
 
     /** Decodes an already parsed value with {@code decoder}, naming {@code typeName} in errors. */
-    static <T> T decodeTree(JsonNode node, String typeName, Decoder<T> decoder) {
+    static <T> T readTree(JsonNode node, String typeName, Decoder<T> decoder) {
         try {
             return decoder.decode(Objects.requireNonNull(node, "node"), Path.ROOT);
         } catch (Problem problem) {

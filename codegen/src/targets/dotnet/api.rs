@@ -61,7 +61,7 @@ fn methods(out: &mut Out, contract: &Contract) {
     });
     out.blank();
     summary(out, 2, "The method table, in table order: name, params type, whether params are required, result type.");
-    out.line(2, "public static readonly IReadOnlyList<MethodSpec> MethodTable = Array.AsReadOnly(new[]");
+    out.line(2, "public static readonly global::System.Collections.Generic.IReadOnlyList<MethodSpec> MethodTable = global::System.Array.AsReadOnly(new[]");
     out.line(2, "{");
     for method in &contract.methods {
         out.line(3, &format!(
@@ -89,7 +89,7 @@ fn error_codes(out: &mut Out, contract: &Contract) {
     });
     out.blank();
     summary(out, 2, "The error-code table, in table order.");
-    out.line(2, "public static readonly IReadOnlyList<ErrorCodeSpec> ErrorCodeTable = Array.AsReadOnly(new[]");
+    out.line(2, "public static readonly global::System.Collections.Generic.IReadOnlyList<ErrorCodeSpec> ErrorCodeTable = global::System.Array.AsReadOnly(new[]");
     out.line(2, "{");
     for code in &contract.error_codes {
         out.line(3, &format!("new ErrorCodeSpec({}, ErrorCodes.{}),", string_literal(&code.name), type_name(&code.name)));
@@ -118,9 +118,9 @@ fn lanes(out: &mut Out, contract: &Contract) {
     let keys: Vec<String> = contract.unsupported_lanes().map(|l| string_literal(&l.key)).collect();
     summary(out, 2, "The suite lanes an SDK cannot drive over the coprocess, in table order.");
     if keys.is_empty() {
-        out.line(2, "public static readonly IReadOnlyList<string> UnsupportedLanes = Array.AsReadOnly(Array.Empty<string>());");
+        out.line(2, "public static readonly global::System.Collections.Generic.IReadOnlyList<string> UnsupportedLanes = global::System.Array.AsReadOnly(global::System.Array.Empty<string>());");
     } else {
-        out.line(2, &format!("public static readonly IReadOnlyList<string> UnsupportedLanes = Array.AsReadOnly(new[] {{ {} }});", keys.join(", ")));
+        out.line(2, &format!("public static readonly global::System.Collections.Generic.IReadOnlyList<string> UnsupportedLanes = global::System.Array.AsReadOnly(new[] {{ {} }});", keys.join(", ")));
     }
     out.blank();
     summary(out, 2, &format!("The message for a lane the SDK cannot drive, naming the CLI command that runs it with `suite`, or null for a drivable or unknown lane. {}", contract.messages.get("lane_skip").map(|m| m.description.as_str()).unwrap_or_default()));
@@ -158,7 +158,7 @@ fn from_json_text(contract: &Contract, ty: Option<&Ty>, text: &str) -> String {
             Some(TypeKind::StringEnum(_)) => format!("{}.Decode({text})", super::names::enum_wire_name(name)),
             _ => format!("{}.Decode({text})", type_name(name)),
         },
-        _ => format!("CoprocessJson.Parse({text})"),
+        _ => format!("global::Mcptest.Sdk.CoprocessJson.Parse({text})"),
     }
 }
 
@@ -207,8 +207,8 @@ fn handshake(out: &mut Out, contract: &Contract) {
     });
     out.blank();
     summary_xml(out, 2, "Checks the response frame to the handshake: the binary's <c>HandshakeResult</c> when it speaks this SDK's version.");
-    out.line(2, "/// <exception cref=\"CoprocessVersionException\">The binary speaks another version or answered with an error.</exception>");
-    out.line(2, "/// <exception cref=\"CoprocessDecodeException\">The text is not a <c>Response</c>.</exception>");
+    out.line(2, "/// <exception cref=\"global::Mcptest.Sdk.CoprocessVersionException\">The binary speaks another version or answered with an error.</exception>");
+    out.line(2, "/// <exception cref=\"global::Mcptest.Sdk.CoprocessDecodeException\">The text is not a <c>Response</c>.</exception>");
     out.block(2, "public static HandshakeResult CheckHandshakeResponse(string response)", |out| {
         out.line(3, "return CheckHandshakeResponse(Response.Decode(response));");
     });
@@ -247,7 +247,7 @@ fn check_response(out: &mut Out, contract: &Contract) {
     let binary_mismatch = contract.message("binary_mismatch");
     let prefix = binary_mismatch.split('{').next().unwrap_or_default();
     let failed = template_expr(contract.message("handshake_failed"), &|hole| match hole {
-        "code" => format!("error.{code}.ToString(CultureInfo.InvariantCulture)"),
+        "code" => format!("error.{code}.ToString(global::System.Globalization.CultureInfo.InvariantCulture)"),
         "message" => format!("error.{message}"),
         _ => "string.Empty".to_string(),
     });
@@ -258,17 +258,17 @@ fn check_response(out: &mut Out, contract: &Contract) {
         out.block(3, "if (failure != null)", |out| {
             out.line(4, &format!("ErrorObject error = failure.{error_member};"));
             out.block(4, &format!("if (error.{code} == ErrorCodes.MethodNotFound)"), |out| {
-                out.line(5, "throw new CoprocessVersionException(SdkMismatch(1));");
+                out.line(5, "throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(1));");
             });
-            let starts = format!("error.{message}.StartsWith({}, StringComparison.Ordinal)", string_literal(prefix));
+            let starts = format!("error.{message}.StartsWith({}, global::System.StringComparison.Ordinal)", string_literal(prefix));
             out.block(4, &format!("if (error.{code} == ErrorCodes.InvalidParams && {starts})"), |out| {
-                out.line(5, &format!("throw new CoprocessVersionException(error.{message});"));
+                out.line(5, &format!("throw new global::Mcptest.Sdk.CoprocessVersionException(error.{message});"));
             });
-            out.line(4, &format!("throw new CoprocessVersionException({failed});"));
+            out.line(4, &format!("throw new global::Mcptest.Sdk.CoprocessVersionException({failed});"));
         });
         out.line(3, &format!("HandshakeResult result = {result_decode};"));
         out.block(3, &format!("if (result.{version} != CoprocessProtocolVersion)"), |out| {
-            out.line(4, &format!("throw new CoprocessVersionException(SdkMismatch(result.{version}));"));
+            out.line(4, &format!("throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(result.{version}));"));
         });
         out.line(3, "return result;");
     });
@@ -287,8 +287,8 @@ fn from_result(contract: &Contract, success: &str, result_member: &str) -> Strin
 fn sdk_mismatch(out: &mut Out, contract: &Contract) {
     let advice = |name: &str| string_literal(contract.message(name));
     let text = template_expr(contract.message("sdk_mismatch"), &|hole| match hole {
-        "binary_protocol" => "binaryProtocol.ToString(CultureInfo.InvariantCulture)".to_string(),
-        "sdk_protocol" => "CoprocessProtocolVersion.ToString(CultureInfo.InvariantCulture)".to_string(),
+        "binary_protocol" => "binaryProtocol.ToString(global::System.Globalization.CultureInfo.InvariantCulture)".to_string(),
+        "sdk_protocol" => "CoprocessProtocolVersion.ToString(global::System.Globalization.CultureInfo.InvariantCulture)".to_string(),
         "advice" => "advice".to_string(),
         _ => "string.Empty".to_string(),
     });
@@ -308,11 +308,11 @@ fn registry(out: &mut Out, contract: &Contract) {
     out.blank();
     let names: Vec<String> = contract.types.keys().map(|n| string_literal(n)).collect();
     summary_xml(out, 2, "Every <c>$defs</c> type name of the contract, sorted.");
-    out.line(2, &format!("public static readonly IReadOnlyList<string> TypeNames = Array.AsReadOnly(new[] {{ {} }});", names.join(", ")));
+    out.line(2, &format!("public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] {{ {} }});", names.join(", ")));
     out.blank();
     summary_xml(out, 2, "Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).");
-    out.line(2, "/// <exception cref=\"CoprocessDecodeException\">The text is not a value of that type.</exception>");
-    out.line(2, "/// <exception cref=\"ArgumentException\">There is no type of that name.</exception>");
+    out.line(2, "/// <exception cref=\"global::Mcptest.Sdk.CoprocessDecodeException\">The text is not a value of that type.</exception>");
+    out.line(2, "/// <exception cref=\"global::System.ArgumentException\">There is no type of that name.</exception>");
     out.block(2, "public static object Decode(string typeName, string json)", |out| {
         out.block(3, "switch (typeName)", |out| {
             for def in contract.types.values() {
@@ -324,12 +324,12 @@ fn registry(out: &mut Out, contract: &Contract) {
                 out.line(5, &format!("return {decoder}.Decode(json);"));
             }
             out.line(4, "default:");
-            out.line(5, "throw new ArgumentException(\"unknown type `\" + typeName + \"`\", nameof(typeName));");
+            out.line(5, "throw new global::System.ArgumentException(\"unknown type `\" + typeName + \"`\", nameof(typeName));");
         });
     });
     out.blank();
     summary(out, 2, "Encodes a value of any generated type as one line of JSON text.");
-    out.line(2, "/// <exception cref=\"ArgumentException\">The value is not of a generated type.</exception>");
+    out.line(2, "/// <exception cref=\"global::System.ArgumentException\">The value is not of a generated type.</exception>");
     out.block(2, "public static string Encode(object value)", |out| {
         out.block(3, "switch (value)", |out| {
             for (i, def) in contract.types.values().enumerate() {
@@ -340,7 +340,7 @@ fn registry(out: &mut Out, contract: &Contract) {
                 }
             }
             out.line(4, "default:");
-            out.line(5, "throw new ArgumentException(\"not a generated coprocess type\", nameof(value));");
+            out.line(5, "throw new global::System.ArgumentException(\"not a generated coprocess type\", nameof(value));");
         });
     });
 }

@@ -42,7 +42,7 @@ fn doc(out: &mut Out, name: &str, member: &str, param: &str) {
     summary_xml(out, 1, &format!(
         "A <c>{name}</c> whose <c>{member}</c> is decoded as <typeparamref name=\"{param}\"/> (the generated type the method table names) in the same pass as the frame. A problem is reported as the <c>{name}</c>'s, with its path from the frame's root (<c>$.{member}.…</c>)."
     ));
-    out.line(1, &format!("/// <typeparam name=\"{param}\">A generated class, such as the method's {member} type; decoding a <c>{member}</c> as any other type throws <see cref=\"ArgumentException\"/>.</typeparam>"));
+    out.line(1, &format!("/// <typeparam name=\"{param}\">A generated class, such as the method's {member} type; decoding a <c>{member}</c> as any other type throws <see cref=\"global::System.ArgumentException\"/>.</typeparam>"));
 }
 
 /// `ResponseOf<TResult>`: the `Response` union with its success variant typed.
@@ -64,7 +64,7 @@ fn response_of(out: &mut Out, contract: &Contract) {
 
 /// `CoprocessCodecs.Find`: the codec of every generated class, by its type.
 fn codecs(out: &mut Out, contract: &Contract) {
-    summary_xml(out, 1, "Finds the decoders and the encoder of a generated class for <see cref=\"CoprocessCodec{T}\"/>.");
+    summary_xml(out, 1, "Finds the decoders and the encoder of a generated class for <see cref=\"global::Mcptest.Sdk.CoprocessCodec{T}\"/>.");
     out.block(1, "internal static class CoprocessCodecs", |out| {
         out.block(2, "internal static object? Find(Type type)", |out| {
             for def in contract.types.values() {
@@ -73,7 +73,7 @@ fn codecs(out: &mut Out, contract: &Contract) {
                 }
                 let class = type_name(&def.name);
                 out.block(3, &format!("if (type == typeof({class}))"), |out| {
-                    out.line(4, &format!("return new CoprocessCodec<{class}>({class}.Read, (ref Utf8JsonReader reader) => {class}.Read(ref reader), (builder, value) => value.Write(builder));"));
+                    out.line(4, &format!("return new global::Mcptest.Sdk.CoprocessCodec<{class}>({class}.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => {class}.Read(ref reader), (builder, value) => value.Write(builder));"));
                 });
             }
             out.line(3, "return null;");

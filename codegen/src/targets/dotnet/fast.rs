@@ -10,12 +10,12 @@ use crate::model::{Contract, ObjectType, Ty, TypeKind, UnionVariant};
 
 /// The signature of a type's one-pass reader.
 pub fn signature(class: &str) -> String {
-    format!("internal static {class} Read(ref Utf8JsonReader reader)")
+    format!("internal static {class} Read(ref global::System.Text.Json.Utf8JsonReader reader)")
 }
 
 /// A lambda reading one value with the enclosing class's one-pass reader (for `CoprocessReader.TryDecode`).
 pub fn lambda() -> &'static str {
-    "(ref Utf8JsonReader reader) => Read(ref reader)"
+    "(ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader)"
 }
 
 /// The name of the static UTF-8 bytes of a member or enum value.
@@ -31,7 +31,7 @@ fn key_fields(out: &mut Out, keys: Vec<(String, &str)>, owner: Option<&str>) -> 
         return keys.into_iter().map(|(name, _)| format!("{owner}.{name}")).collect();
     }
     for (name, wire) in &keys {
-        out.line(2, &format!("internal static readonly byte[] {name} = Encoding.UTF8.GetBytes({});", string_literal(wire)));
+        out.line(2, &format!("internal static readonly byte[] {name} = global::System.Text.Encoding.UTF8.GetBytes({});", string_literal(wire)));
     }
     if !keys.is_empty() {
         out.blank();
@@ -42,20 +42,20 @@ fn key_fields(out: &mut Out, keys: Vec<(String, &str)>, owner: Option<&str>) -> 
 /// The expression reading a value of type `ty` off `reader` (positioned on its first token).
 pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> String {
     match ty {
-        Ty::Any => format!("CoprocessReader.ReadAny(ref {reader})"),
-        Ty::Boolean => format!("CoprocessReader.ReadBoolean(ref {reader})"),
-        Ty::Integer { minimum: Some(min) } => format!("CoprocessReader.ReadInteger(ref {reader}, {min})"),
-        Ty::Integer { minimum: None } => format!("CoprocessReader.ReadInteger(ref {reader})"),
-        Ty::String => format!("CoprocessReader.ReadString(ref {reader})"),
+        Ty::Any => format!("global::Mcptest.Sdk.CoprocessReader.ReadAny(ref {reader})"),
+        Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref {reader})"),
+        Ty::Integer { minimum: Some(min) } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader}, {min})"),
+        Ty::Integer { minimum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader})"),
+        Ty::String => format!("global::Mcptest.Sdk.CoprocessReader.ReadString(ref {reader})"),
         Ty::Ref(name) => format!("{}.Read(ref {reader})", reader_of(contract, name)),
         Ty::Array(item) => {
             let r = format!("item{depth}");
             let inner = read_expr(contract, item, &r, depth + 1);
-            format!("CoprocessReader.ReadArray(ref {reader}, (ref Utf8JsonReader {r}) => {inner})")
+            format!("global::Mcptest.Sdk.CoprocessReader.ReadArray(ref {reader}, (ref global::System.Text.Json.Utf8JsonReader {r}) => {inner})")
         }
         Ty::Nullable(inner) => {
             let read = read_expr(contract, inner, reader, depth);
-            format!("{reader}.TokenType == JsonTokenType.Null ? ({}?)null : {read}", cs_type(inner))
+            format!("{reader}.TokenType == global::System.Text.Json.JsonTokenType.Null ? ({}?)null : {read}", cs_type(inner))
         }
     }
 }
@@ -77,11 +77,11 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
     let keys = key_fields(out, keys, owner);
     if object.fields.len() > 64 {
         // More members than one bit mask tracks: the careful reader decides.
-        out.block(2, &signature(class), |out| out.line(3, "throw CoprocessReader.Fallback();"));
+        out.block(2, &signature(class), |out| out.line(3, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();"));
         return;
     }
     out.block(2, &signature(class), |out| {
-        out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
+        out.line(3, "global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);");
         if !object.fields.is_empty() {
             out.line(3, "ulong seen = 0;");
         }
@@ -89,24 +89,24 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
             let init = if field.required && !matches!(field.ty, Ty::Nullable(_)) { "default!" } else { "null" };
             out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
         }
-        out.block(3, "while (CoprocessReader.NextName(ref reader))", |out| {
+        out.block(3, "while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))", |out| {
             for (bit, (field, key)) in object.fields.iter().zip(&keys).enumerate() {
                 let test = format!("reader.ValueTextEquals({key})");
                 out.block(4, &if bit == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
-                    out.line(5, &format!("CoprocessReader.Once(ref seen, 1UL << {bit});"));
+                    out.line(5, &format!("global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << {bit});"));
                     out.line(5, "reader.Read();");
                     out.line(5, &format!("{} = {};", local_name(&field.name), read_expr(contract, &field.ty, "reader", 0)));
                 });
             }
             if object.fields.is_empty() {
-                out.line(4, "throw CoprocessReader.Fallback();");
+                out.line(4, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
             } else {
-                out.block(4, "else", |out| out.line(5, "throw CoprocessReader.Fallback();"));
+                out.block(4, "else", |out| out.line(5, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();"));
             }
         });
         let mask: u64 = object.fields.iter().enumerate().filter(|(_, f)| f.required).map(|(bit, _)| 1u64 << bit).sum();
         if mask != 0 {
-            out.block(3, &format!("if ((seen & {mask}UL) != {mask}UL)"), |out| out.line(4, "throw CoprocessReader.Fallback();"));
+            out.block(3, &format!("if ((seen & {mask}UL) != {mask}UL)"), |out| out.line(4, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();"));
         }
         super::types::construct_from_locals(out, class, object);
     });
@@ -116,11 +116,11 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
 pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty) {
     out.block(2, &signature(class), |out| {
         if matches!(value, Ty::Any) {
-            out.line(3, &format!("return CoprocessReader.ReadOpenMap(ref reader, new {class}());"));
+            out.line(3, &format!("return global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new {class}());"));
         } else {
             let read = read_expr(contract, value, "value", 0);
             let generic = format!("<{class}, {}>", cs_type(value));
-            out.line(3, &format!("return CoprocessReader.ReadMap{generic}(ref reader, new {class}(), (ref Utf8JsonReader value) => {read});"));
+            out.line(3, &format!("return global::Mcptest.Sdk.CoprocessReader.ReadMap{generic}(ref reader, new {class}(), (ref global::System.Text.Json.Utf8JsonReader value) => {read});"));
         }
     });
 }
@@ -148,10 +148,10 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
         .collect();
     let keys = key_fields(out, keys, owner);
     out.block(2, &signature(class), |out| {
-        out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);");
-        out.line(3, "Utf8JsonReader start = reader;");
+        out.line(3, "global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);");
+        out.line(3, "global::System.Text.Json.Utf8JsonReader start = reader;");
         out.line(3, "int found = 0;");
-        let head = if early { "while (found == 0 && CoprocessReader.NextName(ref reader))" } else { "while (CoprocessReader.NextName(ref reader))" };
+        let head = if early { "while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))" } else { "while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))" };
         out.block(3, head, |out| {
             for (i, key) in keys.iter().enumerate() {
                 let test = format!("reader.ValueTextEquals({key})");
@@ -176,7 +176,7 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
                 out.line(5, &format!("return new {class}({vt}.Read(ref reader));"));
             }
             out.line(4, "default:");
-            out.line(5, "throw CoprocessReader.Fallback();");
+            out.line(5, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
         });
     });
 }
@@ -187,24 +187,24 @@ pub fn enum_reader(out: &mut Out, class: &str, values: &[String]) {
     let keys: Vec<(String, &str)> = members.iter().zip(values).map(|(m, v)| (key_field(m), v.as_str())).collect();
     let keys = key_fields(out, keys, None);
     out.block(2, &signature(class), |out| {
-        out.line(3, "CoprocessReader.Expect(ref reader, JsonTokenType.String);");
+        out.line(3, "global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);");
         for (member, key) in members.iter().zip(&keys) {
             out.block(3, &format!("if (reader.ValueTextEquals({key}))"), |out| {
                 out.line(4, &format!("return {class}.{member};"));
             });
         }
-        out.line(3, "throw CoprocessReader.Fallback();");
+        out.line(3, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
     });
 }
 
 /// The one-pass reader of an integer-or-string id.
 pub fn id_reader(out: &mut Out, class: &str) {
     out.block(2, &signature(class), |out| {
-        out.block(3, "if (reader.TokenType == JsonTokenType.String)", |out| {
+        out.block(3, "if (reader.TokenType == global::System.Text.Json.JsonTokenType.String)", |out| {
             out.line(4, &format!("return new {class}(reader.GetString() ?? string.Empty);"));
         });
-        out.block(3, "if (!CoprocessReader.TryReadInteger(ref reader, out long integer))", |out| {
-            out.line(4, "throw CoprocessReader.Fallback();");
+        out.block(3, "if (!global::Mcptest.Sdk.CoprocessReader.TryReadInteger(ref reader, out long integer))", |out| {
+            out.line(4, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
         });
         out.line(3, &format!("return new {class}(integer);"));
     });

@@ -34,10 +34,20 @@ pub(crate) const RESERVED_MEMBERS: &[&str] = &[
     "GetType", "MemberwiseClone", "ReferenceEquals", "Value",
 ];
 
-/// The C# name of a `$defs` type.
+/// The members every generated type declares or inherits from `object`: a
+/// type of one of these names could not declare them (CS0542), and inside a
+/// class body the name would be the member, not the type; it takes the `Type`
+/// suffix too.
+const CODEC_MEMBERS: &[&str] = &[
+    "Read", "Write", "Decode", "FromJson", "ToJson", "Equals", "GetHashCode", "ToString", "GetType",
+    "MemberwiseClone", "ReferenceEquals", "Finalize",
+];
+
+/// The C# name of a `$defs` type: PascalCase, with a `Type` suffix when the
+/// file uses that name unqualified or every type declares a member of it.
 pub fn type_name(def: &str) -> String {
     let name = names::pascal_case(def);
-    if RESERVED_TYPES.contains(&name.as_str()) {
+    if RESERVED_TYPES.contains(&name.as_str()) || CODEC_MEMBERS.contains(&name.as_str()) {
         name + "Type"
     } else {
         name

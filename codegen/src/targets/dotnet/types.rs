@@ -28,12 +28,12 @@ fn kind_of<'c>(contract: &'c Contract, name: &str) -> Option<&'c TypeKind> {
 /// The C# type of a field, item or map value.
 pub fn cs_type(ty: &Ty) -> String {
     match ty {
-        Ty::Any => "JsonElement".to_string(),
+        Ty::Any => "global::System.Text.Json.JsonElement".to_string(),
         Ty::Boolean => "bool".to_string(),
         Ty::Integer { .. } => "long".to_string(),
         Ty::String => "string".to_string(),
         Ty::Ref(name) => type_name(name),
-        Ty::Array(item) => format!("List<{}>", cs_type(item)),
+        Ty::Array(item) => format!("global::System.Collections.Generic.List<{}>", cs_type(item)),
         Ty::Nullable(inner) => format!("{}?", cs_type(inner)),
     }
 }
@@ -86,7 +86,7 @@ pub fn reader_of(contract: &Contract, name: &str) -> String {
 
 /// The codec of a type parameter: `CoprocessCodec<TParams>.Get()`.
 fn codec(param: &str) -> String {
-    format!("CoprocessCodec<{}>.Get()", type_name(param))
+    format!("global::Mcptest.Sdk.CoprocessCodec<{}>.Get()", type_name(param))
 }
 
 /// A class name as a doc-comment `cref` (`RequestOf{TParams}`).
@@ -110,19 +110,19 @@ fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth: us
     let e = &expected_literal;
     match ty {
         Ty::Any => value.to_string(),
-        Ty::Boolean => format!("CoprocessJson.ReadBoolean({value}, {at}, {e})"),
-        Ty::Integer { minimum: Some(min) } => format!("CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
-        Ty::Integer { minimum: None } => format!("CoprocessJson.ReadInteger({value}, {at}, {e})"),
-        Ty::String => format!("CoprocessJson.ReadString({value}, {at}, {e})"),
+        Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.ReadBoolean({value}, {at}, {e})"),
+        Ty::Integer { minimum: Some(min) } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
+        Ty::Integer { minimum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e})"),
+        Ty::String => format!("global::Mcptest.Sdk.CoprocessJson.ReadString({value}, {at}, {e})"),
         Ty::Ref(name) => format!("{}.Read({value}, {at}, {e})", reader_of(contract, name)),
         Ty::Array(item) => {
             let (v, a) = (format!("item{depth}"), format!("at{depth}"));
             let inner = read_expr(contract, item, &v, &a, depth + 1);
-            format!("CoprocessJson.ReadArray({value}, {at}, {e}, ({v}, {a}) => {inner})")
+            format!("global::Mcptest.Sdk.CoprocessJson.ReadArray({value}, {at}, {e}, ({v}, {a}) => {inner})")
         }
         Ty::Nullable(inner) => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
-            format!("{value}.ValueKind == JsonValueKind.Null ? ({}?)null : {read}", cs_type(inner))
+            format!("{value}.ValueKind == global::System.Text.Json.JsonValueKind.Null ? ({}?)null : {read}", cs_type(inner))
         }
     }
 }
@@ -130,10 +130,10 @@ fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth: us
 /// The statement writing `value` (of C# type `cs_type(ty)`) to `builder`.
 pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, depth: usize) -> String {
     match ty {
-        Ty::Any => format!("CoprocessJson.WriteAny({builder}, {value});"),
-        Ty::Boolean => format!("CoprocessJson.WriteBoolean({builder}, {value});"),
-        Ty::Integer { .. } => format!("CoprocessJson.WriteInteger({builder}, {value});"),
-        Ty::String => format!("CoprocessJson.WriteString({builder}, {value});"),
+        Ty::Any => format!("global::Mcptest.Sdk.CoprocessJson.WriteAny({builder}, {value});"),
+        Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.WriteBoolean({builder}, {value});"),
+        Ty::Integer { .. } => format!("global::Mcptest.Sdk.CoprocessJson.WriteInteger({builder}, {value});"),
+        Ty::String => format!("global::Mcptest.Sdk.CoprocessJson.WriteString({builder}, {value});"),
         Ty::Ref(name) => match kind_of(contract, name) {
             Some(TypeKind::StringEnum(_)) => format!("{}.Write({builder}, {value});", enum_wire_name(name)),
             Some(_) => format!("{value}.Write({builder});"),
@@ -142,7 +142,7 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
         Ty::Array(item) => {
             let (b, v) = (format!("b{depth}"), format!("item{depth}"));
             let inner = write_stmt(contract, item, &v, &b, depth + 1);
-            format!("CoprocessJson.WriteArray({builder}, {value}, ({b}, {v}) => {{ {inner} }});")
+            format!("global::Mcptest.Sdk.CoprocessJson.WriteArray({builder}, {value}, ({b}, {v}) => {{ {inner} }});")
         }
         Ty::Nullable(inner) => {
             let some = if is_value_type(contract, inner) { format!("{value}.Value") } else { value.to_string() };
@@ -158,24 +158,24 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
 fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: bool) {
     let name = &def.name;
     summary(out, 2, &format!("Decodes a `{name}` strictly from one frame's JSON text."));
-    out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
-    out.block(2, &format!("public static {class} Decode(string json)"), |out| fast_then_careful(out, def, class, "CoprocessJson.Parse(json)"));
+    out.line(2, &format!("/// <exception cref=\"global::Mcptest.Sdk.CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
+    out.block(2, &format!("public static {class} Decode(string json)"), |out| fast_then_careful(out, def, class, "global::Mcptest.Sdk.CoprocessJson.Parse(json)"));
     out.blank();
     summary(out, 2, &format!("Decodes a `{name}` strictly from an already-parsed value (the JSON-text rules are checked on it too)."));
-    out.line(2, &format!("/// <exception cref=\"CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));
-    out.block(2, &format!("public static {class} FromJson(JsonElement json)"), |out| fast_then_careful(out, def, class, "CoprocessJson.Validate(json)"));
+    out.line(2, &format!("/// <exception cref=\"global::Mcptest.Sdk.CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));
+    out.block(2, &format!("public static {class} FromJson(global::System.Text.Json.JsonElement json)"), |out| fast_then_careful(out, def, class, "global::Mcptest.Sdk.CoprocessJson.Validate(json)"));
     out.blank();
     if is_static_writer {
         summary(out, 2, &format!("Encodes a `{name}` as one line of JSON text (no newline)."));
         out.block(2, &format!("public static string ToJson({class} value)"), |out| {
-            out.line(3, "var builder = new StringBuilder();");
+            out.line(3, "var builder = new global::System.Text.StringBuilder();");
             out.line(3, "Write(builder, value);");
             out.line(3, "return builder.ToString();");
         });
     } else {
         summary(out, 2, "Encodes this value as one line of JSON text (no newline), fields in schema order.");
         out.block(2, "public string ToJson()", |out| {
-            out.line(3, "var builder = new StringBuilder();");
+            out.line(3, "var builder = new global::System.Text.StringBuilder();");
             out.line(3, "Write(builder);");
             out.line(3, "return builder.ToString();");
         });
@@ -191,7 +191,7 @@ fn fast_then_careful(out: &mut Out, def: &TypeDef, class: &str, source: &str) {
     out.line(3, "{");
     out.line(4, &format!("return Read({source}, null, {});", string_literal(expected_of(def))));
     out.line(3, "}");
-    out.line(3, "catch (CoprocessShapeException problem)");
+    out.line(3, "catch (global::Mcptest.Sdk.CoprocessShapeException problem)");
     out.line(3, "{");
     out.line(4, &format!("throw problem.For({});", string_literal(&def.name)));
     out.line(3, "}");
@@ -199,7 +199,7 @@ fn fast_then_careful(out: &mut Out, def: &TypeDef, class: &str, source: &str) {
 
 fn fast_first(out: &mut Out, class: &str, input: &str) {
     let read = super::fast::lambda();
-    out.block(3, &format!("if (CoprocessReader.TryDecode({input}, {read}, out {class} value))"), |out| {
+    out.block(3, &format!("if (global::Mcptest.Sdk.CoprocessReader.TryDecode({input}, {read}, out {class} value))"), |out| {
         out.line(4, "return value;");
     });
 }
@@ -213,7 +213,7 @@ fn expected_of(def: &TypeDef) -> &'static str {
 }
 
 fn read_signature(class: &str) -> String {
-    format!("internal static {class} Read(JsonElement json, CoprocessPath? at, string expected)")
+    format!("internal static {class} Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)")
 }
 
 // ---------------------------------------------------------------- closed objects
@@ -259,7 +259,7 @@ fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectT
         for field in required(object) {
             let param = param_name(&field.name);
             let nullable_ref = !is_value_type(contract, &field.ty) && !matches!(field.ty, Ty::Nullable(_));
-            let value = if nullable_ref { format!("{param} ?? throw new ArgumentNullException(nameof({param}))") } else { param };
+            let value = if nullable_ref { format!("{param} ?? throw new global::System.ArgumentNullException(nameof({param}))") } else { param };
             out.line(3, &format!("{} = {value};", member_name(&field.name, bare(class))));
         }
     });
@@ -269,7 +269,7 @@ fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectT
 fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
     let any_required = required(object).next().is_some();
     out.block(2, &read_signature(class), |out| {
-        out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
+        out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");
         if any_required {
             out.line(3, "ulong seen = 0;");
         }
@@ -277,10 +277,10 @@ fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &Objec
             let init = if field.required && !matches!(field.ty, Ty::Nullable(_)) { "default!" } else { "null" };
             out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
         }
-        out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
+        out.block(3, "foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())", |out| {
             let mut bit = 0;
             for (i, field) in object.fields.iter().enumerate() {
-                let at = format!("new CoprocessPath(at, {})", string_literal(&field.name));
+                let at = format!("new global::Mcptest.Sdk.CoprocessPath(at, {})", string_literal(&field.name));
                 let test = format!("member.NameEquals({})", string_literal(&field.name));
                 out.block(4, &if i == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
                     out.line(5, &format!("{} = {};", local_name(&field.name), read_expr(contract, &field.ty, "member.Value", &at, 0)));
@@ -291,15 +291,15 @@ fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &Objec
                 });
             }
             if object.fields.is_empty() {
-                out.line(4, "throw CoprocessJson.Unknown(member.Name, at);");
+                out.line(4, "throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);");
             } else {
-                out.block(4, "else", |out| out.line(5, "throw CoprocessJson.Unknown(member.Name, at);"));
+                out.block(4, "else", |out| out.line(5, "throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);"));
             }
         });
         for (bit, field) in required(object).enumerate() {
             out.line(3, &format!("if ((seen & (1UL << {bit})) == 0)"));
             out.line(3, "{");
-            out.line(4, &format!("throw CoprocessJson.Missing({}, at);", string_literal(&field.name)));
+            out.line(4, &format!("throw global::Mcptest.Sdk.CoprocessJson.Missing({}, at);", string_literal(&field.name)));
             out.line(3, "}");
         }
         construct_from_locals(out, class, object);
@@ -323,7 +323,7 @@ pub fn construct_from_locals(out: &mut Out, class: &str, object: &ObjectType) {
 }
 
 fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
-    out.block(2, "internal void Write(StringBuilder builder)", |out| {
+    out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
         if object.fields.len() > 1 && object.fields.first().is_some_and(|f| !f.required) {
             out.line(3, "int start = builder.Length;");
         }
@@ -361,20 +361,20 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
     let class = type_name(&def.name);
     let value_type = cs_type(value);
     summary(out, 1, &def.description);
-    out.block(1, &format!("public sealed class {class} : Dictionary<string, {value_type}>"), |out| {
+    out.block(1, &format!("public sealed class {class} : global::System.Collections.Generic.Dictionary<string, {value_type}>"), |out| {
         summary_xml(out, 2, &format!("Creates an empty <see cref=\"{class}\"/>."));
         out.line(2, &format!("public {class}()"));
-        out.line(3, ": base(StringComparer.Ordinal)");
+        out.line(3, ": base(global::System.StringComparer.Ordinal)");
         out.line(2, "{");
         out.line(2, "}");
         out.blank();
         entry_points(out, def, &class, false);
         out.blank();
         out.block(2, &read_signature(&class), |out| {
-            out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
+            out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");
             out.line(3, &format!("var result = new {class}();"));
-            out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
-                let read = read_expr(contract, value, "member.Value", "new CoprocessPath(at, member.Name)", 0);
+            out.block(3, "foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())", |out| {
+                let read = read_expr(contract, value, "member.Value", "new global::Mcptest.Sdk.CoprocessPath(at, member.Name)", 0);
                 out.line(4, &format!("result.Add(member.Name, {read});"));
             });
             out.line(3, "return result;");
@@ -382,16 +382,16 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
         out.blank();
         super::fast::map_reader(out, contract, &class, value);
         out.blank();
-        out.block(2, "internal void Write(StringBuilder builder)", |out| {
+        out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
             out.line(3, "builder.Append('{');");
             out.line(3, "bool first = true;");
-            out.block(3, &format!("foreach (KeyValuePair<string, {value_type}> entry in this)"), |out| {
+            out.block(3, &format!("foreach (global::System.Collections.Generic.KeyValuePair<string, {value_type}> entry in this)"), |out| {
                 out.line(4, "if (!first)");
                 out.line(4, "{");
                 out.line(5, "builder.Append(',');");
                 out.line(4, "}");
                 out.line(4, "first = false;");
-                out.line(4, "CoprocessJson.WriteString(builder, entry.Key);");
+                out.line(4, "global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);");
                 out.line(4, "builder.Append(':');");
                 out.line(4, &write_stmt(contract, value, "entry.Value", "builder", 0));
             });
@@ -434,7 +434,7 @@ pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, varian
         for vt in classes {
             summary_xml(out, 2, &format!("Holds the <see cref=\"{}\"/> variant.", cref(vt)));
             out.block(2, &format!("public {}({vt} value)", bare(&class)), |out| {
-                out.line(3, "Value = value ?? throw new ArgumentNullException(nameof(value));");
+                out.line(3, "Value = value ?? throw new global::System.ArgumentNullException(nameof(value));");
             });
             out.blank();
         }
@@ -459,7 +459,7 @@ pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, varian
         let owner = param.map(|_| type_name(&def.name));
         super::fast::union_reader(out, &class, variants, classes, early, owner.as_deref());
         out.blank();
-        out.block(2, "internal void Write(StringBuilder builder)", |out| {
+        out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
             out.block(3, "switch (Value)", |out| {
                 for (i, vt) in classes.iter().enumerate() {
                     out.line(4, &format!("case {vt} variant{i}:"));
@@ -474,9 +474,9 @@ pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, varian
 fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String]) {
     let (both, neither) = union_problems(variants);
     out.block(2, &read_signature(class), |out| {
-        out.line(3, "CoprocessJson.ExpectObject(json, at, expected);");
+        out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");
         out.line(3, "int found = 0;");
-        out.block(3, "foreach (JsonProperty member in json.EnumerateObject())", |out| {
+        out.block(3, "foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())", |out| {
             for (i, variant) in variants.iter().enumerate() {
                 let test = format!("member.NameEquals({})", string_literal(&variant.discriminator));
                 out.block(4, &if i == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
@@ -490,9 +490,9 @@ fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: 
                 out.line(5, &format!("return new {class}({vt}.Read(json, at, expected));"));
             }
             out.line(4, "case 0:");
-            out.line(5, &format!("throw new CoprocessShapeException({}, at);", string_literal(&neither)));
+            out.line(5, &format!("throw new global::Mcptest.Sdk.CoprocessShapeException({}, at);", string_literal(&neither)));
             out.line(4, "default:");
-            out.line(5, &format!("throw new CoprocessShapeException({}, at);", string_literal(&both)));
+            out.line(5, &format!("throw new global::Mcptest.Sdk.CoprocessShapeException({}, at);", string_literal(&both)));
         });
     });
 }
@@ -534,22 +534,22 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
             format!("expected one of {}, got ", list.join(", "))
         };
         out.block(2, &read_signature(&class), |out| {
-            out.block(3, "if (json.ValueKind != JsonValueKind.String)", |out| {
-                out.line(4, "throw CoprocessJson.Mismatch(json, at, expected);");
+            out.block(3, "if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)", |out| {
+                out.line(4, "throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);");
             });
             for (value, member) in values.iter().zip(&members) {
                 out.block(3, &format!("if (json.ValueEquals({}))", string_literal(value)), |out| {
                     out.line(4, &format!("return {class}.{member};"));
                 });
             }
-            let got = "CoprocessJson.Quote(json.GetString() ?? string.Empty)";
-            out.line(3, &format!("throw new CoprocessShapeException({} + {got}, at);", string_literal(&problem)));
+            let got = "global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty)";
+            out.line(3, &format!("throw new global::Mcptest.Sdk.CoprocessShapeException({} + {got}, at);", string_literal(&problem)));
         });
         out.blank();
         super::fast::enum_reader(out, &class, values);
         out.blank();
-        out.block(2, &format!("internal static void Write(StringBuilder builder, {class} value)"), |out| {
-            out.line(3, "CoprocessJson.WriteString(builder, value.ToWireString());");
+        out.block(2, &format!("internal static void Write(global::System.Text.StringBuilder builder, {class} value)"), |out| {
+            out.line(3, "global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());");
         });
     });
 }
@@ -565,7 +565,7 @@ fn render_id(out: &mut Out, def: &TypeDef) {
         out.blank();
         summary(out, 2, "A string id.");
         out.block(2, &format!("public {class}(string text)"), |out| {
-            out.line(3, "Text = text ?? throw new ArgumentNullException(nameof(text));");
+            out.line(3, "Text = text ?? throw new global::System.ArgumentNullException(nameof(text));");
         });
         out.blank();
         summary(out, 2, "The id when it is an integer, else null.");
@@ -581,25 +581,25 @@ fn render_id(out: &mut Out, def: &TypeDef) {
         out.line(2, &format!("public static implicit operator {class}(string text) => new {class}(text);"));
         out.blank();
         summary(out, 2, "The id as text (an integer in invariant digits).");
-        out.line(2, "public override string ToString() => Text ?? (Integer ?? 0).ToString(CultureInfo.InvariantCulture);");
+        out.line(2, "public override string ToString() => Text ?? (Integer ?? 0).ToString(global::System.Globalization.CultureInfo.InvariantCulture);");
         out.blank();
         entry_points(out, def, &class, false);
         out.blank();
         out.block(2, &read_signature(&class), |out| {
-            out.block(3, "if (json.ValueKind == JsonValueKind.String)", |out| {
+            out.block(3, "if (json.ValueKind == global::System.Text.Json.JsonValueKind.String)", |out| {
                 out.line(4, &format!("return new {class}(json.GetString() ?? string.Empty);"));
             });
-            out.block(3, "if (!CoprocessJson.TryReadInteger(json, out long integer))", |out| {
-                out.line(4, "throw CoprocessJson.Mismatch(json, at, expected);");
+            out.block(3, "if (!global::Mcptest.Sdk.CoprocessJson.TryReadInteger(json, out long integer))", |out| {
+                out.line(4, "throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);");
             });
             out.line(3, &format!("return new {class}(integer);"));
         });
         out.blank();
         super::fast::id_reader(out, &class);
         out.blank();
-        out.block(2, "internal void Write(StringBuilder builder)", |out| {
-            out.block(3, "if (Text != null)", |out| out.line(4, "CoprocessJson.WriteString(builder, Text);"));
-            out.block(3, "else", |out| out.line(4, "CoprocessJson.WriteInteger(builder, Integer ?? 0);"));
+        out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
+            out.block(3, "if (Text != null)", |out| out.line(4, "global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Text);"));
+            out.block(3, "else", |out| out.line(4, "global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Integer ?? 0);"));
         });
     });
 }

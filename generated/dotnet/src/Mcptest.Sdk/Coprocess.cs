@@ -149,7 +149,7 @@ namespace Mcptest.Sdk
         /// The method table, in table order: name, params type, whether params are required, result
         /// type.
         /// </summary>
-        public static readonly IReadOnlyList<MethodSpec> MethodTable = Array.AsReadOnly(new[]
+        public static readonly global::System.Collections.Generic.IReadOnlyList<MethodSpec> MethodTable = global::System.Array.AsReadOnly(new[]
         {
             new MethodSpec(Methods.CoprocessHandshake, typeof(HandshakeParams), true, typeof(HandshakeResult)),
             new MethodSpec(Methods.McpInitialize, typeof(EmptyParams), false, typeof(InitializeResult)),
@@ -219,7 +219,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The error-code table, in table order.
         /// </summary>
-        public static readonly IReadOnlyList<ErrorCodeSpec> ErrorCodeTable = Array.AsReadOnly(new[]
+        public static readonly global::System.Collections.Generic.IReadOnlyList<ErrorCodeSpec> ErrorCodeTable = global::System.Array.AsReadOnly(new[]
         {
             new ErrorCodeSpec("ParseError", ErrorCodes.ParseError),
             new ErrorCodeSpec("InvalidRequest", ErrorCodes.InvalidRequest),
@@ -233,7 +233,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The suite lanes an SDK cannot drive over the coprocess, in table order.
         /// </summary>
-        public static readonly IReadOnlyList<string> UnsupportedLanes = Array.AsReadOnly(new[] { "agents", "compliance", "security", "evals" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> UnsupportedLanes = global::System.Array.AsReadOnly(new[] { "agents", "compliance", "security", "evals" });
 
         /// <summary>
         /// The message for a lane the SDK cannot drive, naming the CLI command that runs it with
@@ -272,8 +272,8 @@ namespace Mcptest.Sdk
         /// Checks the response frame to the handshake: the binary's <c>HandshakeResult</c> when it
         /// speaks this SDK's version.
         /// </summary>
-        /// <exception cref="CoprocessVersionException">The binary speaks another version or answered with an error.</exception>
-        /// <exception cref="CoprocessDecodeException">The text is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessVersionException">The binary speaks another version or answered with an error.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text is not a <c>Response</c>.</exception>
         public static HandshakeResult CheckHandshakeResponse(string response)
         {
             return CheckHandshakeResponse(Response.Decode(response));
@@ -290,18 +290,18 @@ namespace Mcptest.Sdk
                 ErrorObject error = failure.Error;
                 if (error.Code == ErrorCodes.MethodNotFound)
                 {
-                    throw new CoprocessVersionException(SdkMismatch(1));
+                    throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(1));
                 }
-                if (error.Code == ErrorCodes.InvalidParams && error.Message.StartsWith("coprocess protocol version mismatch: this mcptest binary speaks v", StringComparison.Ordinal))
+                if (error.Code == ErrorCodes.InvalidParams && error.Message.StartsWith("coprocess protocol version mismatch: this mcptest binary speaks v", global::System.StringComparison.Ordinal))
                 {
-                    throw new CoprocessVersionException(error.Message);
+                    throw new global::Mcptest.Sdk.CoprocessVersionException(error.Message);
                 }
-                throw new CoprocessVersionException("coprocess handshake failed: the mcptest binary answered " + error.Code.ToString(CultureInfo.InvariantCulture) + ": " + error.Message);
+                throw new global::Mcptest.Sdk.CoprocessVersionException("coprocess handshake failed: the mcptest binary answered " + error.Code.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + ": " + error.Message);
             }
             HandshakeResult result = HandshakeResult.FromJson(response.SuccessResponse!.Result);
             if (result.ProtocolVersion != CoprocessProtocolVersion)
             {
-                throw new CoprocessVersionException(SdkMismatch(result.ProtocolVersion));
+                throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(result.ProtocolVersion));
             }
             return result;
         }
@@ -313,19 +313,19 @@ namespace Mcptest.Sdk
         private static string SdkMismatch(long binaryProtocol)
         {
             string advice = binaryProtocol < CoprocessProtocolVersion ? "Upgrade the mcptest binary (or pin the SDK to the matching release)." : "Upgrade the SDK (or pin the mcptest binary to the matching release).";
-            return "mcptest binary speaks coprocess v" + binaryProtocol.ToString(CultureInfo.InvariantCulture) + "; this SDK needs v" + CoprocessProtocolVersion.ToString(CultureInfo.InvariantCulture) + ". " + advice;
+            return "mcptest binary speaks coprocess v" + binaryProtocol.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + "; this SDK needs v" + CoprocessProtocolVersion.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + ". " + advice;
         }
 
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly IReadOnlyList<string> TypeNames = Array.AsReadOnly(new[] { "CacheMode", "CacheSetModeParams", "CacheSetModeResult", "CallParams", "CallPromptParams", "CallPromptResult", "CallResult", "CassetteMode", "CassetteSetModeParams", "CassetteSetModeResult", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "InitializeResult", "JsonRpcVersion", "ListResourcesResult", "ListToolsResult", "McpEra", "McpObject", "Params", "PromptArguments", "ReadResourceParams", "ReadResourceResult", "ReporterFlushResult", "ReporterSetUploadParams", "ReporterStatus", "Request", "RequestId", "Response", "ShutdownResult", "SuccessResponse", "ToolCallPassthrough", "Verdict" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "CacheMode", "CacheSetModeParams", "CacheSetModeResult", "CallParams", "CallPromptParams", "CallPromptResult", "CallResult", "CassetteMode", "CassetteSetModeParams", "CassetteSetModeResult", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "InitializeResult", "JsonRpcVersion", "ListResourcesResult", "ListToolsResult", "McpEra", "McpObject", "Params", "PromptArguments", "ReadResourceParams", "ReadResourceResult", "ReporterFlushResult", "ReporterSetUploadParams", "ReporterStatus", "Request", "RequestId", "Response", "ShutdownResult", "SuccessResponse", "ToolCallPassthrough", "Verdict" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text is not a value of that type.</exception>
-        /// <exception cref="ArgumentException">There is no type of that name.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text is not a value of that type.</exception>
+        /// <exception cref="global::System.ArgumentException">There is no type of that name.</exception>
         public static object Decode(string typeName, string json)
         {
             switch (typeName)
@@ -401,14 +401,14 @@ namespace Mcptest.Sdk
                 case "Verdict":
                     return Verdict.Decode(json);
                 default:
-                    throw new ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
+                    throw new global::System.ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
             }
         }
 
         /// <summary>
         /// Encodes a value of any generated type as one line of JSON text.
         /// </summary>
-        /// <exception cref="ArgumentException">The value is not of a generated type.</exception>
+        /// <exception cref="global::System.ArgumentException">The value is not of a generated type.</exception>
         public static string Encode(object value)
         {
             switch (value)
@@ -484,7 +484,7 @@ namespace Mcptest.Sdk
                 case Verdict value34:
                     return value34.ToJson();
                 default:
-                    throw new ArgumentException("not a generated coprocess type", nameof(value));
+                    throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
         }
     }
@@ -598,18 +598,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CacheMode</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheMode</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheMode</c>.</exception>
         public static CacheMode Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheMode value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CacheMode value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CacheMode");
             }
@@ -619,18 +619,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CacheMode</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheMode</c>.</exception>
-        public static CacheMode FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CacheMode</c>.</exception>
+        public static CacheMode FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheMode value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CacheMode value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CacheMode");
             }
@@ -641,16 +641,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public static string ToJson(CacheMode value)
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder, value);
             return builder.ToString();
         }
 
-        internal static CacheMode Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CacheMode Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind != JsonValueKind.String)
+            if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             if (json.ValueEquals("off"))
             {
@@ -664,16 +664,16 @@ namespace Mcptest.Sdk
             {
                 return CacheMode.Refresh;
             }
-            throw new CoprocessShapeException("expected one of \"off\", \"read_write\", \"refresh\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+            throw new global::Mcptest.Sdk.CoprocessShapeException("expected one of \"off\", \"read_write\", \"refresh\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        internal static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
-        internal static readonly byte[] KeyReadWrite = Encoding.UTF8.GetBytes("read_write");
-        internal static readonly byte[] KeyRefresh = Encoding.UTF8.GetBytes("refresh");
+        internal static readonly byte[] KeyOff = global::System.Text.Encoding.UTF8.GetBytes("off");
+        internal static readonly byte[] KeyReadWrite = global::System.Text.Encoding.UTF8.GetBytes("read_write");
+        internal static readonly byte[] KeyRefresh = global::System.Text.Encoding.UTF8.GetBytes("refresh");
 
-        internal static CacheMode Read(ref Utf8JsonReader reader)
+        internal static CacheMode Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);
             if (reader.ValueTextEquals(KeyOff))
             {
                 return CacheMode.Off;
@@ -686,12 +686,12 @@ namespace Mcptest.Sdk
             {
                 return CacheMode.Refresh;
             }
-            throw CoprocessReader.Fallback();
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
         }
 
-        internal static void Write(StringBuilder builder, CacheMode value)
+        internal static void Write(global::System.Text.StringBuilder builder, CacheMode value)
         {
-            CoprocessJson.WriteString(builder, value.ToWireString());
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
         }
     }
 
@@ -716,18 +716,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CacheSetModeParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheSetModeParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheSetModeParams</c>.</exception>
         public static CacheSetModeParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CacheSetModeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CacheSetModeParams");
             }
@@ -737,18 +737,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CacheSetModeParams</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheSetModeParams</c>.</exception>
-        public static CacheSetModeParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CacheSetModeParams</c>.</exception>
+        public static CacheSetModeParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CacheSetModeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CacheSetModeParams");
             }
@@ -759,63 +759,63 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static CacheSetModeParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CacheSetModeParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             CacheMode _mode = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("mode"))
                 {
-                    _mode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
+                    _mode = CacheModeWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "mode"), "string");
                     seen |= 1UL << 0;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("mode", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("mode", at);
             }
             return new CacheSetModeParams(_mode);
         }
 
-        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyMode = global::System.Text.Encoding.UTF8.GetBytes("mode");
 
-        internal static CacheSetModeParams Read(ref Utf8JsonReader reader)
+        internal static CacheSetModeParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             CacheMode _mode = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyMode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _mode = CacheModeWire.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new CacheSetModeParams(_mode);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"mode\":");
@@ -857,18 +857,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CacheSetModeResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheSetModeResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CacheSetModeResult</c>.</exception>
         public static CacheSetModeResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CacheSetModeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CacheSetModeResult");
             }
@@ -878,18 +878,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CacheSetModeResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CacheSetModeResult</c>.</exception>
-        public static CacheSetModeResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CacheSetModeResult</c>.</exception>
+        public static CacheSetModeResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CacheSetModeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CacheSetModeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CacheSetModeResult");
             }
@@ -900,99 +900,99 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static CacheSetModeResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CacheSetModeResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             CacheMode _mode = default!;
             CacheMode _previousMode = default!;
             long _entries = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("mode"))
                 {
-                    _mode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
+                    _mode = CacheModeWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "mode"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("previous_mode"))
                 {
-                    _previousMode = CacheModeWire.Read(member.Value, new CoprocessPath(at, "previous_mode"), "string");
+                    _previousMode = CacheModeWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "previous_mode"), "string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("entries"))
                 {
-                    _entries = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "entries"), "integer", 0);
+                    _entries = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "entries"), "integer", 0);
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("mode", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("mode", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("previous_mode", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("previous_mode", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("entries", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("entries", at);
             }
             return new CacheSetModeResult(_mode, _previousMode, _entries);
         }
 
-        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
-        internal static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
-        internal static readonly byte[] KeyEntries = Encoding.UTF8.GetBytes("entries");
+        internal static readonly byte[] KeyMode = global::System.Text.Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPreviousMode = global::System.Text.Encoding.UTF8.GetBytes("previous_mode");
+        internal static readonly byte[] KeyEntries = global::System.Text.Encoding.UTF8.GetBytes("entries");
 
-        internal static CacheSetModeResult Read(ref Utf8JsonReader reader)
+        internal static CacheSetModeResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             CacheMode _mode = default!;
             CacheMode _previousMode = default!;
             long _entries = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyMode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _mode = CacheModeWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyPreviousMode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _previousMode = CacheModeWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyEntries))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _entries = CoprocessReader.ReadInteger(ref reader, 0);
+                    _entries = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 0);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new CacheSetModeResult(_mode, _previousMode, _entries);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"mode\":");
@@ -1000,7 +1000,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"previous_mode\":");
             CacheModeWire.Write(builder, PreviousMode);
             builder.Append(",\"entries\":");
-            CoprocessJson.WriteInteger(builder, Entries);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Entries);
             builder.Append('}');
         }
     }
@@ -1015,7 +1015,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public CallParams(string tool)
         {
-            Tool = tool ?? throw new ArgumentNullException(nameof(tool));
+            Tool = tool ?? throw new global::System.ArgumentNullException(nameof(tool));
         }
 
         /// <summary>
@@ -1043,18 +1043,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CallParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallParams</c>.</exception>
         public static CallParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CallParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CallParams");
             }
@@ -1064,18 +1064,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CallParams</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CallParams</c>.</exception>
-        public static CallParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CallParams</c>.</exception>
+        public static CallParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CallParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CallParams");
             }
@@ -1086,46 +1086,46 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static CallParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CallParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             string _tool = default!;
             McpObject? _arguments = null;
             bool? _passthrough = null;
             long? _timeoutMs = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("tool"))
                 {
-                    _tool = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "tool"), "string");
+                    _tool = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tool"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("arguments"))
                 {
-                    _arguments = McpObject.Read(member.Value, new CoprocessPath(at, "arguments"), "object");
+                    _arguments = McpObject.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "arguments"), "object");
                 }
                 else if (member.NameEquals("passthrough"))
                 {
-                    _passthrough = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "passthrough"), "boolean");
+                    _passthrough = global::Mcptest.Sdk.CoprocessJson.ReadBoolean(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "passthrough"), "boolean");
                 }
                 else if (member.NameEquals("timeout_ms"))
                 {
-                    _timeoutMs = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "timeout_ms"), "integer", 1);
+                    _timeoutMs = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "timeout_ms"), "integer", 1);
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("tool", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("tool", at);
             }
             return new CallParams(_tool)
             {
@@ -1135,53 +1135,53 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyTool = Encoding.UTF8.GetBytes("tool");
-        internal static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
-        internal static readonly byte[] KeyPassthrough = Encoding.UTF8.GetBytes("passthrough");
-        internal static readonly byte[] KeyTimeoutMs = Encoding.UTF8.GetBytes("timeout_ms");
+        internal static readonly byte[] KeyTool = global::System.Text.Encoding.UTF8.GetBytes("tool");
+        internal static readonly byte[] KeyArguments = global::System.Text.Encoding.UTF8.GetBytes("arguments");
+        internal static readonly byte[] KeyPassthrough = global::System.Text.Encoding.UTF8.GetBytes("passthrough");
+        internal static readonly byte[] KeyTimeoutMs = global::System.Text.Encoding.UTF8.GetBytes("timeout_ms");
 
-        internal static CallParams Read(ref Utf8JsonReader reader)
+        internal static CallParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             string _tool = default!;
             McpObject? _arguments = null;
             bool? _passthrough = null;
             long? _timeoutMs = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyTool))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _tool = CoprocessReader.ReadString(ref reader);
+                    _tool = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyArguments))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _arguments = McpObject.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyPassthrough))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _passthrough = CoprocessReader.ReadBoolean(ref reader);
+                    _passthrough = global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyTimeoutMs))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _timeoutMs = CoprocessReader.ReadInteger(ref reader, 1);
+                    _timeoutMs = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 1);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new CallParams(_tool)
             {
@@ -1191,11 +1191,11 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"tool\":");
-            CoprocessJson.WriteString(builder, Tool);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Tool);
             if (Arguments != null)
             {
                 builder.Append(",\"arguments\":");
@@ -1204,12 +1204,12 @@ namespace Mcptest.Sdk
             if (Passthrough != null)
             {
                 builder.Append(",\"passthrough\":");
-                CoprocessJson.WriteBoolean(builder, Passthrough.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteBoolean(builder, Passthrough.Value);
             }
             if (TimeoutMs != null)
             {
                 builder.Append(",\"timeout_ms\":");
-                CoprocessJson.WriteInteger(builder, TimeoutMs.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, TimeoutMs.Value);
             }
             builder.Append('}');
         }
@@ -1225,7 +1225,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public CallPromptParams(string name)
         {
-            Name = name ?? throw new ArgumentNullException(nameof(name));
+            Name = name ?? throw new global::System.ArgumentNullException(nameof(name));
         }
 
         /// <summary>
@@ -1241,18 +1241,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CallPromptParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallPromptParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallPromptParams</c>.</exception>
         public static CallPromptParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CallPromptParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CallPromptParams");
             }
@@ -1262,18 +1262,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CallPromptParams</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CallPromptParams</c>.</exception>
-        public static CallPromptParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CallPromptParams</c>.</exception>
+        public static CallPromptParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CallPromptParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CallPromptParams");
             }
@@ -1284,36 +1284,36 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static CallPromptParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CallPromptParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             string _name = default!;
             PromptArguments? _arguments = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("name"))
                 {
-                    _name = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "name"), "string");
+                    _name = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "name"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("arguments"))
                 {
-                    _arguments = PromptArguments.Read(member.Value, new CoprocessPath(at, "arguments"), "object");
+                    _arguments = PromptArguments.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "arguments"), "object");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("name", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("name", at);
             }
             return new CallPromptParams(_name)
             {
@@ -1321,37 +1321,37 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyName = Encoding.UTF8.GetBytes("name");
-        internal static readonly byte[] KeyArguments = Encoding.UTF8.GetBytes("arguments");
+        internal static readonly byte[] KeyName = global::System.Text.Encoding.UTF8.GetBytes("name");
+        internal static readonly byte[] KeyArguments = global::System.Text.Encoding.UTF8.GetBytes("arguments");
 
-        internal static CallPromptParams Read(ref Utf8JsonReader reader)
+        internal static CallPromptParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             string _name = default!;
             PromptArguments? _arguments = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyName))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _name = CoprocessReader.ReadString(ref reader);
+                    _name = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyArguments))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _arguments = PromptArguments.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new CallPromptParams(_name)
             {
@@ -1359,11 +1359,11 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"name\":");
-            CoprocessJson.WriteString(builder, Name);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Name);
             if (Arguments != null)
             {
                 builder.Append(",\"arguments\":");
@@ -1381,10 +1381,10 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="CallPromptResult"/> from its required fields.
         /// </summary>
-        public CallPromptResult(string? description, List<McpObject> messages)
+        public CallPromptResult(string? description, global::System.Collections.Generic.List<McpObject> messages)
         {
             Description = description;
-            Messages = messages ?? throw new ArgumentNullException(nameof(messages));
+            Messages = messages ?? throw new global::System.ArgumentNullException(nameof(messages));
         }
 
         /// <summary>
@@ -1395,23 +1395,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The prompt's messages, as MCP <c>PromptMessage</c> objects.
         /// </summary>
-        public List<McpObject> Messages { get; set; }
+        public global::System.Collections.Generic.List<McpObject> Messages { get; set; }
 
         /// <summary>
         /// Decodes a <c>CallPromptResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallPromptResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallPromptResult</c>.</exception>
         public static CallPromptResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CallPromptResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CallPromptResult");
             }
@@ -1421,18 +1421,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CallPromptResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CallPromptResult</c>.</exception>
-        public static CallPromptResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CallPromptResult</c>.</exception>
+        public static CallPromptResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallPromptResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CallPromptResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CallPromptResult");
             }
@@ -1443,87 +1443,87 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static CallPromptResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CallPromptResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             string? _description = null;
-            List<McpObject> _messages = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Collections.Generic.List<McpObject> _messages = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("description"))
                 {
-                    _description = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "description"), "string or null");
+                    _description = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "description"), "string or null");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("messages"))
                 {
-                    _messages = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "messages"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    _messages = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "messages"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
                     seen |= 1UL << 1;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("description", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("description", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("messages", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("messages", at);
             }
             return new CallPromptResult(_description, _messages);
         }
 
-        internal static readonly byte[] KeyDescription = Encoding.UTF8.GetBytes("description");
-        internal static readonly byte[] KeyMessages = Encoding.UTF8.GetBytes("messages");
+        internal static readonly byte[] KeyDescription = global::System.Text.Encoding.UTF8.GetBytes("description");
+        internal static readonly byte[] KeyMessages = global::System.Text.Encoding.UTF8.GetBytes("messages");
 
-        internal static CallPromptResult Read(ref Utf8JsonReader reader)
+        internal static CallPromptResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             string? _description = null;
-            List<McpObject> _messages = default!;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Collections.Generic.List<McpObject> _messages = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyDescription))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _description = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                    _description = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMessages))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _messages = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                    _messages = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => McpObject.Read(ref item0));
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 3UL) != 3UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new CallPromptResult(_description, _messages);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"description\":");
-            if (Description is null) { builder.Append("null"); } else { CoprocessJson.WriteString(builder, Description); }
+            if (Description is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Description); }
             builder.Append(",\"messages\":");
-            CoprocessJson.WriteArray(builder, Messages, (b0, item0) => { item0.Write(b0); });
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Messages, (b0, item0) => { item0.Write(b0); });
             builder.Append('}');
         }
     }
@@ -1540,7 +1540,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public CallResult(Verdict value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -1548,7 +1548,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public CallResult(ToolCallPassthrough value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -1580,18 +1580,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CallResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CallResult</c>.</exception>
         public static CallResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CallResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CallResult");
             }
@@ -1601,18 +1601,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CallResult</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CallResult</c>.</exception>
-        public static CallResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CallResult</c>.</exception>
+        public static CallResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CallResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CallResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CallResult");
             }
@@ -1623,16 +1623,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static CallResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CallResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             int found = 0;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("success"))
                 {
@@ -1650,21 +1650,21 @@ namespace Mcptest.Sdk
                 case 2:
                     return new CallResult(ToolCallPassthrough.Read(json, at, expected));
                 case 0:
-                    throw new CoprocessShapeException("neither `success` nor `content`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("neither `success` nor `content`", at);
                 default:
-                    throw new CoprocessShapeException("both `success` and `content`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("both `success` and `content`", at);
             }
         }
 
-        internal static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
-        internal static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
+        internal static readonly byte[] KeySuccess = global::System.Text.Encoding.UTF8.GetBytes("success");
+        internal static readonly byte[] KeyContent = global::System.Text.Encoding.UTF8.GetBytes("content");
 
-        internal static CallResult Read(ref Utf8JsonReader reader)
+        internal static CallResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            Utf8JsonReader start = reader;
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
             int found = 0;
-            while (found == 0 && CoprocessReader.NextName(ref reader))
+            while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeySuccess))
                 {
@@ -1688,11 +1688,11 @@ namespace Mcptest.Sdk
                 case 2:
                     return new CallResult(ToolCallPassthrough.Read(ref reader));
                 default:
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             switch (Value)
             {
@@ -1753,18 +1753,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CassetteMode</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteMode</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteMode</c>.</exception>
         public static CassetteMode Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteMode value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CassetteMode value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CassetteMode");
             }
@@ -1774,18 +1774,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CassetteMode</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteMode</c>.</exception>
-        public static CassetteMode FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CassetteMode</c>.</exception>
+        public static CassetteMode FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteMode value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CassetteMode value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CassetteMode");
             }
@@ -1796,16 +1796,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public static string ToJson(CassetteMode value)
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder, value);
             return builder.ToString();
         }
 
-        internal static CassetteMode Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CassetteMode Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind != JsonValueKind.String)
+            if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             if (json.ValueEquals("off"))
             {
@@ -1819,16 +1819,16 @@ namespace Mcptest.Sdk
             {
                 return CassetteMode.Replay;
             }
-            throw new CoprocessShapeException("expected one of \"off\", \"record\", \"replay\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+            throw new global::Mcptest.Sdk.CoprocessShapeException("expected one of \"off\", \"record\", \"replay\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        internal static readonly byte[] KeyOff = Encoding.UTF8.GetBytes("off");
-        internal static readonly byte[] KeyRecord = Encoding.UTF8.GetBytes("record");
-        internal static readonly byte[] KeyReplay = Encoding.UTF8.GetBytes("replay");
+        internal static readonly byte[] KeyOff = global::System.Text.Encoding.UTF8.GetBytes("off");
+        internal static readonly byte[] KeyRecord = global::System.Text.Encoding.UTF8.GetBytes("record");
+        internal static readonly byte[] KeyReplay = global::System.Text.Encoding.UTF8.GetBytes("replay");
 
-        internal static CassetteMode Read(ref Utf8JsonReader reader)
+        internal static CassetteMode Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);
             if (reader.ValueTextEquals(KeyOff))
             {
                 return CassetteMode.Off;
@@ -1841,12 +1841,12 @@ namespace Mcptest.Sdk
             {
                 return CassetteMode.Replay;
             }
-            throw CoprocessReader.Fallback();
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
         }
 
-        internal static void Write(StringBuilder builder, CassetteMode value)
+        internal static void Write(global::System.Text.StringBuilder builder, CassetteMode value)
         {
-            CoprocessJson.WriteString(builder, value.ToWireString());
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
         }
     }
 
@@ -1877,18 +1877,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CassetteSetModeParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteSetModeParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteSetModeParams</c>.</exception>
         public static CassetteSetModeParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CassetteSetModeParams");
             }
@@ -1898,18 +1898,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CassetteSetModeParams</c> strictly from an already-parsed value (the
         /// JSON-text rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteSetModeParams</c>.</exception>
-        public static CassetteSetModeParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CassetteSetModeParams</c>.</exception>
+        public static CassetteSetModeParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CassetteSetModeParams");
             }
@@ -1920,36 +1920,36 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static CassetteSetModeParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CassetteSetModeParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             CassetteMode _mode = default!;
             string? _path = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("mode"))
                 {
-                    _mode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
+                    _mode = CassetteModeWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "mode"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("path"))
                 {
-                    _path = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string");
+                    _path = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "path"), "string");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("mode", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("mode", at);
             }
             return new CassetteSetModeParams(_mode)
             {
@@ -1957,37 +1957,37 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
-        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyMode = global::System.Text.Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPath = global::System.Text.Encoding.UTF8.GetBytes("path");
 
-        internal static CassetteSetModeParams Read(ref Utf8JsonReader reader)
+        internal static CassetteSetModeParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             CassetteMode _mode = default!;
             string? _path = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyMode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _mode = CassetteModeWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyPath))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _path = CoprocessReader.ReadString(ref reader);
+                    _path = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new CassetteSetModeParams(_mode)
             {
@@ -1995,7 +1995,7 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"mode\":");
@@ -2003,7 +2003,7 @@ namespace Mcptest.Sdk
             if (Path != null)
             {
                 builder.Append(",\"path\":");
-                CoprocessJson.WriteString(builder, Path);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Path);
             }
             builder.Append('}');
         }
@@ -2042,18 +2042,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>CassetteSetModeResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteSetModeResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>CassetteSetModeResult</c>.</exception>
         public static CassetteSetModeResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CassetteSetModeResult");
             }
@@ -2063,18 +2063,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>CassetteSetModeResult</c> strictly from an already-parsed value (the
         /// JSON-text rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>CassetteSetModeResult</c>.</exception>
-        public static CassetteSetModeResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>CassetteSetModeResult</c>.</exception>
+        public static CassetteSetModeResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out CassetteSetModeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("CassetteSetModeResult");
             }
@@ -2085,99 +2085,99 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static CassetteSetModeResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static CassetteSetModeResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             CassetteMode _mode = default!;
             CassetteMode _previousMode = default!;
             string? _path = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("mode"))
                 {
-                    _mode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "mode"), "string");
+                    _mode = CassetteModeWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "mode"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("previous_mode"))
                 {
-                    _previousMode = CassetteModeWire.Read(member.Value, new CoprocessPath(at, "previous_mode"), "string");
+                    _previousMode = CassetteModeWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "previous_mode"), "string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("path"))
                 {
-                    _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
+                    _path = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "path"), "string or null");
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("mode", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("mode", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("previous_mode", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("previous_mode", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("path", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("path", at);
             }
             return new CassetteSetModeResult(_mode, _previousMode, _path);
         }
 
-        internal static readonly byte[] KeyMode = Encoding.UTF8.GetBytes("mode");
-        internal static readonly byte[] KeyPreviousMode = Encoding.UTF8.GetBytes("previous_mode");
-        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyMode = global::System.Text.Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyPreviousMode = global::System.Text.Encoding.UTF8.GetBytes("previous_mode");
+        internal static readonly byte[] KeyPath = global::System.Text.Encoding.UTF8.GetBytes("path");
 
-        internal static CassetteSetModeResult Read(ref Utf8JsonReader reader)
+        internal static CassetteSetModeResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             CassetteMode _mode = default!;
             CassetteMode _previousMode = default!;
             string? _path = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyMode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _mode = CassetteModeWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyPreviousMode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _previousMode = CassetteModeWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyPath))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                    _path = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new CassetteSetModeResult(_mode, _previousMode, _path);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"mode\":");
@@ -2185,7 +2185,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"previous_mode\":");
             CassetteModeWire.Write(builder, PreviousMode);
             builder.Append(",\"path\":");
-            if (Path is null) { builder.Append("null"); } else { CoprocessJson.WriteString(builder, Path); }
+            if (Path is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Path); }
             builder.Append('}');
         }
     }
@@ -2198,18 +2198,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>EmptyParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("EmptyParams");
             }
@@ -2219,18 +2219,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>EmptyParams</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
-        public static EmptyParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
+        public static EmptyParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("EmptyParams");
             }
@@ -2241,32 +2241,32 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static EmptyParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static EmptyParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
-                throw CoprocessJson.Unknown(member.Name, at);
+                throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
             }
             return new EmptyParams();
         }
 
-        internal static EmptyParams Read(ref Utf8JsonReader reader)
+        internal static EmptyParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            while (CoprocessReader.NextName(ref reader))
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new EmptyParams();
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append('}');
@@ -2284,7 +2284,7 @@ namespace Mcptest.Sdk
         public ErrorObject(long code, string message)
         {
             Code = code;
-            Message = message ?? throw new ArgumentNullException(nameof(message));
+            Message = message ?? throw new global::System.ArgumentNullException(nameof(message));
         }
 
         /// <summary>
@@ -2300,23 +2300,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Optional detail, any JSON value. For -32000 it carries what the server under test said.
         /// </summary>
-        public JsonElement? Data { get; set; }
+        public global::System.Text.Json.JsonElement? Data { get; set; }
 
         /// <summary>
         /// Decodes a <c>ErrorObject</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorObject");
             }
@@ -2326,18 +2326,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ErrorObject</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
-        public static ErrorObject FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
+        public static ErrorObject FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorObject");
             }
@@ -2348,28 +2348,28 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ErrorObject Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ErrorObject Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _code = default!;
             string _message = default!;
-            JsonElement? _data = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Text.Json.JsonElement? _data = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("code"))
                 {
-                    _code = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "code"), "integer");
+                    _code = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "code"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("message"))
                 {
-                    _message = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "message"), "string");
+                    _message = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "message"), "string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("data"))
@@ -2378,16 +2378,16 @@ namespace Mcptest.Sdk
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("code", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("code", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("message", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("message", at);
             }
             return new ErrorObject(_code, _message)
             {
@@ -2395,45 +2395,45 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
-        internal static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
-        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyCode = global::System.Text.Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyMessage = global::System.Text.Encoding.UTF8.GetBytes("message");
+        internal static readonly byte[] KeyData = global::System.Text.Encoding.UTF8.GetBytes("data");
 
-        internal static ErrorObject Read(ref Utf8JsonReader reader)
+        internal static ErrorObject Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _code = default!;
             string _message = default!;
-            JsonElement? _data = null;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Text.Json.JsonElement? _data = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyCode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _code = CoprocessReader.ReadInteger(ref reader);
+                    _code = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMessage))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _message = CoprocessReader.ReadString(ref reader);
+                    _message = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyData))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _data = CoprocessReader.ReadAny(ref reader);
+                    _data = global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 3UL) != 3UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ErrorObject(_code, _message)
             {
@@ -2441,17 +2441,17 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"code\":");
-            CoprocessJson.WriteInteger(builder, Code);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Code);
             builder.Append(",\"message\":");
-            CoprocessJson.WriteString(builder, Message);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Message);
             if (Data != null)
             {
                 builder.Append(",\"data\":");
-                CoprocessJson.WriteAny(builder, Data.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Data.Value);
             }
             builder.Append('}');
         }
@@ -2469,7 +2469,7 @@ namespace Mcptest.Sdk
         {
             Jsonrpc = jsonrpc;
             Id = id;
-            Error = error ?? throw new ArgumentNullException(nameof(error));
+            Error = error ?? throw new global::System.ArgumentNullException(nameof(error));
         }
 
         /// <summary>
@@ -2491,18 +2491,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ErrorResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorResponse");
             }
@@ -2512,18 +2512,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ErrorResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
-        public static ErrorResponse FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
+        public static ErrorResponse FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorResponse");
             }
@@ -2534,99 +2534,99 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ErrorResponse Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ErrorResponse Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId? _id = null;
             ErrorObject _error = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = member.Value.ValueKind == JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string or null");
+                    _id = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string or null");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("error"))
                 {
-                    _error = ErrorObject.Read(member.Value, new CoprocessPath(at, "error"), "object");
+                    _error = ErrorObject.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "error"), "object");
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("error", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("error", at);
             }
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyError = global::System.Text.Encoding.UTF8.GetBytes("error");
 
-        internal static ErrorResponse Read(ref Utf8JsonReader reader)
+        internal static ErrorResponse Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId? _id = null;
             ErrorObject _error = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _id = reader.TokenType == JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
+                    _id = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyError))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
                     _error = ErrorObject.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -2673,18 +2673,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>HandshakeParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeParams");
             }
@@ -2694,18 +2694,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>HandshakeParams</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
-        public static HandshakeParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
+        public static HandshakeParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeParams");
             }
@@ -2716,41 +2716,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static HandshakeParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static HandshakeParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _protocolVersion = default!;
             string? _sdk = null;
             string? _sdkVersion = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("protocol_version"))
                 {
-                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "protocol_version"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("sdk"))
                 {
-                    _sdk = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk"), "string");
+                    _sdk = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "sdk"), "string");
                 }
                 else if (member.NameEquals("sdk_version"))
                 {
-                    _sdkVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk_version"), "string");
+                    _sdkVersion = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "sdk_version"), "string");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("protocol_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("protocol_version", at);
             }
             return new HandshakeParams(_protocolVersion)
             {
@@ -2759,45 +2759,45 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        internal static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
-        internal static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+        internal static readonly byte[] KeyProtocolVersion = global::System.Text.Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeySdk = global::System.Text.Encoding.UTF8.GetBytes("sdk");
+        internal static readonly byte[] KeySdkVersion = global::System.Text.Encoding.UTF8.GetBytes("sdk_version");
 
-        internal static HandshakeParams Read(ref Utf8JsonReader reader)
+        internal static HandshakeParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _protocolVersion = default!;
             string? _sdk = null;
             string? _sdkVersion = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyProtocolVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeySdk))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _sdk = CoprocessReader.ReadString(ref reader);
+                    _sdk = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeySdkVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _sdkVersion = CoprocessReader.ReadString(ref reader);
+                    _sdkVersion = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new HandshakeParams(_protocolVersion)
             {
@@ -2806,20 +2806,20 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"protocol_version\":");
-            CoprocessJson.WriteInteger(builder, ProtocolVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, ProtocolVersion);
             if (Sdk != null)
             {
                 builder.Append(",\"sdk\":");
-                CoprocessJson.WriteString(builder, Sdk);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Sdk);
             }
             if (SdkVersion != null)
             {
                 builder.Append(",\"sdk_version\":");
-                CoprocessJson.WriteString(builder, SdkVersion);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, SdkVersion);
             }
             builder.Append('}');
         }
@@ -2836,7 +2836,7 @@ namespace Mcptest.Sdk
         public HandshakeResult(long protocolVersion, string binaryVersion)
         {
             ProtocolVersion = protocolVersion;
-            BinaryVersion = binaryVersion ?? throw new ArgumentNullException(nameof(binaryVersion));
+            BinaryVersion = binaryVersion ?? throw new global::System.ArgumentNullException(nameof(binaryVersion));
         }
 
         /// <summary>
@@ -2853,18 +2853,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>HandshakeResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeResult");
             }
@@ -2874,18 +2874,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>HandshakeResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
-        public static HandshakeResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
+        public static HandshakeResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeResult");
             }
@@ -2896,87 +2896,87 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static HandshakeResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static HandshakeResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _protocolVersion = default!;
             string _binaryVersion = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("protocol_version"))
                 {
-                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "protocol_version"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("binary_version"))
                 {
-                    _binaryVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "binary_version"), "string");
+                    _binaryVersion = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "binary_version"), "string");
                     seen |= 1UL << 1;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("protocol_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("protocol_version", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("binary_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("binary_version", at);
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        internal static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+        internal static readonly byte[] KeyProtocolVersion = global::System.Text.Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeyBinaryVersion = global::System.Text.Encoding.UTF8.GetBytes("binary_version");
 
-        internal static HandshakeResult Read(ref Utf8JsonReader reader)
+        internal static HandshakeResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _protocolVersion = default!;
             string _binaryVersion = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyProtocolVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyBinaryVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _binaryVersion = CoprocessReader.ReadString(ref reader);
+                    _binaryVersion = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 3UL) != 3UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"protocol_version\":");
-            CoprocessJson.WriteInteger(builder, ProtocolVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, ProtocolVersion);
             builder.Append(",\"binary_version\":");
-            CoprocessJson.WriteString(builder, BinaryVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, BinaryVersion);
             builder.Append('}');
         }
     }
@@ -2993,10 +2993,10 @@ namespace Mcptest.Sdk
         public InitializeResult(McpEra era, string mcpProtocolVersion, string serverName, string serverVersion, McpObject capabilities, string? instructions)
         {
             Era = era;
-            McpProtocolVersion = mcpProtocolVersion ?? throw new ArgumentNullException(nameof(mcpProtocolVersion));
-            ServerName = serverName ?? throw new ArgumentNullException(nameof(serverName));
-            ServerVersion = serverVersion ?? throw new ArgumentNullException(nameof(serverVersion));
-            Capabilities = capabilities ?? throw new ArgumentNullException(nameof(capabilities));
+            McpProtocolVersion = mcpProtocolVersion ?? throw new global::System.ArgumentNullException(nameof(mcpProtocolVersion));
+            ServerName = serverName ?? throw new global::System.ArgumentNullException(nameof(serverName));
+            ServerVersion = serverVersion ?? throw new global::System.ArgumentNullException(nameof(serverVersion));
+            Capabilities = capabilities ?? throw new global::System.ArgumentNullException(nameof(capabilities));
             Instructions = instructions;
         }
 
@@ -3035,18 +3035,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>InitializeResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>InitializeResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>InitializeResult</c>.</exception>
         public static InitializeResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out InitializeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out InitializeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("InitializeResult");
             }
@@ -3056,18 +3056,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>InitializeResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>InitializeResult</c>.</exception>
-        public static InitializeResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>InitializeResult</c>.</exception>
+        public static InitializeResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out InitializeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out InitializeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("InitializeResult");
             }
@@ -3078,14 +3078,14 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static InitializeResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static InitializeResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             McpEra _era = default!;
             string _mcpProtocolVersion = default!;
@@ -3093,80 +3093,80 @@ namespace Mcptest.Sdk
             string _serverVersion = default!;
             McpObject _capabilities = default!;
             string? _instructions = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("era"))
                 {
-                    _era = McpEraWire.Read(member.Value, new CoprocessPath(at, "era"), "string");
+                    _era = McpEraWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "era"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("mcp_protocol_version"))
                 {
-                    _mcpProtocolVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "mcp_protocol_version"), "string");
+                    _mcpProtocolVersion = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "mcp_protocol_version"), "string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("server_name"))
                 {
-                    _serverName = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "server_name"), "string");
+                    _serverName = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server_name"), "string");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("server_version"))
                 {
-                    _serverVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "server_version"), "string");
+                    _serverVersion = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server_version"), "string");
                     seen |= 1UL << 3;
                 }
                 else if (member.NameEquals("capabilities"))
                 {
-                    _capabilities = McpObject.Read(member.Value, new CoprocessPath(at, "capabilities"), "object");
+                    _capabilities = McpObject.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "capabilities"), "object");
                     seen |= 1UL << 4;
                 }
                 else if (member.NameEquals("instructions"))
                 {
-                    _instructions = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "instructions"), "string or null");
+                    _instructions = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "instructions"), "string or null");
                     seen |= 1UL << 5;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("era", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("era", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("mcp_protocol_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("mcp_protocol_version", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("server_name", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("server_name", at);
             }
             if ((seen & (1UL << 3)) == 0)
             {
-                throw CoprocessJson.Missing("server_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("server_version", at);
             }
             if ((seen & (1UL << 4)) == 0)
             {
-                throw CoprocessJson.Missing("capabilities", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("capabilities", at);
             }
             if ((seen & (1UL << 5)) == 0)
             {
-                throw CoprocessJson.Missing("instructions", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("instructions", at);
             }
             return new InitializeResult(_era, _mcpProtocolVersion, _serverName, _serverVersion, _capabilities, _instructions);
         }
 
-        internal static readonly byte[] KeyEra = Encoding.UTF8.GetBytes("era");
-        internal static readonly byte[] KeyMcpProtocolVersion = Encoding.UTF8.GetBytes("mcp_protocol_version");
-        internal static readonly byte[] KeyServerName = Encoding.UTF8.GetBytes("server_name");
-        internal static readonly byte[] KeyServerVersion = Encoding.UTF8.GetBytes("server_version");
-        internal static readonly byte[] KeyCapabilities = Encoding.UTF8.GetBytes("capabilities");
-        internal static readonly byte[] KeyInstructions = Encoding.UTF8.GetBytes("instructions");
+        internal static readonly byte[] KeyEra = global::System.Text.Encoding.UTF8.GetBytes("era");
+        internal static readonly byte[] KeyMcpProtocolVersion = global::System.Text.Encoding.UTF8.GetBytes("mcp_protocol_version");
+        internal static readonly byte[] KeyServerName = global::System.Text.Encoding.UTF8.GetBytes("server_name");
+        internal static readonly byte[] KeyServerVersion = global::System.Text.Encoding.UTF8.GetBytes("server_version");
+        internal static readonly byte[] KeyCapabilities = global::System.Text.Encoding.UTF8.GetBytes("capabilities");
+        internal static readonly byte[] KeyInstructions = global::System.Text.Encoding.UTF8.GetBytes("instructions");
 
-        internal static InitializeResult Read(ref Utf8JsonReader reader)
+        internal static InitializeResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             McpEra _era = default!;
             string _mcpProtocolVersion = default!;
@@ -3174,71 +3174,71 @@ namespace Mcptest.Sdk
             string _serverVersion = default!;
             McpObject _capabilities = default!;
             string? _instructions = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyEra))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _era = McpEraWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMcpProtocolVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _mcpProtocolVersion = CoprocessReader.ReadString(ref reader);
+                    _mcpProtocolVersion = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyServerName))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _serverName = CoprocessReader.ReadString(ref reader);
+                    _serverName = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyServerVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _serverVersion = CoprocessReader.ReadString(ref reader);
+                    _serverVersion = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyCapabilities))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 4);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
                     reader.Read();
                     _capabilities = McpObject.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyInstructions))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 5);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
                     reader.Read();
-                    _instructions = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                    _instructions = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 63UL) != 63UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new InitializeResult(_era, _mcpProtocolVersion, _serverName, _serverVersion, _capabilities, _instructions);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"era\":");
             McpEraWire.Write(builder, Era);
             builder.Append(",\"mcp_protocol_version\":");
-            CoprocessJson.WriteString(builder, McpProtocolVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, McpProtocolVersion);
             builder.Append(",\"server_name\":");
-            CoprocessJson.WriteString(builder, ServerName);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, ServerName);
             builder.Append(",\"server_version\":");
-            CoprocessJson.WriteString(builder, ServerVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, ServerVersion);
             builder.Append(",\"capabilities\":");
             Capabilities.Write(builder);
             builder.Append(",\"instructions\":");
-            if (Instructions is null) { builder.Append("null"); } else { CoprocessJson.WriteString(builder, Instructions); }
+            if (Instructions is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Instructions); }
             builder.Append('}');
         }
     }
@@ -3276,18 +3276,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>JsonRpcVersion</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("JsonRpcVersion");
             }
@@ -3297,18 +3297,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>JsonRpcVersion</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
-        public static JsonRpcVersion FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
+        public static JsonRpcVersion FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("JsonRpcVersion");
             }
@@ -3319,39 +3319,39 @@ namespace Mcptest.Sdk
         /// </summary>
         public static string ToJson(JsonRpcVersion value)
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder, value);
             return builder.ToString();
         }
 
-        internal static JsonRpcVersion Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static JsonRpcVersion Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind != JsonValueKind.String)
+            if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             if (json.ValueEquals("2.0"))
             {
                 return JsonRpcVersion.V2_0;
             }
-            throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+            throw new global::Mcptest.Sdk.CoprocessShapeException("expected \"2.0\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        internal static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+        internal static readonly byte[] KeyV2_0 = global::System.Text.Encoding.UTF8.GetBytes("2.0");
 
-        internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
+        internal static JsonRpcVersion Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);
             if (reader.ValueTextEquals(KeyV2_0))
             {
                 return JsonRpcVersion.V2_0;
             }
-            throw CoprocessReader.Fallback();
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
         }
 
-        internal static void Write(StringBuilder builder, JsonRpcVersion value)
+        internal static void Write(global::System.Text.StringBuilder builder, JsonRpcVersion value)
         {
-            CoprocessJson.WriteString(builder, value.ToWireString());
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
         }
     }
 
@@ -3363,31 +3363,31 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="ListResourcesResult"/> from its required fields.
         /// </summary>
-        public ListResourcesResult(List<McpObject> resources)
+        public ListResourcesResult(global::System.Collections.Generic.List<McpObject> resources)
         {
-            Resources = resources ?? throw new ArgumentNullException(nameof(resources));
+            Resources = resources ?? throw new global::System.ArgumentNullException(nameof(resources));
         }
 
         /// <summary>
         /// Every resource the server offers, in the server's order, as MCP <c>Resource</c> objects.
         /// </summary>
-        public List<McpObject> Resources { get; set; }
+        public global::System.Collections.Generic.List<McpObject> Resources { get; set; }
 
         /// <summary>
         /// Decodes a <c>ListResourcesResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ListResourcesResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ListResourcesResult</c>.</exception>
         public static ListResourcesResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListResourcesResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ListResourcesResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ListResourcesResult");
             }
@@ -3397,18 +3397,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ListResourcesResult</c> strictly from an already-parsed value (the
         /// JSON-text rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ListResourcesResult</c>.</exception>
-        public static ListResourcesResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ListResourcesResult</c>.</exception>
+        public static ListResourcesResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListResourcesResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ListResourcesResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ListResourcesResult");
             }
@@ -3419,67 +3419,67 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ListResourcesResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ListResourcesResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
-            List<McpObject> _resources = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Collections.Generic.List<McpObject> _resources = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("resources"))
                 {
-                    _resources = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "resources"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    _resources = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "resources"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
                     seen |= 1UL << 0;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("resources", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("resources", at);
             }
             return new ListResourcesResult(_resources);
         }
 
-        internal static readonly byte[] KeyResources = Encoding.UTF8.GetBytes("resources");
+        internal static readonly byte[] KeyResources = global::System.Text.Encoding.UTF8.GetBytes("resources");
 
-        internal static ListResourcesResult Read(ref Utf8JsonReader reader)
+        internal static ListResourcesResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
-            List<McpObject> _resources = default!;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Collections.Generic.List<McpObject> _resources = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyResources))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _resources = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                    _resources = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => McpObject.Read(ref item0));
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ListResourcesResult(_resources);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"resources\":");
-            CoprocessJson.WriteArray(builder, Resources, (b0, item0) => { item0.Write(b0); });
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Resources, (b0, item0) => { item0.Write(b0); });
             builder.Append('}');
         }
     }
@@ -3492,31 +3492,31 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="ListToolsResult"/> from its required fields.
         /// </summary>
-        public ListToolsResult(List<McpObject> tools)
+        public ListToolsResult(global::System.Collections.Generic.List<McpObject> tools)
         {
-            Tools = tools ?? throw new ArgumentNullException(nameof(tools));
+            Tools = tools ?? throw new global::System.ArgumentNullException(nameof(tools));
         }
 
         /// <summary>
         /// Every tool the server offers, in the server's order, as MCP <c>Tool</c> objects.
         /// </summary>
-        public List<McpObject> Tools { get; set; }
+        public global::System.Collections.Generic.List<McpObject> Tools { get; set; }
 
         /// <summary>
         /// Decodes a <c>ListToolsResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ListToolsResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ListToolsResult</c>.</exception>
         public static ListToolsResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListToolsResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ListToolsResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ListToolsResult");
             }
@@ -3526,18 +3526,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ListToolsResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ListToolsResult</c>.</exception>
-        public static ListToolsResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ListToolsResult</c>.</exception>
+        public static ListToolsResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ListToolsResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ListToolsResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ListToolsResult");
             }
@@ -3548,67 +3548,67 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ListToolsResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ListToolsResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
-            List<McpObject> _tools = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Collections.Generic.List<McpObject> _tools = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("tools"))
                 {
-                    _tools = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "tools"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    _tools = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tools"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
                     seen |= 1UL << 0;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("tools", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("tools", at);
             }
             return new ListToolsResult(_tools);
         }
 
-        internal static readonly byte[] KeyTools = Encoding.UTF8.GetBytes("tools");
+        internal static readonly byte[] KeyTools = global::System.Text.Encoding.UTF8.GetBytes("tools");
 
-        internal static ListToolsResult Read(ref Utf8JsonReader reader)
+        internal static ListToolsResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
-            List<McpObject> _tools = default!;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Collections.Generic.List<McpObject> _tools = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyTools))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _tools = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                    _tools = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => McpObject.Read(ref item0));
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ListToolsResult(_tools);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"tools\":");
-            CoprocessJson.WriteArray(builder, Tools, (b0, item0) => { item0.Write(b0); });
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Tools, (b0, item0) => { item0.Write(b0); });
             builder.Append('}');
         }
     }
@@ -3653,18 +3653,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>McpEra</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>McpEra</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>McpEra</c>.</exception>
         public static McpEra Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpEra value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out McpEra value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("McpEra");
             }
@@ -3674,18 +3674,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>McpEra</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>McpEra</c>.</exception>
-        public static McpEra FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>McpEra</c>.</exception>
+        public static McpEra FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpEra value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out McpEra value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("McpEra");
             }
@@ -3696,16 +3696,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public static string ToJson(McpEra value)
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder, value);
             return builder.ToString();
         }
 
-        internal static McpEra Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static McpEra Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind != JsonValueKind.String)
+            if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             if (json.ValueEquals("modern"))
             {
@@ -3715,15 +3715,15 @@ namespace Mcptest.Sdk
             {
                 return McpEra.Legacy;
             }
-            throw new CoprocessShapeException("expected one of \"modern\", \"legacy\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+            throw new global::Mcptest.Sdk.CoprocessShapeException("expected one of \"modern\", \"legacy\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        internal static readonly byte[] KeyModern = Encoding.UTF8.GetBytes("modern");
-        internal static readonly byte[] KeyLegacy = Encoding.UTF8.GetBytes("legacy");
+        internal static readonly byte[] KeyModern = global::System.Text.Encoding.UTF8.GetBytes("modern");
+        internal static readonly byte[] KeyLegacy = global::System.Text.Encoding.UTF8.GetBytes("legacy");
 
-        internal static McpEra Read(ref Utf8JsonReader reader)
+        internal static McpEra Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);
             if (reader.ValueTextEquals(KeyModern))
             {
                 return McpEra.Modern;
@@ -3732,12 +3732,12 @@ namespace Mcptest.Sdk
             {
                 return McpEra.Legacy;
             }
-            throw CoprocessReader.Fallback();
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
         }
 
-        internal static void Write(StringBuilder builder, McpEra value)
+        internal static void Write(global::System.Text.StringBuilder builder, McpEra value)
         {
-            CoprocessJson.WriteString(builder, value.ToWireString());
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
         }
     }
 
@@ -3746,31 +3746,31 @@ namespace Mcptest.Sdk
     /// block, a prompt message, capabilities), passed through verbatim. MCP revisions evolve these
     /// shapes independently, so the contract checks only that it is an object.
     /// </summary>
-    public sealed class McpObject : Dictionary<string, JsonElement>
+    public sealed class McpObject : global::System.Collections.Generic.Dictionary<string, global::System.Text.Json.JsonElement>
     {
         /// <summary>
         /// Creates an empty <see cref="McpObject"/>.
         /// </summary>
         public McpObject()
-            : base(StringComparer.Ordinal)
+            : base(global::System.StringComparer.Ordinal)
         {
         }
 
         /// <summary>
         /// Decodes a <c>McpObject</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>McpObject</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>McpObject</c>.</exception>
         public static McpObject Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpObject value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out McpObject value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("McpObject");
             }
@@ -3780,18 +3780,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>McpObject</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>McpObject</c>.</exception>
-        public static McpObject FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>McpObject</c>.</exception>
+        public static McpObject FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out McpObject value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out McpObject value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("McpObject");
             }
@@ -3802,41 +3802,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static McpObject Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static McpObject Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             var result = new McpObject();
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 result.Add(member.Name, member.Value);
             }
             return result;
         }
 
-        internal static McpObject Read(ref Utf8JsonReader reader)
+        internal static McpObject Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            return CoprocessReader.ReadOpenMap(ref reader, new McpObject());
+            return global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new McpObject());
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             bool first = true;
-            foreach (KeyValuePair<string, JsonElement> entry in this)
+            foreach (global::System.Collections.Generic.KeyValuePair<string, global::System.Text.Json.JsonElement> entry in this)
             {
                 if (!first)
                 {
                     builder.Append(',');
                 }
                 first = false;
-                CoprocessJson.WriteString(builder, entry.Key);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
                 builder.Append(':');
-                CoprocessJson.WriteAny(builder, entry.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, entry.Value);
             }
             builder.Append('}');
         }
@@ -3847,31 +3847,31 @@ namespace Mcptest.Sdk
     /// method. It is open here because the envelope is decoded before the method is known; the
     /// method's params shape is closed.
     /// </summary>
-    public sealed class Params : Dictionary<string, JsonElement>
+    public sealed class Params : global::System.Collections.Generic.Dictionary<string, global::System.Text.Json.JsonElement>
     {
         /// <summary>
         /// Creates an empty <see cref="Params"/>.
         /// </summary>
         public Params()
-            : base(StringComparer.Ordinal)
+            : base(global::System.StringComparer.Ordinal)
         {
         }
 
         /// <summary>
         /// Decodes a <c>Params</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
         public static Params Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Params value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Params");
             }
@@ -3881,18 +3881,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Params</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
-        public static Params FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
+        public static Params FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Params value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Params");
             }
@@ -3903,41 +3903,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Params Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Params Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             var result = new Params();
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 result.Add(member.Name, member.Value);
             }
             return result;
         }
 
-        internal static Params Read(ref Utf8JsonReader reader)
+        internal static Params Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            return CoprocessReader.ReadOpenMap(ref reader, new Params());
+            return global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new Params());
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             bool first = true;
-            foreach (KeyValuePair<string, JsonElement> entry in this)
+            foreach (global::System.Collections.Generic.KeyValuePair<string, global::System.Text.Json.JsonElement> entry in this)
             {
                 if (!first)
                 {
                     builder.Append(',');
                 }
                 first = false;
-                CoprocessJson.WriteString(builder, entry.Key);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
                 builder.Append(':');
-                CoprocessJson.WriteAny(builder, entry.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, entry.Value);
             }
             builder.Append('}');
         }
@@ -3946,31 +3946,31 @@ namespace Mcptest.Sdk
     /// <summary>
     /// A prompt's arguments: argument name to string value.
     /// </summary>
-    public sealed class PromptArguments : Dictionary<string, string>
+    public sealed class PromptArguments : global::System.Collections.Generic.Dictionary<string, string>
     {
         /// <summary>
         /// Creates an empty <see cref="PromptArguments"/>.
         /// </summary>
         public PromptArguments()
-            : base(StringComparer.Ordinal)
+            : base(global::System.StringComparer.Ordinal)
         {
         }
 
         /// <summary>
         /// Decodes a <c>PromptArguments</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>PromptArguments</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>PromptArguments</c>.</exception>
         public static PromptArguments Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out PromptArguments value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out PromptArguments value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("PromptArguments");
             }
@@ -3980,18 +3980,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>PromptArguments</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>PromptArguments</c>.</exception>
-        public static PromptArguments FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>PromptArguments</c>.</exception>
+        public static PromptArguments FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out PromptArguments value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out PromptArguments value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("PromptArguments");
             }
@@ -4002,41 +4002,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static PromptArguments Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static PromptArguments Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             var result = new PromptArguments();
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
-                result.Add(member.Name, CoprocessJson.ReadString(member.Value, new CoprocessPath(at, member.Name), "string"));
+                result.Add(member.Name, global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, member.Name), "string"));
             }
             return result;
         }
 
-        internal static PromptArguments Read(ref Utf8JsonReader reader)
+        internal static PromptArguments Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            return CoprocessReader.ReadMap<PromptArguments, string>(ref reader, new PromptArguments(), (ref Utf8JsonReader value) => CoprocessReader.ReadString(ref value));
+            return global::Mcptest.Sdk.CoprocessReader.ReadMap<PromptArguments, string>(ref reader, new PromptArguments(), (ref global::System.Text.Json.Utf8JsonReader value) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref value));
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             bool first = true;
-            foreach (KeyValuePair<string, string> entry in this)
+            foreach (global::System.Collections.Generic.KeyValuePair<string, string> entry in this)
             {
                 if (!first)
                 {
                     builder.Append(',');
                 }
                 first = false;
-                CoprocessJson.WriteString(builder, entry.Key);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
                 builder.Append(':');
-                CoprocessJson.WriteString(builder, entry.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Value);
             }
             builder.Append('}');
         }
@@ -4052,7 +4052,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public ReadResourceParams(string uri)
         {
-            Uri = uri ?? throw new ArgumentNullException(nameof(uri));
+            Uri = uri ?? throw new global::System.ArgumentNullException(nameof(uri));
         }
 
         /// <summary>
@@ -4063,18 +4063,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ReadResourceParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReadResourceParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReadResourceParams</c>.</exception>
         public static ReadResourceParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReadResourceParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReadResourceParams");
             }
@@ -4084,18 +4084,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ReadResourceParams</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ReadResourceParams</c>.</exception>
-        public static ReadResourceParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ReadResourceParams</c>.</exception>
+        public static ReadResourceParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReadResourceParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReadResourceParams");
             }
@@ -4106,67 +4106,67 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ReadResourceParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ReadResourceParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             string _uri = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("uri"))
                 {
-                    _uri = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "uri"), "string");
+                    _uri = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "uri"), "string");
                     seen |= 1UL << 0;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("uri", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("uri", at);
             }
             return new ReadResourceParams(_uri);
         }
 
-        internal static readonly byte[] KeyUri = Encoding.UTF8.GetBytes("uri");
+        internal static readonly byte[] KeyUri = global::System.Text.Encoding.UTF8.GetBytes("uri");
 
-        internal static ReadResourceParams Read(ref Utf8JsonReader reader)
+        internal static ReadResourceParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             string _uri = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyUri))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _uri = CoprocessReader.ReadString(ref reader);
+                    _uri = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ReadResourceParams(_uri);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"uri\":");
-            CoprocessJson.WriteString(builder, Uri);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Uri);
             builder.Append('}');
         }
     }
@@ -4179,31 +4179,31 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="ReadResourceResult"/> from its required fields.
         /// </summary>
-        public ReadResourceResult(List<McpObject> contents)
+        public ReadResourceResult(global::System.Collections.Generic.List<McpObject> contents)
         {
-            Contents = contents ?? throw new ArgumentNullException(nameof(contents));
+            Contents = contents ?? throw new global::System.ArgumentNullException(nameof(contents));
         }
 
         /// <summary>
         /// The resource's contents, as MCP <c>ResourceContents</c> objects (text or blob).
         /// </summary>
-        public List<McpObject> Contents { get; set; }
+        public global::System.Collections.Generic.List<McpObject> Contents { get; set; }
 
         /// <summary>
         /// Decodes a <c>ReadResourceResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReadResourceResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReadResourceResult</c>.</exception>
         public static ReadResourceResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReadResourceResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReadResourceResult");
             }
@@ -4213,18 +4213,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ReadResourceResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ReadResourceResult</c>.</exception>
-        public static ReadResourceResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ReadResourceResult</c>.</exception>
+        public static ReadResourceResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReadResourceResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReadResourceResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReadResourceResult");
             }
@@ -4235,67 +4235,67 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ReadResourceResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ReadResourceResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
-            List<McpObject> _contents = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Collections.Generic.List<McpObject> _contents = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("contents"))
                 {
-                    _contents = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "contents"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    _contents = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "contents"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
                     seen |= 1UL << 0;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("contents", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("contents", at);
             }
             return new ReadResourceResult(_contents);
         }
 
-        internal static readonly byte[] KeyContents = Encoding.UTF8.GetBytes("contents");
+        internal static readonly byte[] KeyContents = global::System.Text.Encoding.UTF8.GetBytes("contents");
 
-        internal static ReadResourceResult Read(ref Utf8JsonReader reader)
+        internal static ReadResourceResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
-            List<McpObject> _contents = default!;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Collections.Generic.List<McpObject> _contents = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyContents))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _contents = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                    _contents = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => McpObject.Read(ref item0));
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ReadResourceResult(_contents);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"contents\":");
-            CoprocessJson.WriteArray(builder, Contents, (b0, item0) => { item0.Write(b0); });
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Contents, (b0, item0) => { item0.Write(b0); });
             builder.Append('}');
         }
     }
@@ -4327,18 +4327,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ReporterFlushResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterFlushResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterFlushResult</c>.</exception>
         public static ReporterFlushResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterFlushResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReporterFlushResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReporterFlushResult");
             }
@@ -4348,18 +4348,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ReporterFlushResult</c> strictly from an already-parsed value (the
         /// JSON-text rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterFlushResult</c>.</exception>
-        public static ReporterFlushResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ReporterFlushResult</c>.</exception>
+        public static ReporterFlushResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterFlushResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReporterFlushResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReporterFlushResult");
             }
@@ -4370,87 +4370,87 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ReporterFlushResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ReporterFlushResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _written = default!;
             string? _path = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("written"))
                 {
-                    _written = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "written"), "integer", 0);
+                    _written = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "written"), "integer", 0);
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("path"))
                 {
-                    _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
+                    _path = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "path"), "string or null");
                     seen |= 1UL << 1;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("written", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("written", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("path", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("path", at);
             }
             return new ReporterFlushResult(_written, _path);
         }
 
-        internal static readonly byte[] KeyWritten = Encoding.UTF8.GetBytes("written");
-        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyWritten = global::System.Text.Encoding.UTF8.GetBytes("written");
+        internal static readonly byte[] KeyPath = global::System.Text.Encoding.UTF8.GetBytes("path");
 
-        internal static ReporterFlushResult Read(ref Utf8JsonReader reader)
+        internal static ReporterFlushResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _written = default!;
             string? _path = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyWritten))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _written = CoprocessReader.ReadInteger(ref reader, 0);
+                    _written = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 0);
                 }
                 else if (reader.ValueTextEquals(KeyPath))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                    _path = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 3UL) != 3UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ReporterFlushResult(_written, _path);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"written\":");
-            CoprocessJson.WriteInteger(builder, Written);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Written);
             builder.Append(",\"path\":");
-            if (Path is null) { builder.Append("null"); } else { CoprocessJson.WriteString(builder, Path); }
+            if (Path is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Path); }
             builder.Append('}');
         }
     }
@@ -4482,18 +4482,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ReporterSetUploadParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterSetUploadParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterSetUploadParams</c>.</exception>
         public static ReporterSetUploadParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterSetUploadParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReporterSetUploadParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReporterSetUploadParams");
             }
@@ -4503,18 +4503,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ReporterSetUploadParams</c> strictly from an already-parsed value (the
         /// JSON-text rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterSetUploadParams</c>.</exception>
-        public static ReporterSetUploadParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ReporterSetUploadParams</c>.</exception>
+        public static ReporterSetUploadParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterSetUploadParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReporterSetUploadParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReporterSetUploadParams");
             }
@@ -4525,36 +4525,36 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ReporterSetUploadParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ReporterSetUploadParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             bool _enabled = default!;
             string? _path = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("enabled"))
                 {
-                    _enabled = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "enabled"), "boolean");
+                    _enabled = global::Mcptest.Sdk.CoprocessJson.ReadBoolean(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "enabled"), "boolean");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("path"))
                 {
-                    _path = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string");
+                    _path = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "path"), "string");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("enabled", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("enabled", at);
             }
             return new ReporterSetUploadParams(_enabled)
             {
@@ -4562,37 +4562,37 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
-        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyEnabled = global::System.Text.Encoding.UTF8.GetBytes("enabled");
+        internal static readonly byte[] KeyPath = global::System.Text.Encoding.UTF8.GetBytes("path");
 
-        internal static ReporterSetUploadParams Read(ref Utf8JsonReader reader)
+        internal static ReporterSetUploadParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             bool _enabled = default!;
             string? _path = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyEnabled))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _enabled = CoprocessReader.ReadBoolean(ref reader);
+                    _enabled = global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyPath))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _path = CoprocessReader.ReadString(ref reader);
+                    _path = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ReporterSetUploadParams(_enabled)
             {
@@ -4600,15 +4600,15 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"enabled\":");
-            CoprocessJson.WriteBoolean(builder, Enabled);
+            global::Mcptest.Sdk.CoprocessJson.WriteBoolean(builder, Enabled);
             if (Path != null)
             {
                 builder.Append(",\"path\":");
-                CoprocessJson.WriteString(builder, Path);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Path);
             }
             builder.Append('}');
         }
@@ -4647,18 +4647,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ReporterStatus</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterStatus</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ReporterStatus</c>.</exception>
         public static ReporterStatus Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterStatus value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReporterStatus value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReporterStatus");
             }
@@ -4668,18 +4668,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ReporterStatus</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ReporterStatus</c>.</exception>
-        public static ReporterStatus FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ReporterStatus</c>.</exception>
+        public static ReporterStatus FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ReporterStatus value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ReporterStatus value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ReporterStatus");
             }
@@ -4690,107 +4690,107 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ReporterStatus Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ReporterStatus Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             bool _enabled = default!;
             string? _path = null;
             long _pending = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("enabled"))
                 {
-                    _enabled = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "enabled"), "boolean");
+                    _enabled = global::Mcptest.Sdk.CoprocessJson.ReadBoolean(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "enabled"), "boolean");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("path"))
                 {
-                    _path = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "path"), "string or null");
+                    _path = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "path"), "string or null");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("pending"))
                 {
-                    _pending = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "pending"), "integer", 0);
+                    _pending = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pending"), "integer", 0);
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("enabled", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("enabled", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("path", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("path", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("pending", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("pending", at);
             }
             return new ReporterStatus(_enabled, _path, _pending);
         }
 
-        internal static readonly byte[] KeyEnabled = Encoding.UTF8.GetBytes("enabled");
-        internal static readonly byte[] KeyPath = Encoding.UTF8.GetBytes("path");
-        internal static readonly byte[] KeyPending = Encoding.UTF8.GetBytes("pending");
+        internal static readonly byte[] KeyEnabled = global::System.Text.Encoding.UTF8.GetBytes("enabled");
+        internal static readonly byte[] KeyPath = global::System.Text.Encoding.UTF8.GetBytes("path");
+        internal static readonly byte[] KeyPending = global::System.Text.Encoding.UTF8.GetBytes("pending");
 
-        internal static ReporterStatus Read(ref Utf8JsonReader reader)
+        internal static ReporterStatus Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             bool _enabled = default!;
             string? _path = null;
             long _pending = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyEnabled))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _enabled = CoprocessReader.ReadBoolean(ref reader);
+                    _enabled = global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyPath))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _path = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                    _path = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyPending))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _pending = CoprocessReader.ReadInteger(ref reader, 0);
+                    _pending = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 0);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ReporterStatus(_enabled, _path, _pending);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"enabled\":");
-            CoprocessJson.WriteBoolean(builder, Enabled);
+            global::Mcptest.Sdk.CoprocessJson.WriteBoolean(builder, Enabled);
             builder.Append(",\"path\":");
-            if (Path is null) { builder.Append("null"); } else { CoprocessJson.WriteString(builder, Path); }
+            if (Path is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Path); }
             builder.Append(",\"pending\":");
-            CoprocessJson.WriteInteger(builder, Pending);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Pending);
             builder.Append('}');
         }
     }
@@ -4808,8 +4808,8 @@ namespace Mcptest.Sdk
         public Request(JsonRpcVersion jsonrpc, RequestId id, string method)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Method = method ?? throw new ArgumentNullException(nameof(method));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Method = method ?? throw new global::System.ArgumentNullException(nameof(method));
         }
 
         /// <summary>
@@ -4836,18 +4836,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Request</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static Request Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Request value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -4857,18 +4857,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
-        public static Request FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static Request FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Request value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -4879,56 +4879,56 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Request Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Request Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             Params? _params = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("method"))
                 {
-                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    _method = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "method"), "string");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("params"))
                 {
-                    _params = Params.Read(member.Value, new CoprocessPath(at, "params"), "object");
+                    _params = Params.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "params"), "object");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("method", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("method", at);
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -4936,53 +4936,53 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        internal static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyMethod = global::System.Text.Encoding.UTF8.GetBytes("method");
+        internal static readonly byte[] KeyParams = global::System.Text.Encoding.UTF8.GetBytes("params");
 
-        internal static Request Read(ref Utf8JsonReader reader)
+        internal static Request Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             Params? _params = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMethod))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _method = CoprocessReader.ReadString(ref reader);
+                    _method = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyParams))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
                     _params = Params.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -4990,7 +4990,7 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -4998,7 +4998,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"method\":");
-            CoprocessJson.WriteString(builder, Method);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Method);
             if (Params != null)
             {
                 builder.Append(",\"params\":");
@@ -5026,7 +5026,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public RequestId(string text)
         {
-            Text = text ?? throw new ArgumentNullException(nameof(text));
+            Text = text ?? throw new global::System.ArgumentNullException(nameof(text));
         }
 
         /// <summary>
@@ -5052,23 +5052,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The id as text (an integer in invariant digits).
         /// </summary>
-        public override string ToString() => Text ?? (Integer ?? 0).ToString(CultureInfo.InvariantCulture);
+        public override string ToString() => Text ?? (Integer ?? 0).ToString(global::System.Globalization.CultureInfo.InvariantCulture);
 
         /// <summary>
         /// Decodes a <c>RequestId</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
         public static RequestId Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestId value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "integer or string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "integer or string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("RequestId");
             }
@@ -5078,18 +5078,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>RequestId</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
-        public static RequestId FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
+        public static RequestId FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestId value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "integer or string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "integer or string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("RequestId");
             }
@@ -5100,46 +5100,46 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static RequestId Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static RequestId Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind == JsonValueKind.String)
+            if (json.ValueKind == global::System.Text.Json.JsonValueKind.String)
             {
                 return new RequestId(json.GetString() ?? string.Empty);
             }
-            if (!CoprocessJson.TryReadInteger(json, out long integer))
+            if (!global::Mcptest.Sdk.CoprocessJson.TryReadInteger(json, out long integer))
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             return new RequestId(integer);
         }
 
-        internal static RequestId Read(ref Utf8JsonReader reader)
+        internal static RequestId Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            if (reader.TokenType == JsonTokenType.String)
+            if (reader.TokenType == global::System.Text.Json.JsonTokenType.String)
             {
                 return new RequestId(reader.GetString() ?? string.Empty);
             }
-            if (!CoprocessReader.TryReadInteger(ref reader, out long integer))
+            if (!global::Mcptest.Sdk.CoprocessReader.TryReadInteger(ref reader, out long integer))
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new RequestId(integer);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             if (Text != null)
             {
-                CoprocessJson.WriteString(builder, Text);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Text);
             }
             else
             {
-                CoprocessJson.WriteInteger(builder, Integer ?? 0);
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Integer ?? 0);
             }
         }
     }
@@ -5155,7 +5155,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Response(SuccessResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -5163,7 +5163,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Response(ErrorResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -5195,18 +5195,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Response</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static Response Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Response value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -5216,18 +5216,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
-        public static Response FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static Response FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Response value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -5238,16 +5238,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Response Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Response Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             int found = 0;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("result"))
                 {
@@ -5265,21 +5265,21 @@ namespace Mcptest.Sdk
                 case 2:
                     return new Response(ErrorResponse.Read(json, at, expected));
                 case 0:
-                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("neither `result` nor `error`", at);
                 default:
-                    throw new CoprocessShapeException("both `result` and `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("both `result` and `error`", at);
             }
         }
 
-        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyResult = global::System.Text.Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyError = global::System.Text.Encoding.UTF8.GetBytes("error");
 
-        internal static Response Read(ref Utf8JsonReader reader)
+        internal static Response Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            Utf8JsonReader start = reader;
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
             int found = 0;
-            while (found == 0 && CoprocessReader.NextName(ref reader))
+            while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyResult))
                 {
@@ -5303,11 +5303,11 @@ namespace Mcptest.Sdk
                 case 2:
                     return new Response(ErrorResponse.Read(ref reader));
                 default:
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             switch (Value)
             {
@@ -5329,18 +5329,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ShutdownResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ShutdownResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ShutdownResult</c>.</exception>
         public static ShutdownResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ShutdownResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ShutdownResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ShutdownResult");
             }
@@ -5350,18 +5350,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ShutdownResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ShutdownResult</c>.</exception>
-        public static ShutdownResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ShutdownResult</c>.</exception>
+        public static ShutdownResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ShutdownResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ShutdownResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ShutdownResult");
             }
@@ -5372,32 +5372,32 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ShutdownResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ShutdownResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
-                throw CoprocessJson.Unknown(member.Name, at);
+                throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
             }
             return new ShutdownResult();
         }
 
-        internal static ShutdownResult Read(ref Utf8JsonReader reader)
+        internal static ShutdownResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            while (CoprocessReader.NextName(ref reader))
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ShutdownResult();
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append('}');
@@ -5412,10 +5412,10 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="SuccessResponse"/> from its required fields.
         /// </summary>
-        public SuccessResponse(JsonRpcVersion jsonrpc, RequestId id, JsonElement result)
+        public SuccessResponse(JsonRpcVersion jsonrpc, RequestId id, global::System.Text.Json.JsonElement result)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
             Result = result;
         }
 
@@ -5432,23 +5432,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The method's result, of the shape the method table names.
         /// </summary>
-        public JsonElement Result { get; set; }
+        public global::System.Text.Json.JsonElement Result { get; set; }
 
         /// <summary>
         /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -5458,18 +5458,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
-        public static SuccessResponse FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponse FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -5480,28 +5480,28 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static SuccessResponse Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static SuccessResponse Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
-            JsonElement _result = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Text.Json.JsonElement _result = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("result"))
@@ -5511,68 +5511,68 @@ namespace Mcptest.Sdk
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("result", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("result", at);
             }
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyResult = global::System.Text.Encoding.UTF8.GetBytes("result");
 
-        internal static SuccessResponse Read(ref Utf8JsonReader reader)
+        internal static SuccessResponse Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
-            JsonElement _result = default!;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Text.Json.JsonElement _result = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyResult))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _result = CoprocessReader.ReadAny(ref reader);
+                    _result = global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -5580,7 +5580,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"result\":");
-            CoprocessJson.WriteAny(builder, Result);
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Result);
             builder.Append('}');
         }
     }
@@ -5594,16 +5594,16 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="ToolCallPassthrough"/> from its required fields.
         /// </summary>
-        public ToolCallPassthrough(List<McpObject> content)
+        public ToolCallPassthrough(global::System.Collections.Generic.List<McpObject> content)
         {
-            Content = content ?? throw new ArgumentNullException(nameof(content));
+            Content = content ?? throw new global::System.ArgumentNullException(nameof(content));
         }
 
         /// <summary>
         /// The result's content blocks (text, image, audio, resource links, embedded resources), as
         /// MCP defines them.
         /// </summary>
-        public List<McpObject> Content { get; set; }
+        public global::System.Collections.Generic.List<McpObject> Content { get; set; }
 
         /// <summary>
         /// The tool's structured result, when it returned one.
@@ -5623,18 +5623,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ToolCallPassthrough</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ToolCallPassthrough</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ToolCallPassthrough</c>.</exception>
         public static ToolCallPassthrough Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ToolCallPassthrough value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ToolCallPassthrough value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ToolCallPassthrough");
             }
@@ -5644,18 +5644,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ToolCallPassthrough</c> strictly from an already-parsed value (the
         /// JSON-text rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ToolCallPassthrough</c>.</exception>
-        public static ToolCallPassthrough FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ToolCallPassthrough</c>.</exception>
+        public static ToolCallPassthrough FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ToolCallPassthrough value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ToolCallPassthrough value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ToolCallPassthrough");
             }
@@ -5666,46 +5666,46 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ToolCallPassthrough Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ToolCallPassthrough Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
-            List<McpObject> _content = default!;
+            global::System.Collections.Generic.List<McpObject> _content = default!;
             McpObject? _structuredContent = null;
             bool? _isError = null;
             McpObject? _meta = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("content"))
                 {
-                    _content = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "content"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
+                    _content = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "content"), "array", (item0, at0) => McpObject.Read(item0, at0, "object"));
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("structuredContent"))
                 {
-                    _structuredContent = McpObject.Read(member.Value, new CoprocessPath(at, "structuredContent"), "object");
+                    _structuredContent = McpObject.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "structuredContent"), "object");
                 }
                 else if (member.NameEquals("isError"))
                 {
-                    _isError = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "isError"), "boolean");
+                    _isError = global::Mcptest.Sdk.CoprocessJson.ReadBoolean(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "isError"), "boolean");
                 }
                 else if (member.NameEquals("_meta"))
                 {
-                    _meta = McpObject.Read(member.Value, new CoprocessPath(at, "_meta"), "object");
+                    _meta = McpObject.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "_meta"), "object");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("content", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("content", at);
             }
             return new ToolCallPassthrough(_content)
             {
@@ -5715,53 +5715,53 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyContent = Encoding.UTF8.GetBytes("content");
-        internal static readonly byte[] KeyStructuredContent = Encoding.UTF8.GetBytes("structuredContent");
-        internal static readonly byte[] KeyIsError = Encoding.UTF8.GetBytes("isError");
-        internal static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
+        internal static readonly byte[] KeyContent = global::System.Text.Encoding.UTF8.GetBytes("content");
+        internal static readonly byte[] KeyStructuredContent = global::System.Text.Encoding.UTF8.GetBytes("structuredContent");
+        internal static readonly byte[] KeyIsError = global::System.Text.Encoding.UTF8.GetBytes("isError");
+        internal static readonly byte[] KeyMeta = global::System.Text.Encoding.UTF8.GetBytes("_meta");
 
-        internal static ToolCallPassthrough Read(ref Utf8JsonReader reader)
+        internal static ToolCallPassthrough Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
-            List<McpObject> _content = default!;
+            global::System.Collections.Generic.List<McpObject> _content = default!;
             McpObject? _structuredContent = null;
             bool? _isError = null;
             McpObject? _meta = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyContent))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _content = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => McpObject.Read(ref item0));
+                    _content = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => McpObject.Read(ref item0));
                 }
                 else if (reader.ValueTextEquals(KeyStructuredContent))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _structuredContent = McpObject.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyIsError))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _isError = CoprocessReader.ReadBoolean(ref reader);
+                    _isError = global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMeta))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
                     _meta = McpObject.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ToolCallPassthrough(_content)
             {
@@ -5771,11 +5771,11 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"content\":");
-            CoprocessJson.WriteArray(builder, Content, (b0, item0) => { item0.Write(b0); });
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Content, (b0, item0) => { item0.Write(b0); });
             if (StructuredContent != null)
             {
                 builder.Append(",\"structuredContent\":");
@@ -5784,7 +5784,7 @@ namespace Mcptest.Sdk
             if (IsError != null)
             {
                 builder.Append(",\"isError\":");
-                CoprocessJson.WriteBoolean(builder, IsError.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteBoolean(builder, IsError.Value);
             }
             if (Meta != null)
             {
@@ -5805,7 +5805,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="Verdict"/> from its required fields.
         /// </summary>
-        public Verdict(bool success, JsonElement data, string? text, string? error, long durationMs)
+        public Verdict(bool success, global::System.Text.Json.JsonElement data, string? text, string? error, long durationMs)
         {
             Success = success;
             Data = data;
@@ -5822,7 +5822,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The tool's structured content (<c>structuredContent</c>), or null when it returned none.
         /// </summary>
-        public JsonElement Data { get; set; }
+        public global::System.Text.Json.JsonElement Data { get; set; }
 
         /// <summary>
         /// The text content blocks of the result joined with newlines, or null when there were
@@ -5843,18 +5843,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Verdict</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Verdict</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Verdict</c>.</exception>
         public static Verdict Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Verdict value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Verdict value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Verdict");
             }
@@ -5864,18 +5864,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Verdict</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Verdict</c>.</exception>
-        public static Verdict FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Verdict</c>.</exception>
+        public static Verdict FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Verdict value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Verdict value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Verdict");
             }
@@ -5886,25 +5886,25 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Verdict Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Verdict Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             bool _success = default!;
-            JsonElement _data = default!;
+            global::System.Text.Json.JsonElement _data = default!;
             string? _text = null;
             string? _error = null;
             long _durationMs = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("success"))
                 {
-                    _success = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "success"), "boolean");
+                    _success = global::Mcptest.Sdk.CoprocessJson.ReadBoolean(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "success"), "boolean");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("data"))
@@ -5914,119 +5914,119 @@ namespace Mcptest.Sdk
                 }
                 else if (member.NameEquals("text"))
                 {
-                    _text = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "text"), "string or null");
+                    _text = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "text"), "string or null");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("error"))
                 {
-                    _error = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "error"), "string or null");
+                    _error = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "error"), "string or null");
                     seen |= 1UL << 3;
                 }
                 else if (member.NameEquals("duration_ms"))
                 {
-                    _durationMs = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "duration_ms"), "integer", 0);
+                    _durationMs = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "duration_ms"), "integer", 0);
                     seen |= 1UL << 4;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("success", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("success", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("data", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("data", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("text", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("text", at);
             }
             if ((seen & (1UL << 3)) == 0)
             {
-                throw CoprocessJson.Missing("error", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("error", at);
             }
             if ((seen & (1UL << 4)) == 0)
             {
-                throw CoprocessJson.Missing("duration_ms", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("duration_ms", at);
             }
             return new Verdict(_success, _data, _text, _error, _durationMs);
         }
 
-        internal static readonly byte[] KeySuccess = Encoding.UTF8.GetBytes("success");
-        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
-        internal static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
-        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
-        internal static readonly byte[] KeyDurationMs = Encoding.UTF8.GetBytes("duration_ms");
+        internal static readonly byte[] KeySuccess = global::System.Text.Encoding.UTF8.GetBytes("success");
+        internal static readonly byte[] KeyData = global::System.Text.Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyText = global::System.Text.Encoding.UTF8.GetBytes("text");
+        internal static readonly byte[] KeyError = global::System.Text.Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyDurationMs = global::System.Text.Encoding.UTF8.GetBytes("duration_ms");
 
-        internal static Verdict Read(ref Utf8JsonReader reader)
+        internal static Verdict Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             bool _success = default!;
-            JsonElement _data = default!;
+            global::System.Text.Json.JsonElement _data = default!;
             string? _text = null;
             string? _error = null;
             long _durationMs = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeySuccess))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _success = CoprocessReader.ReadBoolean(ref reader);
+                    _success = global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyData))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _data = CoprocessReader.ReadAny(ref reader);
+                    _data = global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyText))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _text = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                    _text = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyError))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _error = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                    _error = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyDurationMs))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 4);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
                     reader.Read();
-                    _durationMs = CoprocessReader.ReadInteger(ref reader, 0);
+                    _durationMs = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 0);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 31UL) != 31UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new Verdict(_success, _data, _text, _error, _durationMs);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"success\":");
-            CoprocessJson.WriteBoolean(builder, Success);
+            global::Mcptest.Sdk.CoprocessJson.WriteBoolean(builder, Success);
             builder.Append(",\"data\":");
-            CoprocessJson.WriteAny(builder, Data);
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Data);
             builder.Append(",\"text\":");
-            if (Text is null) { builder.Append("null"); } else { CoprocessJson.WriteString(builder, Text); }
+            if (Text is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Text); }
             builder.Append(",\"error\":");
-            if (Error is null) { builder.Append("null"); } else { CoprocessJson.WriteString(builder, Error); }
+            if (Error is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Error); }
             builder.Append(",\"duration_ms\":");
-            CoprocessJson.WriteInteger(builder, DurationMs);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, DurationMs);
             builder.Append('}');
         }
     }
@@ -6036,7 +6036,7 @@ namespace Mcptest.Sdk
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
     /// </summary>
-    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class RequestOf<TParams> where TParams : class
     {
         /// <summary>
@@ -6045,8 +6045,8 @@ namespace Mcptest.Sdk
         public RequestOf(JsonRpcVersion jsonrpc, RequestId id, string method)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Method = method ?? throw new ArgumentNullException(nameof(method));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Method = method ?? throw new global::System.ArgumentNullException(nameof(method));
         }
 
         /// <summary>
@@ -6073,18 +6073,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Request</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static RequestOf<TParams> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -6094,18 +6094,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
-        public static RequestOf<TParams> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -6116,56 +6116,56 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static RequestOf<TParams> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static RequestOf<TParams> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             TParams? _params = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("method"))
                 {
-                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    _method = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "method"), "string");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("params"))
                 {
-                    _params = CoprocessCodec<TParams>.Get().Read(member.Value, new CoprocessPath(at, "params"), "object");
+                    _params = global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "params"), "object");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("method", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("method", at);
             }
             return new RequestOf<TParams>(_jsonrpc, _id, _method)
             {
@@ -6173,48 +6173,48 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
+        internal static RequestOf<TParams> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             TParams? _params = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(Request.KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyMethod))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _method = CoprocessReader.ReadString(ref reader);
+                    _method = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyParams))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _params = CoprocessCodec<TParams>.Get().Read(ref reader);
+                    _params = global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new RequestOf<TParams>(_jsonrpc, _id, _method)
             {
@@ -6222,7 +6222,7 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -6230,11 +6230,11 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"method\":");
-            CoprocessJson.WriteString(builder, Method);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Method);
             if (Params != null)
             {
                 builder.Append(",\"params\":");
-                CoprocessCodec<TParams>.Get().Write(builder, Params);
+                global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Write(builder, Params);
             }
             builder.Append('}');
         }
@@ -6246,7 +6246,7 @@ namespace Mcptest.Sdk
     /// reported as the <c>SuccessResponse</c>'s, with its path from the frame's root
     /// (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class SuccessResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -6255,8 +6255,8 @@ namespace Mcptest.Sdk
         public SuccessResponseOf(JsonRpcVersion jsonrpc, RequestId id, TResult result)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Result = result ?? throw new ArgumentNullException(nameof(result));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Result = result ?? throw new global::System.ArgumentNullException(nameof(result));
         }
 
         /// <summary>
@@ -6277,18 +6277,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponseOf<TResult> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -6298,18 +6298,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
-        public static SuccessResponseOf<TResult> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -6320,95 +6320,95 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static SuccessResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static SuccessResponseOf<TResult> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             TResult _result = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("result"))
                 {
-                    _result = CoprocessCodec<TResult>.Get().Read(member.Value, new CoprocessPath(at, "result"), "object");
+                    _result = global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "result"), "object");
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("result", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("result", at);
             }
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        internal static SuccessResponseOf<TResult> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             TResult _result = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(SuccessResponse.KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(SuccessResponse.KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(SuccessResponse.KeyResult))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _result = CoprocessCodec<TResult>.Get().Read(ref reader);
+                    _result = global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -6416,7 +6416,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"result\":");
-            CoprocessCodec<TResult>.Get().Write(builder, Result);
+            global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Write(builder, Result);
             builder.Append('}');
         }
     }
@@ -6426,7 +6426,7 @@ namespace Mcptest.Sdk
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Response</c>'s, with its path from the frame's root (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class ResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -6434,7 +6434,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public ResponseOf(SuccessResponseOf<TResult> value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -6442,7 +6442,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public ResponseOf(ErrorResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -6475,18 +6475,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Response</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static ResponseOf<TResult> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -6496,18 +6496,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
-        public static ResponseOf<TResult> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -6518,16 +6518,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ResponseOf<TResult> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             int found = 0;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("result"))
                 {
@@ -6545,18 +6545,18 @@ namespace Mcptest.Sdk
                 case 2:
                     return new ResponseOf<TResult>(ErrorResponse.Read(json, at, expected));
                 case 0:
-                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("neither `result` nor `error`", at);
                 default:
-                    throw new CoprocessShapeException("both `result` and `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("both `result` and `error`", at);
             }
         }
 
-        internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        internal static ResponseOf<TResult> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            Utf8JsonReader start = reader;
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
             int found = 0;
-            while (found == 0 && CoprocessReader.NextName(ref reader))
+            while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(Response.KeyResult))
                 {
@@ -6580,11 +6580,11 @@ namespace Mcptest.Sdk
                 case 2:
                     return new ResponseOf<TResult>(ErrorResponse.Read(ref reader));
                 default:
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             switch (Value)
             {
@@ -6599,7 +6599,8 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
-    /// Finds the decoders and the encoder of a generated class for <see cref="CoprocessCodec{T}"/>.
+    /// Finds the decoders and the encoder of a generated class for <see
+    /// cref="global::Mcptest.Sdk.CoprocessCodec{T}"/>.
     /// </summary>
     internal static class CoprocessCodecs
     {
@@ -6607,127 +6608,127 @@ namespace Mcptest.Sdk
         {
             if (type == typeof(CacheSetModeParams))
             {
-                return new CoprocessCodec<CacheSetModeParams>(CacheSetModeParams.Read, (ref Utf8JsonReader reader) => CacheSetModeParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<CacheSetModeParams>(CacheSetModeParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => CacheSetModeParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(CacheSetModeResult))
             {
-                return new CoprocessCodec<CacheSetModeResult>(CacheSetModeResult.Read, (ref Utf8JsonReader reader) => CacheSetModeResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<CacheSetModeResult>(CacheSetModeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => CacheSetModeResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(CallParams))
             {
-                return new CoprocessCodec<CallParams>(CallParams.Read, (ref Utf8JsonReader reader) => CallParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<CallParams>(CallParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => CallParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(CallPromptParams))
             {
-                return new CoprocessCodec<CallPromptParams>(CallPromptParams.Read, (ref Utf8JsonReader reader) => CallPromptParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<CallPromptParams>(CallPromptParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => CallPromptParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(CallPromptResult))
             {
-                return new CoprocessCodec<CallPromptResult>(CallPromptResult.Read, (ref Utf8JsonReader reader) => CallPromptResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<CallPromptResult>(CallPromptResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => CallPromptResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(CallResult))
             {
-                return new CoprocessCodec<CallResult>(CallResult.Read, (ref Utf8JsonReader reader) => CallResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<CallResult>(CallResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => CallResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(CassetteSetModeParams))
             {
-                return new CoprocessCodec<CassetteSetModeParams>(CassetteSetModeParams.Read, (ref Utf8JsonReader reader) => CassetteSetModeParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<CassetteSetModeParams>(CassetteSetModeParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => CassetteSetModeParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(CassetteSetModeResult))
             {
-                return new CoprocessCodec<CassetteSetModeResult>(CassetteSetModeResult.Read, (ref Utf8JsonReader reader) => CassetteSetModeResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<CassetteSetModeResult>(CassetteSetModeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => CassetteSetModeResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(EmptyParams))
             {
-                return new CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ErrorObject))
             {
-                return new CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ErrorResponse))
             {
-                return new CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(HandshakeParams))
             {
-                return new CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(HandshakeResult))
             {
-                return new CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(InitializeResult))
             {
-                return new CoprocessCodec<InitializeResult>(InitializeResult.Read, (ref Utf8JsonReader reader) => InitializeResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<InitializeResult>(InitializeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => InitializeResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ListResourcesResult))
             {
-                return new CoprocessCodec<ListResourcesResult>(ListResourcesResult.Read, (ref Utf8JsonReader reader) => ListResourcesResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ListResourcesResult>(ListResourcesResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ListResourcesResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ListToolsResult))
             {
-                return new CoprocessCodec<ListToolsResult>(ListToolsResult.Read, (ref Utf8JsonReader reader) => ListToolsResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ListToolsResult>(ListToolsResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ListToolsResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(McpObject))
             {
-                return new CoprocessCodec<McpObject>(McpObject.Read, (ref Utf8JsonReader reader) => McpObject.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<McpObject>(McpObject.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => McpObject.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Params))
             {
-                return new CoprocessCodec<Params>(Params.Read, (ref Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Params>(Params.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(PromptArguments))
             {
-                return new CoprocessCodec<PromptArguments>(PromptArguments.Read, (ref Utf8JsonReader reader) => PromptArguments.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<PromptArguments>(PromptArguments.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => PromptArguments.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ReadResourceParams))
             {
-                return new CoprocessCodec<ReadResourceParams>(ReadResourceParams.Read, (ref Utf8JsonReader reader) => ReadResourceParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ReadResourceParams>(ReadResourceParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ReadResourceParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ReadResourceResult))
             {
-                return new CoprocessCodec<ReadResourceResult>(ReadResourceResult.Read, (ref Utf8JsonReader reader) => ReadResourceResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ReadResourceResult>(ReadResourceResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ReadResourceResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ReporterFlushResult))
             {
-                return new CoprocessCodec<ReporterFlushResult>(ReporterFlushResult.Read, (ref Utf8JsonReader reader) => ReporterFlushResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ReporterFlushResult>(ReporterFlushResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ReporterFlushResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ReporterSetUploadParams))
             {
-                return new CoprocessCodec<ReporterSetUploadParams>(ReporterSetUploadParams.Read, (ref Utf8JsonReader reader) => ReporterSetUploadParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ReporterSetUploadParams>(ReporterSetUploadParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ReporterSetUploadParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ReporterStatus))
             {
-                return new CoprocessCodec<ReporterStatus>(ReporterStatus.Read, (ref Utf8JsonReader reader) => ReporterStatus.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ReporterStatus>(ReporterStatus.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ReporterStatus.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Request))
             {
-                return new CoprocessCodec<Request>(Request.Read, (ref Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Request>(Request.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(RequestId))
             {
-                return new CoprocessCodec<RequestId>(RequestId.Read, (ref Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<RequestId>(RequestId.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Response))
             {
-                return new CoprocessCodec<Response>(Response.Read, (ref Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Response>(Response.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ShutdownResult))
             {
-                return new CoprocessCodec<ShutdownResult>(ShutdownResult.Read, (ref Utf8JsonReader reader) => ShutdownResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ShutdownResult>(ShutdownResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ShutdownResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(SuccessResponse))
             {
-                return new CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ToolCallPassthrough))
             {
-                return new CoprocessCodec<ToolCallPassthrough>(ToolCallPassthrough.Read, (ref Utf8JsonReader reader) => ToolCallPassthrough.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ToolCallPassthrough>(ToolCallPassthrough.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ToolCallPassthrough.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Verdict))
             {
-                return new CoprocessCodec<Verdict>(Verdict.Read, (ref Utf8JsonReader reader) => Verdict.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Verdict>(Verdict.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Verdict.Read(ref reader), (builder, value) => value.Write(builder));
             }
             return null;
         }

@@ -54,7 +54,7 @@ namespace Mcptest.Sdk
         /// The method table, in table order: name, params type, whether params are required, result
         /// type.
         /// </summary>
-        public static readonly IReadOnlyList<MethodSpec> MethodTable = Array.AsReadOnly(new[]
+        public static readonly global::System.Collections.Generic.IReadOnlyList<MethodSpec> MethodTable = global::System.Array.AsReadOnly(new[]
         {
             new MethodSpec(Methods.CoprocessHandshake, typeof(HandshakeParams), true, typeof(HandshakeResult)),
         });
@@ -88,7 +88,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The error-code table, in table order.
         /// </summary>
-        public static readonly IReadOnlyList<ErrorCodeSpec> ErrorCodeTable = Array.AsReadOnly(new[]
+        public static readonly global::System.Collections.Generic.IReadOnlyList<ErrorCodeSpec> ErrorCodeTable = global::System.Array.AsReadOnly(new[]
         {
             new ErrorCodeSpec("ParseError", ErrorCodes.ParseError),
             new ErrorCodeSpec("MethodNotFound", ErrorCodes.MethodNotFound),
@@ -98,7 +98,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The suite lanes an SDK cannot drive over the coprocess, in table order.
         /// </summary>
-        public static readonly IReadOnlyList<string> UnsupportedLanes = Array.AsReadOnly(new[] { "compliance" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> UnsupportedLanes = global::System.Array.AsReadOnly(new[] { "compliance" });
 
         /// <summary>
         /// The message for a lane the SDK cannot drive, naming the CLI command that runs it with
@@ -131,8 +131,8 @@ namespace Mcptest.Sdk
         /// Checks the response frame to the handshake: the binary's <c>HandshakeResult</c> when it
         /// speaks this SDK's version.
         /// </summary>
-        /// <exception cref="CoprocessVersionException">The binary speaks another version or answered with an error.</exception>
-        /// <exception cref="CoprocessDecodeException">The text is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessVersionException">The binary speaks another version or answered with an error.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text is not a <c>Response</c>.</exception>
         public static HandshakeResult CheckHandshakeResponse(string response)
         {
             return CheckHandshakeResponse(Response.Decode(response));
@@ -149,18 +149,18 @@ namespace Mcptest.Sdk
                 ErrorObject error = failure.Error;
                 if (error.Code == ErrorCodes.MethodNotFound)
                 {
-                    throw new CoprocessVersionException(SdkMismatch(1));
+                    throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(1));
                 }
-                if (error.Code == ErrorCodes.InvalidParams && error.Message.StartsWith("coprocess protocol version mismatch: this mcptest binary speaks v", StringComparison.Ordinal))
+                if (error.Code == ErrorCodes.InvalidParams && error.Message.StartsWith("coprocess protocol version mismatch: this mcptest binary speaks v", global::System.StringComparison.Ordinal))
                 {
-                    throw new CoprocessVersionException(error.Message);
+                    throw new global::Mcptest.Sdk.CoprocessVersionException(error.Message);
                 }
-                throw new CoprocessVersionException("coprocess handshake failed: the mcptest binary answered " + error.Code.ToString(CultureInfo.InvariantCulture) + ": " + error.Message);
+                throw new global::Mcptest.Sdk.CoprocessVersionException("coprocess handshake failed: the mcptest binary answered " + error.Code.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + ": " + error.Message);
             }
             HandshakeResult result = HandshakeResult.FromJson(response.SuccessResponse!.Result);
             if (result.ProtocolVersion != CoprocessProtocolVersion)
             {
-                throw new CoprocessVersionException(SdkMismatch(result.ProtocolVersion));
+                throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(result.ProtocolVersion));
             }
             return result;
         }
@@ -172,19 +172,19 @@ namespace Mcptest.Sdk
         private static string SdkMismatch(long binaryProtocol)
         {
             string advice = binaryProtocol < CoprocessProtocolVersion ? "Upgrade the mcptest binary (or pin the SDK to the matching release)." : "Upgrade the SDK (or pin the mcptest binary to the matching release).";
-            return "mcptest binary speaks coprocess v" + binaryProtocol.ToString(CultureInfo.InvariantCulture) + "; this SDK needs v" + CoprocessProtocolVersion.ToString(CultureInfo.InvariantCulture) + ". " + advice;
+            return "mcptest binary speaks coprocess v" + binaryProtocol.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + "; this SDK needs v" + CoprocessProtocolVersion.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + ". " + advice;
         }
 
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly IReadOnlyList<string> TypeNames = Array.AsReadOnly(new[] { "Bag", "Circle", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "Import", "JsonRpcVersion", "Keywords", "Label", "Params", "Request", "RequestId", "Response", "Shape", "Square", "SuccessResponse" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bag", "Circle", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "Import", "JsonRpcVersion", "Keywords", "Label", "Params", "Request", "RequestId", "Response", "Shape", "Square", "SuccessResponse" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text is not a value of that type.</exception>
-        /// <exception cref="ArgumentException">There is no type of that name.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text is not a value of that type.</exception>
+        /// <exception cref="global::System.ArgumentException">There is no type of that name.</exception>
         public static object Decode(string typeName, string json)
         {
             switch (typeName)
@@ -226,14 +226,14 @@ namespace Mcptest.Sdk
                 case "SuccessResponse":
                     return SuccessResponse.Decode(json);
                 default:
-                    throw new ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
+                    throw new global::System.ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
             }
         }
 
         /// <summary>
         /// Encodes a value of any generated type as one line of JSON text.
         /// </summary>
-        /// <exception cref="ArgumentException">The value is not of a generated type.</exception>
+        /// <exception cref="global::System.ArgumentException">The value is not of a generated type.</exception>
         public static string Encode(object value)
         {
             switch (value)
@@ -275,7 +275,7 @@ namespace Mcptest.Sdk
                 case SuccessResponse value17:
                     return value17.ToJson();
                 default:
-                    throw new ArgumentException("not a generated coprocess type", nameof(value));
+                    throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
         }
     }
@@ -345,31 +345,31 @@ namespace Mcptest.Sdk
     /// <summary>
     /// A map of integers.
     /// </summary>
-    public sealed class Bag : Dictionary<string, long>
+    public sealed class Bag : global::System.Collections.Generic.Dictionary<string, long>
     {
         /// <summary>
         /// Creates an empty <see cref="Bag"/>.
         /// </summary>
         public Bag()
-            : base(StringComparer.Ordinal)
+            : base(global::System.StringComparer.Ordinal)
         {
         }
 
         /// <summary>
         /// Decodes a <c>Bag</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Bag</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Bag</c>.</exception>
         public static Bag Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Bag value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Bag value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Bag");
             }
@@ -379,18 +379,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Bag</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Bag</c>.</exception>
-        public static Bag FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Bag</c>.</exception>
+        public static Bag FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Bag value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Bag value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Bag");
             }
@@ -401,41 +401,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Bag Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Bag Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             var result = new Bag();
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
-                result.Add(member.Name, CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, member.Name), "integer"));
+                result.Add(member.Name, global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, member.Name), "integer"));
             }
             return result;
         }
 
-        internal static Bag Read(ref Utf8JsonReader reader)
+        internal static Bag Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            return CoprocessReader.ReadMap<Bag, long>(ref reader, new Bag(), (ref Utf8JsonReader value) => CoprocessReader.ReadInteger(ref value));
+            return global::Mcptest.Sdk.CoprocessReader.ReadMap<Bag, long>(ref reader, new Bag(), (ref global::System.Text.Json.Utf8JsonReader value) => global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref value));
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             bool first = true;
-            foreach (KeyValuePair<string, long> entry in this)
+            foreach (global::System.Collections.Generic.KeyValuePair<string, long> entry in this)
             {
                 if (!first)
                 {
                     builder.Append(',');
                 }
                 first = false;
-                CoprocessJson.WriteString(builder, entry.Key);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
                 builder.Append(':');
-                CoprocessJson.WriteInteger(builder, entry.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, entry.Value);
             }
             builder.Append('}');
         }
@@ -467,18 +467,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Circle</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Circle</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Circle</c>.</exception>
         public static Circle Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Circle value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Circle value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Circle");
             }
@@ -488,18 +488,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Circle</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Circle</c>.</exception>
-        public static Circle FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Circle</c>.</exception>
+        public static Circle FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Circle value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Circle value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Circle");
             }
@@ -510,36 +510,36 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Circle Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Circle Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _radius = default!;
             string? _note = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("radius"))
                 {
-                    _radius = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "radius"), "integer");
+                    _radius = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "radius"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("note"))
                 {
-                    _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
+                    _note = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "note"), "string");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("radius", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("radius", at);
             }
             return new Circle(_radius)
             {
@@ -547,37 +547,37 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyRadius = Encoding.UTF8.GetBytes("radius");
-        internal static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+        internal static readonly byte[] KeyRadius = global::System.Text.Encoding.UTF8.GetBytes("radius");
+        internal static readonly byte[] KeyNote = global::System.Text.Encoding.UTF8.GetBytes("note");
 
-        internal static Circle Read(ref Utf8JsonReader reader)
+        internal static Circle Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _radius = default!;
             string? _note = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyRadius))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _radius = CoprocessReader.ReadInteger(ref reader);
+                    _radius = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyNote))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _note = CoprocessReader.ReadString(ref reader);
+                    _note = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new Circle(_radius)
             {
@@ -585,15 +585,15 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"radius\":");
-            CoprocessJson.WriteInteger(builder, Radius);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Radius);
             if (Note != null)
             {
                 builder.Append(",\"note\":");
-                CoprocessJson.WriteString(builder, Note);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Note);
             }
             builder.Append('}');
         }
@@ -607,18 +607,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>EmptyParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("EmptyParams");
             }
@@ -628,18 +628,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>EmptyParams</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
-        public static EmptyParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
+        public static EmptyParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("EmptyParams");
             }
@@ -650,32 +650,32 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static EmptyParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static EmptyParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
-                throw CoprocessJson.Unknown(member.Name, at);
+                throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
             }
             return new EmptyParams();
         }
 
-        internal static EmptyParams Read(ref Utf8JsonReader reader)
+        internal static EmptyParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            while (CoprocessReader.NextName(ref reader))
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new EmptyParams();
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append('}');
@@ -693,7 +693,7 @@ namespace Mcptest.Sdk
         public ErrorObject(long code, string message)
         {
             Code = code;
-            Message = message ?? throw new ArgumentNullException(nameof(message));
+            Message = message ?? throw new global::System.ArgumentNullException(nameof(message));
         }
 
         /// <summary>
@@ -709,23 +709,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Optional detail, any JSON value. For -32000 it carries what the server under test said.
         /// </summary>
-        public JsonElement? Data { get; set; }
+        public global::System.Text.Json.JsonElement? Data { get; set; }
 
         /// <summary>
         /// Decodes a <c>ErrorObject</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorObject");
             }
@@ -735,18 +735,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ErrorObject</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
-        public static ErrorObject FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
+        public static ErrorObject FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorObject");
             }
@@ -757,28 +757,28 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ErrorObject Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ErrorObject Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _code = default!;
             string _message = default!;
-            JsonElement? _data = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Text.Json.JsonElement? _data = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("code"))
                 {
-                    _code = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "code"), "integer");
+                    _code = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "code"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("message"))
                 {
-                    _message = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "message"), "string");
+                    _message = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "message"), "string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("data"))
@@ -787,16 +787,16 @@ namespace Mcptest.Sdk
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("code", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("code", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("message", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("message", at);
             }
             return new ErrorObject(_code, _message)
             {
@@ -804,45 +804,45 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
-        internal static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
-        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyCode = global::System.Text.Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyMessage = global::System.Text.Encoding.UTF8.GetBytes("message");
+        internal static readonly byte[] KeyData = global::System.Text.Encoding.UTF8.GetBytes("data");
 
-        internal static ErrorObject Read(ref Utf8JsonReader reader)
+        internal static ErrorObject Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _code = default!;
             string _message = default!;
-            JsonElement? _data = null;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Text.Json.JsonElement? _data = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyCode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _code = CoprocessReader.ReadInteger(ref reader);
+                    _code = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMessage))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _message = CoprocessReader.ReadString(ref reader);
+                    _message = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyData))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _data = CoprocessReader.ReadAny(ref reader);
+                    _data = global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 3UL) != 3UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ErrorObject(_code, _message)
             {
@@ -850,17 +850,17 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"code\":");
-            CoprocessJson.WriteInteger(builder, Code);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Code);
             builder.Append(",\"message\":");
-            CoprocessJson.WriteString(builder, Message);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Message);
             if (Data != null)
             {
                 builder.Append(",\"data\":");
-                CoprocessJson.WriteAny(builder, Data.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Data.Value);
             }
             builder.Append('}');
         }
@@ -878,7 +878,7 @@ namespace Mcptest.Sdk
         {
             Jsonrpc = jsonrpc;
             Id = id;
-            Error = error ?? throw new ArgumentNullException(nameof(error));
+            Error = error ?? throw new global::System.ArgumentNullException(nameof(error));
         }
 
         /// <summary>
@@ -900,18 +900,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ErrorResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorResponse");
             }
@@ -921,18 +921,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ErrorResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
-        public static ErrorResponse FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
+        public static ErrorResponse FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorResponse");
             }
@@ -943,99 +943,99 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ErrorResponse Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ErrorResponse Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId? _id = null;
             ErrorObject _error = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = member.Value.ValueKind == JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string or null");
+                    _id = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string or null");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("error"))
                 {
-                    _error = ErrorObject.Read(member.Value, new CoprocessPath(at, "error"), "object");
+                    _error = ErrorObject.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "error"), "object");
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("error", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("error", at);
             }
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyError = global::System.Text.Encoding.UTF8.GetBytes("error");
 
-        internal static ErrorResponse Read(ref Utf8JsonReader reader)
+        internal static ErrorResponse Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId? _id = null;
             ErrorObject _error = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _id = reader.TokenType == JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
+                    _id = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyError))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
                     _error = ErrorObject.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -1082,18 +1082,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>HandshakeParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeParams");
             }
@@ -1103,18 +1103,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>HandshakeParams</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
-        public static HandshakeParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
+        public static HandshakeParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeParams");
             }
@@ -1125,41 +1125,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static HandshakeParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static HandshakeParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _protocolVersion = default!;
             string? _sdk = null;
             string? _sdkVersion = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("protocol_version"))
                 {
-                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "protocol_version"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("sdk"))
                 {
-                    _sdk = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk"), "string");
+                    _sdk = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "sdk"), "string");
                 }
                 else if (member.NameEquals("sdk_version"))
                 {
-                    _sdkVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk_version"), "string");
+                    _sdkVersion = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "sdk_version"), "string");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("protocol_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("protocol_version", at);
             }
             return new HandshakeParams(_protocolVersion)
             {
@@ -1168,45 +1168,45 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        internal static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
-        internal static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+        internal static readonly byte[] KeyProtocolVersion = global::System.Text.Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeySdk = global::System.Text.Encoding.UTF8.GetBytes("sdk");
+        internal static readonly byte[] KeySdkVersion = global::System.Text.Encoding.UTF8.GetBytes("sdk_version");
 
-        internal static HandshakeParams Read(ref Utf8JsonReader reader)
+        internal static HandshakeParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _protocolVersion = default!;
             string? _sdk = null;
             string? _sdkVersion = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyProtocolVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeySdk))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _sdk = CoprocessReader.ReadString(ref reader);
+                    _sdk = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeySdkVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _sdkVersion = CoprocessReader.ReadString(ref reader);
+                    _sdkVersion = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new HandshakeParams(_protocolVersion)
             {
@@ -1215,20 +1215,20 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"protocol_version\":");
-            CoprocessJson.WriteInteger(builder, ProtocolVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, ProtocolVersion);
             if (Sdk != null)
             {
                 builder.Append(",\"sdk\":");
-                CoprocessJson.WriteString(builder, Sdk);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Sdk);
             }
             if (SdkVersion != null)
             {
                 builder.Append(",\"sdk_version\":");
-                CoprocessJson.WriteString(builder, SdkVersion);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, SdkVersion);
             }
             builder.Append('}');
         }
@@ -1245,7 +1245,7 @@ namespace Mcptest.Sdk
         public HandshakeResult(long protocolVersion, string binaryVersion)
         {
             ProtocolVersion = protocolVersion;
-            BinaryVersion = binaryVersion ?? throw new ArgumentNullException(nameof(binaryVersion));
+            BinaryVersion = binaryVersion ?? throw new global::System.ArgumentNullException(nameof(binaryVersion));
         }
 
         /// <summary>
@@ -1262,18 +1262,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>HandshakeResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeResult");
             }
@@ -1283,18 +1283,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>HandshakeResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
-        public static HandshakeResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
+        public static HandshakeResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeResult");
             }
@@ -1305,87 +1305,87 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static HandshakeResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static HandshakeResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _protocolVersion = default!;
             string _binaryVersion = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("protocol_version"))
                 {
-                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "protocol_version"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("binary_version"))
                 {
-                    _binaryVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "binary_version"), "string");
+                    _binaryVersion = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "binary_version"), "string");
                     seen |= 1UL << 1;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("protocol_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("protocol_version", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("binary_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("binary_version", at);
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        internal static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+        internal static readonly byte[] KeyProtocolVersion = global::System.Text.Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeyBinaryVersion = global::System.Text.Encoding.UTF8.GetBytes("binary_version");
 
-        internal static HandshakeResult Read(ref Utf8JsonReader reader)
+        internal static HandshakeResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _protocolVersion = default!;
             string _binaryVersion = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyProtocolVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyBinaryVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _binaryVersion = CoprocessReader.ReadString(ref reader);
+                    _binaryVersion = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 3UL) != 3UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"protocol_version\":");
-            CoprocessJson.WriteInteger(builder, ProtocolVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, ProtocolVersion);
             builder.Append(",\"binary_version\":");
-            CoprocessJson.WriteString(builder, BinaryVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, BinaryVersion);
             builder.Append('}');
         }
     }
@@ -1441,18 +1441,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Import</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Import</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Import</c>.</exception>
         public static Import Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Import value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Import value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Import");
             }
@@ -1462,18 +1462,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Import</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Import</c>.</exception>
-        public static Import FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Import</c>.</exception>
+        public static Import FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Import value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Import value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Import");
             }
@@ -1484,16 +1484,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public static string ToJson(Import value)
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder, value);
             return builder.ToString();
         }
 
-        internal static Import Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Import Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind != JsonValueKind.String)
+            if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             if (json.ValueEquals("default"))
             {
@@ -1511,17 +1511,17 @@ namespace Mcptest.Sdk
             {
                 return Import.WithDash;
             }
-            throw new CoprocessShapeException("expected one of \"default\", \"class\", \"import\", \"with-dash\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+            throw new global::Mcptest.Sdk.CoprocessShapeException("expected one of \"default\", \"class\", \"import\", \"with-dash\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        internal static readonly byte[] KeyDefault = Encoding.UTF8.GetBytes("default");
-        internal static readonly byte[] KeyClass = Encoding.UTF8.GetBytes("class");
-        internal static readonly byte[] KeyImport = Encoding.UTF8.GetBytes("import");
-        internal static readonly byte[] KeyWithDash = Encoding.UTF8.GetBytes("with-dash");
+        internal static readonly byte[] KeyDefault = global::System.Text.Encoding.UTF8.GetBytes("default");
+        internal static readonly byte[] KeyClass = global::System.Text.Encoding.UTF8.GetBytes("class");
+        internal static readonly byte[] KeyImport = global::System.Text.Encoding.UTF8.GetBytes("import");
+        internal static readonly byte[] KeyWithDash = global::System.Text.Encoding.UTF8.GetBytes("with-dash");
 
-        internal static Import Read(ref Utf8JsonReader reader)
+        internal static Import Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);
             if (reader.ValueTextEquals(KeyDefault))
             {
                 return Import.Default;
@@ -1538,12 +1538,12 @@ namespace Mcptest.Sdk
             {
                 return Import.WithDash;
             }
-            throw CoprocessReader.Fallback();
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
         }
 
-        internal static void Write(StringBuilder builder, Import value)
+        internal static void Write(global::System.Text.StringBuilder builder, Import value)
         {
-            CoprocessJson.WriteString(builder, value.ToWireString());
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
         }
     }
 
@@ -1580,18 +1580,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>JsonRpcVersion</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("JsonRpcVersion");
             }
@@ -1601,18 +1601,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>JsonRpcVersion</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
-        public static JsonRpcVersion FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
+        public static JsonRpcVersion FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("JsonRpcVersion");
             }
@@ -1623,39 +1623,39 @@ namespace Mcptest.Sdk
         /// </summary>
         public static string ToJson(JsonRpcVersion value)
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder, value);
             return builder.ToString();
         }
 
-        internal static JsonRpcVersion Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static JsonRpcVersion Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind != JsonValueKind.String)
+            if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             if (json.ValueEquals("2.0"))
             {
                 return JsonRpcVersion.V2_0;
             }
-            throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+            throw new global::Mcptest.Sdk.CoprocessShapeException("expected \"2.0\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        internal static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+        internal static readonly byte[] KeyV2_0 = global::System.Text.Encoding.UTF8.GetBytes("2.0");
 
-        internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
+        internal static JsonRpcVersion Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);
             if (reader.ValueTextEquals(KeyV2_0))
             {
                 return JsonRpcVersion.V2_0;
             }
-            throw CoprocessReader.Fallback();
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
         }
 
-        internal static void Write(StringBuilder builder, JsonRpcVersion value)
+        internal static void Write(global::System.Text.StringBuilder builder, JsonRpcVersion value)
         {
-            CoprocessJson.WriteString(builder, value.ToWireString());
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
         }
     }
 
@@ -1669,7 +1669,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Keywords(string @class, long type, string? from, Shape? meta)
         {
-            Class = @class ?? throw new ArgumentNullException(nameof(@class));
+            Class = @class ?? throw new global::System.ArgumentNullException(nameof(@class));
             Type = type;
             From = from;
             Meta = meta;
@@ -1698,7 +1698,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// A keyword in Go.
         /// </summary>
-        public List<string>? Func { get; set; }
+        public global::System.Collections.Generic.List<string>? Func { get; set; }
 
         /// <summary>
         /// A keyword in C#.
@@ -1708,7 +1708,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// A type name in C# and Go.
         /// </summary>
-        public JsonElement? String { get; set; }
+        public global::System.Text.Json.JsonElement? String { get; set; }
 
         /// <summary>
         /// A keyword in Python, Java, Go.
@@ -1728,23 +1728,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// An array of a union.
         /// </summary>
-        public List<Shape>? Shapes { get; set; }
+        public global::System.Collections.Generic.List<Shape>? Shapes { get; set; }
 
         /// <summary>
         /// Decodes a <c>Keywords</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Keywords</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Keywords</c>.</exception>
         public static Keywords Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Keywords value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Keywords value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Keywords");
             }
@@ -1754,18 +1754,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Keywords</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Keywords</c>.</exception>
-        public static Keywords FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Keywords</c>.</exception>
+        public static Keywords FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Keywords value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Keywords value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Keywords");
             }
@@ -1776,54 +1776,54 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Keywords Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Keywords Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             string _class = default!;
             long _type = default!;
             bool? _default = null;
             string? _from = null;
-            List<string>? _func = null;
+            global::System.Collections.Generic.List<string>? _func = null;
             Import? _event = null;
-            JsonElement? _string = null;
+            global::System.Text.Json.JsonElement? _string = null;
             Bag? _import = null;
             long? _fooBar = null;
             Shape? _meta = null;
-            List<Shape>? _shapes = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Collections.Generic.List<Shape>? _shapes = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("class"))
                 {
-                    _class = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "class"), "string");
+                    _class = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "class"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("type"))
                 {
-                    _type = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "type"), "integer", 0);
+                    _type = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "type"), "integer", 0);
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("default"))
                 {
-                    _default = CoprocessJson.ReadBoolean(member.Value, new CoprocessPath(at, "default"), "boolean");
+                    _default = global::Mcptest.Sdk.CoprocessJson.ReadBoolean(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "default"), "boolean");
                 }
                 else if (member.NameEquals("from"))
                 {
-                    _from = member.Value.ValueKind == JsonValueKind.Null ? (string?)null : CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "from"), "string or null");
+                    _from = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "from"), "string or null");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("func"))
                 {
-                    _func = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "func"), "array", (item0, at0) => CoprocessJson.ReadString(item0, at0, "string"));
+                    _func = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "func"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string"));
                 }
                 else if (member.NameEquals("event"))
                 {
-                    _event = ImportWire.Read(member.Value, new CoprocessPath(at, "event"), "string");
+                    _event = ImportWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "event"), "string");
                 }
                 else if (member.NameEquals("string"))
                 {
@@ -1831,41 +1831,41 @@ namespace Mcptest.Sdk
                 }
                 else if (member.NameEquals("import"))
                 {
-                    _import = Bag.Read(member.Value, new CoprocessPath(at, "import"), "object");
+                    _import = Bag.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "import"), "object");
                 }
                 else if (member.NameEquals("fooBar"))
                 {
-                    _fooBar = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "fooBar"), "integer", 1);
+                    _fooBar = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "fooBar"), "integer", 1);
                 }
                 else if (member.NameEquals("_meta"))
                 {
-                    _meta = member.Value.ValueKind == JsonValueKind.Null ? (Shape?)null : Shape.Read(member.Value, new CoprocessPath(at, "_meta"), "object or null");
+                    _meta = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (Shape?)null : Shape.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "_meta"), "object or null");
                     seen |= 1UL << 3;
                 }
                 else if (member.NameEquals("shapes"))
                 {
-                    _shapes = CoprocessJson.ReadArray(member.Value, new CoprocessPath(at, "shapes"), "array", (item0, at0) => Shape.Read(item0, at0, "object"));
+                    _shapes = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "shapes"), "array", (item0, at0) => Shape.Read(item0, at0, "object"));
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("class", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("class", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("type", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("type", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("from", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("from", at);
             }
             if ((seen & (1UL << 3)) == 0)
             {
-                throw CoprocessJson.Missing("_meta", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("_meta", at);
             }
             return new Keywords(_class, _type, _from, _meta)
             {
@@ -1879,109 +1879,109 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyClass = Encoding.UTF8.GetBytes("class");
-        internal static readonly byte[] KeyType = Encoding.UTF8.GetBytes("type");
-        internal static readonly byte[] KeyDefault = Encoding.UTF8.GetBytes("default");
-        internal static readonly byte[] KeyFrom = Encoding.UTF8.GetBytes("from");
-        internal static readonly byte[] KeyFunc = Encoding.UTF8.GetBytes("func");
-        internal static readonly byte[] KeyEvent = Encoding.UTF8.GetBytes("event");
-        internal static readonly byte[] KeyString = Encoding.UTF8.GetBytes("string");
-        internal static readonly byte[] KeyImport = Encoding.UTF8.GetBytes("import");
-        internal static readonly byte[] KeyFooBar = Encoding.UTF8.GetBytes("fooBar");
-        internal static readonly byte[] KeyMeta = Encoding.UTF8.GetBytes("_meta");
-        internal static readonly byte[] KeyShapes = Encoding.UTF8.GetBytes("shapes");
+        internal static readonly byte[] KeyClass = global::System.Text.Encoding.UTF8.GetBytes("class");
+        internal static readonly byte[] KeyType = global::System.Text.Encoding.UTF8.GetBytes("type");
+        internal static readonly byte[] KeyDefault = global::System.Text.Encoding.UTF8.GetBytes("default");
+        internal static readonly byte[] KeyFrom = global::System.Text.Encoding.UTF8.GetBytes("from");
+        internal static readonly byte[] KeyFunc = global::System.Text.Encoding.UTF8.GetBytes("func");
+        internal static readonly byte[] KeyEvent = global::System.Text.Encoding.UTF8.GetBytes("event");
+        internal static readonly byte[] KeyString = global::System.Text.Encoding.UTF8.GetBytes("string");
+        internal static readonly byte[] KeyImport = global::System.Text.Encoding.UTF8.GetBytes("import");
+        internal static readonly byte[] KeyFooBar = global::System.Text.Encoding.UTF8.GetBytes("fooBar");
+        internal static readonly byte[] KeyMeta = global::System.Text.Encoding.UTF8.GetBytes("_meta");
+        internal static readonly byte[] KeyShapes = global::System.Text.Encoding.UTF8.GetBytes("shapes");
 
-        internal static Keywords Read(ref Utf8JsonReader reader)
+        internal static Keywords Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             string _class = default!;
             long _type = default!;
             bool? _default = null;
             string? _from = null;
-            List<string>? _func = null;
+            global::System.Collections.Generic.List<string>? _func = null;
             Import? _event = null;
-            JsonElement? _string = null;
+            global::System.Text.Json.JsonElement? _string = null;
             Bag? _import = null;
             long? _fooBar = null;
             Shape? _meta = null;
-            List<Shape>? _shapes = null;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Collections.Generic.List<Shape>? _shapes = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyClass))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _class = CoprocessReader.ReadString(ref reader);
+                    _class = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyType))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _type = CoprocessReader.ReadInteger(ref reader, 0);
+                    _type = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 0);
                 }
                 else if (reader.ValueTextEquals(KeyDefault))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _default = CoprocessReader.ReadBoolean(ref reader);
+                    _default = global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyFrom))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _from = reader.TokenType == JsonTokenType.Null ? (string?)null : CoprocessReader.ReadString(ref reader);
+                    _from = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyFunc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 4);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
                     reader.Read();
-                    _func = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => CoprocessReader.ReadString(ref item0));
+                    _func = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0));
                 }
                 else if (reader.ValueTextEquals(KeyEvent))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 5);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
                     reader.Read();
                     _event = ImportWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyString))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 6);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 6);
                     reader.Read();
-                    _string = CoprocessReader.ReadAny(ref reader);
+                    _string = global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyImport))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 7);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 7);
                     reader.Read();
                     _import = Bag.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyFooBar))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 8);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 8);
                     reader.Read();
-                    _fooBar = CoprocessReader.ReadInteger(ref reader, 1);
+                    _fooBar = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 1);
                 }
                 else if (reader.ValueTextEquals(KeyMeta))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 9);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 9);
                     reader.Read();
-                    _meta = reader.TokenType == JsonTokenType.Null ? (Shape?)null : Shape.Read(ref reader);
+                    _meta = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (Shape?)null : Shape.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyShapes))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 10);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 10);
                     reader.Read();
-                    _shapes = CoprocessReader.ReadArray(ref reader, (ref Utf8JsonReader item0) => Shape.Read(ref item0));
+                    _shapes = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => Shape.Read(ref item0));
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 523UL) != 523UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new Keywords(_class, _type, _from, _meta)
             {
@@ -1995,24 +1995,24 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"class\":");
-            CoprocessJson.WriteString(builder, Class);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Class);
             builder.Append(",\"type\":");
-            CoprocessJson.WriteInteger(builder, Type);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Type);
             if (Default != null)
             {
                 builder.Append(",\"default\":");
-                CoprocessJson.WriteBoolean(builder, Default.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteBoolean(builder, Default.Value);
             }
             builder.Append(",\"from\":");
-            if (From is null) { builder.Append("null"); } else { CoprocessJson.WriteString(builder, From); }
+            if (From is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, From); }
             if (Func != null)
             {
                 builder.Append(",\"func\":");
-                CoprocessJson.WriteArray(builder, Func, (b0, item0) => { CoprocessJson.WriteString(b0, item0); });
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Func, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
             }
             if (Event != null)
             {
@@ -2022,7 +2022,7 @@ namespace Mcptest.Sdk
             if (String != null)
             {
                 builder.Append(",\"string\":");
-                CoprocessJson.WriteAny(builder, String.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, String.Value);
             }
             if (Import != null)
             {
@@ -2032,14 +2032,14 @@ namespace Mcptest.Sdk
             if (FooBar != null)
             {
                 builder.Append(",\"fooBar\":");
-                CoprocessJson.WriteInteger(builder, FooBar.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, FooBar.Value);
             }
             builder.Append(",\"_meta\":");
             if (Meta is null) { builder.Append("null"); } else { Meta.Write(builder); }
             if (Shapes != null)
             {
                 builder.Append(",\"shapes\":");
-                CoprocessJson.WriteArray(builder, Shapes, (b0, item0) => { item0.Write(b0); });
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Shapes, (b0, item0) => { item0.Write(b0); });
             }
             builder.Append('}');
         }
@@ -2055,7 +2055,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Label(string text)
         {
-            Text = text ?? throw new ArgumentNullException(nameof(text));
+            Text = text ?? throw new global::System.ArgumentNullException(nameof(text));
         }
 
         /// <summary>
@@ -2071,18 +2071,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Label</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Label</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Label</c>.</exception>
         public static Label Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Label value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Label value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Label");
             }
@@ -2092,18 +2092,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Label</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Label</c>.</exception>
-        public static Label FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Label</c>.</exception>
+        public static Label FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Label value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Label value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Label");
             }
@@ -2114,36 +2114,36 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Label Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Label Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             string _text = default!;
             string? _note = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("text"))
                 {
-                    _text = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "text"), "string");
+                    _text = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "text"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("note"))
                 {
-                    _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
+                    _note = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "note"), "string");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("text", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("text", at);
             }
             return new Label(_text)
             {
@@ -2151,37 +2151,37 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
-        internal static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+        internal static readonly byte[] KeyText = global::System.Text.Encoding.UTF8.GetBytes("text");
+        internal static readonly byte[] KeyNote = global::System.Text.Encoding.UTF8.GetBytes("note");
 
-        internal static Label Read(ref Utf8JsonReader reader)
+        internal static Label Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             string _text = default!;
             string? _note = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyText))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _text = CoprocessReader.ReadString(ref reader);
+                    _text = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyNote))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _note = CoprocessReader.ReadString(ref reader);
+                    _note = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new Label(_text)
             {
@@ -2189,15 +2189,15 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"text\":");
-            CoprocessJson.WriteString(builder, Text);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Text);
             if (Note != null)
             {
                 builder.Append(",\"note\":");
-                CoprocessJson.WriteString(builder, Note);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Note);
             }
             builder.Append('}');
         }
@@ -2208,31 +2208,31 @@ namespace Mcptest.Sdk
     /// method. It is open here because the envelope is decoded before the method is known; the
     /// method's params shape is closed.
     /// </summary>
-    public sealed class Params : Dictionary<string, JsonElement>
+    public sealed class Params : global::System.Collections.Generic.Dictionary<string, global::System.Text.Json.JsonElement>
     {
         /// <summary>
         /// Creates an empty <see cref="Params"/>.
         /// </summary>
         public Params()
-            : base(StringComparer.Ordinal)
+            : base(global::System.StringComparer.Ordinal)
         {
         }
 
         /// <summary>
         /// Decodes a <c>Params</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
         public static Params Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Params value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Params");
             }
@@ -2242,18 +2242,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Params</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
-        public static Params FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
+        public static Params FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Params value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Params");
             }
@@ -2264,41 +2264,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Params Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Params Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             var result = new Params();
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 result.Add(member.Name, member.Value);
             }
             return result;
         }
 
-        internal static Params Read(ref Utf8JsonReader reader)
+        internal static Params Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            return CoprocessReader.ReadOpenMap(ref reader, new Params());
+            return global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new Params());
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             bool first = true;
-            foreach (KeyValuePair<string, JsonElement> entry in this)
+            foreach (global::System.Collections.Generic.KeyValuePair<string, global::System.Text.Json.JsonElement> entry in this)
             {
                 if (!first)
                 {
                     builder.Append(',');
                 }
                 first = false;
-                CoprocessJson.WriteString(builder, entry.Key);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
                 builder.Append(':');
-                CoprocessJson.WriteAny(builder, entry.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, entry.Value);
             }
             builder.Append('}');
         }
@@ -2317,8 +2317,8 @@ namespace Mcptest.Sdk
         public Request(JsonRpcVersion jsonrpc, RequestId id, string method)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Method = method ?? throw new ArgumentNullException(nameof(method));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Method = method ?? throw new global::System.ArgumentNullException(nameof(method));
         }
 
         /// <summary>
@@ -2345,18 +2345,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Request</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static Request Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Request value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -2366,18 +2366,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
-        public static Request FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static Request FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Request value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -2388,56 +2388,56 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Request Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Request Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             Params? _params = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("method"))
                 {
-                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    _method = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "method"), "string");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("params"))
                 {
-                    _params = Params.Read(member.Value, new CoprocessPath(at, "params"), "object");
+                    _params = Params.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "params"), "object");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("method", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("method", at);
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -2445,53 +2445,53 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        internal static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyMethod = global::System.Text.Encoding.UTF8.GetBytes("method");
+        internal static readonly byte[] KeyParams = global::System.Text.Encoding.UTF8.GetBytes("params");
 
-        internal static Request Read(ref Utf8JsonReader reader)
+        internal static Request Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             Params? _params = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMethod))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _method = CoprocessReader.ReadString(ref reader);
+                    _method = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyParams))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
                     _params = Params.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -2499,7 +2499,7 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -2507,7 +2507,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"method\":");
-            CoprocessJson.WriteString(builder, Method);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Method);
             if (Params != null)
             {
                 builder.Append(",\"params\":");
@@ -2535,7 +2535,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public RequestId(string text)
         {
-            Text = text ?? throw new ArgumentNullException(nameof(text));
+            Text = text ?? throw new global::System.ArgumentNullException(nameof(text));
         }
 
         /// <summary>
@@ -2561,23 +2561,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The id as text (an integer in invariant digits).
         /// </summary>
-        public override string ToString() => Text ?? (Integer ?? 0).ToString(CultureInfo.InvariantCulture);
+        public override string ToString() => Text ?? (Integer ?? 0).ToString(global::System.Globalization.CultureInfo.InvariantCulture);
 
         /// <summary>
         /// Decodes a <c>RequestId</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
         public static RequestId Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestId value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "integer or string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "integer or string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("RequestId");
             }
@@ -2587,18 +2587,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>RequestId</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
-        public static RequestId FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
+        public static RequestId FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestId value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "integer or string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "integer or string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("RequestId");
             }
@@ -2609,46 +2609,46 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static RequestId Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static RequestId Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind == JsonValueKind.String)
+            if (json.ValueKind == global::System.Text.Json.JsonValueKind.String)
             {
                 return new RequestId(json.GetString() ?? string.Empty);
             }
-            if (!CoprocessJson.TryReadInteger(json, out long integer))
+            if (!global::Mcptest.Sdk.CoprocessJson.TryReadInteger(json, out long integer))
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             return new RequestId(integer);
         }
 
-        internal static RequestId Read(ref Utf8JsonReader reader)
+        internal static RequestId Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            if (reader.TokenType == JsonTokenType.String)
+            if (reader.TokenType == global::System.Text.Json.JsonTokenType.String)
             {
                 return new RequestId(reader.GetString() ?? string.Empty);
             }
-            if (!CoprocessReader.TryReadInteger(ref reader, out long integer))
+            if (!global::Mcptest.Sdk.CoprocessReader.TryReadInteger(ref reader, out long integer))
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new RequestId(integer);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             if (Text != null)
             {
-                CoprocessJson.WriteString(builder, Text);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Text);
             }
             else
             {
-                CoprocessJson.WriteInteger(builder, Integer ?? 0);
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Integer ?? 0);
             }
         }
     }
@@ -2664,7 +2664,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Response(SuccessResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -2672,7 +2672,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Response(ErrorResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -2704,18 +2704,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Response</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static Response Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Response value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -2725,18 +2725,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
-        public static Response FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static Response FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Response value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -2747,16 +2747,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Response Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Response Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             int found = 0;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("result"))
                 {
@@ -2774,21 +2774,21 @@ namespace Mcptest.Sdk
                 case 2:
                     return new Response(ErrorResponse.Read(json, at, expected));
                 case 0:
-                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("neither `result` nor `error`", at);
                 default:
-                    throw new CoprocessShapeException("both `result` and `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("both `result` and `error`", at);
             }
         }
 
-        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyResult = global::System.Text.Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyError = global::System.Text.Encoding.UTF8.GetBytes("error");
 
-        internal static Response Read(ref Utf8JsonReader reader)
+        internal static Response Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            Utf8JsonReader start = reader;
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
             int found = 0;
-            while (found == 0 && CoprocessReader.NextName(ref reader))
+            while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyResult))
                 {
@@ -2812,11 +2812,11 @@ namespace Mcptest.Sdk
                 case 2:
                     return new Response(ErrorResponse.Read(ref reader));
                 default:
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             switch (Value)
             {
@@ -2840,7 +2840,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Shape(Circle value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -2848,7 +2848,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Shape(Square value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -2856,7 +2856,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Shape(Label value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -2898,18 +2898,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Shape</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Shape</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Shape</c>.</exception>
         public static Shape Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Shape value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Shape value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Shape");
             }
@@ -2919,18 +2919,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Shape</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Shape</c>.</exception>
-        public static Shape FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Shape</c>.</exception>
+        public static Shape FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Shape value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Shape value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Shape");
             }
@@ -2941,16 +2941,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Shape Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Shape Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             int found = 0;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("radius"))
                 {
@@ -2974,22 +2974,22 @@ namespace Mcptest.Sdk
                 case 4:
                     return new Shape(Label.Read(json, at, expected));
                 case 0:
-                    throw new CoprocessShapeException("none of `radius`, `side`, `text`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("none of `radius`, `side`, `text`", at);
                 default:
-                    throw new CoprocessShapeException("more than one of `radius`, `side`, `text`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("more than one of `radius`, `side`, `text`", at);
             }
         }
 
-        internal static readonly byte[] KeyRadius = Encoding.UTF8.GetBytes("radius");
-        internal static readonly byte[] KeySide = Encoding.UTF8.GetBytes("side");
-        internal static readonly byte[] KeyText = Encoding.UTF8.GetBytes("text");
+        internal static readonly byte[] KeyRadius = global::System.Text.Encoding.UTF8.GetBytes("radius");
+        internal static readonly byte[] KeySide = global::System.Text.Encoding.UTF8.GetBytes("side");
+        internal static readonly byte[] KeyText = global::System.Text.Encoding.UTF8.GetBytes("text");
 
-        internal static Shape Read(ref Utf8JsonReader reader)
+        internal static Shape Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            Utf8JsonReader start = reader;
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
             int found = 0;
-            while (found == 0 && CoprocessReader.NextName(ref reader))
+            while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyRadius))
                 {
@@ -3019,11 +3019,11 @@ namespace Mcptest.Sdk
                 case 4:
                     return new Shape(Label.Read(ref reader));
                 default:
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             switch (Value)
             {
@@ -3066,18 +3066,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Square</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Square</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Square</c>.</exception>
         public static Square Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Square value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Square value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Square");
             }
@@ -3087,18 +3087,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Square</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Square</c>.</exception>
-        public static Square FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Square</c>.</exception>
+        public static Square FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Square value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Square value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Square");
             }
@@ -3109,36 +3109,36 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Square Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Square Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _side = default!;
             string? _note = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("side"))
                 {
-                    _side = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "side"), "integer");
+                    _side = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "side"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("note"))
                 {
-                    _note = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "note"), "string");
+                    _note = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "note"), "string");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("side", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("side", at);
             }
             return new Square(_side)
             {
@@ -3146,37 +3146,37 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeySide = Encoding.UTF8.GetBytes("side");
-        internal static readonly byte[] KeyNote = Encoding.UTF8.GetBytes("note");
+        internal static readonly byte[] KeySide = global::System.Text.Encoding.UTF8.GetBytes("side");
+        internal static readonly byte[] KeyNote = global::System.Text.Encoding.UTF8.GetBytes("note");
 
-        internal static Square Read(ref Utf8JsonReader reader)
+        internal static Square Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _side = default!;
             string? _note = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeySide))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _side = CoprocessReader.ReadInteger(ref reader);
+                    _side = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyNote))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _note = CoprocessReader.ReadString(ref reader);
+                    _note = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new Square(_side)
             {
@@ -3184,15 +3184,15 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"side\":");
-            CoprocessJson.WriteInteger(builder, Side);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Side);
             if (Note != null)
             {
                 builder.Append(",\"note\":");
-                CoprocessJson.WriteString(builder, Note);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Note);
             }
             builder.Append('}');
         }
@@ -3206,10 +3206,10 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="SuccessResponse"/> from its required fields.
         /// </summary>
-        public SuccessResponse(JsonRpcVersion jsonrpc, RequestId id, JsonElement result)
+        public SuccessResponse(JsonRpcVersion jsonrpc, RequestId id, global::System.Text.Json.JsonElement result)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
             Result = result;
         }
 
@@ -3226,23 +3226,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The method's result, of the shape the method table names.
         /// </summary>
-        public JsonElement Result { get; set; }
+        public global::System.Text.Json.JsonElement Result { get; set; }
 
         /// <summary>
         /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -3252,18 +3252,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
-        public static SuccessResponse FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponse FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -3274,28 +3274,28 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static SuccessResponse Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static SuccessResponse Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
-            JsonElement _result = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Text.Json.JsonElement _result = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("result"))
@@ -3305,68 +3305,68 @@ namespace Mcptest.Sdk
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("result", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("result", at);
             }
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyResult = global::System.Text.Encoding.UTF8.GetBytes("result");
 
-        internal static SuccessResponse Read(ref Utf8JsonReader reader)
+        internal static SuccessResponse Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
-            JsonElement _result = default!;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Text.Json.JsonElement _result = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyResult))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _result = CoprocessReader.ReadAny(ref reader);
+                    _result = global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -3374,7 +3374,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"result\":");
-            CoprocessJson.WriteAny(builder, Result);
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Result);
             builder.Append('}');
         }
     }
@@ -3384,7 +3384,7 @@ namespace Mcptest.Sdk
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
     /// </summary>
-    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class RequestOf<TParams> where TParams : class
     {
         /// <summary>
@@ -3393,8 +3393,8 @@ namespace Mcptest.Sdk
         public RequestOf(JsonRpcVersion jsonrpc, RequestId id, string method)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Method = method ?? throw new ArgumentNullException(nameof(method));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Method = method ?? throw new global::System.ArgumentNullException(nameof(method));
         }
 
         /// <summary>
@@ -3421,18 +3421,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Request</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static RequestOf<TParams> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -3442,18 +3442,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
-        public static RequestOf<TParams> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -3464,56 +3464,56 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static RequestOf<TParams> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static RequestOf<TParams> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             TParams? _params = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("method"))
                 {
-                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    _method = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "method"), "string");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("params"))
                 {
-                    _params = CoprocessCodec<TParams>.Get().Read(member.Value, new CoprocessPath(at, "params"), "object");
+                    _params = global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "params"), "object");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("method", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("method", at);
             }
             return new RequestOf<TParams>(_jsonrpc, _id, _method)
             {
@@ -3521,48 +3521,48 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
+        internal static RequestOf<TParams> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             TParams? _params = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(Request.KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyMethod))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _method = CoprocessReader.ReadString(ref reader);
+                    _method = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyParams))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _params = CoprocessCodec<TParams>.Get().Read(ref reader);
+                    _params = global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new RequestOf<TParams>(_jsonrpc, _id, _method)
             {
@@ -3570,7 +3570,7 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -3578,11 +3578,11 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"method\":");
-            CoprocessJson.WriteString(builder, Method);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Method);
             if (Params != null)
             {
                 builder.Append(",\"params\":");
-                CoprocessCodec<TParams>.Get().Write(builder, Params);
+                global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Write(builder, Params);
             }
             builder.Append('}');
         }
@@ -3594,7 +3594,7 @@ namespace Mcptest.Sdk
     /// reported as the <c>SuccessResponse</c>'s, with its path from the frame's root
     /// (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class SuccessResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -3603,8 +3603,8 @@ namespace Mcptest.Sdk
         public SuccessResponseOf(JsonRpcVersion jsonrpc, RequestId id, TResult result)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Result = result ?? throw new ArgumentNullException(nameof(result));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Result = result ?? throw new global::System.ArgumentNullException(nameof(result));
         }
 
         /// <summary>
@@ -3625,18 +3625,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponseOf<TResult> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -3646,18 +3646,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
-        public static SuccessResponseOf<TResult> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -3668,95 +3668,95 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static SuccessResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static SuccessResponseOf<TResult> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             TResult _result = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("result"))
                 {
-                    _result = CoprocessCodec<TResult>.Get().Read(member.Value, new CoprocessPath(at, "result"), "object");
+                    _result = global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "result"), "object");
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("result", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("result", at);
             }
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        internal static SuccessResponseOf<TResult> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             TResult _result = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(SuccessResponse.KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(SuccessResponse.KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(SuccessResponse.KeyResult))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _result = CoprocessCodec<TResult>.Get().Read(ref reader);
+                    _result = global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -3764,7 +3764,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"result\":");
-            CoprocessCodec<TResult>.Get().Write(builder, Result);
+            global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Write(builder, Result);
             builder.Append('}');
         }
     }
@@ -3774,7 +3774,7 @@ namespace Mcptest.Sdk
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Response</c>'s, with its path from the frame's root (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class ResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -3782,7 +3782,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public ResponseOf(SuccessResponseOf<TResult> value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -3790,7 +3790,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public ResponseOf(ErrorResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -3823,18 +3823,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Response</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static ResponseOf<TResult> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -3844,18 +3844,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
-        public static ResponseOf<TResult> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -3866,16 +3866,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ResponseOf<TResult> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             int found = 0;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("result"))
                 {
@@ -3893,18 +3893,18 @@ namespace Mcptest.Sdk
                 case 2:
                     return new ResponseOf<TResult>(ErrorResponse.Read(json, at, expected));
                 case 0:
-                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("neither `result` nor `error`", at);
                 default:
-                    throw new CoprocessShapeException("both `result` and `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("both `result` and `error`", at);
             }
         }
 
-        internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        internal static ResponseOf<TResult> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            Utf8JsonReader start = reader;
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
             int found = 0;
-            while (found == 0 && CoprocessReader.NextName(ref reader))
+            while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(Response.KeyResult))
                 {
@@ -3928,11 +3928,11 @@ namespace Mcptest.Sdk
                 case 2:
                     return new ResponseOf<TResult>(ErrorResponse.Read(ref reader));
                 default:
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             switch (Value)
             {
@@ -3947,7 +3947,8 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
-    /// Finds the decoders and the encoder of a generated class for <see cref="CoprocessCodec{T}"/>.
+    /// Finds the decoders and the encoder of a generated class for <see
+    /// cref="global::Mcptest.Sdk.CoprocessCodec{T}"/>.
     /// </summary>
     internal static class CoprocessCodecs
     {
@@ -3955,67 +3956,67 @@ namespace Mcptest.Sdk
         {
             if (type == typeof(Bag))
             {
-                return new CoprocessCodec<Bag>(Bag.Read, (ref Utf8JsonReader reader) => Bag.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Bag>(Bag.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Bag.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Circle))
             {
-                return new CoprocessCodec<Circle>(Circle.Read, (ref Utf8JsonReader reader) => Circle.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Circle>(Circle.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Circle.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(EmptyParams))
             {
-                return new CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ErrorObject))
             {
-                return new CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ErrorResponse))
             {
-                return new CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(HandshakeParams))
             {
-                return new CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(HandshakeResult))
             {
-                return new CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Keywords))
             {
-                return new CoprocessCodec<Keywords>(Keywords.Read, (ref Utf8JsonReader reader) => Keywords.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Keywords>(Keywords.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Keywords.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Label))
             {
-                return new CoprocessCodec<Label>(Label.Read, (ref Utf8JsonReader reader) => Label.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Label>(Label.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Label.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Params))
             {
-                return new CoprocessCodec<Params>(Params.Read, (ref Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Params>(Params.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Request))
             {
-                return new CoprocessCodec<Request>(Request.Read, (ref Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Request>(Request.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(RequestId))
             {
-                return new CoprocessCodec<RequestId>(RequestId.Read, (ref Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<RequestId>(RequestId.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Response))
             {
-                return new CoprocessCodec<Response>(Response.Read, (ref Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Response>(Response.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Shape))
             {
-                return new CoprocessCodec<Shape>(Shape.Read, (ref Utf8JsonReader reader) => Shape.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Shape>(Shape.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Shape.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Square))
             {
-                return new CoprocessCodec<Square>(Square.Read, (ref Utf8JsonReader reader) => Square.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Square>(Square.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Square.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(SuccessResponse))
             {
-                return new CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
             }
             return null;
         }

@@ -54,7 +54,7 @@ namespace Mcptest.Sdk
         /// The method table, in table order: name, params type, whether params are required, result
         /// type.
         /// </summary>
-        public static readonly IReadOnlyList<MethodSpec> MethodTable = Array.AsReadOnly(new[]
+        public static readonly global::System.Collections.Generic.IReadOnlyList<MethodSpec> MethodTable = global::System.Array.AsReadOnly(new[]
         {
             new MethodSpec(Methods.CoprocessHandshake, typeof(HandshakeParams), true, typeof(HandshakeResult)),
         });
@@ -88,7 +88,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The error-code table, in table order.
         /// </summary>
-        public static readonly IReadOnlyList<ErrorCodeSpec> ErrorCodeTable = Array.AsReadOnly(new[]
+        public static readonly global::System.Collections.Generic.IReadOnlyList<ErrorCodeSpec> ErrorCodeTable = global::System.Array.AsReadOnly(new[]
         {
             new ErrorCodeSpec("ParseError", ErrorCodes.ParseError),
             new ErrorCodeSpec("MethodNotFound", ErrorCodes.MethodNotFound),
@@ -98,7 +98,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The suite lanes an SDK cannot drive over the coprocess, in table order.
         /// </summary>
-        public static readonly IReadOnlyList<string> UnsupportedLanes = Array.AsReadOnly(new[] { "compliance" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> UnsupportedLanes = global::System.Array.AsReadOnly(new[] { "compliance" });
 
         /// <summary>
         /// The message for a lane the SDK cannot drive, naming the CLI command that runs it with
@@ -131,8 +131,8 @@ namespace Mcptest.Sdk
         /// Checks the response frame to the handshake: the binary's <c>HandshakeResult</c> when it
         /// speaks this SDK's version.
         /// </summary>
-        /// <exception cref="CoprocessVersionException">The binary speaks another version or answered with an error.</exception>
-        /// <exception cref="CoprocessDecodeException">The text is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessVersionException">The binary speaks another version or answered with an error.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text is not a <c>Response</c>.</exception>
         public static HandshakeResult CheckHandshakeResponse(string response)
         {
             return CheckHandshakeResponse(Response.Decode(response));
@@ -149,18 +149,18 @@ namespace Mcptest.Sdk
                 ErrorObject error = failure.Error;
                 if (error.Code == ErrorCodes.MethodNotFound)
                 {
-                    throw new CoprocessVersionException(SdkMismatch(1));
+                    throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(1));
                 }
-                if (error.Code == ErrorCodes.InvalidParams && error.Message.StartsWith("coprocess protocol version mismatch: this mcptest binary speaks v", StringComparison.Ordinal))
+                if (error.Code == ErrorCodes.InvalidParams && error.Message.StartsWith("coprocess protocol version mismatch: this mcptest binary speaks v", global::System.StringComparison.Ordinal))
                 {
-                    throw new CoprocessVersionException(error.Message);
+                    throw new global::Mcptest.Sdk.CoprocessVersionException(error.Message);
                 }
-                throw new CoprocessVersionException("coprocess handshake failed: the mcptest binary answered " + error.Code.ToString(CultureInfo.InvariantCulture) + ": " + error.Message);
+                throw new global::Mcptest.Sdk.CoprocessVersionException("coprocess handshake failed: the mcptest binary answered " + error.Code.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + ": " + error.Message);
             }
             HandshakeResult result = HandshakeResult.FromJson(response.SuccessResponse!.Result);
             if (result.ProtocolVersion != CoprocessProtocolVersion)
             {
-                throw new CoprocessVersionException(SdkMismatch(result.ProtocolVersion));
+                throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(result.ProtocolVersion));
             }
             return result;
         }
@@ -172,19 +172,19 @@ namespace Mcptest.Sdk
         private static string SdkMismatch(long binaryProtocol)
         {
             string advice = binaryProtocol < CoprocessProtocolVersion ? "Upgrade the mcptest binary (or pin the SDK to the matching release)." : "Upgrade the SDK (or pin the mcptest binary to the matching release).";
-            return "mcptest binary speaks coprocess v" + binaryProtocol.ToString(CultureInfo.InvariantCulture) + "; this SDK needs v" + CoprocessProtocolVersion.ToString(CultureInfo.InvariantCulture) + ". " + advice;
+            return "mcptest binary speaks coprocess v" + binaryProtocol.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + "; this SDK needs v" + CoprocessProtocolVersion.ToString(global::System.Globalization.CultureInfo.InvariantCulture) + ". " + advice;
         }
 
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly IReadOnlyList<string> TypeNames = Array.AsReadOnly(new[] { "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "SuccessResponse" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "SuccessResponse" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text is not a value of that type.</exception>
-        /// <exception cref="ArgumentException">There is no type of that name.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text is not a value of that type.</exception>
+        /// <exception cref="global::System.ArgumentException">There is no type of that name.</exception>
         public static object Decode(string typeName, string json)
         {
             switch (typeName)
@@ -212,14 +212,14 @@ namespace Mcptest.Sdk
                 case "SuccessResponse":
                     return SuccessResponse.Decode(json);
                 default:
-                    throw new ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
+                    throw new global::System.ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
             }
         }
 
         /// <summary>
         /// Encodes a value of any generated type as one line of JSON text.
         /// </summary>
-        /// <exception cref="ArgumentException">The value is not of a generated type.</exception>
+        /// <exception cref="global::System.ArgumentException">The value is not of a generated type.</exception>
         public static string Encode(object value)
         {
             switch (value)
@@ -247,7 +247,7 @@ namespace Mcptest.Sdk
                 case SuccessResponse value10:
                     return value10.ToJson();
                 default:
-                    throw new ArgumentException("not a generated coprocess type", nameof(value));
+                    throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
         }
     }
@@ -322,18 +322,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>EmptyParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("EmptyParams");
             }
@@ -343,18 +343,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>EmptyParams</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
-        public static EmptyParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>EmptyParams</c>.</exception>
+        public static EmptyParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("EmptyParams");
             }
@@ -365,32 +365,32 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static EmptyParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static EmptyParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
-                throw CoprocessJson.Unknown(member.Name, at);
+                throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
             }
             return new EmptyParams();
         }
 
-        internal static EmptyParams Read(ref Utf8JsonReader reader)
+        internal static EmptyParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            while (CoprocessReader.NextName(ref reader))
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new EmptyParams();
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append('}');
@@ -408,7 +408,7 @@ namespace Mcptest.Sdk
         public ErrorObject(long code, string message)
         {
             Code = code;
-            Message = message ?? throw new ArgumentNullException(nameof(message));
+            Message = message ?? throw new global::System.ArgumentNullException(nameof(message));
         }
 
         /// <summary>
@@ -424,23 +424,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Optional detail, any JSON value. For -32000 it carries what the server under test said.
         /// </summary>
-        public JsonElement? Data { get; set; }
+        public global::System.Text.Json.JsonElement? Data { get; set; }
 
         /// <summary>
         /// Decodes a <c>ErrorObject</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorObject</c>.</exception>
         public static ErrorObject Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorObject");
             }
@@ -450,18 +450,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ErrorObject</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
-        public static ErrorObject FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ErrorObject</c>.</exception>
+        public static ErrorObject FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorObject value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorObject");
             }
@@ -472,28 +472,28 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ErrorObject Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ErrorObject Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _code = default!;
             string _message = default!;
-            JsonElement? _data = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Text.Json.JsonElement? _data = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("code"))
                 {
-                    _code = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "code"), "integer");
+                    _code = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "code"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("message"))
                 {
-                    _message = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "message"), "string");
+                    _message = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "message"), "string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("data"))
@@ -502,16 +502,16 @@ namespace Mcptest.Sdk
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("code", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("code", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("message", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("message", at);
             }
             return new ErrorObject(_code, _message)
             {
@@ -519,45 +519,45 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyCode = Encoding.UTF8.GetBytes("code");
-        internal static readonly byte[] KeyMessage = Encoding.UTF8.GetBytes("message");
-        internal static readonly byte[] KeyData = Encoding.UTF8.GetBytes("data");
+        internal static readonly byte[] KeyCode = global::System.Text.Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyMessage = global::System.Text.Encoding.UTF8.GetBytes("message");
+        internal static readonly byte[] KeyData = global::System.Text.Encoding.UTF8.GetBytes("data");
 
-        internal static ErrorObject Read(ref Utf8JsonReader reader)
+        internal static ErrorObject Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _code = default!;
             string _message = default!;
-            JsonElement? _data = null;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Text.Json.JsonElement? _data = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyCode))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _code = CoprocessReader.ReadInteger(ref reader);
+                    _code = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMessage))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _message = CoprocessReader.ReadString(ref reader);
+                    _message = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyData))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _data = CoprocessReader.ReadAny(ref reader);
+                    _data = global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 3UL) != 3UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ErrorObject(_code, _message)
             {
@@ -565,17 +565,17 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"code\":");
-            CoprocessJson.WriteInteger(builder, Code);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Code);
             builder.Append(",\"message\":");
-            CoprocessJson.WriteString(builder, Message);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Message);
             if (Data != null)
             {
                 builder.Append(",\"data\":");
-                CoprocessJson.WriteAny(builder, Data.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Data.Value);
             }
             builder.Append('}');
         }
@@ -593,7 +593,7 @@ namespace Mcptest.Sdk
         {
             Jsonrpc = jsonrpc;
             Id = id;
-            Error = error ?? throw new ArgumentNullException(nameof(error));
+            Error = error ?? throw new global::System.ArgumentNullException(nameof(error));
         }
 
         /// <summary>
@@ -615,18 +615,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>ErrorResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>ErrorResponse</c>.</exception>
         public static ErrorResponse Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorResponse");
             }
@@ -636,18 +636,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>ErrorResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
-        public static ErrorResponse FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>ErrorResponse</c>.</exception>
+        public static ErrorResponse FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ErrorResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("ErrorResponse");
             }
@@ -658,99 +658,99 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ErrorResponse Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ErrorResponse Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId? _id = null;
             ErrorObject _error = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = member.Value.ValueKind == JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string or null");
+                    _id = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (RequestId?)null : RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string or null");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("error"))
                 {
-                    _error = ErrorObject.Read(member.Value, new CoprocessPath(at, "error"), "object");
+                    _error = ErrorObject.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "error"), "object");
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("error", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("error", at);
             }
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyError = global::System.Text.Encoding.UTF8.GetBytes("error");
 
-        internal static ErrorResponse Read(ref Utf8JsonReader reader)
+        internal static ErrorResponse Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId? _id = null;
             ErrorObject _error = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _id = reader.TokenType == JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
+                    _id = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (RequestId?)null : RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyError))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
                     _error = ErrorObject.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new ErrorResponse(_jsonrpc, _id, _error);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -797,18 +797,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>HandshakeParams</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeParams");
             }
@@ -818,18 +818,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>HandshakeParams</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
-        public static HandshakeParams FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>HandshakeParams</c>.</exception>
+        public static HandshakeParams FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeParams");
             }
@@ -840,41 +840,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static HandshakeParams Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static HandshakeParams Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _protocolVersion = default!;
             string? _sdk = null;
             string? _sdkVersion = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("protocol_version"))
                 {
-                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "protocol_version"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("sdk"))
                 {
-                    _sdk = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk"), "string");
+                    _sdk = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "sdk"), "string");
                 }
                 else if (member.NameEquals("sdk_version"))
                 {
-                    _sdkVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "sdk_version"), "string");
+                    _sdkVersion = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "sdk_version"), "string");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("protocol_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("protocol_version", at);
             }
             return new HandshakeParams(_protocolVersion)
             {
@@ -883,45 +883,45 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        internal static readonly byte[] KeySdk = Encoding.UTF8.GetBytes("sdk");
-        internal static readonly byte[] KeySdkVersion = Encoding.UTF8.GetBytes("sdk_version");
+        internal static readonly byte[] KeyProtocolVersion = global::System.Text.Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeySdk = global::System.Text.Encoding.UTF8.GetBytes("sdk");
+        internal static readonly byte[] KeySdkVersion = global::System.Text.Encoding.UTF8.GetBytes("sdk_version");
 
-        internal static HandshakeParams Read(ref Utf8JsonReader reader)
+        internal static HandshakeParams Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _protocolVersion = default!;
             string? _sdk = null;
             string? _sdkVersion = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyProtocolVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeySdk))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _sdk = CoprocessReader.ReadString(ref reader);
+                    _sdk = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeySdkVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _sdkVersion = CoprocessReader.ReadString(ref reader);
+                    _sdkVersion = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 1UL) != 1UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new HandshakeParams(_protocolVersion)
             {
@@ -930,20 +930,20 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"protocol_version\":");
-            CoprocessJson.WriteInteger(builder, ProtocolVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, ProtocolVersion);
             if (Sdk != null)
             {
                 builder.Append(",\"sdk\":");
-                CoprocessJson.WriteString(builder, Sdk);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Sdk);
             }
             if (SdkVersion != null)
             {
                 builder.Append(",\"sdk_version\":");
-                CoprocessJson.WriteString(builder, SdkVersion);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, SdkVersion);
             }
             builder.Append('}');
         }
@@ -960,7 +960,7 @@ namespace Mcptest.Sdk
         public HandshakeResult(long protocolVersion, string binaryVersion)
         {
             ProtocolVersion = protocolVersion;
-            BinaryVersion = binaryVersion ?? throw new ArgumentNullException(nameof(binaryVersion));
+            BinaryVersion = binaryVersion ?? throw new global::System.ArgumentNullException(nameof(binaryVersion));
         }
 
         /// <summary>
@@ -977,18 +977,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>HandshakeResult</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeResult");
             }
@@ -998,18 +998,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>HandshakeResult</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
-        public static HandshakeResult FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>HandshakeResult</c>.</exception>
+        public static HandshakeResult FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("HandshakeResult");
             }
@@ -1020,87 +1020,87 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static HandshakeResult Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static HandshakeResult Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             long _protocolVersion = default!;
             string _binaryVersion = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("protocol_version"))
                 {
-                    _protocolVersion = CoprocessJson.ReadInteger(member.Value, new CoprocessPath(at, "protocol_version"), "integer");
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "protocol_version"), "integer");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("binary_version"))
                 {
-                    _binaryVersion = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "binary_version"), "string");
+                    _binaryVersion = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "binary_version"), "string");
                     seen |= 1UL << 1;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("protocol_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("protocol_version", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("binary_version", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("binary_version", at);
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        internal static readonly byte[] KeyProtocolVersion = Encoding.UTF8.GetBytes("protocol_version");
-        internal static readonly byte[] KeyBinaryVersion = Encoding.UTF8.GetBytes("binary_version");
+        internal static readonly byte[] KeyProtocolVersion = global::System.Text.Encoding.UTF8.GetBytes("protocol_version");
+        internal static readonly byte[] KeyBinaryVersion = global::System.Text.Encoding.UTF8.GetBytes("binary_version");
 
-        internal static HandshakeResult Read(ref Utf8JsonReader reader)
+        internal static HandshakeResult Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             long _protocolVersion = default!;
             string _binaryVersion = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyProtocolVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _protocolVersion = CoprocessReader.ReadInteger(ref reader);
+                    _protocolVersion = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyBinaryVersion))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _binaryVersion = CoprocessReader.ReadString(ref reader);
+                    _binaryVersion = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 3UL) != 3UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"protocol_version\":");
-            CoprocessJson.WriteInteger(builder, ProtocolVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, ProtocolVersion);
             builder.Append(",\"binary_version\":");
-            CoprocessJson.WriteString(builder, BinaryVersion);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, BinaryVersion);
             builder.Append('}');
         }
     }
@@ -1138,18 +1138,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>JsonRpcVersion</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>JsonRpcVersion</c>.</exception>
         public static JsonRpcVersion Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("JsonRpcVersion");
             }
@@ -1159,18 +1159,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>JsonRpcVersion</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
-        public static JsonRpcVersion FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>JsonRpcVersion</c>.</exception>
+        public static JsonRpcVersion FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out JsonRpcVersion value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("JsonRpcVersion");
             }
@@ -1181,39 +1181,39 @@ namespace Mcptest.Sdk
         /// </summary>
         public static string ToJson(JsonRpcVersion value)
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder, value);
             return builder.ToString();
         }
 
-        internal static JsonRpcVersion Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static JsonRpcVersion Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind != JsonValueKind.String)
+            if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             if (json.ValueEquals("2.0"))
             {
                 return JsonRpcVersion.V2_0;
             }
-            throw new CoprocessShapeException("expected \"2.0\", got " + CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+            throw new global::Mcptest.Sdk.CoprocessShapeException("expected \"2.0\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
         }
 
-        internal static readonly byte[] KeyV2_0 = Encoding.UTF8.GetBytes("2.0");
+        internal static readonly byte[] KeyV2_0 = global::System.Text.Encoding.UTF8.GetBytes("2.0");
 
-        internal static JsonRpcVersion Read(ref Utf8JsonReader reader)
+        internal static JsonRpcVersion Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.String);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);
             if (reader.ValueTextEquals(KeyV2_0))
             {
                 return JsonRpcVersion.V2_0;
             }
-            throw CoprocessReader.Fallback();
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
         }
 
-        internal static void Write(StringBuilder builder, JsonRpcVersion value)
+        internal static void Write(global::System.Text.StringBuilder builder, JsonRpcVersion value)
         {
-            CoprocessJson.WriteString(builder, value.ToWireString());
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
         }
     }
 
@@ -1222,31 +1222,31 @@ namespace Mcptest.Sdk
     /// method. It is open here because the envelope is decoded before the method is known; the
     /// method's params shape is closed.
     /// </summary>
-    public sealed class Params : Dictionary<string, JsonElement>
+    public sealed class Params : global::System.Collections.Generic.Dictionary<string, global::System.Text.Json.JsonElement>
     {
         /// <summary>
         /// Creates an empty <see cref="Params"/>.
         /// </summary>
         public Params()
-            : base(StringComparer.Ordinal)
+            : base(global::System.StringComparer.Ordinal)
         {
         }
 
         /// <summary>
         /// Decodes a <c>Params</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Params</c>.</exception>
         public static Params Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Params value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Params");
             }
@@ -1256,18 +1256,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Params</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
-        public static Params FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Params</c>.</exception>
+        public static Params FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Params value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Params value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Params");
             }
@@ -1278,41 +1278,41 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Params Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Params Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             var result = new Params();
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 result.Add(member.Name, member.Value);
             }
             return result;
         }
 
-        internal static Params Read(ref Utf8JsonReader reader)
+        internal static Params Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            return CoprocessReader.ReadOpenMap(ref reader, new Params());
+            return global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new Params());
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             bool first = true;
-            foreach (KeyValuePair<string, JsonElement> entry in this)
+            foreach (global::System.Collections.Generic.KeyValuePair<string, global::System.Text.Json.JsonElement> entry in this)
             {
                 if (!first)
                 {
                     builder.Append(',');
                 }
                 first = false;
-                CoprocessJson.WriteString(builder, entry.Key);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
                 builder.Append(':');
-                CoprocessJson.WriteAny(builder, entry.Value);
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, entry.Value);
             }
             builder.Append('}');
         }
@@ -1331,8 +1331,8 @@ namespace Mcptest.Sdk
         public Request(JsonRpcVersion jsonrpc, RequestId id, string method)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Method = method ?? throw new ArgumentNullException(nameof(method));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Method = method ?? throw new global::System.ArgumentNullException(nameof(method));
         }
 
         /// <summary>
@@ -1359,18 +1359,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Request</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static Request Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Request value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -1380,18 +1380,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
-        public static Request FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static Request FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Request value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Request value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -1402,56 +1402,56 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Request Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Request Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             Params? _params = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("method"))
                 {
-                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    _method = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "method"), "string");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("params"))
                 {
-                    _params = Params.Read(member.Value, new CoprocessPath(at, "params"), "object");
+                    _params = Params.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "params"), "object");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("method", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("method", at);
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -1459,53 +1459,53 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyMethod = Encoding.UTF8.GetBytes("method");
-        internal static readonly byte[] KeyParams = Encoding.UTF8.GetBytes("params");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyMethod = global::System.Text.Encoding.UTF8.GetBytes("method");
+        internal static readonly byte[] KeyParams = global::System.Text.Encoding.UTF8.GetBytes("params");
 
-        internal static Request Read(ref Utf8JsonReader reader)
+        internal static Request Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             Params? _params = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyMethod))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _method = CoprocessReader.ReadString(ref reader);
+                    _method = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyParams))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
                     _params = Params.Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new Request(_jsonrpc, _id, _method)
             {
@@ -1513,7 +1513,7 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -1521,7 +1521,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"method\":");
-            CoprocessJson.WriteString(builder, Method);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Method);
             if (Params != null)
             {
                 builder.Append(",\"params\":");
@@ -1549,7 +1549,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public RequestId(string text)
         {
-            Text = text ?? throw new ArgumentNullException(nameof(text));
+            Text = text ?? throw new global::System.ArgumentNullException(nameof(text));
         }
 
         /// <summary>
@@ -1575,23 +1575,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The id as text (an integer in invariant digits).
         /// </summary>
-        public override string ToString() => Text ?? (Integer ?? 0).ToString(CultureInfo.InvariantCulture);
+        public override string ToString() => Text ?? (Integer ?? 0).ToString(global::System.Globalization.CultureInfo.InvariantCulture);
 
         /// <summary>
         /// Decodes a <c>RequestId</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>RequestId</c>.</exception>
         public static RequestId Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestId value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "integer or string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "integer or string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("RequestId");
             }
@@ -1601,18 +1601,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>RequestId</c> strictly from an already-parsed value (the JSON-text rules
         /// are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
-        public static RequestId FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>RequestId</c>.</exception>
+        public static RequestId FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestId value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestId value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "integer or string");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "integer or string");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("RequestId");
             }
@@ -1623,46 +1623,46 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static RequestId Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static RequestId Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            if (json.ValueKind == JsonValueKind.String)
+            if (json.ValueKind == global::System.Text.Json.JsonValueKind.String)
             {
                 return new RequestId(json.GetString() ?? string.Empty);
             }
-            if (!CoprocessJson.TryReadInteger(json, out long integer))
+            if (!global::Mcptest.Sdk.CoprocessJson.TryReadInteger(json, out long integer))
             {
-                throw CoprocessJson.Mismatch(json, at, expected);
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
             }
             return new RequestId(integer);
         }
 
-        internal static RequestId Read(ref Utf8JsonReader reader)
+        internal static RequestId Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            if (reader.TokenType == JsonTokenType.String)
+            if (reader.TokenType == global::System.Text.Json.JsonTokenType.String)
             {
                 return new RequestId(reader.GetString() ?? string.Empty);
             }
-            if (!CoprocessReader.TryReadInteger(ref reader, out long integer))
+            if (!global::Mcptest.Sdk.CoprocessReader.TryReadInteger(ref reader, out long integer))
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new RequestId(integer);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             if (Text != null)
             {
-                CoprocessJson.WriteString(builder, Text);
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Text);
             }
             else
             {
-                CoprocessJson.WriteInteger(builder, Integer ?? 0);
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Integer ?? 0);
             }
         }
     }
@@ -1678,7 +1678,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Response(SuccessResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -1686,7 +1686,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public Response(ErrorResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -1718,18 +1718,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Response</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static Response Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Response value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -1739,18 +1739,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
-        public static Response FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static Response FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out Response value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Response value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -1761,16 +1761,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static Response Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static Response Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             int found = 0;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("result"))
                 {
@@ -1788,21 +1788,21 @@ namespace Mcptest.Sdk
                 case 2:
                     return new Response(ErrorResponse.Read(json, at, expected));
                 case 0:
-                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("neither `result` nor `error`", at);
                 default:
-                    throw new CoprocessShapeException("both `result` and `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("both `result` and `error`", at);
             }
         }
 
-        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
-        internal static readonly byte[] KeyError = Encoding.UTF8.GetBytes("error");
+        internal static readonly byte[] KeyResult = global::System.Text.Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyError = global::System.Text.Encoding.UTF8.GetBytes("error");
 
-        internal static Response Read(ref Utf8JsonReader reader)
+        internal static Response Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            Utf8JsonReader start = reader;
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
             int found = 0;
-            while (found == 0 && CoprocessReader.NextName(ref reader))
+            while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyResult))
                 {
@@ -1826,11 +1826,11 @@ namespace Mcptest.Sdk
                 case 2:
                     return new Response(ErrorResponse.Read(ref reader));
                 default:
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             switch (Value)
             {
@@ -1852,10 +1852,10 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="SuccessResponse"/> from its required fields.
         /// </summary>
-        public SuccessResponse(JsonRpcVersion jsonrpc, RequestId id, JsonElement result)
+        public SuccessResponse(JsonRpcVersion jsonrpc, RequestId id, global::System.Text.Json.JsonElement result)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
             Result = result;
         }
 
@@ -1872,23 +1872,23 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The method's result, of the shape the method table names.
         /// </summary>
-        public JsonElement Result { get; set; }
+        public global::System.Text.Json.JsonElement Result { get; set; }
 
         /// <summary>
         /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponse Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -1898,18 +1898,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
-        public static SuccessResponse FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponse FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponse value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -1920,28 +1920,28 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static SuccessResponse Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static SuccessResponse Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
-            JsonElement _result = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            global::System.Text.Json.JsonElement _result = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("result"))
@@ -1951,68 +1951,68 @@ namespace Mcptest.Sdk
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("result", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("result", at);
             }
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        internal static readonly byte[] KeyJsonrpc = Encoding.UTF8.GetBytes("jsonrpc");
-        internal static readonly byte[] KeyId = Encoding.UTF8.GetBytes("id");
-        internal static readonly byte[] KeyResult = Encoding.UTF8.GetBytes("result");
+        internal static readonly byte[] KeyJsonrpc = global::System.Text.Encoding.UTF8.GetBytes("jsonrpc");
+        internal static readonly byte[] KeyId = global::System.Text.Encoding.UTF8.GetBytes("id");
+        internal static readonly byte[] KeyResult = global::System.Text.Encoding.UTF8.GetBytes("result");
 
-        internal static SuccessResponse Read(ref Utf8JsonReader reader)
+        internal static SuccessResponse Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
-            JsonElement _result = default!;
-            while (CoprocessReader.NextName(ref reader))
+            global::System.Text.Json.JsonElement _result = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(KeyResult))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _result = CoprocessReader.ReadAny(ref reader);
+                    _result = global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new SuccessResponse(_jsonrpc, _id, _result);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -2020,7 +2020,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"result\":");
-            CoprocessJson.WriteAny(builder, Result);
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Result);
             builder.Append('}');
         }
     }
@@ -2030,7 +2030,7 @@ namespace Mcptest.Sdk
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
     /// </summary>
-    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TParams">A generated class, such as the method's params type; decoding a <c>params</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class RequestOf<TParams> where TParams : class
     {
         /// <summary>
@@ -2039,8 +2039,8 @@ namespace Mcptest.Sdk
         public RequestOf(JsonRpcVersion jsonrpc, RequestId id, string method)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Method = method ?? throw new ArgumentNullException(nameof(method));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Method = method ?? throw new global::System.ArgumentNullException(nameof(method));
         }
 
         /// <summary>
@@ -2067,18 +2067,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Request</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Request</c>.</exception>
         public static RequestOf<TParams> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -2088,18 +2088,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Request</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
-        public static RequestOf<TParams> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Request</c>.</exception>
+        public static RequestOf<TParams> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out RequestOf<TParams> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Request");
             }
@@ -2110,56 +2110,56 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static RequestOf<TParams> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static RequestOf<TParams> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             TParams? _params = null;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("method"))
                 {
-                    _method = CoprocessJson.ReadString(member.Value, new CoprocessPath(at, "method"), "string");
+                    _method = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "method"), "string");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("params"))
                 {
-                    _params = CoprocessCodec<TParams>.Get().Read(member.Value, new CoprocessPath(at, "params"), "object");
+                    _params = global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "params"), "object");
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("method", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("method", at);
             }
             return new RequestOf<TParams>(_jsonrpc, _id, _method)
             {
@@ -2167,48 +2167,48 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal static RequestOf<TParams> Read(ref Utf8JsonReader reader)
+        internal static RequestOf<TParams> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             string _method = default!;
             TParams? _params = null;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(Request.KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyMethod))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _method = CoprocessReader.ReadString(ref reader);
+                    _method = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
                 }
                 else if (reader.ValueTextEquals(Request.KeyParams))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 3);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _params = CoprocessCodec<TParams>.Get().Read(ref reader);
+                    _params = global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new RequestOf<TParams>(_jsonrpc, _id, _method)
             {
@@ -2216,7 +2216,7 @@ namespace Mcptest.Sdk
             };
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -2224,11 +2224,11 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"method\":");
-            CoprocessJson.WriteString(builder, Method);
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Method);
             if (Params != null)
             {
                 builder.Append(",\"params\":");
-                CoprocessCodec<TParams>.Get().Write(builder, Params);
+                global::Mcptest.Sdk.CoprocessCodec<TParams>.Get().Write(builder, Params);
             }
             builder.Append('}');
         }
@@ -2240,7 +2240,7 @@ namespace Mcptest.Sdk
     /// reported as the <c>SuccessResponse</c>'s, with its path from the frame's root
     /// (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class SuccessResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -2249,8 +2249,8 @@ namespace Mcptest.Sdk
         public SuccessResponseOf(JsonRpcVersion jsonrpc, RequestId id, TResult result)
         {
             Jsonrpc = jsonrpc;
-            Id = id ?? throw new ArgumentNullException(nameof(id));
-            Result = result ?? throw new ArgumentNullException(nameof(result));
+            Id = id ?? throw new global::System.ArgumentNullException(nameof(id));
+            Result = result ?? throw new global::System.ArgumentNullException(nameof(result));
         }
 
         /// <summary>
@@ -2271,18 +2271,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>SuccessResponse</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>SuccessResponse</c>.</exception>
         public static SuccessResponseOf<TResult> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -2292,18 +2292,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>SuccessResponse</c> strictly from an already-parsed value (the JSON-text
         /// rules are checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
-        public static SuccessResponseOf<TResult> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>SuccessResponse</c>.</exception>
+        public static SuccessResponseOf<TResult> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out SuccessResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("SuccessResponse");
             }
@@ -2314,95 +2314,95 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static SuccessResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static SuccessResponseOf<TResult> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             TResult _result = default!;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("jsonrpc"))
                 {
-                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new CoprocessPath(at, "jsonrpc"), "string");
+                    _jsonrpc = JsonRpcVersionWire.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "jsonrpc"), "string");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("id"))
                 {
-                    _id = RequestId.Read(member.Value, new CoprocessPath(at, "id"), "integer or string");
+                    _id = RequestId.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "id"), "integer or string");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("result"))
                 {
-                    _result = CoprocessCodec<TResult>.Get().Read(member.Value, new CoprocessPath(at, "result"), "object");
+                    _result = global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "result"), "object");
                     seen |= 1UL << 2;
                 }
                 else
                 {
-                    throw CoprocessJson.Unknown(member.Name, at);
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
                 }
             }
             if ((seen & (1UL << 0)) == 0)
             {
-                throw CoprocessJson.Missing("jsonrpc", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("jsonrpc", at);
             }
             if ((seen & (1UL << 1)) == 0)
             {
-                throw CoprocessJson.Missing("id", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("id", at);
             }
             if ((seen & (1UL << 2)) == 0)
             {
-                throw CoprocessJson.Missing("result", at);
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("result", at);
             }
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        internal static SuccessResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        internal static SuccessResponseOf<TResult> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             JsonRpcVersion _jsonrpc = default!;
             RequestId _id = default!;
             TResult _result = default!;
-            while (CoprocessReader.NextName(ref reader))
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(SuccessResponse.KeyJsonrpc))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 0);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
                     _jsonrpc = JsonRpcVersionWire.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(SuccessResponse.KeyId))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 1);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
                     _id = RequestId.Read(ref reader);
                 }
                 else if (reader.ValueTextEquals(SuccessResponse.KeyResult))
                 {
-                    CoprocessReader.Once(ref seen, 1UL << 2);
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _result = CoprocessCodec<TResult>.Get().Read(ref reader);
+                    _result = global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Read(ref reader);
                 }
                 else
                 {
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
             if ((seen & 7UL) != 7UL)
             {
-                throw CoprocessReader.Fallback();
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new SuccessResponseOf<TResult>(_jsonrpc, _id, _result);
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
             builder.Append("\"jsonrpc\":");
@@ -2410,7 +2410,7 @@ namespace Mcptest.Sdk
             builder.Append(",\"id\":");
             Id.Write(builder);
             builder.Append(",\"result\":");
-            CoprocessCodec<TResult>.Get().Write(builder, Result);
+            global::Mcptest.Sdk.CoprocessCodec<TResult>.Get().Write(builder, Result);
             builder.Append('}');
         }
     }
@@ -2420,7 +2420,7 @@ namespace Mcptest.Sdk
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Response</c>'s, with its path from the frame's root (<c>$.result.…</c>).
     /// </summary>
-    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="ArgumentException"/>.</typeparam>
+    /// <typeparam name="TResult">A generated class, such as the method's result type; decoding a <c>result</c> as any other type throws <see cref="global::System.ArgumentException"/>.</typeparam>
     public sealed class ResponseOf<TResult> where TResult : class
     {
         /// <summary>
@@ -2428,7 +2428,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public ResponseOf(SuccessResponseOf<TResult> value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -2436,7 +2436,7 @@ namespace Mcptest.Sdk
         /// </summary>
         public ResponseOf(ErrorResponse value)
         {
-            Value = value ?? throw new ArgumentNullException(nameof(value));
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
         }
 
         /// <summary>
@@ -2469,18 +2469,18 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Decodes a <c>Response</c> strictly from one frame's JSON text.
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Response</c>.</exception>
         public static ResponseOf<TResult> Decode(string json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Parse(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -2490,18 +2490,18 @@ namespace Mcptest.Sdk
         /// Decodes a <c>Response</c> strictly from an already-parsed value (the JSON-text rules are
         /// checked on it too).
         /// </summary>
-        /// <exception cref="CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
-        public static ResponseOf<TResult> FromJson(JsonElement json)
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Response</c>.</exception>
+        public static ResponseOf<TResult> FromJson(global::System.Text.Json.JsonElement json)
         {
-            if (CoprocessReader.TryDecode(json, (ref Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out ResponseOf<TResult> value))
             {
                 return value;
             }
             try
             {
-                return Read(CoprocessJson.Validate(json), null, "object");
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
             }
-            catch (CoprocessShapeException problem)
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
             {
                 throw problem.For("Response");
             }
@@ -2512,16 +2512,16 @@ namespace Mcptest.Sdk
         /// </summary>
         public string ToJson()
         {
-            var builder = new StringBuilder();
+            var builder = new global::System.Text.StringBuilder();
             Write(builder);
             return builder.ToString();
         }
 
-        internal static ResponseOf<TResult> Read(JsonElement json, CoprocessPath? at, string expected)
+        internal static ResponseOf<TResult> Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
         {
-            CoprocessJson.ExpectObject(json, at, expected);
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             int found = 0;
-            foreach (JsonProperty member in json.EnumerateObject())
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("result"))
                 {
@@ -2539,18 +2539,18 @@ namespace Mcptest.Sdk
                 case 2:
                     return new ResponseOf<TResult>(ErrorResponse.Read(json, at, expected));
                 case 0:
-                    throw new CoprocessShapeException("neither `result` nor `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("neither `result` nor `error`", at);
                 default:
-                    throw new CoprocessShapeException("both `result` and `error`", at);
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("both `result` and `error`", at);
             }
         }
 
-        internal static ResponseOf<TResult> Read(ref Utf8JsonReader reader)
+        internal static ResponseOf<TResult> Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
-            CoprocessReader.Expect(ref reader, JsonTokenType.StartObject);
-            Utf8JsonReader start = reader;
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
             int found = 0;
-            while (found == 0 && CoprocessReader.NextName(ref reader))
+            while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(Response.KeyResult))
                 {
@@ -2574,11 +2574,11 @@ namespace Mcptest.Sdk
                 case 2:
                     return new ResponseOf<TResult>(ErrorResponse.Read(ref reader));
                 default:
-                    throw CoprocessReader.Fallback();
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
         }
 
-        internal void Write(StringBuilder builder)
+        internal void Write(global::System.Text.StringBuilder builder)
         {
             switch (Value)
             {
@@ -2593,7 +2593,8 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
-    /// Finds the decoders and the encoder of a generated class for <see cref="CoprocessCodec{T}"/>.
+    /// Finds the decoders and the encoder of a generated class for <see
+    /// cref="global::Mcptest.Sdk.CoprocessCodec{T}"/>.
     /// </summary>
     internal static class CoprocessCodecs
     {
@@ -2601,43 +2602,43 @@ namespace Mcptest.Sdk
         {
             if (type == typeof(EmptyParams))
             {
-                return new CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ErrorObject))
             {
-                return new CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ErrorObject>(ErrorObject.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ErrorObject.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(ErrorResponse))
             {
-                return new CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(HandshakeParams))
             {
-                return new CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(HandshakeResult))
             {
-                return new CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Params))
             {
-                return new CoprocessCodec<Params>(Params.Read, (ref Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Params>(Params.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Request))
             {
-                return new CoprocessCodec<Request>(Request.Read, (ref Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Request>(Request.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(RequestId))
             {
-                return new CoprocessCodec<RequestId>(RequestId.Read, (ref Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<RequestId>(RequestId.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => RequestId.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Response))
             {
-                return new CoprocessCodec<Response>(Response.Read, (ref Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Response>(Response.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(SuccessResponse))
             {
-                return new CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
             }
             return null;
         }

@@ -23,3 +23,20 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get update -qq >&2 || true
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >&2
 }
+
+# checked_before <stamp> <file>...: true when <stamp> holds the hash of these
+# files and of the calling script, as `mark_checked` wrote it after they last
+# passed; so a warm run does not check unchanged text twice.
+# mark_checked <stamp> <file>...: records that they passed.
+checks_hash() { cat "$@" "$0" | sha256sum | cut -d' ' -f1; }
+checked_before() {
+  local stamp="$1"
+  shift
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(checks_hash "$@")" ]
+}
+mark_checked() {
+  local stamp="$1"
+  shift
+  mkdir -p "$(dirname "$stamp")"
+  checks_hash "$@" >"$stamp"
+}

@@ -79,17 +79,24 @@ csc() {
 # --- strict checks: the generated file and every golden copy ------------------
 mkdir -p "$BUILD"
 [ -f "$OUTPUT_ROOT/$REL" ] || { echo "error: $OUTPUT_ROOT/$REL does not exist (run cargo run -p codegen)" >&2; exit 1; }
-checked=0
-for file in "$OUTPUT_ROOT/$REL" "$ROOT"/codegen/tests/golden/*/"$REL"; do
-    [ -f "$file" ] || continue
-    name="$(echo "${file#"$ROOT"/}" | tr '/' '_')"
-    csc -target:library -doc:"$BUILD/$name.xml" -out:"$BUILD/$name.dll" "$file"
-    checked=$((checked + 1))
-done
-echo "dotnet: $checked file(s) compile cleanly (C# 8, nullable, warnings as errors)" >&2
+inputs=("$OUTPUT_ROOT/$REL" "$HERE/Testee.cs")
+for file in "$ROOT"/codegen/tests/golden/*/"$REL"; do [ -f "$file" ] && inputs+=("$file"); done
+if checked_before "$BUILD/.checked" "${inputs[@]}" && [ -f "$BUILD/testee.dll" ]; then
+    echo "dotnet: ${#inputs[@]} input(s) unchanged since they passed; testee up to date" >&2
+else
+    checked=0
+    for file in "$OUTPUT_ROOT/$REL" "$ROOT"/codegen/tests/golden/*/"$REL"; do
+        [ -f "$file" ] || continue
+        name="$(echo "${file#"$ROOT"/}" | tr '/' '_')"
+        csc -target:library -doc:"$BUILD/$name.xml" -out:"$BUILD/$name.dll" "$file"
+        checked=$((checked + 1))
+    done
+    echo "dotnet: $checked file(s) compile cleanly (C# 8, nullable, warnings as errors)" >&2
 
-# --- the testee ----------------------------------------------------------------
-csc -target:exe -out:"$BUILD/testee.dll" "$HERE/Testee.cs" "$OUTPUT_ROOT/$REL"
+    # --- the testee ----------------------------------------------------------------
+    csc -target:exe -out:"$BUILD/testee.dll" "$HERE/Testee.cs" "$OUTPUT_ROOT/$REL"
+    mark_checked "$BUILD/.checked" "${inputs[@]}"
+fi
 cat > "$BUILD/testee.runtimeconfig.json" <<JSON
 {"runtimeOptions":{"tfm":"netcoreapp3.1","framework":{"name":"Microsoft.NETCore.App","version":"3.1.0"},"configProperties":{"System.Globalization.Invariant":true}}}
 JSON

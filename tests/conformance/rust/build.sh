@@ -28,11 +28,18 @@ crate="$here"
 profile=release
 if [ "$(cd "$output_root" && pwd)" != "$root/generated" ]; then
   # The same crate, pointed at the other output root, built apart.
+  # Files are replaced only when their text changes: cargo goes by mtime,
+  # and a warm rebuild of the copy should check nothing twice.
   crate="$build/testee-src"
   mkdir -p "$crate/src"
-  cp "$here/Cargo.toml" "$here/Cargo.lock" "$crate/"
-  cp "$here"/src/*.rs "$crate/src/"
-  sed -i "s|^#\[path = .*\]\$|#[path = \"$output_root/rust/mcptest-runner/src/coprocess.rs\"]|" "$crate/src/lib.rs"
+  put() { cmp -s "$1" "$2" 2>/dev/null || cp "$1" "$2"; }
+  put "$here/Cargo.toml" "$crate/Cargo.toml"
+  put "$here/Cargo.lock" "$crate/Cargo.lock"
+  for source in "$here"/src/*.rs; do
+    sed "s|^#\[path = .*\]\$|#[path = \"$output_root/rust/mcptest-runner/src/coprocess.rs\"]|" "$source" >"$crate/src/.next"
+    put "$crate/src/.next" "$crate/src/$(basename "$source")"
+  done
+  rm -f "$crate/src/.next"
   export CARGO_TARGET_DIR="$build/target"
   profile=dev
 fi

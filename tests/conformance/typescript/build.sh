@@ -60,6 +60,10 @@ candidates=("$output_root/$file")
 for golden in codegen/tests/golden/*/"$file"; do
   [ -f "$golden" ] && candidates+=("$golden")
 done
+if checked_before "$out/.checked" "${candidates[@]}" "$here"/*.ts && [ -f "$out/dist/testee.js" ]; then
+  echo "typescript: ${#candidates[@]} file(s) unchanged since they passed; $out/dist/testee.js up to date" >&2
+  exit 0
+fi
 # Each file is an ES module, so one tsc run checks them all independently.
 "$tsc" "${strict[@]}" --noEmit "${candidates[@]}"
 checked=${#candidates[@]}
@@ -70,4 +74,5 @@ cp "$output_root/$file" "$out/src/coprocess.ts"
 cp "$here"/*.ts "$out/src/"
 "$tsc" "${strict[@]}" --outDir "$out/dist" "$out/src/"*.ts
 echo '{"type": "module"}' >"$out/dist/package.json"
+mark_checked "$out/.checked" "${candidates[@]}" "$here"/*.ts
 echo "typescript: checked $checked file(s), built $out/dist/testee.js" >&2

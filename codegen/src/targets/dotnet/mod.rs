@@ -24,9 +24,10 @@ pub const PATH: &str = "dotnet/src/Mcptest.Sdk/Coprocess.cs";
 pub const RUNTIME: &str = include_str!("runtime.cs");
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
-    declare(contract)?;
+    let text = render(contract);
+    claims::claim(contract, &text)?;
     let mut files = Files::new();
-    files.insert(PATH.to_string(), render(contract));
+    files.insert(PATH.to_string(), text);
     Ok(files)
 }
 

@@ -26,9 +26,10 @@ pub const PATH: &str = "jvm/src/main/java/dev/mcptest/Coprocess.java";
 
 /// Renders `Coprocess.java`.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
-    declare(contract)?;
+    let text = render(contract);
+    claims::claim(contract, &text)?;
     let mut files = Files::new();
-    files.insert(PATH.to_string(), render(contract));
+    files.insert(PATH.to_string(), text);
     Ok(files)
 }
 

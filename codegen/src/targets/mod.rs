@@ -10,6 +10,7 @@ pub mod claims;
 pub mod dotnet;
 pub mod go;
 pub mod jvm;
+mod prune;
 pub mod python;
 pub mod rust;
 pub mod typescript;

@@ -18,11 +18,10 @@ mod envelopes;
 mod names;
 mod out;
 mod protocol;
-mod prune;
 mod types;
 
 use crate::model::Contract;
-use crate::targets::Files;
+use crate::targets::{prune, Files};
 
 use out::Out;
 
@@ -63,7 +62,7 @@ fn render(contract: &Contract) -> String {
     protocol::lanes(&mut body, contract);
     let head = head.finish();
     let body = body.finish();
-    let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{body}"));
+    let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{body}"), private_name);
     format!("{head}{runtime}\n{body}")
 }
 
@@ -81,4 +80,9 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
     Ok(vec![claims::claim(contract, &render(contract))?])
+}
+
+/// The name a runtime declaration keeps private (it is not exported), if any.
+fn private_name(line: &str) -> Option<&str> {
+    ["function ", "const ", "type ", "class "].iter().find_map(|keyword| line.strip_prefix(keyword).and_then(prune::identifier))
 }

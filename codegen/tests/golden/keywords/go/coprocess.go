@@ -2729,14 +2729,6 @@ func writeString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// writeComma separates the next object member unless it is the first.
-func writeComma(b []byte) []byte {
-	if b[len(b)-1] != '{' {
-		b = append(b, ',')
-	}
-	return b
-}
-
 func writeBool(b []byte, v bool) []byte {
 	return strconv.AppendBool(b, v)
 }

@@ -1389,12 +1389,6 @@ func (e *shapeError) at(key string) *shapeError {
 	return e
 }
 
-// atIndex records that the failure is inside the array item i.
-func (e *shapeError) atIndex(i int) *shapeError {
-	e.path = append(e.path, "["+strconv.Itoa(i)+"]")
-	return e
-}
-
 func (e *shapeError) toError(typeName string) error {
 	path := ""
 	if len(e.path) > 0 {
@@ -1626,13 +1620,6 @@ func readAny(v any) (any, *shapeError) {
 	return toPublic(v), nil
 }
 
-func readBool(v any) (bool, *shapeError) {
-	if b, ok := v.(bool); ok {
-		return b, nil
-	}
-	return false, wrongKind("boolean", v)
-}
-
 func readString(v any) (string, *shapeError) {
 	if s, ok := v.(string); ok {
 		return s, nil
@@ -1647,14 +1634,6 @@ func readInt(v any) (int64, *shapeError) {
 		}
 	}
 	return 0, wrongKind("integer", v)
-}
-
-func readIntAtLeast(v any, minimum int64) (int64, *shapeError) {
-	i, err := readInt(v)
-	if err == nil && i < minimum {
-		err = problem("expected integer >= " + strconv.FormatInt(minimum, 10) + ", got " + strconv.FormatInt(i, 10))
-	}
-	return i, err
 }
 
 // toPublic turns a parsed tree into nil, bool, json.Number, string, []any
@@ -2042,18 +2021,6 @@ func writeString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// writeComma separates the next object member unless it is the first.
-func writeComma(b []byte) []byte {
-	if b[len(b)-1] != '{' {
-		b = append(b, ',')
-	}
-	return b
-}
-
-func writeBool(b []byte, v bool) []byte {
-	return strconv.AppendBool(b, v)
 }
 
 func writeInt(b []byte, v int64) []byte {

@@ -1,0 +1,148 @@
+//! Keeps only the runtime helpers a generated file uses, so that no schema
+//! gives a file with dead code (`tsc --noUnusedLocals`, staticcheck's U1000).
+//! Shared by the targets whose runtime is one text of top-level declarations.
+//!
+//! The runtime text is split into top-level chunks at blank lines followed by
+//! an unindented line. A chunk that declares a private name (as the target's
+//! `private_name` reads its first declaration line) is kept when the rest of
+//! the file, or another kept chunk, mentions that name; every other chunk is
+//! kept.
+
+/// One top-level piece of the runtime text.
+struct Chunk<'a> {
+    text: &'a str,
+    /// The name it declares, when it is a private (prunable) declaration.
+    private_name: Option<&'a str>,
+}
+
+/// The runtime text without the private declarations `rest` does not need.
+/// `private_name` reads a chunk's first declaration line (comments skipped)
+/// and gives the private name it declares, if it declares one.
+pub fn prune(runtime: &str, rest: &str, private_name: impl Fn(&str) -> Option<&str>) -> String {
+    let chunks = split(runtime, &private_name);
+    // A name inside a string or a comment (a field's wire name `"writeComma"`)
+    // is not a use.
+    let rest = code_only(rest);
+    let codes: Vec<String> = chunks.iter().map(|c| code_only(c.text)).collect();
+    let mut kept: Vec<bool> = chunks.iter().map(|c| c.private_name.is_none()).collect();
+    loop {
+        let mut changed = false;
+        for (i, chunk) in chunks.iter().enumerate() {
+            let Some(name) = chunk.private_name else { continue };
+            if kept[i] {
+                continue;
+            }
+            let used = mentions(&rest, name) || codes.iter().enumerate().any(|(j, other)| j != i && kept[j] && mentions(other, name));
+            if used {
+                kept[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let texts: Vec<&str> = chunks.iter().zip(&kept).filter(|(_, k)| **k).map(|(c, _)| c.text).collect();
+    texts.join("\n\n")
+}
+
+fn split<'a>(runtime: &'a str, private_name: &impl Fn(&'a str) -> Option<&'a str>) -> Vec<Chunk<'a>> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let bytes = runtime.as_bytes();
+    let mut i = 0;
+    while let Some(found) = runtime[i..].find("\n\n") {
+        let at = i + found;
+        let next = bytes.get(at + 2).copied().unwrap_or(b' ');
+        if !next.is_ascii_whitespace() {
+            chunks.push(chunk(&runtime[start..at], private_name));
+            start = at + 2;
+        }
+        i = at + 1;
+    }
+    chunks.push(chunk(&runtime[start..], private_name));
+    chunks
+}
+
+fn chunk<'a>(text: &'a str, private_name: &impl Fn(&'a str) -> Option<&'a str>) -> Chunk<'a> {
+    let declaration = text.lines().find(|line| {
+        !(line.starts_with("//") || line.starts_with("/*") || line.starts_with(" *") || line.is_empty())
+    });
+    Chunk { text, private_name: declaration.and_then(private_name) }
+}
+
+/// `text` with the contents of its string and character literals (`"..."`,
+/// `'...'`, escapes honoured) and of its `//` comments blanked out.
+fn code_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' | '\'' => {
+                out.push(c);
+                while let Some(inner) = chars.next() {
+                    if inner == c || inner == '\n' {
+                        out.push(inner);
+                        break;
+                    }
+                    if inner == '\\' && chars.next().is_some() {
+                        out.push(' ');
+                    }
+                    out.push(' ');
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for inner in chars.by_ref() {
+                    if inner == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The identifier at the start of `text`.
+pub fn identifier(text: &str) -> Option<&str> {
+    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
+    (end > 0).then(|| &text[..end])
+}
+
+/// Whether `text` contains `name` as a whole identifier.
+pub fn mentions(text: &str, name: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut from = 0;
+    while let Some(found) = text[from..].find(name) {
+        let at = from + found;
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
+            return true;
+        }
+        from = at + name.len();
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_what_is_used() {
+        let runtime = "// head\n\nfunction a(): void {\n  b();\n}\n\nfunction b(): void {}\n\nfunction c(): void {}\n\nexport function d(): void {}";
+        fn private(line: &str) -> Option<&str> {
+            line.strip_prefix("function ").and_then(identifier)
+        }
+        let pruned = prune(runtime, "a();", private);
+        assert!(pruned.contains("function a") && pruned.contains("function b"));
+        assert!(!pruned.contains("function c") && pruned.contains("function d"));
+        // Named in a string or a comment only: not a use.
+        let pruned = prune(runtime, "x = \"c\"; // c\na();", private);
+        assert!(!pruned.contains("function c"), "{pruned}");
+        assert_eq!(code_only("f('\"', \"a\\\"b\") // g\nh"), "f(' ', \"    \") \nh");
+    }
+}

@@ -51,7 +51,8 @@ command -v cargo >/dev/null 2>&1 || missing "cargo (install Rust with rustup)"
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >&2 2>/dev/null || true
 cargo clippy --version >/dev/null 2>&1 || missing "cargo clippy (rustup component add clippy)"
 
-lints=(-D warnings -D clippy::unwrap_used -D clippy::panic)
+# The documentation lints a careful human satisfies, next to the defaults.
+lints=(-D warnings -D clippy::unwrap_used -D clippy::panic -D clippy::must_use_candidate -D clippy::missing_errors_doc)
 status=0
 (cd "$crate" && cargo clippy --quiet --locked --profile "$profile" --all-targets -- "${lints[@]}") || status=1
 

@@ -90,7 +90,7 @@ pub fn decoding(contract: &Contract) -> TokenStream {
         }
         let ty = format_ident!("{}Of", name);
         let param = format_ident!("{}", param);
-        let doc = format!(" Decodes a `{name}` frame with its `{member}` as `{param}`, in one pass over the text.");
+        let doc = format!(" Decodes a `{name}` frame with its `{member}` as `{param}`, in one pass over the text.\n\n # Errors\n\n A [`DecodeError`] saying where and why the text breaks the contract.");
         out.extend(quote! {
             impl<#param: ::serde::de::DeserializeOwned + ::serde::Serialize> #ty<#param> {
                 #[doc = #doc]
@@ -136,6 +136,10 @@ fn response_of(contract: &Contract) -> TokenStream {
         pub enum ResponseOf<R> { #(#variant_types),* }
         impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> ResponseOf<R> {
             /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
+            ///
+            /// # Errors
+            ///
+            /// A [`DecodeError`] saying where and why the text breaks the contract.
             pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
                 let (text, chosen) = checked_variant("Response", text, &[#(#discriminators),*])?;
                 match chosen { #(#arms)* _ => Err(DecodeError::new("Response", "$", "no variant")) }

@@ -125,6 +125,7 @@ fn tables(contract: &Contract) -> TokenStream {
         /// The lanes an SDK cannot drive over the coprocess, in table order.
         pub const UNSUPPORTED_SDK_LANES: &[&str] = &[#(#unsupported),*];
         /// The method-table row of `name`.
+        #[must_use]
         pub fn method_info(name: &str) -> ::std::option::Option<&'static MethodInfo> {
             METHODS.iter().find(|m| m.name == name)
         }
@@ -153,6 +154,7 @@ fn messages(contract: &Contract) -> TokenStream {
             #[doc = #doc]
             pub const #const_name: &str = #template;
             #[doc = #doc]
+            #[must_use]
             pub fn #fn_name(#(#holes: &str),*) -> ::std::string::String {
                 let mut out = ::std::string::String::new();
                 #(#pushes)*
@@ -226,8 +228,16 @@ fn frames(contract: &Contract) -> TokenStream {
             /// The `$defs` name.
             const TYPE_NAME: &'static str;
             /// Decodes frame text under the contract's JSON-text and shape rules.
+            ///
+            /// # Errors
+            ///
+            /// A [`DecodeError`] saying where and why the text breaks the contract.
             fn decode(text: &str) -> ::std::result::Result<Self, DecodeError>;
             /// Decodes an already-parsed value (for example a response's `result`).
+            ///
+            /// # Errors
+            ///
+            /// A [`DecodeError`] saying where and why the value breaks the contract.
             fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError>;
             /// Encodes as one line of JSON: fields in schema order, no newline.
             fn encode(&self) -> ::std::string::String {
@@ -273,10 +283,12 @@ fn frames(contract: &Contract) -> TokenStream {
         }
         #impls
         /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
+        #[must_use]
         pub fn decode_and_encode(type_name: &str, text: &str) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
             Some(match type_name { #arms _ => return None })
         }
         /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
+        #[must_use]
         pub fn check_value(type_name: &str, value: ::serde_json::Value) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
             Some(match type_name { #value_arms _ => return None })
         }
@@ -343,6 +355,7 @@ fn handshake() -> TokenStream {
         impl ::std::error::Error for HandshakeFailure {}
 
         /// The `coprocess/handshake` request frame, one line.
+        #[must_use]
         pub fn handshake_request(id: RequestId, sdk: ::std::option::Option<&str>, sdk_version: ::std::option::Option<&str>) -> ::std::string::String {
             let mut params = ::serde_json::Map::new();
             params.insert("protocol_version".into(), COPROCESS_PROTOCOL_VERSION.into());
@@ -362,12 +375,18 @@ fn handshake() -> TokenStream {
         }
 
         /// The advice of a mismatch: upgrade whichever side speaks the older version.
+        #[must_use]
         pub fn upgrade_advice(binary_protocol: i64, sdk_protocol: i64) -> &'static str {
             if binary_protocol < sdk_protocol { messages::UPGRADE_BINARY } else { messages::UPGRADE_SDK }
         }
 
         /// Checks the binary's answer to the handshake; any failure carries the
         /// contract's exact message, and the SDK must stop before test traffic.
+        ///
+        /// # Errors
+        ///
+        /// A [`HandshakeFailure`] with the contract's message when the answer is not
+        /// a handshake result of this version.
         pub fn check_handshake_response(text: &str) -> ::std::result::Result<HandshakeResult, HandshakeFailure> {
             let fail = |message: ::std::string::String| HandshakeFailure { message };
             let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
@@ -394,6 +413,7 @@ fn handshake() -> TokenStream {
         }
 
         /// The binary's side: the -32602 message for a handshake with another version.
+        #[must_use]
         pub fn binary_mismatch_message(sdk: ::std::option::Option<&str>, sdk_protocol: i64) -> ::std::string::String {
             let peer = match sdk { Some(name) => format!("{name} SDK"), None => "SDK".to_string() };
             messages::render_binary_mismatch(&COPROCESS_PROTOCOL_VERSION.to_string(), &peer, &sdk_protocol.to_string(), upgrade_advice(COPROCESS_PROTOCOL_VERSION, sdk_protocol))
@@ -406,6 +426,7 @@ fn lanes() -> TokenStream {
         /// The shared skip message for an undrivable lane, naming the CLI command
         /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
         /// SDK drives itself or does not know.
+        #[must_use]
         pub fn lane_cli_hint(lane: &str, suite: &str) -> ::std::option::Option<::std::string::String> {
             let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
             Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))

@@ -52,6 +52,10 @@ pub mod strict {
     /// integral numbers written with a fraction or exponent (`1.0`, `1e2`) as
     /// integers. Borrows the text when nothing needs rewriting. An error is
     /// `(JSON path, problem)`.
+    ///
+    /// # Errors
+    ///
+    /// The first JSON-text rule the text breaks, as `(JSON path, problem)`.
     pub fn check_text(text: &str, max_depth: usize) -> Result<Cow<'_, str>, (String, String)> {
         scan(text, max_depth).map(|checked| checked.text)
     }
@@ -59,6 +63,10 @@ pub mod strict {
     /// [`check_text`], also collecting the top-level keys (for union dispatch).
     /// One pass, no allocation per value: the path is only spelled out when
     /// there is an error to report.
+    ///
+    /// # Errors
+    ///
+    /// As [`check_text`].
     pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
         let mut scanner = Scanner { text, bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new(), keys: Vec::new(), path: Vec::new(), top_level_keys: Vec::new() };
         if text.starts_with('\u{feff}') {
@@ -397,6 +405,7 @@ pub mod strict {
     }
 
     /// The path of the object or array holding the value at `path`.
+    #[must_use]
     pub fn parent_path(path: &str) -> String {
         let cut = if path.ends_with(']') { path.rfind('[') } else { path.rfind('.') };
         match cut {
@@ -406,6 +415,7 @@ pub mod strict {
     }
 
     /// Turns serde's path (`a.b[0]`) into a JSON path (`$.a.b[0]`).
+    #[must_use]
     pub fn json_path(serde_path: &serde_path_to_error::Path) -> String {
         let mut path = String::from("$");
         for segment in serde_path.iter() {
@@ -466,7 +476,8 @@ pub mod strict {
         }
     }
 
-    /// Rewrites serde_json's messages into the contract's problem wording.
+    /// Rewrites `serde_json`'s messages into the contract's problem wording.
+    #[must_use]
     pub fn problem_from_serde(message: &str) -> String {
         let message = match message.find(" at line ") {
             Some(i) => &message[..i],
@@ -508,6 +519,10 @@ pub mod strict {
 
     /// Deserializes a present optional field: `T` itself, so that `null` is a
     /// type error instead of silently meaning "absent".
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a `T` (`null` included).
     pub fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
     where
         D: serde::Deserializer<'de>,
@@ -518,6 +533,10 @@ pub mod strict {
 
     /// Deserializes a required nullable field: like `Option<T>`, but a wrong
     /// kind says `expected string or null`.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is neither `null` nor a `T`.
     pub fn nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
     where
         D: serde::Deserializer<'de>,
@@ -623,6 +642,7 @@ pub mod strict {
     }
 
     /// The JSON kind of a value, in the contract's words.
+    #[must_use]
     pub fn kind(value: &serde_json::Value) -> &'static str {
         match value {
             serde_json::Value::Null => "null",
@@ -636,6 +656,10 @@ pub mod strict {
     }
 
     /// Picks a union variant by which discriminator fields are present.
+    ///
+    /// # Errors
+    ///
+    /// The problem when no discriminator, or more than one, is present.
     pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
         let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
         let names = |joiner: &str| discriminators.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(joiner);

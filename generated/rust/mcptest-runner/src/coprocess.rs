@@ -1461,6 +1461,7 @@ pub const UNSUPPORTED_SDK_LANES: &[&str] = &[
     "evals",
 ];
 /// The method-table row of `name`.
+#[must_use]
 pub fn method_info(name: &str) -> ::std::option::Option<&'static MethodInfo> {
     METHODS.iter().find(|m| m.name == name)
 }
@@ -1469,6 +1470,7 @@ pub mod messages {
     ///The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk> SDK` when the handshake named its SDK, else `SDK`.
     pub const BINARY_MISMATCH: &str = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}";
     ///The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk> SDK` when the handshake named its SDK, else `SDK`.
+    #[must_use]
     pub fn render_binary_mismatch(
         binary_protocol: &str,
         peer: &str,
@@ -1491,6 +1493,7 @@ pub mod messages {
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
     pub const HANDSHAKE_FAILED: &str = "coprocess handshake failed: the mcptest binary answered {code}: {message}";
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
+    #[must_use]
     pub fn render_handshake_failed(code: &str, message: &str) -> ::std::string::String {
         let mut out = ::std::string::String::new();
         out.push_str("coprocess handshake failed: the mcptest binary answered ");
@@ -1502,6 +1505,7 @@ pub mod messages {
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
     pub const LANE_SKIP: &str = "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
+    #[must_use]
     pub fn render_lane_skip(lane: &str, command: &str) -> ::std::string::String {
         let mut out = ::std::string::String::new();
         out.push_str("lane `");
@@ -1514,6 +1518,7 @@ pub mod messages {
     ///The SDK's fail-fast error when the handshake reply reports another version, or when the binary answers -32601 (then the binary speaks v1).
     pub const SDK_MISMATCH: &str = "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs v{sdk_protocol}. {advice}";
     ///The SDK's fail-fast error when the handshake reply reports another version, or when the binary answers -32601 (then the binary speaks v1).
+    #[must_use]
     pub fn render_sdk_mismatch(
         binary_protocol: &str,
         sdk_protocol: &str,
@@ -1531,6 +1536,7 @@ pub mod messages {
     ///`{advice}` when the binary speaks the older version.
     pub const UPGRADE_BINARY: &str = "Upgrade the mcptest binary (or pin the SDK to the matching release).";
     ///`{advice}` when the binary speaks the older version.
+    #[must_use]
     pub fn render_upgrade_binary() -> ::std::string::String {
         let mut out = ::std::string::String::new();
         out.push_str(
@@ -1541,6 +1547,7 @@ pub mod messages {
     ///`{advice}` when the SDK speaks the older version.
     pub const UPGRADE_SDK: &str = "Upgrade the SDK (or pin the mcptest binary to the matching release).";
     ///`{advice}` when the SDK speaks the older version.
+    #[must_use]
     pub fn render_upgrade_sdk() -> ::std::string::String {
         let mut out = ::std::string::String::new();
         out.push_str(
@@ -1555,8 +1562,16 @@ pub trait Frame: ::std::marker::Sized + ::serde::Serialize {
     /// The `$defs` name.
     const TYPE_NAME: &'static str;
     /// Decodes frame text under the contract's JSON-text and shape rules.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the text breaks the contract.
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError>;
     /// Decodes an already-parsed value (for example a response's `result`).
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the value breaks the contract.
     fn from_value(
         value: ::serde_json::Value,
     ) -> ::std::result::Result<Self, DecodeError>;
@@ -2204,6 +2219,7 @@ impl Frame for Verdict {
     }
 }
 /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
+#[must_use]
 pub fn decode_and_encode(
     type_name: &str,
     text: &str,
@@ -2262,6 +2278,7 @@ pub fn decode_and_encode(
     )
 }
 /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
+#[must_use]
 pub fn check_value(
     type_name: &str,
     value: ::serde_json::Value,
@@ -2364,6 +2381,7 @@ impl ::std::fmt::Display for HandshakeFailure {
 }
 impl ::std::error::Error for HandshakeFailure {}
 /// The `coprocess/handshake` request frame, one line.
+#[must_use]
 pub fn handshake_request(
     id: RequestId,
     sdk: ::std::option::Option<&str>,
@@ -2386,6 +2404,7 @@ pub fn handshake_request(
     request.encode()
 }
 /// The advice of a mismatch: upgrade whichever side speaks the older version.
+#[must_use]
 pub fn upgrade_advice(binary_protocol: i64, sdk_protocol: i64) -> &'static str {
     if binary_protocol < sdk_protocol {
         messages::UPGRADE_BINARY
@@ -2395,6 +2414,11 @@ pub fn upgrade_advice(binary_protocol: i64, sdk_protocol: i64) -> &'static str {
 }
 /// Checks the binary's answer to the handshake; any failure carries the
 /// contract's exact message, and the SDK must stop before test traffic.
+///
+/// # Errors
+///
+/// A [`HandshakeFailure`] with the contract's message when the answer is not
+/// a handshake result of this version.
 pub fn check_handshake_response(
     text: &str,
 ) -> ::std::result::Result<HandshakeResult, HandshakeFailure> {
@@ -2445,6 +2469,7 @@ pub fn check_handshake_response(
     }
 }
 /// The binary's side: the -32602 message for a handshake with another version.
+#[must_use]
 pub fn binary_mismatch_message(
     sdk: ::std::option::Option<&str>,
     sdk_protocol: i64,
@@ -2463,6 +2488,7 @@ pub fn binary_mismatch_message(
 /// The shared skip message for an undrivable lane, naming the CLI command
 /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
 /// SDK drives itself or does not know.
+#[must_use]
 pub fn lane_cli_hint(
     lane: &str,
     suite: &str,
@@ -2471,7 +2497,11 @@ pub fn lane_cli_hint(
     Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
 }
 impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
-    /// Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
+    /** Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
+
+ # Errors
+
+ A [`DecodeError`] saying where and why the text breaks the contract.*/
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
@@ -2482,7 +2512,11 @@ impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
     }
 }
 impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> SuccessResponseOf<R> {
-    /// Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
+    /** Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
+
+ # Errors
+
+ A [`DecodeError`] saying where and why the text breaks the contract.*/
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
@@ -2500,6 +2534,10 @@ pub enum ResponseOf<R> {
 }
 impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> ResponseOf<R> {
     /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the text breaks the contract.
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
@@ -2564,6 +2602,10 @@ pub mod strict {
     /// integral numbers written with a fraction or exponent (`1.0`, `1e2`) as
     /// integers. Borrows the text when nothing needs rewriting. An error is
     /// `(JSON path, problem)`.
+    ///
+    /// # Errors
+    ///
+    /// The first JSON-text rule the text breaks, as `(JSON path, problem)`.
     pub fn check_text(text: &str, max_depth: usize) -> Result<Cow<'_, str>, (String, String)> {
         scan(text, max_depth).map(|checked| checked.text)
     }
@@ -2571,6 +2613,10 @@ pub mod strict {
     /// [`check_text`], also collecting the top-level keys (for union dispatch).
     /// One pass, no allocation per value: the path is only spelled out when
     /// there is an error to report.
+    ///
+    /// # Errors
+    ///
+    /// As [`check_text`].
     pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
         let mut scanner = Scanner { text, bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new(), keys: Vec::new(), path: Vec::new(), top_level_keys: Vec::new() };
         if text.starts_with('\u{feff}') {
@@ -2909,6 +2955,7 @@ pub mod strict {
     }
 
     /// The path of the object or array holding the value at `path`.
+    #[must_use]
     pub fn parent_path(path: &str) -> String {
         let cut = if path.ends_with(']') { path.rfind('[') } else { path.rfind('.') };
         match cut {
@@ -2918,6 +2965,7 @@ pub mod strict {
     }
 
     /// Turns serde's path (`a.b[0]`) into a JSON path (`$.a.b[0]`).
+    #[must_use]
     pub fn json_path(serde_path: &serde_path_to_error::Path) -> String {
         let mut path = String::from("$");
         for segment in serde_path.iter() {
@@ -2978,7 +3026,8 @@ pub mod strict {
         }
     }
 
-    /// Rewrites serde_json's messages into the contract's problem wording.
+    /// Rewrites `serde_json`'s messages into the contract's problem wording.
+    #[must_use]
     pub fn problem_from_serde(message: &str) -> String {
         let message = match message.find(" at line ") {
             Some(i) => &message[..i],
@@ -3020,6 +3069,10 @@ pub mod strict {
 
     /// Deserializes a present optional field: `T` itself, so that `null` is a
     /// type error instead of silently meaning "absent".
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a `T` (`null` included).
     pub fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
     where
         D: serde::Deserializer<'de>,
@@ -3030,6 +3083,10 @@ pub mod strict {
 
     /// Deserializes a required nullable field: like `Option<T>`, but a wrong
     /// kind says `expected string or null`.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is neither `null` nor a `T`.
     pub fn nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
     where
         D: serde::Deserializer<'de>,
@@ -3135,6 +3192,7 @@ pub mod strict {
     }
 
     /// The JSON kind of a value, in the contract's words.
+    #[must_use]
     pub fn kind(value: &serde_json::Value) -> &'static str {
         match value {
             serde_json::Value::Null => "null",
@@ -3148,6 +3206,10 @@ pub mod strict {
     }
 
     /// Picks a union variant by which discriminator fields are present.
+    ///
+    /// # Errors
+    ///
+    /// The problem when no discriminator, or more than one, is present.
     pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
         let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
         let names = |joiner: &str| discriminators.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(joiner);

@@ -2,10 +2,11 @@
 # Builds the TypeScript conformance testee.
 #   tests/conformance/typescript/build.sh [OUTPUT_ROOT]
 # (a) finds node (>= 18) and npm, or installs Debian's with apt-get, then the
-#     pinned tsc from package-lock.json (npm ci) into node_modules/;
+#     pinned tsc 5.x and the current major (7.x) from package-lock.json (npm ci)
+#     into node_modules/;
 # (b) type-checks <OUTPUT_ROOT>/typescript/src/coprocess.ts (default OUTPUT_ROOT
 #     = generated) and every golden copy under codegen/tests/golden/*/ with the
-#     strictest tsc flags;
+#     strictest tsc flags, under both;
 # (c) compiles the testee with the generated file into target/conformance/typescript.
 # Exit 0 on success; 3 (or 1 when CI=true) when no toolchain can be had.
 set -euo pipefail
@@ -41,9 +42,12 @@ if ! have_node; then
 fi
 
 tsc="$here/node_modules/.bin/tsc"
+# The current TypeScript major (7, which removed `node10` resolution) checks
+# the same files with the same flags, next to the pinned 5.x.
+tsc_current="$here/node_modules/typescript-current/bin/tsc"
 lock="$here/package-lock.json"
 stamp="$here/node_modules/.package-lock.json"
-if [ ! -x "$tsc" ] || [ "$lock" -nt "$stamp" ]; then
+if [ ! -x "$tsc" ] || [ ! -x "$tsc_current" ] || [ "$lock" -nt "$stamp" ]; then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || missing "typescript from the npm registry (npm ci failed)"
 fi
 
@@ -55,7 +59,8 @@ fi
 strict=(--strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes --noImplicitOverride
   --noPropertyAccessFromIndexSignature --noImplicitReturns --noFallthroughCasesInSwitch
   --noUnusedLocals --noUnusedParameters --forceConsistentCasingInFileNames
-  --target es2020 --lib es2020 --module es2020 --moduleResolution node10)
+  --target es2020 --lib es2020 --module es2020 --moduleResolution bundler)
+
 candidates=("$output_root/$file")
 for golden in codegen/tests/golden/*/"$file"; do
   [ -f "$golden" ] && candidates+=("$golden")
@@ -66,6 +71,7 @@ if checked_before "$out/.checked" "${candidates[@]}" "$here"/*.ts && [ -f "$out/
 fi
 # Each file is an ES module, so one tsc run checks them all independently.
 "$tsc" "${strict[@]}" --noEmit "${candidates[@]}"
+"$tsc_current" "${strict[@]}" --noEmit "${candidates[@]}"
 checked=${#candidates[@]}
 
 # (c) the testee: the generated file and testee.ts, compiled to ES modules.

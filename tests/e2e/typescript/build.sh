@@ -18,7 +18,7 @@ fi
 strict=(--strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes --noImplicitOverride
   --noPropertyAccessFromIndexSignature --noImplicitReturns --noFallthroughCasesInSwitch
   --noUnusedLocals --noUnusedParameters --forceConsistentCasingInFileNames
-  --target es2020 --lib es2020 --module es2020 --moduleResolution node10)
+  --target es2020 --lib es2020 --module es2020 --moduleResolution bundler)
 rm -rf "$out/src" && mkdir -p "$out/src"
 cp "$root/generated/typescript/src/coprocess.ts" "$here/client.ts" "$here/node.d.ts" "$out/src/"
 "$tsc" "${strict[@]}" --outDir "$out/dist" "$out/src/"*.ts

@@ -72,7 +72,8 @@ fn chunk<'a>(text: &'a str, private_name: &impl Fn(&'a str) -> Option<&'a str>) 
 }
 
 /// `text` with the contents of its string and character literals (`"..."`,
-/// `'...'`, escapes honoured) and of its `//` comments blanked out.
+/// `'...'`, escapes honoured; `{...}` inside them kept) and of its `//`
+/// comments blanked out.
 fn code_only(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -80,10 +81,22 @@ fn code_only(text: &str) -> String {
         match c {
             '"' | '\'' => {
                 out.push(c);
+                let mut interpolating = false;
                 while let Some(inner) = chars.next() {
                     if inner == c || inner == '\n' {
                         out.push(inner);
                         break;
+                    }
+                    // `{...}` in a string may be code (a Python f-string's
+                    // `{_render_path(p)}`): kept, as a use.
+                    interpolating = match inner {
+                        '{' => true,
+                        '}' => false,
+                        _ => interpolating,
+                    };
+                    if interpolating || inner == '}' {
+                        out.push(inner);
+                        continue;
                     }
                     if inner == '\\' && chars.next().is_some() {
                         out.push(' ');
@@ -144,5 +157,6 @@ mod tests {
         let pruned = prune(runtime, "x = \"c\"; // c\na();", private);
         assert!(!pruned.contains("function c"), "{pruned}");
         assert_eq!(code_only("f('\"', \"a\\\"b\") // g\nh"), "f(' ', \"    \") \nh");
+        assert_eq!(code_only("f\"at {_path(p)}\" 'x'"), "f\"   {_path(p)}\" ' '");
     }
 }

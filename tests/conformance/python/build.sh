@@ -5,8 +5,9 @@
 #
 # (a) finds python3 >= 3.10 (apt-installs it on a bare Debian when run as root)
 #     and pinned mypy + ruff (on PATH at the pinned version, else a venv under
-#     target/toolchains/py-venv); (b) runs `ruff format --check`, `ruff check`
-#     and `mypy --strict` (Python 3.10 semantics) on <OUTPUT_ROOT>/python/mcptest/
+#     target/toolchains/py-venv), and pinned pyright (npm ci); (b) runs `ruff
+#     format --check`, `ruff check`, `mypy --strict` and pyright in strict mode
+#     (Python 3.10 semantics) on <OUTPUT_ROOT>/python/mcptest/
 #     _coprocess.py, on every golden copy under codegen/tests/golden/*/ and on the
 #     testee; (c) byte-compiles the testee and records OUTPUT_ROOT for run.sh.
 # Exit 0 on success, 1 on a failed check, 3 (1 when CI=true) when no toolchain.
@@ -77,6 +78,13 @@ else
   ruff="$venv/bin/ruff"
 fi
 
+# pyright from npm: node and npm on PATH (the machine's, as for the TypeScript checks).
+command -v npm >/dev/null 2>&1 || missing "node and npm (for pyright)"
+pyright="$here/node_modules/.bin/pyright"
+if [ ! -x "$pyright" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error >&2) || missing "pyright from the npm registry (npm ci failed)"
+fi
+
 if [ ! -f "$out/$module" ]; then
   echo "generating $out (cargo run -q -p codegen -- --out $out)" >&2
   (cd "$root" && cargo run -q -p codegen -- --out "$out" >/dev/null)
@@ -103,6 +111,11 @@ for file in "${files[@]}"; do
 done
 MYPYPATH="$out/python" "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" \
   --no-error-summary "$here/testee.py" || status=1
+# pyright in strict mode, the checker the MCP Python SDK runs (pinned by
+# package-lock.json beside this script, from the npm registry).
+printf '{"typeCheckingMode": "strict", "pythonVersion": "3.10"}\n' >"$state/pyrightconfig.json"
+"$pyright" --project "$state/pyrightconfig.json" "${files[@]}" >"$state/pyright.log" 2>&1 ||
+  { cat "$state/pyright.log" >&2; status=1; }
 if [ "$status" != 0 ]; then
   echo "python: strict checks failed" >&2
   exit 1

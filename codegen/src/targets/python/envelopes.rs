@@ -127,7 +127,7 @@ fn reader(env: &Envelope, out: &mut Out) {
         format!("{shape}.absent"),
         format!("{shape}.attributes"),
     ];
-    out.line(&fit(4, "shape = _ObjectShape(", &shape_args, ""));
+    out.line(&fit(4, &format!("shape: _ObjectShape[{name}Of[{}]] = _ObjectShape(", env.param), &shape_args, ""));
     out.line("    return shape.read(value)");
 }
 
@@ -155,7 +155,10 @@ fn quick_read(env: &Envelope, out: &mut Out) {
     out.line("        except _Problem:");
     out.line("            pass");
     out.line("        else:");
-    out.line(&format!("            instance = object.__new__({name}Of)"));
+    // A cast, not an annotation: `object.__new__` gives `{name}Of[Unknown]`
+    // to pyright, which an annotation only narrows back to.
+    let cast = [format!("{name}Of[{}]", env.param), format!("object.__new__({name}Of)")];
+    out.line(&fit(12, "instance = typing.cast(", &cast, ""));
     out.line(&format!("            instance.__dict__.update(envelope.__dict__, {}=member)", field(env.member)));
     out.line("            return instance");
 }
@@ -318,7 +321,7 @@ fn registry(contract: &Contract, out: &mut Out) {
     out.line("        return reader");
     out.line("    codec = getattr(from_value, \"__self__\", None)");
     out.line("    if isinstance(codec, _Codec) and from_value == codec.from_value:");
-    out.line("        return codec._decoder");
+    out.line("        return codec.decoder");
     out.blank(1);
     out.line("    def read(value: JsonValue) -> _T:");
     out.line("        try:");

@@ -18,7 +18,7 @@ mod protocol;
 mod types;
 
 use crate::model::Contract;
-use crate::targets::{header_text, Files};
+use crate::targets::{header_text, prune, Files};
 use fmt::{comment, docstring, Out};
 
 /// The generated file, relative to the output root.
@@ -96,7 +96,7 @@ fn body(contract: &Contract) -> String {
     let mut out = Out::default();
     protocol::constants(contract, &mut out);
     out.blank(1);
-    out.line(RUNTIME.trim_end());
+    out.line(RUNTIME_HERE);
     out.blank(2);
     out.line(&comment(0, "Methods."));
     protocol::methods(contract, &mut out);
@@ -119,6 +119,19 @@ fn body(contract: &Contract) -> String {
     out.blank(2);
     out.line(&comment(0, "Lanes."));
     protocol::lanes(contract, &mut out);
-    out.into_string()
+    // Only the runtime helpers this schema's code reaches: no dead code,
+    // whatever the schema (pyright's reportUnusedFunction).
+    let text = out.into_string();
+    let runtime = prune::prune(RUNTIME.trim_end(), &text.replace(RUNTIME_HERE, ""), private_name);
+    text.replace(RUNTIME_HERE, &runtime)
+}
+
+/// Where [`body`] puts the runtime, once it knows what the rest uses.
+const RUNTIME_HERE: &str = "# (the runtime)";
+
+/// The name a runtime declaration keeps private (`_` prefix), if any.
+fn private_name(line: &str) -> Option<&str> {
+    let name = ["def ", "class ", ""].iter().find_map(|keyword| line.strip_prefix(keyword).and_then(prune::identifier))?;
+    name.starts_with('_').then_some(name)
 }
 

@@ -533,16 +533,16 @@ class _Codec(typing.Generic[_T]):
         encoder: collections.abc.Callable[[_T], JsonValue],
     ) -> None:
         self.name = name
-        self._decoder = decoder
+        self.decoder = decoder
         self._encoder = encoder
 
     def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
-        return _decode(text, self.name, self._decoder)
+        return _decode(text, self.name, self.decoder)
 
     def from_value(self, value: JsonValue) -> _T:
         """Decodes an already-parsed JSON value; raises :class:`DecodeError`."""
-        return _from_value(value, self.name, self._decoder)
+        return _from_value(value, self.name, self.decoder)
 
     def to_value(self, value: _T) -> JsonValue:
         """The JSON value of ``value``."""

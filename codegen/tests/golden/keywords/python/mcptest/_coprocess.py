@@ -568,16 +568,16 @@ class _Codec(typing.Generic[_T]):
         encoder: collections.abc.Callable[[_T], JsonValue],
     ) -> None:
         self.name = name
-        self._decoder = decoder
+        self.decoder = decoder
         self._encoder = encoder
 
     def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
-        return _decode(text, self.name, self._decoder)
+        return _decode(text, self.name, self.decoder)
 
     def from_value(self, value: JsonValue) -> _T:
         """Decodes an already-parsed JSON value; raises :class:`DecodeError`."""
-        return _from_value(value, self.name, self._decoder)
+        return _from_value(value, self.name, self.decoder)
 
     def to_value(self, value: _T) -> JsonValue:
         """The JSON value of ``value``."""
@@ -1972,10 +1972,10 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = object.__new__(RequestOf)
+            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
-    shape = _ObjectShape(
+    shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
         RequestOf,
         {**_REQUEST_SHAPE.fields, "params": read},
         _REQUEST_SHAPE.required,
@@ -2072,10 +2072,12 @@ def _read_success_response_of(
         except _Problem:
             pass
         else:
-            instance = object.__new__(SuccessResponseOf)
+            instance = typing.cast(
+                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
+            )
             instance.__dict__.update(envelope.__dict__, result=member)
             return instance
-    shape = _ObjectShape(
+    shape: _ObjectShape[SuccessResponseOf[_R]] = _ObjectShape(
         SuccessResponseOf,
         {**_SUCCESS_RESPONSE_SHAPE.fields, "result": read},
         _SUCCESS_RESPONSE_SHAPE.required,
@@ -2258,7 +2260,7 @@ def _reader_of(
         return reader
     codec = getattr(from_value, "__self__", None)
     if isinstance(codec, _Codec) and from_value == codec.from_value:
-        return codec._decoder
+        return codec.decoder
 
     def read(value: JsonValue) -> _T:
         try:

@@ -369,12 +369,6 @@ def _any(value: JsonValue) -> JsonValue:
     return value
 
 
-def _bool(value: JsonValue) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise _KindError("boolean", value)
-
-
 def _str(value: JsonValue) -> str:
     if isinstance(value, str):
         return value
@@ -387,13 +381,6 @@ def _int(value: JsonValue) -> int:
     if isinstance(value, float) and _integral(value):
         return int(value)
     raise _KindError("integer", value)
-
-
-def _int_at_least(value: JsonValue, minimum: int) -> int:
-    number = _int(value)
-    if number < minimum:
-        raise _Problem(f"expected integer >= {minimum}, got {number}")
-    return number
 
 
 def _int_or_str(value: JsonValue) -> int | str:
@@ -430,39 +417,10 @@ def _nullable(
         raise _KindError(f"{error.expected} or null", error.value) from None
 
 
-def _array(
-    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
-) -> list[_T]:
-    if not isinstance(value, list):
-        raise _KindError("array", value)
-    out: list[_T] = []
-    for index, item in enumerate(value):
-        try:
-            out.append(decoder(item))
-        except _Problem as error:
-            error.path.append(index)
-            raise
-    return out
-
-
 def _object(value: JsonValue) -> dict[str, JsonValue]:
     if isinstance(value, dict):
         return value
     raise _KindError("object", value)
-
-
-def _map(
-    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
-) -> dict[str, _T]:
-    obj = _object(value)
-    out: dict[str, _T] = {}
-    for key, item in obj.items():
-        try:
-            out[key] = decoder(item)
-        except _Problem as error:
-            error.path.append(key)
-            raise
-    return out
 
 
 class _ObjectShape(typing.Generic[_T]):
@@ -568,16 +526,16 @@ class _Codec(typing.Generic[_T]):
         encoder: collections.abc.Callable[[_T], JsonValue],
     ) -> None:
         self.name = name
-        self._decoder = decoder
+        self.decoder = decoder
         self._encoder = encoder
 
     def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
-        return _decode(text, self.name, self._decoder)
+        return _decode(text, self.name, self.decoder)
 
     def from_value(self, value: JsonValue) -> _T:
         """Decodes an already-parsed JSON value; raises :class:`DecodeError`."""
-        return _from_value(value, self.name, self._decoder)
+        return _from_value(value, self.name, self.decoder)
 
     def to_value(self, value: _T) -> JsonValue:
         """The JSON value of ``value``."""
@@ -1470,10 +1428,10 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = object.__new__(RequestOf)
+            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
-    shape = _ObjectShape(
+    shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
         RequestOf,
         {**_REQUEST_SHAPE.fields, "params": read},
         _REQUEST_SHAPE.required,
@@ -1570,10 +1528,12 @@ def _read_success_response_of(
         except _Problem:
             pass
         else:
-            instance = object.__new__(SuccessResponseOf)
+            instance = typing.cast(
+                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
+            )
             instance.__dict__.update(envelope.__dict__, result=member)
             return instance
-    shape = _ObjectShape(
+    shape: _ObjectShape[SuccessResponseOf[_R]] = _ObjectShape(
         SuccessResponseOf,
         {**_SUCCESS_RESPONSE_SHAPE.fields, "result": read},
         _SUCCESS_RESPONSE_SHAPE.required,
@@ -1749,7 +1709,7 @@ def _reader_of(
         return reader
     codec = getattr(from_value, "__self__", None)
     if isinstance(codec, _Codec) and from_value == codec.from_value:
-        return codec._decoder
+        return codec.decoder
 
     def read(value: JsonValue) -> _T:
         try:

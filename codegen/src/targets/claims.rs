@@ -22,6 +22,14 @@ use std::path::Path;
 use crate::model::Contract;
 use crate::SchemaError;
 
+/// The identifier at the start of `text` (ASCII letters, digits and `_`, not
+/// starting with a digit): how every target reads a declared name off its
+/// rendered text.
+pub fn identifier(text: &str) -> Option<&str> {
+    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
+    (end > 0 && !text.starts_with(|c: char| c.is_ascii_digit())).then(|| &text[..end])
+}
+
 /// Who declares a claimed name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Owner {

@@ -8,6 +8,8 @@
 //! the file, or another kept chunk, mentions that name; every other chunk is
 //! kept.
 
+use super::claims::identifier;
+
 /// One top-level piece of the runtime text.
 struct Chunk<'a> {
     text: &'a str,
@@ -118,10 +120,10 @@ fn code_only(text: &str) -> String {
     out
 }
 
-/// The identifier at the start of `text`.
-pub fn identifier(text: &str) -> Option<&str> {
-    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
-    (end > 0).then(|| &text[..end])
+/// The name `line` declares after one of `keywords` (`"func "`, `"class "`),
+/// if it starts with one: what a target's `private_name` reads.
+pub fn declared<'a>(line: &'a str, keywords: &[&str]) -> Option<&'a str> {
+    keywords.iter().find_map(|keyword| line.strip_prefix(keyword).and_then(identifier))
 }
 
 /// Whether `text` contains `name` as a whole identifier.

@@ -13,7 +13,7 @@
 use super::names::{enum_wire_name, type_name, RESERVED_TYPES};
 use crate::error::push_pointer;
 use crate::model::{Contract, TypeKind};
-use crate::targets::claims::Scope;
+use crate::targets::claims::{identifier, Scope};
 use crate::SchemaError;
 
 /// Words that may precede a type declaration's kind.
@@ -48,11 +48,6 @@ fn namespace_types(text: &str) -> Vec<&str> {
         }
     }
     out
-}
-
-fn identifier(text: &str) -> Option<&str> {
-    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
-    (end > 0 && !text.starts_with(|c: char| c.is_ascii_digit())).then(|| &text[..end])
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 use super::Ctx;
 use crate::error::push_pointer;
 use crate::model::{Contract, TypeKind};
-use crate::targets::claims::Scope;
+use crate::targets::claims::{identifier, Scope};
 use crate::SchemaError;
 
 /// Claims every name of `text`, the file rendered from `contract`.
@@ -68,11 +68,6 @@ fn top_level(text: &str) -> Vec<&str> {
         }
     }
     out
-}
-
-fn identifier(text: &str) -> Option<&str> {
-    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
-    (end > 0 && !text.starts_with(|c: char| c.is_ascii_digit())).then(|| &text[..end])
 }
 
 #[cfg(test)]

@@ -104,8 +104,8 @@ fn render(contract: &Contract) -> String {
 fn private_name(line: &str) -> Option<&str> {
     // `func (e *shapeError) atIndex(...)`: the method's name follows the receiver.
     let name = match line.strip_prefix("func (").and_then(|rest| rest.split_once(") ")) {
-        Some((_, method)) => prune::identifier(method)?,
-        None => ["func ", "type ", "var ", "const "].iter().find_map(|keyword| line.strip_prefix(keyword).and_then(prune::identifier))?,
+        Some((_, method)) => crate::targets::claims::identifier(method)?,
+        None => prune::declared(line, &["func ", "type ", "var ", "const "])?,
     };
     name.starts_with(|c: char| c.is_ascii_lowercase()).then_some(name)
 }

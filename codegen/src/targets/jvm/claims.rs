@@ -15,7 +15,7 @@
 use super::naming::{type_name, RESERVED_TYPES};
 use crate::error::push_pointer;
 use crate::model::Contract;
-use crate::targets::claims::Scope;
+use crate::targets::claims::{identifier, Scope};
 use crate::SchemaError;
 
 /// Words that may precede a member's type or kind in a class body.
@@ -70,11 +70,6 @@ fn members(text: &str) -> (Vec<&str>, Vec<&str>) {
         }
     }
     (nested, statics)
-}
-
-fn identifier(text: &str) -> Option<&str> {
-    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')).unwrap_or(text.len());
-    (end > 0 && !text.starts_with(|c: char| c.is_ascii_digit())).then(|| &text[..end])
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 use super::names::{error_const, method_const, stem, upper};
 use crate::error::push_pointer;
 use crate::model::{Contract, TypeKind};
-use crate::targets::claims::Scope;
+use crate::targets::claims::{identifier, Scope};
 use crate::SchemaError;
 
 /// Python keywords that are legal `$defs` names: no class can take them.
@@ -64,12 +64,8 @@ fn top_level(text: &str) -> Vec<&str> {
         } else {
             (line, "constant")
         };
-        let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-        let name = &rest[..end];
-        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-            continue;
-        }
-        let after = rest[end..].trim_start();
+        let Some(name) = identifier(rest) else { continue };
+        let after = rest[name.len()..].trim_start();
         let declares = kind != "constant" || after.starts_with(':') || (after.starts_with('=') && !after.starts_with("=="));
         if declares && !matches!(name, "from" | "import" | "if" | "for" | "while" | "try" | "with" | "return" | "raise" | "else" | "elif" | "except" | "finally") {
             out.push(name);

@@ -131,7 +131,7 @@ const RUNTIME_HERE: &str = "# (the runtime)";
 
 /// The name a runtime declaration keeps private (`_` prefix), if any.
 fn private_name(line: &str) -> Option<&str> {
-    let name = ["def ", "class ", ""].iter().find_map(|keyword| line.strip_prefix(keyword).and_then(prune::identifier))?;
+    let name = prune::declared(line, &["def ", "class ", ""])?;
     name.starts_with('_').then_some(name)
 }
 

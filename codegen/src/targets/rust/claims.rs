@@ -11,7 +11,7 @@
 
 use crate::error::push_pointer;
 use crate::model::Contract;
-use crate::targets::claims::Scope;
+use crate::targets::claims::{self, Scope};
 use crate::SchemaError;
 
 /// The one `$defs` name Rust cannot give a type: `Self` is a keyword.
@@ -51,10 +51,9 @@ pub fn top_level(text: &str) -> Vec<&str> {
     out
 }
 
+/// A Rust identifier, raw (`r#type`) or not, without its `r#`.
 fn identifier(text: &str) -> Option<&str> {
-    let text = text.strip_prefix("r#").unwrap_or(text);
-    let end = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
-    (end > 0 && !text.starts_with(|c: char| c.is_ascii_digit())).then(|| &text[..end])
+    claims::identifier(text.strip_prefix("r#").unwrap_or(text))
 }
 
 #[cfg(test)]

@@ -84,5 +84,5 @@ pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>
 
 /// The name a runtime declaration keeps private (it is not exported), if any.
 fn private_name(line: &str) -> Option<&str> {
-    ["function ", "const ", "type ", "class "].iter().find_map(|keyword| line.strip_prefix(keyword).and_then(prune::identifier))
+    prune::declared(line, &["function ", "const ", "type ", "class "])
 }

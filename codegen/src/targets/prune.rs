@@ -76,7 +76,7 @@ fn chunk<'a>(text: &'a str, private_name: &impl Fn(&'a str) -> Option<&'a str>) 
 /// `text` with the contents of its string and character literals (`"..."`,
 /// `'...'`, escapes honoured; `{...}` inside them kept) and of its `//`
 /// comments blanked out.
-fn code_only(text: &str) -> String {
+pub fn code_only(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {

@@ -93,10 +93,10 @@ fn module_docstring(contract: &Contract) -> String {
 }
 
 fn body(contract: &Contract) -> String {
+    let mut head = Out::default();
+    protocol::constants(contract, &mut head);
+    head.blank(1);
     let mut out = Out::default();
-    protocol::constants(contract, &mut out);
-    out.blank(1);
-    out.line(RUNTIME_HERE);
     out.blank(2);
     out.line(&comment(0, "Methods."));
     protocol::methods(contract, &mut out);
@@ -119,15 +119,13 @@ fn body(contract: &Contract) -> String {
     out.blank(2);
     out.line(&comment(0, "Lanes."));
     protocol::lanes(contract, &mut out);
-    // Only the runtime helpers this schema's code reaches: no dead code,
-    // whatever the schema (pyright's reportUnusedFunction).
-    let text = out.into_string();
-    let runtime = prune::prune(RUNTIME.trim_end(), &text.replace(RUNTIME_HERE, ""), private_name);
-    text.replace(RUNTIME_HERE, &runtime)
+    // The runtime goes between the constants and the rest, and holds only the
+    // helpers they reach: no dead code, whatever the schema (pyright's
+    // reportUnusedFunction).
+    let (head, rest) = (head.into_string(), out.into_string());
+    let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{rest}"), private_name);
+    format!("{head}{runtime}\n{rest}")
 }
-
-/// Where [`body`] puts the runtime, once it knows what the rest uses.
-const RUNTIME_HERE: &str = "# (the runtime)";
 
 /// The name a runtime declaration keeps private (`_` prefix), if any.
 fn private_name(line: &str) -> Option<&str> {

@@ -27,8 +27,15 @@ pub enum Doc {
     Text(String),
     /// One after the other.
     Concat(Vec<Doc>),
-    /// Printed flat if it fits, else broken; `broken` forces the break.
-    Group { contents: Box<Doc>, broken: bool },
+    /// Printed flat if it fits, else broken; `broken` forces the break. A
+    /// group with an `id` has its mode remembered for [`Doc::IndentIfBroken`].
+    Group { contents: Box<Doc>, broken: bool, id: Option<usize> },
+    /// Prettier's `conditionalGroup`: the first state flat if it fits, else
+    /// the first later state that fits up to its first line break (its own
+    /// broken groups broken), else the last state broken.
+    Conditional(Vec<Doc>),
+    /// Indented one level more when the group `id` (printed before) broke.
+    IndentIfBroken { group: usize, contents: Box<Doc> },
     /// Lines broken inside are indented one level more.
     Indent(Box<Doc>),
     /// Lines broken inside are indented by this many more spaces.
@@ -58,12 +65,25 @@ impl Doc {
     }
 
     pub fn group(contents: Doc) -> Doc {
-        Doc::Group { contents: Box::new(contents), broken: false }
+        Doc::Group { contents: Box::new(contents), broken: false, id: None }
+    }
+
+    /// A group whose mode [`Doc::indent_if_broken`] can ask for.
+    pub fn group_with_id(id: usize, contents: Doc) -> Doc {
+        Doc::Group { contents: Box::new(contents), broken: false, id: Some(id) }
+    }
+
+    pub fn indent_if_broken(group: usize, contents: Doc) -> Doc {
+        Doc::IndentIfBroken { group, contents: Box::new(contents) }
+    }
+
+    pub fn conditional(states: impl IntoIterator<Item = Doc>) -> Doc {
+        Doc::Conditional(states.into_iter().collect())
     }
 
     /// A group that is always broken (its lines always break).
     pub fn broken_group(contents: Doc) -> Doc {
-        Doc::Group { contents: Box::new(contents), broken: true }
+        Doc::Group { contents: Box::new(contents), broken: true, id: None }
     }
 
     pub fn indent(contents: Doc) -> Doc {
@@ -114,7 +134,9 @@ impl Doc {
         match self {
             Doc::Text(_) => false,
             Doc::Line { hard, .. } => *hard,
-            Doc::Group { contents, broken } => *broken || contents.must_break(),
+            Doc::Group { contents, broken, .. } => *broken || contents.must_break(),
+            Doc::Conditional(states) => states.first().is_some_and(Doc::must_break),
+            Doc::IndentIfBroken { contents, .. } => contents.must_break(),
             Doc::Concat(parts) | Doc::Fill(parts) => parts.iter().any(Doc::must_break),
             Doc::Indent(d) | Doc::Align(_, d) => d.must_break(),
             Doc::IfBreak { broken, flat } => broken.must_break() || flat.must_break(),
@@ -142,6 +164,7 @@ type Item<'a> = (usize, Mode, Cmd<'a>);
 pub fn print(doc: &Doc, width: usize, indent_width: usize) -> String {
     let mut out = String::new();
     let mut column = 0usize;
+    let mut group_modes: std::collections::HashMap<usize, Mode> = std::collections::HashMap::new();
     // The last item is printed next.
     let mut stack: Vec<Item<'_>> = vec![(0, Mode::Break, Cmd::Doc(doc))];
     while let Some((ind, mode, cmd)) = stack.pop() {
@@ -160,12 +183,33 @@ pub fn print(doc: &Doc, width: usize, indent_width: usize) -> String {
             Doc::Concat(parts) => stack.extend(parts.iter().rev().map(|p| (ind, mode, Cmd::Doc(p)))),
             Doc::Indent(d) => stack.push((ind + indent_width, mode, Cmd::Doc(d))),
             Doc::Align(n, d) => stack.push((ind + n, mode, Cmd::Doc(d))),
-            Doc::Group { contents, broken } => {
-                let flat = mode == Mode::Flat
-                    || (!*broken
-                        && !contents.must_break()
-                        && fits(&[(ind, Mode::Flat, Cmd::Doc(contents))], &stack, width.saturating_sub(column)));
-                stack.push((ind, if flat { Mode::Flat } else { Mode::Break }, Cmd::Doc(contents)));
+            Doc::Group { contents, broken, id } => {
+                let must_break = *broken || contents.must_break();
+                let flat = !must_break
+                    && (mode == Mode::Flat
+                        || fits(&[(ind, Mode::Flat, Cmd::Doc(contents))], &stack, width.saturating_sub(column)));
+                let chosen = if flat { Mode::Flat } else { Mode::Break };
+                if let Some(id) = id {
+                    group_modes.insert(*id, chosen);
+                }
+                stack.push((ind, chosen, Cmd::Doc(contents)));
+            }
+            Doc::Conditional(states) => {
+                let remaining = width.saturating_sub(column);
+                let Some(first) = states.first() else { continue };
+                if mode == Mode::Flat || (!first.must_break() && fits(&[(ind, Mode::Flat, Cmd::Doc(first))], &stack, remaining)) {
+                    stack.push((ind, Mode::Flat, Cmd::Doc(first)));
+                    continue;
+                }
+                let chosen = states[1..].iter().find(|state| fits(&[(ind, Mode::Flat, Cmd::Doc(state))], &stack, remaining));
+                match chosen {
+                    Some(state) => stack.push((ind, Mode::Flat, Cmd::Doc(state))),
+                    None => stack.push((ind, Mode::Break, Cmd::Doc(states.last().unwrap_or(first)))),
+                }
+            }
+            Doc::IndentIfBroken { group, contents } => {
+                let extra = if group_modes.get(group) == Some(&Mode::Break) { indent_width } else { 0 };
+                stack.push((ind + extra, mode, Cmd::Doc(contents)));
             }
             Doc::IfBreak { broken, flat } => stack.push((ind, mode, Cmd::Doc(if mode == Mode::Break { broken } else { flat }))),
             Doc::Line { flat, hard } => {
@@ -253,7 +297,17 @@ fn fits(next: &[Item<'_>], rest: &[Item<'_>], remaining: usize) -> bool {
             }
             Doc::Concat(parts) | Doc::Fill(parts) => todo.extend(parts.iter().rev().map(|p| (mode, Cmd::Doc(p)))),
             Doc::Indent(d) | Doc::Align(_, d) => todo.push((mode, Cmd::Doc(d))),
-            Doc::Group { contents, broken } => todo.push((if *broken { Mode::Break } else { mode }, Cmd::Doc(contents))),
+            Doc::Group { contents, broken, .. } => {
+                let mode = if *broken || contents.must_break() { Mode::Break } else { mode };
+                todo.push((mode, Cmd::Doc(contents)));
+            }
+            Doc::Conditional(states) => {
+                let state = if mode == Mode::Break { states.last() } else { states.first() };
+                if let Some(state) = state {
+                    todo.push((mode, Cmd::Doc(state)));
+                }
+            }
+            Doc::IndentIfBroken { contents, .. } => todo.push((mode, Cmd::Doc(contents))),
             Doc::IfBreak { broken, flat } => todo.push((mode, Cmd::Doc(if mode == Mode::Break { broken } else { flat }))),
             Doc::Line { flat, hard } => {
                 if mode == Mode::Break || *hard {

@@ -149,18 +149,78 @@ export interface MethodInfo {
 
 /** The method table, in table order. */
 export const METHOD_TABLE: readonly MethodInfo[] = [
-  { name: MethodName.CoprocessHandshake, params: "HandshakeParams", paramsRequired: true, result: "HandshakeResult" },
-  { name: MethodName.McpInitialize, params: "EmptyParams", paramsRequired: false, result: "InitializeResult" },
-  { name: MethodName.McpCall, params: "CallParams", paramsRequired: true, result: "CallResult" },
-  { name: MethodName.McpListTools, params: "EmptyParams", paramsRequired: false, result: "ListToolsResult" },
-  { name: MethodName.McpListResources, params: "EmptyParams", paramsRequired: false, result: "ListResourcesResult" },
-  { name: MethodName.McpReadResource, params: "ReadResourceParams", paramsRequired: true, result: "ReadResourceResult" },
-  { name: MethodName.McpCallPrompt, params: "CallPromptParams", paramsRequired: true, result: "CallPromptResult" },
-  { name: MethodName.McpReporterSetUpload, params: "ReporterSetUploadParams", paramsRequired: true, result: "ReporterStatus" },
-  { name: MethodName.McpReporterFlush, params: "EmptyParams", paramsRequired: false, result: "ReporterFlushResult" },
-  { name: MethodName.McpCacheSetMode, params: "CacheSetModeParams", paramsRequired: true, result: "CacheSetModeResult" },
-  { name: MethodName.McpCassetteSetMode, params: "CassetteSetModeParams", paramsRequired: true, result: "CassetteSetModeResult" },
-  { name: MethodName.McpShutdown, params: "EmptyParams", paramsRequired: false, result: "ShutdownResult" },
+  {
+    name: MethodName.CoprocessHandshake,
+    params: "HandshakeParams",
+    paramsRequired: true,
+    result: "HandshakeResult",
+  },
+  {
+    name: MethodName.McpInitialize,
+    params: "EmptyParams",
+    paramsRequired: false,
+    result: "InitializeResult",
+  },
+  {
+    name: MethodName.McpCall,
+    params: "CallParams",
+    paramsRequired: true,
+    result: "CallResult",
+  },
+  {
+    name: MethodName.McpListTools,
+    params: "EmptyParams",
+    paramsRequired: false,
+    result: "ListToolsResult",
+  },
+  {
+    name: MethodName.McpListResources,
+    params: "EmptyParams",
+    paramsRequired: false,
+    result: "ListResourcesResult",
+  },
+  {
+    name: MethodName.McpReadResource,
+    params: "ReadResourceParams",
+    paramsRequired: true,
+    result: "ReadResourceResult",
+  },
+  {
+    name: MethodName.McpCallPrompt,
+    params: "CallPromptParams",
+    paramsRequired: true,
+    result: "CallPromptResult",
+  },
+  {
+    name: MethodName.McpReporterSetUpload,
+    params: "ReporterSetUploadParams",
+    paramsRequired: true,
+    result: "ReporterStatus",
+  },
+  {
+    name: MethodName.McpReporterFlush,
+    params: "EmptyParams",
+    paramsRequired: false,
+    result: "ReporterFlushResult",
+  },
+  {
+    name: MethodName.McpCacheSetMode,
+    params: "CacheSetModeParams",
+    paramsRequired: true,
+    result: "CacheSetModeResult",
+  },
+  {
+    name: MethodName.McpCassetteSetMode,
+    params: "CassetteSetModeParams",
+    paramsRequired: true,
+    result: "CassetteSetModeResult",
+  },
+  {
+    name: MethodName.McpShutdown,
+    params: "EmptyParams",
+    paramsRequired: false,
+    result: "ShutdownResult",
+  },
 ];
 
 // ---------------------------------------------------------------------------
@@ -222,7 +282,8 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 // JSON values and the strict JSON text reader
 
 /** Any JSON value, as the strict reader produces it. */
-export type JsonValue = null | boolean | number | string | JsonArray | JsonObject;
+export type JsonValue =
+  null | boolean | number | string | JsonArray | JsonObject;
 
 /** A JSON array. */
 export type JsonArray = readonly JsonValue[];
@@ -247,7 +308,11 @@ export class DecodeError extends Error {
     /** Where: `$` for the root, then `.key`, `["key"]` and `[3]` steps. */
     readonly path: string,
   ) {
-    super(path === "$" ? `${typeName}: ${problem}` : `${typeName}: ${problem} at ${path}`);
+    super(
+      path === "$"
+        ? `${typeName}: ${problem}`
+        : `${typeName}: ${problem} at ${path}`,
+    );
   }
 }
 
@@ -283,10 +348,19 @@ function _memberKeys(obj: JsonObject): readonly string[] {
  * `hasOwn` check and its member loads all use what this returns, which lets
  * the engine use its fast paths for them.)
  */
-function _readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readMembers(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonObject {
   const obj = _readObject(value, path, orNull);
-  const order = path !== _UNTRACED && _documentOrderUsed ? _documentOrder.get(obj) : undefined;
-  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
+  const order =
+    path !== _UNTRACED && _documentOrderUsed
+      ? _documentOrder.get(obj)
+      : undefined;
+  return order === undefined
+    ? obj
+    : new Proxy(obj, { ownKeys: () => [...order] });
 }
 
 function _isDigit(c: number): boolean {
@@ -318,7 +392,10 @@ class _StrictJsonParser {
       return new _Problem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
-    const shown = c > 0x20 && c < 0x7f ? JSON.stringify(this.text.charAt(this.pos)) : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+    const shown =
+      c > 0x20 && c < 0x7f
+        ? JSON.stringify(this.text.charAt(this.pos))
+        : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
     return this.invalid(`unexpected character ${shown}`);
   }
 
@@ -400,7 +477,12 @@ class _StrictJsonParser {
         order.push(key);
       }
       if (key === "__proto__") {
-        Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(obj, key, {
+          value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
       } else {
         obj[key] = value;
       }
@@ -553,7 +635,9 @@ class _StrictJsonParser {
         out += escaped;
         i = this.pos;
       } else if (c < 0x20 || c !== c) {
-        throw c !== c ? this.unexpected() : this.invalid("control character in string");
+        throw c !== c
+          ? this.unexpected()
+          : this.invalid("control character in string");
       } else if (c >= 0xd800 && c <= 0xdbff) {
         const next = text.charCodeAt(i + 1);
         if (!(next >= 0xdc00 && next <= 0xdfff)) {
@@ -567,7 +651,13 @@ class _StrictJsonParser {
         let j = i + 1;
         for (;;) {
           const d = text.charCodeAt(j);
-          if (d === 0x22 || d === 0x5c || d < 0x20 || (d >= 0xd800 && d <= 0xdfff) || d !== d) {
+          if (
+            d === 0x22 ||
+            d === 0x5c ||
+            d < 0x20 ||
+            (d >= 0xd800 && d <= 0xdfff) ||
+            d !== d
+          ) {
             break;
           }
           j++;
@@ -619,7 +709,10 @@ class _StrictJsonParser {
       return String.fromCharCode(unit);
     }
     const text = this.text;
-    const low = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
+    const low =
+      text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75
+        ? this.hex4(i + 8)
+        : -1;
     if (!(low >= 0xdc00 && low <= 0xdfff)) {
       this.pos = i;
       throw this.invalid("lone surrogate");
@@ -632,7 +725,13 @@ class _StrictJsonParser {
     let unit = 0;
     for (let k = i; k < i + 4; k++) {
       const c = this.text.charCodeAt(k);
-      const digit = _isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      const digit = _isDigit(c)
+        ? c - 0x30
+        : c >= 0x61 && c <= 0x66
+          ? c - 0x57
+          : c >= 0x41 && c <= 0x46
+            ? c - 0x37
+            : -1;
       if (digit < 0) {
         this.pos = k;
         throw this.invalid("invalid \\u escape");
@@ -647,7 +746,8 @@ class _StrictJsonParser {
 const _ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /** A raw surrogate code unit without its other half. */
-const _LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const _LONE_SURROGATE =
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A surrogate code unit (half of a pair, or lone). */
 const _ANY_SURROGATE = /[\ud800-\udfff]/;
@@ -656,8 +756,9 @@ const _ANY_SURROGATE = /[\ud800-\udfff]/;
  * `String.prototype.isWellFormed` (ES2024: no lone surrogates), where the
  * platform has it; it answers in constant time for most strings.
  */
-const _isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
-  .isWellFormed;
+const _isWellFormed: ((this: string) => boolean) | undefined = (
+  String.prototype as { isWellFormed?: (this: string) => boolean }
+).isWellFormed;
 
 /** Whether the raw text of `text` holds a surrogate without its other half. */
 function _hasLoneSurrogate(text: string): boolean {
@@ -672,7 +773,10 @@ function _hasLoneSurrogate(text: string): boolean {
  * surrogate (the strict parser judges it), or a raw one without its other half.
  */
 function _mayHoldLoneSurrogate(text: string): boolean {
-  return (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) || _hasLoneSurrogate(text);
+  return (
+    (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) ||
+    _hasLoneSurrogate(text)
+  );
 }
 
 /**
@@ -702,7 +806,9 @@ function _hasUnicodeEscape(text: string): boolean {
  */
 function _parsePlainly(text: string): JsonValue | undefined {
   const value = _parseUnchecked(text);
-  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0)) ? value : undefined;
+  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0))
+    ? value
+    : undefined;
 }
 
 /**
@@ -735,7 +841,9 @@ function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value);
+  return (
+    text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value)
+  );
 }
 
 /**
@@ -753,7 +861,12 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as JsonValue;
-      const inner = typeof item === "object" && item !== null ? _countKeys(item, outer + 1) : _isSafeScalar(item) ? 0 : -1;
+      const inner =
+        typeof item === "object" && item !== null
+          ? _countKeys(item, outer + 1)
+          : _isSafeScalar(item)
+            ? 0
+            : -1;
       if (inner < 0) {
         return -1;
       }
@@ -767,7 +880,12 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
       return -1;
     }
     const member = obj[key] as JsonValue;
-    const inner = typeof member === "object" && member !== null ? _countKeys(member, outer + 1) : _isSafeScalar(member) ? 0 : -1;
+    const inner =
+      typeof member === "object" && member !== null
+        ? _countKeys(member, outer + 1)
+        : _isSafeScalar(member)
+          ? 0
+          : -1;
     if (inner < 0) {
       return -1;
     }
@@ -786,7 +904,10 @@ function _keysBelow(value: JsonValue, outer: number): number {
 
 /** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
 function _isSafeScalar(value: JsonValue): boolean {
-  return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
+  return (
+    typeof value !== "number" ||
+    (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER)
+  );
 }
 
 /** The number of colons in `text`. */
@@ -826,7 +947,9 @@ function _colonsInStrings(value: JsonValue): number {
  */
 function _readJsonText(text: string): JsonValue {
   const value = _parsePlainly(text);
-  return value !== undefined ? value : new _StrictJsonParser(text).parseDocument();
+  return value !== undefined
+    ? value
+    : new _StrictJsonParser(text).parseDocument();
 }
 
 /**
@@ -841,7 +964,9 @@ export function parseStrictJson(text: string): JsonValue {
   try {
     return _readJsonText(text);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError("JSON", e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError("JSON", e.problem, e.path)
+      : e;
   }
 }
 
@@ -908,7 +1033,9 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
     _keysMet = 0;
     try {
       const decoded = read(value, _UNTRACED, false);
-      if (_keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))) {
+      if (
+        _keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))
+      ) {
         return decoded;
       }
     } catch (e) {
@@ -920,7 +1047,9 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
   try {
     return read(new _StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError(typeName, e.problem, e.path)
+      : e;
   }
 }
 
@@ -928,7 +1057,11 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
  * Decodes an already-parsed value with `read`, naming `typeName` in errors:
  * quickly, else again with paths.
  */
-function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue): T {
+function _decodeParsed<T>(
+  typeName: string,
+  read: _Reader<T>,
+  value: JsonValue,
+): T {
   try {
     return read(value, _UNTRACED, false);
   } catch (e) {
@@ -937,7 +1070,9 @@ function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue):
   try {
     return read(value, "$", false);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError(typeName, e.problem, e.path)
+      : e;
   }
 }
 
@@ -964,8 +1099,16 @@ function _kindOf(value: JsonValue): string {
   }
 }
 
-function _expected(what: string, value: JsonValue, path: string, orNull: boolean): _Problem {
-  return new _Problem(`expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`, path);
+function _expected(
+  what: string,
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): _Problem {
+  return new _Problem(
+    `expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`,
+    path,
+  );
 }
 
 function _unknownField(key: string, path: string): _Problem {
@@ -983,7 +1126,9 @@ function _pathOfKey(path: string, key: string): string {
   if (path === _UNTRACED) {
     return _UNTRACED;
   }
-  return _IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  return _IDENTIFIER.test(key)
+    ? `${path}.${key}`
+    : `${path}[${JSON.stringify(key)}]`;
 }
 
 /** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
@@ -991,7 +1136,11 @@ function _pathTo(path: string, step: string): string {
   return path === _UNTRACED ? _UNTRACED : path + step;
 }
 
-function _readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
+function _readBoolean(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): boolean {
   if (typeof value === "boolean") {
     return value;
   }
@@ -1012,7 +1161,12 @@ function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   throw _expected("integer", value, path, orNull);
 }
 
-function _readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, minimum: number): number {
+function _readIntegerAtLeast(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  minimum: number,
+): number {
   const n = _readInteger(value, path, orNull);
   if (n < minimum) {
     throw new _Problem(`expected integer >= ${minimum}, got ${n}`, path);
@@ -1020,7 +1174,11 @@ function _readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, mi
   return n;
 }
 
-function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
+function _readIntegerOrString(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): number | string {
   if (typeof value === "string") {
     return value;
   }
@@ -1030,48 +1188,85 @@ function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): 
   throw _expected("integer or string", value, path, orNull);
 }
 
-function _readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
+function _readEnum<T extends string>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  allowed: readonly T[],
+): T {
   if (typeof value !== "string") {
     throw _expected("string", value, path, orNull);
   }
   if ((allowed as readonly string[]).indexOf(value) < 0) {
-    const wanted = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new _Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
+    const wanted =
+      allowed.length === 1
+        ? JSON.stringify(allowed[0])
+        : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
+    throw new _Problem(
+      `expected ${wanted}, got ${JSON.stringify(value)}`,
+      path,
+    );
   }
   return value as T;
 }
 
-function _readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readObject(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonObject {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
   throw _expected("object", value, path, orNull);
 }
 
-function _readArray(value: JsonValue, path: string, orNull: boolean): JsonArray {
+function _readArray(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonArray {
   if (Array.isArray(value)) {
     return value as JsonArray;
   }
   throw _expected("array", value, path, orNull);
 }
 
-function _readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readItem: (item: JsonValue, itemPath: string) => T): T[] {
+function _readArrayOf<T>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readItem: (item: JsonValue, itemPath: string) => T,
+): T[] {
   const items = _readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, path === _UNTRACED ? _UNTRACED : `${path}[${i}]`);
+    out[i] = readItem(
+      items[i] as JsonValue,
+      path === _UNTRACED ? _UNTRACED : `${path}[${i}]`,
+    );
   }
   return out;
 }
 
-function _readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry: (entry: JsonValue, entryPath: string) => T): { [key: string]: T } {
+function _readMapOf<T>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readEntry: (entry: JsonValue, entryPath: string) => T,
+): { [key: string]: T } {
   const obj = _readObject(value, path, orNull);
   const out: { [key: string]: T } = {};
   for (const key of _memberKeys(obj)) {
     _keysMet++;
     const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
     if (key === "__proto__") {
-      Object.defineProperty(out, key, { value: entry, writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: entry,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     } else {
       out[key] = entry;
     }
@@ -1083,18 +1278,32 @@ function _readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntr
  * The index of the union variant whose discriminator `obj` has: exactly one
  * must be present.
  */
-function _pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
+function _pickVariant(
+  obj: JsonObject,
+  discriminators: readonly string[],
+  path: string,
+): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
     if (_hasOwn.call(obj, discriminators[i] as string)) {
       if (found >= 0) {
-        throw new _Problem(discriminators.length === 2 ? `both ${_listOf(discriminators, " and ")}` : `more than one of ${_listOf(discriminators, ", ")}`, path);
+        throw new _Problem(
+          discriminators.length === 2
+            ? `both ${_listOf(discriminators, " and ")}`
+            : `more than one of ${_listOf(discriminators, ", ")}`,
+          path,
+        );
       }
       found = i;
     }
   }
   if (found < 0) {
-    throw new _Problem(discriminators.length === 2 ? `neither ${_listOf(discriminators, " nor ")}` : `none of ${_listOf(discriminators, ", ")}`, path);
+    throw new _Problem(
+      discriminators.length === 2
+        ? `neither ${_listOf(discriminators, " nor ")}`
+        : `none of ${_listOf(discriminators, ", ")}`,
+      path,
+    );
   }
   return found;
 }
@@ -1106,7 +1315,10 @@ function _listOf(names: readonly string[], separator: string): string {
 // ---------------------------------------------------------------------------
 // Writers shared by the generated encoders
 
-function _writeArray<T>(items: readonly T[], writeItem: (item: T) => string): string {
+function _writeArray<T>(
+  items: readonly T[],
+  writeItem: (item: T) => string,
+): string {
   let out = "[";
   for (let i = 0; i < items.length; i++) {
     if (i > 0) {
@@ -1117,7 +1329,10 @@ function _writeArray<T>(items: readonly T[], writeItem: (item: T) => string): st
   return out + "]";
 }
 
-function _writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry: T) => string): string {
+function _writeMap<T>(
+  entries: { readonly [key: string]: T },
+  writeEntry: (entry: T) => string,
+): string {
   let out = "{";
   for (const key of Object.keys(entries)) {
     if (out.length > 1) {
@@ -1131,7 +1346,6 @@ function _writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry
 // ---------------------------------------------------------------------------
 // Frame types, decoders and encoders
 
-
 /**
  * How the result cache treats `mcp.call`: `off` always calls the server;
  * `read_write` answers an identical call from the stored result and stores new
@@ -1140,9 +1354,17 @@ function _writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry
 export type CacheMode = "off" | "read_write" | "refresh";
 
 /** Every value of `CacheMode`, in schema order. */
-export const CACHE_MODE_VALUES: readonly CacheMode[] = ["off", "read_write", "refresh"];
+export const CACHE_MODE_VALUES: readonly CacheMode[] = [
+  "off",
+  "read_write",
+  "refresh",
+];
 
-function readCacheMode(value: JsonValue, path: string, orNull: boolean): CacheMode {
+function readCacheMode(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CacheMode {
   return _readEnum(value, path, orNull, CACHE_MODE_VALUES);
 }
 
@@ -1176,7 +1398,11 @@ export interface CacheSetModeParams {
   readonly mode: CacheMode;
 }
 
-function readCacheSetModeParams(value: JsonValue, path: string, orNull: boolean): CacheSetModeParams {
+function readCacheSetModeParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CacheSetModeParams {
   const obj = _readMembers(value, path, orNull);
   let mode: CacheMode | undefined;
   for (const key in obj) {
@@ -1211,7 +1437,9 @@ export function decodeCacheSetModeParams(text: string): CacheSetModeParams {
  * Decodes a `CacheSetModeParams` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeCacheSetModeParamsValue(value: JsonValue): CacheSetModeParams {
+export function decodeCacheSetModeParamsValue(
+  value: JsonValue,
+): CacheSetModeParams {
   return _decodeParsed("CacheSetModeParams", readCacheSetModeParams, value);
 }
 
@@ -1235,7 +1463,11 @@ export interface CacheSetModeResult {
   readonly entries: number;
 }
 
-function readCacheSetModeResult(value: JsonValue, path: string, orNull: boolean): CacheSetModeResult {
+function readCacheSetModeResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CacheSetModeResult {
   const obj = _readMembers(value, path, orNull);
   let mode: CacheMode | undefined;
   let previousMode: CacheMode | undefined;
@@ -1251,10 +1483,19 @@ function readCacheSetModeResult(value: JsonValue, path: string, orNull: boolean)
         mode = readCacheMode(member, _pathTo(path, ".mode"), false);
         break;
       case "previous_mode":
-        previousMode = readCacheMode(member, _pathTo(path, ".previous_mode"), false);
+        previousMode = readCacheMode(
+          member,
+          _pathTo(path, ".previous_mode"),
+          false,
+        );
         break;
       case "entries":
-        entries = _readIntegerAtLeast(member, _pathTo(path, ".entries"), false, 0);
+        entries = _readIntegerAtLeast(
+          member,
+          _pathTo(path, ".entries"),
+          false,
+          0,
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -1284,7 +1525,9 @@ export function decodeCacheSetModeResult(text: string): CacheSetModeResult {
  * Decodes a `CacheSetModeResult` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeCacheSetModeResultValue(value: JsonValue): CacheSetModeResult {
+export function decodeCacheSetModeResultValue(
+  value: JsonValue,
+): CacheSetModeResult {
   return _decodeParsed("CacheSetModeResult", readCacheSetModeResult, value);
 }
 
@@ -1321,7 +1564,11 @@ export interface CallParams {
   readonly timeoutMs?: number;
 }
 
-function readCallParams(value: JsonValue, path: string, orNull: boolean): CallParams {
+function readCallParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CallParams {
   const obj = _readMembers(value, path, orNull);
   let tool: string | undefined;
   let arguments_: McpObject | undefined;
@@ -1341,10 +1588,19 @@ function readCallParams(value: JsonValue, path: string, orNull: boolean): CallPa
         arguments_ = readMcpObject(member, _pathTo(path, ".arguments"), false);
         break;
       case "passthrough":
-        passthrough = _readBoolean(member, _pathTo(path, ".passthrough"), false);
+        passthrough = _readBoolean(
+          member,
+          _pathTo(path, ".passthrough"),
+          false,
+        );
         break;
       case "timeout_ms":
-        timeoutMs = _readIntegerAtLeast(member, _pathTo(path, ".timeout_ms"), false, 1);
+        timeoutMs = _readIntegerAtLeast(
+          member,
+          _pathTo(path, ".timeout_ms"),
+          false,
+          1,
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -1409,7 +1665,11 @@ export interface CallPromptParams {
   readonly arguments?: PromptArguments;
 }
 
-function readCallPromptParams(value: JsonValue, path: string, orNull: boolean): CallPromptParams {
+function readCallPromptParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CallPromptParams {
   const obj = _readMembers(value, path, orNull);
   let name: string | undefined;
   let arguments_: PromptArguments | undefined;
@@ -1424,7 +1684,11 @@ function readCallPromptParams(value: JsonValue, path: string, orNull: boolean): 
         name = _readString(member, _pathTo(path, ".name"), false);
         break;
       case "arguments":
-        arguments_ = readPromptArguments(member, _pathTo(path, ".arguments"), false);
+        arguments_ = readPromptArguments(
+          member,
+          _pathTo(path, ".arguments"),
+          false,
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -1452,7 +1716,9 @@ export function decodeCallPromptParams(text: string): CallPromptParams {
  * Decodes a `CallPromptParams` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeCallPromptParamsValue(value: JsonValue): CallPromptParams {
+export function decodeCallPromptParamsValue(
+  value: JsonValue,
+): CallPromptParams {
   return _decodeParsed("CallPromptParams", readCallPromptParams, value);
 }
 
@@ -1477,7 +1743,11 @@ export interface CallPromptResult {
   readonly messages: readonly McpObject[];
 }
 
-function readCallPromptResult(value: JsonValue, path: string, orNull: boolean): CallPromptResult {
+function readCallPromptResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CallPromptResult {
   const obj = _readMembers(value, path, orNull);
   let description: string | null | undefined;
   let messages: readonly McpObject[] | undefined;
@@ -1489,10 +1759,18 @@ function readCallPromptResult(value: JsonValue, path: string, orNull: boolean): 
     const member = obj[key] as JsonValue;
     switch (key) {
       case "description":
-        description = member === null ? null : _readString(member, _pathTo(path, ".description"), true);
+        description =
+          member === null
+            ? null
+            : _readString(member, _pathTo(path, ".description"), true);
         break;
       case "messages":
-        messages = _readArrayOf(member, _pathTo(path, ".messages"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        messages = _readArrayOf(
+          member,
+          _pathTo(path, ".messages"),
+          false,
+          (item, itemPath) => readMcpObject(item, itemPath, false),
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -1519,7 +1797,9 @@ export function decodeCallPromptResult(text: string): CallPromptResult {
  * Decodes a `CallPromptResult` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeCallPromptResultValue(value: JsonValue): CallPromptResult {
+export function decodeCallPromptResultValue(
+  value: JsonValue,
+): CallPromptResult {
   return _decodeParsed("CallPromptResult", readCallPromptResult, value);
 }
 
@@ -1529,8 +1809,12 @@ export function decodeCallPromptResultValue(value: JsonValue): CallPromptResult 
  */
 export function encodeCallPromptResult(value: CallPromptResult): string {
   let out = "{";
-  out += '"description":' + (value.description === null ? "null" : JSON.stringify(value.description));
-  out += ',"messages":' + _writeArray(value.messages, (item) => encodeMcpObject(item));
+  out +=
+    '"description":' +
+    (value.description === null ? "null" : JSON.stringify(value.description));
+  out +=
+    ',"messages":' +
+    _writeArray(value.messages, (item) => encodeMcpObject(item));
   return out + "}";
 }
 
@@ -1544,7 +1828,11 @@ export type CallResult = Verdict | ToolCallPassthrough;
 /** The field that selects each variant of `CallResult`, in variant order. */
 const CALL_RESULT_DISCRIMINATORS: readonly string[] = ["success", "content"];
 
-function readCallResult(value: JsonValue, path: string, orNull: boolean): CallResult {
+function readCallResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CallResult {
   const obj = _readObject(value, path, orNull);
   switch (_pickVariant(obj, CALL_RESULT_DISCRIMINATORS, path)) {
     case 0:
@@ -1589,9 +1877,17 @@ export function encodeCallResult(value: CallResult): string {
 export type CassetteMode = "off" | "record" | "replay";
 
 /** Every value of `CassetteMode`, in schema order. */
-export const CASSETTE_MODE_VALUES: readonly CassetteMode[] = ["off", "record", "replay"];
+export const CASSETTE_MODE_VALUES: readonly CassetteMode[] = [
+  "off",
+  "record",
+  "replay",
+];
 
-function readCassetteMode(value: JsonValue, path: string, orNull: boolean): CassetteMode {
+function readCassetteMode(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CassetteMode {
   return _readEnum(value, path, orNull, CASSETTE_MODE_VALUES);
 }
 
@@ -1630,7 +1926,11 @@ export interface CassetteSetModeParams {
   readonly path?: string;
 }
 
-function readCassetteSetModeParams(value: JsonValue, path: string, orNull: boolean): CassetteSetModeParams {
+function readCassetteSetModeParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CassetteSetModeParams {
   const obj = _readMembers(value, path, orNull);
   let mode: CassetteMode | undefined;
   let path_: string | undefined;
@@ -1665,7 +1965,9 @@ function readCassetteSetModeParams(value: JsonValue, path: string, orNull: boole
  * Decodes a `CassetteSetModeParams` from one strict JSON text (a frame line
  * without its `\n`). Throws a `DecodeError`.
  */
-export function decodeCassetteSetModeParams(text: string): CassetteSetModeParams {
+export function decodeCassetteSetModeParams(
+  text: string,
+): CassetteSetModeParams {
   return _decodeText("CassetteSetModeParams", readCassetteSetModeParams, text);
 }
 
@@ -1673,15 +1975,23 @@ export function decodeCassetteSetModeParams(text: string): CassetteSetModeParams
  * Decodes a `CassetteSetModeParams` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeCassetteSetModeParamsValue(value: JsonValue): CassetteSetModeParams {
-  return _decodeParsed("CassetteSetModeParams", readCassetteSetModeParams, value);
+export function decodeCassetteSetModeParamsValue(
+  value: JsonValue,
+): CassetteSetModeParams {
+  return _decodeParsed(
+    "CassetteSetModeParams",
+    readCassetteSetModeParams,
+    value,
+  );
 }
 
 /**
  * Encodes a `CassetteSetModeParams` as one line of JSON text (no newline inside
  * or at the end).
  */
-export function encodeCassetteSetModeParams(value: CassetteSetModeParams): string {
+export function encodeCassetteSetModeParams(
+  value: CassetteSetModeParams,
+): string {
   let out = "{";
   out += '"mode":' + encodeCassetteMode(value.mode);
   if (value.path !== undefined) {
@@ -1700,7 +2010,11 @@ export interface CassetteSetModeResult {
   readonly path: string | null;
 }
 
-function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boolean): CassetteSetModeResult {
+function readCassetteSetModeResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): CassetteSetModeResult {
   const obj = _readMembers(value, path, orNull);
   let mode: CassetteMode | undefined;
   let previousMode: CassetteMode | undefined;
@@ -1716,10 +2030,17 @@ function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boole
         mode = readCassetteMode(member, _pathTo(path, ".mode"), false);
         break;
       case "previous_mode":
-        previousMode = readCassetteMode(member, _pathTo(path, ".previous_mode"), false);
+        previousMode = readCassetteMode(
+          member,
+          _pathTo(path, ".previous_mode"),
+          false,
+        );
         break;
       case "path":
-        path_ = member === null ? null : _readString(member, _pathTo(path, ".path"), true);
+        path_ =
+          member === null
+            ? null
+            : _readString(member, _pathTo(path, ".path"), true);
         break;
       default:
         throw _unknownField(key, path);
@@ -1741,7 +2062,9 @@ function readCassetteSetModeResult(value: JsonValue, path: string, orNull: boole
  * Decodes a `CassetteSetModeResult` from one strict JSON text (a frame line
  * without its `\n`). Throws a `DecodeError`.
  */
-export function decodeCassetteSetModeResult(text: string): CassetteSetModeResult {
+export function decodeCassetteSetModeResult(
+  text: string,
+): CassetteSetModeResult {
   return _decodeText("CassetteSetModeResult", readCassetteSetModeResult, text);
 }
 
@@ -1749,26 +2072,39 @@ export function decodeCassetteSetModeResult(text: string): CassetteSetModeResult
  * Decodes a `CassetteSetModeResult` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeCassetteSetModeResultValue(value: JsonValue): CassetteSetModeResult {
-  return _decodeParsed("CassetteSetModeResult", readCassetteSetModeResult, value);
+export function decodeCassetteSetModeResultValue(
+  value: JsonValue,
+): CassetteSetModeResult {
+  return _decodeParsed(
+    "CassetteSetModeResult",
+    readCassetteSetModeResult,
+    value,
+  );
 }
 
 /**
  * Encodes a `CassetteSetModeResult` as one line of JSON text (no newline inside
  * or at the end).
  */
-export function encodeCassetteSetModeResult(value: CassetteSetModeResult): string {
+export function encodeCassetteSetModeResult(
+  value: CassetteSetModeResult,
+): string {
   let out = "{";
   out += '"mode":' + encodeCassetteMode(value.mode);
   out += ',"previous_mode":' + encodeCassetteMode(value.previousMode);
-  out += ',"path":' + (value.path === null ? "null" : JSON.stringify(value.path));
+  out +=
+    ',"path":' + (value.path === null ? "null" : JSON.stringify(value.path));
   return out + "}";
 }
 
 /** The params of a method that takes none: omitted, or an empty object. */
 export type EmptyParams = { [key: string]: never };
 
-function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
+function readEmptyParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): EmptyParams {
   const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
     if (_hasOwn.call(obj, key)) {
@@ -1818,7 +2154,11 @@ export interface ErrorObject {
   readonly data?: JsonValue;
 }
 
-function readErrorObject(value: JsonValue, path: string, orNull: boolean): ErrorObject {
+function readErrorObject(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ErrorObject {
   const obj = _readMembers(value, path, orNull);
   let code: number | undefined;
   let message: string | undefined;
@@ -1899,7 +2239,11 @@ export interface ErrorResponse {
   readonly error: ErrorObject;
 }
 
-function readErrorResponse(value: JsonValue, path: string, orNull: boolean): ErrorResponse {
+function readErrorResponse(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ErrorResponse {
   const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
@@ -1915,7 +2259,10 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
         jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = member === null ? null : readRequestId(member, _pathTo(path, ".id"), true);
+        id =
+          member === null
+            ? null
+            : readRequestId(member, _pathTo(path, ".id"), true);
         break;
       case "error":
         error = readErrorObject(member, _pathTo(path, ".error"), false);
@@ -1981,7 +2328,11 @@ export interface HandshakeParams {
   readonly sdkVersion?: string;
 }
 
-function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): HandshakeParams {
+function readHandshakeParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): HandshakeParams {
   const obj = _readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
@@ -1994,7 +2345,11 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = _readInteger(member, _pathTo(path, ".protocol_version"), false);
+        protocolVersion = _readInteger(
+          member,
+          _pathTo(path, ".protocol_version"),
+          false,
+        );
         break;
       case "sdk":
         sdk = _readString(member, _pathTo(path, ".sdk"), false);
@@ -2065,7 +2420,11 @@ export interface HandshakeResult {
   readonly binaryVersion: string;
 }
 
-function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): HandshakeResult {
+function readHandshakeResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): HandshakeResult {
   const obj = _readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
@@ -2077,10 +2436,18 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = _readInteger(member, _pathTo(path, ".protocol_version"), false);
+        protocolVersion = _readInteger(
+          member,
+          _pathTo(path, ".protocol_version"),
+          false,
+        );
         break;
       case "binary_version":
-        binaryVersion = _readString(member, _pathTo(path, ".binary_version"), false);
+        binaryVersion = _readString(
+          member,
+          _pathTo(path, ".binary_version"),
+          false,
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -2149,7 +2516,11 @@ export interface InitializeResult {
   readonly instructions: string | null;
 }
 
-function readInitializeResult(value: JsonValue, path: string, orNull: boolean): InitializeResult {
+function readInitializeResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): InitializeResult {
   const obj = _readMembers(value, path, orNull);
   let era: McpEra | undefined;
   let mcpProtocolVersion: string | undefined;
@@ -2168,19 +2539,34 @@ function readInitializeResult(value: JsonValue, path: string, orNull: boolean): 
         era = readMcpEra(member, _pathTo(path, ".era"), false);
         break;
       case "mcp_protocol_version":
-        mcpProtocolVersion = _readString(member, _pathTo(path, ".mcp_protocol_version"), false);
+        mcpProtocolVersion = _readString(
+          member,
+          _pathTo(path, ".mcp_protocol_version"),
+          false,
+        );
         break;
       case "server_name":
         serverName = _readString(member, _pathTo(path, ".server_name"), false);
         break;
       case "server_version":
-        serverVersion = _readString(member, _pathTo(path, ".server_version"), false);
+        serverVersion = _readString(
+          member,
+          _pathTo(path, ".server_version"),
+          false,
+        );
         break;
       case "capabilities":
-        capabilities = readMcpObject(member, _pathTo(path, ".capabilities"), false);
+        capabilities = readMcpObject(
+          member,
+          _pathTo(path, ".capabilities"),
+          false,
+        );
         break;
       case "instructions":
-        instructions = member === null ? null : _readString(member, _pathTo(path, ".instructions"), true);
+        instructions =
+          member === null
+            ? null
+            : _readString(member, _pathTo(path, ".instructions"), true);
         break;
       default:
         throw _unknownField(key, path);
@@ -2204,7 +2590,14 @@ function readInitializeResult(value: JsonValue, path: string, orNull: boolean): 
   if (instructions === undefined) {
     throw _missingField("instructions", path);
   }
-  return { era, mcpProtocolVersion, serverName, serverVersion, capabilities, instructions };
+  return {
+    era,
+    mcpProtocolVersion,
+    serverName,
+    serverVersion,
+    capabilities,
+    instructions,
+  };
 }
 
 /**
@@ -2219,7 +2612,9 @@ export function decodeInitializeResult(text: string): InitializeResult {
  * Decodes a `InitializeResult` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeInitializeResultValue(value: JsonValue): InitializeResult {
+export function decodeInitializeResultValue(
+  value: JsonValue,
+): InitializeResult {
   return _decodeParsed("InitializeResult", readInitializeResult, value);
 }
 
@@ -2234,7 +2629,9 @@ export function encodeInitializeResult(value: InitializeResult): string {
   out += ',"server_name":' + JSON.stringify(value.serverName);
   out += ',"server_version":' + JSON.stringify(value.serverVersion);
   out += ',"capabilities":' + encodeMcpObject(value.capabilities);
-  out += ',"instructions":' + (value.instructions === null ? "null" : JSON.stringify(value.instructions));
+  out +=
+    ',"instructions":' +
+    (value.instructions === null ? "null" : JSON.stringify(value.instructions));
   return out + "}";
 }
 
@@ -2244,7 +2641,11 @@ export type JsonRpcVersion = "2.0";
 /** Every value of `JsonRpcVersion`, in schema order. */
 export const JSON_RPC_VERSION_VALUES: readonly JsonRpcVersion[] = ["2.0"];
 
-function readJsonRpcVersion(value: JsonValue, path: string, orNull: boolean): JsonRpcVersion {
+function readJsonRpcVersion(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonRpcVersion {
   return _readEnum(value, path, orNull, JSON_RPC_VERSION_VALUES);
 }
 
@@ -2281,7 +2682,11 @@ export interface ListResourcesResult {
   readonly resources: readonly McpObject[];
 }
 
-function readListResourcesResult(value: JsonValue, path: string, orNull: boolean): ListResourcesResult {
+function readListResourcesResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ListResourcesResult {
   const obj = _readMembers(value, path, orNull);
   let resources: readonly McpObject[] | undefined;
   for (const key in obj) {
@@ -2292,7 +2697,12 @@ function readListResourcesResult(value: JsonValue, path: string, orNull: boolean
     const member = obj[key] as JsonValue;
     switch (key) {
       case "resources":
-        resources = _readArrayOf(member, _pathTo(path, ".resources"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        resources = _readArrayOf(
+          member,
+          _pathTo(path, ".resources"),
+          false,
+          (item, itemPath) => readMcpObject(item, itemPath, false),
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -2316,7 +2726,9 @@ export function decodeListResourcesResult(text: string): ListResourcesResult {
  * Decodes a `ListResourcesResult` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeListResourcesResultValue(value: JsonValue): ListResourcesResult {
+export function decodeListResourcesResultValue(
+  value: JsonValue,
+): ListResourcesResult {
   return _decodeParsed("ListResourcesResult", readListResourcesResult, value);
 }
 
@@ -2326,7 +2738,9 @@ export function decodeListResourcesResultValue(value: JsonValue): ListResourcesR
  */
 export function encodeListResourcesResult(value: ListResourcesResult): string {
   let out = "{";
-  out += '"resources":' + _writeArray(value.resources, (item) => encodeMcpObject(item));
+  out +=
+    '"resources":' +
+    _writeArray(value.resources, (item) => encodeMcpObject(item));
   return out + "}";
 }
 
@@ -2338,7 +2752,11 @@ export interface ListToolsResult {
   readonly tools: readonly McpObject[];
 }
 
-function readListToolsResult(value: JsonValue, path: string, orNull: boolean): ListToolsResult {
+function readListToolsResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ListToolsResult {
   const obj = _readMembers(value, path, orNull);
   let tools: readonly McpObject[] | undefined;
   for (const key in obj) {
@@ -2349,7 +2767,12 @@ function readListToolsResult(value: JsonValue, path: string, orNull: boolean): L
     const member = obj[key] as JsonValue;
     switch (key) {
       case "tools":
-        tools = _readArrayOf(member, _pathTo(path, ".tools"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        tools = _readArrayOf(
+          member,
+          _pathTo(path, ".tools"),
+          false,
+          (item, itemPath) => readMcpObject(item, itemPath, false),
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -2431,7 +2854,11 @@ export function encodeMcpEra(value: McpEra): string {
  */
 export type McpObject = JsonObject;
 
-function readMcpObject(value: JsonValue, path: string, orNull: boolean): McpObject {
+function readMcpObject(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): McpObject {
   return _openValue(_readObject(value, path, orNull));
 }
 
@@ -2496,8 +2923,14 @@ export function encodeParams(value: Params): string {
 /** A prompt's arguments: argument name to string value. */
 export type PromptArguments = { readonly [key: string]: string };
 
-function readPromptArguments(value: JsonValue, path: string, orNull: boolean): PromptArguments {
-  return _readMapOf(value, path, orNull, (entry, entryPath) => _readString(entry, entryPath, false));
+function readPromptArguments(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): PromptArguments {
+  return _readMapOf(value, path, orNull, (entry, entryPath) =>
+    _readString(entry, entryPath, false),
+  );
 }
 
 /**
@@ -2530,7 +2963,11 @@ export interface ReadResourceParams {
   readonly uri: string;
 }
 
-function readReadResourceParams(value: JsonValue, path: string, orNull: boolean): ReadResourceParams {
+function readReadResourceParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ReadResourceParams {
   const obj = _readMembers(value, path, orNull);
   let uri: string | undefined;
   for (const key in obj) {
@@ -2565,7 +3002,9 @@ export function decodeReadResourceParams(text: string): ReadResourceParams {
  * Decodes a `ReadResourceParams` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeReadResourceParamsValue(value: JsonValue): ReadResourceParams {
+export function decodeReadResourceParamsValue(
+  value: JsonValue,
+): ReadResourceParams {
   return _decodeParsed("ReadResourceParams", readReadResourceParams, value);
 }
 
@@ -2587,7 +3026,11 @@ export interface ReadResourceResult {
   readonly contents: readonly McpObject[];
 }
 
-function readReadResourceResult(value: JsonValue, path: string, orNull: boolean): ReadResourceResult {
+function readReadResourceResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ReadResourceResult {
   const obj = _readMembers(value, path, orNull);
   let contents: readonly McpObject[] | undefined;
   for (const key in obj) {
@@ -2598,7 +3041,12 @@ function readReadResourceResult(value: JsonValue, path: string, orNull: boolean)
     const member = obj[key] as JsonValue;
     switch (key) {
       case "contents":
-        contents = _readArrayOf(member, _pathTo(path, ".contents"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        contents = _readArrayOf(
+          member,
+          _pathTo(path, ".contents"),
+          false,
+          (item, itemPath) => readMcpObject(item, itemPath, false),
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -2622,7 +3070,9 @@ export function decodeReadResourceResult(text: string): ReadResourceResult {
  * Decodes a `ReadResourceResult` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeReadResourceResultValue(value: JsonValue): ReadResourceResult {
+export function decodeReadResourceResultValue(
+  value: JsonValue,
+): ReadResourceResult {
   return _decodeParsed("ReadResourceResult", readReadResourceResult, value);
 }
 
@@ -2632,7 +3082,9 @@ export function decodeReadResourceResultValue(value: JsonValue): ReadResourceRes
  */
 export function encodeReadResourceResult(value: ReadResourceResult): string {
   let out = "{";
-  out += '"contents":' + _writeArray(value.contents, (item) => encodeMcpObject(item));
+  out +=
+    '"contents":' +
+    _writeArray(value.contents, (item) => encodeMcpObject(item));
   return out + "}";
 }
 
@@ -2644,7 +3096,11 @@ export interface ReporterFlushResult {
   readonly path: string | null;
 }
 
-function readReporterFlushResult(value: JsonValue, path: string, orNull: boolean): ReporterFlushResult {
+function readReporterFlushResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ReporterFlushResult {
   const obj = _readMembers(value, path, orNull);
   let written: number | undefined;
   let path_: string | null | undefined;
@@ -2656,10 +3112,18 @@ function readReporterFlushResult(value: JsonValue, path: string, orNull: boolean
     const member = obj[key] as JsonValue;
     switch (key) {
       case "written":
-        written = _readIntegerAtLeast(member, _pathTo(path, ".written"), false, 0);
+        written = _readIntegerAtLeast(
+          member,
+          _pathTo(path, ".written"),
+          false,
+          0,
+        );
         break;
       case "path":
-        path_ = member === null ? null : _readString(member, _pathTo(path, ".path"), true);
+        path_ =
+          member === null
+            ? null
+            : _readString(member, _pathTo(path, ".path"), true);
         break;
       default:
         throw _unknownField(key, path);
@@ -2686,7 +3150,9 @@ export function decodeReporterFlushResult(text: string): ReporterFlushResult {
  * Decodes a `ReporterFlushResult` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeReporterFlushResultValue(value: JsonValue): ReporterFlushResult {
+export function decodeReporterFlushResultValue(
+  value: JsonValue,
+): ReporterFlushResult {
   return _decodeParsed("ReporterFlushResult", readReporterFlushResult, value);
 }
 
@@ -2697,7 +3163,8 @@ export function decodeReporterFlushResultValue(value: JsonValue): ReporterFlushR
 export function encodeReporterFlushResult(value: ReporterFlushResult): string {
   let out = "{";
   out += '"written":' + String(value.written);
-  out += ',"path":' + (value.path === null ? "null" : JSON.stringify(value.path));
+  out +=
+    ',"path":' + (value.path === null ? "null" : JSON.stringify(value.path));
   return out + "}";
 }
 
@@ -2712,7 +3179,11 @@ export interface ReporterSetUploadParams {
   readonly path?: string;
 }
 
-function readReporterSetUploadParams(value: JsonValue, path: string, orNull: boolean): ReporterSetUploadParams {
+function readReporterSetUploadParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ReporterSetUploadParams {
   const obj = _readMembers(value, path, orNull);
   let enabled: boolean | undefined;
   let path_: string | undefined;
@@ -2747,23 +3218,37 @@ function readReporterSetUploadParams(value: JsonValue, path: string, orNull: boo
  * Decodes a `ReporterSetUploadParams` from one strict JSON text (a frame line
  * without its `\n`). Throws a `DecodeError`.
  */
-export function decodeReporterSetUploadParams(text: string): ReporterSetUploadParams {
-  return _decodeText("ReporterSetUploadParams", readReporterSetUploadParams, text);
+export function decodeReporterSetUploadParams(
+  text: string,
+): ReporterSetUploadParams {
+  return _decodeText(
+    "ReporterSetUploadParams",
+    readReporterSetUploadParams,
+    text,
+  );
 }
 
 /**
  * Decodes a `ReporterSetUploadParams` from an already-parsed JSON value. Throws
  * a `DecodeError`.
  */
-export function decodeReporterSetUploadParamsValue(value: JsonValue): ReporterSetUploadParams {
-  return _decodeParsed("ReporterSetUploadParams", readReporterSetUploadParams, value);
+export function decodeReporterSetUploadParamsValue(
+  value: JsonValue,
+): ReporterSetUploadParams {
+  return _decodeParsed(
+    "ReporterSetUploadParams",
+    readReporterSetUploadParams,
+    value,
+  );
 }
 
 /**
  * Encodes a `ReporterSetUploadParams` as one line of JSON text (no newline
  * inside or at the end).
  */
-export function encodeReporterSetUploadParams(value: ReporterSetUploadParams): string {
+export function encodeReporterSetUploadParams(
+  value: ReporterSetUploadParams,
+): string {
   let out = "{";
   out += '"enabled":' + (value.enabled ? "true" : "false");
   if (value.path !== undefined) {
@@ -2782,7 +3267,11 @@ export interface ReporterStatus {
   readonly pending: number;
 }
 
-function readReporterStatus(value: JsonValue, path: string, orNull: boolean): ReporterStatus {
+function readReporterStatus(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ReporterStatus {
   const obj = _readMembers(value, path, orNull);
   let enabled: boolean | undefined;
   let path_: string | null | undefined;
@@ -2798,10 +3287,18 @@ function readReporterStatus(value: JsonValue, path: string, orNull: boolean): Re
         enabled = _readBoolean(member, _pathTo(path, ".enabled"), false);
         break;
       case "path":
-        path_ = member === null ? null : _readString(member, _pathTo(path, ".path"), true);
+        path_ =
+          member === null
+            ? null
+            : _readString(member, _pathTo(path, ".path"), true);
         break;
       case "pending":
-        pending = _readIntegerAtLeast(member, _pathTo(path, ".pending"), false, 0);
+        pending = _readIntegerAtLeast(
+          member,
+          _pathTo(path, ".pending"),
+          false,
+          0,
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -2842,7 +3339,8 @@ export function decodeReporterStatusValue(value: JsonValue): ReporterStatus {
 export function encodeReporterStatus(value: ReporterStatus): string {
   let out = "{";
   out += '"enabled":' + (value.enabled ? "true" : "false");
-  out += ',"path":' + (value.path === null ? "null" : JSON.stringify(value.path));
+  out +=
+    ',"path":' + (value.path === null ? "null" : JSON.stringify(value.path));
   out += ',"pending":' + String(value.pending);
   return out + "}";
 }
@@ -2946,7 +3444,11 @@ export function encodeRequest(value: Request): string {
 /** A request id: an integer or a string, as the SDK chose it. */
 export type RequestId = number | string;
 
-function readRequestId(value: JsonValue, path: string, orNull: boolean): RequestId {
+function readRequestId(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): RequestId {
   return _readIntegerOrString(value, path, orNull);
 }
 
@@ -2983,7 +3485,11 @@ export type Response = SuccessResponse | ErrorResponse;
 /** The field that selects each variant of `Response`, in variant order. */
 const RESPONSE_DISCRIMINATORS: readonly string[] = ["result", "error"];
 
-function readResponse(value: JsonValue, path: string, orNull: boolean): Response {
+function readResponse(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): Response {
   const obj = _readObject(value, path, orNull);
   switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
     case 0:
@@ -3025,7 +3531,11 @@ export function encodeResponse(value: Response): string {
  */
 export type ShutdownResult = { [key: string]: never };
 
-function readShutdownResult(value: JsonValue, path: string, orNull: boolean): ShutdownResult {
+function readShutdownResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ShutdownResult {
   const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
     if (_hasOwn.call(obj, key)) {
@@ -3069,7 +3579,11 @@ export interface SuccessResponse {
   readonly result: JsonValue;
 }
 
-function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): SuccessResponse {
+function readSuccessResponse(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): SuccessResponse {
   const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
@@ -3152,7 +3666,11 @@ export interface ToolCallPassthrough {
   readonly meta?: McpObject;
 }
 
-function readToolCallPassthrough(value: JsonValue, path: string, orNull: boolean): ToolCallPassthrough {
+function readToolCallPassthrough(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ToolCallPassthrough {
   const obj = _readMembers(value, path, orNull);
   let content: readonly McpObject[] | undefined;
   let structuredContent: McpObject | undefined;
@@ -3166,10 +3684,19 @@ function readToolCallPassthrough(value: JsonValue, path: string, orNull: boolean
     const member = obj[key] as JsonValue;
     switch (key) {
       case "content":
-        content = _readArrayOf(member, _pathTo(path, ".content"), false, (item, itemPath) => readMcpObject(item, itemPath, false));
+        content = _readArrayOf(
+          member,
+          _pathTo(path, ".content"),
+          false,
+          (item, itemPath) => readMcpObject(item, itemPath, false),
+        );
         break;
       case "structuredContent":
-        structuredContent = readMcpObject(member, _pathTo(path, ".structuredContent"), false);
+        structuredContent = readMcpObject(
+          member,
+          _pathTo(path, ".structuredContent"),
+          false,
+        );
         break;
       case "isError":
         isError = _readBoolean(member, _pathTo(path, ".isError"), false);
@@ -3209,7 +3736,9 @@ export function decodeToolCallPassthrough(text: string): ToolCallPassthrough {
  * Decodes a `ToolCallPassthrough` from an already-parsed JSON value. Throws a
  * `DecodeError`.
  */
-export function decodeToolCallPassthroughValue(value: JsonValue): ToolCallPassthrough {
+export function decodeToolCallPassthroughValue(
+  value: JsonValue,
+): ToolCallPassthrough {
   return _decodeParsed("ToolCallPassthrough", readToolCallPassthrough, value);
 }
 
@@ -3219,7 +3748,8 @@ export function decodeToolCallPassthroughValue(value: JsonValue): ToolCallPassth
  */
 export function encodeToolCallPassthrough(value: ToolCallPassthrough): string {
   let out = "{";
-  out += '"content":' + _writeArray(value.content, (item) => encodeMcpObject(item));
+  out +=
+    '"content":' + _writeArray(value.content, (item) => encodeMcpObject(item));
   if (value.structuredContent !== undefined) {
     out += ',"structuredContent":' + encodeMcpObject(value.structuredContent);
   }
@@ -3279,13 +3809,24 @@ function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
         data = _openValue(member);
         break;
       case "text":
-        text = member === null ? null : _readString(member, _pathTo(path, ".text"), true);
+        text =
+          member === null
+            ? null
+            : _readString(member, _pathTo(path, ".text"), true);
         break;
       case "error":
-        error = member === null ? null : _readString(member, _pathTo(path, ".error"), true);
+        error =
+          member === null
+            ? null
+            : _readString(member, _pathTo(path, ".error"), true);
         break;
       case "duration_ms":
-        durationMs = _readIntegerAtLeast(member, _pathTo(path, ".duration_ms"), false, 0);
+        durationMs = _readIntegerAtLeast(
+          member,
+          _pathTo(path, ".duration_ms"),
+          false,
+          0,
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -3333,8 +3874,10 @@ export function encodeVerdict(value: Verdict): string {
   let out = "{";
   out += '"success":' + (value.success ? "true" : "false");
   out += ',"data":' + JSON.stringify(value.data);
-  out += ',"text":' + (value.text === null ? "null" : JSON.stringify(value.text));
-  out += ',"error":' + (value.error === null ? "null" : JSON.stringify(value.error));
+  out +=
+    ',"text":' + (value.text === null ? "null" : JSON.stringify(value.text));
+  out +=
+    ',"error":' + (value.error === null ? "null" : JSON.stringify(value.error));
   out += ',"duration_ms":' + String(value.durationMs);
   return out + "}";
 }
@@ -3366,7 +3909,12 @@ export interface RequestOf<P> {
   readonly params?: P;
 }
 
-function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP: _Reader<P>): RequestOf<P> {
+function readRequestOf<P>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readP: _Reader<P>,
+): RequestOf<P> {
   const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
@@ -3417,16 +3965,26 @@ function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP
  * decodes it, in the same pass. A problem anywhere is the `Request`'s, at its
  * path from the frame's root. Throws a `DecodeError`.
  */
-export function decodeRequestOf<P>(text: string, decodeParams: ValueDecoder<P>): RequestOf<P> {
+export function decodeRequestOf<P>(
+  text: string,
+  decodeParams: ValueDecoder<P>,
+): RequestOf<P> {
   const readP = _readerOf(decodeParams);
-  return _decodeText("Request", (value, path, orNull) => readRequestOf(value, path, orNull, readP), text);
+  return _decodeText(
+    "Request",
+    (value, path, orNull) => readRequestOf(value, path, orNull, readP),
+    text,
+  );
 }
 
 /**
  * Encodes a `Request` as one line of JSON text, its `params` with `encodeP`
  * (such as `encodeCallParams`).
  */
-export function encodeRequestOf<P>(value: RequestOf<P>, encodeP: (value: P) => string): string {
+export function encodeRequestOf<P>(
+  value: RequestOf<P>,
+  encodeP: (value: P) => string,
+): string {
   let out = "{";
   out += '"jsonrpc":' + encodeJsonRpcVersion(value.jsonrpc);
   out += ',"id":' + encodeRequestId(value.id);
@@ -3450,7 +4008,12 @@ export interface SuccessResponseOf<R> {
   readonly result: R;
 }
 
-function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: _Reader<R>): SuccessResponseOf<R> {
+function readSuccessResponseOf<R>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readR: _Reader<R>,
+): SuccessResponseOf<R> {
   const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
@@ -3494,16 +4057,26 @@ function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolea
  * the `SuccessResponse`'s, at its path from the frame's root. Throws a
  * `DecodeError`.
  */
-export function decodeSuccessResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): SuccessResponseOf<R> {
+export function decodeSuccessResponseOf<R>(
+  text: string,
+  decodeResult: ValueDecoder<R>,
+): SuccessResponseOf<R> {
   const readR = _readerOf(decodeResult);
-  return _decodeText("SuccessResponse", (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR), text);
+  return _decodeText(
+    "SuccessResponse",
+    (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR),
+    text,
+  );
 }
 
 /**
  * Encodes a `SuccessResponse` as one line of JSON text, its `result` with
  * `encodeR` (such as `encodeCallResult`).
  */
-export function encodeSuccessResponseOf<R>(value: SuccessResponseOf<R>, encodeR: (value: R) => string): string {
+export function encodeSuccessResponseOf<R>(
+  value: SuccessResponseOf<R>,
+  encodeR: (value: R) => string,
+): string {
   let out = "{";
   out += '"jsonrpc":' + encodeJsonRpcVersion(value.jsonrpc);
   out += ',"id":' + encodeRequestId(value.id);
@@ -3517,7 +4090,12 @@ export function encodeSuccessResponseOf<R>(value: SuccessResponseOf<R>, encodeR:
  */
 export type ResponseOf<R> = SuccessResponseOf<R> | ErrorResponse;
 
-function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: _Reader<R>): ResponseOf<R> {
+function readResponseOf<R>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readR: _Reader<R>,
+): ResponseOf<R> {
   const obj = _readObject(value, path, orNull);
   switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
     case 0:
@@ -3533,16 +4111,26 @@ function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, read
  * `decodeCallResultValue`) decodes it, in the same pass. A problem anywhere is
  * the `Response`'s, at its path from the frame's root. Throws a `DecodeError`.
  */
-export function decodeResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): ResponseOf<R> {
+export function decodeResponseOf<R>(
+  text: string,
+  decodeResult: ValueDecoder<R>,
+): ResponseOf<R> {
   const readR = _readerOf(decodeResult);
-  return _decodeText("Response", (value, path, orNull) => readResponseOf(value, path, orNull, readR), text);
+  return _decodeText(
+    "Response",
+    (value, path, orNull) => readResponseOf(value, path, orNull, readR),
+    text,
+  );
 }
 
 /**
  * Encodes a `Response` as one line of JSON text, its `result` with `encodeR`
  * (such as `encodeCallResult`).
  */
-export function encodeResponseOf<R>(value: ResponseOf<R>, encodeR: (value: R) => string): string {
+export function encodeResponseOf<R>(
+  value: ResponseOf<R>,
+  encodeR: (value: R) => string,
+): string {
   if ("result" in value) {
     return encodeSuccessResponseOf(value, encodeR);
   }
@@ -3595,14 +4183,20 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
  */
 function _readerOf<T>(decode: ValueDecoder<T>): _Reader<T> {
   const generated = _VALUE_READERS.get(decode) as _Reader<T> | undefined;
-  return generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path));
+  return (
+    generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path))
+  );
 }
 
 /**
  * Decodes `value` at `path` with a decoder of the caller's, outside any
  * counting read, its `DecodeError` as a `Problem` below `path`.
  */
-function _decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {
+function _decodeAt<T>(
+  decode: ValueDecoder<T>,
+  value: JsonValue,
+  path: string,
+): T {
   const wasCounting = _counting;
   const met = _keysMet;
   _counting = false;
@@ -3610,7 +4204,10 @@ function _decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): 
     return decode(value);
   } catch (e) {
     if (e instanceof DecodeError) {
-      throw new _Problem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));
+      throw new _Problem(
+        e.problem,
+        path === _UNTRACED ? _UNTRACED : path + e.path.slice(1),
+      );
     }
     throw e;
   } finally {
@@ -3790,16 +4387,38 @@ export function recode(typeName: TypeName, text: string): string {
  * The binary's -32602 answer to a handshake with another version. `{peer}` is
  * `<sdk> SDK` when the handshake named its SDK, else `SDK`.
  */
-export function binaryMismatchMessage(binaryProtocol: number | string, peer: number | string, sdkProtocol: number | string, advice: number | string): string {
-  return "coprocess protocol version mismatch: this mcptest binary speaks v" + String(binaryProtocol) + ", the " + String(peer) + " sent v" + String(sdkProtocol) + ". " + String(advice);
+export function binaryMismatchMessage(
+  binaryProtocol: number | string,
+  peer: number | string,
+  sdkProtocol: number | string,
+  advice: number | string,
+): string {
+  return (
+    "coprocess protocol version mismatch: this mcptest binary speaks v" +
+    String(binaryProtocol) +
+    ", the " +
+    String(peer) +
+    " sent v" +
+    String(sdkProtocol) +
+    ". " +
+    String(advice)
+  );
 }
 
 /**
  * The SDK's fail-fast error when the handshake is answered with an error other
  * than -32601 and not carrying a version mismatch.
  */
-export function handshakeFailedMessage(code: number | string, message: number | string): string {
-  return "coprocess handshake failed: the mcptest binary answered " + String(code) + ": " + String(message);
+export function handshakeFailedMessage(
+  code: number | string,
+  message: number | string,
+): string {
+  return (
+    "coprocess handshake failed: the mcptest binary answered " +
+    String(code) +
+    ": " +
+    String(message)
+  );
 }
 
 /**
@@ -3807,30 +4426,52 @@ export function handshakeFailedMessage(code: number | string, message: number | 
  * skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>`
  * replaced by the suite's path.
  */
-export function laneSkipMessage(lane: number | string, command: number | string): string {
-  return "lane `" + String(lane) + ":` is not drivable over the mcptest coprocess; run it with `" + String(command) + "`";
+export function laneSkipMessage(
+  lane: number | string,
+  command: number | string,
+): string {
+  return (
+    "lane `" +
+    String(lane) +
+    ":` is not drivable over the mcptest coprocess; run it with `" +
+    String(command) +
+    "`"
+  );
 }
 
 /**
  * The SDK's fail-fast error when the handshake reply reports another version,
  * or when the binary answers -32601 (then the binary speaks v1).
  */
-export function sdkMismatchMessage(binaryProtocol: number | string, sdkProtocol: number | string, advice: number | string): string {
-  return "mcptest binary speaks coprocess v" + String(binaryProtocol) + "; this SDK needs v" + String(sdkProtocol) + ". " + String(advice);
+export function sdkMismatchMessage(
+  binaryProtocol: number | string,
+  sdkProtocol: number | string,
+  advice: number | string,
+): string {
+  return (
+    "mcptest binary speaks coprocess v" +
+    String(binaryProtocol) +
+    "; this SDK needs v" +
+    String(sdkProtocol) +
+    ". " +
+    String(advice)
+  );
 }
 
 /** `{advice}` when the binary speaks the older version. */
-export const UPGRADE_BINARY_MESSAGE = "Upgrade the mcptest binary (or pin the SDK to the matching release).";
+export const UPGRADE_BINARY_MESSAGE =
+  "Upgrade the mcptest binary (or pin the SDK to the matching release).";
 
 /** `{advice}` when the SDK speaks the older version. */
-export const UPGRADE_SDK_MESSAGE = "Upgrade the SDK (or pin the mcptest binary to the matching release).";
-
+export const UPGRADE_SDK_MESSAGE =
+  "Upgrade the SDK (or pin the mcptest binary to the matching release).";
 
 // ---------------------------------------------------------------------------
 // Handshake
 
 /** Which fail-fast rule a handshake reply broke. */
-export type HandshakeFailure = "sdk_mismatch" | "binary_mismatch" | "handshake_failed";
+export type HandshakeFailure =
+  "sdk_mismatch" | "binary_mismatch" | "handshake_failed";
 
 /**
  * The fail-fast error of `checkHandshakeResponse`; its message is the
@@ -3852,50 +4493,76 @@ export class CoprocessHandshakeError extends Error {
  * The `Request` frame text of `coprocess/handshake` with this SDK's protocol
  * version.
  */
-export function handshakeRequest(id: RequestId, sdk: string, sdkVersion: string): string {
+export function handshakeRequest(
+  id: RequestId,
+  sdk: string,
+  sdkVersion: string,
+): string {
   return encodeRequest({
     jsonrpc: "2.0",
     id,
     method: MethodName.CoprocessHandshake,
     params: {
-      "protocol_version": COPROCESS_PROTOCOL_VERSION,
-      "sdk": sdk,
-      "sdk_version": sdkVersion,
+      protocolVersion: COPROCESS_PROTOCOL_VERSION,
+      sdk: sdk,
+      sdkVersion: sdkVersion,
     },
   });
 }
 
 /** The advice of `sdk_mismatch` for a binary speaking `binaryProtocol`. */
 function _adviceFor(binaryProtocol: number): string {
-  return binaryProtocol < COPROCESS_PROTOCOL_VERSION ? UPGRADE_BINARY_MESSAGE : UPGRADE_SDK_MESSAGE;
+  return binaryProtocol < COPROCESS_PROTOCOL_VERSION
+    ? UPGRADE_BINARY_MESSAGE
+    : UPGRADE_SDK_MESSAGE;
 }
 
 /** The literal start of the `binary_mismatch` message. */
-const _BINARY_MISMATCH_PREFIX = "coprocess protocol version mismatch: this mcptest binary speaks v";
+const _BINARY_MISMATCH_PREFIX =
+  "coprocess protocol version mismatch: this mcptest binary speaks v";
 
 /**
  * Checks the reply to `handshakeRequest`: returns the `HandshakeResult` when
  * the binary speaks this SDK's version, else throws a `CoprocessHandshakeError`
  * (or the `DecodeError` of a frame that does not decode).
  */
-export function checkHandshakeResponse(response: string | Response): HandshakeResult {
-  const frame = typeof response === "string" ? decodeResponse(response) : response;
+export function checkHandshakeResponse(
+  response: string | Response,
+): HandshakeResult {
+  const frame =
+    typeof response === "string" ? decodeResponse(response) : response;
   if ("error" in frame) {
     const error = frame.error;
     const code = error.code;
     const message = error.message;
     if (code === ErrorCode.MethodNotFound) {
-      throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(1, COPROCESS_PROTOCOL_VERSION, _adviceFor(1)));
+      throw new CoprocessHandshakeError(
+        "sdk_mismatch",
+        sdkMismatchMessage(1, COPROCESS_PROTOCOL_VERSION, _adviceFor(1)),
+      );
     }
-    if (code === ErrorCode.InvalidParams && message.startsWith(_BINARY_MISMATCH_PREFIX)) {
+    if (
+      code === ErrorCode.InvalidParams &&
+      message.startsWith(_BINARY_MISMATCH_PREFIX)
+    ) {
       throw new CoprocessHandshakeError("binary_mismatch", message);
     }
-    throw new CoprocessHandshakeError("handshake_failed", handshakeFailedMessage(code, message));
+    throw new CoprocessHandshakeError(
+      "handshake_failed",
+      handshakeFailedMessage(code, message),
+    );
   }
   const result = decodeHandshakeResultValue(frame.result);
   const binaryProtocol = result.protocolVersion;
   if (binaryProtocol !== COPROCESS_PROTOCOL_VERSION) {
-    throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(binaryProtocol, COPROCESS_PROTOCOL_VERSION, _adviceFor(binaryProtocol)));
+    throw new CoprocessHandshakeError(
+      "sdk_mismatch",
+      sdkMismatchMessage(
+        binaryProtocol,
+        COPROCESS_PROTOCOL_VERSION,
+        _adviceFor(binaryProtocol),
+      ),
+    );
   }
   return result;
 }
@@ -3926,7 +4593,11 @@ export const LANES: readonly LaneInfo[] = [
   /** Agent-loop evals. */
   { key: "agents", drivable: false, runsVia: "mcptest run <suite>" },
   /** Compliance scoring. */
-  { key: "compliance", drivable: false, runsVia: "mcptest compliance run --from-suite <suite>" },
+  {
+    key: "compliance",
+    drivable: false,
+    runsVia: "mcptest compliance run --from-suite <suite>",
+  },
   /** Security probes. */
   { key: "security", drivable: false, runsVia: "mcptest run <suite>" },
   /** Top-level rubric evals. */
@@ -3934,7 +4605,12 @@ export const LANES: readonly LaneInfo[] = [
 ];
 
 /** The lanes an SDK cannot drive, in table order. */
-export const UNSUPPORTED_SDK_LANES: readonly string[] = ["agents", "compliance", "security", "evals"];
+export const UNSUPPORTED_SDK_LANES: readonly string[] = [
+  "agents",
+  "compliance",
+  "security",
+  "evals",
+];
 
 /**
  * The message reporting that `lane` cannot be driven over the coprocess, naming
@@ -3944,7 +4620,9 @@ export const UNSUPPORTED_SDK_LANES: readonly string[] = ["agents", "compliance",
 export function laneCliHint(lane: string, suite: string): string | null {
   for (const info of LANES) {
     if (info.key === lane) {
-      return info.drivable ? null : laneSkipMessage(lane, info.runsVia.split("<suite>").join(suite));
+      return info.drivable
+        ? null
+        : laneSkipMessage(lane, info.runsVia.split("<suite>").join(suite));
     }
   }
   return null;

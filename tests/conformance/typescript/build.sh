@@ -6,7 +6,9 @@
 #     into node_modules/;
 # (b) type-checks <OUTPUT_ROOT>/typescript/src/coprocess.ts (default OUTPUT_ROOT
 #     = generated) and every golden copy under codegen/tests/golden/*/ with the
-#     strictest tsc flags, under both;
+#     strictest tsc flags, under both, and checks that each, and the runtime
+#     template codegen/src/targets/typescript/runtime.ts, is exactly what the
+#     pinned Prettier prints (format-check.sh);
 # (c) compiles the testee with the generated file into target/conformance/typescript.
 # Exit 0 on success; 3 (or 1 when CI=true) when no toolchain can be had.
 set -euo pipefail
@@ -65,13 +67,14 @@ candidates=("$output_root/$file")
 for golden in codegen/tests/golden/*/"$file"; do
   [ -f "$golden" ] && candidates+=("$golden")
 done
-if checked_before "$out/.checked" "${candidates[@]}" "$here"/*.ts && [ -f "$out/dist/testee.js" ]; then
+if checked_before "$out/.checked" "${candidates[@]}" "$here"/*.ts "$here/format-check.sh" codegen/src/targets/typescript/runtime.ts && [ -f "$out/dist/testee.js" ]; then
   echo "typescript: ${#candidates[@]} file(s) unchanged since they passed; $out/dist/testee.js up to date" >&2
   exit 0
 fi
 # Each file is an ES module, so one tsc run checks them all independently.
 "$tsc" "${strict[@]}" --noEmit "${candidates[@]}"
 "$tsc_current" "${strict[@]}" --noEmit "${candidates[@]}"
+"$here/format-check.sh" "${candidates[@]}" codegen/src/targets/typescript/runtime.ts
 checked=${#candidates[@]}
 
 # (c) the testee: the generated file and testee.ts, compiled to ES modules.
@@ -80,5 +83,5 @@ cp "$output_root/$file" "$out/src/coprocess.ts"
 cp "$here"/*.ts "$out/src/"
 "$tsc" "${strict[@]}" --outDir "$out/dist" "$out/src/"*.ts
 echo '{"type": "module"}' >"$out/dist/package.json"
-mark_checked "$out/.checked" "${candidates[@]}" "$here"/*.ts
+mark_checked "$out/.checked" "${candidates[@]}" "$here"/*.ts "$here/format-check.sh" codegen/src/targets/typescript/runtime.ts
 echo "typescript: checked $checked file(s), built $out/dist/testee.js" >&2

@@ -15,6 +15,7 @@ mod claims;
 mod decode;
 mod encode;
 mod envelopes;
+mod layout;
 mod names;
 mod out;
 mod protocol;

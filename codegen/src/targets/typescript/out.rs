@@ -12,15 +12,19 @@ pub(super) struct Out {
 const WIDTH: usize = 80;
 
 impl Out {
-    /// Appends one line.
+    /// Appends one statement, written on one line; one too wide for Prettier's
+    /// width is laid out as Prettier lays it out ([`super::layout`]).
     pub fn line(&mut self, text: impl AsRef<str>) {
-        self.buf.push_str(text.as_ref());
+        self.buf.push_str(&super::layout::statement(text.as_ref()));
         self.buf.push('\n');
     }
 
-    /// Appends an empty line.
+    /// Appends an empty line, unless the text already ends with one (Prettier
+    /// keeps at most one).
     pub fn blank(&mut self) {
-        self.buf.push('\n');
+        if !self.buf.ends_with("\n\n") {
+            self.buf.push('\n');
+        }
     }
 
     /// A section banner.

@@ -2,7 +2,8 @@
 // JSON values and the strict JSON text reader
 
 /** Any JSON value, as the strict reader produces it. */
-export type JsonValue = null | boolean | number | string | JsonArray | JsonObject;
+export type JsonValue =
+  null | boolean | number | string | JsonArray | JsonObject;
 
 /** A JSON array. */
 export type JsonArray = readonly JsonValue[];
@@ -27,7 +28,11 @@ export class DecodeError extends Error {
     /** Where: `$` for the root, then `.key`, `["key"]` and `[3]` steps. */
     readonly path: string,
   ) {
-    super(path === "$" ? `${typeName}: ${problem}` : `${typeName}: ${problem} at ${path}`);
+    super(
+      path === "$"
+        ? `${typeName}: ${problem}`
+        : `${typeName}: ${problem} at ${path}`,
+    );
   }
 }
 
@@ -63,10 +68,19 @@ function _memberKeys(obj: JsonObject): readonly string[] {
  * `hasOwn` check and its member loads all use what this returns, which lets
  * the engine use its fast paths for them.)
  */
-function _readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readMembers(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonObject {
   const obj = _readObject(value, path, orNull);
-  const order = path !== _UNTRACED && _documentOrderUsed ? _documentOrder.get(obj) : undefined;
-  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
+  const order =
+    path !== _UNTRACED && _documentOrderUsed
+      ? _documentOrder.get(obj)
+      : undefined;
+  return order === undefined
+    ? obj
+    : new Proxy(obj, { ownKeys: () => [...order] });
 }
 
 function _isDigit(c: number): boolean {
@@ -98,7 +112,10 @@ class _StrictJsonParser {
       return new _Problem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
-    const shown = c > 0x20 && c < 0x7f ? JSON.stringify(this.text.charAt(this.pos)) : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+    const shown =
+      c > 0x20 && c < 0x7f
+        ? JSON.stringify(this.text.charAt(this.pos))
+        : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
     return this.invalid(`unexpected character ${shown}`);
   }
 
@@ -180,7 +197,12 @@ class _StrictJsonParser {
         order.push(key);
       }
       if (key === "__proto__") {
-        Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(obj, key, {
+          value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
       } else {
         obj[key] = value;
       }
@@ -333,7 +355,9 @@ class _StrictJsonParser {
         out += escaped;
         i = this.pos;
       } else if (c < 0x20 || c !== c) {
-        throw c !== c ? this.unexpected() : this.invalid("control character in string");
+        throw c !== c
+          ? this.unexpected()
+          : this.invalid("control character in string");
       } else if (c >= 0xd800 && c <= 0xdbff) {
         const next = text.charCodeAt(i + 1);
         if (!(next >= 0xdc00 && next <= 0xdfff)) {
@@ -347,7 +371,13 @@ class _StrictJsonParser {
         let j = i + 1;
         for (;;) {
           const d = text.charCodeAt(j);
-          if (d === 0x22 || d === 0x5c || d < 0x20 || (d >= 0xd800 && d <= 0xdfff) || d !== d) {
+          if (
+            d === 0x22 ||
+            d === 0x5c ||
+            d < 0x20 ||
+            (d >= 0xd800 && d <= 0xdfff) ||
+            d !== d
+          ) {
             break;
           }
           j++;
@@ -399,7 +429,10 @@ class _StrictJsonParser {
       return String.fromCharCode(unit);
     }
     const text = this.text;
-    const low = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
+    const low =
+      text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75
+        ? this.hex4(i + 8)
+        : -1;
     if (!(low >= 0xdc00 && low <= 0xdfff)) {
       this.pos = i;
       throw this.invalid("lone surrogate");
@@ -412,7 +445,13 @@ class _StrictJsonParser {
     let unit = 0;
     for (let k = i; k < i + 4; k++) {
       const c = this.text.charCodeAt(k);
-      const digit = _isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      const digit = _isDigit(c)
+        ? c - 0x30
+        : c >= 0x61 && c <= 0x66
+          ? c - 0x57
+          : c >= 0x41 && c <= 0x46
+            ? c - 0x37
+            : -1;
       if (digit < 0) {
         this.pos = k;
         throw this.invalid("invalid \\u escape");
@@ -427,7 +466,8 @@ class _StrictJsonParser {
 const _ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /** A raw surrogate code unit without its other half. */
-const _LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const _LONE_SURROGATE =
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A surrogate code unit (half of a pair, or lone). */
 const _ANY_SURROGATE = /[\ud800-\udfff]/;
@@ -436,8 +476,9 @@ const _ANY_SURROGATE = /[\ud800-\udfff]/;
  * `String.prototype.isWellFormed` (ES2024: no lone surrogates), where the
  * platform has it; it answers in constant time for most strings.
  */
-const _isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
-  .isWellFormed;
+const _isWellFormed: ((this: string) => boolean) | undefined = (
+  String.prototype as { isWellFormed?: (this: string) => boolean }
+).isWellFormed;
 
 /** Whether the raw text of `text` holds a surrogate without its other half. */
 function _hasLoneSurrogate(text: string): boolean {
@@ -452,7 +493,10 @@ function _hasLoneSurrogate(text: string): boolean {
  * surrogate (the strict parser judges it), or a raw one without its other half.
  */
 function _mayHoldLoneSurrogate(text: string): boolean {
-  return (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) || _hasLoneSurrogate(text);
+  return (
+    (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) ||
+    _hasLoneSurrogate(text)
+  );
 }
 
 /**
@@ -482,7 +526,9 @@ function _hasUnicodeEscape(text: string): boolean {
  */
 function _parsePlainly(text: string): JsonValue | undefined {
   const value = _parseUnchecked(text);
-  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0)) ? value : undefined;
+  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0))
+    ? value
+    : undefined;
 }
 
 /**
@@ -515,7 +561,9 @@ function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value);
+  return (
+    text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value)
+  );
 }
 
 /**
@@ -533,7 +581,12 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as JsonValue;
-      const inner = typeof item === "object" && item !== null ? _countKeys(item, outer + 1) : _isSafeScalar(item) ? 0 : -1;
+      const inner =
+        typeof item === "object" && item !== null
+          ? _countKeys(item, outer + 1)
+          : _isSafeScalar(item)
+            ? 0
+            : -1;
       if (inner < 0) {
         return -1;
       }
@@ -547,7 +600,12 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
       return -1;
     }
     const member = obj[key] as JsonValue;
-    const inner = typeof member === "object" && member !== null ? _countKeys(member, outer + 1) : _isSafeScalar(member) ? 0 : -1;
+    const inner =
+      typeof member === "object" && member !== null
+        ? _countKeys(member, outer + 1)
+        : _isSafeScalar(member)
+          ? 0
+          : -1;
     if (inner < 0) {
       return -1;
     }
@@ -566,7 +624,10 @@ function _keysBelow(value: JsonValue, outer: number): number {
 
 /** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
 function _isSafeScalar(value: JsonValue): boolean {
-  return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
+  return (
+    typeof value !== "number" ||
+    (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER)
+  );
 }
 
 /** The number of colons in `text`. */
@@ -606,7 +667,9 @@ function _colonsInStrings(value: JsonValue): number {
  */
 function _readJsonText(text: string): JsonValue {
   const value = _parsePlainly(text);
-  return value !== undefined ? value : new _StrictJsonParser(text).parseDocument();
+  return value !== undefined
+    ? value
+    : new _StrictJsonParser(text).parseDocument();
 }
 
 /**
@@ -621,7 +684,9 @@ export function parseStrictJson(text: string): JsonValue {
   try {
     return _readJsonText(text);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError("JSON", e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError("JSON", e.problem, e.path)
+      : e;
   }
 }
 
@@ -688,7 +753,9 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
     _keysMet = 0;
     try {
       const decoded = read(value, _UNTRACED, false);
-      if (_keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))) {
+      if (
+        _keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))
+      ) {
         return decoded;
       }
     } catch (e) {
@@ -700,7 +767,9 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
   try {
     return read(new _StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError(typeName, e.problem, e.path)
+      : e;
   }
 }
 
@@ -708,7 +777,11 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
  * Decodes an already-parsed value with `read`, naming `typeName` in errors:
  * quickly, else again with paths.
  */
-function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue): T {
+function _decodeParsed<T>(
+  typeName: string,
+  read: _Reader<T>,
+  value: JsonValue,
+): T {
   try {
     return read(value, _UNTRACED, false);
   } catch (e) {
@@ -717,7 +790,9 @@ function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue):
   try {
     return read(value, "$", false);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError(typeName, e.problem, e.path)
+      : e;
   }
 }
 
@@ -744,8 +819,16 @@ function _kindOf(value: JsonValue): string {
   }
 }
 
-function _expected(what: string, value: JsonValue, path: string, orNull: boolean): _Problem {
-  return new _Problem(`expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`, path);
+function _expected(
+  what: string,
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): _Problem {
+  return new _Problem(
+    `expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`,
+    path,
+  );
 }
 
 function _unknownField(key: string, path: string): _Problem {
@@ -763,7 +846,9 @@ function _pathOfKey(path: string, key: string): string {
   if (path === _UNTRACED) {
     return _UNTRACED;
   }
-  return _IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  return _IDENTIFIER.test(key)
+    ? `${path}.${key}`
+    : `${path}[${JSON.stringify(key)}]`;
 }
 
 /** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
@@ -771,7 +856,11 @@ function _pathTo(path: string, step: string): string {
   return path === _UNTRACED ? _UNTRACED : path + step;
 }
 
-function _readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
+function _readBoolean(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): boolean {
   if (typeof value === "boolean") {
     return value;
   }
@@ -792,7 +881,12 @@ function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   throw _expected("integer", value, path, orNull);
 }
 
-function _readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, minimum: number): number {
+function _readIntegerAtLeast(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  minimum: number,
+): number {
   const n = _readInteger(value, path, orNull);
   if (n < minimum) {
     throw new _Problem(`expected integer >= ${minimum}, got ${n}`, path);
@@ -800,7 +894,11 @@ function _readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, mi
   return n;
 }
 
-function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
+function _readIntegerOrString(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): number | string {
   if (typeof value === "string") {
     return value;
   }
@@ -810,48 +908,85 @@ function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): 
   throw _expected("integer or string", value, path, orNull);
 }
 
-function _readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
+function _readEnum<T extends string>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  allowed: readonly T[],
+): T {
   if (typeof value !== "string") {
     throw _expected("string", value, path, orNull);
   }
   if ((allowed as readonly string[]).indexOf(value) < 0) {
-    const wanted = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new _Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
+    const wanted =
+      allowed.length === 1
+        ? JSON.stringify(allowed[0])
+        : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
+    throw new _Problem(
+      `expected ${wanted}, got ${JSON.stringify(value)}`,
+      path,
+    );
   }
   return value as T;
 }
 
-function _readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readObject(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonObject {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
   throw _expected("object", value, path, orNull);
 }
 
-function _readArray(value: JsonValue, path: string, orNull: boolean): JsonArray {
+function _readArray(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonArray {
   if (Array.isArray(value)) {
     return value as JsonArray;
   }
   throw _expected("array", value, path, orNull);
 }
 
-function _readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readItem: (item: JsonValue, itemPath: string) => T): T[] {
+function _readArrayOf<T>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readItem: (item: JsonValue, itemPath: string) => T,
+): T[] {
   const items = _readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, path === _UNTRACED ? _UNTRACED : `${path}[${i}]`);
+    out[i] = readItem(
+      items[i] as JsonValue,
+      path === _UNTRACED ? _UNTRACED : `${path}[${i}]`,
+    );
   }
   return out;
 }
 
-function _readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry: (entry: JsonValue, entryPath: string) => T): { [key: string]: T } {
+function _readMapOf<T>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readEntry: (entry: JsonValue, entryPath: string) => T,
+): { [key: string]: T } {
   const obj = _readObject(value, path, orNull);
   const out: { [key: string]: T } = {};
   for (const key of _memberKeys(obj)) {
     _keysMet++;
     const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
     if (key === "__proto__") {
-      Object.defineProperty(out, key, { value: entry, writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: entry,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     } else {
       out[key] = entry;
     }
@@ -863,18 +998,32 @@ function _readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntr
  * The index of the union variant whose discriminator `obj` has: exactly one
  * must be present.
  */
-function _pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
+function _pickVariant(
+  obj: JsonObject,
+  discriminators: readonly string[],
+  path: string,
+): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
     if (_hasOwn.call(obj, discriminators[i] as string)) {
       if (found >= 0) {
-        throw new _Problem(discriminators.length === 2 ? `both ${_listOf(discriminators, " and ")}` : `more than one of ${_listOf(discriminators, ", ")}`, path);
+        throw new _Problem(
+          discriminators.length === 2
+            ? `both ${_listOf(discriminators, " and ")}`
+            : `more than one of ${_listOf(discriminators, ", ")}`,
+          path,
+        );
       }
       found = i;
     }
   }
   if (found < 0) {
-    throw new _Problem(discriminators.length === 2 ? `neither ${_listOf(discriminators, " nor ")}` : `none of ${_listOf(discriminators, ", ")}`, path);
+    throw new _Problem(
+      discriminators.length === 2
+        ? `neither ${_listOf(discriminators, " nor ")}`
+        : `none of ${_listOf(discriminators, ", ")}`,
+      path,
+    );
   }
   return found;
 }
@@ -886,7 +1035,10 @@ function _listOf(names: readonly string[], separator: string): string {
 // ---------------------------------------------------------------------------
 // Writers shared by the generated encoders
 
-function _writeArray<T>(items: readonly T[], writeItem: (item: T) => string): string {
+function _writeArray<T>(
+  items: readonly T[],
+  writeItem: (item: T) => string,
+): string {
   let out = "[";
   for (let i = 0; i < items.length; i++) {
     if (i > 0) {
@@ -897,7 +1049,10 @@ function _writeArray<T>(items: readonly T[], writeItem: (item: T) => string): st
   return out + "]";
 }
 
-function _writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry: T) => string): string {
+function _writeMap<T>(
+  entries: { readonly [key: string]: T },
+  writeEntry: (entry: T) => string,
+): string {
   let out = "{";
   for (const key of Object.keys(entries)) {
     if (out.length > 1) {

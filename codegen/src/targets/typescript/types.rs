@@ -15,7 +15,7 @@ pub fn ts_type(ty: &Ty) -> String {
         Ty::String => "string".into(),
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => match item.as_ref() {
-            Ty::Nullable(_) => format!("ReadonlyArray<{}>", ts_type(item)),
+            Ty::Nullable(_) | Ty::Array(_) => format!("ReadonlyArray<{}>", ts_type(item)),
             _ => format!("readonly {}[]", ts_type(item)),
         },
         Ty::Nullable(inner) => format!("{} | null", ts_type(inner)),

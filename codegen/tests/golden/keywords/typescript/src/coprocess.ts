@@ -61,7 +61,12 @@ export interface MethodInfo {
 
 /** The method table, in table order. */
 export const METHOD_TABLE: readonly MethodInfo[] = [
-  { name: MethodName.CoprocessHandshake, params: "HandshakeParams", paramsRequired: true, result: "HandshakeResult" },
+  {
+    name: MethodName.CoprocessHandshake,
+    params: "HandshakeParams",
+    paramsRequired: true,
+    result: "HandshakeResult",
+  },
 ];
 
 // ---------------------------------------------------------------------------
@@ -98,7 +103,8 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 // JSON values and the strict JSON text reader
 
 /** Any JSON value, as the strict reader produces it. */
-export type JsonValue = null | boolean | number | string | JsonArray | JsonObject;
+export type JsonValue =
+  null | boolean | number | string | JsonArray | JsonObject;
 
 /** A JSON array. */
 export type JsonArray = readonly JsonValue[];
@@ -123,7 +129,11 @@ export class DecodeError extends Error {
     /** Where: `$` for the root, then `.key`, `["key"]` and `[3]` steps. */
     readonly path: string,
   ) {
-    super(path === "$" ? `${typeName}: ${problem}` : `${typeName}: ${problem} at ${path}`);
+    super(
+      path === "$"
+        ? `${typeName}: ${problem}`
+        : `${typeName}: ${problem} at ${path}`,
+    );
   }
 }
 
@@ -159,10 +169,19 @@ function _memberKeys(obj: JsonObject): readonly string[] {
  * `hasOwn` check and its member loads all use what this returns, which lets
  * the engine use its fast paths for them.)
  */
-function _readMembers(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readMembers(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonObject {
   const obj = _readObject(value, path, orNull);
-  const order = path !== _UNTRACED && _documentOrderUsed ? _documentOrder.get(obj) : undefined;
-  return order === undefined ? obj : new Proxy(obj, { ownKeys: () => [...order] });
+  const order =
+    path !== _UNTRACED && _documentOrderUsed
+      ? _documentOrder.get(obj)
+      : undefined;
+  return order === undefined
+    ? obj
+    : new Proxy(obj, { ownKeys: () => [...order] });
 }
 
 function _isDigit(c: number): boolean {
@@ -194,7 +213,10 @@ class _StrictJsonParser {
       return new _Problem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
-    const shown = c > 0x20 && c < 0x7f ? JSON.stringify(this.text.charAt(this.pos)) : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+    const shown =
+      c > 0x20 && c < 0x7f
+        ? JSON.stringify(this.text.charAt(this.pos))
+        : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
     return this.invalid(`unexpected character ${shown}`);
   }
 
@@ -276,7 +298,12 @@ class _StrictJsonParser {
         order.push(key);
       }
       if (key === "__proto__") {
-        Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(obj, key, {
+          value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
       } else {
         obj[key] = value;
       }
@@ -429,7 +456,9 @@ class _StrictJsonParser {
         out += escaped;
         i = this.pos;
       } else if (c < 0x20 || c !== c) {
-        throw c !== c ? this.unexpected() : this.invalid("control character in string");
+        throw c !== c
+          ? this.unexpected()
+          : this.invalid("control character in string");
       } else if (c >= 0xd800 && c <= 0xdbff) {
         const next = text.charCodeAt(i + 1);
         if (!(next >= 0xdc00 && next <= 0xdfff)) {
@@ -443,7 +472,13 @@ class _StrictJsonParser {
         let j = i + 1;
         for (;;) {
           const d = text.charCodeAt(j);
-          if (d === 0x22 || d === 0x5c || d < 0x20 || (d >= 0xd800 && d <= 0xdfff) || d !== d) {
+          if (
+            d === 0x22 ||
+            d === 0x5c ||
+            d < 0x20 ||
+            (d >= 0xd800 && d <= 0xdfff) ||
+            d !== d
+          ) {
             break;
           }
           j++;
@@ -495,7 +530,10 @@ class _StrictJsonParser {
       return String.fromCharCode(unit);
     }
     const text = this.text;
-    const low = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
+    const low =
+      text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75
+        ? this.hex4(i + 8)
+        : -1;
     if (!(low >= 0xdc00 && low <= 0xdfff)) {
       this.pos = i;
       throw this.invalid("lone surrogate");
@@ -508,7 +546,13 @@ class _StrictJsonParser {
     let unit = 0;
     for (let k = i; k < i + 4; k++) {
       const c = this.text.charCodeAt(k);
-      const digit = _isDigit(c) ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+      const digit = _isDigit(c)
+        ? c - 0x30
+        : c >= 0x61 && c <= 0x66
+          ? c - 0x57
+          : c >= 0x41 && c <= 0x46
+            ? c - 0x37
+            : -1;
       if (digit < 0) {
         this.pos = k;
         throw this.invalid("invalid \\u escape");
@@ -523,7 +567,8 @@ class _StrictJsonParser {
 const _ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
 
 /** A raw surrogate code unit without its other half. */
-const _LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const _LONE_SURROGATE =
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A surrogate code unit (half of a pair, or lone). */
 const _ANY_SURROGATE = /[\ud800-\udfff]/;
@@ -532,8 +577,9 @@ const _ANY_SURROGATE = /[\ud800-\udfff]/;
  * `String.prototype.isWellFormed` (ES2024: no lone surrogates), where the
  * platform has it; it answers in constant time for most strings.
  */
-const _isWellFormed: ((this: string) => boolean) | undefined = (String.prototype as { isWellFormed?: (this: string) => boolean })
-  .isWellFormed;
+const _isWellFormed: ((this: string) => boolean) | undefined = (
+  String.prototype as { isWellFormed?: (this: string) => boolean }
+).isWellFormed;
 
 /** Whether the raw text of `text` holds a surrogate without its other half. */
 function _hasLoneSurrogate(text: string): boolean {
@@ -548,7 +594,10 @@ function _hasLoneSurrogate(text: string): boolean {
  * surrogate (the strict parser judges it), or a raw one without its other half.
  */
 function _mayHoldLoneSurrogate(text: string): boolean {
-  return (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) || _hasLoneSurrogate(text);
+  return (
+    (_hasUnicodeEscape(text) && _ESCAPED_SURROGATE.test(text)) ||
+    _hasLoneSurrogate(text)
+  );
 }
 
 /**
@@ -578,7 +627,9 @@ function _hasUnicodeEscape(text: string): boolean {
  */
 function _parsePlainly(text: string): JsonValue | undefined {
   const value = _parseUnchecked(text);
-  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0)) ? value : undefined;
+  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 0))
+    ? value
+    : undefined;
 }
 
 /**
@@ -611,7 +662,9 @@ function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value);
+  return (
+    text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value)
+  );
 }
 
 /**
@@ -629,7 +682,12 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
     const items = value as JsonArray;
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as JsonValue;
-      const inner = typeof item === "object" && item !== null ? _countKeys(item, outer + 1) : _isSafeScalar(item) ? 0 : -1;
+      const inner =
+        typeof item === "object" && item !== null
+          ? _countKeys(item, outer + 1)
+          : _isSafeScalar(item)
+            ? 0
+            : -1;
       if (inner < 0) {
         return -1;
       }
@@ -643,7 +701,12 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
       return -1;
     }
     const member = obj[key] as JsonValue;
-    const inner = typeof member === "object" && member !== null ? _countKeys(member, outer + 1) : _isSafeScalar(member) ? 0 : -1;
+    const inner =
+      typeof member === "object" && member !== null
+        ? _countKeys(member, outer + 1)
+        : _isSafeScalar(member)
+          ? 0
+          : -1;
     if (inner < 0) {
       return -1;
     }
@@ -662,7 +725,10 @@ function _keysBelow(value: JsonValue, outer: number): number {
 
 /** Whether a string, boolean, null or number is not a number beyond +-(2^53-1). */
 function _isSafeScalar(value: JsonValue): boolean {
-  return typeof value !== "number" || (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER);
+  return (
+    typeof value !== "number" ||
+    (value <= Number.MAX_SAFE_INTEGER && value >= -Number.MAX_SAFE_INTEGER)
+  );
 }
 
 /** The number of colons in `text`. */
@@ -702,7 +768,9 @@ function _colonsInStrings(value: JsonValue): number {
  */
 function _readJsonText(text: string): JsonValue {
   const value = _parsePlainly(text);
-  return value !== undefined ? value : new _StrictJsonParser(text).parseDocument();
+  return value !== undefined
+    ? value
+    : new _StrictJsonParser(text).parseDocument();
 }
 
 /**
@@ -717,7 +785,9 @@ export function parseStrictJson(text: string): JsonValue {
   try {
     return _readJsonText(text);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError("JSON", e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError("JSON", e.problem, e.path)
+      : e;
   }
 }
 
@@ -784,7 +854,9 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
     _keysMet = 0;
     try {
       const decoded = read(value, _UNTRACED, false);
-      if (_keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))) {
+      if (
+        _keysMatch(text, value, _counting ? _keysMet : _keysBelow(value, 0))
+      ) {
         return decoded;
       }
     } catch (e) {
@@ -796,7 +868,9 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
   try {
     return read(new _StrictJsonParser(text).parseDocument(), "$", false);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError(typeName, e.problem, e.path)
+      : e;
   }
 }
 
@@ -804,7 +878,11 @@ function _decodeText<T>(typeName: string, read: _Reader<T>, text: string): T {
  * Decodes an already-parsed value with `read`, naming `typeName` in errors:
  * quickly, else again with paths.
  */
-function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue): T {
+function _decodeParsed<T>(
+  typeName: string,
+  read: _Reader<T>,
+  value: JsonValue,
+): T {
   try {
     return read(value, _UNTRACED, false);
   } catch (e) {
@@ -813,7 +891,9 @@ function _decodeParsed<T>(typeName: string, read: _Reader<T>, value: JsonValue):
   try {
     return read(value, "$", false);
   } catch (e) {
-    throw e instanceof _Problem ? new DecodeError(typeName, e.problem, e.path) : e;
+    throw e instanceof _Problem
+      ? new DecodeError(typeName, e.problem, e.path)
+      : e;
   }
 }
 
@@ -840,8 +920,16 @@ function _kindOf(value: JsonValue): string {
   }
 }
 
-function _expected(what: string, value: JsonValue, path: string, orNull: boolean): _Problem {
-  return new _Problem(`expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`, path);
+function _expected(
+  what: string,
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): _Problem {
+  return new _Problem(
+    `expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`,
+    path,
+  );
 }
 
 function _unknownField(key: string, path: string): _Problem {
@@ -859,7 +947,9 @@ function _pathOfKey(path: string, key: string): string {
   if (path === _UNTRACED) {
     return _UNTRACED;
   }
-  return _IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  return _IDENTIFIER.test(key)
+    ? `${path}.${key}`
+    : `${path}[${JSON.stringify(key)}]`;
 }
 
 /** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
@@ -867,7 +957,11 @@ function _pathTo(path: string, step: string): string {
   return path === _UNTRACED ? _UNTRACED : path + step;
 }
 
-function _readBoolean(value: JsonValue, path: string, orNull: boolean): boolean {
+function _readBoolean(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): boolean {
   if (typeof value === "boolean") {
     return value;
   }
@@ -888,7 +982,12 @@ function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   throw _expected("integer", value, path, orNull);
 }
 
-function _readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, minimum: number): number {
+function _readIntegerAtLeast(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  minimum: number,
+): number {
   const n = _readInteger(value, path, orNull);
   if (n < minimum) {
     throw new _Problem(`expected integer >= ${minimum}, got ${n}`, path);
@@ -896,7 +995,11 @@ function _readIntegerAtLeast(value: JsonValue, path: string, orNull: boolean, mi
   return n;
 }
 
-function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): number | string {
+function _readIntegerOrString(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): number | string {
   if (typeof value === "string") {
     return value;
   }
@@ -906,48 +1009,85 @@ function _readIntegerOrString(value: JsonValue, path: string, orNull: boolean): 
   throw _expected("integer or string", value, path, orNull);
 }
 
-function _readEnum<T extends string>(value: JsonValue, path: string, orNull: boolean, allowed: readonly T[]): T {
+function _readEnum<T extends string>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  allowed: readonly T[],
+): T {
   if (typeof value !== "string") {
     throw _expected("string", value, path, orNull);
   }
   if ((allowed as readonly string[]).indexOf(value) < 0) {
-    const wanted = allowed.length === 1 ? JSON.stringify(allowed[0]) : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new _Problem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
+    const wanted =
+      allowed.length === 1
+        ? JSON.stringify(allowed[0])
+        : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
+    throw new _Problem(
+      `expected ${wanted}, got ${JSON.stringify(value)}`,
+      path,
+    );
   }
   return value as T;
 }
 
-function _readObject(value: JsonValue, path: string, orNull: boolean): JsonObject {
+function _readObject(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonObject {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
   throw _expected("object", value, path, orNull);
 }
 
-function _readArray(value: JsonValue, path: string, orNull: boolean): JsonArray {
+function _readArray(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonArray {
   if (Array.isArray(value)) {
     return value as JsonArray;
   }
   throw _expected("array", value, path, orNull);
 }
 
-function _readArrayOf<T>(value: JsonValue, path: string, orNull: boolean, readItem: (item: JsonValue, itemPath: string) => T): T[] {
+function _readArrayOf<T>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readItem: (item: JsonValue, itemPath: string) => T,
+): T[] {
   const items = _readArray(value, path, orNull);
   const out: T[] = new Array<T>(items.length);
   for (let i = 0; i < items.length; i++) {
-    out[i] = readItem(items[i] as JsonValue, path === _UNTRACED ? _UNTRACED : `${path}[${i}]`);
+    out[i] = readItem(
+      items[i] as JsonValue,
+      path === _UNTRACED ? _UNTRACED : `${path}[${i}]`,
+    );
   }
   return out;
 }
 
-function _readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntry: (entry: JsonValue, entryPath: string) => T): { [key: string]: T } {
+function _readMapOf<T>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readEntry: (entry: JsonValue, entryPath: string) => T,
+): { [key: string]: T } {
   const obj = _readObject(value, path, orNull);
   const out: { [key: string]: T } = {};
   for (const key of _memberKeys(obj)) {
     _keysMet++;
     const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
     if (key === "__proto__") {
-      Object.defineProperty(out, key, { value: entry, writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: entry,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     } else {
       out[key] = entry;
     }
@@ -959,18 +1099,32 @@ function _readMapOf<T>(value: JsonValue, path: string, orNull: boolean, readEntr
  * The index of the union variant whose discriminator `obj` has: exactly one
  * must be present.
  */
-function _pickVariant(obj: JsonObject, discriminators: readonly string[], path: string): number {
+function _pickVariant(
+  obj: JsonObject,
+  discriminators: readonly string[],
+  path: string,
+): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
     if (_hasOwn.call(obj, discriminators[i] as string)) {
       if (found >= 0) {
-        throw new _Problem(discriminators.length === 2 ? `both ${_listOf(discriminators, " and ")}` : `more than one of ${_listOf(discriminators, ", ")}`, path);
+        throw new _Problem(
+          discriminators.length === 2
+            ? `both ${_listOf(discriminators, " and ")}`
+            : `more than one of ${_listOf(discriminators, ", ")}`,
+          path,
+        );
       }
       found = i;
     }
   }
   if (found < 0) {
-    throw new _Problem(discriminators.length === 2 ? `neither ${_listOf(discriminators, " nor ")}` : `none of ${_listOf(discriminators, ", ")}`, path);
+    throw new _Problem(
+      discriminators.length === 2
+        ? `neither ${_listOf(discriminators, " nor ")}`
+        : `none of ${_listOf(discriminators, ", ")}`,
+      path,
+    );
   }
   return found;
 }
@@ -982,7 +1136,10 @@ function _listOf(names: readonly string[], separator: string): string {
 // ---------------------------------------------------------------------------
 // Writers shared by the generated encoders
 
-function _writeArray<T>(items: readonly T[], writeItem: (item: T) => string): string {
+function _writeArray<T>(
+  items: readonly T[],
+  writeItem: (item: T) => string,
+): string {
   let out = "[";
   for (let i = 0; i < items.length; i++) {
     if (i > 0) {
@@ -993,7 +1150,10 @@ function _writeArray<T>(items: readonly T[], writeItem: (item: T) => string): st
   return out + "]";
 }
 
-function _writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry: T) => string): string {
+function _writeMap<T>(
+  entries: { readonly [key: string]: T },
+  writeEntry: (entry: T) => string,
+): string {
   let out = "{";
   for (const key of Object.keys(entries)) {
     if (out.length > 1) {
@@ -1007,12 +1167,13 @@ function _writeMap<T>(entries: { readonly [key: string]: T }, writeEntry: (entry
 // ---------------------------------------------------------------------------
 // Frame types, decoders and encoders
 
-
 /** A map of integers. */
 export type Bag = { readonly [key: string]: number };
 
 function readBag(value: JsonValue, path: string, orNull: boolean): Bag {
-  return _readMapOf(value, path, orNull, (entry, entryPath) => _readInteger(entry, entryPath, false));
+  return _readMapOf(value, path, orNull, (entry, entryPath) =>
+    _readInteger(entry, entryPath, false),
+  );
 }
 
 /**
@@ -1107,7 +1268,11 @@ export function encodeCircle(value: Circle): string {
 /** The params of a method that takes none: omitted, or an empty object. */
 export type EmptyParams = { [key: string]: never };
 
-function readEmptyParams(value: JsonValue, path: string, orNull: boolean): EmptyParams {
+function readEmptyParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): EmptyParams {
   const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
     if (_hasOwn.call(obj, key)) {
@@ -1157,7 +1322,11 @@ export interface ErrorObject {
   readonly data?: JsonValue;
 }
 
-function readErrorObject(value: JsonValue, path: string, orNull: boolean): ErrorObject {
+function readErrorObject(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ErrorObject {
   const obj = _readMembers(value, path, orNull);
   let code: number | undefined;
   let message: string | undefined;
@@ -1238,7 +1407,11 @@ export interface ErrorResponse {
   readonly error: ErrorObject;
 }
 
-function readErrorResponse(value: JsonValue, path: string, orNull: boolean): ErrorResponse {
+function readErrorResponse(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): ErrorResponse {
   const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | null | undefined;
@@ -1254,7 +1427,10 @@ function readErrorResponse(value: JsonValue, path: string, orNull: boolean): Err
         jsonrpc = readJsonRpcVersion(member, _pathTo(path, ".jsonrpc"), false);
         break;
       case "id":
-        id = member === null ? null : readRequestId(member, _pathTo(path, ".id"), true);
+        id =
+          member === null
+            ? null
+            : readRequestId(member, _pathTo(path, ".id"), true);
         break;
       case "error":
         error = readErrorObject(member, _pathTo(path, ".error"), false);
@@ -1320,7 +1496,11 @@ export interface HandshakeParams {
   readonly sdkVersion?: string;
 }
 
-function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): HandshakeParams {
+function readHandshakeParams(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): HandshakeParams {
   const obj = _readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let sdk: string | undefined;
@@ -1333,7 +1513,11 @@ function readHandshakeParams(value: JsonValue, path: string, orNull: boolean): H
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = _readInteger(member, _pathTo(path, ".protocol_version"), false);
+        protocolVersion = _readInteger(
+          member,
+          _pathTo(path, ".protocol_version"),
+          false,
+        );
         break;
       case "sdk":
         sdk = _readString(member, _pathTo(path, ".sdk"), false);
@@ -1404,7 +1588,11 @@ export interface HandshakeResult {
   readonly binaryVersion: string;
 }
 
-function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): HandshakeResult {
+function readHandshakeResult(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): HandshakeResult {
   const obj = _readMembers(value, path, orNull);
   let protocolVersion: number | undefined;
   let binaryVersion: string | undefined;
@@ -1416,10 +1604,18 @@ function readHandshakeResult(value: JsonValue, path: string, orNull: boolean): H
     const member = obj[key] as JsonValue;
     switch (key) {
       case "protocol_version":
-        protocolVersion = _readInteger(member, _pathTo(path, ".protocol_version"), false);
+        protocolVersion = _readInteger(
+          member,
+          _pathTo(path, ".protocol_version"),
+          false,
+        );
         break;
       case "binary_version":
-        binaryVersion = _readString(member, _pathTo(path, ".binary_version"), false);
+        binaryVersion = _readString(
+          member,
+          _pathTo(path, ".binary_version"),
+          false,
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -1465,7 +1661,12 @@ export function encodeHandshakeResult(value: HandshakeResult): string {
 export type Import = "default" | "class" | "import" | "with-dash";
 
 /** Every value of `Import`, in schema order. */
-export const IMPORT_VALUES: readonly Import[] = ["default", "class", "import", "with-dash"];
+export const IMPORT_VALUES: readonly Import[] = [
+  "default",
+  "class",
+  "import",
+  "with-dash",
+];
 
 function readImport(value: JsonValue, path: string, orNull: boolean): Import {
   return _readEnum(value, path, orNull, IMPORT_VALUES);
@@ -1500,7 +1701,11 @@ export type JsonRpcVersion = "2.0";
 /** Every value of `JsonRpcVersion`, in schema order. */
 export const JSON_RPC_VERSION_VALUES: readonly JsonRpcVersion[] = ["2.0"];
 
-function readJsonRpcVersion(value: JsonValue, path: string, orNull: boolean): JsonRpcVersion {
+function readJsonRpcVersion(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): JsonRpcVersion {
   return _readEnum(value, path, orNull, JSON_RPC_VERSION_VALUES);
 }
 
@@ -1554,7 +1759,11 @@ export interface Keywords {
   readonly shapes?: readonly Shape[];
 }
 
-function readKeywords(value: JsonValue, path: string, orNull: boolean): Keywords {
+function readKeywords(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): Keywords {
   const obj = _readMembers(value, path, orNull);
   let class_: string | undefined;
   let type: number | undefined;
@@ -1584,10 +1793,18 @@ function readKeywords(value: JsonValue, path: string, orNull: boolean): Keywords
         default_ = _readBoolean(member, _pathTo(path, ".default"), false);
         break;
       case "from":
-        from = member === null ? null : _readString(member, _pathTo(path, ".from"), true);
+        from =
+          member === null
+            ? null
+            : _readString(member, _pathTo(path, ".from"), true);
         break;
       case "func":
-        func = _readArrayOf(member, _pathTo(path, ".func"), false, (item, itemPath) => _readString(item, itemPath, false));
+        func = _readArrayOf(
+          member,
+          _pathTo(path, ".func"),
+          false,
+          (item, itemPath) => _readString(item, itemPath, false),
+        );
         break;
       case "event":
         event = readImport(member, _pathTo(path, ".event"), false);
@@ -1599,13 +1816,26 @@ function readKeywords(value: JsonValue, path: string, orNull: boolean): Keywords
         import_ = readBag(member, _pathTo(path, ".import"), false);
         break;
       case "fooBar":
-        fooBar = _readIntegerAtLeast(member, _pathTo(path, ".fooBar"), false, 1);
+        fooBar = _readIntegerAtLeast(
+          member,
+          _pathTo(path, ".fooBar"),
+          false,
+          1,
+        );
         break;
       case "_meta":
-        meta = member === null ? null : readShape(member, _pathTo(path, "._meta"), true);
+        meta =
+          member === null
+            ? null
+            : readShape(member, _pathTo(path, "._meta"), true);
         break;
       case "shapes":
-        shapes = _readArrayOf(member, _pathTo(path, ".shapes"), false, (item, itemPath) => readShape(item, itemPath, false));
+        shapes = _readArrayOf(
+          member,
+          _pathTo(path, ".shapes"),
+          false,
+          (item, itemPath) => readShape(item, itemPath, false),
+        );
         break;
       default:
         throw _unknownField(key, path);
@@ -1675,7 +1905,8 @@ export function encodeKeywords(value: Keywords): string {
   if (value.default !== undefined) {
     out += ',"default":' + (value.default ? "true" : "false");
   }
-  out += ',"from":' + (value.from === null ? "null" : JSON.stringify(value.from));
+  out +=
+    ',"from":' + (value.from === null ? "null" : JSON.stringify(value.from));
   if (value.func !== undefined) {
     out += ',"func":' + _writeArray(value.func, (item) => JSON.stringify(item));
   }
@@ -1693,7 +1924,8 @@ export function encodeKeywords(value: Keywords): string {
   }
   out += ',"_meta":' + (value.meta === null ? "null" : encodeShape(value.meta));
   if (value.shapes !== undefined) {
-    out += ',"shapes":' + _writeArray(value.shapes, (item) => encodeShape(item));
+    out +=
+      ',"shapes":' + _writeArray(value.shapes, (item) => encodeShape(item));
   }
   return out + "}";
 }
@@ -1897,7 +2129,11 @@ export function encodeRequest(value: Request): string {
 /** A request id: an integer or a string, as the SDK chose it. */
 export type RequestId = number | string;
 
-function readRequestId(value: JsonValue, path: string, orNull: boolean): RequestId {
+function readRequestId(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): RequestId {
   return _readIntegerOrString(value, path, orNull);
 }
 
@@ -1934,7 +2170,11 @@ export type Response = SuccessResponse | ErrorResponse;
 /** The field that selects each variant of `Response`, in variant order. */
 const RESPONSE_DISCRIMINATORS: readonly string[] = ["result", "error"];
 
-function readResponse(value: JsonValue, path: string, orNull: boolean): Response {
+function readResponse(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): Response {
   const obj = _readObject(value, path, orNull);
   switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
     case 0:
@@ -2094,7 +2334,11 @@ export interface SuccessResponse {
   readonly result: JsonValue;
 }
 
-function readSuccessResponse(value: JsonValue, path: string, orNull: boolean): SuccessResponse {
+function readSuccessResponse(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): SuccessResponse {
   const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
@@ -2186,7 +2430,12 @@ export interface RequestOf<P> {
   readonly params?: P;
 }
 
-function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP: _Reader<P>): RequestOf<P> {
+function readRequestOf<P>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readP: _Reader<P>,
+): RequestOf<P> {
   const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
@@ -2237,16 +2486,26 @@ function readRequestOf<P>(value: JsonValue, path: string, orNull: boolean, readP
  * decodes it, in the same pass. A problem anywhere is the `Request`'s, at its
  * path from the frame's root. Throws a `DecodeError`.
  */
-export function decodeRequestOf<P>(text: string, decodeParams: ValueDecoder<P>): RequestOf<P> {
+export function decodeRequestOf<P>(
+  text: string,
+  decodeParams: ValueDecoder<P>,
+): RequestOf<P> {
   const readP = _readerOf(decodeParams);
-  return _decodeText("Request", (value, path, orNull) => readRequestOf(value, path, orNull, readP), text);
+  return _decodeText(
+    "Request",
+    (value, path, orNull) => readRequestOf(value, path, orNull, readP),
+    text,
+  );
 }
 
 /**
  * Encodes a `Request` as one line of JSON text, its `params` with `encodeP`
  * (such as `encodeCallParams`).
  */
-export function encodeRequestOf<P>(value: RequestOf<P>, encodeP: (value: P) => string): string {
+export function encodeRequestOf<P>(
+  value: RequestOf<P>,
+  encodeP: (value: P) => string,
+): string {
   let out = "{";
   out += '"jsonrpc":' + encodeJsonRpcVersion(value.jsonrpc);
   out += ',"id":' + encodeRequestId(value.id);
@@ -2270,7 +2529,12 @@ export interface SuccessResponseOf<R> {
   readonly result: R;
 }
 
-function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: _Reader<R>): SuccessResponseOf<R> {
+function readSuccessResponseOf<R>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readR: _Reader<R>,
+): SuccessResponseOf<R> {
   const obj = _readMembers(value, path, orNull);
   let jsonrpc: JsonRpcVersion | undefined;
   let id: RequestId | undefined;
@@ -2314,16 +2578,26 @@ function readSuccessResponseOf<R>(value: JsonValue, path: string, orNull: boolea
  * the `SuccessResponse`'s, at its path from the frame's root. Throws a
  * `DecodeError`.
  */
-export function decodeSuccessResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): SuccessResponseOf<R> {
+export function decodeSuccessResponseOf<R>(
+  text: string,
+  decodeResult: ValueDecoder<R>,
+): SuccessResponseOf<R> {
   const readR = _readerOf(decodeResult);
-  return _decodeText("SuccessResponse", (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR), text);
+  return _decodeText(
+    "SuccessResponse",
+    (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR),
+    text,
+  );
 }
 
 /**
  * Encodes a `SuccessResponse` as one line of JSON text, its `result` with
  * `encodeR` (such as `encodeCallResult`).
  */
-export function encodeSuccessResponseOf<R>(value: SuccessResponseOf<R>, encodeR: (value: R) => string): string {
+export function encodeSuccessResponseOf<R>(
+  value: SuccessResponseOf<R>,
+  encodeR: (value: R) => string,
+): string {
   let out = "{";
   out += '"jsonrpc":' + encodeJsonRpcVersion(value.jsonrpc);
   out += ',"id":' + encodeRequestId(value.id);
@@ -2337,7 +2611,12 @@ export function encodeSuccessResponseOf<R>(value: SuccessResponseOf<R>, encodeR:
  */
 export type ResponseOf<R> = SuccessResponseOf<R> | ErrorResponse;
 
-function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, readR: _Reader<R>): ResponseOf<R> {
+function readResponseOf<R>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readR: _Reader<R>,
+): ResponseOf<R> {
   const obj = _readObject(value, path, orNull);
   switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
     case 0:
@@ -2353,16 +2632,26 @@ function readResponseOf<R>(value: JsonValue, path: string, orNull: boolean, read
  * `decodeCallResultValue`) decodes it, in the same pass. A problem anywhere is
  * the `Response`'s, at its path from the frame's root. Throws a `DecodeError`.
  */
-export function decodeResponseOf<R>(text: string, decodeResult: ValueDecoder<R>): ResponseOf<R> {
+export function decodeResponseOf<R>(
+  text: string,
+  decodeResult: ValueDecoder<R>,
+): ResponseOf<R> {
   const readR = _readerOf(decodeResult);
-  return _decodeText("Response", (value, path, orNull) => readResponseOf(value, path, orNull, readR), text);
+  return _decodeText(
+    "Response",
+    (value, path, orNull) => readResponseOf(value, path, orNull, readR),
+    text,
+  );
 }
 
 /**
  * Encodes a `Response` as one line of JSON text, its `result` with `encodeR`
  * (such as `encodeCallResult`).
  */
-export function encodeResponseOf<R>(value: ResponseOf<R>, encodeR: (value: R) => string): string {
+export function encodeResponseOf<R>(
+  value: ResponseOf<R>,
+  encodeR: (value: R) => string,
+): string {
   if ("result" in value) {
     return encodeSuccessResponseOf(value, encodeR);
   }
@@ -2398,14 +2687,20 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
  */
 function _readerOf<T>(decode: ValueDecoder<T>): _Reader<T> {
   const generated = _VALUE_READERS.get(decode) as _Reader<T> | undefined;
-  return generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path));
+  return (
+    generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path))
+  );
 }
 
 /**
  * Decodes `value` at `path` with a decoder of the caller's, outside any
  * counting read, its `DecodeError` as a `Problem` below `path`.
  */
-function _decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): T {
+function _decodeAt<T>(
+  decode: ValueDecoder<T>,
+  value: JsonValue,
+  path: string,
+): T {
   const wasCounting = _counting;
   const met = _keysMet;
   _counting = false;
@@ -2413,7 +2708,10 @@ function _decodeAt<T>(decode: ValueDecoder<T>, value: JsonValue, path: string): 
     return decode(value);
   } catch (e) {
     if (e instanceof DecodeError) {
-      throw new _Problem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));
+      throw new _Problem(
+        e.problem,
+        path === _UNTRACED ? _UNTRACED : path + e.path.slice(1),
+      );
     }
     throw e;
   } finally {
@@ -2525,16 +2823,38 @@ export function recode(typeName: TypeName, text: string): string {
  * The binary's -32602 answer to a handshake with another version. `{peer}` is
  * `<sdk> SDK` when the handshake named its SDK, else `SDK`.
  */
-export function binaryMismatchMessage(binaryProtocol: number | string, peer: number | string, sdkProtocol: number | string, advice: number | string): string {
-  return "coprocess protocol version mismatch: this mcptest binary speaks v" + String(binaryProtocol) + ", the " + String(peer) + " sent v" + String(sdkProtocol) + ". " + String(advice);
+export function binaryMismatchMessage(
+  binaryProtocol: number | string,
+  peer: number | string,
+  sdkProtocol: number | string,
+  advice: number | string,
+): string {
+  return (
+    "coprocess protocol version mismatch: this mcptest binary speaks v" +
+    String(binaryProtocol) +
+    ", the " +
+    String(peer) +
+    " sent v" +
+    String(sdkProtocol) +
+    ". " +
+    String(advice)
+  );
 }
 
 /**
  * The SDK's fail-fast error when the handshake is answered with an error other
  * than -32601 and not carrying a version mismatch.
  */
-export function handshakeFailedMessage(code: number | string, message: number | string): string {
-  return "coprocess handshake failed: the mcptest binary answered " + String(code) + ": " + String(message);
+export function handshakeFailedMessage(
+  code: number | string,
+  message: number | string,
+): string {
+  return (
+    "coprocess handshake failed: the mcptest binary answered " +
+    String(code) +
+    ": " +
+    String(message)
+  );
 }
 
 /**
@@ -2542,30 +2862,52 @@ export function handshakeFailedMessage(code: number | string, message: number | 
  * skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>`
  * replaced by the suite's path.
  */
-export function laneSkipMessage(lane: number | string, command: number | string): string {
-  return "lane `" + String(lane) + ":` is not drivable over the mcptest coprocess; run it with `" + String(command) + "`";
+export function laneSkipMessage(
+  lane: number | string,
+  command: number | string,
+): string {
+  return (
+    "lane `" +
+    String(lane) +
+    ":` is not drivable over the mcptest coprocess; run it with `" +
+    String(command) +
+    "`"
+  );
 }
 
 /**
  * The SDK's fail-fast error when the handshake reply reports another version,
  * or when the binary answers -32601 (then the binary speaks v1).
  */
-export function sdkMismatchMessage(binaryProtocol: number | string, sdkProtocol: number | string, advice: number | string): string {
-  return "mcptest binary speaks coprocess v" + String(binaryProtocol) + "; this SDK needs v" + String(sdkProtocol) + ". " + String(advice);
+export function sdkMismatchMessage(
+  binaryProtocol: number | string,
+  sdkProtocol: number | string,
+  advice: number | string,
+): string {
+  return (
+    "mcptest binary speaks coprocess v" +
+    String(binaryProtocol) +
+    "; this SDK needs v" +
+    String(sdkProtocol) +
+    ". " +
+    String(advice)
+  );
 }
 
 /** `{advice}` when the binary speaks the older version. */
-export const UPGRADE_BINARY_MESSAGE = "Upgrade the mcptest binary (or pin the SDK to the matching release).";
+export const UPGRADE_BINARY_MESSAGE =
+  "Upgrade the mcptest binary (or pin the SDK to the matching release).";
 
 /** `{advice}` when the SDK speaks the older version. */
-export const UPGRADE_SDK_MESSAGE = "Upgrade the SDK (or pin the mcptest binary to the matching release).";
-
+export const UPGRADE_SDK_MESSAGE =
+  "Upgrade the SDK (or pin the mcptest binary to the matching release).";
 
 // ---------------------------------------------------------------------------
 // Handshake
 
 /** Which fail-fast rule a handshake reply broke. */
-export type HandshakeFailure = "sdk_mismatch" | "binary_mismatch" | "handshake_failed";
+export type HandshakeFailure =
+  "sdk_mismatch" | "binary_mismatch" | "handshake_failed";
 
 /**
  * The fail-fast error of `checkHandshakeResponse`; its message is the
@@ -2587,50 +2929,76 @@ export class CoprocessHandshakeError extends Error {
  * The `Request` frame text of `coprocess/handshake` with this SDK's protocol
  * version.
  */
-export function handshakeRequest(id: RequestId, sdk: string, sdkVersion: string): string {
+export function handshakeRequest(
+  id: RequestId,
+  sdk: string,
+  sdkVersion: string,
+): string {
   return encodeRequest({
     jsonrpc: "2.0",
     id,
     method: MethodName.CoprocessHandshake,
     params: {
-      "protocol_version": COPROCESS_PROTOCOL_VERSION,
-      "sdk": sdk,
-      "sdk_version": sdkVersion,
+      protocolVersion: COPROCESS_PROTOCOL_VERSION,
+      sdk: sdk,
+      sdkVersion: sdkVersion,
     },
   });
 }
 
 /** The advice of `sdk_mismatch` for a binary speaking `binaryProtocol`. */
 function _adviceFor(binaryProtocol: number): string {
-  return binaryProtocol < COPROCESS_PROTOCOL_VERSION ? UPGRADE_BINARY_MESSAGE : UPGRADE_SDK_MESSAGE;
+  return binaryProtocol < COPROCESS_PROTOCOL_VERSION
+    ? UPGRADE_BINARY_MESSAGE
+    : UPGRADE_SDK_MESSAGE;
 }
 
 /** The literal start of the `binary_mismatch` message. */
-const _BINARY_MISMATCH_PREFIX = "coprocess protocol version mismatch: this mcptest binary speaks v";
+const _BINARY_MISMATCH_PREFIX =
+  "coprocess protocol version mismatch: this mcptest binary speaks v";
 
 /**
  * Checks the reply to `handshakeRequest`: returns the `HandshakeResult` when
  * the binary speaks this SDK's version, else throws a `CoprocessHandshakeError`
  * (or the `DecodeError` of a frame that does not decode).
  */
-export function checkHandshakeResponse(response: string | Response): HandshakeResult {
-  const frame = typeof response === "string" ? decodeResponse(response) : response;
+export function checkHandshakeResponse(
+  response: string | Response,
+): HandshakeResult {
+  const frame =
+    typeof response === "string" ? decodeResponse(response) : response;
   if ("error" in frame) {
     const error = frame.error;
     const code = error.code;
     const message = error.message;
     if (code === ErrorCode.MethodNotFound) {
-      throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(1, COPROCESS_PROTOCOL_VERSION, _adviceFor(1)));
+      throw new CoprocessHandshakeError(
+        "sdk_mismatch",
+        sdkMismatchMessage(1, COPROCESS_PROTOCOL_VERSION, _adviceFor(1)),
+      );
     }
-    if (code === ErrorCode.InvalidParams && message.startsWith(_BINARY_MISMATCH_PREFIX)) {
+    if (
+      code === ErrorCode.InvalidParams &&
+      message.startsWith(_BINARY_MISMATCH_PREFIX)
+    ) {
       throw new CoprocessHandshakeError("binary_mismatch", message);
     }
-    throw new CoprocessHandshakeError("handshake_failed", handshakeFailedMessage(code, message));
+    throw new CoprocessHandshakeError(
+      "handshake_failed",
+      handshakeFailedMessage(code, message),
+    );
   }
   const result = decodeHandshakeResultValue(frame.result);
   const binaryProtocol = result.protocolVersion;
   if (binaryProtocol !== COPROCESS_PROTOCOL_VERSION) {
-    throw new CoprocessHandshakeError("sdk_mismatch", sdkMismatchMessage(binaryProtocol, COPROCESS_PROTOCOL_VERSION, _adviceFor(binaryProtocol)));
+    throw new CoprocessHandshakeError(
+      "sdk_mismatch",
+      sdkMismatchMessage(
+        binaryProtocol,
+        COPROCESS_PROTOCOL_VERSION,
+        _adviceFor(binaryProtocol),
+      ),
+    );
   }
   return result;
 }
@@ -2655,7 +3023,11 @@ export const LANES: readonly LaneInfo[] = [
   /** Tool calls with matchers, driven over `mcp.call`. */
   { key: "tools", drivable: true, runsVia: "the SDK" },
   /** Compliance scoring. */
-  { key: "compliance", drivable: false, runsVia: "mcptest compliance run --from-suite <suite>" },
+  {
+    key: "compliance",
+    drivable: false,
+    runsVia: "mcptest compliance run --from-suite <suite>",
+  },
 ];
 
 /** The lanes an SDK cannot drive, in table order. */
@@ -2669,7 +3041,9 @@ export const UNSUPPORTED_SDK_LANES: readonly string[] = ["compliance"];
 export function laneCliHint(lane: string, suite: string): string | null {
   for (const info of LANES) {
     if (info.key === lane) {
-      return info.drivable ? null : laneSkipMessage(lane, info.runsVia.split("<suite>").join(suite));
+      return info.drivable
+        ? null
+        : laneSkipMessage(lane, info.runsVia.split("<suite>").join(suite));
     }
   }
   return null;

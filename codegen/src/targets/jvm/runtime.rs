@@ -46,17 +46,29 @@ pub const SUPPORT_TYPES: &str = r#"
             this.path = path;
         }
 
-        /** @return the name of the type that was being decoded, as in the schema */
+        /**
+         * Returns the name of the type that was being decoded, as in the schema.
+         *
+         * @return the name of the type that was being decoded, as in the schema
+         */
         public String typeName() {
             return typeName;
         }
 
-        /** @return what was wrong, without the type name and the path */
+        /**
+         * Returns what was wrong, without the type name and the path.
+         *
+         * @return what was wrong, without the type name and the path
+         */
         public String problem() {
             return problem;
         }
 
-        /** @return where it was wrong: {@code $} for the value itself */
+        /**
+         * Returns where it was wrong: {@code $} for the value itself.
+         *
+         * @return where it was wrong: {@code $} for the value itself
+         */
         public String path() {
             return path;
         }

@@ -169,7 +169,7 @@ fn render_checks(code: &mut Code, name: &str, object: &ObjectType, generic: Opti
             (
                 "param",
                 field_name(&f.name),
-                format!("the `{}` field", f.name),
+                format!("the value of the `\"{}\"` member", f.name),
             )
         })
         .collect();
@@ -427,7 +427,11 @@ fn render_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
     code.line(3, "this.value = value;");
     code.line(2, "}");
     code.blank();
-    code.line(2, "/** @return the value on the wire */");
+    code.line(2, "/**");
+    code.line(2, " * Returns the value on the wire.");
+    code.line(2, " *");
+    code.line(2, " * @return the value on the wire");
+    code.line(2, " */");
     code.line(2, "public String value() {");
     code.line(3, "return value;");
     code.line(2, "}");
@@ -478,7 +482,11 @@ fn render_id(code: &mut Code, def: &TypeDef) {
     }
     render_entry_points(code, &def.name);
     code.blank();
-    code.line(2, "/** @param value the integer id */");
+    code.line(2, "/**");
+    code.line(2, " * The variant holding an integer.");
+    code.line(2, " *");
+    code.line(2, " * @param value the integer id");
+    code.line(2, " */");
     code.line(
         2,
         format!("record OfInteger(long value) implements {name} {{"),
@@ -489,7 +497,11 @@ fn render_id(code: &mut Code, def: &TypeDef) {
     code.line(3, "}");
     code.line(2, "}");
     code.blank();
-    code.line(2, "/** @param value the string id */");
+    code.line(2, "/**");
+    code.line(2, " * The variant holding a string.");
+    code.line(2, " *");
+    code.line(2, " * @param value the string id");
+    code.line(2, " */");
     code.line(
         2,
         format!("record OfString(String value) implements {name} {{"),

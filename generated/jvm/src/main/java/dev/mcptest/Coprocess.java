@@ -492,17 +492,29 @@ public final class Coprocess {
             this.path = path;
         }
 
-        /** @return the name of the type that was being decoded, as in the schema */
+        /**
+         * Returns the name of the type that was being decoded, as in the schema.
+         *
+         * @return the name of the type that was being decoded, as in the schema
+         */
         public String typeName() {
             return typeName;
         }
 
-        /** @return what was wrong, without the type name and the path */
+        /**
+         * Returns what was wrong, without the type name and the path.
+         *
+         * @return what was wrong, without the type name and the path
+         */
         public String problem() {
             return problem;
         }
 
-        /** @return where it was wrong: {@code $} for the value itself */
+        /**
+         * Returns where it was wrong: {@code $} for the value itself.
+         *
+         * @return where it was wrong: {@code $} for the value itself
+         */
         public String path() {
             return path;
         }
@@ -536,7 +548,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -580,7 +596,7 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param mode the {@code mode} field
+         * @param mode the value of the {@code "mode"} member
          */
         public CacheSetModeParams {
             Objects.requireNonNull(mode, "mode");
@@ -633,9 +649,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param mode the {@code mode} field
-         * @param previousMode the {@code previous_mode} field
-         * @param entries the {@code entries} field
+         * @param mode the value of the {@code "mode"} member
+         * @param previousMode the value of the {@code "previous_mode"} member
+         * @param entries the value of the {@code "entries"} member
          */
         public CacheSetModeResult {
             Objects.requireNonNull(mode, "mode");
@@ -699,10 +715,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param tool the {@code tool} field
-         * @param arguments the {@code arguments} field
-         * @param passthrough the {@code passthrough} field
-         * @param timeoutMs the {@code timeout_ms} field
+         * @param tool the value of the {@code "tool"} member
+         * @param arguments the value of the {@code "arguments"} member
+         * @param passthrough the value of the {@code "passthrough"} member
+         * @param timeoutMs the value of the {@code "timeout_ms"} member
          */
         public CallParams {
             Objects.requireNonNull(tool, "tool");
@@ -764,8 +780,8 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param name the {@code name} field
-         * @param arguments the {@code arguments} field
+         * @param name the value of the {@code "name"} member
+         * @param arguments the value of the {@code "arguments"} member
          */
         public CallPromptParams {
             Objects.requireNonNull(name, "name");
@@ -821,8 +837,8 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param description the {@code description} field
-         * @param messages the {@code messages} field
+         * @param description the value of the {@code "description"} member
+         * @param messages the value of the {@code "messages"} member
          */
         public CallPromptResult {
             Objects.requireNonNull(messages, "messages");
@@ -911,7 +927,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -958,8 +978,8 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param mode the {@code mode} field
-         * @param path the {@code path} field
+         * @param mode the value of the {@code "mode"} member
+         * @param path the value of the {@code "path"} member
          */
         public CassetteSetModeParams {
             Objects.requireNonNull(mode, "mode");
@@ -1017,9 +1037,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param mode the {@code mode} field
-         * @param previousMode the {@code previous_mode} field
-         * @param path the {@code path} field
+         * @param mode the value of the {@code "mode"} member
+         * @param previousMode the value of the {@code "previous_mode"} member
+         * @param path the value of the {@code "path"} member
          */
         public CassetteSetModeResult {
             Objects.requireNonNull(mode, "mode");
@@ -1110,9 +1130,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param code the {@code code} field
-         * @param message the {@code message} field
-         * @param data the {@code data} field
+         * @param code the value of the {@code "code"} member
+         * @param message the value of the {@code "message"} member
+         * @param data the value of the {@code "data"} member
          */
         public ErrorObject {
             Objects.requireNonNull(message, "message");
@@ -1171,9 +1191,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param error the {@code error} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param error the value of the {@code "error"} member
          */
         public ErrorResponse {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1284,8 +1304,8 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param protocolVersion the {@code protocol_version} field
-         * @param binaryVersion the {@code binary_version} field
+         * @param protocolVersion the value of the {@code "protocol_version"} member
+         * @param binaryVersion the value of the {@code "binary_version"} member
          */
         public HandshakeResult {
             Objects.requireNonNull(binaryVersion, "binaryVersion");
@@ -1349,12 +1369,12 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param era the {@code era} field
-         * @param mcpProtocolVersion the {@code mcp_protocol_version} field
-         * @param serverName the {@code server_name} field
-         * @param serverVersion the {@code server_version} field
-         * @param capabilities the {@code capabilities} field
-         * @param instructions the {@code instructions} field
+         * @param era the value of the {@code "era"} member
+         * @param mcpProtocolVersion the value of the {@code "mcp_protocol_version"} member
+         * @param serverName the value of the {@code "server_name"} member
+         * @param serverVersion the value of the {@code "server_version"} member
+         * @param capabilities the value of the {@code "capabilities"} member
+         * @param instructions the value of the {@code "instructions"} member
          */
         public InitializeResult {
             Objects.requireNonNull(era, "era");
@@ -1417,7 +1437,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -1462,7 +1486,7 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param resources the {@code resources} field
+         * @param resources the value of the {@code "resources"} member
          */
         public ListResourcesResult {
             Objects.requireNonNull(resources, "resources");
@@ -1512,7 +1536,7 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param tools the {@code tools} field
+         * @param tools the value of the {@code "tools"} member
          */
         public ListToolsResult {
             Objects.requireNonNull(tools, "tools");
@@ -1565,7 +1589,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -1745,7 +1773,7 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param uri the {@code uri} field
+         * @param uri the value of the {@code "uri"} member
          */
         public ReadResourceParams {
             Objects.requireNonNull(uri, "uri");
@@ -1795,7 +1823,7 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param contents the {@code contents} field
+         * @param contents the value of the {@code "contents"} member
          */
         public ReadResourceResult {
             Objects.requireNonNull(contents, "contents");
@@ -1993,10 +2021,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param method the {@code method} field
-         * @param params the {@code params} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param method the value of the {@code "method"} member
+         * @param params the value of the {@code "params"} member
          */
         public Request {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -2088,7 +2116,11 @@ public final class Coprocess {
             return Coprocess.readTree(node, "RequestId", Coprocess::decodeRequestId);
         }
 
-        /** @param value the integer id */
+        /**
+         * The variant holding an integer.
+         *
+         * @param value the integer id
+         */
         record OfInteger(long value) implements RequestId {
             @Override
             public void appendJson(StringBuilder out) {
@@ -2096,7 +2128,11 @@ public final class Coprocess {
             }
         }
 
-        /** @param value the string id */
+        /**
+         * The variant holding a string.
+         *
+         * @param value the string id
+         */
         record OfString(String value) implements RequestId {
             /**
              * Refuses a null id.
@@ -2191,9 +2227,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param result the {@code result} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param result the value of the {@code "result"} member
          */
         public SuccessResponse {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -2257,10 +2293,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param content the {@code content} field
-         * @param structuredContent the {@code structuredContent} field
-         * @param isError the {@code isError} field
-         * @param meta the {@code _meta} field
+         * @param content the value of the {@code "content"} member
+         * @param structuredContent the value of the {@code "structuredContent"} member
+         * @param isError the value of the {@code "isError"} member
+         * @param meta the value of the {@code "_meta"} member
          */
         public ToolCallPassthrough {
             Objects.requireNonNull(content, "content");
@@ -2334,11 +2370,11 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param success the {@code success} field
-         * @param data the {@code data} field
-         * @param text the {@code text} field
-         * @param error the {@code error} field
-         * @param durationMs the {@code duration_ms} field
+         * @param success the value of the {@code "success"} member
+         * @param data the value of the {@code "data"} member
+         * @param text the value of the {@code "text"} member
+         * @param error the value of the {@code "error"} member
+         * @param durationMs the value of the {@code "duration_ms"} member
          */
         public Verdict {
             Objects.requireNonNull(data, "data");
@@ -2409,10 +2445,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param method the {@code method} field
-         * @param params the {@code params} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param method the value of the {@code "method"} member
+         * @param params the value of the {@code "params"} member
          */
         public RequestOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -2497,9 +2533,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param result the {@code result} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param result the value of the {@code "result"} member
          */
         public SuccessResponseOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -2579,9 +2615,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param error the {@code error} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param error the value of the {@code "error"} member
          */
         public ErrorResponseOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");

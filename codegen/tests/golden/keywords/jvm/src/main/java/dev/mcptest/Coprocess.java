@@ -324,17 +324,29 @@ public final class Coprocess {
             this.path = path;
         }
 
-        /** @return the name of the type that was being decoded, as in the schema */
+        /**
+         * Returns the name of the type that was being decoded, as in the schema.
+         *
+         * @return the name of the type that was being decoded, as in the schema
+         */
         public String typeName() {
             return typeName;
         }
 
-        /** @return what was wrong, without the type name and the path */
+        /**
+         * Returns what was wrong, without the type name and the path.
+         *
+         * @return what was wrong, without the type name and the path
+         */
         public String problem() {
             return problem;
         }
 
-        /** @return where it was wrong: {@code $} for the value itself */
+        /**
+         * Returns where it was wrong: {@code $} for the value itself.
+         *
+         * @return where it was wrong: {@code $} for the value itself
+         */
         public String path() {
             return path;
         }
@@ -486,9 +498,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param code the {@code code} field
-         * @param message the {@code message} field
-         * @param data the {@code data} field
+         * @param code the value of the {@code "code"} member
+         * @param message the value of the {@code "message"} member
+         * @param data the value of the {@code "data"} member
          */
         public ErrorObject {
             Objects.requireNonNull(message, "message");
@@ -547,9 +559,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param error the {@code error} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param error the value of the {@code "error"} member
          */
         public ErrorResponse {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -660,8 +672,8 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param protocolVersion the {@code protocol_version} field
-         * @param binaryVersion the {@code binary_version} field
+         * @param protocolVersion the value of the {@code "protocol_version"} member
+         * @param binaryVersion the value of the {@code "binary_version"} member
          */
         public HandshakeResult {
             Objects.requireNonNull(binaryVersion, "binaryVersion");
@@ -717,7 +729,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -761,7 +777,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -826,17 +846,17 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param class_ the {@code class} field
-         * @param type the {@code type} field
-         * @param default_ the {@code default} field
-         * @param from the {@code from} field
-         * @param func the {@code func} field
-         * @param event the {@code event} field
-         * @param string the {@code string} field
-         * @param import_ the {@code import} field
-         * @param fooBar the {@code fooBar} field
-         * @param meta the {@code _meta} field
-         * @param shapes the {@code shapes} field
+         * @param class_ the value of the {@code "class"} member
+         * @param type the value of the {@code "type"} member
+         * @param default_ the value of the {@code "default"} member
+         * @param from the value of the {@code "from"} member
+         * @param func the value of the {@code "func"} member
+         * @param event the value of the {@code "event"} member
+         * @param string the value of the {@code "string"} member
+         * @param import_ the value of the {@code "import"} member
+         * @param fooBar the value of the {@code "fooBar"} member
+         * @param meta the value of the {@code "_meta"} member
+         * @param shapes the value of the {@code "shapes"} member
          */
         public Keywords {
             Objects.requireNonNull(class_, "class_");
@@ -920,8 +940,8 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param text the {@code text} field
-         * @param note the {@code note} field
+         * @param text the value of the {@code "text"} member
+         * @param note the value of the {@code "note"} member
          */
         public Label {
             Objects.requireNonNull(text, "text");
@@ -1028,10 +1048,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param method the {@code method} field
-         * @param params the {@code params} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param method the value of the {@code "method"} member
+         * @param params the value of the {@code "params"} member
          */
         public Request {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1123,7 +1143,11 @@ public final class Coprocess {
             return Coprocess.readTree(node, "RequestId", Coprocess::decodeRequestId);
         }
 
-        /** @param value the integer id */
+        /**
+         * The variant holding an integer.
+         *
+         * @param value the integer id
+         */
         record OfInteger(long value) implements RequestId {
             @Override
             public void appendJson(StringBuilder out) {
@@ -1131,7 +1155,11 @@ public final class Coprocess {
             }
         }
 
-        /** @param value the string id */
+        /**
+         * The variant holding a string.
+         *
+         * @param value the string id
+         */
         record OfString(String value) implements RequestId {
             /**
              * Refuses a null id.
@@ -1265,9 +1293,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param result the {@code result} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param result the value of the {@code "result"} member
          */
         public SuccessResponse {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1336,10 +1364,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param method the {@code method} field
-         * @param params the {@code params} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param method the value of the {@code "method"} member
+         * @param params the value of the {@code "params"} member
          */
         public RequestOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1424,9 +1452,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param result the {@code result} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param result the value of the {@code "result"} member
          */
         public SuccessResponseOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1506,9 +1534,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param error the {@code error} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param error the value of the {@code "error"} member
          */
         public ErrorResponseOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");

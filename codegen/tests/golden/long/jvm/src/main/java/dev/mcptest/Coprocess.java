@@ -336,17 +336,29 @@ public final class Coprocess {
             this.path = path;
         }
 
-        /** @return the name of the type that was being decoded, as in the schema */
+        /**
+         * Returns the name of the type that was being decoded, as in the schema.
+         *
+         * @return the name of the type that was being decoded, as in the schema
+         */
         public String typeName() {
             return typeName;
         }
 
-        /** @return what was wrong, without the type name and the path */
+        /**
+         * Returns what was wrong, without the type name and the path.
+         *
+         * @return what was wrong, without the type name and the path
+         */
         public String problem() {
             return problem;
         }
 
-        /** @return where it was wrong: {@code $} for the value itself */
+        /**
+         * Returns where it was wrong: {@code $} for the value itself.
+         *
+         * @return where it was wrong: {@code $} for the value itself
+         */
         public String path() {
             return path;
         }
@@ -469,7 +481,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -533,12 +549,12 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param anExtraordinarilyLongFieldNameForTheNestedMatrixOfCells the {@code
-         *     an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells} field
-         * @param anotherRemarkablyLongOptionalFieldNameHoldingAMapOfLists the {@code
-         *     another_remarkably_long_optional_field_name_holding_a_map_of_lists} field
-         * @param aNullableReferenceToTheDeeplyNestedInnerObjectType the {@code
-         *     a_nullable_reference_to_the_deeply_nested_inner_object_type} field
+         * @param anExtraordinarilyLongFieldNameForTheNestedMatrixOfCells the value of the {@code
+         *     "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells"} member
+         * @param anotherRemarkablyLongOptionalFieldNameHoldingAMapOfLists the value of the {@code
+         *     "another_remarkably_long_optional_field_name_holding_a_map_of_lists"} member
+         * @param aNullableReferenceToTheDeeplyNestedInnerObjectType the value of the {@code
+         *     "a_nullable_reference_to_the_deeply_nested_inner_object_type"} member
          */
         public AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature {
             Objects.requireNonNull(anExtraordinarilyLongFieldNameForTheNestedMatrixOfCells, "anExtraordinarilyLongFieldNameForTheNestedMatrixOfCells");
@@ -633,9 +649,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param code the {@code code} field
-         * @param message the {@code message} field
-         * @param data the {@code data} field
+         * @param code the value of the {@code "code"} member
+         * @param message the value of the {@code "message"} member
+         * @param data the value of the {@code "data"} member
          */
         public ErrorObject {
             Objects.requireNonNull(message, "message");
@@ -694,9 +710,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param error the {@code error} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param error the value of the {@code "error"} member
          */
         public ErrorResponse {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -807,8 +823,8 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param protocolVersion the {@code protocol_version} field
-         * @param binaryVersion the {@code binary_version} field
+         * @param protocolVersion the value of the {@code "protocol_version"} member
+         * @param binaryVersion the value of the {@code "binary_version"} member
          */
         public HandshakeResult {
             Objects.requireNonNull(binaryVersion, "binaryVersion");
@@ -858,7 +874,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -957,10 +977,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param method the {@code method} field
-         * @param params the {@code params} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param method the value of the {@code "method"} member
+         * @param params the value of the {@code "params"} member
          */
         public Request {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1052,7 +1072,11 @@ public final class Coprocess {
             return Coprocess.readTree(node, "RequestId", Coprocess::decodeRequestId);
         }
 
-        /** @param value the integer id */
+        /**
+         * The variant holding an integer.
+         *
+         * @param value the integer id
+         */
         record OfInteger(long value) implements RequestId {
             @Override
             public void appendJson(StringBuilder out) {
@@ -1060,7 +1084,11 @@ public final class Coprocess {
             }
         }
 
-        /** @param value the string id */
+        /**
+         * The variant holding a string.
+         *
+         * @param value the string id
+         */
         record OfString(String value) implements RequestId {
             /**
              * Refuses a null id.
@@ -1123,9 +1151,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param result the {@code result} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param result the value of the {@code "result"} member
          */
         public SuccessResponse {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1181,10 +1209,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param theInnermostListOfListsOfNullableStringsWithALongName the {@code
-         *     the_innermost_list_of_lists_of_nullable_strings_with_a_long_name} field
-         * @param anOptionalBooleanWithANameLongEnoughToWrapItsReader the {@code
-         *     an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader} field
+         * @param theInnermostListOfListsOfNullableStringsWithALongName the value of the {@code
+         *     "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name"} member
+         * @param anOptionalBooleanWithANameLongEnoughToWrapItsReader the value of the {@code
+         *     "an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader"} member
          */
         public TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
             Objects.requireNonNull(theInnermostListOfListsOfNullableStringsWithALongName, "theInnermostListOfListsOfNullableStringsWithALongName");
@@ -1255,10 +1283,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param method the {@code method} field
-         * @param params the {@code params} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param method the value of the {@code "method"} member
+         * @param params the value of the {@code "params"} member
          */
         public RequestOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1343,9 +1371,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param result the {@code result} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param result the value of the {@code "result"} member
          */
         public SuccessResponseOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1425,9 +1453,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param error the {@code error} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param error the value of the {@code "error"} member
          */
         public ErrorResponseOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");

@@ -310,17 +310,29 @@ public final class Coprocess {
             this.path = path;
         }
 
-        /** @return the name of the type that was being decoded, as in the schema */
+        /**
+         * Returns the name of the type that was being decoded, as in the schema.
+         *
+         * @return the name of the type that was being decoded, as in the schema
+         */
         public String typeName() {
             return typeName;
         }
 
-        /** @return what was wrong, without the type name and the path */
+        /**
+         * Returns what was wrong, without the type name and the path.
+         *
+         * @return what was wrong, without the type name and the path
+         */
         public String problem() {
             return problem;
         }
 
-        /** @return where it was wrong: {@code $} for the value itself */
+        /**
+         * Returns where it was wrong: {@code $} for the value itself.
+         *
+         * @return where it was wrong: {@code $} for the value itself
+         */
         public String path() {
             return path;
         }
@@ -383,9 +395,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param code the {@code code} field
-         * @param message the {@code message} field
-         * @param data the {@code data} field
+         * @param code the value of the {@code "code"} member
+         * @param message the value of the {@code "message"} member
+         * @param data the value of the {@code "data"} member
          */
         public ErrorObject {
             Objects.requireNonNull(message, "message");
@@ -444,9 +456,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param error the {@code error} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param error the value of the {@code "error"} member
          */
         public ErrorResponse {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -557,8 +569,8 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param protocolVersion the {@code protocol_version} field
-         * @param binaryVersion the {@code binary_version} field
+         * @param protocolVersion the value of the {@code "protocol_version"} member
+         * @param binaryVersion the value of the {@code "binary_version"} member
          */
         public HandshakeResult {
             Objects.requireNonNull(binaryVersion, "binaryVersion");
@@ -608,7 +620,11 @@ public final class Coprocess {
             this.value = value;
         }
 
-        /** @return the value on the wire */
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
         public String value() {
             return value;
         }
@@ -707,10 +723,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param method the {@code method} field
-         * @param params the {@code params} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param method the value of the {@code "method"} member
+         * @param params the value of the {@code "params"} member
          */
         public Request {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -802,7 +818,11 @@ public final class Coprocess {
             return Coprocess.readTree(node, "RequestId", Coprocess::decodeRequestId);
         }
 
-        /** @param value the integer id */
+        /**
+         * The variant holding an integer.
+         *
+         * @param value the integer id
+         */
         record OfInteger(long value) implements RequestId {
             @Override
             public void appendJson(StringBuilder out) {
@@ -810,7 +830,11 @@ public final class Coprocess {
             }
         }
 
-        /** @param value the string id */
+        /**
+         * The variant holding a string.
+         *
+         * @param value the string id
+         */
         record OfString(String value) implements RequestId {
             /**
              * Refuses a null id.
@@ -873,9 +897,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param result the {@code result} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param result the value of the {@code "result"} member
          */
         public SuccessResponse {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -944,10 +968,10 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param method the {@code method} field
-         * @param params the {@code params} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param method the value of the {@code "method"} member
+         * @param params the value of the {@code "params"} member
          */
         public RequestOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1032,9 +1056,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param result the {@code result} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param result the value of the {@code "result"} member
          */
         public SuccessResponseOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");
@@ -1114,9 +1138,9 @@ public final class Coprocess {
         /**
          * Refuses null for the components that are always present.
          *
-         * @param jsonrpc the {@code jsonrpc} field
-         * @param id the {@code id} field
-         * @param error the {@code error} field
+         * @param jsonrpc the value of the {@code "jsonrpc"} member
+         * @param id the value of the {@code "id"} member
+         * @param error the value of the {@code "error"} member
          */
         public ErrorResponseOf {
             Objects.requireNonNull(jsonrpc, "jsonrpc");

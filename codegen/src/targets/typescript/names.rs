@@ -48,6 +48,16 @@ pub fn property_key(wire: &str) -> String {
     }
 }
 
+/// A wire name as an object literal key, quoted only where it must be
+/// (Prettier's `quoteProps: "as-needed"`): the JSON member name unchanged.
+pub fn wire_key(wire: &str) -> String {
+    if is_identifier(wire) {
+        wire.to_string()
+    } else {
+        js_string(wire)
+    }
+}
+
 /// `target.prop` or `target["prop"]`.
 pub fn property_access(target: &str, wire: &str) -> String {
     let name = property(wire);

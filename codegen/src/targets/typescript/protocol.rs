@@ -6,7 +6,7 @@ use crate::model::{Contract, Segment, Ty, TypeKind};
 use crate::names::camel_case;
 use crate::targets::header_text;
 
-use super::names::{constant, js_string, local, member_access, member_key, property, property_access, property_key, stem};
+use super::names::{constant, js_string, local, member_access, member_key, property, property_access, stem, wire_key};
 use super::out::Out;
 
 pub fn header(out: &mut Out, contract: &Contract) {
@@ -260,9 +260,9 @@ fn handshake_request(out: &mut Out, contract: &Contract) {
     out.line(format!("    {},", property("id")));
     out.line(format!("    {}: {method_expr},", property("method")));
     out.line(format!("    {}: {{", property("params")));
-    out.line(format!("      {}: COPROCESS_PROTOCOL_VERSION,", property_key("protocol_version")));
-    out.line(format!("      {}: sdk,", property_key("sdk")));
-    out.line(format!("      {}: sdkVersion,", property_key("sdk_version")));
+    out.line(format!("      {}: COPROCESS_PROTOCOL_VERSION,", wire_key("protocol_version")));
+    out.line(format!("      {}: sdk,", wire_key("sdk")));
+    out.line(format!("      {}: sdkVersion,", wire_key("sdk_version")));
     out.line("    },");
     out.line("  });");
     out.line("}");

@@ -2270,9 +2270,9 @@ export function handshakeRequest(
     id,
     method: MethodName.CoprocessHandshake,
     params: {
-      protocolVersion: COPROCESS_PROTOCOL_VERSION,
+      protocol_version: COPROCESS_PROTOCOL_VERSION,
       sdk: sdk,
-      sdkVersion: sdkVersion,
+      sdk_version: sdkVersion,
     },
   });
 }

@@ -50,7 +50,7 @@ fn check(script: &Path, file: &Path) -> (i32, String) {
     (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
-/// `None` (after a loud report) when the toolchain cannot be had outside CI.
+/// False (after a loud report) when the toolchain cannot be had outside CI.
 fn formatter_available(code: i32, log: &str, target: &str) -> bool {
     if code == 3 {
         eprintln!("\n!!!!! TOOLCHAIN MISSING for {target}: its formatter check was NOT shown to fail (CI=true makes this fail) !!!!!\n{log}");

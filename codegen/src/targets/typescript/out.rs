@@ -8,8 +8,8 @@ pub(super) struct Out {
     buf: String,
 }
 
-/// The width doc comments are wrapped to (including indentation).
-const WIDTH: usize = 80;
+// Doc comments are wrapped to Prettier's width (indentation included).
+use super::layout::WIDTH;
 
 impl Out {
     /// Appends one statement, written on one line; one too wide for Prettier's

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::parse::{is_logical, Expr, Stmt, Type};
+use super::parse::{is_logical, precedence, Expr, Stmt, Type};
 use crate::printer::Doc;
 
 fn text(s: impl Into<String>) -> Doc {
@@ -319,25 +319,20 @@ fn expr(e: &Expr, context: Context) -> Doc {
 /// `(params) => body`; `expanded` when printed as a hugged last argument.
 fn arrow(params: &[String], body: &Expr, expanded: bool) -> Doc {
     let params = text(format!("({})", params.join(", ")));
-    // A conditional body is parenthesized only when it stays on the arrow's line.
-    if let Expr::Paren(inner) = body {
-        if let Expr::Conditional(..) = inner.as_ref() {
-            let body = cat([
-                Doc::if_break(Doc::nil(), text("(")),
-                expr(inner, Context::Other),
-                Doc::if_break(Doc::nil(), text(")")),
-            ]);
-            let tail = if expanded { cat([Doc::if_break(text(","), Doc::nil()), Doc::softline()]) } else { Doc::nil() };
-            return Doc::group(cat([params, text(" =>"), Doc::group(cat([Doc::indent(cat([Doc::line(), body])), tail]))]));
-        }
-    }
-    let body_on_same_line = matches!(body, Expr::Array(_) | Expr::Object(_) | Expr::Arrow(..));
-    if body_on_same_line {
+    if matches!(body, Expr::Array(_) | Expr::Object(_) | Expr::Arrow(..)) {
         return Doc::group(cat([params, text(" =>"), text(" "), expr(body, Context::Other)]));
     }
-    let body = Doc::indent(cat([Doc::line(), expr(body, Context::Other)]));
+    let body = match body {
+        // A conditional body is parenthesized only when it stays on the arrow's line.
+        Expr::Paren(inner) if matches!(inner.as_ref(), Expr::Conditional(..)) => cat([
+            Doc::if_break(Doc::nil(), text("(")),
+            expr(inner, Context::Other),
+            Doc::if_break(Doc::nil(), text(")")),
+        ]),
+        other => expr(other, Context::Other),
+    };
     let tail = if expanded { cat([Doc::if_break(text(","), Doc::nil()), Doc::softline()]) } else { Doc::nil() };
-    Doc::group(cat([params, text(" =>"), Doc::group(cat([body, tail]))]))
+    Doc::group(cat([params, text(" =>"), Doc::group(cat([Doc::indent(cat([Doc::line(), body])), tail]))]))
 }
 
 /// Prettier's `printCallArguments`.
@@ -438,15 +433,6 @@ fn binary_parts(e: &Expr, parent: Option<bool>) -> Vec<Doc> {
 
 /// Prettier's `shouldFlatten`.
 fn flattens(parent: &str, child: &str) -> bool {
-    let precedence = |op: &str| match op {
-        "??" => 1,
-        "||" => 2,
-        "&&" => 3,
-        "===" | "!==" | "==" | "!=" => 7,
-        "<" | ">" | "<=" | ">=" | "in" | "instanceof" => 8,
-        "+" | "-" => 10,
-        _ => 11,
-    };
     if precedence(parent) != precedence(child) {
         return false;
     }

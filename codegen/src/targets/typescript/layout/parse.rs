@@ -300,7 +300,7 @@ struct Parser {
 }
 
 /// Binding power of a binary operator (higher binds tighter).
-fn precedence(op: &str) -> Option<u8> {
+pub fn precedence(op: &str) -> Option<u8> {
     Some(match op {
         "??" => 1,
         "||" => 2,

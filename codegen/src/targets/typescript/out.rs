@@ -2,14 +2,14 @@
 
 use crate::targets::wrap;
 
+// Doc comments are wrapped to Prettier's width (indentation included).
+use super::layout::WIDTH;
+
 /// The text of the file being generated.
 #[derive(Default)]
 pub(super) struct Out {
     buf: String,
 }
-
-// Doc comments are wrapped to Prettier's width (indentation included).
-use super::layout::WIDTH;
 
 impl Out {
     /// Appends one statement, written on one line; one too wide for Prettier's

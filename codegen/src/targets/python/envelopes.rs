@@ -10,7 +10,8 @@
 //! `$.params.…` unless an earlier member has one.
 
 use super::codecs::encoded;
-use super::fmt::{collection, docstring, fit, string, Out};
+use super::docs::{comment, docstring};
+use super::layout::{collection, fit, string, Out};
 use super::names::{field, stem, upper};
 use super::types::{constructor_order, field_annotation};
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
@@ -38,7 +39,7 @@ pub fn render(contract: &Contract, out: &mut Out) {
         return;
     }
     out.blank(2);
-    out.line(&super::fmt::comment(0, "Typed envelopes."));
+    out.line(&comment(0, "Typed envelopes."));
     for env in &envelopes {
         out.blank(1);
         out.line(&format!("{} = typing.TypeVar({})", env.param, string(env.param)));

@@ -1,7 +1,8 @@
 //! The non-shape parts of the contract: the pin and limits, the method and
 //! error-code tables, the message templates, the handshake helpers and lanes.
 
-use super::fmt::{assign_atom, collection, docstring, fit, string, Out};
+use super::docs::docstring;
+use super::layout::{assign_atom, collection, fit, string, Out};
 use super::names::{error_const, field, message_const, method_const};
 use crate::model::{Contract, Segment, TypeKind};
 

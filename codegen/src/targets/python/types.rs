@@ -3,7 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use super::fmt::{collection, docstring, fit, string, Out};
+use super::docs::docstring;
+use super::layout::{collection, fit, string, Out};
 use super::names::{annotation, field, upper};
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
@@ -72,7 +73,7 @@ fn alias(def: &TypeDef, target: &str, out: &mut Out) {
 /// `Name = Target`, with a long subscript split the way `ruff format` does.
 fn alias_line(name: &str, target: &str) -> String {
     let one = format!("{name} = {target}");
-    if one.len() <= super::fmt::LINE_WIDTH {
+    if one.len() <= super::layout::LINE_WIDTH {
         return one;
     }
     match target.find('[') {

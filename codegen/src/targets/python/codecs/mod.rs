@@ -1,8 +1,12 @@
 //! The strict decoder and the encoder of every type, their public entry points
-//! and the by-name registry (`CODECS`).
+//! and the by-name registry (`CODECS`). The quick path of a closed object's
+//! reader is in [`quick`].
 
-use super::fmt::{collection, docstring, exploded, fit, string, Out};
-use super::checks::{self, local, Quick};
+mod quick;
+
+use self::quick::{local, Quick};
+use super::docs::docstring;
+use super::layout::{collection, exploded, fit, string, Out};
 use super::names::{field, is_plain, stem, upper};
 use super::types::constructor_order;
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
@@ -107,8 +111,8 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
         out.line(&format!("    return _new({})", def.name));
         return;
     }
-    let guards = checks::guards(object, &shape);
-    let mut quick: Vec<Quick> = object.fields.iter().map(|f| checks::quick(contract, f, &local(f))).collect();
+    let guards = quick::guards(object, &shape);
+    let mut quick: Vec<Quick> = object.fields.iter().map(|f| quick::quick(contract, f, &local(f))).collect();
     let Some(condition) = quick_condition(&guards, &mut quick) else {
         out.line(&format!("    return {shape}.read(value)"));
         return;
@@ -163,7 +167,7 @@ fn quick_condition(guards: &[String], quick: &mut [Quick]) -> Option<String> {
     loop {
         let checks = quick.iter().filter_map(|q| if let Quick::When(c) = q { Some(c.clone()) } else { None });
         let operands: Vec<String> = guards.iter().cloned().chain(checks).collect();
-        if let Some(condition) = checks::condition(8, &operands) {
+        if let Some(condition) = quick::condition(8, &operands) {
             return Some(condition);
         }
         let last = quick.iter_mut().rev().find(|q| matches!(q, Quick::When(_)))?;
@@ -212,14 +216,14 @@ fn constructor_args(
     value: impl Fn(&Field) -> Arg,
 ) -> Vec<String> {
     let mut args = vec![def.name.clone()];
-    let pad = super::fmt::pad(indent);
+    let pad = super::layout::pad(indent);
     for f in constructor_order(object) {
         let name = field(&f.name);
         args.push(match value(f) {
             Arg::Plain(expr) => format!("{name}={expr}"),
             Arg::IfPresent(expr, key) => {
                 let one = format!("{name}={expr} if {key} in value else None");
-                if pad.len() + one.len() < super::fmt::LINE_WIDTH {
+                if pad.len() + one.len() < super::layout::LINE_WIDTH {
                     one
                 } else {
                     format!("{name}={expr}\n{pad}if {key} in value\n{pad}else None")
@@ -238,7 +242,7 @@ fn read_union(variants: &[UnionVariant], out: &mut Out) {
     for (variant, key) in variants.iter().zip(&keys) {
         let mut operands = vec![format!("{key} in value")];
         operands.extend(keys.iter().filter(|other| *other != key).map(|other| format!("{other} not in value")));
-        let condition = checks::condition(8, &operands).unwrap_or_else(|| format!("        if {}:", operands.join(" and ")));
+        let condition = quick::condition(8, &operands).unwrap_or_else(|| format!("        if {}:", operands.join(" and ")));
         out.line(&condition);
         out.line(&format!("            return _read_{}(value)", stem(&variant.type_name)));
     }
@@ -298,9 +302,9 @@ fn write_object(contract: &Contract, object: &ObjectType, out: &mut Out) {
 
 /// `out[key] = value`, split the way `ruff format` splits a long right-hand side.
 fn assign(indent: usize, key: &str, value: &str) -> String {
-    let pad = super::fmt::pad(indent);
+    let pad = super::layout::pad(indent);
     let one = format!("{pad}out[{key}] = {value}");
-    if one.len() <= super::fmt::LINE_WIDTH {
+    if one.len() <= super::layout::LINE_WIDTH {
         return one;
     }
     format!("{pad}out[{key}] = (\n{pad}    {value}\n{pad})")

@@ -1,8 +1,6 @@
-//! Text helpers that emit Python exactly as `ruff format` lays it out, so the
-//! generated file is format-clean as written: docstrings, string literals and
-//! the one-line / hugged / exploded forms of calls and collections.
-
-use crate::targets::wrap;
+//! Layout: Python emitted exactly as `ruff format` lays it out, so the
+//! generated file is format-clean as written: string literals and the
+//! one-line / hugged / exploded forms of calls and collections.
 
 /// The line width `ruff format` uses by default.
 pub const LINE_WIDTH: usize = 88;
@@ -60,37 +58,6 @@ pub fn string(text: &str) -> String {
         }
     }
     out.push(quote);
-    out
-}
-
-/// A docstring at `indent`, wrapped to the line width.
-pub fn docstring(indent: usize, text: &str) -> String {
-    let escaped = text.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
-    let width = LINE_WIDTH.saturating_sub(indent + 3).max(40);
-    let mut lines = wrap(&escaped, width);
-    if lines.is_empty() {
-        lines.push(String::new());
-    }
-    let prefix = pad(indent);
-    if let Some(last) = lines.last_mut() {
-        if last.ends_with('"') {
-            last.push(' ');
-        }
-    }
-    if lines.len() == 1 {
-        return format!("{prefix}\"\"\"{}\"\"\"", lines[0]);
-    }
-    let mut out = format!("{prefix}\"\"\"{}", lines[0]);
-    for line in &lines[1..] {
-        out.push('\n');
-        if !line.is_empty() {
-            out.push_str(&prefix);
-            out.push_str(line);
-        }
-    }
-    out.push('\n');
-    out.push_str(&prefix);
-    out.push_str("\"\"\"");
     out
 }
 
@@ -159,16 +126,6 @@ fn brackets(head: &str) -> (char, char) {
 /// Whether `head` opens a parenthesized tuple rather than a call.
 fn is_sequence(head: &str) -> bool {
     head == "(" || head.ends_with(" (") || head.ends_with("= (")
-}
-
-/// Comment lines (`# ...`) wrapped to the line width.
-pub fn comment(indent: usize, text: &str) -> String {
-    let prefix = pad(indent);
-    wrap(text, LINE_WIDTH.saturating_sub(indent + 2))
-        .iter()
-        .map(|line| if line.is_empty() { format!("{prefix}#") } else { format!("{prefix}# {line}") })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// `lhs = rhs` for an atom `rhs`: parenthesized on its own line when too long,

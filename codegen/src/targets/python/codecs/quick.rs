@@ -5,8 +5,8 @@
 //! check (objects, unions, arrays, typed maps) is decoded by its reader on the
 //! quick path too; anything the checks turn away takes the decoding path.
 
-use super::fmt::{pad, string, LINE_WIDTH};
-use super::names::{field, upper};
+use crate::targets::python::layout::{pad, string, LINE_WIDTH};
+use crate::targets::python::names::{field, upper};
 use crate::model::{Contract, Field, ObjectType, Ty, TypeKind};
 
 /// Locals that would shadow a name the reader itself uses: its parameter and
@@ -20,7 +20,7 @@ const OPERAND_INDENT: usize = 12;
 /// The local holding a member's value in its reader.
 pub fn local(f: &Field) -> String {
     let name = field(&f.name);
-    if SHADOWING.contains(&name.as_str()) || super::names::BUILTINS.contains(&name.as_str()) {
+    if SHADOWING.contains(&name.as_str()) || crate::targets::python::names::BUILTINS.contains(&name.as_str()) {
         format!("{name}_")
     } else {
         name

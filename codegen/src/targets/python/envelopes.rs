@@ -308,7 +308,8 @@ fn registry(contract: &Contract, out: &mut Out) {
     let entries: Vec<String> =
         contract.types.values().map(|def| format!("{}_from_value: _read_{}", stem(&def.name), stem(&def.name))).collect();
     out.blank(2);
-    let head = "_VALUE_READERS: typing.Final[\n    dict[\n        collections.abc.Callable[[JsonValue], object],\n        collections.abc.Callable[[JsonValue], typing.Any],\n    ]\n] = {";
+    let head = "_VALUE_READERS: typing.Final[dict[collections.abc.Callable[[JsonValue], object], \
+                collections.abc.Callable[[JsonValue], typing.Any]]] = {";
     out.line(&collection(0, head, &entries, ""));
     out.line(&docstring(0, "The reader behind each generated `*_from_value` function."));
     out.blank(2);

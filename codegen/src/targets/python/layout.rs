@@ -1,6 +1,17 @@
-//! Layout: Python emitted exactly as `ruff format` lays it out, so the
-//! generated file is format-clean as written: string literals and the
-//! one-line / hugged / exploded forms of calls and collections.
+//! Layout: Python emitted exactly as `ruff format` (0.7, line length 88)
+//! prints it, so the generated file is format-clean as written. The emitters
+//! write each statement on one line, in the form a person would type before
+//! running the formatter (a trailing comma where they want the brackets
+//! broken: ruff's magic trailing comma); [`statement`] reads it back
+//! ([`parse`]) and lays it out ([`doc`]) with the shared
+//! [`crate::printer`], as ruff does.
+//!
+//! A line [`parse`] cannot read is returned as written; the conformance
+//! build's `ruff format --check` over the committed file and every golden is
+//! what proves no such line is ever too wide.
+
+mod doc;
+mod parse;
 
 /// The line width `ruff format` uses by default.
 pub const LINE_WIDTH: usize = 88;
@@ -12,9 +23,16 @@ pub struct Out {
 }
 
 impl Out {
-    /// Appends one line (`line` may hold several `\n`-separated lines).
+    /// Appends one line (`line` may hold several `\n`-separated lines). A
+    /// single statement wider than the line is laid out by [`statement`].
     pub fn line(&mut self, line: &str) {
-        self.text.push_str(line);
+        let text = line.trim_start_matches(' ');
+        let wide = line.chars().count() > LINE_WIDTH && !line.contains('\n');
+        if wide && !text.starts_with('#') && !text.starts_with("\"\"\"") {
+            self.text.push_str(&statement(line.len() - text.len(), text));
+        } else {
+            self.text.push_str(line);
+        }
         self.text.push('\n');
     }
 
@@ -23,6 +41,11 @@ impl Out {
         for _ in 0..n {
             self.text.push('\n');
         }
+    }
+
+    /// Appends what `other` holds.
+    pub fn append(&mut self, other: Out) {
+        self.text.push_str(&other.text);
     }
 
     pub fn into_string(self) -> String {
@@ -61,58 +84,55 @@ pub fn string(text: &str) -> String {
     out
 }
 
-/// `head(args)tail` as `ruff format` lays it out: on one line when it fits,
-/// else the arguments on one indented line, else one argument per line with a
-/// trailing comma.
-pub fn fit(indent: usize, head: &str, args: &[String], tail: &str) -> String {
-    let prefix = pad(indent);
-    let (open, close) = brackets(head);
-    let joined = args.join(", ");
-    let one = format!("{prefix}{head}{joined}{close}{tail}");
-    if one.chars().count() <= LINE_WIDTH {
-        return one;
+/// `flat` (one statement, without its indentation) at `indent` columns,
+/// laid out as `ruff format` lays it out.
+pub fn statement(indent: usize, flat: &str) -> String {
+    match parse::statement(flat) {
+        Some(stmt) => doc::statement(indent, &stmt),
+        None => format!("{}{flat}", pad(indent)),
     }
-    let inner = pad(indent + 4);
-    let hugged = format!("{inner}{joined}");
-    if args.len() > 1 && hugged.chars().count() <= LINE_WIDTH && !(open == '(' && is_sequence(head)) {
-        return format!("{prefix}{head}\n{hugged}\n{prefix}{close}{tail}");
-    }
-    exploded(indent, head, args, tail)
 }
 
-/// `head` + one element per line, with a trailing comma (kept by `ruff format`).
-pub fn exploded(indent: usize, head: &str, args: &[String], tail: &str) -> String {
-    let prefix = pad(indent);
+/// `head` + the arguments + the closing bracket + `tail`, on one line.
+pub fn flat(head: &str, args: &[String], tail: &str) -> String {
+    let (_, close) = brackets(head);
+    format!("{head}{}{close}{tail}", args.join(", "))
+}
+
+/// The same with a trailing comma after the last argument, which keeps the
+/// brackets broken, one argument per line (ruff's magic trailing comma).
+pub fn flat_exploded(head: &str, args: &[String], tail: &str) -> String {
     let (_, close) = brackets(head);
     if args.is_empty() {
-        return format!("{prefix}{head}{close}{tail}");
+        return format!("{head}{close}{tail}");
     }
-    let inner = pad(indent + 4);
-    let mut out = format!("{prefix}{head}\n");
-    for arg in args {
-        out.push_str(&format!("{inner}{arg},\n"));
-    }
-    out.push_str(&format!("{prefix}{close}{tail}"));
-    out
+    format!("{head}{},{close}{tail}", args.join(", "))
 }
 
-/// A collection literal: exploded (with the magic trailing comma) when it has
-/// two or more elements, else on one line.
-pub fn collection(indent: usize, head: &str, items: &[String], tail: &str) -> String {
+/// A collection literal on one line: with a magic trailing comma (so one
+/// element per line) when it has two or more elements.
+pub fn flat_collection(head: &str, items: &[String], tail: &str) -> String {
     let (open, close) = brackets(head);
     match items.len() {
-        0 => format!("{}{head}{close}{tail}", pad(indent)),
-        1 if open == '(' && is_sequence(head) => {
-            let one = format!("{}{head}{},{close}{tail}", pad(indent), items[0]);
-            if one.contains('\n') || one.chars().count() > LINE_WIDTH {
-                exploded(indent, head, items, tail)
-            } else {
-                one
-            }
-        }
-        1 => fit(indent, head, items, tail),
-        _ => exploded(indent, head, items, tail),
+        1 if open == '(' && is_sequence(head) => format!("{head}{},{close}{tail}", items[0]),
+        0 | 1 => flat(head, items, tail),
+        _ => flat_exploded(head, items, tail),
     }
+}
+
+/// `head(args)tail` at `indent`, as `ruff format` lays it out.
+pub fn fit(indent: usize, head: &str, args: &[String], tail: &str) -> String {
+    statement(indent, &flat(head, args, tail))
+}
+
+/// `head(args,)tail` at `indent`: one argument per line.
+pub fn exploded(indent: usize, head: &str, args: &[String], tail: &str) -> String {
+    statement(indent, &flat_exploded(head, args, tail))
+}
+
+/// A collection literal statement at `indent` (see [`flat_collection`]).
+pub fn collection(indent: usize, head: &str, items: &[String], tail: &str) -> String {
+    statement(indent, &flat_collection(head, items, tail))
 }
 
 fn brackets(head: &str) -> (char, char) {
@@ -128,14 +148,58 @@ fn is_sequence(head: &str) -> bool {
     head == "(" || head.ends_with(" (") || head.ends_with("= (")
 }
 
-/// `lhs = rhs` for an atom `rhs`: parenthesized on its own line when too long,
-/// as `ruff format` does when that makes it fit.
+/// `lhs = rhs` at `indent`.
 pub fn assign_atom(indent: usize, lhs: &str, rhs: &str) -> String {
-    let prefix = pad(indent);
-    let one = format!("{prefix}{lhs} = {rhs}");
-    let inner = format!("{prefix}    {rhs}");
-    if one.chars().count() <= LINE_WIDTH || inner.chars().count() > LINE_WIDTH {
-        return one;
+    statement(indent, &format!("{lhs} = {rhs}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::statement;
+
+    #[test]
+    fn a_line_that_fits_is_left_alone() {
+        assert_eq!(statement(4, "return _read_x(value)"), "    return _read_x(value)");
     }
-    format!("{prefix}{lhs} = (\n{inner}\n{prefix})")
+
+    // Each expected layout is what ruff 0.7.4 prints for the flat line.
+    #[test]
+    fn a_returned_call_splits_at_its_brackets_when_the_line_up_to_them_fits_else_takes_parentheses() {
+        let name = "x".repeat(76);
+        assert_eq!(statement(4, &format!("return {name}(arg_x)")), format!("    return {name}(\n        arg_x\n    )"));
+        let name = "x".repeat(78);
+        assert_eq!(statement(4, &format!("return {name}(arg_x)")), format!("    return (\n        {name}(\n            arg_x\n        )\n    )"));
+        // Parentheses that do not make it fit are left out.
+        let name = "x".repeat(80);
+        assert_eq!(statement(4, &format!("return {name}(arg_x)")), format!("    return {name}(\n        arg_x\n    )"));
+    }
+
+    #[test]
+    fn arguments_share_one_line_when_they_fit_else_one_per_line_with_a_trailing_comma() {
+        let laid = statement(8, "raise DecodeError(error.message(\"AMapFromStringsToListsOfNonNegativeIntegersWithALongName\")) from None");
+        assert_eq!(laid, "        raise DecodeError(\n            error.message(\"AMapFromStringsToListsOfNonNegativeIntegersWithALongName\")\n        ) from None");
+        let laid = statement(0, "x = f(a_long_argument_name_number_one, a_long_argument_name_number_two, and_a_third_argument)");
+        assert_eq!(laid, "x = f(\n    a_long_argument_name_number_one,\n    a_long_argument_name_number_two,\n    and_a_third_argument,\n)");
+        assert_eq!(statement(0, "x = f(a, b,)"), "x = f(\n    a,\n    b,\n)");
+    }
+
+    #[test]
+    fn an_annotation_splits_at_its_brackets_and_a_union_takes_parentheses() {
+        let laid = statement(4, "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name: list[list[str | None]]");
+        assert_eq!(laid, "    the_innermost_list_of_lists_of_nullable_strings_with_a_long_name: list[\n        list[str | None]\n    ]");
+        let laid = statement(4, "a_nullable_reference_to_the_deeply_nested_inner_object_type: TheDeeplyNestedInnerObjectType | None = None");
+        assert_eq!(laid, "    a_nullable_reference_to_the_deeply_nested_inner_object_type: (\n        TheDeeplyNestedInnerObjectType | None\n    ) = None");
+    }
+
+    #[test]
+    fn a_condition_breaks_before_its_operators_inside_parentheses() {
+        let laid = statement(4, "if value.another_remarkably_long_optional_field_name_holding_a_map_of_lists is not None:");
+        assert_eq!(laid, "    if (\n        value.another_remarkably_long_optional_field_name_holding_a_map_of_lists\n        is not None\n    ):");
+    }
+
+    #[test]
+    fn a_line_it_cannot_read_is_returned_as_written() {
+        let line = format!("class {}(typing.Generic[P]):", "X".repeat(90));
+        assert_eq!(statement(0, &line), line);
+    }
 }

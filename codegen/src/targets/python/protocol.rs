@@ -2,7 +2,7 @@
 //! error-code tables, the message templates, the handshake helpers and lanes.
 
 use super::docs::docstring;
-use super::layout::{assign_atom, collection, fit, string, Out};
+use super::layout::{assign_atom, collection, fit, flat, string, Out};
 use super::names::{error_const, field, message_const, method_const};
 use crate::model::{Contract, Segment, TypeKind};
 
@@ -38,7 +38,7 @@ pub fn methods(contract: &Contract, out: &mut Out) {
                 format!("params_required={}", if m.params_required { "True" } else { "False" }),
                 format!("result={}", string(&m.result)),
             ];
-            fit(4, "MethodSpec(", &args, ",").trim_start().trim_end_matches(',').to_string()
+            flat("MethodSpec(", &args, "")
         })
         .collect();
     out.blank(1);
@@ -204,7 +204,7 @@ pub fn lanes(contract: &Contract, out: &mut Out) {
                 format!("drivable={}", if lane.drivable { "True" } else { "False" }),
                 format!("runs_via={}", string(&lane.runs_via)),
             ];
-            fit(4, "LaneSpec(", &args, ",").trim_start().trim_end_matches(',').to_string()
+            flat("LaneSpec(", &args, "")
         })
         .collect();
     out.blank(1);

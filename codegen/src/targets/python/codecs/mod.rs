@@ -6,7 +6,7 @@ mod quick;
 
 use self::quick::{local, Quick};
 use super::docs::docstring;
-use super::layout::{collection, exploded, fit, string, Out};
+use super::layout::{collection, exploded, fit, flat, flat_collection, statement, string, Out};
 use super::names::{field, is_plain, stem, upper};
 use super::types::constructor_order;
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
@@ -69,19 +69,23 @@ pub(super) fn encoded(contract: &Contract, ty: &Ty, expr: &str, depth: usize) ->
 
 fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
     let name = &def.name;
-    out.blank(2);
-    out.line(&fit(0, &format!("def _read_{}(", stem(name)), &["value: JsonValue".to_string()], &format!(" -> {}:", value_type(def))));
+    let mut body = Out::default();
     match &def.kind {
-        TypeKind::Object(object) => read_object(contract, def, object, out),
-        TypeKind::Map(Ty::Any) => out.line("    return _object(value)"),
-        TypeKind::Map(ty) => out.line(&format!("    return _map(value, {})", decoder(ty))),
-        TypeKind::Union(variants) => read_union(variants, out),
+        TypeKind::Object(object) => {
+            read_object(contract, def, object, &mut body);
+        }
+        TypeKind::Map(Ty::Any) => body.line("    return _object(value)"),
+        TypeKind::Map(ty) => body.line(&format!("    return _map(value, {})", decoder(ty))),
+        TypeKind::Union(variants) => read_union(variants, &mut body),
         TypeKind::StringEnum(_) => {
             let call = format!("_enum(value, {}_VALUES)", upper(name));
-            out.line(&fit(4, "return typing.cast(", &[string(name), call], ""));
+            body.line(&fit(4, "return typing.cast(", &[string(name), call], ""));
         }
-        TypeKind::IntegerOrString => out.line("    return _int_or_str(value)"),
+        TypeKind::IntegerOrString => body.line("    return _int_or_str(value)"),
     }
+    out.blank(2);
+    out.line(&fit(0, &format!("def _read_{}(", stem(name)), &["value: JsonValue".to_string()], &format!(" -> {}:", value_type(def))));
+    out.append(body);
 }
 
 /// An expression decoding `expr` as a value of `ty`.
@@ -129,7 +133,7 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
         instance(def, object, out);
     } else {
         let quick: Vec<(&Field, &Quick)> = object.fields.iter().zip(&quick).collect();
-        let args = constructor_args(def, object, 20, |f| quick_arg(f, &quick));
+        let args = constructor_args(def, object, |f| quick_arg(f, &quick));
         out.line("            try:");
         out.line(&exploded(16, "return _new(", &args, ""));
         out.line("            except _Problem:");
@@ -206,29 +210,14 @@ fn decode_member(f: &Field) -> Arg {
     }
 }
 
-/// `Type, field=value, ...` in constructor order, each argument laid out for
-/// `indent`: a conditional one on one line when it fits, else split the way
-/// `ruff format` splits it.
-fn constructor_args(
-    def: &TypeDef,
-    object: &ObjectType,
-    indent: usize,
-    value: impl Fn(&Field) -> Arg,
-) -> Vec<String> {
+/// `Type, field=value, ...` in constructor order.
+fn constructor_args(def: &TypeDef, object: &ObjectType, value: impl Fn(&Field) -> Arg) -> Vec<String> {
     let mut args = vec![def.name.clone()];
-    let pad = super::layout::pad(indent);
     for f in constructor_order(object) {
         let name = field(&f.name);
         args.push(match value(f) {
             Arg::Plain(expr) => format!("{name}={expr}"),
-            Arg::IfPresent(expr, key) => {
-                let one = format!("{name}={expr} if {key} in value else None");
-                if pad.len() + one.len() < super::layout::LINE_WIDTH {
-                    one
-                } else {
-                    format!("{name}={expr}\n{pad}if {key} in value\n{pad}else None")
-                }
-            }
+            Arg::IfPresent(expr, key) => format!("{name}={expr} if {key} in value else None"),
         });
     }
     args
@@ -292,22 +281,17 @@ fn write_object(contract: &Contract, object: &ObjectType, out: &mut Out) {
             continue;
         }
         match f.ty {
-            Ty::Any => out.line(&format!("    if not isinstance({attr}, Absent):")),
-            _ => out.line(&format!("    if {attr} is not None:")),
+            Ty::Any => out.line(&statement(4, &format!("if not isinstance({attr}, Absent):"))),
+            _ => out.line(&statement(4, &format!("if {attr} is not None:"))),
         }
         out.line(&assign(8, &key, &value));
     }
     out.line("    return out");
 }
 
-/// `out[key] = value`, split the way `ruff format` splits a long right-hand side.
+/// `out[key] = value`.
 fn assign(indent: usize, key: &str, value: &str) -> String {
-    let pad = super::layout::pad(indent);
-    let one = format!("{pad}out[{key}] = {value}");
-    if one.len() <= super::layout::LINE_WIDTH {
-        return one;
-    }
-    format!("{pad}out[{key}] = (\n{pad}    {value}\n{pad})")
+    statement(indent, &format!("out[{key}] = {value}"))
 }
 
 fn public(def: &TypeDef, out: &mut Out) {
@@ -361,15 +345,14 @@ fn field_tables(contract: &Contract, out: &mut Out) {
             .map(|f| format!("{}: {}", string(&f.name), string(&field(&f.name))))
             .collect();
         let mut args = vec![def.name.clone()];
-        args.push(collection(4, "{", &entries, ","));
-        args.push(collection(4, "(", &required, ","));
+        args.push(flat_collection("{", &entries, ""));
+        args.push(flat_collection("(", &required, ""));
         if !absent.is_empty() {
-            args.push(collection(4, "{", &absent, ","));
+            args.push(flat_collection("{", &absent, ""));
         }
         if !renamed.is_empty() {
-            args.push(collection(4, "attributes={", &renamed, ","));
+            args.push(flat_collection("attributes={", &renamed, ""));
         }
-        let args: Vec<String> = args.iter().map(|a| a.trim_start().trim_end_matches(',').to_string()).collect();
         out.blank(1);
         out.line(&exploded(0, &format!("_{}_SHAPE = _ObjectShape(", upper(&def.name)), &args, ""));
     }
@@ -382,9 +365,7 @@ fn registry(contract: &Contract, out: &mut Out) {
         .map(|def| {
             let stem = stem(&def.name);
             let args = [string(&def.name), format!("_read_{stem}"), format!("{stem}_to_value")];
-            let head = format!("{}: _Codec(", string(&def.name));
-            let call = fit(4, &head, &args, ",");
-            call.trim_start().trim_end_matches(',').to_string()
+            flat(&format!("{}: _Codec(", string(&def.name)), &args, "")
         })
         .collect();
     out.blank(1);

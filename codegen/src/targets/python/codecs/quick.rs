@@ -5,7 +5,7 @@
 //! check (objects, unions, arrays, typed maps) is decoded by its reader on the
 //! quick path too; anything the checks turn away takes the decoding path.
 
-use crate::targets::python::layout::{pad, string, LINE_WIDTH};
+use crate::targets::python::layout::{pad, statement, string, LINE_WIDTH};
 use crate::targets::python::names::{field, upper};
 use crate::model::{Contract, Field, ObjectType, Ty, TypeKind};
 
@@ -126,18 +126,17 @@ fn or_operand(expr: &str) -> String {
     }
 }
 
-/// `if <all operands>:` at `indent`, laid out as `ruff format` does: on one line
-/// when it fits, else one operand of the `and` chain per line in parentheses.
-/// `None` when it would need a layout this does not emit (a two-operand chain
-/// that does not fit and opens or closes with a parenthesis, which `ruff`
-/// splits at that parenthesis instead).
+/// `if <all operands>:` at `indent`, laid out as `ruff format` does (on one
+/// line when it fits, else one operand of the `and` chain per line in
+/// parentheses). `None` for a two-operand chain that does not fit and opens
+/// or closes with a parenthesis, which `ruff` splits at that parenthesis
+/// instead: the quick path keeps to conditions read one operand per line.
 pub fn condition(indent: usize, operands: &[String]) -> Option<String> {
-    let prefix = pad(indent);
     let joined = match operands {
         [only] if only.starts_with('(') => only[1..only.len() - 1].to_string(),
         _ => operands.join(" and "),
     };
-    let one = format!("{prefix}if {joined}:");
+    let one = format!("{}if {joined}:", pad(indent));
     if one.chars().count() <= LINE_WIDTH {
         return Some(one);
     }
@@ -147,34 +146,7 @@ pub fn condition(indent: usize, operands: &[String]) -> Option<String> {
     if chain.len() < 3 && bracketed {
         return None;
     }
-    let mut out = format!("{prefix}if (\n{}", operand_line(indent + 4, "", first));
-    for operand in &chain[1..] {
-        out.push_str(&format!("\n{}", operand_line(indent + 4, "and ", operand)));
-    }
-    out.push_str(&format!("\n{prefix}):"));
-    Some(out)
-}
-
-/// One operand line of an exploded chain; a parenthesized operand too long for
-/// it gets its inside on a line of its own, as `ruff format` hugs it, or, when
-/// that is too long too, one line per operand of its `or` chain.
-fn operand_line(indent: usize, and: &str, operand: &str) -> String {
-    let prefix = pad(indent);
-    let line = format!("{prefix}{and}{operand}");
-    if line.chars().count() <= LINE_WIDTH || !operand.starts_with('(') {
-        return line;
-    }
-    let inside = &operand[1..operand.len() - 1];
-    let inner = pad(indent + 4);
-    if inner.len() + inside.chars().count() <= LINE_WIDTH {
-        return format!("{prefix}{and}(\n{inner}{inside}\n{prefix})");
-    }
-    let lines: Vec<String> = disjuncts(inside)
-        .iter()
-        .enumerate()
-        .map(|(i, part)| format!("{inner}{}{part}", if i == 0 { "" } else { "or " }))
-        .collect();
-    format!("{prefix}{and}(\n{}\n{prefix})", lines.join("\n"))
+    Some(statement(indent, &format!("if {joined}:")))
 }
 
 /// The operands of the top-level `or` chain of `expr` (outside parentheses).

@@ -637,9 +637,7 @@ test traffic when the reply reports another version or when the binary answers -
 (a v1 binary).
 """
 
-METHOD_MCP_AN_EXTRAORDINARILY_LONG_NAMESPACE_WITH_A_VERY_LONG_METHOD_NAME_TOO: typing.Final = (
-    "mcp.an_extraordinarily_long_namespace.with_a_very_long_method_name_too"
-)
+METHOD_MCP_AN_EXTRAORDINARILY_LONG_NAMESPACE_WITH_A_VERY_LONG_METHOD_NAME_TOO: typing.Final = "mcp.an_extraordinarily_long_namespace.with_a_very_long_method_name_too"
 """A description far longer than any formatter's line, with a long unbreakable token
 https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#version-negotiation-and-capability-exchange
 and code spans such as `mcp.cassette.set_mode` and `{"jsonrpc": "2.0", "id": 1,
@@ -766,7 +764,9 @@ AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage = typing.Literal[
 decoder all wrap.
 """
 
-A_VERY_LONG_ENUMERATION_OF_WIRE_VALUES_THAT_WRAPS_IN_EVERY_LANGUAGE_VALUES: typing.Final[tuple[AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, ...]] = (
+A_VERY_LONG_ENUMERATION_OF_WIRE_VALUES_THAT_WRAPS_IN_EVERY_LANGUAGE_VALUES: typing.Final[
+    tuple[AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, ...]
+] = (
     "value_number_01_of_a_long_enumeration_with_wordy_members",
     "value_number_02_of_a_long_enumeration_with_wordy_members",
     "value_number_03_of_a_long_enumeration_with_wordy_members",
@@ -823,15 +823,21 @@ class AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature:
     than once in every language's doc comment style.
     """
 
-    an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells: list[list[list[AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage | None]]]
+    an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells: list[
+        list[list[AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage | None]]
+    ]
     """Three levels of arrays around a nullable reference: the deepest nesting the
     subset allows in one field.
     """
 
-    a_nullable_reference_to_the_deeply_nested_inner_object_type: TheDeeplyNestedInnerObjectTypeWithItsOwnLongName | None
+    a_nullable_reference_to_the_deeply_nested_inner_object_type: (
+        TheDeeplyNestedInnerObjectTypeWithItsOwnLongName | None
+    )
     """Nullable, required."""
 
-    another_remarkably_long_optional_field_name_holding_a_map_of_lists: AMapFromStringsToListsOfNonNegativeIntegersWithALongName | None = None
+    another_remarkably_long_optional_field_name_holding_a_map_of_lists: (
+        AMapFromStringsToListsOfNonNegativeIntegersWithALongName | None
+    ) = None
     """A map from strings to lists of integers of at least zero. Optional: `None` when
     left out.
     """
@@ -950,7 +956,9 @@ class SuccessResponse:
 class TheDeeplyNestedInnerObjectTypeWithItsOwnLongName:
     """An object inside an object, whose fields are long too."""
 
-    the_innermost_list_of_lists_of_nullable_strings_with_a_long_name: list[list[str | None]]
+    the_innermost_list_of_lists_of_nullable_strings_with_a_long_name: list[
+        list[str | None]
+    ]
     """Lists of nullable strings."""
 
     an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader: bool | None = None
@@ -997,9 +1005,15 @@ def decode_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name
     frame's JSON text. Raises `DecodeError`.
     """
     try:
-        return _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(_parse(text))
+        return (
+            _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(
+                _parse(text)
+            )
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AMapFromStringsToListsOfNonNegativeIntegersWithALongName")) from None
+        raise DecodeError(
+            error.message("AMapFromStringsToListsOfNonNegativeIntegersWithALongName")
+        ) from None
 
 
 def a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_from_value(
@@ -1009,9 +1023,15 @@ def a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_from_v
     already-parsed JSON value. Raises `DecodeError`.
     """
     try:
-        return _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(value)
+        return (
+            _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(
+                value
+            )
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AMapFromStringsToListsOfNonNegativeIntegersWithALongName")) from None
+        raise DecodeError(
+            error.message("AMapFromStringsToListsOfNonNegativeIntegersWithALongName")
+        ) from None
 
 
 def encode_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(
@@ -1021,7 +1041,11 @@ def encode_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name
     `AMapFromStringsToListsOfNonNegativeIntegersWithALongName`, without the trailing
     newline.
     """
-    return _dumps(a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value(value))
+    return _dumps(
+        a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value(
+            value
+        )
+    )
 
 
 def _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
@@ -1029,7 +1053,10 @@ def _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
 ) -> AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage:
     return typing.cast(
         "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage",
-        _enum(value, A_VERY_LONG_ENUMERATION_OF_WIRE_VALUES_THAT_WRAPS_IN_EVERY_LANGUAGE_VALUES),
+        _enum(
+            value,
+            A_VERY_LONG_ENUMERATION_OF_WIRE_VALUES_THAT_WRAPS_IN_EVERY_LANGUAGE_VALUES,
+        ),
     )
 
 
@@ -1047,9 +1074,15 @@ def decode_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
     frame's JSON text. Raises `DecodeError`.
     """
     try:
-        return _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(_parse(text))
+        return (
+            _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
+                _parse(text)
+            )
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage")) from None
+        raise DecodeError(
+            error.message("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage")
+        ) from None
 
 
 def a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_from_value(
@@ -1059,9 +1092,15 @@ def a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_from_val
     already-parsed JSON value. Raises `DecodeError`.
     """
     try:
-        return _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(value)
+        return (
+            _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
+                value
+            )
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage")) from None
+        raise DecodeError(
+            error.message("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage")
+        ) from None
 
 
 def encode_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
@@ -1071,32 +1110,66 @@ def encode_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
     `AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage`, without the trailing
     newline.
     """
-    return _dumps(a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_to_value(value))
+    return _dumps(
+        a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_to_value(
+            value
+        )
+    )
 
 
 def _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(
     value: JsonValue,
 ) -> AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature:
     if isinstance(value, dict):
-        an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells = value.get("an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells")
-        another_remarkably_long_optional_field_name_holding_a_map_of_lists = value.get("another_remarkably_long_optional_field_name_holding_a_map_of_lists")
-        a_nullable_reference_to_the_deeply_nested_inner_object_type = value.get("a_nullable_reference_to_the_deeply_nested_inner_object_type")
+        an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells = value.get(
+            "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells"
+        )
+        another_remarkably_long_optional_field_name_holding_a_map_of_lists = value.get(
+            "another_remarkably_long_optional_field_name_holding_a_map_of_lists"
+        )
+        a_nullable_reference_to_the_deeply_nested_inner_object_type = value.get(
+            "a_nullable_reference_to_the_deeply_nested_inner_object_type"
+        )
         if (
-            _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.names.issuperset(value)
+            _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.names.issuperset(
+                value
+            )
             and "a_nullable_reference_to_the_deeply_nested_inner_object_type" in value
         ):
             try:
                 return _new(
                     AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature,
-                    an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells=_array(an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells, lambda v: _array(v, lambda v: _array(v, lambda v: _nullable(v, _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language)))),
-                    a_nullable_reference_to_the_deeply_nested_inner_object_type=_nullable(a_nullable_reference_to_the_deeply_nested_inner_object_type, _read_the_deeply_nested_inner_object_type_with_its_own_long_name),
-                    another_remarkably_long_optional_field_name_holding_a_map_of_lists=_read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(another_remarkably_long_optional_field_name_holding_a_map_of_lists)
-                    if "another_remarkably_long_optional_field_name_holding_a_map_of_lists" in value
+                    an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells=_array(
+                        an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells,
+                        lambda v: _array(
+                            v,
+                            lambda v: _array(
+                                v,
+                                lambda v: _nullable(
+                                    v,
+                                    _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
+                                ),
+                            ),
+                        ),
+                    ),
+                    a_nullable_reference_to_the_deeply_nested_inner_object_type=_nullable(
+                        a_nullable_reference_to_the_deeply_nested_inner_object_type,
+                        _read_the_deeply_nested_inner_object_type_with_its_own_long_name,
+                    ),
+                    another_remarkably_long_optional_field_name_holding_a_map_of_lists=_read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(
+                        another_remarkably_long_optional_field_name_holding_a_map_of_lists
+                    )
+                    if "another_remarkably_long_optional_field_name_holding_a_map_of_lists"
+                    in value
                     else None,
                 )
             except _Problem:
-                raise _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.problem(value) from None
-    return _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.read(value)
+                raise _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.problem(
+                    value
+                ) from None
+    return _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.read(
+        value
+    )
 
 
 def an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value(
@@ -1106,15 +1179,25 @@ def an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signa
     `AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature`.
     """
     out: dict[str, JsonValue] = {}
-    out["an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells"] = (
-        [[list(item1) for item1 in item] for item in value.an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells]
-    )
-    if value.another_remarkably_long_optional_field_name_holding_a_map_of_lists is not None:
+    out["an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells"] = [
+        [list(item1) for item1 in item]
+        for item in value.an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells
+    ]
+    if (
+        value.another_remarkably_long_optional_field_name_holding_a_map_of_lists
+        is not None
+    ):
         out["another_remarkably_long_optional_field_name_holding_a_map_of_lists"] = (
-            a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value(value.another_remarkably_long_optional_field_name_holding_a_map_of_lists)
+            a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value(
+                value.another_remarkably_long_optional_field_name_holding_a_map_of_lists
+            )
         )
     out["a_nullable_reference_to_the_deeply_nested_inner_object_type"] = (
-        None if value.a_nullable_reference_to_the_deeply_nested_inner_object_type is None else the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(value.a_nullable_reference_to_the_deeply_nested_inner_object_type)
+        None
+        if value.a_nullable_reference_to_the_deeply_nested_inner_object_type is None
+        else the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(
+            value.a_nullable_reference_to_the_deeply_nested_inner_object_type
+        )
     )
     return out
 
@@ -1126,9 +1209,15 @@ def decode_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_it
     from one frame's JSON text. Raises `DecodeError`.
     """
     try:
-        return _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(_parse(text))
+        return _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(
+            _parse(text)
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature")) from None
+        raise DecodeError(
+            error.message(
+                "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature"
+            )
+        ) from None
 
 
 def an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_from_value(
@@ -1138,9 +1227,15 @@ def an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signa
     from an already-parsed JSON value. Raises `DecodeError`.
     """
     try:
-        return _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(value)
+        return _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(
+            value
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature")) from None
+        raise DecodeError(
+            error.message(
+                "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature"
+            )
+        ) from None
 
 
 def encode_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(
@@ -1150,7 +1245,11 @@ def encode_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_it
     `AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature`, without
     the trailing newline.
     """
-    return _dumps(an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value(value))
+    return _dumps(
+        an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value(
+            value
+        )
+    )
 
 
 def _read_empty_params(value: JsonValue) -> EmptyParams:
@@ -1627,9 +1726,10 @@ def the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(
 ) -> dict[str, JsonValue]:
     """The JSON value of a `TheDeeplyNestedInnerObjectTypeWithItsOwnLongName`."""
     out: dict[str, JsonValue] = {}
-    out["the_innermost_list_of_lists_of_nullable_strings_with_a_long_name"] = (
-        [list(item) for item in value.the_innermost_list_of_lists_of_nullable_strings_with_a_long_name]
-    )
+    out["the_innermost_list_of_lists_of_nullable_strings_with_a_long_name"] = [
+        list(item)
+        for item in value.the_innermost_list_of_lists_of_nullable_strings_with_a_long_name
+    ]
     if value.an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader is not None:
         out["an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader"] = (
             value.an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader
@@ -1644,9 +1744,13 @@ def decode_the_deeply_nested_inner_object_type_with_its_own_long_name(
     JSON text. Raises `DecodeError`.
     """
     try:
-        return _read_the_deeply_nested_inner_object_type_with_its_own_long_name(_parse(text))
+        return _read_the_deeply_nested_inner_object_type_with_its_own_long_name(
+            _parse(text)
+        )
     except _Problem as error:
-        raise DecodeError(error.message("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName")) from None
+        raise DecodeError(
+            error.message("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName")
+        ) from None
 
 
 def the_deeply_nested_inner_object_type_with_its_own_long_name_from_value(
@@ -1658,7 +1762,9 @@ def the_deeply_nested_inner_object_type_with_its_own_long_name_from_value(
     try:
         return _read_the_deeply_nested_inner_object_type_with_its_own_long_name(value)
     except _Problem as error:
-        raise DecodeError(error.message("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName")) from None
+        raise DecodeError(
+            error.message("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName")
+        ) from None
 
 
 def encode_the_deeply_nested_inner_object_type_with_its_own_long_name(
@@ -1667,15 +1773,31 @@ def encode_the_deeply_nested_inner_object_type_with_its_own_long_name(
     """One line of JSON text for a `TheDeeplyNestedInnerObjectTypeWithItsOwnLongName`,
     without the trailing newline.
     """
-    return _dumps(the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(value))
+    return _dumps(
+        the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(value)
+    )
 
 
 _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE = _ObjectShape(
     AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature,
     {
-        "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells": lambda v: _array(v, lambda v: _array(v, lambda v: _array(v, lambda v: _nullable(v, _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language)))),
+        "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells": lambda v: _array(
+            v,
+            lambda v: _array(
+                v,
+                lambda v: _array(
+                    v,
+                    lambda v: _nullable(
+                        v,
+                        _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
+                    ),
+                ),
+            ),
+        ),
         "another_remarkably_long_optional_field_name_holding_a_map_of_lists": _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,
-        "a_nullable_reference_to_the_deeply_nested_inner_object_type": lambda v: _nullable(v, _read_the_deeply_nested_inner_object_type_with_its_own_long_name),
+        "a_nullable_reference_to_the_deeply_nested_inner_object_type": lambda v: _nullable(
+            v, _read_the_deeply_nested_inner_object_type_with_its_own_long_name
+        ),
     },
     (
         "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells",
@@ -1777,7 +1899,9 @@ _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
 _THE_DEEPLY_NESTED_INNER_OBJECT_TYPE_WITH_ITS_OWN_LONG_NAME_SHAPE = _ObjectShape(
     TheDeeplyNestedInnerObjectTypeWithItsOwnLongName,
     {
-        "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name": lambda v: _array(v, lambda v: _array(v, lambda v: _nullable(v, _str))),
+        "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name": lambda v: _array(
+            v, lambda v: _array(v, lambda v: _nullable(v, _str))
+        ),
         "an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader": _bool,
     },
     ("the_innermost_list_of_lists_of_nullable_strings_with_a_long_name",),

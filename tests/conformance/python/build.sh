@@ -6,17 +6,18 @@
 # (a) finds python3 >= 3.10 (apt-installs it on a bare Debian when run as root)
 #     and pinned mypy + ruff (tools.sh: on PATH at the pinned version, else a
 #     venv under target/toolchains/py-venv), and pinned pyright (npm ci); (b)
-#     runs `ruff format --check` (format-check.sh), `ruff check`, `mypy
+#     runs `ruff format --check` (format-check.sh), `ruff check` (this
+#     project's rules, then the MCP Python SDK's: mcp-ruff.toml), `mypy
 #     --strict` and pyright in strict mode (Python 3.10 semantics) on
 #     <OUTPUT_ROOT>/python/mcptest/_coprocess.py, on every golden copy under
-#     codegen/tests/golden/*/ and on the testee; the formatter and mypy also
-#     on runtime.py itself; (c) byte-compiles the testee
+#     codegen/tests/golden/*/ and on the testee; the formatter, both ruff
+#     checks and mypy also on runtime.py itself; (c) byte-compiles the testee
 #     and records OUTPUT_ROOT for run.sh.
 # Exit 0 on success, 1 on a failed check, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 
 RUFF_RULES=E,F,W,B,I,C4,SIM,RUF,PIE,RET,PL,UP
-RUFF_IGNORE=E501,PLR2004,PLR0911,PLR0912,PLR0913,PLR0915
+RUFF_IGNORE=PLR2004,PLR0911,PLR0912,PLR0913,PLR0915
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -47,7 +48,7 @@ for golden in "$root"/codegen/tests/golden/*/"$module"; do
   [ -f "$golden" ] && files+=("$golden")
 done
 
-checked=("${files[@]}" "$here/testee.py" "$runtime" "$here/tools.sh" "$here/format-check.sh")
+checked=("${files[@]}" "$here/testee.py" "$runtime" "$here/tools.sh" "$here/format-check.sh" "$here/mcp-ruff.toml")
 if checked_before "$state/.checked" "${checked[@]}"; then
   echo "$out" >"$state/output_root"
   echo "$python" >"$state/python"
@@ -68,7 +69,9 @@ runtime_module="$state/runtime_module.py"
 } >"$runtime_module"
 # Exactly what ruff format prints (its diff otherwise), on every file.
 bash "$here/format-check.sh" "${files[@]}" "$runtime" "$here/testee.py" || status=1
-"$ruff" check --quiet --target-version py310 --select "$RUFF_RULES" --ignore "$RUFF_IGNORE" "${files[@]}" "$here/testee.py" || status=1
+"$ruff" check --quiet --target-version py310 --line-length 120 --select "$RUFF_RULES" --ignore "$RUFF_IGNORE" "${files[@]}" "$here/testee.py" || status=1
+# The MCP Python SDK's own ruff configuration (mcp-ruff.toml), every finding.
+"$ruff" check --quiet --no-cache --config "$here/mcp-ruff.toml" "${files[@]}" "$runtime_module" || status=1
 "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" --no-error-summary "$runtime_module" || status=1
 for file in "${files[@]}"; do
   "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" --no-error-summary "$file" || status=1

@@ -88,7 +88,7 @@ pub fn string(text: &str) -> String {
 /// laid out as `ruff format` lays it out.
 pub fn statement(indent: usize, flat: &str) -> String {
     match parse::statement(flat) {
-        Some(stmt) => doc::statement(indent, &stmt),
+        Some(stmt) => mark_too_long(doc::statement(indent, &stmt)),
         None => format!("{}{flat}", pad(indent)),
     }
 }
@@ -148,9 +148,61 @@ fn is_sequence(head: &str) -> bool {
     head == "(" || head.ends_with(" (") || head.ends_with("= (")
 }
 
-/// `lhs = rhs` at `indent`.
-pub fn assign_atom(indent: usize, lhs: &str, rhs: &str) -> String {
-    statement(indent, &format!("{lhs} = {rhs}"))
+/// `lhs = "text"` at `indent`. A string too long for a line of its own is
+/// written as the implicit concatenation of parts that each fit, broken after
+/// a space, in parentheses (which `ruff format` keeps as they are); one
+/// without a space to break at stays whole.
+pub fn assign_string(indent: usize, lhs: &str, text: &str) -> String {
+    let inner = pad(indent + 4);
+    let literal = string(text);
+    if inner.len() + literal.chars().count() <= LINE_WIDTH {
+        return statement(indent, &format!("{lhs} = {literal}"));
+    }
+    let parts = string_parts(text, LINE_WIDTH - inner.len());
+    if parts.len() < 2 {
+        return statement(indent, &format!("{lhs} = {literal}"));
+    }
+    let lines: Vec<String> = parts.iter().map(|part| format!("{inner}{}", string(part))).collect();
+    format!("{}{lhs} = (\n{}\n{})", pad(indent), lines.join("\n"), pad(indent))
+}
+
+/// `text` cut after spaces into parts whose literals fit in `width` columns
+/// (a word longer than that is a part of its own).
+fn string_parts(text: &str, width: usize) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split_inclusive(' ') {
+        let candidate = format!("{current}{word}");
+        if !current.is_empty() && string(&candidate).chars().count() > width {
+            parts.push(std::mem::take(&mut current));
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+/// The comment ending a line that stays wider than the 120 columns of the
+/// MCP Python SDK's ruff configuration (E501): one name or string literal
+/// there is longer than any layout could make room for.
+const TOO_LONG: &str = "  # noqa: E501 - a name or string no layout can shorten";
+
+/// The longest line E501 accepts under the MCP Python SDK's configuration.
+const LINT_WIDTH: usize = 120;
+
+/// `text` with [`TOO_LONG`] after each line E501 reports: wider than
+/// [`LINT_WIDTH`] and not one word (E501 lets a line without a space pass).
+fn mark_too_long(text: String) -> String {
+    let reported = |line: &str| line.chars().count() > LINT_WIDTH && line.trim_start().contains(' ');
+    if !text.lines().any(reported) {
+        return text;
+    }
+    text.lines()
+        .map(|line| if reported(line) { format!("{line}{TOO_LONG}") } else { line.to_string() })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]

@@ -72,7 +72,10 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
     let mut body = Out::default();
     match &def.kind {
         TypeKind::Object(object) => {
-            read_object(contract, def, object, &mut body);
+            if let Some(count) = read_object(contract, def, object, &mut body) {
+                out.blank(2);
+                out.line(&format!("{}: typing.Final = {count}", quick::required_constant(def)));
+            }
         }
         TypeKind::Map(Ty::Any) => body.line("    return _object(value)"),
         TypeKind::Map(ty) => body.line(&format!("    return _map(value, {})", decoder(ty))),
@@ -107,20 +110,25 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
 /// it is (or from its members, each decoded that has no check); a problem there
 /// is re-found, with its path, by `problem` in document order. Anything else
 /// (a wrong kind, an undeclared or missing member, a value to convert) is read
-/// member by member by the shape.
-fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mut Out) {
+/// member by member by the shape. Returns the number of required members
+/// when the quick path compares the object's size with it by name
+/// ([`quick::required_constant`]), which the reader then declares.
+fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mut Out) -> Option<usize> {
     let shape = format!("_{}_SHAPE", upper(&def.name));
     if object.fields.is_empty() {
         out.line(&format!("    {shape}.members(value)"));
         out.line(&format!("    return _new({})", def.name));
-        return;
+        return None;
     }
-    let guards = quick::guards(object, &shape);
+    let constant = quick::required_constant(def);
+    let guards = quick::guards(object, &shape, &constant);
     let mut quick: Vec<Quick> = object.fields.iter().map(|f| quick::quick(contract, f, &local(f))).collect();
     let Some(condition) = quick_condition(&guards, &mut quick) else {
         out.line(&format!("    return {shape}.read(value)"));
-        return;
+        return None;
     };
+    let required = object.fields.iter().filter(|f| f.required).count();
+    let named = guards.first().is_some_and(|g| g.starts_with(&format!("len(value) == {constant}")));
     let whole = as_they_are(object, &quick);
     out.line("    if isinstance(value, dict):");
     for (f, q) in object.fields.iter().zip(&quick) {
@@ -140,6 +148,7 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
         out.line(&format!("                raise {shape}.problem(value) from None"));
     }
     out.line(&format!("    return {shape}.read(value)"));
+    named.then_some(required)
 }
 
 /// The dataclass made from the object as it is (its members are its attributes),
@@ -147,7 +156,7 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
 fn instance(def: &TypeDef, object: &ObjectType, out: &mut Out) {
     out.line(&format!("            instance = object.__new__({})", def.name));
     if object.fields.iter().any(|f| !f.required) {
-        out.line(&format!("            if len(value) < {}:", object.fields.len()));
+        out.line(&format!("            if len(value) < len(_{}_SHAPE.names):", upper(&def.name)));
         out.line(&format!("                instance.__dict__.update(_{}_SHAPE.absent)", upper(&def.name)));
     }
     out.line("            instance.__dict__.update(value)");

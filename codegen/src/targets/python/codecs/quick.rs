@@ -7,7 +7,7 @@
 
 use crate::targets::python::layout::{pad, statement, string, LINE_WIDTH};
 use crate::targets::python::names::{field, upper};
-use crate::model::{Contract, Field, ObjectType, Ty, TypeKind};
+use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
 /// Locals that would shadow a name the reader itself uses: its parameter and
 /// scratch names, the modules the file imports, and every builtin.
@@ -65,8 +65,10 @@ pub fn quick(contract: &Contract, f: &Field, var: &str) -> Quick {
 /// fit on a line, its keys are declared ones), and has each required member
 /// whose type admits null (the check or the decoder of any other proves it is
 /// there: `value.get` gives `None` for a missing one).
-pub fn guards(object: &ObjectType, shape: &str) -> Vec<String> {
-    let required = object.fields.iter().filter(|f| f.required).count();
+pub fn guards(object: &ObjectType, shape: &str, constant: &str) -> Vec<String> {
+    let count = object.fields.iter().filter(|f| f.required).count();
+    // Two or more: by name, not a bare number (ruff's PLR2004).
+    let required = if count < 2 { count.to_string() } else { constant.to_string() };
     let optional: Vec<String> = object
         .fields
         .iter()
@@ -80,6 +82,12 @@ pub fn guards(object: &ObjectType, shape: &str) -> Vec<String> {
         guards.push(format!("{} in value", string(&f.name)));
     }
     guards
+}
+
+/// The constant holding the number of required members of an object type,
+/// which its reader's quick path compares the object's size with.
+pub fn required_constant(def: &TypeDef) -> String {
+    format!("_{}_REQUIRED", upper(&def.name))
 }
 
 fn admits_null(ty: &Ty) -> bool {

@@ -87,6 +87,12 @@ pub fn string(text: &str) -> String {
 /// `flat` (one statement, without its indentation) at `indent` columns,
 /// laid out as `ruff format` lays it out.
 pub fn statement(indent: usize, flat: &str) -> String {
+    // A line that fits stays as it is, unless a trailing comma keeps its
+    // brackets broken (or a one-element tuple's comma looks like one).
+    let magic = [",)", ",]", ",}"].iter().any(|comma| flat.contains(comma));
+    if !magic && indent + flat.chars().count() <= LINE_WIDTH {
+        return format!("{}{flat}", pad(indent));
+    }
     match parse::statement(flat) {
         Some(stmt) => mark_too_long(doc::statement(indent, &stmt)),
         None => format!("{}{flat}", pad(indent)),

@@ -79,7 +79,8 @@ csc() {
 # --- strict checks: the generated file and every golden copy ------------------
 mkdir -p "$BUILD"
 [ -f "$OUTPUT_ROOT/$REL" ] || { echo "error: $OUTPUT_ROOT/$REL does not exist (run cargo run -p codegen)" >&2; exit 1; }
-inputs=("$OUTPUT_ROOT/$REL" "$HERE/Testee.cs")
+RUNTIME="$ROOT/codegen/src/targets/dotnet/runtime.cs"
+inputs=("$OUTPUT_ROOT/$REL" "$HERE/Testee.cs" "$RUNTIME")
 for file in "$ROOT"/codegen/tests/golden/*/"$REL"; do [ -f "$file" ] && inputs+=("$file"); done
 if checked_before "$BUILD/.checked" "${inputs[@]}" && [ -f "$BUILD/testee.dll" ]; then
     echo "dotnet: ${#inputs[@]} input(s) unchanged since they passed; testee up to date" >&2
@@ -91,6 +92,13 @@ else
         csc -target:library -doc:"$BUILD/$name.xml" -out:"$BUILD/$name.dll" "$file"
         checked=$((checked + 1))
     done
+    # The runtime, a real C# file, on its own: a stub stands in for the two
+    # generated members it names (Coprocess.MaxDepth, CoprocessCodecs.Find).
+    printf '%s\n' 'namespace Mcptest.Sdk' '{' \
+        '    internal static class Coprocess' '    {' '        internal const int MaxDepth = 64;' '    }' '' \
+        '    internal static class CoprocessCodecs' '    {' '        internal static object? Find(System.Type type) => null;' '    }' '}' >"$BUILD/runtime-stub.cs"
+    csc -target:library -doc:"$BUILD/runtime.xml" -out:"$BUILD/runtime.dll" "$RUNTIME" "$BUILD/runtime-stub.cs"
+    checked=$((checked + 1))
     echo "dotnet: $checked file(s) compile cleanly (C# 8, nullable, warnings as errors)" >&2
 
     # --- the testee ----------------------------------------------------------------

@@ -83,3 +83,43 @@ fn the_typescript_format_check_refuses_a_statement_left_on_one_over_wide_line() 
     assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
     assert!(log.contains("is not what Prettier prints"), "the error must say why:\n{log}");
 }
+
+/// C# has no formatter here: its conventions are checked as rules
+/// (`tests/conformance/dotnet/format-check.sh`). A copy of the committed file
+/// whose first `else` is pulled up onto the closing brace (`} else`, K&R
+/// style) and one with a tab-indented line are refused, naming the line.
+#[test]
+fn the_dotnet_conventions_check_refuses_k_and_r_braces_and_tabs() {
+    let script = root().join("tests/conformance/dotnet/format-check.sh");
+    let committed = std::fs::read_to_string(root().join("generated/dotnet/src/Mcptest.Sdk/Coprocess.cs")).expect("committed file");
+    let lines: Vec<&str> = committed.lines().collect();
+    let at = lines
+        .windows(2)
+        .position(|pair| pair[0].trim() == "}" && pair[1].trim() == "else")
+        .expect("the committed file has an else on its own line");
+    let mut k_and_r: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let joined = format!("{} else", k_and_r[at].trim_end());
+    k_and_r[at] = joined;
+    k_and_r.remove(at + 1);
+    let mut tabbed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let indented = tabbed.iter().position(|l| l.starts_with("        ")).expect("an indented line");
+    tabbed[indented] = format!("\t{}", &tabbed[indented][4..]);
+
+    let dir = root().join("target/formatters/dotnet");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let clean = dir.join("clean.cs");
+    std::fs::write(&clean, &committed).expect("write clean copy");
+    let (code, log) = check(&script, &clean);
+    assert_eq!(code, 0, "the committed file must keep the conventions:\n{log}");
+
+    for (name, text, line, rule) in [
+        ("k_and_r.cs", k_and_r.join("\n") + "\n", at + 1, "Allman braces"),
+        ("tabbed.cs", tabbed.join("\n") + "\n", indented + 1, "tab character"),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, text).expect("write broken copy");
+        let (code, log) = check(&script, &file);
+        assert_eq!(code, 1, "{name} must fail the check:\n{log}");
+        assert!(log.contains(&format!("{name}:{line}: ")) && log.contains(rule), "{name}: line {line} and {rule:?} must be named:\n{log}");
+    }
+}

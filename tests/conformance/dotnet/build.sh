@@ -2,7 +2,8 @@
 # Builds the .NET testee: finds or installs a .NET Core 3.1 toolchain under
 # target/toolchains/dotnet, compiles the generated Coprocess.cs and every
 # golden copy as libraries (C# 8, nullable enabled, warnings as errors, XML
-# docs checked), then compiles the testee against the generated file.
+# docs checked), and runtime.cs on its own; checks their layout conventions
+# (format-check.sh); then compiles the testee against the generated file.
 # Usage: tests/conformance/dotnet/build.sh [OUTPUT_ROOT]   (default: generated)
 set -euo pipefail
 
@@ -100,6 +101,10 @@ else
     csc -target:library -doc:"$BUILD/runtime.xml" -out:"$BUILD/runtime.dll" "$RUNTIME" "$BUILD/runtime-stub.cs"
     checked=$((checked + 1))
     echo "dotnet: $checked file(s) compile cleanly (C# 8, nullable, warnings as errors)" >&2
+    # No .NET formatter can be had here: the layout conventions, as rules.
+    bash "$HERE/format-check.sh" "$OUTPUT_ROOT/$REL" "$ROOT"/codegen/tests/golden/*/"$REL" "$RUNTIME" ||
+        { echo "error: C# layout conventions broken (above)" >&2; exit 1; }
+    echo "dotnet: the generated files and runtime.cs keep the .NET layout conventions" >&2
 
     # --- the testee ----------------------------------------------------------------
     csc -target:exe -out:"$BUILD/testee.dll" "$HERE/Testee.cs" "$OUTPUT_ROOT/$REL"

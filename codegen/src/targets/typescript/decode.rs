@@ -89,7 +89,7 @@ pub fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
     if object.fields.is_empty() {
         out.line("  for (const key in obj) {");
         out.line("    if (_hasOwn.call(obj, key)) {");
-        out.line("      throw _unknownField(key, path);");
+        out.line("      _throwUnknownField(key, path);");
         out.line("    }");
         out.line("  }");
         out.line("  return {};");
@@ -113,7 +113,7 @@ pub fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
         out.line("        break;");
     }
     out.line("      default:");
-    out.line("        throw _unknownField(key, path);");
+    out.line("        _throwUnknownField(key, path);");
     out.line("    }");
     out.line("  }");
     build_object(out, object, name, &locals);
@@ -124,7 +124,7 @@ fn build_object(out: &mut Out, object: &ObjectType, name: &str, locals: &[String
     for (field, local) in object.fields.iter().zip(locals) {
         if field.required {
             out.line(format!("  if ({local} === undefined) {{"));
-            out.line(format!("    throw _missingField({}, path);", js_string(&field.name)));
+            out.line(format!("    _throwMissingField({}, path);", js_string(&field.name)));
             out.line("  }");
             members.push(member(&field.name, local));
         }
@@ -202,16 +202,20 @@ fn declare_discriminators(out: &mut Out, def: &TypeDef) {
 /// values (see `decodeText` in the runtime).
 pub fn open_depth_constant(out: &mut Out, contract: &Contract) {
     out.blank();
-    match open_depth(contract) {
+    let depth = match open_depth(contract) {
         Some(depth) => {
             out.doc("", "The most containers around an open value (or a closed object or array) of any frame type.");
-            out.line(format!("const _OPEN_DEPTH: number = {depth};"));
+            i64::from(depth)
         }
         None => {
             out.doc("", "-1: a frame type contains itself, so closed objects may nest at any depth and every value is walked.");
-            out.line("const _OPEN_DEPTH: number = -1;");
+            -1
         }
-    }
+    };
+    // Typed `number`, not its literal: the runtime compares it (`>= 0`) as a
+    // setting, which a literal type would make a constant condition.
+    out.line("// eslint-disable-next-line @typescript-eslint/no-inferrable-types -- the runtime reads it as a setting; the literal type would make its `_OPEN_DEPTH >= 0` a constant condition");
+    out.line(format!("const _OPEN_DEPTH: number = {depth};"));
 }
 
 /// The most containers around an open value, or the depth of a closed

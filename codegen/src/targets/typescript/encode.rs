@@ -34,6 +34,10 @@ pub fn render(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     ));
     let empty = matches!(&def.kind, TypeKind::Object(object) if object.fields.is_empty());
     let param = if empty { "_value" } else { "value" };
+    if empty {
+        // Every encoder takes the value it encodes, this one too.
+        out.line("// eslint-disable-next-line @typescript-eslint/no-unused-vars -- every encoder takes its value; an empty object has nothing to read from it");
+    }
     out.line(format!("export function encode{}({param}: {name}): string {{", stem(&def.name)));
     match &def.kind {
         TypeKind::Object(object) => write_object(out, object),

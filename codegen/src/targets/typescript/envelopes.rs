@@ -212,7 +212,7 @@ fn registry(out: &mut Out, contract: &Contract) {
     out.line("    return decode(value);");
     out.line("  } catch (e) {");
     out.line("    if (e instanceof DecodeError) {");
-    out.line("      throw new _Problem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));");
+    out.line("      _throwProblem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));");
     out.line("    }");
     out.line("    throw e;");
     out.line("  } finally {");

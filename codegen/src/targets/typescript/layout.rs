@@ -72,6 +72,30 @@ mod tests {
     }
 
     #[test]
+    fn a_generic_alias_breaks_its_arguments_then_the_line_after_the_operator() {
+        // Both as Prettier 3.10.1 prints them.
+        let line = "export type AMapFromStringsToListsOfNonNegativeIntegers = Readonly<Record<string, number>>;";
+        assert_eq!(statement(line), "export type AMapFromStringsToListsOfNonNegativeIntegers = Readonly<\n  Record<string, number>\n>;");
+        let line = "export type AMapFromStringsToListsOfNonNegativeIntegersWithALongNameXXXXXXXXXXXXXXXXXXXXXXXXX = Readonly<Record<string, AMapFromStringsToListsOfNonNegativeIntegersWithALongName>>;";
+        assert_eq!(
+            statement(line),
+            "export type AMapFromStringsToListsOfNonNegativeIntegersWithALongNameXXXXXXXXXXXXXXXXXXXXXXXXX =\n  Readonly<\n    Record<string, AMapFromStringsToListsOfNonNegativeIntegersWithALongName>\n  >;"
+        );
+    }
+
+    #[test]
+    fn an_array_of_a_union_that_does_not_hug_breaks_inside_its_parentheses() {
+        // As Prettier 3.10.1 prints it; `Reference | null` hugs and never breaks.
+        let line = "  readonly theInnermostListOfListsOfNullableStringsWithALongName: readonly (readonly (string | null)[])[];";
+        assert_eq!(
+            statement(line),
+            "  readonly theInnermostListOfListsOfNullableStringsWithALongName: readonly (readonly (\n    string | null\n  )[])[];"
+        );
+        let line = "  readonly aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: readonly (BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB | null)[];";
+        assert_eq!(statement(line), line);
+    }
+
+    #[test]
     fn a_long_union_alias_moves_to_the_next_line_then_one_member_per_line() {
         let line = "export type JsonValue = null | boolean | number | string | JsonArray | JsonObject;";
         assert_eq!(statement(line), "export type JsonValue =\n  null | boolean | number | string | JsonArray | JsonObject;");

@@ -16,8 +16,6 @@ pub fn header(out: &mut Out, contract: &Contract) {
     out.line("// `tsc --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes`.");
     out.blank();
     out.doc("", &format!("{}.\n\n{}", contract.title, contract.description));
-    out.blank();
-    out.line("/* eslint-disable */");
 }
 
 pub fn constants(out: &mut Out, contract: &Contract) {
@@ -104,7 +102,7 @@ pub fn registry(out: &mut Out, contract: &Contract) {
     out.blank();
     out.doc("", "Whether `name` is a `$defs` name.");
     out.line("export function isTypeName(name: string): name is TypeName {");
-    out.line("  return (TYPE_NAMES as readonly string[]).indexOf(name) >= 0;");
+    out.line("  return (TYPE_NAMES as readonly string[]).includes(name);");
     out.line("}");
     out.blank();
     out.doc("", "Decodes `text` as the named type and encodes the result again. Throws a `DecodeError`.");

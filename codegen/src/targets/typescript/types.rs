@@ -15,7 +15,7 @@ pub fn ts_type(ty: &Ty) -> String {
         Ty::String => "string".into(),
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => match item.as_ref() {
-            Ty::Nullable(_) | Ty::Array(_) => format!("ReadonlyArray<{}>", ts_type(item)),
+            Ty::Nullable(_) | Ty::Array(_) => format!("readonly ({})[]", ts_type(item)),
             _ => format!("readonly {}[]", ts_type(item)),
         },
         Ty::Nullable(inner) => format!("{} | null", ts_type(inner)),
@@ -31,7 +31,7 @@ pub fn declare(out: &mut Out, _contract: &Contract, def: &TypeDef) {
         TypeKind::Object(object) => declare_object(out, &name, object),
         TypeKind::Map(Ty::Any) => out.line(format!("export type {name} = JsonObject;")),
         TypeKind::Map(value) => {
-            out.line(format!("export type {name} = {{ readonly [key: string]: {} }};", ts_type(value)));
+            out.line(format!("export type {name} = Readonly<Record<string, {}>>;", ts_type(value)));
         }
         TypeKind::Union(variants) => {
             let names: Vec<String> = variants.iter().map(|v| type_name(&v.type_name)).collect();
@@ -45,7 +45,7 @@ pub fn declare(out: &mut Out, _contract: &Contract, def: &TypeDef) {
 /// Declares a closed object as `name`, an interface (or an empty record).
 pub fn declare_object(out: &mut Out, name: &str, object: &ObjectType) {
     if object.fields.is_empty() {
-        out.line(format!("export type {name} = {{ [key: string]: never }};"));
+        out.line(format!("export type {name} = Record<string, never>;"));
         return;
     }
     out.line(format!("export interface {name} {{"));

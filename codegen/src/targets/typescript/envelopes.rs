@@ -8,10 +8,9 @@
 
 use crate::model::{Contract, Ty, TypeDef, TypeKind, UnionVariant};
 
-use super::decode::read_object;
-use super::encode::write_object;
+use super::codecs::{read_object, write_object};
+use super::layout::Out;
 use super::names::{js_string, property, stem, type_name};
-use super::out::Out;
 use super::types::declare_object;
 
 /// The JSON-RPC envelopes, the member each one leaves open, its type

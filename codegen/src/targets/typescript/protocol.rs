@@ -6,8 +6,8 @@ use crate::model::{Contract, Segment, Ty, TypeKind};
 use crate::names::camel_case;
 use crate::targets::header_text;
 
+use super::layout::Out;
 use super::names::{constant, js_string, local, member_access, member_key, property, property_access, stem, wire_key};
-use super::out::Out;
 
 pub fn header(out: &mut Out, contract: &Contract) {
     out.line(format!("// {}", header_text(contract)));

@@ -3,8 +3,8 @@
 
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
+use super::layout::Out;
 use super::names::{constant, js_string, property_key, type_name};
-use super::out::Out;
 
 /// The TypeScript type of a field, map value or array item.
 pub fn ts_type(ty: &Ty) -> String {

@@ -42,7 +42,7 @@ pub fn render(out: &mut Out, contract: &Contract) {
     section(out);
     let success_typed = envelopes.iter().any(|(def, _)| def.name == "SuccessResponse");
     for (def, (_, member, param, example)) in envelopes {
-        typed_object(out, def, member, param, example);
+        typed_object(out, contract, def, member, param, example);
     }
     if success_typed {
         response_of(out, contract);
@@ -62,7 +62,7 @@ fn section(out: &mut Out) {
 }
 
 /// `RequestOf<P>` or `SuccessResponseOf<R>`: the type, its reader, decoder and encoder.
-fn typed_object(out: &mut Out, def: &TypeDef, member: &str, param: &str, example: &str) {
+fn typed_object(out: &mut Out, contract: &Contract, def: &TypeDef, member: &str, param: &str, example: &str) {
     let TypeKind::Object(object) = &def.kind else { return };
     let mut typed = object.clone();
     for field in typed.fields.iter_mut().filter(|f| f.name == member) {
@@ -75,7 +75,7 @@ fn typed_object(out: &mut Out, def: &TypeDef, member: &str, param: &str, example
         "A `{}` whose `{member}` is decoded as `{param}`, the generated type the method table names for the method.",
         def.name
     ));
-    declare_object(out, &name, &typed);
+    declare_object(out, contract, &name, &typed);
     out.blank();
     out.line(format!(
         "function read{stem}<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: _Reader<{param}>): {name} {{"

@@ -162,6 +162,13 @@ export class DecodeError extends Error {
 }
 
 /**
+ * `Record<string, T>`, written out: a `$defs` type named `Record` would shadow
+ * the global one in the generated module.
+ */
+// eslint-disable-next-line @typescript-eslint/consistent-indexed-object-style -- a $defs type named Record would shadow the global one in this module
+type _Entries<T> = { [key in string]: T };
+
+/**
  * A problem found while decoding; the public decoders add the type name. Not
  * an `Error`: it is thrown and caught inside the decoders, where capturing a
  * stack trace that nobody sees would halve the rate at which they reject
@@ -305,7 +312,7 @@ class _StrictJsonParser {
   private parseObject(): JsonObject {
     this.enter();
     const text = this.text;
-    const obj: Record<string, JsonValue> = {};
+    const obj: _Entries<JsonValue> = {};
     let order: string[] | undefined;
     this.skipWhitespace();
     if (text.charCodeAt(this.pos) === 0x7d) {
@@ -1110,9 +1117,9 @@ function _readMapOf<T>(
   path: string,
   orNull: boolean,
   readEntry: (entry: JsonValue, entryPath: string) => T,
-): Record<string, T> {
+): _Entries<T> {
   const obj = _readObject(value, path, orNull);
-  const out: Record<string, T> = {};
+  const out: _Entries<T> = {};
   for (const key of _memberKeys(obj)) {
     _keysMet++;
     const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
@@ -1187,7 +1194,7 @@ function _writeArray<T>(
 }
 
 function _writeMap<T>(
-  entries: Readonly<Record<string, T>>,
+  entries: _Entries<T>,
   writeEntry: (entry: T) => string,
 ): string {
   let out = "{";

@@ -137,6 +137,13 @@ export class DecodeError extends Error {
 }
 
 /**
+ * `Record<string, T>`, written out: a `$defs` type named `Record` would shadow
+ * the global one in the generated module.
+ */
+// eslint-disable-next-line @typescript-eslint/consistent-indexed-object-style -- a $defs type named Record would shadow the global one in this module
+type _Entries<T> = { [key in string]: T };
+
+/**
  * A problem found while decoding; the public decoders add the type name. Not
  * an `Error`: it is thrown and caught inside the decoders, where capturing a
  * stack trace that nobody sees would halve the rate at which they reject
@@ -274,7 +281,7 @@ class _StrictJsonParser {
   private parseObject(): JsonObject {
     this.enter();
     const text = this.text;
-    const obj: Record<string, JsonValue> = {};
+    const obj: _Entries<JsonValue> = {};
     let order: string[] | undefined;
     this.skipWhitespace();
     if (text.charCodeAt(this.pos) === 0x7d) {

@@ -84,6 +84,87 @@ fn the_typescript_format_check_refuses_a_statement_left_on_one_over_wide_line() 
     assert!(log.contains("is not what Prettier prints"), "the error must say why:\n{log}");
 }
 
+/// C# has no formatter here: its conventions are checked as rules
+/// (`tests/conformance/dotnet/format-check.sh`). A copy of the committed file
+/// whose first `else` is pulled up onto the closing brace (`} else`, K&R
+/// style) and one with a tab-indented line are refused, naming the line.
+#[test]
+fn the_dotnet_conventions_check_refuses_k_and_r_braces_and_tabs() {
+    let script = root().join("tests/conformance/dotnet/format-check.sh");
+    let committed = std::fs::read_to_string(root().join("generated/dotnet/src/Mcptest.Sdk/Coprocess.cs")).expect("committed file");
+    let lines: Vec<&str> = committed.lines().collect();
+    let at = lines
+        .windows(2)
+        .position(|pair| pair[0].trim() == "}" && pair[1].trim() == "else")
+        .expect("the committed file has an else on its own line");
+    let mut k_and_r: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let joined = format!("{} else", k_and_r[at].trim_end());
+    k_and_r[at] = joined;
+    k_and_r.remove(at + 1);
+    let mut tabbed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let indented = tabbed.iter().position(|l| l.starts_with("        ")).expect("an indented line");
+    tabbed[indented] = format!("\t{}", &tabbed[indented][4..]);
+
+    let dir = root().join("target/formatters/dotnet");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let clean = dir.join("clean.cs");
+    std::fs::write(&clean, &committed).expect("write clean copy");
+    let (code, log) = check(&script, &clean);
+    assert_eq!(code, 0, "the committed file must keep the conventions:\n{log}");
+
+    for (name, text, line, rule) in [
+        ("k_and_r.cs", k_and_r.join("\n") + "\n", at + 1, "Allman braces"),
+        ("tabbed.cs", tabbed.join("\n") + "\n", indented + 1, "tab character"),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, text).expect("write broken copy");
+        let (code, log) = check(&script, &file);
+        assert_eq!(code, 1, "{name} must fail the check:\n{log}");
+        assert!(log.contains(&format!("{name}:{line}: ")) && log.contains(rule), "{name}: line {line} and {rule:?} must be named:\n{log}");
+    }
+}
+
+/// The typescript-eslint check (`tests/conformance/typescript/lint.sh`, run by
+/// the TypeScript conformance build) can fail too: a copy of the committed file
+/// without the reasoned exception above its one throw of a plain object is
+/// refused, the finding named, while the untouched copy passes.
+#[test]
+fn the_typescript_lint_refuses_a_copy_whose_throw_of_a_plain_object_lost_its_reasoned_exception() {
+    let script = root().join("tests/conformance/typescript/lint.sh");
+    let committed = std::fs::read_to_string(root().join("generated/typescript/src/coprocess.ts")).expect("committed file");
+    // The one line that throws the runtime's plain `_Problem`, and the
+    // comment above it that disables `only-throw-error` there, saying why.
+    let exception = "  // eslint-disable-next-line @typescript-eslint/only-throw-error -- ";
+    let lines: Vec<&str> = committed.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with(exception)).expect("the committed file disables only-throw-error above one throw");
+    assert_eq!(lines[at + 1], "  throw new _Problem(problem, path);", "the exception covers the throw of a Problem");
+    let mut stripped: Vec<&str> = lines.clone();
+    stripped.remove(at);
+    let stripped = stripped.join("\n") + "\n";
+
+    let dir = root().join("target/formatters/typescript-lint");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let clean = dir.join("clean.ts");
+    let broken = dir.join("unexcepted.ts");
+    std::fs::write(&clean, &committed).expect("write clean copy");
+    std::fs::write(&broken, &stripped).expect("write copy without the exception");
+
+    let (code, log) = check(&script, &clean);
+    if !formatter_available(code, &log, "typescript (eslint)") {
+        return;
+    }
+    assert_eq!(code, 0, "the committed file must pass typescript-eslint:\n{log}");
+
+    let (code, log) = check(&script, &broken);
+    assert_eq!(code, 1, "a throw of a plain object without its exception must fail the lint:\n{log}");
+    // ESLint names the line (1-based: the throw moved up into the removed
+    // comment's place) and the rule.
+    let finding = log.lines().find(|l| l.trim_start().starts_with(&format!("{}:", at + 1)));
+    let finding = finding.unwrap_or_else(|| panic!("the finding must point at the throw, line {}:\n{log}", at + 1));
+    assert!(finding.contains("@typescript-eslint/only-throw-error"), "the finding must name the rule:\n{log}");
+    assert!(log.contains("typescript-eslint has findings"), "the error must say why:\n{log}");
+}
+
 #[test]
 fn the_python_format_check_refuses_a_statement_left_on_one_over_wide_line() {
     let script = root().join("tests/conformance/python/format-check.sh");

@@ -37,9 +37,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
+use codegen::targets::TARGETS;
 use serde_json::Value;
-
-const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
 
 /// The targets whose testees the round trip runs: all six, or the ones
 /// `NAMES_TARGETS` lists (comma-separated), for working on one target.

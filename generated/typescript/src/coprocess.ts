@@ -32,8 +32,6 @@
  * the lane table and the shared message wording.
  */
 
-/* eslint-disable */
-
 /**
  * The coprocess protocol version this SDK speaks; the handshake checks the
  * binary's against it.
@@ -50,6 +48,7 @@ export const MAX_DEPTH = 64;
  * The most containers around an open value (or a closed object or array) of any
  * frame type.
  */
+// eslint-disable-next-line @typescript-eslint/no-inferrable-types -- the runtime reads it as a setting; the literal type would make its `_OPEN_DEPTH >= 0` a constant condition
 const _OPEN_DEPTH: number = 2;
 
 // ---------------------------------------------------------------------------
@@ -316,7 +315,19 @@ export class DecodeError extends Error {
   }
 }
 
-/** A problem found while decoding; the public decoders add the type name. */
+/**
+ * `Record<string, T>`, written out: a `$defs` type named `Record` would shadow
+ * the global one in the generated module.
+ */
+// eslint-disable-next-line @typescript-eslint/consistent-indexed-object-style -- a $defs type named Record would shadow the global one in this module
+type _Entries<T> = { [key in string]: T };
+
+/**
+ * A problem found while decoding; the public decoders add the type name. Not
+ * an `Error`: it is thrown and caught inside the decoders, where capturing a
+ * stack trace that nobody sees would halve the rate at which they reject
+ * frames (docs/benchmarks.md).
+ */
 class _Problem {
   constructor(
     readonly problem: string,
@@ -324,6 +335,13 @@ class _Problem {
   ) {}
 }
 
+/** Stops a read with a `Problem`. */
+function _throwProblem(problem: string, path: string): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Problem captures no stack trace; the public decoders turn it into a DecodeError
+  throw new _Problem(problem, path);
+}
+
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as `_hasOwn.call(obj, key)` (`Object.hasOwn` is ES2022); a wrapper function decodes 1-2% slower (docs/benchmarks.md)
 const _hasOwn = Object.prototype.hasOwnProperty;
 
 /**
@@ -337,7 +355,8 @@ let _documentOrderUsed = false;
 
 /** The keys of `obj` in document order. */
 function _memberKeys(obj: JsonObject): readonly string[] {
-  return (_documentOrderUsed && _documentOrder.get(obj)) || Object.keys(obj);
+  const order = _documentOrderUsed ? _documentOrder.get(obj) : undefined;
+  return order ?? Object.keys(obj);
 }
 
 /**
@@ -378,25 +397,25 @@ class _StrictJsonParser {
     const value = this.parseValue();
     this.skipWhitespace();
     if (this.pos < this.text.length) {
-      throw this.invalid("text after the JSON value");
+      this.throwInvalid("text after the JSON value");
     }
     return value;
   }
 
-  private invalid(what: string): _Problem {
-    return new _Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
+  private throwInvalid(what: string): never {
+    _throwProblem(`invalid JSON: ${what} at offset ${String(this.pos)}`, "$");
   }
 
-  private unexpected(): _Problem {
+  private throwUnexpected(): never {
     if (this.pos >= this.text.length) {
-      return new _Problem("invalid JSON: unexpected end of input", "$");
+      _throwProblem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
     const shown =
       c > 0x20 && c < 0x7f
         ? JSON.stringify(this.text.charAt(this.pos))
         : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
-    return this.invalid(`unexpected character ${shown}`);
+    this.throwInvalid(`unexpected character ${shown}`);
   }
 
   private skipWhitespace(): void {
@@ -433,13 +452,13 @@ class _StrictJsonParser {
         if (c === 0x2d || _isDigit(c)) {
           return this.parseNumber();
         }
-        throw this.unexpected();
+        this.throwUnexpected();
     }
   }
 
   private enter(): void {
     if (++this.depth > MAX_DEPTH) {
-      throw new _Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
+      _throwProblem(`nesting deeper than ${String(MAX_DEPTH)}`, "$");
     }
     this.pos++;
   }
@@ -447,7 +466,7 @@ class _StrictJsonParser {
   private parseObject(): JsonObject {
     this.enter();
     const text = this.text;
-    const obj: { [key: string]: JsonValue } = {};
+    const obj: _Entries<JsonValue> = {};
     let order: string[] | undefined;
     this.skipWhitespace();
     if (text.charCodeAt(this.pos) === 0x7d) {
@@ -458,15 +477,15 @@ class _StrictJsonParser {
     for (;;) {
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x22) {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
       const key = this.parseString();
       if (_hasOwn.call(obj, key)) {
-        throw new _Problem(`duplicate key \`${key}\``, "$");
+        _throwProblem(`duplicate key \`${key}\``, "$");
       }
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x3a) {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
       this.pos++;
       const value = this.parseValue();
@@ -494,7 +513,7 @@ class _StrictJsonParser {
         this.pos++;
         break;
       } else {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
     }
     if (order !== undefined) {
@@ -525,7 +544,7 @@ class _StrictJsonParser {
         this.pos++;
         break;
       } else {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
     }
     this.depth--;
@@ -534,7 +553,7 @@ class _StrictJsonParser {
 
   private parseLiteral<T extends JsonValue>(word: string, value: T): T {
     if (!this.text.startsWith(word, this.pos)) {
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     this.pos += word.length;
     return value;
@@ -559,7 +578,7 @@ class _StrictJsonParser {
       } while (_isDigit(c));
     } else {
       this.pos = i;
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     const integerEnd = i;
     c = text.charCodeAt(i);
@@ -578,14 +597,14 @@ class _StrictJsonParser {
     if (i === integerEnd) {
       if (magnitude > Number.MAX_SAFE_INTEGER) {
         this.pos = start;
-        throw this.invalid("integer outside +-(2^53-1)");
+        this.throwInvalid("integer outside +-(2^53-1)");
       }
       return negative ? -magnitude : magnitude;
     }
     const value = Number(text.slice(start, i));
     if (!Number.isFinite(value)) {
       this.pos = start;
-      throw this.invalid("number overflows a double");
+      this.throwInvalid("number overflows a double");
     }
     return value;
   }
@@ -595,7 +614,7 @@ class _StrictJsonParser {
     const text = this.text;
     if (!_isDigit(text.charCodeAt(i))) {
       this.pos = i;
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     do {
       i++;
@@ -635,18 +654,19 @@ class _StrictJsonParser {
         out += escaped;
         i = this.pos;
       } else if (c < 0x20 || c !== c) {
-        throw c !== c
-          ? this.unexpected()
-          : this.invalid("control character in string");
+        if (c !== c) {
+          this.throwUnexpected();
+        }
+        this.throwInvalid("control character in string");
       } else if (c >= 0xd800 && c <= 0xdbff) {
         const next = text.charCodeAt(i + 1);
         if (!(next >= 0xdc00 && next <= 0xdfff)) {
-          throw this.invalid("lone surrogate");
+          this.throwInvalid("lone surrogate");
         }
         out += text.slice(i, i + 2);
         i += 2;
       } else if (c >= 0xdc00 && c <= 0xdfff) {
-        throw this.invalid("lone surrogate");
+        this.throwInvalid("lone surrogate");
       } else {
         let j = i + 1;
         for (;;) {
@@ -693,7 +713,7 @@ class _StrictJsonParser {
         return this.parseUnicodeEscape(i);
       default:
         this.pos = i;
-        throw this.invalid("invalid escape");
+        this.throwInvalid("invalid escape");
     }
   }
 
@@ -702,7 +722,7 @@ class _StrictJsonParser {
     const unit = this.hex4(i + 2);
     if (unit >= 0xdc00 && unit <= 0xdfff) {
       this.pos = i;
-      throw this.invalid("lone surrogate");
+      this.throwInvalid("lone surrogate");
     }
     if (unit < 0xd800 || unit > 0xdbff) {
       this.pos = i + 6;
@@ -715,7 +735,7 @@ class _StrictJsonParser {
         : -1;
     if (!(low >= 0xdc00 && low <= 0xdfff)) {
       this.pos = i;
-      throw this.invalid("lone surrogate");
+      this.throwInvalid("lone surrogate");
     }
     this.pos = i + 12;
     return String.fromCharCode(unit, low);
@@ -734,7 +754,7 @@ class _StrictJsonParser {
             : -1;
       if (digit < 0) {
         this.pos = k;
-        throw this.invalid("invalid \\u escape");
+        this.throwInvalid("invalid \\u escape");
       }
       unit = unit * 16 + digit;
     }
@@ -841,9 +861,7 @@ function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return (
-    text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value)
-  );
+  return !text.includes("\\u003") && colons - keys === _colonsInStrings(value);
 }
 
 /**
@@ -858,9 +876,7 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   let keys = 0;
   if (Array.isArray(value)) {
-    const items = value as JsonArray;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as JsonValue;
+    for (const item of value as JsonArray) {
       const inner =
         typeof item === "object" && item !== null
           ? _countKeys(item, outer + 1)
@@ -1010,6 +1026,7 @@ function _openValue<T extends JsonValue>(value: T): T {
   if (_counting) {
     const keys = _keysBelow(value, _OPEN_DEPTH);
     if (keys < 0) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the one preallocated Problem (not an Error: see Problem); the quick read's catch sends it to the strict parser
       throw _DOUBTFUL;
     }
     _keysMet += keys;
@@ -1099,24 +1116,24 @@ function _kindOf(value: JsonValue): string {
   }
 }
 
-function _expected(
+function _throwExpected(
   what: string,
   value: JsonValue,
   path: string,
   orNull: boolean,
-): _Problem {
-  return new _Problem(
+): never {
+  _throwProblem(
     `expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`,
     path,
   );
 }
 
-function _unknownField(key: string, path: string): _Problem {
-  return new _Problem(`unknown field \`${key}\``, path);
+function _throwUnknownField(key: string, path: string): never {
+  _throwProblem(`unknown field \`${key}\``, path);
 }
 
-function _missingField(key: string, path: string): _Problem {
-  return new _Problem(`missing field \`${key}\``, path);
+function _throwMissingField(key: string, path: string): never {
+  _throwProblem(`missing field \`${key}\``, path);
 }
 
 const _IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -1144,21 +1161,21 @@ function _readBoolean(
   if (typeof value === "boolean") {
     return value;
   }
-  throw _expected("boolean", value, path, orNull);
+  _throwExpected("boolean", value, path, orNull);
 }
 
 function _readString(value: JsonValue, path: string, orNull: boolean): string {
   if (typeof value === "string") {
     return value;
   }
-  throw _expected("string", value, path, orNull);
+  _throwExpected("string", value, path, orNull);
 }
 
 function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw _expected("integer", value, path, orNull);
+  _throwExpected("integer", value, path, orNull);
 }
 
 function _readIntegerAtLeast(
@@ -1169,7 +1186,10 @@ function _readIntegerAtLeast(
 ): number {
   const n = _readInteger(value, path, orNull);
   if (n < minimum) {
-    throw new _Problem(`expected integer >= ${minimum}, got ${n}`, path);
+    _throwProblem(
+      `expected integer >= ${String(minimum)}, got ${String(n)}`,
+      path,
+    );
   }
   return n;
 }
@@ -1185,7 +1205,7 @@ function _readIntegerOrString(
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw _expected("integer or string", value, path, orNull);
+  _throwExpected("integer or string", value, path, orNull);
 }
 
 function _readEnum<T extends string>(
@@ -1195,17 +1215,14 @@ function _readEnum<T extends string>(
   allowed: readonly T[],
 ): T {
   if (typeof value !== "string") {
-    throw _expected("string", value, path, orNull);
+    _throwExpected("string", value, path, orNull);
   }
-  if ((allowed as readonly string[]).indexOf(value) < 0) {
+  if (!(allowed as readonly string[]).includes(value)) {
     const wanted =
       allowed.length === 1
         ? JSON.stringify(allowed[0])
         : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new _Problem(
-      `expected ${wanted}, got ${JSON.stringify(value)}`,
-      path,
-    );
+    _throwProblem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
   }
   return value as T;
 }
@@ -1218,7 +1235,7 @@ function _readObject(
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
-  throw _expected("object", value, path, orNull);
+  _throwExpected("object", value, path, orNull);
 }
 
 function _readArray(
@@ -1229,7 +1246,7 @@ function _readArray(
   if (Array.isArray(value)) {
     return value as JsonArray;
   }
-  throw _expected("array", value, path, orNull);
+  _throwExpected("array", value, path, orNull);
 }
 
 function _readArrayOf<T>(
@@ -1243,7 +1260,7 @@ function _readArrayOf<T>(
   for (let i = 0; i < items.length; i++) {
     out[i] = readItem(
       items[i] as JsonValue,
-      path === _UNTRACED ? _UNTRACED : `${path}[${i}]`,
+      path === _UNTRACED ? _UNTRACED : `${path}[${String(i)}]`,
     );
   }
   return out;
@@ -1254,9 +1271,9 @@ function _readMapOf<T>(
   path: string,
   orNull: boolean,
   readEntry: (entry: JsonValue, entryPath: string) => T,
-): { [key: string]: T } {
+): _Entries<T> {
   const obj = _readObject(value, path, orNull);
-  const out: { [key: string]: T } = {};
+  const out: _Entries<T> = {};
   for (const key of _memberKeys(obj)) {
     _keysMet++;
     const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
@@ -1285,9 +1302,10 @@ function _pickVariant(
 ): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
-    if (_hasOwn.call(obj, discriminators[i] as string)) {
+    const discriminator = discriminators[i];
+    if (discriminator !== undefined && _hasOwn.call(obj, discriminator)) {
       if (found >= 0) {
-        throw new _Problem(
+        _throwProblem(
           discriminators.length === 2
             ? `both ${_listOf(discriminators, " and ")}`
             : `more than one of ${_listOf(discriminators, ", ")}`,
@@ -1298,7 +1316,7 @@ function _pickVariant(
     }
   }
   if (found < 0) {
-    throw new _Problem(
+    _throwProblem(
       discriminators.length === 2
         ? `neither ${_listOf(discriminators, " nor ")}`
         : `none of ${_listOf(discriminators, ", ")}`,
@@ -1330,7 +1348,7 @@ function _writeArray<T>(
 }
 
 function _writeMap<T>(
-  entries: { readonly [key: string]: T },
+  entries: _Entries<T>,
   writeEntry: (entry: T) => string,
 ): string {
   let out = "{";
@@ -1416,11 +1434,11 @@ function readCacheSetModeParams(
         mode = readCacheMode(member, _pathTo(path, ".mode"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (mode === undefined) {
-    throw _missingField("mode", path);
+    _throwMissingField("mode", path);
   }
   return { mode };
 }
@@ -1498,17 +1516,17 @@ function readCacheSetModeResult(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (mode === undefined) {
-    throw _missingField("mode", path);
+    _throwMissingField("mode", path);
   }
   if (previousMode === undefined) {
-    throw _missingField("previous_mode", path);
+    _throwMissingField("previous_mode", path);
   }
   if (entries === undefined) {
-    throw _missingField("entries", path);
+    _throwMissingField("entries", path);
   }
   return { mode, previousMode, entries };
 }
@@ -1603,11 +1621,11 @@ function readCallParams(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (tool === undefined) {
-    throw _missingField("tool", path);
+    _throwMissingField("tool", path);
   }
   const out: _Mutable<CallParams> = { tool };
   if (arguments_ !== undefined) {
@@ -1691,11 +1709,11 @@ function readCallPromptParams(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (name === undefined) {
-    throw _missingField("name", path);
+    _throwMissingField("name", path);
   }
   const out: _Mutable<CallPromptParams> = { name };
   if (arguments_ !== undefined) {
@@ -1773,14 +1791,14 @@ function readCallPromptResult(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (description === undefined) {
-    throw _missingField("description", path);
+    _throwMissingField("description", path);
   }
   if (messages === undefined) {
-    throw _missingField("messages", path);
+    _throwMissingField("messages", path);
   }
   return { description, messages };
 }
@@ -1948,11 +1966,11 @@ function readCassetteSetModeParams(
         path_ = _readString(member, _pathTo(path, ".path"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (mode === undefined) {
-    throw _missingField("mode", path);
+    _throwMissingField("mode", path);
   }
   const out: _Mutable<CassetteSetModeParams> = { mode };
   if (path_ !== undefined) {
@@ -2043,17 +2061,17 @@ function readCassetteSetModeResult(
             : _readString(member, _pathTo(path, ".path"), true);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (mode === undefined) {
-    throw _missingField("mode", path);
+    _throwMissingField("mode", path);
   }
   if (previousMode === undefined) {
-    throw _missingField("previous_mode", path);
+    _throwMissingField("previous_mode", path);
   }
   if (path_ === undefined) {
-    throw _missingField("path", path);
+    _throwMissingField("path", path);
   }
   return { mode, previousMode, path: path_ };
 }
@@ -2098,7 +2116,7 @@ export function encodeCassetteSetModeResult(
 }
 
 /** The params of a method that takes none: omitted, or an empty object. */
-export type EmptyParams = { [key: string]: never };
+export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(
   value: JsonValue,
@@ -2108,7 +2126,7 @@ function readEmptyParams(
   const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
     if (_hasOwn.call(obj, key)) {
-      throw _unknownField(key, path);
+      _throwUnknownField(key, path);
     }
   }
   return {};
@@ -2134,6 +2152,7 @@ export function decodeEmptyParamsValue(value: JsonValue): EmptyParams {
  * Encodes a `EmptyParams` as one line of JSON text (no newline inside or at the
  * end).
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- every encoder takes its value; an empty object has nothing to read from it
 export function encodeEmptyParams(_value: EmptyParams): string {
   return "{}";
 }
@@ -2180,14 +2199,14 @@ function readErrorObject(
         data = _openValue(member);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (code === undefined) {
-    throw _missingField("code", path);
+    _throwMissingField("code", path);
   }
   if (message === undefined) {
-    throw _missingField("message", path);
+    _throwMissingField("message", path);
   }
   const out: _Mutable<ErrorObject> = { code, message };
   if (data !== undefined) {
@@ -2268,17 +2287,17 @@ function readErrorResponse(
         error = readErrorObject(member, _pathTo(path, ".error"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (error === undefined) {
-    throw _missingField("error", path);
+    _throwMissingField("error", path);
   }
   return { jsonrpc, id, error };
 }
@@ -2358,11 +2377,11 @@ function readHandshakeParams(
         sdkVersion = _readString(member, _pathTo(path, ".sdk_version"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw _missingField("protocol_version", path);
+    _throwMissingField("protocol_version", path);
   }
   const out: _Mutable<HandshakeParams> = { protocolVersion };
   if (sdk !== undefined) {
@@ -2450,14 +2469,14 @@ function readHandshakeResult(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw _missingField("protocol_version", path);
+    _throwMissingField("protocol_version", path);
   }
   if (binaryVersion === undefined) {
-    throw _missingField("binary_version", path);
+    _throwMissingField("binary_version", path);
   }
   return { protocolVersion, binaryVersion };
 }
@@ -2569,26 +2588,26 @@ function readInitializeResult(
             : _readString(member, _pathTo(path, ".instructions"), true);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (era === undefined) {
-    throw _missingField("era", path);
+    _throwMissingField("era", path);
   }
   if (mcpProtocolVersion === undefined) {
-    throw _missingField("mcp_protocol_version", path);
+    _throwMissingField("mcp_protocol_version", path);
   }
   if (serverName === undefined) {
-    throw _missingField("server_name", path);
+    _throwMissingField("server_name", path);
   }
   if (serverVersion === undefined) {
-    throw _missingField("server_version", path);
+    _throwMissingField("server_version", path);
   }
   if (capabilities === undefined) {
-    throw _missingField("capabilities", path);
+    _throwMissingField("capabilities", path);
   }
   if (instructions === undefined) {
-    throw _missingField("instructions", path);
+    _throwMissingField("instructions", path);
   }
   return {
     era,
@@ -2705,11 +2724,11 @@ function readListResourcesResult(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (resources === undefined) {
-    throw _missingField("resources", path);
+    _throwMissingField("resources", path);
   }
   return { resources };
 }
@@ -2775,11 +2794,11 @@ function readListToolsResult(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (tools === undefined) {
-    throw _missingField("tools", path);
+    _throwMissingField("tools", path);
   }
   return { tools };
 }
@@ -2921,7 +2940,7 @@ export function encodeParams(value: Params): string {
 }
 
 /** A prompt's arguments: argument name to string value. */
-export type PromptArguments = { readonly [key: string]: string };
+export type PromptArguments = Readonly<Record<string, string>>;
 
 function readPromptArguments(
   value: JsonValue,
@@ -2981,11 +3000,11 @@ function readReadResourceParams(
         uri = _readString(member, _pathTo(path, ".uri"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (uri === undefined) {
-    throw _missingField("uri", path);
+    _throwMissingField("uri", path);
   }
   return { uri };
 }
@@ -3049,11 +3068,11 @@ function readReadResourceResult(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (contents === undefined) {
-    throw _missingField("contents", path);
+    _throwMissingField("contents", path);
   }
   return { contents };
 }
@@ -3126,14 +3145,14 @@ function readReporterFlushResult(
             : _readString(member, _pathTo(path, ".path"), true);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (written === undefined) {
-    throw _missingField("written", path);
+    _throwMissingField("written", path);
   }
   if (path_ === undefined) {
-    throw _missingField("path", path);
+    _throwMissingField("path", path);
   }
   return { written, path: path_ };
 }
@@ -3201,11 +3220,11 @@ function readReporterSetUploadParams(
         path_ = _readString(member, _pathTo(path, ".path"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (enabled === undefined) {
-    throw _missingField("enabled", path);
+    _throwMissingField("enabled", path);
   }
   const out: _Mutable<ReporterSetUploadParams> = { enabled };
   if (path_ !== undefined) {
@@ -3301,17 +3320,17 @@ function readReporterStatus(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (enabled === undefined) {
-    throw _missingField("enabled", path);
+    _throwMissingField("enabled", path);
   }
   if (path_ === undefined) {
-    throw _missingField("path", path);
+    _throwMissingField("path", path);
   }
   if (pending === undefined) {
-    throw _missingField("pending", path);
+    _throwMissingField("pending", path);
   }
   return { enabled, path: path_, pending };
 }
@@ -3391,17 +3410,17 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
         params = readParams(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (method === undefined) {
-    throw _missingField("method", path);
+    _throwMissingField("method", path);
   }
   const out: _Mutable<Request> = { jsonrpc, id, method };
   if (params !== undefined) {
@@ -3529,7 +3548,7 @@ export function encodeResponse(value: Response): string {
 /**
  * The result of `mcp.shutdown`: an empty object, sent before the binary exits.
  */
-export type ShutdownResult = { [key: string]: never };
+export type ShutdownResult = Record<string, never>;
 
 function readShutdownResult(
   value: JsonValue,
@@ -3539,7 +3558,7 @@ function readShutdownResult(
   const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
     if (_hasOwn.call(obj, key)) {
-      throw _unknownField(key, path);
+      _throwUnknownField(key, path);
     }
   }
   return {};
@@ -3565,6 +3584,7 @@ export function decodeShutdownResultValue(value: JsonValue): ShutdownResult {
  * Encodes a `ShutdownResult` as one line of JSON text (no newline inside or at
  * the end).
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- every encoder takes its value; an empty object has nothing to read from it
 export function encodeShutdownResult(_value: ShutdownResult): string {
   return "{}";
 }
@@ -3605,17 +3625,17 @@ function readSuccessResponse(
         result = _openValue(member);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (result === undefined) {
-    throw _missingField("result", path);
+    _throwMissingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -3705,11 +3725,11 @@ function readToolCallPassthrough(
         meta = readMcpObject(member, _pathTo(path, "._meta"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (content === undefined) {
-    throw _missingField("content", path);
+    _throwMissingField("content", path);
   }
   const out: _Mutable<ToolCallPassthrough> = { content };
   if (structuredContent !== undefined) {
@@ -3829,23 +3849,23 @@ function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (success === undefined) {
-    throw _missingField("success", path);
+    _throwMissingField("success", path);
   }
   if (data === undefined) {
-    throw _missingField("data", path);
+    _throwMissingField("data", path);
   }
   if (text === undefined) {
-    throw _missingField("text", path);
+    _throwMissingField("text", path);
   }
   if (error === undefined) {
-    throw _missingField("error", path);
+    _throwMissingField("error", path);
   }
   if (durationMs === undefined) {
-    throw _missingField("duration_ms", path);
+    _throwMissingField("duration_ms", path);
   }
   return { success, data, text, error, durationMs };
 }
@@ -3940,17 +3960,17 @@ function readRequestOf<P>(
         params = readP(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (method === undefined) {
-    throw _missingField("method", path);
+    _throwMissingField("method", path);
   }
   const out: _Mutable<RequestOf<P>> = { jsonrpc, id, method };
   if (params !== undefined) {
@@ -4035,17 +4055,17 @@ function readSuccessResponseOf<R>(
         result = readR(member, _pathTo(path, ".result"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (result === undefined) {
-    throw _missingField("result", path);
+    _throwMissingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -4204,7 +4224,7 @@ function _decodeAt<T>(
     return decode(value);
   } catch (e) {
     if (e instanceof DecodeError) {
-      throw new _Problem(
+      _throwProblem(
         e.problem,
         path === _UNTRACED ? _UNTRACED : path + e.path.slice(1),
       );
@@ -4298,7 +4318,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
 
 /** Whether `name` is a `$defs` name. */
 export function isTypeName(name: string): name is TypeName {
-  return (TYPE_NAMES as readonly string[]).indexOf(name) >= 0;
+  return (TYPE_NAMES as readonly string[]).includes(name);
 }
 
 /**

@@ -2,7 +2,8 @@
 # Builds the .NET testee: finds or installs a .NET Core 3.1 toolchain under
 # target/toolchains/dotnet, compiles the generated Coprocess.cs and every
 # golden copy as libraries (C# 8, nullable enabled, warnings as errors, XML
-# docs checked), then compiles the testee against the generated file.
+# docs checked), and runtime.cs on its own; checks their layout conventions
+# (format-check.sh); then compiles the testee against the generated file.
 # Usage: tests/conformance/dotnet/build.sh [OUTPUT_ROOT]   (default: generated)
 set -euo pipefail
 
@@ -79,7 +80,8 @@ csc() {
 # --- strict checks: the generated file and every golden copy ------------------
 mkdir -p "$BUILD"
 [ -f "$OUTPUT_ROOT/$REL" ] || { echo "error: $OUTPUT_ROOT/$REL does not exist (run cargo run -p codegen)" >&2; exit 1; }
-inputs=("$OUTPUT_ROOT/$REL" "$HERE/Testee.cs")
+RUNTIME="$ROOT/codegen/src/targets/dotnet/runtime.cs"
+inputs=("$OUTPUT_ROOT/$REL" "$HERE/Testee.cs" "$RUNTIME")
 for file in "$ROOT"/codegen/tests/golden/*/"$REL"; do [ -f "$file" ] && inputs+=("$file"); done
 if checked_before "$BUILD/.checked" "${inputs[@]}" && [ -f "$BUILD/testee.dll" ]; then
     echo "dotnet: ${#inputs[@]} input(s) unchanged since they passed; testee up to date" >&2
@@ -91,7 +93,18 @@ else
         csc -target:library -doc:"$BUILD/$name.xml" -out:"$BUILD/$name.dll" "$file"
         checked=$((checked + 1))
     done
+    # The runtime, a real C# file, on its own: a stub stands in for the two
+    # generated members it names (Coprocess.MaxDepth, CoprocessCodecs.Find).
+    printf '%s\n' 'namespace Mcptest.Sdk' '{' \
+        '    internal static class Coprocess' '    {' '        internal const int MaxDepth = 64;' '    }' '' \
+        '    internal static class CoprocessCodecs' '    {' '        internal static object? Find(System.Type type) => null;' '    }' '}' >"$BUILD/runtime-stub.cs"
+    csc -target:library -doc:"$BUILD/runtime.xml" -out:"$BUILD/runtime.dll" "$RUNTIME" "$BUILD/runtime-stub.cs"
+    checked=$((checked + 1))
     echo "dotnet: $checked file(s) compile cleanly (C# 8, nullable, warnings as errors)" >&2
+    # No .NET formatter can be had here: the layout conventions, as rules.
+    bash "$HERE/format-check.sh" "$OUTPUT_ROOT/$REL" "$ROOT"/codegen/tests/golden/*/"$REL" "$RUNTIME" ||
+        { echo "error: C# layout conventions broken (above)" >&2; exit 1; }
+    echo "dotnet: the generated files and runtime.cs keep the .NET layout conventions" >&2
 
     # --- the testee ----------------------------------------------------------------
     csc -target:exe -out:"$BUILD/testee.dll" "$HERE/Testee.cs" "$OUTPUT_ROOT/$REL"

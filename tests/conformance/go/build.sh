@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Go conformance testee and runs the strict checks (header,
-# gofmt -l, go vet) on <OUTPUT_ROOT>/go/coprocess.go and on every golden copy
-# under codegen/tests/golden/*/go/coprocess.go.
+# gofmt -l, go vet, staticcheck) on <OUTPUT_ROOT>/go/coprocess.go and on every
+# golden copy under codegen/tests/golden/*/go/coprocess.go, and gofmt + go vet
+# on the runtime file codegen/src/targets/go/runtime.go.
 #
 # usage: tests/conformance/go/build.sh [OUTPUT_ROOT]   (default: generated)
 # exit: 0 ok, 1 a check or the build failed (or no toolchain with CI=true),
@@ -144,6 +145,22 @@ for golden in "$ROOT"/codegen/tests/golden/*/go/coprocess.go; do
   schema="$(basename "$(dirname "$(dirname "$golden")")")"
   check_file "$golden" "golden-$schema"
 done
+
+# The runtime, a real Go file of package mcptest, checked as written: gofmt,
+# and go vet with a stub for the one generated name it uses (MaxDepth). Its
+# unused helpers are pruned per schema by codegen, so staticcheck (U1000)
+# runs on the generated files above, not here.
+RUNTIME="$ROOT/codegen/src/targets/go/runtime.go"
+if [ -n "$("$GOFMT" -l "$RUNTIME")" ]; then
+  echo "FAIL ${RUNTIME#"$ROOT"/}: not gofmt-clean:" >&2
+  "$GOFMT" -d "$RUNTIME" | head -n 40 >&2
+  FAILED=1
+fi
+RUNTIME_DIR="$WORK/check/runtime"
+rm -rf "$RUNTIME_DIR" && module_with "$RUNTIME_DIR" "$RUNTIME"
+printf 'package mcptest\n\n// MaxDepth stands in for the generated limit.\nconst MaxDepth = 64\n' >"$RUNTIME_DIR/mcptest/limits.go"
+(cd "$RUNTIME_DIR" && "$GO" vet ./...) || { echo "FAIL ${RUNTIME#"$ROOT"/}: go vet" >&2; FAILED=1; }
+echo "checked ${RUNTIME#"$ROOT"/}" >&2
 
 # The testee: the generated file plus main.go, standard library only.
 SRC="$WORK/testee-src"

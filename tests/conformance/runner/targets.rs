@@ -9,8 +9,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-/// The testees, in listing order.
-pub const TESTEES: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
+/// The testees, in listing order: one per codegen target.
+pub const TESTEES: &[&str] = codegen::targets::TARGETS;
 /// The in-process checkers.
 pub const LIBRARY: &str = "rust-lib";
 pub const VALIDATOR: &str = "jsonschema";

@@ -8,7 +8,10 @@
 #     = generated) and every golden copy under codegen/tests/golden/*/ with the
 #     strictest tsc flags, under both, and checks that each, and the runtime
 #     template codegen/src/targets/typescript/runtime.ts, is exactly what the
-#     pinned Prettier prints (format-check.sh);
+#     pinned Prettier prints (format-check.sh), and lints each and the
+#     template with typescript-eslint's strict-type-checked and
+#     stylistic-type-checked configs (eslint.config.mjs), failing with the
+#     findings;
 # (c) compiles the testee with the generated file into target/conformance/typescript.
 # Exit 0 on success; 3 (or 1 when CI=true) when no toolchain can be had.
 set -euo pipefail
@@ -29,7 +32,8 @@ node_major() {
 
 # (a) node and npm: PATH first. On a fresh Debian machine, Debian's nodejs and
 # npm packages (apt is the only registry that ships node itself); then the
-# pinned typescript from the npm registry into node_modules/ (gitignored).
+# pinned typescript, prettier and eslint from the npm registry into
+# node_modules/ (gitignored).
 have_node() {
   command -v node >/dev/null && command -v npm >/dev/null && [ "$(node_major node)" -ge 18 ]
 }
@@ -49,7 +53,8 @@ tsc="$here/node_modules/.bin/tsc"
 tsc_current="$here/node_modules/typescript-current/bin/tsc"
 lock="$here/package-lock.json"
 stamp="$here/node_modules/.package-lock.json"
-if [ ! -x "$tsc" ] || [ ! -x "$tsc_current" ] || [ "$lock" -nt "$stamp" ]; then
+eslint="$here/node_modules/.bin/eslint"
+if [ ! -x "$tsc" ] || [ ! -x "$tsc_current" ] || [ ! -x "$eslint" ] || [ "$lock" -nt "$stamp" ]; then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || missing "typescript from the npm registry (npm ci failed)"
 fi
 
@@ -58,6 +63,7 @@ if [ ! -f "$output_root/$file" ]; then
   echo "error: $output_root/$file does not exist; run: cargo run -p codegen -- --out $output_root" >&2
   exit 1
 fi
+# (tsconfig.json gives typescript-eslint the same options: keep the two alike.)
 strict=(--strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes --noImplicitOverride
   --noPropertyAccessFromIndexSignature --noImplicitReturns --noFallthroughCasesInSwitch
   --noUnusedLocals --noUnusedParameters --forceConsistentCasingInFileNames
@@ -67,14 +73,18 @@ candidates=("$output_root/$file")
 for golden in codegen/tests/golden/*/"$file"; do
   [ -f "$golden" ] && candidates+=("$golden")
 done
-if checked_before "$out/.checked" "${candidates[@]}" "$here"/*.ts "$here/format-check.sh" codegen/src/targets/typescript/runtime.ts && [ -f "$out/dist/testee.js" ]; then
+runtime=codegen/src/targets/typescript/runtime.ts
+inputs=("${candidates[@]}" "$here"/*.ts "$here/format-check.sh" "$here/lint.sh" "$here/eslint.config.mjs" "$here/tsconfig.json"
+  "$here/lint/runtime-stub.d.ts" "$lock" "$runtime")
+if checked_before "$out/.checked" "${inputs[@]}" && [ -f "$out/dist/testee.js" ]; then
   echo "typescript: ${#candidates[@]} file(s) unchanged since they passed; $out/dist/testee.js up to date" >&2
   exit 0
 fi
 # Each file is an ES module, so one tsc run checks them all independently.
 "$tsc" "${strict[@]}" --noEmit "${candidates[@]}"
 "$tsc_current" "${strict[@]}" --noEmit "${candidates[@]}"
-"$here/format-check.sh" "${candidates[@]}" codegen/src/targets/typescript/runtime.ts
+"$here/format-check.sh" "${candidates[@]}" "$runtime"
+"$here/lint.sh" "${candidates[@]}" "$runtime"
 checked=${#candidates[@]}
 
 # (c) the testee: the generated file and testee.ts, compiled to ES modules.
@@ -83,5 +93,5 @@ cp "$output_root/$file" "$out/src/coprocess.ts"
 cp "$here"/*.ts "$out/src/"
 "$tsc" "${strict[@]}" --outDir "$out/dist" "$out/src/"*.ts
 echo '{"type": "module"}' >"$out/dist/package.json"
-mark_checked "$out/.checked" "${candidates[@]}" "$here"/*.ts "$here/format-check.sh" codegen/src/targets/typescript/runtime.ts
+mark_checked "$out/.checked" "${inputs[@]}"
 echo "typescript: checked $checked file(s), built $out/dist/testee.js" >&2

@@ -4,14 +4,15 @@
 //! by-name registry), one class or enum per `$defs` entry with a strict
 //! decoder (`Decode` from text, `FromJson` from a `JsonElement`) and a
 //! one-line encoder (`ToJson`), and the strict JSON runtime
-//! (`runtime.cs`, emitted verbatim) built on System.Text.Json.
+//! (`runtime.cs`, a real C# file whose namespace body is emitted verbatim)
+//! built on System.Text.Json.
 
-mod api;
 mod claims;
+mod codecs;
 mod docs;
 mod envelopes;
-mod fast;
 mod names;
+mod protocol;
 mod types;
 
 use crate::model::Contract;
@@ -20,8 +21,21 @@ use crate::targets::{header_text, Files};
 /// Where the file goes under the output root.
 pub const PATH: &str = "dotnet/src/Mcptest.Sdk/Coprocess.cs";
 
-/// The strict JSON runtime, the same for every schema.
-pub const RUNTIME: &str = include_str!("runtime.cs");
+/// `runtime.cs` as written: a real C# file (its usings, then `namespace
+/// Mcptest.Sdk` holding the runtime), the same for every schema.
+pub const RUNTIME_FILE: &str = include_str!("runtime.cs");
+
+/// The runtime's declarations: the body of its namespace block.
+fn runtime_body() -> &'static str {
+    let body = RUNTIME_FILE.split_once("\nnamespace Mcptest.Sdk\n{\n").map_or(RUNTIME_FILE, |(_, body)| body);
+    body.strip_suffix("}\n").unwrap_or(body)
+}
+
+/// The namespaces the runtime imports (`System`, `System.Text.Json`, ...),
+/// which the generated file imports in the same order.
+fn runtime_usings() -> impl Iterator<Item = &'static str> {
+    RUNTIME_FILE.lines().filter_map(|line| line.strip_prefix("using ")?.strip_suffix(';'))
+}
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let text = render(contract);
@@ -40,20 +54,20 @@ fn render(contract: &Contract) -> String {
     out.line(0, "// </auto-generated>");
     out.line(0, "#nullable enable");
     out.blank();
-    for using in ["System", "System.Buffers", "System.Collections.Generic", "System.Globalization", "System.Text", "System.Text.Json"] {
+    for using in runtime_usings() {
         out.line(0, &format!("using {using};"));
     }
     out.blank();
     out.line(0, "namespace Mcptest.Sdk");
     out.line(0, "{");
-    api::render(&mut out, contract);
+    protocol::render(&mut out, contract);
     for def in contract.types.values() {
         out.blank();
         types::render(&mut out, contract, def);
     }
     envelopes::render(&mut out, contract);
     out.blank();
-    out.raw(RUNTIME);
+    out.raw(runtime_body());
     out.line(0, "}");
     out.text
 }
@@ -65,7 +79,7 @@ pub fn keyword_sets() -> Vec<&'static [&'static str]> {
 
 /// The runtime template(s), as written.
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![RUNTIME]
+    vec![runtime_body()]
 }
 
 /// Every name this target declares where a schema name can reach
@@ -105,5 +119,18 @@ impl Out {
         self.line(level, "{");
         body(self);
         self.line(level, "}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_runtime_body_is_the_namespace_block_and_its_usings_are_read() {
+        let body = super::runtime_body();
+        assert!(body.starts_with("    /// <summary>"), "{}", &body[..40]);
+        assert!(body.ends_with("    }\n") && !body.contains("namespace Mcptest.Sdk"));
+        let usings: Vec<&str> = super::runtime_usings().collect();
+        assert_eq!(usings.first(), Some(&"System"));
+        assert!(usings.contains(&"System.Text.Json"));
     }
 }

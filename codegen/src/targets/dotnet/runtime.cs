@@ -1,3 +1,21 @@
+// The schema-independent part of Coprocess.cs: the decode errors, the strict JSON
+// runtime on System.Text.Json and the codec plumbing every generated type calls.
+// Codegen's .NET target splices the namespace body below into the generated file,
+// after the generated types, with the usings of this file. It names two generated
+// members, Coprocess.MaxDepth and CoprocessCodecs.Find. The .NET conformance build
+// compiles this file on its own (C# 8, nullable, warnings as errors) against a stub
+// for them.
+#nullable enable
+
+using System;
+using System.Buffers;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+
+namespace Mcptest.Sdk
+{
     /// <summary>
     /// The error a strict decoder throws. Its message is <c>{Type}: {problem}</c> for a problem at the
     /// root and <c>{Type}: {problem} at {path}</c> below it, where <c>{Type}</c> is the type being decoded.
@@ -987,3 +1005,4 @@
             write(builder, value);
         }
     }
+}

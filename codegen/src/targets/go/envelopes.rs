@@ -13,15 +13,10 @@ use std::fmt::Write as _;
 
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
-use super::codec::pick_variant;
-use super::names::{comment, string_lit};
+use super::codecs::pick_variant;
+use super::docs::comment;
+use super::names::string_lit;
 use super::Ctx;
-
-macro_rules! line {
-    ($out:expr, $($arg:tt)*) => {{
-        writeln!($out, $($arg)*).ok();
-    }};
-}
 
 /// The JSON-RPC envelopes, the member each one leaves open, and its type parameter.
 const OPEN_MEMBERS: &[(&str, &str, &str)] = &[("Request", "params", "P"), ("SuccessResponse", "result", "R")];

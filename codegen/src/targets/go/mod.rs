@@ -8,12 +8,19 @@
 //! the schema-independent runtime (strict JSON parser, kind checks, writer).
 //! The output is gofmt-clean as emitted.
 
-mod api;
+/// Appends a formatted line (writing into a String cannot fail).
+macro_rules! line {
+    ($out:expr, $($arg:tt)*) => {{
+        writeln!($out, $($arg)*).ok();
+    }};
+}
+
 mod claims;
-mod codec;
+mod codecs;
+mod docs;
 mod envelopes;
-mod handshake;
 mod names;
+mod protocol;
 mod runtime;
 mod types;
 
@@ -56,7 +63,7 @@ pub fn keyword_sets() -> Vec<&'static [&'static str]> {
 
 /// The runtime template(s), as written.
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![runtime::RUNTIME]
+    vec![runtime::body()]
 }
 
 /// Every name this target declares where a schema name can reach
@@ -91,7 +98,7 @@ fn render(contract: &Contract) -> String {
     // Only the helpers this schema's code reaches, and only the imports they
     // and it use: no dead code, whatever the schema (staticcheck's U1000).
     let body = out;
-    let runtime = prune::prune(runtime::RUNTIME, &body, private_name);
+    let runtime = prune::prune(runtime::body(), &body, private_name);
     let mut out = preamble(contract, &format!("{body}{runtime}"));
     out.push_str(&body);
     out.push('\n');
@@ -128,15 +135,15 @@ fn preamble(contract: &Contract, code: &str) -> String {
         "Package mcptest holds the {}, generated from {}: {}",
         contract.title, contract.source, contract.description
     );
-    names::comment(&mut out, 0, &doc);
+    docs::comment(&mut out, 0, &doc);
     out.push_str("//\n");
-    names::comment(
+    docs::comment(
         &mut out,
         0,
         &format!("Regenerate with `{REGENERATE_COMMAND}`; change the schema, not this file."),
     );
     out.push_str("package mcptest\n\nimport (\n");
-    for import in runtime::IMPORTS {
+    for import in runtime::imports() {
         let package = import.rsplit('/').next().unwrap_or(import);
         if uses_package(&code, package) {
             out.push_str(&format!("\t\"{import}\"\n"));

@@ -13,7 +13,8 @@
 
 use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
-use super::names::{comment, doc_sentence, exported, pascal_words, string_lit};
+use super::docs::{comment, doc_sentence};
+use super::names::{exported, pascal_words, string_lit};
 use super::Ctx;
 
 /// The exported methods of a generated struct type.

@@ -26,7 +26,7 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
         scope.schema(format!("encode{s}"), of("encoder"), &pointer)?;
         match def.kind {
             TypeKind::StringEnum(_) => scope.schema(values_constant(&def.name), of("values"), &pointer)?,
-            TypeKind::Union(_) => scope.schema(super::decode::variants_constant(&def.name), of("discriminators"), &pointer)?,
+            TypeKind::Union(_) => scope.schema(super::codecs::variants_constant(&def.name), of("discriminators"), &pointer)?,
             _ => {}
         }
     }

@@ -8,10 +8,9 @@
 
 use crate::model::{Contract, Ty, TypeDef, TypeKind, UnionVariant};
 
-use super::decode::read_object;
-use super::encode::write_object;
+use super::codecs::{read_object, write_object};
+use super::layout::Out;
 use super::names::{js_string, property, stem, type_name};
-use super::out::Out;
 use super::types::declare_object;
 
 /// The JSON-RPC envelopes, the member each one leaves open, its type
@@ -43,7 +42,7 @@ pub fn render(out: &mut Out, contract: &Contract) {
     section(out);
     let success_typed = envelopes.iter().any(|(def, _)| def.name == "SuccessResponse");
     for (def, (_, member, param, example)) in envelopes {
-        typed_object(out, def, member, param, example);
+        typed_object(out, contract, def, member, param, example);
     }
     if success_typed {
         response_of(out, contract);
@@ -63,7 +62,7 @@ fn section(out: &mut Out) {
 }
 
 /// `RequestOf<P>` or `SuccessResponseOf<R>`: the type, its reader, decoder and encoder.
-fn typed_object(out: &mut Out, def: &TypeDef, member: &str, param: &str, example: &str) {
+fn typed_object(out: &mut Out, contract: &Contract, def: &TypeDef, member: &str, param: &str, example: &str) {
     let TypeKind::Object(object) = &def.kind else { return };
     let mut typed = object.clone();
     for field in typed.fields.iter_mut().filter(|f| f.name == member) {
@@ -76,7 +75,7 @@ fn typed_object(out: &mut Out, def: &TypeDef, member: &str, param: &str, example
         "A `{}` whose `{member}` is decoded as `{param}`, the generated type the method table names for the method.",
         def.name
     ));
-    declare_object(out, &name, &typed);
+    declare_object(out, contract, &name, &typed);
     out.blank();
     out.line(format!(
         "function read{stem}<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: _Reader<{param}>): {name} {{"
@@ -212,7 +211,7 @@ fn registry(out: &mut Out, contract: &Contract) {
     out.line("    return decode(value);");
     out.line("  } catch (e) {");
     out.line("    if (e instanceof DecodeError) {");
-    out.line("      throw new _Problem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));");
+    out.line("      _throwProblem(e.problem, path === _UNTRACED ? _UNTRACED : path + e.path.slice(1));");
     out.line("    }");
     out.line("    throw e;");
     out.line("  } finally {");

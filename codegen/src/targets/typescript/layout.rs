@@ -6,7 +6,8 @@
 //! conditional expressions, arrows, array and object literals, assignments,
 //! `return`/`throw`, function headers and union type aliases) and builds the
 //! document Prettier builds for it (`prettier --debug-print-doc` shows it),
-//! which the shared [`crate::printer`] lays out.
+//! which the shared [`crate::printer`] lays out. [`Out`], the text being
+//! generated, passes every statement through [`statement`].
 //!
 //! A line this module cannot read is returned unchanged; the conformance
 //! build's `prettier --check` over the committed file and every golden is
@@ -17,6 +18,41 @@ mod parse;
 
 /// Prettier's default `printWidth`.
 pub const WIDTH: usize = 80;
+
+/// The text of the file being generated.
+#[derive(Default)]
+pub(super) struct Out {
+    buf: String,
+}
+
+impl Out {
+    /// Appends one statement, written on one line; one too wide for Prettier's
+    /// width is laid out as Prettier lays it out ([`statement`]).
+    pub fn line(&mut self, text: impl AsRef<str>) {
+        self.buf.push_str(&statement(text.as_ref()));
+        self.buf.push('\n');
+    }
+
+    /// Appends an empty line, unless the text already ends with one (Prettier
+    /// keeps at most one).
+    pub fn blank(&mut self) {
+        if !self.buf.ends_with("\n\n") {
+            self.buf.push('\n');
+        }
+    }
+
+    /// A section banner.
+    pub fn section(&mut self, title: &str) {
+        self.blank();
+        self.line("// ---------------------------------------------------------------------------");
+        self.line(format!("// {title}"));
+        self.blank();
+    }
+
+    pub fn finish(self) -> String {
+        self.buf
+    }
+}
 
 /// `line` (its indentation included) as Prettier prints it: unchanged when
 /// it fits in [`WIDTH`] columns or is not a statement this module reads.
@@ -69,6 +105,30 @@ mod tests {
             statement(line),
             "        description =\n          member === null\n            ? null\n            : _readString(member, _pathTo(path, \".description\"), true);"
         );
+    }
+
+    #[test]
+    fn a_generic_alias_breaks_its_arguments_then_the_line_after_the_operator() {
+        // Both as Prettier 3.10.1 prints them.
+        let line = "export type AMapFromStringsToListsOfNonNegativeIntegers = Readonly<Record<string, number>>;";
+        assert_eq!(statement(line), "export type AMapFromStringsToListsOfNonNegativeIntegers = Readonly<\n  Record<string, number>\n>;");
+        let line = "export type AMapFromStringsToListsOfNonNegativeIntegersWithALongNameXXXXXXXXXXXXXXXXXXXXXXXXX = Readonly<Record<string, AMapFromStringsToListsOfNonNegativeIntegersWithALongName>>;";
+        assert_eq!(
+            statement(line),
+            "export type AMapFromStringsToListsOfNonNegativeIntegersWithALongNameXXXXXXXXXXXXXXXXXXXXXXXXX =\n  Readonly<\n    Record<string, AMapFromStringsToListsOfNonNegativeIntegersWithALongName>\n  >;"
+        );
+    }
+
+    #[test]
+    fn an_array_of_a_union_that_does_not_hug_breaks_inside_its_parentheses() {
+        // As Prettier 3.10.1 prints it; `Reference | null` hugs and never breaks.
+        let line = "  readonly theInnermostListOfListsOfNullableStringsWithALongName: readonly (readonly (string | null)[])[];";
+        assert_eq!(
+            statement(line),
+            "  readonly theInnermostListOfListsOfNullableStringsWithALongName: readonly (readonly (\n    string | null\n  )[])[];"
+        );
+        let line = "  readonly aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: readonly (BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB | null)[];";
+        assert_eq!(statement(line), line);
     }
 
     #[test]

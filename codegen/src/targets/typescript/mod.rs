@@ -7,24 +7,25 @@
 //! reader, and the strict reader otherwise and for every error message.
 //!
 //! The file is assembled from one submodule per concern: [`names`] (naming
-//! and quoting), [`types`] (type declarations), [`decode`] and [`encode`]
-//! (per-type codecs), [`envelopes`] (the typed `RequestOf<P>` family), and
-//! [`protocol`] (constants, messages, handshake, lanes, the type registry).
+//! and quoting), [`claims`] (the names the file declares), [`docs`] (TSDoc
+//! comments), [`types`] (type declarations), [`codecs`] (per-type decoders
+//! and encoders), [`envelopes`] (the typed `RequestOf<P>` family),
+//! [`protocol`] (constants, messages, handshake, lanes, the type registry),
+//! and [`layout`] (the text, each statement as Prettier prints it).
 
 mod claims;
-mod decode;
-mod encode;
+mod codecs;
+mod docs;
 mod envelopes;
 mod layout;
 mod names;
-mod out;
 mod protocol;
 mod types;
 
 use crate::model::Contract;
 use crate::targets::{prune, Files};
 
-use out::Out;
+use layout::Out;
 
 /// Where the file goes under the output root.
 pub const OUTPUT_PATH: &str = "typescript/src/coprocess.ts";
@@ -45,7 +46,7 @@ fn render(contract: &Contract) -> String {
     let mut head = Out::default();
     protocol::header(&mut head, contract);
     protocol::constants(&mut head, contract);
-    decode::open_depth_constant(&mut head, contract);
+    codecs::open_depth_constant(&mut head, contract);
     protocol::methods(&mut head, contract);
     protocol::error_codes(&mut head, contract);
     head.blank();
@@ -53,8 +54,8 @@ fn render(contract: &Contract) -> String {
     body.section("Frame types, decoders and encoders");
     for def in contract.types.values() {
         types::declare(&mut body, contract, def);
-        decode::render(&mut body, contract, def);
-        encode::render(&mut body, contract, def);
+        codecs::render_decoder(&mut body, contract, def);
+        codecs::render_encoder(&mut body, contract, def);
     }
     envelopes::render(&mut body, contract);
     protocol::registry(&mut body, contract);

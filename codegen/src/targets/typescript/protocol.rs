@@ -6,8 +6,8 @@ use crate::model::{Contract, Segment, Ty, TypeKind};
 use crate::names::camel_case;
 use crate::targets::header_text;
 
+use super::layout::Out;
 use super::names::{constant, js_string, local, member_access, member_key, property, property_access, stem, wire_key};
-use super::out::Out;
 
 pub fn header(out: &mut Out, contract: &Contract) {
     out.line(format!("// {}", header_text(contract)));
@@ -16,8 +16,6 @@ pub fn header(out: &mut Out, contract: &Contract) {
     out.line("// `tsc --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes`.");
     out.blank();
     out.doc("", &format!("{}.\n\n{}", contract.title, contract.description));
-    out.blank();
-    out.line("/* eslint-disable */");
 }
 
 pub fn constants(out: &mut Out, contract: &Contract) {
@@ -104,7 +102,7 @@ pub fn registry(out: &mut Out, contract: &Contract) {
     out.blank();
     out.doc("", "Whether `name` is a `$defs` name.");
     out.line("export function isTypeName(name: string): name is TypeName {");
-    out.line("  return (TYPE_NAMES as readonly string[]).indexOf(name) >= 0;");
+    out.line("  return (TYPE_NAMES as readonly string[]).includes(name);");
     out.line("}");
     out.blank();
     out.doc("", "Decodes `text` as the named type and encodes the result again. Throws a `DecodeError`.");

@@ -36,7 +36,19 @@ export class DecodeError extends Error {
   }
 }
 
-/** A problem found while decoding; the public decoders add the type name. */
+/**
+ * `Record<string, T>`, written out: a `$defs` type named `Record` would shadow
+ * the global one in the generated module.
+ */
+// eslint-disable-next-line @typescript-eslint/consistent-indexed-object-style -- a $defs type named Record would shadow the global one in this module
+type _Entries<T> = { [key in string]: T };
+
+/**
+ * A problem found while decoding; the public decoders add the type name. Not
+ * an `Error`: it is thrown and caught inside the decoders, where capturing a
+ * stack trace that nobody sees would halve the rate at which they reject
+ * frames (docs/benchmarks.md).
+ */
 class _Problem {
   constructor(
     readonly problem: string,
@@ -44,6 +56,13 @@ class _Problem {
   ) {}
 }
 
+/** Stops a read with a `Problem`. */
+function _throwProblem(problem: string, path: string): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Problem captures no stack trace; the public decoders turn it into a DecodeError
+  throw new _Problem(problem, path);
+}
+
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as `_hasOwn.call(obj, key)` (`Object.hasOwn` is ES2022); a wrapper function decodes 1-2% slower (docs/benchmarks.md)
 const _hasOwn = Object.prototype.hasOwnProperty;
 
 /**
@@ -57,7 +76,8 @@ let _documentOrderUsed = false;
 
 /** The keys of `obj` in document order. */
 function _memberKeys(obj: JsonObject): readonly string[] {
-  return (_documentOrderUsed && _documentOrder.get(obj)) || Object.keys(obj);
+  const order = _documentOrderUsed ? _documentOrder.get(obj) : undefined;
+  return order ?? Object.keys(obj);
 }
 
 /**
@@ -98,25 +118,25 @@ class _StrictJsonParser {
     const value = this.parseValue();
     this.skipWhitespace();
     if (this.pos < this.text.length) {
-      throw this.invalid("text after the JSON value");
+      this.throwInvalid("text after the JSON value");
     }
     return value;
   }
 
-  private invalid(what: string): _Problem {
-    return new _Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
+  private throwInvalid(what: string): never {
+    _throwProblem(`invalid JSON: ${what} at offset ${String(this.pos)}`, "$");
   }
 
-  private unexpected(): _Problem {
+  private throwUnexpected(): never {
     if (this.pos >= this.text.length) {
-      return new _Problem("invalid JSON: unexpected end of input", "$");
+      _throwProblem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
     const shown =
       c > 0x20 && c < 0x7f
         ? JSON.stringify(this.text.charAt(this.pos))
         : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
-    return this.invalid(`unexpected character ${shown}`);
+    this.throwInvalid(`unexpected character ${shown}`);
   }
 
   private skipWhitespace(): void {
@@ -153,13 +173,13 @@ class _StrictJsonParser {
         if (c === 0x2d || _isDigit(c)) {
           return this.parseNumber();
         }
-        throw this.unexpected();
+        this.throwUnexpected();
     }
   }
 
   private enter(): void {
     if (++this.depth > MAX_DEPTH) {
-      throw new _Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
+      _throwProblem(`nesting deeper than ${String(MAX_DEPTH)}`, "$");
     }
     this.pos++;
   }
@@ -167,7 +187,7 @@ class _StrictJsonParser {
   private parseObject(): JsonObject {
     this.enter();
     const text = this.text;
-    const obj: { [key: string]: JsonValue } = {};
+    const obj: _Entries<JsonValue> = {};
     let order: string[] | undefined;
     this.skipWhitespace();
     if (text.charCodeAt(this.pos) === 0x7d) {
@@ -178,15 +198,15 @@ class _StrictJsonParser {
     for (;;) {
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x22) {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
       const key = this.parseString();
       if (_hasOwn.call(obj, key)) {
-        throw new _Problem(`duplicate key \`${key}\``, "$");
+        _throwProblem(`duplicate key \`${key}\``, "$");
       }
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x3a) {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
       this.pos++;
       const value = this.parseValue();
@@ -214,7 +234,7 @@ class _StrictJsonParser {
         this.pos++;
         break;
       } else {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
     }
     if (order !== undefined) {
@@ -245,7 +265,7 @@ class _StrictJsonParser {
         this.pos++;
         break;
       } else {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
     }
     this.depth--;
@@ -254,7 +274,7 @@ class _StrictJsonParser {
 
   private parseLiteral<T extends JsonValue>(word: string, value: T): T {
     if (!this.text.startsWith(word, this.pos)) {
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     this.pos += word.length;
     return value;
@@ -279,7 +299,7 @@ class _StrictJsonParser {
       } while (_isDigit(c));
     } else {
       this.pos = i;
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     const integerEnd = i;
     c = text.charCodeAt(i);
@@ -298,14 +318,14 @@ class _StrictJsonParser {
     if (i === integerEnd) {
       if (magnitude > Number.MAX_SAFE_INTEGER) {
         this.pos = start;
-        throw this.invalid("integer outside +-(2^53-1)");
+        this.throwInvalid("integer outside +-(2^53-1)");
       }
       return negative ? -magnitude : magnitude;
     }
     const value = Number(text.slice(start, i));
     if (!Number.isFinite(value)) {
       this.pos = start;
-      throw this.invalid("number overflows a double");
+      this.throwInvalid("number overflows a double");
     }
     return value;
   }
@@ -315,7 +335,7 @@ class _StrictJsonParser {
     const text = this.text;
     if (!_isDigit(text.charCodeAt(i))) {
       this.pos = i;
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     do {
       i++;
@@ -355,18 +375,19 @@ class _StrictJsonParser {
         out += escaped;
         i = this.pos;
       } else if (c < 0x20 || c !== c) {
-        throw c !== c
-          ? this.unexpected()
-          : this.invalid("control character in string");
+        if (c !== c) {
+          this.throwUnexpected();
+        }
+        this.throwInvalid("control character in string");
       } else if (c >= 0xd800 && c <= 0xdbff) {
         const next = text.charCodeAt(i + 1);
         if (!(next >= 0xdc00 && next <= 0xdfff)) {
-          throw this.invalid("lone surrogate");
+          this.throwInvalid("lone surrogate");
         }
         out += text.slice(i, i + 2);
         i += 2;
       } else if (c >= 0xdc00 && c <= 0xdfff) {
-        throw this.invalid("lone surrogate");
+        this.throwInvalid("lone surrogate");
       } else {
         let j = i + 1;
         for (;;) {
@@ -413,7 +434,7 @@ class _StrictJsonParser {
         return this.parseUnicodeEscape(i);
       default:
         this.pos = i;
-        throw this.invalid("invalid escape");
+        this.throwInvalid("invalid escape");
     }
   }
 
@@ -422,7 +443,7 @@ class _StrictJsonParser {
     const unit = this.hex4(i + 2);
     if (unit >= 0xdc00 && unit <= 0xdfff) {
       this.pos = i;
-      throw this.invalid("lone surrogate");
+      this.throwInvalid("lone surrogate");
     }
     if (unit < 0xd800 || unit > 0xdbff) {
       this.pos = i + 6;
@@ -435,7 +456,7 @@ class _StrictJsonParser {
         : -1;
     if (!(low >= 0xdc00 && low <= 0xdfff)) {
       this.pos = i;
-      throw this.invalid("lone surrogate");
+      this.throwInvalid("lone surrogate");
     }
     this.pos = i + 12;
     return String.fromCharCode(unit, low);
@@ -454,7 +475,7 @@ class _StrictJsonParser {
             : -1;
       if (digit < 0) {
         this.pos = k;
-        throw this.invalid("invalid \\u escape");
+        this.throwInvalid("invalid \\u escape");
       }
       unit = unit * 16 + digit;
     }
@@ -561,9 +582,7 @@ function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return (
-    text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value)
-  );
+  return !text.includes("\\u003") && colons - keys === _colonsInStrings(value);
 }
 
 /**
@@ -578,9 +597,7 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   let keys = 0;
   if (Array.isArray(value)) {
-    const items = value as JsonArray;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as JsonValue;
+    for (const item of value as JsonArray) {
       const inner =
         typeof item === "object" && item !== null
           ? _countKeys(item, outer + 1)
@@ -730,6 +747,7 @@ function _openValue<T extends JsonValue>(value: T): T {
   if (_counting) {
     const keys = _keysBelow(value, _OPEN_DEPTH);
     if (keys < 0) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the one preallocated Problem (not an Error: see Problem); the quick read's catch sends it to the strict parser
       throw _DOUBTFUL;
     }
     _keysMet += keys;
@@ -819,24 +837,24 @@ function _kindOf(value: JsonValue): string {
   }
 }
 
-function _expected(
+function _throwExpected(
   what: string,
   value: JsonValue,
   path: string,
   orNull: boolean,
-): _Problem {
-  return new _Problem(
+): never {
+  _throwProblem(
     `expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`,
     path,
   );
 }
 
-function _unknownField(key: string, path: string): _Problem {
-  return new _Problem(`unknown field \`${key}\``, path);
+function _throwUnknownField(key: string, path: string): never {
+  _throwProblem(`unknown field \`${key}\``, path);
 }
 
-function _missingField(key: string, path: string): _Problem {
-  return new _Problem(`missing field \`${key}\``, path);
+function _throwMissingField(key: string, path: string): never {
+  _throwProblem(`missing field \`${key}\``, path);
 }
 
 const _IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -864,21 +882,21 @@ function _readBoolean(
   if (typeof value === "boolean") {
     return value;
   }
-  throw _expected("boolean", value, path, orNull);
+  _throwExpected("boolean", value, path, orNull);
 }
 
 function _readString(value: JsonValue, path: string, orNull: boolean): string {
   if (typeof value === "string") {
     return value;
   }
-  throw _expected("string", value, path, orNull);
+  _throwExpected("string", value, path, orNull);
 }
 
 function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw _expected("integer", value, path, orNull);
+  _throwExpected("integer", value, path, orNull);
 }
 
 function _readIntegerAtLeast(
@@ -889,7 +907,10 @@ function _readIntegerAtLeast(
 ): number {
   const n = _readInteger(value, path, orNull);
   if (n < minimum) {
-    throw new _Problem(`expected integer >= ${minimum}, got ${n}`, path);
+    _throwProblem(
+      `expected integer >= ${String(minimum)}, got ${String(n)}`,
+      path,
+    );
   }
   return n;
 }
@@ -905,7 +926,7 @@ function _readIntegerOrString(
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw _expected("integer or string", value, path, orNull);
+  _throwExpected("integer or string", value, path, orNull);
 }
 
 function _readEnum<T extends string>(
@@ -915,17 +936,14 @@ function _readEnum<T extends string>(
   allowed: readonly T[],
 ): T {
   if (typeof value !== "string") {
-    throw _expected("string", value, path, orNull);
+    _throwExpected("string", value, path, orNull);
   }
-  if ((allowed as readonly string[]).indexOf(value) < 0) {
+  if (!(allowed as readonly string[]).includes(value)) {
     const wanted =
       allowed.length === 1
         ? JSON.stringify(allowed[0])
         : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new _Problem(
-      `expected ${wanted}, got ${JSON.stringify(value)}`,
-      path,
-    );
+    _throwProblem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
   }
   return value as T;
 }
@@ -938,7 +956,7 @@ function _readObject(
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
-  throw _expected("object", value, path, orNull);
+  _throwExpected("object", value, path, orNull);
 }
 
 function _readArray(
@@ -949,7 +967,7 @@ function _readArray(
   if (Array.isArray(value)) {
     return value as JsonArray;
   }
-  throw _expected("array", value, path, orNull);
+  _throwExpected("array", value, path, orNull);
 }
 
 function _readArrayOf<T>(
@@ -963,7 +981,7 @@ function _readArrayOf<T>(
   for (let i = 0; i < items.length; i++) {
     out[i] = readItem(
       items[i] as JsonValue,
-      path === _UNTRACED ? _UNTRACED : `${path}[${i}]`,
+      path === _UNTRACED ? _UNTRACED : `${path}[${String(i)}]`,
     );
   }
   return out;
@@ -974,9 +992,9 @@ function _readMapOf<T>(
   path: string,
   orNull: boolean,
   readEntry: (entry: JsonValue, entryPath: string) => T,
-): { [key: string]: T } {
+): _Entries<T> {
   const obj = _readObject(value, path, orNull);
-  const out: { [key: string]: T } = {};
+  const out: _Entries<T> = {};
   for (const key of _memberKeys(obj)) {
     _keysMet++;
     const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
@@ -1005,9 +1023,10 @@ function _pickVariant(
 ): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
-    if (_hasOwn.call(obj, discriminators[i] as string)) {
+    const discriminator = discriminators[i];
+    if (discriminator !== undefined && _hasOwn.call(obj, discriminator)) {
       if (found >= 0) {
-        throw new _Problem(
+        _throwProblem(
           discriminators.length === 2
             ? `both ${_listOf(discriminators, " and ")}`
             : `more than one of ${_listOf(discriminators, ", ")}`,
@@ -1018,7 +1037,7 @@ function _pickVariant(
     }
   }
   if (found < 0) {
-    throw new _Problem(
+    _throwProblem(
       discriminators.length === 2
         ? `neither ${_listOf(discriminators, " nor ")}`
         : `none of ${_listOf(discriminators, ", ")}`,
@@ -1050,7 +1069,7 @@ function _writeArray<T>(
 }
 
 function _writeMap<T>(
-  entries: { readonly [key: string]: T },
+  entries: _Entries<T>,
   writeEntry: (entry: T) => string,
 ): string {
   let out = "{";

@@ -3,8 +3,8 @@
 
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
+use super::layout::Out;
 use super::names::{constant, js_string, property_key, type_name};
-use super::out::Out;
 
 /// The TypeScript type of a field, map value or array item.
 pub fn ts_type(ty: &Ty) -> String {
@@ -15,7 +15,7 @@ pub fn ts_type(ty: &Ty) -> String {
         Ty::String => "string".into(),
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => match item.as_ref() {
-            Ty::Nullable(_) | Ty::Array(_) => format!("ReadonlyArray<{}>", ts_type(item)),
+            Ty::Nullable(_) | Ty::Array(_) => format!("readonly ({})[]", ts_type(item)),
             _ => format!("readonly {}[]", ts_type(item)),
         },
         Ty::Nullable(inner) => format!("{} | null", ts_type(inner)),
@@ -23,15 +23,19 @@ pub fn ts_type(ty: &Ty) -> String {
 }
 
 /// Declares the type of `def`, with its description as TSDoc.
-pub fn declare(out: &mut Out, _contract: &Contract, def: &TypeDef) {
+pub fn declare(out: &mut Out, contract: &Contract, def: &TypeDef) {
     out.blank();
     out.doc("", &def.description);
     let name = type_name(&def.name);
     match &def.kind {
-        TypeKind::Object(object) => declare_object(out, &name, object),
+        TypeKind::Object(object) => declare_object(out, contract, &name, object),
         TypeKind::Map(Ty::Any) => out.line(format!("export type {name} = JsonObject;")),
+        TypeKind::Map(value) if shadows_globals(contract) => {
+            out.line(WRITTEN_OUT);
+            out.line(format!("export type {name} = {{ readonly [key in string]: {} }};", ts_type(value)));
+        }
         TypeKind::Map(value) => {
-            out.line(format!("export type {name} = {{ readonly [key: string]: {} }};", ts_type(value)));
+            out.line(format!("export type {name} = Readonly<Record<string, {}>>;", ts_type(value)));
         }
         TypeKind::Union(variants) => {
             let names: Vec<String> = variants.iter().map(|v| type_name(&v.type_name)).collect();
@@ -42,10 +46,24 @@ pub fn declare(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     }
 }
 
+/// Whether a `$defs` type takes the name of a global generic type the
+/// declarations use (`Record`, `Readonly`), which it then shadows in the module.
+fn shadows_globals(contract: &Contract) -> bool {
+    contract.types.values().any(|def| matches!(type_name(&def.name).as_str(), "Record" | "Readonly"))
+}
+
+/// The reason a map or empty record is written out as a mapped type.
+const WRITTEN_OUT: &str = "// eslint-disable-next-line @typescript-eslint/consistent-indexed-object-style -- written out: a $defs type named Record or Readonly shadows the global one in this module";
+
 /// Declares a closed object as `name`, an interface (or an empty record).
-pub fn declare_object(out: &mut Out, name: &str, object: &ObjectType) {
+pub fn declare_object(out: &mut Out, contract: &Contract, name: &str, object: &ObjectType) {
     if object.fields.is_empty() {
-        out.line(format!("export type {name} = {{ [key: string]: never }};"));
+        if shadows_globals(contract) {
+            out.line(WRITTEN_OUT);
+            out.line(format!("export type {name} = {{ [key in string]: never }};"));
+        } else {
+            out.line(format!("export type {name} = Record<string, never>;"));
+        }
         return;
     }
     out.line(format!("export interface {name} {{"));

@@ -91,6 +91,19 @@ pub fn statement(stmt: &Stmt) -> Doc {
                 text(";"),
             ])
         }
+        Stmt::TypeAlias { head, ty } => {
+            // Prettier's "fluid" assignment layout, as for an object alias.
+            let id = group_id();
+            cat([
+                Doc::group(cat([
+                    Doc::group(text(head.clone())),
+                    text(" ="),
+                    Doc::group_with_id(id, Doc::indent(Doc::line())),
+                    Doc::indent_if_broken(id, type_doc(ty)),
+                ])),
+                text(";"),
+            ])
+        }
         Stmt::Property { key, value } => cat([property(key, value), text(",")]),
         Stmt::If { condition } => {
             // Inside the parentheses a binary expression's parts are not grouped.
@@ -132,6 +145,13 @@ fn type_doc(ty: &Type) -> Doc {
             ])
         }
         Type::Array(element) => match element.as_ref() {
+            // A union that does not hug breaks inside its parentheses
+            // (Prettier's `shouldNeedParenthesize` union).
+            Type::Union(members) if !hugs(members) => cat([
+                text("("),
+                Doc::group(cat([Doc::indent(cat([Doc::softline(), type_doc(element)])), Doc::softline()])),
+                text(")[]"),
+            ]),
             Type::Union(_) | Type::Readonly(_) => cat([text("("), type_doc(element), text(")[]")]),
             other => cat([type_doc(other), text("[]")]),
         },

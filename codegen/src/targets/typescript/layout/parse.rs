@@ -57,6 +57,8 @@ pub enum Stmt {
     If { condition: Expr },
     /// `head = { member: type };`: an object type of one member.
     ObjectAlias { head: String, member: String, ty: Type },
+    /// `[export ]type Name = type;`, one type that is not a union.
+    TypeAlias { head: String, ty: Type },
     /// `head: type;` without a value (a `let` or an interface member).
     Annotated { head: String, ty: Type },
     /// `key: value,`: a member of a multi-line object literal.
@@ -152,7 +154,10 @@ fn union(text: &str) -> Option<Stmt> {
         return Some(Stmt::ObjectAlias { head: head.to_string(), member: format!("{member}]: "), ty });
     }
     let members = split_top_level(rhs, '|');
-    (members.len() > 1).then(|| Stmt::Union { head: head.to_string(), members })
+    if members.len() == 1 {
+        return Some(Stmt::TypeAlias { head: head.to_string(), ty: type_text(rhs)? });
+    }
+    Some(Stmt::Union { head: head.to_string(), members })
 }
 
 /// `head = rhs` or `head += rhs`, split at the first top-level assignment.
@@ -464,11 +469,19 @@ impl Parser {
         if self.eat("readonly") {
             return Some(Type::Readonly(Box::new(self.postfix_type()?)));
         }
+        if self.eat("(") {
+            // Parenthesized only as the element of an array type.
+            let element = self.union_type()?;
+            if !self.eat(")") || self.peek() != Some("[") {
+                return None;
+            }
+            return Some(self.array_suffixes(element));
+        }
         let name = self.next()?;
         if !name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
             return None;
         }
-        let mut ty = if self.eat("<") {
+        let ty = if self.eat("<") {
             let mut args = vec![self.union_type()?];
             while self.eat(",") {
                 args.push(self.union_type()?);
@@ -480,11 +493,16 @@ impl Parser {
         } else {
             Type::Name(name)
         };
+        Some(self.array_suffixes(ty))
+    }
+
+    /// `ty` followed by any number of `[]`.
+    fn array_suffixes(&mut self, mut ty: Type) -> Type {
         while self.peek() == Some("[") && self.tokens.get(self.at + 1).map(String::as_str) == Some("]") {
             self.at += 2;
             ty = Type::Array(Box::new(ty));
         }
-        Some(ty)
+        ty
     }
 
     fn object(&mut self) -> Option<Expr> {

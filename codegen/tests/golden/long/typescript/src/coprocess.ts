@@ -11,8 +11,6 @@
  * formatter prints.
  */
 
-/* eslint-disable */
-
 /**
  * The coprocess protocol version this SDK speaks; the handshake checks the
  * binary's against it.
@@ -29,6 +27,7 @@ export const MAX_DEPTH = 64;
  * The most containers around an open value (or a closed object or array) of any
  * frame type.
  */
+// eslint-disable-next-line @typescript-eslint/no-inferrable-types -- the runtime reads it as a setting; the literal type would make its `_OPEN_DEPTH >= 0` a constant condition
 const _OPEN_DEPTH: number = 4;
 
 // ---------------------------------------------------------------------------
@@ -162,7 +161,19 @@ export class DecodeError extends Error {
   }
 }
 
-/** A problem found while decoding; the public decoders add the type name. */
+/**
+ * `Record<string, T>`, written out: a `$defs` type named `Record` would shadow
+ * the global one in the generated module.
+ */
+// eslint-disable-next-line @typescript-eslint/consistent-indexed-object-style -- a $defs type named Record would shadow the global one in this module
+type _Entries<T> = { [key in string]: T };
+
+/**
+ * A problem found while decoding; the public decoders add the type name. Not
+ * an `Error`: it is thrown and caught inside the decoders, where capturing a
+ * stack trace that nobody sees would halve the rate at which they reject
+ * frames (docs/benchmarks.md).
+ */
 class _Problem {
   constructor(
     readonly problem: string,
@@ -170,6 +181,13 @@ class _Problem {
   ) {}
 }
 
+/** Stops a read with a `Problem`. */
+function _throwProblem(problem: string, path: string): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Problem captures no stack trace; the public decoders turn it into a DecodeError
+  throw new _Problem(problem, path);
+}
+
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as `_hasOwn.call(obj, key)` (`Object.hasOwn` is ES2022); a wrapper function decodes 1-2% slower (docs/benchmarks.md)
 const _hasOwn = Object.prototype.hasOwnProperty;
 
 /**
@@ -183,7 +201,8 @@ let _documentOrderUsed = false;
 
 /** The keys of `obj` in document order. */
 function _memberKeys(obj: JsonObject): readonly string[] {
-  return (_documentOrderUsed && _documentOrder.get(obj)) || Object.keys(obj);
+  const order = _documentOrderUsed ? _documentOrder.get(obj) : undefined;
+  return order ?? Object.keys(obj);
 }
 
 /**
@@ -224,25 +243,25 @@ class _StrictJsonParser {
     const value = this.parseValue();
     this.skipWhitespace();
     if (this.pos < this.text.length) {
-      throw this.invalid("text after the JSON value");
+      this.throwInvalid("text after the JSON value");
     }
     return value;
   }
 
-  private invalid(what: string): _Problem {
-    return new _Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
+  private throwInvalid(what: string): never {
+    _throwProblem(`invalid JSON: ${what} at offset ${String(this.pos)}`, "$");
   }
 
-  private unexpected(): _Problem {
+  private throwUnexpected(): never {
     if (this.pos >= this.text.length) {
-      return new _Problem("invalid JSON: unexpected end of input", "$");
+      _throwProblem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
     const shown =
       c > 0x20 && c < 0x7f
         ? JSON.stringify(this.text.charAt(this.pos))
         : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
-    return this.invalid(`unexpected character ${shown}`);
+    this.throwInvalid(`unexpected character ${shown}`);
   }
 
   private skipWhitespace(): void {
@@ -279,13 +298,13 @@ class _StrictJsonParser {
         if (c === 0x2d || _isDigit(c)) {
           return this.parseNumber();
         }
-        throw this.unexpected();
+        this.throwUnexpected();
     }
   }
 
   private enter(): void {
     if (++this.depth > MAX_DEPTH) {
-      throw new _Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
+      _throwProblem(`nesting deeper than ${String(MAX_DEPTH)}`, "$");
     }
     this.pos++;
   }
@@ -293,7 +312,7 @@ class _StrictJsonParser {
   private parseObject(): JsonObject {
     this.enter();
     const text = this.text;
-    const obj: { [key: string]: JsonValue } = {};
+    const obj: _Entries<JsonValue> = {};
     let order: string[] | undefined;
     this.skipWhitespace();
     if (text.charCodeAt(this.pos) === 0x7d) {
@@ -304,15 +323,15 @@ class _StrictJsonParser {
     for (;;) {
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x22) {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
       const key = this.parseString();
       if (_hasOwn.call(obj, key)) {
-        throw new _Problem(`duplicate key \`${key}\``, "$");
+        _throwProblem(`duplicate key \`${key}\``, "$");
       }
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x3a) {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
       this.pos++;
       const value = this.parseValue();
@@ -340,7 +359,7 @@ class _StrictJsonParser {
         this.pos++;
         break;
       } else {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
     }
     if (order !== undefined) {
@@ -371,7 +390,7 @@ class _StrictJsonParser {
         this.pos++;
         break;
       } else {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
     }
     this.depth--;
@@ -380,7 +399,7 @@ class _StrictJsonParser {
 
   private parseLiteral<T extends JsonValue>(word: string, value: T): T {
     if (!this.text.startsWith(word, this.pos)) {
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     this.pos += word.length;
     return value;
@@ -405,7 +424,7 @@ class _StrictJsonParser {
       } while (_isDigit(c));
     } else {
       this.pos = i;
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     const integerEnd = i;
     c = text.charCodeAt(i);
@@ -424,14 +443,14 @@ class _StrictJsonParser {
     if (i === integerEnd) {
       if (magnitude > Number.MAX_SAFE_INTEGER) {
         this.pos = start;
-        throw this.invalid("integer outside +-(2^53-1)");
+        this.throwInvalid("integer outside +-(2^53-1)");
       }
       return negative ? -magnitude : magnitude;
     }
     const value = Number(text.slice(start, i));
     if (!Number.isFinite(value)) {
       this.pos = start;
-      throw this.invalid("number overflows a double");
+      this.throwInvalid("number overflows a double");
     }
     return value;
   }
@@ -441,7 +460,7 @@ class _StrictJsonParser {
     const text = this.text;
     if (!_isDigit(text.charCodeAt(i))) {
       this.pos = i;
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     do {
       i++;
@@ -481,18 +500,19 @@ class _StrictJsonParser {
         out += escaped;
         i = this.pos;
       } else if (c < 0x20 || c !== c) {
-        throw c !== c
-          ? this.unexpected()
-          : this.invalid("control character in string");
+        if (c !== c) {
+          this.throwUnexpected();
+        }
+        this.throwInvalid("control character in string");
       } else if (c >= 0xd800 && c <= 0xdbff) {
         const next = text.charCodeAt(i + 1);
         if (!(next >= 0xdc00 && next <= 0xdfff)) {
-          throw this.invalid("lone surrogate");
+          this.throwInvalid("lone surrogate");
         }
         out += text.slice(i, i + 2);
         i += 2;
       } else if (c >= 0xdc00 && c <= 0xdfff) {
-        throw this.invalid("lone surrogate");
+        this.throwInvalid("lone surrogate");
       } else {
         let j = i + 1;
         for (;;) {
@@ -539,7 +559,7 @@ class _StrictJsonParser {
         return this.parseUnicodeEscape(i);
       default:
         this.pos = i;
-        throw this.invalid("invalid escape");
+        this.throwInvalid("invalid escape");
     }
   }
 
@@ -548,7 +568,7 @@ class _StrictJsonParser {
     const unit = this.hex4(i + 2);
     if (unit >= 0xdc00 && unit <= 0xdfff) {
       this.pos = i;
-      throw this.invalid("lone surrogate");
+      this.throwInvalid("lone surrogate");
     }
     if (unit < 0xd800 || unit > 0xdbff) {
       this.pos = i + 6;
@@ -561,7 +581,7 @@ class _StrictJsonParser {
         : -1;
     if (!(low >= 0xdc00 && low <= 0xdfff)) {
       this.pos = i;
-      throw this.invalid("lone surrogate");
+      this.throwInvalid("lone surrogate");
     }
     this.pos = i + 12;
     return String.fromCharCode(unit, low);
@@ -580,7 +600,7 @@ class _StrictJsonParser {
             : -1;
       if (digit < 0) {
         this.pos = k;
-        throw this.invalid("invalid \\u escape");
+        this.throwInvalid("invalid \\u escape");
       }
       unit = unit * 16 + digit;
     }
@@ -687,9 +707,7 @@ function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return (
-    text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value)
-  );
+  return !text.includes("\\u003") && colons - keys === _colonsInStrings(value);
 }
 
 /**
@@ -704,9 +722,7 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   let keys = 0;
   if (Array.isArray(value)) {
-    const items = value as JsonArray;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as JsonValue;
+    for (const item of value as JsonArray) {
       const inner =
         typeof item === "object" && item !== null
           ? _countKeys(item, outer + 1)
@@ -856,6 +872,7 @@ function _openValue<T extends JsonValue>(value: T): T {
   if (_counting) {
     const keys = _keysBelow(value, _OPEN_DEPTH);
     if (keys < 0) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the one preallocated Problem (not an Error: see Problem); the quick read's catch sends it to the strict parser
       throw _DOUBTFUL;
     }
     _keysMet += keys;
@@ -945,24 +962,24 @@ function _kindOf(value: JsonValue): string {
   }
 }
 
-function _expected(
+function _throwExpected(
   what: string,
   value: JsonValue,
   path: string,
   orNull: boolean,
-): _Problem {
-  return new _Problem(
+): never {
+  _throwProblem(
     `expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`,
     path,
   );
 }
 
-function _unknownField(key: string, path: string): _Problem {
-  return new _Problem(`unknown field \`${key}\``, path);
+function _throwUnknownField(key: string, path: string): never {
+  _throwProblem(`unknown field \`${key}\``, path);
 }
 
-function _missingField(key: string, path: string): _Problem {
-  return new _Problem(`missing field \`${key}\``, path);
+function _throwMissingField(key: string, path: string): never {
+  _throwProblem(`missing field \`${key}\``, path);
 }
 
 const _IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -990,21 +1007,21 @@ function _readBoolean(
   if (typeof value === "boolean") {
     return value;
   }
-  throw _expected("boolean", value, path, orNull);
+  _throwExpected("boolean", value, path, orNull);
 }
 
 function _readString(value: JsonValue, path: string, orNull: boolean): string {
   if (typeof value === "string") {
     return value;
   }
-  throw _expected("string", value, path, orNull);
+  _throwExpected("string", value, path, orNull);
 }
 
 function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw _expected("integer", value, path, orNull);
+  _throwExpected("integer", value, path, orNull);
 }
 
 function _readIntegerAtLeast(
@@ -1015,7 +1032,10 @@ function _readIntegerAtLeast(
 ): number {
   const n = _readInteger(value, path, orNull);
   if (n < minimum) {
-    throw new _Problem(`expected integer >= ${minimum}, got ${n}`, path);
+    _throwProblem(
+      `expected integer >= ${String(minimum)}, got ${String(n)}`,
+      path,
+    );
   }
   return n;
 }
@@ -1031,7 +1051,7 @@ function _readIntegerOrString(
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw _expected("integer or string", value, path, orNull);
+  _throwExpected("integer or string", value, path, orNull);
 }
 
 function _readEnum<T extends string>(
@@ -1041,17 +1061,14 @@ function _readEnum<T extends string>(
   allowed: readonly T[],
 ): T {
   if (typeof value !== "string") {
-    throw _expected("string", value, path, orNull);
+    _throwExpected("string", value, path, orNull);
   }
-  if ((allowed as readonly string[]).indexOf(value) < 0) {
+  if (!(allowed as readonly string[]).includes(value)) {
     const wanted =
       allowed.length === 1
         ? JSON.stringify(allowed[0])
         : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new _Problem(
-      `expected ${wanted}, got ${JSON.stringify(value)}`,
-      path,
-    );
+    _throwProblem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
   }
   return value as T;
 }
@@ -1064,7 +1081,7 @@ function _readObject(
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
-  throw _expected("object", value, path, orNull);
+  _throwExpected("object", value, path, orNull);
 }
 
 function _readArray(
@@ -1075,7 +1092,7 @@ function _readArray(
   if (Array.isArray(value)) {
     return value as JsonArray;
   }
-  throw _expected("array", value, path, orNull);
+  _throwExpected("array", value, path, orNull);
 }
 
 function _readArrayOf<T>(
@@ -1089,7 +1106,7 @@ function _readArrayOf<T>(
   for (let i = 0; i < items.length; i++) {
     out[i] = readItem(
       items[i] as JsonValue,
-      path === _UNTRACED ? _UNTRACED : `${path}[${i}]`,
+      path === _UNTRACED ? _UNTRACED : `${path}[${String(i)}]`,
     );
   }
   return out;
@@ -1100,9 +1117,9 @@ function _readMapOf<T>(
   path: string,
   orNull: boolean,
   readEntry: (entry: JsonValue, entryPath: string) => T,
-): { [key: string]: T } {
+): _Entries<T> {
   const obj = _readObject(value, path, orNull);
-  const out: { [key: string]: T } = {};
+  const out: _Entries<T> = {};
   for (const key of _memberKeys(obj)) {
     _keysMet++;
     const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
@@ -1131,9 +1148,10 @@ function _pickVariant(
 ): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
-    if (_hasOwn.call(obj, discriminators[i] as string)) {
+    const discriminator = discriminators[i];
+    if (discriminator !== undefined && _hasOwn.call(obj, discriminator)) {
       if (found >= 0) {
-        throw new _Problem(
+        _throwProblem(
           discriminators.length === 2
             ? `both ${_listOf(discriminators, " and ")}`
             : `more than one of ${_listOf(discriminators, ", ")}`,
@@ -1144,7 +1162,7 @@ function _pickVariant(
     }
   }
   if (found < 0) {
-    throw new _Problem(
+    _throwProblem(
       discriminators.length === 2
         ? `neither ${_listOf(discriminators, " nor ")}`
         : `none of ${_listOf(discriminators, ", ")}`,
@@ -1176,7 +1194,7 @@ function _writeArray<T>(
 }
 
 function _writeMap<T>(
-  entries: { readonly [key: string]: T },
+  entries: _Entries<T>,
   writeEntry: (entry: T) => string,
 ): string {
   let out = "{";
@@ -1193,9 +1211,9 @@ function _writeMap<T>(
 // Frame types, decoders and encoders
 
 /** A map from strings to lists of integers of at least zero. */
-export type AMapFromStringsToListsOfNonNegativeIntegersWithALongName = {
-  readonly [key: string]: readonly number[];
-};
+export type AMapFromStringsToListsOfNonNegativeIntegersWithALongName = Readonly<
+  Record<string, readonly number[]>
+>;
 
 function readAMapFromStringsToListsOfNonNegativeIntegersWithALongName(
   value: JsonValue,
@@ -1381,11 +1399,7 @@ export interface AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSign
    * Three levels of arrays around a nullable reference: the deepest nesting the
    * subset allows in one field.
    */
-  readonly anExtraordinarilyLongFieldNameForTheNestedMatrixOfCells: ReadonlyArray<
-    ReadonlyArray<
-      ReadonlyArray<AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage | null>
-    >
-  >;
+  readonly anExtraordinarilyLongFieldNameForTheNestedMatrixOfCells: readonly (readonly (readonly (AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage | null)[])[])[];
   /** A map from strings to lists of integers of at least zero. */
   readonly anotherRemarkablyLongOptionalFieldNameHoldingAMapOfLists?: AMapFromStringsToListsOfNonNegativeIntegersWithALongName;
   /** Nullable, required. */
@@ -1399,11 +1413,7 @@ function readAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignatur
 ): AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature {
   const obj = _readMembers(value, path, orNull);
   let anExtraordinarilyLongFieldNameForTheNestedMatrixOfCells:
-    | ReadonlyArray<
-        ReadonlyArray<
-          ReadonlyArray<AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage | null>
-        >
-      >
+    | readonly (readonly (readonly (AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage | null)[])[])[]
     | undefined;
   let anotherRemarkablyLongOptionalFieldNameHoldingAMapOfLists:
     AMapFromStringsToListsOfNonNegativeIntegersWithALongName | undefined;
@@ -1463,17 +1473,17 @@ function readAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignatur
               );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (anExtraordinarilyLongFieldNameForTheNestedMatrixOfCells === undefined) {
-    throw _missingField(
+    _throwMissingField(
       "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells",
       path,
     );
   }
   if (aNullableReferenceToTheDeeplyNestedInnerObjectType === undefined) {
-    throw _missingField(
+    _throwMissingField(
       "a_nullable_reference_to_the_deeply_nested_inner_object_type",
       path,
     );
@@ -1564,7 +1574,7 @@ export function encodeAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideIt
 }
 
 /** The params of a method that takes none: omitted, or an empty object. */
-export type EmptyParams = { [key: string]: never };
+export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(
   value: JsonValue,
@@ -1574,7 +1584,7 @@ function readEmptyParams(
   const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
     if (_hasOwn.call(obj, key)) {
-      throw _unknownField(key, path);
+      _throwUnknownField(key, path);
     }
   }
   return {};
@@ -1600,6 +1610,7 @@ export function decodeEmptyParamsValue(value: JsonValue): EmptyParams {
  * Encodes a `EmptyParams` as one line of JSON text (no newline inside or at the
  * end).
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- every encoder takes its value; an empty object has nothing to read from it
 export function encodeEmptyParams(_value: EmptyParams): string {
   return "{}";
 }
@@ -1646,14 +1657,14 @@ function readErrorObject(
         data = _openValue(member);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (code === undefined) {
-    throw _missingField("code", path);
+    _throwMissingField("code", path);
   }
   if (message === undefined) {
-    throw _missingField("message", path);
+    _throwMissingField("message", path);
   }
   const out: _Mutable<ErrorObject> = { code, message };
   if (data !== undefined) {
@@ -1734,17 +1745,17 @@ function readErrorResponse(
         error = readErrorObject(member, _pathTo(path, ".error"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (error === undefined) {
-    throw _missingField("error", path);
+    _throwMissingField("error", path);
   }
   return { jsonrpc, id, error };
 }
@@ -1824,11 +1835,11 @@ function readHandshakeParams(
         sdkVersion = _readString(member, _pathTo(path, ".sdk_version"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw _missingField("protocol_version", path);
+    _throwMissingField("protocol_version", path);
   }
   const out: _Mutable<HandshakeParams> = { protocolVersion };
   if (sdk !== undefined) {
@@ -1916,14 +1927,14 @@ function readHandshakeResult(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw _missingField("protocol_version", path);
+    _throwMissingField("protocol_version", path);
   }
   if (binaryVersion === undefined) {
-    throw _missingField("binary_version", path);
+    _throwMissingField("binary_version", path);
   }
   return { protocolVersion, binaryVersion };
 }
@@ -2073,17 +2084,17 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
         params = readParams(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (method === undefined) {
-    throw _missingField("method", path);
+    _throwMissingField("method", path);
   }
   const out: _Mutable<Request> = { jsonrpc, id, method };
   if (params !== undefined) {
@@ -2244,17 +2255,17 @@ function readSuccessResponse(
         result = _openValue(member);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (result === undefined) {
-    throw _missingField("result", path);
+    _throwMissingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -2290,9 +2301,9 @@ export function encodeSuccessResponse(value: SuccessResponse): string {
 /** An object inside an object, whose fields are long too. */
 export interface TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
   /** Lists of nullable strings. */
-  readonly theInnermostListOfListsOfNullableStringsWithALongName: ReadonlyArray<
-    ReadonlyArray<string | null>
-  >;
+  readonly theInnermostListOfListsOfNullableStringsWithALongName: readonly (readonly (
+    string | null
+  )[])[];
   /** Optional. */
   readonly anOptionalBooleanWithANameLongEnoughToWrapItsReader?: boolean;
 }
@@ -2304,7 +2315,7 @@ function readTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(
 ): TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
   const obj = _readMembers(value, path, orNull);
   let theInnermostListOfListsOfNullableStringsWithALongName:
-    ReadonlyArray<ReadonlyArray<string | null>> | undefined;
+    readonly (readonly (string | null)[])[] | undefined;
   let anOptionalBooleanWithANameLongEnoughToWrapItsReader: boolean | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
@@ -2338,11 +2349,11 @@ function readTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (theInnermostListOfListsOfNullableStringsWithALongName === undefined) {
-    throw _missingField(
+    _throwMissingField(
       "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name",
       path,
     );
@@ -2470,17 +2481,17 @@ function readRequestOf<P>(
         params = readP(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (method === undefined) {
-    throw _missingField("method", path);
+    _throwMissingField("method", path);
   }
   const out: _Mutable<RequestOf<P>> = { jsonrpc, id, method };
   if (params !== undefined) {
@@ -2565,17 +2576,17 @@ function readSuccessResponseOf<R>(
         result = readR(member, _pathTo(path, ".result"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (result === undefined) {
-    throw _missingField("result", path);
+    _throwMissingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -2726,7 +2737,7 @@ function _decodeAt<T>(
     return decode(value);
   } catch (e) {
     if (e instanceof DecodeError) {
-      throw new _Problem(
+      _throwProblem(
         e.problem,
         path === _UNTRACED ? _UNTRACED : path + e.path.slice(1),
       );
@@ -2780,7 +2791,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
 
 /** Whether `name` is a `$defs` name. */
 export function isTypeName(name: string): name is TypeName {
-  return (TYPE_NAMES as readonly string[]).indexOf(name) >= 0;
+  return (TYPE_NAMES as readonly string[]).includes(name);
 }
 
 /**

@@ -9,8 +9,6 @@
  * The smallest contract: only what the handshake needs.
  */
 
-/* eslint-disable */
-
 /**
  * The coprocess protocol version this SDK speaks; the handshake checks the
  * binary's against it.
@@ -27,6 +25,7 @@ export const MAX_DEPTH = 64;
  * The most containers around an open value (or a closed object or array) of any
  * frame type.
  */
+// eslint-disable-next-line @typescript-eslint/no-inferrable-types -- the runtime reads it as a setting; the literal type would make its `_OPEN_DEPTH >= 0` a constant condition
 const _OPEN_DEPTH: number = 2;
 
 // ---------------------------------------------------------------------------
@@ -137,7 +136,19 @@ export class DecodeError extends Error {
   }
 }
 
-/** A problem found while decoding; the public decoders add the type name. */
+/**
+ * `Record<string, T>`, written out: a `$defs` type named `Record` would shadow
+ * the global one in the generated module.
+ */
+// eslint-disable-next-line @typescript-eslint/consistent-indexed-object-style -- a $defs type named Record would shadow the global one in this module
+type _Entries<T> = { [key in string]: T };
+
+/**
+ * A problem found while decoding; the public decoders add the type name. Not
+ * an `Error`: it is thrown and caught inside the decoders, where capturing a
+ * stack trace that nobody sees would halve the rate at which they reject
+ * frames (docs/benchmarks.md).
+ */
 class _Problem {
   constructor(
     readonly problem: string,
@@ -145,6 +156,13 @@ class _Problem {
   ) {}
 }
 
+/** Stops a read with a `Problem`. */
+function _throwProblem(problem: string, path: string): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a Problem captures no stack trace; the public decoders turn it into a DecodeError
+  throw new _Problem(problem, path);
+}
+
+// eslint-disable-next-line @typescript-eslint/unbound-method -- always called as `_hasOwn.call(obj, key)` (`Object.hasOwn` is ES2022); a wrapper function decodes 1-2% slower (docs/benchmarks.md)
 const _hasOwn = Object.prototype.hasOwnProperty;
 
 /**
@@ -194,25 +212,25 @@ class _StrictJsonParser {
     const value = this.parseValue();
     this.skipWhitespace();
     if (this.pos < this.text.length) {
-      throw this.invalid("text after the JSON value");
+      this.throwInvalid("text after the JSON value");
     }
     return value;
   }
 
-  private invalid(what: string): _Problem {
-    return new _Problem(`invalid JSON: ${what} at offset ${this.pos}`, "$");
+  private throwInvalid(what: string): never {
+    _throwProblem(`invalid JSON: ${what} at offset ${String(this.pos)}`, "$");
   }
 
-  private unexpected(): _Problem {
+  private throwUnexpected(): never {
     if (this.pos >= this.text.length) {
-      return new _Problem("invalid JSON: unexpected end of input", "$");
+      _throwProblem("invalid JSON: unexpected end of input", "$");
     }
     const c = this.text.charCodeAt(this.pos);
     const shown =
       c > 0x20 && c < 0x7f
         ? JSON.stringify(this.text.charAt(this.pos))
         : `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
-    return this.invalid(`unexpected character ${shown}`);
+    this.throwInvalid(`unexpected character ${shown}`);
   }
 
   private skipWhitespace(): void {
@@ -249,13 +267,13 @@ class _StrictJsonParser {
         if (c === 0x2d || _isDigit(c)) {
           return this.parseNumber();
         }
-        throw this.unexpected();
+        this.throwUnexpected();
     }
   }
 
   private enter(): void {
     if (++this.depth > MAX_DEPTH) {
-      throw new _Problem(`nesting deeper than ${MAX_DEPTH}`, "$");
+      _throwProblem(`nesting deeper than ${String(MAX_DEPTH)}`, "$");
     }
     this.pos++;
   }
@@ -263,7 +281,7 @@ class _StrictJsonParser {
   private parseObject(): JsonObject {
     this.enter();
     const text = this.text;
-    const obj: { [key: string]: JsonValue } = {};
+    const obj: _Entries<JsonValue> = {};
     let order: string[] | undefined;
     this.skipWhitespace();
     if (text.charCodeAt(this.pos) === 0x7d) {
@@ -274,15 +292,15 @@ class _StrictJsonParser {
     for (;;) {
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x22) {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
       const key = this.parseString();
       if (_hasOwn.call(obj, key)) {
-        throw new _Problem(`duplicate key \`${key}\``, "$");
+        _throwProblem(`duplicate key \`${key}\``, "$");
       }
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== 0x3a) {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
       this.pos++;
       const value = this.parseValue();
@@ -310,7 +328,7 @@ class _StrictJsonParser {
         this.pos++;
         break;
       } else {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
     }
     if (order !== undefined) {
@@ -341,7 +359,7 @@ class _StrictJsonParser {
         this.pos++;
         break;
       } else {
-        throw this.unexpected();
+        this.throwUnexpected();
       }
     }
     this.depth--;
@@ -350,7 +368,7 @@ class _StrictJsonParser {
 
   private parseLiteral<T extends JsonValue>(word: string, value: T): T {
     if (!this.text.startsWith(word, this.pos)) {
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     this.pos += word.length;
     return value;
@@ -375,7 +393,7 @@ class _StrictJsonParser {
       } while (_isDigit(c));
     } else {
       this.pos = i;
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     const integerEnd = i;
     c = text.charCodeAt(i);
@@ -394,14 +412,14 @@ class _StrictJsonParser {
     if (i === integerEnd) {
       if (magnitude > Number.MAX_SAFE_INTEGER) {
         this.pos = start;
-        throw this.invalid("integer outside +-(2^53-1)");
+        this.throwInvalid("integer outside +-(2^53-1)");
       }
       return negative ? -magnitude : magnitude;
     }
     const value = Number(text.slice(start, i));
     if (!Number.isFinite(value)) {
       this.pos = start;
-      throw this.invalid("number overflows a double");
+      this.throwInvalid("number overflows a double");
     }
     return value;
   }
@@ -411,7 +429,7 @@ class _StrictJsonParser {
     const text = this.text;
     if (!_isDigit(text.charCodeAt(i))) {
       this.pos = i;
-      throw this.unexpected();
+      this.throwUnexpected();
     }
     do {
       i++;
@@ -451,18 +469,19 @@ class _StrictJsonParser {
         out += escaped;
         i = this.pos;
       } else if (c < 0x20 || c !== c) {
-        throw c !== c
-          ? this.unexpected()
-          : this.invalid("control character in string");
+        if (c !== c) {
+          this.throwUnexpected();
+        }
+        this.throwInvalid("control character in string");
       } else if (c >= 0xd800 && c <= 0xdbff) {
         const next = text.charCodeAt(i + 1);
         if (!(next >= 0xdc00 && next <= 0xdfff)) {
-          throw this.invalid("lone surrogate");
+          this.throwInvalid("lone surrogate");
         }
         out += text.slice(i, i + 2);
         i += 2;
       } else if (c >= 0xdc00 && c <= 0xdfff) {
-        throw this.invalid("lone surrogate");
+        this.throwInvalid("lone surrogate");
       } else {
         let j = i + 1;
         for (;;) {
@@ -509,7 +528,7 @@ class _StrictJsonParser {
         return this.parseUnicodeEscape(i);
       default:
         this.pos = i;
-        throw this.invalid("invalid escape");
+        this.throwInvalid("invalid escape");
     }
   }
 
@@ -518,7 +537,7 @@ class _StrictJsonParser {
     const unit = this.hex4(i + 2);
     if (unit >= 0xdc00 && unit <= 0xdfff) {
       this.pos = i;
-      throw this.invalid("lone surrogate");
+      this.throwInvalid("lone surrogate");
     }
     if (unit < 0xd800 || unit > 0xdbff) {
       this.pos = i + 6;
@@ -531,7 +550,7 @@ class _StrictJsonParser {
         : -1;
     if (!(low >= 0xdc00 && low <= 0xdfff)) {
       this.pos = i;
-      throw this.invalid("lone surrogate");
+      this.throwInvalid("lone surrogate");
     }
     this.pos = i + 12;
     return String.fromCharCode(unit, low);
@@ -550,7 +569,7 @@ class _StrictJsonParser {
             : -1;
       if (digit < 0) {
         this.pos = k;
-        throw this.invalid("invalid \\u escape");
+        this.throwInvalid("invalid \\u escape");
       }
       unit = unit * 16 + digit;
     }
@@ -657,9 +676,7 @@ function _keysMatch(text: string, value: JsonValue, keys: number): boolean {
     return true;
   }
   // An escaped colon (`\u003a`) would be a colon in a string but not in the text.
-  return (
-    text.indexOf("\\u003") < 0 && colons - keys === _colonsInStrings(value)
-  );
+  return !text.includes("\\u003") && colons - keys === _colonsInStrings(value);
 }
 
 /**
@@ -674,9 +691,7 @@ function _countKeys(value: JsonObject | JsonArray, outer: number): number {
   }
   let keys = 0;
   if (Array.isArray(value)) {
-    const items = value as JsonArray;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i] as JsonValue;
+    for (const item of value as JsonArray) {
       const inner =
         typeof item === "object" && item !== null
           ? _countKeys(item, outer + 1)
@@ -826,6 +841,7 @@ function _openValue<T extends JsonValue>(value: T): T {
   if (_counting) {
     const keys = _keysBelow(value, _OPEN_DEPTH);
     if (keys < 0) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the one preallocated Problem (not an Error: see Problem); the quick read's catch sends it to the strict parser
       throw _DOUBTFUL;
     }
     _keysMet += keys;
@@ -915,24 +931,24 @@ function _kindOf(value: JsonValue): string {
   }
 }
 
-function _expected(
+function _throwExpected(
   what: string,
   value: JsonValue,
   path: string,
   orNull: boolean,
-): _Problem {
-  return new _Problem(
+): never {
+  _throwProblem(
     `expected ${what}${orNull ? " or null" : ""}, got ${_kindOf(value)}`,
     path,
   );
 }
 
-function _unknownField(key: string, path: string): _Problem {
-  return new _Problem(`unknown field \`${key}\``, path);
+function _throwUnknownField(key: string, path: string): never {
+  _throwProblem(`unknown field \`${key}\``, path);
 }
 
-function _missingField(key: string, path: string): _Problem {
-  return new _Problem(`missing field \`${key}\``, path);
+function _throwMissingField(key: string, path: string): never {
+  _throwProblem(`missing field \`${key}\``, path);
 }
 
 /** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
@@ -944,14 +960,14 @@ function _readString(value: JsonValue, path: string, orNull: boolean): string {
   if (typeof value === "string") {
     return value;
   }
-  throw _expected("string", value, path, orNull);
+  _throwExpected("string", value, path, orNull);
 }
 
 function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw _expected("integer", value, path, orNull);
+  _throwExpected("integer", value, path, orNull);
 }
 
 function _readIntegerOrString(
@@ -965,7 +981,7 @@ function _readIntegerOrString(
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;
   }
-  throw _expected("integer or string", value, path, orNull);
+  _throwExpected("integer or string", value, path, orNull);
 }
 
 function _readEnum<T extends string>(
@@ -975,17 +991,14 @@ function _readEnum<T extends string>(
   allowed: readonly T[],
 ): T {
   if (typeof value !== "string") {
-    throw _expected("string", value, path, orNull);
+    _throwExpected("string", value, path, orNull);
   }
-  if ((allowed as readonly string[]).indexOf(value) < 0) {
+  if (!(allowed as readonly string[]).includes(value)) {
     const wanted =
       allowed.length === 1
         ? JSON.stringify(allowed[0])
         : `one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
-    throw new _Problem(
-      `expected ${wanted}, got ${JSON.stringify(value)}`,
-      path,
-    );
+    _throwProblem(`expected ${wanted}, got ${JSON.stringify(value)}`, path);
   }
   return value as T;
 }
@@ -998,7 +1011,7 @@ function _readObject(
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     return value as JsonObject;
   }
-  throw _expected("object", value, path, orNull);
+  _throwExpected("object", value, path, orNull);
 }
 
 /**
@@ -1012,9 +1025,10 @@ function _pickVariant(
 ): number {
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
-    if (_hasOwn.call(obj, discriminators[i] as string)) {
+    const discriminator = discriminators[i];
+    if (discriminator !== undefined && _hasOwn.call(obj, discriminator)) {
       if (found >= 0) {
-        throw new _Problem(
+        _throwProblem(
           discriminators.length === 2
             ? `both ${_listOf(discriminators, " and ")}`
             : `more than one of ${_listOf(discriminators, ", ")}`,
@@ -1025,7 +1039,7 @@ function _pickVariant(
     }
   }
   if (found < 0) {
-    throw new _Problem(
+    _throwProblem(
       discriminators.length === 2
         ? `neither ${_listOf(discriminators, " nor ")}`
         : `none of ${_listOf(discriminators, ", ")}`,
@@ -1046,7 +1060,7 @@ function _listOf(names: readonly string[], separator: string): string {
 // Frame types, decoders and encoders
 
 /** The params of a method that takes none: omitted, or an empty object. */
-export type EmptyParams = { [key: string]: never };
+export type EmptyParams = Record<string, never>;
 
 function readEmptyParams(
   value: JsonValue,
@@ -1056,7 +1070,7 @@ function readEmptyParams(
   const obj = _readMembers(value, path, orNull);
   for (const key in obj) {
     if (_hasOwn.call(obj, key)) {
-      throw _unknownField(key, path);
+      _throwUnknownField(key, path);
     }
   }
   return {};
@@ -1082,6 +1096,7 @@ export function decodeEmptyParamsValue(value: JsonValue): EmptyParams {
  * Encodes a `EmptyParams` as one line of JSON text (no newline inside or at the
  * end).
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- every encoder takes its value; an empty object has nothing to read from it
 export function encodeEmptyParams(_value: EmptyParams): string {
   return "{}";
 }
@@ -1128,14 +1143,14 @@ function readErrorObject(
         data = _openValue(member);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (code === undefined) {
-    throw _missingField("code", path);
+    _throwMissingField("code", path);
   }
   if (message === undefined) {
-    throw _missingField("message", path);
+    _throwMissingField("message", path);
   }
   const out: _Mutable<ErrorObject> = { code, message };
   if (data !== undefined) {
@@ -1216,17 +1231,17 @@ function readErrorResponse(
         error = readErrorObject(member, _pathTo(path, ".error"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (error === undefined) {
-    throw _missingField("error", path);
+    _throwMissingField("error", path);
   }
   return { jsonrpc, id, error };
 }
@@ -1306,11 +1321,11 @@ function readHandshakeParams(
         sdkVersion = _readString(member, _pathTo(path, ".sdk_version"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw _missingField("protocol_version", path);
+    _throwMissingField("protocol_version", path);
   }
   const out: _Mutable<HandshakeParams> = { protocolVersion };
   if (sdk !== undefined) {
@@ -1398,14 +1413,14 @@ function readHandshakeResult(
         );
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (protocolVersion === undefined) {
-    throw _missingField("protocol_version", path);
+    _throwMissingField("protocol_version", path);
   }
   if (binaryVersion === undefined) {
-    throw _missingField("binary_version", path);
+    _throwMissingField("binary_version", path);
   }
   return { protocolVersion, binaryVersion };
 }
@@ -1555,17 +1570,17 @@ function readRequest(value: JsonValue, path: string, orNull: boolean): Request {
         params = readParams(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (method === undefined) {
-    throw _missingField("method", path);
+    _throwMissingField("method", path);
   }
   const out: _Mutable<Request> = { jsonrpc, id, method };
   if (params !== undefined) {
@@ -1726,17 +1741,17 @@ function readSuccessResponse(
         result = _openValue(member);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (result === undefined) {
-    throw _missingField("result", path);
+    _throwMissingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -1827,17 +1842,17 @@ function readRequestOf<P>(
         params = readP(member, _pathTo(path, ".params"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (method === undefined) {
-    throw _missingField("method", path);
+    _throwMissingField("method", path);
   }
   const out: _Mutable<RequestOf<P>> = { jsonrpc, id, method };
   if (params !== undefined) {
@@ -1922,17 +1937,17 @@ function readSuccessResponseOf<R>(
         result = readR(member, _pathTo(path, ".result"), false);
         break;
       default:
-        throw _unknownField(key, path);
+        _throwUnknownField(key, path);
     }
   }
   if (jsonrpc === undefined) {
-    throw _missingField("jsonrpc", path);
+    _throwMissingField("jsonrpc", path);
   }
   if (id === undefined) {
-    throw _missingField("id", path);
+    _throwMissingField("id", path);
   }
   if (result === undefined) {
-    throw _missingField("result", path);
+    _throwMissingField("result", path);
   }
   return { jsonrpc, id, result };
 }
@@ -2067,7 +2082,7 @@ function _decodeAt<T>(
     return decode(value);
   } catch (e) {
     if (e instanceof DecodeError) {
-      throw new _Problem(
+      _throwProblem(
         e.problem,
         path === _UNTRACED ? _UNTRACED : path + e.path.slice(1),
       );
@@ -2113,7 +2128,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
 
 /** Whether `name` is a `$defs` name. */
 export function isTypeName(name: string): name is TypeName {
-  return (TYPE_NAMES as readonly string[]).indexOf(name) >= 0;
+  return (TYPE_NAMES as readonly string[]).includes(name);
 }
 
 /**

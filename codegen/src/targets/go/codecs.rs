@@ -17,13 +17,6 @@ use super::Ctx;
 /// Mangled names of the primitive types, which a type name must not reuse.
 const PRIMITIVE_MANGLES: &[&str] = &["Any", "Bool", "String", "Int", "IntMin0", "IntMin1"];
 
-/// Appends a formatted line (writing into a String cannot fail).
-macro_rules! line {
-    ($out:expr, $($arg:tt)*) => {{
-        writeln!($out, $($arg)*).ok();
-    }};
-}
-
 impl Ctx<'_> {
     fn mangle(&self, ty: &Ty) -> String {
         match ty {
@@ -292,6 +285,7 @@ pub(super) fn pick_variant(out: &mut String, variants: &[UnionVariant]) {
     line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn out, wrongKind(\"object\", v)\n\t}}");
     line!(out, "\twhich, err := pickVariant(o, []string{{{}}}, {}, {})", discriminators.join(", "), string_lit(&many), string_lit(&none));
     line!(out, "\tif err != nil {{\n\t\treturn out, err\n\t}}\n\tswitch which {{");
+
 }
 
 fn id_codec(out: &mut String, name: &str) {
@@ -301,4 +295,19 @@ fn id_codec(out: &mut String, name: &str) {
     line!(out, "\treturn {name}{{}}, wrongKind(\"integer or string\", v)\n}}");
     line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\tif v.IsString {{\n\t\treturn writeString(b, v.Str)\n\t}}");
     line!(out, "\treturn writeInt(b, v.Int)\n}}");
+}
+
+impl Ctx<'_> {
+    /// `TypeNames` and `DecodeByName`: every `$defs` decoder by its schema name.
+    pub fn decode_by_name(&self, out: &mut String) {
+        let names: Vec<String> = self.contract.types.keys().map(|n| string_lit(n)).collect();
+        line!(out, "\n// TypeNames are the $defs names DecodeByName knows, sorted.");
+        line!(out, "var TypeNames = []string{{{}}}\n", names.join(", "));
+        line!(out, "// DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).");
+        line!(out, "func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {{\n\tswitch typeName {{");
+        for def in self.contract.types.keys() {
+            line!(out, "\tcase {}:\n\t\treturn asMarshaler(Decode{}(data))", string_lit(def), self.type_name(def));
+        }
+        line!(out, "\t}}\n\treturn nil, errors.New(\"unknown type `\" + typeName + \"`\")\n}}");
+    }
 }

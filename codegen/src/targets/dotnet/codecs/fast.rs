@@ -3,9 +3,10 @@
 //! problem: anything doubtful throws `CoprocessReader.Fallback()` and the
 //! public decoder runs the careful `JsonElement` reader, which does.
 
-use super::names::{enum_members, local_name, member_name, string_literal};
-use super::types::{bare, cs_type, field_type, reader_of};
-use super::Out;
+use super::super::names::{enum_members, local_name, member_name, string_literal};
+use super::super::types::{bare, cs_type, field_type};
+use super::reader_of;
+use super::super::Out;
 use crate::model::{Contract, ObjectType, Ty, TypeKind, UnionVariant};
 
 /// The signature of a type's one-pass reader.
@@ -108,7 +109,7 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
         if mask != 0 {
             out.block(3, &format!("if ((seen & {mask}UL) != {mask}UL)"), |out| out.line(4, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();"));
         }
-        super::types::construct_from_locals(out, class, object);
+        super::construct_from_locals(out, class, object);
     });
 }
 

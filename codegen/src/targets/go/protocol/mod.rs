@@ -1,16 +1,14 @@
 //! The contract tables as Go: the pin and limits, the method table, the
-//! error codes, the message templates, the lanes, and the by-name decoder.
+//! error codes, the message templates, the lanes and (in [`handshake`]) the
+//! handshake helpers.
 
 use std::fmt::Write as _;
 
-use super::names::{comment, doc_sentence, exported, string_lit};
+use super::docs::{comment, doc_sentence};
+use super::names::{exported, string_lit};
 use super::Ctx;
 
-macro_rules! line {
-    ($out:expr, $($arg:tt)*) => {{
-        writeln!($out, $($arg)*).ok();
-    }};
-}
+mod handshake;
 
 impl Ctx<'_> {
     /// The Go constant naming a method (`MethodMCPCall`).
@@ -125,15 +123,4 @@ impl Ctx<'_> {
         line!(out, "\treturn fillTemplate({lane_skip}, \"lane\", lane, \"command\", strings.ReplaceAll(runsVia, \"<suite>\", suite))\n}}");
     }
 
-    pub fn decode_by_name(&self, out: &mut String) {
-        let names: Vec<String> = self.contract.types.keys().map(|n| string_lit(n)).collect();
-        line!(out, "\n// TypeNames are the $defs names DecodeByName knows, sorted.");
-        line!(out, "var TypeNames = []string{{{}}}\n", names.join(", "));
-        line!(out, "// DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).");
-        line!(out, "func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {{\n\tswitch typeName {{");
-        for def in self.contract.types.keys() {
-            line!(out, "\tcase {}:\n\t\treturn asMarshaler(Decode{}(data))", string_lit(def), self.type_name(def));
-        }
-        line!(out, "\t}}\n\treturn nil, errors.New(\"unknown type `\" + typeName + \"`\")\n}}");
-    }
 }

@@ -1,10 +1,12 @@
-//! Decoders: for each type, a private `read<T>(value, path, orNull)` that
+//! Codecs, per type. Decoders: a private `read<T>(value, path, orNull)` that
 //! checks the shape, and the public `decode<T>(text)` / `decode<T>Value(value)`.
+//! Encoders: `encode<T>(value)` writes one line of JSON text, fields in
+//! schema declaration order, absent optional fields omitted, null as null.
 
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
-use super::names::{constant, js_string, local, path_step, property, property_access, property_key, stem, type_name};
-use super::out::Out;
+use super::layout::Out;
+use super::names::{constant, js_single, js_string, local, path_step, property, property_access, property_key, stem, type_name};
 use super::types::{ts_type, values_constant};
 
 /// The expression reading `value` (a `JsonValue` expression) as `ty`.
@@ -34,7 +36,7 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
 }
 
 /// Renders the reader and the two public decoders of `def`.
-pub fn render(out: &mut Out, _contract: &Contract, def: &TypeDef) {
+pub fn render_decoder(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     let name = type_name(&def.name);
     let stem = stem(&def.name);
     declare_discriminators(out, def);
@@ -89,7 +91,7 @@ pub fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
     if object.fields.is_empty() {
         out.line("  for (const key in obj) {");
         out.line("    if (_hasOwn.call(obj, key)) {");
-        out.line("      throw _unknownField(key, path);");
+        out.line("      _throwUnknownField(key, path);");
         out.line("    }");
         out.line("  }");
         out.line("  return {};");
@@ -113,7 +115,7 @@ pub fn read_object(out: &mut Out, object: &ObjectType, name: &str) {
         out.line("        break;");
     }
     out.line("      default:");
-    out.line("        throw _unknownField(key, path);");
+    out.line("        _throwUnknownField(key, path);");
     out.line("    }");
     out.line("  }");
     build_object(out, object, name, &locals);
@@ -124,7 +126,7 @@ fn build_object(out: &mut Out, object: &ObjectType, name: &str, locals: &[String
     for (field, local) in object.fields.iter().zip(locals) {
         if field.required {
             out.line(format!("  if ({local} === undefined) {{"));
-            out.line(format!("    throw _missingField({}, path);", js_string(&field.name)));
+            out.line(format!("    _throwMissingField({}, path);", js_string(&field.name)));
             out.line("  }");
             members.push(member(&field.name, local));
         }
@@ -202,16 +204,20 @@ fn declare_discriminators(out: &mut Out, def: &TypeDef) {
 /// values (see `decodeText` in the runtime).
 pub fn open_depth_constant(out: &mut Out, contract: &Contract) {
     out.blank();
-    match open_depth(contract) {
+    let depth = match open_depth(contract) {
         Some(depth) => {
             out.doc("", "The most containers around an open value (or a closed object or array) of any frame type.");
-            out.line(format!("const _OPEN_DEPTH: number = {depth};"));
+            i64::from(depth)
         }
         None => {
             out.doc("", "-1: a frame type contains itself, so closed objects may nest at any depth and every value is walked.");
-            out.line("const _OPEN_DEPTH: number = -1;");
+            -1
         }
-    }
+    };
+    // Typed `number`, not its literal: the runtime compares it (`>= 0`) as a
+    // setting, which a literal type would make a constant condition.
+    out.line("// eslint-disable-next-line @typescript-eslint/no-inferrable-types -- the runtime reads it as a setting; the literal type would make its `_OPEN_DEPTH >= 0` a constant condition");
+    out.line(format!("const _OPEN_DEPTH: number = {depth};"));
 }
 
 /// The most containers around an open value, or the depth of a closed
@@ -266,5 +272,103 @@ fn depth_of_def(contract: &Contract, def: &TypeDef, outer: u32, visiting: &mut V
             Some(deepest)
         }
         TypeKind::StringEnum(_) | TypeKind::IntegerOrString => Some(0),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Encoders
+
+/// The expression writing `value` (an expression of `ty`'s type) as JSON text.
+pub fn write_expr(ty: &Ty, value: &str) -> String {
+    match ty {
+        Ty::Any | Ty::String => format!("JSON.stringify({value})"),
+        Ty::Boolean => format!("({value} ? \"true\" : \"false\")"),
+        Ty::Integer { .. } => format!("String({value})"),
+        Ty::Ref(name) => format!("encode{}({value})", stem(name)),
+        Ty::Array(item) => match item.as_ref() {
+            Ty::Any => format!("JSON.stringify({value})"),
+            item => format!("_writeArray({value}, (item) => {})", write_expr(item, "item")),
+        },
+        Ty::Nullable(inner) => match inner.as_ref() {
+            Ty::Any => format!("JSON.stringify({value})"),
+            inner => format!("({value} === null ? \"null\" : {})", write_expr(inner, value)),
+        },
+    }
+}
+
+/// Renders `encode<T>` for `def`.
+pub fn render_encoder(out: &mut Out, _contract: &Contract, def: &TypeDef) {
+    let name = type_name(&def.name);
+    out.blank();
+    out.doc("", &format!(
+        "Encodes a `{}` as one line of JSON text (no newline inside or at the end).",
+        def.name
+    ));
+    let empty = matches!(&def.kind, TypeKind::Object(object) if object.fields.is_empty());
+    let param = if empty { "_value" } else { "value" };
+    if empty {
+        // Every encoder takes the value it encodes, this one too.
+        out.line("// eslint-disable-next-line @typescript-eslint/no-unused-vars -- every encoder takes its value; an empty object has nothing to read from it");
+    }
+    out.line(format!("export function encode{}({param}: {name}): string {{", stem(&def.name)));
+    match &def.kind {
+        TypeKind::Object(object) => write_object(out, object),
+        TypeKind::Map(Ty::Any) | TypeKind::StringEnum(_) => out.line("  return JSON.stringify(value);"),
+        TypeKind::Map(ty) => {
+            out.line(format!("  return _writeMap(value, (entry) => {});", write_expr(ty, "entry")));
+        }
+        TypeKind::Union(variants) => write_union(out, variants),
+        TypeKind::IntegerOrString => {
+            out.line("  return typeof value === \"number\" ? String(value) : JSON.stringify(value);");
+        }
+    }
+    out.line("}");
+}
+
+/// The body of a closed object's encoder, which writes `value`.
+pub fn write_object(out: &mut Out, object: &ObjectType) {
+    if object.fields.is_empty() {
+        out.line("  return \"{}\";");
+        return;
+    }
+    out.line("  let out = \"{\";");
+    // Whether a member is surely written before this field, or may be.
+    let mut surely_written = false;
+    let mut maybe_written = false;
+    for field in &object.fields {
+        let access = property_access("value", &field.name);
+        let key = format!("{}:", serde_json::to_string(&field.name).unwrap_or_default());
+        let written = write_expr(&field.ty, &access);
+        let indent = if field.required { "  " } else { "    " };
+        if !field.required {
+            out.line(format!("  if ({access} !== undefined) {{"));
+        }
+        if surely_written {
+            out.line(format!("{indent}out += {} + {written};", js_single(&format!(",{key}"))));
+        } else if maybe_written {
+            out.line(format!("{indent}out += (out.length > 1 ? \",\" : \"\") + {} + {written};", js_single(&key)));
+        } else {
+            out.line(format!("{indent}out += {} + {written};", js_single(&key)));
+        }
+        if !field.required {
+            out.line("  }");
+        }
+        surely_written |= field.required;
+        maybe_written = true;
+    }
+    out.line("  return out + \"}\";");
+}
+
+fn write_union(out: &mut Out, variants: &[UnionVariant]) {
+    for (i, variant) in variants.iter().enumerate() {
+        let encode = format!("encode{}(value)", stem(&variant.type_name));
+        if i + 1 == variants.len() {
+            out.line(format!("  return {encode};"));
+        } else {
+            let property = super::names::property(&variant.discriminator);
+            out.line(format!("  if ({} in value) {{", js_string(&property)));
+            out.line(format!("    return {encode};"));
+            out.line("  }");
+        }
     }
 }

@@ -12,14 +12,8 @@ use std::fmt::Write as _;
 
 use crate::model::{Field, ObjectType, Segment, Ty, TypeKind};
 
-use super::names::string_lit;
-use super::Ctx;
-
-macro_rules! line {
-    ($out:expr, $($arg:tt)*) => {{
-        writeln!($out, $($arg)*).ok();
-    }};
-}
+use super::super::names::string_lit;
+use super::super::Ctx;
 
 const HANDSHAKE_METHOD: &str = "coprocess/handshake";
 

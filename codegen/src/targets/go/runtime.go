@@ -1,0 +1,819 @@
+// The schema-independent part of the generated Go file (codegen's Go target
+// splices everything below the import block into coprocess.go, after the
+// generated code): the decode error type, the strict JSON parser (I-JSON
+// rules, depth limit), the kind checks every decoder shares and the one-line
+// JSON writer. It names exactly one generated identifier, MaxDepth. Runtime
+// functions never start with decode/append followed by an upper-case letter,
+// the prefixes of the per-type functions, so no schema type can collide with
+// them. Codegen keeps only the helpers the schema's code reaches and the
+// imports they use.
+
+package mcptest
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// DecodingError is why a frame was rejected. Its text is "{Type}: {Problem}"
+// at the root and "{Type}: {Problem} at {Path}" below it.
+type DecodingError struct {
+	// Type is the $defs name being decoded.
+	Type string
+	// Problem says what is wrong, for example "unknown field `x`".
+	Problem string
+	// Path locates the offending value ("$.id", "$.tools[3]"); empty at the root.
+	Path string
+}
+
+// Error returns the decoder message.
+func (e *DecodingError) Error() string {
+	if e.Path == "" {
+		return e.Type + ": " + e.Problem
+	}
+	return e.Type + ": " + e.Problem + " at " + e.Path
+}
+
+// ParseJSON parses one JSON text under the strict rules of the contract and
+// returns it as nil, bool, json.Number, string, []any or map[string]any.
+func ParseJSON(data []byte) (any, error) {
+	tree, err := parseStrict(data)
+	if err != nil {
+		return nil, errors.New(err.text())
+	}
+	return toPublic(tree), nil
+}
+
+// maxSafeInteger is 2^53-1, the largest integer every JSON reader keeps exactly.
+const maxSafeInteger = 1<<53 - 1
+
+// shapeError is a failure on its way up to the public decoder, which names
+// the type. The path is collected innermost segment first.
+type shapeError struct {
+	expected string
+	got      string
+	problem  string
+	path     []string
+}
+
+func (e *shapeError) text() string {
+	if e.expected != "" {
+		return "expected " + e.expected + ", got " + e.got
+	}
+	return e.problem
+}
+
+// at records that the failure is inside the member key.
+func (e *shapeError) at(key string) *shapeError {
+	if isIdentifier(key) {
+		e.path = append(e.path, "."+key)
+	} else {
+		e.path = append(e.path, "["+string(writeString(nil, key))+"]")
+	}
+	return e
+}
+
+// atIndex records that the failure is inside the array item i.
+func (e *shapeError) atIndex(i int) *shapeError {
+	e.path = append(e.path, "["+strconv.Itoa(i)+"]")
+	return e
+}
+
+func (e *shapeError) toError(typeName string) error {
+	path := ""
+	if len(e.path) > 0 {
+		var sb strings.Builder
+		sb.WriteByte('$')
+		for i := len(e.path) - 1; i >= 0; i-- {
+			sb.WriteString(e.path[i])
+		}
+		path = sb.String()
+	}
+	return &DecodingError{Type: typeName, Problem: e.text(), Path: path}
+}
+
+func isIdentifier(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		letter := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func problem(text string) *shapeError {
+	return &shapeError{problem: text}
+}
+
+func wrongKind(expected string, v any) *shapeError {
+	return &shapeError{expected: expected, got: kindOf(v)}
+}
+
+func unknownField(key string) *shapeError {
+	return problem("unknown field `" + key + "`")
+}
+
+func missingField(key string) *shapeError {
+	return problem("missing field `" + key + "`")
+}
+
+// orNull widens a wrong-kind failure of the value itself to "... or null".
+func orNull(e *shapeError) *shapeError {
+	if e.expected != "" && len(e.path) == 0 {
+		e.expected += " or null"
+	}
+	return e
+}
+
+// fromText parses data strictly and decodes it with decode, naming typeName
+// in the error.
+func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError)) (T, error) {
+	var zero T
+	tree, err := parseStrict(data)
+	if err == nil {
+		var v T
+		if v, err = decode(tree); err == nil {
+			return v, nil
+		}
+	}
+	return zero, err.toError(typeName)
+}
+
+// fromValue checks an already-parsed value against the JSON-text rules and
+// decodes it with decode, naming typeName in the error.
+func fromValue[T any](typeName string, value any, decode func(any) (T, *shapeError)) (T, error) {
+	var zero T
+	tree, err := fromPublic(value, 0)
+	if err == nil {
+		var v T
+		if v, err = decode(tree); err == nil {
+			return v, nil
+		}
+	}
+	return zero, err.toError(typeName)
+}
+
+// fromPublic turns a value as ParseJSON or encoding/json build it into the
+// parser's tree, applying the JSON-text rules (objects in sorted key order).
+// Other Go values go through their JSON text.
+func fromPublic(v any, depth int) (any, *shapeError) {
+	switch x := v.(type) {
+	case nil, bool:
+		return x, nil
+	case string:
+		if !utf8.ValidString(x) {
+			return nil, problem("invalid JSON: invalid UTF-8")
+		}
+		return x, nil
+	case json.Number:
+		return checkNumber(string(x))
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, problem("invalid JSON: NaN or infinite number")
+		}
+		return checkNumber(strconv.FormatFloat(x, 'g', -1, 64))
+	case int:
+		return checkNumber(strconv.Itoa(x))
+	case int64:
+		return checkNumber(strconv.FormatInt(x, 10))
+	case []any:
+		if depth++; depth > MaxDepth {
+			return nil, problem("nesting deeper than " + strconv.Itoa(MaxDepth))
+		}
+		items := make([]any, len(x))
+		for i, item := range x {
+			var err *shapeError
+			if items[i], err = fromPublic(item, depth); err != nil {
+				return nil, err
+			}
+		}
+		return items, nil
+	case map[string]any:
+		if depth++; depth > MaxDepth {
+			return nil, problem("nesting deeper than " + strconv.Itoa(MaxDepth))
+		}
+		o := &jsonObject{keys: sortedKeys(x), vals: make([]any, len(x))}
+		for i, k := range o.keys {
+			if !utf8.ValidString(k) {
+				return nil, problem("invalid JSON: invalid UTF-8")
+			}
+			var err *shapeError
+			if o.vals[i], err = fromPublic(x[k], depth); err != nil {
+				return nil, err
+			}
+		}
+		return o, nil
+	}
+	p := parser{s: string(writeAny(nil, v)), depth: depth}
+	tree, err := p.value()
+	if err == nil && p.i < len(p.s) {
+		err = p.fail("trailing characters")
+	}
+	return tree, err
+}
+
+// checkNumber parses a number literal under the JSON-text rules.
+func checkNumber(literal string) (any, *shapeError) {
+	p := parser{s: literal}
+	if literal == "" || (literal[0] != '-' && (literal[0] < '0' || literal[0] > '9')) {
+		return nil, p.fail("invalid number")
+	}
+	n, err := p.number()
+	if err == nil && p.i < len(p.s) {
+		err = p.fail("invalid number")
+	}
+	return n, err
+}
+
+// asMarshaler adapts a typed decode result for DecodeByName.
+func asMarshaler[T json.Marshaler](v T, err error) (json.Marshaler, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// jsonObject is a parsed JSON object with its members in document order.
+type jsonObject struct {
+	keys []string
+	vals []any
+}
+
+func (o *jsonObject) has(key string) bool {
+	for _, k := range o.keys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// pickVariant returns the index of the one discriminator present in o.
+func pickVariant(o *jsonObject, discriminators []string, many, none string) (int, *shapeError) {
+	found := -1
+	for i, d := range discriminators {
+		if o.has(d) {
+			if found >= 0 {
+				return -1, problem(many)
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return -1, problem(none)
+	}
+	return found, nil
+}
+
+func kindOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if _, ok := numberInt(x); ok {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case *jsonObject:
+		return "object"
+	}
+	return "value"
+}
+
+// numberInt is the integer value of n: an integer literal, or a number with
+// an integral value (1.0, 1e2, -0) in the safe range.
+func numberInt(n json.Number) (int64, bool) {
+	s := string(n)
+	if !strings.ContainsAny(s, ".eE") {
+		i, err := strconv.ParseInt(s, 10, 64)
+		return i, err == nil && i <= maxSafeInteger && i >= -maxSafeInteger
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > maxSafeInteger {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func readAny(v any) (any, *shapeError) {
+	return toPublic(v), nil
+}
+
+func readBool(v any) (bool, *shapeError) {
+	if b, ok := v.(bool); ok {
+		return b, nil
+	}
+	return false, wrongKind("boolean", v)
+}
+
+func readString(v any) (string, *shapeError) {
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	return "", wrongKind("string", v)
+}
+
+func readInt(v any) (int64, *shapeError) {
+	if n, ok := v.(json.Number); ok {
+		if i, ok := numberInt(n); ok {
+			return i, nil
+		}
+	}
+	return 0, wrongKind("integer", v)
+}
+
+func readIntAtLeast(v any, minimum int64) (int64, *shapeError) {
+	i, err := readInt(v)
+	if err == nil && i < minimum {
+		err = problem("expected integer >= " + strconv.FormatInt(minimum, 10) + ", got " + strconv.FormatInt(i, 10))
+	}
+	return i, err
+}
+
+// toPublic turns a parsed tree into nil, bool, json.Number, string, []any
+// and map[string]any.
+func toPublic(v any) any {
+	switch x := v.(type) {
+	case *jsonObject:
+		m := make(map[string]any, len(x.keys))
+		for i, k := range x.keys {
+			m[k] = toPublic(x.vals[i])
+		}
+		return m
+	case []any:
+		for i, item := range x {
+			x[i] = toPublic(item)
+		}
+		return x
+	}
+	return v
+}
+
+// parser reads one strict JSON text (I-JSON: no duplicate keys, no lone
+// surrogates, no integers beyond 2^53-1, no numbers beyond a double).
+type parser struct {
+	s     string
+	i     int
+	depth int
+}
+
+func parseStrict(data []byte) (any, *shapeError) {
+	p := parser{s: string(data)}
+	if strings.HasPrefix(p.s, "\ufeff") {
+		return nil, problem("invalid JSON: byte-order mark")
+	}
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.i < len(p.s) {
+		return nil, p.fail("trailing characters")
+	}
+	return v, nil
+}
+
+func (p *parser) fail(what string) *shapeError {
+	return problem("invalid JSON: " + what + " at offset " + strconv.Itoa(p.i))
+}
+
+func (p *parser) skipSpace() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value() (any, *shapeError) {
+	p.skipSpace()
+	if p.i >= len(p.s) {
+		return nil, p.fail("unexpected end of input")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		return p.str()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == 't':
+		return p.literal("true", true)
+	case c == 'f':
+		return p.literal("false", false)
+	case c == 'n':
+		return p.literal("null", nil)
+	}
+	return nil, p.fail("unexpected character")
+}
+
+func (p *parser) literal(word string, v any) (any, *shapeError) {
+	if !strings.HasPrefix(p.s[p.i:], word) {
+		return nil, p.fail("invalid literal")
+	}
+	p.i += len(word)
+	return v, nil
+}
+
+func (p *parser) enter() *shapeError {
+	p.depth++
+	if p.depth > MaxDepth {
+		return problem("nesting deeper than " + strconv.Itoa(MaxDepth))
+	}
+	p.i++
+	p.skipSpace()
+	return nil
+}
+
+func (p *parser) next(c byte) bool {
+	p.skipSpace()
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *parser) object() (any, *shapeError) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	o := &jsonObject{}
+	if p.next('}') {
+		p.depth--
+		return o, nil
+	}
+	o.keys = make([]string, 0, 8)
+	o.vals = make([]any, 0, 8)
+	var index map[string]bool
+	for {
+		p.skipSpace()
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			return nil, p.fail("expected a member name")
+		}
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if (index != nil && index[key]) || (index == nil && o.has(key)) {
+			return nil, problem("duplicate key `" + key + "`")
+		}
+		if !p.next(':') {
+			return nil, p.fail("expected ':'")
+		}
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		o.keys = append(o.keys, key)
+		o.vals = append(o.vals, v)
+		if index != nil {
+			index[key] = true
+		} else if len(o.keys) == 16 {
+			index = make(map[string]bool, 32)
+			for _, k := range o.keys {
+				index[k] = true
+			}
+		}
+		if p.next(',') {
+			continue
+		}
+		if p.next('}') {
+			p.depth--
+			return o, nil
+		}
+		return nil, p.fail("expected ',' or '}'")
+	}
+}
+
+func (p *parser) array() (any, *shapeError) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	if p.next(']') {
+		p.depth--
+		return []any{}, nil
+	}
+	items := make([]any, 0, 4)
+	for {
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, v)
+		if p.next(',') {
+			continue
+		}
+		if p.next(']') {
+			p.depth--
+			return items, nil
+		}
+		return nil, p.fail("expected ',' or ']'")
+	}
+}
+
+func (p *parser) str() (string, *shapeError) {
+	p.i++
+	start := p.i
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return p.s[start : p.i-1], nil
+		case c == '\\':
+			return p.escapedString([]byte(p.s[start:p.i]))
+		case c < 0x20:
+			return "", p.fail("control character in string")
+		case c < utf8.RuneSelf:
+			p.i++
+		default:
+			r, size := utf8.DecodeRuneInString(p.s[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", p.fail("invalid UTF-8")
+			}
+			p.i += size
+		}
+	}
+	return "", p.fail("unterminated string")
+}
+
+func (p *parser) escapedString(buf []byte) (string, *shapeError) {
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return string(buf), nil
+		case c == '\\':
+			r, err := p.escape()
+			if err != nil {
+				return "", err
+			}
+			buf = utf8.AppendRune(buf, r)
+		case c < 0x20:
+			return "", p.fail("control character in string")
+		case c < utf8.RuneSelf:
+			buf = append(buf, c)
+			p.i++
+		default:
+			r, size := utf8.DecodeRuneInString(p.s[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", p.fail("invalid UTF-8")
+			}
+			buf = append(buf, p.s[p.i:p.i+size]...)
+			p.i += size
+		}
+	}
+	return "", p.fail("unterminated string")
+}
+
+func (p *parser) escape() (rune, *shapeError) {
+	if p.i+1 >= len(p.s) {
+		return 0, p.fail("unterminated string")
+	}
+	c := p.s[p.i+1]
+	p.i += 2
+	switch c {
+	case '"', '\\', '/':
+		return rune(c), nil
+	case 'b':
+		return '\b', nil
+	case 'f':
+		return '\f', nil
+	case 'n':
+		return '\n', nil
+	case 'r':
+		return '\r', nil
+	case 't':
+		return '\t', nil
+	case 'u':
+		return p.unicodeEscape()
+	}
+	return 0, p.fail("invalid escape")
+}
+
+func (p *parser) unicodeEscape() (rune, *shapeError) {
+	r, ok := p.hex4()
+	if !ok {
+		return 0, p.fail("invalid \\u escape")
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, nil
+	}
+	if r < 0xdc00 && strings.HasPrefix(p.s[p.i:], "\\u") {
+		p.i += 2
+		if low, ok := p.hex4(); ok {
+			if pair := utf16.DecodeRune(r, low); pair != utf8.RuneError {
+				return pair, nil
+			}
+		}
+	}
+	return 0, p.fail("lone surrogate escape")
+}
+
+func (p *parser) hex4() (rune, bool) {
+	if p.i+4 > len(p.s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(p.s[p.i : p.i+4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	p.i += 4
+	return r, true
+}
+
+func (p *parser) digits() int {
+	start := p.i
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
+	}
+	return p.i - start
+}
+
+func (p *parser) number() (any, *shapeError) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	if p.i < len(p.s) && p.s[p.i] == '0' {
+		p.i++
+	} else if p.digits() == 0 {
+		return nil, p.fail("invalid number")
+	}
+	integer := true
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		integer = false
+		p.i++
+		if p.digits() == 0 {
+			return nil, p.fail("invalid number")
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		integer = false
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if p.digits() == 0 {
+			return nil, p.fail("invalid number")
+		}
+	}
+	literal := p.s[start:p.i]
+	if integer {
+		if len(literal) > 15 {
+			i, err := strconv.ParseInt(literal, 10, 64)
+			if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
+				return nil, p.fail("integer out of range")
+			}
+		}
+	} else if f, err := strconv.ParseFloat(literal, 64); err != nil || math.IsInf(f, 0) {
+		return nil, p.fail("number out of range")
+	}
+	return json.Number(literal), nil
+}
+
+// writeString writes s as a JSON string (escaping only what JSON requires).
+func writeString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// writeComma separates the next object member unless it is the first.
+func writeComma(b []byte) []byte {
+	if b[len(b)-1] != '{' {
+		b = append(b, ',')
+	}
+	return b
+}
+
+func writeBool(b []byte, v bool) []byte {
+	return strconv.AppendBool(b, v)
+}
+
+func writeInt(b []byte, v int64) []byte {
+	return strconv.AppendInt(b, v, 10)
+}
+
+// writeAny writes any JSON value: the tree ParseJSON returns, or numbers,
+// slices and maps built in Go; objects are written with sorted keys.
+func writeAny(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		return strconv.AppendBool(b, x)
+	case string:
+		return writeString(b, x)
+	case json.Number:
+		return append(b, x...)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return append(b, "null"...)
+		}
+		return strconv.AppendFloat(b, x, 'g', -1, 64)
+	case int:
+		return strconv.AppendInt(b, int64(x), 10)
+	case int64:
+		return strconv.AppendInt(b, x, 10)
+	case []any:
+		b = append(b, '[')
+		for i, item := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = writeAny(b, item)
+		}
+		return append(b, ']')
+	case map[string]any:
+		b = append(b, '{')
+		for i, k := range sortedKeys(x) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = writeString(b, k)
+			b = append(b, ':')
+			b = writeAny(b, x[k])
+		}
+		return append(b, '}')
+	}
+	text, err := json.Marshal(v)
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, text...)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// fillTemplate replaces each {name} hole of template; pairs alternate
+// name and value.
+func fillTemplate(template string, pairs ...string) string {
+	args := make([]string, 0, len(pairs))
+	for i := 0; i+1 < len(pairs); i += 2 {
+		args = append(args, "{"+pairs[i]+"}", pairs[i+1])
+	}
+	return strings.NewReplacer(args...).Replace(template)
+}

@@ -4,10 +4,11 @@
 //! model. Formatted with prettyplease.
 
 mod claims;
+mod codecs;
 mod envelopes;
-mod extras;
-mod prelude;
-mod typify_pass;
+mod names;
+mod protocol;
+mod types;
 
 use crate::model::Contract;
 use crate::targets::{header_text, Files};
@@ -28,16 +29,16 @@ pub enum Flavor {
 
 /// Renders the whole Rust module text (header included).
 pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError> {
-    let types = typify_pass::types(contract, &contract.raw, flavor)?;
-    let mut extras = extras::items(contract);
+    let types = types::types(contract, &contract.raw, flavor)?;
+    let mut extras = protocol::items(contract);
     extras.extend(envelopes::decoding(contract));
     if flavor == Flavor::WithJsonSchema {
-        extras.extend(extras::json_schema_of(contract));
+        extras.extend(protocol::json_schema_of(contract));
     }
     let mut file: syn::File = syn::parse2(quote::quote! { #types #extras }).map_err(|e| {
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
     })?;
-    prelude::qualify_hidden_variants(&mut file, contract.types.keys());
+    names::qualify_hidden_variants(&mut file, contract.types.keys());
     let body = prettyplease::unparse(&file);
     Ok(format!(
         "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}{}\n{}",

@@ -1,11 +1,13 @@
 //! The Rust target: typify renders the `$defs` as serde types (the same path
 //! `build.rs` uses), a syn pass tightens what typify leaves loose, and the
 //! rest (pin, tables, frame decoding, handshake, lanes) is rendered from the
-//! model. Formatted with prettyplease.
+//! model. The SDK file is printed as rustfmt prints it ([`layout`]); the
+//! protocol crate's own copy (`build.rs`) is printed with prettyplease.
 
 mod claims;
 mod codecs;
 mod envelopes;
+mod layout;
 mod names;
 mod protocol;
 mod types;
@@ -39,7 +41,12 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
     })?;
     names::qualify_hidden_variants(&mut file, contract.types.keys());
-    let body = prettyplease::unparse(&file);
+    let body = match flavor {
+        Flavor::Sdk => layout::print_file(&file).map_err(|problem| {
+            SchemaError::new(std::path::Path::new(&contract.source), "", problem, "report this as a codegen bug")
+        })?,
+        Flavor::WithJsonSchema => prettyplease::unparse(&file),
+    };
     Ok(format!(
         "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}{}\n{}",
         header_text(contract),

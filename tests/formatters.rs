@@ -83,3 +83,28 @@ fn the_typescript_format_check_refuses_a_statement_left_on_one_over_wide_line() 
     assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
     assert!(log.contains("is not what Prettier prints"), "the error must say why:\n{log}");
 }
+
+#[test]
+fn the_rust_format_check_refuses_a_statement_left_on_one_over_wide_line() {
+    let script = root().join("tests/conformance/rust/format-check.sh");
+    let committed = std::fs::read_to_string(root().join("generated/rust/mcptest-runner/src/coprocess.rs")).expect("committed file");
+    let (unwrapped, line) = unwrap_first_broken_call(&committed, 100).expect("the committed file has a call broken over lines");
+
+    let dir = root().join("target/formatters/rust");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let clean = dir.join("clean.rs");
+    let broken = dir.join("unwrapped.rs");
+    std::fs::write(&clean, &committed).expect("write clean copy");
+    std::fs::write(&broken, &unwrapped).expect("write unwrapped copy");
+
+    let (code, log) = check(&script, &clean);
+    if !formatter_available(code, &log, "rust") {
+        return;
+    }
+    assert_eq!(code, 0, "the committed file must pass rustfmt:\n{log}");
+
+    let (code, log) = check(&script, &broken);
+    assert_eq!(code, 1, "an over-wide line must fail the check:\n{log}");
+    assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
+    assert!(log.contains("is not what rustfmt prints"), "the error must say why:\n{log}");
+}

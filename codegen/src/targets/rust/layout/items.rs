@@ -134,10 +134,11 @@ impl Cx {
             let Some(meta) = meta_of(attr) else {
                 return self.unsupported(format!("the attribute `{}`", attr.to_token_stream()));
             };
-            let text = shape
-                .offset_left(2)
-                .and_then(|s| self.meta(&meta, s))
-                .unwrap_or_else(|| attr.to_token_stream().to_string());
+            // What rustfmt cannot fit it leaves as written: written unlimited.
+            let text = match shape.offset_left(2).and_then(|s| self.meta(&meta, s)) {
+                Some(text) => text,
+                None => unlimited(|| Shape::indented(indent).offset_left(2).and_then(|s| self.meta(&meta, s)))?,
+            };
             out.push_str(&format!("#[{text}]"));
             out.push_str(&indent.newline());
             i += 1;

@@ -641,6 +641,14 @@ mod tests {
     }
 
     #[test]
+    fn what_rustfmt_cannot_fit_is_written_on_one_line_as_rustfmt_leaves_it() {
+        let long = "x".repeat(110);
+        let code = format!("#[serde(alias(\"{long}\"))] struct S; fn f() {{ out.push_str(\"{long}\"); }}");
+        let expected = format!("#[serde(alias(\"{long}\"))]\nstruct S;\nfn f() {{\n    out.push_str(\"{long}\");\n}}\n");
+        assert_eq!(printed(&code), Ok(expected));
+    }
+
+    #[test]
     fn syntax_the_layout_does_not_know_is_refused_not_printed() {
         let err = printed("fn f() { loop { break; } }").expect_err("a loop is not supported");
         assert!(err.contains("does not support"), "{err}");

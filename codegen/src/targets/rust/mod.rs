@@ -70,6 +70,14 @@ fn self_named_constructors(contract: &Contract, flavor: Flavor) -> &'static str 
     }
 }
 
+/// The layout printer on Rust source text, for the formatter tests (the
+/// committed items re-printed at other indentations must still be rustfmt's).
+#[doc(hidden)]
+pub fn layout_source(code: &str) -> Result<String, String> {
+    let file: syn::File = syn::parse_str(code).map_err(|e| e.to_string())?;
+    layout::print_file(&file)
+}
+
 /// The Rust SDK file (typify reads the `$defs` from `Contract::raw`).
 pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
     let text = render_claimed(contract)?.1;

@@ -108,7 +108,13 @@ impl Cx {
 
     /// Attributes, each followed by a line break to `indent`.
     fn attrs(&self, attrs: &[syn::Attribute], indent: Indent) -> Option<String> {
-        let shape = Shape::indented(indent);
+        self.attrs_in(attrs, Shape::indented(indent))
+    }
+
+    /// Attributes rewritten for `shape` (a field's or variant's shape keeps
+    /// room for its comma, as rustfmt's does).
+    fn attrs_in(&self, attrs: &[syn::Attribute], shape: Shape) -> Option<String> {
+        let indent = shape.indent;
         let mut out = String::new();
         let mut i = 0;
         while i < attrs.len() {
@@ -137,7 +143,7 @@ impl Cx {
             // What rustfmt cannot fit it leaves as written: written unlimited.
             let text = match shape.offset_left(2).and_then(|s| self.meta(&meta, s)) {
                 Some(text) => text,
-                None => unlimited(|| Shape::indented(indent).offset_left(2).and_then(|s| self.meta(&meta, s)))?,
+                None => unlimited(|| Shape { width: max_width().saturating_sub(indent.width()), ..shape }.offset_left(2).and_then(|s| self.meta(&meta, s)))?,
             };
             out.push_str(&format!("#[{text}]"));
             out.push_str(&indent.newline());
@@ -220,22 +226,33 @@ impl Cx {
         if g.params.is_empty() {
             return Some(String::new());
         }
-        let params: Vec<String> = g
-            .params
-            .iter()
-            .map(|p| match p {
-                syn::GenericParam::Lifetime(l) if l.bounds.is_empty() && l.attrs.is_empty() => Some(l.lifetime.to_string()),
-                syn::GenericParam::Type(t) if t.attrs.is_empty() && t.default.is_none() => {
-                    if t.bounds.is_empty() {
-                        Some(t.ident.to_string())
-                    } else {
-                        Some(format!("{}: {}", t.ident, self.bounds(&t.bounds)?))
-                    }
-                }
-                _ => self.unsupported("this generic parameter"),
-            })
-            .collect::<Option<_>>()?;
+        let params: Vec<String> = g.params.iter().map(|p| self.generic_param(p)).collect::<Option<_>>()?;
         Some(format!("<{}>", params.join(", ")))
+    }
+
+    /// A generic parameter, flat.
+    pub(super) fn generic_param(&self, p: &syn::GenericParam) -> Option<String> {
+        match p {
+            syn::GenericParam::Lifetime(l) if l.bounds.is_empty() && l.attrs.is_empty() => Some(l.lifetime.to_string()),
+            syn::GenericParam::Type(t) if t.attrs.is_empty() && t.default.is_none() => {
+                if t.bounds.is_empty() {
+                    Some(t.ident.to_string())
+                } else {
+                    Some(format!("{}: {}", t.ident, self.bounds(&t.bounds)?))
+                }
+            }
+            _ => self.unsupported("this generic parameter"),
+        }
+    }
+
+    /// rustfmt's `rewrite_generics` for a function: `name<…>`, the
+    /// parameters broken like a call's arguments when they do not fit.
+    fn fn_generics(&self, name: &str, g: &syn::Generics, shape: Shape) -> Option<String> {
+        if g.params.is_empty() {
+            return Some(name.to_string());
+        }
+        let items: Vec<Item<'_>> = g.params.iter().map(Item::GenericParam).collect();
+        self.overflow(items, name, shape, ("<", ">"), max_width(), Trailing::Vertical, None)
     }
 
     fn bounds(&self, bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>) -> Option<String> {
@@ -278,7 +295,11 @@ impl Cx {
         if sig.constness.is_some() || sig.asyncness.is_some() || sig.unsafety.is_some() || sig.abi.is_some() || sig.variadic.is_some() {
             return self.unsupported("qualified functions");
         }
-        let mut result = format!("{vis}fn {}{}", sig.ident, self.generics(&sig.generics)?);
+        let mut result = format!("{vis}fn ");
+        let overhead = if body.is_some() && sig.generics.where_clause.as_ref().is_none_or(|w| w.predicates.is_empty()) { 4 } else { 2 };
+        let used_width = indent.width() + result.len();
+        let generics_shape = Shape { width: max_width().saturating_sub(used_width + overhead), indent, offset: used_width };
+        result.push_str(&self.fn_generics(&sig.ident.to_string(), &sig.generics, generics_shape)?);
         let ret = match &sig.output {
             syn::ReturnType::Default => String::new(),
             syn::ReturnType::Type(_, t) => format!("-> {}", self.ty(t, Shape::indented(indent).offset_left(3)?)?),
@@ -291,7 +312,8 @@ impl Cx {
         } else if where_str.is_empty() {
             used += 2;
         }
-        let one_line_budget = max_width().saturating_sub(used);
+        // Broken generics (or return type) force the parameters vertical.
+        let one_line_budget = if result.contains('\n') || ret.contains('\n') { 0 } else { max_width().saturating_sub(used) };
         let param_indent = indent.block_indent();
         let multi_line_budget = max_width().saturating_sub(param_indent.width() + 1);
         let param_shape = Shape::legacy(multi_line_budget, param_indent);
@@ -314,7 +336,11 @@ impl Cx {
         match body {
             None => result.push(';'),
             Some(block) => {
-                let sep = if where_str.is_empty() { " ".to_string() } else { indent.newline() };
+                // rustfmt's `rewrite_fn_before_block`: the brace on its own line
+                // after a where clause, or when ` {` passes the item's width
+                // (measured on the last line as written, indentation included).
+                let newline_brace = !where_str.is_empty() || last_line_width(&result) + 2 > max_width().saturating_sub(indent.width());
+                let sep = if newline_brace { indent.newline() } else { " ".to_string() };
                 let stmts: Vec<BlockStmt<'_>> = block.stmts.iter().map(BlockStmt::Stmt).collect();
                 result.push_str(&sep);
                 result.push_str(&self.block_of(&stmts, Shape::indented(indent))?);
@@ -355,8 +381,15 @@ impl Cx {
 
     /// rustfmt's `rewrite_static` for a `const`.
     fn item_const(&self, prefix: &str, ty: &syn::Type, expr: Option<&syn::Expr>, indent: Indent) -> Option<String> {
-        let ty_shape = Shape::indented(indent).offset_left(prefix.len() + 2)?;
-        let ty_str = self.ty(ty, ty_shape)?;
+        // The type after the name, else on the next line, one indent deeper.
+        let (prefix, ty_str) = match Shape::indented(indent).offset_left(prefix.len() + 2).and_then(|s| self.ty(ty, s)) {
+            Some(t) => (prefix, t),
+            None => {
+                let nested = indent.block_indent();
+                let t = self.ty(ty, Shape::indented(nested))?;
+                (prefix.trim_end(), format!("{}{t}", nested.newline()))
+            }
+        };
         let Some(expr) = expr else {
             return Some(format!("{prefix}{ty_str};"));
         };
@@ -404,16 +437,18 @@ impl Cx {
         let inner = indent.block_indent();
         let mut out = format!("{head} {{\n");
         for item in &t.items {
-            let (attrs, body) = match item {
-                syn::TraitItem::Const(c) if c.generics.params.is_empty() => {
-                    (&c.attrs, self.item_const(&format!("const {}: ", c.ident), &c.ty, c.default.as_ref().map(|(_, e)| e), inner))
-                }
-                syn::TraitItem::Fn(f) => (&f.attrs, self.item_fn("", &f.sig, f.default.as_ref(), inner)),
-                _ => return self.unsupported("this trait item"),
-            };
+            let text = self.member(|| {
+                let (attrs, body) = match item {
+                    syn::TraitItem::Const(c) if c.generics.params.is_empty() => {
+                        (&c.attrs, self.item_const(&format!("const {}: ", c.ident), &c.ty, c.default.as_ref().map(|(_, e)| e), inner))
+                    }
+                    syn::TraitItem::Fn(f) => (&f.attrs, self.item_fn("", &f.sig, f.default.as_ref(), inner)),
+                    _ => return self.unsupported("this trait item"),
+                };
+                Some(format!("{}{}", self.attrs(attrs, inner)?, body?))
+            })?;
             out.push_str(&inner.to_str());
-            out.push_str(&self.attrs(attrs, inner)?);
-            out.push_str(&body?);
+            out.push_str(&text);
             out.push('\n');
         }
         out.push_str(&indent.to_str());
@@ -464,6 +499,7 @@ impl Cx {
         let inner = indent.block_indent();
         let mut out = format!("{result}{sep}{{\n");
         for item in &i.items {
+            let text = self.member(|| {
             let (attrs, body) = match item {
                 syn::ImplItem::Fn(f) => (&f.attrs, self.item_fn(&vis(&f.vis)?, &f.sig, Some(&f.block), inner)),
                 syn::ImplItem::Const(c) if c.generics.params.is_empty() => {
@@ -474,14 +510,25 @@ impl Cx {
                 }
                 _ => return self.unsupported("this impl item"),
             };
+            Some(format!("{}{}", self.attrs(attrs, inner)?, body?))
+            })?;
             out.push_str(&inner.to_str());
-            out.push_str(&self.attrs(attrs, inner)?);
-            out.push_str(&body?);
+            out.push_str(&text);
             out.push('\n');
         }
         out.push_str(&indent.to_str());
         out.push('}');
         Some(out)
+    }
+
+    /// An impl's or trait's member, left as written (unlimited) where
+    /// rustfmt cannot fit it, as rustfmt's visitor does for each member.
+    fn member(&self, f: impl Fn() -> Option<String>) -> Option<String> {
+        match f() {
+            Some(text) => Some(text),
+            None if self.failed() => None,
+            None => unlimited(f),
+        }
     }
 
     /// A path as a type (a trait reference).
@@ -515,8 +562,9 @@ impl Cx {
         let mut out = format!("{head} {{\n");
         for f in &named.named {
             out.push_str(&inner.to_str());
-            out.push_str(&self.attrs(&f.attrs, inner)?);
-            out.push_str(&self.field(f, Shape::indented(inner).sub_width(1)?)?);
+            let shape = Shape::indented(inner).sub_width(1)?;
+            out.push_str(&self.attrs_in(&f.attrs, shape)?);
+            out.push_str(&self.field(f, shape)?);
             out.push_str(",\n");
         }
         out.push_str(&indent.to_str());
@@ -527,18 +575,20 @@ impl Cx {
     /// A struct field without its attributes (`pub name: Type`; rustfmt's
     /// `rewrite_struct_field`: the type after the name, else on the next line).
     pub(super) fn field(&self, f: &syn::Field, shape: Shape) -> Option<String> {
-        let Some(ident) = &f.ident else {
-            let prefix = vis(&f.vis)?;
-            let ty = self.ty(&f.ty, shape.offset_left(width(&prefix))?)?;
-            return Some(format!("{prefix}{ty}"));
+        // (A tuple field's prefix is its visibility, `pub ` with its space, and
+        // rustfmt puts one more before a type it moves: `pub  Type<…>`.)
+        let (prefix, spacing) = match &f.ident {
+            Some(ident) => (format!("{}{ident}:", vis(&f.vis)?), " "),
+            None => (vis(&f.vis)?, ""),
         };
-        let prefix = format!("{}{ident}:", vis(&f.vis)?);
-        if let Some(ty) = shape.offset_left(width(&prefix) + 1).and_then(|s| self.ty(&f.ty, s)) {
+        if let Some(ty) = shape.offset_left(width(&prefix) + spacing.len()).and_then(|s| self.ty(&f.ty, s)) {
             if !ty.contains('\n') {
-                return Some(format!("{prefix} {ty}"));
+                return Some(format!("{prefix}{spacing}{ty}"));
             }
         }
-        self.assign_rhs_with(prefix, shape, |s| self.ty(&f.ty, s))
+        let empty = prefix.is_empty();
+        let text = self.assign_rhs_with(prefix, shape, |s| self.ty(&f.ty, s))?;
+        Some(if empty { text.trim_start().to_string() } else { text })
     }
 
     fn item_enum(&self, e: &syn::ItemEnum, indent: Indent) -> Option<String> {
@@ -556,8 +606,8 @@ impl Cx {
                 return self.unsupported("enum discriminants");
             }
             out.push_str(&inner.to_str());
-            out.push_str(&self.attrs(&v.attrs, inner)?);
             let shape = Shape::indented(inner).sub_width(1)?;
+            out.push_str(&self.attrs_in(&v.attrs, shape)?);
             let text = match &v.fields {
                 syn::Fields::Unit => v.ident.to_string(),
                 syn::Fields::Unnamed(fields) => {

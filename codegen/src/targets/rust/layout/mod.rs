@@ -346,6 +346,8 @@ enum Item<'a> {
     Meta(&'a Meta),
     /// A tuple struct's or variant's field.
     Field(&'a syn::Field),
+    /// A function's generic parameter.
+    GenericParam(&'a syn::GenericParam),
 }
 
 /// An attribute's meta item, parsed from its tokens the way rustfmt's
@@ -370,6 +372,7 @@ impl Item<'_> {
                 }
                 cx.field(f, shape)
             }
+            Item::GenericParam(p) => wrap_str(cx.generic_param(p)?, shape),
         }
     }
 
@@ -378,7 +381,7 @@ impl Item<'_> {
             Item::Expr(e) => exprs::can_be_overflowed_expr(e, len),
             Item::Type(t) => can_be_overflowed_type(t, len),
             Item::Meta(m) => len == 1 && !matches!(m, Meta::Lit(_)),
-            Item::Field(_) => false,
+            Item::Field(_) | Item::GenericParam(_) => false,
         }
     }
 

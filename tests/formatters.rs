@@ -129,7 +129,7 @@ fn the_rust_layout_is_rustfmt_at_every_indentation() {
         let generated = text.split("/// The strict decoding runtime").next().expect("split yields one part");
         assert!(generated.len() < text.len(), "{path}: the runtime's marker moved; update this test");
         let generated = generated.replace("#![allow(clippy::self_named_constructors)]", "");
-        for depth in 1..=7 {
+        for depth in 1..=depth_max() {
             let mut code = generated.clone();
             for level in 0..depth {
                 code = format!("mod level{level} {{ {code} }}");
@@ -146,4 +146,9 @@ fn the_rust_layout_is_rustfmt_at_every_indentation() {
         return;
     }
     assert_eq!(code, 0, "the layout must print what rustfmt prints at every depth:\n{log}");
+}
+
+/// How deep the nesting test goes (`RUST_LAYOUT_DEPTH` to explore further).
+fn depth_max() -> usize {
+    std::env::var("RUST_LAYOUT_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(7)
 }

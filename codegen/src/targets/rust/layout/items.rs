@@ -317,7 +317,12 @@ impl Cx {
         let param_indent = indent.block_indent();
         let multi_line_budget = max_width().saturating_sub(param_indent.width() + 1);
         let param_shape = Shape::legacy(multi_line_budget, param_indent);
-        let params: Vec<Option<String>> = sig.inputs.iter().map(|p| self.fn_param(p, param_shape)).collect();
+        // A parameter rustfmt cannot fit it writes as written (flat).
+        let params: Vec<Option<String>> = sig
+            .inputs
+            .iter()
+            .map(|p| self.fn_param(p, param_shape).or_else(|| unlimited(|| self.fn_param(p, Shape::indented(param_indent)))))
+            .collect();
         if self.failed() {
             return None;
         }

@@ -348,6 +348,8 @@ enum Item<'a> {
     Field(&'a syn::Field),
     /// A function's generic parameter.
     GenericParam(&'a syn::GenericParam),
+    /// A type's generic argument.
+    GenericArg(&'a syn::GenericArgument),
 }
 
 /// An attribute's meta item, parsed from its tokens the way rustfmt's
@@ -373,6 +375,7 @@ impl Item<'_> {
                 cx.field(f, shape)
             }
             Item::GenericParam(p) => wrap_str(cx.generic_param(p)?, shape),
+            Item::GenericArg(g) => cx.generic_arg(g, shape),
         }
     }
 
@@ -381,7 +384,8 @@ impl Item<'_> {
             Item::Expr(e) => exprs::can_be_overflowed_expr(e, len),
             Item::Type(t) => can_be_overflowed_type(t, len),
             Item::Meta(m) => len == 1 && !matches!(m, Meta::Lit(_)),
-            Item::Field(_) | Item::GenericParam(_) => false,
+            Item::GenericArg(syn::GenericArgument::Type(t)) => can_be_overflowed_type(t, len),
+            Item::Field(_) | Item::GenericParam(_) | Item::GenericArg(_) => false,
         }
     }
 

@@ -415,7 +415,7 @@ impl Cx {
         let rhs_offset = shape.rhs_overhead();
         let nested = shape.block_indent(TAB).with_max_width().sub_width(rhs_offset)?;
         let indent_str = nested.indent.newline();
-        let mut result = list[0].1.clone()?;
+        let mut result = list.first()?.1.clone()?;
         for ((e, rw), s) in list[1..].iter().zip(seps) {
             let offset = if result.contains('\n') { 0 } else { shape.used_width() };
             if last_line_width(&result) + offset <= nested.used_width() {

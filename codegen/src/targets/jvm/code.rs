@@ -1,10 +1,9 @@
-//! A small line writer for Java source: four-space indentation, Javadoc blocks.
+//! A small line writer for Java source: four-space indentation, Javadoc
+//! blocks ([`super::docs`]), statements too wide for one line laid out by
+//! [`super::layout`].
 
-use super::naming::{doc_lines, doc_text};
-use crate::targets::wrap;
-
-/// The widest a Javadoc line may get, markers and indentation included.
-const DOC_WIDTH: usize = 100;
+use super::docs::javadoc;
+use super::layout::{layout, WIDTH};
 
 #[derive(Default)]
 pub struct Code {
@@ -19,6 +18,13 @@ impl Code {
     /// One line at `depth` levels of indentation (an empty `line` gives a blank line).
     pub fn line(&mut self, depth: usize, line: impl AsRef<str>) {
         let line = line.as_ref();
+        if depth * 4 + line.len() > WIDTH {
+            if let Some(laid_out) = layout(depth * 4, line) {
+                self.text.push_str(&laid_out);
+                self.text.push('\n');
+                return;
+            }
+        }
         if !line.is_empty() {
             for _ in 0..depth {
                 self.text.push_str("    ");
@@ -38,56 +44,34 @@ impl Code {
     }
 
     /// A Javadoc block from a schema description, with `@param`-style tags
-    /// (`tag`, name, description) after it.
+    /// (`tag`, name, description) after it, as google-java-format lays it out.
     pub fn doc(&mut self, depth: usize, description: &str, tags: &[(&str, String, String)]) {
-        let width = DOC_WIDTH.saturating_sub(depth * 4 + 3).max(40);
-        let lines = doc_lines(description, width);
-        if let ([only], true) = (lines.as_slice(), tags.is_empty()) {
-            if depth * 4 + only.len() + 7 <= DOC_WIDTH {
-                self.line(depth, format!("/** {only} */"));
-                return;
-            }
+        for line in javadoc(depth * 4, description, tags) {
+            self.text.push_str(&line);
+            self.text.push('\n');
         }
-        self.line(depth, "/**");
-        let mut paragraph_start = false;
-        for line in lines {
-            if line.is_empty() {
-                paragraph_start = true;
-                self.doc_line(depth, "");
-            } else if std::mem::take(&mut paragraph_start) {
-                self.doc_line(depth, &format!("<p>{line}"));
-            } else {
-                self.doc_line(depth, &line);
-            }
-        }
-        if !tags.is_empty() {
-            self.doc_line(depth, "");
-        }
-        for (tag, name, text) in tags {
-            let head = if name.is_empty() {
-                format!("@{tag}")
-            } else {
-                format!("@{tag} {name}")
-            };
-            let lines = wrap(&format!("{head} {}", doc_text(text)), width);
-            for (i, line) in lines.iter().enumerate() {
-                let line = if i == 0 {
-                    line.clone()
-                } else {
-                    format!("    {line}")
-                };
-                self.doc_line(depth, &line);
-            }
-        }
-        self.line(depth, " */");
     }
 
-    fn doc_line(&mut self, depth: usize, line: &str) {
-        if line.is_empty() {
-            self.line(depth, " *");
-        } else {
-            self.line(depth, format!(" * {line}"));
+    /// A `//` comment at column 0, wrapped as google-java-format wraps a line
+    /// comment past the limit (`JavaCommentsHelper.wrapLineComments`): at the
+    /// last blank at or before the limit, the rest on a new `//` line.
+    pub fn line_comment(&mut self, text: &str) {
+        let mut line = format!("// {text}");
+        while line.len() > WIDTH {
+            let bytes = line.as_bytes();
+            let mut at = WIDTH;
+            while at >= 2 && bytes[at] != b' ' {
+                at -= 1;
+            }
+            if at <= 2 {
+                break;
+            }
+            self.text.push_str(&line[..at]);
+            self.text.push('\n');
+            line = format!("//{}", &line[at..]);
         }
+        self.text.push_str(&line);
+        self.text.push('\n');
     }
 
     pub fn finish(self) -> String {

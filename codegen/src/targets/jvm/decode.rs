@@ -15,11 +15,7 @@ pub fn render_dispatch(code: &mut Code, contract: &Contract) {
         &[],
     );
     let names: Vec<String> = contract.types.keys().map(|n| string_literal(n)).collect();
-    code.line(1, "public static final List<String> TYPE_NAMES = List.of(");
-    let last = names.len().saturating_sub(1);
-    for (i, n) in names.iter().enumerate() {
-        code.line(3, format!("{n}{}", if i == last { ");" } else { "," }));
-    }
+    code.line(1, format!("public static final List<String> TYPE_NAMES = List.of({});", names.join(", ")));
     code.blank();
     code.doc(
         1,

@@ -264,51 +264,14 @@ fn render_twin_decoder(code: &mut Code, contract: &Contract, name: &str) {
 /// `MEMBER_DECODERS`, `memberDecoder`, `checkMember`, `writeMember`.
 fn render_member_support(code: &mut Code, contract: &Contract) {
     code.blank();
-    code.line(1, "/** What a typed envelope's member may be decoded as: every generated type, and {@code JsonNode}. */");
-    code.line(1, "private static final Map<Class<?>, Decoder<?>> MEMBER_DECODERS = Map.ofEntries(");
+    code.doc(1, "What a typed envelope's member may be decoded as: every generated type, and `JsonNode`.", &[]);
+
     let mut rows = vec!["member(JsonNode.class, (node, path) -> node)".to_string()];
     for def in contract.types.values() {
         let name = type_name(&def.name);
         rows.push(format!("member({name}.class, Coprocess::decode{name})"));
     }
-    let last = rows.len() - 1;
-    for (i, row) in rows.iter().enumerate() {
-        code.line(3, format!("{row}{}", if i == last { ");" } else { "," }));
-    }
-    code.raw(MEMBER_SUPPORT);
+    code.line(1, format!("private static final Map<Class<?>, Decoder<?>> MEMBER_DECODERS = Map.ofEntries({});", rows.join(", ")));
+    code.blank();
+    code.raw(super::runtime::member_support());
 }
-
-/// The fixed part of the member machinery.
-const MEMBER_SUPPORT: &str = r#"
-    private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
-        return Map.entry(type, decoder);
-    }
-
-    /** The decoder of a typed envelope's member, or an {@code IllegalArgumentException}. */
-    private static <T> Decoder<T> memberDecoder(Class<T> type) {
-        Decoder<?> decoder = MEMBER_DECODERS.get(Objects.requireNonNull(type, "type"));
-        if (decoder == null) {
-            throw new IllegalArgumentException("a typed envelope's member is a generated type or JsonNode, not "
-                    + type.getName());
-        }
-        return (node, path) -> type.cast(decoder.decode(node, path));
-    }
-
-    /** Refuses a member that {@code writeMember} could not write. */
-    private static void checkMember(Object value, String name) {
-        if (value != null && !(value instanceof Encodable) && !(value instanceof JsonNode)) {
-            throw new IllegalArgumentException("`" + name + "` must be a generated type or a JsonNode, not "
-                    + value.getClass().getName());
-        }
-    }
-
-    /** Appends a typed envelope's member: a generated type or a {@code JsonNode}. */
-    private static void writeMember(StringBuilder out, Object value) {
-        if (value instanceof Encodable encodable) {
-            encodable.appendJson(out);
-        } else {
-            Coprocess.writeNode(out, (JsonNode) value);
-        }
-    }
-
-"#;

@@ -11,7 +11,9 @@
 mod claims;
 mod code;
 mod decode;
+mod docs;
 mod envelopes;
+mod layout;
 mod naming;
 mod protocol;
 mod runtime;
@@ -40,7 +42,7 @@ pub fn keyword_sets() -> Vec<&'static [&'static str]> {
 
 /// The runtime template(s), as written.
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![runtime::SUPPORT_TYPES, runtime::HELPERS]
+    vec![runtime::support_types(), runtime::helpers()]
 }
 
 /// Every name this target declares where a schema name can reach
@@ -52,11 +54,18 @@ pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>
 
 fn render(contract: &Contract) -> String {
     let mut code = Code::new();
-    code.line(0, format!("// {}", header_text(contract)));
+    code.line_comment(&header_text(contract));
     code.blank();
     code.line(0, "package dev.mcptest;");
     code.blank();
-    for import in runtime::IMPORTS {
+    // AOSP's import groups (com, then java, ...), a blank line between two.
+    let mut group = None;
+    for import in runtime::imports() {
+        let first = import.split('.').next();
+        if group.is_some_and(|g| g != first) {
+            code.blank();
+        }
+        group = Some(first);
         code.line(0, format!("import {import};"));
     }
     code.blank();
@@ -70,12 +79,14 @@ fn render(contract: &Contract) -> String {
     protocol::render_lanes(&mut code, contract);
     protocol::render_handshake(&mut code, contract);
     decode::render_dispatch(&mut code, contract);
-    code.raw(runtime::SUPPORT_TYPES);
+    code.blank();
+    code.raw(runtime::support_types());
     types::render_types(&mut code, contract);
     envelopes::render_types(&mut code, contract);
     decode::render_decoders(&mut code, contract);
     envelopes::render_decoders(&mut code, contract);
-    code.raw(runtime::HELPERS);
+    code.blank();
+    code.raw(runtime::helpers());
     code.line(0, "}");
     code.finish()
 }

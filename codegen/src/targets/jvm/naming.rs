@@ -4,7 +4,6 @@
 
 use crate::model::Ty;
 use crate::names;
-use crate::targets::wrap;
 
 /// Java's reserved words and literals, plus the members every generated record
 /// has or inherits: a component with one of these names gets a `_` suffix.
@@ -265,13 +264,6 @@ pub fn java_type(ty: &Ty, boxed: bool) -> String {
         Ty::Array(item) => format!("List<{}>", java_type(item, true)),
         Ty::Nullable(inner) => java_type(inner, true),
     }
-}
-
-/// Javadoc text from a schema description: `code` spans become `{@code ..}`,
-/// the rest is HTML-escaped, and nothing can end the comment or form a `\u`
-/// escape. Returns the wrapped lines (without comment markers).
-pub fn doc_lines(text: &str, width: usize) -> Vec<String> {
-    wrap(&doc_text(text), width)
 }
 
 /// A description as Javadoc text (escaped, not wrapped).

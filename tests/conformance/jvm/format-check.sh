@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that Java files are exactly what the pinned google-java-format prints
-# with --aosp (four-space indent; version in tools/pom.xml).
+# with --aosp (four-space indent; version in tools/google-java-format/pom.xml).
 #   tests/conformance/jvm/format-check.sh FILE...
 # Exit 0 when every file is google-java-format's output; 1 with a unified diff
 # of what it would change in each file that is not; 3 (1 when CI=true) when no
@@ -17,12 +17,12 @@ MAVEN_VERSION="3.9.9"
 . "$HERE/jdk.sh"
 
 find_jdk || { install_jdk && find_jdk; } || missing "a JDK >= 17 (java); install openjdk-17-jdk-headless"
-VERSION="$(sed -n '/<artifactId>google-java-format<\/artifactId>/{n;s/.*<version>\(.*\)<\/version>.*/\1/p}' "$HERE/tools/pom.xml")"
+VERSION="$(sed -n '/<artifactId>google-java-format<\/artifactId>/{n;s/.*<version>\(.*\)<\/version>.*/\1/p}' "$HERE/tools/google-java-format/pom.xml")"
 LIB="$TOOLS/google-java-format-$VERSION"
 if [ ! -f "$LIB/google-java-format-$VERSION.jar" ]; then
     find_maven || missing "Maven (not on PATH and Maven Central unreachable)"
     rm -rf "$LIB"
-    JAVA_HOME="$(dirname "$JAVA_BIN")" "$MVN" -q -B -f "$HERE/tools/pom.xml" dependency:copy-dependencies \
+    JAVA_HOME="$(dirname "$JAVA_BIN")" "$MVN" -q -B -f "$HERE/tools/google-java-format/pom.xml" dependency:copy-dependencies \
         -DincludeScope=runtime -DoutputDirectory="$LIB" >&2 \
         || { rm -rf "$LIB"; missing "google-java-format $VERSION from Maven Central (mvn dependency:copy-dependencies failed)"; }
 fi

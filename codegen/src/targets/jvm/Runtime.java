@@ -148,10 +148,6 @@ final class Runtime {
             return new Path(this, name, -1);
         }
 
-        Path index(int position) {
-            return new Path(this, null, position);
-        }
-
         @Override
         public String toString() {
             StringBuilder out = new StringBuilder();
@@ -391,10 +387,11 @@ final class Runtime {
     }
 
     private static long decodeInteger(JsonNode node, Path path) {
-        return decodeInteger(node, path, "integer");
+        return integerValue(node, path, "integer");
     }
 
-    private static long decodeInteger(JsonNode node, Path path, String expected) {
+    /** An integer, or a wrong-kind problem that says what was {@code expected}. */
+    private static long integerValue(JsonNode node, Path path, String expected) {
         if (node.isIntegralNumber()) {
             return node.longValue();
         }
@@ -404,12 +401,17 @@ final class Runtime {
         throw wrongKind(path, expected, node);
     }
 
-    private static long decodeInteger(JsonNode node, Path path, long minimum) {
+    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
         }
         return value;
+    }
+
+    /** The path of an array's element (its own helper, pruned with the arrays). */
+    private static Path element(Path array, int position) {
+        return new Path(array, null, position);
     }
 
     private static <T> List<T> decodeList(JsonNode node, Path path, Decoder<T> item) {
@@ -418,7 +420,7 @@ final class Runtime {
         }
         List<T> out = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
-            out.add(item.decode(node.get(i), path.index(i)));
+            out.add(item.decode(node.get(i), element(path, i)));
         }
         return Collections.unmodifiableList(out);
     }

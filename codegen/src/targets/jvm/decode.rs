@@ -80,7 +80,7 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
                 code.line(2, "if (node.isTextual()) {");
                 code.line(3, format!("return new {name}.OfString(node.textValue());"));
                 code.line(2, "}");
-                code.line(2, format!("return new {name}.OfInteger(decodeInteger(node, path, \"integer or string\"));"));
+                code.line(2, format!("return new {name}.OfInteger(integerValue(node, path, \"integer or string\"));"));
             }
         }
         code.line(1, "}");
@@ -93,7 +93,7 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
         Ty::Any => node.to_string(),
         Ty::Boolean => format!("decodeBoolean({node}, {path})"),
         Ty::Integer { minimum: None } => format!("decodeInteger({node}, {path})"),
-        Ty::Integer { minimum: Some(m) } => format!("decodeInteger({node}, {path}, {m}L)"),
+        Ty::Integer { minimum: Some(m) } => format!("integerAtLeast({node}, {path}, {m}L)"),
         Ty::String => format!("decodeString({node}, {path})"),
         Ty::Ref(name) => format!("decode{}({node}, {path})", type_name(name)),
         Ty::Array(item) => format!(

@@ -213,6 +213,12 @@ fn render_response(code: &mut Code, variants: &[&UnionVariant]) {
 }
 
 /// The private decoders of the envelopes, and the member machinery.
+/// Whether the contract has a typed envelope (and so needs the runtime's
+/// member machinery).
+pub fn any(contract: &Contract) -> bool {
+    !envelopes(contract).is_empty()
+}
+
 pub fn render_decoders(code: &mut Code, contract: &Contract) {
     let typed = envelopes(contract);
     for e in &typed {
@@ -272,6 +278,5 @@ fn render_member_support(code: &mut Code, contract: &Contract) {
         rows.push(format!("member({name}.class, Coprocess::decode{name})"));
     }
     code.line(1, format!("private static final Map<Class<?>, Decoder<?>> MEMBER_DECODERS = Map.ofEntries({});", rows.join(", ")));
-    code.blank();
-    code.raw(super::runtime::member_support());
+
 }

@@ -20,7 +20,8 @@ mod runtime;
 mod types;
 
 use crate::model::Contract;
-use crate::targets::{header_text, Files};
+use crate::targets::claims::identifier;
+use crate::targets::{header_text, prune, Files};
 use code::Code;
 
 /// Where the file goes under the output root.
@@ -54,21 +55,6 @@ pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>
 
 fn render(contract: &Contract) -> String {
     let mut code = Code::new();
-    code.line_comment(&header_text(contract));
-    code.blank();
-    code.line(0, "package dev.mcptest;");
-    code.blank();
-    // AOSP's import groups (com, then java, ...), a blank line between two.
-    let mut group = None;
-    for import in runtime::imports() {
-        let first = import.split('.').next();
-        if group.is_some_and(|g| g != first) {
-            code.blank();
-        }
-        group = Some(first);
-        code.line(0, format!("import {import};"));
-    }
-    code.blank();
     code.doc(0, &class_doc(contract), &[]);
     code.line(0, "public final class Coprocess {");
     code.line(1, "private Coprocess() {}");
@@ -85,10 +71,59 @@ fn render(contract: &Contract) -> String {
     envelopes::render_types(&mut code, contract);
     decode::render_decoders(&mut code, contract);
     envelopes::render_decoders(&mut code, contract);
+    let mut body = code.finish();
+    // The private runtime, without what this schema's code never reaches
+    // (Error Prone's UnusedMethod), then the imports the file still needs
+    // (google-java-format removes an unused one).
+    let private = if envelopes::any(contract) {
+        format!("{}\n{}", runtime::member_support(), runtime::helpers())
+    } else {
+        runtime::helpers().to_string()
+    };
+    let kept = prune::prune_indented(private.trim_end(), &body, 4, private_name);
+    body.push('\n');
+    body.push_str(&kept);
+    body.push_str("\n}\n");
+
+    let mut code = Code::new();
+    code.line_comment(&header_text(contract));
     code.blank();
-    code.raw(runtime::helpers());
-    code.line(0, "}");
-    code.finish()
+    code.line(0, "package dev.mcptest;");
+    code.blank();
+    // AOSP's import groups (com, then java, ...), a blank line between two.
+    let used = prune::code_only(&body);
+    let mut group = None;
+    for import in runtime::imports() {
+        let simple = import.rsplit('.').next().unwrap_or(import);
+        if !prune::mentions(&used, simple) {
+            continue;
+        }
+        let first = import.split('.').next();
+        if group.is_some_and(|g| g != first) {
+            code.blank();
+        }
+        group = Some(first);
+        code.line(0, format!("import {import};"));
+    }
+    code.blank();
+    let mut text = code.finish();
+    text.push_str(&body);
+    text
+}
+
+/// The name a runtime member declares when it is not public (so the pruner
+/// may leave it out): `decodeBoolean`, `MAX_SAFE_INTEGER`, `Path`.
+fn private_name(line: &str) -> Option<&str> {
+    if line.starts_with("public ") || !(line.starts_with("private ") || line.starts_with("static ")) {
+        return None;
+    }
+    for keyword in [" class ", " interface ", " record ", " enum "] {
+        if let Some((_, rest)) = line.split_once(keyword) {
+            return identifier(rest);
+        }
+    }
+    let head = line.split(['(', '=']).next()?.trim_end();
+    head.rsplit([' ', '>']).next().and_then(identifier)
 }
 
 fn class_doc(contract: &Contract) -> String {
@@ -100,5 +135,23 @@ fn class_doc(contract: &Contract) -> String {
     match envelopes::class_doc(contract) {
         Some(envelopes) => format!("{text}\n\n{envelopes}"),
         None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_private_runtime_keeps_only_what_the_code_reaches() {
+        assert_eq!(private_name("private static boolean decodeBoolean(JsonNode node, Path path) {"), Some("decodeBoolean"));
+        assert_eq!(private_name("private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type) {"), Some("member"));
+        assert_eq!(private_name("private static final long MAX_SAFE_INTEGER = 9007199254740991L;"), Some("MAX_SAFE_INTEGER"));
+        assert_eq!(private_name("private interface Decoder<T> {"), Some("Decoder"));
+        assert_eq!(private_name("public interface Encodable {"), None);
+        let runtime = "    /** Used. */\n    private static void used() {\n        helper();\n    }\n\n    private static void helper() {}\n\n    @FunctionalInterface\n    private interface Unused {}\n\n    private static void unused() {}";
+        let kept = prune::prune_indented(runtime, "    void f() {\n        used();\n    }", 4, private_name);
+        assert!(kept.contains("void used()") && kept.contains("void helper()"), "{kept}");
+        assert!(!kept.contains("Unused") && !kept.contains("unused()"), "{kept}");
     }
 }

@@ -2765,7 +2765,7 @@ public final class Coprocess {
                     hasPreviousMode = true;
                 }
                 case "entries" -> {
-                    vEntries = decodeInteger(value, path.key(key), 0L);
+                    vEntries = integerAtLeast(value, path.key(key), 0L);
                     hasEntries = true;
                 }
                 default -> throw unknownField(path, key);
@@ -2800,7 +2800,7 @@ public final class Coprocess {
                 }
                 case "arguments" -> vArguments = decodeMcpObject(value, path.key(key));
                 case "passthrough" -> vPassthrough = decodeBoolean(value, path.key(key));
-                case "timeout_ms" -> vTimeoutMs = decodeInteger(value, path.key(key), 1L);
+                case "timeout_ms" -> vTimeoutMs = integerAtLeast(value, path.key(key), 1L);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3286,7 +3286,7 @@ public final class Coprocess {
             JsonNode value = member.getValue();
             switch (key) {
                 case "written" -> {
-                    vWritten = decodeInteger(value, path.key(key), 0L);
+                    vWritten = integerAtLeast(value, path.key(key), 0L);
                     hasWritten = true;
                 }
                 case "path" -> {
@@ -3349,7 +3349,7 @@ public final class Coprocess {
                     hasPath = true;
                 }
                 case "pending" -> {
-                    vPending = decodeInteger(value, path.key(key), 0L);
+                    vPending = integerAtLeast(value, path.key(key), 0L);
                     hasPending = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3412,7 +3412,7 @@ public final class Coprocess {
         if (node.isTextual()) {
             return new RequestId.OfString(node.textValue());
         }
-        return new RequestId.OfInteger(decodeInteger(node, path, "integer or string"));
+        return new RequestId.OfInteger(integerValue(node, path, "integer or string"));
     }
 
     private static Response decodeResponse(JsonNode node, Path path) {
@@ -3539,7 +3539,7 @@ public final class Coprocess {
                     hasError = true;
                 }
                 case "duration_ms" -> {
-                    vDurationMs = decodeInteger(value, path.key(key), 0L);
+                    vDurationMs = integerAtLeast(value, path.key(key), 0L);
                     hasDurationMs = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3774,10 +3774,6 @@ public final class Coprocess {
 
         Path key(String name) {
             return new Path(this, name, -1);
-        }
-
-        Path index(int position) {
-            return new Path(this, null, position);
         }
 
         @Override
@@ -4019,10 +4015,11 @@ public final class Coprocess {
     }
 
     private static long decodeInteger(JsonNode node, Path path) {
-        return decodeInteger(node, path, "integer");
+        return integerValue(node, path, "integer");
     }
 
-    private static long decodeInteger(JsonNode node, Path path, String expected) {
+    /** An integer, or a wrong-kind problem that says what was {@code expected}. */
+    private static long integerValue(JsonNode node, Path path, String expected) {
         if (node.isIntegralNumber()) {
             return node.longValue();
         }
@@ -4032,12 +4029,17 @@ public final class Coprocess {
         throw wrongKind(path, expected, node);
     }
 
-    private static long decodeInteger(JsonNode node, Path path, long minimum) {
+    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
         }
         return value;
+    }
+
+    /** The path of an array's element (its own helper, pruned with the arrays). */
+    private static Path element(Path array, int position) {
+        return new Path(array, null, position);
     }
 
     private static <T> List<T> decodeList(JsonNode node, Path path, Decoder<T> item) {
@@ -4046,7 +4048,7 @@ public final class Coprocess {
         }
         List<T> out = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
-            out.add(item.decode(node.get(i), path.index(i)));
+            out.add(item.decode(node.get(i), element(path, i)));
         }
         return Collections.unmodifiableList(out);
     }

@@ -1821,7 +1821,7 @@ public final class Coprocess {
                     hasClass = true;
                 }
                 case "type" -> {
-                    vType = decodeInteger(value, path.key(key), 0L);
+                    vType = integerAtLeast(value, path.key(key), 0L);
                     hasType = true;
                 }
                 case "default" -> vDefault = decodeBoolean(value, path.key(key));
@@ -1833,7 +1833,7 @@ public final class Coprocess {
                 case "event" -> vEvent = decodeImport(value, path.key(key));
                 case "string" -> vString = value;
                 case "import" -> vImport = decodeBag(value, path.key(key));
-                case "fooBar" -> vFooBar = decodeInteger(value, path.key(key), 1L);
+                case "fooBar" -> vFooBar = integerAtLeast(value, path.key(key), 1L);
                 case "_meta" -> {
                     vMeta = decodeNullable(value, path.key(key), Coprocess::decodeShape);
                     hasMeta = true;
@@ -1931,7 +1931,7 @@ public final class Coprocess {
         if (node.isTextual()) {
             return new RequestId.OfString(node.textValue());
         }
-        return new RequestId.OfInteger(decodeInteger(node, path, "integer or string"));
+        return new RequestId.OfInteger(integerValue(node, path, "integer or string"));
     }
 
     private static Response decodeResponse(JsonNode node, Path path) {
@@ -2228,10 +2228,6 @@ public final class Coprocess {
             return new Path(this, name, -1);
         }
 
-        Path index(int position) {
-            return new Path(this, null, position);
-        }
-
         @Override
         public String toString() {
             StringBuilder out = new StringBuilder();
@@ -2471,10 +2467,11 @@ public final class Coprocess {
     }
 
     private static long decodeInteger(JsonNode node, Path path) {
-        return decodeInteger(node, path, "integer");
+        return integerValue(node, path, "integer");
     }
 
-    private static long decodeInteger(JsonNode node, Path path, String expected) {
+    /** An integer, or a wrong-kind problem that says what was {@code expected}. */
+    private static long integerValue(JsonNode node, Path path, String expected) {
         if (node.isIntegralNumber()) {
             return node.longValue();
         }
@@ -2484,12 +2481,17 @@ public final class Coprocess {
         throw wrongKind(path, expected, node);
     }
 
-    private static long decodeInteger(JsonNode node, Path path, long minimum) {
+    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
         }
         return value;
+    }
+
+    /** The path of an array's element (its own helper, pruned with the arrays). */
+    private static Path element(Path array, int position) {
+        return new Path(array, null, position);
     }
 
     private static <T> List<T> decodeList(JsonNode node, Path path, Decoder<T> item) {
@@ -2498,7 +2500,7 @@ public final class Coprocess {
         }
         List<T> out = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
-            out.add(item.decode(node.get(i), path.index(i)));
+            out.add(item.decode(node.get(i), element(path, i)));
         }
         return Collections.unmodifiableList(out);
     }

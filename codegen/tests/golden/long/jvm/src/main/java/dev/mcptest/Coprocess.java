@@ -1640,7 +1640,7 @@ public final class Coprocess {
                 decodeMap(
                         node,
                         path,
-                        (n1, p1) -> decodeList(n1, p1, (n2, p2) -> decodeInteger(n2, p2, 0L))));
+                        (n1, p1) -> decodeList(n1, p1, (n2, p2) -> integerAtLeast(n2, p2, 0L))));
     }
 
     private static AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage
@@ -2010,7 +2010,7 @@ public final class Coprocess {
         if (node.isTextual()) {
             return new RequestId.OfString(node.textValue());
         }
-        return new RequestId.OfInteger(decodeInteger(node, path, "integer or string"));
+        return new RequestId.OfInteger(integerValue(node, path, "integer or string"));
     }
 
     private static Response decodeResponse(JsonNode node, Path path) {
@@ -2314,10 +2314,6 @@ public final class Coprocess {
             return new Path(this, name, -1);
         }
 
-        Path index(int position) {
-            return new Path(this, null, position);
-        }
-
         @Override
         public String toString() {
             StringBuilder out = new StringBuilder();
@@ -2557,10 +2553,11 @@ public final class Coprocess {
     }
 
     private static long decodeInteger(JsonNode node, Path path) {
-        return decodeInteger(node, path, "integer");
+        return integerValue(node, path, "integer");
     }
 
-    private static long decodeInteger(JsonNode node, Path path, String expected) {
+    /** An integer, or a wrong-kind problem that says what was {@code expected}. */
+    private static long integerValue(JsonNode node, Path path, String expected) {
         if (node.isIntegralNumber()) {
             return node.longValue();
         }
@@ -2570,12 +2567,17 @@ public final class Coprocess {
         throw wrongKind(path, expected, node);
     }
 
-    private static long decodeInteger(JsonNode node, Path path, long minimum) {
+    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
         }
         return value;
+    }
+
+    /** The path of an array's element (its own helper, pruned with the arrays). */
+    private static Path element(Path array, int position) {
+        return new Path(array, null, position);
     }
 
     private static <T> List<T> decodeList(JsonNode node, Path path, Decoder<T> item) {
@@ -2584,7 +2586,7 @@ public final class Coprocess {
         }
         List<T> out = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
-            out.add(item.decode(node.get(i), path.index(i)));
+            out.add(item.decode(node.get(i), element(path, i)));
         }
         return Collections.unmodifiableList(out);
     }

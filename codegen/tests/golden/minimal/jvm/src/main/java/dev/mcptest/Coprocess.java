@@ -19,14 +19,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 
 /**
  * minimal golden.
@@ -1410,7 +1406,7 @@ public final class Coprocess {
         if (node.isTextual()) {
             return new RequestId.OfString(node.textValue());
         }
-        return new RequestId.OfInteger(decodeInteger(node, path, "integer or string"));
+        return new RequestId.OfInteger(integerValue(node, path, "integer or string"));
     }
 
     private static Response decodeResponse(JsonNode node, Path path) {
@@ -1657,10 +1653,6 @@ public final class Coprocess {
             return new Path(this, name, -1);
         }
 
-        Path index(int position) {
-            return new Path(this, null, position);
-        }
-
         @Override
         public String toString() {
             StringBuilder out = new StringBuilder();
@@ -1885,13 +1877,6 @@ public final class Coprocess {
         throw wrongKind(path, "object", node);
     }
 
-    private static boolean decodeBoolean(JsonNode node, Path path) {
-        if (node.isBoolean()) {
-            return node.booleanValue();
-        }
-        throw wrongKind(path, "boolean", node);
-    }
-
     private static String decodeString(JsonNode node, Path path) {
         if (node.isTextual()) {
             return node.textValue();
@@ -1900,10 +1885,11 @@ public final class Coprocess {
     }
 
     private static long decodeInteger(JsonNode node, Path path) {
-        return decodeInteger(node, path, "integer");
+        return integerValue(node, path, "integer");
     }
 
-    private static long decodeInteger(JsonNode node, Path path, String expected) {
+    /** An integer, or a wrong-kind problem that says what was {@code expected}. */
+    private static long integerValue(JsonNode node, Path path, String expected) {
         if (node.isIntegralNumber()) {
             return node.longValue();
         }
@@ -1911,34 +1897,6 @@ public final class Coprocess {
             return (long) node.doubleValue();
         }
         throw wrongKind(path, expected, node);
-    }
-
-    private static long decodeInteger(JsonNode node, Path path, long minimum) {
-        long value = decodeInteger(node, path);
-        if (value < minimum) {
-            throw problem(path, "expected integer >= " + minimum + ", got " + value);
-        }
-        return value;
-    }
-
-    private static <T> List<T> decodeList(JsonNode node, Path path, Decoder<T> item) {
-        if (!node.isArray()) {
-            throw wrongKind(path, "array", node);
-        }
-        List<T> out = new ArrayList<>(node.size());
-        for (int i = 0; i < node.size(); i++) {
-            out.add(item.decode(node.get(i), path.index(i)));
-        }
-        return Collections.unmodifiableList(out);
-    }
-
-    private static <T> Map<String, T> decodeMap(JsonNode node, Path path, Decoder<T> value) {
-        ObjectNode object = expectObject(node, path);
-        Map<String, T> out = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> member : object.properties()) {
-            out.put(member.getKey(), value.decode(member.getValue(), path.key(member.getKey())));
-        }
-        return Collections.unmodifiableMap(out);
     }
 
     /** JSON null is Java null; a value of the wrong kind is "expected T or null". */
@@ -2052,36 +2010,5 @@ public final class Coprocess {
         } else {
             value.appendJson(out);
         }
-    }
-
-    static <T> void writeList(StringBuilder out, List<T> items, BiConsumer<StringBuilder, T> item) {
-        if (items == null) {
-            out.append("null");
-            return;
-        }
-        out.append('[');
-        for (int i = 0; i < items.size(); i++) {
-            if (i > 0) {
-                out.append(',');
-            }
-            item.accept(out, items.get(i));
-        }
-        out.append(']');
-    }
-
-    static <T> void writeMap(
-            StringBuilder out, Map<String, T> entries, BiConsumer<StringBuilder, T> value) {
-        out.append('{');
-        boolean first = true;
-        for (Map.Entry<String, T> entry : entries.entrySet()) {
-            if (!first) {
-                out.append(',');
-            }
-            first = false;
-            writeString(out, entry.getKey());
-            out.append(':');
-            value.accept(out, entry.getValue());
-        }
-        out.append('}');
     }
 }

@@ -6,12 +6,83 @@
 //! a token that would pass column 100; a blank line plus `<p>` opens each
 //! paragraph after the first, a blank line separates the description from the
 //! block tags, a tag's continuation lines are indented four more spaces, and a
-//! block with one line of text that fits is written `/** text */`.
+//! block with one line of text that fits is written `/** text */`. The text
+//! comes from schema descriptions made safe for `javac` (no `*/`, no `\u`
+//! escapes, HTML-escaped text, code spans as `{@code ...}`).
 
-use super::naming::doc_text;
+use crate::model::Contract;
 
 /// google-java-format's column limit (`JavadocFormatter.MAX_LINE_LENGTH`).
 pub const WIDTH: usize = 100;
+
+/// The class Javadoc: the schema's title and description, how the types
+/// decode and encode, and the typed envelopes when there are any.
+pub fn class_doc(contract: &Contract) -> String {
+    let text = format!(
+        "{}.\n\n{}\n\nEach type has `fromJson(String)` and `fromNode(JsonNode)`, which decode strictly and throw \
+         `DecodeException` with the contract's wording, and `toJson()`, which writes one line.",
+        contract.title, contract.description
+    );
+    match super::envelopes::class_doc(contract) {
+        Some(envelopes) => format!("{text}\n\n{envelopes}"),
+        None => text,
+    }
+}
+
+/// A description as Javadoc text (escaped, not wrapped).
+pub fn doc_text(text: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        let is_code = i % 2 == 1;
+        if is_code && code_is_plain(part) {
+            out.push_str("{@code ");
+            out.push_str(part);
+            out.push('}');
+        } else if is_code {
+            out.push_str("<code>");
+            out.push_str(&html_escape(part));
+            out.push_str("</code>");
+        } else {
+            out.push_str(&html_escape(part));
+        }
+    }
+    out
+}
+
+/// A code span can go into `{@code ..}` as is when its braces balance and it
+/// holds nothing that Java or Javadoc would read specially.
+fn code_is_plain(code: &str) -> bool {
+    let mut depth = 0i32;
+    for c in code.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            '@' => return false,
+            c if !c.is_ascii() || c.is_ascii_control() => return false,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0 && !code.is_empty() && !code.contains("*/") && !code.contains("\\u")
+}
+
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '@' => out.push_str("&#64;"),
+            '\\' => out.push_str("&#92;"),
+            c if !c.is_ascii() => out.push_str(&format!("&#x{:x};", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.replace("*/", "*&#47;")
+}
 
 /// A Javadoc token, as the writer sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -254,6 +325,14 @@ fn write(indent: usize, tokens: &[Token]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn docs() {
+        assert_eq!(
+            doc_text("`{advice}` when <suite> & `a*/b`"),
+            "{@code {advice}} when &lt;suite&gt; &amp; <code>a*&#47;b</code>"
+        );
+    }
 
     #[test]
     fn a_short_text_is_one_line_and_a_long_one_breaks_before_the_word_past_column_100() {

@@ -7,9 +7,9 @@
 //! walked as an open value first), so a wrong `params` is reported as the
 //! `Request`'s problem at `$.params.…`. `JsonNode.class` keeps any value.
 
-use super::code::Code;
-use super::decode::{decode_object, decode_union};
-use super::naming::{field_name, string_literal, type_name};
+use super::layout::Code;
+use super::codecs::{decode_object, decode_union};
+use super::names::{field_name, string_literal, type_name};
 use super::types::{render_record_as, Generic, Record};
 use crate::model::{Contract, ObjectType, TypeDef, TypeKind, UnionVariant};
 

@@ -1,8 +1,8 @@
 //! The parts of the contract that are not frame shapes: the pin and limits,
 //! the method and error-code tables, the lane helpers and the handshake helpers.
 
-use super::code::Code;
-use super::naming::{constant_name, field_name, string_literal, type_name};
+use super::layout::Code;
+use super::names::{constant_name, field_name, string_literal, type_name};
 use crate::model::{Contract, Segment, Ty, TypeKind};
 
 /// The method the handshake helpers speak.

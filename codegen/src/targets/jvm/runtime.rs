@@ -48,6 +48,23 @@ pub fn imports() -> Vec<&'static str> {
     imports
 }
 
+use crate::targets::claims::identifier;
+
+/// The name a runtime member declares when it is not public (so the pruner
+/// may leave it out): `decodeBoolean`, `MAX_SAFE_INTEGER`, `Path`.
+pub fn private_name(line: &str) -> Option<&str> {
+    if line.starts_with("public ") || !(line.starts_with("private ") || line.starts_with("static ")) {
+        return None;
+    }
+    for keyword in [" class ", " interface ", " record ", " enum "] {
+        if let Some((_, rest)) = line.split_once(keyword) {
+            return identifier(rest);
+        }
+    }
+    let head = line.split(['(', '=']).next()?.trim_end();
+    head.rsplit([' ', '>']).next().and_then(identifier)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

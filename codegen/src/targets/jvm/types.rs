@@ -3,8 +3,8 @@
 //! closed object → record, map → record over a `Map`, union → sealed interface,
 //! string enum → enum, integer-or-string → sealed interface of two records.
 
-use super::code::Code;
-use super::naming::{enum_constants, field_name, java_type, json_quote, string_literal, type_name};
+use super::layout::Code;
+use super::names::{enum_constants, field_name, java_type, json_quote, string_literal, type_name};
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
 /// Renders the declaration of every type, in name order.

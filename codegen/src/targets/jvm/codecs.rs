@@ -1,8 +1,8 @@
 //! The private strict decoders, one per `$defs` entry, and the public
 //! `decode(typeName, json)` dispatch over every type.
 
-use super::code::Code;
-use super::naming::{flag_name, json_quote, local_name, string_literal, type_name};
+use super::layout::Code;
+use super::names::{flag_name, json_quote, local_name, string_literal, type_name};
 use super::types::{component_type, Generic};
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
@@ -248,7 +248,7 @@ pub fn decode_union(code: &mut Code, variants: &[UnionVariant], read: &dyn Fn(&U
 
 fn decode_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
     let name = type_name(&def.name);
-    let constants = super::naming::enum_constants(values);
+    let constants = super::names::enum_constants(values);
     let quoted: Vec<String> = values.iter().map(|v| json_quote(v)).collect();
     let expected = if let [only] = quoted.as_slice() {
         format!("expected {only}, got ")

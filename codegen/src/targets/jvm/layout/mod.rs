@@ -15,6 +15,10 @@
 //! needs. A line outside the subset is left as written; the conformance
 //! build's google-java-format check is what shows none is left too wide.
 
+mod code;
+
+pub use code::Code;
+
 use crate::printer::{print, Doc};
 
 /// google-java-format's column limit.

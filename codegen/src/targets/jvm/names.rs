@@ -1,6 +1,5 @@
-//! Java names, literals and Javadoc: keyword escaping, case conversion through
-//! [`crate::names`], string literals safe for any input, and doc comments that
-//! survive `javac` (no `*/`, no `\u` escapes, HTML-escaped text).
+//! Java names and literals: keyword escaping, case conversion through
+//! [`crate::names`], string literals safe for any input, Java types.
 
 use crate::model::Ty;
 use crate::names;
@@ -266,61 +265,6 @@ pub fn java_type(ty: &Ty, boxed: bool) -> String {
     }
 }
 
-/// A description as Javadoc text (escaped, not wrapped).
-pub fn doc_text(text: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in text.split('`').enumerate() {
-        let is_code = i % 2 == 1;
-        if is_code && code_is_plain(part) {
-            out.push_str("{@code ");
-            out.push_str(part);
-            out.push('}');
-        } else if is_code {
-            out.push_str("<code>");
-            out.push_str(&html_escape(part));
-            out.push_str("</code>");
-        } else {
-            out.push_str(&html_escape(part));
-        }
-    }
-    out
-}
-
-/// A code span can go into `{@code ..}` as is when its braces balance and it
-/// holds nothing that Java or Javadoc would read specially.
-fn code_is_plain(code: &str) -> bool {
-    let mut depth = 0i32;
-    for c in code.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            '@' => return false,
-            c if !c.is_ascii() || c.is_ascii_control() => return false,
-            _ => {}
-        }
-        if depth < 0 {
-            return false;
-        }
-    }
-    depth == 0 && !code.is_empty() && !code.contains("*/") && !code.contains("\\u")
-}
-
-fn html_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '@' => out.push_str("&#64;"),
-            '\\' => out.push_str("&#92;"),
-            c if !c.is_ascii() => out.push_str(&format!("&#x{:x};", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.replace("*/", "*&#47;")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,13 +281,5 @@ mod tests {
             ["V2_0", "WITH_DASH", "DEFAULT"]
         );
         assert_eq!(string_literal("a\"b\\u\u{e9}"), "\"a\\\"b\\\\u\\u00e9\"");
-    }
-
-    #[test]
-    fn docs() {
-        assert_eq!(
-            doc_text("`{advice}` when <suite> & `a*/b`"),
-            "{@code {advice}} when &lt;suite&gt; &amp; <code>a*&#47;b</code>"
-        );
     }
 }

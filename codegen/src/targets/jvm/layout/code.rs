@@ -1,9 +1,9 @@
 //! A small line writer for Java source: four-space indentation, Javadoc
-//! blocks ([`super::docs`]), statements too wide for one line laid out by
+//! blocks ([`super::super::docs`]), statements too wide for one line laid out by
 //! [`super::layout`].
 
-use super::docs::javadoc;
-use super::layout::{layout, WIDTH};
+use super::super::docs::javadoc;
+use super::{layout, WIDTH};
 
 #[derive(Default)]
 pub struct Code {

@@ -35,7 +35,11 @@ pub fn layout(indent: usize, line: &str) -> Option<String> {
     // it writes is formatted again by the next run, so what is written here
     // is the fixed point: laid out, strings wrapped, read back, again, until
     // nothing changes.
-    let mut text = wrap_long_strings(&print_statement(indent, line)?)?;
+    let printed = print_statement(indent, line)?;
+    let mut text = wrap_long_strings(&printed)?;
+    if text == printed {
+        return Some(text);
+    }
     for _ in 0..4 {
         let next = wrap_long_strings(&print_statement(indent, &one_line(&text))?)?;
         if next == text {
@@ -78,6 +82,9 @@ fn one_line(text: &str) -> String {
 /// (two columns back when the run is not the first operand of its
 /// concatenation).
 fn wrap_long_strings(text: &str) -> Option<String> {
+    if text.split('\n').all(|line| line.len() <= WIDTH) {
+        return Some(text.to_string());
+    }
     struct Lit {
         start: usize,
         end: usize,

@@ -655,11 +655,11 @@ impl Header<'_> {
     }
 
     /// `Type name` parameters from `column` (the line's indent is `indent`):
-    /// on one line if they fit, else one per line, each breaking before its
+    /// on one line if they fit with the `after` columns that follow them, else one per line, each breaking before its
     /// name when the name does not fit after its type.
-    fn formals(&self, lines: &mut Vec<String>, column: &mut usize, indent: usize) {
+    fn formals(&self, lines: &mut Vec<String>, column: &mut usize, indent: usize, after: usize) {
         let flat = self.params_flat();
-        if *column + flat.len() <= WIDTH {
+        if *column + flat.len() + after <= WIDTH {
             push(lines, column, &flat);
             return;
         }
@@ -705,7 +705,7 @@ impl Header<'_> {
                 newline(&mut lines, &mut column, base + CONTINUATION);
             }
             room = column + flat.len() < WIDTH; // `)` fits too
-            self.formals(&mut lines, &mut column, base + CONTINUATION);
+            self.formals(&mut lines, &mut column, base + CONTINUATION, 1 + after);
         }
         push(&mut lines, &mut column, ")");
         if !self.tail.is_empty() {
@@ -740,7 +740,7 @@ impl Header<'_> {
                 newline(&mut lines, &mut column, self.start + CONTINUATION);
             }
             room = column + flat.len() < WIDTH; // `)` fits too
-            self.formals(&mut lines, &mut column, self.start + CONTINUATION);
+            self.formals(&mut lines, &mut column, self.start + CONTINUATION, 1 + after);
         }
         push(&mut lines, &mut column, ")");
         if !self.tail.is_empty() {

@@ -258,3 +258,59 @@ fn the_rust_layout_is_rustfmt_at_every_indentation() {
 fn depth_max() -> usize {
     std::env::var("RUST_LAYOUT_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(7)
 }
+
+/// Joins the first Java call whose arguments google-java-format broke onto
+/// lines of their own (`f(` / `a, b,` ... / `c);`) back into one line wider
+/// than `width`; returns the text and that line.
+fn unwrap_first_broken_java_call(text: &str, width: usize) -> Option<(String, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    for start in 0..lines.len() {
+        if !lines[start].ends_with('(') || lines[start].trim_start().starts_with('*') {
+            continue;
+        }
+        let mut end = start + 1;
+        while end < lines.len() && lines[end].ends_with(',') {
+            end += 1;
+        }
+        let close = lines.get(end)?;
+        if !close.ends_with(");") || close.trim_start().starts_with('+') {
+            continue;
+        }
+        let args: Vec<&str> = lines[start + 1..=end].iter().map(|l| l.trim()).collect();
+        let joined = format!("{}{}", lines[start], args.join(" "));
+        if joined.chars().count() <= width {
+            continue;
+        }
+        let mut out: Vec<String> = lines[..start].iter().map(|l| l.to_string()).collect();
+        out.push(joined.clone());
+        out.extend(lines[end + 1..].iter().map(|l| l.to_string()));
+        return Some((out.join("\n") + "\n", joined));
+    }
+    None
+}
+
+#[test]
+fn the_java_format_check_refuses_a_call_left_on_one_over_wide_line() {
+    let script = root().join("tests/conformance/jvm/format-check.sh");
+    let committed =
+        std::fs::read_to_string(root().join("generated/jvm/src/main/java/dev/mcptest/Coprocess.java")).expect("committed file");
+    let (unwrapped, line) = unwrap_first_broken_java_call(&committed, 100).expect("the committed file has a call broken over lines");
+
+    let dir = root().join("target/formatters/jvm");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let clean = dir.join("Clean.java");
+    let broken = dir.join("Unwrapped.java");
+    std::fs::write(&clean, &committed).expect("write clean copy");
+    std::fs::write(&broken, &unwrapped).expect("write unwrapped copy");
+
+    let (code, log) = check(&script, &clean);
+    if !formatter_available(code, &log, "jvm") {
+        return;
+    }
+    assert_eq!(code, 0, "the committed file must pass google-java-format:\n{log}");
+
+    let (code, log) = check(&script, &broken);
+    assert_eq!(code, 1, "an over-wide line must fail the check:\n{log}");
+    assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
+    assert!(log.contains("is not what google-java-format prints"), "the error must say why:\n{log}");
+}

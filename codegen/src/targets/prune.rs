@@ -21,7 +21,16 @@ struct Chunk<'a> {
 /// `private_name` reads a chunk's first declaration line (comments skipped)
 /// and gives the private name it declares, if it declares one.
 pub fn prune(runtime: &str, rest: &str, private_name: impl Fn(&str) -> Option<&str>) -> String {
-    let chunks = split(runtime, &private_name);
+    prune_indented(runtime, rest, 0, private_name)
+}
+
+/// [`prune`] for a runtime whose declarations are `indent` spaces in (class
+/// members, as in Java): chunks start at a blank line followed by a line
+/// indented exactly that much, and `private_name` reads the first
+/// declaration line without the indent (comments and, when indented,
+/// annotations skipped).
+pub fn prune_indented(runtime: &str, rest: &str, indent: usize, private_name: impl Fn(&str) -> Option<&str>) -> String {
+    let chunks = split(runtime, indent, &private_name);
     // A name inside a string or a comment (a field's wire name `"writeComma"`)
     // is not a use.
     let rest = code_only(rest);
@@ -48,27 +57,29 @@ pub fn prune(runtime: &str, rest: &str, private_name: impl Fn(&str) -> Option<&s
     texts.join("\n\n")
 }
 
-fn split<'a>(runtime: &'a str, private_name: &impl Fn(&'a str) -> Option<&'a str>) -> Vec<Chunk<'a>> {
+fn split<'a>(runtime: &'a str, indent: usize, private_name: &impl Fn(&'a str) -> Option<&'a str>) -> Vec<Chunk<'a>> {
     let mut chunks = Vec::new();
     let mut start = 0;
     let bytes = runtime.as_bytes();
     let mut i = 0;
     while let Some(found) = runtime[i..].find("\n\n") {
         let at = i + found;
-        let next = bytes.get(at + 2).copied().unwrap_or(b' ');
-        if !next.is_ascii_whitespace() {
-            chunks.push(chunk(&runtime[start..at], private_name));
+        let indented = bytes.get(at + 2..at + 2 + indent).is_some_and(|pad| pad.iter().all(|b| *b == b' '));
+        let next = bytes.get(at + 2 + indent).copied().unwrap_or(b' ');
+        if indented && !next.is_ascii_whitespace() {
+            chunks.push(chunk(&runtime[start..at], indent, private_name));
             start = at + 2;
         }
         i = at + 1;
     }
-    chunks.push(chunk(&runtime[start..], private_name));
+    chunks.push(chunk(&runtime[start..], indent, private_name));
     chunks
 }
 
-fn chunk<'a>(text: &'a str, private_name: &impl Fn(&'a str) -> Option<&'a str>) -> Chunk<'a> {
-    let declaration = text.lines().find(|line| {
-        !(line.starts_with("//") || line.starts_with("/*") || line.starts_with(" *") || line.is_empty())
+fn chunk<'a>(text: &'a str, indent: usize, private_name: &impl Fn(&'a str) -> Option<&'a str>) -> Chunk<'a> {
+    let declaration = text.lines().map(|line| line.get(indent..).unwrap_or(line)).find(|line| {
+        let annotation = indent > 0 && line.starts_with('@');
+        !(line.starts_with("//") || line.starts_with("/*") || line.starts_with(" *") || line.is_empty() || annotation)
     });
     Chunk { text, private_name: declaration.and_then(private_name) }
 }

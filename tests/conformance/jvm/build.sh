@@ -8,7 +8,12 @@
 # 2. Compiles <OUTPUT_ROOT>/jvm/.../Coprocess.java and every golden copy under
 #    codegen/tests/golden/*/ with `javac --release 17 -Xlint:all
 #    -Xdoclint:all/protected -Werror` (every lint and public-Javadoc problem fails).
-# 3. Compiles Testee.java against the generated file into $CONFORMANCE_BUILD (default target/conformance/jvm).
+#    Runs the same files through Error Prone (pinned in tools/error-prone/pom.xml,
+#    default checks, -Werror): no finding, UnusedMethod included.
+#    Compiles codegen/src/targets/jvm/Runtime.java (the runtime as written) the same way.
+# 3. Checks the file, every golden and Runtime.java with the pinned
+#    google-java-format --aosp (format-check.sh; tools/google-java-format/pom.xml pins it).
+# 4. Compiles Testee.java against the generated file into $CONFORMANCE_BUILD (default target/conformance/jvm).
 # Exit 0 on success; 3 (or 1 with CI=true) when a toolchain cannot be had.
 set -euo pipefail
 
@@ -24,48 +29,8 @@ MAVEN_VERSION="3.9.9"
 
 # missing, apt_install
 . "$(dirname "${BASH_SOURCE[0]}")/../../toolchain.sh"
-
-java_major() { # prints the major version of the given java binary, or 0
-    "$1" -version 2>&1 | sed -n 's/.*version "\([0-9]*\)[."].*/\1/p' | head -n1 | grep . || echo 0
-}
-
-find_jdk() {
-    local candidate
-    for candidate in "$(command -v javac || true)" "$TOOLS/jdk/bin/javac"; do
-        if [ -n "$candidate" ] && [ -x "$candidate" ]; then
-            local bin
-            bin="$(dirname "$(readlink -f "$candidate")")"
-            if [ -x "$bin/java" ] && [ "$(java_major "$bin/java")" -ge 17 ]; then
-                JAVA_BIN="$bin"
-                return 0
-            fi
-        fi
-    done
-    return 1
-}
-
-
-install_jdk() { # Debian 12 has 17; later releases only newer JDKs, which --release 17 accepts
-    apt_install openjdk-17-jdk-headless || apt_install default-jdk-headless
-}
-
-find_maven() {
-    if command -v mvn >/dev/null; then
-        MVN="$(command -v mvn)"
-    elif [ -x "$TOOLS/maven/bin/mvn" ]; then
-        MVN="$TOOLS/maven/bin/mvn"
-    else
-        local url="https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/$MAVEN_VERSION/apache-maven-$MAVEN_VERSION-bin.tar.gz"
-        echo "jvm: fetching Maven $MAVEN_VERSION from Maven Central" >&2
-        mkdir -p "$TOOLS/maven"
-        if command -v curl >/dev/null && curl -fsSL "$url" | tar -xz -C "$TOOLS/maven" --strip-components=1; then
-            MVN="$TOOLS/maven/bin/mvn"
-        else
-            rm -rf "$TOOLS/maven"
-            apt_install maven && MVN="$(command -v mvn)" || return 1
-        fi
-    fi
-}
+# find_jdk, install_jdk, find_maven
+. "$HERE/jdk.sh"
 
 fetch_jackson() {
     local stamp="$LIB/.pom.sha256" want
@@ -101,8 +66,49 @@ compile() { # compile <name> <classpath> <out dir> <sources...>
     echo "$key" >"$stamp"
 }
 
+# Error Prone (pinned in tools/error-prone/pom.xml) into target/toolchains/error-prone-<version>.
+fetch_error_prone() {
+    local pom="$HERE/tools/error-prone/pom.xml" version
+    version="$(sed -n '/<artifactId>error_prone_core<\/artifactId>/{n;s/.*<version>\(.*\)<\/version>.*/\1/p}' "$pom")"
+    EP_LIB="$TOOLS/error-prone-$version"
+    [ -f "$EP_LIB/error_prone_core-$version.jar" ] && return 0
+    find_maven || missing "Maven (not on PATH and Maven Central unreachable)"
+    rm -rf "$EP_LIB"
+    JAVA_HOME="$(dirname "$JAVA_BIN")" "$MVN" -q -B -f "$pom" dependency:copy-dependencies \
+        -DincludeScope=runtime -DoutputDirectory="$EP_LIB" >&2 \
+        || { rm -rf "$EP_LIB"; missing "Error Prone $version from Maven Central (mvn dependency:copy-dependencies failed)"; }
+}
+
+# Error Prone's default checks as a javac plugin, every warning an error. On
+# JDK 17 the plugin needs javac's internals exported and opened (as Error
+# Prone's installation notes say).
+error_prone() { # error_prone <name> <classpath> <sources...>
+    local name="$1" classpath="$2"
+    shift 2
+    local stamp="$BUILD/error-prone/$name.sha256"
+    if checked_before "$stamp" "$@" "$HERE/tools/error-prone/pom.xml"; then
+        echo "jvm: Error Prone $name up to date" >&2
+        return 0
+    fi
+    local flags=(-XDcompilePolicy=simple --should-stop=ifError=FLOW -Xplugin:ErrorProne)
+    for package in api file main model parser processing tree util; do
+        flags+=("-J--add-exports=jdk.compiler/com.sun.tools.javac.$package=ALL-UNNAMED")
+    done
+    for package in code comp; do
+        flags+=("-J--add-opens=jdk.compiler/com.sun.tools.javac.$package=ALL-UNNAMED")
+    done
+    local out="$BUILD/error-prone/classes"
+    rm -rf "$out"
+    mkdir -p "$out"
+    echo "jvm: Error Prone $name" >&2
+    "$JAVA_BIN/javac" "${STRICT[@]}" "${flags[@]}" -processorpath "$(ls "$EP_LIB"/*.jar | tr '\n' ':')" \
+        -cp "$classpath" -d "$out" "$@"
+    mark_checked "$stamp" "$@" "$HERE/tools/error-prone/pom.xml"
+}
+
 find_jdk || { install_jdk && find_jdk; } || missing "a JDK >= 17 (javac); install openjdk-17-jdk-headless"
 fetch_jackson
+fetch_error_prone
 CP="$(ls "$LIB"/*.jar | tr '\n' ':')"
 
 GENERATED="$OUTPUT_ROOT/$REL"
@@ -113,5 +119,28 @@ for golden in "$ROOT"/codegen/tests/golden/*/; do
     compile "golden $(basename "$golden")" "$CP" "$BUILD/golden/$(basename "$golden")" "$golden$REL"
 done
 compile "$REL" "$CP" "$BUILD/classes" "$GENERATED"
+for golden in "$ROOT"/codegen/tests/golden/*/; do
+    [ -f "$golden$REL" ] || continue
+    error_prone "golden-$(basename "$golden")" "$CP" "$golden$REL"
+done
+error_prone "generated" "$CP" "$GENERATED"
+# The runtime as written, a class of its own (codegen splices its members into Coprocess).
+RUNTIME="$ROOT/codegen/src/targets/jvm/Runtime.java"
+compile "Runtime.java" "$CP" "$BUILD/runtime" "$RUNTIME"
+
+# google-java-format --aosp (pinned in tools/google-java-format/pom.xml): the file, every golden
+# and the runtime must be exactly what it prints.
+FORMATTED=("$GENERATED")
+for golden in "$ROOT"/codegen/tests/golden/*/; do
+    [ -f "$golden$REL" ] && FORMATTED+=("$golden$REL")
+done
+FORMATTED+=("$RUNTIME")
+if checked_before "$BUILD/format.sha256" "${FORMATTED[@]}" "$HERE/format-check.sh" "$HERE/tools/google-java-format/pom.xml"; then
+    echo "jvm: google-java-format check up to date" >&2
+else
+    echo "jvm: google-java-format --aosp --check (${#FORMATTED[@]} files)" >&2
+    bash "$HERE/format-check.sh" "${FORMATTED[@]}"
+    mark_checked "$BUILD/format.sha256" "${FORMATTED[@]}" "$HERE/format-check.sh" "$HERE/tools/google-java-format/pom.xml"
+fi
 compile "Testee.java" "$CP$BUILD/classes" "$BUILD/testee" "$HERE/Testee.java"
 echo "jvm: built $BUILD/testee" >&2

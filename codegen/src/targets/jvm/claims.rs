@@ -12,7 +12,7 @@
 //! lacks is a clean refusal (and `tests/names.rs` lists it), never a file that
 //! does not compile.
 
-use super::naming::{type_name, RESERVED_TYPES};
+use super::names::{type_name, RESERVED_TYPES};
 use crate::error::push_pointer;
 use crate::model::Contract;
 use crate::targets::claims::{identifier, Scope};

@@ -7,9 +7,9 @@
 //! walked as an open value first), so a wrong `params` is reported as the
 //! `Request`'s problem at `$.params.…`. `JsonNode.class` keeps any value.
 
-use super::code::Code;
-use super::decode::{decode_object, decode_union};
-use super::naming::{field_name, string_literal, type_name};
+use super::layout::Code;
+use super::codecs::{decode_object, decode_union};
+use super::names::{field_name, string_literal, type_name};
 use super::types::{render_record_as, Generic, Record};
 use crate::model::{Contract, ObjectType, TypeDef, TypeKind, UnionVariant};
 
@@ -213,6 +213,12 @@ fn render_response(code: &mut Code, variants: &[&UnionVariant]) {
 }
 
 /// The private decoders of the envelopes, and the member machinery.
+/// Whether the contract has a typed envelope (and so needs the runtime's
+/// member machinery).
+pub fn any(contract: &Contract) -> bool {
+    !envelopes(contract).is_empty()
+}
+
 pub fn render_decoders(code: &mut Code, contract: &Contract) {
     let typed = envelopes(contract);
     for e in &typed {
@@ -264,51 +270,13 @@ fn render_twin_decoder(code: &mut Code, contract: &Contract, name: &str) {
 /// `MEMBER_DECODERS`, `memberDecoder`, `checkMember`, `writeMember`.
 fn render_member_support(code: &mut Code, contract: &Contract) {
     code.blank();
-    code.line(1, "/** What a typed envelope's member may be decoded as: every generated type, and {@code JsonNode}. */");
-    code.line(1, "private static final Map<Class<?>, Decoder<?>> MEMBER_DECODERS = Map.ofEntries(");
+    code.doc(1, "What a typed envelope's member may be decoded as: every generated type, and `JsonNode`.", &[]);
+
     let mut rows = vec!["member(JsonNode.class, (node, path) -> node)".to_string()];
     for def in contract.types.values() {
         let name = type_name(&def.name);
         rows.push(format!("member({name}.class, Coprocess::decode{name})"));
     }
-    let last = rows.len() - 1;
-    for (i, row) in rows.iter().enumerate() {
-        code.line(3, format!("{row}{}", if i == last { ");" } else { "," }));
-    }
-    code.raw(MEMBER_SUPPORT);
+    code.line(1, format!("private static final Map<Class<?>, Decoder<?>> MEMBER_DECODERS = Map.ofEntries({});", rows.join(", ")));
+
 }
-
-/// The fixed part of the member machinery.
-const MEMBER_SUPPORT: &str = r#"
-    private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
-        return Map.entry(type, decoder);
-    }
-
-    /** The decoder of a typed envelope's member, or an {@code IllegalArgumentException}. */
-    private static <T> Decoder<T> memberDecoder(Class<T> type) {
-        Decoder<?> decoder = MEMBER_DECODERS.get(Objects.requireNonNull(type, "type"));
-        if (decoder == null) {
-            throw new IllegalArgumentException("a typed envelope's member is a generated type or JsonNode, not "
-                    + type.getName());
-        }
-        return (node, path) -> type.cast(decoder.decode(node, path));
-    }
-
-    /** Refuses a member that {@code writeMember} could not write. */
-    private static void checkMember(Object value, String name) {
-        if (value != null && !(value instanceof Encodable) && !(value instanceof JsonNode)) {
-            throw new IllegalArgumentException("`" + name + "` must be a generated type or a JsonNode, not "
-                    + value.getClass().getName());
-        }
-    }
-
-    /** Appends a typed envelope's member: a generated type or a {@code JsonNode}. */
-    private static void writeMember(StringBuilder out, Object value) {
-        if (value instanceof Encodable encodable) {
-            encodable.appendJson(out);
-        } else {
-            Coprocess.writeNode(out, (JsonNode) value);
-        }
-    }
-
-"#;

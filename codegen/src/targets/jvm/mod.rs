@@ -3,23 +3,28 @@
 //! the pin and limits, the method and error-code tables, one nested type per
 //! `$defs` entry (records, enums, sealed interfaces) with strict decoders and
 //! one-line encoders, the handshake and lane helpers, and the strict JSON
-//! reader. Concerns live in submodules: [`naming`] (keywords, literals,
-//! Javadoc), [`types`] (declarations and encoders), [`decode`] (decoders),
-//! [`envelopes`] (`RequestOf<P>`, `ResponseOf<R>`: typed `params`/`result`),
-//! [`protocol`] (tables, lanes, handshake) and [`runtime`] (fixed Java text).
+//! reader. Concerns live in submodules, named as in every target: [`names`]
+//! (identifiers, keywords, literals, Java types), [`claims`], [`docs`]
+//! (Javadoc), [`types`] (one declaration per `$defs` type, with its one-line
+//! encoder, which Java keeps inside the record), [`codecs`] (the strict
+//! decoders), [`envelopes`] (`RequestOf<P>`, `ResponseOf<R>`: typed
+//! `params`/`result`), [`protocol`] (tables, lanes, handshake), [`layout`]
+//! (the line writer and google-java-format's line fitting) and [`runtime`]
+//! (`Runtime.java`, spliced in and pruned).
 
 mod claims;
-mod code;
-mod decode;
+mod codecs;
+mod docs;
 mod envelopes;
-mod naming;
+mod layout;
+mod names;
 mod protocol;
 mod runtime;
 mod types;
 
 use crate::model::Contract;
-use crate::targets::{header_text, Files};
-use code::Code;
+use crate::targets::{header_text, prune, Files};
+use layout::Code;
 
 /// Where the file goes under the output root.
 pub const PATH: &str = "jvm/src/main/java/dev/mcptest/Coprocess.java";
@@ -35,12 +40,12 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
 
 /// The word lists this target escapes or avoids (keywords, reserved names).
 pub fn keyword_sets() -> Vec<&'static [&'static str]> {
-    vec![naming::MEMBER_KEYWORDS, naming::RESERVED_TYPES]
+    vec![names::MEMBER_KEYWORDS, names::RESERVED_TYPES]
 }
 
 /// The runtime template(s), as written.
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![runtime::SUPPORT_TYPES, runtime::HELPERS]
+    vec![runtime::support_types(), runtime::helpers()]
 }
 
 /// Every name this target declares where a schema name can reach
@@ -52,15 +57,7 @@ pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>
 
 fn render(contract: &Contract) -> String {
     let mut code = Code::new();
-    code.line(0, format!("// {}", header_text(contract)));
-    code.blank();
-    code.line(0, "package dev.mcptest;");
-    code.blank();
-    for import in runtime::IMPORTS {
-        code.line(0, format!("import {import};"));
-    }
-    code.blank();
-    code.doc(0, &class_doc(contract), &[]);
+    code.doc(0, &docs::class_doc(contract), &[]);
     code.line(0, "public final class Coprocess {");
     code.line(1, "private Coprocess() {}");
     code.blank();
@@ -69,25 +66,75 @@ fn render(contract: &Contract) -> String {
     protocol::render_error_codes(&mut code, contract);
     protocol::render_lanes(&mut code, contract);
     protocol::render_handshake(&mut code, contract);
-    decode::render_dispatch(&mut code, contract);
-    code.raw(runtime::SUPPORT_TYPES);
+    codecs::render_dispatch(&mut code, contract);
+    code.blank();
+    code.raw(runtime::support_types());
     types::render_types(&mut code, contract);
     envelopes::render_types(&mut code, contract);
-    decode::render_decoders(&mut code, contract);
+    codecs::render_decoders(&mut code, contract);
     envelopes::render_decoders(&mut code, contract);
-    code.raw(runtime::HELPERS);
-    code.line(0, "}");
-    code.finish()
+    let mut body = code.finish();
+    // The private runtime, without what this schema's code never reaches
+    // (Error Prone's UnusedMethod), then the imports the file still needs
+    // (google-java-format removes an unused one).
+    let private = if envelopes::any(contract) {
+        format!("{}\n{}", runtime::member_support(), runtime::helpers())
+    } else {
+        runtime::helpers().to_string()
+    };
+    // The pruner only asks whether a name is used: the body's distinct
+    // identifiers say as much as the whole body, in a fraction of the text.
+    let used = prune::code_only(&body);
+    let names: std::collections::BTreeSet<&str> =
+        used.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')).filter(|w| !w.is_empty()).collect();
+    let names = names.into_iter().collect::<Vec<_>>().join(" ");
+    let kept = prune::prune_indented(private.trim_end(), &names, 4, runtime::private_name);
+    body.push('\n');
+    body.push_str(&kept);
+    body.push_str("\n}\n");
+
+    let mut code = Code::new();
+    code.line_comment(&header_text(contract));
+    code.blank();
+    code.line(0, "package dev.mcptest;");
+    code.blank();
+    // AOSP's import groups (com, then java, ...), a blank line between two.
+    let used = prune::code_only(&body);
+    let mut group = None;
+    for import in runtime::imports() {
+        let simple = import.rsplit('.').next().unwrap_or(import);
+        if !prune::mentions(&used, simple) {
+            continue;
+        }
+        let first = import.split('.').next();
+        if group.is_some_and(|g| g != first) {
+            code.blank();
+        }
+        group = Some(first);
+        code.line(0, format!("import {import};"));
+    }
+    code.blank();
+    let mut text = code.finish();
+    text.push_str(&body);
+    text
 }
 
-fn class_doc(contract: &Contract) -> String {
-    let text = format!(
-        "{}.\n\n{}\n\nEach type has `fromJson(String)` and `fromNode(JsonNode)`, which decode strictly and throw \
-         `DecodeException` with the contract's wording, and `toJson()`, which writes one line.",
-        contract.title, contract.description
-    );
-    match envelopes::class_doc(contract) {
-        Some(envelopes) => format!("{text}\n\n{envelopes}"),
-        None => text,
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_private_runtime_keeps_only_what_the_code_reaches() {
+        assert_eq!(runtime::private_name("private static boolean decodeBoolean(JsonNode node, Path path) {"), Some("decodeBoolean"));
+        assert_eq!(runtime::private_name("private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type) {"), Some("member"));
+        assert_eq!(runtime::private_name("private static final long MAX_SAFE_INTEGER = 9007199254740991L;"), Some("MAX_SAFE_INTEGER"));
+        assert_eq!(runtime::private_name("private interface Decoder<T> {"), Some("Decoder"));
+        assert_eq!(runtime::private_name("public interface Encodable {"), None);
+        let runtime = "    /** Used. */\n    private static void used() {\n        helper();\n    }\n\n    private static void helper() {}\n\n    @FunctionalInterface\n    private interface Unused {}\n\n    private static void unused() {}";
+        let kept = prune::prune_indented(runtime, "    void f() {\n        used();\n    }", 4, runtime::private_name);
+        assert!(kept.contains("void used()") && kept.contains("void helper()"), "{kept}");
+        assert!(!kept.contains("Unused") && !kept.contains("unused()"), "{kept}");
     }
 }

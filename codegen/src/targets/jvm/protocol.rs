@@ -1,8 +1,8 @@
 //! The parts of the contract that are not frame shapes: the pin and limits,
 //! the method and error-code tables, the lane helpers and the handshake helpers.
 
-use super::code::Code;
-use super::naming::{constant_name, field_name, string_literal, type_name};
+use super::layout::Code;
+use super::names::{constant_name, field_name, string_literal, type_name};
 use crate::model::{Contract, Segment, Ty, TypeKind};
 
 /// The method the handshake helpers speak.
@@ -127,11 +127,7 @@ fn list_constant(code: &mut Code, depth: usize, ty: &str, name: &str, rows: &[St
         );
         return;
     }
-    code.line(depth, format!("public static final {ty} {name} = List.of("));
-    for (i, row) in rows.iter().enumerate() {
-        let end = if i + 1 == rows.len() { ");" } else { "," };
-        code.line(depth + 2, format!("{row}{end}"));
-    }
+    code.line(depth, format!("public static final {ty} {name} = List.of({});", rows.join(", ")));
 }
 
 /// The `ErrorCodes` holder: one constant per code, and the table.
@@ -257,10 +253,13 @@ pub fn render_lanes(code: &mut Code, contract: &Contract) {
         1,
         "public static Optional<String> laneCliHint(String lane, String suite) {",
     );
-    code.line(2, "String runsVia = switch (lane) {");
+    // google-java-format puts a switch expression that initializes a
+    // variable on a line of its own, a continuation indent in.
+    code.line(2, "String runsVia =");
+    code.line(4, "switch (lane) {");
     for l in contract.unsupported_lanes() {
         code.line(
-            3,
+            5,
             format!(
                 "case {} -> {};",
                 string_literal(&l.key),
@@ -268,8 +267,8 @@ pub fn render_lanes(code: &mut Code, contract: &Contract) {
             ),
         );
     }
-    code.line(3, "default -> null;");
-    code.line(2, "};");
+    code.line(5, "default -> null;");
+    code.line(4, "};");
     code.line(2, "if (runsVia == null) {");
     code.line(3, "return Optional.empty();");
     code.line(2, "}");
@@ -526,12 +525,14 @@ fn render_error_branches(code: &mut Code, contract: &Contract) {
             Some(Segment::Text(text)) => text.clone(),
             _ => String::new(),
         };
+        // The prefix in a local of its own: google-java-format would split a
+        // long literal left inside the condition.
+        code.line(2, format!("String binaryMismatch = {};", string_literal(&prefix)));
         code.line(
             2,
             format!(
-                "if (error.code() == ErrorCodes.{} && error.message().startsWith({})) {{",
+                "if (error.code() == ErrorCodes.{} && error.message().startsWith(binaryMismatch)) {{",
                 constant_name(&invalid.name),
-                string_literal(&prefix)
             ),
         );
         code.line(3, "throw new HandshakeException(error.message());");
@@ -552,15 +553,11 @@ fn render_sdk_mismatch(code: &mut Code, contract: &Contract) {
     );
     code.line(
         2,
-        "String advice = binaryProtocol < COPROCESS_PROTOCOL_VERSION",
-    );
-    code.line(
-        4,
-        format!("? {}", string_literal(contract.message("upgrade_binary"))),
-    );
-    code.line(
-        4,
-        format!(": {};", string_literal(contract.message("upgrade_sdk"))),
+        format!(
+            "String advice = binaryProtocol < COPROCESS_PROTOCOL_VERSION ? {} : {};",
+            string_literal(contract.message("upgrade_binary")),
+            string_literal(contract.message("upgrade_sdk"))
+        ),
     );
     let message = render_template(contract.message("sdk_mismatch"), &|hole| match hole {
         "binary_protocol" => Some("binaryProtocol".to_string()),

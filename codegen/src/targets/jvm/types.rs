@@ -3,8 +3,8 @@
 //! closed object → record, map → record over a `Map`, union → sealed interface,
 //! string enum → enum, integer-or-string → sealed interface of two records.
 
-use super::code::Code;
-use super::naming::{enum_constants, field_name, java_type, json_quote, string_literal, type_name};
+use super::layout::Code;
+use super::names::{enum_constants, field_name, java_type, json_quote, string_literal, type_name};
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
 /// Renders the declaration of every type, in name order.
@@ -103,20 +103,9 @@ pub fn render_record_as(
     );
     code.doc(1, &def.description, &tags);
     let (decl, implements) = (&record.decl, &record.implements);
-    if object.fields.is_empty() {
-        code.line(1, format!("public record {decl}() implements {implements} {{"));
-    } else {
-        code.line(1, format!("public record {decl}("));
-        let last = object.fields.len() - 1;
-        for (i, f) in object.fields.iter().enumerate() {
-            let end = if i == last {
-                format!(") implements {implements} {{")
-            } else {
-                ",".to_string()
-            };
-            code.line(3, format!("{} {}{end}", component_type(f, generic), field_name(&f.name)));
-        }
-    }
+    let components: Vec<String> =
+        object.fields.iter().map(|f| format!("{} {}", component_type(f, generic), field_name(&f.name))).collect();
+    code.line(1, format!("public record {decl}({}) implements {implements} {{", components.join(", ")));
     let bare = decl.split('<').next().unwrap_or(decl);
     render_checks(code, bare, object, generic);
     entry_points(code);

@@ -1,8 +1,8 @@
 //! The private strict decoders, one per `$defs` entry, and the public
 //! `decode(typeName, json)` dispatch over every type.
 
-use super::code::Code;
-use super::naming::{flag_name, json_quote, local_name, string_literal, type_name};
+use super::layout::Code;
+use super::names::{flag_name, json_quote, local_name, string_literal, type_name};
 use super::types::{component_type, Generic};
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
@@ -15,11 +15,7 @@ pub fn render_dispatch(code: &mut Code, contract: &Contract) {
         &[],
     );
     let names: Vec<String> = contract.types.keys().map(|n| string_literal(n)).collect();
-    code.line(1, "public static final List<String> TYPE_NAMES = List.of(");
-    let last = names.len().saturating_sub(1);
-    for (i, n) in names.iter().enumerate() {
-        code.line(3, format!("{n}{}", if i == last { ");" } else { "," }));
-    }
+    code.line(1, format!("public static final List<String> TYPE_NAMES = List.of({});", names.join(", ")));
     code.blank();
     code.doc(
         1,
@@ -84,7 +80,7 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
                 code.line(2, "if (node.isTextual()) {");
                 code.line(3, format!("return new {name}.OfString(node.textValue());"));
                 code.line(2, "}");
-                code.line(2, format!("return new {name}.OfInteger(decodeInteger(node, path, \"integer or string\"));"));
+                code.line(2, format!("return new {name}.OfInteger(integerValue(node, path, \"integer or string\"));"));
             }
         }
         code.line(1, "}");
@@ -97,7 +93,7 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
         Ty::Any => node.to_string(),
         Ty::Boolean => format!("decodeBoolean({node}, {path})"),
         Ty::Integer { minimum: None } => format!("decodeInteger({node}, {path})"),
-        Ty::Integer { minimum: Some(m) } => format!("decodeInteger({node}, {path}, {m}L)"),
+        Ty::Integer { minimum: Some(m) } => format!("integerAtLeast({node}, {path}, {m}L)"),
         Ty::String => format!("decodeString({node}, {path})"),
         Ty::Ref(name) => format!("decode{}({node}, {path})", type_name(name)),
         Ty::Array(item) => format!(
@@ -252,7 +248,7 @@ pub fn decode_union(code: &mut Code, variants: &[UnionVariant], read: &dyn Fn(&U
 
 fn decode_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
     let name = type_name(&def.name);
-    let constants = super::naming::enum_constants(values);
+    let constants = super::names::enum_constants(values);
     let quoted: Vec<String> = values.iter().map(|v| json_quote(v)).collect();
     let expected = if let [only] = quoted.as_slice() {
         format!("expected {only}, got ")

@@ -1,10 +1,8 @@
-//! Java names, literals and Javadoc: keyword escaping, case conversion through
-//! [`crate::names`], string literals safe for any input, and doc comments that
-//! survive `javac` (no `*/`, no `\u` escapes, HTML-escaped text).
+//! Java names and literals: keyword escaping, case conversion through
+//! [`crate::names`], string literals safe for any input, Java types.
 
 use crate::model::Ty;
 use crate::names;
-use crate::targets::wrap;
 
 /// Java's reserved words and literals, plus the members every generated record
 /// has or inherits: a component with one of these names gets a `_` suffix.
@@ -85,8 +83,9 @@ pub(crate) const MEMBER_KEYWORDS: &[&str] = &[
 ];
 
 /// Type names the generated file itself uses unqualified (java.lang, java.util,
-/// Jackson and its own helper types): a `$defs` entry with one of these names
-/// gets a `_` suffix so that it cannot shadow them.
+/// Jackson and its own helper types), its type parameters and every other
+/// java.lang type: a `$defs` entry with one of these names gets a `_` suffix
+/// so that it cannot shadow or clash with them.
 pub(crate) const RESERVED_TYPES: &[&str] = &[
     "Coprocess",
     "Object",
@@ -158,6 +157,90 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "SuccessResponseOf",
     "ResponseOf",
     "ErrorResponseOf",
+    // The type parameters the file declares (a nested type of the name would
+    // be shadowed: Error Prone's TypeNameShadowing).
+    "T",
+    "P",
+    "R",
+    // The rest of java.lang (Java 17): a nested type named like one clashes
+    // with it (Error Prone's JavaLangClash) even where the file does not use it.
+    "AbstractMethodError",
+    "Appendable",
+    "ArithmeticException",
+    "ArrayIndexOutOfBoundsException",
+    "ArrayStoreException",
+    "AssertionError",
+    "AutoCloseable",
+    "BootstrapMethodError",
+    "Byte",
+    "CharSequence",
+    "ClassCastException",
+    "ClassCircularityError",
+    "ClassFormatError",
+    "ClassLoader",
+    "ClassNotFoundException",
+    "ClassValue",
+    "CloneNotSupportedException",
+    "Cloneable",
+    "Comparable",
+    "Compiler",
+    "EnumConstantNotPresentException",
+    "ExceptionInInitializerError",
+    "Float",
+    "IllegalAccessError",
+    "IllegalAccessException",
+    "IllegalCallerException",
+    "IllegalMonitorStateException",
+    "IllegalThreadStateException",
+    "IncompatibleClassChangeError",
+    "IndexOutOfBoundsException",
+    "InheritableThreadLocal",
+    "InstantiationError",
+    "InstantiationException",
+    "InternalError",
+    "InterruptedException",
+    "LayerInstantiationException",
+    "LinkageError",
+    "Module",
+    "ModuleLayer",
+    "NegativeArraySizeException",
+    "NoClassDefFoundError",
+    "NoSuchFieldError",
+    "NoSuchFieldException",
+    "NoSuchMethodError",
+    "NoSuchMethodException",
+    "NullPointerException",
+    "NumberFormatException",
+    "OutOfMemoryError",
+    "Package",
+    "Process",
+    "ProcessBuilder",
+    "ProcessHandle",
+    "Readable",
+    "ReflectiveOperationException",
+    "Runnable",
+    "Runtime",
+    "RuntimePermission",
+    "SecurityException",
+    "SecurityManager",
+    "Short",
+    "StackOverflowError",
+    "StackTraceElement",
+    "StackWalker",
+    "StrictMath",
+    "StringBuffer",
+    "StringIndexOutOfBoundsException",
+    "Thread",
+    "ThreadDeath",
+    "ThreadGroup",
+    "ThreadLocal",
+    "TypeNotPresentException",
+    "UnknownError",
+    "UnsatisfiedLinkError",
+    "UnsupportedClassVersionError",
+    "UnsupportedOperationException",
+    "VerifyError",
+    "VirtualMachineError",
 ];
 
 /// The Java name of a `$defs` type: `Verdict`, or `String_` for a reserved one.
@@ -267,68 +350,6 @@ pub fn java_type(ty: &Ty, boxed: bool) -> String {
     }
 }
 
-/// Javadoc text from a schema description: `code` spans become `{@code ..}`,
-/// the rest is HTML-escaped, and nothing can end the comment or form a `\u`
-/// escape. Returns the wrapped lines (without comment markers).
-pub fn doc_lines(text: &str, width: usize) -> Vec<String> {
-    wrap(&doc_text(text), width)
-}
-
-/// A description as Javadoc text (escaped, not wrapped).
-pub fn doc_text(text: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in text.split('`').enumerate() {
-        let is_code = i % 2 == 1;
-        if is_code && code_is_plain(part) {
-            out.push_str("{@code ");
-            out.push_str(part);
-            out.push('}');
-        } else if is_code {
-            out.push_str("<code>");
-            out.push_str(&html_escape(part));
-            out.push_str("</code>");
-        } else {
-            out.push_str(&html_escape(part));
-        }
-    }
-    out
-}
-
-/// A code span can go into `{@code ..}` as is when its braces balance and it
-/// holds nothing that Java or Javadoc would read specially.
-fn code_is_plain(code: &str) -> bool {
-    let mut depth = 0i32;
-    for c in code.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            '@' => return false,
-            c if !c.is_ascii() || c.is_ascii_control() => return false,
-            _ => {}
-        }
-        if depth < 0 {
-            return false;
-        }
-    }
-    depth == 0 && !code.is_empty() && !code.contains("*/") && !code.contains("\\u")
-}
-
-fn html_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '@' => out.push_str("&#64;"),
-            '\\' => out.push_str("&#92;"),
-            c if !c.is_ascii() => out.push_str(&format!("&#x{:x};", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.replace("*/", "*&#47;")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,13 +366,5 @@ mod tests {
             ["V2_0", "WITH_DASH", "DEFAULT"]
         );
         assert_eq!(string_literal("a\"b\\u\u{e9}"), "\"a\\\"b\\\\u\\u00e9\"");
-    }
-
-    #[test]
-    fn docs() {
-        assert_eq!(
-            doc_text("`{advice}` when <suite> & `a*/b`"),
-            "{@code {advice}} when &lt;suite&gt; &amp; <code>a*&#47;b</code>"
-        );
     }
 }

@@ -1,0 +1,625 @@
+// The schema-independent part of the generated Coprocess.java (codegen/src/targets/jvm/runtime.rs
+// splices the members between the `// runtime:` markers into it), kept as a Java file of its own
+// so that javac and google-java-format check it directly (tests/conformance/jvm/build.sh).
+
+package dev.mcptest;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+
+/** The runtime of {@code Coprocess}: its public support types and its private helpers. */
+final class Runtime {
+    private Runtime() {}
+
+    // runtime: support types
+
+    /** A value of one of the contract's types: it writes itself as one line of JSON. */
+    public interface Encodable {
+        /**
+         * Appends this value as JSON: no newline inside or at the end, fields in schema declaration
+         * order, absent optional fields omitted.
+         *
+         * @param out where the JSON goes
+         */
+        void appendJson(StringBuilder out);
+
+        /**
+         * Encodes this value as one frame line (without the terminating newline).
+         *
+         * @return the JSON text
+         */
+        default String toJson() {
+            StringBuilder out = new StringBuilder(128);
+            appendJson(out);
+            return out.toString();
+        }
+    }
+
+    /**
+     * A frame that is not strict JSON text or does not have the shape of its type. The message is
+     * {@code Type: problem} at the root and {@code Type: problem at path} below it, with the path
+     * written {@code $.key}, {@code $["odd key"]}, {@code $[3]}.
+     */
+    public static final class DecodeException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        private final String typeName;
+        private final String problem;
+        private final String path;
+
+        DecodeException(String typeName, String problem, String path) {
+            super(typeName + ": " + problem + ("$".equals(path) ? "" : " at " + path));
+            this.typeName = typeName;
+            this.problem = problem;
+            this.path = path;
+        }
+
+        /**
+         * Returns the name of the type that was being decoded, as in the schema.
+         *
+         * @return the name of the type that was being decoded, as in the schema
+         */
+        public String typeName() {
+            return typeName;
+        }
+
+        /**
+         * Returns what was wrong, without the type name and the path.
+         *
+         * @return what was wrong, without the type name and the path
+         */
+        public String problem() {
+            return problem;
+        }
+
+        /**
+         * Returns where it was wrong: {@code $} for the value itself.
+         *
+         * @return where it was wrong: {@code $} for the value itself
+         */
+        public String path() {
+            return path;
+        }
+    }
+
+    /** The SDK's fail-fast error for a handshake that failed or reported another version. */
+    public static final class HandshakeException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HandshakeException(String message) {
+            super(message);
+        }
+    }
+
+    // runtime: helpers
+
+    // ---------------------------------------------------------------------
+    // Strict JSON text: Jackson's streaming parser (which already refuses
+    // NaN/Infinity, comments, leading zeros, control characters and bad
+    // escapes) plus the rules it does not enforce.
+    // ---------------------------------------------------------------------
+
+    private static final long MAX_SAFE_INTEGER = 9007199254740991L;
+
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    /** A decoder from an already parsed value at a path. */
+    @FunctionalInterface
+    private interface Decoder<T> {
+        T decode(JsonNode node, Path path);
+    }
+
+    /** Where a value sits in the frame; rendered only when an error names it. */
+    private static final class Path {
+        static final Path ROOT = new Path(null, null, -1);
+
+        private final Path parent;
+        private final String key;
+        private final int index;
+
+        private Path(Path parent, String key, int index) {
+            this.parent = parent;
+            this.key = key;
+            this.index = index;
+        }
+
+        Path key(String name) {
+            return new Path(this, name, -1);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder out = new StringBuilder();
+            render(out);
+            return out.toString();
+        }
+
+        private void render(StringBuilder out) {
+            if (parent == null) {
+                out.append('$');
+                return;
+            }
+            parent.render(out);
+            if (key == null) {
+                out.append('[').append(index).append(']');
+            } else if (isIdentifier(key)) {
+                out.append('.').append(key);
+            } else {
+                out.append('[');
+                writeString(out, key);
+                out.append(']');
+            }
+        }
+
+        private static boolean isIdentifier(String key) {
+            if (key.isEmpty()) {
+                return false;
+            }
+            for (int i = 0; i < key.length(); i++) {
+                char c = key.charAt(i);
+                boolean letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+                if (!letter && !(i > 0 && c >= '0' && c <= '9')) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** A decoding problem before the type name is known; no stack trace, it is cheap. */
+    private static final class Problem extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        final transient Path path;
+
+        /** For a wrong-kind problem: what was expected (so that "or null" can be added). */
+        final String expected;
+
+        final String got;
+
+        Problem(Path path, String text, String expected, String got) {
+            super(text, null, false, false);
+            this.path = path;
+            this.expected = expected;
+            this.got = got;
+        }
+    }
+
+    private static Problem problem(Path path, String text) {
+        return new Problem(path, text, null, null);
+    }
+
+    private static Problem wrongKind(Path path, String expected, JsonNode node) {
+        String got = kindOf(node);
+        return new Problem(path, "expected " + expected + ", got " + got, expected, got);
+    }
+
+    private static Problem unknownField(Path path, String name) {
+        return problem(path, "unknown field `" + name + "`");
+    }
+
+    private static Problem missingField(Path path, String name) {
+        return problem(path, "missing field `" + name + "`");
+    }
+
+    private static String kindOf(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case OBJECT -> "object";
+            case ARRAY -> "array";
+            case STRING -> "string";
+            case BOOLEAN -> "boolean";
+            case NUMBER ->
+                    node.isIntegralNumber() || isSafeIntegral(node.doubleValue())
+                            ? "integer"
+                            : "number";
+            default -> "null";
+        };
+    }
+
+    private static boolean isSafeIntegral(double value) {
+        return value == Math.rint(value) && Math.abs(value) <= MAX_SAFE_INTEGER;
+    }
+
+    /** Decodes one frame's text with {@code decoder}, naming {@code typeName} in errors. */
+    static <T> T readText(String json, String typeName, Decoder<T> decoder) {
+        try {
+            return decoder.decode(parseStrict(json), Path.ROOT);
+        } catch (Problem problem) {
+            throw new DecodeException(typeName, problem.getMessage(), problem.path.toString());
+        }
+    }
+
+    /** Decodes an already parsed value with {@code decoder}, naming {@code typeName} in errors. */
+    static <T> T readTree(JsonNode node, String typeName, Decoder<T> decoder) {
+        try {
+            return decoder.decode(Objects.requireNonNull(node, "node"), Path.ROOT);
+        } catch (Problem problem) {
+            throw new DecodeException(typeName, problem.getMessage(), problem.path.toString());
+        }
+    }
+
+    private static JsonNode parseStrict(String json) {
+        if (!json.isEmpty() && json.charAt(0) == '\uFEFF') {
+            throw problem(Path.ROOT, "invalid JSON: byte-order mark");
+        }
+        try (JsonParser parser = JSON.createParser(json)) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                throw problem(Path.ROOT, "invalid JSON: no value");
+            }
+            JsonNode root = readValue(parser, first, 0);
+            if (parser.nextToken() != null) {
+                throw problem(Path.ROOT, "invalid JSON: trailing characters after the value");
+            }
+            return root;
+        } catch (JsonProcessingException e) {
+            throw problem(Path.ROOT, "invalid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw problem(Path.ROOT, "invalid JSON: " + e.getMessage());
+        }
+    }
+
+    private static JsonNode readValue(JsonParser parser, JsonToken token, int depth)
+            throws IOException {
+        return switch (token) {
+            case START_OBJECT -> readObject(parser, depth + 1);
+            case START_ARRAY -> readArray(parser, depth + 1);
+            case VALUE_STRING -> TextNode.valueOf(checkText(parser.getText()));
+            case VALUE_NUMBER_INT -> readInteger(parser);
+            case VALUE_NUMBER_FLOAT -> readFloat(parser);
+            case VALUE_TRUE -> BooleanNode.TRUE;
+            case VALUE_FALSE -> BooleanNode.FALSE;
+            case VALUE_NULL -> NullNode.instance;
+            default -> throw problem(Path.ROOT, "invalid JSON: unexpected " + token);
+        };
+    }
+
+    private static ObjectNode readObject(JsonParser parser, int depth) throws IOException {
+        checkDepth(depth);
+        ObjectNode object = JsonNodeFactory.instance.objectNode();
+        String name;
+        while ((name = parser.nextFieldName()) != null) {
+            if (object.has(checkText(name))) {
+                throw problem(Path.ROOT, "duplicate key `" + name + "`");
+            }
+            object.replace(name, readValue(parser, parser.nextToken(), depth));
+        }
+        return object;
+    }
+
+    private static ArrayNode readArray(JsonParser parser, int depth) throws IOException {
+        checkDepth(depth);
+        ArrayNode array = JsonNodeFactory.instance.arrayNode();
+        JsonToken token;
+        while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+            array.add(readValue(parser, token, depth));
+        }
+        return array;
+    }
+
+    private static JsonNode readInteger(JsonParser parser) throws IOException {
+        if (parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            throw problem(Path.ROOT, "invalid JSON: integer out of range: " + parser.getText());
+        }
+        long value = parser.getLongValue();
+        if (value > MAX_SAFE_INTEGER || value < -MAX_SAFE_INTEGER) {
+            throw problem(Path.ROOT, "invalid JSON: integer out of range: " + parser.getText());
+        }
+        return value == (int) value ? IntNode.valueOf((int) value) : LongNode.valueOf(value);
+    }
+
+    private static JsonNode readFloat(JsonParser parser) throws IOException {
+        double value = parser.getDoubleValue();
+        if (Double.isInfinite(value)) {
+            throw problem(Path.ROOT, "invalid JSON: number out of range: " + parser.getText());
+        }
+        return DoubleNode.valueOf(value);
+    }
+
+    private static void checkDepth(int depth) {
+        if (depth > MAX_DEPTH) {
+            throw problem(Path.ROOT, "nesting deeper than " + MAX_DEPTH);
+        }
+    }
+
+    /** Refuses a string holding a lone surrogate (escaped or not). */
+    private static String checkText(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isSurrogate(c)) {
+                boolean paired =
+                        Character.isHighSurrogate(c)
+                                && i + 1 < text.length()
+                                && Character.isLowSurrogate(text.charAt(i + 1));
+                if (!paired) {
+                    throw problem(Path.ROOT, "invalid JSON: lone surrogate in a string");
+                }
+                i++;
+            }
+        }
+        return text;
+    }
+
+    // ---------------------------------------------------------------------
+    // Decoding helpers shared by the generated decoders.
+    // ---------------------------------------------------------------------
+
+    private static ObjectNode expectObject(JsonNode node, Path path) {
+        if (node instanceof ObjectNode object) {
+            return object;
+        }
+        throw wrongKind(path, "object", node);
+    }
+
+    private static boolean decodeBoolean(JsonNode node, Path path) {
+        if (node.isBoolean()) {
+            return node.booleanValue();
+        }
+        throw wrongKind(path, "boolean", node);
+    }
+
+    private static String decodeString(JsonNode node, Path path) {
+        if (node.isTextual()) {
+            return node.textValue();
+        }
+        throw wrongKind(path, "string", node);
+    }
+
+    private static long decodeInteger(JsonNode node, Path path) {
+        return integerValue(node, path, "integer");
+    }
+
+    /** An integer, or a wrong-kind problem that says what was {@code expected}. */
+    private static long integerValue(JsonNode node, Path path, String expected) {
+        if (node.isIntegralNumber()) {
+            return node.longValue();
+        }
+        if (node.isNumber() && isSafeIntegral(node.doubleValue())) {
+            return (long) node.doubleValue();
+        }
+        throw wrongKind(path, expected, node);
+    }
+
+    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
+        long value = decodeInteger(node, path);
+        if (value < minimum) {
+            throw problem(path, "expected integer >= " + minimum + ", got " + value);
+        }
+        return value;
+    }
+
+    /** The path of an array's element (its own helper, pruned with the arrays). */
+    private static Path element(Path array, int position) {
+        return new Path(array, null, position);
+    }
+
+    private static <T> List<T> decodeList(JsonNode node, Path path, Decoder<T> item) {
+        if (!node.isArray()) {
+            throw wrongKind(path, "array", node);
+        }
+        List<T> out = new ArrayList<>(node.size());
+        for (int i = 0; i < node.size(); i++) {
+            out.add(item.decode(node.get(i), element(path, i)));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    private static <T> Map<String, T> decodeMap(JsonNode node, Path path, Decoder<T> value) {
+        ObjectNode object = expectObject(node, path);
+        Map<String, T> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            out.put(member.getKey(), value.decode(member.getValue(), path.key(member.getKey())));
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** JSON null is Java null; a value of the wrong kind is "expected T or null". */
+    private static <T> T decodeNullable(JsonNode node, Path path, Decoder<T> inner) {
+        if (node.isNull()) {
+            return null;
+        }
+        try {
+            return inner.decode(node, path);
+        } catch (Problem problem) {
+            if (problem.path == path && problem.expected != null) {
+                String expected = problem.expected + " or null";
+                throw new Problem(
+                        path,
+                        "expected " + expected + ", got " + problem.got,
+                        expected,
+                        problem.got);
+            }
+            throw problem;
+        }
+    }
+
+    // ---------------------------------------------------------------------
+    // Encoding helpers: one line, strings escaped as JSON requires.
+    // ---------------------------------------------------------------------
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /** Appends {@code text} as a JSON string, or {@code null}. */
+    static void writeString(StringBuilder out, String text) {
+        if (text == null) {
+            out.append("null");
+            return;
+        }
+        out.append('"');
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x20 && c != '"' && c != '\\') {
+                continue;
+            }
+            out.append(text, start, i);
+            start = i + 1;
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xf]);
+            }
+        }
+        out.append(text, start, text.length()).append('"');
+    }
+
+    /** Returns {@code text} as a JSON string literal. */
+    static String quote(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 2);
+        writeString(out, text);
+        return out.toString();
+    }
+
+    /** Appends any JSON value; Java null is written as JSON null. */
+    static void writeNode(StringBuilder out, JsonNode node) {
+        if (node == null) {
+            out.append("null");
+            return;
+        }
+        switch (node.getNodeType()) {
+            case OBJECT -> {
+                out.append('{');
+                boolean first = true;
+                for (Map.Entry<String, JsonNode> member : node.properties()) {
+                    if (!first) {
+                        out.append(',');
+                    }
+                    first = false;
+                    writeString(out, member.getKey());
+                    out.append(':');
+                    writeNode(out, member.getValue());
+                }
+                out.append('}');
+            }
+            case ARRAY -> {
+                out.append('[');
+                for (int i = 0; i < node.size(); i++) {
+                    if (i > 0) {
+                        out.append(',');
+                    }
+                    writeNode(out, node.get(i));
+                }
+                out.append(']');
+            }
+            case STRING -> writeString(out, node.textValue());
+            case BOOLEAN -> out.append(node.booleanValue());
+            case NUMBER ->
+                    out.append(
+                            node.isIntegralNumber()
+                                    ? node.asText()
+                                    : Double.toString(node.doubleValue()));
+            default -> out.append("null");
+        }
+    }
+
+    /** Appends a value of one of the contract's types; Java null is written as JSON null. */
+    static void writeValue(StringBuilder out, Encodable value) {
+        if (value == null) {
+            out.append("null");
+        } else {
+            value.appendJson(out);
+        }
+    }
+
+    static <T> void writeList(StringBuilder out, List<T> items, BiConsumer<StringBuilder, T> item) {
+        if (items == null) {
+            out.append("null");
+            return;
+        }
+        out.append('[');
+        for (int i = 0; i < items.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            item.accept(out, items.get(i));
+        }
+        out.append(']');
+    }
+
+    static <T> void writeMap(
+            StringBuilder out, Map<String, T> entries, BiConsumer<StringBuilder, T> value) {
+        out.append('{');
+        boolean first = true;
+        for (Map.Entry<String, T> entry : entries.entrySet()) {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            writeString(out, entry.getKey());
+            out.append(':');
+            value.accept(out, entry.getValue());
+        }
+        out.append('}');
+    }
+
+    // runtime: typed envelope members
+
+    private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
+        return Map.entry(type, decoder);
+    }
+
+    /** The decoder of a typed envelope's member, or an {@code IllegalArgumentException}. */
+    private static <T> Decoder<T> memberDecoder(Class<T> type) {
+        Decoder<?> decoder = MEMBER_DECODERS.get(Objects.requireNonNull(type, "type"));
+        if (decoder == null) {
+            throw new IllegalArgumentException(
+                    "a typed envelope's member is a generated type or JsonNode, not "
+                            + type.getName());
+        }
+        return (node, path) -> type.cast(decoder.decode(node, path));
+    }
+
+    /** Refuses a member that {@code writeMember} could not write. */
+    private static void checkMember(Object value, String name) {
+        if (value != null && !(value instanceof Encodable) && !(value instanceof JsonNode)) {
+            throw new IllegalArgumentException(
+                    "`"
+                            + name
+                            + "` must be a generated type or a JsonNode, not "
+                            + value.getClass().getName());
+        }
+    }
+
+    /** Appends a typed envelope's member: a generated type or a {@code JsonNode}. */
+    private static void writeMember(StringBuilder out, Object value) {
+        if (value instanceof Encodable encodable) {
+            encodable.appendJson(out);
+        } else {
+            writeNode(out, (JsonNode) value);
+        }
+    }
+
+    // runtime: end
+
+    // Stand-ins for what the generated file declares.
+
+    private static final int MAX_DEPTH = 64;
+
+    private static final Map<Class<?>, Decoder<?>> MEMBER_DECODERS = Map.of();
+}

@@ -10,6 +10,7 @@
 
 mod checks;
 mod claims;
+mod client;
 mod codecs;
 mod envelopes;
 mod fmt;
@@ -32,6 +33,7 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), text);
+    files.insert(client::PATH.to_string(), client::render(contract));
     Ok(files)
 }
 

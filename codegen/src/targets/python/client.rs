@@ -1,0 +1,155 @@
+//! The session client, a second module: `python/mcptest/_client.py`.
+//!
+//! The schema-independent session (spawn, handshake, one request in flight,
+//! every answer checked, timeouts, exit reporting, close) is `client_runtime.py`,
+//! a real Python file checked as it is; this module adds what the method table
+//! says: one typed method per entry (the handshake aside), and which method
+//! shuts the coprocess down.
+
+use crate::model::{Contract, Method};
+use crate::names::snake_case;
+use crate::targets::header_text;
+
+use super::fmt::{comment, docstring, Out};
+use super::names::{method_const, stem, KEYWORDS};
+
+/// The generated file, relative to the output root.
+pub const PATH: &str = "python/mcptest/_client.py";
+
+/// The session code every client carries.
+pub const RUNTIME: &str = include_str!("client_runtime.py");
+
+/// The method that ends the session; `close` sends it when the table has it.
+const SHUTDOWN: &str = "mcp.shutdown";
+
+/// The result type that marks the handshake, which the client sends itself.
+const HANDSHAKE_RESULT: &str = "HandshakeResult";
+
+/// What `ruff format` fits on one line.
+const WIDTH: usize = 88;
+
+/// The public members of the runtime's session: a method of the same name gets a `_` suffix.
+const RESERVED: &[&str] = &["close", "spawn", "over_streams", "stderr_tail"];
+
+pub fn render(contract: &Contract) -> String {
+    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
+    let mut out = Out::default();
+    out.line(&comment(0, &header_text(contract)));
+    out.line(&docstring(0, &module_docstring(contract)));
+    out.blank(1);
+    out.line(RUNTIME.trim_end());
+    for (index, method) in methods.iter().enumerate() {
+        out.blank(if index == 0 { 2 } else { 1 });
+        out.line(&format!("{}: typing.Final = _Method(", descriptor(method)));
+        out.line(&format!("    _coprocess.{},", method_const(&method.name)));
+        out.line(&format!("    _coprocess.{}_to_value,", stem(&method.params)));
+        out.line(&format!("    _coprocess.{}_from_value,", stem(&method.result)));
+        out.line(&format!("    \"{}\",", method.result));
+        out.line(")");
+    }
+    out.blank(2);
+    out.line("class CoprocessClient(_Session):");
+    out.line(&docstring(4, &class_docstring(contract)));
+    if contract.methods.iter().any(|m| m.name == SHUTDOWN) {
+        out.blank(1);
+        out.line(&format!("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.{}", method_const(SHUTDOWN)));
+    }
+    for method in &methods {
+        out.blank(1);
+        method_def(method, &mut out);
+    }
+    out.into_string()
+}
+
+fn module_docstring(contract: &Contract) -> String {
+    format!(
+        "{}: the session client.\n\n`CoprocessClient.spawn(binary, server_argv)` starts `<binary> exec \
+         --connection-server --server-command <argv>` (the argv quoted so the binary's shell-style split \
+         gives it back), handshakes, and has one typed method per method-table entry. One request is in \
+         flight at a time; every answer is checked; a call that fails raises a `ClientError` saying what \
+         happened and naming the method. `CoprocessClient.over_streams(reader, writer)` runs the same \
+         session over any pair of byte streams.",
+        contract.title
+    )
+}
+
+fn class_docstring(contract: &Contract) -> String {
+    let names: Vec<String> = contract
+        .methods
+        .iter()
+        .filter(|m| m.result != HANDSHAKE_RESULT)
+        .map(|m| format!("`{}`", python_name(&m.name)))
+        .collect();
+    let listed = if names.is_empty() { "no methods besides the handshake".to_string() } else { names.join(", ") };
+    format!(
+        "A session with the mcptest coprocess, one method per method-table entry: {listed}. \
+         A context manager; `close` is idempotent."
+    )
+}
+
+/// The Python method of a wire name: the namespace (`mcp.`) dropped, each
+/// segment snake-cased (`mcp.listTools` → `list_tools`, `mcp.cache.set_mode`
+/// → `cache_set_mode`), a keyword or a runtime member suffixed with `_`.
+pub fn python_name(wire: &str) -> String {
+    let segments: Vec<&str> = wire.split(['.', '/']).collect();
+    let kept = if segments.len() > 1 { &segments[1..] } else { &segments[..] };
+    let name = kept.iter().map(|s| snake_case(s)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("_");
+    if KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
+        name + "_"
+    } else {
+        name
+    }
+}
+
+/// The module constant holding a method's descriptor (`_LIST_TOOLS_METHOD`).
+fn descriptor(method: &Method) -> String {
+    format!("_{}_METHOD", python_name(&method.name).trim_end_matches('_').to_uppercase())
+}
+
+fn method_def(method: &Method, out: &mut Out) {
+    out.line(&format!("    def {}(", python_name(&method.name)));
+    out.line("        self,");
+    let params = format!("        params: _coprocess.{}", method.params);
+    if method.params_required {
+        out.line(&format!("{params},"));
+    } else if params.chars().count() + " | None = None,".len() <= WIDTH {
+        out.line(&format!("{params} | None = None,"));
+    } else {
+        // ruff format breaks an over-wide union annotation before its `|`.
+        out.line(&params);
+        out.line("        | None = None,");
+    }
+    out.line("        *,");
+    out.line("        timeout: float | None = None,");
+    out.line(&format!("    ) -> _coprocess.{}:", method.result));
+    let text = format!(
+        "`{}`: {}\n\n`timeout` (seconds) overrides the client's for this call.",
+        method.name,
+        method.description.trim()
+    );
+    out.line(&docstring(8, &text));
+    let call = format!("        return self._call({}, params, timeout)", descriptor(method));
+    if call.chars().count() <= WIDTH {
+        out.line(&call);
+    } else {
+        out.line("        return self._call(");
+        out.line(&format!("            {},", descriptor(method)));
+        out.line("            params,");
+        out.line("            timeout,");
+        out.line("        )");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::python_name;
+
+    #[test]
+    fn a_wire_name_becomes_a_snake_case_method() {
+        assert_eq!(python_name("mcp.listTools"), "list_tools");
+        assert_eq!(python_name("mcp.cache.set_mode"), "cache_set_mode");
+        assert_eq!(python_name("mcp.reporter.setUpload"), "reporter_set_upload");
+        assert_eq!(python_name("mcp.close"), "close_");
+        assert_eq!(python_name("mcp.import"), "import_");
+    }
+}

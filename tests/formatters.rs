@@ -164,3 +164,28 @@ fn the_typescript_lint_refuses_a_copy_whose_throw_of_a_plain_object_lost_its_rea
     assert!(finding.contains("@typescript-eslint/only-throw-error"), "the finding must name the rule:\n{log}");
     assert!(log.contains("typescript-eslint has findings"), "the error must say why:\n{log}");
 }
+
+#[test]
+fn the_python_format_check_refuses_a_statement_left_on_one_over_wide_line() {
+    let script = root().join("tests/conformance/python/format-check.sh");
+    let committed = std::fs::read_to_string(root().join("generated/python/mcptest/_coprocess.py")).expect("committed file");
+    let (unwrapped, line) = unwrap_first_broken_call(&committed, 88).expect("the committed file has a call broken over lines");
+
+    let dir = root().join("target/formatters/python");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let clean = dir.join("clean.py");
+    let broken = dir.join("unwrapped.py");
+    std::fs::write(&clean, &committed).expect("write clean copy");
+    std::fs::write(&broken, &unwrapped).expect("write unwrapped copy");
+
+    let (code, log) = check(&script, &clean);
+    if !formatter_available(code, &log, "python") {
+        return;
+    }
+    assert_eq!(code, 0, "the committed file must pass ruff format:\n{log}");
+
+    let (code, log) = check(&script, &broken);
+    assert_eq!(code, 1, "an over-wide line must fail the check:\n{log}");
+    assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
+    assert!(log.contains("is not what ruff format prints"), "the error must say why:\n{log}");
+}

@@ -3,8 +3,9 @@
 //! public top-level name of the rendered module is the SDK's own, read from
 //! the module text itself, so a name the runtime or the protocol helpers
 //! gain is claimed without a list to keep. Private names (`_x`) are the
-//! runtime's: no schema name starts with `_` except the generated readers and
-//! shapes (`_read_verdict`, `_VERDICT_SHAPE`), which are claimed here too, so
+//! runtime's: no schema name starts with `_` except the generated readers,
+//! shapes and member counts (`_read_verdict`, `_VERDICT_SHAPE`,
+//! `_VERDICT_REQUIRED`), which are claimed here too, so
 //! a runtime helper of that form would be a clash.
 
 use super::names::{error_const, method_const, stem, upper};
@@ -34,7 +35,10 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
             (format!("_read_{s}"), format!("the reader of `$defs/{}`", def.name)),
         ];
         match def.kind {
-            TypeKind::Object(_) => names.push((format!("_{}_SHAPE", upper(&def.name)), format!("the shape of `$defs/{}`", def.name))),
+            TypeKind::Object(_) => {
+                names.push((format!("_{}_SHAPE", upper(&def.name)), format!("the shape of `$defs/{}`", def.name)));
+                names.push((format!("_{}_REQUIRED", upper(&def.name)), format!("the required member count of `$defs/{}`", def.name)));
+            }
             TypeKind::StringEnum(_) => names.push((format!("{}_VALUES", upper(&def.name)), format!("the values of `$defs/{}`", def.name))),
             _ => {}
         }

@@ -10,7 +10,8 @@ use crate::model::{Contract, Method};
 use crate::names::snake_case;
 use crate::targets::header_text;
 
-use super::fmt::{comment, docstring, Out};
+use super::docs::{comment, docstring};
+use super::layout::Out;
 use super::names::{method_const, stem, KEYWORDS};
 
 /// The generated file, relative to the output root.

@@ -10,7 +10,8 @@
 //! `$.params.…` unless an earlier member has one.
 
 use super::codecs::encoded;
-use super::fmt::{collection, docstring, fit, string, Out};
+use super::docs::{comment, docstring};
+use super::layout::{collection, fit, string, Out};
 use super::names::{field, stem, upper};
 use super::types::{constructor_order, field_annotation};
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
@@ -38,7 +39,7 @@ pub fn render(contract: &Contract, out: &mut Out) {
         return;
     }
     out.blank(2);
-    out.line(&super::fmt::comment(0, "Typed envelopes."));
+    out.line(&comment(0, "Typed envelopes."));
     for env in &envelopes {
         out.blank(1);
         out.line(&format!("{} = typing.TypeVar({})", env.param, string(env.param)));
@@ -307,7 +308,8 @@ fn registry(contract: &Contract, out: &mut Out) {
     let entries: Vec<String> =
         contract.types.values().map(|def| format!("{}_from_value: _read_{}", stem(&def.name), stem(&def.name))).collect();
     out.blank(2);
-    let head = "_VALUE_READERS: typing.Final[\n    dict[\n        collections.abc.Callable[[JsonValue], object],\n        collections.abc.Callable[[JsonValue], typing.Any],\n    ]\n] = {";
+    let head = "_VALUE_READERS: typing.Final[dict[collections.abc.Callable[[JsonValue], object], \
+                collections.abc.Callable[[JsonValue], typing.Any]]] = {";
     out.line(&collection(0, head, &entries, ""));
     out.line(&docstring(0, "The reader behind each generated `*_from_value` function."));
     out.blank(2);

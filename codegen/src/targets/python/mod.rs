@@ -8,19 +8,20 @@
 //! for goes through `json.JSONDecoder` with hooks that make it strict and word the
 //! rejection; see `runtime.py`.
 
-mod checks;
 mod claims;
 mod client;
 mod codecs;
+mod docs;
 mod envelopes;
-mod fmt;
+mod layout;
 mod names;
 mod protocol;
 mod types;
 
 use crate::model::Contract;
 use crate::targets::{header_text, prune, Files};
-use fmt::{comment, docstring, Out};
+use docs::comment;
+use layout::Out;
 
 /// The generated file, relative to the output root.
 pub const PATH: &str = "python/mcptest/_coprocess.py";
@@ -58,7 +59,7 @@ fn render(contract: &Contract) -> String {
     let body = body(contract);
     let mut out = Out::default();
     out.line(&comment(0, &header_text(contract)));
-    out.line(&module_docstring(contract));
+    out.line(&docs::module_docstring(contract));
     out.blank(1);
     out.line("from __future__ import annotations");
     out.blank(1);
@@ -77,21 +78,6 @@ fn render(contract: &Contract) -> String {
     out.line("import typing");
     out.line("from dataclasses import dataclass");
     out.into_string() + &body
-}
-
-fn module_docstring(contract: &Contract) -> String {
-    let text = format!(
-        "{}: frame types, strict decoders and encoders, handshake and lane helpers.\n\n{}\n\n\
-         Every `$defs` type `T` has `decode_t(text)` and `t_from_value(value)` (strict, raising \
-         `DecodeError` with the contract's wording), `t_to_value(t)` and `encode_t(t)` (one line \
-         of JSON text); `CODECS` has them all by name. The typed envelopes `RequestOf[P]`, \
-         `SuccessResponseOf[R]` and `ResponseOf[R]` read a frame's `params` / `result` as a \
-         generated type in the same read: `decode_response_of(text, verdict_from_value)`, \
-         `encode_request_of(request, call_params_to_value)`.",
-        contract.title,
-        contract.description
-    );
-    docstring(0, &text)
 }
 
 fn body(contract: &Contract) -> String {

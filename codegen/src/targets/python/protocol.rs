@@ -1,7 +1,8 @@
 //! The non-shape parts of the contract: the pin and limits, the method and
 //! error-code tables, the message templates, the handshake helpers and lanes.
 
-use super::fmt::{assign_atom, collection, docstring, fit, string, Out};
+use super::docs::docstring;
+use super::layout::{assign_string, collection, fit, flat, string, Out};
 use super::names::{error_const, field, message_const, method_const};
 use crate::model::{Contract, Segment, TypeKind};
 
@@ -24,7 +25,7 @@ pub fn constants(contract: &Contract, out: &mut Out) {
 pub fn methods(contract: &Contract, out: &mut Out) {
     for method in &contract.methods {
         out.blank(1);
-        out.line(&assign_atom(0, &format!("{}: typing.Final", method_const(&method.name)), &string(&method.name)));
+        out.line(&assign_string(0, &format!("{}: typing.Final", method_const(&method.name)), &method.name));
         out.line(&docstring(0, &method.description));
     }
     let rows: Vec<String> = contract
@@ -37,7 +38,7 @@ pub fn methods(contract: &Contract, out: &mut Out) {
                 format!("params_required={}", if m.params_required { "True" } else { "False" }),
                 format!("result={}", string(&m.result)),
             ];
-            fit(4, "MethodSpec(", &args, ",").trim_start().trim_end_matches(',').to_string()
+            flat("MethodSpec(", &args, "")
         })
         .collect();
     out.blank(1);
@@ -64,7 +65,7 @@ pub fn error_codes(contract: &Contract, out: &mut Out) {
 pub fn messages(contract: &Contract, out: &mut Out) {
     for (name, message) in &contract.messages {
         out.blank(1);
-        out.line(&assign_atom(0, &format!("{}: typing.Final", message_const(name)), &string(&message.template)));
+        out.line(&assign_string(0, &format!("{}: typing.Final", message_const(name)), &message.template));
         out.line(&docstring(0, &message.description));
     }
 }
@@ -145,7 +146,7 @@ fn check_handshake_response(contract: &Contract, out: &mut Out) {
     let (success, _) = response_variants(contract);
     let binary_mismatch = prefix_before_hole(contract.message("binary_mismatch"));
     out.blank(2);
-    out.line(&assign_atom(0, "_BINARY_MISMATCH_PREFIX: typing.Final", &string(&binary_mismatch)));
+    out.line(&assign_string(0, "_BINARY_MISMATCH_PREFIX: typing.Final", &binary_mismatch));
     out.blank(2);
     out.line(&fit(0, "def check_handshake_response(", &["response: str | bytes | Response".into()], " -> HandshakeResult:"));
     out.line(&docstring(
@@ -180,10 +181,8 @@ fn check_handshake_response(contract: &Contract, out: &mut Out) {
 fn sdk_mismatch(_contract: &Contract, out: &mut Out) {
     out.blank(2);
     out.line("def _sdk_mismatch(binary_protocol: int) -> str:");
-    out.line("    if binary_protocol < COPROCESS_PROTOCOL_VERSION:");
-    out.line(&format!("        advice = {}", message_const("upgrade_binary")));
-    out.line("    else:");
-    out.line(&format!("        advice = {}", message_const("upgrade_sdk")));
+    let (older_binary, older_sdk) = (message_const("upgrade_binary"), message_const("upgrade_sdk"));
+    out.line(&format!("    advice = {older_binary} if binary_protocol < COPROCESS_PROTOCOL_VERSION else {older_sdk}"));
     let values = [
         "\"binary_protocol\": str(binary_protocol)".to_string(),
         "\"sdk_protocol\": str(COPROCESS_PROTOCOL_VERSION)".to_string(),
@@ -203,7 +202,7 @@ pub fn lanes(contract: &Contract, out: &mut Out) {
                 format!("drivable={}", if lane.drivable { "True" } else { "False" }),
                 format!("runs_via={}", string(&lane.runs_via)),
             ];
-            fit(4, "LaneSpec(", &args, ",").trim_start().trim_end_matches(',').to_string()
+            flat("LaneSpec(", &args, "")
         })
         .collect();
     out.blank(1);

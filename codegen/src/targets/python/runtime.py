@@ -4,6 +4,10 @@ JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "Jso
 _T = typing.TypeVar("_T")
 
 _MAX_SAFE_INTEGER: typing.Final = 2**53 - 1
+# An integer literal of at most 15 characters is within ±_MAX_SAFE_INTEGER
+# (16 digits); one of more than 17 (16 digits and a sign) is not.
+_SAFE_INTEGER_CHARS: typing.Final = 15
+_MAX_INTEGER_CHARS: typing.Final = 17
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _INFINITIES = (math.inf, -math.inf)
@@ -72,20 +76,20 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+_KINDS: typing.Final[dict[type[object], str]] = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    str: "string",
+    list: "array",
+    dict: "object",
+}
+
+
 def _kind(value: JsonValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
     if isinstance(value, float):
         return "integer" if _integral(value) else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    return _KINDS.get(type(value), "object")
 
 
 def _integral(value: float) -> bool:
@@ -111,12 +115,12 @@ def _reject_constant(name: str) -> typing.NoReturn:
 
 
 def _checked_int(literal: str) -> int:
-    if len(literal) < 16:
+    if len(literal) <= _SAFE_INTEGER_CHARS:
         return int(literal)
-    number = int(literal) if len(literal) <= 17 else _MAX_SAFE_INTEGER + 1
-    if abs(number) > _MAX_SAFE_INTEGER:
+    # The length check first: no int() of a literal too long to be in range.
+    if len(literal) > _MAX_INTEGER_CHARS or abs(int(literal)) > _MAX_SAFE_INTEGER:
         raise _Problem(f"invalid JSON: integer {literal} is out of range")
-    return number
+    return int(literal)
 
 
 def _checked_float(literal: str) -> float:
@@ -246,20 +250,7 @@ threads and re-entrant calls never share a key count."""
 
 
 def _parse_thoroughly(text: str | bytes) -> JsonValue:
-    if isinstance(text, bytes):
-        if text.startswith(b"\xef\xbb\xbf"):
-            raise _Problem("invalid JSON: byte-order mark")
-        try:
-            text = text.decode("utf-8")
-        except builtins.UnicodeDecodeError as error:
-            raise _Problem(f"invalid JSON: {error.reason}") from None
-    elif text.startswith("\ufeff"):
-        raise _Problem("invalid JSON: byte-order mark")
-    elif not text.isascii():
-        try:
-            text.encode("utf-8")
-        except builtins.UnicodeEncodeError:
-            raise _Problem("invalid JSON: lone surrogate") from None
+    text = _unicode_text(text)
     try:
         value: JsonValue = _DECODER.decode(text)
     except json.JSONDecodeError as error:
@@ -272,6 +263,25 @@ def _parse_thoroughly(text: str | bytes) -> JsonValue:
     if text.count("{") + text.count("[") > MAX_DEPTH and _too_deep(value, MAX_DEPTH):
         raise _Problem(f"nesting deeper than {MAX_DEPTH}")
     return value
+
+
+def _unicode_text(text: str | bytes) -> str:
+    """The frame as text: UTF-8 without a byte-order mark, no lone surrogate."""
+    if isinstance(text, bytes):
+        if text.startswith(b"\xef\xbb\xbf"):
+            raise _Problem("invalid JSON: byte-order mark")
+        try:
+            return text.decode("utf-8")
+        except builtins.UnicodeDecodeError as error:
+            raise _Problem(f"invalid JSON: {error.reason}") from None
+    if text.startswith("\ufeff"):
+        raise _Problem("invalid JSON: byte-order mark")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except builtins.UnicodeEncodeError:
+            raise _Problem("invalid JSON: lone surrogate") from None
+    return text
 
 
 def _has_lone_surrogate(value: JsonValue) -> bool:
@@ -401,12 +411,12 @@ def _array(
     if not isinstance(value, list):
         raise _KindError("array", value)
     out: list[_T] = []
-    for index, item in enumerate(value):
-        try:
-            out.append(decoder(item))
-        except _Problem as error:
-            error.path.append(index)
-            raise
+    try:
+        out.extend(map(decoder, value))
+    except _Problem as error:
+        # `extend` keeps the items decoded before the one that failed.
+        error.path.append(len(out))
+        raise
     return out
 
 
@@ -421,12 +431,13 @@ def _map(
 ) -> dict[str, _T]:
     obj = _object(value)
     out: dict[str, _T] = {}
-    for key, item in obj.items():
-        try:
+    key = ""
+    try:
+        for key, item in obj.items():
             out[key] = decoder(item)
-        except _Problem as error:
-            error.path.append(key)
-            raise
+    except _Problem as error:
+        error.path.append(key)
+        raise
     return out
 
 
@@ -516,11 +527,13 @@ def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
         return _KindError("object", value)
     several = sum(name in value for name in discriminators) > 1
     listed = [f"`{name}`" for name in discriminators]
-    if len(discriminators) == 2:
-        problem = "both {} and {}" if several else "neither {} nor {}"
-        return _Problem(problem.format(*listed))
-    problem = "more than one of {}" if several else "none of {}"
-    return _Problem(problem.format(", ".join(listed)))
+    match listed:
+        case [first, second]:
+            problem = "both {} and {}" if several else "neither {} nor {}"
+            return _Problem(problem.format(first, second))
+        case _:
+            problem = "more than one of {}" if several else "none of {}"
+            return _Problem(problem.format(", ".join(listed)))
 
 
 class _Codec(typing.Generic[_T]):

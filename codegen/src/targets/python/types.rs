@@ -3,7 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use super::fmt::{collection, docstring, fit, string, Out};
+use super::docs::docstring;
+use super::layout::{collection, statement, string, Out};
 use super::names::{annotation, field, upper};
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
@@ -69,44 +70,9 @@ fn alias(def: &TypeDef, target: &str, out: &mut Out) {
     out.line(&docstring(0, &def.description));
 }
 
-/// `Name = Target`, with a long subscript split the way `ruff format` does.
+/// `Name = Target`, laid out as `ruff format` does.
 fn alias_line(name: &str, target: &str) -> String {
-    let one = format!("{name} = {target}");
-    if one.len() <= super::fmt::LINE_WIDTH {
-        return one;
-    }
-    match target.find('[') {
-        Some(open) if target.ends_with(']') => {
-            let head = format!("{name} = {}", &target[..=open]);
-            let args = split_top_level(&target[open + 1..target.len() - 1]);
-            fit(0, &head, &args, "")
-        }
-        _ => one,
-    }
-}
-
-/// Splits `a, B[c, d], e` at the top-level commas.
-fn split_top_level(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut current = String::new();
-    for c in text.chars() {
-        match c {
-            '[' => depth += 1,
-            ']' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                out.push(current.trim().to_string());
-                current.clear();
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    if !current.trim().is_empty() {
-        out.push(current.trim().to_string());
-    }
-    out
+    statement(0, &format!("{name} = {target}"))
 }
 
 fn string_enum(def: &TypeDef, values: &[String], out: &mut Out) {

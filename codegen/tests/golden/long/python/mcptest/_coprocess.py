@@ -39,6 +39,10 @@ JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "Jso
 _T = typing.TypeVar("_T")
 
 _MAX_SAFE_INTEGER: typing.Final = 2**53 - 1
+# An integer literal of at most 15 characters is within ±_MAX_SAFE_INTEGER
+# (16 digits); one of more than 17 (16 digits and a sign) is not.
+_SAFE_INTEGER_CHARS: typing.Final = 15
+_MAX_INTEGER_CHARS: typing.Final = 17
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _INFINITIES = (math.inf, -math.inf)
@@ -107,20 +111,20 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+_KINDS: typing.Final[dict[type[object], str]] = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    str: "string",
+    list: "array",
+    dict: "object",
+}
+
+
 def _kind(value: JsonValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
     if isinstance(value, float):
         return "integer" if _integral(value) else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    return _KINDS.get(type(value), "object")
 
 
 def _integral(value: float) -> bool:
@@ -146,12 +150,12 @@ def _reject_constant(name: str) -> typing.NoReturn:
 
 
 def _checked_int(literal: str) -> int:
-    if len(literal) < 16:
+    if len(literal) <= _SAFE_INTEGER_CHARS:
         return int(literal)
-    number = int(literal) if len(literal) <= 17 else _MAX_SAFE_INTEGER + 1
-    if abs(number) > _MAX_SAFE_INTEGER:
+    # The length check first: no int() of a literal too long to be in range.
+    if len(literal) > _MAX_INTEGER_CHARS or abs(int(literal)) > _MAX_SAFE_INTEGER:
         raise _Problem(f"invalid JSON: integer {literal} is out of range")
-    return number
+    return int(literal)
 
 
 def _checked_float(literal: str) -> float:
@@ -281,20 +285,7 @@ threads and re-entrant calls never share a key count."""
 
 
 def _parse_thoroughly(text: str | bytes) -> JsonValue:
-    if isinstance(text, bytes):
-        if text.startswith(b"\xef\xbb\xbf"):
-            raise _Problem("invalid JSON: byte-order mark")
-        try:
-            text = text.decode("utf-8")
-        except builtins.UnicodeDecodeError as error:
-            raise _Problem(f"invalid JSON: {error.reason}") from None
-    elif text.startswith("\ufeff"):
-        raise _Problem("invalid JSON: byte-order mark")
-    elif not text.isascii():
-        try:
-            text.encode("utf-8")
-        except builtins.UnicodeEncodeError:
-            raise _Problem("invalid JSON: lone surrogate") from None
+    text = _unicode_text(text)
     try:
         value: JsonValue = _DECODER.decode(text)
     except json.JSONDecodeError as error:
@@ -307,6 +298,25 @@ def _parse_thoroughly(text: str | bytes) -> JsonValue:
     if text.count("{") + text.count("[") > MAX_DEPTH and _too_deep(value, MAX_DEPTH):
         raise _Problem(f"nesting deeper than {MAX_DEPTH}")
     return value
+
+
+def _unicode_text(text: str | bytes) -> str:
+    """The frame as text: UTF-8 without a byte-order mark, no lone surrogate."""
+    if isinstance(text, bytes):
+        if text.startswith(b"\xef\xbb\xbf"):
+            raise _Problem("invalid JSON: byte-order mark")
+        try:
+            return text.decode("utf-8")
+        except builtins.UnicodeDecodeError as error:
+            raise _Problem(f"invalid JSON: {error.reason}") from None
+    if text.startswith("\ufeff"):
+        raise _Problem("invalid JSON: byte-order mark")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except builtins.UnicodeEncodeError:
+            raise _Problem("invalid JSON: lone surrogate") from None
+    return text
 
 
 def _has_lone_surrogate(value: JsonValue) -> bool:
@@ -436,12 +446,12 @@ def _array(
     if not isinstance(value, list):
         raise _KindError("array", value)
     out: list[_T] = []
-    for index, item in enumerate(value):
-        try:
-            out.append(decoder(item))
-        except _Problem as error:
-            error.path.append(index)
-            raise
+    try:
+        out.extend(map(decoder, value))
+    except _Problem as error:
+        # `extend` keeps the items decoded before the one that failed.
+        error.path.append(len(out))
+        raise
     return out
 
 
@@ -456,12 +466,13 @@ def _map(
 ) -> dict[str, _T]:
     obj = _object(value)
     out: dict[str, _T] = {}
-    for key, item in obj.items():
-        try:
+    key = ""
+    try:
+        for key, item in obj.items():
             out[key] = decoder(item)
-        except _Problem as error:
-            error.path.append(key)
-            raise
+    except _Problem as error:
+        error.path.append(key)
+        raise
     return out
 
 
@@ -551,11 +562,13 @@ def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
         return _KindError("object", value)
     several = sum(name in value for name in discriminators) > 1
     listed = [f"`{name}`" for name in discriminators]
-    if len(discriminators) == 2:
-        problem = "both {} and {}" if several else "neither {} nor {}"
-        return _Problem(problem.format(*listed))
-    problem = "more than one of {}" if several else "none of {}"
-    return _Problem(problem.format(", ".join(listed)))
+    match listed:
+        case [first, second]:
+            problem = "both {} and {}" if several else "neither {} nor {}"
+            return _Problem(problem.format(first, second))
+        case _:
+            problem = "more than one of {}" if several else "none of {}"
+            return _Problem(problem.format(", ".join(listed)))
 
 
 class _Codec(typing.Generic[_T]):
@@ -637,9 +650,7 @@ test traffic when the reply reports another version or when the binary answers -
 (a v1 binary).
 """
 
-METHOD_MCP_AN_EXTRAORDINARILY_LONG_NAMESPACE_WITH_A_VERY_LONG_METHOD_NAME_TOO: typing.Final = (
-    "mcp.an_extraordinarily_long_namespace.with_a_very_long_method_name_too"
-)
+METHOD_MCP_AN_EXTRAORDINARILY_LONG_NAMESPACE_WITH_A_VERY_LONG_METHOD_NAME_TOO: typing.Final = "mcp.an_extraordinarily_long_namespace.with_a_very_long_method_name_too"  # noqa: E501 - a name or string no layout can shorten
 """A description far longer than any formatter's line, with a long unbreakable token
 https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#version-negotiation-and-capability-exchange
 and code spans such as `mcp.cassette.set_mode` and `{"jsonrpc": "2.0", "id": 1,
@@ -697,7 +708,10 @@ ERROR_CODES: typing.Final[tuple[tuple[str, int], ...]] = (
 
 # Message templates.
 
-BINARY_MISMATCH_MESSAGE: typing.Final = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
+BINARY_MISMATCH_MESSAGE: typing.Final = (
+    "coprocess protocol version mismatch: this mcptest binary speaks "
+    "v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
+)
 """The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk>
 SDK` when the handshake named its SDK, else `SDK`.
 """
@@ -717,7 +731,10 @@ ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by t
 suite's path.
 """
 
-SDK_MISMATCH_MESSAGE: typing.Final = "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs v{sdk_protocol}. {advice}"
+SDK_MISMATCH_MESSAGE: typing.Final = (
+    "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs "
+    "v{sdk_protocol}. {advice}"
+)
 """The SDK's fail-fast error when the handshake reply reports another version, or when
 the binary answers -32601 (then the binary speaks v1).
 """
@@ -766,7 +783,9 @@ AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage = typing.Literal[
 decoder all wrap.
 """
 
-A_VERY_LONG_ENUMERATION_OF_WIRE_VALUES_THAT_WRAPS_IN_EVERY_LANGUAGE_VALUES: typing.Final[tuple[AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, ...]] = (
+A_VERY_LONG_ENUMERATION_OF_WIRE_VALUES_THAT_WRAPS_IN_EVERY_LANGUAGE_VALUES: typing.Final[
+    tuple[AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, ...]
+] = (
     "value_number_01_of_a_long_enumeration_with_wordy_members",
     "value_number_02_of_a_long_enumeration_with_wordy_members",
     "value_number_03_of_a_long_enumeration_with_wordy_members",
@@ -823,15 +842,21 @@ class AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature:
     than once in every language's doc comment style.
     """
 
-    an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells: list[list[list[AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage | None]]]
+    an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells: list[
+        list[list[AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage | None]]
+    ]
     """Three levels of arrays around a nullable reference: the deepest nesting the
     subset allows in one field.
     """
 
-    a_nullable_reference_to_the_deeply_nested_inner_object_type: TheDeeplyNestedInnerObjectTypeWithItsOwnLongName | None
+    a_nullable_reference_to_the_deeply_nested_inner_object_type: (
+        TheDeeplyNestedInnerObjectTypeWithItsOwnLongName | None
+    )
     """Nullable, required."""
 
-    another_remarkably_long_optional_field_name_holding_a_map_of_lists: AMapFromStringsToListsOfNonNegativeIntegersWithALongName | None = None
+    another_remarkably_long_optional_field_name_holding_a_map_of_lists: (
+        AMapFromStringsToListsOfNonNegativeIntegersWithALongName | None
+    ) = None
     """A map from strings to lists of integers of at least zero. Optional: `None` when
     left out.
     """
@@ -950,7 +975,9 @@ class SuccessResponse:
 class TheDeeplyNestedInnerObjectTypeWithItsOwnLongName:
     """An object inside an object, whose fields are long too."""
 
-    the_innermost_list_of_lists_of_nullable_strings_with_a_long_name: list[list[str | None]]
+    the_innermost_list_of_lists_of_nullable_strings_with_a_long_name: list[
+        list[str | None]
+    ]
     """Lists of nullable strings."""
 
     an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader: bool | None = None
@@ -997,9 +1024,15 @@ def decode_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name
     frame's JSON text. Raises `DecodeError`.
     """
     try:
-        return _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(_parse(text))
+        return (
+            _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(
+                _parse(text)
+            )
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AMapFromStringsToListsOfNonNegativeIntegersWithALongName")) from None
+        raise DecodeError(
+            error.message("AMapFromStringsToListsOfNonNegativeIntegersWithALongName")
+        ) from None
 
 
 def a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_from_value(
@@ -1009,9 +1042,15 @@ def a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_from_v
     already-parsed JSON value. Raises `DecodeError`.
     """
     try:
-        return _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(value)
+        return (
+            _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(
+                value
+            )
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AMapFromStringsToListsOfNonNegativeIntegersWithALongName")) from None
+        raise DecodeError(
+            error.message("AMapFromStringsToListsOfNonNegativeIntegersWithALongName")
+        ) from None
 
 
 def encode_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(
@@ -1021,7 +1060,11 @@ def encode_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name
     `AMapFromStringsToListsOfNonNegativeIntegersWithALongName`, without the trailing
     newline.
     """
-    return _dumps(a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value(value))
+    return _dumps(
+        a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value(
+            value
+        )
+    )
 
 
 def _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
@@ -1029,7 +1072,10 @@ def _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
 ) -> AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage:
     return typing.cast(
         "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage",
-        _enum(value, A_VERY_LONG_ENUMERATION_OF_WIRE_VALUES_THAT_WRAPS_IN_EVERY_LANGUAGE_VALUES),
+        _enum(
+            value,
+            A_VERY_LONG_ENUMERATION_OF_WIRE_VALUES_THAT_WRAPS_IN_EVERY_LANGUAGE_VALUES,
+        ),
     )
 
 
@@ -1047,9 +1093,15 @@ def decode_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
     frame's JSON text. Raises `DecodeError`.
     """
     try:
-        return _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(_parse(text))
+        return (
+            _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
+                _parse(text)
+            )
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage")) from None
+        raise DecodeError(
+            error.message("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage")
+        ) from None
 
 
 def a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_from_value(
@@ -1059,9 +1111,15 @@ def a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_from_val
     already-parsed JSON value. Raises `DecodeError`.
     """
     try:
-        return _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(value)
+        return (
+            _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
+                value
+            )
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage")) from None
+        raise DecodeError(
+            error.message("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage")
+        ) from None
 
 
 def encode_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
@@ -1071,32 +1129,66 @@ def encode_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language(
     `AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage`, without the trailing
     newline.
     """
-    return _dumps(a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_to_value(value))
+    return _dumps(
+        a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_to_value(
+            value
+        )
+    )
 
 
 def _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(
     value: JsonValue,
 ) -> AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature:
     if isinstance(value, dict):
-        an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells = value.get("an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells")
-        another_remarkably_long_optional_field_name_holding_a_map_of_lists = value.get("another_remarkably_long_optional_field_name_holding_a_map_of_lists")
-        a_nullable_reference_to_the_deeply_nested_inner_object_type = value.get("a_nullable_reference_to_the_deeply_nested_inner_object_type")
+        an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells = value.get(
+            "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells"
+        )
+        another_remarkably_long_optional_field_name_holding_a_map_of_lists = value.get(
+            "another_remarkably_long_optional_field_name_holding_a_map_of_lists"
+        )
+        a_nullable_reference_to_the_deeply_nested_inner_object_type = value.get(
+            "a_nullable_reference_to_the_deeply_nested_inner_object_type"
+        )
         if (
-            _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.names.issuperset(value)
+            _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.names.issuperset(
+                value
+            )
             and "a_nullable_reference_to_the_deeply_nested_inner_object_type" in value
         ):
             try:
                 return _new(
                     AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature,
-                    an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells=_array(an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells, lambda v: _array(v, lambda v: _array(v, lambda v: _nullable(v, _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language)))),
-                    a_nullable_reference_to_the_deeply_nested_inner_object_type=_nullable(a_nullable_reference_to_the_deeply_nested_inner_object_type, _read_the_deeply_nested_inner_object_type_with_its_own_long_name),
-                    another_remarkably_long_optional_field_name_holding_a_map_of_lists=_read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(another_remarkably_long_optional_field_name_holding_a_map_of_lists)
-                    if "another_remarkably_long_optional_field_name_holding_a_map_of_lists" in value
+                    an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells=_array(
+                        an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells,
+                        lambda v: _array(
+                            v,
+                            lambda v: _array(
+                                v,
+                                lambda v: _nullable(
+                                    v,
+                                    _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
+                                ),
+                            ),
+                        ),
+                    ),
+                    a_nullable_reference_to_the_deeply_nested_inner_object_type=_nullable(
+                        a_nullable_reference_to_the_deeply_nested_inner_object_type,
+                        _read_the_deeply_nested_inner_object_type_with_its_own_long_name,
+                    ),
+                    another_remarkably_long_optional_field_name_holding_a_map_of_lists=_read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name(
+                        another_remarkably_long_optional_field_name_holding_a_map_of_lists
+                    )
+                    if "another_remarkably_long_optional_field_name_holding_a_map_of_lists"
+                    in value
                     else None,
                 )
             except _Problem:
-                raise _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.problem(value) from None
-    return _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.read(value)
+                raise _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.problem(
+                    value
+                ) from None
+    return _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE.read(
+        value
+    )
 
 
 def an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value(
@@ -1106,15 +1198,25 @@ def an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signa
     `AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature`.
     """
     out: dict[str, JsonValue] = {}
-    out["an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells"] = (
-        [[list(item1) for item1 in item] for item in value.an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells]
-    )
-    if value.another_remarkably_long_optional_field_name_holding_a_map_of_lists is not None:
+    out["an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells"] = [
+        [list(item1) for item1 in item]
+        for item in value.an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells
+    ]
+    if (
+        value.another_remarkably_long_optional_field_name_holding_a_map_of_lists
+        is not None
+    ):
         out["another_remarkably_long_optional_field_name_holding_a_map_of_lists"] = (
-            a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value(value.another_remarkably_long_optional_field_name_holding_a_map_of_lists)
+            a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value(
+                value.another_remarkably_long_optional_field_name_holding_a_map_of_lists
+            )
         )
     out["a_nullable_reference_to_the_deeply_nested_inner_object_type"] = (
-        None if value.a_nullable_reference_to_the_deeply_nested_inner_object_type is None else the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(value.a_nullable_reference_to_the_deeply_nested_inner_object_type)
+        None
+        if value.a_nullable_reference_to_the_deeply_nested_inner_object_type is None
+        else the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(
+            value.a_nullable_reference_to_the_deeply_nested_inner_object_type
+        )
     )
     return out
 
@@ -1126,9 +1228,15 @@ def decode_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_it
     from one frame's JSON text. Raises `DecodeError`.
     """
     try:
-        return _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(_parse(text))
+        return _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(
+            _parse(text)
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature")) from None
+        raise DecodeError(
+            error.message(
+                "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature"
+            )
+        ) from None
 
 
 def an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_from_value(
@@ -1138,9 +1246,15 @@ def an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signa
     from an already-parsed JSON value. Raises `DecodeError`.
     """
     try:
-        return _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(value)
+        return _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(
+            value
+        )
     except _Problem as error:
-        raise DecodeError(error.message("AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature")) from None
+        raise DecodeError(
+            error.message(
+                "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature"
+            )
+        ) from None
 
 
 def encode_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature(
@@ -1150,7 +1264,11 @@ def encode_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_it
     `AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature`, without
     the trailing newline.
     """
-    return _dumps(an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value(value))
+    return _dumps(
+        an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value(
+            value
+        )
+    )
 
 
 def _read_empty_params(value: JsonValue) -> EmptyParams:
@@ -1184,17 +1302,20 @@ def encode_empty_params(value: EmptyParams) -> str:
     return _dumps(empty_params_to_value(value))
 
 
+_ERROR_OBJECT_REQUIRED: typing.Final = 2
+
+
 def _read_error_object(value: JsonValue) -> ErrorObject:
     if isinstance(value, dict):
         code = value.get("code")
         message = value.get("message")
         if (
-            len(value) == 2 + ("data" in value)
+            len(value) == _ERROR_OBJECT_REQUIRED + ("data" in value)
             and type(code) is int
             and type(message) is str
         ):
             instance = object.__new__(ErrorObject)
-            if len(value) < 3:
+            if len(value) < len(_ERROR_OBJECT_SHAPE.names):
                 instance.__dict__.update(_ERROR_OBJECT_SHAPE.absent)
             instance.__dict__.update(value)
             return instance
@@ -1232,13 +1353,16 @@ def encode_error_object(value: ErrorObject) -> str:
     return _dumps(error_object_to_value(value))
 
 
+_ERROR_RESPONSE_REQUIRED: typing.Final = 3
+
+
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
         id_ = value.get("id")
         error_ = value.get("error")
         if (
-            len(value) == 3
+            len(value) == _ERROR_RESPONSE_REQUIRED
             and "id" in value
             and jsonrpc in JSON_RPC_VERSION_VALUES
             and (id_ is None or type(id_) is int or type(id_) is str)
@@ -1299,7 +1423,7 @@ def _read_handshake_params(value: JsonValue) -> HandshakeParams:
             and (type(sdk_version) is str or "sdk_version" not in value)
         ):
             instance = object.__new__(HandshakeParams)
-            if len(value) < 3:
+            if len(value) < len(_HANDSHAKE_PARAMS_SHAPE.names):
                 instance.__dict__.update(_HANDSHAKE_PARAMS_SHAPE.absent)
             instance.__dict__.update(value)
             return instance
@@ -1340,12 +1464,15 @@ def encode_handshake_params(value: HandshakeParams) -> str:
     return _dumps(handshake_params_to_value(value))
 
 
+_HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
+
+
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     if isinstance(value, dict):
         protocol_version = value.get("protocol_version")
         binary_version = value.get("binary_version")
         if (
-            len(value) == 2
+            len(value) == _HANDSHAKE_RESULT_REQUIRED
             and type(protocol_version) is int
             and type(binary_version) is str
         ):
@@ -1448,6 +1575,9 @@ def encode_params(value: Params) -> str:
     return _dumps(params_to_value(value))
 
 
+_REQUEST_REQUIRED: typing.Final = 3
+
+
 def _read_request(value: JsonValue) -> Request:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
@@ -1455,14 +1585,14 @@ def _read_request(value: JsonValue) -> Request:
         method = value.get("method")
         params = value.get("params")
         if (
-            len(value) == 3 + ("params" in value)
+            len(value) == _REQUEST_REQUIRED + ("params" in value)
             and jsonrpc in JSON_RPC_VERSION_VALUES
             and (type(id_) is int or type(id_) is str)
             and type(method) is str
             and (type(params) is dict or "params" not in value)
         ):
             instance = object.__new__(Request)
-            if len(value) < 4:
+            if len(value) < len(_REQUEST_SHAPE.names):
                 instance.__dict__.update(_REQUEST_SHAPE.absent)
             instance.__dict__.update(value)
             return instance
@@ -1568,12 +1698,15 @@ def encode_response(value: Response) -> str:
     return _dumps(response_to_value(value))
 
 
+_SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
+
+
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
         id_ = value.get("id")
         if (
-            len(value) == 3
+            len(value) == _SUCCESS_RESPONSE_REQUIRED
             and "result" in value
             and jsonrpc in JSON_RPC_VERSION_VALUES
             and (type(id_) is int or type(id_) is str)
@@ -1627,9 +1760,10 @@ def the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(
 ) -> dict[str, JsonValue]:
     """The JSON value of a `TheDeeplyNestedInnerObjectTypeWithItsOwnLongName`."""
     out: dict[str, JsonValue] = {}
-    out["the_innermost_list_of_lists_of_nullable_strings_with_a_long_name"] = (
-        [list(item) for item in value.the_innermost_list_of_lists_of_nullable_strings_with_a_long_name]
-    )
+    out["the_innermost_list_of_lists_of_nullable_strings_with_a_long_name"] = [
+        list(item)
+        for item in value.the_innermost_list_of_lists_of_nullable_strings_with_a_long_name
+    ]
     if value.an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader is not None:
         out["an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader"] = (
             value.an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader
@@ -1644,9 +1778,13 @@ def decode_the_deeply_nested_inner_object_type_with_its_own_long_name(
     JSON text. Raises `DecodeError`.
     """
     try:
-        return _read_the_deeply_nested_inner_object_type_with_its_own_long_name(_parse(text))
+        return _read_the_deeply_nested_inner_object_type_with_its_own_long_name(
+            _parse(text)
+        )
     except _Problem as error:
-        raise DecodeError(error.message("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName")) from None
+        raise DecodeError(
+            error.message("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName")
+        ) from None
 
 
 def the_deeply_nested_inner_object_type_with_its_own_long_name_from_value(
@@ -1658,7 +1796,9 @@ def the_deeply_nested_inner_object_type_with_its_own_long_name_from_value(
     try:
         return _read_the_deeply_nested_inner_object_type_with_its_own_long_name(value)
     except _Problem as error:
-        raise DecodeError(error.message("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName")) from None
+        raise DecodeError(
+            error.message("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName")
+        ) from None
 
 
 def encode_the_deeply_nested_inner_object_type_with_its_own_long_name(
@@ -1667,15 +1807,31 @@ def encode_the_deeply_nested_inner_object_type_with_its_own_long_name(
     """One line of JSON text for a `TheDeeplyNestedInnerObjectTypeWithItsOwnLongName`,
     without the trailing newline.
     """
-    return _dumps(the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(value))
+    return _dumps(
+        the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(value)
+    )
 
 
 _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE = _ObjectShape(
     AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature,
     {
-        "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells": lambda v: _array(v, lambda v: _array(v, lambda v: _array(v, lambda v: _nullable(v, _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language)))),
-        "another_remarkably_long_optional_field_name_holding_a_map_of_lists": _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,
-        "a_nullable_reference_to_the_deeply_nested_inner_object_type": lambda v: _nullable(v, _read_the_deeply_nested_inner_object_type_with_its_own_long_name),
+        "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells": lambda v: _array(
+            v,
+            lambda v: _array(
+                v,
+                lambda v: _array(
+                    v,
+                    lambda v: _nullable(
+                        v,
+                        _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
+                    ),
+                ),
+            ),
+        ),
+        "another_remarkably_long_optional_field_name_holding_a_map_of_lists": _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,  # noqa: E501 - a name or string no layout can shorten
+        "a_nullable_reference_to_the_deeply_nested_inner_object_type": lambda v: _nullable(
+            v, _read_the_deeply_nested_inner_object_type_with_its_own_long_name
+        ),
     },
     (
         "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells",
@@ -1777,7 +1933,9 @@ _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
 _THE_DEEPLY_NESTED_INNER_OBJECT_TYPE_WITH_ITS_OWN_LONG_NAME_SHAPE = _ObjectShape(
     TheDeeplyNestedInnerObjectTypeWithItsOwnLongName,
     {
-        "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name": lambda v: _array(v, lambda v: _array(v, lambda v: _nullable(v, _str))),
+        "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name": lambda v: _array(
+            v, lambda v: _array(v, lambda v: _nullable(v, _str))
+        ),
         "an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader": _bool,
     },
     ("the_innermost_list_of_lists_of_nullable_strings_with_a_long_name",),
@@ -2123,9 +2281,9 @@ _VALUE_READERS: typing.Final[
         collections.abc.Callable[[JsonValue], typing.Any],
     ]
 ] = {
-    a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_from_value: _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,
-    a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_from_value: _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
-    an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_from_value: _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature,
+    a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_from_value: _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,  # noqa: E501 - a name or string no layout can shorten
+    a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_from_value: _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,  # noqa: E501 - a name or string no layout can shorten
+    an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_from_value: _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature,  # noqa: E501 - a name or string no layout can shorten
     empty_params_from_value: _read_empty_params,
     error_object_from_value: _read_error_object,
     error_response_from_value: _read_error_response,
@@ -2137,7 +2295,7 @@ _VALUE_READERS: typing.Final[
     request_id_from_value: _read_request_id,
     response_from_value: _read_response,
     success_response_from_value: _read_success_response,
-    the_deeply_nested_inner_object_type_with_its_own_long_name_from_value: _read_the_deeply_nested_inner_object_type_with_its_own_long_name,
+    the_deeply_nested_inner_object_type_with_its_own_long_name_from_value: _read_the_deeply_nested_inner_object_type_with_its_own_long_name,  # noqa: E501 - a name or string no layout can shorten
 }
 """The reader behind each generated `*_from_value` function."""
 
@@ -2221,10 +2379,11 @@ def check_handshake_response(response: str | bytes | Response) -> HandshakeResul
 
 
 def _sdk_mismatch(binary_protocol: int) -> str:
-    if binary_protocol < COPROCESS_PROTOCOL_VERSION:
-        advice = UPGRADE_BINARY_MESSAGE
-    else:
-        advice = UPGRADE_SDK_MESSAGE
+    advice = (
+        UPGRADE_BINARY_MESSAGE
+        if binary_protocol < COPROCESS_PROTOCOL_VERSION
+        else UPGRADE_SDK_MESSAGE
+    )
     values = {
         "binary_protocol": str(binary_protocol),
         "sdk_protocol": str(COPROCESS_PROTOCOL_VERSION),
@@ -2245,7 +2404,7 @@ LANES: typing.Final[tuple[LaneSpec, ...]] = (
     LaneSpec(
         key="an-extraordinarily-long-lane-key-for-wrapping",
         drivable=False,
-        runs_via="mcptest an-extraordinarily-long-subcommand run --from-suite <suite> --with-a-long-flag --and-another-long-flag",
+        runs_via="mcptest an-extraordinarily-long-subcommand run --from-suite <suite> --with-a-long-flag --and-another-long-flag",  # noqa: E501 - a name or string no layout can shorten
     ),
 )
 """The lane table, in table order:

@@ -39,6 +39,10 @@ JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "Jso
 _T = typing.TypeVar("_T")
 
 _MAX_SAFE_INTEGER: typing.Final = 2**53 - 1
+# An integer literal of at most 15 characters is within ±_MAX_SAFE_INTEGER
+# (16 digits); one of more than 17 (16 digits and a sign) is not.
+_SAFE_INTEGER_CHARS: typing.Final = 15
+_MAX_INTEGER_CHARS: typing.Final = 17
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _INFINITIES = (math.inf, -math.inf)
@@ -107,20 +111,20 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+_KINDS: typing.Final[dict[type[object], str]] = {
+    type(None): "null",
+    bool: "boolean",
+    int: "integer",
+    str: "string",
+    list: "array",
+    dict: "object",
+}
+
+
 def _kind(value: JsonValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
     if isinstance(value, float):
         return "integer" if _integral(value) else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    return _KINDS.get(type(value), "object")
 
 
 def _integral(value: float) -> bool:
@@ -146,12 +150,12 @@ def _reject_constant(name: str) -> typing.NoReturn:
 
 
 def _checked_int(literal: str) -> int:
-    if len(literal) < 16:
+    if len(literal) <= _SAFE_INTEGER_CHARS:
         return int(literal)
-    number = int(literal) if len(literal) <= 17 else _MAX_SAFE_INTEGER + 1
-    if abs(number) > _MAX_SAFE_INTEGER:
+    # The length check first: no int() of a literal too long to be in range.
+    if len(literal) > _MAX_INTEGER_CHARS or abs(int(literal)) > _MAX_SAFE_INTEGER:
         raise _Problem(f"invalid JSON: integer {literal} is out of range")
-    return number
+    return int(literal)
 
 
 def _checked_float(literal: str) -> float:
@@ -281,20 +285,7 @@ threads and re-entrant calls never share a key count."""
 
 
 def _parse_thoroughly(text: str | bytes) -> JsonValue:
-    if isinstance(text, bytes):
-        if text.startswith(b"\xef\xbb\xbf"):
-            raise _Problem("invalid JSON: byte-order mark")
-        try:
-            text = text.decode("utf-8")
-        except builtins.UnicodeDecodeError as error:
-            raise _Problem(f"invalid JSON: {error.reason}") from None
-    elif text.startswith("\ufeff"):
-        raise _Problem("invalid JSON: byte-order mark")
-    elif not text.isascii():
-        try:
-            text.encode("utf-8")
-        except builtins.UnicodeEncodeError:
-            raise _Problem("invalid JSON: lone surrogate") from None
+    text = _unicode_text(text)
     try:
         value: JsonValue = _DECODER.decode(text)
     except json.JSONDecodeError as error:
@@ -307,6 +298,25 @@ def _parse_thoroughly(text: str | bytes) -> JsonValue:
     if text.count("{") + text.count("[") > MAX_DEPTH and _too_deep(value, MAX_DEPTH):
         raise _Problem(f"nesting deeper than {MAX_DEPTH}")
     return value
+
+
+def _unicode_text(text: str | bytes) -> str:
+    """The frame as text: UTF-8 without a byte-order mark, no lone surrogate."""
+    if isinstance(text, bytes):
+        if text.startswith(b"\xef\xbb\xbf"):
+            raise _Problem("invalid JSON: byte-order mark")
+        try:
+            return text.decode("utf-8")
+        except builtins.UnicodeDecodeError as error:
+            raise _Problem(f"invalid JSON: {error.reason}") from None
+    if text.startswith("\ufeff"):
+        raise _Problem("invalid JSON: byte-order mark")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except builtins.UnicodeEncodeError:
+            raise _Problem("invalid JSON: lone surrogate") from None
+    return text
 
 
 def _has_lone_surrogate(value: JsonValue) -> bool:
@@ -509,11 +519,13 @@ def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
         return _KindError("object", value)
     several = sum(name in value for name in discriminators) > 1
     listed = [f"`{name}`" for name in discriminators]
-    if len(discriminators) == 2:
-        problem = "both {} and {}" if several else "neither {} nor {}"
-        return _Problem(problem.format(*listed))
-    problem = "more than one of {}" if several else "none of {}"
-    return _Problem(problem.format(", ".join(listed)))
+    match listed:
+        case [first, second]:
+            problem = "both {} and {}" if several else "neither {} nor {}"
+            return _Problem(problem.format(first, second))
+        case _:
+            problem = "more than one of {}" if several else "none of {}"
+            return _Problem(problem.format(", ".join(listed)))
 
 
 class _Codec(typing.Generic[_T]):
@@ -633,7 +645,10 @@ ERROR_CODES: typing.Final[tuple[tuple[str, int], ...]] = (
 
 # Message templates.
 
-BINARY_MISMATCH_MESSAGE: typing.Final = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
+BINARY_MISMATCH_MESSAGE: typing.Final = (
+    "coprocess protocol version mismatch: this mcptest binary speaks "
+    "v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
+)
 """The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk>
 SDK` when the handshake named its SDK, else `SDK`.
 """
@@ -653,7 +668,10 @@ ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by t
 suite's path.
 """
 
-SDK_MISMATCH_MESSAGE: typing.Final = "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs v{sdk_protocol}. {advice}"
+SDK_MISMATCH_MESSAGE: typing.Final = (
+    "mcptest binary speaks coprocess v{binary_protocol}; this SDK needs "
+    "v{sdk_protocol}. {advice}"
+)
 """The SDK's fail-fast error when the handshake reply reports another version, or when
 the binary answers -32601 (then the binary speaks v1).
 """
@@ -839,17 +857,20 @@ def encode_empty_params(value: EmptyParams) -> str:
     return _dumps(empty_params_to_value(value))
 
 
+_ERROR_OBJECT_REQUIRED: typing.Final = 2
+
+
 def _read_error_object(value: JsonValue) -> ErrorObject:
     if isinstance(value, dict):
         code = value.get("code")
         message = value.get("message")
         if (
-            len(value) == 2 + ("data" in value)
+            len(value) == _ERROR_OBJECT_REQUIRED + ("data" in value)
             and type(code) is int
             and type(message) is str
         ):
             instance = object.__new__(ErrorObject)
-            if len(value) < 3:
+            if len(value) < len(_ERROR_OBJECT_SHAPE.names):
                 instance.__dict__.update(_ERROR_OBJECT_SHAPE.absent)
             instance.__dict__.update(value)
             return instance
@@ -887,13 +908,16 @@ def encode_error_object(value: ErrorObject) -> str:
     return _dumps(error_object_to_value(value))
 
 
+_ERROR_RESPONSE_REQUIRED: typing.Final = 3
+
+
 def _read_error_response(value: JsonValue) -> ErrorResponse:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
         id_ = value.get("id")
         error_ = value.get("error")
         if (
-            len(value) == 3
+            len(value) == _ERROR_RESPONSE_REQUIRED
             and "id" in value
             and jsonrpc in JSON_RPC_VERSION_VALUES
             and (id_ is None or type(id_) is int or type(id_) is str)
@@ -954,7 +978,7 @@ def _read_handshake_params(value: JsonValue) -> HandshakeParams:
             and (type(sdk_version) is str or "sdk_version" not in value)
         ):
             instance = object.__new__(HandshakeParams)
-            if len(value) < 3:
+            if len(value) < len(_HANDSHAKE_PARAMS_SHAPE.names):
                 instance.__dict__.update(_HANDSHAKE_PARAMS_SHAPE.absent)
             instance.__dict__.update(value)
             return instance
@@ -995,12 +1019,15 @@ def encode_handshake_params(value: HandshakeParams) -> str:
     return _dumps(handshake_params_to_value(value))
 
 
+_HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
+
+
 def _read_handshake_result(value: JsonValue) -> HandshakeResult:
     if isinstance(value, dict):
         protocol_version = value.get("protocol_version")
         binary_version = value.get("binary_version")
         if (
-            len(value) == 2
+            len(value) == _HANDSHAKE_RESULT_REQUIRED
             and type(protocol_version) is int
             and type(binary_version) is str
         ):
@@ -1103,6 +1130,9 @@ def encode_params(value: Params) -> str:
     return _dumps(params_to_value(value))
 
 
+_REQUEST_REQUIRED: typing.Final = 3
+
+
 def _read_request(value: JsonValue) -> Request:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
@@ -1110,14 +1140,14 @@ def _read_request(value: JsonValue) -> Request:
         method = value.get("method")
         params = value.get("params")
         if (
-            len(value) == 3 + ("params" in value)
+            len(value) == _REQUEST_REQUIRED + ("params" in value)
             and jsonrpc in JSON_RPC_VERSION_VALUES
             and (type(id_) is int or type(id_) is str)
             and type(method) is str
             and (type(params) is dict or "params" not in value)
         ):
             instance = object.__new__(Request)
-            if len(value) < 4:
+            if len(value) < len(_REQUEST_SHAPE.names):
                 instance.__dict__.update(_REQUEST_SHAPE.absent)
             instance.__dict__.update(value)
             return instance
@@ -1223,12 +1253,15 @@ def encode_response(value: Response) -> str:
     return _dumps(response_to_value(value))
 
 
+_SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
+
+
 def _read_success_response(value: JsonValue) -> SuccessResponse:
     if isinstance(value, dict):
         jsonrpc = value.get("jsonrpc")
         id_ = value.get("id")
         if (
-            len(value) == 3
+            len(value) == _SUCCESS_RESPONSE_REQUIRED
             and "result" in value
             and jsonrpc in JSON_RPC_VERSION_VALUES
             and (type(id_) is int or type(id_) is str)
@@ -1774,10 +1807,11 @@ def check_handshake_response(response: str | bytes | Response) -> HandshakeResul
 
 
 def _sdk_mismatch(binary_protocol: int) -> str:
-    if binary_protocol < COPROCESS_PROTOCOL_VERSION:
-        advice = UPGRADE_BINARY_MESSAGE
-    else:
-        advice = UPGRADE_SDK_MESSAGE
+    advice = (
+        UPGRADE_BINARY_MESSAGE
+        if binary_protocol < COPROCESS_PROTOCOL_VERSION
+        else UPGRADE_SDK_MESSAGE
+    )
     values = {
         "binary_protocol": str(binary_protocol),
         "sdk_protocol": str(COPROCESS_PROTOCOL_VERSION),

@@ -1,8 +1,12 @@
 //! The strict decoder and the encoder of every type, their public entry points
-//! and the by-name registry (`CODECS`).
+//! and the by-name registry (`CODECS`). The quick path of a closed object's
+//! reader is in [`quick`].
 
-use super::fmt::{collection, docstring, exploded, fit, string, Out};
-use super::checks::{self, local, Quick};
+mod quick;
+
+use self::quick::{local, Quick};
+use super::docs::docstring;
+use super::layout::{collection, exploded, fit, flat, flat_collection, statement, string, Out};
 use super::names::{field, is_plain, stem, upper};
 use super::types::constructor_order;
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
@@ -65,19 +69,26 @@ pub(super) fn encoded(contract: &Contract, ty: &Ty, expr: &str, depth: usize) ->
 
 fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
     let name = &def.name;
-    out.blank(2);
-    out.line(&fit(0, &format!("def _read_{}(", stem(name)), &["value: JsonValue".to_string()], &format!(" -> {}:", value_type(def))));
+    let mut body = Out::default();
     match &def.kind {
-        TypeKind::Object(object) => read_object(contract, def, object, out),
-        TypeKind::Map(Ty::Any) => out.line("    return _object(value)"),
-        TypeKind::Map(ty) => out.line(&format!("    return _map(value, {})", decoder(ty))),
-        TypeKind::Union(variants) => read_union(variants, out),
+        TypeKind::Object(object) => {
+            if let Some(count) = read_object(contract, def, object, &mut body) {
+                out.blank(2);
+                out.line(&format!("{}: typing.Final = {count}", quick::required_constant(def)));
+            }
+        }
+        TypeKind::Map(Ty::Any) => body.line("    return _object(value)"),
+        TypeKind::Map(ty) => body.line(&format!("    return _map(value, {})", decoder(ty))),
+        TypeKind::Union(variants) => read_union(variants, &mut body),
         TypeKind::StringEnum(_) => {
             let call = format!("_enum(value, {}_VALUES)", upper(name));
-            out.line(&fit(4, "return typing.cast(", &[string(name), call], ""));
+            body.line(&fit(4, "return typing.cast(", &[string(name), call], ""));
         }
-        TypeKind::IntegerOrString => out.line("    return _int_or_str(value)"),
+        TypeKind::IntegerOrString => body.line("    return _int_or_str(value)"),
     }
+    out.blank(2);
+    out.line(&fit(0, &format!("def _read_{}(", stem(name)), &["value: JsonValue".to_string()], &format!(" -> {}:", value_type(def))));
+    out.append(body);
 }
 
 /// An expression decoding `expr` as a value of `ty`.
@@ -99,20 +110,25 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
 /// it is (or from its members, each decoded that has no check); a problem there
 /// is re-found, with its path, by `problem` in document order. Anything else
 /// (a wrong kind, an undeclared or missing member, a value to convert) is read
-/// member by member by the shape.
-fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mut Out) {
+/// member by member by the shape. Returns the number of required members
+/// when the quick path compares the object's size with it by name
+/// ([`quick::required_constant`]), which the reader then declares.
+fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mut Out) -> Option<usize> {
     let shape = format!("_{}_SHAPE", upper(&def.name));
     if object.fields.is_empty() {
         out.line(&format!("    {shape}.members(value)"));
         out.line(&format!("    return _new({})", def.name));
-        return;
+        return None;
     }
-    let guards = checks::guards(object, &shape);
-    let mut quick: Vec<Quick> = object.fields.iter().map(|f| checks::quick(contract, f, &local(f))).collect();
+    let constant = quick::required_constant(def);
+    let guards = quick::guards(object, &shape, &constant);
+    let mut quick: Vec<Quick> = object.fields.iter().map(|f| quick::quick(contract, f, &local(f))).collect();
     let Some(condition) = quick_condition(&guards, &mut quick) else {
         out.line(&format!("    return {shape}.read(value)"));
-        return;
+        return None;
     };
+    let required = object.fields.iter().filter(|f| f.required).count();
+    let named = guards.first().is_some_and(|g| g.starts_with(&format!("len(value) == {constant}")));
     let whole = as_they_are(object, &quick);
     out.line("    if isinstance(value, dict):");
     for (f, q) in object.fields.iter().zip(&quick) {
@@ -125,13 +141,14 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
         instance(def, object, out);
     } else {
         let quick: Vec<(&Field, &Quick)> = object.fields.iter().zip(&quick).collect();
-        let args = constructor_args(def, object, 20, |f| quick_arg(f, &quick));
+        let args = constructor_args(def, object, |f| quick_arg(f, &quick));
         out.line("            try:");
         out.line(&exploded(16, "return _new(", &args, ""));
         out.line("            except _Problem:");
         out.line(&format!("                raise {shape}.problem(value) from None"));
     }
     out.line(&format!("    return {shape}.read(value)"));
+    named.then_some(required)
 }
 
 /// The dataclass made from the object as it is (its members are its attributes),
@@ -139,7 +156,7 @@ fn read_object(contract: &Contract, def: &TypeDef, object: &ObjectType, out: &mu
 fn instance(def: &TypeDef, object: &ObjectType, out: &mut Out) {
     out.line(&format!("            instance = object.__new__({})", def.name));
     if object.fields.iter().any(|f| !f.required) {
-        out.line(&format!("            if len(value) < {}:", object.fields.len()));
+        out.line(&format!("            if len(value) < len(_{}_SHAPE.names):", upper(&def.name)));
         out.line(&format!("                instance.__dict__.update(_{}_SHAPE.absent)", upper(&def.name)));
     }
     out.line("            instance.__dict__.update(value)");
@@ -163,7 +180,7 @@ fn quick_condition(guards: &[String], quick: &mut [Quick]) -> Option<String> {
     loop {
         let checks = quick.iter().filter_map(|q| if let Quick::When(c) = q { Some(c.clone()) } else { None });
         let operands: Vec<String> = guards.iter().cloned().chain(checks).collect();
-        if let Some(condition) = checks::condition(8, &operands) {
+        if let Some(condition) = quick::condition(8, &operands) {
             return Some(condition);
         }
         let last = quick.iter_mut().rev().find(|q| matches!(q, Quick::When(_)))?;
@@ -202,29 +219,14 @@ fn decode_member(f: &Field) -> Arg {
     }
 }
 
-/// `Type, field=value, ...` in constructor order, each argument laid out for
-/// `indent`: a conditional one on one line when it fits, else split the way
-/// `ruff format` splits it.
-fn constructor_args(
-    def: &TypeDef,
-    object: &ObjectType,
-    indent: usize,
-    value: impl Fn(&Field) -> Arg,
-) -> Vec<String> {
+/// `Type, field=value, ...` in constructor order.
+fn constructor_args(def: &TypeDef, object: &ObjectType, value: impl Fn(&Field) -> Arg) -> Vec<String> {
     let mut args = vec![def.name.clone()];
-    let pad = super::fmt::pad(indent);
     for f in constructor_order(object) {
         let name = field(&f.name);
         args.push(match value(f) {
             Arg::Plain(expr) => format!("{name}={expr}"),
-            Arg::IfPresent(expr, key) => {
-                let one = format!("{name}={expr} if {key} in value else None");
-                if pad.len() + one.len() < super::fmt::LINE_WIDTH {
-                    one
-                } else {
-                    format!("{name}={expr}\n{pad}if {key} in value\n{pad}else None")
-                }
-            }
+            Arg::IfPresent(expr, key) => format!("{name}={expr} if {key} in value else None"),
         });
     }
     args
@@ -238,7 +240,7 @@ fn read_union(variants: &[UnionVariant], out: &mut Out) {
     for (variant, key) in variants.iter().zip(&keys) {
         let mut operands = vec![format!("{key} in value")];
         operands.extend(keys.iter().filter(|other| *other != key).map(|other| format!("{other} not in value")));
-        let condition = checks::condition(8, &operands).unwrap_or_else(|| format!("        if {}:", operands.join(" and ")));
+        let condition = quick::condition(8, &operands).unwrap_or_else(|| format!("        if {}:", operands.join(" and ")));
         out.line(&condition);
         out.line(&format!("            return _read_{}(value)", stem(&variant.type_name)));
     }
@@ -288,22 +290,17 @@ fn write_object(contract: &Contract, object: &ObjectType, out: &mut Out) {
             continue;
         }
         match f.ty {
-            Ty::Any => out.line(&format!("    if not isinstance({attr}, Absent):")),
-            _ => out.line(&format!("    if {attr} is not None:")),
+            Ty::Any => out.line(&statement(4, &format!("if not isinstance({attr}, Absent):"))),
+            _ => out.line(&statement(4, &format!("if {attr} is not None:"))),
         }
         out.line(&assign(8, &key, &value));
     }
     out.line("    return out");
 }
 
-/// `out[key] = value`, split the way `ruff format` splits a long right-hand side.
+/// `out[key] = value`.
 fn assign(indent: usize, key: &str, value: &str) -> String {
-    let pad = super::fmt::pad(indent);
-    let one = format!("{pad}out[{key}] = {value}");
-    if one.len() <= super::fmt::LINE_WIDTH {
-        return one;
-    }
-    format!("{pad}out[{key}] = (\n{pad}    {value}\n{pad})")
+    statement(indent, &format!("out[{key}] = {value}"))
 }
 
 fn public(def: &TypeDef, out: &mut Out) {
@@ -357,15 +354,14 @@ fn field_tables(contract: &Contract, out: &mut Out) {
             .map(|f| format!("{}: {}", string(&f.name), string(&field(&f.name))))
             .collect();
         let mut args = vec![def.name.clone()];
-        args.push(collection(4, "{", &entries, ","));
-        args.push(collection(4, "(", &required, ","));
+        args.push(flat_collection("{", &entries, ""));
+        args.push(flat_collection("(", &required, ""));
         if !absent.is_empty() {
-            args.push(collection(4, "{", &absent, ","));
+            args.push(flat_collection("{", &absent, ""));
         }
         if !renamed.is_empty() {
-            args.push(collection(4, "attributes={", &renamed, ","));
+            args.push(flat_collection("attributes={", &renamed, ""));
         }
-        let args: Vec<String> = args.iter().map(|a| a.trim_start().trim_end_matches(',').to_string()).collect();
         out.blank(1);
         out.line(&exploded(0, &format!("_{}_SHAPE = _ObjectShape(", upper(&def.name)), &args, ""));
     }
@@ -378,9 +374,7 @@ fn registry(contract: &Contract, out: &mut Out) {
         .map(|def| {
             let stem = stem(&def.name);
             let args = [string(&def.name), format!("_read_{stem}"), format!("{stem}_to_value")];
-            let head = format!("{}: _Codec(", string(&def.name));
-            let call = fit(4, &head, &args, ",");
-            call.trim_start().trim_end_matches(',').to_string()
+            flat(&format!("{}: _Codec(", string(&def.name)), &args, "")
         })
         .collect();
     out.blank(1);

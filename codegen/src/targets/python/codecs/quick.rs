@@ -5,9 +5,9 @@
 //! check (objects, unions, arrays, typed maps) is decoded by its reader on the
 //! quick path too; anything the checks turn away takes the decoding path.
 
-use super::fmt::{pad, string, LINE_WIDTH};
-use super::names::{field, upper};
-use crate::model::{Contract, Field, ObjectType, Ty, TypeKind};
+use crate::targets::python::layout::{pad, statement, string, LINE_WIDTH};
+use crate::targets::python::names::{field, upper};
+use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
 /// Locals that would shadow a name the reader itself uses: its parameter and
 /// scratch names, the modules the file imports, and every builtin.
@@ -20,7 +20,7 @@ const OPERAND_INDENT: usize = 12;
 /// The local holding a member's value in its reader.
 pub fn local(f: &Field) -> String {
     let name = field(&f.name);
-    if SHADOWING.contains(&name.as_str()) || super::names::BUILTINS.contains(&name.as_str()) {
+    if SHADOWING.contains(&name.as_str()) || crate::targets::python::names::BUILTINS.contains(&name.as_str()) {
         format!("{name}_")
     } else {
         name
@@ -65,8 +65,10 @@ pub fn quick(contract: &Contract, f: &Field, var: &str) -> Quick {
 /// fit on a line, its keys are declared ones), and has each required member
 /// whose type admits null (the check or the decoder of any other proves it is
 /// there: `value.get` gives `None` for a missing one).
-pub fn guards(object: &ObjectType, shape: &str) -> Vec<String> {
-    let required = object.fields.iter().filter(|f| f.required).count();
+pub fn guards(object: &ObjectType, shape: &str, constant: &str) -> Vec<String> {
+    let count = object.fields.iter().filter(|f| f.required).count();
+    // Two or more: by name, not a bare number (ruff's PLR2004).
+    let required = if count < 2 { count.to_string() } else { constant.to_string() };
     let optional: Vec<String> = object
         .fields
         .iter()
@@ -80,6 +82,12 @@ pub fn guards(object: &ObjectType, shape: &str) -> Vec<String> {
         guards.push(format!("{} in value", string(&f.name)));
     }
     guards
+}
+
+/// The constant holding the number of required members of an object type,
+/// which its reader's quick path compares the object's size with.
+pub fn required_constant(def: &TypeDef) -> String {
+    format!("_{}_REQUIRED", upper(&def.name))
 }
 
 fn admits_null(ty: &Ty) -> bool {
@@ -126,18 +134,17 @@ fn or_operand(expr: &str) -> String {
     }
 }
 
-/// `if <all operands>:` at `indent`, laid out as `ruff format` does: on one line
-/// when it fits, else one operand of the `and` chain per line in parentheses.
-/// `None` when it would need a layout this does not emit (a two-operand chain
-/// that does not fit and opens or closes with a parenthesis, which `ruff`
-/// splits at that parenthesis instead).
+/// `if <all operands>:` at `indent`, laid out as `ruff format` does (on one
+/// line when it fits, else one operand of the `and` chain per line in
+/// parentheses). `None` for a two-operand chain that does not fit and opens
+/// or closes with a parenthesis, which `ruff` splits at that parenthesis
+/// instead: the quick path keeps to conditions read one operand per line.
 pub fn condition(indent: usize, operands: &[String]) -> Option<String> {
-    let prefix = pad(indent);
     let joined = match operands {
         [only] if only.starts_with('(') => only[1..only.len() - 1].to_string(),
         _ => operands.join(" and "),
     };
-    let one = format!("{prefix}if {joined}:");
+    let one = format!("{}if {joined}:", pad(indent));
     if one.chars().count() <= LINE_WIDTH {
         return Some(one);
     }
@@ -147,34 +154,7 @@ pub fn condition(indent: usize, operands: &[String]) -> Option<String> {
     if chain.len() < 3 && bracketed {
         return None;
     }
-    let mut out = format!("{prefix}if (\n{}", operand_line(indent + 4, "", first));
-    for operand in &chain[1..] {
-        out.push_str(&format!("\n{}", operand_line(indent + 4, "and ", operand)));
-    }
-    out.push_str(&format!("\n{prefix}):"));
-    Some(out)
-}
-
-/// One operand line of an exploded chain; a parenthesized operand too long for
-/// it gets its inside on a line of its own, as `ruff format` hugs it, or, when
-/// that is too long too, one line per operand of its `or` chain.
-fn operand_line(indent: usize, and: &str, operand: &str) -> String {
-    let prefix = pad(indent);
-    let line = format!("{prefix}{and}{operand}");
-    if line.chars().count() <= LINE_WIDTH || !operand.starts_with('(') {
-        return line;
-    }
-    let inside = &operand[1..operand.len() - 1];
-    let inner = pad(indent + 4);
-    if inner.len() + inside.chars().count() <= LINE_WIDTH {
-        return format!("{prefix}{and}(\n{inner}{inside}\n{prefix})");
-    }
-    let lines: Vec<String> = disjuncts(inside)
-        .iter()
-        .enumerate()
-        .map(|(i, part)| format!("{inner}{}{part}", if i == 0 { "" } else { "or " }))
-        .collect();
-    format!("{prefix}{and}(\n{}\n{prefix})", lines.join("\n"))
+    Some(statement(indent, &format!("if {joined}:")))
 }
 
 /// The operands of the top-level `or` chain of `expr` (outside parentheses).

@@ -398,8 +398,9 @@ class _Session:
                 return _Failure("read error", str(error))
             if not line:
                 return _Failure("end of output")
-            if len(line) == limit and not line.endswith(b"\n"):
-                return _Failure("too long")
+            if not line.endswith(b"\n"):
+                # Longer than the limit, or cut short by the end of output.
+                return _Failure("too long" if len(line) == limit else "end of output")
             self._lines.put(line)
 
     def _read_stderr(self, stream: typing.IO[bytes]) -> None:

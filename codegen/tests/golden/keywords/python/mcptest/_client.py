@@ -161,6 +161,7 @@ class _Session:
         self._next_id = 1
         self._closed: str | None = None
         self._exit: tuple[str, int | None] | None = None
+        self._handshake_result: _coprocess.HandshakeResult | None = None
         self._lines: queue.SimpleQueue[bytes | _Failure] = queue.SimpleQueue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._threads = [
@@ -232,6 +233,18 @@ class _Session:
     _SHUTDOWN: typing.ClassVar[str | None] = None
 
     @property
+    def handshake_result(self) -> _coprocess.HandshakeResult:
+        """What the binary answered to the handshake (its protocol and binary version)."""
+        if self._handshake_result is None:
+            raise RuntimeError("the session has not handshaken")
+        return self._handshake_result
+
+    @property
+    def exit_status(self) -> int | None:
+        """The coprocess's exit status once it has exited (None before, or over streams)."""
+        return None if self._process is None else self._process.poll()
+
+    @property
     def stderr_tail(self) -> tuple[str, ...]:
         """The last lines the coprocess wrote to stderr (at most `STDERR_LINES`)."""
         return tuple(self._stderr)
@@ -270,7 +283,7 @@ class _Session:
                     method, request_id, line.encode("utf-8"), self._timeout
                 )
                 response = _coprocess.response_from_value(value)
-                _coprocess.check_handshake_response(response)
+                self._handshake_result = _coprocess.check_handshake_response(response)
             except _coprocess.HandshakeError:
                 self._closed = "after a failed handshake"
                 self._finish(0)
@@ -316,6 +329,9 @@ class _Session:
                     else problem.data
                 )
                 raise RpcError(name, problem.code, problem.message, data)
+            if name == self._SHUTDOWN:
+                # The coprocess ends the session after answering: close only waits.
+                self._closed = "after mcp.shutdown"
             return response.result
 
     def _exchange(self, method: str, timeout: float) -> _coprocess.JsonValue:

@@ -143,7 +143,46 @@ fn method_def(method: &Method, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use super::python_name;
+    use super::{python_name, render};
+    use std::path::Path;
+
+    /// The minimal golden schema, with `extra` methods appended to its table.
+    fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
+        let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
+        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
+            methods.extend(extra.iter().cloned());
+        }
+        crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    #[test]
+    fn a_method_added_to_the_table_appears_typed_in_the_client() {
+        let before = render(&minimal_with(serde_json::json!([])));
+        assert!(!before.contains("def fresh_do_thing("), "{before}");
+        assert!(!before.contains("= _coprocess.METHOD_MCP_SHUTDOWN"), "the minimal schema has no mcp.shutdown");
+        let method = serde_json::json!([{
+            "name": "mcp.fresh.doThing",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/HandshakeParams",
+            "description": "A method the table gained."
+        }, {
+            "name": "mcp.shutdown",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/EmptyParams",
+            "description": "Ends the session."
+        }]);
+        let after = render(&minimal_with(method));
+        let signature = "    def fresh_do_thing(\n        self,\n        params: _coprocess.EmptyParams | None = None,\n        *,\n        timeout: float | None = None,\n    ) -> _coprocess.HandshakeParams:\n";
+        assert!(after.contains(signature), "{after}");
+        assert!(after.contains("    _coprocess.METHOD_MCP_FRESH_DO_THING,\n    _coprocess.empty_params_to_value,\n    _coprocess.handshake_params_from_value,\n"), "{after}");
+        assert!(after.contains("        return self._call(_FRESH_DO_THING_METHOD, params, timeout)\n"), "{after}");
+        assert!(after.contains("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.METHOD_MCP_SHUTDOWN\n"), "{after}");
+        assert!(!after.contains("def handshake("), "the handshake is the client's own, not a method");
+    }
 
     #[test]
     fn a_wire_name_becomes_a_snake_case_method() {

@@ -31,7 +31,7 @@ const LANGUAGES: &[&str] = &["python"];
 const KINDS: &[&str] = &["ok", "rpc_error", "handshake_error", "protocol_error", "timeout", "closed", "exited"];
 
 /// The keys compared across languages (besides `kind`).
-const COMPARED: &[&str] = &["message", "code", "name", "data", "result"];
+const COMPARED: &[&str] = &["message", "code", "name", "data", "result", "call_outcome"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -175,7 +175,7 @@ fn resolve(contract: &Contract, expect: &Value) -> Result<Expect, String> {
         fields.insert("name".into(), json!(name));
         fields.insert("code".into(), code.clone());
     }
-    for key in ["code", "data", "result"] {
+    for key in ["code", "data", "result", "call_outcome"] {
         if let Some(value) = object.get(key) {
             fields.insert(key.into(), value.clone());
         }

@@ -559,6 +559,37 @@ _SHUTDOWN_METHOD: typing.Final = _Method(
 )
 
 
+@dataclass(frozen=True)
+class CallOutcome:
+    """A `CallResult` read the same way whichever variant it is."""
+
+    success: bool
+    """Whether the tool ran and did not report an error."""
+
+    text: str | None
+    """The text content joined with newlines, or None when there was none."""
+
+    error: str | None
+    """The error text when `success` is false, else None."""
+
+
+def call_outcome(result: _coprocess.CallResult) -> CallOutcome:
+    """`mcp.call`'s result read uniformly: a `Verdict` as it is; a `ToolCallPassthrough`'s
+    success derived from `isError`, its text the text blocks joined with newlines, and
+    its error that text when the tool reported one.
+    """
+    if isinstance(result, _coprocess.Verdict):
+        return CallOutcome(success=result.success, text=result.text, error=result.error)
+    texts = [
+        value
+        for block in result.content
+        if block.get("type") == "text" and isinstance(value := block.get("text"), str)
+    ]
+    text = "\n".join(texts) if texts else None
+    success = result.is_error is not True
+    return CallOutcome(success=success, text=text, error=None if success else text)
+
+
 class CoprocessClient(_Session):
     """A session with the mcptest coprocess, one method per method-table entry:
     `initialize`, `call`, `list_tools`, `list_resources`, `read_resource`,

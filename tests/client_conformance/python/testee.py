@@ -110,7 +110,13 @@ class Scenario:
                 "message": "no client: the scenario's start failed",
             }
         result = getattr(self.client, python_name(spec.name))(params, **kwargs)
-        return {"kind": "ok", "result": _coprocess.CODECS[spec.result].to_value(result)}
+        outcome: Outcome = {
+            "kind": "ok",
+            "result": _coprocess.CODECS[spec.result].to_value(result),
+        }
+        if spec.name == _coprocess.METHOD_MCP_CALL:
+            outcome["call_outcome"] = dataclasses.asdict(_client.call_outcome(result))
+        return outcome
 
     def close(self) -> Outcome:
         if self.client is not None:

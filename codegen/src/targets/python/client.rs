@@ -6,7 +6,7 @@
 //! says: one typed method per entry (the handshake aside), and which method
 //! shuts the coprocess down.
 
-use crate::model::{Contract, Method};
+use crate::model::{Contract, Method, TypeKind};
 use crate::names::snake_case;
 use crate::targets::header_text;
 
@@ -25,6 +25,61 @@ const SHUTDOWN: &str = "mcp.shutdown";
 
 /// The result type that marks the handshake, which the client sends itself.
 const HANDSHAKE_RESULT: &str = "HandshakeResult";
+
+/// The two shapes of `mcp.call`'s result, read the same way by `call_outcome`.
+const VERDICT: &str = "Verdict";
+const PASSTHROUGH: &str = "ToolCallPassthrough";
+
+/// `CallOutcome` and `call_outcome`, for a schema whose `mcp.call` answers a
+/// union of `Verdict` and `ToolCallPassthrough` (the contract says how the
+/// passthrough's success is derived: from `isError`).
+const CALL_OUTCOME: &str = r#"@dataclass(frozen=True)
+class CallOutcome:
+    """A `{union}` read the same way whichever variant it is."""
+
+    success: bool
+    """Whether the tool ran and did not report an error."""
+
+    text: str | None
+    """The text content joined with newlines, or None when there was none."""
+
+    error: str | None
+    """The error text when `success` is false, else None."""
+
+
+def call_outcome(result: _coprocess.{union}) -> CallOutcome:
+    """`mcp.call`'s result read uniformly: a `{verdict}` as it is; a `{passthrough}`'s
+    success derived from `isError`, its text the text blocks joined with newlines, and
+    its error that text when the tool reported one.
+    """
+    if isinstance(result, _coprocess.{verdict}):
+        return CallOutcome(success=result.success, text=result.text, error=result.error)
+    texts = [
+        value
+        for block in result.content
+        if block.get("type") == "text" and isinstance(value := block.get("text"), str)
+    ]
+    text = "\n".join(texts) if texts else None
+    success = result.is_error is not True
+    return CallOutcome(success=success, text=text, error=None if success else text)"#;
+
+/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
+/// `ToolCallPassthrough` with the members `call_outcome` reads.
+fn call_result_union(contract: &Contract) -> Option<String> {
+    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
+    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
+    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
+    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
+        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
+        _ => false,
+    };
+    let readable = names.len() == 2
+        && names.contains(&VERDICT)
+        && names.contains(&PASSTHROUGH)
+        && has(VERDICT, &["success", "text", "error"])
+        && has(PASSTHROUGH, &["content", "isError"]);
+    readable.then(|| method.result.clone())
+}
 
 /// What `ruff format` fits on one line.
 const WIDTH: usize = 88;
@@ -47,6 +102,10 @@ pub fn render(contract: &Contract) -> String {
         out.line(&format!("    _coprocess.{}_from_value,", stem(&method.result)));
         out.line(&format!("    \"{}\",", method.result));
         out.line(")");
+    }
+    if let Some(union) = call_result_union(contract) {
+        out.blank(2);
+        out.line(&CALL_OUTCOME.replace("{union}", &union).replace("{verdict}", VERDICT).replace("{passthrough}", PASSTHROUGH));
     }
     out.blank(2);
     out.line("class CoprocessClient(_Session):");

@@ -17,7 +17,10 @@ import collections
 import collections.abc
 import contextlib
 import json
+import math
+import os
 import queue
+import select
 import shlex
 import subprocess
 import threading
@@ -38,6 +41,7 @@ STDERR_LINES: typing.Final = 20
 """How many of the coprocess's last stderr lines the client keeps."""
 
 _STDERR_LINE_BYTES: typing.Final = 4096
+_CHUNK: typing.Final = 65536
 _Params = typing.TypeVar("_Params")
 _Result = typing.TypeVar("_Result")
 _Client = typing.TypeVar("_Client", bound="_Session")
@@ -162,23 +166,29 @@ class _Session:
         self._closed: str | None = None
         self._exit: tuple[str, int | None] | None = None
         self._handshake_result: _coprocess.HandshakeResult | None = None
-        self._lines: queue.SimpleQueue[bytes | _Failure] = queue.SimpleQueue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
-        self._threads = [
-            threading.Thread(target=self._read, name="coprocess-stdout", daemon=True)
-        ]
+        # A spawned coprocess's stdout is read in the calling thread, polled for
+        # the timeout; other streams (and where poll is missing) by a reader thread.
+        self._poll: select.poll | None = None
+        if process is not None and hasattr(select, "poll"):
+            self._poll = select.poll()
+            self._poll.register(reader.fileno(), select.POLLIN)
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._lines: queue.SimpleQueue[bytes | _Failure] = queue.SimpleQueue()
+        if self._poll is None:
+            threading.Thread(
+                target=self._read, name="coprocess-stdout", daemon=True
+            ).start()
+        self._stderr_thread: threading.Thread | None = None
         if process is not None and process.stderr is not None:
-            stderr = process.stderr
-            self._threads.append(
-                threading.Thread(
-                    target=self._read_stderr,
-                    args=(stderr,),
-                    name="coprocess-stderr",
-                    daemon=True,
-                )
+            self._stderr_thread = threading.Thread(
+                target=self._read_stderr,
+                args=(process.stderr,),
+                name="coprocess-stderr",
+                daemon=True,
             )
-        for thread in self._threads:
-            thread.start()
+            self._stderr_thread.start()
 
     @classmethod
     def spawn(
@@ -369,9 +379,8 @@ class _Session:
             self._writer.flush()
         except (OSError, ValueError):
             raise self._ended(method) from None
-        try:
-            answer = self._lines.get(timeout=timeout)
-        except queue.Empty:
+        answer = self._next_line(timeout)
+        if answer is None:
             if kill:
                 self._fail("after a timeout")
             milliseconds = round(timeout * 1000)
@@ -397,6 +406,44 @@ class _Session:
                 message = f"{method}: the answer's id {json.dumps(got)} is not the request's id {request_id}"
                 raise ProtocolError(method, message)
         return value
+
+    def _next_line(self, timeout: float) -> bytes | _Failure | None:
+        """The next line of output, or None when none came within `timeout` seconds."""
+        if self._poll is None:
+            try:
+                return self._lines.get(timeout=timeout)
+            except queue.Empty:
+                return None
+        return self._polled_line(self._poll, timeout)
+
+    def _polled_line(
+        self, poll: select.poll, timeout: float
+    ) -> bytes | _Failure | None:
+        """`_next_line` on the coprocess's stdout, read here with at most
+        `MAX_LINE_BYTES` + one chunk buffered."""
+        deadline = time.monotonic() + timeout
+        fd = self._reader.fileno()
+        while True:
+            end = self._buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                self._scanned = 0
+                return line
+            if len(self._buffer) > _coprocess.MAX_LINE_BYTES:
+                return _Failure("too long")
+            self._scanned = len(self._buffer)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not poll.poll(math.ceil(remaining * 1000)):
+                return None
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except OSError as error:
+                return _Failure("read error", str(error))
+            if not chunk:
+                # The end of output; a last line without its newline is dropped.
+                return _Failure("end of output")
+            self._buffer += chunk
 
     def _read(self) -> None:
         """The stdout reader: one line at a time, never more than MAX_LINE_BYTES + 1 bytes."""
@@ -439,8 +486,8 @@ class _Session:
                 status = self._process.wait(timeout=self._close_timeout)
             except subprocess.TimeoutExpired:
                 status = None
-            for thread in self._threads[1:]:
-                thread.join(timeout=self._close_timeout)
+            if self._stderr_thread is not None:
+                self._stderr_thread.join(timeout=self._close_timeout)
         if status is None:
             ending = "the coprocess closed its output"
         elif status < 0:
@@ -479,6 +526,9 @@ class _Session:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if self._poll is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._reader.close()
 
 
 _AN_EXTRAORDINARILY_LONG_NAMESPACE_WITH_A_VERY_LONG_METHOD_NAME_TOO_METHOD: typing.Final = _Method(

@@ -88,15 +88,15 @@ const WIDTH: usize = 88;
 const RESERVED: &[&str] = &["close", "spawn", "over_streams", "stderr_tail"];
 
 pub fn render(contract: &Contract) -> String {
-    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
+    let methods = named_methods(contract);
     let mut out = Out::default();
     out.line(&comment(0, &header_text(contract)));
     out.line(&docstring(0, &module_docstring(contract)));
     out.blank(1);
     out.line(RUNTIME.trim_end());
-    for (index, method) in methods.iter().enumerate() {
+    for (index, (method, name)) in methods.iter().enumerate() {
         out.blank(if index == 0 { 2 } else { 1 });
-        out.line(&format!("{}: typing.Final = _Method(", descriptor(method)));
+        out.line(&format!("{}: typing.Final = _Method(", descriptor(name)));
         out.line(&format!("    _coprocess.{},", method_const(&method.name)));
         out.line(&format!("    _coprocess.{}_to_value,", stem(&method.params)));
         out.line(&format!("    _coprocess.{}_from_value,", stem(&method.result)));
@@ -109,14 +109,14 @@ pub fn render(contract: &Contract) -> String {
     }
     out.blank(2);
     out.line("class CoprocessClient(_Session):");
-    out.line(&docstring(4, &class_docstring(contract)));
+    out.line(&docstring(4, &class_docstring(&methods)));
     if contract.methods.iter().any(|m| m.name == SHUTDOWN) {
         out.blank(1);
         out.line(&format!("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.{}", method_const(SHUTDOWN)));
     }
-    for method in &methods {
+    for (method, name) in &methods {
         out.blank(1);
-        method_def(method, &mut out);
+        method_def(method, name, &mut out);
     }
     out.into_string()
 }
@@ -133,13 +133,8 @@ fn module_docstring(contract: &Contract) -> String {
     )
 }
 
-fn class_docstring(contract: &Contract) -> String {
-    let names: Vec<String> = contract
-        .methods
-        .iter()
-        .filter(|m| m.result != HANDSHAKE_RESULT)
-        .map(|m| format!("`{}`", python_name(&m.name)))
-        .collect();
+fn class_docstring(methods: &[(&Method, String)]) -> String {
+    let names: Vec<String> = methods.iter().map(|(_, name)| format!("`{name}`")).collect();
     let listed = if names.is_empty() { "no methods besides the handshake".to_string() } else { names.join(", ") };
     format!(
         "A session with the mcptest coprocess, one method per method-table entry: {listed}. \
@@ -147,12 +142,30 @@ fn class_docstring(contract: &Contract) -> String {
     )
 }
 
-/// The Python method of a wire name: the namespace (`mcp.`) dropped, each
-/// segment snake-cased (`mcp.listTools` → `list_tools`, `mcp.cache.set_mode`
-/// → `cache_set_mode`), a keyword or a runtime member suffixed with `_`.
-pub fn python_name(wire: &str) -> String {
+/// The methods the client has (the handshake is its own), each with its Python
+/// name: `python_name`, or the name with its namespace where two methods of
+/// different namespaces would otherwise meet (`mcp.list`, `other.list` →
+/// `mcp_list`, `other_list`).
+fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
+    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
+    let short: Vec<String> = methods.iter().map(|m| python_name(&m.name, false)).collect();
+    methods
+        .iter()
+        .zip(&short)
+        .map(|(method, name)| {
+            let shared = short.iter().filter(|other| *other == name).count() > 1;
+            (*method, if shared { python_name(&method.name, true) } else { name.clone() })
+        })
+        .collect()
+}
+
+/// The Python method of a wire name: the namespace (`mcp.`) dropped unless
+/// `namespace`, each segment snake-cased (`mcp.listTools` → `list_tools`,
+/// `mcp.cache.set_mode` → `cache_set_mode`), a keyword or a runtime member
+/// suffixed with `_`.
+pub fn python_name(wire: &str, namespace: bool) -> String {
     let segments: Vec<&str> = wire.split(['.', '/']).collect();
-    let kept = if segments.len() > 1 { &segments[1..] } else { &segments[..] };
+    let kept = if segments.len() > 1 && !namespace { &segments[1..] } else { &segments[..] };
     let name = kept.iter().map(|s| snake_case(s)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("_");
     if KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
         name + "_"
@@ -162,12 +175,12 @@ pub fn python_name(wire: &str) -> String {
 }
 
 /// The module constant holding a method's descriptor (`_LIST_TOOLS_METHOD`).
-fn descriptor(method: &Method) -> String {
-    format!("_{}_METHOD", python_name(&method.name).trim_end_matches('_').to_uppercase())
+fn descriptor(name: &str) -> String {
+    format!("_{}_METHOD", name.trim_end_matches('_').to_uppercase())
 }
 
-fn method_def(method: &Method, out: &mut Out) {
-    out.line(&format!("    def {}(", python_name(&method.name)));
+fn method_def(method: &Method, name: &str, out: &mut Out) {
+    out.line(&format!("    def {name}("));
     out.line("        self,");
     let params = format!("        params: _coprocess.{}", method.params);
     if method.params_required {
@@ -188,12 +201,12 @@ fn method_def(method: &Method, out: &mut Out) {
         method.description.trim()
     );
     out.line(&docstring(8, &text));
-    let call = format!("        return self._call({}, params, timeout)", descriptor(method));
+    let call = format!("        return self._call({}, params, timeout)", descriptor(name));
     if call.chars().count() <= WIDTH {
         out.line(&call);
     } else {
         out.line("        return self._call(");
-        out.line(&format!("            {},", descriptor(method)));
+        out.line(&format!("            {},", descriptor(name)));
         out.line("            params,");
         out.line("            timeout,");
         out.line("        )");
@@ -241,14 +254,22 @@ mod tests {
         assert!(after.contains("        return self._call(_FRESH_DO_THING_METHOD, params, timeout)\n"), "{after}");
         assert!(after.contains("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.METHOD_MCP_SHUTDOWN\n"), "{after}");
         assert!(!after.contains("def handshake("), "the handshake is the client's own, not a method");
+        let twins = serde_json::json!([
+            {"name": "mcp.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
+            {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
+        ]);
+        let both = render(&minimal_with(twins));
+        assert!(both.contains("    def mcp_list(\n") && both.contains("    def other_list(\n"), "{both}");
+        assert!(!both.contains("    def list(\n"), "{both}");
     }
 
     #[test]
     fn a_wire_name_becomes_a_snake_case_method() {
-        assert_eq!(python_name("mcp.listTools"), "list_tools");
-        assert_eq!(python_name("mcp.cache.set_mode"), "cache_set_mode");
-        assert_eq!(python_name("mcp.reporter.setUpload"), "reporter_set_upload");
-        assert_eq!(python_name("mcp.close"), "close_");
-        assert_eq!(python_name("mcp.import"), "import_");
+        assert_eq!(python_name("mcp.listTools", false), "list_tools");
+        assert_eq!(python_name("mcp.cache.set_mode", false), "cache_set_mode");
+        assert_eq!(python_name("mcp.reporter.setUpload", false), "reporter_set_upload");
+        assert_eq!(python_name("mcp.close", false), "close_");
+        assert_eq!(python_name("mcp.import", false), "import_");
+        assert_eq!(python_name("other.list", true), "other_list");
     }
 }

@@ -13,6 +13,7 @@ import dataclasses
 import json
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -65,6 +66,7 @@ class Scenario:
         self.scenario = scenario
         self.file = file
         self.client: _client.CoprocessClient | None = None
+        self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, options: dict[str, Any]) -> Outcome:
         root = Path(os.environ["CLIENT_ROOT"])
@@ -91,7 +93,23 @@ class Scenario:
             settings = dataclasses.replace(
                 settings, close_timeout=options["close_timeout_ms"] / 1000
             )
-        self.client = _client.CoprocessClient.spawn(binary, argv, settings)
+        if self.scenario.get("transport") == "streams":
+            command = [
+                binary,
+                "exec",
+                "--connection-server",
+                "--server-command",
+                _client.server_command(argv),
+            ]
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+            )
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self.client = _client.CoprocessClient.over_streams(
+                self.process.stdout, self.process.stdin, settings
+            )
+        else:
+            self.client = _client.CoprocessClient.spawn(binary, argv, settings)
         return {"kind": "ok"}
 
     def call(self, step: dict[str, Any]) -> Outcome:
@@ -166,6 +184,9 @@ class Scenario:
         finally:
             if self.client is not None:
                 self.client.close()
+            if self.process is not None:
+                self.process.kill()
+                self.process.wait()
         return results
 
 

@@ -198,8 +198,8 @@ class _Session:
         options: ClientOptions | None = None,
     ) -> _Client:
         """Starts `<binary> exec --connection-server --server-command <argv>` and
-        handshakes. Raises `HandshakeError` (the coprocess is then gone) or a
-        `ClientError`.
+        handshakes. Raises `HandshakeError` (the coprocess is then gone), a
+        `ClientError`, or `OSError` when the binary cannot be started.
         """
         options = options or ClientOptions()
         command = [
@@ -384,7 +384,10 @@ class _Session:
             if kill:
                 self._fail("after a timeout")
             milliseconds = round(timeout * 1000)
-            message = f"{method}: no answer within {milliseconds} ms; the coprocess was killed"
+            ending = (
+                "the coprocess was killed" if self._process else "the session is closed"
+            )
+            message = f"{method}: no answer within {milliseconds} ms; {ending}"
             raise CallTimeoutError(method, message) from None
         if isinstance(answer, _Failure):
             if answer.reason == "too long":

@@ -189,3 +189,72 @@ fn the_python_format_check_refuses_a_statement_left_on_one_over_wide_line() {
     assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
     assert!(log.contains("is not what ruff format prints"), "the error must say why:\n{log}");
 }
+
+#[test]
+fn the_rust_format_check_refuses_a_statement_left_on_one_over_wide_line() {
+    let script = root().join("tests/conformance/rust/format-check.sh");
+    let committed = std::fs::read_to_string(root().join("generated/rust/mcptest-runner/src/coprocess.rs")).expect("committed file");
+    let (unwrapped, line) = unwrap_first_broken_call(&committed, 100).expect("the committed file has a call broken over lines");
+
+    let dir = root().join("target/formatters/rust");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let clean = dir.join("clean.rs");
+    let broken = dir.join("unwrapped.rs");
+    std::fs::write(&clean, &committed).expect("write clean copy");
+    std::fs::write(&broken, &unwrapped).expect("write unwrapped copy");
+
+    let (code, log) = check(&script, &clean);
+    if !formatter_available(code, &log, "rust") {
+        return;
+    }
+    assert_eq!(code, 0, "the committed file must pass rustfmt:\n{log}");
+
+    let (code, log) = check(&script, &broken);
+    assert_eq!(code, 1, "an over-wide line must fail the check:\n{log}");
+    assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
+    assert!(log.contains("is not what rustfmt prints"), "the error must say why:\n{log}");
+}
+
+#[test]
+fn the_rust_layout_is_rustfmt_at_every_indentation() {
+    // The generated items (the runtime left out) of the committed file and
+    // the goldens, nested one to seven modules deep: every line-fitting
+    // decision is taken again with up to 28 columns less, and rustfmt must
+    // agree with each.
+    let script = root().join("tests/conformance/rust/format-check.sh");
+    let dir = root().join("target/formatters/rust");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let sources = [
+        ("committed", "generated/rust/mcptest-runner/src/coprocess.rs"),
+        ("long", "codegen/tests/golden/long/rust/mcptest-runner/src/coprocess.rs"),
+        ("keywords", "codegen/tests/golden/keywords/rust/mcptest-runner/src/coprocess.rs"),
+    ];
+    let mut files = Vec::new();
+    for (name, path) in sources {
+        let text = std::fs::read_to_string(root().join(path)).expect("generated file");
+        let generated = text.split("/// The strict decoding runtime").next().expect("split yields one part");
+        assert!(generated.len() < text.len(), "{path}: the runtime's marker moved; update this test");
+        let generated = generated.replace("#![allow(clippy::self_named_constructors)]", "");
+        for depth in 1..=depth_max() {
+            let mut code = generated.clone();
+            for level in 0..depth {
+                code = format!("mod level{level} {{ {code} }}");
+            }
+            let printed = codegen::targets::rust::layout_source(&code).unwrap_or_else(|e| panic!("{name} at depth {depth}: {e}"));
+            let file = dir.join(format!("nested-{name}-{depth}.rs"));
+            std::fs::write(&file, printed).expect("write nested copy");
+            files.push(file);
+        }
+    }
+    let output = Command::new("bash").arg(&script).args(&files).current_dir(root()).output().expect("bash runs");
+    let (code, log) = (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned());
+    if !formatter_available(code, &log, "rust") {
+        return;
+    }
+    assert_eq!(code, 0, "the layout must print what rustfmt prints at every depth:\n{log}");
+}
+
+/// How deep the nesting test goes (`RUST_LAYOUT_DEPTH` to explore further).
+fn depth_max() -> usize {
+    std::env::var("RUST_LAYOUT_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(7)
+}

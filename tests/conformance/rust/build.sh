@@ -3,8 +3,11 @@
 #
 #   tests/conformance/rust/build.sh [OUTPUT_ROOT]     (default OUTPUT_ROOT: generated)
 #
-# (a) needs cargo with clippy (the repository's own toolchain; `rustup
-#     component add clippy` when it is missing); (b) runs `cargo clippy
+# (a) needs cargo with clippy and rustfmt (the repository's own toolchain;
+#     `rustup component add clippy rustfmt` when they are missing); checks with
+#     format-check.sh that <OUTPUT_ROOT>'s SDK file, every golden and the
+#     runtime template (codegen/src/targets/rust/runtime.rs) are exactly what
+#     rustfmt prints (default configuration, edition 2021); (b) runs `cargo clippy
 #     -D warnings` on the testee, which includes the generated SDK file
 #     generated/rust/mcptest-runner/src/coprocess.rs, and on every golden copy
 #     codegen/tests/golden/*/rust/mcptest-runner/src/coprocess.rs (through a
@@ -51,6 +54,16 @@ command -v cargo >/dev/null 2>&1 || missing "cargo (install Rust with rustup)"
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >&2 2>/dev/null || true
 cargo clippy --version >/dev/null 2>&1 || missing "cargo clippy (rustup component add clippy)"
 
+# The formatter: the SDK file of this output root, every golden, the runtime template.
+format_files=("$output_root/rust/mcptest-runner/src/coprocess.rs" "$root/codegen/src/targets/rust/runtime.rs")
+for golden in "$root"/codegen/tests/golden/*/rust/mcptest-runner/src/coprocess.rs; do
+  [ -f "$golden" ] && format_files+=("$golden")
+done
+format_status=0
+bash "$here/format-check.sh" "${format_files[@]}" || format_status=$?
+[ "$format_status" = 3 ] && exit 3
+[ "$format_status" = 0 ] || { echo "rust: rustfmt check failed" >&2; exit 1; }
+
 # The documentation lints a careful human satisfies, next to the defaults.
 lints=(-D warnings -D clippy::unwrap_used -D clippy::panic -D clippy::must_use_candidate -D clippy::missing_errors_doc)
 status=0
@@ -89,4 +102,4 @@ if [ "$CARGO_TARGET_DIR" != "$build" ]; then
   mkdir -p "$build/release"
   cp "$CARGO_TARGET_DIR/debug/testee" "$build/release/testee"
 fi
-echo "rust: clippy passed on the generated file and the goldens; testee ready" >&2
+echo "rust: rustfmt and clippy passed on the generated file and the goldens; testee ready" >&2

@@ -1,13 +1,16 @@
 //! The Rust target: typify renders the `$defs` as serde types (the same path
 //! `build.rs` uses), a syn pass tightens what typify leaves loose, and the
 //! rest (pin, tables, frame decoding, handshake, lanes) is rendered from the
-//! model. Formatted with prettyplease.
+//! model. The SDK file is printed as rustfmt prints it ([`layout`]); the
+//! protocol crate's own copy (`build.rs`) is printed with prettyplease.
 
 mod claims;
+mod codecs;
 mod envelopes;
-mod extras;
-mod prelude;
-mod typify_pass;
+mod layout;
+mod names;
+mod protocol;
+mod types;
 
 use crate::model::Contract;
 use crate::targets::{header_text, Files};
@@ -28,17 +31,22 @@ pub enum Flavor {
 
 /// Renders the whole Rust module text (header included).
 pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError> {
-    let types = typify_pass::types(contract, &contract.raw, flavor)?;
-    let mut extras = extras::items(contract);
+    let types = types::types(contract, &contract.raw, flavor)?;
+    let mut extras = protocol::items(contract);
     extras.extend(envelopes::decoding(contract));
     if flavor == Flavor::WithJsonSchema {
-        extras.extend(extras::json_schema_of(contract));
+        extras.extend(protocol::json_schema_of(contract));
     }
     let mut file: syn::File = syn::parse2(quote::quote! { #types #extras }).map_err(|e| {
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
     })?;
-    prelude::qualify_hidden_variants(&mut file, contract.types.keys());
-    let body = prettyplease::unparse(&file);
+    names::qualify_hidden_variants(&mut file, contract.types.keys());
+    let body = match flavor {
+        Flavor::Sdk => layout::print_file(&file).map_err(|problem| {
+            SchemaError::new(std::path::Path::new(&contract.source), "", problem, "report this as a codegen bug")
+        })?,
+        Flavor::WithJsonSchema => prettyplease::unparse(&file),
+    };
     Ok(format!(
         "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}{}\n{}",
         header_text(contract),
@@ -60,6 +68,14 @@ fn self_named_constructors(contract: &Contract, flavor: Flavor) -> &'static str 
     } else {
         ""
     }
+}
+
+/// The layout printer on Rust source text, for the formatter tests (the
+/// committed items re-printed at other indentations must still be rustfmt's).
+#[doc(hidden)]
+pub fn layout_source(code: &str) -> Result<String, String> {
+    let file: syn::File = syn::parse_str(code).map_err(|e| e.to_string())?;
+    layout::print_file(&file)
 }
 
 /// The Rust SDK file (typify reads the `$defs` from `Contract::raw`).

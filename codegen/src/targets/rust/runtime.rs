@@ -17,8 +17,16 @@ pub mod strict {
     }
 
     impl DecodeError {
-        pub fn new(type_name: &'static str, path: impl Into<String>, problem: impl Into<String>) -> Self {
-            Self { type_name, path: path.into(), problem: problem.into() }
+        pub fn new(
+            type_name: &'static str,
+            path: impl Into<String>,
+            problem: impl Into<String>,
+        ) -> Self {
+            Self {
+                type_name,
+                path: path.into(),
+                problem: problem.into(),
+            }
         }
     }
 
@@ -68,19 +76,39 @@ pub mod strict {
     ///
     /// As [`check_text`].
     pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
-        let mut scanner = Scanner { text, bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new(), keys: Vec::new(), path: Vec::new(), top_level_keys: Vec::new() };
+        let mut scanner = Scanner {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth,
+            rewrites: Vec::new(),
+            keys: Vec::new(),
+            path: Vec::new(),
+            top_level_keys: Vec::new(),
+        };
         if text.starts_with('\u{feff}') {
             return Err(("$".into(), "invalid JSON: byte-order mark".into()));
         }
         scanner.skip_ws();
-        scanner.value(0).map_err(|problem| (scanner.spell_path(), problem))?;
+        scanner
+            .value(0)
+            .map_err(|problem| (scanner.spell_path(), problem))?;
         scanner.skip_ws();
         if scanner.pos != scanner.bytes.len() {
-            return Err(("$".into(), format!("invalid JSON: trailing characters at column {}", scanner.pos + 1)));
+            return Err((
+                "$".into(),
+                format!(
+                    "invalid JSON: trailing characters at column {}",
+                    scanner.pos + 1
+                ),
+            ));
         }
         let top_level_keys = std::mem::take(&mut scanner.top_level_keys);
         if scanner.rewrites.is_empty() {
-            return Ok(CheckedText { text: Cow::Borrowed(text), top_level_keys });
+            return Ok(CheckedText {
+                text: Cow::Borrowed(text),
+                top_level_keys,
+            });
         }
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
@@ -90,7 +118,10 @@ pub mod strict {
             last = *end;
         }
         out.push_str(&text[last..]);
-        Ok(CheckedText { text: Cow::Owned(out), top_level_keys })
+        Ok(CheckedText {
+            text: Cow::Owned(out),
+            top_level_keys,
+        })
     }
 
     /// A string token: the text between its quotes, and whether it has escapes.
@@ -214,7 +245,10 @@ pub mod strict {
                     return Err(self.syntax("expected a key"));
                 }
                 let key = self.string()?;
-                if let Some(&seen) = self.keys[first_key..].iter().find(|k| self.same_key(**k, key)) {
+                if let Some(&seen) = self.keys[first_key..]
+                    .iter()
+                    .find(|k| self.same_key(**k, key))
+                {
                     return Err(format!("duplicate key `{}`", self.unescape(seen)));
                 }
                 self.keys.push(key);
@@ -269,9 +303,14 @@ pub mod strict {
         }
 
         fn hex4(&mut self) -> ScanResult<u32> {
-            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax("short unicode escape"))?;
-            let text = std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
-            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
+            let digits = self
+                .bytes
+                .get(self.pos..self.pos + 4)
+                .ok_or_else(|| self.syntax("short unicode escape"))?;
+            let text =
+                std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
+            let value =
+                u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
             self.pos += 4;
             Ok(value)
         }
@@ -291,7 +330,11 @@ pub mod strict {
                 match self.bytes.get(self.pos) {
                     Some(b'"') => {
                         self.pos += 1;
-                        return Ok(Token { start, end: self.pos - 1, escaped });
+                        return Ok(Token {
+                            start,
+                            end: self.pos - 1,
+                            escaped,
+                        });
                     }
                     Some(b'\\') => {
                         escaped = true;
@@ -369,7 +412,10 @@ pub mod strict {
             let literal = &self.text[start..self.pos];
             if is_integer_literal {
                 // Up to 15 digits is always inside ±(2^53-1): no need to parse.
-                let in_range = int_digits <= 15 || literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
+                let in_range = int_digits <= 15
+                    || literal
+                        .parse::<i64>()
+                        .is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
                 if !in_range {
                     return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
@@ -384,7 +430,8 @@ pub mod strict {
                 return Err(format!("number {literal} overflows a double"));
             }
             if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
-                self.rewrites.push((start, self.pos, format!("{}", value as i64)));
+                self.rewrites
+                    .push((start, self.pos, format!("{}", value as i64)));
             }
             Ok(())
         }
@@ -392,7 +439,10 @@ pub mod strict {
 
     /// Appends `.key` or `["key"]` to a JSON path.
     pub fn push_key(path: &mut String, key: &str) {
-        let identifier = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        let identifier = key
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if identifier {
             path.push('.');
@@ -407,7 +457,11 @@ pub mod strict {
     /// The path of the object or array holding the value at `path`.
     #[must_use]
     pub fn parent_path(path: &str) -> String {
-        let cut = if path.ends_with(']') { path.rfind('[') } else { path.rfind('.') };
+        let cut = if path.ends_with(']') {
+            path.rfind('[')
+        } else {
+            path.rfind('.')
+        };
         match cut {
             Some(i) if i > 0 => path[..i].to_string(),
             _ => "$".to_string(),
@@ -488,9 +542,17 @@ pub mod strict {
             let head = head.split(", there are no fields").next().unwrap_or(head);
             if let Some(rest) = head.strip_prefix("unknown variant ") {
                 let got = rest.trim_matches('`');
-                let expected = message.split(", expected ").nth(1).unwrap_or("").replace("one of ", "").replace('`', "\"");
+                let expected = message
+                    .split(", expected ")
+                    .nth(1)
+                    .unwrap_or("")
+                    .replace("one of ", "")
+                    .replace('`', "\"");
                 return if expected.contains(',') {
-                    format!("expected one of {expected}, got {}", serde_json::Value::from(got))
+                    format!(
+                        "expected one of {expected}, got {}",
+                        serde_json::Value::from(got)
+                    )
                 } else {
                     format!("expected {expected}, got {}", serde_json::Value::from(got))
                 };
@@ -578,13 +640,15 @@ pub mod strict {
             f.write_str("a string")
         }
         fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-            self.0.visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
+            self.0
+                .visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
         }
         fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<V::Value, E> {
             self.0.visit_enum(serde::de::value::StrDeserializer::new(v))
         }
         fn visit_string<E: serde::de::Error>(self, v: String) -> Result<V::Value, E> {
-            self.0.visit_enum(serde::de::value::StringDeserializer::new(v))
+            self.0
+                .visit_enum(serde::de::value::StringDeserializer::new(v))
         }
     }
 
@@ -605,16 +669,33 @@ pub mod strict {
             deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
             deserialize_identifier deserialize_ignored_any
         }
-        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_unit_struct(name, visitor)
         }
-        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_newtype_struct(name, visitor)
         }
-        fn deserialize_tuple<V: serde::de::Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_tuple<V: serde::de::Visitor<'de>>(
+            self,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_tuple(len, visitor)
         }
-        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_tuple_struct(name, len, visitor)
         }
         fn deserialize_struct<V: serde::de::Visitor<'de>>(
@@ -623,7 +704,8 @@ pub mod strict {
             fields: &'static [&'static str],
             visitor: V,
         ) -> Result<V::Value, D::Error> {
-            self.0.deserialize_struct(name, fields, ObjectVisitor(visitor))
+            self.0
+                .deserialize_struct(name, fields, ObjectVisitor(visitor))
         }
         fn deserialize_enum<V: serde::de::Visitor<'de>>(
             self,
@@ -662,7 +744,13 @@ pub mod strict {
     /// The problem when no discriminator, or more than one, is present.
     pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
         let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
-        let names = |joiner: &str| discriminators.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(joiner);
+        let names = |joiner: &str| {
+            discriminators
+                .iter()
+                .map(|d| format!("`{d}`"))
+                .collect::<Vec<_>>()
+                .join(joiner)
+        };
         match chosen.as_slice() {
             [one] => Ok(*one),
             [] if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),

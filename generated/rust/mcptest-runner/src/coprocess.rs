@@ -13,7 +13,7 @@
     Hash,
     Ord,
     PartialEq,
-    PartialOrd
+    PartialOrd,
 )]
 #[serde(remote = "Self")]
 pub enum CacheMode {
@@ -35,9 +35,7 @@ impl ::std::fmt::Display for CacheMode {
 }
 impl ::std::str::FromStr for CacheMode {
     type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "off" => Ok(Self::Off),
             "read_write" => Ok(Self::ReadWrite),
@@ -48,9 +46,7 @@ impl ::std::str::FromStr for CacheMode {
 }
 impl ::std::convert::TryFrom<&str> for CacheMode {
     type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -153,7 +149,7 @@ impl ::std::convert::From<ToolCallPassthrough> for CallResult {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd
+    PartialOrd,
 )]
 #[serde(remote = "Self")]
 pub enum CassetteMode {
@@ -175,9 +171,7 @@ impl ::std::fmt::Display for CassetteMode {
 }
 impl ::std::str::FromStr for CassetteMode {
     type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "off" => Ok(Self::Off),
             "record" => Ok(Self::Record),
@@ -188,9 +182,7 @@ impl ::std::str::FromStr for CassetteMode {
 }
 impl ::std::convert::TryFrom<&str> for CassetteMode {
     type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -315,9 +307,9 @@ pub struct InitializeResult {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd
+    PartialOrd,
+    Default,
 )]
-#[derive(Default)]
 #[serde(remote = "Self")]
 pub enum JsonRpcVersion {
     #[serde(rename = "2.0")]
@@ -333,9 +325,7 @@ impl ::std::fmt::Display for JsonRpcVersion {
 }
 impl ::std::str::FromStr for JsonRpcVersion {
     type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "2.0" => Ok(Self::X20),
             _ => Err("invalid value".into()),
@@ -344,9 +334,7 @@ impl ::std::str::FromStr for JsonRpcVersion {
 }
 impl ::std::convert::TryFrom<&str> for JsonRpcVersion {
     type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -385,7 +373,7 @@ pub struct ListToolsResult {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd
+    PartialOrd,
 )]
 #[serde(remote = "Self")]
 pub enum McpEra {
@@ -404,9 +392,7 @@ impl ::std::fmt::Display for McpEra {
 }
 impl ::std::str::FromStr for McpEra {
     type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "modern" => Ok(Self::Modern),
             "legacy" => Ok(Self::Legacy),
@@ -416,9 +402,7 @@ impl ::std::str::FromStr for McpEra {
 }
 impl ::std::convert::TryFrom<&str> for McpEra {
     type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -441,16 +425,16 @@ impl ::std::ops::Deref for McpObject {
     }
 }
 impl ::std::convert::From<McpObject>
-for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+{
     fn from(value: McpObject) -> Self {
         value.0
     }
 }
 impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-for McpObject {
-    fn from(
-        value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    ) -> Self {
+    for McpObject
+{
+    fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
         Self(value)
     }
 }
@@ -465,16 +449,16 @@ impl ::std::ops::Deref for Params {
     }
 }
 impl ::std::convert::From<Params>
-for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+{
     fn from(value: Params) -> Self {
         value.0
     }
 }
 impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-for Params {
-    fn from(
-        value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    ) -> Self {
+    for Params
+{
+    fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
         Self(value)
     }
 }
@@ -485,25 +469,22 @@ pub struct PromptArguments(
     pub ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 );
 impl ::std::ops::Deref for PromptArguments {
-    type Target = ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::std::string::String,
-    >;
-    fn deref(
-        &self,
-    ) -> &::std::collections::BTreeMap<::std::string::String, ::std::string::String> {
+    type Target = ::std::collections::BTreeMap<::std::string::String, ::std::string::String>;
+    fn deref(&self) -> &::std::collections::BTreeMap<::std::string::String, ::std::string::String> {
         &self.0
     }
 }
 impl ::std::convert::From<PromptArguments>
-for ::std::collections::BTreeMap<::std::string::String, ::std::string::String> {
+    for ::std::collections::BTreeMap<::std::string::String, ::std::string::String>
+{
     fn from(value: PromptArguments) -> Self {
         value.0
     }
 }
-impl ::std::convert::From<
-    ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-> for PromptArguments {
+impl
+    ::std::convert::From<::std::collections::BTreeMap<::std::string::String, ::std::string::String>>
+    for PromptArguments
+{
     fn from(
         value: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     ) -> Self {
@@ -647,11 +628,17 @@ pub struct ToolCallPassthrough {
     #[serde(default, deserialize_with = "strict::present")]
     pub structured_content: ::std::option::Option<McpObject>,
     ///True when the tool reported an error. Omitted means false.
-    #[serde(rename = "isError", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "isError",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     #[serde(default, deserialize_with = "strict::present")]
     pub is_error: ::std::option::Option<bool>,
     ///MCP metadata attached to the result.
-    #[serde(rename = "_meta", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "_meta",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     #[serde(default, deserialize_with = "strict::present")]
     pub meta: ::std::option::Option<McpObject>,
 }
@@ -679,18 +666,12 @@ pub mod error {
     pub struct ConversionError(::std::borrow::Cow<'static, str>);
     impl ::std::error::Error for ConversionError {}
     impl ::std::fmt::Display for ConversionError {
-        fn fmt(
-            &self,
-            f: &mut ::std::fmt::Formatter<'_>,
-        ) -> Result<(), ::std::fmt::Error> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Display::fmt(&self.0, f)
         }
     }
     impl ::std::fmt::Debug for ConversionError {
-        fn fmt(
-            &self,
-            f: &mut ::std::fmt::Formatter<'_>,
-        ) -> Result<(), ::std::fmt::Error> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Debug::fmt(&self.0, f)
         }
     }
@@ -1144,12 +1125,10 @@ impl ::serde::Serialize for Verdict {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
-#[serde(
-    bound(
-        deserialize = "P: ::serde::Deserialize<'de>",
-        serialize = "P: ::serde::Serialize"
-    )
-)]
+#[serde(bound(
+    deserialize = "P: ::serde::Deserialize<'de>",
+    serialize = "P: ::serde::Serialize"
+))]
 pub struct RequestOf<P> {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -1181,12 +1160,10 @@ impl<P: ::serde::Serialize> ::serde::Serialize for RequestOf<P> {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
-#[serde(
-    bound(
-        deserialize = "R: ::serde::Deserialize<'de>",
-        serialize = "R: ::serde::Serialize"
-    )
-)]
+#[serde(bound(
+    deserialize = "R: ::serde::Deserialize<'de>",
+    serialize = "R: ::serde::Serialize"
+))]
 pub struct SuccessResponseOf<R> {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -1195,8 +1172,7 @@ pub struct SuccessResponseOf<R> {
     ///The method's result, of the shape the method table names.
     pub result: R,
 }
-impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de>
-for SuccessResponseOf<R> {
+impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for SuccessResponseOf<R> {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
@@ -1454,12 +1430,7 @@ pub const LANES: &[LaneInfo] = &[
     },
 ];
 /// The lanes an SDK cannot drive over the coprocess, in table order.
-pub const UNSUPPORTED_SDK_LANES: &[&str] = &[
-    "agents",
-    "compliance",
-    "security",
-    "evals",
-];
+pub const UNSUPPORTED_SDK_LANES: &[&str] = &["agents", "compliance", "security", "evals"];
 /// The method-table row of `name`.
 #[must_use]
 pub fn method_info(name: &str) -> ::std::option::Option<&'static MethodInfo> {
@@ -1478,9 +1449,7 @@ pub mod messages {
         advice: &str,
     ) -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "coprocess protocol version mismatch: this mcptest binary speaks v",
-        );
+        out.push_str("coprocess protocol version mismatch: this mcptest binary speaks v");
         out.push_str(binary_protocol);
         out.push_str(", the ");
         out.push_str(peer);
@@ -1491,7 +1460,8 @@ pub mod messages {
         out
     }
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
-    pub const HANDSHAKE_FAILED: &str = "coprocess handshake failed: the mcptest binary answered {code}: {message}";
+    pub const HANDSHAKE_FAILED: &str =
+        "coprocess handshake failed: the mcptest binary answered {code}: {message}";
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
     #[must_use]
     pub fn render_handshake_failed(code: &str, message: &str) -> ::std::string::String {
@@ -1503,7 +1473,8 @@ pub mod messages {
         out
     }
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
-    pub const LANE_SKIP: &str = "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
+    pub const LANE_SKIP: &str =
+        "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
     #[must_use]
     pub fn render_lane_skip(lane: &str, command: &str) -> ::std::string::String {
@@ -1534,25 +1505,23 @@ pub mod messages {
         out
     }
     ///`{advice}` when the binary speaks the older version.
-    pub const UPGRADE_BINARY: &str = "Upgrade the mcptest binary (or pin the SDK to the matching release).";
+    pub const UPGRADE_BINARY: &str =
+        "Upgrade the mcptest binary (or pin the SDK to the matching release).";
     ///`{advice}` when the binary speaks the older version.
     #[must_use]
     pub fn render_upgrade_binary() -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "Upgrade the mcptest binary (or pin the SDK to the matching release).",
-        );
+        out.push_str("Upgrade the mcptest binary (or pin the SDK to the matching release).");
         out
     }
     ///`{advice}` when the SDK speaks the older version.
-    pub const UPGRADE_SDK: &str = "Upgrade the SDK (or pin the mcptest binary to the matching release).";
+    pub const UPGRADE_SDK: &str =
+        "Upgrade the SDK (or pin the mcptest binary to the matching release).";
     ///`{advice}` when the SDK speaks the older version.
     #[must_use]
     pub fn render_upgrade_sdk() -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "Upgrade the SDK (or pin the mcptest binary to the matching release).",
-        );
+        out.push_str("Upgrade the SDK (or pin the mcptest binary to the matching release).");
         out
     }
 }
@@ -1572,9 +1541,7 @@ pub trait Frame: ::std::marker::Sized + ::serde::Serialize {
     /// # Errors
     ///
     /// A [`DecodeError`] saying where and why the value breaks the contract.
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError>;
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError>;
     /// Encodes as one line of JSON: fields in schema order, no newline.
     fn encode(&self) -> ::std::string::String {
         ::serde_json::to_string(self).unwrap_or_default()
@@ -1597,19 +1564,14 @@ fn checked_variant<'t>(
     let checked = strict::scan(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
     if !checked.text.trim_start().starts_with('{') {
-        let value: ::serde_json::Value = ::serde_json::from_str(&checked.text)
-            .map_err(|e| DecodeError::new(
-                type_name,
-                "$",
-                strict::problem_from_serde(&e.to_string()),
-            ))?;
-        return Err(
-            DecodeError::new(
-                type_name,
-                "$",
-                format!("expected object, got {}", strict::kind(& value)),
-            ),
-        );
+        let value: ::serde_json::Value = ::serde_json::from_str(&checked.text).map_err(|e| {
+            DecodeError::new(type_name, "$", strict::problem_from_serde(&e.to_string()))
+        })?;
+        return Err(DecodeError::new(
+            type_name,
+            "$",
+            format!("expected object, got {}", strict::kind(&value)),
+        ));
     }
     let present: ::std::vec::Vec<bool> = discriminators
         .iter()
@@ -1642,15 +1604,14 @@ fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
 where
     D::Error: ::std::fmt::Display,
 {
-    ::serde_path_to_error::deserialize(de)
-        .map_err(|e| {
-            let problem = strict::problem_from_serde(&e.inner().to_string());
-            let mut path = strict::json_path(e.path());
-            if problem.starts_with("unknown field") {
-                path = strict::parent_path(&path);
-            }
-            DecodeError::new(type_name, path, problem)
-        })
+    ::serde_path_to_error::deserialize(de).map_err(|e| {
+        let problem = strict::problem_from_serde(&e.inner().to_string());
+        let mut path = strict::json_path(e.path());
+        if problem.starts_with("unknown field") {
+            path = strict::parent_path(&path);
+        }
+        DecodeError::new(type_name, path, problem)
+    })
 }
 impl Frame for CacheMode {
     const TYPE_NAME: &'static str = "CacheMode";
@@ -1658,9 +1619,7 @@ impl Frame for CacheMode {
         let text = checked_text("CacheMode", text)?;
         strict_from_text("CacheMode", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CacheMode", value)
     }
 }
@@ -1670,9 +1629,7 @@ impl Frame for CacheSetModeParams {
         let text = checked_text("CacheSetModeParams", text)?;
         strict_from_text("CacheSetModeParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CacheSetModeParams", value)
     }
 }
@@ -1682,9 +1639,7 @@ impl Frame for CacheSetModeResult {
         let text = checked_text("CacheSetModeResult", text)?;
         strict_from_text("CacheSetModeResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CacheSetModeResult", value)
     }
 }
@@ -1694,9 +1649,7 @@ impl Frame for CallParams {
         let text = checked_text("CallParams", text)?;
         strict_from_text("CallParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CallParams", value)
     }
 }
@@ -1706,9 +1659,7 @@ impl Frame for CallPromptParams {
         let text = checked_text("CallPromptParams", text)?;
         strict_from_text("CallPromptParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CallPromptParams", value)
     }
 }
@@ -1718,40 +1669,28 @@ impl Frame for CallPromptResult {
         let text = checked_text("CallPromptResult", text)?;
         strict_from_text("CallPromptResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CallPromptResult", value)
     }
 }
 impl Frame for CallResult {
     const TYPE_NAME: &'static str = "CallResult";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
-        let (text, chosen) = checked_variant(
-            "CallResult",
-            text,
-            &["success", "content"],
-        )?;
+        let (text, chosen) = checked_variant("CallResult", text, &["success", "content"])?;
         match chosen {
             0usize => strict_from_text::<Verdict>("CallResult", &text).map(Self::Verdict),
-            1usize => {
-                strict_from_text::<ToolCallPassthrough>("CallResult", &text)
-                    .map(Self::ToolCallPassthrough)
-            }
+            1usize => strict_from_text::<ToolCallPassthrough>("CallResult", &text)
+                .map(Self::ToolCallPassthrough),
             _ => Err(DecodeError::new("CallResult", "$", "no variant")),
         }
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         let ::serde_json::Value::Object(map) = &value else {
-            return Err(
-                DecodeError::new(
-                    "CallResult",
-                    "$",
-                    format!("expected object, got {}", strict::kind(& value)),
-                ),
-            );
+            return Err(DecodeError::new(
+                "CallResult",
+                "$",
+                format!("expected object, got {}", strict::kind(&value)),
+            ));
         };
         let present: ::std::vec::Vec<bool> = ["success", "content"]
             .iter()
@@ -1760,13 +1699,9 @@ impl Frame for CallResult {
         let chosen = strict::pick_variant(&present, &["success", "content"])
             .map_err(|p| DecodeError::new("CallResult", "$", p))?;
         match chosen {
-            0usize => {
-                strict_from_value::<Verdict>("CallResult", value).map(Self::Verdict)
-            }
-            1usize => {
-                strict_from_value::<ToolCallPassthrough>("CallResult", value)
-                    .map(Self::ToolCallPassthrough)
-            }
+            0usize => strict_from_value::<Verdict>("CallResult", value).map(Self::Verdict),
+            1usize => strict_from_value::<ToolCallPassthrough>("CallResult", value)
+                .map(Self::ToolCallPassthrough),
             _ => Err(DecodeError::new("CallResult", "$", "no variant")),
         }
     }
@@ -1775,18 +1710,15 @@ impl<'de> ::serde::Deserialize<'de> for CallResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        <Self as Frame>::from_value(value)
-            .map_err(|e| {
-                let inner = if e.path == "$" {
-                    ::std::string::String::new()
-                } else {
-                    format!(" (at {} inside the {})", e.path, "CallResult")
-                };
-                ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
-            })
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+        <Self as Frame>::from_value(value).map_err(|e| {
+            let inner = if e.path == "$" {
+                ::std::string::String::new()
+            } else {
+                format!(" (at {} inside the {})", e.path, "CallResult")
+            };
+            ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
+        })
     }
 }
 impl Frame for CassetteMode {
@@ -1795,9 +1727,7 @@ impl Frame for CassetteMode {
         let text = checked_text("CassetteMode", text)?;
         strict_from_text("CassetteMode", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CassetteMode", value)
     }
 }
@@ -1807,9 +1737,7 @@ impl Frame for CassetteSetModeParams {
         let text = checked_text("CassetteSetModeParams", text)?;
         strict_from_text("CassetteSetModeParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CassetteSetModeParams", value)
     }
 }
@@ -1819,9 +1747,7 @@ impl Frame for CassetteSetModeResult {
         let text = checked_text("CassetteSetModeResult", text)?;
         strict_from_text("CassetteSetModeResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("CassetteSetModeResult", value)
     }
 }
@@ -1831,9 +1757,7 @@ impl Frame for EmptyParams {
         let text = checked_text("EmptyParams", text)?;
         strict_from_text("EmptyParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("EmptyParams", value)
     }
 }
@@ -1843,9 +1767,7 @@ impl Frame for ErrorObject {
         let text = checked_text("ErrorObject", text)?;
         strict_from_text("ErrorObject", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorObject", value)
     }
 }
@@ -1855,9 +1777,7 @@ impl Frame for ErrorResponse {
         let text = checked_text("ErrorResponse", text)?;
         strict_from_text("ErrorResponse", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorResponse", value)
     }
 }
@@ -1867,9 +1787,7 @@ impl Frame for HandshakeParams {
         let text = checked_text("HandshakeParams", text)?;
         strict_from_text("HandshakeParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeParams", value)
     }
 }
@@ -1879,9 +1797,7 @@ impl Frame for HandshakeResult {
         let text = checked_text("HandshakeResult", text)?;
         strict_from_text("HandshakeResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeResult", value)
     }
 }
@@ -1891,9 +1807,7 @@ impl Frame for InitializeResult {
         let text = checked_text("InitializeResult", text)?;
         strict_from_text("InitializeResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("InitializeResult", value)
     }
 }
@@ -1903,9 +1817,7 @@ impl Frame for JsonRpcVersion {
         let text = checked_text("JsonRpcVersion", text)?;
         strict_from_text("JsonRpcVersion", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("JsonRpcVersion", value)
     }
 }
@@ -1915,9 +1827,7 @@ impl Frame for ListResourcesResult {
         let text = checked_text("ListResourcesResult", text)?;
         strict_from_text("ListResourcesResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ListResourcesResult", value)
     }
 }
@@ -1927,9 +1837,7 @@ impl Frame for ListToolsResult {
         let text = checked_text("ListToolsResult", text)?;
         strict_from_text("ListToolsResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ListToolsResult", value)
     }
 }
@@ -1939,9 +1847,7 @@ impl Frame for McpEra {
         let text = checked_text("McpEra", text)?;
         strict_from_text("McpEra", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("McpEra", value)
     }
 }
@@ -1951,9 +1857,7 @@ impl Frame for McpObject {
         let text = checked_text("McpObject", text)?;
         strict_from_text("McpObject", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("McpObject", value)
     }
 }
@@ -1963,9 +1867,7 @@ impl Frame for Params {
         let text = checked_text("Params", text)?;
         strict_from_text("Params", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Params", value)
     }
 }
@@ -1975,9 +1877,7 @@ impl Frame for PromptArguments {
         let text = checked_text("PromptArguments", text)?;
         strict_from_text("PromptArguments", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("PromptArguments", value)
     }
 }
@@ -1987,9 +1887,7 @@ impl Frame for ReadResourceParams {
         let text = checked_text("ReadResourceParams", text)?;
         strict_from_text("ReadResourceParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReadResourceParams", value)
     }
 }
@@ -1999,9 +1897,7 @@ impl Frame for ReadResourceResult {
         let text = checked_text("ReadResourceResult", text)?;
         strict_from_text("ReadResourceResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReadResourceResult", value)
     }
 }
@@ -2011,9 +1907,7 @@ impl Frame for ReporterFlushResult {
         let text = checked_text("ReporterFlushResult", text)?;
         strict_from_text("ReporterFlushResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReporterFlushResult", value)
     }
 }
@@ -2023,9 +1917,7 @@ impl Frame for ReporterSetUploadParams {
         let text = checked_text("ReporterSetUploadParams", text)?;
         strict_from_text("ReporterSetUploadParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReporterSetUploadParams", value)
     }
 }
@@ -2035,9 +1927,7 @@ impl Frame for ReporterStatus {
         let text = checked_text("ReporterStatus", text)?;
         strict_from_text("ReporterStatus", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ReporterStatus", value)
     }
 }
@@ -2047,9 +1937,7 @@ impl Frame for Request {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Request", value)
     }
 }
@@ -2059,9 +1947,7 @@ impl Frame for RequestId {
         let text = checked_text("RequestId", text)?;
         strict_from_text("RequestId", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("RequestId", value)
     }
 }
@@ -2072,10 +1958,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
         struct IdVisitor;
         impl ::serde::de::Visitor<'_> for IdVisitor {
             type Value = RequestId;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str("integer or string")
             }
             fn visit_i64<E: ::serde::de::Error>(
@@ -2090,10 +1973,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             ) -> ::std::result::Result<Self::Value, E> {
                 i64::try_from(v)
                     .map(RequestId::Integer)
-                    .map_err(|_| E::invalid_value(
-                        ::serde::de::Unexpected::Unsigned(v),
-                        &self,
-                    ))
+                    .map_err(|_| E::invalid_value(::serde::de::Unexpected::Unsigned(v), &self))
             }
             fn visit_str<E: ::serde::de::Error>(
                 self,
@@ -2111,27 +1991,19 @@ impl Frame for Response {
         let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
             0usize => {
-                strict_from_text::<SuccessResponse>("Response", &text)
-                    .map(Self::SuccessResponse)
+                strict_from_text::<SuccessResponse>("Response", &text).map(Self::SuccessResponse)
             }
-            1usize => {
-                strict_from_text::<ErrorResponse>("Response", &text)
-                    .map(Self::ErrorResponse)
-            }
+            1usize => strict_from_text::<ErrorResponse>("Response", &text).map(Self::ErrorResponse),
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         let ::serde_json::Value::Object(map) = &value else {
-            return Err(
-                DecodeError::new(
-                    "Response",
-                    "$",
-                    format!("expected object, got {}", strict::kind(& value)),
-                ),
-            );
+            return Err(DecodeError::new(
+                "Response",
+                "$",
+                format!("expected object, got {}", strict::kind(&value)),
+            ));
         };
         let present: ::std::vec::Vec<bool> = ["result", "error"]
             .iter()
@@ -2141,12 +2013,10 @@ impl Frame for Response {
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
             0usize => {
-                strict_from_value::<SuccessResponse>("Response", value)
-                    .map(Self::SuccessResponse)
+                strict_from_value::<SuccessResponse>("Response", value).map(Self::SuccessResponse)
             }
             1usize => {
-                strict_from_value::<ErrorResponse>("Response", value)
-                    .map(Self::ErrorResponse)
+                strict_from_value::<ErrorResponse>("Response", value).map(Self::ErrorResponse)
             }
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
@@ -2156,18 +2026,15 @@ impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        <Self as Frame>::from_value(value)
-            .map_err(|e| {
-                let inner = if e.path == "$" {
-                    ::std::string::String::new()
-                } else {
-                    format!(" (at {} inside the {})", e.path, "Response")
-                };
-                ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
-            })
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+        <Self as Frame>::from_value(value).map_err(|e| {
+            let inner = if e.path == "$" {
+                ::std::string::String::new()
+            } else {
+                format!(" (at {} inside the {})", e.path, "Response")
+            };
+            ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
+        })
     }
 }
 impl Frame for ShutdownResult {
@@ -2176,9 +2043,7 @@ impl Frame for ShutdownResult {
         let text = checked_text("ShutdownResult", text)?;
         strict_from_text("ShutdownResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ShutdownResult", value)
     }
 }
@@ -2188,9 +2053,7 @@ impl Frame for SuccessResponse {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("SuccessResponse", value)
     }
 }
@@ -2200,9 +2063,7 @@ impl Frame for ToolCallPassthrough {
         let text = checked_text("ToolCallPassthrough", text)?;
         strict_from_text("ToolCallPassthrough", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ToolCallPassthrough", value)
     }
 }
@@ -2212,9 +2073,7 @@ impl Frame for Verdict {
         let text = checked_text("Verdict", text)?;
         strict_from_text("Verdict", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Verdict", value)
     }
 }
@@ -2224,58 +2083,44 @@ pub fn decode_and_encode(
     type_name: &str,
     text: &str,
 ) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
-    Some(
-        match type_name {
-            "CacheMode" => CacheMode::decode(text).map(|v| v.encode()),
-            "CacheSetModeParams" => CacheSetModeParams::decode(text).map(|v| v.encode()),
-            "CacheSetModeResult" => CacheSetModeResult::decode(text).map(|v| v.encode()),
-            "CallParams" => CallParams::decode(text).map(|v| v.encode()),
-            "CallPromptParams" => CallPromptParams::decode(text).map(|v| v.encode()),
-            "CallPromptResult" => CallPromptResult::decode(text).map(|v| v.encode()),
-            "CallResult" => CallResult::decode(text).map(|v| v.encode()),
-            "CassetteMode" => CassetteMode::decode(text).map(|v| v.encode()),
-            "CassetteSetModeParams" => {
-                CassetteSetModeParams::decode(text).map(|v| v.encode())
-            }
-            "CassetteSetModeResult" => {
-                CassetteSetModeResult::decode(text).map(|v| v.encode())
-            }
-            "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
-            "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
-            "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
-            "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
-            "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
-            "InitializeResult" => InitializeResult::decode(text).map(|v| v.encode()),
-            "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
-            "ListResourcesResult" => {
-                ListResourcesResult::decode(text).map(|v| v.encode())
-            }
-            "ListToolsResult" => ListToolsResult::decode(text).map(|v| v.encode()),
-            "McpEra" => McpEra::decode(text).map(|v| v.encode()),
-            "McpObject" => McpObject::decode(text).map(|v| v.encode()),
-            "Params" => Params::decode(text).map(|v| v.encode()),
-            "PromptArguments" => PromptArguments::decode(text).map(|v| v.encode()),
-            "ReadResourceParams" => ReadResourceParams::decode(text).map(|v| v.encode()),
-            "ReadResourceResult" => ReadResourceResult::decode(text).map(|v| v.encode()),
-            "ReporterFlushResult" => {
-                ReporterFlushResult::decode(text).map(|v| v.encode())
-            }
-            "ReporterSetUploadParams" => {
-                ReporterSetUploadParams::decode(text).map(|v| v.encode())
-            }
-            "ReporterStatus" => ReporterStatus::decode(text).map(|v| v.encode()),
-            "Request" => Request::decode(text).map(|v| v.encode()),
-            "RequestId" => RequestId::decode(text).map(|v| v.encode()),
-            "Response" => Response::decode(text).map(|v| v.encode()),
-            "ShutdownResult" => ShutdownResult::decode(text).map(|v| v.encode()),
-            "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
-            "ToolCallPassthrough" => {
-                ToolCallPassthrough::decode(text).map(|v| v.encode())
-            }
-            "Verdict" => Verdict::decode(text).map(|v| v.encode()),
-            _ => return None,
-        },
-    )
+    Some(match type_name {
+        "CacheMode" => CacheMode::decode(text).map(|v| v.encode()),
+        "CacheSetModeParams" => CacheSetModeParams::decode(text).map(|v| v.encode()),
+        "CacheSetModeResult" => CacheSetModeResult::decode(text).map(|v| v.encode()),
+        "CallParams" => CallParams::decode(text).map(|v| v.encode()),
+        "CallPromptParams" => CallPromptParams::decode(text).map(|v| v.encode()),
+        "CallPromptResult" => CallPromptResult::decode(text).map(|v| v.encode()),
+        "CallResult" => CallResult::decode(text).map(|v| v.encode()),
+        "CassetteMode" => CassetteMode::decode(text).map(|v| v.encode()),
+        "CassetteSetModeParams" => CassetteSetModeParams::decode(text).map(|v| v.encode()),
+        "CassetteSetModeResult" => CassetteSetModeResult::decode(text).map(|v| v.encode()),
+        "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
+        "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
+        "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
+        "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
+        "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
+        "InitializeResult" => InitializeResult::decode(text).map(|v| v.encode()),
+        "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
+        "ListResourcesResult" => ListResourcesResult::decode(text).map(|v| v.encode()),
+        "ListToolsResult" => ListToolsResult::decode(text).map(|v| v.encode()),
+        "McpEra" => McpEra::decode(text).map(|v| v.encode()),
+        "McpObject" => McpObject::decode(text).map(|v| v.encode()),
+        "Params" => Params::decode(text).map(|v| v.encode()),
+        "PromptArguments" => PromptArguments::decode(text).map(|v| v.encode()),
+        "ReadResourceParams" => ReadResourceParams::decode(text).map(|v| v.encode()),
+        "ReadResourceResult" => ReadResourceResult::decode(text).map(|v| v.encode()),
+        "ReporterFlushResult" => ReporterFlushResult::decode(text).map(|v| v.encode()),
+        "ReporterSetUploadParams" => ReporterSetUploadParams::decode(text).map(|v| v.encode()),
+        "ReporterStatus" => ReporterStatus::decode(text).map(|v| v.encode()),
+        "Request" => Request::decode(text).map(|v| v.encode()),
+        "RequestId" => RequestId::decode(text).map(|v| v.encode()),
+        "Response" => Response::decode(text).map(|v| v.encode()),
+        "ShutdownResult" => ShutdownResult::decode(text).map(|v| v.encode()),
+        "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
+        "ToolCallPassthrough" => ToolCallPassthrough::decode(text).map(|v| v.encode()),
+        "Verdict" => Verdict::decode(text).map(|v| v.encode()),
+        _ => return None,
+    })
 }
 /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
 #[must_use]
@@ -2283,52 +2128,44 @@ pub fn check_value(
     type_name: &str,
     value: ::serde_json::Value,
 ) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
-    Some(
-        match type_name {
-            "CacheMode" => CacheMode::from_value(value).map(|_| ()),
-            "CacheSetModeParams" => CacheSetModeParams::from_value(value).map(|_| ()),
-            "CacheSetModeResult" => CacheSetModeResult::from_value(value).map(|_| ()),
-            "CallParams" => CallParams::from_value(value).map(|_| ()),
-            "CallPromptParams" => CallPromptParams::from_value(value).map(|_| ()),
-            "CallPromptResult" => CallPromptResult::from_value(value).map(|_| ()),
-            "CallResult" => CallResult::from_value(value).map(|_| ()),
-            "CassetteMode" => CassetteMode::from_value(value).map(|_| ()),
-            "CassetteSetModeParams" => {
-                CassetteSetModeParams::from_value(value).map(|_| ())
-            }
-            "CassetteSetModeResult" => {
-                CassetteSetModeResult::from_value(value).map(|_| ())
-            }
-            "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
-            "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
-            "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
-            "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
-            "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
-            "InitializeResult" => InitializeResult::from_value(value).map(|_| ()),
-            "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
-            "ListResourcesResult" => ListResourcesResult::from_value(value).map(|_| ()),
-            "ListToolsResult" => ListToolsResult::from_value(value).map(|_| ()),
-            "McpEra" => McpEra::from_value(value).map(|_| ()),
-            "McpObject" => McpObject::from_value(value).map(|_| ()),
-            "Params" => Params::from_value(value).map(|_| ()),
-            "PromptArguments" => PromptArguments::from_value(value).map(|_| ()),
-            "ReadResourceParams" => ReadResourceParams::from_value(value).map(|_| ()),
-            "ReadResourceResult" => ReadResourceResult::from_value(value).map(|_| ()),
-            "ReporterFlushResult" => ReporterFlushResult::from_value(value).map(|_| ()),
-            "ReporterSetUploadParams" => {
-                ReporterSetUploadParams::from_value(value).map(|_| ())
-            }
-            "ReporterStatus" => ReporterStatus::from_value(value).map(|_| ()),
-            "Request" => Request::from_value(value).map(|_| ()),
-            "RequestId" => RequestId::from_value(value).map(|_| ()),
-            "Response" => Response::from_value(value).map(|_| ()),
-            "ShutdownResult" => ShutdownResult::from_value(value).map(|_| ()),
-            "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
-            "ToolCallPassthrough" => ToolCallPassthrough::from_value(value).map(|_| ()),
-            "Verdict" => Verdict::from_value(value).map(|_| ()),
-            _ => return None,
-        },
-    )
+    Some(match type_name {
+        "CacheMode" => CacheMode::from_value(value).map(|_| ()),
+        "CacheSetModeParams" => CacheSetModeParams::from_value(value).map(|_| ()),
+        "CacheSetModeResult" => CacheSetModeResult::from_value(value).map(|_| ()),
+        "CallParams" => CallParams::from_value(value).map(|_| ()),
+        "CallPromptParams" => CallPromptParams::from_value(value).map(|_| ()),
+        "CallPromptResult" => CallPromptResult::from_value(value).map(|_| ()),
+        "CallResult" => CallResult::from_value(value).map(|_| ()),
+        "CassetteMode" => CassetteMode::from_value(value).map(|_| ()),
+        "CassetteSetModeParams" => CassetteSetModeParams::from_value(value).map(|_| ()),
+        "CassetteSetModeResult" => CassetteSetModeResult::from_value(value).map(|_| ()),
+        "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
+        "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
+        "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
+        "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
+        "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
+        "InitializeResult" => InitializeResult::from_value(value).map(|_| ()),
+        "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
+        "ListResourcesResult" => ListResourcesResult::from_value(value).map(|_| ()),
+        "ListToolsResult" => ListToolsResult::from_value(value).map(|_| ()),
+        "McpEra" => McpEra::from_value(value).map(|_| ()),
+        "McpObject" => McpObject::from_value(value).map(|_| ()),
+        "Params" => Params::from_value(value).map(|_| ()),
+        "PromptArguments" => PromptArguments::from_value(value).map(|_| ()),
+        "ReadResourceParams" => ReadResourceParams::from_value(value).map(|_| ()),
+        "ReadResourceResult" => ReadResourceResult::from_value(value).map(|_| ()),
+        "ReporterFlushResult" => ReporterFlushResult::from_value(value).map(|_| ()),
+        "ReporterSetUploadParams" => ReporterSetUploadParams::from_value(value).map(|_| ()),
+        "ReporterStatus" => ReporterStatus::from_value(value).map(|_| ()),
+        "Request" => Request::from_value(value).map(|_| ()),
+        "RequestId" => RequestId::from_value(value).map(|_| ()),
+        "Response" => Response::from_value(value).map(|_| ()),
+        "ShutdownResult" => ShutdownResult::from_value(value).map(|_| ()),
+        "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
+        "ToolCallPassthrough" => ToolCallPassthrough::from_value(value).map(|_| ()),
+        "Verdict" => Verdict::from_value(value).map(|_| ()),
+        _ => return None,
+    })
 }
 /// Every `$defs` name, sorted.
 pub const TYPE_NAMES: &[&str] = &[
@@ -2425,18 +2262,16 @@ pub fn check_handshake_response(
     let fail = |message: ::std::string::String| HandshakeFailure { message };
     let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
     let sdk_mismatch = |binary: i64| {
-        fail(
-            messages::render_sdk_mismatch(
-                &binary.to_string(),
-                &COPROCESS_PROTOCOL_VERSION.to_string(),
-                upgrade_advice(binary, COPROCESS_PROTOCOL_VERSION),
-            ),
-        )
+        fail(messages::render_sdk_mismatch(
+            &binary.to_string(),
+            &COPROCESS_PROTOCOL_VERSION.to_string(),
+            upgrade_advice(binary, COPROCESS_PROTOCOL_VERSION),
+        ))
     };
     match response {
         Response::SuccessResponse(success) => {
-            let result = HandshakeResult::from_value(success.result)
-                .map_err(|e| fail(e.to_string()))?;
+            let result =
+                HandshakeResult::from_value(success.result).map_err(|e| fail(e.to_string()))?;
             if result.protocol_version == COPROCESS_PROTOCOL_VERSION {
                 Ok(result)
             } else {
@@ -2456,14 +2291,10 @@ pub fn check_handshake_response(
             {
                 Err(fail(error.message))
             } else {
-                Err(
-                    fail(
-                        messages::render_handshake_failed(
-                            &error.code.to_string(),
-                            &error.message,
-                        ),
-                    ),
-                )
+                Err(fail(messages::render_handshake_failed(
+                    &error.code.to_string(),
+                    &error.message,
+                )))
             }
         }
     }
@@ -2489,19 +2320,19 @@ pub fn binary_mismatch_message(
 /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
 /// SDK drives itself or does not know.
 #[must_use]
-pub fn lane_cli_hint(
-    lane: &str,
-    suite: &str,
-) -> ::std::option::Option<::std::string::String> {
+pub fn lane_cli_hint(lane: &str, suite: &str) -> ::std::option::Option<::std::string::String> {
     let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
-    Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
+    Some(messages::render_lane_skip(
+        row.key,
+        &row.runs_via.replace("<suite>", suite),
+    ))
 }
 impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
-    /** Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
-
- # Errors
-
- A [`DecodeError`] saying where and why the text breaks the contract.*/
+    /// Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the text breaks the contract.
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
@@ -2512,11 +2343,11 @@ impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
     }
 }
 impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> SuccessResponseOf<R> {
-    /** Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
-
- # Errors
-
- A [`DecodeError`] saying where and why the text breaks the contract.*/
+    /// Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the text breaks the contract.
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
@@ -2567,8 +2398,16 @@ pub mod strict {
     }
 
     impl DecodeError {
-        pub fn new(type_name: &'static str, path: impl Into<String>, problem: impl Into<String>) -> Self {
-            Self { type_name, path: path.into(), problem: problem.into() }
+        pub fn new(
+            type_name: &'static str,
+            path: impl Into<String>,
+            problem: impl Into<String>,
+        ) -> Self {
+            Self {
+                type_name,
+                path: path.into(),
+                problem: problem.into(),
+            }
         }
     }
 
@@ -2618,19 +2457,39 @@ pub mod strict {
     ///
     /// As [`check_text`].
     pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
-        let mut scanner = Scanner { text, bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new(), keys: Vec::new(), path: Vec::new(), top_level_keys: Vec::new() };
+        let mut scanner = Scanner {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth,
+            rewrites: Vec::new(),
+            keys: Vec::new(),
+            path: Vec::new(),
+            top_level_keys: Vec::new(),
+        };
         if text.starts_with('\u{feff}') {
             return Err(("$".into(), "invalid JSON: byte-order mark".into()));
         }
         scanner.skip_ws();
-        scanner.value(0).map_err(|problem| (scanner.spell_path(), problem))?;
+        scanner
+            .value(0)
+            .map_err(|problem| (scanner.spell_path(), problem))?;
         scanner.skip_ws();
         if scanner.pos != scanner.bytes.len() {
-            return Err(("$".into(), format!("invalid JSON: trailing characters at column {}", scanner.pos + 1)));
+            return Err((
+                "$".into(),
+                format!(
+                    "invalid JSON: trailing characters at column {}",
+                    scanner.pos + 1
+                ),
+            ));
         }
         let top_level_keys = std::mem::take(&mut scanner.top_level_keys);
         if scanner.rewrites.is_empty() {
-            return Ok(CheckedText { text: Cow::Borrowed(text), top_level_keys });
+            return Ok(CheckedText {
+                text: Cow::Borrowed(text),
+                top_level_keys,
+            });
         }
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
@@ -2640,7 +2499,10 @@ pub mod strict {
             last = *end;
         }
         out.push_str(&text[last..]);
-        Ok(CheckedText { text: Cow::Owned(out), top_level_keys })
+        Ok(CheckedText {
+            text: Cow::Owned(out),
+            top_level_keys,
+        })
     }
 
     /// A string token: the text between its quotes, and whether it has escapes.
@@ -2764,7 +2626,10 @@ pub mod strict {
                     return Err(self.syntax("expected a key"));
                 }
                 let key = self.string()?;
-                if let Some(&seen) = self.keys[first_key..].iter().find(|k| self.same_key(**k, key)) {
+                if let Some(&seen) = self.keys[first_key..]
+                    .iter()
+                    .find(|k| self.same_key(**k, key))
+                {
                     return Err(format!("duplicate key `{}`", self.unescape(seen)));
                 }
                 self.keys.push(key);
@@ -2819,9 +2684,14 @@ pub mod strict {
         }
 
         fn hex4(&mut self) -> ScanResult<u32> {
-            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax("short unicode escape"))?;
-            let text = std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
-            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
+            let digits = self
+                .bytes
+                .get(self.pos..self.pos + 4)
+                .ok_or_else(|| self.syntax("short unicode escape"))?;
+            let text =
+                std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
+            let value =
+                u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
             self.pos += 4;
             Ok(value)
         }
@@ -2841,7 +2711,11 @@ pub mod strict {
                 match self.bytes.get(self.pos) {
                     Some(b'"') => {
                         self.pos += 1;
-                        return Ok(Token { start, end: self.pos - 1, escaped });
+                        return Ok(Token {
+                            start,
+                            end: self.pos - 1,
+                            escaped,
+                        });
                     }
                     Some(b'\\') => {
                         escaped = true;
@@ -2919,7 +2793,10 @@ pub mod strict {
             let literal = &self.text[start..self.pos];
             if is_integer_literal {
                 // Up to 15 digits is always inside ±(2^53-1): no need to parse.
-                let in_range = int_digits <= 15 || literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
+                let in_range = int_digits <= 15
+                    || literal
+                        .parse::<i64>()
+                        .is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
                 if !in_range {
                     return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
@@ -2934,7 +2811,8 @@ pub mod strict {
                 return Err(format!("number {literal} overflows a double"));
             }
             if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
-                self.rewrites.push((start, self.pos, format!("{}", value as i64)));
+                self.rewrites
+                    .push((start, self.pos, format!("{}", value as i64)));
             }
             Ok(())
         }
@@ -2942,7 +2820,10 @@ pub mod strict {
 
     /// Appends `.key` or `["key"]` to a JSON path.
     pub fn push_key(path: &mut String, key: &str) {
-        let identifier = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        let identifier = key
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if identifier {
             path.push('.');
@@ -2957,7 +2838,11 @@ pub mod strict {
     /// The path of the object or array holding the value at `path`.
     #[must_use]
     pub fn parent_path(path: &str) -> String {
-        let cut = if path.ends_with(']') { path.rfind('[') } else { path.rfind('.') };
+        let cut = if path.ends_with(']') {
+            path.rfind('[')
+        } else {
+            path.rfind('.')
+        };
         match cut {
             Some(i) if i > 0 => path[..i].to_string(),
             _ => "$".to_string(),
@@ -3038,9 +2923,17 @@ pub mod strict {
             let head = head.split(", there are no fields").next().unwrap_or(head);
             if let Some(rest) = head.strip_prefix("unknown variant ") {
                 let got = rest.trim_matches('`');
-                let expected = message.split(", expected ").nth(1).unwrap_or("").replace("one of ", "").replace('`', "\"");
+                let expected = message
+                    .split(", expected ")
+                    .nth(1)
+                    .unwrap_or("")
+                    .replace("one of ", "")
+                    .replace('`', "\"");
                 return if expected.contains(',') {
-                    format!("expected one of {expected}, got {}", serde_json::Value::from(got))
+                    format!(
+                        "expected one of {expected}, got {}",
+                        serde_json::Value::from(got)
+                    )
                 } else {
                     format!("expected {expected}, got {}", serde_json::Value::from(got))
                 };
@@ -3128,13 +3021,15 @@ pub mod strict {
             f.write_str("a string")
         }
         fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-            self.0.visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
+            self.0
+                .visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
         }
         fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<V::Value, E> {
             self.0.visit_enum(serde::de::value::StrDeserializer::new(v))
         }
         fn visit_string<E: serde::de::Error>(self, v: String) -> Result<V::Value, E> {
-            self.0.visit_enum(serde::de::value::StringDeserializer::new(v))
+            self.0
+                .visit_enum(serde::de::value::StringDeserializer::new(v))
         }
     }
 
@@ -3155,16 +3050,33 @@ pub mod strict {
             deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
             deserialize_identifier deserialize_ignored_any
         }
-        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_unit_struct(name, visitor)
         }
-        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_newtype_struct(name, visitor)
         }
-        fn deserialize_tuple<V: serde::de::Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_tuple<V: serde::de::Visitor<'de>>(
+            self,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_tuple(len, visitor)
         }
-        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_tuple_struct(name, len, visitor)
         }
         fn deserialize_struct<V: serde::de::Visitor<'de>>(
@@ -3173,7 +3085,8 @@ pub mod strict {
             fields: &'static [&'static str],
             visitor: V,
         ) -> Result<V::Value, D::Error> {
-            self.0.deserialize_struct(name, fields, ObjectVisitor(visitor))
+            self.0
+                .deserialize_struct(name, fields, ObjectVisitor(visitor))
         }
         fn deserialize_enum<V: serde::de::Visitor<'de>>(
             self,
@@ -3212,7 +3125,13 @@ pub mod strict {
     /// The problem when no discriminator, or more than one, is present.
     pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
         let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
-        let names = |joiner: &str| discriminators.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(joiner);
+        let names = |joiner: &str| {
+            discriminators
+                .iter()
+                .map(|d| format!("`{d}`"))
+                .collect::<Vec<_>>()
+                .join(joiner)
+        };
         match chosen.as_slice() {
             [one] => Ok(*one),
             [] if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),

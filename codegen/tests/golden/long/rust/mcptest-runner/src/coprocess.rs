@@ -9,25 +9,21 @@ pub struct AMapFromStringsToListsOfNonNegativeIntegersWithALongName(
     pub ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>>,
 );
 impl ::std::ops::Deref for AMapFromStringsToListsOfNonNegativeIntegersWithALongName {
-    type Target = ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::std::vec::Vec<u64>,
-    >;
-    fn deref(
-        &self,
-    ) -> &::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>> {
+    type Target = ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>>;
+    fn deref(&self) -> &::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>> {
         &self.0
     }
 }
 impl ::std::convert::From<AMapFromStringsToListsOfNonNegativeIntegersWithALongName>
-for ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>> {
+    for ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>>
+{
     fn from(value: AMapFromStringsToListsOfNonNegativeIntegersWithALongName) -> Self {
         value.0
     }
 }
-impl ::std::convert::From<
-    ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>>,
-> for AMapFromStringsToListsOfNonNegativeIntegersWithALongName {
+impl ::std::convert::From<::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>>>
+    for AMapFromStringsToListsOfNonNegativeIntegersWithALongName
+{
     fn from(
         value: ::std::collections::BTreeMap<::std::string::String, ::std::vec::Vec<u64>>,
     ) -> Self {
@@ -45,7 +41,7 @@ impl ::std::convert::From<
     Hash,
     Ord,
     PartialEq,
-    PartialOrd
+    PartialOrd,
 )]
 #[serde(remote = "Self")]
 pub enum AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
@@ -178,9 +174,7 @@ impl ::std::fmt::Display for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLan
 }
 impl ::std::str::FromStr for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
     type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "value_number_01_of_a_long_enumeration_with_wordy_members" => {
                 Ok(Self::ValueNumber01OfALongEnumerationWithWordyMembers)
@@ -258,17 +252,15 @@ impl ::std::str::FromStr for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLan
         }
     }
 }
-impl ::std::convert::TryFrom<&str>
-for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
+impl ::std::convert::TryFrom<&str> for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
     type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
 impl ::std::convert::TryFrom<::std::string::String>
-for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
+    for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage
+{
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -276,7 +268,9 @@ for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
         value.parse()
     }
 }
-#[doc = "A description far longer than any formatter's line, with a long unbreakable token https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#version-negotiation-and-capability-exchange and code spans such as `mcp.cassette.set_mode` and `{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"coprocess/handshake\"}` in the middle of a sentence. It has a second sentence that keeps going well past one hundred columns so that every target must wrap it the way its own formatter would, and a third that mentions <angle brackets>, an at-sign @param that is not a tag, */ which would close a comment, and a backslash \\u0041.\n\nA second paragraph, after a blank line, that is also long enough to wrap more than once in every language's doc comment style."]
+///A description far longer than any formatter's line, with a long unbreakable token https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#version-negotiation-and-capability-exchange and code spans such as `mcp.cassette.set_mode` and `{"jsonrpc": "2.0", "id": 1, "method": "coprocess/handshake"}` in the middle of a sentence. It has a second sentence that keeps going well past one hundred columns so that every target must wrap it the way its own formatter would, and a third that mentions <angle brackets>, an at-sign @param that is not a tag, */ which would close a comment, and a backslash \u0041.
+///
+///A second paragraph, after a blank line, that is also long enough to wrap more than once in every language's doc comment style.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -285,23 +279,19 @@ pub struct AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature 
     pub an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells: ::std::vec::Vec<
         ::std::vec::Vec<
             ::std::vec::Vec<
-                ::std::option::Option<
-                    AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage,
-                >,
+                ::std::option::Option<AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage>,
             >,
         >,
     >,
     ///A map from strings to lists of integers of at least zero.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
-    pub another_remarkably_long_optional_field_name_holding_a_map_of_lists: ::std::option::Option<
-        AMapFromStringsToListsOfNonNegativeIntegersWithALongName,
-    >,
+    pub another_remarkably_long_optional_field_name_holding_a_map_of_lists:
+        ::std::option::Option<AMapFromStringsToListsOfNonNegativeIntegersWithALongName>,
     ///Nullable, required.
     #[serde(deserialize_with = "strict::nullable")]
-    pub a_nullable_reference_to_the_deeply_nested_inner_object_type: ::std::option::Option<
-        TheDeeplyNestedInnerObjectTypeWithItsOwnLongName,
-    >,
+    pub a_nullable_reference_to_the_deeply_nested_inner_object_type:
+        ::std::option::Option<TheDeeplyNestedInnerObjectTypeWithItsOwnLongName>,
 }
 ///The params of a method that takes none: omitted, or an empty object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -372,9 +362,9 @@ pub struct HandshakeResult {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd
+    PartialOrd,
+    Default,
 )]
-#[derive(Default)]
 #[serde(remote = "Self")]
 pub enum JsonRpcVersion {
     #[serde(rename = "2.0")]
@@ -390,9 +380,7 @@ impl ::std::fmt::Display for JsonRpcVersion {
 }
 impl ::std::str::FromStr for JsonRpcVersion {
     type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "2.0" => Ok(Self::X20),
             _ => Err("invalid value".into()),
@@ -401,9 +389,7 @@ impl ::std::str::FromStr for JsonRpcVersion {
 }
 impl ::std::convert::TryFrom<&str> for JsonRpcVersion {
     type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -426,16 +412,16 @@ impl ::std::ops::Deref for Params {
     }
 }
 impl ::std::convert::From<Params>
-for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+{
     fn from(value: Params) -> Self {
         value.0
     }
 }
 impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-for Params {
-    fn from(
-        value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    ) -> Self {
+    for Params
+{
+    fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
         Self(value)
     }
 }
@@ -510,15 +496,12 @@ pub struct SuccessResponse {
 #[serde(remote = "Self")]
 pub struct TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
     ///Lists of nullable strings.
-    pub the_innermost_list_of_lists_of_nullable_strings_with_a_long_name: ::std::vec::Vec<
-        ::std::vec::Vec<::std::option::Option<::std::string::String>>,
-    >,
+    pub the_innermost_list_of_lists_of_nullable_strings_with_a_long_name:
+        ::std::vec::Vec<::std::vec::Vec<::std::option::Option<::std::string::String>>>,
     ///Optional.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
-    pub an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader: ::std::option::Option<
-        bool,
-    >,
+    pub an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader: ::std::option::Option<bool>,
 }
 /// Error types.
 pub mod error {
@@ -526,18 +509,12 @@ pub mod error {
     pub struct ConversionError(::std::borrow::Cow<'static, str>);
     impl ::std::error::Error for ConversionError {}
     impl ::std::fmt::Display for ConversionError {
-        fn fmt(
-            &self,
-            f: &mut ::std::fmt::Formatter<'_>,
-        ) -> Result<(), ::std::fmt::Error> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Display::fmt(&self.0, f)
         }
     }
     impl ::std::fmt::Debug for ConversionError {
-        fn fmt(
-            &self,
-            f: &mut ::std::fmt::Formatter<'_>,
-        ) -> Result<(), ::std::fmt::Error> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Debug::fmt(&self.0, f)
         }
     }
@@ -552,14 +529,13 @@ pub mod error {
         }
     }
 }
-impl<'de> ::serde::Deserialize<'de>
-for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
+impl<'de> ::serde::Deserialize<'de> for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage::deserialize(
-            strict::ObjectOnly(deserializer),
-        )
+        AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage::deserialize(strict::ObjectOnly(
+            deserializer,
+        ))
     }
 }
 impl ::serde::Serialize for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
@@ -567,14 +543,12 @@ impl ::serde::Serialize for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLang
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage::serialize(
-            self,
-            serializer,
-        )
+        AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de>
-for AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature {
+    for AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature
+{
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
@@ -583,15 +557,13 @@ for AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature {
         )
     }
 }
-impl ::serde::Serialize
-for AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature {
+impl ::serde::Serialize for AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature::serialize(
-            self,
-            serializer,
+            self, serializer,
         )
     }
 }
@@ -715,14 +687,13 @@ impl ::serde::Serialize for SuccessResponse {
         SuccessResponse::serialize(self, serializer)
     }
 }
-impl<'de> ::serde::Deserialize<'de>
-for TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
+impl<'de> ::serde::Deserialize<'de> for TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        TheDeeplyNestedInnerObjectTypeWithItsOwnLongName::deserialize(
-            strict::ObjectOnly(deserializer),
-        )
+        TheDeeplyNestedInnerObjectTypeWithItsOwnLongName::deserialize(strict::ObjectOnly(
+            deserializer,
+        ))
     }
 }
 impl ::serde::Serialize for TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
@@ -737,12 +708,10 @@ impl ::serde::Serialize for TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
-#[serde(
-    bound(
-        deserialize = "P: ::serde::Deserialize<'de>",
-        serialize = "P: ::serde::Serialize"
-    )
-)]
+#[serde(bound(
+    deserialize = "P: ::serde::Deserialize<'de>",
+    serialize = "P: ::serde::Serialize"
+))]
 pub struct RequestOf<P> {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -774,12 +743,10 @@ impl<P: ::serde::Serialize> ::serde::Serialize for RequestOf<P> {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
-#[serde(
-    bound(
-        deserialize = "R: ::serde::Deserialize<'de>",
-        serialize = "R: ::serde::Serialize"
-    )
-)]
+#[serde(bound(
+    deserialize = "R: ::serde::Deserialize<'de>",
+    serialize = "R: ::serde::Serialize"
+))]
 pub struct SuccessResponseOf<R> {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -788,8 +755,7 @@ pub struct SuccessResponseOf<R> {
     ///The method's result, of the shape the method table names.
     pub result: R,
 }
-impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de>
-for SuccessResponseOf<R> {
+impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for SuccessResponseOf<R> {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
@@ -814,8 +780,11 @@ pub const MAX_DEPTH: usize = 64;
 pub mod methods {
     ///The first request a v2 SDK sends after spawn. The binary tolerates its absence (a v1 SDK never sends it) but enforces the version when it arrives: a mismatch is answered with -32602 and the `binary_mismatch` message. An SDK aborts the session before any test traffic when the reply reports another version or when the binary answers -32601 (a v1 binary).
     pub const COPROCESS_HANDSHAKE: &str = "coprocess/handshake";
-    #[doc = "A description far longer than any formatter's line, with a long unbreakable token https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#version-negotiation-and-capability-exchange and code spans such as `mcp.cassette.set_mode` and `{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"coprocess/handshake\"}` in the middle of a sentence. It has a second sentence that keeps going well past one hundred columns so that every target must wrap it the way its own formatter would, and a third that mentions <angle brackets>, an at-sign @param that is not a tag, */ which would close a comment, and a backslash \\u0041.\n\nA second paragraph, after a blank line, that is also long enough to wrap more than once in every language's doc comment style."]
-    pub const MCP_AN_EXTRAORDINARILY_LONG_NAMESPACE_WITH_A_VERY_LONG_METHOD_NAME_TOO: &str = "mcp.an_extraordinarily_long_namespace.with_a_very_long_method_name_too";
+    ///A description far longer than any formatter's line, with a long unbreakable token https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#version-negotiation-and-capability-exchange and code spans such as `mcp.cassette.set_mode` and `{"jsonrpc": "2.0", "id": 1, "method": "coprocess/handshake"}` in the middle of a sentence. It has a second sentence that keeps going well past one hundred columns so that every target must wrap it the way its own formatter would, and a third that mentions <angle brackets>, an at-sign @param that is not a tag, */ which would close a comment, and a backslash \u0041.
+    ///
+    ///A second paragraph, after a blank line, that is also long enough to wrap more than once in every language's doc comment style.
+    pub const MCP_AN_EXTRAORDINARILY_LONG_NAMESPACE_WITH_A_VERY_LONG_METHOD_NAME_TOO: &str =
+        "mcp.an_extraordinarily_long_namespace.with_a_very_long_method_name_too";
 }
 /// The error codes of the contract.
 pub mod error_codes {
@@ -937,9 +906,7 @@ pub mod messages {
         advice: &str,
     ) -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "coprocess protocol version mismatch: this mcptest binary speaks v",
-        );
+        out.push_str("coprocess protocol version mismatch: this mcptest binary speaks v");
         out.push_str(binary_protocol);
         out.push_str(", the ");
         out.push_str(peer);
@@ -950,7 +917,8 @@ pub mod messages {
         out
     }
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
-    pub const HANDSHAKE_FAILED: &str = "coprocess handshake failed: the mcptest binary answered {code}: {message}";
+    pub const HANDSHAKE_FAILED: &str =
+        "coprocess handshake failed: the mcptest binary answered {code}: {message}";
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
     #[must_use]
     pub fn render_handshake_failed(code: &str, message: &str) -> ::std::string::String {
@@ -962,7 +930,8 @@ pub mod messages {
         out
     }
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
-    pub const LANE_SKIP: &str = "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
+    pub const LANE_SKIP: &str =
+        "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
     #[must_use]
     pub fn render_lane_skip(lane: &str, command: &str) -> ::std::string::String {
@@ -993,25 +962,23 @@ pub mod messages {
         out
     }
     ///`{advice}` when the binary speaks the older version.
-    pub const UPGRADE_BINARY: &str = "Upgrade the mcptest binary (or pin the SDK to the matching release).";
+    pub const UPGRADE_BINARY: &str =
+        "Upgrade the mcptest binary (or pin the SDK to the matching release).";
     ///`{advice}` when the binary speaks the older version.
     #[must_use]
     pub fn render_upgrade_binary() -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "Upgrade the mcptest binary (or pin the SDK to the matching release).",
-        );
+        out.push_str("Upgrade the mcptest binary (or pin the SDK to the matching release).");
         out
     }
     ///`{advice}` when the SDK speaks the older version.
-    pub const UPGRADE_SDK: &str = "Upgrade the SDK (or pin the mcptest binary to the matching release).";
+    pub const UPGRADE_SDK: &str =
+        "Upgrade the SDK (or pin the mcptest binary to the matching release).";
     ///`{advice}` when the SDK speaks the older version.
     #[must_use]
     pub fn render_upgrade_sdk() -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "Upgrade the SDK (or pin the mcptest binary to the matching release).",
-        );
+        out.push_str("Upgrade the SDK (or pin the mcptest binary to the matching release).");
         out
     }
 }
@@ -1031,9 +998,7 @@ pub trait Frame: ::std::marker::Sized + ::serde::Serialize {
     /// # Errors
     ///
     /// A [`DecodeError`] saying where and why the value breaks the contract.
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError>;
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError>;
     /// Encodes as one line of JSON: fields in schema order, no newline.
     fn encode(&self) -> ::std::string::String {
         ::serde_json::to_string(self).unwrap_or_default()
@@ -1056,19 +1021,14 @@ fn checked_variant<'t>(
     let checked = strict::scan(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
     if !checked.text.trim_start().starts_with('{') {
-        let value: ::serde_json::Value = ::serde_json::from_str(&checked.text)
-            .map_err(|e| DecodeError::new(
-                type_name,
-                "$",
-                strict::problem_from_serde(&e.to_string()),
-            ))?;
-        return Err(
-            DecodeError::new(
-                type_name,
-                "$",
-                format!("expected object, got {}", strict::kind(& value)),
-            ),
-        );
+        let value: ::serde_json::Value = ::serde_json::from_str(&checked.text).map_err(|e| {
+            DecodeError::new(type_name, "$", strict::problem_from_serde(&e.to_string()))
+        })?;
+        return Err(DecodeError::new(
+            type_name,
+            "$",
+            format!("expected object, got {}", strict::kind(&value)),
+        ));
     }
     let present: ::std::vec::Vec<bool> = discriminators
         .iter()
@@ -1101,15 +1061,14 @@ fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
 where
     D::Error: ::std::fmt::Display,
 {
-    ::serde_path_to_error::deserialize(de)
-        .map_err(|e| {
-            let problem = strict::problem_from_serde(&e.inner().to_string());
-            let mut path = strict::json_path(e.path());
-            if problem.starts_with("unknown field") {
-                path = strict::parent_path(&path);
-            }
-            DecodeError::new(type_name, path, problem)
-        })
+    ::serde_path_to_error::deserialize(de).map_err(|e| {
+        let problem = strict::problem_from_serde(&e.inner().to_string());
+        let mut path = strict::json_path(e.path());
+        if problem.starts_with("unknown field") {
+            path = strict::parent_path(&path);
+        }
+        DecodeError::new(type_name, path, problem)
+    })
 }
 impl Frame for AMapFromStringsToListsOfNonNegativeIntegersWithALongName {
     const TYPE_NAME: &'static str = "AMapFromStringsToListsOfNonNegativeIntegersWithALongName";
@@ -1123,9 +1082,7 @@ impl Frame for AMapFromStringsToListsOfNonNegativeIntegersWithALongName {
             &text,
         )
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value(
             "AMapFromStringsToListsOfNonNegativeIntegersWithALongName",
             value,
@@ -1144,9 +1101,7 @@ impl Frame for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
             &text,
         )
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value(
             "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage",
             value,
@@ -1154,7 +1109,8 @@ impl Frame for AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage {
     }
 }
 impl Frame for AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature {
-    const TYPE_NAME: &'static str = "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature";
+    const TYPE_NAME: &'static str =
+        "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text(
             "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature",
@@ -1165,9 +1121,7 @@ impl Frame for AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignat
             &text,
         )
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value(
             "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature",
             value,
@@ -1180,9 +1134,7 @@ impl Frame for EmptyParams {
         let text = checked_text("EmptyParams", text)?;
         strict_from_text("EmptyParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("EmptyParams", value)
     }
 }
@@ -1192,9 +1144,7 @@ impl Frame for ErrorObject {
         let text = checked_text("ErrorObject", text)?;
         strict_from_text("ErrorObject", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorObject", value)
     }
 }
@@ -1204,9 +1154,7 @@ impl Frame for ErrorResponse {
         let text = checked_text("ErrorResponse", text)?;
         strict_from_text("ErrorResponse", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorResponse", value)
     }
 }
@@ -1216,9 +1164,7 @@ impl Frame for HandshakeParams {
         let text = checked_text("HandshakeParams", text)?;
         strict_from_text("HandshakeParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeParams", value)
     }
 }
@@ -1228,9 +1174,7 @@ impl Frame for HandshakeResult {
         let text = checked_text("HandshakeResult", text)?;
         strict_from_text("HandshakeResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeResult", value)
     }
 }
@@ -1240,9 +1184,7 @@ impl Frame for JsonRpcVersion {
         let text = checked_text("JsonRpcVersion", text)?;
         strict_from_text("JsonRpcVersion", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("JsonRpcVersion", value)
     }
 }
@@ -1252,9 +1194,7 @@ impl Frame for Params {
         let text = checked_text("Params", text)?;
         strict_from_text("Params", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Params", value)
     }
 }
@@ -1264,9 +1204,7 @@ impl Frame for Request {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Request", value)
     }
 }
@@ -1276,9 +1214,7 @@ impl Frame for RequestId {
         let text = checked_text("RequestId", text)?;
         strict_from_text("RequestId", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("RequestId", value)
     }
 }
@@ -1289,10 +1225,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
         struct IdVisitor;
         impl ::serde::de::Visitor<'_> for IdVisitor {
             type Value = RequestId;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str("integer or string")
             }
             fn visit_i64<E: ::serde::de::Error>(
@@ -1307,10 +1240,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             ) -> ::std::result::Result<Self::Value, E> {
                 i64::try_from(v)
                     .map(RequestId::Integer)
-                    .map_err(|_| E::invalid_value(
-                        ::serde::de::Unexpected::Unsigned(v),
-                        &self,
-                    ))
+                    .map_err(|_| E::invalid_value(::serde::de::Unexpected::Unsigned(v), &self))
             }
             fn visit_str<E: ::serde::de::Error>(
                 self,
@@ -1328,27 +1258,19 @@ impl Frame for Response {
         let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
             0usize => {
-                strict_from_text::<SuccessResponse>("Response", &text)
-                    .map(Self::SuccessResponse)
+                strict_from_text::<SuccessResponse>("Response", &text).map(Self::SuccessResponse)
             }
-            1usize => {
-                strict_from_text::<ErrorResponse>("Response", &text)
-                    .map(Self::ErrorResponse)
-            }
+            1usize => strict_from_text::<ErrorResponse>("Response", &text).map(Self::ErrorResponse),
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         let ::serde_json::Value::Object(map) = &value else {
-            return Err(
-                DecodeError::new(
-                    "Response",
-                    "$",
-                    format!("expected object, got {}", strict::kind(& value)),
-                ),
-            );
+            return Err(DecodeError::new(
+                "Response",
+                "$",
+                format!("expected object, got {}", strict::kind(&value)),
+            ));
         };
         let present: ::std::vec::Vec<bool> = ["result", "error"]
             .iter()
@@ -1358,12 +1280,10 @@ impl Frame for Response {
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
             0usize => {
-                strict_from_value::<SuccessResponse>("Response", value)
-                    .map(Self::SuccessResponse)
+                strict_from_value::<SuccessResponse>("Response", value).map(Self::SuccessResponse)
             }
             1usize => {
-                strict_from_value::<ErrorResponse>("Response", value)
-                    .map(Self::ErrorResponse)
+                strict_from_value::<ErrorResponse>("Response", value).map(Self::ErrorResponse)
             }
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
@@ -1373,18 +1293,15 @@ impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        <Self as Frame>::from_value(value)
-            .map_err(|e| {
-                let inner = if e.path == "$" {
-                    ::std::string::String::new()
-                } else {
-                    format!(" (at {} inside the {})", e.path, "Response")
-                };
-                ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
-            })
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+        <Self as Frame>::from_value(value).map_err(|e| {
+            let inner = if e.path == "$" {
+                ::std::string::String::new()
+            } else {
+                format!(" (at {} inside the {})", e.path, "Response")
+            };
+            ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
+        })
     }
 }
 impl Frame for SuccessResponse {
@@ -1393,24 +1310,17 @@ impl Frame for SuccessResponse {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("SuccessResponse", value)
     }
 }
 impl Frame for TheDeeplyNestedInnerObjectTypeWithItsOwnLongName {
     const TYPE_NAME: &'static str = "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
-        let text = checked_text(
-            "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName",
-            text,
-        )?;
+        let text = checked_text("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName", text)?;
         strict_from_text("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName", value)
     }
 }
@@ -1420,40 +1330,35 @@ pub fn decode_and_encode(
     type_name: &str,
     text: &str,
 ) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
-    Some(
-        match type_name {
-            "AMapFromStringsToListsOfNonNegativeIntegersWithALongName" => {
-                AMapFromStringsToListsOfNonNegativeIntegersWithALongName::decode(text)
-                    .map(|v| v.encode())
-            }
-            "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage" => {
-                AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage::decode(text)
-                    .map(|v| v.encode())
-            }
-            "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature" => {
-                AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature::decode(
-                        text,
-                    )
-                    .map(|v| v.encode())
-            }
-            "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
-            "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
-            "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
-            "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
-            "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
-            "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
-            "Params" => Params::decode(text).map(|v| v.encode()),
-            "Request" => Request::decode(text).map(|v| v.encode()),
-            "RequestId" => RequestId::decode(text).map(|v| v.encode()),
-            "Response" => Response::decode(text).map(|v| v.encode()),
-            "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
-            "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName" => {
-                TheDeeplyNestedInnerObjectTypeWithItsOwnLongName::decode(text)
-                    .map(|v| v.encode())
-            }
-            _ => return None,
-        },
-    )
+    Some(match type_name {
+        "AMapFromStringsToListsOfNonNegativeIntegersWithALongName" => {
+            AMapFromStringsToListsOfNonNegativeIntegersWithALongName::decode(text)
+                .map(|v| v.encode())
+        }
+        "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage" => {
+            AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage::decode(text)
+                .map(|v| v.encode())
+        }
+        "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature" => {
+            AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature::decode(text)
+                .map(|v| v.encode())
+        }
+        "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
+        "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
+        "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
+        "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
+        "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
+        "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
+        "Params" => Params::decode(text).map(|v| v.encode()),
+        "Request" => Request::decode(text).map(|v| v.encode()),
+        "RequestId" => RequestId::decode(text).map(|v| v.encode()),
+        "Response" => Response::decode(text).map(|v| v.encode()),
+        "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
+        "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName" => {
+            TheDeeplyNestedInnerObjectTypeWithItsOwnLongName::decode(text).map(|v| v.encode())
+        }
+        _ => return None,
+    })
 }
 /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
 #[must_use]
@@ -1461,44 +1366,33 @@ pub fn check_value(
     type_name: &str,
     value: ::serde_json::Value,
 ) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
-    Some(
-        match type_name {
-            "AMapFromStringsToListsOfNonNegativeIntegersWithALongName" => {
-                AMapFromStringsToListsOfNonNegativeIntegersWithALongName::from_value(
-                        value,
-                    )
-                    .map(|_| ())
-            }
-            "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage" => {
-                AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage::from_value(
-                        value,
-                    )
-                    .map(|_| ())
-            }
-            "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature" => {
-                AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature::from_value(
-                        value,
-                    )
-                    .map(|_| ())
-            }
-            "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
-            "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
-            "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
-            "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
-            "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
-            "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
-            "Params" => Params::from_value(value).map(|_| ()),
-            "Request" => Request::from_value(value).map(|_| ()),
-            "RequestId" => RequestId::from_value(value).map(|_| ()),
-            "Response" => Response::from_value(value).map(|_| ()),
-            "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
-            "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName" => {
-                TheDeeplyNestedInnerObjectTypeWithItsOwnLongName::from_value(value)
-                    .map(|_| ())
-            }
-            _ => return None,
-        },
-    )
+    Some(match type_name {
+        "AMapFromStringsToListsOfNonNegativeIntegersWithALongName" => {
+            AMapFromStringsToListsOfNonNegativeIntegersWithALongName::from_value(value).map(|_| ())
+        }
+        "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage" => {
+            AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage::from_value(value).map(|_| ())
+        }
+        "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature" => {
+            AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature::from_value(value)
+                .map(|_| ())
+        }
+        "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
+        "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
+        "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
+        "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
+        "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
+        "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
+        "Params" => Params::from_value(value).map(|_| ()),
+        "Request" => Request::from_value(value).map(|_| ()),
+        "RequestId" => RequestId::from_value(value).map(|_| ()),
+        "Response" => Response::from_value(value).map(|_| ()),
+        "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
+        "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName" => {
+            TheDeeplyNestedInnerObjectTypeWithItsOwnLongName::from_value(value).map(|_| ())
+        }
+        _ => return None,
+    })
 }
 /// Every `$defs` name, sorted.
 pub const TYPE_NAMES: &[&str] = &[
@@ -1575,18 +1469,16 @@ pub fn check_handshake_response(
     let fail = |message: ::std::string::String| HandshakeFailure { message };
     let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
     let sdk_mismatch = |binary: i64| {
-        fail(
-            messages::render_sdk_mismatch(
-                &binary.to_string(),
-                &COPROCESS_PROTOCOL_VERSION.to_string(),
-                upgrade_advice(binary, COPROCESS_PROTOCOL_VERSION),
-            ),
-        )
+        fail(messages::render_sdk_mismatch(
+            &binary.to_string(),
+            &COPROCESS_PROTOCOL_VERSION.to_string(),
+            upgrade_advice(binary, COPROCESS_PROTOCOL_VERSION),
+        ))
     };
     match response {
         Response::SuccessResponse(success) => {
-            let result = HandshakeResult::from_value(success.result)
-                .map_err(|e| fail(e.to_string()))?;
+            let result =
+                HandshakeResult::from_value(success.result).map_err(|e| fail(e.to_string()))?;
             if result.protocol_version == COPROCESS_PROTOCOL_VERSION {
                 Ok(result)
             } else {
@@ -1606,14 +1498,10 @@ pub fn check_handshake_response(
             {
                 Err(fail(error.message))
             } else {
-                Err(
-                    fail(
-                        messages::render_handshake_failed(
-                            &error.code.to_string(),
-                            &error.message,
-                        ),
-                    ),
-                )
+                Err(fail(messages::render_handshake_failed(
+                    &error.code.to_string(),
+                    &error.message,
+                )))
             }
         }
     }
@@ -1639,19 +1527,19 @@ pub fn binary_mismatch_message(
 /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
 /// SDK drives itself or does not know.
 #[must_use]
-pub fn lane_cli_hint(
-    lane: &str,
-    suite: &str,
-) -> ::std::option::Option<::std::string::String> {
+pub fn lane_cli_hint(lane: &str, suite: &str) -> ::std::option::Option<::std::string::String> {
     let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
-    Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
+    Some(messages::render_lane_skip(
+        row.key,
+        &row.runs_via.replace("<suite>", suite),
+    ))
 }
 impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
-    /** Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
-
- # Errors
-
- A [`DecodeError`] saying where and why the text breaks the contract.*/
+    /// Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the text breaks the contract.
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
@@ -1662,11 +1550,11 @@ impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
     }
 }
 impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> SuccessResponseOf<R> {
-    /** Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
-
- # Errors
-
- A [`DecodeError`] saying where and why the text breaks the contract.*/
+    /// Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the text breaks the contract.
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
@@ -1717,8 +1605,16 @@ pub mod strict {
     }
 
     impl DecodeError {
-        pub fn new(type_name: &'static str, path: impl Into<String>, problem: impl Into<String>) -> Self {
-            Self { type_name, path: path.into(), problem: problem.into() }
+        pub fn new(
+            type_name: &'static str,
+            path: impl Into<String>,
+            problem: impl Into<String>,
+        ) -> Self {
+            Self {
+                type_name,
+                path: path.into(),
+                problem: problem.into(),
+            }
         }
     }
 
@@ -1768,19 +1664,39 @@ pub mod strict {
     ///
     /// As [`check_text`].
     pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
-        let mut scanner = Scanner { text, bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new(), keys: Vec::new(), path: Vec::new(), top_level_keys: Vec::new() };
+        let mut scanner = Scanner {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth,
+            rewrites: Vec::new(),
+            keys: Vec::new(),
+            path: Vec::new(),
+            top_level_keys: Vec::new(),
+        };
         if text.starts_with('\u{feff}') {
             return Err(("$".into(), "invalid JSON: byte-order mark".into()));
         }
         scanner.skip_ws();
-        scanner.value(0).map_err(|problem| (scanner.spell_path(), problem))?;
+        scanner
+            .value(0)
+            .map_err(|problem| (scanner.spell_path(), problem))?;
         scanner.skip_ws();
         if scanner.pos != scanner.bytes.len() {
-            return Err(("$".into(), format!("invalid JSON: trailing characters at column {}", scanner.pos + 1)));
+            return Err((
+                "$".into(),
+                format!(
+                    "invalid JSON: trailing characters at column {}",
+                    scanner.pos + 1
+                ),
+            ));
         }
         let top_level_keys = std::mem::take(&mut scanner.top_level_keys);
         if scanner.rewrites.is_empty() {
-            return Ok(CheckedText { text: Cow::Borrowed(text), top_level_keys });
+            return Ok(CheckedText {
+                text: Cow::Borrowed(text),
+                top_level_keys,
+            });
         }
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
@@ -1790,7 +1706,10 @@ pub mod strict {
             last = *end;
         }
         out.push_str(&text[last..]);
-        Ok(CheckedText { text: Cow::Owned(out), top_level_keys })
+        Ok(CheckedText {
+            text: Cow::Owned(out),
+            top_level_keys,
+        })
     }
 
     /// A string token: the text between its quotes, and whether it has escapes.
@@ -1914,7 +1833,10 @@ pub mod strict {
                     return Err(self.syntax("expected a key"));
                 }
                 let key = self.string()?;
-                if let Some(&seen) = self.keys[first_key..].iter().find(|k| self.same_key(**k, key)) {
+                if let Some(&seen) = self.keys[first_key..]
+                    .iter()
+                    .find(|k| self.same_key(**k, key))
+                {
                     return Err(format!("duplicate key `{}`", self.unescape(seen)));
                 }
                 self.keys.push(key);
@@ -1969,9 +1891,14 @@ pub mod strict {
         }
 
         fn hex4(&mut self) -> ScanResult<u32> {
-            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax("short unicode escape"))?;
-            let text = std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
-            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
+            let digits = self
+                .bytes
+                .get(self.pos..self.pos + 4)
+                .ok_or_else(|| self.syntax("short unicode escape"))?;
+            let text =
+                std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
+            let value =
+                u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
             self.pos += 4;
             Ok(value)
         }
@@ -1991,7 +1918,11 @@ pub mod strict {
                 match self.bytes.get(self.pos) {
                     Some(b'"') => {
                         self.pos += 1;
-                        return Ok(Token { start, end: self.pos - 1, escaped });
+                        return Ok(Token {
+                            start,
+                            end: self.pos - 1,
+                            escaped,
+                        });
                     }
                     Some(b'\\') => {
                         escaped = true;
@@ -2069,7 +2000,10 @@ pub mod strict {
             let literal = &self.text[start..self.pos];
             if is_integer_literal {
                 // Up to 15 digits is always inside ±(2^53-1): no need to parse.
-                let in_range = int_digits <= 15 || literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
+                let in_range = int_digits <= 15
+                    || literal
+                        .parse::<i64>()
+                        .is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
                 if !in_range {
                     return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
@@ -2084,7 +2018,8 @@ pub mod strict {
                 return Err(format!("number {literal} overflows a double"));
             }
             if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
-                self.rewrites.push((start, self.pos, format!("{}", value as i64)));
+                self.rewrites
+                    .push((start, self.pos, format!("{}", value as i64)));
             }
             Ok(())
         }
@@ -2092,7 +2027,10 @@ pub mod strict {
 
     /// Appends `.key` or `["key"]` to a JSON path.
     pub fn push_key(path: &mut String, key: &str) {
-        let identifier = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        let identifier = key
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if identifier {
             path.push('.');
@@ -2107,7 +2045,11 @@ pub mod strict {
     /// The path of the object or array holding the value at `path`.
     #[must_use]
     pub fn parent_path(path: &str) -> String {
-        let cut = if path.ends_with(']') { path.rfind('[') } else { path.rfind('.') };
+        let cut = if path.ends_with(']') {
+            path.rfind('[')
+        } else {
+            path.rfind('.')
+        };
         match cut {
             Some(i) if i > 0 => path[..i].to_string(),
             _ => "$".to_string(),
@@ -2188,9 +2130,17 @@ pub mod strict {
             let head = head.split(", there are no fields").next().unwrap_or(head);
             if let Some(rest) = head.strip_prefix("unknown variant ") {
                 let got = rest.trim_matches('`');
-                let expected = message.split(", expected ").nth(1).unwrap_or("").replace("one of ", "").replace('`', "\"");
+                let expected = message
+                    .split(", expected ")
+                    .nth(1)
+                    .unwrap_or("")
+                    .replace("one of ", "")
+                    .replace('`', "\"");
                 return if expected.contains(',') {
-                    format!("expected one of {expected}, got {}", serde_json::Value::from(got))
+                    format!(
+                        "expected one of {expected}, got {}",
+                        serde_json::Value::from(got)
+                    )
                 } else {
                     format!("expected {expected}, got {}", serde_json::Value::from(got))
                 };
@@ -2278,13 +2228,15 @@ pub mod strict {
             f.write_str("a string")
         }
         fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-            self.0.visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
+            self.0
+                .visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
         }
         fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<V::Value, E> {
             self.0.visit_enum(serde::de::value::StrDeserializer::new(v))
         }
         fn visit_string<E: serde::de::Error>(self, v: String) -> Result<V::Value, E> {
-            self.0.visit_enum(serde::de::value::StringDeserializer::new(v))
+            self.0
+                .visit_enum(serde::de::value::StringDeserializer::new(v))
         }
     }
 
@@ -2305,16 +2257,33 @@ pub mod strict {
             deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
             deserialize_identifier deserialize_ignored_any
         }
-        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_unit_struct(name, visitor)
         }
-        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_newtype_struct(name, visitor)
         }
-        fn deserialize_tuple<V: serde::de::Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_tuple<V: serde::de::Visitor<'de>>(
+            self,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_tuple(len, visitor)
         }
-        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_tuple_struct(name, len, visitor)
         }
         fn deserialize_struct<V: serde::de::Visitor<'de>>(
@@ -2323,7 +2292,8 @@ pub mod strict {
             fields: &'static [&'static str],
             visitor: V,
         ) -> Result<V::Value, D::Error> {
-            self.0.deserialize_struct(name, fields, ObjectVisitor(visitor))
+            self.0
+                .deserialize_struct(name, fields, ObjectVisitor(visitor))
         }
         fn deserialize_enum<V: serde::de::Visitor<'de>>(
             self,
@@ -2362,7 +2332,13 @@ pub mod strict {
     /// The problem when no discriminator, or more than one, is present.
     pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
         let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
-        let names = |joiner: &str| discriminators.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(joiner);
+        let names = |joiner: &str| {
+            discriminators
+                .iter()
+                .map(|d| format!("`{d}`"))
+                .collect::<Vec<_>>()
+                .join(joiner)
+        };
         match chosen.as_slice() {
             [one] => Ok(*one),
             [] if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),

@@ -71,9 +71,9 @@ pub struct HandshakeResult {
     Hash,
     Ord,
     PartialEq,
-    PartialOrd
+    PartialOrd,
+    Default,
 )]
-#[derive(Default)]
 #[serde(remote = "Self")]
 pub enum JsonRpcVersion {
     #[serde(rename = "2.0")]
@@ -89,9 +89,7 @@ impl ::std::fmt::Display for JsonRpcVersion {
 }
 impl ::std::str::FromStr for JsonRpcVersion {
     type Err = self::error::ConversionError;
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         match value {
             "2.0" => Ok(Self::X20),
             _ => Err("invalid value".into()),
@@ -100,9 +98,7 @@ impl ::std::str::FromStr for JsonRpcVersion {
 }
 impl ::std::convert::TryFrom<&str> for JsonRpcVersion {
     type Error = self::error::ConversionError;
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -125,16 +121,16 @@ impl ::std::ops::Deref for Params {
     }
 }
 impl ::std::convert::From<Params>
-for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+{
     fn from(value: Params) -> Self {
         value.0
     }
 }
 impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-for Params {
-    fn from(
-        value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-    ) -> Self {
+    for Params
+{
+    fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
         Self(value)
     }
 }
@@ -209,18 +205,12 @@ pub mod error {
     pub struct ConversionError(::std::borrow::Cow<'static, str>);
     impl ::std::error::Error for ConversionError {}
     impl ::std::fmt::Display for ConversionError {
-        fn fmt(
-            &self,
-            f: &mut ::std::fmt::Formatter<'_>,
-        ) -> Result<(), ::std::fmt::Error> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Display::fmt(&self.0, f)
         }
     }
     impl ::std::fmt::Debug for ConversionError {
-        fn fmt(
-            &self,
-            f: &mut ::std::fmt::Formatter<'_>,
-        ) -> Result<(), ::std::fmt::Error> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
             ::std::fmt::Debug::fmt(&self.0, f)
         }
     }
@@ -359,12 +349,10 @@ impl ::serde::Serialize for SuccessResponse {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
-#[serde(
-    bound(
-        deserialize = "P: ::serde::Deserialize<'de>",
-        serialize = "P: ::serde::Serialize"
-    )
-)]
+#[serde(bound(
+    deserialize = "P: ::serde::Deserialize<'de>",
+    serialize = "P: ::serde::Serialize"
+))]
 pub struct RequestOf<P> {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -396,12 +384,10 @@ impl<P: ::serde::Serialize> ::serde::Serialize for RequestOf<P> {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
-#[serde(
-    bound(
-        deserialize = "R: ::serde::Deserialize<'de>",
-        serialize = "R: ::serde::Serialize"
-    )
-)]
+#[serde(bound(
+    deserialize = "R: ::serde::Deserialize<'de>",
+    serialize = "R: ::serde::Serialize"
+))]
 pub struct SuccessResponseOf<R> {
     ///Always `2.0`.
     pub jsonrpc: JsonRpcVersion,
@@ -410,8 +396,7 @@ pub struct SuccessResponseOf<R> {
     ///The method's result, of the shape the method table names.
     pub result: R,
 }
-impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de>
-for SuccessResponseOf<R> {
+impl<'de, R: ::serde::Deserialize<'de>> ::serde::Deserialize<'de> for SuccessResponseOf<R> {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
@@ -459,14 +444,12 @@ pub struct MethodInfo {
     pub result: &'static str,
 }
 /// The method table, in table order.
-pub const METHODS: &[MethodInfo] = &[
-    MethodInfo {
-        name: "coprocess/handshake",
-        params: "HandshakeParams",
-        params_required: true,
-        result: "HandshakeResult",
-    },
-];
+pub const METHODS: &[MethodInfo] = &[MethodInfo {
+    name: "coprocess/handshake",
+    params: "HandshakeParams",
+    params_required: true,
+    result: "HandshakeResult",
+}];
 /// One row of the error-code table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ErrorCodeInfo {
@@ -542,9 +525,7 @@ pub mod messages {
         advice: &str,
     ) -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "coprocess protocol version mismatch: this mcptest binary speaks v",
-        );
+        out.push_str("coprocess protocol version mismatch: this mcptest binary speaks v");
         out.push_str(binary_protocol);
         out.push_str(", the ");
         out.push_str(peer);
@@ -555,7 +536,8 @@ pub mod messages {
         out
     }
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
-    pub const HANDSHAKE_FAILED: &str = "coprocess handshake failed: the mcptest binary answered {code}: {message}";
+    pub const HANDSHAKE_FAILED: &str =
+        "coprocess handshake failed: the mcptest binary answered {code}: {message}";
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
     #[must_use]
     pub fn render_handshake_failed(code: &str, message: &str) -> ::std::string::String {
@@ -567,7 +549,8 @@ pub mod messages {
         out
     }
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
-    pub const LANE_SKIP: &str = "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
+    pub const LANE_SKIP: &str =
+        "lane `{lane}:` is not drivable over the mcptest coprocess; run it with `{command}`";
     ///The one wording every SDK uses to report a suite lane it cannot drive (a skipped or ignored test). `{command}` is the lane's `runs_via` with `<suite>` replaced by the suite's path.
     #[must_use]
     pub fn render_lane_skip(lane: &str, command: &str) -> ::std::string::String {
@@ -598,25 +581,23 @@ pub mod messages {
         out
     }
     ///`{advice}` when the binary speaks the older version.
-    pub const UPGRADE_BINARY: &str = "Upgrade the mcptest binary (or pin the SDK to the matching release).";
+    pub const UPGRADE_BINARY: &str =
+        "Upgrade the mcptest binary (or pin the SDK to the matching release).";
     ///`{advice}` when the binary speaks the older version.
     #[must_use]
     pub fn render_upgrade_binary() -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "Upgrade the mcptest binary (or pin the SDK to the matching release).",
-        );
+        out.push_str("Upgrade the mcptest binary (or pin the SDK to the matching release).");
         out
     }
     ///`{advice}` when the SDK speaks the older version.
-    pub const UPGRADE_SDK: &str = "Upgrade the SDK (or pin the mcptest binary to the matching release).";
+    pub const UPGRADE_SDK: &str =
+        "Upgrade the SDK (or pin the mcptest binary to the matching release).";
     ///`{advice}` when the SDK speaks the older version.
     #[must_use]
     pub fn render_upgrade_sdk() -> ::std::string::String {
         let mut out = ::std::string::String::new();
-        out.push_str(
-            "Upgrade the SDK (or pin the mcptest binary to the matching release).",
-        );
+        out.push_str("Upgrade the SDK (or pin the mcptest binary to the matching release).");
         out
     }
 }
@@ -636,9 +617,7 @@ pub trait Frame: ::std::marker::Sized + ::serde::Serialize {
     /// # Errors
     ///
     /// A [`DecodeError`] saying where and why the value breaks the contract.
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError>;
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError>;
     /// Encodes as one line of JSON: fields in schema order, no newline.
     fn encode(&self) -> ::std::string::String {
         ::serde_json::to_string(self).unwrap_or_default()
@@ -661,19 +640,14 @@ fn checked_variant<'t>(
     let checked = strict::scan(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
     if !checked.text.trim_start().starts_with('{') {
-        let value: ::serde_json::Value = ::serde_json::from_str(&checked.text)
-            .map_err(|e| DecodeError::new(
-                type_name,
-                "$",
-                strict::problem_from_serde(&e.to_string()),
-            ))?;
-        return Err(
-            DecodeError::new(
-                type_name,
-                "$",
-                format!("expected object, got {}", strict::kind(& value)),
-            ),
-        );
+        let value: ::serde_json::Value = ::serde_json::from_str(&checked.text).map_err(|e| {
+            DecodeError::new(type_name, "$", strict::problem_from_serde(&e.to_string()))
+        })?;
+        return Err(DecodeError::new(
+            type_name,
+            "$",
+            format!("expected object, got {}", strict::kind(&value)),
+        ));
     }
     let present: ::std::vec::Vec<bool> = discriminators
         .iter()
@@ -706,15 +680,14 @@ fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
 where
     D::Error: ::std::fmt::Display,
 {
-    ::serde_path_to_error::deserialize(de)
-        .map_err(|e| {
-            let problem = strict::problem_from_serde(&e.inner().to_string());
-            let mut path = strict::json_path(e.path());
-            if problem.starts_with("unknown field") {
-                path = strict::parent_path(&path);
-            }
-            DecodeError::new(type_name, path, problem)
-        })
+    ::serde_path_to_error::deserialize(de).map_err(|e| {
+        let problem = strict::problem_from_serde(&e.inner().to_string());
+        let mut path = strict::json_path(e.path());
+        if problem.starts_with("unknown field") {
+            path = strict::parent_path(&path);
+        }
+        DecodeError::new(type_name, path, problem)
+    })
 }
 impl Frame for EmptyParams {
     const TYPE_NAME: &'static str = "EmptyParams";
@@ -722,9 +695,7 @@ impl Frame for EmptyParams {
         let text = checked_text("EmptyParams", text)?;
         strict_from_text("EmptyParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("EmptyParams", value)
     }
 }
@@ -734,9 +705,7 @@ impl Frame for ErrorObject {
         let text = checked_text("ErrorObject", text)?;
         strict_from_text("ErrorObject", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorObject", value)
     }
 }
@@ -746,9 +715,7 @@ impl Frame for ErrorResponse {
         let text = checked_text("ErrorResponse", text)?;
         strict_from_text("ErrorResponse", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("ErrorResponse", value)
     }
 }
@@ -758,9 +725,7 @@ impl Frame for HandshakeParams {
         let text = checked_text("HandshakeParams", text)?;
         strict_from_text("HandshakeParams", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeParams", value)
     }
 }
@@ -770,9 +735,7 @@ impl Frame for HandshakeResult {
         let text = checked_text("HandshakeResult", text)?;
         strict_from_text("HandshakeResult", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("HandshakeResult", value)
     }
 }
@@ -782,9 +745,7 @@ impl Frame for JsonRpcVersion {
         let text = checked_text("JsonRpcVersion", text)?;
         strict_from_text("JsonRpcVersion", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("JsonRpcVersion", value)
     }
 }
@@ -794,9 +755,7 @@ impl Frame for Params {
         let text = checked_text("Params", text)?;
         strict_from_text("Params", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Params", value)
     }
 }
@@ -806,9 +765,7 @@ impl Frame for Request {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Request", value)
     }
 }
@@ -818,9 +775,7 @@ impl Frame for RequestId {
         let text = checked_text("RequestId", text)?;
         strict_from_text("RequestId", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("RequestId", value)
     }
 }
@@ -831,10 +786,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
         struct IdVisitor;
         impl ::serde::de::Visitor<'_> for IdVisitor {
             type Value = RequestId;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str("integer or string")
             }
             fn visit_i64<E: ::serde::de::Error>(
@@ -849,10 +801,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
             ) -> ::std::result::Result<Self::Value, E> {
                 i64::try_from(v)
                     .map(RequestId::Integer)
-                    .map_err(|_| E::invalid_value(
-                        ::serde::de::Unexpected::Unsigned(v),
-                        &self,
-                    ))
+                    .map_err(|_| E::invalid_value(::serde::de::Unexpected::Unsigned(v), &self))
             }
             fn visit_str<E: ::serde::de::Error>(
                 self,
@@ -870,27 +819,19 @@ impl Frame for Response {
         let (text, chosen) = checked_variant("Response", text, &["result", "error"])?;
         match chosen {
             0usize => {
-                strict_from_text::<SuccessResponse>("Response", &text)
-                    .map(Self::SuccessResponse)
+                strict_from_text::<SuccessResponse>("Response", &text).map(Self::SuccessResponse)
             }
-            1usize => {
-                strict_from_text::<ErrorResponse>("Response", &text)
-                    .map(Self::ErrorResponse)
-            }
+            1usize => strict_from_text::<ErrorResponse>("Response", &text).map(Self::ErrorResponse),
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         let ::serde_json::Value::Object(map) = &value else {
-            return Err(
-                DecodeError::new(
-                    "Response",
-                    "$",
-                    format!("expected object, got {}", strict::kind(& value)),
-                ),
-            );
+            return Err(DecodeError::new(
+                "Response",
+                "$",
+                format!("expected object, got {}", strict::kind(&value)),
+            ));
         };
         let present: ::std::vec::Vec<bool> = ["result", "error"]
             .iter()
@@ -900,12 +841,10 @@ impl Frame for Response {
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
             0usize => {
-                strict_from_value::<SuccessResponse>("Response", value)
-                    .map(Self::SuccessResponse)
+                strict_from_value::<SuccessResponse>("Response", value).map(Self::SuccessResponse)
             }
             1usize => {
-                strict_from_value::<ErrorResponse>("Response", value)
-                    .map(Self::ErrorResponse)
+                strict_from_value::<ErrorResponse>("Response", value).map(Self::ErrorResponse)
             }
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
@@ -915,18 +854,15 @@ impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        <Self as Frame>::from_value(value)
-            .map_err(|e| {
-                let inner = if e.path == "$" {
-                    ::std::string::String::new()
-                } else {
-                    format!(" (at {} inside the {})", e.path, "Response")
-                };
-                ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
-            })
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+        <Self as Frame>::from_value(value).map_err(|e| {
+            let inner = if e.path == "$" {
+                ::std::string::String::new()
+            } else {
+                format!(" (at {} inside the {})", e.path, "Response")
+            };
+            ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
+        })
     }
 }
 impl Frame for SuccessResponse {
@@ -935,9 +871,7 @@ impl Frame for SuccessResponse {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
     }
-    fn from_value(
-        value: ::serde_json::Value,
-    ) -> ::std::result::Result<Self, DecodeError> {
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("SuccessResponse", value)
     }
 }
@@ -947,22 +881,20 @@ pub fn decode_and_encode(
     type_name: &str,
     text: &str,
 ) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
-    Some(
-        match type_name {
-            "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
-            "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
-            "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
-            "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
-            "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
-            "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
-            "Params" => Params::decode(text).map(|v| v.encode()),
-            "Request" => Request::decode(text).map(|v| v.encode()),
-            "RequestId" => RequestId::decode(text).map(|v| v.encode()),
-            "Response" => Response::decode(text).map(|v| v.encode()),
-            "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
-            _ => return None,
-        },
-    )
+    Some(match type_name {
+        "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
+        "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
+        "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
+        "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
+        "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
+        "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
+        "Params" => Params::decode(text).map(|v| v.encode()),
+        "Request" => Request::decode(text).map(|v| v.encode()),
+        "RequestId" => RequestId::decode(text).map(|v| v.encode()),
+        "Response" => Response::decode(text).map(|v| v.encode()),
+        "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
+        _ => return None,
+    })
 }
 /// Checks an already-parsed value against the named `$defs` type (`None` for an unknown name).
 #[must_use]
@@ -970,22 +902,20 @@ pub fn check_value(
     type_name: &str,
     value: ::serde_json::Value,
 ) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
-    Some(
-        match type_name {
-            "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
-            "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
-            "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
-            "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
-            "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
-            "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
-            "Params" => Params::from_value(value).map(|_| ()),
-            "Request" => Request::from_value(value).map(|_| ()),
-            "RequestId" => RequestId::from_value(value).map(|_| ()),
-            "Response" => Response::from_value(value).map(|_| ()),
-            "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
-            _ => return None,
-        },
-    )
+    Some(match type_name {
+        "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
+        "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
+        "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
+        "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
+        "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
+        "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
+        "Params" => Params::from_value(value).map(|_| ()),
+        "Request" => Request::from_value(value).map(|_| ()),
+        "RequestId" => RequestId::from_value(value).map(|_| ()),
+        "Response" => Response::from_value(value).map(|_| ()),
+        "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
+        _ => return None,
+    })
 }
 /// Every `$defs` name, sorted.
 pub const TYPE_NAMES: &[&str] = &[
@@ -1058,18 +988,16 @@ pub fn check_handshake_response(
     let fail = |message: ::std::string::String| HandshakeFailure { message };
     let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
     let sdk_mismatch = |binary: i64| {
-        fail(
-            messages::render_sdk_mismatch(
-                &binary.to_string(),
-                &COPROCESS_PROTOCOL_VERSION.to_string(),
-                upgrade_advice(binary, COPROCESS_PROTOCOL_VERSION),
-            ),
-        )
+        fail(messages::render_sdk_mismatch(
+            &binary.to_string(),
+            &COPROCESS_PROTOCOL_VERSION.to_string(),
+            upgrade_advice(binary, COPROCESS_PROTOCOL_VERSION),
+        ))
     };
     match response {
         Response::SuccessResponse(success) => {
-            let result = HandshakeResult::from_value(success.result)
-                .map_err(|e| fail(e.to_string()))?;
+            let result =
+                HandshakeResult::from_value(success.result).map_err(|e| fail(e.to_string()))?;
             if result.protocol_version == COPROCESS_PROTOCOL_VERSION {
                 Ok(result)
             } else {
@@ -1089,14 +1017,10 @@ pub fn check_handshake_response(
             {
                 Err(fail(error.message))
             } else {
-                Err(
-                    fail(
-                        messages::render_handshake_failed(
-                            &error.code.to_string(),
-                            &error.message,
-                        ),
-                    ),
-                )
+                Err(fail(messages::render_handshake_failed(
+                    &error.code.to_string(),
+                    &error.message,
+                )))
             }
         }
     }
@@ -1122,19 +1046,19 @@ pub fn binary_mismatch_message(
 /// that runs it with `<suite>` replaced by `suite`; `None` for a lane the
 /// SDK drives itself or does not know.
 #[must_use]
-pub fn lane_cli_hint(
-    lane: &str,
-    suite: &str,
-) -> ::std::option::Option<::std::string::String> {
+pub fn lane_cli_hint(lane: &str, suite: &str) -> ::std::option::Option<::std::string::String> {
     let row = LANES.iter().find(|l| l.key == lane && !l.drivable)?;
-    Some(messages::render_lane_skip(row.key, &row.runs_via.replace("<suite>", suite)))
+    Some(messages::render_lane_skip(
+        row.key,
+        &row.runs_via.replace("<suite>", suite),
+    ))
 }
 impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
-    /** Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
-
- # Errors
-
- A [`DecodeError`] saying where and why the text breaks the contract.*/
+    /// Decodes a `Request` frame with its `params` as `P`, in one pass over the text.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the text breaks the contract.
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("Request", text)?;
         strict_from_text("Request", &text)
@@ -1145,11 +1069,11 @@ impl<P: ::serde::de::DeserializeOwned + ::serde::Serialize> RequestOf<P> {
     }
 }
 impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> SuccessResponseOf<R> {
-    /** Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
-
- # Errors
-
- A [`DecodeError`] saying where and why the text breaks the contract.*/
+    /// Decodes a `SuccessResponse` frame with its `result` as `R`, in one pass over the text.
+    ///
+    /// # Errors
+    ///
+    /// A [`DecodeError`] saying where and why the text breaks the contract.
     pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
         let text = checked_text("SuccessResponse", text)?;
         strict_from_text("SuccessResponse", &text)
@@ -1200,8 +1124,16 @@ pub mod strict {
     }
 
     impl DecodeError {
-        pub fn new(type_name: &'static str, path: impl Into<String>, problem: impl Into<String>) -> Self {
-            Self { type_name, path: path.into(), problem: problem.into() }
+        pub fn new(
+            type_name: &'static str,
+            path: impl Into<String>,
+            problem: impl Into<String>,
+        ) -> Self {
+            Self {
+                type_name,
+                path: path.into(),
+                problem: problem.into(),
+            }
         }
     }
 
@@ -1251,19 +1183,39 @@ pub mod strict {
     ///
     /// As [`check_text`].
     pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
-        let mut scanner = Scanner { text, bytes: text.as_bytes(), pos: 0, max_depth, rewrites: Vec::new(), keys: Vec::new(), path: Vec::new(), top_level_keys: Vec::new() };
+        let mut scanner = Scanner {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth,
+            rewrites: Vec::new(),
+            keys: Vec::new(),
+            path: Vec::new(),
+            top_level_keys: Vec::new(),
+        };
         if text.starts_with('\u{feff}') {
             return Err(("$".into(), "invalid JSON: byte-order mark".into()));
         }
         scanner.skip_ws();
-        scanner.value(0).map_err(|problem| (scanner.spell_path(), problem))?;
+        scanner
+            .value(0)
+            .map_err(|problem| (scanner.spell_path(), problem))?;
         scanner.skip_ws();
         if scanner.pos != scanner.bytes.len() {
-            return Err(("$".into(), format!("invalid JSON: trailing characters at column {}", scanner.pos + 1)));
+            return Err((
+                "$".into(),
+                format!(
+                    "invalid JSON: trailing characters at column {}",
+                    scanner.pos + 1
+                ),
+            ));
         }
         let top_level_keys = std::mem::take(&mut scanner.top_level_keys);
         if scanner.rewrites.is_empty() {
-            return Ok(CheckedText { text: Cow::Borrowed(text), top_level_keys });
+            return Ok(CheckedText {
+                text: Cow::Borrowed(text),
+                top_level_keys,
+            });
         }
         let mut out = String::with_capacity(text.len());
         let mut last = 0;
@@ -1273,7 +1225,10 @@ pub mod strict {
             last = *end;
         }
         out.push_str(&text[last..]);
-        Ok(CheckedText { text: Cow::Owned(out), top_level_keys })
+        Ok(CheckedText {
+            text: Cow::Owned(out),
+            top_level_keys,
+        })
     }
 
     /// A string token: the text between its quotes, and whether it has escapes.
@@ -1397,7 +1352,10 @@ pub mod strict {
                     return Err(self.syntax("expected a key"));
                 }
                 let key = self.string()?;
-                if let Some(&seen) = self.keys[first_key..].iter().find(|k| self.same_key(**k, key)) {
+                if let Some(&seen) = self.keys[first_key..]
+                    .iter()
+                    .find(|k| self.same_key(**k, key))
+                {
                     return Err(format!("duplicate key `{}`", self.unescape(seen)));
                 }
                 self.keys.push(key);
@@ -1452,9 +1410,14 @@ pub mod strict {
         }
 
         fn hex4(&mut self) -> ScanResult<u32> {
-            let digits = self.bytes.get(self.pos..self.pos + 4).ok_or_else(|| self.syntax("short unicode escape"))?;
-            let text = std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
-            let value = u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
+            let digits = self
+                .bytes
+                .get(self.pos..self.pos + 4)
+                .ok_or_else(|| self.syntax("short unicode escape"))?;
+            let text =
+                std::str::from_utf8(digits).map_err(|_| self.syntax("bad unicode escape"))?;
+            let value =
+                u32::from_str_radix(text, 16).map_err(|_| self.syntax("bad unicode escape"))?;
             self.pos += 4;
             Ok(value)
         }
@@ -1474,7 +1437,11 @@ pub mod strict {
                 match self.bytes.get(self.pos) {
                     Some(b'"') => {
                         self.pos += 1;
-                        return Ok(Token { start, end: self.pos - 1, escaped });
+                        return Ok(Token {
+                            start,
+                            end: self.pos - 1,
+                            escaped,
+                        });
                     }
                     Some(b'\\') => {
                         escaped = true;
@@ -1552,7 +1519,10 @@ pub mod strict {
             let literal = &self.text[start..self.pos];
             if is_integer_literal {
                 // Up to 15 digits is always inside ±(2^53-1): no need to parse.
-                let in_range = int_digits <= 15 || literal.parse::<i64>().is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
+                let in_range = int_digits <= 15
+                    || literal
+                        .parse::<i64>()
+                        .is_ok_and(|n| n.abs() <= MAX_SAFE_INTEGER);
                 if !in_range {
                     return Err(format!("integer {literal} is outside ±(2^53-1)"));
                 }
@@ -1567,7 +1537,8 @@ pub mod strict {
                 return Err(format!("number {literal} overflows a double"));
             }
             if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER as f64 {
-                self.rewrites.push((start, self.pos, format!("{}", value as i64)));
+                self.rewrites
+                    .push((start, self.pos, format!("{}", value as i64)));
             }
             Ok(())
         }
@@ -1575,7 +1546,10 @@ pub mod strict {
 
     /// Appends `.key` or `["key"]` to a JSON path.
     pub fn push_key(path: &mut String, key: &str) {
-        let identifier = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        let identifier = key
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if identifier {
             path.push('.');
@@ -1590,7 +1564,11 @@ pub mod strict {
     /// The path of the object or array holding the value at `path`.
     #[must_use]
     pub fn parent_path(path: &str) -> String {
-        let cut = if path.ends_with(']') { path.rfind('[') } else { path.rfind('.') };
+        let cut = if path.ends_with(']') {
+            path.rfind('[')
+        } else {
+            path.rfind('.')
+        };
         match cut {
             Some(i) if i > 0 => path[..i].to_string(),
             _ => "$".to_string(),
@@ -1671,9 +1649,17 @@ pub mod strict {
             let head = head.split(", there are no fields").next().unwrap_or(head);
             if let Some(rest) = head.strip_prefix("unknown variant ") {
                 let got = rest.trim_matches('`');
-                let expected = message.split(", expected ").nth(1).unwrap_or("").replace("one of ", "").replace('`', "\"");
+                let expected = message
+                    .split(", expected ")
+                    .nth(1)
+                    .unwrap_or("")
+                    .replace("one of ", "")
+                    .replace('`', "\"");
                 return if expected.contains(',') {
-                    format!("expected one of {expected}, got {}", serde_json::Value::from(got))
+                    format!(
+                        "expected one of {expected}, got {}",
+                        serde_json::Value::from(got)
+                    )
                 } else {
                     format!("expected {expected}, got {}", serde_json::Value::from(got))
                 };
@@ -1761,13 +1747,15 @@ pub mod strict {
             f.write_str("a string")
         }
         fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-            self.0.visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
+            self.0
+                .visit_enum(serde::de::value::BorrowedStrDeserializer::new(v))
         }
         fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<V::Value, E> {
             self.0.visit_enum(serde::de::value::StrDeserializer::new(v))
         }
         fn visit_string<E: serde::de::Error>(self, v: String) -> Result<V::Value, E> {
-            self.0.visit_enum(serde::de::value::StringDeserializer::new(v))
+            self.0
+                .visit_enum(serde::de::value::StringDeserializer::new(v))
         }
     }
 
@@ -1788,16 +1776,33 @@ pub mod strict {
             deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
             deserialize_identifier deserialize_ignored_any
         }
-        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_unit_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_unit_struct(name, visitor)
         }
-        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_newtype_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_newtype_struct(name, visitor)
         }
-        fn deserialize_tuple<V: serde::de::Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_tuple<V: serde::de::Visitor<'de>>(
+            self,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_tuple(len, visitor)
         }
-        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(self, name: &'static str, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        fn deserialize_tuple_struct<V: serde::de::Visitor<'de>>(
+            self,
+            name: &'static str,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             self.0.deserialize_tuple_struct(name, len, visitor)
         }
         fn deserialize_struct<V: serde::de::Visitor<'de>>(
@@ -1806,7 +1811,8 @@ pub mod strict {
             fields: &'static [&'static str],
             visitor: V,
         ) -> Result<V::Value, D::Error> {
-            self.0.deserialize_struct(name, fields, ObjectVisitor(visitor))
+            self.0
+                .deserialize_struct(name, fields, ObjectVisitor(visitor))
         }
         fn deserialize_enum<V: serde::de::Visitor<'de>>(
             self,
@@ -1845,7 +1851,13 @@ pub mod strict {
     /// The problem when no discriminator, or more than one, is present.
     pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
         let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
-        let names = |joiner: &str| discriminators.iter().map(|d| format!("`{d}`")).collect::<Vec<_>>().join(joiner);
+        let names = |joiner: &str| {
+            discriminators
+                .iter()
+                .map(|d| format!("`{d}`"))
+                .collect::<Vec<_>>()
+                .join(joiner)
+        };
         match chosen.as_slice() {
             [one] => Ok(*one),
             [] if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),

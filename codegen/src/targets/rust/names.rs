@@ -1,4 +1,5 @@
-//! The prelude's variants by path, where a schema type takes their name.
+//! Rust names: identifiers for generated code, and the prelude's variants
+//! by path, where a schema type takes their name.
 //!
 //! typify's output and the generated impls write `Ok(..)`, `Err(..)`,
 //! `Some(..)` and `None` as Rust code does. A `$defs` type of one of those
@@ -8,7 +9,13 @@
 //! the file compiles whatever the type is. Without such a type the file is
 //! left as idiomatic Rust writes it.
 
+use proc_macro2::{Ident, Span};
 use syn::visit_mut::VisitMut;
+
+/// An identifier for generated code.
+pub fn ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
 
 /// The prelude's variants, and their paths.
 const VARIANTS: &[(&str, &str)] = &[

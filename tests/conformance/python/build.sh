@@ -12,7 +12,9 @@
 #     <OUTPUT_ROOT>/python/mcptest/_coprocess.py, on every golden copy under
 #     codegen/tests/golden/*/ and on the testee; the formatter, both ruff
 #     checks and mypy also on runtime.py itself; (c) byte-compiles the testee
-#     and records OUTPUT_ROOT for run.sh.
+#     and records OUTPUT_ROOT for run.sh. The session client, _client.py beside
+#     the module (in OUTPUT_ROOT and every golden), its runtime
+#     client_runtime.py and the client conformance testee get the same checks.
 # Exit 0 on success, 1 on a failed check, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 
@@ -48,7 +50,17 @@ for golden in "$root"/codegen/tests/golden/*/"$module"; do
   [ -f "$golden" ] && files+=("$golden")
 done
 
-checked=("${files[@]}" "$here/testee.py" "$runtime" "$here/tools.sh" "$here/format-check.sh" "$here/mcp-ruff.toml")
+# The session client: <root>/python/mcptest/_client.py next to each module.
+client_runtime="$root/codegen/src/targets/python/client_runtime.py"
+client_testee="$root/tests/client_conformance/python/testee.py"
+clients=()
+for file in "${files[@]}"; do
+  client="$(dirname "$file")/_client.py"
+  [ -f "$client" ] || { echo "python: no $client beside $file" >&2; exit 1; }
+  clients+=("$client")
+done
+
+checked=("${files[@]}" "${clients[@]}" "$client_runtime" "$client_testee" "$here/testee.py" "$runtime" "$here/tools.sh" "$here/format-check.sh" "$here/mcp-ruff.toml")
 if checked_before "$state/.checked" "${checked[@]}"; then
   echo "$out" >"$state/output_root"
   echo "$python" >"$state/python"
@@ -68,15 +80,17 @@ runtime_module="$state/runtime_module.py"
   cat "$runtime"
 } >"$runtime_module"
 # Exactly what ruff format prints (its diff otherwise), on every file.
-bash "$here/format-check.sh" "${files[@]}" "$runtime" "$here/testee.py" || status=1
-"$ruff" check --quiet --target-version py310 --line-length 120 --select "$RUFF_RULES" --ignore "$RUFF_IGNORE" "${files[@]}" "$here/testee.py" || status=1
+bash "$here/format-check.sh" "${files[@]}" "$runtime" "$here/testee.py" \
+  "${clients[@]}" "$client_runtime" "$client_testee" || status=1
+"$ruff" check --quiet --target-version py310 --line-length 120 --select "$RUFF_RULES" --ignore "$RUFF_IGNORE" \
+  "${files[@]}" "$here/testee.py" "${clients[@]}" "$client_runtime" "$client_testee" || status=1
 # The MCP Python SDK's own ruff configuration (mcp-ruff.toml), every finding,
 # on what this repository ships: the committed file, every golden and the
 # runtime (not on another OUTPUT_ROOT's file: a schema of objects with dozens
 # of optional members, like the names proof's, exceeds that configuration's
 # complexity limits, C901/PLR0912/PLR0915, by design of the readers).
-shipped=("${files[@]:1}" "$runtime_module")
-[ -f "$root/generated/$module" ] && shipped+=("$root/generated/$module")
+shipped=("${files[@]:1}" "$runtime_module" "${clients[@]:1}" "$client_runtime")
+[ -f "$root/generated/$module" ] && shipped+=("$root/generated/$module" "$root/generated/python/mcptest/_client.py")
 "$ruff" check --quiet --no-cache --config "$here/mcp-ruff.toml" "${shipped[@]}" || status=1
 "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" --no-error-summary "$runtime_module" || status=1
 for file in "${files[@]}"; do
@@ -84,11 +98,28 @@ for file in "${files[@]}"; do
 done
 MYPYPATH="$out/python" "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" \
   --no-error-summary "$here/testee.py" || status=1
+# Each client as the module it is (mcptest._client beside its mcptest._coprocess),
+# the client runtime and the client testee against OUTPUT_ROOT's module.
+for client in "${clients[@]}"; do
+  MYPYPATH="$(dirname "$(dirname "$client")")" "$mypy" --strict --python-version 3.10 \
+    --cache-dir "$state/mypy-cache-client" --no-error-summary -m mcptest._client || status=1
+done
+MYPYPATH="$out/python" "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache-client" \
+  --no-error-summary "$client_runtime" "$client_testee" || status=1
 # pyright in strict mode, the checker the MCP Python SDK runs (pinned by
 # package-lock.json beside this script, from the npm registry).
 printf '{"typeCheckingMode": "strict", "pythonVersion": "3.10"}\n' >"$state/pyrightconfig.json"
 "$pyright" --project "$state/pyrightconfig.json" "${files[@]}" >"$state/pyright.log" 2>&1 ||
   { cat "$state/pyright.log" >&2; status=1; }
+# The clients, each resolving `mcptest._coprocess` in its own output root.
+for client in "${clients[@]}" "$client_runtime"; do
+  python_root="$(dirname "$(dirname "$client")")"
+  [ "$client" = "$client_runtime" ] && python_root="$out/python"
+  printf '{"typeCheckingMode": "strict", "pythonVersion": "3.10", "extraPaths": ["%s"]}\n' "$python_root" \
+    >"$state/pyrightconfig-client.json"
+  "$pyright" --project "$state/pyrightconfig-client.json" "$client" >"$state/pyright.log" 2>&1 ||
+    { cat "$state/pyright.log" >&2; status=1; }
+done
 if [ "$status" != 0 ]; then
   echo "python: strict checks failed" >&2
   exit 1
@@ -96,7 +127,7 @@ fi
 
 # "Build": byte-compile the module and the testee (syntax under the real
 # interpreter), and record which output root run.sh imports from.
-"$python" - "$out/$module" "$here/testee.py" <<'PY'
+"$python" - "$out/$module" "$here/testee.py" "$out/python/mcptest/_client.py" "$client_testee" <<'PY'
 import sys
 for path in sys.argv[1:]:
     source = open(path, encoding="utf-8").read()

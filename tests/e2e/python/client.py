@@ -1,8 +1,10 @@
-"""End-to-end client: drives the mcptest coprocess with the generated Python module.
+"""End-to-end client: drives the mcptest coprocess with the generated Python client.
 
-Uses only `mcptest._coprocess` and the standard library: every request line is
-built with the generated types and encoder, every response line decoded with the
-generated strict decoder. The scenario and the coprocess come from the
+Uses only `mcptest._client` (the generated session client), `mcptest._coprocess`
+(its frame types) and the standard library. The real binary is spawned by
+`CoprocessClient.spawn` from the binary and the server argv that MCPTEST_ARGV
+carries; a fake coprocess (not a binary) is spawned here and driven with
+`CoprocessClient.over_streams`. The scenario and the coprocess come from the
 environment (see tests/e2e.rs); the report is one JSON line on stdout.
 """
 
@@ -10,15 +12,16 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from typing import Any
 
+from mcptest import _client as client
 from mcptest import _coprocess as coprocess
 from mcptest._coprocess import JsonValue
 
-SDK = "python"
-SDK_VERSION = "0.0.0-e2e"
+OPTIONS = client.ClientOptions(timeout=60, sdk="python", sdk_version="0.0.0-e2e")
 EXIT_TIMEOUT_S = 20
 
 
@@ -26,66 +29,29 @@ class Failed(Exception):
     """The scenario cannot go on; the message says what happened."""
 
 
-class Session:
-    """The coprocess and a minimal stdio loop: write one line, read one line."""
+def spawn(argv: list[str]) -> tuple[client.CoprocessClient, subprocess.Popen[bytes] | None]:
+    """The generated client on the coprocess of `argv`: spawned by the client when
+    `argv` is the binary's own command line, else over the streams of a process
+    started here (with the process, to wait for)."""
+    if argv[1:4] == ["exec", "--connection-server", "--server-command"] and len(argv) == 5:
+        return client.CoprocessClient.spawn(argv[0], shlex.split(argv[4]), OPTIONS), None
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        return client.CoprocessClient.over_streams(process.stdout, process.stdin, OPTIONS), process
+    except BaseException:
+        wait_exit(process)
+        raise
 
-    def __init__(self, argv: list[str]) -> None:
-        self.process = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8"
-        )
-        self.next_id = 1
 
-    def exchange(self, line: str) -> str:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        if not answer:
-            raise Failed("the coprocess closed its stdout without answering")
-        return answer.rstrip("\n").rstrip("\r")
-
-    def handshake(self) -> coprocess.HandshakeResult:
-        request_id = self.take_id()
-        return coprocess.check_handshake_response(
-            self.exchange(coprocess.handshake_request(request_id, SDK, SDK_VERSION))
-        )
-
-    def call(self, method: str, params: Any | None = None) -> Any:
-        """Sends `method` with `params` (of the method's params type) and decodes
-        the result as the method's result type in the same read, both named by the
-        method table."""
-        spec = next(spec for spec in coprocess.METHODS if spec.name == method)
-        request_id = self.take_id()
-        request: coprocess.RequestOf[Any] = coprocess.RequestOf(
-            jsonrpc="2.0", id=request_id, method=method, params=params
-        )
-        line = coprocess.encode_request_of(request, coprocess.CODECS[spec.params].to_value)
-        response = coprocess.decode_response_of(self.exchange(line), coprocess.CODECS[spec.result].from_value)
-        if isinstance(response, coprocess.ErrorResponse):
-            raise Failed(f"{method} answered {response.error.code}: {response.error.message}")
-        if response.id != request_id:
-            raise Failed(f"{method}: answer has id {response.id!r}, request had {request_id!r}")
-        return response.result
-
-    def take_id(self) -> int:
-        request_id = self.next_id
-        self.next_id += 1
-        return request_id
-
-    def close_stdin(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-
-    def wait_exit(self) -> int:
-        try:
-            return self.process.wait(timeout=EXIT_TIMEOUT_S)
-        except subprocess.TimeoutExpired as timeout:
-            raise Failed(f"the coprocess did not exit within {EXIT_TIMEOUT_S} s") from timeout
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
+def wait_exit(process: subprocess.Popen[bytes]) -> int:
+    if process.stdin is not None:
+        process.stdin.close()
+    try:
+        return process.wait(timeout=EXIT_TIMEOUT_S)
+    except subprocess.TimeoutExpired as timeout:
+        process.kill()
+        raise Failed(f"the coprocess did not exit within {EXIT_TIMEOUT_S} s") from timeout
 
 
 def value_of(type_name: str, value: Any) -> JsonValue:
@@ -105,24 +71,19 @@ def env_object(name: str) -> dict[str, JsonValue]:
     return value
 
 
-def full(session: Session) -> dict[str, JsonValue]:
-    handshake = session.handshake()
-    initialize = session.call(coprocess.METHOD_MCP_INITIALIZE)
-    tools = session.call(coprocess.METHOD_MCP_LIST_TOOLS)
-    call = session.call(
-        coprocess.METHOD_MCP_CALL,
-        coprocess.CallParams(tool=os.environ["E2E_TOOL"], arguments=env_object("E2E_TOOL_ARGS")),
-    )
-    resource = session.call(
-        coprocess.METHOD_MCP_READ_RESOURCE, coprocess.ReadResourceParams(uri=os.environ["E2E_RESOURCE_URI"])
-    )
-    prompt_args = coprocess.prompt_arguments_from_value(env_object("E2E_PROMPT_ARGS"))
-    prompt = session.call(
-        coprocess.METHOD_MCP_CALL_PROMPT,
-        coprocess.CallPromptParams(name=os.environ["E2E_PROMPT"], arguments=prompt_args),
-    )
-    shutdown = session.call(coprocess.METHOD_MCP_SHUTDOWN)
-    exit_code = session.wait_exit()
+def full(argv: list[str]) -> dict[str, JsonValue]:
+    session, _ = spawn(argv)
+    with session:
+        handshake = session.handshake_result
+        initialize = session.initialize()
+        tools = session.list_tools()
+        call = session.call(coprocess.CallParams(tool=os.environ["E2E_TOOL"], arguments=env_object("E2E_TOOL_ARGS")))
+        resource = session.read_resource(coprocess.ReadResourceParams(uri=os.environ["E2E_RESOURCE_URI"]))
+        prompt_args = coprocess.prompt_arguments_from_value(env_object("E2E_PROMPT_ARGS"))
+        prompt = session.call_prompt(coprocess.CallPromptParams(name=os.environ["E2E_PROMPT"], arguments=prompt_args))
+        shutdown = session.shutdown()
+        session.close()
+        exit_code = session.exit_status
     return {
         "scenario": "full",
         "handshake": value_of("HandshakeResult", handshake),
@@ -136,22 +97,34 @@ def full(session: Session) -> dict[str, JsonValue]:
     }
 
 
-def handshake_only(session: Session) -> dict[str, JsonValue]:
+def handshake_only(argv: list[str]) -> dict[str, JsonValue]:
     try:
-        handshake = session.handshake()
+        session, process = spawn(argv)
     except coprocess.HandshakeError as error:
-        session.close_stdin()
-        session.wait_exit()
         return {"scenario": "handshake", "ok": False, "error": str(error)}
-    session.close_stdin()
-    session.wait_exit()
+    handshake = session.handshake_result
+    if process is not None:
+        wait_exit(process)
     return {"scenario": "handshake", "ok": True, "value": value_of("HandshakeResult", handshake)}
 
 
-def no_handshake(session: Session) -> dict[str, JsonValue]:
-    tools = session.call(coprocess.METHOD_MCP_LIST_TOOLS)
-    session.call(coprocess.METHOD_MCP_SHUTDOWN)
-    return {"scenario": "no_handshake", "tools": tool_names(tools), "exit_code": session.wait_exit()}
+def no_handshake(argv: list[str]) -> dict[str, JsonValue]:
+    """The binary serving an SDK that never handshakes (a v1 SDK): a client that
+    always handshakes cannot play it, so two raw request lines do."""
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    answers: list[JsonValue] = []
+    for request_id, method in enumerate((coprocess.METHOD_MCP_LIST_TOOLS, coprocess.METHOD_MCP_SHUTDOWN), start=1):
+        process.stdin.write(
+            coprocess.encode_request(coprocess.Request(jsonrpc="2.0", id=request_id, method=method)).encode() + b"\n"
+        )
+        process.stdin.flush()
+        response = coprocess.decode_response(process.stdout.readline())
+        if isinstance(response, coprocess.ErrorResponse):
+            raise Failed(f"{method} answered {response.error.code}: {response.error.message}")
+        answers.append(response.result)
+    tools = coprocess.list_tools_result_from_value(answers[0])
+    return {"scenario": "no_handshake", "tools": tool_names(tools), "exit_code": wait_exit(process)}
 
 
 SCENARIOS = {"full": full, "handshake": handshake_only, "no_handshake": no_handshake}
@@ -163,13 +136,17 @@ def main() -> int:
     if run is None:
         print(json.dumps({"scenario": scenario, "failed": f"unknown E2E_SCENARIO `{scenario}`"}))
         return 1
-    session: Session | None = None
     try:
-        session = Session(json.loads(os.environ["MCPTEST_ARGV"]))
-        report = run(session)
-    except (Failed, coprocess.DecodeError, coprocess.HandshakeError, KeyError, ValueError, OSError) as error:
-        if session is not None:
-            session.kill()
+        report = run(json.loads(os.environ["MCPTEST_ARGV"]))
+    except (
+        Failed,
+        client.ClientError,
+        coprocess.DecodeError,
+        coprocess.HandshakeError,
+        KeyError,
+        ValueError,
+        OSError,
+    ) as error:
         print(json.dumps({"scenario": scenario, "failed": f"{type(error).__name__}: {error}"}))
         return 1
     print(json.dumps(report))

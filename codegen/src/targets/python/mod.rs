@@ -9,6 +9,7 @@
 //! rejection; see `runtime.py`.
 
 mod claims;
+mod client;
 mod codecs;
 mod docs;
 mod envelopes;
@@ -33,6 +34,7 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), text);
+    files.insert(client::PATH.to_string(), client::render(contract));
     Ok(files)
 }
 

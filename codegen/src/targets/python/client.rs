@@ -1,0 +1,275 @@
+//! The session client, a second module: `python/mcptest/_client.py`.
+//!
+//! The schema-independent session (spawn, handshake, one request in flight,
+//! every answer checked, timeouts, exit reporting, close) is `client_runtime.py`,
+//! a real Python file checked as it is; this module adds what the method table
+//! says: one typed method per entry (the handshake aside), and which method
+//! shuts the coprocess down.
+
+use crate::model::{Contract, Method, TypeKind};
+use crate::names::snake_case;
+use crate::targets::header_text;
+
+use super::docs::{comment, docstring};
+use super::layout::Out;
+use super::names::{method_const, stem, KEYWORDS};
+
+/// The generated file, relative to the output root.
+pub const PATH: &str = "python/mcptest/_client.py";
+
+/// The session code every client carries.
+pub const RUNTIME: &str = include_str!("client_runtime.py");
+
+/// The method that ends the session; `close` sends it when the table has it.
+const SHUTDOWN: &str = "mcp.shutdown";
+
+/// The result type that marks the handshake, which the client sends itself.
+const HANDSHAKE_RESULT: &str = "HandshakeResult";
+
+/// The two shapes of `mcp.call`'s result, read the same way by `call_outcome`.
+const VERDICT: &str = "Verdict";
+const PASSTHROUGH: &str = "ToolCallPassthrough";
+
+/// `CallOutcome` and `call_outcome`, for a schema whose `mcp.call` answers a
+/// union of `Verdict` and `ToolCallPassthrough` (the contract says how the
+/// passthrough's success is derived: from `isError`).
+const CALL_OUTCOME: &str = r#"@dataclass(frozen=True)
+class CallOutcome:
+    """A `{union}` read the same way whichever variant it is."""
+
+    success: bool
+    """Whether the tool ran and did not report an error."""
+
+    text: str | None
+    """The text content joined with newlines, or None when there was none."""
+
+    error: str | None
+    """The error text when `success` is false, else None."""
+
+
+def call_outcome(result: _coprocess.{union}) -> CallOutcome:
+    """`mcp.call`'s result read uniformly: a `{verdict}` as it is; a `{passthrough}`'s
+    success derived from `isError`, its text the text blocks joined with newlines, and
+    its error that text when the tool reported one.
+    """
+    if isinstance(result, _coprocess.{verdict}):
+        return CallOutcome(success=result.success, text=result.text, error=result.error)
+    texts = [
+        value
+        for block in result.content
+        if block.get("type") == "text" and isinstance(value := block.get("text"), str)
+    ]
+    text = "\n".join(texts) if texts else None
+    success = result.is_error is not True
+    return CallOutcome(success=success, text=text, error=None if success else text)"#;
+
+/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
+/// `ToolCallPassthrough` with the members `call_outcome` reads.
+fn call_result_union(contract: &Contract) -> Option<String> {
+    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
+    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
+    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
+    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
+        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
+        _ => false,
+    };
+    let readable = names.len() == 2
+        && names.contains(&VERDICT)
+        && names.contains(&PASSTHROUGH)
+        && has(VERDICT, &["success", "text", "error"])
+        && has(PASSTHROUGH, &["content", "isError"]);
+    readable.then(|| method.result.clone())
+}
+
+/// What `ruff format` fits on one line.
+const WIDTH: usize = 88;
+
+/// The public members of the runtime's session: a method of the same name gets a `_` suffix.
+const RESERVED: &[&str] = &["close", "spawn", "over_streams", "stderr_tail"];
+
+pub fn render(contract: &Contract) -> String {
+    let methods = named_methods(contract);
+    let mut out = Out::default();
+    out.line(&comment(0, &header_text(contract)));
+    out.line(&docstring(0, &module_docstring(contract)));
+    out.blank(1);
+    out.line(RUNTIME.trim_end());
+    for (index, (method, name)) in methods.iter().enumerate() {
+        out.blank(if index == 0 { 2 } else { 1 });
+        out.line(&format!("{}: typing.Final = _Method(", descriptor(name)));
+        out.line(&format!("    _coprocess.{},", method_const(&method.name)));
+        out.line(&format!("    _coprocess.{}_to_value,", stem(&method.params)));
+        out.line(&format!("    _coprocess.{}_from_value,", stem(&method.result)));
+        out.line(&format!("    \"{}\",", method.result));
+        out.line(")");
+    }
+    if let Some(union) = call_result_union(contract) {
+        out.blank(2);
+        out.line(&CALL_OUTCOME.replace("{union}", &union).replace("{verdict}", VERDICT).replace("{passthrough}", PASSTHROUGH));
+    }
+    out.blank(2);
+    out.line("class CoprocessClient(_Session):");
+    out.line(&docstring(4, &class_docstring(&methods)));
+    if contract.methods.iter().any(|m| m.name == SHUTDOWN) {
+        out.blank(1);
+        out.line(&format!("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.{}", method_const(SHUTDOWN)));
+    }
+    for (method, name) in &methods {
+        out.blank(1);
+        method_def(method, name, &mut out);
+    }
+    out.into_string()
+}
+
+fn module_docstring(contract: &Contract) -> String {
+    format!(
+        "{}: the session client.\n\n`CoprocessClient.spawn(binary, server_argv)` starts `<binary> exec \
+         --connection-server --server-command <argv>` (the argv quoted so the binary's shell-style split \
+         gives it back), handshakes, and has one typed method per method-table entry. One request is in \
+         flight at a time; every answer is checked; a call that fails raises a `ClientError` saying what \
+         happened and naming the method. `CoprocessClient.over_streams(reader, writer)` runs the same \
+         session over any pair of byte streams.",
+        contract.title
+    )
+}
+
+fn class_docstring(methods: &[(&Method, String)]) -> String {
+    let names: Vec<String> = methods.iter().map(|(_, name)| format!("`{name}`")).collect();
+    let listed = if names.is_empty() { "no methods besides the handshake".to_string() } else { names.join(", ") };
+    format!(
+        "A session with the mcptest coprocess, one method per method-table entry: {listed}. \
+         A context manager; `close` is idempotent."
+    )
+}
+
+/// The methods the client has (the handshake is its own), each with its Python
+/// name: `python_name`, or the name with its namespace where two methods of
+/// different namespaces would otherwise meet (`mcp.list`, `other.list` →
+/// `mcp_list`, `other_list`).
+fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
+    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
+    let short: Vec<String> = methods.iter().map(|m| python_name(&m.name, false)).collect();
+    methods
+        .iter()
+        .zip(&short)
+        .map(|(method, name)| {
+            let shared = short.iter().filter(|other| *other == name).count() > 1;
+            (*method, if shared { python_name(&method.name, true) } else { name.clone() })
+        })
+        .collect()
+}
+
+/// The Python method of a wire name: the namespace (`mcp.`) dropped unless
+/// `namespace`, each segment snake-cased (`mcp.listTools` → `list_tools`,
+/// `mcp.cache.set_mode` → `cache_set_mode`), a keyword or a runtime member
+/// suffixed with `_`.
+pub fn python_name(wire: &str, namespace: bool) -> String {
+    let segments: Vec<&str> = wire.split(['.', '/']).collect();
+    let kept = if segments.len() > 1 && !namespace { &segments[1..] } else { &segments[..] };
+    let name = kept.iter().map(|s| snake_case(s)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("_");
+    if KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
+        name + "_"
+    } else {
+        name
+    }
+}
+
+/// The module constant holding a method's descriptor (`_LIST_TOOLS_METHOD`).
+fn descriptor(name: &str) -> String {
+    format!("_{}_METHOD", name.trim_end_matches('_').to_uppercase())
+}
+
+fn method_def(method: &Method, name: &str, out: &mut Out) {
+    out.line(&format!("    def {name}("));
+    out.line("        self,");
+    let params = format!("        params: _coprocess.{}", method.params);
+    if method.params_required {
+        out.line(&format!("{params},"));
+    } else if params.chars().count() + " | None = None,".len() <= WIDTH {
+        out.line(&format!("{params} | None = None,"));
+    } else {
+        // ruff format breaks an over-wide union annotation before its `|`.
+        out.line(&params);
+        out.line("        | None = None,");
+    }
+    out.line("        *,");
+    out.line("        timeout: float | None = None,");
+    out.line(&format!("    ) -> _coprocess.{}:", method.result));
+    let text = format!(
+        "`{}`: {}\n\n`timeout` (seconds) overrides the client's for this call.",
+        method.name,
+        method.description.trim()
+    );
+    out.line(&docstring(8, &text));
+    let call = format!("        return self._call({}, params, timeout)", descriptor(name));
+    if call.chars().count() <= WIDTH {
+        out.line(&call);
+    } else {
+        out.line("        return self._call(");
+        out.line(&format!("            {},", descriptor(name)));
+        out.line("            params,");
+        out.line("            timeout,");
+        out.line("        )");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{python_name, render};
+    use std::path::Path;
+
+    /// The minimal golden schema, with `extra` methods appended to its table.
+    fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
+        let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
+        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
+            methods.extend(extra.iter().cloned());
+        }
+        crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    #[test]
+    fn a_method_added_to_the_table_appears_typed_in_the_client() {
+        let before = render(&minimal_with(serde_json::json!([])));
+        assert!(!before.contains("def fresh_do_thing("), "{before}");
+        assert!(!before.contains("= _coprocess.METHOD_MCP_SHUTDOWN"), "the minimal schema has no mcp.shutdown");
+        let method = serde_json::json!([{
+            "name": "mcp.fresh.doThing",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/HandshakeParams",
+            "description": "A method the table gained."
+        }, {
+            "name": "mcp.shutdown",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/EmptyParams",
+            "description": "Ends the session."
+        }]);
+        let after = render(&minimal_with(method));
+        let signature = "    def fresh_do_thing(\n        self,\n        params: _coprocess.EmptyParams | None = None,\n        *,\n        timeout: float | None = None,\n    ) -> _coprocess.HandshakeParams:\n";
+        assert!(after.contains(signature), "{after}");
+        assert!(after.contains("    _coprocess.METHOD_MCP_FRESH_DO_THING,\n    _coprocess.empty_params_to_value,\n    _coprocess.handshake_params_from_value,\n"), "{after}");
+        assert!(after.contains("        return self._call(_FRESH_DO_THING_METHOD, params, timeout)\n"), "{after}");
+        assert!(after.contains("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.METHOD_MCP_SHUTDOWN\n"), "{after}");
+        assert!(!after.contains("def handshake("), "the handshake is the client's own, not a method");
+        let twins = serde_json::json!([
+            {"name": "mcp.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
+            {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
+        ]);
+        let both = render(&minimal_with(twins));
+        assert!(both.contains("    def mcp_list(\n") && both.contains("    def other_list(\n"), "{both}");
+        assert!(!both.contains("    def list(\n"), "{both}");
+    }
+
+    #[test]
+    fn a_wire_name_becomes_a_snake_case_method() {
+        assert_eq!(python_name("mcp.listTools", false), "list_tools");
+        assert_eq!(python_name("mcp.cache.set_mode", false), "cache_set_mode");
+        assert_eq!(python_name("mcp.reporter.setUpload", false), "reporter_set_upload");
+        assert_eq!(python_name("mcp.close", false), "close_");
+        assert_eq!(python_name("mcp.import", false), "import_");
+        assert_eq!(python_name("other.list", true), "other_list");
+    }
+}

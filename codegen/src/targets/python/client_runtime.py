@@ -1,0 +1,521 @@
+from __future__ import annotations
+
+import collections
+import collections.abc
+import contextlib
+import json
+import math
+import os
+import queue
+import select
+import shlex
+import subprocess
+import threading
+import time
+import types
+import typing
+from dataclasses import dataclass
+
+from mcptest import _coprocess
+
+DEFAULT_CALL_TIMEOUT: typing.Final = 30.0
+"""Seconds a call waits for its answer unless the client or the call says otherwise."""
+
+DEFAULT_CLOSE_TIMEOUT: typing.Final = 5.0
+"""Seconds `close` waits for the `mcp.shutdown` answer and for the exit before it kills."""
+
+STDERR_LINES: typing.Final = 20
+"""How many of the coprocess's last stderr lines the client keeps."""
+
+_STDERR_LINE_BYTES: typing.Final = 4096
+_CHUNK: typing.Final = 65536
+_Params = typing.TypeVar("_Params")
+_Result = typing.TypeVar("_Result")
+_Client = typing.TypeVar("_Client", bound="_Session")
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """How a client spawns, talks to and closes the coprocess."""
+
+    timeout: float = DEFAULT_CALL_TIMEOUT
+    """Seconds a call waits for its answer (a call's own `timeout` overrides it)."""
+
+    close_timeout: float = DEFAULT_CLOSE_TIMEOUT
+    """Seconds `close` waits for the shutdown answer and the exit before it kills."""
+
+    env: collections.abc.Mapping[str, str] | None = None
+    """The coprocess's environment (replacing the inherited one), or None to inherit."""
+
+    cwd: str | None = None
+    """The coprocess's working directory, or None for the current one."""
+
+    sdk: str = "python"
+    """The SDK name the handshake announces."""
+
+    sdk_version: str = "0.0.0"
+    """The SDK version the handshake announces."""
+
+
+@dataclass(frozen=True)
+class _Method(typing.Generic[_Params, _Result]):
+    """One method-table entry as the client calls it."""
+
+    name: str
+    to_value: collections.abc.Callable[[_Params], _coprocess.JsonValue]
+    from_value: collections.abc.Callable[[_coprocess.JsonValue], _Result]
+    result: str
+
+
+class ClientError(RuntimeError):
+    """A call that failed; `method` is its wire name, `message` says what happened.
+
+    `detail` holds what the decoder or the stream said, where there is more to say.
+    """
+
+    def __init__(self, method: str, message: str, detail: str = "") -> None:
+        super().__init__(f"{message}: {detail}" if detail else message)
+        self.method = method
+        self.message = message
+        self.detail = detail
+
+
+class RpcError(ClientError):
+    """The coprocess answered the call with a JSON-RPC error; the session goes on."""
+
+    def __init__(
+        self, method: str, code: int, message: str, data: _coprocess.JsonValue
+    ) -> None:
+        super().__init__(method, message)
+        self.code = code
+        self.name = next(
+            (name for name, known in _coprocess.ERROR_CODES if known == code), None
+        )
+        """The code's name in the contract's error-code table, or None for another code."""
+        self.data = data
+
+
+class ProtocolError(ClientError):
+    """The answer broke the protocol (another id, not JSON, too long, not the result's
+    shape); the session is closed and the coprocess killed.
+    """
+
+
+class CallTimeoutError(ClientError):
+    """No answer within the call's timeout; the session is closed and the coprocess killed."""
+
+
+class SessionClosedError(ClientError):
+    """A call on a session that was closed (by `close`, or after a timeout or a protocol error)."""
+
+
+class CoprocessExitedError(ClientError):
+    """The coprocess ended before answering: its exit status and last stderr lines are kept."""
+
+    def __init__(
+        self, method: str, message: str, status: int | None, stderr: tuple[str, ...]
+    ) -> None:
+        super().__init__(method, message)
+        self.status = status
+        self.stderr = stderr
+
+
+class _Failure:
+    """Why the reader stopped: end of output, an over-long line, or a read error."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        self.reason = reason
+        self.detail = detail
+
+
+def server_command(argv: collections.abc.Sequence[str]) -> str:
+    """The `--server-command` text the binary's shell-style split turns back into `argv`."""
+    return " ".join(shlex.quote(argument) for argument in argv)
+
+
+class _Session:
+    """The schema-independent session: one request in flight, every answer checked."""
+
+    def __init__(
+        self,
+        reader: typing.IO[bytes],
+        writer: typing.IO[bytes],
+        process: subprocess.Popen[bytes] | None,
+        options: ClientOptions,
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._process = process
+        self._timeout = options.timeout
+        self._close_timeout = options.close_timeout
+        self._lock = threading.Lock()
+        self._next_id = 1
+        self._closed: str | None = None
+        self._exit: tuple[str, int | None] | None = None
+        self._handshake_result: _coprocess.HandshakeResult | None = None
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        # A spawned coprocess's stdout is read in the calling thread, polled for
+        # the timeout; other streams (and where poll is missing) by a reader thread.
+        self._poll: select.poll | None = None
+        if process is not None and hasattr(select, "poll"):
+            self._poll = select.poll()
+            self._poll.register(reader.fileno(), select.POLLIN)
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._lines: queue.SimpleQueue[bytes | _Failure] = queue.SimpleQueue()
+        if self._poll is None:
+            threading.Thread(
+                target=self._read, name="coprocess-stdout", daemon=True
+            ).start()
+        self._stderr_thread: threading.Thread | None = None
+        if process is not None and process.stderr is not None:
+            self._stderr_thread = threading.Thread(
+                target=self._read_stderr,
+                args=(process.stderr,),
+                name="coprocess-stderr",
+                daemon=True,
+            )
+            self._stderr_thread.start()
+
+    @classmethod
+    def spawn(
+        cls: type[_Client],
+        binary: str,
+        server_argv: collections.abc.Sequence[str],
+        options: ClientOptions | None = None,
+    ) -> _Client:
+        """Starts `<binary> exec --connection-server --server-command <argv>` and
+        handshakes. Raises `HandshakeError` (the coprocess is then gone), a
+        `ClientError`, or `OSError` when the binary cannot be started.
+        """
+        options = options or ClientOptions()
+        command = [
+            binary,
+            "exec",
+            "--connection-server",
+            "--server-command",
+            server_command(server_argv),
+        ]
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=None if options.env is None else dict(options.env),
+            cwd=options.cwd,
+        )
+        if process.stdin is None or process.stdout is None:
+            process.kill()
+            raise OSError("the coprocess has no pipes")
+        client = cls(process.stdout, process.stdin, process, options)
+        client._handshake(options.sdk, options.sdk_version)
+        return client
+
+    @classmethod
+    def over_streams(
+        cls: type[_Client],
+        reader: typing.IO[bytes],
+        writer: typing.IO[bytes],
+        options: ClientOptions | None = None,
+    ) -> _Client:
+        """A session over a pair of byte streams (an in-process double, a socket's
+        files): answers are read from `reader`, requests written to `writer`.
+        Handshakes before it returns.
+        """
+        options = options or ClientOptions()
+        client = cls(reader, writer, None, options)
+        client._handshake(options.sdk, options.sdk_version)
+        return client
+
+    _SHUTDOWN: typing.ClassVar[str | None] = None
+
+    @property
+    def handshake_result(self) -> _coprocess.HandshakeResult:
+        """What the binary answered to the handshake (its protocol and binary version)."""
+        if self._handshake_result is None:
+            raise RuntimeError("the session has not handshaken")
+        return self._handshake_result
+
+    @property
+    def exit_status(self) -> int | None:
+        """The coprocess's exit status once it has exited (None before, or over streams)."""
+        return None if self._process is None else self._process.poll()
+
+    @property
+    def stderr_tail(self) -> tuple[str, ...]:
+        """The last lines the coprocess wrote to stderr (at most `STDERR_LINES`)."""
+        return tuple(self._stderr)
+
+    def __enter__(self: _Client) -> _Client:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: types.TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Sends `mcp.shutdown`, waits a bounded time for the exit, then kills.
+        Idempotent; later calls raise `SessionClosedError`.
+        """
+        with self._lock:
+            deadline = time.monotonic() + self._close_timeout
+            if self._closed is None:
+                self._closed = "by close()"
+                if self._SHUTDOWN is not None:
+                    with contextlib.suppress(ClientError):
+                        self._exchange(self._SHUTDOWN, self._close_timeout)
+            self._finish(max(0.0, deadline - time.monotonic()))
+
+    def _handshake(self, sdk: str, sdk_version: str) -> None:
+        method = _coprocess.METHOD_COPROCESS_HANDSHAKE
+        with self._lock:
+            try:
+                request_id = self._take_id()
+                line = _coprocess.handshake_request(request_id, sdk, sdk_version)
+                value = self._answer(
+                    method, request_id, line.encode("utf-8"), self._timeout
+                )
+                response = _coprocess.response_from_value(value)
+                self._handshake_result = _coprocess.check_handshake_response(response)
+            except _coprocess.HandshakeError:
+                self._closed = "after a failed handshake"
+                self._finish(0)
+                raise
+            except _coprocess.DecodeError as error:
+                self._fail("after a protocol error")
+                message = f"{method}: the answer does not decode as HandshakeResult"
+                raise ProtocolError(method, message, str(error)) from None
+            except ClientError:
+                self._finish(0)
+                raise
+
+    def _call(
+        self,
+        method: _Method[_Params, _Result],
+        params: _Params | None,
+        timeout: float | None,
+    ) -> _Result:
+        name = method.name
+        with self._lock:
+            self._check_open(name)
+            request_id = self._take_id()
+            request = _coprocess.RequestOf(
+                jsonrpc="2.0", id=request_id, method=name, params=params
+            )
+            line = _coprocess.encode_request_of(request, method.to_value).encode(
+                "utf-8"
+            )
+            value = self._answer(
+                name, request_id, line, self._timeout if timeout is None else timeout
+            )
+            try:
+                response = _coprocess.response_of_from_value(value, method.from_value)
+            except _coprocess.DecodeError as error:
+                self._fail("after a protocol error")
+                message = f"{name}: the answer does not decode as {method.result}"
+                raise ProtocolError(name, message, str(error)) from None
+            if isinstance(response, _coprocess.ErrorResponse):
+                problem = response.error
+                data = (
+                    None
+                    if isinstance(problem.data, _coprocess.Absent)
+                    else problem.data
+                )
+                raise RpcError(name, problem.code, problem.message, data)
+            if name == self._SHUTDOWN:
+                # The coprocess ends the session after answering: close only waits.
+                self._closed = "after mcp.shutdown"
+            return response.result
+
+    def _exchange(self, method: str, timeout: float) -> _coprocess.JsonValue:
+        """Sends a request without params; its answer's value, checked only for its id."""
+        request_id = self._take_id()
+        request = _coprocess.Request(jsonrpc="2.0", id=request_id, method=method)
+        line = _coprocess.encode_request(request).encode("utf-8")
+        return self._answer(method, request_id, line, timeout, kill=False)
+
+    def _take_id(self) -> int:
+        request_id = self._next_id
+        self._next_id += 1
+        return request_id
+
+    def _check_open(self, method: str) -> None:
+        if self._exit is not None:
+            raise self._exited(method)
+        if self._closed is not None:
+            raise SessionClosedError(
+                method, f"{method}: the session is closed ({self._closed})"
+            )
+
+    def _answer(
+        self,
+        method: str,
+        request_id: int,
+        line: bytes,
+        timeout: float,
+        *,
+        kill: bool = True,
+    ) -> _coprocess.JsonValue:
+        """Writes one request line and reads its answer: parsed, its id checked."""
+        try:
+            self._writer.write(line + b"\n")
+            self._writer.flush()
+        except (OSError, ValueError):
+            raise self._ended(method) from None
+        answer = self._next_line(timeout)
+        if answer is None:
+            if kill:
+                self._fail("after a timeout")
+            milliseconds = round(timeout * 1000)
+            ending = (
+                "the coprocess was killed" if self._process else "the session is closed"
+            )
+            message = f"{method}: no answer within {milliseconds} ms; {ending}"
+            raise CallTimeoutError(method, message) from None
+        if isinstance(answer, _Failure):
+            if answer.reason == "too long":
+                self._fail("after a protocol error")
+                message = f"{method}: the answer is longer than {_coprocess.MAX_LINE_BYTES} bytes"
+                raise ProtocolError(method, message)
+            raise self._ended(method)
+        try:
+            value = _coprocess.parse_json(answer)
+        except ValueError as error:
+            self._fail("after a protocol error")
+            raise ProtocolError(
+                method, f"{method}: the answer is not a JSON text", str(error)
+            ) from None
+        if isinstance(value, dict) and "id" in value:
+            got = value["id"]
+            if type(got) is not int or got != request_id:
+                self._fail("after a protocol error")
+                message = f"{method}: the answer's id {json.dumps(got)} is not the request's id {request_id}"
+                raise ProtocolError(method, message)
+        return value
+
+    def _next_line(self, timeout: float) -> bytes | _Failure | None:
+        """The next line of output, or None when none came within `timeout` seconds."""
+        if self._poll is None:
+            try:
+                return self._lines.get(timeout=timeout)
+            except queue.Empty:
+                return None
+        return self._polled_line(self._poll, timeout)
+
+    def _polled_line(
+        self, poll: select.poll, timeout: float
+    ) -> bytes | _Failure | None:
+        """`_next_line` on the coprocess's stdout, read here with at most
+        `MAX_LINE_BYTES` + one chunk buffered."""
+        deadline = time.monotonic() + timeout
+        fd = self._reader.fileno()
+        while True:
+            end = self._buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                self._scanned = 0
+                return line
+            if len(self._buffer) > _coprocess.MAX_LINE_BYTES:
+                return _Failure("too long")
+            self._scanned = len(self._buffer)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not poll.poll(math.ceil(remaining * 1000)):
+                return None
+            try:
+                chunk = os.read(fd, _CHUNK)
+            except OSError as error:
+                return _Failure("read error", str(error))
+            if not chunk:
+                # The end of output; a last line without its newline is dropped.
+                return _Failure("end of output")
+            self._buffer += chunk
+
+    def _read(self) -> None:
+        """The stdout reader: one line at a time, never more than MAX_LINE_BYTES + 1 bytes."""
+        self._lines.put(self._read_lines())
+        if self._process is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._reader.close()
+
+    def _read_lines(self) -> _Failure:
+        limit = _coprocess.MAX_LINE_BYTES + 1
+        while True:
+            try:
+                line = self._reader.readline(limit)
+            except (OSError, ValueError) as error:
+                return _Failure("read error", str(error))
+            if not line:
+                return _Failure("end of output")
+            if not line.endswith(b"\n"):
+                # Longer than the limit, or cut short by the end of output.
+                return _Failure("too long" if len(line) == limit else "end of output")
+            self._lines.put(line)
+
+    def _read_stderr(self, stream: typing.IO[bytes]) -> None:
+        while True:
+            try:
+                line = stream.readline(_STDERR_LINE_BYTES)
+            except (OSError, ValueError):
+                break
+            if not line:
+                break
+            self._stderr.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+        with contextlib.suppress(OSError, ValueError):
+            stream.close()
+
+    def _ended(self, method: str) -> CoprocessExitedError:
+        """The coprocess closed its output: wait (bounded) for its status and stderr."""
+        status: int | None = None
+        if self._process is not None:
+            try:
+                status = self._process.wait(timeout=self._close_timeout)
+            except subprocess.TimeoutExpired:
+                status = None
+            if self._stderr_thread is not None:
+                self._stderr_thread.join(timeout=self._close_timeout)
+        if status is None:
+            ending = "the coprocess closed its output"
+        elif status < 0:
+            ending = f"the coprocess was killed by signal {-status}"
+        else:
+            ending = f"the coprocess exited with status {status}"
+        lines = [line for line in self._stderr if line]
+        if lines:
+            ending += "; its stderr ended with:\n" + "\n".join(lines)
+        self._exit = (ending, status)
+        self._closed = "after the coprocess exited"
+        self._finish(0)
+        return self._exited(method)
+
+    def _exited(self, method: str) -> CoprocessExitedError:
+        ending, status = self._exit or ("the coprocess closed its output", None)
+        return CoprocessExitedError(
+            method, f"{method}: {ending}", status, self.stderr_tail
+        )
+
+    def _fail(self, reason: str) -> None:
+        """Ends the session after a failure: closed for `reason`, the coprocess killed."""
+        self._closed = reason
+        self._finish(0)
+
+    def _finish(self, grace: float) -> None:
+        """Closes the input, waits up to `grace` seconds for the exit, then kills."""
+        with contextlib.suppress(OSError, ValueError):
+            self._writer.close()
+        process = self._process
+        if process is None:
+            return
+        deadline = time.monotonic() + grace
+        try:
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if self._poll is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._reader.close()

@@ -1,0 +1,451 @@
+//! Client conformance: every language's generated session client runs every
+//! scenario of `tests/client_conformance/scenarios.json` (or of
+//! `$CLIENT_SCENARIOS`) against the scripted fake coprocess
+//! (`tests/client_conformance/fake_coprocess.py`) or, where a scenario says
+//! so, the real `mcptest` binary, and reports each step's outcome (kind +
+//! message, and the result, code, name or data it carries). Every outcome must
+//! equal the scenario's expected one and, across languages, each other's. With
+//! `CLIENT_REPORT=<out.json>` every language's outcome per scenario is written
+//! there. The format is documented in docs/client-scenarios.md.
+//!
+//! Each client is `tests/client_conformance/<lang>/run.sh`, prepared by its
+//! `build.sh` (a missing toolchain is reported loudly, and fails with
+//! `CI=true`, as in tests/conformance.rs).
+//!
+//! Run: `cargo test --test client_conformance` (seconds).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use serde_json::{json, Map, Value};
+
+/// The languages whose client exists, in report order. A language joins with
+/// its `tests/client_conformance/<lang>/{build,run}.sh`.
+const LANGUAGES: &[&str] = &["python"];
+
+/// The kinds of outcome a step can have.
+const KINDS: &[&str] = &["ok", "rpc_error", "handshake_error", "protocol_error", "timeout", "closed", "exited"];
+
+/// The keys compared across languages (besides `kind`).
+const COMPARED: &[&str] = &["message", "code", "name", "data", "result", "call_outcome"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scenario_file() -> PathBuf {
+    match std::env::var_os("CLIENT_SCENARIOS") {
+        Some(file) => {
+            let file = PathBuf::from(file);
+            if file.is_absolute() {
+                file
+            } else {
+                std::env::current_dir().map(|dir| dir.join(&file)).unwrap_or(file)
+            }
+        }
+        None => root().join("tests/client_conformance/scenarios.json"),
+    }
+}
+
+fn load_scenarios(file: &Path) -> Result<Vec<Value>, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    value["scenarios"].as_array().cloned().ok_or_else(|| format!("{}: no `scenarios` array", file.display()))
+}
+
+/// The contract's words the expectations name: message templates, error
+/// codes by name, and the constants a `template` may use.
+struct Contract {
+    messages: Map<String, Value>,
+    codes: Map<String, Value>,
+    constants: Vec<(String, String)>,
+}
+
+impl Contract {
+    fn load() -> Contract {
+        let schema = support::schema();
+        let table = &schema["x-coprocess"];
+        let messages = table["messages"].as_object().cloned().unwrap_or_default();
+        let mut codes = Map::new();
+        for row in table["error_codes"].as_array().into_iter().flatten() {
+            if let Some(name) = row["name"].as_str() {
+                codes.insert(name.to_string(), row["code"].clone());
+            }
+        }
+        let constants = ["protocol_version", "max_line_bytes", "max_depth"]
+            .iter()
+            .map(|key| (key.to_string(), table[key].to_string()))
+            .collect();
+        Contract { messages, codes, constants }
+    }
+
+    /// An expected message: a string, `{"contract": <message key>, <hole>: <value>…}`
+    /// (the contract's template, `sdk_protocol` defaulting to the pin), or
+    /// `{"template": "…{max_line_bytes}…"}` filled with the contract's constants.
+    fn message(&self, spec: &Value) -> Result<String, String> {
+        match spec {
+            Value::String(text) => Ok(text.clone()),
+            Value::Object(fields) if fields.contains_key("contract") => {
+                let key = fields["contract"].as_str().ok_or("`contract` is not a string")?;
+                let template = self.messages.get(key).and_then(|m| m["template"].as_str()).ok_or_else(|| format!("the contract has no message `{key}`"))?;
+                let mut values: Vec<(String, String)> = vec![("sdk_protocol".into(), self.constant("protocol_version"))];
+                for (hole, value) in fields.iter().filter(|(k, _)| *k != "contract") {
+                    values.push((hole.clone(), self.value(value)?));
+                }
+                Ok(fill(template, &values))
+            }
+            Value::Object(fields) if fields.contains_key("template") => {
+                let template = fields["template"].as_str().ok_or("`template` is not a string")?;
+                Ok(fill(template, &self.constants))
+            }
+            other => Err(format!("not a message: {other}")),
+        }
+    }
+
+    /// A hole's value: a string, a number, a nested contract message, or
+    /// `{"code": <error-code name>}`.
+    fn value(&self, value: &Value) -> Result<String, String> {
+        match value {
+            Value::String(text) => Ok(text.clone()),
+            Value::Number(n) => Ok(n.to_string()),
+            Value::Object(fields) if fields.contains_key("code") => {
+                let name = fields["code"].as_str().unwrap_or_default();
+                self.codes.get(name).map(|c| c.to_string()).ok_or_else(|| format!("the contract has no error code `{name}`"))
+            }
+            other => self.message(other),
+        }
+    }
+
+    fn constant(&self, key: &str) -> String {
+        self.constants.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()).unwrap_or_default()
+    }
+}
+
+/// Fills `{hole}`s in one pass (a filled value is never filled again).
+fn fill(template: &str, values: &[(String, String)]) -> String {
+    let mut out = String::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let hole = &after[..close];
+                match values.iter().find(|(k, _)| k == hole) {
+                    Some((_, v)) => out.push_str(v),
+                    None => out.push_str(&rest[open..open + close + 2]),
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One step's expectation, resolved against the contract.
+#[derive(Clone)]
+struct Expect {
+    fields: Map<String, Value>,
+    ignore: Vec<String>,
+    within_ms: Option<u64>,
+}
+
+fn resolve(contract: &Contract, expect: &Value) -> Result<Expect, String> {
+    let object = expect.as_object().ok_or("`expect` is not an object")?;
+    let kind = object.get("kind").and_then(Value::as_str).ok_or("`expect` has no `kind`")?;
+    if !KINDS.contains(&kind) {
+        return Err(format!("unknown kind `{kind}` (one of {KINDS:?})"));
+    }
+    let mut fields = Map::new();
+    fields.insert("kind".into(), json!(kind));
+    if let Some(message) = object.get("message") {
+        fields.insert("message".into(), json!(contract.message(message)?));
+    }
+    if let Some(name) = object.get("name").and_then(Value::as_str) {
+        let code = contract.codes.get(name).ok_or_else(|| format!("the contract has no error code `{name}`"))?;
+        fields.insert("name".into(), json!(name));
+        fields.insert("code".into(), code.clone());
+    }
+    for key in ["code", "data", "result", "call_outcome"] {
+        if let Some(value) = object.get(key) {
+            fields.insert(key.into(), value.clone());
+        }
+    }
+    let ignore = object.get("ignore_fields").and_then(Value::as_array).into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect();
+    Ok(Expect { fields, ignore, within_ms: object.get("within_ms").and_then(Value::as_u64) })
+}
+
+/// Every step's expectations, in order; a `parallel` step's are one entry per call.
+fn expectations(contract: &Contract, scenario: &Value) -> Result<Vec<Vec<Expect>>, String> {
+    let steps = scenario["steps"].as_array().ok_or("no `steps` array")?;
+    steps
+        .iter()
+        .enumerate()
+        .map(|(index, step)| {
+            let at = |e: String| format!("step {}: {e}", index + 1);
+            if let Some(calls) = step["parallel"].as_array() {
+                calls.iter().map(|c| resolve(contract, &c["expect"]).map_err(at)).collect()
+            } else if step.get("call").is_some() || step.get("start").is_some() || step.get("close").is_some() {
+                Ok(vec![resolve(contract, &step["expect"]).map_err(at)?])
+            } else {
+                Err(at("not a `start`, `call`, `close` or `parallel` step".into()))
+            }
+        })
+        .collect()
+}
+
+/// What one language gave.
+enum Outcome {
+    /// Per scenario name, one outcome array per step.
+    Ran(Vec<(String, Value)>),
+    Missing(String),
+    Failed(String),
+}
+
+fn run_language(lang: &str, file: &Path) -> Outcome {
+    let script = |name: &str| root().join(format!("tests/client_conformance/{lang}/{name}"));
+    let build = match Command::new("bash").arg(script("build.sh")).current_dir(root()).output() {
+        Ok(output) => output,
+        Err(e) => return Outcome::Failed(format!("{lang}: cannot run build.sh: {e}")),
+    };
+    let log = String::from_utf8_lossy(&build.stderr).into_owned();
+    match build.status.code() {
+        Some(0) => {}
+        Some(3) if std::env::var("CI").as_deref() != Ok("true") => return Outcome::Missing(log),
+        _ => return Outcome::Failed(format!("{lang}: build.sh failed ({}):\n{log}", build.status)),
+    }
+    let binary = PathBuf::from(env!("CARGO_BIN_EXE_mcptest"));
+    let output = Command::new("bash")
+        .arg(script("run.sh"))
+        .current_dir(root())
+        .env("CLIENT_SCENARIOS", file)
+        .env("CLIENT_FAKE", root().join("tests/client_conformance/fake_coprocess.py"))
+        .env("CLIENT_BINARY", &binary)
+        .env("CLIENT_ROOT", root())
+        .stdin(Stdio::null())
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(e) => return Outcome::Failed(format!("{lang}: cannot run run.sh: {e}")),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Outcome::Failed(format!("{lang}: run.sh failed ({}):\n{stderr}", output.status));
+    }
+    let mut ran = Vec::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines().filter(|l| !l.trim().is_empty()) {
+        match serde_json::from_str::<Value>(line) {
+            Ok(value) => ran.push((value["scenario"].as_str().unwrap_or_default().to_string(), value["steps"].clone())),
+            Err(e) => return Outcome::Failed(format!("{lang}: not a JSON line ({e}): {line}\n{stderr}")),
+        }
+    }
+    Outcome::Ran(ran)
+}
+
+/// The outcome's fields that are compared: `kind` and whatever `expect` names,
+/// the result without the ignored fields.
+fn compared(outcome: &Value, keys: &[String], ignore: &[String]) -> Map<String, Value> {
+    let mut fields = Map::new();
+    for key in keys {
+        let mut value = outcome.get(key).cloned().unwrap_or(Value::Null);
+        if key == "result" {
+            if let Value::Object(result) = &mut value {
+                for field in ignore {
+                    result.remove(field);
+                }
+            }
+        }
+        fields.insert(key.clone(), value);
+    }
+    fields
+}
+
+/// What is wrong with one step's outcome (empty: nothing).
+fn step_problems(expect: &Expect, outcome: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    let keys: Vec<String> = expect.fields.keys().cloned().collect();
+    let got = compared(outcome, &keys, &expect.ignore);
+    for (key, want) in &expect.fields {
+        if got.get(key) != Some(want) {
+            problems.push(format!("{key}: expected {want}, got {}", got.get(key).unwrap_or(&Value::Null)));
+        }
+    }
+    if let Some(limit) = expect.within_ms {
+        match outcome["elapsed_ms"].as_f64() {
+            Some(ms) if ms <= limit as f64 => {}
+            other => problems.push(format!("took {other:?} ms, more than {limit} ms")),
+        }
+    }
+    problems
+}
+
+struct Run {
+    file: PathBuf,
+    scenarios: Vec<Value>,
+    expected: Vec<Result<Vec<Vec<Expect>>, String>>,
+    outcomes: Vec<(String, Outcome)>,
+    seconds: f64,
+}
+
+fn run() -> &'static Result<Run, String> {
+    static RUN: OnceLock<Result<Run, String>> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let started = Instant::now();
+        let file = scenario_file();
+        let scenarios = load_scenarios(&file)?;
+        let contract = Contract::load();
+        let expected = scenarios.iter().map(|s| expectations(&contract, s)).collect();
+        let handles: Vec<_> = LANGUAGES
+            .iter()
+            .map(|&lang| {
+                let file = file.clone();
+                std::thread::spawn(move || (lang.to_string(), run_language(lang, &file)))
+            })
+            .collect();
+        let mut outcomes = Vec::new();
+        for handle in handles {
+            let (lang, outcome) = handle.join().map_err(|_| "a language's runner thread panicked".to_string())?;
+            if let Outcome::Missing(log) = &outcome {
+                eprintln!("\n!!!!! TOOLCHAIN MISSING for the {lang} client: its client conformance was NOT checked (CI=true makes this fail) !!!!!\n{log}");
+            }
+            outcomes.push((lang, outcome));
+        }
+        Ok(Run { file, scenarios, expected, outcomes, seconds: started.elapsed().as_secs_f64() })
+    })
+}
+
+/// Every problem of one scenario, over every language that ran.
+fn scenario_problems(run: &Run, index: usize) -> (Vec<String>, Map<String, Value>) {
+    let scenario = &run.scenarios[index];
+    let name = scenario["name"].as_str().unwrap_or_default();
+    let mut problems = Vec::new();
+    let mut by_language = Map::new();
+    let expected = match &run.expected[index] {
+        Ok(expected) => expected,
+        Err(e) => return (vec![format!("the scenario is malformed: {e}")], by_language),
+    };
+    let mut reference: Option<(&str, Vec<Map<String, Value>>)> = None;
+    for (lang, outcome) in &run.outcomes {
+        let Outcome::Ran(ran) = outcome else { continue };
+        let Some((_, steps)) = ran.iter().find(|(n, _)| n == name) else {
+            problems.push(format!("{lang}: no outcome"));
+            continue;
+        };
+        by_language.insert(lang.clone(), steps.clone());
+        let mut flat = Vec::new();
+        for (step, expects) in expected.iter().enumerate() {
+            let outcomes: Vec<Value> = match &steps[step] {
+                Value::Array(items) if scenario["steps"][step].get("parallel").is_some() => items.clone(),
+                Value::Null => {
+                    problems.push(format!("{lang}: step {} has no outcome", step + 1));
+                    continue;
+                }
+                single => vec![single.clone()],
+            };
+            if outcomes.len() != expects.len() {
+                problems.push(format!("{lang}: step {} has {} outcomes, expected {}", step + 1, outcomes.len(), expects.len()));
+                continue;
+            }
+            for (call, (expect, got)) in expects.iter().zip(&outcomes).enumerate() {
+                for problem in step_problems(expect, got) {
+                    let at = if expects.len() > 1 { format!("step {}.{}", step + 1, call + 1) } else { format!("step {}", step + 1) };
+                    problems.push(format!("{lang}: {at}: {problem}"));
+                }
+                let keys: Vec<String> = std::iter::once("kind").chain(COMPARED.iter().copied()).map(String::from).collect();
+                flat.push(compared(got, &keys, &expect.ignore));
+            }
+        }
+        match &reference {
+            None => reference = Some((lang, flat)),
+            Some((first, theirs)) => {
+                if *theirs != flat {
+                    problems.push(format!("{lang}'s outcomes differ from {first}'s"));
+                }
+            }
+        }
+    }
+    (problems, by_language)
+}
+
+#[test]
+fn every_client_gives_each_scenarios_expected_outcome() {
+    let run = match run() {
+        Ok(run) => run,
+        Err(e) => panic!("{e}"),
+    };
+    let failed: Vec<&String> = run.outcomes.iter().filter_map(|(_, o)| if let Outcome::Failed(e) = o { Some(e) } else { None }).collect();
+    let mut report = Vec::new();
+    let mut all = Vec::new();
+    for (index, scenario) in run.scenarios.iter().enumerate() {
+        let (problems, outcomes) = scenario_problems(run, index);
+        let name = scenario["name"].as_str().unwrap_or_default();
+        for problem in &problems {
+            all.push(format!("{name}: {problem}"));
+        }
+        report.push(json!({"scenario": name, "ok": problems.is_empty(), "problems": problems, "outcomes": outcomes}));
+    }
+    let ran: Vec<&str> = run.outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Ran(_))).map(|(l, _)| l.as_str()).collect();
+    let missing: Vec<&str> = run.outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Missing(_))).map(|(l, _)| l.as_str()).collect();
+    if let Some(out) = std::env::var_os("CLIENT_REPORT") {
+        let value = json!({
+            "scenarios_file": run.file.display().to_string(),
+            "languages": ran, "missing_toolchains": missing, "failed": failed,
+            "seconds": run.seconds, "scenarios": report,
+        });
+        let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        if let Err(e) = std::fs::write(&out, text + "\n") {
+            panic!("cannot write CLIENT_REPORT {}: {e}", PathBuf::from(out).display());
+        }
+    }
+    eprintln!(
+        "client conformance: {} scenario(s) from {}, languages run: {ran:?}, missing: {missing:?}, {:.1} s",
+        run.scenarios.len(),
+        run.file.display(),
+        run.seconds
+    );
+    assert!(failed.is_empty(), "client runs failed:\n{}", failed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(all.is_empty(), "{} problem(s):\n{}", all.len(), all.join("\n"));
+}
+
+#[test]
+fn every_scenario_is_well_formed_and_named_once() {
+    let file = scenario_file();
+    let scenarios = match load_scenarios(&file) {
+        Ok(s) => s,
+        Err(e) => panic!("{e}"),
+    };
+    assert!(!scenarios.is_empty(), "{} holds no scenario", file.display());
+    let contract = Contract::load();
+    let mut names = std::collections::BTreeSet::new();
+    for scenario in &scenarios {
+        let name = scenario["name"].as_str().unwrap_or_default();
+        assert!(!name.is_empty(), "a scenario has no name: {scenario}");
+        assert!(names.insert(name.to_string()), "two scenarios are named {name}");
+        assert!(scenario["steps"][0].get("start").is_some(), "{name}: the first step must be `start`");
+        if let Err(e) = expectations(&contract, scenario) {
+            panic!("{name}: {e}");
+        }
+    }
+}
+
+#[test]
+fn a_contract_message_expectation_is_filled_from_the_contract() {
+    let contract = Contract::load();
+    let spec = json!({"contract": "sdk_mismatch", "binary_protocol": "1", "advice": {"contract": "upgrade_binary"}});
+    let message = contract.message(&spec).unwrap_or_default();
+    let template = contract.messages["sdk_mismatch"]["template"].as_str().unwrap_or_default();
+    assert!(message.starts_with("mcptest binary speaks coprocess v1; this SDK needs v"), "{message}");
+    assert!(!message.contains('{'), "unfilled hole in {message} (template {template})");
+    assert!(message.ends_with(contract.messages["upgrade_binary"]["template"].as_str().unwrap_or("?")), "{message}");
+    let code = contract.value(&json!({"code": "MethodNotFound"})).unwrap_or_default();
+    assert_eq!(code, "-32601");
+}

@@ -214,11 +214,16 @@ fn the_cli_refuses_a_kept_name_with_exit_2_and_writes_nothing() {
 
 /// One testee's build and answers, run on the test schema's output.
 fn run_target(target: &str, out_root: &Path, build: &Path, input: &str) -> Result<Vec<Value>, String> {
+    // The goldens are the conformance build's to check: here an empty folder
+    // stands in for them, so only the names schema's output is checked.
+    let no_goldens = build.join("no-goldens");
+    std::fs::create_dir_all(&no_goldens).map_err(|e| e.to_string())?;
     let status = Command::new("bash")
         .arg(format!("tests/conformance/{target}/build.sh"))
         .arg(out_root)
         .env("OUTPUT_ROOT", out_root)
         .env("CONFORMANCE_BUILD", build)
+        .env("CONFORMANCE_GOLDENS", &no_goldens)
         .current_dir(root())
         .output()
         .map_err(|e| e.to_string())?;

@@ -9,6 +9,9 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
+# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
+# empty folder: the conformance build checks the goldens already).
+GOLDENS="${CONFORMANCE_GOLDENS:-$ROOT/codegen/tests/golden}"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 REL="dotnet/src/Mcptest.Sdk/Coprocess.cs"
@@ -82,12 +85,14 @@ mkdir -p "$BUILD"
 [ -f "$OUTPUT_ROOT/$REL" ] || { echo "error: $OUTPUT_ROOT/$REL does not exist (run cargo run -p codegen)" >&2; exit 1; }
 RUNTIME="$ROOT/codegen/src/targets/dotnet/runtime.cs"
 inputs=("$OUTPUT_ROOT/$REL" "$HERE/Testee.cs" "$RUNTIME")
-for file in "$ROOT"/codegen/tests/golden/*/"$REL"; do [ -f "$file" ] && inputs+=("$file"); done
+goldens=()
+for file in "$GOLDENS"/*/"$REL"; do [ -f "$file" ] && goldens+=("$file"); done
+inputs+=(${goldens[@]+"${goldens[@]}"})
 if checked_before "$BUILD/.checked" "${inputs[@]}" && [ -f "$BUILD/testee.dll" ]; then
     echo "dotnet: ${#inputs[@]} input(s) unchanged since they passed; testee up to date" >&2
 else
     checked=0
-    for file in "$OUTPUT_ROOT/$REL" "$ROOT"/codegen/tests/golden/*/"$REL"; do
+    for file in "$OUTPUT_ROOT/$REL" "$GOLDENS"/*/"$REL"; do
         [ -f "$file" ] || continue
         name="$(echo "${file#"$ROOT"/}" | tr '/' '_')"
         csc -target:library -doc:"$BUILD/$name.xml" -out:"$BUILD/$name.dll" "$file"
@@ -102,7 +107,7 @@ else
     checked=$((checked + 1))
     echo "dotnet: $checked file(s) compile cleanly (C# 8, nullable, warnings as errors)" >&2
     # No .NET formatter can be had here: the layout conventions, as rules.
-    bash "$HERE/format-check.sh" "$OUTPUT_ROOT/$REL" "$ROOT"/codegen/tests/golden/*/"$REL" "$RUNTIME" ||
+    bash "$HERE/format-check.sh" "$OUTPUT_ROOT/$REL" ${goldens[@]+"${goldens[@]}"} "$RUNTIME" ||
         { echo "error: C# layout conventions broken (above)" >&2; exit 1; }
     echo "dotnet: the generated files and runtime.cs keep the .NET layout conventions" >&2
 

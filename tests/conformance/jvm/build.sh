@@ -19,6 +19,9 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
+# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
+# empty folder: the conformance build checks the goldens already).
+GOLDENS="${CONFORMANCE_GOLDENS:-$ROOT/codegen/tests/golden}"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 REL="jvm/src/main/java/dev/mcptest/Coprocess.java"
@@ -114,12 +117,12 @@ CP="$(ls "$LIB"/*.jar | tr '\n' ':')"
 GENERATED="$OUTPUT_ROOT/$REL"
 [ -f "$GENERATED" ] || { echo "error: $GENERATED not found; run \`cargo run -p codegen -- --out ${1:-generated}\` first" >&2; exit 1; }
 
-for golden in "$ROOT"/codegen/tests/golden/*/; do
+for golden in "$GOLDENS"/*/; do
     [ -f "$golden$REL" ] || continue
     compile "golden $(basename "$golden")" "$CP" "$BUILD/golden/$(basename "$golden")" "$golden$REL"
 done
 compile "$REL" "$CP" "$BUILD/classes" "$GENERATED"
-for golden in "$ROOT"/codegen/tests/golden/*/; do
+for golden in "$GOLDENS"/*/; do
     [ -f "$golden$REL" ] || continue
     error_prone "golden-$(basename "$golden")" "$CP" "$golden$REL"
 done
@@ -131,7 +134,7 @@ compile "Runtime.java" "$CP" "$BUILD/runtime" "$RUNTIME"
 # google-java-format --aosp (pinned in tools/google-java-format/pom.xml): the file, every golden
 # and the runtime must be exactly what it prints.
 FORMATTED=("$GENERATED")
-for golden in "$ROOT"/codegen/tests/golden/*/; do
+for golden in "$GOLDENS"/*/; do
     [ -f "$golden$REL" ] && FORMATTED+=("$golden$REL")
 done
 FORMATTED+=("$RUNTIME")

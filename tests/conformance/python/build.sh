@@ -23,6 +23,9 @@ RUFF_IGNORE=PLR2004,PLR0911,PLR0912,PLR0913,PLR0915
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
+# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
+# empty folder: the conformance build checks the goldens already).
+GOLDENS="${CONFORMANCE_GOLDENS:-$root/codegen/tests/golden}"
 out="${1:-${OUTPUT_ROOT:-generated}}"
 case "$out" in /*) ;; *) out="$root/$out" ;; esac
 module="python/mcptest/_coprocess.py"
@@ -46,7 +49,7 @@ if [ ! -f "$out/$module" ]; then
 fi
 
 files=("$out/$module")
-for golden in "$root"/codegen/tests/golden/*/"$module"; do
+for golden in "$GOLDENS"/*/"$module"; do
   [ -f "$golden" ] && files+=("$golden")
 done
 

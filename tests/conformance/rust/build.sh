@@ -23,6 +23,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
+# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
+# empty folder: the conformance build checks the goldens already).
+GOLDENS="${CONFORMANCE_GOLDENS:-$root/codegen/tests/golden}"
 output_root="${1:-generated}"
 case "$output_root" in /*) ;; *) output_root="$root/$output_root" ;; esac
 build="${CONFORMANCE_BUILD:-$root/target/conformance-rust}"
@@ -56,7 +59,7 @@ cargo clippy --version >/dev/null 2>&1 || missing "cargo clippy (rustup componen
 
 # The formatter: the SDK file of this output root, every golden, the runtime template.
 format_files=("$output_root/rust/mcptest-runner/src/coprocess.rs" "$root/codegen/src/targets/rust/runtime.rs")
-for golden in "$root"/codegen/tests/golden/*/rust/mcptest-runner/src/coprocess.rs; do
+for golden in "$GOLDENS"/*/rust/mcptest-runner/src/coprocess.rs; do
   [ -f "$golden" ] && format_files+=("$golden")
 done
 format_status=0
@@ -80,7 +83,7 @@ if [ "$crate" = "$here" ]; then
   {
     echo "//! Every golden copy of the generated Rust file, for clippy (written by build.sh)."
     n=0
-    for golden in "$root"/codegen/tests/golden/*/rust/mcptest-runner/src/coprocess.rs; do
+    for golden in "$GOLDENS"/*/rust/mcptest-runner/src/coprocess.rs; do
       [ -f "$golden" ] || continue
       echo "#[path = \"$golden\"]"
       echo "pub mod golden_$n;"

@@ -18,6 +18,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
+# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
+# empty folder: the conformance build checks the goldens already).
+GOLDENS="${CONFORMANCE_GOLDENS:-$root/codegen/tests/golden}"
 cd "$root"
 output_root="${1:-generated}"
 file="typescript/src/coprocess.ts"
@@ -70,7 +73,7 @@ strict=(--strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes --noImp
   --target es2020 --lib es2020 --module es2020 --moduleResolution bundler)
 
 candidates=("$output_root/$file")
-for golden in codegen/tests/golden/*/"$file"; do
+for golden in "$GOLDENS"/*/"$file"; do
   [ -f "$golden" ] && candidates+=("$golden")
 done
 runtime=codegen/src/targets/typescript/runtime.ts

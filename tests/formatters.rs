@@ -59,29 +59,40 @@ fn formatter_available(code: i32, log: &str, target: &str) -> bool {
     true
 }
 
-#[test]
-fn the_typescript_format_check_refuses_a_statement_left_on_one_over_wide_line() {
-    let script = root().join("tests/conformance/typescript/format-check.sh");
-    let committed = std::fs::read_to_string(root().join("generated/typescript/src/coprocess.ts")).expect("committed file");
-    let (unwrapped, line) = unwrap_first_broken_call(&committed, 80).expect("the committed file has a call broken over lines");
+/// How a target's formatter breaks a call over lines, undone: the text with
+/// the first broken call joined onto one line wider than the width, and that line.
+type Unwrap = fn(&str, usize) -> Option<(String, String)>;
 
-    let dir = root().join("target/formatters/typescript");
+/// The check of `target` (`tests/conformance/<target>/format-check.sh`)
+/// passes the committed file at `committed`, copied to `clean`, and refuses
+/// a copy whose first broken call `unwrap` joined onto one line wider than
+/// `width`, written to `broken`, with a diff showing that line and an error
+/// saying the file is not what `formatter` prints.
+fn assert_refuses_unwrapped(target: &str, committed: &str, (width, unwrap): (usize, Unwrap), (clean, broken): (&str, &str), formatter: &str) {
+    let script = root().join(format!("tests/conformance/{target}/format-check.sh"));
+    let text = std::fs::read_to_string(root().join(committed)).expect("committed file");
+    let (unwrapped, line) = unwrap(&text, width).expect("the committed file has a call broken over lines");
+    let dir = root().join("target/formatters").join(target);
     std::fs::create_dir_all(&dir).expect("scratch directory");
-    let clean = dir.join("clean.ts");
-    let broken = dir.join("unwrapped.ts");
-    std::fs::write(&clean, &committed).expect("write clean copy");
+    let (clean, broken) = (dir.join(clean), dir.join(broken));
+    std::fs::write(&clean, &text).expect("write clean copy");
     std::fs::write(&broken, &unwrapped).expect("write unwrapped copy");
 
     let (code, log) = check(&script, &clean);
-    if !formatter_available(code, &log, "typescript") {
+    if !formatter_available(code, &log, target) {
         return;
     }
-    assert_eq!(code, 0, "the committed file must pass Prettier:\n{log}");
+    assert_eq!(code, 0, "the committed file must pass {formatter}:\n{log}");
 
     let (code, log) = check(&script, &broken);
     assert_eq!(code, 1, "an over-wide line must fail the check:\n{log}");
     assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
-    assert!(log.contains("is not what Prettier prints"), "the error must say why:\n{log}");
+    assert!(log.contains(&format!("is not what {formatter} prints")), "the error must say why:\n{log}");
+}
+
+#[test]
+fn the_typescript_format_check_refuses_a_statement_left_on_one_over_wide_line() {
+    assert_refuses_unwrapped("typescript", "generated/typescript/src/coprocess.ts", (80, unwrap_first_broken_call), ("clean.ts", "unwrapped.ts"), "Prettier");
 }
 
 /// C# has no formatter here: its conventions are checked as rules
@@ -167,52 +178,12 @@ fn the_typescript_lint_refuses_a_copy_whose_throw_of_a_plain_object_lost_its_rea
 
 #[test]
 fn the_python_format_check_refuses_a_statement_left_on_one_over_wide_line() {
-    let script = root().join("tests/conformance/python/format-check.sh");
-    let committed = std::fs::read_to_string(root().join("generated/python/mcptest/_coprocess.py")).expect("committed file");
-    let (unwrapped, line) = unwrap_first_broken_call(&committed, 88).expect("the committed file has a call broken over lines");
-
-    let dir = root().join("target/formatters/python");
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    let clean = dir.join("clean.py");
-    let broken = dir.join("unwrapped.py");
-    std::fs::write(&clean, &committed).expect("write clean copy");
-    std::fs::write(&broken, &unwrapped).expect("write unwrapped copy");
-
-    let (code, log) = check(&script, &clean);
-    if !formatter_available(code, &log, "python") {
-        return;
-    }
-    assert_eq!(code, 0, "the committed file must pass ruff format:\n{log}");
-
-    let (code, log) = check(&script, &broken);
-    assert_eq!(code, 1, "an over-wide line must fail the check:\n{log}");
-    assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
-    assert!(log.contains("is not what ruff format prints"), "the error must say why:\n{log}");
+    assert_refuses_unwrapped("python", "generated/python/mcptest/_coprocess.py", (88, unwrap_first_broken_call), ("clean.py", "unwrapped.py"), "ruff format");
 }
 
 #[test]
 fn the_rust_format_check_refuses_a_statement_left_on_one_over_wide_line() {
-    let script = root().join("tests/conformance/rust/format-check.sh");
-    let committed = std::fs::read_to_string(root().join("generated/rust/mcptest-runner/src/coprocess.rs")).expect("committed file");
-    let (unwrapped, line) = unwrap_first_broken_call(&committed, 100).expect("the committed file has a call broken over lines");
-
-    let dir = root().join("target/formatters/rust");
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    let clean = dir.join("clean.rs");
-    let broken = dir.join("unwrapped.rs");
-    std::fs::write(&clean, &committed).expect("write clean copy");
-    std::fs::write(&broken, &unwrapped).expect("write unwrapped copy");
-
-    let (code, log) = check(&script, &clean);
-    if !formatter_available(code, &log, "rust") {
-        return;
-    }
-    assert_eq!(code, 0, "the committed file must pass rustfmt:\n{log}");
-
-    let (code, log) = check(&script, &broken);
-    assert_eq!(code, 1, "an over-wide line must fail the check:\n{log}");
-    assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
-    assert!(log.contains("is not what rustfmt prints"), "the error must say why:\n{log}");
+    assert_refuses_unwrapped("rust", "generated/rust/mcptest-runner/src/coprocess.rs", (100, unwrap_first_broken_call), ("clean.rs", "unwrapped.rs"), "rustfmt");
 }
 
 #[test]
@@ -291,26 +262,5 @@ fn unwrap_first_broken_java_call(text: &str, width: usize) -> Option<(String, St
 
 #[test]
 fn the_java_format_check_refuses_a_call_left_on_one_over_wide_line() {
-    let script = root().join("tests/conformance/jvm/format-check.sh");
-    let committed =
-        std::fs::read_to_string(root().join("generated/jvm/src/main/java/dev/mcptest/Coprocess.java")).expect("committed file");
-    let (unwrapped, line) = unwrap_first_broken_java_call(&committed, 100).expect("the committed file has a call broken over lines");
-
-    let dir = root().join("target/formatters/jvm");
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    let clean = dir.join("Clean.java");
-    let broken = dir.join("Unwrapped.java");
-    std::fs::write(&clean, &committed).expect("write clean copy");
-    std::fs::write(&broken, &unwrapped).expect("write unwrapped copy");
-
-    let (code, log) = check(&script, &clean);
-    if !formatter_available(code, &log, "jvm") {
-        return;
-    }
-    assert_eq!(code, 0, "the committed file must pass google-java-format:\n{log}");
-
-    let (code, log) = check(&script, &broken);
-    assert_eq!(code, 1, "an over-wide line must fail the check:\n{log}");
-    assert!(log.contains(&format!("-{line}")), "the diff must show the unwrapped line {line:?}:\n{log}");
-    assert!(log.contains("is not what google-java-format prints"), "the error must say why:\n{log}");
+    assert_refuses_unwrapped("jvm", "generated/jvm/src/main/java/dev/mcptest/Coprocess.java", (100, unwrap_first_broken_java_call), ("Clean.java", "Unwrapped.java"), "google-java-format");
 }

@@ -40,3 +40,21 @@ mark_checked() {
   mkdir -p "$(dirname "$stamp")"
   checks_hash "$@" >"$stamp"
 }
+
+# prints_as <formatter> <label> <file> <command>...: runs <command> with <file>
+# on stdin; true when it prints <file> unchanged, else false after a unified
+# diff (its right side labelled "<file> (<label>)") and a line saying that
+# <file> is not what <formatter> prints. The format-check.sh scripts share it.
+prints_as() {
+  local formatter="$1" label="$2" file="$3"
+  shift 3
+  local formatted
+  if ! formatted="$("$@" <"$file")"; then
+    echo "error: $formatter could not read $file" >&2
+    return 1
+  fi
+  if ! diff -u --label "$file" --label "$file ($label)" "$file" <(printf '%s\n' "$formatted") >&2; then
+    echo "error: $file is not what $formatter prints (diff above)" >&2
+    return 1
+  fi
+}

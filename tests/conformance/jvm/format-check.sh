@@ -35,14 +35,7 @@ done
 
 status=0
 for file in "$@"; do
-    if ! formatted="$("$JAVA_BIN/java" "${EXPORTS[@]}" -cp "$LIB/*" com.google.googlejavaformat.java.Main --aosp - <"$file")"; then
-        echo "error: google-java-format could not read $file" >&2
-        status=1
-        continue
-    fi
-    if ! diff -u --label "$file" --label "$file (google-java-format $VERSION --aosp)" "$file" <(printf '%s\n' "$formatted") >&2; then
-        echo "error: $file is not what google-java-format prints (diff above)" >&2
-        status=1
-    fi
+    prints_as google-java-format "google-java-format $VERSION --aosp" "$file" \
+        "$JAVA_BIN/java" "${EXPORTS[@]}" -cp "$LIB/*" com.google.googlejavaformat.java.Main --aosp - || status=1
 done
 exit "$status"

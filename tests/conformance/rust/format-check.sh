@@ -23,14 +23,6 @@ trap 'rm -rf "$config"' EXIT
 
 status=0
 for file in "$@"; do
-  if ! formatted="$(rustfmt --edition 2021 --config-path "$config/rustfmt.toml" --emit stdout <"$file")"; then
-    echo "error: rustfmt could not read $file" >&2
-    status=1
-    continue
-  fi
-  if ! diff -u --label "$file" --label "$file ($version)" "$file" <(printf '%s\n' "$formatted") >&2; then
-    echo "error: $file is not what rustfmt prints (diff above)" >&2
-    status=1
-  fi
+  prints_as rustfmt "$version" "$file" rustfmt --edition 2021 --config-path "$config/rustfmt.toml" --emit stdout || status=1
 done
 exit "$status"

@@ -16,18 +16,12 @@ if [ ! -x "$prettier" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || missing "prettier from the npm registry (npm ci failed)"
 fi
 
+version="prettier $("$prettier" --version)"
 status=0
 for file in "$@"; do
   # --no-config and --no-editorconfig: Prettier's defaults, whatever sits around the file;
   # --ignore-path /dev/null: checked even where .gitignore lists it (Prettier 3 reads it).
-  if ! formatted="$("$prettier" --no-config --no-editorconfig --ignore-path /dev/null --stdin-filepath "$file" <"$file")"; then
-    echo "error: prettier could not read $file" >&2
-    status=1
-    continue
-  fi
-  if ! diff -u --label "$file" --label "$file (prettier $("$prettier" --version))" "$file" <(printf '%s\n' "$formatted") >&2; then
-    echo "error: $file is not what Prettier prints (diff above)" >&2
-    status=1
-  fi
+  prints_as Prettier "$version" "$file" \
+    "$prettier" --no-config --no-editorconfig --ignore-path /dev/null --stdin-filepath "$file" || status=1
 done
 exit "$status"

@@ -33,6 +33,18 @@ const KINDS: &[&str] = &["ok", "rpc_error", "handshake_error", "protocol_error",
 /// The keys compared across languages (besides `kind`).
 const COMPARED: &[&str] = &["message", "code", "name", "data", "result", "call_outcome"];
 
+/// `LANGUAGES`, or the ones `CLIENT_LANGUAGES=python,go` names (for working
+/// on one client; said loudly, since the others are then not checked).
+fn languages() -> Vec<&'static str> {
+    let Ok(chosen) = std::env::var("CLIENT_LANGUAGES") else { return LANGUAGES.to_vec() };
+    let chosen: Vec<&str> = chosen.split(',').map(str::trim).filter(|l| !l.is_empty()).collect();
+    for lang in &chosen {
+        assert!(LANGUAGES.contains(lang), "CLIENT_LANGUAGES names {lang:?}, which is not one of {LANGUAGES:?}");
+    }
+    eprintln!("CLIENT_LANGUAGES: only {chosen:?} run; the other clients are NOT checked");
+    LANGUAGES.iter().copied().filter(|l| chosen.contains(l)).collect()
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -304,9 +316,9 @@ fn run() -> &'static Result<Run, String> {
         let scenarios = load_scenarios(&file)?;
         let contract = Contract::load();
         let expected = scenarios.iter().map(|s| expectations(&contract, s)).collect();
-        let handles: Vec<_> = LANGUAGES
-            .iter()
-            .map(|&lang| {
+        let handles: Vec<_> = languages()
+            .into_iter()
+            .map(|lang| {
                 let file = file.clone();
                 std::thread::spawn(move || (lang.to_string(), run_language(lang, &file)))
             })

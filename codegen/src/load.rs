@@ -19,6 +19,21 @@ pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
     ("upgrade_sdk", &[]),
     ("handshake_failed", &["code", "message"]),
     ("lane_skip", &["lane", "command"]),
+    ("client_closed", &["method", "reason"]),
+    ("client_closed_by_close", &[]),
+    ("client_closed_after_shutdown", &[]),
+    ("client_closed_after_timeout", &[]),
+    ("client_closed_after_protocol_error", &[]),
+    ("client_timeout", &["method", "ms"]),
+    ("client_timeout_streams", &["method", "ms"]),
+    ("client_exited", &["method", "status"]),
+    ("client_killed", &["method", "signal"]),
+    ("client_output_closed", &["method"]),
+    ("client_stderr_tail", &["message", "lines"]),
+    ("client_wrong_id", &["method", "answer_id", "request_id"]),
+    ("client_not_json", &["method"]),
+    ("client_too_long", &["method", "max_line_bytes"]),
+    ("client_undecodable", &["method", "result_type"]),
 ];
 
 /// The methods and error codes the handshake logic of every target relies on.

@@ -200,6 +200,7 @@ type Client struct {
 	closed       string
 	exit         *sessionExit
 	handshake    HandshakeResult
+	out          []byte
 }
 
 // sessionExit is how the coprocess ended: its status or signal when known.
@@ -367,7 +368,8 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	defer func() { <-c.lock }()
 	id := c.takeID()
 	request := HandshakeRequest(RequestID{Int: id}, sdk, version)
-	line, _, err := c.answer(ctx, method, id, []byte(request), true)
+	c.out = append(c.out[:0], request...)
+	line, _, err := c.answer(ctx, method, id, true)
 	if err != nil {
 		c.finish(0)
 		return err
@@ -395,7 +397,8 @@ func (c *Client) exchange(method string, timeout time.Duration) (any, error) {
 	request := Request{Jsonrpc: JSONRPCVersion20, ID: RequestID{Int: id}, Method: method}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	_, tree, err := c.answer(ctx, method, id, appendRequest(nil, request), false)
+	c.out = appendRequest(c.out[:0], request)
+	_, tree, err := c.answer(ctx, method, id, false)
 	return tree, err
 }
 
@@ -405,36 +408,38 @@ func (c *Client) takeID() int64 {
 	return id
 }
 
-// answer writes one request line and reads its answer: the line (valid until
-// the next read) and its parsed tree, the id checked. Without a deadline on
-// ctx the client's timeout bounds the wait; kill says whether a timeout ends
-// the session.
-func (c *Client) answer(ctx context.Context, method string, id int64, request []byte, kill bool) ([]byte, any, error) {
+// answer writes the request line in c.out and reads its answer: the line
+// (valid until the next read) and its parsed tree, the id checked. Without a
+// deadline on ctx the client's timeout bounds the wait; kill says whether a
+// timeout ends the session.
+func (c *Client) answer(ctx context.Context, method string, id int64, kill bool) ([]byte, any, error) {
 	started := time.Now()
 	timeout := c.timeout
-	var expired <-chan time.Time
-	if deadline, ok := ctx.Deadline(); ok {
-		timeout = time.Until(deadline)
+	deadline, ok := ctx.Deadline()
+	if ok {
+		timeout = deadline.Sub(started)
 	} else {
-		timer := time.NewTimer(timeout)
-		defer timer.Stop()
-		expired = timer.C
+		deadline = started.Add(timeout)
 	}
-	request = append(request, '\n')
-	if _, err := c.writer.Write(request); err != nil {
+	c.out = append(c.out, '\n')
+	if input, ok := c.writer.(interface{ SetWriteDeadline(t time.Time) error }); ok {
+		_ = input.SetWriteDeadline(deadline)
+	}
+	if _, err := c.writer.Write(c.out); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, nil, c.timedOut(method, timeout, context.DeadlineExceeded, kill)
+		}
 		return nil, nil, c.ended(method)
 	}
-	c.reader.want <- struct{}{}
-	var read sessionLine
-	select {
-	case read = <-c.reader.lines:
-	case <-expired:
-		return nil, nil, c.timedOut(method, timeout, context.DeadlineExceeded, kill)
-	case <-ctx.Done():
-		if ctx.Err() == context.Canceled {
+	read, expired := c.reader.line(ctx, deadline)
+	if expired {
+		cause := ctx.Err()
+		if cause == nil {
+			cause = context.DeadlineExceeded
+		} else if cause == context.Canceled {
 			timeout = time.Since(started)
 		}
-		return nil, nil, c.timedOut(method, timeout, ctx.Err(), kill)
+		return nil, nil, c.timedOut(method, timeout, cause, kill)
 	}
 	if read.err == errSessionTooLong {
 		c.fail(clientClosedAfterProtocolErr)
@@ -578,24 +583,76 @@ type sessionLine struct {
 	err  error
 }
 
-// sessionReader reads one line of output each time it is asked (so a line
-// is never read ahead and its bytes stay valid until the next ask), never
-// holding more than MaxLineBytes plus its buffer.
+// sessionReader reads one line of output each time it is asked (a line is
+// never read ahead, and its bytes stay valid until the next ask), never
+// holding more than MaxLineBytes plus its buffer. Output with read deadlines
+// (a pipe) is read in the calling goroutine; any other reader by a goroutine
+// of its own, which the caller waits for.
 type sessionReader struct {
 	r     *bufio.Reader
 	buf   []byte
+	file  sessionDeadline
 	want  chan struct{}
 	lines chan sessionLine
 }
 
+// sessionDeadline is output whose reads a deadline can end (*os.File).
+type sessionDeadline interface {
+	SetReadDeadline(t time.Time) error
+}
+
 func newSessionReader(r io.Reader) *sessionReader {
-	reader := &sessionReader{
-		r:     bufio.NewReaderSize(r, 1<<16),
-		want:  make(chan struct{}, 1),
-		lines: make(chan sessionLine, 1),
+	reader := &sessionReader{r: bufio.NewReaderSize(r, 1<<16)}
+	if file, ok := r.(sessionDeadline); ok && file.SetReadDeadline(time.Time{}) == nil {
+		reader.file = file
+		return reader
 	}
+	reader.want = make(chan struct{}, 1)
+	reader.lines = make(chan sessionLine, 1)
 	go reader.run()
 	return reader
+}
+
+// line is the next line of output, or expired when none came before
+// deadline or before ctx was done.
+func (r *sessionReader) line(ctx context.Context, deadline time.Time) (sessionLine, bool) {
+	if r.file == nil {
+		r.want <- struct{}{}
+		bound := time.NewTimer(time.Until(deadline))
+		defer bound.Stop()
+		select {
+		case read := <-r.lines:
+			return read, false
+		case <-bound.C:
+		case <-ctx.Done():
+		}
+		return sessionLine{}, true
+	}
+	if err := r.file.SetReadDeadline(deadline); err != nil {
+		return sessionLine{err: err}, false
+	}
+	if done := ctx.Done(); done != nil {
+		// A cancelled context ends the read too; the watcher is gone
+		// before the next read sets its own deadline.
+		finished, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			select {
+			case <-done:
+				_ = r.file.SetReadDeadline(time.Unix(1, 0))
+			case <-finished:
+			}
+		}()
+		defer func() {
+			close(finished)
+			<-stopped
+		}()
+	}
+	line, err := r.next()
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return sessionLine{}, true
+	}
+	return sessionLine{line: line, err: err}, false
 }
 
 func (r *sessionReader) run() {

@@ -34,25 +34,12 @@ const StderrLines = 20
 // clientStderrLineBytes bounds one kept stderr line.
 const clientStderrLineBytes = 4096
 
-// The wording of the client's errors; {name} marks a hole.
+// The reasons a session is closed that no error message names: a client
+// whose handshake failed is never handed out, and a call after the exit
+// reports the exit.
 const (
-	clientClosed                 = "{method}: the session is closed ({reason})"
-	clientClosedByClose          = "by close()"
-	clientClosedAfterShutdown    = "after mcp.shutdown"
-	clientClosedAfterTimeout     = "after a timeout"
-	clientClosedAfterProtocolErr = "after a protocol error"
-	clientClosedAfterHandshake   = "after a failed handshake"
-	clientClosedAfterExit        = "after the coprocess exited"
-	clientTimeout                = "{method}: no answer within {ms} ms; the coprocess was killed"
-	clientTimeoutStreams         = "{method}: no answer within {ms} ms; the session is closed"
-	clientExited                 = "{method}: the coprocess exited with status {status}"
-	clientKilled                 = "{method}: the coprocess was killed by signal {signal}"
-	clientOutputClosed           = "{method}: the coprocess closed its output"
-	clientStderrTail             = "{message}; its stderr ended with:\n{lines}"
-	clientWrongID                = "{method}: the answer's id {got} is not the request's id {id}"
-	clientNotJSON                = "{method}: the answer is not a JSON text"
-	clientTooLong                = "{method}: the answer is longer than {max_line_bytes} bytes"
-	clientUndecodable            = "{method}: the answer does not decode as {type}"
+	clientClosedAfterHandshake = "after a failed handshake"
+	clientClosedAfterExit      = "after the coprocess exited"
 )
 
 // clientNotSent wraps the context's error of a call that was never sent.
@@ -350,7 +337,7 @@ func (c *Client) Close() error {
 	defer func() { <-c.lock }()
 	deadline := time.Now().Add(c.closeTimeout)
 	if c.closed == "" {
-		c.closed = clientClosedByClose
+		c.closed = MessageClientClosedByClose
 		if clientShutdownMethod != "" {
 			_, _ = c.exchange(clientShutdownMethod, c.closeTimeout)
 		}
@@ -381,8 +368,8 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	result, err := CheckHandshakeResponse(line)
 	var decoding *DecodingError
 	if errors.As(err, &decoding) {
-		c.fail(clientClosedAfterProtocolErr)
-		message := fillTemplate(clientUndecodable, "method", method, "type", "HandshakeResult")
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientUndecodable, "method", method, "result_type", "HandshakeResult")
 		return &ProtocolError{Method: method, Message: message, Detail: err.Error()}
 	}
 	if err != nil {
@@ -419,8 +406,8 @@ func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, 
 	}
 	response, problem := decodeResponseOf[R](tree)
 	if problem != nil {
-		c.fail(clientClosedAfterProtocolErr)
-		message := fillTemplate(clientUndecodable, "method", method, "type", result)
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientUndecodable, "method", method, "result_type", result)
 		return zero, &ProtocolError{Method: method, Message: message, Detail: problem.toError("Response").Error()}
 	}
 	if failure := response.ErrorResponse; failure != nil {
@@ -428,7 +415,7 @@ func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, 
 	}
 	if method == clientShutdownMethod {
 		// The coprocess ends the session after answering: Close only waits.
-		c.closed = clientClosedAfterShutdown
+		c.closed = MessageClientClosedAfterShutdown
 	}
 	return response.SuccessResponse.Result, nil
 }
@@ -470,7 +457,7 @@ func (c *Client) checkOpen(method string) error {
 		return c.exitedError(method)
 	}
 	if c.closed != "" {
-		message := fillTemplate(clientClosed, "method", method, "reason", c.closed)
+		message := fillTemplate(MessageClientClosed, "method", method, "reason", c.closed)
 		return &SessionClosedError{Method: method, Message: message, Reason: c.closed}
 	}
 	return nil
@@ -510,8 +497,8 @@ func (c *Client) answer(ctx context.Context, method string, id int64, kill bool)
 		return nil, nil, c.timedOut(method, timeout, cause, kill)
 	}
 	if read.err == errSessionTooLong {
-		c.fail(clientClosedAfterProtocolErr)
-		message := fillTemplate(clientTooLong, "method", method, "max_line_bytes", strconv.Itoa(MaxLineBytes))
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientTooLong, "method", method, "max_line_bytes", strconv.Itoa(MaxLineBytes))
 		return nil, nil, &ProtocolError{Method: method, Message: message}
 	}
 	if read.err != nil {
@@ -519,8 +506,8 @@ func (c *Client) answer(ctx context.Context, method string, id int64, kill bool)
 	}
 	tree, problem := parseStrict(read.line)
 	if problem != nil {
-		c.fail(clientClosedAfterProtocolErr)
-		message := fillTemplate(clientNotJSON, "method", method)
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientNotJSON, "method", method)
 		return nil, nil, &ProtocolError{Method: method, Message: message, Detail: problem.text()}
 	}
 	if object, ok := tree.(*jsonObject); ok {
@@ -530,9 +517,9 @@ func (c *Client) answer(ctx context.Context, method string, id int64, kill bool)
 			}
 			got, isNumber := object.vals[i].(json.Number)
 			if n, integral := numberInt(got); !isNumber || !integral || n != id {
-				c.fail(clientClosedAfterProtocolErr)
+				c.fail(MessageClientClosedAfterProtocolError)
 				text := string(writeAny(nil, toPublic(object.vals[i])))
-				message := fillTemplate(clientWrongID, "method", method, "got", text, "id", strconv.FormatInt(id, 10))
+				message := fillTemplate(MessageClientWrongID, "method", method, "answer_id", text, "request_id", strconv.FormatInt(id, 10))
 				return nil, nil, &ProtocolError{Method: method, Message: message}
 			}
 		}
@@ -542,11 +529,11 @@ func (c *Client) answer(ctx context.Context, method string, id int64, kill bool)
 
 func (c *Client) timedOut(method string, timeout time.Duration, cause error, kill bool) error {
 	if kill {
-		c.fail(clientClosedAfterTimeout)
+		c.fail(MessageClientClosedAfterTimeout)
 	}
-	template := clientTimeoutStreams
+	template := MessageClientTimeoutStreams
 	if c.cmd != nil {
-		template = clientTimeout
+		template = MessageClientTimeout
 	}
 	ms := strconv.FormatInt(int64(math.Round(float64(timeout)/float64(time.Millisecond))), 10)
 	message := fillTemplate(template, "method", method, "ms", ms)
@@ -584,14 +571,14 @@ func (c *Client) exitedError(method string) *ExitedError {
 	var message string
 	switch {
 	case !exit.known:
-		message = fillTemplate(clientOutputClosed, "method", method)
+		message = fillTemplate(MessageClientOutputClosed, "method", method)
 	case exit.signal != 0:
-		message = fillTemplate(clientKilled, "method", method, "signal", strconv.Itoa(exit.signal))
+		message = fillTemplate(MessageClientKilled, "method", method, "signal", strconv.Itoa(exit.signal))
 	default:
-		message = fillTemplate(clientExited, "method", method, "status", strconv.Itoa(exit.status))
+		message = fillTemplate(MessageClientExited, "method", method, "status", strconv.Itoa(exit.status))
 	}
 	if len(exit.stderr) > 0 {
-		message = fillTemplate(clientStderrTail, "message", message, "lines", strings.Join(exit.stderr, "\n"))
+		message = fillTemplate(MessageClientStderrTail, "message", message, "lines", strings.Join(exit.stderr, "\n"))
 	}
 	stderr := append([]string(nil), exit.stderr...)
 	return &ExitedError{Method: method, Message: message, Status: exit.status, Signal: exit.signal, Stderr: stderr}

@@ -9,6 +9,7 @@
 
 use std::fmt::Write as _;
 
+use crate::load::method_words;
 use crate::model::{Contract, Method, Ty, TypeKind};
 use crate::targets::REGENERATE_COMMAND;
 
@@ -105,14 +106,14 @@ fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
         .collect()
 }
 
-/// The Go method of a wire name: the namespace (`mcp.`) dropped unless
-/// `namespace`, each segment in PascalCase with Go's initialisms
-/// (`mcp.listTools` → `ListTools`, `mcp.cache.set_mode` → `CacheSetMode`),
-/// a method the runtime gives `*Client` suffixed with `_`.
+/// The Go method of a wire name: its words (`codegen::load::method_words`),
+/// the namespace (`mcp`) dropped unless `namespace`, each in PascalCase with
+/// Go's initialisms (`mcp.listTools` → `ListTools`, `mcp.cache.set_mode` →
+/// `CacheSetMode`), a method the runtime gives `*Client` suffixed with `_`.
 pub fn go_name(wire: &str, namespace: bool) -> String {
-    let segments: Vec<&str> = wire.split(['.', '/']).collect();
-    let kept = if segments.len() > 1 && !namespace { &segments[1..] } else { &segments[..] };
-    let mut name: String = kept.iter().map(|s| pascal_words(s)).collect();
+    let words = method_words(wire);
+    let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
+    let mut name: String = kept.iter().map(|w| pascal_words(w)).collect();
     if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
         name.insert(0, 'X');
     }

@@ -33,25 +33,12 @@ const StderrLines = 20
 // clientStderrLineBytes bounds one kept stderr line.
 const clientStderrLineBytes = 4096
 
-// The wording of the client's errors; {name} marks a hole.
+// The reasons a session is closed that no error message names: a client
+// whose handshake failed is never handed out, and a call after the exit
+// reports the exit.
 const (
-	clientClosed                 = "{method}: the session is closed ({reason})"
-	clientClosedByClose          = "by close()"
-	clientClosedAfterShutdown    = "after mcp.shutdown"
-	clientClosedAfterTimeout     = "after a timeout"
-	clientClosedAfterProtocolErr = "after a protocol error"
-	clientClosedAfterHandshake   = "after a failed handshake"
-	clientClosedAfterExit        = "after the coprocess exited"
-	clientTimeout                = "{method}: no answer within {ms} ms; the coprocess was killed"
-	clientTimeoutStreams         = "{method}: no answer within {ms} ms; the session is closed"
-	clientExited                 = "{method}: the coprocess exited with status {status}"
-	clientKilled                 = "{method}: the coprocess was killed by signal {signal}"
-	clientOutputClosed           = "{method}: the coprocess closed its output"
-	clientStderrTail             = "{message}; its stderr ended with:\n{lines}"
-	clientWrongID                = "{method}: the answer's id {got} is not the request's id {id}"
-	clientNotJSON                = "{method}: the answer is not a JSON text"
-	clientTooLong                = "{method}: the answer is longer than {max_line_bytes} bytes"
-	clientUndecodable            = "{method}: the answer does not decode as {type}"
+	clientClosedAfterHandshake = "after a failed handshake"
+	clientClosedAfterExit      = "after the coprocess exited"
 )
 
 // ClientOptions says how a Client spawns, talks to and closes the coprocess.
@@ -346,7 +333,7 @@ func (c *Client) Close() error {
 	defer func() { <-c.lock }()
 	deadline := time.Now().Add(c.closeTimeout)
 	if c.closed == "" {
-		c.closed = clientClosedByClose
+		c.closed = MessageClientClosedByClose
 		if clientShutdownMethod != "" {
 			_, _ = c.exchange(clientShutdownMethod, c.closeTimeout)
 		}
@@ -377,8 +364,8 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	result, err := CheckHandshakeResponse(line)
 	var decoding *DecodingError
 	if errors.As(err, &decoding) {
-		c.fail(clientClosedAfterProtocolErr)
-		message := fillTemplate(clientUndecodable, "method", method, "type", "HandshakeResult")
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientUndecodable, "method", method, "result_type", "HandshakeResult")
 		return &ProtocolError{Method: method, Message: message, Detail: err.Error()}
 	}
 	if err != nil {
@@ -442,8 +429,8 @@ func (c *Client) answer(ctx context.Context, method string, id int64, kill bool)
 		return nil, nil, c.timedOut(method, timeout, cause, kill)
 	}
 	if read.err == errSessionTooLong {
-		c.fail(clientClosedAfterProtocolErr)
-		message := fillTemplate(clientTooLong, "method", method, "max_line_bytes", strconv.Itoa(MaxLineBytes))
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientTooLong, "method", method, "max_line_bytes", strconv.Itoa(MaxLineBytes))
 		return nil, nil, &ProtocolError{Method: method, Message: message}
 	}
 	if read.err != nil {
@@ -451,8 +438,8 @@ func (c *Client) answer(ctx context.Context, method string, id int64, kill bool)
 	}
 	tree, problem := parseStrict(read.line)
 	if problem != nil {
-		c.fail(clientClosedAfterProtocolErr)
-		message := fillTemplate(clientNotJSON, "method", method)
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientNotJSON, "method", method)
 		return nil, nil, &ProtocolError{Method: method, Message: message, Detail: problem.text()}
 	}
 	if object, ok := tree.(*jsonObject); ok {
@@ -462,9 +449,9 @@ func (c *Client) answer(ctx context.Context, method string, id int64, kill bool)
 			}
 			got, isNumber := object.vals[i].(json.Number)
 			if n, integral := numberInt(got); !isNumber || !integral || n != id {
-				c.fail(clientClosedAfterProtocolErr)
+				c.fail(MessageClientClosedAfterProtocolError)
 				text := string(writeAny(nil, toPublic(object.vals[i])))
-				message := fillTemplate(clientWrongID, "method", method, "got", text, "id", strconv.FormatInt(id, 10))
+				message := fillTemplate(MessageClientWrongID, "method", method, "answer_id", text, "request_id", strconv.FormatInt(id, 10))
 				return nil, nil, &ProtocolError{Method: method, Message: message}
 			}
 		}
@@ -474,11 +461,11 @@ func (c *Client) answer(ctx context.Context, method string, id int64, kill bool)
 
 func (c *Client) timedOut(method string, timeout time.Duration, cause error, kill bool) error {
 	if kill {
-		c.fail(clientClosedAfterTimeout)
+		c.fail(MessageClientClosedAfterTimeout)
 	}
-	template := clientTimeoutStreams
+	template := MessageClientTimeoutStreams
 	if c.cmd != nil {
-		template = clientTimeout
+		template = MessageClientTimeout
 	}
 	ms := strconv.FormatInt(int64(math.Round(float64(timeout)/float64(time.Millisecond))), 10)
 	message := fillTemplate(template, "method", method, "ms", ms)
@@ -516,14 +503,14 @@ func (c *Client) exitedError(method string) *ExitedError {
 	var message string
 	switch {
 	case !exit.known:
-		message = fillTemplate(clientOutputClosed, "method", method)
+		message = fillTemplate(MessageClientOutputClosed, "method", method)
 	case exit.signal != 0:
-		message = fillTemplate(clientKilled, "method", method, "signal", strconv.Itoa(exit.signal))
+		message = fillTemplate(MessageClientKilled, "method", method, "signal", strconv.Itoa(exit.signal))
 	default:
-		message = fillTemplate(clientExited, "method", method, "status", strconv.Itoa(exit.status))
+		message = fillTemplate(MessageClientExited, "method", method, "status", strconv.Itoa(exit.status))
 	}
 	if len(exit.stderr) > 0 {
-		message = fillTemplate(clientStderrTail, "message", message, "lines", strings.Join(exit.stderr, "\n"))
+		message = fillTemplate(MessageClientStderrTail, "message", message, "lines", strings.Join(exit.stderr, "\n"))
 	}
 	stderr := append([]string(nil), exit.stderr...)
 	return &ExitedError{Method: method, Message: message, Status: exit.status, Signal: exit.signal, Stderr: stderr}

@@ -80,6 +80,7 @@ type RPCError struct {
 	Data any
 }
 
+// Error returns the message.
 func (e *RPCError) Error() string { return e.Message }
 
 // ProtocolError is an answer that broke the protocol (another id, not JSON,
@@ -94,6 +95,7 @@ type ProtocolError struct {
 	Detail string
 }
 
+// Error returns the message and the detail, where there is one.
 func (e *ProtocolError) Error() string { return sessionWithDetail(e.Message, e.Detail) }
 
 // TimeoutError is a call that got no answer before its context's deadline
@@ -110,6 +112,7 @@ type TimeoutError struct {
 	err     error
 }
 
+// Error returns the message.
 func (e *TimeoutError) Error() string { return e.Message }
 
 // Unwrap returns context.DeadlineExceeded or context.Canceled.
@@ -126,6 +129,7 @@ type SessionClosedError struct {
 	Reason string
 }
 
+// Error returns the message.
 func (e *SessionClosedError) Error() string { return e.Message }
 
 // ExitedError is the coprocess ending before it answered: this call and every
@@ -144,6 +148,7 @@ type ExitedError struct {
 	Stderr []string
 }
 
+// Error returns the message.
 func (e *ExitedError) Error() string { return e.Message }
 
 // HandshakeError is the binary refusing the handshake (another protocol
@@ -154,6 +159,7 @@ type HandshakeError struct {
 	Message string
 }
 
+// Error returns the message.
 func (e *HandshakeError) Error() string { return e.Message }
 
 func sessionWithDetail(message, detail string) string {

@@ -76,6 +76,7 @@ type RPCError struct {
 	Data any
 }
 
+// Error returns the message.
 func (e *RPCError) Error() string { return e.Message }
 
 // ProtocolError is an answer that broke the protocol (another id, not JSON,
@@ -90,6 +91,7 @@ type ProtocolError struct {
 	Detail string
 }
 
+// Error returns the message and the detail, where there is one.
 func (e *ProtocolError) Error() string { return sessionWithDetail(e.Message, e.Detail) }
 
 // TimeoutError is a call that got no answer before its context's deadline
@@ -106,6 +108,7 @@ type TimeoutError struct {
 	err     error
 }
 
+// Error returns the message.
 func (e *TimeoutError) Error() string { return e.Message }
 
 // Unwrap returns context.DeadlineExceeded or context.Canceled.
@@ -122,6 +125,7 @@ type SessionClosedError struct {
 	Reason string
 }
 
+// Error returns the message.
 func (e *SessionClosedError) Error() string { return e.Message }
 
 // ExitedError is the coprocess ending before it answered: this call and every
@@ -140,6 +144,7 @@ type ExitedError struct {
 	Stderr []string
 }
 
+// Error returns the message.
 func (e *ExitedError) Error() string { return e.Message }
 
 // HandshakeError is the binary refusing the handshake (another protocol
@@ -150,6 +155,7 @@ type HandshakeError struct {
 	Message string
 }
 
+// Error returns the message.
 func (e *HandshakeError) Error() string { return e.Message }
 
 func sessionWithDetail(message, detail string) string {

@@ -14,6 +14,7 @@
 //! and [`layout`] (the text, each statement as Prettier prints it).
 
 mod claims;
+mod client;
 mod codecs;
 mod docs;
 mod envelopes;
@@ -38,6 +39,7 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(OUTPUT_PATH.to_string(), text);
+    files.insert(client::PATH.to_string(), client::render(contract));
     Ok(files)
 }
 

@@ -238,7 +238,8 @@ export class CoprocessSession {
   private readonly _child: ChildProcess | null;
   private readonly _timeoutMs: number;
   private readonly _closeTimeoutMs: number;
-  private _queue: Promise<void> = Promise.resolve();
+  private _busy = false;
+  private readonly _turns: (() => void)[] = [];
   private _nextId = 1;
   private _closed: string | null = null;
   private _exit: { status: number | null; lines: string } | null = null;
@@ -405,11 +406,25 @@ export class CoprocessSession {
     await this.close();
   }
 
-  /** Runs `run` when the calls before it have ended. */
-  private _turn<T>(run: () => Promise<T>): Promise<T> {
-    const result = this._queue.then(run);
-    this._queue = result.then(_noop, _noop);
-    return result;
+  /** Runs `run` when the calls before it have ended (one at a time, in order). */
+  private async _turn<T>(run: () => Promise<T>): Promise<T> {
+    if (this._busy) {
+      await new Promise<void>((resolve) => {
+        this._turns.push(resolve);
+      });
+    } else {
+      this._busy = true;
+    }
+    try {
+      return await run();
+    } finally {
+      const next = this._turns.shift();
+      if (next === undefined) {
+        this._busy = false;
+      } else {
+        next();
+      }
+    }
   }
 
   private _handshake(options: ClientOptions): Promise<void> {

@@ -66,35 +66,29 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The wording of the client's errors, in one place. */
+/**
+ * The wording of the client's errors: the contract's (`x-coprocess.messages`),
+ * and the few reasons that only this client has.
+ */
 const _messages = {
-  closed: (method: string, reason: string) =>
-    `${method}: the session is closed (${reason})`,
-  timeout: (method: string, ms: number) =>
-    `${method}: no answer within ${String(ms)} ms; the coprocess was killed`,
-  timeoutStreams: (method: string, ms: number) =>
-    `${method}: no answer within ${String(ms)} ms; the session is closed`,
+  closed: coprocess.clientClosedMessage,
+  timeout: coprocess.clientTimeoutMessage,
+  timeoutStreams: coprocess.clientTimeoutStreamsMessage,
   aborted: (method: string) => `${method}: the call was aborted`,
-  exited: (method: string, status: number) =>
-    `${method}: the coprocess exited with status ${String(status)}`,
-  killed: (method: string, signal: number) =>
-    `${method}: the coprocess was killed by signal ${String(signal)}`,
-  outputClosed: (method: string) =>
-    `${method}: the coprocess closed its output`,
-  stderrTail: (message: string, lines: string) =>
-    `${message}; its stderr ended with:\n${lines}`,
-  wrongId: (method: string, got: string, id: number) =>
-    `${method}: the answer's id ${got} is not the request's id ${String(id)}`,
-  notJson: (method: string) => `${method}: the answer is not a JSON text`,
+  exited: coprocess.clientExitedMessage,
+  killed: coprocess.clientKilledMessage,
+  outputClosed: coprocess.clientOutputClosedMessage,
+  stderrTail: coprocess.clientStderrTailMessage,
+  wrongId: coprocess.clientWrongIdMessage,
+  notJson: coprocess.clientNotJsonMessage,
   tooLong: (method: string) =>
-    `${method}: the answer is longer than ${String(coprocess.MAX_LINE_BYTES)} bytes`,
-  undecodable: (method: string, type: string) =>
-    `${method}: the answer does not decode as ${type}`,
-  byClose: "by close()",
-  afterShutdown: "after mcp.shutdown",
-  afterTimeout: "after a timeout",
+    coprocess.clientTooLongMessage(method, coprocess.MAX_LINE_BYTES),
+  undecodable: coprocess.clientUndecodableMessage,
+  byClose: coprocess.CLIENT_CLOSED_BY_CLOSE_MESSAGE,
+  afterShutdown: coprocess.CLIENT_CLOSED_AFTER_SHUTDOWN_MESSAGE,
+  afterTimeout: coprocess.CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE,
   afterAbort: "after an abort",
-  afterProtocolError: "after a protocol error",
+  afterProtocolError: coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE,
   afterExit: "after the coprocess exited",
   afterFailedHandshake: "after a failed handshake",
 };

@@ -7,7 +7,8 @@
 //! handshake aside), and which method shuts the coprocess down.
 
 use crate::model::{Contract, Method, TypeKind};
-use crate::names::{camel_case, snake_case};
+use crate::load::method_words;
+use crate::names::camel_case;
 use crate::targets::header_text;
 
 use super::layout::{Out, WIDTH};
@@ -180,15 +181,14 @@ fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
         .collect()
 }
 
-/// The TypeScript method of a wire name: the namespace (`mcp.`) dropped
-/// unless `namespace`, the segments camel-cased as one (`mcp.listTools` →
+/// The TypeScript method of a wire name: its words ([`method_words`]), the
+/// namespace (`mcp.`) dropped unless `namespace`, camel-cased as one (`mcp.listTools` →
 /// `listTools`, `mcp.cache.set_mode` → `cacheSetMode`), a runtime member
 /// suffixed with `_`.
 pub fn ts_name(wire: &str, namespace: bool) -> String {
-    let segments: Vec<&str> = wire.split(['.', '/']).collect();
-    let kept = if segments.len() > 1 && !namespace { &segments[1..] } else { &segments[..] };
-    let snake = kept.iter().map(|s| snake_case(s)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("_");
-    let mut name = camel_case(&snake);
+    let words = method_words(wire);
+    let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
+    let mut name = camel_case(&kept.join("_"));
     if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
         name.insert(0, 'm');
     }

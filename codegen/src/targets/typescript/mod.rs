@@ -12,6 +12,9 @@
 //! and encoders), [`envelopes`] (the typed `RequestOf<P>` family),
 //! [`protocol`] (constants, messages, handshake, lanes, the type registry),
 //! and [`layout`] (the text, each statement as Prettier prints it).
+//!
+//! A second module, `typescript/src/client.ts` ([`client`]), is the session
+//! client for Node.js, on top of the first.
 
 mod claims;
 mod client;

@@ -266,6 +266,8 @@ export class CoprocessSession {
     this._timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this._closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     writer.on("error", _noop);
+    // A failed kill is reported as an event; the exit is what the client waits for.
+    child?.on("error", _noop);
     reader.on("data", (chunk: Buffer | string) => {
       this._take(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
     });

@@ -81,9 +81,25 @@ fn call_result_union(contract: &Contract) -> Option<String> {
     readable.then(|| type_name(&method.result))
 }
 
-/// The members of the runtime's session: a method of the same name gets a `_` suffix.
-const RESERVED: &[&str] =
-    &["close", "spawn", "overStreams", "handshakeResult", "exitStatus", "stderrTail", "constructor"];
+/// The names a method of the client cannot take, each suffixed with `_`: the
+/// runtime session's members, `then` (a client with a `then` method would be
+/// a thenable, which `await` would call), and `Object.prototype`'s members.
+const RESERVED: &[&str] = &[
+    "close",
+    "spawn",
+    "overStreams",
+    "handshakeResult",
+    "exitStatus",
+    "stderrTail",
+    "then",
+    "constructor",
+    "toString",
+    "toLocaleString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+];
 
 pub fn render(contract: &Contract) -> String {
     let methods = named_methods(contract);
@@ -284,6 +300,8 @@ mod tests {
         assert_eq!(ts_name("mcp.cache.set_mode", false), "cacheSetMode");
         assert_eq!(ts_name("mcp.reporter.setUpload", false), "reporterSetUpload");
         assert_eq!(ts_name("mcp.close", false), "close_");
+        assert_eq!(ts_name("mcp.then", false), "then_");
+        assert_eq!(ts_name("mcp.toString", false), "toString_");
         assert_eq!(ts_name("mcp.import", false), "import");
         assert_eq!(ts_name("other.list", true), "otherList");
     }

@@ -14,7 +14,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::model::{Contract, Method, TypeKind};
-use crate::names::{screaming_snake_case, snake_case};
+use crate::load::method_words;
+use crate::names::screaming_snake_case;
 use crate::targets::header_text;
 use crate::SchemaError;
 
@@ -198,9 +199,9 @@ fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
 /// `mcp.cache.set_mode` → `cache_set_mode`), a keyword or a runtime member
 /// suffixed with `_`.
 pub fn rust_name(wire: &str, namespace: bool) -> String {
-    let segments: Vec<&str> = wire.split(['.', '/']).collect();
-    let kept = if segments.len() > 1 && !namespace { &segments[1..] } else { &segments[..] };
-    let name = kept.iter().map(|s| snake_case(s)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("_");
+    let words = method_words(wire);
+    let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
+    let name = kept.join("_");
     if RUST_KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
         name + "_"
     } else {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::coprocess::{self, Frame};
+use super::coprocess::{self, messages, Frame};
 
 /// How long a call waits for its answer unless the client or the call says otherwise.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
@@ -148,58 +148,10 @@ pub fn server_command<S: AsRef<str>>(argv: &[S]) -> String {
     quoted.join(" ")
 }
 
-/// The wording of the session's failures, in one place.
-mod wording {
-    pub const CLOSED_BY_CLOSE: &str = "by close()";
-    pub const CLOSED_AFTER_SHUTDOWN: &str = "after mcp.shutdown";
-    pub const CLOSED_AFTER_TIMEOUT: &str = "after a timeout";
-    pub const CLOSED_AFTER_PROTOCOL_ERROR: &str = "after a protocol error";
-    pub const CLOSED_AFTER_HANDSHAKE: &str = "after a failed handshake";
-    pub const CLOSED_AFTER_EXIT: &str = "after the coprocess exited";
-
-    pub fn closed(method: &str, reason: &str) -> String {
-        format!("{method}: the session is closed ({reason})")
-    }
-
-    pub fn timeout(method: &str, ms: u128) -> String {
-        format!("{method}: no answer within {ms} ms; the coprocess was killed")
-    }
-
-    pub fn timeout_streams(method: &str, ms: u128) -> String {
-        format!("{method}: no answer within {ms} ms; the session is closed")
-    }
-
-    pub fn exited(method: &str, status: i32) -> String {
-        format!("{method}: the coprocess exited with status {status}")
-    }
-
-    pub fn killed(method: &str, signal: i32) -> String {
-        format!("{method}: the coprocess was killed by signal {signal}")
-    }
-
-    pub fn output_closed(method: &str) -> String {
-        format!("{method}: the coprocess closed its output")
-    }
-
-    pub fn stderr_tail(message: &str, lines: &str) -> String {
-        format!("{message}; its stderr ended with:\n{lines}")
-    }
-
-    pub fn wrong_id(method: &str, got: &str, id: i64) -> String {
-        format!("{method}: the answer's id {got} is not the request's id {id}")
-    }
-
-    pub fn not_json(method: &str) -> String {
-        format!("{method}: the answer is not a JSON text")
-    }
-
-    pub fn too_long(method: &str, max_line_bytes: usize) -> String {
-        format!("{method}: the answer is longer than {max_line_bytes} bytes")
-    }
-
-    pub fn undecodable(method: &str, type_name: &str) -> String {
-        format!("{method}: the answer does not decode as {type_name}")
-    }
+/// Why a session closed where no call can see it (the contract words the rest).
+mod closed_reason {
+    pub const FAILED_HANDSHAKE: &str = "after a failed handshake";
+    pub const EXITED: &str = "after the coprocess exited";
 }
 
 /// What the reader thread hands a caller.
@@ -438,7 +390,7 @@ impl CoprocessClient {
         let deadline = Instant::now() + self.close_timeout;
         let mut session = lock(&self.session);
         if session.closed.is_none() && session.exit.is_none() {
-            session.closed = Some(wording::CLOSED_BY_CLOSE);
+            session.closed = Some(messages::CLIENT_CLOSED_BY_CLOSE);
             if let Some(method) = SHUTDOWN {
                 let id = session.take_id();
                 let request = coprocess::Request {
@@ -493,7 +445,7 @@ impl CoprocessClient {
                 Ok(())
             }
             Err(failure) => {
-                session.closed = Some(wording::CLOSED_AFTER_HANDSHAKE);
+                session.closed = Some(closed_reason::FAILED_HANDSHAKE);
                 session.finish(Duration::ZERO);
                 Err(ClientError::new(
                     ClientErrorKind::Handshake,
@@ -542,13 +494,16 @@ impl CoprocessClient {
         };
         if !matches!(answered, Some(coprocess::RequestId::Integer(got)) if *got == id) {
             let got = answered.map_or_else(|| "null".to_string(), |got| got.encode());
-            return Err(session.protocol_error(wording::wrong_id(method, &got, id), method));
+            return Err(session.protocol_error(
+                messages::render_client_wrong_id(method, &got, &id.to_string()),
+                method,
+            ));
         }
         match response {
             coprocess::ResponseOf::SuccessResponse(success) => {
                 if Some(method) == SHUTDOWN {
                     // The coprocess ends the session after answering: close only waits.
-                    session.closed = Some(wording::CLOSED_AFTER_SHUTDOWN);
+                    session.closed = Some(messages::CLIENT_CLOSED_AFTER_SHUTDOWN);
                 }
                 Ok(success.result)
             }
@@ -580,7 +535,7 @@ impl CoprocessClient {
         let text = self.exchange(session, method, line, timeout);
         match text {
             Err(error) if error.kind == ClientErrorKind::Timeout => {
-                session.closed = Some(wording::CLOSED_AFTER_TIMEOUT);
+                session.closed = Some(messages::CLIENT_CLOSED_AFTER_TIMEOUT);
                 session.finish(Duration::ZERO);
                 Err(error)
             }
@@ -611,21 +566,25 @@ impl CoprocessClient {
             Ok(Line::Text(bytes)) => match String::from_utf8(bytes) {
                 Ok(text) => Ok(text),
                 Err(e) => {
-                    let error = session.protocol_error(wording::not_json(method), method);
+                    let error =
+                        session.protocol_error(messages::render_client_not_json(method), method);
                     Err(error.with_detail(e))
                 }
             },
             Ok(Line::TooLong) => {
-                let message = wording::too_long(method, coprocess::MAX_LINE_BYTES);
+                let message = messages::render_client_too_long(
+                    method,
+                    &coprocess::MAX_LINE_BYTES.to_string(),
+                );
                 Err(session.protocol_error(message, method))
             }
             Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.ended(session, method)),
             Err(RecvTimeoutError::Timeout) => {
-                let ms = timeout.as_millis();
+                let ms = timeout.as_millis().to_string();
                 let message = if session.child.is_some() {
-                    wording::timeout(method, ms)
+                    messages::render_client_timeout(method, &ms)
                 } else {
-                    wording::timeout_streams(method, ms)
+                    messages::render_client_timeout_streams(method, &ms)
                 };
                 Err(ClientError::new(ClientErrorKind::Timeout, method, message))
             }
@@ -654,7 +613,7 @@ impl CoprocessClient {
             signal,
             stderr,
         });
-        session.closed = Some(wording::CLOSED_AFTER_EXIT);
+        session.closed = Some(closed_reason::EXITED);
         session.finish(Duration::ZERO);
         session.exited(method)
     }
@@ -680,18 +639,24 @@ impl Session {
             Ok(value) => value,
             Err(problem) => {
                 return self
-                    .protocol_error(wording::not_json(method), method)
+                    .protocol_error(messages::render_client_not_json(method), method)
                     .with_detail(problem)
             }
         };
         if let Some(got) = value.as_object().and_then(|object| object.get("id")) {
             if got.as_i64() != Some(id) {
                 let got = got.to_string();
-                return self.protocol_error(wording::wrong_id(method, &got, id), method);
+                return self.protocol_error(
+                    messages::render_client_wrong_id(method, &got, &id.to_string()),
+                    method,
+                );
             }
         }
-        self.protocol_error(wording::undecodable(method, type_name), method)
-            .with_detail(error)
+        self.protocol_error(
+            messages::render_client_undecodable(method, type_name),
+            method,
+        )
+        .with_detail(error)
     }
 
     fn take_id(&mut self) -> i64 {
@@ -706,7 +671,7 @@ impl Session {
         }
         match self.closed {
             Some(reason) => {
-                let message = wording::closed(method, reason);
+                let message = messages::render_client_closed(method, reason);
                 Err(ClientError::new(ClientErrorKind::Closed, method, message))
             }
             None => Ok(()),
@@ -716,21 +681,21 @@ impl Session {
     fn exited(&self, method: &'static str) -> ClientError {
         let exit = self.exit.clone().unwrap_or_default();
         let ending = match (exit.status, exit.signal) {
-            (Some(status), _) => wording::exited(method, status),
-            (None, Some(signal)) => wording::killed(method, signal),
-            (None, None) => wording::output_closed(method),
+            (Some(status), _) => messages::render_client_exited(method, &status.to_string()),
+            (None, Some(signal)) => messages::render_client_killed(method, &signal.to_string()),
+            (None, None) => messages::render_client_output_closed(method),
         };
         let message = if exit.stderr.is_empty() {
             ending
         } else {
-            wording::stderr_tail(&ending, &exit.stderr.join("\n"))
+            messages::render_client_stderr_tail(&ending, &exit.stderr.join("\n"))
         };
         ClientError::new(ClientErrorKind::Exited(Box::new(exit)), method, message)
     }
 
     /// Ends the session after a broken answer: closed, the coprocess killed.
     fn protocol_error(&mut self, message: String, method: &'static str) -> ClientError {
-        self.closed = Some(wording::CLOSED_AFTER_PROTOCOL_ERROR);
+        self.closed = Some(messages::CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
         self.finish(Duration::ZERO);
         ClientError::new(ClientErrorKind::Protocol, method, message)
     }

@@ -113,14 +113,15 @@ fn method_fn(method: &Method, name: &str) -> TokenStream {
     let constant = ident(&screaming_snake_case(&method.name));
     let params = ident(&method.params);
     let result = ident(&method.result);
-    let summary = format!(" `{}`: {}", method.name, method.description.trim());
+    let summary = format!("`{}`: {}", method.name, method.description.trim());
+    let summary = summary.lines().map(|line| if line.trim().is_empty() { String::new() } else { format!(" {line}") });
     let (param_type, argument) = if method.params_required {
         (quote! { coprocess::#params }, quote! { Some(params) })
     } else {
         (quote! { Option<coprocess::#params> }, quote! { params })
     };
     quote! {
-        #[doc = #summary]
+        #(#[doc = #summary])*
         #[doc = ""]
         #[doc = " `timeout` overrides the client's for this call."]
         #[doc = ""]

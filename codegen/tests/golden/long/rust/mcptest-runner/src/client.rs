@@ -752,7 +752,7 @@ const SHUTDOWN: Option<&str> = None;
 impl CoprocessClient {
     /// `mcp.an_extraordinarily_long_namespace.with_a_very_long_method_name_too`: A description far longer than any formatter's line, with a long unbreakable token https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#version-negotiation-and-capability-exchange and code spans such as `mcp.cassette.set_mode` and `{"jsonrpc": "2.0", "id": 1, "method": "coprocess/handshake"}` in the middle of a sentence. It has a second sentence that keeps going well past one hundred columns so that every target must wrap it the way its own formatter would, and a third that mentions <angle brackets>, an at-sign @param that is not a tag, */ which would close a comment, and a backslash \u0041.
     ///
-    ///A second paragraph, after a blank line, that is also long enough to wrap more than once in every language's doc comment style.
+    /// A second paragraph, after a blank line, that is also long enough to wrap more than once in every language's doc comment style.
     ///
     /// `timeout` overrides the client's for this call.
     ///

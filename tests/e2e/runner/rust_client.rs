@@ -48,7 +48,7 @@ fn spawn(argv: &[String]) -> Result<(Result<CoprocessClient, String>, Option<Chi
     if let [binary, exec, connection, flag, command] = argv {
         if [exec.as_str(), connection.as_str(), flag.as_str()] == ["exec", "--connection-server", "--server-command"] {
             let server = shlex::split(command).ok_or("the server command does not split")?;
-            return Ok((CoprocessClient::spawn(binary, &server, options()).map_err(|e| e.to_string()), None));
+            return Ok((CoprocessClient::spawn(binary, &server, &options()).map_err(|e| e.to_string()), None));
         }
     }
     let mut process = start(argv)?;

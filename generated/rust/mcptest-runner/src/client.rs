@@ -264,7 +264,7 @@ impl CoprocessClient {
     pub fn spawn<S: AsRef<str>>(
         binary: impl AsRef<std::ffi::OsStr>,
         server_argv: &[S],
-        options: ClientOptions,
+        options: &ClientOptions,
     ) -> Result<Self, ClientError> {
         let mut command = Command::new(binary);
         command
@@ -304,8 +304,8 @@ impl CoprocessClient {
             return Err(spawn_error(&e));
         }
         let streams = (Box::new(stdin) as Box<dyn Write + Send>, Some(stderr_done));
-        let mut client = Self::start(stdout, streams, Some(child), &options, tail)?;
-        client.handshake(&options)?;
+        let mut client = Self::start(stdout, streams, Some(child), options, tail)?;
+        client.handshake(options)?;
         Ok(client)
     }
 

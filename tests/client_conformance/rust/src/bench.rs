@@ -46,7 +46,7 @@ fn peak_kib() -> u64 {
 
 fn client_loop(calls: u64) -> Result<(Duration, Peaks), String> {
     let mut memory = Vec::new();
-    let client = CoprocessClient::spawn(echo(), &["server"], ClientOptions::default())
+    let client = CoprocessClient::spawn(echo(), &["server"], &ClientOptions::default())
         .map_err(|e| e.to_string())?;
     let started = Instant::now();
     for done in 1..=calls {

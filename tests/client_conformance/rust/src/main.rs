@@ -201,7 +201,7 @@ impl Scenario<'_> {
             self.process = Some(process);
             CoprocessClient::over_streams(stdout, stdin, &settings)
         } else {
-            CoprocessClient::spawn(&binary, &argv, settings)
+            CoprocessClient::spawn(&binary, &argv, &settings)
         };
         Ok(match started {
             Ok(client) => {

@@ -171,11 +171,17 @@ fn read_lines(reader: impl Read, lines: &mpsc::SyncSender<Line>) {
     let mut line = Vec::new();
     loop {
         let (done, used) = match reader.fill_buf() {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Ok([]) | Err(_) => {
                 let _ = lines.send(Line::End);
                 return;
             }
             Ok(chunk) => match chunk.iter().position(|&byte| byte == b'\n') {
+                // A whole line in the buffer: one allocation of its size.
+                Some(end) if line.is_empty() => {
+                    line = chunk[..end].to_vec();
+                    (true, end + 1)
+                }
                 Some(end) => {
                     line.extend_from_slice(&chunk[..end]);
                     (true, end + 1)

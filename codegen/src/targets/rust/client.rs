@@ -39,18 +39,36 @@ const HANDSHAKE_RESULT: &str = "HandshakeResult";
 const VERDICT: &str = "Verdict";
 const PASSTHROUGH: &str = "ToolCallPassthrough";
 
-/// The public members of the runtime's client: a method of the same name gets a `_` suffix.
-const RESERVED: &[&str] = &[
-    "close",
-    "spawn",
-    "over_streams",
-    "stderr_tail",
-    "handshake_result",
-    "exit_status",
-    "request",
-    "start",
-    "handshake",
-];
+/// Names a client method cannot take besides the runtime's own: clippy
+/// expects a method `new` to return `Self` (`new_ret_no_self`).
+const RESERVED: &[&str] = &["new"];
+
+/// The methods of the runtime's `CoprocessClient` (`close`, `spawn`,
+/// `request`, `exchange`, ...), public or not, read from `client_runtime.rs`
+/// itself so that a method it gains is avoided too.
+fn client_members() -> Vec<String> {
+    let Ok(file) = syn::parse_file(RUNTIME) else { return Vec::new() };
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Impl(block) if block.trait_.is_none() => Some(block),
+            _ => None,
+        })
+        .filter(|block| matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("CoprocessClient")))
+        .flat_map(|block| &block.items)
+        .filter_map(|member| match member {
+            syn::ImplItem::Fn(function) => Some(function.sig.ident.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether clippy's `wrong_self_convention` expects a method of this name to
+/// take no `self` (`from_*`) or `self` by value (`into_*`): a client method
+/// takes `&self`, and says so with an allow.
+fn against_self_convention(name: &str) -> bool {
+    name.starts_with("from_") || name.starts_with("into_")
+}
 
 /// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
 /// `ToolCallPassthrough` with the members `call_outcome` reads.
@@ -120,6 +138,7 @@ fn method_fn(method: &Method, name: &str) -> TokenStream {
     } else {
         (quote! { Option<coprocess::#params> }, quote! { params })
     };
+    let allow = against_self_convention(name).then(|| quote! { #[allow(clippy::wrong_self_convention)] });
     quote! {
         #(#[doc = #summary])*
         #[doc = ""]
@@ -128,6 +147,7 @@ fn method_fn(method: &Method, name: &str) -> TokenStream {
         #[doc = " # Errors"]
         #[doc = ""]
         #[doc = " A [`ClientError`] saying what happened and naming the method."]
+        #allow
         pub fn #fn_name(&self, params: #param_type, timeout: Option<Duration>) -> Result<coprocess::#result, ClientError> {
             self.request(coprocess::methods::#constant, #argument, timeout)
         }
@@ -203,7 +223,7 @@ pub fn rust_name(wire: &str, namespace: bool) -> String {
     let words = method_words(wire);
     let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
     let name = kept.join("_");
-    if RUST_KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
+    if RUST_KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) || client_members().contains(&name) {
         name + "_"
     } else {
         name
@@ -267,5 +287,9 @@ mod tests {
         assert_eq!(rust_name("mcp.close", false), "close_");
         assert_eq!(rust_name("mcp.type", false), "type_");
         assert_eq!(rust_name("other.list", true), "other_list");
+        assert_eq!(rust_name("mcp.exchange", false), "exchange_");
+        assert_eq!(rust_name("mcp.handshakeResult", false), "handshake_result_");
+        assert_eq!(rust_name("mcp.overStreams", false), "over_streams_");
+        assert_eq!(rust_name("mcp.new", false), "new_");
     }
 }

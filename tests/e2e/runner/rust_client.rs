@@ -99,7 +99,7 @@ fn full(inputs: &Inputs) -> Result<Value, String> {
     let (client, _) = spawn(&inputs.argv)?;
     let client = client?;
     let failed = |e: crate::client::ClientError| e.to_string();
-    let handshake = client.handshake_result().map(reported).unwrap_or(Value::Null);
+    let handshake = reported(client.handshake_result());
     let initialize = client.initialize(None, None).map_err(failed)?;
     let tools = client.list_tools(None, None).map_err(failed)?;
     let arguments = McpObject::from_value(inputs.tool_args.clone()).map_err(|e| e.to_string())?;
@@ -138,7 +138,7 @@ fn full(inputs: &Inputs) -> Result<Value, String> {
 fn handshake_only(inputs: &Inputs) -> Result<Value, String> {
     let (client, process) = spawn(&inputs.argv)?;
     let report = match &client {
-        Ok(client) => json!({"scenario": "handshake", "ok": true, "value": client.handshake_result().map(reported)}),
+        Ok(client) => json!({"scenario": "handshake", "ok": true, "value": reported(client.handshake_result())}),
         Err(message) => json!({"scenario": "handshake", "ok": false, "error": message}),
     };
     drop(client);

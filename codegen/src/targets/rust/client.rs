@@ -44,7 +44,7 @@ const PASSTHROUGH: &str = "ToolCallPassthrough";
 const RESERVED: &[&str] = &["new"];
 
 /// The methods of the runtime's `CoprocessClient` (`close`, `spawn`,
-/// `request`, `exchange`, ...), public or not, read from `client_runtime.rs`
+/// `request`, `start`, ...), public or not, read from `client_runtime.rs`
 /// itself so that a method it gains is avoided too.
 fn client_members() -> Vec<String> {
     let Ok(file) = syn::parse_file(RUNTIME) else { return Vec::new() };
@@ -287,7 +287,8 @@ mod tests {
         assert_eq!(rust_name("mcp.close", false), "close_");
         assert_eq!(rust_name("mcp.type", false), "type_");
         assert_eq!(rust_name("other.list", true), "other_list");
-        assert_eq!(rust_name("mcp.exchange", false), "exchange_");
+        assert_eq!(rust_name("mcp.request", false), "request_");
+        assert_eq!(rust_name("mcp.exchange", false), "exchange");
         assert_eq!(rust_name("mcp.handshakeResult", false), "handshake_result_");
         assert_eq!(rust_name("mcp.overStreams", false), "over_streams_");
         assert_eq!(rust_name("mcp.new", false), "new_");

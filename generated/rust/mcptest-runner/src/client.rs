@@ -243,6 +243,9 @@ struct Session {
     closed: Option<&'static str>,
     /// Set once the coprocess ended: its status and stderr, for every later call.
     exit: Option<Exit>,
+    /// How long to wait for the exit status once the output ended.
+    close_timeout: Duration,
+    stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
 /// A session with the mcptest coprocess: spawn (or any pair of byte
@@ -255,7 +258,7 @@ pub struct CoprocessClient {
     stderr: Arc<Mutex<VecDeque<String>>>,
     timeout: Duration,
     close_timeout: Duration,
-    handshake: Option<coprocess::HandshakeResult>,
+    handshake: coprocess::HandshakeResult,
 }
 
 impl CoprocessClient {
@@ -310,9 +313,7 @@ impl CoprocessClient {
             return Err(spawn_error(&e));
         }
         let streams = (Box::new(stdin) as Box<dyn Write + Send>, Some(stderr_done));
-        let mut client = Self::start(stdout, streams, Some(child), options, tail)?;
-        client.handshake(options)?;
-        Ok(client)
+        Self::start(stdout, streams, Some(child), options, tail)
     }
 
     /// A session over a pair of byte streams (an in-process double, a
@@ -330,9 +331,7 @@ impl CoprocessClient {
     ) -> Result<Self, ClientError> {
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let streams = (Box::new(writer) as Box<dyn Write + Send>, None);
-        let mut client = Self::start(reader, streams, None, options, tail)?;
-        client.handshake(options)?;
-        Ok(client)
+        Self::start(reader, streams, None, options, tail)
     }
 
     fn start(
@@ -355,7 +354,7 @@ impl CoprocessClient {
             let message = format!("{method}: the coprocess could not be started");
             return Err(ClientError::new(ClientErrorKind::Spawn, method, message).with_detail(e));
         }
-        let session = Session {
+        let mut session = Session {
             writer: Some(writer),
             lines,
             child,
@@ -363,20 +362,29 @@ impl CoprocessClient {
             next_id: 1,
             closed: None,
             exit: None,
+            close_timeout: options.close_timeout,
+            stderr: Arc::clone(&stderr),
+        };
+        let handshake = match session.handshake(options) {
+            Ok(handshake) => handshake,
+            Err(error) => {
+                session.finish(Duration::ZERO);
+                return Err(error);
+            }
         };
         Ok(Self {
             session: Mutex::new(session),
             stderr,
             timeout: options.timeout,
             close_timeout: options.close_timeout,
-            handshake: None,
+            handshake,
         })
     }
 
     /// What the binary answered to the handshake (its protocol and binary version).
     #[must_use]
-    pub fn handshake_result(&self) -> Option<&coprocess::HandshakeResult> {
-        self.handshake.as_ref()
+    pub fn handshake_result(&self) -> &coprocess::HandshakeResult {
+        &self.handshake
     }
 
     /// The coprocess's exit status once it has exited (`None` before, when
@@ -409,61 +417,11 @@ impl CoprocessClient {
                     method: method.to_string(),
                     params: None,
                 };
-                let _ = self.exchange(&mut session, method, request.encode(), self.close_timeout);
+                let _ = session.exchange(method, request.encode(), self.close_timeout);
             }
         }
         let grace = deadline.saturating_duration_since(Instant::now());
         session.finish(grace);
-    }
-
-    fn handshake(&mut self, options: &ClientOptions) -> Result<(), ClientError> {
-        let method = coprocess::methods::COPROCESS_HANDSHAKE;
-        let mut session = lock(&self.session);
-        let id = session.take_id();
-        let request_id = coprocess::RequestId::Integer(id);
-        let line = coprocess::handshake_request(
-            request_id,
-            Some(&options.sdk),
-            Some(&options.sdk_version),
-        );
-        let result = self
-            .answer(&mut session, method, line, self.timeout)
-            .and_then(|text| {
-                let decoded =
-                    coprocess::Response::decode(&text).and_then(|response| match response {
-                        coprocess::Response::SuccessResponse(success) => {
-                            coprocess::HandshakeResult::from_value(success.result).map(|_| ())
-                        }
-                        coprocess::Response::ErrorResponse(_) => Ok(()),
-                    });
-                match decoded {
-                    Ok(()) => Ok(text),
-                    Err(e) => Err(session.broken(method, id, &text, "HandshakeResult", &e)),
-                }
-            });
-        let text = match result {
-            Ok(text) => text,
-            Err(error) => {
-                session.finish(Duration::ZERO);
-                return Err(error);
-            }
-        };
-        match coprocess::check_handshake_response(&text) {
-            Ok(result) => {
-                drop(session);
-                self.handshake = Some(result);
-                Ok(())
-            }
-            Err(failure) => {
-                session.closed = Some(closed_reason::FAILED_HANDSHAKE);
-                session.finish(Duration::ZERO);
-                Err(ClientError::new(
-                    ClientErrorKind::Handshake,
-                    method,
-                    failure.message,
-                ))
-            }
-        }
     }
 
     /// Sends `method` with `params` and decodes its answer as `R`: what every
@@ -493,7 +451,7 @@ impl CoprocessClient {
             params,
         };
         let timeout = timeout.unwrap_or(self.timeout);
-        let text = self.answer(&mut session, method, request.encode(), timeout)?;
+        let text = session.answer(method, request.encode(), timeout)?;
         let response = match coprocess::ResponseOf::<R>::decode(&text) {
             Ok(response) => response,
             Err(e) => return Err(session.broken(method, id, &text, R::TYPE_NAME, &e)),
@@ -532,21 +490,68 @@ impl CoprocessClient {
             }
         }
     }
+}
+
+impl Session {
+    /// Sends the handshake and checks its answer; a failure ends it all.
+    fn handshake(
+        &mut self,
+        options: &ClientOptions,
+    ) -> Result<coprocess::HandshakeResult, ClientError> {
+        let method = coprocess::methods::COPROCESS_HANDSHAKE;
+        let id = self.take_id();
+        let request_id = coprocess::RequestId::Integer(id);
+        let line = coprocess::handshake_request(
+            request_id,
+            Some(&options.sdk),
+            Some(&options.sdk_version),
+        );
+        let result = self.answer(method, line, options.timeout).and_then(|text| {
+            let decoded = coprocess::Response::decode(&text).and_then(|response| match response {
+                coprocess::Response::SuccessResponse(success) => {
+                    coprocess::HandshakeResult::from_value(success.result).map(|_| ())
+                }
+                coprocess::Response::ErrorResponse(_) => Ok(()),
+            });
+            match decoded {
+                Ok(()) => Ok(text),
+                Err(e) => Err(self.broken(method, id, &text, "HandshakeResult", &e)),
+            }
+        });
+        let text = match result {
+            Ok(text) => text,
+            Err(error) => {
+                self.finish(Duration::ZERO);
+                return Err(error);
+            }
+        };
+        match coprocess::check_handshake_response(&text) {
+            Ok(result) => Ok(result),
+            Err(failure) => {
+                self.closed = Some(closed_reason::FAILED_HANDSHAKE);
+                self.finish(Duration::ZERO);
+                Err(ClientError::new(
+                    ClientErrorKind::Handshake,
+                    method,
+                    failure.message,
+                ))
+            }
+        }
+    }
 
     /// Writes one request line and reads its answer's text (the line, as UTF-8);
-    /// a timeout ends the session.
+    /// a timeout ends the self.
     fn answer(
-        &self,
-        session: &mut Session,
+        &mut self,
         method: &'static str,
         line: String,
         timeout: Duration,
     ) -> Result<String, ClientError> {
-        let text = self.exchange(session, method, line, timeout);
+        let text = self.exchange(method, line, timeout);
         match text {
             Err(error) if error.kind == ClientErrorKind::Timeout => {
-                session.closed = Some(messages::CLIENT_CLOSED_AFTER_TIMEOUT);
-                session.finish(Duration::ZERO);
+                self.closed = Some(messages::CLIENT_CLOSED_AFTER_TIMEOUT);
+                self.finish(Duration::ZERO);
                 Err(error)
             }
             other => other,
@@ -555,14 +560,13 @@ impl CoprocessClient {
 
     /// Writes `line` and waits up to `timeout` for the next line of output.
     fn exchange(
-        &self,
-        session: &mut Session,
+        &mut self,
         method: &'static str,
         mut line: String,
         timeout: Duration,
     ) -> Result<String, ClientError> {
         line.push('\n');
-        let written = match session.writer.as_mut() {
+        let written = match self.writer.as_mut() {
             Some(writer) => writer
                 .write_all(line.as_bytes())
                 .and_then(|()| writer.flush())
@@ -570,14 +574,14 @@ impl CoprocessClient {
             None => false,
         };
         if !written {
-            return Err(self.ended(session, method));
+            return Err(self.ended(method));
         }
-        match session.lines.recv_timeout(timeout) {
+        match self.lines.recv_timeout(timeout) {
             Ok(Line::Text(bytes)) => match String::from_utf8(bytes) {
                 Ok(text) => Ok(text),
                 Err(e) => {
                     let error =
-                        session.protocol_error(messages::render_client_not_json(method), method);
+                        self.protocol_error(messages::render_client_not_json(method), method);
                     Err(error.with_detail(e))
                 }
             },
@@ -586,12 +590,12 @@ impl CoprocessClient {
                     method,
                     &coprocess::MAX_LINE_BYTES.to_string(),
                 );
-                Err(session.protocol_error(message, method))
+                Err(self.protocol_error(message, method))
             }
-            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.ended(session, method)),
+            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.ended(method)),
             Err(RecvTimeoutError::Timeout) => {
                 let ms = timeout.as_millis().to_string();
-                let message = if session.child.is_some() {
+                let message = if self.child.is_some() {
                     messages::render_client_timeout(method, &ms)
                 } else {
                     messages::render_client_timeout_streams(method, &ms)
@@ -602,13 +606,13 @@ impl CoprocessClient {
     }
 
     /// The coprocess closed its output: wait (bounded) for its status and stderr.
-    fn ended(&self, session: &mut Session, method: &'static str) -> ClientError {
+    fn ended(&mut self, method: &'static str) -> ClientError {
         let deadline = Instant::now() + self.close_timeout;
-        let status = session
+        let status = self
             .child
             .as_mut()
             .and_then(|child| wait_until(child, deadline));
-        if let Some(done) = &session.stderr_done {
+        if let Some(done) = &self.stderr_done {
             let _ = done.recv_timeout(deadline.saturating_duration_since(Instant::now()));
         }
         let code = status.and_then(|status| status.code());
@@ -618,18 +622,16 @@ impl CoprocessClient {
             .filter(|line| !line.is_empty())
             .cloned()
             .collect();
-        session.exit = Some(Exit {
+        self.exit = Some(Exit {
             status: code,
             signal,
             stderr,
         });
-        session.closed = Some(closed_reason::EXITED);
-        session.finish(Duration::ZERO);
-        session.exited(method)
+        self.closed = Some(closed_reason::EXITED);
+        self.finish(Duration::ZERO);
+        self.exited(method)
     }
-}
 
-impl Session {
     /// Why an answer that did not decode is broken, in the order the checks
     /// go: not JSON, another id, not the result's shape. Ends the session.
     fn broken(

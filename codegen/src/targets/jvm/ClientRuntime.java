@@ -27,6 +27,8 @@ import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /** The session client as written; client.rs renders the real class around its members. */
@@ -45,6 +47,12 @@ final class CoprocessClient implements AutoCloseable {
     private static final int STDERR_LINE_BYTES = 4096;
 
     private static final int CHUNK = 65536;
+
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private static final long EXPIRED = Long.MIN_VALUE;
+
+    private static final Duration LONGEST_WAIT = Duration.ofDays(365);
 
     /**
      * How a client starts, talks to and closes the coprocess. {@link #defaults()} and the {@code
@@ -310,10 +318,25 @@ final class CoprocessClient implements AutoCloseable {
     private final Duration timeout;
     private final Duration closeTimeout;
     private final ReentrantLock lock = new ReentrantLock(true);
-    private final SynchronousQueue<Object> lines = new SynchronousQueue<>();
     private final ArrayDeque<String> stderr = new ArrayDeque<>();
-    private final Thread stdoutThread;
     private final Thread stderrThread;
+
+    // A spawned coprocess's stdout is read in the calling thread, a watchdog
+    // killing the coprocess when the deadline passes (which ends the read); other
+    // streams, whose read nothing can end, by a reader thread handing each line over.
+    private final Thread watchdog;
+    private final Thread stdoutThread;
+    private final SynchronousQueue<Object> lines = new SynchronousQueue<>();
+    private final AtomicLong deadline = new AtomicLong(NO_DEADLINE);
+    private volatile long sleepingUntil = NO_DEADLINE;
+    private volatile boolean finished;
+
+    // The stdout reader's state: the chunk read last and the line begun in it.
+    private final byte[] chunk = new byte[CHUNK];
+    private int chunkStart;
+    private int chunkEnd;
+    private byte[] partial = new byte[0];
+    private int partialLength;
     private long nextId = 1;
     private String closed;
     private Exit exit;
@@ -326,16 +349,21 @@ final class CoprocessClient implements AutoCloseable {
         this.process = process;
         this.timeout = options.timeout();
         this.closeTimeout = options.closeTimeout();
-        stdoutThread = new Thread(this::readStdout, "coprocess-stdout");
-        stdoutThread.setDaemon(true);
-        stdoutThread.start();
         if (process == null) {
             stderrThread = null;
+            watchdog = null;
+            stdoutThread = new Thread(this::readStdout, "coprocess-stdout");
+            stdoutThread.setDaemon(true);
+            stdoutThread.start();
         } else {
             InputStream errors = process.getErrorStream();
             stderrThread = new Thread(() -> readStderr(errors), "coprocess-stderr");
             stderrThread.setDaemon(true);
             stderrThread.start();
+            stdoutThread = null;
+            watchdog = new Thread(this::watch, "coprocess-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
         }
     }
 
@@ -495,7 +523,7 @@ final class CoprocessClient implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
-            long deadline = System.nanoTime() + closeTimeout.toNanos();
+            long until = System.nanoTime() + nanos(closeTimeout);
             if (closed == null) {
                 closed = CLIENT_CLOSED_BY_CLOSE;
                 if (SHUTDOWN != null) {
@@ -506,7 +534,7 @@ final class CoprocessClient implements AutoCloseable {
                     }
                 }
             }
-            finish(Math.max(0L, deadline - System.nanoTime()));
+            finish(Math.max(0L, until - System.nanoTime()));
         } finally {
             lock.unlock();
         }
@@ -613,13 +641,7 @@ final class CoprocessClient implements AutoCloseable {
         } catch (IOException e) {
             throw ended(method);
         }
-        Object next;
-        try {
-            next = lines.poll(wait.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            next = null;
-        }
+        Object next = nextLine(wait);
         if (next == null) {
             if (kill) {
                 fail(CLIENT_CLOSED_AFTER_TIMEOUT);
@@ -668,23 +690,100 @@ final class CoprocessClient implements AutoCloseable {
         return text;
     }
 
-    /** The stdout reader: one line at a time, never more than MAX_LINE_BYTES buffered. */
-    private void readStdout() {
-        try {
-            lines.put(readLines());
-        } catch (InterruptedException e) {
-            // The session is over.
+    /** The next line of output, or null when none came within {@code wait}. */
+    private Object nextLine(Duration wait) {
+        if (process == null) {
+            try {
+                return lines.poll(nanos(wait), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
         }
-        if (process != null) {
-            closeQuietly(reader);
+        long at = System.nanoTime() + nanos(wait);
+        deadline.set(at);
+        if (at < sleepingUntil) {
+            LockSupport.unpark(watchdog);
+        }
+        Object next = readLine();
+        // The watchdog took the deadline: it killed the coprocess, whatever was read.
+        return deadline.compareAndSet(at, NO_DEADLINE) ? next : null;
+    }
+
+    /** A duration in nanoseconds, at most a year (so that a deadline never overflows). */
+    private static long nanos(Duration wait) {
+        return wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT.toNanos() : wait.toNanos();
+    }
+
+    /** The watchdog of a spawned coprocess: kills it when a read passes its deadline. */
+    private void watch() {
+        while (!finished) {
+            sleepingUntil = NO_DEADLINE;
+            long at = deadline.get();
+            if (at == NO_DEADLINE || at == EXPIRED) {
+                LockSupport.park(this);
+                continue;
+            }
+            sleepingUntil = at;
+            long left = at - System.nanoTime();
+            if (left > 0) {
+                LockSupport.parkNanos(this, left);
+            } else if (deadline.compareAndSet(at, EXPIRED)) {
+                process.destroyForcibly();
+            }
         }
     }
 
-    private Failure readLines() throws InterruptedException {
-        byte[] chunk = new byte[CHUNK];
-        byte[] line = new byte[0];
-        int length = 0;
+    /** The reader thread over streams: hands over each line, then why it stopped. */
+    private void readStdout() {
+        try {
+            Object next;
+            do {
+                next = readLine();
+                lines.put(next);
+            } while (!(next instanceof Failure));
+        } catch (InterruptedException e) {
+            // The session is over.
+        }
+    }
+
+    /**
+     * The next line of stdout without its newline, or the {@code Failure} that ends the output.
+     * Never holds more than {@code MAX_LINE_BYTES} of a line (and one chunk).
+     */
+    private Object readLine() {
         while (true) {
+            for (int i = chunkStart; i < chunkEnd; i++) {
+                if (chunk[i] != '\n') {
+                    continue;
+                }
+                int count = i - chunkStart;
+                if (partialLength + count > Coprocess.MAX_LINE_BYTES) {
+                    return new Failure(true, "");
+                }
+                byte[] line;
+                if (partialLength == 0) {
+                    line = Arrays.copyOfRange(chunk, chunkStart, i);
+                } else {
+                    line = Arrays.copyOf(partial, partialLength + count);
+                    System.arraycopy(chunk, chunkStart, line, partialLength, count);
+                    partialLength = 0;
+                }
+                chunkStart = i + 1;
+                return line;
+            }
+            int rest = chunkEnd - chunkStart;
+            if (partialLength + rest > Coprocess.MAX_LINE_BYTES) {
+                return new Failure(true, "");
+            }
+            if (partialLength + rest > partial.length) {
+                long grown = Math.max(2L * partial.length, partialLength + rest);
+                partial = Arrays.copyOf(partial, (int) Math.min(Coprocess.MAX_LINE_BYTES, grown));
+            }
+            System.arraycopy(chunk, chunkStart, partial, partialLength, rest);
+            partialLength += rest;
+            chunkStart = 0;
+            chunkEnd = 0;
             int count;
             try {
                 count = reader.read(chunk);
@@ -695,35 +794,7 @@ final class CoprocessClient implements AutoCloseable {
                 // The end of output; a last line without its newline is dropped.
                 return new Failure(false, "");
             }
-            int start = 0;
-            for (int i = 0; i < count; i++) {
-                if (chunk[i] != '\n') {
-                    continue;
-                }
-                if (length + i - start > Coprocess.MAX_LINE_BYTES) {
-                    return new Failure(true, "");
-                }
-                byte[] whole;
-                if (length == 0) {
-                    whole = Arrays.copyOfRange(chunk, start, i);
-                } else {
-                    whole = Arrays.copyOf(line, length + i - start);
-                    System.arraycopy(chunk, start, whole, length, i - start);
-                    length = 0;
-                }
-                lines.put(whole);
-                start = i + 1;
-            }
-            int rest = count - start;
-            if (length + rest > Coprocess.MAX_LINE_BYTES) {
-                return new Failure(true, "");
-            }
-            if (length + rest > line.length) {
-                int grown = (int) Math.min(Coprocess.MAX_LINE_BYTES, 2L * (length + rest));
-                line = Arrays.copyOf(line, grown);
-            }
-            System.arraycopy(chunk, start, line, length, rest);
-            length += rest;
+            chunkEnd = count;
         }
     }
 
@@ -766,7 +837,7 @@ final class CoprocessClient implements AutoCloseable {
         Integer status = null;
         if (process != null) {
             try {
-                if (process.waitFor(closeTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                if (process.waitFor(nanos(closeTimeout), TimeUnit.NANOSECONDS)) {
                     status = process.exitValue();
                 }
                 if (stderrThread != null) {
@@ -816,10 +887,12 @@ final class CoprocessClient implements AutoCloseable {
     /** Closes the input, waits up to {@code graceNanos} for the exit, then kills. */
     private void finish(long graceNanos) {
         closeQuietly(writer);
-        stdoutThread.interrupt();
+        finished = true;
         if (process == null) {
+            stdoutThread.interrupt();
             return;
         }
+        LockSupport.unpark(watchdog);
         try {
             if (!process.waitFor(graceNanos, TimeUnit.NANOSECONDS)) {
                 process.destroyForcibly();

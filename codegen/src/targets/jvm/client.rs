@@ -84,6 +84,7 @@ const RESERVED: &[&str] = &[
     "exited",
     "fail",
     "finish",
+    "kill",
     "closeQuietly",
     "callOutcome",
 ];

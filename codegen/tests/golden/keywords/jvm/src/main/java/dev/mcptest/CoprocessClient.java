@@ -684,7 +684,7 @@ public final class CoprocessClient implements AutoCloseable {
             if (left > 0) {
                 LockSupport.parkNanos(this, left);
             } else if (deadline.compareAndSet(at, EXPIRED)) {
-                process.destroyForcibly();
+                kill();
             }
         }
     }
@@ -850,14 +850,23 @@ public final class CoprocessClient implements AutoCloseable {
         LockSupport.unpark(watchdog);
         try {
             if (!process.waitFor(graceNanos, TimeUnit.NANOSECONDS)) {
-                process.destroyForcibly();
+                kill();
                 process.waitFor();
             }
         } catch (InterruptedException e) {
-            process.destroyForcibly();
+            kill();
             Thread.currentThread().interrupt();
         }
         closeQuietly(reader);
+    }
+
+    /**
+     * Kills the coprocess and what it started (the server under test), so that nothing it leaves
+     * behind holds the pipe the reader is blocked on.
+     */
+    private void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
     }
 
     private static void closeQuietly(AutoCloseable stream) {

@@ -252,11 +252,13 @@ fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
 /// The Java method of a wire name: the namespace (`mcp.`) dropped unless
 /// `namespace`, the rest lowerCamelCase (`mcp.listTools` → `listTools`,
 /// `mcp.cache.set_mode` → `cacheSetMode`), a keyword or a runtime member
-/// suffixed with `_`.
+/// suffixed with `_`, a leading digit prefixed with `v`.
 pub fn java_name(wire: &str, namespace: bool) -> String {
     let words = method_words(wire);
     let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
     let name = names::camel_case(&kept.join("_"));
+    // A Java identifier cannot start with a digit (`mcp.2fa` → `v2fa`, as constants take `V`).
+    let name = if name.starts_with(|c: char| c.is_ascii_digit()) { format!("v{name}") } else { name };
     if MEMBER_KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
         name + "_"
     } else {
@@ -379,5 +381,6 @@ mod tests {
         assert_eq!(java_name("mcp.close", false), "close_");
         assert_eq!(java_name("mcp.import", false), "import_");
         assert_eq!(java_name("other.list", true), "otherList");
+        assert_eq!(java_name("mcp.2fa", false), "v2fa");
     }
 }

@@ -261,6 +261,31 @@ mod tests {
     }
 
     #[test]
+    fn the_client_defaults_are_the_contracts_settings() {
+        let mut contract = minimal_with(serde_json::json!([]));
+        if let Some(setting) = contract.client.get_mut("start_timeout_ms") {
+            setting.value = 1234;
+        }
+        let files = crate::targets::go::generate(&contract).expect("the Go files render");
+        let coprocess = files.get(super::super::PATH).expect("coprocess.go");
+        assert!(coprocess.contains("\n\tClientStartTimeoutMs = 1234\n"), "{coprocess}");
+        assert!(coprocess.contains("\n\tClientStderrTailLines = 20\n"), "{coprocess}");
+        let client = files.get(super::PATH).expect("client.go");
+        for default in [
+            "const DefaultCallTimeout = ClientCallTimeoutMs * time.Millisecond\n",
+            "const DefaultStartTimeout = ClientStartTimeoutMs * time.Millisecond\n",
+            "const DefaultCloseTimeout = ClientCloseTimeoutMs * time.Millisecond\n",
+            "const StderrLines = ClientStderrTailLines\n",
+        ] {
+            assert!(client.contains(default), "{default}");
+        }
+        // No default of the runtime's own: every duration is the contract's.
+        assert!(!super::SOURCE.contains("time.Second"), "a hand-written duration in client_runtime.go");
+        let handshake = super::SOURCE.split("func (c *Client) handshakeFirst(").nth(1).unwrap_or_default();
+        assert!(handshake.contains("c.answer(ctx, method, id, c.startTimeout, true)"), "the handshake waits the start timeout");
+    }
+
+    #[test]
     fn a_wire_name_becomes_a_pascal_case_method() {
         assert_eq!(go_name("mcp.listTools", false), "ListTools");
         assert_eq!(go_name("mcp.cache.set_mode", false), "CacheSetMode");

@@ -237,13 +237,42 @@ mod tests {
 
     /// The minimal golden schema, with `extra` methods appended to its table.
     fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
+        minimal_edited(|schema| {
+            if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
+                methods.extend(extra.iter().cloned());
+            }
+        })
+    }
+
+    /// The minimal golden schema, edited.
+    fn minimal_edited(edit: impl FnOnce(&mut serde_json::Value)) -> crate::model::Contract {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
         let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
         let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
-        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
-            methods.extend(extra.iter().cloned());
-        }
+        edit(&mut schema);
         crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    #[test]
+    fn the_client_defaults_are_the_schemas_constants() {
+        let contract = minimal_edited(|schema| {
+            let client = &mut schema["x-coprocess"]["client"];
+            client["start_timeout_ms"]["value"] = serde_json::json!(1234);
+            client["stderr_tail_lines"]["value"] = serde_json::json!(7);
+            client["call_timeout_ms"]["description"] = serde_json::json!("Waits this long.");
+        });
+        let frames = super::super::render(&contract, super::super::Flavor::Sdk).expect("renders");
+        assert!(frames.contains("/// Waits this long.\npub const CLIENT_CALL_TIMEOUT_MS: u64 = "), "{frames}");
+        assert!(frames.contains("\npub const CLIENT_START_TIMEOUT_MS: u64 = 1234;\n"), "{frames}");
+        assert!(frames.contains("\npub const CLIENT_STDERR_TAIL_LINES: usize = 7;\n"), "{frames}");
+        assert!(frames.contains("\npub const CLIENT_CLOSE_TIMEOUT_MS: u64 = "), "{frames}");
+        let client = render(&contract).expect("renders");
+        for setting in ["CALL_TIMEOUT_MS", "START_TIMEOUT_MS", "CLOSE_TIMEOUT_MS"] {
+            assert!(client.contains(&format!("Duration::from_millis(coprocess::CLIENT_{setting})")), "{setting}");
+        }
+        assert!(client.contains("pub const STDERR_LINES: usize = coprocess::CLIENT_STDERR_TAIL_LINES;\n"));
+        assert!(client.contains("start_timeout: DEFAULT_START_TIMEOUT,"));
+        assert!(!client.contains("from_secs("), "a default written by hand");
     }
 
     #[test]

@@ -64,10 +64,10 @@ fn client_members() -> Vec<String> {
 }
 
 /// Whether clippy's `wrong_self_convention` expects a method of this name to
-/// take no `self` (`from_*`) or `self` by value (`into_*`): a client method
-/// takes `&self`, and says so with an allow.
+/// take no `self` (`from_*`), `self` by value (`into_*`) or `&mut self`
+/// (`to_*_mut`): a client method takes `&self`, and says so with an allow.
 fn against_self_convention(name: &str) -> bool {
-    name.starts_with("from_") || name.starts_with("into_")
+    name.starts_with("from_") || name.starts_with("into_") || (name.starts_with("to_") && name.ends_with("_mut"))
 }
 
 /// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
@@ -308,6 +308,45 @@ mod tests {
         assert!(!both.contains("    pub fn list(\n"), "{both}");
     }
 
+    /// The names a `use` tree brings into scope, with the path before each
+    /// (`super::coprocess::{self, Frame}` → `(super::coprocess, self)`,
+    /// `(super::coprocess, Frame)`; a glob's name is `*`).
+    fn imported(tree: &syn::UseTree, prefix: &str, out: &mut Vec<(String, String)>) {
+        match tree {
+            syn::UseTree::Path(path) => imported(&path.tree, &format!("{prefix}{}::", path.ident), out),
+            syn::UseTree::Name(name) => out.push((prefix.to_string(), name.ident.to_string())),
+            syn::UseTree::Rename(rename) => out.push((prefix.to_string(), rename.ident.to_string())),
+            syn::UseTree::Glob(_) => out.push((prefix.to_string(), "*".to_string())),
+            syn::UseTree::Group(group) => group.items.iter().for_each(|tree| imported(tree, prefix, out)),
+        }
+    }
+
+    /// Why `declare` claims no name of the client module: it imports from
+    /// `coprocess` only names the SDK keeps there (claimed in that scope, so
+    /// no `$defs` type has them), never a glob, so every schema type is
+    /// written `coprocess::Name` in the client and meets none of its items.
+    #[test]
+    fn the_client_imports_no_schema_name_from_coprocess() {
+        let contract = minimal_with(serde_json::json!([]));
+        let file = syn::parse_file(&render(&contract).expect("renders")).expect("the client parses");
+        let scopes = super::super::declare(&contract).expect("declares");
+        let kept: Vec<&str> = scopes.iter().flat_map(|scope| scope.sdk_names().map(|(name, _)| name)).collect();
+        let mut names = Vec::new();
+        for item in &file.items {
+            if let syn::Item::Use(using) = item {
+                imported(&using.tree, "", &mut names);
+            }
+        }
+        let from_coprocess: Vec<&str> =
+            names.iter().filter(|(path, _)| path.ends_with("coprocess::")).map(|(_, name)| name.as_str()).collect();
+        assert!(from_coprocess.contains(&"self"), "the client names coprocess by path: {names:?}");
+        for name in from_coprocess {
+            let lower = name.starts_with(|c: char| c.is_ascii_lowercase());
+            assert!(name == "self" || lower || kept.contains(&name), "`{name}` is imported from coprocess unclaimed");
+        }
+        assert!(names.iter().all(|(_, name)| name != "*"), "a glob import: {names:?}");
+    }
+
     #[test]
     fn a_wire_name_becomes_a_snake_case_method() {
         assert_eq!(rust_name("mcp.listTools", false), "list_tools");
@@ -321,5 +360,36 @@ mod tests {
         assert_eq!(rust_name("mcp.handshakeResult", false), "handshake_result_");
         assert_eq!(rust_name("mcp.overStreams", false), "over_streams_");
         assert_eq!(rust_name("mcp.new", false), "new_");
+        // The session's own methods, public or not, read from client_runtime.rs.
+        assert_eq!(rust_name("mcp.spawn", false), "spawn_");
+        assert_eq!(rust_name("mcp.start", false), "start_");
+        assert_eq!(rust_name("mcp.stderrTail", false), "stderr_tail_");
+        assert_eq!(rust_name("mcp.exitStatus", false), "exit_status_");
+        // Keywords that cannot be raw identifiers.
+        assert_eq!(rust_name("mcp.self", false), "self_");
+        assert_eq!(rust_name("mcp.Self", false), "self_");
+        assert_eq!(rust_name("mcp.crate", false), "crate_");
+        assert_eq!(rust_name("mcp.super", false), "super_");
+        // Other languages' special members are ordinary Rust methods.
+        for (wire, name) in [("mcp.then", "then"), ("mcp.dispose", "dispose"), ("mcp.toString", "to_string"), ("mcp.drop", "drop")] {
+            assert_eq!(rust_name(wire, false), name);
+        }
+    }
+
+    #[test]
+    fn a_method_against_clippys_self_conventions_allows_it() {
+        let methods = serde_json::json!([
+            {"name": "mcp.fromValue", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
+            {"name": "mcp.intoParts", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."},
+            {"name": "mcp.toListMut", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Three."},
+            {"name": "mcp.toList", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Four."}
+        ]);
+        let client = render(&minimal_with(methods)).expect("renders");
+        let allow = "    #[allow(clippy::wrong_self_convention)]\n    pub fn ";
+        for name in ["from_value", "into_parts", "to_list_mut"] {
+            assert!(client.contains(&format!("{allow}{name}(")), "{name}: {client}");
+        }
+        assert!(!client.contains(&format!("{allow}to_list(")), "to_list takes &self as clippy expects");
+        assert!(client.contains("    pub fn to_list(\n"), "{client}");
     }
 }

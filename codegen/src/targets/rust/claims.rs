@@ -65,4 +65,15 @@ mod tests {
         let text = "pub struct A {\n    pub b: i64,\n}\nimpl A {\n    pub fn c() {}\n}\npub enum D<R> {}\npub mod e {\n    pub const F: i64 = 1;\n}\npub use strict::G;\nfn h() {}\npub trait I: Sized {}\n";
         assert_eq!(top_level(text), ["A", "D", "e", "G", "h", "I"]);
     }
+
+    #[test]
+    fn the_client_defaults_are_claimed_with_the_limits() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let contract = crate::load::load(&path, "minimal.json").map(|(c, _)| c).expect("the minimal schema loads");
+        let scopes = crate::targets::rust::declare(&contract).expect("declares");
+        let kept: Vec<&str> = scopes.iter().flat_map(|scope| scope.sdk_names().map(|(name, _)| name)).collect();
+        for name in ["MAX_DEPTH", "CLIENT_CALL_TIMEOUT_MS", "CLIENT_CLOSE_TIMEOUT_MS", "CLIENT_START_TIMEOUT_MS", "CLIENT_STDERR_TAIL_LINES"] {
+            assert!(kept.contains(&name), "{name} is not claimed: {kept:?}");
+        }
+    }
 }

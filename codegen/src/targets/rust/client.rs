@@ -64,10 +64,10 @@ fn client_members() -> Vec<String> {
 }
 
 /// Whether clippy's `wrong_self_convention` expects a method of this name to
-/// take no `self` (`from_*`) or `self` by value (`into_*`): a client method
-/// takes `&self`, and says so with an allow.
+/// take no `self` (`from_*`), `self` by value (`into_*`) or `&mut self`
+/// (`to_*_mut`): a client method takes `&self`, and says so with an allow.
 fn against_self_convention(name: &str) -> bool {
-    name.starts_with("from_") || name.starts_with("into_")
+    name.starts_with("from_") || name.starts_with("into_") || (name.starts_with("to_") && name.ends_with("_mut"))
 }
 
 /// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
@@ -237,13 +237,42 @@ mod tests {
 
     /// The minimal golden schema, with `extra` methods appended to its table.
     fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
+        minimal_edited(|schema| {
+            if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
+                methods.extend(extra.iter().cloned());
+            }
+        })
+    }
+
+    /// The minimal golden schema, edited.
+    fn minimal_edited(edit: impl FnOnce(&mut serde_json::Value)) -> crate::model::Contract {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
         let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
         let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
-        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
-            methods.extend(extra.iter().cloned());
-        }
+        edit(&mut schema);
         crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    #[test]
+    fn the_client_defaults_are_the_schemas_constants() {
+        let contract = minimal_edited(|schema| {
+            let client = &mut schema["x-coprocess"]["client"];
+            client["start_timeout_ms"]["value"] = serde_json::json!(1234);
+            client["stderr_tail_lines"]["value"] = serde_json::json!(7);
+            client["call_timeout_ms"]["description"] = serde_json::json!("Waits this long.");
+        });
+        let frames = super::super::render(&contract, super::super::Flavor::Sdk).expect("renders");
+        assert!(frames.contains("/// Waits this long.\npub const CLIENT_CALL_TIMEOUT_MS: u64 = "), "{frames}");
+        assert!(frames.contains("\npub const CLIENT_START_TIMEOUT_MS: u64 = 1234;\n"), "{frames}");
+        assert!(frames.contains("\npub const CLIENT_STDERR_TAIL_LINES: usize = 7;\n"), "{frames}");
+        assert!(frames.contains("\npub const CLIENT_CLOSE_TIMEOUT_MS: u64 = "), "{frames}");
+        let client = render(&contract).expect("renders");
+        for setting in ["CALL_TIMEOUT_MS", "START_TIMEOUT_MS", "CLOSE_TIMEOUT_MS"] {
+            assert!(client.contains(&format!("Duration::from_millis(coprocess::CLIENT_{setting})")), "{setting}");
+        }
+        assert!(client.contains("pub const STDERR_LINES: usize = coprocess::CLIENT_STDERR_TAIL_LINES;\n"));
+        assert!(client.contains("start_timeout: DEFAULT_START_TIMEOUT,"));
+        assert!(!client.contains("from_secs("), "a default written by hand");
     }
 
     #[test]
@@ -279,6 +308,45 @@ mod tests {
         assert!(!both.contains("    pub fn list(\n"), "{both}");
     }
 
+    /// The names a `use` tree brings into scope, with the path before each
+    /// (`super::coprocess::{self, Frame}` → `(super::coprocess, self)`,
+    /// `(super::coprocess, Frame)`; a glob's name is `*`).
+    fn imported(tree: &syn::UseTree, prefix: &str, out: &mut Vec<(String, String)>) {
+        match tree {
+            syn::UseTree::Path(path) => imported(&path.tree, &format!("{prefix}{}::", path.ident), out),
+            syn::UseTree::Name(name) => out.push((prefix.to_string(), name.ident.to_string())),
+            syn::UseTree::Rename(rename) => out.push((prefix.to_string(), rename.ident.to_string())),
+            syn::UseTree::Glob(_) => out.push((prefix.to_string(), "*".to_string())),
+            syn::UseTree::Group(group) => group.items.iter().for_each(|tree| imported(tree, prefix, out)),
+        }
+    }
+
+    /// Why `declare` claims no name of the client module: it imports from
+    /// `coprocess` only names the SDK keeps there (claimed in that scope, so
+    /// no `$defs` type has them), never a glob, so every schema type is
+    /// written `coprocess::Name` in the client and meets none of its items.
+    #[test]
+    fn the_client_imports_no_schema_name_from_coprocess() {
+        let contract = minimal_with(serde_json::json!([]));
+        let file = syn::parse_file(&render(&contract).expect("renders")).expect("the client parses");
+        let scopes = super::super::declare(&contract).expect("declares");
+        let kept: Vec<&str> = scopes.iter().flat_map(|scope| scope.sdk_names().map(|(name, _)| name)).collect();
+        let mut names = Vec::new();
+        for item in &file.items {
+            if let syn::Item::Use(using) = item {
+                imported(&using.tree, "", &mut names);
+            }
+        }
+        let from_coprocess: Vec<&str> =
+            names.iter().filter(|(path, _)| path.ends_with("coprocess::")).map(|(_, name)| name.as_str()).collect();
+        assert!(from_coprocess.contains(&"self"), "the client names coprocess by path: {names:?}");
+        for name in from_coprocess {
+            let lower = name.starts_with(|c: char| c.is_ascii_lowercase());
+            assert!(name == "self" || lower || kept.contains(&name), "`{name}` is imported from coprocess unclaimed");
+        }
+        assert!(names.iter().all(|(_, name)| name != "*"), "a glob import: {names:?}");
+    }
+
     #[test]
     fn a_wire_name_becomes_a_snake_case_method() {
         assert_eq!(rust_name("mcp.listTools", false), "list_tools");
@@ -292,5 +360,36 @@ mod tests {
         assert_eq!(rust_name("mcp.handshakeResult", false), "handshake_result_");
         assert_eq!(rust_name("mcp.overStreams", false), "over_streams_");
         assert_eq!(rust_name("mcp.new", false), "new_");
+        // The session's own methods, public or not, read from client_runtime.rs.
+        assert_eq!(rust_name("mcp.spawn", false), "spawn_");
+        assert_eq!(rust_name("mcp.start", false), "start_");
+        assert_eq!(rust_name("mcp.stderrTail", false), "stderr_tail_");
+        assert_eq!(rust_name("mcp.exitStatus", false), "exit_status_");
+        // Keywords that cannot be raw identifiers.
+        assert_eq!(rust_name("mcp.self", false), "self_");
+        assert_eq!(rust_name("mcp.Self", false), "self_");
+        assert_eq!(rust_name("mcp.crate", false), "crate_");
+        assert_eq!(rust_name("mcp.super", false), "super_");
+        // Other languages' special members are ordinary Rust methods.
+        for (wire, name) in [("mcp.then", "then"), ("mcp.dispose", "dispose"), ("mcp.toString", "to_string"), ("mcp.drop", "drop")] {
+            assert_eq!(rust_name(wire, false), name);
+        }
+    }
+
+    #[test]
+    fn a_method_against_clippys_self_conventions_allows_it() {
+        let methods = serde_json::json!([
+            {"name": "mcp.fromValue", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
+            {"name": "mcp.intoParts", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."},
+            {"name": "mcp.toListMut", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Three."},
+            {"name": "mcp.toList", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Four."}
+        ]);
+        let client = render(&minimal_with(methods)).expect("renders");
+        let allow = "    #[allow(clippy::wrong_self_convention)]\n    pub fn ";
+        for name in ["from_value", "into_parts", "to_list_mut"] {
+            assert!(client.contains(&format!("{allow}{name}(")), "{name}: {client}");
+        }
+        assert!(!client.contains(&format!("{allow}to_list(")), "to_list takes &self as clippy expects");
+        assert!(client.contains("    pub fn to_list(\n"), "{client}");
     }
 }

@@ -109,13 +109,19 @@ const RUST_KEYWORDS: &[&str] = &[
     "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "union", "macro_rules", "raw", "safe",
 ];
 
-/// The runtime template(s), as written.
+/// The runtime templates, as written: the frames' (`runtime.rs`, the
+/// `strict` module) and the session client's (`client_runtime.rs`).
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![include_str!("runtime.rs")]
+    vec![include_str!("runtime.rs"), client::RUNTIME]
 }
 
 /// Every name this target declares where a schema name can reach
-/// ([`crate::targets::claims`]).
+/// ([`crate::targets::claims`]): the names of module `coprocess`. The client
+/// module (`client.rs`) is no such scope: it names every schema type through
+/// its module (`coprocess::ListToolsResult`, never imported), so a `$defs`
+/// type named like a client item (`ClientOptions`, `CoprocessClient`,
+/// `Duration`, ...) stays `coprocess::ClientOptions` there and meets nothing
+/// (the names proof adds a type of each such name and compiles the client).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
     Ok(vec![render_claimed(contract)?.0])
 }

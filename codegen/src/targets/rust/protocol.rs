@@ -38,6 +38,7 @@ fn constants(contract: &Contract) -> TokenStream {
     let version = proc_macro2::Literal::i64_unsuffixed(contract.protocol_version);
     let max_line = proc_macro2::Literal::u64_unsuffixed(contract.max_line_bytes);
     let max_depth = proc_macro2::Literal::u32_unsuffixed(contract.max_depth);
+    let client = client_settings(contract);
     quote! {
         /// The coprocess protocol version this code speaks (`x-coprocess.protocol_version`).
         pub const COPROCESS_PROTOCOL_VERSION: i64 = #version;
@@ -45,7 +46,21 @@ fn constants(contract: &Contract) -> TokenStream {
         pub const MAX_LINE_BYTES: usize = #max_line;
         /// The deepest container nesting a frame may have.
         pub const MAX_DEPTH: usize = #max_depth;
+        #client
     }
+}
+
+/// The session client's defaults (`x-coprocess.client`): `CLIENT_<NAME>`,
+/// milliseconds as `u64` (what `Duration::from_millis` takes), a count as `usize`.
+fn client_settings(contract: &Contract) -> TokenStream {
+    let settings = contract.client.iter().map(|(name, setting)| {
+        let constant = ident(&format!("CLIENT_{}", names::screaming_snake_case(name)));
+        let doc = format!(" {}", setting.description.trim());
+        let value = proc_macro2::Literal::u64_unsuffixed(setting.value);
+        let ty = if name.ends_with("_ms") { quote! { u64 } } else { quote! { usize } };
+        quote! { #[doc = #doc] pub const #constant: #ty = #value; }
+    });
+    quote! { #(#settings)* }
 }
 
 fn tables(contract: &Contract) -> TokenStream {

@@ -182,6 +182,9 @@ impl Scenario<'_> {
         if let Some(ms) = options["timeout_ms"].as_u64() {
             settings.timeout = Duration::from_millis(ms);
         }
+        if let Some(ms) = options["start_timeout_ms"].as_u64() {
+            settings.start_timeout = Duration::from_millis(ms);
+        }
         if let Some(ms) = options["close_timeout_ms"].as_u64() {
             settings.close_timeout = Duration::from_millis(ms);
         }

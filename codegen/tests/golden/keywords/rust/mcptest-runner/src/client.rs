@@ -13,14 +13,23 @@ use std::time::{Duration, Instant};
 
 use super::coprocess::{self, messages, Frame};
 
-/// How long a call waits for its answer unless the client or the call says otherwise.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a call waits for its answer unless the client or the call says otherwise
+/// (the contract's `x-coprocess.client.call_timeout_ms`).
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_millis(coprocess::CLIENT_CALL_TIMEOUT_MS);
 
-/// How long `close` waits for the `mcp.shutdown` answer and for the exit before it kills.
-pub const DEFAULT_CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long the handshake waits for its answer unless the client says otherwise
+/// (the contract's `x-coprocess.client.start_timeout_ms`).
+pub const DEFAULT_START_TIMEOUT: Duration =
+    Duration::from_millis(coprocess::CLIENT_START_TIMEOUT_MS);
 
-/// How many of the coprocess's last stderr lines the client keeps.
-pub const STDERR_LINES: usize = 20;
+/// How long `close` waits for the `mcp.shutdown` answer and for the exit before it kills
+/// (the contract's `x-coprocess.client.close_timeout_ms`).
+pub const DEFAULT_CLOSE_TIMEOUT: Duration =
+    Duration::from_millis(coprocess::CLIENT_CLOSE_TIMEOUT_MS);
+
+/// How many of the coprocess's last stderr lines the client keeps
+/// (the contract's `x-coprocess.client.stderr_tail_lines`).
+pub const STDERR_LINES: usize = coprocess::CLIENT_STDERR_TAIL_LINES;
 
 /// The longest stderr line kept, in bytes (a longer one is cut there).
 const STDERR_LINE_BYTES: usize = 4096;
@@ -33,6 +42,8 @@ const LINES_AHEAD: usize = 4;
 pub struct ClientOptions {
     /// How long a call waits for its answer (a call's own `timeout` overrides it).
     pub timeout: Duration,
+    /// How long the handshake waits for its answer (starting the binary is slower than a call).
+    pub start_timeout: Duration,
     /// How long `close` waits for the shutdown answer and the exit before it kills.
     pub close_timeout: Duration,
     /// The coprocess's whole environment (replacing the inherited one), or `None` to inherit.
@@ -49,6 +60,7 @@ impl Default for ClientOptions {
     fn default() -> Self {
         Self {
             timeout: DEFAULT_CALL_TIMEOUT,
+            start_timeout: DEFAULT_START_TIMEOUT,
             close_timeout: DEFAULT_CLOSE_TIMEOUT,
             env: None,
             cwd: None,
@@ -506,7 +518,9 @@ impl Session {
             Some(&options.sdk),
             Some(&options.sdk_version),
         );
-        let result = self.answer(method, line, options.timeout).and_then(|text| {
+        // The start's own timeout: starting the binary is slower than a call.
+        let timeout = options.start_timeout;
+        let result = self.answer(method, line, timeout).and_then(|text| {
             let decoded = coprocess::Response::decode(&text).and_then(|response| match response {
                 coprocess::Response::SuccessResponse(success) => {
                     coprocess::HandshakeResult::from_value(success.result).map(|_| ())

@@ -677,6 +677,14 @@ pub const COPROCESS_PROTOCOL_VERSION: i64 = 7;
 pub const MAX_LINE_BYTES: usize = 16777216;
 /// The deepest container nesting a frame may have.
 pub const MAX_DEPTH: usize = 64;
+/// How long a call waits for its answer, in milliseconds, unless the client's options or the call say otherwise. Past it the session is closed and the coprocess killed (`client_timeout`).
+pub const CLIENT_CALL_TIMEOUT_MS: u64 = 30000;
+/// How long closing the session waits, in milliseconds, for the shutdown method's answer and then for the coprocess to exit, before it kills the coprocess.
+pub const CLIENT_CLOSE_TIMEOUT_MS: u64 = 5000;
+/// How long the handshake waits for its answer, in milliseconds, unless the client's options say otherwise: apart from the call timeout, since starting the binary (and, on a loaded machine, the process itself) takes longer than a call.
+pub const CLIENT_START_TIMEOUT_MS: u64 = 10000;
+/// How many of the coprocess's last stderr lines the client keeps (a bounded buffer) and puts into `client_stderr_tail`.
+pub const CLIENT_STDERR_TAIL_LINES: usize = 20;
 /// The method names of the contract.
 pub mod methods {
     ///The first request a v2 SDK sends after spawn. The binary tolerates its absence (a v1 SDK never sends it) but enforces the version when it arrives: a mismatch is answered with -32602 and the `binary_mismatch` message. An SDK aborts the session before any test traffic when the reply reports another version or when the binary answers -32601 (a v1 binary).

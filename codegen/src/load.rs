@@ -24,6 +24,8 @@ pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
     ("client_closed_after_shutdown", &[]),
     ("client_closed_after_timeout", &[]),
     ("client_closed_after_protocol_error", &[]),
+    ("client_closed_after_abort", &[]),
+    ("client_aborted", &["method"]),
     ("client_timeout", &["method", "ms"]),
     ("client_timeout_streams", &["method", "ms"]),
     ("client_exited", &["method", "status"]),

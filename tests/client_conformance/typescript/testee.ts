@@ -117,6 +117,9 @@ class Scenario {
     if (typeof options["timeout_ms"] === "number") {
       settings = { ...settings, timeoutMs: options["timeout_ms"] };
     }
+    if (typeof options["start_timeout_ms"] === "number") {
+      settings = { ...settings, startTimeoutMs: options["start_timeout_ms"] };
+    }
     if (typeof options["close_timeout_ms"] === "number") {
       settings = { ...settings, closeTimeoutMs: options["close_timeout_ms"] };
     }

@@ -9,6 +9,7 @@
 use crate::model::{Contract, Method, TypeKind};
 use crate::load::method_words;
 use crate::names::camel_case;
+use crate::targets::claims::identifier;
 use crate::targets::header_text;
 
 use super::layout::{Out, WIDTH};
@@ -81,16 +82,10 @@ fn call_result_union(contract: &Contract) -> Option<String> {
     readable.then(|| type_name(&method.result))
 }
 
-/// The names a method of the client cannot take, each suffixed with `_`: the
-/// runtime session's members, `then` (a client with a `then` method would be
-/// a thenable, which `await` would call), and `Object.prototype`'s members.
-const RESERVED: &[&str] = &[
-    "close",
-    "spawn",
-    "overStreams",
-    "handshakeResult",
-    "exitStatus",
-    "stderrTail",
+/// The names a method of the client cannot take besides the session's own
+/// members: `then` (a client with a `then` method would be a thenable, which
+/// `await` would call) and `Object.prototype`'s members.
+const LANGUAGE_MEMBERS: &[&str] = &[
     "then",
     "constructor",
     "toString",
@@ -99,7 +94,41 @@ const RESERVED: &[&str] = &[
     "hasOwnProperty",
     "isPrototypeOf",
     "propertyIsEnumerable",
+    "__proto__",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
 ];
+
+/// The members of the runtime's session class (`close`, `spawn`,
+/// `handshakeResult`, `_call`, ...), public or not, static or not, read from
+/// `client_runtime.ts` itself so that a member it gains is avoided too: every
+/// line of the class body at its first indent that starts with a name after
+/// its modifiers.
+fn session_members() -> impl Iterator<Item = &'static str> {
+    let class = RUNTIME.split("\nexport class CoprocessSession {\n").nth(1).unwrap_or_default();
+    let body = class.split("\n}\n").next().unwrap_or_default();
+    body.lines().filter_map(|line| {
+        let mut rest = line.strip_prefix("  ")?;
+        'modifiers: loop {
+            for modifier in ["static ", "async ", "get ", "set ", "private ", "protected ", "public ", "readonly ", "override "] {
+                if let Some(tail) = rest.strip_prefix(modifier) {
+                    rest = tail;
+                    continue 'modifiers;
+                }
+            }
+            break;
+        }
+        identifier(rest)
+    })
+}
+
+/// Whether a method of this name would meet a runtime member or a member every
+/// object has: then it gets a `_` suffix.
+fn reserved(name: &str) -> bool {
+    LANGUAGE_MEMBERS.contains(&name) || session_members().any(|m| m == name)
+}
 
 pub fn render(contract: &Contract) -> String {
     let methods = named_methods(contract);
@@ -208,7 +237,7 @@ pub fn ts_name(wire: &str, namespace: bool) -> String {
     if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
         name.insert(0, 'm');
     }
-    if RESERVED.contains(&name.as_str()) {
+    if reserved(&name) {
         name + "_"
     } else {
         name
@@ -304,5 +333,24 @@ mod tests {
         assert_eq!(ts_name("mcp.toString", false), "toString_");
         assert_eq!(ts_name("mcp.import", false), "import");
         assert_eq!(ts_name("other.list", true), "otherList");
+        assert_eq!(ts_name("mcp.handshakeResult", false), "handshakeResult_");
+        assert_eq!(ts_name("mcp.exit_status", false), "exitStatus_");
+        assert_eq!(ts_name("mcp.over_streams", false), "overStreams_");
+        assert_eq!(ts_name("mcp.stderrTail", false), "stderrTail_");
+        assert_eq!(ts_name("mcp.spawn", false), "spawn_");
+        assert_eq!(ts_name("mcp.constructor", false), "constructor_");
+        assert_eq!(ts_name("mcp.valueOf", false), "valueOf_");
+        assert_eq!(ts_name("mcp.dispose", false), "dispose");
+        assert_eq!(ts_name("mcp.delete", false), "delete");
+        assert_eq!(ts_name("mcp.2fa", false), "m2fa");
+    }
+
+    #[test]
+    fn the_session_members_are_read_from_the_runtime() {
+        let members: Vec<&str> = super::session_members().collect();
+        for name in ["constructor", "spawn", "overStreams", "handshakeResult", "exitStatus", "stderrTail", "close", "_call", "_shutdown", "_turn"] {
+            assert!(members.contains(&name), "{name} is not among {members:?}");
+        }
+        assert!(!members.iter().any(|m| ["Symbol", "asyncDispose", "return", "const", "this"].contains(m)), "{members:?}");
     }
 }

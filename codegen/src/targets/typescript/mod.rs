@@ -78,9 +78,12 @@ pub fn keyword_sets() -> Vec<&'static [&'static str]> {
     vec![names::RESERVED_WORDS, names::RUNTIME_IDENTIFIERS]
 }
 
-/// The runtime template(s), as written.
+/// The runtime templates, as written: the frame module's and the session
+/// client's (`client.ts` is a module of its own that names the frame module's
+/// declarations only as `coprocess.<Name>`, so a `$defs` type named like one of
+/// its declarations, `ClientError`, lives beside it: nothing to claim).
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![RUNTIME]
+    vec![RUNTIME, client::RUNTIME]
 }
 
 /// Every name this target declares where a schema name can reach

@@ -28,6 +28,16 @@ pub fn constants(out: &mut Out, contract: &Contract) {
     out.blank();
     out.doc("", "The deepest container nesting a frame may have (`{\"a\":1}` is depth 1).");
     out.line(format!("export const MAX_DEPTH = {};", contract.max_depth));
+    for (name, setting) in &contract.client {
+        out.blank();
+        out.doc("", &setting.description);
+        out.line(format!("export const {} = {};", client_constant(name), setting.value));
+    }
+}
+
+/// The constant of a client setting (`call_timeout_ms` → `CLIENT_CALL_TIMEOUT_MS`).
+fn client_constant(name: &str) -> String {
+    format!("CLIENT_{}", name.to_uppercase())
 }
 
 pub fn methods(out: &mut Out, contract: &Contract) {

@@ -125,10 +125,24 @@ const (
 	// SDK` when the handshake named its SDK, else `SDK`.
 	MessageBinaryMismatch = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
 
+	// MessageClientAborted is the `client_aborted` template. The caller
+	// cancelled the call (the TypeScript client's `AbortSignal`; a caller's
+	// cancellation in other SDKs may map to it later): dropped while it waited
+	// for its turn, or, once sent, the session is closed
+	// (`client_closed_after_abort`) and the coprocess killed.
+	MessageClientAborted = "{method}: the call was aborted"
+
 	// MessageClientClosed is the `client_closed` template. The session client's
 	// error for a call on a closed session. `{reason}` is one of the
 	// `client_closed_*` messages.
 	MessageClientClosed = "{method}: the session is closed ({reason})"
+
+	// MessageClientClosedAfterAbort is the `client_closed_after_abort`
+	// template. `{reason}` after a caller's cancellation of a call already sent
+	// (the TypeScript client's `AbortSignal`; a caller's cancellation in other
+	// SDKs may map to it later): the session is closed and the coprocess
+	// killed, as after a timeout.
+	MessageClientClosedAfterAbort = "after an abort"
 
 	// MessageClientClosedAfterProtocolError is the
 	// `client_closed_after_protocol_error` template. `{reason}` after an answer

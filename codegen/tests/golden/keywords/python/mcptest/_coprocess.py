@@ -718,9 +718,22 @@ BINARY_MISMATCH_MESSAGE: typing.Final = (
 SDK` when the handshake named its SDK, else `SDK`.
 """
 
+CLIENT_ABORTED_MESSAGE: typing.Final = "{method}: the call was aborted"
+"""The caller cancelled the call (the TypeScript client's `AbortSignal`; a caller's
+cancellation in other SDKs may map to it later): dropped while it waited for its
+turn, or, once sent, the session is closed (`client_closed_after_abort`) and the
+coprocess killed.
+"""
+
 CLIENT_CLOSED_MESSAGE: typing.Final = "{method}: the session is closed ({reason})"
 """The session client's error for a call on a closed session. `{reason}` is one of the
 `client_closed_*` messages.
+"""
+
+CLIENT_CLOSED_AFTER_ABORT_MESSAGE: typing.Final = "after an abort"
+"""`{reason}` after a caller's cancellation of a call already sent (the TypeScript
+client's `AbortSignal`; a caller's cancellation in other SDKs may map to it later):
+the session is closed and the coprocess killed, as after a timeout.
 """
 
 CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE: typing.Final = "after a protocol error"

@@ -24,6 +24,34 @@ export const MAX_LINE_BYTES = 16777216;
 export const MAX_DEPTH = 64;
 
 /**
+ * How long a call waits for its answer, in milliseconds, unless the client's
+ * options or the call say otherwise. Past it the session is closed and the
+ * coprocess killed (`client_timeout`).
+ */
+export const CLIENT_CALL_TIMEOUT_MS = 30000;
+
+/**
+ * How long closing the session waits, in milliseconds, for the shutdown
+ * method's answer and then for the coprocess to exit, before it kills the
+ * coprocess.
+ */
+export const CLIENT_CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * How long the handshake waits for its answer, in milliseconds, unless the
+ * client's options say otherwise: apart from the call timeout, since starting
+ * the binary (and, on a loaded machine, the process itself) takes longer than a
+ * call.
+ */
+export const CLIENT_START_TIMEOUT_MS = 10000;
+
+/**
+ * How many of the coprocess's last stderr lines the client keeps (a bounded
+ * buffer) and puts into `client_stderr_tail`.
+ */
+export const CLIENT_STDERR_TAIL_LINES = 20;
+
+/**
  * The most containers around an open value (or a closed object or array) of any
  * frame type.
  */
@@ -2869,6 +2897,16 @@ export function binaryMismatchMessage(
 }
 
 /**
+ * The caller cancelled the call (the TypeScript client's `AbortSignal`; a
+ * caller's cancellation in other SDKs may map to it later): dropped while it
+ * waited for its turn, or, once sent, the session is closed
+ * (`client_closed_after_abort`) and the coprocess killed.
+ */
+export function clientAbortedMessage(method: number | string): string {
+  return String(method) + ": the call was aborted";
+}
+
+/**
  * The session client's error for a call on a closed session. `{reason}` is one
  * of the `client_closed_*` messages.
  */
@@ -2878,6 +2916,14 @@ export function clientClosedMessage(
 ): string {
   return String(method) + ": the session is closed (" + String(reason) + ")";
 }
+
+/**
+ * `{reason}` after a caller's cancellation of a call already sent (the
+ * TypeScript client's `AbortSignal`; a caller's cancellation in other SDKs may
+ * map to it later): the session is closed and the coprocess killed, as after a
+ * timeout.
+ */
+export const CLIENT_CLOSED_AFTER_ABORT_MESSAGE = "after an abort";
 
 /**
  * `{reason}` after an answer broke the protocol (a `client_wrong_id`,

@@ -25,13 +25,16 @@ import type { Readable, Writable } from "node:stream";
 import * as coprocess from "./coprocess.js";
 
 /** Milliseconds a call waits for its answer unless the client or the call says otherwise. */
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = coprocess.CLIENT_CALL_TIMEOUT_MS;
+
+/** Milliseconds the handshake waits for its answer unless the client says otherwise. */
+export const DEFAULT_START_TIMEOUT_MS = coprocess.CLIENT_START_TIMEOUT_MS;
 
 /** Milliseconds `close` waits for the `mcp.shutdown` answer and for the exit before it kills. */
-export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+export const DEFAULT_CLOSE_TIMEOUT_MS = coprocess.CLIENT_CLOSE_TIMEOUT_MS;
 
 /** How many of the coprocess's last stderr lines the client keeps. */
-export const STDERR_LINES = 20;
+export const STDERR_LINES = coprocess.CLIENT_STDERR_TAIL_LINES;
 
 /** The longest stderr line kept whole; a longer one is kept in pieces. */
 const _STDERR_LINE_BYTES = 4096;
@@ -43,6 +46,11 @@ const _MAX_TIMER_MS = 2_147_483_647;
 export interface ClientOptions {
   /** Milliseconds a call waits for its answer (a call's own `timeoutMs` overrides it). */
   readonly timeoutMs?: number;
+  /**
+   * Milliseconds the handshake waits for its answer (starting the binary is
+   * slower than a call); the call timeout bounds every later call.
+   */
+  readonly startTimeoutMs?: number;
   /** Milliseconds `close` waits for the shutdown answer and the exit before it kills. */
   readonly closeTimeoutMs?: number;
   /** The coprocess's environment (replacing the inherited one); inherited when absent. */
@@ -68,13 +76,13 @@ export interface CallOptions {
 
 /**
  * The wording of the client's errors: the contract's (`x-coprocess.messages`),
- * and the few reasons that only this client has.
+ * and the two reasons that only this client has.
  */
 const _messages = {
   closed: coprocess.clientClosedMessage,
   timeout: coprocess.clientTimeoutMessage,
   timeoutStreams: coprocess.clientTimeoutStreamsMessage,
-  aborted: (method: string) => `${method}: the call was aborted`,
+  aborted: coprocess.clientAbortedMessage,
   exited: coprocess.clientExitedMessage,
   killed: coprocess.clientKilledMessage,
   outputClosed: coprocess.clientOutputClosedMessage,
@@ -87,7 +95,7 @@ const _messages = {
   byClose: coprocess.CLIENT_CLOSED_BY_CLOSE_MESSAGE,
   afterShutdown: coprocess.CLIENT_CLOSED_AFTER_SHUTDOWN_MESSAGE,
   afterTimeout: coprocess.CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE,
-  afterAbort: "after an abort",
+  afterAbort: coprocess.CLIENT_CLOSED_AFTER_ABORT_MESSAGE,
   afterProtocolError: coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE,
   afterExit: "after the coprocess exited",
   afterFailedHandshake: "after a failed handshake",
@@ -249,6 +257,7 @@ export class CoprocessSession {
   private readonly _writer: Writable;
   private readonly _child: ChildProcess | null;
   private readonly _timeoutMs: number;
+  private readonly _startTimeoutMs: number;
   private readonly _closeTimeoutMs: number;
   private _busy = false;
   private readonly _turns: (() => void)[] = [];
@@ -282,6 +291,7 @@ export class CoprocessSession {
     this._writer = writer;
     this._child = child;
     this._timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this._startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     this._closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     writer.on("error", _noop);
     // A failed kill is reported as an event; the exit is what the client waits for.
@@ -452,7 +462,7 @@ export class CoprocessSession {
           options.sdkVersion ?? "0.0.0",
         );
         const type = "HandshakeResult";
-        const text = await this._answer(method, line, this._timeoutMs);
+        const text = await this._answer(method, line, this._startTimeoutMs);
         let response: coprocess.Response;
         try {
           response = coprocess.decodeResponse(text);

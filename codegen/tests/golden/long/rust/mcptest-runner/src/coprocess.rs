@@ -924,6 +924,16 @@ pub mod messages {
         out.push_str(advice);
         out
     }
+    ///The caller cancelled the call (the TypeScript client's `AbortSignal`; a caller's cancellation in other SDKs may map to it later): dropped while it waited for its turn, or, once sent, the session is closed (`client_closed_after_abort`) and the coprocess killed.
+    pub const CLIENT_ABORTED: &str = "{method}: the call was aborted";
+    ///The caller cancelled the call (the TypeScript client's `AbortSignal`; a caller's cancellation in other SDKs may map to it later): dropped while it waited for its turn, or, once sent, the session is closed (`client_closed_after_abort`) and the coprocess killed.
+    #[must_use]
+    pub fn render_client_aborted(method: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the call was aborted");
+        out
+    }
     ///The session client's error for a call on a closed session. `{reason}` is one of the `client_closed_*` messages.
     pub const CLIENT_CLOSED: &str = "{method}: the session is closed ({reason})";
     ///The session client's error for a call on a closed session. `{reason}` is one of the `client_closed_*` messages.
@@ -934,6 +944,15 @@ pub mod messages {
         out.push_str(": the session is closed (");
         out.push_str(reason);
         out.push(')');
+        out
+    }
+    ///`{reason}` after a caller's cancellation of a call already sent (the TypeScript client's `AbortSignal`; a caller's cancellation in other SDKs may map to it later): the session is closed and the coprocess killed, as after a timeout.
+    pub const CLIENT_CLOSED_AFTER_ABORT: &str = "after an abort";
+    ///`{reason}` after a caller's cancellation of a call already sent (the TypeScript client's `AbortSignal`; a caller's cancellation in other SDKs may map to it later): the session is closed and the coprocess killed, as after a timeout.
+    #[must_use]
+    pub fn render_client_closed_after_abort() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str("after an abort");
         out
     }
     ///`{reason}` after an answer broke the protocol (a `client_wrong_id`, `client_not_json`, `client_too_long` or `client_undecodable`).

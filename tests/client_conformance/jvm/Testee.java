@@ -127,6 +127,9 @@ public final class Testee {
             if (options.has("timeout_ms")) {
                 settings = settings.withTimeout(Duration.ofMillis(options.get("timeout_ms").asLong()));
             }
+            if (options.has("start_timeout_ms")) {
+                settings = settings.withStartTimeout(Duration.ofMillis(options.get("start_timeout_ms").asLong()));
+            }
             if (options.has("close_timeout_ms")) {
                 settings = settings.withCloseTimeout(Duration.ofMillis(options.get("close_timeout_ms").asLong()));
             }

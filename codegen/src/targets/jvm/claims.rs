@@ -11,6 +11,15 @@
 //! file and claimed for the SDK: a runtime that gains one the escape list
 //! lacks is a clean refusal (and `tests/names.rs` lists it), never a file that
 //! does not compile.
+//!
+//! The session client, `CoprocessClient.java`, adds no scope: it is another
+//! top-level class of the package, and a schema type never enters its body
+//! (it names every one qualified, `Coprocess.Options`, so its own nested
+//! `Options`, `RpcException`, ... shadow nothing), nor does `Coprocess` name
+//! the client (a `$defs/CoprocessClient` is the nested
+//! `Coprocess.CoprocessClient`, which compiles beside it under the strict
+//! checks). Its methods, named from wire names, avoid its runtime's members
+//! themselves (`client.rs`).
 
 use super::names::{type_name, RESERVED_TYPES};
 use crate::error::push_pointer;

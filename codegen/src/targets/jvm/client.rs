@@ -15,6 +15,7 @@
 use crate::load::method_words;
 use crate::model::{Contract, Method, Segment, TypeKind};
 use crate::names;
+use crate::targets::claims::identifier;
 use crate::targets::{header_text, prune};
 
 use super::layout::Code;
@@ -56,38 +57,34 @@ const MESSAGES: &[&str] = &[
     "client_undecodable",
 ];
 
-/// The members of the runtime's class (and what every Java object has): a
-/// method of the same name gets a `_` suffix.
-const RESERVED: &[&str] = &[
-    "start",
-    "overStreams",
-    "serverCommand",
-    "isSafe",
-    "handshakeResult",
-    "exitStatus",
-    "stderrTail",
-    "close",
-    "handshake",
-    "invoke",
-    "exchange",
-    "checkOpen",
-    "answer",
-    "utf8",
-    "nextLine",
-    "nanos",
-    "watch",
-    "readStdout",
-    "readLine",
-    "readStderr",
-    "keepStderr",
-    "ended",
-    "exited",
-    "fail",
-    "finish",
-    "kill",
-    "closeQuietly",
-    "callOutcome",
-];
+/// The methods the runtime's class declares in its spliced sections, public or
+/// private (`start`, `overStreams`, `handshakeResult`, `close`, `invoke`,
+/// `answer`, ..., `callOutcome`), read from `ClientRuntime.java` itself so that a
+/// method it gains is avoided too: a client method of the same name would
+/// override, hide or overload it ambiguously (`name()` calls `name(null, null)`).
+fn runtime_methods() -> impl Iterator<Item = &'static str> {
+    ["members", "call outcome"].into_iter().flat_map(|name| section(name).lines()).filter_map(|line| {
+        let body = line.strip_prefix("    ")?;
+        if body.starts_with(|c: char| c.is_whitespace() || matches!(c, '/' | '*' | '@' | '}' | '{')) {
+            return None;
+        }
+        let head = body.split_once('(')?.0;
+        if head.contains('=') || [" class ", " interface ", " record ", " enum "].iter().any(|k| format!(" {head}").contains(k)) {
+            return None;
+        }
+        head.rsplit([' ', '>']).next().and_then(identifier)
+    })
+}
+
+/// Whether a client method of this name would meet a keyword, a member every
+/// Java object has (`hashCode`, `getClass`, `wait`, ...: in
+/// [`MEMBER_KEYWORDS`]), a runtime method or a rendered message method
+/// (`clientClosed`): then it gets a `_` suffix.
+fn reserved(name: &str) -> bool {
+    MEMBER_KEYWORDS.contains(&name)
+        || runtime_methods().any(|m| m == name)
+        || MESSAGES.iter().any(|key| names::camel_case(key) == name)
+}
 
 /// The members of one section of [`SOURCE`] (empty when the marker is
 /// missing, which a test rules out).
@@ -98,6 +95,12 @@ fn section(name: &str) -> &'static str {
     };
     let end = SOURCE[start..].find("\n\n    // client: ").map_or(SOURCE.len(), |at| start + at + 1);
     &SOURCE[start..end]
+}
+
+/// The runtime's sections as written (the members of class `CoprocessClient`,
+/// which [`crate::targets::runtime_sources`] hands to the names proof).
+pub fn sources() -> Vec<&'static str> {
+    vec![section("members"), section("call outcome")]
 }
 
 /// The runtime's imports, sorted.
@@ -196,7 +199,12 @@ fn class_doc(contract: &Contract, methods: &[(&Method, String)]) -> String {
          a time (concurrent callers wait their turn); every answer is checked; a call that fails throws a \
          `ClientException` saying what happened and naming the method. `CoprocessClient.overStreams(reader, \
          writer, options)` runs the same session over any pair of byte streams. `close` (an `AutoCloseable`) is \
-         idempotent.",
+         idempotent.\n\nThe defaults are the contract's: `Options.defaults()` waits `CLIENT_CALL_TIMEOUT_MS` for a \
+         call, `CLIENT_START_TIMEOUT_MS` for the handshake (`withStartTimeout`) and `CLIENT_CLOSE_TIMEOUT_MS` for \
+         `close`, and keeps the last `CLIENT_STDERR_TAIL_LINES` stderr lines. A coprocess that ends before it \
+         answers is reported with its exit status; the JDK reports a process a signal ended as 128 + the signal, \
+         so a status from 129 to 192 is reported as killed by signal (status - 128), even when the coprocess \
+         exited with that status itself.",
         contract.title
     )
 }
@@ -259,7 +267,7 @@ pub fn java_name(wire: &str, namespace: bool) -> String {
     let name = names::camel_case(&kept.join("_"));
     // A Java identifier cannot start with a digit (`mcp.2fa` → `v2fa`, as constants take `V`).
     let name = if name.starts_with(|c: char| c.is_ascii_digit()) { format!("v{name}") } else { name };
-    if MEMBER_KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
+    if reserved(&name) {
         name + "_"
     } else {
         name
@@ -313,7 +321,7 @@ fn render_method(code: &mut Code, method: &Method, name: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{java_name, render, section};
+    use super::{java_name, render, runtime_methods, section};
     use std::path::Path;
 
     /// The minimal golden schema, with `extra` methods appended to its table.
@@ -382,5 +390,32 @@ mod tests {
         assert_eq!(java_name("mcp.import", false), "import_");
         assert_eq!(java_name("other.list", true), "otherList");
         assert_eq!(java_name("mcp.2fa", false), "v2fa");
+        // The runtime's methods, public or private, and what every Java object has.
+        assert_eq!(java_name("mcp.handshakeResult", false), "handshakeResult_");
+        assert_eq!(java_name("mcp.over_streams", false), "overStreams_");
+        assert_eq!(java_name("mcp.invoke", false), "invoke_");
+        assert_eq!(java_name("mcp.readLine", false), "readLine_");
+        assert_eq!(java_name("mcp.callOutcome", false), "callOutcome_");
+        assert_eq!(java_name("mcp.hashCode", false), "hashCode_");
+        assert_eq!(java_name("mcp.getClass", false), "getClass_");
+        assert_eq!(java_name("mcp.wait", false), "wait_");
+        // A rendered message method (`clientClosed(String, String)`).
+        assert_eq!(java_name("mcp.client.closed", false), "clientClosed_");
+        // Names the runtime does not declare stay as they are.
+        assert_eq!(java_name("mcp.dispose", false), "dispose");
+        assert_eq!(java_name("mcp.options", false), "options");
+        assert_eq!(java_name("mcp.then", false), "then");
+    }
+
+    #[test]
+    fn the_runtime_methods_are_read_from_the_runtime_file() {
+        let methods: Vec<&str> = runtime_methods().collect();
+        for name in ["start", "overStreams", "serverCommand", "close", "handshake", "invoke", "exchange", "answer", "watch", "kill", "callOutcome"] {
+            assert!(methods.contains(&name), "{name} not in {methods:?}");
+        }
+        // Types, fields and the stand-ins after the sections are not methods of the client.
+        for name in ["Options", "CallOutcome", "DEFAULT_CALL_TIMEOUT", "lock", "listTools", "SHUTDOWN"] {
+            assert!(!methods.contains(&name), "{name} in {methods:?}");
+        }
     }
 }

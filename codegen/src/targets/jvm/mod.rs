@@ -45,9 +45,12 @@ pub fn keyword_sets() -> Vec<&'static [&'static str]> {
     vec![names::MEMBER_KEYWORDS, names::RESERVED_TYPES]
 }
 
-/// The runtime template(s), as written.
+/// The runtime template(s), as written: `Runtime.java`'s sections, and
+/// `ClientRuntime.java`'s (the session client's members).
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![runtime::support_types(), runtime::helpers()]
+    let mut sources = vec![runtime::support_types(), runtime::helpers()];
+    sources.extend(client::sources());
+    sources
 }
 
 /// Every name this target declares where a schema name can reach

@@ -8,7 +8,8 @@ use crate::model::{Contract, Segment, Ty, TypeKind};
 /// The method the handshake helpers speak.
 const HANDSHAKE_METHOD: &str = "coprocess/handshake";
 
-/// `COPROCESS_PROTOCOL_VERSION`, `MAX_LINE_BYTES`, `MAX_DEPTH`.
+/// `COPROCESS_PROTOCOL_VERSION`, `MAX_LINE_BYTES`, `MAX_DEPTH`, and the session
+/// client's defaults (`CLIENT_CALL_TIMEOUT_MS`, ..., `CLIENT_STDERR_TAIL_LINES`).
 pub fn render_constants(code: &mut Code, contract: &Contract) {
     code.doc(1, "The coprocess protocol version this file speaks (the pin). A handshake with another version fails fast.", &[]);
     code.line(
@@ -44,6 +45,17 @@ pub fn render_constants(code: &mut Code, contract: &Contract) {
             contract.max_depth
         ),
     );
+    // The session client's defaults (`x-coprocess.client`): `CLIENT_CALL_TIMEOUT_MS`, ...
+    for (name, setting) in &contract.client {
+        let constant = format!("CLIENT_{}", name.to_uppercase());
+        code.blank();
+        code.doc(1, &setting.description, &[]);
+        if name.ends_with("_ms") {
+            code.line(1, format!("public static final long {constant} = {}L;", setting.value));
+        } else {
+            code.line(1, format!("public static final int {constant} = {};", setting.value));
+        }
+    }
 }
 
 /// A constant name that is unique among `taken`.

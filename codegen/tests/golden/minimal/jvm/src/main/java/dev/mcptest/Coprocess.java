@@ -52,6 +52,32 @@ public final class Coprocess {
     /** The deepest container nesting a frame may have ({@code {"a":1}} is depth 1). */
     public static final int MAX_DEPTH = 64;
 
+    /**
+     * How long a call waits for its answer, in milliseconds, unless the client's options or the
+     * call say otherwise. Past it the session is closed and the coprocess killed ({@code
+     * client_timeout}).
+     */
+    public static final long CLIENT_CALL_TIMEOUT_MS = 30000L;
+
+    /**
+     * How long closing the session waits, in milliseconds, for the shutdown method's answer and
+     * then for the coprocess to exit, before it kills the coprocess.
+     */
+    public static final long CLIENT_CLOSE_TIMEOUT_MS = 5000L;
+
+    /**
+     * How long the handshake waits for its answer, in milliseconds, unless the client's options say
+     * otherwise: apart from the call timeout, since starting the binary (and, on a loaded machine,
+     * the process itself) takes longer than a call.
+     */
+    public static final long CLIENT_START_TIMEOUT_MS = 10000L;
+
+    /**
+     * How many of the coprocess's last stderr lines the client keeps (a bounded buffer) and puts
+     * into {@code client_stderr_tail}.
+     */
+    public static final int CLIENT_STDERR_TAIL_LINES = 20;
+
     /** The method names, one constant per row of the method table, and the table itself. */
     public static final class Methods {
         private Methods() {}

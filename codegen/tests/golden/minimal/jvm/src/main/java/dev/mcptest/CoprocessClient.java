@@ -38,16 +38,42 @@ import java.util.concurrent.locks.ReentrantLock;
  * answer is checked; a call that fails throws a {@code ClientException} saying what happened and
  * naming the method. {@code CoprocessClient.overStreams(reader, writer, options)} runs the same
  * session over any pair of byte streams. {@code close} (an {@code AutoCloseable}) is idempotent.
+ *
+ * <p>The defaults are the contract's: {@code Options.defaults()} waits {@code
+ * CLIENT_CALL_TIMEOUT_MS} for a call, {@code CLIENT_START_TIMEOUT_MS} for the handshake ({@code
+ * withStartTimeout}) and {@code CLIENT_CLOSE_TIMEOUT_MS} for {@code close}, and keeps the last
+ * {@code CLIENT_STDERR_TAIL_LINES} stderr lines. A coprocess that ends before it answers is
+ * reported with its exit status; the JDK reports a process a signal ended as 128 + the signal, so a
+ * status from 129 to 192 is reported as killed by signal (status - 128), even when the coprocess
+ * exited with that status itself.
  */
 public final class CoprocessClient implements AutoCloseable {
-    /** How long a call waits for its answer unless the client or the call says otherwise. */
-    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long a call waits for its answer unless the client or the call says otherwise (the
+     * contract's {@code CLIENT_CALL_TIMEOUT_MS}).
+     */
+    public static final Duration DEFAULT_CALL_TIMEOUT =
+            Duration.ofMillis(Coprocess.CLIENT_CALL_TIMEOUT_MS);
 
-    /** How long {@code close} waits for the shutdown answer and for the exit before it kills. */
-    public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long the handshake waits for its answer unless the client says otherwise (the contract's
+     * {@code CLIENT_START_TIMEOUT_MS}).
+     */
+    public static final Duration DEFAULT_START_TIMEOUT =
+            Duration.ofMillis(Coprocess.CLIENT_START_TIMEOUT_MS);
 
-    /** How many of the coprocess's last stderr lines the client keeps. */
-    public static final int STDERR_LINES = 20;
+    /**
+     * How long {@code close} waits for the shutdown answer and for the exit before it kills (the
+     * contract's {@code CLIENT_CLOSE_TIMEOUT_MS}).
+     */
+    public static final Duration DEFAULT_CLOSE_TIMEOUT =
+            Duration.ofMillis(Coprocess.CLIENT_CLOSE_TIMEOUT_MS);
+
+    /**
+     * How many of the coprocess's last stderr lines the client keeps (the contract's {@code
+     * CLIENT_STDERR_TAIL_LINES}).
+     */
+    public static final int STDERR_LINES = Coprocess.CLIENT_STDERR_TAIL_LINES;
 
     private static final int STDERR_LINE_BYTES = 4096;
 
@@ -64,6 +90,8 @@ public final class CoprocessClient implements AutoCloseable {
      * with} methods build one.
      *
      * @param timeout how long a call waits for its answer (a call's own timeout overrides it)
+     * @param startTimeout how long the handshake waits for its answer (starting the binary is
+     *     slower than a call)
      * @param closeTimeout how long {@code close} waits for the shutdown answer and the exit before
      *     it kills
      * @param env the coprocess's environment (replacing the inherited one), or null to inherit
@@ -73,6 +101,7 @@ public final class CoprocessClient implements AutoCloseable {
      */
     public record Options(
             Duration timeout,
+            Duration startTimeout,
             Duration closeTimeout,
             Map<String, String> env,
             Path cwd,
@@ -83,6 +112,7 @@ public final class CoprocessClient implements AutoCloseable {
          * Refuses null where a value is needed and a negative duration.
          *
          * @param timeout how long a call waits for its answer
+         * @param startTimeout how long the handshake waits for its answer
          * @param closeTimeout how long {@code close} waits before it kills
          * @param env the coprocess's environment, or null to inherit
          * @param cwd the coprocess's working directory, or null for the current one
@@ -90,7 +120,7 @@ public final class CoprocessClient implements AutoCloseable {
          * @param sdkVersion the SDK version the handshake announces
          */
         public Options {
-            if (timeout.isNegative() || closeTimeout.isNegative()) {
+            if (timeout.isNegative() || startTimeout.isNegative() || closeTimeout.isNegative()) {
                 throw new IllegalArgumentException("a timeout is never negative");
             }
             env = env == null ? null : Map.copyOf(env);
@@ -99,14 +129,21 @@ public final class CoprocessClient implements AutoCloseable {
         }
 
         /**
-         * The defaults: {@code DEFAULT_CALL_TIMEOUT}, {@code DEFAULT_CLOSE_TIMEOUT}, the inherited
-         * environment and working directory, and the SDK name {@code jvm}.
+         * The defaults: {@code DEFAULT_CALL_TIMEOUT}, {@code DEFAULT_START_TIMEOUT}, {@code
+         * DEFAULT_CLOSE_TIMEOUT}, the inherited environment and working directory, and the SDK name
+         * {@code jvm}.
          *
          * @return the default options
          */
         public static Options defaults() {
             return new Options(
-                    DEFAULT_CALL_TIMEOUT, DEFAULT_CLOSE_TIMEOUT, null, null, "jvm", "0.0.0");
+                    DEFAULT_CALL_TIMEOUT,
+                    DEFAULT_START_TIMEOUT,
+                    DEFAULT_CLOSE_TIMEOUT,
+                    null,
+                    null,
+                    "jvm",
+                    "0.0.0");
         }
 
         /**
@@ -116,7 +153,17 @@ public final class CoprocessClient implements AutoCloseable {
          * @return the new options
          */
         public Options withTimeout(Duration value) {
-            return new Options(value, closeTimeout, env, cwd, sdk, sdkVersion);
+            return new Options(value, startTimeout, closeTimeout, env, cwd, sdk, sdkVersion);
+        }
+
+        /**
+         * Returns these options with another start timeout.
+         *
+         * @param value how long the handshake waits for its answer
+         * @return the new options
+         */
+        public Options withStartTimeout(Duration value) {
+            return new Options(timeout, value, closeTimeout, env, cwd, sdk, sdkVersion);
         }
 
         /**
@@ -126,7 +173,7 @@ public final class CoprocessClient implements AutoCloseable {
          * @return the new options
          */
         public Options withCloseTimeout(Duration value) {
-            return new Options(timeout, value, env, cwd, sdk, sdkVersion);
+            return new Options(timeout, startTimeout, value, env, cwd, sdk, sdkVersion);
         }
 
         /**
@@ -136,7 +183,7 @@ public final class CoprocessClient implements AutoCloseable {
          * @return the new options
          */
         public Options withEnv(Map<String, String> value) {
-            return new Options(timeout, closeTimeout, value, cwd, sdk, sdkVersion);
+            return new Options(timeout, startTimeout, closeTimeout, value, cwd, sdk, sdkVersion);
         }
 
         /**
@@ -146,7 +193,7 @@ public final class CoprocessClient implements AutoCloseable {
          * @return the new options
          */
         public Options withCwd(Path value) {
-            return new Options(timeout, closeTimeout, env, value, sdk, sdkVersion);
+            return new Options(timeout, startTimeout, closeTimeout, env, value, sdk, sdkVersion);
         }
 
         /**
@@ -157,7 +204,7 @@ public final class CoprocessClient implements AutoCloseable {
          * @return the new options
          */
         public Options withSdk(String name, String version) {
-            return new Options(timeout, closeTimeout, env, cwd, name, version);
+            return new Options(timeout, startTimeout, closeTimeout, env, cwd, name, version);
         }
     }
 
@@ -278,7 +325,12 @@ public final class CoprocessClient implements AutoCloseable {
         }
     }
 
-    /** The coprocess ended before answering: its exit status and last stderr lines are kept. */
+    /**
+     * The coprocess ended before answering: its exit status and last stderr lines are kept. The JDK
+     * reports a process that a signal ended as 128 + the signal, so a status from 129 to 192 is
+     * said as "killed by signal" (status - 128), as is a coprocess that exited with such a status
+     * itself.
+     */
     public static final class CoprocessExitedException extends ClientException {
         private static final long serialVersionUID = 1L;
 
@@ -320,8 +372,7 @@ public final class CoprocessClient implements AutoCloseable {
     private final InputStream reader;
     private final OutputStream writer;
     private final Process process;
-    private final Duration timeout;
-    private final Duration closeTimeout;
+    private final Options options;
     private final ReentrantLock lock = new ReentrantLock(true);
     private final ArrayDeque<String> stderr = new ArrayDeque<>();
     private final Thread stderrThread;
@@ -352,8 +403,7 @@ public final class CoprocessClient implements AutoCloseable {
         this.reader = reader;
         this.writer = writer;
         this.process = process;
-        this.timeout = options.timeout();
-        this.closeTimeout = options.closeTimeout();
+        this.options = options;
         if (process == null) {
             stderrThread = null;
             watchdog = null;
@@ -528,12 +578,12 @@ public final class CoprocessClient implements AutoCloseable {
     public void close() {
         lock.lock();
         try {
-            long until = System.nanoTime() + nanos(closeTimeout);
+            long until = System.nanoTime() + nanos(options.closeTimeout());
             if (closed == null) {
                 closed = CLIENT_CLOSED_BY_CLOSE;
                 if (SHUTDOWN != null) {
                     try {
-                        exchange(SHUTDOWN, closeTimeout);
+                        exchange(SHUTDOWN, options.closeTimeout());
                     } catch (ClientException e) {
                         // The session ends either way.
                     }
@@ -551,7 +601,7 @@ public final class CoprocessClient implements AutoCloseable {
         try {
             long id = nextId++;
             String line = Coprocess.handshakeRequest(id, sdk, sdkVersion);
-            JsonNode value = answer(method, id, line, timeout, true);
+            JsonNode value = answer(method, id, line, options.startTimeout(), true);
             try {
                 handshakeResult =
                         Coprocess.checkHandshakeResponse(Coprocess.Response.fromNode(value));
@@ -792,11 +842,11 @@ public final class CoprocessClient implements AutoCloseable {
         Integer status = null;
         if (process != null) {
             try {
-                if (process.waitFor(nanos(closeTimeout), TimeUnit.NANOSECONDS)) {
+                if (process.waitFor(nanos(options.closeTimeout()), TimeUnit.NANOSECONDS)) {
                     status = process.exitValue();
                 }
                 if (stderrThread != null) {
-                    stderrThread.join(Math.max(1L, closeTimeout.toMillis()));
+                    stderrThread.join(Math.max(1L, options.closeTimeout().toMillis()));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -31,6 +31,12 @@ namespace Mcptest.Sdk
         /// </summary>
         public TimeSpan CloseTimeout { get; set; } = CoprocessClient.DefaultCloseTimeout;
 
+        /// <summary>
+        /// How long starting waits for the handshake's answer (the coprocess's own startup included),
+        /// or null for <see cref="Timeout"/> but at least <see cref="CoprocessClient.DefaultStartTimeout"/>.
+        /// </summary>
+        public TimeSpan? StartTimeout { get; set; }
+
         /// <summary>The coprocess's environment (replacing the inherited one), or null to inherit.</summary>
         public IDictionary<string, string>? Environment { get; set; }
 
@@ -159,6 +165,12 @@ namespace Mcptest.Sdk
     {
         /// <summary>How long a call waits for its answer unless the client or the call says otherwise.</summary>
         public static readonly TimeSpan DefaultCallTimeout = TimeSpan.FromSeconds(30);
+
+        /// <summary>
+        /// The least time starting waits for the handshake's answer unless the options say otherwise: a
+        /// coprocess's startup can take longer than a short call timeout on a loaded machine.
+        /// </summary>
+        public static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromSeconds(10);
 
         /// <summary>How long closing waits for the <c>mcp.shutdown</c> answer and the exit before it kills.</summary>
         public static readonly TimeSpan DefaultCloseTimeout = TimeSpan.FromSeconds(5);
@@ -378,7 +390,8 @@ namespace Mcptest.Sdk
             {
                 long id = nextId++;
                 byte[] line = Line(Coprocess.HandshakeRequest(new RequestId(id), options.Sdk, options.SdkVersion));
-                string text = await ExchangeAsync(method, line, timeout, true, cancellationToken).ConfigureAwait(false);
+                TimeSpan wait = options.StartTimeout ?? (timeout > DefaultStartTimeout ? timeout : DefaultStartTimeout);
+                string text = await ExchangeAsync(method, line, wait, true, cancellationToken).ConfigureAwait(false);
                 Response response;
                 try
                 {

@@ -28,11 +28,13 @@ for file in "${sources[@]}"; do
 done
 mkdir -p "$state"
 cp "$recorded" "$state/env.sh"
-key="$( (sha256sum "${sources[@]}" "$here/build.sh"; echo "$csc $ref_dir") | sha256sum | cut -d' ' -f1)"
+key="$( (sha256sum "${sources[@]}" "$here/Bench.cs" "$here/build.sh"; echo "$csc $ref_dir") | sha256sum | cut -d' ' -f1)"
 if [ -f "$state/testee.dll" ] && [ "$(cat "$state/.build.sha256" 2>/dev/null)" = "$key" ]; then
   echo "dotnet: client testee up to date" >&2
   exit 0
 fi
+bash "$root/tests/conformance/dotnet/format-check.sh" "$here/Testee.cs" "$here/Bench.cs" ||
+  { echo "error: C# layout conventions broken (above)" >&2; exit 1; }
 refs=()
 for dll in "$ref_dir"/*.dll; do refs+=("-r:$dll"); done
 "$DOTNET" "$csc" -nologo -noconfig -nostdlib -langversion:8.0 -nullable:enable -warn:4 -warnaserror \

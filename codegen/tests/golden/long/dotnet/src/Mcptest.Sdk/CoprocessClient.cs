@@ -192,6 +192,10 @@ namespace Mcptest.Sdk
         private readonly Queue<string> stderr = new Queue<string>();
         private readonly Task stderrDone = Task.CompletedTask;
         private readonly TaskCompletionSource<bool> exited = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly object timerLock = new object();
+        private readonly Timer? timer;
+        private bool timerArmed;
+        private bool timerFired;
         private byte[] buffer = new byte[Chunk];
         private int start;
         private int end;
@@ -220,6 +224,7 @@ namespace Mcptest.Sdk
                 }
                 Stream errors = process.StandardError.BaseStream;
                 stderrDone = Task.Run(() => ReadStderrAsync(errors));
+                timer = new Timer(state => ((CoprocessClient)state!).Expire(), this, -1, -1);
             }
         }
 
@@ -539,16 +544,17 @@ namespace Mcptest.Sdk
                     throw await TooLongAsync(method).ConfigureAwait(false);
                 }
                 MakeRoom();
-                Task<int> read;
-                try
+                int count;
+                bool late;
+                if (process != null)
                 {
-                    read = reader.ReadAsync(buffer, end, buffer.Length - end, CancellationToken.None);
+                    count = ReadBlocking(Remaining(deadline), cancellationToken, out late);
                 }
-                catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+                else
                 {
-                    throw await EndedAsync(method).ConfigureAwait(false);
+                    (count, late) = await ReadAsync(Remaining(deadline), cancellationToken).ConfigureAwait(false);
                 }
-                if (!read.IsCompleted && !await CompletesAsync(read, Remaining(deadline), cancellationToken).ConfigureAwait(false))
+                if (late)
                 {
                     if (kill)
                     {
@@ -559,21 +565,94 @@ namespace Mcptest.Sdk
                     string message = process != null ? CoprocessClientMessages.Timeout(method, ms) : CoprocessClientMessages.TimeoutStreams(method, ms);
                     throw new CallTimeoutException(method, message);
                 }
-                int count;
-                try
-                {
-                    count = await read.ConfigureAwait(false);
-                }
-                catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
-                {
-                    count = 0;
-                }
                 if (count <= 0)
                 {
                     // The end of output; a last line without its newline is never an answer.
                     throw await EndedAsync(method).ConfigureAwait(false);
                 }
                 end += count;
+            }
+        }
+
+        /// <summary>
+        /// Reads the spawned coprocess's stdout in the calling thread, as the raw loop would: a timer
+        /// (or the cancellation) kills the coprocess when <paramref name="wait"/> passes, which ends
+        /// the read; <paramref name="late"/> then says so.
+        /// </summary>
+        private int ReadBlocking(TimeSpan wait, CancellationToken cancellationToken, out bool late)
+        {
+            late = true;
+            if (wait <= TimeSpan.Zero || cancellationToken.IsCancellationRequested || timer == null)
+            {
+                return 0;
+            }
+            lock (timerLock)
+            {
+                timerArmed = true;
+                timerFired = false;
+            }
+            timer.Change((long)Math.Ceiling(wait.TotalMilliseconds), -1);
+            CancellationTokenRegistration registration = cancellationToken.CanBeCanceled
+                ? cancellationToken.Register(state => ((CoprocessClient)state!).Expire(), this)
+                : default;
+            int count;
+            try
+            {
+                count = reader.Read(buffer, end, buffer.Length - end);
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                count = 0;
+            }
+            finally
+            {
+                registration.Dispose();
+                lock (timerLock)
+                {
+                    timerArmed = false;
+                    late = timerFired;
+                }
+            }
+            return count;
+        }
+
+        /// <summary>The read's time is up: kills the coprocess, which ends the read.</summary>
+        private void Expire()
+        {
+            lock (timerLock)
+            {
+                if (!timerArmed)
+                {
+                    return;
+                }
+                timerFired = true;
+            }
+            Kill();
+        }
+
+        /// <summary>Reads any other stream asynchronously, abandoning the read when <paramref name="wait"/> passes.</summary>
+        private async Task<(int Count, bool Late)> ReadAsync(TimeSpan wait, CancellationToken cancellationToken)
+        {
+            Task<int> read;
+            try
+            {
+                read = reader.ReadAsync(buffer, end, buffer.Length - end, CancellationToken.None);
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                return (0, false);
+            }
+            if (!read.IsCompleted && !await CompletesAsync(read, wait, cancellationToken).ConfigureAwait(false))
+            {
+                return (0, true);
+            }
+            try
+            {
+                return (await read.ConfigureAwait(false), false);
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                return (0, false);
             }
         }
 
@@ -736,15 +815,21 @@ namespace Mcptest.Sdk
             }
             if (!await WithinAsync(exited.Task, grace).ConfigureAwait(false))
             {
-                try
-                {
-                    process.Kill();
-                }
-                catch (Exception error) when (error is InvalidOperationException || error is System.ComponentModel.Win32Exception)
-                {
-                    // It exited meanwhile.
-                }
+                Kill();
                 await WithinAsync(exited.Task, closeTimeout + TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+            }
+            timer?.Dispose();
+        }
+
+        private void Kill()
+        {
+            try
+            {
+                process?.Kill();
+            }
+            catch (Exception error) when (error is InvalidOperationException || error is System.ComponentModel.Win32Exception)
+            {
+                // It exited meanwhile.
             }
         }
 

@@ -62,7 +62,7 @@ const MESSAGES: &[(&str, &str, &[&str], &str)] = &[
 const RESERVED: &[&str] = &[
     "StartAsync", "OverStreamsAsync", "CloseAsync", "DisposeAsync", "HandshakeAsync", "InvokeMethodAsync", "ExchangeAsync",
     "CompletesAsync", "TooLongAsync", "RefusedAsync", "EndedAsync", "WithinAsync", "FailAsync", "FinishAsync",
-    "ReadStderrAsync", "ReadAsync",
+    "ReadStderrAsync", "ReadAsync", "TextAsync",
 ];
 
 /// The runtime's declarations: the body of its namespace block.

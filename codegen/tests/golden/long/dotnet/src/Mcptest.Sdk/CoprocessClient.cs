@@ -159,7 +159,10 @@ namespace Mcptest.Sdk
     /// every answer checked, every call bounded by a timeout. <see cref="StartAsync"/> spawns the
     /// binary, <see cref="OverStreamsAsync"/> runs over any pair of byte streams; both handshake
     /// before they hand the client out. <see cref="CloseAsync"/> (and <c>Dispose</c>,
-    /// <c>DisposeAsync</c>) is idempotent.
+    /// <c>DisposeAsync</c>) is idempotent. Over a spawned coprocess a call reads its answer in the
+    /// calling thread (its task has completed when the method returns: the speed of a raw
+    /// write-a-line, read-a-line loop), ended by a timer that kills the coprocess when the call's
+    /// time is up; over other streams the read is asynchronous.
     /// </summary>
     public sealed partial class CoprocessClient : IDisposable, IAsyncDisposable
     {
@@ -396,7 +399,8 @@ namespace Mcptest.Sdk
                 long id = nextId++;
                 byte[] line = Line(Coprocess.HandshakeRequest(new RequestId(id), options.Sdk, options.SdkVersion));
                 TimeSpan wait = options.StartTimeout ?? (timeout > DefaultStartTimeout ? timeout : DefaultStartTimeout);
-                string text = await ExchangeAsync(method, line, wait, true, cancellationToken).ConfigureAwait(false);
+                (int first, int length) = await ExchangeAsync(method, line, wait, true, cancellationToken).ConfigureAwait(false);
+                string text = await TextAsync(method, first, length).ConfigureAwait(false);
                 Response response;
                 try
                 {
@@ -443,20 +447,26 @@ namespace Mcptest.Sdk
                 CheckOpen(method);
                 long id = nextId++;
                 var request = new RequestOf<TParams>(JsonRpcVersion.V2_0, new RequestId(id), method) { Params = parameters };
-                string text = await ExchangeAsync(method, Line(request.ToJson()), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
+                (int first, int length) = await ExchangeAsync(method, Line(request.ToJson()), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
                 ResponseOf<TResult> response;
-                try
+                if (!IsUtf8(first, length) || !CoprocessReader.TryDecode(buffer, first, length, ResponseReader<TResult>.Read, out response))
                 {
-                    response = ResponseOf<TResult>.Decode(text);
-                }
-                catch (CoprocessDecodeException error)
-                {
-                    throw await RefusedAsync(method, id, text, resultType, error.Message).ConfigureAwait(false);
+                    // The careful way, which words what is wrong.
+                    string text = await TextAsync(method, first, length).ConfigureAwait(false);
+                    try
+                    {
+                        response = ResponseOf<TResult>.Decode(text);
+                    }
+                    catch (CoprocessDecodeException error)
+                    {
+                        throw await RefusedAsync(method, id, text, resultType, error.Message).ConfigureAwait(false);
+                    }
                 }
                 SuccessResponseOf<TResult>? success = response.SuccessResponse;
                 RequestId? answered = success != null ? success.Id : response.ErrorResponse?.Id;
                 if (answered == null || answered.Integer != id)
                 {
+                    string text = StrictUtf8.GetString(buffer, first, length);
                     throw await RefusedAsync(method, id, text, resultType, string.Empty).ConfigureAwait(false);
                 }
                 if (success == null)
@@ -489,6 +499,33 @@ namespace Mcptest.Sdk
             }
         }
 
+        private bool IsUtf8(int first, int length)
+        {
+            try
+            {
+                StrictUtf8.GetCharCount(buffer, first, length);
+                return true;
+            }
+            catch (ArgumentException)
+            {
+                return false;
+            }
+        }
+
+        /// <summary>The answer line as text; a line that is not UTF-8 is not a JSON text.</summary>
+        private async Task<string> TextAsync(string method, int first, int length)
+        {
+            try
+            {
+                return StrictUtf8.GetString(buffer, first, length);
+            }
+            catch (ArgumentException error)
+            {
+                await FailAsync(CoprocessClientMessages.ClosedAfterProtocolError()).ConfigureAwait(false);
+                throw new ProtocolException(method, CoprocessClientMessages.NotJson(method), error.Message);
+            }
+        }
+
         private static byte[] Line(string json)
         {
             int length = StrictUtf8.GetByteCount(json);
@@ -498,8 +535,8 @@ namespace Mcptest.Sdk
             return bytes;
         }
 
-        /// <summary>Writes one request line and reads the next answer line.</summary>
-        private async Task<string> ExchangeAsync(string method, byte[] line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
+        /// <summary>Writes one request line and reads the next answer line: where it is in the buffer.</summary>
+        private async Task<(int First, int Length)> ExchangeAsync(string method, byte[] line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
         {
             try
             {
@@ -528,15 +565,7 @@ namespace Mcptest.Sdk
                     {
                         throw await TooLongAsync(method).ConfigureAwait(false);
                     }
-                    try
-                    {
-                        return StrictUtf8.GetString(buffer, first, length);
-                    }
-                    catch (ArgumentException error)
-                    {
-                        await FailAsync(CoprocessClientMessages.ClosedAfterProtocolError()).ConfigureAwait(false);
-                        throw new ProtocolException(method, CoprocessClientMessages.NotJson(method), error.Message);
-                    }
+                    return (first, length);
                 }
                 scanned = end;
                 if (end - start > Coprocess.MaxLineBytes)
@@ -898,6 +927,13 @@ namespace Mcptest.Sdk
         {
             long left = deadline - Stopwatch.GetTimestamp();
             return left <= 0 ? TimeSpan.Zero : TimeSpan.FromSeconds((double)left / Stopwatch.Frequency);
+        }
+
+        /// <summary>The one-pass reader of a typed response, made once per result type.</summary>
+        private static class ResponseReader<TResult>
+            where TResult : class
+        {
+            internal static readonly CoprocessRead<ResponseOf<TResult>> Read = (ref Utf8JsonReader reader) => ResponseOf<TResult>.Read(ref reader);
         }
     }
 

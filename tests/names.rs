@@ -10,7 +10,10 @@
 //!   each type has a member named like itself;
 //! - object types whose members are the names that are special in some
 //!   language (`constructor`, `__proto__`, `hashCode`, `GetType`, `self`,
-//!   dunder names, the keyword sets, ...), and a string enum of such values.
+//!   dunder names, the keyword sets, ...), and a string enum of such values;
+//! - a method `mcp.<word>` for each of those words and each member a session
+//!   client may hold for itself (`close`, `start`, `dispose`, ...), so that
+//!   every SDK's client gains a method of each name.
 //!
 //! A name an SDK keeps for itself must be refused cleanly (exit 2 from the
 //! CLI, both names, the target, the pointer, a fix, nothing written); every
@@ -130,6 +133,13 @@ fn proof() -> &'static Proof {
         let contract = load(&base, dir.path()).unwrap_or_else(|e| panic!("{e}"));
         let kept = sdk_names(&contract);
         let (mut schema, mut added) = schema::with_names(&base, &candidates(), &kept);
+        // Method names: the words a method may meet in a client (keywords,
+        // standard names, ordinary words); the runtimes' own type names are
+        // type names, which no client method can meet.
+        let keywords = declared::keyword_sets();
+        let words = ORDINARY_WORDS.iter().chain(declared::STANDARD_NAMES).copied().chain(keywords.iter().map(String::as_str));
+        let methods = schema::with_methods(&mut schema, words);
+        assert!(methods > 100, "only {methods} methods were added");
         // An added name that meets a name some SDK keeps in that target's own
         // spelling (`ParseJson` is Go's `ParseJSON`, the SDK's function), or
         // whose derived names meet another added name's (`Decode` and
@@ -157,7 +167,7 @@ fn proof() -> &'static Proof {
             }
         }
         eprintln!(
-            "{} names added; {} refused:\n{}",
+            "{} names and {methods} methods added; {} refused:\n{}",
             added.len(),
             refused.len(),
             refused.iter().map(|(_, p)| p.as_str()).collect::<Vec<_>>().join("\n")

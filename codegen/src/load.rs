@@ -19,6 +19,21 @@ pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
     ("upgrade_sdk", &[]),
     ("handshake_failed", &["code", "message"]),
     ("lane_skip", &["lane", "command"]),
+    ("client_closed", &["method", "reason"]),
+    ("client_closed_by_close", &[]),
+    ("client_closed_after_shutdown", &[]),
+    ("client_closed_after_timeout", &[]),
+    ("client_closed_after_protocol_error", &[]),
+    ("client_timeout", &["method", "ms"]),
+    ("client_timeout_streams", &["method", "ms"]),
+    ("client_exited", &["method", "status"]),
+    ("client_killed", &["method", "signal"]),
+    ("client_output_closed", &["method"]),
+    ("client_stderr_tail", &["message", "lines"]),
+    ("client_wrong_id", &["method", "answer_id", "request_id"]),
+    ("client_not_json", &["method"]),
+    ("client_too_long", &["method", "max_line_bytes"]),
+    ("client_undecodable", &["method", "result_type"]),
 ];
 
 /// The methods and error codes the handshake logic of every target relies on.
@@ -223,6 +238,7 @@ fn read_methods(
         if methods.iter().any(|m| m.name == name) {
             return Err(r.err(&format!("{p}/name"), format!("method `{name}` is listed twice"), "keep one row per method"));
         }
+        check_method_words(r, &name, &format!("{p}/name"), &methods)?;
         let params = resolve_def_ref(r, row, "params", &p, types)?;
         if !matches!(types.get(&params).map(|t| &t.kind), Some(crate::model::TypeKind::Object(_))) {
             return Err(r.err(&format!("{p}/params"), format!("params type `{params}` is not a closed object"), "point params at a closed object definition"));
@@ -241,6 +257,35 @@ fn read_methods(
         }
     }
     Ok(methods)
+}
+
+/// The words a method's wire name gives every SDK's client method: its
+/// segments (split at `.` and `/`), each snake-cased (`mcp.cache.setMode` →
+/// `mcp`, `cache`, `set_mode`). Each target spells the client method from
+/// them, the first word (the namespace) left out unless two methods would meet.
+pub fn method_words(wire: &str) -> Vec<String> {
+    wire.split(['.', '/']).map(crate::names::snake_case).collect()
+}
+
+/// A method's words must each name something, and no two methods may have the
+/// same words: two such methods would be one client method in every SDK.
+fn check_method_words(r: &Reader<'_>, name: &str, pointer: &str, before: &[Method]) -> Result<(), SchemaError> {
+    let words = method_words(name);
+    if let Some(segment) = name.split(['.', '/']).find(|s| crate::names::snake_case(s).is_empty()) {
+        return Err(r.err(
+            pointer,
+            format!("method `{name}` has a segment `{segment}` with no letter or digit to name its client method by"),
+            "name each `.`- or `/`-separated segment with letters (`mcp.listTools`, `mcp.cache.set_mode`)",
+        ));
+    }
+    if let Some(other) = before.iter().find(|m| method_words(&m.name) == words) {
+        return Err(r.err(
+            pointer,
+            format!("method `{name}` and method `{}` give the same client method (`{}`) in every SDK", other.name, words.join("_")),
+            "rename one of them so that their words differ, not only their case or separators",
+        ));
+    }
+    Ok(())
 }
 
 fn read_error_codes(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<ErrorCode>, SchemaError> {

@@ -42,6 +42,11 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("inline object", verdict_prop("x", json!({"description": "d", "type": "object", "properties": {}})), "/$defs/Verdict/properties/x"),
         ("number", verdict_prop("x", json!({"description": "d", "type": "number"})), "/$defs/Verdict/properties/x/type"),
         ("envelope name", edit(|s| { s["$defs"]["ResponseOf"] = s["$defs"]["Verdict"].clone(); }), "/$defs/ResponseOf"),
+        ("methods meeting as one client method", edit(|s| {
+            let twin = json!({"name": "mcp.list_tools", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "d"});
+            s["x-coprocess"]["methods"].as_array_mut().unwrap().push(twin);
+        }), "/x-coprocess/methods/12/name"),
+        ("method segment without letters", edit(|s| s["x-coprocess"]["methods"][1]["name"] = json!("mcp..x")), "/x-coprocess/methods/1/name"),
         ("enum values meeting after case conversion", edit(|s| s["$defs"]["CacheMode"]["enum"] = json!(["off", "read_write", "readWrite"])), "/$defs/CacheMode/enum/2"),
     ];
     assert!(cases.len() >= 12);

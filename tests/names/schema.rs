@@ -145,6 +145,42 @@ pub fn with_names(base: &Value, candidates: &BTreeMap<String, String>, kept: &BT
     (schema, added)
 }
 
+/// Method names a session client may hold for itself in some language (its
+/// own members), besides the special members and the candidates.
+pub const CLIENT_MEMBERS: &[&str] = &[
+    "close", "start", "spawn", "overStreams", "stderrTail", "dispose", "disposeAsync", "closeAsync",
+    "startAsync", "call", "request", "send", "lock", "process", "handshake", "handshakeResult",
+    "callOutcome", "timeout", "options", "client", "session", "next", "then", "asyncDispose",
+];
+
+/// `schema` plus a method `mcp.<word>` for every word (special members, client
+/// members, then `words`) whose client method would be new: a method name must
+/// generate a client method in every SDK, whatever the word. Returns how many
+/// were added.
+pub fn with_methods<'a>(schema: &mut Value, words: impl Iterator<Item = &'a str>) -> usize {
+    let methods = schema["x-coprocess"]["methods"].as_array_mut().expect("the method table");
+    let mut taken: BTreeSet<Vec<String>> =
+        methods.iter().filter_map(|m| m["name"].as_str()).map(codegen::load::method_words).collect();
+    let mut added = 0;
+    let all = SPECIAL_MEMBERS.iter().chain(CLIENT_MEMBERS).copied().chain(words);
+    for word in all {
+        let name = format!("mcp.{word}");
+        let words = codegen::load::method_words(&name);
+        if words.iter().any(String::is_empty) || !taken.insert(words) {
+            continue;
+        }
+        methods.push(json!({
+            "name": name,
+            "params": "#/$defs/EmptyParams",
+            "params_required": added % 2 == 0,
+            "result": "#/$defs/EmptyParams",
+            "description": format!("A method named `{word}`."),
+        }));
+        added += 1;
+    }
+    added
+}
+
 /// What a case must answer.
 pub enum Expected {
     /// Accepted, re-encoded as this value.

@@ -870,6 +870,94 @@ BINARY_MISMATCH_MESSAGE: typing.Final = (
 SDK` when the handshake named its SDK, else `SDK`.
 """
 
+CLIENT_CLOSED_MESSAGE: typing.Final = "{method}: the session is closed ({reason})"
+"""The session client's error for a call on a closed session. `{reason}` is one of the
+`client_closed_*` messages.
+"""
+
+CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE: typing.Final = "after a protocol error"
+"""`{reason}` after an answer broke the protocol (a `client_wrong_id`,
+`client_not_json`, `client_too_long` or `client_undecodable`).
+"""
+
+CLIENT_CLOSED_AFTER_SHUTDOWN_MESSAGE: typing.Final = "after mcp.shutdown"
+"""`{reason}` after the shutdown method was called and answered."""
+
+CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE: typing.Final = "after a timeout"
+"""`{reason}` after a call timed out: the session was closed and the coprocess killed,
+so that no stale answer can reach a later call.
+"""
+
+CLIENT_CLOSED_BY_CLOSE_MESSAGE: typing.Final = "by close()"
+"""`{reason}` after the SDK closed the session (in every language's spelling of close,
+this wording).
+"""
+
+CLIENT_EXITED_MESSAGE: typing.Final = (
+    "{method}: the coprocess exited with status {status}"
+)
+"""The session client's error when the coprocess exited before answering: this call and
+every later one.
+"""
+
+CLIENT_KILLED_MESSAGE: typing.Final = (
+    "{method}: the coprocess was killed by signal {signal}"
+)
+"""`client_exited` when a signal ended the coprocess."""
+
+CLIENT_NOT_JSON_MESSAGE: typing.Final = "{method}: the answer is not a JSON text"
+"""A protocol error: the answer line does not parse as JSON; the session is closed and
+the coprocess killed.
+"""
+
+CLIENT_OUTPUT_CLOSED_MESSAGE: typing.Final = "{method}: the coprocess closed its output"
+"""`client_exited` when no exit status is known (over a pair of byte streams, or a
+coprocess that closed its stdout and lives on).
+"""
+
+CLIENT_STDERR_TAIL_MESSAGE: typing.Final = "{message}; its stderr ended with:\n{lines}"
+"""A `client_exited`, `client_killed` or `client_output_closed` `{message}` followed by
+the last lines the coprocess wrote to stderr (kept in a bounded buffer), one per
+line, when it wrote any.
+"""
+
+CLIENT_TIMEOUT_MESSAGE: typing.Final = (
+    "{method}: no answer within {ms} ms; the coprocess was killed"
+)
+"""The session client's error when a call gets no answer within its timeout (`{ms}`
+milliseconds); the coprocess is killed and the session closed.
+"""
+
+CLIENT_TIMEOUT_STREAMS_MESSAGE: typing.Final = (
+    "{method}: no answer within {ms} ms; the session is closed"
+)
+"""`client_timeout` for a session over a pair of byte streams, where the client has no
+process to kill.
+"""
+
+CLIENT_TOO_LONG_MESSAGE: typing.Final = (
+    "{method}: the answer is longer than {max_line_bytes} bytes"
+)
+"""A protocol error: the answer line exceeds `max_line_bytes`; the client reads at most
+that much and stops, then closes the session and kills the coprocess.
+"""
+
+CLIENT_UNDECODABLE_MESSAGE: typing.Final = (
+    "{method}: the answer does not decode as {result_type}"
+)
+"""A protocol error: the answer fails the strict decode of the method's result type
+`{result_type}` (the decoder's own error is carried beside it as the detail); the
+session is closed and the coprocess killed.
+"""
+
+CLIENT_WRONG_ID_MESSAGE: typing.Final = (
+    "{method}: the answer's id {answer_id} is not the request's id {request_id}"
+)
+"""A protocol error: the answer carries another id (`{answer_id}` as JSON text).
+Requests are numbered from 1, the handshake; the session is closed and the coprocess
+killed.
+"""
+
 HANDSHAKE_FAILED_MESSAGE: typing.Final = (
     "coprocess handshake failed: the mcptest binary answered {code}: {message}"
 )

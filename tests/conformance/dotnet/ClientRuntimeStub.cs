@@ -34,12 +34,12 @@ namespace Mcptest.Sdk
 
         internal static string StderrTail(string message, string lines) => message + lines;
 
-        internal static string WrongId(string method, string got, string id) => method + got + id;
+        internal static string WrongId(string method, string answerId, string requestId) => method + answerId + requestId;
 
         internal static string NotJson(string method) => method;
 
         internal static string TooLong(string method, string maxLineBytes) => method + maxLineBytes;
 
-        internal static string Undecodable(string method, string type) => method + type;
+        internal static string Undecodable(string method, string resultType) => method + resultType;
     }
 }

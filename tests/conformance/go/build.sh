@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Go conformance testee and runs the strict checks (header,
-# gofmt -l, go vet, staticcheck) on <OUTPUT_ROOT>/go/coprocess.go and on every
-# golden copy under codegen/tests/golden/*/go/coprocess.go, and gofmt + go vet
-# on the runtime file codegen/src/targets/go/runtime.go.
+# gofmt -l, go vet, staticcheck) on <OUTPUT_ROOT>/go/coprocess.go with the
+# session client beside it (client.go) and on every golden copy under
+# codegen/tests/golden/*/go/, and gofmt + go vet on the runtime files
+# codegen/src/targets/go/runtime.go and client_runtime.go.
 #
 # usage: tests/conformance/go/build.sh [OUTPUT_ROOT]   (default: generated)
 # exit: 0 ok, 1 a check or the build failed (or no toolchain with CI=true),
@@ -102,28 +103,38 @@ find_staticcheck() {
 }
 STATICCHECK="$(find_staticcheck)"
 
-# A throwaway module holding one copy of the generated file as package mcptest.
+# A throwaway module holding one copy of the generated file as package
+# mcptest, with the session client beside it (client.go) when there is one.
 module_with() { # module_with DIR FILE
   mkdir -p "$1/mcptest"
   printf 'module mcptest.local/conformance\n\ngo 1.18\n' >"$1/go.mod"
   cp "$2" "$1/mcptest/coprocess.go"
+  local client
+  client="$(dirname "$2")/client.go"
+  if [ -f "$client" ]; then cp "$client" "$1/mcptest/client.go"; fi
 }
 
 FAILED=0
-check_file() { # header, gofmt, vet, staticcheck
+check_file() { # header, gofmt, vet, staticcheck (coprocess.go and its client.go)
   local file="$1" name="$2"
   local rel="${file#"$ROOT"/}"
-  if ! head -n 1 "$file" | grep -Eq '^// Code generated .* DO NOT EDIT\.$'; then
-    echo "FAIL $rel: first line is not Go's generated-code header" >&2
+  local client="$(dirname "$file")/client.go" each
+  if [ ! -f "$client" ]; then
+    echo "FAIL ${client#"$ROOT"/}: no session client beside $rel" >&2
     FAILED=1
+    client=""
   fi
-  local unformatted
-  unformatted="$("$GOFMT" -l "$file")"
-  if [ -n "$unformatted" ]; then
-    echo "FAIL $rel: not gofmt-clean:" >&2
-    "$GOFMT" -d "$file" | head -n 40 >&2
-    FAILED=1
-  fi
+  for each in "$file" $client; do
+    if ! head -n 1 "$each" | grep -Eq '^// Code generated .* DO NOT EDIT\.$'; then
+      echo "FAIL ${each#"$ROOT"/}: first line is not Go's generated-code header" >&2
+      FAILED=1
+    fi
+    if [ -n "$("$GOFMT" -l "$each")" ]; then
+      echo "FAIL ${each#"$ROOT"/}: not gofmt-clean:" >&2
+      "$GOFMT" -d "$each" | head -n 40 >&2
+      FAILED=1
+    fi
+  done
   local dir="$WORK/check/$name"
   rm -rf "$dir" && module_with "$dir" "$file"
   if ! (cd "$dir" && "$GO" vet ./...); then
@@ -132,7 +143,7 @@ check_file() { # header, gofmt, vet, staticcheck
   fi
   # staticcheck exempts files marked generated from some checks (unused code,
   # U1000, among them): the copy it checks has no header, so nothing is hidden.
-  sed -i '1{/^\/\/ Code generated .* DO NOT EDIT\.$/d}' "$dir/mcptest/coprocess.go"
+  sed -i '1{/^\/\/ Code generated .* DO NOT EDIT\.$/d}' "$dir"/mcptest/*.go
   (cd "$dir" && "$STATICCHECK" ./...) || { echo "FAIL $rel: staticcheck" >&2; FAILED=1; }
   echo "checked $rel" >&2
 }
@@ -164,6 +175,21 @@ rm -rf "$RUNTIME_DIR" && module_with "$RUNTIME_DIR" "$RUNTIME"
 printf 'package mcptest\n\n// MaxDepth stands in for the generated limit.\nconst MaxDepth = 64\n' >"$RUNTIME_DIR/mcptest/limits.go"
 (cd "$RUNTIME_DIR" && "$GO" vet ./...) || { echo "FAIL ${RUNTIME#"$ROOT"/}: go vet" >&2; FAILED=1; }
 echo "checked ${RUNTIME#"$ROOT"/}" >&2
+
+# The session client's runtime, checked as written: gofmt, and go vet beside
+# the generated coprocess.go with a stub for the one name client.go gives it.
+CLIENT_RUNTIME="$ROOT/codegen/src/targets/go/client_runtime.go"
+if [ -n "$("$GOFMT" -l "$CLIENT_RUNTIME")" ]; then
+  echo "FAIL ${CLIENT_RUNTIME#"$ROOT"/}: not gofmt-clean:" >&2
+  "$GOFMT" -d "$CLIENT_RUNTIME" | head -n 40 >&2
+  FAILED=1
+fi
+CLIENT_RUNTIME_DIR="$WORK/check/client-runtime"
+rm -rf "$CLIENT_RUNTIME_DIR" && module_with "$CLIENT_RUNTIME_DIR" "$GENERATED"
+cp "$CLIENT_RUNTIME" "$CLIENT_RUNTIME_DIR/mcptest/client.go"
+printf 'package mcptest\n\n// clientShutdownMethod stands in for the generated one.\nconst clientShutdownMethod = MethodMCPShutdown\n' >"$CLIENT_RUNTIME_DIR/mcptest/shutdown.go"
+(cd "$CLIENT_RUNTIME_DIR" && "$GO" vet ./...) || { echo "FAIL ${CLIENT_RUNTIME#"$ROOT"/}: go vet" >&2; FAILED=1; }
+echo "checked ${CLIENT_RUNTIME#"$ROOT"/}" >&2
 
 # The testee: the generated file plus main.go, standard library only.
 SRC="$WORK/testee-src"

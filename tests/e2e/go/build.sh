@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the Go end-to-end client: main.go plus the generated coprocess.go as
-# package mcptest, standard library only, with the Go toolchain that
-# tests/conformance/go/build.sh uses (PATH first, else the one it installs
-# under target/toolchains); that script is run only when neither exists.
+# Builds the Go end-to-end client: main.go plus the generated coprocess.go and
+# client.go (the session client) as package mcptest, standard library only,
+# with the Go toolchain that tests/conformance/go/build.sh uses (PATH first,
+# else the one it installs under target/toolchains); that script is run only
+# when neither exists.
 # gofmt and go vet must be clean. Exit 0 ok, 1 failed, 3 toolchain missing
 # (1 with CI=true).
 set -euo pipefail
@@ -32,7 +33,7 @@ gofmt="$(dirname "$go")/gofmt"
 src="$out/src"
 rm -rf "$src" && mkdir -p "$src/mcptest"
 printf 'module mcptest.local/e2e\n\ngo 1.18\n' >"$src/go.mod"
-cp "$root/generated/go/coprocess.go" "$src/mcptest/coprocess.go"
+cp "$root/generated/go/coprocess.go" "$root/generated/go/client.go" "$src/mcptest/"
 cp "$here/main.go" "$src/main.go"
 unformatted="$("$gofmt" -l "$here/main.go")"
 [ -z "$unformatted" ] || { echo "FAIL tests/e2e/go/main.go is not gofmt-clean" >&2; "$gofmt" -d "$here/main.go" >&2; exit 1; }

@@ -1,16 +1,18 @@
 // Command client drives the mcptest coprocess end to end with the generated
-// package mcptest and the standard library only. Every request line is built
-// with the generated types and encoders, every response line decoded with the
-// generated strict decoders. The scenario and the coprocess come from the
-// environment (see tests/e2e.rs); the report is one JSON line on stdout.
+// session client, mcptest.Client, its frame types and the standard library
+// only. The real binary is started by mcptest.Start from the binary and the
+// server argv that MCPTEST_ARGV carries; a fake coprocess (not a binary) is
+// started here and driven with mcptest.NewOverStreams. The scenario and the
+// coprocess come from the environment (see tests/e2e.rs); the report is one
+// JSON line on stdout.
 package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -19,122 +21,110 @@ import (
 	"mcptest.local/e2e/mcptest"
 )
 
-const (
-	sdk         = "go"
-	sdkVersion  = "0.0.0-e2e"
-	exitTimeout = 20 * time.Second
-)
+var options = mcptest.ClientOptions{Timeout: 60 * time.Second, SDK: "go", SDKVersion: "0.0.0-e2e"}
 
-// session is the coprocess and a minimal stdio loop: write one line, read one line.
-type session struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout *bufio.Reader
-	nextID int64
+const exitTimeout = 20 * time.Second
+
+// splitShell splits a --server-command the way the binary does (POSIX
+// shell words: single quotes, double quotes, backslashes).
+func splitShell(text string) ([]string, error) {
+	var words []string
+	var word strings.Builder
+	inWord := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			end := strings.IndexByte(text[i+1:], '\'')
+			if end < 0 {
+				return nil, errors.New("unclosed single quote in the server command")
+			}
+			word.WriteString(text[i+1 : i+1+end])
+			i += end + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' && i+1 < len(text) && strings.IndexByte("\\\"$`\n", text[i+1]) >= 0 {
+					i++
+				}
+				word.WriteByte(text[i])
+			}
+			if i >= len(text) {
+				return nil, errors.New("unclosed double quote in the server command")
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(text):
+			i++
+			word.WriteByte(text[i])
+			inWord = true
+		default:
+			word.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words, nil
 }
 
-func start(argv []string) (*session, error) {
-	if len(argv) == 0 {
-		return nil, errors.New("MCPTEST_ARGV is empty")
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	s := &session{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), nextID: 1}
-	return s, nil
-}
-
-func (s *session) exchange(line string) (string, error) {
-	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
-		return "", fmt.Errorf("writing to the coprocess: %w", err)
-	}
-	answer, err := s.stdout.ReadString('\n')
-	if err != nil {
-		return "", errors.New("the coprocess closed its stdout without answering")
-	}
-	return strings.TrimSuffix(strings.TrimSuffix(answer, "\n"), "\r"), nil
-}
-
-func (s *session) takeID() mcptest.RequestID {
-	id := mcptest.RequestID{Int: s.nextID}
-	s.nextID++
-	return id
-}
-
-func (s *session) handshake() (mcptest.HandshakeResult, error) {
-	answer, err := s.exchange(mcptest.HandshakeRequest(s.takeID(), sdk, sdkVersion))
-	if err != nil {
-		return mcptest.HandshakeResult{}, err
-	}
-	return mcptest.CheckHandshakeResponse([]byte(answer))
-}
-
-// call sends method with params (nil: none) and decodes the response as a
-// ResponseOf[R], R the method's result type, read in the same pass.
-func call[R mcptest.EnvelopeMember[R]](s *session, method string, params json.Marshaler) (R, error) {
-	var zero R
-	request := mcptest.Request{Jsonrpc: mcptest.JSONRPCVersion20, ID: s.takeID(), Method: method}
-	if params != nil {
-		encoded, err := params.MarshalJSON()
+// start is the generated client on the coprocess of argv: started by the
+// client when argv is the binary's own command line, else over the streams
+// of a process started here (returned, to wait for).
+func start(ctx context.Context, argv []string) (*mcptest.Client, *exec.Cmd, error) {
+	if len(argv) == 5 && strings.Join(argv[1:4], " ") == "exec --connection-server --server-command" {
+		serverArgv, err := splitShell(argv[4])
 		if err != nil {
-			return zero, err
+			return nil, nil, err
 		}
-		if request.Params, err = mcptest.DecodeParams(encoded); err != nil {
-			return zero, err
-		}
+		client, err := mcptest.Start(ctx, argv[0], serverArgv, options)
+		return client, nil, err
 	}
-	line, err := request.MarshalJSON()
+	if len(argv) == 0 {
+		return nil, nil, errors.New("MCPTEST_ARGV is empty")
+	}
+	process := exec.Command(argv[0], argv[1:]...)
+	process.Stderr = os.Stderr
+	stdin, err := process.StdinPipe()
 	if err != nil {
-		return zero, err
+		return nil, nil, err
 	}
-	answer, err := s.exchange(string(line))
+	stdout, err := process.StdoutPipe()
 	if err != nil {
-		return zero, err
+		return nil, nil, err
 	}
-	response, err := mcptest.DecodeResponseOf[R]([]byte(answer))
+	if err := process.Start(); err != nil {
+		return nil, nil, err
+	}
+	client, err := mcptest.NewOverStreams(ctx, stdout, stdin, options)
 	if err != nil {
-		return zero, err
+		_, _ = waitExit(process)
+		return nil, nil, err
 	}
-	if failure := response.ErrorResponse; failure != nil {
-		return zero, fmt.Errorf("%s answered %d: %s", method, failure.Error.Code, failure.Error.Message)
-	}
-	success := response.SuccessResponse
-	if success.ID != request.ID {
-		return zero, fmt.Errorf("%s: answer has id %v, request had %v", method, success.ID, request.ID)
-	}
-	return success.Result, nil
+	return client, process, nil
 }
 
-func (s *session) closeStdin() { _ = s.stdin.Close() }
-
-func (s *session) waitExit() (int, error) {
+// waitExit waits a bounded time for process to exit (its stdin closed).
+func waitExit(process *exec.Cmd) (int, error) {
 	done := make(chan error, 1)
-	go func() { done <- s.cmd.Wait() }()
+	go func() { done <- process.Wait() }()
 	select {
 	case err := <-done:
 		var exitErr *exec.ExitError
 		if err != nil && !errors.As(err, &exitErr) {
 			return 0, err
 		}
-		return s.cmd.ProcessState.ExitCode(), nil
+		return process.ProcessState.ExitCode(), nil
 	case <-time.After(exitTimeout):
+		_ = process.Process.Kill()
 		return 0, fmt.Errorf("the coprocess did not exit within %v", exitTimeout)
-	}
-}
-
-func (s *session) kill() {
-	if s.cmd.ProcessState == nil {
-		_ = s.cmd.Process.Kill()
 	}
 }
 
@@ -163,19 +153,12 @@ func env(name string) (string, error) {
 	return value, nil
 }
 
-func full(s *session) (map[string]any, error) {
-	handshake, err := s.handshake()
+func full(ctx context.Context, argv []string) (map[string]any, error) {
+	client, _, err := start(ctx, argv)
 	if err != nil {
 		return nil, err
 	}
-	initialize, err := call[mcptest.InitializeResult](s, mcptest.MethodMCPInitialize, nil)
-	if err != nil {
-		return nil, err
-	}
-	tools, err := call[mcptest.ListToolsResult](s, mcptest.MethodMCPListTools, nil)
-	if err != nil {
-		return nil, err
-	}
+	defer client.Close()
 	var callParams mcptest.CallParams
 	var resourceParams mcptest.ReadResourceParams
 	var promptParams mcptest.CallPromptParams
@@ -194,29 +177,40 @@ func full(s *session) (map[string]any, error) {
 	if promptParams.Arguments, err = mcptest.DecodePromptArguments([]byte(promptArgs)); err != nil {
 		return nil, err
 	}
-	result, err := call[mcptest.CallResult](s, mcptest.MethodMCPCall, callParams)
+	initialize, err := client.Initialize(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	resource, err := call[mcptest.ReadResourceResult](s, mcptest.MethodMCPReadResource, resourceParams)
+	tools, err := client.ListTools(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	prompt, err := call[mcptest.CallPromptResult](s, mcptest.MethodMCPCallPrompt, promptParams)
+	result, err := client.Call(ctx, callParams)
 	if err != nil {
 		return nil, err
 	}
-	shutdown, err := call[mcptest.ShutdownResult](s, mcptest.MethodMCPShutdown, nil)
+	resource, err := client.ReadResource(ctx, resourceParams)
 	if err != nil {
 		return nil, err
 	}
-	exitCode, err := s.waitExit()
+	prompt, err := client.CallPrompt(ctx, promptParams)
 	if err != nil {
 		return nil, err
+	}
+	shutdown, err := client.Shutdown(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := client.Close(); err != nil {
+		return nil, err
+	}
+	exitCode, exited := client.ExitStatus()
+	if !exited {
+		return nil, errors.New("the coprocess has no exit status after close")
 	}
 	return map[string]any{
 		"scenario":   "full",
-		"handshake":  reported(handshake),
+		"handshake":  reported(client.HandshakeResult()),
 		"initialize": reported(initialize),
 		"tools":      toolNames(tools),
 		"call":       reported(result),
@@ -227,35 +221,78 @@ func full(s *session) (map[string]any, error) {
 	}, nil
 }
 
-func handshakeOnly(s *session) (map[string]any, error) {
-	answer, err := s.exchange(mcptest.HandshakeRequest(s.takeID(), sdk, sdkVersion))
+func handshakeOnly(ctx context.Context, argv []string) (map[string]any, error) {
+	client, process, err := start(ctx, argv)
+	var refused *mcptest.HandshakeError
+	if errors.As(err, &refused) {
+		return map[string]any{"scenario": "handshake", "ok": false, "error": refused.Message}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	handshake, err := mcptest.CheckHandshakeResponse([]byte(answer))
-	var decodeErr *mcptest.DecodingError
-	if errors.As(err, &decodeErr) {
-		return nil, err
-	}
-	s.closeStdin()
-	if _, waitErr := s.waitExit(); waitErr != nil {
-		return nil, waitErr
-	}
-	if err != nil {
-		return map[string]any{"scenario": "handshake", "ok": false, "error": err.Error()}, nil
+	defer client.Close()
+	handshake := client.HandshakeResult()
+	if process != nil {
+		if err := client.Close(); err != nil {
+			return nil, err
+		}
+		if _, err := waitExit(process); err != nil {
+			return nil, err
+		}
 	}
 	return map[string]any{"scenario": "handshake", "ok": true, "value": reported(handshake)}, nil
 }
 
-func noHandshake(s *session) (map[string]any, error) {
-	tools, err := call[mcptest.ListToolsResult](s, mcptest.MethodMCPListTools, nil)
+// noHandshake plays the binary serving an SDK that never handshakes (a v1
+// SDK): a client that always handshakes cannot, so two raw request lines do.
+func noHandshake(_ context.Context, argv []string) (map[string]any, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("MCPTEST_ARGV is empty")
+	}
+	process := exec.Command(argv[0], argv[1:]...)
+	process.Stderr = os.Stderr
+	stdin, err := process.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := call[mcptest.ShutdownResult](s, mcptest.MethodMCPShutdown, nil); err != nil {
+	stdout, err := process.StdoutPipe()
+	if err != nil {
 		return nil, err
 	}
-	exitCode, err := s.waitExit()
+	if err := process.Start(); err != nil {
+		return nil, err
+	}
+	defer func() { _ = process.Process.Kill() }()
+	reader := bufio.NewReader(stdout)
+	var answers []mcptest.SuccessResponse
+	for id, method := range []string{mcptest.MethodMCPListTools, mcptest.MethodMCPShutdown} {
+		request := mcptest.Request{Jsonrpc: mcptest.JSONRPCVersion20, ID: mcptest.RequestID{Int: int64(id + 1)}, Method: method}
+		line, err := request.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := stdin.Write(append(line, '\n')); err != nil {
+			return nil, err
+		}
+		answer, err := reader.ReadBytes('\n')
+		if err != nil {
+			return nil, errors.New("the coprocess closed its stdout without answering")
+		}
+		response, err := mcptest.DecodeResponse(answer)
+		if err != nil {
+			return nil, err
+		}
+		if failure := response.ErrorResponse; failure != nil {
+			return nil, fmt.Errorf("%s answered %d: %s", method, failure.Error.Code, failure.Error.Message)
+		}
+		answers = append(answers, *response.SuccessResponse)
+	}
+	tools, err := mcptest.DecodeListToolsResultValue(answers[0].Result)
+	if err != nil {
+		return nil, err
+	}
+	_ = stdin.Close()
+	exitCode, err := waitExit(process)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +301,7 @@ func noHandshake(s *session) (map[string]any, error) {
 
 func main() {
 	scenario := os.Getenv("E2E_SCENARIO")
-	scenarios := map[string]func(*session) (map[string]any, error){
+	scenarios := map[string]func(context.Context, []string) (map[string]any, error){
 		"full": full, "handshake": handshakeOnly, "no_handshake": noHandshake,
 	}
 	report, err := func() (map[string]any, error) {
@@ -276,18 +313,10 @@ func main() {
 		if err := json.Unmarshal([]byte(os.Getenv("MCPTEST_ARGV")), &argv); err != nil {
 			return nil, fmt.Errorf("MCPTEST_ARGV: %w", err)
 		}
-		s, err := start(argv)
-		if err != nil {
-			return nil, err
-		}
-		report, err := run(s)
-		if err != nil {
-			s.kill()
-		}
-		return report, err
+		return run(context.Background(), argv)
 	}()
 	if err != nil {
-		report = map[string]any{"scenario": scenario, "failed": err.Error()}
+		report = map[string]any{"scenario": scenario, "failed": fmt.Sprintf("%T: %v", err, err)}
 	}
 	line, marshalErr := json.Marshal(report)
 	if marshalErr != nil {

@@ -36,25 +36,26 @@ const HANDSHAKE_RESULT: &str = "HandshakeResult";
 const VERDICT: &str = "Verdict";
 const PASSTHROUGH: &str = "ToolCallPassthrough";
 
-/// The messages the client words its errors with: the message-table key, the
-/// C# method of `CoprocessClientMessages` the runtime calls, and its
-/// parameters (the holes it fills, in call order). A template may use any of
-/// them; the fallback stands where the schema's table lacks the key.
-const MESSAGES: &[(&str, &str, &[&str], &str)] = &[
-    ("client_closed", "Closed", &["method", "reason"], "{method}: the session is closed ({reason})"),
-    ("client_closed_by_close", "ClosedByClose", &[], "by close()"),
-    ("client_closed_after_shutdown", "ClosedAfterShutdown", &[], "after mcp.shutdown"),
-    ("client_closed_after_timeout", "ClosedAfterTimeout", &[], "after a timeout"),
-    ("client_closed_after_protocol_error", "ClosedAfterProtocolError", &[], "after a protocol error"),
-    ("client_timeout", "Timeout", &["method", "ms"], "{method}: no answer within {ms} ms; the coprocess was killed"),
-    ("client_timeout_streams", "TimeoutStreams", &["method", "ms"], "{method}: no answer within {ms} ms; the session is closed"),
-    ("client_exited", "Exited", &["method", "status"], "{method}: the coprocess exited with status {status}"),
-    ("client_output_closed", "OutputClosed", &["method"], "{method}: the coprocess closed its output"),
-    ("client_stderr_tail", "StderrTail", &["message", "lines"], "{message}; its stderr ended with:\n{lines}"),
-    ("client_wrong_id", "WrongId", &["method", "got", "id"], "{method}: the answer's id {got} is not the request's id {id}"),
-    ("client_not_json", "NotJson", &["method"], "{method}: the answer is not a JSON text"),
-    ("client_too_long", "TooLong", &["method", "max_line_bytes"], "{method}: the answer is longer than {max_line_bytes} bytes"),
-    ("client_undecodable", "Undecodable", &["method", "type"], "{method}: the answer does not decode as {type}"),
+/// The messages the client words its errors with: the message-table key and
+/// the C# method of `CoprocessClientMessages` the runtime calls, whose
+/// parameters are the key's holes (`crate::load::REQUIRED_MESSAGES`, which the
+/// loader requires of every schema), in that order. (`client_killed` is left
+/// out: .NET Core reports a killed process as exit status 128 + the signal.)
+const MESSAGES: &[(&str, &str)] = &[
+    ("client_closed", "Closed"),
+    ("client_closed_by_close", "ClosedByClose"),
+    ("client_closed_after_shutdown", "ClosedAfterShutdown"),
+    ("client_closed_after_timeout", "ClosedAfterTimeout"),
+    ("client_closed_after_protocol_error", "ClosedAfterProtocolError"),
+    ("client_timeout", "Timeout"),
+    ("client_timeout_streams", "TimeoutStreams"),
+    ("client_exited", "Exited"),
+    ("client_output_closed", "OutputClosed"),
+    ("client_stderr_tail", "StderrTail"),
+    ("client_wrong_id", "WrongId"),
+    ("client_not_json", "NotJson"),
+    ("client_too_long", "TooLong"),
+    ("client_undecodable", "Undecodable"),
 ];
 
 /// The runtime's own members a method-table method must not meet (a
@@ -107,16 +108,15 @@ pub fn render(contract: &Contract) -> String {
 fn messages(out: &mut Out, contract: &Contract) {
     summary(out, 1, &format!("The wording of the session client's errors, from the message table of the {}.", contract.title));
     out.block(1, "internal static class CoprocessClientMessages", |out| {
-        for (index, (key, name, holes, fallback)) in MESSAGES.iter().enumerate() {
+        for (index, (key, name)) in MESSAGES.iter().enumerate() {
             if index > 0 {
                 out.blank();
             }
-            let message = contract.messages.get(*key);
-            let template = message.map_or(*fallback, |m| m.template.as_str());
-            let description = message.map(|m| m.description.trim().to_string()).filter(|d| !d.is_empty());
-            summary(out, 2, &description.unwrap_or_else(|| format!("The `{key}` message (the schema's table lacks it: the default wording).")));
+            let holes: &[&str] = crate::load::REQUIRED_MESSAGES.iter().find(|(k, _)| k == key).map_or(&[], |(_, holes)| holes);
+            let description = contract.messages.get(*key).map(|m| m.description.trim().to_string()).unwrap_or_default();
+            summary(out, 2, &format!("`{key}`: {description}"));
             let params: Vec<String> = holes.iter().map(|h| format!("string {}", param_name(h))).collect();
-            let expr = template_expr(template, &|hole| {
+            let expr = template_expr(contract.message(key), &|hole| {
                 if holes.contains(&hole) {
                     param_name(hole)
                 } else {
@@ -199,9 +199,9 @@ fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
 /// `ListToolsAsync`, `mcp.cache.set_mode` → `CacheSetModeAsync`); a runtime
 /// member's name becomes `<Name>MethodAsync`.
 pub fn csharp_name(wire: &str, namespace: bool) -> String {
-    let segments: Vec<&str> = wire.split(['.', '/']).collect();
-    let kept = if segments.len() > 1 && !namespace { &segments[1..] } else { &segments[..] };
-    let mut name: String = kept.iter().map(|s| pascal_case(s)).collect();
+    let words = crate::load::method_words(wire);
+    let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
+    let mut name: String = kept.iter().map(|w| pascal_case(w)).collect();
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
         name = format!("Method{name}");
     }

@@ -16,6 +16,7 @@ macro_rules! line {
 }
 
 mod claims;
+mod client;
 mod codecs;
 mod docs;
 mod envelopes;
@@ -49,10 +50,12 @@ impl<'a> Ctx<'a> {
 }
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
-    let text = render(contract);
-    claims::claim(contract, &text)?;
+    let client = client::render(contract);
+    let text = render(contract, &client);
+    claims::claim(contract, &format!("{text}{client}"))?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), text);
+    files.insert(client::PATH.to_string(), client);
     Ok(files)
 }
 
@@ -63,17 +66,20 @@ pub fn keyword_sets() -> Vec<&'static [&'static str]> {
 
 /// The runtime template(s), as written.
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![runtime::body()]
+    vec![runtime::body(), client::body()]
 }
 
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    Ok(vec![claims::claim(contract, &render(contract))?])
+    let client = client::render(contract);
+    Ok(vec![claims::claim(contract, &format!("{}{client}", render(contract, &client)))?])
 }
 
 
-fn render(contract: &Contract) -> String {
+/// `coprocess.go`; `client` is `client.go`, whose use of the runtime's
+/// helpers keeps them too.
+fn render(contract: &Contract, client: &str) -> String {
     let mut ctx = Ctx::new(contract);
     let mut out = String::new();
     ctx.limits(&mut out);
@@ -98,7 +104,7 @@ fn render(contract: &Contract) -> String {
     // Only the helpers this schema's code reaches, and only the imports they
     // and it use: no dead code, whatever the schema (staticcheck's U1000).
     let body = out;
-    let runtime = prune::prune(runtime::body(), &body, private_name);
+    let runtime = prune::prune(runtime::body(), &format!("{body}{client}"), private_name);
     let mut out = preamble(contract, &format!("{body}{runtime}"));
     out.push_str(&body);
     out.push('\n');

@@ -7,7 +7,7 @@
 //! shuts the coprocess down.
 
 use crate::model::{Contract, Method, TypeKind};
-use crate::names::snake_case;
+use crate::load::method_words;
 use crate::targets::header_text;
 
 use super::docs::{comment, docstring};
@@ -84,8 +84,28 @@ fn call_result_union(contract: &Contract) -> Option<String> {
 /// What `ruff format` fits on one line.
 const WIDTH: usize = 88;
 
-/// The public members of the runtime's session: a method of the same name gets a `_` suffix.
-const RESERVED: &[&str] = &["close", "spawn", "over_streams", "stderr_tail"];
+/// The names the client class's own annotations use unqualified: a method
+/// of the same name would hide them in the class body (a method `float` makes
+/// `timeout: float` name the method).
+const ANNOTATION_NAMES: &[&str] = &["float", "str", "typing"];
+
+/// The public members of the runtime's session class (`close`, `spawn`,
+/// `handshake_result`, ...), read from `client_runtime.py` itself so that a
+/// member it gains is avoided too.
+fn session_members() -> impl Iterator<Item = &'static str> {
+    let class = RUNTIME.split("\nclass _Session").nth(1).unwrap_or_default();
+    let body = class.split("\nclass ").next().unwrap_or_default();
+    body.lines().filter_map(|line| {
+        let name = line.strip_prefix("    def ")?.split('(').next()?;
+        (!name.starts_with('_')).then_some(name)
+    })
+}
+
+/// Whether a method of this name would meet a keyword, a runtime member or an
+/// annotation's name: then it gets a `_` suffix.
+fn reserved(name: &str) -> bool {
+    KEYWORDS.contains(&name) || ANNOTATION_NAMES.contains(&name) || session_members().any(|m| m == name)
+}
 
 pub fn render(contract: &Contract) -> String {
     let methods = named_methods(contract);
@@ -164,10 +184,10 @@ fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
 /// `mcp.cache.set_mode` → `cache_set_mode`), a keyword or a runtime member
 /// suffixed with `_`.
 pub fn python_name(wire: &str, namespace: bool) -> String {
-    let segments: Vec<&str> = wire.split(['.', '/']).collect();
-    let kept = if segments.len() > 1 && !namespace { &segments[1..] } else { &segments[..] };
-    let name = kept.iter().map(|s| snake_case(s)).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("_");
-    if KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
+    let words = method_words(wire);
+    let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
+    let name = kept.join("_");
+    if reserved(&name) {
         name + "_"
     } else {
         name
@@ -271,5 +291,9 @@ mod tests {
         assert_eq!(python_name("mcp.close", false), "close_");
         assert_eq!(python_name("mcp.import", false), "import_");
         assert_eq!(python_name("other.list", true), "other_list");
+        assert_eq!(python_name("mcp.handshakeResult", false), "handshake_result_");
+        assert_eq!(python_name("mcp.exit_status", false), "exit_status_");
+        assert_eq!(python_name("mcp.float", false), "float_");
+        assert_eq!(python_name("mcp.over_streams", false), "over_streams_");
     }
 }

@@ -98,6 +98,83 @@ const (
 	// SDK` when the handshake named its SDK, else `SDK`.
 	MessageBinaryMismatch = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}"
 
+	// MessageClientClosed is the `client_closed` template. The session client's
+	// error for a call on a closed session. `{reason}` is one of the
+	// `client_closed_*` messages.
+	MessageClientClosed = "{method}: the session is closed ({reason})"
+
+	// MessageClientClosedAfterProtocolError is the
+	// `client_closed_after_protocol_error` template. `{reason}` after an answer
+	// broke the protocol (a `client_wrong_id`, `client_not_json`,
+	// `client_too_long` or `client_undecodable`).
+	MessageClientClosedAfterProtocolError = "after a protocol error"
+
+	// MessageClientClosedAfterShutdown is the `client_closed_after_shutdown`
+	// template. `{reason}` after the shutdown method was called and answered.
+	MessageClientClosedAfterShutdown = "after mcp.shutdown"
+
+	// MessageClientClosedAfterTimeout is the `client_closed_after_timeout`
+	// template. `{reason}` after a call timed out: the session was closed and
+	// the coprocess killed, so that no stale answer can reach a later call.
+	MessageClientClosedAfterTimeout = "after a timeout"
+
+	// MessageClientClosedByClose is the `client_closed_by_close` template.
+	// `{reason}` after the SDK closed the session (in every language's spelling
+	// of close, this wording).
+	MessageClientClosedByClose = "by close()"
+
+	// MessageClientExited is the `client_exited` template. The session client's
+	// error when the coprocess exited before answering: this call and every
+	// later one.
+	MessageClientExited = "{method}: the coprocess exited with status {status}"
+
+	// MessageClientKilled is the `client_killed` template. `client_exited` when
+	// a signal ended the coprocess.
+	MessageClientKilled = "{method}: the coprocess was killed by signal {signal}"
+
+	// MessageClientNotJSON is the `client_not_json` template. A protocol error:
+	// the answer line does not parse as JSON; the session is closed and the
+	// coprocess killed.
+	MessageClientNotJSON = "{method}: the answer is not a JSON text"
+
+	// MessageClientOutputClosed is the `client_output_closed` template.
+	// `client_exited` when no exit status is known (over a pair of byte
+	// streams, or a coprocess that closed its stdout and lives on).
+	MessageClientOutputClosed = "{method}: the coprocess closed its output"
+
+	// MessageClientStderrTail is the `client_stderr_tail` template. A
+	// `client_exited`, `client_killed` or `client_output_closed` `{message}`
+	// followed by the last lines the coprocess wrote to stderr (kept in a
+	// bounded buffer), one per line, when it wrote any.
+	MessageClientStderrTail = "{message}; its stderr ended with:\n{lines}"
+
+	// MessageClientTimeout is the `client_timeout` template. The session
+	// client's error when a call gets no answer within its timeout (`{ms}`
+	// milliseconds); the coprocess is killed and the session closed.
+	MessageClientTimeout = "{method}: no answer within {ms} ms; the coprocess was killed"
+
+	// MessageClientTimeoutStreams is the `client_timeout_streams` template.
+	// `client_timeout` for a session over a pair of byte streams, where the
+	// client has no process to kill.
+	MessageClientTimeoutStreams = "{method}: no answer within {ms} ms; the session is closed"
+
+	// MessageClientTooLong is the `client_too_long` template. A protocol error:
+	// the answer line exceeds `max_line_bytes`; the client reads at most that
+	// much and stops, then closes the session and kills the coprocess.
+	MessageClientTooLong = "{method}: the answer is longer than {max_line_bytes} bytes"
+
+	// MessageClientUndecodable is the `client_undecodable` template. A protocol
+	// error: the answer fails the strict decode of the method's result type
+	// `{result_type}` (the decoder's own error is carried beside it as the
+	// detail); the session is closed and the coprocess killed.
+	MessageClientUndecodable = "{method}: the answer does not decode as {result_type}"
+
+	// MessageClientWrongID is the `client_wrong_id` template. A protocol error:
+	// the answer carries another id (`{answer_id}` as JSON text). Requests are
+	// numbered from 1, the handshake; the session is closed and the coprocess
+	// killed.
+	MessageClientWrongID = "{method}: the answer's id {answer_id} is not the request's id {request_id}"
+
 	// MessageHandshakeFailed is the `handshake_failed` template. The SDK's
 	// fail-fast error when the handshake is answered with an error other than
 	// -32601 and not carrying a version mismatch.

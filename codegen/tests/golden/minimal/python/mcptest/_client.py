@@ -164,7 +164,7 @@ class _Session:
         self._lock = threading.Lock()
         self._next_id = 1
         self._closed: str | None = None
-        self._exit: tuple[str, int | None] | None = None
+        self._exit: tuple[int | None, list[str]] | None = None
         self._handshake_result: _coprocess.HandshakeResult | None = None
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         # A spawned coprocess's stdout is read in the calling thread, polled for
@@ -277,7 +277,7 @@ class _Session:
         with self._lock:
             deadline = time.monotonic() + self._close_timeout
             if self._closed is None:
-                self._closed = "by close()"
+                self._closed = _coprocess.CLIENT_CLOSED_BY_CLOSE_MESSAGE
                 if self._SHUTDOWN is not None:
                     with contextlib.suppress(ClientError):
                         self._exchange(self._SHUTDOWN, self._close_timeout)
@@ -299,8 +299,10 @@ class _Session:
                 self._finish(0)
                 raise
             except _coprocess.DecodeError as error:
-                self._fail("after a protocol error")
-                message = f"{method}: the answer does not decode as HandshakeResult"
+                self._fail(_coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE)
+                message = _coprocess.CLIENT_UNDECODABLE_MESSAGE.format(
+                    method=method, result_type="HandshakeResult"
+                )
                 raise ProtocolError(method, message, str(error)) from None
             except ClientError:
                 self._finish(0)
@@ -328,8 +330,10 @@ class _Session:
             try:
                 response = _coprocess.response_of_from_value(value, method.from_value)
             except _coprocess.DecodeError as error:
-                self._fail("after a protocol error")
-                message = f"{name}: the answer does not decode as {method.result}"
+                self._fail(_coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE)
+                message = _coprocess.CLIENT_UNDECODABLE_MESSAGE.format(
+                    method=name, result_type=method.result
+                )
                 raise ProtocolError(name, message, str(error)) from None
             if isinstance(response, _coprocess.ErrorResponse):
                 problem = response.error
@@ -341,7 +345,7 @@ class _Session:
                 raise RpcError(name, problem.code, problem.message, data)
             if name == self._SHUTDOWN:
                 # The coprocess ends the session after answering: close only waits.
-                self._closed = "after mcp.shutdown"
+                self._closed = _coprocess.CLIENT_CLOSED_AFTER_SHUTDOWN_MESSAGE
             return response.result
 
     def _exchange(self, method: str, timeout: float) -> _coprocess.JsonValue:
@@ -361,7 +365,10 @@ class _Session:
             raise self._exited(method)
         if self._closed is not None:
             raise SessionClosedError(
-                method, f"{method}: the session is closed ({self._closed})"
+                method,
+                _coprocess.CLIENT_CLOSED_MESSAGE.format(
+                    method=method, reason=self._closed
+                ),
             )
 
     def _answer(
@@ -382,31 +389,39 @@ class _Session:
         answer = self._next_line(timeout)
         if answer is None:
             if kill:
-                self._fail("after a timeout")
+                self._fail(_coprocess.CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE)
             milliseconds = round(timeout * 1000)
-            ending = (
-                "the coprocess was killed" if self._process else "the session is closed"
+            template = (
+                _coprocess.CLIENT_TIMEOUT_MESSAGE
+                if self._process
+                else _coprocess.CLIENT_TIMEOUT_STREAMS_MESSAGE
             )
-            message = f"{method}: no answer within {milliseconds} ms; {ending}"
+            message = template.format(method=method, ms=milliseconds)
             raise CallTimeoutError(method, message) from None
         if isinstance(answer, _Failure):
             if answer.reason == "too long":
-                self._fail("after a protocol error")
-                message = f"{method}: the answer is longer than {_coprocess.MAX_LINE_BYTES} bytes"
+                self._fail(_coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE)
+                message = _coprocess.CLIENT_TOO_LONG_MESSAGE.format(
+                    method=method, max_line_bytes=_coprocess.MAX_LINE_BYTES
+                )
                 raise ProtocolError(method, message)
             raise self._ended(method)
         try:
             value = _coprocess.parse_json(answer)
         except ValueError as error:
-            self._fail("after a protocol error")
+            self._fail(_coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE)
             raise ProtocolError(
-                method, f"{method}: the answer is not a JSON text", str(error)
+                method,
+                _coprocess.CLIENT_NOT_JSON_MESSAGE.format(method=method),
+                str(error),
             ) from None
         if isinstance(value, dict) and "id" in value:
             got = value["id"]
             if type(got) is not int or got != request_id:
-                self._fail("after a protocol error")
-                message = f"{method}: the answer's id {json.dumps(got)} is not the request's id {request_id}"
+                self._fail(_coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE)
+                message = _coprocess.CLIENT_WRONG_ID_MESSAGE.format(
+                    method=method, answer_id=json.dumps(got), request_id=request_id
+                )
                 raise ProtocolError(method, message)
         return value
 
@@ -491,25 +506,28 @@ class _Session:
                 status = None
             if self._stderr_thread is not None:
                 self._stderr_thread.join(timeout=self._close_timeout)
-        if status is None:
-            ending = "the coprocess closed its output"
-        elif status < 0:
-            ending = f"the coprocess was killed by signal {-status}"
-        else:
-            ending = f"the coprocess exited with status {status}"
-        lines = [line for line in self._stderr if line]
-        if lines:
-            ending += "; its stderr ended with:\n" + "\n".join(lines)
-        self._exit = (ending, status)
+        self._exit = (status, [line for line in self._stderr if line])
         self._closed = "after the coprocess exited"
         self._finish(0)
         return self._exited(method)
 
     def _exited(self, method: str) -> CoprocessExitedError:
-        ending, status = self._exit or ("the coprocess closed its output", None)
-        return CoprocessExitedError(
-            method, f"{method}: {ending}", status, self.stderr_tail
-        )
+        status, lines = self._exit or (None, [])
+        if status is None:
+            message = _coprocess.CLIENT_OUTPUT_CLOSED_MESSAGE.format(method=method)
+        elif status < 0:
+            message = _coprocess.CLIENT_KILLED_MESSAGE.format(
+                method=method, signal=-status
+            )
+        else:
+            message = _coprocess.CLIENT_EXITED_MESSAGE.format(
+                method=method, status=status
+            )
+        if lines:
+            message = _coprocess.CLIENT_STDERR_TAIL_MESSAGE.format(
+                message=message, lines="\n".join(lines)
+            )
+        return CoprocessExitedError(method, message, status, self.stderr_tail)
 
     def _fail(self, reason: str) -> None:
         """Ends the session after a failure: closed for `reason`, the coprocess killed."""

@@ -2188,6 +2188,171 @@ export function binaryMismatchMessage(
 }
 
 /**
+ * The session client's error for a call on a closed session. `{reason}` is one
+ * of the `client_closed_*` messages.
+ */
+export function clientClosedMessage(
+  method: number | string,
+  reason: number | string,
+): string {
+  return String(method) + ": the session is closed (" + String(reason) + ")";
+}
+
+/**
+ * `{reason}` after an answer broke the protocol (a `client_wrong_id`,
+ * `client_not_json`, `client_too_long` or `client_undecodable`).
+ */
+export const CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE =
+  "after a protocol error";
+
+/** `{reason}` after the shutdown method was called and answered. */
+export const CLIENT_CLOSED_AFTER_SHUTDOWN_MESSAGE = "after mcp.shutdown";
+
+/**
+ * `{reason}` after a call timed out: the session was closed and the coprocess
+ * killed, so that no stale answer can reach a later call.
+ */
+export const CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE = "after a timeout";
+
+/**
+ * `{reason}` after the SDK closed the session (in every language's spelling of
+ * close, this wording).
+ */
+export const CLIENT_CLOSED_BY_CLOSE_MESSAGE = "by close()";
+
+/**
+ * The session client's error when the coprocess exited before answering: this
+ * call and every later one.
+ */
+export function clientExitedMessage(
+  method: number | string,
+  status: number | string,
+): string {
+  return (
+    String(method) + ": the coprocess exited with status " + String(status)
+  );
+}
+
+/** `client_exited` when a signal ended the coprocess. */
+export function clientKilledMessage(
+  method: number | string,
+  signal: number | string,
+): string {
+  return (
+    String(method) + ": the coprocess was killed by signal " + String(signal)
+  );
+}
+
+/**
+ * A protocol error: the answer line does not parse as JSON; the session is
+ * closed and the coprocess killed.
+ */
+export function clientNotJsonMessage(method: number | string): string {
+  return String(method) + ": the answer is not a JSON text";
+}
+
+/**
+ * `client_exited` when no exit status is known (over a pair of byte streams, or
+ * a coprocess that closed its stdout and lives on).
+ */
+export function clientOutputClosedMessage(method: number | string): string {
+  return String(method) + ": the coprocess closed its output";
+}
+
+/**
+ * A `client_exited`, `client_killed` or `client_output_closed` `{message}`
+ * followed by the last lines the coprocess wrote to stderr (kept in a bounded
+ * buffer), one per line, when it wrote any.
+ */
+export function clientStderrTailMessage(
+  message: number | string,
+  lines: number | string,
+): string {
+  return String(message) + "; its stderr ended with:\n" + String(lines);
+}
+
+/**
+ * The session client's error when a call gets no answer within its timeout
+ * (`{ms}` milliseconds); the coprocess is killed and the session closed.
+ */
+export function clientTimeoutMessage(
+  method: number | string,
+  ms: number | string,
+): string {
+  return (
+    String(method) +
+    ": no answer within " +
+    String(ms) +
+    " ms; the coprocess was killed"
+  );
+}
+
+/**
+ * `client_timeout` for a session over a pair of byte streams, where the client
+ * has no process to kill.
+ */
+export function clientTimeoutStreamsMessage(
+  method: number | string,
+  ms: number | string,
+): string {
+  return (
+    String(method) +
+    ": no answer within " +
+    String(ms) +
+    " ms; the session is closed"
+  );
+}
+
+/**
+ * A protocol error: the answer line exceeds `max_line_bytes`; the client reads
+ * at most that much and stops, then closes the session and kills the coprocess.
+ */
+export function clientTooLongMessage(
+  method: number | string,
+  maxLineBytes: number | string,
+): string {
+  return (
+    String(method) +
+    ": the answer is longer than " +
+    String(maxLineBytes) +
+    " bytes"
+  );
+}
+
+/**
+ * A protocol error: the answer fails the strict decode of the method's result
+ * type `{result_type}` (the decoder's own error is carried beside it as the
+ * detail); the session is closed and the coprocess killed.
+ */
+export function clientUndecodableMessage(
+  method: number | string,
+  resultType: number | string,
+): string {
+  return (
+    String(method) + ": the answer does not decode as " + String(resultType)
+  );
+}
+
+/**
+ * A protocol error: the answer carries another id (`{answer_id}` as JSON text).
+ * Requests are numbered from 1, the handshake; the session is closed and the
+ * coprocess killed.
+ */
+export function clientWrongIdMessage(
+  method: number | string,
+  answerId: number | string,
+  requestId: number | string,
+): string {
+  return (
+    String(method) +
+    ": the answer's id " +
+    String(answerId) +
+    " is not the request's id " +
+    String(requestId)
+  );
+}
+
+/**
  * The SDK's fail-fast error when the handshake is answered with an error other
  * than -32601 and not carrying a version mismatch.
  */

@@ -943,7 +943,8 @@ namespace Mcptest.Sdk
     internal static class CoprocessClientMessages
     {
         /// <summary>
-        /// The <c>client_closed</c> message (the schema's table lacks it: the default wording).
+        /// <c>client_closed</c>: The session client's error for a call on a closed session.
+        /// <c>{reason}</c> is one of the <c>client_closed_*</c> messages.
         /// </summary>
         internal static string Closed(string method, string reason)
         {
@@ -951,8 +952,8 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_closed_by_close</c> message (the schema's table lacks it: the default
-        /// wording).
+        /// <c>client_closed_by_close</c>: <c>{reason}</c> after the SDK closed the session (in
+        /// every language's spelling of close, this wording).
         /// </summary>
         internal static string ClosedByClose()
         {
@@ -960,8 +961,8 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_closed_after_shutdown</c> message (the schema's table lacks it: the
-        /// default wording).
+        /// <c>client_closed_after_shutdown</c>: <c>{reason}</c> after the shutdown method was
+        /// called and answered.
         /// </summary>
         internal static string ClosedAfterShutdown()
         {
@@ -969,8 +970,8 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_closed_after_timeout</c> message (the schema's table lacks it: the default
-        /// wording).
+        /// <c>client_closed_after_timeout</c>: <c>{reason}</c> after a call timed out: the session
+        /// was closed and the coprocess killed, so that no stale answer can reach a later call.
         /// </summary>
         internal static string ClosedAfterTimeout()
         {
@@ -978,8 +979,9 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_closed_after_protocol_error</c> message (the schema's table lacks it: the
-        /// default wording).
+        /// <c>client_closed_after_protocol_error</c>: <c>{reason}</c> after an answer broke the
+        /// protocol (a <c>client_wrong_id</c>, <c>client_not_json</c>, <c>client_too_long</c> or
+        /// <c>client_undecodable</c>).
         /// </summary>
         internal static string ClosedAfterProtocolError()
         {
@@ -987,7 +989,8 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_timeout</c> message (the schema's table lacks it: the default wording).
+        /// <c>client_timeout</c>: The session client's error when a call gets no answer within its
+        /// timeout (<c>{ms}</c> milliseconds); the coprocess is killed and the session closed.
         /// </summary>
         internal static string Timeout(string method, string ms)
         {
@@ -995,8 +998,8 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_timeout_streams</c> message (the schema's table lacks it: the default
-        /// wording).
+        /// <c>client_timeout_streams</c>: <c>client_timeout</c> for a session over a pair of byte
+        /// streams, where the client has no process to kill.
         /// </summary>
         internal static string TimeoutStreams(string method, string ms)
         {
@@ -1004,7 +1007,8 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_exited</c> message (the schema's table lacks it: the default wording).
+        /// <c>client_exited</c>: The session client's error when the coprocess exited before
+        /// answering: this call and every later one.
         /// </summary>
         internal static string Exited(string method, string status)
         {
@@ -1012,8 +1016,8 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_output_closed</c> message (the schema's table lacks it: the default
-        /// wording).
+        /// <c>client_output_closed</c>: <c>client_exited</c> when no exit status is known (over a
+        /// pair of byte streams, or a coprocess that closed its stdout and lives on).
         /// </summary>
         internal static string OutputClosed(string method)
         {
@@ -1021,8 +1025,9 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_stderr_tail</c> message (the schema's table lacks it: the default
-        /// wording).
+        /// <c>client_stderr_tail</c>: A <c>client_exited</c>, <c>client_killed</c> or
+        /// <c>client_output_closed</c> <c>{message}</c> followed by the last lines the coprocess
+        /// wrote to stderr (kept in a bounded buffer), one per line, when it wrote any.
         /// </summary>
         internal static string StderrTail(string message, string lines)
         {
@@ -1030,15 +1035,18 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_wrong_id</c> message (the schema's table lacks it: the default wording).
+        /// <c>client_wrong_id</c>: A protocol error: the answer carries another id
+        /// (<c>{answer_id}</c> as JSON text). Requests are numbered from 1, the handshake; the
+        /// session is closed and the coprocess killed.
         /// </summary>
-        internal static string WrongId(string method, string got, string id)
+        internal static string WrongId(string method, string answerId, string requestId)
         {
-            return method + ": the answer's id " + got + " is not the request's id " + id;
+            return method + ": the answer's id " + answerId + " is not the request's id " + requestId;
         }
 
         /// <summary>
-        /// The <c>client_not_json</c> message (the schema's table lacks it: the default wording).
+        /// <c>client_not_json</c>: A protocol error: the answer line does not parse as JSON; the
+        /// session is closed and the coprocess killed.
         /// </summary>
         internal static string NotJson(string method)
         {
@@ -1046,7 +1054,9 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_too_long</c> message (the schema's table lacks it: the default wording).
+        /// <c>client_too_long</c>: A protocol error: the answer line exceeds <c>max_line_bytes</c>;
+        /// the client reads at most that much and stops, then closes the session and kills the
+        /// coprocess.
         /// </summary>
         internal static string TooLong(string method, string maxLineBytes)
         {
@@ -1054,12 +1064,13 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The <c>client_undecodable</c> message (the schema's table lacks it: the default
-        /// wording).
+        /// <c>client_undecodable</c>: A protocol error: the answer fails the strict decode of the
+        /// method's result type <c>{result_type}</c> (the decoder's own error is carried beside it
+        /// as the detail); the session is closed and the coprocess killed.
         /// </summary>
-        internal static string Undecodable(string method, string type)
+        internal static string Undecodable(string method, string resultType)
         {
-            return method + ": the answer does not decode as " + type;
+            return method + ": the answer does not decode as " + resultType;
         }
     }
 

@@ -795,6 +795,173 @@ pub mod messages {
         out.push_str(advice);
         out
     }
+    ///The session client's error for a call on a closed session. `{reason}` is one of the `client_closed_*` messages.
+    pub const CLIENT_CLOSED: &str = "{method}: the session is closed ({reason})";
+    ///The session client's error for a call on a closed session. `{reason}` is one of the `client_closed_*` messages.
+    #[must_use]
+    pub fn render_client_closed(method: &str, reason: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the session is closed (");
+        out.push_str(reason);
+        out.push(')');
+        out
+    }
+    ///`{reason}` after an answer broke the protocol (a `client_wrong_id`, `client_not_json`, `client_too_long` or `client_undecodable`).
+    pub const CLIENT_CLOSED_AFTER_PROTOCOL_ERROR: &str = "after a protocol error";
+    ///`{reason}` after an answer broke the protocol (a `client_wrong_id`, `client_not_json`, `client_too_long` or `client_undecodable`).
+    #[must_use]
+    pub fn render_client_closed_after_protocol_error() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str("after a protocol error");
+        out
+    }
+    ///`{reason}` after the shutdown method was called and answered.
+    pub const CLIENT_CLOSED_AFTER_SHUTDOWN: &str = "after mcp.shutdown";
+    ///`{reason}` after the shutdown method was called and answered.
+    #[must_use]
+    pub fn render_client_closed_after_shutdown() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str("after mcp.shutdown");
+        out
+    }
+    ///`{reason}` after a call timed out: the session was closed and the coprocess killed, so that no stale answer can reach a later call.
+    pub const CLIENT_CLOSED_AFTER_TIMEOUT: &str = "after a timeout";
+    ///`{reason}` after a call timed out: the session was closed and the coprocess killed, so that no stale answer can reach a later call.
+    #[must_use]
+    pub fn render_client_closed_after_timeout() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str("after a timeout");
+        out
+    }
+    ///`{reason}` after the SDK closed the session (in every language's spelling of close, this wording).
+    pub const CLIENT_CLOSED_BY_CLOSE: &str = "by close()";
+    ///`{reason}` after the SDK closed the session (in every language's spelling of close, this wording).
+    #[must_use]
+    pub fn render_client_closed_by_close() -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str("by close()");
+        out
+    }
+    ///The session client's error when the coprocess exited before answering: this call and every later one.
+    pub const CLIENT_EXITED: &str = "{method}: the coprocess exited with status {status}";
+    ///The session client's error when the coprocess exited before answering: this call and every later one.
+    #[must_use]
+    pub fn render_client_exited(method: &str, status: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the coprocess exited with status ");
+        out.push_str(status);
+        out
+    }
+    ///`client_exited` when a signal ended the coprocess.
+    pub const CLIENT_KILLED: &str = "{method}: the coprocess was killed by signal {signal}";
+    ///`client_exited` when a signal ended the coprocess.
+    #[must_use]
+    pub fn render_client_killed(method: &str, signal: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the coprocess was killed by signal ");
+        out.push_str(signal);
+        out
+    }
+    ///A protocol error: the answer line does not parse as JSON; the session is closed and the coprocess killed.
+    pub const CLIENT_NOT_JSON: &str = "{method}: the answer is not a JSON text";
+    ///A protocol error: the answer line does not parse as JSON; the session is closed and the coprocess killed.
+    #[must_use]
+    pub fn render_client_not_json(method: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the answer is not a JSON text");
+        out
+    }
+    ///`client_exited` when no exit status is known (over a pair of byte streams, or a coprocess that closed its stdout and lives on).
+    pub const CLIENT_OUTPUT_CLOSED: &str = "{method}: the coprocess closed its output";
+    ///`client_exited` when no exit status is known (over a pair of byte streams, or a coprocess that closed its stdout and lives on).
+    #[must_use]
+    pub fn render_client_output_closed(method: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the coprocess closed its output");
+        out
+    }
+    ///A `client_exited`, `client_killed` or `client_output_closed` `{message}` followed by the last lines the coprocess wrote to stderr (kept in a bounded buffer), one per line, when it wrote any.
+    pub const CLIENT_STDERR_TAIL: &str = "{message}; its stderr ended with:\n{lines}";
+    ///A `client_exited`, `client_killed` or `client_output_closed` `{message}` followed by the last lines the coprocess wrote to stderr (kept in a bounded buffer), one per line, when it wrote any.
+    #[must_use]
+    pub fn render_client_stderr_tail(message: &str, lines: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(message);
+        out.push_str("; its stderr ended with:\n");
+        out.push_str(lines);
+        out
+    }
+    ///The session client's error when a call gets no answer within its timeout (`{ms}` milliseconds); the coprocess is killed and the session closed.
+    pub const CLIENT_TIMEOUT: &str = "{method}: no answer within {ms} ms; the coprocess was killed";
+    ///The session client's error when a call gets no answer within its timeout (`{ms}` milliseconds); the coprocess is killed and the session closed.
+    #[must_use]
+    pub fn render_client_timeout(method: &str, ms: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": no answer within ");
+        out.push_str(ms);
+        out.push_str(" ms; the coprocess was killed");
+        out
+    }
+    ///`client_timeout` for a session over a pair of byte streams, where the client has no process to kill.
+    pub const CLIENT_TIMEOUT_STREAMS: &str =
+        "{method}: no answer within {ms} ms; the session is closed";
+    ///`client_timeout` for a session over a pair of byte streams, where the client has no process to kill.
+    #[must_use]
+    pub fn render_client_timeout_streams(method: &str, ms: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": no answer within ");
+        out.push_str(ms);
+        out.push_str(" ms; the session is closed");
+        out
+    }
+    ///A protocol error: the answer line exceeds `max_line_bytes`; the client reads at most that much and stops, then closes the session and kills the coprocess.
+    pub const CLIENT_TOO_LONG: &str = "{method}: the answer is longer than {max_line_bytes} bytes";
+    ///A protocol error: the answer line exceeds `max_line_bytes`; the client reads at most that much and stops, then closes the session and kills the coprocess.
+    #[must_use]
+    pub fn render_client_too_long(method: &str, max_line_bytes: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the answer is longer than ");
+        out.push_str(max_line_bytes);
+        out.push_str(" bytes");
+        out
+    }
+    ///A protocol error: the answer fails the strict decode of the method's result type `{result_type}` (the decoder's own error is carried beside it as the detail); the session is closed and the coprocess killed.
+    pub const CLIENT_UNDECODABLE: &str = "{method}: the answer does not decode as {result_type}";
+    ///A protocol error: the answer fails the strict decode of the method's result type `{result_type}` (the decoder's own error is carried beside it as the detail); the session is closed and the coprocess killed.
+    #[must_use]
+    pub fn render_client_undecodable(method: &str, result_type: &str) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the answer does not decode as ");
+        out.push_str(result_type);
+        out
+    }
+    ///A protocol error: the answer carries another id (`{answer_id}` as JSON text). Requests are numbered from 1, the handshake; the session is closed and the coprocess killed.
+    pub const CLIENT_WRONG_ID: &str =
+        "{method}: the answer's id {answer_id} is not the request's id {request_id}";
+    ///A protocol error: the answer carries another id (`{answer_id}` as JSON text). Requests are numbered from 1, the handshake; the session is closed and the coprocess killed.
+    #[must_use]
+    pub fn render_client_wrong_id(
+        method: &str,
+        answer_id: &str,
+        request_id: &str,
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the answer's id ");
+        out.push_str(answer_id);
+        out.push_str(" is not the request's id ");
+        out.push_str(request_id);
+        out
+    }
     ///The SDK's fail-fast error when the handshake is answered with an error other than -32601 and not carrying a version mismatch.
     pub const HANDSHAKE_FAILED: &str =
         "coprocess handshake failed: the mcptest binary answered {code}: {message}";

@@ -1,0 +1,802 @@
+// The schema-independent part of the generated Go session client (codegen's
+// Go target splices everything below the import block into client.go, before
+// the generated methods): spawning the binary, the handshake, one request in
+// flight, every answer checked, timeouts from the context, exit reporting and
+// Close. It names the generated frame helpers and message templates of
+// coprocess.go (every error's wording is the contract's) and one name of
+// client.go, clientShutdownMethod. Its unexported names start with client or
+// session, which no schema-derived helper does.
+
+package mcptest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// DefaultCallTimeout is how long a call waits for its answer when its
+// context has no deadline and ClientOptions.Timeout is zero.
+const DefaultCallTimeout = 30 * time.Second
+
+// DefaultCloseTimeout is how long Close waits for the mcp.shutdown answer and
+// for the exit before it kills the coprocess, when ClientOptions.CloseTimeout
+// is zero.
+const DefaultCloseTimeout = 5 * time.Second
+
+// StderrLines is how many of the coprocess's last stderr lines a Client keeps.
+const StderrLines = 20
+
+// clientStderrLineBytes bounds one kept stderr line.
+const clientStderrLineBytes = 4096
+
+// The reasons a session is closed that no error message names: a client
+// whose handshake failed is never handed out, and a call after the exit
+// reports the exit.
+const (
+	clientClosedAfterHandshake = "after a failed handshake"
+	clientClosedAfterExit      = "after the coprocess exited"
+)
+
+// clientNotSent wraps the context's error of a call that was never sent.
+const clientNotSent = "%s: %w before the request was sent"
+
+// ClientOptions says how a Client spawns, talks to and closes the coprocess.
+// The zero value is ready to use.
+type ClientOptions struct {
+	// Timeout is how long a call waits for its answer when its context has
+	// no deadline (zero: DefaultCallTimeout).
+	Timeout time.Duration
+	// CloseTimeout is how long Close waits for the shutdown answer and the
+	// exit before it kills (zero: DefaultCloseTimeout).
+	CloseTimeout time.Duration
+	// Env is the coprocess's environment (replacing the inherited one), or
+	// nil to inherit.
+	Env []string
+	// Dir is the coprocess's working directory, or empty for the current one.
+	Dir string
+	// SDK is the SDK name the handshake announces (empty: "go").
+	SDK string
+	// SDKVersion is the SDK version the handshake announces (empty: "0.0.0").
+	SDKVersion string
+}
+
+// RPCError is a JSON-RPC error answer to a call; the session goes on.
+type RPCError struct {
+	// Method is the call's wire name.
+	Method string
+	// Code is the answer's error code.
+	Code int64
+	// Name is the code's name in the contract's error-code table, or empty
+	// for another code.
+	Name string
+	// Message is the answer's message.
+	Message string
+	// Data is the answer's data, or nil when it had none.
+	Data any
+}
+
+// Error returns the message.
+func (e *RPCError) Error() string { return e.Message }
+
+// ProtocolError is an answer that broke the protocol (another id, not JSON,
+// too long, not the result's shape): the session is closed and the coprocess
+// killed.
+type ProtocolError struct {
+	// Method is the call's wire name.
+	Method string
+	// Message says what was wrong, naming the method.
+	Message string
+	// Detail is what the decoder said, where it said more.
+	Detail string
+}
+
+// Error returns the message and the detail, where there is one.
+func (e *ProtocolError) Error() string { return sessionWithDetail(e.Message, e.Detail) }
+
+// TimeoutError is a call that got no answer before its context's deadline
+// (or the client's timeout), or whose context was cancelled while it waited:
+// the session is closed and the coprocess killed. It unwraps to the
+// context's error (context.DeadlineExceeded for a client timeout).
+type TimeoutError struct {
+	// Method is the call's wire name.
+	Method string
+	// Message says how long the call waited, naming the method.
+	Message string
+	// Timeout is how long the call waited.
+	Timeout time.Duration
+	err     error
+}
+
+// Error returns the message.
+func (e *TimeoutError) Error() string { return e.Message }
+
+// Unwrap returns context.DeadlineExceeded or context.Canceled.
+func (e *TimeoutError) Unwrap() error { return e.err }
+
+// SessionClosedError is a call on a session that was closed (by Close, by
+// mcp.shutdown, or after a timeout or a protocol error).
+type SessionClosedError struct {
+	// Method is the call's wire name.
+	Method string
+	// Message says why the session is closed, naming the method.
+	Message string
+	// Reason is why the session is closed ("by close()", "after a timeout", ...).
+	Reason string
+}
+
+// Error returns the message.
+func (e *SessionClosedError) Error() string { return e.Message }
+
+// ExitedError is the coprocess ending before it answered: this call and every
+// later one fail with it.
+type ExitedError struct {
+	// Method is the call's wire name.
+	Method string
+	// Message names the exit status (or signal) and the last stderr lines.
+	Message string
+	// Status is the exit status, or -1 when it is not known or a signal
+	// ended the coprocess.
+	Status int
+	// Signal is the signal that ended the coprocess, or 0.
+	Signal int
+	// Stderr is the coprocess's last stderr lines (at most StderrLines).
+	Stderr []string
+}
+
+// Error returns the message.
+func (e *ExitedError) Error() string { return e.Message }
+
+// HandshakeError is the binary refusing the handshake (another protocol
+// version, a v1 binary, another error answer): its message is the contract's.
+// The coprocess is then gone.
+type HandshakeError struct {
+	// Message is the contract's message (sdk_mismatch or handshake_failed).
+	Message string
+}
+
+// Error returns the message.
+func (e *HandshakeError) Error() string { return e.Message }
+
+func sessionWithDetail(message, detail string) string {
+	if detail == "" {
+		return message
+	}
+	return message + ": " + detail
+}
+
+// ServerCommand is the --server-command text the binary's shell-style split
+// turns back into argv: each argument single-quoted, ' written as '"'"'.
+func ServerCommand(argv []string) string {
+	quoted := make([]string, len(argv))
+	for i, argument := range argv {
+		quoted[i] = "'" + strings.ReplaceAll(argument, "'", `'"'"'`) + "'"
+	}
+	return strings.Join(quoted, " ")
+}
+
+// Client is a session with the mcptest coprocess: Start or NewOverStreams,
+// then one method per method-table entry, then Close. It is safe for
+// concurrent use: one request is in flight at a time and concurrent callers
+// are queued, each getting its own answer.
+type Client struct {
+	lock         chan struct{}
+	reader       *sessionReader
+	writer       io.Writer
+	closers      []io.Closer
+	cmd          *exec.Cmd
+	waited       chan struct{}
+	stderr       *sessionStderr
+	timeout      time.Duration
+	closeTimeout time.Duration
+	nextID       int64
+	closed       string
+	exit         *sessionExit
+	handshake    HandshakeResult
+	out          []byte
+}
+
+// sessionExit is how the coprocess ended: its status or signal when known.
+type sessionExit struct {
+	known  bool
+	status int
+	signal int
+	stderr []string
+}
+
+// Start runs `<binary> exec --connection-server --server-command <argv>`
+// (the argv quoted with ServerCommand) and handshakes within ctx. It returns
+// a *HandshakeError when the binary refuses the handshake (the coprocess is
+// then gone), one of the client's errors when the handshake fails otherwise,
+// or the error of starting the binary.
+func Start(ctx context.Context, binary string, serverArgv []string, options ClientOptions) (*Client, error) {
+	var files []*os.File
+	closeAll := func() {
+		for _, file := range files {
+			_ = file.Close()
+		}
+	}
+	pipe := func() (*os.File, *os.File, error) {
+		r, w, err := os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	stdinR, stdinW, err := pipe()
+	if err != nil {
+		return nil, err
+	}
+	stdoutR, stdoutW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	stderrR, stderrW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	cmd := exec.Command(binary, "exec", "--connection-server", "--server-command", ServerCommand(serverArgv))
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	cmd.Env, cmd.Dir = options.Env, options.Dir
+	err = cmd.Start()
+	for _, file := range []*os.File{stdinR, stdoutW, stderrW} {
+		_ = file.Close()
+	}
+	if err != nil {
+		for _, file := range []*os.File{stdinW, stdoutR, stderrR} {
+			_ = file.Close()
+		}
+		return nil, err
+	}
+	c := newClient(stdoutR, stdinW, options)
+	c.closers = []io.Closer{stdinW, stdoutR}
+	c.cmd = cmd
+	c.waited = make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(c.waited)
+	}()
+	c.stderr = &sessionStderr{done: make(chan struct{})}
+	go c.stderr.read(stderrR)
+	if err := c.handshakeFirst(ctx, options); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// NewOverStreams runs a session over a pair of byte streams (an in-process
+// double, a socket): answers are read from r, requests written to w. It
+// handshakes within ctx before it returns. Close closes w and r where they
+// are io.Closers.
+func NewOverStreams(ctx context.Context, r io.Reader, w io.Writer, options ClientOptions) (*Client, error) {
+	c := newClient(r, w, options)
+	for _, stream := range []any{w, r} {
+		if closer, ok := stream.(io.Closer); ok {
+			c.closers = append(c.closers, closer)
+		}
+	}
+	if err := c.handshakeFirst(ctx, options); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func newClient(r io.Reader, w io.Writer, options ClientOptions) *Client {
+	c := &Client{
+		lock:         make(chan struct{}, 1),
+		reader:       newSessionReader(r),
+		writer:       w,
+		timeout:      options.Timeout,
+		closeTimeout: options.CloseTimeout,
+		nextID:       1,
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultCallTimeout
+	}
+	if c.closeTimeout <= 0 {
+		c.closeTimeout = DefaultCloseTimeout
+	}
+	return c
+}
+
+// HandshakeResult is what the binary answered to the handshake (its protocol
+// and binary version).
+func (c *Client) HandshakeResult() HandshakeResult {
+	return c.handshake
+}
+
+// ExitStatus is the coprocess's exit status once it has exited (false
+// before, over streams, or when a signal ended it).
+func (c *Client) ExitStatus() (int, bool) {
+	if c.cmd == nil {
+		return 0, false
+	}
+	select {
+	case <-c.waited:
+		status := c.cmd.ProcessState.ExitCode()
+		return status, status >= 0
+	default:
+		return 0, false
+	}
+}
+
+// StderrTail is the last lines the coprocess wrote to stderr (at most
+// StderrLines); nil over streams.
+func (c *Client) StderrTail() []string {
+	if c.stderr == nil {
+		return nil
+	}
+	return c.stderr.tail()
+}
+
+// Close sends mcp.shutdown, waits a bounded time (ClientOptions.CloseTimeout)
+// for the exit, then kills. Idempotent; later calls fail with a
+// *SessionClosedError. It always returns nil.
+func (c *Client) Close() error {
+	c.lock <- struct{}{}
+	defer func() { <-c.lock }()
+	deadline := time.Now().Add(c.closeTimeout)
+	if c.closed == "" {
+		c.closed = MessageClientClosedByClose
+		if clientShutdownMethod != "" {
+			_, _ = c.exchange(clientShutdownMethod, c.closeTimeout)
+		}
+	}
+	c.finish(time.Until(deadline))
+	return nil
+}
+
+func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) error {
+	sdk, version := options.SDK, options.SDKVersion
+	if sdk == "" {
+		sdk = "go"
+	}
+	if version == "" {
+		version = "0.0.0"
+	}
+	method := MethodCoprocessHandshake
+	c.lock <- struct{}{}
+	defer func() { <-c.lock }()
+	id := c.takeID()
+	request := HandshakeRequest(RequestID{Int: id}, sdk, version)
+	c.out = append(c.out[:0], request...)
+	line, _, err := c.answer(ctx, method, id, true)
+	if err != nil {
+		c.finish(0)
+		return err
+	}
+	result, err := CheckHandshakeResponse(line)
+	var decoding *DecodingError
+	if errors.As(err, &decoding) {
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientUndecodable, "method", method, "result_type", "HandshakeResult")
+		return &ProtocolError{Method: method, Message: message, Detail: err.Error()}
+	}
+	if err != nil {
+		c.closed = clientClosedAfterHandshake
+		c.finish(0)
+		return &HandshakeError{Message: err.Error()}
+	}
+	c.handshake = result
+	return nil
+}
+
+// sessionCall is one call of a typed method: params (nil: none) encoded as
+// P, the answer decoded as R, whose $defs name is result.
+func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, c *Client, method string, params *P, result string) (R, error) {
+	var zero R
+	if err := ctx.Err(); err != nil {
+		return zero, fmt.Errorf(clientNotSent, method, err)
+	}
+	select {
+	case c.lock <- struct{}{}:
+	case <-ctx.Done():
+		return zero, fmt.Errorf(clientNotSent, method, ctx.Err())
+	}
+	defer func() { <-c.lock }()
+	if err := c.checkOpen(method); err != nil {
+		return zero, err
+	}
+	id := c.takeID()
+	request := RequestOf[P]{Jsonrpc: JSONRPCVersion20, ID: RequestID{Int: id}, Method: method, Params: params}
+	c.out = appendRequestOf(c.out[:0], request)
+	_, tree, err := c.answer(ctx, method, id, true)
+	if err != nil {
+		return zero, err
+	}
+	response, problem := decodeResponseOf[R](tree)
+	if problem != nil {
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientUndecodable, "method", method, "result_type", result)
+		return zero, &ProtocolError{Method: method, Message: message, Detail: problem.toError("Response").Error()}
+	}
+	if failure := response.ErrorResponse; failure != nil {
+		return zero, sessionRPCError(method, failure.Error)
+	}
+	if method == clientShutdownMethod {
+		// The coprocess ends the session after answering: Close only waits.
+		c.closed = MessageClientClosedAfterShutdown
+	}
+	return response.SuccessResponse.Result, nil
+}
+
+func sessionRPCError(method string, problem ErrorObject) *RPCError {
+	e := &RPCError{Method: method, Code: problem.Code, Message: problem.Message}
+	for _, known := range ErrorCodes {
+		if known.Code == problem.Code {
+			e.Name = known.Name
+			break
+		}
+	}
+	if problem.Data != nil {
+		e.Data = *problem.Data
+	}
+	return e
+}
+
+// exchange sends a request without params and reads its answer, checked only
+// for its id; a timeout does not end the session (Close does).
+func (c *Client) exchange(method string, timeout time.Duration) (any, error) {
+	id := c.takeID()
+	request := Request{Jsonrpc: JSONRPCVersion20, ID: RequestID{Int: id}, Method: method}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	c.out = appendRequest(c.out[:0], request)
+	_, tree, err := c.answer(ctx, method, id, false)
+	return tree, err
+}
+
+func (c *Client) takeID() int64 {
+	id := c.nextID
+	c.nextID++
+	return id
+}
+
+func (c *Client) checkOpen(method string) error {
+	if c.exit != nil {
+		return c.exitedError(method)
+	}
+	if c.closed != "" {
+		message := fillTemplate(MessageClientClosed, "method", method, "reason", c.closed)
+		return &SessionClosedError{Method: method, Message: message, Reason: c.closed}
+	}
+	return nil
+}
+
+// answer writes the request line in c.out and reads its answer: the line
+// (valid until the next read) and its parsed tree, the id checked. Without a
+// deadline on ctx the client's timeout bounds the wait; kill says whether a
+// timeout ends the session.
+func (c *Client) answer(ctx context.Context, method string, id int64, kill bool) ([]byte, any, error) {
+	started := time.Now()
+	timeout := c.timeout
+	deadline, ok := ctx.Deadline()
+	if ok {
+		timeout = deadline.Sub(started)
+	} else {
+		deadline = started.Add(timeout)
+	}
+	c.out = append(c.out, '\n')
+	if input, ok := c.writer.(interface{ SetWriteDeadline(t time.Time) error }); ok {
+		_ = input.SetWriteDeadline(deadline)
+	}
+	if _, err := c.writer.Write(c.out); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, nil, c.timedOut(method, timeout, context.DeadlineExceeded, kill)
+		}
+		return nil, nil, c.ended(method)
+	}
+	read, expired := c.reader.line(ctx, deadline)
+	if expired {
+		cause := ctx.Err()
+		if cause == nil {
+			cause = context.DeadlineExceeded
+		} else if cause == context.Canceled {
+			timeout = time.Since(started)
+		}
+		return nil, nil, c.timedOut(method, timeout, cause, kill)
+	}
+	if read.err == errSessionTooLong {
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientTooLong, "method", method, "max_line_bytes", strconv.Itoa(MaxLineBytes))
+		return nil, nil, &ProtocolError{Method: method, Message: message}
+	}
+	if read.err != nil {
+		return nil, nil, c.ended(method)
+	}
+	tree, problem := parseStrict(read.line)
+	if problem != nil {
+		c.fail(MessageClientClosedAfterProtocolError)
+		message := fillTemplate(MessageClientNotJSON, "method", method)
+		return nil, nil, &ProtocolError{Method: method, Message: message, Detail: problem.text()}
+	}
+	if object, ok := tree.(*jsonObject); ok {
+		for i, key := range object.keys {
+			if key != "id" {
+				continue
+			}
+			got, isNumber := object.vals[i].(json.Number)
+			if n, integral := numberInt(got); !isNumber || !integral || n != id {
+				c.fail(MessageClientClosedAfterProtocolError)
+				text := string(writeAny(nil, toPublic(object.vals[i])))
+				message := fillTemplate(MessageClientWrongID, "method", method, "answer_id", text, "request_id", strconv.FormatInt(id, 10))
+				return nil, nil, &ProtocolError{Method: method, Message: message}
+			}
+		}
+	}
+	return read.line, tree, nil
+}
+
+func (c *Client) timedOut(method string, timeout time.Duration, cause error, kill bool) error {
+	if kill {
+		c.fail(MessageClientClosedAfterTimeout)
+	}
+	template := MessageClientTimeoutStreams
+	if c.cmd != nil {
+		template = MessageClientTimeout
+	}
+	ms := strconv.FormatInt(int64(math.Round(float64(timeout)/float64(time.Millisecond))), 10)
+	message := fillTemplate(template, "method", method, "ms", ms)
+	return &TimeoutError{Method: method, Message: message, Timeout: timeout, err: cause}
+}
+
+// ended is the coprocess closing its output: it waits (bounded) for the exit
+// status and the stderr tail, and ends the session.
+func (c *Client) ended(method string) error {
+	exit := &sessionExit{status: -1}
+	if c.cmd != nil {
+		deadline := time.Now().Add(c.closeTimeout)
+		if sessionWait(c.waited, c.closeTimeout) {
+			exit.known = true
+			exit.status = c.cmd.ProcessState.ExitCode()
+			if status, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && status.Signaled() {
+				exit.signal = int(status.Signal())
+			}
+		}
+		sessionWait(c.stderr.done, time.Until(deadline))
+		for _, line := range c.stderr.tail() {
+			if line != "" {
+				exit.stderr = append(exit.stderr, line)
+			}
+		}
+	}
+	c.exit = exit
+	c.closed = clientClosedAfterExit
+	c.finish(0)
+	return c.exitedError(method)
+}
+
+func (c *Client) exitedError(method string) *ExitedError {
+	exit := c.exit
+	var message string
+	switch {
+	case !exit.known:
+		message = fillTemplate(MessageClientOutputClosed, "method", method)
+	case exit.signal != 0:
+		message = fillTemplate(MessageClientKilled, "method", method, "signal", strconv.Itoa(exit.signal))
+	default:
+		message = fillTemplate(MessageClientExited, "method", method, "status", strconv.Itoa(exit.status))
+	}
+	if len(exit.stderr) > 0 {
+		message = fillTemplate(MessageClientStderrTail, "message", message, "lines", strings.Join(exit.stderr, "\n"))
+	}
+	stderr := append([]string(nil), exit.stderr...)
+	return &ExitedError{Method: method, Message: message, Status: exit.status, Signal: exit.signal, Stderr: stderr}
+}
+
+// fail ends the session after a failure: closed for reason, the coprocess killed.
+func (c *Client) fail(reason string) {
+	c.closed = reason
+	c.finish(0)
+}
+
+// finish closes the input, waits up to grace for the exit, then kills; then
+// closes the output.
+func (c *Client) finish(grace time.Duration) {
+	if len(c.closers) > 0 {
+		_ = c.closers[0].Close()
+	}
+	if c.cmd != nil {
+		if !sessionWait(c.waited, grace) {
+			_ = c.cmd.Process.Kill()
+			<-c.waited
+		}
+	}
+	for i, closer := range c.closers {
+		if i > 0 {
+			_ = closer.Close()
+		}
+	}
+}
+
+// sessionWait waits up to d for done to be closed; false when it was not.
+func sessionWait(done <-chan struct{}, d time.Duration) bool {
+	select {
+	case <-done:
+		return true
+	default:
+	}
+	if d <= 0 {
+		return false
+	}
+	bound := time.NewTimer(d)
+	defer bound.Stop()
+	select {
+	case <-done:
+		return true
+	case <-bound.C:
+		return false
+	}
+}
+
+// errSessionTooLong is a line longer than MaxLineBytes.
+var errSessionTooLong = errors.New("line too long")
+
+// sessionLine is one line of output (without its newline) or why there is none.
+type sessionLine struct {
+	line []byte
+	err  error
+}
+
+// sessionReader reads one line of output each time it is asked (a line is
+// never read ahead, and its bytes stay valid until the next ask), never
+// holding more than MaxLineBytes plus its buffer. Output with read deadlines
+// (a pipe) is read in the calling goroutine; any other reader by a goroutine
+// of its own, which the caller waits for.
+type sessionReader struct {
+	r     *bufio.Reader
+	buf   []byte
+	file  sessionDeadline
+	want  chan struct{}
+	lines chan sessionLine
+}
+
+// sessionDeadline is output whose reads a deadline can end (*os.File).
+type sessionDeadline interface {
+	SetReadDeadline(t time.Time) error
+}
+
+func newSessionReader(r io.Reader) *sessionReader {
+	reader := &sessionReader{r: bufio.NewReaderSize(r, 1<<16)}
+	if file, ok := r.(sessionDeadline); ok && file.SetReadDeadline(time.Time{}) == nil {
+		reader.file = file
+		return reader
+	}
+	reader.want = make(chan struct{}, 1)
+	reader.lines = make(chan sessionLine, 1)
+	go reader.run()
+	return reader
+}
+
+// line is the next line of output, or expired when none came before
+// deadline or before ctx was done.
+func (r *sessionReader) line(ctx context.Context, deadline time.Time) (sessionLine, bool) {
+	if r.file == nil {
+		r.want <- struct{}{}
+		bound := time.NewTimer(time.Until(deadline))
+		defer bound.Stop()
+		select {
+		case read := <-r.lines:
+			return read, false
+		case <-bound.C:
+		case <-ctx.Done():
+		}
+		return sessionLine{}, true
+	}
+	if err := r.file.SetReadDeadline(deadline); err != nil {
+		return sessionLine{err: err}, false
+	}
+	if done := ctx.Done(); done != nil {
+		// A cancelled context ends the read too; the watcher is gone
+		// before the next read sets its own deadline.
+		finished, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			select {
+			case <-done:
+				_ = r.file.SetReadDeadline(time.Unix(1, 0))
+			case <-finished:
+			}
+		}()
+		defer func() {
+			close(finished)
+			<-stopped
+		}()
+	}
+	line, err := r.next()
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return sessionLine{}, true
+	}
+	return sessionLine{line: line, err: err}, false
+}
+
+func (r *sessionReader) run() {
+	for range r.want {
+		line, err := r.next()
+		r.lines <- sessionLine{line: line, err: err}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// next is the next line; at the end of output a last line without its
+// newline is dropped (io.EOF).
+func (r *sessionReader) next() ([]byte, error) {
+	r.buf = r.buf[:0]
+	for {
+		chunk, err := r.r.ReadSlice('\n')
+		switch {
+		case err == nil:
+			if len(r.buf)+len(chunk)-1 > MaxLineBytes {
+				return nil, errSessionTooLong
+			}
+			if len(r.buf) == 0 {
+				return chunk[:len(chunk)-1], nil
+			}
+			r.buf = append(r.buf, chunk...)
+			return r.buf[:len(r.buf)-1], nil
+		case err == bufio.ErrBufferFull:
+			if len(r.buf)+len(chunk) > MaxLineBytes {
+				return nil, errSessionTooLong
+			}
+			r.buf = append(r.buf, chunk...)
+		default:
+			return nil, err
+		}
+	}
+}
+
+// sessionStderr keeps the last StderrLines lines of the coprocess's stderr.
+type sessionStderr struct {
+	mu    sync.Mutex
+	lines []string
+	done  chan struct{}
+}
+
+func (s *sessionStderr) read(file *os.File) {
+	defer close(s.done)
+	defer file.Close()
+	reader := bufio.NewReaderSize(file, clientStderrLineBytes)
+	for {
+		chunk, err := reader.ReadSlice('\n')
+		if len(chunk) > 0 {
+			s.add(strings.TrimRight(string(chunk), "\r\n"))
+		}
+		for err == bufio.ErrBufferFull {
+			// The rest of an over-long line is dropped.
+			_, err = reader.ReadSlice('\n')
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *sessionStderr) add(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.lines) == StderrLines {
+		s.lines = append(s.lines[:0], s.lines[1:]...)
+	}
+	s.lines = append(s.lines, line)
+}
+
+func (s *sessionStderr) tail() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.lines...)
+}

@@ -25,7 +25,8 @@ namespace Mcptest.Sdk
     {
         /// <summary>
         /// How long a call waits for its answer (a call's own <c>timeout</c> overrides it); by default
-        /// <see cref="CoprocessClient.DefaultCallTimeout"/>.
+        /// <see cref="CoprocessClient.DefaultCallTimeout"/>. <c>Timeout.InfiniteTimeSpan</c> (or
+        /// anything over 24 days) waits 24 days.
         /// </summary>
         public TimeSpan Timeout { get; set; } = CoprocessClient.DefaultCallTimeout;
 
@@ -186,6 +187,7 @@ namespace Mcptest.Sdk
         public const int StderrLines = 20;
 
         private const int StderrLineBytes = 4096;
+        private static readonly TimeSpan LongestWait = TimeSpan.FromDays(24);
         private const int Chunk = 65536;
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
         private static readonly UTF8Encoding LenientUtf8 = new UTF8Encoding(false, false);
@@ -698,7 +700,7 @@ namespace Mcptest.Sdk
             }
             using (var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
             {
-                timer.CancelAfter(wait);
+                timer.CancelAfter(Bounded(wait));
                 var cancelled = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
                 using (timer.Token.Register(() => cancelled.TrySetResult(false)))
                 {
@@ -812,7 +814,8 @@ namespace Mcptest.Sdk
             {
                 return true;
             }
-            if (wait <= TimeSpan.Zero)
+            wait = Bounded(wait);
+            if (wait == TimeSpan.Zero)
             {
                 return false;
             }
@@ -849,7 +852,7 @@ namespace Mcptest.Sdk
             if (!await WithinAsync(exited.Task, grace).ConfigureAwait(false))
             {
                 Kill();
-                await WithinAsync(exited.Task, closeTimeout + TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+                await WithinAsync(exited.Task, Bounded(closeTimeout) + TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             }
             timer?.Dispose();
         }
@@ -924,7 +927,16 @@ namespace Mcptest.Sdk
 
         private static long Ticks(TimeSpan wait)
         {
-            return (long)(wait.TotalSeconds * Stopwatch.Frequency);
+            return (long)(Bounded(wait).TotalSeconds * Stopwatch.Frequency);
+        }
+
+        /// <summary>
+        /// A wait the timers can hold: <c>Timeout.InfiniteTimeSpan</c> (any negative span) and anything
+        /// longer than <see cref="LongestWait"/> wait that long.
+        /// </summary>
+        private static TimeSpan Bounded(TimeSpan wait)
+        {
+            return wait < TimeSpan.Zero || wait > LongestWait ? LongestWait : wait;
         }
 
         private static TimeSpan Remaining(long deadline)

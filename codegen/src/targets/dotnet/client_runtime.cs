@@ -544,6 +544,11 @@ namespace Mcptest.Sdk
         /// <summary>Writes one request line and reads the next answer line: where it is in the buffer.</summary>
         private async Task<(int First, int Length)> ExchangeAsync(string method, byte[] line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
         {
+            long deadline = Stopwatch.GetTimestamp() + Ticks(wait);
+            // A spawned coprocess that stops reading cannot block the write past the call's time.
+            CancellationTokenRegistration registration = default;
+            bool guarded = process != null && Arm(Remaining(deadline), cancellationToken, out registration);
+            bool failed = false;
             try
             {
                 writer.Write(line, 0, line.Length);
@@ -551,9 +556,16 @@ namespace Mcptest.Sdk
             }
             catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
             {
+                failed = true;
+            }
+            if (guarded && Disarm(registration))
+            {
+                throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+            }
+            if (failed)
+            {
                 throw await EndedAsync(method).ConfigureAwait(false);
             }
-            long deadline = Stopwatch.GetTimestamp() + Ticks(wait);
             while (true)
             {
                 int newline = scanned < end ? Array.IndexOf(buffer, (byte)'\n', scanned, end - scanned) : -1;
@@ -591,14 +603,7 @@ namespace Mcptest.Sdk
                 }
                 if (late)
                 {
-                    if (kill)
-                    {
-                        await FailAsync(CoprocessClientMessages.ClosedAfterTimeout()).ConfigureAwait(false);
-                    }
-                    cancellationToken.ThrowIfCancellationRequested();
-                    string ms = Math.Round(wait.TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
-                    string message = process != null ? CoprocessClientMessages.Timeout(method, ms) : CoprocessClientMessages.TimeoutStreams(method, ms);
-                    throw new CallTimeoutException(method, message);
+                    throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
                 }
                 if (count <= 0)
                 {
@@ -617,19 +622,10 @@ namespace Mcptest.Sdk
         private int ReadBlocking(TimeSpan wait, CancellationToken cancellationToken, out bool late)
         {
             late = true;
-            if (wait <= TimeSpan.Zero || cancellationToken.IsCancellationRequested || timer == null)
+            if (!Arm(wait, cancellationToken, out CancellationTokenRegistration registration))
             {
                 return 0;
             }
-            lock (timerLock)
-            {
-                timerArmed = true;
-                timerFired = false;
-            }
-            timer.Change((long)Math.Ceiling(wait.TotalMilliseconds), -1);
-            CancellationTokenRegistration registration = cancellationToken.CanBeCanceled
-                ? cancellationToken.Register(state => ((CoprocessClient)state!).Expire(), this)
-                : default;
             int count;
             try
             {
@@ -641,14 +637,57 @@ namespace Mcptest.Sdk
             }
             finally
             {
-                registration.Dispose();
-                lock (timerLock)
-                {
-                    timerArmed = false;
-                    late = timerFired;
-                }
+                late = Disarm(registration);
             }
             return count;
+        }
+
+        /// <summary>
+        /// Arms the timer (and the cancellation) to kill the spawned coprocess after
+        /// <paramref name="wait"/>; false, arming nothing, when the time is already up.
+        /// </summary>
+        private bool Arm(TimeSpan wait, CancellationToken cancellationToken, out CancellationTokenRegistration registration)
+        {
+            registration = default;
+            if (wait <= TimeSpan.Zero || cancellationToken.IsCancellationRequested || timer == null)
+            {
+                return false;
+            }
+            lock (timerLock)
+            {
+                timerArmed = true;
+                timerFired = false;
+            }
+            timer.Change((long)Math.Ceiling(wait.TotalMilliseconds), -1);
+            if (cancellationToken.CanBeCanceled)
+            {
+                registration = cancellationToken.Register(state => ((CoprocessClient)state!).Expire(), this);
+            }
+            return true;
+        }
+
+        /// <summary>Disarms the timer; whether it fired (the coprocess was killed) meanwhile.</summary>
+        private bool Disarm(CancellationTokenRegistration registration)
+        {
+            registration.Dispose();
+            lock (timerLock)
+            {
+                timerArmed = false;
+                return timerFired;
+            }
+        }
+
+        /// <summary>The call's time is up: the session is closed (the coprocess killed) unless this is close's own exchange.</summary>
+        private async Task<CallTimeoutException> TimedOutAsync(string method, TimeSpan wait, bool kill, CancellationToken cancellationToken)
+        {
+            if (kill)
+            {
+                await FailAsync(CoprocessClientMessages.ClosedAfterTimeout()).ConfigureAwait(false);
+            }
+            cancellationToken.ThrowIfCancellationRequested();
+            string ms = Math.Round(wait.TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
+            string message = process != null ? CoprocessClientMessages.Timeout(method, ms) : CoprocessClientMessages.TimeoutStreams(method, ms);
+            return new CallTimeoutException(method, message);
         }
 
         /// <summary>The read's time is up: kills the coprocess, which ends the read.</summary>

@@ -4,8 +4,9 @@
 //! fast with the contract's upgrade message against a v1 and a newer fake
 //! coprocess (`tests/e2e/fakes/`), and is served without a handshake.
 //!
-//! The Rust client runs in process (`tests/e2e/runner/rust_client.rs`, using
-//! only `generated/rust/mcptest-runner/src/coprocess.rs`); the other five are
+//! The Rust client runs in process (`tests/e2e/runner/rust_client.rs`, on
+//! the generated session client `generated/rust/mcptest-runner/src/client.rs`
+//! and its frames, `coprocess.rs`); the other five are
 //! `tests/e2e/<lang>/run.sh`, built by their `build.sh` (toolchains as in
 //! `tests/conformance/`: a missing toolchain is reported loudly, and fails
 //! with `CI=true`). Expected texts come from `schemas/ipc/v2.json`; what the
@@ -16,6 +17,9 @@
 #[path = "../generated/rust/mcptest-runner/src/coprocess.rs"]
 #[allow(dead_code, clippy::all)]
 mod coprocess;
+#[path = "../generated/rust/mcptest-runner/src/client.rs"]
+#[allow(dead_code, clippy::all)]
+mod client;
 #[path = "e2e/runner/oracle.rs"]
 mod oracle;
 #[path = "e2e/runner/rust_client.rs"]

@@ -95,6 +95,11 @@ fn the_typescript_format_check_refuses_a_statement_left_on_one_over_wide_line() 
     assert_refuses_unwrapped("typescript", "generated/typescript/src/coprocess.ts", (80, unwrap_first_broken_call), ("clean.ts", "unwrapped.ts"), "Prettier");
 }
 
+#[test]
+fn the_typescript_format_check_refuses_a_session_client_statement_left_on_one_over_wide_line() {
+    assert_refuses_unwrapped("typescript", "generated/typescript/src/client.ts", (80, unwrap_first_broken_call), ("client.ts", "client-unwrapped.ts"), "Prettier");
+}
+
 /// C# has no formatter here: its conventions are checked as rules
 /// (`tests/conformance/dotnet/format-check.sh`). A copy of the committed file
 /// whose first `else` is pulled up onto the closing brace (`} else`, K&R

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::error::{push_pointer, SchemaError};
-use crate::model::{Contract, ErrorCode, Lane, Message, Method};
+use crate::model::{ClientSetting, Contract, ErrorCode, Lane, Message, Method};
 use crate::subset::TypeBuilder;
 
 /// The messages every target renders; the loader requires each, with these holes.
@@ -34,6 +34,14 @@ pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
     ("client_not_json", &["method"]),
     ("client_too_long", &["method", "max_line_bytes"]),
     ("client_undecodable", &["method", "result_type"]),
+];
+
+/// The session client's settings, each with the range it must lie in.
+pub const CLIENT_SETTINGS: &[(&str, u64, u64)] = &[
+    ("call_timeout_ms", 1, 86_400_000),
+    ("close_timeout_ms", 1, 86_400_000),
+    ("start_timeout_ms", 1, 86_400_000),
+    ("stderr_tail_lines", 1, 10_000),
 ];
 
 /// The methods and error codes the handshake logic of every target relies on.
@@ -175,7 +183,7 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
 
     let x = r.object(r.field(root, "x-coprocess", "")?, "/x-coprocess")?;
     let xp = "/x-coprocess";
-    r.only_keys(x, &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages"], xp)?;
+    r.only_keys(x, &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages", "client"], xp)?;
     let protocol_version = r.integer(x, "protocol_version", xp)?;
     if protocol_version < 1 {
         return Err(r.err(&format!("{xp}/protocol_version"), "the protocol version must be 1 or more", "use a positive integer"));
@@ -200,6 +208,7 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
         error_codes: read_error_codes(&r, x)?,
         lanes: read_lanes(&r, x)?,
         messages: read_messages(&r, x)?,
+        client: read_client(&r, x)?,
         types,
         raw: raw.clone(),
     };
@@ -328,6 +337,25 @@ fn read_lanes(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<Lane>, Schem
         });
     }
     Ok(lanes)
+}
+
+fn read_client(r: &Reader<'_>, x: &Map<String, Value>) -> Result<BTreeMap<String, ClientSetting>, SchemaError> {
+    let p = "/x-coprocess/client";
+    let table = r.object(r.field(x, "client", "/x-coprocess")?, p)?;
+    let allowed: Vec<&str> = CLIENT_SETTINGS.iter().map(|(name, _, _)| *name).collect();
+    r.only_keys(table, &allowed, p)?;
+    let mut settings = BTreeMap::new();
+    for (name, low, high) in CLIENT_SETTINGS {
+        let sp = format!("{p}/{name}");
+        let row = r.object(r.field(table, name, p)?, &sp)?;
+        r.only_keys(row, &["value", "description"], &sp)?;
+        let value = r.integer(row, "value", &sp)?;
+        let value = u64::try_from(value).ok().filter(|v| (low..=high).contains(&v)).ok_or_else(|| {
+            r.err(&format!("{sp}/value"), format!("`{name}` is {value}, outside {low}..={high}"), format!("pick a value from {low} to {high}"))
+        })?;
+        settings.insert(name.to_string(), ClientSetting { value, description: r.string(row, "description", &sp)? });
+    }
+    Ok(settings)
 }
 
 fn read_messages(r: &Reader<'_>, x: &Map<String, Value>) -> Result<BTreeMap<String, Message>, SchemaError> {

@@ -32,6 +32,10 @@ pub struct Contract {
     /// The shared message templates, by name (`binary_mismatch`, `sdk_mismatch`,
     /// `upgrade_binary`, `upgrade_sdk`, `handshake_failed`, `lane_skip`).
     pub messages: BTreeMap<String, Message>,
+    /// The session client's settings every SDK generates as its defaults
+    /// (`call_timeout_ms`, `start_timeout_ms`, `close_timeout_ms`,
+    /// `stderr_tail_lines`), by name.
+    pub client: BTreeMap<String, ClientSetting>,
     /// The schema document as read (the Rust target hands its `$defs` to typify).
     pub raw: serde_json::Value,
 }
@@ -136,6 +140,14 @@ pub struct Lane {
     pub drivable: bool,
     /// Who runs it: `the SDK`, or the CLI command with a `<suite>` placeholder.
     pub runs_via: String,
+    pub description: String,
+}
+
+/// One default of the session client (`x-coprocess.client`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientSetting {
+    /// A positive integer: milliseconds for a `_ms` setting, else a count.
+    pub value: u64,
     pub description: String,
 }
 

@@ -148,6 +148,10 @@ namespace Mcptest.ClientConformance
             {
                 settings.Timeout = TimeSpan.FromMilliseconds(timeout.GetDouble());
             }
+            if (options.TryGetProperty("start_timeout_ms", out JsonElement startTimeout))
+            {
+                settings.StartTimeout = TimeSpan.FromMilliseconds(startTimeout.GetDouble());
+            }
             if (options.TryGetProperty("close_timeout_ms", out JsonElement closeTimeout))
             {
                 settings.CloseTimeout = TimeSpan.FromMilliseconds(closeTimeout.GetDouble());

@@ -89,6 +89,10 @@ class Scenario:
             settings = dataclasses.replace(
                 settings, timeout=options["timeout_ms"] / 1000
             )
+        if "start_timeout_ms" in options:
+            settings = dataclasses.replace(
+                settings, start_timeout=options["start_timeout_ms"] / 1000
+            )
         if "close_timeout_ms" in options:
             settings = dataclasses.replace(
                 settings, close_timeout=options["close_timeout_ms"] / 1000

@@ -1,7 +1,8 @@
 // Stands in for the generated part of CoprocessClient.cs when the .NET build compiles
 // codegen/src/targets/dotnet/client_runtime.cs on its own (with the generated Coprocess.cs): the
-// members the runtime names, CoprocessClient.ShutdownMethod and CoprocessClientMessages. The
-// wording here is a placeholder; the generated file renders the contract's.
+// members the runtime names: CoprocessClient's defaults and ShutdownMethod, and
+// CoprocessClientMessages. The values and the wording here are placeholders; the generated file
+// renders the contract's.
 #nullable enable
 
 namespace Mcptest.Sdk
@@ -9,6 +10,18 @@ namespace Mcptest.Sdk
     /// <summary>The stub of the generated part.</summary>
     public sealed partial class CoprocessClient
     {
+        /// <summary>A placeholder.</summary>
+        public const int StderrLines = 20;
+
+        /// <summary>A placeholder.</summary>
+        public static readonly System.TimeSpan DefaultCallTimeout = System.TimeSpan.FromSeconds(30);
+
+        /// <summary>A placeholder.</summary>
+        public static readonly System.TimeSpan DefaultStartTimeout = System.TimeSpan.FromSeconds(10);
+
+        /// <summary>A placeholder.</summary>
+        public static readonly System.TimeSpan DefaultCloseTimeout = System.TimeSpan.FromSeconds(5);
+
         private const string? ShutdownMethod = null;
     }
 

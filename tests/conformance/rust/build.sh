@@ -6,11 +6,11 @@
 # (a) needs cargo with clippy and rustfmt (the repository's own toolchain;
 #     `rustup component add clippy rustfmt` when they are missing); checks with
 #     format-check.sh that <OUTPUT_ROOT>'s SDK file, every golden and the
-#     runtime template (codegen/src/targets/rust/runtime.rs) are exactly what
+#     runtime templates (codegen/src/targets/rust/runtime.rs, client_runtime.rs) are exactly what
 #     rustfmt prints (default configuration, edition 2021); (b) runs `cargo clippy
-#     -D warnings` on the testee, which includes the generated SDK file
-#     generated/rust/mcptest-runner/src/coprocess.rs, and on every golden copy
-#     codegen/tests/golden/*/rust/mcptest-runner/src/coprocess.rs (through a
+#     -D warnings` on the testee, which includes the generated SDK files
+#     generated/rust/mcptest-runner/src/{coprocess,client}.rs, and on every golden copy
+#     codegen/tests/golden/*/rust/mcptest-runner/src/{coprocess,client}.rs (through a
 #     small crate written under target/conformance-rust/goldens); (c) builds
 #     the testee (release) into target/conformance-rust.
 # The testee includes <OUTPUT_ROOT>/rust/mcptest-runner/src/coprocess.rs with
@@ -42,7 +42,7 @@ if [ "$(cd "$output_root" && pwd)" != "$root/generated" ]; then
   put "$here/Cargo.toml" "$crate/Cargo.toml"
   put "$here/Cargo.lock" "$crate/Cargo.lock"
   for source in "$here"/src/*.rs; do
-    sed "s|^#\[path = .*\]\$|#[path = \"$output_root/rust/mcptest-runner/src/coprocess.rs\"]|" "$source" >"$crate/src/.next"
+    sed "s|^#\[path = \".*/generated/rust/mcptest-runner/src/\(.*\)\"\]\$|#[path = \"$output_root/rust/mcptest-runner/src/\1\"]|" "$source" >"$crate/src/.next"
     put "$crate/src/.next" "$crate/src/$(basename "$source")"
   done
   rm -f "$crate/src/.next"
@@ -58,8 +58,9 @@ cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >&2 2>/dev
 cargo clippy --version >/dev/null 2>&1 || missing "cargo clippy (rustup component add clippy)"
 
 # The formatter: the SDK file of this output root, every golden, the runtime template.
-format_files=("$output_root/rust/mcptest-runner/src/coprocess.rs" "$root/codegen/src/targets/rust/runtime.rs")
-for golden in "$GOLDENS"/*/rust/mcptest-runner/src/coprocess.rs; do
+format_files=("$output_root/rust/mcptest-runner/src/coprocess.rs" "$output_root/rust/mcptest-runner/src/client.rs"
+  "$root/codegen/src/targets/rust/runtime.rs" "$root/codegen/src/targets/rust/client_runtime.rs")
+for golden in "$GOLDENS"/*/rust/mcptest-runner/src/coprocess.rs "$GOLDENS"/*/rust/mcptest-runner/src/client.rs; do
   [ -f "$golden" ] && format_files+=("$golden")
 done
 format_status=0
@@ -81,12 +82,19 @@ if [ "$crate" = "$here" ]; then
   cp "$here/Cargo.lock" "$goldens/Cargo.lock"
   sed -i 's/^name = "conformance-testee-rust"/name = "conformance-goldens-rust"/' "$goldens/Cargo.lock"
   {
-    echo "//! Every golden copy of the generated Rust file, for clippy (written by build.sh)."
+    echo "//! Every golden copy of the generated Rust files (the frames and the client"
+    echo "//! beside them), for clippy (written by build.sh)."
     n=0
     for golden in "$GOLDENS"/*/rust/mcptest-runner/src/coprocess.rs; do
       [ -f "$golden" ] || continue
-      echo "#[path = \"$golden\"]"
-      echo "pub mod golden_$n;"
+      echo "pub mod golden_$n {"
+      echo "    #[path = \"$golden\"]"
+      echo "    pub mod coprocess;"
+      if [ -f "${golden%coprocess.rs}client.rs" ]; then
+        echo "    #[path = \"${golden%coprocess.rs}client.rs\"]"
+        echo "    pub mod client;"
+      fi
+      echo "}"
       n=$((n + 1))
     done
   } >"$goldens/src/lib.rs.new"

@@ -11,7 +11,10 @@
 #     pinned Prettier prints (format-check.sh), and lints each and the
 #     template with typescript-eslint's strict-type-checked and
 #     stylistic-type-checked configs (eslint.config.mjs), failing with the
-#     findings;
+#     findings; the same for the session client <OUTPUT_ROOT>/typescript/src/
+#     client.ts and each golden's (type-checked with the pinned @types/node:
+#     it runs on Node.js), and for its runtime template codegen/src/targets/
+#     typescript/client_runtime.ts, checked beside the generated coprocess.ts;
 # (c) compiles the testee with the generated file into target/conformance/typescript.
 # Exit 0 on success; 3 (or 1 when CI=true) when no toolchain can be had.
 set -euo pipefail
@@ -76,8 +79,15 @@ candidates=("$output_root/$file")
 for golden in "$GOLDENS"/*/"$file"; do
   [ -f "$golden" ] && candidates+=("$golden")
 done
+clients=()
+for candidate in "${candidates[@]}"; do
+  client="$(dirname "$candidate")/client.ts"
+  [ -f "$client" ] || { echo "error: $client does not exist; run: cargo run -p codegen" >&2; exit 1; }
+  clients+=("$client")
+done
 runtime=codegen/src/targets/typescript/runtime.ts
-inputs=("${candidates[@]}" "$here"/*.ts "$here/format-check.sh" "$here/lint.sh" "$here/eslint.config.mjs" "$here/tsconfig.json"
+client_runtime=codegen/src/targets/typescript/client_runtime.ts
+inputs=("${candidates[@]}" "${clients[@]}" "$client_runtime" "$here"/*.ts "$here/format-check.sh" "$here/lint.sh" "$here/eslint.config.mjs" "$here/tsconfig.json"
   "$here/lint/runtime-stub.d.ts" "$lock" "$runtime")
 if checked_before "$out/.checked" "${inputs[@]}" && [ -f "$out/dist/testee.js" ]; then
   echo "typescript: ${#candidates[@]} file(s) unchanged since they passed; $out/dist/testee.js up to date" >&2
@@ -88,7 +98,20 @@ fi
 "$tsc_current" "${strict[@]}" --noEmit "${candidates[@]}"
 "$here/format-check.sh" "${candidates[@]}" "$runtime"
 "$here/lint.sh" "${candidates[@]}" "$runtime"
-checked=${#candidates[@]}
+# The session clients import node:* modules: typed by the pinned @types/node.
+node_types=(--types node --typeRoots "$here/node_modules/@types")
+"$tsc" "${strict[@]}" "${node_types[@]}" --noEmit "${clients[@]}"
+"$tsc_current" "${strict[@]}" "${node_types[@]}" --noEmit "${clients[@]}"
+"$here/format-check.sh" "${clients[@]}" "$client_runtime"
+# The client runtime template, as a module beside the generated coprocess.ts.
+beside="$(mktemp -d)"
+trap 'rm -rf "$beside"' EXIT
+cp "$output_root/$file" "$beside/coprocess.ts"
+cp "$client_runtime" "$beside/client_runtime.ts"
+"$tsc" "${strict[@]}" "${node_types[@]}" --noEmit "$beside/client_runtime.ts"
+"$tsc_current" "${strict[@]}" "${node_types[@]}" --noEmit "$beside/client_runtime.ts"
+"$here/lint.sh" "${clients[@]}" "$beside/client_runtime.ts"
+checked=$((${#candidates[@]} + ${#clients[@]}))
 
 # (c) the testee: the generated file and testee.ts, compiled to ES modules.
 mkdir -p "$out/src"

@@ -1,18 +1,21 @@
 //! The Rust end-to-end client, in process: the same three scenarios as the
-//! other languages' clients, using only the generated
-//! `generated/rust/mcptest-runner/src/coprocess.rs` (included by the runner as
-//! `crate::coprocess`), serde_json for the report and a minimal stdio loop.
+//! other languages' clients, on the generated session client
+//! (`generated/rust/mcptest-runner/src/client.rs`, included by the runner as
+//! `crate::client` beside `crate::coprocess`). The real binary is spawned by
+//! `CoprocessClient::spawn` from the binary and the server argv; a fake
+//! coprocess (not a binary) is spawned here and driven with
+//! `CoprocessClient::over_streams`.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::client::{ClientOptions, CoprocessClient};
 use crate::coprocess::{
-    self, check_handshake_response, handshake_request, methods, CallParams, CallPromptParams, CallPromptResult, CallResult, Frame, HandshakeResult,
-    InitializeResult, JsonRpcVersion, ListToolsResult, McpObject, Params, PromptArguments, ReadResourceParams, ReadResourceResult, Request, RequestId,
-    Response, ShutdownResult,
+    methods, CallParams, CallPromptParams, Frame, JsonRpcVersion, ListToolsResult, McpObject, PromptArguments, ReadResourceParams, Request, RequestId,
+    Response,
 };
 
 const SDK: &str = "rust";
@@ -29,115 +32,57 @@ pub struct Inputs {
     pub prompt_args: Value,
 }
 
-/// The coprocess and a minimal stdio loop: write one line, read one line.
-struct Session {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
-    next_id: i64,
-}
-
-impl Session {
-    fn start(argv: &[String]) -> Result<Self, String> {
-        let (program, args) = argv.split_first().ok_or("MCPTEST_ARGV is empty")?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("spawning {program}: {e}"))?;
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        Ok(Session {
-            child,
-            stdin,
-            stdout,
-            next_id: 1,
-        })
-    }
-
-    fn exchange(&mut self, line: &str) -> Result<String, String> {
-        let stdin = self.stdin.as_mut().ok_or("stdin already closed")?;
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| stdin.flush())
-            .map_err(|e| format!("writing to the coprocess: {e}"))?;
-        let mut answer = String::new();
-        let read = self.stdout.read_line(&mut answer).map_err(|e| format!("reading from the coprocess: {e}"))?;
-        if read == 0 {
-            return Err("the coprocess closed its stdout without answering".into());
-        }
-        let answer = answer.strip_suffix('\n').unwrap_or(&answer);
-        Ok(answer.strip_suffix('\r').unwrap_or(answer).to_string())
-    }
-
-    fn take_id(&mut self) -> i64 {
-        self.next_id += 1;
-        self.next_id - 1
-    }
-
-    /// The handshake answer, checked by the generated helper: `Err(Ok(message))`
-    /// is the helper's fail-fast message, `Err(Err(_))` a broken exchange.
-    fn handshake(&mut self) -> Result<HandshakeResult, Result<String, String>> {
-        let id = self.take_id();
-        let answer = self
-            .exchange(&handshake_request(RequestId::Integer(id), Some(SDK), Some(SDK_VERSION)))
-            .map_err(Err)?;
-        check_handshake_response(&answer).map_err(|failure| Ok(failure.message))
-    }
-
-    /// Sends `method` with `params` (of the method's params type, or none) and
-    /// decodes the result as `T`, the method's result type.
-    fn call<P: Frame, T: Frame>(&mut self, method: &str, params: Option<P>) -> Result<T, String> {
-        let info = coprocess::method_info(method).ok_or_else(|| format!("{method} is not in the method table"))?;
-        if params.is_some() {
-            assert_eq!(info.params, P::TYPE_NAME, "{method} takes {}", info.params);
-        }
-        assert_eq!(info.result, T::TYPE_NAME, "{method} answers {}", info.result);
-        let id = self.take_id();
-        let params = params.map(|p| Params::decode(&p.encode())).transpose().map_err(|e| e.to_string())?;
-        let request = Request {
-            jsonrpc: JsonRpcVersion::default(),
-            id: RequestId::Integer(id),
-            method: method.to_string(),
-            params,
-        };
-        let answer = self.exchange(&request.encode())?;
-        match Response::decode(&answer).map_err(|e| e.to_string())? {
-            Response::ErrorResponse(failure) => Err(format!("{method} answered {}: {}", failure.error.code, failure.error.message)),
-            Response::SuccessResponse(success) => {
-                if !matches!(success.id, RequestId::Integer(answered) if answered == id) {
-                    return Err(format!("{method}: answer has id {}, request had {id}", success.id));
-                }
-                T::from_value(success.result).map_err(|e| e.to_string())
-            }
-        }
-    }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
-    fn wait_exit(&mut self) -> Result<i32, String> {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().map_err(|e| e.to_string())? {
-                return status.code().ok_or_else(|| format!("the coprocess was killed: {status}"));
-            }
-            if started.elapsed() > EXIT_TIMEOUT {
-                return Err(format!("the coprocess did not exit within {EXIT_TIMEOUT:?}"));
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
+fn options() -> ClientOptions {
+    ClientOptions {
+        timeout: Duration::from_secs(60),
+        sdk: SDK.into(),
+        sdk_version: SDK_VERSION.into(),
+        ..ClientOptions::default()
     }
 }
 
-impl Drop for Session {
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+/// The generated client on the coprocess of `argv`: spawned by the client
+/// when `argv` is the binary's own command line, else over the streams of a
+/// process started here (with the process, to wait for).
+fn spawn(argv: &[String]) -> Result<(Result<CoprocessClient, String>, Option<Child>), String> {
+    if let [binary, exec, connection, flag, command] = argv {
+        if [exec.as_str(), connection.as_str(), flag.as_str()] == ["exec", "--connection-server", "--server-command"] {
+            let server = shlex::split(command).ok_or("the server command does not split")?;
+            return Ok((CoprocessClient::spawn(binary, &server, &options()).map_err(|e| e.to_string()), None));
         }
+    }
+    let mut process = start(argv)?;
+    let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
+        return Err("the coprocess has no pipes".into());
+    };
+    let client = CoprocessClient::over_streams(stdout, stdin, &options()).map_err(|e| e.to_string());
+    Ok((client, Some(process)))
+}
+
+fn start(argv: &[String]) -> Result<Child, String> {
+    let (program, args) = argv.split_first().ok_or("MCPTEST_ARGV is empty")?;
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("spawning {program}: {e}"))
+}
+
+/// Waits (bounded) for the process the client's streams belonged to.
+fn wait_exit(process: &mut Child) -> Result<i32, String> {
+    drop(process.stdin.take());
+    let started = Instant::now();
+    loop {
+        if let Some(status) = process.try_wait().map_err(|e| e.to_string())? {
+            return status.code().ok_or_else(|| format!("the coprocess was killed: {status}"));
+        }
+        if started.elapsed() > EXIT_TIMEOUT {
+            let _ = process.kill();
+            let _ = process.wait();
+            return Err(format!("the coprocess did not exit within {EXIT_TIMEOUT:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
@@ -150,10 +95,13 @@ fn tool_names(tools: &ListToolsResult) -> Value {
     tools.tools.iter().map(|tool| tool.get("name").cloned().unwrap_or(Value::Null)).collect()
 }
 
-fn full(session: &mut Session, inputs: &Inputs) -> Result<Value, String> {
-    let handshake = session.handshake().map_err(|e| e.unwrap_or_else(|broken| broken))?;
-    let initialize: InitializeResult = session.call::<Params, _>(methods::MCP_INITIALIZE, None)?;
-    let tools: ListToolsResult = session.call::<Params, _>(methods::MCP_LIST_TOOLS, None)?;
+fn full(inputs: &Inputs) -> Result<Value, String> {
+    let (client, _) = spawn(&inputs.argv)?;
+    let client = client?;
+    let failed = |e: crate::client::ClientError| e.to_string();
+    let handshake = reported(client.handshake_result());
+    let initialize = client.initialize(None, None).map_err(failed)?;
+    let tools = client.list_tools(None, None).map_err(failed)?;
     let arguments = McpObject::from_value(inputs.tool_args.clone()).map_err(|e| e.to_string())?;
     let call_params = CallParams {
         tool: inputs.tool.clone(),
@@ -161,59 +109,82 @@ fn full(session: &mut Session, inputs: &Inputs) -> Result<Value, String> {
         passthrough: None,
         timeout_ms: None,
     };
-    let call: CallResult = session.call(methods::MCP_CALL, Some(call_params))?;
-    let resource: ReadResourceResult = session.call(
-        methods::MCP_READ_RESOURCE,
-        Some(ReadResourceParams {
-            uri: inputs.resource_uri.clone(),
-        }),
-    )?;
+    let call = client.call(call_params, None).map_err(failed)?;
+    let resource_params = ReadResourceParams {
+        uri: inputs.resource_uri.clone(),
+    };
+    let resource = client.read_resource(resource_params, None).map_err(failed)?;
     let prompt_args = PromptArguments::from_value(inputs.prompt_args.clone()).map_err(|e| e.to_string())?;
     let prompt_params = CallPromptParams {
         name: inputs.prompt.clone(),
         arguments: Some(prompt_args),
     };
-    let prompt: CallPromptResult = session.call(methods::MCP_CALL_PROMPT, Some(prompt_params))?;
-    let shutdown: ShutdownResult = session.call::<Params, _>(methods::MCP_SHUTDOWN, None)?;
-    let exit_code = session.wait_exit()?;
+    let prompt = client.call_prompt(prompt_params, None).map_err(failed)?;
+    let shutdown = client.shutdown(None, None).map_err(failed)?;
+    client.close();
     Ok(json!({
         "scenario": "full",
-        "handshake": reported(&handshake),
+        "handshake": handshake,
         "initialize": reported(&initialize),
         "tools": tool_names(&tools),
         "call": reported(&call),
         "resource": reported(&resource),
         "prompt": reported(&prompt),
         "shutdown": reported(&shutdown),
-        "exit_code": exit_code,
+        "exit_code": client.exit_status(),
     }))
 }
 
-fn handshake_only(session: &mut Session) -> Result<Value, String> {
-    let outcome = session.handshake();
-    session.close_stdin();
-    session.wait_exit()?;
-    match outcome {
-        Ok(handshake) => Ok(json!({"scenario": "handshake", "ok": true, "value": reported(&handshake)})),
-        Err(Ok(message)) => Ok(json!({"scenario": "handshake", "ok": false, "error": message})),
-        Err(Err(broken)) => Err(broken),
+fn handshake_only(inputs: &Inputs) -> Result<Value, String> {
+    let (client, process) = spawn(&inputs.argv)?;
+    let report = match &client {
+        Ok(client) => json!({"scenario": "handshake", "ok": true, "value": reported(client.handshake_result())}),
+        Err(message) => json!({"scenario": "handshake", "ok": false, "error": message}),
+    };
+    drop(client);
+    if let Some(mut process) = process {
+        wait_exit(&mut process)?;
     }
+    Ok(report)
 }
 
-fn no_handshake(session: &mut Session) -> Result<Value, String> {
-    let tools: ListToolsResult = session.call::<Params, _>(methods::MCP_LIST_TOOLS, None)?;
-    let _: ShutdownResult = session.call::<Params, _>(methods::MCP_SHUTDOWN, None)?;
-    Ok(json!({"scenario": "no_handshake", "tools": tool_names(&tools), "exit_code": session.wait_exit()?}))
+/// The binary serving an SDK that never handshakes (a v1 SDK): a client that
+/// always handshakes cannot play it, so two raw request lines do.
+fn no_handshake(inputs: &Inputs) -> Result<Value, String> {
+    let mut process = start(&inputs.argv)?;
+    let (Some(mut stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
+        return Err("the coprocess has no pipes".into());
+    };
+    let mut stdout = BufReader::new(stdout);
+    let mut answers = Vec::new();
+    for (id, method) in [(1, methods::MCP_LIST_TOOLS), (2, methods::MCP_SHUTDOWN)] {
+        let request = Request {
+            jsonrpc: JsonRpcVersion::default(),
+            id: RequestId::Integer(id),
+            method: method.to_string(),
+            params: None,
+        };
+        writeln!(stdin, "{}", request.encode()).and_then(|()| stdin.flush()).map_err(|e| format!("writing to the coprocess: {e}"))?;
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).map_err(|e| format!("reading from the coprocess: {e}"))?;
+        match Response::decode(answer.trim_end()).map_err(|e| e.to_string())? {
+            Response::ErrorResponse(failure) => return Err(format!("{method} answered {}: {}", failure.error.code, failure.error.message)),
+            Response::SuccessResponse(success) => answers.push(success.result),
+        }
+    }
+    drop(stdin);
+    let tools = ListToolsResult::from_value(answers.swap_remove(0)).map_err(|e| e.to_string())?;
+    Ok(json!({"scenario": "no_handshake", "tools": tool_names(&tools), "exit_code": wait_exit(&mut process)?}))
 }
 
 /// Runs one scenario; the report, or `{"scenario", "failed"}` as the other
 /// clients print it.
 pub fn run(scenario: &str, inputs: &Inputs) -> Value {
-    let outcome = Session::start(&inputs.argv).and_then(|mut session| match scenario {
-        "full" => full(&mut session, inputs),
-        "handshake" => handshake_only(&mut session),
-        "no_handshake" => no_handshake(&mut session),
+    let outcome = match scenario {
+        "full" => full(inputs),
+        "handshake" => handshake_only(inputs),
+        "no_handshake" => no_handshake(inputs),
         other => Err(format!("unknown scenario `{other}`")),
-    });
+    };
     outcome.unwrap_or_else(|failed| json!({"scenario": scenario, "failed": failed}))
 }

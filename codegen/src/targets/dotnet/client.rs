@@ -141,12 +141,35 @@ fn client_methods(out: &mut Out, contract: &Contract) {
         } else {
             "null".to_string()
         };
+        defaults(out, contract);
         out.line(2, &format!("private const string? ShutdownMethod = {shutdown};"));
         for (method, name) in &methods {
             out.blank();
             method_def(out, method, name);
         }
     });
+}
+
+/// The client's defaults, from the contract's `x-coprocess.client` (which the
+/// loader requires): the timeouts as `TimeSpan`s, the stderr tail as a count.
+const DEFAULTS: &[(&str, &str)] = &[
+    ("call_timeout_ms", "DefaultCallTimeout"),
+    ("start_timeout_ms", "DefaultStartTimeout"),
+    ("close_timeout_ms", "DefaultCloseTimeout"),
+    ("stderr_tail_lines", "StderrLines"),
+];
+
+fn defaults(out: &mut Out, contract: &Contract) {
+    for (key, name) in DEFAULTS {
+        let Some(setting) = contract.client.get(*key) else { continue };
+        summary(out, 2, &format!("`{key}`: {}", setting.description.trim()));
+        if key.ends_with("_ms") {
+            out.line(2, &format!("public static readonly TimeSpan {name} = TimeSpan.FromMilliseconds({});", setting.value));
+        } else {
+            out.line(2, &format!("public const int {name} = {};", setting.value));
+        }
+        out.blank();
+    }
 }
 
 fn method_def(out: &mut Out, method: &Method, name: &str) {

@@ -2,9 +2,9 @@
 // and the session itself (spawn, handshake, one request in flight, every answer checked,
 // timeouts, exit reporting, close). Codegen's .NET target splices the namespace body below into
 // the generated CoprocessClient.cs, before the per-method part it renders from the method table
-// (client.rs): that part adds the rest of the partial class CoprocessClient (one typed method per
-// method-table entry and ShutdownMethod) and CoprocessClientMessages, the wording of every error,
-// rendered from the contract's message table. The .NET conformance build compiles this file with
+// (client.rs): that part adds the rest of the partial class CoprocessClient (the defaults of the
+// contract's x-coprocess.client, one typed method per method-table entry and ShutdownMethod) and
+// CoprocessClientMessages, the wording of every error, rendered from the contract's message table. The .NET conformance build compiles this file with
 // the generated Coprocess.cs and a stub for those members (C# 8, nullable, warnings as errors).
 #nullable enable
 
@@ -38,9 +38,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// How long starting waits for the handshake's answer (the coprocess's own startup included),
-        /// or null for <see cref="Timeout"/> but at least <see cref="CoprocessClient.DefaultStartTimeout"/>.
+        /// apart from <see cref="Timeout"/>; by default <see cref="CoprocessClient.DefaultStartTimeout"/>.
         /// </summary>
-        public TimeSpan? StartTimeout { get; set; }
+        public TimeSpan StartTimeout { get; set; } = CoprocessClient.DefaultStartTimeout;
 
         /// <summary>The coprocess's environment (replacing the inherited one), or null to inherit.</summary>
         public IDictionary<string, string>? Environment { get; set; }
@@ -171,21 +171,6 @@ namespace Mcptest.Sdk
     /// </summary>
     public sealed partial class CoprocessClient : IDisposable, IAsyncDisposable
     {
-        /// <summary>How long a call waits for its answer unless the client or the call says otherwise.</summary>
-        public static readonly TimeSpan DefaultCallTimeout = TimeSpan.FromSeconds(30);
-
-        /// <summary>
-        /// The least time starting waits for the handshake's answer unless the options say otherwise: a
-        /// coprocess's startup can take longer than a short call timeout on a loaded machine.
-        /// </summary>
-        public static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromSeconds(10);
-
-        /// <summary>How long closing waits for the <c>mcp.shutdown</c> answer and the exit before it kills.</summary>
-        public static readonly TimeSpan DefaultCloseTimeout = TimeSpan.FromSeconds(5);
-
-        /// <summary>How many of the coprocess's last stderr lines the client keeps.</summary>
-        public const int StderrLines = 20;
-
         private const int StderrLineBytes = 4096;
         private static readonly TimeSpan LongestWait = TimeSpan.FromDays(24);
         private const int Chunk = 65536;
@@ -404,8 +389,7 @@ namespace Mcptest.Sdk
             {
                 long id = nextId++;
                 byte[] line = Line(Coprocess.HandshakeRequest(new RequestId(id), options.Sdk, options.SdkVersion));
-                TimeSpan wait = options.StartTimeout ?? (timeout > DefaultStartTimeout ? timeout : DefaultStartTimeout);
-                (int first, int length) = await ExchangeAsync(method, line, wait, true, cancellationToken).ConfigureAwait(false);
+                (int first, int length) = await ExchangeAsync(method, line, options.StartTimeout, true, cancellationToken).ConfigureAwait(false);
                 string text = await TextAsync(method, first, length).ConfigureAwait(false);
                 Response response;
                 try

@@ -20,6 +20,11 @@ pub fn constants(contract: &Contract, out: &mut Out) {
         out.line(&format!("{name}: typing.Final = {value}"));
         out.line(&docstring(0, doc));
     }
+    for (name, setting) in &contract.client {
+        out.blank(1);
+        out.line(&format!("CLIENT_{}: typing.Final = {}", name.to_uppercase(), setting.value));
+        out.line(&docstring(0, &setting.description));
+    }
 }
 
 pub fn methods(contract: &Contract, out: &mut Out) {

@@ -5,6 +5,7 @@
 //! protocol crate's own copy (`build.rs`) is printed with prettyplease.
 
 mod claims;
+mod client;
 mod codecs;
 mod envelopes;
 mod layout;
@@ -83,6 +84,7 @@ pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
     let text = render_claimed(contract)?.1;
     let mut files = Files::new();
     files.insert(SDK_PATH.to_string(), text);
+    files.insert(client::PATH.to_string(), client::render(contract)?);
     Ok(files)
 }
 

@@ -33,6 +33,12 @@ impl Out {
         self.buf.push('\n');
     }
 
+    /// Appends one line as it is (text already as Prettier prints it).
+    pub fn raw(&mut self, text: &str) {
+        self.buf.push_str(text);
+        self.buf.push('\n');
+    }
+
     /// Appends an empty line, unless the text already ends with one (Prettier
     /// keeps at most one).
     pub fn blank(&mut self) {

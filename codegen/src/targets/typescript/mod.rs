@@ -12,8 +12,12 @@
 //! and encoders), [`envelopes`] (the typed `RequestOf<P>` family),
 //! [`protocol`] (constants, messages, handshake, lanes, the type registry),
 //! and [`layout`] (the text, each statement as Prettier prints it).
+//!
+//! A second module, `typescript/src/client.ts` ([`client`]), is the session
+//! client for Node.js, on top of the first.
 
 mod claims;
+mod client;
 mod codecs;
 mod docs;
 mod envelopes;
@@ -38,6 +42,7 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(OUTPUT_PATH.to_string(), text);
+    files.insert(client::PATH.to_string(), client::render(contract));
     Ok(files)
 }
 

@@ -31,13 +31,16 @@ from dataclasses import dataclass
 
 from mcptest import _coprocess
 
-DEFAULT_CALL_TIMEOUT: typing.Final = 30.0
+DEFAULT_CALL_TIMEOUT: typing.Final = _coprocess.CLIENT_CALL_TIMEOUT_MS / 1000
 """Seconds a call waits for its answer unless the client or the call says otherwise."""
 
-DEFAULT_CLOSE_TIMEOUT: typing.Final = 5.0
+DEFAULT_START_TIMEOUT: typing.Final = _coprocess.CLIENT_START_TIMEOUT_MS / 1000
+"""Seconds the handshake waits for its answer unless the client says otherwise."""
+
+DEFAULT_CLOSE_TIMEOUT: typing.Final = _coprocess.CLIENT_CLOSE_TIMEOUT_MS / 1000
 """Seconds `close` waits for the `mcp.shutdown` answer and for the exit before it kills."""
 
-STDERR_LINES: typing.Final = 20
+STDERR_LINES: typing.Final = _coprocess.CLIENT_STDERR_TAIL_LINES
 """How many of the coprocess's last stderr lines the client keeps."""
 
 _STDERR_LINE_BYTES: typing.Final = 4096
@@ -53,6 +56,9 @@ class ClientOptions:
 
     timeout: float = DEFAULT_CALL_TIMEOUT
     """Seconds a call waits for its answer (a call's own `timeout` overrides it)."""
+
+    start_timeout: float = DEFAULT_START_TIMEOUT
+    """Seconds the handshake waits for its answer (starting the binary is slower than a call)."""
 
     close_timeout: float = DEFAULT_CLOSE_TIMEOUT
     """Seconds `close` waits for the shutdown answer and the exit before it kills."""
@@ -160,6 +166,7 @@ class _Session:
         self._writer = writer
         self._process = process
         self._timeout = options.timeout
+        self._start_timeout = options.start_timeout
         self._close_timeout = options.close_timeout
         self._lock = threading.Lock()
         self._next_id = 1
@@ -290,7 +297,7 @@ class _Session:
                 request_id = self._take_id()
                 line = _coprocess.handshake_request(request_id, sdk, sdk_version)
                 value = self._answer(
-                    method, request_id, line.encode("utf-8"), self._timeout
+                    method, request_id, line.encode("utf-8"), self._start_timeout
                 )
                 response = _coprocess.response_from_value(value)
                 self._handshake_result = _coprocess.check_handshake_response(response)

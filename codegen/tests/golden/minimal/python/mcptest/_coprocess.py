@@ -33,6 +33,28 @@ MAX_LINE_BYTES: typing.Final = 16777216
 MAX_DEPTH: typing.Final = 64
 """The deepest container nesting a frame may have (`{"a": 1}` is depth 1)."""
 
+CLIENT_CALL_TIMEOUT_MS: typing.Final = 30000
+"""How long a call waits for its answer, in milliseconds, unless the client's options or
+the call say otherwise. Past it the session is closed and the coprocess killed
+(`client_timeout`).
+"""
+
+CLIENT_CLOSE_TIMEOUT_MS: typing.Final = 5000
+"""How long closing the session waits, in milliseconds, for the shutdown method's answer
+and then for the coprocess to exit, before it kills the coprocess.
+"""
+
+CLIENT_START_TIMEOUT_MS: typing.Final = 10000
+"""How long the handshake waits for its answer, in milliseconds, unless the client's
+options say otherwise: apart from the call timeout, since starting the binary (and,
+on a loaded machine, the process itself) takes longer than a call.
+"""
+
+CLIENT_STDERR_TAIL_LINES: typing.Final = 20
+"""How many of the coprocess's last stderr lines the client keeps (a bounded buffer) and
+puts into `client_stderr_tail`.
+"""
+
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 """Any JSON value, as :mod:`json` represents it."""
 

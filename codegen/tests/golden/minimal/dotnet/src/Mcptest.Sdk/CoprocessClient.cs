@@ -34,9 +34,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// How long starting waits for the handshake's answer (the coprocess's own startup included),
-        /// or null for <see cref="Timeout"/> but at least <see cref="CoprocessClient.DefaultStartTimeout"/>.
+        /// apart from <see cref="Timeout"/>; by default <see cref="CoprocessClient.DefaultStartTimeout"/>.
         /// </summary>
-        public TimeSpan? StartTimeout { get; set; }
+        public TimeSpan StartTimeout { get; set; } = CoprocessClient.DefaultStartTimeout;
 
         /// <summary>The coprocess's environment (replacing the inherited one), or null to inherit.</summary>
         public IDictionary<string, string>? Environment { get; set; }
@@ -167,21 +167,6 @@ namespace Mcptest.Sdk
     /// </summary>
     public sealed partial class CoprocessClient : IDisposable, IAsyncDisposable
     {
-        /// <summary>How long a call waits for its answer unless the client or the call says otherwise.</summary>
-        public static readonly TimeSpan DefaultCallTimeout = TimeSpan.FromSeconds(30);
-
-        /// <summary>
-        /// The least time starting waits for the handshake's answer unless the options say otherwise: a
-        /// coprocess's startup can take longer than a short call timeout on a loaded machine.
-        /// </summary>
-        public static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromSeconds(10);
-
-        /// <summary>How long closing waits for the <c>mcp.shutdown</c> answer and the exit before it kills.</summary>
-        public static readonly TimeSpan DefaultCloseTimeout = TimeSpan.FromSeconds(5);
-
-        /// <summary>How many of the coprocess's last stderr lines the client keeps.</summary>
-        public const int StderrLines = 20;
-
         private const int StderrLineBytes = 4096;
         private static readonly TimeSpan LongestWait = TimeSpan.FromDays(24);
         private const int Chunk = 65536;
@@ -400,8 +385,7 @@ namespace Mcptest.Sdk
             {
                 long id = nextId++;
                 byte[] line = Line(Coprocess.HandshakeRequest(new RequestId(id), options.Sdk, options.SdkVersion));
-                TimeSpan wait = options.StartTimeout ?? (timeout > DefaultStartTimeout ? timeout : DefaultStartTimeout);
-                (int first, int length) = await ExchangeAsync(method, line, wait, true, cancellationToken).ConfigureAwait(false);
+                (int first, int length) = await ExchangeAsync(method, line, options.StartTimeout, true, cancellationToken).ConfigureAwait(false);
                 string text = await TextAsync(method, first, length).ConfigureAwait(false);
                 Response response;
                 try
@@ -1130,6 +1114,33 @@ namespace Mcptest.Sdk
     /// </summary>
     public sealed partial class CoprocessClient
     {
+        /// <summary>
+        /// <c>call_timeout_ms</c>: How long a call waits for its answer, in milliseconds, unless
+        /// the client's options or the call say otherwise. Past it the session is closed and the
+        /// coprocess killed (<c>client_timeout</c>).
+        /// </summary>
+        public static readonly TimeSpan DefaultCallTimeout = TimeSpan.FromMilliseconds(30000);
+
+        /// <summary>
+        /// <c>start_timeout_ms</c>: How long the handshake waits for its answer, in milliseconds,
+        /// unless the client's options say otherwise: apart from the call timeout, since starting
+        /// the binary (and, on a loaded machine, the process itself) takes longer than a call.
+        /// </summary>
+        public static readonly TimeSpan DefaultStartTimeout = TimeSpan.FromMilliseconds(10000);
+
+        /// <summary>
+        /// <c>close_timeout_ms</c>: How long closing the session waits, in milliseconds, for the
+        /// shutdown method's answer and then for the coprocess to exit, before it kills the
+        /// coprocess.
+        /// </summary>
+        public static readonly TimeSpan DefaultCloseTimeout = TimeSpan.FromMilliseconds(5000);
+
+        /// <summary>
+        /// <c>stderr_tail_lines</c>: How many of the coprocess's last stderr lines the client keeps
+        /// (a bounded buffer) and puts into <c>client_stderr_tail</c>.
+        /// </summary>
+        public const int StderrLines = 20;
+
         private const string? ShutdownMethod = null;
     }
 }

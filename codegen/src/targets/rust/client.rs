@@ -1,0 +1,296 @@
+//! The session client, a second module of the Rust SDK crate:
+//! `rust/mcptest-runner/src/client.rs`, declared beside `coprocess`
+//! (`pub mod coprocess; pub mod client;`).
+//!
+//! The schema-independent session (spawn, handshake, one request in flight,
+//! every answer checked, timeouts, exit reporting, close) is
+//! `client_runtime.rs`, a real Rust file checked as it is; this module adds
+//! what the method table says: one typed method per entry (the handshake
+//! aside), which method shuts the coprocess down, and `call_outcome` where
+//! `mcp.call` answers a `Verdict`/`ToolCallPassthrough` union. That part is
+//! printed by the layout printer, as rustfmt prints it.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::{Contract, Method, TypeKind};
+use crate::load::method_words;
+use crate::names::screaming_snake_case;
+use crate::targets::header_text;
+use crate::SchemaError;
+
+use super::layout;
+use super::names::ident;
+use super::RUST_KEYWORDS;
+
+/// The generated file, relative to the output root.
+pub const PATH: &str = "rust/mcptest-runner/src/client.rs";
+
+/// The session code every client carries.
+pub const RUNTIME: &str = include_str!("client_runtime.rs");
+
+/// The method that ends the session; `close` sends it when the table has it.
+const SHUTDOWN: &str = "mcp.shutdown";
+
+/// The result type that marks the handshake, which the client sends itself.
+const HANDSHAKE_RESULT: &str = "HandshakeResult";
+
+/// The two shapes of `mcp.call`'s result, read the same way by `call_outcome`.
+const VERDICT: &str = "Verdict";
+const PASSTHROUGH: &str = "ToolCallPassthrough";
+
+/// Names a client method cannot take besides the runtime's own: clippy
+/// expects a method `new` to return `Self` (`new_ret_no_self`).
+const RESERVED: &[&str] = &["new"];
+
+/// The methods of the runtime's `CoprocessClient` (`close`, `spawn`,
+/// `request`, `start`, ...), public or not, read from `client_runtime.rs`
+/// itself so that a method it gains is avoided too.
+fn client_members() -> Vec<String> {
+    let Ok(file) = syn::parse_file(RUNTIME) else { return Vec::new() };
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Impl(block) if block.trait_.is_none() => Some(block),
+            _ => None,
+        })
+        .filter(|block| matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("CoprocessClient")))
+        .flat_map(|block| &block.items)
+        .filter_map(|member| match member {
+            syn::ImplItem::Fn(function) => Some(function.sig.ident.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether clippy's `wrong_self_convention` expects a method of this name to
+/// take no `self` (`from_*`) or `self` by value (`into_*`): a client method
+/// takes `&self`, and says so with an allow.
+fn against_self_convention(name: &str) -> bool {
+    name.starts_with("from_") || name.starts_with("into_")
+}
+
+/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
+/// `ToolCallPassthrough` with the members `call_outcome` reads.
+fn call_result_union(contract: &Contract) -> Option<String> {
+    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
+    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
+    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
+    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
+        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
+        _ => false,
+    };
+    let readable = names.len() == 2
+        && names.contains(&VERDICT)
+        && names.contains(&PASSTHROUGH)
+        && has(VERDICT, &["success", "text", "error"])
+        && has(PASSTHROUGH, &["content", "isError"]);
+    readable.then(|| method.result.clone())
+}
+
+/// The whole client module text (header included).
+pub fn render(contract: &Contract) -> Result<String, SchemaError> {
+    let tokens = methods_part(contract);
+    let file: syn::File = syn::parse2(tokens).map_err(|e| {
+        SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust client produced invalid tokens: {e}"), "report this as a codegen bug")
+    })?;
+    let body = layout::print_file(&file)
+        .map_err(|problem| SchemaError::new(std::path::Path::new(&contract.source), "", problem, "report this as a codegen bug"))?;
+    Ok(format!(
+        "// {}\n//\n// {}: the session client (a module beside `coprocess`).\n\n{}\n{}",
+        header_text(contract),
+        contract.title,
+        RUNTIME.trim_end(),
+        body
+    ))
+}
+
+/// `SHUTDOWN`, the typed methods, and `call_outcome` where it applies.
+fn methods_part(contract: &Contract) -> TokenStream {
+    let shutdown = if contract.methods.iter().any(|m| m.name == SHUTDOWN) {
+        let name = ident(&screaming_snake_case(SHUTDOWN));
+        quote! { Some(coprocess::methods::#name) }
+    } else {
+        quote! { None }
+    };
+    let methods = named_methods(contract).into_iter().map(|(method, name)| method_fn(method, &name));
+    let outcome = call_result_union(contract).map(|union| call_outcome(&union));
+    quote! {
+        /// The method `close` sends to end the session, when the contract has one.
+        const SHUTDOWN: Option<&str> = #shutdown;
+        /// One method per method-table entry (the handshake is the client's own).
+        impl CoprocessClient {
+            #(#methods)*
+        }
+        #outcome
+    }
+}
+
+fn method_fn(method: &Method, name: &str) -> TokenStream {
+    let fn_name = ident(name);
+    let constant = ident(&screaming_snake_case(&method.name));
+    let params = ident(&method.params);
+    let result = ident(&method.result);
+    let summary = format!("`{}`: {}", method.name, method.description.trim());
+    let summary = summary.lines().map(|line| if line.trim().is_empty() { String::new() } else { format!(" {line}") });
+    let (param_type, argument) = if method.params_required {
+        (quote! { coprocess::#params }, quote! { Some(params) })
+    } else {
+        (quote! { Option<coprocess::#params> }, quote! { params })
+    };
+    let allow = against_self_convention(name).then(|| quote! { #[allow(clippy::wrong_self_convention)] });
+    quote! {
+        #(#[doc = #summary])*
+        #[doc = ""]
+        #[doc = " `timeout` overrides the client's for this call."]
+        #[doc = ""]
+        #[doc = " # Errors"]
+        #[doc = ""]
+        #[doc = " A [`ClientError`] saying what happened and naming the method."]
+        #allow
+        pub fn #fn_name(&self, params: #param_type, timeout: Option<Duration>) -> Result<coprocess::#result, ClientError> {
+            self.request(coprocess::methods::#constant, #argument, timeout)
+        }
+    }
+}
+
+fn call_outcome(union: &str) -> TokenStream {
+    let union = ident(union);
+    let verdict = ident(VERDICT);
+    let passthrough = ident(PASSTHROUGH);
+    let doc = format!(" A `{union}` read the same way whichever variant it is.");
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct CallOutcome {
+            /// Whether the tool ran and did not report an error.
+            pub success: bool,
+            /// The text content joined with newlines, or `None` when there was none.
+            pub text: Option<String>,
+            /// The error text when `success` is false, else `None`.
+            pub error: Option<String>,
+        }
+        /// `mcp.call`'s result read uniformly: a `Verdict` as it is; a `ToolCallPassthrough`'s
+        /// success derived from `isError`, its text the text blocks joined with newlines, and
+        /// its error that text when the tool reported one.
+        #[must_use]
+        pub fn call_outcome(result: &coprocess::#union) -> CallOutcome {
+            match result {
+                coprocess::#union::#verdict(verdict) => CallOutcome {
+                    success: verdict.success,
+                    text: verdict.text.clone(),
+                    error: verdict.error.clone(),
+                },
+                coprocess::#union::#passthrough(passthrough) => {
+                    let texts: Vec<&str> = passthrough
+                        .content
+                        .iter()
+                        .filter(|block| block.get("type").and_then(serde_json::Value::as_str) == Some("text"))
+                        .filter_map(|block| block.get("text").and_then(serde_json::Value::as_str))
+                        .collect();
+                    let text = if texts.is_empty() { None } else { Some(texts.join("\n")) };
+                    let success = passthrough.is_error != Some(true);
+                    let error = if success { None } else { text.clone() };
+                    CallOutcome { success, text, error }
+                }
+            }
+        }
+    }
+}
+
+/// The methods the client has (the handshake is its own), each with its Rust
+/// name: `rust_name`, or the name with its namespace where two methods of
+/// different namespaces would otherwise meet (`mcp.list`, `other.list` →
+/// `mcp_list`, `other_list`).
+fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
+    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
+    let short: Vec<String> = methods.iter().map(|m| rust_name(&m.name, false)).collect();
+    methods
+        .iter()
+        .zip(&short)
+        .map(|(method, name)| {
+            let shared = short.iter().filter(|other| *other == name).count() > 1;
+            (*method, if shared { rust_name(&method.name, true) } else { name.clone() })
+        })
+        .collect()
+}
+
+/// The Rust method of a wire name: the namespace (`mcp.`) dropped unless
+/// `namespace`, each segment snake-cased (`mcp.listTools` → `list_tools`,
+/// `mcp.cache.set_mode` → `cache_set_mode`), a keyword or a runtime member
+/// suffixed with `_`.
+pub fn rust_name(wire: &str, namespace: bool) -> String {
+    let words = method_words(wire);
+    let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
+    let name = kept.join("_");
+    if RUST_KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) || client_members().contains(&name) {
+        name + "_"
+    } else {
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{render, rust_name};
+    use std::path::Path;
+
+    /// The minimal golden schema, with `extra` methods appended to its table.
+    fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
+        let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
+        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
+            methods.extend(extra.iter().cloned());
+        }
+        crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    #[test]
+    fn a_method_added_to_the_table_appears_typed_in_the_client() {
+        let before = render(&minimal_with(serde_json::json!([]))).expect("renders");
+        assert!(!before.contains("pub fn fresh_do_thing("), "{before}");
+        assert!(before.contains("const SHUTDOWN: Option<&str> = None;\n"), "the minimal schema has no mcp.shutdown");
+        let method = serde_json::json!([{
+            "name": "mcp.fresh.doThing",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/HandshakeParams",
+            "description": "A method the table gained."
+        }, {
+            "name": "mcp.shutdown",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/EmptyParams",
+            "description": "Ends the session."
+        }]);
+        let after = render(&minimal_with(method)).expect("renders");
+        let signature = "    pub fn fresh_do_thing(\n        &self,\n        params: Option<coprocess::EmptyParams>,\n        timeout: Option<Duration>,\n    ) -> Result<coprocess::HandshakeParams, ClientError> {\n        self.request(coprocess::methods::MCP_FRESH_DO_THING, params, timeout)\n    }\n";
+        assert!(after.contains(signature), "{after}");
+        assert!(after.contains("const SHUTDOWN: Option<&str> = Some(coprocess::methods::MCP_SHUTDOWN);\n"), "{after}");
+        assert!(after.contains("    pub fn shutdown(\n"), "{after}");
+        assert!(!after.contains("pub fn handshake(") && !after.contains("pub fn coprocess_handshake("), "the handshake is the client's own");
+        let twins = serde_json::json!([
+            {"name": "mcp.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
+            {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
+        ]);
+        let both = render(&minimal_with(twins)).expect("renders");
+        assert!(both.contains("    pub fn mcp_list(\n") && both.contains("    pub fn other_list(\n"), "{both}");
+        assert!(!both.contains("    pub fn list(\n"), "{both}");
+    }
+
+    #[test]
+    fn a_wire_name_becomes_a_snake_case_method() {
+        assert_eq!(rust_name("mcp.listTools", false), "list_tools");
+        assert_eq!(rust_name("mcp.cache.set_mode", false), "cache_set_mode");
+        assert_eq!(rust_name("mcp.reporter.setUpload", false), "reporter_set_upload");
+        assert_eq!(rust_name("mcp.close", false), "close_");
+        assert_eq!(rust_name("mcp.type", false), "type_");
+        assert_eq!(rust_name("other.list", true), "other_list");
+        assert_eq!(rust_name("mcp.request", false), "request_");
+        assert_eq!(rust_name("mcp.exchange", false), "exchange");
+        assert_eq!(rust_name("mcp.handshakeResult", false), "handshake_result_");
+        assert_eq!(rust_name("mcp.overStreams", false), "over_streams_");
+        assert_eq!(rust_name("mcp.new", false), "new_");
+    }
+}

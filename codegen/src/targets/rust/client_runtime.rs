@@ -1,0 +1,752 @@
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::coprocess::{self, messages, Frame};
+
+/// How long a call waits for its answer unless the client or the call says otherwise.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long `close` waits for the `mcp.shutdown` answer and for the exit before it kills.
+pub const DEFAULT_CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How many of the coprocess's last stderr lines the client keeps.
+pub const STDERR_LINES: usize = 20;
+
+/// The longest stderr line kept, in bytes (a longer one is cut there).
+const STDERR_LINE_BYTES: usize = 4096;
+
+/// How many answer lines the reader thread holds before it waits for a caller.
+const LINES_AHEAD: usize = 4;
+
+/// How a client spawns, talks to and closes the coprocess.
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    /// How long a call waits for its answer (a call's own `timeout` overrides it).
+    pub timeout: Duration,
+    /// How long `close` waits for the shutdown answer and the exit before it kills.
+    pub close_timeout: Duration,
+    /// The coprocess's whole environment (replacing the inherited one), or `None` to inherit.
+    pub env: Option<Vec<(String, String)>>,
+    /// The coprocess's working directory, or `None` for the current one.
+    pub cwd: Option<PathBuf>,
+    /// The SDK name the handshake announces.
+    pub sdk: String,
+    /// The SDK version the handshake announces.
+    pub sdk_version: String,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        Self {
+            timeout: DEFAULT_CALL_TIMEOUT,
+            close_timeout: DEFAULT_CLOSE_TIMEOUT,
+            env: None,
+            cwd: None,
+            sdk: "rust".to_string(),
+            sdk_version: "0.0.0".to_string(),
+        }
+    }
+}
+
+/// What went wrong with a call, beside its message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientErrorKind {
+    /// The handshake failed (the contract's message); the coprocess is gone.
+    Handshake,
+    /// The coprocess answered with a JSON-RPC error; the session goes on.
+    Rpc(Box<RpcError>),
+    /// The answer broke the protocol (another id, not JSON, too long, not the
+    /// result's shape); the session is closed and the coprocess killed.
+    Protocol,
+    /// No answer within the call's timeout; the session is closed and the coprocess killed.
+    Timeout,
+    /// A call on a session that was closed (by `close`, or after a timeout or a protocol error).
+    Closed,
+    /// The coprocess ended before answering (this and every later call).
+    Exited(Box<Exit>),
+    /// The coprocess could not be started.
+    Spawn,
+}
+
+/// A JSON-RPC error answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    /// The JSON-RPC error code.
+    pub code: i64,
+    /// The code's name in the contract's error-code table, or `None` for another code.
+    pub name: Option<&'static str>,
+    /// The error's `data`, when it had one.
+    pub data: Option<serde_json::Value>,
+}
+
+/// How the coprocess ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Exit {
+    /// Its exit status, when it exited with one.
+    pub status: Option<i32>,
+    /// The signal that killed it, when one did.
+    pub signal: Option<i32>,
+    /// Its last stderr lines.
+    pub stderr: Vec<String>,
+}
+
+/// A call that failed: `method` is its wire name, `message` says what happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientError {
+    /// What went wrong.
+    pub kind: ClientErrorKind,
+    /// The wire name of the method the error is about.
+    pub method: &'static str,
+    /// What happened, naming the method.
+    pub message: String,
+    /// What the decoder or the stream said, where there is more to say (else empty).
+    pub detail: String,
+}
+
+impl ClientError {
+    fn new(kind: ClientErrorKind, method: &'static str, message: String) -> Self {
+        Self {
+            kind,
+            method,
+            message,
+            detail: String::new(),
+        }
+    }
+
+    fn with_detail(mut self, detail: impl std::fmt::Display) -> Self {
+        self.detail = detail.to_string();
+        self
+    }
+}
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.detail.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.message, self.detail)
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// The `--server-command` text the binary's shell-style split turns back into
+/// `argv`: each argument single-quoted (`'` written `'"'"'`, an empty one `''`).
+#[must_use]
+pub fn server_command<S: AsRef<str>>(argv: &[S]) -> String {
+    let quoted: Vec<String> = argv
+        .iter()
+        .map(|argument| format!("'{}'", argument.as_ref().replace('\'', "'\"'\"'")))
+        .collect();
+    quoted.join(" ")
+}
+
+/// Why a session closed where no call can see it (the contract words the rest).
+mod closed_reason {
+    pub const FAILED_HANDSHAKE: &str = "after a failed handshake";
+    pub const EXITED: &str = "after the coprocess exited";
+}
+
+/// What the reader thread hands a caller.
+enum Line {
+    /// One line, without its newline.
+    Text(Vec<u8>),
+    /// A line longer than `MAX_LINE_BYTES` (not read further).
+    TooLong,
+    /// The end of output, or a read error; a last line without its newline is dropped.
+    End,
+}
+
+/// The stdout reader: one line at a time, never more than `MAX_LINE_BYTES`
+/// plus one buffer's worth held.
+fn read_lines(reader: impl Read, lines: &mpsc::SyncSender<Line>) {
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let mut line = Vec::new();
+    loop {
+        let (done, used) = match reader.fill_buf() {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Ok([]) | Err(_) => {
+                let _ = lines.send(Line::End);
+                return;
+            }
+            Ok(chunk) => match chunk.iter().position(|&byte| byte == b'\n') {
+                // A whole line in the buffer: one allocation of its size.
+                Some(end) if line.is_empty() => {
+                    line = chunk[..end].to_vec();
+                    (true, end + 1)
+                }
+                Some(end) => {
+                    line.extend_from_slice(&chunk[..end]);
+                    (true, end + 1)
+                }
+                None => {
+                    line.extend_from_slice(chunk);
+                    (false, chunk.len())
+                }
+            },
+        };
+        reader.consume(used);
+        if line.len() > coprocess::MAX_LINE_BYTES {
+            let _ = lines.send(Line::TooLong);
+            return;
+        }
+        if done && lines.send(Line::Text(std::mem::take(&mut line))).is_err() {
+            return;
+        }
+    }
+}
+
+/// The stderr reader: keeps the last `STDERR_LINES` lines; says when it is done.
+fn read_stderr(stream: impl Read, tail: &Mutex<VecDeque<String>>, done: &mpsc::Sender<()>) {
+    let mut reader = BufReader::new(stream);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let mut limited = (&mut reader).take(STDERR_LINE_BYTES as u64);
+        match limited.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line);
+                let mut kept = lock(tail);
+                if kept.len() == STDERR_LINES {
+                    kept.pop_front();
+                }
+                kept.push_back(text.trim_end_matches(['\r', '\n']).to_string());
+            }
+        }
+    }
+    let _ = done.send(());
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The state one request at a time goes through.
+struct Session {
+    writer: Option<Box<dyn Write + Send>>,
+    lines: Receiver<Line>,
+    child: Option<Child>,
+    stderr_done: Option<Receiver<()>>,
+    next_id: i64,
+    closed: Option<&'static str>,
+    /// Set once the coprocess ended: its status and stderr, for every later call.
+    exit: Option<Exit>,
+    /// How long to wait for the exit status once the output ended.
+    close_timeout: Duration,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+}
+
+/// A session with the mcptest coprocess: spawn (or any pair of byte
+/// streams), handshake, then one typed method per method-table entry. One
+/// request is in flight at a time (callers on other threads wait their
+/// turn); every answer is checked; a failed call returns a [`ClientError`]
+/// saying what happened and naming the method. Dropping it closes it.
+pub struct CoprocessClient {
+    session: Mutex<Session>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    timeout: Duration,
+    close_timeout: Duration,
+    handshake: coprocess::HandshakeResult,
+}
+
+impl CoprocessClient {
+    /// Starts `<binary> exec --connection-server --server-command <argv>` and
+    /// handshakes.
+    ///
+    /// # Errors
+    ///
+    /// A [`ClientError`]: `Spawn` when the binary cannot be started,
+    /// `Handshake` with the contract's message (the coprocess is then gone),
+    /// or what the handshake call met.
+    pub fn spawn<S: AsRef<str>>(
+        binary: impl AsRef<std::ffi::OsStr>,
+        server_argv: &[S],
+        options: &ClientOptions,
+    ) -> Result<Self, ClientError> {
+        let mut command = Command::new(binary);
+        command
+            .args(["exec", "--connection-server", "--server-command"])
+            .arg(server_command(server_argv))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(env) = &options.env {
+            command.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
+        }
+        if let Some(cwd) = &options.cwd {
+            command.current_dir(cwd);
+        }
+        let method = coprocess::methods::COPROCESS_HANDSHAKE;
+        let spawn_error = |e: &dyn std::fmt::Display| {
+            let message = format!("{method}: the coprocess could not be started");
+            ClientError::new(ClientErrorKind::Spawn, method, message).with_detail(e)
+        };
+        let mut child = command.spawn().map_err(|e| spawn_error(&e))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(spawn_error(&"the coprocess has no pipes"));
+        };
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let (done, stderr_done) = mpsc::channel();
+        let kept = Arc::clone(&tail);
+        let reading = thread::Builder::new()
+            .name("coprocess-stderr".into())
+            .spawn(move || read_stderr(stderr, &kept, &done));
+        if let Err(e) = reading {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(spawn_error(&e));
+        }
+        let streams = (Box::new(stdin) as Box<dyn Write + Send>, Some(stderr_done));
+        Self::start(stdout, streams, Some(child), options, tail)
+    }
+
+    /// A session over a pair of byte streams (an in-process double, a
+    /// socket): answers are read from `reader`, requests written to `writer`.
+    /// Handshakes before it returns.
+    ///
+    /// # Errors
+    ///
+    /// A [`ClientError`]: `Handshake` with the contract's message, or what
+    /// the handshake call met.
+    pub fn over_streams(
+        reader: impl Read + Send + 'static,
+        writer: impl Write + Send + 'static,
+        options: &ClientOptions,
+    ) -> Result<Self, ClientError> {
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let streams = (Box::new(writer) as Box<dyn Write + Send>, None);
+        Self::start(reader, streams, None, options, tail)
+    }
+
+    fn start(
+        reader: impl Read + Send + 'static,
+        (writer, stderr_done): (Box<dyn Write + Send>, Option<Receiver<()>>),
+        mut child: Option<Child>,
+        options: &ClientOptions,
+        stderr: Arc<Mutex<VecDeque<String>>>,
+    ) -> Result<Self, ClientError> {
+        let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
+        let reading = thread::Builder::new()
+            .name("coprocess-stdout".into())
+            .spawn(move || read_lines(reader, &sender));
+        if let Err(e) = reading {
+            if let Some(child) = child.as_mut() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            let method = coprocess::methods::COPROCESS_HANDSHAKE;
+            let message = format!("{method}: the coprocess could not be started");
+            return Err(ClientError::new(ClientErrorKind::Spawn, method, message).with_detail(e));
+        }
+        let mut session = Session {
+            writer: Some(writer),
+            lines,
+            child,
+            stderr_done,
+            next_id: 1,
+            closed: None,
+            exit: None,
+            close_timeout: options.close_timeout,
+            stderr: Arc::clone(&stderr),
+        };
+        let handshake = match session.handshake(options) {
+            Ok(handshake) => handshake,
+            Err(error) => {
+                session.finish(Duration::ZERO);
+                return Err(error);
+            }
+        };
+        Ok(Self {
+            session: Mutex::new(session),
+            stderr,
+            timeout: options.timeout,
+            close_timeout: options.close_timeout,
+            handshake,
+        })
+    }
+
+    /// What the binary answered to the handshake (its protocol and binary version).
+    #[must_use]
+    pub fn handshake_result(&self) -> &coprocess::HandshakeResult {
+        &self.handshake
+    }
+
+    /// The coprocess's exit status once it has exited (`None` before, when
+    /// killed by a signal, or over streams).
+    #[must_use]
+    pub fn exit_status(&self) -> Option<i32> {
+        let mut session = lock(&self.session);
+        let child = session.child.as_mut()?;
+        child.try_wait().ok().flatten().and_then(|s| s.code())
+    }
+
+    /// The last lines the coprocess wrote to stderr (at most [`STDERR_LINES`]).
+    #[must_use]
+    pub fn stderr_tail(&self) -> Vec<String> {
+        lock(&self.stderr).iter().cloned().collect()
+    }
+
+    /// Sends `mcp.shutdown` (where the contract has it), waits a bounded time
+    /// for the exit, then kills. Idempotent; later calls fail as closed.
+    pub fn close(&self) {
+        let deadline = Instant::now() + self.close_timeout;
+        let mut session = lock(&self.session);
+        if session.closed.is_none() && session.exit.is_none() {
+            session.closed = Some(messages::CLIENT_CLOSED_BY_CLOSE);
+            if let Some(method) = SHUTDOWN {
+                let id = session.take_id();
+                let request = coprocess::Request {
+                    jsonrpc: coprocess::JsonRpcVersion::default(),
+                    id: coprocess::RequestId::Integer(id),
+                    method: method.to_string(),
+                    params: None,
+                };
+                let _ = session.exchange(method, request.encode(), self.close_timeout);
+            }
+        }
+        let grace = deadline.saturating_duration_since(Instant::now());
+        session.finish(grace);
+    }
+
+    /// Sends `method` with `params` and decodes its answer as `R`: what every
+    /// typed method calls (`method` names a method-table entry whose params
+    /// are `P` and whose result is `R`).
+    ///
+    /// # Errors
+    ///
+    /// A [`ClientError`] saying what happened and naming the method.
+    pub fn request<P, R>(
+        &self,
+        method: &'static str,
+        params: Option<P>,
+        timeout: Option<Duration>,
+    ) -> Result<R, ClientError>
+    where
+        P: serde::de::DeserializeOwned + serde::Serialize,
+        R: Frame + serde::de::DeserializeOwned,
+    {
+        let mut session = lock(&self.session);
+        session.check_open(method)?;
+        let id = session.take_id();
+        let request = coprocess::RequestOf {
+            jsonrpc: coprocess::JsonRpcVersion::default(),
+            id: coprocess::RequestId::Integer(id),
+            method: method.to_string(),
+            params,
+        };
+        let timeout = timeout.unwrap_or(self.timeout);
+        let text = session.answer(method, request.encode(), timeout)?;
+        let response = match coprocess::ResponseOf::<R>::decode(&text) {
+            Ok(response) => response,
+            Err(e) => return Err(session.broken(method, id, &text, R::TYPE_NAME, &e)),
+        };
+        let answered = match &response {
+            coprocess::ResponseOf::SuccessResponse(success) => Some(&success.id),
+            coprocess::ResponseOf::ErrorResponse(failure) => failure.id.as_ref(),
+        };
+        if !matches!(answered, Some(coprocess::RequestId::Integer(got)) if *got == id) {
+            let got = answered.map_or_else(|| "null".to_string(), |got| got.encode());
+            return Err(session.protocol_error(
+                messages::render_client_wrong_id(method, &got, &id.to_string()),
+                method,
+            ));
+        }
+        match response {
+            coprocess::ResponseOf::SuccessResponse(success) => {
+                if Some(method) == SHUTDOWN {
+                    // The coprocess ends the session after answering: close only waits.
+                    session.closed = Some(messages::CLIENT_CLOSED_AFTER_SHUTDOWN);
+                }
+                Ok(success.result)
+            }
+            coprocess::ResponseOf::ErrorResponse(failure) => {
+                let error = failure.error;
+                let name = coprocess::ERROR_CODES
+                    .iter()
+                    .find(|known| known.code == error.code)
+                    .map(|known| known.name);
+                let kind = ClientErrorKind::Rpc(Box::new(RpcError {
+                    code: error.code,
+                    name,
+                    data: error.data,
+                }));
+                Err(ClientError::new(kind, method, error.message))
+            }
+        }
+    }
+}
+
+impl Session {
+    /// Sends the handshake and checks its answer; a failure ends it all.
+    fn handshake(
+        &mut self,
+        options: &ClientOptions,
+    ) -> Result<coprocess::HandshakeResult, ClientError> {
+        let method = coprocess::methods::COPROCESS_HANDSHAKE;
+        let id = self.take_id();
+        let request_id = coprocess::RequestId::Integer(id);
+        let line = coprocess::handshake_request(
+            request_id,
+            Some(&options.sdk),
+            Some(&options.sdk_version),
+        );
+        let result = self.answer(method, line, options.timeout).and_then(|text| {
+            let decoded = coprocess::Response::decode(&text).and_then(|response| match response {
+                coprocess::Response::SuccessResponse(success) => {
+                    coprocess::HandshakeResult::from_value(success.result).map(|_| ())
+                }
+                coprocess::Response::ErrorResponse(_) => Ok(()),
+            });
+            match decoded {
+                Ok(()) => Ok(text),
+                Err(e) => Err(self.broken(method, id, &text, "HandshakeResult", &e)),
+            }
+        });
+        let text = match result {
+            Ok(text) => text,
+            Err(error) => {
+                self.finish(Duration::ZERO);
+                return Err(error);
+            }
+        };
+        match coprocess::check_handshake_response(&text) {
+            Ok(result) => Ok(result),
+            Err(failure) => {
+                self.closed = Some(closed_reason::FAILED_HANDSHAKE);
+                self.finish(Duration::ZERO);
+                Err(ClientError::new(
+                    ClientErrorKind::Handshake,
+                    method,
+                    failure.message,
+                ))
+            }
+        }
+    }
+
+    /// Writes one request line and reads its answer's text (the line, as UTF-8);
+    /// a timeout ends the self.
+    fn answer(
+        &mut self,
+        method: &'static str,
+        line: String,
+        timeout: Duration,
+    ) -> Result<String, ClientError> {
+        let text = self.exchange(method, line, timeout);
+        match text {
+            Err(error) if error.kind == ClientErrorKind::Timeout => {
+                self.closed = Some(messages::CLIENT_CLOSED_AFTER_TIMEOUT);
+                self.finish(Duration::ZERO);
+                Err(error)
+            }
+            other => other,
+        }
+    }
+
+    /// Writes `line` and waits up to `timeout` for the next line of output.
+    fn exchange(
+        &mut self,
+        method: &'static str,
+        mut line: String,
+        timeout: Duration,
+    ) -> Result<String, ClientError> {
+        line.push('\n');
+        let written = match self.writer.as_mut() {
+            Some(writer) => writer
+                .write_all(line.as_bytes())
+                .and_then(|()| writer.flush())
+                .is_ok(),
+            None => false,
+        };
+        if !written {
+            return Err(self.ended(method));
+        }
+        match self.lines.recv_timeout(timeout) {
+            Ok(Line::Text(bytes)) => match String::from_utf8(bytes) {
+                Ok(text) => Ok(text),
+                Err(e) => {
+                    let error =
+                        self.protocol_error(messages::render_client_not_json(method), method);
+                    Err(error.with_detail(e))
+                }
+            },
+            Ok(Line::TooLong) => {
+                let message = messages::render_client_too_long(
+                    method,
+                    &coprocess::MAX_LINE_BYTES.to_string(),
+                );
+                Err(self.protocol_error(message, method))
+            }
+            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.ended(method)),
+            Err(RecvTimeoutError::Timeout) => {
+                let ms = timeout.as_millis().to_string();
+                let message = if self.child.is_some() {
+                    messages::render_client_timeout(method, &ms)
+                } else {
+                    messages::render_client_timeout_streams(method, &ms)
+                };
+                Err(ClientError::new(ClientErrorKind::Timeout, method, message))
+            }
+        }
+    }
+
+    /// The coprocess closed its output: wait (bounded) for its status and stderr.
+    fn ended(&mut self, method: &'static str) -> ClientError {
+        let deadline = Instant::now() + self.close_timeout;
+        let status = self
+            .child
+            .as_mut()
+            .and_then(|child| wait_until(child, deadline));
+        if let Some(done) = &self.stderr_done {
+            let _ = done.recv_timeout(deadline.saturating_duration_since(Instant::now()));
+        }
+        let code = status.and_then(|status| status.code());
+        let signal = status.and_then(signal_of);
+        let stderr: Vec<String> = lock(&self.stderr)
+            .iter()
+            .filter(|line| !line.is_empty())
+            .cloned()
+            .collect();
+        self.exit = Some(Exit {
+            status: code,
+            signal,
+            stderr,
+        });
+        self.closed = Some(closed_reason::EXITED);
+        self.finish(Duration::ZERO);
+        self.exited(method)
+    }
+
+    /// Why an answer that did not decode is broken, in the order the checks
+    /// go: not JSON, another id, not the result's shape. Ends the session.
+    fn broken(
+        &mut self,
+        method: &'static str,
+        id: i64,
+        text: &str,
+        type_name: &str,
+        error: &coprocess::DecodeError,
+    ) -> ClientError {
+        let parsed = coprocess::strict::check_text(text, coprocess::MAX_DEPTH)
+            .map_err(|(_, problem)| problem)
+            .and_then(|checked| {
+                serde_json::from_str::<serde_json::Value>(&checked).map_err(|e| e.to_string())
+            });
+        let value = match parsed {
+            Ok(value) => value,
+            Err(problem) => {
+                return self
+                    .protocol_error(messages::render_client_not_json(method), method)
+                    .with_detail(problem)
+            }
+        };
+        if let Some(got) = value.as_object().and_then(|object| object.get("id")) {
+            if got.as_i64() != Some(id) {
+                let got = got.to_string();
+                return self.protocol_error(
+                    messages::render_client_wrong_id(method, &got, &id.to_string()),
+                    method,
+                );
+            }
+        }
+        self.protocol_error(
+            messages::render_client_undecodable(method, type_name),
+            method,
+        )
+        .with_detail(error)
+    }
+
+    fn take_id(&mut self) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    fn check_open(&self, method: &'static str) -> Result<(), ClientError> {
+        if self.exit.is_some() {
+            return Err(self.exited(method));
+        }
+        match self.closed {
+            Some(reason) => {
+                let message = messages::render_client_closed(method, reason);
+                Err(ClientError::new(ClientErrorKind::Closed, method, message))
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn exited(&self, method: &'static str) -> ClientError {
+        let exit = self.exit.clone().unwrap_or_default();
+        let ending = match (exit.status, exit.signal) {
+            (Some(status), _) => messages::render_client_exited(method, &status.to_string()),
+            (None, Some(signal)) => messages::render_client_killed(method, &signal.to_string()),
+            (None, None) => messages::render_client_output_closed(method),
+        };
+        let message = if exit.stderr.is_empty() {
+            ending
+        } else {
+            messages::render_client_stderr_tail(&ending, &exit.stderr.join("\n"))
+        };
+        ClientError::new(ClientErrorKind::Exited(Box::new(exit)), method, message)
+    }
+
+    /// Ends the session after a broken answer: closed, the coprocess killed.
+    fn protocol_error(&mut self, message: String, method: &'static str) -> ClientError {
+        self.closed = Some(messages::CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
+        self.finish(Duration::ZERO);
+        ClientError::new(ClientErrorKind::Protocol, method, message)
+    }
+
+    /// Closes the input, waits up to `grace` for the exit, then kills.
+    fn finish(&mut self, grace: Duration) {
+        self.writer = None;
+        if let Some(child) = self.child.as_mut() {
+            if wait_until(child, Instant::now() + grace).is_none() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+}
+
+/// The child's exit status once it exits, waiting no later than `deadline`.
+fn wait_until(child: &mut Child, deadline: Instant) -> Option<std::process::ExitStatus> {
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if Instant::now() < deadline => {
+                thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+            _ => return None,
+        }
+    }
+}
+
+#[cfg(unix)]
+fn signal_of(status: std::process::ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(&status)
+}
+
+#[cfg(not(unix))]
+fn signal_of(_: std::process::ExitStatus) -> Option<i32> {
+    None
+}
+
+impl Drop for CoprocessClient {
+    fn drop(&mut self) {
+        self.close();
+    }
+}

@@ -1,0 +1,308 @@
+//! The session client, a second module: `typescript/src/client.ts`.
+//!
+//! The schema-independent session (spawn, handshake, one request in flight,
+//! every answer checked, timeouts, exit reporting, close) is
+//! `client_runtime.ts`, a real TypeScript file checked as it is; this module
+//! adds what the method table says: one typed method per entry (the
+//! handshake aside), and which method shuts the coprocess down.
+
+use crate::model::{Contract, Method, TypeKind};
+use crate::load::method_words;
+use crate::names::camel_case;
+use crate::targets::header_text;
+
+use super::layout::{Out, WIDTH};
+use super::names::{constant, js_string, member_access, stem, type_name};
+
+/// The generated file, relative to the output root.
+pub const PATH: &str = "typescript/src/client.ts";
+
+/// The session code every client carries.
+pub const RUNTIME: &str = include_str!("client_runtime.ts");
+
+/// The method that ends the session; `close` sends it when the table has it.
+const SHUTDOWN: &str = "mcp.shutdown";
+
+/// The result type that marks the handshake, which the client sends itself.
+const HANDSHAKE_RESULT: &str = "HandshakeResult";
+
+/// The two shapes of `mcp.call`'s result, read the same way by `callOutcome`.
+const VERDICT: &str = "Verdict";
+const PASSTHROUGH: &str = "ToolCallPassthrough";
+
+/// `CallOutcome` and `callOutcome`, for a schema whose `mcp.call` answers a
+/// union of `Verdict` and `ToolCallPassthrough` (the contract says how the
+/// passthrough's success is derived: from `isError`).
+const CALL_OUTCOME: &str = r#"/** A `{union}` read the same way whichever variant it is. */
+export interface CallOutcome {
+  /** Whether the tool ran and did not report an error. */
+  readonly success: boolean;
+  /** The text content joined with newlines, or null when there was none. */
+  readonly text: string | null;
+  /** The error text when `success` is false, else null. */
+  readonly error: string | null;
+}
+
+/**
+ * `mcp.call`'s result read uniformly: a `{verdict}` as it is; a
+ * `{passthrough}`'s success derived from `isError`, its text the text blocks
+ * joined with newlines, and its error that text when the tool reported one.
+ */
+export function callOutcome(result: coprocess.{union}): CallOutcome {
+  if ("success" in result) {
+    return { success: result.success, text: result.text, error: result.error };
+  }
+  const texts = result.content.flatMap((block) => {
+    const text = block["text"];
+    return block["type"] === "text" && typeof text === "string" ? [text] : [];
+  });
+  const text = texts.length > 0 ? texts.join("\n") : null;
+  const success = result.isError !== true;
+  return { success, text, error: success ? null : text };
+}"#;
+
+/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
+/// `ToolCallPassthrough` with the members `callOutcome` reads.
+fn call_result_union(contract: &Contract) -> Option<String> {
+    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
+    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
+    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
+    let has = |name: &str, fields: &[(&str, bool)]| match contract.types.get(name).map(|t| &t.kind) {
+        Some(TypeKind::Object(object)) => fields
+            .iter()
+            .all(|(f, required)| object.fields.iter().any(|p| p.name == *f && (p.required || !required))),
+        _ => false,
+    };
+    let readable = names.len() == 2
+        && names.contains(&VERDICT)
+        && names.contains(&PASSTHROUGH)
+        && has(VERDICT, &[("success", true), ("text", true), ("error", true)])
+        && has(PASSTHROUGH, &[("content", true), ("isError", false)]);
+    readable.then(|| type_name(&method.result))
+}
+
+/// The names a method of the client cannot take, each suffixed with `_`: the
+/// runtime session's members, `then` (a client with a `then` method would be
+/// a thenable, which `await` would call), and `Object.prototype`'s members.
+const RESERVED: &[&str] = &[
+    "close",
+    "spawn",
+    "overStreams",
+    "handshakeResult",
+    "exitStatus",
+    "stderrTail",
+    "then",
+    "constructor",
+    "toString",
+    "toLocaleString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+];
+
+pub fn render(contract: &Contract) -> String {
+    let methods = named_methods(contract);
+    let mut out = Out::default();
+    out.line(format!("// {}", header_text(contract)));
+    out.line("//");
+    out.line("// The session client: an ES2020 module for Node.js (its built-in modules only)");
+    out.line("// beside coprocess.ts.");
+    out.blank();
+    out.doc("", &module_doc(contract));
+    out.blank();
+    for line in RUNTIME.trim_end().lines() {
+        // Already as Prettier prints it: not laid out again.
+        out.raw(line);
+    }
+    for (method, name) in &methods {
+        out.blank();
+        // One statement, laid out as Prettier lays it out.
+        out.line(format!(
+            "const {} = {{ name: {}, encodeParams: coprocess.encode{}, decodeResult: coprocess.decode{}Value, result: \"{}\" }};",
+            descriptor(name),
+            js_string(&method.name),
+            stem(&method.params),
+            stem(&method.result),
+            method.result
+        ));
+    }
+    if let Some(union) = call_result_union(contract) {
+        out.blank();
+        let text = CALL_OUTCOME.replace("{union}", &union).replace("{verdict}", VERDICT).replace("{passthrough}", PASSTHROUGH);
+        for line in text.lines() {
+            out.raw(line);
+        }
+    }
+    out.blank();
+    out.doc("", &class_doc(&methods));
+    let shutdown = contract.methods.iter().any(|m| m.name == SHUTDOWN);
+    if methods.is_empty() && !shutdown {
+        out.line("export class CoprocessClient extends CoprocessSession {}");
+        return out.finish();
+    }
+    out.line("export class CoprocessClient extends CoprocessSession {");
+    let mut first = true;
+    if shutdown {
+        out.line(format!("  protected override readonly _shutdown = {};", member_access("coprocess.MethodName", SHUTDOWN)));
+        first = false;
+    }
+    for (method, name) in &methods {
+        if !first {
+            out.blank();
+        }
+        first = false;
+        method_def(method, name, &mut out);
+    }
+    out.line("}");
+    out.finish()
+}
+
+fn module_doc(contract: &Contract) -> String {
+    format!(
+        "{}: the session client.\n\n`CoprocessClient.spawn(binary, serverArgv)` starts `<binary> exec \
+         --connection-server --server-command <argv>` (the argv quoted so the binary's shell-style split \
+         gives it back), handshakes, and has one typed method per method-table entry, each returning a \
+         promise. One request is in flight at a time (concurrent callers wait their turn); every answer \
+         is checked; a call that fails rejects with a `ClientError` saying what happened and naming the \
+         method. `CoprocessClient.overStreams(reader, writer)` runs the same session over any pair of \
+         byte streams.",
+        contract.title
+    )
+}
+
+fn class_doc(methods: &[(&Method, String)]) -> String {
+    let names: Vec<String> = methods.iter().map(|(_, name)| format!("`{name}`")).collect();
+    let listed = if names.is_empty() { "no methods besides the handshake".to_string() } else { names.join(", ") };
+    format!(
+        "A session with the mcptest coprocess, one method per method-table entry: {listed}. \
+         `close` is idempotent; `await using` closes it too."
+    )
+}
+
+/// The methods the client has (the handshake is its own), each with its
+/// TypeScript name: `ts_name`, or the name with its namespace where two
+/// methods of different namespaces would otherwise meet (`mcp.list`,
+/// `other.list` → `mcpList`, `otherList`).
+fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
+    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
+    let short: Vec<String> = methods.iter().map(|m| ts_name(&m.name, false)).collect();
+    methods
+        .iter()
+        .zip(&short)
+        .map(|(method, name)| {
+            let shared = short.iter().filter(|other| *other == name).count() > 1;
+            (*method, if shared { ts_name(&method.name, true) } else { name.clone() })
+        })
+        .collect()
+}
+
+/// The TypeScript method of a wire name: its words ([`method_words`]), the
+/// namespace (`mcp.`) dropped unless `namespace`, camel-cased as one (`mcp.listTools` →
+/// `listTools`, `mcp.cache.set_mode` → `cacheSetMode`), a runtime member
+/// suffixed with `_`.
+pub fn ts_name(wire: &str, namespace: bool) -> String {
+    let words = method_words(wire);
+    let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
+    let mut name = camel_case(&kept.join("_"));
+    if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        name.insert(0, 'm');
+    }
+    if RESERVED.contains(&name.as_str()) {
+        name + "_"
+    } else {
+        name
+    }
+}
+
+/// The module constant holding a method's descriptor (`_LIST_TOOLS_METHOD`).
+fn descriptor(name: &str) -> String {
+    format!("_{}_METHOD", constant(name.trim_end_matches('_')))
+}
+
+fn method_def(method: &Method, name: &str, out: &mut Out) {
+    let text = format!(
+        "`{}`: {}\n\n`options.timeoutMs` overrides the client's timeout for this call; `options.signal` aborts it.",
+        method.name,
+        method.description.trim()
+    );
+    out.doc("  ", &text);
+    let optional = if method.params_required { "" } else { "?" };
+    let params = format!("params{optional}: coprocess.{}", type_name(&method.params));
+    let options = "options?: CallOptions";
+    let result = format!("Promise<coprocess.{}>", type_name(&method.result));
+    let flat = format!("  {name}({params}, {options}): {result} {{");
+    if flat.chars().count() <= WIDTH {
+        out.line(flat);
+    } else {
+        out.line(format!("  {name}("));
+        out.line(format!("    {params},"));
+        out.line(format!("    {options},"));
+        out.line(format!("  ): {result} {{"));
+    }
+    out.line(format!("    return this._call({}, params, options);", descriptor(name)));
+    out.line("  }");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{render, ts_name};
+    use std::path::Path;
+
+    /// The minimal golden schema, with `extra` methods appended to its table.
+    fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
+        let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
+        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
+            methods.extend(extra.iter().cloned());
+        }
+        crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    #[test]
+    fn a_method_added_to_the_table_appears_typed_in_the_client() {
+        let before = render(&minimal_with(serde_json::json!([])));
+        assert!(!before.contains("  freshDoThing("), "{before}");
+        assert!(!before.contains("_shutdown = coprocess.MethodName.McpShutdown;"), "the minimal schema has no mcp.shutdown");
+        let method = serde_json::json!([{
+            "name": "mcp.fresh.doThing",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/HandshakeParams",
+            "description": "A method the table gained."
+        }, {
+            "name": "mcp.shutdown",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/EmptyParams",
+            "description": "Ends the session."
+        }]);
+        let after = render(&minimal_with(method));
+        let signature = "  freshDoThing(\n    params?: coprocess.EmptyParams,\n    options?: CallOptions,\n  ): Promise<coprocess.HandshakeParams> {\n    return this._call(_FRESH_DO_THING_METHOD, params, options);\n  }\n";
+        assert!(after.contains(signature), "{after}");
+        let descriptor = "const _FRESH_DO_THING_METHOD = {\n  name: \"mcp.fresh.doThing\",\n  encodeParams: coprocess.encodeEmptyParams,\n  decodeResult: coprocess.decodeHandshakeParamsValue,\n";
+        assert!(after.contains(descriptor), "{after}");
+        assert!(after.contains("  protected override readonly _shutdown = coprocess.MethodName.McpShutdown;\n"), "{after}");
+        assert!(!after.contains("  handshake("), "the handshake is the client's own, not a method");
+        let twins = serde_json::json!([
+            {"name": "mcp.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
+            {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
+        ]);
+        let both = render(&minimal_with(twins));
+        assert!(both.contains("  mcpList(") && both.contains("  otherList("), "{both}");
+        assert!(!both.contains("  list("), "{both}");
+    }
+
+    #[test]
+    fn a_wire_name_becomes_a_camel_case_method() {
+        assert_eq!(ts_name("mcp.listTools", false), "listTools");
+        assert_eq!(ts_name("mcp.cache.set_mode", false), "cacheSetMode");
+        assert_eq!(ts_name("mcp.reporter.setUpload", false), "reporterSetUpload");
+        assert_eq!(ts_name("mcp.close", false), "close_");
+        assert_eq!(ts_name("mcp.then", false), "then_");
+        assert_eq!(ts_name("mcp.toString", false), "toString_");
+        assert_eq!(ts_name("mcp.import", false), "import");
+        assert_eq!(ts_name("other.list", true), "otherList");
+    }
+}

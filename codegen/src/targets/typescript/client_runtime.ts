@@ -1,0 +1,840 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { constants } from "node:os";
+import type { Readable, Writable } from "node:stream";
+
+import * as coprocess from "./coprocess.js";
+
+/** Milliseconds a call waits for its answer unless the client or the call says otherwise. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+/** Milliseconds `close` waits for the `mcp.shutdown` answer and for the exit before it kills. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+
+/** How many of the coprocess's last stderr lines the client keeps. */
+export const STDERR_LINES = 20;
+
+/** The longest stderr line kept whole; a longer one is kept in pieces. */
+const _STDERR_LINE_BYTES = 4096;
+
+/** The longest delay `setTimeout` takes; a longer timeout waits without a timer. */
+const _MAX_TIMER_MS = 2_147_483_647;
+
+/** How a client spawns, talks to and closes the coprocess. */
+export interface ClientOptions {
+  /** Milliseconds a call waits for its answer (a call's own `timeoutMs` overrides it). */
+  readonly timeoutMs?: number;
+  /** Milliseconds `close` waits for the shutdown answer and the exit before it kills. */
+  readonly closeTimeoutMs?: number;
+  /** The coprocess's environment (replacing the inherited one); inherited when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The coprocess's working directory; the current one when absent. */
+  readonly cwd?: string;
+  /** The SDK name the handshake announces. */
+  readonly sdk?: string;
+  /** The SDK version the handshake announces. */
+  readonly sdkVersion?: string;
+}
+
+/** What one call may say besides its params. */
+export interface CallOptions {
+  /** Milliseconds this call waits for its answer, instead of the client's. */
+  readonly timeoutMs?: number;
+  /**
+   * Aborts the call: while it waits for its turn, it is dropped; once sent, the
+   * session is closed (and a spawned coprocess killed) as after a timeout.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The wording of the client's errors: the contract's (`x-coprocess.messages`),
+ * and the few reasons that only this client has.
+ */
+const _messages = {
+  closed: coprocess.clientClosedMessage,
+  timeout: coprocess.clientTimeoutMessage,
+  timeoutStreams: coprocess.clientTimeoutStreamsMessage,
+  aborted: (method: string) => `${method}: the call was aborted`,
+  exited: coprocess.clientExitedMessage,
+  killed: coprocess.clientKilledMessage,
+  outputClosed: coprocess.clientOutputClosedMessage,
+  stderrTail: coprocess.clientStderrTailMessage,
+  wrongId: coprocess.clientWrongIdMessage,
+  notJson: coprocess.clientNotJsonMessage,
+  tooLong: (method: string) =>
+    coprocess.clientTooLongMessage(method, coprocess.MAX_LINE_BYTES),
+  undecodable: coprocess.clientUndecodableMessage,
+  byClose: coprocess.CLIENT_CLOSED_BY_CLOSE_MESSAGE,
+  afterShutdown: coprocess.CLIENT_CLOSED_AFTER_SHUTDOWN_MESSAGE,
+  afterTimeout: coprocess.CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE,
+  afterAbort: "after an abort",
+  afterProtocolError: coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE,
+  afterExit: "after the coprocess exited",
+  afterFailedHandshake: "after a failed handshake",
+};
+
+/** One method-table entry as the client calls it. */
+interface _Method<P, R> {
+  /** The wire name. */
+  readonly name: string;
+  /** The params' encoder. */
+  readonly encodeParams: (value: P) => string;
+  /** The result's decoder. */
+  readonly decodeResult: coprocess.ValueDecoder<R>;
+  /** The result's type name, for the error of an answer that does not decode. */
+  readonly result: string;
+}
+
+/**
+ * A call that failed; `method` is its wire name, `message` says what happened.
+ * `detail` holds what the decoder or the stream said, where there is more to say.
+ */
+export class ClientError extends Error {
+  override readonly name: string = "ClientError";
+
+  constructor(
+    /** The method's wire name. */
+    readonly method: string,
+    message: string,
+    /** What the decoder or the stream said, or "". */
+    readonly detail = "",
+  ) {
+    super(message);
+  }
+}
+
+/** The coprocess answered the call with a JSON-RPC error; the session goes on. */
+export class RpcError extends ClientError {
+  override readonly name: string = "RpcError";
+
+  /** The code's name in the contract's error-code table, or null for another code. */
+  readonly codeName: string | null;
+
+  constructor(
+    method: string,
+    /** The JSON-RPC error code. */
+    readonly code: number,
+    message: string,
+    /** The error's `data`, or undefined when it had none. */
+    readonly data: coprocess.JsonValue | undefined,
+  ) {
+    super(method, message);
+    const known = Object.entries(coprocess.ErrorCode).find(
+      ([, value]) => value === code,
+    );
+    this.codeName = known === undefined ? null : known[0];
+  }
+}
+
+/**
+ * The answer broke the protocol (another id, not JSON, too long, not the
+ * result's shape); the session is closed and the coprocess killed.
+ */
+export class ProtocolError extends ClientError {
+  override readonly name: string = "ProtocolError";
+}
+
+/** No answer within the call's timeout; the session is closed and the coprocess killed. */
+export class CallTimeoutError extends ClientError {
+  override readonly name: string = "CallTimeoutError";
+}
+
+/** The call's `AbortSignal` aborted it; once sent, the session is closed. */
+export class CallAbortedError extends ClientError {
+  override readonly name: string = "CallAbortedError";
+}
+
+/** A call on a session that was closed (by `close`, or after a timeout or a protocol error). */
+export class SessionClosedError extends ClientError {
+  override readonly name: string = "SessionClosedError";
+}
+
+/** The coprocess ended before answering: its exit status and last stderr lines are kept. */
+export class CoprocessExitedError extends ClientError {
+  override readonly name: string = "CoprocessExitedError";
+
+  constructor(
+    method: string,
+    message: string,
+    /** The exit status (a signal as its negative number), or null when unknown. */
+    readonly status: number | null,
+    /** The last lines the coprocess wrote to stderr. */
+    readonly stderr: readonly string[],
+  ) {
+    super(method, message);
+  }
+}
+
+/** Why the reader stopped: end of output, an over-long line, or a read error. */
+class _Failure {
+  constructor(
+    readonly reason: "end of output" | "too long" | "read error",
+    readonly detail = "",
+  ) {}
+}
+
+/** What a wait for the next line gives besides a line: none in time, or aborted. */
+type _Missing = "timeout" | "aborted";
+
+/** The `--server-command` text the binary's shell-style split turns back into `argv`. */
+export function serverCommand(argv: readonly string[]): string {
+  return argv
+    .map((argument) => "'" + argument.split("'").join(`'"'"'`) + "'")
+    .join(" ");
+}
+
+/** Whether `promise` settled within `ms` milliseconds. */
+async function _within(
+  promise: Promise<unknown>,
+  ms: number,
+): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(
+      () => {
+        resolve(false);
+      },
+      Math.min(Math.max(ms, 0), _MAX_TIMER_MS),
+    );
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function _noop(): void {
+  // Nothing to do.
+}
+
+const _utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The constructor a session class is called with by `spawn` and `overStreams`. */
+type _SessionClass<C> = new (
+  reader: Readable,
+  writer: Writable,
+  child: ChildProcess | null,
+  options: ClientOptions,
+) => C;
+
+/**
+ * The schema-independent session: one request in flight (concurrent callers
+ * wait their turn and each get their own answer), every answer checked.
+ */
+export class CoprocessSession {
+  /** The method `close` sends first, or null when the table has none. */
+  protected readonly _shutdown: string | null = null;
+  private readonly _reader: Readable;
+  private readonly _writer: Writable;
+  private readonly _child: ChildProcess | null;
+  private readonly _timeoutMs: number;
+  private readonly _closeTimeoutMs: number;
+  private _busy = false;
+  private readonly _turns: (() => void)[] = [];
+  private _nextId = 1;
+  private _closed: string | null = null;
+  private _exit: { status: number | null; lines: string } | null = null;
+  private _handshakeResult: coprocess.HandshakeResult | null = null;
+  private readonly _stderr: string[] = [];
+  private _stderrPiece = "";
+  private readonly _stderrEnded: Promise<void>;
+  private readonly _exited: Promise<void>;
+  private _status: number | null = null;
+  private _chunks: Buffer[] = [];
+  private _pending = 0;
+  private readonly _lines: (Buffer | _Failure)[] = [];
+  private _stopped = false;
+  private _paused = false;
+  private _waiter: ((line: Buffer | _Failure | _Missing) => void) | null = null;
+
+  /**
+   * A session over `reader` (the coprocess's stdout) and `writer` (its stdin),
+   * not yet handshaken: use `spawn` or `overStreams`, which handshake.
+   */
+  constructor(
+    reader: Readable,
+    writer: Writable,
+    child: ChildProcess | null,
+    options: ClientOptions,
+  ) {
+    this._reader = reader;
+    this._writer = writer;
+    this._child = child;
+    this._timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this._closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    writer.on("error", _noop);
+    // A failed kill is reported as an event; the exit is what the client waits for.
+    child?.on("error", _noop);
+    reader.on("data", (chunk: Buffer | string) => {
+      this._take(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    });
+    reader.on("end", () => {
+      this._stop(new _Failure("end of output"));
+    });
+    reader.on("error", (error: Error) => {
+      this._stop(new _Failure("read error", error.message));
+    });
+    const stderr = child?.stderr ?? null;
+    this._stderrEnded =
+      stderr === null
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            stderr.on("data", (chunk: Buffer) => {
+              this._takeStderr(chunk);
+            });
+            stderr.on("error", _noop);
+            stderr.on("close", () => {
+              if (this._stderrPiece !== "") {
+                this._keepStderr(this._stderrPiece);
+              }
+              resolve();
+            });
+          });
+    this._exited =
+      child === null
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) {
+              this._status = _statusOf(child.exitCode, child.signalCode);
+              resolve();
+              return;
+            }
+            child.on("exit", (code, signal) => {
+              this._status = _statusOf(code, signal);
+              resolve();
+            });
+          });
+  }
+
+  /**
+   * Starts `<binary> exec --connection-server --server-command <argv>` and
+   * handshakes. Rejects with a `CoprocessHandshakeError` (the coprocess is then
+   * gone), a `ClientError`, or the error of a binary that cannot be started.
+   */
+  static async spawn<C extends CoprocessSession>(
+    this: _SessionClass<C>,
+    binary: string,
+    serverArgv: readonly string[],
+    options: ClientOptions = {},
+  ): Promise<C> {
+    const command = [
+      "exec",
+      "--connection-server",
+      "--server-command",
+      serverCommand(serverArgv),
+    ];
+    const child = spawn(binary, command, {
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(options.env === undefined ? {} : { env: { ...options.env } }),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
+    await once(child, "spawn");
+    const client = new this(child.stdout, child.stdin, child, options);
+    await client._handshake(options);
+    return client;
+  }
+
+  /**
+   * A session over a pair of byte streams (an in-process double, a socket):
+   * answers are read from `reader`, requests written to `writer`. Handshakes
+   * before it resolves.
+   */
+  static async overStreams<C extends CoprocessSession>(
+    this: _SessionClass<C>,
+    reader: Readable,
+    writer: Writable,
+    options: ClientOptions = {},
+  ): Promise<C> {
+    const client = new this(reader, writer, null, options);
+    await client._handshake(options);
+    return client;
+  }
+
+  /** What the binary answered to the handshake (its protocol and binary version). */
+  get handshakeResult(): coprocess.HandshakeResult {
+    if (this._handshakeResult === null) {
+      throw new Error("the session has not handshaken");
+    }
+    return this._handshakeResult;
+  }
+
+  /**
+   * The coprocess's exit status once it has exited (a signal as its negative
+   * number); null before, or over streams.
+   */
+  get exitStatus(): number | null {
+    return this._status;
+  }
+
+  /** The last lines the coprocess wrote to stderr (at most `STDERR_LINES`). */
+  get stderrTail(): readonly string[] {
+    return [...this._stderr];
+  }
+
+  /**
+   * Sends `mcp.shutdown`, waits a bounded time for the exit, then kills.
+   * Idempotent; later calls reject with a `SessionClosedError`.
+   */
+  close(): Promise<void> {
+    return this._turn(async () => {
+      const deadline = performance.now() + this._closeTimeoutMs;
+      if (this._closed === null) {
+        this._closed = _messages.byClose;
+        if (this._shutdown !== null) {
+          try {
+            await this._exchange(this._shutdown, this._closeTimeoutMs);
+          } catch (error) {
+            if (!(error instanceof ClientError)) {
+              throw error;
+            }
+          }
+        }
+      }
+      await this._finish(deadline - performance.now());
+    });
+  }
+
+  /** `close`, for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /** Runs `run` when the calls before it have ended (one at a time, in order). */
+  private async _turn<T>(run: () => Promise<T>): Promise<T> {
+    if (this._busy) {
+      await new Promise<void>((resolve) => {
+        this._turns.push(resolve);
+      });
+    } else {
+      this._busy = true;
+    }
+    try {
+      return await run();
+    } finally {
+      const next = this._turns.shift();
+      if (next === undefined) {
+        this._busy = false;
+      } else {
+        next();
+      }
+    }
+  }
+
+  private _handshake(options: ClientOptions): Promise<void> {
+    const method = coprocess.MethodName.CoprocessHandshake;
+    return this._turn(async () => {
+      try {
+        const id = this._nextId++;
+        const line = coprocess.handshakeRequest(
+          id,
+          options.sdk ?? "typescript",
+          options.sdkVersion ?? "0.0.0",
+        );
+        const type = "HandshakeResult";
+        const text = await this._answer(method, line, this._timeoutMs);
+        let response: coprocess.Response;
+        try {
+          response = coprocess.decodeResponse(text);
+        } catch (error) {
+          throw await this._unreadable(method, id, text, type, error);
+        }
+        if (response.id !== id) {
+          throw await this._wrongId(method, id, response.id);
+        }
+        try {
+          this._handshakeResult = coprocess.checkHandshakeResponse(response);
+        } catch (error) {
+          if (error instanceof coprocess.DecodeError) {
+            await this._fail(_messages.afterProtocolError);
+            const message = _messages.undecodable(method, type);
+            throw new ProtocolError(method, message, error.message);
+          }
+          throw error;
+        }
+      } catch (error) {
+        if (error instanceof coprocess.CoprocessHandshakeError) {
+          this._closed = _messages.afterFailedHandshake;
+          await this._finish(0);
+        } else if (error instanceof ClientError) {
+          await this._finish(0);
+        }
+        throw error;
+      }
+    });
+  }
+
+  /** Calls `method` with `params`: its result, or a `ClientError`. */
+  protected _call<P, R>(
+    method: _Method<P, R>,
+    params: P | undefined,
+    options: CallOptions = {},
+  ): Promise<R> {
+    const name = method.name;
+    const signal = options.signal;
+    const timeoutMs = options.timeoutMs ?? this._timeoutMs;
+    const turn = this._turn(async () => {
+      this._checkOpen(name);
+      if (signal?.aborted === true) {
+        throw new CallAbortedError(name, _messages.aborted(name));
+      }
+      const id = this._nextId++;
+      const request: coprocess.RequestOf<P> =
+        params === undefined
+          ? { jsonrpc: "2.0", id, method: name }
+          : { jsonrpc: "2.0", id, method: name, params };
+      const line = coprocess.encodeRequestOf(request, method.encodeParams);
+      const text = await this._answer(name, line, timeoutMs, signal);
+      let response: coprocess.ResponseOf<R>;
+      try {
+        response = coprocess.decodeResponseOf(text, method.decodeResult);
+      } catch (error) {
+        throw await this._unreadable(name, id, text, method.result, error);
+      }
+      if (response.id !== id) {
+        throw await this._wrongId(name, id, response.id);
+      }
+      if ("error" in response) {
+        const problem = response.error;
+        throw new RpcError(name, problem.code, problem.message, problem.data);
+      }
+      if (name === this._shutdown) {
+        // The coprocess ends the session after answering: close only waits.
+        this._closed = _messages.afterShutdown;
+      }
+      return response.result;
+    });
+    if (signal === undefined) {
+      return turn;
+    }
+    // Aborted while it waits its turn: the call gives up at once (and does
+    // nothing when its turn comes).
+    return Promise.race([
+      turn,
+      new Promise<never>((_resolve, reject) => {
+        const abort = () => {
+          reject(new CallAbortedError(name, _messages.aborted(name)));
+        };
+        if (signal.aborted) {
+          abort();
+          return;
+        }
+        signal.addEventListener("abort", abort, { once: true });
+        turn.then(
+          () => {
+            signal.removeEventListener("abort", abort);
+          },
+          () => {
+            signal.removeEventListener("abort", abort);
+          },
+        );
+      }),
+    ]);
+  }
+
+  /** Sends a request without params and reads one answer line (close ignores it). */
+  private async _exchange(method: string, timeoutMs: number): Promise<void> {
+    const id = this._nextId++;
+    const line = coprocess.encodeRequest({ jsonrpc: "2.0", id, method });
+    await this._answer(method, line, timeoutMs, undefined, false);
+  }
+
+  private _checkOpen(method: string): void {
+    if (this._exit !== null) {
+      throw this._exitedError(method);
+    }
+    if (this._closed !== null) {
+      throw new SessionClosedError(
+        method,
+        _messages.closed(method, this._closed),
+      );
+    }
+  }
+
+  /** Writes one request line and reads its answer's text. */
+  private async _answer(
+    method: string,
+    line: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    kill = true,
+  ): Promise<string> {
+    if (this._writer.destroyed || this._writer.writableEnded) {
+      throw await this._ended(method);
+    }
+    this._writer.write(line + "\n");
+    const answer = await this._nextLine(timeoutMs, signal);
+    if (answer === "timeout" || answer === "aborted") {
+      if (kill) {
+        const reason =
+          answer === "timeout" ? _messages.afterTimeout : _messages.afterAbort;
+        await this._fail(reason);
+      }
+      if (answer === "aborted") {
+        throw new CallAbortedError(method, _messages.aborted(method));
+      }
+      const ms = Math.round(timeoutMs);
+      const message =
+        this._child === null
+          ? _messages.timeoutStreams(method, ms)
+          : _messages.timeout(method, ms);
+      throw new CallTimeoutError(method, message);
+    }
+    if (answer instanceof _Failure) {
+      if (answer.reason === "too long") {
+        await this._fail(_messages.afterProtocolError);
+        throw new ProtocolError(method, _messages.tooLong(method));
+      }
+      throw await this._ended(method);
+    }
+    try {
+      return _utf8.decode(answer);
+    } catch (error) {
+      await this._fail(_messages.afterProtocolError);
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new ProtocolError(method, _messages.notJson(method), detail);
+    }
+  }
+
+  /**
+   * The error of an answer that did not decode: not JSON, another id, or not
+   * the result's shape (in that order); the session is closed.
+   */
+  private async _unreadable(
+    method: string,
+    id: number,
+    text: string,
+    type: string,
+    error: unknown,
+  ): Promise<unknown> {
+    if (!(error instanceof coprocess.DecodeError)) {
+      return error;
+    }
+    let value: coprocess.JsonValue;
+    try {
+      value = coprocess.parseStrictJson(text);
+    } catch (problem) {
+      await this._fail(_messages.afterProtocolError);
+      const detail =
+        problem instanceof Error ? problem.message : String(problem);
+      return new ProtocolError(method, _messages.notJson(method), detail);
+    }
+    if (
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      "id" in value &&
+      value["id"] !== id
+    ) {
+      return this._wrongId(method, id, value["id"]);
+    }
+    await this._fail(_messages.afterProtocolError);
+    const message = _messages.undecodable(method, type);
+    return new ProtocolError(method, message, error.message);
+  }
+
+  private async _wrongId(
+    method: string,
+    id: number,
+    got: coprocess.JsonValue | undefined,
+  ): Promise<ProtocolError> {
+    await this._fail(_messages.afterProtocolError);
+    const text = JSON.stringify(got ?? null);
+    return new ProtocolError(method, _messages.wrongId(method, text, id));
+  }
+
+  /** The next line of output, or why none came. */
+  private _nextLine(
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Buffer | _Failure | _Missing> {
+    const queued = this._lines.shift();
+    if (queued !== undefined) {
+      return Promise.resolve(queued);
+    }
+    if (this._paused) {
+      this._paused = false;
+      this._reader.resume();
+    }
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const abort = () => {
+        give("aborted");
+      };
+      const give = (line: Buffer | _Failure | _Missing) => {
+        this._waiter = null;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", abort);
+        resolve(line);
+      };
+      this._waiter = give;
+      if (timeoutMs <= _MAX_TIMER_MS) {
+        timer = setTimeout(
+          () => {
+            give("timeout");
+          },
+          Math.max(timeoutMs, 0),
+        );
+      }
+      if (signal !== undefined) {
+        signal.addEventListener("abort", abort, { once: true });
+      }
+    });
+  }
+
+  /** Splits stdout into lines, buffering at most `MAX_LINE_BYTES` of a line. */
+  private _take(chunk: Buffer): void {
+    if (this._stopped) {
+      return;
+    }
+    let start = 0;
+    for (;;) {
+      const end = chunk.indexOf(10, start);
+      if (end < 0) {
+        break;
+      }
+      const piece = chunk.subarray(start, end);
+      const length = this._pending + piece.length;
+      if (length > coprocess.MAX_LINE_BYTES) {
+        this._stop(new _Failure("too long"));
+        return;
+      }
+      const line =
+        this._chunks.length === 0
+          ? piece
+          : Buffer.concat([...this._chunks, piece], length);
+      this._chunks = [];
+      this._pending = 0;
+      this._give(line);
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      this._pending += chunk.length - start;
+      if (this._pending > coprocess.MAX_LINE_BYTES) {
+        this._stop(new _Failure("too long"));
+        return;
+      }
+      this._chunks.push(chunk.subarray(start));
+    }
+  }
+
+  /** Hands a line to the waiting call, or keeps it (and reads no further). */
+  private _give(line: Buffer | _Failure): void {
+    const waiter = this._waiter;
+    if (waiter !== null) {
+      waiter(line);
+      return;
+    }
+    this._lines.push(line);
+    if (!this._paused && !this._stopped) {
+      this._paused = true;
+      this._reader.pause();
+    }
+  }
+
+  /** The reader's end: a last line without its newline is dropped. */
+  private _stop(failure: _Failure): void {
+    if (this._stopped) {
+      return;
+    }
+    this._stopped = true;
+    this._chunks = [];
+    this._pending = 0;
+    if (failure.reason === "too long") {
+      this._reader.pause();
+    }
+    this._give(failure);
+  }
+
+  private _takeStderr(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const end = chunk.indexOf(10, start);
+      if (end < 0) {
+        break;
+      }
+      this._keepStderr(this._stderrPiece + chunk.toString("utf8", start, end));
+      this._stderrPiece = "";
+      start = end + 1;
+    }
+    let rest = this._stderrPiece + chunk.toString("utf8", start);
+    while (Buffer.byteLength(rest) >= _STDERR_LINE_BYTES) {
+      const cut = Buffer.from(rest).subarray(0, _STDERR_LINE_BYTES);
+      this._keepStderr(cut.toString("utf8"));
+      rest = Buffer.from(rest).subarray(_STDERR_LINE_BYTES).toString("utf8");
+    }
+    this._stderrPiece = rest;
+  }
+
+  private _keepStderr(line: string): void {
+    this._stderr.push(line.replace(/[\r\n]+$/, ""));
+    if (this._stderr.length > STDERR_LINES) {
+      this._stderr.shift();
+    }
+  }
+
+  /** The coprocess closed its output: wait (bounded) for its status and stderr. */
+  private async _ended(method: string): Promise<CoprocessExitedError> {
+    let status: number | null = null;
+    if (this._child !== null) {
+      if (await _within(this._exited, this._closeTimeoutMs)) {
+        status = this._status;
+      }
+      await _within(this._stderrEnded, this._closeTimeoutMs);
+    }
+    const lines = this._stderr.filter((line) => line !== "").join("\n");
+    this._exit = { status, lines };
+    this._closed = _messages.afterExit;
+    await this._finish(0);
+    return this._exitedError(method);
+  }
+
+  /** The error of a call after the coprocess ended, naming `method`. */
+  private _exitedError(method: string): CoprocessExitedError {
+    const status = this._exit?.status ?? null;
+    const lines = this._exit?.lines ?? "";
+    const ending =
+      status === null
+        ? _messages.outputClosed(method)
+        : status < 0
+          ? _messages.killed(method, -status)
+          : _messages.exited(method, status);
+    const message = lines === "" ? ending : _messages.stderrTail(ending, lines);
+    return new CoprocessExitedError(method, message, status, this.stderrTail);
+  }
+
+  /** Ends the session after a failure: closed for `reason`, the coprocess killed. */
+  private async _fail(reason: string): Promise<void> {
+    this._closed = reason;
+    await this._finish(0);
+  }
+
+  /** Closes the input, waits up to `graceMs` for the exit, then kills. */
+  private async _finish(graceMs: number): Promise<void> {
+    if (!this._writer.writableEnded) {
+      this._writer.end();
+    }
+    const child = this._child;
+    if (child === null) {
+      return;
+    }
+    if (!(await _within(this._exited, graceMs))) {
+      child.kill("SIGKILL");
+      await this._exited;
+    }
+    this._reader.destroy();
+  }
+}
+
+/** An exit's status as Python's `returncode` has it: a signal as its negative number. */
+function _statusOf(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): number | null {
+  if (code !== null) {
+    return code;
+  }
+  return signal === null ? null : -constants.signals[signal];
+}

@@ -5,13 +5,16 @@
 #    Maven (PATH first, else the binary distribution from Maven Central under
 #    target/toolchains/maven); copies the pinned Jackson jars of pom.xml into
 #    target/toolchains/jvm-lib.
-# 2. Compiles <OUTPUT_ROOT>/jvm/.../Coprocess.java and every golden copy under
+# 2. Compiles <OUTPUT_ROOT>/jvm/.../Coprocess.java with its session client
+#    CoprocessClient.java, and every golden copy of the two under
 #    codegen/tests/golden/*/ with `javac --release 17 -Xlint:all
 #    -Xdoclint:all/protected -Werror` (every lint and public-Javadoc problem fails).
 #    Runs the same files through Error Prone (pinned in tools/error-prone/pom.xml,
 #    default checks, -Werror): no finding, UnusedMethod included.
-#    Compiles codegen/src/targets/jvm/Runtime.java (the runtime as written) the same way.
-# 3. Checks the file, every golden and Runtime.java with the pinned
+#    Compiles codegen/src/targets/jvm/Runtime.java (the runtime as written) the same way,
+#    and ClientRuntime.java (the client's runtime as written, against the generated
+#    Coprocess), which Error Prone checks too.
+# 3. Checks the files, every golden and both runtimes with the pinned
 #    google-java-format --aosp (format-check.sh; tools/google-java-format/pom.xml pins it).
 # 4. Compiles Testee.java against the generated file into $CONFORMANCE_BUILD (default target/conformance/jvm).
 # Exit 0 on success; 3 (or 1 with CI=true) when a toolchain cannot be had.
@@ -25,6 +28,7 @@ GOLDENS="${CONFORMANCE_GOLDENS:-$ROOT/codegen/tests/golden}"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 REL="jvm/src/main/java/dev/mcptest/Coprocess.java"
+CLIENT_REL="jvm/src/main/java/dev/mcptest/CoprocessClient.java"
 TOOLS="$ROOT/target/toolchains"
 LIB="$TOOLS/jvm-lib"
 BUILD="${CONFORMANCE_BUILD:-$ROOT/target/conformance/jvm}"
@@ -117,27 +121,44 @@ CP="$(ls "$LIB"/*.jar | tr '\n' ':')"
 GENERATED="$OUTPUT_ROOT/$REL"
 [ -f "$GENERATED" ] || { echo "error: $GENERATED not found; run \`cargo run -p codegen -- --out ${1:-generated}\` first" >&2; exit 1; }
 
+GENERATED_CLIENT="$OUTPUT_ROOT/$CLIENT_REL"
+[ -f "$GENERATED_CLIENT" ] || { echo "error: $GENERATED_CLIENT not found; run \`cargo run -p codegen -- --out ${1:-generated}\` first" >&2; exit 1; }
+
+# The frames file and its session client, compiled together (golden_sources <golden dir>).
+golden_sources() {
+    echo "$1$REL"
+    [ -f "$1$CLIENT_REL" ] && echo "$1$CLIENT_REL"
+    return 0
+}
 for golden in "$GOLDENS"/*/; do
     [ -f "$golden$REL" ] || continue
-    compile "golden $(basename "$golden")" "$CP" "$BUILD/golden/$(basename "$golden")" "$golden$REL"
+    mapfile -t sources < <(golden_sources "$golden")
+    compile "golden $(basename "$golden")" "$CP" "$BUILD/golden/$(basename "$golden")" "${sources[@]}"
 done
-compile "$REL" "$CP" "$BUILD/classes" "$GENERATED"
+compile "$REL" "$CP" "$BUILD/classes" "$GENERATED" "$GENERATED_CLIENT"
 for golden in "$GOLDENS"/*/; do
     [ -f "$golden$REL" ] || continue
-    error_prone "golden-$(basename "$golden")" "$CP" "$golden$REL"
+    mapfile -t sources < <(golden_sources "$golden")
+    error_prone "golden-$(basename "$golden")" "$CP" "${sources[@]}"
 done
-error_prone "generated" "$CP" "$GENERATED"
+error_prone "generated" "$CP" "$GENERATED" "$GENERATED_CLIENT"
 # The runtime as written, a class of its own (codegen splices its members into Coprocess).
 RUNTIME="$ROOT/codegen/src/targets/jvm/Runtime.java"
 compile "Runtime.java" "$CP" "$BUILD/runtime" "$RUNTIME"
+# The client's runtime as written (client.rs splices its members into CoprocessClient),
+# against the generated Coprocess; its stand-ins replace what client.rs renders.
+CLIENT_RUNTIME="$ROOT/codegen/src/targets/jvm/ClientRuntime.java"
+compile "ClientRuntime.java" "$CP$BUILD/classes" "$BUILD/client-runtime" "$CLIENT_RUNTIME"
+error_prone "client-runtime" "$CP$BUILD/classes" "$CLIENT_RUNTIME"
 
 # google-java-format --aosp (pinned in tools/google-java-format/pom.xml): the file, every golden
 # and the runtime must be exactly what it prints.
-FORMATTED=("$GENERATED")
+FORMATTED=("$GENERATED" "$GENERATED_CLIENT")
 for golden in "$GOLDENS"/*/; do
     [ -f "$golden$REL" ] && FORMATTED+=("$golden$REL")
+    [ -f "$golden$CLIENT_REL" ] && FORMATTED+=("$golden$CLIENT_REL")
 done
-FORMATTED+=("$RUNTIME")
+FORMATTED+=("$RUNTIME" "$CLIENT_RUNTIME")
 if checked_before "$BUILD/format.sha256" "${FORMATTED[@]}" "$HERE/format-check.sh" "$HERE/tools/google-java-format/pom.xml"; then
     echo "jvm: google-java-format check up to date" >&2
 else

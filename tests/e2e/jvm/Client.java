@@ -1,12 +1,12 @@
 // The JVM end-to-end client: drives the mcptest coprocess with the generated
-// dev.mcptest.Coprocess, Jackson (for the report) and the JDK only. Every
-// request line is built with the generated types and encoders, every response
-// line decoded with the generated strict decoders (the typed envelopes, the
-// result read as the method's result type in the same pass). The scenario and the
-// coprocess come from the environment (see tests/e2e.rs); the report is one
-// JSON line on stdout.
+// session client, dev.mcptest.CoprocessClient (on the generated frame types
+// of dev.mcptest.Coprocess), Jackson (for the report) and the JDK only. The
+// real binary is started by CoprocessClient.start from the binary and the
+// server argv that MCPTEST_ARGV carries; a fake coprocess (not a binary) is
+// started here and driven with CoprocessClient.overStreams. The scenario and
+// the coprocess come from the environment (see tests/e2e.rs); the report is
+// one JSON line on stdout.
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -14,30 +14,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mcptest.Coprocess;
 import dev.mcptest.Coprocess.CallParams;
 import dev.mcptest.Coprocess.CallPromptParams;
-import dev.mcptest.Coprocess.CallPromptResult;
-import dev.mcptest.Coprocess.CallResult;
 import dev.mcptest.Coprocess.Encodable;
-import dev.mcptest.Coprocess.ErrorResponseOf;
-import dev.mcptest.Coprocess.HandshakeResult;
-import dev.mcptest.Coprocess.InitializeResult;
+import dev.mcptest.Coprocess.ErrorResponse;
 import dev.mcptest.Coprocess.JsonRpcVersion;
 import dev.mcptest.Coprocess.ListToolsResult;
 import dev.mcptest.Coprocess.McpObject;
 import dev.mcptest.Coprocess.Methods;
 import dev.mcptest.Coprocess.PromptArguments;
 import dev.mcptest.Coprocess.ReadResourceParams;
-import dev.mcptest.Coprocess.ReadResourceResult;
+import dev.mcptest.Coprocess.Request;
 import dev.mcptest.Coprocess.RequestId;
-import dev.mcptest.Coprocess.RequestOf;
-import dev.mcptest.Coprocess.ResponseOf;
-import dev.mcptest.Coprocess.ShutdownResult;
-import dev.mcptest.Coprocess.SuccessResponseOf;
+import dev.mcptest.Coprocess.Response;
+import dev.mcptest.Coprocess.SuccessResponse;
+import dev.mcptest.CoprocessClient;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -45,8 +41,8 @@ import java.util.concurrent.TimeUnit;
 /** The client: one scenario per run. */
 public final class Client {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final String SDK = "jvm";
-    private static final String SDK_VERSION = "0.0.0-e2e";
+    private static final CoprocessClient.Options OPTIONS =
+            CoprocessClient.Options.defaults().withTimeout(Duration.ofSeconds(60)).withSdk("jvm", "0.0.0-e2e");
     private static final long EXIT_TIMEOUT_S = 20;
 
     private Client() {}
@@ -60,80 +56,94 @@ public final class Client {
         }
     }
 
-    /** The coprocess and a minimal stdio loop: write one line, read one line. */
-    static final class Session {
-        private final Process process;
-        private final Writer stdin;
-        private final BufferedReader stdout;
-        private long nextId = 1;
+    /** The generated client on a coprocess, and the process when it was started here. */
+    record Session(CoprocessClient client, Process process) {}
 
-        Session(List<String> argv) throws IOException {
-            process = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    /**
+     * The generated client on the coprocess of {@code argv}: started by the client when
+     * {@code argv} is the binary's own command line, else over the streams of a process
+     * started here.
+     */
+    static Session spawn(List<String> argv) throws IOException, Failed {
+        if (argv.size() == 5 && argv.subList(1, 4).equals(List.of("exec", "--connection-server", "--server-command"))) {
+            return new Session(CoprocessClient.start(Path.of(argv.get(0)), shellSplit(argv.get(4)), OPTIONS), null);
         }
-
-        String exchange(String line) throws IOException, Failed {
-            stdin.write(line);
-            stdin.write('\n');
-            stdin.flush();
-            String answer = stdout.readLine(); // strips "\n" and a "\r" before it
-            if (answer == null) {
-                throw new Failed("the coprocess closed its stdout without answering");
-            }
-            return answer;
-        }
-
-        long takeId() {
-            return nextId++;
-        }
-
-        HandshakeResult handshake() throws IOException, Failed {
-            return Coprocess.checkHandshakeResponse(exchange(Coprocess.handshakeRequest(takeId(), SDK, SDK_VERSION)));
-        }
-
-        /**
-         * Sends {@code method} with {@code params} (null: none) and decodes the answer as a
-         * {@code ResponseOf<T>}: its result is read as {@code resultType}, the method's result
-         * type, in the same pass as the frame.
-         */
-        <T> T call(String method, Encodable params, Class<T> resultType) throws IOException, Failed {
-            RequestId id = RequestId.of(takeId());
-            RequestOf<Encodable> request = new RequestOf<>(JsonRpcVersion.V2_0, id, method, params);
-            ResponseOf<T> response = ResponseOf.fromJson(exchange(request.toJson()), resultType);
-            if (response instanceof ErrorResponseOf<T> failure) {
-                throw new Failed(method + " answered " + failure.error().code() + ": " + failure.error().message());
-            }
-            SuccessResponseOf<T> success = (SuccessResponseOf<T>) response;
-            if (!success.id().equals(id)) {
-                throw new Failed(method + ": answer has id " + success.id().toJson() + ", request had " + id.toJson());
-            }
-            return success.result();
-        }
-
-        void closeStdin() throws IOException {
-            stdin.close();
-        }
-
-        int waitExit() throws Failed {
-            try {
-                if (!process.waitFor(EXIT_TIMEOUT_S, TimeUnit.SECONDS)) {
-                    throw new Failed("the coprocess did not exit within " + EXIT_TIMEOUT_S + " s");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new Failed("interrupted while waiting for the coprocess");
-            }
-            return process.exitValue();
-        }
-
-        void kill() {
-            process.destroyForcibly();
+        Process process = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            return new Session(
+                    CoprocessClient.overStreams(process.getInputStream(), process.getOutputStream(), OPTIONS), process);
+        } catch (RuntimeException e) {
+            waitExit(process);
+            throw e;
         }
     }
 
+    /** The words of a POSIX shell-style command line (quotes and backslashes), as the binary splits it. */
+    static List<String> shellSplit(String line) throws Failed {
+        List<String> words = new ArrayList<>();
+        StringBuilder word = null;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\n') {
+                if (word != null) {
+                    words.add(word.toString());
+                    word = null;
+                }
+                continue;
+            }
+            if (word == null) {
+                word = new StringBuilder();
+            }
+            if (c == '\'') {
+                int end = line.indexOf('\'', i + 1);
+                if (end < 0) {
+                    throw new Failed("unclosed ' in " + line);
+                }
+                word.append(line, i + 1, end);
+                i = end;
+            } else if (c == '"') {
+                for (i++; i < line.length() && line.charAt(i) != '"'; i++) {
+                    char d = line.charAt(i);
+                    if (d == '\\' && i + 1 < line.length() && "\\\"$`\n".indexOf(line.charAt(i + 1)) >= 0) {
+                        d = line.charAt(++i);
+                    }
+                    word.append(d);
+                }
+                if (i >= line.length()) {
+                    throw new Failed("unclosed \" in " + line);
+                }
+            } else if (c == '\\' && i + 1 < line.length()) {
+                word.append(line.charAt(++i));
+            } else {
+                word.append(c);
+            }
+        }
+        if (word != null) {
+            words.add(word.toString());
+        }
+        return words;
+    }
+
+    static int waitExit(Process process) throws Failed {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // Already closed by the client.
+        }
+        try {
+            if (!process.waitFor(EXIT_TIMEOUT_S, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new Failed("the coprocess did not exit within " + EXIT_TIMEOUT_S + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Failed("interrupted while waiting for the coprocess");
+        }
+        return process.exitValue();
+    }
+
     /** The report's copy of a value: the generated encoder's text, parsed. */
-    private static JsonNode reported(Encodable value) throws JsonProcessingException {
+    private static JsonNode reported(Encodable value) throws IOException {
         return MAPPER.readTree(value.toJson());
     }
 
@@ -153,49 +163,78 @@ public final class Client {
         return value;
     }
 
-    static ObjectNode full(Session session) throws IOException, Failed {
-        HandshakeResult handshake = session.handshake();
-        InitializeResult initialize = session.call(Methods.MCP_INITIALIZE, null, InitializeResult.class);
-        ListToolsResult tools = session.call(Methods.MCP_LIST_TOOLS, null, ListToolsResult.class);
-        CallParams callParams = new CallParams(env("E2E_TOOL"), McpObject.fromJson(env("E2E_TOOL_ARGS")), null, null);
-        CallResult call = session.call(Methods.MCP_CALL, callParams, CallResult.class);
-        ReadResourceParams resourceParams = new ReadResourceParams(env("E2E_RESOURCE_URI"));
-        ReadResourceResult resource = session.call(Methods.MCP_READ_RESOURCE, resourceParams, ReadResourceResult.class);
-        CallPromptParams promptParams =
-                new CallPromptParams(env("E2E_PROMPT"), PromptArguments.fromJson(env("E2E_PROMPT_ARGS")));
-        CallPromptResult prompt = session.call(Methods.MCP_CALL_PROMPT, promptParams, CallPromptResult.class);
-        ShutdownResult shutdown = session.call(Methods.MCP_SHUTDOWN, null, ShutdownResult.class);
-        int exitCode = session.waitExit();
+    static ObjectNode full(List<String> argv) throws IOException, Failed {
+        Session session = spawn(argv);
         ObjectNode report = MAPPER.createObjectNode().put("scenario", "full");
-        report.set("handshake", reported(handshake));
-        report.set("initialize", reported(initialize));
-        report.set("tools", toolNames(tools));
-        report.set("call", reported(call));
-        report.set("resource", reported(resource));
-        report.set("prompt", reported(prompt));
-        report.set("shutdown", reported(shutdown));
+        CoprocessClient client = session.client();
+        try {
+            report.set("handshake", reported(client.handshakeResult()));
+            report.set("initialize", reported(client.initialize()));
+            ListToolsResult tools = client.listTools();
+            CallParams callParams = new CallParams(env("E2E_TOOL"), McpObject.fromJson(env("E2E_TOOL_ARGS")), null, null);
+            Encodable call = client.call(callParams);
+            Encodable resource = client.readResource(new ReadResourceParams(env("E2E_RESOURCE_URI")));
+            CallPromptParams promptParams =
+                    new CallPromptParams(env("E2E_PROMPT"), PromptArguments.fromJson(env("E2E_PROMPT_ARGS")));
+            Encodable prompt = client.callPrompt(promptParams);
+            Encodable shutdown = client.shutdown();
+            report.set("tools", toolNames(tools));
+            report.set("call", reported(call));
+            report.set("resource", reported(resource));
+            report.set("prompt", reported(prompt));
+            report.set("shutdown", reported(shutdown));
+        } finally {
+            client.close();
+        }
+        int exitCode = session.process() == null ? client.exitStatus().orElse(-1) : waitExit(session.process());
         return report.put("exit_code", exitCode);
     }
 
-    static ObjectNode handshakeOnly(Session session) throws IOException, Failed {
+    static ObjectNode handshakeOnly(List<String> argv) throws IOException, Failed {
         ObjectNode report = MAPPER.createObjectNode().put("scenario", "handshake");
+        Session session;
         try {
-            HandshakeResult handshake = session.handshake();
-            report.put("ok", true).set("value", reported(handshake));
+            session = spawn(argv);
         } catch (Coprocess.HandshakeException e) {
-            report.put("ok", false).put("error", e.getMessage());
+            return report.put("ok", false).put("error", e.getMessage());
         }
-        session.closeStdin();
-        session.waitExit();
+        JsonNode handshake = reported(session.client().handshakeResult());
+        if (session.process() != null) {
+            waitExit(session.process());
+        }
+        session.client().close();
+        report.put("ok", true).set("value", handshake);
         return report;
     }
 
-    static ObjectNode noHandshake(Session session) throws IOException, Failed {
-        ListToolsResult tools = session.call(Methods.MCP_LIST_TOOLS, null, ListToolsResult.class);
-        session.call(Methods.MCP_SHUTDOWN, null, ShutdownResult.class);
+    /**
+     * The binary serving an SDK that never handshakes (a v1 SDK): a client that always
+     * handshakes cannot play it, so two raw request lines do.
+     */
+    static ObjectNode noHandshake(List<String> argv) throws IOException, Failed {
+        Process process = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        OutputStream stdin = process.getOutputStream();
+        BufferedReader stdout =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        List<JsonNode> answers = new ArrayList<>();
+        long id = 1;
+        for (String method : List.of(Methods.MCP_LIST_TOOLS, Methods.MCP_SHUTDOWN)) {
+            Request request = new Request(JsonRpcVersion.V2_0, RequestId.of(id++), method, null);
+            stdin.write((request.toJson() + "\n").getBytes(StandardCharsets.UTF_8));
+            stdin.flush();
+            String line = stdout.readLine();
+            if (line == null) {
+                throw new Failed("the coprocess closed its stdout without answering " + method);
+            }
+            Response response = Response.fromJson(line);
+            if (response instanceof ErrorResponse error) {
+                throw new Failed(method + " answered " + error.error().code() + ": " + error.error().message());
+            }
+            answers.add(((SuccessResponse) response).result());
+        }
         ObjectNode report = MAPPER.createObjectNode().put("scenario", "no_handshake");
-        report.set("tools", toolNames(tools));
-        return report.put("exit_code", session.waitExit());
+        report.set("tools", toolNames(ListToolsResult.fromNode(answers.get(0))));
+        return report.put("exit_code", waitExit(process));
     }
 
     /**
@@ -206,7 +245,6 @@ public final class Client {
      */
     public static void main(String[] args) throws IOException {
         String scenario = System.getenv().getOrDefault("E2E_SCENARIO", "");
-        Session session = null;
         try {
             List<String> argv = new ArrayList<>();
             for (JsonNode arg : MAPPER.readTree(env("MCPTEST_ARGV"))) {
@@ -214,16 +252,13 @@ public final class Client {
             }
             ObjectNode report;
             switch (scenario) {
-                case "full" -> report = full(session = new Session(argv));
-                case "handshake" -> report = handshakeOnly(session = new Session(argv));
-                case "no_handshake" -> report = noHandshake(session = new Session(argv));
+                case "full" -> report = full(argv);
+                case "handshake" -> report = handshakeOnly(argv);
+                case "no_handshake" -> report = noHandshake(argv);
                 default -> throw new Failed("unknown E2E_SCENARIO `" + scenario + "`");
             }
             System.out.println(MAPPER.writeValueAsString(report));
-        } catch (Failed | IOException | Coprocess.DecodeException | Coprocess.HandshakeException e) {
-            if (session != null) {
-                session.kill();
-            }
+        } catch (Failed | IOException | RuntimeException e) {
             ObjectNode report = MAPPER.createObjectNode().put("scenario", scenario);
             report.put("failed", e.getClass().getSimpleName() + ": " + e.getMessage());
             System.out.println(MAPPER.writeValueAsString(report));

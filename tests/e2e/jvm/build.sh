@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the JVM end-to-end client: Client.java with the generated
-# Coprocess.java, against the pinned Jackson jars, with the JDK (>= 17) and the
+# Coprocess.java and its session client CoprocessClient.java, against the pinned Jackson jars, with the JDK (>= 17) and the
 # jars that tests/conformance/jvm/build.sh finds or installs (that script is
 # run only when they are not there yet). Compiled with the same strict javac
 # flags (every lint warning is an error) into target/e2e/jvm/classes; skipped
@@ -33,7 +33,7 @@ if [ -z "$java_bin" ] || ! ls "$lib"/jackson-databind-*.jar >/dev/null 2>&1; the
   java_bin="$(find_javac)"
 fi
 cp_jars="$(ls "$lib"/*.jar | tr '\n' ':')"
-sources=("$root/generated/jvm/src/main/java/dev/mcptest/Coprocess.java" "$here/Client.java")
+sources=("$root/generated/jvm/src/main/java/dev/mcptest/Coprocess.java" "$root/generated/jvm/src/main/java/dev/mcptest/CoprocessClient.java" "$here/Client.java")
 key="$( (sha256sum "${sources[@]}" "$lib"/*.jar "$here/build.sh"; "$java_bin/javac" -version 2>&1) | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$out/classes/.build.sha256" 2>/dev/null)" = "$key" ]; then
   echo "jvm: e2e client up to date" >&2

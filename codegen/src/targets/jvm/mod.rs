@@ -13,6 +13,7 @@
 //! (`Runtime.java`, spliced in and pruned).
 
 mod claims;
+mod client;
 mod codecs;
 mod docs;
 mod envelopes;
@@ -35,6 +36,7 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), text);
+    files.insert(client::PATH.to_string(), client::render(contract));
     Ok(files)
 }
 

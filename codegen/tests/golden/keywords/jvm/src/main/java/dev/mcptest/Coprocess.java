@@ -2339,6 +2339,18 @@ public final class Coprocess {
         }
     }
 
+    /**
+     * Parses one frame's text as strict JSON (the rules of the schema's top-level description),
+     * without reading it as any type: the session client checks an answer's id before its shape.
+     *
+     * @param json the frame text, without the line terminator
+     * @return the parsed value
+     * @throws DecodeException when the text is not strict JSON
+     */
+    public static JsonNode parseJson(String json) {
+        return readText(json, "JSON", (node, path) -> node);
+    }
+
     private static JsonNode parseStrict(String json) {
         if (!json.isEmpty() && json.charAt(0) == '\uFEFF') {
             throw problem(Path.ROOT, "invalid JSON: byte-order mark");

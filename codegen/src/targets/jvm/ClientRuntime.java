@@ -1,0 +1,1034 @@
+// The schema-independent part of the generated CoprocessClient.java (client.rs splices the members
+// between the `// client:` markers into it), kept as a Java file of its own so that javac, Error
+// Prone and google-java-format check it directly (tests/conformance/jvm/build.sh). It is compiled
+// against the generated Coprocess.java; what client.rs renders from the schema (the messages, the
+// shutdown method) has stand-ins at the end.
+
+package dev.mcptest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** The session client as written; client.rs renders the real class around its members. */
+final class CoprocessClient implements AutoCloseable {
+    // client: members
+
+    /** How long a call waits for its answer unless the client or the call says otherwise. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    /** How long {@code close} waits for the shutdown answer and for the exit before it kills. */
+    public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    /** How many of the coprocess's last stderr lines the client keeps. */
+    public static final int STDERR_LINES = 20;
+
+    private static final int STDERR_LINE_BYTES = 4096;
+
+    private static final int CHUNK = 65536;
+
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private static final long EXPIRED = Long.MIN_VALUE;
+
+    private static final Duration LONGEST_WAIT = Duration.ofDays(365);
+
+    /**
+     * How a client starts, talks to and closes the coprocess. {@link #defaults()} and the {@code
+     * with} methods build one.
+     *
+     * @param timeout how long a call waits for its answer (a call's own timeout overrides it)
+     * @param closeTimeout how long {@code close} waits for the shutdown answer and the exit before
+     *     it kills
+     * @param env the coprocess's environment (replacing the inherited one), or null to inherit
+     * @param cwd the coprocess's working directory, or null for the current one
+     * @param sdk the SDK name the handshake announces
+     * @param sdkVersion the SDK version the handshake announces
+     */
+    public record Options(
+            Duration timeout,
+            Duration closeTimeout,
+            Map<String, String> env,
+            Path cwd,
+            String sdk,
+            String sdkVersion) {
+
+        /**
+         * Refuses null where a value is needed and a negative duration.
+         *
+         * @param timeout how long a call waits for its answer
+         * @param closeTimeout how long {@code close} waits before it kills
+         * @param env the coprocess's environment, or null to inherit
+         * @param cwd the coprocess's working directory, or null for the current one
+         * @param sdk the SDK name the handshake announces
+         * @param sdkVersion the SDK version the handshake announces
+         */
+        public Options {
+            if (timeout.isNegative() || closeTimeout.isNegative()) {
+                throw new IllegalArgumentException("a timeout is never negative");
+            }
+            env = env == null ? null : Map.copyOf(env);
+            Objects.requireNonNull(sdk, "sdk");
+            Objects.requireNonNull(sdkVersion, "sdkVersion");
+        }
+
+        /**
+         * The defaults: {@code DEFAULT_CALL_TIMEOUT}, {@code DEFAULT_CLOSE_TIMEOUT}, the inherited
+         * environment and working directory, and the SDK name {@code jvm}.
+         *
+         * @return the default options
+         */
+        public static Options defaults() {
+            return new Options(
+                    DEFAULT_CALL_TIMEOUT, DEFAULT_CLOSE_TIMEOUT, null, null, "jvm", "0.0.0");
+        }
+
+        /**
+         * Returns these options with another call timeout.
+         *
+         * @param value how long a call waits for its answer
+         * @return the new options
+         */
+        public Options withTimeout(Duration value) {
+            return new Options(value, closeTimeout, env, cwd, sdk, sdkVersion);
+        }
+
+        /**
+         * Returns these options with another close timeout.
+         *
+         * @param value how long {@code close} waits before it kills
+         * @return the new options
+         */
+        public Options withCloseTimeout(Duration value) {
+            return new Options(timeout, value, env, cwd, sdk, sdkVersion);
+        }
+
+        /**
+         * Returns these options with another environment.
+         *
+         * @param value the coprocess's whole environment, or null to inherit
+         * @return the new options
+         */
+        public Options withEnv(Map<String, String> value) {
+            return new Options(timeout, closeTimeout, value, cwd, sdk, sdkVersion);
+        }
+
+        /**
+         * Returns these options with another working directory.
+         *
+         * @param value the coprocess's working directory, or null for the current one
+         * @return the new options
+         */
+        public Options withCwd(Path value) {
+            return new Options(timeout, closeTimeout, env, value, sdk, sdkVersion);
+        }
+
+        /**
+         * Returns these options with another SDK name and version for the handshake.
+         *
+         * @param name the SDK name
+         * @param version the SDK version
+         * @return the new options
+         */
+        public Options withSdk(String name, String version) {
+            return new Options(timeout, closeTimeout, env, cwd, name, version);
+        }
+    }
+
+    /**
+     * A call that failed. {@code getMessage()} says what happened and names the method; {@code
+     * detail()} holds what the decoder or the stream said, where there is more to say.
+     */
+    public static class ClientException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final String method;
+        private final String detail;
+
+        ClientException(String method, String message, String detail) {
+            super(message);
+            this.method = method;
+            this.detail = detail;
+        }
+
+        /**
+         * Returns the wire name of the method that failed.
+         *
+         * @return the wire name of the method that failed
+         */
+        public String method() {
+            return method;
+        }
+
+        /**
+         * Returns what the decoder or the stream said, or the empty string.
+         *
+         * @return what the decoder or the stream said, or the empty string
+         */
+        public String detail() {
+            return detail;
+        }
+    }
+
+    /** The coprocess answered the call with a JSON-RPC error; the session goes on. */
+    public static final class RpcException extends ClientException {
+        private static final long serialVersionUID = 1L;
+
+        private final long code;
+        private final String name;
+        private final transient JsonNode data;
+
+        RpcException(String method, long code, String message, JsonNode data) {
+            super(method, message, "");
+            this.code = code;
+            this.name = codeName(code);
+            this.data = data;
+        }
+
+        private static String codeName(long code) {
+            for (Coprocess.ErrorCodeSpec spec : Coprocess.ErrorCodes.ALL) {
+                if (spec.code() == code) {
+                    return spec.name();
+                }
+            }
+            return null;
+        }
+
+        /**
+         * Returns the JSON-RPC error code.
+         *
+         * @return the JSON-RPC error code
+         */
+        public long code() {
+            return code;
+        }
+
+        /**
+         * Returns the code's name in the contract's error-code table, or null for another code.
+         *
+         * @return the code's name in the contract's error-code table, or null for another code
+         */
+        public String name() {
+            return name;
+        }
+
+        /**
+         * Returns the error's {@code data}, or null when the answer had none.
+         *
+         * @return the error's {@code data}, or null when the answer had none
+         */
+        public JsonNode data() {
+            return data;
+        }
+    }
+
+    /**
+     * The answer broke the protocol (another id, not JSON, too long, not the result's shape); the
+     * session is closed and the coprocess killed.
+     */
+    public static final class ProtocolException extends ClientException {
+        private static final long serialVersionUID = 1L;
+
+        ProtocolException(String method, String message, String detail) {
+            super(method, message, detail);
+        }
+    }
+
+    /** No answer within the call's timeout; the session is closed and the coprocess killed. */
+    public static final class CallTimeoutException extends ClientException {
+        private static final long serialVersionUID = 1L;
+
+        CallTimeoutException(String method, String message) {
+            super(method, message, "");
+        }
+    }
+
+    /** A call on a closed session (by {@code close}, or after a timeout or a protocol error). */
+    public static final class SessionClosedException extends ClientException {
+        private static final long serialVersionUID = 1L;
+
+        SessionClosedException(String method, String message) {
+            super(method, message, "");
+        }
+    }
+
+    /** The coprocess ended before answering: its exit status and last stderr lines are kept. */
+    public static final class CoprocessExitedException extends ClientException {
+        private static final long serialVersionUID = 1L;
+
+        private final Integer status;
+        private final List<String> stderr;
+
+        CoprocessExitedException(
+                String method, String message, Integer status, List<String> stderr) {
+            super(method, message, "");
+            this.status = status;
+            this.stderr = List.copyOf(stderr);
+        }
+
+        /**
+         * Returns the coprocess's exit status, or empty when none is known.
+         *
+         * @return the coprocess's exit status, or empty when none is known
+         */
+        public OptionalInt status() {
+            return status == null ? OptionalInt.empty() : OptionalInt.of(status);
+        }
+
+        /**
+         * Returns the last lines the coprocess wrote to stderr.
+         *
+         * @return the last lines the coprocess wrote to stderr
+         */
+        public List<String> stderr() {
+            return stderr;
+        }
+    }
+
+    /** Why the stdout reader stopped: the end of output, an over-long line, or a read error. */
+    private record Failure(boolean tooLong, String detail) {}
+
+    /** How the coprocess ended: its status (null: unknown) and its last stderr lines. */
+    private record Exit(Integer status, List<String> stderr) {}
+
+    private final InputStream reader;
+    private final OutputStream writer;
+    private final Process process;
+    private final Duration timeout;
+    private final Duration closeTimeout;
+    private final ReentrantLock lock = new ReentrantLock(true);
+    private final ArrayDeque<String> stderr = new ArrayDeque<>();
+    private final Thread stderrThread;
+
+    // A spawned coprocess's stdout is read in the calling thread, a watchdog
+    // killing the coprocess when the deadline passes (which ends the read); other
+    // streams, whose read nothing can end, by a reader thread handing each line over.
+    private final Thread watchdog;
+    private final Thread stdoutThread;
+    private final SynchronousQueue<Object> lines = new SynchronousQueue<>();
+    private final AtomicLong deadline = new AtomicLong(NO_DEADLINE);
+    private volatile long sleepingUntil = NO_DEADLINE;
+    private volatile boolean finished;
+
+    // The stdout reader's state: the chunk read last and the line begun in it.
+    private final byte[] chunk = new byte[CHUNK];
+    private int chunkStart;
+    private int chunkEnd;
+    private byte[] partial = new byte[0];
+    private int partialLength;
+    private long nextId = 1;
+    private String closed;
+    private Exit exit;
+    private Coprocess.HandshakeResult handshakeResult;
+
+    private CoprocessClient(
+            InputStream reader, OutputStream writer, Process process, Options options) {
+        this.reader = reader;
+        this.writer = writer;
+        this.process = process;
+        this.timeout = options.timeout();
+        this.closeTimeout = options.closeTimeout();
+        if (process == null) {
+            stderrThread = null;
+            watchdog = null;
+            stdoutThread = new Thread(this::readStdout, "coprocess-stdout");
+            stdoutThread.setDaemon(true);
+            stdoutThread.start();
+        } else {
+            InputStream errors = process.getErrorStream();
+            stderrThread = new Thread(() -> readStderr(errors), "coprocess-stderr");
+            stderrThread.setDaemon(true);
+            stderrThread.start();
+            stdoutThread = null;
+            watchdog = new Thread(this::watch, "coprocess-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
+        }
+    }
+
+    /**
+     * Starts {@code <binary> exec --connection-server --server-command <argv>} and handshakes.
+     *
+     * @param binary the mcptest binary
+     * @param serverArgv the server under test's argv, quoted for the binary's shell-style split
+     * @param options how to start, talk to and close the coprocess
+     * @return the session, handshaken
+     * @throws Coprocess.HandshakeException when the binary speaks another version (the coprocess is
+     *     then gone)
+     * @throws ClientException when the handshake's answer breaks the protocol or never comes
+     * @throws UncheckedIOException when the binary cannot be started
+     */
+    public static CoprocessClient start(Path binary, List<String> serverArgv, Options options) {
+        List<String> command =
+                List.of(
+                        binary.toString(),
+                        "exec",
+                        "--connection-server",
+                        "--server-command",
+                        serverCommand(serverArgv));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        if (options.env() != null) {
+            builder.environment().clear();
+            builder.environment().putAll(options.env());
+        }
+        if (options.cwd() != null) {
+            builder.directory(options.cwd().toFile());
+        }
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        CoprocessClient client =
+                new CoprocessClient(
+                        process.getInputStream(), process.getOutputStream(), process, options);
+        client.handshake(options.sdk(), options.sdkVersion());
+        return client;
+    }
+
+    /**
+     * {@link #start(Path, List, Options)} with {@link Options#defaults()}.
+     *
+     * @param binary the mcptest binary
+     * @param serverArgv the server under test's argv
+     * @return the session, handshaken
+     */
+    public static CoprocessClient start(Path binary, List<String> serverArgv) {
+        return start(binary, serverArgv, Options.defaults());
+    }
+
+    /**
+     * A session over a pair of byte streams (an in-process double, a socket's streams): answers are
+     * read from {@code reader}, requests written to {@code writer}. Handshakes before it returns;
+     * {@code close} closes {@code writer}.
+     *
+     * @param reader where the answers come from
+     * @param writer where the requests go
+     * @param options the timeouts and the handshake's SDK name (the rest is not used)
+     * @return the session, handshaken
+     */
+    public static CoprocessClient overStreams(
+            InputStream reader, OutputStream writer, Options options) {
+        CoprocessClient client =
+                new CoprocessClient(
+                        Objects.requireNonNull(reader, "reader"),
+                        Objects.requireNonNull(writer, "writer"),
+                        null,
+                        options);
+        client.handshake(options.sdk(), options.sdkVersion());
+        return client;
+    }
+
+    /**
+     * {@link #overStreams(InputStream, OutputStream, Options)} with {@link Options#defaults()}.
+     *
+     * @param reader where the answers come from
+     * @param writer where the requests go
+     * @return the session, handshaken
+     */
+    public static CoprocessClient overStreams(InputStream reader, OutputStream writer) {
+        return overStreams(reader, writer, Options.defaults());
+    }
+
+    /**
+     * The {@code --server-command} text the binary's shell-style split turns back into {@code
+     * argv}: each argument single-quoted ({@code '} written {@code '"'"'}), an empty one {@code
+     * ''}.
+     *
+     * @param argv the server's argv
+     * @return the quoted command line
+     */
+    public static String serverCommand(List<String> argv) {
+        StringBuilder out = new StringBuilder();
+        for (String argument : argv) {
+            if (out.length() > 0) {
+                out.append(' ');
+            }
+            if (!argument.isEmpty() && argument.chars().allMatch(CoprocessClient::isSafe)) {
+                out.append(argument);
+            } else {
+                out.append('\'').append(argument.replace("'", "'\"'\"'")).append('\'');
+            }
+        }
+        return out.toString();
+    }
+
+    /** The characters a shell word needs no quotes for (as Python's {@code shlex.quote}). */
+    private static boolean isSafe(int c) {
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || "@%+=:,./-_".indexOf(c) >= 0;
+    }
+
+    /**
+     * Returns what the binary answered to the handshake (its protocol and binary version).
+     *
+     * @return what the binary answered to the handshake
+     */
+    public Coprocess.HandshakeResult handshakeResult() {
+        return handshakeResult;
+    }
+
+    /**
+     * Returns the coprocess's exit status once it has exited (empty before, or over streams).
+     *
+     * @return the coprocess's exit status once it has exited
+     */
+    public OptionalInt exitStatus() {
+        if (process == null || process.isAlive()) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(process.exitValue());
+    }
+
+    /**
+     * Returns the last lines the coprocess wrote to stderr (at most {@code STDERR_LINES}).
+     *
+     * @return the last lines the coprocess wrote to stderr
+     */
+    public List<String> stderrTail() {
+        synchronized (stderr) {
+            return List.copyOf(stderr);
+        }
+    }
+
+    /**
+     * Sends {@code mcp.shutdown}, waits a bounded time for the exit, then kills. Idempotent; later
+     * calls throw {@code SessionClosedException}.
+     */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            long until = System.nanoTime() + nanos(closeTimeout);
+            if (closed == null) {
+                closed = CLIENT_CLOSED_BY_CLOSE;
+                if (SHUTDOWN != null) {
+                    try {
+                        exchange(SHUTDOWN, closeTimeout);
+                    } catch (ClientException e) {
+                        // The session ends either way.
+                    }
+                }
+            }
+            finish(Math.max(0L, until - System.nanoTime()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void handshake(String sdk, String sdkVersion) {
+        String method = Coprocess.Methods.COPROCESS_HANDSHAKE;
+        lock.lock();
+        try {
+            long id = nextId++;
+            String line = Coprocess.handshakeRequest(id, sdk, sdkVersion);
+            JsonNode value = answer(method, id, line, timeout, true);
+            try {
+                handshakeResult =
+                        Coprocess.checkHandshakeResponse(Coprocess.Response.fromNode(value));
+            } catch (Coprocess.DecodeException e) {
+                fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
+                String message = clientUndecodable(method, "HandshakeResult");
+                throw new ProtocolException(method, message, e.getMessage());
+            }
+        } catch (RuntimeException e) {
+            // A failed handshake: the coprocess is gone and no client is handed out.
+            if (closed == null) {
+                closed = CLIENT_CLOSED_BY_CLOSE;
+            }
+            finish(0L);
+            throw e;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends one request and returns its result, decoded as {@code resultType}. */
+    private <R> R invoke(
+            String method,
+            Coprocess.Encodable params,
+            Class<R> resultType,
+            String resultName,
+            Duration callTimeout) {
+        lock.lock();
+        try {
+            checkOpen(method);
+            long id = nextId++;
+            Coprocess.RequestOf<Coprocess.Encodable> request =
+                    new Coprocess.RequestOf<>(
+                            Coprocess.JsonRpcVersion.V2_0,
+                            Coprocess.RequestId.of(id),
+                            method,
+                            params);
+            Duration wait = callTimeout == null ? timeout : callTimeout;
+            JsonNode value = answer(method, id, request.toJson(), wait, true);
+            Coprocess.ResponseOf<R> response;
+            try {
+                response = Coprocess.ResponseOf.fromNode(value, resultType);
+            } catch (Coprocess.DecodeException e) {
+                fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
+                String message = clientUndecodable(method, resultName);
+                throw new ProtocolException(method, message, e.getMessage());
+            }
+            if (response instanceof Coprocess.ErrorResponseOf<R> failure) {
+                Coprocess.ErrorObject error = failure.error();
+                throw new RpcException(method, error.code(), error.message(), error.data());
+            }
+            if (method.equals(SHUTDOWN)) {
+                // The coprocess ends the session after answering: close only waits.
+                closed = CLIENT_CLOSED_AFTER_SHUTDOWN;
+            }
+            return ((Coprocess.SuccessResponseOf<R>) response).result();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends a request without params; its answer's value, checked only for its id. */
+    private JsonNode exchange(String method, Duration wait) {
+        long id = nextId++;
+        String line =
+                new Coprocess.Request(
+                                Coprocess.JsonRpcVersion.V2_0,
+                                Coprocess.RequestId.of(id),
+                                method,
+                                null)
+                        .toJson();
+        return answer(method, id, line, wait, false);
+    }
+
+    private void checkOpen(String method) {
+        if (exit != null) {
+            throw exited(method);
+        }
+        if (closed != null) {
+            throw new SessionClosedException(method, clientClosed(method, closed));
+        }
+    }
+
+    /** Writes one request line and reads its answer: parsed, its id checked. */
+    private JsonNode answer(String method, long id, String line, Duration wait, boolean kill) {
+        try {
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            byte[] framed = Arrays.copyOf(bytes, bytes.length + 1);
+            framed[bytes.length] = '\n';
+            writer.write(framed);
+            writer.flush();
+        } catch (IOException e) {
+            throw ended(method);
+        }
+        Object next = nextLine(wait);
+        if (next == null) {
+            if (kill) {
+                fail(CLIENT_CLOSED_AFTER_TIMEOUT);
+            }
+            String ms = Long.toString(wait.toMillis());
+            String message =
+                    process == null ? clientTimeoutStreams(method, ms) : clientTimeout(method, ms);
+            throw new CallTimeoutException(method, message);
+        }
+        if (next instanceof Failure failure) {
+            if (failure.tooLong()) {
+                fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
+                String limit = Long.toString(Coprocess.MAX_LINE_BYTES);
+                throw new ProtocolException(method, clientTooLong(method, limit), "");
+            }
+            throw ended(method);
+        }
+        JsonNode value;
+        try {
+            value = Coprocess.parseJson(utf8((byte[]) next));
+        } catch (Coprocess.DecodeException | CharacterCodingException e) {
+            fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
+            throw new ProtocolException(method, clientNotJson(method), e.getMessage());
+        }
+        JsonNode got = value.get("id");
+        if (value.isObject() && got != null && !(got.isIntegralNumber() && got.longValue() == id)) {
+            fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
+            String message = clientWrongId(method, got.toString(), Long.toString(id));
+            throw new ProtocolException(method, message, "");
+        }
+        return value;
+    }
+
+    /** The line's text, refusing bytes that are not UTF-8. */
+    private static String utf8(byte[] line) throws CharacterCodingException {
+        String text = new String(line, StandardCharsets.UTF_8);
+        if (text.indexOf('\uFFFD') >= 0) {
+            // Only a line holding a replacement character is decoded again, strictly.
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(line))
+                    .toString();
+        }
+        return text;
+    }
+
+    /** The next line of output, or null when none came within {@code wait}. */
+    private Object nextLine(Duration wait) {
+        if (process == null) {
+            try {
+                return lines.poll(nanos(wait), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        long at = System.nanoTime() + nanos(wait);
+        deadline.set(at);
+        if (at < sleepingUntil) {
+            LockSupport.unpark(watchdog);
+        }
+        Object next = readLine();
+        // The watchdog took the deadline: it killed the coprocess, whatever was read.
+        return deadline.compareAndSet(at, NO_DEADLINE) ? next : null;
+    }
+
+    /** A duration in nanoseconds, at most a year (so that a deadline never overflows). */
+    private static long nanos(Duration wait) {
+        return wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT.toNanos() : wait.toNanos();
+    }
+
+    /** The watchdog of a spawned coprocess: kills it when a read passes its deadline. */
+    private void watch() {
+        while (!finished) {
+            sleepingUntil = NO_DEADLINE;
+            long at = deadline.get();
+            if (at == NO_DEADLINE || at == EXPIRED) {
+                LockSupport.park(this);
+                continue;
+            }
+            sleepingUntil = at;
+            long left = at - System.nanoTime();
+            if (left > 0) {
+                LockSupport.parkNanos(this, left);
+            } else if (deadline.compareAndSet(at, EXPIRED)) {
+                kill();
+            }
+        }
+    }
+
+    /** The reader thread over streams: hands over each line, then why it stopped. */
+    private void readStdout() {
+        try {
+            Object next;
+            do {
+                next = readLine();
+                lines.put(next);
+            } while (!(next instanceof Failure));
+        } catch (InterruptedException e) {
+            // The session is over.
+        }
+    }
+
+    /**
+     * The next line of stdout without its newline, or the {@code Failure} that ends the output.
+     * Never holds more than {@code MAX_LINE_BYTES} of a line (and one chunk).
+     */
+    private Object readLine() {
+        while (true) {
+            for (int i = chunkStart; i < chunkEnd; i++) {
+                if (chunk[i] != '\n') {
+                    continue;
+                }
+                int count = i - chunkStart;
+                if (partialLength + count > Coprocess.MAX_LINE_BYTES) {
+                    return new Failure(true, "");
+                }
+                byte[] line;
+                if (partialLength == 0) {
+                    line = Arrays.copyOfRange(chunk, chunkStart, i);
+                } else {
+                    line = Arrays.copyOf(partial, partialLength + count);
+                    System.arraycopy(chunk, chunkStart, line, partialLength, count);
+                    partialLength = 0;
+                }
+                chunkStart = i + 1;
+                return line;
+            }
+            int rest = chunkEnd - chunkStart;
+            if (partialLength + rest > Coprocess.MAX_LINE_BYTES) {
+                return new Failure(true, "");
+            }
+            if (partialLength + rest > partial.length) {
+                long grown = Math.max(2L * partial.length, partialLength + rest);
+                partial = Arrays.copyOf(partial, (int) Math.min(Coprocess.MAX_LINE_BYTES, grown));
+            }
+            System.arraycopy(chunk, chunkStart, partial, partialLength, rest);
+            partialLength += rest;
+            chunkStart = 0;
+            chunkEnd = 0;
+            int count;
+            try {
+                count = reader.read(chunk);
+            } catch (IOException e) {
+                return new Failure(false, String.valueOf(e.getMessage()));
+            }
+            if (count < 0) {
+                // The end of output; a last line without its newline is dropped.
+                return new Failure(false, "");
+            }
+            chunkEnd = count;
+        }
+    }
+
+    private void readStderr(InputStream errors) {
+        byte[] line = new byte[STDERR_LINE_BYTES];
+        int length = 0;
+        try {
+            int c;
+            while ((c = errors.read()) >= 0) {
+                if (c != '\n') {
+                    line[length++] = (byte) c;
+                }
+                if (c == '\n' || length == STDERR_LINE_BYTES) {
+                    keepStderr(line, length);
+                    length = 0;
+                }
+            }
+        } catch (IOException e) {
+            // The pipe is gone: the lines kept so far are the tail.
+        }
+        if (length > 0) {
+            keepStderr(line, length);
+        }
+        closeQuietly(errors);
+    }
+
+    private void keepStderr(byte[] line, int length) {
+        int end = length > 0 && line[length - 1] == '\r' ? length - 1 : length;
+        String text = new String(line, 0, end, StandardCharsets.UTF_8);
+        synchronized (stderr) {
+            if (stderr.size() == STDERR_LINES) {
+                stderr.removeFirst();
+            }
+            stderr.addLast(text);
+        }
+    }
+
+    /** The coprocess closed its output: wait (bounded) for its status and stderr. */
+    private CoprocessExitedException ended(String method) {
+        Integer status = null;
+        if (process != null) {
+            try {
+                if (process.waitFor(nanos(closeTimeout), TimeUnit.NANOSECONDS)) {
+                    status = process.exitValue();
+                }
+                if (stderrThread != null) {
+                    stderrThread.join(Math.max(1L, closeTimeout.toMillis()));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        List<String> tail = new ArrayList<>();
+        for (String line : stderrTail()) {
+            if (!line.isEmpty()) {
+                tail.add(line);
+            }
+        }
+        exit = new Exit(status, tail);
+        if (closed == null) {
+            closed = CLIENT_CLOSED_BY_CLOSE;
+        }
+        finish(0L);
+        return exited(method);
+    }
+
+    private CoprocessExitedException exited(String method) {
+        Integer status = exit.status();
+        String message;
+        if (status == null) {
+            message = clientOutputClosed(method);
+        } else if (status > 128 && status < 128 + 65) {
+            // The JDK reports a process a signal ended as 128 + the signal.
+            message = clientKilled(method, Integer.toString(status - 128));
+        } else {
+            message = clientExited(method, Integer.toString(status));
+        }
+        if (!exit.stderr().isEmpty()) {
+            message = clientStderrTail(message, String.join("\n", exit.stderr()));
+        }
+        return new CoprocessExitedException(method, message, status, exit.stderr());
+    }
+
+    /** Ends the session after a failure: closed for {@code reason}, the coprocess killed. */
+    private void fail(String reason) {
+        closed = reason;
+        finish(0L);
+    }
+
+    /** Closes the input, waits up to {@code graceNanos} for the exit, then kills. */
+    private void finish(long graceNanos) {
+        closeQuietly(writer);
+        finished = true;
+        if (process == null) {
+            stdoutThread.interrupt();
+            return;
+        }
+        LockSupport.unpark(watchdog);
+        try {
+            if (!process.waitFor(graceNanos, TimeUnit.NANOSECONDS)) {
+                kill();
+                process.waitFor();
+            }
+        } catch (InterruptedException e) {
+            kill();
+            Thread.currentThread().interrupt();
+        }
+        closeQuietly(reader);
+    }
+
+    /**
+     * Kills the coprocess and what it started (the server under test), so that nothing it leaves
+     * behind holds the pipe the reader is blocked on.
+     */
+    private void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    private static void closeQuietly(AutoCloseable stream) {
+        try {
+            stream.close();
+        } catch (Exception e) {
+            // Already closed, or the other end is gone: nothing is left to do.
+        }
+    }
+
+    // client: call outcome
+
+    /**
+     * A {@code CallResult} read the same way whichever variant it is.
+     *
+     * @param success whether the tool ran and did not report an error
+     * @param text the text content joined with newlines, or null when there was none
+     * @param error the error text when {@code success} is false, else null
+     */
+    public record CallOutcome(boolean success, String text, String error) {}
+
+    /**
+     * {@code mcp.call}'s result read uniformly: a {@code Verdict} as it is; a {@code
+     * ToolCallPassthrough}'s success derived from {@code isError}, its text the text blocks joined
+     * with newlines, and its error that text when the tool reported one.
+     *
+     * @param result the answer of {@code mcp.call}
+     * @return its success, text and error
+     */
+    public static CallOutcome callOutcome(Coprocess.CallResult result) {
+        if (result instanceof Coprocess.Verdict verdict) {
+            return new CallOutcome(verdict.success(), verdict.text(), verdict.error());
+        }
+        Coprocess.ToolCallPassthrough passthrough = (Coprocess.ToolCallPassthrough) result;
+        List<String> texts = new ArrayList<>();
+        for (Coprocess.McpObject block : passthrough.content()) {
+            JsonNode type = block.node().get("type");
+            JsonNode text = block.node().get("text");
+            if (type != null
+                    && "text".equals(type.textValue())
+                    && text != null
+                    && text.isTextual()) {
+                texts.add(text.textValue());
+            }
+        }
+        String text = texts.isEmpty() ? null : String.join("\n", texts);
+        boolean success = !Boolean.TRUE.equals(passthrough.isError());
+        return new CallOutcome(success, text, success ? null : text);
+    }
+
+    // client: end
+
+    // Stand-ins for what client.rs renders from the schema: the shutdown method and the
+    // contract's messages (the real wording is in the schema's message table).
+
+    private static final String SHUTDOWN = Coprocess.Methods.MCP_SHUTDOWN;
+
+    private static final String CLIENT_CLOSED_BY_CLOSE = "client_closed_by_close";
+
+    private static final String CLIENT_CLOSED_AFTER_SHUTDOWN = "client_closed_after_shutdown";
+
+    private static final String CLIENT_CLOSED_AFTER_TIMEOUT = "client_closed_after_timeout";
+
+    private static final String CLIENT_CLOSED_AFTER_PROTOCOL_ERROR =
+            "client_closed_after_protocol_error";
+
+    private static String clientClosed(String method, String reason) {
+        return String.join(" ", "client_closed", method, reason);
+    }
+
+    private static String clientTimeout(String method, String ms) {
+        return String.join(" ", "client_timeout", method, ms);
+    }
+
+    private static String clientTimeoutStreams(String method, String ms) {
+        return String.join(" ", "client_timeout_streams", method, ms);
+    }
+
+    private static String clientExited(String method, String status) {
+        return String.join(" ", "client_exited", method, status);
+    }
+
+    private static String clientKilled(String method, String signal) {
+        return String.join(" ", "client_killed", method, signal);
+    }
+
+    private static String clientOutputClosed(String method) {
+        return String.join(" ", "client_output_closed", method);
+    }
+
+    private static String clientStderrTail(String message, String lines) {
+        return String.join(" ", "client_stderr_tail", message, lines);
+    }
+
+    private static String clientWrongId(String method, String answerId, String requestId) {
+        return String.join(" ", "client_wrong_id", method, answerId, requestId);
+    }
+
+    private static String clientNotJson(String method) {
+        return String.join(" ", "client_not_json", method);
+    }
+
+    private static String clientTooLong(String method, String maxLineBytes) {
+        return String.join(" ", "client_too_long", method, maxLineBytes);
+    }
+
+    private static String clientUndecodable(String method, String resultType) {
+        return String.join(" ", "client_undecodable", method, resultType);
+    }
+
+    /** A stand-in for a generated method, so that {@code invoke} is used. */
+    Coprocess.ListToolsResult listTools(Coprocess.EmptyParams params, Duration callTimeout) {
+        return invoke(
+                "mcp.listTools",
+                params,
+                Coprocess.ListToolsResult.class,
+                "ListToolsResult",
+                callTimeout);
+    }
+}

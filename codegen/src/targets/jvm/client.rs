@@ -1,0 +1,386 @@
+//! The session client, a second file: `jvm/src/main/java/dev/mcptest/CoprocessClient.java`.
+//!
+//! The schema-independent session (spawn, handshake, one request in flight,
+//! every answer checked, timeouts, exit reporting, close) is
+//! `ClientRuntime.java`, a real Java file checked as it is; its members
+//! between the `// client:` markers are spliced into the class. This module
+//! adds what the schema says: the contract's `client_*` messages (the JVM
+//! target inlines message templates, so each is rendered here from
+//! `contract.messages`), which method shuts the coprocess down, one typed
+//! method per method-table entry (the handshake aside), and `callOutcome`
+//! where `mcp.call` answers the `Verdict`/`ToolCallPassthrough` union. Private
+//! members the schema's client never reaches are pruned (Error Prone's
+//! UnusedMethod and UnusedVariable).
+
+use crate::load::method_words;
+use crate::model::{Contract, Method, Segment, TypeKind};
+use crate::names;
+use crate::targets::{header_text, prune};
+
+use super::layout::Code;
+use super::names::{string_literal, type_name, MEMBER_KEYWORDS};
+
+/// The generated file, relative to the output root.
+pub const PATH: &str = "jvm/src/main/java/dev/mcptest/CoprocessClient.java";
+
+/// The runtime as written.
+const SOURCE: &str = include_str!("ClientRuntime.java");
+
+/// The method that ends the session; `close` sends it when the table has it.
+const SHUTDOWN: &str = "mcp.shutdown";
+
+/// The result type that marks the handshake, which the client sends itself.
+const HANDSHAKE_RESULT: &str = "HandshakeResult";
+
+/// The two shapes of `mcp.call`'s result, read the same way by `callOutcome`.
+const VERDICT: &str = "Verdict";
+const PASSTHROUGH: &str = "ToolCallPassthrough";
+
+/// The contract messages the client says, each rendered as a constant (no
+/// holes) or a `private static String` method of its holes.
+const MESSAGES: &[&str] = &[
+    "client_closed",
+    "client_closed_by_close",
+    "client_closed_after_shutdown",
+    "client_closed_after_timeout",
+    "client_closed_after_protocol_error",
+    "client_timeout",
+    "client_timeout_streams",
+    "client_exited",
+    "client_killed",
+    "client_output_closed",
+    "client_stderr_tail",
+    "client_wrong_id",
+    "client_not_json",
+    "client_too_long",
+    "client_undecodable",
+];
+
+/// The members of the runtime's class (and what every Java object has): a
+/// method of the same name gets a `_` suffix.
+const RESERVED: &[&str] = &[
+    "start",
+    "overStreams",
+    "serverCommand",
+    "isSafe",
+    "handshakeResult",
+    "exitStatus",
+    "stderrTail",
+    "close",
+    "handshake",
+    "invoke",
+    "exchange",
+    "checkOpen",
+    "answer",
+    "utf8",
+    "nextLine",
+    "nanos",
+    "watch",
+    "readStdout",
+    "readLine",
+    "readStderr",
+    "keepStderr",
+    "ended",
+    "exited",
+    "fail",
+    "finish",
+    "kill",
+    "closeQuietly",
+    "callOutcome",
+];
+
+/// The members of one section of [`SOURCE`] (empty when the marker is
+/// missing, which a test rules out).
+fn section(name: &str) -> &'static str {
+    let marker = format!("    // client: {name}\n\n");
+    let Some(start) = SOURCE.find(&marker).map(|at| at + marker.len()) else {
+        return "";
+    };
+    let end = SOURCE[start..].find("\n\n    // client: ").map_or(SOURCE.len(), |at| start + at + 1);
+    &SOURCE[start..end]
+}
+
+/// The runtime's imports, sorted.
+fn imports() -> Vec<&'static str> {
+    let mut imports: Vec<&str> =
+        SOURCE.lines().filter_map(|line| line.strip_prefix("import ").and_then(|rest| rest.strip_suffix(';'))).collect();
+    imports.sort_unstable();
+    imports
+}
+
+/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
+/// `ToolCallPassthrough` with the members `callOutcome` reads.
+fn call_result_union(contract: &Contract) -> bool {
+    let Some(method) = contract.methods.iter().find(|m| m.name == "mcp.call") else { return false };
+    if method.result != "CallResult" {
+        return false;
+    }
+    let Some(TypeKind::Union(variants)) = contract.types.get(&method.result).map(|t| &t.kind) else { return false };
+    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
+    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
+        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
+        _ => false,
+    };
+    names.len() == 2
+        && names.contains(&VERDICT)
+        && names.contains(&PASSTHROUGH)
+        && has(VERDICT, &["success", "text", "error"])
+        && has(PASSTHROUGH, &["content", "isError"])
+        && contract.types.contains_key("McpObject")
+}
+
+/// Renders `CoprocessClient.java`.
+pub fn render(contract: &Contract) -> String {
+    let methods = named_methods(contract);
+    // The generated private members: pruned with the runtime's.
+    let mut private = Code::new();
+    let shutdown = if contract.methods.iter().any(|m| m.name == SHUTDOWN) { string_literal(SHUTDOWN) } else { "null".into() };
+    private.line(1, format!("private static final String SHUTDOWN = {shutdown};"));
+    for key in MESSAGES {
+        private.blank();
+        render_message(&mut private, contract, key);
+    }
+    // The public methods, one per method-table entry.
+    let mut public = Code::new();
+    for (method, name) in &methods {
+        render_method(&mut public, method, name);
+    }
+    let mut runtime = section("members").trim_end().to_string();
+    if call_result_union(contract) {
+        runtime.push_str("\n\n");
+        runtime.push_str(section("call outcome").trim_end());
+    }
+    let private = format!("{runtime}\n\n{}", private.finish().trim_end());
+    let public = public.finish();
+    let kept = prune::prune_indented(&private, &public, 4, super::runtime::private_name);
+    let mut body = String::new();
+    body.push_str(&kept);
+    body.push('\n');
+    body.push_str(&public);
+    body.push_str("}\n");
+
+    let mut code = Code::new();
+    code.line_comment(&header_text(contract));
+    code.blank();
+    code.line(0, "package dev.mcptest;");
+    code.blank();
+    let used = prune::code_only(&body);
+    let mut group = None;
+    for import in imports() {
+        let simple = import.rsplit('.').next().unwrap_or(import);
+        if !prune::mentions(&used, simple) {
+            continue;
+        }
+        let first = import.split('.').next();
+        if group.is_some_and(|g| g != first) {
+            code.blank();
+        }
+        group = Some(first);
+        code.line(0, format!("import {import};"));
+    }
+    code.blank();
+    code.doc(0, &class_doc(contract, &methods), &[]);
+    code.line(0, "public final class CoprocessClient implements AutoCloseable {");
+    let mut text = code.finish();
+    text.push_str(&body);
+    text
+}
+
+fn class_doc(contract: &Contract, methods: &[(&Method, String)]) -> String {
+    let names: Vec<String> = methods.iter().map(|(_, name)| format!("`{name}`")).collect();
+    let listed = if names.is_empty() { "no methods besides the handshake".to_string() } else { names.join(", ") };
+    format!(
+        "{}: the session client.\n\n`CoprocessClient.start(binary, serverArgv, options)` starts `<binary> exec \
+         --connection-server --server-command <argv>` (the argv quoted so the binary's shell-style split gives it \
+         back), handshakes, and has one typed method per method-table entry: {listed}. One request is in flight at \
+         a time (concurrent callers wait their turn); every answer is checked; a call that fails throws a \
+         `ClientException` saying what happened and naming the method. `CoprocessClient.overStreams(reader, \
+         writer, options)` runs the same session over any pair of byte streams. `close` (an `AutoCloseable`) is \
+         idempotent.",
+        contract.title
+    )
+}
+
+/// One contract message: `private static final String CLIENT_CLOSED_BY_CLOSE = "by close()";`
+/// for a template without holes, else `private static String clientClosed(String method,
+/// String reason)` returning the template with its holes filled.
+fn render_message(code: &mut Code, contract: &Contract, key: &str) {
+    let Some(message) = contract.messages.get(key) else {
+        // The loader requires every client message; a schema without one has no wording to say.
+        code.line(1, format!("private static final String {} = {};", names::screaming_snake_case(key), string_literal(key)));
+        return;
+    };
+    let holes = message.holes();
+    if holes.is_empty() {
+        code.line(
+            1,
+            format!("private static final String {} = {};", names::screaming_snake_case(key), string_literal(&message.template)),
+        );
+        return;
+    }
+    let params: Vec<String> = holes.iter().map(|h| format!("String {}", names::camel_case(h))).collect();
+    code.line(1, format!("private static String {}({}) {{", names::camel_case(key), params.join(", ")));
+    let mut parts: Vec<String> = Vec::new();
+    for segment in message.segments() {
+        match segment {
+            Segment::Text(text) => parts.push(string_literal(&text)),
+            Segment::Hole(hole) => parts.push(names::camel_case(&hole)),
+        }
+    }
+    // Every hole is a String, so `+` concatenates whatever comes first.
+    code.line(2, format!("return {};", parts.join(" + ")));
+    code.line(1, "}");
+}
+
+/// The methods the client has (the handshake is its own), each with its Java
+/// name: `java_name`, or the name with its namespace where two methods of
+/// different namespaces would otherwise meet (`mcp.list`, `other.list` →
+/// `mcpList`, `otherList`).
+fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
+    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
+    let short: Vec<String> = methods.iter().map(|m| java_name(&m.name, false)).collect();
+    methods
+        .iter()
+        .zip(&short)
+        .map(|(method, name)| {
+            let shared = short.iter().filter(|other| *other == name).count() > 1;
+            (*method, if shared { java_name(&method.name, true) } else { name.clone() })
+        })
+        .collect()
+}
+
+/// The Java method of a wire name: the namespace (`mcp.`) dropped unless
+/// `namespace`, the rest lowerCamelCase (`mcp.listTools` → `listTools`,
+/// `mcp.cache.set_mode` → `cacheSetMode`), a keyword or a runtime member
+/// suffixed with `_`, a leading digit prefixed with `v`.
+pub fn java_name(wire: &str, namespace: bool) -> String {
+    let words = method_words(wire);
+    let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
+    let name = names::camel_case(&kept.join("_"));
+    // A Java identifier cannot start with a digit (`mcp.2fa` → `v2fa`, as constants take `V`).
+    let name = if name.starts_with(|c: char| c.is_ascii_digit()) { format!("v{name}") } else { name };
+    if MEMBER_KEYWORDS.contains(&name.as_str()) || RESERVED.contains(&name.as_str()) {
+        name + "_"
+    } else {
+        name
+    }
+}
+
+fn render_method(code: &mut Code, method: &Method, name: &str) {
+    let params = format!("Coprocess.{}", type_name(&method.params));
+    let result = format!("Coprocess.{}", type_name(&method.result));
+    let description = format!("`{}`: {}", method.name, method.description.trim());
+    let params_doc = if method.params_required {
+        "the call's params".to_string()
+    } else {
+        "the call's params, or null to send none".to_string()
+    };
+    let timeout_doc = "how long to wait for the answer, or null for the client's timeout".to_string();
+    let returns = ("return", String::new(), "the answer's result".to_string());
+    code.blank();
+    code.doc(
+        1,
+        &format!("{description}\n\nOne request in flight: a concurrent caller waits its turn."),
+        &[("param", "params".into(), params_doc.clone()), ("param", "timeout".into(), timeout_doc), returns.clone()],
+    );
+    code.line(1, format!("public {result} {name}({params} params, Duration timeout) {{"));
+    code.line(
+        2,
+        format!(
+            "return invoke({}, params, {result}.class, {}, timeout);",
+            string_literal(&method.name),
+            string_literal(&method.result)
+        ),
+    );
+    code.line(1, "}");
+    code.blank();
+    code.doc(
+        1,
+        &format!("`{}` with the client's timeout.", method.name),
+        &[("param", "params".into(), params_doc), returns.clone()],
+    );
+    code.line(1, format!("public {result} {name}({params} params) {{"));
+    code.line(2, format!("return {name}(params, null);"));
+    code.line(1, "}");
+    if !method.params_required {
+        code.blank();
+        code.doc(1, &format!("`{}` without params, with the client's timeout.", method.name), &[returns]);
+        code.line(1, format!("public {result} {name}() {{"));
+        code.line(2, format!("return {name}(null, null);"));
+        code.line(1, "}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{java_name, render, section};
+    use std::path::Path;
+
+    /// The minimal golden schema, with `extra` methods appended to its table.
+    fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
+        let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
+        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
+            methods.extend(extra.iter().cloned());
+        }
+        crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    #[test]
+    fn every_section_is_found() {
+        for name in ["members", "call outcome"] {
+            let text = section(name);
+            assert!(text.starts_with("    ") && text.ends_with("}\n"), "{name}: {text:?}");
+            assert!(!text.contains("// client:"), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_method_added_to_the_table_appears_typed_in_the_client() {
+        let before = render(&minimal_with(serde_json::json!([])));
+        assert!(!before.contains("freshDoThing("), "{before}");
+        assert!(before.contains("private static final String SHUTDOWN = null;"), "{before}");
+        assert!(!before.contains("private <R> R invoke("), "unused, so pruned: {before}");
+        let method = serde_json::json!([{
+            "name": "mcp.fresh.doThing",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/HandshakeParams",
+            "description": "A method the table gained."
+        }, {
+            "name": "mcp.shutdown",
+            "params": "#/$defs/EmptyParams",
+            "params_required": false,
+            "result": "#/$defs/EmptyParams",
+            "description": "Ends the session."
+        }]);
+        let after = render(&minimal_with(method));
+        assert!(
+            after.contains("    public Coprocess.HandshakeParams freshDoThing(Coprocess.EmptyParams params, Duration timeout) {\n"),
+            "{after}"
+        );
+        assert!(after.contains("    public Coprocess.HandshakeParams freshDoThing() {\n"), "{after}");
+        assert!(after.contains("private static final String SHUTDOWN = \"mcp.shutdown\";"), "{after}");
+        assert!(after.contains("private <R> R invoke("), "{after}");
+        assert!(!after.contains(" handshake_("), "the handshake is the client's own, not a method");
+        let twins = serde_json::json!([
+            {"name": "mcp.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
+            {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
+        ]);
+        let both = render(&minimal_with(twins));
+        assert!(both.contains(" mcpList(") && both.contains(" otherList("), "{both}");
+        assert!(!both.contains(" list("), "{both}");
+    }
+
+    #[test]
+    fn a_wire_name_becomes_a_lower_camel_case_method() {
+        assert_eq!(java_name("mcp.listTools", false), "listTools");
+        assert_eq!(java_name("mcp.cache.set_mode", false), "cacheSetMode");
+        assert_eq!(java_name("mcp.reporter.setUpload", false), "reporterSetUpload");
+        assert_eq!(java_name("mcp.close", false), "close_");
+        assert_eq!(java_name("mcp.import", false), "import_");
+        assert_eq!(java_name("other.list", true), "otherList");
+        assert_eq!(java_name("mcp.2fa", false), "v2fa");
+    }
+}

@@ -277,7 +277,7 @@ pub fn method_words(wire: &str) -> Vec<String> {
 }
 
 /// A method's words must each name something, and no two methods may have the
-/// same words: two such methods would be one client method in every SDK.
+/// same words, joined: two such methods would be one client method in every SDK.
 fn check_method_words(r: &Reader<'_>, name: &str, pointer: &str, before: &[Method]) -> Result<(), SchemaError> {
     let words = method_words(name);
     if let Some(segment) = name.split(['.', '/']).find(|s| crate::names::snake_case(s).is_empty()) {
@@ -287,7 +287,9 @@ fn check_method_words(r: &Reader<'_>, name: &str, pointer: &str, before: &[Metho
             "name each `.`- or `/`-separated segment with letters (`mcp.listTools`, `mcp.cache.set_mode`)",
         ));
     }
-    if let Some(other) = before.iter().find(|m| method_words(&m.name) == words) {
+    // Compared joined, since every SDK joins them (`mcp.cache.set_mode` and
+    // `mcp.cache_set.mode` are both `cache_set_mode`).
+    if let Some(other) = before.iter().find(|m| method_words(&m.name).join("_") == words.join("_")) {
         return Err(r.err(
             pointer,
             format!("method `{name}` and method `{}` give the same client method (`{}`) in every SDK", other.name, words.join("_")),

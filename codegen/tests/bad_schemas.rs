@@ -46,6 +46,10 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
             let twin = json!({"name": "mcp.list_tools", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "d"});
             s["x-coprocess"]["methods"].as_array_mut().unwrap().push(twin);
         }), "/x-coprocess/methods/12/name"),
+        ("methods whose words join alike", edit(|s| {
+            let twin = json!({"name": "mcp.cache_set.mode", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "d"});
+            s["x-coprocess"]["methods"].as_array_mut().unwrap().push(twin);
+        }), "/x-coprocess/methods/12/name"),
         ("method segment without letters", edit(|s| s["x-coprocess"]["methods"][1]["name"] = json!("mcp..x")), "/x-coprocess/methods/1/name"),
         ("client setting out of range", edit(|s| s["x-coprocess"]["client"]["call_timeout_ms"]["value"] = json!(0)), "/x-coprocess/client/call_timeout_ms/value"),
         ("client setting missing", edit(|s| { s["x-coprocess"]["client"].as_object_mut().unwrap().remove("start_timeout_ms"); }), "/x-coprocess/client"),

@@ -36,6 +36,7 @@ type step struct {
 
 type startOptions struct {
 	TimeoutMs      *float64 `json:"timeout_ms"`
+	StartTimeoutMs *float64 `json:"start_timeout_ms"`
 	CloseTimeoutMs *float64 `json:"close_timeout_ms"`
 }
 
@@ -116,6 +117,9 @@ func (r *run) start(options startOptions) (outcome, error) {
 	settings := mcptest.ClientOptions{Env: env}
 	if options.TimeoutMs != nil {
 		settings.Timeout = milliseconds(*options.TimeoutMs)
+	}
+	if options.StartTimeoutMs != nil {
+		settings.StartTimeout = milliseconds(*options.StartTimeoutMs)
 	}
 	if options.CloseTimeoutMs != nil {
 		settings.CloseTimeout = milliseconds(*options.CloseTimeoutMs)

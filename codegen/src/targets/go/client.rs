@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 
 use crate::load::method_words;
 use crate::model::{Contract, Method, Ty, TypeKind};
+use crate::targets::claims::{identifier, Scope};
 use crate::targets::REGENERATE_COMMAND;
+use crate::SchemaError;
 
 use super::docs::comment;
 use super::names::{pascal_words, string_lit};
@@ -33,9 +35,33 @@ const HANDSHAKE_RESULT: &str = "HandshakeResult";
 const VERDICT: &str = "Verdict";
 const PASSTHROUGH: &str = "ToolCallPassthrough";
 
-/// The exported methods the runtime gives `*Client`: a method of the same
-/// name gets a `_` suffix.
-const RESERVED: &[&str] = &["Close", "HandshakeResult", "ExitStatus", "StderrTail"];
+/// The methods `go vet` (its stdmethods check) holds to the signature of a
+/// standard interface's method (`MarshalJSON() ([]byte, error)`, `Is(error)
+/// bool`, ...): a client method of such a name gets a `_` suffix, as one the
+/// runtime gives `*Client` does.
+const VET_METHODS: &[&str] = &[
+    "As", "Format", "GobDecode", "GobEncode", "Is", "MarshalJSON", "MarshalXML", "ReadByte", "ReadFrom",
+    "ReadRune", "Scan", "Seek", "UnmarshalJSON", "UnmarshalXML", "UnreadByte", "UnreadRune", "Unwrap",
+    "WriteByte", "WriteTo",
+];
+
+/// The receiver every method of the runtime's `Client` is declared with.
+const CLIENT_RECEIVER: &str = "func (c *Client) ";
+
+/// The methods declared on `*Client` in Go `text`, in order: read off the
+/// runtime (`Close`, `HandshakeResult`, ... and its unexported helpers) or off
+/// the rendered file (those and the generated ones).
+fn client_methods(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter_map(|line| identifier(line.strip_prefix(CLIENT_RECEIVER)?))
+}
+
+/// Whether a client method of this name would meet a method the runtime gives
+/// `*Client` (read from `client_runtime.go` itself, so that a method it gains
+/// is avoided too) or one `go vet` holds to a standard signature: then it gets
+/// a `_` suffix, which no name from the method table has.
+fn reserved(name: &str) -> bool {
+    VET_METHODS.contains(&name) || client_methods(SOURCE).any(|m| m == name)
+}
 
 /// The runtime's declarations: everything after its import block.
 pub fn body() -> &'static str {
@@ -89,6 +115,23 @@ pub fn render(contract: &Contract) -> String {
     out
 }
 
+/// Claims every method of `*Client` in `text` (the rendered `client.go`): one
+/// per method-table entry at its pointer, then the runtime's, read off the
+/// text. Two table entries whose Go names meet (`mcp.id` and `mcp.i_d` are
+/// both `ID`, Go's initialism) are refused with both names and a fix, never
+/// emitted as two methods of one name. Methods are no package-level names: a
+/// `$defs` type never meets them, so this scope is not part of `declare`.
+pub fn claim_methods(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
+    let mut scope = Scope::new(contract, "go", "the methods of `*Client`");
+    for (method, name) in named_methods(contract) {
+        let i = contract.methods.iter().position(|m| m.name == method.name).unwrap_or_default();
+        let pointer = format!("/x-coprocess/methods/{i}/name");
+        scope.schema(name, format!("the client method of `{}`", method.name), &pointer)?;
+    }
+    scope.sdk_declarations(client_methods(text), |name| name.starts_with(|c: char| c.is_ascii_lowercase()))?;
+    Ok(scope)
+}
+
 /// The methods the client has (the handshake is its own), each with its Go
 /// name: `go_name`, or the name with its namespace where two methods of
 /// different namespaces would otherwise meet (`mcp.list`, `other.list` →
@@ -109,7 +152,8 @@ fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
 /// The Go method of a wire name: its words (`codegen::load::method_words`),
 /// the namespace (`mcp`) dropped unless `namespace`, each in PascalCase with
 /// Go's initialisms (`mcp.listTools` → `ListTools`, `mcp.cache.set_mode` →
-/// `CacheSetMode`), a method the runtime gives `*Client` suffixed with `_`.
+/// `CacheSetMode`), a name the runtime's methods or `go vet` keep suffixed
+/// with `_` (`mcp.close` → `Close_`, `mcp.marshalJSON` → `MarshalJSON_`).
 pub fn go_name(wire: &str, namespace: bool) -> String {
     let words = method_words(wire);
     let kept = if words.len() > 1 && !namespace { &words[1..] } else { &words[..] };
@@ -117,7 +161,7 @@ pub fn go_name(wire: &str, namespace: bool) -> String {
     if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
         name.insert(0, 'X');
     }
-    if RESERVED.contains(&name.as_str()) {
+    if reserved(&name) {
         name.push('_');
     }
     name
@@ -261,6 +305,31 @@ mod tests {
     }
 
     #[test]
+    fn the_client_defaults_are_the_contracts_settings() {
+        let mut contract = minimal_with(serde_json::json!([]));
+        if let Some(setting) = contract.client.get_mut("start_timeout_ms") {
+            setting.value = 1234;
+        }
+        let files = crate::targets::go::generate(&contract).expect("the Go files render");
+        let coprocess = files.get(super::super::PATH).expect("coprocess.go");
+        assert!(coprocess.contains("\n\tClientStartTimeoutMs = 1234\n"), "{coprocess}");
+        assert!(coprocess.contains("\n\tClientStderrTailLines = 20\n"), "{coprocess}");
+        let client = files.get(super::PATH).expect("client.go");
+        for default in [
+            "const DefaultCallTimeout = ClientCallTimeoutMs * time.Millisecond\n",
+            "const DefaultStartTimeout = ClientStartTimeoutMs * time.Millisecond\n",
+            "const DefaultCloseTimeout = ClientCloseTimeoutMs * time.Millisecond\n",
+            "const StderrLines = ClientStderrTailLines\n",
+        ] {
+            assert!(client.contains(default), "{default}");
+        }
+        // No default of the runtime's own: every duration is the contract's.
+        assert!(!super::SOURCE.contains("time.Second"), "a hand-written duration in client_runtime.go");
+        let handshake = super::SOURCE.split("func (c *Client) handshakeFirst(").nth(1).unwrap_or_default();
+        assert!(handshake.contains("c.answer(ctx, method, id, c.startTimeout, true)"), "the handshake waits the start timeout");
+    }
+
+    #[test]
     fn a_wire_name_becomes_a_pascal_case_method() {
         assert_eq!(go_name("mcp.listTools", false), "ListTools");
         assert_eq!(go_name("mcp.cache.set_mode", false), "CacheSetMode");
@@ -268,5 +337,67 @@ mod tests {
         assert_eq!(go_name("mcp.readResource", false), "ReadResource");
         assert_eq!(go_name("mcp.close", false), "Close_");
         assert_eq!(go_name("other.list", true), "OtherList");
+        // The runtime's own methods, read from client_runtime.go.
+        assert_eq!(go_name("mcp.handshakeResult", false), "HandshakeResult_");
+        assert_eq!(go_name("mcp.exit_status", false), "ExitStatus_");
+        assert_eq!(go_name("mcp.stderrTail", false), "StderrTail_");
+        // Names go vet holds to a standard signature.
+        assert_eq!(go_name("mcp.marshalJSON", false), "MarshalJSON_");
+        assert_eq!(go_name("mcp.unmarshal_json", false), "UnmarshalJSON_");
+        assert_eq!(go_name("mcp.is", false), "Is_");
+        assert_eq!(go_name("mcp.unwrap", false), "Unwrap_");
+        // Keywords and other words are exported names already: no clash.
+        assert_eq!(go_name("mcp.func", false), "Func");
+        assert_eq!(go_name("mcp.string", false), "String");
+        assert_eq!(go_name("mcp.getClass", false), "GetClass");
+        assert_eq!(go_name("mcp.__proto__", false), "Proto");
+        assert_eq!(go_name("mcp.start", false), "Start");
+        assert_eq!(go_name("mcp.2fa", false), "X2fa");
+        assert_eq!(go_name("mcp.id", false), "ID");
+        // Unexported runtime methods are never met: every method is exported.
+        assert_eq!(go_name("mcp.fail", false), "Fail");
+    }
+
+    #[test]
+    fn the_runtimes_methods_are_read_from_the_file() {
+        let methods: Vec<&str> = super::client_methods(super::SOURCE).collect();
+        for name in ["Close", "HandshakeResult", "ExitStatus", "StderrTail", "handshakeFirst", "answer"] {
+            assert!(methods.contains(&name), "{name} not in {methods:?}");
+        }
+        assert!(!methods.contains(&"Error"), "an error type's method is no Client method");
+    }
+
+    #[test]
+    fn every_method_name_gives_a_method_of_its_own() {
+        let words = ["close", "handshakeResult", "exitStatus", "stderrTail", "marshalJSON", "string", "func", "type", "start", "then"];
+        let extra: Vec<serde_json::Value> = words
+            .iter()
+            .map(|w| serde_json::json!({"name": format!("mcp.{w}"), "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "A method."}))
+            .collect();
+        let contract = minimal_with(serde_json::Value::Array(extra));
+        let client = render(&contract);
+        assert!(super::claim_methods(&contract, &client).is_ok());
+        let methods: Vec<&str> = super::client_methods(&client).collect();
+        let mut unique = methods.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), methods.len(), "{methods:?}");
+        for name in ["Close_", "HandshakeResult_", "ExitStatus_", "StderrTail_", "MarshalJSON_", "String", "Func", "Type", "Start", "Then"] {
+            assert!(methods.contains(&name), "{name} not in {methods:?}");
+        }
+    }
+
+    #[test]
+    fn two_methods_of_one_go_name_are_refused_with_the_pointer() {
+        let twins = serde_json::json!([
+            {"name": "mcp.id", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
+            {"name": "mcp.i_d", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
+        ]);
+        let contract = minimal_with(twins);
+        let last = contract.methods.len() - 1;
+        let Err(e) = crate::targets::go::generate(&contract) else { panic!("mcp.id and mcp.i_d are both ID in Go") };
+        assert_eq!(e.pointer, format!("/x-coprocess/methods/{last}/name"), "{e}");
+        assert!(e.problem.contains("`mcp.id`") && e.problem.contains("`mcp.i_d`"), "{e}");
+        assert!(e.fix.contains("rename"), "{e}");
     }
 }

@@ -53,6 +53,7 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let client = client::render(contract);
     let text = render(contract, &client);
     claims::claim(contract, &format!("{text}{client}"))?;
+    client::claim_methods(contract, &client)?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), text);
     files.insert(client::PATH.to_string(), client);

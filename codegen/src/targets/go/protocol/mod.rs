@@ -26,6 +26,11 @@ impl Ctx<'_> {
         format!("Message{}", exported(key))
     }
 
+    /// The Go constant holding a client setting (`ClientCallTimeoutMs`).
+    pub fn client_const(&self, key: &str) -> String {
+        format!("Client{}", exported(key))
+    }
+
     pub fn limits(&self, out: &mut String) {
         let c = self.contract;
         line!(out, "// CoprocessProtocolVersion is the coprocess protocol version this file speaks,");
@@ -36,6 +41,16 @@ impl Ctx<'_> {
         line!(out, "const MaxLineBytes = {}\n", c.max_line_bytes);
         line!(out, "// MaxDepth is the deepest container nesting a frame may have ({{\"a\":1}} is depth 1).");
         line!(out, "const MaxDepth = {}", c.max_depth);
+        line!(out, "\n// The session client's defaults, one constant per setting of the contract's\n// client table.\nconst (");
+        for (i, (key, setting)) in c.client.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let name = self.client_const(key);
+            comment(out, 1, &doc_sentence(&name, &format!("The `{key}` setting. {}", setting.description)));
+            line!(out, "\t{name} = {}", setting.value);
+        }
+        line!(out, ")");
     }
 
     pub fn methods(&self, out: &mut String) {

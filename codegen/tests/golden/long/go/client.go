@@ -20,16 +20,23 @@ import (
 )
 
 // DefaultCallTimeout is how long a call waits for its answer when its
-// context has no deadline and ClientOptions.Timeout is zero.
-const DefaultCallTimeout = 30 * time.Second
+// context has no deadline and ClientOptions.Timeout is zero (the contract's
+// ClientCallTimeoutMs).
+const DefaultCallTimeout = ClientCallTimeoutMs * time.Millisecond
+
+// DefaultStartTimeout is how long the handshake waits for its answer when the
+// context of Start or NewOverStreams has no deadline and
+// ClientOptions.StartTimeout is zero (the contract's ClientStartTimeoutMs).
+const DefaultStartTimeout = ClientStartTimeoutMs * time.Millisecond
 
 // DefaultCloseTimeout is how long Close waits for the mcp.shutdown answer and
 // for the exit before it kills the coprocess, when ClientOptions.CloseTimeout
-// is zero.
-const DefaultCloseTimeout = 5 * time.Second
+// is zero (the contract's ClientCloseTimeoutMs).
+const DefaultCloseTimeout = ClientCloseTimeoutMs * time.Millisecond
 
-// StderrLines is how many of the coprocess's last stderr lines a Client keeps.
-const StderrLines = 20
+// StderrLines is how many of the coprocess's last stderr lines a Client keeps
+// (the contract's ClientStderrTailLines).
+const StderrLines = ClientStderrTailLines
 
 // clientStderrLineBytes bounds one kept stderr line.
 const clientStderrLineBytes = 4096
@@ -51,6 +58,11 @@ type ClientOptions struct {
 	// Timeout is how long a call waits for its answer when its context has
 	// no deadline (zero: DefaultCallTimeout).
 	Timeout time.Duration
+	// StartTimeout is how long the handshake waits for its answer when the
+	// context of Start or NewOverStreams has no deadline (zero:
+	// DefaultStartTimeout); starting the binary is slower than a call, and
+	// Timeout bounds every later call.
+	StartTimeout time.Duration
 	// CloseTimeout is how long Close waits for the shutdown answer and the
 	// exit before it kills (zero: DefaultCloseTimeout).
 	CloseTimeout time.Duration
@@ -192,6 +204,7 @@ type Client struct {
 	waited       chan struct{}
 	stderr       *sessionStderr
 	timeout      time.Duration
+	startTimeout time.Duration
 	closeTimeout time.Duration
 	nextID       int64
 	closed       string
@@ -209,10 +222,11 @@ type sessionExit struct {
 }
 
 // Start runs `<binary> exec --connection-server --server-command <argv>`
-// (the argv quoted with ServerCommand) and handshakes within ctx. It returns
-// a *HandshakeError when the binary refuses the handshake (the coprocess is
-// then gone), one of the client's errors when the handshake fails otherwise,
-// or the error of starting the binary.
+// (the argv quoted with ServerCommand) and handshakes within ctx's deadline,
+// else within ClientOptions.StartTimeout. It returns a *HandshakeError when
+// the binary refuses the handshake (the coprocess is then gone), one of the
+// client's errors when the handshake fails otherwise (a *TimeoutError when no
+// answer came in time), or the error of starting the binary.
 func Start(ctx context.Context, binary string, serverArgv []string, options ClientOptions) (*Client, error) {
 	var files []*os.File
 	closeAll := func() {
@@ -272,8 +286,8 @@ func Start(ctx context.Context, binary string, serverArgv []string, options Clie
 
 // NewOverStreams runs a session over a pair of byte streams (an in-process
 // double, a socket): answers are read from r, requests written to w. It
-// handshakes within ctx before it returns. Close closes w and r where they
-// are io.Closers.
+// handshakes within ctx's deadline, else within ClientOptions.StartTimeout,
+// before it returns. Close closes w and r where they are io.Closers.
 func NewOverStreams(ctx context.Context, r io.Reader, w io.Writer, options ClientOptions) (*Client, error) {
 	c := newClient(r, w, options)
 	for _, stream := range []any{w, r} {
@@ -293,11 +307,15 @@ func newClient(r io.Reader, w io.Writer, options ClientOptions) *Client {
 		reader:       newSessionReader(r),
 		writer:       w,
 		timeout:      options.Timeout,
+		startTimeout: options.StartTimeout,
 		closeTimeout: options.CloseTimeout,
 		nextID:       1,
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultCallTimeout
+	}
+	if c.startTimeout <= 0 {
+		c.startTimeout = DefaultStartTimeout
 	}
 	if c.closeTimeout <= 0 {
 		c.closeTimeout = DefaultCloseTimeout
@@ -366,7 +384,7 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	id := c.takeID()
 	request := HandshakeRequest(RequestID{Int: id}, sdk, version)
 	c.out = append(c.out[:0], request...)
-	line, _, err := c.answer(ctx, method, id, true)
+	line, _, err := c.answer(ctx, method, id, c.startTimeout, true)
 	if err != nil {
 		c.finish(0)
 		return err
@@ -406,7 +424,7 @@ func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, 
 	id := c.takeID()
 	request := RequestOf[P]{Jsonrpc: JSONRPCVersion20, ID: RequestID{Int: id}, Method: method, Params: params}
 	c.out = appendRequestOf(c.out[:0], request)
-	_, tree, err := c.answer(ctx, method, id, true)
+	_, tree, err := c.answer(ctx, method, id, c.timeout, true)
 	if err != nil {
 		return zero, err
 	}
@@ -448,7 +466,7 @@ func (c *Client) exchange(method string, timeout time.Duration) (any, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	c.out = appendRequest(c.out[:0], request)
-	_, tree, err := c.answer(ctx, method, id, false)
+	_, tree, err := c.answer(ctx, method, id, timeout, false)
 	return tree, err
 }
 
@@ -471,11 +489,10 @@ func (c *Client) checkOpen(method string) error {
 
 // answer writes the request line in c.out and reads its answer: the line
 // (valid until the next read) and its parsed tree, the id checked. Without a
-// deadline on ctx the client's timeout bounds the wait; kill says whether a
-// timeout ends the session.
-func (c *Client) answer(ctx context.Context, method string, id int64, kill bool) ([]byte, any, error) {
+// deadline on ctx, timeout bounds the wait; kill says whether a timeout ends
+// the session.
+func (c *Client) answer(ctx context.Context, method string, id int64, timeout time.Duration, kill bool) ([]byte, any, error) {
 	started := time.Now()
-	timeout := c.timeout
 	deadline, ok := ctx.Deadline()
 	if ok {
 		timeout = deadline.Sub(started)

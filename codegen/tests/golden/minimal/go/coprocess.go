@@ -29,6 +29,33 @@ const MaxLineBytes = 16777216
 // MaxDepth is the deepest container nesting a frame may have ({"a":1} is depth 1).
 const MaxDepth = 64
 
+// The session client's defaults, one constant per setting of the contract's
+// client table.
+const (
+	// ClientCallTimeoutMs is the `call_timeout_ms` setting. How long a call
+	// waits for its answer, in milliseconds, unless the client's options or the
+	// call say otherwise. Past it the session is closed and the coprocess
+	// killed (`client_timeout`).
+	ClientCallTimeoutMs = 30000
+
+	// ClientCloseTimeoutMs is the `close_timeout_ms` setting. How long closing
+	// the session waits, in milliseconds, for the shutdown method's answer and
+	// then for the coprocess to exit, before it kills the coprocess.
+	ClientCloseTimeoutMs = 5000
+
+	// ClientStartTimeoutMs is the `start_timeout_ms` setting. How long the
+	// handshake waits for its answer, in milliseconds, unless the client's
+	// options say otherwise: apart from the call timeout, since starting the
+	// binary (and, on a loaded machine, the process itself) takes longer than a
+	// call.
+	ClientStartTimeoutMs = 10000
+
+	// ClientStderrTailLines is the `stderr_tail_lines` setting. How many of the
+	// coprocess's last stderr lines the client keeps (a bounded buffer) and
+	// puts into `client_stderr_tail`.
+	ClientStderrTailLines = 20
+)
+
 // The method names, one constant per row of the method table.
 const (
 	// MethodCoprocessHandshake is `coprocess/handshake`. The first request a v2

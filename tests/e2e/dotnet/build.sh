@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the .NET end-to-end client: Client.cs with the generated Coprocess.cs,
+# Builds the .NET end-to-end client: Client.cs with the generated Coprocess.cs and CoprocessClient.cs,
 # compiled by Roslyn (C# 8, nullable, warnings as errors) against the
 # netcoreapp3.1 reference assemblies of the .NET SDK that
 # tests/conformance/dotnet/build.sh finds or installs and records in
@@ -20,7 +20,7 @@ fi
 host="$(dirname "$DOTNET")"
 csc="$(ls "$host"/sdk/*/Roslyn/bincore/csc.dll | sort -V | tail -n 1)"
 ref_dir="$(ls -d "$host"/packs/Microsoft.NETCore.App.Ref/3.1.*/ref/netcoreapp3.1 | sort -V | tail -n 1)"
-sources=("$root/generated/dotnet/src/Mcptest.Sdk/Coprocess.cs" "$here/Client.cs")
+sources=("$root/generated/dotnet/src/Mcptest.Sdk/Coprocess.cs" "$root/generated/dotnet/src/Mcptest.Sdk/CoprocessClient.cs" "$here/Client.cs")
 mkdir -p "$out"
 cp "$recorded" "$out/env.sh"
 key="$( (sha256sum "${sources[@]}" "$here/build.sh"; echo "$csc $ref_dir") | sha256sum | cut -d' ' -f1)"

@@ -8,6 +8,7 @@
 //! built on System.Text.Json.
 
 mod claims;
+mod client;
 mod codecs;
 mod docs;
 mod envelopes;
@@ -39,9 +40,11 @@ fn runtime_usings() -> impl Iterator<Item = &'static str> {
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let text = render(contract);
-    claims::claim(contract, &text)?;
+    let client = client::render(contract);
+    claims::claim(contract, &format!("{text}{client}"))?;
     let mut files = Files::new();
     files.insert(PATH.to_string(), text);
+    files.insert(client::PATH.to_string(), client);
     Ok(files)
 }
 
@@ -79,13 +82,13 @@ pub fn keyword_sets() -> Vec<&'static [&'static str]> {
 
 /// The runtime template(s), as written.
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![runtime_body()]
+    vec![runtime_body(), client::runtime_source()]
 }
 
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    Ok(vec![claims::claim(contract, &render(contract))?])
+    Ok(vec![claims::claim(contract, &format!("{}{}", render(contract), client::render(contract)))?])
 }
 
 /// The text being generated, four spaces per indentation level.

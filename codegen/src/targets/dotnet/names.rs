@@ -26,6 +26,13 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "Func", "Exception", "ArgumentNullException", "ArgumentException", "InvalidOperationException",
     "CultureInfo", "Math", "Action", "StringComparison", "CoprocessShapeException", "IReadOnlyList", "Array", "Encoding", "HashSet", "StringComparer",
     "System", "Type", "CoprocessReader", "CoprocessRead", "CoprocessTextScan", "ArrayPool", "UTF8Encoding", "CoprocessCodec", "CoprocessCodecs", "RequestOf", "SuccessResponseOf", "ResponseOf",
+    // The session client (CoprocessClient.cs): its own types and the System types it names unqualified.
+    "CoprocessClient", "CoprocessClientOptions", "CoprocessClientException", "RpcException", "ProtocolException",
+    "CallTimeoutException", "SessionClosedException", "CoprocessExitedException", "CoprocessClientMessages", "CallOutcome",
+    "TimeSpan", "Task", "ValueTask", "CancellationToken", "CancellationTokenSource", "TaskCompletionSource",
+    "TaskCreationOptions", "SemaphoreSlim", "Stream", "Process", "ProcessStartInfo", "Stopwatch", "Queue", "KeyValuePair",
+    "IDictionary", "IEnumerable", "IDisposable", "IAsyncDisposable", "IOException", "ObjectDisposedException",
+    "NotSupportedException", "Buffer", "Timer", "CancellationTokenRegistration",
 ];
 
 /// Member names every generated class declares or inherits.

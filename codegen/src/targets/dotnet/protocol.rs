@@ -39,7 +39,7 @@ fn constants(out: &mut Out, contract: &Contract) {
 }
 
 /// The C# constant name of a method (`mcp.cache.set_mode` → `McpCacheSetMode`).
-fn method_const(name: &str) -> String {
+pub(super) fn method_const(name: &str) -> String {
     let pascal = names::pascal_case(name);
     if pascal.starts_with(|c: char| c.is_ascii_digit()) || pascal == "Methods" {
         format!("Method{pascal}")
@@ -99,7 +99,7 @@ fn error_codes(out: &mut Out, contract: &Contract) {
 }
 
 /// A template as a C# string expression; `hole` gives the expression of each hole.
-fn template_expr(template: &str, hole: &dyn Fn(&str) -> String) -> String {
+pub(super) fn template_expr(template: &str, hole: &dyn Fn(&str) -> String) -> String {
     let parts: Vec<String> = crate::model::split_template(template)
         .into_iter()
         .map(|segment| match segment {

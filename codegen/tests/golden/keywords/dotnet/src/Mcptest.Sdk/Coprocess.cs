@@ -4771,14 +4771,47 @@ namespace Mcptest.Sdk
             return TryDecode(json.GetRawText(), CoprocessTextScan.Parsed, read, out value);
         }
 
+        /// <summary>
+        /// As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for one frame's text as UTF-8
+        /// bytes, <paramref name="count"/> of them from <paramref name="offset"/> (valid UTF-8 already:
+        /// the caller checked it), without making a string of them first.
+        /// </summary>
+        internal static bool TryDecode<T>(byte[] text, int offset, int count, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (count >= 3 && text[offset] == 0xEF && text[offset + 1] == 0xBB && text[offset + 2] == 0xBF)
+            {
+                return false;
+            }
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(count);
+            new ReadOnlySpan<byte>(text, offset, count).CopyTo(utf8);
+            return TryRead(utf8, count, CoprocessTextScan.Frame, read, out value);
+        }
+
         private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
         {
             value = default!;
             byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
+            int length;
+            try
+            {
+                length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+            }
+            catch (ArgumentException)
+            {
+                ArrayPool<byte>.Shared.Return(utf8);
+                return false;
+            }
+            return TryRead(utf8, length, options, read, out value);
+        }
+
+        /// <summary>Reads one value off the first <paramref name="length"/> bytes of a rented array, then returns it.</summary>
+        private static bool TryRead<T>(byte[] utf8, int length, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
             CoprocessTextScan scan = CoprocessTextScan.Current;
             try
             {
-                int length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
                 scan.Text = utf8;
                 var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
                 if (!reader.Read())

@@ -1,0 +1,978 @@
+// The schema-independent part of CoprocessClient.cs: the session client's options, its errors
+// and the session itself (spawn, handshake, one request in flight, every answer checked,
+// timeouts, exit reporting, close). Codegen's .NET target splices the namespace body below into
+// the generated CoprocessClient.cs, before the per-method part it renders from the method table
+// (client.rs): that part adds the rest of the partial class CoprocessClient (the defaults of the
+// contract's x-coprocess.client, one typed method per method-table entry and ShutdownMethod) and
+// CoprocessClientMessages, the wording of every error, rendered from the contract's message table. The .NET conformance build compiles this file with
+// the generated Coprocess.cs and a stub for those members (C# 8, nullable, warnings as errors).
+#nullable enable
+
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Text;
+using System.Text.Json;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Mcptest.Sdk
+{
+    /// <summary>How a client spawns, talks to and closes the coprocess.</summary>
+    public sealed class CoprocessClientOptions
+    {
+        /// <summary>
+        /// How long a call waits for its answer (a call's own <c>timeout</c> overrides it); by default
+        /// <see cref="CoprocessClient.DefaultCallTimeout"/>. <c>Timeout.InfiniteTimeSpan</c> (or
+        /// anything over 24 days) waits 24 days.
+        /// </summary>
+        public TimeSpan Timeout { get; set; } = CoprocessClient.DefaultCallTimeout;
+
+        /// <summary>
+        /// How long <see cref="CoprocessClient.CloseAsync"/> waits for the shutdown answer and the exit
+        /// before it kills; by default <see cref="CoprocessClient.DefaultCloseTimeout"/>.
+        /// </summary>
+        public TimeSpan CloseTimeout { get; set; } = CoprocessClient.DefaultCloseTimeout;
+
+        /// <summary>
+        /// How long starting waits for the handshake's answer (the coprocess's own startup included),
+        /// apart from <see cref="Timeout"/>; by default <see cref="CoprocessClient.DefaultStartTimeout"/>.
+        /// </summary>
+        public TimeSpan StartTimeout { get; set; } = CoprocessClient.DefaultStartTimeout;
+
+        /// <summary>The coprocess's environment (replacing the inherited one), or null to inherit.</summary>
+        public IDictionary<string, string>? Environment { get; set; }
+
+        /// <summary>The coprocess's working directory, or null for the current one.</summary>
+        public string? WorkingDirectory { get; set; }
+
+        /// <summary>The SDK name the handshake announces.</summary>
+        public string Sdk { get; set; } = "dotnet";
+
+        /// <summary>The SDK version the handshake announces.</summary>
+        public string SdkVersion { get; set; } = "0.0.0";
+    }
+
+    /// <summary>
+    /// A call that failed: <see cref="Method"/> is its wire name, the message says what happened and
+    /// <see cref="Detail"/> what the decoder or the stream said, where there is more to say.
+    /// </summary>
+    public class CoprocessClientException : Exception
+    {
+        /// <summary>Creates the error.</summary>
+        public CoprocessClientException(string method, string message, string detail)
+            : base(message)
+        {
+            Method = method;
+            Detail = detail;
+        }
+
+        /// <summary>The wire name of the method whose call failed.</summary>
+        public string Method { get; }
+
+        /// <summary>What the decoder or the stream said, or an empty string.</summary>
+        public string Detail { get; }
+    }
+
+    /// <summary>The coprocess answered the call with a JSON-RPC error; the session goes on.</summary>
+    public sealed class RpcException : CoprocessClientException
+    {
+        /// <summary>Creates the error from the error answer's members.</summary>
+        public RpcException(string method, long code, string message, JsonElement? data)
+            : base(method, message, string.Empty)
+        {
+            Code = code;
+            ErrorData = data;
+            foreach (ErrorCodeSpec row in Coprocess.ErrorCodeTable)
+            {
+                if (row.Code == code)
+                {
+                    Name = row.Name;
+                    break;
+                }
+            }
+        }
+
+        /// <summary>The JSON-RPC error code.</summary>
+        public long Code { get; }
+
+        /// <summary>The code's name in the contract's error-code table, or null for another code.</summary>
+        public string? Name { get; }
+
+        /// <summary>The error's <c>data</c>, or null when the answer has none.</summary>
+        public JsonElement? ErrorData { get; }
+    }
+
+    /// <summary>
+    /// The answer broke the protocol (another id, not JSON, too long, not the result's shape); the
+    /// session is closed and the coprocess killed.
+    /// </summary>
+    public sealed class ProtocolException : CoprocessClientException
+    {
+        /// <summary>Creates the error.</summary>
+        public ProtocolException(string method, string message, string detail)
+            : base(method, message, detail)
+        {
+        }
+    }
+
+    /// <summary>No answer within the call's timeout; the session is closed and the coprocess killed.</summary>
+    public sealed class CallTimeoutException : CoprocessClientException
+    {
+        /// <summary>Creates the error.</summary>
+        public CallTimeoutException(string method, string message)
+            : base(method, message, string.Empty)
+        {
+        }
+    }
+
+    /// <summary>
+    /// A call on a session that was closed (by <see cref="CoprocessClient.CloseAsync"/>, or after
+    /// <c>mcp.shutdown</c>, a timeout or a protocol error).
+    /// </summary>
+    public sealed class SessionClosedException : CoprocessClientException
+    {
+        /// <summary>Creates the error.</summary>
+        public SessionClosedException(string method, string message)
+            : base(method, message, string.Empty)
+        {
+        }
+    }
+
+    /// <summary>The coprocess ended before answering: its exit status and last stderr lines are kept.</summary>
+    public sealed class CoprocessExitedException : CoprocessClientException
+    {
+        /// <summary>Creates the error.</summary>
+        public CoprocessExitedException(string method, string message, int? status, IReadOnlyList<string> stderr)
+            : base(method, message, string.Empty)
+        {
+            Status = status;
+            Stderr = stderr;
+        }
+
+        /// <summary>The exit status, or null where none is known (over streams).</summary>
+        public int? Status { get; }
+
+        /// <summary>The last lines the coprocess wrote to stderr.</summary>
+        public IReadOnlyList<string> Stderr { get; }
+    }
+
+    /// <summary>
+    /// A session with the mcptest coprocess: one request in flight (concurrent callers are queued),
+    /// every answer checked, every call bounded by a timeout. <see cref="StartAsync"/> spawns the
+    /// binary, <see cref="OverStreamsAsync"/> runs over any pair of byte streams; both handshake
+    /// before they hand the client out. <see cref="CloseAsync"/> (and <c>Dispose</c>,
+    /// <c>DisposeAsync</c>) is idempotent. Over a spawned coprocess a call reads its answer in the
+    /// calling thread (its task has completed when the method returns: the speed of a raw
+    /// write-a-line, read-a-line loop), ended by a timer that kills the coprocess when the call's
+    /// time is up; over other streams the read is asynchronous.
+    /// </summary>
+    public sealed partial class CoprocessClient : IDisposable, IAsyncDisposable
+    {
+        private const int StderrLineBytes = 4096;
+        private static readonly TimeSpan LongestWait = TimeSpan.FromDays(24);
+        private const int Chunk = 65536;
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+        private static readonly UTF8Encoding LenientUtf8 = new UTF8Encoding(false, false);
+
+        private readonly Stream reader;
+        private readonly Stream writer;
+        private readonly Process? process;
+        private readonly TimeSpan timeout;
+        private readonly TimeSpan closeTimeout;
+        private readonly SemaphoreSlim gate = new SemaphoreSlim(1, 1);
+        private readonly Queue<string> stderr = new Queue<string>();
+        private readonly Task stderrDone = Task.CompletedTask;
+        private readonly TaskCompletionSource<bool> exited = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly object timerLock = new object();
+        private readonly Timer? timer;
+        private bool timerArmed;
+        private bool timerFired;
+        private byte[] buffer = new byte[Chunk];
+        private int start;
+        private int end;
+        private int scanned;
+        private long nextId = 1;
+        private string? closed;
+        private bool ended;
+        private int? endStatus;
+        private IReadOnlyList<string> endLines = Array.Empty<string>();
+        private HandshakeResult? handshake;
+
+        private CoprocessClient(Stream reader, Stream writer, Process? process, CoprocessClientOptions options)
+        {
+            this.reader = reader;
+            this.writer = writer;
+            this.process = process;
+            timeout = options.Timeout;
+            closeTimeout = options.CloseTimeout;
+            if (process != null)
+            {
+                process.EnableRaisingEvents = true;
+                process.Exited += (sender, args) => exited.TrySetResult(true);
+                if (process.HasExited)
+                {
+                    exited.TrySetResult(true);
+                }
+                Stream errors = process.StandardError.BaseStream;
+                stderrDone = Task.Run(() => ReadStderrAsync(errors));
+                timer = new Timer(state => ((CoprocessClient)state!).Expire(), this, -1, -1);
+            }
+        }
+
+        /// <summary>What the binary answered to the handshake (its protocol and binary version).</summary>
+        public HandshakeResult Handshake => handshake ?? throw new InvalidOperationException("the session has not handshaken");
+
+        /// <summary>The coprocess's exit status once it has exited (null before, or over streams).</summary>
+        public int? ExitStatus => process != null && process.HasExited ? process.ExitCode : (int?)null;
+
+        /// <summary>The last lines the coprocess wrote to stderr (at most <see cref="StderrLines"/>).</summary>
+        public IReadOnlyList<string> StderrTail
+        {
+            get
+            {
+                lock (stderr)
+                {
+                    return stderr.ToArray();
+                }
+            }
+        }
+
+        /// <summary>
+        /// Starts <c>&lt;binary&gt; exec --connection-server --server-command &lt;argv&gt;</c> (the argv
+        /// quoted so the binary's shell-style split gives it back) and handshakes.
+        /// </summary>
+        /// <exception cref="CoprocessVersionException">The binary speaks another version or refused the handshake; the coprocess is gone.</exception>
+        /// <exception cref="CoprocessClientException">The handshake's answer broke the protocol, or the coprocess ended or did not answer in time.</exception>
+        /// <exception cref="System.ComponentModel.Win32Exception">The binary cannot be started.</exception>
+        public static async Task<CoprocessClient> StartAsync(string binary, IEnumerable<string> serverArgv, CoprocessClientOptions? options = null, CancellationToken cancellationToken = default)
+        {
+            options ??= new CoprocessClientOptions();
+            var start = new ProcessStartInfo(binary)
+            {
+                UseShellExecute = false,
+                RedirectStandardInput = true,
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+            };
+            start.ArgumentList.Add("exec");
+            start.ArgumentList.Add("--connection-server");
+            start.ArgumentList.Add("--server-command");
+            start.ArgumentList.Add(ServerCommand(serverArgv));
+            if (options.Environment != null)
+            {
+                start.Environment.Clear();
+                foreach (KeyValuePair<string, string> pair in options.Environment)
+                {
+                    start.Environment[pair.Key] = pair.Value;
+                }
+            }
+            if (options.WorkingDirectory != null)
+            {
+                start.WorkingDirectory = options.WorkingDirectory;
+            }
+            Process process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
+            var client = new CoprocessClient(process.StandardOutput.BaseStream, process.StandardInput.BaseStream, process, options);
+            await client.HandshakeAsync(options, cancellationToken).ConfigureAwait(false);
+            return client;
+        }
+
+        /// <summary>
+        /// A session over a pair of byte streams (an in-process double, a socket): answers are read
+        /// from <paramref name="reader"/>, requests written to <paramref name="writer"/>. Handshakes
+        /// before it returns; closing closes <paramref name="writer"/>.
+        /// </summary>
+        /// <exception cref="CoprocessVersionException">The other side speaks another version or refused the handshake.</exception>
+        /// <exception cref="CoprocessClientException">The handshake's answer broke the protocol, or the output ended or no answer came in time.</exception>
+        public static async Task<CoprocessClient> OverStreamsAsync(Stream reader, Stream writer, CoprocessClientOptions? options = null, CancellationToken cancellationToken = default)
+        {
+            options ??= new CoprocessClientOptions();
+            var client = new CoprocessClient(reader, writer, null, options);
+            await client.HandshakeAsync(options, cancellationToken).ConfigureAwait(false);
+            return client;
+        }
+
+        /// <summary>
+        /// The <c>--server-command</c> text the binary's shell-style split turns back into
+        /// <paramref name="argv"/>: each argument single-quoted where it needs quoting
+        /// (<c>'</c> written as <c>'"'"'</c>, an empty one as <c>''</c>).
+        /// </summary>
+        public static string ServerCommand(IEnumerable<string> argv)
+        {
+            var text = new StringBuilder();
+            foreach (string argument in argv)
+            {
+                if (text.Length > 0)
+                {
+                    text.Append(' ');
+                }
+                if (argument.Length > 0 && IsShellSafe(argument))
+                {
+                    text.Append(argument);
+                }
+                else
+                {
+                    text.Append('\'').Append(argument.Replace("'", "'\"'\"'", StringComparison.Ordinal)).Append('\'');
+                }
+            }
+            return text.ToString();
+        }
+
+        private static bool IsShellSafe(string argument)
+        {
+            foreach (char c in argument)
+            {
+                bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "_@%+=:,./-".IndexOf(c) >= 0;
+                if (!safe)
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Sends <c>mcp.shutdown</c> (where the method table has it), waits a bounded time for the
+        /// exit, then kills. Idempotent; later calls throw <see cref="SessionClosedException"/>.
+        /// </summary>
+        public async Task CloseAsync()
+        {
+            await gate.WaitAsync().ConfigureAwait(false);
+            try
+            {
+                long deadline = Stopwatch.GetTimestamp() + Ticks(closeTimeout);
+                if (closed == null)
+                {
+                    closed = CoprocessClientMessages.ClosedByClose();
+                    string? shutdown = ShutdownMethod;
+                    if (shutdown != null)
+                    {
+                        try
+                        {
+                            long id = nextId++;
+                            byte[] line = Line(new Request(JsonRpcVersion.V2_0, new RequestId(id), shutdown).ToJson());
+                            await ExchangeAsync(shutdown, line, closeTimeout, false, CancellationToken.None).ConfigureAwait(false);
+                        }
+                        catch (CoprocessClientException)
+                        {
+                            // The session ends either way.
+                        }
+                    }
+                }
+                await FinishAsync(Remaining(deadline)).ConfigureAwait(false);
+            }
+            finally
+            {
+                gate.Release();
+            }
+        }
+
+        /// <summary>Closes the session: see <see cref="CloseAsync"/>.</summary>
+        public void Dispose()
+        {
+            CloseAsync().GetAwaiter().GetResult();
+        }
+
+        /// <summary>Closes the session: see <see cref="CloseAsync"/>.</summary>
+        public ValueTask DisposeAsync()
+        {
+            return new ValueTask(CloseAsync());
+        }
+
+        private async Task HandshakeAsync(CoprocessClientOptions options, CancellationToken cancellationToken)
+        {
+            string method = Coprocess.Methods.CoprocessHandshake;
+            await gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                long id = nextId++;
+                byte[] line = Line(Coprocess.HandshakeRequest(new RequestId(id), options.Sdk, options.SdkVersion));
+                (int first, int length) = await ExchangeAsync(method, line, options.StartTimeout, true, cancellationToken).ConfigureAwait(false);
+                string text = await TextAsync(method, first, length).ConfigureAwait(false);
+                Response response;
+                try
+                {
+                    response = Response.Decode(text);
+                }
+                catch (CoprocessDecodeException error)
+                {
+                    throw await RefusedAsync(method, id, text, nameof(HandshakeResult), error.Message).ConfigureAwait(false);
+                }
+                RequestId? answered = response.SuccessResponse?.Id ?? response.ErrorResponse?.Id;
+                if (answered == null || answered.Integer != id)
+                {
+                    throw await RefusedAsync(method, id, text, nameof(HandshakeResult), string.Empty).ConfigureAwait(false);
+                }
+                try
+                {
+                    handshake = Coprocess.CheckHandshakeResponse(response);
+                }
+                catch (CoprocessDecodeException error)
+                {
+                    await FailAsync(CoprocessClientMessages.ClosedAfterProtocolError()).ConfigureAwait(false);
+                    throw new ProtocolException(method, CoprocessClientMessages.Undecodable(method, nameof(HandshakeResult)), error.Message);
+                }
+            }
+            catch (Exception)
+            {
+                closed ??= CoprocessClientMessages.ClosedAfterProtocolError();
+                await FinishAsync(TimeSpan.Zero).ConfigureAwait(false);
+                throw;
+            }
+            finally
+            {
+                gate.Release();
+            }
+        }
+
+        private async Task<TResult> InvokeMethodAsync<TParams, TResult>(string method, TParams? parameters, string resultType, TimeSpan? callTimeout, CancellationToken cancellationToken)
+            where TParams : class
+            where TResult : class
+        {
+            await gate.WaitAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                CheckOpen(method);
+                long id = nextId++;
+                var request = new RequestOf<TParams>(JsonRpcVersion.V2_0, new RequestId(id), method) { Params = parameters };
+                (int first, int length) = await ExchangeAsync(method, Line(request.ToJson()), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
+                ResponseOf<TResult> response;
+                if (!IsUtf8(first, length) || !CoprocessReader.TryDecode(buffer, first, length, ResponseReader<TResult>.Read, out response))
+                {
+                    // The careful way, which words what is wrong.
+                    string text = await TextAsync(method, first, length).ConfigureAwait(false);
+                    try
+                    {
+                        response = ResponseOf<TResult>.Decode(text);
+                    }
+                    catch (CoprocessDecodeException error)
+                    {
+                        throw await RefusedAsync(method, id, text, resultType, error.Message).ConfigureAwait(false);
+                    }
+                }
+                SuccessResponseOf<TResult>? success = response.SuccessResponse;
+                RequestId? answered = success != null ? success.Id : response.ErrorResponse?.Id;
+                if (answered == null || answered.Integer != id)
+                {
+                    string text = StrictUtf8.GetString(buffer, first, length);
+                    throw await RefusedAsync(method, id, text, resultType, string.Empty).ConfigureAwait(false);
+                }
+                if (success == null)
+                {
+                    ErrorObject error = response.ErrorResponse!.Error;
+                    throw new RpcException(method, error.Code, error.Message, error.Data);
+                }
+                if (method == ShutdownMethod)
+                {
+                    // The coprocess ends the session after answering: closing only waits.
+                    closed = CoprocessClientMessages.ClosedAfterShutdown();
+                }
+                return success.Result;
+            }
+            finally
+            {
+                gate.Release();
+            }
+        }
+
+        private void CheckOpen(string method)
+        {
+            if (ended)
+            {
+                throw Exited(method);
+            }
+            if (closed != null)
+            {
+                throw new SessionClosedException(method, CoprocessClientMessages.Closed(method, closed));
+            }
+        }
+
+        private bool IsUtf8(int first, int length)
+        {
+            try
+            {
+                StrictUtf8.GetCharCount(buffer, first, length);
+                return true;
+            }
+            catch (ArgumentException)
+            {
+                return false;
+            }
+        }
+
+        /// <summary>The answer line as text; a line that is not UTF-8 is not a JSON text.</summary>
+        private async Task<string> TextAsync(string method, int first, int length)
+        {
+            try
+            {
+                return StrictUtf8.GetString(buffer, first, length);
+            }
+            catch (ArgumentException error)
+            {
+                await FailAsync(CoprocessClientMessages.ClosedAfterProtocolError()).ConfigureAwait(false);
+                throw new ProtocolException(method, CoprocessClientMessages.NotJson(method), error.Message);
+            }
+        }
+
+        private static byte[] Line(string json)
+        {
+            int length = StrictUtf8.GetByteCount(json);
+            var bytes = new byte[length + 1];
+            StrictUtf8.GetBytes(json, 0, json.Length, bytes, 0);
+            bytes[length] = (byte)'\n';
+            return bytes;
+        }
+
+        /// <summary>Writes one request line and reads the next answer line: where it is in the buffer.</summary>
+        private async Task<(int First, int Length)> ExchangeAsync(string method, byte[] line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
+        {
+            long deadline = Stopwatch.GetTimestamp() + Ticks(wait);
+            // A spawned coprocess that stops reading cannot block the write past the call's time.
+            CancellationTokenRegistration registration = default;
+            bool guarded = process != null && Arm(Remaining(deadline), cancellationToken, out registration);
+            bool failed = false;
+            try
+            {
+                writer.Write(line, 0, line.Length);
+                writer.Flush();
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                failed = true;
+            }
+            if (guarded && Disarm(registration))
+            {
+                throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+            }
+            if (failed)
+            {
+                throw await EndedAsync(method).ConfigureAwait(false);
+            }
+            while (true)
+            {
+                int newline = scanned < end ? Array.IndexOf(buffer, (byte)'\n', scanned, end - scanned) : -1;
+                if (newline >= 0)
+                {
+                    int length = newline - start;
+                    if (length > 0 && buffer[newline - 1] == (byte)'\r')
+                    {
+                        length--;
+                    }
+                    int first = start;
+                    start = newline + 1;
+                    scanned = start;
+                    if (length > Coprocess.MaxLineBytes)
+                    {
+                        throw await TooLongAsync(method).ConfigureAwait(false);
+                    }
+                    return (first, length);
+                }
+                scanned = end;
+                if (end - start > Coprocess.MaxLineBytes)
+                {
+                    throw await TooLongAsync(method).ConfigureAwait(false);
+                }
+                MakeRoom();
+                int count;
+                bool late;
+                if (process != null)
+                {
+                    count = ReadBlocking(Remaining(deadline), cancellationToken, out late);
+                }
+                else
+                {
+                    (count, late) = await ReadAsync(Remaining(deadline), cancellationToken).ConfigureAwait(false);
+                }
+                if (late)
+                {
+                    throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                }
+                if (count <= 0)
+                {
+                    // The end of output; a last line without its newline is never an answer.
+                    throw await EndedAsync(method).ConfigureAwait(false);
+                }
+                end += count;
+            }
+        }
+
+        /// <summary>
+        /// Reads the spawned coprocess's stdout in the calling thread, as the raw loop would: a timer
+        /// (or the cancellation) kills the coprocess when <paramref name="wait"/> passes, which ends
+        /// the read; <paramref name="late"/> then says so.
+        /// </summary>
+        private int ReadBlocking(TimeSpan wait, CancellationToken cancellationToken, out bool late)
+        {
+            late = true;
+            if (!Arm(wait, cancellationToken, out CancellationTokenRegistration registration))
+            {
+                return 0;
+            }
+            int count;
+            try
+            {
+                count = reader.Read(buffer, end, buffer.Length - end);
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                count = 0;
+            }
+            finally
+            {
+                late = Disarm(registration);
+            }
+            return count;
+        }
+
+        /// <summary>
+        /// Arms the timer (and the cancellation) to kill the spawned coprocess after
+        /// <paramref name="wait"/>; false, arming nothing, when the time is already up.
+        /// </summary>
+        private bool Arm(TimeSpan wait, CancellationToken cancellationToken, out CancellationTokenRegistration registration)
+        {
+            registration = default;
+            if (wait <= TimeSpan.Zero || cancellationToken.IsCancellationRequested || timer == null)
+            {
+                return false;
+            }
+            lock (timerLock)
+            {
+                timerArmed = true;
+                timerFired = false;
+            }
+            timer.Change((long)Math.Ceiling(wait.TotalMilliseconds), -1);
+            if (cancellationToken.CanBeCanceled)
+            {
+                registration = cancellationToken.Register(state => ((CoprocessClient)state!).Expire(), this);
+            }
+            return true;
+        }
+
+        /// <summary>Disarms the timer; whether it fired (the coprocess was killed) meanwhile.</summary>
+        private bool Disarm(CancellationTokenRegistration registration)
+        {
+            registration.Dispose();
+            lock (timerLock)
+            {
+                timerArmed = false;
+                return timerFired;
+            }
+        }
+
+        /// <summary>The call's time is up: the session is closed (the coprocess killed) unless this is close's own exchange.</summary>
+        private async Task<CallTimeoutException> TimedOutAsync(string method, TimeSpan wait, bool kill, CancellationToken cancellationToken)
+        {
+            if (kill)
+            {
+                await FailAsync(CoprocessClientMessages.ClosedAfterTimeout()).ConfigureAwait(false);
+            }
+            cancellationToken.ThrowIfCancellationRequested();
+            string ms = Math.Round(wait.TotalMilliseconds).ToString(CultureInfo.InvariantCulture);
+            string message = process != null ? CoprocessClientMessages.Timeout(method, ms) : CoprocessClientMessages.TimeoutStreams(method, ms);
+            return new CallTimeoutException(method, message);
+        }
+
+        /// <summary>The read's time is up: kills the coprocess, which ends the read.</summary>
+        private void Expire()
+        {
+            lock (timerLock)
+            {
+                if (!timerArmed)
+                {
+                    return;
+                }
+                timerFired = true;
+            }
+            Kill();
+        }
+
+        /// <summary>Reads any other stream asynchronously, abandoning the read when <paramref name="wait"/> passes.</summary>
+        private async Task<(int Count, bool Late)> ReadAsync(TimeSpan wait, CancellationToken cancellationToken)
+        {
+            Task<int> read;
+            try
+            {
+                read = reader.ReadAsync(buffer, end, buffer.Length - end, CancellationToken.None);
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                return (0, false);
+            }
+            if (!read.IsCompleted && !await CompletesAsync(read, wait, cancellationToken).ConfigureAwait(false))
+            {
+                return (0, true);
+            }
+            try
+            {
+                return (await read.ConfigureAwait(false), false);
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                return (0, false);
+            }
+        }
+
+        /// <summary>Whether <paramref name="read"/> completes within <paramref name="wait"/> (false on cancellation too).</summary>
+        private static async Task<bool> CompletesAsync(Task<int> read, TimeSpan wait, CancellationToken cancellationToken)
+        {
+            if (wait <= TimeSpan.Zero)
+            {
+                return false;
+            }
+            using (var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+            {
+                timer.CancelAfter(Bounded(wait));
+                var cancelled = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+                using (timer.Token.Register(() => cancelled.TrySetResult(false)))
+                {
+                    Task first = await Task.WhenAny(read, cancelled.Task).ConfigureAwait(false);
+                    return first == read;
+                }
+            }
+        }
+
+        /// <summary>Makes room for the next chunk: moves the unread bytes to the front, or grows.</summary>
+        private void MakeRoom()
+        {
+            if (buffer.Length - end >= Chunk / 2)
+            {
+                return;
+            }
+            int unread = end - start;
+            if (start > 0 && unread <= buffer.Length / 2)
+            {
+                Buffer.BlockCopy(buffer, start, buffer, 0, unread);
+            }
+            else
+            {
+                var bigger = new byte[Math.Min(buffer.Length * 2, Coprocess.MaxLineBytes + (2 * Chunk))];
+                Buffer.BlockCopy(buffer, start, bigger, 0, unread);
+                buffer = bigger;
+            }
+            scanned -= start;
+            end = unread;
+            start = 0;
+        }
+
+        private async Task<ProtocolException> TooLongAsync(string method)
+        {
+            await FailAsync(CoprocessClientMessages.ClosedAfterProtocolError()).ConfigureAwait(false);
+            string limit = Coprocess.MaxLineBytes.ToString(CultureInfo.InvariantCulture);
+            return new ProtocolException(method, CoprocessClientMessages.TooLong(method, limit), string.Empty);
+        }
+
+        /// <summary>
+        /// An answer refused: not a JSON text, another id, or not the method's result (checked in that
+        /// order, as the careful reading finds them). The session is closed and the coprocess killed.
+        /// </summary>
+        private async Task<ProtocolException> RefusedAsync(string method, long id, string text, string resultType, string detail)
+        {
+            await FailAsync(CoprocessClientMessages.ClosedAfterProtocolError()).ConfigureAwait(false);
+            JsonElement value;
+            try
+            {
+                value = CoprocessJson.Parse(text);
+            }
+            catch (CoprocessShapeException error)
+            {
+                return new ProtocolException(method, CoprocessClientMessages.NotJson(method), error.Message);
+            }
+            if (value.ValueKind == JsonValueKind.Object && value.TryGetProperty("id", out JsonElement got))
+            {
+                bool same = got.ValueKind == JsonValueKind.Number && got.TryGetInt64(out long number) && number == id;
+                if (!same)
+                {
+                    string expected = id.ToString(CultureInfo.InvariantCulture);
+                    return new ProtocolException(method, CoprocessClientMessages.WrongId(method, got.GetRawText(), expected), string.Empty);
+                }
+            }
+            return new ProtocolException(method, CoprocessClientMessages.Undecodable(method, resultType), detail);
+        }
+
+        /// <summary>The coprocess closed its output: waits (bounded) for its status and stderr.</summary>
+        private async Task<CoprocessExitedException> EndedAsync(string method)
+        {
+            int? status = null;
+            if (process != null)
+            {
+                if (await WithinAsync(exited.Task, closeTimeout).ConfigureAwait(false))
+                {
+                    status = process.ExitCode;
+                }
+                await WithinAsync(stderrDone, closeTimeout).ConfigureAwait(false);
+            }
+            ended = true;
+            endStatus = status;
+            var lines = new List<string>();
+            foreach (string text in StderrTail)
+            {
+                if (text.Length > 0)
+                {
+                    lines.Add(text);
+                }
+            }
+            endLines = lines;
+            closed ??= CoprocessClientMessages.ClosedAfterProtocolError();
+            await FinishAsync(TimeSpan.Zero).ConfigureAwait(false);
+            return Exited(method);
+        }
+
+        private CoprocessExitedException Exited(string method)
+        {
+            string message = endStatus == null
+                ? CoprocessClientMessages.OutputClosed(method)
+                : CoprocessClientMessages.Exited(method, endStatus.Value.ToString(CultureInfo.InvariantCulture));
+            if (endLines.Count > 0)
+            {
+                message = CoprocessClientMessages.StderrTail(message, string.Join("\n", endLines));
+            }
+            return new CoprocessExitedException(method, message, endStatus, endLines);
+        }
+
+        private static async Task<bool> WithinAsync(Task task, TimeSpan wait)
+        {
+            if (task.IsCompleted)
+            {
+                return true;
+            }
+            wait = Bounded(wait);
+            if (wait == TimeSpan.Zero)
+            {
+                return false;
+            }
+            using (var timer = new CancellationTokenSource())
+            {
+                Task first = await Task.WhenAny(task, Task.Delay(wait, timer.Token)).ConfigureAwait(false);
+                timer.Cancel();
+                return first == task;
+            }
+        }
+
+        /// <summary>Ends the session after a failure: closed for <paramref name="reason"/>, the coprocess killed.</summary>
+        private Task FailAsync(string reason)
+        {
+            closed = reason;
+            return FinishAsync(TimeSpan.Zero);
+        }
+
+        /// <summary>Closes the input, waits up to <paramref name="grace"/> for the exit, then kills.</summary>
+        private async Task FinishAsync(TimeSpan grace)
+        {
+            try
+            {
+                writer.Dispose();
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException)
+            {
+                // Already closed by the other side.
+            }
+            if (process == null)
+            {
+                return;
+            }
+            if (!await WithinAsync(exited.Task, grace).ConfigureAwait(false))
+            {
+                Kill();
+                await WithinAsync(exited.Task, Bounded(closeTimeout) + TimeSpan.FromSeconds(5)).ConfigureAwait(false);
+            }
+            timer?.Dispose();
+        }
+
+        private void Kill()
+        {
+            try
+            {
+                process?.Kill();
+            }
+            catch (Exception error) when (error is InvalidOperationException || error is System.ComponentModel.Win32Exception)
+            {
+                // It exited meanwhile.
+            }
+        }
+
+        private async Task ReadStderrAsync(Stream errors)
+        {
+            var chunk = new byte[StderrLineBytes];
+            var line = new byte[StderrLineBytes];
+            int length = 0;
+            try
+            {
+                while (true)
+                {
+                    int count = await errors.ReadAsync(chunk, 0, chunk.Length).ConfigureAwait(false);
+                    if (count <= 0)
+                    {
+                        break;
+                    }
+                    for (int i = 0; i < count; i++)
+                    {
+                        byte b = chunk[i];
+                        if (b != (byte)'\n')
+                        {
+                            line[length++] = b;
+                        }
+                        if (b == (byte)'\n' || length == line.Length)
+                        {
+                            KeepStderr(line, length);
+                            length = 0;
+                        }
+                    }
+                }
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException)
+            {
+                // The pipe went away with the coprocess.
+            }
+            if (length > 0)
+            {
+                KeepStderr(line, length);
+            }
+        }
+
+        private void KeepStderr(byte[] line, int length)
+        {
+            if (length > 0 && line[length - 1] == (byte)'\r')
+            {
+                length--;
+            }
+            string text = LenientUtf8.GetString(line, 0, length);
+            lock (stderr)
+            {
+                stderr.Enqueue(text);
+                while (stderr.Count > StderrLines)
+                {
+                    stderr.Dequeue();
+                }
+            }
+        }
+
+        private static long Ticks(TimeSpan wait)
+        {
+            return (long)(Bounded(wait).TotalSeconds * Stopwatch.Frequency);
+        }
+
+        /// <summary>
+        /// A wait the timers can hold: <c>Timeout.InfiniteTimeSpan</c> (any negative span) and anything
+        /// longer than <see cref="LongestWait"/> wait that long.
+        /// </summary>
+        private static TimeSpan Bounded(TimeSpan wait)
+        {
+            return wait < TimeSpan.Zero || wait > LongestWait ? LongestWait : wait;
+        }
+
+        private static TimeSpan Remaining(long deadline)
+        {
+            long left = deadline - Stopwatch.GetTimestamp();
+            return left <= 0 ? TimeSpan.Zero : TimeSpan.FromSeconds((double)left / Stopwatch.Frequency);
+        }
+
+        /// <summary>The one-pass reader of a typed response, made once per result type.</summary>
+        private static class ResponseReader<TResult>
+            where TResult : class
+        {
+            internal static readonly CoprocessRead<ResponseOf<TResult>> Read = (ref Utf8JsonReader reader) => ResponseOf<TResult>.Read(ref reader);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The .NET session client's speed: calls per second through the generated
+# client next to a raw write-a-line/read-a-line loop, and peak memory.
+#   tests/client_conformance/dotnet/bench.sh [CALLS]   (default 100000)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+state="$root/target/client_conformance/dotnet"
+bash "$here/build.sh" >/dev/null
+# shellcheck source=/dev/null
+. "$state/env.sh"
+host="$(dirname "$DOTNET")"
+csc="$(ls "$host"/sdk/*/Roslyn/bincore/csc.dll | sort -V | tail -n 1)"
+ref_dir="$(ls -d "$host"/packs/Microsoft.NETCore.App.Ref/3.1.*/ref/netcoreapp3.1 | sort -V | tail -n 1)"
+refs=()
+for dll in "$ref_dir"/*.dll; do refs+=("-r:$dll"); done
+"$DOTNET" "$csc" -nologo -noconfig -nostdlib -langversion:8.0 -nullable:enable -warn:4 -warnaserror -optimize+ \
+  "${refs[@]}" -target:exe -out:"$state/bench.dll" "$here/Bench.cs" \
+  "$root/generated/dotnet/src/Mcptest.Sdk/Coprocess.cs" "$root/generated/dotnet/src/Mcptest.Sdk/CoprocessClient.cs"
+cp "$state/testee.runtimeconfig.json" "$state/bench.runtimeconfig.json"
+exec "$DOTNET" "$state/bench.dll" "$root/tests/client_conformance/echo_coprocess.py" "$@"

@@ -328,7 +328,13 @@ impl Cx {
         }
         let tactic = definitive_tactic(&params, one_line_budget, false);
         let list = write_list(&params, tactic, param_shape, Trailing::Vertical)?;
-        if tactic == Tactic::Horizontal {
+        // rustfmt's `no_params_and_over_max_width`: no parameters, and `(`,
+        // one more column and the return type's first line pass the width:
+        // the `)` goes on a line of its own.
+        let ret_first_line = ret.lines().next().map_or(0, |l| l.chars().count());
+        if sig.inputs.is_empty() && indent.width() + last_line_width(&result) + 2 + ret_first_line > max_width() {
+            result.push_str(&format!("({})", indent.newline()));
+        } else if tactic == Tactic::Horizontal {
             result.push_str(&format!("({list})"));
         } else {
             result.push_str(&format!("({}{list}{})", param_indent.newline(), indent.newline()));

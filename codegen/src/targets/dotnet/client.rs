@@ -63,7 +63,7 @@ const MESSAGES: &[(&str, &str)] = &[
 const RESERVED: &[&str] = &[
     "StartAsync", "OverStreamsAsync", "CloseAsync", "DisposeAsync", "HandshakeAsync", "InvokeMethodAsync", "ExchangeAsync",
     "CompletesAsync", "TooLongAsync", "RefusedAsync", "EndedAsync", "WithinAsync", "FailAsync", "FinishAsync",
-    "ReadStderrAsync", "ReadAsync", "TextAsync", "TimedOutAsync",
+    "ReadAsync", "TextAsync", "TimedOutAsync",
 ];
 
 /// The runtime's declarations: the body of its namespace block.

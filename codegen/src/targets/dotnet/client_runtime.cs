@@ -166,7 +166,7 @@ namespace Mcptest.Sdk
     /// before they hand the client out. <see cref="CloseAsync"/> (and <c>Dispose</c>,
     /// <c>DisposeAsync</c>) is idempotent. Over a spawned coprocess a call reads its answer in the
     /// calling thread (its task has completed when the method returns: the speed of a raw
-    /// write-a-line, read-a-line loop), ended by a timer that kills the coprocess when the call's
+    /// write-a-line, read-a-line loop), ended by a watchdog thread that kills the coprocess when the call's
     /// time is up; over other streams the read is asynchronous.
     /// </summary>
     public sealed partial class CoprocessClient : IDisposable, IAsyncDisposable
@@ -187,9 +187,12 @@ namespace Mcptest.Sdk
         private readonly Task stderrDone = Task.CompletedTask;
         private readonly TaskCompletionSource<bool> exited = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
         private readonly object timerLock = new object();
-        private readonly Timer? timer;
+        private readonly Thread? watchdog;
         private bool timerArmed;
         private bool timerFired;
+        private long timerDeadline;
+        private long watchUntil = long.MaxValue;
+        private bool watchStopped;
         private byte[] buffer = new byte[Chunk];
         private int start;
         private int end;
@@ -216,9 +219,14 @@ namespace Mcptest.Sdk
                 {
                     exited.TrySetResult(true);
                 }
+                // Two threads of the client's own, not the thread pool's: a call blocks its thread in
+                // the read, so neither the stderr reader nor the timeout may wait for a pool thread.
                 Stream errors = process.StandardError.BaseStream;
-                stderrDone = Task.Run(() => ReadStderrAsync(errors));
-                timer = new Timer(state => ((CoprocessClient)state!).Expire(), this, -1, -1);
+                var stderrEnded = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+                stderrDone = stderrEnded.Task;
+                new Thread(() => ReadStderr(errors, stderrEnded)) { IsBackground = true, Name = "coprocess-stderr" }.Start();
+                watchdog = new Thread(Watch) { IsBackground = true, Name = "coprocess-watchdog" };
+                watchdog.Start();
             }
         }
 
@@ -633,7 +641,7 @@ namespace Mcptest.Sdk
         private bool Arm(TimeSpan wait, CancellationToken cancellationToken, out CancellationTokenRegistration registration)
         {
             registration = default;
-            if (wait <= TimeSpan.Zero || cancellationToken.IsCancellationRequested || timer == null)
+            if (wait <= TimeSpan.Zero || cancellationToken.IsCancellationRequested || watchdog == null)
             {
                 return false;
             }
@@ -641,8 +649,14 @@ namespace Mcptest.Sdk
             {
                 timerArmed = true;
                 timerFired = false;
+                timerDeadline = Stopwatch.GetTimestamp() + Ticks(wait);
+                if (timerDeadline < watchUntil)
+                {
+                    // The watchdog sleeps past this deadline: wake it (rarely: calls of one timeout
+                    // arm ever later deadlines, which it finds when it wakes).
+                    Monitor.Pulse(timerLock);
+                }
             }
-            timer.Change((long)Math.Ceiling(wait.TotalMilliseconds), -1);
             if (cancellationToken.CanBeCanceled)
             {
                 registration = cancellationToken.Register(state => ((CoprocessClient)state!).Expire(), this);
@@ -674,7 +688,35 @@ namespace Mcptest.Sdk
             return new CallTimeoutException(method, message);
         }
 
-        /// <summary>The read's time is up: kills the coprocess, which ends the read.</summary>
+        /// <summary>The watchdog: kills the coprocess when an armed deadline passes, until the session ends.</summary>
+        private void Watch()
+        {
+            lock (timerLock)
+            {
+                while (!watchStopped)
+                {
+                    long now = Stopwatch.GetTimestamp();
+                    if (timerArmed && !timerFired && now >= timerDeadline)
+                    {
+                        timerFired = true;
+                        Kill();
+                        continue;
+                    }
+                    watchUntil = timerArmed && !timerFired ? timerDeadline : long.MaxValue;
+                    if (watchUntil == long.MaxValue)
+                    {
+                        Monitor.Wait(timerLock);
+                    }
+                    else
+                    {
+                        double milliseconds = (double)(watchUntil - now) * 1000 / Stopwatch.Frequency;
+                        Monitor.Wait(timerLock, (int)Math.Min(int.MaxValue, Math.Ceiling(milliseconds) + 1));
+                    }
+                }
+            }
+        }
+
+        /// <summary>The call was cancelled: kills the coprocess, which ends the read.</summary>
         private void Expire()
         {
             lock (timerLock)
@@ -877,7 +919,11 @@ namespace Mcptest.Sdk
                 Kill();
                 await WithinAsync(exited.Task, Bounded(closeTimeout) + TimeSpan.FromSeconds(5)).ConfigureAwait(false);
             }
-            timer?.Dispose();
+            lock (timerLock)
+            {
+                watchStopped = true;
+                Monitor.Pulse(timerLock);
+            }
         }
 
         private void Kill()
@@ -892,7 +938,7 @@ namespace Mcptest.Sdk
             }
         }
 
-        private async Task ReadStderrAsync(Stream errors)
+        private void ReadStderr(Stream errors, TaskCompletionSource<bool> ended)
         {
             var chunk = new byte[StderrLineBytes];
             var line = new byte[StderrLineBytes];
@@ -901,7 +947,7 @@ namespace Mcptest.Sdk
             {
                 while (true)
                 {
-                    int count = await errors.ReadAsync(chunk, 0, chunk.Length).ConfigureAwait(false);
+                    int count = errors.Read(chunk, 0, chunk.Length);
                     if (count <= 0)
                     {
                         break;
@@ -929,6 +975,7 @@ namespace Mcptest.Sdk
             {
                 KeepStderr(line, length);
             }
+            ended.TrySetResult(true);
         }
 
         private void KeepStderr(byte[] line, int length)

@@ -32,7 +32,7 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "TimeSpan", "Task", "ValueTask", "CancellationToken", "CancellationTokenSource", "TaskCompletionSource",
     "TaskCreationOptions", "SemaphoreSlim", "Stream", "Process", "ProcessStartInfo", "Stopwatch", "Queue", "KeyValuePair",
     "IDictionary", "IEnumerable", "IDisposable", "IAsyncDisposable", "IOException", "ObjectDisposedException",
-    "NotSupportedException", "Buffer", "Timer", "CancellationTokenRegistration",
+    "NotSupportedException", "Buffer", "Thread", "Monitor", "CancellationTokenRegistration",
 ];
 
 /// Member names every generated class declares or inherits.

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use crate::model::Contract;
 
 pub mod claims;
+pub mod client;
 pub mod dotnet;
 pub mod go;
 pub mod jvm;

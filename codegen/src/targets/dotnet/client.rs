@@ -15,8 +15,9 @@ use super::names::{member_name, param_name, string_literal, type_name};
 use super::protocol::{method_const, template_expr};
 use super::types::variant_member;
 use super::Out;
-use crate::model::{Contract, Method, TypeKind};
+use crate::model::{Contract, Method};
 use crate::names::pascal_case;
+use crate::targets::client::{PASSTHROUGH, VERDICT, call_result_union};
 use crate::targets::header_text;
 
 /// The generated file, relative to the output root.
@@ -28,13 +29,6 @@ pub const RUNTIME_FILE: &str = include_str!("client_runtime.cs");
 
 /// The method that ends the session; `CloseAsync` sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
-
-/// The result type that marks the handshake, which the client sends itself.
-const HANDSHAKE_RESULT: &str = "HandshakeResult";
-
-/// The two shapes of `mcp.call`'s result, read the same way by `CallOutcome.Of`.
-const VERDICT: &str = "Verdict";
-const PASSTHROUGH: &str = "ToolCallPassthrough";
 
 /// The messages the client words its errors with: the message-table key and
 /// the C# method of `CoprocessClientMessages` the runtime calls, whose
@@ -205,16 +199,7 @@ fn method_def(out: &mut Out, method: &Method, name: &str) {
 /// different namespaces would otherwise meet (`mcp.list`, `other.list` →
 /// `McpListAsync`, `OtherListAsync`).
 fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
-    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
-    let short: Vec<String> = methods.iter().map(|m| csharp_name(&m.name, false)).collect();
-    methods
-        .iter()
-        .zip(&short)
-        .map(|(method, name)| {
-            let shared = short.iter().filter(|other| *other == name).count() > 1;
-            (*method, if shared { csharp_name(&method.name, true) } else { name.clone() })
-        })
-        .collect()
+    crate::targets::client::named_methods(contract, csharp_name)
 }
 
 /// The C# method of a wire name: the namespace (`mcp.`) dropped unless
@@ -234,24 +219,6 @@ pub fn csharp_name(wire: &str, namespace: bool) -> String {
     } else {
         method
     }
-}
-
-/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
-/// `ToolCallPassthrough` with the members `CallOutcome.Of` reads.
-fn call_result_union(contract: &Contract) -> Option<String> {
-    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
-    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
-    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
-    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
-        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
-        _ => false,
-    };
-    let readable = names.len() == 2
-        && names.contains(&VERDICT)
-        && names.contains(&PASSTHROUGH)
-        && has(VERDICT, &["success", "text", "error"])
-        && has(PASSTHROUGH, &["content", "isError"]);
-    readable.then(|| method.result.clone())
 }
 
 fn call_outcome(out: &mut Out, union: &str) {

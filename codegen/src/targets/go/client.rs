@@ -14,6 +14,7 @@ use crate::model::{Contract, Method, Ty, TypeKind};
 use crate::targets::claims::{identifier, Scope};
 use crate::targets::REGENERATE_COMMAND;
 use crate::SchemaError;
+use crate::targets::client::{PASSTHROUGH, VERDICT};
 
 use super::docs::comment;
 use super::names::{pascal_words, string_lit};
@@ -27,13 +28,6 @@ pub const SOURCE: &str = include_str!("client_runtime.go");
 
 /// The method that ends the session; Close sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
-
-/// The result type that marks the handshake, which the client sends itself.
-const HANDSHAKE_RESULT: &str = "HandshakeResult";
-
-/// The two shapes of `mcp.call`'s result, read the same way by `CallOutcomeOf`.
-const VERDICT: &str = "Verdict";
-const PASSTHROUGH: &str = "ToolCallPassthrough";
 
 /// The methods `go vet` (its stdmethods check) holds to the signature of a
 /// standard interface's method (`MarshalJSON() ([]byte, error)`, `Is(error)
@@ -137,16 +131,7 @@ pub fn claim_methods(contract: &Contract, text: &str) -> Result<Scope, SchemaErr
 /// different namespaces would otherwise meet (`mcp.list`, `other.list` →
 /// `MCPList`, `OtherList`).
 fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
-    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
-    let short: Vec<String> = methods.iter().map(|m| go_name(&m.name, false)).collect();
-    methods
-        .iter()
-        .zip(&short)
-        .map(|(method, name)| {
-            let shared = short.iter().filter(|other| *other == name).count() > 1;
-            (*method, if shared { go_name(&method.name, true) } else { name.clone() })
-        })
-        .collect()
+    crate::targets::client::named_methods(contract, go_name)
 }
 
 /// The Go method of a wire name: its words (`codegen::load::method_words`),

@@ -16,6 +16,7 @@ use crate::load::method_words;
 use crate::model::{Contract, Method, Segment, TypeKind};
 use crate::names;
 use crate::targets::claims::identifier;
+use crate::targets::client::{PASSTHROUGH, VERDICT};
 use crate::targets::{header_text, prune};
 
 use super::layout::Code;
@@ -29,13 +30,6 @@ const SOURCE: &str = include_str!("ClientRuntime.java");
 
 /// The method that ends the session; `close` sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
-
-/// The result type that marks the handshake, which the client sends itself.
-const HANDSHAKE_RESULT: &str = "HandshakeResult";
-
-/// The two shapes of `mcp.call`'s result, read the same way by `callOutcome`.
-const VERDICT: &str = "Verdict";
-const PASSTHROUGH: &str = "ToolCallPassthrough";
 
 /// The contract messages the client says, each rendered as a constant (no
 /// holes) or a `private static String` method of its holes.
@@ -245,16 +239,7 @@ fn render_message(code: &mut Code, contract: &Contract, key: &str) {
 /// different namespaces would otherwise meet (`mcp.list`, `other.list` →
 /// `mcpList`, `otherList`).
 fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
-    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
-    let short: Vec<String> = methods.iter().map(|m| java_name(&m.name, false)).collect();
-    methods
-        .iter()
-        .zip(&short)
-        .map(|(method, name)| {
-            let shared = short.iter().filter(|other| *other == name).count() > 1;
-            (*method, if shared { java_name(&method.name, true) } else { name.clone() })
-        })
-        .collect()
+    crate::targets::client::named_methods(contract, java_name)
 }
 
 /// The Java method of a wire name: the namespace (`mcp.`) dropped unless

@@ -6,8 +6,9 @@
 //! says: one typed method per entry (the handshake aside), and which method
 //! shuts the coprocess down.
 
-use crate::model::{Contract, Method, TypeKind};
+use crate::model::{Contract, Method};
 use crate::load::method_words;
+use crate::targets::client::{PASSTHROUGH, VERDICT, call_result_union};
 use crate::targets::header_text;
 
 use super::docs::{comment, docstring};
@@ -22,13 +23,6 @@ pub const RUNTIME: &str = include_str!("client_runtime.py");
 
 /// The method that ends the session; `close` sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
-
-/// The result type that marks the handshake, which the client sends itself.
-const HANDSHAKE_RESULT: &str = "HandshakeResult";
-
-/// The two shapes of `mcp.call`'s result, read the same way by `call_outcome`.
-const VERDICT: &str = "Verdict";
-const PASSTHROUGH: &str = "ToolCallPassthrough";
 
 /// `CallOutcome` and `call_outcome`, for a schema whose `mcp.call` answers a
 /// union of `Verdict` and `ToolCallPassthrough` (the contract says how the
@@ -62,24 +56,6 @@ def call_outcome(result: _coprocess.{union}) -> CallOutcome:
     text = "\n".join(texts) if texts else None
     success = result.is_error is not True
     return CallOutcome(success=success, text=text, error=None if success else text)"#;
-
-/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
-/// `ToolCallPassthrough` with the members `call_outcome` reads.
-fn call_result_union(contract: &Contract) -> Option<String> {
-    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
-    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
-    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
-    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
-        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
-        _ => false,
-    };
-    let readable = names.len() == 2
-        && names.contains(&VERDICT)
-        && names.contains(&PASSTHROUGH)
-        && has(VERDICT, &["success", "text", "error"])
-        && has(PASSTHROUGH, &["content", "isError"]);
-    readable.then(|| method.result.clone())
-}
 
 /// What `ruff format` fits on one line.
 const WIDTH: usize = 88;
@@ -167,16 +143,7 @@ fn class_docstring(methods: &[(&Method, String)]) -> String {
 /// different namespaces would otherwise meet (`mcp.list`, `other.list` →
 /// `mcp_list`, `other_list`).
 fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
-    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
-    let short: Vec<String> = methods.iter().map(|m| python_name(&m.name, false)).collect();
-    methods
-        .iter()
-        .zip(&short)
-        .map(|(method, name)| {
-            let shared = short.iter().filter(|other| *other == name).count() > 1;
-            (*method, if shared { python_name(&method.name, true) } else { name.clone() })
-        })
-        .collect()
+    crate::targets::client::named_methods(contract, python_name)
 }
 
 /// The Python method of a wire name: the namespace (`mcp.`) dropped unless

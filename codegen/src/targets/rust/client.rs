@@ -13,11 +13,12 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{Contract, Method, TypeKind};
+use crate::model::{Contract, Method};
 use crate::load::method_words;
 use crate::names::screaming_snake_case;
 use crate::targets::header_text;
 use crate::SchemaError;
+use crate::targets::client::{PASSTHROUGH, VERDICT, call_result_union};
 
 use super::layout;
 use super::names::ident;
@@ -31,13 +32,6 @@ pub const RUNTIME: &str = include_str!("client_runtime.rs");
 
 /// The method that ends the session; `close` sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
-
-/// The result type that marks the handshake, which the client sends itself.
-const HANDSHAKE_RESULT: &str = "HandshakeResult";
-
-/// The two shapes of `mcp.call`'s result, read the same way by `call_outcome`.
-const VERDICT: &str = "Verdict";
-const PASSTHROUGH: &str = "ToolCallPassthrough";
 
 /// Names a client method cannot take besides the runtime's own: clippy
 /// expects a method `new` to return `Self` (`new_ret_no_self`).
@@ -68,24 +62,6 @@ fn client_members() -> Vec<String> {
 /// (`to_*_mut`): a client method takes `&self`, and says so with an allow.
 fn against_self_convention(name: &str) -> bool {
     name.starts_with("from_") || name.starts_with("into_") || (name.starts_with("to_") && name.ends_with("_mut"))
-}
-
-/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
-/// `ToolCallPassthrough` with the members `call_outcome` reads.
-fn call_result_union(contract: &Contract) -> Option<String> {
-    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
-    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
-    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
-    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
-        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
-        _ => false,
-    };
-    let readable = names.len() == 2
-        && names.contains(&VERDICT)
-        && names.contains(&PASSTHROUGH)
-        && has(VERDICT, &["success", "text", "error"])
-        && has(PASSTHROUGH, &["content", "isError"]);
-    readable.then(|| method.result.clone())
 }
 
 /// The whole client module text (header included).
@@ -203,16 +179,7 @@ fn call_outcome(union: &str) -> TokenStream {
 /// different namespaces would otherwise meet (`mcp.list`, `other.list` →
 /// `mcp_list`, `other_list`).
 fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
-    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
-    let short: Vec<String> = methods.iter().map(|m| rust_name(&m.name, false)).collect();
-    methods
-        .iter()
-        .zip(&short)
-        .map(|(method, name)| {
-            let shared = short.iter().filter(|other| *other == name).count() > 1;
-            (*method, if shared { rust_name(&method.name, true) } else { name.clone() })
-        })
-        .collect()
+    crate::targets::client::named_methods(contract, rust_name)
 }
 
 /// The Rust method of a wire name: the namespace (`mcp.`) dropped unless

@@ -10,6 +10,7 @@ use crate::model::{Contract, Method, TypeKind};
 use crate::load::method_words;
 use crate::names::camel_case;
 use crate::targets::claims::identifier;
+use crate::targets::client::{PASSTHROUGH, VERDICT};
 use crate::targets::header_text;
 
 use super::layout::{Out, WIDTH};
@@ -23,13 +24,6 @@ pub const RUNTIME: &str = include_str!("client_runtime.ts");
 
 /// The method that ends the session; `close` sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
-
-/// The result type that marks the handshake, which the client sends itself.
-const HANDSHAKE_RESULT: &str = "HandshakeResult";
-
-/// The two shapes of `mcp.call`'s result, read the same way by `callOutcome`.
-const VERDICT: &str = "Verdict";
-const PASSTHROUGH: &str = "ToolCallPassthrough";
 
 /// `CallOutcome` and `callOutcome`, for a schema whose `mcp.call` answers a
 /// union of `Verdict` and `ToolCallPassthrough` (the contract says how the
@@ -214,16 +208,7 @@ fn class_doc(methods: &[(&Method, String)]) -> String {
 /// methods of different namespaces would otherwise meet (`mcp.list`,
 /// `other.list` → `mcpList`, `otherList`).
 fn named_methods(contract: &Contract) -> Vec<(&Method, String)> {
-    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
-    let short: Vec<String> = methods.iter().map(|m| ts_name(&m.name, false)).collect();
-    methods
-        .iter()
-        .zip(&short)
-        .map(|(method, name)| {
-            let shared = short.iter().filter(|other| *other == name).count() > 1;
-            (*method, if shared { ts_name(&method.name, true) } else { name.clone() })
-        })
-        .collect()
+    crate::targets::client::named_methods(contract, ts_name)
 }
 
 /// The TypeScript method of a wire name: its words ([`method_words`]), the

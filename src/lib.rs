@@ -7,7 +7,7 @@
 //! handshake logic of both sides and schema validation.
 
 /// Generated from `schemas/ipc/v2.json` by `build.rs` (typify + prettyplease).
-#[allow(clippy::all, missing_docs, unused)]
+#[allow(clippy::all, deprecated, missing_docs, unused)]
 pub mod frames {
     include!(concat!(env!("OUT_DIR"), "/coprocess.rs"));
 }

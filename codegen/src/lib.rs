@@ -6,6 +6,7 @@
 //! [`targets::generate`] renders every target from it. `build.rs` of the
 //! protocol crate and the `codegen` CLI are thin front-ends over this crate.
 
+pub mod annotations;
 pub mod error;
 pub mod load;
 pub mod model;

@@ -27,13 +27,14 @@ pub struct Lock {
     pub files: Vec<String>,
 }
 
-/// Drops the keywords that do not change a shape (descriptions, titles).
+/// Drops the keywords that do not change a shape (descriptions, annotations).
 fn strip(schema: &Value) -> Value {
     let Value::Object(map) = schema else { return schema.clone() };
     let mut out = Map::new();
     for (key, value) in map {
         let value = match key.as_str() {
-            "description" | "title" | "examples" => continue,
+            "description" => continue,
+            key if crate::annotations::KEYWORDS.contains(&key) => continue,
             "properties" | "$defs" => Value::Object(
                 value.as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), strip(v))).collect()).unwrap_or_default(),
             ),

@@ -45,8 +45,11 @@ pub struct Contract {
 pub struct TypeDef {
     /// The `$defs` key, UpperCamelCase (`Verdict`, `CallParams`).
     pub name: String,
+    /// The description with the annotations folded in ([`crate::annotations`]).
     pub description: String,
     pub kind: TypeKind,
+    /// `deprecated: true`: each target adds its language's marker.
+    pub deprecated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -75,11 +78,14 @@ pub struct ObjectType {
 pub struct Field {
     /// The name on the wire, exactly as in the schema (`duration_ms`, `isError`, `_meta`).
     pub name: String,
+    /// The description with the annotations folded in ([`crate::annotations`]).
     pub description: String,
     pub ty: Ty,
     /// Required fields must be present; optional ones may be absent but, unless
     /// their type admits null, never null. Absent and null are kept apart.
     pub required: bool,
+    /// `deprecated: true`: each target adds its language's marker.
+    pub deprecated: bool,
 }
 
 /// The type of a field, a map value or an array item.
@@ -212,6 +218,12 @@ impl Contract {
     /// The message template of that name (the loader guarantees the six standard ones).
     pub fn message(&self, name: &str) -> &str {
         self.messages.get(name).map(|m| m.template.as_str()).unwrap_or_default()
+    }
+
+    /// Whether any type or member is marked `deprecated` (the generated files
+    /// then allow their own use of what they mark).
+    pub fn has_deprecated(&self) -> bool {
+        self.types.values().any(|d| d.deprecated || matches!(&d.kind, TypeKind::Object(o) if o.fields.iter().any(|f| f.deprecated)))
     }
 
     /// The lanes an SDK cannot drive, in table order.

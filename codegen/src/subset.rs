@@ -14,8 +14,10 @@
 //! | integer | `minimum` 0 or 1 only (the ±(2^53-1) range is a JSON-text rule) |
 //! | array | `items` with a `type` or a `$ref` |
 //!
+//! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
+//!
 //! Anything else is refused with the pointer and a fix: typify would drop it
-//! (`const`, `unevaluatedProperties`, `maximum`, `pattern`, `format`), panic on
+//! (`const`, `unevaluatedProperties`, `maximum`, `pattern`), panic on
 //! it (nested `$defs`, root `patternProperties`), mis-resolve it (`$ref` to
 //! anything but `#/$defs/Name`), or a target could not decode it the same way.
 
@@ -23,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use crate::annotations;
 use crate::error::{push_pointer, SchemaError};
 use crate::load::Reader;
 use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
@@ -46,13 +49,11 @@ const REFUSED: &[(&str, &str)] = &[
     ("exclusiveMaximum", "typify 0.8 drops it: enforce limits semantically"),
     ("multipleOf", "not supported: enforce it semantically"),
     ("pattern", "not supported by every target identically: enforce it semantically and describe it"),
-    ("format", "not supported by every target identically: use a plain string and describe the format"),
     ("minLength", "not supported by every target identically: enforce it semantically"),
     ("maxLength", "not supported by every target identically: enforce it semantically"),
     ("minItems", "not supported by every target identically: enforce it semantically"),
     ("maxItems", "not supported by every target identically: enforce it semantically"),
     ("uniqueItems", "not supported: enforce it semantically"),
-    ("default", "defaults would make absent and null indistinguishable: describe the meaning of an omitted field instead"),
     ("dependentRequired", "not supported: enforce it semantically and describe it"),
     ("propertyNames", "not supported: enforce it semantically"),
     ("prefixItems", "not supported: use `items`"),
@@ -113,9 +114,11 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     }
 
     fn build_def(&self, name: &str, schema: &Value, p: &str) -> Result<TypeDef, SchemaError> {
-        let schema = self.r.object(schema, p)?;
+        let (annotations, schema) = annotations::take(self.r, self.r.object(schema, p)?, p)?;
+        let schema = &schema;
         self.refuse_unsupported(schema, p)?;
-        let description = self.description(schema, p)?;
+        let description = annotations.fold(&self.description(schema, p)?);
+        annotations::check_values(self.r, self.defs, &annotations, p)?;
         let kind = if schema.contains_key("oneOf") {
             self.r.only_keys(schema, &["description", "oneOf"], p)?;
             self.build_union(schema, p)?
@@ -139,7 +142,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 }
             }
         };
-        Ok(TypeDef { name: name.to_string(), description, kind })
+        Ok(TypeDef { name: name.to_string(), description, kind, deprecated: annotations.deprecated })
     }
 
     fn build_enum(&self, schema: &Map<String, Value>, p: &str) -> Result<TypeKind, SchemaError> {
@@ -228,10 +231,11 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 return Err(self.r.err(&at, format!("`{name}` and `{other}` become the same name after case conversion"), "rename one of them"));
             }
             let is_required = required.contains(name);
-            let prop_map = self.r.object(prop, &at)?;
-            let description = self.description(prop_map, &at)?;
-            let ty = self.build_ty(prop, &at, is_required)?;
-            fields.push(Field { name: name.clone(), description, ty, required: is_required });
+            let (annotations, prop_map) = annotations::take(self.r, self.r.object(prop, &at)?, &at)?;
+            let description = annotations.fold(&self.description(&prop_map, &at)?);
+            let ty = self.build_ty(&Value::Object(prop_map), &at, is_required)?;
+            annotations::check_values(self.r, self.defs, &annotations, &at)?;
+            fields.push(Field { name: name.clone(), description, ty, required: is_required, deprecated: annotations.deprecated });
         }
         Ok(TypeKind::Object(ObjectType { fields }))
     }
@@ -253,6 +257,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     fn build_ty(&self, schema: &Value, p: &str, required: bool) -> Result<Ty, SchemaError> {
         let schema = self.r.object(schema, p)?;
         self.refuse_unsupported(schema, p)?;
+        annotations::refuse_here(self.r, schema, p)?;
         if let Some(reference) = schema.get("$ref") {
             self.r.only_keys(schema, &["description", "$ref"], p)?;
             return Ok(Ty::Ref(self.resolve_ref(reference, &format!("{p}/$ref"))?));

@@ -28,7 +28,7 @@ pub fn render(out: &mut Out, contract: &Contract) {
         for field in typed.fields.iter_mut().filter(|f| f.name == *member) {
             field.ty = Ty::Ref((*param).to_string());
         }
-        let typed_def = TypeDef { name: def.name.clone(), description: def.description.clone(), kind: TypeKind::Object(typed.clone()) };
+        let typed_def = TypeDef { name: def.name.clone(), description: def.description.clone(), kind: TypeKind::Object(typed.clone()), deprecated: def.deprecated };
         out.blank();
         doc(out, name, member, param);
         render_object_as(out, contract, &typed_def, &typed, &typed_class(name, param), Some(param));

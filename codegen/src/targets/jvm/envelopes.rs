@@ -111,7 +111,7 @@ fn render_envelope(code: &mut Code, e: &Envelope, implements: String) {
         "A `{name}` whose `{member}` is decoded as `{param}` in the same pass as the frame: a problem is reported as the `{name}`'s, with its path from the frame's root (`$.{member}.…`).\n\n{}",
         e.def.description
     );
-    let def = TypeDef { name: name.clone(), description, kind: e.def.kind.clone() };
+    let def = TypeDef { name: name.clone(), description, kind: e.def.kind.clone(), deprecated: e.def.deprecated };
     let record = Record {
         decl: format!("{}<{param}>", typed_name(name)),
         implements,
@@ -180,7 +180,7 @@ fn render_twin(code: &mut Code, contract: &Contract, name: &str) {
         article(name),
         def.description
     );
-    let twin = TypeDef { name: def.name.clone(), description, kind: def.kind.clone() };
+    let twin = TypeDef { name: def.name.clone(), description, kind: def.kind.clone(), deprecated: def.deprecated };
     let record = Record {
         decl: format!("{}<{param}>", typed_name(name)),
         implements: format!("{}<{param}>", typed_name(response)),

@@ -72,8 +72,11 @@ pub fn render(contract: &Contract) -> Result<String, SchemaError> {
     })?;
     let body = layout::print_file(&file)
         .map_err(|problem| SchemaError::new(std::path::Path::new(&contract.source), "", problem, "report this as a codegen bug"))?;
+    // The client names the contract's deprecated types as the contract does
+    // (a method's params or result): that use is the module's own.
+    let allow = if contract.has_deprecated() { "#![allow(deprecated)]\n\n" } else { "" };
     Ok(format!(
-        "// {}\n//\n// {}: the session client (a module beside `coprocess`).\n\n{}\n{}",
+        "// {}\n//\n// {}: the session client (a module beside `coprocess`).\n\n{allow}{}\n{}",
         header_text(contract),
         contract.title,
         RUNTIME.trim_end(),

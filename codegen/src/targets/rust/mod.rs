@@ -62,12 +62,20 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
 /// `deserialize` and `serialize` functions: for a type named `Deserialize`
 /// or `Serialize` one is a "self-named constructor" to clippy, which the file
 /// then allows (an inner attribute, so only in the SDK's module file).
-fn self_named_constructors(contract: &Contract, flavor: Flavor) -> &'static str {
+///
+/// A `deprecated` type or member is read and written by the file's own
+/// derives and codecs: the module allows that use of its own items, while
+/// code outside it still gets the deprecation warning.
+fn self_named_constructors(contract: &Contract, flavor: Flavor) -> String {
+    if flavor != Flavor::Sdk {
+        return String::new();
+    }
     let named = ["Deserialize", "Serialize"].iter().any(|n| contract.types.contains_key(*n));
-    if named && flavor == Flavor::Sdk {
-        "#![allow(clippy::self_named_constructors)]\n\n"
+    let allowed: Vec<&str> = [(contract.has_deprecated(), "deprecated"), (named, "clippy::self_named_constructors")].into_iter().filter(|(on, _)| *on).map(|(_, lint)| lint).collect();
+    if allowed.is_empty() {
+        String::new()
     } else {
-        ""
+        format!("#![allow({})]\n\n", allowed.join(", "))
     }
 }
 

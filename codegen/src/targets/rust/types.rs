@@ -21,7 +21,7 @@ fn typify_error(contract: &Contract, pointer: &str, problem: String) -> SchemaEr
 
 /// The typify-generated types for every `$defs` entry, tightened.
 pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Result<TokenStream, SchemaError> {
-    let defs = raw.get("$defs").cloned().unwrap_or_default();
+    let defs = typify_view(contract, raw.get("$defs").cloned().unwrap_or_default());
     let root = serde_json::json!({ "$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs });
     let root: schemars::schema::RootSchema =
         serde_json::from_value(root).map_err(|e| typify_error(contract, "/$defs", format!("schemars cannot read the definitions: {e}")))?;
@@ -48,6 +48,34 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     let typed = super::envelopes::typed_structs(contract, &file);
     file.items.extend(typed);
     Ok(quote! { #file })
+}
+
+/// The `$defs` as typify reads them: each description with its annotations
+/// folded in (typify writes the doc comments from it), and the annotation
+/// keywords removed (typify would turn a `format` into a type of another
+/// crate and a `default` into a filled-in value; both are documentation here).
+fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::Value {
+    let Some(defs_map) = defs.as_object_mut() else { return defs };
+    for (name, schema) in defs_map.iter_mut() {
+        let Some(def) = contract.types.get(name) else { continue };
+        let Some(schema) = schema.as_object_mut() else { continue };
+        without_annotations(schema, &def.description);
+        let crate::model::TypeKind::Object(object) = &def.kind else { continue };
+        let Some(properties) = schema.get_mut("properties").and_then(serde_json::Value::as_object_mut) else { continue };
+        for field in &object.fields {
+            if let Some(property) = properties.get_mut(&field.name).and_then(serde_json::Value::as_object_mut) {
+                without_annotations(property, &field.description);
+            }
+        }
+    }
+    defs
+}
+
+fn without_annotations(schema: &mut serde_json::Map<String, serde_json::Value>, description: &str) {
+    for keyword in crate::annotations::KEYWORDS {
+        schema.remove(*keyword);
+    }
+    schema.insert("description".to_string(), serde_json::Value::from(description));
 }
 
 /// The syn pass: strict optional fields, shape-dispatched unions, and struct
@@ -104,6 +132,17 @@ fn attr_text(attr: &syn::Attribute) -> String {
 impl VisitMut for Tighten<'_> {
     fn visit_item_struct_mut(&mut self, item: &mut syn::ItemStruct) {
         self.declaration_order(item);
+        let def = self.contract.types.get(&item.ident.to_string());
+        if def.is_some_and(|d| d.deprecated) {
+            item.attrs.push(syn::parse_quote!(#[deprecated]));
+        }
+        if let (Some(crate::model::TypeDef { kind: crate::model::TypeKind::Object(object), .. }), syn::Fields::Named(named)) = (def, &mut item.fields) {
+            for field in named.named.iter_mut() {
+                if object.fields.iter().any(|d| d.deprecated && d.name == wire_name(field)) {
+                    field.attrs.push(syn::parse_quote!(#[deprecated]));
+                }
+            }
+        }
         syn::visit_mut::visit_item_struct_mut(self, item);
     }
 
@@ -162,6 +201,9 @@ impl VisitMut for Tighten<'_> {
     }
 
     fn visit_item_enum_mut(&mut self, item: &mut syn::ItemEnum) {
+        if self.contract.types.get(&item.ident.to_string()).is_some_and(|d| d.deprecated) {
+            item.attrs.push(syn::parse_quote!(#[deprecated]));
+        }
         // A single-value enum is a literal (`"2.0"`): its one value is the default.
         if item.variants.len() == 1 && item.variants.iter().all(|v| matches!(v.fields, syn::Fields::Unit)) {
             for variant in &mut item.variants {

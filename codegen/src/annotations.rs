@@ -1,0 +1,178 @@
+//! The annotation keywords: `title`, `format`, `examples`, `default` and
+//! `deprecated`. They say something to the reader and nothing to a decoder
+//! (JSON Schema 2020-12 makes `format` an annotation too), so they are read
+//! where a `description` is (a `$defs` entry or a property), checked, and
+//! folded into the doc text every target already renders:
+//!
+//! | keyword | in the doc comment |
+//! |---|---|
+//! | `title` | the first paragraph (a period added when it has no closing punctuation) |
+//! | `format` | ``Format: `uri` (an annotation: not checked).`` |
+//! | `default` | ``Default: `5` (documentation only: an absent member is never filled in).`` |
+//! | `examples` | ``Examples: `"a"`, `"b"`.`` (each value as compact JSON) |
+//! | `deprecated: true` | ``Deprecated: …`` (Go's and Python's marker), plus each language's own marker where it has one |
+//!
+//! None of them is a shape: the version lock and typify never see them.
+
+use serde_json::{Map, Value};
+
+use crate::error::{push_pointer, SchemaError};
+use crate::load::Reader;
+
+/// The annotation keywords, in the order their paragraphs follow the description.
+pub const KEYWORDS: &[&str] = &["title", "format", "default", "examples", "deprecated"];
+
+/// What a `$defs` entry's or a property's annotations say.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Annotations {
+    pub title: Option<String>,
+    pub format: Option<String>,
+    pub default: Option<Value>,
+    pub examples: Vec<Value>,
+    pub deprecated: bool,
+}
+
+/// What a deprecated type or member's doc comment says (a paragraph of its
+/// own, so that Go's tools read it as the marker).
+pub const DEPRECATED_NOTE: &str = "Deprecated: the contract marks this deprecated; a later protocol version may remove it.";
+
+impl Annotations {
+    /// The doc text of `description` with these annotations folded in.
+    pub fn fold(&self, description: &str) -> String {
+        let mut paragraphs: Vec<String> = Vec::new();
+        if let Some(title) = &self.title {
+            let title = title.trim();
+            let closed = title.ends_with(['.', '!', '?', ':']);
+            paragraphs.push(if closed { title.to_string() } else { format!("{title}.") });
+        }
+        paragraphs.push(description.to_string());
+        if let Some(format) = &self.format {
+            paragraphs.push(format!("Format: {} (an annotation: not checked).", code_span(format)));
+        }
+        if let Some(default) = &self.default {
+            paragraphs.push(format!("Default: {} (documentation only: an absent member is never filled in).", code_span(&default.to_string())));
+        }
+        if !self.examples.is_empty() {
+            let shown: Vec<String> = self.examples.iter().map(|e| code_span(&e.to_string())).collect();
+            let label = if self.examples.len() == 1 { "Example" } else { "Examples" };
+            paragraphs.push(format!("{label}: {}.", shown.join(", ")));
+        }
+        if self.deprecated {
+            paragraphs.push(DEPRECATED_NOTE.to_string());
+        }
+        paragraphs.join("\n\n")
+    }
+}
+
+/// A Markdown code span around `text`, with as many backticks as it needs.
+fn code_span(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    if longest == 0 {
+        return format!("`{text}`");
+    }
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {text} {fence}")
+}
+
+/// Reads the annotations of `schema` (at `pointer`), checking their values,
+/// and returns them with the schema left without them, for the shape checks.
+pub(crate) fn take(r: &Reader<'_>, schema: &Map<String, Value>, pointer: &str) -> Result<(Annotations, Map<String, Value>), SchemaError> {
+    let mut out = Annotations::default();
+    let mut rest = schema.clone();
+    for keyword in KEYWORDS {
+        let Some(value) = rest.remove(*keyword) else { continue };
+        let at = push_pointer(pointer, keyword);
+        match *keyword {
+            "title" => match value.as_str().map(str::trim) {
+                Some(title) if !title.is_empty() && !title.contains('\n') => out.title = Some(title.to_string()),
+                _ => return Err(r.err(&at, "`title` must be a non-empty one-line string", "write a short label; the explanation belongs in `description`")),
+            },
+            "format" => match value.as_str() {
+                Some(format) if !format.trim().is_empty() => out.format = Some(format.to_string()),
+                _ => return Err(r.err(&at, "`format` must be a non-empty string", "name the format, like \"uri\" or \"date-time\"")),
+            },
+            "default" => out.default = Some(value),
+            "examples" => match value {
+                Value::Array(items) if !items.is_empty() => out.examples = items,
+                _ => return Err(r.err(&at, "`examples` must be a non-empty array", "list one or more example values")),
+            },
+            _ => match value {
+                Value::Bool(deprecated) => out.deprecated = deprecated,
+                _ => return Err(r.err(&at, "`deprecated` must be true or false", "write `\"deprecated\": true`, or leave it out")),
+            },
+        }
+    }
+    Ok((out, rest))
+}
+
+/// Refuses annotations where no doc comment carries them (array items, map
+/// values, union variants): they would be lost.
+pub(crate) fn refuse_here(r: &Reader<'_>, schema: &Map<String, Value>, pointer: &str) -> Result<(), SchemaError> {
+    for keyword in KEYWORDS {
+        if schema.contains_key(*keyword) {
+            return Err(r.err(
+                &push_pointer(pointer, keyword),
+                format!("`{keyword}` here would reach no doc comment"),
+                "move it to the property or the $defs entry that holds this schema",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `default` and every example are values of the schema at
+/// `pointer` (a `$defs` entry or a property of one), as the jsonschema
+/// validator reads it: an example that the decoders would refuse misleads.
+pub(crate) fn check_values(r: &Reader<'_>, defs: &Map<String, Value>, annotations: &Annotations, pointer: &str) -> Result<(), SchemaError> {
+    if annotations.default.is_none() && annotations.examples.is_empty() {
+        return Ok(());
+    }
+    let root = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": format!("#{pointer}"),
+        "$defs": defs,
+    });
+    let validator = jsonschema::draft202012::new(&root)
+        .map_err(|e| r.err(pointer, format!("the schema here cannot be compiled to check its examples: {e}"), "fix the schema at this pointer"))?;
+    let mut values: Vec<(String, &Value)> = annotations.examples.iter().enumerate().map(|(i, v)| (format!("{}/{i}", push_pointer(pointer, "examples")), v)).collect();
+    if let Some(default) = &annotations.default {
+        values.insert(0, (push_pointer(pointer, "default"), default));
+    }
+    for (at, value) in values {
+        if let Some(error) = validator.iter_errors(value).next() {
+            return Err(r.err(&at, format!("{value} is not a value of this schema: {error}"), "write a value the schema accepts, or fix the schema"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_follow_the_description_in_keyword_order() {
+        let a = Annotations {
+            title: Some("Tool name".into()),
+            format: Some("uri".into()),
+            default: Some(Value::from(5)),
+            examples: vec![Value::from("a"), serde_json::json!({"k": "`x`"})],
+            deprecated: true,
+        };
+        assert_eq!(
+            a.fold("The name."),
+            "Tool name.\n\nThe name.\n\nFormat: `uri` (an annotation: not checked).\n\n\
+             Default: `5` (documentation only: an absent member is never filled in).\n\n\
+             Examples: `\"a\"`, `` {\"k\":\"`x`\"} ``.\n\n"
+                .to_string()
+                + DEPRECATED_NOTE
+        );
+    }
+
+    #[test]
+    fn no_annotations_leave_the_description_alone() {
+        assert_eq!(Annotations::default().fold("Plain."), "Plain.");
+        let one = Annotations { examples: vec![Value::from(1)], title: Some("Done!".into()), ..Annotations::default() };
+        assert_eq!(one.fold("D."), "Done!\n\nD.\n\nExample: `1`.");
+    }
+}

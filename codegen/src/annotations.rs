@@ -47,13 +47,13 @@ impl Annotations {
         }
         paragraphs.push(description.to_string());
         if let Some(format) = &self.format {
-            paragraphs.push(format!("Format: {} (an annotation: not checked).", code_span(format)));
+            paragraphs.push(format!("Format: `{format}` (an annotation: not checked)."));
         }
         if let Some(default) = &self.default {
-            paragraphs.push(format!("Default: {} (documentation only: an absent member is never filled in).", code_span(&default.to_string())));
+            paragraphs.push(format!("Default: {} (documentation only: an absent member is never filled in).", json_span(default)));
         }
         if !self.examples.is_empty() {
-            let shown: Vec<String> = self.examples.iter().map(|e| code_span(&e.to_string())).collect();
+            let shown: Vec<String> = self.examples.iter().map(json_span).collect();
             let label = if self.examples.len() == 1 { "Example" } else { "Examples" };
             paragraphs.push(format!("{label}: {}.", shown.join(", ")));
         }
@@ -64,14 +64,11 @@ impl Annotations {
     }
 }
 
-/// A Markdown code span around `text`, with as many backticks as it needs.
-fn code_span(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    if longest == 0 {
-        return format!("`{text}`");
-    }
-    let fence = "`".repeat(longest + 1);
-    format!("{fence} {text} {fence}")
+/// A value as compact JSON in a Markdown code span. A backtick in the value
+/// is written `\u0060` (the same JSON value), so that the span never needs
+/// the multi-backtick form some targets' doc converters do not read.
+fn json_span(value: &Value) -> String {
+    format!("`{}`", value.to_string().replace('`', "\\u0060"))
 }
 
 /// Reads the annotations of `schema` (at `pointer`), checking their values,
@@ -88,8 +85,8 @@ pub(crate) fn take(r: &Reader<'_>, schema: &Map<String, Value>, pointer: &str) -
                 _ => return Err(r.err(&at, "`title` must be a non-empty one-line string", "write a short label; the explanation belongs in `description`")),
             },
             "format" => match value.as_str() {
-                Some(format) if !format.trim().is_empty() => out.format = Some(format.to_string()),
-                _ => return Err(r.err(&at, "`format` must be a non-empty string", "name the format, like \"uri\" or \"date-time\"")),
+                Some(format) if !format.trim().is_empty() && !format.contains(['`', '\n']) => out.format = Some(format.to_string()),
+                _ => return Err(r.err(&at, "`format` must be a non-empty one-line string without backticks", "name the format, like \"uri\" or \"date-time\"")),
             },
             "default" => out.default = Some(value),
             "examples" => match value {
@@ -163,7 +160,7 @@ mod tests {
             a.fold("The name."),
             "Tool name.\n\nThe name.\n\nFormat: `uri` (an annotation: not checked).\n\n\
              Default: `5` (documentation only: an absent member is never filled in).\n\n\
-             Examples: `\"a\"`, `` {\"k\":\"`x`\"} ``.\n\n"
+             Examples: `\"a\"`, `{\"k\":\"\\u0060x\\u0060\"}`.\n\n"
                 .to_string()
                 + DEPRECATED_NOTE
         );

@@ -53,6 +53,14 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("method segment without letters", edit(|s| s["x-coprocess"]["methods"][1]["name"] = json!("mcp..x")), "/x-coprocess/methods/1/name"),
         ("client setting out of range", edit(|s| s["x-coprocess"]["client"]["call_timeout_ms"]["value"] = json!(0)), "/x-coprocess/client/call_timeout_ms/value"),
         ("client setting missing", edit(|s| { s["x-coprocess"]["client"].as_object_mut().unwrap().remove("start_timeout_ms"); }), "/x-coprocess/client"),
+        ("title not a string", verdict_prop("x", json!({"description": "d", "type": "string", "title": 3})), "/$defs/Verdict/properties/x/title"),
+        ("deprecated not a boolean", edit(|s| s["$defs"]["Verdict"]["deprecated"] = json!("yes")), "/$defs/Verdict/deprecated"),
+        ("examples not an array", verdict_prop("x", json!({"description": "d", "type": "string", "examples": "a"})), "/$defs/Verdict/properties/x/examples"),
+        ("an example of another type", verdict_prop("x", json!({"description": "d", "type": "integer", "examples": [1, "two"]})), "/$defs/Verdict/properties/x/examples/1"),
+        ("a default of another type", verdict_prop("x", json!({"description": "d", "type": "integer", "minimum": 0, "default": -1})), "/$defs/Verdict/properties/x/default"),
+        ("a type example with an undeclared member", edit(|s| s["$defs"]["Verdict"]["examples"] = json!([{"zz": 1}])), "/$defs/Verdict/examples/0"),
+        ("an annotation no doc comment carries", verdict_prop("x", json!({"description": "d", "type": "array", "items": {"type": "string", "title": "t"}})), "/$defs/Verdict/properties/x/items/title"),
+        ("format with a backtick", verdict_prop("x", json!({"description": "d", "type": "string", "format": "u`ri"})), "/$defs/Verdict/properties/x/format"),
         ("enum values meeting after case conversion", edit(|s| s["$defs"]["CacheMode"]["enum"] = json!(["off", "read_write", "readWrite"])), "/$defs/CacheMode/enum/2"),
     ];
     assert!(cases.len() >= 12);

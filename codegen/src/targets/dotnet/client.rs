@@ -79,6 +79,7 @@ pub fn render(contract: &Contract) -> String {
     }
     out.line(0, "// </auto-generated>");
     out.line(0, "#nullable enable");
+    super::docs::allow_obsolete(&mut out, contract);
     out.blank();
     for using in RUNTIME_FILE.lines().filter_map(|line| line.strip_prefix("using ")?.strip_suffix(';')) {
         out.line(0, &format!("using {using};"));

@@ -30,6 +30,23 @@ pub fn summary(out: &mut Out, level: usize, text: &str) {
     summary_xml(out, level, &xml(text));
 }
 
+/// `[Obsolete]` on a type or property the contract deprecates (the summary's
+/// `Deprecated:` paragraph says why).
+pub fn obsolete(out: &mut Out, level: usize, deprecated: bool) {
+    if deprecated {
+        out.line(level, "[global::System.Obsolete]");
+    }
+}
+
+/// The file-wide exception a contract with deprecated items needs: the
+/// generated code reads, writes and names what it marks `[Obsolete]` (CS0612);
+/// code outside the file is still warned.
+pub fn allow_obsolete(out: &mut Out, contract: &crate::model::Contract) {
+    if contract.has_deprecated() {
+        out.line(0, "#pragma warning disable CS0612 // the contract's deprecated items, used by the generated code itself");
+    }
+}
+
 /// A `<summary>` doc comment from text that is already XML (`<see cref=".."/>`).
 pub fn summary_xml(out: &mut Out, level: usize, text: &str) {
     let width = WIDTH.saturating_sub(level * 4 + 4).max(40);

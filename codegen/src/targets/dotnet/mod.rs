@@ -56,6 +56,7 @@ fn render(contract: &Contract) -> String {
     }
     out.line(0, "// </auto-generated>");
     out.line(0, "#nullable enable");
+    docs::allow_obsolete(&mut out, contract);
     out.blank();
     for using in runtime_usings() {
         out.line(0, &format!("using {using};"));

@@ -72,6 +72,7 @@ pub fn bare(class: &str) -> &str {
 
 fn render_object(out: &mut Out, contract: &Contract, def: &TypeDef, object: &ObjectType) {
     summary(out, 1, &def.description);
+    super::docs::obsolete(out, 1, def.deprecated);
     render_object_as(out, contract, def, object, &type_name(&def.name), None);
 }
 
@@ -83,6 +84,7 @@ pub fn render_object_as(out: &mut Out, contract: &Contract, def: &TypeDef, objec
         constructor(out, contract, &class, object);
         for field in &object.fields {
             summary(out, 2, &field.description);
+            super::docs::obsolete(out, 2, field.deprecated);
             out.line(2, &format!("public {} {} {{ get; set; }}", field_type(field), member_name(&field.name, bare(&class))));
             out.blank();
         }
@@ -124,6 +126,7 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
     let class = type_name(&def.name);
     let value_type = cs_type(value);
     summary(out, 1, &def.description);
+    super::docs::obsolete(out, 1, def.deprecated);
     out.block(1, &format!("public sealed class {class} : global::System.Collections.Generic.Dictionary<string, {value_type}>"), |out| {
         summary_xml(out, 2, &format!("Creates an empty <see cref=\"{class}\"/>."));
         out.line(2, &format!("public {class}()"));
@@ -176,6 +179,7 @@ pub fn quoted_list(names: &[&str]) -> String {
 
 fn render_union(out: &mut Out, contract: &Contract, def: &TypeDef, variants: &[UnionVariant]) {
     summary(out, 1, &def.description);
+    super::docs::obsolete(out, 1, def.deprecated);
     let classes: Vec<String> = variants.iter().map(|v| type_name(&v.type_name)).collect();
     render_union_as(out, contract, def, variants, &type_name(&def.name), None, &classes);
 }
@@ -232,6 +236,7 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
     let wire = enum_wire_name(&def.name);
     let members = enum_members(values);
     summary(out, 1, &def.description);
+    super::docs::obsolete(out, 1, def.deprecated);
     out.block(1, &format!("public enum {class}"), |out| {
         for (value, member) in values.iter().zip(&members) {
             summary(out, 2, &format!("The wire value `{value}`."));
@@ -287,6 +292,7 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
 fn render_id(out: &mut Out, def: &TypeDef) {
     let class = type_name(&def.name);
     summary(out, 1, &def.description);
+    super::docs::obsolete(out, 1, def.deprecated);
     out.block(1, &format!("public sealed class {class}"), |out| {
         summary(out, 2, "An integer id.");
         out.block(2, &format!("public {class}(long integer)"), |out| out.line(3, "Integer = integer;"));

@@ -177,6 +177,11 @@ pub fn render(contract: &Contract) -> String {
     }
     code.blank();
     code.doc(0, &class_doc(contract, &methods), &[]);
+    if contract.has_deprecated() {
+        // The client names the contract's deprecated types (a method's params
+        // or result) as the contract does; its callers are still warned.
+        code.line(0, "@SuppressWarnings(\"deprecation\")");
+    }
     code.line(0, "public final class CoprocessClient implements AutoCloseable {");
     let mut text = code.finish();
     text.push_str(&body);

@@ -102,15 +102,30 @@ pub fn render_record_as(
             .map(|f| ("param", field_name(&f.name), field_doc(f, generic))),
     );
     code.doc(1, &def.description, &tags);
+    deprecated(code, def);
     let (decl, implements) = (&record.decl, &record.implements);
-    let components: Vec<String> =
-        object.fields.iter().map(|f| format!("{} {}", component_type(f, generic), field_name(&f.name))).collect();
+    let components: Vec<String> = object
+        .fields
+        .iter()
+        .map(|f| {
+            format!("{} {}", component_type(f, generic), field_name(&f.name))
+        })
+        .collect();
     code.line(1, format!("public record {decl}({}) implements {implements} {{", components.join(", ")));
     let bare = decl.split('<').next().unwrap_or(decl);
     render_checks(code, bare, object, generic);
+    render_deprecated_accessors(code, object, generic);
     entry_points(code);
     render_record_encoder(code, object, generic);
     code.line(1, "}");
+}
+
+/// `@Deprecated` before a type the contract deprecates (its Javadoc's
+/// `Deprecated:` paragraph says why; uses inside `Coprocess` are not warned).
+fn deprecated(code: &mut Code, def: &TypeDef) {
+    if def.deprecated {
+        code.line(1, "@Deprecated");
+    }
 }
 
 /// The Java type of a record component, or the type parameter for the generic one.
@@ -136,6 +151,26 @@ fn field_doc(field: &Field, generic: Option<&Generic>) -> String {
         _ => "",
     };
     format!("{}{note}", field.description)
+}
+
+/// The accessor of each deprecated component, declared to carry `@Deprecated`
+/// (javac warns that the annotation on a component has no effect on the
+/// constructor parameter it also lands on).
+fn render_deprecated_accessors(code: &mut Code, object: &ObjectType, generic: Option<&Generic>) {
+    for field in object.fields.iter().filter(|f| f.deprecated) {
+        let name = field_name(&field.name);
+        code.blank();
+        code.doc(
+            2,
+            &format!("The `\"{}\"` member, which the contract deprecates.", field.name),
+            &[("return", String::new(), "the member's value".into())],
+        );
+        code.line(2, "@Override");
+        code.line(2, "@Deprecated");
+        code.line(2, format!("public {} {name}() {{", component_type(field, generic)));
+        code.line(3, format!("return {name};"));
+        code.line(2, "}");
+    }
 }
 
 /// The compact constructor: required, non-nullable reference components are never null.
@@ -343,6 +378,7 @@ fn render_map(code: &mut Code, def: &TypeDef, value: &Ty) {
         &def.description,
         &[("param", component.into(), doc.into())],
     );
+    deprecated(code, def);
     code.line(
         1,
         format!("public record {name}({java} {component}) implements Encodable {{"),
@@ -385,6 +421,7 @@ fn render_map(code: &mut Code, def: &TypeDef, value: &Ty) {
 fn render_union(code: &mut Code, def: &TypeDef, permits: &[String]) {
     let name = type_name(&def.name);
     code.doc(1, &def.description, &[]);
+    deprecated(code, def);
     code.line(
         1,
         format!(
@@ -399,6 +436,7 @@ fn render_union(code: &mut Code, def: &TypeDef, permits: &[String]) {
 fn render_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
     let name = type_name(&def.name);
     code.doc(1, &def.description, &[]);
+    deprecated(code, def);
     code.line(1, format!("public enum {name} implements Encodable {{"));
     let constants = enum_constants(values);
     for (i, (constant, value)) in constants.iter().zip(values).enumerate() {
@@ -449,6 +487,7 @@ fn doc_safe_literal(value: &str) -> String {
 fn render_id(code: &mut Code, def: &TypeDef) {
     let name = type_name(&def.name);
     code.doc(1, &def.description, &[]);
+    deprecated(code, def);
     code.line(1, format!("public sealed interface {name} extends Encodable permits {name}.OfInteger, {name}.OfString {{"));
     for (java, param) in [("long", "an integer"), ("String", "a string")] {
         code.blank();

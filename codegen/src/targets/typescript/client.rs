@@ -134,6 +134,10 @@ pub fn render(contract: &Contract) -> String {
     out.blank();
     out.doc("", &module_doc(contract));
     out.blank();
+    if contract.has_deprecated() {
+        out.line(super::protocol::NO_DEPRECATED);
+        out.blank();
+    }
     for line in RUNTIME.trim_end().lines() {
         // Already as Prettier prints it: not laid out again.
         out.raw(line);

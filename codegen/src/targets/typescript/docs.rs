@@ -7,10 +7,16 @@ use super::layout::{Out, WIDTH};
 impl Out {
     /// A `/** ... */` comment at `indent`, wrapped, one line when it fits.
     pub fn doc(&mut self, indent: &str, text: &str) {
+        self.doc_tagged(indent, text, false);
+    }
+
+    /// A TSDoc comment that ends with the `@deprecated` tag when `deprecated`
+    /// (the description's own `Deprecated:` paragraph says why).
+    pub fn doc_tagged(&mut self, indent: &str, text: &str, deprecated: bool) {
         let text = escape_doc(text);
         let width = WIDTH.saturating_sub(indent.len() + 3).max(20);
         let lines = wrap(&text, width);
-        if lines.len() == 1 && indent.len() + lines[0].len() + 7 <= WIDTH {
+        if !deprecated && lines.len() == 1 && indent.len() + lines[0].len() + 7 <= WIDTH {
             self.line(format!("{indent}/** {} */", lines[0]));
             return;
         }
@@ -21,6 +27,9 @@ impl Out {
             } else {
                 self.line(format!("{indent} * {line}"));
             }
+        }
+        if deprecated {
+            self.line(format!("{indent} * @deprecated"));
         }
         self.line(format!("{indent} */"));
     }

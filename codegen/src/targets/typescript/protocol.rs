@@ -16,7 +16,17 @@ pub fn header(out: &mut Out, contract: &Contract) {
     out.line("// `tsc --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes`.");
     out.blank();
     out.doc("", &format!("{}.\n\n{}", contract.title, contract.description));
+    if contract.has_deprecated() {
+        out.blank();
+        out.line(NO_DEPRECATED);
+    }
 }
+
+/// The file-wide exception a contract with deprecated items needs: the
+/// generated code itself reads, writes and names what the contract
+/// deprecates; code that imports the module is still warned.
+pub const NO_DEPRECATED: &str = "/* eslint-disable @typescript-eslint/no-deprecated -- the generated code reads, writes and names the contract's deprecated items; importers are still warned */";
+
 
 pub fn constants(out: &mut Out, contract: &Contract) {
     out.blank();

@@ -25,7 +25,7 @@ pub fn ts_type(ty: &Ty) -> String {
 /// Declares the type of `def`, with its description as TSDoc.
 pub fn declare(out: &mut Out, contract: &Contract, def: &TypeDef) {
     out.blank();
-    out.doc("", &def.description);
+    out.doc_tagged("", &def.description, def.deprecated);
     let name = type_name(&def.name);
     match &def.kind {
         TypeKind::Object(object) => declare_object(out, contract, &name, object),
@@ -74,7 +74,7 @@ pub fn declare_object(out: &mut Out, contract: &Contract, name: &str, object: &O
 }
 
 fn declare_field(out: &mut Out, field: &Field) {
-    out.doc("  ", &field.description);
+    out.doc_tagged("  ", &field.description, field.deprecated);
     let optional = if field.required { "" } else { "?" };
     out.line(format!("  readonly {}{optional}: {};", property_key(&field.name), ts_type(&field.ty)));
 }

@@ -1226,7 +1226,8 @@ type Settings struct {
 	//
 	// Format: `uri` (an annotation: not checked).
 	//
-	// Examples: `"https://example.com/a*/b"`, `` "`tick`" ``. Nil when absent.
+	// Examples: `"https://example.com/a*/b"`, `"\u0060tick\u0060"`. Nil when
+	// absent.
 	Endpoint *string
 	// Name is the settings' old name.
 	//

@@ -1006,8 +1006,8 @@ class Settings:
 
     Format: `uri` (an annotation: not checked).
 
-    Examples: `"https://example.com/a*/b"`, `` "`tick`" ``. Optional: `None` when
-    left out.
+    Examples: `"https://example.com/a*/b"`, `"\\u0060tick\\u0060"`. Optional: `None`
+    when left out.
     """
 
     name: str | None = None

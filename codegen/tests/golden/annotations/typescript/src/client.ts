@@ -16,6 +16,8 @@
  * over any pair of byte streams.
  */
 
+/* eslint-disable @typescript-eslint/no-deprecated -- the generated code reads, writes and names the contract's deprecated items; importers are still warned */
+
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";

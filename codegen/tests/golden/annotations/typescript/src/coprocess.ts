@@ -11,6 +11,8 @@
  * deprecated, and a deprecated member the session client never names.
  */
 
+/* eslint-disable @typescript-eslint/no-deprecated -- the generated code reads, writes and names the contract's deprecated items; importers are still warned */
+
 /**
  * The coprocess protocol version this SDK speaks; the handshake checks the
  * binary's against it.
@@ -1567,6 +1569,7 @@ export function encodeJsonRpcVersion(value: JsonRpcVersion): string {
  *
  * Deprecated: the contract marks this deprecated; a later protocol version may
  * remove it.
+ * @deprecated
  */
 export interface Legacy {
   /**
@@ -1584,6 +1587,7 @@ export interface Legacy {
    *
    * Deprecated: the contract marks this deprecated; a later protocol version
    * may remove it.
+   * @deprecated
    */
   readonly old?: boolean;
 }
@@ -1667,6 +1671,7 @@ export function encodeLegacy(value: Legacy): string {
  *
  * Deprecated: the contract marks this deprecated; a later protocol version may
  * remove it.
+ * @deprecated
  */
 export type LegacyMode = "fast" | "slow";
 
@@ -1933,7 +1938,7 @@ export interface Settings {
    *
    * Format: `uri` (an annotation: not checked).
    *
-   * Examples: `"https://example.com/a*\/b"`, `` "`tick`" ``.
+   * Examples: `"https://example.com/a*\/b"`, `"\u0060tick\u0060"`.
    */
   readonly endpoint?: string;
   /**
@@ -1944,6 +1949,7 @@ export interface Settings {
    *
    * Deprecated: the contract marks this deprecated; a later protocol version
    * may remove it.
+   * @deprecated
    */
   readonly name?: string;
 }

@@ -3,6 +3,7 @@
 // change the schema and regenerate.
 // </auto-generated>
 #nullable enable
+#pragma warning disable CS0612 // the contract's deprecated items, used by the generated code itself
 
 using System;
 using System.Buffers;
@@ -1247,6 +1248,7 @@ namespace Mcptest.Sdk
     ///
     /// Deprecated: the contract marks this deprecated; a later protocol version may remove it.
     /// </summary>
+    [global::System.Obsolete]
     public sealed class Legacy
     {
         /// <summary>
@@ -1277,6 +1279,7 @@ namespace Mcptest.Sdk
         ///
         /// Deprecated: the contract marks this deprecated; a later protocol version may remove it.
         /// </summary>
+        [global::System.Obsolete]
         public bool? Old { get; set; }
 
         /// <summary>
@@ -1441,6 +1444,7 @@ namespace Mcptest.Sdk
     ///
     /// Deprecated: the contract marks this deprecated; a later protocol version may remove it.
     /// </summary>
+    [global::System.Obsolete]
     public enum LegacyMode
     {
         /// <summary>
@@ -2206,7 +2210,7 @@ namespace Mcptest.Sdk
         ///
         /// Format: <c>uri</c> (an annotation: not checked).
         ///
-        /// Examples: <c>"https://example.com/a*/b"</c>, <c></c> "<c>tick</c>" <c></c>.
+        /// Examples: <c>"https://example.com/a*/b"</c>, <c>"\u0060tick\u0060"</c>.
         /// </summary>
         public string? Endpoint { get; set; }
 
@@ -2217,6 +2221,7 @@ namespace Mcptest.Sdk
         ///
         /// Deprecated: the contract marks this deprecated; a later protocol version may remove it.
         /// </summary>
+        [global::System.Obsolete]
         public string? Name { get; set; }
 
         /// <summary>

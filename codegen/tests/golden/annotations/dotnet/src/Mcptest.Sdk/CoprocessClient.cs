@@ -3,6 +3,7 @@
 // change the schema and regenerate.
 // </auto-generated>
 #nullable enable
+#pragma warning disable CS0612 // the contract's deprecated items, used by the generated code itself
 
 using System;
 using System.Collections.Generic;

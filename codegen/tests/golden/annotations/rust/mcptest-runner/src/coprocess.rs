@@ -287,7 +287,7 @@ pub struct Settings {
     ///
     ///Format: `uri` (an annotation: not checked).
     ///
-    ///Examples: `"https://example.com/a*/b"`, `` "`tick`" ``.
+    ///Examples: `"https://example.com/a*/b"`, `"\u0060tick\u0060"`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub endpoint: ::std::option::Option<::std::string::String>,

@@ -725,6 +725,7 @@ public final class Coprocess {
      * @param old A member kept for v0 readers. Deprecated: the contract marks this deprecated; a
      *     later protocol version may remove it. (Java null when absent)
      */
+    @Deprecated
     public record Legacy(long retries, LegacyMode mode, Boolean old) implements Encodable {
 
         /**
@@ -736,6 +737,17 @@ public final class Coprocess {
          */
         public Legacy {
             Objects.requireNonNull(mode, "mode");
+        }
+
+        /**
+         * The {@code "old"} member, which the contract deprecates.
+         *
+         * @return the member's value
+         */
+        @Override
+        @Deprecated
+        public Boolean old() {
+            return old;
         }
 
         /**
@@ -782,6 +794,7 @@ public final class Coprocess {
      *
      * <p>Deprecated: the contract marks this deprecated; a later protocol version may remove it.
      */
+    @Deprecated
     public enum LegacyMode implements Encodable {
         /** {@code "fast"} on the wire. */
         FAST("fast"),
@@ -1059,13 +1072,24 @@ public final class Coprocess {
      * <p>What {@code mcp.settings} is asked.
      *
      * @param endpoint Endpoint. Where the settings live. Format: {@code uri} (an annotation: not
-     *     checked). Examples: <code>"https://example.com/a*&#47;b"</code>, <code></code> "{@code
-     *     tick}" <code></code>. (Java null when absent)
+     *     checked). Examples: <code>"https://example.com/a*&#47;b"</code>, <code>
+     *     "&#92;u0060tick&#92;u0060"</code>. (Java null when absent)
      * @param name The settings' old name. Default: {@code "main"} (documentation only: an absent
      *     member is never filled in). Deprecated: the contract marks this deprecated; a later
      *     protocol version may remove it. (Java null when absent)
      */
     public record Settings(String endpoint, String name) implements Encodable {
+
+        /**
+         * The {@code "name"} member, which the contract deprecates.
+         *
+         * @return the member's value
+         */
+        @Override
+        @Deprecated
+        public String name() {
+            return name;
+        }
 
         /**
          * Decodes a {@code Settings} from one frame of strict JSON text.

@@ -47,6 +47,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * status from 129 to 192 is reported as killed by signal (status - 128), even when the coprocess
  * exited with that status itself.
  */
+@SuppressWarnings("deprecation")
 public final class CoprocessClient implements AutoCloseable {
     /**
      * How long a call waits for its answer unless the client or the call says otherwise (the

@@ -35,9 +35,7 @@ mod declared;
 mod schema;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use codegen::targets::TARGETS;
@@ -222,53 +220,6 @@ fn the_cli_refuses_a_kept_name_with_exit_2_and_writes_nothing() {
     assert!(!out.exists(), "`{name}`: something was written");
 }
 
-/// One testee's build and answers, run on the test schema's output.
-fn run_target(target: &str, out_root: &Path, build: &Path, input: &str) -> Result<Vec<Value>, String> {
-    // The goldens are the conformance build's to check: here an empty folder
-    // stands in for them, so only the names schema's output is checked.
-    let no_goldens = build.join("no-goldens");
-    std::fs::create_dir_all(&no_goldens).map_err(|e| e.to_string())?;
-    let status = Command::new("bash")
-        .arg(format!("tests/conformance/{target}/build.sh"))
-        .arg(out_root)
-        .env("OUTPUT_ROOT", out_root)
-        .env("CONFORMANCE_BUILD", build)
-        .env("CONFORMANCE_GOLDENS", &no_goldens)
-        .current_dir(root())
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !status.status.success() {
-        return Err(format!(
-            "{target}: build.sh failed on the names schema\n{}{}",
-            String::from_utf8_lossy(&status.stdout),
-            String::from_utf8_lossy(&status.stderr)
-        ));
-    }
-    let mut child = Command::new("bash")
-        .arg(format!("tests/conformance/{target}/run.sh"))
-        .env("OUTPUT_ROOT", out_root)
-        .env("CONFORMANCE_BUILD", build)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let text = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let output = child.wait_with_output().map_err(|e| e.to_string())?;
-    let _ = writer.join();
-    if !output.status.success() {
-        return Err(format!("{target}: run.sh failed: {}", String::from_utf8_lossy(&output.stderr)));
-    }
-    String::from_utf8_lossy(&output.stdout)
-        .split('\n')
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).map_err(|e| format!("{target}: bad answer line {l}: {e}")))
-        .collect()
-}
-
 #[test]
 fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target() {
     let p = proof();
@@ -294,7 +245,7 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
             .into_iter()
             .map(|t| {
                 let (out_root, build, input) = (&out_root, &build, &input);
-                (t, scope.spawn(move || run_target(t, out_root, &build.join(t), input)))
+                (t, scope.spawn(move || support::testee::run_on(t, out_root, &build.join(t), input)))
             })
             .collect();
         handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err("thread panicked".into())))).collect()

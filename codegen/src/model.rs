@@ -94,8 +94,10 @@ pub enum Ty {
     /// Any JSON value, null included (a schema with no `type`).
     Any,
     Boolean,
-    /// An integer (I-JSON safe range), optionally with a minimum of 0 or 1.
-    Integer { minimum: Option<i64> },
+    /// An integer (I-JSON safe range), with inclusive bounds (an exclusive one
+    /// in the schema is the inclusive one next to it). On array items and map
+    /// values only a minimum of 0 or 1.
+    Integer { minimum: Option<i64>, maximum: Option<i64> },
     String,
     /// A reference to a named type in `Contract::types`.
     Ref(String),

@@ -11,13 +11,13 @@
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
-//! | integer | `minimum` 0 or 1 only (the ±(2^53-1) range is a JSON-text rule) |
+//! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on array items and map values only `minimum` 0 or 1 |
 //! | array | `items` with a `type` or a `$ref` |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
 //! Anything else is refused with the pointer and a fix: typify would drop it
-//! (`const`, `unevaluatedProperties`, `maximum`, `pattern`), panic on
+//! (`const`, `unevaluatedProperties`, `pattern`), panic on
 //! it (nested `$defs`, root `patternProperties`), mis-resolve it (`$ref` to
 //! anything but `#/$defs/Name`), or a target could not decode it the same way.
 
@@ -44,9 +44,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("if", "not supported: enforce it semantically in the binary and say so in a description"),
     ("then", "not supported: enforce it semantically in the binary and say so in a description"),
     ("else", "not supported: enforce it semantically in the binary and say so in a description"),
-    ("maximum", "typify 0.8 drops it: integers are limited to ±(2^53-1) by the JSON-text rules; enforce other limits semantically"),
-    ("exclusiveMinimum", "typify 0.8 drops it: use `minimum` 0 or 1"),
-    ("exclusiveMaximum", "typify 0.8 drops it: enforce limits semantically"),
     ("multipleOf", "not supported: enforce it semantically"),
     ("pattern", "not supported by every target identically: enforce it semantically and describe it"),
     ("minLength", "not supported by every target identically: enforce it semantically"),
@@ -191,7 +188,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 }
                 let value_ty = match additional {
                     Value::Bool(_) => Ty::Any,
-                    other => self.build_ty(other, &format!("{p}/additionalProperties"), false)?,
+                    other => self.build_ty(other, &format!("{p}/additionalProperties"), false, false)?,
                 };
                 return Ok(TypeKind::Map(value_ty));
             }
@@ -233,7 +230,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             let is_required = required.contains(name);
             let (annotations, prop_map) = annotations::take(self.r, self.r.object(prop, &at)?, &at)?;
             let description = annotations.fold(&self.description(&prop_map, &at)?);
-            let ty = self.build_ty(&Value::Object(prop_map), &at, is_required)?;
+            let ty = self.build_ty(&Value::Object(prop_map), &at, is_required, true)?;
             annotations::check_values(self.r, self.defs, &annotations, &at)?;
             fields.push(Field { name: name.clone(), description, ty, required: is_required, deprecated: annotations.deprecated });
         }
@@ -254,7 +251,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     }
 
     /// A property, item or map-value schema.
-    fn build_ty(&self, schema: &Value, p: &str, required: bool) -> Result<Ty, SchemaError> {
+    /// `property`: the schema is a property's own (not an array's items or a
+    /// map's values), where every integer bound is supported.
+    fn build_ty(&self, schema: &Value, p: &str, required: bool, property: bool) -> Result<Ty, SchemaError> {
         let schema = self.r.object(schema, p)?;
         self.refuse_unsupported(schema, p)?;
         annotations::refuse_here(self.r, schema, p)?;
@@ -295,18 +294,13 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 if base == "boolean" { Ty::Boolean } else { Ty::String }
             }
             "integer" => {
-                self.r.only_keys(schema, &["description", "type", "minimum"], p)?;
-                let minimum = match schema.get("minimum") {
-                    None => None,
-                    Some(m) if m == &Value::from(0) || m == &Value::from(1) => m.as_i64(),
-                    Some(_) => return Err(self.r.err(&format!("{p}/minimum"), "only `minimum` 0 or 1 is supported", "use 0 or 1 (typify maps them to u64 and NonZeroU64), or enforce other limits semantically")),
-                };
-                Ty::Integer { minimum }
+                self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"], p)?;
+                self.integer_bounds(schema, p, property)?
             }
             "array" => {
                 self.r.only_keys(schema, &["description", "type", "items"], p)?;
                 let items = schema.get("items").ok_or_else(|| self.r.err(p, "an array needs `items`", "add `items` with a type or a $ref"))?;
-                Ty::Array(Box::new(self.build_ty(items, &format!("{p}/items"), true)?))
+                Ty::Array(Box::new(self.build_ty(items, &format!("{p}/items"), true, false)?))
             }
             "object" => return Err(self.r.err(p, "an inline object is outside the supported subset", "name it under $defs and $ref it")),
             "number" => return Err(self.r.err(&format!("{p}/type"), "`number` is outside the supported subset (floats do not round-trip identically in every target)", "use `integer`, or leave the type out for any JSON value")),
@@ -318,6 +312,42 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         } else {
             Ok(ty)
         }
+    }
+
+    /// An integer's bounds, inclusive: an exclusive bound is the inclusive one
+    /// next to it (for integers the two say the same, and every target words
+    /// the inclusive one: `expected integer >= 1`). Each bound is an integer
+    /// within the JSON-text range ±(2^53-1).
+    fn integer_bounds(&self, schema: &Map<String, Value>, p: &str, property: bool) -> Result<Ty, SchemaError> {
+        const SAFE: i64 = (1 << 53) - 1;
+        let read = |keyword: &str| -> Result<Option<i64>, SchemaError> {
+            let Some(value) = schema.get(keyword) else { return Ok(None) };
+            let at = push_pointer(p, keyword);
+            let integral = value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= SAFE as f64).map(|f| f as i64));
+            match integral {
+                Some(n) if (-SAFE..=SAFE).contains(&n) => Ok(Some(n)),
+                _ => Err(self.r.err(&at, format!("`{keyword}` of an integer must be an integer within ±(2^53-1), not {value}"), "write an integer bound in that range (the JSON-text rules allow no integer beyond it)")),
+            }
+        };
+        let tighter_low = |a: Option<i64>, b: Option<i64>| match (a, b) { (Some(a), Some(b)) => Some(a.max(b)), (a, b) => a.or(b) };
+        let tighter_high = |a: Option<i64>, b: Option<i64>| match (a, b) { (Some(a), Some(b)) => Some(a.min(b)), (a, b) => a.or(b) };
+        let minimum = tighter_low(read("minimum")?, read("exclusiveMinimum")?.map(|m| m + 1));
+        let maximum = tighter_high(read("maximum")?, read("exclusiveMaximum")?.map(|m| m - 1));
+        if let (Some(low), Some(high)) = (minimum, maximum) {
+            if low > high {
+                return Err(self.r.err(p, format!("no integer is >= {low} and <= {high}"), "fix the bounds so that some integer lies between them"));
+            }
+        }
+        let simple = maximum.is_none() && matches!(minimum, None | Some(0) | Some(1));
+        if !property && !simple {
+            let keyword = ["maximum", "exclusiveMaximum", "exclusiveMinimum", "minimum"].into_iter().find(|k| schema.contains_key(*k)).unwrap_or("minimum");
+            return Err(self.r.err(
+                &push_pointer(p, keyword),
+                "bounds other than `minimum` 0 or 1 are supported on a property's own integer only, not on array items or map values",
+                "bound the property itself, or name a $defs object for the item",
+            ));
+        }
+        Ok(Ty::Integer { minimum, maximum })
     }
 
     fn nullable(&self, ty: Ty, p: &str, required: bool) -> Result<Ty, SchemaError> {

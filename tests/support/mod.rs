@@ -5,6 +5,8 @@
 
 use serde_json::{json, Map, Value};
 
+pub mod testee;
+
 pub fn schema() -> Value {
     serde_json::from_str(mcptest_coprocess::SCHEMA_JSON).unwrap()
 }
@@ -35,7 +37,13 @@ pub fn sample(schema: &Value, s: &Value) -> Value {
     };
     match ty.as_str() {
         "boolean" => json!(true),
-        "integer" => json!(s.get("minimum").and_then(Value::as_i64).unwrap_or(0) + 7),
+        "integer" => {
+            let bound = |inclusive: &str, exclusive: &str, step: i64| {
+                s.get(inclusive).and_then(Value::as_i64).or_else(|| s.get(exclusive).and_then(Value::as_i64).map(|b| b + step))
+            };
+            let low = bound("minimum", "exclusiveMinimum", 1).unwrap_or(0) + 7;
+            json!(bound("maximum", "exclusiveMaximum", -1).map_or(low, |high| low.min(high)))
+        }
         "string" => json!("text"),
         "array" => json!([sample(schema, &s["items"])]),
         "object" => match s.get("properties").and_then(Value::as_object) {

@@ -23,11 +23,20 @@ impl Ctx<'_> {
             Ty::Any => "Any".into(),
             Ty::Boolean => "Bool".into(),
             Ty::String => "String".into(),
-            Ty::Integer { minimum: None } => "Int".into(),
-            Ty::Integer { minimum: Some(m) } => format!("IntMin{m}"),
+            Ty::Integer { minimum, maximum } => {
+                // `IntMin0`, `IntMinNeg5Max10`: a bound's sign spelled out.
+                let bound = |word: &str, n: i64| if n < 0 { format!("{word}Neg{}", n.unsigned_abs()) } else { format!("{word}{n}") };
+                let min = minimum.map(|m| bound("Min", m)).unwrap_or_default();
+                let max = maximum.map(|m| bound("Max", m)).unwrap_or_default();
+                format!("Int{min}{max}")
+            }
             Ty::Ref(name) => {
                 let go = self.type_name(name);
-                let clash = PRIMITIVE_MANGLES.contains(&go.as_str()) || go.starts_with("ListOf") || go.starts_with("Nullable");
+                let clash = PRIMITIVE_MANGLES.contains(&go.as_str())
+                    || go.starts_with("IntMin")
+                    || go.starts_with("IntMax")
+                    || go.starts_with("ListOf")
+                    || go.starts_with("Nullable");
                 if clash { format!("{go}Type") } else { go }
             }
             Ty::Array(item) => format!("ListOf{}", self.mangle(item)),
@@ -41,10 +50,14 @@ impl Ctx<'_> {
             Ty::Any => "readAny".into(),
             Ty::Boolean => "readBool".into(),
             Ty::String => "readString".into(),
-            Ty::Integer { minimum: None } => "readInt".into(),
-            Ty::Integer { minimum: Some(m) } => {
+            Ty::Integer { minimum: None, maximum: None } => "readInt".into(),
+            Ty::Integer { minimum, maximum } => {
                 let name = format!("read{}", self.mangle(ty));
-                let code = format!("func {name}(v any) (int64, *shapeError) {{\n\treturn readIntAtLeast(v, {m})\n}}\n");
+                let read = minimum.map_or("readInt(v)".to_string(), |m| format!("readIntAtLeast(v, {m})"));
+                let code = match maximum {
+                    None => format!("func {name}(v any) (int64, *shapeError) {{\n\treturn {read}\n}}\n"),
+                    Some(max) => format!("func {name}(v any) (int64, *shapeError) {{\n\ti, err := {read}\n\treturn atMost(i, err, {max})\n}}\n"),
+                };
                 self.helpers.insert(name.clone(), code);
                 name
             }

@@ -347,6 +347,13 @@ func readIntAtLeast(v any, minimum int64) (int64, *shapeError) {
 	return i, err
 }
 
+func atMost(i int64, err *shapeError, maximum int64) (int64, *shapeError) {
+	if err == nil && i > maximum {
+		err = problem("expected integer <= " + strconv.FormatInt(maximum, 10) + ", got " + strconv.FormatInt(i, 10))
+	}
+	return i, err
+}
+
 // toPublic turns a parsed tree into nil, bool, json.Number, string, []any
 // and map[string]any.
 func toPublic(v any) any {

@@ -421,6 +421,14 @@ final class Runtime {
         return value;
     }
 
+    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
+        long value = integerAtLeast(node, path, minimum);
+        if (value > maximum) {
+            throw problem(path, "expected integer <= " + maximum + ", got " + value);
+        }
+        return value;
+    }
+
     /** The path of an array's element (its own helper, pruned with the arrays). */
     private static Path element(Path array, int position) {
         return new Path(array, null, position);

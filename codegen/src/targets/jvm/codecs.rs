@@ -92,8 +92,12 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
     match ty {
         Ty::Any => node.to_string(),
         Ty::Boolean => format!("decodeBoolean({node}, {path})"),
-        Ty::Integer { minimum: None } => format!("decodeInteger({node}, {path})"),
-        Ty::Integer { minimum: Some(m) } => format!("integerAtLeast({node}, {path}, {m}L)"),
+        Ty::Integer { minimum: None, maximum: None } => format!("decodeInteger({node}, {path})"),
+        Ty::Integer { minimum: Some(m), maximum: None } => format!("integerAtLeast({node}, {path}, {m}L)"),
+        Ty::Integer { minimum, maximum: Some(max) } => {
+            let min = minimum.map_or("Long.MIN_VALUE".to_string(), |m| format!("{m}L"));
+            format!("integerWithin({node}, {path}, {min}, {max}L)")
+        }
         Ty::String => format!("decodeString({node}, {path})"),
         Ty::Ref(name) => format!("decode{}({node}, {path})", type_name(name)),
         Ty::Array(item) => format!(
@@ -113,7 +117,7 @@ fn decoder_lambda(ty: &Ty, depth: usize) -> String {
     match ty {
         Ty::Boolean => return "Coprocess::decodeBoolean".to_string(),
         Ty::String => return "Coprocess::decodeString".to_string(),
-        Ty::Integer { minimum: None } => return "Coprocess::decodeInteger".to_string(),
+        Ty::Integer { minimum: None, maximum: None } => return "Coprocess::decodeInteger".to_string(),
         Ty::Ref(name) => return format!("Coprocess::decode{}", type_name(name)),
         _ => {}
     }

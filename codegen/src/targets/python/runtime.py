@@ -371,6 +371,13 @@ def _int_at_least(value: JsonValue, minimum: int) -> int:
     return number
 
 
+def _int_within(value: JsonValue, minimum: int | None, maximum: int) -> int:
+    number = _int(value) if minimum is None else _int_at_least(value, minimum)
+    if number > maximum:
+        raise _Problem(f"expected integer <= {maximum}, got {number}")
+    return number
+
+
 def _int_or_str(value: JsonValue) -> int | str:
     if isinstance(value, str):
         return value

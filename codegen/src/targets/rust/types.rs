@@ -44,7 +44,7 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     };
     let mut file: syn::File =
         syn::parse2(stream).map_err(|e| typify_error(contract, "/$defs", format!("typify produced invalid tokens: {e}")))?;
-    Tighten { contract }.visit_file_mut(&mut file);
+    Tighten { contract, fields: Vec::new() }.visit_file_mut(&mut file);
     let typed = super::envelopes::typed_structs(contract, &file);
     file.items.extend(typed);
     Ok(quote! { #file })
@@ -65,6 +65,11 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
         for field in &object.fields {
             if let Some(property) = properties.get_mut(&field.name).and_then(serde_json::Value::as_object_mut) {
                 without_annotations(property, &field.description);
+                if checked_bounds(&field.ty).is_some() {
+                    for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                        property.remove(keyword);
+                    }
+                }
             }
         }
     }
@@ -83,6 +88,30 @@ fn without_annotations(schema: &mut serde_json::Map<String, serde_json::Value>, 
 /// encoder writes fields in struct order).
 struct Tighten<'c> {
     contract: &'c Contract,
+    /// The fields of the struct being visited, from the model.
+    fields: Vec<crate::model::Field>,
+}
+
+/// The bounds of an integer field that typify cannot express (a maximum, or
+/// a minimum other than 0 or 1: typify maps those to `u64`/`NonZeroU64`),
+/// which `strict::integer_within` checks instead.
+fn checked_bounds(ty: &crate::model::Ty) -> Option<(Option<i64>, Option<i64>)> {
+    match ty {
+        crate::model::Ty::Integer { minimum, maximum } => {
+            (maximum.is_some() || !matches!(minimum, None | Some(0) | Some(1))).then_some((*minimum, *maximum))
+        }
+        crate::model::Ty::Nullable(inner) => checked_bounds(inner),
+        _ => None,
+    }
+}
+
+/// A const generic argument: a literal, or a block for a negative or absent bound.
+fn const_arg(bound: Option<i64>, absent: &str) -> String {
+    match bound {
+        None => format!("{{ {absent} }}"),
+        Some(n) if n < 0 => format!("{{ {n} }}"),
+        Some(n) => n.to_string(),
+    }
 }
 
 /// The name a struct field has on the wire: its `serde(rename)` or its ident.
@@ -133,6 +162,10 @@ impl VisitMut for Tighten<'_> {
     fn visit_item_struct_mut(&mut self, item: &mut syn::ItemStruct) {
         self.declaration_order(item);
         let def = self.contract.types.get(&item.ident.to_string());
+        self.fields = match def {
+            Some(crate::model::TypeDef { kind: crate::model::TypeKind::Object(object), .. }) => object.fields.clone(),
+            _ => Vec::new(),
+        };
         if def.is_some_and(|d| d.deprecated) {
             item.attrs.push(syn::parse_quote!(#[deprecated]));
         }
@@ -151,15 +184,29 @@ impl VisitMut for Tighten<'_> {
             let text = attr_text(a);
             text.contains("skip_serializing_if") && text.contains("Option::is_none")
         });
+        let wire = wire_name(field);
+        let bounds = self.fields.iter().find(|f| f.name == wire).and_then(|f| checked_bounds(&f.ty));
+        let within = |kind: &str| {
+            let (min, max) = bounds.unwrap_or_default();
+            format!("strict::{kind}integer_within::<_, {}, {}>", const_arg(min, "i64::MIN"), const_arg(max, "i64::MAX"))
+        };
         if optional {
-            field.attrs.push(syn::parse_quote!(#[serde(default, deserialize_with = "strict::present")]));
+            let with = if bounds.is_some() { within("present_") } else { "strict::present".to_string() };
+            field.attrs.push(syn::parse_quote!(#[serde(default, deserialize_with = #with)]));
         }
         // Required and nullable (typify reads it with `Option::deserialize`):
         // a wrong kind must say `expected string or null`.
+        let mut nullable = false;
         for attr in &mut field.attrs {
             if attr_text(attr).replace(' ', "").contains("deserialize_with=\"::std::option::Option::deserialize\"") {
-                *attr = syn::parse_quote!(#[serde(deserialize_with = "strict::nullable")]);
+                let with = if bounds.is_some() { within("nullable_") } else { "strict::nullable".to_string() };
+                *attr = syn::parse_quote!(#[serde(deserialize_with = #with)]);
+                nullable = true;
             }
+        }
+        if bounds.is_some() && !optional && !nullable {
+            let with = within("");
+            field.attrs.push(syn::parse_quote!(#[serde(deserialize_with = #with)]));
         }
     }
 

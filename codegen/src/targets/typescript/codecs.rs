@@ -15,9 +15,13 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
     match ty {
         Ty::Any => format!("_openValue({value})"),
         Ty::Boolean => format!("_readBoolean({value}, {path}, {or_null_text})"),
-        Ty::Integer { minimum: None } => format!("_readInteger({value}, {path}, {or_null_text})"),
-        Ty::Integer { minimum: Some(min) } => {
+        Ty::Integer { minimum: None, maximum: None } => format!("_readInteger({value}, {path}, {or_null_text})"),
+        Ty::Integer { minimum: Some(min), maximum: None } => {
             format!("_readIntegerAtLeast({value}, {path}, {or_null_text}, {min})")
+        }
+        Ty::Integer { minimum, maximum: Some(max) } => {
+            let min = minimum.map_or("null".to_string(), |m| m.to_string());
+            format!("_readIntegerWithin({value}, {path}, {or_null_text}, {min}, {max})")
         }
         Ty::String => format!("_readString({value}, {path}, {or_null_text})"),
         Ty::Ref(name) => format!("read{}({value}, {path}, {or_null_text})", stem(name)),

@@ -915,6 +915,26 @@ function _readIntegerAtLeast(
   return n;
 }
 
+function _readIntegerWithin(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  minimum: number | null,
+  maximum: number,
+): number {
+  const n =
+    minimum === null
+      ? _readInteger(value, path, orNull)
+      : _readIntegerAtLeast(value, path, orNull, minimum);
+  if (n > maximum) {
+    _throwProblem(
+      `expected integer <= ${String(maximum)}, got ${String(n)}`,
+      path,
+    );
+  }
+  return n;
+}
+
 function _readIntegerOrString(
   value: JsonValue,
   path: string,

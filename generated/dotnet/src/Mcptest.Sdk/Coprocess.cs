@@ -7081,6 +7081,18 @@ namespace Mcptest.Sdk
             return integer;
         }
 
+        internal static long ReadInteger(JsonElement value, CoprocessPath? at, string expected, long minimum, long maximum)
+        {
+            long integer = ReadInteger(value, at, expected, minimum);
+            if (integer > maximum)
+            {
+                string problem = "expected integer <= " + maximum.ToString(CultureInfo.InvariantCulture)
+                    + ", got " + integer.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return integer;
+        }
+
         internal static List<T> ReadArray<T>(JsonElement value, CoprocessPath? at, string expected, Func<JsonElement, CoprocessPath, T> readItem)
         {
             if (value.ValueKind != JsonValueKind.Array)
@@ -7630,9 +7642,9 @@ namespace Mcptest.Sdk
             return true;
         }
 
-        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue)
+        internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue, long maximum = long.MaxValue)
         {
-            if (!TryReadInteger(ref reader, out long integer) || integer < minimum)
+            if (!TryReadInteger(ref reader, out long integer) || integer < minimum || integer > maximum)
             {
                 throw Fallback();
             }

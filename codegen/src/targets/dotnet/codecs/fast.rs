@@ -45,8 +45,12 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
     match ty {
         Ty::Any => format!("global::Mcptest.Sdk.CoprocessReader.ReadAny(ref {reader})"),
         Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref {reader})"),
-        Ty::Integer { minimum: Some(min) } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader}, {min})"),
-        Ty::Integer { minimum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader})"),
+        Ty::Integer { minimum: Some(min), maximum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader}, {min})"),
+        Ty::Integer { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader})"),
+        Ty::Integer { minimum, maximum: Some(max) } => {
+            let min = minimum.map_or("long.MinValue".to_string(), |m| m.to_string());
+            format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader}, {min}, {max})")
+        }
         Ty::String => format!("global::Mcptest.Sdk.CoprocessReader.ReadString(ref {reader})"),
         Ty::Ref(name) => format!("{}.Read(ref {reader})", reader_of(contract, name)),
         Ty::Array(item) => {

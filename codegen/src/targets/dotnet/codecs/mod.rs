@@ -55,8 +55,12 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
     match ty {
         Ty::Any => value.to_string(),
         Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.ReadBoolean({value}, {at}, {e})"),
-        Ty::Integer { minimum: Some(min) } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
-        Ty::Integer { minimum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e})"),
+        Ty::Integer { minimum: Some(min), maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
+        Ty::Integer { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e})"),
+        Ty::Integer { minimum, maximum: Some(max) } => {
+            let min = minimum.map_or("long.MinValue".to_string(), |m| m.to_string());
+            format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e}, {min}, {max})")
+        }
         Ty::String => format!("global::Mcptest.Sdk.CoprocessJson.ReadString({value}, {at}, {e})"),
         Ty::Ref(name) => format!("{}.Read({value}, {at}, {e})", reader_of(contract, name)),
         Ty::Array(item) => {

@@ -39,8 +39,8 @@ fn decoder(ty: &Ty) -> String {
     match ty {
         Ty::Any => "_any".to_string(),
         Ty::Boolean => "_bool".to_string(),
-        Ty::Integer { minimum: None } => "_int".to_string(),
-        Ty::Integer { minimum: Some(min) } => format!("lambda v: _int_at_least(v, {min})"),
+        Ty::Integer { minimum: None, maximum: None } => "_int".to_string(),
+        Ty::Integer { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
         Ty::String => "_str".to_string(),
         Ty::Ref(name) => format!("_read_{}", stem(name)),
         Ty::Array(item) => format!("lambda v: _array(v, {})", decoder(item)),
@@ -96,8 +96,12 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
     match ty {
         Ty::Any => expr.to_string(),
         Ty::Boolean => format!("_bool({expr})"),
-        Ty::Integer { minimum: None } => format!("_int({expr})"),
-        Ty::Integer { minimum: Some(min) } => format!("_int_at_least({expr}, {min})"),
+        Ty::Integer { minimum: None, maximum: None } => format!("_int({expr})"),
+        Ty::Integer { minimum: Some(min), maximum: None } => format!("_int_at_least({expr}, {min})"),
+        Ty::Integer { minimum, maximum: Some(max) } => {
+            let min = minimum.map_or("None".to_string(), |m| m.to_string());
+            format!("_int_within({expr}, {min}, {max})")
+        }
         Ty::String => format!("_str({expr})"),
         Ty::Ref(name) => format!("_read_{}({expr})", stem(name)),
         Ty::Array(item) => format!("_array({expr}, {})", decoder(item)),

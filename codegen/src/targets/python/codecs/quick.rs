@@ -100,8 +100,11 @@ fn check(contract: &Contract, ty: &Ty, var: &str) -> Option<String> {
         Ty::Any => Some("True".to_string()),
         Ty::Boolean => Some(format!("type({var}) is bool")),
         Ty::String => Some(format!("type({var}) is str")),
-        Ty::Integer { minimum: None } => Some(format!("type({var}) is int")),
-        Ty::Integer { minimum: Some(min) } => Some(format!("type({var}) is int and {var} >= {min}")),
+        Ty::Integer { minimum: None, maximum: None } => Some(format!("type({var}) is int")),
+        Ty::Integer { minimum: Some(min @ (0 | 1)), maximum: None } => Some(format!("type({var}) is int and {var} >= {min}")),
+        // Other bounds are decoded by their call: a comparison with the bare
+        // number would be a magic value to ruff (PLR2004).
+        Ty::Integer { .. } => None,
         Ty::Ref(name) => match &contract.type_def(name)?.kind {
             TypeKind::StringEnum(_) => Some(format!("{var} in {}_VALUES", upper(name))),
             TypeKind::IntegerOrString => Some(format!("type({var}) is int or type({var}) is str")),

@@ -2397,6 +2397,64 @@ pub mod strict {
         })
     }
 
+    /// Deserializes a required integer field with inclusive bounds (`i64::MIN`
+    /// and `i64::MAX` stand for none), breaking one in the contract's words.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not an integer, or the
+    /// bound the integer breaks.
+    pub fn integer_within<'de, D, const MIN: i64, const MAX: i64>(
+        deserializer: D,
+    ) -> Result<i64, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = <i64 as serde::Deserialize>::deserialize(deserializer)?;
+        within(value, MIN, MAX)
+    }
+
+    /// [`integer_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`integer_within`] (`null` included).
+    pub fn present_integer_within<'de, D, const MIN: i64, const MAX: i64>(
+        deserializer: D,
+    ) -> Result<Option<i64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        integer_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`integer_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound the integer breaks.
+    pub fn nullable_integer_within<'de, D, const MIN: i64, const MAX: i64>(
+        deserializer: D,
+    ) -> Result<Option<i64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        match nullable::<D, i64>(deserializer)? {
+            Some(value) => within(value, MIN, MAX).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn within<E: serde::de::Error>(value: i64, min: i64, max: i64) -> Result<i64, E> {
+        if value < min {
+            return Err(E::custom(format!("expected integer >= {min}, got {value}")));
+        }
+        if value > max {
+            return Err(E::custom(format!("expected integer <= {max}, got {value}")));
+        }
+        Ok(value)
+    }
+
     /// A deserializer that lets a struct be read from a JSON object only
     /// (serde's derive also reads a struct from an array of its field values)
     /// and a unit enum from a JSON string only.

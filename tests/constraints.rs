@@ -1,0 +1,198 @@
+//! The validation keywords, enforced identically in six languages (issue 15).
+//!
+//! A test contract is v2.json plus the constrained `$defs` of the golden
+//! schema `codegen/tests/schemas/constraints.json` (its frames are left as
+//! they are). The cases are generated from the schema: for every bound of
+//! every constrained member, the value one below, at and one above it, each
+//! in an otherwise valid sample, with the verdict and the message the bound
+//! gives. Every target's testee, built on the test contract's output under
+//! its strict checks, must give that verdict with that message, all six
+//! word each rejection identically, and the jsonschema validator (the
+//! independent reading of the same schema) must agree on every verdict.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use codegen::targets::TARGETS;
+use serde_json::{json, Map, Value};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The constrained types: the golden's `$defs` that the minimal contract it
+/// extends does not have.
+fn constrained_defs() -> Map<String, Value> {
+    let read = |path: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(root().join(path)).unwrap()).unwrap() };
+    let golden = read("codegen/tests/schemas/constraints.json");
+    let minimal = read("codegen/tests/schemas/minimal.json");
+    let defs = golden["$defs"].as_object().unwrap();
+    defs.iter().filter(|(name, _)| minimal["$defs"].get(name.as_str()).is_none()).map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+fn test_schema() -> Value {
+    let mut schema = support::schema();
+    for (name, def) in constrained_defs() {
+        assert!(schema["$defs"].get(&name).is_none(), "{name} is already a v2 type");
+        schema["$defs"][&name] = def;
+    }
+    schema
+}
+
+/// One case: the type, the frame, and the problem a rejection must name (`None`: valid).
+struct Case {
+    type_name: String,
+    value: Value,
+    problem: Option<String>,
+}
+
+/// An integer schema's inclusive bounds (an exclusive bound is the integer next to it).
+fn bounds(s: &Value) -> (Option<i64>, Option<i64>) {
+    let get = |k: &str| s.get(k).and_then(Value::as_i64);
+    let low = [get("minimum"), get("exclusiveMinimum").map(|b| b + 1)].into_iter().flatten().max();
+    let high = [get("maximum"), get("exclusiveMaximum").map(|b| b - 1)].into_iter().flatten().min();
+    (low, high)
+}
+
+fn is_integer(s: &Value) -> bool {
+    s["type"] == json!("integer") || s["type"] == json!(["integer", "null"])
+}
+
+/// What `value` breaks of the bounds, in the contract's words.
+fn problem(value: i64, (low, high): (Option<i64>, Option<i64>)) -> Option<String> {
+    match (low, high) {
+        (Some(low), _) if value < low => Some(format!("expected integer >= {low}, got {value}")),
+        (_, Some(high)) if value > high => Some(format!("expected integer <= {high}, got {value}")),
+        _ => None,
+    }
+}
+
+/// One below, at and one above every bound of every member (and of an
+/// array's items), in an otherwise valid sample.
+fn cases(schema: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    for (name, def) in constrained_defs() {
+        let sample = support::sample(schema, &def);
+        out.push(Case { type_name: name.clone(), value: sample.clone(), problem: None });
+        for (member, s) in def["properties"].as_object().unwrap() {
+            let (items, path) = if s["type"] == json!("array") { (&s["items"], format!("$.{member}[0]")) } else { (s, format!("$.{member}")) };
+            if !is_integer(items) {
+                continue;
+            }
+            let limits = bounds(items);
+            for bound in [limits.0, limits.1].into_iter().flatten() {
+                for value in [bound - 1, bound, bound + 1] {
+                    let mut frame = sample.clone();
+                    frame[member] = if items == s { json!(value) } else { json!([value]) };
+                    let problem = problem(value, limits).map(|p| format!("{name}: {p} at {path}"));
+                    out.push(Case { type_name: name.clone(), value: frame, problem });
+                }
+            }
+            if s["type"] == json!(["integer", "null"]) {
+                let mut frame = sample.clone();
+                frame[member] = Value::Null;
+                out.push(Case { type_name: name.clone(), value: frame, problem: None });
+            }
+        }
+    }
+    out
+}
+
+/// The testees to run: all six, or those `CONSTRAINTS_TARGETS` lists.
+fn testees() -> Vec<&'static str> {
+    match std::env::var("CONSTRAINTS_TARGETS") {
+        Ok(list) => TARGETS.iter().copied().filter(|t| list.split(',').any(|l| l.trim() == *t)).collect(),
+        Err(_) => TARGETS.to_vec(),
+    }
+}
+
+#[test]
+fn the_cases_cover_every_bound_from_both_sides() {
+    let cases = cases(&test_schema());
+    let rejected = cases.iter().filter(|c| c.problem.is_some()).count();
+    let accepted = cases.len() - rejected;
+    // Bounded's six bounded members hold eight bounds: 24 values around them.
+    assert!(rejected >= 8 && accepted >= 16, "{rejected} rejected, {accepted} accepted");
+    for word in ["expected integer >= 0, got -1", "expected integer <= 100, got 101", "expected integer >= 1, got 0", "expected integer <= 9, got 10", "expected integer >= -3, got -4"] {
+        assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
+    }
+}
+
+#[test]
+fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
+    let schema = test_schema();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("constraints-test.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+    let (contract, _) = codegen::load::load(&path, "constraints-test.json").unwrap_or_else(|e| panic!("the test contract is refused: {e}"));
+    let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("{e}"));
+    let work = root().join("target/constraints");
+    let out_root = work.join("out");
+    for (rel, text) in &files {
+        let file = out_root.join(rel);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        if std::fs::read_to_string(&file).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(file, text).unwrap();
+        }
+    }
+    let cases = cases(&schema);
+    let input: String = cases.iter().map(|c| format!("{}\n", json!({"type": c.type_name, "json": c.value.to_string()}))).collect();
+
+    // The validator: the schema's own reading of each case.
+    let mut failures = Vec::new();
+    for case in &cases {
+        let root_schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": format!("#/$defs/{}", case.type_name), "$defs": schema["$defs"]});
+        let valid = jsonschema::draft202012::new(&root_schema).unwrap().is_valid(&case.value);
+        if valid != case.problem.is_none() {
+            failures.push(format!("jsonschema: {} {} is {}", case.type_name, case.value, if valid { "valid" } else { "invalid" }));
+        }
+    }
+
+    let build = work.join("build");
+    let answers: Vec<(&str, Result<Vec<Value>, String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = testees()
+            .into_iter()
+            .map(|t| {
+                let (out_root, build, input): (&Path, &Path, &String) = (&out_root, &build, &input);
+                (t, scope.spawn(move || support::testee::run_on(t, out_root, &build.join(t), input)))
+            })
+            .collect();
+        handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err("thread panicked".into())))).collect()
+    });
+    let mut answered = BTreeSet::new();
+    for (target, result) in &answers {
+        let lines = match result {
+            Ok(lines) if lines.len() == cases.len() => lines,
+            Ok(lines) => {
+                failures.push(format!("{target}: {} answers for {} cases", lines.len(), cases.len()));
+                continue;
+            }
+            Err(e) => {
+                failures.push(e.clone());
+                continue;
+            }
+        };
+        answered.insert(*target);
+        for (case, answer) in cases.iter().zip(lines) {
+            let ok = answer.get("ok") == Some(&json!(true));
+            let error = answer.get("error").and_then(Value::as_str).unwrap_or_default();
+            match &case.problem {
+                None if ok && answer.get("value") == Some(&case.value) => {}
+                Some(problem) if !ok && error == problem => {}
+                expected => failures.push(format!("{target}: {} {}: expected {expected:?}, got {answer}", case.type_name, case.value)),
+            }
+        }
+    }
+    for (i, case) in cases.iter().enumerate() {
+        let worded: BTreeSet<String> =
+            answers.iter().filter_map(|(_, r)| r.as_ref().ok()).filter_map(|lines| lines.get(i)).map(|a| a.get("error").map(Value::to_string).unwrap_or_default()).collect();
+        if worded.len() > 1 {
+            failures.push(format!("{} {}: the targets answer differently: {worded:?}", case.type_name, case.value));
+        }
+    }
+    assert!(failures.is_empty(), "{} problems, first 40:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
+    assert_eq!(answered.len(), testees().len(), "not every target answered: {answered:?}");
+    eprintln!("constraints: {} cases ({} rejections) agreed in {:?} and the validator", cases.len(), cases.iter().filter(|c| c.problem.is_some()).count(), answered);
+}

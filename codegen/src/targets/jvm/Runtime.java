@@ -413,16 +413,11 @@ final class Runtime {
         throw wrongKind(path, expected, node);
     }
 
-    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
+    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
         }
-        return value;
-    }
-
-    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
-        long value = integerAtLeast(node, path, minimum);
         if (value > maximum) {
             throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }

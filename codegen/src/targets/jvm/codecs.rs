@@ -93,10 +93,12 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
         Ty::Any => node.to_string(),
         Ty::Boolean => format!("decodeBoolean({node}, {path})"),
         Ty::Integer { minimum: None, maximum: None } => format!("decodeInteger({node}, {path})"),
-        Ty::Integer { minimum: Some(m), maximum: None } => format!("integerAtLeast({node}, {path}, {m}L)"),
-        Ty::Integer { minimum, maximum: Some(max) } => {
+        // One helper for every bound, so that every schema with a bound uses
+        // it (the pruner keeps a helper whose name the schema's code mentions).
+        Ty::Integer { minimum, maximum } => {
             let min = minimum.map_or("Long.MIN_VALUE".to_string(), |m| format!("{m}L"));
-            format!("integerWithin({node}, {path}, {min}, {max}L)")
+            let max = maximum.map_or("Long.MAX_VALUE".to_string(), |m| format!("{m}L"));
+            format!("integerWithin({node}, {path}, {min}, {max})")
         }
         Ty::String => format!("decodeString({node}, {path})"),
         Ty::Ref(name) => format!("decode{}({node}, {path})", type_name(name)),

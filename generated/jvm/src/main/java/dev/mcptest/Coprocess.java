@@ -2791,7 +2791,7 @@ public final class Coprocess {
                     hasPreviousMode = true;
                 }
                 case "entries" -> {
-                    vEntries = integerAtLeast(value, path.key(key), 0L);
+                    vEntries = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
                     hasEntries = true;
                 }
                 default -> throw unknownField(path, key);
@@ -2826,7 +2826,8 @@ public final class Coprocess {
                 }
                 case "arguments" -> vArguments = decodeMcpObject(value, path.key(key));
                 case "passthrough" -> vPassthrough = decodeBoolean(value, path.key(key));
-                case "timeout_ms" -> vTimeoutMs = integerAtLeast(value, path.key(key), 1L);
+                case "timeout_ms" ->
+                        vTimeoutMs = integerWithin(value, path.key(key), 1L, Long.MAX_VALUE);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3312,7 +3313,7 @@ public final class Coprocess {
             JsonNode value = member.getValue();
             switch (key) {
                 case "written" -> {
-                    vWritten = integerAtLeast(value, path.key(key), 0L);
+                    vWritten = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
                     hasWritten = true;
                 }
                 case "path" -> {
@@ -3375,7 +3376,7 @@ public final class Coprocess {
                     hasPath = true;
                 }
                 case "pending" -> {
-                    vPending = integerAtLeast(value, path.key(key), 0L);
+                    vPending = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
                     hasPending = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3565,7 +3566,7 @@ public final class Coprocess {
                     hasError = true;
                 }
                 case "duration_ms" -> {
-                    vDurationMs = integerAtLeast(value, path.key(key), 0L);
+                    vDurationMs = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
                     hasDurationMs = true;
                 }
                 default -> throw unknownField(path, key);
@@ -4067,10 +4068,13 @@ public final class Coprocess {
         throw wrongKind(path, expected, node);
     }
 
-    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
+    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
+        }
+        if (value > maximum) {
+            throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }
         return value;
     }

@@ -1610,7 +1610,7 @@ public final class Coprocess {
             JsonNode value = member.getValue();
             switch (key) {
                 case "retries" -> {
-                    vRetries = integerAtLeast(value, path.key(key), 0L);
+                    vRetries = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
                     hasRetries = true;
                 }
                 case "mode" -> {
@@ -2220,10 +2220,13 @@ public final class Coprocess {
         throw wrongKind(path, expected, node);
     }
 
-    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
+    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
+        }
+        if (value > maximum) {
+            throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }
         return value;
     }

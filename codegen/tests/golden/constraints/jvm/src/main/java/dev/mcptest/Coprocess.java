@@ -1327,7 +1327,7 @@ public final class Coprocess {
                     hasPercent = true;
                 }
                 case "offset" -> {
-                    vOffset = integerAtLeast(value, path.key(key), -3L);
+                    vOffset = integerWithin(value, path.key(key), -3L, Long.MAX_VALUE);
                     hasOffset = true;
                 }
                 case "turns" -> {
@@ -1348,7 +1348,7 @@ public final class Coprocess {
                                 decodeList(
                                         value,
                                         path.key(key),
-                                        (n1, p1) -> integerAtLeast(n1, p1, 1L));
+                                        (n1, p1) -> integerWithin(n1, p1, 1L, Long.MAX_VALUE));
                 default -> throw unknownField(path, key);
             }
         }
@@ -2064,16 +2064,11 @@ public final class Coprocess {
         throw wrongKind(path, expected, node);
     }
 
-    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
+    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
         }
-        return value;
-    }
-
-    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
-        long value = integerAtLeast(node, path, minimum);
         if (value > maximum) {
             throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }

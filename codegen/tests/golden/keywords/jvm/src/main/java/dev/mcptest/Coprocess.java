@@ -1847,7 +1847,7 @@ public final class Coprocess {
                     hasClass = true;
                 }
                 case "type" -> {
-                    vType = integerAtLeast(value, path.key(key), 0L);
+                    vType = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
                     hasType = true;
                 }
                 case "default" -> vDefault = decodeBoolean(value, path.key(key));
@@ -1859,7 +1859,7 @@ public final class Coprocess {
                 case "event" -> vEvent = decodeImport(value, path.key(key));
                 case "string" -> vString = value;
                 case "import" -> vImport = decodeBag(value, path.key(key));
-                case "fooBar" -> vFooBar = integerAtLeast(value, path.key(key), 1L);
+                case "fooBar" -> vFooBar = integerWithin(value, path.key(key), 1L, Long.MAX_VALUE);
                 case "_meta" -> {
                     vMeta = decodeNullable(value, path.key(key), Coprocess::decodeShape);
                     hasMeta = true;
@@ -2519,10 +2519,13 @@ public final class Coprocess {
         throw wrongKind(path, expected, node);
     }
 
-    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
+    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
+        }
+        if (value > maximum) {
+            throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }
         return value;
     }

@@ -1666,7 +1666,11 @@ public final class Coprocess {
                 decodeMap(
                         node,
                         path,
-                        (n1, p1) -> decodeList(n1, p1, (n2, p2) -> integerAtLeast(n2, p2, 0L))));
+                        (n1, p1) ->
+                                decodeList(
+                                        n1,
+                                        p1,
+                                        (n2, p2) -> integerWithin(n2, p2, 0L, Long.MAX_VALUE))));
     }
 
     private static AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage
@@ -2605,10 +2609,13 @@ public final class Coprocess {
         throw wrongKind(path, expected, node);
     }
 
-    private static long integerAtLeast(JsonNode node, Path path, long minimum) {
+    private static long integerWithin(JsonNode node, Path path, long minimum, long maximum) {
         long value = decodeInteger(node, path);
         if (value < minimum) {
             throw problem(path, "expected integer >= " + minimum + ", got " + value);
+        }
+        if (value > maximum) {
+            throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }
         return value;
     }

@@ -13,9 +13,8 @@
 mod support;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use codegen::targets::TARGETS;
 use serde_json::{json, Map, Value};
 
 fn root() -> PathBuf {
@@ -100,14 +99,6 @@ fn cases(schema: &Value) -> Vec<Case> {
     out
 }
 
-/// The testees to run: all six, or those `CONSTRAINTS_TARGETS` lists.
-fn testees() -> Vec<&'static str> {
-    match std::env::var("CONSTRAINTS_TARGETS") {
-        Ok(list) => TARGETS.iter().copied().filter(|t| list.split(',').any(|l| l.trim() == *t)).collect(),
-        Err(_) => TARGETS.to_vec(),
-    }
-}
-
 #[test]
 fn the_cases_cover_every_bound_from_both_sides() {
     let cases = cases(&test_schema());
@@ -130,13 +121,7 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
     let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("{e}"));
     let work = root().join("target/constraints");
     let out_root = work.join("out");
-    for (rel, text) in &files {
-        let file = out_root.join(rel);
-        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        if std::fs::read_to_string(&file).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(file, text).unwrap();
-        }
-    }
+    support::testee::write_output(&files, &out_root);
     let cases = cases(&schema);
     let input: String = cases.iter().map(|c| format!("{}\n", json!({"type": c.type_name, "json": c.value.to_string()}))).collect();
 
@@ -151,16 +136,8 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
     }
 
     let build = work.join("build");
-    let answers: Vec<(&str, Result<Vec<Value>, String>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = testees()
-            .into_iter()
-            .map(|t| {
-                let (out_root, build, input): (&Path, &Path, &String) = (&out_root, &build, &input);
-                (t, scope.spawn(move || support::testee::run_on(t, out_root, &build.join(t), input)))
-            })
-            .collect();
-        handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err("thread panicked".into())))).collect()
-    });
+    let testees = support::testee::chosen("CONSTRAINTS_TARGETS");
+    let answers = support::testee::run_all_on(&testees, &out_root, &build, &input);
     let mut answered = BTreeSet::new();
     for (target, result) in &answers {
         let lines = match result {
@@ -193,6 +170,6 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
         }
     }
     assert!(failures.is_empty(), "{} problems, first 40:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
-    assert_eq!(answered.len(), testees().len(), "not every target answered: {answered:?}");
+    assert_eq!(answered.len(), testees.len(), "not every target answered: {answered:?}");
     eprintln!("constraints: {} cases ({} rejections) agreed in {:?} and the validator", cases.len(), cases.iter().filter(|c| c.problem.is_some()).count(), answered);
 }

@@ -44,10 +44,7 @@ use serde_json::Value;
 /// The targets whose testees the round trip runs: all six, or the ones
 /// `NAMES_TARGETS` lists (comma-separated), for working on one target.
 fn testees() -> Vec<&'static str> {
-    match std::env::var("NAMES_TARGETS") {
-        Ok(list) => TARGETS.iter().copied().filter(|t| list.split(',').any(|l| l.trim() == *t)).collect(),
-        Err(_) => TARGETS.to_vec(),
-    }
+    support::testee::chosen("NAMES_TARGETS")
 }
 
 /// Words a protocol's types are called: no SDK may keep one for itself.
@@ -225,31 +222,15 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
     let p = proof();
     let contract = load(&p.schema, p.dir.path()).unwrap_or_else(|e| panic!("the names schema is refused: {e}"));
     let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("the names schema is refused: {e}"));
-    // Kept under target/ between runs, and rewritten only where changed, so
-    // that a warm run's build scripts find their output up to date.
+    // Kept under target/ between runs.
     let work = root().join("target/names");
     let out_root = work.join("out");
-    for (rel, text) in &files {
-        let path = out_root.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(path, text).unwrap();
-        }
-    }
+    support::testee::write_output(&files, &out_root);
     assert!(!testees().is_empty(), "NAMES_TARGETS names no target of {TARGETS:?}");
     let cases = schema::cases(&p.schema, &p.added);
     let input: String = cases.iter().map(|(line, _)| format!("{line}\n")).collect();
     let build = work.join("build");
-    let answers: Vec<(&str, Result<Vec<Value>, String>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = testees()
-            .into_iter()
-            .map(|t| {
-                let (out_root, build, input) = (&out_root, &build, &input);
-                (t, scope.spawn(move || support::testee::run_on(t, out_root, &build.join(t), input)))
-            })
-            .collect();
-        handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err("thread panicked".into())))).collect()
-    });
+    let answers = support::testee::run_all_on(&testees(), &out_root, &build, &input);
     let mut failures = Vec::new();
     let mut checked = BTreeSet::new();
     for (target, result) in &answers {

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use codegen::targets::TARGETS;
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -59,3 +60,32 @@ pub fn run_on(target: &str, out_root: &Path, build: &Path, input: &str) -> Resul
         .collect()
 }
 
+
+/// The testees a proof runs: all six, or those the variable `env` lists
+/// (comma-separated), for work on one target.
+pub fn chosen(env: &str) -> Vec<&'static str> {
+    match std::env::var(env) {
+        Ok(list) => TARGETS.iter().copied().filter(|t| list.split(',').any(|l| l.trim() == *t)).collect(),
+        Err(_) => TARGETS.to_vec(),
+    }
+}
+
+/// Writes a test contract's output under `out_root`, each file only where it
+/// changed, so that a warm run's build scripts find their output up to date.
+pub fn write_output(files: &codegen::targets::Files, out_root: &Path) {
+    for (rel, text) in files {
+        let path = out_root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(path, text).unwrap();
+        }
+    }
+}
+
+/// [`run_on`] for each of `testees` at once, each building under `build/<target>`.
+pub fn run_all_on<'t>(testees: &[&'t str], out_root: &Path, build: &Path, input: &str) -> Vec<(&'t str, Result<Vec<Value>, String>)> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = testees.iter().map(|&t| (t, scope.spawn(move || run_on(t, out_root, &build.join(t), input)))).collect();
+        handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
+    })
+}

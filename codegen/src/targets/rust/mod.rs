@@ -52,21 +52,23 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
         "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}{}\n{}",
         header_text(contract),
         contract.title,
-        self_named_constructors(contract, flavor),
+        inner_allows(contract, flavor),
         body,
         include_str!("runtime.rs")
     ))
 }
 
+/// The lints the SDK's module file allows for its own code (an inner
+/// attribute, so only there), when the contract calls for them.
+///
 /// serde's strict derive (`remote = "Self"`) gives every type inherent
 /// `deserialize` and `serialize` functions: for a type named `Deserialize`
-/// or `Serialize` one is a "self-named constructor" to clippy, which the file
-/// then allows (an inner attribute, so only in the SDK's module file).
+/// or `Serialize` one is a "self-named constructor" to clippy.
 ///
 /// A `deprecated` type or member is read and written by the file's own
 /// derives and codecs: the module allows that use of its own items, while
 /// code outside it still gets the deprecation warning.
-fn self_named_constructors(contract: &Contract, flavor: Flavor) -> String {
+fn inner_allows(contract: &Contract, flavor: Flavor) -> String {
     if flavor != Flavor::Sdk {
         return String::new();
     }

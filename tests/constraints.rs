@@ -5,7 +5,9 @@
 //! they are). The cases are generated from the schema: for every bound of
 //! every constrained member, the value one below, at and one above it, each
 //! in an otherwise valid sample, with the verdict and the message the bound
-//! gives. Every target's testee, built on the test contract's output under
+//! gives. A string length is written in ASCII, in astral characters (two
+//! UTF-16 units each, one code point) and in combining sequences (`e` and
+//! U+0301: two code points, one glyph). Every target's testee, built on the test contract's output under
 //! its strict checks, must give that verdict with that message, all six
 //! word each rejection identically, and the jsonschema validator (the
 //! independent reading of the same schema) must agree on every verdict.
@@ -68,6 +70,42 @@ fn problem(value: i64, (low, high): (Option<i64>, Option<i64>)) -> Option<String
     }
 }
 
+/// What a string's length or an array's number of items is counted in, and
+/// the bounds on it (`minLength`/`maxLength`, `minItems`/`maxItems`; a
+/// minimum of 0 bounds nothing).
+fn counts(s: &Value) -> Option<(&'static str, Option<u64>, Option<u64>)> {
+    let kind = s["type"].as_str().or_else(|| s["type"][0].as_str())?;
+    let (noun, low, high) = match kind {
+        "string" => ("character", "minLength", "maxLength"),
+        "array" => ("item", "minItems", "maxItems"),
+        _ => return None,
+    };
+    let (low, high) = (s.get(low).and_then(Value::as_u64).filter(|&n| n > 0), s.get(high).and_then(Value::as_u64));
+    (low.is_some() || high.is_some()).then_some((noun, low, high))
+}
+
+/// What a length of `n` breaks of the bounds, in the contract's words.
+fn count_problem(n: u64, (noun, low, high): (&str, Option<u64>, Option<u64>)) -> Option<String> {
+    let counted = |count: u64| if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") };
+    match (low, high) {
+        (Some(low), _) if n < low => Some(format!("expected at least {}, got {n}", counted(low))),
+        (_, Some(high)) if n > high => Some(format!("expected at most {}, got {n}", counted(high))),
+        _ => None,
+    }
+}
+
+/// Values of `n` code points or items around a bound: a string of ASCII
+/// letters and one of astral characters (two UTF-16 units each, counted
+/// once), or `n` copies of the array's sample item.
+fn counted_values(schema: &Value, s: &Value, noun: &str, n: u64) -> Vec<Value> {
+    let n = n as usize;
+    if noun == "character" {
+        vec![json!("a".repeat(n)), json!("\u{1F600}".repeat(n)), json!("e\u{301}".repeat(n / 2) + &"z".repeat(n % 2))]
+    } else {
+        vec![Value::Array(vec![support::sample(schema, &s["items"]); n])]
+    }
+}
+
 /// One below, at and one above every bound of every member (and of an
 /// array's items), in an otherwise valid sample.
 fn cases(schema: &Value) -> Vec<Case> {
@@ -76,6 +114,23 @@ fn cases(schema: &Value) -> Vec<Case> {
         let sample = support::sample(schema, &def);
         out.push(Case { type_name: name.clone(), value: sample.clone(), problem: None });
         for (member, s) in def["properties"].as_object().unwrap() {
+            if s["type"].get(1) == Some(&json!("null")) {
+                let mut frame = sample.clone();
+                frame[member] = Value::Null;
+                out.push(Case { type_name: name.clone(), value: frame, problem: None });
+            }
+            if let Some(limits) = counts(s) {
+                for bound in [limits.1, limits.2].into_iter().flatten() {
+                    for n in [bound.checked_sub(1), Some(bound), Some(bound + 1)].into_iter().flatten() {
+                        for value in counted_values(schema, s, limits.0, n) {
+                            let mut frame = sample.clone();
+                            frame[member] = value;
+                            let problem = count_problem(n, limits).map(|p| format!("{name}: {p} at $.{member}"));
+                            out.push(Case { type_name: name.clone(), value: frame, problem });
+                        }
+                    }
+                }
+            }
             let (items, path) = if s["type"] == json!("array") { (&s["items"], format!("$.{member}[0]")) } else { (s, format!("$.{member}")) };
             if !is_integer(items) {
                 continue;
@@ -89,11 +144,6 @@ fn cases(schema: &Value) -> Vec<Case> {
                     out.push(Case { type_name: name.clone(), value: frame, problem });
                 }
             }
-            if s["type"] == json!(["integer", "null"]) {
-                let mut frame = sample.clone();
-                frame[member] = Value::Null;
-                out.push(Case { type_name: name.clone(), value: frame, problem: None });
-            }
         }
     }
     out
@@ -104,9 +154,24 @@ fn the_cases_cover_every_bound_from_both_sides() {
     let cases = cases(&test_schema());
     let rejected = cases.iter().filter(|c| c.problem.is_some()).count();
     let accepted = cases.len() - rejected;
-    // Bounded's six bounded members hold eight bounds: 24 values around them.
-    assert!(rejected >= 8 && accepted >= 16, "{rejected} rejected, {accepted} accepted");
-    for word in ["expected integer >= 0, got -1", "expected integer <= 100, got 101", "expected integer >= 1, got 0", "expected integer <= 9, got 10", "expected integer >= -3, got -4"] {
+    // Bounded's six bounded members hold eight bounds: 24 values around
+    // them; Counted's seven counted members eight more, each string length
+    // written three ways.
+    assert!(rejected >= 8 + 8 && accepted >= 16 + 8, "{rejected} rejected, {accepted} accepted");
+    for word in [
+        "expected integer >= 0, got -1",
+        "expected integer <= 100, got 101",
+        "expected integer >= 1, got 0",
+        "expected integer <= 9, got 10",
+        "expected integer >= -3, got -4",
+        "expected at least 1 character, got 0",
+        "expected at most 8 characters, got 9",
+        "expected at least 2 characters, got 1",
+        "expected at most 2 characters, got 3",
+        "expected at least 1 item, got 0",
+        "expected at most 3 items, got 4",
+        "expected at most 2 items, got 3",
+    ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }
 }

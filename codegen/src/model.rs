@@ -101,11 +101,29 @@ pub enum Ty {
     String,
     /// A reference to a named type in `Contract::types`.
     Ref(String),
+    /// A string whose length in Unicode code points (`minLength`,
+    /// `maxLength`), or an array whose number of items (`minItems`,
+    /// `maxItems`), lies within inclusive bounds. `inner` is a [`Ty::String`]
+    /// or a [`Ty::Array`], and at least one bound is set (a minimum of 0 is
+    /// no bound). Only on a property's own type, never on array items or map
+    /// values.
+    Length { inner: Box<Ty>, min: Option<u64>, max: Option<u64> },
     /// An array of items.
     Array(Box<Ty>),
     /// The type or JSON null (`type: [T, "null"]`, or `oneOf: [{$ref}, {type: null}]`).
     /// Only ever on required fields: an optional field is never nullable.
     Nullable(Box<Ty>),
+}
+
+impl Ty {
+    /// The type without its length bounds ([`Ty::Length`]): what a value of
+    /// it is in every language, and how it is encoded.
+    pub fn unbounded(&self) -> &Ty {
+        match self {
+            Ty::Length { inner, .. } => inner,
+            other => other,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -12,7 +12,8 @@
 //! | request id | `type: [integer, string]` |
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on array items and map values only `minimum` 0 or 1 |
-//! | array | `items` with a `type` or a `$ref` |
+//! | string | `minLength`, `maxLength`: counts of Unicode code points, on a property's own string |
+//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
@@ -46,10 +47,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("else", "not supported: enforce it semantically in the binary and say so in a description"),
     ("multipleOf", "not supported: enforce it semantically"),
     ("pattern", "not supported by every target identically: enforce it semantically and describe it"),
-    ("minLength", "not supported by every target identically: enforce it semantically"),
-    ("maxLength", "not supported by every target identically: enforce it semantically"),
-    ("minItems", "not supported by every target identically: enforce it semantically"),
-    ("maxItems", "not supported by every target identically: enforce it semantically"),
     ("uniqueItems", "not supported: enforce it semantically"),
     ("dependentRequired", "not supported: enforce it semantically and describe it"),
     ("propertyNames", "not supported: enforce it semantically"),
@@ -289,18 +286,23 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             Some(_) => return Err(self.r.err(&format!("{p}/type"), "`type` must be a string or a list", "write a JSON Schema type name")),
         };
         let ty = match base {
-            "boolean" | "string" => {
+            "boolean" => {
                 self.r.only_keys(schema, &["description", "type"], p)?;
-                if base == "boolean" { Ty::Boolean } else { Ty::String }
+                Ty::Boolean
+            }
+            "string" => {
+                self.r.only_keys(schema, &["description", "type", "minLength", "maxLength"], p)?;
+                self.length_bounds(schema, p, property, Ty::String, ["minLength", "maxLength"])?
             }
             "integer" => {
                 self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"], p)?;
                 self.integer_bounds(schema, p, property)?
             }
             "array" => {
-                self.r.only_keys(schema, &["description", "type", "items"], p)?;
+                self.r.only_keys(schema, &["description", "type", "items", "minItems", "maxItems"], p)?;
                 let items = schema.get("items").ok_or_else(|| self.r.err(p, "an array needs `items`", "add `items` with a type or a $ref"))?;
-                Ty::Array(Box::new(self.build_ty(items, &format!("{p}/items"), true, false)?))
+                let array = Ty::Array(Box::new(self.build_ty(items, &format!("{p}/items"), true, false)?));
+                self.length_bounds(schema, p, property, array, ["minItems", "maxItems"])?
             }
             "object" => return Err(self.r.err(p, "an inline object is outside the supported subset", "name it under $defs and $ref it")),
             "number" => return Err(self.r.err(&format!("{p}/type"), "`number` is outside the supported subset (floats do not round-trip identically in every target)", "use `integer`, or leave the type out for any JSON value")),
@@ -348,6 +350,41 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             ));
         }
         Ok(Ty::Integer { minimum, maximum })
+    }
+
+    /// A string's length bounds (`minLength`, `maxLength`, in code points) or
+    /// an array's (`minItems`, `maxItems`): non-negative integers within
+    /// 2^53-1, the minimum not above the maximum, on a property's own type
+    /// only. A minimum of 0 bounds nothing and is dropped.
+    fn length_bounds(&self, schema: &Map<String, Value>, p: &str, property: bool, inner: Ty, [min_keyword, max_keyword]: [&str; 2]) -> Result<Ty, SchemaError> {
+        const SAFE: u64 = (1 << 53) - 1;
+        let read = |keyword: &str| -> Result<Option<u64>, SchemaError> {
+            let Some(value) = schema.get(keyword) else { return Ok(None) };
+            let at = push_pointer(p, keyword);
+            if !property {
+                return Err(self.r.err(
+                    &at,
+                    format!("`{keyword}` is supported on a property's own type only, not on array items or map values"),
+                    "bound the property itself, or name a $defs object for the item",
+                ));
+            }
+            let count = value.as_u64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && (0.0..=SAFE as f64).contains(f)).map(|f| f as u64));
+            match count {
+                Some(n) if n <= SAFE => Ok(Some(n)),
+                _ => Err(self.r.err(&at, format!("`{keyword}` must be a non-negative integer within 2^53-1, not {value}"), "write a count such as 1")),
+            }
+        };
+        let min = read(min_keyword)?.filter(|&n| n > 0);
+        let max = read(max_keyword)?;
+        if let (Some(low), Some(high)) = (min, max) {
+            if low > high {
+                return Err(self.r.err(&push_pointer(p, min_keyword), format!("`{min_keyword}` {low} is above `{max_keyword}` {high}: no value fits"), "fix the bounds so that some length lies between them"));
+            }
+        }
+        if min.is_none() && max.is_none() {
+            return Ok(inner);
+        }
+        Ok(Ty::Length { inner: Box::new(inner), min, max })
     }
 
     fn nullable(&self, ty: Ty, p: &str, required: bool) -> Result<Ty, SchemaError> {

@@ -44,8 +44,18 @@ pub fn sample(schema: &Value, s: &Value) -> Value {
             let low = bound("minimum", "exclusiveMinimum", 1).unwrap_or(0) + 7;
             json!(bound("maximum", "exclusiveMaximum", -1).map_or(low, |high| low.min(high)))
         }
-        "string" => json!("text"),
-        "array" => json!([sample(schema, &s["items"])]),
+        // "text", cut or padded to fit `minLength`/`maxLength`.
+        "string" => {
+            let (low, high) = (s.get("minLength").and_then(Value::as_u64).unwrap_or(0), s.get("maxLength").and_then(Value::as_u64));
+            let length = high.map_or(4.max(low), |high| 4.max(low).min(high));
+            json!("text".chars().chain(std::iter::repeat('x')).take(length as usize).collect::<String>())
+        }
+        // One item, or as many as `minItems`/`maxItems` ask.
+        "array" => {
+            let (low, high) = (s.get("minItems").and_then(Value::as_u64).unwrap_or(0), s.get("maxItems").and_then(Value::as_u64));
+            let count = high.map_or(1.max(low), |high| 1.max(low).min(high));
+            Value::Array(vec![sample(schema, &s["items"]); count as usize])
+        }
         "object" => match s.get("properties").and_then(Value::as_object) {
             Some(props) => Value::Object(props.iter().map(|(k, p)| (k.clone(), sample(schema, p))).collect()),
             None => match s.get("additionalProperties") {

@@ -36,11 +36,18 @@ impl Ctx<'_> {
                     || go.starts_with("IntMin")
                     || go.starts_with("IntMax")
                     || go.starts_with("ListOf")
+                    || go.starts_with("StringLen")
                     || go.starts_with("Nullable");
                 if clash { format!("{go}Type") } else { go }
             }
             Ty::Array(item) => format!("ListOf{}", self.mangle(item)),
             Ty::Nullable(inner) => format!("Nullable{}", self.mangle(inner)),
+            // `StringLenMin1Max64`, `ListOfIntLenMax3`.
+            Ty::Length { inner, min, max } => {
+                let min = min.map(|m| format!("Min{m}")).unwrap_or_default();
+                let max = max.map(|m| format!("Max{m}")).unwrap_or_default();
+                format!("{}Len{min}{max}", self.mangle(inner))
+            }
         }
     }
 
@@ -65,7 +72,27 @@ impl Ctx<'_> {
             Ty::Ref(name) => format!("decode{}", self.type_name(name)),
             Ty::Array(item) => self.read_array_fn(ty, item),
             Ty::Nullable(inner) => self.read_nullable_fn(ty, inner),
+            Ty::Length { inner, min, max } => self.read_length_fn(ty, inner, *min, *max),
         }
+    }
+
+    /// A string counted in code points, or an array counted in items, after
+    /// its kind and items are read.
+    fn read_length_fn(&mut self, ty: &Ty, inner: &Ty, min: Option<u64>, max: Option<u64>) -> String {
+        let name = format!("read{}", self.mangle(ty));
+        let (go, inner_fn) = (self.go_ty(ty), self.read_fn(inner));
+        let bound = |b: Option<u64>| b.map_or("-1".to_string(), |n| n.to_string());
+        let (min, max) = (bound(min), bound(max));
+        let check = match inner {
+            Ty::Array(_) => format!("lengthWithin(int64(len(x)), {min}, {max}, \"item\")"),
+            _ => format!("charactersWithin(x, {min}, {max})"),
+        };
+        let code = format!(
+            "func {name}(v any) ({go}, *shapeError) {{\n\tx, err := {inner_fn}(v)\n\tif err != nil {{\n\t\treturn x, err\n\t}}\n\
+             \treturn x, {check}\n}}\n"
+        );
+        self.helpers.insert(name.clone(), code);
+        name
     }
 
     fn read_array_fn(&mut self, ty: &Ty, item: &Ty) -> String {
@@ -102,6 +129,7 @@ impl Ctx<'_> {
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),
+            Ty::Length { inner, .. } => self.write_fn(inner),
             Ty::Ref(name) if self.type_param.as_deref() == Some(name.as_str()) => "writeEnvelopeMember".into(),
             Ty::Ref(name) => format!("append{}", self.type_name(name)),
             Ty::Array(item) => {

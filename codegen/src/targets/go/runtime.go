@@ -347,6 +347,30 @@ func readIntAtLeast(v any, minimum int64) (int64, *shapeError) {
 	return i, err
 }
 
+// charactersWithin checks a string's length in Unicode code points.
+func charactersWithin(s string, minimum, maximum int64) *shapeError {
+	return lengthWithin(int64(utf8.RuneCountInString(s)), minimum, maximum, "character")
+}
+
+// lengthWithin checks a string's length or an array's number of items
+// against inclusive bounds (-1: no bound).
+func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
+	if minimum >= 0 && length < minimum {
+		return problem("expected at least " + counted(minimum, noun) + ", got " + strconv.FormatInt(length, 10))
+	}
+	if maximum >= 0 && length > maximum {
+		return problem("expected at most " + counted(maximum, noun) + ", got " + strconv.FormatInt(length, 10))
+	}
+	return nil
+}
+
+func counted(count int64, noun string) string {
+	if count == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(count, 10) + " " + noun + "s"
+}
+
 func atMost(i int64, err *shapeError, maximum int64) (int64, *shapeError) {
 	if err == nil && i > maximum {
 		err = problem("expected integer <= " + strconv.FormatInt(maximum, 10) + ", got " + strconv.FormatInt(i, 10))

@@ -424,6 +424,34 @@ final class Runtime {
         return value;
     }
 
+    /** A string whose length in Unicode code points is within the bounds. */
+    private static String stringWithin(JsonNode node, Path path, long minimum, long maximum) {
+        String text = decodeString(node, path);
+        lengthWithin(path, text.codePointCount(0, text.length()), minimum, maximum, "character");
+        return text;
+    }
+
+    /** An array whose number of items is within the bounds. */
+    private static <T> List<T> itemsWithin(List<T> items, Path path, long minimum, long maximum) {
+        lengthWithin(path, items.size(), minimum, maximum, "item");
+        return items;
+    }
+
+    /** Checks a string's length or an array's number of items. */
+    private static void lengthWithin(
+            Path path, long length, long minimum, long maximum, String noun) {
+        if (length < minimum) {
+            throw problem(path, "expected at least " + counted(minimum, noun) + ", got " + length);
+        }
+        if (length > maximum) {
+            throw problem(path, "expected at most " + counted(maximum, noun) + ", got " + length);
+        }
+    }
+
+    private static String counted(long count, String noun) {
+        return count == 1 ? "1 " + noun : count + " " + noun + "s";
+    }
+
     /** The path of an array's element (its own helper, pruned with the arrays). */
     private static Path element(Path array, int position) {
         return new Path(array, null, position);

@@ -110,6 +110,15 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
             "decodeNullable({node}, {path}, {})",
             decoder_lambda(inner, depth)
         ),
+        // A length's absent minimum is 0, its absent maximum Long.MAX_VALUE.
+        Ty::Length { inner, min, max } => {
+            let min = min.unwrap_or(0);
+            let max = max.map_or("Long.MAX_VALUE".to_string(), |m| m.to_string());
+            match inner.as_ref() {
+                Ty::Array(_) => format!("itemsWithin({}, {path}, {min}, {max})", decode_expr(inner, node, path, depth)),
+                _ => format!("stringWithin({node}, {path}, {min}, {max})"),
+            }
+        }
     }
 }
 

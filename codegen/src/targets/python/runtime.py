@@ -378,6 +378,37 @@ def _int_within(value: JsonValue, minimum: int | None, maximum: int) -> int:
     return number
 
 
+def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> str:
+    text = _str(value)
+    _length_within(len(text), minimum, maximum, "character")
+    return text
+
+
+def _array_within(
+    value: JsonValue,
+    decoder: collections.abc.Callable[[JsonValue], _T],
+    minimum: int | None,
+    maximum: int | None,
+) -> list[_T]:
+    items = _array(value, decoder)
+    _length_within(len(items), minimum, maximum, "item")
+    return items
+
+
+def _length_within(
+    length: int, minimum: int | None, maximum: int | None, noun: str
+) -> None:
+    """Checks a string's length in code points or an array's number of items."""
+    if minimum is not None and length < minimum:
+        raise _Problem(f"expected at least {_counted(minimum, noun)}, got {length}")
+    if maximum is not None and length > maximum:
+        raise _Problem(f"expected at most {_counted(maximum, noun)}, got {length}")
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _int_or_str(value: JsonValue) -> int | str:
     if isinstance(value, str):
         return value

@@ -65,7 +65,12 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
         for field in &object.fields {
             if let Some(property) = properties.get_mut(&field.name).and_then(serde_json::Value::as_object_mut) {
                 without_annotations(property, &field.description);
-                if checked_bounds(&field.ty).is_some() {
+                // typify makes a newtype of a string with a length (even
+                // `minLength: 0`); `strict` checks the lengths instead.
+                for keyword in ["minLength", "maxLength", "minItems", "maxItems"] {
+                    property.remove(keyword);
+                }
+                if Check::of(&field.ty).is_some() {
                     for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
                         property.remove(keyword);
                     }
@@ -92,16 +97,42 @@ struct Tighten<'c> {
     fields: Vec<crate::model::Field>,
 }
 
-/// The bounds of an integer field that typify cannot express (a maximum, or
-/// a minimum other than 0 or 1: typify maps those to `u64`/`NonZeroU64`),
-/// which `strict::integer_within` checks instead.
-fn checked_bounds(ty: &crate::model::Ty) -> Option<(Option<i64>, Option<i64>)> {
-    match ty {
-        crate::model::Ty::Integer { minimum, maximum } => {
-            (maximum.is_some() || !matches!(minimum, None | Some(0) | Some(1))).then_some((*minimum, *maximum))
+/// A field's constraint that typify does not enforce, checked by a
+/// `strict` deserializer whose const parameters carry the bounds.
+enum Check {
+    /// An integer's bounds other than a lone minimum of 0 or 1 (typify maps
+    /// those to `u64`/`NonZeroU64`): `strict::integer_within`.
+    Integer(Option<i64>, Option<i64>),
+    /// A string's length in code points: `strict::length_within`.
+    Characters(Option<u64>, Option<u64>),
+    /// An array's number of items: `strict::items_within`.
+    Items(Option<u64>, Option<u64>),
+}
+
+impl Check {
+    fn of(ty: &crate::model::Ty) -> Option<Check> {
+        use crate::model::Ty;
+        match ty {
+            Ty::Integer { minimum, maximum } => {
+                (maximum.is_some() || !matches!(minimum, None | Some(0) | Some(1))).then_some(Check::Integer(*minimum, *maximum))
+            }
+            Ty::Length { inner, min, max } if matches!(**inner, Ty::Array(_)) => Some(Check::Items(*min, *max)),
+            Ty::Length { min, max, .. } => Some(Check::Characters(*min, *max)),
+            Ty::Nullable(inner) => Check::of(inner),
+            _ => None,
         }
-        crate::model::Ty::Nullable(inner) => checked_bounds(inner),
-        _ => None,
+    }
+
+    /// The deserializer's path; `form` is `""`, `"present_"` or `"nullable_"`.
+    fn deserializer(&self, form: &str) -> String {
+        let count = |bound: &Option<u64>, absent: &str| bound.map_or(format!("{{ {absent} }}"), |n| n.to_string());
+        match self {
+            Check::Integer(min, max) => {
+                format!("strict::{form}integer_within::<_, {}, {}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"))
+            }
+            Check::Characters(min, max) => format!("strict::{form}length_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::Items(min, max) => format!("strict::{form}items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
+        }
     }
 }
 
@@ -185,13 +216,9 @@ impl VisitMut for Tighten<'_> {
             text.contains("skip_serializing_if") && text.contains("Option::is_none")
         });
         let wire = wire_name(field);
-        let bounds = self.fields.iter().find(|f| f.name == wire).and_then(|f| checked_bounds(&f.ty));
-        let within = |kind: &str| {
-            let (min, max) = bounds.unwrap_or_default();
-            format!("strict::{kind}integer_within::<_, {}, {}>", const_arg(min, "i64::MIN"), const_arg(max, "i64::MAX"))
-        };
+        let check = self.fields.iter().find(|f| f.name == wire).and_then(|f| Check::of(&f.ty));
         if optional {
-            let with = if bounds.is_some() { within("present_") } else { "strict::present".to_string() };
+            let with = check.as_ref().map_or("strict::present".to_string(), |c| c.deserializer("present_"));
             field.attrs.push(syn::parse_quote!(#[serde(default, deserialize_with = #with)]));
         }
         // Required and nullable (typify reads it with `Option::deserialize`):
@@ -199,13 +226,13 @@ impl VisitMut for Tighten<'_> {
         let mut nullable = false;
         for attr in &mut field.attrs {
             if attr_text(attr).replace(' ', "").contains("deserialize_with=\"::std::option::Option::deserialize\"") {
-                let with = if bounds.is_some() { within("nullable_") } else { "strict::nullable".to_string() };
+                let with = check.as_ref().map_or("strict::nullable".to_string(), |c| c.deserializer("nullable_"));
                 *attr = syn::parse_quote!(#[serde(deserialize_with = #with)]);
                 nullable = true;
             }
         }
-        if bounds.is_some() && !optional && !nullable {
-            let with = within("");
+        if let Some(check) = check.as_ref().filter(|_| !optional && !nullable) {
+            let with = check.deserializer("");
             field.attrs.push(syn::parse_quote!(#[serde(deserialize_with = #with)]));
         }
     }

@@ -36,6 +36,14 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
             Ty::Any => format!("_openValue({value})"),
             inner => format!("{value} === null ? null : {}", read_expr(inner, value, path, true)),
         },
+        Ty::Length { inner, min, max } => {
+            let bound = |b: &Option<u64>| b.map_or("null".to_string(), |n| n.to_string());
+            let (min, max) = (bound(min), bound(max));
+            match inner.as_ref() {
+                Ty::Array(_) => format!("_itemsWithin({}, {path}, {min}, {max})", read_expr(inner, value, path, or_null)),
+                _ => format!("_readStringWithin({value}, {path}, {or_null_text}, {min}, {max})"),
+            }
+        }
     }
 }
 
@@ -241,7 +249,7 @@ fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<Stri
     match ty {
         Ty::Any => Some(outer),
         Ty::Boolean | Ty::Integer { .. } | Ty::String => Some(0),
-        Ty::Nullable(inner) => depth_below(contract, inner, outer, visiting),
+        Ty::Nullable(inner) | Ty::Length { inner, .. } => depth_below(contract, inner, outer, visiting),
         Ty::Array(item) if **item == Ty::Any => Some(outer),
         Ty::Array(item) => Some(depth_below(contract, item, outer + 1, visiting)?.max(outer + 1)),
         Ty::Ref(name) => {
@@ -297,6 +305,7 @@ pub fn write_expr(ty: &Ty, value: &str) -> String {
             Ty::Any => format!("JSON.stringify({value})"),
             inner => format!("({value} === null ? \"null\" : {})", write_expr(inner, value)),
         },
+        Ty::Length { inner, .. } => write_expr(inner, value),
     }
 }
 

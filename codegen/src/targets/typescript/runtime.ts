@@ -892,6 +892,74 @@ function _readString(value: JsonValue, path: string, orNull: boolean): string {
   _throwExpected("string", value, path, orNull);
 }
 
+function _readStringWithin(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  minimum: number | null,
+  maximum: number | null,
+): string {
+  const text = _readString(value, path, orNull);
+  // `text.length` counts UTF-16 units: between the number of code points and
+  // twice it. The code points are counted only when that leaves it open.
+  if (
+    (minimum !== null && text.length < 2 * minimum) ||
+    (maximum !== null && text.length > maximum)
+  ) {
+    _lengthWithin(_codePoints(text), path, minimum, maximum, "character");
+  }
+  return text;
+}
+
+/** The number of Unicode code points in `text` (a surrogate pair counts once). */
+function _codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // The JSON-text rules refuse a lone surrogate: a low one ends a pair.
+    if (unit >= 0xdc00 && unit <= 0xdfff) {
+      count--;
+    }
+  }
+  return count;
+}
+
+function _itemsWithin<A extends readonly unknown[]>(
+  items: A,
+  path: string,
+  minimum: number | null,
+  maximum: number | null,
+): A {
+  _lengthWithin(items.length, path, minimum, maximum, "item");
+  return items;
+}
+
+/** Checks a string's length in code points or an array's number of items. */
+function _lengthWithin(
+  length: number,
+  path: string,
+  minimum: number | null,
+  maximum: number | null,
+  noun: string,
+): void {
+  if (minimum !== null && length < minimum) {
+    _throwProblem(
+      `expected at least ${_counted(minimum, noun)}, got ${String(length)}`,
+      path,
+    );
+  }
+  if (maximum !== null && length > maximum) {
+    _throwProblem(
+      `expected at most ${_counted(maximum, noun)}, got ${String(length)}`,
+      path,
+    );
+  }
+}
+
+function _counted(count: number, noun: string): string {
+  return count === 1 ? `1 ${noun}` : `${String(count)} ${noun}s`;
+}
+
 function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
   if (typeof value === "number" && Number.isSafeInteger(value)) {
     return value === 0 ? 0 : value;

@@ -7093,6 +7093,53 @@ namespace Mcptest.Sdk
             return integer;
         }
 
+        internal static string ReadString(JsonElement value, CoprocessPath? at, string expected, long minimum, long maximum)
+        {
+            string text = ReadString(value, at, expected);
+            CheckLength(CountCodePoints(text), at, minimum, maximum, "character");
+            return text;
+        }
+
+        internal static List<T> ItemsWithin<T>(List<T> items, CoprocessPath? at, long minimum, long maximum)
+        {
+            CheckLength(items.Count, at, minimum, maximum, "item");
+            return items;
+        }
+
+        /// <summary>The number of Unicode code points in <paramref name="text"/>: a surrogate pair counts once.</summary>
+        internal static int CountCodePoints(string text)
+        {
+            int count = text.Length;
+            foreach (char unit in text)
+            {
+                if (char.IsLowSurrogate(unit))
+                {
+                    count--;
+                }
+            }
+            return count;
+        }
+
+        /// <summary>Checks a string's length or an array's number of items against inclusive bounds.</summary>
+        private static void CheckLength(long length, CoprocessPath? at, long minimum, long maximum, string noun)
+        {
+            if (length < minimum)
+            {
+                string problem = "expected at least " + Counted(minimum, noun) + ", got " + length.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            if (length > maximum)
+            {
+                string problem = "expected at most " + Counted(maximum, noun) + ", got " + length.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+        }
+
+        private static string Counted(long count, string noun)
+        {
+            return count == 1 ? "1 " + noun : count.ToString(CultureInfo.InvariantCulture) + " " + noun + "s";
+        }
+
         internal static List<T> ReadArray<T>(JsonElement value, CoprocessPath? at, string expected, Func<JsonElement, CoprocessPath, T> readItem)
         {
             if (value.ValueKind != JsonValueKind.Array)
@@ -7685,6 +7732,26 @@ namespace Mcptest.Sdk
             {
                 return document.RootElement.Clone();
             }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader, long minimum, long maximum)
+        {
+            string text = ReadString(ref reader);
+            int length = CoprocessJson.CountCodePoints(text);
+            if (length < minimum || length > maximum)
+            {
+                throw Fallback();
+            }
+            return text;
+        }
+
+        internal static List<T> ItemsWithin<T>(List<T> items, long minimum, long maximum)
+        {
+            if (items.Count < minimum || items.Count > maximum)
+            {
+                throw Fallback();
+            }
+            return items;
         }
 
         internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)

@@ -62,6 +62,16 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
             let read = read_expr(contract, inner, reader, depth);
             format!("{reader}.TokenType == global::System.Text.Json.JsonTokenType.Null ? ({}?)null : {read}", cs_type(inner))
         }
+        Ty::Length { inner, min, max } => {
+            let (min, max) = super::length_bounds(*min, *max);
+            match inner.as_ref() {
+                Ty::Array(_) => {
+                    let read = read_expr(contract, inner, reader, depth);
+                    format!("global::Mcptest.Sdk.CoprocessReader.ItemsWithin({read}, {min}, {max})")
+                }
+                _ => format!("global::Mcptest.Sdk.CoprocessReader.ReadString(ref {reader}, {min}, {max})"),
+            }
+        }
     }
 }
 

@@ -25,6 +25,7 @@ pub fn label(contract: &Contract, ty: &Ty) -> String {
             _ => "object".to_string(),
         },
         Ty::Nullable(inner) => format!("{} or null", label(contract, inner)),
+        Ty::Length { inner, .. } => label(contract, inner),
     }
 }
 
@@ -72,7 +73,22 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
             let read = read_expecting(contract, inner, value, at, depth, expected);
             format!("{value}.ValueKind == global::System.Text.Json.JsonValueKind.Null ? ({}?)null : {read}", cs_type(inner))
         }
+        Ty::Length { inner, min, max } => {
+            let (min, max) = length_bounds(*min, *max);
+            match inner.as_ref() {
+                Ty::Array(_) => {
+                    let read = read_expecting(contract, inner, value, at, depth, expected);
+                    format!("global::Mcptest.Sdk.CoprocessJson.ItemsWithin({read}, {at}, {min}, {max})")
+                }
+                _ => format!("global::Mcptest.Sdk.CoprocessJson.ReadString({value}, {at}, {e}, {min}, {max})"),
+            }
+        }
     }
+}
+
+/// A length's bounds as C# arguments: an absent minimum is 0, an absent maximum `long.MaxValue`.
+pub fn length_bounds(min: Option<u64>, max: Option<u64>) -> (String, String) {
+    (min.unwrap_or(0).to_string(), max.map_or("long.MaxValue".to_string(), |m| m.to_string()))
 }
 
 /// The statement writing `value` (of C# type `cs_type(ty)`) to `builder`.
@@ -97,6 +113,7 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
             let write = write_stmt(contract, inner, &some, builder, depth);
             format!("if ({value} is null) {{ {builder}.Append(\"null\"); }} else {{ {write} }}")
         }
+        Ty::Length { inner, .. } => write_stmt(contract, inner, value, builder, depth),
     }
 }
 

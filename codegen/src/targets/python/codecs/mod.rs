@@ -45,6 +45,7 @@ fn decoder(ty: &Ty) -> String {
         Ty::Ref(name) => format!("_read_{}", stem(name)),
         Ty::Array(item) => format!("lambda v: _array(v, {})", decoder(item)),
         Ty::Nullable(inner) => format!("lambda v: _nullable(v, {})", decoder(inner)),
+        Ty::Length { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
     }
 }
 
@@ -53,7 +54,7 @@ pub(super) fn encoded(contract: &Contract, ty: &Ty, expr: &str, depth: usize) ->
     if is_plain(contract, ty) {
         return expr.to_string();
     }
-    match ty {
+    match ty.unbounded() {
         Ty::Ref(name) => format!("{}_to_value({expr})", stem(name)),
         Ty::Array(item) if is_plain(contract, item) => format!("list({expr})"),
         Ty::Array(item) => {
@@ -106,6 +107,13 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
         Ty::Ref(name) => format!("_read_{}({expr})", stem(name)),
         Ty::Array(item) => format!("_array({expr}, {})", decoder(item)),
         Ty::Nullable(inner) => format!("_nullable({expr}, {})", decoder(inner)),
+        Ty::Length { inner, min, max } => {
+            let bound = |b: &Option<u64>| b.map_or("None".to_string(), |n| n.to_string());
+            match inner.as_ref() {
+                Ty::Array(item) => format!("_array_within({expr}, {}, {}, {})", decoder(item), bound(min), bound(max)),
+                _ => format!("_str_within({expr}, {}, {})", bound(min), bound(max)),
+            }
+        }
     }
 }
 

@@ -111,7 +111,8 @@ fn check(contract: &Contract, ty: &Ty, var: &str) -> Option<String> {
             TypeKind::Map(Ty::Any) => Some(format!("type({var}) is dict")),
             _ => None,
         },
-        Ty::Array(_) => None,
+        // A length is checked by its call, like a bound other than 0 or 1.
+        Ty::Array(_) | Ty::Length { .. } => None,
         Ty::Nullable(inner) => {
             let inner = check(contract, inner, var)?;
             Some(format!("{var} is None or {}", or_operand(&inner)))

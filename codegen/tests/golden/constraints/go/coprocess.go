@@ -445,6 +445,140 @@ func appendBounded(b []byte, v Bounded) []byte {
 	return append(b, '}')
 }
 
+// Counted is a type whose strings are counted in code points and whose arrays
+// in items.
+type Counted struct {
+	// Name is one to eight characters.
+	Name string
+	// Code is exactly two characters.
+	Code string
+	// Note is at most three characters, when given. Nil when absent.
+	Note *string
+	// Label is at least two characters, or null. Nil for JSON null.
+	Label *string
+	// Tags is one to three tags.
+	Tags []string
+	// Picks is at least one pick, when given. Nil when absent.
+	Picks []int64
+	// Slots is at most two slots, or null. Nil for JSON null.
+	Slots []bool
+	// Empty is a minimum of 0 bounds nothing. Nil when absent.
+	Empty *string
+}
+
+// DecodeCounted decodes a Counted from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeCounted(data []byte) (Counted, error) {
+	return fromText("Counted", data, decodeCounted)
+}
+
+// DecodeCountedValue decodes a Counted from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeCountedValue(value any) (Counted, error) {
+	return fromValue("Counted", value, decodeCounted)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Counted) MarshalJSON() ([]byte, error) {
+	return appendCounted(nil, v), nil
+}
+
+func (Counted) readEnvelopeMember(v any) (Counted, *shapeError) {
+	return decodeCounted(v)
+}
+
+func (v Counted) appendEnvelopeMember(b []byte) []byte {
+	return appendCounted(b, v)
+}
+
+func decodeCounted(v any) (Counted, *shapeError) {
+	var out Counted
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [5]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "name":
+			seen[0] = true
+			out.Name, err = readStringLenMin1Max8(o.vals[i])
+		case "code":
+			seen[1] = true
+			out.Code, err = readStringLenMin2Max2(o.vals[i])
+		case "note":
+			var x string
+			x, err = readStringLenMax3(o.vals[i])
+			out.Note = &x
+		case "label":
+			seen[2] = true
+			out.Label, err = readNullableStringLenMin2(o.vals[i])
+		case "tags":
+			seen[3] = true
+			out.Tags, err = readListOfStringLenMin1Max3(o.vals[i])
+		case "picks":
+			out.Picks, err = readListOfIntMin0LenMin1(o.vals[i])
+		case "slots":
+			seen[4] = true
+			out.Slots, err = readNullableListOfBoolLenMax2(o.vals[i])
+		case "empty":
+			var x string
+			x, err = readString(o.vals[i])
+			out.Empty = &x
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("name")
+	}
+	if !seen[1] {
+		return out, missingField("code")
+	}
+	if !seen[2] {
+		return out, missingField("label")
+	}
+	if !seen[3] {
+		return out, missingField("tags")
+	}
+	if !seen[4] {
+		return out, missingField("slots")
+	}
+	return out, nil
+}
+
+func appendCounted(b []byte, v Counted) []byte {
+	b = append(b, '{')
+	b = append(b, "\"name\":"...)
+	b = writeString(b, v.Name)
+	b = append(b, ",\"code\":"...)
+	b = writeString(b, v.Code)
+	if v.Note != nil {
+		b = append(b, ",\"note\":"...)
+		b = writeString(b, *v.Note)
+	}
+	b = append(b, ",\"label\":"...)
+	b = writeNullableStringLenMin2(b, v.Label)
+	b = append(b, ",\"tags\":"...)
+	b = writeListOfString(b, v.Tags)
+	if v.Picks != nil {
+		b = append(b, ",\"picks\":"...)
+		b = writeListOfIntMin0(b, v.Picks)
+	}
+	b = append(b, ",\"slots\":"...)
+	b = writeNullableListOfBoolLenMax2(b, v.Slots)
+	if v.Empty != nil {
+		b = append(b, ",\"empty\":"...)
+		b = writeString(b, *v.Empty)
+	}
+	return append(b, '}')
+}
+
 // EmptyParams is the params of a method that takes none: omitted, or an empty
 // object.
 type EmptyParams struct{}
@@ -1523,6 +1657,10 @@ func readIntMaxNeg1(v any) (int64, *shapeError) {
 	return atMost(i, err, -1)
 }
 
+func readIntMin0(v any) (int64, *shapeError) {
+	return readIntAtLeast(v, 0)
+}
+
 func readIntMin0Max100(v any) (int64, *shapeError) {
 	i, err := readIntAtLeast(v, 0)
 	return atMost(i, err, 100)
@@ -1541,6 +1679,54 @@ func readIntMinNeg3(v any) (int64, *shapeError) {
 	return readIntAtLeast(v, -3)
 }
 
+func readListOfBool(v any) ([]bool, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]bool, len(items))
+	for i, item := range items {
+		x, err := readBool(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfBoolLenMax2(v any) ([]bool, *shapeError) {
+	x, err := readListOfBool(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), -1, 2, "item")
+}
+
+func readListOfIntMin0(v any) ([]int64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]int64, len(items))
+	for i, item := range items {
+		x, err := readIntMin0(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfIntMin0LenMin1(v any) ([]int64, *shapeError) {
+	x, err := readListOfIntMin0(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), 1, -1, "item")
+}
+
 func readListOfIntMin1(v any) ([]int64, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -1557,6 +1743,30 @@ func readListOfIntMin1(v any) ([]int64, *shapeError) {
 	return out, nil
 }
 
+func readListOfString(v any) ([]string, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		x, err := readString(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfStringLenMin1Max3(v any) ([]string, *shapeError) {
+	x, err := readListOfString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), 1, 3, "item")
+}
+
 func readNullableIntMax9(v any) (*int64, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -1566,6 +1776,17 @@ func readNullableIntMax9(v any) (*int64, *shapeError) {
 		return nil, orNull(err)
 	}
 	return &x, nil
+}
+
+func readNullableListOfBoolLenMax2(v any) ([]bool, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readListOfBoolLenMax2(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return x, nil
 }
 
 func readNullableRequestID(v any) (*RequestID, *shapeError) {
@@ -1579,6 +1800,71 @@ func readNullableRequestID(v any) (*RequestID, *shapeError) {
 	return &x, nil
 }
 
+func readNullableStringLenMin2(v any) (*string, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readStringLenMin2(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return &x, nil
+}
+
+func readStringLenMax3(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, -1, 3)
+}
+
+func readStringLenMin1Max8(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, 1, 8)
+}
+
+func readStringLenMin2(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, 2, -1)
+}
+
+func readStringLenMin2Max2(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, 2, 2)
+}
+
+func writeListOfBool(b []byte, v []bool) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeBool(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfIntMin0(b []byte, v []int64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeInt(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfIntMin1(b []byte, v []int64) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -1590,11 +1876,29 @@ func writeListOfIntMin1(b []byte, v []int64) []byte {
 	return append(b, ']')
 }
 
+func writeListOfString(b []byte, v []string) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeNullableIntMax9(b []byte, v *int64) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
 	return writeInt(b, *v)
+}
+
+func writeNullableListOfBoolLenMax2(b []byte, v []bool) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeListOfBool(b, v)
 }
 
 func writeNullableRequestID(b []byte, v *RequestID) []byte {
@@ -1604,14 +1908,23 @@ func writeNullableRequestID(b []byte, v *RequestID) []byte {
 	return appendRequestID(b, *v)
 }
 
+func writeNullableStringLenMin2(b []byte, v *string) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeString(b, *v)
+}
+
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "SuccessResponse"}
+var TypeNames = []string{"Bounded", "Counted", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "SuccessResponse"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 	switch typeName {
 	case "Bounded":
 		return asMarshaler(DecodeBounded(data))
+	case "Counted":
+		return asMarshaler(DecodeCounted(data))
 	case "EmptyParams":
 		return asMarshaler(DecodeEmptyParams(data))
 	case "ErrorObject":
@@ -1933,6 +2246,13 @@ func readAny(v any) (any, *shapeError) {
 	return toPublic(v), nil
 }
 
+func readBool(v any) (bool, *shapeError) {
+	if b, ok := v.(bool); ok {
+		return b, nil
+	}
+	return false, wrongKind("boolean", v)
+}
+
 func readString(v any) (string, *shapeError) {
 	if s, ok := v.(string); ok {
 		return s, nil
@@ -1955,6 +2275,30 @@ func readIntAtLeast(v any, minimum int64) (int64, *shapeError) {
 		err = problem("expected integer >= " + strconv.FormatInt(minimum, 10) + ", got " + strconv.FormatInt(i, 10))
 	}
 	return i, err
+}
+
+// charactersWithin checks a string's length in Unicode code points.
+func charactersWithin(s string, minimum, maximum int64) *shapeError {
+	return lengthWithin(int64(utf8.RuneCountInString(s)), minimum, maximum, "character")
+}
+
+// lengthWithin checks a string's length or an array's number of items
+// against inclusive bounds (-1: no bound).
+func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
+	if minimum >= 0 && length < minimum {
+		return problem("expected at least " + counted(minimum, noun) + ", got " + strconv.FormatInt(length, 10))
+	}
+	if maximum >= 0 && length > maximum {
+		return problem("expected at most " + counted(maximum, noun) + ", got " + strconv.FormatInt(length, 10))
+	}
+	return nil
+}
+
+func counted(count int64, noun string) string {
+	if count == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(count, 10) + " " + noun + "s"
 }
 
 func atMost(i int64, err *shapeError, maximum int64) (int64, *shapeError) {
@@ -2349,6 +2693,10 @@ func writeString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+func writeBool(b []byte, v bool) []byte {
+	return strconv.AppendBool(b, v)
 }
 
 func writeInt(b []byte, v int64) []byte {

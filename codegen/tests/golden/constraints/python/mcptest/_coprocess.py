@@ -402,6 +402,12 @@ def _any(value: JsonValue) -> JsonValue:
     return value
 
 
+def _bool(value: JsonValue) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise _KindError("boolean", value)
+
+
 def _str(value: JsonValue) -> str:
     if isinstance(value, str):
         return value
@@ -428,6 +434,37 @@ def _int_within(value: JsonValue, minimum: int | None, maximum: int) -> int:
     if number > maximum:
         raise _Problem(f"expected integer <= {maximum}, got {number}")
     return number
+
+
+def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> str:
+    text = _str(value)
+    _length_within(len(text), minimum, maximum, "character")
+    return text
+
+
+def _array_within(
+    value: JsonValue,
+    decoder: collections.abc.Callable[[JsonValue], _T],
+    minimum: int | None,
+    maximum: int | None,
+) -> list[_T]:
+    items = _array(value, decoder)
+    _length_within(len(items), minimum, maximum, "item")
+    return items
+
+
+def _length_within(
+    length: int, minimum: int | None, maximum: int | None, noun: str
+) -> None:
+    """Checks a string's length in code points or an array's number of items."""
+    if minimum is not None and length < minimum:
+        raise _Problem(f"expected at least {_counted(minimum, noun)}, got {length}")
+    if maximum is not None and length > maximum:
+        raise _Problem(f"expected at most {_counted(maximum, noun)}, got {length}")
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _int_or_str(value: JsonValue) -> int | str:
@@ -878,6 +915,35 @@ class Bounded:
 
 
 @dataclass(frozen=True)
+class Counted:
+    """A type whose strings are counted in code points and whose arrays in items."""
+
+    name: str
+    """One to eight characters."""
+
+    code: str
+    """Exactly two characters."""
+
+    label: str | None
+    """At least two characters, or null."""
+
+    tags: list[str]
+    """One to three tags."""
+
+    slots: list[bool] | None
+    """At most two slots, or null."""
+
+    note: str | None = None
+    """At most three characters, when given. Optional: `None` when left out."""
+
+    picks: list[int] | None = None
+    """At least one pick, when given. Optional: `None` when left out."""
+
+    empty: str | None = None
+    """A minimum of 0 bounds nothing. Optional: `None` when left out."""
+
+
+@dataclass(frozen=True)
 class EmptyParams:
     """The params of a method that takes none: omitted, or an empty object."""
 
@@ -1061,6 +1127,79 @@ def bounded_from_value(value: JsonValue) -> Bounded:
 def encode_bounded(value: Bounded) -> str:
     """One line of JSON text for a `Bounded`, without the trailing newline."""
     return _dumps(bounded_to_value(value))
+
+
+def _read_counted(value: JsonValue) -> Counted:
+    if isinstance(value, dict):
+        name = value.get("name")
+        code = value.get("code")
+        note = value.get("note")
+        label = value.get("label")
+        tags = value.get("tags")
+        picks = value.get("picks")
+        slots = value.get("slots")
+        empty = value.get("empty")
+        if (
+            _COUNTED_SHAPE.names.issuperset(value)
+            and "label" in value
+            and "slots" in value
+            and (type(empty) is str or "empty" not in value)
+        ):
+            try:
+                return _new(
+                    Counted,
+                    name=_str_within(name, 1, 8),
+                    code=_str_within(code, 2, 2),
+                    label=_nullable(label, lambda v: _str_within(v, 2, None)),
+                    tags=_array_within(tags, _str, 1, 3),
+                    slots=_nullable(slots, lambda v: _array_within(v, _bool, None, 2)),
+                    note=_str_within(note, None, 3) if "note" in value else None,
+                    picks=_array_within(picks, lambda v: _int_at_least(v, 0), 1, None)
+                    if "picks" in value
+                    else None,
+                    empty=empty,
+                )
+            except _Problem:
+                raise _COUNTED_SHAPE.problem(value) from None
+    return _COUNTED_SHAPE.read(value)
+
+
+def counted_to_value(value: Counted) -> dict[str, JsonValue]:
+    """The JSON value of a `Counted`."""
+    out: dict[str, JsonValue] = {}
+    out["name"] = value.name
+    out["code"] = value.code
+    if value.note is not None:
+        out["note"] = value.note
+    out["label"] = value.label
+    out["tags"] = list(value.tags)
+    if value.picks is not None:
+        out["picks"] = list(value.picks)
+    out["slots"] = None if value.slots is None else list(value.slots)
+    if value.empty is not None:
+        out["empty"] = value.empty
+    return out
+
+
+def decode_counted(text: str | bytes) -> Counted:
+    """Decodes a `Counted` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_counted(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Counted")) from None
+
+
+def counted_from_value(value: JsonValue) -> Counted:
+    """Decodes a `Counted` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_counted(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Counted")) from None
+
+
+def encode_counted(value: Counted) -> str:
+    """One line of JSON text for a `Counted`, without the trailing newline."""
+    return _dumps(counted_to_value(value))
 
 
 def _read_empty_params(value: JsonValue) -> EmptyParams:
@@ -1563,6 +1702,32 @@ _BOUNDED_SHAPE = _ObjectShape(
     },
 )
 
+_COUNTED_SHAPE = _ObjectShape(
+    Counted,
+    {
+        "name": lambda v: _str_within(v, 1, 8),
+        "code": lambda v: _str_within(v, 2, 2),
+        "note": lambda v: _str_within(v, None, 3),
+        "label": lambda v: _nullable(v, lambda v: _str_within(v, 2, None)),
+        "tags": lambda v: _array_within(v, _str, 1, 3),
+        "picks": lambda v: _array_within(v, lambda v: _int_at_least(v, 0), 1, None),
+        "slots": lambda v: _nullable(v, lambda v: _array_within(v, _bool, None, 2)),
+        "empty": _str,
+    },
+    (
+        "name",
+        "code",
+        "label",
+        "tags",
+        "slots",
+    ),
+    {
+        "note": None,
+        "picks": None,
+        "empty": None,
+    },
+)
+
 _EMPTY_PARAMS_SHAPE = _ObjectShape(
     EmptyParams,
     {},
@@ -1655,6 +1820,7 @@ _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
 
 CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
+    "Counted": _Codec("Counted", _read_counted, counted_to_value),
     "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
     "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
     "ErrorResponse": _Codec(
@@ -1974,6 +2140,7 @@ _VALUE_READERS: typing.Final[
     ]
 ] = {
     bounded_from_value: _read_bounded,
+    counted_from_value: _read_counted,
     empty_params_from_value: _read_empty_params,
     error_object_from_value: _read_error_object,
     error_response_from_value: _read_error_response,

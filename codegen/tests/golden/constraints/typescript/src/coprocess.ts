@@ -986,11 +986,90 @@ function _pathTo(path: string, step: string): string {
   return path === _UNTRACED ? _UNTRACED : path + step;
 }
 
+function _readBoolean(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): boolean {
+  if (typeof value === "boolean") {
+    return value;
+  }
+  _throwExpected("boolean", value, path, orNull);
+}
+
 function _readString(value: JsonValue, path: string, orNull: boolean): string {
   if (typeof value === "string") {
     return value;
   }
   _throwExpected("string", value, path, orNull);
+}
+
+function _readStringWithin(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  minimum: number | null,
+  maximum: number | null,
+): string {
+  const text = _readString(value, path, orNull);
+  // `text.length` counts UTF-16 units: between the number of code points and
+  // twice it. The code points are counted only when that leaves it open.
+  if (
+    (minimum !== null && text.length < 2 * minimum) ||
+    (maximum !== null && text.length > maximum)
+  ) {
+    _lengthWithin(_codePoints(text), path, minimum, maximum, "character");
+  }
+  return text;
+}
+
+/** The number of Unicode code points in `text` (a surrogate pair counts once). */
+function _codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // The JSON-text rules refuse a lone surrogate: a low one ends a pair.
+    if (unit >= 0xdc00 && unit <= 0xdfff) {
+      count--;
+    }
+  }
+  return count;
+}
+
+function _itemsWithin<A extends readonly unknown[]>(
+  items: A,
+  path: string,
+  minimum: number | null,
+  maximum: number | null,
+): A {
+  _lengthWithin(items.length, path, minimum, maximum, "item");
+  return items;
+}
+
+/** Checks a string's length in code points or an array's number of items. */
+function _lengthWithin(
+  length: number,
+  path: string,
+  minimum: number | null,
+  maximum: number | null,
+  noun: string,
+): void {
+  if (minimum !== null && length < minimum) {
+    _throwProblem(
+      `expected at least ${_counted(minimum, noun)}, got ${String(length)}`,
+      path,
+    );
+  }
+  if (maximum !== null && length > maximum) {
+    _throwProblem(
+      `expected at most ${_counted(maximum, noun)}, got ${String(length)}`,
+      path,
+    );
+  }
+}
+
+function _counted(count: number, noun: string): string {
+  return count === 1 ? `1 ${noun}` : `${String(count)} ${noun}s`;
 }
 
 function _readInteger(value: JsonValue, path: string, orNull: boolean): number {
@@ -1310,6 +1389,187 @@ export function encodeBounded(value: Bounded): string {
   out += ',"level":' + (value.level === null ? "null" : String(value.level));
   if (value.counts !== undefined) {
     out += ',"counts":' + _writeArray(value.counts, (item) => String(item));
+  }
+  return out + "}";
+}
+
+/**
+ * A type whose strings are counted in code points and whose arrays in items.
+ */
+export interface Counted {
+  /** One to eight characters. */
+  readonly name: string;
+  /** Exactly two characters. */
+  readonly code: string;
+  /** At most three characters, when given. */
+  readonly note?: string;
+  /** At least two characters, or null. */
+  readonly label: string | null;
+  /** One to three tags. */
+  readonly tags: readonly string[];
+  /** At least one pick, when given. */
+  readonly picks?: readonly number[];
+  /** At most two slots, or null. */
+  readonly slots: readonly boolean[] | null;
+  /** A minimum of 0 bounds nothing. */
+  readonly empty?: string;
+}
+
+function readCounted(value: JsonValue, path: string, orNull: boolean): Counted {
+  const obj = _readMembers(value, path, orNull);
+  let name: string | undefined;
+  let code: string | undefined;
+  let note: string | undefined;
+  let label: string | null | undefined;
+  let tags: readonly string[] | undefined;
+  let picks: readonly number[] | undefined;
+  let slots: readonly boolean[] | null | undefined;
+  let empty: string | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "name":
+        name = _readStringWithin(member, _pathTo(path, ".name"), false, 1, 8);
+        break;
+      case "code":
+        code = _readStringWithin(member, _pathTo(path, ".code"), false, 2, 2);
+        break;
+      case "note":
+        note = _readStringWithin(
+          member,
+          _pathTo(path, ".note"),
+          false,
+          null,
+          3,
+        );
+        break;
+      case "label":
+        label =
+          member === null
+            ? null
+            : _readStringWithin(member, _pathTo(path, ".label"), true, 2, null);
+        break;
+      case "tags":
+        tags = _itemsWithin(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".tags"),
+            false,
+            (item, itemPath) => _readString(item, itemPath, false),
+          ),
+          _pathTo(path, ".tags"),
+          1,
+          3,
+        );
+        break;
+      case "picks":
+        picks = _itemsWithin(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".picks"),
+            false,
+            (item, itemPath) => _readIntegerAtLeast(item, itemPath, false, 0),
+          ),
+          _pathTo(path, ".picks"),
+          1,
+          null,
+        );
+        break;
+      case "slots":
+        slots =
+          member === null
+            ? null
+            : _itemsWithin(
+                _readArrayOf(
+                  member,
+                  _pathTo(path, ".slots"),
+                  true,
+                  (item, itemPath) => _readBoolean(item, itemPath, false),
+                ),
+                _pathTo(path, ".slots"),
+                null,
+                2,
+              );
+        break;
+      case "empty":
+        empty = _readString(member, _pathTo(path, ".empty"), false);
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (name === undefined) {
+    _throwMissingField("name", path);
+  }
+  if (code === undefined) {
+    _throwMissingField("code", path);
+  }
+  if (label === undefined) {
+    _throwMissingField("label", path);
+  }
+  if (tags === undefined) {
+    _throwMissingField("tags", path);
+  }
+  if (slots === undefined) {
+    _throwMissingField("slots", path);
+  }
+  const out: _Mutable<Counted> = { name, code, label, tags, slots };
+  if (note !== undefined) {
+    out.note = note;
+  }
+  if (picks !== undefined) {
+    out.picks = picks;
+  }
+  if (empty !== undefined) {
+    out.empty = empty;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Counted` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeCounted(text: string): Counted {
+  return _decodeText("Counted", readCounted, text);
+}
+
+/**
+ * Decodes a `Counted` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeCountedValue(value: JsonValue): Counted {
+  return _decodeParsed("Counted", readCounted, value);
+}
+
+/**
+ * Encodes a `Counted` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeCounted(value: Counted): string {
+  let out = "{";
+  out += '"name":' + JSON.stringify(value.name);
+  out += ',"code":' + JSON.stringify(value.code);
+  if (value.note !== undefined) {
+    out += ',"note":' + JSON.stringify(value.note);
+  }
+  out +=
+    ',"label":' + (value.label === null ? "null" : JSON.stringify(value.label));
+  out += ',"tags":' + _writeArray(value.tags, (item) => JSON.stringify(item));
+  if (value.picks !== undefined) {
+    out += ',"picks":' + _writeArray(value.picks, (item) => String(item));
+  }
+  out +=
+    ',"slots":' +
+    (value.slots === null
+      ? "null"
+      : _writeArray(value.slots, (item) => (item ? "true" : "false")));
+  if (value.empty !== undefined) {
+    out += ',"empty":' + JSON.stringify(value.empty);
   }
   return out + "}";
 }
@@ -2297,6 +2557,7 @@ export function encodeResponseOf<R>(
 /** The reader behind each generated `decode…Value` function. */
 const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeBoundedValue, readBounded],
+  [decodeCountedValue, readCounted],
   [decodeEmptyParamsValue, readEmptyParams],
   [decodeErrorObjectValue, readErrorObject],
   [decodeErrorResponseValue, readErrorResponse],
@@ -2356,6 +2617,7 @@ function _decodeAt<T>(
 /** The name of every `$defs` type. */
 export type TypeName =
   | "Bounded"
+  | "Counted"
   | "EmptyParams"
   | "ErrorObject"
   | "ErrorResponse"
@@ -2371,6 +2633,7 @@ export type TypeName =
 /** Every `$defs` name, sorted. */
 export const TYPE_NAMES: readonly TypeName[] = [
   "Bounded",
+  "Counted",
   "EmptyParams",
   "ErrorObject",
   "ErrorResponse",
@@ -2397,6 +2660,8 @@ export function recode(typeName: TypeName, text: string): string {
   switch (typeName) {
     case "Bounded":
       return encodeBounded(decodeBounded(text));
+    case "Counted":
+      return encodeCounted(decodeCounted(text));
     case "EmptyParams":
       return encodeEmptyParams(decodeEmptyParams(text));
     case "ErrorObject":

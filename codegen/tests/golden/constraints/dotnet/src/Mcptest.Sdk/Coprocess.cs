@@ -179,7 +179,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "SuccessResponse" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "SuccessResponse" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -192,6 +192,8 @@ namespace Mcptest.Sdk
             {
                 case "Bounded":
                     return Bounded.Decode(json);
+                case "Counted":
+                    return Counted.Decode(json);
                 case "EmptyParams":
                     return EmptyParams.Decode(json);
                 case "ErrorObject":
@@ -229,28 +231,30 @@ namespace Mcptest.Sdk
             {
                 case Bounded value0:
                     return value0.ToJson();
-                case EmptyParams value1:
+                case Counted value1:
                     return value1.ToJson();
-                case ErrorObject value2:
+                case EmptyParams value2:
                     return value2.ToJson();
-                case ErrorResponse value3:
+                case ErrorObject value3:
                     return value3.ToJson();
-                case HandshakeParams value4:
+                case ErrorResponse value4:
                     return value4.ToJson();
-                case HandshakeResult value5:
+                case HandshakeParams value5:
                     return value5.ToJson();
-                case JsonRpcVersion value6:
-                    return JsonRpcVersionWire.ToJson(value6);
-                case Params value7:
-                    return value7.ToJson();
-                case Request value8:
+                case HandshakeResult value6:
+                    return value6.ToJson();
+                case JsonRpcVersion value7:
+                    return JsonRpcVersionWire.ToJson(value7);
+                case Params value8:
                     return value8.ToJson();
-                case RequestId value9:
+                case Request value9:
                     return value9.ToJson();
-                case Response value10:
+                case RequestId value10:
                     return value10.ToJson();
-                case SuccessResponse value11:
+                case Response value11:
                     return value11.ToJson();
+                case SuccessResponse value12:
+                    return value12.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -575,6 +579,318 @@ namespace Mcptest.Sdk
             {
                 builder.Append(",\"counts\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Counts, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A type whose strings are counted in code points and whose arrays in items.
+    /// </summary>
+    public sealed class Counted
+    {
+        /// <summary>
+        /// Creates a <see cref="Counted"/> from its required fields.
+        /// </summary>
+        public Counted(string name, string code, string? label, global::System.Collections.Generic.List<string> tags, global::System.Collections.Generic.List<bool>? slots)
+        {
+            Name = name ?? throw new global::System.ArgumentNullException(nameof(name));
+            Code = code ?? throw new global::System.ArgumentNullException(nameof(code));
+            Label = label;
+            Tags = tags ?? throw new global::System.ArgumentNullException(nameof(tags));
+            Slots = slots;
+        }
+
+        /// <summary>
+        /// One to eight characters.
+        /// </summary>
+        public string Name { get; set; }
+
+        /// <summary>
+        /// Exactly two characters.
+        /// </summary>
+        public string Code { get; set; }
+
+        /// <summary>
+        /// At most three characters, when given.
+        /// </summary>
+        public string? Note { get; set; }
+
+        /// <summary>
+        /// At least two characters, or null.
+        /// </summary>
+        public string? Label { get; set; }
+
+        /// <summary>
+        /// One to three tags.
+        /// </summary>
+        public global::System.Collections.Generic.List<string> Tags { get; set; }
+
+        /// <summary>
+        /// At least one pick, when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<long>? Picks { get; set; }
+
+        /// <summary>
+        /// At most two slots, or null.
+        /// </summary>
+        public global::System.Collections.Generic.List<bool>? Slots { get; set; }
+
+        /// <summary>
+        /// A minimum of 0 bounds nothing.
+        /// </summary>
+        public string? Empty { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Counted</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Counted</c>.</exception>
+        public static Counted Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Counted value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Counted");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Counted</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Counted</c>.</exception>
+        public static Counted FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Counted value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Counted");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Counted Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            string _name = default!;
+            string _code = default!;
+            string? _note = null;
+            string? _label = null;
+            global::System.Collections.Generic.List<string> _tags = default!;
+            global::System.Collections.Generic.List<long>? _picks = null;
+            global::System.Collections.Generic.List<bool>? _slots = null;
+            string? _empty = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("name"))
+                {
+                    _name = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "name"), "string", 1, 8);
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("code"))
+                {
+                    _code = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "code"), "string", 2, 2);
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("note"))
+                {
+                    _note = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "note"), "string", 0, 3);
+                }
+                else if (member.NameEquals("label"))
+                {
+                    _label = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "label"), "string or null", 2, long.MaxValue);
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("tags"))
+                {
+                    _tags = global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tags"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string")), new global::Mcptest.Sdk.CoprocessPath(at, "tags"), 1, 3);
+                    seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("picks"))
+                {
+                    _picks = global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "picks"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadInteger(item0, at0, "integer", 0)), new global::Mcptest.Sdk.CoprocessPath(at, "picks"), 1, long.MaxValue);
+                }
+                else if (member.NameEquals("slots"))
+                {
+                    _slots = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (global::System.Collections.Generic.List<bool>?)null : global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "slots"), "array or null", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadBoolean(item0, at0, "boolean")), new global::Mcptest.Sdk.CoprocessPath(at, "slots"), 0, 2);
+                    seen |= 1UL << 4;
+                }
+                else if (member.NameEquals("empty"))
+                {
+                    _empty = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "empty"), "string");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("name", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("code", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("label", at);
+            }
+            if ((seen & (1UL << 3)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("tags", at);
+            }
+            if ((seen & (1UL << 4)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("slots", at);
+            }
+            return new Counted(_name, _code, _label, _tags, _slots)
+            {
+                Note = _note,
+                Picks = _picks,
+                Empty = _empty,
+            };
+        }
+
+        internal static readonly byte[] KeyName = global::System.Text.Encoding.UTF8.GetBytes("name");
+        internal static readonly byte[] KeyCode = global::System.Text.Encoding.UTF8.GetBytes("code");
+        internal static readonly byte[] KeyNote = global::System.Text.Encoding.UTF8.GetBytes("note");
+        internal static readonly byte[] KeyLabel = global::System.Text.Encoding.UTF8.GetBytes("label");
+        internal static readonly byte[] KeyTags = global::System.Text.Encoding.UTF8.GetBytes("tags");
+        internal static readonly byte[] KeyPicks = global::System.Text.Encoding.UTF8.GetBytes("picks");
+        internal static readonly byte[] KeySlots = global::System.Text.Encoding.UTF8.GetBytes("slots");
+        internal static readonly byte[] KeyEmpty = global::System.Text.Encoding.UTF8.GetBytes("empty");
+
+        internal static Counted Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _name = default!;
+            string _code = default!;
+            string? _note = null;
+            string? _label = null;
+            global::System.Collections.Generic.List<string> _tags = default!;
+            global::System.Collections.Generic.List<long>? _picks = null;
+            global::System.Collections.Generic.List<bool>? _slots = null;
+            string? _empty = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyName))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _name = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 1, 8);
+                }
+                else if (reader.ValueTextEquals(KeyCode))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _code = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 2, 2);
+                }
+                else if (reader.ValueTextEquals(KeyNote))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _note = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 0, 3);
+                }
+                else if (reader.ValueTextEquals(KeyLabel))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _label = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 2, long.MaxValue);
+                }
+                else if (reader.ValueTextEquals(KeyTags))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _tags = global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0)), 1, 3);
+                }
+                else if (reader.ValueTextEquals(KeyPicks))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _picks = global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref item0, 0)), 1, long.MaxValue);
+                }
+                else if (reader.ValueTextEquals(KeySlots))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 6);
+                    reader.Read();
+                    _slots = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (global::System.Collections.Generic.List<bool>?)null : global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref item0)), 0, 2);
+                }
+                else if (reader.ValueTextEquals(KeyEmpty))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 7);
+                    reader.Read();
+                    _empty = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 91UL) != 91UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Counted(_name, _code, _label, _tags, _slots)
+            {
+                Note = _note,
+                Picks = _picks,
+                Empty = _empty,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"name\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Name);
+            builder.Append(",\"code\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Code);
+            if (Note != null)
+            {
+                builder.Append(",\"note\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Note);
+            }
+            builder.Append(",\"label\":");
+            if (Label is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Label); }
+            builder.Append(",\"tags\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Tags, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
+            if (Picks != null)
+            {
+                builder.Append(",\"picks\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Picks, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
+            }
+            builder.Append(",\"slots\":");
+            if (Slots is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Slots, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteBoolean(b0, item0); }); }
+            if (Empty != null)
+            {
+                builder.Append(",\"empty\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Empty);
             }
             builder.Append('}');
         }
@@ -2870,6 +3186,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Bounded>(Bounded.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Bounded.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Counted))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Counted>(Counted.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Counted.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(EmptyParams))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
@@ -3271,6 +3591,53 @@ namespace Mcptest.Sdk
                 throw new CoprocessShapeException(problem, at);
             }
             return integer;
+        }
+
+        internal static string ReadString(JsonElement value, CoprocessPath? at, string expected, long minimum, long maximum)
+        {
+            string text = ReadString(value, at, expected);
+            CheckLength(CountCodePoints(text), at, minimum, maximum, "character");
+            return text;
+        }
+
+        internal static List<T> ItemsWithin<T>(List<T> items, CoprocessPath? at, long minimum, long maximum)
+        {
+            CheckLength(items.Count, at, minimum, maximum, "item");
+            return items;
+        }
+
+        /// <summary>The number of Unicode code points in <paramref name="text"/>: a surrogate pair counts once.</summary>
+        internal static int CountCodePoints(string text)
+        {
+            int count = text.Length;
+            foreach (char unit in text)
+            {
+                if (char.IsLowSurrogate(unit))
+                {
+                    count--;
+                }
+            }
+            return count;
+        }
+
+        /// <summary>Checks a string's length or an array's number of items against inclusive bounds.</summary>
+        private static void CheckLength(long length, CoprocessPath? at, long minimum, long maximum, string noun)
+        {
+            if (length < minimum)
+            {
+                string problem = "expected at least " + Counted(minimum, noun) + ", got " + length.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            if (length > maximum)
+            {
+                string problem = "expected at most " + Counted(maximum, noun) + ", got " + length.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+        }
+
+        private static string Counted(long count, string noun)
+        {
+            return count == 1 ? "1 " + noun : count.ToString(CultureInfo.InvariantCulture) + " " + noun + "s";
         }
 
         internal static List<T> ReadArray<T>(JsonElement value, CoprocessPath? at, string expected, Func<JsonElement, CoprocessPath, T> readItem)
@@ -3865,6 +4232,26 @@ namespace Mcptest.Sdk
             {
                 return document.RootElement.Clone();
             }
+        }
+
+        internal static string ReadString(ref Utf8JsonReader reader, long minimum, long maximum)
+        {
+            string text = ReadString(ref reader);
+            int length = CoprocessJson.CountCodePoints(text);
+            if (length < minimum || length > maximum)
+            {
+                throw Fallback();
+            }
+            return text;
+        }
+
+        internal static List<T> ItemsWithin<T>(List<T> items, long minimum, long maximum)
+        {
+            if (items.Count < minimum || items.Count > maximum)
+            {
+                throw Fallback();
+            }
+            return items;
         }
 
         internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)

@@ -30,6 +30,42 @@ pub struct Bounded {
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub counts: ::std::vec::Vec<::std::num::NonZeroU64>,
 }
+///A type whose strings are counted in code points and whose arrays in items.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Counted {
+    ///One to eight characters.
+    #[serde(deserialize_with = "strict::length_within::<_, 1, 8>")]
+    pub name: ::std::string::String,
+    ///Exactly two characters.
+    #[serde(deserialize_with = "strict::length_within::<_, 2, 2>")]
+    pub code: ::std::string::String,
+    ///At most three characters, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_length_within::<_, { 0 }, 3>"
+    )]
+    pub note: ::std::option::Option<::std::string::String>,
+    ///At least two characters, or null.
+    #[serde(deserialize_with = "strict::nullable_length_within::<_, 2, { usize::MAX }>")]
+    pub label: ::std::option::Option<::std::string::String>,
+    ///One to three tags.
+    #[serde(deserialize_with = "strict::items_within::<_, _, 1, 3>")]
+    pub tags: ::std::vec::Vec<::std::string::String>,
+    ///At least one pick, when given.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(deserialize_with = "strict::items_within::<_, _, 1, { usize::MAX }>")]
+    pub picks: ::std::vec::Vec<u64>,
+    ///At most two slots, or null.
+    #[serde(deserialize_with = "strict::nullable_items_within::<_, _, { 0 }, 2>")]
+    pub slots: ::std::option::Option<::std::vec::Vec<bool>>,
+    ///A minimum of 0 bounds nothing.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub empty: ::std::option::Option<::std::string::String>,
+}
 ///The params of a method that takes none: omitted, or an empty object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
@@ -266,6 +302,21 @@ impl ::serde::Serialize for Bounded {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Bounded::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Counted {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Counted::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Counted {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Counted::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EmptyParams {
@@ -936,6 +987,16 @@ impl Frame for Bounded {
         strict_from_value("Bounded", value)
     }
 }
+impl Frame for Counted {
+    const TYPE_NAME: &'static str = "Counted";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Counted", text)?;
+        strict_from_text("Counted", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Counted", value)
+    }
+}
 impl Frame for EmptyParams {
     const TYPE_NAME: &'static str = "EmptyParams";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1130,6 +1191,7 @@ pub fn decode_and_encode(
 ) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
     Some(match type_name {
         "Bounded" => Bounded::decode(text).map(|v| v.encode()),
+        "Counted" => Counted::decode(text).map(|v| v.encode()),
         "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
         "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
         "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
@@ -1152,6 +1214,7 @@ pub fn check_value(
 ) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
     Some(match type_name {
         "Bounded" => Bounded::from_value(value).map(|_| ()),
+        "Counted" => Counted::from_value(value).map(|_| ()),
         "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
         "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
         "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
@@ -1169,6 +1232,7 @@ pub fn check_value(
 /// Every `$defs` name, sorted.
 pub const TYPE_NAMES: &[&str] = &[
     "Bounded",
+    "Counted",
     "EmptyParams",
     "ErrorObject",
     "ErrorResponse",
@@ -2018,6 +2082,140 @@ pub mod strict {
             Some(value) => within(value, MIN, MAX).map(Some),
             None => Ok(None),
         }
+    }
+
+    /// Deserializes a required string field whose length in Unicode code
+    /// points lies within `MIN..=MAX`, breaking a bound in the contract's
+    /// words.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a string, or the
+    /// bound its length breaks.
+    pub fn length_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<String, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        count_within(text.chars().count(), MIN, MAX, "character")?;
+        Ok(text)
+    }
+
+    /// [`length_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`length_within`] (`null` included).
+    pub fn present_length_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        length_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`length_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound the length breaks.
+    pub fn nullable_length_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        match nullable::<D, String>(deserializer)? {
+            Some(text) => {
+                count_within(text.chars().count(), MIN, MAX, "character").map(|()| Some(text))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Deserializes a required array field whose number of items lies
+    /// within `MIN..=MAX` (the items are read first).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not an array of `T`, or
+    /// the bound the number of items breaks.
+    pub fn items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        let items = <Vec<T> as serde::Deserialize>::deserialize(deserializer)?;
+        count_within(items.len(), MIN, MAX, "item")?;
+        Ok(items)
+    }
+
+    /// [`items_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`] (`null` included).
+    pub fn present_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        items_within::<D, T, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`items_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound the number of items breaks.
+    pub fn nullable_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        match nullable::<D, Vec<T>>(deserializer)? {
+            Some(items) => count_within(items.len(), MIN, MAX, "item").map(|()| Some(items)),
+            None => Ok(None),
+        }
+    }
+
+    /// A string's length or an array's number of items against inclusive
+    /// bounds, in the contract's words.
+    fn count_within<E: serde::de::Error>(
+        length: usize,
+        min: usize,
+        max: usize,
+        noun: &str,
+    ) -> Result<(), E> {
+        let counted = |count: usize| {
+            if count == 1 {
+                format!("1 {noun}")
+            } else {
+                format!("{count} {noun}s")
+            }
+        };
+        if length < min {
+            return Err(E::custom(format!(
+                "expected at least {}, got {length}",
+                counted(min)
+            )));
+        }
+        if length > max {
+            return Err(E::custom(format!(
+                "expected at most {}, got {length}",
+                counted(max)
+            )));
+        }
+        Ok(())
     }
 
     fn within<E: serde::de::Error>(value: i64, min: i64, max: i64) -> Result<i64, E> {

@@ -2445,6 +2445,140 @@ pub mod strict {
         }
     }
 
+    /// Deserializes a required string field whose length in Unicode code
+    /// points lies within `MIN..=MAX`, breaking a bound in the contract's
+    /// words.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a string, or the
+    /// bound its length breaks.
+    pub fn length_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<String, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        count_within(text.chars().count(), MIN, MAX, "character")?;
+        Ok(text)
+    }
+
+    /// [`length_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`length_within`] (`null` included).
+    pub fn present_length_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        length_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`length_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound the length breaks.
+    pub fn nullable_length_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        match nullable::<D, String>(deserializer)? {
+            Some(text) => {
+                count_within(text.chars().count(), MIN, MAX, "character").map(|()| Some(text))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Deserializes a required array field whose number of items lies
+    /// within `MIN..=MAX` (the items are read first).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not an array of `T`, or
+    /// the bound the number of items breaks.
+    pub fn items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        let items = <Vec<T> as serde::Deserialize>::deserialize(deserializer)?;
+        count_within(items.len(), MIN, MAX, "item")?;
+        Ok(items)
+    }
+
+    /// [`items_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`] (`null` included).
+    pub fn present_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        items_within::<D, T, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`items_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound the number of items breaks.
+    pub fn nullable_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        match nullable::<D, Vec<T>>(deserializer)? {
+            Some(items) => count_within(items.len(), MIN, MAX, "item").map(|()| Some(items)),
+            None => Ok(None),
+        }
+    }
+
+    /// A string's length or an array's number of items against inclusive
+    /// bounds, in the contract's words.
+    fn count_within<E: serde::de::Error>(
+        length: usize,
+        min: usize,
+        max: usize,
+        noun: &str,
+    ) -> Result<(), E> {
+        let counted = |count: usize| {
+            if count == 1 {
+                format!("1 {noun}")
+            } else {
+                format!("{count} {noun}s")
+            }
+        };
+        if length < min {
+            return Err(E::custom(format!(
+                "expected at least {}, got {length}",
+                counted(min)
+            )));
+        }
+        if length > max {
+            return Err(E::custom(format!(
+                "expected at most {}, got {length}",
+                counted(max)
+            )));
+        }
+        Ok(())
+    }
+
     fn within<E: serde::de::Error>(value: i64, min: i64, max: i64) -> Result<i64, E> {
         if value < min {
             return Err(E::custom(format!("expected integer >= {min}, got {value}")));

@@ -281,6 +281,7 @@ public final class Coprocess {
     public static final List<String> TYPE_NAMES =
             List.of(
                     "Bounded",
+                    "Counted",
                     "EmptyParams",
                     "ErrorObject",
                     "ErrorResponse",
@@ -306,6 +307,7 @@ public final class Coprocess {
     public static Encodable decode(String typeName, String json) {
         return switch (typeName) {
             case "Bounded" -> Bounded.fromJson(json);
+            case "Counted" -> Counted.fromJson(json);
             case "EmptyParams" -> EmptyParams.fromJson(json);
             case "ErrorObject" -> ErrorObject.fromJson(json);
             case "ErrorResponse" -> ErrorResponse.fromJson(json);
@@ -453,6 +455,98 @@ public final class Coprocess {
             if (this.counts != null) {
                 out.append(",\"counts\":");
                 Coprocess.writeList(out, this.counts, (o1, e1) -> o1.append(e1));
+            }
+            out.append('}');
+        }
+    }
+
+    /**
+     * A type whose strings are counted in code points and whose arrays in items.
+     *
+     * @param name One to eight characters.
+     * @param code Exactly two characters.
+     * @param note At most three characters, when given. (Java null when absent)
+     * @param label At least two characters, or null. (Java null for JSON null)
+     * @param tags One to three tags.
+     * @param picks At least one pick, when given. (Java null when absent)
+     * @param slots At most two slots, or null. (Java null for JSON null)
+     * @param empty A minimum of 0 bounds nothing. (Java null when absent)
+     */
+    public record Counted(
+            String name,
+            String code,
+            String note,
+            String label,
+            List<String> tags,
+            List<Long> picks,
+            List<Boolean> slots,
+            String empty)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param name the value of the {@code "name"} member
+         * @param code the value of the {@code "code"} member
+         * @param note the value of the {@code "note"} member
+         * @param label the value of the {@code "label"} member
+         * @param tags the value of the {@code "tags"} member
+         * @param picks the value of the {@code "picks"} member
+         * @param slots the value of the {@code "slots"} member
+         * @param empty the value of the {@code "empty"} member
+         */
+        public Counted {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(code, "code");
+            Objects.requireNonNull(tags, "tags");
+        }
+
+        /**
+         * Decodes a {@code Counted} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Counted}
+         */
+        public static Counted fromJson(String json) {
+            return Coprocess.readText(json, "Counted", Coprocess::decodeCounted);
+        }
+
+        /**
+         * Decodes a {@code Counted} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Counted}
+         */
+        public static Counted fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Counted", Coprocess::decodeCounted);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"name\":");
+            Coprocess.writeString(out, this.name);
+            out.append(",\"code\":");
+            Coprocess.writeString(out, this.code);
+            if (this.note != null) {
+                out.append(",\"note\":");
+                Coprocess.writeString(out, this.note);
+            }
+            out.append(",\"label\":");
+            Coprocess.writeString(out, this.label);
+            out.append(",\"tags\":");
+            Coprocess.writeList(out, this.tags, (o1, e1) -> Coprocess.writeString(o1, e1));
+            if (this.picks != null) {
+                out.append(",\"picks\":");
+                Coprocess.writeList(out, this.picks, (o1, e1) -> o1.append(e1));
+            }
+            out.append(",\"slots\":");
+            Coprocess.writeList(out, this.slots, (o1, e1) -> o1.append(e1));
+            if (this.empty != null) {
+                out.append(",\"empty\":");
+                Coprocess.writeString(out, this.empty);
             }
             out.append('}');
         }
@@ -1367,6 +1461,97 @@ public final class Coprocess {
         return new Bounded(vPercent, vOffset, vTurns, vBelow, vLevel, vCounts);
     }
 
+    private static Counted decodeCounted(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        String vName = null;
+        boolean hasName = false;
+        String vCode = null;
+        boolean hasCode = false;
+        String vNote = null;
+        String vLabel = null;
+        boolean hasLabel = false;
+        List<String> vTags = null;
+        boolean hasTags = false;
+        List<Long> vPicks = null;
+        List<Boolean> vSlots = null;
+        boolean hasSlots = false;
+        String vEmpty = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "name" -> {
+                    vName = stringWithin(value, path.key(key), 1, 8);
+                    hasName = true;
+                }
+                case "code" -> {
+                    vCode = stringWithin(value, path.key(key), 2, 2);
+                    hasCode = true;
+                }
+                case "note" -> vNote = stringWithin(value, path.key(key), 0, 3);
+                case "label" -> {
+                    vLabel =
+                            decodeNullable(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) -> stringWithin(n1, p1, 2, Long.MAX_VALUE));
+                    hasLabel = true;
+                }
+                case "tags" -> {
+                    vTags =
+                            itemsWithin(
+                                    decodeList(value, path.key(key), Coprocess::decodeString),
+                                    path.key(key),
+                                    1,
+                                    3);
+                    hasTags = true;
+                }
+                case "picks" ->
+                        vPicks =
+                                itemsWithin(
+                                        decodeList(
+                                                value,
+                                                path.key(key),
+                                                (n1, p1) ->
+                                                        integerWithin(n1, p1, 0L, Long.MAX_VALUE)),
+                                        path.key(key),
+                                        1,
+                                        Long.MAX_VALUE);
+                case "slots" -> {
+                    vSlots =
+                            decodeNullable(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) ->
+                                            itemsWithin(
+                                                    decodeList(n1, p1, Coprocess::decodeBoolean),
+                                                    p1,
+                                                    0,
+                                                    2));
+                    hasSlots = true;
+                }
+                case "empty" -> vEmpty = decodeString(value, path.key(key));
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasName) {
+            throw missingField(path, "name");
+        }
+        if (!hasCode) {
+            throw missingField(path, "code");
+        }
+        if (!hasLabel) {
+            throw missingField(path, "label");
+        }
+        if (!hasTags) {
+            throw missingField(path, "tags");
+        }
+        if (!hasSlots) {
+            throw missingField(path, "slots");
+        }
+        return new Counted(vName, vCode, vNote, vLabel, vTags, vPicks, vSlots, vEmpty);
+    }
+
     private static EmptyParams decodeEmptyParams(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         if (!object.isEmpty()) {
@@ -1725,6 +1910,7 @@ public final class Coprocess {
             Map.ofEntries(
                     member(JsonNode.class, (node, path) -> node),
                     member(Bounded.class, Coprocess::decodeBounded),
+                    member(Counted.class, Coprocess::decodeCounted),
                     member(EmptyParams.class, Coprocess::decodeEmptyParams),
                     member(ErrorObject.class, Coprocess::decodeErrorObject),
                     member(ErrorResponse.class, Coprocess::decodeErrorResponse),
@@ -2042,6 +2228,13 @@ public final class Coprocess {
         throw wrongKind(path, "object", node);
     }
 
+    private static boolean decodeBoolean(JsonNode node, Path path) {
+        if (node.isBoolean()) {
+            return node.booleanValue();
+        }
+        throw wrongKind(path, "boolean", node);
+    }
+
     private static String decodeString(JsonNode node, Path path) {
         if (node.isTextual()) {
             return node.textValue();
@@ -2073,6 +2266,34 @@ public final class Coprocess {
             throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }
         return value;
+    }
+
+    /** A string whose length in Unicode code points is within the bounds. */
+    private static String stringWithin(JsonNode node, Path path, long minimum, long maximum) {
+        String text = decodeString(node, path);
+        lengthWithin(path, text.codePointCount(0, text.length()), minimum, maximum, "character");
+        return text;
+    }
+
+    /** An array whose number of items is within the bounds. */
+    private static <T> List<T> itemsWithin(List<T> items, Path path, long minimum, long maximum) {
+        lengthWithin(path, items.size(), minimum, maximum, "item");
+        return items;
+    }
+
+    /** Checks a string's length or an array's number of items. */
+    private static void lengthWithin(
+            Path path, long length, long minimum, long maximum, String noun) {
+        if (length < minimum) {
+            throw problem(path, "expected at least " + counted(minimum, noun) + ", got " + length);
+        }
+        if (length > maximum) {
+            throw problem(path, "expected at most " + counted(maximum, noun) + ", got " + length);
+        }
+    }
+
+    private static String counted(long count, String noun) {
+        return count == 1 ? "1 " + noun : count + " " + noun + "s";
     }
 
     /** The path of an array's element (its own helper, pruned with the arrays). */

@@ -47,6 +47,9 @@ struct Case {
     type_name: String,
     value: Value,
     problem: Option<String>,
+    /// The frame's text when it is written otherwise than `value` serializes
+    /// (`7.0` for `7`, `"\u0074"` for `"t"`).
+    text: Option<String>,
 }
 
 /// An integer schema's inclusive bounds (an exclusive bound is the integer next to it).
@@ -102,8 +105,57 @@ fn counted_values(schema: &Value, s: &Value, noun: &str, n: u64) -> Vec<Value> {
     if noun == "character" {
         vec![json!("a".repeat(n)), json!("\u{1F600}".repeat(n)), json!("e\u{301}".repeat(n / 2) + &"z".repeat(n % 2))]
     } else {
-        vec![Value::Array(vec![support::sample(schema, &s["items"]); n])]
+        vec![Value::Array(distinct(schema, s, n).unwrap_or_else(|| vec![support::sample(schema, &s["items"]); n]))]
     }
+}
+
+/// `n` pairwise distinct items for an array with `uniqueItems` (`None` when
+/// it has no such keyword, or its items have fewer than `n` values).
+fn distinct(schema: &Value, s: &Value, n: usize) -> Option<Vec<Value>> {
+    if s.get("uniqueItems") != Some(&json!(true)) {
+        return None;
+    }
+    let items = support::resolve(schema, &s["items"]);
+    let first = support::sample(schema, items);
+    let values: Vec<Value> = match (&first, items.get("enum").and_then(Value::as_array)) {
+        (_, Some(values)) => values.clone(),
+        (Value::Bool(_), _) => vec![json!(true), json!(false)],
+        (Value::Number(x), _) => (0..n as i64).map(|k| json!(x.as_i64().unwrap() + k)).collect(),
+        (Value::String(x), _) => (0..n).map(|k| json!(format!("{x}{k}"))).collect(),
+        _ => return None,
+    };
+    (values.len() >= n).then(|| values[..n].to_vec())
+}
+
+/// Cases for a `uniqueItems` array: distinct items, a repeat, and a repeat
+/// written otherwise (`7` and `7.0`, `"text"` and `"\u0074ext"`) that every
+/// target must still see as equal.
+fn unique_cases(schema: &Value, name: &str, sample: &Value, member: &str, s: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    let room = s.get("maxItems").and_then(Value::as_u64).unwrap_or(3).min(3) as usize;
+    let Some(values) = distinct(schema, s, 2) else { return out };
+    let with = |items: Vec<Value>| {
+        let mut frame = sample.clone();
+        frame[member] = Value::Array(items);
+        frame
+    };
+    let (x, y) = (values[0].clone(), values[1].clone());
+    out.push(Case { type_name: name.to_string(), value: with(vec![x.clone(), y.clone()]), problem: None, text: None });
+    let (repeat, problem) = if room >= 3 { (vec![x.clone(), y, x.clone()], "got item 2 equal to item 0") } else { (vec![x.clone(), x.clone()], "got item 1 equal to item 0") };
+    let problem = Some(format!("{name}: expected unique items, {problem} at $.{member}"));
+    out.push(Case { type_name: name.to_string(), value: with(repeat), problem: problem.clone(), text: None });
+    let otherwise = match &x {
+        Value::Number(n) => Some(format!("{n}.0")),
+        Value::String(t) => t.chars().next().map(|c| format!("\"\\u{:04x}{}\"", c as u32, &t[c.len_utf8()..])),
+        _ => None,
+    };
+    if let Some(otherwise) = otherwise {
+        let value = with(vec![x.clone(), x.clone()]);
+        let text = with(vec![x.clone(), json!("@@otherwise@@")]).to_string().replace("\"@@otherwise@@\"", &otherwise);
+        let problem = Some(format!("{name}: expected unique items, got item 1 equal to item 0 at $.{member}"));
+        out.push(Case { type_name: name.to_string(), value, problem, text: Some(text) });
+    }
+    out
 }
 
 /// One below, at and one above every bound of every member (and of an
@@ -112,13 +164,15 @@ fn cases(schema: &Value) -> Vec<Case> {
     let mut out = Vec::new();
     for (name, def) in constrained_defs() {
         let sample = support::sample(schema, &def);
-        out.push(Case { type_name: name.clone(), value: sample.clone(), problem: None });
-        for (member, s) in def["properties"].as_object().unwrap() {
+        out.push(Case { type_name: name.clone(), value: sample.clone(), problem: None, text: None });
+        let Some(properties) = def.get("properties").and_then(Value::as_object) else { continue };
+        for (member, s) in properties {
             if s["type"].get(1) == Some(&json!("null")) {
                 let mut frame = sample.clone();
                 frame[member] = Value::Null;
-                out.push(Case { type_name: name.clone(), value: frame, problem: None });
+                out.push(Case { type_name: name.clone(), value: frame, problem: None, text: None });
             }
+            out.extend(unique_cases(schema, &name, &sample, member, s));
             if let Some(limits) = counts(s) {
                 for bound in [limits.1, limits.2].into_iter().flatten() {
                     for n in [bound.checked_sub(1), Some(bound), Some(bound + 1)].into_iter().flatten() {
@@ -126,7 +180,7 @@ fn cases(schema: &Value) -> Vec<Case> {
                             let mut frame = sample.clone();
                             frame[member] = value;
                             let problem = count_problem(n, limits).map(|p| format!("{name}: {p} at $.{member}"));
-                            out.push(Case { type_name: name.clone(), value: frame, problem });
+                            out.push(Case { type_name: name.clone(), value: frame, problem, text: None });
                         }
                     }
                 }
@@ -141,7 +195,7 @@ fn cases(schema: &Value) -> Vec<Case> {
                     let mut frame = sample.clone();
                     frame[member] = if items == s { json!(value) } else { json!([value]) };
                     let problem = problem(value, limits).map(|p| format!("{name}: {p} at {path}"));
-                    out.push(Case { type_name: name.clone(), value: frame, problem });
+                    out.push(Case { type_name: name.clone(), value: frame, problem, text: None });
                 }
             }
         }
@@ -188,7 +242,8 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
     let out_root = work.join("out");
     support::testee::write_output(&files, &out_root);
     let cases = cases(&schema);
-    let input: String = cases.iter().map(|c| format!("{}\n", json!({"type": c.type_name, "json": c.value.to_string()}))).collect();
+    let input: String =
+        cases.iter().map(|c| format!("{}\n", json!({"type": c.type_name, "json": c.text.clone().unwrap_or_else(|| c.value.to_string())}))).collect();
 
     // The validator: the schema's own reading of each case.
     let mut failures = Vec::new();

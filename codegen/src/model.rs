@@ -108,6 +108,12 @@ pub enum Ty {
     /// no bound). Only on a property's own type, never on array items or map
     /// values.
     Length { inner: Box<Ty>, min: Option<u64>, max: Option<u64> },
+    /// An array (a [`Ty::Array`], or a [`Ty::Length`] of one) whose items are
+    /// pairwise distinct (`uniqueItems: true`). The items are strings,
+    /// integers, booleans or string enums, compared as the values they decode
+    /// to (`1.0` is `1`). Checked after the items and the count; only on a
+    /// property's own type.
+    Unique(Box<Ty>),
     /// An array of items.
     Array(Box<Ty>),
     /// The type or JSON null (`type: [T, "null"]`, or `oneOf: [{$ref}, {type: null}]`).
@@ -116,11 +122,13 @@ pub enum Ty {
 }
 
 impl Ty {
-    /// The type without its length bounds ([`Ty::Length`]): what a value of
-    /// it is in every language, and how it is encoded.
+    /// The type without its length bounds ([`Ty::Length`]) and uniqueness
+    /// ([`Ty::Unique`]): what a value of it is in every language, and how it
+    /// is encoded.
     pub fn unbounded(&self) -> &Ty {
         match self {
             Ty::Length { inner, .. } => inner,
+            Ty::Unique(inner) => inner.unbounded(),
             other => other,
         }
     }

@@ -13,7 +13,7 @@
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on array items and map values only `minimum` 0 or 1 |
 //! | string | `minLength`, `maxLength`: counts of Unicode code points, on a property's own string |
-//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array |
+//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, booleans or string enums |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
@@ -47,7 +47,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("else", "not supported: enforce it semantically in the binary and say so in a description"),
     ("multipleOf", "not supported: enforce it semantically"),
     ("pattern", "not supported by every target identically: enforce it semantically and describe it"),
-    ("uniqueItems", "not supported: enforce it semantically"),
     ("dependentRequired", "not supported: enforce it semantically and describe it"),
     ("propertyNames", "not supported: enforce it semantically"),
     ("prefixItems", "not supported: use `items`"),
@@ -299,10 +298,11 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 self.integer_bounds(schema, p, property)?
             }
             "array" => {
-                self.r.only_keys(schema, &["description", "type", "items", "minItems", "maxItems"], p)?;
+                self.r.only_keys(schema, &["description", "type", "items", "minItems", "maxItems", "uniqueItems"], p)?;
                 let items = schema.get("items").ok_or_else(|| self.r.err(p, "an array needs `items`", "add `items` with a type or a $ref"))?;
                 let array = Ty::Array(Box::new(self.build_ty(items, &format!("{p}/items"), true, false)?));
-                self.length_bounds(schema, p, property, array, ["minItems", "maxItems"])?
+                let counted = self.length_bounds(schema, p, property, array, ["minItems", "maxItems"])?;
+                self.unique_items(schema, p, property, counted)?
             }
             "object" => return Err(self.r.err(p, "an inline object is outside the supported subset", "name it under $defs and $ref it")),
             "number" => return Err(self.r.err(&format!("{p}/type"), "`number` is outside the supported subset (floats do not round-trip identically in every target)", "use `integer`, or leave the type out for any JSON value")),
@@ -385,6 +385,37 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             return Ok(inner);
         }
         Ok(Ty::Length { inner: Box::new(inner), min, max })
+    }
+
+    /// `uniqueItems: true` on a property's own array of strings, integers,
+    /// booleans or string enums: values every target compares natively, as
+    /// the values they decode to (`1.0` is `1`). `false` asks nothing.
+    fn unique_items(&self, schema: &Map<String, Value>, p: &str, property: bool, array: Ty) -> Result<Ty, SchemaError> {
+        let Some(unique) = schema.get("uniqueItems") else { return Ok(array) };
+        let at = push_pointer(p, "uniqueItems");
+        let Some(unique) = unique.as_bool() else {
+            return Err(self.r.err(&at, "`uniqueItems` must be true or false", "write `uniqueItems: true`"));
+        };
+        if !unique {
+            return Ok(array);
+        }
+        if !property {
+            return Err(self.r.err(&at, "`uniqueItems` is supported on a property's own array only, not on array items or map values", "name a $defs object for the item"));
+        }
+        let Ty::Array(item) = array.unbounded() else { return Ok(array) };
+        let comparable = match item.as_ref() {
+            Ty::String | Ty::Integer { .. } | Ty::Boolean => true,
+            Ty::Ref(name) => self.defs.get(name).is_some_and(|d| d.get("enum").is_some()),
+            _ => false,
+        };
+        if !comparable {
+            return Err(self.r.err(
+                &at,
+                "`uniqueItems` is supported on arrays of strings, integers, booleans or string enums only",
+                "compare objects semantically in the binary and say so in the description, or make the items one of those kinds",
+            ));
+        }
+        Ok(Ty::Unique(Box::new(array)))
     }
 
     fn nullable(&self, ty: Ty, p: &str, required: bool) -> Result<Ty, SchemaError> {

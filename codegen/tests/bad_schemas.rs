@@ -41,6 +41,8 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("lengths no string meets", verdict_prop("x", json!({"description": "d", "type": "string", "minLength": 3, "maxLength": 2})), "/$defs/Verdict/properties/x/minLength"),
         ("a fractional item count", verdict_prop("x", json!({"description": "d", "type": "array", "items": {"type": "string"}, "maxItems": 1.5})), "/$defs/Verdict/properties/x/maxItems"),
         ("a negative length", verdict_prop("x", json!({"description": "d", "type": "string", "maxLength": -1})), "/$defs/Verdict/properties/x/maxLength"),
+        ("uniqueItems on arrays of objects", verdict_prop("x", json!({"description": "d", "type": "array", "items": {"$ref": "#/$defs/Verdict"}, "uniqueItems": true})), "/$defs/Verdict/properties/x/uniqueItems"),
+        ("uniqueItems on array items", verdict_prop("x", json!({"description": "d", "type": "array", "items": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}})), "/$defs/Verdict/properties/x/items/uniqueItems"),
         ("optional nullable", verdict_prop("x", json!({"description": "d", "type": ["string", "null"]})), "/$defs/Verdict/properties/x"),
         ("indistinguishable union", edit(|s| s["$defs"]["CallResult"]["oneOf"] = json!([{"$ref": "#/$defs/Verdict"}, {"$ref": "#/$defs/Verdict"}])), "/$defs/CallResult/oneOf/0"),
         ("unknown method table key", edit(|s| s["x-coprocess"]["methods"][0]["timeout"] = json!(1)), "/x-coprocess/methods/0/timeout"),

@@ -19,6 +19,11 @@ fn ref_name(s: &Value) -> Option<&str> {
     s.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"))
 }
 
+/// The schema `s` refers to (itself when it is no `$ref`).
+pub fn resolve<'a>(schema: &'a Value, s: &'a Value) -> &'a Value {
+    ref_name(s).map_or(s, |name| resolve(schema, def(schema, name)))
+}
+
 /// A valid sample of a property/def schema, every optional field included.
 pub fn sample(schema: &Value, s: &Value) -> Value {
     if let Some(name) = ref_name(s) {

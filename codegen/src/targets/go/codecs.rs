@@ -48,6 +48,7 @@ impl Ctx<'_> {
                 let max = max.map(|m| format!("Max{m}")).unwrap_or_default();
                 format!("{}Len{min}{max}", self.mangle(inner))
             }
+            Ty::Unique(inner) => format!("{}Unique", self.mangle(inner)),
         }
     }
 
@@ -73,6 +74,16 @@ impl Ctx<'_> {
             Ty::Array(item) => self.read_array_fn(ty, item),
             Ty::Nullable(inner) => self.read_nullable_fn(ty, inner),
             Ty::Length { inner, min, max } => self.read_length_fn(ty, inner, *min, *max),
+            Ty::Unique(inner) => {
+                let name = format!("read{}", self.mangle(ty));
+                let (go, inner_fn) = (self.go_ty(ty), self.read_fn(inner));
+                let code = format!(
+                    "func {name}(v any) ({go}, *shapeError) {{\n\tx, err := {inner_fn}(v)\n\tif err != nil {{\n\t\treturn x, err\n\t}}\n\
+                     \treturn x, uniqueItems(x)\n}}\n"
+                );
+                self.helpers.insert(name.clone(), code);
+                name
+            }
         }
     }
 
@@ -129,7 +140,7 @@ impl Ctx<'_> {
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),
-            Ty::Length { inner, .. } => self.write_fn(inner),
+            Ty::Length { inner, .. } | Ty::Unique(inner) => self.write_fn(inner),
             Ty::Ref(name) if self.type_param.as_deref() == Some(name.as_str()) => "writeEnvelopeMember".into(),
             Ty::Ref(name) => format!("append{}", self.type_name(name)),
             Ty::Array(item) => {

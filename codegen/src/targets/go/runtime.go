@@ -364,6 +364,18 @@ func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
 	return nil
 }
 
+// uniqueItems checks that no item equals an earlier one (as decoded: 1.0 is 1).
+func uniqueItems[T comparable](items []T) *shapeError {
+	seen := make(map[T]int, len(items))
+	for i, item := range items {
+		if first, ok := seen[item]; ok {
+			return problem("expected unique items, got item " + strconv.Itoa(i) + " equal to item " + strconv.Itoa(first))
+		}
+		seen[item] = i
+	}
+	return nil
+}
+
 func counted(count int64, noun string) string {
 	if count == 1 {
 		return "1 " + noun

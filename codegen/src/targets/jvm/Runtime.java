@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -446,6 +447,19 @@ final class Runtime {
         if (length > maximum) {
             throw problem(path, "expected at most " + counted(maximum, noun) + ", got " + length);
         }
+    }
+
+    /** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
+    private static <T> List<T> uniqueItems(List<T> items, Path path) {
+        Map<T, Integer> seen = new HashMap<>();
+        for (int i = 0; i < items.size(); i++) {
+            Integer first = seen.putIfAbsent(items.get(i), i);
+            if (first != null) {
+                throw problem(
+                        path, "expected unique items, got item " + i + " equal to item " + first);
+            }
+        }
+        return items;
     }
 
     private static String counted(long count, String noun) {

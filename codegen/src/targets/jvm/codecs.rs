@@ -119,6 +119,7 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
                 _ => format!("stringWithin({node}, {path}, {min}, {max})"),
             }
         }
+        Ty::Unique(inner) => format!("uniqueItems({}, {path})", decode_expr(inner, node, path, depth)),
     }
 }
 

@@ -405,6 +405,18 @@ def _length_within(
         raise _Problem(f"expected at most {_counted(maximum, noun)}, got {length}")
 
 
+def _unique(items: list[_T]) -> list[_T]:
+    """Checks that no item equals an earlier one (as decoded: 1.0 is 1)."""
+    seen: dict[_T, int] = {}
+    for index, item in enumerate(items):
+        first = seen.setdefault(item, index)
+        if first != index:
+            raise _Problem(
+                f"expected unique items, got item {index} equal to item {first}"
+            )
+    return items
+
+
 def _counted(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 

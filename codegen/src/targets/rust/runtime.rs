@@ -767,6 +767,70 @@ pub mod strict {
         }
     }
 
+    /// [`items_within`] for an array whose items must be pairwise distinct
+    /// (`uniqueItems`), compared as decoded (`1.0` is `1`) after the count.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + Eq + std::hash::Hash,
+    {
+        let items = items_within::<D, T, MIN, MAX>(deserializer)?;
+        unique(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_items_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_items_within`] (`null` included).
+    pub fn present_unique_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + Eq + std::hash::Hash,
+    {
+        unique_items_within::<D, T, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_items_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + Eq + std::hash::Hash,
+    {
+        let items = nullable_items_within::<D, T, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique(items)?;
+        }
+        Ok(items)
+    }
+
+    fn unique<E: serde::de::Error, T: Eq + std::hash::Hash>(items: &[T]) -> Result<(), E> {
+        let mut seen = std::collections::HashMap::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            if let Some(first) = seen.insert(item, index) {
+                return Err(E::custom(format!(
+                    "expected unique items, got item {index} equal to item {first}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// A string's length or an array's number of items against inclusive
     /// bounds, in the contract's words.
     fn count_within<E: serde::de::Error>(

@@ -66,8 +66,9 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
             if let Some(property) = properties.get_mut(&field.name).and_then(serde_json::Value::as_object_mut) {
                 without_annotations(property, &field.description);
                 // typify makes a newtype of a string with a length (even
-                // `minLength: 0`); `strict` checks the lengths instead.
-                for keyword in ["minLength", "maxLength", "minItems", "maxItems"] {
+                // `minLength: 0`) and a set of unique items; `strict` checks
+                // them on the plain `String` and `Vec` instead.
+                for keyword in ["minLength", "maxLength", "minItems", "maxItems", "uniqueItems"] {
                     property.remove(keyword);
                 }
                 if Check::of(&field.ty).is_some() {
@@ -107,6 +108,9 @@ enum Check {
     Characters(Option<u64>, Option<u64>),
     /// An array's number of items: `strict::items_within`.
     Items(Option<u64>, Option<u64>),
+    /// An array's number of items and its items' uniqueness:
+    /// `strict::unique_items_within`.
+    UniqueItems(Option<u64>, Option<u64>),
 }
 
 impl Check {
@@ -118,6 +122,10 @@ impl Check {
             }
             Ty::Length { inner, min, max } if matches!(**inner, Ty::Array(_)) => Some(Check::Items(*min, *max)),
             Ty::Length { min, max, .. } => Some(Check::Characters(*min, *max)),
+            Ty::Unique(inner) => match inner.as_ref() {
+                Ty::Length { min, max, .. } => Some(Check::UniqueItems(*min, *max)),
+                _ => Some(Check::UniqueItems(None, None)),
+            },
             Ty::Nullable(inner) => Check::of(inner),
             _ => None,
         }
@@ -132,6 +140,9 @@ impl Check {
             }
             Check::Characters(min, max) => format!("strict::{form}length_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Items(min, max) => format!("strict::{form}items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::UniqueItems(min, max) => {
+                format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
+            }
         }
     }
 }

@@ -956,6 +956,22 @@ function _lengthWithin(
   }
 }
 
+/** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
+function _uniqueItems<A extends readonly unknown[]>(items: A, path: string): A {
+  const seen = new Map<unknown, number>();
+  for (let i = 0; i < items.length; i++) {
+    const first = seen.get(items[i]);
+    if (first !== undefined) {
+      _throwProblem(
+        `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
+        path,
+      );
+    }
+    seen.set(items[i], i);
+  }
+  return items;
+}
+
 function _counted(count: number, noun: string): string {
   return count === 1 ? `1 ${noun}` : `${String(count)} ${noun}s`;
 }

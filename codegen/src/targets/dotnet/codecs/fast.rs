@@ -72,6 +72,10 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
                 _ => format!("global::Mcptest.Sdk.CoprocessReader.ReadString(ref {reader}, {min}, {max})"),
             }
         }
+        Ty::Unique(inner) => {
+            let read = read_expr(contract, inner, reader, depth);
+            format!("global::Mcptest.Sdk.CoprocessReader.UniqueItems({read})")
+        }
     }
 }
 

@@ -45,7 +45,7 @@ fn decoder(ty: &Ty) -> String {
         Ty::Ref(name) => format!("_read_{}", stem(name)),
         Ty::Array(item) => format!("lambda v: _array(v, {})", decoder(item)),
         Ty::Nullable(inner) => format!("lambda v: _nullable(v, {})", decoder(inner)),
-        Ty::Length { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
+        Ty::Length { .. } | Ty::Unique(_) => format!("lambda v: {}", decode_expr(ty, "v")),
     }
 }
 
@@ -114,6 +114,7 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
                 _ => format!("_str_within({expr}, {}, {})", bound(min), bound(max)),
             }
         }
+        Ty::Unique(inner) => format!("_unique({})", decode_expr(inner, expr)),
     }
 }
 

@@ -579,6 +579,107 @@ func appendCounted(b []byte, v Counted) []byte {
 	return append(b, '}')
 }
 
+// Distinct is a type whose arrays hold no item twice.
+type Distinct struct {
+	// Ids is up to three distinct integers.
+	Ids []int64
+	// Names is distinct names, when given. Nil when absent.
+	Names []string
+	// Flags is distinct flags, or null. Nil for JSON null.
+	Flags []bool
+	// Shades is distinct shades.
+	Shades []Shade
+	// Loose: `uniqueItems: false` asks nothing. Nil when absent.
+	Loose []string
+}
+
+// DecodeDistinct decodes a Distinct from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeDistinct(data []byte) (Distinct, error) {
+	return fromText("Distinct", data, decodeDistinct)
+}
+
+// DecodeDistinctValue decodes a Distinct from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeDistinctValue(value any) (Distinct, error) {
+	return fromValue("Distinct", value, decodeDistinct)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Distinct) MarshalJSON() ([]byte, error) {
+	return appendDistinct(nil, v), nil
+}
+
+func (Distinct) readEnvelopeMember(v any) (Distinct, *shapeError) {
+	return decodeDistinct(v)
+}
+
+func (v Distinct) appendEnvelopeMember(b []byte) []byte {
+	return appendDistinct(b, v)
+}
+
+func decodeDistinct(v any) (Distinct, *shapeError) {
+	var out Distinct
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "ids":
+			seen[0] = true
+			out.Ids, err = readListOfIntLenMax3Unique(o.vals[i])
+		case "names":
+			out.Names, err = readListOfStringUnique(o.vals[i])
+		case "flags":
+			seen[1] = true
+			out.Flags, err = readNullableListOfBoolUnique(o.vals[i])
+		case "shades":
+			seen[2] = true
+			out.Shades, err = readListOfShadeUnique(o.vals[i])
+		case "loose":
+			out.Loose, err = readListOfString(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("ids")
+	}
+	if !seen[1] {
+		return out, missingField("flags")
+	}
+	if !seen[2] {
+		return out, missingField("shades")
+	}
+	return out, nil
+}
+
+func appendDistinct(b []byte, v Distinct) []byte {
+	b = append(b, '{')
+	b = append(b, "\"ids\":"...)
+	b = writeListOfInt(b, v.Ids)
+	if v.Names != nil {
+		b = append(b, ",\"names\":"...)
+		b = writeListOfString(b, v.Names)
+	}
+	b = append(b, ",\"flags\":"...)
+	b = writeNullableListOfBoolUnique(b, v.Flags)
+	b = append(b, ",\"shades\":"...)
+	b = writeListOfShade(b, v.Shades)
+	if v.Loose != nil {
+		b = append(b, ",\"loose\":"...)
+		b = writeListOfString(b, v.Loose)
+	}
+	return append(b, '}')
+}
+
 // EmptyParams is the params of a method that takes none: omitted, or an empty
 // object.
 type EmptyParams struct{}
@@ -1302,6 +1403,57 @@ func appendResponse(b []byte, v Response) []byte {
 	return append(b, "null"...)
 }
 
+// Shade is a shade.
+type Shade string
+
+// The values of Shade.
+const (
+	ShadeLight Shade = "light"
+	ShadeDark  Shade = "dark"
+)
+
+// DecodeShade decodes a Shade from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeShade(data []byte) (Shade, error) {
+	return fromText("Shade", data, decodeShade)
+}
+
+// DecodeShadeValue decodes a Shade from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeShadeValue(value any) (Shade, error) {
+	return fromValue("Shade", value, decodeShade)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Shade) MarshalJSON() ([]byte, error) {
+	return appendShade(nil, v), nil
+}
+
+func (Shade) readEnvelopeMember(v any) (Shade, *shapeError) {
+	return decodeShade(v)
+}
+
+func (v Shade) appendEnvelopeMember(b []byte) []byte {
+	return appendShade(b, v)
+}
+
+func decodeShade(v any) (Shade, *shapeError) {
+	s, ok := v.(string)
+	if !ok {
+		return "", wrongKind("string", v)
+	}
+	switch Shade(s) {
+	case ShadeLight, ShadeDark:
+		return Shade(s), nil
+	}
+	return "", problem("expected one of \"light\", \"dark\", got " + string(writeString(nil, s)))
+}
+
+func appendShade(b []byte, v Shade) []byte {
+	return writeString(b, string(v))
+}
+
 // SuccessResponse is a response carrying the method's result.
 type SuccessResponse struct {
 	// Jsonrpc is always `2.0`.
@@ -1703,6 +1855,46 @@ func readListOfBoolLenMax2(v any) ([]bool, *shapeError) {
 	return x, lengthWithin(int64(len(x)), -1, 2, "item")
 }
 
+func readListOfBoolUnique(v any) ([]bool, *shapeError) {
+	x, err := readListOfBool(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
+func readListOfInt(v any) ([]int64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]int64, len(items))
+	for i, item := range items {
+		x, err := readInt(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfIntLenMax3(v any) ([]int64, *shapeError) {
+	x, err := readListOfInt(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), -1, 3, "item")
+}
+
+func readListOfIntLenMax3Unique(v any) ([]int64, *shapeError) {
+	x, err := readListOfIntLenMax3(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
 func readListOfIntMin0(v any) ([]int64, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -1743,6 +1935,30 @@ func readListOfIntMin1(v any) ([]int64, *shapeError) {
 	return out, nil
 }
 
+func readListOfShade(v any) ([]Shade, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]Shade, len(items))
+	for i, item := range items {
+		x, err := decodeShade(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfShadeUnique(v any) ([]Shade, *shapeError) {
+	x, err := readListOfShade(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
 func readListOfString(v any) ([]string, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -1767,6 +1983,14 @@ func readListOfStringLenMin1Max3(v any) ([]string, *shapeError) {
 	return x, lengthWithin(int64(len(x)), 1, 3, "item")
 }
 
+func readListOfStringUnique(v any) ([]string, *shapeError) {
+	x, err := readListOfString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
 func readNullableIntMax9(v any) (*int64, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -1783,6 +2007,17 @@ func readNullableListOfBoolLenMax2(v any) ([]bool, *shapeError) {
 		return nil, nil
 	}
 	x, err := readListOfBoolLenMax2(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return x, nil
+}
+
+func readNullableListOfBoolUnique(v any) ([]bool, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readListOfBoolUnique(v)
 	if err != nil {
 		return nil, orNull(err)
 	}
@@ -1854,6 +2089,17 @@ func writeListOfBool(b []byte, v []bool) []byte {
 	return append(b, ']')
 }
 
+func writeListOfInt(b []byte, v []int64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeInt(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfIntMin0(b []byte, v []int64) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -1872,6 +2118,17 @@ func writeListOfIntMin1(b []byte, v []int64) []byte {
 			b = append(b, ',')
 		}
 		b = writeInt(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfShade(b []byte, v []Shade) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendShade(b, x)
 	}
 	return append(b, ']')
 }
@@ -1901,6 +2158,13 @@ func writeNullableListOfBoolLenMax2(b []byte, v []bool) []byte {
 	return writeListOfBool(b, v)
 }
 
+func writeNullableListOfBoolUnique(b []byte, v []bool) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeListOfBool(b, v)
+}
+
 func writeNullableRequestID(b []byte, v *RequestID) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -1916,7 +2180,7 @@ func writeNullableStringLenMin2(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Counted", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "SuccessResponse"}
+var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "Shade", "SuccessResponse"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -1925,6 +2189,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeBounded(data))
 	case "Counted":
 		return asMarshaler(DecodeCounted(data))
+	case "Distinct":
+		return asMarshaler(DecodeDistinct(data))
 	case "EmptyParams":
 		return asMarshaler(DecodeEmptyParams(data))
 	case "ErrorObject":
@@ -1945,6 +2211,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeRequestID(data))
 	case "Response":
 		return asMarshaler(DecodeResponse(data))
+	case "Shade":
+		return asMarshaler(DecodeShade(data))
 	case "SuccessResponse":
 		return asMarshaler(DecodeSuccessResponse(data))
 	}
@@ -2290,6 +2558,18 @@ func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
 	}
 	if maximum >= 0 && length > maximum {
 		return problem("expected at most " + counted(maximum, noun) + ", got " + strconv.FormatInt(length, 10))
+	}
+	return nil
+}
+
+// uniqueItems checks that no item equals an earlier one (as decoded: 1.0 is 1).
+func uniqueItems[T comparable](items []T) *shapeError {
+	seen := make(map[T]int, len(items))
+	for i, item := range items {
+		if first, ok := seen[item]; ok {
+			return problem("expected unique items, got item " + strconv.Itoa(i) + " equal to item " + strconv.Itoa(first))
+		}
+		seen[item] = i
 	}
 	return nil
 }

@@ -463,6 +463,18 @@ def _length_within(
         raise _Problem(f"expected at most {_counted(maximum, noun)}, got {length}")
 
 
+def _unique(items: list[_T]) -> list[_T]:
+    """Checks that no item equals an earlier one (as decoded: 1.0 is 1)."""
+    seen: dict[_T, int] = {}
+    for index, item in enumerate(items):
+        first = seen.setdefault(item, index)
+        if first != index:
+            raise _Problem(
+                f"expected unique items, got item {index} equal to item {first}"
+            )
+    return items
+
+
 def _counted(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
@@ -891,6 +903,16 @@ RequestId = int | str
 """A request id: an integer or a string, as the SDK chose it."""
 
 
+Shade = typing.Literal["light", "dark"]
+"""A shade."""
+
+SHADE_VALUES: typing.Final[tuple[Shade, ...]] = (
+    "light",
+    "dark",
+)
+"""The values of `Shade`, in schema order."""
+
+
 @dataclass(frozen=True)
 class Bounded:
     """A type whose integers are bounded."""
@@ -941,6 +963,26 @@ class Counted:
 
     empty: str | None = None
     """A minimum of 0 bounds nothing. Optional: `None` when left out."""
+
+
+@dataclass(frozen=True)
+class Distinct:
+    """A type whose arrays hold no item twice."""
+
+    ids: list[int]
+    """Up to three distinct integers."""
+
+    flags: list[bool] | None
+    """Distinct flags, or null."""
+
+    shades: list[Shade]
+    """Distinct shades."""
+
+    names: list[str] | None = None
+    """Distinct names, when given. Optional: `None` when left out."""
+
+    loose: list[str] | None = None
+    """`uniqueItems: false` asks nothing. Optional: `None` when left out."""
 
 
 @dataclass(frozen=True)
@@ -1200,6 +1242,62 @@ def counted_from_value(value: JsonValue) -> Counted:
 def encode_counted(value: Counted) -> str:
     """One line of JSON text for a `Counted`, without the trailing newline."""
     return _dumps(counted_to_value(value))
+
+
+def _read_distinct(value: JsonValue) -> Distinct:
+    if isinstance(value, dict):
+        ids = value.get("ids")
+        names = value.get("names")
+        flags = value.get("flags")
+        shades = value.get("shades")
+        loose = value.get("loose")
+        if _DISTINCT_SHAPE.names.issuperset(value) and "flags" in value:
+            try:
+                return _new(
+                    Distinct,
+                    ids=_unique(_array_within(ids, _int, None, 3)),
+                    flags=_nullable(flags, lambda v: _unique(_array(v, _bool))),
+                    shades=_unique(_array(shades, _read_shade)),
+                    names=_unique(_array(names, _str)) if "names" in value else None,
+                    loose=_array(loose, _str) if "loose" in value else None,
+                )
+            except _Problem:
+                raise _DISTINCT_SHAPE.problem(value) from None
+    return _DISTINCT_SHAPE.read(value)
+
+
+def distinct_to_value(value: Distinct) -> dict[str, JsonValue]:
+    """The JSON value of a `Distinct`."""
+    out: dict[str, JsonValue] = {}
+    out["ids"] = list(value.ids)
+    if value.names is not None:
+        out["names"] = list(value.names)
+    out["flags"] = None if value.flags is None else list(value.flags)
+    out["shades"] = list(value.shades)
+    if value.loose is not None:
+        out["loose"] = list(value.loose)
+    return out
+
+
+def decode_distinct(text: str | bytes) -> Distinct:
+    """Decodes a `Distinct` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_distinct(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Distinct")) from None
+
+
+def distinct_from_value(value: JsonValue) -> Distinct:
+    """Decodes a `Distinct` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_distinct(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Distinct")) from None
+
+
+def encode_distinct(value: Distinct) -> str:
+    """One line of JSON text for a `Distinct`, without the trailing newline."""
+    return _dumps(distinct_to_value(value))
 
 
 def _read_empty_params(value: JsonValue) -> EmptyParams:
@@ -1629,6 +1727,36 @@ def encode_response(value: Response) -> str:
     return _dumps(response_to_value(value))
 
 
+def _read_shade(value: JsonValue) -> Shade:
+    return typing.cast("Shade", _enum(value, SHADE_VALUES))
+
+
+def shade_to_value(value: Shade) -> JsonValue:
+    """The JSON value of a `Shade`."""
+    return value
+
+
+def decode_shade(text: str | bytes) -> Shade:
+    """Decodes a `Shade` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_shade(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Shade")) from None
+
+
+def shade_from_value(value: JsonValue) -> Shade:
+    """Decodes a `Shade` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_shade(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Shade")) from None
+
+
+def encode_shade(value: Shade) -> str:
+    """One line of JSON text for a `Shade`, without the trailing newline."""
+    return _dumps(shade_to_value(value))
+
+
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
 
 
@@ -1728,6 +1856,26 @@ _COUNTED_SHAPE = _ObjectShape(
     },
 )
 
+_DISTINCT_SHAPE = _ObjectShape(
+    Distinct,
+    {
+        "ids": lambda v: _unique(_array_within(v, _int, None, 3)),
+        "names": lambda v: _unique(_array(v, _str)),
+        "flags": lambda v: _nullable(v, lambda v: _unique(_array(v, _bool))),
+        "shades": lambda v: _unique(_array(v, _read_shade)),
+        "loose": lambda v: _array(v, _str),
+    },
+    (
+        "ids",
+        "flags",
+        "shades",
+    ),
+    {
+        "names": None,
+        "loose": None,
+    },
+)
+
 _EMPTY_PARAMS_SHAPE = _ObjectShape(
     EmptyParams,
     {},
@@ -1821,6 +1969,7 @@ _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
 CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
     "Counted": _Codec("Counted", _read_counted, counted_to_value),
+    "Distinct": _Codec("Distinct", _read_distinct, distinct_to_value),
     "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
     "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
     "ErrorResponse": _Codec(
@@ -1839,6 +1988,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Request": _Codec("Request", _read_request, request_to_value),
     "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
     "Response": _Codec("Response", _read_response, response_to_value),
+    "Shade": _Codec("Shade", _read_shade, shade_to_value),
     "SuccessResponse": _Codec(
         "SuccessResponse", _read_success_response, success_response_to_value
     ),
@@ -2141,6 +2291,7 @@ _VALUE_READERS: typing.Final[
 ] = {
     bounded_from_value: _read_bounded,
     counted_from_value: _read_counted,
+    distinct_from_value: _read_distinct,
     empty_params_from_value: _read_empty_params,
     error_object_from_value: _read_error_object,
     error_response_from_value: _read_error_response,
@@ -2151,6 +2302,7 @@ _VALUE_READERS: typing.Final[
     request_from_value: _read_request,
     request_id_from_value: _read_request_id,
     response_from_value: _read_response,
+    shade_from_value: _read_shade,
     success_response_from_value: _read_success_response,
 }
 """The reader behind each generated `*_from_value` function."""

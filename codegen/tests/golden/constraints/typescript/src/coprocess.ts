@@ -1068,6 +1068,22 @@ function _lengthWithin(
   }
 }
 
+/** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
+function _uniqueItems<A extends readonly unknown[]>(items: A, path: string): A {
+  const seen = new Map<unknown, number>();
+  for (let i = 0; i < items.length; i++) {
+    const first = seen.get(items[i]);
+    if (first !== undefined) {
+      _throwProblem(
+        `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
+        path,
+      );
+    }
+    seen.set(items[i], i);
+  }
+  return items;
+}
+
 function _counted(count: number, noun: string): string {
   return count === 1 ? `1 ${noun}` : `${String(count)} ${noun}s`;
 }
@@ -1570,6 +1586,161 @@ export function encodeCounted(value: Counted): string {
       : _writeArray(value.slots, (item) => (item ? "true" : "false")));
   if (value.empty !== undefined) {
     out += ',"empty":' + JSON.stringify(value.empty);
+  }
+  return out + "}";
+}
+
+/** A type whose arrays hold no item twice. */
+export interface Distinct {
+  /** Up to three distinct integers. */
+  readonly ids: readonly number[];
+  /** Distinct names, when given. */
+  readonly names?: readonly string[];
+  /** Distinct flags, or null. */
+  readonly flags: readonly boolean[] | null;
+  /** Distinct shades. */
+  readonly shades: readonly Shade[];
+  /** `uniqueItems: false` asks nothing. */
+  readonly loose?: readonly string[];
+}
+
+function readDistinct(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): Distinct {
+  const obj = _readMembers(value, path, orNull);
+  let ids: readonly number[] | undefined;
+  let names: readonly string[] | undefined;
+  let flags: readonly boolean[] | null | undefined;
+  let shades: readonly Shade[] | undefined;
+  let loose: readonly string[] | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "ids":
+        ids = _uniqueItems(
+          _itemsWithin(
+            _readArrayOf(
+              member,
+              _pathTo(path, ".ids"),
+              false,
+              (item, itemPath) => _readInteger(item, itemPath, false),
+            ),
+            _pathTo(path, ".ids"),
+            null,
+            3,
+          ),
+          _pathTo(path, ".ids"),
+        );
+        break;
+      case "names":
+        names = _uniqueItems(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".names"),
+            false,
+            (item, itemPath) => _readString(item, itemPath, false),
+          ),
+          _pathTo(path, ".names"),
+        );
+        break;
+      case "flags":
+        flags =
+          member === null
+            ? null
+            : _uniqueItems(
+                _readArrayOf(
+                  member,
+                  _pathTo(path, ".flags"),
+                  true,
+                  (item, itemPath) => _readBoolean(item, itemPath, false),
+                ),
+                _pathTo(path, ".flags"),
+              );
+        break;
+      case "shades":
+        shades = _uniqueItems(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".shades"),
+            false,
+            (item, itemPath) => readShade(item, itemPath, false),
+          ),
+          _pathTo(path, ".shades"),
+        );
+        break;
+      case "loose":
+        loose = _readArrayOf(
+          member,
+          _pathTo(path, ".loose"),
+          false,
+          (item, itemPath) => _readString(item, itemPath, false),
+        );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (ids === undefined) {
+    _throwMissingField("ids", path);
+  }
+  if (flags === undefined) {
+    _throwMissingField("flags", path);
+  }
+  if (shades === undefined) {
+    _throwMissingField("shades", path);
+  }
+  const out: _Mutable<Distinct> = { ids, flags, shades };
+  if (names !== undefined) {
+    out.names = names;
+  }
+  if (loose !== undefined) {
+    out.loose = loose;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Distinct` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeDistinct(text: string): Distinct {
+  return _decodeText("Distinct", readDistinct, text);
+}
+
+/**
+ * Decodes a `Distinct` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeDistinctValue(value: JsonValue): Distinct {
+  return _decodeParsed("Distinct", readDistinct, value);
+}
+
+/**
+ * Encodes a `Distinct` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeDistinct(value: Distinct): string {
+  let out = "{";
+  out += '"ids":' + _writeArray(value.ids, (item) => String(item));
+  if (value.names !== undefined) {
+    out +=
+      ',"names":' + _writeArray(value.names, (item) => JSON.stringify(item));
+  }
+  out +=
+    ',"flags":' +
+    (value.flags === null
+      ? "null"
+      : _writeArray(value.flags, (item) => (item ? "true" : "false")));
+  out += ',"shades":' + _writeArray(value.shades, (item) => encodeShade(item));
+  if (value.loose !== undefined) {
+    out +=
+      ',"loose":' + _writeArray(value.loose, (item) => JSON.stringify(item));
   }
   return out + "}";
 }
@@ -2220,6 +2391,38 @@ export function encodeResponse(value: Response): string {
   return encodeErrorResponse(value);
 }
 
+/** A shade. */
+export type Shade = "light" | "dark";
+
+/** Every value of `Shade`, in schema order. */
+export const SHADE_VALUES: readonly Shade[] = ["light", "dark"];
+
+function readShade(value: JsonValue, path: string, orNull: boolean): Shade {
+  return _readEnum(value, path, orNull, SHADE_VALUES);
+}
+
+/**
+ * Decodes a `Shade` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeShade(text: string): Shade {
+  return _decodeText("Shade", readShade, text);
+}
+
+/**
+ * Decodes a `Shade` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeShadeValue(value: JsonValue): Shade {
+  return _decodeParsed("Shade", readShade, value);
+}
+
+/**
+ * Encodes a `Shade` as one line of JSON text (no newline inside or at the end).
+ */
+export function encodeShade(value: Shade): string {
+  return JSON.stringify(value);
+}
+
 /** A response carrying the method's result. */
 export interface SuccessResponse {
   /** Always `2.0`. */
@@ -2558,6 +2761,7 @@ export function encodeResponseOf<R>(
 const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeBoundedValue, readBounded],
   [decodeCountedValue, readCounted],
+  [decodeDistinctValue, readDistinct],
   [decodeEmptyParamsValue, readEmptyParams],
   [decodeErrorObjectValue, readErrorObject],
   [decodeErrorResponseValue, readErrorResponse],
@@ -2568,6 +2772,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeRequestValue, readRequest],
   [decodeRequestIdValue, readRequestId],
   [decodeResponseValue, readResponse],
+  [decodeShadeValue, readShade],
   [decodeSuccessResponseValue, readSuccessResponse],
 ]);
 
@@ -2618,6 +2823,7 @@ function _decodeAt<T>(
 export type TypeName =
   | "Bounded"
   | "Counted"
+  | "Distinct"
   | "EmptyParams"
   | "ErrorObject"
   | "ErrorResponse"
@@ -2628,12 +2834,14 @@ export type TypeName =
   | "Request"
   | "RequestId"
   | "Response"
+  | "Shade"
   | "SuccessResponse";
 
 /** Every `$defs` name, sorted. */
 export const TYPE_NAMES: readonly TypeName[] = [
   "Bounded",
   "Counted",
+  "Distinct",
   "EmptyParams",
   "ErrorObject",
   "ErrorResponse",
@@ -2644,6 +2852,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Request",
   "RequestId",
   "Response",
+  "Shade",
   "SuccessResponse",
 ];
 
@@ -2662,6 +2871,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeBounded(decodeBounded(text));
     case "Counted":
       return encodeCounted(decodeCounted(text));
+    case "Distinct":
+      return encodeDistinct(decodeDistinct(text));
     case "EmptyParams":
       return encodeEmptyParams(decodeEmptyParams(text));
     case "ErrorObject":
@@ -2682,6 +2893,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeRequestId(decodeRequestId(text));
     case "Response":
       return encodeResponse(decodeResponse(text));
+    case "Shade":
+      return encodeShade(decodeShade(text));
     case "SuccessResponse":
       return encodeSuccessResponse(decodeSuccessResponse(text));
   }

@@ -179,7 +179,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "SuccessResponse" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "Shade", "SuccessResponse" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -194,6 +194,8 @@ namespace Mcptest.Sdk
                     return Bounded.Decode(json);
                 case "Counted":
                     return Counted.Decode(json);
+                case "Distinct":
+                    return Distinct.Decode(json);
                 case "EmptyParams":
                     return EmptyParams.Decode(json);
                 case "ErrorObject":
@@ -214,6 +216,8 @@ namespace Mcptest.Sdk
                     return RequestId.Decode(json);
                 case "Response":
                     return Response.Decode(json);
+                case "Shade":
+                    return ShadeWire.Decode(json);
                 case "SuccessResponse":
                     return SuccessResponse.Decode(json);
                 default:
@@ -233,28 +237,32 @@ namespace Mcptest.Sdk
                     return value0.ToJson();
                 case Counted value1:
                     return value1.ToJson();
-                case EmptyParams value2:
+                case Distinct value2:
                     return value2.ToJson();
-                case ErrorObject value3:
+                case EmptyParams value3:
                     return value3.ToJson();
-                case ErrorResponse value4:
+                case ErrorObject value4:
                     return value4.ToJson();
-                case HandshakeParams value5:
+                case ErrorResponse value5:
                     return value5.ToJson();
-                case HandshakeResult value6:
+                case HandshakeParams value6:
                     return value6.ToJson();
-                case JsonRpcVersion value7:
-                    return JsonRpcVersionWire.ToJson(value7);
-                case Params value8:
-                    return value8.ToJson();
-                case Request value9:
+                case HandshakeResult value7:
+                    return value7.ToJson();
+                case JsonRpcVersion value8:
+                    return JsonRpcVersionWire.ToJson(value8);
+                case Params value9:
                     return value9.ToJson();
-                case RequestId value10:
+                case Request value10:
                     return value10.ToJson();
-                case Response value11:
+                case RequestId value11:
                     return value11.ToJson();
-                case SuccessResponse value12:
+                case Response value12:
                     return value12.ToJson();
+                case Shade value13:
+                    return ShadeWire.ToJson(value13);
+                case SuccessResponse value14:
+                    return value14.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -891,6 +899,241 @@ namespace Mcptest.Sdk
             {
                 builder.Append(",\"empty\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Empty);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A type whose arrays hold no item twice.
+    /// </summary>
+    public sealed class Distinct
+    {
+        /// <summary>
+        /// Creates a <see cref="Distinct"/> from its required fields.
+        /// </summary>
+        public Distinct(global::System.Collections.Generic.List<long> ids, global::System.Collections.Generic.List<bool>? flags, global::System.Collections.Generic.List<Shade> shades)
+        {
+            Ids = ids ?? throw new global::System.ArgumentNullException(nameof(ids));
+            Flags = flags;
+            Shades = shades ?? throw new global::System.ArgumentNullException(nameof(shades));
+        }
+
+        /// <summary>
+        /// Up to three distinct integers.
+        /// </summary>
+        public global::System.Collections.Generic.List<long> Ids { get; set; }
+
+        /// <summary>
+        /// Distinct names, when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<string>? Names { get; set; }
+
+        /// <summary>
+        /// Distinct flags, or null.
+        /// </summary>
+        public global::System.Collections.Generic.List<bool>? Flags { get; set; }
+
+        /// <summary>
+        /// Distinct shades.
+        /// </summary>
+        public global::System.Collections.Generic.List<Shade> Shades { get; set; }
+
+        /// <summary>
+        /// <c>uniqueItems: false</c> asks nothing.
+        /// </summary>
+        public global::System.Collections.Generic.List<string>? Loose { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Distinct</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Distinct</c>.</exception>
+        public static Distinct Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Distinct value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Distinct");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Distinct</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Distinct</c>.</exception>
+        public static Distinct FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Distinct value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Distinct");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Distinct Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            global::System.Collections.Generic.List<long> _ids = default!;
+            global::System.Collections.Generic.List<string>? _names = null;
+            global::System.Collections.Generic.List<bool>? _flags = null;
+            global::System.Collections.Generic.List<Shade> _shades = default!;
+            global::System.Collections.Generic.List<string>? _loose = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("ids"))
+                {
+                    _ids = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "ids"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadInteger(item0, at0, "integer")), new global::Mcptest.Sdk.CoprocessPath(at, "ids"), 0, 3), new global::Mcptest.Sdk.CoprocessPath(at, "ids"));
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("names"))
+                {
+                    _names = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "names"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string")), new global::Mcptest.Sdk.CoprocessPath(at, "names"));
+                }
+                else if (member.NameEquals("flags"))
+                {
+                    _flags = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (global::System.Collections.Generic.List<bool>?)null : global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "flags"), "array or null", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadBoolean(item0, at0, "boolean")), new global::Mcptest.Sdk.CoprocessPath(at, "flags"));
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("shades"))
+                {
+                    _shades = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "shades"), "array", (item0, at0) => ShadeWire.Read(item0, at0, "string")), new global::Mcptest.Sdk.CoprocessPath(at, "shades"));
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("loose"))
+                {
+                    _loose = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "loose"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string"));
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("ids", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("flags", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("shades", at);
+            }
+            return new Distinct(_ids, _flags, _shades)
+            {
+                Names = _names,
+                Loose = _loose,
+            };
+        }
+
+        internal static readonly byte[] KeyIds = global::System.Text.Encoding.UTF8.GetBytes("ids");
+        internal static readonly byte[] KeyNames = global::System.Text.Encoding.UTF8.GetBytes("names");
+        internal static readonly byte[] KeyFlags = global::System.Text.Encoding.UTF8.GetBytes("flags");
+        internal static readonly byte[] KeyShades = global::System.Text.Encoding.UTF8.GetBytes("shades");
+        internal static readonly byte[] KeyLoose = global::System.Text.Encoding.UTF8.GetBytes("loose");
+
+        internal static Distinct Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            global::System.Collections.Generic.List<long> _ids = default!;
+            global::System.Collections.Generic.List<string>? _names = null;
+            global::System.Collections.Generic.List<bool>? _flags = null;
+            global::System.Collections.Generic.List<Shade> _shades = default!;
+            global::System.Collections.Generic.List<string>? _loose = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyIds))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _ids = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref item0)), 0, 3));
+                }
+                else if (reader.ValueTextEquals(KeyNames))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _names = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0)));
+                }
+                else if (reader.ValueTextEquals(KeyFlags))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _flags = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (global::System.Collections.Generic.List<bool>?)null : global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref item0)));
+                }
+                else if (reader.ValueTextEquals(KeyShades))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _shades = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => ShadeWire.Read(ref item0)));
+                }
+                else if (reader.ValueTextEquals(KeyLoose))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _loose = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0));
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 13UL) != 13UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Distinct(_ids, _flags, _shades)
+            {
+                Names = _names,
+                Loose = _loose,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"ids\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Ids, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
+            if (Names != null)
+            {
+                builder.Append(",\"names\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Names, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
+            }
+            builder.Append(",\"flags\":");
+            if (Flags is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Flags, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteBoolean(b0, item0); }); }
+            builder.Append(",\"shades\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Shades, (b0, item0) => { ShadeWire.Write(b0, item0); });
+            if (Loose != null)
+            {
+                builder.Append(",\"loose\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Loose, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
             }
             builder.Append('}');
         }
@@ -2427,6 +2670,133 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A shade.
+    /// </summary>
+    public enum Shade
+    {
+        /// <summary>
+        /// The wire value <c>light</c>.
+        /// </summary>
+        Light,
+        /// <summary>
+        /// The wire value <c>dark</c>.
+        /// </summary>
+        Dark,
+    }
+
+    /// <summary>
+    /// The strict decoder and the encoder of <see cref="Shade"/>.
+    /// </summary>
+    public static class ShadeWire
+    {
+        /// <summary>
+        /// The value as it is written on the wire.
+        /// </summary>
+        public static string ToWireString(this Shade value)
+        {
+            switch (value)
+            {
+                case Shade.Light:
+                    return "light";
+                case Shade.Dark:
+                    return "dark";
+                default:
+                    throw new ArgumentOutOfRangeException(nameof(value));
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Shade</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Shade</c>.</exception>
+        public static Shade Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Shade value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "string");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Shade");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Shade</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Shade</c>.</exception>
+        public static Shade FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Shade value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "string");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Shade");
+            }
+        }
+
+        /// <summary>
+        /// Encodes a <c>Shade</c> as one line of JSON text (no newline).
+        /// </summary>
+        public static string ToJson(Shade value)
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder, value);
+            return builder.ToString();
+        }
+
+        internal static Shade Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);
+            }
+            if (json.ValueEquals("light"))
+            {
+                return Shade.Light;
+            }
+            if (json.ValueEquals("dark"))
+            {
+                return Shade.Dark;
+            }
+            throw new global::Mcptest.Sdk.CoprocessShapeException("expected one of \"light\", \"dark\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty), at);
+        }
+
+        internal static readonly byte[] KeyLight = global::System.Text.Encoding.UTF8.GetBytes("light");
+        internal static readonly byte[] KeyDark = global::System.Text.Encoding.UTF8.GetBytes("dark");
+
+        internal static Shade Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);
+            if (reader.ValueTextEquals(KeyLight))
+            {
+                return Shade.Light;
+            }
+            if (reader.ValueTextEquals(KeyDark))
+            {
+                return Shade.Dark;
+            }
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+        }
+
+        internal static void Write(global::System.Text.StringBuilder builder, Shade value)
+        {
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
+        }
+    }
+
+    /// <summary>
     /// A response carrying the method's result.
     /// </summary>
     public sealed class SuccessResponse
@@ -3190,6 +3560,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Counted>(Counted.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Counted.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Distinct))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Distinct>(Distinct.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Distinct.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(EmptyParams))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
@@ -3604,6 +3978,36 @@ namespace Mcptest.Sdk
         {
             CheckLength(items.Count, at, minimum, maximum, "item");
             return items;
+        }
+
+        internal static List<T> UniqueItems<T>(List<T> items, CoprocessPath? at)
+            where T : notnull
+        {
+            int repeat = FirstRepeat(items, out int first);
+            if (repeat >= 0)
+            {
+                string problem = "expected unique items, got item " + repeat.ToString(CultureInfo.InvariantCulture)
+                    + " equal to item " + first.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return items;
+        }
+
+        /// <summary>The index of the first item equal to an earlier one (at <paramref name="first"/>), or -1.</summary>
+        internal static int FirstRepeat<T>(List<T> items, out int first)
+            where T : notnull
+        {
+            var seen = new Dictionary<T, int>(items.Count);
+            for (int i = 0; i < items.Count; i++)
+            {
+                if (seen.TryGetValue(items[i], out first))
+                {
+                    return i;
+                }
+                seen.Add(items[i], i);
+            }
+            first = -1;
+            return -1;
         }
 
         /// <summary>The number of Unicode code points in <paramref name="text"/>: a surrogate pair counts once.</summary>
@@ -4243,6 +4647,16 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return text;
+        }
+
+        internal static List<T> UniqueItems<T>(List<T> items)
+            where T : notnull
+        {
+            if (CoprocessJson.FirstRepeat(items, out _) >= 0)
+            {
+                throw Fallback();
+            }
+            return items;
         }
 
         internal static List<T> ItemsWithin<T>(List<T> items, long minimum, long maximum)

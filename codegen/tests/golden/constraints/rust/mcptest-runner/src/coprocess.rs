@@ -66,6 +66,30 @@ pub struct Counted {
     #[serde(default, deserialize_with = "strict::present")]
     pub empty: ::std::option::Option<::std::string::String>,
 }
+///A type whose arrays hold no item twice.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Distinct {
+    ///Up to three distinct integers.
+    #[serde(deserialize_with = "strict::unique_items_within::<_, _, { 0 }, 3>")]
+    pub ids: ::std::vec::Vec<i64>,
+    ///Distinct names, when given.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(deserialize_with = "strict::unique_items_within::<_, _, { 0 }, { usize::MAX }>")]
+    pub names: ::std::vec::Vec<::std::string::String>,
+    ///Distinct flags, or null.
+    #[serde(
+        deserialize_with = "strict::nullable_unique_items_within::<_, _, { 0 }, { usize::MAX }>"
+    )]
+    pub flags: ::std::option::Option<::std::vec::Vec<bool>>,
+    ///Distinct shades.
+    #[serde(deserialize_with = "strict::unique_items_within::<_, _, { 0 }, { usize::MAX }>")]
+    pub shades: ::std::vec::Vec<Shade>,
+    ///`uniqueItems: false` asks nothing.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub loose: ::std::vec::Vec<::std::string::String>,
+}
 ///The params of a method that takes none: omitted, or an empty object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
@@ -251,6 +275,58 @@ impl ::std::convert::From<ErrorResponse> for Response {
         Self::ErrorResponse(value)
     }
 }
+///A shade.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
+#[serde(remote = "Self")]
+pub enum Shade {
+    #[serde(rename = "light")]
+    Light,
+    #[serde(rename = "dark")]
+    Dark,
+}
+impl ::std::fmt::Display for Shade {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Light => f.write_str("light"),
+            Self::Dark => f.write_str("dark"),
+        }
+    }
+}
+impl ::std::str::FromStr for Shade {
+    type Err = self::error::ConversionError;
+    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "light" => Ok(Self::Light),
+            "dark" => Ok(Self::Dark),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+impl ::std::convert::TryFrom<&str> for Shade {
+    type Error = self::error::ConversionError;
+    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+impl ::std::convert::TryFrom<::std::string::String> for Shade {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///A response carrying the method's result.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -317,6 +393,21 @@ impl ::serde::Serialize for Counted {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Counted::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Distinct {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Distinct::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Distinct {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Distinct::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EmptyParams {
@@ -422,6 +513,21 @@ impl ::serde::Serialize for Request {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Request::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Shade {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Shade::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Shade {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Shade::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SuccessResponse {
@@ -997,6 +1103,16 @@ impl Frame for Counted {
         strict_from_value("Counted", value)
     }
 }
+impl Frame for Distinct {
+    const TYPE_NAME: &'static str = "Distinct";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Distinct", text)?;
+        strict_from_text("Distinct", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Distinct", value)
+    }
+}
 impl Frame for EmptyParams {
     const TYPE_NAME: &'static str = "EmptyParams";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1173,6 +1289,16 @@ impl<'de> ::serde::Deserialize<'de> for Response {
         })
     }
 }
+impl Frame for Shade {
+    const TYPE_NAME: &'static str = "Shade";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Shade", text)?;
+        strict_from_text("Shade", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Shade", value)
+    }
+}
 impl Frame for SuccessResponse {
     const TYPE_NAME: &'static str = "SuccessResponse";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1192,6 +1318,7 @@ pub fn decode_and_encode(
     Some(match type_name {
         "Bounded" => Bounded::decode(text).map(|v| v.encode()),
         "Counted" => Counted::decode(text).map(|v| v.encode()),
+        "Distinct" => Distinct::decode(text).map(|v| v.encode()),
         "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
         "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
         "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
@@ -1202,6 +1329,7 @@ pub fn decode_and_encode(
         "Request" => Request::decode(text).map(|v| v.encode()),
         "RequestId" => RequestId::decode(text).map(|v| v.encode()),
         "Response" => Response::decode(text).map(|v| v.encode()),
+        "Shade" => Shade::decode(text).map(|v| v.encode()),
         "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
         _ => return None,
     })
@@ -1215,6 +1343,7 @@ pub fn check_value(
     Some(match type_name {
         "Bounded" => Bounded::from_value(value).map(|_| ()),
         "Counted" => Counted::from_value(value).map(|_| ()),
+        "Distinct" => Distinct::from_value(value).map(|_| ()),
         "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
         "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
         "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
@@ -1225,6 +1354,7 @@ pub fn check_value(
         "Request" => Request::from_value(value).map(|_| ()),
         "RequestId" => RequestId::from_value(value).map(|_| ()),
         "Response" => Response::from_value(value).map(|_| ()),
+        "Shade" => Shade::from_value(value).map(|_| ()),
         "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
         _ => return None,
     })
@@ -1233,6 +1363,7 @@ pub fn check_value(
 pub const TYPE_NAMES: &[&str] = &[
     "Bounded",
     "Counted",
+    "Distinct",
     "EmptyParams",
     "ErrorObject",
     "ErrorResponse",
@@ -1243,6 +1374,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Request",
     "RequestId",
     "Response",
+    "Shade",
     "SuccessResponse",
 ];
 /// Why an SDK must not go on after the handshake: the contract's message.
@@ -2186,6 +2318,70 @@ pub mod strict {
             Some(items) => count_within(items.len(), MIN, MAX, "item").map(|()| Some(items)),
             None => Ok(None),
         }
+    }
+
+    /// [`items_within`] for an array whose items must be pairwise distinct
+    /// (`uniqueItems`), compared as decoded (`1.0` is `1`) after the count.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + Eq + std::hash::Hash,
+    {
+        let items = items_within::<D, T, MIN, MAX>(deserializer)?;
+        unique(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_items_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_items_within`] (`null` included).
+    pub fn present_unique_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + Eq + std::hash::Hash,
+    {
+        unique_items_within::<D, T, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_items_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_items_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + Eq + std::hash::Hash,
+    {
+        let items = nullable_items_within::<D, T, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique(items)?;
+        }
+        Ok(items)
+    }
+
+    fn unique<E: serde::de::Error, T: Eq + std::hash::Hash>(items: &[T]) -> Result<(), E> {
+        let mut seen = std::collections::HashMap::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            if let Some(first) = seen.insert(item, index) {
+                return Err(E::custom(format!(
+                    "expected unique items, got item {index} equal to item {first}"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// A string's length or an array's number of items against inclusive

@@ -3981,6 +3981,36 @@ namespace Mcptest.Sdk
             return items;
         }
 
+        internal static List<T> UniqueItems<T>(List<T> items, CoprocessPath? at)
+            where T : notnull
+        {
+            int repeat = FirstRepeat(items, out int first);
+            if (repeat >= 0)
+            {
+                string problem = "expected unique items, got item " + repeat.ToString(CultureInfo.InvariantCulture)
+                    + " equal to item " + first.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return items;
+        }
+
+        /// <summary>The index of the first item equal to an earlier one (at <paramref name="first"/>), or -1.</summary>
+        internal static int FirstRepeat<T>(List<T> items, out int first)
+            where T : notnull
+        {
+            var seen = new Dictionary<T, int>(items.Count);
+            for (int i = 0; i < items.Count; i++)
+            {
+                if (seen.TryGetValue(items[i], out first))
+                {
+                    return i;
+                }
+                seen.Add(items[i], i);
+            }
+            first = -1;
+            return -1;
+        }
+
         /// <summary>The number of Unicode code points in <paramref name="text"/>: a surrogate pair counts once.</summary>
         internal static int CountCodePoints(string text)
         {
@@ -4618,6 +4648,16 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return text;
+        }
+
+        internal static List<T> UniqueItems<T>(List<T> items)
+            where T : notnull
+        {
+            if (CoprocessJson.FirstRepeat(items, out _) >= 0)
+            {
+                throw Fallback();
+            }
+            return items;
         }
 
         internal static List<T> ItemsWithin<T>(List<T> items, long minimum, long maximum)

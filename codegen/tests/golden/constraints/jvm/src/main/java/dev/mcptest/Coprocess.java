@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -282,6 +283,7 @@ public final class Coprocess {
             List.of(
                     "Bounded",
                     "Counted",
+                    "Distinct",
                     "EmptyParams",
                     "ErrorObject",
                     "ErrorResponse",
@@ -292,6 +294,7 @@ public final class Coprocess {
                     "Request",
                     "RequestId",
                     "Response",
+                    "Shade",
                     "SuccessResponse");
 
     /**
@@ -308,6 +311,7 @@ public final class Coprocess {
         return switch (typeName) {
             case "Bounded" -> Bounded.fromJson(json);
             case "Counted" -> Counted.fromJson(json);
+            case "Distinct" -> Distinct.fromJson(json);
             case "EmptyParams" -> EmptyParams.fromJson(json);
             case "ErrorObject" -> ErrorObject.fromJson(json);
             case "ErrorResponse" -> ErrorResponse.fromJson(json);
@@ -318,6 +322,7 @@ public final class Coprocess {
             case "Request" -> Request.fromJson(json);
             case "RequestId" -> RequestId.fromJson(json);
             case "Response" -> Response.fromJson(json);
+            case "Shade" -> Shade.fromJson(json);
             case "SuccessResponse" -> SuccessResponse.fromJson(json);
             default -> throw new IllegalArgumentException("unknown type `" + typeName + "`");
         };
@@ -547,6 +552,80 @@ public final class Coprocess {
             if (this.empty != null) {
                 out.append(",\"empty\":");
                 Coprocess.writeString(out, this.empty);
+            }
+            out.append('}');
+        }
+    }
+
+    /**
+     * A type whose arrays hold no item twice.
+     *
+     * @param ids Up to three distinct integers.
+     * @param names Distinct names, when given. (Java null when absent)
+     * @param flags Distinct flags, or null. (Java null for JSON null)
+     * @param shades Distinct shades.
+     * @param loose {@code uniqueItems: false} asks nothing. (Java null when absent)
+     */
+    public record Distinct(
+            List<Long> ids,
+            List<String> names,
+            List<Boolean> flags,
+            List<Shade> shades,
+            List<String> loose)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param ids the value of the {@code "ids"} member
+         * @param names the value of the {@code "names"} member
+         * @param flags the value of the {@code "flags"} member
+         * @param shades the value of the {@code "shades"} member
+         * @param loose the value of the {@code "loose"} member
+         */
+        public Distinct {
+            Objects.requireNonNull(ids, "ids");
+            Objects.requireNonNull(shades, "shades");
+        }
+
+        /**
+         * Decodes a {@code Distinct} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Distinct}
+         */
+        public static Distinct fromJson(String json) {
+            return Coprocess.readText(json, "Distinct", Coprocess::decodeDistinct);
+        }
+
+        /**
+         * Decodes a {@code Distinct} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Distinct}
+         */
+        public static Distinct fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Distinct", Coprocess::decodeDistinct);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"ids\":");
+            Coprocess.writeList(out, this.ids, (o1, e1) -> o1.append(e1));
+            if (this.names != null) {
+                out.append(",\"names\":");
+                Coprocess.writeList(out, this.names, (o1, e1) -> Coprocess.writeString(o1, e1));
+            }
+            out.append(",\"flags\":");
+            Coprocess.writeList(out, this.flags, (o1, e1) -> o1.append(e1));
+            out.append(",\"shades\":");
+            Coprocess.writeList(out, this.shades, (o1, e1) -> e1.appendJson(o1));
+            if (this.loose != null) {
+                out.append(",\"loose\":");
+                Coprocess.writeList(out, this.loose, (o1, e1) -> Coprocess.writeString(o1, e1));
             }
             out.append('}');
         }
@@ -1076,6 +1155,56 @@ public final class Coprocess {
         }
     }
 
+    /** A shade. */
+    public enum Shade implements Encodable {
+        /** {@code "light"} on the wire. */
+        LIGHT("light"),
+        /** {@code "dark"} on the wire. */
+        DARK("dark");
+
+        private final String value;
+
+        Shade(String value) {
+            this.value = value;
+        }
+
+        /**
+         * Returns the value on the wire.
+         *
+         * @return the value on the wire
+         */
+        public String value() {
+            return value;
+        }
+
+        /**
+         * Decodes a {@code Shade} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Shade}
+         */
+        public static Shade fromJson(String json) {
+            return Coprocess.readText(json, "Shade", Coprocess::decodeShade);
+        }
+
+        /**
+         * Decodes a {@code Shade} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Shade}
+         */
+        public static Shade fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Shade", Coprocess::decodeShade);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            Coprocess.writeString(out, value);
+        }
+    }
+
     /**
      * A response carrying the method's result.
      *
@@ -1552,6 +1681,71 @@ public final class Coprocess {
         return new Counted(vName, vCode, vNote, vLabel, vTags, vPicks, vSlots, vEmpty);
     }
 
+    private static Distinct decodeDistinct(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        List<Long> vIds = null;
+        boolean hasIds = false;
+        List<String> vNames = null;
+        List<Boolean> vFlags = null;
+        boolean hasFlags = false;
+        List<Shade> vShades = null;
+        boolean hasShades = false;
+        List<String> vLoose = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "ids" -> {
+                    vIds =
+                            uniqueItems(
+                                    itemsWithin(
+                                            decodeList(
+                                                    value, path.key(key), Coprocess::decodeInteger),
+                                            path.key(key),
+                                            0,
+                                            3),
+                                    path.key(key));
+                    hasIds = true;
+                }
+                case "names" ->
+                        vNames =
+                                uniqueItems(
+                                        decodeList(value, path.key(key), Coprocess::decodeString),
+                                        path.key(key));
+                case "flags" -> {
+                    vFlags =
+                            decodeNullable(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) ->
+                                            uniqueItems(
+                                                    decodeList(n1, p1, Coprocess::decodeBoolean),
+                                                    p1));
+                    hasFlags = true;
+                }
+                case "shades" -> {
+                    vShades =
+                            uniqueItems(
+                                    decodeList(value, path.key(key), Coprocess::decodeShade),
+                                    path.key(key));
+                    hasShades = true;
+                }
+                case "loose" -> vLoose = decodeList(value, path.key(key), Coprocess::decodeString);
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasIds) {
+            throw missingField(path, "ids");
+        }
+        if (!hasFlags) {
+            throw missingField(path, "flags");
+        }
+        if (!hasShades) {
+            throw missingField(path, "shades");
+        }
+        return new Distinct(vIds, vNames, vFlags, vShades, vLoose);
+    }
+
     private static EmptyParams decodeEmptyParams(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         if (!object.isEmpty()) {
@@ -1762,6 +1956,16 @@ public final class Coprocess {
         throw problem(path, "neither `result` nor `error`");
     }
 
+    private static Shade decodeShade(JsonNode node, Path path) {
+        String value = decodeString(node, path);
+        return switch (value) {
+            case "light" -> Shade.LIGHT;
+            case "dark" -> Shade.DARK;
+            default ->
+                    throw problem(path, "expected one of \"light\", \"dark\", got " + quote(value));
+        };
+    }
+
     private static SuccessResponse decodeSuccessResponse(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -1911,6 +2115,7 @@ public final class Coprocess {
                     member(JsonNode.class, (node, path) -> node),
                     member(Bounded.class, Coprocess::decodeBounded),
                     member(Counted.class, Coprocess::decodeCounted),
+                    member(Distinct.class, Coprocess::decodeDistinct),
                     member(EmptyParams.class, Coprocess::decodeEmptyParams),
                     member(ErrorObject.class, Coprocess::decodeErrorObject),
                     member(ErrorResponse.class, Coprocess::decodeErrorResponse),
@@ -1921,6 +2126,7 @@ public final class Coprocess {
                     member(Request.class, Coprocess::decodeRequest),
                     member(RequestId.class, Coprocess::decodeRequestId),
                     member(Response.class, Coprocess::decodeResponse),
+                    member(Shade.class, Coprocess::decodeShade),
                     member(SuccessResponse.class, Coprocess::decodeSuccessResponse));
 
     private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
@@ -2290,6 +2496,19 @@ public final class Coprocess {
         if (length > maximum) {
             throw problem(path, "expected at most " + counted(maximum, noun) + ", got " + length);
         }
+    }
+
+    /** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
+    private static <T> List<T> uniqueItems(List<T> items, Path path) {
+        Map<T, Integer> seen = new HashMap<>();
+        for (int i = 0; i < items.size(); i++) {
+            Integer first = seen.putIfAbsent(items.get(i), i);
+            if (first != null) {
+                throw problem(
+                        path, "expected unique items, got item " + i + " equal to item " + first);
+            }
+        }
+        return items;
     }
 
     private static String counted(long count, String noun) {

@@ -88,11 +88,10 @@ fn render(contract: &Contract) -> String {
         runtime::helpers().to_string()
     };
     // The pruner only asks whether a name is used: the body's distinct
-    // identifiers say as much as the whole body, in a fraction of the text.
-    let used = prune::code_only(&body);
-    let names: std::collections::BTreeSet<&str> =
-        used.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')).filter(|w| !w.is_empty()).collect();
-    let names = names.into_iter().collect::<Vec<_>>().join(" ");
+    // identifiers that can use a runtime member say as much as the whole
+    // body, in a fraction of the text.
+    let used = runtime::code_only(&body);
+    let names = runtime::used_names(&used).into_iter().collect::<Vec<_>>().join(" ");
     let kept = prune::prune_indented(private.trim_end(), &names, 4, runtime::private_name);
     body.push('\n');
     body.push_str(&kept);
@@ -104,7 +103,8 @@ fn render(contract: &Contract) -> String {
     code.line(0, "package dev.mcptest;");
     code.blank();
     // AOSP's import groups (com, then java, ...), a blank line between two.
-    let used = prune::code_only(&body);
+    // A name in a Javadoc comment (`{@code HashMap}`) is no use either.
+    let used = runtime::code_only(&body);
     let mut group = None;
     for import in runtime::imports() {
         let simple = import.rsplit('.').next().unwrap_or(import);

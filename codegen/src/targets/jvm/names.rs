@@ -122,6 +122,7 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "Iterator",
     "ArrayList",
     "LinkedHashMap",
+    "HashMap",
     "Collections",
     "IOException",
     "BiConsumer",
@@ -367,5 +368,19 @@ mod tests {
             ["V2_0", "WITH_DASH", "DEFAULT"]
         );
         assert_eq!(string_literal("a\"b\\u\u{e9}"), "\"a\\\"b\\\\u\\u00e9\"");
+    }
+
+    /// A `$defs` type named like a class the runtime imports would shadow it
+    /// inside `Coprocess` (a `HashMap` type once broke `new HashMap<>()`):
+    /// every imported simple name must be escaped.
+    #[test]
+    fn every_class_the_runtime_imports_is_reserved() {
+        let imported: Vec<&str> = include_str!("Runtime.java")
+            .lines()
+            .filter_map(|line| line.strip_prefix("import ")?.strip_suffix(';')?.rsplit('.').next())
+            .collect();
+        assert!(imported.contains(&"ArrayList"), "{imported:?}");
+        let missing: Vec<&&str> = imported.iter().filter(|name| !RESERVED_TYPES.contains(name)).collect();
+        assert!(missing.is_empty(), "imported but not reserved: {missing:?}");
     }
 }

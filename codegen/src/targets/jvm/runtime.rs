@@ -65,9 +65,110 @@ pub fn private_name(line: &str) -> Option<&str> {
     head.rsplit([' ', '>']).next().and_then(identifier)
 }
 
+/// Java `text` with its comments (`//`, `/* */`, Javadoc) left out and the
+/// contents of its string and character literals blanked: what is code. One
+/// pass, so that an apostrophe in a comment (`the SDK's`) or `/*` in a
+/// string is read as what it is.
+pub fn code_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for inner in chars.by_ref() {
+                    if inner == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut star = false;
+                for inner in chars.by_ref() {
+                    if star && inner == '/' {
+                        break;
+                    }
+                    star = inner == '*';
+                }
+                out.push(' ');
+            }
+            '"' | '\'' => {
+                out.push(c);
+                while let Some(inner) = chars.next() {
+                    if inner == c || inner == '\n' {
+                        out.push(inner);
+                        break;
+                    }
+                    if inner == '\\' {
+                        chars.next();
+                    }
+                    out.push(' ');
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The identifiers of `code` that can use a private runtime member. A type
+/// or a constant (upper-case initial) uses it wherever it is named; a helper
+/// method (lower-case initial: the runtime's private members with one are
+/// all methods) only where it is called, unqualified or as
+/// `Coprocess.name(`, or referenced as `::name`. A record component, its
+/// accessor call (`value.name()`) or a parameter of that name
+/// (`this.name`) is no use, so a schema member named like a helper
+/// (`itemsWithin`) keeps nothing alive that Error Prone's UnusedMethod would
+/// then refuse.
+pub fn used_names(code: &str) -> std::collections::BTreeSet<&str> {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = std::collections::BTreeSet::new();
+    let mut at = 0;
+    while at < code.len() {
+        let rest = &code[at..];
+        let Some(start) = rest.find(is_ident) else { break };
+        let word_start = at + start;
+        let len = code[word_start..].find(|c: char| !is_ident(c)).unwrap_or(code.len() - word_start);
+        let word = &code[word_start..word_start + len];
+        at = word_start + len;
+        let before = &code[..word_start];
+        if before.ends_with(is_ident) || word.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        if !word.starts_with(|c: char| c.is_ascii_lowercase()) || before.ends_with("::") {
+            out.insert(word);
+            continue;
+        }
+        if !code[at..].trim_start_matches(' ').starts_with('(') {
+            continue;
+        }
+        let qualified_by_coprocess = before.strip_suffix('.').map(|q| {
+            q.strip_suffix("Coprocess").is_some_and(|head| !head.ends_with(is_ident))
+        });
+        if qualified_by_coprocess.unwrap_or(true) {
+            out.insert(word);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_method_is_used_where_it_is_called_or_referenced_only() {
+        for code in ["x = itemsWithin(a, p);", "return Coprocess.itemsWithin (a);", "decodeList(n, p, Coprocess::itemsWithin)"] {
+            assert!(used_names(code).contains("itemsWithin"), "{code}");
+        }
+        for code in ["String itemsWithin, long n)", "this.itemsWithin = itemsWithin;", "value.itemsWithin()", "MyCoprocess.itemsWithin(x)", "itemsWithinAll(x)"] {
+            assert!(!used_names(code).contains("itemsWithin"), "{code}");
+        }
+        assert_eq!(code_only("a /** The SDK's {@code HashMap} */ b /* c */ \"/*\" 'x' // d\ne"), "a   b   \"  \" ' ' \ne");
+        let names = used_names("new Path(null); n = MAX_DEPTH + 1;");
+        assert!(names.contains("Path") && names.contains("MAX_DEPTH"), "{names:?}");
+    }
 
     #[test]
     fn every_section_is_found_and_ends_before_the_next_marker() {

@@ -321,13 +321,11 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     /// the inclusive one: `expected integer >= 1`). Each bound is an integer
     /// within the JSON-text range ±(2^53-1).
     fn integer_bounds(&self, schema: &Map<String, Value>, p: &str, property: bool) -> Result<Ty, SchemaError> {
-        const SAFE: i64 = (1 << 53) - 1;
         let read = |keyword: &str| -> Result<Option<i64>, SchemaError> {
             let Some(value) = schema.get(keyword) else { return Ok(None) };
             let at = push_pointer(p, keyword);
-            let integral = value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= SAFE as f64).map(|f| f as i64));
-            match integral {
-                Some(n) if (-SAFE..=SAFE).contains(&n) => Ok(Some(n)),
+            match safe_integer(value) {
+                Some(n) => Ok(Some(n)),
                 _ => Err(self.r.err(&at, format!("`{keyword}` of an integer must be an integer within ±(2^53-1), not {value}"), "write an integer bound in that range (the JSON-text rules allow no integer beyond it)")),
             }
         };
@@ -357,7 +355,6 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     /// 2^53-1, the minimum not above the maximum, on a property's own type
     /// only. A minimum of 0 bounds nothing and is dropped.
     fn length_bounds(&self, schema: &Map<String, Value>, p: &str, property: bool, inner: Ty, [min_keyword, max_keyword]: [&str; 2]) -> Result<Ty, SchemaError> {
-        const SAFE: u64 = (1 << 53) - 1;
         let read = |keyword: &str| -> Result<Option<u64>, SchemaError> {
             let Some(value) = schema.get(keyword) else { return Ok(None) };
             let at = push_pointer(p, keyword);
@@ -368,9 +365,8 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                     "bound the property itself, or name a $defs object for the item",
                 ));
             }
-            let count = value.as_u64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && (0.0..=SAFE as f64).contains(f)).map(|f| f as u64));
-            match count {
-                Some(n) if n <= SAFE => Ok(Some(n)),
+            match safe_integer(value).and_then(|n| u64::try_from(n).ok()) {
+                Some(n) => Ok(Some(n)),
                 _ => Err(self.r.err(&at, format!("`{keyword}` must be a non-negative integer within 2^53-1, not {value}"), "write a count such as 1")),
             }
         };
@@ -478,4 +474,12 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         }
         Ok(())
     }
+}
+
+/// A JSON number that is an integer within the JSON-text range ±(2^53-1)
+/// (`2.0` included): what a bound or a count in the schema must be.
+fn safe_integer(value: &Value) -> Option<i64> {
+    const SAFE: i64 = (1 << 53) - 1;
+    let integral = value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= SAFE as f64).map(|f| f as i64));
+    integral.filter(|n| (-SAFE..=SAFE).contains(n))
 }

@@ -85,8 +85,9 @@ fn chunk<'a>(text: &'a str, indent: usize, private_name: &impl Fn(&'a str) -> Op
 }
 
 /// `text` with the contents of its string and character literals (`"..."`,
-/// `'...'`, escapes honoured; `{...}` inside them kept) and of its `//`
-/// comments blanked out.
+/// `'...'`, escapes honoured; `{...}` inside them kept) blanked out and its
+/// `//` and `/* */` comments left out. One pass, so that an apostrophe in a
+/// comment (`the SDK's`) or `/*` in a string is read as what it is.
 pub fn code_only(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -124,6 +125,17 @@ pub fn code_only(text: &str) -> String {
                         break;
                     }
                 }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut star = false;
+                for inner in chars.by_ref() {
+                    if star && inner == '/' {
+                        break;
+                    }
+                    star = inner == '*';
+                }
+                out.push(' ');
             }
             _ => out.push(c),
         }
@@ -171,5 +183,6 @@ mod tests {
         assert!(!pruned.contains("function c"), "{pruned}");
         assert_eq!(code_only("f('\"', \"a\\\"b\") // g\nh"), "f(' ', \"    \") \nh");
         assert_eq!(code_only("f\"at {_path(p)}\" 'x'"), "f\"   {_path(p)}\" ' '");
+        assert_eq!(code_only("a /** The SDK's {@code HashMap} */ b \"/*\" // d\ne"), "a   b \"  \" \ne");
     }
 }

@@ -73,31 +73,25 @@ impl Ctx<'_> {
             Ty::Ref(name) => format!("decode{}", self.type_name(name)),
             Ty::Array(item) => self.read_array_fn(ty, item),
             Ty::Nullable(inner) => self.read_nullable_fn(ty, inner),
-            Ty::Length { inner, min, max } => self.read_length_fn(ty, inner, *min, *max),
-            Ty::Unique(inner) => {
-                let name = format!("read{}", self.mangle(ty));
-                let (go, inner_fn) = (self.go_ty(ty), self.read_fn(inner));
-                let code = format!(
-                    "func {name}(v any) ({go}, *shapeError) {{\n\tx, err := {inner_fn}(v)\n\tif err != nil {{\n\t\treturn x, err\n\t}}\n\
-                     \treturn x, uniqueItems(x)\n}}\n"
-                );
-                self.helpers.insert(name.clone(), code);
-                name
+            Ty::Length { inner, min, max } => {
+                let bound = |b: &Option<u64>| b.map_or("-1".to_string(), |n| n.to_string());
+                let (min, max) = (bound(min), bound(max));
+                let check = match inner.as_ref() {
+                    Ty::Array(_) => format!("lengthWithin(int64(len(x)), {min}, {max}, \"item\")"),
+                    _ => format!("charactersWithin(x, {min}, {max})"),
+                };
+                self.read_checked_fn(ty, inner, &check)
             }
+            Ty::Unique(inner) => self.read_checked_fn(ty, inner, "uniqueItems(x)"),
         }
     }
 
-    /// A string counted in code points, or an array counted in items, after
-    /// its kind and items are read.
-    fn read_length_fn(&mut self, ty: &Ty, inner: &Ty, min: Option<u64>, max: Option<u64>) -> String {
+    /// A value read as `inner`, then checked by `check` (a `*shapeError`
+    /// expression over the value `x`): a string counted in code points, an
+    /// array counted in items or holding no item twice.
+    fn read_checked_fn(&mut self, ty: &Ty, inner: &Ty, check: &str) -> String {
         let name = format!("read{}", self.mangle(ty));
         let (go, inner_fn) = (self.go_ty(ty), self.read_fn(inner));
-        let bound = |b: Option<u64>| b.map_or("-1".to_string(), |n| n.to_string());
-        let (min, max) = (bound(min), bound(max));
-        let check = match inner {
-            Ty::Array(_) => format!("lengthWithin(int64(len(x)), {min}, {max}, \"item\")"),
-            _ => format!("charactersWithin(x, {min}, {max})"),
-        };
         let code = format!(
             "func {name}(v any) ({go}, *shapeError) {{\n\tx, err := {inner_fn}(v)\n\tif err != nil {{\n\t\treturn x, err\n\t}}\n\
              \treturn x, {check}\n}}\n"

@@ -90,7 +90,7 @@ fn render(contract: &Contract) -> String {
     // The pruner only asks whether a name is used: the body's distinct
     // identifiers that can use a runtime member say as much as the whole
     // body, in a fraction of the text.
-    let used = runtime::code_only(&body);
+    let used = prune::code_only(&body);
     let names = runtime::used_names(&used).into_iter().collect::<Vec<_>>().join(" ");
     let kept = prune::prune_indented(private.trim_end(), &names, 4, runtime::private_name);
     body.push('\n');
@@ -104,7 +104,7 @@ fn render(contract: &Contract) -> String {
     code.blank();
     // AOSP's import groups (com, then java, ...), a blank line between two.
     // A name in a Javadoc comment (`{@code HashMap}`) is no use either.
-    let used = runtime::code_only(&body);
+    let used = prune::code_only(&body);
     let mut group = None;
     for import in runtime::imports() {
         let simple = import.rsplit('.').next().unwrap_or(import);

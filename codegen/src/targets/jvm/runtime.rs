@@ -65,53 +65,6 @@ pub fn private_name(line: &str) -> Option<&str> {
     head.rsplit([' ', '>']).next().and_then(identifier)
 }
 
-/// Java `text` with its comments (`//`, `/* */`, Javadoc) left out and the
-/// contents of its string and character literals blanked: what is code. One
-/// pass, so that an apostrophe in a comment (`the SDK's`) or `/*` in a
-/// string is read as what it is.
-pub fn code_only(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '/' if chars.peek() == Some(&'/') => {
-                for inner in chars.by_ref() {
-                    if inner == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut star = false;
-                for inner in chars.by_ref() {
-                    if star && inner == '/' {
-                        break;
-                    }
-                    star = inner == '*';
-                }
-                out.push(' ');
-            }
-            '"' | '\'' => {
-                out.push(c);
-                while let Some(inner) = chars.next() {
-                    if inner == c || inner == '\n' {
-                        out.push(inner);
-                        break;
-                    }
-                    if inner == '\\' {
-                        chars.next();
-                    }
-                    out.push(' ');
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// The identifiers of `code` that can use a private runtime member. A type
 /// or a constant (upper-case initial) uses it wherever it is named; a helper
 /// method (lower-case initial: the runtime's private members with one are
@@ -165,7 +118,6 @@ mod tests {
         for code in ["String itemsWithin, long n)", "this.itemsWithin = itemsWithin;", "value.itemsWithin()", "MyCoprocess.itemsWithin(x)", "itemsWithinAll(x)"] {
             assert!(!used_names(code).contains("itemsWithin"), "{code}");
         }
-        assert_eq!(code_only("a /** The SDK's {@code HashMap} */ b /* c */ \"/*\" 'x' // d\ne"), "a   b   \"  \" ' ' \ne");
         let names = used_names("new Path(null); n = MAX_DEPTH + 1;");
         assert!(names.contains("Path") && names.contains("MAX_DEPTH"), "{names:?}");
     }

@@ -64,13 +64,30 @@ fn is_integer(s: &Value) -> bool {
     s["type"] == json!("integer") || s["type"] == json!(["integer", "null"])
 }
 
-/// What `value` breaks of the bounds, in the contract's words.
-fn problem(value: i64, (low, high): (Option<i64>, Option<i64>)) -> Option<String> {
+/// An integer schema's `multipleOf` (1 when it has none).
+fn divisor(s: &Value) -> i64 {
+    s.get("multipleOf").and_then(Value::as_f64).map_or(1, |d| d as i64)
+}
+
+/// What `value` breaks of the bounds, then of the divisor, in the contract's words.
+fn problem(value: i64, (low, high): (Option<i64>, Option<i64>), divisor: i64) -> Option<String> {
     match (low, high) {
         (Some(low), _) if value < low => Some(format!("expected integer >= {low}, got {value}")),
         (_, Some(high)) if value > high => Some(format!("expected integer <= {high}, got {value}")),
+        _ if value % divisor != 0 => Some(format!("expected multiple of {divisor}, got {value}")),
         _ => None,
     }
+}
+
+/// Values around a `multipleOf`: the sample's multiple and the integers
+/// next to it, the negated multiple, zero, and a multiple near 2^53 (exact
+/// remainder arithmetic where integers are doubles).
+fn multiple_values(sample: i64, divisor: i64) -> Vec<i64> {
+    if divisor == 1 {
+        return Vec::new();
+    }
+    let large = ((1i64 << 53) - 1) / divisor * divisor;
+    vec![sample - 1, sample + 1, -sample, 0, large, large - 1]
 }
 
 /// What a string's length or an array's number of items is counted in, and
@@ -189,14 +206,14 @@ fn cases(schema: &Value) -> Vec<Case> {
             if !is_integer(items) {
                 continue;
             }
-            let limits = bounds(items);
-            for bound in [limits.0, limits.1].into_iter().flatten() {
-                for value in [bound - 1, bound, bound + 1] {
-                    let mut frame = sample.clone();
-                    frame[member] = if items == s { json!(value) } else { json!([value]) };
-                    let problem = problem(value, limits).map(|p| format!("{name}: {p} at {path}"));
-                    out.push(Case { type_name: name.clone(), value: frame, problem, text: None });
-                }
+            let (limits, divisor) = (bounds(items), divisor(items));
+            let around = [limits.0, limits.1].into_iter().flatten().flat_map(|bound| [bound - 1, bound, bound + 1]);
+            let stepped = multiple_values(sample[member].as_i64().unwrap_or_default(), divisor);
+            for value in around.chain(stepped) {
+                let mut frame = sample.clone();
+                frame[member] = if items == s { json!(value) } else { json!([value]) };
+                let problem = problem(value, limits, divisor).map(|p| format!("{name}: {p} at {path}"));
+                out.push(Case { type_name: name.clone(), value: frame, problem, text: None });
             }
         }
     }
@@ -225,6 +242,11 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "expected at least 1 item, got 0",
         "expected at most 3 items, got 4",
         "expected at most 2 items, got 3",
+        "expected multiple of 5, got 9",
+        "expected multiple of 4, got -10",
+        "expected multiple of 3, got 10",
+        "expected multiple of 2, got 9",
+        "expected multiple of 5, got 9007199254740989",
     ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }

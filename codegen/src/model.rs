@@ -114,6 +114,11 @@ pub enum Ty {
     /// to (`1.0` is `1`). Checked after the items and the count; only on a
     /// property's own type.
     Unique(Box<Ty>),
+    /// An integer (a [`Ty::Integer`]) that is a multiple of `divisor`
+    /// (`multipleOf`, a whole number of 2 or more: remainder arithmetic on
+    /// 64-bit integers is exact in every language). Checked after the
+    /// integer's bounds; only on a property's own type.
+    Multiple { inner: Box<Ty>, divisor: u64 },
     /// An array of items.
     Array(Box<Ty>),
     /// The type or JSON null (`type: [T, "null"]`, or `oneOf: [{$ref}, {type: null}]`).
@@ -122,12 +127,12 @@ pub enum Ty {
 }
 
 impl Ty {
-    /// The type without its length bounds ([`Ty::Length`]) and uniqueness
-    /// ([`Ty::Unique`]): what a value of it is in every language, and how it
-    /// is encoded.
+    /// The type without its length bounds ([`Ty::Length`]), uniqueness
+    /// ([`Ty::Unique`]) and divisor ([`Ty::Multiple`]): what a value of it is
+    /// in every language, and how it is encoded.
     pub fn unbounded(&self) -> &Ty {
         match self {
-            Ty::Length { inner, .. } => inner,
+            Ty::Length { inner, .. } | Ty::Multiple { inner, .. } => inner,
             Ty::Unique(inner) => inner.unbounded(),
             other => other,
         }

@@ -11,7 +11,7 @@
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
-//! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on array items and map values only `minimum` 0 or 1 |
+//! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on array items and map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1, on a property's own integer |
 //! | string | `minLength`, `maxLength`: counts of Unicode code points, on a property's own string |
 //! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, booleans or string enums |
 //!
@@ -45,7 +45,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("if", "not supported: enforce it semantically in the binary and say so in a description"),
     ("then", "not supported: enforce it semantically in the binary and say so in a description"),
     ("else", "not supported: enforce it semantically in the binary and say so in a description"),
-    ("multipleOf", "not supported: enforce it semantically"),
     ("pattern", "not supported by every target identically: enforce it semantically and describe it"),
     ("dependentRequired", "not supported: enforce it semantically and describe it"),
     ("propertyNames", "not supported: enforce it semantically"),
@@ -294,8 +293,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 self.length_bounds(schema, p, property, Ty::String, ["minLength", "maxLength"])?
             }
             "integer" => {
-                self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"], p)?;
-                self.integer_bounds(schema, p, property)?
+                self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], p)?;
+                let bounded = self.integer_bounds(schema, p, property)?;
+                self.multiple_of(schema, p, property, bounded)?
             }
             "array" => {
                 self.r.only_keys(schema, &["description", "type", "items", "minItems", "maxItems", "uniqueItems"], p)?;
@@ -348,6 +348,37 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             ));
         }
         Ok(Ty::Integer { minimum, maximum })
+    }
+
+    /// `multipleOf` on a property's own integer: a whole divisor within
+    /// 2^53-1 (a fractional one is not exact in every language; on an integer
+    /// it would mean another whole divisor or none). A divisor of 1 asks
+    /// nothing and is dropped; bounds with no multiple between them are refused.
+    fn multiple_of(&self, schema: &Map<String, Value>, p: &str, property: bool, integer: Ty) -> Result<Ty, SchemaError> {
+        let Some(value) = schema.get("multipleOf") else { return Ok(integer) };
+        let at = push_pointer(p, "multipleOf");
+        if !property {
+            return Err(self.r.err(&at, "`multipleOf` is supported on a property's own integer only, not on array items or map values", "constrain the property itself, or name a $defs object for the item"));
+        }
+        let Some(divisor) = safe_integer(value).and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0) else {
+            return Err(self.r.err(
+                &at,
+                format!("`multipleOf` of an integer must be a whole number from 1 to 2^53-1, not {value}"),
+                "write a whole divisor such as 5 (a fractional divisor is not exact in every language)",
+            ));
+        };
+        if divisor == 1 {
+            return Ok(integer);
+        }
+        if let Ty::Integer { minimum: Some(low), maximum: Some(high) } = integer {
+            // The first multiple at or above `low` (floor division, for negative bounds too).
+            let d = divisor as i64;
+            let first = low.div_euclid(d) * d + if low.rem_euclid(d) == 0 { 0 } else { d };
+            if first > high {
+                return Err(self.r.err(&at, format!("no multiple of {divisor} is >= {low} and <= {high}"), "fix the divisor or the bounds so that some multiple lies between them"));
+            }
+        }
+        Ok(Ty::Multiple { inner: Box::new(integer), divisor })
     }
 
     /// A string's length bounds (`minLength`, `maxLength`, in code points) or

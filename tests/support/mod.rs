@@ -47,7 +47,12 @@ pub fn sample(schema: &Value, s: &Value) -> Value {
                 s.get(inclusive).and_then(Value::as_i64).or_else(|| s.get(exclusive).and_then(Value::as_i64).map(|b| b + step))
             };
             let low = bound("minimum", "exclusiveMinimum", 1).unwrap_or(0) + 7;
-            json!(bound("maximum", "exclusiveMaximum", -1).map_or(low, |high| low.min(high)))
+            let high = bound("maximum", "exclusiveMaximum", -1);
+            let value = high.map_or(low, |high| low.min(high));
+            // The nearest multiple of `multipleOf` within the bounds.
+            let divisor = s.get("multipleOf").and_then(Value::as_f64).map_or(1, |d| d as i64);
+            let above = value.div_euclid(divisor) * divisor + if value.rem_euclid(divisor) == 0 { 0 } else { divisor };
+            json!(if high.is_some_and(|high| above > high) { value.div_euclid(divisor) * divisor } else { above })
         }
         // "text", cut or padded to fit `minLength`/`maxLength`.
         "string" => {

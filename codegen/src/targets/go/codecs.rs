@@ -35,6 +35,7 @@ impl Ctx<'_> {
                 let clash = PRIMITIVE_MANGLES.contains(&go.as_str())
                     || go.starts_with("IntMin")
                     || go.starts_with("IntMax")
+                    || go.starts_with("IntMultipleOf")
                     || go.starts_with("ListOf")
                     || go.starts_with("StringLen")
                     || go.starts_with("Nullable");
@@ -49,6 +50,8 @@ impl Ctx<'_> {
                 format!("{}Len{min}{max}", self.mangle(inner))
             }
             Ty::Unique(inner) => format!("{}Unique", self.mangle(inner)),
+            // `IntMin1MultipleOf5`.
+            Ty::Multiple { inner, divisor } => format!("{}MultipleOf{divisor}", self.mangle(inner)),
         }
     }
 
@@ -83,12 +86,13 @@ impl Ctx<'_> {
                 self.read_checked_fn(ty, inner, &check)
             }
             Ty::Unique(inner) => self.read_checked_fn(ty, inner, "uniqueItems(x)"),
+            Ty::Multiple { inner, divisor } => self.read_checked_fn(ty, inner, &format!("multipleOf(x, {divisor})")),
         }
     }
 
     /// A value read as `inner`, then checked by `check` (a `*shapeError`
     /// expression over the value `x`): a string counted in code points, an
-    /// array counted in items or holding no item twice.
+    /// array counted in items or holding no item twice, an integer divided.
     fn read_checked_fn(&mut self, ty: &Ty, inner: &Ty, check: &str) -> String {
         let name = format!("read{}", self.mangle(ty));
         let (go, inner_fn) = (self.go_ty(ty), self.read_fn(inner));
@@ -134,7 +138,7 @@ impl Ctx<'_> {
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),
-            Ty::Length { inner, .. } | Ty::Unique(inner) => self.write_fn(inner),
+            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => self.write_fn(inner),
             Ty::Ref(name) if self.type_param.as_deref() == Some(name.as_str()) => "writeEnvelopeMember".into(),
             Ty::Ref(name) => format!("append{}", self.type_name(name)),
             Ty::Array(item) => {

@@ -364,6 +364,14 @@ func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
 	return nil
 }
 
+// multipleOf checks that an integer is a multiple of divisor.
+func multipleOf(number, divisor int64) *shapeError {
+	if number%divisor != 0 {
+		return problem("expected multiple of " + strconv.FormatInt(divisor, 10) + ", got " + strconv.FormatInt(number, 10))
+	}
+	return nil
+}
+
 // uniqueItems checks that no item equals an earlier one (as decoded: 1.0 is 1).
 func uniqueItems[T comparable](items []T) *shapeError {
 	seen := make(map[T]int, len(items))

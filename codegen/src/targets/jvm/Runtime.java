@@ -425,6 +425,13 @@ final class Runtime {
         return value;
     }
 
+    private static long multipleOf(long value, Path path, long divisor) {
+        if (value % divisor != 0) {
+            throw problem(path, "expected multiple of " + divisor + ", got " + value);
+        }
+        return value;
+    }
+
     /** A string whose length in Unicode code points is within the bounds. */
     private static String stringWithin(JsonNode node, Path path, long minimum, long maximum) {
         String text = decodeString(node, path);

@@ -120,6 +120,7 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
             }
         }
         Ty::Unique(inner) => format!("uniqueItems({}, {path})", decode_expr(inner, node, path, depth)),
+        Ty::Multiple { inner, divisor } => format!("multipleOf({}, {path}, {divisor}L)", decode_expr(inner, node, path, depth)),
     }
 }
 

@@ -179,7 +179,7 @@ fn render_checks(code: &mut Code, name: &str, object: &ObjectType, generic: Opti
         .fields
         .iter()
         .filter(|f| {
-            f.required && !matches!(f.ty, Ty::Nullable(_) | Ty::Boolean | Ty::Integer { .. })
+            f.required && !matches!(f.ty.unbounded(), Ty::Nullable(_) | Ty::Boolean | Ty::Integer { .. })
         })
         .collect();
     if checked.is_empty() {
@@ -353,7 +353,7 @@ pub fn write_stmt(ty: &Ty, expr: &str, out: &str, depth: usize) -> String {
             Ty::Ref(_) => format!("Coprocess.writeValue({out}, {expr});"),
             other => write_stmt(other, expr, out, depth),
         },
-        Ty::Length { inner, .. } | Ty::Unique(inner) => write_stmt(inner, expr, out, depth),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => write_stmt(inner, expr, out, depth),
     }
 }
 

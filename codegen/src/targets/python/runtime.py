@@ -378,6 +378,12 @@ def _int_within(value: JsonValue, minimum: int | None, maximum: int) -> int:
     return number
 
 
+def _multiple_of(number: int, divisor: int) -> int:
+    if number % divisor:
+        raise _Problem(f"expected multiple of {divisor}, got {number}")
+    return number
+
+
 def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> str:
     text = _str(value)
     _length_within(len(text), minimum, maximum, "character")

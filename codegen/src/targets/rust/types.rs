@@ -72,7 +72,7 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                     property.remove(keyword);
                 }
                 if Check::of(&field.ty).is_some() {
-                    for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                    for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] {
                         property.remove(keyword);
                     }
                 }
@@ -102,8 +102,9 @@ struct Tighten<'c> {
 /// `strict` deserializer whose const parameters carry the bounds.
 enum Check {
     /// An integer's bounds other than a lone minimum of 0 or 1 (typify maps
-    /// those to `u64`/`NonZeroU64`): `strict::integer_within`.
-    Integer(Option<i64>, Option<i64>),
+    /// those to `u64`/`NonZeroU64`), or any bounds with a divisor:
+    /// `strict::integer_within`.
+    Integer(Option<i64>, Option<i64>, Option<u64>),
     /// A string's length in code points: `strict::length_within`.
     Characters(Option<u64>, Option<u64>),
     /// An array's number of items: `strict::items_within`.
@@ -118,8 +119,12 @@ impl Check {
         use crate::model::Ty;
         match ty {
             Ty::Integer { minimum, maximum } => {
-                (maximum.is_some() || !matches!(minimum, None | Some(0) | Some(1))).then_some(Check::Integer(*minimum, *maximum))
+                (maximum.is_some() || !matches!(minimum, None | Some(0) | Some(1))).then_some(Check::Integer(*minimum, *maximum, None))
             }
+            Ty::Multiple { inner, divisor } => match inner.as_ref() {
+                Ty::Integer { minimum, maximum } => Some(Check::Integer(*minimum, *maximum, Some(*divisor))),
+                _ => None,
+            },
             Ty::Length { inner, min, max } if matches!(**inner, Ty::Array(_)) => Some(Check::Items(*min, *max)),
             Ty::Length { min, max, .. } => Some(Check::Characters(*min, *max)),
             Ty::Unique(inner) => match inner.as_ref() {
@@ -135,8 +140,9 @@ impl Check {
     fn deserializer(&self, form: &str) -> String {
         let count = |bound: &Option<u64>, absent: &str| bound.map_or(format!("{{ {absent} }}"), |n| n.to_string());
         match self {
-            Check::Integer(min, max) => {
-                format!("strict::{form}integer_within::<_, {}, {}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"))
+            Check::Integer(min, max, divisor) => {
+                let divisor = divisor.unwrap_or(1);
+                format!("strict::{form}integer_within::<_, {}, {}, {divisor}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"))
             }
             Check::Characters(min, max) => format!("strict::{form}length_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Items(min, max) => format!("strict::{form}items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),

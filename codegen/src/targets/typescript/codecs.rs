@@ -45,6 +45,7 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
             }
         }
         Ty::Unique(inner) => format!("_uniqueItems({}, {path})", read_expr(inner, value, path, or_null)),
+        Ty::Multiple { inner, divisor } => format!("_multipleOf({}, {path}, {divisor})", read_expr(inner, value, path, or_null)),
     }
 }
 
@@ -250,7 +251,7 @@ fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<Stri
     match ty {
         Ty::Any => Some(outer),
         Ty::Boolean | Ty::Integer { .. } | Ty::String => Some(0),
-        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) => depth_below(contract, inner, outer, visiting),
+        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => depth_below(contract, inner, outer, visiting),
         Ty::Array(item) if **item == Ty::Any => Some(outer),
         Ty::Array(item) => Some(depth_below(contract, item, outer + 1, visiting)?.max(outer + 1)),
         Ty::Ref(name) => {
@@ -306,7 +307,7 @@ pub fn write_expr(ty: &Ty, value: &str) -> String {
             Ty::Any => format!("JSON.stringify({value})"),
             inner => format!("({value} === null ? \"null\" : {})", write_expr(inner, value)),
         },
-        Ty::Length { inner, .. } | Ty::Unique(inner) => write_expr(inner, value),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => write_expr(inner, value),
     }
 }
 

@@ -1019,6 +1019,16 @@ function _readIntegerWithin(
   return n;
 }
 
+function _multipleOf(n: number, path: string, divisor: number): number {
+  if (n % divisor !== 0) {
+    _throwProblem(
+      `expected multiple of ${String(divisor)}, got ${String(n)}`,
+      path,
+    );
+  }
+  return n;
+}
+
 function _readIntegerOrString(
   value: JsonValue,
   path: string,

@@ -76,6 +76,10 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
             let read = read_expr(contract, inner, reader, depth);
             format!("global::Mcptest.Sdk.CoprocessReader.UniqueItems({read})")
         }
+        Ty::Multiple { inner, divisor } => {
+            let read = read_expr(contract, inner, reader, depth);
+            format!("global::Mcptest.Sdk.CoprocessReader.MultipleOf({read}, {divisor})")
+        }
     }
 }
 

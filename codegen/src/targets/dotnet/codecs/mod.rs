@@ -25,7 +25,7 @@ pub fn label(contract: &Contract, ty: &Ty) -> String {
             _ => "object".to_string(),
         },
         Ty::Nullable(inner) => format!("{} or null", label(contract, inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) => label(contract, inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => label(contract, inner),
     }
 }
 
@@ -87,6 +87,10 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
             let read = read_expecting(contract, inner, value, at, depth, expected);
             format!("global::Mcptest.Sdk.CoprocessJson.UniqueItems({read}, {at})")
         }
+        Ty::Multiple { inner, divisor } => {
+            let read = read_expecting(contract, inner, value, at, depth, expected);
+            format!("global::Mcptest.Sdk.CoprocessJson.MultipleOf({read}, {at}, {divisor})")
+        }
     }
 }
 
@@ -117,7 +121,7 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
             let write = write_stmt(contract, inner, &some, builder, depth);
             format!("if ({value} is null) {{ {builder}.Append(\"null\"); }} else {{ {write} }}")
         }
-        Ty::Length { inner, .. } | Ty::Unique(inner) => write_stmt(contract, inner, value, builder, depth),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => write_stmt(contract, inner, value, builder, depth),
     }
 }
 

@@ -45,7 +45,7 @@ fn decoder(ty: &Ty) -> String {
         Ty::Ref(name) => format!("_read_{}", stem(name)),
         Ty::Array(item) => format!("lambda v: _array(v, {})", decoder(item)),
         Ty::Nullable(inner) => format!("lambda v: _nullable(v, {})", decoder(inner)),
-        Ty::Length { .. } | Ty::Unique(_) => format!("lambda v: {}", decode_expr(ty, "v")),
+        Ty::Length { .. } | Ty::Unique(_) | Ty::Multiple { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
     }
 }
 
@@ -115,6 +115,7 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
             }
         }
         Ty::Unique(inner) => format!("_unique({})", decode_expr(inner, expr)),
+        Ty::Multiple { inner, divisor } => format!("_multiple_of({}, {divisor})", decode_expr(inner, expr)),
     }
 }
 

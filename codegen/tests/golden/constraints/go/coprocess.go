@@ -1454,6 +1454,111 @@ func appendShade(b []byte, v Shade) []byte {
 	return writeString(b, string(v))
 }
 
+// Stepped is a type whose integers are multiples (`multipleOf`).
+type Stepped struct {
+	// Batch is a multiple of 5.
+	Batch int64
+	// Offset is a multiple of 4 from -10 to 20.
+	Offset int64
+	// Slot is a multiple of 3, or null. Nil for JSON null.
+	Slot *int64
+	// Page is an even page above 0, when given. Nil when absent.
+	Page *int64
+	// Whole is any integer (a divisor of 1 asks nothing).
+	Whole int64
+}
+
+// DecodeStepped decodes a Stepped from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeStepped(data []byte) (Stepped, error) {
+	return fromText("Stepped", data, decodeStepped)
+}
+
+// DecodeSteppedValue decodes a Stepped from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeSteppedValue(value any) (Stepped, error) {
+	return fromValue("Stepped", value, decodeStepped)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Stepped) MarshalJSON() ([]byte, error) {
+	return appendStepped(nil, v), nil
+}
+
+func (Stepped) readEnvelopeMember(v any) (Stepped, *shapeError) {
+	return decodeStepped(v)
+}
+
+func (v Stepped) appendEnvelopeMember(b []byte) []byte {
+	return appendStepped(b, v)
+}
+
+func decodeStepped(v any) (Stepped, *shapeError) {
+	var out Stepped
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [4]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "batch":
+			seen[0] = true
+			out.Batch, err = readIntMultipleOf5(o.vals[i])
+		case "offset":
+			seen[1] = true
+			out.Offset, err = readIntMinNeg10Max20MultipleOf4(o.vals[i])
+		case "slot":
+			seen[2] = true
+			out.Slot, err = readNullableIntMultipleOf3(o.vals[i])
+		case "page":
+			var x int64
+			x, err = readIntMin1MultipleOf2(o.vals[i])
+			out.Page = &x
+		case "whole":
+			seen[3] = true
+			out.Whole, err = readInt(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("batch")
+	}
+	if !seen[1] {
+		return out, missingField("offset")
+	}
+	if !seen[2] {
+		return out, missingField("slot")
+	}
+	if !seen[3] {
+		return out, missingField("whole")
+	}
+	return out, nil
+}
+
+func appendStepped(b []byte, v Stepped) []byte {
+	b = append(b, '{')
+	b = append(b, "\"batch\":"...)
+	b = writeInt(b, v.Batch)
+	b = append(b, ",\"offset\":"...)
+	b = writeInt(b, v.Offset)
+	b = append(b, ",\"slot\":"...)
+	b = writeNullableIntMultipleOf3(b, v.Slot)
+	if v.Page != nil {
+		b = append(b, ",\"page\":"...)
+		b = writeInt(b, *v.Page)
+	}
+	b = append(b, ",\"whole\":"...)
+	b = writeInt(b, v.Whole)
+	return append(b, '}')
+}
+
 // SuccessResponse is a response carrying the method's result.
 type SuccessResponse struct {
 	// Jsonrpc is always `2.0`.
@@ -1827,8 +1932,45 @@ func readIntMin1Max9(v any) (int64, *shapeError) {
 	return atMost(i, err, 9)
 }
 
+func readIntMin1MultipleOf2(v any) (int64, *shapeError) {
+	x, err := readIntMin1(v)
+	if err != nil {
+		return x, err
+	}
+	return x, multipleOf(x, 2)
+}
+
+func readIntMinNeg10Max20(v any) (int64, *shapeError) {
+	i, err := readIntAtLeast(v, -10)
+	return atMost(i, err, 20)
+}
+
+func readIntMinNeg10Max20MultipleOf4(v any) (int64, *shapeError) {
+	x, err := readIntMinNeg10Max20(v)
+	if err != nil {
+		return x, err
+	}
+	return x, multipleOf(x, 4)
+}
+
 func readIntMinNeg3(v any) (int64, *shapeError) {
 	return readIntAtLeast(v, -3)
+}
+
+func readIntMultipleOf3(v any) (int64, *shapeError) {
+	x, err := readInt(v)
+	if err != nil {
+		return x, err
+	}
+	return x, multipleOf(x, 3)
+}
+
+func readIntMultipleOf5(v any) (int64, *shapeError) {
+	x, err := readInt(v)
+	if err != nil {
+		return x, err
+	}
+	return x, multipleOf(x, 5)
 }
 
 func readListOfBool(v any) ([]bool, *shapeError) {
@@ -2002,6 +2144,17 @@ func readNullableIntMax9(v any) (*int64, *shapeError) {
 	return &x, nil
 }
 
+func readNullableIntMultipleOf3(v any) (*int64, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readIntMultipleOf3(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return &x, nil
+}
+
 func readNullableListOfBoolLenMax2(v any) ([]bool, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -2151,6 +2304,13 @@ func writeNullableIntMax9(b []byte, v *int64) []byte {
 	return writeInt(b, *v)
 }
 
+func writeNullableIntMultipleOf3(b []byte, v *int64) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeInt(b, *v)
+}
+
 func writeNullableListOfBoolLenMax2(b []byte, v []bool) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -2180,7 +2340,7 @@ func writeNullableStringLenMin2(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "Shade", "SuccessResponse"}
+var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -2213,6 +2373,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeResponse(data))
 	case "Shade":
 		return asMarshaler(DecodeShade(data))
+	case "Stepped":
+		return asMarshaler(DecodeStepped(data))
 	case "SuccessResponse":
 		return asMarshaler(DecodeSuccessResponse(data))
 	}
@@ -2558,6 +2720,14 @@ func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
 	}
 	if maximum >= 0 && length > maximum {
 		return problem("expected at most " + counted(maximum, noun) + ", got " + strconv.FormatInt(length, 10))
+	}
+	return nil
+}
+
+// multipleOf checks that an integer is a multiple of divisor.
+func multipleOf(number, divisor int64) *shapeError {
+	if number%divisor != 0 {
+		return problem("expected multiple of " + strconv.FormatInt(divisor, 10) + ", got " + strconv.FormatInt(number, 10))
 	}
 	return nil
 }

@@ -436,6 +436,12 @@ def _int_within(value: JsonValue, minimum: int | None, maximum: int) -> int:
     return number
 
 
+def _multiple_of(number: int, divisor: int) -> int:
+    if number % divisor:
+        raise _Problem(f"expected multiple of {divisor}, got {number}")
+    return number
+
+
 def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> str:
     text = _str(value)
     _length_within(len(text), minimum, maximum, "character")
@@ -1078,6 +1084,26 @@ class Request:
     """The method's params object. Omitted for methods whose params are optional (an
     empty object is accepted there too). Optional: `None` when left out.
     """
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """A type whose integers are multiples (`multipleOf`)."""
+
+    batch: int
+    """A multiple of 5."""
+
+    offset: int
+    """A multiple of 4 from -10 to 20."""
+
+    slot: int | None
+    """A multiple of 3, or null."""
+
+    whole: int
+    """Any integer (a divisor of 1 asks nothing)."""
+
+    page: int | None = None
+    """An even page above 0, when given. Optional: `None` when left out."""
 
 
 @dataclass(frozen=True)
@@ -1757,6 +1783,70 @@ def encode_shade(value: Shade) -> str:
     return _dumps(shade_to_value(value))
 
 
+_STEPPED_REQUIRED: typing.Final = 4
+
+
+def _read_stepped(value: JsonValue) -> Stepped:
+    if isinstance(value, dict):
+        batch = value.get("batch")
+        offset = value.get("offset")
+        slot = value.get("slot")
+        page = value.get("page")
+        whole = value.get("whole")
+        if (
+            len(value) == _STEPPED_REQUIRED + ("page" in value)
+            and "slot" in value
+            and type(whole) is int
+        ):
+            try:
+                return _new(
+                    Stepped,
+                    batch=_multiple_of(_int(batch), 5),
+                    offset=_multiple_of(_int_within(offset, -10, 20), 4),
+                    slot=_nullable(slot, lambda v: _multiple_of(_int(v), 3)),
+                    whole=whole,
+                    page=_multiple_of(_int_at_least(page, 1), 2)
+                    if "page" in value
+                    else None,
+                )
+            except _Problem:
+                raise _STEPPED_SHAPE.problem(value) from None
+    return _STEPPED_SHAPE.read(value)
+
+
+def stepped_to_value(value: Stepped) -> dict[str, JsonValue]:
+    """The JSON value of a `Stepped`."""
+    out: dict[str, JsonValue] = {}
+    out["batch"] = value.batch
+    out["offset"] = value.offset
+    out["slot"] = value.slot
+    if value.page is not None:
+        out["page"] = value.page
+    out["whole"] = value.whole
+    return out
+
+
+def decode_stepped(text: str | bytes) -> Stepped:
+    """Decodes a `Stepped` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_stepped(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Stepped")) from None
+
+
+def stepped_from_value(value: JsonValue) -> Stepped:
+    """Decodes a `Stepped` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_stepped(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Stepped")) from None
+
+
+def encode_stepped(value: Stepped) -> str:
+    """One line of JSON text for a `Stepped`, without the trailing newline."""
+    return _dumps(stepped_to_value(value))
+
+
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
 
 
@@ -1952,6 +2042,24 @@ _REQUEST_SHAPE = _ObjectShape(
     {"params": None},
 )
 
+_STEPPED_SHAPE = _ObjectShape(
+    Stepped,
+    {
+        "batch": lambda v: _multiple_of(_int(v), 5),
+        "offset": lambda v: _multiple_of(_int_within(v, -10, 20), 4),
+        "slot": lambda v: _nullable(v, lambda v: _multiple_of(_int(v), 3)),
+        "page": lambda v: _multiple_of(_int_at_least(v, 1), 2),
+        "whole": _int,
+    },
+    (
+        "batch",
+        "offset",
+        "slot",
+        "whole",
+    ),
+    {"page": None},
+)
+
 _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
     SuccessResponse,
     {
@@ -1989,6 +2097,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
     "Response": _Codec("Response", _read_response, response_to_value),
     "Shade": _Codec("Shade", _read_shade, shade_to_value),
+    "Stepped": _Codec("Stepped", _read_stepped, stepped_to_value),
     "SuccessResponse": _Codec(
         "SuccessResponse", _read_success_response, success_response_to_value
     ),
@@ -2303,6 +2412,7 @@ _VALUE_READERS: typing.Final[
     request_id_from_value: _read_request_id,
     response_from_value: _read_response,
     shade_from_value: _read_shade,
+    stepped_from_value: _read_stepped,
     success_response_from_value: _read_success_response,
 }
 """The reader behind each generated `*_from_value` function."""

@@ -1131,6 +1131,16 @@ function _readIntegerWithin(
   return n;
 }
 
+function _multipleOf(n: number, path: string, divisor: number): number {
+  if (n % divisor !== 0) {
+    _throwProblem(
+      `expected multiple of ${String(divisor)}, got ${String(n)}`,
+      path,
+    );
+  }
+  return n;
+}
+
 function _readIntegerOrString(
   value: JsonValue,
   path: string,
@@ -2423,6 +2433,123 @@ export function encodeShade(value: Shade): string {
   return JSON.stringify(value);
 }
 
+/** A type whose integers are multiples (`multipleOf`). */
+export interface Stepped {
+  /** A multiple of 5. */
+  readonly batch: number;
+  /** A multiple of 4 from -10 to 20. */
+  readonly offset: number;
+  /** A multiple of 3, or null. */
+  readonly slot: number | null;
+  /** An even page above 0, when given. */
+  readonly page?: number;
+  /** Any integer (a divisor of 1 asks nothing). */
+  readonly whole: number;
+}
+
+function readStepped(value: JsonValue, path: string, orNull: boolean): Stepped {
+  const obj = _readMembers(value, path, orNull);
+  let batch: number | undefined;
+  let offset: number | undefined;
+  let slot: number | null | undefined;
+  let page: number | undefined;
+  let whole: number | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "batch":
+        batch = _multipleOf(
+          _readInteger(member, _pathTo(path, ".batch"), false),
+          _pathTo(path, ".batch"),
+          5,
+        );
+        break;
+      case "offset":
+        offset = _multipleOf(
+          _readIntegerWithin(member, _pathTo(path, ".offset"), false, -10, 20),
+          _pathTo(path, ".offset"),
+          4,
+        );
+        break;
+      case "slot":
+        slot =
+          member === null
+            ? null
+            : _multipleOf(
+                _readInteger(member, _pathTo(path, ".slot"), true),
+                _pathTo(path, ".slot"),
+                3,
+              );
+        break;
+      case "page":
+        page = _multipleOf(
+          _readIntegerAtLeast(member, _pathTo(path, ".page"), false, 1),
+          _pathTo(path, ".page"),
+          2,
+        );
+        break;
+      case "whole":
+        whole = _readInteger(member, _pathTo(path, ".whole"), false);
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (batch === undefined) {
+    _throwMissingField("batch", path);
+  }
+  if (offset === undefined) {
+    _throwMissingField("offset", path);
+  }
+  if (slot === undefined) {
+    _throwMissingField("slot", path);
+  }
+  if (whole === undefined) {
+    _throwMissingField("whole", path);
+  }
+  const out: _Mutable<Stepped> = { batch, offset, slot, whole };
+  if (page !== undefined) {
+    out.page = page;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Stepped` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeStepped(text: string): Stepped {
+  return _decodeText("Stepped", readStepped, text);
+}
+
+/**
+ * Decodes a `Stepped` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeSteppedValue(value: JsonValue): Stepped {
+  return _decodeParsed("Stepped", readStepped, value);
+}
+
+/**
+ * Encodes a `Stepped` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeStepped(value: Stepped): string {
+  let out = "{";
+  out += '"batch":' + String(value.batch);
+  out += ',"offset":' + String(value.offset);
+  out += ',"slot":' + (value.slot === null ? "null" : String(value.slot));
+  if (value.page !== undefined) {
+    out += ',"page":' + String(value.page);
+  }
+  out += ',"whole":' + String(value.whole);
+  return out + "}";
+}
+
 /** A response carrying the method's result. */
 export interface SuccessResponse {
   /** Always `2.0`. */
@@ -2773,6 +2900,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeRequestIdValue, readRequestId],
   [decodeResponseValue, readResponse],
   [decodeShadeValue, readShade],
+  [decodeSteppedValue, readStepped],
   [decodeSuccessResponseValue, readSuccessResponse],
 ]);
 
@@ -2835,6 +2963,7 @@ export type TypeName =
   | "RequestId"
   | "Response"
   | "Shade"
+  | "Stepped"
   | "SuccessResponse";
 
 /** Every `$defs` name, sorted. */
@@ -2853,6 +2982,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "RequestId",
   "Response",
   "Shade",
+  "Stepped",
   "SuccessResponse",
 ];
 
@@ -2895,6 +3025,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeResponse(decodeResponse(text));
     case "Shade":
       return encodeShade(decodeShade(text));
+    case "Stepped":
+      return encodeStepped(decodeStepped(text));
     case "SuccessResponse":
       return encodeSuccessResponse(decodeSuccessResponse(text));
   }

@@ -3522,6 +3522,17 @@ namespace Mcptest.Sdk
             return integer;
         }
 
+        internal static long MultipleOf(long integer, CoprocessPath? at, long divisor)
+        {
+            if (integer % divisor != 0)
+            {
+                string problem = "expected multiple of " + divisor.ToString(CultureInfo.InvariantCulture)
+                    + ", got " + integer.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return integer;
+        }
+
         internal static string ReadString(JsonElement value, CoprocessPath? at, string expected, long minimum, long maximum)
         {
             string text = ReadString(value, at, expected);
@@ -4151,6 +4162,15 @@ namespace Mcptest.Sdk
         internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue, long maximum = long.MaxValue)
         {
             if (!TryReadInteger(ref reader, out long integer) || integer < minimum || integer > maximum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        internal static long MultipleOf(long integer, long divisor)
+        {
+            if (integer % divisor != 0)
             {
                 throw Fallback();
             }

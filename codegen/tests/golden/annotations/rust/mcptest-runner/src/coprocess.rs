@@ -2125,20 +2125,21 @@ pub mod strict {
     }
 
     /// Deserializes a required integer field with inclusive bounds (`i64::MIN`
-    /// and `i64::MAX` stand for none), breaking one in the contract's words.
+    /// and `i64::MAX` stand for none) that is a multiple of `DIVISOR` (1 for
+    /// any integer), breaking a constraint in the contract's words.
     ///
     /// # Errors
     ///
     /// The deserializer's error for a value that is not an integer, or the
-    /// bound the integer breaks.
-    pub fn integer_within<'de, D, const MIN: i64, const MAX: i64>(
+    /// constraint the integer breaks.
+    pub fn integer_within<'de, D, const MIN: i64, const MAX: i64, const DIVISOR: i64>(
         deserializer: D,
     ) -> Result<i64, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
         let value = <i64 as serde::Deserialize>::deserialize(deserializer)?;
-        within(value, MIN, MAX)
+        within(value, MIN, MAX, DIVISOR)
     }
 
     /// [`integer_within`] for a present optional field.
@@ -2146,28 +2147,28 @@ pub mod strict {
     /// # Errors
     ///
     /// As [`integer_within`] (`null` included).
-    pub fn present_integer_within<'de, D, const MIN: i64, const MAX: i64>(
+    pub fn present_integer_within<'de, D, const MIN: i64, const MAX: i64, const DIVISOR: i64>(
         deserializer: D,
     ) -> Result<Option<i64>, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
-        integer_within::<D, MIN, MAX>(deserializer).map(Some)
+        integer_within::<D, MIN, MAX, DIVISOR>(deserializer).map(Some)
     }
 
     /// [`integer_within`] for a required nullable field.
     ///
     /// # Errors
     ///
-    /// As [`nullable`], or the bound the integer breaks.
-    pub fn nullable_integer_within<'de, D, const MIN: i64, const MAX: i64>(
+    /// As [`nullable`], or the constraint the integer breaks.
+    pub fn nullable_integer_within<'de, D, const MIN: i64, const MAX: i64, const DIVISOR: i64>(
         deserializer: D,
     ) -> Result<Option<i64>, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
         match nullable::<D, i64>(deserializer)? {
-            Some(value) => within(value, MIN, MAX).map(Some),
+            Some(value) => within(value, MIN, MAX, DIVISOR).map(Some),
             None => Ok(None),
         }
     }
@@ -2370,12 +2371,17 @@ pub mod strict {
         Ok(())
     }
 
-    fn within<E: serde::de::Error>(value: i64, min: i64, max: i64) -> Result<i64, E> {
+    fn within<E: serde::de::Error>(value: i64, min: i64, max: i64, divisor: i64) -> Result<i64, E> {
         if value < min {
             return Err(E::custom(format!("expected integer >= {min}, got {value}")));
         }
         if value > max {
             return Err(E::custom(format!("expected integer <= {max}, got {value}")));
+        }
+        if value % divisor != 0 {
+            return Err(E::custom(format!(
+                "expected multiple of {divisor}, got {value}"
+            )));
         }
         Ok(value)
     }

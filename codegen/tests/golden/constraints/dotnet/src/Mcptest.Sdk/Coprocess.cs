@@ -179,7 +179,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "Shade", "SuccessResponse" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -218,6 +218,8 @@ namespace Mcptest.Sdk
                     return Response.Decode(json);
                 case "Shade":
                     return ShadeWire.Decode(json);
+                case "Stepped":
+                    return Stepped.Decode(json);
                 case "SuccessResponse":
                     return SuccessResponse.Decode(json);
                 default:
@@ -261,8 +263,10 @@ namespace Mcptest.Sdk
                     return value12.ToJson();
                 case Shade value13:
                     return ShadeWire.ToJson(value13);
-                case SuccessResponse value14:
+                case Stepped value14:
                     return value14.ToJson();
+                case SuccessResponse value15:
+                    return value15.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -2797,6 +2801,242 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A type whose integers are multiples (<c>multipleOf</c>).
+    /// </summary>
+    public sealed class Stepped
+    {
+        /// <summary>
+        /// Creates a <see cref="Stepped"/> from its required fields.
+        /// </summary>
+        public Stepped(long batch, long offset, long? slot, long whole)
+        {
+            Batch = batch;
+            Offset = offset;
+            Slot = slot;
+            Whole = whole;
+        }
+
+        /// <summary>
+        /// A multiple of 5.
+        /// </summary>
+        public long Batch { get; set; }
+
+        /// <summary>
+        /// A multiple of 4 from -10 to 20.
+        /// </summary>
+        public long Offset { get; set; }
+
+        /// <summary>
+        /// A multiple of 3, or null.
+        /// </summary>
+        public long? Slot { get; set; }
+
+        /// <summary>
+        /// An even page above 0, when given.
+        /// </summary>
+        public long? Page { get; set; }
+
+        /// <summary>
+        /// Any integer (a divisor of 1 asks nothing).
+        /// </summary>
+        public long Whole { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Stepped</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Stepped</c>.</exception>
+        public static Stepped Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Stepped value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Stepped");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Stepped</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Stepped</c>.</exception>
+        public static Stepped FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Stepped value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Stepped");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Stepped Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            long _batch = default!;
+            long _offset = default!;
+            long? _slot = null;
+            long? _page = null;
+            long _whole = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("batch"))
+                {
+                    _batch = global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "batch"), "integer"), new global::Mcptest.Sdk.CoprocessPath(at, "batch"), 5);
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("offset"))
+                {
+                    _offset = global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "offset"), "integer", -10, 20), new global::Mcptest.Sdk.CoprocessPath(at, "offset"), 4);
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("slot"))
+                {
+                    _slot = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (long?)null : global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "slot"), "integer or null"), new global::Mcptest.Sdk.CoprocessPath(at, "slot"), 3);
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("page"))
+                {
+                    _page = global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "page"), "integer", 1), new global::Mcptest.Sdk.CoprocessPath(at, "page"), 2);
+                }
+                else if (member.NameEquals("whole"))
+                {
+                    _whole = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "whole"), "integer");
+                    seen |= 1UL << 3;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("batch", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("offset", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("slot", at);
+            }
+            if ((seen & (1UL << 3)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("whole", at);
+            }
+            return new Stepped(_batch, _offset, _slot, _whole)
+            {
+                Page = _page,
+            };
+        }
+
+        internal static readonly byte[] KeyBatch = global::System.Text.Encoding.UTF8.GetBytes("batch");
+        internal static readonly byte[] KeyOffset = global::System.Text.Encoding.UTF8.GetBytes("offset");
+        internal static readonly byte[] KeySlot = global::System.Text.Encoding.UTF8.GetBytes("slot");
+        internal static readonly byte[] KeyPage = global::System.Text.Encoding.UTF8.GetBytes("page");
+        internal static readonly byte[] KeyWhole = global::System.Text.Encoding.UTF8.GetBytes("whole");
+
+        internal static Stepped Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _batch = default!;
+            long _offset = default!;
+            long? _slot = null;
+            long? _page = null;
+            long _whole = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyBatch))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _batch = global::Mcptest.Sdk.CoprocessReader.MultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader), 5);
+                }
+                else if (reader.ValueTextEquals(KeyOffset))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _offset = global::Mcptest.Sdk.CoprocessReader.MultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, -10, 20), 4);
+                }
+                else if (reader.ValueTextEquals(KeySlot))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _slot = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (long?)null : global::Mcptest.Sdk.CoprocessReader.MultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader), 3);
+                }
+                else if (reader.ValueTextEquals(KeyPage))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _page = global::Mcptest.Sdk.CoprocessReader.MultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 1), 2);
+                }
+                else if (reader.ValueTextEquals(KeyWhole))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _whole = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 23UL) != 23UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Stepped(_batch, _offset, _slot, _whole)
+            {
+                Page = _page,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"batch\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Batch);
+            builder.Append(",\"offset\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Offset);
+            builder.Append(",\"slot\":");
+            if (Slot is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Slot.Value); }
+            if (Page != null)
+            {
+                builder.Append(",\"page\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Page.Value);
+            }
+            builder.Append(",\"whole\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Whole);
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A response carrying the method's result.
     /// </summary>
     public sealed class SuccessResponse
@@ -3600,6 +3840,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Response>(Response.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Stepped))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Stepped>(Stepped.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Stepped.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(SuccessResponse))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
@@ -3961,6 +4205,17 @@ namespace Mcptest.Sdk
             if (integer > maximum)
             {
                 string problem = "expected integer <= " + maximum.ToString(CultureInfo.InvariantCulture)
+                    + ", got " + integer.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return integer;
+        }
+
+        internal static long MultipleOf(long integer, CoprocessPath? at, long divisor)
+        {
+            if (integer % divisor != 0)
+            {
+                string problem = "expected multiple of " + divisor.ToString(CultureInfo.InvariantCulture)
                     + ", got " + integer.ToString(CultureInfo.InvariantCulture);
                 throw new CoprocessShapeException(problem, at);
             }
@@ -4596,6 +4851,15 @@ namespace Mcptest.Sdk
         internal static long ReadInteger(ref Utf8JsonReader reader, long minimum = long.MinValue, long maximum = long.MaxValue)
         {
             if (!TryReadInteger(ref reader, out long integer) || integer < minimum || integer > maximum)
+            {
+                throw Fallback();
+            }
+            return integer;
+        }
+
+        internal static long MultipleOf(long integer, long divisor)
+        {
+            if (integer % divisor != 0)
             {
                 throw Fallback();
             }

@@ -8,23 +8,23 @@
 #[serde(remote = "Self")]
 pub struct Bounded {
     ///From 0 to 100.
-    #[serde(deserialize_with = "strict::integer_within::<_, 0, 100>")]
+    #[serde(deserialize_with = "strict::integer_within::<_, 0, 100, 1>")]
     pub percent: i64,
     ///At least -3.
-    #[serde(deserialize_with = "strict::integer_within::<_, { -3 }, { i64::MAX }>")]
+    #[serde(deserialize_with = "strict::integer_within::<_, { -3 }, { i64::MAX }, 1>")]
     pub offset: i64,
     ///More than 0, less than 10.
-    #[serde(deserialize_with = "strict::integer_within::<_, 1, 9>")]
+    #[serde(deserialize_with = "strict::integer_within::<_, 1, 9, 1>")]
     pub turns: i64,
     ///At most -1, when given.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_integer_within::<_, { i64::MIN }, { -1 }>"
+        deserialize_with = "strict::present_integer_within::<_, { i64::MIN }, { -1 }, 1>"
     )]
     pub below: ::std::option::Option<i64>,
     ///Up to 9, or null.
-    #[serde(deserialize_with = "strict::nullable_integer_within::<_, { i64::MIN }, 9>")]
+    #[serde(deserialize_with = "strict::nullable_integer_within::<_, { i64::MIN }, 9, 1>")]
     pub level: ::std::option::Option<i64>,
     ///Counts, each at least 1.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
@@ -327,6 +327,32 @@ impl ::std::convert::TryFrom<::std::string::String> for Shade {
         value.parse()
     }
 }
+///A type whose integers are multiples (`multipleOf`).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Stepped {
+    ///A multiple of 5.
+    #[serde(deserialize_with = "strict::integer_within::<_, { i64::MIN }, { i64::MAX }, 5>")]
+    pub batch: i64,
+    ///A multiple of 4 from -10 to 20.
+    #[serde(deserialize_with = "strict::integer_within::<_, { -10 }, 20, 4>")]
+    pub offset: i64,
+    ///A multiple of 3, or null.
+    #[serde(
+        deserialize_with = "strict::nullable_integer_within::<_, { i64::MIN }, { i64::MAX }, 3>"
+    )]
+    pub slot: ::std::option::Option<i64>,
+    ///An even page above 0, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_integer_within::<_, 1, { i64::MAX }, 2>"
+    )]
+    pub page: ::std::option::Option<i64>,
+    ///Any integer (a divisor of 1 asks nothing).
+    pub whole: i64,
+}
 ///A response carrying the method's result.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -528,6 +554,21 @@ impl ::serde::Serialize for Shade {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Shade::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Stepped {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Stepped::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Stepped {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Stepped::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SuccessResponse {
@@ -1299,6 +1340,16 @@ impl Frame for Shade {
         strict_from_value("Shade", value)
     }
 }
+impl Frame for Stepped {
+    const TYPE_NAME: &'static str = "Stepped";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Stepped", text)?;
+        strict_from_text("Stepped", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Stepped", value)
+    }
+}
 impl Frame for SuccessResponse {
     const TYPE_NAME: &'static str = "SuccessResponse";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1330,6 +1381,7 @@ pub fn decode_and_encode(
         "RequestId" => RequestId::decode(text).map(|v| v.encode()),
         "Response" => Response::decode(text).map(|v| v.encode()),
         "Shade" => Shade::decode(text).map(|v| v.encode()),
+        "Stepped" => Stepped::decode(text).map(|v| v.encode()),
         "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
         _ => return None,
     })
@@ -1355,6 +1407,7 @@ pub fn check_value(
         "RequestId" => RequestId::from_value(value).map(|_| ()),
         "Response" => Response::from_value(value).map(|_| ()),
         "Shade" => Shade::from_value(value).map(|_| ()),
+        "Stepped" => Stepped::from_value(value).map(|_| ()),
         "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
         _ => return None,
     })
@@ -1375,6 +1428,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "RequestId",
     "Response",
     "Shade",
+    "Stepped",
     "SuccessResponse",
 ];
 /// Why an SDK must not go on after the handshake: the contract's message.
@@ -2169,20 +2223,21 @@ pub mod strict {
     }
 
     /// Deserializes a required integer field with inclusive bounds (`i64::MIN`
-    /// and `i64::MAX` stand for none), breaking one in the contract's words.
+    /// and `i64::MAX` stand for none) that is a multiple of `DIVISOR` (1 for
+    /// any integer), breaking a constraint in the contract's words.
     ///
     /// # Errors
     ///
     /// The deserializer's error for a value that is not an integer, or the
-    /// bound the integer breaks.
-    pub fn integer_within<'de, D, const MIN: i64, const MAX: i64>(
+    /// constraint the integer breaks.
+    pub fn integer_within<'de, D, const MIN: i64, const MAX: i64, const DIVISOR: i64>(
         deserializer: D,
     ) -> Result<i64, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
         let value = <i64 as serde::Deserialize>::deserialize(deserializer)?;
-        within(value, MIN, MAX)
+        within(value, MIN, MAX, DIVISOR)
     }
 
     /// [`integer_within`] for a present optional field.
@@ -2190,28 +2245,28 @@ pub mod strict {
     /// # Errors
     ///
     /// As [`integer_within`] (`null` included).
-    pub fn present_integer_within<'de, D, const MIN: i64, const MAX: i64>(
+    pub fn present_integer_within<'de, D, const MIN: i64, const MAX: i64, const DIVISOR: i64>(
         deserializer: D,
     ) -> Result<Option<i64>, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
-        integer_within::<D, MIN, MAX>(deserializer).map(Some)
+        integer_within::<D, MIN, MAX, DIVISOR>(deserializer).map(Some)
     }
 
     /// [`integer_within`] for a required nullable field.
     ///
     /// # Errors
     ///
-    /// As [`nullable`], or the bound the integer breaks.
-    pub fn nullable_integer_within<'de, D, const MIN: i64, const MAX: i64>(
+    /// As [`nullable`], or the constraint the integer breaks.
+    pub fn nullable_integer_within<'de, D, const MIN: i64, const MAX: i64, const DIVISOR: i64>(
         deserializer: D,
     ) -> Result<Option<i64>, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
         match nullable::<D, i64>(deserializer)? {
-            Some(value) => within(value, MIN, MAX).map(Some),
+            Some(value) => within(value, MIN, MAX, DIVISOR).map(Some),
             None => Ok(None),
         }
     }
@@ -2414,12 +2469,17 @@ pub mod strict {
         Ok(())
     }
 
-    fn within<E: serde::de::Error>(value: i64, min: i64, max: i64) -> Result<i64, E> {
+    fn within<E: serde::de::Error>(value: i64, min: i64, max: i64, divisor: i64) -> Result<i64, E> {
         if value < min {
             return Err(E::custom(format!("expected integer >= {min}, got {value}")));
         }
         if value > max {
             return Err(E::custom(format!("expected integer <= {max}, got {value}")));
+        }
+        if value % divisor != 0 {
+            return Err(E::custom(format!(
+                "expected multiple of {divisor}, got {value}"
+            )));
         }
         Ok(value)
     }

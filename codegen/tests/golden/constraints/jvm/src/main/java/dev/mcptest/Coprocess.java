@@ -295,6 +295,7 @@ public final class Coprocess {
                     "RequestId",
                     "Response",
                     "Shade",
+                    "Stepped",
                     "SuccessResponse");
 
     /**
@@ -323,6 +324,7 @@ public final class Coprocess {
             case "RequestId" -> RequestId.fromJson(json);
             case "Response" -> Response.fromJson(json);
             case "Shade" -> Shade.fromJson(json);
+            case "Stepped" -> Stepped.fromJson(json);
             case "SuccessResponse" -> SuccessResponse.fromJson(json);
             default -> throw new IllegalArgumentException("unknown type `" + typeName + "`");
         };
@@ -1206,6 +1208,59 @@ public final class Coprocess {
     }
 
     /**
+     * A type whose integers are multiples ({@code multipleOf}).
+     *
+     * @param batch A multiple of 5.
+     * @param offset A multiple of 4 from -10 to 20.
+     * @param slot A multiple of 3, or null. (Java null for JSON null)
+     * @param page An even page above 0, when given. (Java null when absent)
+     * @param whole Any integer (a divisor of 1 asks nothing).
+     */
+    public record Stepped(long batch, long offset, Long slot, Long page, long whole)
+            implements Encodable {
+
+        /**
+         * Decodes a {@code Stepped} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Stepped}
+         */
+        public static Stepped fromJson(String json) {
+            return Coprocess.readText(json, "Stepped", Coprocess::decodeStepped);
+        }
+
+        /**
+         * Decodes a {@code Stepped} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Stepped}
+         */
+        public static Stepped fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Stepped", Coprocess::decodeStepped);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"batch\":");
+            out.append(this.batch);
+            out.append(",\"offset\":");
+            out.append(this.offset);
+            out.append(",\"slot\":");
+            out.append(this.slot);
+            if (this.page != null) {
+                out.append(",\"page\":");
+                out.append(this.page);
+            }
+            out.append(",\"whole\":");
+            out.append(this.whole);
+            out.append('}');
+        }
+    }
+
+    /**
      * A response carrying the method's result.
      *
      * @param jsonrpc Always {@code 2.0}.
@@ -1966,6 +2021,69 @@ public final class Coprocess {
         };
     }
 
+    private static Stepped decodeStepped(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        long vBatch = 0L;
+        boolean hasBatch = false;
+        long vOffset = 0L;
+        boolean hasOffset = false;
+        Long vSlot = null;
+        boolean hasSlot = false;
+        Long vPage = null;
+        long vWhole = 0L;
+        boolean hasWhole = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "batch" -> {
+                    vBatch = multipleOf(decodeInteger(value, path.key(key)), path.key(key), 5L);
+                    hasBatch = true;
+                }
+                case "offset" -> {
+                    vOffset =
+                            multipleOf(
+                                    integerWithin(value, path.key(key), -10L, 20L),
+                                    path.key(key),
+                                    4L);
+                    hasOffset = true;
+                }
+                case "slot" -> {
+                    vSlot =
+                            decodeNullable(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) -> multipleOf(decodeInteger(n1, p1), p1, 3L));
+                    hasSlot = true;
+                }
+                case "page" ->
+                        vPage =
+                                multipleOf(
+                                        integerWithin(value, path.key(key), 1L, Long.MAX_VALUE),
+                                        path.key(key),
+                                        2L);
+                case "whole" -> {
+                    vWhole = decodeInteger(value, path.key(key));
+                    hasWhole = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasBatch) {
+            throw missingField(path, "batch");
+        }
+        if (!hasOffset) {
+            throw missingField(path, "offset");
+        }
+        if (!hasSlot) {
+            throw missingField(path, "slot");
+        }
+        if (!hasWhole) {
+            throw missingField(path, "whole");
+        }
+        return new Stepped(vBatch, vOffset, vSlot, vPage, vWhole);
+    }
+
     private static SuccessResponse decodeSuccessResponse(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -2127,6 +2245,7 @@ public final class Coprocess {
                     member(RequestId.class, Coprocess::decodeRequestId),
                     member(Response.class, Coprocess::decodeResponse),
                     member(Shade.class, Coprocess::decodeShade),
+                    member(Stepped.class, Coprocess::decodeStepped),
                     member(SuccessResponse.class, Coprocess::decodeSuccessResponse));
 
     private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
@@ -2470,6 +2589,13 @@ public final class Coprocess {
         }
         if (value > maximum) {
             throw problem(path, "expected integer <= " + maximum + ", got " + value);
+        }
+        return value;
+    }
+
+    private static long multipleOf(long value, Path path, long divisor) {
+        if (value % divisor != 0) {
+            throw problem(path, "expected multiple of " + divisor + ", got " + value);
         }
         return value;
     }

@@ -98,6 +98,7 @@ fn counts(s: &Value) -> Option<(&'static str, Option<u64>, Option<u64>)> {
     let (noun, low, high) = match kind {
         "string" => ("character", "minLength", "maxLength"),
         "array" => ("item", "minItems", "maxItems"),
+        "object" => ("member", "minProperties", "maxProperties"),
         _ => return None,
     };
     let (low, high) = (s.get(low).and_then(Value::as_u64).filter(|&n| n > 0), s.get(high).and_then(Value::as_u64));
@@ -121,6 +122,8 @@ fn counted_values(schema: &Value, s: &Value, noun: &str, n: u64) -> Vec<Value> {
     let n = n as usize;
     if noun == "character" {
         vec![json!("a".repeat(n)), json!("\u{1F600}".repeat(n)), json!("e\u{301}".repeat(n / 2) + &"z".repeat(n % 2))]
+    } else if noun == "member" {
+        vec![Value::Object(support::members(schema, s.get("additionalProperties").filter(|v| v.is_object()), n))]
     } else {
         vec![Value::Array(distinct(schema, s, n).unwrap_or_else(|| vec![support::sample(schema, &s["items"]); n]))]
     }
@@ -175,6 +178,33 @@ fn unique_cases(schema: &Value, name: &str, sample: &Value, member: &str, s: &Va
     out
 }
 
+/// One below, at and one above each count bound of `s` (a length, a number
+/// of items or of members), as the member `within` of a sample (`None`: as
+/// the frame itself), its problem worded at `path` (`$`: the frame's own).
+fn count_cases(schema: &Value, name: &str, within: Option<(&Value, &str)>, s: &Value, path: &str) -> Vec<Case> {
+    let mut out = Vec::new();
+    let Some(limits) = counts(s) else { return out };
+    for bound in [limits.1, limits.2].into_iter().flatten() {
+        for n in [bound.checked_sub(1), Some(bound), Some(bound + 1)].into_iter().flatten() {
+            for value in counted_values(schema, s, limits.0, n) {
+                let frame = match within {
+                    Some((sample, member)) => {
+                        let mut frame = sample.clone();
+                        frame[member] = value;
+                        frame
+                    }
+                    None => value,
+                };
+                // A problem with the frame itself names no path.
+                let at = if path == "$" { String::new() } else { format!(" at {path}") };
+                let problem = count_problem(n, limits).map(|p| format!("{name}: {p}{at}"));
+                out.push(Case { type_name: name.to_string(), value: frame, problem, text: None });
+            }
+        }
+    }
+    out
+}
+
 /// One below, at and one above every bound of every member (and of an
 /// array's items), in an otherwise valid sample.
 fn cases(schema: &Value) -> Vec<Case> {
@@ -182,6 +212,8 @@ fn cases(schema: &Value) -> Vec<Case> {
     for (name, def) in constrained_defs() {
         let sample = support::sample(schema, &def);
         out.push(Case { type_name: name.clone(), value: sample.clone(), problem: None, text: None });
+        // A map's own bounds, at the top.
+        out.extend(count_cases(schema, &name, None, &def, "$"));
         let Some(properties) = def.get("properties").and_then(Value::as_object) else { continue };
         for (member, s) in properties {
             if s["type"].get(1) == Some(&json!("null")) {
@@ -190,18 +222,9 @@ fn cases(schema: &Value) -> Vec<Case> {
                 out.push(Case { type_name: name.clone(), value: frame, problem: None, text: None });
             }
             out.extend(unique_cases(schema, &name, &sample, member, s));
-            if let Some(limits) = counts(s) {
-                for bound in [limits.1, limits.2].into_iter().flatten() {
-                    for n in [bound.checked_sub(1), Some(bound), Some(bound + 1)].into_iter().flatten() {
-                        for value in counted_values(schema, s, limits.0, n) {
-                            let mut frame = sample.clone();
-                            frame[member] = value;
-                            let problem = count_problem(n, limits).map(|p| format!("{name}: {p} at $.{member}"));
-                            out.push(Case { type_name: name.clone(), value: frame, problem, text: None });
-                        }
-                    }
-                }
-            }
+            // A map's bounds count where a member refers to it, too.
+            let counted = support::resolve(schema, s.get("oneOf").map_or(s, |o| &o[0]));
+            out.extend(count_cases(schema, &name, Some((&sample, member)), counted, &format!("$.{member}")));
             let (items, path) = if s["type"] == json!("array") { (&s["items"], format!("$.{member}[0]")) } else { (s, format!("$.{member}")) };
             if !is_integer(items) {
                 continue;
@@ -247,6 +270,9 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "expected multiple of 3, got 10",
         "expected multiple of 2, got 9",
         "expected multiple of 5, got 9007199254740989",
+        "expected at least 1 member, got 0",
+        "expected at most 3 members, got 4",
+        "expected at most 2 members, got 3",
     ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }

@@ -58,7 +58,13 @@ pub enum TypeKind {
     Object(ObjectType),
     /// An open object whose values all have one type (`additionalProperties: <schema>`,
     /// no `properties`). `Ty::Any` values make it "any JSON object".
-    Map(Ty),
+    Map {
+        values: Ty,
+        /// `minProperties`: the fewest members (a minimum of 0 is no bound).
+        min_members: Option<u64>,
+        /// `maxProperties`: the most members. Checked after the values.
+        max_members: Option<u64>,
+    },
     /// `oneOf` of closed object types, told apart by shape: each variant has a
     /// required field (its discriminator) that no other variant declares.
     Union(Vec<UnionVariant>),

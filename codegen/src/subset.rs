@@ -6,7 +6,7 @@
 //! |---|---|
 //! | definitions | `$defs` at the root only, UpperCamelCase names, each with a `description` |
 //! | closed object | `type: object`, `properties`, `required`, `additionalProperties: false` |
-//! | map | `type: object`, `additionalProperties: true` or a value schema, no `properties` |
+//! | map | `type: object`, `additionalProperties: true` or a value schema, no `properties`; `minProperties`, `maxProperties` |
 //! | union | `oneOf` of `$ref`s to closed objects, each with a required field no other variant declares |
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
@@ -167,7 +167,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     }
 
     fn build_object(&self, schema: &Map<String, Value>, p: &str) -> Result<TypeKind, SchemaError> {
-        self.r.only_keys(schema, &["description", "type", "properties", "required", "additionalProperties"], p)?;
+        self.r.only_keys(schema, &["description", "type", "properties", "required", "additionalProperties", "minProperties", "maxProperties"], p)?;
         let additional = schema.get("additionalProperties").ok_or_else(|| {
             self.r.err(p, "the object does not say whether it is closed", "add `additionalProperties: false` (closed), or `true`/a value schema for a map")
         })?;
@@ -181,13 +181,21 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                         "close it with `additionalProperties: false`, or make it a plain map without `properties`",
                     ));
                 }
-                let value_ty = match additional {
+                let values = match additional {
                     Value::Bool(_) => Ty::Any,
                     other => self.build_ty(other, &format!("{p}/additionalProperties"), false, false)?,
                 };
-                return Ok(TypeKind::Map(value_ty));
+                let (min_members, max_members) = self.counts(schema, p, true, ["minProperties", "maxProperties"])?;
+                return Ok(TypeKind::Map { values, min_members, max_members });
             }
             _ => return Err(self.r.err(&format!("{p}/additionalProperties"), "unsupported `additionalProperties`", "use false, true or a value schema")),
+        }
+        if let Some(keyword) = ["minProperties", "maxProperties"].into_iter().find(|k| schema.contains_key(*k)) {
+            return Err(self.r.err(
+                &push_pointer(p, keyword),
+                format!("`{keyword}` is supported on a map only, not on a closed object"),
+                "make the fields that must be there required instead",
+            ));
         }
         let properties = match schema.get("properties") {
             Some(props) => self.r.object(props, &format!("{p}/properties"))?.clone(),
@@ -385,7 +393,19 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     /// an array's (`minItems`, `maxItems`): non-negative integers within
     /// 2^53-1, the minimum not above the maximum, on a property's own type
     /// only. A minimum of 0 bounds nothing and is dropped.
-    fn length_bounds(&self, schema: &Map<String, Value>, p: &str, property: bool, inner: Ty, [min_keyword, max_keyword]: [&str; 2]) -> Result<Ty, SchemaError> {
+    fn length_bounds(&self, schema: &Map<String, Value>, p: &str, property: bool, inner: Ty, keywords: [&str; 2]) -> Result<Ty, SchemaError> {
+        let (min, max) = self.counts(schema, p, property, keywords)?;
+        if min.is_none() && max.is_none() {
+            return Ok(inner);
+        }
+        Ok(Ty::Length { inner: Box::new(inner), min, max })
+    }
+
+    /// The bounds on a count (`minLength`/`maxLength`, `minItems`/`maxItems`,
+    /// `minProperties`/`maxProperties`): non-negative integers within 2^53-1,
+    /// the minimum not above the maximum, and a minimum of 0 dropped.
+    /// `property`: whether counts are supported here (not on items or values).
+    fn counts(&self, schema: &Map<String, Value>, p: &str, property: bool, [min_keyword, max_keyword]: [&str; 2]) -> Result<(Option<u64>, Option<u64>), SchemaError> {
         let read = |keyword: &str| -> Result<Option<u64>, SchemaError> {
             let Some(value) = schema.get(keyword) else { return Ok(None) };
             let at = push_pointer(p, keyword);
@@ -408,10 +428,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 return Err(self.r.err(&push_pointer(p, min_keyword), format!("`{min_keyword}` {low} is above `{max_keyword}` {high}: no value fits"), "fix the bounds so that some length lies between them"));
             }
         }
-        if min.is_none() && max.is_none() {
-            return Ok(inner);
-        }
-        Ok(Ty::Length { inner: Box::new(inner), min, max })
+        Ok((min, max))
     }
 
     /// `uniqueItems: true` on a property's own array of strings, integers,

@@ -68,13 +68,30 @@ pub fn sample(schema: &Value, s: &Value) -> Value {
         }
         "object" => match s.get("properties").and_then(Value::as_object) {
             Some(props) => Value::Object(props.iter().map(|(k, p)| (k.clone(), sample(schema, p))).collect()),
-            None => match s.get("additionalProperties") {
-                Some(values @ Value::Object(_)) => json!({"key": sample(schema, values)}),
-                _ => json!({"key": "value", "n": 1}),
-            },
+            // One member (two of any value), or as many as `minProperties`/`maxProperties` ask.
+            None => {
+                let (low, high) = (s.get("minProperties").and_then(Value::as_u64), s.get("maxProperties").and_then(Value::as_u64));
+                let typed = s.get("additionalProperties").filter(|v| v.is_object());
+                let count = high.map_or(low.unwrap_or(0).max(if typed.is_some() { 1 } else { 2 }), |high| low.unwrap_or(0).max(1).min(high));
+                Value::Object(members(schema, typed, count as usize))
+            }
         },
         _ => Value::Null,
     }
+}
+
+/// `count` members of a map whose values are `typed` (`None`: any value):
+/// `key`, `key1`, ... of the values' sample, or `key: "value"`, `n: 1`, `k2: 2`, ...
+pub fn members(schema: &Value, typed: Option<&Value>, count: usize) -> Map<String, Value> {
+    (0..count)
+        .map(|i| match (typed, i) {
+            (Some(values), 0) => ("key".to_string(), sample(schema, values)),
+            (Some(values), i) => (format!("key{i}"), sample(schema, values)),
+            (None, 0) => ("key".to_string(), json!("value")),
+            (None, 1) => ("n".to_string(), json!(1)),
+            (None, i) => (format!("k{i}"), json!(i)),
+        })
+        .collect()
 }
 
 /// One mutated frame and whether the contract accepts it.

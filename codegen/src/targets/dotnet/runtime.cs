@@ -443,7 +443,17 @@ namespace Mcptest.Sdk
             return count;
         }
 
-        /// <summary>Checks a string's length or an array's number of items against inclusive bounds.</summary>
+        internal static T MembersWithin<T>(T members, CoprocessPath? at, long minimum, long maximum)
+            where T : System.Collections.ICollection
+        {
+            CheckLength(members.Count, at, minimum, maximum, "member");
+            return members;
+        }
+
+        /// <summary>
+        /// Checks a string's length, an array's number of items or an object's number of members
+        /// against inclusive bounds.
+        /// </summary>
         private static void CheckLength(long length, CoprocessPath? at, long minimum, long maximum, string noun)
         {
             if (length < minimum)
@@ -1094,6 +1104,16 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return items;
+        }
+
+        internal static T MembersWithin<T>(T members, long minimum, long maximum)
+            where T : System.Collections.ICollection
+        {
+            if (members.Count < minimum || members.Count > maximum)
+            {
+                throw Fallback();
+            }
+            return members;
         }
 
         internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)

@@ -13,7 +13,7 @@ use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVari
 pub fn render(out: &mut Out, contract: &Contract, def: &TypeDef) {
     match &def.kind {
         TypeKind::Object(object) => render_object(out, contract, def, object),
-        TypeKind::Map(value) => render_map(out, contract, def, value),
+        TypeKind::Map { values, min_members, max_members } => render_map(out, contract, def, values, (*min_members, *max_members)),
         TypeKind::Union(variants) => render_union(out, contract, def, variants),
         TypeKind::StringEnum(values) => render_enum(out, def, values),
         TypeKind::IntegerOrString => render_id(out, def),
@@ -124,7 +124,7 @@ fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectT
 
 // ---------------------------------------------------------------- maps
 
-fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
+fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, members: (Option<u64>, Option<u64>)) {
     let class = type_name(&def.name);
     let value_type = cs_type(value);
     summary(out, 1, &def.description);
@@ -145,10 +145,16 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty) {
                 let read = read_expr(contract, value, "member.Value", "new global::Mcptest.Sdk.CoprocessPath(at, member.Name)", 0);
                 out.line(4, &format!("result.Add(member.Name, {read});"));
             });
-            out.line(3, "return result;");
+            match members {
+                (None, None) => out.line(3, "return result;"),
+                (min, max) => {
+                    let (min, max) = super::codecs::length_bounds(min, max);
+                    out.line(3, &format!("return global::Mcptest.Sdk.CoprocessJson.MembersWithin(result, at, {min}, {max});"));
+                }
+            }
         });
         out.blank();
-        super::codecs::fast::map_reader(out, contract, &class, value);
+        super::codecs::fast::map_reader(out, contract, &class, value, members);
         out.blank();
         out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
             out.line(3, "builder.Append('{');");

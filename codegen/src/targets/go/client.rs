@@ -197,7 +197,7 @@ fn call_outcome(ctx: &Ctx) -> Option<String> {
     let text = field(VERDICT, "text").filter(|f| f.required && f.ty == nullable_string)?;
     let error = field(VERDICT, "error").filter(|f| f.required && f.ty == nullable_string)?;
     let content = field(PASSTHROUGH, "content").filter(|f| {
-        f.required && matches!(&f.ty, Ty::Array(item) if matches!(&**item, Ty::Ref(map) if matches!(contract.types.get(map).map(|t| &t.kind), Some(TypeKind::Map(Ty::Any)))))
+        f.required && matches!(&f.ty, Ty::Array(item) if matches!(&**item, Ty::Ref(map) if matches!(contract.types.get(map).map(|t| &t.kind), Some(TypeKind::Map { values: Ty::Any, .. }))))
     })?;
     let is_error = field(PASSTHROUGH, "isError").filter(|f| !f.required && f.ty == Ty::Boolean)?;
     let union = ctx.type_name(&method.result);

@@ -177,7 +177,7 @@ impl Ctx<'_> {
                 self.decode_object(&mut out, &name, &name, object);
                 self.append_object(&mut out, &name, &name, object);
             }
-            TypeKind::Map(value) => self.map_codec(&mut out, &name, value),
+            TypeKind::Map { values, min_members, max_members } => self.map_codec(&mut out, &name, values, (*min_members, *max_members)),
             TypeKind::Union(variants) => self.union_codec(&mut out, &name, variants),
             TypeKind::StringEnum(values) => self.enum_codec(&mut out, &def.name, values),
             TypeKind::IntegerOrString => id_codec(&mut out, &name),
@@ -275,14 +275,22 @@ impl Ctx<'_> {
         line!(out, "\treturn append(b, '}}')\n}}");
     }
 
-    fn map_codec(&mut self, out: &mut String, name: &str, value: &Ty) {
+    /// A map's codec; `members` bounds its number of members (`None`: no bound).
+    fn map_codec(&mut self, out: &mut String, name: &str, value: &Ty, members: (Option<u64>, Option<u64>)) {
         let read = self.read_fn(value);
         let write = self.write_fn(value);
         line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{");
         line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn nil, wrongKind(\"object\", v)\n\t}}");
         line!(out, "\tout := make({name}, len(o.keys))\n\tfor i, key := range o.keys {{");
         line!(out, "\t\tx, err := {read}(o.vals[i])\n\t\tif err != nil {{\n\t\t\treturn nil, err.at(key)\n\t\t}}");
-        line!(out, "\t\tout[key] = x\n\t}}\n\treturn out, nil\n}}");
+        let checked = match members {
+            (None, None) => "nil".to_string(),
+            (min, max) => {
+                let bound = |b: Option<u64>| b.map_or("-1".to_string(), |n| n.to_string());
+                format!("lengthWithin(int64(len(out)), {}, {}, \"member\")", bound(min), bound(max))
+            }
+        };
+        line!(out, "\t\tout[key] = x\n\t}}\n\treturn out, {checked}\n}}");
         line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\tb = append(b, '{{')");
         line!(out, "\tfor i, key := range sortedKeys(v) {{\n\t\tif i > 0 {{\n\t\t\tb = append(b, ',')\n\t\t}}");
         line!(out, "\t\tb = writeString(b, key)\n\t\tb = append(b, ':')\n\t\tb = {write}(b, v[key])\n\t}}");

@@ -352,8 +352,8 @@ func charactersWithin(s string, minimum, maximum int64) *shapeError {
 	return lengthWithin(int64(utf8.RuneCountInString(s)), minimum, maximum, "character")
 }
 
-// lengthWithin checks a string's length or an array's number of items
-// against inclusive bounds (-1: no bound).
+// lengthWithin checks a string's length, an array's number of items or an
+// object's number of members against inclusive bounds (-1: no bound).
 func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
 	if minimum >= 0 && length < minimum {
 		return problem("expected at least " + counted(minimum, noun) + ", got " + strconv.FormatInt(length, 10))

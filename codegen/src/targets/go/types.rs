@@ -31,7 +31,7 @@ impl Ctx<'_> {
         match ty {
             Ty::Any | Ty::Array(_) => true,
             Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => self.nilable(inner),
-            Ty::Ref(name) => matches!(self.contract.type_def(name).map(|d| &d.kind), Some(TypeKind::Map(_))),
+            Ty::Ref(name) => matches!(self.contract.type_def(name).map(|d| &d.kind), Some(TypeKind::Map { .. })),
             _ => false,
         }
     }
@@ -107,7 +107,7 @@ impl Ctx<'_> {
         comment(&mut out, 0, &doc_sentence(&name, &def.description));
         match &def.kind {
             TypeKind::Object(object) => self.struct_decl(&mut out, &name, object),
-            TypeKind::Map(value) => out.push_str(&format!("type {name} map[string]{}\n", self.go_ty(value))),
+            TypeKind::Map { values: value, .. } => out.push_str(&format!("type {name} map[string]{}\n", self.go_ty(value))),
             TypeKind::Union(variants) => self.union_decl(&mut out, &name, variants),
             TypeKind::StringEnum(values) => self.enum_decl(&mut out, &def.name, values),
             TypeKind::IntegerOrString => Self::id_decl(&mut out, &name),

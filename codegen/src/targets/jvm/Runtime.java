@@ -445,7 +445,7 @@ final class Runtime {
         return items;
     }
 
-    /** Checks a string's length or an array's number of items. */
+    /** Checks a string's length, an array's number of items or an object's number of members. */
     private static void lengthWithin(
             Path path, long length, long minimum, long maximum, String noun) {
         if (length < minimum) {

@@ -2,7 +2,7 @@
 //! `decode(typeName, json)` dispatch over every type.
 
 use super::layout::Code;
-use super::names::{flag_name, json_quote, local_name, string_literal, type_name};
+use super::names::{flag_name, java_type, json_quote, local_name, string_literal, type_name};
 use super::types::{component_type, Generic};
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
@@ -62,15 +62,21 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
         );
         match &def.kind {
             TypeKind::Object(object) => decode_object(code, &name, object, None),
-            TypeKind::Map(Ty::Any) => {
-                code.line(2, format!("return new {name}(expectObject(node, path));"))
+            TypeKind::Map { values, min_members: None, max_members: None } => {
+                let read = read_map(values);
+                code.line(2, format!("return new {name}({read});"));
             }
-            TypeKind::Map(value) => {
-                let lambda = decoder_lambda(value, 1);
-                code.line(
-                    2,
-                    format!("return new {name}(decodeMap(node, path, {lambda}));"),
-                );
+            TypeKind::Map { values, min_members, max_members } => {
+                // The members are counted after the values are read.
+                let (kind, local) = match values {
+                    Ty::Any => ("ObjectNode".to_string(), "object"),
+                    value => (format!("Map<String, {}>", java_type(value, true)), "entries"),
+                };
+                let min = min_members.unwrap_or(0);
+                let max = max_members.map_or("Long.MAX_VALUE".to_string(), |m| m.to_string());
+                code.line(2, format!("{kind} {local} = {};", read_map(values)));
+                code.line(2, format!("lengthWithin(path, {local}.size(), {min}, {max}, \"member\");"));
+                code.line(2, format!("return new {name}({local});"));
             }
             TypeKind::Union(variants) => decode_union(code, variants, &|v| {
                 format!("decode{}(object, path)", type_name(&v.type_name))
@@ -84,6 +90,15 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
             }
         }
         code.line(1, "}");
+    }
+}
+
+/// A Java expression reading `node` at `path` as a map with `values`: any
+/// JSON object stays Jackson's tree, typed values become a `Map`.
+fn read_map(values: &Ty) -> String {
+    match values {
+        Ty::Any => "expectObject(node, path)".to_string(),
+        value => format!("decodeMap(node, path, {})", decoder_lambda(value, 1)),
     }
 }
 

@@ -13,7 +13,7 @@ pub fn render_types(code: &mut Code, contract: &Contract) {
         code.blank();
         match &def.kind {
             TypeKind::Object(object) => render_record(code, contract, def, object),
-            TypeKind::Map(value) => render_map(code, def, value),
+            TypeKind::Map { values: value, .. } => render_map(code, def, value),
             TypeKind::Union(variants) => {
                 let permits: Vec<String> =
                     variants.iter().map(|v| type_name(&v.type_name)).collect();

@@ -404,11 +404,19 @@ def _array_within(
 def _length_within(
     length: int, minimum: int | None, maximum: int | None, noun: str
 ) -> None:
-    """Checks a string's length in code points or an array's number of items."""
+    """Checks a string's length in code points, an array's number of items or
+    an object's number of members."""
     if minimum is not None and length < minimum:
         raise _Problem(f"expected at least {_counted(minimum, noun)}, got {length}")
     if maximum is not None and length > maximum:
         raise _Problem(f"expected at most {_counted(maximum, noun)}, got {length}")
+
+
+def _members_within(
+    members: dict[str, _T], minimum: int | None, maximum: int | None
+) -> dict[str, _T]:
+    _length_within(len(members), minimum, maximum, "member")
+    return members
 
 
 def _unique(items: list[_T]) -> list[_T]:

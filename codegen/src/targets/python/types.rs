@@ -31,11 +31,11 @@ pub fn render(contract: &Contract, out: &mut Out) {
 
 fn composite_in_order(contract: &Contract, name: &str, done: &mut BTreeSet<String>, out: &mut Out) {
     let Some(def) = contract.type_def(name) else { return };
-    if !matches!(def.kind, TypeKind::Map(_) | TypeKind::Union(_)) || !done.insert(name.to_string()) {
+    if !matches!(def.kind, TypeKind::Map { .. } | TypeKind::Union(_)) || !done.insert(name.to_string()) {
         return;
     }
     let deps: Vec<String> = match &def.kind {
-        TypeKind::Map(ty) => refs(ty),
+        TypeKind::Map { values: ty, .. } => refs(ty),
         TypeKind::Union(variants) => variants.iter().map(|v| v.type_name.clone()).collect(),
         _ => Vec::new(),
     };
@@ -43,7 +43,7 @@ fn composite_in_order(contract: &Contract, name: &str, done: &mut BTreeSet<Strin
         composite_in_order(contract, &dep, done, out);
     }
     match &def.kind {
-        TypeKind::Map(ty) => alias(def, &format!("dict[str, {}]", annotation(ty)), out),
+        TypeKind::Map { values: ty, .. } => alias(def, &format!("dict[str, {}]", annotation(ty)), out),
         TypeKind::Union(variants) => {
             let names: Vec<String> = variants.iter().map(|v| v.type_name.clone()).collect();
             if names.len() == 1 {

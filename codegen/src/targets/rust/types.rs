@@ -60,6 +60,9 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
         let Some(def) = contract.types.get(name) else { continue };
         let Some(schema) = schema.as_object_mut() else { continue };
         without_annotations(schema, &def.description);
+        // A map's member count is checked by `strict::members_within`.
+        schema.remove("minProperties");
+        schema.remove("maxProperties");
         let crate::model::TypeKind::Object(object) = &def.kind else { continue };
         let Some(properties) = schema.get_mut("properties").and_then(serde_json::Value::as_object_mut) else { continue };
         for field in &object.fields {
@@ -138,7 +141,7 @@ impl Check {
 
     /// The deserializer's path; `form` is `""`, `"present_"` or `"nullable_"`.
     fn deserializer(&self, form: &str) -> String {
-        let count = |bound: &Option<u64>, absent: &str| bound.map_or(format!("{{ {absent} }}"), |n| n.to_string());
+        let count = |bound: &Option<u64>, absent: &str| count_arg(*bound, absent);
         match self {
             Check::Integer(min, max, divisor) => {
                 let divisor = divisor.unwrap_or(1);
@@ -206,6 +209,63 @@ fn attr_text(attr: &syn::Attribute) -> String {
     quote!(#attr).to_string()
 }
 
+impl Tighten<'_> {
+    /// A map with a bound on its number of members reads through
+    /// `strict::members_within` instead of its derived `Deserialize`.
+    fn counted_maps(&self, file: &mut syn::File) -> Vec<syn::Item> {
+        let mut impls = Vec::new();
+        for item in &mut file.items {
+            let syn::Item::Struct(item) = item else { continue };
+            let Some(crate::model::TypeDef { kind: crate::model::TypeKind::Map { min_members, max_members, .. }, .. }) =
+                self.contract.types.get(&item.ident.to_string())
+            else {
+                continue;
+            };
+            if min_members.is_none() && max_members.is_none() {
+                continue;
+            }
+            let min = min_members.map_or_else(|| quote!(0), usize_literal);
+            let max = max_members.map_or_else(|| quote!(usize::MAX), usize_literal);
+            let read: syn::Expr = syn::parse_quote!(strict::members_within(deserializer, #min, #max).map(Self));
+            without_derive(&mut item.attrs, ":: serde :: Deserialize");
+            let name = &item.ident;
+            impls.push(syn::parse_quote! {
+                impl<'de> ::serde::Deserialize<'de> for #name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        #read
+                    }
+                }
+            });
+        }
+        impls
+    }
+}
+
+/// Removes `path` (as tokens print it) from the item's `#[derive(...)]`.
+fn without_derive(attrs: &mut [syn::Attribute], path: &str) {
+    for attr in attrs {
+        if !attr.path().is_ident("derive") {
+            continue;
+        }
+        let Ok(paths) = attr.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) else {
+            continue;
+        };
+        let kept: Vec<&syn::Path> = paths.iter().filter(|p| quote!(#p).to_string() != path).collect();
+        *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+    }
+}
+
+/// A count as an unsuffixed integer literal.
+fn usize_literal(n: u64) -> TokenStream {
+    let literal = proc_macro2::Literal::u64_unsuffixed(n);
+    quote!(#literal)
+}
+
+/// A count as a const generic argument: a literal, or a block for an absent bound.
+fn count_arg(bound: Option<u64>, absent: &str) -> String {
+    bound.map_or(format!("{{ {absent} }}"), |n| n.to_string())
+}
+
 impl VisitMut for Tighten<'_> {
     fn visit_item_struct_mut(&mut self, item: &mut syn::ItemStruct) {
         self.declaration_order(item);
@@ -217,6 +277,7 @@ impl VisitMut for Tighten<'_> {
         if def.is_some_and(|d| d.deprecated) {
             item.attrs.push(syn::parse_quote!(#[deprecated]));
         }
+
         if let (Some(crate::model::TypeDef { kind: crate::model::TypeKind::Object(object), .. }), syn::Fields::Named(named)) = (def, &mut item.fields) {
             for field in named.named.iter_mut() {
                 if object.fields.iter().any(|d| d.deprecated && d.name == wire_name(field)) {
@@ -288,6 +349,7 @@ impl VisitMut for Tighten<'_> {
                 }
             });
         }
+        impls.extend(self.counted_maps(file));
         file.items.extend(impls);
     }
 
@@ -306,15 +368,6 @@ impl VisitMut for Tighten<'_> {
         if !untagged {
             return;
         }
-        for attr in &mut item.attrs {
-            if !attr.path().is_ident("derive") {
-                continue;
-            }
-            let Ok(paths) = attr.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated) else {
-                continue;
-            };
-            let kept: Vec<&syn::Path> = paths.iter().filter(|p| quote!(#p).to_string() != ":: serde :: Deserialize").collect();
-            *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
-        }
+        without_derive(&mut item.attrs, ":: serde :: Deserialize");
     }
 }

@@ -58,11 +58,19 @@ pub fn render_decoder(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     out.line(format!("function read{stem}(value: JsonValue, path: string, orNull: boolean): {name} {{"));
     match &def.kind {
         TypeKind::Object(object) => read_object(out, object, &name),
-        TypeKind::Map(Ty::Any) => out.line("  return _openValue(_readObject(value, path, orNull));"),
-        TypeKind::Map(ty) => out.line(format!(
-            "  return _readMapOf(value, path, orNull, (entry, entryPath) => {});",
-            read_expr(ty, "entry", "entryPath", false)
-        )),
+        TypeKind::Map { values, min_members, max_members } => {
+            let read = match values {
+                Ty::Any => "_openValue(_readObject(value, path, orNull))".to_string(),
+                ty => format!("_readMapOf(value, path, orNull, (entry, entryPath) => {})", read_expr(ty, "entry", "entryPath", false)),
+            };
+            match (min_members, max_members) {
+                (None, None) => out.line(format!("  return {read};")),
+                (min, max) => {
+                    let bound = |b: &Option<u64>| b.map_or("null".to_string(), |n| n.to_string());
+                    out.line(format!("  return _membersWithin({read}, path, {}, {});", bound(min), bound(max)));
+                }
+            }
+        }
         TypeKind::Union(variants) => read_union(out, &def.name, variants),
         TypeKind::StringEnum(_) => {
             out.line(format!("  return _readEnum(value, path, orNull, {});", values_constant(&def.name)));
@@ -276,8 +284,8 @@ fn depth_of_def(contract: &Contract, def: &TypeDef, outer: u32, visiting: &mut V
             }
             Some(deepest)
         }
-        TypeKind::Map(Ty::Any) => Some(outer),
-        TypeKind::Map(ty) => Some(depth_below(contract, ty, outer + 1, visiting)?.max(outer + 1)),
+        TypeKind::Map { values: Ty::Any, .. } => Some(outer),
+        TypeKind::Map { values: ty, .. } => Some(depth_below(contract, ty, outer + 1, visiting)?.max(outer + 1)),
         TypeKind::Union(variants) => {
             let mut deepest = 0;
             for variant in variants {
@@ -328,8 +336,8 @@ pub fn render_encoder(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     out.line(format!("export function encode{}({param}: {name}): string {{", stem(&def.name)));
     match &def.kind {
         TypeKind::Object(object) => write_object(out, object),
-        TypeKind::Map(Ty::Any) | TypeKind::StringEnum(_) => out.line("  return JSON.stringify(value);"),
-        TypeKind::Map(ty) => {
+        TypeKind::Map { values: Ty::Any, .. } | TypeKind::StringEnum(_) => out.line("  return JSON.stringify(value);"),
+        TypeKind::Map { values: ty, .. } => {
             out.line(format!("  return _writeMap(value, (entry) => {});", write_expr(ty, "entry")));
         }
         TypeKind::Union(variants) => write_union(out, variants),

@@ -934,7 +934,21 @@ function _itemsWithin<A extends readonly unknown[]>(
   return items;
 }
 
-/** Checks a string's length in code points or an array's number of items. */
+/** Checks an object's number of members. */
+function _membersWithin<T extends object>(
+  members: T,
+  path: string,
+  minimum: number | null,
+  maximum: number | null,
+): T {
+  _lengthWithin(Object.keys(members).length, path, minimum, maximum, "member");
+  return members;
+}
+
+/**
+ * Checks a string's length in code points, an array's number of items or an
+ * object's number of members.
+ */
 function _lengthWithin(
   length: number,
   path: string,

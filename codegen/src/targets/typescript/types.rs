@@ -30,12 +30,12 @@ pub fn declare(out: &mut Out, contract: &Contract, def: &TypeDef) {
     let name = type_name(&def.name);
     match &def.kind {
         TypeKind::Object(object) => declare_object(out, contract, &name, object),
-        TypeKind::Map(Ty::Any) => out.line(format!("export type {name} = JsonObject;")),
-        TypeKind::Map(value) if shadows_globals(contract) => {
+        TypeKind::Map { values: Ty::Any, .. } => out.line(format!("export type {name} = JsonObject;")),
+        TypeKind::Map { values: value, .. } if shadows_globals(contract) => {
             out.line(WRITTEN_OUT);
             out.line(format!("export type {name} = {{ readonly [key in string]: {} }};", ts_type(value)));
         }
-        TypeKind::Map(value) => {
+        TypeKind::Map { values: value, .. } => {
             out.line(format!("export type {name} = Readonly<Record<string, {}>>;", ts_type(value)));
         }
         TypeKind::Union(variants) => {

@@ -3310,6 +3310,41 @@ pub mod strict {
         Ok(items)
     }
 
+    /// A map's number of members: what [`members_within`] counts.
+    pub trait Members {
+        /// How many members the map has.
+        fn members(&self) -> usize;
+    }
+
+    impl<V> Members for std::collections::BTreeMap<String, V> {
+        fn members(&self) -> usize {
+            self.len()
+        }
+    }
+
+    impl Members for serde_json::Map<String, serde_json::Value> {
+        fn members(&self) -> usize {
+            self.len()
+        }
+    }
+
+    /// Deserializes a map whose number of members lies within `min..=max`
+    /// (the values are read first), breaking a bound in the contract's words.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not such a map, or the
+    /// bound the number of members breaks.
+    pub fn members_within<'de, D, M>(deserializer: D, min: usize, max: usize) -> Result<M, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        M: serde::Deserialize<'de> + Members,
+    {
+        let members = M::deserialize(deserializer)?;
+        count_within(members.members(), min, max, "member")?;
+        Ok(members)
+    }
+
     /// [`items_within`] for a present optional field.
     ///
     /// # Errors

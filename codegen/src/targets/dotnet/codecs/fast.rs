@@ -136,14 +136,23 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
 }
 
 /// The one-pass reader of a map: an open map keeps its values in one document.
-pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty) {
+/// The one-pass reader of a map; `members` bounds its number of members, a
+/// count outside them falling back to the careful reader, which words it.
+pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty, members: (Option<u64>, Option<u64>)) {
     out.block(2, &signature(class), |out| {
-        if matches!(value, Ty::Any) {
-            out.line(3, &format!("return global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new {class}());"));
+        let read = if matches!(value, Ty::Any) {
+            format!("global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new {class}())")
         } else {
             let read = read_expr(contract, value, "value", 0);
             let generic = format!("<{class}, {}>", cs_type(value));
-            out.line(3, &format!("return global::Mcptest.Sdk.CoprocessReader.ReadMap{generic}(ref reader, new {class}(), (ref global::System.Text.Json.Utf8JsonReader value) => {read});"));
+            format!("global::Mcptest.Sdk.CoprocessReader.ReadMap{generic}(ref reader, new {class}(), (ref global::System.Text.Json.Utf8JsonReader value) => {read})")
+        };
+        match members {
+            (None, None) => out.line(3, &format!("return {read};")),
+            (min, max) => {
+                let (min, max) = super::length_bounds(min, max);
+                out.line(3, &format!("return global::Mcptest.Sdk.CoprocessReader.MembersWithin({read}, {min}, {max});"));
+            }
         }
     });
 }

@@ -29,7 +29,7 @@ fn value_type(def: &TypeDef) -> String {
 /// What `*_to_value` returns: a dict for objects and maps, else any JSON value.
 fn json_type(def: &TypeDef) -> &'static str {
     match def.kind {
-        TypeKind::Object(_) | TypeKind::Map(_) | TypeKind::Union(_) => "dict[str, JsonValue]",
+        TypeKind::Object(_) | TypeKind::Map { .. } | TypeKind::Union(_) => "dict[str, JsonValue]",
         _ => "JsonValue",
     }
 }
@@ -78,8 +78,19 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
                 out.line(&format!("{}: typing.Final = {count}", quick::required_constant(def)));
             }
         }
-        TypeKind::Map(Ty::Any) => body.line("    return _object(value)"),
-        TypeKind::Map(ty) => body.line(&format!("    return _map(value, {})", decoder(ty))),
+        TypeKind::Map { values, min_members, max_members } => {
+            let read = match values {
+                Ty::Any => "_object(value)".to_string(),
+                ty => format!("_map(value, {})", decoder(ty)),
+            };
+            match (min_members, max_members) {
+                (None, None) => body.line(&format!("    return {read}")),
+                (min, max) => {
+                    let bound = |b: &Option<u64>| b.map_or("None".to_string(), |n| n.to_string());
+                    body.line(&fit(4, "return _members_within(", &[read, bound(min), bound(max)], ""));
+                }
+            }
+        }
         TypeKind::Union(variants) => read_union(variants, &mut body),
         TypeKind::StringEnum(_) => {
             let call = format!("_enum(value, {}_VALUES)", upper(name));
@@ -269,8 +280,8 @@ fn writer(contract: &Contract, def: &TypeDef, out: &mut Out) {
     out.line(&docstring(4, &format!("The JSON value of a `{}`.", def.name)));
     match &def.kind {
         TypeKind::Object(object) => write_object(contract, object, out),
-        TypeKind::Map(ty) if is_plain(contract, ty) => out.line("    return dict(value)"),
-        TypeKind::Map(ty) => {
+        TypeKind::Map { values: ty, .. } if is_plain(contract, ty) => out.line("    return dict(value)"),
+        TypeKind::Map { values: ty, .. } => {
             let item = encoded(contract, ty, "item", 1);
             out.line(&format!("    return {{key: {item} for key, item in value.items()}}"));
         }

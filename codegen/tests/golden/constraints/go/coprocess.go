@@ -900,6 +900,64 @@ func appendErrorResponse(b []byte, v ErrorResponse) []byte {
 	return append(b, '}')
 }
 
+// Extras is any JSON object of at most two members.
+type Extras map[string]any
+
+// DecodeExtras decodes a Extras from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeExtras(data []byte) (Extras, error) {
+	return fromText("Extras", data, decodeExtras)
+}
+
+// DecodeExtrasValue decodes a Extras from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeExtrasValue(value any) (Extras, error) {
+	return fromValue("Extras", value, decodeExtras)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Extras) MarshalJSON() ([]byte, error) {
+	return appendExtras(nil, v), nil
+}
+
+func (Extras) readEnvelopeMember(v any) (Extras, *shapeError) {
+	return decodeExtras(v)
+}
+
+func (v Extras) appendEnvelopeMember(b []byte) []byte {
+	return appendExtras(b, v)
+}
+
+func decodeExtras(v any) (Extras, *shapeError) {
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return nil, wrongKind("object", v)
+	}
+	out := make(Extras, len(o.keys))
+	for i, key := range o.keys {
+		x, err := readAny(o.vals[i])
+		if err != nil {
+			return nil, err.at(key)
+		}
+		out[key] = x
+	}
+	return out, lengthWithin(int64(len(out)), -1, 2, "member")
+}
+
+func appendExtras(b []byte, v Extras) []byte {
+	b = append(b, '{')
+	for i, key := range sortedKeys(v) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, key)
+		b = append(b, ':')
+		b = writeAny(b, v[key])
+	}
+	return append(b, '}')
+}
+
 // HandshakeParams is the params of `coprocess/handshake`.
 type HandshakeParams struct {
 	// ProtocolVersion is the coprocess protocol version the SDK speaks. Any
@@ -1115,6 +1173,64 @@ func decodeJSONRPCVersion(v any) (JSONRPCVersion, *shapeError) {
 
 func appendJSONRPCVersion(b []byte, v JSONRPCVersion) []byte {
 	return writeString(b, string(v))
+}
+
+// Labels: Labels: one to three, each a string.
+type Labels map[string]string
+
+// DecodeLabels decodes a Labels from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeLabels(data []byte) (Labels, error) {
+	return fromText("Labels", data, decodeLabels)
+}
+
+// DecodeLabelsValue decodes a Labels from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeLabelsValue(value any) (Labels, error) {
+	return fromValue("Labels", value, decodeLabels)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Labels) MarshalJSON() ([]byte, error) {
+	return appendLabels(nil, v), nil
+}
+
+func (Labels) readEnvelopeMember(v any) (Labels, *shapeError) {
+	return decodeLabels(v)
+}
+
+func (v Labels) appendEnvelopeMember(b []byte) []byte {
+	return appendLabels(b, v)
+}
+
+func decodeLabels(v any) (Labels, *shapeError) {
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return nil, wrongKind("object", v)
+	}
+	out := make(Labels, len(o.keys))
+	for i, key := range o.keys {
+		x, err := readString(o.vals[i])
+		if err != nil {
+			return nil, err.at(key)
+		}
+		out[key] = x
+	}
+	return out, lengthWithin(int64(len(out)), 1, 3, "member")
+}
+
+func appendLabels(b []byte, v Labels) []byte {
+	b = append(b, '{')
+	for i, key := range sortedKeys(v) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, key)
+		b = append(b, ':')
+		b = writeString(b, v[key])
+	}
+	return append(b, '}')
 }
 
 // Params is a request's params: a JSON object whose shape the method table
@@ -1644,6 +1760,89 @@ func appendSuccessResponse(b []byte, v SuccessResponse) []byte {
 	return append(b, '}')
 }
 
+// Tagged is a type whose maps count their members.
+type Tagged struct {
+	// Labels is the labels.
+	Labels Labels
+	// Extras: Extras, when given. Nil when absent.
+	Extras Extras
+	// Spare is spare extras, or null. Nil for JSON null.
+	Spare Extras
+}
+
+// DecodeTagged decodes a Tagged from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeTagged(data []byte) (Tagged, error) {
+	return fromText("Tagged", data, decodeTagged)
+}
+
+// DecodeTaggedValue decodes a Tagged from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeTaggedValue(value any) (Tagged, error) {
+	return fromValue("Tagged", value, decodeTagged)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Tagged) MarshalJSON() ([]byte, error) {
+	return appendTagged(nil, v), nil
+}
+
+func (Tagged) readEnvelopeMember(v any) (Tagged, *shapeError) {
+	return decodeTagged(v)
+}
+
+func (v Tagged) appendEnvelopeMember(b []byte) []byte {
+	return appendTagged(b, v)
+}
+
+func decodeTagged(v any) (Tagged, *shapeError) {
+	var out Tagged
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [2]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "labels":
+			seen[0] = true
+			out.Labels, err = decodeLabels(o.vals[i])
+		case "extras":
+			out.Extras, err = decodeExtras(o.vals[i])
+		case "spare":
+			seen[1] = true
+			out.Spare, err = readNullableExtras(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("labels")
+	}
+	if !seen[1] {
+		return out, missingField("spare")
+	}
+	return out, nil
+}
+
+func appendTagged(b []byte, v Tagged) []byte {
+	b = append(b, '{')
+	b = append(b, "\"labels\":"...)
+	b = appendLabels(b, v.Labels)
+	if v.Extras != nil {
+		b = append(b, ",\"extras\":"...)
+		b = appendExtras(b, v.Extras)
+	}
+	b = append(b, ",\"spare\":"...)
+	b = writeNullableExtras(b, v.Spare)
+	return append(b, '}')
+}
+
 // EnvelopeMember is implemented by every generated type: a type a typed
 // envelope (RequestOf, SuccessResponseOf, ResponseOf) can carry as its params
 // or result, read by the type's own decoder and written by its own encoder.
@@ -2133,6 +2332,17 @@ func readListOfStringUnique(v any) ([]string, *shapeError) {
 	return x, uniqueItems(x)
 }
 
+func readNullableExtras(v any) (Extras, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := decodeExtras(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return x, nil
+}
+
 func readNullableIntMax9(v any) (*int64, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -2297,6 +2507,13 @@ func writeListOfString(b []byte, v []string) []byte {
 	return append(b, ']')
 }
 
+func writeNullableExtras(b []byte, v Extras) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return appendExtras(b, v)
+}
+
 func writeNullableIntMax9(b []byte, v *int64) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -2340,7 +2557,7 @@ func writeNullableStringLenMin2(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse"}
+var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -2357,12 +2574,16 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeErrorObject(data))
 	case "ErrorResponse":
 		return asMarshaler(DecodeErrorResponse(data))
+	case "Extras":
+		return asMarshaler(DecodeExtras(data))
 	case "HandshakeParams":
 		return asMarshaler(DecodeHandshakeParams(data))
 	case "HandshakeResult":
 		return asMarshaler(DecodeHandshakeResult(data))
 	case "JsonRpcVersion":
 		return asMarshaler(DecodeJSONRPCVersion(data))
+	case "Labels":
+		return asMarshaler(DecodeLabels(data))
 	case "Params":
 		return asMarshaler(DecodeParams(data))
 	case "Request":
@@ -2377,6 +2598,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeStepped(data))
 	case "SuccessResponse":
 		return asMarshaler(DecodeSuccessResponse(data))
+	case "Tagged":
+		return asMarshaler(DecodeTagged(data))
 	}
 	return nil, errors.New("unknown type `" + typeName + "`")
 }
@@ -2712,8 +2935,8 @@ func charactersWithin(s string, minimum, maximum int64) *shapeError {
 	return lengthWithin(int64(utf8.RuneCountInString(s)), minimum, maximum, "character")
 }
 
-// lengthWithin checks a string's length or an array's number of items
-// against inclusive bounds (-1: no bound).
+// lengthWithin checks a string's length, an array's number of items or an
+// object's number of members against inclusive bounds (-1: no bound).
 func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
 	if minimum >= 0 && length < minimum {
 		return problem("expected at least " + counted(minimum, noun) + ", got " + strconv.FormatInt(length, 10))

@@ -462,11 +462,19 @@ def _array_within(
 def _length_within(
     length: int, minimum: int | None, maximum: int | None, noun: str
 ) -> None:
-    """Checks a string's length in code points or an array's number of items."""
+    """Checks a string's length in code points, an array's number of items or
+    an object's number of members."""
     if minimum is not None and length < minimum:
         raise _Problem(f"expected at least {_counted(minimum, noun)}, got {length}")
     if maximum is not None and length > maximum:
         raise _Problem(f"expected at most {_counted(maximum, noun)}, got {length}")
+
+
+def _members_within(
+    members: dict[str, _T], minimum: int | None, maximum: int | None
+) -> dict[str, _T]:
+    _length_within(len(members), minimum, maximum, "member")
+    return members
 
 
 def _unique(items: list[_T]) -> list[_T]:
@@ -538,6 +546,21 @@ def _object(value: JsonValue) -> dict[str, JsonValue]:
     if isinstance(value, dict):
         return value
     raise _KindError("object", value)
+
+
+def _map(
+    value: JsonValue, decoder: collections.abc.Callable[[JsonValue], _T]
+) -> dict[str, _T]:
+    obj = _object(value)
+    out: dict[str, _T] = {}
+    key = ""
+    try:
+        for key, item in obj.items():
+            out[key] = decoder(item)
+    except _Problem as error:
+        error.path.append(key)
+        raise
+    return out
 
 
 class _ObjectShape(typing.Generic[_T]):
@@ -1120,6 +1143,28 @@ class SuccessResponse:
     """The method's result, of the shape the method table names."""
 
 
+@dataclass(frozen=True)
+class Tagged:
+    """A type whose maps count their members."""
+
+    labels: Labels
+    """The labels."""
+
+    spare: Extras | None
+    """Spare extras, or null."""
+
+    extras: Extras | None = None
+    """Extras, when given. Optional: `None` when left out."""
+
+
+Extras = dict[str, JsonValue]
+"""Any JSON object of at most two members."""
+
+
+Labels = dict[str, str]
+"""Labels: one to three, each a string."""
+
+
 Params = dict[str, JsonValue]
 """A request's params: a JSON object whose shape the method table names for the
 request's method. It is open here because the envelope is decoded before the method
@@ -1466,6 +1511,36 @@ def encode_error_response(value: ErrorResponse) -> str:
     return _dumps(error_response_to_value(value))
 
 
+def _read_extras(value: JsonValue) -> Extras:
+    return _members_within(_object(value), None, 2)
+
+
+def extras_to_value(value: Extras) -> dict[str, JsonValue]:
+    """The JSON value of a `Extras`."""
+    return dict(value)
+
+
+def decode_extras(text: str | bytes) -> Extras:
+    """Decodes a `Extras` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_extras(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Extras")) from None
+
+
+def extras_from_value(value: JsonValue) -> Extras:
+    """Decodes a `Extras` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_extras(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Extras")) from None
+
+
+def encode_extras(value: Extras) -> str:
+    """One line of JSON text for a `Extras`, without the trailing newline."""
+    return _dumps(extras_to_value(value))
+
+
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
     if isinstance(value, dict):
         protocol_version = value.get("protocol_version")
@@ -1598,6 +1673,36 @@ def json_rpc_version_from_value(value: JsonValue) -> JsonRpcVersion:
 def encode_json_rpc_version(value: JsonRpcVersion) -> str:
     """One line of JSON text for a `JsonRpcVersion`, without the trailing newline."""
     return _dumps(json_rpc_version_to_value(value))
+
+
+def _read_labels(value: JsonValue) -> Labels:
+    return _members_within(_map(value, _str), 1, 3)
+
+
+def labels_to_value(value: Labels) -> dict[str, JsonValue]:
+    """The JSON value of a `Labels`."""
+    return dict(value)
+
+
+def decode_labels(text: str | bytes) -> Labels:
+    """Decodes a `Labels` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_labels(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Labels")) from None
+
+
+def labels_from_value(value: JsonValue) -> Labels:
+    """Decodes a `Labels` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_labels(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Labels")) from None
+
+
+def encode_labels(value: Labels) -> str:
+    """One line of JSON text for a `Labels`, without the trailing newline."""
+    return _dumps(labels_to_value(value))
 
 
 def _read_params(value: JsonValue) -> Params:
@@ -1898,6 +2003,58 @@ def encode_success_response(value: SuccessResponse) -> str:
     return _dumps(success_response_to_value(value))
 
 
+_TAGGED_REQUIRED: typing.Final = 2
+
+
+def _read_tagged(value: JsonValue) -> Tagged:
+    if isinstance(value, dict):
+        labels = value.get("labels")
+        extras = value.get("extras")
+        spare = value.get("spare")
+        if len(value) == _TAGGED_REQUIRED + ("extras" in value) and "spare" in value:
+            try:
+                return _new(
+                    Tagged,
+                    labels=_read_labels(labels),
+                    spare=_nullable(spare, _read_extras),
+                    extras=_read_extras(extras) if "extras" in value else None,
+                )
+            except _Problem:
+                raise _TAGGED_SHAPE.problem(value) from None
+    return _TAGGED_SHAPE.read(value)
+
+
+def tagged_to_value(value: Tagged) -> dict[str, JsonValue]:
+    """The JSON value of a `Tagged`."""
+    out: dict[str, JsonValue] = {}
+    out["labels"] = labels_to_value(value.labels)
+    if value.extras is not None:
+        out["extras"] = extras_to_value(value.extras)
+    out["spare"] = None if value.spare is None else extras_to_value(value.spare)
+    return out
+
+
+def decode_tagged(text: str | bytes) -> Tagged:
+    """Decodes a `Tagged` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_tagged(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Tagged")) from None
+
+
+def tagged_from_value(value: JsonValue) -> Tagged:
+    """Decodes a `Tagged` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_tagged(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Tagged")) from None
+
+
+def encode_tagged(value: Tagged) -> str:
+    """One line of JSON text for a `Tagged`, without the trailing newline."""
+    return _dumps(tagged_to_value(value))
+
+
 _BOUNDED_SHAPE = _ObjectShape(
     Bounded,
     {
@@ -2074,6 +2231,20 @@ _SUCCESS_RESPONSE_SHAPE = _ObjectShape(
     ),
 )
 
+_TAGGED_SHAPE = _ObjectShape(
+    Tagged,
+    {
+        "labels": _read_labels,
+        "extras": _read_extras,
+        "spare": lambda v: _nullable(v, _read_extras),
+    },
+    (
+        "labels",
+        "spare",
+    ),
+    {"extras": None},
+)
+
 CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
     "Counted": _Codec("Counted", _read_counted, counted_to_value),
@@ -2083,6 +2254,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "ErrorResponse": _Codec(
         "ErrorResponse", _read_error_response, error_response_to_value
     ),
+    "Extras": _Codec("Extras", _read_extras, extras_to_value),
     "HandshakeParams": _Codec(
         "HandshakeParams", _read_handshake_params, handshake_params_to_value
     ),
@@ -2092,6 +2264,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "JsonRpcVersion": _Codec(
         "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
     ),
+    "Labels": _Codec("Labels", _read_labels, labels_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
     "Request": _Codec("Request", _read_request, request_to_value),
     "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
@@ -2101,6 +2274,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "SuccessResponse": _Codec(
         "SuccessResponse", _read_success_response, success_response_to_value
     ),
+    "Tagged": _Codec("Tagged", _read_tagged, tagged_to_value),
 }
 """Every `$defs` type by name: `CODECS["Verdict"].decode(text)`."""
 
@@ -2404,9 +2578,11 @@ _VALUE_READERS: typing.Final[
     empty_params_from_value: _read_empty_params,
     error_object_from_value: _read_error_object,
     error_response_from_value: _read_error_response,
+    extras_from_value: _read_extras,
     handshake_params_from_value: _read_handshake_params,
     handshake_result_from_value: _read_handshake_result,
     json_rpc_version_from_value: _read_json_rpc_version,
+    labels_from_value: _read_labels,
     params_from_value: _read_params,
     request_from_value: _read_request,
     request_id_from_value: _read_request_id,
@@ -2414,6 +2590,7 @@ _VALUE_READERS: typing.Final[
     shade_from_value: _read_shade,
     stepped_from_value: _read_stepped,
     success_response_from_value: _read_success_response,
+    tagged_from_value: _read_tagged,
 }
 """The reader behind each generated `*_from_value` function."""
 

@@ -204,6 +204,12 @@ const _documentOrder = new WeakMap<JsonObject, readonly string[]>();
 /** Whether `documentOrder` was ever written (so most lookups are skipped). */
 let _documentOrderUsed = false;
 
+/** The keys of `obj` in document order. */
+function _memberKeys(obj: JsonObject): readonly string[] {
+  const order = _documentOrderUsed ? _documentOrder.get(obj) : undefined;
+  return order ?? Object.keys(obj);
+}
+
 /**
  * Reads an object for a reader's `for (const key in obj)` loop: the object
  * itself, or, in a traced read of an object whose integer-like keys
@@ -981,6 +987,18 @@ function _throwMissingField(key: string, path: string): never {
   _throwProblem(`missing field \`${key}\``, path);
 }
 
+const _IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The path of member `key` of the object at `path`. */
+function _pathOfKey(path: string, key: string): string {
+  if (path === _UNTRACED) {
+    return _UNTRACED;
+  }
+  return _IDENTIFIER.test(key)
+    ? `${path}.${key}`
+    : `${path}[${JSON.stringify(key)}]`;
+}
+
 /** `path` followed by `step` (`.key`, `["key"]` or `[3]`). */
 function _pathTo(path: string, step: string): string {
   return path === _UNTRACED ? _UNTRACED : path + step;
@@ -1046,7 +1064,21 @@ function _itemsWithin<A extends readonly unknown[]>(
   return items;
 }
 
-/** Checks a string's length in code points or an array's number of items. */
+/** Checks an object's number of members. */
+function _membersWithin<T extends object>(
+  members: T,
+  path: string,
+  minimum: number | null,
+  maximum: number | null,
+): T {
+  _lengthWithin(Object.keys(members).length, path, minimum, maximum, "member");
+  return members;
+}
+
+/**
+ * Checks a string's length in code points, an array's number of items or an
+ * object's number of members.
+ */
 function _lengthWithin(
   length: number,
   path: string,
@@ -1213,6 +1245,31 @@ function _readArrayOf<T>(
   return out;
 }
 
+function _readMapOf<T>(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  readEntry: (entry: JsonValue, entryPath: string) => T,
+): _Entries<T> {
+  const obj = _readObject(value, path, orNull);
+  const out: _Entries<T> = {};
+  for (const key of _memberKeys(obj)) {
+    _keysMet++;
+    const entry = readEntry(obj[key] as JsonValue, _pathOfKey(path, key));
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, {
+        value: entry,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    } else {
+      out[key] = entry;
+    }
+  }
+  return out;
+}
+
 /**
  * The index of the union variant whose discriminator `obj` has: exactly one
  * must be present.
@@ -1267,6 +1324,20 @@ function _writeArray<T>(
     out += writeItem(items[i] as T);
   }
   return out + "]";
+}
+
+function _writeMap<T>(
+  entries: _Entries<T>,
+  writeEntry: (entry: T) => string,
+): string {
+  let out = "{";
+  for (const key of Object.keys(entries)) {
+    if (out.length > 1) {
+      out += ",";
+    }
+    out += JSON.stringify(key) + ":" + writeEntry(entries[key] as T);
+  }
+  return out + "}";
 }
 
 // ---------------------------------------------------------------------------
@@ -1970,6 +2041,41 @@ export function encodeErrorResponse(value: ErrorResponse): string {
   return out + "}";
 }
 
+/** Any JSON object of at most two members. */
+export type Extras = JsonObject;
+
+function readExtras(value: JsonValue, path: string, orNull: boolean): Extras {
+  return _membersWithin(
+    _openValue(_readObject(value, path, orNull)),
+    path,
+    null,
+    2,
+  );
+}
+
+/**
+ * Decodes a `Extras` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeExtras(text: string): Extras {
+  return _decodeText("Extras", readExtras, text);
+}
+
+/**
+ * Decodes a `Extras` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeExtrasValue(value: JsonValue): Extras {
+  return _decodeParsed("Extras", readExtras, value);
+}
+
+/**
+ * Encodes a `Extras` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeExtras(value: Extras): string {
+  return JSON.stringify(value);
+}
+
 /** The params of `coprocess/handshake`. */
 export interface HandshakeParams {
   /**
@@ -2184,6 +2290,43 @@ export function decodeJsonRpcVersionValue(value: JsonValue): JsonRpcVersion {
  */
 export function encodeJsonRpcVersion(value: JsonRpcVersion): string {
   return JSON.stringify(value);
+}
+
+/** Labels: one to three, each a string. */
+export type Labels = Readonly<Record<string, string>>;
+
+function readLabels(value: JsonValue, path: string, orNull: boolean): Labels {
+  return _membersWithin(
+    _readMapOf(value, path, orNull, (entry, entryPath) =>
+      _readString(entry, entryPath, false),
+    ),
+    path,
+    1,
+    3,
+  );
+}
+
+/**
+ * Decodes a `Labels` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeLabels(text: string): Labels {
+  return _decodeText("Labels", readLabels, text);
+}
+
+/**
+ * Decodes a `Labels` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeLabelsValue(value: JsonValue): Labels {
+  return _decodeParsed("Labels", readLabels, value);
+}
+
+/**
+ * Encodes a `Labels` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeLabels(value: Labels): string {
+  return _writeMap(value, (entry) => JSON.stringify(entry));
 }
 
 /**
@@ -2629,6 +2772,87 @@ export function encodeSuccessResponse(value: SuccessResponse): string {
   return out + "}";
 }
 
+/** A type whose maps count their members. */
+export interface Tagged {
+  /** The labels. */
+  readonly labels: Labels;
+  /** Extras, when given. */
+  readonly extras?: Extras;
+  /** Spare extras, or null. */
+  readonly spare: Extras | null;
+}
+
+function readTagged(value: JsonValue, path: string, orNull: boolean): Tagged {
+  const obj = _readMembers(value, path, orNull);
+  let labels: Labels | undefined;
+  let extras: Extras | undefined;
+  let spare: Extras | null | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "labels":
+        labels = readLabels(member, _pathTo(path, ".labels"), false);
+        break;
+      case "extras":
+        extras = readExtras(member, _pathTo(path, ".extras"), false);
+        break;
+      case "spare":
+        spare =
+          member === null
+            ? null
+            : readExtras(member, _pathTo(path, ".spare"), true);
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (labels === undefined) {
+    _throwMissingField("labels", path);
+  }
+  if (spare === undefined) {
+    _throwMissingField("spare", path);
+  }
+  const out: _Mutable<Tagged> = { labels, spare };
+  if (extras !== undefined) {
+    out.extras = extras;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Tagged` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeTagged(text: string): Tagged {
+  return _decodeText("Tagged", readTagged, text);
+}
+
+/**
+ * Decodes a `Tagged` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeTaggedValue(value: JsonValue): Tagged {
+  return _decodeParsed("Tagged", readTagged, value);
+}
+
+/**
+ * Encodes a `Tagged` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeTagged(value: Tagged): string {
+  let out = "{";
+  out += '"labels":' + encodeLabels(value.labels);
+  if (value.extras !== undefined) {
+    out += ',"extras":' + encodeExtras(value.extras);
+  }
+  out +=
+    ',"spare":' + (value.spare === null ? "null" : encodeExtras(value.spare));
+  return out + "}";
+}
+
 // ---------------------------------------------------------------------------
 // Typed envelopes
 
@@ -2892,9 +3116,11 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeEmptyParamsValue, readEmptyParams],
   [decodeErrorObjectValue, readErrorObject],
   [decodeErrorResponseValue, readErrorResponse],
+  [decodeExtrasValue, readExtras],
   [decodeHandshakeParamsValue, readHandshakeParams],
   [decodeHandshakeResultValue, readHandshakeResult],
   [decodeJsonRpcVersionValue, readJsonRpcVersion],
+  [decodeLabelsValue, readLabels],
   [decodeParamsValue, readParams],
   [decodeRequestValue, readRequest],
   [decodeRequestIdValue, readRequestId],
@@ -2902,6 +3128,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeShadeValue, readShade],
   [decodeSteppedValue, readStepped],
   [decodeSuccessResponseValue, readSuccessResponse],
+  [decodeTaggedValue, readTagged],
 ]);
 
 /**
@@ -2955,16 +3182,19 @@ export type TypeName =
   | "EmptyParams"
   | "ErrorObject"
   | "ErrorResponse"
+  | "Extras"
   | "HandshakeParams"
   | "HandshakeResult"
   | "JsonRpcVersion"
+  | "Labels"
   | "Params"
   | "Request"
   | "RequestId"
   | "Response"
   | "Shade"
   | "Stepped"
-  | "SuccessResponse";
+  | "SuccessResponse"
+  | "Tagged";
 
 /** Every `$defs` name, sorted. */
 export const TYPE_NAMES: readonly TypeName[] = [
@@ -2974,9 +3204,11 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "EmptyParams",
   "ErrorObject",
   "ErrorResponse",
+  "Extras",
   "HandshakeParams",
   "HandshakeResult",
   "JsonRpcVersion",
+  "Labels",
   "Params",
   "Request",
   "RequestId",
@@ -2984,6 +3216,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Shade",
   "Stepped",
   "SuccessResponse",
+  "Tagged",
 ];
 
 /** Whether `name` is a `$defs` name. */
@@ -3009,12 +3242,16 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeErrorObject(decodeErrorObject(text));
     case "ErrorResponse":
       return encodeErrorResponse(decodeErrorResponse(text));
+    case "Extras":
+      return encodeExtras(decodeExtras(text));
     case "HandshakeParams":
       return encodeHandshakeParams(decodeHandshakeParams(text));
     case "HandshakeResult":
       return encodeHandshakeResult(decodeHandshakeResult(text));
     case "JsonRpcVersion":
       return encodeJsonRpcVersion(decodeJsonRpcVersion(text));
+    case "Labels":
+      return encodeLabels(decodeLabels(text));
     case "Params":
       return encodeParams(decodeParams(text));
     case "Request":
@@ -3029,6 +3266,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeStepped(decodeStepped(text));
     case "SuccessResponse":
       return encodeSuccessResponse(decodeSuccessResponse(text));
+    case "Tagged":
+      return encodeTagged(decodeTagged(text));
   }
 }
 

@@ -179,7 +179,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Params", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -202,12 +202,16 @@ namespace Mcptest.Sdk
                     return ErrorObject.Decode(json);
                 case "ErrorResponse":
                     return ErrorResponse.Decode(json);
+                case "Extras":
+                    return Extras.Decode(json);
                 case "HandshakeParams":
                     return HandshakeParams.Decode(json);
                 case "HandshakeResult":
                     return HandshakeResult.Decode(json);
                 case "JsonRpcVersion":
                     return JsonRpcVersionWire.Decode(json);
+                case "Labels":
+                    return Labels.Decode(json);
                 case "Params":
                     return Params.Decode(json);
                 case "Request":
@@ -222,6 +226,8 @@ namespace Mcptest.Sdk
                     return Stepped.Decode(json);
                 case "SuccessResponse":
                     return SuccessResponse.Decode(json);
+                case "Tagged":
+                    return Tagged.Decode(json);
                 default:
                     throw new global::System.ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
             }
@@ -247,26 +253,32 @@ namespace Mcptest.Sdk
                     return value4.ToJson();
                 case ErrorResponse value5:
                     return value5.ToJson();
-                case HandshakeParams value6:
+                case Extras value6:
                     return value6.ToJson();
-                case HandshakeResult value7:
+                case HandshakeParams value7:
                     return value7.ToJson();
-                case JsonRpcVersion value8:
-                    return JsonRpcVersionWire.ToJson(value8);
-                case Params value9:
-                    return value9.ToJson();
-                case Request value10:
+                case HandshakeResult value8:
+                    return value8.ToJson();
+                case JsonRpcVersion value9:
+                    return JsonRpcVersionWire.ToJson(value9);
+                case Labels value10:
                     return value10.ToJson();
-                case RequestId value11:
+                case Params value11:
                     return value11.ToJson();
-                case Response value12:
+                case Request value12:
                     return value12.ToJson();
-                case Shade value13:
-                    return ShadeWire.ToJson(value13);
-                case Stepped value14:
+                case RequestId value13:
+                    return value13.ToJson();
+                case Response value14:
                     return value14.ToJson();
-                case SuccessResponse value15:
-                    return value15.ToJson();
+                case Shade value15:
+                    return ShadeWire.ToJson(value15);
+                case Stepped value16:
+                    return value16.ToJson();
+                case SuccessResponse value17:
+                    return value17.ToJson();
+                case Tagged value18:
+                    return value18.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -1593,6 +1605,105 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// Any JSON object of at most two members.
+    /// </summary>
+    public sealed class Extras : global::System.Collections.Generic.Dictionary<string, global::System.Text.Json.JsonElement>
+    {
+        /// <summary>
+        /// Creates an empty <see cref="Extras"/>.
+        /// </summary>
+        public Extras()
+            : base(global::System.StringComparer.Ordinal)
+        {
+        }
+
+        /// <summary>
+        /// Decodes a <c>Extras</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Extras</c>.</exception>
+        public static Extras Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Extras value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Extras");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Extras</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Extras</c>.</exception>
+        public static Extras FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Extras value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Extras");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Extras Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            var result = new Extras();
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                result.Add(member.Name, member.Value);
+            }
+            return global::Mcptest.Sdk.CoprocessJson.MembersWithin(result, at, 0, 2);
+        }
+
+        internal static Extras Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            return global::Mcptest.Sdk.CoprocessReader.MembersWithin(global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new Extras()), 0, 2);
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            bool first = true;
+            foreach (global::System.Collections.Generic.KeyValuePair<string, global::System.Text.Json.JsonElement> entry in this)
+            {
+                if (!first)
+                {
+                    builder.Append(',');
+                }
+                first = false;
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
+                builder.Append(':');
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, entry.Value);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// The params of <c>coprocess/handshake</c>.
     /// </summary>
     public sealed class HandshakeParams
@@ -2043,6 +2154,105 @@ namespace Mcptest.Sdk
         internal static void Write(global::System.Text.StringBuilder builder, JsonRpcVersion value)
         {
             global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
+        }
+    }
+
+    /// <summary>
+    /// Labels: one to three, each a string.
+    /// </summary>
+    public sealed class Labels : global::System.Collections.Generic.Dictionary<string, string>
+    {
+        /// <summary>
+        /// Creates an empty <see cref="Labels"/>.
+        /// </summary>
+        public Labels()
+            : base(global::System.StringComparer.Ordinal)
+        {
+        }
+
+        /// <summary>
+        /// Decodes a <c>Labels</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Labels</c>.</exception>
+        public static Labels Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Labels value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Labels");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Labels</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Labels</c>.</exception>
+        public static Labels FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Labels value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Labels");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Labels Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            var result = new Labels();
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                result.Add(member.Name, global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, member.Name), "string"));
+            }
+            return global::Mcptest.Sdk.CoprocessJson.MembersWithin(result, at, 1, 3);
+        }
+
+        internal static Labels Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            return global::Mcptest.Sdk.CoprocessReader.MembersWithin(global::Mcptest.Sdk.CoprocessReader.ReadMap<Labels, string>(ref reader, new Labels(), (ref global::System.Text.Json.Utf8JsonReader value) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref value)), 1, 3);
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            bool first = true;
+            foreach (global::System.Collections.Generic.KeyValuePair<string, string> entry in this)
+            {
+                if (!first)
+                {
+                    builder.Append(',');
+                }
+                first = false;
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
+                builder.Append(':');
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Value);
+            }
+            builder.Append('}');
         }
     }
 
@@ -3218,6 +3428,190 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A type whose maps count their members.
+    /// </summary>
+    public sealed class Tagged
+    {
+        /// <summary>
+        /// Creates a <see cref="Tagged"/> from its required fields.
+        /// </summary>
+        public Tagged(Labels labels, Extras? spare)
+        {
+            Labels = labels ?? throw new global::System.ArgumentNullException(nameof(labels));
+            Spare = spare;
+        }
+
+        /// <summary>
+        /// The labels.
+        /// </summary>
+        public Labels Labels { get; set; }
+
+        /// <summary>
+        /// Extras, when given.
+        /// </summary>
+        public Extras? Extras { get; set; }
+
+        /// <summary>
+        /// Spare extras, or null.
+        /// </summary>
+        public Extras? Spare { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Tagged</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Tagged</c>.</exception>
+        public static Tagged Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Tagged value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Tagged");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Tagged</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Tagged</c>.</exception>
+        public static Tagged FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Tagged value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Tagged");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Tagged Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            Labels _labels = default!;
+            Extras? _extras = null;
+            Extras? _spare = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("labels"))
+                {
+                    _labels = Labels.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "labels"), "object");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("extras"))
+                {
+                    _extras = Extras.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "extras"), "object");
+                }
+                else if (member.NameEquals("spare"))
+                {
+                    _spare = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (Extras?)null : Extras.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spare"), "object or null");
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("labels", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("spare", at);
+            }
+            return new Tagged(_labels, _spare)
+            {
+                Extras = _extras,
+            };
+        }
+
+        internal static readonly byte[] KeyLabels = global::System.Text.Encoding.UTF8.GetBytes("labels");
+        internal static readonly byte[] KeyExtras = global::System.Text.Encoding.UTF8.GetBytes("extras");
+        internal static readonly byte[] KeySpare = global::System.Text.Encoding.UTF8.GetBytes("spare");
+
+        internal static Tagged Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            Labels _labels = default!;
+            Extras? _extras = null;
+            Extras? _spare = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyLabels))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _labels = Labels.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyExtras))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _extras = Extras.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySpare))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _spare = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (Extras?)null : Extras.Read(ref reader);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 5UL) != 5UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Tagged(_labels, _spare)
+            {
+                Extras = _extras,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"labels\":");
+            Labels.Write(builder);
+            if (Extras != null)
+            {
+                builder.Append(",\"extras\":");
+                Extras.Write(builder);
+            }
+            builder.Append(",\"spare\":");
+            if (Spare is null) { builder.Append("null"); } else { Spare.Write(builder); }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
@@ -3816,6 +4210,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<ErrorResponse>(ErrorResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => ErrorResponse.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Extras))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Extras>(Extras.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Extras.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(HandshakeParams))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
@@ -3823,6 +4221,10 @@ namespace Mcptest.Sdk
             if (type == typeof(HandshakeResult))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Labels))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Labels>(Labels.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Labels.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Params))
             {
@@ -3847,6 +4249,10 @@ namespace Mcptest.Sdk
             if (type == typeof(SuccessResponse))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<SuccessResponse>(SuccessResponse.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => SuccessResponse.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Tagged))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Tagged>(Tagged.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Tagged.Read(ref reader), (builder, value) => value.Write(builder));
             }
             return null;
         }
@@ -4279,7 +4685,17 @@ namespace Mcptest.Sdk
             return count;
         }
 
-        /// <summary>Checks a string's length or an array's number of items against inclusive bounds.</summary>
+        internal static T MembersWithin<T>(T members, CoprocessPath? at, long minimum, long maximum)
+            where T : System.Collections.ICollection
+        {
+            CheckLength(members.Count, at, minimum, maximum, "member");
+            return members;
+        }
+
+        /// <summary>
+        /// Checks a string's length, an array's number of items or an object's number of members
+        /// against inclusive bounds.
+        /// </summary>
         private static void CheckLength(long length, CoprocessPath? at, long minimum, long maximum, string noun)
         {
             if (length < minimum)
@@ -4930,6 +5346,16 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return items;
+        }
+
+        internal static T MembersWithin<T>(T members, long minimum, long maximum)
+            where T : System.Collections.ICollection
+        {
+            if (members.Count < minimum || members.Count > maximum)
+            {
+                throw Fallback();
+            }
+            return members;
         }
 
         internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)

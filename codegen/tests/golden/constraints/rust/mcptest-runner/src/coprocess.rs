@@ -122,6 +122,30 @@ pub struct ErrorResponse {
     ///What went wrong.
     pub error: ErrorObject,
 }
+///Any JSON object of at most two members.
+#[derive(::serde::Serialize, Clone, Debug)]
+#[serde(transparent)]
+pub struct Extras(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
+impl ::std::ops::Deref for Extras {
+    type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
+    fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        &self.0
+    }
+}
+impl ::std::convert::From<Extras>
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+{
+    fn from(value: Extras) -> Self {
+        value.0
+    }
+}
+impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
+    for Extras
+{
+    fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
+        Self(value)
+    }
+}
 ///The params of `coprocess/handshake`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -196,6 +220,33 @@ impl ::std::convert::TryFrom<::std::string::String> for JsonRpcVersion {
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
+    }
+}
+///Labels: one to three, each a string.
+#[derive(::serde::Serialize, Clone, Debug)]
+#[serde(transparent)]
+pub struct Labels(pub ::std::collections::BTreeMap<::std::string::String, ::std::string::String>);
+impl ::std::ops::Deref for Labels {
+    type Target = ::std::collections::BTreeMap<::std::string::String, ::std::string::String>;
+    fn deref(&self) -> &::std::collections::BTreeMap<::std::string::String, ::std::string::String> {
+        &self.0
+    }
+}
+impl ::std::convert::From<Labels>
+    for ::std::collections::BTreeMap<::std::string::String, ::std::string::String>
+{
+    fn from(value: Labels) -> Self {
+        value.0
+    }
+}
+impl
+    ::std::convert::From<::std::collections::BTreeMap<::std::string::String, ::std::string::String>>
+    for Labels
+{
+    fn from(
+        value: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    ) -> Self {
+        Self(value)
     }
 }
 ///A request's params: a JSON object whose shape the method table names for the request's method. It is open here because the envelope is decoded before the method is known; the method's params shape is closed.
@@ -364,6 +415,21 @@ pub struct SuccessResponse {
     pub id: RequestId,
     ///The method's result, of the shape the method table names.
     pub result: ::serde_json::Value,
+}
+///A type whose maps count their members.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Tagged {
+    ///The labels.
+    pub labels: Labels,
+    ///Extras, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub extras: ::std::option::Option<Extras>,
+    ///Spare extras, or null.
+    #[serde(deserialize_with = "strict::nullable")]
+    pub spare: ::std::option::Option<Extras>,
 }
 /// Error types.
 pub mod error {
@@ -584,6 +650,35 @@ impl ::serde::Serialize for SuccessResponse {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         SuccessResponse::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Tagged {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Tagged::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Tagged {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Tagged::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Extras {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        strict::members_within(deserializer, 0, 2).map(Self)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Labels {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        strict::members_within(deserializer, 1, 3).map(Self)
     }
 }
 /// A `Request` whose `params` is decoded as `P`, the shape the method table names for the method.
@@ -1184,6 +1279,16 @@ impl Frame for ErrorResponse {
         strict_from_value("ErrorResponse", value)
     }
 }
+impl Frame for Extras {
+    const TYPE_NAME: &'static str = "Extras";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Extras", text)?;
+        strict_from_text("Extras", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Extras", value)
+    }
+}
 impl Frame for HandshakeParams {
     const TYPE_NAME: &'static str = "HandshakeParams";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1212,6 +1317,16 @@ impl Frame for JsonRpcVersion {
     }
     fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("JsonRpcVersion", value)
+    }
+}
+impl Frame for Labels {
+    const TYPE_NAME: &'static str = "Labels";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Labels", text)?;
+        strict_from_text("Labels", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Labels", value)
     }
 }
 impl Frame for Params {
@@ -1360,6 +1475,16 @@ impl Frame for SuccessResponse {
         strict_from_value("SuccessResponse", value)
     }
 }
+impl Frame for Tagged {
+    const TYPE_NAME: &'static str = "Tagged";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Tagged", text)?;
+        strict_from_text("Tagged", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Tagged", value)
+    }
+}
 /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
 #[must_use]
 pub fn decode_and_encode(
@@ -1373,9 +1498,11 @@ pub fn decode_and_encode(
         "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
         "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
         "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
+        "Extras" => Extras::decode(text).map(|v| v.encode()),
         "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
         "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
         "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
+        "Labels" => Labels::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
         "Request" => Request::decode(text).map(|v| v.encode()),
         "RequestId" => RequestId::decode(text).map(|v| v.encode()),
@@ -1383,6 +1510,7 @@ pub fn decode_and_encode(
         "Shade" => Shade::decode(text).map(|v| v.encode()),
         "Stepped" => Stepped::decode(text).map(|v| v.encode()),
         "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
+        "Tagged" => Tagged::decode(text).map(|v| v.encode()),
         _ => return None,
     })
 }
@@ -1399,9 +1527,11 @@ pub fn check_value(
         "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
         "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
         "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
+        "Extras" => Extras::from_value(value).map(|_| ()),
         "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
         "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
         "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
+        "Labels" => Labels::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
         "Request" => Request::from_value(value).map(|_| ()),
         "RequestId" => RequestId::from_value(value).map(|_| ()),
@@ -1409,6 +1539,7 @@ pub fn check_value(
         "Shade" => Shade::from_value(value).map(|_| ()),
         "Stepped" => Stepped::from_value(value).map(|_| ()),
         "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
+        "Tagged" => Tagged::from_value(value).map(|_| ()),
         _ => return None,
     })
 }
@@ -1420,9 +1551,11 @@ pub const TYPE_NAMES: &[&str] = &[
     "EmptyParams",
     "ErrorObject",
     "ErrorResponse",
+    "Extras",
     "HandshakeParams",
     "HandshakeResult",
     "JsonRpcVersion",
+    "Labels",
     "Params",
     "Request",
     "RequestId",
@@ -1430,6 +1563,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Shade",
     "Stepped",
     "SuccessResponse",
+    "Tagged",
 ];
 /// Why an SDK must not go on after the handshake: the contract's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -2340,6 +2474,41 @@ pub mod strict {
         let items = <Vec<T> as serde::Deserialize>::deserialize(deserializer)?;
         count_within(items.len(), MIN, MAX, "item")?;
         Ok(items)
+    }
+
+    /// A map's number of members: what [`members_within`] counts.
+    pub trait Members {
+        /// How many members the map has.
+        fn members(&self) -> usize;
+    }
+
+    impl<V> Members for std::collections::BTreeMap<String, V> {
+        fn members(&self) -> usize {
+            self.len()
+        }
+    }
+
+    impl Members for serde_json::Map<String, serde_json::Value> {
+        fn members(&self) -> usize {
+            self.len()
+        }
+    }
+
+    /// Deserializes a map whose number of members lies within `min..=max`
+    /// (the values are read first), breaking a bound in the contract's words.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not such a map, or the
+    /// bound the number of members breaks.
+    pub fn members_within<'de, D, M>(deserializer: D, min: usize, max: usize) -> Result<M, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        M: serde::Deserialize<'de> + Members,
+    {
+        let members = M::deserialize(deserializer)?;
+        count_within(members.members(), min, max, "member")?;
+        Ok(members)
     }
 
     /// [`items_within`] for a present optional field.

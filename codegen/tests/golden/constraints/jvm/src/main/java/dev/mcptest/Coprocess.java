@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -287,16 +288,19 @@ public final class Coprocess {
                     "EmptyParams",
                     "ErrorObject",
                     "ErrorResponse",
+                    "Extras",
                     "HandshakeParams",
                     "HandshakeResult",
                     "JsonRpcVersion",
+                    "Labels",
                     "Params",
                     "Request",
                     "RequestId",
                     "Response",
                     "Shade",
                     "Stepped",
-                    "SuccessResponse");
+                    "SuccessResponse",
+                    "Tagged");
 
     /**
      * Decodes one frame of strict JSON text as the type named {@code typeName} (a {@code $defs} key
@@ -316,9 +320,11 @@ public final class Coprocess {
             case "EmptyParams" -> EmptyParams.fromJson(json);
             case "ErrorObject" -> ErrorObject.fromJson(json);
             case "ErrorResponse" -> ErrorResponse.fromJson(json);
+            case "Extras" -> Extras.fromJson(json);
             case "HandshakeParams" -> HandshakeParams.fromJson(json);
             case "HandshakeResult" -> HandshakeResult.fromJson(json);
             case "JsonRpcVersion" -> JsonRpcVersion.fromJson(json);
+            case "Labels" -> Labels.fromJson(json);
             case "Params" -> Params.fromJson(json);
             case "Request" -> Request.fromJson(json);
             case "RequestId" -> RequestId.fromJson(json);
@@ -326,6 +332,7 @@ public final class Coprocess {
             case "Shade" -> Shade.fromJson(json);
             case "Stepped" -> Stepped.fromJson(json);
             case "SuccessResponse" -> SuccessResponse.fromJson(json);
+            case "Tagged" -> Tagged.fromJson(json);
             default -> throw new IllegalArgumentException("unknown type `" + typeName + "`");
         };
     }
@@ -783,6 +790,50 @@ public final class Coprocess {
     }
 
     /**
+     * Any JSON object of at most two members.
+     *
+     * @param node the object, members in document order
+     */
+    public record Extras(ObjectNode node) implements Encodable {
+
+        /**
+         * Refuses a null object.
+         *
+         * @param node the members
+         */
+        public Extras {
+            Objects.requireNonNull(node, "node");
+        }
+
+        /**
+         * Decodes a {@code Extras} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Extras}
+         */
+        public static Extras fromJson(String json) {
+            return Coprocess.readText(json, "Extras", Coprocess::decodeExtras);
+        }
+
+        /**
+         * Decodes a {@code Extras} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Extras}
+         */
+        public static Extras fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Extras", Coprocess::decodeExtras);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            Coprocess.writeNode(out, this.node);
+        }
+    }
+
+    /**
      * The params of {@code coprocess/handshake}.
      *
      * @param protocolVersion The coprocess protocol version the SDK speaks. Any integer is accepted
@@ -932,6 +983,50 @@ public final class Coprocess {
         @Override
         public void appendJson(StringBuilder out) {
             Coprocess.writeString(out, value);
+        }
+    }
+
+    /**
+     * Labels: one to three, each a string.
+     *
+     * @param entries the members, in document order
+     */
+    public record Labels(Map<String, String> entries) implements Encodable {
+
+        /**
+         * Refuses a null object.
+         *
+         * @param entries the members
+         */
+        public Labels {
+            Objects.requireNonNull(entries, "entries");
+        }
+
+        /**
+         * Decodes a {@code Labels} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Labels}
+         */
+        public static Labels fromJson(String json) {
+            return Coprocess.readText(json, "Labels", Coprocess::decodeLabels);
+        }
+
+        /**
+         * Decodes a {@code Labels} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Labels}
+         */
+        public static Labels fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Labels", Coprocess::decodeLabels);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            Coprocess.writeMap(out, this.entries, (o1, e1) -> Coprocess.writeString(o1, e1));
         }
     }
 
@@ -1315,6 +1410,63 @@ public final class Coprocess {
             this.id.appendJson(out);
             out.append(",\"result\":");
             Coprocess.writeNode(out, this.result);
+            out.append('}');
+        }
+    }
+
+    /**
+     * A type whose maps count their members.
+     *
+     * @param labels The labels.
+     * @param extras Extras, when given. (Java null when absent)
+     * @param spare Spare extras, or null. (Java null for JSON null)
+     */
+    public record Tagged(Labels labels, Extras extras, Extras spare) implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param labels the value of the {@code "labels"} member
+         * @param extras the value of the {@code "extras"} member
+         * @param spare the value of the {@code "spare"} member
+         */
+        public Tagged {
+            Objects.requireNonNull(labels, "labels");
+        }
+
+        /**
+         * Decodes a {@code Tagged} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Tagged}
+         */
+        public static Tagged fromJson(String json) {
+            return Coprocess.readText(json, "Tagged", Coprocess::decodeTagged);
+        }
+
+        /**
+         * Decodes a {@code Tagged} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Tagged}
+         */
+        public static Tagged fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Tagged", Coprocess::decodeTagged);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"labels\":");
+            this.labels.appendJson(out);
+            if (this.extras != null) {
+                out.append(",\"extras\":");
+                this.extras.appendJson(out);
+            }
+            out.append(",\"spare\":");
+            Coprocess.writeValue(out, this.spare);
             out.append('}');
         }
     }
@@ -1880,6 +2032,12 @@ public final class Coprocess {
         return new ErrorResponse(vJsonrpc, vId, vError);
     }
 
+    private static Extras decodeExtras(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        lengthWithin(path, object.size(), 0, 2, "member");
+        return new Extras(object);
+    }
+
     private static HandshakeParams decodeHandshakeParams(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         long vProtocolVersion = 0L;
@@ -1941,6 +2099,12 @@ public final class Coprocess {
             case "2.0" -> JsonRpcVersion.V2_0;
             default -> throw problem(path, "expected \"2.0\", got " + quote(value));
         };
+    }
+
+    private static Labels decodeLabels(JsonNode node, Path path) {
+        Map<String, String> entries = decodeMap(node, path, Coprocess::decodeString);
+        lengthWithin(path, entries.size(), 1, 3, "member");
+        return new Labels(entries);
     }
 
     private static Params decodeParams(JsonNode node, Path path) {
@@ -2123,6 +2287,38 @@ public final class Coprocess {
         return new SuccessResponse(vJsonrpc, vId, vResult);
     }
 
+    private static Tagged decodeTagged(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        Labels vLabels = null;
+        boolean hasLabels = false;
+        Extras vExtras = null;
+        Extras vSpare = null;
+        boolean hasSpare = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "labels" -> {
+                    vLabels = decodeLabels(value, path.key(key));
+                    hasLabels = true;
+                }
+                case "extras" -> vExtras = decodeExtras(value, path.key(key));
+                case "spare" -> {
+                    vSpare = decodeNullable(value, path.key(key), Coprocess::decodeExtras);
+                    hasSpare = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasLabels) {
+            throw missingField(path, "labels");
+        }
+        if (!hasSpare) {
+            throw missingField(path, "spare");
+        }
+        return new Tagged(vLabels, vExtras, vSpare);
+    }
+
     private static <P> RequestOf<P> decodeRequestOf(JsonNode node, Path path, Decoder<P> reader) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -2237,16 +2433,19 @@ public final class Coprocess {
                     member(EmptyParams.class, Coprocess::decodeEmptyParams),
                     member(ErrorObject.class, Coprocess::decodeErrorObject),
                     member(ErrorResponse.class, Coprocess::decodeErrorResponse),
+                    member(Extras.class, Coprocess::decodeExtras),
                     member(HandshakeParams.class, Coprocess::decodeHandshakeParams),
                     member(HandshakeResult.class, Coprocess::decodeHandshakeResult),
                     member(JsonRpcVersion.class, Coprocess::decodeJsonRpcVersion),
+                    member(Labels.class, Coprocess::decodeLabels),
                     member(Params.class, Coprocess::decodeParams),
                     member(Request.class, Coprocess::decodeRequest),
                     member(RequestId.class, Coprocess::decodeRequestId),
                     member(Response.class, Coprocess::decodeResponse),
                     member(Shade.class, Coprocess::decodeShade),
                     member(Stepped.class, Coprocess::decodeStepped),
-                    member(SuccessResponse.class, Coprocess::decodeSuccessResponse));
+                    member(SuccessResponse.class, Coprocess::decodeSuccessResponse),
+                    member(Tagged.class, Coprocess::decodeTagged));
 
     private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
         return Map.entry(type, decoder);
@@ -2613,7 +2812,7 @@ public final class Coprocess {
         return items;
     }
 
-    /** Checks a string's length or an array's number of items. */
+    /** Checks a string's length, an array's number of items or an object's number of members. */
     private static void lengthWithin(
             Path path, long length, long minimum, long maximum, String noun) {
         if (length < minimum) {
@@ -2655,6 +2854,15 @@ public final class Coprocess {
             out.add(item.decode(node.get(i), element(path, i)));
         }
         return Collections.unmodifiableList(out);
+    }
+
+    private static <T> Map<String, T> decodeMap(JsonNode node, Path path, Decoder<T> value) {
+        ObjectNode object = expectObject(node, path);
+        Map<String, T> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            out.put(member.getKey(), value.decode(member.getValue(), path.key(member.getKey())));
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     /** JSON null is Java null; a value of the wrong kind is "expected T or null". */
@@ -2783,5 +2991,21 @@ public final class Coprocess {
             item.accept(out, items.get(i));
         }
         out.append(']');
+    }
+
+    static <T> void writeMap(
+            StringBuilder out, Map<String, T> entries, BiConsumer<StringBuilder, T> value) {
+        out.append('{');
+        boolean first = true;
+        for (Map.Entry<String, T> entry : entries.entrySet()) {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            writeString(out, entry.getKey());
+            out.append(':');
+            value.accept(out, entry.getValue());
+        }
+        out.append('}');
     }
 }

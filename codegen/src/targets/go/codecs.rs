@@ -14,6 +14,11 @@ use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 use super::names::{json_quote, string_lit};
 use super::Ctx;
 
+/// A bound on a count as an argument: the count, or -1 for no bound.
+fn count_bound(bound: Option<u64>) -> String {
+    bound.map_or("-1".to_string(), |n| n.to_string())
+}
+
 /// Mangled names of the primitive types, which a type name must not reuse.
 const PRIMITIVE_MANGLES: &[&str] = &["Any", "Bool", "String", "Int", "IntMin0", "IntMin1"];
 
@@ -77,8 +82,7 @@ impl Ctx<'_> {
             Ty::Array(item) => self.read_array_fn(ty, item),
             Ty::Nullable(inner) => self.read_nullable_fn(ty, inner),
             Ty::Length { inner, min, max } => {
-                let bound = |b: &Option<u64>| b.map_or("-1".to_string(), |n| n.to_string());
-                let (min, max) = (bound(min), bound(max));
+                let (min, max) = (count_bound(*min), count_bound(*max));
                 let check = match inner.as_ref() {
                     Ty::Array(_) => format!("lengthWithin(int64(len(x)), {min}, {max}, \"item\")"),
                     _ => format!("charactersWithin(x, {min}, {max})"),
@@ -285,10 +289,7 @@ impl Ctx<'_> {
         line!(out, "\t\tx, err := {read}(o.vals[i])\n\t\tif err != nil {{\n\t\t\treturn nil, err.at(key)\n\t\t}}");
         let checked = match members {
             (None, None) => "nil".to_string(),
-            (min, max) => {
-                let bound = |b: Option<u64>| b.map_or("-1".to_string(), |n| n.to_string());
-                format!("lengthWithin(int64(len(out)), {}, {}, \"member\")", bound(min), bound(max))
-            }
+            (min, max) => format!("lengthWithin(int64(len(out)), {}, {}, \"member\")", count_bound(min), count_bound(max)),
         };
         line!(out, "\t\tout[key] = x\n\t}}\n\treturn out, {checked}\n}}");
         line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\tb = append(b, '{{')");

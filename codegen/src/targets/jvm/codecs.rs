@@ -72,8 +72,7 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
                     Ty::Any => ("ObjectNode".to_string(), "object"),
                     value => (format!("Map<String, {}>", java_type(value, true)), "entries"),
                 };
-                let min = min_members.unwrap_or(0);
-                let max = max_members.map_or("Long.MAX_VALUE".to_string(), |m| m.to_string());
+                let (min, max) = count_bounds(*min_members, *max_members);
                 code.line(2, format!("{kind} {local} = {};", read_map(values)));
                 code.line(2, format!("lengthWithin(path, {local}.size(), {min}, {max}, \"member\");"));
                 code.line(2, format!("return new {name}({local});"));
@@ -91,6 +90,11 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
         }
         code.line(1, "}");
     }
+}
+
+/// A count's bounds as arguments: an absent minimum is 0, an absent maximum `Long.MAX_VALUE`.
+fn count_bounds(min: Option<u64>, max: Option<u64>) -> (String, String) {
+    (min.unwrap_or(0).to_string(), max.map_or("Long.MAX_VALUE".to_string(), |m| m.to_string()))
 }
 
 /// A Java expression reading `node` at `path` as a map with `values`: any
@@ -125,10 +129,8 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
             "decodeNullable({node}, {path}, {})",
             decoder_lambda(inner, depth)
         ),
-        // A length's absent minimum is 0, its absent maximum Long.MAX_VALUE.
         Ty::Length { inner, min, max } => {
-            let min = min.unwrap_or(0);
-            let max = max.map_or("Long.MAX_VALUE".to_string(), |m| m.to_string());
+            let (min, max) = count_bounds(*min, *max);
             match inner.as_ref() {
                 Ty::Array(_) => format!("itemsWithin({}, {path}, {min}, {max})", decode_expr(inner, node, path, depth)),
                 _ => format!("stringWithin({node}, {path}, {min}, {max})"),

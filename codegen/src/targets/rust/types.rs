@@ -141,7 +141,7 @@ impl Check {
 
     /// The deserializer's path; `form` is `""`, `"present_"` or `"nullable_"`.
     fn deserializer(&self, form: &str) -> String {
-        let count = |bound: &Option<u64>, absent: &str| count_arg(*bound, absent);
+        let count = |bound: &Option<u64>, absent: &str| bound.map_or(format!("{{ {absent} }}"), |n| n.to_string());
         match self {
             Check::Integer(min, max, divisor) => {
                 let divisor = divisor.unwrap_or(1);
@@ -259,11 +259,6 @@ fn without_derive(attrs: &mut [syn::Attribute], path: &str) {
 fn usize_literal(n: u64) -> TokenStream {
     let literal = proc_macro2::Literal::u64_unsuffixed(n);
     quote!(#literal)
-}
-
-/// A count as a const generic argument: a literal, or a block for an absent bound.
-fn count_arg(bound: Option<u64>, absent: &str) -> String {
-    bound.map_or(format!("{{ {absent} }}"), |n| n.to_string())
 }
 
 impl VisitMut for Tighten<'_> {

@@ -9,6 +9,11 @@ use super::layout::Out;
 use super::names::{constant, js_single, js_string, local, path_step, property, property_access, property_key, stem, type_name};
 use super::types::{ts_type, values_constant};
 
+/// A bound on a count as an argument: the count, or `null` for no bound.
+fn count_bound(bound: Option<u64>) -> String {
+    bound.map_or("null".to_string(), |n| n.to_string())
+}
+
 /// The expression reading `value` (a `JsonValue` expression) as `ty`.
 pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
     let or_null_text = if or_null { "true" } else { "false" };
@@ -37,8 +42,7 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
             inner => format!("{value} === null ? null : {}", read_expr(inner, value, path, true)),
         },
         Ty::Length { inner, min, max } => {
-            let bound = |b: &Option<u64>| b.map_or("null".to_string(), |n| n.to_string());
-            let (min, max) = (bound(min), bound(max));
+            let (min, max) = (count_bound(*min), count_bound(*max));
             match inner.as_ref() {
                 Ty::Array(_) => format!("_itemsWithin({}, {path}, {min}, {max})", read_expr(inner, value, path, or_null)),
                 _ => format!("_readStringWithin({value}, {path}, {or_null_text}, {min}, {max})"),
@@ -65,10 +69,7 @@ pub fn render_decoder(out: &mut Out, _contract: &Contract, def: &TypeDef) {
             };
             match (min_members, max_members) {
                 (None, None) => out.line(format!("  return {read};")),
-                (min, max) => {
-                    let bound = |b: &Option<u64>| b.map_or("null".to_string(), |n| n.to_string());
-                    out.line(format!("  return _membersWithin({read}, path, {}, {});", bound(min), bound(max)));
-                }
+                (min, max) => out.line(format!("  return _membersWithin({read}, path, {}, {});", count_bound(*min), count_bound(*max))),
             }
         }
         TypeKind::Union(variants) => read_union(out, &def.name, variants),

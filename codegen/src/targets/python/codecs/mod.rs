@@ -85,10 +85,7 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
             };
             match (min_members, max_members) {
                 (None, None) => body.line(&format!("    return {read}")),
-                (min, max) => {
-                    let bound = |b: &Option<u64>| b.map_or("None".to_string(), |n| n.to_string());
-                    body.line(&fit(4, "return _members_within(", &[read, bound(min), bound(max)], ""));
-                }
+                (min, max) => body.line(&fit(4, "return _members_within(", &[read, count_bound(*min), count_bound(*max)], "")),
             }
         }
         TypeKind::Union(variants) => read_union(variants, &mut body),
@@ -101,6 +98,11 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
     out.blank(2);
     out.line(&fit(0, &format!("def _read_{}(", stem(name)), &["value: JsonValue".to_string()], &format!(" -> {}:", value_type(def))));
     out.append(body);
+}
+
+/// A bound on a count as an argument: the count, or `None` for no bound.
+fn count_bound(bound: Option<u64>) -> String {
+    bound.map_or("None".to_string(), |n| n.to_string())
 }
 
 /// An expression decoding `expr` as a value of `ty`.
@@ -119,10 +121,10 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
         Ty::Array(item) => format!("_array({expr}, {})", decoder(item)),
         Ty::Nullable(inner) => format!("_nullable({expr}, {})", decoder(inner)),
         Ty::Length { inner, min, max } => {
-            let bound = |b: &Option<u64>| b.map_or("None".to_string(), |n| n.to_string());
+            let (min, max) = (count_bound(*min), count_bound(*max));
             match inner.as_ref() {
-                Ty::Array(item) => format!("_array_within({expr}, {}, {}, {})", decoder(item), bound(min), bound(max)),
-                _ => format!("_str_within({expr}, {}, {})", bound(min), bound(max)),
+                Ty::Array(item) => format!("_array_within({expr}, {}, {min}, {max})", decoder(item)),
+                _ => format!("_str_within({expr}, {min}, {max})"),
             }
         }
         Ty::Unique(inner) => format!("_unique({})", decode_expr(inner, expr)),

@@ -11,6 +11,7 @@ pub mod error;
 pub mod load;
 pub mod model;
 pub mod names;
+pub mod pattern;
 pub mod printer;
 pub mod subset;
 

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::pattern::Pattern;
+
 /// The whole contract.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contract {
@@ -125,6 +127,11 @@ pub enum Ty {
     /// 64-bit integers is exact in every language). Checked after the
     /// integer's bounds; only on a property's own type.
     Multiple { inner: Box<Ty>, divisor: u64 },
+    /// A string (a [`Ty::String`], or a [`Ty::Length`] of one) in which
+    /// `pattern` finds a match (`pattern`: searched, not anchored, in the
+    /// portable subset of [`crate::pattern`]). Checked after the length;
+    /// only on a property's own type.
+    Pattern { inner: Box<Ty>, pattern: Pattern },
     /// An array of items.
     Array(Box<Ty>),
     /// The type or JSON null (`type: [T, "null"]`, or `oneOf: [{$ref}, {type: null}]`).
@@ -134,13 +141,52 @@ pub enum Ty {
 
 impl Ty {
     /// The type without its length bounds ([`Ty::Length`]), uniqueness
-    /// ([`Ty::Unique`]) and divisor ([`Ty::Multiple`]): what a value of it is
-    /// in every language, and how it is encoded.
+    /// ([`Ty::Unique`]), divisor ([`Ty::Multiple`]) and pattern
+    /// ([`Ty::Pattern`]): what a value of it is in every language, and how
+    /// it is encoded.
     pub fn unbounded(&self) -> &Ty {
         match self {
             Ty::Length { inner, .. } | Ty::Multiple { inner, .. } => inner,
-            Ty::Unique(inner) => inner.unbounded(),
+            Ty::Unique(inner) | Ty::Pattern { inner, .. } => inner.unbounded(),
             other => other,
+        }
+    }
+}
+
+impl Ty {
+    /// The pattern the type checks, if any (through a nullable wrapper).
+    pub fn pattern(&self) -> Option<&Pattern> {
+        match self {
+            Ty::Pattern { pattern, .. } => Some(pattern),
+            Ty::Nullable(inner) => inner.pattern(),
+            _ => None,
+        }
+    }
+
+    fn pattern_mut(&mut self) -> Option<&mut Pattern> {
+        match self {
+            Ty::Pattern { pattern, .. } => Some(pattern),
+            Ty::Nullable(inner) => inner.pattern_mut(),
+            _ => None,
+        }
+    }
+}
+
+/// Numbers the distinct patterns of the types (from 1, by source text) in
+/// the order the types, by name, and their fields declare them.
+pub fn number_patterns(types: &mut BTreeMap<String, TypeDef>) {
+    let mut sources: Vec<String> = Vec::new();
+    for def in types.values_mut() {
+        if let TypeKind::Object(object) = &mut def.kind {
+            for pattern in object.fields.iter_mut().filter_map(|f| f.ty.pattern_mut()) {
+                pattern.number = match sources.iter().position(|s| *s == pattern.source) {
+                    Some(i) => i + 1,
+                    None => {
+                        sources.push(pattern.source.clone());
+                        sources.len()
+                    }
+                };
+            }
         }
     }
 }
@@ -268,6 +314,23 @@ impl Contract {
     /// The lanes an SDK cannot drive, in table order.
     pub fn unsupported_lanes(&self) -> impl Iterator<Item = &Lane> {
         self.lanes.iter().filter(|lane| !lane.drivable)
+    }
+
+    /// Every distinct pattern of the contract, by number (the loader numbers
+    /// them in the order the types, by name, and their fields declare them).
+    pub fn patterns(&self) -> Vec<&Pattern> {
+        let mut out: Vec<&Pattern> = Vec::new();
+        for def in self.types.values() {
+            if let TypeKind::Object(object) = &def.kind {
+                for pattern in object.fields.iter().filter_map(|f| f.ty.pattern()) {
+                    if !out.iter().any(|p| p.number == pattern.number) {
+                        out.push(pattern);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|p| p.number);
+        out
     }
 
     /// The error code with that name.

@@ -240,7 +240,8 @@ fn newline(out: &mut String, indent: usize) {
 
 /// Schedules the first part of a fill, then the separator after it, flat
 /// when the next part fits on the line too and broken otherwise, then the
-/// rest of the fill.
+/// rest of the fill. The last part must fit with what follows the fill up to
+/// its next line break (google-java-format's `);` after the last argument).
 fn fill<'a>(parts: &'a [Doc], ind: usize, mode: Mode, remaining: usize, stack: &mut Vec<Item<'a>>) {
     let Some((first, rest)) = parts.split_first() else { return };
     let first_mode = if fits(&[(ind, Mode::Flat, Cmd::Doc(first))], &[], remaining) { Mode::Flat } else { Mode::Break };
@@ -251,7 +252,8 @@ fn fill<'a>(parts: &'a [Doc], ind: usize, mode: Mode, remaining: usize, stack: &
     let separator_mode = match after.first() {
         Some(next) => {
             let pair = [(ind, Mode::Flat, Cmd::Doc(first)), (ind, Mode::Flat, Cmd::Doc(separator)), (ind, Mode::Flat, Cmd::Doc(next))];
-            if fits(&pair, &[], remaining) {
+            let trailing: &[Item<'a>] = if after.len() == 1 { stack } else { &[] };
+            if fits(&pair, trailing, remaining) {
                 Mode::Flat
             } else {
                 Mode::Break

@@ -12,13 +12,13 @@
 //! | request id | `type: [integer, string]` |
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on array items and map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1, on a property's own integer |
-//! | string | `minLength`, `maxLength`: counts of Unicode code points, on a property's own string |
+//! | string | `minLength`, `maxLength`: counts of Unicode code points, on a property's own string; `pattern` there too, in the portable subset of [`crate::pattern`] |
 //! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, booleans or string enums |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
 //! Anything else is refused with the pointer and a fix: typify would drop it
-//! (`const`, `unevaluatedProperties`, `pattern`), panic on
+//! (`const`, `unevaluatedProperties`), panic on
 //! it (nested `$defs`, root `patternProperties`), mis-resolve it (`$ref` to
 //! anything but `#/$defs/Name`), or a target could not decode it the same way.
 
@@ -31,6 +31,7 @@ use crate::error::{push_pointer, SchemaError};
 use crate::load::Reader;
 use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 use crate::names;
+use crate::pattern::Pattern;
 
 /// Keywords that never make it through, with the fix for each.
 const REFUSED: &[(&str, &str)] = &[
@@ -45,7 +46,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("if", "not supported: enforce it semantically in the binary and say so in a description"),
     ("then", "not supported: enforce it semantically in the binary and say so in a description"),
     ("else", "not supported: enforce it semantically in the binary and say so in a description"),
-    ("pattern", "not supported by every target identically: enforce it semantically and describe it"),
     ("dependentRequired", "not supported: enforce it semantically and describe it"),
     ("propertyNames", "not supported: enforce it semantically"),
     ("prefixItems", "not supported: use `items`"),
@@ -86,6 +86,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             types.insert(name.clone(), self.build_def(name, schema, &p)?);
         }
         self.resolve_unions(&mut types)?;
+        crate::model::number_patterns(&mut types);
         Ok(types)
     }
 
@@ -297,8 +298,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 Ty::Boolean
             }
             "string" => {
-                self.r.only_keys(schema, &["description", "type", "minLength", "maxLength"], p)?;
-                self.length_bounds(schema, p, property, Ty::String, ["minLength", "maxLength"])?
+                self.r.only_keys(schema, &["description", "type", "minLength", "maxLength", "pattern"], p)?;
+                let bounded = self.length_bounds(schema, p, property, Ty::String, ["minLength", "maxLength"])?;
+                self.pattern(schema, p, property, bounded)?
             }
             "integer" => {
                 self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], p)?;
@@ -429,6 +431,25 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             }
         }
         Ok((min, max))
+    }
+
+    /// `pattern` on a property's own string: the portable subset of
+    /// [`crate::pattern`], refused at the pointer with the character it
+    /// stops at otherwise.
+    fn pattern(&self, schema: &Map<String, Value>, p: &str, property: bool, string: Ty) -> Result<Ty, SchemaError> {
+        let Some(value) = schema.get("pattern") else { return Ok(string) };
+        let at = push_pointer(p, "pattern");
+        if !property {
+            return Err(self.r.err(&at, "`pattern` is supported on a property's own string only, not on array items or map values", "constrain the property itself, or name a $defs object for the item"));
+        }
+        let Some(source) = value.as_str() else {
+            return Err(self.r.err(&at, "`pattern` must be a string", "write the regular expression as a JSON string"));
+        };
+        let pattern = Pattern::parse(source).map_err(|e| {
+            let place = e.offset.map_or(String::new(), |o| format!(" (at character {o})"));
+            self.r.err(&at, format!("pattern {}{place}: {}", serde_json::Value::from(source), e.problem), e.fix)
+        })?;
+        Ok(Ty::Pattern { inner: Box::new(string), pattern })
     }
 
     /// `uniqueItems: true` on a property's own array of strings, integers,

@@ -36,6 +36,18 @@ fn constants(out: &mut Out, contract: &Contract) {
     summary_xml(out, 2, "The deepest container nesting a frame may have (<c>{\"a\":1}</c> is depth 1).");
     out.line(2, &format!("public const int MaxDepth = {};", contract.max_depth));
     out.blank();
+    patterns(out, contract);
+}
+
+/// Each distinct `pattern`, compiled once in .NET's syntax (which matches
+/// UTF-16 units: an astral code point is written as its surrogate pair).
+fn patterns(out: &mut Out, contract: &Contract) {
+    for pattern in contract.patterns() {
+        summary(out, 2, &format!("The pattern `{}`.", pattern.display()));
+        let regex = format!("@\"{}\"", pattern.render(crate::pattern::Dialect::DotNet));
+        out.line(2, &format!("internal static readonly global::System.Text.RegularExpressions.Regex Pattern{} = new global::System.Text.RegularExpressions.Regex({regex});", pattern.number));
+        out.blank();
+    }
 }
 
 /// The C# constant name of a method (`mcp.cache.set_mode` → `McpCacheSetMode`).

@@ -43,6 +43,7 @@ impl Ctx<'_> {
                     || go.starts_with("IntMultipleOf")
                     || go.starts_with("ListOf")
                     || go.starts_with("StringLen")
+                    || go.starts_with("StringPattern")
                     || go.starts_with("Nullable");
                 if clash { format!("{go}Type") } else { go }
             }
@@ -57,6 +58,23 @@ impl Ctx<'_> {
             Ty::Unique(inner) => format!("{}Unique", self.mangle(inner)),
             // `IntMin1MultipleOf5`.
             Ty::Multiple { inner, divisor } => format!("{}MultipleOf{divisor}", self.mangle(inner)),
+            // `StringLenMin1Pattern2`.
+            Ty::Pattern { inner, pattern } => format!("{}Pattern{}", self.mangle(inner), pattern.number),
+        }
+    }
+
+    /// Each distinct `pattern`, compiled once in RE2's syntax, with the
+    /// problem a string it finds no match in gets.
+    pub fn patterns(&self, out: &mut String) {
+        for p in self.contract.patterns() {
+            let regex = p.render(crate::pattern::Dialect::Go);
+            let _ = write!(
+                out,
+                "\n// pattern{n} is the pattern {}.\nvar pattern{n} = pattern{{regexp.MustCompile(`{regex}`), {}}}\n",
+                p.display(),
+                string_lit(&p.problem()),
+                n = p.number,
+            );
         }
     }
 
@@ -91,6 +109,7 @@ impl Ctx<'_> {
             }
             Ty::Unique(inner) => self.read_checked_fn(ty, inner, "uniqueItems(x)"),
             Ty::Multiple { inner, divisor } => self.read_checked_fn(ty, inner, &format!("multipleOf(x, {divisor})")),
+            Ty::Pattern { inner, pattern } => self.read_checked_fn(ty, inner, &format!("matching(x, pattern{})", pattern.number)),
         }
     }
 
@@ -142,7 +161,7 @@ impl Ctx<'_> {
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),
-            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => self.write_fn(inner),
+            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => self.write_fn(inner),
             Ty::Ref(name) if self.type_param.as_deref() == Some(name.as_str()) => "writeEnvelopeMember".into(),
             Ty::Ref(name) => format!("append{}", self.type_name(name)),
             Ty::Array(item) => {

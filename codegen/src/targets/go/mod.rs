@@ -89,6 +89,7 @@ fn render(contract: &Contract, client: &str) -> String {
     ctx.messages(&mut out);
     ctx.lanes(&mut out);
     ctx.handshake(&mut out);
+    ctx.patterns(&mut out);
     for def in contract.types.values() {
         out.push('\n');
         out.push_str(&ctx.type_decl(def));

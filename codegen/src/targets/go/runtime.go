@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -360,6 +361,21 @@ func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
 	}
 	if maximum >= 0 && length > maximum {
 		return problem("expected at most " + counted(maximum, noun) + ", got " + strconv.FormatInt(length, 10))
+	}
+	return nil
+}
+
+// pattern is a schema `pattern` (searched, not anchored) and the problem a
+// string it finds no match in gets.
+type pattern struct {
+	regex   *regexp.Regexp
+	problem string
+}
+
+// matching checks that the pattern finds a match in the string.
+func matching(text string, p pattern) *shapeError {
+	if !p.regex.MatchString(text) {
+		return problem(p.problem)
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiConsumer;
+import java.util.regex.Pattern;
 
 /** The runtime of {@code Coprocess}: its public support types and its private helpers. */
 final class Runtime {
@@ -430,6 +431,17 @@ final class Runtime {
             throw problem(path, "expected multiple of " + divisor + ", got " + value);
         }
         return value;
+    }
+
+    /**
+     * A string in which {@code pattern} (a schema {@code pattern}, searched, not anchored) finds a
+     * match; {@code problem} is the problem a string without one gets.
+     */
+    private static String matching(String text, Path path, Pattern pattern, String problem) {
+        if (!pattern.matcher(text).find()) {
+            throw problem(path, problem);
+        }
+        return text;
     }
 
     /** A string whose length in Unicode code points is within the bounds. */

@@ -53,6 +53,13 @@ pub fn render_dispatch(code: &mut Code, contract: &Contract) {
 
 /// One private decoder per type, in name order.
 pub fn render_decoders(code: &mut Code, contract: &Contract) {
+    // Each distinct `pattern`, compiled once in java.util.regex's syntax.
+    for pattern in contract.patterns() {
+        code.blank();
+        code.doc(1, &format!("The pattern `{}`.", pattern.display()), &[]);
+        let regex = string_literal(&pattern.render(crate::pattern::Dialect::Java));
+        code.line(1, format!("private static final Pattern PATTERN_{} = Pattern.compile({regex});", pattern.number));
+    }
     for def in contract.types.values() {
         code.blank();
         let name = type_name(&def.name);
@@ -138,6 +145,12 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
         }
         Ty::Unique(inner) => format!("uniqueItems({}, {path})", decode_expr(inner, node, path, depth)),
         Ty::Multiple { inner, divisor } => format!("multipleOf({}, {path}, {divisor}L)", decode_expr(inner, node, path, depth)),
+        Ty::Pattern { inner, pattern } => format!(
+            "matching({}, {path}, PATTERN_{}, {})",
+            decode_expr(inner, node, path, depth),
+            pattern.number,
+            string_literal(&pattern.problem())
+        ),
     }
 }
 

@@ -88,6 +88,7 @@ pub(crate) const MEMBER_KEYWORDS: &[&str] = &[
 /// so that it cannot shadow or clash with them.
 pub(crate) const RESERVED_TYPES: &[&str] = &[
     "Coprocess",
+    "Pattern",
     "Object",
     "String",
     "Boolean",
@@ -348,7 +349,7 @@ pub fn java_type(ty: &Ty, boxed: bool) -> String {
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => format!("List<{}>", java_type(item, true)),
         Ty::Nullable(inner) => java_type(inner, true),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => java_type(inner, boxed),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => java_type(inner, boxed),
     }
 }
 

@@ -390,6 +390,15 @@ def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> s
     return text
 
 
+def _matching(text: str, pattern: tuple[re.Pattern[str], str]) -> str:
+    """Checks that a schema `pattern` finds a match in the string; the tuple
+    holds the compiled pattern and the problem a string without one gets."""
+    regex, problem = pattern
+    if regex.search(text) is None:
+        raise _Problem(problem)
+    return text
+
+
 def _array_within(
     value: JsonValue,
     decoder: collections.abc.Callable[[JsonValue], _T],

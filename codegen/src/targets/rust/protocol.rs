@@ -14,9 +14,49 @@ pub fn items(contract: &Contract) -> TokenStream {
     out.extend(tables(contract));
     out.extend(messages(contract));
     out.extend(super::codecs::frames(contract));
+    out.extend(patterns(contract));
     out.extend(handshake());
     out.extend(lanes());
     out
+}
+
+/// Each distinct `pattern` as a `strict::Pattern`, compiled by the `regex`
+/// crate on first use (the crate is needed only by a contract with a
+/// pattern). The syntax was checked at generation: `Regex::new` cannot fail.
+fn patterns(contract: &Contract) -> TokenStream {
+    let patterns = contract.patterns();
+    if patterns.is_empty() {
+        return TokenStream::new();
+    }
+    let items = patterns.iter().map(|pattern| {
+        let name = quote::format_ident!("Pattern{}", pattern.number);
+        let regex = quote::format_ident!("REGEX_{}", pattern.number);
+        let doc = format!(" The pattern `{}`.", pattern.display());
+        let problem = pattern.problem();
+        let source = pattern.render(crate::pattern::Dialect::Rust);
+        let expect = format!("codegen checked the pattern {}", serde_json::Value::from(pattern.source.as_str()));
+        quote! {
+            #[doc = #doc]
+            pub struct #name;
+
+            impl super::strict::Pattern for #name {
+                const PROBLEM: &'static str = #problem;
+
+                fn is_match(text: &str) -> bool {
+                    #regex.is_match(text)
+                }
+            }
+
+            static #regex: ::std::sync::LazyLock<::regex::Regex> =
+                ::std::sync::LazyLock::new(|| ::regex::Regex::new(#source).expect(#expect));
+        }
+    });
+    quote! {
+        /// The contract's patterns, each compiled once, on first use.
+        mod patterns {
+            #(#items)*
+        }
+    }
 }
 
 /// For the round-trip test: the schema each generated type describes (schemars).

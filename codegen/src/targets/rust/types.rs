@@ -69,9 +69,9 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
             if let Some(property) = properties.get_mut(&field.name).and_then(serde_json::Value::as_object_mut) {
                 without_annotations(property, &field.description);
                 // typify makes a newtype of a string with a length (even
-                // `minLength: 0`) and a set of unique items; `strict` checks
-                // them on the plain `String` and `Vec` instead.
-                for keyword in ["minLength", "maxLength", "minItems", "maxItems", "uniqueItems"] {
+                // `minLength: 0`) or a pattern and a set of unique items;
+                // `strict` checks them on the plain `String` and `Vec` instead.
+                for keyword in ["minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern"] {
                     property.remove(keyword);
                 }
                 if Check::of(&field.ty).is_some() {
@@ -110,6 +110,9 @@ enum Check {
     Integer(Option<i64>, Option<i64>, Option<u64>),
     /// A string's length in code points: `strict::length_within`.
     Characters(Option<u64>, Option<u64>),
+    /// A string's length in code points and the pattern (by number) that
+    /// must find a match in it: `strict::matching_within`.
+    Pattern(Option<u64>, Option<u64>, usize),
     /// An array's number of items: `strict::items_within`.
     Items(Option<u64>, Option<u64>),
     /// An array's number of items and its items' uniqueness:
@@ -127,6 +130,10 @@ impl Check {
             Ty::Multiple { inner, divisor } => match inner.as_ref() {
                 Ty::Integer { minimum, maximum } => Some(Check::Integer(*minimum, *maximum, Some(*divisor))),
                 _ => None,
+            },
+            Ty::Pattern { inner, pattern } => match inner.as_ref() {
+                Ty::Length { min, max, .. } => Some(Check::Pattern(*min, *max, pattern.number)),
+                _ => Some(Check::Pattern(None, None, pattern.number)),
             },
             Ty::Length { inner, min, max } if matches!(**inner, Ty::Array(_)) => Some(Check::Items(*min, *max)),
             Ty::Length { min, max, .. } => Some(Check::Characters(*min, *max)),
@@ -148,6 +155,9 @@ impl Check {
                 format!("strict::{form}integer_within::<_, {}, {}, {divisor}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"))
             }
             Check::Characters(min, max) => format!("strict::{form}length_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::Pattern(min, max, number) => {
+                format!("strict::{form}matching_within::<_, {}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX"))
+            }
             Check::Items(min, max) => format!("strict::{form}items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueItems(min, max) => {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))

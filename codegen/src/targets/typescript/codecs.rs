@@ -3,6 +3,7 @@
 //! Encoders: `encode<T>(value)` writes one line of JSON text, fields in
 //! schema declaration order, absent optional fields omitted, null as null.
 
+use crate::pattern::Dialect;
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::layout::Out;
@@ -50,6 +51,30 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
         }
         Ty::Unique(inner) => format!("_uniqueItems({}, {path})", read_expr(inner, value, path, or_null)),
         Ty::Multiple { inner, divisor } => format!("_multipleOf({}, {path}, {divisor})", read_expr(inner, value, path, or_null)),
+        Ty::Pattern { inner, pattern } => format!("_matching({}, {path}, _PATTERN_{})", read_expr(inner, value, path, or_null), pattern.number),
+    }
+}
+
+/// Each distinct `pattern` as a regular-expression literal (written as
+/// Prettier prints it: the layout never parses a regular expression), with
+/// the problem a string it finds no match in gets.
+pub fn render_patterns(out: &mut Out, contract: &Contract) {
+    for pattern in contract.patterns() {
+        let problem = pattern.problem();
+        let quoted = if problem.matches('"').count() > problem.matches('\'').count() { js_single(&problem) } else { js_string(&problem) };
+        let regex = format!("/{}/u", pattern.render(Dialect::EcmaScript));
+        let head = format!("const _PATTERN_{}: _Pattern = [", pattern.number);
+        out.blank();
+        out.raw(&format!("// The pattern {}.", pattern.display()));
+        let flat = format!("{head}{regex}, {quoted}];");
+        if flat.chars().count() <= 80 {
+            out.raw(&flat);
+        } else {
+            out.raw(&head);
+            out.raw(&format!("  {regex},"));
+            out.raw(&format!("  {quoted},"));
+            out.raw("];");
+        }
     }
 }
 
@@ -260,7 +285,7 @@ fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<Stri
     match ty {
         Ty::Any => Some(outer),
         Ty::Boolean | Ty::Integer { .. } | Ty::String => Some(0),
-        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => depth_below(contract, inner, outer, visiting),
+        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => depth_below(contract, inner, outer, visiting),
         Ty::Array(item) if **item == Ty::Any => Some(outer),
         Ty::Array(item) => Some(depth_below(contract, item, outer + 1, visiting)?.max(outer + 1)),
         Ty::Ref(name) => {
@@ -316,7 +341,7 @@ pub fn write_expr(ty: &Ty, value: &str) -> String {
             Ty::Any => format!("JSON.stringify({value})"),
             inner => format!("({value} === null ? \"null\" : {})", write_expr(inner, value)),
         },
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => write_expr(inner, value),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => write_expr(inner, value),
     }
 }
 

@@ -57,6 +57,7 @@ fn render(contract: &Contract) -> String {
     head.blank();
     let mut body = Out::default();
     body.section("Frame types, decoders and encoders");
+    codecs::render_patterns(&mut body, contract);
     for def in contract.types.values() {
         types::declare(&mut body, contract, def);
         codecs::render_decoder(&mut body, contract, def);

@@ -1033,6 +1033,19 @@ function _readIntegerWithin(
   return n;
 }
 
+/**
+ * A schema `pattern` (ECMA-262 with the `u` flag, searched, not anchored) and
+ * the problem a string it finds no match in gets.
+ */
+type _Pattern = readonly [regex: RegExp, problem: string];
+
+function _matching(text: string, path: string, pattern: _Pattern): string {
+  if (!pattern[0].test(text)) {
+    _throwProblem(pattern[1], path);
+  }
+  return text;
+}
+
 function _multipleOf(n: number, path: string, divisor: number): number {
   if (n % divisor !== 0) {
     _throwProblem(

@@ -25,7 +25,7 @@ pub fn label(contract: &Contract, ty: &Ty) -> String {
             _ => "object".to_string(),
         },
         Ty::Nullable(inner) => format!("{} or null", label(contract, inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => label(contract, inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => label(contract, inner),
     }
 }
 
@@ -91,6 +91,11 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
             let read = read_expecting(contract, inner, value, at, depth, expected);
             format!("global::Mcptest.Sdk.CoprocessJson.MultipleOf({read}, {at}, {divisor})")
         }
+        Ty::Pattern { inner, pattern } => {
+            let read = read_expecting(contract, inner, value, at, depth, expected);
+            let problem = string_literal(&pattern.problem());
+            format!("global::Mcptest.Sdk.CoprocessJson.Matching({read}, {at}, global::Mcptest.Sdk.Coprocess.Pattern{}, {problem})", pattern.number)
+        }
     }
 }
 
@@ -121,7 +126,7 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
             let write = write_stmt(contract, inner, &some, builder, depth);
             format!("if ({value} is null) {{ {builder}.Append(\"null\"); }} else {{ {write} }}")
         }
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } => write_stmt(contract, inner, value, builder, depth),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => write_stmt(contract, inner, value, builder, depth),
     }
 }
 

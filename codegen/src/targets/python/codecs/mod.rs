@@ -9,9 +9,12 @@ use super::docs::docstring;
 use super::layout::{collection, exploded, fit, flat, flat_collection, statement, string, Out};
 use super::names::{field, is_plain, stem, upper};
 use super::types::constructor_order;
+use super::docs::comment;
+use crate::pattern::Dialect;
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 pub fn render(contract: &Contract, out: &mut Out) {
+    patterns(contract, out);
     for def in contract.types.values() {
         reader(contract, def, out);
         writer(contract, def, out);
@@ -19,6 +22,17 @@ pub fn render(contract: &Contract, out: &mut Out) {
     }
     field_tables(contract, out);
     registry(contract, out);
+}
+
+/// Each distinct `pattern`, compiled once in `re`'s syntax, with the problem
+/// a string it finds no match in gets.
+fn patterns(contract: &Contract, out: &mut Out) {
+    for pattern in contract.patterns() {
+        let regex = format!("re.compile(r\"{}\")", pattern.render(Dialect::Python));
+        out.blank(2);
+        out.line(&comment(0, &format!("The pattern {}.", pattern.display())));
+        out.line(&collection(0, &format!("_PATTERN_{}: typing.Final = (", pattern.number), &[regex, string(&pattern.problem())], ""));
+    }
 }
 
 /// The Python type a decoder returns and an encoder takes.
@@ -45,7 +59,7 @@ fn decoder(ty: &Ty) -> String {
         Ty::Ref(name) => format!("_read_{}", stem(name)),
         Ty::Array(item) => format!("lambda v: _array(v, {})", decoder(item)),
         Ty::Nullable(inner) => format!("lambda v: _nullable(v, {})", decoder(inner)),
-        Ty::Length { .. } | Ty::Unique(_) | Ty::Multiple { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
+        Ty::Length { .. } | Ty::Unique(_) | Ty::Multiple { .. } | Ty::Pattern { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
     }
 }
 
@@ -129,6 +143,7 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
         }
         Ty::Unique(inner) => format!("_unique({})", decode_expr(inner, expr)),
         Ty::Multiple { inner, divisor } => format!("_multiple_of({}, {divisor})", decode_expr(inner, expr)),
+        Ty::Pattern { inner, pattern } => format!("_matching({}, _PATTERN_{})", decode_expr(inner, expr), pattern.number),
     }
 }
 

@@ -96,8 +96,16 @@ fn tokens(text: &str) -> Option<Vec<Tok>> {
         let c = chars[i];
         if c == ' ' {
             i += 1;
-        } else if c == '"' || c == '\'' {
+        } else if c == '"' || c == '\'' || (c == 'r' && matches!(chars.get(i + 1), Some('"'))) {
+            // A string, or a raw one (`r"..."`, which the regular-expression
+            // constants use): the same scan finds its end.
             let start = i;
+            let c = if c == 'r' {
+                i += 1;
+                '"'
+            } else {
+                c
+            };
             i += 1;
             while i < chars.len() && chars[i] != c {
                 i += if chars[i] == '\\' { 2 } else { 1 };
@@ -119,7 +127,7 @@ fn tokens(text: &str) -> Option<Vec<Tok>> {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
-            // String prefixes (`r"..."`, `b'...'`) are not written on lines read here.
+            // Other string prefixes (`b'...'`, `f"..."`) are not written on lines read here.
             if i < chars.len() && (chars[i] == '"' || chars[i] == '\'') {
                 return None;
             }
@@ -555,6 +563,7 @@ mod tests {
         let Some(Stmt::Expr(Expr::Tuple(items))) = statement("(a,)") else { panic!() };
         assert_eq!(items.items.len(), 1);
         assert!(statement("f(a").is_none());
-        assert!(statement("x = r\"raw\"").is_none());
+        assert!(statement("x = b\"bytes\"").is_none());
+        assert!(statement("x = r\"raw\\Z\"").is_some());
     }
 }

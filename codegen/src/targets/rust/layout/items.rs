@@ -207,6 +207,9 @@ impl Cx {
             SynItem::Const(c) => {
                 (&c.attrs, self.item_const(&format!("{}const {}: ", vis(&c.vis)?, c.ident), &c.ty, Some(&c.expr), indent))
             }
+            SynItem::Static(st) if matches!(st.mutability, syn::StaticMutability::None) => {
+                (&st.attrs, self.item_const(&format!("{}static {}: ", vis(&st.vis)?, st.ident), &st.ty, Some(&st.expr), indent))
+            }
             SynItem::Mod(m) => (&m.attrs, self.item_mod(m, indent)),
             SynItem::Trait(t) => (&t.attrs, self.item_trait(t, indent)),
             SynItem::Use(u) => (&u.attrs, Some(format!("{}use {};", vis(&u.vis)?, u.tree.to_token_stream().to_string().replace(' ', "")))),

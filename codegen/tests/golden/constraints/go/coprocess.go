@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -331,6 +332,36 @@ func handshakeFailure(code int64, message string) error {
 	return errors.New(fillTemplate(MessageHandshakeFailed,
 		"code", strconv.FormatInt(code, 10), "message", message))
 }
+
+// pattern1 is the pattern /^[a-z][a-z0-9-]*$/.
+var pattern1 = pattern{regexp.MustCompile(`^[a-z][\-0-9a-z]*$`), "expected string matching /^[a-z][a-z0-9-]*$/"}
+
+// pattern2 is the pattern /^[^\s:]*$/.
+var pattern2 = pattern{regexp.MustCompile(`^[^\x09-\x0D :\xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]*$`), "expected string matching /^[^\\s:]*$/"}
+
+// pattern3 is the pattern /^\d{3}$/.
+var pattern3 = pattern{regexp.MustCompile(`^[0-9]{3}$`), "expected string matching /^\\d{3}$/"}
+
+// pattern4 is the pattern /\w/.
+var pattern4 = pattern{regexp.MustCompile(`[0-9A-Z_a-z]`), "expected string matching /\\w/"}
+
+// pattern5 is the pattern /^.{2}$/.
+var pattern5 = pattern{regexp.MustCompile(`^[^\x0A\x0D\x{2028}\x{2029}]{2}$`), "expected string matching /^.{2}$/"}
+
+// pattern6 is the pattern /[\u{1F600}-\u{1F602}]/.
+var pattern6 = pattern{regexp.MustCompile(`[\x{1F600}-\x{1F602}]`), "expected string matching /[\\u{1F600}-\\u{1F602}]/"}
+
+// pattern7 is the pattern /^[^"\\]*$/.
+var pattern7 = pattern{regexp.MustCompile(`^[^\x22\\]*$`), "expected string matching /^[^\"\\\\]*$/"}
+
+// pattern8 is the pattern /^(?:ab|cd)+$/.
+var pattern8 = pattern{regexp.MustCompile(`^(?:ab|cd)+$`), "expected string matching /^(?:ab|cd)+$/"}
+
+// pattern9 is the pattern /^\S+\s\S+$/.
+var pattern9 = pattern{regexp.MustCompile(`^[^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+[\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}][^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+$`), "expected string matching /^\\S+\\s\\S+$/"}
+
+// pattern10 is the pattern /^[&~\-\[\]^]+$/.
+var pattern10 = pattern{regexp.MustCompile(`^[\&\-\[\]\^\~]+$`), "expected string matching /^[&~\\-\\[\\]^]+$/"}
 
 // Bounded is a type whose integers are bounded.
 type Bounded struct {
@@ -1289,6 +1320,199 @@ func appendParams(b []byte, v Params) []byte {
 		b = writeString(b, key)
 		b = append(b, ':')
 		b = writeAny(b, v[key])
+	}
+	return append(b, '}')
+}
+
+// Patterned is a type whose strings must match patterns: ECMA-262 with the `u`
+// flag, searched, not anchored.
+type Patterned struct {
+	// Slug is a lower-case identifier: anchored at both ends, where `$` is the
+	// very end (never before a final newline).
+	//
+	// Example: `"mcp-test"`.
+	Slug string
+	// Alias is another identifier of the same pattern (compiled once), when
+	// given.
+	//
+	// Example: `"alias"`. Nil when absent.
+	Alias *string
+	// Tag is two to four characters, none of them white space or a colon, when
+	// given: the length is checked before the pattern.
+	//
+	// Example: `"text"`. Nil when absent.
+	Tag *string
+	// Status is three ASCII digits (`\d` is [0-9] in every target), or null.
+	//
+	// Example: `"200"`. Nil for JSON null.
+	Status *string
+	// Word is holds an ASCII word character somewhere: the pattern is searched,
+	// not anchored.
+	//
+	// Example: `"--a--"`.
+	Word string
+	// Pair is exactly two code points other than line terminators (an astral
+	// character is one).
+	//
+	// Example: `"ab"`.
+	Pair string
+	// Smile is holds one of three astral faces, when given.
+	//
+	// Example: `"x😁y"`. Nil when absent.
+	Smile *string
+	// Plain is no quote and no backslash, when given.
+	//
+	// Example: `"plain"`. Nil when absent.
+	Plain *string
+	// Chain is pairs `ab` or `cd`, when given.
+	//
+	// Example: `"abcd"`. Nil when absent.
+	Chain *string
+	// Spaced is two runs of non-space around one ECMA white space, when given.
+	//
+	// Example: `"a b"`. Nil when absent.
+	Spaced *string
+	// Marks is only class syntax characters, when given.
+	//
+	// Example: `"&~-[]^"`. Nil when absent.
+	Marks *string
+}
+
+// DecodePatterned decodes a Patterned from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodePatterned(data []byte) (Patterned, error) {
+	return fromText("Patterned", data, decodePatterned)
+}
+
+// DecodePatternedValue decodes a Patterned from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodePatternedValue(value any) (Patterned, error) {
+	return fromValue("Patterned", value, decodePatterned)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Patterned) MarshalJSON() ([]byte, error) {
+	return appendPatterned(nil, v), nil
+}
+
+func (Patterned) readEnvelopeMember(v any) (Patterned, *shapeError) {
+	return decodePatterned(v)
+}
+
+func (v Patterned) appendEnvelopeMember(b []byte) []byte {
+	return appendPatterned(b, v)
+}
+
+func decodePatterned(v any) (Patterned, *shapeError) {
+	var out Patterned
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [4]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "slug":
+			seen[0] = true
+			out.Slug, err = readStringPattern1(o.vals[i])
+		case "alias":
+			var x string
+			x, err = readStringPattern1(o.vals[i])
+			out.Alias = &x
+		case "tag":
+			var x string
+			x, err = readStringLenMin2Max4Pattern2(o.vals[i])
+			out.Tag = &x
+		case "status":
+			seen[1] = true
+			out.Status, err = readNullableStringPattern3(o.vals[i])
+		case "word":
+			seen[2] = true
+			out.Word, err = readStringPattern4(o.vals[i])
+		case "pair":
+			seen[3] = true
+			out.Pair, err = readStringPattern5(o.vals[i])
+		case "smile":
+			var x string
+			x, err = readStringPattern6(o.vals[i])
+			out.Smile = &x
+		case "plain":
+			var x string
+			x, err = readStringPattern7(o.vals[i])
+			out.Plain = &x
+		case "chain":
+			var x string
+			x, err = readStringPattern8(o.vals[i])
+			out.Chain = &x
+		case "spaced":
+			var x string
+			x, err = readStringPattern9(o.vals[i])
+			out.Spaced = &x
+		case "marks":
+			var x string
+			x, err = readStringPattern10(o.vals[i])
+			out.Marks = &x
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("slug")
+	}
+	if !seen[1] {
+		return out, missingField("status")
+	}
+	if !seen[2] {
+		return out, missingField("word")
+	}
+	if !seen[3] {
+		return out, missingField("pair")
+	}
+	return out, nil
+}
+
+func appendPatterned(b []byte, v Patterned) []byte {
+	b = append(b, '{')
+	b = append(b, "\"slug\":"...)
+	b = writeString(b, v.Slug)
+	if v.Alias != nil {
+		b = append(b, ",\"alias\":"...)
+		b = writeString(b, *v.Alias)
+	}
+	if v.Tag != nil {
+		b = append(b, ",\"tag\":"...)
+		b = writeString(b, *v.Tag)
+	}
+	b = append(b, ",\"status\":"...)
+	b = writeNullableStringPattern3(b, v.Status)
+	b = append(b, ",\"word\":"...)
+	b = writeString(b, v.Word)
+	b = append(b, ",\"pair\":"...)
+	b = writeString(b, v.Pair)
+	if v.Smile != nil {
+		b = append(b, ",\"smile\":"...)
+		b = writeString(b, *v.Smile)
+	}
+	if v.Plain != nil {
+		b = append(b, ",\"plain\":"...)
+		b = writeString(b, *v.Plain)
+	}
+	if v.Chain != nil {
+		b = append(b, ",\"chain\":"...)
+		b = writeString(b, *v.Chain)
+	}
+	if v.Spaced != nil {
+		b = append(b, ",\"spaced\":"...)
+		b = writeString(b, *v.Spaced)
+	}
+	if v.Marks != nil {
+		b = append(b, ",\"marks\":"...)
+		b = writeString(b, *v.Marks)
 	}
 	return append(b, '}')
 }
@@ -2409,6 +2633,17 @@ func readNullableStringLenMin2(v any) (*string, *shapeError) {
 	return &x, nil
 }
 
+func readNullableStringPattern3(v any) (*string, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readStringPattern3(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return &x, nil
+}
+
 func readStringLenMax3(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
@@ -2439,6 +2674,94 @@ func readStringLenMin2Max2(v any) (string, *shapeError) {
 		return x, err
 	}
 	return x, charactersWithin(x, 2, 2)
+}
+
+func readStringLenMin2Max4(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, 2, 4)
+}
+
+func readStringLenMin2Max4Pattern2(v any) (string, *shapeError) {
+	x, err := readStringLenMin2Max4(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern2)
+}
+
+func readStringPattern1(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern1)
+}
+
+func readStringPattern10(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern10)
+}
+
+func readStringPattern3(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern3)
+}
+
+func readStringPattern4(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern4)
+}
+
+func readStringPattern5(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern5)
+}
+
+func readStringPattern6(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern6)
+}
+
+func readStringPattern7(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern7)
+}
+
+func readStringPattern8(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern8)
+}
+
+func readStringPattern9(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern9)
 }
 
 func writeListOfBool(b []byte, v []bool) []byte {
@@ -2556,8 +2879,15 @@ func writeNullableStringLenMin2(b []byte, v *string) []byte {
 	return writeString(b, *v)
 }
 
+func writeNullableStringPattern3(b []byte, v *string) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeString(b, *v)
+}
+
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged"}
+var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -2586,6 +2916,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeLabels(data))
 	case "Params":
 		return asMarshaler(DecodeParams(data))
+	case "Patterned":
+		return asMarshaler(DecodePatterned(data))
 	case "Request":
 		return asMarshaler(DecodeRequest(data))
 	case "RequestId":
@@ -2943,6 +3275,21 @@ func lengthWithin(length, minimum, maximum int64, noun string) *shapeError {
 	}
 	if maximum >= 0 && length > maximum {
 		return problem("expected at most " + counted(maximum, noun) + ", got " + strconv.FormatInt(length, 10))
+	}
+	return nil
+}
+
+// pattern is a schema `pattern` (searched, not anchored) and the problem a
+// string it finds no match in gets.
+type pattern struct {
+	regex   *regexp.Regexp
+	problem string
+}
+
+// matching checks that the pattern finds a match in the string.
+func matching(text string, p pattern) *shapeError {
+	if !p.regex.MatchString(text) {
+		return problem(p.problem)
 	}
 	return nil
 }

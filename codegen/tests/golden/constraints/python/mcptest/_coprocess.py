@@ -448,6 +448,15 @@ def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> s
     return text
 
 
+def _matching(text: str, pattern: tuple[re.Pattern[str], str]) -> str:
+    """Checks that a schema `pattern` finds a match in the string; the tuple
+    holds the compiled pattern and the problem a string without one gets."""
+    regex, problem = pattern
+    if regex.search(text) is None:
+        raise _Problem(problem)
+    return text
+
+
 def _array_within(
     value: JsonValue,
     decoder: collections.abc.Callable[[JsonValue], _T],
@@ -1087,6 +1096,81 @@ class HandshakeResult:
 
 
 @dataclass(frozen=True)
+class Patterned:
+    """A type whose strings must match patterns: ECMA-262 with the `u` flag, searched,
+    not anchored.
+    """
+
+    slug: str
+    """A lower-case identifier: anchored at both ends, where `$` is the very end (never
+    before a final newline).
+
+    Example: `"mcp-test"`.
+    """
+
+    status: str | None
+    """Three ASCII digits (`\\d` is [0-9] in every target), or null.
+
+    Example: `"200"`.
+    """
+
+    word: str
+    """Holds an ASCII word character somewhere: the pattern is searched, not anchored.
+
+    Example: `"--a--"`.
+    """
+
+    pair: str
+    """Exactly two code points other than line terminators (an astral character is one).
+
+    Example: `"ab"`.
+    """
+
+    alias: str | None = None
+    """Another identifier of the same pattern (compiled once), when given.
+
+    Example: `"alias"`. Optional: `None` when left out.
+    """
+
+    tag: str | None = None
+    """Two to four characters, none of them white space or a colon, when given: the
+    length is checked before the pattern.
+
+    Example: `"text"`. Optional: `None` when left out.
+    """
+
+    smile: str | None = None
+    """Holds one of three astral faces, when given.
+
+    Example: `"x😁y"`. Optional: `None` when left out.
+    """
+
+    plain: str | None = None
+    """No quote and no backslash, when given.
+
+    Example: `"plain"`. Optional: `None` when left out.
+    """
+
+    chain: str | None = None
+    """Pairs `ab` or `cd`, when given.
+
+    Example: `"abcd"`. Optional: `None` when left out.
+    """
+
+    spaced: str | None = None
+    """Two runs of non-space around one ECMA white space, when given.
+
+    Example: `"a b"`. Optional: `None` when left out.
+    """
+
+    marks: str | None = None
+    """Only class syntax characters, when given.
+
+    Example: `"&~-[]^"`. Optional: `None` when left out.
+    """
+
+
+@dataclass(frozen=True)
 class Request:
     """A request frame, SDK to binary. A closed envelope: any other top-level field is
     rejected with -32600. `params` is checked against the shape the method table
@@ -1179,6 +1263,80 @@ envelope: an SDK rejects a response with any other top-level field.
 
 
 # Decoders and encoders.
+
+
+# The pattern /^[a-z][a-z0-9-]*$/.
+_PATTERN_1: typing.Final = (
+    re.compile(r"^[a-z][\-0-9a-z]*\Z"),
+    "expected string matching /^[a-z][a-z0-9-]*$/",
+)
+
+
+# The pattern /^[^\s:]*$/.
+_PATTERN_2: typing.Final = (
+    re.compile(
+        r"^[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]*\Z"
+    ),
+    "expected string matching /^[^\\s:]*$/",
+)
+
+
+# The pattern /^\d{3}$/.
+_PATTERN_3: typing.Final = (
+    re.compile(r"^[0-9]{3}\Z"),
+    "expected string matching /^\\d{3}$/",
+)
+
+
+# The pattern /\w/.
+_PATTERN_4: typing.Final = (
+    re.compile(r"[0-9A-Z_a-z]"),
+    "expected string matching /\\w/",
+)
+
+
+# The pattern /^.{2}$/.
+_PATTERN_5: typing.Final = (
+    re.compile(r"^[^\x0A\x0D\u2028\u2029]{2}\Z"),
+    "expected string matching /^.{2}$/",
+)
+
+
+# The pattern /[\u{1F600}-\u{1F602}]/.
+_PATTERN_6: typing.Final = (
+    re.compile(r"[\U0001F600-\U0001F602]"),
+    "expected string matching /[\\u{1F600}-\\u{1F602}]/",
+)
+
+
+# The pattern /^[^"\\]*$/.
+_PATTERN_7: typing.Final = (
+    re.compile(r"^[^\x22\\]*\Z"),
+    'expected string matching /^[^"\\\\]*$/',
+)
+
+
+# The pattern /^(?:ab|cd)+$/.
+_PATTERN_8: typing.Final = (
+    re.compile(r"^(?:ab|cd)+\Z"),
+    "expected string matching /^(?:ab|cd)+$/",
+)
+
+
+# The pattern /^\S+\s\S+$/.
+_PATTERN_9: typing.Final = (
+    re.compile(
+        r"^[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+\Z"  # noqa: E501 - a name or string no layout can shorten
+    ),
+    "expected string matching /^\\S+\\s\\S+$/",
+)
+
+
+# The pattern /^[&~\-\[\]^]+$/.
+_PATTERN_10: typing.Final = (
+    re.compile(r"^[\&\-\[\]\^\~]+\Z"),
+    "expected string matching /^[&~\\-\\[\\]^]+$/",
+)
 
 
 def _read_bounded(value: JsonValue) -> Bounded:
@@ -1735,6 +1893,99 @@ def encode_params(value: Params) -> str:
     return _dumps(params_to_value(value))
 
 
+def _read_patterned(value: JsonValue) -> Patterned:
+    if isinstance(value, dict):
+        slug = value.get("slug")
+        alias = value.get("alias")
+        tag = value.get("tag")
+        status = value.get("status")
+        word = value.get("word")
+        pair = value.get("pair")
+        smile = value.get("smile")
+        plain = value.get("plain")
+        chain = value.get("chain")
+        spaced = value.get("spaced")
+        marks = value.get("marks")
+        if _PATTERNED_SHAPE.names.issuperset(value) and "status" in value:
+            try:
+                return _new(
+                    Patterned,
+                    slug=_matching(_str(slug), _PATTERN_1),
+                    status=_nullable(status, lambda v: _matching(_str(v), _PATTERN_3)),
+                    word=_matching(_str(word), _PATTERN_4),
+                    pair=_matching(_str(pair), _PATTERN_5),
+                    alias=_matching(_str(alias), _PATTERN_1)
+                    if "alias" in value
+                    else None,
+                    tag=_matching(_str_within(tag, 2, 4), _PATTERN_2)
+                    if "tag" in value
+                    else None,
+                    smile=_matching(_str(smile), _PATTERN_6)
+                    if "smile" in value
+                    else None,
+                    plain=_matching(_str(plain), _PATTERN_7)
+                    if "plain" in value
+                    else None,
+                    chain=_matching(_str(chain), _PATTERN_8)
+                    if "chain" in value
+                    else None,
+                    spaced=_matching(_str(spaced), _PATTERN_9)
+                    if "spaced" in value
+                    else None,
+                    marks=_matching(_str(marks), _PATTERN_10)
+                    if "marks" in value
+                    else None,
+                )
+            except _Problem:
+                raise _PATTERNED_SHAPE.problem(value) from None
+    return _PATTERNED_SHAPE.read(value)
+
+
+def patterned_to_value(value: Patterned) -> dict[str, JsonValue]:
+    """The JSON value of a `Patterned`."""
+    out: dict[str, JsonValue] = {}
+    out["slug"] = value.slug
+    if value.alias is not None:
+        out["alias"] = value.alias
+    if value.tag is not None:
+        out["tag"] = value.tag
+    out["status"] = value.status
+    out["word"] = value.word
+    out["pair"] = value.pair
+    if value.smile is not None:
+        out["smile"] = value.smile
+    if value.plain is not None:
+        out["plain"] = value.plain
+    if value.chain is not None:
+        out["chain"] = value.chain
+    if value.spaced is not None:
+        out["spaced"] = value.spaced
+    if value.marks is not None:
+        out["marks"] = value.marks
+    return out
+
+
+def decode_patterned(text: str | bytes) -> Patterned:
+    """Decodes a `Patterned` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_patterned(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Patterned")) from None
+
+
+def patterned_from_value(value: JsonValue) -> Patterned:
+    """Decodes a `Patterned` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_patterned(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Patterned")) from None
+
+
+def encode_patterned(value: Patterned) -> str:
+    """One line of JSON text for a `Patterned`, without the trailing newline."""
+    return _dumps(patterned_to_value(value))
+
+
 _REQUEST_REQUIRED: typing.Final = 3
 
 
@@ -2183,6 +2434,38 @@ _HANDSHAKE_RESULT_SHAPE = _ObjectShape(
     ),
 )
 
+_PATTERNED_SHAPE = _ObjectShape(
+    Patterned,
+    {
+        "slug": lambda v: _matching(_str(v), _PATTERN_1),
+        "alias": lambda v: _matching(_str(v), _PATTERN_1),
+        "tag": lambda v: _matching(_str_within(v, 2, 4), _PATTERN_2),
+        "status": lambda v: _nullable(v, lambda v: _matching(_str(v), _PATTERN_3)),
+        "word": lambda v: _matching(_str(v), _PATTERN_4),
+        "pair": lambda v: _matching(_str(v), _PATTERN_5),
+        "smile": lambda v: _matching(_str(v), _PATTERN_6),
+        "plain": lambda v: _matching(_str(v), _PATTERN_7),
+        "chain": lambda v: _matching(_str(v), _PATTERN_8),
+        "spaced": lambda v: _matching(_str(v), _PATTERN_9),
+        "marks": lambda v: _matching(_str(v), _PATTERN_10),
+    },
+    (
+        "slug",
+        "status",
+        "word",
+        "pair",
+    ),
+    {
+        "alias": None,
+        "tag": None,
+        "smile": None,
+        "plain": None,
+        "chain": None,
+        "spaced": None,
+        "marks": None,
+    },
+)
+
 _REQUEST_SHAPE = _ObjectShape(
     Request,
     {
@@ -2266,6 +2549,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     ),
     "Labels": _Codec("Labels", _read_labels, labels_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
+    "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
     "Request": _Codec("Request", _read_request, request_to_value),
     "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
     "Response": _Codec("Response", _read_response, response_to_value),
@@ -2584,6 +2868,7 @@ _VALUE_READERS: typing.Final[
     json_rpc_version_from_value: _read_json_rpc_version,
     labels_from_value: _read_labels,
     params_from_value: _read_params,
+    patterned_from_value: _read_patterned,
     request_from_value: _read_request,
     request_id_from_value: _read_request_id,
     response_from_value: _read_response,

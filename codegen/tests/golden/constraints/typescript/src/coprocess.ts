@@ -1163,6 +1163,19 @@ function _readIntegerWithin(
   return n;
 }
 
+/**
+ * A schema `pattern` (ECMA-262 with the `u` flag, searched, not anchored) and
+ * the problem a string it finds no match in gets.
+ */
+type _Pattern = readonly [regex: RegExp, problem: string];
+
+function _matching(text: string, path: string, pattern: _Pattern): string {
+  if (!pattern[0].test(text)) {
+    _throwProblem(pattern[1], path);
+  }
+  return text;
+}
+
 function _multipleOf(n: number, path: string, divisor: number): number {
   if (n % divisor !== 0) {
     _throwProblem(
@@ -1342,6 +1355,66 @@ function _writeMap<T>(
 
 // ---------------------------------------------------------------------------
 // Frame types, decoders and encoders
+
+// The pattern /^[a-z][a-z0-9-]*$/.
+const _PATTERN_1: _Pattern = [
+  /^[a-z][\-0-9a-z]*$/u,
+  "expected string matching /^[a-z][a-z0-9-]*$/",
+];
+
+// The pattern /^[^\s:]*$/.
+const _PATTERN_2: _Pattern = [
+  /^[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]*$/u,
+  "expected string matching /^[^\\s:]*$/",
+];
+
+// The pattern /^\d{3}$/.
+const _PATTERN_3: _Pattern = [
+  /^[0-9]{3}$/u,
+  "expected string matching /^\\d{3}$/",
+];
+
+// The pattern /\w/.
+const _PATTERN_4: _Pattern = [
+  /[0-9A-Z_a-z]/u,
+  "expected string matching /\\w/",
+];
+
+// The pattern /^.{2}$/.
+const _PATTERN_5: _Pattern = [
+  /^[^\x0A\x0D\u2028\u2029]{2}$/u,
+  "expected string matching /^.{2}$/",
+];
+
+// The pattern /[\u{1F600}-\u{1F602}]/.
+const _PATTERN_6: _Pattern = [
+  /[\u{1F600}-\u{1F602}]/u,
+  "expected string matching /[\\u{1F600}-\\u{1F602}]/",
+];
+
+// The pattern /^[^"\\]*$/.
+const _PATTERN_7: _Pattern = [
+  /^[^\x22\\]*$/u,
+  'expected string matching /^[^"\\\\]*$/',
+];
+
+// The pattern /^(?:ab|cd)+$/.
+const _PATTERN_8: _Pattern = [
+  /^(?:ab|cd)+$/u,
+  "expected string matching /^(?:ab|cd)+$/",
+];
+
+// The pattern /^\S+\s\S+$/.
+const _PATTERN_9: _Pattern = [
+  /^[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+$/u,
+  "expected string matching /^\\S+\\s\\S+$/",
+];
+
+// The pattern /^[&~\-\[\]^]+$/.
+const _PATTERN_10: _Pattern = [
+  /^[&\-\[\]\^~]+$/u,
+  "expected string matching /^[&~\\-\\[\\]^]+$/",
+];
 
 /** A type whose integers are bounded. */
 export interface Bounded {
@@ -2364,6 +2437,280 @@ export function encodeParams(value: Params): string {
 }
 
 /**
+ * A type whose strings must match patterns: ECMA-262 with the `u` flag,
+ * searched, not anchored.
+ */
+export interface Patterned {
+  /**
+   * A lower-case identifier: anchored at both ends, where `$` is the very end
+   * (never before a final newline).
+   *
+   * Example: `"mcp-test"`.
+   */
+  readonly slug: string;
+  /**
+   * Another identifier of the same pattern (compiled once), when given.
+   *
+   * Example: `"alias"`.
+   */
+  readonly alias?: string;
+  /**
+   * Two to four characters, none of them white space or a colon, when given:
+   * the length is checked before the pattern.
+   *
+   * Example: `"text"`.
+   */
+  readonly tag?: string;
+  /**
+   * Three ASCII digits (`\d` is [0-9] in every target), or null.
+   *
+   * Example: `"200"`.
+   */
+  readonly status: string | null;
+  /**
+   * Holds an ASCII word character somewhere: the pattern is searched, not
+   * anchored.
+   *
+   * Example: `"--a--"`.
+   */
+  readonly word: string;
+  /**
+   * Exactly two code points other than line terminators (an astral character is
+   * one).
+   *
+   * Example: `"ab"`.
+   */
+  readonly pair: string;
+  /**
+   * Holds one of three astral faces, when given.
+   *
+   * Example: `"x😁y"`.
+   */
+  readonly smile?: string;
+  /**
+   * No quote and no backslash, when given.
+   *
+   * Example: `"plain"`.
+   */
+  readonly plain?: string;
+  /**
+   * Pairs `ab` or `cd`, when given.
+   *
+   * Example: `"abcd"`.
+   */
+  readonly chain?: string;
+  /**
+   * Two runs of non-space around one ECMA white space, when given.
+   *
+   * Example: `"a b"`.
+   */
+  readonly spaced?: string;
+  /**
+   * Only class syntax characters, when given.
+   *
+   * Example: `"&~-[]^"`.
+   */
+  readonly marks?: string;
+}
+
+function readPatterned(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): Patterned {
+  const obj = _readMembers(value, path, orNull);
+  let slug: string | undefined;
+  let alias: string | undefined;
+  let tag: string | undefined;
+  let status: string | null | undefined;
+  let word: string | undefined;
+  let pair: string | undefined;
+  let smile: string | undefined;
+  let plain: string | undefined;
+  let chain: string | undefined;
+  let spaced: string | undefined;
+  let marks: string | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "slug":
+        slug = _matching(
+          _readString(member, _pathTo(path, ".slug"), false),
+          _pathTo(path, ".slug"),
+          _PATTERN_1,
+        );
+        break;
+      case "alias":
+        alias = _matching(
+          _readString(member, _pathTo(path, ".alias"), false),
+          _pathTo(path, ".alias"),
+          _PATTERN_1,
+        );
+        break;
+      case "tag":
+        tag = _matching(
+          _readStringWithin(member, _pathTo(path, ".tag"), false, 2, 4),
+          _pathTo(path, ".tag"),
+          _PATTERN_2,
+        );
+        break;
+      case "status":
+        status =
+          member === null
+            ? null
+            : _matching(
+                _readString(member, _pathTo(path, ".status"), true),
+                _pathTo(path, ".status"),
+                _PATTERN_3,
+              );
+        break;
+      case "word":
+        word = _matching(
+          _readString(member, _pathTo(path, ".word"), false),
+          _pathTo(path, ".word"),
+          _PATTERN_4,
+        );
+        break;
+      case "pair":
+        pair = _matching(
+          _readString(member, _pathTo(path, ".pair"), false),
+          _pathTo(path, ".pair"),
+          _PATTERN_5,
+        );
+        break;
+      case "smile":
+        smile = _matching(
+          _readString(member, _pathTo(path, ".smile"), false),
+          _pathTo(path, ".smile"),
+          _PATTERN_6,
+        );
+        break;
+      case "plain":
+        plain = _matching(
+          _readString(member, _pathTo(path, ".plain"), false),
+          _pathTo(path, ".plain"),
+          _PATTERN_7,
+        );
+        break;
+      case "chain":
+        chain = _matching(
+          _readString(member, _pathTo(path, ".chain"), false),
+          _pathTo(path, ".chain"),
+          _PATTERN_8,
+        );
+        break;
+      case "spaced":
+        spaced = _matching(
+          _readString(member, _pathTo(path, ".spaced"), false),
+          _pathTo(path, ".spaced"),
+          _PATTERN_9,
+        );
+        break;
+      case "marks":
+        marks = _matching(
+          _readString(member, _pathTo(path, ".marks"), false),
+          _pathTo(path, ".marks"),
+          _PATTERN_10,
+        );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (slug === undefined) {
+    _throwMissingField("slug", path);
+  }
+  if (status === undefined) {
+    _throwMissingField("status", path);
+  }
+  if (word === undefined) {
+    _throwMissingField("word", path);
+  }
+  if (pair === undefined) {
+    _throwMissingField("pair", path);
+  }
+  const out: _Mutable<Patterned> = { slug, status, word, pair };
+  if (alias !== undefined) {
+    out.alias = alias;
+  }
+  if (tag !== undefined) {
+    out.tag = tag;
+  }
+  if (smile !== undefined) {
+    out.smile = smile;
+  }
+  if (plain !== undefined) {
+    out.plain = plain;
+  }
+  if (chain !== undefined) {
+    out.chain = chain;
+  }
+  if (spaced !== undefined) {
+    out.spaced = spaced;
+  }
+  if (marks !== undefined) {
+    out.marks = marks;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Patterned` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodePatterned(text: string): Patterned {
+  return _decodeText("Patterned", readPatterned, text);
+}
+
+/**
+ * Decodes a `Patterned` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodePatternedValue(value: JsonValue): Patterned {
+  return _decodeParsed("Patterned", readPatterned, value);
+}
+
+/**
+ * Encodes a `Patterned` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodePatterned(value: Patterned): string {
+  let out = "{";
+  out += '"slug":' + JSON.stringify(value.slug);
+  if (value.alias !== undefined) {
+    out += ',"alias":' + JSON.stringify(value.alias);
+  }
+  if (value.tag !== undefined) {
+    out += ',"tag":' + JSON.stringify(value.tag);
+  }
+  out +=
+    ',"status":' +
+    (value.status === null ? "null" : JSON.stringify(value.status));
+  out += ',"word":' + JSON.stringify(value.word);
+  out += ',"pair":' + JSON.stringify(value.pair);
+  if (value.smile !== undefined) {
+    out += ',"smile":' + JSON.stringify(value.smile);
+  }
+  if (value.plain !== undefined) {
+    out += ',"plain":' + JSON.stringify(value.plain);
+  }
+  if (value.chain !== undefined) {
+    out += ',"chain":' + JSON.stringify(value.chain);
+  }
+  if (value.spaced !== undefined) {
+    out += ',"spaced":' + JSON.stringify(value.spaced);
+  }
+  if (value.marks !== undefined) {
+    out += ',"marks":' + JSON.stringify(value.marks);
+  }
+  return out + "}";
+}
+
+/**
  * A request frame, SDK to binary. A closed envelope: any other top-level field
  * is rejected with -32600. `params` is checked against the shape the method
  * table names for `method`; an unknown `method` is answered -32601, not
@@ -3122,6 +3469,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeJsonRpcVersionValue, readJsonRpcVersion],
   [decodeLabelsValue, readLabels],
   [decodeParamsValue, readParams],
+  [decodePatternedValue, readPatterned],
   [decodeRequestValue, readRequest],
   [decodeRequestIdValue, readRequestId],
   [decodeResponseValue, readResponse],
@@ -3188,6 +3536,7 @@ export type TypeName =
   | "JsonRpcVersion"
   | "Labels"
   | "Params"
+  | "Patterned"
   | "Request"
   | "RequestId"
   | "Response"
@@ -3210,6 +3559,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "JsonRpcVersion",
   "Labels",
   "Params",
+  "Patterned",
   "Request",
   "RequestId",
   "Response",
@@ -3254,6 +3604,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeLabels(decodeLabels(text));
     case "Params":
       return encodeParams(decodeParams(text));
+    case "Patterned":
+      return encodePatterned(decodePatterned(text));
     case "Request":
       return encodeRequest(decodeRequest(text));
     case "RequestId":

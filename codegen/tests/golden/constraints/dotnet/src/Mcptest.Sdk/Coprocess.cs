@@ -37,6 +37,56 @@ namespace Mcptest.Sdk
         public const int MaxDepth = 64;
 
         /// <summary>
+        /// The pattern <c>/^[a-z][a-z0-9-]*$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern1 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][\-0-9a-z]*\z");
+
+        /// <summary>
+        /// The pattern <c>/^[^\s:]*$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern2 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
+
+        /// <summary>
+        /// The pattern <c>/^\d{3}$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern3 = new global::System.Text.RegularExpressions.Regex(@"^[0-9]{3}\z");
+
+        /// <summary>
+        /// The pattern <c>/\w/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern4 = new global::System.Text.RegularExpressions.Regex(@"[0-9A-Z_a-z]");
+
+        /// <summary>
+        /// The pattern <c>/^.{2}$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern5 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x0A\x0D\u2028\u2029\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]){2}\z");
+
+        /// <summary>
+        /// The pattern <c>/[\u{1F600}-\u{1F602}]/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern6 = new global::System.Text.RegularExpressions.Regex(@"(?:\uD83D[\uDE00-\uDE02])");
+
+        /// <summary>
+        /// The pattern <c>/^[^"\\]*$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern7 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x22\\\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
+
+        /// <summary>
+        /// The pattern <c>/^(?:ab|cd)+$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern8 = new global::System.Text.RegularExpressions.Regex(@"^(?:ab|cd)+\z");
+
+        /// <summary>
+        /// The pattern <c>/^\S+\s\S+$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern9 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF](?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+\z");
+
+        /// <summary>
+        /// The pattern <c>/^[&amp;~\-\[\]^]+$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern10 = new global::System.Text.RegularExpressions.Regex(@"^[\&\-\[\]\^\~]+\z");
+
+        /// <summary>
         /// The method names of the method table.
         /// </summary>
         public static class Methods
@@ -179,7 +229,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -214,6 +264,8 @@ namespace Mcptest.Sdk
                     return Labels.Decode(json);
                 case "Params":
                     return Params.Decode(json);
+                case "Patterned":
+                    return Patterned.Decode(json);
                 case "Request":
                     return Request.Decode(json);
                 case "RequestId":
@@ -265,20 +317,22 @@ namespace Mcptest.Sdk
                     return value10.ToJson();
                 case Params value11:
                     return value11.ToJson();
-                case Request value12:
+                case Patterned value12:
                     return value12.ToJson();
-                case RequestId value13:
+                case Request value13:
                     return value13.ToJson();
-                case Response value14:
+                case RequestId value14:
                     return value14.ToJson();
-                case Shade value15:
-                    return ShadeWire.ToJson(value15);
-                case Stepped value16:
-                    return value16.ToJson();
-                case SuccessResponse value17:
+                case Response value15:
+                    return value15.ToJson();
+                case Shade value16:
+                    return ShadeWire.ToJson(value16);
+                case Stepped value17:
                     return value17.ToJson();
-                case Tagged value18:
+                case SuccessResponse value18:
                     return value18.ToJson();
+                case Tagged value19:
+                    return value19.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -2358,6 +2412,417 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A type whose strings must match patterns: ECMA-262 with the <c>u</c> flag, searched, not
+    /// anchored.
+    /// </summary>
+    public sealed class Patterned
+    {
+        /// <summary>
+        /// Creates a <see cref="Patterned"/> from its required fields.
+        /// </summary>
+        public Patterned(string slug, string? status, string word, string pair)
+        {
+            Slug = slug ?? throw new global::System.ArgumentNullException(nameof(slug));
+            Status = status;
+            Word = word ?? throw new global::System.ArgumentNullException(nameof(word));
+            Pair = pair ?? throw new global::System.ArgumentNullException(nameof(pair));
+        }
+
+        /// <summary>
+        /// A lower-case identifier: anchored at both ends, where <c>$</c> is the very end (never
+        /// before a final newline).
+        ///
+        /// Example: <c>"mcp-test"</c>.
+        /// </summary>
+        public string Slug { get; set; }
+
+        /// <summary>
+        /// Another identifier of the same pattern (compiled once), when given.
+        ///
+        /// Example: <c>"alias"</c>.
+        /// </summary>
+        public string? Alias { get; set; }
+
+        /// <summary>
+        /// Two to four characters, none of them white space or a colon, when given: the length is
+        /// checked before the pattern.
+        ///
+        /// Example: <c>"text"</c>.
+        /// </summary>
+        public string? Tag { get; set; }
+
+        /// <summary>
+        /// Three ASCII digits (<c>\d</c> is [0-9] in every target), or null.
+        ///
+        /// Example: <c>"200"</c>.
+        /// </summary>
+        public string? Status { get; set; }
+
+        /// <summary>
+        /// Holds an ASCII word character somewhere: the pattern is searched, not anchored.
+        ///
+        /// Example: <c>"--a--"</c>.
+        /// </summary>
+        public string Word { get; set; }
+
+        /// <summary>
+        /// Exactly two code points other than line terminators (an astral character is one).
+        ///
+        /// Example: <c>"ab"</c>.
+        /// </summary>
+        public string Pair { get; set; }
+
+        /// <summary>
+        /// Holds one of three astral faces, when given.
+        ///
+        /// Example: <c>"x😁y"</c>.
+        /// </summary>
+        public string? Smile { get; set; }
+
+        /// <summary>
+        /// No quote and no backslash, when given.
+        ///
+        /// Example: <c>"plain"</c>.
+        /// </summary>
+        public string? Plain { get; set; }
+
+        /// <summary>
+        /// Pairs <c>ab</c> or <c>cd</c>, when given.
+        ///
+        /// Example: <c>"abcd"</c>.
+        /// </summary>
+        public string? Chain { get; set; }
+
+        /// <summary>
+        /// Two runs of non-space around one ECMA white space, when given.
+        ///
+        /// Example: <c>"a b"</c>.
+        /// </summary>
+        public string? Spaced { get; set; }
+
+        /// <summary>
+        /// Only class syntax characters, when given.
+        ///
+        /// Example: <c>"&amp;~-[]^"</c>.
+        /// </summary>
+        public string? Marks { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Patterned</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Patterned</c>.</exception>
+        public static Patterned Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Patterned value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Patterned");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Patterned</c> strictly from an already-parsed value (the JSON-text rules
+        /// are checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Patterned</c>.</exception>
+        public static Patterned FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Patterned value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Patterned");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Patterned Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            string _slug = default!;
+            string? _alias = null;
+            string? _tag = null;
+            string? _status = null;
+            string _word = default!;
+            string _pair = default!;
+            string? _smile = null;
+            string? _plain = null;
+            string? _chain = null;
+            string? _spaced = null;
+            string? _marks = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("slug"))
+                {
+                    _slug = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "slug"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "slug"), global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z][a-z0-9-]*$/");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("alias"))
+                {
+                    _alias = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "alias"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "alias"), global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z][a-z0-9-]*$/");
+                }
+                else if (member.NameEquals("tag"))
+                {
+                    _tag = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tag"), "string", 2, 4), new global::Mcptest.Sdk.CoprocessPath(at, "tag"), global::Mcptest.Sdk.Coprocess.Pattern2, "expected string matching /^[^\\s:]*$/");
+                }
+                else if (member.NameEquals("status"))
+                {
+                    _status = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "status"), "string or null"), new global::Mcptest.Sdk.CoprocessPath(at, "status"), global::Mcptest.Sdk.Coprocess.Pattern3, "expected string matching /^\\d{3}$/");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("word"))
+                {
+                    _word = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "word"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "word"), global::Mcptest.Sdk.Coprocess.Pattern4, "expected string matching /\\w/");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("pair"))
+                {
+                    _pair = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pair"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "pair"), global::Mcptest.Sdk.Coprocess.Pattern5, "expected string matching /^.{2}$/");
+                    seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("smile"))
+                {
+                    _smile = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "smile"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "smile"), global::Mcptest.Sdk.Coprocess.Pattern6, "expected string matching /[\\u{1F600}-\\u{1F602}]/");
+                }
+                else if (member.NameEquals("plain"))
+                {
+                    _plain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "plain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "plain"), global::Mcptest.Sdk.Coprocess.Pattern7, "expected string matching /^[^\"\\\\]*$/");
+                }
+                else if (member.NameEquals("chain"))
+                {
+                    _chain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "chain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "chain"), global::Mcptest.Sdk.Coprocess.Pattern8, "expected string matching /^(?:ab|cd)+$/");
+                }
+                else if (member.NameEquals("spaced"))
+                {
+                    _spaced = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), global::Mcptest.Sdk.Coprocess.Pattern9, "expected string matching /^\\S+\\s\\S+$/");
+                }
+                else if (member.NameEquals("marks"))
+                {
+                    _marks = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "marks"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "marks"), global::Mcptest.Sdk.Coprocess.Pattern10, "expected string matching /^[&~\\-\\[\\]^]+$/");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("slug", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("status", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("word", at);
+            }
+            if ((seen & (1UL << 3)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("pair", at);
+            }
+            return new Patterned(_slug, _status, _word, _pair)
+            {
+                Alias = _alias,
+                Tag = _tag,
+                Smile = _smile,
+                Plain = _plain,
+                Chain = _chain,
+                Spaced = _spaced,
+                Marks = _marks,
+            };
+        }
+
+        internal static readonly byte[] KeySlug = global::System.Text.Encoding.UTF8.GetBytes("slug");
+        internal static readonly byte[] KeyAlias = global::System.Text.Encoding.UTF8.GetBytes("alias");
+        internal static readonly byte[] KeyTag = global::System.Text.Encoding.UTF8.GetBytes("tag");
+        internal static readonly byte[] KeyStatus = global::System.Text.Encoding.UTF8.GetBytes("status");
+        internal static readonly byte[] KeyWord = global::System.Text.Encoding.UTF8.GetBytes("word");
+        internal static readonly byte[] KeyPair = global::System.Text.Encoding.UTF8.GetBytes("pair");
+        internal static readonly byte[] KeySmile = global::System.Text.Encoding.UTF8.GetBytes("smile");
+        internal static readonly byte[] KeyPlain = global::System.Text.Encoding.UTF8.GetBytes("plain");
+        internal static readonly byte[] KeyChain = global::System.Text.Encoding.UTF8.GetBytes("chain");
+        internal static readonly byte[] KeySpaced = global::System.Text.Encoding.UTF8.GetBytes("spaced");
+        internal static readonly byte[] KeyMarks = global::System.Text.Encoding.UTF8.GetBytes("marks");
+
+        internal static Patterned Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _slug = default!;
+            string? _alias = null;
+            string? _tag = null;
+            string? _status = null;
+            string _word = default!;
+            string _pair = default!;
+            string? _smile = null;
+            string? _plain = null;
+            string? _chain = null;
+            string? _spaced = null;
+            string? _marks = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeySlug))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _slug = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern1);
+                }
+                else if (reader.ValueTextEquals(KeyAlias))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _alias = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern1);
+                }
+                else if (reader.ValueTextEquals(KeyTag))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _tag = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 2, 4), global::Mcptest.Sdk.Coprocess.Pattern2);
+                }
+                else if (reader.ValueTextEquals(KeyStatus))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _status = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern3);
+                }
+                else if (reader.ValueTextEquals(KeyWord))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _word = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern4);
+                }
+                else if (reader.ValueTextEquals(KeyPair))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _pair = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern5);
+                }
+                else if (reader.ValueTextEquals(KeySmile))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 6);
+                    reader.Read();
+                    _smile = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern6);
+                }
+                else if (reader.ValueTextEquals(KeyPlain))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 7);
+                    reader.Read();
+                    _plain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern7);
+                }
+                else if (reader.ValueTextEquals(KeyChain))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 8);
+                    reader.Read();
+                    _chain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern8);
+                }
+                else if (reader.ValueTextEquals(KeySpaced))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 9);
+                    reader.Read();
+                    _spaced = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern9);
+                }
+                else if (reader.ValueTextEquals(KeyMarks))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 10);
+                    reader.Read();
+                    _marks = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern10);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 57UL) != 57UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Patterned(_slug, _status, _word, _pair)
+            {
+                Alias = _alias,
+                Tag = _tag,
+                Smile = _smile,
+                Plain = _plain,
+                Chain = _chain,
+                Spaced = _spaced,
+                Marks = _marks,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"slug\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Slug);
+            if (Alias != null)
+            {
+                builder.Append(",\"alias\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Alias);
+            }
+            if (Tag != null)
+            {
+                builder.Append(",\"tag\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Tag);
+            }
+            builder.Append(",\"status\":");
+            if (Status is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Status); }
+            builder.Append(",\"word\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Word);
+            builder.Append(",\"pair\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Pair);
+            if (Smile != null)
+            {
+                builder.Append(",\"smile\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Smile);
+            }
+            if (Plain != null)
+            {
+                builder.Append(",\"plain\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Plain);
+            }
+            if (Chain != null)
+            {
+                builder.Append(",\"chain\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Chain);
+            }
+            if (Spaced != null)
+            {
+                builder.Append(",\"spaced\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Spaced);
+            }
+            if (Marks != null)
+            {
+                builder.Append(",\"marks\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Marks);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A request frame, SDK to binary. A closed envelope: any other top-level field is rejected
     /// with -32600. <c>params</c> is checked against the shape the method table names for
     /// <c>method</c>; an unknown <c>method</c> is answered -32601, not rejected as a shape.
@@ -4230,6 +4695,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Params>(Params.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Params.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Patterned))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Patterned>(Patterned.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Patterned.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Request))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Request>(Request.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
@@ -4615,6 +5084,19 @@ namespace Mcptest.Sdk
                 throw new CoprocessShapeException(problem, at);
             }
             return integer;
+        }
+
+        /// <summary>
+        /// A string in which <paramref name="pattern"/> (a schema <c>pattern</c>, searched, not
+        /// anchored) finds a match; <paramref name="problem"/> is the problem a string without one gets.
+        /// </summary>
+        internal static string Matching(string text, CoprocessPath? at, global::System.Text.RegularExpressions.Regex pattern, string problem)
+        {
+            if (!pattern.IsMatch(text))
+            {
+                throw new CoprocessShapeException(problem, at);
+            }
+            return text;
         }
 
         internal static long MultipleOf(long integer, CoprocessPath? at, long divisor)
@@ -5271,6 +5753,15 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return integer;
+        }
+
+        internal static string Matching(string text, global::System.Text.RegularExpressions.Regex pattern)
+        {
+            if (!pattern.IsMatch(text))
+            {
+                throw Fallback();
+            }
+            return text;
         }
 
         internal static long MultipleOf(long integer, long divisor)

@@ -273,6 +273,103 @@ impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json:
         Self(value)
     }
 }
+///A type whose strings must match patterns: ECMA-262 with the `u` flag, searched, not anchored.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Patterned {
+    ///A lower-case identifier: anchored at both ends, where `$` is the very end (never before a final newline).
+    ///
+    ///Example: `"mcp-test"`.
+    #[serde(
+        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern1>"
+    )]
+    pub slug: ::std::string::String,
+    ///Another identifier of the same pattern (compiled once), when given.
+    ///
+    ///Example: `"alias"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern1>"
+    )]
+    pub alias: ::std::option::Option<::std::string::String>,
+    ///Two to four characters, none of them white space or a colon, when given: the length is checked before the pattern.
+    ///
+    ///Example: `"text"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_matching_within::<_, 2, 4, patterns::Pattern2>"
+    )]
+    pub tag: ::std::option::Option<::std::string::String>,
+    ///Three ASCII digits (`\d` is [0-9] in every target), or null.
+    ///
+    ///Example: `"200"`.
+    #[serde(
+        deserialize_with = "strict::nullable_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern3>"
+    )]
+    pub status: ::std::option::Option<::std::string::String>,
+    ///Holds an ASCII word character somewhere: the pattern is searched, not anchored.
+    ///
+    ///Example: `"--a--"`.
+    #[serde(
+        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern4>"
+    )]
+    pub word: ::std::string::String,
+    ///Exactly two code points other than line terminators (an astral character is one).
+    ///
+    ///Example: `"ab"`.
+    #[serde(
+        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern5>"
+    )]
+    pub pair: ::std::string::String,
+    ///Holds one of three astral faces, when given.
+    ///
+    ///Example: `"x😁y"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern6>"
+    )]
+    pub smile: ::std::option::Option<::std::string::String>,
+    ///No quote and no backslash, when given.
+    ///
+    ///Example: `"plain"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern7>"
+    )]
+    pub plain: ::std::option::Option<::std::string::String>,
+    ///Pairs `ab` or `cd`, when given.
+    ///
+    ///Example: `"abcd"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern8>"
+    )]
+    pub chain: ::std::option::Option<::std::string::String>,
+    ///Two runs of non-space around one ECMA white space, when given.
+    ///
+    ///Example: `"a b"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern9>"
+    )]
+    pub spaced: ::std::option::Option<::std::string::String>,
+    ///Only class syntax characters, when given.
+    ///
+    ///Example: `"&~-[]^"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern10>"
+    )]
+    pub marks: ::std::option::Option<::std::string::String>,
+}
 ///A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with -32600. `params` is checked against the shape the method table names for `method`; an unknown `method` is answered -32601, not rejected as a shape.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -590,6 +687,21 @@ impl ::serde::Serialize for JsonRpcVersion {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         JsonRpcVersion::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Patterned {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Patterned::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Patterned {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Patterned::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Request {
@@ -1339,6 +1451,16 @@ impl Frame for Params {
         strict_from_value("Params", value)
     }
 }
+impl Frame for Patterned {
+    const TYPE_NAME: &'static str = "Patterned";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Patterned", text)?;
+        strict_from_text("Patterned", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Patterned", value)
+    }
+}
 impl Frame for Request {
     const TYPE_NAME: &'static str = "Request";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1504,6 +1626,7 @@ pub fn decode_and_encode(
         "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
         "Labels" => Labels::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
+        "Patterned" => Patterned::decode(text).map(|v| v.encode()),
         "Request" => Request::decode(text).map(|v| v.encode()),
         "RequestId" => RequestId::decode(text).map(|v| v.encode()),
         "Response" => Response::decode(text).map(|v| v.encode()),
@@ -1533,6 +1656,7 @@ pub fn check_value(
         "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
         "Labels" => Labels::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
+        "Patterned" => Patterned::from_value(value).map(|_| ()),
         "Request" => Request::from_value(value).map(|_| ()),
         "RequestId" => RequestId::from_value(value).map(|_| ()),
         "Response" => Response::from_value(value).map(|_| ()),
@@ -1557,6 +1681,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "JsonRpcVersion",
     "Labels",
     "Params",
+    "Patterned",
     "Request",
     "RequestId",
     "Response",
@@ -1565,6 +1690,124 @@ pub const TYPE_NAMES: &[&str] = &[
     "SuccessResponse",
     "Tagged",
 ];
+/// The contract's patterns, each compiled once, on first use.
+mod patterns {
+    /// The pattern `/^[a-z][a-z0-9-]*$/`.
+    pub struct Pattern1;
+    impl super::strict::Pattern for Pattern1 {
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9-]*$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_1.is_match(text)
+        }
+    }
+    static REGEX_1: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[a-z][\\-0-9a-z]*$")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9-]*$\"")
+    });
+    /// The pattern `/^[^\s:]*$/`.
+    pub struct Pattern2;
+    impl super::strict::Pattern for Pattern2 {
+        const PROBLEM: &'static str = "expected string matching /^[^\\s:]*$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_2.is_match(text)
+        }
+    }
+    static REGEX_2: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[^\\x09-\\x0D :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*$").expect("codegen checked the pattern \"^[^\\\\s:]*$\"")
+    });
+    /// The pattern `/^\d{3}$/`.
+    pub struct Pattern3;
+    impl super::strict::Pattern for Pattern3 {
+        const PROBLEM: &'static str = "expected string matching /^\\d{3}$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_3.is_match(text)
+        }
+    }
+    static REGEX_3: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[0-9]{3}$").expect("codegen checked the pattern \"^\\\\d{3}$\"")
+    });
+    /// The pattern `/\w/`.
+    pub struct Pattern4;
+    impl super::strict::Pattern for Pattern4 {
+        const PROBLEM: &'static str = "expected string matching /\\w/";
+        fn is_match(text: &str) -> bool {
+            REGEX_4.is_match(text)
+        }
+    }
+    static REGEX_4: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("[0-9A-Z_a-z]").expect("codegen checked the pattern \"\\\\w\"")
+    });
+    /// The pattern `/^.{2}$/`.
+    pub struct Pattern5;
+    impl super::strict::Pattern for Pattern5 {
+        const PROBLEM: &'static str = "expected string matching /^.{2}$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_5.is_match(text)
+        }
+    }
+    static REGEX_5: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}$")
+            .expect("codegen checked the pattern \"^.{2}$\"")
+    });
+    /// The pattern `/[\u{1F600}-\u{1F602}]/`.
+    pub struct Pattern6;
+    impl super::strict::Pattern for Pattern6 {
+        const PROBLEM: &'static str = "expected string matching /[\\u{1F600}-\\u{1F602}]/";
+        fn is_match(text: &str) -> bool {
+            REGEX_6.is_match(text)
+        }
+    }
+    static REGEX_6: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("[\\x{1F600}-\\x{1F602}]")
+            .expect("codegen checked the pattern \"[\\\\u{1F600}-\\\\u{1F602}]\"")
+    });
+    /// The pattern `/^[^"\\]*$/`.
+    pub struct Pattern7;
+    impl super::strict::Pattern for Pattern7 {
+        const PROBLEM: &'static str = "expected string matching /^[^\"\\\\]*$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_7.is_match(text)
+        }
+    }
+    static REGEX_7: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[^\\x22\\\\]*$")
+            .expect("codegen checked the pattern \"^[^\\\"\\\\\\\\]*$\"")
+    });
+    /// The pattern `/^(?:ab|cd)+$/`.
+    pub struct Pattern8;
+    impl super::strict::Pattern for Pattern8 {
+        const PROBLEM: &'static str = "expected string matching /^(?:ab|cd)+$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_8.is_match(text)
+        }
+    }
+    static REGEX_8: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^(?:ab|cd)+$").expect("codegen checked the pattern \"^(?:ab|cd)+$\"")
+    });
+    /// The pattern `/^\S+\s\S+$/`.
+    pub struct Pattern9;
+    impl super::strict::Pattern for Pattern9 {
+        const PROBLEM: &'static str = "expected string matching /^\\S+\\s\\S+$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_9.is_match(text)
+        }
+    }
+    static REGEX_9: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+$").expect("codegen checked the pattern \"^\\\\S+\\\\s\\\\S+$\"")
+    });
+    /// The pattern `/^[&~\-\[\]^]+$/`.
+    pub struct Pattern10;
+    impl super::strict::Pattern for Pattern10 {
+        const PROBLEM: &'static str = "expected string matching /^[&~\\-\\[\\]^]+$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_10.is_match(text)
+        }
+    }
+    static REGEX_10: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[\\&\\-\\[\\]\\^\\~]+$")
+            .expect("codegen checked the pattern \"^[&~\\\\-\\\\[\\\\]^]+$\"")
+    });
+}
 /// Why an SDK must not go on after the handshake: the contract's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandshakeFailure {
@@ -2454,6 +2697,78 @@ pub mod strict {
                 count_within(text.chars().count(), MIN, MAX, "character").map(|()| Some(text))
             }
             None => Ok(None),
+        }
+    }
+
+    /// A schema `pattern`: the generated `patterns` module implements it for
+    /// each distinct pattern of the contract.
+    pub trait Pattern {
+        /// The problem a string the pattern finds no match in gets.
+        const PROBLEM: &'static str;
+
+        /// Whether the pattern (searched, not anchored) finds a match in `text`.
+        fn is_match(text: &str) -> bool;
+    }
+
+    /// Deserializes a required string field whose length in Unicode code
+    /// points lies within `MIN..=MAX` and in which the pattern `P` finds a
+    /// match (the length is checked first).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a string, the bound
+    /// its length breaks, or the pattern's problem.
+    pub fn matching_within<'de, D, const MIN: usize, const MAX: usize, P: Pattern>(
+        deserializer: D,
+    ) -> Result<String, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        matching::<D::Error, MIN, MAX, P>(text)
+    }
+
+    /// [`matching_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`matching_within`] (`null` included).
+    pub fn present_matching_within<'de, D, const MIN: usize, const MAX: usize, P: Pattern>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        matching_within::<D, MIN, MAX, P>(deserializer).map(Some)
+    }
+
+    /// [`matching_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound or pattern the string breaks.
+    pub fn nullable_matching_within<'de, D, const MIN: usize, const MAX: usize, P: Pattern>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        match nullable::<D, String>(deserializer)? {
+            Some(text) => matching::<D::Error, MIN, MAX, P>(text).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn matching<E: serde::de::Error, const MIN: usize, const MAX: usize, P: Pattern>(
+        text: String,
+    ) -> Result<String, E> {
+        if MIN > 0 || MAX < usize::MAX {
+            count_within(text.chars().count(), MIN, MAX, "character")?;
+        }
+        if P::is_match(&text) {
+            Ok(text)
+        } else {
+            Err(E::custom(P::PROBLEM))
         }
     }
 

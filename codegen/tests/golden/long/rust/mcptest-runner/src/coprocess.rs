@@ -2498,6 +2498,78 @@ pub mod strict {
         }
     }
 
+    /// A schema `pattern`: the generated `patterns` module implements it for
+    /// each distinct pattern of the contract.
+    pub trait Pattern {
+        /// The problem a string the pattern finds no match in gets.
+        const PROBLEM: &'static str;
+
+        /// Whether the pattern (searched, not anchored) finds a match in `text`.
+        fn is_match(text: &str) -> bool;
+    }
+
+    /// Deserializes a required string field whose length in Unicode code
+    /// points lies within `MIN..=MAX` and in which the pattern `P` finds a
+    /// match (the length is checked first).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a string, the bound
+    /// its length breaks, or the pattern's problem.
+    pub fn matching_within<'de, D, const MIN: usize, const MAX: usize, P: Pattern>(
+        deserializer: D,
+    ) -> Result<String, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        matching::<D::Error, MIN, MAX, P>(text)
+    }
+
+    /// [`matching_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`matching_within`] (`null` included).
+    pub fn present_matching_within<'de, D, const MIN: usize, const MAX: usize, P: Pattern>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        matching_within::<D, MIN, MAX, P>(deserializer).map(Some)
+    }
+
+    /// [`matching_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound or pattern the string breaks.
+    pub fn nullable_matching_within<'de, D, const MIN: usize, const MAX: usize, P: Pattern>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        match nullable::<D, String>(deserializer)? {
+            Some(text) => matching::<D::Error, MIN, MAX, P>(text).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn matching<E: serde::de::Error, const MIN: usize, const MAX: usize, P: Pattern>(
+        text: String,
+    ) -> Result<String, E> {
+        if MIN > 0 || MAX < usize::MAX {
+            count_within(text.chars().count(), MIN, MAX, "character")?;
+        }
+        if P::is_match(&text) {
+            Ok(text)
+        } else {
+            Err(E::custom(P::PROBLEM))
+        }
+    }
+
     /// Deserializes a required array field whose number of items lies
     /// within `MIN..=MAX` (the items are read first).
     ///

@@ -3003,6 +3003,19 @@ namespace Mcptest.Sdk
             return integer;
         }
 
+        /// <summary>
+        /// A string in which <paramref name="pattern"/> (a schema <c>pattern</c>, searched, not
+        /// anchored) finds a match; <paramref name="problem"/> is the problem a string without one gets.
+        /// </summary>
+        internal static string Matching(string text, CoprocessPath? at, global::System.Text.RegularExpressions.Regex pattern, string problem)
+        {
+            if (!pattern.IsMatch(text))
+            {
+                throw new CoprocessShapeException(problem, at);
+            }
+            return text;
+        }
+
         internal static long MultipleOf(long integer, CoprocessPath? at, long divisor)
         {
             if (integer % divisor != 0)
@@ -3657,6 +3670,15 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return integer;
+        }
+
+        internal static string Matching(string text, global::System.Text.RegularExpressions.Regex pattern)
+        {
+            if (!pattern.IsMatch(text))
+            {
+                throw Fallback();
+            }
+            return text;
         }
 
         internal static long MultipleOf(long integer, long divisor)

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiConsumer;
+import java.util.regex.Pattern;
 
 /**
  * constraints golden.
@@ -294,6 +295,7 @@ public final class Coprocess {
                     "JsonRpcVersion",
                     "Labels",
                     "Params",
+                    "Patterned",
                     "Request",
                     "RequestId",
                     "Response",
@@ -326,6 +328,7 @@ public final class Coprocess {
             case "JsonRpcVersion" -> JsonRpcVersion.fromJson(json);
             case "Labels" -> Labels.fromJson(json);
             case "Params" -> Params.fromJson(json);
+            case "Patterned" -> Patterned.fromJson(json);
             case "Request" -> Request.fromJson(json);
             case "RequestId" -> RequestId.fromJson(json);
             case "Response" -> Response.fromJson(json);
@@ -1077,6 +1080,133 @@ public final class Coprocess {
     }
 
     /**
+     * A type whose strings must match patterns: ECMA-262 with the {@code u} flag, searched, not
+     * anchored.
+     *
+     * @param slug A lower-case identifier: anchored at both ends, where {@code $} is the very end
+     *     (never before a final newline). Example: {@code "mcp-test"}.
+     * @param alias Another identifier of the same pattern (compiled once), when given. Example:
+     *     {@code "alias"}. (Java null when absent)
+     * @param tag Two to four characters, none of them white space or a colon, when given: the
+     *     length is checked before the pattern. Example: {@code "text"}. (Java null when absent)
+     * @param status Three ASCII digits ({@code \d} is [0-9] in every target), or null. Example:
+     *     {@code "200"}. (Java null for JSON null)
+     * @param word Holds an ASCII word character somewhere: the pattern is searched, not anchored.
+     *     Example: {@code "--a--"}.
+     * @param pair Exactly two code points other than line terminators (an astral character is one).
+     *     Example: {@code "ab"}.
+     * @param smile Holds one of three astral faces, when given. Example: <code>"x&#x1f601;y"</code>
+     *     . (Java null when absent)
+     * @param plain No quote and no backslash, when given. Example: {@code "plain"}. (Java null when
+     *     absent)
+     * @param chain Pairs {@code ab} or {@code cd}, when given. Example: {@code "abcd"}. (Java null
+     *     when absent)
+     * @param spaced Two runs of non-space around one ECMA white space, when given. Example: {@code
+     *     "a b"}. (Java null when absent)
+     * @param marks Only class syntax characters, when given. Example: {@code "&~-[]^"}. (Java null
+     *     when absent)
+     */
+    public record Patterned(
+            String slug,
+            String alias,
+            String tag,
+            String status,
+            String word,
+            String pair,
+            String smile,
+            String plain,
+            String chain,
+            String spaced,
+            String marks)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param slug the value of the {@code "slug"} member
+         * @param alias the value of the {@code "alias"} member
+         * @param tag the value of the {@code "tag"} member
+         * @param status the value of the {@code "status"} member
+         * @param word the value of the {@code "word"} member
+         * @param pair the value of the {@code "pair"} member
+         * @param smile the value of the {@code "smile"} member
+         * @param plain the value of the {@code "plain"} member
+         * @param chain the value of the {@code "chain"} member
+         * @param spaced the value of the {@code "spaced"} member
+         * @param marks the value of the {@code "marks"} member
+         */
+        public Patterned {
+            Objects.requireNonNull(slug, "slug");
+            Objects.requireNonNull(word, "word");
+            Objects.requireNonNull(pair, "pair");
+        }
+
+        /**
+         * Decodes a {@code Patterned} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Patterned}
+         */
+        public static Patterned fromJson(String json) {
+            return Coprocess.readText(json, "Patterned", Coprocess::decodePatterned);
+        }
+
+        /**
+         * Decodes a {@code Patterned} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Patterned}
+         */
+        public static Patterned fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Patterned", Coprocess::decodePatterned);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"slug\":");
+            Coprocess.writeString(out, this.slug);
+            if (this.alias != null) {
+                out.append(",\"alias\":");
+                Coprocess.writeString(out, this.alias);
+            }
+            if (this.tag != null) {
+                out.append(",\"tag\":");
+                Coprocess.writeString(out, this.tag);
+            }
+            out.append(",\"status\":");
+            Coprocess.writeString(out, this.status);
+            out.append(",\"word\":");
+            Coprocess.writeString(out, this.word);
+            out.append(",\"pair\":");
+            Coprocess.writeString(out, this.pair);
+            if (this.smile != null) {
+                out.append(",\"smile\":");
+                Coprocess.writeString(out, this.smile);
+            }
+            if (this.plain != null) {
+                out.append(",\"plain\":");
+                Coprocess.writeString(out, this.plain);
+            }
+            if (this.chain != null) {
+                out.append(",\"chain\":");
+                Coprocess.writeString(out, this.chain);
+            }
+            if (this.spaced != null) {
+                out.append(",\"spaced\":");
+                Coprocess.writeString(out, this.spaced);
+            }
+            if (this.marks != null) {
+                out.append(",\"marks\":");
+                Coprocess.writeString(out, this.marks);
+            }
+            out.append('}');
+        }
+    }
+
+    /**
      * A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with
      * -32600. {@code params} is checked against the shape the method table names for {@code
      * method}; an unknown {@code method} is answered -32601, not rejected as a shape.
@@ -1736,6 +1866,45 @@ public final class Coprocess {
         }
     }
 
+    /** The pattern {@code /^[a-z][a-z0-9-]*$/}. */
+    private static final Pattern PATTERN_1 = Pattern.compile("^[a-z][\\-0-9a-z]*\\z");
+
+    /** The pattern {@code /^[^\s:]*$/}. */
+    private static final Pattern PATTERN_2 =
+            Pattern.compile(
+                    "^[^\\x09-\\x0D"
+                        + " :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*\\z");
+
+    /** The pattern {@code /^\d{3}$/}. */
+    private static final Pattern PATTERN_3 = Pattern.compile("^[0-9]{3}\\z");
+
+    /** The pattern {@code /\w/}. */
+    private static final Pattern PATTERN_4 = Pattern.compile("[0-9A-Z_a-z]");
+
+    /** The pattern {@code /^.{2}$/}. */
+    private static final Pattern PATTERN_5 =
+            Pattern.compile("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}\\z");
+
+    /** The pattern <code>/[&#92;u{1F600}-&#92;u{1F602}]/</code>. */
+    private static final Pattern PATTERN_6 = Pattern.compile("[\\x{1F600}-\\x{1F602}]");
+
+    /** The pattern {@code /^[^"\\]*$/}. */
+    private static final Pattern PATTERN_7 = Pattern.compile("^[^\\x22\\\\]*\\z");
+
+    /** The pattern {@code /^(?:ab|cd)+$/}. */
+    private static final Pattern PATTERN_8 = Pattern.compile("^(?:ab|cd)+\\z");
+
+    /** The pattern {@code /^\S+\s\S+$/}. */
+    private static final Pattern PATTERN_9 =
+            Pattern.compile(
+                    "^[^\\x09-\\x0D"
+                        + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D"
+                        + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\x09-\\x0D"
+                        + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+\\z");
+
+    /** The pattern {@code /^[&~\-\[\]^]+$/}. */
+    private static final Pattern PATTERN_10 = Pattern.compile("^[\\&\\-\\[\\]\\^\\~]+\\z");
+
     private static Bounded decodeBounded(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         long vPercent = 0L;
@@ -2111,6 +2280,136 @@ public final class Coprocess {
         return new Params(expectObject(node, path));
     }
 
+    private static Patterned decodePatterned(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        String vSlug = null;
+        boolean hasSlug = false;
+        String vAlias = null;
+        String vTag = null;
+        String vStatus = null;
+        boolean hasStatus = false;
+        String vWord = null;
+        boolean hasWord = false;
+        String vPair = null;
+        boolean hasPair = false;
+        String vSmile = null;
+        String vPlain = null;
+        String vChain = null;
+        String vSpaced = null;
+        String vMarks = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "slug" -> {
+                    vSlug =
+                            matching(
+                                    decodeString(value, path.key(key)),
+                                    path.key(key),
+                                    PATTERN_1,
+                                    "expected string matching /^[a-z][a-z0-9-]*$/");
+                    hasSlug = true;
+                }
+                case "alias" ->
+                        vAlias =
+                                matching(
+                                        decodeString(value, path.key(key)),
+                                        path.key(key),
+                                        PATTERN_1,
+                                        "expected string matching /^[a-z][a-z0-9-]*$/");
+                case "tag" ->
+                        vTag =
+                                matching(
+                                        stringWithin(value, path.key(key), 2, 4),
+                                        path.key(key),
+                                        PATTERN_2,
+                                        "expected string matching /^[^\\s:]*$/");
+                case "status" -> {
+                    vStatus =
+                            decodeNullable(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) ->
+                                            matching(
+                                                    decodeString(n1, p1),
+                                                    p1,
+                                                    PATTERN_3,
+                                                    "expected string matching /^\\d{3}$/"));
+                    hasStatus = true;
+                }
+                case "word" -> {
+                    vWord =
+                            matching(
+                                    decodeString(value, path.key(key)),
+                                    path.key(key),
+                                    PATTERN_4,
+                                    "expected string matching /\\w/");
+                    hasWord = true;
+                }
+                case "pair" -> {
+                    vPair =
+                            matching(
+                                    decodeString(value, path.key(key)),
+                                    path.key(key),
+                                    PATTERN_5,
+                                    "expected string matching /^.{2}$/");
+                    hasPair = true;
+                }
+                case "smile" ->
+                        vSmile =
+                                matching(
+                                        decodeString(value, path.key(key)),
+                                        path.key(key),
+                                        PATTERN_6,
+                                        "expected string matching /[\\u{1F600}-\\u{1F602}]/");
+                case "plain" ->
+                        vPlain =
+                                matching(
+                                        decodeString(value, path.key(key)),
+                                        path.key(key),
+                                        PATTERN_7,
+                                        "expected string matching /^[^\"\\\\]*$/");
+                case "chain" ->
+                        vChain =
+                                matching(
+                                        decodeString(value, path.key(key)),
+                                        path.key(key),
+                                        PATTERN_8,
+                                        "expected string matching /^(?:ab|cd)+$/");
+                case "spaced" ->
+                        vSpaced =
+                                matching(
+                                        decodeString(value, path.key(key)),
+                                        path.key(key),
+                                        PATTERN_9,
+                                        "expected string matching /^\\S+\\s\\S+$/");
+                case "marks" ->
+                        vMarks =
+                                matching(
+                                        decodeString(value, path.key(key)),
+                                        path.key(key),
+                                        PATTERN_10,
+                                        "expected string matching /^[&~\\-\\[\\]^]+$/");
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasSlug) {
+            throw missingField(path, "slug");
+        }
+        if (!hasStatus) {
+            throw missingField(path, "status");
+        }
+        if (!hasWord) {
+            throw missingField(path, "word");
+        }
+        if (!hasPair) {
+            throw missingField(path, "pair");
+        }
+        return new Patterned(
+                vSlug, vAlias, vTag, vStatus, vWord, vPair, vSmile, vPlain, vChain, vSpaced,
+                vMarks);
+    }
+
     private static Request decodeRequest(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -2439,6 +2738,7 @@ public final class Coprocess {
                     member(JsonRpcVersion.class, Coprocess::decodeJsonRpcVersion),
                     member(Labels.class, Coprocess::decodeLabels),
                     member(Params.class, Coprocess::decodeParams),
+                    member(Patterned.class, Coprocess::decodePatterned),
                     member(Request.class, Coprocess::decodeRequest),
                     member(RequestId.class, Coprocess::decodeRequestId),
                     member(Response.class, Coprocess::decodeResponse),
@@ -2797,6 +3097,17 @@ public final class Coprocess {
             throw problem(path, "expected multiple of " + divisor + ", got " + value);
         }
         return value;
+    }
+
+    /**
+     * A string in which {@code pattern} (a schema {@code pattern}, searched, not anchored) finds a
+     * match; {@code problem} is the problem a string without one gets.
+     */
+    private static String matching(String text, Path path, Pattern pattern, String problem) {
+        if (!pattern.matcher(text).find()) {
+            throw problem(path, problem);
+        }
+        return text;
     }
 
     /** A string whose length in Unicode code points is within the bounds. */

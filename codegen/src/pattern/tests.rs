@@ -1,0 +1,132 @@
+use super::{Dialect, Pattern};
+
+fn render(source: &str, dialect: Dialect) -> String {
+    Pattern::parse(source).unwrap_or_else(|e| panic!("{source}: {e:?}")).render(dialect)
+}
+
+fn refusal(source: &str) -> String {
+    match Pattern::parse(source) {
+        Ok(p) => panic!("{source} was accepted as {:?}", p.node),
+        Err(e) => format!("{} | {}", e.problem, e.fix),
+    }
+}
+
+#[test]
+fn anchors_mean_the_ends_of_the_string_in_every_engine() {
+    assert_eq!(render("^a$", Dialect::EcmaScript), "^a$");
+    assert_eq!(render("^a$", Dialect::Python), "^a\\Z");
+    assert_eq!(render("^a$", Dialect::Java), "^a\\z");
+    assert_eq!(render("^a$", Dialect::DotNet), "^a\\z");
+    assert_eq!(render("^a$", Dialect::Go), "^a$");
+    assert_eq!(render("^a$", Dialect::Rust), "^a$");
+}
+
+#[test]
+fn shorthand_classes_and_the_dot_are_spelled_out_as_code_point_ranges() {
+    assert_eq!(render("\\d", Dialect::Python), "[0-9]");
+    assert_eq!(render("\\w", Dialect::Go), "[0-9A-Z_a-z]");
+    assert_eq!(render("\\D", Dialect::Rust), "[^0-9]");
+    assert_eq!(render(".", Dialect::Java), "[^\\x0A\\x0D\\x{2028}\\x{2029}]");
+    assert_eq!(render(".", Dialect::Python), "[^\\x0A\\x0D\\u2028\\u2029]");
+    // .NET matches UTF-16 units: an astral code point is its surrogate pair,
+    // and a negated class never matches half of one.
+    assert_eq!(render(".", Dialect::DotNet), "(?:[^\\x0A\\x0D\\u2028\\u2029\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])");
+    assert_eq!(render("[\\u{1F600}-\\u{1F602}]", Dialect::DotNet), "(?:\\uD83D[\\uDE00-\\uDE02])");
+    assert_eq!(render("\\u{1F600}+", Dialect::DotNet), "(?:\\uD83D\\uDE00)+");
+    assert_eq!(render("\\u{1F600}+", Dialect::EcmaScript), "\\u{1F600}+");
+}
+
+#[test]
+fn class_syntax_characters_are_escaped_as_each_engine_needs() {
+    assert_eq!(render("[&~\\-\\[\\]^]", Dialect::Java), "[\\&\\-\\[\\]\\^\\~]");
+    assert_eq!(render("[&~\\-\\[\\]^]", Dialect::EcmaScript), "[&\\-\\[\\]\\^~]");
+    // Quotes and backticks never reach a string literal unescaped.
+    assert_eq!(render("[\"'`]", Dialect::Go), "[\\x22\\x27\\x60]");
+    assert_eq!(render("a/b", Dialect::EcmaScript), "a\\/b");
+}
+
+#[test]
+fn groups_capture_nothing_and_counts_are_kept() {
+    assert_eq!(render("(ab|cd){2,3}", Dialect::Rust), "(?:ab|cd){2,3}");
+    assert_eq!(render("a{2,}b{3}c?", Dialect::Python), "a{2,}b{3}c?");
+}
+
+#[test]
+fn what_engines_read_differently_is_refused_with_a_fix() {
+    assert!(refusal("(?=a)").contains("lookaround"));
+    assert!(refusal("(?<!a)b").contains("lookaround"));
+    assert!(refusal("(a)\\1").contains("backreference"));
+    assert!(refusal("(?<n>a)").contains("named group"));
+    assert!(refusal("\\bword").contains("word boundaries"));
+    assert!(refusal("\\p{L}").contains("Unicode property"));
+    assert!(refusal("a+?").contains("lazy"));
+    assert!(refusal("[]").contains("matches no character"));
+    assert!(refusal("a{1001}").contains("above 1000"));
+    assert!(refusal("a{3,2}").contains("out of order"));
+    assert!(refusal("a{").contains("lone `{`"));
+    assert!(refusal("a]").contains("lone `]`"));
+    assert!(refusal("\\q").contains("not an escape"));
+    assert!(refusal("[a[]").contains("nested class"));
+    assert!(refusal("^*").contains("anchor"));
+    assert!(refusal("\\uD83D").contains("lone surrogate"));
+    assert!(refusal("(ab").contains("unclosed group"));
+    assert!(refusal("ab)").contains("unmatched"));
+}
+
+#[test]
+fn repetitions_a_backtracking_engine_could_take_exponential_time_on_are_refused() {
+    assert!(refusal("^(a+)+$").contains("can stop or go on"));
+    assert!(refusal("(a?)*").contains("empty string"));
+    assert!(refusal("(a|ab)*c").contains("can start alike"));
+    assert!(refusal("([a-z]|\\d|x)+").contains("can start alike"));
+    assert!(refusal("(\\w+\\s?)*").contains("can stop or go on"));
+    assert!(refusal("(a{2}a?)+").contains("can stop or go on"));
+    // One way to consume the input: accepted.
+    assert!(Pattern::parse("^(?:ab|cd)+$").is_ok());
+    assert!(Pattern::parse("^[a-z]+(?:-[a-z]+)*$").is_ok());
+    assert!(Pattern::parse("(a+)?").is_ok());
+    assert!(Pattern::parse("^(?:\\d+,)*\\d+$").is_ok());
+    assert!(Pattern::parse("^https?://[^/]+(?:/[^/]+)*$").is_ok());
+    // A single loop backtracks at most polynomially: accepted.
+    assert!(Pattern::parse("^.*\\.json$").is_ok());
+}
+
+#[test]
+fn a_syntax_problem_names_the_character_it_stops_at() {
+    let error = Pattern::parse("ab(?=c)").unwrap_err();
+    assert_eq!(error.offset, Some(2));
+    assert_eq!(Pattern::parse("^(a+)+$").unwrap_err().offset, None);
+}
+
+#[test]
+fn the_problem_shows_the_pattern_as_a_literal_with_control_characters_escaped() {
+    let pattern = Pattern::parse("^\\d\t$").unwrap();
+    assert_eq!(pattern.problem(), "expected string matching /^\\d\\x09$/");
+}
+
+/// The Rust spelling, compiled by the `regex` crate, reads each pattern as
+/// ECMA-262 with the `u` flag does (the expected verdicts are ECMA's; the
+/// other engines are held to the same ones by tests/constraints.rs).
+#[test]
+fn the_rust_spelling_matches_as_ecmascript_does() {
+    let cases: &[(&str, &str, bool)] = &[
+        ("^a$", "a\n", false),
+        ("^\\d+$", "\u{662}", false),
+        ("\\w", "\u{e9}", false),
+        ("^.$", "\u{1F600}", true),
+        ("^.$", "\r", false),
+        ("^.$", "\u{85}", true),
+        ("^\\s$", "\u{a0}", true),
+        ("^\\s$", "\u{85}", false),
+        ("^\\S$", "\u{1F600}", true),
+        ("^[^a]$", "\u{1F600}", true),
+        ("[\\u{1F600}-\\u{1F602}]", "x\u{1F601}", true),
+        ("^[&~\\-\\[\\]^]+$", "&~-[]^", true),
+        ("b", "abc", true),
+    ];
+    for &(source, text, expected) in cases {
+        let rendered = render(source, Dialect::Rust);
+        let regex = regex::Regex::new(&rendered).unwrap_or_else(|e| panic!("{source} as {rendered}: {e}"));
+        assert_eq!(regex.is_match(text), expected, "{source} (as {rendered}) on {text:?}");
+    }
+}

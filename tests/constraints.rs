@@ -150,9 +150,15 @@ fn count_problem(n: u64, (noun, low, high): (&str, Option<u64>, Option<u64>)) ->
 
 /// Values of `n` code points or items around a bound: a string of ASCII
 /// letters and one of astral characters (two UTF-16 units each, counted
-/// once), or `n` copies of the array's sample item.
+/// once), or `n` copies of the array's sample item. A patterned string is
+/// its example cut or padded with `x` to `n` (the patterns here still match
+/// it: a length bound is what such a case is about; the probes try the
+/// patterns).
 fn counted_values(schema: &Value, s: &Value, noun: &str, n: u64) -> Vec<Value> {
     let n = n as usize;
+    if let (Some(_), Some(example)) = (s.get("pattern"), s["examples"][0].as_str()) {
+        return vec![json!(example.chars().chain(std::iter::repeat('x')).take(n).collect::<String>())];
+    }
     if noun == "character" {
         vec![json!("a".repeat(n)), json!("\u{1F600}".repeat(n)), json!("e\u{301}".repeat(n / 2) + &"z".repeat(n % 2))]
     } else if noun == "member" {
@@ -269,6 +275,8 @@ const PATTERN_PROBES: &[(&str, &[(&str, bool)])] = &[
     ("plain", &[("abc", true), ("", true), ("a\"b", false), ("a\\b", false), ("\u{1F600}", true)]),
     ("chain", &[("abcdab", true), ("cd", true), ("abc", false), ("", false), ("abab\n", false)]),
     ("spaced", &[("a b", true), ("a\u{a0}b", true), ("a\u{feff}b", true), ("a\u{3000}b", true), ("a\tb", true), ("ab", false), ("a  b", false), ("a\u{85}b", false), ("a\u{200b}b", false)]),
+    ("tool", &[("search_docs", true), ("a", true), ("Search", false), ("search-docs", false), ("_a", false)]),
+    ("server", &[("https://example.com", true), ("urn:x", true), ("example.com", false), ("1http://x", false), ("HTTP://x", false)]),
     ("marks", &[("&~-[]^", true), ("&&", true), ("~~", true), ("a", false), ("&a", false), ("\\", false)]),
 ];
 

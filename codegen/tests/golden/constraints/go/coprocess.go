@@ -363,6 +363,12 @@ var pattern9 = pattern{regexp.MustCompile(`^[^\x09-\x0D \xA0\x{1680}\x{2000}-\x{
 // pattern10 is the pattern /^[&~\-\[\]^]+$/.
 var pattern10 = pattern{regexp.MustCompile(`^[\&\-\[\]\^\~]+$`), "expected string matching /^[&~\\-\\[\\]^]+$/"}
 
+// pattern11 is the pattern /^[a-z][a-z0-9_]*$/.
+var pattern11 = pattern{regexp.MustCompile(`^[a-z][0-9_a-z]*$`), "expected string matching /^[a-z][a-z0-9_]*$/"}
+
+// pattern12 is the pattern /^[a-z][a-z0-9+.-]*:/.
+var pattern12 = pattern{regexp.MustCompile(`^[a-z][+\-.0-9a-z]*:`), "expected string matching /^[a-z][a-z0-9+.-]*:/"}
+
 // Bounded is a type whose integers are bounded.
 type Bounded struct {
 	// Percent is from 0 to 100.
@@ -2067,6 +2073,118 @@ func appendTagged(b []byte, v Tagged) []byte {
 	return append(b, '}')
 }
 
+// Turn is a frame that uses length, pattern, range and item constraints
+// together: the benchmarks' constrained frame.
+type Turn struct {
+	// Tool is the tool to run: a lower-case identifier of 1 to 64 characters.
+	//
+	// Example: `"search_docs"`.
+	Tool string
+	// Server is the server's URI: a scheme, then anything, at most 2048
+	// characters.
+	//
+	// Example: `"https://example.com/mcp"`.
+	Server string
+	// MaxTurns is how many turns the agent may take.
+	MaxTurns int64
+	// Rules is one to sixteen distinct rule names.
+	Rules []string
+	// BudgetMs is the time budget, in whole seconds as milliseconds, when
+	// given. Nil when absent.
+	BudgetMs *int64
+}
+
+// DecodeTurn decodes a Turn from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeTurn(data []byte) (Turn, error) {
+	return fromText("Turn", data, decodeTurn)
+}
+
+// DecodeTurnValue decodes a Turn from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeTurnValue(value any) (Turn, error) {
+	return fromValue("Turn", value, decodeTurn)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Turn) MarshalJSON() ([]byte, error) {
+	return appendTurn(nil, v), nil
+}
+
+func (Turn) readEnvelopeMember(v any) (Turn, *shapeError) {
+	return decodeTurn(v)
+}
+
+func (v Turn) appendEnvelopeMember(b []byte) []byte {
+	return appendTurn(b, v)
+}
+
+func decodeTurn(v any) (Turn, *shapeError) {
+	var out Turn
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [4]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "tool":
+			seen[0] = true
+			out.Tool, err = readStringLenMin1Max64Pattern11(o.vals[i])
+		case "server":
+			seen[1] = true
+			out.Server, err = readStringLenMax2048Pattern12(o.vals[i])
+		case "max_turns":
+			seen[2] = true
+			out.MaxTurns, err = readIntMin1Max100(o.vals[i])
+		case "rules":
+			seen[3] = true
+			out.Rules, err = readListOfStringLenMin1Max16Unique(o.vals[i])
+		case "budget_ms":
+			var x int64
+			x, err = readIntMin0Max3600000MultipleOf1000(o.vals[i])
+			out.BudgetMs = &x
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("tool")
+	}
+	if !seen[1] {
+		return out, missingField("server")
+	}
+	if !seen[2] {
+		return out, missingField("max_turns")
+	}
+	if !seen[3] {
+		return out, missingField("rules")
+	}
+	return out, nil
+}
+
+func appendTurn(b []byte, v Turn) []byte {
+	b = append(b, '{')
+	b = append(b, "\"tool\":"...)
+	b = writeString(b, v.Tool)
+	b = append(b, ",\"server\":"...)
+	b = writeString(b, v.Server)
+	b = append(b, ",\"max_turns\":"...)
+	b = writeInt(b, v.MaxTurns)
+	b = append(b, ",\"rules\":"...)
+	b = writeListOfString(b, v.Rules)
+	if v.BudgetMs != nil {
+		b = append(b, ",\"budget_ms\":"...)
+		b = writeInt(b, *v.BudgetMs)
+	}
+	return append(b, '}')
+}
+
 // EnvelopeMember is implemented by every generated type: a type a typed
 // envelope (RequestOf, SuccessResponseOf, ResponseOf) can carry as its params
 // or result, read by the type's own decoder and written by its own encoder.
@@ -2346,8 +2464,26 @@ func readIntMin0Max100(v any) (int64, *shapeError) {
 	return atMost(i, err, 100)
 }
 
+func readIntMin0Max3600000(v any) (int64, *shapeError) {
+	i, err := readIntAtLeast(v, 0)
+	return atMost(i, err, 3600000)
+}
+
+func readIntMin0Max3600000MultipleOf1000(v any) (int64, *shapeError) {
+	x, err := readIntMin0Max3600000(v)
+	if err != nil {
+		return x, err
+	}
+	return x, multipleOf(x, 1000)
+}
+
 func readIntMin1(v any) (int64, *shapeError) {
 	return readIntAtLeast(v, 1)
+}
+
+func readIntMin1Max100(v any) (int64, *shapeError) {
+	i, err := readIntAtLeast(v, 1)
+	return atMost(i, err, 100)
 }
 
 func readIntMin1Max9(v any) (int64, *shapeError) {
@@ -2540,6 +2676,22 @@ func readListOfString(v any) ([]string, *shapeError) {
 	return out, nil
 }
 
+func readListOfStringLenMin1Max16(v any) ([]string, *shapeError) {
+	x, err := readListOfString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), 1, 16, "item")
+}
+
+func readListOfStringLenMin1Max16Unique(v any) ([]string, *shapeError) {
+	x, err := readListOfStringLenMin1Max16(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
 func readListOfStringLenMin1Max3(v any) ([]string, *shapeError) {
 	x, err := readListOfString(v)
 	if err != nil {
@@ -2644,12 +2796,44 @@ func readNullableStringPattern3(v any) (*string, *shapeError) {
 	return &x, nil
 }
 
+func readStringLenMax2048(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, -1, 2048)
+}
+
+func readStringLenMax2048Pattern12(v any) (string, *shapeError) {
+	x, err := readStringLenMax2048(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern12)
+}
+
 func readStringLenMax3(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
 		return x, err
 	}
 	return x, charactersWithin(x, -1, 3)
+}
+
+func readStringLenMin1Max64(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, 1, 64)
+}
+
+func readStringLenMin1Max64Pattern11(v any) (string, *shapeError) {
+	x, err := readStringLenMin1Max64(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern11)
 }
 
 func readStringLenMin1Max8(v any) (string, *shapeError) {
@@ -2887,7 +3071,7 @@ func writeNullableStringPattern3(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged"}
+var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged", "Turn"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -2932,6 +3116,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeSuccessResponse(data))
 	case "Tagged":
 		return asMarshaler(DecodeTagged(data))
+	case "Turn":
+		return asMarshaler(DecodeTurn(data))
 	}
 	return nil, errors.New("unknown type `" + typeName + "`")
 }

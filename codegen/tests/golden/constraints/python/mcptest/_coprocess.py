@@ -1241,6 +1241,36 @@ class Tagged:
     """Extras, when given. Optional: `None` when left out."""
 
 
+@dataclass(frozen=True)
+class Turn:
+    """A frame that uses length, pattern, range and item constraints together: the
+    benchmarks' constrained frame.
+    """
+
+    tool: str
+    """The tool to run: a lower-case identifier of 1 to 64 characters.
+
+    Example: `"search_docs"`.
+    """
+
+    server: str
+    """The server's URI: a scheme, then anything, at most 2048 characters.
+
+    Example: `"https://example.com/mcp"`.
+    """
+
+    max_turns: int
+    """How many turns the agent may take."""
+
+    rules: list[str]
+    """One to sixteen distinct rule names."""
+
+    budget_ms: int | None = None
+    """The time budget, in whole seconds as milliseconds, when given. Optional: `None`
+    when left out.
+    """
+
+
 Extras = dict[str, JsonValue]
 """Any JSON object of at most two members."""
 
@@ -1336,6 +1366,20 @@ _PATTERN_9: typing.Final = (
 _PATTERN_10: typing.Final = (
     re.compile(r"^[\&\-\[\]\^\~]+\Z"),
     "expected string matching /^[&~\\-\\[\\]^]+$/",
+)
+
+
+# The pattern /^[a-z][a-z0-9_]*$/.
+_PATTERN_11: typing.Final = (
+    re.compile(r"^[a-z][0-9_a-z]*\Z"),
+    "expected string matching /^[a-z][a-z0-9_]*$/",
+)
+
+
+# The pattern /^[a-z][a-z0-9+.-]*:/.
+_PATTERN_12: typing.Final = (
+    re.compile(r"^[a-z][+\-.0-9a-z]*:"),
+    "expected string matching /^[a-z][a-z0-9+.-]*:/",
 )
 
 
@@ -2306,6 +2350,66 @@ def encode_tagged(value: Tagged) -> str:
     return _dumps(tagged_to_value(value))
 
 
+_TURN_REQUIRED: typing.Final = 4
+
+
+def _read_turn(value: JsonValue) -> Turn:
+    if isinstance(value, dict):
+        tool = value.get("tool")
+        server = value.get("server")
+        max_turns = value.get("max_turns")
+        rules = value.get("rules")
+        budget_ms = value.get("budget_ms")
+        if len(value) == _TURN_REQUIRED + ("budget_ms" in value):
+            try:
+                return _new(
+                    Turn,
+                    tool=_matching(_str_within(tool, 1, 64), _PATTERN_11),
+                    server=_matching(_str_within(server, None, 2048), _PATTERN_12),
+                    max_turns=_int_within(max_turns, 1, 100),
+                    rules=_unique(_array_within(rules, _str, 1, 16)),
+                    budget_ms=_multiple_of(_int_within(budget_ms, 0, 3600000), 1000)
+                    if "budget_ms" in value
+                    else None,
+                )
+            except _Problem:
+                raise _TURN_SHAPE.problem(value) from None
+    return _TURN_SHAPE.read(value)
+
+
+def turn_to_value(value: Turn) -> dict[str, JsonValue]:
+    """The JSON value of a `Turn`."""
+    out: dict[str, JsonValue] = {}
+    out["tool"] = value.tool
+    out["server"] = value.server
+    out["max_turns"] = value.max_turns
+    out["rules"] = list(value.rules)
+    if value.budget_ms is not None:
+        out["budget_ms"] = value.budget_ms
+    return out
+
+
+def decode_turn(text: str | bytes) -> Turn:
+    """Decodes a `Turn` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_turn(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Turn")) from None
+
+
+def turn_from_value(value: JsonValue) -> Turn:
+    """Decodes a `Turn` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_turn(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Turn")) from None
+
+
+def encode_turn(value: Turn) -> str:
+    """One line of JSON text for a `Turn`, without the trailing newline."""
+    return _dumps(turn_to_value(value))
+
+
 _BOUNDED_SHAPE = _ObjectShape(
     Bounded,
     {
@@ -2528,6 +2632,24 @@ _TAGGED_SHAPE = _ObjectShape(
     {"extras": None},
 )
 
+_TURN_SHAPE = _ObjectShape(
+    Turn,
+    {
+        "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_11),
+        "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_12),
+        "max_turns": lambda v: _int_within(v, 1, 100),
+        "rules": lambda v: _unique(_array_within(v, _str, 1, 16)),
+        "budget_ms": lambda v: _multiple_of(_int_within(v, 0, 3600000), 1000),
+    },
+    (
+        "tool",
+        "server",
+        "max_turns",
+        "rules",
+    ),
+    {"budget_ms": None},
+)
+
 CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
     "Counted": _Codec("Counted", _read_counted, counted_to_value),
@@ -2559,6 +2681,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
         "SuccessResponse", _read_success_response, success_response_to_value
     ),
     "Tagged": _Codec("Tagged", _read_tagged, tagged_to_value),
+    "Turn": _Codec("Turn", _read_turn, turn_to_value),
 }
 """Every `$defs` type by name: `CODECS["Verdict"].decode(text)`."""
 
@@ -2876,6 +2999,7 @@ _VALUE_READERS: typing.Final[
     stepped_from_value: _read_stepped,
     success_response_from_value: _read_success_response,
     tagged_from_value: _read_tagged,
+    turn_from_value: _read_turn,
 }
 """The reader behind each generated `*_from_value` function."""
 

@@ -1416,6 +1416,18 @@ const _PATTERN_10: _Pattern = [
   "expected string matching /^[&~\\-\\[\\]^]+$/",
 ];
 
+// The pattern /^[a-z][a-z0-9_]*$/.
+const _PATTERN_11: _Pattern = [
+  /^[a-z][0-9_a-z]*$/u,
+  "expected string matching /^[a-z][a-z0-9_]*$/",
+];
+
+// The pattern /^[a-z][a-z0-9+.-]*:/.
+const _PATTERN_12: _Pattern = [
+  /^[a-z][+\-.0-9a-z]*:/u,
+  "expected string matching /^[a-z][a-z0-9+.-]*:/",
+];
+
 /** A type whose integers are bounded. */
 export interface Bounded {
   /** From 0 to 100. */
@@ -3200,6 +3212,156 @@ export function encodeTagged(value: Tagged): string {
   return out + "}";
 }
 
+/**
+ * A frame that uses length, pattern, range and item constraints together: the
+ * benchmarks' constrained frame.
+ */
+export interface Turn {
+  /**
+   * The tool to run: a lower-case identifier of 1 to 64 characters.
+   *
+   * Example: `"search_docs"`.
+   */
+  readonly tool: string;
+  /**
+   * The server's URI: a scheme, then anything, at most 2048 characters.
+   *
+   * Example: `"https://example.com/mcp"`.
+   */
+  readonly server: string;
+  /** How many turns the agent may take. */
+  readonly maxTurns: number;
+  /** One to sixteen distinct rule names. */
+  readonly rules: readonly string[];
+  /** The time budget, in whole seconds as milliseconds, when given. */
+  readonly budgetMs?: number;
+}
+
+function readTurn(value: JsonValue, path: string, orNull: boolean): Turn {
+  const obj = _readMembers(value, path, orNull);
+  let tool: string | undefined;
+  let server: string | undefined;
+  let maxTurns: number | undefined;
+  let rules: readonly string[] | undefined;
+  let budgetMs: number | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "tool":
+        tool = _matching(
+          _readStringWithin(member, _pathTo(path, ".tool"), false, 1, 64),
+          _pathTo(path, ".tool"),
+          _PATTERN_11,
+        );
+        break;
+      case "server":
+        server = _matching(
+          _readStringWithin(
+            member,
+            _pathTo(path, ".server"),
+            false,
+            null,
+            2048,
+          ),
+          _pathTo(path, ".server"),
+          _PATTERN_12,
+        );
+        break;
+      case "max_turns":
+        maxTurns = _readIntegerWithin(
+          member,
+          _pathTo(path, ".max_turns"),
+          false,
+          1,
+          100,
+        );
+        break;
+      case "rules":
+        rules = _uniqueItems(
+          _itemsWithin(
+            _readArrayOf(
+              member,
+              _pathTo(path, ".rules"),
+              false,
+              (item, itemPath) => _readString(item, itemPath, false),
+            ),
+            _pathTo(path, ".rules"),
+            1,
+            16,
+          ),
+          _pathTo(path, ".rules"),
+        );
+        break;
+      case "budget_ms":
+        budgetMs = _multipleOf(
+          _readIntegerWithin(
+            member,
+            _pathTo(path, ".budget_ms"),
+            false,
+            0,
+            3600000,
+          ),
+          _pathTo(path, ".budget_ms"),
+          1000,
+        );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (tool === undefined) {
+    _throwMissingField("tool", path);
+  }
+  if (server === undefined) {
+    _throwMissingField("server", path);
+  }
+  if (maxTurns === undefined) {
+    _throwMissingField("max_turns", path);
+  }
+  if (rules === undefined) {
+    _throwMissingField("rules", path);
+  }
+  const out: _Mutable<Turn> = { tool, server, maxTurns, rules };
+  if (budgetMs !== undefined) {
+    out.budgetMs = budgetMs;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Turn` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeTurn(text: string): Turn {
+  return _decodeText("Turn", readTurn, text);
+}
+
+/**
+ * Decodes a `Turn` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeTurnValue(value: JsonValue): Turn {
+  return _decodeParsed("Turn", readTurn, value);
+}
+
+/**
+ * Encodes a `Turn` as one line of JSON text (no newline inside or at the end).
+ */
+export function encodeTurn(value: Turn): string {
+  let out = "{";
+  out += '"tool":' + JSON.stringify(value.tool);
+  out += ',"server":' + JSON.stringify(value.server);
+  out += ',"max_turns":' + String(value.maxTurns);
+  out += ',"rules":' + _writeArray(value.rules, (item) => JSON.stringify(item));
+  if (value.budgetMs !== undefined) {
+    out += ',"budget_ms":' + String(value.budgetMs);
+  }
+  return out + "}";
+}
+
 // ---------------------------------------------------------------------------
 // Typed envelopes
 
@@ -3477,6 +3639,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeSteppedValue, readStepped],
   [decodeSuccessResponseValue, readSuccessResponse],
   [decodeTaggedValue, readTagged],
+  [decodeTurnValue, readTurn],
 ]);
 
 /**
@@ -3543,7 +3706,8 @@ export type TypeName =
   | "Shade"
   | "Stepped"
   | "SuccessResponse"
-  | "Tagged";
+  | "Tagged"
+  | "Turn";
 
 /** Every `$defs` name, sorted. */
 export const TYPE_NAMES: readonly TypeName[] = [
@@ -3567,6 +3731,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Stepped",
   "SuccessResponse",
   "Tagged",
+  "Turn",
 ];
 
 /** Whether `name` is a `$defs` name. */
@@ -3620,6 +3785,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeSuccessResponse(decodeSuccessResponse(text));
     case "Tagged":
       return encodeTagged(decodeTagged(text));
+    case "Turn":
+      return encodeTurn(decodeTurn(text));
   }
 }
 

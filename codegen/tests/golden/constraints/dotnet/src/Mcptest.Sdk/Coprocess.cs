@@ -87,6 +87,16 @@ namespace Mcptest.Sdk
         internal static readonly global::System.Text.RegularExpressions.Regex Pattern10 = new global::System.Text.RegularExpressions.Regex(@"^[\&\-\[\]\^\~]+\z");
 
         /// <summary>
+        /// The pattern <c>/^[a-z][a-z0-9_]*$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern11 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][0-9_a-z]*\z");
+
+        /// <summary>
+        /// The pattern <c>/^[a-z][a-z0-9+.-]*:/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][+\-.0-9a-z]*:");
+
+        /// <summary>
         /// The method names of the method table.
         /// </summary>
         public static class Methods
@@ -229,7 +239,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged", "Turn" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -280,6 +290,8 @@ namespace Mcptest.Sdk
                     return SuccessResponse.Decode(json);
                 case "Tagged":
                     return Tagged.Decode(json);
+                case "Turn":
+                    return Turn.Decode(json);
                 default:
                     throw new global::System.ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
             }
@@ -333,6 +345,8 @@ namespace Mcptest.Sdk
                     return value18.ToJson();
                 case Tagged value19:
                     return value19.ToJson();
+                case Turn value20:
+                    return value20.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -4077,6 +4091,247 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A frame that uses length, pattern, range and item constraints together: the benchmarks'
+    /// constrained frame.
+    /// </summary>
+    public sealed class Turn
+    {
+        /// <summary>
+        /// Creates a <see cref="Turn"/> from its required fields.
+        /// </summary>
+        public Turn(string tool, string server, long maxTurns, global::System.Collections.Generic.List<string> rules)
+        {
+            Tool = tool ?? throw new global::System.ArgumentNullException(nameof(tool));
+            Server = server ?? throw new global::System.ArgumentNullException(nameof(server));
+            MaxTurns = maxTurns;
+            Rules = rules ?? throw new global::System.ArgumentNullException(nameof(rules));
+        }
+
+        /// <summary>
+        /// The tool to run: a lower-case identifier of 1 to 64 characters.
+        ///
+        /// Example: <c>"search_docs"</c>.
+        /// </summary>
+        public string Tool { get; set; }
+
+        /// <summary>
+        /// The server's URI: a scheme, then anything, at most 2048 characters.
+        ///
+        /// Example: <c>"https://example.com/mcp"</c>.
+        /// </summary>
+        public string Server { get; set; }
+
+        /// <summary>
+        /// How many turns the agent may take.
+        /// </summary>
+        public long MaxTurns { get; set; }
+
+        /// <summary>
+        /// One to sixteen distinct rule names.
+        /// </summary>
+        public global::System.Collections.Generic.List<string> Rules { get; set; }
+
+        /// <summary>
+        /// The time budget, in whole seconds as milliseconds, when given.
+        /// </summary>
+        public long? BudgetMs { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Turn</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Turn</c>.</exception>
+        public static Turn Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Turn value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Turn");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Turn</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Turn</c>.</exception>
+        public static Turn FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Turn value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Turn");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Turn Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            string _tool = default!;
+            string _server = default!;
+            long _maxTurns = default!;
+            global::System.Collections.Generic.List<string> _rules = default!;
+            long? _budgetMs = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("tool"))
+                {
+                    _tool = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tool"), "string", 1, 64), new global::Mcptest.Sdk.CoprocessPath(at, "tool"), global::Mcptest.Sdk.Coprocess.Pattern11, "expected string matching /^[a-z][a-z0-9_]*$/");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("server"))
+                {
+                    _server = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server"), "string", 0, 2048), new global::Mcptest.Sdk.CoprocessPath(at, "server"), global::Mcptest.Sdk.Coprocess.Pattern12, "expected string matching /^[a-z][a-z0-9+.-]*:/");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("max_turns"))
+                {
+                    _maxTurns = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "max_turns"), "integer", 1, 100);
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("rules"))
+                {
+                    _rules = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "rules"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string")), new global::Mcptest.Sdk.CoprocessPath(at, "rules"), 1, 16), new global::Mcptest.Sdk.CoprocessPath(at, "rules"));
+                    seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("budget_ms"))
+                {
+                    _budgetMs = global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "budget_ms"), "integer", 0, 3600000), new global::Mcptest.Sdk.CoprocessPath(at, "budget_ms"), 1000);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("tool", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("server", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("max_turns", at);
+            }
+            if ((seen & (1UL << 3)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("rules", at);
+            }
+            return new Turn(_tool, _server, _maxTurns, _rules)
+            {
+                BudgetMs = _budgetMs,
+            };
+        }
+
+        internal static readonly byte[] KeyTool = global::System.Text.Encoding.UTF8.GetBytes("tool");
+        internal static readonly byte[] KeyServer = global::System.Text.Encoding.UTF8.GetBytes("server");
+        internal static readonly byte[] KeyMaxTurns = global::System.Text.Encoding.UTF8.GetBytes("max_turns");
+        internal static readonly byte[] KeyRules = global::System.Text.Encoding.UTF8.GetBytes("rules");
+        internal static readonly byte[] KeyBudgetMs = global::System.Text.Encoding.UTF8.GetBytes("budget_ms");
+
+        internal static Turn Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _tool = default!;
+            string _server = default!;
+            long _maxTurns = default!;
+            global::System.Collections.Generic.List<string> _rules = default!;
+            long? _budgetMs = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyTool))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _tool = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 1, 64), global::Mcptest.Sdk.Coprocess.Pattern11);
+                }
+                else if (reader.ValueTextEquals(KeyServer))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _server = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 0, 2048), global::Mcptest.Sdk.Coprocess.Pattern12);
+                }
+                else if (reader.ValueTextEquals(KeyMaxTurns))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _maxTurns = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 1, 100);
+                }
+                else if (reader.ValueTextEquals(KeyRules))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _rules = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0)), 1, 16));
+                }
+                else if (reader.ValueTextEquals(KeyBudgetMs))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _budgetMs = global::Mcptest.Sdk.CoprocessReader.MultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 0, 3600000), 1000);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 15UL) != 15UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Turn(_tool, _server, _maxTurns, _rules)
+            {
+                BudgetMs = _budgetMs,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"tool\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Tool);
+            builder.Append(",\"server\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Server);
+            builder.Append(",\"max_turns\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, MaxTurns);
+            builder.Append(",\"rules\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Rules, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
+            if (BudgetMs != null)
+            {
+                builder.Append(",\"budget_ms\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, BudgetMs.Value);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
@@ -4722,6 +4977,10 @@ namespace Mcptest.Sdk
             if (type == typeof(Tagged))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Tagged>(Tagged.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Tagged.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Turn))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Turn>(Turn.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Turn.Read(ref reader), (builder, value) => value.Write(builder));
             }
             return null;
         }

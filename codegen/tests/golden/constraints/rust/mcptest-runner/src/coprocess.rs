@@ -528,6 +528,35 @@ pub struct Tagged {
     #[serde(deserialize_with = "strict::nullable")]
     pub spare: ::std::option::Option<Extras>,
 }
+///A frame that uses length, pattern, range and item constraints together: the benchmarks' constrained frame.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Turn {
+    ///The tool to run: a lower-case identifier of 1 to 64 characters.
+    ///
+    ///Example: `"search_docs"`.
+    #[serde(deserialize_with = "strict::matching_within::<_, 1, 64, patterns::Pattern11>")]
+    pub tool: ::std::string::String,
+    ///The server's URI: a scheme, then anything, at most 2048 characters.
+    ///
+    ///Example: `"https://example.com/mcp"`.
+    #[serde(deserialize_with = "strict::matching_within::<_, { 0 }, 2048, patterns::Pattern12>")]
+    pub server: ::std::string::String,
+    ///How many turns the agent may take.
+    #[serde(deserialize_with = "strict::integer_within::<_, 1, 100, 1>")]
+    pub max_turns: i64,
+    ///One to sixteen distinct rule names.
+    #[serde(deserialize_with = "strict::unique_items_within::<_, _, 1, 16>")]
+    pub rules: ::std::vec::Vec<::std::string::String>,
+    ///The time budget, in whole seconds as milliseconds, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_integer_within::<_, 0, 3600000, 1000>"
+    )]
+    pub budget_ms: ::std::option::Option<i64>,
+}
 /// Error types.
 pub mod error {
     /// Error from a `TryFrom` or `FromStr` implementation.
@@ -777,6 +806,21 @@ impl ::serde::Serialize for Tagged {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Tagged::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Turn {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Turn::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Turn {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Turn::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Extras {
@@ -1607,6 +1651,16 @@ impl Frame for Tagged {
         strict_from_value("Tagged", value)
     }
 }
+impl Frame for Turn {
+    const TYPE_NAME: &'static str = "Turn";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Turn", text)?;
+        strict_from_text("Turn", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Turn", value)
+    }
+}
 /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
 #[must_use]
 pub fn decode_and_encode(
@@ -1634,6 +1688,7 @@ pub fn decode_and_encode(
         "Stepped" => Stepped::decode(text).map(|v| v.encode()),
         "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
         "Tagged" => Tagged::decode(text).map(|v| v.encode()),
+        "Turn" => Turn::decode(text).map(|v| v.encode()),
         _ => return None,
     })
 }
@@ -1664,6 +1719,7 @@ pub fn check_value(
         "Stepped" => Stepped::from_value(value).map(|_| ()),
         "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
         "Tagged" => Tagged::from_value(value).map(|_| ()),
+        "Turn" => Turn::from_value(value).map(|_| ()),
         _ => return None,
     })
 }
@@ -1689,6 +1745,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Stepped",
     "SuccessResponse",
     "Tagged",
+    "Turn",
 ];
 /// The contract's patterns, each compiled once, on first use.
 mod patterns {
@@ -1806,6 +1863,30 @@ mod patterns {
     static REGEX_10: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
         ::regex::Regex::new("^[\\&\\-\\[\\]\\^\\~]+$")
             .expect("codegen checked the pattern \"^[&~\\\\-\\\\[\\\\]^]+$\"")
+    });
+    /// The pattern `/^[a-z][a-z0-9_]*$/`.
+    pub struct Pattern11;
+    impl super::strict::Pattern for Pattern11 {
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9_]*$/";
+        fn is_match(text: &str) -> bool {
+            REGEX_11.is_match(text)
+        }
+    }
+    static REGEX_11: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[a-z][0-9_a-z]*$")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9_]*$\"")
+    });
+    /// The pattern `/^[a-z][a-z0-9+.-]*:/`.
+    pub struct Pattern12;
+    impl super::strict::Pattern for Pattern12 {
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9+.-]*:/";
+        fn is_match(text: &str) -> bool {
+            REGEX_12.is_match(text)
+        }
+    }
+    static REGEX_12: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[a-z][+\\-.0-9a-z]*:")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9+.-]*:\"")
     });
 }
 /// Why an SDK must not go on after the handshake: the contract's message.

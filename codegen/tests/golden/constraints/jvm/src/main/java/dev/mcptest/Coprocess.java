@@ -302,7 +302,8 @@ public final class Coprocess {
                     "Shade",
                     "Stepped",
                     "SuccessResponse",
-                    "Tagged");
+                    "Tagged",
+                    "Turn");
 
     /**
      * Decodes one frame of strict JSON text as the type named {@code typeName} (a {@code $defs} key
@@ -336,6 +337,7 @@ public final class Coprocess {
             case "Stepped" -> Stepped.fromJson(json);
             case "SuccessResponse" -> SuccessResponse.fromJson(json);
             case "Tagged" -> Tagged.fromJson(json);
+            case "Turn" -> Turn.fromJson(json);
             default -> throw new IllegalArgumentException("unknown type `" + typeName + "`");
         };
     }
@@ -1602,6 +1604,78 @@ public final class Coprocess {
     }
 
     /**
+     * A frame that uses length, pattern, range and item constraints together: the benchmarks'
+     * constrained frame.
+     *
+     * @param tool The tool to run: a lower-case identifier of 1 to 64 characters. Example: {@code
+     *     "search_docs"}.
+     * @param server The server's URI: a scheme, then anything, at most 2048 characters. Example:
+     *     {@code "https://example.com/mcp"}.
+     * @param maxTurns How many turns the agent may take.
+     * @param rules One to sixteen distinct rule names.
+     * @param budgetMs The time budget, in whole seconds as milliseconds, when given. (Java null
+     *     when absent)
+     */
+    public record Turn(String tool, String server, long maxTurns, List<String> rules, Long budgetMs)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param tool the value of the {@code "tool"} member
+         * @param server the value of the {@code "server"} member
+         * @param maxTurns the value of the {@code "max_turns"} member
+         * @param rules the value of the {@code "rules"} member
+         * @param budgetMs the value of the {@code "budget_ms"} member
+         */
+        public Turn {
+            Objects.requireNonNull(tool, "tool");
+            Objects.requireNonNull(server, "server");
+            Objects.requireNonNull(rules, "rules");
+        }
+
+        /**
+         * Decodes a {@code Turn} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Turn}
+         */
+        public static Turn fromJson(String json) {
+            return Coprocess.readText(json, "Turn", Coprocess::decodeTurn);
+        }
+
+        /**
+         * Decodes a {@code Turn} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Turn}
+         */
+        public static Turn fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Turn", Coprocess::decodeTurn);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"tool\":");
+            Coprocess.writeString(out, this.tool);
+            out.append(",\"server\":");
+            Coprocess.writeString(out, this.server);
+            out.append(",\"max_turns\":");
+            out.append(this.maxTurns);
+            out.append(",\"rules\":");
+            Coprocess.writeList(out, this.rules, (o1, e1) -> Coprocess.writeString(o1, e1));
+            if (this.budgetMs != null) {
+                out.append(",\"budget_ms\":");
+                out.append(this.budgetMs);
+            }
+            out.append('}');
+        }
+    }
+
+    /**
      * A {@code Request} whose {@code params} is decoded as {@code P} in the same pass as the frame:
      * a problem is reported as the {@code Request}'s, with its path from the frame's root (<code>
      * $.params.&#x2026;</code>).
@@ -1904,6 +1978,12 @@ public final class Coprocess {
 
     /** The pattern {@code /^[&~\-\[\]^]+$/}. */
     private static final Pattern PATTERN_10 = Pattern.compile("^[\\&\\-\\[\\]\\^\\~]+\\z");
+
+    /** The pattern {@code /^[a-z][a-z0-9_]*$/}. */
+    private static final Pattern PATTERN_11 = Pattern.compile("^[a-z][0-9_a-z]*\\z");
+
+    /** The pattern {@code /^[a-z][a-z0-9+.-]*:/}. */
+    private static final Pattern PATTERN_12 = Pattern.compile("^[a-z][+\\-.0-9a-z]*:");
 
     private static Bounded decodeBounded(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
@@ -2618,6 +2698,79 @@ public final class Coprocess {
         return new Tagged(vLabels, vExtras, vSpare);
     }
 
+    private static Turn decodeTurn(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        String vTool = null;
+        boolean hasTool = false;
+        String vServer = null;
+        boolean hasServer = false;
+        long vMaxTurns = 0L;
+        boolean hasMaxTurns = false;
+        List<String> vRules = null;
+        boolean hasRules = false;
+        Long vBudgetMs = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "tool" -> {
+                    vTool =
+                            matching(
+                                    stringWithin(value, path.key(key), 1, 64),
+                                    path.key(key),
+                                    PATTERN_11,
+                                    "expected string matching /^[a-z][a-z0-9_]*$/");
+                    hasTool = true;
+                }
+                case "server" -> {
+                    vServer =
+                            matching(
+                                    stringWithin(value, path.key(key), 0, 2048),
+                                    path.key(key),
+                                    PATTERN_12,
+                                    "expected string matching /^[a-z][a-z0-9+.-]*:/");
+                    hasServer = true;
+                }
+                case "max_turns" -> {
+                    vMaxTurns = integerWithin(value, path.key(key), 1L, 100L);
+                    hasMaxTurns = true;
+                }
+                case "rules" -> {
+                    vRules =
+                            uniqueItems(
+                                    itemsWithin(
+                                            decodeList(
+                                                    value, path.key(key), Coprocess::decodeString),
+                                            path.key(key),
+                                            1,
+                                            16),
+                                    path.key(key));
+                    hasRules = true;
+                }
+                case "budget_ms" ->
+                        vBudgetMs =
+                                multipleOf(
+                                        integerWithin(value, path.key(key), 0L, 3600000L),
+                                        path.key(key),
+                                        1000L);
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasTool) {
+            throw missingField(path, "tool");
+        }
+        if (!hasServer) {
+            throw missingField(path, "server");
+        }
+        if (!hasMaxTurns) {
+            throw missingField(path, "max_turns");
+        }
+        if (!hasRules) {
+            throw missingField(path, "rules");
+        }
+        return new Turn(vTool, vServer, vMaxTurns, vRules, vBudgetMs);
+    }
+
     private static <P> RequestOf<P> decodeRequestOf(JsonNode node, Path path, Decoder<P> reader) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -2745,7 +2898,8 @@ public final class Coprocess {
                     member(Shade.class, Coprocess::decodeShade),
                     member(Stepped.class, Coprocess::decodeStepped),
                     member(SuccessResponse.class, Coprocess::decodeSuccessResponse),
-                    member(Tagged.class, Coprocess::decodeTagged));
+                    member(Tagged.class, Coprocess::decodeTagged),
+                    member(Turn.class, Coprocess::decodeTurn));
 
     private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
         return Map.entry(type, decoder);

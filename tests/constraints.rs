@@ -280,6 +280,73 @@ const PATTERN_PROBES: &[(&str, &[(&str, bool)])] = &[
     ("marks", &[("&~-[]^", true), ("&&", true), ("~~", true), ("a", false), ("&a", false), ("\\", false)]),
 ];
 
+/// A map's member names, and the problem they give (`None`: valid).
+type NameProbe = (&'static [&'static str], Option<&'static str>);
+
+/// Member names each map with `propertyNames` is tried with, and the problem
+/// (`None`: valid). The values are read first, then the names (of the names
+/// that fail, the first in code-point order is reported: U+FF21 before
+/// U+1F600, which UTF-16 order would put the other way round), then the count.
+const NAME_PROBES: &[(&str, &[NameProbe])] = &[
+    (
+        "Headers",
+        &[
+            (&["ab", "x-1", "abcdefgh"], None),
+            (&["a"], Some("member name \"a\": expected at least 2 characters, got 1")),
+            (&["abcdefghi"], Some("member name \"abcdefghi\": expected at most 8 characters, got 9")),
+            (&["ok", "Ab"], Some("member name \"Ab\": expected string matching /^[a-z][a-z0-9-]*$/")),
+            (&["zz_", "Ab", "1a"], Some("member name \"1a\": expected string matching /^[a-z][a-z0-9-]*$/")),
+            (&["\u{1F600}x", "\u{FF21}x"], Some("member name \"\u{FF21}x\": expected string matching /^[a-z][a-z0-9-]*$/")),
+            (&["ok", "Ab", "k1", "k2", "k3"], Some("member name \"Ab\": expected string matching /^[a-z][a-z0-9-]*$/")),
+            (&["k0", "k1", "k2", "k3", "k4"], Some("expected at most 4 members, got 5")),
+        ],
+    ),
+    (
+        "Vendor",
+        &[
+            (&["x-a", "x-"], None),
+            (&["x-a", "y-b"], Some("member name \"y-b\": expected string matching /^x-/")),
+            (&["X-a"], Some("member name \"X-a\": expected string matching /^x-/")),
+        ],
+    ),
+    (
+        "Stamped",
+        &[
+            (&["abc", "\u{1F600}\u{1F600}\u{1F600}", "e\u{301}"], None),
+            (&["abcd"], Some("member name \"abcd\": expected at most 3 characters, got 4")),
+            (&["\u{1F600}\u{1F600}\u{1F600}\u{1F600}"], Some("member name \"\u{1F600}\u{1F600}\u{1F600}\u{1F600}\": expected at most 3 characters, got 4")),
+        ],
+    ),
+];
+
+/// The name probes, each as the map itself and as a member of `Named`; and
+/// a bad value beside a bad name (the value is worded: values come first).
+fn name_cases(schema: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    let defs = constrained_defs();
+    let named = &defs["Named"];
+    let named_sample = support::sample(schema, named);
+    for (map, probes) in NAME_PROBES {
+        let def = &defs[*map];
+        let value = def["additionalProperties"].as_object().map_or(json!(1), |v| support::sample(schema, &Value::Object(v.clone())));
+        let member = named["properties"].as_object().unwrap().iter().find(|(_, s)| s.to_string().contains(&format!("#/$defs/{map}\""))).map(|(m, _)| m.clone()).unwrap();
+        for (names, problem) in *probes {
+            let frame: Map<String, Value> = names.iter().map(|n| (n.to_string(), value.clone())).collect();
+            out.push(Case { type_name: map.to_string(), value: Value::Object(frame.clone()), problem: problem.map(|p| format!("{map}: {p}")), text: None });
+            let mut within = named_sample.clone();
+            within[&member] = Value::Object(frame);
+            out.push(Case { type_name: "Named".to_string(), value: within, problem: problem.map(|p| format!("Named: {p} at $.{member}")), text: None });
+        }
+    }
+    out.push(Case {
+        type_name: "Headers".to_string(),
+        value: json!({"Ab": 5}),
+        problem: Some("Headers: expected string, got integer at $.Ab".to_string()),
+        text: None,
+    });
+    out
+}
+
 /// The probes the jsonschema validator reads otherwise than ECMA-262 does:
 /// the crate compiles a pattern for Rust's regex engines, whose `.` refuses
 /// only U+000A, where ECMA-262's refuses U+000D, U+2028 and U+2029 too.
@@ -350,6 +417,7 @@ fn cases(schema: &Value) -> Vec<Case> {
         }
     }
     out.extend(pattern_cases(schema));
+    out.extend(name_cases(schema));
     for case in &the_suite().cases {
         let problem = (!case.valid).then(|| ANY_PROBLEM.to_string());
         out.push(Case { type_name: case.type_name.clone(), value: case.value.clone(), problem, text: None });
@@ -391,6 +459,8 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "expected string matching /^\\d{3}$/ at $.status",
         "expected string matching /^.{2}$/ at $.pair",
         "expected at most 4 characters, got 5 at $.tag",
+        "Headers: member name \"Ab\": expected string matching /^[a-z][a-z0-9-]*$/",
+        "Named: member name \"abcd\": expected at most 3 characters, got 4 at $.stamps",
     ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }

@@ -66,6 +66,10 @@ pub enum TypeKind {
         min_members: Option<u64>,
         /// `maxProperties`: the most members. Checked after the values.
         max_members: Option<u64>,
+        /// `propertyNames`: what every member name must be, a [`Ty::Length`]
+        /// or [`Ty::Pattern`] of a string. Checked after the values, before
+        /// the count.
+        names: Option<Ty>,
     },
     /// `oneOf` of closed object types, told apart by shape: each variant has a
     /// required field (its discriminator) that no other variant declares.
@@ -74,6 +78,19 @@ pub enum TypeKind {
     StringEnum(Vec<String>),
     /// `type: [integer, string]`: a JSON-RPC request id.
     IntegerOrString,
+}
+
+impl TypeDef {
+    /// The types a pattern can be on: a closed object's fields, a map's
+    /// member names.
+    fn tys(&self) -> impl Iterator<Item = &Ty> {
+        let (fields, names) = match &self.kind {
+            TypeKind::Object(object) => (object.fields.as_slice(), None),
+            TypeKind::Map { names, .. } => (&[][..], names.as_ref()),
+            _ => (&[][..], None),
+        };
+        fields.iter().map(|f| &f.ty).chain(names)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -177,16 +194,19 @@ impl Ty {
 pub fn number_patterns(types: &mut BTreeMap<String, TypeDef>) {
     let mut sources: Vec<String> = Vec::new();
     for def in types.values_mut() {
-        if let TypeKind::Object(object) = &mut def.kind {
-            for pattern in object.fields.iter_mut().filter_map(|f| f.ty.pattern_mut()) {
-                pattern.number = match sources.iter().position(|s| *s == pattern.source) {
-                    Some(i) => i + 1,
-                    None => {
-                        sources.push(pattern.source.clone());
-                        sources.len()
-                    }
-                };
-            }
+        let tys: Vec<&mut Ty> = match &mut def.kind {
+            TypeKind::Object(object) => object.fields.iter_mut().map(|f| &mut f.ty).collect(),
+            TypeKind::Map { names: Some(names), .. } => vec![names],
+            _ => Vec::new(),
+        };
+        for pattern in tys.into_iter().filter_map(Ty::pattern_mut) {
+            pattern.number = match sources.iter().position(|s| *s == pattern.source) {
+                Some(i) => i + 1,
+                None => {
+                    sources.push(pattern.source.clone());
+                    sources.len()
+                }
+            };
         }
     }
 }
@@ -321,11 +341,9 @@ impl Contract {
     pub fn patterns(&self) -> Vec<&Pattern> {
         let mut out: Vec<&Pattern> = Vec::new();
         for def in self.types.values() {
-            if let TypeKind::Object(object) = &def.kind {
-                for pattern in object.fields.iter().filter_map(|f| f.ty.pattern()) {
-                    if !out.iter().any(|p| p.number == pattern.number) {
-                        out.push(pattern);
-                    }
+            for pattern in def.tys().filter_map(Ty::pattern) {
+                if !out.iter().any(|p| p.number == pattern.number) {
+                    out.push(pattern);
                 }
             }
         }

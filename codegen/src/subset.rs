@@ -6,7 +6,7 @@
 //! |---|---|
 //! | definitions | `$defs` at the root only, UpperCamelCase names, each with a `description` |
 //! | closed object | `type: object`, `properties`, `required`, `additionalProperties: false` |
-//! | map | `type: object`, `additionalProperties: true` or a value schema, no `properties`; `minProperties`, `maxProperties` |
+//! | map | `type: object`, `additionalProperties: true` or a value schema, no `properties`; `minProperties`, `maxProperties`; `propertyNames` with `minLength`, `maxLength`, `pattern` |
 //! | union | `oneOf` of `$ref`s to closed objects, each with a required field no other variant declares |
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
@@ -47,7 +47,6 @@ const REFUSED: &[(&str, &str)] = &[
     ("then", "not supported: enforce it semantically in the binary and say so in a description"),
     ("else", "not supported: enforce it semantically in the binary and say so in a description"),
     ("dependentRequired", "not supported: enforce it semantically and describe it"),
-    ("propertyNames", "not supported: enforce it semantically"),
     ("prefixItems", "not supported: use `items`"),
     ("$id", "typify 0.8 resolves $ref by its last segment only: keep every schema in one document without $id"),
     ("$anchor", "not supported: refer to definitions as #/$defs/Name"),
@@ -168,7 +167,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     }
 
     fn build_object(&self, schema: &Map<String, Value>, p: &str) -> Result<TypeKind, SchemaError> {
-        self.r.only_keys(schema, &["description", "type", "properties", "required", "additionalProperties", "minProperties", "maxProperties"], p)?;
+        self.r.only_keys(schema, &["description", "type", "properties", "required", "additionalProperties", "minProperties", "maxProperties", "propertyNames"], p)?;
         let additional = schema.get("additionalProperties").ok_or_else(|| {
             self.r.err(p, "the object does not say whether it is closed", "add `additionalProperties: false` (closed), or `true`/a value schema for a map")
         })?;
@@ -187,15 +186,16 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                     other => self.build_ty(other, &format!("{p}/additionalProperties"), false, false)?,
                 };
                 let (min_members, max_members) = self.counts(schema, p, true, ["minProperties", "maxProperties"])?;
-                return Ok(TypeKind::Map { values, min_members, max_members });
+                let names = self.property_names(schema, p)?;
+                return Ok(TypeKind::Map { values, min_members, max_members, names });
             }
             _ => return Err(self.r.err(&format!("{p}/additionalProperties"), "unsupported `additionalProperties`", "use false, true or a value schema")),
         }
-        if let Some(keyword) = ["minProperties", "maxProperties"].into_iter().find(|k| schema.contains_key(*k)) {
+        if let Some(keyword) = ["minProperties", "maxProperties", "propertyNames"].into_iter().find(|k| schema.contains_key(*k)) {
             return Err(self.r.err(
                 &push_pointer(p, keyword),
                 format!("`{keyword}` is supported on a map only, not on a closed object"),
-                "make the fields that must be there required instead",
+                "a closed object's names are its declared properties: make the fields that must be there required instead",
             ));
         }
         let properties = match schema.get("properties") {
@@ -450,6 +450,30 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             self.r.err(&at, format!("pattern {}{place}: {}", serde_json::Value::from(source), e.problem), e.fix)
         })?;
         Ok(Ty::Pattern { inner: Box::new(string), pattern })
+    }
+
+    /// `propertyNames` on a map: a string schema with a length and/or a
+    /// pattern (what a member name can be checked for in every target).
+    fn property_names(&self, schema: &Map<String, Value>, p: &str) -> Result<Option<Ty>, SchemaError> {
+        let Some(names) = schema.get("propertyNames") else { return Ok(None) };
+        let at = push_pointer(p, "propertyNames");
+        let names = match names {
+            Value::Object(names) => names,
+            // Every name is allowed: nothing to check.
+            Value::Bool(true) => return Ok(None),
+            Value::Bool(false) => {
+                return Err(self.r.err(&at, "`propertyNames: false` allows no member at all", "write `maxProperties: 0` for a map that must be empty"));
+            }
+            _ => return Err(self.r.err(&at, "`propertyNames` must be a schema", "write `{\"minLength\": 1, \"pattern\": \"...\"}`")),
+        };
+        self.refuse_unsupported(names, &at)?;
+        self.r.only_keys(names, &["type", "minLength", "maxLength", "pattern"], &at)?;
+        if names.get("type").is_some_and(|t| t != "string") {
+            return Err(self.r.err(&push_pointer(&at, "type"), "a member name is always a string", "write `\"type\": \"string\"`, or leave the type out"));
+        }
+        let bounded = self.length_bounds(names, &at, true, Ty::String, ["minLength", "maxLength"])?;
+        let checked = self.pattern(names, &at, true, bounded)?;
+        Ok((checked != Ty::String).then_some(checked))
     }
 
     /// `uniqueItems: true` on a property's own array of strings, integers,

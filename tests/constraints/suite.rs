@@ -32,6 +32,7 @@ const FILES: &[(&str, Kind)] = &[
     ("uniqueItems", Kind::Array),
     ("minProperties", Kind::Map),
     ("maxProperties", Kind::Map),
+    ("propertyNames", Kind::Map),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -412,6 +412,66 @@ namespace Mcptest.Sdk
             return items;
         }
 
+        /// <summary>A member name whose length in Unicode code points is within the bounds.</summary>
+        internal static string CharactersWithin(string text, CoprocessPath? at, long minimum, long maximum)
+        {
+            CheckLength(CountCodePoints(text), at, minimum, maximum, "character");
+            return text;
+        }
+
+        /// <summary>
+        /// Checks every member name (<c>propertyNames</c>); of the names that fail, the first in
+        /// code-point order is reported.
+        /// </summary>
+        internal static void MemberNames(IEnumerable<string> names, CoprocessPath? at, Func<string, string> check)
+        {
+            string? first = null;
+            string? failed = null;
+            foreach (string name in names)
+            {
+                try
+                {
+                    check(name);
+                }
+                catch (CoprocessShapeException problem)
+                {
+                    if (first == null || CodePointLess(name, first))
+                    {
+                        first = name;
+                        failed = problem.Message;
+                    }
+                }
+            }
+            if (first != null)
+            {
+                throw new CoprocessShapeException("member name " + Quote(first) + ": " + failed, at);
+            }
+        }
+
+        /// <summary>Whether <paramref name="a"/> comes before <paramref name="b"/> in code-point order.</summary>
+        private static bool CodePointLess(string a, string b)
+        {
+            int length = Math.Min(a.Length, b.Length);
+            for (int i = 0; i < length; i++)
+            {
+                if (a[i] != b[i])
+                {
+                    return CodePointRank(a[i]) < CodePointRank(b[i]);
+                }
+            }
+            return a.Length < b.Length;
+        }
+
+        /// <summary>A UTF-16 unit's rank in code-point order: the surrogates after U+FFFF.</summary>
+        private static int CodePointRank(char unit)
+        {
+            if (char.IsSurrogate(unit))
+            {
+                return unit + 0x2000;
+            }
+            return unit >= 0xE000 ? unit - 0x800 : unit;
+        }
+
         internal static List<T> UniqueItems<T>(List<T> items, CoprocessPath? at)
             where T : notnull
         {
@@ -1136,6 +1196,21 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return members;
+        }
+
+        internal static void MemberNames(IEnumerable<string> names, Func<string, string> check)
+        {
+            foreach (string name in names)
+            {
+                try
+                {
+                    check(name);
+                }
+                catch (CoprocessShapeException)
+                {
+                    throw Fallback();
+                }
+            }
         }
 
         internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)

@@ -13,7 +13,7 @@ use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVari
 pub fn render(out: &mut Out, contract: &Contract, def: &TypeDef) {
     match &def.kind {
         TypeKind::Object(object) => render_object(out, contract, def, object),
-        TypeKind::Map { values, min_members, max_members } => render_map(out, contract, def, values, (*min_members, *max_members)),
+        TypeKind::Map { values, min_members, max_members, names } => render_map(out, contract, def, values, names.as_ref(), (*min_members, *max_members)),
         TypeKind::Union(variants) => render_union(out, contract, def, variants),
         TypeKind::StringEnum(values) => render_enum(out, def, values),
         TypeKind::IntegerOrString => render_id(out, def),
@@ -124,7 +124,26 @@ fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectT
 
 // ---------------------------------------------------------------- maps
 
-fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, members: (Option<u64>, Option<u64>)) {
+/// An expression over the string `name` that returns it when it is a
+/// member name the map's `propertyNames` allows, and throws the problem
+/// otherwise.
+fn name_check(ty: &Ty) -> String {
+    match ty {
+        Ty::Length { min, max, .. } => {
+            let (min, max) = super::codecs::length_bounds(*min, *max);
+            format!("global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, {min}, {max})")
+        }
+        Ty::Pattern { inner, pattern } => format!(
+            "global::Mcptest.Sdk.CoprocessJson.Matching({}, at, global::Mcptest.Sdk.Coprocess.Pattern{}, {})",
+            name_check(inner),
+            pattern.number,
+            super::names::string_literal(&pattern.problem())
+        ),
+        _ => "name".to_string(),
+    }
+}
+
+fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, names: Option<&Ty>, members: (Option<u64>, Option<u64>)) {
     let class = type_name(&def.name);
     let value_type = cs_type(value);
     summary(out, 1, &def.description);
@@ -145,6 +164,9 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, mem
                 let read = read_expr(contract, value, "member.Value", "new global::Mcptest.Sdk.CoprocessPath(at, member.Name)", 0);
                 out.line(4, &format!("result.Add(member.Name, {read});"));
             });
+            if let Some(names) = names {
+                out.line(3, &format!("global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => {});", name_check(names)));
+            }
             match members {
                 (None, None) => out.line(3, "return result;"),
                 (min, max) => {
@@ -154,7 +176,8 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, mem
             }
         });
         out.blank();
-        super::codecs::fast::map_reader(out, contract, &class, value, members);
+        let names = names.map(name_check);
+        super::codecs::fast::map_reader(out, contract, &class, value, names.as_deref(), members);
         out.blank();
         out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
             out.line(3, "builder.Append('{');");

@@ -200,7 +200,7 @@ impl Ctx<'_> {
                 self.decode_object(&mut out, &name, &name, object);
                 self.append_object(&mut out, &name, &name, object);
             }
-            TypeKind::Map { values, min_members, max_members } => self.map_codec(&mut out, &name, values, (*min_members, *max_members)),
+            TypeKind::Map { values, min_members, max_members, names } => self.map_codec(&mut out, &name, values, names.as_ref(), (*min_members, *max_members)),
             TypeKind::Union(variants) => self.union_codec(&mut out, &name, variants),
             TypeKind::StringEnum(values) => self.enum_codec(&mut out, &def.name, values),
             TypeKind::IntegerOrString => id_codec(&mut out, &name),
@@ -299,18 +299,23 @@ impl Ctx<'_> {
     }
 
     /// A map's codec; `members` bounds its number of members (`None`: no bound).
-    fn map_codec(&mut self, out: &mut String, name: &str, value: &Ty, members: (Option<u64>, Option<u64>)) {
+    fn map_codec(&mut self, out: &mut String, name: &str, value: &Ty, names: Option<&Ty>, members: (Option<u64>, Option<u64>)) {
         let read = self.read_fn(value);
         let write = self.write_fn(value);
         line!(out, "\nfunc decode{name}(v any) ({name}, *shapeError) {{");
         line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn nil, wrongKind(\"object\", v)\n\t}}");
         line!(out, "\tout := make({name}, len(o.keys))\n\tfor i, key := range o.keys {{");
         line!(out, "\t\tx, err := {read}(o.vals[i])\n\t\tif err != nil {{\n\t\t\treturn nil, err.at(key)\n\t\t}}");
+        line!(out, "\t\tout[key] = x\n\t}}");
+        if let Some(names) = names {
+            let check = self.read_fn(names);
+            line!(out, "\tif err := memberNames(o.keys, {check}); err != nil {{\n\t\treturn nil, err\n\t}}");
+        }
         let checked = match members {
             (None, None) => "nil".to_string(),
             (min, max) => format!("lengthWithin(int64(len(out)), {}, {}, \"member\")", count_bound(min), count_bound(max)),
         };
-        line!(out, "\t\tout[key] = x\n\t}}\n\treturn out, {checked}\n}}");
+        line!(out, "\treturn out, {checked}\n}}");
         line!(out, "\nfunc append{name}(b []byte, v {name}) []byte {{\n\tb = append(b, '{{')");
         line!(out, "\tfor i, key := range sortedKeys(v) {{\n\t\tif i > 0 {{\n\t\t\tb = append(b, ',')\n\t\t}}");
         line!(out, "\t\tb = writeString(b, key)\n\t\tb = append(b, ':')\n\t\tb = {write}(b, v[key])\n\t}}");

@@ -380,6 +380,22 @@ func matching(text string, p pattern) *shapeError {
 	return nil
 }
 
+// memberNames checks every member name (propertyNames); of the names that
+// fail, the first in code-point order is reported.
+func memberNames(keys []string, check func(v any) (string, *shapeError)) *shapeError {
+	var failed *shapeError
+	first := ""
+	for _, key := range keys {
+		if _, err := check(key); err != nil && (failed == nil || key < first) {
+			failed, first = err, key
+		}
+	}
+	if failed != nil {
+		return problem("member name " + string(writeString(nil, first)) + ": " + failed.text())
+	}
+	return nil
+}
+
 // multipleOf checks that an integer is a multiple of divisor.
 func multipleOf(number, divisor int64) *shapeError {
 	if number%divisor != 0 {

@@ -444,6 +444,49 @@ final class Runtime {
         return text;
     }
 
+    /**
+     * Checks every member name ({@code propertyNames}); of the names that fail, the first in
+     * code-point order is reported.
+     */
+    private static void memberNames(Iterable<String> names, Path path, Decoder<String> check) {
+        String first = null;
+        String failed = null;
+        for (String name : names) {
+            try {
+                check.decode(TextNode.valueOf(name), path);
+            } catch (Problem problem) {
+                if (first == null || codePointLess(name, first)) {
+                    first = name;
+                    failed = problem.getMessage();
+                }
+            }
+        }
+        if (first != null) {
+            throw problem(path, "member name " + quote(first) + ": " + failed);
+        }
+    }
+
+    /** Whether {@code a} comes before {@code b} in code-point order. */
+    private static boolean codePointLess(String a, String b) {
+        int length = Math.min(a.length(), b.length());
+        for (int i = 0; i < length; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                return codePointRank(x) < codePointRank(y);
+            }
+        }
+        return a.length() < b.length();
+    }
+
+    /** A UTF-16 unit's rank in code-point order: the surrogates after U+FFFF. */
+    private static int codePointRank(char unit) {
+        if (Character.isSurrogate(unit)) {
+            return unit + 0x2000;
+        }
+        return unit >= 0xE000 ? unit - 0x800 : unit;
+    }
+
     /** A string whose length in Unicode code points is within the bounds. */
     private static String stringWithin(JsonNode node, Path path, long minimum, long maximum) {
         String text = decodeString(node, path);

@@ -69,19 +69,25 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
         );
         match &def.kind {
             TypeKind::Object(object) => decode_object(code, &name, object, None),
-            TypeKind::Map { values, min_members: None, max_members: None } => {
+            TypeKind::Map { values, min_members: None, max_members: None, names: None } => {
                 let read = read_map(values);
                 code.line(2, format!("return new {name}({read});"));
             }
-            TypeKind::Map { values, min_members, max_members } => {
-                // The members are counted after the values are read.
-                let (kind, local) = match values {
-                    Ty::Any => ("ObjectNode".to_string(), "object"),
-                    value => (format!("Map<String, {}>", java_type(value, true)), "entries"),
+            TypeKind::Map { values, min_members, max_members, names } => {
+                // The names are checked after the values are read, then the
+                // members are counted.
+                let (kind, local, keys) = match values {
+                    Ty::Any => ("ObjectNode".to_string(), "object", "object::fieldNames"),
+                    value => (format!("Map<String, {}>", java_type(value, true)), "entries", "entries.keySet()"),
                 };
-                let (min, max) = count_bounds(*min_members, *max_members);
                 code.line(2, format!("{kind} {local} = {};", read_map(values)));
-                code.line(2, format!("lengthWithin(path, {local}.size(), {min}, {max}, \"member\");"));
+                if let Some(names) = names {
+                    code.line(2, format!("memberNames({keys}, path, {});", decoder_lambda(names, 1)));
+                }
+                if min_members.is_some() || max_members.is_some() {
+                    let (min, max) = count_bounds(*min_members, *max_members);
+                    code.line(2, format!("lengthWithin(path, {local}.size(), {min}, {max}, \"member\");"));
+                }
                 code.line(2, format!("return new {name}({local});"));
             }
             TypeKind::Union(variants) => decode_union(code, variants, &|v| {

@@ -428,6 +428,32 @@ def _members_within(
     return members
 
 
+def _member_names(
+    members: dict[str, _T], check: collections.abc.Callable[[str], object]
+) -> dict[str, _T]:
+    """Checks every member name (`propertyNames`); of the names that fail, the
+    first in code-point order is reported."""
+    failed: tuple[str, str] | None = None
+    for name in members:
+        problem = _problem_of(check, name)
+        if problem is not None and (failed is None or name < failed[0]):
+            failed = (name, problem)
+    if failed is not None:
+        raise _Problem(f"member name {_quote(failed[0])}: {failed[1]}")
+    return members
+
+
+def _problem_of(
+    check: collections.abc.Callable[[str], object], name: str
+) -> str | None:
+    """The problem `check` finds with `name`, if any."""
+    try:
+        check(name)
+    except _Problem as problem:
+        return problem.problem
+    return None
+
+
 def _unique(items: list[_T]) -> list[_T]:
     """Checks that no item equals an earlier one (as decoded: 1.0 is 1)."""
     seen: dict[_T, int] = {}

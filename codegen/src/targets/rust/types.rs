@@ -60,9 +60,11 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
         let Some(def) = contract.types.get(name) else { continue };
         let Some(schema) = schema.as_object_mut() else { continue };
         without_annotations(schema, &def.description);
-        // A map's member count is checked by `strict::members_within`.
+        // A map's member count and names are checked by `strict::members_within`
+        // and `strict::named_members_within`.
         schema.remove("minProperties");
         schema.remove("maxProperties");
+        schema.remove("propertyNames");
         let crate::model::TypeKind::Object(object) = &def.kind else { continue };
         let Some(properties) = schema.get_mut("properties").and_then(serde_json::Value::as_object_mut) else { continue };
         for field in &object.fields {
@@ -226,17 +228,20 @@ impl Tighten<'_> {
         let mut impls = Vec::new();
         for item in &mut file.items {
             let syn::Item::Struct(item) = item else { continue };
-            let Some(crate::model::TypeDef { kind: crate::model::TypeKind::Map { min_members, max_members, .. }, .. }) =
+            let Some(crate::model::TypeDef { kind: crate::model::TypeKind::Map { min_members, max_members, names, .. }, .. }) =
                 self.contract.types.get(&item.ident.to_string())
             else {
                 continue;
             };
-            if min_members.is_none() && max_members.is_none() {
+            if min_members.is_none() && max_members.is_none() && names.is_none() {
                 continue;
             }
             let min = min_members.map_or_else(|| quote!(0), usize_literal);
             let max = max_members.map_or_else(|| quote!(usize::MAX), usize_literal);
-            let read: syn::Expr = syn::parse_quote!(strict::members_within(deserializer, #min, #max).map(Self));
+            let read: syn::Expr = match names.as_ref().map(name_check) {
+                Some(check) => syn::parse_quote!(strict::named_members_within(deserializer, #min, #max, #check).map(Self)),
+                None => syn::parse_quote!(strict::members_within(deserializer, #min, #max).map(Self)),
+            };
             without_derive(&mut item.attrs, ":: serde :: Deserialize");
             let name = &item.ident;
             impls.push(syn::parse_quote! {
@@ -248,6 +253,28 @@ impl Tighten<'_> {
             });
         }
         impls
+    }
+}
+
+/// The check of a member name (`propertyNames`): a `strict` function path.
+fn name_check(names: &crate::model::Ty) -> TokenStream {
+    use crate::model::Ty;
+    let (inner, pattern) = match names {
+        Ty::Pattern { inner, pattern } => (inner.as_ref(), Some(pattern.number)),
+        other => (other, None),
+    };
+    let (min, max) = match inner {
+        Ty::Length { min, max, .. } => (*min, *max),
+        _ => (None, None),
+    };
+    let min = min.map_or_else(|| quote!(0), usize_literal);
+    let max = max.map_or_else(|| quote!({ usize::MAX }), usize_literal);
+    match pattern {
+        Some(number) => {
+            let pattern = quote::format_ident!("Pattern{number}");
+            quote!(strict::name_matching::<#min, #max, patterns::#pattern>)
+        }
+        None => quote!(strict::name_within::<#min, #max>),
     }
 }
 

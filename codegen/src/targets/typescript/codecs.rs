@@ -87,10 +87,14 @@ pub fn render_decoder(out: &mut Out, _contract: &Contract, def: &TypeDef) {
     out.line(format!("function read{stem}(value: JsonValue, path: string, orNull: boolean): {name} {{"));
     match &def.kind {
         TypeKind::Object(object) => read_object(out, object, &name),
-        TypeKind::Map { values, min_members, max_members } => {
+        TypeKind::Map { values, min_members, max_members, names } => {
             let read = match values {
                 Ty::Any => "_openValue(_readObject(value, path, orNull))".to_string(),
                 ty => format!("_readMapOf(value, path, orNull, (entry, entryPath) => {})", read_expr(ty, "entry", "entryPath", false)),
+            };
+            let read = match names {
+                Some(names) => format!("_memberNames({read}, path, (name) => {})", read_expr(names, "name", "path", false)),
+                None => read,
             };
             match (min_members, max_members) {
                 (None, None) => out.line(format!("  return {read};")),

@@ -946,6 +946,58 @@ function _membersWithin<T extends object>(
 }
 
 /**
+ * Checks every member name (`propertyNames`); of the names that fail, the
+ * first in code-point order is reported.
+ */
+function _memberNames<T extends object>(
+  members: T,
+  path: string,
+  check: (name: string) => unknown,
+): T {
+  let failed: [string, string] | null = null;
+  for (const name of Object.keys(members)) {
+    try {
+      check(name);
+    } catch (e) {
+      if (!(e instanceof _Problem)) {
+        throw e;
+      }
+      if (failed === null || _codePointLess(name, failed[0])) {
+        failed = [name, e.problem];
+      }
+    }
+  }
+  if (failed !== null) {
+    _throwProblem(
+      `member name ${JSON.stringify(failed[0])}: ${failed[1]}`,
+      path,
+    );
+  }
+  return members;
+}
+
+/** Whether `a` comes before `b` in code-point order (`<` compares UTF-16 units). */
+function _codePointLess(a: string, b: string): boolean {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      return _codePointRank(x) < _codePointRank(y);
+    }
+  }
+  return a.length < b.length;
+}
+
+/** A UTF-16 unit's rank in code-point order: the surrogates after U+FFFF. */
+function _codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) {
+    return unit + 0x2000;
+  }
+  return unit >= 0xe000 ? unit - 0x800 : unit;
+}
+
+/**
  * Checks a string's length in code points, an array's number of items or an
  * object's number of members.
  */

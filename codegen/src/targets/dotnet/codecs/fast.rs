@@ -142,7 +142,9 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
 /// The one-pass reader of a map: an open map keeps its values in one document.
 /// The one-pass reader of a map; `members` bounds its number of members, a
 /// count outside them falling back to the careful reader, which words it.
-pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty, members: (Option<u64>, Option<u64>)) {
+/// `names` is the careful reader's check of a member name (over `name`, at
+/// `at`), if the map has `propertyNames`: a failing name falls back.
+pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty, names: Option<&str>, members: (Option<u64>, Option<u64>)) {
     out.block(2, &signature(class), |out| {
         let read = if matches!(value, Ty::Any) {
             format!("global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new {class}())")
@@ -150,6 +152,16 @@ pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty, m
             let read = read_expr(contract, value, "value", 0);
             let generic = format!("<{class}, {}>", cs_type(value));
             format!("global::Mcptest.Sdk.CoprocessReader.ReadMap{generic}(ref reader, new {class}(), (ref global::System.Text.Json.Utf8JsonReader value) => {read})")
+        };
+        let read = match names {
+            Some(check) => {
+                // The check words its problem at `at`; here only whether it fails matters.
+                out.line(3, "global::Mcptest.Sdk.CoprocessPath? at = null;");
+                out.line(3, &format!("var result = {read};"));
+                out.line(3, &format!("global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => {check});"));
+                "result".to_string()
+            }
+            None => read,
         };
         match members {
             (None, None) => out.line(3, &format!("return {read};")),

@@ -92,10 +92,14 @@ fn reader(contract: &Contract, def: &TypeDef, out: &mut Out) {
                 out.line(&format!("{}: typing.Final = {count}", quick::required_constant(def)));
             }
         }
-        TypeKind::Map { values, min_members, max_members } => {
+        TypeKind::Map { values, min_members, max_members, names } => {
             let read = match values {
                 Ty::Any => "_object(value)".to_string(),
                 ty => format!("_map(value, {})", decoder(ty)),
+            };
+            let read = match names {
+                Some(names) => format!("_member_names({read}, lambda name: {})", decode_expr(names, "name")),
+                None => read,
             };
             match (min_members, max_members) {
                 (None, None) => body.line(&format!("    return {read}")),

@@ -108,7 +108,7 @@ fn check(contract: &Contract, ty: &Ty, var: &str) -> Option<String> {
         Ty::Ref(name) => match &contract.type_def(name)?.kind {
             TypeKind::StringEnum(_) => Some(format!("{var} in {}_VALUES", upper(name))),
             TypeKind::IntegerOrString => Some(format!("type({var}) is int or type({var}) is str")),
-            TypeKind::Map { values: Ty::Any, min_members: None, max_members: None } => Some(format!("type({var}) is dict")),
+            TypeKind::Map { values: Ty::Any, min_members: None, max_members: None, names: None } => Some(format!("type({var}) is dict")),
             _ => None,
         },
         // A length is checked by its call, like a bound other than 0 or 1.

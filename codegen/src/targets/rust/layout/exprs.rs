@@ -203,6 +203,12 @@ impl Cx {
                 let ty = self.ty(&a.ty, shape.offset_left(a.ident.to_string().len() + 3)?)?;
                 Some(format!("{} = {ty}", a.ident))
             }
+            // A const argument: a literal, or a block of one path (`{ usize::MAX }`).
+            syn::GenericArgument::Const(syn::Expr::Lit(l)) => Some(l.lit.to_token_stream().to_string()),
+            syn::GenericArgument::Const(syn::Expr::Block(b)) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Expr(syn::Expr::Path(p), None) if p.qself.is_none() => Some(format!("{{ {} }}", p.path.to_token_stream().to_string().replace(' ', ""))),
+                _ => self.unsupported("this generic argument"),
+            },
             _ => self.unsupported("this generic argument"),
         }
     }

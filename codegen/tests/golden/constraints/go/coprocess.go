@@ -369,6 +369,9 @@ var pattern11 = pattern{regexp.MustCompile(`^[a-z][0-9_a-z]*$`), "expected strin
 // pattern12 is the pattern /^[a-z][a-z0-9+.-]*:/.
 var pattern12 = pattern{regexp.MustCompile(`^[a-z][+\-.0-9a-z]*:`), "expected string matching /^[a-z][a-z0-9+.-]*:/"}
 
+// pattern13 is the pattern /^x-/.
+var pattern13 = pattern{regexp.MustCompile(`^x-`), "expected string matching /^x-/"}
+
 // Bounded is a type whose integers are bounded.
 type Bounded struct {
 	// Percent is from 0 to 100.
@@ -1162,6 +1165,68 @@ func appendHandshakeResult(b []byte, v HandshakeResult) []byte {
 	return append(b, '}')
 }
 
+// Headers: Headers: at most four strings, each named by a lower-case token of
+// two to eight characters.
+type Headers map[string]string
+
+// DecodeHeaders decodes a Headers from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeHeaders(data []byte) (Headers, error) {
+	return fromText("Headers", data, decodeHeaders)
+}
+
+// DecodeHeadersValue decodes a Headers from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeHeadersValue(value any) (Headers, error) {
+	return fromValue("Headers", value, decodeHeaders)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Headers) MarshalJSON() ([]byte, error) {
+	return appendHeaders(nil, v), nil
+}
+
+func (Headers) readEnvelopeMember(v any) (Headers, *shapeError) {
+	return decodeHeaders(v)
+}
+
+func (v Headers) appendEnvelopeMember(b []byte) []byte {
+	return appendHeaders(b, v)
+}
+
+func decodeHeaders(v any) (Headers, *shapeError) {
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return nil, wrongKind("object", v)
+	}
+	out := make(Headers, len(o.keys))
+	for i, key := range o.keys {
+		x, err := readString(o.vals[i])
+		if err != nil {
+			return nil, err.at(key)
+		}
+		out[key] = x
+	}
+	if err := memberNames(o.keys, readStringLenMin2Max8Pattern1); err != nil {
+		return nil, err
+	}
+	return out, lengthWithin(int64(len(out)), -1, 4, "member")
+}
+
+func appendHeaders(b []byte, v Headers) []byte {
+	b = append(b, '{')
+	for i, key := range sortedKeys(v) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, key)
+		b = append(b, ':')
+		b = writeString(b, v[key])
+	}
+	return append(b, '}')
+}
+
 // JSONRPCVersion is the JSON-RPC version marker, always the string `2.0`.
 type JSONRPCVersion string
 
@@ -1267,6 +1332,89 @@ func appendLabels(b []byte, v Labels) []byte {
 		b = append(b, ':')
 		b = writeString(b, v[key])
 	}
+	return append(b, '}')
+}
+
+// Named is a type whose maps check their member names.
+type Named struct {
+	// Headers is the headers.
+	Headers Headers
+	// Vendor is vendor extensions, when given. Nil when absent.
+	Vendor Vendor
+	// Stamps: Stamps, or null. Nil for JSON null.
+	Stamps Stamped
+}
+
+// DecodeNamed decodes a Named from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeNamed(data []byte) (Named, error) {
+	return fromText("Named", data, decodeNamed)
+}
+
+// DecodeNamedValue decodes a Named from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeNamedValue(value any) (Named, error) {
+	return fromValue("Named", value, decodeNamed)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Named) MarshalJSON() ([]byte, error) {
+	return appendNamed(nil, v), nil
+}
+
+func (Named) readEnvelopeMember(v any) (Named, *shapeError) {
+	return decodeNamed(v)
+}
+
+func (v Named) appendEnvelopeMember(b []byte) []byte {
+	return appendNamed(b, v)
+}
+
+func decodeNamed(v any) (Named, *shapeError) {
+	var out Named
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [2]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "headers":
+			seen[0] = true
+			out.Headers, err = decodeHeaders(o.vals[i])
+		case "vendor":
+			out.Vendor, err = decodeVendor(o.vals[i])
+		case "stamps":
+			seen[1] = true
+			out.Stamps, err = readNullableStamped(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("headers")
+	}
+	if !seen[1] {
+		return out, missingField("stamps")
+	}
+	return out, nil
+}
+
+func appendNamed(b []byte, v Named) []byte {
+	b = append(b, '{')
+	b = append(b, "\"headers\":"...)
+	b = appendHeaders(b, v.Headers)
+	if v.Vendor != nil {
+		b = append(b, ",\"vendor\":"...)
+		b = appendVendor(b, v.Vendor)
+	}
+	b = append(b, ",\"stamps\":"...)
+	b = writeNullableStamped(b, v.Stamps)
 	return append(b, '}')
 }
 
@@ -1800,6 +1948,67 @@ func appendShade(b []byte, v Shade) []byte {
 	return writeString(b, string(v))
 }
 
+// Stamped is integers named by at most three code points each.
+type Stamped map[string]int64
+
+// DecodeStamped decodes a Stamped from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeStamped(data []byte) (Stamped, error) {
+	return fromText("Stamped", data, decodeStamped)
+}
+
+// DecodeStampedValue decodes a Stamped from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeStampedValue(value any) (Stamped, error) {
+	return fromValue("Stamped", value, decodeStamped)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Stamped) MarshalJSON() ([]byte, error) {
+	return appendStamped(nil, v), nil
+}
+
+func (Stamped) readEnvelopeMember(v any) (Stamped, *shapeError) {
+	return decodeStamped(v)
+}
+
+func (v Stamped) appendEnvelopeMember(b []byte) []byte {
+	return appendStamped(b, v)
+}
+
+func decodeStamped(v any) (Stamped, *shapeError) {
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return nil, wrongKind("object", v)
+	}
+	out := make(Stamped, len(o.keys))
+	for i, key := range o.keys {
+		x, err := readInt(o.vals[i])
+		if err != nil {
+			return nil, err.at(key)
+		}
+		out[key] = x
+	}
+	if err := memberNames(o.keys, readStringLenMax3); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func appendStamped(b []byte, v Stamped) []byte {
+	b = append(b, '{')
+	for i, key := range sortedKeys(v) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, key)
+		b = append(b, ':')
+		b = writeInt(b, v[key])
+	}
+	return append(b, '}')
+}
+
 // Stepped is a type whose integers are multiples (`multipleOf`).
 type Stepped struct {
 	// Batch is a multiple of 5.
@@ -2181,6 +2390,69 @@ func appendTurn(b []byte, v Turn) []byte {
 	if v.BudgetMs != nil {
 		b = append(b, ",\"budget_ms\":"...)
 		b = writeInt(b, *v.BudgetMs)
+	}
+	return append(b, '}')
+}
+
+// Vendor is any JSON object whose member names start with `x-`.
+//
+// Example: `{"x-trace":true}`.
+type Vendor map[string]any
+
+// DecodeVendor decodes a Vendor from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeVendor(data []byte) (Vendor, error) {
+	return fromText("Vendor", data, decodeVendor)
+}
+
+// DecodeVendorValue decodes a Vendor from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeVendorValue(value any) (Vendor, error) {
+	return fromValue("Vendor", value, decodeVendor)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Vendor) MarshalJSON() ([]byte, error) {
+	return appendVendor(nil, v), nil
+}
+
+func (Vendor) readEnvelopeMember(v any) (Vendor, *shapeError) {
+	return decodeVendor(v)
+}
+
+func (v Vendor) appendEnvelopeMember(b []byte) []byte {
+	return appendVendor(b, v)
+}
+
+func decodeVendor(v any) (Vendor, *shapeError) {
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return nil, wrongKind("object", v)
+	}
+	out := make(Vendor, len(o.keys))
+	for i, key := range o.keys {
+		x, err := readAny(o.vals[i])
+		if err != nil {
+			return nil, err.at(key)
+		}
+		out[key] = x
+	}
+	if err := memberNames(o.keys, readStringPattern13); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func appendVendor(b []byte, v Vendor) []byte {
+	b = append(b, '{')
+	for i, key := range sortedKeys(v) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, key)
+		b = append(b, ':')
+		b = writeAny(b, v[key])
 	}
 	return append(b, '}')
 }
@@ -2774,6 +3046,17 @@ func readNullableRequestID(v any) (*RequestID, *shapeError) {
 	return &x, nil
 }
 
+func readNullableStamped(v any) (Stamped, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := decodeStamped(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return x, nil
+}
+
 func readNullableStringLenMin2(v any) (*string, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -2876,6 +3159,22 @@ func readStringLenMin2Max4Pattern2(v any) (string, *shapeError) {
 	return x, matching(x, pattern2)
 }
 
+func readStringLenMin2Max8(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, 2, 8)
+}
+
+func readStringLenMin2Max8Pattern1(v any) (string, *shapeError) {
+	x, err := readStringLenMin2Max8(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern1)
+}
+
 func readStringPattern1(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
@@ -2890,6 +3189,14 @@ func readStringPattern10(v any) (string, *shapeError) {
 		return x, err
 	}
 	return x, matching(x, pattern10)
+}
+
+func readStringPattern13(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern13)
 }
 
 func readStringPattern3(v any) (string, *shapeError) {
@@ -3056,6 +3363,13 @@ func writeNullableRequestID(b []byte, v *RequestID) []byte {
 	return appendRequestID(b, *v)
 }
 
+func writeNullableStamped(b []byte, v Stamped) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return appendStamped(b, v)
+}
+
 func writeNullableStringLenMin2(b []byte, v *string) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -3071,7 +3385,7 @@ func writeNullableStringPattern3(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged", "Turn"}
+var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Named", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -3094,10 +3408,14 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeHandshakeParams(data))
 	case "HandshakeResult":
 		return asMarshaler(DecodeHandshakeResult(data))
+	case "Headers":
+		return asMarshaler(DecodeHeaders(data))
 	case "JsonRpcVersion":
 		return asMarshaler(DecodeJSONRPCVersion(data))
 	case "Labels":
 		return asMarshaler(DecodeLabels(data))
+	case "Named":
+		return asMarshaler(DecodeNamed(data))
 	case "Params":
 		return asMarshaler(DecodeParams(data))
 	case "Patterned":
@@ -3110,6 +3428,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeResponse(data))
 	case "Shade":
 		return asMarshaler(DecodeShade(data))
+	case "Stamped":
+		return asMarshaler(DecodeStamped(data))
 	case "Stepped":
 		return asMarshaler(DecodeStepped(data))
 	case "SuccessResponse":
@@ -3118,6 +3438,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeTagged(data))
 	case "Turn":
 		return asMarshaler(DecodeTurn(data))
+	case "Vendor":
+		return asMarshaler(DecodeVendor(data))
 	}
 	return nil, errors.New("unknown type `" + typeName + "`")
 }
@@ -3476,6 +3798,22 @@ type pattern struct {
 func matching(text string, p pattern) *shapeError {
 	if !p.regex.MatchString(text) {
 		return problem(p.problem)
+	}
+	return nil
+}
+
+// memberNames checks every member name (propertyNames); of the names that
+// fail, the first in code-point order is reported.
+func memberNames(keys []string, check func(v any) (string, *shapeError)) *shapeError {
+	var failed *shapeError
+	first := ""
+	for _, key := range keys {
+		if _, err := check(key); err != nil && (failed == nil || key < first) {
+			failed, first = err, key
+		}
+	}
+	if failed != nil {
+		return problem("member name " + string(writeString(nil, first)) + ": " + failed.text())
 	}
 	return nil
 }

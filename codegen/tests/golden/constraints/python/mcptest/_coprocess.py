@@ -486,6 +486,32 @@ def _members_within(
     return members
 
 
+def _member_names(
+    members: dict[str, _T], check: collections.abc.Callable[[str], object]
+) -> dict[str, _T]:
+    """Checks every member name (`propertyNames`); of the names that fail, the
+    first in code-point order is reported."""
+    failed: tuple[str, str] | None = None
+    for name in members:
+        problem = _problem_of(check, name)
+        if problem is not None and (failed is None or name < failed[0]):
+            failed = (name, problem)
+    if failed is not None:
+        raise _Problem(f"member name {_quote(failed[0])}: {failed[1]}")
+    return members
+
+
+def _problem_of(
+    check: collections.abc.Callable[[str], object], name: str
+) -> str | None:
+    """The problem `check` finds with `name`, if any."""
+    try:
+        check(name)
+    except _Problem as problem:
+        return problem.problem
+    return None
+
+
 def _unique(items: list[_T]) -> list[_T]:
     """Checks that no item equals an earlier one (as decoded: 1.0 is 1)."""
     seen: dict[_T, int] = {}
@@ -1096,6 +1122,20 @@ class HandshakeResult:
 
 
 @dataclass(frozen=True)
+class Named:
+    """A type whose maps check their member names."""
+
+    headers: Headers
+    """The headers."""
+
+    stamps: Stamped | None
+    """Stamps, or null."""
+
+    vendor: Vendor | None = None
+    """Vendor extensions, when given. Optional: `None` when left out."""
+
+
+@dataclass(frozen=True)
 class Patterned:
     """A type whose strings must match patterns: ECMA-262 with the `u` flag, searched,
     not anchored.
@@ -1275,6 +1315,12 @@ Extras = dict[str, JsonValue]
 """Any JSON object of at most two members."""
 
 
+Headers = dict[str, str]
+"""Headers: at most four strings, each named by a lower-case token of two to eight
+characters.
+"""
+
+
 Labels = dict[str, str]
 """Labels: one to three, each a string."""
 
@@ -1289,6 +1335,17 @@ is known; the method's params shape is closed.
 Response = SuccessResponse | ErrorResponse
 """A response frame, binary to SDK: exactly one of `result` or `error`. A closed
 envelope: an SDK rejects a response with any other top-level field.
+"""
+
+
+Stamped = dict[str, int]
+"""Integers named by at most three code points each."""
+
+
+Vendor = dict[str, JsonValue]
+"""Any JSON object whose member names start with `x-`.
+
+Example: `{"x-trace":true}`.
 """
 
 
@@ -1380,6 +1437,13 @@ _PATTERN_11: typing.Final = (
 _PATTERN_12: typing.Final = (
     re.compile(r"^[a-z][+\-.0-9a-z]*:"),
     "expected string matching /^[a-z][a-z0-9+.-]*:/",
+)
+
+
+# The pattern /^x-/.
+_PATTERN_13: typing.Final = (
+    re.compile(r"^x-"),
+    "expected string matching /^x-/",
 )
 
 
@@ -1845,6 +1909,43 @@ def encode_handshake_result(value: HandshakeResult) -> str:
     return _dumps(handshake_result_to_value(value))
 
 
+def _read_headers(value: JsonValue) -> Headers:
+    return _members_within(
+        _member_names(
+            _map(value, _str),
+            lambda name: _matching(_str_within(name, 2, 8), _PATTERN_1),
+        ),
+        None,
+        4,
+    )
+
+
+def headers_to_value(value: Headers) -> dict[str, JsonValue]:
+    """The JSON value of a `Headers`."""
+    return dict(value)
+
+
+def decode_headers(text: str | bytes) -> Headers:
+    """Decodes a `Headers` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_headers(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Headers")) from None
+
+
+def headers_from_value(value: JsonValue) -> Headers:
+    """Decodes a `Headers` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_headers(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Headers")) from None
+
+
+def encode_headers(value: Headers) -> str:
+    """One line of JSON text for a `Headers`, without the trailing newline."""
+    return _dumps(headers_to_value(value))
+
+
 def _read_json_rpc_version(value: JsonValue) -> JsonRpcVersion:
     return typing.cast("JsonRpcVersion", _enum(value, JSON_RPC_VERSION_VALUES))
 
@@ -1905,6 +2006,58 @@ def labels_from_value(value: JsonValue) -> Labels:
 def encode_labels(value: Labels) -> str:
     """One line of JSON text for a `Labels`, without the trailing newline."""
     return _dumps(labels_to_value(value))
+
+
+_NAMED_REQUIRED: typing.Final = 2
+
+
+def _read_named(value: JsonValue) -> Named:
+    if isinstance(value, dict):
+        headers = value.get("headers")
+        vendor = value.get("vendor")
+        stamps = value.get("stamps")
+        if len(value) == _NAMED_REQUIRED + ("vendor" in value) and "stamps" in value:
+            try:
+                return _new(
+                    Named,
+                    headers=_read_headers(headers),
+                    stamps=_nullable(stamps, _read_stamped),
+                    vendor=_read_vendor(vendor) if "vendor" in value else None,
+                )
+            except _Problem:
+                raise _NAMED_SHAPE.problem(value) from None
+    return _NAMED_SHAPE.read(value)
+
+
+def named_to_value(value: Named) -> dict[str, JsonValue]:
+    """The JSON value of a `Named`."""
+    out: dict[str, JsonValue] = {}
+    out["headers"] = headers_to_value(value.headers)
+    if value.vendor is not None:
+        out["vendor"] = vendor_to_value(value.vendor)
+    out["stamps"] = None if value.stamps is None else stamped_to_value(value.stamps)
+    return out
+
+
+def decode_named(text: str | bytes) -> Named:
+    """Decodes a `Named` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_named(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Named")) from None
+
+
+def named_from_value(value: JsonValue) -> Named:
+    """Decodes a `Named` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_named(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Named")) from None
+
+
+def encode_named(value: Named) -> str:
+    """One line of JSON text for a `Named`, without the trailing newline."""
+    return _dumps(named_to_value(value))
 
 
 def _read_params(value: JsonValue) -> Params:
@@ -2183,6 +2336,36 @@ def encode_shade(value: Shade) -> str:
     return _dumps(shade_to_value(value))
 
 
+def _read_stamped(value: JsonValue) -> Stamped:
+    return _member_names(_map(value, _int), lambda name: _str_within(name, None, 3))
+
+
+def stamped_to_value(value: Stamped) -> dict[str, JsonValue]:
+    """The JSON value of a `Stamped`."""
+    return dict(value)
+
+
+def decode_stamped(text: str | bytes) -> Stamped:
+    """Decodes a `Stamped` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_stamped(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Stamped")) from None
+
+
+def stamped_from_value(value: JsonValue) -> Stamped:
+    """Decodes a `Stamped` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_stamped(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Stamped")) from None
+
+
+def encode_stamped(value: Stamped) -> str:
+    """One line of JSON text for a `Stamped`, without the trailing newline."""
+    return _dumps(stamped_to_value(value))
+
+
 _STEPPED_REQUIRED: typing.Final = 4
 
 
@@ -2410,6 +2593,38 @@ def encode_turn(value: Turn) -> str:
     return _dumps(turn_to_value(value))
 
 
+def _read_vendor(value: JsonValue) -> Vendor:
+    return _member_names(
+        _object(value), lambda name: _matching(_str(name), _PATTERN_13)
+    )
+
+
+def vendor_to_value(value: Vendor) -> dict[str, JsonValue]:
+    """The JSON value of a `Vendor`."""
+    return dict(value)
+
+
+def decode_vendor(text: str | bytes) -> Vendor:
+    """Decodes a `Vendor` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_vendor(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Vendor")) from None
+
+
+def vendor_from_value(value: JsonValue) -> Vendor:
+    """Decodes a `Vendor` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_vendor(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Vendor")) from None
+
+
+def encode_vendor(value: Vendor) -> str:
+    """One line of JSON text for a `Vendor`, without the trailing newline."""
+    return _dumps(vendor_to_value(value))
+
+
 _BOUNDED_SHAPE = _ObjectShape(
     Bounded,
     {
@@ -2536,6 +2751,20 @@ _HANDSHAKE_RESULT_SHAPE = _ObjectShape(
         "protocol_version",
         "binary_version",
     ),
+)
+
+_NAMED_SHAPE = _ObjectShape(
+    Named,
+    {
+        "headers": _read_headers,
+        "vendor": _read_vendor,
+        "stamps": lambda v: _nullable(v, _read_stamped),
+    },
+    (
+        "headers",
+        "stamps",
+    ),
+    {"vendor": None},
 )
 
 _PATTERNED_SHAPE = _ObjectShape(
@@ -2666,22 +2895,26 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "HandshakeResult": _Codec(
         "HandshakeResult", _read_handshake_result, handshake_result_to_value
     ),
+    "Headers": _Codec("Headers", _read_headers, headers_to_value),
     "JsonRpcVersion": _Codec(
         "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
     ),
     "Labels": _Codec("Labels", _read_labels, labels_to_value),
+    "Named": _Codec("Named", _read_named, named_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
     "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
     "Request": _Codec("Request", _read_request, request_to_value),
     "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
     "Response": _Codec("Response", _read_response, response_to_value),
     "Shade": _Codec("Shade", _read_shade, shade_to_value),
+    "Stamped": _Codec("Stamped", _read_stamped, stamped_to_value),
     "Stepped": _Codec("Stepped", _read_stepped, stepped_to_value),
     "SuccessResponse": _Codec(
         "SuccessResponse", _read_success_response, success_response_to_value
     ),
     "Tagged": _Codec("Tagged", _read_tagged, tagged_to_value),
     "Turn": _Codec("Turn", _read_turn, turn_to_value),
+    "Vendor": _Codec("Vendor", _read_vendor, vendor_to_value),
 }
 """Every `$defs` type by name: `CODECS["Verdict"].decode(text)`."""
 
@@ -2988,18 +3221,22 @@ _VALUE_READERS: typing.Final[
     extras_from_value: _read_extras,
     handshake_params_from_value: _read_handshake_params,
     handshake_result_from_value: _read_handshake_result,
+    headers_from_value: _read_headers,
     json_rpc_version_from_value: _read_json_rpc_version,
     labels_from_value: _read_labels,
+    named_from_value: _read_named,
     params_from_value: _read_params,
     patterned_from_value: _read_patterned,
     request_from_value: _read_request,
     request_id_from_value: _read_request_id,
     response_from_value: _read_response,
     shade_from_value: _read_shade,
+    stamped_from_value: _read_stamped,
     stepped_from_value: _read_stepped,
     success_response_from_value: _read_success_response,
     tagged_from_value: _read_tagged,
     turn_from_value: _read_turn,
+    vendor_from_value: _read_vendor,
 }
 """The reader behind each generated `*_from_value` function."""
 

@@ -1076,6 +1076,58 @@ function _membersWithin<T extends object>(
 }
 
 /**
+ * Checks every member name (`propertyNames`); of the names that fail, the
+ * first in code-point order is reported.
+ */
+function _memberNames<T extends object>(
+  members: T,
+  path: string,
+  check: (name: string) => unknown,
+): T {
+  let failed: [string, string] | null = null;
+  for (const name of Object.keys(members)) {
+    try {
+      check(name);
+    } catch (e) {
+      if (!(e instanceof _Problem)) {
+        throw e;
+      }
+      if (failed === null || _codePointLess(name, failed[0])) {
+        failed = [name, e.problem];
+      }
+    }
+  }
+  if (failed !== null) {
+    _throwProblem(
+      `member name ${JSON.stringify(failed[0])}: ${failed[1]}`,
+      path,
+    );
+  }
+  return members;
+}
+
+/** Whether `a` comes before `b` in code-point order (`<` compares UTF-16 units). */
+function _codePointLess(a: string, b: string): boolean {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      return _codePointRank(x) < _codePointRank(y);
+    }
+  }
+  return a.length < b.length;
+}
+
+/** A UTF-16 unit's rank in code-point order: the surrogates after U+FFFF. */
+function _codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) {
+    return unit + 0x2000;
+  }
+  return unit >= 0xe000 ? unit - 0x800 : unit;
+}
+
+/**
  * Checks a string's length in code points, an array's number of items or an
  * object's number of members.
  */
@@ -1427,6 +1479,9 @@ const _PATTERN_12: _Pattern = [
   /^[a-z][+\-.0-9a-z]*:/u,
   "expected string matching /^[a-z][a-z0-9+.-]*:/",
 ];
+
+// The pattern /^x-/.
+const _PATTERN_13: _Pattern = [/^x-/u, "expected string matching /^x-/"];
 
 /** A type whose integers are bounded. */
 export interface Bounded {
@@ -2339,6 +2394,52 @@ export function encodeHandshakeResult(value: HandshakeResult): string {
   return out + "}";
 }
 
+/**
+ * Headers: at most four strings, each named by a lower-case token of two to
+ * eight characters.
+ */
+export type Headers = Readonly<Record<string, string>>;
+
+function readHeaders(value: JsonValue, path: string, orNull: boolean): Headers {
+  return _membersWithin(
+    _memberNames(
+      _readMapOf(value, path, orNull, (entry, entryPath) =>
+        _readString(entry, entryPath, false),
+      ),
+      path,
+      (name) =>
+        _matching(_readStringWithin(name, path, false, 2, 8), path, _PATTERN_1),
+    ),
+    path,
+    null,
+    4,
+  );
+}
+
+/**
+ * Decodes a `Headers` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeHeaders(text: string): Headers {
+  return _decodeText("Headers", readHeaders, text);
+}
+
+/**
+ * Decodes a `Headers` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeHeadersValue(value: JsonValue): Headers {
+  return _decodeParsed("Headers", readHeaders, value);
+}
+
+/**
+ * Encodes a `Headers` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeHeaders(value: Headers): string {
+  return _writeMap(value, (entry) => JSON.stringify(entry));
+}
+
 /** The JSON-RPC version marker, always the string `2.0`. */
 export type JsonRpcVersion = "2.0";
 
@@ -2412,6 +2513,87 @@ export function decodeLabelsValue(value: JsonValue): Labels {
  */
 export function encodeLabels(value: Labels): string {
   return _writeMap(value, (entry) => JSON.stringify(entry));
+}
+
+/** A type whose maps check their member names. */
+export interface Named {
+  /** The headers. */
+  readonly headers: Headers;
+  /** Vendor extensions, when given. */
+  readonly vendor?: Vendor;
+  /** Stamps, or null. */
+  readonly stamps: Stamped | null;
+}
+
+function readNamed(value: JsonValue, path: string, orNull: boolean): Named {
+  const obj = _readMembers(value, path, orNull);
+  let headers: Headers | undefined;
+  let vendor: Vendor | undefined;
+  let stamps: Stamped | null | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "headers":
+        headers = readHeaders(member, _pathTo(path, ".headers"), false);
+        break;
+      case "vendor":
+        vendor = readVendor(member, _pathTo(path, ".vendor"), false);
+        break;
+      case "stamps":
+        stamps =
+          member === null
+            ? null
+            : readStamped(member, _pathTo(path, ".stamps"), true);
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (headers === undefined) {
+    _throwMissingField("headers", path);
+  }
+  if (stamps === undefined) {
+    _throwMissingField("stamps", path);
+  }
+  const out: _Mutable<Named> = { headers, stamps };
+  if (vendor !== undefined) {
+    out.vendor = vendor;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Named` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeNamed(text: string): Named {
+  return _decodeText("Named", readNamed, text);
+}
+
+/**
+ * Decodes a `Named` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeNamedValue(value: JsonValue): Named {
+  return _decodeParsed("Named", readNamed, value);
+}
+
+/**
+ * Encodes a `Named` as one line of JSON text (no newline inside or at the end).
+ */
+export function encodeNamed(value: Named): string {
+  let out = "{";
+  out += '"headers":' + encodeHeaders(value.headers);
+  if (value.vendor !== undefined) {
+    out += ',"vendor":' + encodeVendor(value.vendor);
+  }
+  out +=
+    ',"stamps":' +
+    (value.stamps === null ? "null" : encodeStamped(value.stamps));
+  return out + "}";
 }
 
 /**
@@ -2935,6 +3117,43 @@ export function encodeShade(value: Shade): string {
   return JSON.stringify(value);
 }
 
+/** Integers named by at most three code points each. */
+export type Stamped = Readonly<Record<string, number>>;
+
+function readStamped(value: JsonValue, path: string, orNull: boolean): Stamped {
+  return _memberNames(
+    _readMapOf(value, path, orNull, (entry, entryPath) =>
+      _readInteger(entry, entryPath, false),
+    ),
+    path,
+    (name) => _readStringWithin(name, path, false, null, 3),
+  );
+}
+
+/**
+ * Decodes a `Stamped` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeStamped(text: string): Stamped {
+  return _decodeText("Stamped", readStamped, text);
+}
+
+/**
+ * Decodes a `Stamped` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeStampedValue(value: JsonValue): Stamped {
+  return _decodeParsed("Stamped", readStamped, value);
+}
+
+/**
+ * Encodes a `Stamped` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeStamped(value: Stamped): string {
+  return _writeMap(value, (entry) => String(entry));
+}
+
 /** A type whose integers are multiples (`multipleOf`). */
 export interface Stepped {
   /** A multiple of 5. */
@@ -3362,6 +3581,44 @@ export function encodeTurn(value: Turn): string {
   return out + "}";
 }
 
+/**
+ * Any JSON object whose member names start with `x-`.
+ *
+ * Example: `{"x-trace":true}`.
+ */
+export type Vendor = JsonObject;
+
+function readVendor(value: JsonValue, path: string, orNull: boolean): Vendor {
+  return _memberNames(
+    _openValue(_readObject(value, path, orNull)),
+    path,
+    (name) => _matching(_readString(name, path, false), path, _PATTERN_13),
+  );
+}
+
+/**
+ * Decodes a `Vendor` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeVendor(text: string): Vendor {
+  return _decodeText("Vendor", readVendor, text);
+}
+
+/**
+ * Decodes a `Vendor` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeVendorValue(value: JsonValue): Vendor {
+  return _decodeParsed("Vendor", readVendor, value);
+}
+
+/**
+ * Encodes a `Vendor` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeVendor(value: Vendor): string {
+  return JSON.stringify(value);
+}
+
 // ---------------------------------------------------------------------------
 // Typed envelopes
 
@@ -3628,18 +3885,22 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeExtrasValue, readExtras],
   [decodeHandshakeParamsValue, readHandshakeParams],
   [decodeHandshakeResultValue, readHandshakeResult],
+  [decodeHeadersValue, readHeaders],
   [decodeJsonRpcVersionValue, readJsonRpcVersion],
   [decodeLabelsValue, readLabels],
+  [decodeNamedValue, readNamed],
   [decodeParamsValue, readParams],
   [decodePatternedValue, readPatterned],
   [decodeRequestValue, readRequest],
   [decodeRequestIdValue, readRequestId],
   [decodeResponseValue, readResponse],
   [decodeShadeValue, readShade],
+  [decodeStampedValue, readStamped],
   [decodeSteppedValue, readStepped],
   [decodeSuccessResponseValue, readSuccessResponse],
   [decodeTaggedValue, readTagged],
   [decodeTurnValue, readTurn],
+  [decodeVendorValue, readVendor],
 ]);
 
 /**
@@ -3696,18 +3957,22 @@ export type TypeName =
   | "Extras"
   | "HandshakeParams"
   | "HandshakeResult"
+  | "Headers"
   | "JsonRpcVersion"
   | "Labels"
+  | "Named"
   | "Params"
   | "Patterned"
   | "Request"
   | "RequestId"
   | "Response"
   | "Shade"
+  | "Stamped"
   | "Stepped"
   | "SuccessResponse"
   | "Tagged"
-  | "Turn";
+  | "Turn"
+  | "Vendor";
 
 /** Every `$defs` name, sorted. */
 export const TYPE_NAMES: readonly TypeName[] = [
@@ -3720,18 +3985,22 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Extras",
   "HandshakeParams",
   "HandshakeResult",
+  "Headers",
   "JsonRpcVersion",
   "Labels",
+  "Named",
   "Params",
   "Patterned",
   "Request",
   "RequestId",
   "Response",
   "Shade",
+  "Stamped",
   "Stepped",
   "SuccessResponse",
   "Tagged",
   "Turn",
+  "Vendor",
 ];
 
 /** Whether `name` is a `$defs` name. */
@@ -3763,10 +4032,14 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeHandshakeParams(decodeHandshakeParams(text));
     case "HandshakeResult":
       return encodeHandshakeResult(decodeHandshakeResult(text));
+    case "Headers":
+      return encodeHeaders(decodeHeaders(text));
     case "JsonRpcVersion":
       return encodeJsonRpcVersion(decodeJsonRpcVersion(text));
     case "Labels":
       return encodeLabels(decodeLabels(text));
+    case "Named":
+      return encodeNamed(decodeNamed(text));
     case "Params":
       return encodeParams(decodeParams(text));
     case "Patterned":
@@ -3779,6 +4052,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeResponse(decodeResponse(text));
     case "Shade":
       return encodeShade(decodeShade(text));
+    case "Stamped":
+      return encodeStamped(decodeStamped(text));
     case "Stepped":
       return encodeStepped(decodeStepped(text));
     case "SuccessResponse":
@@ -3787,6 +4062,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeTagged(decodeTagged(text));
     case "Turn":
       return encodeTurn(decodeTurn(text));
+    case "Vendor":
+      return encodeVendor(decodeVendor(text));
   }
 }
 

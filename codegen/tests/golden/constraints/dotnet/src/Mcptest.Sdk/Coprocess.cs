@@ -97,6 +97,11 @@ namespace Mcptest.Sdk
         internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][+\-.0-9a-z]*:");
 
         /// <summary>
+        /// The pattern <c>/^x-/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"^x-");
+
+        /// <summary>
         /// The method names of the method table.
         /// </summary>
         public static class Methods
@@ -239,7 +244,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "JsonRpcVersion", "Labels", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stepped", "SuccessResponse", "Tagged", "Turn" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Named", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -268,10 +273,14 @@ namespace Mcptest.Sdk
                     return HandshakeParams.Decode(json);
                 case "HandshakeResult":
                     return HandshakeResult.Decode(json);
+                case "Headers":
+                    return Headers.Decode(json);
                 case "JsonRpcVersion":
                     return JsonRpcVersionWire.Decode(json);
                 case "Labels":
                     return Labels.Decode(json);
+                case "Named":
+                    return Named.Decode(json);
                 case "Params":
                     return Params.Decode(json);
                 case "Patterned":
@@ -284,6 +293,8 @@ namespace Mcptest.Sdk
                     return Response.Decode(json);
                 case "Shade":
                     return ShadeWire.Decode(json);
+                case "Stamped":
+                    return Stamped.Decode(json);
                 case "Stepped":
                     return Stepped.Decode(json);
                 case "SuccessResponse":
@@ -292,6 +303,8 @@ namespace Mcptest.Sdk
                     return Tagged.Decode(json);
                 case "Turn":
                     return Turn.Decode(json);
+                case "Vendor":
+                    return Vendor.Decode(json);
                 default:
                     throw new global::System.ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
             }
@@ -323,30 +336,38 @@ namespace Mcptest.Sdk
                     return value7.ToJson();
                 case HandshakeResult value8:
                     return value8.ToJson();
-                case JsonRpcVersion value9:
-                    return JsonRpcVersionWire.ToJson(value9);
-                case Labels value10:
-                    return value10.ToJson();
-                case Params value11:
+                case Headers value9:
+                    return value9.ToJson();
+                case JsonRpcVersion value10:
+                    return JsonRpcVersionWire.ToJson(value10);
+                case Labels value11:
                     return value11.ToJson();
-                case Patterned value12:
+                case Named value12:
                     return value12.ToJson();
-                case Request value13:
+                case Params value13:
                     return value13.ToJson();
-                case RequestId value14:
+                case Patterned value14:
                     return value14.ToJson();
-                case Response value15:
+                case Request value15:
                     return value15.ToJson();
-                case Shade value16:
-                    return ShadeWire.ToJson(value16);
-                case Stepped value17:
+                case RequestId value16:
+                    return value16.ToJson();
+                case Response value17:
                     return value17.ToJson();
-                case SuccessResponse value18:
-                    return value18.ToJson();
-                case Tagged value19:
+                case Shade value18:
+                    return ShadeWire.ToJson(value18);
+                case Stamped value19:
                     return value19.ToJson();
-                case Turn value20:
+                case Stepped value20:
                     return value20.ToJson();
+                case SuccessResponse value21:
+                    return value21.ToJson();
+                case Tagged value22:
+                    return value22.ToJson();
+                case Turn value23:
+                    return value23.ToJson();
+                case Vendor value24:
+                    return value24.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -2114,6 +2135,109 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// Headers: at most four strings, each named by a lower-case token of two to eight characters.
+    /// </summary>
+    public sealed class Headers : global::System.Collections.Generic.Dictionary<string, string>
+    {
+        /// <summary>
+        /// Creates an empty <see cref="Headers"/>.
+        /// </summary>
+        public Headers()
+            : base(global::System.StringComparer.Ordinal)
+        {
+        }
+
+        /// <summary>
+        /// Decodes a <c>Headers</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Headers</c>.</exception>
+        public static Headers Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Headers value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Headers");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Headers</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Headers</c>.</exception>
+        public static Headers FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Headers value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Headers");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Headers Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            var result = new Headers();
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                result.Add(member.Name, global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, member.Name), "string"));
+            }
+            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, 2, 8), at, global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z][a-z0-9-]*$/"));
+            return global::Mcptest.Sdk.CoprocessJson.MembersWithin(result, at, 0, 4);
+        }
+
+        internal static Headers Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessPath? at = null;
+            var result = global::Mcptest.Sdk.CoprocessReader.ReadMap<Headers, string>(ref reader, new Headers(), (ref global::System.Text.Json.Utf8JsonReader value) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref value));
+            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, 2, 8), at, global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z][a-z0-9-]*$/"));
+            return global::Mcptest.Sdk.CoprocessReader.MembersWithin(result, 0, 4);
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            bool first = true;
+            foreach (global::System.Collections.Generic.KeyValuePair<string, string> entry in this)
+            {
+                if (!first)
+                {
+                    builder.Append(',');
+                }
+                first = false;
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
+                builder.Append(':');
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Value);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// The JSON-RPC version marker, always the string <c>2.0</c>.
     /// </summary>
     public enum JsonRpcVersion
@@ -2320,6 +2444,190 @@ namespace Mcptest.Sdk
                 builder.Append(':');
                 global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Value);
             }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A type whose maps check their member names.
+    /// </summary>
+    public sealed class Named
+    {
+        /// <summary>
+        /// Creates a <see cref="Named"/> from its required fields.
+        /// </summary>
+        public Named(Headers headers, Stamped? stamps)
+        {
+            Headers = headers ?? throw new global::System.ArgumentNullException(nameof(headers));
+            Stamps = stamps;
+        }
+
+        /// <summary>
+        /// The headers.
+        /// </summary>
+        public Headers Headers { get; set; }
+
+        /// <summary>
+        /// Vendor extensions, when given.
+        /// </summary>
+        public Vendor? Vendor { get; set; }
+
+        /// <summary>
+        /// Stamps, or null.
+        /// </summary>
+        public Stamped? Stamps { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Named</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Named</c>.</exception>
+        public static Named Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Named value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Named");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Named</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Named</c>.</exception>
+        public static Named FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Named value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Named");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Named Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            Headers _headers = default!;
+            Vendor? _vendor = null;
+            Stamped? _stamps = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("headers"))
+                {
+                    _headers = Headers.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "headers"), "object");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("vendor"))
+                {
+                    _vendor = Vendor.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "vendor"), "object");
+                }
+                else if (member.NameEquals("stamps"))
+                {
+                    _stamps = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (Stamped?)null : Stamped.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "stamps"), "object or null");
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("headers", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("stamps", at);
+            }
+            return new Named(_headers, _stamps)
+            {
+                Vendor = _vendor,
+            };
+        }
+
+        internal static readonly byte[] KeyHeaders = global::System.Text.Encoding.UTF8.GetBytes("headers");
+        internal static readonly byte[] KeyVendor = global::System.Text.Encoding.UTF8.GetBytes("vendor");
+        internal static readonly byte[] KeyStamps = global::System.Text.Encoding.UTF8.GetBytes("stamps");
+
+        internal static Named Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            Headers _headers = default!;
+            Vendor? _vendor = null;
+            Stamped? _stamps = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyHeaders))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _headers = Headers.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyVendor))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _vendor = Vendor.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyStamps))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _stamps = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (Stamped?)null : Stamped.Read(ref reader);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 5UL) != 5UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Named(_headers, _stamps)
+            {
+                Vendor = _vendor,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"headers\":");
+            Headers.Write(builder);
+            if (Vendor != null)
+            {
+                builder.Append(",\"vendor\":");
+                Vendor.Write(builder);
+            }
+            builder.Append(",\"stamps\":");
+            if (Stamps is null) { builder.Append("null"); } else { Stamps.Write(builder); }
             builder.Append('}');
         }
     }
@@ -3490,6 +3798,109 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// Integers named by at most three code points each.
+    /// </summary>
+    public sealed class Stamped : global::System.Collections.Generic.Dictionary<string, long>
+    {
+        /// <summary>
+        /// Creates an empty <see cref="Stamped"/>.
+        /// </summary>
+        public Stamped()
+            : base(global::System.StringComparer.Ordinal)
+        {
+        }
+
+        /// <summary>
+        /// Decodes a <c>Stamped</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Stamped</c>.</exception>
+        public static Stamped Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Stamped value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Stamped");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Stamped</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Stamped</c>.</exception>
+        public static Stamped FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Stamped value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Stamped");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Stamped Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            var result = new Stamped();
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                result.Add(member.Name, global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, member.Name), "integer"));
+            }
+            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, 0, 3));
+            return result;
+        }
+
+        internal static Stamped Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessPath? at = null;
+            var result = global::Mcptest.Sdk.CoprocessReader.ReadMap<Stamped, long>(ref reader, new Stamped(), (ref global::System.Text.Json.Utf8JsonReader value) => global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref value));
+            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, 0, 3));
+            return result;
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            bool first = true;
+            foreach (global::System.Collections.Generic.KeyValuePair<string, long> entry in this)
+            {
+                if (!first)
+                {
+                    builder.Append(',');
+                }
+                first = false;
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
+                builder.Append(':');
+                global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, entry.Value);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A type whose integers are multiples (<c>multipleOf</c>).
     /// </summary>
     public sealed class Stepped
@@ -4332,6 +4743,111 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// Any JSON object whose member names start with <c>x-</c>.
+    ///
+    /// Example: <c>{"x-trace":true}</c>.
+    /// </summary>
+    public sealed class Vendor : global::System.Collections.Generic.Dictionary<string, global::System.Text.Json.JsonElement>
+    {
+        /// <summary>
+        /// Creates an empty <see cref="Vendor"/>.
+        /// </summary>
+        public Vendor()
+            : base(global::System.StringComparer.Ordinal)
+        {
+        }
+
+        /// <summary>
+        /// Decodes a <c>Vendor</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Vendor</c>.</exception>
+        public static Vendor Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Vendor value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Vendor");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Vendor</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Vendor</c>.</exception>
+        public static Vendor FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Vendor value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Vendor");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Vendor Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            var result = new Vendor();
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                result.Add(member.Name, member.Value);
+            }
+            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /^x-/"));
+            return result;
+        }
+
+        internal static Vendor Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessPath? at = null;
+            var result = global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new Vendor());
+            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /^x-/"));
+            return result;
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            bool first = true;
+            foreach (global::System.Collections.Generic.KeyValuePair<string, global::System.Text.Json.JsonElement> entry in this)
+            {
+                if (!first)
+                {
+                    builder.Append(',');
+                }
+                first = false;
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
+                builder.Append(':');
+                global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, entry.Value);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
@@ -4942,9 +5458,17 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Headers))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Headers>(Headers.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Headers.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Labels))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Labels>(Labels.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Labels.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Named))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Named>(Named.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Named.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Params))
             {
@@ -4966,6 +5490,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Response>(Response.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Stamped))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Stamped>(Stamped.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Stamped.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Stepped))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Stepped>(Stepped.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Stepped.Read(ref reader), (builder, value) => value.Write(builder));
@@ -4981,6 +5509,10 @@ namespace Mcptest.Sdk
             if (type == typeof(Turn))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Turn>(Turn.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Turn.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Vendor))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Vendor>(Vendor.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Vendor.Read(ref reader), (builder, value) => value.Write(builder));
             }
             return null;
         }
@@ -5380,6 +5912,66 @@ namespace Mcptest.Sdk
         {
             CheckLength(items.Count, at, minimum, maximum, "item");
             return items;
+        }
+
+        /// <summary>A member name whose length in Unicode code points is within the bounds.</summary>
+        internal static string CharactersWithin(string text, CoprocessPath? at, long minimum, long maximum)
+        {
+            CheckLength(CountCodePoints(text), at, minimum, maximum, "character");
+            return text;
+        }
+
+        /// <summary>
+        /// Checks every member name (<c>propertyNames</c>); of the names that fail, the first in
+        /// code-point order is reported.
+        /// </summary>
+        internal static void MemberNames(IEnumerable<string> names, CoprocessPath? at, Func<string, string> check)
+        {
+            string? first = null;
+            string? failed = null;
+            foreach (string name in names)
+            {
+                try
+                {
+                    check(name);
+                }
+                catch (CoprocessShapeException problem)
+                {
+                    if (first == null || CodePointLess(name, first))
+                    {
+                        first = name;
+                        failed = problem.Message;
+                    }
+                }
+            }
+            if (first != null)
+            {
+                throw new CoprocessShapeException("member name " + Quote(first) + ": " + failed, at);
+            }
+        }
+
+        /// <summary>Whether <paramref name="a"/> comes before <paramref name="b"/> in code-point order.</summary>
+        private static bool CodePointLess(string a, string b)
+        {
+            int length = Math.Min(a.Length, b.Length);
+            for (int i = 0; i < length; i++)
+            {
+                if (a[i] != b[i])
+                {
+                    return CodePointRank(a[i]) < CodePointRank(b[i]);
+                }
+            }
+            return a.Length < b.Length;
+        }
+
+        /// <summary>A UTF-16 unit's rank in code-point order: the surrogates after U+FFFF.</summary>
+        private static int CodePointRank(char unit)
+        {
+            if (char.IsSurrogate(unit))
+            {
+                return unit + 0x2000;
+            }
+            return unit >= 0xE000 ? unit - 0x800 : unit;
         }
 
         internal static List<T> UniqueItems<T>(List<T> items, CoprocessPath? at)
@@ -6106,6 +6698,21 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return members;
+        }
+
+        internal static void MemberNames(IEnumerable<string> names, Func<string, string> check)
+        {
+            foreach (string name in names)
+            {
+                try
+                {
+                    check(name);
+                }
+                catch (CoprocessShapeException)
+                {
+                    throw Fallback();
+                }
+            }
         }
 
         internal static List<T> ReadArray<T>(ref Utf8JsonReader reader, CoprocessRead<T> readItem)

@@ -172,6 +172,33 @@ pub struct HandshakeResult {
     ///The mcptest binary's package version. Diagnostic only.
     pub binary_version: ::std::string::String,
 }
+///Headers: at most four strings, each named by a lower-case token of two to eight characters.
+#[derive(::serde::Serialize, Clone, Debug)]
+#[serde(transparent)]
+pub struct Headers(pub ::std::collections::BTreeMap<::std::string::String, ::std::string::String>);
+impl ::std::ops::Deref for Headers {
+    type Target = ::std::collections::BTreeMap<::std::string::String, ::std::string::String>;
+    fn deref(&self) -> &::std::collections::BTreeMap<::std::string::String, ::std::string::String> {
+        &self.0
+    }
+}
+impl ::std::convert::From<Headers>
+    for ::std::collections::BTreeMap<::std::string::String, ::std::string::String>
+{
+    fn from(value: Headers) -> Self {
+        value.0
+    }
+}
+impl
+    ::std::convert::From<::std::collections::BTreeMap<::std::string::String, ::std::string::String>>
+    for Headers
+{
+    fn from(
+        value: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    ) -> Self {
+        Self(value)
+    }
+}
 ///The JSON-RPC version marker, always the string `2.0`.
 #[derive(
     ::serde::Deserialize,
@@ -248,6 +275,21 @@ impl
     ) -> Self {
         Self(value)
     }
+}
+///A type whose maps check their member names.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Named {
+    ///The headers.
+    pub headers: Headers,
+    ///Vendor extensions, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub vendor: ::std::option::Option<Vendor>,
+    ///Stamps, or null.
+    #[serde(deserialize_with = "strict::nullable")]
+    pub stamps: ::std::option::Option<Stamped>,
 }
 ///A request's params: a JSON object whose shape the method table names for the request's method. It is open here because the envelope is decoded before the method is known; the method's params shape is closed.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -475,6 +517,26 @@ impl ::std::convert::TryFrom<::std::string::String> for Shade {
         value.parse()
     }
 }
+///Integers named by at most three code points each.
+#[derive(::serde::Serialize, Clone, Debug)]
+#[serde(transparent)]
+pub struct Stamped(pub ::std::collections::BTreeMap<::std::string::String, i64>);
+impl ::std::ops::Deref for Stamped {
+    type Target = ::std::collections::BTreeMap<::std::string::String, i64>;
+    fn deref(&self) -> &::std::collections::BTreeMap<::std::string::String, i64> {
+        &self.0
+    }
+}
+impl ::std::convert::From<Stamped> for ::std::collections::BTreeMap<::std::string::String, i64> {
+    fn from(value: Stamped) -> Self {
+        value.0
+    }
+}
+impl ::std::convert::From<::std::collections::BTreeMap<::std::string::String, i64>> for Stamped {
+    fn from(value: ::std::collections::BTreeMap<::std::string::String, i64>) -> Self {
+        Self(value)
+    }
+}
 ///A type whose integers are multiples (`multipleOf`).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -556,6 +618,32 @@ pub struct Turn {
         deserialize_with = "strict::present_integer_within::<_, 0, 3600000, 1000>"
     )]
     pub budget_ms: ::std::option::Option<i64>,
+}
+///Any JSON object whose member names start with `x-`.
+///
+///Example: `{"x-trace":true}`.
+#[derive(::serde::Serialize, Clone, Debug)]
+#[serde(transparent)]
+pub struct Vendor(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>);
+impl ::std::ops::Deref for Vendor {
+    type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
+    fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+        &self.0
+    }
+}
+impl ::std::convert::From<Vendor>
+    for ::serde_json::Map<::std::string::String, ::serde_json::Value>
+{
+    fn from(value: Vendor) -> Self {
+        value.0
+    }
+}
+impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
+    for Vendor
+{
+    fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
+        Self(value)
+    }
 }
 /// Error types.
 pub mod error {
@@ -718,6 +806,21 @@ impl ::serde::Serialize for JsonRpcVersion {
         JsonRpcVersion::serialize(self, serializer)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for Named {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Named::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Named {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Named::serialize(self, serializer)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Patterned {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -830,11 +933,45 @@ impl<'de> ::serde::Deserialize<'de> for Extras {
         strict::members_within(deserializer, 0, 2).map(Self)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for Headers {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        strict::named_members_within(
+            deserializer,
+            0,
+            4,
+            strict::name_matching::<2, 8, patterns::Pattern1>,
+        )
+        .map(Self)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Labels {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
         strict::members_within(deserializer, 1, 3).map(Self)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Stamped {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        strict::named_members_within(deserializer, 0, usize::MAX, strict::name_within::<0, 3>)
+            .map(Self)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Vendor {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        strict::named_members_within(
+            deserializer,
+            0,
+            usize::MAX,
+            strict::name_matching::<0, { usize::MAX }, patterns::Pattern13>,
+        )
+        .map(Self)
     }
 }
 /// A `Request` whose `params` is decoded as `P`, the shape the method table names for the method.
@@ -1465,6 +1602,16 @@ impl Frame for HandshakeResult {
         strict_from_value("HandshakeResult", value)
     }
 }
+impl Frame for Headers {
+    const TYPE_NAME: &'static str = "Headers";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Headers", text)?;
+        strict_from_text("Headers", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Headers", value)
+    }
+}
 impl Frame for JsonRpcVersion {
     const TYPE_NAME: &'static str = "JsonRpcVersion";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1483,6 +1630,16 @@ impl Frame for Labels {
     }
     fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Labels", value)
+    }
+}
+impl Frame for Named {
+    const TYPE_NAME: &'static str = "Named";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Named", text)?;
+        strict_from_text("Named", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Named", value)
     }
 }
 impl Frame for Params {
@@ -1621,6 +1778,16 @@ impl Frame for Shade {
         strict_from_value("Shade", value)
     }
 }
+impl Frame for Stamped {
+    const TYPE_NAME: &'static str = "Stamped";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Stamped", text)?;
+        strict_from_text("Stamped", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Stamped", value)
+    }
+}
 impl Frame for Stepped {
     const TYPE_NAME: &'static str = "Stepped";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1661,6 +1828,16 @@ impl Frame for Turn {
         strict_from_value("Turn", value)
     }
 }
+impl Frame for Vendor {
+    const TYPE_NAME: &'static str = "Vendor";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Vendor", text)?;
+        strict_from_text("Vendor", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Vendor", value)
+    }
+}
 /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
 #[must_use]
 pub fn decode_and_encode(
@@ -1677,18 +1854,22 @@ pub fn decode_and_encode(
         "Extras" => Extras::decode(text).map(|v| v.encode()),
         "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
         "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
+        "Headers" => Headers::decode(text).map(|v| v.encode()),
         "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
         "Labels" => Labels::decode(text).map(|v| v.encode()),
+        "Named" => Named::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
         "Patterned" => Patterned::decode(text).map(|v| v.encode()),
         "Request" => Request::decode(text).map(|v| v.encode()),
         "RequestId" => RequestId::decode(text).map(|v| v.encode()),
         "Response" => Response::decode(text).map(|v| v.encode()),
         "Shade" => Shade::decode(text).map(|v| v.encode()),
+        "Stamped" => Stamped::decode(text).map(|v| v.encode()),
         "Stepped" => Stepped::decode(text).map(|v| v.encode()),
         "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
         "Tagged" => Tagged::decode(text).map(|v| v.encode()),
         "Turn" => Turn::decode(text).map(|v| v.encode()),
+        "Vendor" => Vendor::decode(text).map(|v| v.encode()),
         _ => return None,
     })
 }
@@ -1708,18 +1889,22 @@ pub fn check_value(
         "Extras" => Extras::from_value(value).map(|_| ()),
         "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
         "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
+        "Headers" => Headers::from_value(value).map(|_| ()),
         "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
         "Labels" => Labels::from_value(value).map(|_| ()),
+        "Named" => Named::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
         "Patterned" => Patterned::from_value(value).map(|_| ()),
         "Request" => Request::from_value(value).map(|_| ()),
         "RequestId" => RequestId::from_value(value).map(|_| ()),
         "Response" => Response::from_value(value).map(|_| ()),
         "Shade" => Shade::from_value(value).map(|_| ()),
+        "Stamped" => Stamped::from_value(value).map(|_| ()),
         "Stepped" => Stepped::from_value(value).map(|_| ()),
         "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
         "Tagged" => Tagged::from_value(value).map(|_| ()),
         "Turn" => Turn::from_value(value).map(|_| ()),
+        "Vendor" => Vendor::from_value(value).map(|_| ()),
         _ => return None,
     })
 }
@@ -1734,18 +1919,22 @@ pub const TYPE_NAMES: &[&str] = &[
     "Extras",
     "HandshakeParams",
     "HandshakeResult",
+    "Headers",
     "JsonRpcVersion",
     "Labels",
+    "Named",
     "Params",
     "Patterned",
     "Request",
     "RequestId",
     "Response",
     "Shade",
+    "Stamped",
     "Stepped",
     "SuccessResponse",
     "Tagged",
     "Turn",
+    "Vendor",
 ];
 /// The contract's patterns, each compiled once, on first use.
 mod patterns {
@@ -1887,6 +2076,17 @@ mod patterns {
     static REGEX_12: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
         ::regex::Regex::new("^[a-z][+\\-.0-9a-z]*:")
             .expect("codegen checked the pattern \"^[a-z][a-z0-9+.-]*:\"")
+    });
+    /// The pattern `/^x-/`.
+    pub struct Pattern13;
+    impl super::strict::Pattern for Pattern13 {
+        const PROBLEM: &'static str = "expected string matching /^x-/";
+        fn is_match(text: &str) -> bool {
+            REGEX_13.is_match(text)
+        }
+    }
+    static REGEX_13: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^x-").expect("codegen checked the pattern \"^x-\"")
     });
 }
 /// Why an SDK must not go on after the handshake: the contract's message.
@@ -2872,15 +3072,23 @@ pub mod strict {
         Ok(items)
     }
 
-    /// A map's number of members: what [`members_within`] counts.
+    /// A map's number of members and their names: what [`members_within`]
+    /// counts and [`named_members_within`] checks.
     pub trait Members {
         /// How many members the map has.
         fn members(&self) -> usize;
+
+        /// The members' names.
+        fn names(&self) -> impl Iterator<Item = &str>;
     }
 
     impl<V> Members for std::collections::BTreeMap<String, V> {
         fn members(&self) -> usize {
             self.len()
+        }
+
+        fn names(&self) -> impl Iterator<Item = &str> {
+            self.keys().map(String::as_str)
         }
     }
 
@@ -2888,6 +3096,88 @@ pub mod strict {
         fn members(&self) -> usize {
             self.len()
         }
+
+        fn names(&self) -> impl Iterator<Item = &str> {
+            self.keys().map(String::as_str)
+        }
+    }
+
+    /// A problem in the contract's words, apart from any deserializer (what
+    /// a member name's check gives).
+    #[derive(Debug)]
+    pub struct Problem(String);
+
+    impl std::fmt::Display for Problem {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl std::error::Error for Problem {}
+
+    impl serde::de::Error for Problem {
+        fn custom<T: std::fmt::Display>(message: T) -> Self {
+            Problem(message.to_string())
+        }
+    }
+
+    /// Checks a member name's length in Unicode code points against
+    /// `MIN..=MAX` (`propertyNames` with a length).
+    ///
+    /// # Errors
+    ///
+    /// The bound the name's length breaks.
+    pub fn name_within<const MIN: usize, const MAX: usize>(name: &str) -> Result<(), Problem> {
+        count_within(name.chars().count(), MIN, MAX, "character")
+    }
+
+    /// Checks a member name's length against `MIN..=MAX`, then the pattern
+    /// `P` (`propertyNames` with a pattern).
+    ///
+    /// # Errors
+    ///
+    /// The bound the name's length breaks, or the pattern's problem.
+    pub fn name_matching<const MIN: usize, const MAX: usize, P: Pattern>(
+        name: &str,
+    ) -> Result<(), Problem> {
+        matching::<Problem, MIN, MAX, P>(name.to_string()).map(drop)
+    }
+
+    /// Deserializes a map whose member names each pass `check` (the values
+    /// are read first; of the names that fail, the first in code-point order
+    /// is reported) and whose number of members lies within `min..=max`.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not such a map, the
+    /// problem of a member name, or the bound the number of members breaks.
+    pub fn named_members_within<'de, D, M>(
+        deserializer: D,
+        min: usize,
+        max: usize,
+        check: fn(&str) -> Result<(), Problem>,
+    ) -> Result<M, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        M: serde::Deserialize<'de> + Members,
+    {
+        let members = M::deserialize(deserializer)?;
+        let mut failed: Option<(&str, Problem)> = None;
+        for name in members.names() {
+            if let Err(problem) = check(name) {
+                if failed.as_ref().is_none_or(|(first, _)| name < *first) {
+                    failed = Some((name, problem));
+                }
+            }
+        }
+        if let Some((name, problem)) = failed {
+            let quoted = serde_json::to_string(name).unwrap_or_default();
+            return Err(serde::de::Error::custom(format!(
+                "member name {quoted}: {problem}"
+            )));
+        }
+        count_within(members.members(), min, max, "member")?;
+        Ok(members)
     }
 
     /// Deserializes a map whose number of members lies within `min..=max`

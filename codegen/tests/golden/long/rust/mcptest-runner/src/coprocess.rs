@@ -2589,15 +2589,23 @@ pub mod strict {
         Ok(items)
     }
 
-    /// A map's number of members: what [`members_within`] counts.
+    /// A map's number of members and their names: what [`members_within`]
+    /// counts and [`named_members_within`] checks.
     pub trait Members {
         /// How many members the map has.
         fn members(&self) -> usize;
+
+        /// The members' names.
+        fn names(&self) -> impl Iterator<Item = &str>;
     }
 
     impl<V> Members for std::collections::BTreeMap<String, V> {
         fn members(&self) -> usize {
             self.len()
+        }
+
+        fn names(&self) -> impl Iterator<Item = &str> {
+            self.keys().map(String::as_str)
         }
     }
 
@@ -2605,6 +2613,88 @@ pub mod strict {
         fn members(&self) -> usize {
             self.len()
         }
+
+        fn names(&self) -> impl Iterator<Item = &str> {
+            self.keys().map(String::as_str)
+        }
+    }
+
+    /// A problem in the contract's words, apart from any deserializer (what
+    /// a member name's check gives).
+    #[derive(Debug)]
+    pub struct Problem(String);
+
+    impl std::fmt::Display for Problem {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl std::error::Error for Problem {}
+
+    impl serde::de::Error for Problem {
+        fn custom<T: std::fmt::Display>(message: T) -> Self {
+            Problem(message.to_string())
+        }
+    }
+
+    /// Checks a member name's length in Unicode code points against
+    /// `MIN..=MAX` (`propertyNames` with a length).
+    ///
+    /// # Errors
+    ///
+    /// The bound the name's length breaks.
+    pub fn name_within<const MIN: usize, const MAX: usize>(name: &str) -> Result<(), Problem> {
+        count_within(name.chars().count(), MIN, MAX, "character")
+    }
+
+    /// Checks a member name's length against `MIN..=MAX`, then the pattern
+    /// `P` (`propertyNames` with a pattern).
+    ///
+    /// # Errors
+    ///
+    /// The bound the name's length breaks, or the pattern's problem.
+    pub fn name_matching<const MIN: usize, const MAX: usize, P: Pattern>(
+        name: &str,
+    ) -> Result<(), Problem> {
+        matching::<Problem, MIN, MAX, P>(name.to_string()).map(drop)
+    }
+
+    /// Deserializes a map whose member names each pass `check` (the values
+    /// are read first; of the names that fail, the first in code-point order
+    /// is reported) and whose number of members lies within `min..=max`.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not such a map, the
+    /// problem of a member name, or the bound the number of members breaks.
+    pub fn named_members_within<'de, D, M>(
+        deserializer: D,
+        min: usize,
+        max: usize,
+        check: fn(&str) -> Result<(), Problem>,
+    ) -> Result<M, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        M: serde::Deserialize<'de> + Members,
+    {
+        let members = M::deserialize(deserializer)?;
+        let mut failed: Option<(&str, Problem)> = None;
+        for name in members.names() {
+            if let Err(problem) = check(name) {
+                if failed.as_ref().is_none_or(|(first, _)| name < *first) {
+                    failed = Some((name, problem));
+                }
+            }
+        }
+        if let Some((name, problem)) = failed {
+            let quoted = serde_json::to_string(name).unwrap_or_default();
+            return Err(serde::de::Error::custom(format!(
+                "member name {quoted}: {problem}"
+            )));
+        }
+        count_within(members.members(), min, max, "member")?;
+        Ok(members)
     }
 
     /// Deserializes a map whose number of members lies within `min..=max`

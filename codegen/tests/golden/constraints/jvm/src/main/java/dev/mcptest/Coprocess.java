@@ -292,18 +292,22 @@ public final class Coprocess {
                     "Extras",
                     "HandshakeParams",
                     "HandshakeResult",
+                    "Headers",
                     "JsonRpcVersion",
                     "Labels",
+                    "Named",
                     "Params",
                     "Patterned",
                     "Request",
                     "RequestId",
                     "Response",
                     "Shade",
+                    "Stamped",
                     "Stepped",
                     "SuccessResponse",
                     "Tagged",
-                    "Turn");
+                    "Turn",
+                    "Vendor");
 
     /**
      * Decodes one frame of strict JSON text as the type named {@code typeName} (a {@code $defs} key
@@ -326,18 +330,22 @@ public final class Coprocess {
             case "Extras" -> Extras.fromJson(json);
             case "HandshakeParams" -> HandshakeParams.fromJson(json);
             case "HandshakeResult" -> HandshakeResult.fromJson(json);
+            case "Headers" -> Headers.fromJson(json);
             case "JsonRpcVersion" -> JsonRpcVersion.fromJson(json);
             case "Labels" -> Labels.fromJson(json);
+            case "Named" -> Named.fromJson(json);
             case "Params" -> Params.fromJson(json);
             case "Patterned" -> Patterned.fromJson(json);
             case "Request" -> Request.fromJson(json);
             case "RequestId" -> RequestId.fromJson(json);
             case "Response" -> Response.fromJson(json);
             case "Shade" -> Shade.fromJson(json);
+            case "Stamped" -> Stamped.fromJson(json);
             case "Stepped" -> Stepped.fromJson(json);
             case "SuccessResponse" -> SuccessResponse.fromJson(json);
             case "Tagged" -> Tagged.fromJson(json);
             case "Turn" -> Turn.fromJson(json);
+            case "Vendor" -> Vendor.fromJson(json);
             default -> throw new IllegalArgumentException("unknown type `" + typeName + "`");
         };
     }
@@ -943,6 +951,50 @@ public final class Coprocess {
         }
     }
 
+    /**
+     * Headers: at most four strings, each named by a lower-case token of two to eight characters.
+     *
+     * @param entries the members, in document order
+     */
+    public record Headers(Map<String, String> entries) implements Encodable {
+
+        /**
+         * Refuses a null object.
+         *
+         * @param entries the members
+         */
+        public Headers {
+            Objects.requireNonNull(entries, "entries");
+        }
+
+        /**
+         * Decodes a {@code Headers} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Headers}
+         */
+        public static Headers fromJson(String json) {
+            return Coprocess.readText(json, "Headers", Coprocess::decodeHeaders);
+        }
+
+        /**
+         * Decodes a {@code Headers} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Headers}
+         */
+        public static Headers fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Headers", Coprocess::decodeHeaders);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            Coprocess.writeMap(out, this.entries, (o1, e1) -> Coprocess.writeString(o1, e1));
+        }
+    }
+
     /** The JSON-RPC version marker, always the string {@code 2.0}. */
     public enum JsonRpcVersion implements Encodable {
         /** {@code "2.0"} on the wire. */
@@ -1032,6 +1084,63 @@ public final class Coprocess {
         @Override
         public void appendJson(StringBuilder out) {
             Coprocess.writeMap(out, this.entries, (o1, e1) -> Coprocess.writeString(o1, e1));
+        }
+    }
+
+    /**
+     * A type whose maps check their member names.
+     *
+     * @param headers The headers.
+     * @param vendor Vendor extensions, when given. (Java null when absent)
+     * @param stamps Stamps, or null. (Java null for JSON null)
+     */
+    public record Named(Headers headers, Vendor vendor, Stamped stamps) implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param headers the value of the {@code "headers"} member
+         * @param vendor the value of the {@code "vendor"} member
+         * @param stamps the value of the {@code "stamps"} member
+         */
+        public Named {
+            Objects.requireNonNull(headers, "headers");
+        }
+
+        /**
+         * Decodes a {@code Named} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Named}
+         */
+        public static Named fromJson(String json) {
+            return Coprocess.readText(json, "Named", Coprocess::decodeNamed);
+        }
+
+        /**
+         * Decodes a {@code Named} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Named}
+         */
+        public static Named fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Named", Coprocess::decodeNamed);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"headers\":");
+            this.headers.appendJson(out);
+            if (this.vendor != null) {
+                out.append(",\"vendor\":");
+                this.vendor.appendJson(out);
+            }
+            out.append(",\"stamps\":");
+            Coprocess.writeValue(out, this.stamps);
+            out.append('}');
         }
     }
 
@@ -1435,6 +1544,50 @@ public final class Coprocess {
     }
 
     /**
+     * Integers named by at most three code points each.
+     *
+     * @param entries the members, in document order
+     */
+    public record Stamped(Map<String, Long> entries) implements Encodable {
+
+        /**
+         * Refuses a null object.
+         *
+         * @param entries the members
+         */
+        public Stamped {
+            Objects.requireNonNull(entries, "entries");
+        }
+
+        /**
+         * Decodes a {@code Stamped} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Stamped}
+         */
+        public static Stamped fromJson(String json) {
+            return Coprocess.readText(json, "Stamped", Coprocess::decodeStamped);
+        }
+
+        /**
+         * Decodes a {@code Stamped} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Stamped}
+         */
+        public static Stamped fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Stamped", Coprocess::decodeStamped);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            Coprocess.writeMap(out, this.entries, (o1, e1) -> o1.append(e1));
+        }
+    }
+
+    /**
      * A type whose integers are multiples ({@code multipleOf}).
      *
      * @param batch A multiple of 5.
@@ -1672,6 +1825,52 @@ public final class Coprocess {
                 out.append(this.budgetMs);
             }
             out.append('}');
+        }
+    }
+
+    /**
+     * Any JSON object whose member names start with {@code x-}.
+     *
+     * <p>Example: {@code {"x-trace":true}}.
+     *
+     * @param node the object, members in document order
+     */
+    public record Vendor(ObjectNode node) implements Encodable {
+
+        /**
+         * Refuses a null object.
+         *
+         * @param node the members
+         */
+        public Vendor {
+            Objects.requireNonNull(node, "node");
+        }
+
+        /**
+         * Decodes a {@code Vendor} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Vendor}
+         */
+        public static Vendor fromJson(String json) {
+            return Coprocess.readText(json, "Vendor", Coprocess::decodeVendor);
+        }
+
+        /**
+         * Decodes a {@code Vendor} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Vendor}
+         */
+        public static Vendor fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Vendor", Coprocess::decodeVendor);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            Coprocess.writeNode(out, this.node);
         }
     }
 
@@ -1984,6 +2183,9 @@ public final class Coprocess {
 
     /** The pattern {@code /^[a-z][a-z0-9+.-]*:/}. */
     private static final Pattern PATTERN_12 = Pattern.compile("^[a-z][+\\-.0-9a-z]*:");
+
+    /** The pattern {@code /^x-/}. */
+    private static final Pattern PATTERN_13 = Pattern.compile("^x-");
 
     private static Bounded decodeBounded(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
@@ -2342,6 +2544,21 @@ public final class Coprocess {
         return new HandshakeResult(vProtocolVersion, vBinaryVersion);
     }
 
+    private static Headers decodeHeaders(JsonNode node, Path path) {
+        Map<String, String> entries = decodeMap(node, path, Coprocess::decodeString);
+        memberNames(
+                entries.keySet(),
+                path,
+                (n1, p1) ->
+                        matching(
+                                stringWithin(n1, p1, 2, 8),
+                                p1,
+                                PATTERN_1,
+                                "expected string matching /^[a-z][a-z0-9-]*$/"));
+        lengthWithin(path, entries.size(), 0, 4, "member");
+        return new Headers(entries);
+    }
+
     private static JsonRpcVersion decodeJsonRpcVersion(JsonNode node, Path path) {
         String value = decodeString(node, path);
         return switch (value) {
@@ -2354,6 +2571,38 @@ public final class Coprocess {
         Map<String, String> entries = decodeMap(node, path, Coprocess::decodeString);
         lengthWithin(path, entries.size(), 1, 3, "member");
         return new Labels(entries);
+    }
+
+    private static Named decodeNamed(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        Headers vHeaders = null;
+        boolean hasHeaders = false;
+        Vendor vVendor = null;
+        Stamped vStamps = null;
+        boolean hasStamps = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "headers" -> {
+                    vHeaders = decodeHeaders(value, path.key(key));
+                    hasHeaders = true;
+                }
+                case "vendor" -> vVendor = decodeVendor(value, path.key(key));
+                case "stamps" -> {
+                    vStamps = decodeNullable(value, path.key(key), Coprocess::decodeStamped);
+                    hasStamps = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasHeaders) {
+            throw missingField(path, "headers");
+        }
+        if (!hasStamps) {
+            throw missingField(path, "stamps");
+        }
+        return new Named(vHeaders, vVendor, vStamps);
     }
 
     private static Params decodeParams(JsonNode node, Path path) {
@@ -2564,6 +2813,12 @@ public final class Coprocess {
         };
     }
 
+    private static Stamped decodeStamped(JsonNode node, Path path) {
+        Map<String, Long> entries = decodeMap(node, path, Coprocess::decodeInteger);
+        memberNames(entries.keySet(), path, (n1, p1) -> stringWithin(n1, p1, 0, 3));
+        return new Stamped(entries);
+    }
+
     private static Stepped decodeStepped(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         long vBatch = 0L;
@@ -2771,6 +3026,20 @@ public final class Coprocess {
         return new Turn(vTool, vServer, vMaxTurns, vRules, vBudgetMs);
     }
 
+    private static Vendor decodeVendor(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        memberNames(
+                object::fieldNames,
+                path,
+                (n1, p1) ->
+                        matching(
+                                decodeString(n1, p1),
+                                p1,
+                                PATTERN_13,
+                                "expected string matching /^x-/"));
+        return new Vendor(object);
+    }
+
     private static <P> RequestOf<P> decodeRequestOf(JsonNode node, Path path, Decoder<P> reader) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -2888,18 +3157,22 @@ public final class Coprocess {
                     member(Extras.class, Coprocess::decodeExtras),
                     member(HandshakeParams.class, Coprocess::decodeHandshakeParams),
                     member(HandshakeResult.class, Coprocess::decodeHandshakeResult),
+                    member(Headers.class, Coprocess::decodeHeaders),
                     member(JsonRpcVersion.class, Coprocess::decodeJsonRpcVersion),
                     member(Labels.class, Coprocess::decodeLabels),
+                    member(Named.class, Coprocess::decodeNamed),
                     member(Params.class, Coprocess::decodeParams),
                     member(Patterned.class, Coprocess::decodePatterned),
                     member(Request.class, Coprocess::decodeRequest),
                     member(RequestId.class, Coprocess::decodeRequestId),
                     member(Response.class, Coprocess::decodeResponse),
                     member(Shade.class, Coprocess::decodeShade),
+                    member(Stamped.class, Coprocess::decodeStamped),
                     member(Stepped.class, Coprocess::decodeStepped),
                     member(SuccessResponse.class, Coprocess::decodeSuccessResponse),
                     member(Tagged.class, Coprocess::decodeTagged),
-                    member(Turn.class, Coprocess::decodeTurn));
+                    member(Turn.class, Coprocess::decodeTurn),
+                    member(Vendor.class, Coprocess::decodeVendor));
 
     private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
         return Map.entry(type, decoder);
@@ -3262,6 +3535,49 @@ public final class Coprocess {
             throw problem(path, problem);
         }
         return text;
+    }
+
+    /**
+     * Checks every member name ({@code propertyNames}); of the names that fail, the first in
+     * code-point order is reported.
+     */
+    private static void memberNames(Iterable<String> names, Path path, Decoder<String> check) {
+        String first = null;
+        String failed = null;
+        for (String name : names) {
+            try {
+                check.decode(TextNode.valueOf(name), path);
+            } catch (Problem problem) {
+                if (first == null || codePointLess(name, first)) {
+                    first = name;
+                    failed = problem.getMessage();
+                }
+            }
+        }
+        if (first != null) {
+            throw problem(path, "member name " + quote(first) + ": " + failed);
+        }
+    }
+
+    /** Whether {@code a} comes before {@code b} in code-point order. */
+    private static boolean codePointLess(String a, String b) {
+        int length = Math.min(a.length(), b.length());
+        for (int i = 0; i < length; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                return codePointRank(x) < codePointRank(y);
+            }
+        }
+        return a.length() < b.length();
+    }
+
+    /** A UTF-16 unit's rank in code-point order: the surrogates after U+FFFF. */
+    private static int codePointRank(char unit) {
+        if (Character.isSurrogate(unit)) {
+            return unit + 0x2000;
+        }
+        return unit >= 0xE000 ? unit - 0x800 : unit;
     }
 
     /** A string whose length in Unicode code points is within the bounds. */

@@ -138,16 +138,21 @@ impl Renderer {
         if negated {
             out.push('^');
         }
-        for (low, high) in ranges {
-            self.class_member(low, out);
+        self.ranges(&ranges, out, Self::class_member);
+        out.push(']');
+    }
+
+    /// Class ranges: `a`, `ab` or `a-z`, each end written by `member`.
+    fn ranges(&self, ranges: &[(u32, u32)], out: &mut String, member: fn(&Self, u32, &mut String)) {
+        for &(low, high) in ranges {
+            member(self, low, out);
             if high > low + 1 {
                 out.push('-');
             }
             if high > low {
-                self.class_member(high, out);
+                member(self, high, out);
             }
         }
-        out.push(']');
     }
 
     fn class_member(&self, code: u32, out: &mut String) {
@@ -204,15 +209,7 @@ impl Renderer {
             excluded.push((0xD800, 0xDFFF));
             excluded.sort_unstable();
             out.push_str("[^");
-            for (low, high) in excluded {
-                self.unit(low, out);
-                if high > low + 1 {
-                    out.push('-');
-                }
-                if high > low {
-                    self.unit(high, out);
-                }
-            }
+            self.ranges(&excluded, out, Self::unit);
             out.push(']');
         } else {
             self.bracket(set, false, out);

@@ -347,6 +347,40 @@ fn name_cases(schema: &Value) -> Vec<Case> {
     out
 }
 
+/// For every `const` member: the value, the value written otherwise (`2.0`
+/// for `2`, `"\u0063all"` for `"call"`), another value of its kind and a
+/// value of another kind, in an otherwise valid sample.
+fn const_cases(schema: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    for (name, def) in constrained_defs() {
+        let sample = support::sample(schema, &def);
+        let Some(properties) = def.get("properties").and_then(Value::as_object) else { continue };
+        for (member, s) in properties {
+            let Some(constant) = s.get("const") else { continue };
+            let (other, otherwise, kind_of_other) = match constant {
+                Value::String(text) => (json!(format!("{text}!")), format!("\"\\u{:04x}{}\"", text.chars().next().map_or(0, |c| c as u32), serde_json::to_string(&text.chars().skip(1).collect::<String>()).unwrap().trim_matches('"')), ("string", json!(7))),
+                Value::Number(n) => (json!(n.as_i64().unwrap() + 1), format!("{n}.0"), ("integer", json!("7"))),
+                Value::Bool(b) => (json!(!b), b.to_string(), ("boolean", json!(1))),
+                _ => continue,
+            };
+            let with = |value: Value| {
+                let mut frame = sample.clone();
+                frame[member] = value;
+                frame
+            };
+            out.push(Case { type_name: name.clone(), value: with(constant.clone()), problem: None, text: None });
+            let text = with(json!("@@otherwise@@")).to_string().replace("\"@@otherwise@@\"", &otherwise);
+            out.push(Case { type_name: name.clone(), value: with(constant.clone()), problem: None, text: Some(text) });
+            let problem = format!("{name}: expected {constant}, got {other} at $.{member}");
+            out.push(Case { type_name: name.clone(), value: with(other), problem: Some(problem), text: None });
+            let (kind, value) = kind_of_other;
+            let got = if value.is_string() { "string" } else if value.is_boolean() { "boolean" } else { "integer" };
+            out.push(Case { type_name: name.clone(), value: with(value), problem: Some(format!("{name}: expected {kind}, got {got} at $.{member}")), text: None });
+        }
+    }
+    out
+}
+
 /// The probes the jsonschema validator reads otherwise than ECMA-262 does:
 /// the crate compiles a pattern for Rust's regex engines, whose `.` refuses
 /// only U+000A, where ECMA-262's refuses U+000D, U+2028 and U+2029 too.
@@ -418,6 +452,7 @@ fn cases(schema: &Value) -> Vec<Case> {
     }
     out.extend(pattern_cases(schema));
     out.extend(name_cases(schema));
+    out.extend(const_cases(schema));
     for case in &the_suite().cases {
         let problem = (!case.valid).then(|| ANY_PROBLEM.to_string());
         out.push(Case { type_name: case.type_name.clone(), value: case.value.clone(), problem, text: None });
@@ -461,6 +496,9 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "expected at most 4 characters, got 5 at $.tag",
         "Headers: member name \"Ab\": expected string matching /^[a-z][a-z0-9-]*$/",
         "Named: member name \"abcd\": expected at most 3 characters, got 4 at $.stamps",
+        "Literals: expected \"call\", got \"call!\" at $.kind",
+        "Literals: expected -5, got -4 at $.level",
+        "Literals: expected true, got false at $.strict",
     ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }

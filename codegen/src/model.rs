@@ -149,6 +149,9 @@ pub enum Ty {
     /// portable subset of [`crate::pattern`]). Checked after the length;
     /// only on a property's own type.
     Pattern { inner: Box<Ty>, pattern: Pattern },
+    /// A string, integer or boolean (`inner`) that must be one value
+    /// (`const`). Only on a property's own type, never nullable.
+    Const { inner: Box<Ty>, value: Constant },
     /// An array of items.
     Array(Box<Ty>),
     /// The type or JSON null (`type: [T, "null"]`, or `oneOf: [{$ref}, {type: null}]`).
@@ -163,7 +166,7 @@ impl Ty {
     /// it is encoded.
     pub fn unbounded(&self) -> &Ty {
         match self {
-            Ty::Length { inner, .. } | Ty::Multiple { inner, .. } => inner,
+            Ty::Length { inner, .. } | Ty::Multiple { inner, .. } | Ty::Const { inner, .. } => inner,
             Ty::Unique(inner) | Ty::Pattern { inner, .. } => inner.unbounded(),
             other => other,
         }
@@ -208,6 +211,31 @@ pub fn number_patterns(types: &mut BTreeMap<String, TypeDef>) {
                 }
             };
         }
+    }
+}
+
+/// The value of a `const`: a string, an integer within ±(2^53-1) or a boolean.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Constant {
+    String(String),
+    Integer(i64),
+    Boolean(bool),
+}
+
+impl Constant {
+    /// The value as JSON text (`"call"`, `5`, `true`): how every target's
+    /// problem shows it.
+    pub fn json(&self) -> String {
+        match self {
+            Constant::String(s) => serde_json::Value::from(s.as_str()).to_string(),
+            Constant::Integer(n) => n.to_string(),
+            Constant::Boolean(b) => b.to_string(),
+        }
+    }
+
+    /// The first words of the problem of another value: `expected "call", got `.
+    pub fn expected(&self) -> String {
+        format!("expected {}, got ", self.json())
     }
 }
 

@@ -10,6 +10,7 @@
 //! | union | `oneOf` of `$ref`s to closed objects, each with a required field no other variant declares |
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
+//! | const | `const` a string, an integer or a boolean, with its `type` or none, on a property's own schema |
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on array items and map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1, on a property's own integer |
 //! | string | `minLength`, `maxLength`: counts of Unicode code points, on a property's own string; `pattern` there too, in the portable subset of [`crate::pattern`] |
@@ -18,7 +19,7 @@
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
 //! Anything else is refused with the pointer and a fix: typify would drop it
-//! (`const`, `unevaluatedProperties`), panic on
+//! (`unevaluatedProperties`), panic on
 //! it (nested `$defs`, root `patternProperties`), mis-resolve it (`$ref` to
 //! anything but `#/$defs/Name`), or a target could not decode it the same way.
 
@@ -29,13 +30,12 @@ use serde_json::{Map, Value};
 use crate::annotations;
 use crate::error::{push_pointer, SchemaError};
 use crate::load::Reader;
-use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Constant, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 use crate::names;
 use crate::pattern::Pattern;
 
 /// Keywords that never make it through, with the fix for each.
 const REFUSED: &[(&str, &str)] = &[
-    ("const", "typify 0.8 drops `const` silently: write a single-value `enum` in a named $defs entry"),
     ("unevaluatedProperties", "typify 0.8 ignores it: use `additionalProperties: false`"),
     ("patternProperties", "not supported: use a map (`additionalProperties: <schema>`) or declared properties"),
     ("$defs", "nested $defs make typify 0.8 panic: move the definition to the root $defs"),
@@ -277,6 +277,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             let inner = Ty::Ref(self.resolve_ref(reference, &format!("{p}/oneOf/0/$ref"))?);
             return self.nullable(inner, p, required);
         }
+        if let Some(value) = schema.get("const") {
+            return self.constant(schema, value, p, property);
+        }
         if schema.contains_key("enum") {
             return Err(self.r.err(&format!("{p}/enum"), "an inline enum is outside the supported subset", "name it under $defs (`type: string` + `enum`) and $ref it"));
         }
@@ -450,6 +453,34 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             self.r.err(&at, format!("pattern {}{place}: {}", serde_json::Value::from(source), e.problem), e.fix)
         })?;
         Ok(Ty::Pattern { inner: Box::new(string), pattern })
+    }
+
+    /// `const` on a property's own schema: a string, an integer within
+    /// ±(2^53-1) or a boolean, with its `type` or none.
+    fn constant(&self, schema: &Map<String, Value>, value: &Value, p: &str, property: bool) -> Result<Ty, SchemaError> {
+        let at = push_pointer(p, "const");
+        if !property {
+            return Err(self.r.err(&at, "`const` is supported on a property's own schema only, not on array items or map values", "name a $defs object for the item"));
+        }
+        self.r.only_keys(schema, &["description", "const", "type"], p)?;
+        let (inner, constant, kind) = match value {
+            Value::String(s) => (Ty::String, Constant::String(s.clone()), "string"),
+            Value::Bool(b) => (Ty::Boolean, Constant::Boolean(*b), "boolean"),
+            Value::Number(_) => match safe_integer(value) {
+                Some(n) => (Ty::Integer { minimum: None, maximum: None }, Constant::Integer(n), "integer"),
+                None => return Err(self.r.err(&at, format!("a `const` number must be an integer within ±(2^53-1), not {value}"), "use an integer (floats do not round-trip identically in every target)")),
+            },
+            Value::Null => return Err(self.r.err(&at, "a member that is always null carries nothing", "remove it")),
+            _ => return Err(self.r.err(&at, "a `const` object or array is outside the supported subset", "use a string, integer or boolean `const`, or check the value in the binary and describe it")),
+        };
+        match schema.get("type") {
+            None => {}
+            Some(Value::String(t)) if t == kind => {}
+            Some(other) => {
+                return Err(self.r.err(&push_pointer(p, "type"), format!("the `const` is a {kind}, the `type` says {other}"), format!("write `type: {kind}`, or leave the type out")));
+            }
+        }
+        Ok(Ty::Const { inner: Box::new(inner), value: constant })
     }
 
     /// `propertyNames` on a map: a string schema with a length and/or a

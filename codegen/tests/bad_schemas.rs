@@ -23,7 +23,11 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
     let cases: Vec<(&str, String, &str)> = vec![
         ("invalid JSON", "{\"$schema\": ".to_string(), "not valid JSON"),
         ("meta-schema", edit(|s| s["$defs"]["Verdict"]["required"] = json!("success")), "/$defs/Verdict/required"),
-        ("const", verdict_prop("x", json!({"description": "d", "const": 1})), "/$defs/Verdict/properties/x/const"),
+        ("an object const", verdict_prop("x", json!({"description": "d", "const": {"a": 1}})), "/$defs/Verdict/properties/x/const"),
+        ("a fractional const", verdict_prop("x", json!({"description": "d", "const": 1.5})), "/$defs/Verdict/properties/x/const"),
+        ("a const of another type", verdict_prop("x", json!({"description": "d", "type": "string", "const": 1})), "/$defs/Verdict/properties/x/type"),
+        ("a const on array items", verdict_prop("x", json!({"description": "d", "type": "array", "items": {"const": 1}})), "/$defs/Verdict/properties/x/items/const"),
+        ("a const with a bound", verdict_prop("x", json!({"description": "d", "const": 1, "maximum": 3})), "/$defs/Verdict/properties/x"),
         ("unevaluatedProperties", edit(|s| s["$defs"]["Verdict"]["unevaluatedProperties"] = json!(false)), "/$defs/Verdict/unevaluatedProperties"),
         ("nested $defs", edit(|s| s["$defs"]["Verdict"]["$defs"] = json!({"X": {"type": "string"}})), "/$defs/Verdict/$defs"),
         ("patternProperties", edit(|s| s["$defs"]["Params"]["patternProperties"] = json!({"^x": {}})), "/$defs/Params/patternProperties"),

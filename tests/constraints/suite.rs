@@ -33,6 +33,7 @@ const FILES: &[(&str, Kind)] = &[
     ("minProperties", Kind::Map),
     ("maxProperties", Kind::Map),
     ("propertyNames", Kind::Map),
+    ("const", Kind::Const),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -41,6 +42,8 @@ enum Kind {
     Integer,
     Array,
     Map,
+    /// The kind of the group's `const` value (a string, integer or boolean).
+    Const,
 }
 
 /// One data test of the suite, as a frame of its group's type.
@@ -102,7 +105,7 @@ pub fn load(base: &Value) -> Suite {
             row.groups_in += 1;
             for test in &tests {
                 let data = &test["data"];
-                if !of_kind(kind, data) {
+                if !of_kind(kind, data, &group["schema"]) {
                     row.typed_out += 1;
                     continue;
                 }
@@ -160,6 +163,8 @@ fn definition(kind: Kind, schema: &Value, description: &Value) -> Value {
             typed.insert("additionalProperties".to_string(), json!(true));
             return Value::Object(typed);
         }
+        // The subset reads the type off the value.
+        Kind::Const => {}
     }
     json!({
         "description": note,
@@ -184,13 +189,19 @@ fn accepted(base: &Value, name: &str, def: &Value) -> Result<(), String> {
 }
 
 /// Whether the instance has the kind the group's type gives its value.
-fn of_kind(kind: Kind, data: &Value) -> bool {
+fn of_kind(kind: Kind, data: &Value, schema: &Value) -> bool {
     const SAFE: f64 = 9_007_199_254_740_991.0;
     match kind {
         Kind::String => data.is_string(),
         Kind::Integer => data.as_f64().is_some_and(|x| x.fract() == 0.0 && x.abs() <= SAFE),
         Kind::Array => data.is_array(),
         Kind::Map => data.is_object(),
+        Kind::Const => match &schema["const"] {
+            Value::String(_) => data.is_string(),
+            Value::Bool(_) => data.is_boolean(),
+            Value::Number(_) => of_kind(Kind::Integer, data, schema),
+            _ => false,
+        },
     }
 }
 

@@ -35,6 +35,9 @@ pub fn sample(schema: &Value, s: &Value) -> Value {
     if let Some(values) = s.get("enum").and_then(Value::as_array) {
         return values[0].clone();
     }
+    if let Some(constant) = s.get("const") {
+        return constant.clone();
+    }
     // A schema's own example (a patterned string's, say) is a valid value.
     if let Some(example) = s.get("examples").and_then(|e| e.get(0)) {
         return example.clone();

@@ -36,7 +36,7 @@ pub fn cs_type(ty: &Ty) -> String {
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => format!("global::System.Collections.Generic.List<{}>", cs_type(item)),
         Ty::Nullable(inner) => format!("{}?", cs_type(inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => cs_type(inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => cs_type(inner),
     }
 }
 
@@ -44,7 +44,7 @@ pub fn cs_type(ty: &Ty) -> String {
 pub fn is_value_type(contract: &Contract, ty: &Ty) -> bool {
     match ty {
         Ty::Any | Ty::Boolean | Ty::Integer { .. } => true,
-        Ty::Multiple { inner, .. } => is_value_type(contract, inner),
+        Ty::Multiple { inner, .. } | Ty::Const { inner, .. } => is_value_type(contract, inner),
         Ty::Ref(name) => matches!(kind_of(contract, name), Some(TypeKind::StringEnum(_))),
         _ => false,
     }

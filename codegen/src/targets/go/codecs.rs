@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Constant, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::names::{json_quote, string_lit};
 use super::Ctx;
@@ -44,6 +44,9 @@ impl Ctx<'_> {
                     || go.starts_with("ListOf")
                     || go.starts_with("StringLen")
                     || go.starts_with("StringPattern")
+                    || go.starts_with("StringConst")
+                    || go.starts_with("IntConst")
+                    || go.starts_with("BoolConst")
                     || go.starts_with("Nullable");
                 if clash { format!("{go}Type") } else { go }
             }
@@ -60,6 +63,16 @@ impl Ctx<'_> {
             Ty::Multiple { inner, divisor } => format!("{}MultipleOf{divisor}", self.mangle(inner)),
             // `StringLenMin1Pattern2`.
             Ty::Pattern { inner, pattern } => format!("{}Pattern{}", self.mangle(inner), pattern.number),
+            // `StringConst63616c6c` ("call" in hex), `IntConstNeg5`, `BoolConstTrue`.
+            Ty::Const { inner, value } => {
+                let value = match value {
+                    Constant::String(s) => s.bytes().map(|b| format!("{b:02x}")).collect::<String>(),
+                    Constant::Integer(n) if *n < 0 => format!("Neg{}", n.unsigned_abs()),
+                    Constant::Integer(n) => n.to_string(),
+                    Constant::Boolean(b) => if *b { "True" } else { "False" }.to_string(),
+                };
+                format!("{}Const{value}", self.mangle(inner))
+            }
         }
     }
 
@@ -110,6 +123,14 @@ impl Ctx<'_> {
             Ty::Unique(inner) => self.read_checked_fn(ty, inner, "uniqueItems(x)"),
             Ty::Multiple { inner, divisor } => self.read_checked_fn(ty, inner, &format!("multipleOf(x, {divisor})")),
             Ty::Pattern { inner, pattern } => self.read_checked_fn(ty, inner, &format!("matching(x, pattern{})", pattern.number)),
+            Ty::Const { inner, value } => {
+                let literal = match value {
+                    Constant::String(s) => string_lit(s),
+                    Constant::Integer(n) => n.to_string(),
+                    Constant::Boolean(b) => b.to_string(),
+                };
+                self.read_checked_fn(ty, inner, &format!("constant(x, {literal}, {})", string_lit(&value.json())))
+            }
         }
     }
 
@@ -161,7 +182,7 @@ impl Ctx<'_> {
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),
-            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => self.write_fn(inner),
+            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => self.write_fn(inner),
             Ty::Ref(name) if self.type_param.as_deref() == Some(name.as_str()) => "writeEnvelopeMember".into(),
             Ty::Ref(name) => format!("append{}", self.type_name(name)),
             Ty::Array(item) => {

@@ -396,6 +396,23 @@ func memberNames(keys []string, check func(v any) (string, *shapeError)) *shapeE
 	return nil
 }
 
+// constant checks that a value is the schema's const; shown is it as JSON text.
+func constant[T string | int64 | bool](value, expected T, shown string) *shapeError {
+	if value == expected {
+		return nil
+	}
+	got := ""
+	switch x := any(value).(type) {
+	case string:
+		got = string(writeString(nil, x))
+	case int64:
+		got = strconv.FormatInt(x, 10)
+	case bool:
+		got = strconv.FormatBool(x)
+	}
+	return problem("expected " + shown + ", got " + got)
+}
+
 // multipleOf checks that an integer is a multiple of divisor.
 func multipleOf(number, divisor int64) *shapeError {
 	if number%divisor != 0 {

@@ -433,6 +433,15 @@ final class Runtime {
         return value;
     }
 
+    /** Checks that a value is the schema's {@code const}; {@code shown} is it as JSON text. */
+    private static <T> T constant(T value, Path path, T expected, String shown) {
+        if (!value.equals(expected)) {
+            String got = value instanceof String text ? quote(text) : String.valueOf(value);
+            throw problem(path, "expected " + shown + ", got " + got);
+        }
+        return value;
+    }
+
     /**
      * A string in which {@code pattern} (a schema {@code pattern}, searched, not anchored) finds a
      * match; {@code problem} is the problem a string without one gets.

@@ -4,7 +4,7 @@
 use super::layout::Code;
 use super::names::{flag_name, java_type, json_quote, local_name, string_literal, type_name};
 use super::types::{component_type, Generic};
-use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Constant, Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 /// The `TYPE_NAMES` list and the `decode` dispatch.
 pub fn render_dispatch(code: &mut Code, contract: &Contract) {
@@ -151,6 +151,14 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
         }
         Ty::Unique(inner) => format!("uniqueItems({}, {path})", decode_expr(inner, node, path, depth)),
         Ty::Multiple { inner, divisor } => format!("multipleOf({}, {path}, {divisor}L)", decode_expr(inner, node, path, depth)),
+        Ty::Const { inner, value } => {
+            let literal = match value {
+                Constant::String(s) => string_literal(s),
+                Constant::Integer(n) => format!("{n}L"),
+                Constant::Boolean(b) => b.to_string(),
+            };
+            format!("constant({}, {path}, {literal}, {})", decode_expr(inner, node, path, depth), string_literal(&value.json()))
+        }
         Ty::Pattern { inner, pattern } => format!(
             "matching({}, {path}, PATTERN_{}, {})",
             decode_expr(inner, node, path, depth),

@@ -79,7 +79,7 @@ pub fn annotation(ty: &Ty) -> String {
         Ty::Ref(name) => name.clone(),
         Ty::Array(item) => format!("list[{}]", annotation(item)),
         Ty::Nullable(inner) => format!("{} | None", annotation(inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => annotation(inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => annotation(inner),
     }
 }
 
@@ -93,6 +93,6 @@ pub fn is_plain(contract: &Contract, ty: &Ty) -> bool {
             Some(TypeKind::StringEnum(_)) | Some(TypeKind::IntegerOrString)
         ),
         Ty::Array(_) => false,
-        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => is_plain(contract, inner),
+        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => is_plain(contract, inner),
     }
 }

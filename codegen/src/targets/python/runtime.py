@@ -390,6 +390,13 @@ def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> s
     return text
 
 
+def _constant(value: _T, expected: _T, shown: str) -> _T:
+    """Checks that a value is the schema's `const`; `shown` is it as JSON text."""
+    if value != expected:
+        raise _Problem(f"expected {shown}, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
 def _matching(text: str, pattern: tuple[re.Pattern[str], str]) -> str:
     """Checks that a schema `pattern` finds a match in the string; the tuple
     holds the compiled pattern and the problem a string without one gets."""

@@ -15,6 +15,7 @@ pub fn items(contract: &Contract) -> TokenStream {
     out.extend(messages(contract));
     out.extend(super::codecs::frames(contract));
     out.extend(patterns(contract));
+    out.extend(constants_module(contract));
     out.extend(handshake());
     out.extend(lanes());
     out
@@ -54,6 +55,44 @@ fn patterns(contract: &Contract) -> TokenStream {
     quote! {
         /// The contract's patterns, each compiled once, on first use.
         mod patterns {
+            #(#items)*
+        }
+    }
+}
+
+/// Each distinct string `const` as a `strict::Literal` marker type (typify
+/// 0.8 drops `const`; the strict deserializer checks the value).
+fn constants_module(contract: &Contract) -> TokenStream {
+    let mut values: Vec<&str> = Vec::new();
+    for def in contract.types.values() {
+        let crate::model::TypeKind::Object(object) = &def.kind else { continue };
+        for field in &object.fields {
+            if let crate::model::Ty::Const { value: crate::model::Constant::String(s), .. } = &field.ty {
+                if !values.contains(&s.as_str()) {
+                    values.push(s);
+                }
+            }
+        }
+    }
+    if values.is_empty() {
+        return TokenStream::new();
+    }
+    values.sort_unstable();
+    let items = values.iter().map(|value| {
+        let name = quote::format_ident!("{}", super::types::literal_name(value));
+        let doc = format!(" The string `const` {}.", serde_json::Value::from(*value));
+        quote! {
+            #[doc = #doc]
+            pub struct #name;
+
+            impl super::strict::Literal for #name {
+                const VALUE: &'static str = #value;
+            }
+        }
+    });
+    quote! {
+        /// The contract's string `const` values, one marker type each.
+        mod constants {
             #(#items)*
         }
     }

@@ -81,6 +81,17 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                         property.remove(keyword);
                     }
                 }
+                // typify 0.8 drops `const`: the field is its plain type,
+                // which `strict` checks against the value.
+                if let crate::model::Ty::Const { value, .. } = &field.ty {
+                    property.remove("const");
+                    let kind = match value {
+                        crate::model::Constant::String(_) => "string",
+                        crate::model::Constant::Integer(_) => "integer",
+                        crate::model::Constant::Boolean(_) => "boolean",
+                    };
+                    property.insert("type".to_string(), serde_json::Value::from(kind));
+                }
             }
         }
     }
@@ -115,6 +126,10 @@ enum Check {
     /// A string's length in code points and the pattern (by number) that
     /// must find a match in it: `strict::matching_within`.
     Pattern(Option<u64>, Option<u64>, usize),
+    /// A `const`: `strict::string_constant` (with the value's marker type
+    /// in the generated `constants` module), `integer_constant` or
+    /// `boolean_constant`.
+    Const(crate::model::Constant),
     /// An array's number of items: `strict::items_within`.
     Items(Option<u64>, Option<u64>),
     /// An array's number of items and its items' uniqueness:
@@ -143,6 +158,7 @@ impl Check {
                 Ty::Length { min, max, .. } => Some(Check::UniqueItems(*min, *max)),
                 _ => Some(Check::UniqueItems(None, None)),
             },
+            Ty::Const { value, .. } => Some(Check::Const(value.clone())),
             Ty::Nullable(inner) => Check::of(inner),
             _ => None,
         }
@@ -160,12 +176,23 @@ impl Check {
             Check::Pattern(min, max, number) => {
                 format!("strict::{form}matching_within::<_, {}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX"))
             }
+            Check::Const(crate::model::Constant::String(s)) => format!("strict::{form}string_constant::<_, constants::{}>", literal_name(s)),
+            Check::Const(crate::model::Constant::Integer(n)) => format!("strict::{form}integer_constant::<_, {}>", const_arg(Some(*n), "0")),
+            Check::Const(crate::model::Constant::Boolean(b)) => format!("strict::{form}boolean_constant::<_, {b}>"),
             Check::Items(min, max) => format!("strict::{form}items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueItems(min, max) => {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
             }
         }
     }
+}
+
+/// The marker type of a string `const` in the generated `constants` module:
+/// `Constant` and the string's UTF-8 bytes in hex (`Constant63616c6c` for
+/// `call`), one name per value whatever it holds.
+pub(super) fn literal_name(value: &str) -> String {
+    let hex: String = value.bytes().map(|b| format!("{b:02x}")).collect();
+    format!("Constant{hex}")
 }
 
 /// A const generic argument: a literal, or a block for a negative or absent bound.

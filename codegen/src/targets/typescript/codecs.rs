@@ -4,7 +4,7 @@
 //! schema declaration order, absent optional fields omitted, null as null.
 
 use crate::pattern::Dialect;
-use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::layout::Out;
 use super::names::{constant, js_single, js_string, local, path_step, property, property_access, property_key, stem, type_name};
@@ -52,6 +52,17 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
         Ty::Unique(inner) => format!("_uniqueItems({}, {path})", read_expr(inner, value, path, or_null)),
         Ty::Multiple { inner, divisor } => format!("_multipleOf({}, {path}, {divisor})", read_expr(inner, value, path, or_null)),
         Ty::Pattern { inner, pattern } => format!("_matching({}, {path}, _PATTERN_{})", read_expr(inner, value, path, or_null), pattern.number),
+        Ty::Const { inner, value: constant } => {
+            // Prettier's quotes: double, unless the text holds more of them than single ones.
+            let quoted = |text: &str| if text.matches('"').count() > text.matches('\'').count() { js_single(text) } else { js_string(text) };
+            let literal = match constant {
+                Constant::String(s) => quoted(s),
+                Constant::Integer(n) => n.to_string(),
+                Constant::Boolean(b) => b.to_string(),
+            };
+            let shown = quoted(&constant.json());
+            format!("_constant({}, {path}, {literal}, {shown})", read_expr(inner, value, path, or_null))
+        }
     }
 }
 
@@ -289,7 +300,7 @@ fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<Stri
     match ty {
         Ty::Any => Some(outer),
         Ty::Boolean | Ty::Integer { .. } | Ty::String => Some(0),
-        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => depth_below(contract, inner, outer, visiting),
+        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => depth_below(contract, inner, outer, visiting),
         Ty::Array(item) if **item == Ty::Any => Some(outer),
         Ty::Array(item) => Some(depth_below(contract, item, outer + 1, visiting)?.max(outer + 1)),
         Ty::Ref(name) => {
@@ -345,7 +356,7 @@ pub fn write_expr(ty: &Ty, value: &str) -> String {
             Ty::Any => format!("JSON.stringify({value})"),
             inner => format!("({value} === null ? \"null\" : {})", write_expr(inner, value)),
         },
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => write_expr(inner, value),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => write_expr(inner, value),
     }
 }
 

@@ -1085,6 +1085,19 @@ function _readIntegerWithin(
   return n;
 }
 
+/** Checks that a value is the schema's `const`; `shown` is it as JSON text. */
+function _constant<T extends string | number | boolean>(
+  value: T,
+  path: string,
+  expected: T,
+  shown: string,
+): T {
+  if (value !== expected) {
+    _throwProblem(`expected ${shown}, got ${JSON.stringify(value)}`, path);
+  }
+  return value;
+}
+
 /**
  * A schema `pattern` (ECMA-262 with the `u` flag, searched, not anchored) and
  * the problem a string it finds no match in gets.

@@ -19,7 +19,7 @@ pub fn ts_type(ty: &Ty) -> String {
             _ => format!("readonly {}[]", ts_type(item)),
         },
         Ty::Nullable(inner) => format!("{} | null", ts_type(inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => ts_type(inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => ts_type(inner),
     }
 }
 

@@ -3291,6 +3291,112 @@ pub mod strict {
         }
     }
 
+    /// A string `const`: the generated `constants` module implements it for
+    /// each distinct value of the contract.
+    pub trait Literal {
+        /// The string.
+        const VALUE: &'static str;
+    }
+
+    /// The problem of a value other than the `const`, both as JSON text.
+    fn not_constant<E: serde::de::Error>(expected: &str, got: &str) -> E {
+        E::custom(format!("expected {expected}, got {got}"))
+    }
+
+    /// Deserializes a required string field that must be `L::VALUE` (`const`).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a string, or the
+    /// contract's problem for another string.
+    pub fn string_constant<'de, D, L: Literal>(deserializer: D) -> Result<String, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        if text == L::VALUE {
+            return Ok(text);
+        }
+        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        Err(not_constant(&quote(L::VALUE), &quote(&text)))
+    }
+
+    /// [`string_constant`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`string_constant`] (`null` included).
+    pub fn present_string_constant<'de, D, L: Literal>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        string_constant::<D, L>(deserializer).map(Some)
+    }
+
+    /// Deserializes a required integer field that must be `VALUE` (`const`).
+    ///
+    /// # Errors
+    ///
+    /// As [`integer_within`] for a value that is not an integer, or the
+    /// contract's problem for another integer.
+    pub fn integer_constant<'de, D, const VALUE: i64>(deserializer: D) -> Result<i64, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let n = integer_within::<D, { i64::MIN }, { i64::MAX }, 1>(deserializer)?;
+        if n == VALUE {
+            return Ok(n);
+        }
+        Err(not_constant(&VALUE.to_string(), &n.to_string()))
+    }
+
+    /// [`integer_constant`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`integer_constant`] (`null` included).
+    pub fn present_integer_constant<'de, D, const VALUE: i64>(
+        deserializer: D,
+    ) -> Result<Option<i64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        integer_constant::<D, VALUE>(deserializer).map(Some)
+    }
+
+    /// Deserializes a required boolean field that must be `VALUE` (`const`).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a boolean, or the
+    /// contract's problem for the other one.
+    pub fn boolean_constant<'de, D, const VALUE: bool>(deserializer: D) -> Result<bool, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let b = <bool as serde::Deserialize>::deserialize(deserializer)?;
+        if b == VALUE {
+            return Ok(b);
+        }
+        Err(not_constant(&VALUE.to_string(), &b.to_string()))
+    }
+
+    /// [`boolean_constant`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`boolean_constant`] (`null` included).
+    pub fn present_boolean_constant<'de, D, const VALUE: bool>(
+        deserializer: D,
+    ) -> Result<Option<bool>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        boolean_constant::<D, VALUE>(deserializer).map(Some)
+    }
+
     /// A schema `pattern`: the generated `patterns` module implements it for
     /// each distinct pattern of the contract.
     pub trait Pattern {

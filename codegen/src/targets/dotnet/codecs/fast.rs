@@ -80,6 +80,10 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
             let read = read_expr(contract, inner, reader, depth);
             format!("global::Mcptest.Sdk.CoprocessReader.MultipleOf({read}, {divisor})")
         }
+        Ty::Const { inner, value } => {
+            let read = read_expr(contract, inner, reader, depth);
+            format!("global::Mcptest.Sdk.CoprocessReader.Constant({read}, {})", super::cs_constant(value))
+        }
         Ty::Pattern { inner, pattern } => {
             let read = read_expr(contract, inner, reader, depth);
             format!("global::Mcptest.Sdk.CoprocessReader.Matching({read}, global::Mcptest.Sdk.Coprocess.Pattern{})", pattern.number)

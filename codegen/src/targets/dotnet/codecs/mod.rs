@@ -9,7 +9,7 @@ use super::docs::summary;
 use super::names::{enum_wire_name, json_string, local_name, member_name, string_literal, type_name};
 use super::types::{bare, cs_type, field_type, is_value_type, kind_of, quoted_list, required};
 use super::Out;
-use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 /// What a wrong-kind message says is expected (`string`, `integer or string`, ...).
 pub fn label(contract: &Contract, ty: &Ty) -> String {
@@ -25,7 +25,7 @@ pub fn label(contract: &Contract, ty: &Ty) -> String {
             _ => "object".to_string(),
         },
         Ty::Nullable(inner) => format!("{} or null", label(contract, inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => label(contract, inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => label(contract, inner),
     }
 }
 
@@ -91,11 +91,25 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
             let read = read_expecting(contract, inner, value, at, depth, expected);
             format!("global::Mcptest.Sdk.CoprocessJson.MultipleOf({read}, {at}, {divisor})")
         }
+        Ty::Const { inner, value: constant } => {
+            let read = read_expecting(contract, inner, value, at, depth, expected);
+            let shown = string_literal(&constant.json());
+            format!("global::Mcptest.Sdk.CoprocessJson.Constant({read}, {at}, {}, {shown})", cs_constant(constant))
+        }
         Ty::Pattern { inner, pattern } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
             let problem = string_literal(&pattern.problem());
             format!("global::Mcptest.Sdk.CoprocessJson.Matching({read}, {at}, global::Mcptest.Sdk.Coprocess.Pattern{}, {problem})", pattern.number)
         }
+    }
+}
+
+/// A `const` as a C# literal of its type.
+pub fn cs_constant(constant: &Constant) -> String {
+    match constant {
+        Constant::String(s) => string_literal(s),
+        Constant::Integer(n) => format!("{n}L"),
+        Constant::Boolean(b) => b.to_string(),
     }
 }
 
@@ -126,7 +140,7 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
             let write = write_stmt(contract, inner, &some, builder, depth);
             format!("if ({value} is null) {{ {builder}.Append(\"null\"); }} else {{ {write} }}")
         }
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => write_stmt(contract, inner, value, builder, depth),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => write_stmt(contract, inner, value, builder, depth),
     }
 }
 

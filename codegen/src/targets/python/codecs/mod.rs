@@ -11,7 +11,7 @@ use super::names::{field, is_plain, stem, upper};
 use super::types::constructor_order;
 use super::docs::comment;
 use crate::pattern::Dialect;
-use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 pub fn render(contract: &Contract, out: &mut Out) {
     patterns(contract, out);
@@ -59,7 +59,7 @@ fn decoder(ty: &Ty) -> String {
         Ty::Ref(name) => format!("_read_{}", stem(name)),
         Ty::Array(item) => format!("lambda v: _array(v, {})", decoder(item)),
         Ty::Nullable(inner) => format!("lambda v: _nullable(v, {})", decoder(inner)),
-        Ty::Length { .. } | Ty::Unique(_) | Ty::Multiple { .. } | Ty::Pattern { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
+        Ty::Length { .. } | Ty::Unique(_) | Ty::Multiple { .. } | Ty::Pattern { .. } | Ty::Const { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
     }
 }
 
@@ -148,6 +148,14 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
         Ty::Unique(inner) => format!("_unique({})", decode_expr(inner, expr)),
         Ty::Multiple { inner, divisor } => format!("_multiple_of({}, {divisor})", decode_expr(inner, expr)),
         Ty::Pattern { inner, pattern } => format!("_matching({}, _PATTERN_{})", decode_expr(inner, expr), pattern.number),
+        Ty::Const { inner, value } => {
+            let literal = match value {
+                Constant::String(s) => string(s),
+                Constant::Integer(n) => n.to_string(),
+                Constant::Boolean(b) => if *b { "True" } else { "False" }.to_string(),
+            };
+            format!("_constant({}, {literal}, {})", decode_expr(inner, expr), string(&value.json()))
+        }
     }
 }
 

@@ -1335,6 +1335,112 @@ func appendLabels(b []byte, v Labels) []byte {
 	return append(b, '}')
 }
 
+// Literals is a type whose members are each one value (`const`).
+type Literals struct {
+	// Kind is always `call`.
+	Kind string
+	// Version is always 2.
+	Version int64
+	// Level is always -5.
+	Level int64
+	// Strict is true when given. Nil when absent.
+	Strict *bool
+	// Quoted is a const with a quote and a backslash, when given. Nil when
+	// absent.
+	Quoted *string
+}
+
+// DecodeLiterals decodes a Literals from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeLiterals(data []byte) (Literals, error) {
+	return fromText("Literals", data, decodeLiterals)
+}
+
+// DecodeLiteralsValue decodes a Literals from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeLiteralsValue(value any) (Literals, error) {
+	return fromValue("Literals", value, decodeLiterals)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Literals) MarshalJSON() ([]byte, error) {
+	return appendLiterals(nil, v), nil
+}
+
+func (Literals) readEnvelopeMember(v any) (Literals, *shapeError) {
+	return decodeLiterals(v)
+}
+
+func (v Literals) appendEnvelopeMember(b []byte) []byte {
+	return appendLiterals(b, v)
+}
+
+func decodeLiterals(v any) (Literals, *shapeError) {
+	var out Literals
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "kind":
+			seen[0] = true
+			out.Kind, err = readStringConst63616c6c(o.vals[i])
+		case "version":
+			seen[1] = true
+			out.Version, err = readIntConst2(o.vals[i])
+		case "level":
+			seen[2] = true
+			out.Level, err = readIntConstNeg5(o.vals[i])
+		case "strict":
+			var x bool
+			x, err = readBoolConstTrue(o.vals[i])
+			out.Strict = &x
+		case "quoted":
+			var x string
+			x, err = readStringConst7361792022686922205c207468657265(o.vals[i])
+			out.Quoted = &x
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("kind")
+	}
+	if !seen[1] {
+		return out, missingField("version")
+	}
+	if !seen[2] {
+		return out, missingField("level")
+	}
+	return out, nil
+}
+
+func appendLiterals(b []byte, v Literals) []byte {
+	b = append(b, '{')
+	b = append(b, "\"kind\":"...)
+	b = writeString(b, v.Kind)
+	b = append(b, ",\"version\":"...)
+	b = writeInt(b, v.Version)
+	b = append(b, ",\"level\":"...)
+	b = writeInt(b, v.Level)
+	if v.Strict != nil {
+		b = append(b, ",\"strict\":"...)
+		b = writeBool(b, *v.Strict)
+	}
+	if v.Quoted != nil {
+		b = append(b, ",\"quoted\":"...)
+		b = writeString(b, *v.Quoted)
+	}
+	return append(b, '}')
+}
+
 // Named is a type whose maps check their member names.
 type Named struct {
 	// Headers is the headers.
@@ -2717,6 +2823,30 @@ func appendResponseOf[R EnvelopeMember[R]](b []byte, v ResponseOf[R]) []byte {
 	return append(b, "null"...)
 }
 
+func readBoolConstTrue(v any) (bool, *shapeError) {
+	x, err := readBool(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constant(x, true, "true")
+}
+
+func readIntConst2(v any) (int64, *shapeError) {
+	x, err := readInt(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constant(x, 2, "2")
+}
+
+func readIntConstNeg5(v any) (int64, *shapeError) {
+	x, err := readInt(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constant(x, -5, "-5")
+}
+
 func readIntMax9(v any) (int64, *shapeError) {
 	i, err := readInt(v)
 	return atMost(i, err, 9)
@@ -3079,6 +3209,22 @@ func readNullableStringPattern3(v any) (*string, *shapeError) {
 	return &x, nil
 }
 
+func readStringConst63616c6c(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constant(x, "call", "\"call\"")
+}
+
+func readStringConst7361792022686922205c207468657265(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constant(x, "say \"hi\" \\ there", "\"say \\\"hi\\\" \\\\ there\"")
+}
+
 func readStringLenMax2048(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
@@ -3385,7 +3531,7 @@ func writeNullableStringPattern3(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Named", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor"}
+var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Literals", "Named", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -3414,6 +3560,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeJSONRPCVersion(data))
 	case "Labels":
 		return asMarshaler(DecodeLabels(data))
+	case "Literals":
+		return asMarshaler(DecodeLiterals(data))
 	case "Named":
 		return asMarshaler(DecodeNamed(data))
 	case "Params":
@@ -3816,6 +3964,23 @@ func memberNames(keys []string, check func(v any) (string, *shapeError)) *shapeE
 		return problem("member name " + string(writeString(nil, first)) + ": " + failed.text())
 	}
 	return nil
+}
+
+// constant checks that a value is the schema's const; shown is it as JSON text.
+func constant[T string | int64 | bool](value, expected T, shown string) *shapeError {
+	if value == expected {
+		return nil
+	}
+	got := ""
+	switch x := any(value).(type) {
+	case string:
+		got = string(writeString(nil, x))
+	case int64:
+		got = strconv.FormatInt(x, 10)
+	case bool:
+		got = strconv.FormatBool(x)
+	}
+	return problem("expected " + shown + ", got " + got)
 }
 
 // multipleOf checks that an integer is a multiple of divisor.

@@ -448,6 +448,13 @@ def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> s
     return text
 
 
+def _constant(value: _T, expected: _T, shown: str) -> _T:
+    """Checks that a value is the schema's `const`; `shown` is it as JSON text."""
+    if value != expected:
+        raise _Problem(f"expected {shown}, got {json.dumps(value, ensure_ascii=False)}")
+    return value
+
+
 def _matching(text: str, pattern: tuple[re.Pattern[str], str]) -> str:
     """Checks that a schema `pattern` finds a match in the string; the tuple
     holds the compiled pattern and the problem a string without one gets."""
@@ -1119,6 +1126,26 @@ class HandshakeResult:
 
     binary_version: str
     """The mcptest binary's package version. Diagnostic only."""
+
+
+@dataclass(frozen=True)
+class Literals:
+    """A type whose members are each one value (`const`)."""
+
+    kind: str
+    """Always `call`."""
+
+    version: int
+    """Always 2."""
+
+    level: int
+    """Always -5."""
+
+    strict: bool | None = None
+    """True when given. Optional: `None` when left out."""
+
+    quoted: str | None = None
+    """A const with a quote and a backslash, when given. Optional: `None` when left out."""
 
 
 @dataclass(frozen=True)
@@ -2008,6 +2035,68 @@ def encode_labels(value: Labels) -> str:
     return _dumps(labels_to_value(value))
 
 
+def _read_literals(value: JsonValue) -> Literals:
+    if isinstance(value, dict):
+        kind = value.get("kind")
+        version = value.get("version")
+        level = value.get("level")
+        strict = value.get("strict")
+        quoted = value.get("quoted")
+        if _LITERALS_SHAPE.names.issuperset(value):
+            try:
+                return _new(
+                    Literals,
+                    kind=_constant(_str(kind), "call", '"call"'),
+                    version=_constant(_int(version), 2, "2"),
+                    level=_constant(_int(level), -5, "-5"),
+                    strict=_constant(_bool(strict), True, "true")
+                    if "strict" in value
+                    else None,
+                    quoted=_constant(
+                        _str(quoted), 'say "hi" \\ there', '"say \\"hi\\" \\\\ there"'
+                    )
+                    if "quoted" in value
+                    else None,
+                )
+            except _Problem:
+                raise _LITERALS_SHAPE.problem(value) from None
+    return _LITERALS_SHAPE.read(value)
+
+
+def literals_to_value(value: Literals) -> dict[str, JsonValue]:
+    """The JSON value of a `Literals`."""
+    out: dict[str, JsonValue] = {}
+    out["kind"] = value.kind
+    out["version"] = value.version
+    out["level"] = value.level
+    if value.strict is not None:
+        out["strict"] = value.strict
+    if value.quoted is not None:
+        out["quoted"] = value.quoted
+    return out
+
+
+def decode_literals(text: str | bytes) -> Literals:
+    """Decodes a `Literals` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_literals(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Literals")) from None
+
+
+def literals_from_value(value: JsonValue) -> Literals:
+    """Decodes a `Literals` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_literals(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Literals")) from None
+
+
+def encode_literals(value: Literals) -> str:
+    """One line of JSON text for a `Literals`, without the trailing newline."""
+    return _dumps(literals_to_value(value))
+
+
 _NAMED_REQUIRED: typing.Final = 2
 
 
@@ -2753,6 +2842,28 @@ _HANDSHAKE_RESULT_SHAPE = _ObjectShape(
     ),
 )
 
+_LITERALS_SHAPE = _ObjectShape(
+    Literals,
+    {
+        "kind": lambda v: _constant(_str(v), "call", '"call"'),
+        "version": lambda v: _constant(_int(v), 2, "2"),
+        "level": lambda v: _constant(_int(v), -5, "-5"),
+        "strict": lambda v: _constant(_bool(v), True, "true"),
+        "quoted": lambda v: _constant(
+            _str(v), 'say "hi" \\ there', '"say \\"hi\\" \\\\ there"'
+        ),
+    },
+    (
+        "kind",
+        "version",
+        "level",
+    ),
+    {
+        "strict": None,
+        "quoted": None,
+    },
+)
+
 _NAMED_SHAPE = _ObjectShape(
     Named,
     {
@@ -2900,6 +3011,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
         "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
     ),
     "Labels": _Codec("Labels", _read_labels, labels_to_value),
+    "Literals": _Codec("Literals", _read_literals, literals_to_value),
     "Named": _Codec("Named", _read_named, named_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
     "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
@@ -3224,6 +3336,7 @@ _VALUE_READERS: typing.Final[
     headers_from_value: _read_headers,
     json_rpc_version_from_value: _read_json_rpc_version,
     labels_from_value: _read_labels,
+    literals_from_value: _read_literals,
     named_from_value: _read_named,
     params_from_value: _read_params,
     patterned_from_value: _read_patterned,

@@ -1215,6 +1215,19 @@ function _readIntegerWithin(
   return n;
 }
 
+/** Checks that a value is the schema's `const`; `shown` is it as JSON text. */
+function _constant<T extends string | number | boolean>(
+  value: T,
+  path: string,
+  expected: T,
+  shown: string,
+): T {
+  if (value !== expected) {
+    _throwProblem(`expected ${shown}, got ${JSON.stringify(value)}`, path);
+  }
+  return value;
+}
+
 /**
  * A schema `pattern` (ECMA-262 with the `u` flag, searched, not anchored) and
  * the problem a string it finds no match in gets.
@@ -2513,6 +2526,135 @@ export function decodeLabelsValue(value: JsonValue): Labels {
  */
 export function encodeLabels(value: Labels): string {
   return _writeMap(value, (entry) => JSON.stringify(entry));
+}
+
+/** A type whose members are each one value (`const`). */
+export interface Literals {
+  /** Always `call`. */
+  readonly kind: string;
+  /** Always 2. */
+  readonly version: number;
+  /** Always -5. */
+  readonly level: number;
+  /** True when given. */
+  readonly strict?: boolean;
+  /** A const with a quote and a backslash, when given. */
+  readonly quoted?: string;
+}
+
+function readLiterals(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): Literals {
+  const obj = _readMembers(value, path, orNull);
+  let kind: string | undefined;
+  let version: number | undefined;
+  let level: number | undefined;
+  let strict: boolean | undefined;
+  let quoted: string | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "kind":
+        kind = _constant(
+          _readString(member, _pathTo(path, ".kind"), false),
+          _pathTo(path, ".kind"),
+          "call",
+          '"call"',
+        );
+        break;
+      case "version":
+        version = _constant(
+          _readInteger(member, _pathTo(path, ".version"), false),
+          _pathTo(path, ".version"),
+          2,
+          "2",
+        );
+        break;
+      case "level":
+        level = _constant(
+          _readInteger(member, _pathTo(path, ".level"), false),
+          _pathTo(path, ".level"),
+          -5,
+          "-5",
+        );
+        break;
+      case "strict":
+        strict = _constant(
+          _readBoolean(member, _pathTo(path, ".strict"), false),
+          _pathTo(path, ".strict"),
+          true,
+          "true",
+        );
+        break;
+      case "quoted":
+        quoted = _constant(
+          _readString(member, _pathTo(path, ".quoted"), false),
+          _pathTo(path, ".quoted"),
+          'say "hi" \\ there',
+          '"say \\"hi\\" \\\\ there"',
+        );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (kind === undefined) {
+    _throwMissingField("kind", path);
+  }
+  if (version === undefined) {
+    _throwMissingField("version", path);
+  }
+  if (level === undefined) {
+    _throwMissingField("level", path);
+  }
+  const out: _Mutable<Literals> = { kind, version, level };
+  if (strict !== undefined) {
+    out.strict = strict;
+  }
+  if (quoted !== undefined) {
+    out.quoted = quoted;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Literals` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeLiterals(text: string): Literals {
+  return _decodeText("Literals", readLiterals, text);
+}
+
+/**
+ * Decodes a `Literals` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeLiteralsValue(value: JsonValue): Literals {
+  return _decodeParsed("Literals", readLiterals, value);
+}
+
+/**
+ * Encodes a `Literals` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeLiterals(value: Literals): string {
+  let out = "{";
+  out += '"kind":' + JSON.stringify(value.kind);
+  out += ',"version":' + String(value.version);
+  out += ',"level":' + String(value.level);
+  if (value.strict !== undefined) {
+    out += ',"strict":' + (value.strict ? "true" : "false");
+  }
+  if (value.quoted !== undefined) {
+    out += ',"quoted":' + JSON.stringify(value.quoted);
+  }
+  return out + "}";
 }
 
 /** A type whose maps check their member names. */
@@ -3888,6 +4030,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeHeadersValue, readHeaders],
   [decodeJsonRpcVersionValue, readJsonRpcVersion],
   [decodeLabelsValue, readLabels],
+  [decodeLiteralsValue, readLiterals],
   [decodeNamedValue, readNamed],
   [decodeParamsValue, readParams],
   [decodePatternedValue, readPatterned],
@@ -3960,6 +4103,7 @@ export type TypeName =
   | "Headers"
   | "JsonRpcVersion"
   | "Labels"
+  | "Literals"
   | "Named"
   | "Params"
   | "Patterned"
@@ -3988,6 +4132,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Headers",
   "JsonRpcVersion",
   "Labels",
+  "Literals",
   "Named",
   "Params",
   "Patterned",
@@ -4038,6 +4183,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeJsonRpcVersion(decodeJsonRpcVersion(text));
     case "Labels":
       return encodeLabels(decodeLabels(text));
+    case "Literals":
+      return encodeLiterals(decodeLiterals(text));
     case "Named":
       return encodeNamed(decodeNamed(text));
     case "Params":

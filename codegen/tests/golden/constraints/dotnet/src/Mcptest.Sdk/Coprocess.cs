@@ -244,7 +244,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Named", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Literals", "Named", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -279,6 +279,8 @@ namespace Mcptest.Sdk
                     return JsonRpcVersionWire.Decode(json);
                 case "Labels":
                     return Labels.Decode(json);
+                case "Literals":
+                    return Literals.Decode(json);
                 case "Named":
                     return Named.Decode(json);
                 case "Params":
@@ -342,32 +344,34 @@ namespace Mcptest.Sdk
                     return JsonRpcVersionWire.ToJson(value10);
                 case Labels value11:
                     return value11.ToJson();
-                case Named value12:
+                case Literals value12:
                     return value12.ToJson();
-                case Params value13:
+                case Named value13:
                     return value13.ToJson();
-                case Patterned value14:
+                case Params value14:
                     return value14.ToJson();
-                case Request value15:
+                case Patterned value15:
                     return value15.ToJson();
-                case RequestId value16:
+                case Request value16:
                     return value16.ToJson();
-                case Response value17:
+                case RequestId value17:
                     return value17.ToJson();
-                case Shade value18:
-                    return ShadeWire.ToJson(value18);
-                case Stamped value19:
-                    return value19.ToJson();
-                case Stepped value20:
+                case Response value18:
+                    return value18.ToJson();
+                case Shade value19:
+                    return ShadeWire.ToJson(value19);
+                case Stamped value20:
                     return value20.ToJson();
-                case SuccessResponse value21:
+                case Stepped value21:
                     return value21.ToJson();
-                case Tagged value22:
+                case SuccessResponse value22:
                     return value22.ToJson();
-                case Turn value23:
+                case Tagged value23:
                     return value23.ToJson();
-                case Vendor value24:
+                case Turn value24:
                     return value24.ToJson();
+                case Vendor value25:
+                    return value25.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -2443,6 +2447,241 @@ namespace Mcptest.Sdk
                 global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
                 builder.Append(':');
                 global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Value);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A type whose members are each one value (<c>const</c>).
+    /// </summary>
+    public sealed class Literals
+    {
+        /// <summary>
+        /// Creates a <see cref="Literals"/> from its required fields.
+        /// </summary>
+        public Literals(string kind, long version, long level)
+        {
+            Kind = kind ?? throw new global::System.ArgumentNullException(nameof(kind));
+            Version = version;
+            Level = level;
+        }
+
+        /// <summary>
+        /// Always <c>call</c>.
+        /// </summary>
+        public string Kind { get; set; }
+
+        /// <summary>
+        /// Always 2.
+        /// </summary>
+        public long Version { get; set; }
+
+        /// <summary>
+        /// Always -5.
+        /// </summary>
+        public long Level { get; set; }
+
+        /// <summary>
+        /// True when given.
+        /// </summary>
+        public bool? Strict { get; set; }
+
+        /// <summary>
+        /// A const with a quote and a backslash, when given.
+        /// </summary>
+        public string? Quoted { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Literals</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Literals</c>.</exception>
+        public static Literals Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Literals value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Literals");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Literals</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Literals</c>.</exception>
+        public static Literals FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Literals value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Literals");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Literals Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            string _kind = default!;
+            long _version = default!;
+            long _level = default!;
+            bool? _strict = null;
+            string? _quoted = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("kind"))
+                {
+                    _kind = global::Mcptest.Sdk.CoprocessJson.Constant(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "kind"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "kind"), "call", "\"call\"");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("version"))
+                {
+                    _version = global::Mcptest.Sdk.CoprocessJson.Constant(global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "version"), "integer"), new global::Mcptest.Sdk.CoprocessPath(at, "version"), 2L, "2");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("level"))
+                {
+                    _level = global::Mcptest.Sdk.CoprocessJson.Constant(global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "level"), "integer"), new global::Mcptest.Sdk.CoprocessPath(at, "level"), -5L, "-5");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("strict"))
+                {
+                    _strict = global::Mcptest.Sdk.CoprocessJson.Constant(global::Mcptest.Sdk.CoprocessJson.ReadBoolean(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "strict"), "boolean"), new global::Mcptest.Sdk.CoprocessPath(at, "strict"), true, "true");
+                }
+                else if (member.NameEquals("quoted"))
+                {
+                    _quoted = global::Mcptest.Sdk.CoprocessJson.Constant(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "quoted"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "quoted"), "say \"hi\" \\ there", "\"say \\\"hi\\\" \\\\ there\"");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("kind", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("version", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("level", at);
+            }
+            return new Literals(_kind, _version, _level)
+            {
+                Strict = _strict,
+                Quoted = _quoted,
+            };
+        }
+
+        internal static readonly byte[] KeyKind = global::System.Text.Encoding.UTF8.GetBytes("kind");
+        internal static readonly byte[] KeyVersion = global::System.Text.Encoding.UTF8.GetBytes("version");
+        internal static readonly byte[] KeyLevel = global::System.Text.Encoding.UTF8.GetBytes("level");
+        internal static readonly byte[] KeyStrict = global::System.Text.Encoding.UTF8.GetBytes("strict");
+        internal static readonly byte[] KeyQuoted = global::System.Text.Encoding.UTF8.GetBytes("quoted");
+
+        internal static Literals Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _kind = default!;
+            long _version = default!;
+            long _level = default!;
+            bool? _strict = null;
+            string? _quoted = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyKind))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _kind = global::Mcptest.Sdk.CoprocessReader.Constant(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), "call");
+                }
+                else if (reader.ValueTextEquals(KeyVersion))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _version = global::Mcptest.Sdk.CoprocessReader.Constant(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader), 2L);
+                }
+                else if (reader.ValueTextEquals(KeyLevel))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _level = global::Mcptest.Sdk.CoprocessReader.Constant(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader), -5L);
+                }
+                else if (reader.ValueTextEquals(KeyStrict))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _strict = global::Mcptest.Sdk.CoprocessReader.Constant(global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref reader), true);
+                }
+                else if (reader.ValueTextEquals(KeyQuoted))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _quoted = global::Mcptest.Sdk.CoprocessReader.Constant(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), "say \"hi\" \\ there");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Literals(_kind, _version, _level)
+            {
+                Strict = _strict,
+                Quoted = _quoted,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"kind\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Kind);
+            builder.Append(",\"version\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Version);
+            builder.Append(",\"level\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Level);
+            if (Strict != null)
+            {
+                builder.Append(",\"strict\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteBoolean(builder, Strict.Value);
+            }
+            if (Quoted != null)
+            {
+                builder.Append(",\"quoted\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Quoted);
             }
             builder.Append('}');
         }
@@ -5466,6 +5705,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Labels>(Labels.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Labels.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Literals))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Literals>(Literals.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Literals.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Named))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Named>(Named.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Named.Read(ref reader), (builder, value) => value.Write(builder));
@@ -5888,6 +6131,22 @@ namespace Mcptest.Sdk
                 throw new CoprocessShapeException(problem, at);
             }
             return text;
+        }
+
+        /// <summary>
+        /// Checks that a value is the schema's <c>const</c>; <paramref name="shown"/> is it as JSON text.
+        /// </summary>
+        internal static T Constant<T>(T value, CoprocessPath? at, T expected, string shown)
+            where T : notnull
+        {
+            if (!value.Equals(expected))
+            {
+                string got = value is string text ? Quote(text)
+                    : value is bool flag ? (flag ? "true" : "false")
+                    : Convert.ToString(value, CultureInfo.InvariantCulture) ?? string.Empty;
+                throw new CoprocessShapeException("expected " + shown + ", got " + got, at);
+            }
+            return value;
         }
 
         internal static long MultipleOf(long integer, CoprocessPath? at, long divisor)
@@ -6613,6 +6872,16 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return text;
+        }
+
+        internal static T Constant<T>(T value, T expected)
+            where T : notnull
+        {
+            if (!value.Equals(expected))
+            {
+                throw Fallback();
+            }
+            return value;
         }
 
         internal static long MultipleOf(long integer, long divisor)

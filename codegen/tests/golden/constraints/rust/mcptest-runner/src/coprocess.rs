@@ -276,6 +276,35 @@ impl
         Self(value)
     }
 }
+///A type whose members are each one value (`const`).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Literals {
+    ///Always `call`.
+    #[serde(deserialize_with = "strict::string_constant::<_, constants::Constant63616c6c>")]
+    pub kind: ::std::string::String,
+    ///Always 2.
+    #[serde(deserialize_with = "strict::integer_constant::<_, 2>")]
+    pub version: i64,
+    ///Always -5.
+    #[serde(deserialize_with = "strict::integer_constant::<_, { -5 }>")]
+    pub level: i64,
+    ///True when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_boolean_constant::<_, true>"
+    )]
+    pub strict: ::std::option::Option<bool>,
+    ///A const with a quote and a backslash, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_string_constant::<_, constants::Constant7361792022686922205c207468657265>"
+    )]
+    pub quoted: ::std::option::Option<::std::string::String>,
+}
 ///A type whose maps check their member names.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -804,6 +833,21 @@ impl ::serde::Serialize for JsonRpcVersion {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         JsonRpcVersion::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Literals {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Literals::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Literals {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Literals::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Named {
@@ -1632,6 +1676,16 @@ impl Frame for Labels {
         strict_from_value("Labels", value)
     }
 }
+impl Frame for Literals {
+    const TYPE_NAME: &'static str = "Literals";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Literals", text)?;
+        strict_from_text("Literals", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Literals", value)
+    }
+}
 impl Frame for Named {
     const TYPE_NAME: &'static str = "Named";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -1857,6 +1911,7 @@ pub fn decode_and_encode(
         "Headers" => Headers::decode(text).map(|v| v.encode()),
         "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
         "Labels" => Labels::decode(text).map(|v| v.encode()),
+        "Literals" => Literals::decode(text).map(|v| v.encode()),
         "Named" => Named::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
         "Patterned" => Patterned::decode(text).map(|v| v.encode()),
@@ -1892,6 +1947,7 @@ pub fn check_value(
         "Headers" => Headers::from_value(value).map(|_| ()),
         "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
         "Labels" => Labels::from_value(value).map(|_| ()),
+        "Literals" => Literals::from_value(value).map(|_| ()),
         "Named" => Named::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
         "Patterned" => Patterned::from_value(value).map(|_| ()),
@@ -1922,6 +1978,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Headers",
     "JsonRpcVersion",
     "Labels",
+    "Literals",
     "Named",
     "Params",
     "Patterned",
@@ -2088,6 +2145,19 @@ mod patterns {
     static REGEX_13: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
         ::regex::Regex::new("^x-").expect("codegen checked the pattern \"^x-\"")
     });
+}
+/// The contract's string `const` values, one marker type each.
+mod constants {
+    /// The string `const` "call".
+    pub struct Constant63616c6c;
+    impl super::strict::Literal for Constant63616c6c {
+        const VALUE: &'static str = "call";
+    }
+    /// The string `const` "say \"hi\" \\ there".
+    pub struct Constant7361792022686922205c207468657265;
+    impl super::strict::Literal for Constant7361792022686922205c207468657265 {
+        const VALUE: &'static str = "say \"hi\" \\ there";
+    }
 }
 /// Why an SDK must not go on after the handshake: the contract's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -2979,6 +3049,112 @@ pub mod strict {
             }
             None => Ok(None),
         }
+    }
+
+    /// A string `const`: the generated `constants` module implements it for
+    /// each distinct value of the contract.
+    pub trait Literal {
+        /// The string.
+        const VALUE: &'static str;
+    }
+
+    /// The problem of a value other than the `const`, both as JSON text.
+    fn not_constant<E: serde::de::Error>(expected: &str, got: &str) -> E {
+        E::custom(format!("expected {expected}, got {got}"))
+    }
+
+    /// Deserializes a required string field that must be `L::VALUE` (`const`).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a string, or the
+    /// contract's problem for another string.
+    pub fn string_constant<'de, D, L: Literal>(deserializer: D) -> Result<String, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        if text == L::VALUE {
+            return Ok(text);
+        }
+        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        Err(not_constant(&quote(L::VALUE), &quote(&text)))
+    }
+
+    /// [`string_constant`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`string_constant`] (`null` included).
+    pub fn present_string_constant<'de, D, L: Literal>(
+        deserializer: D,
+    ) -> Result<Option<String>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        string_constant::<D, L>(deserializer).map(Some)
+    }
+
+    /// Deserializes a required integer field that must be `VALUE` (`const`).
+    ///
+    /// # Errors
+    ///
+    /// As [`integer_within`] for a value that is not an integer, or the
+    /// contract's problem for another integer.
+    pub fn integer_constant<'de, D, const VALUE: i64>(deserializer: D) -> Result<i64, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let n = integer_within::<D, { i64::MIN }, { i64::MAX }, 1>(deserializer)?;
+        if n == VALUE {
+            return Ok(n);
+        }
+        Err(not_constant(&VALUE.to_string(), &n.to_string()))
+    }
+
+    /// [`integer_constant`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`integer_constant`] (`null` included).
+    pub fn present_integer_constant<'de, D, const VALUE: i64>(
+        deserializer: D,
+    ) -> Result<Option<i64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        integer_constant::<D, VALUE>(deserializer).map(Some)
+    }
+
+    /// Deserializes a required boolean field that must be `VALUE` (`const`).
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a boolean, or the
+    /// contract's problem for the other one.
+    pub fn boolean_constant<'de, D, const VALUE: bool>(deserializer: D) -> Result<bool, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let b = <bool as serde::Deserialize>::deserialize(deserializer)?;
+        if b == VALUE {
+            return Ok(b);
+        }
+        Err(not_constant(&VALUE.to_string(), &b.to_string()))
+    }
+
+    /// [`boolean_constant`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`boolean_constant`] (`null` included).
+    pub fn present_boolean_constant<'de, D, const VALUE: bool>(
+        deserializer: D,
+    ) -> Result<Option<bool>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        boolean_constant::<D, VALUE>(deserializer).map(Some)
     }
 
     /// A schema `pattern`: the generated `patterns` module implements it for

@@ -3016,6 +3016,22 @@ namespace Mcptest.Sdk
             return text;
         }
 
+        /// <summary>
+        /// Checks that a value is the schema's <c>const</c>; <paramref name="shown"/> is it as JSON text.
+        /// </summary>
+        internal static T Constant<T>(T value, CoprocessPath? at, T expected, string shown)
+            where T : notnull
+        {
+            if (!value.Equals(expected))
+            {
+                string got = value is string text ? Quote(text)
+                    : value is bool flag ? (flag ? "true" : "false")
+                    : Convert.ToString(value, CultureInfo.InvariantCulture) ?? string.Empty;
+                throw new CoprocessShapeException("expected " + shown + ", got " + got, at);
+            }
+            return value;
+        }
+
         internal static long MultipleOf(long integer, CoprocessPath? at, long divisor)
         {
             if (integer % divisor != 0)
@@ -3739,6 +3755,16 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return text;
+        }
+
+        internal static T Constant<T>(T value, T expected)
+            where T : notnull
+        {
+            if (!value.Equals(expected))
+            {
+                throw Fallback();
+            }
+            return value;
         }
 
         internal static long MultipleOf(long integer, long divisor)

@@ -295,6 +295,7 @@ public final class Coprocess {
                     "Headers",
                     "JsonRpcVersion",
                     "Labels",
+                    "Literals",
                     "Named",
                     "Params",
                     "Patterned",
@@ -333,6 +334,7 @@ public final class Coprocess {
             case "Headers" -> Headers.fromJson(json);
             case "JsonRpcVersion" -> JsonRpcVersion.fromJson(json);
             case "Labels" -> Labels.fromJson(json);
+            case "Literals" -> Literals.fromJson(json);
             case "Named" -> Named.fromJson(json);
             case "Params" -> Params.fromJson(json);
             case "Patterned" -> Patterned.fromJson(json);
@@ -1084,6 +1086,74 @@ public final class Coprocess {
         @Override
         public void appendJson(StringBuilder out) {
             Coprocess.writeMap(out, this.entries, (o1, e1) -> Coprocess.writeString(o1, e1));
+        }
+    }
+
+    /**
+     * A type whose members are each one value ({@code const}).
+     *
+     * @param kind Always {@code call}.
+     * @param version Always 2.
+     * @param level Always -5.
+     * @param strict True when given. (Java null when absent)
+     * @param quoted A const with a quote and a backslash, when given. (Java null when absent)
+     */
+    public record Literals(String kind, long version, long level, Boolean strict, String quoted)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param kind the value of the {@code "kind"} member
+         * @param version the value of the {@code "version"} member
+         * @param level the value of the {@code "level"} member
+         * @param strict the value of the {@code "strict"} member
+         * @param quoted the value of the {@code "quoted"} member
+         */
+        public Literals {
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        /**
+         * Decodes a {@code Literals} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Literals}
+         */
+        public static Literals fromJson(String json) {
+            return Coprocess.readText(json, "Literals", Coprocess::decodeLiterals);
+        }
+
+        /**
+         * Decodes a {@code Literals} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Literals}
+         */
+        public static Literals fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Literals", Coprocess::decodeLiterals);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"kind\":");
+            Coprocess.writeString(out, this.kind);
+            out.append(",\"version\":");
+            out.append(this.version);
+            out.append(",\"level\":");
+            out.append(this.level);
+            if (this.strict != null) {
+                out.append(",\"strict\":");
+                out.append(this.strict);
+            }
+            if (this.quoted != null) {
+                out.append(",\"quoted\":");
+                Coprocess.writeString(out, this.quoted);
+            }
+            out.append('}');
         }
     }
 
@@ -2573,6 +2643,68 @@ public final class Coprocess {
         return new Labels(entries);
     }
 
+    private static Literals decodeLiterals(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        String vKind = null;
+        boolean hasKind = false;
+        long vVersion = 0L;
+        boolean hasVersion = false;
+        long vLevel = 0L;
+        boolean hasLevel = false;
+        Boolean vStrict = null;
+        String vQuoted = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "kind" -> {
+                    vKind =
+                            constant(
+                                    decodeString(value, path.key(key)),
+                                    path.key(key),
+                                    "call",
+                                    "\"call\"");
+                    hasKind = true;
+                }
+                case "version" -> {
+                    vVersion =
+                            constant(decodeInteger(value, path.key(key)), path.key(key), 2L, "2");
+                    hasVersion = true;
+                }
+                case "level" -> {
+                    vLevel =
+                            constant(decodeInteger(value, path.key(key)), path.key(key), -5L, "-5");
+                    hasLevel = true;
+                }
+                case "strict" ->
+                        vStrict =
+                                constant(
+                                        decodeBoolean(value, path.key(key)),
+                                        path.key(key),
+                                        true,
+                                        "true");
+                case "quoted" ->
+                        vQuoted =
+                                constant(
+                                        decodeString(value, path.key(key)),
+                                        path.key(key),
+                                        "say \"hi\" \\ there",
+                                        "\"say \\\"hi\\\" \\\\ there\"");
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasKind) {
+            throw missingField(path, "kind");
+        }
+        if (!hasVersion) {
+            throw missingField(path, "version");
+        }
+        if (!hasLevel) {
+            throw missingField(path, "level");
+        }
+        return new Literals(vKind, vVersion, vLevel, vStrict, vQuoted);
+    }
+
     private static Named decodeNamed(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         Headers vHeaders = null;
@@ -3160,6 +3292,7 @@ public final class Coprocess {
                     member(Headers.class, Coprocess::decodeHeaders),
                     member(JsonRpcVersion.class, Coprocess::decodeJsonRpcVersion),
                     member(Labels.class, Coprocess::decodeLabels),
+                    member(Literals.class, Coprocess::decodeLiterals),
                     member(Named.class, Coprocess::decodeNamed),
                     member(Params.class, Coprocess::decodeParams),
                     member(Patterned.class, Coprocess::decodePatterned),
@@ -3522,6 +3655,15 @@ public final class Coprocess {
     private static long multipleOf(long value, Path path, long divisor) {
         if (value % divisor != 0) {
             throw problem(path, "expected multiple of " + divisor + ", got " + value);
+        }
+        return value;
+    }
+
+    /** Checks that a value is the schema's {@code const}; {@code shown} is it as JSON text. */
+    private static <T> T constant(T value, Path path, T expected, String shown) {
+        if (!value.equals(expected)) {
+            String got = value instanceof String text ? quote(text) : String.valueOf(value);
+            throw problem(path, "expected " + shown + ", got " + got);
         }
         return value;
     }

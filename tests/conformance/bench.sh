@@ -4,7 +4,7 @@
 # ratio table of docs/benchmarks.md (between the bench markers; the file's
 # other sections are kept).
 #
-#   tests/conformance/bench.sh            (run from anywhere; ~3 minutes warm)
+#   tests/conformance/bench.sh            (run from anywhere; ~2 minutes warm)
 #
 # Each target is built and checked by its build.sh first, then measured by its
 # bench.sh: Rust (serde_json::Value), Python (json.loads), TypeScript

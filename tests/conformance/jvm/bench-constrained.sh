@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Measures the generated strict decoder of the constrained frame (Turn,
+# codegen/tests/schemas/constraints.json) against Jackson's plain readTree.
+#   tests/conformance/jvm/bench-constrained.sh [OUTPUT_ROOT]
+#     (default OUTPUT_ROOT: codegen/tests/golden/constraints, the committed
+#     golden output; generated/ has no constrained type)
+# Builds first (build.sh, which checks the goldens and fetches Jackson), then
+# compiles OUTPUT_ROOT's Coprocess.java with BenchConstrained.java and prints
+# one markdown row:
+# | jvm | Turn (constrained) | <strict fr/s> | <plain fr/s> | <ratio plain/strict> |
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../../.." && pwd)"
+OUTPUT_ROOT="${1:-codegen/tests/golden/constraints}"
+case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
+MODULE="$OUTPUT_ROOT/jvm/src/main/java/dev/mcptest/Coprocess.java"
+[ -f "$MODULE" ] || { echo "error: $MODULE does not exist" >&2; exit 1; }
+"$HERE/build.sh" >&2
+LIB="$ROOT/target/toolchains/jvm-lib"
+BUILD="$ROOT/target/conformance/jvm"
+JAVAC="javac"
+JAVA="java"
+if ! command -v javac >/dev/null; then
+    JAVAC="$ROOT/target/toolchains/jdk/bin/javac"
+    JAVA="$ROOT/target/toolchains/jdk/bin/java"
+fi
+OUT="$BUILD/bench-constrained"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+"$JAVAC" --release 17 -Xlint:all -Werror -proc:none -encoding UTF-8 \
+    -cp "$LIB/*" -d "$OUT" "$MODULE" "$HERE/BenchConstrained.java"
+echo "| target | frame | strict fr/s | plain fr/s | plain/strict |"
+echo "|---|---|---|---|---|"
+"$JAVA" -XX:+UseSerialGC -cp "$OUT:$LIB/*" BenchConstrained

@@ -3545,7 +3545,8 @@ namespace Mcptest.Sdk
             {
                 string got = value is string text ? Quote(text)
                     : value is bool flag ? (flag ? "true" : "false")
-                    : Convert.ToString(value, CultureInfo.InvariantCulture) ?? string.Empty;
+                    : value is long number ? number.ToString(CultureInfo.InvariantCulture)
+                    : string.Empty;
                 throw new CoprocessShapeException("expected " + shown + ", got " + got, at);
             }
             return value;

@@ -161,9 +161,9 @@ pub enum Ty {
 
 impl Ty {
     /// The type without its length bounds ([`Ty::Length`]), uniqueness
-    /// ([`Ty::Unique`]), divisor ([`Ty::Multiple`]) and pattern
-    /// ([`Ty::Pattern`]): what a value of it is in every language, and how
-    /// it is encoded.
+    /// ([`Ty::Unique`]), divisor ([`Ty::Multiple`]), pattern
+    /// ([`Ty::Pattern`]) and value ([`Ty::Const`]): what a value of it is in
+    /// every language, and how it is encoded.
     pub fn unbounded(&self) -> &Ty {
         match self {
             Ty::Length { inner, .. } | Ty::Multiple { inner, .. } | Ty::Const { inner, .. } => inner,
@@ -171,9 +171,7 @@ impl Ty {
             other => other,
         }
     }
-}
 
-impl Ty {
     /// The pattern the type checks, if any (through a nullable wrapper).
     pub fn pattern(&self) -> Option<&Pattern> {
         match self {
@@ -231,11 +229,6 @@ impl Constant {
             Constant::Integer(n) => n.to_string(),
             Constant::Boolean(b) => b.to_string(),
         }
-    }
-
-    /// The first words of the problem of another value: `expected "call", got `.
-    pub fn expected(&self) -> String {
-        format!("expected {}, got ", self.json())
     }
 }
 

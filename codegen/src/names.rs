@@ -72,6 +72,12 @@ pub fn pascal_case(name: &str) -> String {
 }
 
 /// Appends `_` when `name` is in `keywords` (`type` → `type_`).
+/// A string's UTF-8 bytes in lower-case hex (`call` → `63616c6c`): an
+/// identifier part that stands for any string, one per string.
+pub fn hex(text: &str) -> String {
+    text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
 pub fn escape_keyword(name: String, keywords: &[&str]) -> String {
     if keywords.contains(&name.as_str()) {
         name + "_"

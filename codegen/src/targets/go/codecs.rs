@@ -66,7 +66,7 @@ impl Ctx<'_> {
             // `StringConst63616c6c` ("call" in hex), `IntConstNeg5`, `BoolConstTrue`.
             Ty::Const { inner, value } => {
                 let value = match value {
-                    Constant::String(s) => s.bytes().map(|b| format!("{b:02x}")).collect::<String>(),
+                    Constant::String(s) => crate::names::hex(s),
                     Constant::Integer(n) if *n < 0 => format!("Neg{}", n.unsigned_abs()),
                     Constant::Integer(n) => n.to_string(),
                     Constant::Boolean(b) => if *b { "True" } else { "False" }.to_string(),

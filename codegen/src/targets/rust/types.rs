@@ -191,8 +191,7 @@ impl Check {
 /// `Constant` and the string's UTF-8 bytes in hex (`Constant63616c6c` for
 /// `call`), one name per value whatever it holds.
 pub(super) fn literal_name(value: &str) -> String {
-    let hex: String = value.bytes().map(|b| format!("{b:02x}")).collect();
-    format!("Constant{hex}")
+    format!("Constant{}", crate::names::hex(value))
 }
 
 /// A const generic argument: a literal, or a block for a negative or absent bound.

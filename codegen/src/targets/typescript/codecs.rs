@@ -7,7 +7,7 @@ use crate::pattern::Dialect;
 use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::layout::Out;
-use super::names::{constant, js_single, js_string, local, path_step, property, property_access, property_key, stem, type_name};
+use super::names::{constant, js_quoted, js_single, js_string, local, path_step, property, property_access, property_key, stem, type_name};
 use super::types::{ts_type, values_constant};
 
 /// A bound on a count as an argument: the count, or `null` for no bound.
@@ -53,14 +53,12 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
         Ty::Multiple { inner, divisor } => format!("_multipleOf({}, {path}, {divisor})", read_expr(inner, value, path, or_null)),
         Ty::Pattern { inner, pattern } => format!("_matching({}, {path}, _PATTERN_{})", read_expr(inner, value, path, or_null), pattern.number),
         Ty::Const { inner, value: constant } => {
-            // Prettier's quotes: double, unless the text holds more of them than single ones.
-            let quoted = |text: &str| if text.matches('"').count() > text.matches('\'').count() { js_single(text) } else { js_string(text) };
             let literal = match constant {
-                Constant::String(s) => quoted(s),
+                Constant::String(s) => js_quoted(s),
                 Constant::Integer(n) => n.to_string(),
                 Constant::Boolean(b) => b.to_string(),
             };
-            let shown = quoted(&constant.json());
+            let shown = js_quoted(&constant.json());
             format!("_constant({}, {path}, {literal}, {shown})", read_expr(inner, value, path, or_null))
         }
     }
@@ -72,7 +70,7 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
 pub fn render_patterns(out: &mut Out, contract: &Contract) {
     for pattern in contract.patterns() {
         let problem = pattern.problem();
-        let quoted = if problem.matches('"').count() > problem.matches('\'').count() { js_single(&problem) } else { js_string(&problem) };
+        let quoted = js_quoted(&problem);
         let regex = format!("/{}/u", pattern.render(Dialect::EcmaScript));
         let head = format!("const _PATTERN_{}: _Pattern = [", pattern.number);
         out.blank();

@@ -118,6 +118,16 @@ pub fn js_string(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| String::from("\"\""))
 }
 
+/// A string literal quoted as Prettier quotes it: double quotes, unless the
+/// text holds more of them than single ones.
+pub fn js_quoted(text: &str) -> String {
+    if text.matches('"').count() > text.matches('\'').count() {
+        js_single(text)
+    } else {
+        js_string(text)
+    }
+}
+
 /// A single-quoted string literal, for text that is full of double quotes.
 pub fn js_single(text: &str) -> String {
     let mut out = String::from("'");

@@ -381,6 +381,109 @@ fn const_cases(schema: &Value) -> Vec<Case> {
     out
 }
 
+/// The tag member of a tagged union (`oneOf` of `$ref`s whose objects all
+/// give one member a string `const`) and each variant's name and tag.
+fn union_tag(schema: &Value, def: &Value) -> Option<(String, Vec<(String, String)>)> {
+    let variants: Vec<(String, &Value)> = def.get("oneOf")?.as_array()?.iter().map(|v| support::ref_name(v).map(|n| (n.to_string(), support::resolve(schema, v)))).collect::<Option<_>>()?;
+    let (_, first) = variants.first()?;
+    let member = first["properties"].as_object()?.keys().find(|m| variants.iter().all(|(_, v)| v["properties"][m.as_str()]["const"].is_string()))?;
+    let tags = variants.iter().map(|(name, v)| (name.clone(), v["properties"][member.as_str()]["const"].as_str().unwrap_or_default().to_string())).collect();
+    Some((member.clone(), tags))
+}
+
+/// A tagged union's name, tag member, and each variant's name and tag.
+type TaggedUnion = (String, String, Vec<(String, String)>);
+
+/// Where a tagged union's value goes: the union, the type decoded, and the
+/// member and path in it (none: the union itself, at the top).
+type Place = (String, String, Option<(String, String)>);
+
+/// Tagged unions, at the top and where a member holds one: each variant's
+/// sample; its tag written with an escape; another variant's tag on it (the
+/// other variant's problem, worded alike everywhere); an unknown tag, a tag
+/// of another kind, no tag, not an object.
+fn tag_cases(schema: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    let defs = constrained_defs();
+    let unions: Vec<TaggedUnion> = defs.iter().filter_map(|(name, def)| union_tag(schema, def).map(|(m, t)| (name.clone(), m, t))).collect();
+    assert!(!unions.is_empty(), "the golden schema has no tagged union");
+    let mut places: Vec<Place> = Vec::new();
+    for (union, _, _) in &unions {
+        places.push((union.clone(), union.clone(), None));
+        for (holder, def) in &defs {
+            for (member, s) in def.get("properties").and_then(Value::as_object).into_iter().flatten() {
+                let refers = |s: &Value| support::ref_name(s) == Some(union.as_str());
+                let path = if refers(s) || s.get("oneOf").and_then(|o| o.get(0)).is_some_and(refers) {
+                    format!("$.{member}")
+                } else if s.get("items").is_some_and(refers) {
+                    format!("$.{member}[0]")
+                } else {
+                    continue;
+                };
+                places.push((union.clone(), holder.clone(), Some((member.clone(), path))));
+            }
+        }
+    }
+    for (union, holder, place) in places {
+        let Some((_, member, tags)) = unions.iter().find(|(u, _, _)| *u == union) else { continue };
+        let holder_sample = support::sample(schema, &defs[&holder]);
+        let frame = |value: Value| match &place {
+            None => value,
+            Some((field, path)) => {
+                let mut frame = holder_sample.clone();
+                frame[field] = if path.ends_with("[0]") { json!([value]) } else { value };
+                frame
+            }
+        };
+        let at = |inner: &str| match &place {
+            None if inner.is_empty() => String::new(),
+            None => format!(" at ${inner}"),
+            Some((_, path)) => format!(" at {path}{inner}"),
+        };
+        let listed: Vec<String> = tags.iter().map(|(_, t)| json!(t).to_string()).collect();
+        let nullable = place.as_ref().is_some_and(|(field, _)| defs[&holder]["properties"][field.as_str()].get("oneOf").is_some());
+        for (variant, tag) in tags {
+            let sample = support::sample(schema, &defs[variant]);
+            out.push(Case { type_name: holder.clone(), value: frame(sample.clone()), problem: None, text: None });
+            let escaped = format!("\"\\u{:04x}{}\"", tag.chars().next().map_or(0, |c| c as u32), &tag[tag.chars().next().map_or(0, char::len_utf8)..]);
+            let mut marked = sample.clone();
+            marked[member.as_str()] = json!("@@tag@@");
+            let text = frame(marked).to_string().replace("\"@@tag@@\"", &escaped);
+            out.push(Case { type_name: holder.clone(), value: frame(sample.clone()), problem: None, text: Some(text) });
+            for (other, other_tag) in tags.iter().filter(|(v, _)| v != variant) {
+                let mut swapped = sample.clone();
+                swapped[member.as_str()] = json!(other_tag);
+                let valid = defs[other]["properties"].as_object().is_some_and(|p| swapped.as_object().is_some_and(|o| o.keys().all(|k| p.contains_key(k))))
+                    && defs[other]["required"].as_array().is_some_and(|r| r.iter().all(|k| swapped.get(k.as_str().unwrap_or_default()).is_some()));
+                let problem = (!valid).then(|| ANY_PROBLEM.to_string());
+                out.push(Case { type_name: holder.clone(), value: frame(swapped), problem, text: None });
+            }
+        }
+        let (first, _) = &tags[0];
+        let sample = support::sample(schema, &defs[first]);
+        let with_tag = |value: Option<Value>| {
+            let mut v = sample.clone();
+            match value {
+                Some(tag) => v[member.as_str()] = tag,
+                None => {
+                    v.as_object_mut().map(|o| o.remove(member.as_str()));
+                }
+            }
+            v
+        };
+        let cases = [
+            (with_tag(Some(json!("hexagon"))), format!("expected one of {}, got \"hexagon\"{}", listed.join(", "), at(&format!(".{member}")))),
+            (with_tag(Some(json!(7))), format!("expected string, got integer{}", at(&format!(".{member}")))),
+            (with_tag(None), format!("missing field `{member}`{}", at(""))),
+            (json!([sample.clone()]), format!("expected object{}, got array{}", if nullable { " or null" } else { "" }, at(""))),
+        ];
+        for (value, problem) in cases {
+            out.push(Case { type_name: holder.clone(), value: frame(value), problem: Some(format!("{holder}: {problem}")), text: None });
+        }
+    }
+    out
+}
+
 /// The probes the jsonschema validator reads otherwise than ECMA-262 does:
 /// the crate compiles a pattern for Rust's regex engines, whose `.` refuses
 /// only U+000A, where ECMA-262's refuses U+000D, U+2028 and U+2029 too.
@@ -453,6 +556,7 @@ fn cases(schema: &Value) -> Vec<Case> {
     out.extend(pattern_cases(schema));
     out.extend(name_cases(schema));
     out.extend(const_cases(schema));
+    out.extend(tag_cases(schema));
     for case in &the_suite().cases {
         let problem = (!case.valid).then(|| ANY_PROBLEM.to_string());
         out.push(Case { type_name: case.type_name.clone(), value: case.value.clone(), problem, text: None });
@@ -499,6 +603,10 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "Literals: expected \"call\", got \"call!\" at $.kind",
         "Literals: expected -5, got -4 at $.level",
         "Literals: expected true, got false at $.strict",
+        "Figure: expected one of \"circle\", \"square\", \"polygon\", got \"hexagon\" at $.kind",
+        "Figure: missing field `kind`",
+        "Drawing: expected string, got integer at $.others[0].kind",
+        "Drawing: expected object or null, got array at $.spare",
     ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }

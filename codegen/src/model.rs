@@ -71,8 +71,10 @@ pub enum TypeKind {
         /// the count.
         names: Option<Ty>,
     },
-    /// `oneOf` of closed object types, told apart by shape: each variant has a
-    /// required field (its discriminator) that no other variant declares.
+    /// `oneOf` of closed object types, told apart by a tag (every variant
+    /// requires one member with a distinct string `const`: `"type": "call"`)
+    /// or else by shape (each variant has a required field, its
+    /// discriminator, that no other variant declares).
     Union(Vec<UnionVariant>),
     /// A string enum (`type: string` + `enum`). One value means a literal (`"2.0"`).
     StringEnum(Vec<String>),
@@ -236,8 +238,22 @@ impl Constant {
 pub struct UnionVariant {
     /// The variant's type name (a `TypeKind::Object`).
     pub type_name: String,
-    /// The required field whose presence selects this variant.
+    /// Told apart by shape (`tag` is `None`): the required field whose
+    /// presence selects this variant, declared by no other variant. Tagged
+    /// (`tag` is `Some`): the member every variant requires with a string
+    /// `const`, the same name in each variant.
     pub discriminator: String,
+    /// The variant's value of the tag member (its `const`), in a tagged
+    /// union: the variant is the one whose value the member holds.
+    pub tag: Option<String>,
+}
+
+/// The tag member and its values, in variant order, when the variants are
+/// told apart by a tag (a `const` member) rather than by shape.
+pub fn union_tag(variants: &[UnionVariant]) -> Option<(&str, Vec<&str>)> {
+    let first = variants.first()?;
+    let values: Option<Vec<&str>> = variants.iter().map(|v| v.tag.as_deref()).collect();
+    Some((first.discriminator.as_str(), values?))
 }
 
 /// One row of the method table.

@@ -7,7 +7,7 @@
 //! | definitions | `$defs` at the root only, UpperCamelCase names, each with a `description` |
 //! | closed object | `type: object`, `properties`, `required`, `additionalProperties: false` |
 //! | map | `type: object`, `additionalProperties: true` or a value schema, no `properties`; `minProperties`, `maxProperties`; `propertyNames` with `minLength`, `maxLength`, `pattern` |
-//! | union | `oneOf` of `$ref`s to closed objects, each with a required field no other variant declares |
+//! | union | `oneOf` of `$ref`s to closed objects: tagged (every variant requires a member of one name with its own string `const`) or else each with a required field no other variant declares |
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
 //! | const | `const` a string, an integer or a boolean, with its `type` or none, on a property's own schema |
@@ -538,6 +538,52 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         Ok(Ty::Unique(Box::new(array)))
     }
 
+    /// The variants of a tagged union, if every variant requires a member of
+    /// one name with a string `const`; two variants with one value are refused.
+    fn tagged(&self, p: &str, fields_of: &[(String, Vec<&Field>)]) -> Result<Option<Vec<UnionVariant>>, SchemaError> {
+        let tag_of = |fields: &[&Field], member: &str| {
+            fields.iter().find(|f| f.name == member && f.required).and_then(|f| match &f.ty {
+                Ty::Const { value: Constant::String(value), .. } => Some(value.clone()),
+                _ => None,
+            })
+        };
+        let Some((_, first)) = fields_of.first() else { return Ok(None) };
+        let Some(member) = first.iter().map(|f| f.name.as_str()).find(|m| fields_of.iter().all(|(_, fields)| tag_of(fields, m).is_some())) else {
+            return Ok(None);
+        };
+        let mut out: Vec<UnionVariant> = Vec::new();
+        for (i, (variant, fields)) in fields_of.iter().enumerate() {
+            let tag = tag_of(fields, member).unwrap_or_default();
+            if let Some(other) = out.iter().find(|v| v.tag.as_deref() == Some(tag.as_str())) {
+                return Err(self.r.err(
+                    &format!("{p}/oneOf/{i}"),
+                    format!("variants `{}` and `{variant}` both have `{member}` {}, so decoders cannot tell them apart by their tag", other.type_name, Value::from(tag.as_str())),
+                    format!("give each variant its own `const` for `{member}`"),
+                ));
+            }
+            out.push(UnionVariant { type_name: variant.clone(), discriminator: member.to_string(), tag: Some(tag) });
+        }
+        Ok(Some(out))
+    }
+
+    /// The variants of a union told apart by shape: each by a required field
+    /// that no other variant declares.
+    fn by_shape(&self, p: &str, fields_of: &[(String, Vec<&Field>)]) -> Result<Vec<UnionVariant>, SchemaError> {
+        let mut out = Vec::new();
+        for (i, (variant, fields)) in fields_of.iter().enumerate() {
+            let others: BTreeSet<&str> = fields_of.iter().enumerate().filter(|(j, _)| *j != i).flat_map(|(_, (_, f))| f.iter().map(|f| f.name.as_str())).collect();
+            let Some(discriminator) = fields.iter().find(|f| f.required && !others.contains(f.name.as_str())) else {
+                return Err(self.r.err(
+                    &format!("{p}/oneOf/{i}"),
+                    format!("variant `{variant}` has no required field that the other variants lack, and the variants share no required member with a string `const` (a tag), so decoders cannot tell the variants apart"),
+                    "add a required field unique to this variant, or give every variant a required member of one name with its own string `const` (`\"type\": {\"const\": \"call\"}`)",
+                ));
+            };
+            out.push(UnionVariant { type_name: variant.clone(), discriminator: discriminator.name.clone(), tag: None });
+        }
+        Ok(out)
+    }
+
     fn nullable(&self, ty: Ty, p: &str, required: bool) -> Result<Ty, SchemaError> {
         if !required {
             return Err(self.r.err(p, "an optional field that may also be null has two ways to say nothing", "make it required and nullable, or optional and not nullable"));
@@ -557,13 +603,17 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             self.r.only_keys(item, &["$ref"], &at)?;
             let reference = item.get("$ref").ok_or_else(|| self.r.err(&at, "a union variant must be a `$ref`", "name the variant under $defs and $ref it"))?;
             let type_name = self.resolve_ref(reference, &format!("{at}/$ref"))?;
-            variants.push(UnionVariant { type_name, discriminator: String::new() });
+            variants.push(UnionVariant { type_name, discriminator: String::new(), tag: None });
         }
         Ok(TypeKind::Union(variants))
     }
 
-    /// Every variant must be a closed object with a required field that no
-    /// other variant declares: that field is how every decoder picks it.
+    /// Every variant must be a closed object. The variants are told apart by
+    /// a tag when every one requires a member of the same name with a string
+    /// `const`, each its own value (the first such member in the first
+    /// variant's order); else by shape: each has a required field that no
+    /// other variant declares. Either is how every decoder picks a variant
+    /// without trying them.
     fn resolve_unions(&self, types: &mut BTreeMap<String, TypeDef>) -> Result<(), SchemaError> {
         let unions: Vec<String> = types.iter().filter(|(_, t)| matches!(t.kind, TypeKind::Union(_))).map(|(n, _)| n.clone()).collect();
         let mut resolved = Vec::new();
@@ -577,18 +627,10 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                     _ => return Err(self.r.err(&format!("{p}/oneOf/{i}"), format!("variant `{}` is not a closed object", v.type_name), "union variants must be closed objects")),
                 }
             }
-            let mut out = Vec::new();
-            for (i, (variant, fields)) in fields_of.iter().enumerate() {
-                let others: BTreeSet<&str> = fields_of.iter().enumerate().filter(|(j, _)| *j != i).flat_map(|(_, (_, f))| f.iter().map(|f| f.name.as_str())).collect();
-                let Some(discriminator) = fields.iter().find(|f| f.required && !others.contains(f.name.as_str())) else {
-                    return Err(self.r.err(
-                        &format!("{p}/oneOf/{i}"),
-                        format!("variant `{variant}` has no required field that the other variants lack, so decoders cannot tell the variants apart by shape"),
-                        "add a required field unique to this variant",
-                    ));
-                };
-                out.push(UnionVariant { type_name: variant.clone(), discriminator: discriminator.name.clone() });
-            }
+            let out = match self.tagged(&p, &fields_of)? {
+                Some(tagged) => tagged,
+                None => self.by_shape(&p, &fields_of)?,
+            };
             resolved.push((name, out));
         }
         for (name, variants) in resolved {

@@ -68,6 +68,12 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("propertyNames of another type", edit(|s| s["$defs"]["PromptArguments"]["propertyNames"] = json!({"type": "integer"})), "/$defs/PromptArguments/propertyNames/type"),
         ("propertyNames with a bad pattern", edit(|s| s["$defs"]["PromptArguments"]["propertyNames"] = json!({"pattern": "(?=x)"})), "/$defs/PromptArguments/propertyNames/pattern"),
         ("optional nullable", verdict_prop("x", json!({"description": "d", "type": ["string", "null"]})), "/$defs/Verdict/properties/x"),
+        ("two variants with one tag", edit(|s| {
+            for variant in ["Verdict", "ToolCallPassthrough"] {
+                s["$defs"][variant]["properties"]["kind"] = json!({"description": "d", "const": "same"});
+                s["$defs"][variant]["required"].as_array_mut().unwrap().push(json!("kind"));
+            }
+        }), "/$defs/CallResult/oneOf/1"),
         ("indistinguishable union", edit(|s| s["$defs"]["CallResult"]["oneOf"] = json!([{"$ref": "#/$defs/Verdict"}, {"$ref": "#/$defs/Verdict"}])), "/$defs/CallResult/oneOf/0"),
         ("unknown method table key", edit(|s| s["x-coprocess"]["methods"][0]["timeout"] = json!(1)), "/x-coprocess/methods/0/timeout"),
         ("method params unresolvable", edit(|s| s["x-coprocess"]["methods"][1]["params"] = json!("#/$defs/Gone")), "/x-coprocess/methods/1/params"),

@@ -15,7 +15,7 @@ fn def<'a>(schema: &'a Value, name: &str) -> &'a Value {
     &schema["$defs"][name]
 }
 
-fn ref_name(s: &Value) -> Option<&str> {
+pub fn ref_name(s: &Value) -> Option<&str> {
     s.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"))
 }
 

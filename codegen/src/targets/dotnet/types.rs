@@ -233,7 +233,11 @@ pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, varian
         out.blank();
         for (variant, vt) in variants.iter().zip(classes) {
             let vref = cref(vt);
-            summary_xml(out, 2, &format!("The <see cref=\"{vref}\"/> variant (the one with <c>{}</c>), or null.", xml(&variant.discriminator)));
+            let which = match &variant.tag {
+                Some(tag) => format!("the one whose <c>{}</c> is <c>{}</c>", xml(&variant.discriminator), xml(&json_string(tag))),
+                None => format!("the one with <c>{}</c>", xml(&variant.discriminator)),
+            };
+            summary_xml(out, 2, &format!("The <see cref=\"{vref}\"/> variant ({which}), or null."));
             out.line(2, &format!("public {vt}? {} => Value as {vt};", variant_member(&def.name, &variant.type_name)));
             out.blank();
             summary_xml(out, 2, &format!("Wraps a <see cref=\"{vref}\"/>."));

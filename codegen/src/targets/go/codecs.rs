@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{Constant, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Constant, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::names::{json_quote, string_lit};
 use super::Ctx;
@@ -379,6 +379,15 @@ impl Ctx<'_> {
 /// The start of a union decoder's body after `var out`: the object check and
 /// `which, err := pickVariant(...)`, up to `switch which {`.
 pub(super) fn pick_variant(out: &mut String, variants: &[UnionVariant]) {
+    if let Some((member, tags)) = union_tag(variants) {
+        let quoted: Vec<String> = tags.iter().map(|t| json_quote(t)).collect();
+        let expected = format!("expected one of {}, got ", quoted.join(", "));
+        let tags: Vec<String> = tags.iter().map(|t| string_lit(t)).collect();
+        line!(out, "\to, ok := v.(*jsonObject)\n\tif !ok {{\n\t\treturn out, wrongKind(\"object\", v)\n\t}}");
+        line!(out, "\twhich, err := pickTag(o, {}, []string{{{}}}, {})", string_lit(member), tags.join(", "), string_lit(&expected));
+        line!(out, "\tif err != nil {{\n\t\treturn out, err\n\t}}\n\tswitch which {{");
+        return;
+    }
     let keys: Vec<String> = variants.iter().map(|v| format!("`{}`", v.discriminator)).collect();
     let (many, none) = if keys.len() == 2 {
         (format!("both {} and {}", keys[0], keys[1]), format!("neither {} nor {}", keys[0], keys[1]))

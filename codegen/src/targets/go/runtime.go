@@ -277,6 +277,28 @@ func pickVariant(o *jsonObject, discriminators []string, many, none string) (int
 	return found, nil
 }
 
+// pickTag is the index of the tagged-union variant whose tag o's member
+// holds: the member must be present and a string among tags; expected words
+// another string ("expected one of ..., got ").
+func pickTag(o *jsonObject, member string, tags []string, expected string) (int, *shapeError) {
+	for i, k := range o.keys {
+		if k != member {
+			continue
+		}
+		s, ok := o.vals[i].(string)
+		if !ok {
+			return -1, wrongKind("string", o.vals[i]).at(member)
+		}
+		for which, tag := range tags {
+			if s == tag {
+				return which, nil
+			}
+		}
+		return -1, problem(expected + string(writeString(nil, s))).at(member)
+	}
+	return -1, problem("missing field `" + member + "`")
+}
+
 func kindOf(v any) string {
 	switch x := v.(type) {
 	case nil:

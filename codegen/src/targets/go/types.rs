@@ -11,10 +11,10 @@
 //! | any JSON value | `any` (nil, bool, json.Number, string, []any, map[string]any) |
 //! | nullable | pointer (nil = null), or the nil-able slice/map/any itself |
 
-use crate::model::{Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::docs::{comment, doc_sentence};
-use super::names::{exported, pascal_words, string_lit};
+use super::names::{exported, json_quote, pascal_words, string_lit};
 use super::Ctx;
 
 /// The exported methods of a generated struct type.
@@ -138,11 +138,19 @@ impl Ctx<'_> {
 
     fn union_decl(&self, out: &mut String, name: &str, variants: &[UnionVariant]) {
         out.push_str("//\n");
-        comment(out, 0, &format!("Exactly one variant is non-nil; the wire shape decides which (the member that only that variant has). A {name} with none set is written as null."));
+        let decides = match union_tag(variants) {
+            Some((member, _)) => format!("the tag `{member}` decides which"),
+            None => "the wire shape decides which (the member that only that variant has)".to_string(),
+        };
+        comment(out, 0, &format!("Exactly one variant is non-nil; {decides}. A {name} with none set is written as null."));
         out.push_str(&format!("type {name} struct {{\n"));
         for variant in variants {
             let variant_name = self.type_name(&variant.type_name);
-            comment(out, 1, &format!("{variant_name} is set when the object has `{}`.", variant.discriminator));
+            let when = match &variant.tag {
+                Some(tag) => format!("`{}` is {}", variant.discriminator, json_quote(tag)),
+                None => format!("the object has `{}`", variant.discriminator),
+            };
+            comment(out, 1, &format!("{variant_name} is set when {when}."));
             out.push_str(&format!("\t{variant_name} *{variant_name}\n"));
         }
         out.push_str("}\n");

@@ -386,6 +386,15 @@ final class Runtime {
         throw wrongKind(path, "object", node);
     }
 
+    /** The tag of a tagged union's object: its member {@code member}, a string. */
+    private static String unionTag(ObjectNode object, Path path, String member) {
+        JsonNode tag = object.get(member);
+        if (tag == null) {
+            throw missingField(path, member);
+        }
+        return decodeString(tag, path.key(member));
+    }
+
     private static boolean decodeBoolean(JsonNode node, Path path) {
         if (node.isBoolean()) {
             return node.booleanValue();

@@ -4,7 +4,7 @@
 use super::layout::Code;
 use super::names::{flag_name, java_type, json_quote, local_name, string_literal, type_name};
 use super::types::{component_type, Generic};
-use crate::model::{Constant, Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Constant, Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 /// The `TYPE_NAMES` list and the `decode` dispatch.
 pub fn render_dispatch(code: &mut Code, contract: &Contract) {
@@ -277,6 +277,9 @@ fn union_messages(variants: &[UnionVariant]) -> (String, String) {
 /// The body of a union's decoder; `read` gives the expression that decodes
 /// `object` (at `path`) as a variant.
 pub fn decode_union(code: &mut Code, variants: &[UnionVariant], read: &dyn Fn(&UnionVariant) -> String) {
+    if let Some((member, tags)) = union_tag(variants) {
+        return decode_tagged_union(code, variants, member, &tags, read);
+    }
     let flags = variant_flags(variants);
     let (several, none) = union_messages(variants);
     code.line(2, "ObjectNode object = expectObject(node, path);");
@@ -305,6 +308,28 @@ pub fn decode_union(code: &mut Code, variants: &[UnionVariant], read: &dyn Fn(&U
         2,
         format!("throw problem(path, {});", string_literal(&none)),
     );
+}
+
+/// A tagged union's decoder body: `unionTag` reads the tag member, whose
+/// value picks the variant.
+fn decode_tagged_union(code: &mut Code, variants: &[UnionVariant], member: &str, tags: &[&str], read: &dyn Fn(&UnionVariant) -> String) {
+    let quoted: Vec<String> = tags.iter().map(|t| json_quote(t)).collect();
+    let expected = format!("expected one of {}, got ", quoted.join(", "));
+    let member = string_literal(member);
+    code.line(2, "ObjectNode object = expectObject(node, path);");
+    code.line(2, format!("String tag = unionTag(object, path, {member});"));
+    code.line(2, "return switch (tag) {");
+    for (variant, tag) in variants.iter().zip(tags) {
+        code.line(3, format!("case {} -> {};", string_literal(tag), read(variant)));
+    }
+    code.line(
+        3,
+        format!(
+            "default -> throw problem(path.key({member}), {} + quote(tag));",
+            string_literal(&expected)
+        ),
+    );
+    code.line(2, "};");
 }
 
 fn decode_enum(code: &mut Code, def: &TypeDef, values: &[String]) {

@@ -642,6 +642,18 @@ def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
             return _Problem(problem.format(", ".join(listed)))
 
 
+def _tag(value: JsonValue, member: str, tags: tuple[str, ...]) -> str:
+    """The tag of a tagged union's value: its member ``member``, one of ``tags``."""
+    obj = _object(value)
+    if member not in obj:
+        raise _Problem(f"missing field `{member}`")
+    try:
+        return _enum(obj[member], tags)
+    except _Problem as error:
+        error.path.append(member)
+        raise
+
+
 class _Codec(typing.Generic[_T]):
     """Decodes and encodes one ``$defs`` type by name."""
 

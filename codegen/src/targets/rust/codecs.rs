@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::names::ident;
-use crate::model::{Contract, TypeKind};
+use crate::model::{union_tag, Contract, TypeKind, UnionVariant};
 
 pub fn frames(contract: &Contract) -> TokenStream {
     let type_names = contract.types.keys();
@@ -18,6 +18,7 @@ pub fn frames(contract: &Contract) -> TokenStream {
         arms.extend(quote! { #name => #ty::decode(text).map(|v| v.encode()), });
         value_arms.extend(quote! { #name => #ty::from_value(value).map(|_| ()), });
         let body = match &def.kind {
+            TypeKind::Union(variants) if union_tag(variants).is_some() => tagged_union_codec(name, variants),
             TypeKind::Union(variants) => {
                 let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
                 let arms = variants.iter().enumerate().map(|(i, v)| {
@@ -112,8 +113,15 @@ pub fn frames(contract: &Contract) -> TokenStream {
         fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(type_name: &'static str, de: D) -> ::std::result::Result<T, DecodeError>
         where D::Error: ::std::fmt::Display {
             ::serde_path_to_error::deserialize(de).map_err(|e| {
-                let problem = strict::problem_from_serde(&e.inner().to_string());
+                let message = e.inner().to_string();
                 let mut path = strict::json_path(e.path());
+                // A nested union's error carries its own path after the marker.
+                if let Some((problem, inner)) = message.split_once(strict::INNER_PATH) {
+                    let inner = inner.split(" at line ").next().unwrap_or(inner);
+                    path.push_str(inner.strip_prefix('$').unwrap_or(inner));
+                    return DecodeError::new(type_name, path, problem);
+                }
+                let problem = strict::problem_from_serde(&message);
                 if problem.starts_with("unknown field") {
                     // serde's path already names the unknown key; the error belongs to its object.
                     path = strict::parent_path(&path);
@@ -137,6 +145,30 @@ pub fn frames(contract: &Contract) -> TokenStream {
     }
 }
 
+/// A tagged union's `Frame`: the tag member's value picks the variant
+/// (`strict::pick_tag`), which then decodes the whole value.
+fn tagged_union_codec(name: &str, variants: &[UnionVariant]) -> TokenStream {
+    let Some((member, tags)) = union_tag(variants) else { return TokenStream::new() };
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let variant = ident(&v.type_name);
+        quote! { #i => strict_from_value::<#variant>(#name, value).map(Self::#variant), }
+    });
+    quote! {
+        fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+            let text = checked_text(#name, text)?;
+            let value: ::serde_json::Value = ::serde_json::from_str(&text).map_err(|e| DecodeError::new(#name, "$", strict::problem_from_serde(&e.to_string())))?;
+            Self::from_value(value)
+        }
+        fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+            let ::serde_json::Value::Object(map) = &value else {
+                return Err(DecodeError::new(#name, "$", format!("expected object, got {}", strict::kind(&value))));
+            };
+            let chosen = strict::pick_tag(map, #member, &[#(#tags),*]).map_err(|(path, p)| DecodeError::new(#name, path, p))?;
+            match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
+        }
+    }
+}
+
 /// Nested unions and request ids get a shape-dispatching `Deserialize`.
 fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
     let ty = ident(name);
@@ -146,8 +178,7 @@ fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                     let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
                     <Self as Frame>::from_value(value).map_err(|e| {
-                        let inner = if e.path == "$" { ::std::string::String::new() } else { format!(" (at {} inside the {})", e.path, #name) };
-                        ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
+                        ::serde::de::Error::custom(format!("{}{}{}", e.problem, strict::INNER_PATH, e.path))
                     })
                 }
             }

@@ -8,7 +8,7 @@
 use super::names::{stem, type_name};
 use super::types::values_constant;
 use crate::error::push_pointer;
-use crate::model::{Contract, TypeKind};
+use crate::model::{union_tag, Contract, TypeKind};
 use crate::targets::claims::Scope;
 use crate::SchemaError;
 
@@ -26,7 +26,10 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
         scope.schema(format!("encode{s}"), of("encoder"), &pointer)?;
         match def.kind {
             TypeKind::StringEnum(_) => scope.schema(values_constant(&def.name), of("values"), &pointer)?,
-            TypeKind::Union(_) => scope.schema(super::codecs::variants_constant(&def.name), of("discriminators"), &pointer)?,
+            TypeKind::Union(ref variants) => {
+                let what = if union_tag(variants).is_some() { "tags" } else { "discriminators" };
+                scope.schema(super::codecs::variants_constant(&def.name, variants), of(what), &pointer)?
+            }
             _ => {}
         }
     }

@@ -4,7 +4,7 @@
 //! schema declaration order, absent optional fields omitted, null as null.
 
 use crate::pattern::Dialect;
-use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::layout::Out;
 use super::names::{constant, js_quoted, js_single, js_string, local, path_step, property, property_access, property_key, stem, type_name};
@@ -234,7 +234,11 @@ fn member(wire: &str, local: &str) -> String {
 
 fn read_union(out: &mut Out, def: &str, variants: &[UnionVariant]) {
     out.line("  const obj = _readObject(value, path, orNull);");
-    out.line(format!("  switch (_pickVariant(obj, {}, path)) {{", variants_constant(def)));
+    let constant = variants_constant(def, variants);
+    match union_tag(variants) {
+        Some((member, _)) => out.line(format!("  switch (_pickTag(obj, {}, {constant}, path)) {{", js_string(member))),
+        None => out.line(format!("  switch (_pickVariant(obj, {constant}, path)) {{")),
+    }
     for (i, variant) in variants.iter().enumerate() {
         if i + 1 == variants.len() {
             out.line("    default:");
@@ -246,18 +250,31 @@ fn read_union(out: &mut Out, def: &str, variants: &[UnionVariant]) {
     out.line("  }");
 }
 
-/// The constant listing a union's discriminators, in variant order.
-pub(crate) fn variants_constant(def: &str) -> String {
-    format!("{}_DISCRIMINATORS", constant(def))
+/// The constant listing, in variant order, a union's discriminators
+/// (`..._DISCRIMINATORS`) or, for a tagged union, its tags (`..._TAGS`).
+pub(crate) fn variants_constant(def: &str, variants: &[UnionVariant]) -> String {
+    match union_tag(variants) {
+        Some(_) => format!("{}_TAGS", constant(def)),
+        None => format!("{}_DISCRIMINATORS", constant(def)),
+    }
 }
 
-/// Declares the discriminator list of a union (before its reader).
+/// Declares the discriminator or tag list of a union (before its reader).
 fn declare_discriminators(out: &mut Out, def: &TypeDef) {
     if let TypeKind::Union(variants) = &def.kind {
-        let names: Vec<String> = variants.iter().map(|v| js_string(&v.discriminator)).collect();
+        let (names, doc): (Vec<String>, String) = match union_tag(variants) {
+            Some((member, tags)) => (
+                tags.iter().map(|t| js_string(t)).collect(),
+                format!("The tag (`{member}`) of each variant of `{}`, in variant order.", def.name),
+            ),
+            None => (
+                variants.iter().map(|v| js_string(&v.discriminator)).collect(),
+                format!("The field that selects each variant of `{}`, in variant order.", def.name),
+            ),
+        };
         out.blank();
-        out.doc("", &format!("The field that selects each variant of `{}`, in variant order.", def.name));
-        out.line(format!("const {}: readonly string[] = [{}];", variants_constant(&def.name), names.join(", ")));
+        out.doc("", &doc);
+        out.line(format!("const {}: readonly string[] = [{}];", variants_constant(&def.name, variants), names.join(", ")));
     }
 }
 
@@ -344,7 +361,8 @@ pub fn write_expr(ty: &Ty, value: &str) -> String {
     match ty {
         Ty::Any | Ty::String => format!("JSON.stringify({value})"),
         Ty::Boolean => format!("({value} ? \"true\" : \"false\")"),
-        Ty::Integer { .. } => format!("String({value})"),
+        // A boolean `const` has its literal type: `String` writes it.
+        Ty::Integer { .. } | Ty::Const { value: Constant::Boolean(_), .. } => format!("String({value})"),
         Ty::Ref(name) => format!("encode{}({value})", stem(name)),
         Ty::Array(item) => match item.as_ref() {
             Ty::Any => format!("JSON.stringify({value})"),
@@ -422,13 +440,17 @@ pub fn write_object(out: &mut Out, object: &ObjectType) {
 }
 
 fn write_union(out: &mut Out, variants: &[UnionVariant]) {
+    let tag = union_tag(variants);
     for (i, variant) in variants.iter().enumerate() {
         let encode = format!("encode{}(value)", stem(&variant.type_name));
         if i + 1 == variants.len() {
             out.line(format!("  return {encode};"));
         } else {
-            let property = super::names::property(&variant.discriminator);
-            out.line(format!("  if ({} in value) {{", js_string(&property)));
+            let test = match (&tag, &variant.tag) {
+                (Some((member, _)), Some(value)) => format!("{} === {}", property_access("value", member), js_string(value)),
+                _ => format!("{} in value", js_string(&super::names::property(&variant.discriminator))),
+            };
+            out.line(format!("  if ({test}) {{"));
             out.line(format!("    return {encode};"));
             out.line("  }");
         }

@@ -1085,9 +1085,12 @@ function _readIntegerWithin(
   return n;
 }
 
-/** Checks that a value is the schema's `const`; `shown` is it as JSON text. */
+/**
+ * Checks that a value is the schema's `const`, returned as its literal type;
+ * `shown` is it as JSON text.
+ */
 function _constant<T extends string | number | boolean>(
-  value: T,
+  value: string | number | boolean,
   path: string,
   expected: T,
   shown: string,
@@ -1095,7 +1098,29 @@ function _constant<T extends string | number | boolean>(
   if (value !== expected) {
     _throwProblem(`expected ${shown}, got ${JSON.stringify(value)}`, path);
   }
-  return value;
+  return expected;
+}
+
+/**
+ * The index of the tagged-union variant whose tag `obj`'s member `member`
+ * holds: the member must be present and one of `tags`.
+ */
+function _pickTag(
+  obj: JsonObject,
+  member: string,
+  tags: readonly string[],
+  path: string,
+): number {
+  if (!_hasOwn.call(obj, member)) {
+    _throwProblem(`missing field \`${member}\``, path);
+  }
+  const tag = _readEnum(
+    obj[member] as JsonValue,
+    _pathOfKey(path, member),
+    false,
+    tags,
+  );
+  return tags.indexOf(tag);
 }
 
 /**

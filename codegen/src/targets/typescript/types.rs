@@ -1,10 +1,10 @@
 //! Type declarations: interfaces for closed objects, aliases for maps,
 //! unions, string enums (string-literal unions) and request ids.
 
-use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
+use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
 use super::layout::Out;
-use super::names::{constant, js_string, property_key, type_name};
+use super::names::{constant, js_quoted, js_string, property_key, type_name};
 
 /// The TypeScript type of a field, map value or array item.
 pub fn ts_type(ty: &Ty) -> String {
@@ -19,7 +19,14 @@ pub fn ts_type(ty: &Ty) -> String {
             _ => format!("readonly {}[]", ts_type(item)),
         },
         Ty::Nullable(inner) => format!("{} | null", ts_type(inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => ts_type(inner),
+        // A `const` is its literal type, so that a tagged union narrows on
+        // its tag (`if (figure.kind === "circle")`).
+        Ty::Const { value, .. } => match value {
+            Constant::String(s) => js_quoted(s),
+            Constant::Integer(n) => n.to_string(),
+            Constant::Boolean(b) => b.to_string(),
+        },
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => ts_type(inner),
     }
 }
 

@@ -1799,8 +1799,14 @@ where
     D::Error: ::std::fmt::Display,
 {
     ::serde_path_to_error::deserialize(de).map_err(|e| {
-        let problem = strict::problem_from_serde(&e.inner().to_string());
+        let message = e.inner().to_string();
         let mut path = strict::json_path(e.path());
+        if let Some((problem, inner)) = message.split_once(strict::INNER_PATH) {
+            let inner = inner.split(" at line ").next().unwrap_or(inner);
+            path.push_str(inner.strip_prefix('$').unwrap_or(inner));
+            return DecodeError::new(type_name, path, problem);
+        }
+        let problem = strict::problem_from_serde(&message);
         if problem.starts_with("unknown field") {
             path = strict::parent_path(&path);
         }
@@ -1906,12 +1912,7 @@ impl<'de> ::serde::Deserialize<'de> for CallResult {
     ) -> ::std::result::Result<Self, D::Error> {
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
         <Self as Frame>::from_value(value).map_err(|e| {
-            let inner = if e.path == "$" {
-                ::std::string::String::new()
-            } else {
-                format!(" (at {} inside the {})", e.path, "CallResult")
-            };
-            ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
+            ::serde::de::Error::custom(format!("{}{}{}", e.problem, strict::INNER_PATH, e.path))
         })
     }
 }
@@ -2222,12 +2223,7 @@ impl<'de> ::serde::Deserialize<'de> for Response {
     ) -> ::std::result::Result<Self, D::Error> {
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
         <Self as Frame>::from_value(value).map_err(|e| {
-            let inner = if e.path == "$" {
-                ::std::string::String::new()
-            } else {
-                format!(" (at {} inside the {})", e.path, "Response")
-            };
-            ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
+            ::serde::de::Error::custom(format!("{}{}{}", e.problem, strict::INNER_PATH, e.path))
         })
     }
 }
@@ -3182,8 +3178,17 @@ pub mod strict {
         <Option<T> as serde::Deserialize>::deserialize(deserializer).map_err(|e| {
             let message = e.to_string();
             let message = message.split(" at line ").next().unwrap_or(&message);
+            let union_root = format!("{INNER_PATH}$");
             if message.starts_with("invalid type: ") && message.contains(", expected ") {
                 <D::Error as serde::de::Error>::custom(format!("{message} or null"))
+            } else if let Some(got) = message
+                .strip_prefix("expected object, got ")
+                .filter(|rest| rest.ends_with(&union_root))
+            {
+                // A nested union's value of another kind.
+                <D::Error as serde::de::Error>::custom(format!(
+                    "expected object or null, got {got}"
+                ))
             } else {
                 <D::Error as serde::de::Error>::custom(message)
             }
@@ -3875,6 +3880,45 @@ pub mod strict {
             serde_json::Value::Array(_) => "array",
             serde_json::Value::Object(_) => "object",
         }
+    }
+
+    /// Ends a nested union's problem, followed by the path inside the union's
+    /// value, so that the outer decode joins the two paths.
+    pub const INNER_PATH: char = '\u{1f}';
+
+    /// Picks a tagged union's variant by the value of its tag member.
+    ///
+    /// # Errors
+    ///
+    /// The path and the problem when the member is absent, not a string or
+    /// not one of `tags`.
+    pub fn pick_tag(
+        object: &serde_json::Map<String, serde_json::Value>,
+        member: &str,
+        tags: &[&str],
+    ) -> Result<usize, (String, String)> {
+        let Some(tag) = object.get(member) else {
+            return Err(("$".to_string(), format!("missing field `{member}`")));
+        };
+        let mut path = String::from("$");
+        push_key(&mut path, member);
+        let serde_json::Value::String(tag) = tag else {
+            return Err((path, format!("expected string, got {}", kind(tag))));
+        };
+        tags.iter().position(|t| t == tag).ok_or_else(|| {
+            let listed: Vec<String> = tags
+                .iter()
+                .map(|t| serde_json::Value::from(*t).to_string())
+                .collect();
+            (
+                path,
+                format!(
+                    "expected one of {}, got {}",
+                    listed.join(", "),
+                    serde_json::Value::from(tag.as_str())
+                ),
+            )
+        })
     }
 
     /// Picks a union variant by which discriminator fields are present.

@@ -194,6 +194,9 @@ pub fn first_discriminator_decides(contract: &Contract, variants: &[UnionVariant
 /// The one-pass reader of a union: the discriminating members pick the variant, read from the
 /// start (`early`: the first one found decides, see [`first_discriminator_decides`]).
 pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String], early: bool, owner: Option<&str>) {
+    if let Some((member, tags)) = crate::model::union_tag(variants) {
+        return tagged_union_reader(out, class, member, &tags, classes, owner);
+    }
     let keys: Vec<(String, &str)> = variants
         .iter()
         .map(|v| (key_field(&crate::names::pascal_case(&v.discriminator)), v.discriminator.as_str()))
@@ -230,6 +233,37 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
             out.line(4, "default:");
             out.line(5, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
         });
+    });
+}
+
+/// The one-pass reader of a tagged union: the first tag member met picks the variant, read
+/// from the start; a tag that is not a string or not one of the tags, or none, falls back (the
+/// careful read words the problem).
+fn tagged_union_reader(out: &mut Out, class: &str, member: &str, tags: &[&str], classes: &[String], owner: Option<&str>) {
+    let mut keys: Vec<(String, &str)> = vec![(key_field(&crate::names::pascal_case(member)), member)];
+    keys.extend(tags.iter().enumerate().map(|(i, tag)| (format!("KeyTag{i}"), *tag)));
+    let keys = key_fields(out, keys, owner);
+    out.block(2, &signature(class), |out| {
+        out.line(3, "global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);");
+        out.line(3, "global::System.Text.Json.Utf8JsonReader start = reader;");
+        out.block(3, "while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))", |out| {
+            out.line(4, &format!("bool isTag = reader.ValueTextEquals({});", keys[0]));
+            out.line(4, "reader.Read();");
+            out.block(4, "if (!isTag)", |out| {
+                out.line(5, "reader.Skip();");
+                out.line(5, "continue;");
+            });
+            out.block(4, "if (reader.TokenType == global::System.Text.Json.JsonTokenType.String)", |out| {
+                for (key, vt) in keys[1..].iter().zip(classes) {
+                    out.block(5, &format!("if (reader.ValueTextEquals({key}))"), |out| {
+                        out.line(6, "reader = start;");
+                        out.line(6, &format!("return new {class}({vt}.Read(ref reader));"));
+                    });
+                }
+            });
+            out.line(4, "break;");
+        });
+        out.line(3, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
     });
 }
 

@@ -9,7 +9,7 @@ use super::docs::summary;
 use super::names::{enum_wire_name, json_string, local_name, member_name, string_literal, type_name};
 use super::types::{bare, cs_type, field_type, is_value_type, kind_of, quoted_list, required};
 use super::Out;
-use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 /// What a wrong-kind message says is expected (`string`, `integer or string`, ...).
 pub fn label(contract: &Contract, ty: &Ty) -> String {
@@ -295,6 +295,26 @@ pub fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &O
     });
 }
 
+/// A tagged union's reader: `UnionTag` reads the tag member, whose value picks the variant.
+fn tagged_union_reader(out: &mut Out, class: &str, member: &str, tags: &[&str], classes: &[String]) {
+    let listed: Vec<String> = tags.iter().map(|t| json_string(t)).collect();
+    let problem = format!("expected one of {}, got ", listed.join(", "));
+    let member = string_literal(member);
+    out.block(2, &read_signature(class), |out| {
+        out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");
+        out.line(3, &format!("string tag = global::Mcptest.Sdk.CoprocessJson.UnionTag(json, at, {member});"));
+        out.block(3, "switch (tag)", |out| {
+            for (tag, vt) in tags.iter().zip(classes) {
+                out.line(4, &format!("case {}:", string_literal(tag)));
+                out.line(5, &format!("return new {class}({vt}.Read(json, at, expected));"));
+            }
+            out.line(4, "default:");
+            let at = format!("new global::Mcptest.Sdk.CoprocessPath(at, {member})");
+            out.line(5, &format!("throw new global::Mcptest.Sdk.CoprocessShapeException({} + global::Mcptest.Sdk.CoprocessJson.Quote(tag), {at});", string_literal(&problem)));
+        });
+    });
+}
+
 pub fn union_problems(variants: &[UnionVariant]) -> (String, String) {
     let names: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
     if let [a, b] = names.as_slice() {
@@ -305,6 +325,9 @@ pub fn union_problems(variants: &[UnionVariant]) -> (String, String) {
 }
 
 pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String]) {
+    if let Some((member, tags)) = union_tag(variants) {
+        return tagged_union_reader(out, class, member, &tags, classes);
+    }
     let (both, neither) = union_problems(variants);
     out.block(2, &read_signature(class), |out| {
         out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");

@@ -11,7 +11,7 @@ use super::names::{field, is_plain, stem, upper};
 use super::types::constructor_order;
 use super::docs::comment;
 use crate::pattern::Dialect;
-use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 pub fn render(contract: &Contract, out: &mut Out) {
     patterns(contract, out);
@@ -289,6 +289,9 @@ fn constructor_args(def: &TypeDef, object: &ObjectType, value: impl Fn(&Field) -
 /// The reader of a union: the variant whose discriminating field, and no other
 /// variant's, the object has.
 fn read_union(variants: &[UnionVariant], out: &mut Out) {
+    if let Some((member, tags)) = union_tag(variants) {
+        return read_tagged_union(variants, member, &tags, out);
+    }
     let keys: Vec<String> = variants.iter().map(|v| string(&v.discriminator)).collect();
     out.line("    if isinstance(value, dict):");
     for (variant, key) in variants.iter().zip(&keys) {
@@ -300,6 +303,22 @@ fn read_union(variants: &[UnionVariant], out: &mut Out) {
     }
     let tuple = if keys.len() == 1 { format!("({},)", keys[0]) } else { format!("({})", keys.join(", ")) };
     out.line(&fit(4, "raise _no_variant(", &["value".to_string(), tuple], ""));
+}
+
+/// A tagged union's reader: `_tag` reads the tag member (present, one of the
+/// tags), whose value picks the variant.
+fn read_tagged_union(variants: &[UnionVariant], member: &str, tags: &[&str], out: &mut Out) {
+    let listed: Vec<String> = tags.iter().map(|t| string(t)).collect();
+    out.line(&fit(4, "tag = _tag(", &["value".to_string(), string(member), format!("({})", listed.join(", "))], ""));
+    for (i, (variant, tag)) in variants.iter().zip(&listed).enumerate() {
+        let call = format!("return _read_{}(value)", stem(&variant.type_name));
+        if i + 1 == variants.len() {
+            out.line(&format!("    {call}"));
+        } else {
+            out.line(&format!("    if tag == {tag}:"));
+            out.line(&format!("        {call}"));
+        }
+    }
 }
 
 fn writer(contract: &Contract, def: &TypeDef, out: &mut Out) {

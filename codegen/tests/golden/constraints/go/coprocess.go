@@ -485,6 +485,81 @@ func appendBounded(b []byte, v Bounded) []byte {
 	return append(b, '}')
 }
 
+// Circle is a circle.
+type Circle struct {
+	// Kind is always `circle`.
+	Kind string
+	// Radius is the radius.
+	Radius int64
+}
+
+// DecodeCircle decodes a Circle from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeCircle(data []byte) (Circle, error) {
+	return fromText("Circle", data, decodeCircle)
+}
+
+// DecodeCircleValue decodes a Circle from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeCircleValue(value any) (Circle, error) {
+	return fromValue("Circle", value, decodeCircle)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Circle) MarshalJSON() ([]byte, error) {
+	return appendCircle(nil, v), nil
+}
+
+func (Circle) readEnvelopeMember(v any) (Circle, *shapeError) {
+	return decodeCircle(v)
+}
+
+func (v Circle) appendEnvelopeMember(b []byte) []byte {
+	return appendCircle(b, v)
+}
+
+func decodeCircle(v any) (Circle, *shapeError) {
+	var out Circle
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [2]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "kind":
+			seen[0] = true
+			out.Kind, err = readStringConst636972636c65(o.vals[i])
+		case "radius":
+			seen[1] = true
+			out.Radius, err = readIntMin0(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("kind")
+	}
+	if !seen[1] {
+		return out, missingField("radius")
+	}
+	return out, nil
+}
+
+func appendCircle(b []byte, v Circle) []byte {
+	b = append(b, '{')
+	b = append(b, "\"kind\":"...)
+	b = writeString(b, v.Kind)
+	b = append(b, ",\"radius\":"...)
+	b = writeInt(b, v.Radius)
+	return append(b, '}')
+}
+
 // Counted is a type whose strings are counted in code points and whose arrays
 // in items.
 type Counted struct {
@@ -717,6 +792,89 @@ func appendDistinct(b []byte, v Distinct) []byte {
 		b = append(b, ",\"loose\":"...)
 		b = writeListOfString(b, v.Loose)
 	}
+	return append(b, '}')
+}
+
+// Drawing is a type holding tagged unions.
+type Drawing struct {
+	// Main is the main figure.
+	Main Figure
+	// Others is more figures. Nil when absent.
+	Others []Figure
+	// Spare is a spare figure, or null. Nil for JSON null.
+	Spare *Figure
+}
+
+// DecodeDrawing decodes a Drawing from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeDrawing(data []byte) (Drawing, error) {
+	return fromText("Drawing", data, decodeDrawing)
+}
+
+// DecodeDrawingValue decodes a Drawing from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeDrawingValue(value any) (Drawing, error) {
+	return fromValue("Drawing", value, decodeDrawing)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Drawing) MarshalJSON() ([]byte, error) {
+	return appendDrawing(nil, v), nil
+}
+
+func (Drawing) readEnvelopeMember(v any) (Drawing, *shapeError) {
+	return decodeDrawing(v)
+}
+
+func (v Drawing) appendEnvelopeMember(b []byte) []byte {
+	return appendDrawing(b, v)
+}
+
+func decodeDrawing(v any) (Drawing, *shapeError) {
+	var out Drawing
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [2]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "main":
+			seen[0] = true
+			out.Main, err = decodeFigure(o.vals[i])
+		case "others":
+			out.Others, err = readListOfFigure(o.vals[i])
+		case "spare":
+			seen[1] = true
+			out.Spare, err = readNullableFigure(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("main")
+	}
+	if !seen[1] {
+		return out, missingField("spare")
+	}
+	return out, nil
+}
+
+func appendDrawing(b []byte, v Drawing) []byte {
+	b = append(b, '{')
+	b = append(b, "\"main\":"...)
+	b = appendFigure(b, v.Main)
+	if v.Others != nil {
+		b = append(b, ",\"others\":"...)
+		b = writeListOfFigure(b, v.Others)
+	}
+	b = append(b, ",\"spare\":"...)
+	b = writeNullableFigure(b, v.Spare)
 	return append(b, '}')
 }
 
@@ -996,6 +1154,84 @@ func appendExtras(b []byte, v Extras) []byte {
 		b = writeAny(b, v[key])
 	}
 	return append(b, '}')
+}
+
+// Figure is a figure, told apart by its `kind` (a tagged union).
+//
+// Exactly one variant is non-nil; the tag `kind` decides which. A Figure with
+// none set is written as null.
+type Figure struct {
+	// Circle is set when `kind` is "circle".
+	Circle *Circle
+	// Square is set when `kind` is "square".
+	Square *Square
+	// Polygon is set when `kind` is "polygon".
+	Polygon *Polygon
+}
+
+// DecodeFigure decodes a Figure from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeFigure(data []byte) (Figure, error) {
+	return fromText("Figure", data, decodeFigure)
+}
+
+// DecodeFigureValue decodes a Figure from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeFigureValue(value any) (Figure, error) {
+	return fromValue("Figure", value, decodeFigure)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Figure) MarshalJSON() ([]byte, error) {
+	return appendFigure(nil, v), nil
+}
+
+func (Figure) readEnvelopeMember(v any) (Figure, *shapeError) {
+	return decodeFigure(v)
+}
+
+func (v Figure) appendEnvelopeMember(b []byte) []byte {
+	return appendFigure(b, v)
+}
+
+func decodeFigure(v any) (Figure, *shapeError) {
+	var out Figure
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	which, err := pickTag(o, "kind", []string{"circle", "square", "polygon"}, "expected one of \"circle\", \"square\", \"polygon\", got ")
+	if err != nil {
+		return out, err
+	}
+	switch which {
+	case 0:
+		var x Circle
+		x, err = decodeCircle(v)
+		out.Circle = &x
+	case 1:
+		var x Square
+		x, err = decodeSquare(v)
+		out.Square = &x
+	case 2:
+		var x Polygon
+		x, err = decodePolygon(v)
+		out.Polygon = &x
+	}
+	return out, err
+}
+
+func appendFigure(b []byte, v Figure) []byte {
+	switch {
+	case v.Circle != nil:
+		return appendCircle(b, *v.Circle)
+	case v.Square != nil:
+		return appendSquare(b, *v.Square)
+	case v.Polygon != nil:
+		return appendPolygon(b, *v.Polygon)
+	}
+	return append(b, "null"...)
 }
 
 // HandshakeParams is the params of `coprocess/handshake`.
@@ -1777,6 +2013,92 @@ func appendPatterned(b []byte, v Patterned) []byte {
 	return append(b, '}')
 }
 
+// Polygon is a polygon: it declares `side` too, so only the tag tells it from a
+// square.
+type Polygon struct {
+	// Kind is always `polygon`.
+	Kind string
+	// Side is the side.
+	Side int64
+	// Sides is how many sides.
+	Sides int64
+}
+
+// DecodePolygon decodes a Polygon from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodePolygon(data []byte) (Polygon, error) {
+	return fromText("Polygon", data, decodePolygon)
+}
+
+// DecodePolygonValue decodes a Polygon from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodePolygonValue(value any) (Polygon, error) {
+	return fromValue("Polygon", value, decodePolygon)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Polygon) MarshalJSON() ([]byte, error) {
+	return appendPolygon(nil, v), nil
+}
+
+func (Polygon) readEnvelopeMember(v any) (Polygon, *shapeError) {
+	return decodePolygon(v)
+}
+
+func (v Polygon) appendEnvelopeMember(b []byte) []byte {
+	return appendPolygon(b, v)
+}
+
+func decodePolygon(v any) (Polygon, *shapeError) {
+	var out Polygon
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "kind":
+			seen[0] = true
+			out.Kind, err = readStringConst706f6c79676f6e(o.vals[i])
+		case "side":
+			seen[1] = true
+			out.Side, err = readInt(o.vals[i])
+		case "sides":
+			seen[2] = true
+			out.Sides, err = readIntMin3(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("kind")
+	}
+	if !seen[1] {
+		return out, missingField("side")
+	}
+	if !seen[2] {
+		return out, missingField("sides")
+	}
+	return out, nil
+}
+
+func appendPolygon(b []byte, v Polygon) []byte {
+	b = append(b, '{')
+	b = append(b, "\"kind\":"...)
+	b = writeString(b, v.Kind)
+	b = append(b, ",\"side\":"...)
+	b = writeInt(b, v.Side)
+	b = append(b, ",\"sides\":"...)
+	b = writeInt(b, v.Sides)
+	return append(b, '}')
+}
+
 // Request is a request frame, SDK to binary. A closed envelope: any other
 // top-level field is rejected with -32600. `params` is checked against the
 // shape the method table names for `method`; an unknown `method` is answered
@@ -2052,6 +2374,81 @@ func decodeShade(v any) (Shade, *shapeError) {
 
 func appendShade(b []byte, v Shade) []byte {
 	return writeString(b, string(v))
+}
+
+// Square is a square.
+type Square struct {
+	// Side is the side.
+	Side int64
+	// Kind is always `square`.
+	Kind string
+}
+
+// DecodeSquare decodes a Square from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeSquare(data []byte) (Square, error) {
+	return fromText("Square", data, decodeSquare)
+}
+
+// DecodeSquareValue decodes a Square from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeSquareValue(value any) (Square, error) {
+	return fromValue("Square", value, decodeSquare)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Square) MarshalJSON() ([]byte, error) {
+	return appendSquare(nil, v), nil
+}
+
+func (Square) readEnvelopeMember(v any) (Square, *shapeError) {
+	return decodeSquare(v)
+}
+
+func (v Square) appendEnvelopeMember(b []byte) []byte {
+	return appendSquare(b, v)
+}
+
+func decodeSquare(v any) (Square, *shapeError) {
+	var out Square
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [2]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "side":
+			seen[0] = true
+			out.Side, err = readInt(o.vals[i])
+		case "kind":
+			seen[1] = true
+			out.Kind, err = readStringConst737175617265(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("side")
+	}
+	if !seen[1] {
+		return out, missingField("kind")
+	}
+	return out, nil
+}
+
+func appendSquare(b []byte, v Square) []byte {
+	b = append(b, '{')
+	b = append(b, "\"side\":"...)
+	b = writeInt(b, v.Side)
+	b = append(b, ",\"kind\":"...)
+	b = writeString(b, v.Kind)
+	return append(b, '}')
 }
 
 // Stamped is integers named by at most three code points each.
@@ -2901,6 +3298,10 @@ func readIntMin1MultipleOf2(v any) (int64, *shapeError) {
 	return x, multipleOf(x, 2)
 }
 
+func readIntMin3(v any) (int64, *shapeError) {
+	return readIntAtLeast(v, 3)
+}
+
 func readIntMinNeg10Max20(v any) (int64, *shapeError) {
 	i, err := readIntAtLeast(v, -10)
 	return atMost(i, err, 20)
@@ -2964,6 +3365,22 @@ func readListOfBoolUnique(v any) ([]bool, *shapeError) {
 		return x, err
 	}
 	return x, uniqueItems(x)
+}
+
+func readListOfFigure(v any) ([]Figure, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]Figure, len(items))
+	for i, item := range items {
+		x, err := decodeFigure(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
 }
 
 func readListOfInt(v any) ([]int64, *shapeError) {
@@ -3121,6 +3538,17 @@ func readNullableExtras(v any) (Extras, *shapeError) {
 	return x, nil
 }
 
+func readNullableFigure(v any) (*Figure, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := decodeFigure(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return &x, nil
+}
+
 func readNullableIntMax9(v any) (*int64, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -3217,12 +3645,36 @@ func readStringConst63616c6c(v any) (string, *shapeError) {
 	return x, constant(x, "call", "\"call\"")
 }
 
+func readStringConst636972636c65(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constant(x, "circle", "\"circle\"")
+}
+
+func readStringConst706f6c79676f6e(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constant(x, "polygon", "\"polygon\"")
+}
+
 func readStringConst7361792022686922205c207468657265(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
 		return x, err
 	}
 	return x, constant(x, "say \"hi\" \\ there", "\"say \\\"hi\\\" \\\\ there\"")
+}
+
+func readStringConst737175617265(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constant(x, "square", "\"square\"")
 }
 
 func readStringLenMax2048(v any) (string, *shapeError) {
@@ -3412,6 +3864,17 @@ func writeListOfBool(b []byte, v []bool) []byte {
 	return append(b, ']')
 }
 
+func writeListOfFigure(b []byte, v []Figure) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendFigure(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfInt(b []byte, v []int64) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -3474,6 +3937,13 @@ func writeNullableExtras(b []byte, v Extras) []byte {
 	return appendExtras(b, v)
 }
 
+func writeNullableFigure(b []byte, v *Figure) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return appendFigure(b, *v)
+}
+
 func writeNullableIntMax9(b []byte, v *int64) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -3531,17 +4001,21 @@ func writeNullableStringPattern3(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Literals", "Named", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor"}
+var TypeNames = []string{"Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Literals", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 	switch typeName {
 	case "Bounded":
 		return asMarshaler(DecodeBounded(data))
+	case "Circle":
+		return asMarshaler(DecodeCircle(data))
 	case "Counted":
 		return asMarshaler(DecodeCounted(data))
 	case "Distinct":
 		return asMarshaler(DecodeDistinct(data))
+	case "Drawing":
+		return asMarshaler(DecodeDrawing(data))
 	case "EmptyParams":
 		return asMarshaler(DecodeEmptyParams(data))
 	case "ErrorObject":
@@ -3550,6 +4024,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeErrorResponse(data))
 	case "Extras":
 		return asMarshaler(DecodeExtras(data))
+	case "Figure":
+		return asMarshaler(DecodeFigure(data))
 	case "HandshakeParams":
 		return asMarshaler(DecodeHandshakeParams(data))
 	case "HandshakeResult":
@@ -3568,6 +4044,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeParams(data))
 	case "Patterned":
 		return asMarshaler(DecodePatterned(data))
+	case "Polygon":
+		return asMarshaler(DecodePolygon(data))
 	case "Request":
 		return asMarshaler(DecodeRequest(data))
 	case "RequestId":
@@ -3576,6 +4054,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeResponse(data))
 	case "Shade":
 		return asMarshaler(DecodeShade(data))
+	case "Square":
+		return asMarshaler(DecodeSquare(data))
 	case "Stamped":
 		return asMarshaler(DecodeStamped(data))
 	case "Stepped":
@@ -3845,6 +4325,28 @@ func pickVariant(o *jsonObject, discriminators []string, many, none string) (int
 		return -1, problem(none)
 	}
 	return found, nil
+}
+
+// pickTag is the index of the tagged-union variant whose tag o's member
+// holds: the member must be present and a string among tags; expected words
+// another string ("expected one of ..., got ").
+func pickTag(o *jsonObject, member string, tags []string, expected string) (int, *shapeError) {
+	for i, k := range o.keys {
+		if k != member {
+			continue
+		}
+		s, ok := o.vals[i].(string)
+		if !ok {
+			return -1, wrongKind("string", o.vals[i]).at(member)
+		}
+		for which, tag := range tags {
+			if s == tag {
+				return which, nil
+			}
+		}
+		return -1, problem(expected + string(writeString(nil, s))).at(member)
+	}
+	return -1, problem("missing field `" + member + "`")
 }
 
 func kindOf(v any) string {

@@ -700,6 +700,18 @@ def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
             return _Problem(problem.format(", ".join(listed)))
 
 
+def _tag(value: JsonValue, member: str, tags: tuple[str, ...]) -> str:
+    """The tag of a tagged union's value: its member ``member``, one of ``tags``."""
+    obj = _object(value)
+    if member not in obj:
+        raise _Problem(f"missing field `{member}`")
+    try:
+        return _enum(obj[member], tags)
+    except _Problem as error:
+        error.path.append(member)
+        raise
+
+
 class _Codec(typing.Generic[_T]):
     """Decodes and encodes one ``$defs`` type by name."""
 
@@ -1008,6 +1020,17 @@ class Bounded:
 
 
 @dataclass(frozen=True)
+class Circle:
+    """A circle."""
+
+    kind: str
+    """Always `circle`."""
+
+    radius: int
+    """The radius."""
+
+
+@dataclass(frozen=True)
 class Counted:
     """A type whose strings are counted in code points and whose arrays in items."""
 
@@ -1054,6 +1077,20 @@ class Distinct:
 
     loose: list[str] | None = None
     """`uniqueItems: false` asks nothing. Optional: `None` when left out."""
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """A type holding tagged unions."""
+
+    main: Figure
+    """The main figure."""
+
+    spare: Figure | None
+    """A spare figure, or null."""
+
+    others: list[Figure] | None = None
+    """More figures. Optional: `None` when left out."""
 
 
 @dataclass(frozen=True)
@@ -1238,6 +1275,20 @@ class Patterned:
 
 
 @dataclass(frozen=True)
+class Polygon:
+    """A polygon: it declares `side` too, so only the tag tells it from a square."""
+
+    kind: str
+    """Always `polygon`."""
+
+    side: int
+    """The side."""
+
+    sides: int
+    """How many sides."""
+
+
+@dataclass(frozen=True)
 class Request:
     """A request frame, SDK to binary. A closed envelope: any other top-level field is
     rejected with -32600. `params` is checked against the shape the method table
@@ -1258,6 +1309,17 @@ class Request:
     """The method's params object. Omitted for methods whose params are optional (an
     empty object is accepted there too). Optional: `None` when left out.
     """
+
+
+@dataclass(frozen=True)
+class Square:
+    """A square."""
+
+    side: int
+    """The side."""
+
+    kind: str
+    """Always `square`."""
 
 
 @dataclass(frozen=True)
@@ -1340,6 +1402,10 @@ class Turn:
 
 Extras = dict[str, JsonValue]
 """Any JSON object of at most two members."""
+
+
+Figure = Circle | Square | Polygon
+"""A figure, told apart by its `kind` (a tagged union)."""
 
 
 Headers = dict[str, str]
@@ -1535,6 +1601,54 @@ def encode_bounded(value: Bounded) -> str:
     return _dumps(bounded_to_value(value))
 
 
+_CIRCLE_REQUIRED: typing.Final = 2
+
+
+def _read_circle(value: JsonValue) -> Circle:
+    if isinstance(value, dict):
+        kind = value.get("kind")
+        radius = value.get("radius")
+        if len(value) == _CIRCLE_REQUIRED and type(radius) is int and radius >= 0:
+            try:
+                return _new(
+                    Circle,
+                    kind=_constant(_str(kind), "circle", '"circle"'),
+                    radius=radius,
+                )
+            except _Problem:
+                raise _CIRCLE_SHAPE.problem(value) from None
+    return _CIRCLE_SHAPE.read(value)
+
+
+def circle_to_value(value: Circle) -> dict[str, JsonValue]:
+    """The JSON value of a `Circle`."""
+    out: dict[str, JsonValue] = {}
+    out["kind"] = value.kind
+    out["radius"] = value.radius
+    return out
+
+
+def decode_circle(text: str | bytes) -> Circle:
+    """Decodes a `Circle` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_circle(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Circle")) from None
+
+
+def circle_from_value(value: JsonValue) -> Circle:
+    """Decodes a `Circle` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_circle(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Circle")) from None
+
+
+def encode_circle(value: Circle) -> str:
+    """One line of JSON text for a `Circle`, without the trailing newline."""
+    return _dumps(circle_to_value(value))
+
+
 def _read_counted(value: JsonValue) -> Counted:
     if isinstance(value, dict):
         name = value.get("name")
@@ -1662,6 +1776,58 @@ def distinct_from_value(value: JsonValue) -> Distinct:
 def encode_distinct(value: Distinct) -> str:
     """One line of JSON text for a `Distinct`, without the trailing newline."""
     return _dumps(distinct_to_value(value))
+
+
+_DRAWING_REQUIRED: typing.Final = 2
+
+
+def _read_drawing(value: JsonValue) -> Drawing:
+    if isinstance(value, dict):
+        main = value.get("main")
+        others = value.get("others")
+        spare = value.get("spare")
+        if len(value) == _DRAWING_REQUIRED + ("others" in value) and "spare" in value:
+            try:
+                return _new(
+                    Drawing,
+                    main=_read_figure(main),
+                    spare=_nullable(spare, _read_figure),
+                    others=_array(others, _read_figure) if "others" in value else None,
+                )
+            except _Problem:
+                raise _DRAWING_SHAPE.problem(value) from None
+    return _DRAWING_SHAPE.read(value)
+
+
+def drawing_to_value(value: Drawing) -> dict[str, JsonValue]:
+    """The JSON value of a `Drawing`."""
+    out: dict[str, JsonValue] = {}
+    out["main"] = figure_to_value(value.main)
+    if value.others is not None:
+        out["others"] = [figure_to_value(item) for item in value.others]
+    out["spare"] = None if value.spare is None else figure_to_value(value.spare)
+    return out
+
+
+def decode_drawing(text: str | bytes) -> Drawing:
+    """Decodes a `Drawing` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_drawing(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Drawing")) from None
+
+
+def drawing_from_value(value: JsonValue) -> Drawing:
+    """Decodes a `Drawing` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_drawing(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Drawing")) from None
+
+
+def encode_drawing(value: Drawing) -> str:
+    """One line of JSON text for a `Drawing`, without the trailing newline."""
+    return _dumps(drawing_to_value(value))
 
 
 def _read_empty_params(value: JsonValue) -> EmptyParams:
@@ -1832,6 +1998,45 @@ def extras_from_value(value: JsonValue) -> Extras:
 def encode_extras(value: Extras) -> str:
     """One line of JSON text for a `Extras`, without the trailing newline."""
     return _dumps(extras_to_value(value))
+
+
+def _read_figure(value: JsonValue) -> Figure:
+    tag = _tag(value, "kind", ("circle", "square", "polygon"))
+    if tag == "circle":
+        return _read_circle(value)
+    if tag == "square":
+        return _read_square(value)
+    return _read_polygon(value)
+
+
+def figure_to_value(value: Figure) -> dict[str, JsonValue]:
+    """The JSON value of a `Figure`."""
+    if isinstance(value, Circle):
+        return circle_to_value(value)
+    if isinstance(value, Square):
+        return square_to_value(value)
+    return polygon_to_value(value)
+
+
+def decode_figure(text: str | bytes) -> Figure:
+    """Decodes a `Figure` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_figure(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Figure")) from None
+
+
+def figure_from_value(value: JsonValue) -> Figure:
+    """Decodes a `Figure` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_figure(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Figure")) from None
+
+
+def encode_figure(value: Figure) -> str:
+    """One line of JSON text for a `Figure`, without the trailing newline."""
+    return _dumps(figure_to_value(value))
 
 
 def _read_handshake_params(value: JsonValue) -> HandshakeParams:
@@ -2272,6 +2477,57 @@ def encode_patterned(value: Patterned) -> str:
     return _dumps(patterned_to_value(value))
 
 
+_POLYGON_REQUIRED: typing.Final = 3
+
+
+def _read_polygon(value: JsonValue) -> Polygon:
+    if isinstance(value, dict):
+        kind = value.get("kind")
+        side = value.get("side")
+        sides = value.get("sides")
+        if len(value) == _POLYGON_REQUIRED and type(side) is int:
+            try:
+                return _new(
+                    Polygon,
+                    kind=_constant(_str(kind), "polygon", '"polygon"'),
+                    side=side,
+                    sides=_int_at_least(sides, 3),
+                )
+            except _Problem:
+                raise _POLYGON_SHAPE.problem(value) from None
+    return _POLYGON_SHAPE.read(value)
+
+
+def polygon_to_value(value: Polygon) -> dict[str, JsonValue]:
+    """The JSON value of a `Polygon`."""
+    out: dict[str, JsonValue] = {}
+    out["kind"] = value.kind
+    out["side"] = value.side
+    out["sides"] = value.sides
+    return out
+
+
+def decode_polygon(text: str | bytes) -> Polygon:
+    """Decodes a `Polygon` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_polygon(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Polygon")) from None
+
+
+def polygon_from_value(value: JsonValue) -> Polygon:
+    """Decodes a `Polygon` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_polygon(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Polygon")) from None
+
+
+def encode_polygon(value: Polygon) -> str:
+    """One line of JSON text for a `Polygon`, without the trailing newline."""
+    return _dumps(polygon_to_value(value))
+
+
 _REQUEST_REQUIRED: typing.Final = 3
 
 
@@ -2423,6 +2679,54 @@ def shade_from_value(value: JsonValue) -> Shade:
 def encode_shade(value: Shade) -> str:
     """One line of JSON text for a `Shade`, without the trailing newline."""
     return _dumps(shade_to_value(value))
+
+
+_SQUARE_REQUIRED: typing.Final = 2
+
+
+def _read_square(value: JsonValue) -> Square:
+    if isinstance(value, dict):
+        side = value.get("side")
+        kind = value.get("kind")
+        if len(value) == _SQUARE_REQUIRED and type(side) is int:
+            try:
+                return _new(
+                    Square,
+                    side=side,
+                    kind=_constant(_str(kind), "square", '"square"'),
+                )
+            except _Problem:
+                raise _SQUARE_SHAPE.problem(value) from None
+    return _SQUARE_SHAPE.read(value)
+
+
+def square_to_value(value: Square) -> dict[str, JsonValue]:
+    """The JSON value of a `Square`."""
+    out: dict[str, JsonValue] = {}
+    out["side"] = value.side
+    out["kind"] = value.kind
+    return out
+
+
+def decode_square(text: str | bytes) -> Square:
+    """Decodes a `Square` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_square(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Square")) from None
+
+
+def square_from_value(value: JsonValue) -> Square:
+    """Decodes a `Square` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_square(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Square")) from None
+
+
+def encode_square(value: Square) -> str:
+    """One line of JSON text for a `Square`, without the trailing newline."""
+    return _dumps(square_to_value(value))
 
 
 def _read_stamped(value: JsonValue) -> Stamped:
@@ -2736,6 +3040,18 @@ _BOUNDED_SHAPE = _ObjectShape(
     },
 )
 
+_CIRCLE_SHAPE = _ObjectShape(
+    Circle,
+    {
+        "kind": lambda v: _constant(_str(v), "circle", '"circle"'),
+        "radius": lambda v: _int_at_least(v, 0),
+    },
+    (
+        "kind",
+        "radius",
+    ),
+)
+
 _COUNTED_SHAPE = _ObjectShape(
     Counted,
     {
@@ -2780,6 +3096,20 @@ _DISTINCT_SHAPE = _ObjectShape(
         "names": None,
         "loose": None,
     },
+)
+
+_DRAWING_SHAPE = _ObjectShape(
+    Drawing,
+    {
+        "main": _read_figure,
+        "others": lambda v: _array(v, _read_figure),
+        "spare": lambda v: _nullable(v, _read_figure),
+    },
+    (
+        "main",
+        "spare",
+    ),
+    {"others": None},
 )
 
 _EMPTY_PARAMS_SHAPE = _ObjectShape(
@@ -2910,6 +3240,20 @@ _PATTERNED_SHAPE = _ObjectShape(
     },
 )
 
+_POLYGON_SHAPE = _ObjectShape(
+    Polygon,
+    {
+        "kind": lambda v: _constant(_str(v), "polygon", '"polygon"'),
+        "side": _int,
+        "sides": lambda v: _int_at_least(v, 3),
+    },
+    (
+        "kind",
+        "side",
+        "sides",
+    ),
+)
+
 _REQUEST_SHAPE = _ObjectShape(
     Request,
     {
@@ -2924,6 +3268,18 @@ _REQUEST_SHAPE = _ObjectShape(
         "method",
     ),
     {"params": None},
+)
+
+_SQUARE_SHAPE = _ObjectShape(
+    Square,
+    {
+        "side": _int,
+        "kind": lambda v: _constant(_str(v), "square", '"square"'),
+    },
+    (
+        "side",
+        "kind",
+    ),
 )
 
 _STEPPED_SHAPE = _ObjectShape(
@@ -2992,14 +3348,17 @@ _TURN_SHAPE = _ObjectShape(
 
 CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
+    "Circle": _Codec("Circle", _read_circle, circle_to_value),
     "Counted": _Codec("Counted", _read_counted, counted_to_value),
     "Distinct": _Codec("Distinct", _read_distinct, distinct_to_value),
+    "Drawing": _Codec("Drawing", _read_drawing, drawing_to_value),
     "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
     "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
     "ErrorResponse": _Codec(
         "ErrorResponse", _read_error_response, error_response_to_value
     ),
     "Extras": _Codec("Extras", _read_extras, extras_to_value),
+    "Figure": _Codec("Figure", _read_figure, figure_to_value),
     "HandshakeParams": _Codec(
         "HandshakeParams", _read_handshake_params, handshake_params_to_value
     ),
@@ -3015,10 +3374,12 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Named": _Codec("Named", _read_named, named_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
     "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
+    "Polygon": _Codec("Polygon", _read_polygon, polygon_to_value),
     "Request": _Codec("Request", _read_request, request_to_value),
     "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
     "Response": _Codec("Response", _read_response, response_to_value),
     "Shade": _Codec("Shade", _read_shade, shade_to_value),
+    "Square": _Codec("Square", _read_square, square_to_value),
     "Stamped": _Codec("Stamped", _read_stamped, stamped_to_value),
     "Stepped": _Codec("Stepped", _read_stepped, stepped_to_value),
     "SuccessResponse": _Codec(
@@ -3325,12 +3686,15 @@ _VALUE_READERS: typing.Final[
     ]
 ] = {
     bounded_from_value: _read_bounded,
+    circle_from_value: _read_circle,
     counted_from_value: _read_counted,
     distinct_from_value: _read_distinct,
+    drawing_from_value: _read_drawing,
     empty_params_from_value: _read_empty_params,
     error_object_from_value: _read_error_object,
     error_response_from_value: _read_error_response,
     extras_from_value: _read_extras,
+    figure_from_value: _read_figure,
     handshake_params_from_value: _read_handshake_params,
     handshake_result_from_value: _read_handshake_result,
     headers_from_value: _read_headers,
@@ -3340,10 +3704,12 @@ _VALUE_READERS: typing.Final[
     named_from_value: _read_named,
     params_from_value: _read_params,
     patterned_from_value: _read_patterned,
+    polygon_from_value: _read_polygon,
     request_from_value: _read_request,
     request_id_from_value: _read_request_id,
     response_from_value: _read_response,
     shade_from_value: _read_shade,
+    square_from_value: _read_square,
     stamped_from_value: _read_stamped,
     stepped_from_value: _read_stepped,
     success_response_from_value: _read_success_response,

@@ -56,7 +56,7 @@ export const CLIENT_STDERR_TAIL_LINES = 20;
  * frame type.
  */
 // eslint-disable-next-line @typescript-eslint/no-inferrable-types -- the runtime reads it as a setting; the literal type would make its `_OPEN_DEPTH >= 0` a constant condition
-const _OPEN_DEPTH: number = 2;
+const _OPEN_DEPTH: number = 3;
 
 // ---------------------------------------------------------------------------
 // Methods
@@ -1215,9 +1215,12 @@ function _readIntegerWithin(
   return n;
 }
 
-/** Checks that a value is the schema's `const`; `shown` is it as JSON text. */
+/**
+ * Checks that a value is the schema's `const`, returned as its literal type;
+ * `shown` is it as JSON text.
+ */
 function _constant<T extends string | number | boolean>(
-  value: T,
+  value: string | number | boolean,
   path: string,
   expected: T,
   shown: string,
@@ -1225,7 +1228,29 @@ function _constant<T extends string | number | boolean>(
   if (value !== expected) {
     _throwProblem(`expected ${shown}, got ${JSON.stringify(value)}`, path);
   }
-  return value;
+  return expected;
+}
+
+/**
+ * The index of the tagged-union variant whose tag `obj`'s member `member`
+ * holds: the member must be present and one of `tags`.
+ */
+function _pickTag(
+  obj: JsonObject,
+  member: string,
+  tags: readonly string[],
+  path: string,
+): number {
+  if (!_hasOwn.call(obj, member)) {
+    _throwProblem(`missing field \`${member}\``, path);
+  }
+  const tag = _readEnum(
+    obj[member] as JsonValue,
+    _pathOfKey(path, member),
+    false,
+    tags,
+  );
+  return tags.indexOf(tag);
 }
 
 /**
@@ -1643,6 +1668,80 @@ export function encodeBounded(value: Bounded): string {
   return out + "}";
 }
 
+/** A circle. */
+export interface Circle {
+  /** Always `circle`. */
+  readonly kind: "circle";
+  /** The radius. */
+  readonly radius: number;
+}
+
+function readCircle(value: JsonValue, path: string, orNull: boolean): Circle {
+  const obj = _readMembers(value, path, orNull);
+  let kind: "circle" | undefined;
+  let radius: number | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "kind":
+        kind = _constant(
+          _readString(member, _pathTo(path, ".kind"), false),
+          _pathTo(path, ".kind"),
+          "circle",
+          '"circle"',
+        );
+        break;
+      case "radius":
+        radius = _readIntegerAtLeast(
+          member,
+          _pathTo(path, ".radius"),
+          false,
+          0,
+        );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (kind === undefined) {
+    _throwMissingField("kind", path);
+  }
+  if (radius === undefined) {
+    _throwMissingField("radius", path);
+  }
+  return { kind, radius };
+}
+
+/**
+ * Decodes a `Circle` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeCircle(text: string): Circle {
+  return _decodeText("Circle", readCircle, text);
+}
+
+/**
+ * Decodes a `Circle` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeCircleValue(value: JsonValue): Circle {
+  return _decodeParsed("Circle", readCircle, value);
+}
+
+/**
+ * Encodes a `Circle` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeCircle(value: Circle): string {
+  let out = "{";
+  out += '"kind":' + JSON.stringify(value.kind);
+  out += ',"radius":' + String(value.radius);
+  return out + "}";
+}
+
 /**
  * A type whose strings are counted in code points and whose arrays in items.
  */
@@ -1979,6 +2078,94 @@ export function encodeDistinct(value: Distinct): string {
   return out + "}";
 }
 
+/** A type holding tagged unions. */
+export interface Drawing {
+  /** The main figure. */
+  readonly main: Figure;
+  /** More figures. */
+  readonly others?: readonly Figure[];
+  /** A spare figure, or null. */
+  readonly spare: Figure | null;
+}
+
+function readDrawing(value: JsonValue, path: string, orNull: boolean): Drawing {
+  const obj = _readMembers(value, path, orNull);
+  let main: Figure | undefined;
+  let others: readonly Figure[] | undefined;
+  let spare: Figure | null | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "main":
+        main = readFigure(member, _pathTo(path, ".main"), false);
+        break;
+      case "others":
+        others = _readArrayOf(
+          member,
+          _pathTo(path, ".others"),
+          false,
+          (item, itemPath) => readFigure(item, itemPath, false),
+        );
+        break;
+      case "spare":
+        spare =
+          member === null
+            ? null
+            : readFigure(member, _pathTo(path, ".spare"), true);
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (main === undefined) {
+    _throwMissingField("main", path);
+  }
+  if (spare === undefined) {
+    _throwMissingField("spare", path);
+  }
+  const out: _Mutable<Drawing> = { main, spare };
+  if (others !== undefined) {
+    out.others = others;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Drawing` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeDrawing(text: string): Drawing {
+  return _decodeText("Drawing", readDrawing, text);
+}
+
+/**
+ * Decodes a `Drawing` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeDrawingValue(value: JsonValue): Drawing {
+  return _decodeParsed("Drawing", readDrawing, value);
+}
+
+/**
+ * Encodes a `Drawing` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeDrawing(value: Drawing): string {
+  let out = "{";
+  out += '"main":' + encodeFigure(value.main);
+  if (value.others !== undefined) {
+    out +=
+      ',"others":' + _writeArray(value.others, (item) => encodeFigure(item));
+  }
+  out +=
+    ',"spare":' + (value.spare === null ? "null" : encodeFigure(value.spare));
+  return out + "}";
+}
+
 /** The params of a method that takes none: omitted, or an empty object. */
 export type EmptyParams = Record<string, never>;
 
@@ -2227,6 +2414,53 @@ export function decodeExtrasValue(value: JsonValue): Extras {
  */
 export function encodeExtras(value: Extras): string {
   return JSON.stringify(value);
+}
+
+/** A figure, told apart by its `kind` (a tagged union). */
+export type Figure = Circle | Square | Polygon;
+
+/** The tag (`kind`) of each variant of `Figure`, in variant order. */
+const FIGURE_TAGS: readonly string[] = ["circle", "square", "polygon"];
+
+function readFigure(value: JsonValue, path: string, orNull: boolean): Figure {
+  const obj = _readObject(value, path, orNull);
+  switch (_pickTag(obj, "kind", FIGURE_TAGS, path)) {
+    case 0:
+      return readCircle(obj, path, false);
+    case 1:
+      return readSquare(obj, path, false);
+    default:
+      return readPolygon(obj, path, false);
+  }
+}
+
+/**
+ * Decodes a `Figure` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeFigure(text: string): Figure {
+  return _decodeText("Figure", readFigure, text);
+}
+
+/**
+ * Decodes a `Figure` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeFigureValue(value: JsonValue): Figure {
+  return _decodeParsed("Figure", readFigure, value);
+}
+
+/**
+ * Encodes a `Figure` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeFigure(value: Figure): string {
+  if (value.kind === "circle") {
+    return encodeCircle(value);
+  }
+  if (value.kind === "square") {
+    return encodeSquare(value);
+  }
+  return encodePolygon(value);
 }
 
 /** The params of `coprocess/handshake`. */
@@ -2531,15 +2765,15 @@ export function encodeLabels(value: Labels): string {
 /** A type whose members are each one value (`const`). */
 export interface Literals {
   /** Always `call`. */
-  readonly kind: string;
+  readonly kind: "call";
   /** Always 2. */
-  readonly version: number;
+  readonly version: 2;
   /** Always -5. */
-  readonly level: number;
+  readonly level: -5;
   /** True when given. */
-  readonly strict?: boolean;
+  readonly strict?: true;
   /** A const with a quote and a backslash, when given. */
-  readonly quoted?: string;
+  readonly quoted?: 'say "hi" \\ there';
 }
 
 function readLiterals(
@@ -2548,11 +2782,11 @@ function readLiterals(
   orNull: boolean,
 ): Literals {
   const obj = _readMembers(value, path, orNull);
-  let kind: string | undefined;
-  let version: number | undefined;
-  let level: number | undefined;
-  let strict: boolean | undefined;
-  let quoted: string | undefined;
+  let kind: "call" | undefined;
+  let version: 2 | undefined;
+  let level: -5 | undefined;
+  let strict: true | undefined;
+  let quoted: 'say "hi" \\ there' | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
       continue;
@@ -2649,7 +2883,7 @@ export function encodeLiterals(value: Literals): string {
   out += ',"version":' + String(value.version);
   out += ',"level":' + String(value.level);
   if (value.strict !== undefined) {
-    out += ',"strict":' + (value.strict ? "true" : "false");
+    out += ',"strict":' + String(value.strict);
   }
   if (value.quoted !== undefined) {
     out += ',"quoted":' + JSON.stringify(value.quoted);
@@ -3047,6 +3281,88 @@ export function encodePatterned(value: Patterned): string {
 }
 
 /**
+ * A polygon: it declares `side` too, so only the tag tells it from a square.
+ */
+export interface Polygon {
+  /** Always `polygon`. */
+  readonly kind: "polygon";
+  /** The side. */
+  readonly side: number;
+  /** How many sides. */
+  readonly sides: number;
+}
+
+function readPolygon(value: JsonValue, path: string, orNull: boolean): Polygon {
+  const obj = _readMembers(value, path, orNull);
+  let kind: "polygon" | undefined;
+  let side: number | undefined;
+  let sides: number | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "kind":
+        kind = _constant(
+          _readString(member, _pathTo(path, ".kind"), false),
+          _pathTo(path, ".kind"),
+          "polygon",
+          '"polygon"',
+        );
+        break;
+      case "side":
+        side = _readInteger(member, _pathTo(path, ".side"), false);
+        break;
+      case "sides":
+        sides = _readIntegerAtLeast(member, _pathTo(path, ".sides"), false, 3);
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (kind === undefined) {
+    _throwMissingField("kind", path);
+  }
+  if (side === undefined) {
+    _throwMissingField("side", path);
+  }
+  if (sides === undefined) {
+    _throwMissingField("sides", path);
+  }
+  return { kind, side, sides };
+}
+
+/**
+ * Decodes a `Polygon` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodePolygon(text: string): Polygon {
+  return _decodeText("Polygon", readPolygon, text);
+}
+
+/**
+ * Decodes a `Polygon` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodePolygonValue(value: JsonValue): Polygon {
+  return _decodeParsed("Polygon", readPolygon, value);
+}
+
+/**
+ * Encodes a `Polygon` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodePolygon(value: Polygon): string {
+  let out = "{";
+  out += '"kind":' + JSON.stringify(value.kind);
+  out += ',"side":' + String(value.side);
+  out += ',"sides":' + String(value.sides);
+  return out + "}";
+}
+
+/**
  * A request frame, SDK to binary. A closed envelope: any other top-level field
  * is rejected with -32600. `params` is checked against the shape the method
  * table names for `method`; an unknown `method` is answered -32601, not
@@ -3257,6 +3573,75 @@ export function decodeShadeValue(value: JsonValue): Shade {
  */
 export function encodeShade(value: Shade): string {
   return JSON.stringify(value);
+}
+
+/** A square. */
+export interface Square {
+  /** The side. */
+  readonly side: number;
+  /** Always `square`. */
+  readonly kind: "square";
+}
+
+function readSquare(value: JsonValue, path: string, orNull: boolean): Square {
+  const obj = _readMembers(value, path, orNull);
+  let side: number | undefined;
+  let kind: "square" | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "side":
+        side = _readInteger(member, _pathTo(path, ".side"), false);
+        break;
+      case "kind":
+        kind = _constant(
+          _readString(member, _pathTo(path, ".kind"), false),
+          _pathTo(path, ".kind"),
+          "square",
+          '"square"',
+        );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (side === undefined) {
+    _throwMissingField("side", path);
+  }
+  if (kind === undefined) {
+    _throwMissingField("kind", path);
+  }
+  return { side, kind };
+}
+
+/**
+ * Decodes a `Square` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeSquare(text: string): Square {
+  return _decodeText("Square", readSquare, text);
+}
+
+/**
+ * Decodes a `Square` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeSquareValue(value: JsonValue): Square {
+  return _decodeParsed("Square", readSquare, value);
+}
+
+/**
+ * Encodes a `Square` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeSquare(value: Square): string {
+  let out = "{";
+  out += '"side":' + String(value.side);
+  out += ',"kind":' + JSON.stringify(value.kind);
+  return out + "}";
 }
 
 /** Integers named by at most three code points each. */
@@ -4019,12 +4404,15 @@ export function encodeResponseOf<R>(
 /** The reader behind each generated `decode…Value` function. */
 const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeBoundedValue, readBounded],
+  [decodeCircleValue, readCircle],
   [decodeCountedValue, readCounted],
   [decodeDistinctValue, readDistinct],
+  [decodeDrawingValue, readDrawing],
   [decodeEmptyParamsValue, readEmptyParams],
   [decodeErrorObjectValue, readErrorObject],
   [decodeErrorResponseValue, readErrorResponse],
   [decodeExtrasValue, readExtras],
+  [decodeFigureValue, readFigure],
   [decodeHandshakeParamsValue, readHandshakeParams],
   [decodeHandshakeResultValue, readHandshakeResult],
   [decodeHeadersValue, readHeaders],
@@ -4034,10 +4422,12 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeNamedValue, readNamed],
   [decodeParamsValue, readParams],
   [decodePatternedValue, readPatterned],
+  [decodePolygonValue, readPolygon],
   [decodeRequestValue, readRequest],
   [decodeRequestIdValue, readRequestId],
   [decodeResponseValue, readResponse],
   [decodeShadeValue, readShade],
+  [decodeSquareValue, readSquare],
   [decodeStampedValue, readStamped],
   [decodeSteppedValue, readStepped],
   [decodeSuccessResponseValue, readSuccessResponse],
@@ -4092,12 +4482,15 @@ function _decodeAt<T>(
 /** The name of every `$defs` type. */
 export type TypeName =
   | "Bounded"
+  | "Circle"
   | "Counted"
   | "Distinct"
+  | "Drawing"
   | "EmptyParams"
   | "ErrorObject"
   | "ErrorResponse"
   | "Extras"
+  | "Figure"
   | "HandshakeParams"
   | "HandshakeResult"
   | "Headers"
@@ -4107,10 +4500,12 @@ export type TypeName =
   | "Named"
   | "Params"
   | "Patterned"
+  | "Polygon"
   | "Request"
   | "RequestId"
   | "Response"
   | "Shade"
+  | "Square"
   | "Stamped"
   | "Stepped"
   | "SuccessResponse"
@@ -4121,12 +4516,15 @@ export type TypeName =
 /** Every `$defs` name, sorted. */
 export const TYPE_NAMES: readonly TypeName[] = [
   "Bounded",
+  "Circle",
   "Counted",
   "Distinct",
+  "Drawing",
   "EmptyParams",
   "ErrorObject",
   "ErrorResponse",
   "Extras",
+  "Figure",
   "HandshakeParams",
   "HandshakeResult",
   "Headers",
@@ -4136,10 +4534,12 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Named",
   "Params",
   "Patterned",
+  "Polygon",
   "Request",
   "RequestId",
   "Response",
   "Shade",
+  "Square",
   "Stamped",
   "Stepped",
   "SuccessResponse",
@@ -4161,10 +4561,14 @@ export function recode(typeName: TypeName, text: string): string {
   switch (typeName) {
     case "Bounded":
       return encodeBounded(decodeBounded(text));
+    case "Circle":
+      return encodeCircle(decodeCircle(text));
     case "Counted":
       return encodeCounted(decodeCounted(text));
     case "Distinct":
       return encodeDistinct(decodeDistinct(text));
+    case "Drawing":
+      return encodeDrawing(decodeDrawing(text));
     case "EmptyParams":
       return encodeEmptyParams(decodeEmptyParams(text));
     case "ErrorObject":
@@ -4173,6 +4577,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeErrorResponse(decodeErrorResponse(text));
     case "Extras":
       return encodeExtras(decodeExtras(text));
+    case "Figure":
+      return encodeFigure(decodeFigure(text));
     case "HandshakeParams":
       return encodeHandshakeParams(decodeHandshakeParams(text));
     case "HandshakeResult":
@@ -4191,6 +4597,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeParams(decodeParams(text));
     case "Patterned":
       return encodePatterned(decodePatterned(text));
+    case "Polygon":
+      return encodePolygon(decodePolygon(text));
     case "Request":
       return encodeRequest(decodeRequest(text));
     case "RequestId":
@@ -4199,6 +4607,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeResponse(decodeResponse(text));
     case "Shade":
       return encodeShade(decodeShade(text));
+    case "Square":
+      return encodeSquare(decodeSquare(text));
     case "Stamped":
       return encodeStamped(decodeStamped(text));
     case "Stepped":

@@ -244,7 +244,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Counted", "Distinct", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Literals", "Named", "Params", "Patterned", "Request", "RequestId", "Response", "Shade", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Literals", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -257,10 +257,14 @@ namespace Mcptest.Sdk
             {
                 case "Bounded":
                     return Bounded.Decode(json);
+                case "Circle":
+                    return Circle.Decode(json);
                 case "Counted":
                     return Counted.Decode(json);
                 case "Distinct":
                     return Distinct.Decode(json);
+                case "Drawing":
+                    return Drawing.Decode(json);
                 case "EmptyParams":
                     return EmptyParams.Decode(json);
                 case "ErrorObject":
@@ -269,6 +273,8 @@ namespace Mcptest.Sdk
                     return ErrorResponse.Decode(json);
                 case "Extras":
                     return Extras.Decode(json);
+                case "Figure":
+                    return Figure.Decode(json);
                 case "HandshakeParams":
                     return HandshakeParams.Decode(json);
                 case "HandshakeResult":
@@ -287,6 +293,8 @@ namespace Mcptest.Sdk
                     return Params.Decode(json);
                 case "Patterned":
                     return Patterned.Decode(json);
+                case "Polygon":
+                    return Polygon.Decode(json);
                 case "Request":
                     return Request.Decode(json);
                 case "RequestId":
@@ -295,6 +303,8 @@ namespace Mcptest.Sdk
                     return Response.Decode(json);
                 case "Shade":
                     return ShadeWire.Decode(json);
+                case "Square":
+                    return Square.Decode(json);
                 case "Stamped":
                     return Stamped.Decode(json);
                 case "Stepped":
@@ -322,56 +332,66 @@ namespace Mcptest.Sdk
             {
                 case Bounded value0:
                     return value0.ToJson();
-                case Counted value1:
+                case Circle value1:
                     return value1.ToJson();
-                case Distinct value2:
+                case Counted value2:
                     return value2.ToJson();
-                case EmptyParams value3:
+                case Distinct value3:
                     return value3.ToJson();
-                case ErrorObject value4:
+                case Drawing value4:
                     return value4.ToJson();
-                case ErrorResponse value5:
+                case EmptyParams value5:
                     return value5.ToJson();
-                case Extras value6:
+                case ErrorObject value6:
                     return value6.ToJson();
-                case HandshakeParams value7:
+                case ErrorResponse value7:
                     return value7.ToJson();
-                case HandshakeResult value8:
+                case Extras value8:
                     return value8.ToJson();
-                case Headers value9:
+                case Figure value9:
                     return value9.ToJson();
-                case JsonRpcVersion value10:
-                    return JsonRpcVersionWire.ToJson(value10);
-                case Labels value11:
+                case HandshakeParams value10:
+                    return value10.ToJson();
+                case HandshakeResult value11:
                     return value11.ToJson();
-                case Literals value12:
+                case Headers value12:
                     return value12.ToJson();
-                case Named value13:
-                    return value13.ToJson();
-                case Params value14:
+                case JsonRpcVersion value13:
+                    return JsonRpcVersionWire.ToJson(value13);
+                case Labels value14:
                     return value14.ToJson();
-                case Patterned value15:
+                case Literals value15:
                     return value15.ToJson();
-                case Request value16:
+                case Named value16:
                     return value16.ToJson();
-                case RequestId value17:
+                case Params value17:
                     return value17.ToJson();
-                case Response value18:
+                case Patterned value18:
                     return value18.ToJson();
-                case Shade value19:
-                    return ShadeWire.ToJson(value19);
-                case Stamped value20:
+                case Polygon value19:
+                    return value19.ToJson();
+                case Request value20:
                     return value20.ToJson();
-                case Stepped value21:
+                case RequestId value21:
                     return value21.ToJson();
-                case SuccessResponse value22:
+                case Response value22:
                     return value22.ToJson();
-                case Tagged value23:
-                    return value23.ToJson();
-                case Turn value24:
+                case Shade value23:
+                    return ShadeWire.ToJson(value23);
+                case Square value24:
                     return value24.ToJson();
-                case Vendor value25:
+                case Stamped value25:
                     return value25.ToJson();
+                case Stepped value26:
+                    return value26.ToJson();
+                case SuccessResponse value27:
+                    return value27.ToJson();
+                case Tagged value28:
+                    return value28.ToJson();
+                case Turn value29:
+                    return value29.ToJson();
+                case Vendor value30:
+                    return value30.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -697,6 +717,161 @@ namespace Mcptest.Sdk
                 builder.Append(",\"counts\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Counts, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
             }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A circle.
+    /// </summary>
+    public sealed class Circle
+    {
+        /// <summary>
+        /// Creates a <see cref="Circle"/> from its required fields.
+        /// </summary>
+        public Circle(string kind, long radius)
+        {
+            Kind = kind ?? throw new global::System.ArgumentNullException(nameof(kind));
+            Radius = radius;
+        }
+
+        /// <summary>
+        /// Always <c>circle</c>.
+        /// </summary>
+        public string Kind { get; set; }
+
+        /// <summary>
+        /// The radius.
+        /// </summary>
+        public long Radius { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Circle</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Circle</c>.</exception>
+        public static Circle Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Circle value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Circle");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Circle</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Circle</c>.</exception>
+        public static Circle FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Circle value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Circle");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Circle Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            string _kind = default!;
+            long _radius = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("kind"))
+                {
+                    _kind = global::Mcptest.Sdk.CoprocessJson.Constant(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "kind"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "kind"), "circle", "\"circle\"");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("radius"))
+                {
+                    _radius = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "radius"), "integer", 0);
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("kind", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("radius", at);
+            }
+            return new Circle(_kind, _radius);
+        }
+
+        internal static readonly byte[] KeyKind = global::System.Text.Encoding.UTF8.GetBytes("kind");
+        internal static readonly byte[] KeyRadius = global::System.Text.Encoding.UTF8.GetBytes("radius");
+
+        internal static Circle Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _kind = default!;
+            long _radius = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyKind))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _kind = global::Mcptest.Sdk.CoprocessReader.Constant(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), "circle");
+                }
+                else if (reader.ValueTextEquals(KeyRadius))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _radius = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 0);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Circle(_kind, _radius);
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"kind\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Kind);
+            builder.Append(",\"radius\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Radius);
             builder.Append('}');
         }
     }
@@ -1249,6 +1424,190 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A type holding tagged unions.
+    /// </summary>
+    public sealed class Drawing
+    {
+        /// <summary>
+        /// Creates a <see cref="Drawing"/> from its required fields.
+        /// </summary>
+        public Drawing(Figure main, Figure? spare)
+        {
+            Main = main ?? throw new global::System.ArgumentNullException(nameof(main));
+            Spare = spare;
+        }
+
+        /// <summary>
+        /// The main figure.
+        /// </summary>
+        public Figure Main { get; set; }
+
+        /// <summary>
+        /// More figures.
+        /// </summary>
+        public global::System.Collections.Generic.List<Figure>? Others { get; set; }
+
+        /// <summary>
+        /// A spare figure, or null.
+        /// </summary>
+        public Figure? Spare { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Drawing</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Drawing</c>.</exception>
+        public static Drawing Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Drawing value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Drawing");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Drawing</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Drawing</c>.</exception>
+        public static Drawing FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Drawing value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Drawing");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Drawing Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            Figure _main = default!;
+            global::System.Collections.Generic.List<Figure>? _others = null;
+            Figure? _spare = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("main"))
+                {
+                    _main = Figure.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "main"), "object");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("others"))
+                {
+                    _others = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "others"), "array", (item0, at0) => Figure.Read(item0, at0, "object"));
+                }
+                else if (member.NameEquals("spare"))
+                {
+                    _spare = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (Figure?)null : Figure.Read(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spare"), "object or null");
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("main", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("spare", at);
+            }
+            return new Drawing(_main, _spare)
+            {
+                Others = _others,
+            };
+        }
+
+        internal static readonly byte[] KeyMain = global::System.Text.Encoding.UTF8.GetBytes("main");
+        internal static readonly byte[] KeyOthers = global::System.Text.Encoding.UTF8.GetBytes("others");
+        internal static readonly byte[] KeySpare = global::System.Text.Encoding.UTF8.GetBytes("spare");
+
+        internal static Drawing Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            Figure _main = default!;
+            global::System.Collections.Generic.List<Figure>? _others = null;
+            Figure? _spare = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMain))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _main = Figure.Read(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyOthers))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _others = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => Figure.Read(ref item0));
+                }
+                else if (reader.ValueTextEquals(KeySpare))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _spare = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (Figure?)null : Figure.Read(ref reader);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 5UL) != 5UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Drawing(_main, _spare)
+            {
+                Others = _others,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"main\":");
+            Main.Write(builder);
+            if (Others != null)
+            {
+                builder.Append(",\"others\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Others, (b0, item0) => { item0.Write(b0); });
+            }
+            builder.Append(",\"spare\":");
+            if (Spare is null) { builder.Append("null"); } else { Spare.Write(builder); }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// The params of a method that takes none: omitted, or an empty object.
     /// </summary>
     public sealed class EmptyParams
@@ -1793,6 +2152,200 @@ namespace Mcptest.Sdk
                 global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, entry.Value);
             }
             builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A figure, told apart by its <c>kind</c> (a tagged union).
+    /// </summary>
+    public sealed class Figure
+    {
+        /// <summary>
+        /// Holds the <see cref="Circle"/> variant.
+        /// </summary>
+        public Figure(Circle value)
+        {
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Holds the <see cref="Square"/> variant.
+        /// </summary>
+        public Figure(Square value)
+        {
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// Holds the <see cref="Polygon"/> variant.
+        /// </summary>
+        public Figure(Polygon value)
+        {
+            Value = value ?? throw new global::System.ArgumentNullException(nameof(value));
+        }
+
+        /// <summary>
+        /// The variant this value holds: <see cref="Circle"/> or <see cref="Square"/> or <see
+        /// cref="Polygon"/>.
+        /// </summary>
+        public object Value { get; }
+
+        /// <summary>
+        /// The <see cref="Circle"/> variant (the one whose <c>kind</c> is <c>"circle"</c>), or
+        /// null.
+        /// </summary>
+        public Circle? Circle => Value as Circle;
+
+        /// <summary>
+        /// Wraps a <see cref="Circle"/>.
+        /// </summary>
+        public static implicit operator Figure(Circle value) => new Figure(value);
+
+        /// <summary>
+        /// The <see cref="Square"/> variant (the one whose <c>kind</c> is <c>"square"</c>), or
+        /// null.
+        /// </summary>
+        public Square? Square => Value as Square;
+
+        /// <summary>
+        /// Wraps a <see cref="Square"/>.
+        /// </summary>
+        public static implicit operator Figure(Square value) => new Figure(value);
+
+        /// <summary>
+        /// The <see cref="Polygon"/> variant (the one whose <c>kind</c> is <c>"polygon"</c>), or
+        /// null.
+        /// </summary>
+        public Polygon? Polygon => Value as Polygon;
+
+        /// <summary>
+        /// Wraps a <see cref="Polygon"/>.
+        /// </summary>
+        public static implicit operator Figure(Polygon value) => new Figure(value);
+
+        /// <summary>
+        /// Decodes a <c>Figure</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Figure</c>.</exception>
+        public static Figure Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Figure value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Figure");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Figure</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Figure</c>.</exception>
+        public static Figure FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Figure value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Figure");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Figure Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            string tag = global::Mcptest.Sdk.CoprocessJson.UnionTag(json, at, "kind");
+            switch (tag)
+            {
+                case "circle":
+                    return new Figure(Circle.Read(json, at, expected));
+                case "square":
+                    return new Figure(Square.Read(json, at, expected));
+                case "polygon":
+                    return new Figure(Polygon.Read(json, at, expected));
+                default:
+                    throw new global::Mcptest.Sdk.CoprocessShapeException("expected one of \"circle\", \"square\", \"polygon\", got " + global::Mcptest.Sdk.CoprocessJson.Quote(tag), new global::Mcptest.Sdk.CoprocessPath(at, "kind"));
+            }
+        }
+
+        internal static readonly byte[] KeyKind = global::System.Text.Encoding.UTF8.GetBytes("kind");
+        internal static readonly byte[] KeyTag0 = global::System.Text.Encoding.UTF8.GetBytes("circle");
+        internal static readonly byte[] KeyTag1 = global::System.Text.Encoding.UTF8.GetBytes("square");
+        internal static readonly byte[] KeyTag2 = global::System.Text.Encoding.UTF8.GetBytes("polygon");
+
+        internal static Figure Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            global::System.Text.Json.Utf8JsonReader start = reader;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                bool isTag = reader.ValueTextEquals(KeyKind);
+                reader.Read();
+                if (!isTag)
+                {
+                    reader.Skip();
+                    continue;
+                }
+                if (reader.TokenType == global::System.Text.Json.JsonTokenType.String)
+                {
+                    if (reader.ValueTextEquals(KeyTag0))
+                    {
+                        reader = start;
+                        return new Figure(Circle.Read(ref reader));
+                    }
+                    if (reader.ValueTextEquals(KeyTag1))
+                    {
+                        reader = start;
+                        return new Figure(Square.Read(ref reader));
+                    }
+                    if (reader.ValueTextEquals(KeyTag2))
+                    {
+                        reader = start;
+                        return new Figure(Polygon.Read(ref reader));
+                    }
+                }
+                break;
+            }
+            throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            switch (Value)
+            {
+                case Circle variant0:
+                    variant0.Write(builder);
+                    break;
+                case Square variant1:
+                    variant1.Write(builder);
+                    break;
+                case Polygon variant2:
+                    variant2.Write(builder);
+                    break;
+            }
         }
     }
 
@@ -3384,6 +3937,187 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A polygon: it declares <c>side</c> too, so only the tag tells it from a square.
+    /// </summary>
+    public sealed class Polygon
+    {
+        /// <summary>
+        /// Creates a <see cref="Polygon"/> from its required fields.
+        /// </summary>
+        public Polygon(string kind, long side, long sides)
+        {
+            Kind = kind ?? throw new global::System.ArgumentNullException(nameof(kind));
+            Side = side;
+            Sides = sides;
+        }
+
+        /// <summary>
+        /// Always <c>polygon</c>.
+        /// </summary>
+        public string Kind { get; set; }
+
+        /// <summary>
+        /// The side.
+        /// </summary>
+        public long Side { get; set; }
+
+        /// <summary>
+        /// How many sides.
+        /// </summary>
+        public long Sides { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Polygon</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Polygon</c>.</exception>
+        public static Polygon Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Polygon value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Polygon");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Polygon</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Polygon</c>.</exception>
+        public static Polygon FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Polygon value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Polygon");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Polygon Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            string _kind = default!;
+            long _side = default!;
+            long _sides = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("kind"))
+                {
+                    _kind = global::Mcptest.Sdk.CoprocessJson.Constant(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "kind"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "kind"), "polygon", "\"polygon\"");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("side"))
+                {
+                    _side = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "side"), "integer");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("sides"))
+                {
+                    _sides = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "sides"), "integer", 3);
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("kind", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("side", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("sides", at);
+            }
+            return new Polygon(_kind, _side, _sides);
+        }
+
+        internal static readonly byte[] KeyKind = global::System.Text.Encoding.UTF8.GetBytes("kind");
+        internal static readonly byte[] KeySide = global::System.Text.Encoding.UTF8.GetBytes("side");
+        internal static readonly byte[] KeySides = global::System.Text.Encoding.UTF8.GetBytes("sides");
+
+        internal static Polygon Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            string _kind = default!;
+            long _side = default!;
+            long _sides = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyKind))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _kind = global::Mcptest.Sdk.CoprocessReader.Constant(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), "polygon");
+                }
+                else if (reader.ValueTextEquals(KeySide))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _side = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeySides))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _sides = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader, 3);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Polygon(_kind, _side, _sides);
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"kind\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Kind);
+            builder.Append(",\"side\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Side);
+            builder.Append(",\"sides\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Sides);
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A request frame, SDK to binary. A closed envelope: any other top-level field is rejected
     /// with -32600. <c>params</c> is checked against the shape the method table names for
     /// <c>method</c>; an unknown <c>method</c> is answered -32601, not rejected as a shape.
@@ -4033,6 +4767,161 @@ namespace Mcptest.Sdk
         internal static void Write(global::System.Text.StringBuilder builder, Shade value)
         {
             global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());
+        }
+    }
+
+    /// <summary>
+    /// A square.
+    /// </summary>
+    public sealed class Square
+    {
+        /// <summary>
+        /// Creates a <see cref="Square"/> from its required fields.
+        /// </summary>
+        public Square(long side, string kind)
+        {
+            Side = side;
+            Kind = kind ?? throw new global::System.ArgumentNullException(nameof(kind));
+        }
+
+        /// <summary>
+        /// The side.
+        /// </summary>
+        public long Side { get; set; }
+
+        /// <summary>
+        /// Always <c>square</c>.
+        /// </summary>
+        public string Kind { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Square</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Square</c>.</exception>
+        public static Square Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Square value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Square");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Square</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Square</c>.</exception>
+        public static Square FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Square value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Square");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Square Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            long _side = default!;
+            string _kind = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("side"))
+                {
+                    _side = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "side"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("kind"))
+                {
+                    _kind = global::Mcptest.Sdk.CoprocessJson.Constant(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "kind"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "kind"), "square", "\"square\"");
+                    seen |= 1UL << 1;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("side", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("kind", at);
+            }
+            return new Square(_side, _kind);
+        }
+
+        internal static readonly byte[] KeySide = global::System.Text.Encoding.UTF8.GetBytes("side");
+        internal static readonly byte[] KeyKind = global::System.Text.Encoding.UTF8.GetBytes("kind");
+
+        internal static Square Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _side = default!;
+            string _kind = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeySide))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _side = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyKind))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _kind = global::Mcptest.Sdk.CoprocessReader.Constant(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), "square");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Square(_side, _kind);
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"side\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Side);
+            builder.Append(",\"kind\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Kind);
+            builder.Append('}');
         }
     }
 
@@ -5665,6 +6554,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Bounded>(Bounded.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Bounded.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Circle))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Circle>(Circle.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Circle.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Counted))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Counted>(Counted.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Counted.Read(ref reader), (builder, value) => value.Write(builder));
@@ -5672,6 +6565,10 @@ namespace Mcptest.Sdk
             if (type == typeof(Distinct))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Distinct>(Distinct.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Distinct.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Drawing))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Drawing>(Drawing.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Drawing.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(EmptyParams))
             {
@@ -5688,6 +6585,10 @@ namespace Mcptest.Sdk
             if (type == typeof(Extras))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Extras>(Extras.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Extras.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Figure))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Figure>(Figure.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Figure.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(HandshakeParams))
             {
@@ -5721,6 +6622,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Patterned>(Patterned.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Patterned.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Polygon))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Polygon>(Polygon.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Polygon.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Request))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Request>(Request.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
@@ -5732,6 +6637,10 @@ namespace Mcptest.Sdk
             if (type == typeof(Response))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Response>(Response.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Response.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Square))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Square>(Square.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Square.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Stamped))
             {
@@ -6042,6 +6951,16 @@ namespace Mcptest.Sdk
             {
                 throw Mismatch(value, at, expected);
             }
+        }
+
+        /// <summary>The tag of a tagged union's object: its member <paramref name="member"/>, a string.</summary>
+        internal static string UnionTag(JsonElement value, CoprocessPath? at, string member)
+        {
+            if (!value.TryGetProperty(member, out JsonElement tag))
+            {
+                throw Missing(member, at);
+            }
+            return ReadString(tag, new CoprocessPath(at, member), "string");
         }
 
         internal static bool ReadBoolean(JsonElement value, CoprocessPath? at, string expected)

@@ -30,6 +30,17 @@ pub struct Bounded {
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub counts: ::std::vec::Vec<::std::num::NonZeroU64>,
 }
+///A circle.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Circle {
+    ///Always `circle`.
+    #[serde(deserialize_with = "strict::string_constant::<_, constants::Constant636972636c65>")]
+    pub kind: ::std::string::String,
+    ///The radius.
+    pub radius: u64,
+}
 ///A type whose strings are counted in code points and whose arrays in items.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -90,6 +101,20 @@ pub struct Distinct {
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub loose: ::std::vec::Vec<::std::string::String>,
 }
+///A type holding tagged unions.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Drawing {
+    ///The main figure.
+    pub main: Figure,
+    ///More figures.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub others: ::std::vec::Vec<Figure>,
+    ///A spare figure, or null.
+    #[serde(deserialize_with = "strict::nullable")]
+    pub spare: ::std::option::Option<Figure>,
+}
 ///The params of a method that takes none: omitted, or an empty object.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
@@ -144,6 +169,29 @@ impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json:
 {
     fn from(value: ::serde_json::Map<::std::string::String, ::serde_json::Value>) -> Self {
         Self(value)
+    }
+}
+///A figure, told apart by its `kind` (a tagged union).
+#[derive(::serde::Serialize, Clone, Debug)]
+#[serde(untagged)]
+pub enum Figure {
+    Circle(Circle),
+    Square(Square),
+    Polygon(Polygon),
+}
+impl ::std::convert::From<Circle> for Figure {
+    fn from(value: Circle) -> Self {
+        Self::Circle(value)
+    }
+}
+impl ::std::convert::From<Square> for Figure {
+    fn from(value: Square) -> Self {
+        Self::Square(value)
+    }
+}
+impl ::std::convert::From<Polygon> for Figure {
+    fn from(value: Polygon) -> Self {
+        Self::Polygon(value)
     }
 }
 ///The params of `coprocess/handshake`.
@@ -441,6 +489,20 @@ pub struct Patterned {
     )]
     pub marks: ::std::option::Option<::std::string::String>,
 }
+///A polygon: it declares `side` too, so only the tag tells it from a square.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Polygon {
+    ///Always `polygon`.
+    #[serde(deserialize_with = "strict::string_constant::<_, constants::Constant706f6c79676f6e>")]
+    pub kind: ::std::string::String,
+    ///The side.
+    pub side: i64,
+    ///How many sides.
+    #[serde(deserialize_with = "strict::integer_within::<_, 3, { i64::MAX }, 1>")]
+    pub sides: i64,
+}
 ///A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with -32600. `params` is checked against the shape the method table names for `method`; an unknown `method` is answered -32601, not rejected as a shape.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -545,6 +607,17 @@ impl ::std::convert::TryFrom<::std::string::String> for Shade {
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
+}
+///A square.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Square {
+    ///The side.
+    pub side: i64,
+    ///Always `square`.
+    #[serde(deserialize_with = "strict::string_constant::<_, constants::Constant737175617265>")]
+    pub kind: ::std::string::String,
 }
 ///Integers named by at most three code points each.
 #[derive(::serde::Serialize, Clone, Debug)]
@@ -715,6 +788,21 @@ impl ::serde::Serialize for Bounded {
         Bounded::serialize(self, serializer)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for Circle {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Circle::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Circle {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Circle::serialize(self, serializer)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Counted {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -743,6 +831,21 @@ impl ::serde::Serialize for Distinct {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Distinct::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Drawing {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Drawing::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Drawing {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Drawing::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EmptyParams {
@@ -880,6 +983,21 @@ impl ::serde::Serialize for Patterned {
         Patterned::serialize(self, serializer)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for Polygon {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Polygon::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Polygon {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Polygon::serialize(self, serializer)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Request {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -908,6 +1026,21 @@ impl ::serde::Serialize for Shade {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Shade::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Square {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Square::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Square {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Square::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Stepped {
@@ -1548,8 +1681,14 @@ where
     D::Error: ::std::fmt::Display,
 {
     ::serde_path_to_error::deserialize(de).map_err(|e| {
-        let problem = strict::problem_from_serde(&e.inner().to_string());
+        let message = e.inner().to_string();
         let mut path = strict::json_path(e.path());
+        if let Some((problem, inner)) = message.split_once(strict::INNER_PATH) {
+            let inner = inner.split(" at line ").next().unwrap_or(inner);
+            path.push_str(inner.strip_prefix('$').unwrap_or(inner));
+            return DecodeError::new(type_name, path, problem);
+        }
+        let problem = strict::problem_from_serde(&message);
         if problem.starts_with("unknown field") {
             path = strict::parent_path(&path);
         }
@@ -1564,6 +1703,16 @@ impl Frame for Bounded {
     }
     fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Bounded", value)
+    }
+}
+impl Frame for Circle {
+    const TYPE_NAME: &'static str = "Circle";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Circle", text)?;
+        strict_from_text("Circle", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Circle", value)
     }
 }
 impl Frame for Counted {
@@ -1584,6 +1733,16 @@ impl Frame for Distinct {
     }
     fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Distinct", value)
+    }
+}
+impl Frame for Drawing {
+    const TYPE_NAME: &'static str = "Drawing";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Drawing", text)?;
+        strict_from_text("Drawing", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Drawing", value)
     }
 }
 impl Frame for EmptyParams {
@@ -1624,6 +1783,43 @@ impl Frame for Extras {
     }
     fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Extras", value)
+    }
+}
+impl Frame for Figure {
+    const TYPE_NAME: &'static str = "Figure";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Figure", text)?;
+        let value: ::serde_json::Value = ::serde_json::from_str(&text).map_err(|e| {
+            DecodeError::new("Figure", "$", strict::problem_from_serde(&e.to_string()))
+        })?;
+        Self::from_value(value)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        let ::serde_json::Value::Object(map) = &value else {
+            return Err(DecodeError::new(
+                "Figure",
+                "$",
+                format!("expected object, got {}", strict::kind(&value)),
+            ));
+        };
+        let chosen = strict::pick_tag(map, "kind", &["circle", "square", "polygon"])
+            .map_err(|(path, p)| DecodeError::new("Figure", path, p))?;
+        match chosen {
+            0usize => strict_from_value::<Circle>("Figure", value).map(Self::Circle),
+            1usize => strict_from_value::<Square>("Figure", value).map(Self::Square),
+            2usize => strict_from_value::<Polygon>("Figure", value).map(Self::Polygon),
+            _ => Err(DecodeError::new("Figure", "$", "no variant")),
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Figure {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+        <Self as Frame>::from_value(value).map_err(|e| {
+            ::serde::de::Error::custom(format!("{}{}{}", e.problem, strict::INNER_PATH, e.path))
+        })
     }
 }
 impl Frame for HandshakeParams {
@@ -1714,6 +1910,16 @@ impl Frame for Patterned {
     }
     fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Patterned", value)
+    }
+}
+impl Frame for Polygon {
+    const TYPE_NAME: &'static str = "Polygon";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Polygon", text)?;
+        strict_from_text("Polygon", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Polygon", value)
     }
 }
 impl Frame for Request {
@@ -1813,12 +2019,7 @@ impl<'de> ::serde::Deserialize<'de> for Response {
     ) -> ::std::result::Result<Self, D::Error> {
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
         <Self as Frame>::from_value(value).map_err(|e| {
-            let inner = if e.path == "$" {
-                ::std::string::String::new()
-            } else {
-                format!(" (at {} inside the {})", e.path, "Response")
-            };
-            ::serde::de::Error::custom(format!("{}{}", e.problem, inner))
+            ::serde::de::Error::custom(format!("{}{}{}", e.problem, strict::INNER_PATH, e.path))
         })
     }
 }
@@ -1830,6 +2031,16 @@ impl Frame for Shade {
     }
     fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
         strict_from_value("Shade", value)
+    }
+}
+impl Frame for Square {
+    const TYPE_NAME: &'static str = "Square";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Square", text)?;
+        strict_from_text("Square", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Square", value)
     }
 }
 impl Frame for Stamped {
@@ -1900,12 +2111,15 @@ pub fn decode_and_encode(
 ) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
     Some(match type_name {
         "Bounded" => Bounded::decode(text).map(|v| v.encode()),
+        "Circle" => Circle::decode(text).map(|v| v.encode()),
         "Counted" => Counted::decode(text).map(|v| v.encode()),
         "Distinct" => Distinct::decode(text).map(|v| v.encode()),
+        "Drawing" => Drawing::decode(text).map(|v| v.encode()),
         "EmptyParams" => EmptyParams::decode(text).map(|v| v.encode()),
         "ErrorObject" => ErrorObject::decode(text).map(|v| v.encode()),
         "ErrorResponse" => ErrorResponse::decode(text).map(|v| v.encode()),
         "Extras" => Extras::decode(text).map(|v| v.encode()),
+        "Figure" => Figure::decode(text).map(|v| v.encode()),
         "HandshakeParams" => HandshakeParams::decode(text).map(|v| v.encode()),
         "HandshakeResult" => HandshakeResult::decode(text).map(|v| v.encode()),
         "Headers" => Headers::decode(text).map(|v| v.encode()),
@@ -1915,10 +2129,12 @@ pub fn decode_and_encode(
         "Named" => Named::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
         "Patterned" => Patterned::decode(text).map(|v| v.encode()),
+        "Polygon" => Polygon::decode(text).map(|v| v.encode()),
         "Request" => Request::decode(text).map(|v| v.encode()),
         "RequestId" => RequestId::decode(text).map(|v| v.encode()),
         "Response" => Response::decode(text).map(|v| v.encode()),
         "Shade" => Shade::decode(text).map(|v| v.encode()),
+        "Square" => Square::decode(text).map(|v| v.encode()),
         "Stamped" => Stamped::decode(text).map(|v| v.encode()),
         "Stepped" => Stepped::decode(text).map(|v| v.encode()),
         "SuccessResponse" => SuccessResponse::decode(text).map(|v| v.encode()),
@@ -1936,12 +2152,15 @@ pub fn check_value(
 ) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
     Some(match type_name {
         "Bounded" => Bounded::from_value(value).map(|_| ()),
+        "Circle" => Circle::from_value(value).map(|_| ()),
         "Counted" => Counted::from_value(value).map(|_| ()),
         "Distinct" => Distinct::from_value(value).map(|_| ()),
+        "Drawing" => Drawing::from_value(value).map(|_| ()),
         "EmptyParams" => EmptyParams::from_value(value).map(|_| ()),
         "ErrorObject" => ErrorObject::from_value(value).map(|_| ()),
         "ErrorResponse" => ErrorResponse::from_value(value).map(|_| ()),
         "Extras" => Extras::from_value(value).map(|_| ()),
+        "Figure" => Figure::from_value(value).map(|_| ()),
         "HandshakeParams" => HandshakeParams::from_value(value).map(|_| ()),
         "HandshakeResult" => HandshakeResult::from_value(value).map(|_| ()),
         "Headers" => Headers::from_value(value).map(|_| ()),
@@ -1951,10 +2170,12 @@ pub fn check_value(
         "Named" => Named::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
         "Patterned" => Patterned::from_value(value).map(|_| ()),
+        "Polygon" => Polygon::from_value(value).map(|_| ()),
         "Request" => Request::from_value(value).map(|_| ()),
         "RequestId" => RequestId::from_value(value).map(|_| ()),
         "Response" => Response::from_value(value).map(|_| ()),
         "Shade" => Shade::from_value(value).map(|_| ()),
+        "Square" => Square::from_value(value).map(|_| ()),
         "Stamped" => Stamped::from_value(value).map(|_| ()),
         "Stepped" => Stepped::from_value(value).map(|_| ()),
         "SuccessResponse" => SuccessResponse::from_value(value).map(|_| ()),
@@ -1967,12 +2188,15 @@ pub fn check_value(
 /// Every `$defs` name, sorted.
 pub const TYPE_NAMES: &[&str] = &[
     "Bounded",
+    "Circle",
     "Counted",
     "Distinct",
+    "Drawing",
     "EmptyParams",
     "ErrorObject",
     "ErrorResponse",
     "Extras",
+    "Figure",
     "HandshakeParams",
     "HandshakeResult",
     "Headers",
@@ -1982,10 +2206,12 @@ pub const TYPE_NAMES: &[&str] = &[
     "Named",
     "Params",
     "Patterned",
+    "Polygon",
     "Request",
     "RequestId",
     "Response",
     "Shade",
+    "Square",
     "Stamped",
     "Stepped",
     "SuccessResponse",
@@ -2153,10 +2379,25 @@ mod constants {
     impl super::strict::Literal for Constant63616c6c {
         const VALUE: &'static str = "call";
     }
+    /// The string `const` "circle".
+    pub struct Constant636972636c65;
+    impl super::strict::Literal for Constant636972636c65 {
+        const VALUE: &'static str = "circle";
+    }
+    /// The string `const` "polygon".
+    pub struct Constant706f6c79676f6e;
+    impl super::strict::Literal for Constant706f6c79676f6e {
+        const VALUE: &'static str = "polygon";
+    }
     /// The string `const` "say \"hi\" \\ there".
     pub struct Constant7361792022686922205c207468657265;
     impl super::strict::Literal for Constant7361792022686922205c207468657265 {
         const VALUE: &'static str = "say \"hi\" \\ there";
+    }
+    /// The string `const` "square".
+    pub struct Constant737175617265;
+    impl super::strict::Literal for Constant737175617265 {
+        const VALUE: &'static str = "square";
     }
 }
 /// Why an SDK must not go on after the handshake: the contract's message.
@@ -2942,8 +3183,17 @@ pub mod strict {
         <Option<T> as serde::Deserialize>::deserialize(deserializer).map_err(|e| {
             let message = e.to_string();
             let message = message.split(" at line ").next().unwrap_or(&message);
+            let union_root = format!("{INNER_PATH}$");
             if message.starts_with("invalid type: ") && message.contains(", expected ") {
                 <D::Error as serde::de::Error>::custom(format!("{message} or null"))
+            } else if let Some(got) = message
+                .strip_prefix("expected object, got ")
+                .filter(|rest| rest.ends_with(&union_root))
+            {
+                // A nested union's value of another kind.
+                <D::Error as serde::de::Error>::custom(format!(
+                    "expected object or null, got {got}"
+                ))
             } else {
                 <D::Error as serde::de::Error>::custom(message)
             }
@@ -3635,6 +3885,45 @@ pub mod strict {
             serde_json::Value::Array(_) => "array",
             serde_json::Value::Object(_) => "object",
         }
+    }
+
+    /// Ends a nested union's problem, followed by the path inside the union's
+    /// value, so that the outer decode joins the two paths.
+    pub const INNER_PATH: char = '\u{1f}';
+
+    /// Picks a tagged union's variant by the value of its tag member.
+    ///
+    /// # Errors
+    ///
+    /// The path and the problem when the member is absent, not a string or
+    /// not one of `tags`.
+    pub fn pick_tag(
+        object: &serde_json::Map<String, serde_json::Value>,
+        member: &str,
+        tags: &[&str],
+    ) -> Result<usize, (String, String)> {
+        let Some(tag) = object.get(member) else {
+            return Err(("$".to_string(), format!("missing field `{member}`")));
+        };
+        let mut path = String::from("$");
+        push_key(&mut path, member);
+        let serde_json::Value::String(tag) = tag else {
+            return Err((path, format!("expected string, got {}", kind(tag))));
+        };
+        tags.iter().position(|t| t == tag).ok_or_else(|| {
+            let listed: Vec<String> = tags
+                .iter()
+                .map(|t| serde_json::Value::from(*t).to_string())
+                .collect();
+            (
+                path,
+                format!(
+                    "expected one of {}, got {}",
+                    listed.join(", "),
+                    serde_json::Value::from(tag.as_str())
+                ),
+            )
+        })
     }
 
     /// Picks a union variant by which discriminator fields are present.

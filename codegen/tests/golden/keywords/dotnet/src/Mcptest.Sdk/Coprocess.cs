@@ -4305,6 +4305,16 @@ namespace Mcptest.Sdk
             }
         }
 
+        /// <summary>The tag of a tagged union's object: its member <paramref name="member"/>, a string.</summary>
+        internal static string UnionTag(JsonElement value, CoprocessPath? at, string member)
+        {
+            if (!value.TryGetProperty(member, out JsonElement tag))
+            {
+                throw Missing(member, at);
+            }
+            return ReadString(tag, new CoprocessPath(at, member), "string");
+        }
+
         internal static bool ReadBoolean(JsonElement value, CoprocessPath? at, string expected)
         {
             switch (value.ValueKind)

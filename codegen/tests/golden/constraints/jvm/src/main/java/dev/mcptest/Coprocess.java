@@ -284,12 +284,15 @@ public final class Coprocess {
     public static final List<String> TYPE_NAMES =
             List.of(
                     "Bounded",
+                    "Circle",
                     "Counted",
                     "Distinct",
+                    "Drawing",
                     "EmptyParams",
                     "ErrorObject",
                     "ErrorResponse",
                     "Extras",
+                    "Figure",
                     "HandshakeParams",
                     "HandshakeResult",
                     "Headers",
@@ -299,10 +302,12 @@ public final class Coprocess {
                     "Named",
                     "Params",
                     "Patterned",
+                    "Polygon",
                     "Request",
                     "RequestId",
                     "Response",
                     "Shade",
+                    "Square",
                     "Stamped",
                     "Stepped",
                     "SuccessResponse",
@@ -323,12 +328,15 @@ public final class Coprocess {
     public static Encodable decode(String typeName, String json) {
         return switch (typeName) {
             case "Bounded" -> Bounded.fromJson(json);
+            case "Circle" -> Circle.fromJson(json);
             case "Counted" -> Counted.fromJson(json);
             case "Distinct" -> Distinct.fromJson(json);
+            case "Drawing" -> Drawing.fromJson(json);
             case "EmptyParams" -> EmptyParams.fromJson(json);
             case "ErrorObject" -> ErrorObject.fromJson(json);
             case "ErrorResponse" -> ErrorResponse.fromJson(json);
             case "Extras" -> Extras.fromJson(json);
+            case "Figure" -> Figure.fromJson(json);
             case "HandshakeParams" -> HandshakeParams.fromJson(json);
             case "HandshakeResult" -> HandshakeResult.fromJson(json);
             case "Headers" -> Headers.fromJson(json);
@@ -338,10 +346,12 @@ public final class Coprocess {
             case "Named" -> Named.fromJson(json);
             case "Params" -> Params.fromJson(json);
             case "Patterned" -> Patterned.fromJson(json);
+            case "Polygon" -> Polygon.fromJson(json);
             case "Request" -> Request.fromJson(json);
             case "RequestId" -> RequestId.fromJson(json);
             case "Response" -> Response.fromJson(json);
             case "Shade" -> Shade.fromJson(json);
+            case "Square" -> Square.fromJson(json);
             case "Stamped" -> Stamped.fromJson(json);
             case "Stepped" -> Stepped.fromJson(json);
             case "SuccessResponse" -> SuccessResponse.fromJson(json);
@@ -485,6 +495,57 @@ public final class Coprocess {
                 out.append(",\"counts\":");
                 Coprocess.writeList(out, this.counts, (o1, e1) -> o1.append(e1));
             }
+            out.append('}');
+        }
+    }
+
+    /**
+     * A circle.
+     *
+     * @param kind Always {@code circle}.
+     * @param radius The radius.
+     */
+    public record Circle(String kind, long radius) implements Figure {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param kind the value of the {@code "kind"} member
+         * @param radius the value of the {@code "radius"} member
+         */
+        public Circle {
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        /**
+         * Decodes a {@code Circle} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Circle}
+         */
+        public static Circle fromJson(String json) {
+            return Coprocess.readText(json, "Circle", Coprocess::decodeCircle);
+        }
+
+        /**
+         * Decodes a {@code Circle} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Circle}
+         */
+        public static Circle fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Circle", Coprocess::decodeCircle);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"kind\":");
+            Coprocess.writeString(out, this.kind);
+            out.append(",\"radius\":");
+            out.append(this.radius);
             out.append('}');
         }
     }
@@ -651,6 +712,63 @@ public final class Coprocess {
                 out.append(",\"loose\":");
                 Coprocess.writeList(out, this.loose, (o1, e1) -> Coprocess.writeString(o1, e1));
             }
+            out.append('}');
+        }
+    }
+
+    /**
+     * A type holding tagged unions.
+     *
+     * @param main The main figure.
+     * @param others More figures. (Java null when absent)
+     * @param spare A spare figure, or null. (Java null for JSON null)
+     */
+    public record Drawing(Figure main, List<Figure> others, Figure spare) implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param main the value of the {@code "main"} member
+         * @param others the value of the {@code "others"} member
+         * @param spare the value of the {@code "spare"} member
+         */
+        public Drawing {
+            Objects.requireNonNull(main, "main");
+        }
+
+        /**
+         * Decodes a {@code Drawing} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Drawing}
+         */
+        public static Drawing fromJson(String json) {
+            return Coprocess.readText(json, "Drawing", Coprocess::decodeDrawing);
+        }
+
+        /**
+         * Decodes a {@code Drawing} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Drawing}
+         */
+        public static Drawing fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Drawing", Coprocess::decodeDrawing);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"main\":");
+            this.main.appendJson(out);
+            if (this.others != null) {
+                out.append(",\"others\":");
+                Coprocess.writeList(out, this.others, (o1, e1) -> e1.appendJson(o1));
+            }
+            out.append(",\"spare\":");
+            Coprocess.writeValue(out, this.spare);
             out.append('}');
         }
     }
@@ -845,6 +963,32 @@ public final class Coprocess {
         @Override
         public void appendJson(StringBuilder out) {
             Coprocess.writeNode(out, this.node);
+        }
+    }
+
+    /** A figure, told apart by its {@code kind} (a tagged union). */
+    public sealed interface Figure extends Encodable permits Circle, Square, Polygon {
+
+        /**
+         * Decodes a {@code Figure} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Figure}
+         */
+        public static Figure fromJson(String json) {
+            return Coprocess.readText(json, "Figure", Coprocess::decodeFigure);
+        }
+
+        /**
+         * Decodes a {@code Figure} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Figure}
+         */
+        public static Figure fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Figure", Coprocess::decodeFigure);
         }
     }
 
@@ -1388,6 +1532,61 @@ public final class Coprocess {
     }
 
     /**
+     * A polygon: it declares {@code side} too, so only the tag tells it from a square.
+     *
+     * @param kind Always {@code polygon}.
+     * @param side The side.
+     * @param sides How many sides.
+     */
+    public record Polygon(String kind, long side, long sides) implements Figure {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param kind the value of the {@code "kind"} member
+         * @param side the value of the {@code "side"} member
+         * @param sides the value of the {@code "sides"} member
+         */
+        public Polygon {
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        /**
+         * Decodes a {@code Polygon} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Polygon}
+         */
+        public static Polygon fromJson(String json) {
+            return Coprocess.readText(json, "Polygon", Coprocess::decodePolygon);
+        }
+
+        /**
+         * Decodes a {@code Polygon} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Polygon}
+         */
+        public static Polygon fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Polygon", Coprocess::decodePolygon);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"kind\":");
+            Coprocess.writeString(out, this.kind);
+            out.append(",\"side\":");
+            out.append(this.side);
+            out.append(",\"sides\":");
+            out.append(this.sides);
+            out.append('}');
+        }
+    }
+
+    /**
      * A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with
      * -32600. {@code params} is checked against the shape the method table names for {@code
      * method}; an unknown {@code method} is answered -32601, not rejected as a shape.
@@ -1610,6 +1809,57 @@ public final class Coprocess {
         @Override
         public void appendJson(StringBuilder out) {
             Coprocess.writeString(out, value);
+        }
+    }
+
+    /**
+     * A square.
+     *
+     * @param side The side.
+     * @param kind Always {@code square}.
+     */
+    public record Square(long side, String kind) implements Figure {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param side the value of the {@code "side"} member
+         * @param kind the value of the {@code "kind"} member
+         */
+        public Square {
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        /**
+         * Decodes a {@code Square} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Square}
+         */
+        public static Square fromJson(String json) {
+            return Coprocess.readText(json, "Square", Coprocess::decodeSquare);
+        }
+
+        /**
+         * Decodes a {@code Square} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Square}
+         */
+        public static Square fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Square", Coprocess::decodeSquare);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"side\":");
+            out.append(this.side);
+            out.append(",\"kind\":");
+            Coprocess.writeString(out, this.kind);
+            out.append('}');
         }
     }
 
@@ -2318,6 +2568,41 @@ public final class Coprocess {
         return new Bounded(vPercent, vOffset, vTurns, vBelow, vLevel, vCounts);
     }
 
+    private static Circle decodeCircle(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        String vKind = null;
+        boolean hasKind = false;
+        long vRadius = 0L;
+        boolean hasRadius = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "kind" -> {
+                    vKind =
+                            constant(
+                                    decodeString(value, path.key(key)),
+                                    path.key(key),
+                                    "circle",
+                                    "\"circle\"");
+                    hasKind = true;
+                }
+                case "radius" -> {
+                    vRadius = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
+                    hasRadius = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasKind) {
+            throw missingField(path, "kind");
+        }
+        if (!hasRadius) {
+            throw missingField(path, "radius");
+        }
+        return new Circle(vKind, vRadius);
+    }
+
     private static Counted decodeCounted(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         String vName = null;
@@ -2474,6 +2759,39 @@ public final class Coprocess {
         return new Distinct(vIds, vNames, vFlags, vShades, vLoose);
     }
 
+    private static Drawing decodeDrawing(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        Figure vMain = null;
+        boolean hasMain = false;
+        List<Figure> vOthers = null;
+        Figure vSpare = null;
+        boolean hasSpare = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "main" -> {
+                    vMain = decodeFigure(value, path.key(key));
+                    hasMain = true;
+                }
+                case "others" ->
+                        vOthers = decodeList(value, path.key(key), Coprocess::decodeFigure);
+                case "spare" -> {
+                    vSpare = decodeNullable(value, path.key(key), Coprocess::decodeFigure);
+                    hasSpare = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasMain) {
+            throw missingField(path, "main");
+        }
+        if (!hasSpare) {
+            throw missingField(path, "spare");
+        }
+        return new Drawing(vMain, vOthers, vSpare);
+    }
+
     private static EmptyParams decodeEmptyParams(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         if (!object.isEmpty()) {
@@ -2557,6 +2875,21 @@ public final class Coprocess {
         ObjectNode object = expectObject(node, path);
         lengthWithin(path, object.size(), 0, 2, "member");
         return new Extras(object);
+    }
+
+    private static Figure decodeFigure(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        String tag = unionTag(object, path, "kind");
+        return switch (tag) {
+            case "circle" -> decodeCircle(object, path);
+            case "square" -> decodeSquare(object, path);
+            case "polygon" -> decodePolygon(object, path);
+            default ->
+                    throw problem(
+                            path.key("kind"),
+                            "expected one of \"circle\", \"square\", \"polygon\", got "
+                                    + quote(tag));
+        };
     }
 
     private static HandshakeParams decodeHandshakeParams(JsonNode node, Path path) {
@@ -2871,6 +3204,50 @@ public final class Coprocess {
                 vMarks);
     }
 
+    private static Polygon decodePolygon(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        String vKind = null;
+        boolean hasKind = false;
+        long vSide = 0L;
+        boolean hasSide = false;
+        long vSides = 0L;
+        boolean hasSides = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "kind" -> {
+                    vKind =
+                            constant(
+                                    decodeString(value, path.key(key)),
+                                    path.key(key),
+                                    "polygon",
+                                    "\"polygon\"");
+                    hasKind = true;
+                }
+                case "side" -> {
+                    vSide = decodeInteger(value, path.key(key));
+                    hasSide = true;
+                }
+                case "sides" -> {
+                    vSides = integerWithin(value, path.key(key), 3L, Long.MAX_VALUE);
+                    hasSides = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasKind) {
+            throw missingField(path, "kind");
+        }
+        if (!hasSide) {
+            throw missingField(path, "side");
+        }
+        if (!hasSides) {
+            throw missingField(path, "sides");
+        }
+        return new Polygon(vKind, vSide, vSides);
+    }
+
     private static Request decodeRequest(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -2943,6 +3320,41 @@ public final class Coprocess {
             default ->
                     throw problem(path, "expected one of \"light\", \"dark\", got " + quote(value));
         };
+    }
+
+    private static Square decodeSquare(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        long vSide = 0L;
+        boolean hasSide = false;
+        String vKind = null;
+        boolean hasKind = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "side" -> {
+                    vSide = decodeInteger(value, path.key(key));
+                    hasSide = true;
+                }
+                case "kind" -> {
+                    vKind =
+                            constant(
+                                    decodeString(value, path.key(key)),
+                                    path.key(key),
+                                    "square",
+                                    "\"square\"");
+                    hasKind = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasSide) {
+            throw missingField(path, "side");
+        }
+        if (!hasKind) {
+            throw missingField(path, "kind");
+        }
+        return new Square(vSide, vKind);
     }
 
     private static Stamped decodeStamped(JsonNode node, Path path) {
@@ -3281,12 +3693,15 @@ public final class Coprocess {
             Map.ofEntries(
                     member(JsonNode.class, (node, path) -> node),
                     member(Bounded.class, Coprocess::decodeBounded),
+                    member(Circle.class, Coprocess::decodeCircle),
                     member(Counted.class, Coprocess::decodeCounted),
                     member(Distinct.class, Coprocess::decodeDistinct),
+                    member(Drawing.class, Coprocess::decodeDrawing),
                     member(EmptyParams.class, Coprocess::decodeEmptyParams),
                     member(ErrorObject.class, Coprocess::decodeErrorObject),
                     member(ErrorResponse.class, Coprocess::decodeErrorResponse),
                     member(Extras.class, Coprocess::decodeExtras),
+                    member(Figure.class, Coprocess::decodeFigure),
                     member(HandshakeParams.class, Coprocess::decodeHandshakeParams),
                     member(HandshakeResult.class, Coprocess::decodeHandshakeResult),
                     member(Headers.class, Coprocess::decodeHeaders),
@@ -3296,10 +3711,12 @@ public final class Coprocess {
                     member(Named.class, Coprocess::decodeNamed),
                     member(Params.class, Coprocess::decodeParams),
                     member(Patterned.class, Coprocess::decodePatterned),
+                    member(Polygon.class, Coprocess::decodePolygon),
                     member(Request.class, Coprocess::decodeRequest),
                     member(RequestId.class, Coprocess::decodeRequestId),
                     member(Response.class, Coprocess::decodeResponse),
                     member(Shade.class, Coprocess::decodeShade),
+                    member(Square.class, Coprocess::decodeSquare),
                     member(Stamped.class, Coprocess::decodeStamped),
                     member(Stepped.class, Coprocess::decodeStepped),
                     member(SuccessResponse.class, Coprocess::decodeSuccessResponse),
@@ -3610,6 +4027,15 @@ public final class Coprocess {
             return object;
         }
         throw wrongKind(path, "object", node);
+    }
+
+    /** The tag of a tagged union's object: its member {@code member}, a string. */
+    private static String unionTag(ObjectNode object, Path path, String member) {
+        JsonNode tag = object.get(member);
+        if (tag == null) {
+            throw missingField(path, member);
+        }
+        return decodeString(tag, path.key(member));
     }
 
     private static boolean decodeBoolean(JsonNode node, Path path) {

@@ -178,7 +178,7 @@ fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                     let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
                     <Self as Frame>::from_value(value).map_err(|e| {
-                        ::serde::de::Error::custom(format!("{}{}{}", e.problem, strict::INNER_PATH, e.path))
+                        ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path))
                     })
                 }
             }

@@ -1315,6 +1315,13 @@ pub mod strict {
     /// value, so that the outer decode joins the two paths.
     pub const INNER_PATH: char = '\u{1f}';
 
+    /// A nested union's problem followed by its path inside the union's
+    /// value ([`INNER_PATH`]), for the outer decode to join.
+    #[must_use]
+    pub fn nested_problem(problem: &str, path: &str) -> String {
+        format!("{problem}{INNER_PATH}{path}")
+    }
+
     /// Picks a tagged union's variant by the value of its tag member.
     ///
     /// # Errors

@@ -1911,9 +1911,8 @@ impl<'de> ::serde::Deserialize<'de> for CallResult {
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-        <Self as Frame>::from_value(value).map_err(|e| {
-            ::serde::de::Error::custom(format!("{}{}{}", e.problem, strict::INNER_PATH, e.path))
-        })
+        <Self as Frame>::from_value(value)
+            .map_err(|e| ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path)))
     }
 }
 impl Frame for CassetteMode {
@@ -2222,9 +2221,8 @@ impl<'de> ::serde::Deserialize<'de> for Response {
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-        <Self as Frame>::from_value(value).map_err(|e| {
-            ::serde::de::Error::custom(format!("{}{}{}", e.problem, strict::INNER_PATH, e.path))
-        })
+        <Self as Frame>::from_value(value)
+            .map_err(|e| ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path)))
     }
 }
 impl Frame for ShutdownResult {
@@ -3885,6 +3883,13 @@ pub mod strict {
     /// Ends a nested union's problem, followed by the path inside the union's
     /// value, so that the outer decode joins the two paths.
     pub const INNER_PATH: char = '\u{1f}';
+
+    /// A nested union's problem followed by its path inside the union's
+    /// value ([`INNER_PATH`]), for the outer decode to join.
+    #[must_use]
+    pub fn nested_problem(problem: &str, path: &str) -> String {
+        format!("{problem}{INNER_PATH}{path}")
+    }
 
     /// Picks a tagged union's variant by the value of its tag member.
     ///

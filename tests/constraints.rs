@@ -254,6 +254,7 @@ const PATTERN_PROBES: &[(&str, &[(&str, bool)])] = &[
     ("slug", &[("a", true), ("a-1", true), ("A", false), ("1a", false), ("a_b", false), ("", false), ("a\n", false)]),
     ("alias", &[("b2", true), ("b\n", false), ("-b", false)]),
     ("tag", &[("a:", false), ("a b", false), ("a\u{a0}", false), ("ab\u{1F600}", true)]),
+    ("codes", &[("AB", true), ("ZZ", true), ("A", false), ("ABC", false), ("ab", false), ("AB\n", false), ("\u{C5}B", false)]),
     ("status", &[("200", true), ("20", false), ("2000", false), ("200\n", false), ("\u{662}\u{660}\u{660}", false), ("\u{FF12}00", false)]),
     ("word", &[("--a--", true), ("_", true), ("9", true), ("--", false), ("\u{e9}", false), ("\u{3b1}", false)]),
     (
@@ -518,6 +519,52 @@ fn pattern_cases(schema: &Value) -> Vec<Case> {
     out
 }
 
+/// A string item's length bounds (one below, at and one above each, in
+/// ASCII, astral and combining characters) and pattern probes, each as the
+/// second item of its array after the sample item, so that the problem names
+/// index 1.
+fn item_cases(schema: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    for (name, def) in constrained_defs() {
+        let sample = support::sample(schema, &def);
+        let Some(properties) = def.get("properties").and_then(Value::as_object) else { continue };
+        for (member, s) in properties {
+            let items = &s["items"];
+            if items["type"] != json!("string") {
+                continue;
+            }
+            // The sample's own first item (a patterned array's example), else the items' sample.
+            let first = sample[member].get(0).cloned().unwrap_or_else(|| support::sample(schema, items));
+            let frame = |value: Value| {
+                let mut frame = sample.clone();
+                frame[member] = json!([first.clone(), value]);
+                frame
+            };
+            let at = format!("at $.{member}[1]");
+            if let Some(limits) = counts(items) {
+                for bound in [limits.1, limits.2].into_iter().flatten() {
+                    for n in [bound.checked_sub(1), Some(bound), Some(bound + 1)].into_iter().flatten() {
+                        for value in counted_values(schema, items, limits.0, n) {
+                            let problem = count_problem(n, limits).map(|p| format!("{name}: {p} {at}"));
+                            out.push(Case { type_name: name.clone(), value: frame(value), problem, text: None });
+                        }
+                    }
+                }
+            }
+            if let Some(pattern) = items.get("pattern").and_then(Value::as_str) {
+                let probes = PATTERN_PROBES.iter().find(|(m, _)| m == member).map_or(&[][..], |(_, p)| p);
+                assert!(!probes.is_empty(), "{name}.{member} has patterned items and no probes");
+                for &(text, matches) in probes {
+                    let problem = (!matches).then(|| format!("{name}: expected string matching /{pattern}/ {at}"));
+                    out.push(Case { type_name: name.clone(), value: frame(json!(text)), problem, text: None });
+                }
+            }
+        }
+    }
+    assert!(!out.is_empty(), "no constrained string items in the golden schema");
+    out
+}
+
 /// One below, at and one above every bound of every member (and of an
 /// array's items), in an otherwise valid sample.
 fn cases(schema: &Value) -> Vec<Case> {
@@ -557,6 +604,7 @@ fn cases(schema: &Value) -> Vec<Case> {
     out.extend(name_cases(schema));
     out.extend(const_cases(schema));
     out.extend(tag_cases(schema));
+    out.extend(item_cases(schema));
     for case in &the_suite().cases {
         let problem = (!case.valid).then(|| ANY_PROBLEM.to_string());
         out.push(Case { type_name: case.type_name.clone(), value: case.value.clone(), problem, text: None });
@@ -607,6 +655,12 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "Figure: missing field `kind`",
         "Drawing: expected string, got integer at $.others[0].kind",
         "Drawing: expected object or null, got array at $.spare",
+        "Listed: expected at most 4 characters, got 5 at $.names[1]",
+        "Listed: expected at least 1 character, got 0 at $.names[1]",
+        "Listed: expected string matching /^[A-Z]{2}$/ at $.codes[1]",
+        "Listed: expected at most 2 characters, got 3 at $.spare[1]",
+        "Listed: expected integer <= 10, got 11 at $.scores[0]",
+        "Listed: expected multiple of 2, got",
     ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }

@@ -174,11 +174,12 @@ impl Ty {
         }
     }
 
-    /// The pattern the type checks, if any (through a nullable wrapper).
+    /// The pattern the type or its items check, if any (through a nullable
+    /// wrapper and an array's count).
     pub fn pattern(&self) -> Option<&Pattern> {
         match self {
             Ty::Pattern { pattern, .. } => Some(pattern),
-            Ty::Nullable(inner) => inner.pattern(),
+            Ty::Nullable(inner) | Ty::Array(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) => inner.pattern(),
             _ => None,
         }
     }
@@ -186,7 +187,7 @@ impl Ty {
     fn pattern_mut(&mut self) -> Option<&mut Pattern> {
         match self {
             Ty::Pattern { pattern, .. } => Some(pattern),
-            Ty::Nullable(inner) => inner.pattern_mut(),
+            Ty::Nullable(inner) | Ty::Array(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) => inner.pattern_mut(),
             _ => None,
         }
     }

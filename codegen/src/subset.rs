@@ -12,8 +12,8 @@
 //! | request id | `type: [integer, string]` |
 //! | const | `const` a string, an integer or a boolean, with its `type` or none, on a property's own schema |
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
-//! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on array items and map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1, on a property's own integer |
-//! | string | `minLength`, `maxLength`: counts of Unicode code points, on a property's own string; `pattern` there too, in the portable subset of [`crate::pattern`] |
+//! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1; each on a property's own integer and the items of a property's array |
+//! | string | `minLength`, `maxLength`: counts of Unicode code points; `pattern`, in the portable subset of [`crate::pattern`]; each on a property's own string and the items of a property's array |
 //! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, booleans or string enums |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
@@ -33,6 +33,17 @@ use crate::load::Reader;
 use crate::model::{Constant, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 use crate::names;
 use crate::pattern::Pattern;
+
+/// Where a type is written: what constraints it may carry depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Site {
+    /// A closed object's property.
+    Property,
+    /// The items of a property's array.
+    Item,
+    /// A map's values, or the items of an array that is itself an item or a value.
+    MapValue,
+}
 
 /// Keywords that never make it through, with the fix for each.
 const REFUSED: &[(&str, &str)] = &[
@@ -183,7 +194,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 }
                 let values = match additional {
                     Value::Bool(_) => Ty::Any,
-                    other => self.build_ty(other, &format!("{p}/additionalProperties"), false, false)?,
+                    other => self.build_ty(other, &format!("{p}/additionalProperties"), false, Site::MapValue)?,
                 };
                 let (min_members, max_members) = self.counts(schema, p, true, ["minProperties", "maxProperties"])?;
                 let names = self.property_names(schema, p)?;
@@ -234,7 +245,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             let is_required = required.contains(name);
             let (annotations, prop_map) = annotations::take(self.r, self.r.object(prop, &at)?, &at)?;
             let description = annotations.fold(&self.description(&prop_map, &at)?);
-            let ty = self.build_ty(&Value::Object(prop_map), &at, is_required, true)?;
+            let ty = self.build_ty(&Value::Object(prop_map), &at, is_required, Site::Property)?;
             annotations::check_values(self.r, self.defs, &annotations, &at)?;
             fields.push(Field { name: name.clone(), description, ty, required: is_required, deprecated: annotations.deprecated });
         }
@@ -254,10 +265,14 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         Ok(name.to_string())
     }
 
-    /// A property, item or map-value schema.
-    /// `property`: the schema is a property's own (not an array's items or a
-    /// map's values), where every integer bound is supported.
-    fn build_ty(&self, schema: &Value, p: &str, required: bool, property: bool) -> Result<Ty, SchemaError> {
+    /// A property, item or map-value schema, at `site`: a property's own
+    /// schema takes every constraint; an array's items take a string's
+    /// length and pattern and an integer's bounds and divisor; a map's
+    /// values an integer's `minimum` of 0 or 1 only.
+    fn build_ty(&self, schema: &Value, p: &str, required: bool, site: Site) -> Result<Ty, SchemaError> {
+        let property = site == Site::Property;
+        // Where a string's length and pattern and an integer's bounds and divisor are checked.
+        let scalar = site != Site::MapValue;
         let schema = self.r.object(schema, p)?;
         self.refuse_unsupported(schema, p)?;
         annotations::refuse_here(self.r, schema, p)?;
@@ -302,18 +317,18 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             }
             "string" => {
                 self.r.only_keys(schema, &["description", "type", "minLength", "maxLength", "pattern"], p)?;
-                let bounded = self.length_bounds(schema, p, property, Ty::String, ["minLength", "maxLength"])?;
-                self.pattern(schema, p, property, bounded)?
+                let bounded = self.length_bounds(schema, p, scalar, Ty::String, ["minLength", "maxLength"])?;
+                self.pattern(schema, p, scalar, bounded)?
             }
             "integer" => {
                 self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], p)?;
-                let bounded = self.integer_bounds(schema, p, property)?;
-                self.multiple_of(schema, p, property, bounded)?
+                let bounded = self.integer_bounds(schema, p, scalar)?;
+                self.multiple_of(schema, p, scalar, bounded)?
             }
             "array" => {
                 self.r.only_keys(schema, &["description", "type", "items", "minItems", "maxItems", "uniqueItems"], p)?;
                 let items = schema.get("items").ok_or_else(|| self.r.err(p, "an array needs `items`", "add `items` with a type or a $ref"))?;
-                let array = Ty::Array(Box::new(self.build_ty(items, &format!("{p}/items"), true, false)?));
+                let array = Ty::Array(Box::new(self.build_ty(items, &format!("{p}/items"), true, if property { Site::Item } else { Site::MapValue })?));
                 let counted = self.length_bounds(schema, p, property, array, ["minItems", "maxItems"])?;
                 self.unique_items(schema, p, property, counted)?
             }
@@ -356,7 +371,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             let keyword = ["maximum", "exclusiveMaximum", "exclusiveMinimum", "minimum"].into_iter().find(|k| schema.contains_key(*k)).unwrap_or("minimum");
             return Err(self.r.err(
                 &push_pointer(p, keyword),
-                "bounds other than `minimum` 0 or 1 are supported on a property's own integer only, not on array items or map values",
+                "bounds other than `minimum` 0 or 1 are supported on a property's own integer and on the items of a property's array, not on map values or nested arrays",
                 "bound the property itself, or name a $defs object for the item",
             ));
         }
@@ -371,7 +386,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         let Some(value) = schema.get("multipleOf") else { return Ok(integer) };
         let at = push_pointer(p, "multipleOf");
         if !property {
-            return Err(self.r.err(&at, "`multipleOf` is supported on a property's own integer only, not on array items or map values", "constrain the property itself, or name a $defs object for the item"));
+            return Err(self.r.err(&at, "`multipleOf` is supported on a property's own integer and on the items of a property's array, not on map values or nested arrays", "constrain the property itself, or name a $defs object for the value"));
         }
         let Some(divisor) = safe_integer(value).and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0) else {
             return Err(self.r.err(
@@ -417,7 +432,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             if !property {
                 return Err(self.r.err(
                     &at,
-                    format!("`{keyword}` is supported on a property's own type only, not on array items or map values"),
+                    format!("`{keyword}` is supported on a property's own type (and a string's on the items of a property's array), not on map values or nested arrays"),
                     "bound the property itself, or name a $defs object for the item",
                 ));
             }
@@ -443,7 +458,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         let Some(value) = schema.get("pattern") else { return Ok(string) };
         let at = push_pointer(p, "pattern");
         if !property {
-            return Err(self.r.err(&at, "`pattern` is supported on a property's own string only, not on array items or map values", "constrain the property itself, or name a $defs object for the item"));
+            return Err(self.r.err(&at, "`pattern` is supported on a property's own string and on the items of a property's array, not on map values or nested arrays", "constrain the property itself, or name a $defs object for the value"));
         }
         let Some(source) = value.as_str() else {
             return Err(self.r.err(&at, "`pattern` must be a string", "write the regular expression as a JSON string"));

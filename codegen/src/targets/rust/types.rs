@@ -76,9 +76,18 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                 for keyword in ["minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "pattern"] {
                     property.remove(keyword);
                 }
-                if Check::of(&field.ty).is_some() {
+                let check = Check::of(&field.ty);
+                if check.is_some() {
                     for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] {
                         property.remove(keyword);
+                    }
+                }
+                // Checked items are read by `strict::each` as plain strings and integers.
+                if matches!(check, Some(Check::Each(..))) {
+                    if let Some(items) = property.get_mut("items").and_then(serde_json::Value::as_object_mut) {
+                        for keyword in ["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] {
+                            items.remove(keyword);
+                        }
                     }
                 }
                 // typify 0.8 drops `const`: the field is its plain type,
@@ -135,6 +144,9 @@ enum Check {
     /// An array's number of items and its items' uniqueness:
     /// `strict::unique_items_within`.
     UniqueItems(Option<u64>, Option<u64>),
+    /// An array's number of items and a check on each item (an integer's
+    /// bounds, a string's length or pattern): `strict::each`.
+    Each(Box<Check>, Option<u64>, Option<u64>),
 }
 
 impl Check {
@@ -152,8 +164,14 @@ impl Check {
                 Ty::Length { min, max, .. } => Some(Check::Pattern(*min, *max, pattern.number)),
                 _ => Some(Check::Pattern(None, None, pattern.number)),
             },
-            Ty::Length { inner, min, max } if matches!(**inner, Ty::Array(_)) => Some(Check::Items(*min, *max)),
-            Ty::Length { min, max, .. } => Some(Check::Characters(*min, *max)),
+            Ty::Array(item) => Check::of(item).map(|c| Check::Each(Box::new(c), None, None)),
+            Ty::Length { inner, min, max } => match inner.as_ref() {
+                Ty::Array(item) => match Check::of(item) {
+                    Some(c) => Some(Check::Each(Box::new(c), *min, *max)),
+                    None => Some(Check::Items(*min, *max)),
+                },
+                _ => Some(Check::Characters(*min, *max)),
+            },
             Ty::Unique(inner) => match inner.as_ref() {
                 Ty::Length { min, max, .. } => Some(Check::UniqueItems(*min, *max)),
                 _ => Some(Check::UniqueItems(None, None)),
@@ -183,6 +201,21 @@ impl Check {
             Check::UniqueItems(min, max) => {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
             }
+            Check::Each(item, min, max) => format!("strict::{form}each::<_, {}, {}, {}>", item.item_check(), count(min, "0"), count(max, "usize::MAX")),
+        }
+    }
+
+    /// The `strict::Check` type an item's check is (only an integer's
+    /// bounds, a string's length or its pattern are on items).
+    fn item_check(&self) -> String {
+        let count = |bound: &Option<u64>, absent: &str| bound.map_or(format!("{{ {absent} }}"), |n| n.to_string());
+        match self {
+            Check::Integer(min, max, divisor) => {
+                format!("strict::IntegerWithin<{}, {}, {}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"), divisor.unwrap_or(1))
+            }
+            Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::Each(..) => "()".to_string(),
         }
     }
 }

@@ -3649,6 +3649,150 @@ pub mod strict {
         }
     }
 
+    /// One value's strict read: what [`each`] applies to every item of an
+    /// array.
+    pub trait Check {
+        /// The value read.
+        type Value;
+
+        /// Reads one value, breaking a constraint in the contract's words.
+        ///
+        /// # Errors
+        ///
+        /// The deserializer's error for a value of another kind, or the
+        /// constraint the value breaks.
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D)
+            -> Result<Self::Value, D::Error>;
+    }
+
+    /// An integer within inclusive bounds that is a multiple of `DIVISOR`
+    /// ([`integer_within`]).
+    pub struct IntegerWithin<const MIN: i64, const MAX: i64, const DIVISOR: i64>;
+
+    impl<const MIN: i64, const MAX: i64, const DIVISOR: i64> Check
+        for IntegerWithin<MIN, MAX, DIVISOR>
+    {
+        type Value = i64;
+
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+            integer_within::<D, MIN, MAX, DIVISOR>(deserializer)
+        }
+    }
+
+    /// A string of `MIN` to `MAX` code points ([`length_within`]).
+    pub struct LengthWithin<const MIN: usize, const MAX: usize>;
+
+    impl<const MIN: usize, const MAX: usize> Check for LengthWithin<MIN, MAX> {
+        type Value = String;
+
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+            length_within::<D, MIN, MAX>(deserializer)
+        }
+    }
+
+    /// A string of `MIN` to `MAX` code points in which `P` finds a match
+    /// ([`matching_within`]).
+    pub struct MatchingWithin<const MIN: usize, const MAX: usize, P>(std::marker::PhantomData<P>);
+
+    impl<const MIN: usize, const MAX: usize, P: Pattern> Check for MatchingWithin<MIN, MAX, P> {
+        type Value = String;
+
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+            matching_within::<D, MIN, MAX, P>(deserializer)
+        }
+    }
+
+    /// Deserializes a required array field of `MIN` to `MAX` items, each
+    /// read by `C`: an item's problem is at its index, and the count is
+    /// checked after the items.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not an array, the first
+    /// item's problem, or the bound the number of items breaks.
+    pub fn each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<C::Value>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+    {
+        struct Item<C>(std::marker::PhantomData<C>);
+        impl<'de, C: Check> serde::de::DeserializeSeed<'de> for Item<C> {
+            type Value = C::Value;
+
+            fn deserialize<D: serde::Deserializer<'de>>(
+                self,
+                deserializer: D,
+            ) -> Result<C::Value, D::Error> {
+                C::read(deserializer)
+            }
+        }
+        struct Items<C>(std::marker::PhantomData<C>);
+        impl<'de, C: Check> serde::de::Visitor<'de> for Items<C> {
+            type Value = Vec<C::Value>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element_seed(Item::<C>(std::marker::PhantomData))? {
+                    items.push(item);
+                }
+                Ok(items)
+            }
+        }
+        let items = deserializer.deserialize_seq(Items::<C>(std::marker::PhantomData))?;
+        count_within(items.len(), MIN, MAX, "item")?;
+        Ok(items)
+    }
+
+    /// An array read by [`each`], as a type (what [`nullable_each`] reads).
+    pub struct Each<C: Check, const MIN: usize, const MAX: usize>(pub Vec<C::Value>);
+
+    impl<'de, C: Check, const MIN: usize, const MAX: usize> serde::Deserialize<'de>
+        for Each<C, MIN, MAX>
+    {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            each::<D, C, MIN, MAX>(deserializer).map(Self)
+        }
+    }
+
+    /// [`each`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`each`].
+    pub fn present_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<C::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+    {
+        each::<D, C, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`each`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or as [`each`].
+    pub fn nullable_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<C::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+    {
+        nullable::<D, Each<C, MIN, MAX>>(deserializer).map(|items| items.map(|Each(items)| items))
+    }
+
     /// [`items_within`] for an array whose items must be pairwise distinct
     /// (`uniqueItems`), compared as decoded (`1.0` is `1`) after the count.
     ///

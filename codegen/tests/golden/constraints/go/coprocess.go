@@ -336,41 +336,44 @@ func handshakeFailure(code int64, message string) error {
 // pattern1 is the pattern /^[a-z][a-z0-9-]*$/.
 var pattern1 = pattern{regexp.MustCompile(`^[a-z][\-0-9a-z]*$`), "expected string matching /^[a-z][a-z0-9-]*$/"}
 
-// pattern2 is the pattern /^[^\s:]*$/.
-var pattern2 = pattern{regexp.MustCompile(`^[^\x09-\x0D :\xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]*$`), "expected string matching /^[^\\s:]*$/"}
+// pattern2 is the pattern /^[A-Z]{2}$/.
+var pattern2 = pattern{regexp.MustCompile(`^[A-Z]{2}$`), "expected string matching /^[A-Z]{2}$/"}
 
-// pattern3 is the pattern /^\d{3}$/.
-var pattern3 = pattern{regexp.MustCompile(`^[0-9]{3}$`), "expected string matching /^\\d{3}$/"}
+// pattern3 is the pattern /^[^\s:]*$/.
+var pattern3 = pattern{regexp.MustCompile(`^[^\x09-\x0D :\xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]*$`), "expected string matching /^[^\\s:]*$/"}
 
-// pattern4 is the pattern /\w/.
-var pattern4 = pattern{regexp.MustCompile(`[0-9A-Z_a-z]`), "expected string matching /\\w/"}
+// pattern4 is the pattern /^\d{3}$/.
+var pattern4 = pattern{regexp.MustCompile(`^[0-9]{3}$`), "expected string matching /^\\d{3}$/"}
 
-// pattern5 is the pattern /^.{2}$/.
-var pattern5 = pattern{regexp.MustCompile(`^[^\x0A\x0D\x{2028}\x{2029}]{2}$`), "expected string matching /^.{2}$/"}
+// pattern5 is the pattern /\w/.
+var pattern5 = pattern{regexp.MustCompile(`[0-9A-Z_a-z]`), "expected string matching /\\w/"}
 
-// pattern6 is the pattern /[\u{1F600}-\u{1F602}]/.
-var pattern6 = pattern{regexp.MustCompile(`[\x{1F600}-\x{1F602}]`), "expected string matching /[\\u{1F600}-\\u{1F602}]/"}
+// pattern6 is the pattern /^.{2}$/.
+var pattern6 = pattern{regexp.MustCompile(`^[^\x0A\x0D\x{2028}\x{2029}]{2}$`), "expected string matching /^.{2}$/"}
 
-// pattern7 is the pattern /^[^"\\]*$/.
-var pattern7 = pattern{regexp.MustCompile(`^[^\x22\\]*$`), "expected string matching /^[^\"\\\\]*$/"}
+// pattern7 is the pattern /[\u{1F600}-\u{1F602}]/.
+var pattern7 = pattern{regexp.MustCompile(`[\x{1F600}-\x{1F602}]`), "expected string matching /[\\u{1F600}-\\u{1F602}]/"}
 
-// pattern8 is the pattern /^(?:ab|cd)+$/.
-var pattern8 = pattern{regexp.MustCompile(`^(?:ab|cd)+$`), "expected string matching /^(?:ab|cd)+$/"}
+// pattern8 is the pattern /^[^"\\]*$/.
+var pattern8 = pattern{regexp.MustCompile(`^[^\x22\\]*$`), "expected string matching /^[^\"\\\\]*$/"}
 
-// pattern9 is the pattern /^\S+\s\S+$/.
-var pattern9 = pattern{regexp.MustCompile(`^[^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+[\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}][^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+$`), "expected string matching /^\\S+\\s\\S+$/"}
+// pattern9 is the pattern /^(?:ab|cd)+$/.
+var pattern9 = pattern{regexp.MustCompile(`^(?:ab|cd)+$`), "expected string matching /^(?:ab|cd)+$/"}
 
-// pattern10 is the pattern /^[&~\-\[\]^]+$/.
-var pattern10 = pattern{regexp.MustCompile(`^[\&\-\[\]\^\~]+$`), "expected string matching /^[&~\\-\\[\\]^]+$/"}
+// pattern10 is the pattern /^\S+\s\S+$/.
+var pattern10 = pattern{regexp.MustCompile(`^[^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+[\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}][^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+$`), "expected string matching /^\\S+\\s\\S+$/"}
 
-// pattern11 is the pattern /^[a-z][a-z0-9_]*$/.
-var pattern11 = pattern{regexp.MustCompile(`^[a-z][0-9_a-z]*$`), "expected string matching /^[a-z][a-z0-9_]*$/"}
+// pattern11 is the pattern /^[&~\-\[\]^]+$/.
+var pattern11 = pattern{regexp.MustCompile(`^[\&\-\[\]\^\~]+$`), "expected string matching /^[&~\\-\\[\\]^]+$/"}
 
-// pattern12 is the pattern /^[a-z][a-z0-9+.-]*:/.
-var pattern12 = pattern{regexp.MustCompile(`^[a-z][+\-.0-9a-z]*:`), "expected string matching /^[a-z][a-z0-9+.-]*:/"}
+// pattern12 is the pattern /^[a-z][a-z0-9_]*$/.
+var pattern12 = pattern{regexp.MustCompile(`^[a-z][0-9_a-z]*$`), "expected string matching /^[a-z][a-z0-9_]*$/"}
 
-// pattern13 is the pattern /^x-/.
-var pattern13 = pattern{regexp.MustCompile(`^x-`), "expected string matching /^x-/"}
+// pattern13 is the pattern /^[a-z][a-z0-9+.-]*:/.
+var pattern13 = pattern{regexp.MustCompile(`^[a-z][+\-.0-9a-z]*:`), "expected string matching /^[a-z][a-z0-9+.-]*:/"}
+
+// pattern14 is the pattern /^x-/.
+var pattern14 = pattern{regexp.MustCompile(`^x-`), "expected string matching /^x-/"}
 
 // Bounded is a type whose integers are bounded.
 type Bounded struct {
@@ -1571,6 +1574,101 @@ func appendLabels(b []byte, v Labels) []byte {
 	return append(b, '}')
 }
 
+// Listed is a type whose array items are constrained.
+type Listed struct {
+	// Names is names of 1 to 4 characters, at most 3 of them.
+	Names []string
+	// Codes is two capital letters each, when given.
+	//
+	// Example: `["AB","CD"]`. Nil when absent.
+	Codes []string
+	// Scores is even scores from 0 to 10.
+	Scores []int64
+	// Spare is short names, or null. Nil for JSON null.
+	Spare []string
+}
+
+// DecodeListed decodes a Listed from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeListed(data []byte) (Listed, error) {
+	return fromText("Listed", data, decodeListed)
+}
+
+// DecodeListedValue decodes a Listed from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeListedValue(value any) (Listed, error) {
+	return fromValue("Listed", value, decodeListed)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Listed) MarshalJSON() ([]byte, error) {
+	return appendListed(nil, v), nil
+}
+
+func (Listed) readEnvelopeMember(v any) (Listed, *shapeError) {
+	return decodeListed(v)
+}
+
+func (v Listed) appendEnvelopeMember(b []byte) []byte {
+	return appendListed(b, v)
+}
+
+func decodeListed(v any) (Listed, *shapeError) {
+	var out Listed
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "names":
+			seen[0] = true
+			out.Names, err = readListOfStringLenMin1Max4LenMax3(o.vals[i])
+		case "codes":
+			out.Codes, err = readListOfStringPattern2(o.vals[i])
+		case "scores":
+			seen[1] = true
+			out.Scores, err = readListOfIntMin0Max10MultipleOf2(o.vals[i])
+		case "spare":
+			seen[2] = true
+			out.Spare, err = readNullableListOfStringLenMax2(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("names")
+	}
+	if !seen[1] {
+		return out, missingField("scores")
+	}
+	if !seen[2] {
+		return out, missingField("spare")
+	}
+	return out, nil
+}
+
+func appendListed(b []byte, v Listed) []byte {
+	b = append(b, '{')
+	b = append(b, "\"names\":"...)
+	b = writeListOfStringLenMin1Max4(b, v.Names)
+	if v.Codes != nil {
+		b = append(b, ",\"codes\":"...)
+		b = writeListOfStringPattern2(b, v.Codes)
+	}
+	b = append(b, ",\"scores\":"...)
+	b = writeListOfIntMin0Max10MultipleOf2(b, v.Scores)
+	b = append(b, ",\"spare\":"...)
+	b = writeNullableListOfStringLenMax2(b, v.Spare)
+	return append(b, '}')
+}
+
 // Literals is a type whose members are each one value (`const`).
 type Literals struct {
 	// Kind is always `call`.
@@ -1919,36 +2017,36 @@ func decodePatterned(v any) (Patterned, *shapeError) {
 			out.Alias = &x
 		case "tag":
 			var x string
-			x, err = readStringLenMin2Max4Pattern2(o.vals[i])
+			x, err = readStringLenMin2Max4Pattern3(o.vals[i])
 			out.Tag = &x
 		case "status":
 			seen[1] = true
-			out.Status, err = readNullableStringPattern3(o.vals[i])
+			out.Status, err = readNullableStringPattern4(o.vals[i])
 		case "word":
 			seen[2] = true
-			out.Word, err = readStringPattern4(o.vals[i])
+			out.Word, err = readStringPattern5(o.vals[i])
 		case "pair":
 			seen[3] = true
-			out.Pair, err = readStringPattern5(o.vals[i])
+			out.Pair, err = readStringPattern6(o.vals[i])
 		case "smile":
 			var x string
-			x, err = readStringPattern6(o.vals[i])
+			x, err = readStringPattern7(o.vals[i])
 			out.Smile = &x
 		case "plain":
 			var x string
-			x, err = readStringPattern7(o.vals[i])
+			x, err = readStringPattern8(o.vals[i])
 			out.Plain = &x
 		case "chain":
 			var x string
-			x, err = readStringPattern8(o.vals[i])
+			x, err = readStringPattern9(o.vals[i])
 			out.Chain = &x
 		case "spaced":
 			var x string
-			x, err = readStringPattern9(o.vals[i])
+			x, err = readStringPattern10(o.vals[i])
 			out.Spaced = &x
 		case "marks":
 			var x string
-			x, err = readStringPattern10(o.vals[i])
+			x, err = readStringPattern11(o.vals[i])
 			out.Marks = &x
 		default:
 			return out, unknownField(key)
@@ -1985,7 +2083,7 @@ func appendPatterned(b []byte, v Patterned) []byte {
 		b = writeString(b, *v.Tag)
 	}
 	b = append(b, ",\"status\":"...)
-	b = writeNullableStringPattern3(b, v.Status)
+	b = writeNullableStringPattern4(b, v.Status)
 	b = append(b, ",\"word\":"...)
 	b = writeString(b, v.Word)
 	b = append(b, ",\"pair\":"...)
@@ -2844,10 +2942,10 @@ func decodeTurn(v any) (Turn, *shapeError) {
 		switch key {
 		case "tool":
 			seen[0] = true
-			out.Tool, err = readStringLenMin1Max64Pattern11(o.vals[i])
+			out.Tool, err = readStringLenMin1Max64Pattern12(o.vals[i])
 		case "server":
 			seen[1] = true
-			out.Server, err = readStringLenMax2048Pattern12(o.vals[i])
+			out.Server, err = readStringLenMax2048Pattern13(o.vals[i])
 		case "max_turns":
 			seen[2] = true
 			out.MaxTurns, err = readIntMin1Max100(o.vals[i])
@@ -2941,7 +3039,7 @@ func decodeVendor(v any) (Vendor, *shapeError) {
 		}
 		out[key] = x
 	}
-	if err := memberNames(o.keys, readStringPattern13); err != nil {
+	if err := memberNames(o.keys, readStringPattern14); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -3258,9 +3356,22 @@ func readIntMin0(v any) (int64, *shapeError) {
 	return readIntAtLeast(v, 0)
 }
 
+func readIntMin0Max10(v any) (int64, *shapeError) {
+	i, err := readIntAtLeast(v, 0)
+	return atMost(i, err, 10)
+}
+
 func readIntMin0Max100(v any) (int64, *shapeError) {
 	i, err := readIntAtLeast(v, 0)
 	return atMost(i, err, 100)
+}
+
+func readIntMin0Max10MultipleOf2(v any) (int64, *shapeError) {
+	x, err := readIntMin0Max10(v)
+	if err != nil {
+		return x, err
+	}
+	return x, multipleOf(x, 2)
 }
 
 func readIntMin0Max3600000(v any) (int64, *shapeError) {
@@ -3439,6 +3550,22 @@ func readListOfIntMin0LenMin1(v any) ([]int64, *shapeError) {
 	return x, lengthWithin(int64(len(x)), 1, -1, "item")
 }
 
+func readListOfIntMin0Max10MultipleOf2(v any) ([]int64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]int64, len(items))
+	for i, item := range items {
+		x, err := readIntMin0Max10MultipleOf2(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
 func readListOfIntMin1(v any) ([]int64, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -3495,6 +3622,22 @@ func readListOfString(v any) ([]string, *shapeError) {
 	return out, nil
 }
 
+func readListOfStringLenMax2(v any) ([]string, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		x, err := readStringLenMax2(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
 func readListOfStringLenMin1Max16(v any) ([]string, *shapeError) {
 	x, err := readListOfString(v)
 	if err != nil {
@@ -3517,6 +3660,46 @@ func readListOfStringLenMin1Max3(v any) ([]string, *shapeError) {
 		return x, err
 	}
 	return x, lengthWithin(int64(len(x)), 1, 3, "item")
+}
+
+func readListOfStringLenMin1Max4(v any) ([]string, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		x, err := readStringLenMin1Max4(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfStringLenMin1Max4LenMax3(v any) ([]string, *shapeError) {
+	x, err := readListOfStringLenMin1Max4(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), -1, 3, "item")
+}
+
+func readListOfStringPattern2(v any) ([]string, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		x, err := readStringPattern2(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
 }
 
 func readListOfStringUnique(v any) ([]string, *shapeError) {
@@ -3593,6 +3776,17 @@ func readNullableListOfBoolUnique(v any) ([]bool, *shapeError) {
 	return x, nil
 }
 
+func readNullableListOfStringLenMax2(v any) ([]string, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readListOfStringLenMax2(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return x, nil
+}
+
 func readNullableRequestID(v any) (*RequestID, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -3626,11 +3820,11 @@ func readNullableStringLenMin2(v any) (*string, *shapeError) {
 	return &x, nil
 }
 
-func readNullableStringPattern3(v any) (*string, *shapeError) {
+func readNullableStringPattern4(v any) (*string, *shapeError) {
 	if v == nil {
 		return nil, nil
 	}
-	x, err := readStringPattern3(v)
+	x, err := readStringPattern4(v)
 	if err != nil {
 		return nil, orNull(err)
 	}
@@ -3677,6 +3871,14 @@ func readStringConst737175617265(v any) (string, *shapeError) {
 	return x, constant(x, "square", "\"square\"")
 }
 
+func readStringLenMax2(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, -1, 2)
+}
+
 func readStringLenMax2048(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
@@ -3685,12 +3887,12 @@ func readStringLenMax2048(v any) (string, *shapeError) {
 	return x, charactersWithin(x, -1, 2048)
 }
 
-func readStringLenMax2048Pattern12(v any) (string, *shapeError) {
+func readStringLenMax2048Pattern13(v any) (string, *shapeError) {
 	x, err := readStringLenMax2048(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern12)
+	return x, matching(x, pattern13)
 }
 
 func readStringLenMax3(v any) (string, *shapeError) {
@@ -3701,6 +3903,14 @@ func readStringLenMax3(v any) (string, *shapeError) {
 	return x, charactersWithin(x, -1, 3)
 }
 
+func readStringLenMin1Max4(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, charactersWithin(x, 1, 4)
+}
+
 func readStringLenMin1Max64(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
@@ -3709,12 +3919,12 @@ func readStringLenMin1Max64(v any) (string, *shapeError) {
 	return x, charactersWithin(x, 1, 64)
 }
 
-func readStringLenMin1Max64Pattern11(v any) (string, *shapeError) {
+func readStringLenMin1Max64Pattern12(v any) (string, *shapeError) {
 	x, err := readStringLenMin1Max64(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern11)
+	return x, matching(x, pattern12)
 }
 
 func readStringLenMin1Max8(v any) (string, *shapeError) {
@@ -3749,12 +3959,12 @@ func readStringLenMin2Max4(v any) (string, *shapeError) {
 	return x, charactersWithin(x, 2, 4)
 }
 
-func readStringLenMin2Max4Pattern2(v any) (string, *shapeError) {
+func readStringLenMin2Max4Pattern3(v any) (string, *shapeError) {
 	x, err := readStringLenMin2Max4(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern2)
+	return x, matching(x, pattern3)
 }
 
 func readStringLenMin2Max8(v any) (string, *shapeError) {
@@ -3789,20 +3999,28 @@ func readStringPattern10(v any) (string, *shapeError) {
 	return x, matching(x, pattern10)
 }
 
-func readStringPattern13(v any) (string, *shapeError) {
+func readStringPattern11(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern13)
+	return x, matching(x, pattern11)
 }
 
-func readStringPattern3(v any) (string, *shapeError) {
+func readStringPattern14(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern3)
+	return x, matching(x, pattern14)
+}
+
+func readStringPattern2(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern2)
 }
 
 func readStringPattern4(v any) (string, *shapeError) {
@@ -3897,6 +4115,17 @@ func writeListOfIntMin0(b []byte, v []int64) []byte {
 	return append(b, ']')
 }
 
+func writeListOfIntMin0Max10MultipleOf2(b []byte, v []int64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeInt(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfIntMin1(b []byte, v []int64) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -3920,6 +4149,39 @@ func writeListOfShade(b []byte, v []Shade) []byte {
 }
 
 func writeListOfString(b []byte, v []string) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfStringLenMax2(b []byte, v []string) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfStringLenMin1Max4(b []byte, v []string) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfStringPattern2(b []byte, v []string) []byte {
 	b = append(b, '[')
 	for i, x := range v {
 		if i > 0 {
@@ -3972,6 +4234,13 @@ func writeNullableListOfBoolUnique(b []byte, v []bool) []byte {
 	return writeListOfBool(b, v)
 }
 
+func writeNullableListOfStringLenMax2(b []byte, v []string) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeListOfStringLenMax2(b, v)
+}
+
 func writeNullableRequestID(b []byte, v *RequestID) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -3993,7 +4262,7 @@ func writeNullableStringLenMin2(b []byte, v *string) []byte {
 	return writeString(b, *v)
 }
 
-func writeNullableStringPattern3(b []byte, v *string) []byte {
+func writeNullableStringPattern4(b []byte, v *string) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
@@ -4001,7 +4270,7 @@ func writeNullableStringPattern3(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Literals", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor"}
+var TypeNames = []string{"Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -4036,6 +4305,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeJSONRPCVersion(data))
 	case "Labels":
 		return asMarshaler(DecodeLabels(data))
+	case "Listed":
+		return asMarshaler(DecodeListed(data))
 	case "Literals":
 		return asMarshaler(DecodeLiterals(data))
 	case "Named":

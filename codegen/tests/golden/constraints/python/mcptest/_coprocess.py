@@ -1166,6 +1166,26 @@ class HandshakeResult:
 
 
 @dataclass(frozen=True)
+class Listed:
+    """A type whose array items are constrained."""
+
+    names: list[str]
+    """Names of 1 to 4 characters, at most 3 of them."""
+
+    scores: list[int]
+    """Even scores from 0 to 10."""
+
+    spare: list[str] | None
+    """Short names, or null."""
+
+    codes: list[str] | None = None
+    """Two capital letters each, when given.
+
+    Example: `["AB","CD"]`. Optional: `None` when left out.
+    """
+
+
+@dataclass(frozen=True)
 class Literals:
     """A type whose members are each one value (`const`)."""
 
@@ -1452,8 +1472,15 @@ _PATTERN_1: typing.Final = (
 )
 
 
-# The pattern /^[^\s:]*$/.
+# The pattern /^[A-Z]{2}$/.
 _PATTERN_2: typing.Final = (
+    re.compile(r"^[A-Z]{2}\Z"),
+    "expected string matching /^[A-Z]{2}$/",
+)
+
+
+# The pattern /^[^\s:]*$/.
+_PATTERN_3: typing.Final = (
     re.compile(
         r"^[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]*\Z"
     ),
@@ -1462,49 +1489,49 @@ _PATTERN_2: typing.Final = (
 
 
 # The pattern /^\d{3}$/.
-_PATTERN_3: typing.Final = (
+_PATTERN_4: typing.Final = (
     re.compile(r"^[0-9]{3}\Z"),
     "expected string matching /^\\d{3}$/",
 )
 
 
 # The pattern /\w/.
-_PATTERN_4: typing.Final = (
+_PATTERN_5: typing.Final = (
     re.compile(r"[0-9A-Z_a-z]"),
     "expected string matching /\\w/",
 )
 
 
 # The pattern /^.{2}$/.
-_PATTERN_5: typing.Final = (
+_PATTERN_6: typing.Final = (
     re.compile(r"^[^\x0A\x0D\u2028\u2029]{2}\Z"),
     "expected string matching /^.{2}$/",
 )
 
 
 # The pattern /[\u{1F600}-\u{1F602}]/.
-_PATTERN_6: typing.Final = (
+_PATTERN_7: typing.Final = (
     re.compile(r"[\U0001F600-\U0001F602]"),
     "expected string matching /[\\u{1F600}-\\u{1F602}]/",
 )
 
 
 # The pattern /^[^"\\]*$/.
-_PATTERN_7: typing.Final = (
+_PATTERN_8: typing.Final = (
     re.compile(r"^[^\x22\\]*\Z"),
     'expected string matching /^[^"\\\\]*$/',
 )
 
 
 # The pattern /^(?:ab|cd)+$/.
-_PATTERN_8: typing.Final = (
+_PATTERN_9: typing.Final = (
     re.compile(r"^(?:ab|cd)+\Z"),
     "expected string matching /^(?:ab|cd)+$/",
 )
 
 
 # The pattern /^\S+\s\S+$/.
-_PATTERN_9: typing.Final = (
+_PATTERN_10: typing.Final = (
     re.compile(
         r"^[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+\Z"  # noqa: E501 - a name or string no layout can shorten
     ),
@@ -1513,28 +1540,28 @@ _PATTERN_9: typing.Final = (
 
 
 # The pattern /^[&~\-\[\]^]+$/.
-_PATTERN_10: typing.Final = (
+_PATTERN_11: typing.Final = (
     re.compile(r"^[\&\-\[\]\^\~]+\Z"),
     "expected string matching /^[&~\\-\\[\\]^]+$/",
 )
 
 
 # The pattern /^[a-z][a-z0-9_]*$/.
-_PATTERN_11: typing.Final = (
+_PATTERN_12: typing.Final = (
     re.compile(r"^[a-z][0-9_a-z]*\Z"),
     "expected string matching /^[a-z][a-z0-9_]*$/",
 )
 
 
 # The pattern /^[a-z][a-z0-9+.-]*:/.
-_PATTERN_12: typing.Final = (
+_PATTERN_13: typing.Final = (
     re.compile(r"^[a-z][+\-.0-9a-z]*:"),
     "expected string matching /^[a-z][a-z0-9+.-]*:/",
 )
 
 
 # The pattern /^x-/.
-_PATTERN_13: typing.Final = (
+_PATTERN_14: typing.Final = (
     re.compile(r"^x-"),
     "expected string matching /^x-/",
 )
@@ -2240,6 +2267,67 @@ def encode_labels(value: Labels) -> str:
     return _dumps(labels_to_value(value))
 
 
+_LISTED_REQUIRED: typing.Final = 3
+
+
+def _read_listed(value: JsonValue) -> Listed:
+    if isinstance(value, dict):
+        names = value.get("names")
+        codes = value.get("codes")
+        scores = value.get("scores")
+        spare = value.get("spare")
+        if len(value) == _LISTED_REQUIRED + ("codes" in value) and "spare" in value:
+            try:
+                return _new(
+                    Listed,
+                    names=_array_within(names, lambda v: _str_within(v, 1, 4), None, 3),
+                    scores=_array(
+                        scores, lambda v: _multiple_of(_int_within(v, 0, 10), 2)
+                    ),
+                    spare=_nullable(
+                        spare, lambda v: _array(v, lambda v: _str_within(v, None, 2))
+                    ),
+                    codes=_array(codes, lambda v: _matching(_str(v), _PATTERN_2))
+                    if "codes" in value
+                    else None,
+                )
+            except _Problem:
+                raise _LISTED_SHAPE.problem(value) from None
+    return _LISTED_SHAPE.read(value)
+
+
+def listed_to_value(value: Listed) -> dict[str, JsonValue]:
+    """The JSON value of a `Listed`."""
+    out: dict[str, JsonValue] = {}
+    out["names"] = list(value.names)
+    if value.codes is not None:
+        out["codes"] = list(value.codes)
+    out["scores"] = list(value.scores)
+    out["spare"] = None if value.spare is None else list(value.spare)
+    return out
+
+
+def decode_listed(text: str | bytes) -> Listed:
+    """Decodes a `Listed` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_listed(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Listed")) from None
+
+
+def listed_from_value(value: JsonValue) -> Listed:
+    """Decodes a `Listed` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_listed(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Listed")) from None
+
+
+def encode_listed(value: Listed) -> str:
+    """One line of JSON text for a `Listed`, without the trailing newline."""
+    return _dumps(listed_to_value(value))
+
+
 def _read_literals(value: JsonValue) -> Literals:
     if isinstance(value, dict):
         kind = value.get("kind")
@@ -2402,28 +2490,28 @@ def _read_patterned(value: JsonValue) -> Patterned:
                 return _new(
                     Patterned,
                     slug=_matching(_str(slug), _PATTERN_1),
-                    status=_nullable(status, lambda v: _matching(_str(v), _PATTERN_3)),
-                    word=_matching(_str(word), _PATTERN_4),
-                    pair=_matching(_str(pair), _PATTERN_5),
+                    status=_nullable(status, lambda v: _matching(_str(v), _PATTERN_4)),
+                    word=_matching(_str(word), _PATTERN_5),
+                    pair=_matching(_str(pair), _PATTERN_6),
                     alias=_matching(_str(alias), _PATTERN_1)
                     if "alias" in value
                     else None,
-                    tag=_matching(_str_within(tag, 2, 4), _PATTERN_2)
+                    tag=_matching(_str_within(tag, 2, 4), _PATTERN_3)
                     if "tag" in value
                     else None,
-                    smile=_matching(_str(smile), _PATTERN_6)
+                    smile=_matching(_str(smile), _PATTERN_7)
                     if "smile" in value
                     else None,
-                    plain=_matching(_str(plain), _PATTERN_7)
+                    plain=_matching(_str(plain), _PATTERN_8)
                     if "plain" in value
                     else None,
-                    chain=_matching(_str(chain), _PATTERN_8)
+                    chain=_matching(_str(chain), _PATTERN_9)
                     if "chain" in value
                     else None,
-                    spaced=_matching(_str(spaced), _PATTERN_9)
+                    spaced=_matching(_str(spaced), _PATTERN_10)
                     if "spaced" in value
                     else None,
-                    marks=_matching(_str(marks), _PATTERN_10)
+                    marks=_matching(_str(marks), _PATTERN_11)
                     if "marks" in value
                     else None,
                 )
@@ -2940,8 +3028,8 @@ def _read_turn(value: JsonValue) -> Turn:
             try:
                 return _new(
                     Turn,
-                    tool=_matching(_str_within(tool, 1, 64), _PATTERN_11),
-                    server=_matching(_str_within(server, None, 2048), _PATTERN_12),
+                    tool=_matching(_str_within(tool, 1, 64), _PATTERN_12),
+                    server=_matching(_str_within(server, None, 2048), _PATTERN_13),
                     max_turns=_int_within(max_turns, 1, 100),
                     rules=_unique(_array_within(rules, _str, 1, 16)),
                     budget_ms=_multiple_of(_int_within(budget_ms, 0, 3600000), 1000)
@@ -2988,7 +3076,7 @@ def encode_turn(value: Turn) -> str:
 
 def _read_vendor(value: JsonValue) -> Vendor:
     return _member_names(
-        _object(value), lambda name: _matching(_str(name), _PATTERN_13)
+        _object(value), lambda name: _matching(_str(name), _PATTERN_14)
     )
 
 
@@ -3172,6 +3260,24 @@ _HANDSHAKE_RESULT_SHAPE = _ObjectShape(
     ),
 )
 
+_LISTED_SHAPE = _ObjectShape(
+    Listed,
+    {
+        "names": lambda v: _array_within(v, lambda v: _str_within(v, 1, 4), None, 3),
+        "codes": lambda v: _array(v, lambda v: _matching(_str(v), _PATTERN_2)),
+        "scores": lambda v: _array(v, lambda v: _multiple_of(_int_within(v, 0, 10), 2)),
+        "spare": lambda v: _nullable(
+            v, lambda v: _array(v, lambda v: _str_within(v, None, 2))
+        ),
+    },
+    (
+        "names",
+        "scores",
+        "spare",
+    ),
+    {"codes": None},
+)
+
 _LITERALS_SHAPE = _ObjectShape(
     Literals,
     {
@@ -3213,15 +3319,15 @@ _PATTERNED_SHAPE = _ObjectShape(
     {
         "slug": lambda v: _matching(_str(v), _PATTERN_1),
         "alias": lambda v: _matching(_str(v), _PATTERN_1),
-        "tag": lambda v: _matching(_str_within(v, 2, 4), _PATTERN_2),
-        "status": lambda v: _nullable(v, lambda v: _matching(_str(v), _PATTERN_3)),
-        "word": lambda v: _matching(_str(v), _PATTERN_4),
-        "pair": lambda v: _matching(_str(v), _PATTERN_5),
-        "smile": lambda v: _matching(_str(v), _PATTERN_6),
-        "plain": lambda v: _matching(_str(v), _PATTERN_7),
-        "chain": lambda v: _matching(_str(v), _PATTERN_8),
-        "spaced": lambda v: _matching(_str(v), _PATTERN_9),
-        "marks": lambda v: _matching(_str(v), _PATTERN_10),
+        "tag": lambda v: _matching(_str_within(v, 2, 4), _PATTERN_3),
+        "status": lambda v: _nullable(v, lambda v: _matching(_str(v), _PATTERN_4)),
+        "word": lambda v: _matching(_str(v), _PATTERN_5),
+        "pair": lambda v: _matching(_str(v), _PATTERN_6),
+        "smile": lambda v: _matching(_str(v), _PATTERN_7),
+        "plain": lambda v: _matching(_str(v), _PATTERN_8),
+        "chain": lambda v: _matching(_str(v), _PATTERN_9),
+        "spaced": lambda v: _matching(_str(v), _PATTERN_10),
+        "marks": lambda v: _matching(_str(v), _PATTERN_11),
     },
     (
         "slug",
@@ -3331,8 +3437,8 @@ _TAGGED_SHAPE = _ObjectShape(
 _TURN_SHAPE = _ObjectShape(
     Turn,
     {
-        "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_11),
-        "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_12),
+        "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_12),
+        "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_13),
         "max_turns": lambda v: _int_within(v, 1, 100),
         "rules": lambda v: _unique(_array_within(v, _str, 1, 16)),
         "budget_ms": lambda v: _multiple_of(_int_within(v, 0, 3600000), 1000),
@@ -3370,6 +3476,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
         "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
     ),
     "Labels": _Codec("Labels", _read_labels, labels_to_value),
+    "Listed": _Codec("Listed", _read_listed, listed_to_value),
     "Literals": _Codec("Literals", _read_literals, literals_to_value),
     "Named": _Codec("Named", _read_named, named_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
@@ -3700,6 +3807,7 @@ _VALUE_READERS: typing.Final[
     headers_from_value: _read_headers,
     json_rpc_version_from_value: _read_json_rpc_version,
     labels_from_value: _read_labels,
+    listed_from_value: _read_listed,
     literals_from_value: _read_literals,
     named_from_value: _read_named,
     params_from_value: _read_params,

@@ -1452,74 +1452,80 @@ const _PATTERN_1: _Pattern = [
   "expected string matching /^[a-z][a-z0-9-]*$/",
 ];
 
-// The pattern /^[^\s:]*$/.
+// The pattern /^[A-Z]{2}$/.
 const _PATTERN_2: _Pattern = [
+  /^[A-Z]{2}$/u,
+  "expected string matching /^[A-Z]{2}$/",
+];
+
+// The pattern /^[^\s:]*$/.
+const _PATTERN_3: _Pattern = [
   /^[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]*$/u,
   "expected string matching /^[^\\s:]*$/",
 ];
 
 // The pattern /^\d{3}$/.
-const _PATTERN_3: _Pattern = [
+const _PATTERN_4: _Pattern = [
   /^[0-9]{3}$/u,
   "expected string matching /^\\d{3}$/",
 ];
 
 // The pattern /\w/.
-const _PATTERN_4: _Pattern = [
+const _PATTERN_5: _Pattern = [
   /[0-9A-Z_a-z]/u,
   "expected string matching /\\w/",
 ];
 
 // The pattern /^.{2}$/.
-const _PATTERN_5: _Pattern = [
+const _PATTERN_6: _Pattern = [
   /^[^\x0A\x0D\u2028\u2029]{2}$/u,
   "expected string matching /^.{2}$/",
 ];
 
 // The pattern /[\u{1F600}-\u{1F602}]/.
-const _PATTERN_6: _Pattern = [
+const _PATTERN_7: _Pattern = [
   /[\u{1F600}-\u{1F602}]/u,
   "expected string matching /[\\u{1F600}-\\u{1F602}]/",
 ];
 
 // The pattern /^[^"\\]*$/.
-const _PATTERN_7: _Pattern = [
+const _PATTERN_8: _Pattern = [
   /^[^\x22\\]*$/u,
   'expected string matching /^[^"\\\\]*$/',
 ];
 
 // The pattern /^(?:ab|cd)+$/.
-const _PATTERN_8: _Pattern = [
+const _PATTERN_9: _Pattern = [
   /^(?:ab|cd)+$/u,
   "expected string matching /^(?:ab|cd)+$/",
 ];
 
 // The pattern /^\S+\s\S+$/.
-const _PATTERN_9: _Pattern = [
+const _PATTERN_10: _Pattern = [
   /^[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+$/u,
   "expected string matching /^\\S+\\s\\S+$/",
 ];
 
 // The pattern /^[&~\-\[\]^]+$/.
-const _PATTERN_10: _Pattern = [
+const _PATTERN_11: _Pattern = [
   /^[&\-\[\]\^~]+$/u,
   "expected string matching /^[&~\\-\\[\\]^]+$/",
 ];
 
 // The pattern /^[a-z][a-z0-9_]*$/.
-const _PATTERN_11: _Pattern = [
+const _PATTERN_12: _Pattern = [
   /^[a-z][0-9_a-z]*$/u,
   "expected string matching /^[a-z][a-z0-9_]*$/",
 ];
 
 // The pattern /^[a-z][a-z0-9+.-]*:/.
-const _PATTERN_12: _Pattern = [
+const _PATTERN_13: _Pattern = [
   /^[a-z][+\-.0-9a-z]*:/u,
   "expected string matching /^[a-z][a-z0-9+.-]*:/",
 ];
 
 // The pattern /^x-/.
-const _PATTERN_13: _Pattern = [/^x-/u, "expected string matching /^x-/"];
+const _PATTERN_14: _Pattern = [/^x-/u, "expected string matching /^x-/"];
 
 /** A type whose integers are bounded. */
 export interface Bounded {
@@ -2762,6 +2768,137 @@ export function encodeLabels(value: Labels): string {
   return _writeMap(value, (entry) => JSON.stringify(entry));
 }
 
+/** A type whose array items are constrained. */
+export interface Listed {
+  /** Names of 1 to 4 characters, at most 3 of them. */
+  readonly names: readonly string[];
+  /**
+   * Two capital letters each, when given.
+   *
+   * Example: `["AB","CD"]`.
+   */
+  readonly codes?: readonly string[];
+  /** Even scores from 0 to 10. */
+  readonly scores: readonly number[];
+  /** Short names, or null. */
+  readonly spare: readonly string[] | null;
+}
+
+function readListed(value: JsonValue, path: string, orNull: boolean): Listed {
+  const obj = _readMembers(value, path, orNull);
+  let names: readonly string[] | undefined;
+  let codes: readonly string[] | undefined;
+  let scores: readonly number[] | undefined;
+  let spare: readonly string[] | null | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "names":
+        names = _itemsWithin(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".names"),
+            false,
+            (item, itemPath) => _readStringWithin(item, itemPath, false, 1, 4),
+          ),
+          _pathTo(path, ".names"),
+          null,
+          3,
+        );
+        break;
+      case "codes":
+        codes = _readArrayOf(
+          member,
+          _pathTo(path, ".codes"),
+          false,
+          (item, itemPath) =>
+            _matching(_readString(item, itemPath, false), itemPath, _PATTERN_2),
+        );
+        break;
+      case "scores":
+        scores = _readArrayOf(
+          member,
+          _pathTo(path, ".scores"),
+          false,
+          (item, itemPath) =>
+            _multipleOf(
+              _readIntegerWithin(item, itemPath, false, 0, 10),
+              itemPath,
+              2,
+            ),
+        );
+        break;
+      case "spare":
+        spare =
+          member === null
+            ? null
+            : _readArrayOf(
+                member,
+                _pathTo(path, ".spare"),
+                true,
+                (item, itemPath) =>
+                  _readStringWithin(item, itemPath, false, null, 2),
+              );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (names === undefined) {
+    _throwMissingField("names", path);
+  }
+  if (scores === undefined) {
+    _throwMissingField("scores", path);
+  }
+  if (spare === undefined) {
+    _throwMissingField("spare", path);
+  }
+  const out: _Mutable<Listed> = { names, scores, spare };
+  if (codes !== undefined) {
+    out.codes = codes;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Listed` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeListed(text: string): Listed {
+  return _decodeText("Listed", readListed, text);
+}
+
+/**
+ * Decodes a `Listed` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeListedValue(value: JsonValue): Listed {
+  return _decodeParsed("Listed", readListed, value);
+}
+
+/**
+ * Encodes a `Listed` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeListed(value: Listed): string {
+  let out = "{";
+  out += '"names":' + _writeArray(value.names, (item) => JSON.stringify(item));
+  if (value.codes !== undefined) {
+    out +=
+      ',"codes":' + _writeArray(value.codes, (item) => JSON.stringify(item));
+  }
+  out += ',"scores":' + _writeArray(value.scores, (item) => String(item));
+  out +=
+    ',"spare":' +
+    (value.spare === null
+      ? "null"
+      : _writeArray(value.spare, (item) => JSON.stringify(item)));
+  return out + "}";
+}
+
 /** A type whose members are each one value (`const`). */
 export interface Literals {
   /** Always `call`. */
@@ -3125,7 +3262,7 @@ function readPatterned(
         tag = _matching(
           _readStringWithin(member, _pathTo(path, ".tag"), false, 2, 4),
           _pathTo(path, ".tag"),
-          _PATTERN_2,
+          _PATTERN_3,
         );
         break;
       case "status":
@@ -3135,56 +3272,56 @@ function readPatterned(
             : _matching(
                 _readString(member, _pathTo(path, ".status"), true),
                 _pathTo(path, ".status"),
-                _PATTERN_3,
+                _PATTERN_4,
               );
         break;
       case "word":
         word = _matching(
           _readString(member, _pathTo(path, ".word"), false),
           _pathTo(path, ".word"),
-          _PATTERN_4,
+          _PATTERN_5,
         );
         break;
       case "pair":
         pair = _matching(
           _readString(member, _pathTo(path, ".pair"), false),
           _pathTo(path, ".pair"),
-          _PATTERN_5,
+          _PATTERN_6,
         );
         break;
       case "smile":
         smile = _matching(
           _readString(member, _pathTo(path, ".smile"), false),
           _pathTo(path, ".smile"),
-          _PATTERN_6,
+          _PATTERN_7,
         );
         break;
       case "plain":
         plain = _matching(
           _readString(member, _pathTo(path, ".plain"), false),
           _pathTo(path, ".plain"),
-          _PATTERN_7,
+          _PATTERN_8,
         );
         break;
       case "chain":
         chain = _matching(
           _readString(member, _pathTo(path, ".chain"), false),
           _pathTo(path, ".chain"),
-          _PATTERN_8,
+          _PATTERN_9,
         );
         break;
       case "spaced":
         spaced = _matching(
           _readString(member, _pathTo(path, ".spaced"), false),
           _pathTo(path, ".spaced"),
-          _PATTERN_9,
+          _PATTERN_10,
         );
         break;
       case "marks":
         marks = _matching(
           _readString(member, _pathTo(path, ".marks"), false),
           _pathTo(path, ".marks"),
-          _PATTERN_10,
+          _PATTERN_11,
         );
         break;
       default:
@@ -4001,7 +4138,7 @@ function readTurn(value: JsonValue, path: string, orNull: boolean): Turn {
         tool = _matching(
           _readStringWithin(member, _pathTo(path, ".tool"), false, 1, 64),
           _pathTo(path, ".tool"),
-          _PATTERN_11,
+          _PATTERN_12,
         );
         break;
       case "server":
@@ -4014,7 +4151,7 @@ function readTurn(value: JsonValue, path: string, orNull: boolean): Turn {
             2048,
           ),
           _pathTo(path, ".server"),
-          _PATTERN_12,
+          _PATTERN_13,
         );
         break;
       case "max_turns":
@@ -4119,7 +4256,7 @@ function readVendor(value: JsonValue, path: string, orNull: boolean): Vendor {
   return _memberNames(
     _openValue(_readObject(value, path, orNull)),
     path,
-    (name) => _matching(_readString(name, path, false), path, _PATTERN_13),
+    (name) => _matching(_readString(name, path, false), path, _PATTERN_14),
   );
 }
 
@@ -4418,6 +4555,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeHeadersValue, readHeaders],
   [decodeJsonRpcVersionValue, readJsonRpcVersion],
   [decodeLabelsValue, readLabels],
+  [decodeListedValue, readListed],
   [decodeLiteralsValue, readLiterals],
   [decodeNamedValue, readNamed],
   [decodeParamsValue, readParams],
@@ -4496,6 +4634,7 @@ export type TypeName =
   | "Headers"
   | "JsonRpcVersion"
   | "Labels"
+  | "Listed"
   | "Literals"
   | "Named"
   | "Params"
@@ -4530,6 +4669,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Headers",
   "JsonRpcVersion",
   "Labels",
+  "Listed",
   "Literals",
   "Named",
   "Params",
@@ -4589,6 +4729,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeJsonRpcVersion(decodeJsonRpcVersion(text));
     case "Labels":
       return encodeLabels(decodeLabels(text));
+    case "Listed":
+      return encodeListed(decodeListed(text));
     case "Literals":
       return encodeLiterals(decodeLiterals(text));
     case "Named":

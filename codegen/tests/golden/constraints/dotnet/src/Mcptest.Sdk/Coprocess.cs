@@ -42,64 +42,69 @@ namespace Mcptest.Sdk
         internal static readonly global::System.Text.RegularExpressions.Regex Pattern1 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][\-0-9a-z]*\z");
 
         /// <summary>
+        /// The pattern <c>/^[A-Z]{2}$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern2 = new global::System.Text.RegularExpressions.Regex(@"^[A-Z]{2}\z");
+
+        /// <summary>
         /// The pattern <c>/^[^\s:]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern2 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern3 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
 
         /// <summary>
         /// The pattern <c>/^\d{3}$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern3 = new global::System.Text.RegularExpressions.Regex(@"^[0-9]{3}\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern4 = new global::System.Text.RegularExpressions.Regex(@"^[0-9]{3}\z");
 
         /// <summary>
         /// The pattern <c>/\w/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern4 = new global::System.Text.RegularExpressions.Regex(@"[0-9A-Z_a-z]");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern5 = new global::System.Text.RegularExpressions.Regex(@"[0-9A-Z_a-z]");
 
         /// <summary>
         /// The pattern <c>/^.{2}$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern5 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x0A\x0D\u2028\u2029\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]){2}\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern6 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x0A\x0D\u2028\u2029\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]){2}\z");
 
         /// <summary>
         /// The pattern <c>/[\u{1F600}-\u{1F602}]/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern6 = new global::System.Text.RegularExpressions.Regex(@"(?:\uD83D[\uDE00-\uDE02])");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern7 = new global::System.Text.RegularExpressions.Regex(@"(?:\uD83D[\uDE00-\uDE02])");
 
         /// <summary>
         /// The pattern <c>/^[^"\\]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern7 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x22\\\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern8 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x22\\\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
 
         /// <summary>
         /// The pattern <c>/^(?:ab|cd)+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern8 = new global::System.Text.RegularExpressions.Regex(@"^(?:ab|cd)+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern9 = new global::System.Text.RegularExpressions.Regex(@"^(?:ab|cd)+\z");
 
         /// <summary>
         /// The pattern <c>/^\S+\s\S+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern9 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF](?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern10 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF](?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+\z");
 
         /// <summary>
         /// The pattern <c>/^[&amp;~\-\[\]^]+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern10 = new global::System.Text.RegularExpressions.Regex(@"^[\&\-\[\]\^\~]+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern11 = new global::System.Text.RegularExpressions.Regex(@"^[\&\-\[\]\^\~]+\z");
 
         /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9_]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern11 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][0-9_a-z]*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][0-9_a-z]*\z");
 
         /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9+.-]*:/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][+\-.0-9a-z]*:");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][+\-.0-9a-z]*:");
 
         /// <summary>
         /// The pattern <c>/^x-/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"^x-");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern14 = new global::System.Text.RegularExpressions.Regex(@"^x-");
 
         /// <summary>
         /// The method names of the method table.
@@ -244,7 +249,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Literals", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -285,6 +290,8 @@ namespace Mcptest.Sdk
                     return JsonRpcVersionWire.Decode(json);
                 case "Labels":
                     return Labels.Decode(json);
+                case "Listed":
+                    return Listed.Decode(json);
                 case "Literals":
                     return Literals.Decode(json);
                 case "Named":
@@ -360,38 +367,40 @@ namespace Mcptest.Sdk
                     return JsonRpcVersionWire.ToJson(value13);
                 case Labels value14:
                     return value14.ToJson();
-                case Literals value15:
+                case Listed value15:
                     return value15.ToJson();
-                case Named value16:
+                case Literals value16:
                     return value16.ToJson();
-                case Params value17:
+                case Named value17:
                     return value17.ToJson();
-                case Patterned value18:
+                case Params value18:
                     return value18.ToJson();
-                case Polygon value19:
+                case Patterned value19:
                     return value19.ToJson();
-                case Request value20:
+                case Polygon value20:
                     return value20.ToJson();
-                case RequestId value21:
+                case Request value21:
                     return value21.ToJson();
-                case Response value22:
+                case RequestId value22:
                     return value22.ToJson();
-                case Shade value23:
-                    return ShadeWire.ToJson(value23);
-                case Square value24:
-                    return value24.ToJson();
-                case Stamped value25:
+                case Response value23:
+                    return value23.ToJson();
+                case Shade value24:
+                    return ShadeWire.ToJson(value24);
+                case Square value25:
                     return value25.ToJson();
-                case Stepped value26:
+                case Stamped value26:
                     return value26.ToJson();
-                case SuccessResponse value27:
+                case Stepped value27:
                     return value27.ToJson();
-                case Tagged value28:
+                case SuccessResponse value28:
                     return value28.ToJson();
-                case Turn value29:
+                case Tagged value29:
                     return value29.ToJson();
-                case Vendor value30:
+                case Turn value30:
                     return value30.ToJson();
+                case Vendor value31:
+                    return value31.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -3006,6 +3015,218 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A type whose array items are constrained.
+    /// </summary>
+    public sealed class Listed
+    {
+        /// <summary>
+        /// Creates a <see cref="Listed"/> from its required fields.
+        /// </summary>
+        public Listed(global::System.Collections.Generic.List<string> names, global::System.Collections.Generic.List<long> scores, global::System.Collections.Generic.List<string>? spare)
+        {
+            Names = names ?? throw new global::System.ArgumentNullException(nameof(names));
+            Scores = scores ?? throw new global::System.ArgumentNullException(nameof(scores));
+            Spare = spare;
+        }
+
+        /// <summary>
+        /// Names of 1 to 4 characters, at most 3 of them.
+        /// </summary>
+        public global::System.Collections.Generic.List<string> Names { get; set; }
+
+        /// <summary>
+        /// Two capital letters each, when given.
+        ///
+        /// Example: <c>["AB","CD"]</c>.
+        /// </summary>
+        public global::System.Collections.Generic.List<string>? Codes { get; set; }
+
+        /// <summary>
+        /// Even scores from 0 to 10.
+        /// </summary>
+        public global::System.Collections.Generic.List<long> Scores { get; set; }
+
+        /// <summary>
+        /// Short names, or null.
+        /// </summary>
+        public global::System.Collections.Generic.List<string>? Spare { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Listed</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Listed</c>.</exception>
+        public static Listed Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Listed value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Listed");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Listed</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Listed</c>.</exception>
+        public static Listed FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Listed value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Listed");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Listed Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            global::System.Collections.Generic.List<string> _names = default!;
+            global::System.Collections.Generic.List<string>? _codes = null;
+            global::System.Collections.Generic.List<long> _scores = default!;
+            global::System.Collections.Generic.List<string>? _spare = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("names"))
+                {
+                    _names = global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "names"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string", 1, 4)), new global::Mcptest.Sdk.CoprocessPath(at, "names"), 0, 3);
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("codes"))
+                {
+                    _codes = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "codes"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string"), at0, global::Mcptest.Sdk.Coprocess.Pattern2, "expected string matching /^[A-Z]{2}$/"));
+                }
+                else if (member.NameEquals("scores"))
+                {
+                    _scores = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "scores"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(item0, at0, "integer", 0, 10), at0, 2));
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("spare"))
+                {
+                    _spare = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (global::System.Collections.Generic.List<string>?)null : global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spare"), "array or null", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string", 0, 2));
+                    seen |= 1UL << 2;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("names", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("scores", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("spare", at);
+            }
+            return new Listed(_names, _scores, _spare)
+            {
+                Codes = _codes,
+            };
+        }
+
+        internal static readonly byte[] KeyNames = global::System.Text.Encoding.UTF8.GetBytes("names");
+        internal static readonly byte[] KeyCodes = global::System.Text.Encoding.UTF8.GetBytes("codes");
+        internal static readonly byte[] KeyScores = global::System.Text.Encoding.UTF8.GetBytes("scores");
+        internal static readonly byte[] KeySpare = global::System.Text.Encoding.UTF8.GetBytes("spare");
+
+        internal static Listed Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            global::System.Collections.Generic.List<string> _names = default!;
+            global::System.Collections.Generic.List<string>? _codes = null;
+            global::System.Collections.Generic.List<long> _scores = default!;
+            global::System.Collections.Generic.List<string>? _spare = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyNames))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _names = global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0, 1, 4)), 0, 3);
+                }
+                else if (reader.ValueTextEquals(KeyCodes))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _codes = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0), global::Mcptest.Sdk.Coprocess.Pattern2));
+                }
+                else if (reader.ValueTextEquals(KeyScores))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _scores = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.MultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref item0, 0, 10), 2));
+                }
+                else if (reader.ValueTextEquals(KeySpare))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _spare = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (global::System.Collections.Generic.List<string>?)null : global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0, 0, 2));
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 13UL) != 13UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Listed(_names, _scores, _spare)
+            {
+                Codes = _codes,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"names\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Names, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
+            if (Codes != null)
+            {
+                builder.Append(",\"codes\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Codes, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
+            }
+            builder.Append(",\"scores\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Scores, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
+            builder.Append(",\"spare\":");
+            if (Spare is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Spare, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); }); }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A type whose members are each one value (<c>const</c>).
     /// </summary>
     public sealed class Literals
@@ -3700,42 +3921,42 @@ namespace Mcptest.Sdk
                 }
                 else if (member.NameEquals("tag"))
                 {
-                    _tag = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tag"), "string", 2, 4), new global::Mcptest.Sdk.CoprocessPath(at, "tag"), global::Mcptest.Sdk.Coprocess.Pattern2, "expected string matching /^[^\\s:]*$/");
+                    _tag = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tag"), "string", 2, 4), new global::Mcptest.Sdk.CoprocessPath(at, "tag"), global::Mcptest.Sdk.Coprocess.Pattern3, "expected string matching /^[^\\s:]*$/");
                 }
                 else if (member.NameEquals("status"))
                 {
-                    _status = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "status"), "string or null"), new global::Mcptest.Sdk.CoprocessPath(at, "status"), global::Mcptest.Sdk.Coprocess.Pattern3, "expected string matching /^\\d{3}$/");
+                    _status = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "status"), "string or null"), new global::Mcptest.Sdk.CoprocessPath(at, "status"), global::Mcptest.Sdk.Coprocess.Pattern4, "expected string matching /^\\d{3}$/");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("word"))
                 {
-                    _word = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "word"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "word"), global::Mcptest.Sdk.Coprocess.Pattern4, "expected string matching /\\w/");
+                    _word = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "word"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "word"), global::Mcptest.Sdk.Coprocess.Pattern5, "expected string matching /\\w/");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("pair"))
                 {
-                    _pair = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pair"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "pair"), global::Mcptest.Sdk.Coprocess.Pattern5, "expected string matching /^.{2}$/");
+                    _pair = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pair"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "pair"), global::Mcptest.Sdk.Coprocess.Pattern6, "expected string matching /^.{2}$/");
                     seen |= 1UL << 3;
                 }
                 else if (member.NameEquals("smile"))
                 {
-                    _smile = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "smile"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "smile"), global::Mcptest.Sdk.Coprocess.Pattern6, "expected string matching /[\\u{1F600}-\\u{1F602}]/");
+                    _smile = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "smile"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "smile"), global::Mcptest.Sdk.Coprocess.Pattern7, "expected string matching /[\\u{1F600}-\\u{1F602}]/");
                 }
                 else if (member.NameEquals("plain"))
                 {
-                    _plain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "plain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "plain"), global::Mcptest.Sdk.Coprocess.Pattern7, "expected string matching /^[^\"\\\\]*$/");
+                    _plain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "plain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "plain"), global::Mcptest.Sdk.Coprocess.Pattern8, "expected string matching /^[^\"\\\\]*$/");
                 }
                 else if (member.NameEquals("chain"))
                 {
-                    _chain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "chain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "chain"), global::Mcptest.Sdk.Coprocess.Pattern8, "expected string matching /^(?:ab|cd)+$/");
+                    _chain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "chain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "chain"), global::Mcptest.Sdk.Coprocess.Pattern9, "expected string matching /^(?:ab|cd)+$/");
                 }
                 else if (member.NameEquals("spaced"))
                 {
-                    _spaced = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), global::Mcptest.Sdk.Coprocess.Pattern9, "expected string matching /^\\S+\\s\\S+$/");
+                    _spaced = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), global::Mcptest.Sdk.Coprocess.Pattern10, "expected string matching /^\\S+\\s\\S+$/");
                 }
                 else if (member.NameEquals("marks"))
                 {
-                    _marks = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "marks"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "marks"), global::Mcptest.Sdk.Coprocess.Pattern10, "expected string matching /^[&~\\-\\[\\]^]+$/");
+                    _marks = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "marks"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "marks"), global::Mcptest.Sdk.Coprocess.Pattern11, "expected string matching /^[&~\\-\\[\\]^]+$/");
                 }
                 else
                 {
@@ -3815,55 +4036,55 @@ namespace Mcptest.Sdk
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _tag = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 2, 4), global::Mcptest.Sdk.Coprocess.Pattern2);
+                    _tag = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 2, 4), global::Mcptest.Sdk.Coprocess.Pattern3);
                 }
                 else if (reader.ValueTextEquals(KeyStatus))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _status = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern3);
+                    _status = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern4);
                 }
                 else if (reader.ValueTextEquals(KeyWord))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
                     reader.Read();
-                    _word = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern4);
+                    _word = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern5);
                 }
                 else if (reader.ValueTextEquals(KeyPair))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
                     reader.Read();
-                    _pair = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern5);
+                    _pair = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern6);
                 }
                 else if (reader.ValueTextEquals(KeySmile))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 6);
                     reader.Read();
-                    _smile = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern6);
+                    _smile = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern7);
                 }
                 else if (reader.ValueTextEquals(KeyPlain))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 7);
                     reader.Read();
-                    _plain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern7);
+                    _plain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern8);
                 }
                 else if (reader.ValueTextEquals(KeyChain))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 8);
                     reader.Read();
-                    _chain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern8);
+                    _chain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern9);
                 }
                 else if (reader.ValueTextEquals(KeySpaced))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 9);
                     reader.Read();
-                    _spaced = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern9);
+                    _spaced = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern10);
                 }
                 else if (reader.ValueTextEquals(KeyMarks))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 10);
                     reader.Read();
-                    _marks = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern10);
+                    _marks = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern11);
                 }
                 else
                 {
@@ -5739,12 +5960,12 @@ namespace Mcptest.Sdk
             {
                 if (member.NameEquals("tool"))
                 {
-                    _tool = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tool"), "string", 1, 64), new global::Mcptest.Sdk.CoprocessPath(at, "tool"), global::Mcptest.Sdk.Coprocess.Pattern11, "expected string matching /^[a-z][a-z0-9_]*$/");
+                    _tool = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tool"), "string", 1, 64), new global::Mcptest.Sdk.CoprocessPath(at, "tool"), global::Mcptest.Sdk.Coprocess.Pattern12, "expected string matching /^[a-z][a-z0-9_]*$/");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("server"))
                 {
-                    _server = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server"), "string", 0, 2048), new global::Mcptest.Sdk.CoprocessPath(at, "server"), global::Mcptest.Sdk.Coprocess.Pattern12, "expected string matching /^[a-z][a-z0-9+.-]*:/");
+                    _server = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server"), "string", 0, 2048), new global::Mcptest.Sdk.CoprocessPath(at, "server"), global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /^[a-z][a-z0-9+.-]*:/");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("max_turns"))
@@ -5809,13 +6030,13 @@ namespace Mcptest.Sdk
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _tool = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 1, 64), global::Mcptest.Sdk.Coprocess.Pattern11);
+                    _tool = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 1, 64), global::Mcptest.Sdk.Coprocess.Pattern12);
                 }
                 else if (reader.ValueTextEquals(KeyServer))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _server = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 0, 2048), global::Mcptest.Sdk.Coprocess.Pattern12);
+                    _server = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 0, 2048), global::Mcptest.Sdk.Coprocess.Pattern13);
                 }
                 else if (reader.ValueTextEquals(KeyMaxTurns))
                 {
@@ -5944,7 +6165,7 @@ namespace Mcptest.Sdk
             {
                 result.Add(member.Name, member.Value);
             }
-            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /^x-/"));
+            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern14, "expected string matching /^x-/"));
             return result;
         }
 
@@ -5952,7 +6173,7 @@ namespace Mcptest.Sdk
         {
             global::Mcptest.Sdk.CoprocessPath? at = null;
             var result = global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new Vendor());
-            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /^x-/"));
+            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern14, "expected string matching /^x-/"));
             return result;
         }
 
@@ -6605,6 +6826,10 @@ namespace Mcptest.Sdk
             if (type == typeof(Labels))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Labels>(Labels.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Labels.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Listed))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Listed>(Listed.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Listed.Read(ref reader), (builder, value) => value.Write(builder));
             }
             if (type == typeof(Literals))
             {

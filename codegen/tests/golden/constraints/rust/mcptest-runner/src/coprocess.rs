@@ -324,6 +324,33 @@ impl
         Self(value)
     }
 }
+///A type whose array items are constrained.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Listed {
+    ///Names of 1 to 4 characters, at most 3 of them.
+    #[serde(deserialize_with = "strict::each::<_, strict::LengthWithin<1, 4>, { 0 }, 3>")]
+    pub names: ::std::vec::Vec<::std::string::String>,
+    ///Two capital letters each, when given.
+    ///
+    ///Example: `["AB","CD"]`.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(
+        deserialize_with = "strict::each::<_, strict::MatchingWithin<{ 0 }, { usize::MAX }, patterns::Pattern2>, { 0 }, { usize::MAX }>"
+    )]
+    pub codes: ::std::vec::Vec<::std::string::String>,
+    ///Even scores from 0 to 10.
+    #[serde(
+        deserialize_with = "strict::each::<_, strict::IntegerWithin<0, 10, 2>, { 0 }, { usize::MAX }>"
+    )]
+    pub scores: ::std::vec::Vec<i64>,
+    ///Short names, or null.
+    #[serde(
+        deserialize_with = "strict::nullable_each::<_, strict::LengthWithin<{ 0 }, 2>, { 0 }, { usize::MAX }>"
+    )]
+    pub spare: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
 ///A type whose members are each one value (`const`).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -419,28 +446,28 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, 2, 4, patterns::Pattern2>"
+        deserialize_with = "strict::present_matching_within::<_, 2, 4, patterns::Pattern3>"
     )]
     pub tag: ::std::option::Option<::std::string::String>,
     ///Three ASCII digits (`\d` is [0-9] in every target), or null.
     ///
     ///Example: `"200"`.
     #[serde(
-        deserialize_with = "strict::nullable_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern3>"
+        deserialize_with = "strict::nullable_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern4>"
     )]
     pub status: ::std::option::Option<::std::string::String>,
     ///Holds an ASCII word character somewhere: the pattern is searched, not anchored.
     ///
     ///Example: `"--a--"`.
     #[serde(
-        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern4>"
+        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern5>"
     )]
     pub word: ::std::string::String,
     ///Exactly two code points other than line terminators (an astral character is one).
     ///
     ///Example: `"ab"`.
     #[serde(
-        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern5>"
+        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern6>"
     )]
     pub pair: ::std::string::String,
     ///Holds one of three astral faces, when given.
@@ -449,7 +476,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern6>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern7>"
     )]
     pub smile: ::std::option::Option<::std::string::String>,
     ///No quote and no backslash, when given.
@@ -458,7 +485,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern7>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern8>"
     )]
     pub plain: ::std::option::Option<::std::string::String>,
     ///Pairs `ab` or `cd`, when given.
@@ -467,7 +494,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern8>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern9>"
     )]
     pub chain: ::std::option::Option<::std::string::String>,
     ///Two runs of non-space around one ECMA white space, when given.
@@ -476,7 +503,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern9>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern10>"
     )]
     pub spaced: ::std::option::Option<::std::string::String>,
     ///Only class syntax characters, when given.
@@ -485,7 +512,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern10>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern11>"
     )]
     pub marks: ::std::option::Option<::std::string::String>,
 }
@@ -700,12 +727,12 @@ pub struct Turn {
     ///The tool to run: a lower-case identifier of 1 to 64 characters.
     ///
     ///Example: `"search_docs"`.
-    #[serde(deserialize_with = "strict::matching_within::<_, 1, 64, patterns::Pattern11>")]
+    #[serde(deserialize_with = "strict::matching_within::<_, 1, 64, patterns::Pattern12>")]
     pub tool: ::std::string::String,
     ///The server's URI: a scheme, then anything, at most 2048 characters.
     ///
     ///Example: `"https://example.com/mcp"`.
-    #[serde(deserialize_with = "strict::matching_within::<_, { 0 }, 2048, patterns::Pattern12>")]
+    #[serde(deserialize_with = "strict::matching_within::<_, { 0 }, 2048, patterns::Pattern13>")]
     pub server: ::std::string::String,
     ///How many turns the agent may take.
     #[serde(deserialize_with = "strict::integer_within::<_, 1, 100, 1>")]
@@ -938,6 +965,21 @@ impl ::serde::Serialize for JsonRpcVersion {
         JsonRpcVersion::serialize(self, serializer)
     }
 }
+impl<'de> ::serde::Deserialize<'de> for Listed {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Listed::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Listed {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Listed::serialize(self, serializer)
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Literals {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1146,7 +1188,7 @@ impl<'de> ::serde::Deserialize<'de> for Vendor {
             deserializer,
             0,
             usize::MAX,
-            strict::name_matching::<0, { usize::MAX }, patterns::Pattern13>,
+            strict::name_matching::<0, { usize::MAX }, patterns::Pattern14>,
         )
         .map(Self)
     }
@@ -1871,6 +1913,16 @@ impl Frame for Labels {
         strict_from_value("Labels", value)
     }
 }
+impl Frame for Listed {
+    const TYPE_NAME: &'static str = "Listed";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Listed", text)?;
+        strict_from_text("Listed", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Listed", value)
+    }
+}
 impl Frame for Literals {
     const TYPE_NAME: &'static str = "Literals";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -2123,6 +2175,7 @@ pub fn decode_and_encode(
         "Headers" => Headers::decode(text).map(|v| v.encode()),
         "JsonRpcVersion" => JsonRpcVersion::decode(text).map(|v| v.encode()),
         "Labels" => Labels::decode(text).map(|v| v.encode()),
+        "Listed" => Listed::decode(text).map(|v| v.encode()),
         "Literals" => Literals::decode(text).map(|v| v.encode()),
         "Named" => Named::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
@@ -2164,6 +2217,7 @@ pub fn check_value(
         "Headers" => Headers::from_value(value).map(|_| ()),
         "JsonRpcVersion" => JsonRpcVersion::from_value(value).map(|_| ()),
         "Labels" => Labels::from_value(value).map(|_| ()),
+        "Listed" => Listed::from_value(value).map(|_| ()),
         "Literals" => Literals::from_value(value).map(|_| ()),
         "Named" => Named::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
@@ -2200,6 +2254,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Headers",
     "JsonRpcVersion",
     "Labels",
+    "Listed",
     "Literals",
     "Named",
     "Params",
@@ -2231,142 +2286,153 @@ mod patterns {
         ::regex::Regex::new("^[a-z][\\-0-9a-z]*$")
             .expect("codegen checked the pattern \"^[a-z][a-z0-9-]*$\"")
     });
-    /// The pattern `/^[^\s:]*$/`.
+    /// The pattern `/^[A-Z]{2}$/`.
     pub struct Pattern2;
     impl super::strict::Pattern for Pattern2 {
-        const PROBLEM: &'static str = "expected string matching /^[^\\s:]*$/";
+        const PROBLEM: &'static str = "expected string matching /^[A-Z]{2}$/";
         fn is_match(text: &str) -> bool {
             REGEX_2.is_match(text)
         }
     }
     static REGEX_2: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[^\\x09-\\x0D :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*$").expect("codegen checked the pattern \"^[^\\\\s:]*$\"")
+        ::regex::Regex::new("^[A-Z]{2}$").expect("codegen checked the pattern \"^[A-Z]{2}$\"")
     });
-    /// The pattern `/^\d{3}$/`.
+    /// The pattern `/^[^\s:]*$/`.
     pub struct Pattern3;
     impl super::strict::Pattern for Pattern3 {
-        const PROBLEM: &'static str = "expected string matching /^\\d{3}$/";
+        const PROBLEM: &'static str = "expected string matching /^[^\\s:]*$/";
         fn is_match(text: &str) -> bool {
             REGEX_3.is_match(text)
         }
     }
     static REGEX_3: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[0-9]{3}$").expect("codegen checked the pattern \"^\\\\d{3}$\"")
+        ::regex::Regex::new("^[^\\x09-\\x0D :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*$").expect("codegen checked the pattern \"^[^\\\\s:]*$\"")
     });
-    /// The pattern `/\w/`.
+    /// The pattern `/^\d{3}$/`.
     pub struct Pattern4;
     impl super::strict::Pattern for Pattern4 {
-        const PROBLEM: &'static str = "expected string matching /\\w/";
+        const PROBLEM: &'static str = "expected string matching /^\\d{3}$/";
         fn is_match(text: &str) -> bool {
             REGEX_4.is_match(text)
         }
     }
     static REGEX_4: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("[0-9A-Z_a-z]").expect("codegen checked the pattern \"\\\\w\"")
+        ::regex::Regex::new("^[0-9]{3}$").expect("codegen checked the pattern \"^\\\\d{3}$\"")
     });
-    /// The pattern `/^.{2}$/`.
+    /// The pattern `/\w/`.
     pub struct Pattern5;
     impl super::strict::Pattern for Pattern5 {
-        const PROBLEM: &'static str = "expected string matching /^.{2}$/";
+        const PROBLEM: &'static str = "expected string matching /\\w/";
         fn is_match(text: &str) -> bool {
             REGEX_5.is_match(text)
         }
     }
     static REGEX_5: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}$")
-            .expect("codegen checked the pattern \"^.{2}$\"")
+        ::regex::Regex::new("[0-9A-Z_a-z]").expect("codegen checked the pattern \"\\\\w\"")
     });
-    /// The pattern `/[\u{1F600}-\u{1F602}]/`.
+    /// The pattern `/^.{2}$/`.
     pub struct Pattern6;
     impl super::strict::Pattern for Pattern6 {
-        const PROBLEM: &'static str = "expected string matching /[\\u{1F600}-\\u{1F602}]/";
+        const PROBLEM: &'static str = "expected string matching /^.{2}$/";
         fn is_match(text: &str) -> bool {
             REGEX_6.is_match(text)
         }
     }
     static REGEX_6: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("[\\x{1F600}-\\x{1F602}]")
-            .expect("codegen checked the pattern \"[\\\\u{1F600}-\\\\u{1F602}]\"")
+        ::regex::Regex::new("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}$")
+            .expect("codegen checked the pattern \"^.{2}$\"")
     });
-    /// The pattern `/^[^"\\]*$/`.
+    /// The pattern `/[\u{1F600}-\u{1F602}]/`.
     pub struct Pattern7;
     impl super::strict::Pattern for Pattern7 {
-        const PROBLEM: &'static str = "expected string matching /^[^\"\\\\]*$/";
+        const PROBLEM: &'static str = "expected string matching /[\\u{1F600}-\\u{1F602}]/";
         fn is_match(text: &str) -> bool {
             REGEX_7.is_match(text)
         }
     }
     static REGEX_7: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[^\\x22\\\\]*$")
-            .expect("codegen checked the pattern \"^[^\\\"\\\\\\\\]*$\"")
+        ::regex::Regex::new("[\\x{1F600}-\\x{1F602}]")
+            .expect("codegen checked the pattern \"[\\\\u{1F600}-\\\\u{1F602}]\"")
     });
-    /// The pattern `/^(?:ab|cd)+$/`.
+    /// The pattern `/^[^"\\]*$/`.
     pub struct Pattern8;
     impl super::strict::Pattern for Pattern8 {
-        const PROBLEM: &'static str = "expected string matching /^(?:ab|cd)+$/";
+        const PROBLEM: &'static str = "expected string matching /^[^\"\\\\]*$/";
         fn is_match(text: &str) -> bool {
             REGEX_8.is_match(text)
         }
     }
     static REGEX_8: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^(?:ab|cd)+$").expect("codegen checked the pattern \"^(?:ab|cd)+$\"")
+        ::regex::Regex::new("^[^\\x22\\\\]*$")
+            .expect("codegen checked the pattern \"^[^\\\"\\\\\\\\]*$\"")
     });
-    /// The pattern `/^\S+\s\S+$/`.
+    /// The pattern `/^(?:ab|cd)+$/`.
     pub struct Pattern9;
     impl super::strict::Pattern for Pattern9 {
-        const PROBLEM: &'static str = "expected string matching /^\\S+\\s\\S+$/";
+        const PROBLEM: &'static str = "expected string matching /^(?:ab|cd)+$/";
         fn is_match(text: &str) -> bool {
             REGEX_9.is_match(text)
         }
     }
     static REGEX_9: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+$").expect("codegen checked the pattern \"^\\\\S+\\\\s\\\\S+$\"")
+        ::regex::Regex::new("^(?:ab|cd)+$").expect("codegen checked the pattern \"^(?:ab|cd)+$\"")
     });
-    /// The pattern `/^[&~\-\[\]^]+$/`.
+    /// The pattern `/^\S+\s\S+$/`.
     pub struct Pattern10;
     impl super::strict::Pattern for Pattern10 {
-        const PROBLEM: &'static str = "expected string matching /^[&~\\-\\[\\]^]+$/";
+        const PROBLEM: &'static str = "expected string matching /^\\S+\\s\\S+$/";
         fn is_match(text: &str) -> bool {
             REGEX_10.is_match(text)
         }
     }
     static REGEX_10: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[\\&\\-\\[\\]\\^\\~]+$")
-            .expect("codegen checked the pattern \"^[&~\\\\-\\\\[\\\\]^]+$\"")
+        ::regex::Regex::new("^[^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+$").expect("codegen checked the pattern \"^\\\\S+\\\\s\\\\S+$\"")
     });
-    /// The pattern `/^[a-z][a-z0-9_]*$/`.
+    /// The pattern `/^[&~\-\[\]^]+$/`.
     pub struct Pattern11;
     impl super::strict::Pattern for Pattern11 {
-        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9_]*$/";
+        const PROBLEM: &'static str = "expected string matching /^[&~\\-\\[\\]^]+$/";
         fn is_match(text: &str) -> bool {
             REGEX_11.is_match(text)
         }
     }
     static REGEX_11: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[a-z][0-9_a-z]*$")
-            .expect("codegen checked the pattern \"^[a-z][a-z0-9_]*$\"")
+        ::regex::Regex::new("^[\\&\\-\\[\\]\\^\\~]+$")
+            .expect("codegen checked the pattern \"^[&~\\\\-\\\\[\\\\]^]+$\"")
     });
-    /// The pattern `/^[a-z][a-z0-9+.-]*:/`.
+    /// The pattern `/^[a-z][a-z0-9_]*$/`.
     pub struct Pattern12;
     impl super::strict::Pattern for Pattern12 {
-        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9+.-]*:/";
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9_]*$/";
         fn is_match(text: &str) -> bool {
             REGEX_12.is_match(text)
         }
     }
     static REGEX_12: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[a-z][+\\-.0-9a-z]*:")
-            .expect("codegen checked the pattern \"^[a-z][a-z0-9+.-]*:\"")
+        ::regex::Regex::new("^[a-z][0-9_a-z]*$")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9_]*$\"")
     });
-    /// The pattern `/^x-/`.
+    /// The pattern `/^[a-z][a-z0-9+.-]*:/`.
     pub struct Pattern13;
     impl super::strict::Pattern for Pattern13 {
-        const PROBLEM: &'static str = "expected string matching /^x-/";
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9+.-]*:/";
         fn is_match(text: &str) -> bool {
             REGEX_13.is_match(text)
         }
     }
     static REGEX_13: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[a-z][+\\-.0-9a-z]*:")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9+.-]*:\"")
+    });
+    /// The pattern `/^x-/`.
+    pub struct Pattern14;
+    impl super::strict::Pattern for Pattern14 {
+        const PROBLEM: &'static str = "expected string matching /^x-/";
+        fn is_match(text: &str) -> bool {
+            REGEX_14.is_match(text)
+        }
+    }
+    static REGEX_14: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
         ::regex::Regex::new("^x-").expect("codegen checked the pattern \"^x-\"")
     });
 }
@@ -3652,6 +3718,150 @@ pub mod strict {
             Some(items) => count_within(items.len(), MIN, MAX, "item").map(|()| Some(items)),
             None => Ok(None),
         }
+    }
+
+    /// One value's strict read: what [`each`] applies to every item of an
+    /// array.
+    pub trait Check {
+        /// The value read.
+        type Value;
+
+        /// Reads one value, breaking a constraint in the contract's words.
+        ///
+        /// # Errors
+        ///
+        /// The deserializer's error for a value of another kind, or the
+        /// constraint the value breaks.
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D)
+            -> Result<Self::Value, D::Error>;
+    }
+
+    /// An integer within inclusive bounds that is a multiple of `DIVISOR`
+    /// ([`integer_within`]).
+    pub struct IntegerWithin<const MIN: i64, const MAX: i64, const DIVISOR: i64>;
+
+    impl<const MIN: i64, const MAX: i64, const DIVISOR: i64> Check
+        for IntegerWithin<MIN, MAX, DIVISOR>
+    {
+        type Value = i64;
+
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+            integer_within::<D, MIN, MAX, DIVISOR>(deserializer)
+        }
+    }
+
+    /// A string of `MIN` to `MAX` code points ([`length_within`]).
+    pub struct LengthWithin<const MIN: usize, const MAX: usize>;
+
+    impl<const MIN: usize, const MAX: usize> Check for LengthWithin<MIN, MAX> {
+        type Value = String;
+
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+            length_within::<D, MIN, MAX>(deserializer)
+        }
+    }
+
+    /// A string of `MIN` to `MAX` code points in which `P` finds a match
+    /// ([`matching_within`]).
+    pub struct MatchingWithin<const MIN: usize, const MAX: usize, P>(std::marker::PhantomData<P>);
+
+    impl<const MIN: usize, const MAX: usize, P: Pattern> Check for MatchingWithin<MIN, MAX, P> {
+        type Value = String;
+
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+            matching_within::<D, MIN, MAX, P>(deserializer)
+        }
+    }
+
+    /// Deserializes a required array field of `MIN` to `MAX` items, each
+    /// read by `C`: an item's problem is at its index, and the count is
+    /// checked after the items.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not an array, the first
+    /// item's problem, or the bound the number of items breaks.
+    pub fn each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<C::Value>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+    {
+        struct Item<C>(std::marker::PhantomData<C>);
+        impl<'de, C: Check> serde::de::DeserializeSeed<'de> for Item<C> {
+            type Value = C::Value;
+
+            fn deserialize<D: serde::Deserializer<'de>>(
+                self,
+                deserializer: D,
+            ) -> Result<C::Value, D::Error> {
+                C::read(deserializer)
+            }
+        }
+        struct Items<C>(std::marker::PhantomData<C>);
+        impl<'de, C: Check> serde::de::Visitor<'de> for Items<C> {
+            type Value = Vec<C::Value>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element_seed(Item::<C>(std::marker::PhantomData))? {
+                    items.push(item);
+                }
+                Ok(items)
+            }
+        }
+        let items = deserializer.deserialize_seq(Items::<C>(std::marker::PhantomData))?;
+        count_within(items.len(), MIN, MAX, "item")?;
+        Ok(items)
+    }
+
+    /// An array read by [`each`], as a type (what [`nullable_each`] reads).
+    pub struct Each<C: Check, const MIN: usize, const MAX: usize>(pub Vec<C::Value>);
+
+    impl<'de, C: Check, const MIN: usize, const MAX: usize> serde::Deserialize<'de>
+        for Each<C, MIN, MAX>
+    {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            each::<D, C, MIN, MAX>(deserializer).map(Self)
+        }
+    }
+
+    /// [`each`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`each`].
+    pub fn present_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<C::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+    {
+        each::<D, C, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`each`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or as [`each`].
+    pub fn nullable_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<C::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+    {
+        nullable::<D, Each<C, MIN, MAX>>(deserializer).map(|items| items.map(|Each(items)| items))
     }
 
     /// [`items_within`] for an array whose items must be pairwise distinct

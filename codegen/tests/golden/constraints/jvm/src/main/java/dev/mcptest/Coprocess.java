@@ -298,6 +298,7 @@ public final class Coprocess {
                     "Headers",
                     "JsonRpcVersion",
                     "Labels",
+                    "Listed",
                     "Literals",
                     "Named",
                     "Params",
@@ -342,6 +343,7 @@ public final class Coprocess {
             case "Headers" -> Headers.fromJson(json);
             case "JsonRpcVersion" -> JsonRpcVersion.fromJson(json);
             case "Labels" -> Labels.fromJson(json);
+            case "Listed" -> Listed.fromJson(json);
             case "Literals" -> Literals.fromJson(json);
             case "Named" -> Named.fromJson(json);
             case "Params" -> Params.fromJson(json);
@@ -1230,6 +1232,71 @@ public final class Coprocess {
         @Override
         public void appendJson(StringBuilder out) {
             Coprocess.writeMap(out, this.entries, (o1, e1) -> Coprocess.writeString(o1, e1));
+        }
+    }
+
+    /**
+     * A type whose array items are constrained.
+     *
+     * @param names Names of 1 to 4 characters, at most 3 of them.
+     * @param codes Two capital letters each, when given. Example: {@code ["AB","CD"]}. (Java null
+     *     when absent)
+     * @param scores Even scores from 0 to 10.
+     * @param spare Short names, or null. (Java null for JSON null)
+     */
+    public record Listed(
+            List<String> names, List<String> codes, List<Long> scores, List<String> spare)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param names the value of the {@code "names"} member
+         * @param codes the value of the {@code "codes"} member
+         * @param scores the value of the {@code "scores"} member
+         * @param spare the value of the {@code "spare"} member
+         */
+        public Listed {
+            Objects.requireNonNull(names, "names");
+            Objects.requireNonNull(scores, "scores");
+        }
+
+        /**
+         * Decodes a {@code Listed} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Listed}
+         */
+        public static Listed fromJson(String json) {
+            return Coprocess.readText(json, "Listed", Coprocess::decodeListed);
+        }
+
+        /**
+         * Decodes a {@code Listed} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Listed}
+         */
+        public static Listed fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Listed", Coprocess::decodeListed);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"names\":");
+            Coprocess.writeList(out, this.names, (o1, e1) -> Coprocess.writeString(o1, e1));
+            if (this.codes != null) {
+                out.append(",\"codes\":");
+                Coprocess.writeList(out, this.codes, (o1, e1) -> Coprocess.writeString(o1, e1));
+            }
+            out.append(",\"scores\":");
+            Coprocess.writeList(out, this.scores, (o1, e1) -> o1.append(e1));
+            out.append(",\"spare\":");
+            Coprocess.writeList(out, this.spare, (o1, e1) -> Coprocess.writeString(o1, e1));
+            out.append('}');
         }
     }
 
@@ -2462,33 +2529,36 @@ public final class Coprocess {
     /** The pattern {@code /^[a-z][a-z0-9-]*$/}. */
     private static final Pattern PATTERN_1 = Pattern.compile("^[a-z][\\-0-9a-z]*\\z");
 
+    /** The pattern {@code /^[A-Z]{2}$/}. */
+    private static final Pattern PATTERN_2 = Pattern.compile("^[A-Z]{2}\\z");
+
     /** The pattern {@code /^[^\s:]*$/}. */
-    private static final Pattern PATTERN_2 =
+    private static final Pattern PATTERN_3 =
             Pattern.compile(
                     "^[^\\x09-\\x0D"
                         + " :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*\\z");
 
     /** The pattern {@code /^\d{3}$/}. */
-    private static final Pattern PATTERN_3 = Pattern.compile("^[0-9]{3}\\z");
+    private static final Pattern PATTERN_4 = Pattern.compile("^[0-9]{3}\\z");
 
     /** The pattern {@code /\w/}. */
-    private static final Pattern PATTERN_4 = Pattern.compile("[0-9A-Z_a-z]");
+    private static final Pattern PATTERN_5 = Pattern.compile("[0-9A-Z_a-z]");
 
     /** The pattern {@code /^.{2}$/}. */
-    private static final Pattern PATTERN_5 =
+    private static final Pattern PATTERN_6 =
             Pattern.compile("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}\\z");
 
     /** The pattern <code>/[&#92;u{1F600}-&#92;u{1F602}]/</code>. */
-    private static final Pattern PATTERN_6 = Pattern.compile("[\\x{1F600}-\\x{1F602}]");
+    private static final Pattern PATTERN_7 = Pattern.compile("[\\x{1F600}-\\x{1F602}]");
 
     /** The pattern {@code /^[^"\\]*$/}. */
-    private static final Pattern PATTERN_7 = Pattern.compile("^[^\\x22\\\\]*\\z");
+    private static final Pattern PATTERN_8 = Pattern.compile("^[^\\x22\\\\]*\\z");
 
     /** The pattern {@code /^(?:ab|cd)+$/}. */
-    private static final Pattern PATTERN_8 = Pattern.compile("^(?:ab|cd)+\\z");
+    private static final Pattern PATTERN_9 = Pattern.compile("^(?:ab|cd)+\\z");
 
     /** The pattern {@code /^\S+\s\S+$/}. */
-    private static final Pattern PATTERN_9 =
+    private static final Pattern PATTERN_10 =
             Pattern.compile(
                     "^[^\\x09-\\x0D"
                         + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D"
@@ -2496,16 +2566,16 @@ public final class Coprocess {
                         + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+\\z");
 
     /** The pattern {@code /^[&~\-\[\]^]+$/}. */
-    private static final Pattern PATTERN_10 = Pattern.compile("^[\\&\\-\\[\\]\\^\\~]+\\z");
+    private static final Pattern PATTERN_11 = Pattern.compile("^[\\&\\-\\[\\]\\^\\~]+\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9_]*$/}. */
-    private static final Pattern PATTERN_11 = Pattern.compile("^[a-z][0-9_a-z]*\\z");
+    private static final Pattern PATTERN_12 = Pattern.compile("^[a-z][0-9_a-z]*\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9+.-]*:/}. */
-    private static final Pattern PATTERN_12 = Pattern.compile("^[a-z][+\\-.0-9a-z]*:");
+    private static final Pattern PATTERN_13 = Pattern.compile("^[a-z][+\\-.0-9a-z]*:");
 
     /** The pattern {@code /^x-/}. */
-    private static final Pattern PATTERN_13 = Pattern.compile("^x-");
+    private static final Pattern PATTERN_14 = Pattern.compile("^x-");
 
     private static Bounded decodeBounded(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
@@ -2976,6 +3046,77 @@ public final class Coprocess {
         return new Labels(entries);
     }
 
+    private static Listed decodeListed(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        List<String> vNames = null;
+        boolean hasNames = false;
+        List<String> vCodes = null;
+        List<Long> vScores = null;
+        boolean hasScores = false;
+        List<String> vSpare = null;
+        boolean hasSpare = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "names" -> {
+                    vNames =
+                            itemsWithin(
+                                    decodeList(
+                                            value,
+                                            path.key(key),
+                                            (n1, p1) -> stringWithin(n1, p1, 1, 4)),
+                                    path.key(key),
+                                    0,
+                                    3);
+                    hasNames = true;
+                }
+                case "codes" ->
+                        vCodes =
+                                decodeList(
+                                        value,
+                                        path.key(key),
+                                        (n1, p1) ->
+                                                matching(
+                                                        decodeString(n1, p1),
+                                                        p1,
+                                                        PATTERN_2,
+                                                        "expected string matching /^[A-Z]{2}$/"));
+                case "scores" -> {
+                    vScores =
+                            decodeList(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) -> multipleOf(integerWithin(n1, p1, 0L, 10L), p1, 2L));
+                    hasScores = true;
+                }
+                case "spare" -> {
+                    vSpare =
+                            decodeNullable(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) ->
+                                            decodeList(
+                                                    n1,
+                                                    p1,
+                                                    (n2, p2) -> stringWithin(n2, p2, 0, 2)));
+                    hasSpare = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasNames) {
+            throw missingField(path, "names");
+        }
+        if (!hasScores) {
+            throw missingField(path, "scores");
+        }
+        if (!hasSpare) {
+            throw missingField(path, "spare");
+        }
+        return new Listed(vNames, vCodes, vScores, vSpare);
+    }
+
     private static Literals decodeLiterals(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         String vKind = null;
@@ -3116,7 +3257,7 @@ public final class Coprocess {
                                 matching(
                                         stringWithin(value, path.key(key), 2, 4),
                                         path.key(key),
-                                        PATTERN_2,
+                                        PATTERN_3,
                                         "expected string matching /^[^\\s:]*$/");
                 case "status" -> {
                     vStatus =
@@ -3127,7 +3268,7 @@ public final class Coprocess {
                                             matching(
                                                     decodeString(n1, p1),
                                                     p1,
-                                                    PATTERN_3,
+                                                    PATTERN_4,
                                                     "expected string matching /^\\d{3}$/"));
                     hasStatus = true;
                 }
@@ -3136,7 +3277,7 @@ public final class Coprocess {
                             matching(
                                     decodeString(value, path.key(key)),
                                     path.key(key),
-                                    PATTERN_4,
+                                    PATTERN_5,
                                     "expected string matching /\\w/");
                     hasWord = true;
                 }
@@ -3145,7 +3286,7 @@ public final class Coprocess {
                             matching(
                                     decodeString(value, path.key(key)),
                                     path.key(key),
-                                    PATTERN_5,
+                                    PATTERN_6,
                                     "expected string matching /^.{2}$/");
                     hasPair = true;
                 }
@@ -3154,35 +3295,35 @@ public final class Coprocess {
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_6,
+                                        PATTERN_7,
                                         "expected string matching /[\\u{1F600}-\\u{1F602}]/");
                 case "plain" ->
                         vPlain =
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_7,
+                                        PATTERN_8,
                                         "expected string matching /^[^\"\\\\]*$/");
                 case "chain" ->
                         vChain =
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_8,
+                                        PATTERN_9,
                                         "expected string matching /^(?:ab|cd)+$/");
                 case "spaced" ->
                         vSpaced =
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_9,
+                                        PATTERN_10,
                                         "expected string matching /^\\S+\\s\\S+$/");
                 case "marks" ->
                         vMarks =
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_10,
+                                        PATTERN_11,
                                         "expected string matching /^[&~\\-\\[\\]^]+$/");
                 default -> throw unknownField(path, key);
             }
@@ -3517,7 +3658,7 @@ public final class Coprocess {
                             matching(
                                     stringWithin(value, path.key(key), 1, 64),
                                     path.key(key),
-                                    PATTERN_11,
+                                    PATTERN_12,
                                     "expected string matching /^[a-z][a-z0-9_]*$/");
                     hasTool = true;
                 }
@@ -3526,7 +3667,7 @@ public final class Coprocess {
                             matching(
                                     stringWithin(value, path.key(key), 0, 2048),
                                     path.key(key),
-                                    PATTERN_12,
+                                    PATTERN_13,
                                     "expected string matching /^[a-z][a-z0-9+.-]*:/");
                     hasServer = true;
                 }
@@ -3579,7 +3720,7 @@ public final class Coprocess {
                         matching(
                                 decodeString(n1, p1),
                                 p1,
-                                PATTERN_13,
+                                PATTERN_14,
                                 "expected string matching /^x-/"));
         return new Vendor(object);
     }
@@ -3707,6 +3848,7 @@ public final class Coprocess {
                     member(Headers.class, Coprocess::decodeHeaders),
                     member(JsonRpcVersion.class, Coprocess::decodeJsonRpcVersion),
                     member(Labels.class, Coprocess::decodeLabels),
+                    member(Listed.class, Coprocess::decodeListed),
                     member(Literals.class, Coprocess::decodeLiterals),
                     member(Named.class, Coprocess::decodeNamed),
                     member(Params.class, Coprocess::decodeParams),

@@ -348,36 +348,53 @@ fn name_cases(schema: &Value) -> Vec<Case> {
     out
 }
 
+/// A member of a constrained type, with the type's valid sample.
+struct Member {
+    type_name: String,
+    sample: Value,
+    name: String,
+    schema: Value,
+}
+
+/// Every member of every constrained type, in order.
+fn constrained_members(schema: &Value) -> Vec<Member> {
+    let mut out = Vec::new();
+    for (type_name, def) in constrained_defs() {
+        let sample = support::sample(schema, &def);
+        for (name, s) in def.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            out.push(Member { type_name: type_name.clone(), sample: sample.clone(), name: name.clone(), schema: s.clone() });
+        }
+    }
+    out
+}
+
 /// For every `const` member: the value, the value written otherwise (`2.0`
 /// for `2`, `"\u0063all"` for `"call"`), another value of its kind and a
 /// value of another kind, in an otherwise valid sample.
 fn const_cases(schema: &Value) -> Vec<Case> {
     let mut out = Vec::new();
-    for (name, def) in constrained_defs() {
-        let sample = support::sample(schema, &def);
-        let Some(properties) = def.get("properties").and_then(Value::as_object) else { continue };
-        for (member, s) in properties {
-            let Some(constant) = s.get("const") else { continue };
-            let (other, otherwise, kind_of_other) = match constant {
-                Value::String(text) => (json!(format!("{text}!")), format!("\"\\u{:04x}{}\"", text.chars().next().map_or(0, |c| c as u32), serde_json::to_string(&text.chars().skip(1).collect::<String>()).unwrap().trim_matches('"')), ("string", json!(7))),
-                Value::Number(n) => (json!(n.as_i64().unwrap() + 1), format!("{n}.0"), ("integer", json!("7"))),
-                Value::Bool(b) => (json!(!b), b.to_string(), ("boolean", json!(1))),
-                _ => continue,
-            };
-            let with = |value: Value| {
-                let mut frame = sample.clone();
-                frame[member] = value;
-                frame
-            };
-            out.push(Case { type_name: name.clone(), value: with(constant.clone()), problem: None, text: None });
-            let text = with(json!("@@otherwise@@")).to_string().replace("\"@@otherwise@@\"", &otherwise);
-            out.push(Case { type_name: name.clone(), value: with(constant.clone()), problem: None, text: Some(text) });
-            let problem = format!("{name}: expected {constant}, got {other} at $.{member}");
-            out.push(Case { type_name: name.clone(), value: with(other), problem: Some(problem), text: None });
-            let (kind, value) = kind_of_other;
-            let got = if value.is_string() { "string" } else if value.is_boolean() { "boolean" } else { "integer" };
-            out.push(Case { type_name: name.clone(), value: with(value), problem: Some(format!("{name}: expected {kind}, got {got} at $.{member}")), text: None });
-        }
+    for entry in &constrained_members(schema) {
+        let (name, sample, member, s) = (&entry.type_name, &entry.sample, entry.name.as_str(), &entry.schema);
+        let Some(constant) = s.get("const") else { continue };
+        let (other, otherwise, kind_of_other) = match constant {
+            Value::String(text) => (json!(format!("{text}!")), format!("\"\\u{:04x}{}\"", text.chars().next().map_or(0, |c| c as u32), serde_json::to_string(&text.chars().skip(1).collect::<String>()).unwrap().trim_matches('"')), ("string", json!(7))),
+            Value::Number(n) => (json!(n.as_i64().unwrap() + 1), format!("{n}.0"), ("integer", json!("7"))),
+            Value::Bool(b) => (json!(!b), b.to_string(), ("boolean", json!(1))),
+            _ => continue,
+        };
+        let with = |value: Value| {
+            let mut frame = sample.clone();
+            frame[member] = value;
+            frame
+        };
+        out.push(Case { type_name: name.clone(), value: with(constant.clone()), problem: None, text: None });
+        let text = with(json!("@@otherwise@@")).to_string().replace("\"@@otherwise@@\"", &otherwise);
+        out.push(Case { type_name: name.clone(), value: with(constant.clone()), problem: None, text: Some(text) });
+        let problem = format!("{name}: expected {constant}, got {other} at $.{member}");
+        out.push(Case { type_name: name.clone(), value: with(other), problem: Some(problem), text: None });
+        let (kind, value) = kind_of_other;
+        let got = if value.is_string() { "string" } else if value.is_boolean() { "boolean" } else { "integer" };
+        out.push(Case { type_name: name.clone(), value: with(value), problem: Some(format!("{name}: expected {kind}, got {got} at $.{member}")), text: None });
     }
     out
 }
@@ -498,22 +515,19 @@ const VALIDATOR_READS_OTHERWISE: &[(&str, &str)] = &[("pair", "a\r"), ("pair", "
 /// problem (`expected string matching /^[a-z]+$/`).
 fn pattern_cases(schema: &Value) -> Vec<Case> {
     let mut out = Vec::new();
-    for (name, def) in constrained_defs() {
-        let sample = support::sample(schema, &def);
-        let Some(properties) = def.get("properties").and_then(Value::as_object) else { continue };
-        for (member, s) in properties {
-            let Some(pattern) = s.get("pattern").and_then(Value::as_str) else { continue };
-            let probes = PATTERN_PROBES.iter().find(|(m, _)| m == member).map_or(&[][..], |(_, p)| p);
-            assert!(!probes.is_empty(), "{name}.{member} has a pattern and no probes");
-            for &(text, matches) in probes {
-                // A probe's length may break a bound first, which words it.
-                let length = text.chars().count() as u64;
-                let length_problem = counts(s).and_then(|limits| count_problem(length, limits));
-                let problem = length_problem.or_else(|| (!matches).then(|| format!("expected string matching /{pattern}/")));
-                let mut frame = sample.clone();
-                frame[member] = json!(text);
-                out.push(Case { type_name: name.clone(), value: frame, problem: problem.map(|p| format!("{name}: {p} at $.{member}")), text: None });
-            }
+    for entry in &constrained_members(schema) {
+        let (name, sample, member, s) = (&entry.type_name, &entry.sample, entry.name.as_str(), &entry.schema);
+        let Some(pattern) = s.get("pattern").and_then(Value::as_str) else { continue };
+        let probes = PATTERN_PROBES.iter().find(|(m, _)| *m == member).map_or(&[][..], |(_, p)| p);
+        assert!(!probes.is_empty(), "{name}.{member} has a pattern and no probes");
+        for &(text, matches) in probes {
+            // A probe's length may break a bound first, which words it.
+            let length = text.chars().count() as u64;
+            let length_problem = counts(s).and_then(|limits| count_problem(length, limits));
+            let problem = length_problem.or_else(|| (!matches).then(|| format!("expected string matching /{pattern}/")));
+            let mut frame = sample.clone();
+            frame[member] = json!(text);
+            out.push(Case { type_name: name.clone(), value: frame, problem: problem.map(|p| format!("{name}: {p} at $.{member}")), text: None });
         }
     }
     out
@@ -525,39 +539,36 @@ fn pattern_cases(schema: &Value) -> Vec<Case> {
 /// index 1.
 fn item_cases(schema: &Value) -> Vec<Case> {
     let mut out = Vec::new();
-    for (name, def) in constrained_defs() {
-        let sample = support::sample(schema, &def);
-        let Some(properties) = def.get("properties").and_then(Value::as_object) else { continue };
-        for (member, s) in properties {
-            let items = &s["items"];
-            if items["type"] != json!("string") {
-                continue;
-            }
-            // The sample's own first item (a patterned array's example), else the items' sample.
-            let first = sample[member].get(0).cloned().unwrap_or_else(|| support::sample(schema, items));
-            let frame = |value: Value| {
-                let mut frame = sample.clone();
-                frame[member] = json!([first.clone(), value]);
-                frame
-            };
-            let at = format!("at $.{member}[1]");
-            if let Some(limits) = counts(items) {
-                for bound in [limits.1, limits.2].into_iter().flatten() {
-                    for n in [bound.checked_sub(1), Some(bound), Some(bound + 1)].into_iter().flatten() {
-                        for value in counted_values(schema, items, limits.0, n) {
-                            let problem = count_problem(n, limits).map(|p| format!("{name}: {p} {at}"));
-                            out.push(Case { type_name: name.clone(), value: frame(value), problem, text: None });
-                        }
+    for entry in &constrained_members(schema) {
+        let (name, sample, member, s) = (&entry.type_name, &entry.sample, entry.name.as_str(), &entry.schema);
+        let items = &s["items"];
+        if items["type"] != json!("string") {
+            continue;
+        }
+        // The sample's own first item (a patterned array's example), else the items' sample.
+        let first = sample[member].get(0).cloned().unwrap_or_else(|| support::sample(schema, items));
+        let frame = |value: Value| {
+            let mut frame = sample.clone();
+            frame[member] = json!([first.clone(), value]);
+            frame
+        };
+        let at = format!("at $.{member}[1]");
+        if let Some(limits) = counts(items) {
+            for bound in [limits.1, limits.2].into_iter().flatten() {
+                for n in [bound.checked_sub(1), Some(bound), Some(bound + 1)].into_iter().flatten() {
+                    for value in counted_values(schema, items, limits.0, n) {
+                        let problem = count_problem(n, limits).map(|p| format!("{name}: {p} {at}"));
+                        out.push(Case { type_name: name.clone(), value: frame(value), problem, text: None });
                     }
                 }
             }
-            if let Some(pattern) = items.get("pattern").and_then(Value::as_str) {
-                let probes = PATTERN_PROBES.iter().find(|(m, _)| m == member).map_or(&[][..], |(_, p)| p);
-                assert!(!probes.is_empty(), "{name}.{member} has patterned items and no probes");
-                for &(text, matches) in probes {
-                    let problem = (!matches).then(|| format!("{name}: expected string matching /{pattern}/ {at}"));
-                    out.push(Case { type_name: name.clone(), value: frame(json!(text)), problem, text: None });
-                }
+        }
+        if let Some(pattern) = items.get("pattern").and_then(Value::as_str) {
+            let probes = PATTERN_PROBES.iter().find(|(m, _)| *m == member).map_or(&[][..], |(_, p)| p);
+            assert!(!probes.is_empty(), "{name}.{member} has patterned items and no probes");
+            for &(text, matches) in probes {
+                let problem = (!matches).then(|| format!("{name}: expected string matching /{pattern}/ {at}"));
+                out.push(Case { type_name: name.clone(), value: frame(json!(text)), problem, text: None });
             }
         }
     }

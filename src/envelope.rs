@@ -15,6 +15,7 @@ use crate::frames::{
     self, error_codes, method_info, ErrorObject, ErrorResponse, Frame, JsonRpcVersion, MethodInfo, Request,
     RequestId,
 };
+use crate::ndjson::Line;
 
 /// A request whose envelope, method and params all check out.
 #[derive(Debug, Clone)]
@@ -60,6 +61,17 @@ pub fn too_long(length: usize) -> ErrorResponse {
 /// The answer to a line that is not UTF-8.
 pub fn not_utf8() -> ErrorResponse {
     error_response(None, error(error_codes::PARSE_ERROR, "parse error: the line is not UTF-8"))
+}
+
+/// Reads one line of the channel as the binary does: the request to serve,
+/// or the one error answer the line gets (a blank line never gets here: the
+/// splitter drops it).
+pub fn read_line(line: Line) -> Result<CheckedRequest, Box<ErrorResponse>> {
+    match line {
+        Line::Frame(text) => read_request(&text),
+        Line::TooLong { length } => Err(Box::new(too_long(length))),
+        Line::NotUtf8 => Err(Box::new(not_utf8())),
+    }
 }
 
 /// Reads one request line (without its `\n`).

@@ -54,6 +54,13 @@ impl LineSplitter {
         lines
     }
 
+    /// The memory held for the line being read (its buffer's capacity): at
+    /// most about twice the limit, however long the line (the fuzz target
+    /// `line_splitter` checks this after every chunk).
+    pub fn held_bytes(&self) -> usize {
+        self.pending.capacity()
+    }
+
     /// Ends the stream: an unterminated last line still counts.
     pub fn finish(&mut self) -> Option<Line> {
         if self.pending.is_empty() && self.discarding.is_none() {

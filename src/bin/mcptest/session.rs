@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use mcptest_coprocess::envelope::{error_response, not_utf8, read_request, too_long};
+use mcptest_coprocess::envelope::{error_response, read_line};
 use mcptest_coprocess::frames::{methods, JsonRpcVersion, SuccessResponse};
 use mcptest_coprocess::ndjson::{encode_line, Line, LineReader};
 use mcptest_coprocess::MAX_LINE_BYTES;
@@ -33,12 +33,7 @@ fn read_stdin(lines: tokio::sync::mpsc::Sender<io::Result<Line>>) {
 
 /// The answer to one line, and whether the session ends after it.
 async fn answer(session: &mut Session, line: Line) -> (String, bool) {
-    let text = match line {
-        Line::Frame(text) => text,
-        Line::TooLong { length } => return (encode_line(&too_long(length)), false),
-        Line::NotUtf8 => return (encode_line(&not_utf8()), false),
-    };
-    let request = match read_request(&text) {
+    let request = match read_line(line) {
         Ok(request) => request,
         Err(error) => return (encode_line(&*error), false),
     };

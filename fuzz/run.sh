@@ -115,7 +115,7 @@ for target in "${run[@]}"; do
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -dict="$root/fuzz/corpus/json.dict" -print_final_stats=1 >"$log" 2>&1 || status=$?
     grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^Done [0-9]+ runs' "$log" || true
-    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" | awk '!seen[$0]++' || true
+    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" | awk '!seen[$1]++' || true
     if [[ $status -ne 0 ]]; then
         echo "!! $target failed (exit $status): see $log and fuzz/artifacts/$target/" >&2
         grep -E -m 5 'panicked at|^SUMMARY|Test unit written to' "$log" >&2 || true

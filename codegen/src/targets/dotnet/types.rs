@@ -29,7 +29,7 @@ pub fn kind_of<'c>(contract: &'c Contract, name: &str) -> Option<&'c TypeKind> {
 /// The C# type of a field, item or map value.
 pub fn cs_type(ty: &Ty) -> String {
     match ty {
-        Ty::Any => "global::System.Text.Json.JsonElement".to_string(),
+        Ty::Any | Ty::Number { .. } => "global::System.Text.Json.JsonElement".to_string(),
         Ty::Boolean => "bool".to_string(),
         Ty::Integer { .. } => "long".to_string(),
         Ty::String => "string".to_string(),

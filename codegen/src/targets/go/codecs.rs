@@ -25,7 +25,7 @@ const PRIMITIVE_MANGLES: &[&str] = &["Any", "Bool", "String", "Int", "IntMin0", 
 impl Ctx<'_> {
     fn mangle(&self, ty: &Ty) -> String {
         match ty {
-            Ty::Any => "Any".into(),
+            Ty::Any | Ty::Number { .. } => "Any".into(),
             Ty::Boolean => "Bool".into(),
             Ty::String => "String".into(),
             Ty::Integer { minimum, maximum } => {
@@ -94,7 +94,7 @@ impl Ctx<'_> {
     /// The decoder function for a value of `ty` (registering helpers).
     pub fn read_fn(&mut self, ty: &Ty) -> String {
         match ty {
-            Ty::Any => "readAny".into(),
+            Ty::Any | Ty::Number { .. } => "readAny".into(),
             Ty::Boolean => "readBool".into(),
             Ty::String => "readString".into(),
             Ty::Integer { minimum: None, maximum: None } => "readInt".into(),
@@ -178,7 +178,7 @@ impl Ctx<'_> {
     /// The writer function for a value of `ty` (registering helpers).
     pub fn write_fn(&mut self, ty: &Ty) -> String {
         match ty {
-            Ty::Any => "writeAny".into(),
+            Ty::Any | Ty::Number { .. } => "writeAny".into(),
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),

@@ -39,7 +39,7 @@ impl Ctx<'_> {
     /// The Go type of a required value of `ty`.
     pub fn go_ty(&self, ty: &Ty) -> String {
         match ty {
-            Ty::Any => "any".into(),
+            Ty::Any | Ty::Number { .. } => "any".into(),
             Ty::Boolean => "bool".into(),
             Ty::Integer { .. } => "int64".into(),
             Ty::String => "string".into(),

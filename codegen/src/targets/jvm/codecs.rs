@@ -122,7 +122,7 @@ fn read_map(values: &Ty) -> String {
 /// A Java expression decoding `node` at `path` as `ty`.
 fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
     match ty {
-        Ty::Any => node.to_string(),
+        Ty::Any | Ty::Number { .. } => node.to_string(),
         Ty::Boolean => format!("decodeBoolean({node}, {path})"),
         Ty::Integer { minimum: None, maximum: None } => format!("decodeInteger({node}, {path})"),
         // One helper for every bound, so that every schema with a bound uses

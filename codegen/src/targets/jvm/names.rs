@@ -340,7 +340,7 @@ pub fn json_quote(text: &str) -> String {
 /// where it may be absent or null (`boxed`), `JsonNode` for any JSON value.
 pub fn java_type(ty: &Ty, boxed: bool) -> String {
     match ty {
-        Ty::Any => "JsonNode".to_string(),
+        Ty::Any | Ty::Number { .. } => "JsonNode".to_string(),
         Ty::Boolean if boxed => "Boolean".to_string(),
         Ty::Boolean => "boolean".to_string(),
         Ty::Integer { .. } if boxed => "Long".to_string(),

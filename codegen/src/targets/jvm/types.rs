@@ -337,7 +337,7 @@ fn render_record_encoder(code: &mut Code, object: &ObjectType, generic: Option<&
 /// Every writer also writes Java null as JSON null, so nullable types need nothing more.
 pub fn write_stmt(ty: &Ty, expr: &str, out: &str, depth: usize) -> String {
     match ty {
-        Ty::Any => format!("Coprocess.writeNode({out}, {expr});"),
+        Ty::Any | Ty::Number { .. } => format!("Coprocess.writeNode({out}, {expr});"),
         Ty::Boolean | Ty::Integer { .. } => format!("{out}.append({expr});"),
         Ty::String => format!("Coprocess.writeString({out}, {expr});"),
         Ty::Ref(_) => format!("{expr}.appendJson({out});"),

@@ -19,7 +19,7 @@ fn count_bound(bound: Option<u64>) -> String {
 pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
     let or_null_text = if or_null { "true" } else { "false" };
     match ty {
-        Ty::Any => format!("_openValue({value})"),
+        Ty::Any | Ty::Number { .. } => format!("_openValue({value})"),
         Ty::Boolean => format!("_readBoolean({value}, {path}, {or_null_text})"),
         Ty::Integer { minimum: None, maximum: None } => format!("_readInteger({value}, {path}, {or_null_text})"),
         Ty::Integer { minimum: Some(min), maximum: None } => {
@@ -313,7 +313,7 @@ fn open_depth(contract: &Contract) -> Option<u32> {
 /// the types being measured.
 fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<String>) -> Option<u32> {
     match ty {
-        Ty::Any => Some(outer),
+        Ty::Any | Ty::Number { .. } => Some(outer),
         Ty::Boolean | Ty::Integer { .. } | Ty::String => Some(0),
         Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => depth_below(contract, inner, outer, visiting),
         Ty::Array(item) if **item == Ty::Any => Some(outer),
@@ -359,7 +359,7 @@ fn depth_of_def(contract: &Contract, def: &TypeDef, outer: u32, visiting: &mut V
 /// The expression writing `value` (an expression of `ty`'s type) as JSON text.
 pub fn write_expr(ty: &Ty, value: &str) -> String {
     match ty {
-        Ty::Any | Ty::String => format!("JSON.stringify({value})"),
+        Ty::Any | Ty::Number { .. } | Ty::String => format!("JSON.stringify({value})"),
         Ty::Boolean => format!("({value} ? \"true\" : \"false\")"),
         // A boolean `const` has its literal type: `String` writes it.
         Ty::Integer { .. } | Ty::Const { value: Constant::Boolean(_), .. } => format!("String({value})"),

@@ -9,7 +9,7 @@ use super::names::{constant, js_quoted, js_string, property_key, type_name};
 /// The TypeScript type of a field, map value or array item.
 pub fn ts_type(ty: &Ty) -> String {
     match ty {
-        Ty::Any => "JsonValue".into(),
+        Ty::Any | Ty::Number { .. } => "JsonValue".into(),
         Ty::Boolean => "boolean".into(),
         Ty::Integer { .. } => "number".into(),
         Ty::String => "string".into(),

@@ -14,7 +14,7 @@ use crate::model::{union_tag, Constant, Contract, Field, ObjectType, Ty, TypeDef
 /// What a wrong-kind message says is expected (`string`, `integer or string`, ...).
 pub fn label(contract: &Contract, ty: &Ty) -> String {
     match ty {
-        Ty::Any => "any value".to_string(),
+        Ty::Any | Ty::Number { .. } => "any value".to_string(),
         Ty::Boolean => "boolean".to_string(),
         Ty::Integer { .. } => "integer".to_string(),
         Ty::String => "string".to_string(),
@@ -54,7 +54,7 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
     let expected_literal = string_literal(expected);
     let e = &expected_literal;
     match ty {
-        Ty::Any => value.to_string(),
+        Ty::Any | Ty::Number { .. } => value.to_string(),
         Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.ReadBoolean({value}, {at}, {e})"),
         Ty::Integer { minimum: Some(min), maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
         Ty::Integer { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e})"),
@@ -121,7 +121,7 @@ pub fn length_bounds(min: Option<u64>, max: Option<u64>) -> (String, String) {
 /// The statement writing `value` (of C# type `cs_type(ty)`) to `builder`.
 pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, depth: usize) -> String {
     match ty {
-        Ty::Any => format!("global::Mcptest.Sdk.CoprocessJson.WriteAny({builder}, {value});"),
+        Ty::Any | Ty::Number { .. } => format!("global::Mcptest.Sdk.CoprocessJson.WriteAny({builder}, {value});"),
         Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.WriteBoolean({builder}, {value});"),
         Ty::Integer { .. } => format!("global::Mcptest.Sdk.CoprocessJson.WriteInteger({builder}, {value});"),
         Ty::String => format!("global::Mcptest.Sdk.CoprocessJson.WriteString({builder}, {value});"),

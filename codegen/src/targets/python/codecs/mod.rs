@@ -51,7 +51,7 @@ fn json_type(def: &TypeDef) -> &'static str {
 /// A callable expression decoding a value of `ty`.
 fn decoder(ty: &Ty) -> String {
     match ty {
-        Ty::Any => "_any".to_string(),
+        Ty::Any | Ty::Number { .. } => "_any".to_string(),
         Ty::Boolean => "_bool".to_string(),
         Ty::Integer { minimum: None, maximum: None } => "_int".to_string(),
         Ty::Integer { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
@@ -126,7 +126,7 @@ fn count_bound(bound: Option<u64>) -> String {
 /// An expression decoding `expr` as a value of `ty`.
 fn decode_expr(ty: &Ty, expr: &str) -> String {
     match ty {
-        Ty::Any => expr.to_string(),
+        Ty::Any | Ty::Number { .. } => expr.to_string(),
         Ty::Boolean => format!("_bool({expr})"),
         Ty::Integer { minimum: None, maximum: None } => format!("_int({expr})"),
         Ty::Integer { minimum: Some(min), maximum: None } => format!("_int_at_least({expr}, {min})"),

@@ -97,7 +97,7 @@ fn admits_null(ty: &Ty) -> bool {
 /// An expression that holds when `var` is a value of `ty` that decodes to itself.
 fn check(contract: &Contract, ty: &Ty, var: &str) -> Option<String> {
     match ty {
-        Ty::Any => Some("True".to_string()),
+        Ty::Any | Ty::Number { .. } => Some("True".to_string()),
         Ty::Boolean => Some(format!("type({var}) is bool")),
         Ty::String => Some(format!("type({var}) is str")),
         Ty::Integer { minimum: None, maximum: None } => Some(format!("type({var}) is int")),

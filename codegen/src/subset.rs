@@ -335,6 +335,13 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             }
             "object" => return Err(self.r.err(p, "an inline object is outside the supported subset", "name it under $defs and $ref it")),
             "number" => {
+                if schema.contains_key("multipleOf") {
+                    return Err(self.r.err(
+                        &push_pointer(p, "multipleOf"),
+                        "`multipleOf` on a number is outside the supported subset: a fractional divisor is not exact in any language's doubles",
+                        "make the value an `integer` with a whole `multipleOf`, or enforce it semantically and describe it",
+                    ));
+                }
                 self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"], p)?;
                 self.number_bounds(schema, p, scalar)?
             }
@@ -384,9 +391,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
 
     /// A number's bounds: any JSON numbers, read as the nearest double (as
     /// every target reads the number itself) and kept as written, inclusive
-    /// or exclusive; of two on one side the tighter. `multipleOf` is refused
-    /// by `only_keys`: a fractional divisor is not exact in any language's
-    /// doubles, and a whole one belongs on an `integer`.
+    /// or exclusive; of two on one side the tighter. (`multipleOf` is
+    /// refused before: a fractional divisor is not exact in any language's
+    /// doubles, and a whole one belongs on an `integer`.)
     fn number_bounds(&self, schema: &Map<String, Value>, p: &str, scalar: bool) -> Result<Ty, SchemaError> {
         let read = |keyword: &str, exclusive: bool| -> Result<Option<NumberBound>, SchemaError> {
             let Some(value) = schema.get(keyword) else { return Ok(None) };

@@ -9,9 +9,9 @@ use super::names::{constant, js_quoted, js_string, property_key, type_name};
 /// The TypeScript type of a field, map value or array item.
 pub fn ts_type(ty: &Ty) -> String {
     match ty {
-        Ty::Any | Ty::Number { .. } => "JsonValue".into(),
+        Ty::Any => "JsonValue".into(),
         Ty::Boolean => "boolean".into(),
-        Ty::Integer { .. } => "number".into(),
+        Ty::Integer { .. } | Ty::Number { .. } => "number".into(),
         Ty::String => "string".into(),
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => match item.as_ref() {

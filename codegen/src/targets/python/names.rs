@@ -72,7 +72,8 @@ pub fn message_const(name: &str) -> String {
 /// The annotation of a model type.
 pub fn annotation(ty: &Ty) -> String {
     match ty {
-        Ty::Any | Ty::Number { .. } => "JsonValue".to_string(),
+        Ty::Any => "JsonValue".to_string(),
+        Ty::Number { .. } => "float".to_string(),
         Ty::Boolean => "bool".to_string(),
         Ty::Integer { .. } => "int".to_string(),
         Ty::String => "str".to_string(),

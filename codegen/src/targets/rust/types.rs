@@ -485,3 +485,25 @@ impl VisitMut for Tighten<'_> {
         without_derive(&mut item.attrs, ":: serde :: Deserialize");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::number_arg;
+    use crate::model::NumberBound;
+
+    #[test]
+    fn a_number_bound_is_a_float_literal_that_reads_back_as_the_same_double() {
+        let bound = |value: f64, exclusive: bool| Some(NumberBound { value, exclusive });
+        assert_eq!(number_arg(bound(0.0, false), true), "{ strict::at_least(0.0) }");
+        assert_eq!(number_arg(bound(-273.15, true), true), "{ strict::above(-273.15) }");
+        assert_eq!(number_arg(bound(1.0, false), false), "{ strict::at_most(1.0) }");
+        assert_eq!(number_arg(bound(1e21, true), false), "{ strict::below(1e21) }");
+        assert_eq!(number_arg(None, true), "{ strict::UNBOUNDED }");
+        for value in [1.5e-7, 5e-324, f64::MAX, -f64::MIN_POSITIVE, 0.1 + 0.2, 123456789012345.0, 9007199254740993.0] {
+            let text = number_arg(bound(value, false), true);
+            let literal = text.trim_start_matches("{ strict::at_least(").trim_end_matches(") }");
+            assert!(literal.contains(['.', 'e']), "{literal} is no float literal");
+            assert_eq!(literal.parse::<f64>().map(f64::to_bits), Ok(value.to_bits()), "{literal}");
+        }
+    }
+}

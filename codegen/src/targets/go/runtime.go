@@ -492,7 +492,7 @@ func numberText(x float64) string {
 	if x == 0 {
 		return "0"
 	}
-	return string(writeNumber(nil, x))
+	return string(shortestFloat(nil, x, 1e21))
 }
 
 // toPublic turns a parsed tree into nil, bool, json.Number, string, []any
@@ -899,18 +899,27 @@ func writeInt(b []byte, v int64) []byte {
 }
 
 // writeNumber writes a double as encoding/json does (ECMAScript's form, -0
-// kept); NaN and infinities, which JSON cannot hold, as null.
+// kept), except that a whole number beyond 2^53-1 gets an exponent
+// (1e+16, not 10000000000000000), as the strict readers take an integer
+// literal only up to there; NaN and infinities, which JSON cannot hold, as
+// null.
 func writeNumber(b []byte, v float64) []byte {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return append(b, "null"...)
 	}
+	return shortestFloat(b, v, maxSafeInteger+1)
+}
+
+// shortestFloat appends a finite double with the shortest digits that read
+// back as it: positional from 1e-6 up to exponentFrom, with an exponent
+// otherwise (1e+21, 1.5e-7, never e-07).
+func shortestFloat(b []byte, v, exponentFrom float64) []byte {
 	format := byte('f')
-	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= exponentFrom) {
 		format = 'e'
 	}
 	b = strconv.AppendFloat(b, v, format, -1, 64)
-	// A one-digit exponent is written e-07: drop the 0 (e-7).
-	if n := len(b); format == 'e' && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+	if n := len(b); format == 'e' && b[n-4] == 'e' && b[n-2] == '0' {
 		b[n-2] = b[n-1]
 		b = b[:n-1]
 	}

@@ -648,8 +648,9 @@ fn number_cases(schema: &Value) -> Vec<Case> {
             }
         }
         out.push(case(json!(0.5), Some("5e-1".to_string()), number_problem(0.5, limits)));
-        out.push(case(json!("1"), None, Some("expected number, got string".to_string())));
-        out.push(case(json!(true), None, Some("expected number, got boolean".to_string())));
+        let kind = if items["type"][1] == json!("null") { "number or null" } else { "number" };
+        out.push(case(json!("1"), None, Some(format!("expected {kind}, got string"))));
+        out.push(case(json!(true), None, Some(format!("expected {kind}, got boolean"))));
     }
     assert!(!out.is_empty(), "no number members in the golden schema");
     out
@@ -760,6 +761,7 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "Measured: expected number <= 1000.5, got 1000.5000000000001 at $.weight",
         "Measured: expected number >= -1.5, got -1.5000000000000002 at $.offsets[0]",
         "Measured: expected number, got string at $.ratio",
+        "Measured: expected number or null, got boolean at $.weight",
     ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }

@@ -756,7 +756,7 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "Measured: expected number >= 0, got -5e-324 at $.ratio",
         "Measured: expected number <= 1, got 1.0000000000000002 at $.ratio",
         "Measured: expected number > -273.15, got -273.15 at $.celsius",
-        "Measured: expected number >= 1.5e-7, got 1.4999999999999998e-7 at $.gain",
+        "Measured: expected number >= 1.5e-7, got 1.4999999999999997e-7 at $.gain",
         "Measured: expected number < 1e+21, got 1e+21 at $.gain",
         "Measured: expected number <= 1000.5, got 1000.5000000000001 at $.weight",
         "Measured: expected number >= -1.5, got -1.5000000000000002 at $.offsets[0]",

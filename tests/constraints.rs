@@ -576,6 +576,86 @@ fn item_cases(schema: &Value) -> Vec<Case> {
     out
 }
 
+/// A number schema's bounds: (value, exclusive) on each side, the tighter
+/// of two (at one value the exclusive one), as codegen keeps them.
+fn number_bounds(s: &Value) -> [Option<(f64, bool)>; 2] {
+    let get = |k: &str, exclusive: bool| s.get(k).and_then(Value::as_f64).map(|v| (v, exclusive));
+    let pick = |a: Option<(f64, bool)>, b: Option<(f64, bool)>, low: bool| match (a, b) {
+        (Some(a), Some(b)) if a.0 == b.0 => Some(if b.1 { b } else { a }),
+        (Some(a), Some(b)) => Some(if (a.0 > b.0) == low { a } else { b }),
+        (a, b) => a.or(b),
+    };
+    [pick(get("minimum", false), get("exclusiveMinimum", true), true), pick(get("maximum", false), get("exclusiveMaximum", true), false)]
+}
+
+fn is_number(s: &Value) -> bool {
+    s["type"] == json!("number") || s["type"] == json!(["number", "null"])
+}
+
+/// What a number breaks of its bounds, in the contract's words (every
+/// number written as ECMAScript writes it).
+fn number_problem(value: f64, [low, high]: [Option<(f64, bool)>; 2]) -> Option<String> {
+    let text = codegen::model::number_text;
+    match (low, high) {
+        (Some((b, false)), _) if value < b => Some(format!("expected number >= {}, got {}", text(b), text(value))),
+        (Some((b, true)), _) if value <= b => Some(format!("expected number > {}, got {}", text(b), text(value))),
+        (_, Some((b, false))) if value > b => Some(format!("expected number <= {}, got {}", text(b), text(value))),
+        (_, Some((b, true))) if value >= b => Some(format!("expected number < {}, got {}", text(b), text(value))),
+        _ => None,
+    }
+}
+
+/// The doubles next to `value`: the one below and the one above.
+fn neighbours(value: f64) -> [f64; 2] {
+    let up = |v: f64| if v == 0.0 { f64::from_bits(1) } else if v > 0.0 { f64::from_bits(v.to_bits() + 1) } else { f64::from_bits(v.to_bits() - 1) };
+    [-up(-value), up(value)]
+}
+
+/// For every number member (and a property's number items): the double one
+/// below, at and one above each bound, the bound written otherwise (`1.0`,
+/// `1e0`, `10e-1` for 1), and a value of another kind, in an otherwise
+/// valid sample.
+fn number_cases(schema: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    for entry in &constrained_members(schema) {
+        let (name, sample, member, s) = (&entry.type_name, &entry.sample, entry.name.as_str(), &entry.schema);
+        let (items, path) = if s["type"] == json!("array") { (&s["items"], format!("$.{member}[0]")) } else { (s, format!("$.{member}")) };
+        if !is_number(items) {
+            continue;
+        }
+        let limits = number_bounds(items);
+        let place = |value: Value| if items == s { value } else { json!([value]) };
+        let case = |value: Value, text: Option<String>, problem: Option<String>| {
+            let mut frame = sample.clone();
+            frame[member] = place(value);
+            let text = text.map(|t| {
+                let mut marked = frame.clone();
+                marked[member] = place(json!("@@otherwise@@"));
+                marked.to_string().replace("\"@@otherwise@@\"", &t)
+            });
+            Case { type_name: name.clone(), value: frame, problem: problem.map(|p| format!("{name}: {p} at {path}")), text }
+        };
+        for (bound, _) in limits.iter().flatten() {
+            let [below, above] = neighbours(*bound);
+            for value in [below, *bound, above] {
+                out.push(case(json!(value), None, number_problem(value, limits)));
+            }
+            if bound.fract() == 0.0 && bound.abs() < 1e15 {
+                let whole = *bound as i64;
+                for text in [format!("{whole}.0"), format!("{whole}e0"), format!("{}e-1", whole * 10)] {
+                    out.push(case(json!(bound), Some(text), number_problem(*bound, limits)));
+                }
+            }
+        }
+        out.push(case(json!(0.5), Some("5e-1".to_string()), number_problem(0.5, limits)));
+        let kind = if items["type"][1] == json!("null") { "number or null" } else { "number" };
+        out.push(case(json!("1"), None, Some(format!("expected {kind}, got string"))));
+        out.push(case(json!(true), None, Some(format!("expected {kind}, got boolean"))));
+    }
+    assert!(!out.is_empty(), "no number members in the golden schema");
+    out
+}
+
 /// One below, at and one above every bound of every member (and of an
 /// array's items), in an otherwise valid sample.
 fn cases(schema: &Value) -> Vec<Case> {
@@ -616,6 +696,7 @@ fn cases(schema: &Value) -> Vec<Case> {
     out.extend(const_cases(schema));
     out.extend(tag_cases(schema));
     out.extend(item_cases(schema));
+    out.extend(number_cases(schema));
     for case in &the_suite().cases {
         let problem = (!case.valid).then(|| ANY_PROBLEM.to_string());
         out.push(Case { type_name: case.type_name.clone(), value: case.value.clone(), problem, text: None });
@@ -672,6 +753,15 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "Listed: expected at most 2 characters, got 3 at $.spare[1]",
         "Listed: expected integer <= 10, got 11 at $.scores[0]",
         "Listed: expected multiple of 2, got",
+        "Measured: expected number >= 0, got -5e-324 at $.ratio",
+        "Measured: expected number <= 1, got 1.0000000000000002 at $.ratio",
+        "Measured: expected number > -273.15, got -273.15 at $.celsius",
+        "Measured: expected number >= 1.5e-7, got 1.4999999999999997e-7 at $.gain",
+        "Measured: expected number < 1e+21, got 1e+21 at $.gain",
+        "Measured: expected number <= 1000.5, got 1000.5000000000001 at $.weight",
+        "Measured: expected number >= -1.5, got -1.5000000000000002 at $.offsets[0]",
+        "Measured: expected number, got string at $.ratio",
+        "Measured: expected number or null, got boolean at $.weight",
     ] {
         assert!(cases.iter().any(|c| c.problem.as_deref().is_some_and(|p| p.contains(word))), "no case says {word}");
     }

@@ -125,6 +125,13 @@ pub enum Ty {
     /// in the schema is the inclusive one next to it). On array items and map
     /// values only a minimum of 0 or 1.
     Integer { minimum: Option<i64>, maximum: Option<i64> },
+    /// A number (`type: number`): any JSON number, integers included, read
+    /// as the nearest IEEE 754 double, with bounds read the same way and
+    /// compared exactly as doubles (`minimum`, `maximum`,
+    /// `exclusiveMinimum`, `exclusiveMaximum`; the tighter of two on one
+    /// side). On a property's own type and the items of a property's array;
+    /// on map values and nested arrays without bounds.
+    Number { minimum: Option<NumberBound>, maximum: Option<NumberBound> },
     String,
     /// A reference to a named type in `Contract::types`.
     Ref(String),
@@ -212,6 +219,63 @@ pub fn number_patterns(types: &mut BTreeMap<String, TypeDef>) {
                 }
             };
         }
+    }
+}
+
+/// One bound of a [`Ty::Number`]: a finite double, inclusive or exclusive.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NumberBound {
+    pub value: f64,
+    /// `exclusiveMinimum` / `exclusiveMaximum`: the value itself is outside.
+    pub exclusive: bool,
+}
+
+impl NumberBound {
+    /// The bound as every target's problem shows it ([`number_text`]).
+    pub fn text(&self) -> String {
+        number_text(self.value)
+    }
+
+    /// The comparison a number must pass, as the problem words it: `>=`,
+    /// `>` for a minimum, `<=`, `<` for a maximum.
+    pub fn operator(&self, minimum: bool) -> &'static str {
+        match (minimum, self.exclusive) {
+            (true, false) => ">=",
+            (true, true) => ">",
+            (false, false) => "<=",
+            (false, true) => "<",
+        }
+    }
+}
+
+/// A finite double as ECMAScript's `Number.prototype.toString` writes it:
+/// the shortest digits that read back as the same double, positional from
+/// 1e-6 up to 1e21 and with an exponent (`1e+21`, `1.5e-7`) outside,
+/// `-0` as `0`. Every target words a number in a problem this way.
+pub fn number_text(value: f64) -> String {
+    if value == 0.0 {
+        return "0".to_string();
+    }
+    if value < 0.0 {
+        return format!("-{}", number_text(-value));
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: `1.5e-7`, `1e21`.
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let k = digits.len() as i64;
+    // value = 0.digits × 10^n
+    let n = exponent.parse::<i64>().unwrap_or(0) + 1;
+    if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let sign = if n - 1 < 0 { '-' } else { '+' };
+        let rest = if k == 1 { String::new() } else { format!(".{}", &digits[1..]) };
+        format!("{}{rest}e{sign}{}", &digits[..1], (n - 1).abs())
     }
 }
 
@@ -392,5 +456,40 @@ impl Contract {
     /// The error code with that name.
     pub fn error_code(&self, name: &str) -> Option<i64> {
         self.error_codes.iter().find(|c| c.name == name).map(|c| c.code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number_text;
+
+    #[test]
+    fn numbers_are_written_as_ecmascript_writes_them() {
+        // Each pair as `String(x)` prints it in Node.js.
+        let cases: &[(f64, &str)] = &[
+            (0.0, "0"),
+            (-0.0, "0"),
+            (1.0, "1"),
+            (-2.5, "-2.5"),
+            (1.1, "1.1"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (100.0, "100"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.5e21, "1.5e+21"),
+            (123456789012345680000.0, "123456789012345680000"),
+            (0.000001, "0.000001"),
+            (0.0000015, "0.0000015"),
+            (1e-7, "1e-7"),
+            (1.25e-7, "1.25e-7"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+            (9007199254740993.0, "9007199254740992"),
+            (12.5, "12.5"),
+            (0.5, "0.5"),
+        ];
+        for (value, text) in cases {
+            assert_eq!(number_text(*value), *text, "{value:e}");
+        }
     }
 }

@@ -11,7 +11,8 @@
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
 //! | const | `const` a string, an integer or a boolean, with its `type` or none, on a property's own schema |
-//! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
+//! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, number, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
+//! | number | any JSON number, read as the nearest double; `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any numbers, read the same way and compared as doubles, kept as written; on a property's own number and the items of a property's array; no `multipleOf` |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1; each on a property's own integer and the items of a property's array |
 //! | string | `minLength`, `maxLength`: counts of Unicode code points; `pattern`, in the portable subset of [`crate::pattern`]; each on a property's own string and the items of a property's array |
 //! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, booleans or string enums |
@@ -30,7 +31,7 @@ use serde_json::{Map, Value};
 use crate::annotations;
 use crate::error::{push_pointer, SchemaError};
 use crate::load::Reader;
-use crate::model::{Constant, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Constant, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 use crate::names;
 use crate::pattern::Pattern;
 
@@ -333,9 +334,19 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 self.unique_items(schema, p, property, counted)?
             }
             "object" => return Err(self.r.err(p, "an inline object is outside the supported subset", "name it under $defs and $ref it")),
-            "number" => return Err(self.r.err(&format!("{p}/type"), "`number` is outside the supported subset (floats do not round-trip identically in every target)", "use `integer`, or leave the type out for any JSON value")),
+            "number" => {
+                if schema.contains_key("multipleOf") {
+                    return Err(self.r.err(
+                        &push_pointer(p, "multipleOf"),
+                        "`multipleOf` on a number is outside the supported subset: a fractional divisor is not exact in any language's doubles",
+                        "make the value an `integer` with a whole `multipleOf`, or enforce it semantically and describe it",
+                    ));
+                }
+                self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"], p)?;
+                self.number_bounds(schema, p, scalar)?
+            }
             "null" => return Err(self.r.err(&format!("{p}/type"), "a field that is always null carries nothing", "remove it, or make it [T, \"null\"]")),
-            other => return Err(self.r.err(&format!("{p}/type"), format!("unknown type `{other}`"), "use boolean, integer, string or array")),
+            other => return Err(self.r.err(&format!("{p}/type"), format!("unknown type `{other}`"), "use boolean, integer, number, string or array")),
         };
         if nullable {
             self.nullable(ty, p, required)
@@ -376,6 +387,43 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             ));
         }
         Ok(Ty::Integer { minimum, maximum })
+    }
+
+    /// A number's bounds: any JSON numbers, read as the nearest double (as
+    /// every target reads the number itself) and kept as written, inclusive
+    /// or exclusive; of two on one side the tighter. (`multipleOf` is
+    /// refused before: a fractional divisor is not exact in any language's
+    /// doubles, and a whole one belongs on an `integer`.)
+    fn number_bounds(&self, schema: &Map<String, Value>, p: &str, scalar: bool) -> Result<Ty, SchemaError> {
+        let read = |keyword: &str, exclusive: bool| -> Result<Option<NumberBound>, SchemaError> {
+            let Some(value) = schema.get(keyword) else { return Ok(None) };
+            let at = push_pointer(p, keyword);
+            if !scalar {
+                return Err(self.r.err(&at, "number bounds are supported on a property's own number and on the items of a property's array, not on map values or nested arrays", "bound the property itself, or name a $defs object for the value"));
+            }
+            match value.as_f64().filter(|f| f.is_finite()) {
+                Some(value) => Ok(Some(NumberBound { value, exclusive })),
+                None => Err(self.r.err(&at, format!("`{keyword}` of a number must be a number, not {value}"), "write a JSON number such as 0.5")),
+            }
+        };
+        // Of two bounds on one side, the tighter; at the same value the exclusive one.
+        let tighter = |a: Option<NumberBound>, b: Option<NumberBound>, low: bool| match (a, b) {
+            (Some(a), Some(b)) if a.value == b.value => Some(if b.exclusive { b } else { a }),
+            (Some(a), Some(b)) => Some(if (a.value > b.value) == low { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        let minimum = tighter(read("minimum", false)?, read("exclusiveMinimum", true)?, true);
+        let maximum = tighter(read("maximum", false)?, read("exclusiveMaximum", true)?, false);
+        if let (Some(low), Some(high)) = (minimum, maximum) {
+            if low.value > high.value || (low.value == high.value && (low.exclusive || high.exclusive)) {
+                return Err(self.r.err(
+                    p,
+                    format!("no number is {} {} and {} {}", low.operator(true), low.text(), high.operator(false), high.text()),
+                    "fix the bounds so that some number lies between them",
+                ));
+            }
+        }
+        Ok(Ty::Number { minimum, maximum })
     }
 
     /// `multipleOf` on a property's own integer: a whole divisor within

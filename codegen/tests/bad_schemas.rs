@@ -80,7 +80,10 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("method params unresolvable", edit(|s| s["x-coprocess"]["methods"][1]["params"] = json!("#/$defs/Gone")), "/x-coprocess/methods/1/params"),
         ("message with a wrong hole", edit(|s| s["x-coprocess"]["messages"]["lane_skip"]["template"] = json!("lane {lane}")), "/x-coprocess/messages/lane_skip/template"),
         ("inline object", verdict_prop("x", json!({"description": "d", "type": "object", "properties": {}})), "/$defs/Verdict/properties/x"),
-        ("number", verdict_prop("x", json!({"description": "d", "type": "number"})), "/$defs/Verdict/properties/x/type"),
+        ("multipleOf on a number", verdict_prop("x", json!({"description": "d", "type": "number", "multipleOf": 0.5})), "/$defs/Verdict/properties/x/multipleOf"),
+        ("bounds no number meets", verdict_prop("x", json!({"description": "d", "type": "number", "minimum": 1.5, "exclusiveMaximum": 1.5})), "/$defs/Verdict/properties/x"),
+        ("a number bound that is no number", verdict_prop("x", json!({"description": "d", "type": "number", "maximum": "2"})), "/$defs/Verdict/properties/x/maximum"),
+        ("a number bound on map values", edit(|s| s["$defs"]["PromptArguments"]["additionalProperties"] = json!({"type": "number", "minimum": 0})), "/$defs/PromptArguments/additionalProperties/minimum"),
         ("envelope name", edit(|s| { s["$defs"]["ResponseOf"] = s["$defs"]["Verdict"].clone(); }), "/$defs/ResponseOf"),
         ("methods meeting as one client method", edit(|s| {
             let twin = json!({"name": "mcp.list_tools", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "d"});

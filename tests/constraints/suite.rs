@@ -2,8 +2,8 @@
 //!
 //! For every file of a keyword the contract supports, every test group
 //! becomes a type of the test contract: the group's schema, with the type its
-//! keyword is about added (`string` for lengths and patterns, `integer` for
-//! bounds and divisors, `array` for item counts, a map for member counts),
+//! keyword is about added (`string` for lengths and patterns, `number` for
+//! bounds, `integer` for divisors, `array` for item counts, a map for member counts),
 //! as the member `value` of a closed object (a map is the frame itself).
 //! Codegen decides, as for any contract, whether the group is inside the
 //! supported subset; a refused group is reported with the refusal. Each data
@@ -22,10 +22,10 @@ const FILES: &[(&str, Kind)] = &[
     ("minLength", Kind::String),
     ("maxLength", Kind::String),
     ("pattern", Kind::String),
-    ("minimum", Kind::Integer),
-    ("maximum", Kind::Integer),
-    ("exclusiveMinimum", Kind::Integer),
-    ("exclusiveMaximum", Kind::Integer),
+    ("minimum", Kind::Number),
+    ("maximum", Kind::Number),
+    ("exclusiveMinimum", Kind::Number),
+    ("exclusiveMaximum", Kind::Number),
     ("multipleOf", Kind::Integer),
     ("minItems", Kind::Array),
     ("maxItems", Kind::Array),
@@ -40,6 +40,8 @@ const FILES: &[(&str, Kind)] = &[
 enum Kind {
     String,
     Integer,
+    /// Any number (an integer-written one within ±(2^53-1), as the JSON-text rules say).
+    Number,
     Array,
     Map,
     /// The kind of the group's `const` value (a string, integer or boolean).
@@ -154,6 +156,9 @@ fn definition(kind: Kind, schema: &Value, description: &Value) -> Value {
         Kind::Integer => {
             typed.entry("type").or_insert(json!("integer"));
         }
+        Kind::Number => {
+            typed.entry("type").or_insert(json!("number"));
+        }
         Kind::Array => {
             typed.insert("type".to_string(), json!("array"));
             typed.entry("items").or_insert(json!({}));
@@ -194,6 +199,7 @@ fn of_kind(kind: Kind, data: &Value, schema: &Value) -> bool {
     match kind {
         Kind::String => data.is_string(),
         Kind::Integer => data.as_f64().is_some_and(|x| x.fract() == 0.0 && x.abs() <= SAFE),
+        Kind::Number => data.as_f64().is_some_and(|x| data.is_f64() || x.abs() <= SAFE),
         Kind::Array => data.is_array(),
         Kind::Map => data.is_object(),
         Kind::Const => match &schema["const"] {

@@ -61,6 +61,16 @@ pub fn sample(schema: &Value, s: &Value) -> Value {
             let above = value.div_euclid(divisor) * divisor + if value.rem_euclid(divisor) == 0 { 0 } else { divisor };
             json!(if high.is_some_and(|high| above > high) { value.div_euclid(divisor) * divisor } else { above })
         }
+        // Halfway between the bounds, or half a unit inside the one there is.
+        "number" => {
+            let bound = |inclusive: &str, exclusive: &str| s.get(inclusive).or_else(|| s.get(exclusive)).and_then(Value::as_f64);
+            json!(match (bound("minimum", "exclusiveMinimum"), bound("maximum", "exclusiveMaximum")) {
+                (Some(low), Some(high)) => low / 2.0 + high / 2.0,
+                (Some(low), None) => low + 0.5,
+                (None, Some(high)) => high - 0.5,
+                (None, None) => 0.5,
+            })
+        }
         // "text", cut or padded to fit `minLength`/`maxLength`.
         "string" => {
             let (low, high) = (s.get("minLength").and_then(Value::as_u64).unwrap_or(0), s.get("maxLength").and_then(Value::as_u64));

@@ -30,6 +30,7 @@ pub fn kind_of<'c>(contract: &'c Contract, name: &str) -> Option<&'c TypeKind> {
 pub fn cs_type(ty: &Ty) -> String {
     match ty {
         Ty::Any => "global::System.Text.Json.JsonElement".to_string(),
+        Ty::Number { .. } => "double".to_string(),
         Ty::Boolean => "bool".to_string(),
         Ty::Integer { .. } => "long".to_string(),
         Ty::String => "string".to_string(),
@@ -43,7 +44,7 @@ pub fn cs_type(ty: &Ty) -> String {
 /// Whether the C# type is a struct (its nullable form is `Nullable<T>`).
 pub fn is_value_type(contract: &Contract, ty: &Ty) -> bool {
     match ty {
-        Ty::Any | Ty::Boolean | Ty::Integer { .. } => true,
+        Ty::Any | Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } => true,
         Ty::Multiple { inner, .. } | Ty::Const { inner, .. } => is_value_type(contract, inner),
         Ty::Ref(name) => matches!(kind_of(contract, name), Some(TypeKind::StringEnum(_))),
         _ => false,

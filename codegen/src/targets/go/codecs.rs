@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{union_tag, Constant, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Constant, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::names::{json_quote, string_lit};
 use super::Ctx;
@@ -20,13 +20,26 @@ fn count_bound(bound: Option<u64>) -> String {
 }
 
 /// Mangled names of the primitive types, which a type name must not reuse.
-const PRIMITIVE_MANGLES: &[&str] = &["Any", "Bool", "String", "Int", "IntMin0", "IntMin1"];
+const PRIMITIVE_MANGLES: &[&str] = &["Any", "Bool", "String", "Int", "IntMin0", "IntMin1", "Number"];
+
+/// A number's bound in a mangled name: `Neg` for `-`, `p` for the point and
+/// the exponent's sign spelled the same way (`Neg273p15`, `1p5eNeg7`, `1e21`).
+fn bound_mangle(bound: &NumberBound) -> String {
+    bound.text().replace('-', "Neg").replace('.', "p").replace('+', "")
+}
 
 impl Ctx<'_> {
     fn mangle(&self, ty: &Ty) -> String {
         match ty {
             Ty::Any => "Any".into(),
             Ty::Boolean => "Bool".into(),
+            Ty::Number { minimum, maximum } => {
+                // `NumberMin0Max1`, `NumberAboveNeg273p15`: an exclusive
+                // minimum is `Above`, an exclusive maximum `Below`.
+                let min = minimum.map(|m| format!("{}{}", if m.exclusive { "Above" } else { "Min" }, bound_mangle(&m))).unwrap_or_default();
+                let max = maximum.map(|m| format!("{}{}", if m.exclusive { "Below" } else { "Max" }, bound_mangle(&m))).unwrap_or_default();
+                format!("Number{min}{max}")
+            }
             Ty::String => "String".into(),
             Ty::Integer { minimum, maximum } => {
                 // `IntMin0`, `IntMinNeg5Max10`: a bound's sign spelled out.
@@ -41,6 +54,10 @@ impl Ctx<'_> {
                     || go.starts_with("IntMin")
                     || go.starts_with("IntMax")
                     || go.starts_with("IntMultipleOf")
+                    || go.starts_with("NumberMin")
+                    || go.starts_with("NumberMax")
+                    || go.starts_with("NumberAbove")
+                    || go.starts_with("NumberBelow")
                     || go.starts_with("ListOf")
                     || go.starts_with("StringLen")
                     || go.starts_with("StringPattern")
@@ -96,6 +113,27 @@ impl Ctx<'_> {
         match ty {
             Ty::Any => "readAny".into(),
             Ty::Boolean => "readBool".into(),
+            Ty::Number { minimum: None, maximum: None } => "readNumber".into(),
+            Ty::Number { minimum, maximum } => {
+                // Compared as doubles, exactly; a bound's text is baked in.
+                let name = format!("read{}", self.mangle(ty));
+                let mut code = format!("func {name}(v any) (float64, *shapeError) {{\n\tx, err := readNumber(v)\n");
+                for (bound, is_minimum) in [(minimum, true), (maximum, false)] {
+                    let Some(bound) = bound else { continue };
+                    let (operator, text) = (bound.operator(is_minimum), bound.text());
+                    // The opposite comparison: no decoded double is NaN.
+                    let fails = match (is_minimum, bound.exclusive) {
+                        (true, false) => "<",
+                        (true, true) => "<=",
+                        (false, false) => ">",
+                        (false, true) => ">=",
+                    };
+                    let _ = write!(code, "\tif err == nil && x {fails} {text} {{\n\t\terr = numberOutside(\"{operator} {text}\", x)\n\t}}\n");
+                }
+                code.push_str("\treturn x, err\n}\n");
+                self.helpers.insert(name.clone(), code);
+                name
+            }
             Ty::String => "readString".into(),
             Ty::Integer { minimum: None, maximum: None } => "readInt".into(),
             Ty::Integer { minimum, maximum } => {
@@ -179,6 +217,7 @@ impl Ctx<'_> {
     pub fn write_fn(&mut self, ty: &Ty) -> String {
         match ty {
             Ty::Any => "writeAny".into(),
+            Ty::Number { .. } => "writeNumber".into(),
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),

@@ -370,6 +370,16 @@ func readIntAtLeast(v any, minimum int64) (int64, *shapeError) {
 	return i, err
 }
 
+// readNumber reads any JSON number as the nearest double (1 and -0 too).
+func readNumber(v any) (float64, *shapeError) {
+	if n, ok := v.(json.Number); ok {
+		if f, err := strconv.ParseFloat(string(n), 64); err == nil {
+			return f, nil
+		}
+	}
+	return 0, wrongKind("number", v)
+}
+
 // charactersWithin checks a string's length in Unicode code points.
 func charactersWithin(s string, minimum, maximum int64) *shapeError {
 	return lengthWithin(int64(utf8.RuneCountInString(s)), minimum, maximum, "character")
@@ -467,6 +477,22 @@ func atMost(i int64, err *shapeError, maximum int64) (int64, *shapeError) {
 		err = problem("expected integer <= " + strconv.FormatInt(maximum, 10) + ", got " + strconv.FormatInt(i, 10))
 	}
 	return i, err
+}
+
+// numberOutside is the problem of a number that fails a bound; bound is the
+// comparison it had to pass and the bound as text (">= 0", "< 1e+21").
+func numberOutside(bound string, x float64) *shapeError {
+	return problem("expected number " + bound + ", got " + numberText(x))
+}
+
+// numberText writes a double as ECMAScript's String does: the shortest
+// digits that read back as it, positional from 1e-6 up to 1e21 and with an
+// exponent outside (1e+21, 1.5e-7), -0 as 0.
+func numberText(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	return string(shortestFloat(nil, x, 1e21))
 }
 
 // toPublic turns a parsed tree into nil, bool, json.Number, string, []any
@@ -870,6 +896,34 @@ func writeBool(b []byte, v bool) []byte {
 
 func writeInt(b []byte, v int64) []byte {
 	return strconv.AppendInt(b, v, 10)
+}
+
+// writeNumber writes a double as encoding/json does (ECMAScript's form, -0
+// kept), except that a whole number beyond 2^53-1 gets an exponent
+// (1e+16, not 10000000000000000), as the strict readers take an integer
+// literal only up to there; NaN and infinities, which JSON cannot hold, as
+// null.
+func writeNumber(b []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(b, "null"...)
+	}
+	return shortestFloat(b, v, maxSafeInteger+1)
+}
+
+// shortestFloat appends a finite double with the shortest digits that read
+// back as it: positional from 1e-6 up to exponentFrom, with an exponent
+// otherwise (1e+21, 1.5e-7, never e-07).
+func shortestFloat(b []byte, v, exponentFrom float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= exponentFrom) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if n := len(b); format == 'e' && b[n-4] == 'e' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b
 }
 
 // writeAny writes any JSON value: the tree ParseJSON returns, or numbers,

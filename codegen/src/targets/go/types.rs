@@ -8,6 +8,7 @@
 //! | union | struct with one pointer per variant, exactly one non-nil |
 //! | string enum | `type E string` with one constant per value |
 //! | integer or string | struct `{Int, Str, IsString}` |
+//! | number | `float64` |
 //! | any JSON value | `any` (nil, bool, json.Number, string, []any, map[string]any) |
 //! | nullable | pointer (nil = null), or the nil-able slice/map/any itself |
 
@@ -41,6 +42,7 @@ impl Ctx<'_> {
         match ty {
             Ty::Any => "any".into(),
             Ty::Boolean => "bool".into(),
+            Ty::Number { .. } => "float64".into(),
             Ty::Integer { .. } => "int64".into(),
             Ty::String => "string".into(),
             Ty::Ref(name) => self.type_name(name),

@@ -20,6 +20,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -433,6 +436,86 @@ final class Runtime {
             throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }
         return value;
+    }
+
+    private static double decodeNumber(JsonNode node, Path path) {
+        if (node.isNumber()) {
+            return node.doubleValue();
+        }
+        throw wrongKind(path, "number", node);
+    }
+
+    /**
+     * A number within its bounds, compared as doubles: {@code lower} ({@code ">="} or {@code ">"})
+     * the minimum, {@code upper} ({@code "<="} or {@code "<"}) the maximum, an infinity where the
+     * schema has none. The minimum is checked first.
+     */
+    private static double numberWithin(
+            JsonNode node, Path path, String lower, double minimum, String upper, double maximum) {
+        double value = decodeNumber(node, path);
+        if (value < minimum || (value == minimum && ">".equals(lower))) {
+            throw problem(path, numberProblem(lower, minimum, value));
+        }
+        if (value > maximum || (value == maximum && "<".equals(upper))) {
+            throw problem(path, numberProblem(upper, maximum, value));
+        }
+        return value;
+    }
+
+    private static String numberProblem(String operator, double bound, double value) {
+        String expected = "expected number " + operator + " " + numberText(bound);
+        return expected + ", got " + numberText(value);
+    }
+
+    /**
+     * A finite double as ECMAScript's {@code String(value)} writes it: the shortest digits that
+     * read back as the same double, positional from 1e-6 up to 1e21 and with an exponent outside
+     * ({@code 1e+21}, {@code 1.5e-7}), -0 as {@code 0}.
+     */
+    private static String numberText(double value) {
+        if (value == 0) {
+            return "0";
+        }
+        if (value < 0) {
+            return "-" + numberText(-value);
+        }
+        BigDecimal shortest = shortestDecimal(value);
+        String digits = shortest.unscaledValue().toString();
+        int length = digits.length();
+        // value = 0.digits * 10^point
+        int point = length - shortest.scale();
+        if (length <= point && point <= 21) {
+            return digits + "0".repeat(point - length);
+        }
+        if (0 < point && point <= 21) {
+            return digits.substring(0, point) + "." + digits.substring(point);
+        }
+        if (-6 < point && point <= 0) {
+            return "0." + "0".repeat(-point) + digits;
+        }
+        String fraction = length == 1 ? "" : "." + digits.substring(1);
+        return digits.charAt(0) + fraction + (point > 0 ? "e+" : "e-") + Math.abs(point - 1);
+    }
+
+    /**
+     * The decimal with the fewest digits that reads back as {@code value} (finite, positive), the
+     * nearest of two such: Java 17's {@code Double.toString} is not always the shortest. At a power
+     * of two the neighbour below may be too far while the one above reads back, so both are tried.
+     */
+    private static BigDecimal shortestDecimal(double value) {
+        BigDecimal exact = new BigDecimal(value);
+        List<RoundingMode> modes =
+                List.of(RoundingMode.HALF_EVEN, RoundingMode.FLOOR, RoundingMode.CEILING);
+        for (int precision = 1; precision < 17; precision++) {
+            for (RoundingMode mode : modes) {
+                BigDecimal rounded = exact.round(new MathContext(precision, mode));
+                if (rounded.doubleValue() == value) {
+                    return rounded.stripTrailingZeros();
+                }
+            }
+        }
+        // Seventeen significant digits always read back.
+        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
     }
 
     private static long multipleOf(long value, Path path, long divisor) {

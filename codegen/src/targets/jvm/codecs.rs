@@ -4,7 +4,7 @@
 use super::layout::Code;
 use super::names::{flag_name, java_type, json_quote, local_name, string_literal, type_name};
 use super::types::{component_type, Generic};
-use crate::model::{union_tag, Constant, Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Constant, Contract, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 /// The `TYPE_NAMES` list and the `decode` dispatch.
 pub fn render_dispatch(code: &mut Code, contract: &Contract) {
@@ -123,6 +123,16 @@ fn read_map(values: &Ty) -> String {
 fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
     match ty {
         Ty::Any => node.to_string(),
+        Ty::Number { minimum: None, maximum: None } => format!("decodeNumber({node}, {path})"),
+        // One helper for every bound too, an infinity standing for an absent one.
+        Ty::Number { minimum, maximum } => {
+            let side = |bound: &Option<NumberBound>, is_minimum: bool| match bound {
+                Some(b) => format!("{}, {}", string_literal(b.operator(is_minimum)), double_literal(b.value)),
+                None if is_minimum => "\">=\", Double.NEGATIVE_INFINITY".to_string(),
+                None => "\"<=\", Double.POSITIVE_INFINITY".to_string(),
+            };
+            format!("numberWithin({node}, {path}, {}, {})", side(minimum, true), side(maximum, false))
+        }
         Ty::Boolean => format!("decodeBoolean({node}, {path})"),
         Ty::Integer { minimum: None, maximum: None } => format!("decodeInteger({node}, {path})"),
         // One helper for every bound, so that every schema with a bound uses
@@ -168,6 +178,30 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
     }
 }
 
+/// A finite double as a Java `double` literal that reads back as it: the
+/// shortest digits (`0.0`, `-273.15`, `1.5e-7`, `1.5e300`), or a hexadecimal
+/// literal (`0x1.b1ae4d6e2ef5p69`) where Java 17's `Double.toString` prints
+/// other digits than the shortest (subnormals, and around 1e16 to 1e26:
+/// `Double.toString(2e23)` is `1.9999999999999998E23`), which Error Prone's
+/// FloatingPointLiteralPrecision would flag as a literal that loses precision.
+fn double_literal(value: f64) -> String {
+    let magnitude = value.abs();
+    if magnitude != 0.0 && (magnitude < f64::MIN_POSITIVE || (1e16..1e30).contains(&magnitude)) {
+        let bits = value.to_bits();
+        let sign = if value < 0.0 { "-" } else { "" };
+        let biased = ((bits >> 52) & 0x7ff) as i64;
+        let fraction = format!("{:013x}", bits & ((1 << 52) - 1));
+        let fraction = fraction.trim_end_matches('0');
+        let fraction = if fraction.is_empty() { "0" } else { fraction };
+        // A subnormal is 0.fraction × 2^-1022, a normal double 1.fraction × 2^(biased - 1023).
+        let (lead, exponent) = if biased == 0 { (0, -1022) } else { (1, biased - 1023) };
+        return format!("{sign}0x{lead}.{fraction}p{exponent}");
+    }
+    // Rust's `{:?}` writes the shortest round-trip digits, with a `.0` or an
+    // exponent, so the literal is a double's, never an int's.
+    format!("{value:?}")
+}
+
 /// A `Decoder<T>` for `ty`: a method reference where one fits, else a lambda
 /// whose parameters are numbered by nesting depth.
 fn decoder_lambda(ty: &Ty, depth: usize) -> String {
@@ -175,6 +209,7 @@ fn decoder_lambda(ty: &Ty, depth: usize) -> String {
         Ty::Boolean => return "Coprocess::decodeBoolean".to_string(),
         Ty::String => return "Coprocess::decodeString".to_string(),
         Ty::Integer { minimum: None, maximum: None } => return "Coprocess::decodeInteger".to_string(),
+        Ty::Number { minimum: None, maximum: None } => return "Coprocess::decodeNumber".to_string(),
         Ty::Ref(name) => return format!("Coprocess::decode{}", type_name(name)),
         _ => {}
     }
@@ -197,6 +232,7 @@ pub fn decode_object(code: &mut Code, ctor: &str, object: &ObjectType, generic: 
         let initial = match (component_type(f, generic).as_str(), f.required) {
             ("boolean", true) => "false",
             ("long", true) => "0L",
+            ("double", true) => "0.0",
             _ => "null",
         };
         code.line(
@@ -357,4 +393,32 @@ fn decode_enum(code: &mut Code, def: &TypeDef, values: &[String]) {
         ),
     );
     code.line(2, "};");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::double_literal;
+
+    #[test]
+    fn a_bound_is_a_double_literal_javac_and_error_prone_read_as_it() {
+        let cases = [
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (1.0, "1.0"),
+            (-273.15, "-273.15"),
+            (1.5e-7, "1.5e-7"),
+            (1000.5, "1000.5"),
+            (1e15, "1000000000000000.0"),
+            (1e30, "1e30"),
+            (f64::MAX, "1.7976931348623157e308"),
+            (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+            (1e21, "0x1.b1ae4d6e2ef5p69"),
+            (-2e23, "-0x1.52d02c7e14af6p77"),
+            (1e16, "0x1.1c37937e08p53"),
+            (5e-324, "0x0.0000000000001p-1022"),
+        ];
+        for (value, literal) in cases {
+            assert_eq!(double_literal(value), literal, "{value:e}");
+        }
+    }
 }

@@ -127,6 +127,9 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "Collections",
     "IOException",
     "BiConsumer",
+    "BigDecimal",
+    "MathContext",
+    "RoundingMode",
     "JsonNode",
     "ObjectNode",
     "ArrayNode",
@@ -341,6 +344,8 @@ pub fn json_quote(text: &str) -> String {
 pub fn java_type(ty: &Ty, boxed: bool) -> String {
     match ty {
         Ty::Any => "JsonNode".to_string(),
+        Ty::Number { .. } if boxed => "Double".to_string(),
+        Ty::Number { .. } => "double".to_string(),
         Ty::Boolean if boxed => "Boolean".to_string(),
         Ty::Boolean => "boolean".to_string(),
         Ty::Integer { .. } if boxed => "Long".to_string(),

@@ -179,7 +179,7 @@ fn render_checks(code: &mut Code, name: &str, object: &ObjectType, generic: Opti
         .fields
         .iter()
         .filter(|f| {
-            f.required && !matches!(f.ty.unbounded(), Ty::Nullable(_) | Ty::Boolean | Ty::Integer { .. })
+            f.required && !matches!(f.ty.unbounded(), Ty::Nullable(_) | Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. })
         })
         .collect();
     if checked.is_empty() {
@@ -338,7 +338,8 @@ fn render_record_encoder(code: &mut Code, object: &ObjectType, generic: Option<&
 pub fn write_stmt(ty: &Ty, expr: &str, out: &str, depth: usize) -> String {
     match ty {
         Ty::Any => format!("Coprocess.writeNode({out}, {expr});"),
-        Ty::Boolean | Ty::Integer { .. } => format!("{out}.append({expr});"),
+        // StringBuilder writes a double as Double.toString does: digits that read back as it.
+        Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } => format!("{out}.append({expr});"),
         Ty::String => format!("Coprocess.writeString({out}, {expr});"),
         Ty::Ref(_) => format!("{expr}.appendJson({out});"),
         Ty::Array(item) => {

@@ -73,6 +73,7 @@ pub fn message_const(name: &str) -> String {
 pub fn annotation(ty: &Ty) -> String {
     match ty {
         Ty::Any => "JsonValue".to_string(),
+        Ty::Number { .. } => "float".to_string(),
         Ty::Boolean => "bool".to_string(),
         Ty::Integer { .. } => "int".to_string(),
         Ty::String => "str".to_string(),
@@ -87,7 +88,7 @@ pub fn annotation(ty: &Ty) -> String {
 /// fits a `JsonValue` slot as is (no list or dict to re-type).
 pub fn is_plain(contract: &Contract, ty: &Ty) -> bool {
     match ty {
-        Ty::Any | Ty::Boolean | Ty::Integer { .. } | Ty::String => true,
+        Ty::Any | Ty::Number { .. } | Ty::Boolean | Ty::Integer { .. } | Ty::String => true,
         Ty::Ref(name) => matches!(
             contract.type_def(name).map(|def| &def.kind),
             Some(TypeKind::StringEnum(_)) | Some(TypeKind::IntegerOrString)

@@ -378,6 +378,74 @@ def _int_within(value: JsonValue, minimum: int | None, maximum: int) -> int:
     return number
 
 
+def _float(value: JsonValue) -> float:
+    """A JSON number as a double: one written as an integer (``1``, ``-0``) too."""
+    if isinstance(value, float):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    raise _KindError("number", value)
+
+
+def _float_at_least(number: float, minimum: float) -> float:
+    if number < minimum:
+        raise _number_problem(">=", minimum, number)
+    return number
+
+
+def _float_above(number: float, minimum: float) -> float:
+    if number <= minimum:
+        raise _number_problem(">", minimum, number)
+    return number
+
+
+def _float_at_most(number: float, maximum: float) -> float:
+    if number > maximum:
+        raise _number_problem("<=", maximum, number)
+    return number
+
+
+def _float_below(number: float, maximum: float) -> float:
+    if number >= maximum:
+        raise _number_problem("<", maximum, number)
+    return number
+
+
+def _number_problem(operator: str, bound: float, number: float) -> _Problem:
+    return _Problem(
+        f"expected number {operator} {_number_text(bound)}, got {_number_text(number)}"
+    )
+
+
+_POSITIONAL_POINTS: typing.Final = range(-5, 22)
+"""Where the decimal point of a double ``0.digits * 10**point`` lies when
+``String(x)`` writes it without an exponent: from 1e-6 up to (not at) 1e21."""
+
+
+def _number_text(number: float) -> str:
+    """A double as ECMAScript's ``String(x)`` writes it: the shortest digits that
+    read back as it (``repr``'s), positional from 1e-6 up to 1e21 and with an
+    exponent outside (``1e+21``, ``1.5e-7``), ``-0`` as ``0``."""
+    if number == 0:
+        return "0"
+    if number < 0:
+        return f"-{_number_text(-number)}"
+    mantissa, _, exponent = repr(number).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    # number = 0.digits * 10**point
+    point = len(whole) + int(exponent or "0") - (len(whole + fraction) - len(digits))
+    digits = digits.rstrip("0")
+    if point not in _POSITIONAL_POINTS:
+        rest = f".{digits[1:]}" if len(digits) > 1 else ""
+        return f"{digits[0]}{rest}e{point - 1:+d}"
+    if len(digits) <= point:
+        return digits + "0" * (point - len(digits))
+    if point > 0:
+        return f"{digits[:point]}.{digits[point:]}"
+    return f"0.{'0' * -point}{digits}"
+
+
 def _multiple_of(number: int, divisor: int) -> int:
     if number % divisor:
         raise _Problem(f"expected multiple of {divisor}, got {number}")

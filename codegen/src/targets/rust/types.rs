@@ -7,7 +7,7 @@ use quote::quote;
 use syn::visit_mut::VisitMut;
 
 use super::Flavor;
-use crate::model::Contract;
+use crate::model::{Contract, NumberBound};
 use crate::SchemaError;
 
 fn typify_error(contract: &Contract, pointer: &str, problem: String) -> SchemaError {
@@ -130,6 +130,9 @@ enum Check {
     /// those to `u64`/`NonZeroU64`), or any bounds with a divisor:
     /// `strict::integer_within`.
     Integer(Option<i64>, Option<i64>, Option<u64>),
+    /// A number's bounds, compared as doubles: `strict::number_within`
+    /// (typify reads any number as an `f64`, bounds or not).
+    Number(Option<NumberBound>, Option<NumberBound>),
     /// A string's length in code points: `strict::length_within`.
     Characters(Option<u64>, Option<u64>),
     /// A string's length in code points and the pattern (by number) that
@@ -145,7 +148,7 @@ enum Check {
     /// `strict::unique_items_within`.
     UniqueItems(Option<u64>, Option<u64>),
     /// An array's number of items and a check on each item (an integer's
-    /// bounds, a string's length or pattern): `strict::each`.
+    /// or a number's bounds, a string's length or pattern): `strict::each`.
     Each(Box<Check>, Option<u64>, Option<u64>),
 }
 
@@ -155,6 +158,9 @@ impl Check {
         match ty {
             Ty::Integer { minimum, maximum } => {
                 (maximum.is_some() || !matches!(minimum, None | Some(0) | Some(1))).then_some(Check::Integer(*minimum, *maximum, None))
+            }
+            Ty::Number { minimum, maximum } => {
+                (minimum.is_some() || maximum.is_some()).then_some(Check::Number(*minimum, *maximum))
             }
             Ty::Multiple { inner, divisor } => match inner.as_ref() {
                 Ty::Integer { minimum, maximum } => Some(Check::Integer(*minimum, *maximum, Some(*divisor))),
@@ -190,6 +196,7 @@ impl Check {
                 let divisor = divisor.unwrap_or(1);
                 format!("strict::{form}integer_within::<_, {}, {}, {divisor}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"))
             }
+            Check::Number(min, max) => format!("strict::{form}number_within::<_, {}, {}>", number_arg(*min, true), number_arg(*max, false)),
             Check::Characters(min, max) => format!("strict::{form}length_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => {
                 format!("strict::{form}matching_within::<_, {}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX"))
@@ -205,14 +212,15 @@ impl Check {
         }
     }
 
-    /// The `strict::Check` type an item's check is (only an integer's
-    /// bounds, a string's length or its pattern are on items).
+    /// The `strict::Check` type an item's check is (only an integer's or a
+    /// number's bounds, a string's length or its pattern are on items).
     fn item_check(&self) -> String {
         let count = |bound: &Option<u64>, absent: &str| bound.map_or(format!("{{ {absent} }}"), |n| n.to_string());
         match self {
             Check::Integer(min, max, divisor) => {
                 format!("strict::IntegerWithin<{}, {}, {}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"), divisor.unwrap_or(1))
             }
+            Check::Number(min, max) => format!("strict::NumberWithin<{}, {}>", number_arg(*min, true), number_arg(*max, false)),
             Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::Each(..) => "()".to_string(),
@@ -234,6 +242,21 @@ fn const_arg(bound: Option<i64>, absent: &str) -> String {
         Some(n) if n < 0 => format!("{{ {n} }}"),
         Some(n) => n.to_string(),
     }
+}
+
+/// A number's bound as a const generic argument: `{ strict::at_least(0.0) }`,
+/// `above`, `at_most`, `below` (the double as a Rust literal, which reads
+/// back as the same double), or `{ strict::UNBOUNDED }`.
+fn number_arg(bound: Option<NumberBound>, minimum: bool) -> String {
+    let Some(bound) = bound else { return "{ strict::UNBOUNDED }".to_string() };
+    let function = match (minimum, bound.exclusive) {
+        (true, false) => "at_least",
+        (true, true) => "above",
+        (false, false) => "at_most",
+        (false, true) => "below",
+    };
+    // Debug writes the shortest digits, always as a float literal (`1.0`, `1e21`, `1.5e-7`).
+    format!("{{ strict::{function}({:?}) }}", bound.value)
 }
 
 /// The name a struct field has on the wire: its `serde(rename)` or its ident.
@@ -460,5 +483,27 @@ impl VisitMut for Tighten<'_> {
             return;
         }
         without_derive(&mut item.attrs, ":: serde :: Deserialize");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number_arg;
+    use crate::model::NumberBound;
+
+    #[test]
+    fn a_number_bound_is_a_float_literal_that_reads_back_as_the_same_double() {
+        let bound = |value: f64, exclusive: bool| Some(NumberBound { value, exclusive });
+        assert_eq!(number_arg(bound(0.0, false), true), "{ strict::at_least(0.0) }");
+        assert_eq!(number_arg(bound(-273.15, true), true), "{ strict::above(-273.15) }");
+        assert_eq!(number_arg(bound(1.0, false), false), "{ strict::at_most(1.0) }");
+        assert_eq!(number_arg(bound(1e21, true), false), "{ strict::below(1e21) }");
+        assert_eq!(number_arg(None, true), "{ strict::UNBOUNDED }");
+        for value in [1.5e-7, 5e-324, f64::MAX, -f64::MIN_POSITIVE, 0.1 + 0.2, 123456789012345.0, 9007199254740993.0] {
+            let text = number_arg(bound(value, false), true);
+            let literal = text.trim_start_matches("{ strict::at_least(").trim_end_matches(") }");
+            assert!(literal.contains(['.', 'e']), "{literal} is no float literal");
+            assert_eq!(literal.parse::<f64>().map(f64::to_bits), Ok(value.to_bits()), "{literal}");
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! schema declaration order, absent optional fields omitted, null as null.
 
 use crate::pattern::Dialect;
-use crate::model::{union_tag, Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{number_text, union_tag, Constant, Contract, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 use super::layout::Out;
 use super::names::{constant, js_quoted, js_single, js_string, local, path_step, property, property_access, property_key, stem, type_name};
@@ -15,11 +15,34 @@ fn count_bound(bound: Option<u64>) -> String {
     bound.map_or("null".to_string(), |n| n.to_string())
 }
 
+/// A bound on a number as a literal, the way Prettier prints it: the
+/// shortest digits (`String(bound)` gives the same text back), an exponent
+/// without its `+` (`1e21`).
+fn number_literal(bound: f64) -> String {
+    number_text(bound).replace("e+", "e")
+}
+
+/// A number's bound as the operator and the literal `_readNumberWithin`
+/// takes; an absent one as a bound no double fails (`>= -Infinity`).
+fn number_bound(bound: Option<&NumberBound>, minimum: bool) -> (&'static str, String) {
+    match bound {
+        Some(bound) => (bound.operator(minimum), number_literal(bound.value)),
+        None if minimum => (">=", "-Infinity".to_string()),
+        None => ("<=", "Infinity".to_string()),
+    }
+}
+
 /// The expression reading `value` (a `JsonValue` expression) as `ty`.
 pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
     let or_null_text = if or_null { "true" } else { "false" };
     match ty {
         Ty::Any => format!("_openValue({value})"),
+        Ty::Number { minimum: None, maximum: None } => format!("_readNumber({value}, {path}, {or_null_text})"),
+        Ty::Number { minimum, maximum } => {
+            let (above, min) = number_bound(minimum.as_ref(), true);
+            let (below, max) = number_bound(maximum.as_ref(), false);
+            format!("_readNumberWithin({value}, {path}, {or_null_text}, \"{above}\", {min}, \"{below}\", {max})")
+        }
         Ty::Boolean => format!("_readBoolean({value}, {path}, {or_null_text})"),
         Ty::Integer { minimum: None, maximum: None } => format!("_readInteger({value}, {path}, {or_null_text})"),
         Ty::Integer { minimum: Some(min), maximum: None } => {
@@ -314,7 +337,7 @@ fn open_depth(contract: &Contract) -> Option<u32> {
 fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<String>) -> Option<u32> {
     match ty {
         Ty::Any => Some(outer),
-        Ty::Boolean | Ty::Integer { .. } | Ty::String => Some(0),
+        Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } | Ty::String => Some(0),
         Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => depth_below(contract, inner, outer, visiting),
         Ty::Array(item) if **item == Ty::Any => Some(outer),
         Ty::Array(item) => Some(depth_below(contract, item, outer + 1, visiting)?.max(outer + 1)),
@@ -362,7 +385,8 @@ pub fn write_expr(ty: &Ty, value: &str) -> String {
         Ty::Any | Ty::String => format!("JSON.stringify({value})"),
         Ty::Boolean => format!("({value} ? \"true\" : \"false\")"),
         // A boolean `const` has its literal type: `String` writes it.
-        Ty::Integer { .. } | Ty::Const { value: Constant::Boolean(_), .. } => format!("String({value})"),
+        // A finite double: `String` writes it as `JSON.stringify` does.
+        Ty::Integer { .. } | Ty::Number { .. } | Ty::Const { value: Constant::Boolean(_), .. } => format!("String({value})"),
         Ty::Ref(name) => format!("encode{}({value})", stem(name)),
         Ty::Array(item) => match item.as_ref() {
             Ty::Any => format!("JSON.stringify({value})"),

@@ -1086,6 +1086,52 @@ function _readIntegerWithin(
 }
 
 /**
+ * Reads any number (one written as an integer too). A counting read leaves a
+ * number beyond +-(2^53-1) to the strict parser: `JSON.parse` also reads an
+ * integer literal that far out, which the strict rules reject.
+ */
+function _readNumber(value: JsonValue, path: string, orNull: boolean): number {
+  if (typeof value === "number") {
+    if (_counting && !_isSafeScalar(value)) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the one preallocated Problem (not an Error: see Problem); the quick read's catch sends it to the strict parser
+      throw _DOUBTFUL;
+    }
+    return value;
+  }
+  _throwExpected("number", value, path, orNull);
+}
+
+/**
+ * Reads a number and compares it with its bounds, exactly: the minimum (an
+ * absent one is `>= -Infinity`), then the maximum (`<= Infinity`). A problem
+ * writes both numbers as `String` does.
+ */
+function _readNumberWithin(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  above: ">=" | ">",
+  minimum: number,
+  below: "<=" | "<",
+  maximum: number,
+): number {
+  const n = _readNumber(value, path, orNull);
+  if (above === ">" ? n <= minimum : n < minimum) {
+    _throwProblem(
+      `expected number ${above} ${String(minimum)}, got ${String(n)}`,
+      path,
+    );
+  }
+  if (below === "<" ? n >= maximum : n > maximum) {
+    _throwProblem(
+      `expected number ${below} ${String(maximum)}, got ${String(n)}`,
+      path,
+    );
+  }
+  return n;
+}
+
+/**
  * Checks that a value is the schema's `const`, returned as its literal type;
  * `shown` is it as JSON text.
  */

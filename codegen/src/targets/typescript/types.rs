@@ -11,7 +11,7 @@ pub fn ts_type(ty: &Ty) -> String {
     match ty {
         Ty::Any => "JsonValue".into(),
         Ty::Boolean => "boolean".into(),
-        Ty::Integer { .. } => "number".into(),
+        Ty::Integer { .. } | Ty::Number { .. } => "number".into(),
         Ty::String => "string".into(),
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => match item.as_ref() {

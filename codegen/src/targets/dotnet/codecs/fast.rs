@@ -44,6 +44,8 @@ fn key_fields(out: &mut Out, keys: Vec<(String, &str)>, owner: Option<&str>) -> 
 pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> String {
     match ty {
         Ty::Any => format!("global::Mcptest.Sdk.CoprocessReader.ReadAny(ref {reader})"),
+        Ty::Number { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref {reader})"),
+        Ty::Number { minimum, maximum } => format!("global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref {reader}, {})", super::number_bounds(*minimum, *maximum)),
         Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref {reader})"),
         Ty::Integer { minimum: Some(min), maximum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader}, {min})"),
         Ty::Integer { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader})"),

@@ -9,12 +9,13 @@ use super::docs::summary;
 use super::names::{enum_wire_name, json_string, local_name, member_name, string_literal, type_name};
 use super::types::{bare, cs_type, field_type, is_value_type, kind_of, quoted_list, required};
 use super::Out;
-use crate::model::{union_tag, Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{union_tag, Constant, Contract, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 /// What a wrong-kind message says is expected (`string`, `integer or string`, ...).
 pub fn label(contract: &Contract, ty: &Ty) -> String {
     match ty {
         Ty::Any => "any value".to_string(),
+        Ty::Number { .. } => "number".to_string(),
         Ty::Boolean => "boolean".to_string(),
         Ty::Integer { .. } => "integer".to_string(),
         Ty::String => "string".to_string(),
@@ -55,6 +56,11 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
     let e = &expected_literal;
     match ty {
         Ty::Any => value.to_string(),
+        Ty::Number { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadNumber({value}, {at}, {e})"),
+        Ty::Number { minimum, maximum } => {
+            let bounds = number_bounds(*minimum, *maximum);
+            format!("global::Mcptest.Sdk.CoprocessJson.ReadNumber({value}, {at}, {e}, {bounds})")
+        }
         Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.ReadBoolean({value}, {at}, {e})"),
         Ty::Integer { minimum: Some(min), maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
         Ty::Integer { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e})"),
@@ -113,6 +119,18 @@ pub fn cs_constant(constant: &Constant) -> String {
     }
 }
 
+/// A number's bounds as C# arguments: the minimum, whether it is exclusive, the maximum, whether
+/// it is exclusive; an absent bound is an infinity (never exclusive). Each is its text (the
+/// shortest digits that read back as the same double) with the `d` suffix, which the compiler
+/// reads as that double.
+pub fn number_bounds(minimum: Option<NumberBound>, maximum: Option<NumberBound>) -> String {
+    let bound = |b: Option<NumberBound>, infinity: &str| match b {
+        Some(b) => format!("{}d, {}", b.text(), b.exclusive),
+        None => format!("{infinity}, false"),
+    };
+    format!("{}, {}", bound(minimum, "double.NegativeInfinity"), bound(maximum, "double.PositiveInfinity"))
+}
+
 /// A length's bounds as C# arguments: an absent minimum is 0, an absent maximum `long.MaxValue`.
 pub fn length_bounds(min: Option<u64>, max: Option<u64>) -> (String, String) {
     (min.unwrap_or(0).to_string(), max.map_or("long.MaxValue".to_string(), |m| m.to_string()))
@@ -122,6 +140,7 @@ pub fn length_bounds(min: Option<u64>, max: Option<u64>) -> (String, String) {
 pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, depth: usize) -> String {
     match ty {
         Ty::Any => format!("global::Mcptest.Sdk.CoprocessJson.WriteAny({builder}, {value});"),
+        Ty::Number { .. } => format!("global::Mcptest.Sdk.CoprocessJson.WriteNumber({builder}, {value});"),
         Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.WriteBoolean({builder}, {value});"),
         Ty::Integer { .. } => format!("global::Mcptest.Sdk.CoprocessJson.WriteInteger({builder}, {value});"),
         Ty::String => format!("global::Mcptest.Sdk.CoprocessJson.WriteString({builder}, {value});"),

@@ -233,7 +233,19 @@ fn tokenize(line: &str) -> Option<Vec<Token>> {
             continue;
         }
         let start = i;
-        let kind = if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
+        let kind = if c.is_ascii_digit() {
+            // A number literal, one token: `0L`, `-273.15` after its `-`,
+            // `1.5e-7`, `0x1.b1ae4d6e2ef5p69` (an exponent's sign included).
+            let hex = line[i..].starts_with("0x") || line[i..].starts_with("0X");
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.') {
+                let exponent = if hex { matches!(bytes[i], b'p' | b'P') } else { matches!(bytes[i], b'e' | b'E') };
+                i += 1;
+                if exponent && i < bytes.len() && matches!(bytes[i], b'+' | b'-') {
+                    i += 1;
+                }
+            }
+            Kind::Word
+        } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$') {
                 i += 1;
             }
@@ -947,5 +959,15 @@ mod tests {
         let out = layout(8, "return Optional.of(\"lane `\" + lane + \":` is not drivable over the mcptest coprocess; run it with `\" + command + \"`\");").unwrap();
         assert!(out.starts_with("        return Optional.of(\n                \"lane `\"\n                        + lane\n"), "{out}");
         assert!(layout(8, "String x = switch (y) {").is_none() || layout(8, "String x = switch (y) {").is_some());
+    }
+
+    #[test]
+    fn a_number_literal_is_one_token_with_its_exponent_sign() {
+        let tokens = tokenize("f(1.5e-7, -273.15, 0x1.b1ae4d6e2ef5p-69, 1E+2 - 0L)").unwrap();
+        let texts: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(texts, ["f", "(", "1.5e-7", ",", "-", "273.15", ",", "0x1.b1ae4d6e2ef5p-69", ",", "1E+2", "-", "0L", ")"]);
+        let a = "a".repeat(60);
+        let out = layout(20, &format!("gain = numberWithin({a}, \">=\", 1.5e-7, \"<\", 1e21);")).unwrap();
+        assert!(out.contains("1.5e-7") && out.contains("1e21"), "{out}");
     }
 }

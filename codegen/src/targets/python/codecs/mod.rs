@@ -52,6 +52,8 @@ fn json_type(def: &TypeDef) -> &'static str {
 fn decoder(ty: &Ty) -> String {
     match ty {
         Ty::Any => "_any".to_string(),
+        Ty::Number { minimum: None, maximum: None } => "_float".to_string(),
+        Ty::Number { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
         Ty::Boolean => "_bool".to_string(),
         Ty::Integer { minimum: None, maximum: None } => "_int".to_string(),
         Ty::Integer { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
@@ -127,6 +129,14 @@ fn count_bound(bound: Option<u64>) -> String {
 fn decode_expr(ty: &Ty, expr: &str) -> String {
     match ty {
         Ty::Any => expr.to_string(),
+        Ty::Number { minimum, maximum } => {
+            // The minimum first, then the maximum, each on the double.
+            let low = minimum.map(|b| (if b.exclusive { "_float_above" } else { "_float_at_least" }, b.value));
+            let high = maximum.map(|b| (if b.exclusive { "_float_below" } else { "_float_at_most" }, b.value));
+            [low, high].into_iter().flatten().fold(format!("_float({expr})"), |inner, (check, bound)| {
+                format!("{check}({inner}, {})", float_literal(bound))
+            })
+        }
         Ty::Boolean => format!("_bool({expr})"),
         Ty::Integer { minimum: None, maximum: None } => format!("_int({expr})"),
         Ty::Integer { minimum: Some(min), maximum: None } => format!("_int_at_least({expr}, {min})"),
@@ -157,6 +167,13 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
             format!("_constant({}, {literal}, {})", decode_expr(inner, expr), string(&value.json()))
         }
     }
+}
+
+/// A Python float literal that reads back as `value` (`0.0`, `-273.15`,
+/// `1.5e-7`, `1e21`): Rust's shortest round-trip digits, always with a point
+/// or an exponent, so never an `int`.
+pub(super) fn float_literal(value: f64) -> String {
+    format!("{value:?}")
 }
 
 /// The reader of a closed object. Its quick path reads the members into locals

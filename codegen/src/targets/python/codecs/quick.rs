@@ -98,13 +98,18 @@ fn admits_null(ty: &Ty) -> bool {
 fn check(contract: &Contract, ty: &Ty, var: &str) -> Option<String> {
     match ty {
         Ty::Any => Some("True".to_string()),
+        // A number written as an integer is an `int` to convert: decoded.
+        Ty::Number { minimum: None, maximum: None } => Some(format!("type({var}) is float")),
+        Ty::Number { minimum: Some(min), maximum: None } if min.value == 0.0 || min.value == 1.0 => {
+            Some(format!("type({var}) is float and {var} {} {}", min.operator(true), min.value as i64))
+        }
         Ty::Boolean => Some(format!("type({var}) is bool")),
         Ty::String => Some(format!("type({var}) is str")),
         Ty::Integer { minimum: None, maximum: None } => Some(format!("type({var}) is int")),
         Ty::Integer { minimum: Some(min @ (0 | 1)), maximum: None } => Some(format!("type({var}) is int and {var} >= {min}")),
         // Other bounds are decoded by their call: a comparison with the bare
         // number would be a magic value to ruff (PLR2004).
-        Ty::Integer { .. } => None,
+        Ty::Integer { .. } | Ty::Number { .. } => None,
         Ty::Ref(name) => match &contract.type_def(name)?.kind {
             TypeKind::StringEnum(_) => Some(format!("{var} in {}_VALUES", upper(name))),
             TypeKind::IntegerOrString => Some(format!("type({var}) is int or type({var}) is str")),

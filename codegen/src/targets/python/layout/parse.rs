@@ -118,7 +118,9 @@ fn tokens(text: &str) -> Option<Vec<Tok>> {
         } else if c.is_ascii_digit() {
             let start = i;
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '.') {
-                i += 1;
+                // The sign of a float's exponent (`1.5e-7`, `1e+21`) is the number's.
+                let exponent = matches!(chars[i], 'e' | 'E') && !matches!(chars.get(start + 1), Some('x' | 'X'));
+                i += if exponent && matches!(chars.get(i + 1), Some('+' | '-')) { 2 } else { 1 };
             }
             out.push(Tok::Num(chars[start..i].iter().collect()));
         } else if c.is_alphabetic() || c == '_' {
@@ -541,6 +543,7 @@ mod tests {
             "def f(value: JsonValue, to: Callable[[int], str | None]) -> dict[str, int]:",
             "z = {\"a\": -1, **rest}",
             "if not isinstance(value.x, Absent):",
+            "g = _float_below(_float_at_least(_float(v), -1.5e-7), 1e+21) - 0x1E - 1",
         ] {
             let stmt = statement(line).unwrap_or_else(|| panic!("reads {line}"));
             let text = match &stmt {

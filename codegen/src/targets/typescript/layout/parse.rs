@@ -278,6 +278,24 @@ fn tokenize(text: &str) -> Option<Vec<(String, usize)>> {
                 return None;
             }
             i += 1;
+        } else if c.is_ascii_digit() {
+            // A number literal: digits, a fraction, an exponent (`1.5e-7`).
+            let digits = |mut i: usize| {
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                i
+            };
+            i = digits(i);
+            if bytes.get(i) == Some(&b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                i = digits(i + 1);
+            }
+            if matches!(bytes.get(i), Some(b'e' | b'E')) {
+                let sign = usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
+                if bytes.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
+                    i = digits(i + 1 + sign);
+                }
+            }
         } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80 {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$' || bytes[i] >= 0x80) {
                 i += 1;
@@ -560,5 +578,14 @@ mod tests {
         );
         assert_eq!(statement("for (const key in obj) {"), None);
         assert_eq!(statement("x = a @ b;"), None);
+    }
+
+    #[test]
+    fn reads_a_number_literal_as_one_atom() {
+        let Some(Stmt::Expression { expr: Expr::Call(_, args), .. }) = statement("f(1.5e-7, -273.15, 1e21, 0.000001, 5E+2);") else {
+            panic!("not a call")
+        };
+        let minus = |e: Expr| Expr::Unary("-", Box::new(e));
+        assert_eq!(args, [atom("1.5e-7"), minus(atom("273.15")), atom("1e21"), atom("0.000001"), atom("5E+2")]);
     }
 }

@@ -1775,6 +1775,124 @@ func appendLiterals(b []byte, v Literals) []byte {
 	return append(b, '}')
 }
 
+// Measured is a type of numbers (`type: number`): any JSON number, read as a
+// double, with bounds compared as doubles.
+type Measured struct {
+	// Ratio is a fraction from 0 to 1.
+	Ratio float64
+	// Celsius is a temperature above absolute zero (exclusive), when given. Nil
+	// when absent.
+	Celsius *float64
+	// Gain is below 1e21 (exclusive) and at least 1.5e-7, the tighter of two
+	// minimums.
+	Gain float64
+	// Weight is at most 1000.5, or null. Nil for JSON null.
+	Weight *float64
+	// Offsets: Offsets, each from -1.5 to 1.5.
+	Offsets []float64
+	// Reading is any number, when given. Nil when absent.
+	Reading *float64
+}
+
+// DecodeMeasured decodes a Measured from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeMeasured(data []byte) (Measured, error) {
+	return fromText("Measured", data, decodeMeasured)
+}
+
+// DecodeMeasuredValue decodes a Measured from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeMeasuredValue(value any) (Measured, error) {
+	return fromValue("Measured", value, decodeMeasured)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Measured) MarshalJSON() ([]byte, error) {
+	return appendMeasured(nil, v), nil
+}
+
+func (Measured) readEnvelopeMember(v any) (Measured, *shapeError) {
+	return decodeMeasured(v)
+}
+
+func (v Measured) appendEnvelopeMember(b []byte) []byte {
+	return appendMeasured(b, v)
+}
+
+func decodeMeasured(v any) (Measured, *shapeError) {
+	var out Measured
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [4]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "ratio":
+			seen[0] = true
+			out.Ratio, err = readNumberMin0Max1(o.vals[i])
+		case "celsius":
+			var x float64
+			x, err = readNumberAboveNeg273p15(o.vals[i])
+			out.Celsius = &x
+		case "gain":
+			seen[1] = true
+			out.Gain, err = readNumberMin1p5eNeg7Below1e21(o.vals[i])
+		case "weight":
+			seen[2] = true
+			out.Weight, err = readNullableNumberMax1000p5(o.vals[i])
+		case "offsets":
+			seen[3] = true
+			out.Offsets, err = readListOfNumberMinNeg1p5Max1p5(o.vals[i])
+		case "reading":
+			var x float64
+			x, err = readNumber(o.vals[i])
+			out.Reading = &x
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("ratio")
+	}
+	if !seen[1] {
+		return out, missingField("gain")
+	}
+	if !seen[2] {
+		return out, missingField("weight")
+	}
+	if !seen[3] {
+		return out, missingField("offsets")
+	}
+	return out, nil
+}
+
+func appendMeasured(b []byte, v Measured) []byte {
+	b = append(b, '{')
+	b = append(b, "\"ratio\":"...)
+	b = writeNumber(b, v.Ratio)
+	if v.Celsius != nil {
+		b = append(b, ",\"celsius\":"...)
+		b = writeNumber(b, *v.Celsius)
+	}
+	b = append(b, ",\"gain\":"...)
+	b = writeNumber(b, v.Gain)
+	b = append(b, ",\"weight\":"...)
+	b = writeNullableNumberMax1000p5(b, v.Weight)
+	b = append(b, ",\"offsets\":"...)
+	b = writeListOfNumberMinNeg1p5Max1p5(b, v.Offsets)
+	if v.Reading != nil {
+		b = append(b, ",\"reading\":"...)
+		b = writeNumber(b, *v.Reading)
+	}
+	return append(b, '}')
+}
+
 // Named is a type whose maps check their member names.
 type Named struct {
 	// Headers is the headers.
@@ -3058,6 +3176,64 @@ func appendVendor(b []byte, v Vendor) []byte {
 	return append(b, '}')
 }
 
+// Weights is a map of numbers.
+type Weights map[string]float64
+
+// DecodeWeights decodes a Weights from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeWeights(data []byte) (Weights, error) {
+	return fromText("Weights", data, decodeWeights)
+}
+
+// DecodeWeightsValue decodes a Weights from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeWeightsValue(value any) (Weights, error) {
+	return fromValue("Weights", value, decodeWeights)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Weights) MarshalJSON() ([]byte, error) {
+	return appendWeights(nil, v), nil
+}
+
+func (Weights) readEnvelopeMember(v any) (Weights, *shapeError) {
+	return decodeWeights(v)
+}
+
+func (v Weights) appendEnvelopeMember(b []byte) []byte {
+	return appendWeights(b, v)
+}
+
+func decodeWeights(v any) (Weights, *shapeError) {
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return nil, wrongKind("object", v)
+	}
+	out := make(Weights, len(o.keys))
+	for i, key := range o.keys {
+		x, err := readNumber(o.vals[i])
+		if err != nil {
+			return nil, err.at(key)
+		}
+		out[key] = x
+	}
+	return out, nil
+}
+
+func appendWeights(b []byte, v Weights) []byte {
+	b = append(b, '{')
+	for i, key := range sortedKeys(v) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, key)
+		b = append(b, ':')
+		b = writeNumber(b, v[key])
+	}
+	return append(b, '}')
+}
+
 // EnvelopeMember is implemented by every generated type: a type a typed
 // envelope (RequestOf, SuccessResponseOf, ResponseOf) can carry as its params
 // or result, read by the type's own decoder and written by its own encoder.
@@ -3582,6 +3758,22 @@ func readListOfIntMin1(v any) ([]int64, *shapeError) {
 	return out, nil
 }
 
+func readListOfNumberMinNeg1p5Max1p5(v any) ([]float64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]float64, len(items))
+	for i, item := range items {
+		x, err := readNumberMinNeg1p5Max1p5(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
 func readListOfShade(v any) ([]Shade, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -3787,6 +3979,17 @@ func readNullableListOfStringLenMax2(v any) ([]string, *shapeError) {
 	return x, nil
 }
 
+func readNullableNumberMax1000p5(v any) (*float64, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readNumberMax1000p5(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return &x, nil
+}
+
 func readNullableRequestID(v any) (*RequestID, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -3829,6 +4032,55 @@ func readNullableStringPattern4(v any) (*string, *shapeError) {
 		return nil, orNull(err)
 	}
 	return &x, nil
+}
+
+func readNumberAboveNeg273p15(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err == nil && x <= -273.15 {
+		err = numberOutside("> -273.15", x)
+	}
+	return x, err
+}
+
+func readNumberMax1000p5(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err == nil && x > 1000.5 {
+		err = numberOutside("<= 1000.5", x)
+	}
+	return x, err
+}
+
+func readNumberMin0Max1(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err == nil && x < 0 {
+		err = numberOutside(">= 0", x)
+	}
+	if err == nil && x > 1 {
+		err = numberOutside("<= 1", x)
+	}
+	return x, err
+}
+
+func readNumberMin1p5eNeg7Below1e21(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err == nil && x < 1.5e-7 {
+		err = numberOutside(">= 1.5e-7", x)
+	}
+	if err == nil && x >= 1e+21 {
+		err = numberOutside("< 1e+21", x)
+	}
+	return x, err
+}
+
+func readNumberMinNeg1p5Max1p5(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err == nil && x < -1.5 {
+		err = numberOutside(">= -1.5", x)
+	}
+	if err == nil && x > 1.5 {
+		err = numberOutside("<= 1.5", x)
+	}
+	return x, err
 }
 
 func readStringConst63616c6c(v any) (string, *shapeError) {
@@ -4137,6 +4389,17 @@ func writeListOfIntMin1(b []byte, v []int64) []byte {
 	return append(b, ']')
 }
 
+func writeListOfNumberMinNeg1p5Max1p5(b []byte, v []float64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeNumber(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfShade(b []byte, v []Shade) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -4241,6 +4504,13 @@ func writeNullableListOfStringLenMax2(b []byte, v []string) []byte {
 	return writeListOfStringLenMax2(b, v)
 }
 
+func writeNullableNumberMax1000p5(b []byte, v *float64) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeNumber(b, *v)
+}
+
 func writeNullableRequestID(b []byte, v *RequestID) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -4270,7 +4540,7 @@ func writeNullableStringPattern4(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor"}
+var TypeNames = []string{"Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -4309,6 +4579,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeListed(data))
 	case "Literals":
 		return asMarshaler(DecodeLiterals(data))
+	case "Measured":
+		return asMarshaler(DecodeMeasured(data))
 	case "Named":
 		return asMarshaler(DecodeNamed(data))
 	case "Params":
@@ -4339,6 +4611,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeTurn(data))
 	case "Vendor":
 		return asMarshaler(DecodeVendor(data))
+	case "Weights":
+		return asMarshaler(DecodeWeights(data))
 	}
 	return nil, errors.New("unknown type `" + typeName + "`")
 }
@@ -4691,6 +4965,16 @@ func readIntAtLeast(v any, minimum int64) (int64, *shapeError) {
 	return i, err
 }
 
+// readNumber reads any JSON number as the nearest double (1 and -0 too).
+func readNumber(v any) (float64, *shapeError) {
+	if n, ok := v.(json.Number); ok {
+		if f, err := strconv.ParseFloat(string(n), 64); err == nil {
+			return f, nil
+		}
+	}
+	return 0, wrongKind("number", v)
+}
+
 // charactersWithin checks a string's length in Unicode code points.
 func charactersWithin(s string, minimum, maximum int64) *shapeError {
 	return lengthWithin(int64(utf8.RuneCountInString(s)), minimum, maximum, "character")
@@ -4788,6 +5072,22 @@ func atMost(i int64, err *shapeError, maximum int64) (int64, *shapeError) {
 		err = problem("expected integer <= " + strconv.FormatInt(maximum, 10) + ", got " + strconv.FormatInt(i, 10))
 	}
 	return i, err
+}
+
+// numberOutside is the problem of a number that fails a bound; bound is the
+// comparison it had to pass and the bound as text (">= 0", "< 1e+21").
+func numberOutside(bound string, x float64) *shapeError {
+	return problem("expected number " + bound + ", got " + numberText(x))
+}
+
+// numberText writes a double as ECMAScript's String does: the shortest
+// digits that read back as it, positional from 1e-6 up to 1e21 and with an
+// exponent outside (1e+21, 1.5e-7), -0 as 0.
+func numberText(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	return string(shortestFloat(nil, x, 1e21))
 }
 
 // toPublic turns a parsed tree into nil, bool, json.Number, string, []any
@@ -5183,6 +5483,34 @@ func writeBool(b []byte, v bool) []byte {
 
 func writeInt(b []byte, v int64) []byte {
 	return strconv.AppendInt(b, v, 10)
+}
+
+// writeNumber writes a double as encoding/json does (ECMAScript's form, -0
+// kept), except that a whole number beyond 2^53-1 gets an exponent
+// (1e+16, not 10000000000000000), as the strict readers take an integer
+// literal only up to there; NaN and infinities, which JSON cannot hold, as
+// null.
+func writeNumber(b []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(b, "null"...)
+	}
+	return shortestFloat(b, v, maxSafeInteger+1)
+}
+
+// shortestFloat appends a finite double with the shortest digits that read
+// back as it: positional from 1e-6 up to exponentFrom, with an exponent
+// otherwise (1e+21, 1.5e-7, never e-07).
+func shortestFloat(b []byte, v, exponentFrom float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= exponentFrom) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if n := len(b); format == 'e' && b[n-4] == 'e' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b
 }
 
 // writeAny writes any JSON value: the tree ParseJSON returns, or numbers,

@@ -436,6 +436,74 @@ def _int_within(value: JsonValue, minimum: int | None, maximum: int) -> int:
     return number
 
 
+def _float(value: JsonValue) -> float:
+    """A JSON number as a double: one written as an integer (``1``, ``-0``) too."""
+    if isinstance(value, float):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    raise _KindError("number", value)
+
+
+def _float_at_least(number: float, minimum: float) -> float:
+    if number < minimum:
+        raise _number_problem(">=", minimum, number)
+    return number
+
+
+def _float_above(number: float, minimum: float) -> float:
+    if number <= minimum:
+        raise _number_problem(">", minimum, number)
+    return number
+
+
+def _float_at_most(number: float, maximum: float) -> float:
+    if number > maximum:
+        raise _number_problem("<=", maximum, number)
+    return number
+
+
+def _float_below(number: float, maximum: float) -> float:
+    if number >= maximum:
+        raise _number_problem("<", maximum, number)
+    return number
+
+
+def _number_problem(operator: str, bound: float, number: float) -> _Problem:
+    return _Problem(
+        f"expected number {operator} {_number_text(bound)}, got {_number_text(number)}"
+    )
+
+
+_POSITIONAL_POINTS: typing.Final = range(-5, 22)
+"""Where the decimal point of a double ``0.digits * 10**point`` lies when
+``String(x)`` writes it without an exponent: from 1e-6 up to (not at) 1e21."""
+
+
+def _number_text(number: float) -> str:
+    """A double as ECMAScript's ``String(x)`` writes it: the shortest digits that
+    read back as it (``repr``'s), positional from 1e-6 up to 1e21 and with an
+    exponent outside (``1e+21``, ``1.5e-7``), ``-0`` as ``0``."""
+    if number == 0:
+        return "0"
+    if number < 0:
+        return f"-{_number_text(-number)}"
+    mantissa, _, exponent = repr(number).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    # number = 0.digits * 10**point
+    point = len(whole) + int(exponent or "0") - (len(whole + fraction) - len(digits))
+    digits = digits.rstrip("0")
+    if point not in _POSITIONAL_POINTS:
+        rest = f".{digits[1:]}" if len(digits) > 1 else ""
+        return f"{digits[0]}{rest}e{point - 1:+d}"
+    if len(digits) <= point:
+        return digits + "0" * (point - len(digits))
+    if point > 0:
+        return f"{digits[:point]}.{digits[point:]}"
+    return f"0.{'0' * -point}{digits}"
+
+
 def _multiple_of(number: int, divisor: int) -> int:
     if number % divisor:
         raise _Problem(f"expected multiple of {divisor}, got {number}")
@@ -1206,6 +1274,33 @@ class Literals:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """A type of numbers (`type: number`): any JSON number, read as a double, with
+    bounds compared as doubles.
+    """
+
+    ratio: float
+    """A fraction from 0 to 1."""
+
+    gain: float
+    """Below 1e21 (exclusive) and at least 1.5e-7, the tighter of two minimums."""
+
+    weight: float | None
+    """At most 1000.5, or null."""
+
+    offsets: list[float]
+    """Offsets, each from -1.5 to 1.5."""
+
+    celsius: float | None = None
+    """A temperature above absolute zero (exclusive), when given. Optional: `None` when
+    left out.
+    """
+
+    reading: float | None = None
+    """Any number, when given. Optional: `None` when left out."""
+
+
+@dataclass(frozen=True)
 class Named:
     """A type whose maps check their member names."""
 
@@ -1460,6 +1555,10 @@ Vendor = dict[str, JsonValue]
 
 Example: `{"x-trace":true}`.
 """
+
+
+Weights = dict[str, float]
+"""A map of numbers."""
 
 
 # Decoders and encoders.
@@ -2390,6 +2489,76 @@ def encode_literals(value: Literals) -> str:
     return _dumps(literals_to_value(value))
 
 
+def _read_measured(value: JsonValue) -> Measured:
+    if isinstance(value, dict):
+        ratio = value.get("ratio")
+        celsius = value.get("celsius")
+        gain = value.get("gain")
+        weight = value.get("weight")
+        offsets = value.get("offsets")
+        reading = value.get("reading")
+        if (
+            _MEASURED_SHAPE.names.issuperset(value)
+            and "weight" in value
+            and (type(reading) is float or "reading" not in value)
+        ):
+            try:
+                return _new(
+                    Measured,
+                    ratio=_float_at_most(_float_at_least(_float(ratio), 0.0), 1.0),
+                    gain=_float_below(_float_at_least(_float(gain), 1.5e-7), 1e21),
+                    weight=_nullable(
+                        weight, lambda v: _float_at_most(_float(v), 1000.5)
+                    ),
+                    offsets=_array(
+                        offsets,
+                        lambda v: _float_at_most(_float_at_least(_float(v), -1.5), 1.5),
+                    ),
+                    celsius=_float_above(_float(celsius), -273.15)
+                    if "celsius" in value
+                    else None,
+                    reading=reading,
+                )
+            except _Problem:
+                raise _MEASURED_SHAPE.problem(value) from None
+    return _MEASURED_SHAPE.read(value)
+
+
+def measured_to_value(value: Measured) -> dict[str, JsonValue]:
+    """The JSON value of a `Measured`."""
+    out: dict[str, JsonValue] = {}
+    out["ratio"] = value.ratio
+    if value.celsius is not None:
+        out["celsius"] = value.celsius
+    out["gain"] = value.gain
+    out["weight"] = value.weight
+    out["offsets"] = list(value.offsets)
+    if value.reading is not None:
+        out["reading"] = value.reading
+    return out
+
+
+def decode_measured(text: str | bytes) -> Measured:
+    """Decodes a `Measured` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_measured(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Measured")) from None
+
+
+def measured_from_value(value: JsonValue) -> Measured:
+    """Decodes a `Measured` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_measured(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Measured")) from None
+
+
+def encode_measured(value: Measured) -> str:
+    """One line of JSON text for a `Measured`, without the trailing newline."""
+    return _dumps(measured_to_value(value))
+
+
 _NAMED_REQUIRED: typing.Final = 2
 
 
@@ -3106,6 +3275,36 @@ def encode_vendor(value: Vendor) -> str:
     return _dumps(vendor_to_value(value))
 
 
+def _read_weights(value: JsonValue) -> Weights:
+    return _map(value, _float)
+
+
+def weights_to_value(value: Weights) -> dict[str, JsonValue]:
+    """The JSON value of a `Weights`."""
+    return dict(value)
+
+
+def decode_weights(text: str | bytes) -> Weights:
+    """Decodes a `Weights` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_weights(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Weights")) from None
+
+
+def weights_from_value(value: JsonValue) -> Weights:
+    """Decodes a `Weights` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_weights(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Weights")) from None
+
+
+def encode_weights(value: Weights) -> str:
+    """One line of JSON text for a `Weights`, without the trailing newline."""
+    return _dumps(weights_to_value(value))
+
+
 _BOUNDED_SHAPE = _ObjectShape(
     Bounded,
     {
@@ -3300,6 +3499,30 @@ _LITERALS_SHAPE = _ObjectShape(
     },
 )
 
+_MEASURED_SHAPE = _ObjectShape(
+    Measured,
+    {
+        "ratio": lambda v: _float_at_most(_float_at_least(_float(v), 0.0), 1.0),
+        "celsius": lambda v: _float_above(_float(v), -273.15),
+        "gain": lambda v: _float_below(_float_at_least(_float(v), 1.5e-7), 1e21),
+        "weight": lambda v: _nullable(v, lambda v: _float_at_most(_float(v), 1000.5)),
+        "offsets": lambda v: _array(
+            v, lambda v: _float_at_most(_float_at_least(_float(v), -1.5), 1.5)
+        ),
+        "reading": _float,
+    },
+    (
+        "ratio",
+        "gain",
+        "weight",
+        "offsets",
+    ),
+    {
+        "celsius": None,
+        "reading": None,
+    },
+)
+
 _NAMED_SHAPE = _ObjectShape(
     Named,
     {
@@ -3478,6 +3701,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Labels": _Codec("Labels", _read_labels, labels_to_value),
     "Listed": _Codec("Listed", _read_listed, listed_to_value),
     "Literals": _Codec("Literals", _read_literals, literals_to_value),
+    "Measured": _Codec("Measured", _read_measured, measured_to_value),
     "Named": _Codec("Named", _read_named, named_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
     "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
@@ -3495,6 +3719,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Tagged": _Codec("Tagged", _read_tagged, tagged_to_value),
     "Turn": _Codec("Turn", _read_turn, turn_to_value),
     "Vendor": _Codec("Vendor", _read_vendor, vendor_to_value),
+    "Weights": _Codec("Weights", _read_weights, weights_to_value),
 }
 """Every `$defs` type by name: `CODECS["Verdict"].decode(text)`."""
 
@@ -3809,6 +4034,7 @@ _VALUE_READERS: typing.Final[
     labels_from_value: _read_labels,
     listed_from_value: _read_listed,
     literals_from_value: _read_literals,
+    measured_from_value: _read_measured,
     named_from_value: _read_named,
     params_from_value: _read_params,
     patterned_from_value: _read_patterned,
@@ -3824,6 +4050,7 @@ _VALUE_READERS: typing.Final[
     tagged_from_value: _read_tagged,
     turn_from_value: _read_turn,
     vendor_from_value: _read_vendor,
+    weights_from_value: _read_weights,
 }
 """The reader behind each generated `*_from_value` function."""
 

@@ -1216,6 +1216,52 @@ function _readIntegerWithin(
 }
 
 /**
+ * Reads any number (one written as an integer too). A counting read leaves a
+ * number beyond +-(2^53-1) to the strict parser: `JSON.parse` also reads an
+ * integer literal that far out, which the strict rules reject.
+ */
+function _readNumber(value: JsonValue, path: string, orNull: boolean): number {
+  if (typeof value === "number") {
+    if (_counting && !_isSafeScalar(value)) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the one preallocated Problem (not an Error: see Problem); the quick read's catch sends it to the strict parser
+      throw _DOUBTFUL;
+    }
+    return value;
+  }
+  _throwExpected("number", value, path, orNull);
+}
+
+/**
+ * Reads a number and compares it with its bounds, exactly: the minimum (an
+ * absent one is `>= -Infinity`), then the maximum (`<= Infinity`). A problem
+ * writes both numbers as `String` does.
+ */
+function _readNumberWithin(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+  above: ">=" | ">",
+  minimum: number,
+  below: "<=" | "<",
+  maximum: number,
+): number {
+  const n = _readNumber(value, path, orNull);
+  if (above === ">" ? n <= minimum : n < minimum) {
+    _throwProblem(
+      `expected number ${above} ${String(minimum)}, got ${String(n)}`,
+      path,
+    );
+  }
+  if (below === "<" ? n >= maximum : n > maximum) {
+    _throwProblem(
+      `expected number ${below} ${String(maximum)}, got ${String(n)}`,
+      path,
+    );
+  }
+  return n;
+}
+
+/**
  * Checks that a value is the schema's `const`, returned as its literal type;
  * `shown` is it as JSON text.
  */
@@ -3028,6 +3074,166 @@ export function encodeLiterals(value: Literals): string {
   return out + "}";
 }
 
+/**
+ * A type of numbers (`type: number`): any JSON number, read as a double, with
+ * bounds compared as doubles.
+ */
+export interface Measured {
+  /** A fraction from 0 to 1. */
+  readonly ratio: number;
+  /** A temperature above absolute zero (exclusive), when given. */
+  readonly celsius?: number;
+  /**
+   * Below 1e21 (exclusive) and at least 1.5e-7, the tighter of two minimums.
+   */
+  readonly gain: number;
+  /** At most 1000.5, or null. */
+  readonly weight: number | null;
+  /** Offsets, each from -1.5 to 1.5. */
+  readonly offsets: readonly number[];
+  /** Any number, when given. */
+  readonly reading?: number;
+}
+
+function readMeasured(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): Measured {
+  const obj = _readMembers(value, path, orNull);
+  let ratio: number | undefined;
+  let celsius: number | undefined;
+  let gain: number | undefined;
+  let weight: number | null | undefined;
+  let offsets: readonly number[] | undefined;
+  let reading: number | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "ratio":
+        ratio = _readNumberWithin(
+          member,
+          _pathTo(path, ".ratio"),
+          false,
+          ">=",
+          0,
+          "<=",
+          1,
+        );
+        break;
+      case "celsius":
+        celsius = _readNumberWithin(
+          member,
+          _pathTo(path, ".celsius"),
+          false,
+          ">",
+          -273.15,
+          "<=",
+          Infinity,
+        );
+        break;
+      case "gain":
+        gain = _readNumberWithin(
+          member,
+          _pathTo(path, ".gain"),
+          false,
+          ">=",
+          1.5e-7,
+          "<",
+          1e21,
+        );
+        break;
+      case "weight":
+        weight =
+          member === null
+            ? null
+            : _readNumberWithin(
+                member,
+                _pathTo(path, ".weight"),
+                true,
+                ">=",
+                -Infinity,
+                "<=",
+                1000.5,
+              );
+        break;
+      case "offsets":
+        offsets = _readArrayOf(
+          member,
+          _pathTo(path, ".offsets"),
+          false,
+          (item, itemPath) =>
+            _readNumberWithin(item, itemPath, false, ">=", -1.5, "<=", 1.5),
+        );
+        break;
+      case "reading":
+        reading = _readNumber(member, _pathTo(path, ".reading"), false);
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (ratio === undefined) {
+    _throwMissingField("ratio", path);
+  }
+  if (gain === undefined) {
+    _throwMissingField("gain", path);
+  }
+  if (weight === undefined) {
+    _throwMissingField("weight", path);
+  }
+  if (offsets === undefined) {
+    _throwMissingField("offsets", path);
+  }
+  const out: _Mutable<Measured> = { ratio, gain, weight, offsets };
+  if (celsius !== undefined) {
+    out.celsius = celsius;
+  }
+  if (reading !== undefined) {
+    out.reading = reading;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Measured` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeMeasured(text: string): Measured {
+  return _decodeText("Measured", readMeasured, text);
+}
+
+/**
+ * Decodes a `Measured` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeMeasuredValue(value: JsonValue): Measured {
+  return _decodeParsed("Measured", readMeasured, value);
+}
+
+/**
+ * Encodes a `Measured` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeMeasured(value: Measured): string {
+  let out = "{";
+  out += '"ratio":' + String(value.ratio);
+  if (value.celsius !== undefined) {
+    out += ',"celsius":' + String(value.celsius);
+  }
+  out += ',"gain":' + String(value.gain);
+  out += ',"weight":' + (value.weight === null ? "null" : String(value.weight));
+  out += ',"offsets":' + _writeArray(value.offsets, (item) => String(item));
+  if (value.reading !== undefined) {
+    out += ',"reading":' + String(value.reading);
+  }
+  return out + "}";
+}
+
 /** A type whose maps check their member names. */
 export interface Named {
   /** The headers. */
@@ -4283,6 +4489,39 @@ export function encodeVendor(value: Vendor): string {
   return JSON.stringify(value);
 }
 
+/** A map of numbers. */
+export type Weights = Readonly<Record<string, number>>;
+
+function readWeights(value: JsonValue, path: string, orNull: boolean): Weights {
+  return _readMapOf(value, path, orNull, (entry, entryPath) =>
+    _readNumber(entry, entryPath, false),
+  );
+}
+
+/**
+ * Decodes a `Weights` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeWeights(text: string): Weights {
+  return _decodeText("Weights", readWeights, text);
+}
+
+/**
+ * Decodes a `Weights` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeWeightsValue(value: JsonValue): Weights {
+  return _decodeParsed("Weights", readWeights, value);
+}
+
+/**
+ * Encodes a `Weights` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeWeights(value: Weights): string {
+  return _writeMap(value, (entry) => String(entry));
+}
+
 // ---------------------------------------------------------------------------
 // Typed envelopes
 
@@ -4557,6 +4796,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeLabelsValue, readLabels],
   [decodeListedValue, readListed],
   [decodeLiteralsValue, readLiterals],
+  [decodeMeasuredValue, readMeasured],
   [decodeNamedValue, readNamed],
   [decodeParamsValue, readParams],
   [decodePatternedValue, readPatterned],
@@ -4572,6 +4812,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeTaggedValue, readTagged],
   [decodeTurnValue, readTurn],
   [decodeVendorValue, readVendor],
+  [decodeWeightsValue, readWeights],
 ]);
 
 /**
@@ -4636,6 +4877,7 @@ export type TypeName =
   | "Labels"
   | "Listed"
   | "Literals"
+  | "Measured"
   | "Named"
   | "Params"
   | "Patterned"
@@ -4650,7 +4892,8 @@ export type TypeName =
   | "SuccessResponse"
   | "Tagged"
   | "Turn"
-  | "Vendor";
+  | "Vendor"
+  | "Weights";
 
 /** Every `$defs` name, sorted. */
 export const TYPE_NAMES: readonly TypeName[] = [
@@ -4671,6 +4914,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Labels",
   "Listed",
   "Literals",
+  "Measured",
   "Named",
   "Params",
   "Patterned",
@@ -4686,6 +4930,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Tagged",
   "Turn",
   "Vendor",
+  "Weights",
 ];
 
 /** Whether `name` is a `$defs` name. */
@@ -4733,6 +4978,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeListed(decodeListed(text));
     case "Literals":
       return encodeLiterals(decodeLiterals(text));
+    case "Measured":
+      return encodeMeasured(decodeMeasured(text));
     case "Named":
       return encodeNamed(decodeNamed(text));
     case "Params":
@@ -4763,6 +5010,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeTurn(decodeTurn(text));
     case "Vendor":
       return encodeVendor(decodeVendor(text));
+    case "Weights":
+      return encodeWeights(decodeWeights(text));
   }
 }
 

@@ -249,7 +249,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -294,6 +294,8 @@ namespace Mcptest.Sdk
                     return Listed.Decode(json);
                 case "Literals":
                     return Literals.Decode(json);
+                case "Measured":
+                    return Measured.Decode(json);
                 case "Named":
                     return Named.Decode(json);
                 case "Params":
@@ -324,6 +326,8 @@ namespace Mcptest.Sdk
                     return Turn.Decode(json);
                 case "Vendor":
                     return Vendor.Decode(json);
+                case "Weights":
+                    return Weights.Decode(json);
                 default:
                     throw new global::System.ArgumentException("unknown type `" + typeName + "`", nameof(typeName));
             }
@@ -371,36 +375,40 @@ namespace Mcptest.Sdk
                     return value15.ToJson();
                 case Literals value16:
                     return value16.ToJson();
-                case Named value17:
+                case Measured value17:
                     return value17.ToJson();
-                case Params value18:
+                case Named value18:
                     return value18.ToJson();
-                case Patterned value19:
+                case Params value19:
                     return value19.ToJson();
-                case Polygon value20:
+                case Patterned value20:
                     return value20.ToJson();
-                case Request value21:
+                case Polygon value21:
                     return value21.ToJson();
-                case RequestId value22:
+                case Request value22:
                     return value22.ToJson();
-                case Response value23:
+                case RequestId value23:
                     return value23.ToJson();
-                case Shade value24:
-                    return ShadeWire.ToJson(value24);
-                case Square value25:
-                    return value25.ToJson();
-                case Stamped value26:
+                case Response value24:
+                    return value24.ToJson();
+                case Shade value25:
+                    return ShadeWire.ToJson(value25);
+                case Square value26:
                     return value26.ToJson();
-                case Stepped value27:
+                case Stamped value27:
                     return value27.ToJson();
-                case SuccessResponse value28:
+                case Stepped value28:
                     return value28.ToJson();
-                case Tagged value29:
+                case SuccessResponse value29:
                     return value29.ToJson();
-                case Turn value30:
+                case Tagged value30:
                     return value30.ToJson();
-                case Vendor value31:
+                case Turn value31:
                     return value31.ToJson();
+                case Vendor value32:
+                    return value32.ToJson();
+                case Weights value33:
+                    return value33.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -3462,6 +3470,268 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A type of numbers (<c>type: number</c>): any JSON number, read as a double, with bounds
+    /// compared as doubles.
+    /// </summary>
+    public sealed class Measured
+    {
+        /// <summary>
+        /// Creates a <see cref="Measured"/> from its required fields.
+        /// </summary>
+        public Measured(double ratio, double gain, double? weight, global::System.Collections.Generic.List<double> offsets)
+        {
+            Ratio = ratio;
+            Gain = gain;
+            Weight = weight;
+            Offsets = offsets ?? throw new global::System.ArgumentNullException(nameof(offsets));
+        }
+
+        /// <summary>
+        /// A fraction from 0 to 1.
+        /// </summary>
+        public double Ratio { get; set; }
+
+        /// <summary>
+        /// A temperature above absolute zero (exclusive), when given.
+        /// </summary>
+        public double? Celsius { get; set; }
+
+        /// <summary>
+        /// Below 1e21 (exclusive) and at least 1.5e-7, the tighter of two minimums.
+        /// </summary>
+        public double Gain { get; set; }
+
+        /// <summary>
+        /// At most 1000.5, or null.
+        /// </summary>
+        public double? Weight { get; set; }
+
+        /// <summary>
+        /// Offsets, each from -1.5 to 1.5.
+        /// </summary>
+        public global::System.Collections.Generic.List<double> Offsets { get; set; }
+
+        /// <summary>
+        /// Any number, when given.
+        /// </summary>
+        public double? Reading { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Measured</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Measured</c>.</exception>
+        public static Measured Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Measured value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Measured");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Measured</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Measured</c>.</exception>
+        public static Measured FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Measured value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Measured");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Measured Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            double _ratio = default!;
+            double? _celsius = null;
+            double _gain = default!;
+            double? _weight = null;
+            global::System.Collections.Generic.List<double> _offsets = default!;
+            double? _reading = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("ratio"))
+                {
+                    _ratio = global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "ratio"), "number", 0d, false, 1d, false);
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("celsius"))
+                {
+                    _celsius = global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "celsius"), "number", -273.15d, true, double.PositiveInfinity, false);
+                }
+                else if (member.NameEquals("gain"))
+                {
+                    _gain = global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "gain"), "number", 1.5e-7d, false, 1e+21d, true);
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("weight"))
+                {
+                    _weight = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (double?)null : global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "weight"), "number or null", double.NegativeInfinity, false, 1000.5d, false);
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("offsets"))
+                {
+                    _offsets = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "offsets"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadNumber(item0, at0, "number", -1.5d, false, 1.5d, false));
+                    seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("reading"))
+                {
+                    _reading = global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "reading"), "number");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("ratio", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("gain", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("weight", at);
+            }
+            if ((seen & (1UL << 3)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("offsets", at);
+            }
+            return new Measured(_ratio, _gain, _weight, _offsets)
+            {
+                Celsius = _celsius,
+                Reading = _reading,
+            };
+        }
+
+        internal static readonly byte[] KeyRatio = global::System.Text.Encoding.UTF8.GetBytes("ratio");
+        internal static readonly byte[] KeyCelsius = global::System.Text.Encoding.UTF8.GetBytes("celsius");
+        internal static readonly byte[] KeyGain = global::System.Text.Encoding.UTF8.GetBytes("gain");
+        internal static readonly byte[] KeyWeight = global::System.Text.Encoding.UTF8.GetBytes("weight");
+        internal static readonly byte[] KeyOffsets = global::System.Text.Encoding.UTF8.GetBytes("offsets");
+        internal static readonly byte[] KeyReading = global::System.Text.Encoding.UTF8.GetBytes("reading");
+
+        internal static Measured Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            double _ratio = default!;
+            double? _celsius = null;
+            double _gain = default!;
+            double? _weight = null;
+            global::System.Collections.Generic.List<double> _offsets = default!;
+            double? _reading = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyRatio))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _ratio = global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref reader, 0d, false, 1d, false);
+                }
+                else if (reader.ValueTextEquals(KeyCelsius))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _celsius = global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref reader, -273.15d, true, double.PositiveInfinity, false);
+                }
+                else if (reader.ValueTextEquals(KeyGain))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _gain = global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref reader, 1.5e-7d, false, 1e+21d, true);
+                }
+                else if (reader.ValueTextEquals(KeyWeight))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _weight = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (double?)null : global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref reader, double.NegativeInfinity, false, 1000.5d, false);
+                }
+                else if (reader.ValueTextEquals(KeyOffsets))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _offsets = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref item0, -1.5d, false, 1.5d, false));
+                }
+                else if (reader.ValueTextEquals(KeyReading))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _reading = global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref reader);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 29UL) != 29UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Measured(_ratio, _gain, _weight, _offsets)
+            {
+                Celsius = _celsius,
+                Reading = _reading,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"ratio\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Ratio);
+            if (Celsius != null)
+            {
+                builder.Append(",\"celsius\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Celsius.Value);
+            }
+            builder.Append(",\"gain\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Gain);
+            builder.Append(",\"weight\":");
+            if (Weight is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Weight.Value); }
+            builder.Append(",\"offsets\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Offsets, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteNumber(b0, item0); });
+            if (Reading != null)
+            {
+                builder.Append(",\"reading\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Reading.Value);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A type whose maps check their member names.
     /// </summary>
     public sealed class Named
@@ -6197,6 +6467,105 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A map of numbers.
+    /// </summary>
+    public sealed class Weights : global::System.Collections.Generic.Dictionary<string, double>
+    {
+        /// <summary>
+        /// Creates an empty <see cref="Weights"/>.
+        /// </summary>
+        public Weights()
+            : base(global::System.StringComparer.Ordinal)
+        {
+        }
+
+        /// <summary>
+        /// Decodes a <c>Weights</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Weights</c>.</exception>
+        public static Weights Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Weights value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Weights");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Weights</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Weights</c>.</exception>
+        public static Weights FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Weights value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Weights");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Weights Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            var result = new Weights();
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                result.Add(member.Name, global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, member.Name), "number"));
+            }
+            return result;
+        }
+
+        internal static Weights Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            return global::Mcptest.Sdk.CoprocessReader.ReadMap<Weights, double>(ref reader, new Weights(), (ref global::System.Text.Json.Utf8JsonReader value) => global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref value));
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            bool first = true;
+            foreach (global::System.Collections.Generic.KeyValuePair<string, double> entry in this)
+            {
+                if (!first)
+                {
+                    builder.Append(',');
+                }
+                first = false;
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);
+                builder.Append(':');
+                global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, entry.Value);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A <c>Request</c> whose <c>params</c> is decoded as <typeparamref name="TParams"/> (the
     /// generated type the method table names) in the same pass as the frame. A problem is reported
     /// as the <c>Request</c>'s, with its path from the frame's root (<c>$.params.…</c>).
@@ -6835,6 +7204,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Literals>(Literals.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Literals.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Measured))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Measured>(Measured.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Measured.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Named))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Named>(Named.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Named.Read(ref reader), (builder, value) => value.Write(builder));
@@ -6890,6 +7263,10 @@ namespace Mcptest.Sdk
             if (type == typeof(Vendor))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Vendor>(Vendor.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Vendor.Read(ref reader), (builder, value) => value.Write(builder));
+            }
+            if (type == typeof(Weights))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Weights>(Weights.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Weights.Read(ref reader), (builder, value) => value.Write(builder));
             }
             return null;
         }
@@ -7264,6 +7641,89 @@ namespace Mcptest.Sdk
             return integer;
         }
 
+        /// <summary>Reads a number: any JSON number, <c>1</c> as well as <c>1.5</c>, as its double.</summary>
+        internal static double ReadNumber(JsonElement value, CoprocessPath? at, string expected)
+        {
+            if (value.ValueKind != JsonValueKind.Number)
+            {
+                throw Mismatch(value, at, expected);
+            }
+            return value.GetDouble();
+        }
+
+        /// <summary>
+        /// Reads a number within bounds, compared exactly, the minimum first; an exclusive bound
+        /// is outside itself, an absent one an infinity (every number read is finite).
+        /// </summary>
+        internal static double ReadNumber(JsonElement value, CoprocessPath? at, string expected, double minimum, bool exclusiveMinimum, double maximum, bool exclusiveMaximum)
+        {
+            double number = ReadNumber(value, at, expected);
+            if (exclusiveMinimum ? number <= minimum : number < minimum)
+            {
+                throw NumberOutside(exclusiveMinimum ? " > " : " >= ", minimum, number, at);
+            }
+            if (exclusiveMaximum ? number >= maximum : number > maximum)
+            {
+                throw NumberOutside(exclusiveMaximum ? " < " : " <= ", maximum, number, at);
+            }
+            return number;
+        }
+
+        private static CoprocessShapeException NumberOutside(string comparison, double bound, double number, CoprocessPath? at)
+        {
+            string problem = "expected number" + comparison + NumberText(bound) + ", got " + NumberText(number);
+            return new CoprocessShapeException(problem, at);
+        }
+
+        /// <summary>
+        /// A finite double as ECMAScript's <c>String(x)</c> writes it: the shortest digits that read
+        /// back as the same double, positional from 1e-6 up to 1e21 and with an exponent outside
+        /// (<c>1e+21</c>, <c>1.5e-7</c>), <c>-0</c> as <c>0</c>.
+        /// </summary>
+        internal static string NumberText(double number)
+        {
+            if (number == 0 || double.IsNaN(number) || double.IsInfinity(number))
+            {
+                return number == 0 ? "0" : number.ToString(CultureInfo.InvariantCulture);
+            }
+            // "R" gives the shortest round-trip digits on .NET Core 3.0 and later: 1E+21, 1.5E-07.
+            string shortest = Math.Abs(number).ToString("R", CultureInfo.InvariantCulture);
+            int e = shortest.IndexOf('E');
+            string mantissa = e < 0 ? shortest : shortest.Substring(0, e);
+            int exponent = e < 0 ? 0 : int.Parse(shortest.Substring(e + 1), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+            int point = mantissa.IndexOf('.');
+            string digits = point < 0 ? mantissa : mantissa.Remove(point, 1);
+            // The number is 0.digits times 10^n.
+            int n = (point < 0 ? mantissa.Length : point) + exponent;
+            int lead = 0;
+            while (digits[lead] == '0')
+            {
+                lead++;
+            }
+            digits = digits.Substring(lead).TrimEnd('0');
+            n -= lead;
+            int k = digits.Length;
+            string text;
+            if (k <= n && n <= 21)
+            {
+                text = digits + new string('0', n - k);
+            }
+            else if (0 < n && n <= 21)
+            {
+                text = digits.Substring(0, n) + "." + digits.Substring(n);
+            }
+            else if (-6 < n && n <= 0)
+            {
+                text = "0." + new string('0', -n) + digits;
+            }
+            else
+            {
+                string power = (n - 1 < 0 ? "-" : "+") + Math.Abs(n - 1).ToString(CultureInfo.InvariantCulture);
+                text = digits.Substring(0, 1) + (k > 1 ? "." + digits.Substring(1) : string.Empty) + "e" + power;
+            }
+            return number < 0 ? "-" + text : text;
+        }
+
         /// <summary>
         /// A string in which <paramref name="pattern"/> (a schema <c>pattern</c>, searched, not
         /// anchored) finds a match; <paramref name="problem"/> is the problem a string without one gets.
@@ -7524,6 +7984,30 @@ namespace Mcptest.Sdk
         internal static void WriteInteger(StringBuilder builder, long value)
         {
             builder.Append(value.ToString(CultureInfo.InvariantCulture));
+        }
+
+        /// <summary>
+        /// Writes a double as System.Text.Json does, its shortest round-trip digits (<c>1.5</c>,
+        /// <c>1E+21</c>), except that a whole number beyond +-(2^53-1), which it writes without an
+        /// exponent, gets one (<c>1E+16</c>): without, it reads as an integer out of range.
+        /// </summary>
+        /// <exception cref="ArgumentException">The value is NaN or infinite, which JSON cannot write.</exception>
+        internal static void WriteNumber(StringBuilder builder, double value)
+        {
+            if (double.IsNaN(value) || double.IsInfinity(value))
+            {
+                throw new ArgumentException("a JSON number is finite, not " + value.ToString(CultureInfo.InvariantCulture));
+            }
+            string text = value.ToString("R", CultureInfo.InvariantCulture);
+            if (Math.Abs(value) > MaxSafeInteger && text.IndexOf('E') < 0)
+            {
+                int sign = value < 0 ? 1 : 0;
+                string digits = text.Substring(sign).TrimEnd('0');
+                string fraction = digits.Length > 1 ? "." + digits.Substring(1) : string.Empty;
+                int exponent = text.Length - sign - 1;
+                text = text.Substring(0, sign) + digits.Substring(0, 1) + fraction + "E+" + exponent.ToString(CultureInfo.InvariantCulture);
+            }
+            builder.Append(text);
         }
 
         internal static void WriteBoolean(StringBuilder builder, bool value)
@@ -8008,6 +8492,30 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return integer;
+        }
+
+        /// <summary>Reads a number, <c>1</c> as well as <c>1.5</c>, as its double.</summary>
+        internal static double ReadNumber(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.Number);
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (!reader.TryGetDouble(out double number))
+            {
+                throw Fallback();
+            }
+            return number;
+        }
+
+        internal static double ReadNumber(ref Utf8JsonReader reader, double minimum, bool exclusiveMinimum, double maximum, bool exclusiveMaximum)
+        {
+            double number = ReadNumber(ref reader);
+            bool low = exclusiveMinimum ? number <= minimum : number < minimum;
+            bool high = exclusiveMaximum ? number >= maximum : number > maximum;
+            if (low || high)
+            {
+                throw Fallback();
+            }
+            return number;
         }
 
         internal static string Matching(string text, global::System.Text.RegularExpressions.Regex pattern)

@@ -380,6 +380,43 @@ pub struct Literals {
     )]
     pub quoted: ::std::option::Option<::std::string::String>,
 }
+///A type of numbers (`type: number`): any JSON number, read as a double, with bounds compared as doubles.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Measured {
+    ///A fraction from 0 to 1.
+    #[serde(
+        deserialize_with = "strict::number_within::<_, { strict::at_least(0.0) }, { strict::at_most(1.0) }>"
+    )]
+    pub ratio: f64,
+    ///A temperature above absolute zero (exclusive), when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_number_within::<_, { strict::above(-273.15) }, { strict::UNBOUNDED }>"
+    )]
+    pub celsius: ::std::option::Option<f64>,
+    ///Below 1e21 (exclusive) and at least 1.5e-7, the tighter of two minimums.
+    #[serde(
+        deserialize_with = "strict::number_within::<_, { strict::at_least(1.5e-7) }, { strict::below(1e21) }>"
+    )]
+    pub gain: f64,
+    ///At most 1000.5, or null.
+    #[serde(
+        deserialize_with = "strict::nullable_number_within::<_, { strict::UNBOUNDED }, { strict::at_most(1000.5) }>"
+    )]
+    pub weight: ::std::option::Option<f64>,
+    ///Offsets, each from -1.5 to 1.5.
+    #[serde(
+        deserialize_with = "strict::each::<_, strict::NumberWithin<{ strict::at_least(-1.5) }, { strict::at_most(1.5) }>, { 0 }, { usize::MAX }>"
+    )]
+    pub offsets: ::std::vec::Vec<f64>,
+    ///Any number, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub reading: ::std::option::Option<f64>,
+}
 ///A type whose maps check their member names.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -774,6 +811,26 @@ impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json:
         Self(value)
     }
 }
+///A map of numbers.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(transparent)]
+pub struct Weights(pub ::std::collections::BTreeMap<::std::string::String, f64>);
+impl ::std::ops::Deref for Weights {
+    type Target = ::std::collections::BTreeMap<::std::string::String, f64>;
+    fn deref(&self) -> &::std::collections::BTreeMap<::std::string::String, f64> {
+        &self.0
+    }
+}
+impl ::std::convert::From<Weights> for ::std::collections::BTreeMap<::std::string::String, f64> {
+    fn from(value: Weights) -> Self {
+        value.0
+    }
+}
+impl ::std::convert::From<::std::collections::BTreeMap<::std::string::String, f64>> for Weights {
+    fn from(value: ::std::collections::BTreeMap<::std::string::String, f64>) -> Self {
+        Self(value)
+    }
+}
 /// Error types.
 pub mod error {
     /// Error from a `TryFrom` or `FromStr` implementation.
@@ -993,6 +1050,21 @@ impl ::serde::Serialize for Literals {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Literals::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Measured {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Measured::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Measured {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Measured::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Named {
@@ -1933,6 +2005,16 @@ impl Frame for Literals {
         strict_from_value("Literals", value)
     }
 }
+impl Frame for Measured {
+    const TYPE_NAME: &'static str = "Measured";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Measured", text)?;
+        strict_from_text("Measured", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Measured", value)
+    }
+}
 impl Frame for Named {
     const TYPE_NAME: &'static str = "Named";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -2153,6 +2235,16 @@ impl Frame for Vendor {
         strict_from_value("Vendor", value)
     }
 }
+impl Frame for Weights {
+    const TYPE_NAME: &'static str = "Weights";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Weights", text)?;
+        strict_from_text("Weights", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Weights", value)
+    }
+}
 /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
 #[must_use]
 pub fn decode_and_encode(
@@ -2177,6 +2269,7 @@ pub fn decode_and_encode(
         "Labels" => Labels::decode(text).map(|v| v.encode()),
         "Listed" => Listed::decode(text).map(|v| v.encode()),
         "Literals" => Literals::decode(text).map(|v| v.encode()),
+        "Measured" => Measured::decode(text).map(|v| v.encode()),
         "Named" => Named::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
         "Patterned" => Patterned::decode(text).map(|v| v.encode()),
@@ -2192,6 +2285,7 @@ pub fn decode_and_encode(
         "Tagged" => Tagged::decode(text).map(|v| v.encode()),
         "Turn" => Turn::decode(text).map(|v| v.encode()),
         "Vendor" => Vendor::decode(text).map(|v| v.encode()),
+        "Weights" => Weights::decode(text).map(|v| v.encode()),
         _ => return None,
     })
 }
@@ -2219,6 +2313,7 @@ pub fn check_value(
         "Labels" => Labels::from_value(value).map(|_| ()),
         "Listed" => Listed::from_value(value).map(|_| ()),
         "Literals" => Literals::from_value(value).map(|_| ()),
+        "Measured" => Measured::from_value(value).map(|_| ()),
         "Named" => Named::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
         "Patterned" => Patterned::from_value(value).map(|_| ()),
@@ -2234,6 +2329,7 @@ pub fn check_value(
         "Tagged" => Tagged::from_value(value).map(|_| ()),
         "Turn" => Turn::from_value(value).map(|_| ()),
         "Vendor" => Vendor::from_value(value).map(|_| ()),
+        "Weights" => Weights::from_value(value).map(|_| ()),
         _ => return None,
     })
 }
@@ -2256,6 +2352,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Labels",
     "Listed",
     "Literals",
+    "Measured",
     "Named",
     "Params",
     "Patterned",
@@ -2271,6 +2368,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Tagged",
     "Turn",
     "Vendor",
+    "Weights",
 ];
 /// The contract's patterns, each compiled once, on first use.
 mod patterns {
@@ -3151,6 +3249,8 @@ pub mod strict {
             "integer or string".into()
         } else if t.contains("variant identifier") {
             "string".into()
+        } else if t == "f64" {
+            "number".into()
         } else if t.contains("nonzero") {
             "integer >= 1".into()
         } else if t.starts_with('u') && t.len() <= 5 && t[1..].chars().all(|c| c.is_ascii_digit()) {
@@ -3310,6 +3410,132 @@ pub mod strict {
         match nullable::<D, i64>(deserializer)? {
             Some(value) => within(value, MIN, MAX, DIVISOR).map(Some),
             None => Ok(None),
+        }
+    }
+
+    /// No bound on a number ([`number_within`]).
+    pub const UNBOUNDED: u128 = 0;
+
+    /// A bound's flag: there is one (its double's bits are the low 64).
+    const BOUNDED: u128 = 1 << 64;
+
+    /// A bound's flag: the bound itself is outside.
+    const EXCLUSIVE: u128 = 1 << 65;
+
+    /// An inclusive minimum as a const generic argument of
+    /// [`number_within`] (a double cannot be one: its bits are).
+    #[must_use]
+    pub const fn at_least(bound: f64) -> u128 {
+        BOUNDED | bound.to_bits() as u128
+    }
+
+    /// An exclusive minimum ([`at_least`]).
+    #[must_use]
+    pub const fn above(bound: f64) -> u128 {
+        EXCLUSIVE | at_least(bound)
+    }
+
+    /// An inclusive maximum ([`at_least`]).
+    #[must_use]
+    pub const fn at_most(bound: f64) -> u128 {
+        at_least(bound)
+    }
+
+    /// An exclusive maximum ([`at_least`]).
+    #[must_use]
+    pub const fn below(bound: f64) -> u128 {
+        above(bound)
+    }
+
+    /// Deserializes a required number field (any JSON number, read as a
+    /// double) within a minimum and a maximum ([`at_least`], [`above`],
+    /// [`at_most`], [`below`] or [`UNBOUNDED`]), compared exactly as
+    /// doubles, breaking a bound in the contract's words. The double is the
+    /// nearest one only with `serde_json`'s `float_roundtrip` feature, which
+    /// a contract with numbers needs.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a number, or the
+    /// bound the number breaks.
+    pub fn number_within<'de, D, const MIN: u128, const MAX: u128>(
+        deserializer: D,
+    ) -> Result<f64, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = <f64 as serde::Deserialize>::deserialize(deserializer)?;
+        number_in(value, MIN, MAX)
+    }
+
+    /// [`number_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`number_within`] (`null` included).
+    pub fn present_number_within<'de, D, const MIN: u128, const MAX: u128>(
+        deserializer: D,
+    ) -> Result<Option<f64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        number_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`number_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound the number breaks.
+    pub fn nullable_number_within<'de, D, const MIN: u128, const MAX: u128>(
+        deserializer: D,
+    ) -> Result<Option<f64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        match nullable::<D, f64>(deserializer)? {
+            Some(value) => number_in(value, MIN, MAX).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// A double as ECMAScript's `String(x)` writes it, as every SDK words a
+    /// number in a problem: the shortest digits that read back as the same
+    /// double, positional from 1e-6 up to 1e21 and with an exponent
+    /// (`1e+21`, `1.5e-7`) outside, `-0` as `0`.
+    #[must_use]
+    pub fn number_text(value: f64) -> String {
+        if value == 0.0 {
+            return "0".to_string();
+        }
+        if value < 0.0 {
+            return format!("-{}", number_text(-value));
+        }
+        // `{:e}` gives the shortest digits: `1.5e-7`, `1e21`.
+        let scientific = format!("{value:e}");
+        let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+        let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+        let exponent: i32 = exponent.parse().unwrap_or(0);
+        // value = 0.digits × 10^point
+        let point = exponent + 1;
+        let places = point.unsigned_abs() as usize;
+        if (1..=21).contains(&point) {
+            if digits.len() <= places {
+                format!("{digits}{}", "0".repeat(places - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..places], &digits[places..])
+            }
+        } else if (-5..=0).contains(&point) {
+            format!("0.{}{digits}", "0".repeat(places))
+        } else {
+            let sign = if exponent < 0 { '-' } else { '+' };
+            let (first, rest) = digits.split_at(1);
+            let rest = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(".{rest}")
+            };
+            format!("{first}{rest}e{sign}{}", exponent.unsigned_abs())
         }
     }
 
@@ -3750,6 +3976,17 @@ pub mod strict {
         }
     }
 
+    /// A number within a minimum and a maximum ([`number_within`]).
+    pub struct NumberWithin<const MIN: u128, const MAX: u128>;
+
+    impl<const MIN: u128, const MAX: u128> Check for NumberWithin<MIN, MAX> {
+        type Value = f64;
+
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+            number_within::<D, MIN, MAX>(deserializer)
+        }
+    }
+
     /// A string of `MIN` to `MAX` code points ([`length_within`]).
     pub struct LengthWithin<const MIN: usize, const MAX: usize>;
 
@@ -3969,6 +4206,36 @@ pub mod strict {
             return Err(E::custom(format!(
                 "expected multiple of {divisor}, got {value}"
             )));
+        }
+        Ok(value)
+    }
+
+    /// A bound of [`number_within`]: the double and whether it is exclusive.
+    #[allow(clippy::cast_possible_truncation)]
+    fn number_bound(bound: u128) -> Option<(f64, bool)> {
+        (bound & BOUNDED != 0).then(|| (f64::from_bits(bound as u64), bound & EXCLUSIVE != 0))
+    }
+
+    fn number_in<E: serde::de::Error>(value: f64, min: u128, max: u128) -> Result<f64, E> {
+        if let Some((bound, exclusive)) = number_bound(min) {
+            if value < bound || (exclusive && value <= bound) {
+                let operator = if exclusive { ">" } else { ">=" };
+                return Err(E::custom(format!(
+                    "expected number {operator} {}, got {}",
+                    number_text(bound),
+                    number_text(value)
+                )));
+            }
+        }
+        if let Some((bound, exclusive)) = number_bound(max) {
+            if value > bound || (exclusive && value >= bound) {
+                let operator = if exclusive { "<" } else { "<=" };
+                return Err(E::custom(format!(
+                    "expected number {operator} {}, got {}",
+                    number_text(bound),
+                    number_text(value)
+                )));
+            }
         }
         Ok(value)
     }

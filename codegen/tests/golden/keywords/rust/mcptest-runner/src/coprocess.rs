@@ -2195,6 +2195,8 @@ pub mod strict {
             "integer or string".into()
         } else if t.contains("variant identifier") {
             "string".into()
+        } else if t == "f64" {
+            "number".into()
         } else if t.contains("nonzero") {
             "integer >= 1".into()
         } else if t.starts_with('u') && t.len() <= 5 && t[1..].chars().all(|c| c.is_ascii_digit()) {
@@ -2354,6 +2356,132 @@ pub mod strict {
         match nullable::<D, i64>(deserializer)? {
             Some(value) => within(value, MIN, MAX, DIVISOR).map(Some),
             None => Ok(None),
+        }
+    }
+
+    /// No bound on a number ([`number_within`]).
+    pub const UNBOUNDED: u128 = 0;
+
+    /// A bound's flag: there is one (its double's bits are the low 64).
+    const BOUNDED: u128 = 1 << 64;
+
+    /// A bound's flag: the bound itself is outside.
+    const EXCLUSIVE: u128 = 1 << 65;
+
+    /// An inclusive minimum as a const generic argument of
+    /// [`number_within`] (a double cannot be one: its bits are).
+    #[must_use]
+    pub const fn at_least(bound: f64) -> u128 {
+        BOUNDED | bound.to_bits() as u128
+    }
+
+    /// An exclusive minimum ([`at_least`]).
+    #[must_use]
+    pub const fn above(bound: f64) -> u128 {
+        EXCLUSIVE | at_least(bound)
+    }
+
+    /// An inclusive maximum ([`at_least`]).
+    #[must_use]
+    pub const fn at_most(bound: f64) -> u128 {
+        at_least(bound)
+    }
+
+    /// An exclusive maximum ([`at_least`]).
+    #[must_use]
+    pub const fn below(bound: f64) -> u128 {
+        above(bound)
+    }
+
+    /// Deserializes a required number field (any JSON number, read as a
+    /// double) within a minimum and a maximum ([`at_least`], [`above`],
+    /// [`at_most`], [`below`] or [`UNBOUNDED`]), compared exactly as
+    /// doubles, breaking a bound in the contract's words. The double is the
+    /// nearest one only with `serde_json`'s `float_roundtrip` feature, which
+    /// a contract with numbers needs.
+    ///
+    /// # Errors
+    ///
+    /// The deserializer's error for a value that is not a number, or the
+    /// bound the number breaks.
+    pub fn number_within<'de, D, const MIN: u128, const MAX: u128>(
+        deserializer: D,
+    ) -> Result<f64, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = <f64 as serde::Deserialize>::deserialize(deserializer)?;
+        number_in(value, MIN, MAX)
+    }
+
+    /// [`number_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`number_within`] (`null` included).
+    pub fn present_number_within<'de, D, const MIN: u128, const MAX: u128>(
+        deserializer: D,
+    ) -> Result<Option<f64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        number_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`number_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable`], or the bound the number breaks.
+    pub fn nullable_number_within<'de, D, const MIN: u128, const MAX: u128>(
+        deserializer: D,
+    ) -> Result<Option<f64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        match nullable::<D, f64>(deserializer)? {
+            Some(value) => number_in(value, MIN, MAX).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// A double as ECMAScript's `String(x)` writes it, as every SDK words a
+    /// number in a problem: the shortest digits that read back as the same
+    /// double, positional from 1e-6 up to 1e21 and with an exponent
+    /// (`1e+21`, `1.5e-7`) outside, `-0` as `0`.
+    #[must_use]
+    pub fn number_text(value: f64) -> String {
+        if value == 0.0 {
+            return "0".to_string();
+        }
+        if value < 0.0 {
+            return format!("-{}", number_text(-value));
+        }
+        // `{:e}` gives the shortest digits: `1.5e-7`, `1e21`.
+        let scientific = format!("{value:e}");
+        let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+        let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+        let exponent: i32 = exponent.parse().unwrap_or(0);
+        // value = 0.digits × 10^point
+        let point = exponent + 1;
+        let places = point.unsigned_abs() as usize;
+        if (1..=21).contains(&point) {
+            if digits.len() <= places {
+                format!("{digits}{}", "0".repeat(places - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..places], &digits[places..])
+            }
+        } else if (-5..=0).contains(&point) {
+            format!("0.{}{digits}", "0".repeat(places))
+        } else {
+            let sign = if exponent < 0 { '-' } else { '+' };
+            let (first, rest) = digits.split_at(1);
+            let rest = if rest.is_empty() {
+                String::new()
+            } else {
+                format!(".{rest}")
+            };
+            format!("{first}{rest}e{sign}{}", exponent.unsigned_abs())
         }
     }
 
@@ -2794,6 +2922,17 @@ pub mod strict {
         }
     }
 
+    /// A number within a minimum and a maximum ([`number_within`]).
+    pub struct NumberWithin<const MIN: u128, const MAX: u128>;
+
+    impl<const MIN: u128, const MAX: u128> Check for NumberWithin<MIN, MAX> {
+        type Value = f64;
+
+        fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+            number_within::<D, MIN, MAX>(deserializer)
+        }
+    }
+
     /// A string of `MIN` to `MAX` code points ([`length_within`]).
     pub struct LengthWithin<const MIN: usize, const MAX: usize>;
 
@@ -3013,6 +3152,36 @@ pub mod strict {
             return Err(E::custom(format!(
                 "expected multiple of {divisor}, got {value}"
             )));
+        }
+        Ok(value)
+    }
+
+    /// A bound of [`number_within`]: the double and whether it is exclusive.
+    #[allow(clippy::cast_possible_truncation)]
+    fn number_bound(bound: u128) -> Option<(f64, bool)> {
+        (bound & BOUNDED != 0).then(|| (f64::from_bits(bound as u64), bound & EXCLUSIVE != 0))
+    }
+
+    fn number_in<E: serde::de::Error>(value: f64, min: u128, max: u128) -> Result<f64, E> {
+        if let Some((bound, exclusive)) = number_bound(min) {
+            if value < bound || (exclusive && value <= bound) {
+                let operator = if exclusive { ">" } else { ">=" };
+                return Err(E::custom(format!(
+                    "expected number {operator} {}, got {}",
+                    number_text(bound),
+                    number_text(value)
+                )));
+            }
+        }
+        if let Some((bound, exclusive)) = number_bound(max) {
+            if value > bound || (exclusive && value >= bound) {
+                let operator = if exclusive { "<" } else { "<=" };
+                return Err(E::custom(format!(
+                    "expected number {operator} {}, got {}",
+                    number_text(bound),
+                    number_text(value)
+                )));
+            }
         }
         Ok(value)
     }

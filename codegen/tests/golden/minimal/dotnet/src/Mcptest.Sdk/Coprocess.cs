@@ -3013,6 +3013,89 @@ namespace Mcptest.Sdk
             return integer;
         }
 
+        /// <summary>Reads a number: any JSON number, <c>1</c> as well as <c>1.5</c>, as its double.</summary>
+        internal static double ReadNumber(JsonElement value, CoprocessPath? at, string expected)
+        {
+            if (value.ValueKind != JsonValueKind.Number)
+            {
+                throw Mismatch(value, at, expected);
+            }
+            return value.GetDouble();
+        }
+
+        /// <summary>
+        /// Reads a number within bounds, compared exactly, the minimum first; an exclusive bound
+        /// is outside itself, an absent one an infinity (every number read is finite).
+        /// </summary>
+        internal static double ReadNumber(JsonElement value, CoprocessPath? at, string expected, double minimum, bool exclusiveMinimum, double maximum, bool exclusiveMaximum)
+        {
+            double number = ReadNumber(value, at, expected);
+            if (exclusiveMinimum ? number <= minimum : number < minimum)
+            {
+                throw NumberOutside(exclusiveMinimum ? " > " : " >= ", minimum, number, at);
+            }
+            if (exclusiveMaximum ? number >= maximum : number > maximum)
+            {
+                throw NumberOutside(exclusiveMaximum ? " < " : " <= ", maximum, number, at);
+            }
+            return number;
+        }
+
+        private static CoprocessShapeException NumberOutside(string comparison, double bound, double number, CoprocessPath? at)
+        {
+            string problem = "expected number" + comparison + NumberText(bound) + ", got " + NumberText(number);
+            return new CoprocessShapeException(problem, at);
+        }
+
+        /// <summary>
+        /// A finite double as ECMAScript's <c>String(x)</c> writes it: the shortest digits that read
+        /// back as the same double, positional from 1e-6 up to 1e21 and with an exponent outside
+        /// (<c>1e+21</c>, <c>1.5e-7</c>), <c>-0</c> as <c>0</c>.
+        /// </summary>
+        internal static string NumberText(double number)
+        {
+            if (number == 0 || double.IsNaN(number) || double.IsInfinity(number))
+            {
+                return number == 0 ? "0" : number.ToString(CultureInfo.InvariantCulture);
+            }
+            // "R" gives the shortest round-trip digits on .NET Core 3.0 and later: 1E+21, 1.5E-07.
+            string shortest = Math.Abs(number).ToString("R", CultureInfo.InvariantCulture);
+            int e = shortest.IndexOf('E');
+            string mantissa = e < 0 ? shortest : shortest.Substring(0, e);
+            int exponent = e < 0 ? 0 : int.Parse(shortest.Substring(e + 1), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+            int point = mantissa.IndexOf('.');
+            string digits = point < 0 ? mantissa : mantissa.Remove(point, 1);
+            // The number is 0.digits times 10^n.
+            int n = (point < 0 ? mantissa.Length : point) + exponent;
+            int lead = 0;
+            while (digits[lead] == '0')
+            {
+                lead++;
+            }
+            digits = digits.Substring(lead).TrimEnd('0');
+            n -= lead;
+            int k = digits.Length;
+            string text;
+            if (k <= n && n <= 21)
+            {
+                text = digits + new string('0', n - k);
+            }
+            else if (0 < n && n <= 21)
+            {
+                text = digits.Substring(0, n) + "." + digits.Substring(n);
+            }
+            else if (-6 < n && n <= 0)
+            {
+                text = "0." + new string('0', -n) + digits;
+            }
+            else
+            {
+                string power = (n - 1 < 0 ? "-" : "+") + Math.Abs(n - 1).ToString(CultureInfo.InvariantCulture);
+                text = digits.Substring(0, 1) + (k > 1 ? "." + digits.Substring(1) : string.Empty) + "e" + power;
+            }
+            return number < 0 ? "-" + text : text;
+        }
+
         /// <summary>
         /// A string in which <paramref name="pattern"/> (a schema <c>pattern</c>, searched, not
         /// anchored) finds a match; <paramref name="problem"/> is the problem a string without one gets.
@@ -3273,6 +3356,30 @@ namespace Mcptest.Sdk
         internal static void WriteInteger(StringBuilder builder, long value)
         {
             builder.Append(value.ToString(CultureInfo.InvariantCulture));
+        }
+
+        /// <summary>
+        /// Writes a double as System.Text.Json does, its shortest round-trip digits (<c>1.5</c>,
+        /// <c>1E+21</c>), except that a whole number beyond +-(2^53-1), which it writes without an
+        /// exponent, gets one (<c>1E+16</c>): without, it reads as an integer out of range.
+        /// </summary>
+        /// <exception cref="ArgumentException">The value is NaN or infinite, which JSON cannot write.</exception>
+        internal static void WriteNumber(StringBuilder builder, double value)
+        {
+            if (double.IsNaN(value) || double.IsInfinity(value))
+            {
+                throw new ArgumentException("a JSON number is finite, not " + value.ToString(CultureInfo.InvariantCulture));
+            }
+            string text = value.ToString("R", CultureInfo.InvariantCulture);
+            if (Math.Abs(value) > MaxSafeInteger && text.IndexOf('E') < 0)
+            {
+                int sign = value < 0 ? 1 : 0;
+                string digits = text.Substring(sign).TrimEnd('0');
+                string fraction = digits.Length > 1 ? "." + digits.Substring(1) : string.Empty;
+                int exponent = text.Length - sign - 1;
+                text = text.Substring(0, sign) + digits.Substring(0, 1) + fraction + "E+" + exponent.ToString(CultureInfo.InvariantCulture);
+            }
+            builder.Append(text);
         }
 
         internal static void WriteBoolean(StringBuilder builder, bool value)
@@ -3757,6 +3864,30 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return integer;
+        }
+
+        /// <summary>Reads a number, <c>1</c> as well as <c>1.5</c>, as its double.</summary>
+        internal static double ReadNumber(ref Utf8JsonReader reader)
+        {
+            Expect(ref reader, JsonTokenType.Number);
+            CoprocessTextScan.CheckNumber(ref reader);
+            if (!reader.TryGetDouble(out double number))
+            {
+                throw Fallback();
+            }
+            return number;
+        }
+
+        internal static double ReadNumber(ref Utf8JsonReader reader, double minimum, bool exclusiveMinimum, double maximum, bool exclusiveMaximum)
+        {
+            double number = ReadNumber(ref reader);
+            bool low = exclusiveMinimum ? number <= minimum : number < minimum;
+            bool high = exclusiveMaximum ? number >= maximum : number > maximum;
+            if (low || high)
+            {
+                throw Fallback();
+            }
+            return number;
         }
 
         internal static string Matching(string text, global::System.Text.RegularExpressions.Regex pattern)

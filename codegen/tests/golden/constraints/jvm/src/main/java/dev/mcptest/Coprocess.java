@@ -19,6 +19,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -300,6 +303,7 @@ public final class Coprocess {
                     "Labels",
                     "Listed",
                     "Literals",
+                    "Measured",
                     "Named",
                     "Params",
                     "Patterned",
@@ -314,7 +318,8 @@ public final class Coprocess {
                     "SuccessResponse",
                     "Tagged",
                     "Turn",
-                    "Vendor");
+                    "Vendor",
+                    "Weights");
 
     /**
      * Decodes one frame of strict JSON text as the type named {@code typeName} (a {@code $defs} key
@@ -345,6 +350,7 @@ public final class Coprocess {
             case "Labels" -> Labels.fromJson(json);
             case "Listed" -> Listed.fromJson(json);
             case "Literals" -> Literals.fromJson(json);
+            case "Measured" -> Measured.fromJson(json);
             case "Named" -> Named.fromJson(json);
             case "Params" -> Params.fromJson(json);
             case "Patterned" -> Patterned.fromJson(json);
@@ -360,6 +366,7 @@ public final class Coprocess {
             case "Tagged" -> Tagged.fromJson(json);
             case "Turn" -> Turn.fromJson(json);
             case "Vendor" -> Vendor.fromJson(json);
+            case "Weights" -> Weights.fromJson(json);
             default -> throw new IllegalArgumentException("unknown type `" + typeName + "`");
         };
     }
@@ -1369,6 +1376,86 @@ public final class Coprocess {
     }
 
     /**
+     * A type of numbers ({@code type: number}): any JSON number, read as a double, with bounds
+     * compared as doubles.
+     *
+     * @param ratio A fraction from 0 to 1.
+     * @param celsius A temperature above absolute zero (exclusive), when given. (Java null when
+     *     absent)
+     * @param gain Below 1e21 (exclusive) and at least 1.5e-7, the tighter of two minimums.
+     * @param weight At most 1000.5, or null. (Java null for JSON null)
+     * @param offsets Offsets, each from -1.5 to 1.5.
+     * @param reading Any number, when given. (Java null when absent)
+     */
+    public record Measured(
+            double ratio,
+            Double celsius,
+            double gain,
+            Double weight,
+            List<Double> offsets,
+            Double reading)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param ratio the value of the {@code "ratio"} member
+         * @param celsius the value of the {@code "celsius"} member
+         * @param gain the value of the {@code "gain"} member
+         * @param weight the value of the {@code "weight"} member
+         * @param offsets the value of the {@code "offsets"} member
+         * @param reading the value of the {@code "reading"} member
+         */
+        public Measured {
+            Objects.requireNonNull(offsets, "offsets");
+        }
+
+        /**
+         * Decodes a {@code Measured} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Measured}
+         */
+        public static Measured fromJson(String json) {
+            return Coprocess.readText(json, "Measured", Coprocess::decodeMeasured);
+        }
+
+        /**
+         * Decodes a {@code Measured} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Measured}
+         */
+        public static Measured fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Measured", Coprocess::decodeMeasured);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"ratio\":");
+            out.append(this.ratio);
+            if (this.celsius != null) {
+                out.append(",\"celsius\":");
+                out.append(this.celsius);
+            }
+            out.append(",\"gain\":");
+            out.append(this.gain);
+            out.append(",\"weight\":");
+            out.append(this.weight);
+            out.append(",\"offsets\":");
+            Coprocess.writeList(out, this.offsets, (o1, e1) -> o1.append(e1));
+            if (this.reading != null) {
+                out.append(",\"reading\":");
+                out.append(this.reading);
+            }
+            out.append('}');
+        }
+    }
+
+    /**
      * A type whose maps check their member names.
      *
      * @param headers The headers.
@@ -2258,6 +2345,50 @@ public final class Coprocess {
         @Override
         public void appendJson(StringBuilder out) {
             Coprocess.writeNode(out, this.node);
+        }
+    }
+
+    /**
+     * A map of numbers.
+     *
+     * @param entries the members, in document order
+     */
+    public record Weights(Map<String, Double> entries) implements Encodable {
+
+        /**
+         * Refuses a null object.
+         *
+         * @param entries the members
+         */
+        public Weights {
+            Objects.requireNonNull(entries, "entries");
+        }
+
+        /**
+         * Decodes a {@code Weights} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Weights}
+         */
+        public static Weights fromJson(String json) {
+            return Coprocess.readText(json, "Weights", Coprocess::decodeWeights);
+        }
+
+        /**
+         * Decodes a {@code Weights} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Weights}
+         */
+        public static Weights fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Weights", Coprocess::decodeWeights);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            Coprocess.writeMap(out, this.entries, (o1, e1) -> o1.append(e1));
         }
     }
 
@@ -3179,6 +3310,83 @@ public final class Coprocess {
         return new Literals(vKind, vVersion, vLevel, vStrict, vQuoted);
     }
 
+    private static Measured decodeMeasured(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        double vRatio = 0.0;
+        boolean hasRatio = false;
+        Double vCelsius = null;
+        double vGain = 0.0;
+        boolean hasGain = false;
+        Double vWeight = null;
+        boolean hasWeight = false;
+        List<Double> vOffsets = null;
+        boolean hasOffsets = false;
+        Double vReading = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "ratio" -> {
+                    vRatio = numberWithin(value, path.key(key), ">=", 0.0, "<=", 1.0);
+                    hasRatio = true;
+                }
+                case "celsius" ->
+                        vCelsius =
+                                numberWithin(
+                                        value,
+                                        path.key(key),
+                                        ">",
+                                        -273.15,
+                                        "<=",
+                                        Double.POSITIVE_INFINITY);
+                case "gain" -> {
+                    vGain =
+                            numberWithin(
+                                    value, path.key(key), ">=", 1.5e-7, "<", 0x1.b1ae4d6e2ef5p69);
+                    hasGain = true;
+                }
+                case "weight" -> {
+                    vWeight =
+                            decodeNullable(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) ->
+                                            numberWithin(
+                                                    n1,
+                                                    p1,
+                                                    ">=",
+                                                    Double.NEGATIVE_INFINITY,
+                                                    "<=",
+                                                    1000.5));
+                    hasWeight = true;
+                }
+                case "offsets" -> {
+                    vOffsets =
+                            decodeList(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) -> numberWithin(n1, p1, ">=", -1.5, "<=", 1.5));
+                    hasOffsets = true;
+                }
+                case "reading" -> vReading = decodeNumber(value, path.key(key));
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasRatio) {
+            throw missingField(path, "ratio");
+        }
+        if (!hasGain) {
+            throw missingField(path, "gain");
+        }
+        if (!hasWeight) {
+            throw missingField(path, "weight");
+        }
+        if (!hasOffsets) {
+            throw missingField(path, "offsets");
+        }
+        return new Measured(vRatio, vCelsius, vGain, vWeight, vOffsets, vReading);
+    }
+
     private static Named decodeNamed(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         Headers vHeaders = null;
@@ -3725,6 +3933,10 @@ public final class Coprocess {
         return new Vendor(object);
     }
 
+    private static Weights decodeWeights(JsonNode node, Path path) {
+        return new Weights(decodeMap(node, path, Coprocess::decodeNumber));
+    }
+
     private static <P> RequestOf<P> decodeRequestOf(JsonNode node, Path path, Decoder<P> reader) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -3850,6 +4062,7 @@ public final class Coprocess {
                     member(Labels.class, Coprocess::decodeLabels),
                     member(Listed.class, Coprocess::decodeListed),
                     member(Literals.class, Coprocess::decodeLiterals),
+                    member(Measured.class, Coprocess::decodeMeasured),
                     member(Named.class, Coprocess::decodeNamed),
                     member(Params.class, Coprocess::decodeParams),
                     member(Patterned.class, Coprocess::decodePatterned),
@@ -3864,7 +4077,8 @@ public final class Coprocess {
                     member(SuccessResponse.class, Coprocess::decodeSuccessResponse),
                     member(Tagged.class, Coprocess::decodeTagged),
                     member(Turn.class, Coprocess::decodeTurn),
-                    member(Vendor.class, Coprocess::decodeVendor));
+                    member(Vendor.class, Coprocess::decodeVendor),
+                    member(Weights.class, Coprocess::decodeWeights));
 
     private static <T> Map.Entry<Class<?>, Decoder<?>> member(Class<T> type, Decoder<T> decoder) {
         return Map.entry(type, decoder);
@@ -4218,6 +4432,86 @@ public final class Coprocess {
             throw problem(path, "expected integer <= " + maximum + ", got " + value);
         }
         return value;
+    }
+
+    private static double decodeNumber(JsonNode node, Path path) {
+        if (node.isNumber()) {
+            return node.doubleValue();
+        }
+        throw wrongKind(path, "number", node);
+    }
+
+    /**
+     * A number within its bounds, compared as doubles: {@code lower} ({@code ">="} or {@code ">"})
+     * the minimum, {@code upper} ({@code "<="} or {@code "<"}) the maximum, an infinity where the
+     * schema has none. The minimum is checked first.
+     */
+    private static double numberWithin(
+            JsonNode node, Path path, String lower, double minimum, String upper, double maximum) {
+        double value = decodeNumber(node, path);
+        if (value < minimum || (value == minimum && ">".equals(lower))) {
+            throw problem(path, numberProblem(lower, minimum, value));
+        }
+        if (value > maximum || (value == maximum && "<".equals(upper))) {
+            throw problem(path, numberProblem(upper, maximum, value));
+        }
+        return value;
+    }
+
+    private static String numberProblem(String operator, double bound, double value) {
+        String expected = "expected number " + operator + " " + numberText(bound);
+        return expected + ", got " + numberText(value);
+    }
+
+    /**
+     * A finite double as ECMAScript's {@code String(value)} writes it: the shortest digits that
+     * read back as the same double, positional from 1e-6 up to 1e21 and with an exponent outside
+     * ({@code 1e+21}, {@code 1.5e-7}), -0 as {@code 0}.
+     */
+    private static String numberText(double value) {
+        if (value == 0) {
+            return "0";
+        }
+        if (value < 0) {
+            return "-" + numberText(-value);
+        }
+        BigDecimal shortest = shortestDecimal(value);
+        String digits = shortest.unscaledValue().toString();
+        int length = digits.length();
+        // value = 0.digits * 10^point
+        int point = length - shortest.scale();
+        if (length <= point && point <= 21) {
+            return digits + "0".repeat(point - length);
+        }
+        if (0 < point && point <= 21) {
+            return digits.substring(0, point) + "." + digits.substring(point);
+        }
+        if (-6 < point && point <= 0) {
+            return "0." + "0".repeat(-point) + digits;
+        }
+        String fraction = length == 1 ? "" : "." + digits.substring(1);
+        return digits.charAt(0) + fraction + (point > 0 ? "e+" : "e-") + Math.abs(point - 1);
+    }
+
+    /**
+     * The decimal with the fewest digits that reads back as {@code value} (finite, positive), the
+     * nearest of two such: Java 17's {@code Double.toString} is not always the shortest. At a power
+     * of two the neighbour below may be too far while the one above reads back, so both are tried.
+     */
+    private static BigDecimal shortestDecimal(double value) {
+        BigDecimal exact = new BigDecimal(value);
+        List<RoundingMode> modes =
+                List.of(RoundingMode.HALF_EVEN, RoundingMode.FLOOR, RoundingMode.CEILING);
+        for (int precision = 1; precision < 17; precision++) {
+            for (RoundingMode mode : modes) {
+                BigDecimal rounded = exact.round(new MathContext(precision, mode));
+                if (rounded.doubleValue() == value) {
+                    return rounded.stripTrailingZeros();
+                }
+            }
+        }
+        // Seventeen significant digits always read back.
+        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)).stripTrailingZeros();
     }
 
     private static long multipleOf(long value, Path path, long divisor) {

@@ -21,6 +21,8 @@ mod support;
 mod compare;
 #[path = "conformance/runner/corpus.rs"]
 mod corpus;
+#[path = "conformance/runner/differential.rs"]
+mod differential;
 #[path = "conformance/runner/library.rs"]
 mod library;
 #[path = "conformance/runner/ops.rs"]
@@ -32,7 +34,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
-use compare::{brief, same_value, verdict};
+use compare::{brief, same_value, verdict, word};
 use targets::Outcome;
 
 /// Everything the targets answered, computed once for all tests.
@@ -82,53 +84,6 @@ fn failed_targets(run: &Run) -> Vec<String> {
     run.outcomes.iter().filter_map(|(_, o)| if let Outcome::Failed(e) = o { Some(e.clone()) } else { None }).collect()
 }
 
-/// What is wrong with one corpus case's answers (empty: nothing).
-fn case_problems(case: &corpus::Case, answers: &[(&str, Value)]) -> Vec<String> {
-    let mut problems = Vec::new();
-    for (target, answer) in answers {
-        match (verdict(answer), case.valid) {
-            (None, _) => problems.push(format!("{target} gave no verdict")),
-            (Some(got), Some(want)) if got != want => problems.push(format!("{target} {}s, the contract {}s", word(got), word(want))),
-            _ => {}
-        }
-    }
-    let verdicts: Vec<Option<bool>> = answers.iter().map(|(_, a)| verdict(a)).collect();
-    if case.valid.is_none() && verdicts.windows(2).any(|w| w[0] != w[1]) {
-        problems.push("the targets disagree".into());
-    }
-    let accepted: Vec<&(&str, Value)> = answers.iter().filter(|(_, a)| verdict(a) == Some(true)).collect();
-    let reference = accepted.iter().find(|(t, _)| *t == targets::VALIDATOR).or(accepted.first());
-    if let Some((ref_target, ref_answer)) = reference {
-        for (target, answer) in &accepted {
-            if !same_value(&answer["value"], &ref_answer["value"]) {
-                problems.push(format!("{target} re-encodes to another value than {ref_target}"));
-            }
-        }
-    }
-    // A shape error (the text itself passes the JSON-text rules) must read the
-    // same in every decoder; JSON-text errors may word their detail differently.
-    let text_ok = mcptest_coprocess::frames::strict::check_text(&case.json, mcptest_coprocess::MAX_DEPTH).is_ok();
-    let decoders: Vec<&(&str, Value)> = answers.iter().filter(|(t, _)| *t != targets::VALIDATOR).collect();
-    if text_ok && decoders.iter().all(|(_, a)| verdict(a) == Some(false)) {
-        if let Some((first, reference)) = decoders.first() {
-            for (target, answer) in &decoders {
-                if answer["error"] != reference["error"] {
-                    problems.push(format!("{target}'s shape error differs from {first}'s"));
-                }
-            }
-        }
-    }
-    problems
-}
-
-fn word(ok: bool) -> &'static str {
-    if ok {
-        "accept"
-    } else {
-        "reject"
-    }
-}
-
 #[test]
 fn every_target_gives_the_contracts_verdict_on_the_corpus() {
     let run = match run() {
@@ -142,7 +97,7 @@ fn every_target_gives_the_contracts_verdict_on_the_corpus() {
     for (index, case) in run.cases.iter().enumerate() {
         let mut answers = answers_at(run, index);
         answers.push((targets::VALIDATOR, targets::validator(&case.type_name, &case.json)));
-        let problems = case_problems(case, &answers);
+        let problems = compare::problems(case.valid, &case.json, &answers);
         if !problems.is_empty() {
             disagreements += 1;
             let expected = case.valid.map_or("agreement", word);
@@ -232,5 +187,57 @@ fn the_mutation_corpus_is_what_the_schema_generates() {
         first + 1,
         committed.lines().nth(first),
         rendered.lines().nth(first),
+    );
+}
+
+/// A number from the environment, or `default`.
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Differential fuzzing: a fixed-seed slice of random and mutated frames
+/// (`FUZZ_SEED`, `FUZZ_CASES`, `FUZZ_FIRST` choose another; `FUZZ_FINDINGS=<file>`
+/// appends the minimized disagreements there as corpus lines), through every
+/// built testee, the library and the validator. `tests/conformance/fuzz.sh`
+/// runs long campaigns.
+#[test]
+fn every_target_agrees_on_fuzzed_frames() {
+    let run = match run() {
+        Ok(run) => run,
+        Err(e) => panic!("{e}"),
+    };
+    let failed = failed_targets(run);
+    assert!(failed.is_empty(), "failed targets:\n{}", failed.join("\n"));
+    let built: Vec<&str> =
+        run.outcomes.iter().filter(|(t, o)| matches!(o, Outcome::Answers(_)) && targets::TESTEES.contains(&t.as_str())).map(|(t, _)| t.as_str()).collect();
+    let (seed, first, cases) = (env_number("FUZZ_SEED", 2026), env_number("FUZZ_FIRST", 0) as usize, env_number("FUZZ_CASES", 2000) as usize);
+    let runner = |input: &[String]| targets::run_built(&built, input);
+    let started = std::time::Instant::now();
+    let report = differential::campaign(&support::schema(), seed, first, cases, 5000, 8, &runner).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!(
+        "differential fuzzing, seed {seed}, cases {first}..{}: {} cases ({} mutated, {} valid) through {} testees, the library and the validator in {:.1} s: {} disagreements ({} minimized)",
+        first + cases,
+        report.cases,
+        report.mutated,
+        report.accepted,
+        built.len(),
+        started.elapsed().as_secs_f64(),
+        report.findings.len() + report.unminimized,
+        report.findings.len(),
+    );
+    assert_eq!(report.cases, cases, "every case ran");
+    let lines: Vec<String> = report.findings.iter().map(|f| f.corpus_line(seed)).collect();
+    if let Some(path) = std::env::var_os("FUZZ_FINDINGS") {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&path).expect("open FUZZ_FINDINGS");
+        for line in &lines {
+            writeln!(file, "{line}").expect("write FUZZ_FINDINGS");
+        }
+    }
+    assert!(
+        lines.is_empty() && report.unminimized == 0,
+        "{} disagreements; minimized, as corpus lines:\n{}",
+        report.findings.len() + report.unminimized,
+        lines.join("\n")
     );
 }

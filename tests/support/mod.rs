@@ -5,6 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
+pub mod fuzz;
 pub mod testee;
 
 pub fn schema() -> Value {

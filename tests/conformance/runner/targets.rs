@@ -40,6 +40,31 @@ pub fn run_all(input: &[String]) -> Vec<(String, Outcome)> {
     outcomes
 }
 
+/// Runs the already built `testees` over `input` in parallel (no build, no
+/// strict check: for inputs made after [`run_all`]), and the library in-process.
+pub fn run_built(testees: &[&str], input: &[String]) -> Vec<(String, Outcome)> {
+    let text: String = input.iter().map(|l| format!("{l}\n")).collect();
+    let mut outcomes: Vec<(String, Outcome)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = testees
+            .iter()
+            .map(|t| {
+                let text = &text;
+                (t, scope.spawn(move || match run(t, text) {
+                    Ok(answers) if answers.len() == input.len() => Outcome::Answers(answers),
+                    Ok(answers) => Outcome::Failed(format!("{t}: {} answer lines for {} cases", answers.len(), input.len())),
+                    Err(e) => Outcome::Failed(e),
+                }))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|(t, h)| (t.to_string(), h.join().unwrap_or_else(|_| Outcome::Failed(format!("{t}: runner thread panicked")))))
+            .collect()
+    });
+    outcomes.push((LIBRARY.to_string(), Outcome::Answers(input.iter().map(|l| crate::library::answer::answer(l)).collect())));
+    outcomes
+}
+
 fn build_and_run(target: &str, input: &str, lines: usize) -> Outcome {
     let output = match Command::new("bash").arg(format!("tests/conformance/{target}/build.sh")).output() {
         Ok(output) => output,
@@ -58,7 +83,7 @@ fn build_and_run(target: &str, input: &str, lines: usize) -> Outcome {
     }
 }
 
-fn run(target: &str, input: &str) -> Result<Vec<Value>, String> {
+pub fn run(target: &str, input: &str) -> Result<Vec<Value>, String> {
     let mut child = Command::new("bash")
         .arg(format!("tests/conformance/{target}/run.sh"))
         .stdin(Stdio::piped())

@@ -3282,19 +3282,18 @@ pub mod strict {
             let head = head.split(", there are no fields").next().unwrap_or(head);
             if let Some(rest) = head.strip_prefix("unknown variant ") {
                 let got = rest.trim_matches('`');
-                let expected = message
-                    .split(", expected ")
-                    .nth(1)
-                    .unwrap_or("")
-                    .replace("one of ", "")
-                    .replace('`', "\"");
-                return if expected.contains(',') {
-                    format!(
-                        "expected one of {expected}, got {}",
-                        serde_json::Value::from(got)
-                    )
-                } else {
-                    format!("expected {expected}, got {}", serde_json::Value::from(got))
+                // serde lists the values as `a`, `a` or `b`, or one of `a`, `b`, `c`.
+                let listed = message.split(", expected ").nth(1).unwrap_or("");
+                let names: Vec<String> = listed
+                    .split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .map(|name| serde_json::Value::from(name).to_string())
+                    .collect();
+                let got = serde_json::Value::from(got);
+                return match names.as_slice() {
+                    [one] => format!("expected {one}, got {got}"),
+                    names => format!("expected one of {}, got {got}", names.join(", ")),
                 };
             }
             return head.to_string();

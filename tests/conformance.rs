@@ -213,7 +213,11 @@ fn every_target_agrees_on_fuzzed_frames() {
     let (seed, first, cases) = (env_number("FUZZ_SEED", 2026), env_number("FUZZ_FIRST", 0) as usize, env_number("FUZZ_CASES", 2000) as usize);
     let runner = |input: &[String]| targets::run_built(&built, input);
     let started = std::time::Instant::now();
-    let report = differential::campaign(&support::schema(), seed, first, cases, 5000, 8, &runner).unwrap_or_else(|e| panic!("{e}"));
+    let schema = support::schema();
+    let type_names: Vec<String> = schema["$defs"].as_object().map(|d| d.keys().cloned().collect()).unwrap_or_default();
+    let validator = |type_name: &str, json: &str| Some(targets::validator(type_name, json));
+    let report =
+        differential::campaign(&schema, &type_names, seed, first, cases, 5000, 8, &runner, &validator).unwrap_or_else(|e| panic!("{e}"));
     eprintln!(
         "differential fuzzing, seed {seed}, cases {first}..{}: {} cases ({} mutated, {} valid) through {} testees, the library and the validator in {:.1} s: {} disagreements ({} minimized)",
         first + cases,

@@ -13,8 +13,21 @@
 //! independent reading of the same schema) must agree on every verdict.
 
 mod support;
+#[allow(dead_code)] // shared with the conformance test
+#[path = "conformance/runner/compare.rs"]
+mod compare;
+#[path = "conformance/runner/differential.rs"]
+mod differential;
+#[path = "constraints/fuzz.rs"]
+mod fuzz;
+#[allow(dead_code)] // shared with the conformance test
+#[path = "conformance/runner/library.rs"]
+mod library;
 #[path = "constraints/suite.rs"]
 mod suite;
+#[allow(dead_code)] // shared with the conformance test
+#[path = "conformance/runner/targets.rs"]
+mod targets;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -783,18 +796,46 @@ fn the_suite_report_is_current() {
     assert!(committed == *report, "docs/json-schema-test-suite.md is not the current report: run EXPECTORATE=overwrite cargo test --test constraints\n{report}");
 }
 
+/// The test contract's output, and each chosen testee built on it.
+struct Built {
+    schema: Value,
+    out_root: PathBuf,
+    build: PathBuf,
+    testees: Vec<(&'static str, Result<(), String>)>,
+}
+
+/// Generates the test contract's output and builds the testees on it, once
+/// for every test of this binary.
+fn built() -> &'static Built {
+    static BUILT: std::sync::OnceLock<Built> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let schema = test_schema();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("constraints-test.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+        let (contract, _) = codegen::load::load(&path, "constraints-test.json").unwrap_or_else(|e| panic!("the test contract is refused: {e}"));
+        let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("{e}"));
+        let work = root().join("target/constraints");
+        let out_root = work.join("out");
+        support::testee::write_output(&files, &out_root);
+        let build = work.join("build");
+        let testees = support::testee::chosen("CONSTRAINTS_TARGETS");
+        let testees = std::thread::scope(|scope| {
+            let handles: Vec<_> = testees.iter().map(|&t| {
+                let (out_root, build) = (&out_root, &build);
+                (t, scope.spawn(move || support::testee::build_on(t, out_root, &build.join(t))))
+            }).collect();
+            handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
+        });
+        Built { schema, out_root, build, testees }
+    })
+}
+
 #[test]
 fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
-    let schema = test_schema();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("constraints-test.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
-    let (contract, _) = codegen::load::load(&path, "constraints-test.json").unwrap_or_else(|e| panic!("the test contract is refused: {e}"));
-    let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("{e}"));
-    let work = root().join("target/constraints");
-    let out_root = work.join("out");
-    support::testee::write_output(&files, &out_root);
-    let cases = cases(&schema);
+    let built = built();
+    let schema = &built.schema;
+    let cases = cases(schema);
     let input: String =
         cases.iter().map(|c| format!("{}\n", json!({"type": c.type_name, "json": c.text.clone().unwrap_or_else(|| c.value.to_string())}))).collect();
 
@@ -813,9 +854,18 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
     }
     assert_eq!(otherwise, VALIDATOR_READS_OTHERWISE.len(), "every probe the validator reads otherwise is tried");
 
-    let build = work.join("build");
-    let testees = support::testee::chosen("CONSTRAINTS_TARGETS");
-    let answers = support::testee::run_all_on(&testees, &out_root, &build, &input);
+    let testees: Vec<&str> = built.testees.iter().map(|(t, _)| *t).collect();
+    let answers: Vec<(&str, Result<Vec<Value>, String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = built
+            .testees
+            .iter()
+            .map(|(t, result)| {
+                let input = &input;
+                (*t, scope.spawn(move || result.clone().and_then(|()| support::testee::run_only(t, &built.out_root, &built.build.join(t), input))))
+            })
+            .collect();
+        handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
+    });
     let mut answered = BTreeSet::new();
     for (target, result) in &answers {
         let lines = match result {

@@ -15,6 +15,12 @@ fn root() -> PathBuf {
 
 /// One testee's build and answers, run on the test schema's output.
 pub fn run_on(target: &str, out_root: &Path, build: &Path, input: &str) -> Result<Vec<Value>, String> {
+    build_on(target, out_root, build)?;
+    run_only(target, out_root, build, input)
+}
+
+/// Builds one testee (and runs its strict checks) on the test schema's output.
+pub fn build_on(target: &str, out_root: &Path, build: &Path) -> Result<(), String> {
     // The goldens are the conformance build's to check: here an empty folder
     // stands in for them, so only the names schema's output is checked.
     let no_goldens = build.join("no-goldens");
@@ -35,6 +41,11 @@ pub fn run_on(target: &str, out_root: &Path, build: &Path, input: &str) -> Resul
             String::from_utf8_lossy(&status.stderr)
         ));
     }
+    Ok(())
+}
+
+/// Runs one testee, already built by [`build_on`], over `input` (NDJSON case lines).
+pub fn run_only(target: &str, out_root: &Path, build: &Path, input: &str) -> Result<Vec<Value>, String> {
     let mut child = Command::new("bash")
         .arg(format!("tests/conformance/{target}/run.sh"))
         .env("OUTPUT_ROOT", out_root)

@@ -403,12 +403,27 @@ impl VisitMut for Tighten<'_> {
     }
 
     fn visit_field_mut(&mut self, field: &mut syn::Field) {
+        // typify reads an optional array or map as an empty one and leaves an
+        // empty one out when writing: absent and `[]` would be one value.
+        // Such a field becomes an `Option` like every other optional field.
+        for attr in &mut field.attrs {
+            let text = attr_text(attr).replace(' ', "");
+            if text.contains("skip_serializing_if") && text.contains("::is_empty") {
+                *attr = syn::parse_quote!(#[serde(skip_serializing_if = "::std::option::Option::is_none")]);
+                let ty = &field.ty;
+                field.ty = syn::parse_quote!(::std::option::Option<#ty>);
+            }
+        }
         let optional = field.attrs.iter().any(|a| {
             let text = attr_text(a);
             text.contains("skip_serializing_if") && text.contains("Option::is_none")
         });
         let wire = wire_name(field);
-        let check = self.fields.iter().find(|f| f.name == wire).and_then(|f| Check::of(&f.ty));
+        let ty = self.fields.iter().find(|f| f.name == wire).map(|f| &f.ty);
+        // A nullable array is read as one even without a bound, so that an
+        // item's problem is not worded as the field's (`or null`).
+        let nullable_array = matches!(ty, Some(crate::model::Ty::Nullable(inner)) if matches!(inner.as_ref(), crate::model::Ty::Array(_)));
+        let check = ty.and_then(Check::of).or_else(|| nullable_array.then_some(Check::Items(None, None)));
         if optional {
             let with = check.as_ref().map_or("strict::present".to_string(), |c| c.deserializer("present_"));
             field.attrs.push(syn::parse_quote!(#[serde(default, deserialize_with = #with)]));

@@ -27,8 +27,9 @@ pub struct Bounded {
     #[serde(deserialize_with = "strict::nullable_integer_within::<_, { i64::MIN }, 9, 1>")]
     pub level: ::std::option::Option<i64>,
     ///Counts, each at least 1.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub counts: ::std::vec::Vec<::std::num::NonZeroU64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub counts: ::std::option::Option<::std::vec::Vec<::std::num::NonZeroU64>>,
 }
 ///A circle.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -66,9 +67,12 @@ pub struct Counted {
     #[serde(deserialize_with = "strict::items_within::<_, _, 1, 3>")]
     pub tags: ::std::vec::Vec<::std::string::String>,
     ///At least one pick, when given.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    #[serde(deserialize_with = "strict::items_within::<_, _, 1, { usize::MAX }>")]
-    pub picks: ::std::vec::Vec<u64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_items_within::<_, _, 1, { usize::MAX }>"
+    )]
+    pub picks: ::std::option::Option<::std::vec::Vec<u64>>,
     ///At most two slots, or null.
     #[serde(deserialize_with = "strict::nullable_items_within::<_, _, { 0 }, 2>")]
     pub slots: ::std::option::Option<::std::vec::Vec<bool>>,
@@ -86,9 +90,12 @@ pub struct Distinct {
     #[serde(deserialize_with = "strict::unique_items_within::<_, _, { 0 }, 3>")]
     pub ids: ::std::vec::Vec<i64>,
     ///Distinct names, when given.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    #[serde(deserialize_with = "strict::unique_items_within::<_, _, { 0 }, { usize::MAX }>")]
-    pub names: ::std::vec::Vec<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_items_within::<_, _, { 0 }, { usize::MAX }>"
+    )]
+    pub names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Distinct flags, or null.
     #[serde(
         deserialize_with = "strict::nullable_unique_items_within::<_, _, { 0 }, { usize::MAX }>"
@@ -98,8 +105,9 @@ pub struct Distinct {
     #[serde(deserialize_with = "strict::unique_items_within::<_, _, { 0 }, { usize::MAX }>")]
     pub shades: ::std::vec::Vec<Shade>,
     ///`uniqueItems: false` asks nothing.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub loose: ::std::vec::Vec<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub loose: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 ///A type holding tagged unions.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -109,8 +117,9 @@ pub struct Drawing {
     ///The main figure.
     pub main: Figure,
     ///More figures.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-    pub others: ::std::vec::Vec<Figure>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub others: ::std::option::Option<::std::vec::Vec<Figure>>,
     ///A spare figure, or null.
     #[serde(deserialize_with = "strict::nullable")]
     pub spare: ::std::option::Option<Figure>,
@@ -335,11 +344,12 @@ pub struct Listed {
     ///Two capital letters each, when given.
     ///
     ///Example: `["AB","CD"]`.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
-        deserialize_with = "strict::each::<_, strict::MatchingWithin<{ 0 }, { usize::MAX }, patterns::Pattern2>, { 0 }, { usize::MAX }>"
+        default,
+        deserialize_with = "strict::present_each::<_, strict::MatchingWithin<{ 0 }, { usize::MAX }, patterns::Pattern2>, { 0 }, { usize::MAX }>"
     )]
-    pub codes: ::std::vec::Vec<::std::string::String>,
+    pub codes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Even scores from 0 to 10.
     #[serde(
         deserialize_with = "strict::each::<_, strict::IntegerWithin<0, 10, 2>, { 0 }, { usize::MAX }>"
@@ -3939,10 +3949,51 @@ pub mod strict {
         D: serde::Deserializer<'de>,
         T: serde::Deserialize<'de>,
     {
-        match nullable::<D, Vec<T>>(deserializer)? {
+        match nullable_array(deserializer, std::marker::PhantomData::<T>)? {
             Some(items) => count_within(items.len(), MIN, MAX, "item").map(|()| Some(items)),
             None => Ok(None),
         }
+    }
+
+    /// Reads `null` or an array whose items `seed` reads. A value of another
+    /// kind is `expected array or null`; an item's own problem keeps its words
+    /// (`expected string` at `$.names[0]`, not `expected string or null`).
+    fn nullable_array<'de, D, S>(
+        deserializer: D,
+        seed: S,
+    ) -> Result<Option<Vec<S::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        S: serde::de::DeserializeSeed<'de> + Clone,
+    {
+        struct Items<S>(S);
+        impl<'de, S: serde::de::DeserializeSeed<'de> + Clone> serde::de::Visitor<'de> for Items<S> {
+            type Value = Option<Vec<S::Value>>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence or null")
+            }
+
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element_seed(self.0.clone())? {
+                    items.push(item);
+                }
+                Ok(Some(items))
+            }
+        }
+        deserializer.deserialize_any(Items(seed))
     }
 
     /// One value's strict read: what [`each`] applies to every item of an
@@ -4024,17 +4075,6 @@ pub mod strict {
         D: serde::Deserializer<'de>,
         C: Check,
     {
-        struct Item<C>(std::marker::PhantomData<C>);
-        impl<'de, C: Check> serde::de::DeserializeSeed<'de> for Item<C> {
-            type Value = C::Value;
-
-            fn deserialize<D: serde::Deserializer<'de>>(
-                self,
-                deserializer: D,
-            ) -> Result<C::Value, D::Error> {
-                C::read(deserializer)
-            }
-        }
         struct Items<C>(std::marker::PhantomData<C>);
         impl<'de, C: Check> serde::de::Visitor<'de> for Items<C> {
             type Value = Vec<C::Value>;
@@ -4059,14 +4099,23 @@ pub mod strict {
         Ok(items)
     }
 
-    /// An array read by [`each`], as a type (what [`nullable_each`] reads).
-    pub struct Each<C: Check, const MIN: usize, const MAX: usize>(pub Vec<C::Value>);
+    /// One item of [`each`]: read by `C`.
+    struct Item<C>(std::marker::PhantomData<C>);
 
-    impl<'de, C: Check, const MIN: usize, const MAX: usize> serde::Deserialize<'de>
-        for Each<C, MIN, MAX>
-    {
-        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            each::<D, C, MIN, MAX>(deserializer).map(Self)
+    impl<C> Clone for Item<C> {
+        fn clone(&self) -> Self {
+            Self(std::marker::PhantomData)
+        }
+    }
+
+    impl<'de, C: Check> serde::de::DeserializeSeed<'de> for Item<C> {
+        type Value = C::Value;
+
+        fn deserialize<D: serde::Deserializer<'de>>(
+            self,
+            deserializer: D,
+        ) -> Result<C::Value, D::Error> {
+            C::read(deserializer)
         }
     }
 
@@ -4097,7 +4146,10 @@ pub mod strict {
         D: serde::Deserializer<'de>,
         C: Check,
     {
-        nullable::<D, Each<C, MIN, MAX>>(deserializer).map(|items| items.map(|Each(items)| items))
+        match nullable_array(deserializer, Item::<C>(std::marker::PhantomData))? {
+            Some(items) => count_within(items.len(), MIN, MAX, "item").map(|()| Some(items)),
+            None => Ok(None),
+        }
     }
 
     /// [`items_within`] for an array whose items must be pairwise distinct

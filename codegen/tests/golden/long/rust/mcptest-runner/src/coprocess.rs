@@ -2983,10 +2983,51 @@ pub mod strict {
         D: serde::Deserializer<'de>,
         T: serde::Deserialize<'de>,
     {
-        match nullable::<D, Vec<T>>(deserializer)? {
+        match nullable_array(deserializer, std::marker::PhantomData::<T>)? {
             Some(items) => count_within(items.len(), MIN, MAX, "item").map(|()| Some(items)),
             None => Ok(None),
         }
+    }
+
+    /// Reads `null` or an array whose items `seed` reads. A value of another
+    /// kind is `expected array or null`; an item's own problem keeps its words
+    /// (`expected string` at `$.names[0]`, not `expected string or null`).
+    fn nullable_array<'de, D, S>(
+        deserializer: D,
+        seed: S,
+    ) -> Result<Option<Vec<S::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        S: serde::de::DeserializeSeed<'de> + Clone,
+    {
+        struct Items<S>(S);
+        impl<'de, S: serde::de::DeserializeSeed<'de> + Clone> serde::de::Visitor<'de> for Items<S> {
+            type Value = Option<Vec<S::Value>>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a sequence or null")
+            }
+
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element_seed(self.0.clone())? {
+                    items.push(item);
+                }
+                Ok(Some(items))
+            }
+        }
+        deserializer.deserialize_any(Items(seed))
     }
 
     /// One value's strict read: what [`each`] applies to every item of an
@@ -3068,17 +3109,6 @@ pub mod strict {
         D: serde::Deserializer<'de>,
         C: Check,
     {
-        struct Item<C>(std::marker::PhantomData<C>);
-        impl<'de, C: Check> serde::de::DeserializeSeed<'de> for Item<C> {
-            type Value = C::Value;
-
-            fn deserialize<D: serde::Deserializer<'de>>(
-                self,
-                deserializer: D,
-            ) -> Result<C::Value, D::Error> {
-                C::read(deserializer)
-            }
-        }
         struct Items<C>(std::marker::PhantomData<C>);
         impl<'de, C: Check> serde::de::Visitor<'de> for Items<C> {
             type Value = Vec<C::Value>;
@@ -3103,14 +3133,23 @@ pub mod strict {
         Ok(items)
     }
 
-    /// An array read by [`each`], as a type (what [`nullable_each`] reads).
-    pub struct Each<C: Check, const MIN: usize, const MAX: usize>(pub Vec<C::Value>);
+    /// One item of [`each`]: read by `C`.
+    struct Item<C>(std::marker::PhantomData<C>);
 
-    impl<'de, C: Check, const MIN: usize, const MAX: usize> serde::Deserialize<'de>
-        for Each<C, MIN, MAX>
-    {
-        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            each::<D, C, MIN, MAX>(deserializer).map(Self)
+    impl<C> Clone for Item<C> {
+        fn clone(&self) -> Self {
+            Self(std::marker::PhantomData)
+        }
+    }
+
+    impl<'de, C: Check> serde::de::DeserializeSeed<'de> for Item<C> {
+        type Value = C::Value;
+
+        fn deserialize<D: serde::Deserializer<'de>>(
+            self,
+            deserializer: D,
+        ) -> Result<C::Value, D::Error> {
+            C::read(deserializer)
         }
     }
 
@@ -3141,7 +3180,10 @@ pub mod strict {
         D: serde::Deserializer<'de>,
         C: Check,
     {
-        nullable::<D, Each<C, MIN, MAX>>(deserializer).map(|items| items.map(|Each(items)| items))
+        match nullable_array(deserializer, Item::<C>(std::marker::PhantomData))? {
+            Some(items) => count_within(items.len(), MIN, MAX, "item").map(|()| Some(items)),
+            None => Ok(None),
+        }
     }
 
     /// [`items_within`] for an array whose items must be pairwise distinct

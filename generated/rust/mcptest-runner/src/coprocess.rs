@@ -3178,7 +3178,7 @@ pub mod strict {
             let message = e.to_string();
             let message = message.split(" at line ").next().unwrap_or(&message);
             let union_root = format!("{INNER_PATH}$");
-            if message.starts_with("invalid type: ") && message.contains(", expected ") {
+            if message.starts_with("invalid type: ") && own_kind_error::<T>(message) {
                 <D::Error as serde::de::Error>::custom(format!("{message} or null"))
             } else if let Some(got) = message
                 .strip_prefix("expected object, got ")
@@ -3192,6 +3192,18 @@ pub mod strict {
                 <D::Error as serde::de::Error>::custom(message)
             }
         })
+    }
+
+    /// Whether serde's `message` (`invalid type: ..., expected ...`) is about
+    /// the kind of the `T` itself rather than of one of its members or items:
+    /// `T` read from a unit value expects the same thing.
+    fn own_kind_error<'de, T: serde::Deserialize<'de>>(message: &str) -> bool {
+        let unit = serde::de::value::UnitDeserializer::<serde::de::value::Error>::new();
+        let Err(own) = T::deserialize(unit) else {
+            return true;
+        };
+        let expected = |m: &str| m.split_once(", expected ").map(|(_, e)| e.to_string());
+        expected(message).is_some() && expected(message) == expected(&own.to_string())
     }
 
     /// Deserializes a required integer field with inclusive bounds (`i64::MIN`

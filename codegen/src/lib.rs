@@ -13,6 +13,7 @@ pub mod model;
 pub mod names;
 pub mod pattern;
 pub mod printer;
+pub mod sdks;
 pub mod subset;
 
 pub use error::SchemaError;

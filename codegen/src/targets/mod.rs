@@ -1,10 +1,11 @@
 //! One module per target language behind one entry point, [`generate`].
-//! Each target turns the [`Contract`] into files under the output root; the
-//! paths mirror the SDK paths of the contract's support matrix.
+//! Each target turns the [`Contract`] into files under the output root, at
+//! the paths its row of the support matrix (`x-coprocess.sdks`) gives.
 
 use std::collections::BTreeMap;
 
-use crate::model::Contract;
+use crate::model::{Contract, Sdk};
+use crate::sdks::Language;
 
 pub mod claims;
 pub mod client;
@@ -32,6 +33,38 @@ pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
         files.extend(generate_target(contract, target)?);
     }
     Ok(files)
+}
+
+/// What the support matrix needs to know of a target's language.
+pub fn language(target: &str) -> Option<Language> {
+    Some(match target {
+        "rust" => rust::LANGUAGE,
+        "python" => python::LANGUAGE,
+        "typescript" => typescript::LANGUAGE,
+        "go" => go::LANGUAGE,
+        "jvm" => jvm::LANGUAGE,
+        "dotnet" => dotnet::LANGUAGE,
+        _ => return None,
+    })
+}
+
+/// A target's row of the support matrix; a contract without one (built by
+/// hand: the loader requires every row) is refused.
+pub fn sdk<'c>(contract: &'c Contract, target: &str) -> Result<&'c Sdk, crate::SchemaError> {
+    contract.sdk(target).ok_or_else(|| {
+        crate::SchemaError::new(
+            std::path::Path::new(&contract.source),
+            "/x-coprocess/sdks",
+            format!("the support matrix has no row for `{target}`"),
+            format!("add a row with \"key\": \"{target}\""),
+        )
+    })
+}
+
+/// What a target's language calls its frames (the row's name), for
+/// messages; empty without a row.
+pub fn namespace<'c>(contract: &'c Contract, target: &str) -> &'c str {
+    contract.sdk(target).map_or("", |sdk| sdk.namespace.as_str())
 }
 
 /// Renders one target by name.

@@ -8,6 +8,7 @@
 
 pub mod annotations;
 pub mod error;
+pub mod examples;
 pub mod load;
 pub mod model;
 pub mod names;

@@ -221,6 +221,7 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
         types,
         raw: raw.clone(),
     };
+    crate::examples::check(&r, &contract)?;
     Ok(contract)
 }
 

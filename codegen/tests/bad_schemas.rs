@@ -139,6 +139,8 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("a history without the current version", edit(|s| { s["x-coprocess"]["history"].as_array_mut().unwrap().pop(); }), "/x-coprocess/history"),
         ("a history skipping a version", edit(|s| s["x-coprocess"]["history"][1]["version"] = json!(3)), "/x-coprocess/history/1/version"),
         ("an empty compatibility rule", edit(|s| s["x-coprocess"]["compatibility"] = json!([])), "/x-coprocess/compatibility"),
+        ("an example request whose params its method refuses", edit(|s| s["$defs"]["Request"]["examples"][2]["params"] = json!({"tool": 7})), "/$defs/Request/examples/2/params"),
+        ("an example answer whose result its method refuses", edit(|s| s["$defs"]["SuccessResponse"]["examples"][0]["result"] = json!({"protocol_version": 2})), "/$defs/SuccessResponse/examples/0/result"),
         ("enum values meeting after case conversion", edit(|s| s["$defs"]["CacheMode"]["enum"] = json!(["off", "read_write", "readWrite"])), "/$defs/CacheMode/enum/2"),
     ];
     assert!(cases.len() >= 12);

@@ -70,9 +70,10 @@ fn path_problem(path: &str) -> Option<String> {
     None
 }
 
-/// The paths under the output root that are not an SDK's: the version lock.
-pub fn reserved_paths() -> [&'static str; 1] {
-    [crate::lock::LOCK_PATH]
+/// The paths under the output root that are not an SDK's: the version lock
+/// and the reference page.
+pub fn reserved_paths() -> [&'static str; 2] {
+    [crate::lock::LOCK_PATH, crate::page::PATH]
 }
 
 /// Reads `x-coprocess.sdks`: one row per target, each checked.

@@ -1,6 +1,7 @@
 //! One module per target language behind one entry point, [`generate`].
 //! Each target turns the [`Contract`] into files under the output root, at
-//! the paths its row of the support matrix (`x-coprocess.sdks`) gives.
+//! the paths its row of the support matrix (`x-coprocess.sdks`) gives; the
+//! reference page ([`crate::page`]) is written beside them.
 
 use std::collections::BTreeMap;
 
@@ -26,12 +27,13 @@ pub const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dot
 /// Every generated file, by path relative to the output root (`/`-separated).
 pub type Files = BTreeMap<String, String>;
 
-/// Renders every target.
+/// Renders every target, and the reference page.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let mut files = Files::new();
     for target in TARGETS {
         files.extend(generate_target(contract, target)?);
     }
+    files.insert(crate::page::PATH.to_string(), crate::page::render(contract));
     Ok(files)
 }
 

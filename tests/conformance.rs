@@ -169,21 +169,20 @@ fn every_target_answers_the_helper_ops_as_the_schema_says() {
     assert!(failed.is_empty() && problems.is_empty(), "failed targets:\n{}\n{} wrong op answers:\n{}", failed.join("\n"), problems.len(), problems.join("\n"));
 }
 
-#[test]
-fn the_mutation_corpus_is_what_the_schema_generates() {
-    let rendered = corpus::render_mutations();
-    let committed = std::fs::read_to_string(corpus::MUTATIONS).unwrap_or_default();
+/// `file` holds `rendered` (what `source` generates from the schema), or is
+/// overwritten with it under `EXPECTORATE=overwrite`.
+fn generated_corpus(file: &str, rendered: &str, source: &str, test: &str) {
+    let committed = std::fs::read_to_string(file).unwrap_or_default();
     if committed == rendered {
         return;
     }
     if std::env::var("EXPECTORATE").as_deref() == Ok("overwrite") {
-        std::fs::write(corpus::MUTATIONS, &rendered).expect("write the mutation corpus");
+        std::fs::write(file, rendered).unwrap_or_else(|e| panic!("cannot write {file}: {e}"));
         return;
     }
     let first = committed.lines().zip(rendered.lines()).position(|(a, b)| a != b).unwrap_or(committed.lines().count().min(rendered.lines().count()));
     panic!(
-        "{} is not what tests/support generates from the schema (first difference at line {}: committed {:?}, generated {:?}); regenerate with EXPECTORATE=overwrite cargo test --test conformance the_mutation_corpus",
-        corpus::MUTATIONS,
+        "{file} is not what {source} generates from the schema (first difference at line {}: committed {:?}, generated {:?}); regenerate with EXPECTORATE=overwrite cargo test --test conformance {test}",
         first + 1,
         committed.lines().nth(first),
         rendered.lines().nth(first),
@@ -244,4 +243,16 @@ fn every_target_agrees_on_fuzzed_frames() {
         report.findings.len() + report.unminimized,
         lines.join("\n")
     );
+}
+
+#[test]
+fn the_mutation_corpus_is_what_the_schema_generates() {
+    generated_corpus(corpus::MUTATIONS, &corpus::render_mutations(), "tests/support", "the_mutation_corpus");
+}
+
+#[test]
+fn the_example_corpus_is_every_example_of_the_schema() {
+    let rendered = corpus::render_examples();
+    assert!(rendered.lines().count() >= 8, "the schema has too few examples:\n{rendered}");
+    generated_corpus(corpus::EXAMPLES, &rendered, "codegen::examples", "the_example_corpus");
 }

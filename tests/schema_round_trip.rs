@@ -55,9 +55,33 @@ fn inline_open_maps(value: &Value, defs: &Map<String, Value>) -> Value {
     }
 }
 
+/// The schema with the description of itself and of each property as its
+/// doc comment says it: with the annotations folded in (`Examples: ...`,
+/// [`codegen::annotations::Annotations::fold`]), which is what the Rust
+/// types carry as their description.
+fn doc_descriptions(s: &Value) -> Value {
+    let mut out = s.clone();
+    let text = |key: &str| s.get(key).and_then(Value::as_str).map(str::to_string);
+    if let Some(description) = text("description") {
+        let annotations = codegen::annotations::Annotations {
+            title: text("title"),
+            format: text("format"),
+            default: s.get("default").cloned(),
+            examples: s.get("examples").and_then(Value::as_array).cloned().unwrap_or_default(),
+            deprecated: s.get("deprecated").and_then(Value::as_bool).unwrap_or(false),
+        };
+        out["description"] = json!(annotations.fold(&description));
+    }
+    if let Some(props) = s.get("properties").and_then(Value::as_object) {
+        out["properties"] = Value::Object(props.iter().map(|(k, p)| (k.clone(), doc_descriptions(p))).collect());
+    }
+    out
+}
+
 /// One notation for both sides: `#/definitions/X` is `#/$defs/X`, a lone
-/// `allOf` around a `$ref` is the `$ref`, `format`, `title` and `default`
-/// are annotations, `additionalProperties: true` and `properties: {}` are
+/// `allOf` around a `$ref` is the `$ref`, `format`, `title`, `default` and
+/// `examples` are annotations (folded into the description, see
+/// [`doc_descriptions`]), `additionalProperties: true` and `properties: {}` are
 /// the defaults, `0.0` is `0`, `anyOf` of bare types is a `type` list, and
 /// `required` is a set.
 fn notation(value: &Value) -> Value {
@@ -71,7 +95,7 @@ fn notation(value: &Value) -> Value {
     let mut out = Map::new();
     for (key, v) in map {
         match key.as_str() {
-            "format" | "title" | "default" | "$schema" | "definitions" => {}
+            "format" | "title" | "default" | "examples" | "$schema" | "definitions" => {}
             "additionalProperties" if v == &json!(true) => {}
             "properties" if v == &json!({}) => {}
             "$ref" => {
@@ -204,7 +228,7 @@ fn every_frame_type_describes_the_schema_it_was_generated_from() {
     for (name, def) in defs {
         let root = frames::json_schema_of(name).unwrap_or_else(|| panic!("no Rust type for {name}"));
         let mut derived = notation(&serde_json::to_value(&root).expect("a schema serializes"));
-        let contract = notation(&inline_open_maps(def, defs));
+        let contract = notation(&doc_descriptions(&inline_open_maps(def, defs)));
         allow_dropped(name, &contract, &mut derived, &mut used);
         differences(&format!("#/$defs/{name}"), &contract, &derived, &mut problems);
     }

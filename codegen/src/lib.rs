@@ -1,18 +1,23 @@
 //! The mcptest coprocess contract compiler.
 //!
 //! One entry point turns `schemas/ipc/v2.json` into the protocol-version pin
-//! and strict frame types of every SDK: [`load::load`] reads and checks the
-//! schema into a language-neutral [`model::Contract`], and
-//! [`targets::generate`] renders every target from it. `build.rs` of the
-//! protocol crate and the `codegen` CLI are thin front-ends over this crate.
+//! and strict frame types of every SDK, and the contract's reference page:
+//! [`load::load`] reads and checks the schema into a language-neutral
+//! [`model::Contract`], and [`targets::generate`] renders every target (at
+//! the paths of the support matrix, [`sdks`]) and the page ([`page`]) from
+//! it. `build.rs` of the protocol crate and the `codegen` CLI are thin
+//! front-ends over this crate.
 
 pub mod annotations;
 pub mod error;
+pub mod examples;
 pub mod load;
 pub mod model;
 pub mod names;
+pub mod page;
 pub mod pattern;
 pub mod printer;
+pub mod sdks;
 pub mod subset;
 
 pub use error::SchemaError;

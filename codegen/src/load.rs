@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::error::{push_pointer, SchemaError};
-use crate::model::{ClientSetting, Contract, ErrorCode, Lane, Message, Method};
+use crate::model::{ClientSetting, Contract, ErrorCode, Lane, Message, Method, Version};
 use crate::subset::TypeBuilder;
 
 /// The messages every target renders; the loader requires each, with these holes.
@@ -185,7 +185,11 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
 
     let x = r.object(r.field(root, "x-coprocess", "")?, "/x-coprocess")?;
     let xp = "/x-coprocess";
-    r.only_keys(x, &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages", "client"], xp)?;
+    r.only_keys(
+        x,
+        &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages", "client", "sdks", "history", "compatibility"],
+        xp,
+    )?;
     let protocol_version = r.integer(x, "protocol_version", xp)?;
     if protocol_version < 1 {
         return Err(r.err(&format!("{xp}/protocol_version"), "the protocol version must be 1 or more", "use a positive integer"));
@@ -211,9 +215,13 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
         lanes: read_lanes(&r, x)?,
         messages: read_messages(&r, x)?,
         client: read_client(&r, x)?,
+        sdks: crate::sdks::read(&r, x)?,
+        history: read_history(&r, x, protocol_version)?,
+        compatibility: read_compatibility(&r, x)?,
         types,
         raw: raw.clone(),
     };
+    crate::examples::check(&r, &contract)?;
     Ok(contract)
 }
 
@@ -341,6 +349,47 @@ fn read_lanes(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<Lane>, Schem
         });
     }
     Ok(lanes)
+}
+
+/// The version history: consecutive versions, ascending, ending at the
+/// current one (older versions may be left out, never skipped).
+fn read_history(r: &Reader<'_>, x: &Map<String, Value>, current: i64) -> Result<Vec<Version>, SchemaError> {
+    let mut history: Vec<Version> = Vec::new();
+    for (i, row) in r.array(x, "history", "/x-coprocess")?.iter().enumerate() {
+        let p = format!("/x-coprocess/history/{i}");
+        let row = r.object(row, &p)?;
+        r.only_keys(row, &["version", "changes"], &p)?;
+        let version = r.integer(row, "version", &p)?;
+        let expected = history.last().map(|v| v.version + 1);
+        if expected.is_some_and(|e| e != version) || !(1..=current).contains(&version) {
+            let want = expected.map_or(format!("a version from 1 to {current}"), |e| format!("version {e}"));
+            return Err(r.err(&format!("{p}/version"), format!("version {version} is out of place"), format!("list consecutive versions, oldest first, up to the current one: this row should be {want}")));
+        }
+        history.push(Version { version, changes: r.string(row, "changes", &p)? });
+    }
+    if history.last().map(|v| v.version) != Some(current) {
+        return Err(r.err(
+            "/x-coprocess/history",
+            format!("the history does not end with the current protocol version {current}"),
+            format!("add a row {{\"version\": {current}, \"changes\": \"...\"}} saying what version {current} changed"),
+        ));
+    }
+    Ok(history)
+}
+
+/// The compatibility rule: one or more clauses, each a non-empty string.
+fn read_compatibility(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<String>, SchemaError> {
+    let rows = r.array(x, "compatibility", "/x-coprocess")?;
+    if rows.is_empty() {
+        return Err(r.err("/x-coprocess/compatibility", "the compatibility rule is empty", "state the rule, one clause per string"));
+    }
+    rows.iter()
+        .enumerate()
+        .map(|(i, clause)| match clause.as_str() {
+            Some(text) if !text.trim().is_empty() => Ok(text.to_string()),
+            _ => Err(r.err(&format!("/x-coprocess/compatibility/{i}"), "a clause must be a non-empty string", "write the clause as a JSON string")),
+        })
+        .collect()
 }
 
 fn read_client(r: &Reader<'_>, x: &Map<String, Value>) -> Result<BTreeMap<String, ClientSetting>, SchemaError> {

@@ -78,11 +78,22 @@ pub(crate) fn check_type_name(r: &Reader<'_>, name: &str, pointer: &str) -> Resu
 pub(crate) struct TypeBuilder<'r, 'a> {
     r: &'r Reader<'a>,
     defs: &'r Map<String, Value>,
+    /// The annotations whose values (`default`, `examples`) are checked once
+    /// every type is built: checking one compiles all of `$defs`, which must
+    /// not report another type's shape problem at this pointer.
+    values: std::cell::RefCell<Vec<(annotations::Annotations, String)>>,
 }
 
 impl<'r, 'a> TypeBuilder<'r, 'a> {
     pub fn new(r: &'r Reader<'a>, defs: &'r Map<String, Value>) -> Self {
-        Self { r, defs }
+        Self { r, defs, values: std::cell::RefCell::default() }
+    }
+
+    /// Checks `annotations`' values after the shapes (see `values`).
+    fn check_values_later(&self, annotations: &annotations::Annotations, pointer: &str) {
+        if annotations.default.is_some() || !annotations.examples.is_empty() {
+            self.values.borrow_mut().push((annotations.clone(), pointer.to_string()));
+        }
     }
 
     pub fn build_all(&self) -> Result<BTreeMap<String, TypeDef>, SchemaError> {
@@ -97,6 +108,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             types.insert(name.clone(), self.build_def(name, schema, &p)?);
         }
         self.resolve_unions(&mut types)?;
+        for (annotations, pointer) in self.values.take() {
+            annotations::check_values(self.r, self.defs, &annotations, &pointer)?;
+        }
         crate::model::number_patterns(&mut types);
         Ok(types)
     }
@@ -122,7 +136,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         let schema = &schema;
         self.refuse_unsupported(schema, p)?;
         let description = annotations.fold(&self.description(schema, p)?);
-        annotations::check_values(self.r, self.defs, &annotations, p)?;
+        self.check_values_later(&annotations, p);
         let kind = if schema.contains_key("oneOf") {
             self.r.only_keys(schema, &["description", "oneOf"], p)?;
             self.build_union(schema, p)?
@@ -247,7 +261,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             let (annotations, prop_map) = annotations::take(self.r, self.r.object(prop, &at)?, &at)?;
             let description = annotations.fold(&self.description(&prop_map, &at)?);
             let ty = self.build_ty(&Value::Object(prop_map), &at, is_required, Site::Property)?;
-            annotations::check_values(self.r, self.defs, &annotations, &at)?;
+            self.check_values_later(&annotations, &at);
             fields.push(Field { name: name.clone(), description, ty, required: is_required, deprecated: annotations.deprecated });
         }
         Ok(TypeKind::Object(ObjectType { fields }))

@@ -20,6 +20,8 @@ fn edit(f: impl Fn(&mut Value)) -> String {
 #[test]
 fn bad_schemas_are_refused_with_file_pointer_and_fix() {
     let verdict_prop = |name: &'static str, schema: Value| edit(move |s| s["$defs"]["Verdict"]["properties"][name] = schema.clone());
+    // Rows of the support matrix: 0 rust, 1 python, 2 typescript, 3 go, 4 jvm, 5 dotnet.
+    let sdk = |row: usize, key: &'static str, value: Value| edit(move |s| s["x-coprocess"]["sdks"][row][key] = value.clone());
     let cases: Vec<(&str, String, &str)> = vec![
         ("invalid JSON", "{\"$schema\": ".to_string(), "not valid JSON"),
         ("meta-schema", edit(|s| s["$defs"]["Verdict"]["required"] = json!("success")), "/$defs/Verdict/required"),
@@ -104,6 +106,41 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("a type example with an undeclared member", edit(|s| s["$defs"]["Verdict"]["examples"] = json!([{"zz": 1}])), "/$defs/Verdict/examples/0"),
         ("an annotation no doc comment carries", verdict_prop("x", json!({"description": "d", "type": "array", "items": {"type": "string", "title": "t"}})), "/$defs/Verdict/properties/x/items/title"),
         ("format with a backtick", verdict_prop("x", json!({"description": "d", "type": "string", "format": "u`ri"})), "/$defs/Verdict/properties/x/format"),
+        ("an absolute SDK path", sdk(3, "frames", json!("/go/coprocess.go")), "/x-coprocess/sdks/3/frames"),
+        ("an SDK path leaving the output root", sdk(1, "client", json!("python/../../_client.py")), "/x-coprocess/sdks/1/client"),
+        ("an SDK path on a drive", sdk(5, "frames", json!("C:/dotnet/Coprocess.cs")), "/x-coprocess/sdks/5/frames"),
+        ("two SDK files at one path", sdk(5, "client", json!("dotnet/src/Mcptest.Sdk/Coprocess.cs")), "/x-coprocess/sdks/5/client"),
+        ("SDK paths differing only in case", sdk(5, "client", json!("dotnet/src/Mcptest.Sdk/coprocess.cs")), "/x-coprocess/sdks/5/client"),
+        ("an SDK file where another's directory is", edit(|s| {
+            s["x-coprocess"]["sdks"][2]["frames"] = json!("go/coprocess.go/coprocess.ts");
+            s["x-coprocess"]["sdks"][2]["client"] = json!("go/coprocess.go/client.ts");
+        }), "/x-coprocess/sdks/3/frames"),
+        ("an SDK file inside the lock", sdk(1, "frames", json!("coprocess.lock.json/mcptest/_coprocess.py")), "/x-coprocess/sdks/1/frames"),
+        ("an SDK file of another language", sdk(3, "frames", json!("go/coprocess.rs")), "/x-coprocess/sdks/3/frames"),
+        ("an SDK client away from its frames", sdk(3, "client", json!("go/session/client.go")), "/x-coprocess/sdks/3/client"),
+        ("an SDK listed twice", sdk(5, "key", json!("go")), "/x-coprocess/sdks/5/key"),
+        ("an SDK that is no target", sdk(5, "key", json!("kotlin")), "/x-coprocess/sdks/5/key"),
+        ("a target without an SDK row", edit(|s| { s["x-coprocess"]["sdks"].as_array_mut().unwrap().pop(); }), "/x-coprocess/sdks"),
+        ("an unknown SDK row key", sdk(0, "version", json!(2)), "/x-coprocess/sdks/0/version"),
+        ("another language's name key", sdk(3, "namespace", json!("mcptest")), "/x-coprocess/sdks/3/namespace"),
+        ("an SDK name with a pipe", sdk(0, "name", json!("Rust | crate")), "/x-coprocess/sdks/0/name"),
+        ("a Python module with a keyword", sdk(1, "module", json!("mcptest.class")), "/x-coprocess/sdks/1/module"),
+        ("a Python module its file is not", sdk(1, "module", json!("mcptest.frames")), "/x-coprocess/sdks/1/frames"),
+        ("an npm package name in capitals", sdk(2, "module", json!("@MCPTest/SDK")), "/x-coprocess/sdks/2/module"),
+        ("a Go package main", sdk(3, "package", json!("main")), "/x-coprocess/sdks/3/package"),
+        ("a Go package with a dash", sdk(3, "package", json!("mcp-test")), "/x-coprocess/sdks/3/package"),
+        ("a Go test file", edit(|s| { s["x-coprocess"]["sdks"][3]["frames"] = json!("go/coprocess_test.go"); }), "/x-coprocess/sdks/3/frames"),
+        ("a Java package segment starting with a digit", sdk(4, "package", json!("dev.1mcptest")), "/x-coprocess/sdks/4/package"),
+        ("a Java class outside its package's directory", sdk(4, "package", json!("org.mcptest")), "/x-coprocess/sdks/4/frames"),
+        ("a .NET namespace with a keyword", sdk(5, "namespace", json!("Mcptest.namespace")), "/x-coprocess/sdks/5/namespace"),
+        ("a Rust module path with a dash", sdk(0, "module", json!("mcptest-runner::coprocess")), "/x-coprocess/sdks/0/module"),
+        ("a Rust module its file is not", sdk(0, "module", json!("mcptest_runner::frames")), "/x-coprocess/sdks/0/frames"),
+        ("a Rust client at the crate root", sdk(0, "client", json!("rust/mcptest-runner/src/lib.rs")), "/x-coprocess/sdks/0/client"),
+        ("a history without the current version", edit(|s| { s["x-coprocess"]["history"].as_array_mut().unwrap().pop(); }), "/x-coprocess/history"),
+        ("a history skipping a version", edit(|s| s["x-coprocess"]["history"][1]["version"] = json!(3)), "/x-coprocess/history/1/version"),
+        ("an empty compatibility rule", edit(|s| s["x-coprocess"]["compatibility"] = json!([])), "/x-coprocess/compatibility"),
+        ("an example request whose params its method refuses", edit(|s| s["$defs"]["Request"]["examples"][2]["params"] = json!({"tool": 7})), "/$defs/Request/examples/2/params"),
+        ("an example answer whose result its method refuses", edit(|s| s["$defs"]["SuccessResponse"]["examples"][0]["result"] = json!({"protocol_version": 2})), "/$defs/SuccessResponse/examples/0/result"),
         ("enum values meeting after case conversion", edit(|s| s["$defs"]["CacheMode"]["enum"] = json!(["off", "read_write", "readWrite"])), "/$defs/CacheMode/enum/2"),
     ];
     assert!(cases.len() >= 12);

@@ -66,6 +66,7 @@ fn one_run_bumps_every_pin_and_unchanged_files_are_left_alone() {
     assert!(again.stdout.contains("0 changed"), "{}", again.stdout);
     let before = snapshot(&out);
     schema["x-coprocess"]["protocol_version"] = json!(3);
+    schema["x-coprocess"]["history"].as_array_mut().unwrap().push(json!({"version": 3, "changes": "Adds `Verdict.retries`."}));
     schema["$defs"]["Verdict"]["properties"]["retries"] = json!({"description": "Retries.", "type": "integer", "minimum": 0});
     write_schema(dir.path(), &schema);
     let bumped = codegen(&path, &out, false);

@@ -1335,6 +1335,13 @@ func appendErrorObject(b []byte, v ErrorObject) []byte {
 }
 
 // ErrorResponse is a response carrying an error.
+//
+// Examples:
+// `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"coprocess protocol
+// version mismatch: this mcptest binary speaks v2, the rust SDK sent v3.
+// Upgrade the mcptest binary (or pin the SDK to the matching release)."}}`,
+// `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"tool
+// refused","data":{"tool":"get_weather"}}}`.
 type ErrorResponse struct {
 	// Jsonrpc is always `2.0`.
 	Jsonrpc JSONRPCVersion
@@ -2497,6 +2504,11 @@ func appendReporterStatus(b []byte, v ReporterStatus) []byte {
 // top-level field is rejected with -32600. `params` is checked against the
 // shape the method table names for `method`; an unknown `method` is answered
 // -32601, not rejected as a shape.
+//
+// Examples:
+// `{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}`,
+// `{"jsonrpc":"2.0","id":2,"method":"coprocess/handshake","params":{"protocol_version":3,"sdk":"rust","sdk_version":"2.0.0"}}`,
+// `{"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris"}}}`.
 type Request struct {
 	// Jsonrpc is always `2.0`.
 	Jsonrpc JSONRPCVersion
@@ -2766,6 +2778,10 @@ func appendShutdownResult(b []byte, v ShutdownResult) []byte {
 }
 
 // SuccessResponse is a response carrying the method's result.
+//
+// Examples:
+// `{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1.0.1"}}`,
+// `{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}`.
 type SuccessResponse struct {
 	// Jsonrpc is always `2.0`.
 	Jsonrpc JSONRPCVersion
@@ -2852,6 +2868,8 @@ func appendSuccessResponse(b []byte, v SuccessResponse) []byte {
 
 // ToolCallPassthrough is the upstream MCP `tools/call` result, forwarded
 // verbatim. SDKs recognize it by `content` and derive success from `isError`.
+//
+// Example: `{"content":[{"type":"text","text":"sunny"}],"isError":false}`.
 type ToolCallPassthrough struct {
 	// Content is the result's content blocks (text, image, audio, resource
 	// links, embedded resources), as MCP defines them.

@@ -1,10 +1,12 @@
 //! One module per target language behind one entry point, [`generate`].
-//! Each target turns the [`Contract`] into files under the output root; the
-//! paths mirror the SDK paths of the contract's support matrix.
+//! Each target turns the [`Contract`] into files under the output root, at
+//! the paths its row of the support matrix (`x-coprocess.sdks`) gives; the
+//! reference page ([`crate::page`]) is written beside them.
 
 use std::collections::BTreeMap;
 
-use crate::model::Contract;
+use crate::model::{Contract, Sdk};
+use crate::sdks::Language;
 
 pub mod claims;
 pub mod client;
@@ -25,13 +27,46 @@ pub const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dot
 /// Every generated file, by path relative to the output root (`/`-separated).
 pub type Files = BTreeMap<String, String>;
 
-/// Renders every target.
+/// Renders every target, and the reference page.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let mut files = Files::new();
     for target in TARGETS {
         files.extend(generate_target(contract, target)?);
     }
+    files.insert(crate::page::PATH.to_string(), crate::page::render(contract));
     Ok(files)
+}
+
+/// What the support matrix needs to know of a target's language.
+pub fn language(target: &str) -> Option<Language> {
+    Some(match target {
+        "rust" => rust::LANGUAGE,
+        "python" => python::LANGUAGE,
+        "typescript" => typescript::LANGUAGE,
+        "go" => go::LANGUAGE,
+        "jvm" => jvm::LANGUAGE,
+        "dotnet" => dotnet::LANGUAGE,
+        _ => return None,
+    })
+}
+
+/// A target's row of the support matrix; a contract without one (built by
+/// hand: the loader requires every row) is refused.
+pub fn sdk<'c>(contract: &'c Contract, target: &str) -> Result<&'c Sdk, crate::SchemaError> {
+    contract.sdk(target).ok_or_else(|| {
+        crate::SchemaError::new(
+            std::path::Path::new(&contract.source),
+            "/x-coprocess/sdks",
+            format!("the support matrix has no row for `{target}`"),
+            format!("add a row with \"key\": \"{target}\""),
+        )
+    })
+}
+
+/// What a target's language calls its frames (the row's name), for
+/// messages; empty without a row.
+pub fn namespace<'c>(contract: &'c Contract, target: &str) -> &'c str {
+    contract.sdk(target).map_or("", |sdk| sdk.namespace.as_str())
 }
 
 /// Renders one target by name.

@@ -1204,7 +1204,14 @@ class ErrorObject:
 
 @dataclass(frozen=True)
 class ErrorResponse:
-    """A response carrying an error."""
+    """A response carrying an error.
+
+    Examples: `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"coprocess
+    protocol version mismatch: this mcptest binary speaks v2, the rust SDK sent v3.
+    Upgrade the mcptest binary (or pin the SDK to the matching release)."}}`,
+    `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"tool
+    refused","data":{"tool":"get_weather"}}}`.
+    """
 
     jsonrpc: JsonRpcVersion
     """Always `2.0`."""
@@ -1359,6 +1366,11 @@ class Request:
     rejected with -32600. `params` is checked against the shape the method table
     names for `method`; an unknown `method` is answered -32601, not rejected as a
     shape.
+
+    Examples:
+    `{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}`,
+    `{"jsonrpc":"2.0","id":2,"method":"coprocess/handshake","params":{"protocol_version":3,"sdk":"rust","sdk_version":"2.0.0"}}`,
+    `{"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris"}}}`.
     """
 
     jsonrpc: JsonRpcVersion
@@ -1383,7 +1395,12 @@ class ShutdownResult:
 
 @dataclass(frozen=True)
 class SuccessResponse:
-    """A response carrying the method's result."""
+    """A response carrying the method's result.
+
+    Examples:
+    `{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1.0.1"}}`,
+    `{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}`.
+    """
 
     jsonrpc: JsonRpcVersion
     """Always `2.0`."""
@@ -1399,6 +1416,8 @@ class SuccessResponse:
 class ToolCallPassthrough:
     """The upstream MCP `tools/call` result, forwarded verbatim. SDKs recognize it by
     `content` and derive success from `isError`.
+
+    Example: `{"content":[{"type":"text","text":"sunny"}],"isError":false}`.
     """
 
     content: list[McpObject]
@@ -3477,6 +3496,11 @@ class RequestOf(typing.Generic[_P]):
     closed envelope: any other top-level field is rejected with -32600. `params` is
     checked against the shape the method table names for `method`; an unknown
     `method` is answered -32601, not rejected as a shape.
+
+    Examples:
+    `{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}`,
+    `{"jsonrpc":"2.0","id":2,"method":"coprocess/handshake","params":{"protocol_version":3,"sdk":"rust","sdk_version":"2.0.0"}}`,
+    `{"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris"}}}`.
     """
 
     jsonrpc: JsonRpcVersion
@@ -3582,6 +3606,10 @@ class SuccessResponseOf(typing.Generic[_R]):
     """A `SuccessResponse` whose `result` is decoded as `R`, the generated type the
     method table names for the method (`SuccessResponseOf[Verdict]`). A response
     carrying the method's result.
+
+    Examples:
+    `{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1.0.1"}}`,
+    `{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}`.
     """
 
     jsonrpc: JsonRpcVersion

@@ -2273,7 +2273,16 @@ export function encodeErrorObject(value: ErrorObject): string {
   return out + "}";
 }
 
-/** A response carrying an error. */
+/**
+ * A response carrying an error.
+ *
+ * Examples:
+ * `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"coprocess protocol
+ * version mismatch: this mcptest binary speaks v2, the rust SDK sent v3.
+ * Upgrade the mcptest binary (or pin the SDK to the matching release)."}}`,
+ * `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"tool
+ * refused","data":{"tool":"get_weather"}}}`.
+ */
 export interface ErrorResponse {
   /** Always `2.0`. */
   readonly jsonrpc: JsonRpcVersion;
@@ -3397,6 +3406,11 @@ export function encodeReporterStatus(value: ReporterStatus): string {
  * is rejected with -32600. `params` is checked against the shape the method
  * table names for `method`; an unknown `method` is answered -32601, not
  * rejected as a shape.
+ *
+ * Examples:
+ * `{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}`,
+ * `{"jsonrpc":"2.0","id":2,"method":"coprocess/handshake","params":{"protocol_version":3,"sdk":"rust","sdk_version":"2.0.0"}}`,
+ * `{"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris"}}}`.
  */
 export interface Request {
   /** Always `2.0`. */
@@ -3617,7 +3631,13 @@ export function encodeShutdownResult(_value: ShutdownResult): string {
   return "{}";
 }
 
-/** A response carrying the method's result. */
+/**
+ * A response carrying the method's result.
+ *
+ * Examples:
+ * `{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1.0.1"}}`,
+ * `{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}`.
+ */
 export interface SuccessResponse {
   /** Always `2.0`. */
   readonly jsonrpc: JsonRpcVersion;
@@ -3699,6 +3719,8 @@ export function encodeSuccessResponse(value: SuccessResponse): string {
 /**
  * The upstream MCP `tools/call` result, forwarded verbatim. SDKs recognize it
  * by `content` and derive success from `isError`.
+ *
+ * Example: `{"content":[{"type":"text","text":"sunny"}],"isError":false}`.
  */
 export interface ToolCallPassthrough {
   /**

@@ -9,6 +9,7 @@ use crate::support;
 
 pub const DIR: &str = "tests/conformance/corpus";
 pub const MUTATIONS: &str = "tests/conformance/corpus/mutations.jsonl";
+pub const EXAMPLES: &str = "tests/conformance/corpus/examples.jsonl";
 
 /// One decode case of a corpus file.
 pub struct Case {
@@ -68,5 +69,16 @@ pub fn render_mutations() -> String {
     support::cases()
         .iter()
         .map(|c| json!({"type": c.type_name, "json": c.value.to_string(), "valid": c.valid, "note": c.note}).to_string() + "\n")
+        .collect()
+}
+
+/// The example corpus: every example of the schema (each `$defs` type's
+/// `examples`, and the params, results and errors of the example exchanges,
+/// [`codegen::examples`]), each a valid value of its type.
+pub fn render_examples() -> String {
+    let (contract, _) = codegen::load::load(Path::new("schemas/ipc/v2.json"), "schemas/ipc/v2.json").unwrap_or_else(|e| panic!("{e}"));
+    codegen::examples::all(&contract)
+        .iter()
+        .map(|e| json!({"type": e.type_name, "json": e.value.to_string(), "valid": true, "note": format!("example at {}", e.origin)}).to_string() + "\n")
         .collect()
 }

@@ -21,7 +21,7 @@ const MODIFIERS: &[&str] = &["public", "internal", "private", "static", "sealed"
 
 /// Claims every name of `text`, the file rendered from `contract`.
 pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
-    let mut scope = Scope::new(contract, "dotnet", "namespace `Mcptest.Sdk`");
+    let mut scope = Scope::new(contract, "dotnet", format!("namespace `{}`", crate::targets::namespace(contract, "dotnet")));
     for def in contract.types.values() {
         let pointer = push_pointer("/$defs", &def.name);
         scope.schema(type_name(&def.name), format!("the type `$defs/{}`", def.name), &pointer)?;

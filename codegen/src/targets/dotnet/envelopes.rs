@@ -64,7 +64,8 @@ fn response_of(out: &mut Out, contract: &Contract) {
 
 /// `CoprocessCodecs.Find`: the codec of every generated class, by its type.
 fn codecs(out: &mut Out, contract: &Contract) {
-    summary_xml(out, 1, "Finds the decoders and the encoder of a generated class for <see cref=\"global::Mcptest.Sdk.CoprocessCodec{T}\"/>.");
+    let ns = out.ns.clone();
+    summary_xml(out, 1, &format!("Finds the decoders and the encoder of a generated class for <see cref=\"{ns}.CoprocessCodec{{T}}\"/>."));
     out.block(1, "internal static class CoprocessCodecs", |out| {
         out.block(2, "internal static object? Find(Type type)", |out| {
             for def in contract.types.values() {
@@ -73,7 +74,7 @@ fn codecs(out: &mut Out, contract: &Contract) {
                 }
                 let class = type_name(&def.name);
                 out.block(3, &format!("if (type == typeof({class}))"), |out| {
-                    out.line(4, &format!("return new global::Mcptest.Sdk.CoprocessCodec<{class}>({class}.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => {class}.Read(ref reader), (builder, value) => value.Write(builder));"));
+                    out.line(4, &format!("return new {ns}.CoprocessCodec<{class}>({class}.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => {class}.Read(ref reader), (builder, value) => value.Write(builder));"));
                 });
             }
             out.line(3, "return null;");

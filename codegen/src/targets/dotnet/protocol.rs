@@ -165,12 +165,13 @@ fn field_ty<'c>(contract: &'c Contract, type_name: &str, field: &str) -> Option<
 
 /// An expression of the field's C# type built from the JSON text `text`.
 fn from_json_text(contract: &Contract, ty: Option<&Ty>, text: &str) -> String {
+    let ns = crate::targets::dotnet::runtime_ns(contract);
     match ty {
         Some(Ty::Ref(name)) => match contract.type_def(name).map(|t| &t.kind) {
             Some(TypeKind::StringEnum(_)) => format!("{}.Decode({text})", super::names::enum_wire_name(name)),
             _ => format!("{}.Decode({text})", type_name(name)),
         },
-        _ => format!("global::Mcptest.Sdk.CoprocessJson.Parse({text})"),
+        _ => format!("{ns}.CoprocessJson.Parse({text})"),
     }
 }
 
@@ -198,6 +199,7 @@ fn construct(contract: &Contract, name: &str, value: &dyn Fn(&str, &Ty) -> Optio
 }
 
 fn handshake(out: &mut Out, contract: &Contract) {
+    let ns = out.ns.clone();
     let params = contract.methods.iter().find(|m| m.name == HANDSHAKE_METHOD).map(|m| m.params.clone()).unwrap_or_default();
     let params_expr = construct(contract, &params, &|wire, _| match wire {
         "protocol_version" => Some("CoprocessProtocolVersion".to_string()),
@@ -219,8 +221,8 @@ fn handshake(out: &mut Out, contract: &Contract) {
     });
     out.blank();
     summary_xml(out, 2, "Checks the response frame to the handshake: the binary's <c>HandshakeResult</c> when it speaks this SDK's version.");
-    out.line(2, "/// <exception cref=\"global::Mcptest.Sdk.CoprocessVersionException\">The binary speaks another version or answered with an error.</exception>");
-    out.line(2, "/// <exception cref=\"global::Mcptest.Sdk.CoprocessDecodeException\">The text is not a <c>Response</c>.</exception>");
+    out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessVersionException\">The binary speaks another version or answered with an error.</exception>"));
+    out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessDecodeException\">The text is not a <c>Response</c>.</exception>"));
     out.block(2, "public static HandshakeResult CheckHandshakeResponse(string response)", |out| {
         out.line(3, "return CheckHandshakeResponse(Response.Decode(response));");
     });
@@ -249,6 +251,7 @@ fn union_variant_with(contract: &Contract, union: &str, discriminator: &str) -> 
 }
 
 fn check_response(out: &mut Out, contract: &Contract) {
+    let ns = out.ns.clone();
     let success = union_variant_with(contract, "Response", "result").unwrap_or_default();
     let failure = union_variant_with(contract, "Response", "error").unwrap_or_default();
     let result_member = member_name("result", &type_name(&success));
@@ -270,17 +273,17 @@ fn check_response(out: &mut Out, contract: &Contract) {
         out.block(3, "if (failure != null)", |out| {
             out.line(4, &format!("ErrorObject error = failure.{error_member};"));
             out.block(4, &format!("if (error.{code} == ErrorCodes.MethodNotFound)"), |out| {
-                out.line(5, "throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(1));");
+                out.line(5, &format!("throw new {ns}.CoprocessVersionException(SdkMismatch(1));"));
             });
             let starts = format!("error.{message}.StartsWith({}, global::System.StringComparison.Ordinal)", string_literal(prefix));
             out.block(4, &format!("if (error.{code} == ErrorCodes.InvalidParams && {starts})"), |out| {
-                out.line(5, &format!("throw new global::Mcptest.Sdk.CoprocessVersionException(error.{message});"));
+                out.line(5, &format!("throw new {ns}.CoprocessVersionException(error.{message});"));
             });
-            out.line(4, &format!("throw new global::Mcptest.Sdk.CoprocessVersionException({failed});"));
+            out.line(4, &format!("throw new {ns}.CoprocessVersionException({failed});"));
         });
         out.line(3, &format!("HandshakeResult result = {result_decode};"));
         out.block(3, &format!("if (result.{version} != CoprocessProtocolVersion)"), |out| {
-            out.line(4, &format!("throw new global::Mcptest.Sdk.CoprocessVersionException(SdkMismatch(result.{version}));"));
+            out.line(4, &format!("throw new {ns}.CoprocessVersionException(SdkMismatch(result.{version}));"));
         });
         out.line(3, "return result;");
     });
@@ -317,13 +320,14 @@ fn sdk_mismatch(out: &mut Out, contract: &Contract) {
 }
 
 fn registry(out: &mut Out, contract: &Contract) {
+    let ns = out.ns.clone();
     out.blank();
     let names: Vec<String> = contract.types.keys().map(|n| string_literal(n)).collect();
     summary_xml(out, 2, "Every <c>$defs</c> type name of the contract, sorted.");
     out.line(2, &format!("public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] {{ {} }});", names.join(", ")));
     out.blank();
     summary_xml(out, 2, "Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).");
-    out.line(2, "/// <exception cref=\"global::Mcptest.Sdk.CoprocessDecodeException\">The text is not a value of that type.</exception>");
+    out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessDecodeException\">The text is not a value of that type.</exception>"));
     out.line(2, "/// <exception cref=\"global::System.ArgumentException\">There is no type of that name.</exception>");
     out.block(2, "public static object Decode(string typeName, string json)", |out| {
         out.block(3, "switch (typeName)", |out| {

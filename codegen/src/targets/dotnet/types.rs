@@ -128,15 +128,15 @@ fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectT
 /// An expression over the string `name` that returns it when it is a
 /// member name the map's `propertyNames` allows, and throws the problem
 /// otherwise.
-fn name_check(ty: &Ty) -> String {
+fn name_check(ns: &str, ty: &Ty) -> String {
     match ty {
         Ty::Length { min, max, .. } => {
             let (min, max) = super::codecs::length_bounds(*min, *max);
-            format!("global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, {min}, {max})")
+            format!("{ns}.CoprocessJson.CharactersWithin(name, at, {min}, {max})")
         }
         Ty::Pattern { inner, pattern } => format!(
-            "global::Mcptest.Sdk.CoprocessJson.Matching({}, at, global::Mcptest.Sdk.Coprocess.Pattern{}, {})",
-            name_check(inner),
+            "{ns}.CoprocessJson.Matching({}, at, {ns}.Coprocess.Pattern{}, {})",
+            name_check(ns, inner),
             pattern.number,
             super::names::string_literal(&pattern.problem())
         ),
@@ -145,6 +145,7 @@ fn name_check(ty: &Ty) -> String {
 }
 
 fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, names: Option<&Ty>, members: (Option<u64>, Option<u64>)) {
+    let ns = out.ns.clone();
     let class = type_name(&def.name);
     let value_type = cs_type(value);
     summary(out, 1, &def.description);
@@ -158,26 +159,26 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, nam
         out.blank();
         entry_points(out, def, &class, false);
         out.blank();
-        out.block(2, &read_signature(&class), |out| {
-            out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");
+        out.block(2, &read_signature(&out.ns, &class), |out| {
+            out.line(3, &format!("{ns}.CoprocessJson.ExpectObject(json, at, expected);"));
             out.line(3, &format!("var result = new {class}();"));
             out.block(3, "foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())", |out| {
-                let read = read_expr(contract, value, "member.Value", "new global::Mcptest.Sdk.CoprocessPath(at, member.Name)", 0);
+                let read = read_expr(contract, value, "member.Value", &format!("new {ns}.CoprocessPath(at, member.Name)"), 0);
                 out.line(4, &format!("result.Add(member.Name, {read});"));
             });
             if let Some(names) = names {
-                out.line(3, &format!("global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => {});", name_check(names)));
+                out.line(3, &format!("{ns}.CoprocessJson.MemberNames(result.Keys, at, name => {});", name_check(&ns, names)));
             }
             match members {
                 (None, None) => out.line(3, "return result;"),
                 (min, max) => {
                     let (min, max) = super::codecs::length_bounds(min, max);
-                    out.line(3, &format!("return global::Mcptest.Sdk.CoprocessJson.MembersWithin(result, at, {min}, {max});"));
+                    out.line(3, &format!("return {ns}.CoprocessJson.MembersWithin(result, at, {min}, {max});"));
                 }
             }
         });
         out.blank();
-        let names = names.map(name_check);
+        let names = names.map(|names| name_check(&ns, names));
         super::codecs::fast::map_reader(out, contract, &class, value, names.as_deref(), members);
         out.blank();
         out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
@@ -189,7 +190,7 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, nam
                 out.line(5, "builder.Append(',');");
                 out.line(4, "}");
                 out.line(4, "first = false;");
-                out.line(4, "global::Mcptest.Sdk.CoprocessJson.WriteString(builder, entry.Key);");
+                out.line(4, &format!("{ns}.CoprocessJson.WriteString(builder, entry.Key);"));
                 out.line(4, "builder.Append(':');");
                 out.line(4, &write_stmt(contract, value, "entry.Value", "builder", 0));
             });
@@ -268,6 +269,7 @@ pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, varian
 // ---------------------------------------------------------------- string enums
 
 fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
+    let ns = out.ns.clone();
     let class = type_name(&def.name);
     let wire = enum_wire_name(&def.name);
     let members = enum_members(values);
@@ -302,23 +304,23 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
             let list: Vec<String> = values.iter().map(|v| json_string(v)).collect();
             format!("expected one of {}, got ", list.join(", "))
         };
-        out.block(2, &read_signature(&class), |out| {
+        out.block(2, &read_signature(&out.ns, &class), |out| {
             out.block(3, "if (json.ValueKind != global::System.Text.Json.JsonValueKind.String)", |out| {
-                out.line(4, "throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);");
+                out.line(4, &format!("throw {ns}.CoprocessJson.Mismatch(json, at, expected);"));
             });
             for (value, member) in values.iter().zip(&members) {
                 out.block(3, &format!("if (json.ValueEquals({}))", string_literal(value)), |out| {
                     out.line(4, &format!("return {class}.{member};"));
                 });
             }
-            let got = "global::Mcptest.Sdk.CoprocessJson.Quote(json.GetString() ?? string.Empty)";
-            out.line(3, &format!("throw new global::Mcptest.Sdk.CoprocessShapeException({} + {got}, at);", string_literal(&problem)));
+            let got = &format!("{ns}.CoprocessJson.Quote(json.GetString() ?? string.Empty)");
+            out.line(3, &format!("throw new {ns}.CoprocessShapeException({} + {got}, at);", string_literal(&problem)));
         });
         out.blank();
         super::codecs::fast::enum_reader(out, &class, values);
         out.blank();
         out.block(2, &format!("internal static void Write(global::System.Text.StringBuilder builder, {class} value)"), |out| {
-            out.line(3, "global::Mcptest.Sdk.CoprocessJson.WriteString(builder, value.ToWireString());");
+            out.line(3, &format!("{ns}.CoprocessJson.WriteString(builder, value.ToWireString());"));
         });
     });
 }
@@ -326,6 +328,7 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
 // ---------------------------------------------------------------- integer-or-string ids
 
 fn render_id(out: &mut Out, def: &TypeDef) {
+    let ns = out.ns.clone();
     let class = type_name(&def.name);
     summary(out, 1, &def.description);
     super::docs::obsolete(out, 1, def.deprecated);
@@ -355,12 +358,12 @@ fn render_id(out: &mut Out, def: &TypeDef) {
         out.blank();
         entry_points(out, def, &class, false);
         out.blank();
-        out.block(2, &read_signature(&class), |out| {
+        out.block(2, &read_signature(&out.ns, &class), |out| {
             out.block(3, "if (json.ValueKind == global::System.Text.Json.JsonValueKind.String)", |out| {
                 out.line(4, &format!("return new {class}(json.GetString() ?? string.Empty);"));
             });
-            out.block(3, "if (!global::Mcptest.Sdk.CoprocessJson.TryReadInteger(json, out long integer))", |out| {
-                out.line(4, "throw global::Mcptest.Sdk.CoprocessJson.Mismatch(json, at, expected);");
+            out.block(3, &format!("if (!{ns}.CoprocessJson.TryReadInteger(json, out long integer))"), |out| {
+                out.line(4, &format!("throw {ns}.CoprocessJson.Mismatch(json, at, expected);"));
             });
             out.line(3, &format!("return new {class}(integer);"));
         });
@@ -368,8 +371,8 @@ fn render_id(out: &mut Out, def: &TypeDef) {
         super::codecs::fast::id_reader(out, &class);
         out.blank();
         out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
-            out.block(3, "if (Text != null)", |out| out.line(4, "global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Text);"));
-            out.block(3, "else", |out| out.line(4, "global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Integer ?? 0);"));
+            out.block(3, "if (Text != null)", |out| out.line(4, &format!("{ns}.CoprocessJson.WriteString(builder, Text);")));
+            out.block(3, "else", |out| out.line(4, &format!("{ns}.CoprocessJson.WriteInteger(builder, Integer ?? 0);")));
         });
     });
 }

@@ -16,7 +16,7 @@ use crate::SchemaError;
 /// Claims every name of `text`, the file rendered from `contract`.
 pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
     let ctx = Ctx::new(contract);
-    let mut scope = Scope::new(contract, "go", "package `mcptest`");
+    let mut scope = Scope::new(contract, "go", format!("package `{}`", crate::targets::namespace(contract, "go")));
     for def in contract.types.values() {
         let pointer = push_pointer("/$defs", &def.name);
         let go = ctx.type_name(&def.name);

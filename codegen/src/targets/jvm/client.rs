@@ -1,4 +1,5 @@
-//! The session client, a second file: `jvm/src/main/java/dev/mcptest/CoprocessClient.java`.
+//! The session client, a second file beside the frames: `CoprocessClient.java`
+//! (by default in `jvm/src/main/java/dev/mcptest/`, package `dev.mcptest`).
 //!
 //! The schema-independent session (spawn, handshake, one request in flight,
 //! every answer checked, timeouts, exit reporting, close) is
@@ -13,7 +14,7 @@
 //! UnusedMethod and UnusedVariable).
 
 use crate::load::method_words;
-use crate::model::{Contract, Method, Segment, TypeKind};
+use crate::model::{Contract, Method, Sdk, Segment, TypeKind};
 use crate::names;
 use crate::targets::claims::identifier;
 use crate::targets::client::{PASSTHROUGH, VERDICT};
@@ -21,9 +22,6 @@ use crate::targets::{header_text, prune};
 
 use super::layout::Code;
 use super::names::{string_literal, type_name, MEMBER_KEYWORDS};
-
-/// The generated file, relative to the output root.
-pub const PATH: &str = "jvm/src/main/java/dev/mcptest/CoprocessClient.java";
 
 /// The runtime as written.
 const SOURCE: &str = include_str!("ClientRuntime.java");
@@ -127,7 +125,7 @@ fn call_result_union(contract: &Contract) -> bool {
 }
 
 /// Renders `CoprocessClient.java`.
-pub fn render(contract: &Contract) -> String {
+pub fn render(contract: &Contract, sdk: &Sdk) -> String {
     let methods = named_methods(contract);
     // The generated private members: pruned with the runtime's.
     let mut private = Code::new();
@@ -159,7 +157,7 @@ pub fn render(contract: &Contract) -> String {
     let mut code = Code::new();
     code.line_comment(&header_text(contract));
     code.blank();
-    code.line(0, "package dev.mcptest;");
+    code.line(0, format!("package {};", sdk.namespace));
     code.blank();
     let used = prune::code_only(&body);
     let mut group = None;
@@ -314,6 +312,11 @@ mod tests {
     use super::{java_name, render, runtime_methods, section};
     use std::path::Path;
 
+    fn render_with(extra: serde_json::Value) -> String {
+        let contract = minimal_with(extra);
+        render(&contract, contract.sdk("jvm").expect("the minimal schema has a jvm row"))
+    }
+
     /// The minimal golden schema, with `extra` methods appended to its table.
     fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
@@ -336,7 +339,7 @@ mod tests {
 
     #[test]
     fn a_method_added_to_the_table_appears_typed_in_the_client() {
-        let before = render(&minimal_with(serde_json::json!([])));
+        let before = render_with(serde_json::json!([]));
         assert!(!before.contains("freshDoThing("), "{before}");
         assert!(before.contains("private static final String SHUTDOWN = null;"), "{before}");
         assert!(!before.contains("private <R> R invoke("), "unused, so pruned: {before}");
@@ -353,7 +356,7 @@ mod tests {
             "result": "#/$defs/EmptyParams",
             "description": "Ends the session."
         }]);
-        let after = render(&minimal_with(method));
+        let after = render_with(method);
         assert!(
             after.contains("    public Coprocess.HandshakeParams freshDoThing(Coprocess.EmptyParams params, Duration timeout) {\n"),
             "{after}"
@@ -366,7 +369,7 @@ mod tests {
             {"name": "mcp.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
             {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
         ]);
-        let both = render(&minimal_with(twins));
+        let both = render_with(twins);
         assert!(both.contains(" mcpList(") && both.contains(" otherList("), "{both}");
         assert!(!both.contains(" list("), "{both}");
     }

@@ -1,4 +1,5 @@
-//! The JVM target: one Java 17 source file, `dev.mcptest.Coprocess`, whose only
+//! The JVM target: one Java 17 source file, class `Coprocess` of the support
+//! matrix's package (by default `dev.mcptest.Coprocess`), whose only
 //! dependency is Jackson databind. Everything sits in one public final class:
 //! the pin and limits, the method and error-code tables, one nested type per
 //! `$defs` entry (records, enums, sealed interfaces) with strict decoders and
@@ -23,20 +24,33 @@ mod protocol;
 mod runtime;
 mod types;
 
-use crate::model::Contract;
+use crate::model::{Contract, Sdk};
+use crate::sdks::{dotted, ends_with, Language, Problem};
 use crate::targets::{header_text, prune, Files};
 use layout::Code;
 
-/// Where the file goes under the output root.
-pub const PATH: &str = "jvm/src/main/java/dev/mcptest/Coprocess.java";
+/// The support matrix's word for Java: the package both classes are in.
+pub const LANGUAGE: Language = Language { name_key: "package", what: "Java package", extension: ".java", check };
 
-/// Renders `Coprocess.java`.
+/// The package is dotted Java identifiers, and each file is where Java
+/// looks for its public class: `Coprocess.java` and `CoprocessClient.java`
+/// in the package's directory (`dev.mcptest` is `.../dev/mcptest/`).
+fn check(sdk: &Sdk) -> Result<(), Problem> {
+    dotted(sdk, "package", "Java package", ".", names::java_keywords(), "dev.mcptest")?;
+    let directory = sdk.namespace.replace('.', "/");
+    let why = "where javac and build tools look for a public class of that package";
+    ends_with(&sdk.frames, &format!("{directory}/Coprocess.java"), "frames", why)?;
+    ends_with(&sdk.client, &format!("{directory}/CoprocessClient.java"), "client", why)
+}
+
+/// Renders `Coprocess.java` and `CoprocessClient.java`.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
-    let text = render(contract);
+    let sdk = crate::targets::sdk(contract, "jvm")?;
+    let text = render(contract, sdk);
     claims::claim(contract, &text)?;
     let mut files = Files::new();
-    files.insert(PATH.to_string(), text);
-    files.insert(client::PATH.to_string(), client::render(contract));
+    files.insert(sdk.frames.clone(), text);
+    files.insert(sdk.client.clone(), client::render(contract, sdk));
     Ok(files)
 }
 
@@ -56,11 +70,11 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    claims::claim(contract, &render(contract))
+    claims::claim(contract, &render(contract, crate::targets::sdk(contract, "jvm")?))
 }
 
 
-fn render(contract: &Contract) -> String {
+fn render(contract: &Contract, sdk: &Sdk) -> String {
     let mut code = Code::new();
     code.doc(0, &docs::class_doc(contract), &[]);
     code.line(0, "public final class Coprocess {");
@@ -100,7 +114,7 @@ fn render(contract: &Contract) -> String {
     let mut code = Code::new();
     code.line_comment(&header_text(contract));
     code.blank();
-    code.line(0, "package dev.mcptest;");
+    code.line(0, format!("package {};", sdk.namespace));
     code.blank();
     // AOSP's import groups (com, then java, ...), a blank line between two.
     // A name in a Javadoc comment (`{@code HashMap}`) is no use either.

@@ -82,6 +82,14 @@ pub(crate) const MEMBER_KEYWORDS: &[&str] = &[
     "fromNode",
 ];
 
+/// Java's reserved words, contextual keywords and literals: the first part
+/// of [`MEMBER_KEYWORDS`], up to the members every record has. No package
+/// segment may be one.
+pub(crate) fn java_keywords() -> &'static [&'static str] {
+    let end = MEMBER_KEYWORDS.iter().position(|w| *w == "hashCode").unwrap_or(MEMBER_KEYWORDS.len());
+    &MEMBER_KEYWORDS[..end]
+}
+
 /// Type names the generated file itself uses unqualified (java.lang, java.util,
 /// Jackson and its own helper types), its type parameters and every other
 /// java.lang type: a `$defs` entry with one of these names gets a `_` suffix
@@ -361,6 +369,13 @@ pub fn java_type(ty: &Ty, boxed: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn java_keywords_are_the_language_words_not_the_record_members() {
+        let words = java_keywords();
+        assert!(words.contains(&"class") && words.contains(&"null") && words.contains(&"_"));
+        assert!(!words.contains(&"hashCode") && !words.contains(&"wait"));
+    }
 
     #[test]
     fn names() {

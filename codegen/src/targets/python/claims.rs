@@ -19,7 +19,7 @@ const CAPITALIZED_KEYWORDS: &[&str] = &["False", "None", "True"];
 
 /// Claims every name of `text`, the module rendered from `contract`.
 pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
-    let mut scope = Scope::new(contract, "python", "module `mcptest._coprocess`");
+    let mut scope = Scope::new(contract, "python", format!("module `{}`", crate::targets::namespace(contract, "python")));
     for keyword in CAPITALIZED_KEYWORDS {
         scope.sdk(*keyword, format!("the keyword `{keyword}`"))?;
     }

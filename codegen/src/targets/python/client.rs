@@ -1,4 +1,5 @@
-//! The session client, a second module: `python/mcptest/_client.py`.
+//! The session client, a second module beside the frames (by default
+//! `python/mcptest/_client.py`), which imports them as `_coprocess`.
 //!
 //! The schema-independent session (spawn, handshake, one request in flight,
 //! every answer checked, timeouts, exit reporting, close) is `client_runtime.py`,
@@ -6,7 +7,7 @@
 //! says: one typed method per entry (the handshake aside), and which method
 //! shuts the coprocess down.
 
-use crate::model::{Contract, Method};
+use crate::model::{Contract, Method, Sdk};
 use crate::load::method_words;
 use crate::targets::client::{PASSTHROUGH, VERDICT, call_result_union};
 use crate::targets::header_text;
@@ -15,11 +16,26 @@ use super::docs::{comment, docstring};
 use super::layout::Out;
 use super::names::{method_const, stem, KEYWORDS};
 
-/// The generated file, relative to the output root.
-pub const PATH: &str = "python/mcptest/_client.py";
-
 /// The session code every client carries.
 pub const RUNTIME: &str = include_str!("client_runtime.py");
+
+/// How `client_runtime.py` imports the frames: the default module, which
+/// [`import_line`] replaces with the support matrix's.
+const TEMPLATE_IMPORT: &str = "from mcptest import _coprocess\n";
+
+/// The import of the frames module under the name the client uses,
+/// `_coprocess` (`mcptest._coprocess` → `from mcptest import _coprocess`).
+fn import_line(sdk: &Sdk) -> String {
+    let (package, module) = match sdk.namespace.rsplit_once('.') {
+        Some((package, module)) => (Some(package), module),
+        None => (None, sdk.namespace.as_str()),
+    };
+    let alias = if module == "_coprocess" { String::new() } else { " as _coprocess".to_string() };
+    match package {
+        Some(package) => format!("from {package} import {module}{alias}\n"),
+        None => format!("import {module}{alias}\n"),
+    }
+}
 
 /// The method that ends the session; `close` sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
@@ -83,13 +99,13 @@ fn reserved(name: &str) -> bool {
     KEYWORDS.contains(&name) || ANNOTATION_NAMES.contains(&name) || session_members().any(|m| m == name)
 }
 
-pub fn render(contract: &Contract) -> String {
+pub fn render(contract: &Contract, sdk: &Sdk) -> String {
     let methods = named_methods(contract);
     let mut out = Out::default();
     out.line(&comment(0, &header_text(contract)));
     out.line(&docstring(0, &module_docstring(contract)));
     out.blank(1);
-    out.line(RUNTIME.trim_end());
+    out.line(RUNTIME.trim_end().replacen(TEMPLATE_IMPORT, &import_line(sdk), 1).as_str());
     for (index, (method, name)) in methods.iter().enumerate() {
         out.blank(if index == 0 { 2 } else { 1 });
         out.line(&format!("{}: typing.Final = _Method(", descriptor(name)));
@@ -202,10 +218,25 @@ fn method_def(method: &Method, name: &str, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use super::{python_name, render};
+    use super::{import_line, python_name, render, Sdk, RUNTIME, TEMPLATE_IMPORT};
     use std::path::Path;
 
     /// The minimal golden schema, with `extra` methods appended to its table.
+    fn render_with(extra: serde_json::Value) -> String {
+        let contract = minimal_with(extra);
+        render(&contract, contract.sdk("python").expect("the minimal schema has a python row"))
+    }
+
+    #[test]
+    fn the_client_imports_the_frames_module_of_the_support_matrix() {
+        assert!(RUNTIME.contains(TEMPLATE_IMPORT), "client_runtime.py no longer imports the default module");
+        let sdk = |module: &str| Sdk { key: "python".into(), name: "Python".into(), frames: String::new(), client: String::new(), namespace: module.into() };
+        assert_eq!(import_line(&sdk("mcptest._coprocess")), TEMPLATE_IMPORT);
+        assert_eq!(import_line(&sdk("acme.wire.frames")), "from acme.wire import frames as _coprocess\n");
+        assert_eq!(import_line(&sdk("_coprocess")), "import _coprocess\n");
+        assert_eq!(import_line(&sdk("frames")), "import frames as _coprocess\n");
+    }
+
     fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
         let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
@@ -218,7 +249,7 @@ mod tests {
 
     #[test]
     fn a_method_added_to_the_table_appears_typed_in_the_client() {
-        let before = render(&minimal_with(serde_json::json!([])));
+        let before = render_with(serde_json::json!([]));
         assert!(!before.contains("def fresh_do_thing("), "{before}");
         assert!(!before.contains("= _coprocess.METHOD_MCP_SHUTDOWN"), "the minimal schema has no mcp.shutdown");
         let method = serde_json::json!([{
@@ -234,7 +265,7 @@ mod tests {
             "result": "#/$defs/EmptyParams",
             "description": "Ends the session."
         }]);
-        let after = render(&minimal_with(method));
+        let after = render_with(method);
         let signature = "    def fresh_do_thing(\n        self,\n        params: _coprocess.EmptyParams | None = None,\n        *,\n        timeout: float | None = None,\n    ) -> _coprocess.HandshakeParams:\n";
         assert!(after.contains(signature), "{after}");
         assert!(after.contains("    _coprocess.METHOD_MCP_FRESH_DO_THING,\n    _coprocess.empty_params_to_value,\n    _coprocess.handshake_params_from_value,\n"), "{after}");
@@ -245,7 +276,7 @@ mod tests {
             {"name": "mcp.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
             {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
         ]);
-        let both = render(&minimal_with(twins));
+        let both = render_with(twins);
         assert!(both.contains("    def mcp_list(\n") && both.contains("    def other_list(\n"), "{both}");
         assert!(!both.contains("    def list(\n"), "{both}");
     }

@@ -1,5 +1,7 @@
-//! The Python target: one module, `python/mcptest/_coprocess.py`, standard
-//! library only (3.10+), `mypy --strict` and `ruff format` clean as emitted.
+//! The Python target: one module (the support matrix's `module`, by default
+//! `mcptest._coprocess` in `python/mcptest/_coprocess.py`) and its session
+//! client beside it, standard library only (3.10+), `mypy --strict` and
+//! `ruff format` clean as emitted.
 //!
 //! Frames are frozen dataclasses; enums are `Literal` aliases; maps, unions and
 //! request ids are aliases. JSON text is parsed by `json`'s own scanner after a
@@ -18,23 +20,38 @@ mod names;
 mod protocol;
 mod types;
 
-use crate::model::Contract;
+use crate::model::{Contract, Sdk};
+use crate::sdks::{dotted, ends_with, identifier, Language, Problem};
 use crate::targets::{header_text, prune, Files};
 use docs::comment;
 use layout::Out;
 
-/// The generated file, relative to the output root.
-pub const PATH: &str = "python/mcptest/_coprocess.py";
+/// The support matrix's word for Python: the frames' module, dotted.
+pub const LANGUAGE: Language = Language { name_key: "module", what: "Python module", extension: ".py", check };
+
+/// The module is dotted identifiers, and the frames file is where Python
+/// imports it from (`mcptest._coprocess` is `.../mcptest/_coprocess.py`);
+/// the client's file name is a module name too.
+fn check(sdk: &Sdk) -> Result<(), Problem> {
+    dotted(sdk, "module", "Python module", ".", names::KEYWORDS, "mcptest._coprocess")?;
+    ends_with(&sdk.frames, &format!("{}.py", sdk.namespace.replace('.', "/")), "frames", "where Python imports the module from")?;
+    let client = Sdk::stem(&sdk.client);
+    if !identifier(client, names::KEYWORDS) {
+        return Err(Problem::new("client", format!("`{client}` is not a Python module name"), "name the file with a Python identifier, like `_client.py`"));
+    }
+    Ok(())
+}
 
 /// The helpers every generated module carries (strict JSON text, shape checks).
 pub const RUNTIME: &str = include_str!("runtime.py");
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
+    let sdk = crate::targets::sdk(contract, "python")?;
     let text = render(contract);
     claims::claim(contract, &text)?;
     let mut files = Files::new();
-    files.insert(PATH.to_string(), text);
-    files.insert(client::PATH.to_string(), client::render(contract));
+    files.insert(sdk.frames.clone(), text);
+    files.insert(sdk.client.clone(), client::render(contract, sdk));
     Ok(files)
 }
 

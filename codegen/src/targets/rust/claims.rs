@@ -19,7 +19,7 @@ const KEYWORD_TYPE_NAMES: &[&str] = &["Self"];
 
 /// Claims every name of `text`, the file rendered from `contract`.
 pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
-    let mut scope = Scope::new(contract, "rust", "module `coprocess`");
+    let mut scope = Scope::new(contract, "rust", format!("module `{}`", crate::targets::namespace(contract, "rust")));
     for keyword in KEYWORD_TYPE_NAMES {
         scope.sdk(*keyword, format!("the keyword `{keyword}`"))?;
     }

@@ -1,6 +1,7 @@
-//! The session client, a second module of the Rust SDK crate:
-//! `rust/mcptest-runner/src/client.rs`, declared beside `coprocess`
-//! (`pub mod coprocess; pub mod client;`).
+//! The session client, a second module of the Rust SDK crate, declared
+//! beside the frames' module (by default `rust/mcptest-runner/src/client.rs`
+//! beside `coprocess.rs`: `pub mod coprocess; pub mod client;`), which it
+//! names `coprocess`.
 //!
 //! The schema-independent session (spawn, handshake, one request in flight,
 //! every answer checked, timeouts, exit reporting, close) is
@@ -13,7 +14,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{Contract, Method};
+use crate::model::{Contract, Method, Sdk};
 use crate::load::method_words;
 use crate::names::screaming_snake_case;
 use crate::targets::header_text;
@@ -24,11 +25,21 @@ use super::layout;
 use super::names::ident;
 use super::RUST_KEYWORDS;
 
-/// The generated file, relative to the output root.
-pub const PATH: &str = "rust/mcptest-runner/src/client.rs";
-
 /// The session code every client carries.
 pub const RUNTIME: &str = include_str!("client_runtime.rs");
+
+/// How `client_runtime.rs` imports the frames: the default module, which
+/// [`import_line`] replaces with the support matrix's.
+const TEMPLATE_IMPORT: &str = "use super::coprocess::{self, messages, Frame};\n";
+
+/// The import of the frames' module (its file's stem, a sibling module)
+/// under the name the client uses, `coprocess`.
+fn import_line(sdk: &Sdk) -> String {
+    match Sdk::stem(&sdk.frames) {
+        "coprocess" => TEMPLATE_IMPORT.to_string(),
+        module => format!("use super::{module}::{{self as coprocess, messages, Frame}};\n"),
+    }
+}
 
 /// The method that ends the session; `close` sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
@@ -66,6 +77,7 @@ fn against_self_convention(name: &str) -> bool {
 
 /// The whole client module text (header included).
 pub fn render(contract: &Contract) -> Result<String, SchemaError> {
+    let sdk = crate::targets::sdk(contract, "rust")?;
     let tokens = methods_part(contract);
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust client produced invalid tokens: {e}"), "report this as a codegen bug")
@@ -76,10 +88,11 @@ pub fn render(contract: &Contract) -> Result<String, SchemaError> {
     // (a method's params or result): that use is the module's own.
     let allow = if contract.has_deprecated() { "#![allow(deprecated)]\n\n" } else { "" };
     Ok(format!(
-        "// {}\n//\n// {}: the session client (a module beside `coprocess`).\n\n{allow}{}\n{}",
+        "// {}\n//\n// {}: the session client (a module beside `{}`).\n\n{allow}{}\n{}",
         header_text(contract),
         contract.title,
-        RUNTIME.trim_end(),
+        Sdk::stem(&sdk.frames),
+        RUNTIME.trim_end().replacen(TEMPLATE_IMPORT, &import_line(sdk), 1),
         body
     ))
 }
@@ -202,8 +215,16 @@ pub fn rust_name(wire: &str, namespace: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{render, rust_name};
+    use super::{import_line, render, rust_name, Sdk, RUNTIME, TEMPLATE_IMPORT};
     use std::path::Path;
+
+    #[test]
+    fn the_client_imports_the_frames_module_of_the_support_matrix() {
+        assert!(RUNTIME.contains(TEMPLATE_IMPORT), "client_runtime.rs no longer imports the default module");
+        let sdk = |frames: &str| Sdk { key: "rust".into(), name: "Rust".into(), frames: frames.into(), client: String::new(), namespace: String::new() };
+        assert_eq!(import_line(&sdk("rust/mcptest-runner/src/coprocess.rs")), TEMPLATE_IMPORT);
+        assert_eq!(import_line(&sdk("crates/wire/src/frames.rs")), "use super::frames::{self as coprocess, messages, Frame};\n");
+    }
 
     /// The minimal golden schema, with `extra` methods appended to its table.
     fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {

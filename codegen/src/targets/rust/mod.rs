@@ -13,12 +13,33 @@ mod names;
 mod protocol;
 mod types;
 
-use crate::model::Contract;
+use crate::model::{Contract, Sdk};
+use crate::sdks::{dotted, identifier, Language, Problem};
 use crate::targets::{header_text, Files};
 use crate::SchemaError;
 
-/// The path of the Rust SDK's pin under the output root.
-pub const SDK_PATH: &str = "rust/mcptest-runner/src/coprocess.rs";
+/// The support matrix's word for Rust: the frames' module path, from the
+/// crate (`mcptest_runner::coprocess`).
+pub const LANGUAGE: Language = Language { name_key: "module", what: "Rust module", extension: ".rs", check };
+
+/// The module path is `::`-joined identifiers whose last is the frames
+/// file's stem (Rust finds module `coprocess` in `coprocess.rs`); both files
+/// are modules, not crate roots.
+fn check(sdk: &Sdk) -> Result<(), Problem> {
+    dotted(sdk, "module", "Rust module path", "::", RUST_KEYWORDS, "mcptest_runner::coprocess")?;
+    let module = sdk.namespace.rsplit("::").next().unwrap_or_default();
+    let stem = Sdk::stem(&sdk.frames);
+    if module != stem {
+        return Err(Problem::new("frames", format!("`{}` is not where Rust finds module `{module}`", sdk.frames), format!("name the file `{module}.rs`, or end the module path with `::{stem}`")));
+    }
+    for (key, path) in [("frames", &sdk.frames), ("client", &sdk.client)] {
+        let stem = Sdk::stem(path);
+        if !identifier(stem, RUST_KEYWORDS) || ["lib", "main"].contains(&stem) {
+            return Err(Problem::new(key, format!("`{path}` is no module file"), "name it after a module, like `coprocess.rs` (not `lib.rs`, `main.rs` or `mod.rs`)"));
+        }
+    }
+    Ok(())
+}
 
 /// How the generated Rust is meant to be used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,10 +112,11 @@ pub fn layout_source(code: &str) -> Result<String, String> {
 
 /// The Rust SDK file (typify reads the `$defs` from `Contract::raw`).
 pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
+    let sdk = crate::targets::sdk(contract, "rust")?;
     let text = render_claimed(contract)?.1;
     let mut files = Files::new();
-    files.insert(SDK_PATH.to_string(), text);
-    files.insert(client::PATH.to_string(), client::render(contract)?);
+    files.insert(sdk.frames.clone(), text);
+    files.insert(sdk.client.clone(), client::render(contract)?);
     Ok(files)
 }
 

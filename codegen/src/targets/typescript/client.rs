@@ -1,4 +1,5 @@
-//! The session client, a second module: `typescript/src/client.ts`.
+//! The session client, a second module beside the frames (by default
+//! `typescript/src/client.ts`), which imports them as `coprocess`.
 //!
 //! The schema-independent session (spawn, handshake, one request in flight,
 //! every answer checked, timeouts, exit reporting, close) is
@@ -6,7 +7,7 @@
 //! adds what the method table says: one typed method per entry (the
 //! handshake aside), and which method shuts the coprocess down.
 
-use crate::model::{Contract, Method, TypeKind};
+use crate::model::{Contract, Method, Sdk, TypeKind};
 use crate::load::method_words;
 use crate::names::camel_case;
 use crate::targets::claims::identifier;
@@ -16,11 +17,23 @@ use crate::targets::header_text;
 use super::layout::{Out, WIDTH};
 use super::names::{constant, js_string, member_access, stem, type_name};
 
-/// The generated file, relative to the output root.
-pub const PATH: &str = "typescript/src/client.ts";
-
 /// The session code every client carries.
 pub const RUNTIME: &str = include_str!("client_runtime.ts");
+
+/// How `client_runtime.ts` imports the frames: the default module, which
+/// [`import_line`] replaces with the support matrix's file.
+const TEMPLATE_IMPORT: &str = "import * as coprocess from \"./coprocess.js\";";
+
+/// The import of the frames module beside the client (`coprocess.ts` →
+/// `"./coprocess.js"`, as ES modules resolve a compiled neighbour).
+fn import_line(sdk: &Sdk) -> String {
+    format!("import * as coprocess from \"./{}.js\";", Sdk::stem(&sdk.frames))
+}
+
+/// The frames' file name (`coprocess.ts`).
+fn frames_file(sdk: &Sdk) -> &str {
+    sdk.frames.rsplit_once('/').map_or(sdk.frames.as_str(), |(_, file)| file)
+}
 
 /// The method that ends the session; `close` sends it when the table has it.
 const SHUTDOWN: &str = "mcp.shutdown";
@@ -124,13 +137,13 @@ fn reserved(name: &str) -> bool {
     LANGUAGE_MEMBERS.contains(&name) || session_members().any(|m| m == name)
 }
 
-pub fn render(contract: &Contract) -> String {
+pub fn render(contract: &Contract, sdk: &Sdk) -> String {
     let methods = named_methods(contract);
     let mut out = Out::default();
     out.line(format!("// {}", header_text(contract)));
     out.line("//");
     out.line("// The session client: an ES2020 module for Node.js (its built-in modules only)");
-    out.line("// beside coprocess.ts.");
+    out.line(format!("// beside {}.", frames_file(sdk)));
     out.blank();
     out.doc("", &module_doc(contract));
     out.blank();
@@ -140,7 +153,11 @@ pub fn render(contract: &Contract) -> String {
     }
     for line in RUNTIME.trim_end().lines() {
         // Already as Prettier prints it: not laid out again.
-        out.raw(line);
+        if line == TEMPLATE_IMPORT {
+            out.raw(&import_line(sdk));
+        } else {
+            out.raw(line);
+        }
     }
     for (method, name) in &methods {
         out.blank();
@@ -264,8 +281,21 @@ fn method_def(method: &Method, name: &str, out: &mut Out) {
 
 #[cfg(test)]
 mod tests {
-    use super::{render, ts_name};
+    use super::{import_line, render, ts_name, Sdk, RUNTIME, TEMPLATE_IMPORT};
     use std::path::Path;
+
+    fn render_with(extra: serde_json::Value) -> String {
+        let contract = minimal_with(extra);
+        render(&contract, contract.sdk("typescript").expect("the minimal schema has a typescript row"))
+    }
+
+    #[test]
+    fn the_client_imports_the_frames_file_of_the_support_matrix() {
+        assert!(RUNTIME.lines().any(|line| line == TEMPLATE_IMPORT), "client_runtime.ts no longer imports the default module");
+        let sdk = |frames: &str| Sdk { key: "typescript".into(), name: "TypeScript".into(), frames: frames.into(), client: String::new(), namespace: String::new() };
+        assert_eq!(import_line(&sdk("typescript/src/coprocess.ts")), TEMPLATE_IMPORT);
+        assert_eq!(import_line(&sdk("packages/wire/src/frames.ts")), "import * as coprocess from \"./frames.js\";");
+    }
 
     /// The minimal golden schema, with `extra` methods appended to its table.
     fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
@@ -280,7 +310,7 @@ mod tests {
 
     #[test]
     fn a_method_added_to_the_table_appears_typed_in_the_client() {
-        let before = render(&minimal_with(serde_json::json!([])));
+        let before = render_with(serde_json::json!([]));
         assert!(!before.contains("  freshDoThing("), "{before}");
         assert!(!before.contains("_shutdown = coprocess.MethodName.McpShutdown;"), "the minimal schema has no mcp.shutdown");
         let method = serde_json::json!([{
@@ -296,7 +326,7 @@ mod tests {
             "result": "#/$defs/EmptyParams",
             "description": "Ends the session."
         }]);
-        let after = render(&minimal_with(method));
+        let after = render_with(method);
         let signature = "  freshDoThing(\n    params?: coprocess.EmptyParams,\n    options?: CallOptions,\n  ): Promise<coprocess.HandshakeParams> {\n    return this._call(_FRESH_DO_THING_METHOD, params, options);\n  }\n";
         assert!(after.contains(signature), "{after}");
         let descriptor = "const _FRESH_DO_THING_METHOD = {\n  name: \"mcp.fresh.doThing\",\n  encodeParams: coprocess.encodeEmptyParams,\n  decodeResult: coprocess.decodeHandshakeParamsValue,\n";
@@ -307,7 +337,7 @@ mod tests {
             {"name": "mcp.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "One."},
             {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
         ]);
-        let both = render(&minimal_with(twins));
+        let both = render_with(twins);
         assert!(both.contains("  mcpList(") && both.contains("  otherList("), "{both}");
         assert!(!both.contains("  list("), "{both}");
     }

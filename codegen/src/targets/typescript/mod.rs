@@ -1,5 +1,6 @@
-//! The TypeScript target: one self-contained ES2020 module,
-//! `typescript/src/coprocess.ts`, with no dependencies. It carries its own
+//! The TypeScript target: one self-contained ES2020 module (by default
+//! `typescript/src/coprocess.ts`: the support matrix says where), with no
+//! dependencies. It carries its own
 //! strict JSON reader (see `runtime.ts`), because `JSON.parse` cannot see
 //! duplicate keys, lone surrogates or oversized integers. Decoding takes
 //! `JSON.parse`'s fast native path when cheap checks (native string searches
@@ -13,8 +14,8 @@
 //! [`protocol`] (constants, messages, handshake, lanes, the type registry),
 //! and [`layout`] (the text, each statement as Prettier prints it).
 //!
-//! A second module, `typescript/src/client.ts` ([`client`]), is the session
-//! client for Node.js, on top of the first.
+//! A second module beside it (by default `typescript/src/client.ts`,
+//! [`client`]) is the session client for Node.js, on top of the first.
 
 mod claims;
 mod client;
@@ -26,23 +27,46 @@ mod names;
 mod protocol;
 mod types;
 
-use crate::model::Contract;
+use crate::model::{Contract, Sdk};
+use crate::sdks::{Language, Problem};
 use crate::targets::{prune, Files};
 
 use layout::Out;
 
-/// Where the file goes under the output root.
-pub const OUTPUT_PATH: &str = "typescript/src/coprocess.ts";
+/// The support matrix's word for TypeScript: the npm package the SDK ships as.
+pub const LANGUAGE: Language = Language { name_key: "module", what: "npm package", extension: ".ts", check };
+
+/// The package is an npm package name (`@scope/name` or `name`: lower case,
+/// URL-safe); neither file is a declaration file.
+fn check(sdk: &Sdk) -> Result<(), Problem> {
+    let name = sdk.namespace.as_str();
+    let part = |s: &str| !s.is_empty() && !s.starts_with(['.', '_']) && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_' | '~'));
+    let valid = match name.strip_prefix('@').map(|scoped| scoped.split_once('/')) {
+        Some(Some((scope, package))) => part(scope) && part(package),
+        Some(None) => false,
+        None => part(name),
+    };
+    if !valid || name.len() > 214 {
+        return Err(Problem::new("module", format!("`{name}` is not an npm package name"), "use lower-case letters, digits and `-._~`, optionally scoped, like `@mcptest/sdk`"));
+    }
+    for (key, path) in [("frames", &sdk.frames), ("client", &sdk.client)] {
+        if path.ends_with(".d.ts") {
+            return Err(Problem::new(key, format!("`{path}` is a declaration file"), "name a `.ts` module, like `coprocess.ts`"));
+        }
+    }
+    Ok(())
+}
 
 /// The strict JSON reader and the shared shape checks, emitted verbatim.
 pub const RUNTIME: &str = include_str!("runtime.ts");
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
+    let sdk = crate::targets::sdk(contract, "typescript")?;
     let text = render(contract);
     claims::claim(contract, &text)?;
     let mut files = Files::new();
-    files.insert(OUTPUT_PATH.to_string(), text);
-    files.insert(client::PATH.to_string(), client::render(contract));
+    files.insert(sdk.frames.clone(), text);
+    files.insert(sdk.client.clone(), client::render(contract, sdk));
     Ok(files)
 }
 

@@ -2459,6 +2459,12 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A response carrying an error.
+    ///
+    /// Examples: <c>{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"coprocess protocol
+    /// version mismatch: this mcptest binary speaks v2, the rust SDK sent v3. Upgrade the mcptest
+    /// binary (or pin the SDK to the matching release)."}}</c>,
+    /// <c>{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"tool
+    /// refused","data":{"tool":"get_weather"}}}</c>.
     /// </summary>
     public sealed class ErrorResponse
     {
@@ -4799,6 +4805,11 @@ namespace Mcptest.Sdk
     /// A request frame, SDK to binary. A closed envelope: any other top-level field is rejected
     /// with -32600. <c>params</c> is checked against the shape the method table names for
     /// <c>method</c>; an unknown <c>method</c> is answered -32601, not rejected as a shape.
+    ///
+    /// Examples:
+    /// <c>{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}</c>,
+    /// <c>{"jsonrpc":"2.0","id":2,"method":"coprocess/handshake","params":{"protocol_version":3,"sdk":"rust","sdk_version":"2.0.0"}}</c>,
+    /// <c>{"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris"}}}</c>.
     /// </summary>
     public sealed class Request
     {
@@ -5406,6 +5417,10 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A response carrying the method's result.
+    ///
+    /// Examples:
+    /// <c>{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1.0.1"}}</c>,
+    /// <c>{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}</c>.
     /// </summary>
     public sealed class SuccessResponse
     {
@@ -5588,6 +5603,8 @@ namespace Mcptest.Sdk
     /// <summary>
     /// The upstream MCP <c>tools/call</c> result, forwarded verbatim. SDKs recognize it by
     /// <c>content</c> and derive success from <c>isError</c>.
+    ///
+    /// Example: <c>{"content":[{"type":"text","text":"sunny"}],"isError":false}</c>.
     /// </summary>
     public sealed class ToolCallPassthrough
     {

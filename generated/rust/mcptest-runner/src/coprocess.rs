@@ -239,6 +239,8 @@ pub struct ErrorObject {
     pub data: ::std::option::Option<::serde_json::Value>,
 }
 ///A response carrying an error.
+///
+///Examples: `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"coprocess protocol version mismatch: this mcptest binary speaks v2, the rust SDK sent v3. Upgrade the mcptest binary (or pin the SDK to the matching release)."}}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"tool refused","data":{"tool":"get_weather"}}}`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -544,6 +546,8 @@ pub struct ReporterStatus {
     pub pending: u64,
 }
 ///A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with -32600. `params` is checked against the shape the method table names for `method`; an unknown `method` is answered -32601, not rejected as a shape.
+///
+///Examples: `{"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}`, `{"jsonrpc":"2.0","id":2,"method":"coprocess/handshake","params":{"protocol_version":3,"sdk":"rust","sdk_version":"2.0.0"}}`, `{"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris"}}}`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -602,6 +606,8 @@ impl ::std::convert::From<ErrorResponse> for Response {
 #[serde(remote = "Self")]
 pub struct ShutdownResult {}
 ///A response carrying the method's result.
+///
+///Examples: `{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1.0.1"}}`, `{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]
@@ -614,6 +620,8 @@ pub struct SuccessResponse {
     pub result: ::serde_json::Value,
 }
 ///The upstream MCP `tools/call` result, forwarded verbatim. SDKs recognize it by `content` and derive success from `isError`.
+///
+///Example: `{"content":[{"type":"text","text":"sunny"}],"isError":false}`.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 #[serde(remote = "Self")]

@@ -42,23 +42,24 @@ fn key_fields(out: &mut Out, keys: Vec<(String, &str)>, owner: Option<&str>) -> 
 
 /// The expression reading a value of type `ty` off `reader` (positioned on its first token).
 pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> String {
+    let ns = crate::targets::dotnet::runtime_ns(contract);
     match ty {
-        Ty::Any => format!("global::Mcptest.Sdk.CoprocessReader.ReadAny(ref {reader})"),
-        Ty::Number { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref {reader})"),
-        Ty::Number { minimum, maximum } => format!("global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref {reader}, {})", super::number_bounds(*minimum, *maximum)),
-        Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessReader.ReadBoolean(ref {reader})"),
-        Ty::Integer { minimum: Some(min), maximum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader}, {min})"),
-        Ty::Integer { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader})"),
+        Ty::Any => format!("{ns}.CoprocessReader.ReadAny(ref {reader})"),
+        Ty::Number { minimum: None, maximum: None } => format!("{ns}.CoprocessReader.ReadNumber(ref {reader})"),
+        Ty::Number { minimum, maximum } => format!("{ns}.CoprocessReader.ReadNumber(ref {reader}, {})", super::number_bounds(*minimum, *maximum)),
+        Ty::Boolean => format!("{ns}.CoprocessReader.ReadBoolean(ref {reader})"),
+        Ty::Integer { minimum: Some(min), maximum: None } => format!("{ns}.CoprocessReader.ReadInteger(ref {reader}, {min})"),
+        Ty::Integer { minimum: None, maximum: None } => format!("{ns}.CoprocessReader.ReadInteger(ref {reader})"),
         Ty::Integer { minimum, maximum: Some(max) } => {
             let min = minimum.map_or("long.MinValue".to_string(), |m| m.to_string());
-            format!("global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref {reader}, {min}, {max})")
+            format!("{ns}.CoprocessReader.ReadInteger(ref {reader}, {min}, {max})")
         }
-        Ty::String => format!("global::Mcptest.Sdk.CoprocessReader.ReadString(ref {reader})"),
+        Ty::String => format!("{ns}.CoprocessReader.ReadString(ref {reader})"),
         Ty::Ref(name) => format!("{}.Read(ref {reader})", reader_of(contract, name)),
         Ty::Array(item) => {
             let r = format!("item{depth}");
             let inner = read_expr(contract, item, &r, depth + 1);
-            format!("global::Mcptest.Sdk.CoprocessReader.ReadArray(ref {reader}, (ref global::System.Text.Json.Utf8JsonReader {r}) => {inner})")
+            format!("{ns}.CoprocessReader.ReadArray(ref {reader}, (ref global::System.Text.Json.Utf8JsonReader {r}) => {inner})")
         }
         Ty::Nullable(inner) => {
             let read = read_expr(contract, inner, reader, depth);
@@ -69,32 +70,33 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
             match inner.as_ref() {
                 Ty::Array(_) => {
                     let read = read_expr(contract, inner, reader, depth);
-                    format!("global::Mcptest.Sdk.CoprocessReader.ItemsWithin({read}, {min}, {max})")
+                    format!("{ns}.CoprocessReader.ItemsWithin({read}, {min}, {max})")
                 }
-                _ => format!("global::Mcptest.Sdk.CoprocessReader.ReadString(ref {reader}, {min}, {max})"),
+                _ => format!("{ns}.CoprocessReader.ReadString(ref {reader}, {min}, {max})"),
             }
         }
         Ty::Unique(inner) => {
             let read = read_expr(contract, inner, reader, depth);
-            format!("global::Mcptest.Sdk.CoprocessReader.UniqueItems({read})")
+            format!("{ns}.CoprocessReader.UniqueItems({read})")
         }
         Ty::Multiple { inner, divisor } => {
             let read = read_expr(contract, inner, reader, depth);
-            format!("global::Mcptest.Sdk.CoprocessReader.MultipleOf({read}, {divisor})")
+            format!("{ns}.CoprocessReader.MultipleOf({read}, {divisor})")
         }
         Ty::Const { inner, value } => {
             let read = read_expr(contract, inner, reader, depth);
-            format!("global::Mcptest.Sdk.CoprocessReader.Constant({read}, {})", super::cs_constant(value))
+            format!("{ns}.CoprocessReader.Constant({read}, {})", super::cs_constant(value))
         }
         Ty::Pattern { inner, pattern } => {
             let read = read_expr(contract, inner, reader, depth);
-            format!("global::Mcptest.Sdk.CoprocessReader.Matching({read}, global::Mcptest.Sdk.Coprocess.Pattern{})", pattern.number)
+            format!("{ns}.CoprocessReader.Matching({read}, {ns}.Coprocess.Pattern{})", pattern.number)
         }
     }
 }
 
 /// The one-pass reader of a closed object: each declared member at most once, every required one.
 pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType, owner: Option<&str>) {
+    let ns = out.ns.clone();
     let members: Vec<String> = object.fields.iter().map(|f| member_name(&f.name, bare(class))).collect();
     let keys: Vec<(String, &str)> = members
         .iter()
@@ -110,11 +112,11 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
     let keys = key_fields(out, keys, owner);
     if object.fields.len() > 64 {
         // More members than one bit mask tracks: the careful reader decides.
-        out.block(2, &signature(class), |out| out.line(3, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();"));
+        out.block(2, &signature(class), |out| out.line(3, &format!("throw {ns}.CoprocessReader.Fallback();")));
         return;
     }
     out.block(2, &signature(class), |out| {
-        out.line(3, "global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);");
+        out.line(3, &format!("{ns}.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);"));
         if !object.fields.is_empty() {
             out.line(3, "ulong seen = 0;");
         }
@@ -122,24 +124,24 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
             let init = if field.required && !matches!(field.ty, Ty::Nullable(_)) { "default!" } else { "null" };
             out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
         }
-        out.block(3, "while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))", |out| {
+        out.block(3, &format!("while ({ns}.CoprocessReader.NextName(ref reader))"), |out| {
             for (bit, (field, key)) in object.fields.iter().zip(&keys).enumerate() {
                 let test = format!("reader.ValueTextEquals({key})");
                 out.block(4, &if bit == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
-                    out.line(5, &format!("global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << {bit});"));
+                    out.line(5, &format!("{ns}.CoprocessReader.Once(ref seen, 1UL << {bit});"));
                     out.line(5, "reader.Read();");
                     out.line(5, &format!("{} = {};", local_name(&field.name), read_expr(contract, &field.ty, "reader", 0)));
                 });
             }
             if object.fields.is_empty() {
-                out.line(4, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
+                out.line(4, &format!("throw {ns}.CoprocessReader.Fallback();"));
             } else {
-                out.block(4, "else", |out| out.line(5, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();"));
+                out.block(4, "else", |out| out.line(5, &format!("throw {ns}.CoprocessReader.Fallback();")));
             }
         });
         let mask: u64 = object.fields.iter().enumerate().filter(|(_, f)| f.required).map(|(bit, _)| 1u64 << bit).sum();
         if mask != 0 {
-            out.block(3, &format!("if ((seen & {mask}UL) != {mask}UL)"), |out| out.line(4, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();"));
+            out.block(3, &format!("if ((seen & {mask}UL) != {mask}UL)"), |out| out.line(4, &format!("throw {ns}.CoprocessReader.Fallback();")));
         }
         super::construct_from_locals(out, class, object);
     });
@@ -151,20 +153,21 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
 /// `names` is the careful reader's check of a member name (over `name`, at
 /// `at`), if the map has `propertyNames`: a failing name falls back.
 pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty, names: Option<&str>, members: (Option<u64>, Option<u64>)) {
+    let ns = out.ns.clone();
     out.block(2, &signature(class), |out| {
         let read = if matches!(value, Ty::Any) {
-            format!("global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new {class}())")
+            format!("{ns}.CoprocessReader.ReadOpenMap(ref reader, new {class}())")
         } else {
             let read = read_expr(contract, value, "value", 0);
             let generic = format!("<{class}, {}>", cs_type(value));
-            format!("global::Mcptest.Sdk.CoprocessReader.ReadMap{generic}(ref reader, new {class}(), (ref global::System.Text.Json.Utf8JsonReader value) => {read})")
+            format!("{ns}.CoprocessReader.ReadMap{generic}(ref reader, new {class}(), (ref global::System.Text.Json.Utf8JsonReader value) => {read})")
         };
         let read = match names {
             Some(check) => {
                 // The check words its problem at `at`; here only whether it fails matters.
-                out.line(3, "global::Mcptest.Sdk.CoprocessPath? at = null;");
+                out.line(3, &format!("{ns}.CoprocessPath? at = null;"));
                 out.line(3, &format!("var result = {read};"));
-                out.line(3, &format!("global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => {check});"));
+                out.line(3, &format!("{ns}.CoprocessReader.MemberNames(result.Keys, name => {check});"));
                 "result".to_string()
             }
             None => read,
@@ -173,7 +176,7 @@ pub fn map_reader(out: &mut Out, contract: &Contract, class: &str, value: &Ty, n
             (None, None) => out.line(3, &format!("return {read};")),
             (min, max) => {
                 let (min, max) = super::length_bounds(min, max);
-                out.line(3, &format!("return global::Mcptest.Sdk.CoprocessReader.MembersWithin({read}, {min}, {max});"));
+                out.line(3, &format!("return {ns}.CoprocessReader.MembersWithin({read}, {min}, {max});"));
             }
         }
     });
@@ -196,6 +199,7 @@ pub fn first_discriminator_decides(contract: &Contract, variants: &[UnionVariant
 /// The one-pass reader of a union: the discriminating members pick the variant, read from the
 /// start (`early`: the first one found decides, see [`first_discriminator_decides`]).
 pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String], early: bool, owner: Option<&str>) {
+    let ns = out.ns.clone();
     if let Some((member, tags)) = crate::model::union_tag(variants) {
         return tagged_union_reader(out, class, member, &tags, classes, owner);
     }
@@ -205,10 +209,10 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
         .collect();
     let keys = key_fields(out, keys, owner);
     out.block(2, &signature(class), |out| {
-        out.line(3, "global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);");
+        out.line(3, &format!("{ns}.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);"));
         out.line(3, "global::System.Text.Json.Utf8JsonReader start = reader;");
         out.line(3, "int found = 0;");
-        let head = if early { "while (found == 0 && global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))" } else { "while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))" };
+        let head = if early { &format!("while (found == 0 && {ns}.CoprocessReader.NextName(ref reader))") } else { &format!("while ({ns}.CoprocessReader.NextName(ref reader))") };
         out.block(3, head, |out| {
             for (i, key) in keys.iter().enumerate() {
                 let test = format!("reader.ValueTextEquals({key})");
@@ -233,7 +237,7 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
                 out.line(5, &format!("return new {class}({vt}.Read(ref reader));"));
             }
             out.line(4, "default:");
-            out.line(5, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
+            out.line(5, &format!("throw {ns}.CoprocessReader.Fallback();"));
         });
     });
 }
@@ -242,13 +246,14 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
 /// from the start; a tag that is not a string or not one of the tags, or none, falls back (the
 /// careful read words the problem).
 fn tagged_union_reader(out: &mut Out, class: &str, member: &str, tags: &[&str], classes: &[String], owner: Option<&str>) {
+    let ns = out.ns.clone();
     let mut keys: Vec<(String, &str)> = vec![(key_field(&crate::names::pascal_case(member)), member)];
     keys.extend(tags.iter().enumerate().map(|(i, tag)| (format!("KeyTag{i}"), *tag)));
     let keys = key_fields(out, keys, owner);
     out.block(2, &signature(class), |out| {
-        out.line(3, "global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);");
+        out.line(3, &format!("{ns}.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);"));
         out.line(3, "global::System.Text.Json.Utf8JsonReader start = reader;");
-        out.block(3, "while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))", |out| {
+        out.block(3, &format!("while ({ns}.CoprocessReader.NextName(ref reader))"), |out| {
             out.line(4, &format!("bool isTag = reader.ValueTextEquals({});", keys[0]));
             out.line(4, "reader.Read();");
             out.block(4, "if (!isTag)", |out| {
@@ -265,34 +270,36 @@ fn tagged_union_reader(out: &mut Out, class: &str, member: &str, tags: &[&str], 
             });
             out.line(4, "break;");
         });
-        out.line(3, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
+        out.line(3, &format!("throw {ns}.CoprocessReader.Fallback();"));
     });
 }
 
 /// The one-pass reader of a string enum: the wire values compared without a string.
 pub fn enum_reader(out: &mut Out, class: &str, values: &[String]) {
+    let ns = out.ns.clone();
     let members = enum_members(values);
     let keys: Vec<(String, &str)> = members.iter().zip(values).map(|(m, v)| (key_field(m), v.as_str())).collect();
     let keys = key_fields(out, keys, None);
     out.block(2, &signature(class), |out| {
-        out.line(3, "global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);");
+        out.line(3, &format!("{ns}.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.String);"));
         for (member, key) in members.iter().zip(&keys) {
             out.block(3, &format!("if (reader.ValueTextEquals({key}))"), |out| {
                 out.line(4, &format!("return {class}.{member};"));
             });
         }
-        out.line(3, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
+        out.line(3, &format!("throw {ns}.CoprocessReader.Fallback();"));
     });
 }
 
 /// The one-pass reader of an integer-or-string id.
 pub fn id_reader(out: &mut Out, class: &str) {
+    let ns = out.ns.clone();
     out.block(2, &signature(class), |out| {
         out.block(3, "if (reader.TokenType == global::System.Text.Json.JsonTokenType.String)", |out| {
             out.line(4, &format!("return new {class}(reader.GetString() ?? string.Empty);"));
         });
-        out.block(3, "if (!global::Mcptest.Sdk.CoprocessReader.TryReadInteger(ref reader, out long integer))", |out| {
-            out.line(4, "throw global::Mcptest.Sdk.CoprocessReader.Fallback();");
+        out.block(3, &format!("if (!{ns}.CoprocessReader.TryReadInteger(ref reader, out long integer))"), |out| {
+            out.line(4, &format!("throw {ns}.CoprocessReader.Fallback();"));
         });
         out.line(3, &format!("return new {class}(integer);"));
     });

@@ -36,13 +36,13 @@ pub fn reader_of(contract: &Contract, name: &str) -> String {
     match kind_of(contract, name) {
         Some(TypeKind::StringEnum(_)) => enum_wire_name(name),
         Some(_) => type_name(name),
-        None => codec(name),
+        None => codec(&crate::targets::dotnet::runtime_ns(contract), name),
     }
 }
 
 /// The codec of a type parameter: `CoprocessCodec<TParams>.Get()`.
-pub fn codec(param: &str) -> String {
-    format!("global::Mcptest.Sdk.CoprocessCodec<{}>.Get()", type_name(param))
+pub fn codec(ns: &str, param: &str) -> String {
+    format!("{ns}.CoprocessCodec<{}>.Get()", type_name(param))
 }
 
 /// The expression decoding `value` (a `JsonElement`) located at `at`.
@@ -52,28 +52,29 @@ pub fn read_expr(contract: &Contract, ty: &Ty, value: &str, at: &str, depth: usi
 
 /// As [`read_expr`], with the wrong-kind wording given (`string or null` for a nullable).
 pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth: usize, expected: &str) -> String {
+    let ns = crate::targets::dotnet::runtime_ns(contract);
     let expected_literal = string_literal(expected);
     let e = &expected_literal;
     match ty {
         Ty::Any => value.to_string(),
-        Ty::Number { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadNumber({value}, {at}, {e})"),
+        Ty::Number { minimum: None, maximum: None } => format!("{ns}.CoprocessJson.ReadNumber({value}, {at}, {e})"),
         Ty::Number { minimum, maximum } => {
             let bounds = number_bounds(*minimum, *maximum);
-            format!("global::Mcptest.Sdk.CoprocessJson.ReadNumber({value}, {at}, {e}, {bounds})")
+            format!("{ns}.CoprocessJson.ReadNumber({value}, {at}, {e}, {bounds})")
         }
-        Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.ReadBoolean({value}, {at}, {e})"),
-        Ty::Integer { minimum: Some(min), maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
-        Ty::Integer { minimum: None, maximum: None } => format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e})"),
+        Ty::Boolean => format!("{ns}.CoprocessJson.ReadBoolean({value}, {at}, {e})"),
+        Ty::Integer { minimum: Some(min), maximum: None } => format!("{ns}.CoprocessJson.ReadInteger({value}, {at}, {e}, {min})"),
+        Ty::Integer { minimum: None, maximum: None } => format!("{ns}.CoprocessJson.ReadInteger({value}, {at}, {e})"),
         Ty::Integer { minimum, maximum: Some(max) } => {
             let min = minimum.map_or("long.MinValue".to_string(), |m| m.to_string());
-            format!("global::Mcptest.Sdk.CoprocessJson.ReadInteger({value}, {at}, {e}, {min}, {max})")
+            format!("{ns}.CoprocessJson.ReadInteger({value}, {at}, {e}, {min}, {max})")
         }
-        Ty::String => format!("global::Mcptest.Sdk.CoprocessJson.ReadString({value}, {at}, {e})"),
+        Ty::String => format!("{ns}.CoprocessJson.ReadString({value}, {at}, {e})"),
         Ty::Ref(name) => format!("{}.Read({value}, {at}, {e})", reader_of(contract, name)),
         Ty::Array(item) => {
             let (v, a) = (format!("item{depth}"), format!("at{depth}"));
             let inner = read_expr(contract, item, &v, &a, depth + 1);
-            format!("global::Mcptest.Sdk.CoprocessJson.ReadArray({value}, {at}, {e}, ({v}, {a}) => {inner})")
+            format!("{ns}.CoprocessJson.ReadArray({value}, {at}, {e}, ({v}, {a}) => {inner})")
         }
         Ty::Nullable(inner) => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
@@ -84,28 +85,28 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
             match inner.as_ref() {
                 Ty::Array(_) => {
                     let read = read_expecting(contract, inner, value, at, depth, expected);
-                    format!("global::Mcptest.Sdk.CoprocessJson.ItemsWithin({read}, {at}, {min}, {max})")
+                    format!("{ns}.CoprocessJson.ItemsWithin({read}, {at}, {min}, {max})")
                 }
-                _ => format!("global::Mcptest.Sdk.CoprocessJson.ReadString({value}, {at}, {e}, {min}, {max})"),
+                _ => format!("{ns}.CoprocessJson.ReadString({value}, {at}, {e}, {min}, {max})"),
             }
         }
         Ty::Unique(inner) => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
-            format!("global::Mcptest.Sdk.CoprocessJson.UniqueItems({read}, {at})")
+            format!("{ns}.CoprocessJson.UniqueItems({read}, {at})")
         }
         Ty::Multiple { inner, divisor } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
-            format!("global::Mcptest.Sdk.CoprocessJson.MultipleOf({read}, {at}, {divisor})")
+            format!("{ns}.CoprocessJson.MultipleOf({read}, {at}, {divisor})")
         }
         Ty::Const { inner, value: constant } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
             let shown = string_literal(&constant.json());
-            format!("global::Mcptest.Sdk.CoprocessJson.Constant({read}, {at}, {}, {shown})", cs_constant(constant))
+            format!("{ns}.CoprocessJson.Constant({read}, {at}, {}, {shown})", cs_constant(constant))
         }
         Ty::Pattern { inner, pattern } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
             let problem = string_literal(&pattern.problem());
-            format!("global::Mcptest.Sdk.CoprocessJson.Matching({read}, {at}, global::Mcptest.Sdk.Coprocess.Pattern{}, {problem})", pattern.number)
+            format!("{ns}.CoprocessJson.Matching({read}, {at}, {ns}.Coprocess.Pattern{}, {problem})", pattern.number)
         }
     }
 }
@@ -138,21 +139,22 @@ pub fn length_bounds(min: Option<u64>, max: Option<u64>) -> (String, String) {
 
 /// The statement writing `value` (of C# type `cs_type(ty)`) to `builder`.
 pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, depth: usize) -> String {
+    let ns = crate::targets::dotnet::runtime_ns(contract);
     match ty {
-        Ty::Any => format!("global::Mcptest.Sdk.CoprocessJson.WriteAny({builder}, {value});"),
-        Ty::Number { .. } => format!("global::Mcptest.Sdk.CoprocessJson.WriteNumber({builder}, {value});"),
-        Ty::Boolean => format!("global::Mcptest.Sdk.CoprocessJson.WriteBoolean({builder}, {value});"),
-        Ty::Integer { .. } => format!("global::Mcptest.Sdk.CoprocessJson.WriteInteger({builder}, {value});"),
-        Ty::String => format!("global::Mcptest.Sdk.CoprocessJson.WriteString({builder}, {value});"),
+        Ty::Any => format!("{ns}.CoprocessJson.WriteAny({builder}, {value});"),
+        Ty::Number { .. } => format!("{ns}.CoprocessJson.WriteNumber({builder}, {value});"),
+        Ty::Boolean => format!("{ns}.CoprocessJson.WriteBoolean({builder}, {value});"),
+        Ty::Integer { .. } => format!("{ns}.CoprocessJson.WriteInteger({builder}, {value});"),
+        Ty::String => format!("{ns}.CoprocessJson.WriteString({builder}, {value});"),
         Ty::Ref(name) => match kind_of(contract, name) {
             Some(TypeKind::StringEnum(_)) => format!("{}.Write({builder}, {value});", enum_wire_name(name)),
             Some(_) => format!("{value}.Write({builder});"),
-            None => format!("{}.Write({builder}, {value});", codec(name)),
+            None => format!("{}.Write({builder}, {value});", codec(&ns, name)),
         },
         Ty::Array(item) => {
             let (b, v) = (format!("b{depth}"), format!("item{depth}"));
             let inner = write_stmt(contract, item, &v, &b, depth + 1);
-            format!("global::Mcptest.Sdk.CoprocessJson.WriteArray({builder}, {value}, ({b}, {v}) => {{ {inner} }});")
+            format!("{ns}.CoprocessJson.WriteArray({builder}, {value}, ({b}, {v}) => {{ {inner} }});")
         }
         Ty::Nullable(inner) => {
             let some = if is_value_type(contract, inner) { format!("{value}.Value") } else { value.to_string() };
@@ -165,14 +167,15 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
 
 /// `Decode`, `FromJson` and `ToJson` of a class (`reader` holds `Read`).
 pub fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: bool) {
+    let ns = out.ns.clone();
     let name = &def.name;
     summary(out, 2, &format!("Decodes a `{name}` strictly from one frame's JSON text."));
-    out.line(2, &format!("/// <exception cref=\"global::Mcptest.Sdk.CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
-    out.block(2, &format!("public static {class} Decode(string json)"), |out| fast_then_careful(out, def, class, "global::Mcptest.Sdk.CoprocessJson.Parse(json)"));
+    out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
+    out.block(2, &format!("public static {class} Decode(string json)"), |out| fast_then_careful(out, def, class, &format!("{ns}.CoprocessJson.Parse(json)")));
     out.blank();
     summary(out, 2, &format!("Decodes a `{name}` strictly from an already-parsed value (the JSON-text rules are checked on it too)."));
-    out.line(2, &format!("/// <exception cref=\"global::Mcptest.Sdk.CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));
-    out.block(2, &format!("public static {class} FromJson(global::System.Text.Json.JsonElement json)"), |out| fast_then_careful(out, def, class, "global::Mcptest.Sdk.CoprocessJson.Validate(json)"));
+    out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));
+    out.block(2, &format!("public static {class} FromJson(global::System.Text.Json.JsonElement json)"), |out| fast_then_careful(out, def, class, &format!("{ns}.CoprocessJson.Validate(json)")));
     out.blank();
     if is_static_writer {
         summary(out, 2, &format!("Encodes a `{name}` as one line of JSON text (no newline)."));
@@ -195,20 +198,22 @@ pub fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer:
 /// The body of `Decode`/`FromJson`: the one-pass reader, else the careful reader of
 /// `source` (the checked JSON value), its problem reported as the type's.
 pub fn fast_then_careful(out: &mut Out, def: &TypeDef, class: &str, source: &str) {
+    let ns = out.ns.clone();
     fast_first(out, class, "json");
     out.line(3, "try");
     out.line(3, "{");
     out.line(4, &format!("return Read({source}, null, {});", string_literal(expected_of(def))));
     out.line(3, "}");
-    out.line(3, "catch (global::Mcptest.Sdk.CoprocessShapeException problem)");
+    out.line(3, &format!("catch ({ns}.CoprocessShapeException problem)"));
     out.line(3, "{");
     out.line(4, &format!("throw problem.For({});", string_literal(&def.name)));
     out.line(3, "}");
 }
 
 pub fn fast_first(out: &mut Out, class: &str, input: &str) {
+    let ns = out.ns.clone();
     let read = fast::lambda();
-    out.block(3, &format!("if (global::Mcptest.Sdk.CoprocessReader.TryDecode({input}, {read}, out {class} value))"), |out| {
+    out.block(3, &format!("if ({ns}.CoprocessReader.TryDecode({input}, {read}, out {class} value))"), |out| {
         out.line(4, "return value;");
     });
 }
@@ -221,14 +226,15 @@ pub fn expected_of(def: &TypeDef) -> &'static str {
     }
 }
 
-pub fn read_signature(class: &str) -> String {
-    format!("internal static {class} Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)")
+pub fn read_signature(ns: &str, class: &str) -> String {
+    format!("internal static {class} Read(global::System.Text.Json.JsonElement json, {ns}.CoprocessPath? at, string expected)")
 }
 
 pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
+    let ns = out.ns.clone();
     let any_required = required(object).next().is_some();
-    out.block(2, &read_signature(class), |out| {
-        out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");
+    out.block(2, &read_signature(&out.ns, class), |out| {
+        out.line(3, &format!("{ns}.CoprocessJson.ExpectObject(json, at, expected);"));
         if any_required {
             out.line(3, "ulong seen = 0;");
         }
@@ -239,7 +245,7 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
         out.block(3, "foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())", |out| {
             let mut bit = 0;
             for (i, field) in object.fields.iter().enumerate() {
-                let at = format!("new global::Mcptest.Sdk.CoprocessPath(at, {})", string_literal(&field.name));
+                let at = format!("new {ns}.CoprocessPath(at, {})", string_literal(&field.name));
                 let test = format!("member.NameEquals({})", string_literal(&field.name));
                 out.block(4, &if i == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
                     out.line(5, &format!("{} = {};", local_name(&field.name), read_expr(contract, &field.ty, "member.Value", &at, 0)));
@@ -250,15 +256,15 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
                 });
             }
             if object.fields.is_empty() {
-                out.line(4, "throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);");
+                out.line(4, &format!("throw {ns}.CoprocessJson.Unknown(member.Name, at);"));
             } else {
-                out.block(4, "else", |out| out.line(5, "throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);"));
+                out.block(4, "else", |out| out.line(5, &format!("throw {ns}.CoprocessJson.Unknown(member.Name, at);")));
             }
         });
         for (bit, field) in required(object).enumerate() {
             out.line(3, &format!("if ((seen & (1UL << {bit})) == 0)"));
             out.line(3, "{");
-            out.line(4, &format!("throw global::Mcptest.Sdk.CoprocessJson.Missing({}, at);", string_literal(&field.name)));
+            out.line(4, &format!("throw {ns}.CoprocessJson.Missing({}, at);", string_literal(&field.name)));
             out.line(3, "}");
         }
         construct_from_locals(out, class, object);
@@ -316,20 +322,21 @@ pub fn object_writer(out: &mut Out, contract: &Contract, class: &str, object: &O
 
 /// A tagged union's reader: `UnionTag` reads the tag member, whose value picks the variant.
 fn tagged_union_reader(out: &mut Out, class: &str, member: &str, tags: &[&str], classes: &[String]) {
+    let ns = out.ns.clone();
     let listed: Vec<String> = tags.iter().map(|t| json_string(t)).collect();
     let problem = format!("expected one of {}, got ", listed.join(", "));
     let member = string_literal(member);
-    out.block(2, &read_signature(class), |out| {
-        out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");
-        out.line(3, &format!("string tag = global::Mcptest.Sdk.CoprocessJson.UnionTag(json, at, {member});"));
+    out.block(2, &read_signature(&out.ns, class), |out| {
+        out.line(3, &format!("{ns}.CoprocessJson.ExpectObject(json, at, expected);"));
+        out.line(3, &format!("string tag = {ns}.CoprocessJson.UnionTag(json, at, {member});"));
         out.block(3, "switch (tag)", |out| {
             for (tag, vt) in tags.iter().zip(classes) {
                 out.line(4, &format!("case {}:", string_literal(tag)));
                 out.line(5, &format!("return new {class}({vt}.Read(json, at, expected));"));
             }
             out.line(4, "default:");
-            let at = format!("new global::Mcptest.Sdk.CoprocessPath(at, {member})");
-            out.line(5, &format!("throw new global::Mcptest.Sdk.CoprocessShapeException({} + global::Mcptest.Sdk.CoprocessJson.Quote(tag), {at});", string_literal(&problem)));
+            let at = format!("new {ns}.CoprocessPath(at, {member})");
+            out.line(5, &format!("throw new {ns}.CoprocessShapeException({} + {ns}.CoprocessJson.Quote(tag), {at});", string_literal(&problem)));
         });
     });
 }
@@ -344,12 +351,13 @@ pub fn union_problems(variants: &[UnionVariant]) -> (String, String) {
 }
 
 pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], classes: &[String]) {
+    let ns = out.ns.clone();
     if let Some((member, tags)) = union_tag(variants) {
         return tagged_union_reader(out, class, member, &tags, classes);
     }
     let (both, neither) = union_problems(variants);
-    out.block(2, &read_signature(class), |out| {
-        out.line(3, "global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);");
+    out.block(2, &read_signature(&out.ns, class), |out| {
+        out.line(3, &format!("{ns}.CoprocessJson.ExpectObject(json, at, expected);"));
         out.line(3, "int found = 0;");
         out.block(3, "foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())", |out| {
             for (i, variant) in variants.iter().enumerate() {
@@ -365,9 +373,9 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
                 out.line(5, &format!("return new {class}({vt}.Read(json, at, expected));"));
             }
             out.line(4, "case 0:");
-            out.line(5, &format!("throw new global::Mcptest.Sdk.CoprocessShapeException({}, at);", string_literal(&neither)));
+            out.line(5, &format!("throw new {ns}.CoprocessShapeException({}, at);", string_literal(&neither)));
             out.line(4, "default:");
-            out.line(5, &format!("throw new global::Mcptest.Sdk.CoprocessShapeException({}, at);", string_literal(&both)));
+            out.line(5, &format!("throw new {ns}.CoprocessShapeException({}, at);", string_literal(&both)));
         });
     });
 }

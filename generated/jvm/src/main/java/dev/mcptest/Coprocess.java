@@ -1241,6 +1241,12 @@ public final class Coprocess {
     /**
      * A response carrying an error.
      *
+     * <p>Examples: {@code {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"coprocess
+     * protocol version mismatch: this mcptest binary speaks v2, the rust SDK sent v3. Upgrade the
+     * mcptest binary (or pin the SDK to the matching release)."}}}, {@code
+     * {"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"tool
+     * refused","data":{"tool":"get_weather"}}}}.
+     *
      * @param jsonrpc Always {@code 2.0}.
      * @param id The id of the request this answers; null only when the line's id could not be read
      *     (a parse error or an unreadable envelope), as JSON-RPC 2.0 says. (Java null for JSON
@@ -2064,6 +2070,13 @@ public final class Coprocess {
      * -32600. {@code params} is checked against the shape the method table names for {@code
      * method}; an unknown {@code method} is answered -32601, not rejected as a shape.
      *
+     * <p>Examples: {@code
+     * {"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}},
+     * {@code
+     * {"jsonrpc":"2.0","id":2,"method":"coprocess/handshake","params":{"protocol_version":3,"sdk":"rust","sdk_version":"2.0.0"}}},
+     * {@code
+     * {"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris"}}}}.
+     *
      * @param jsonrpc Always {@code 2.0}.
      * @param id Chosen by the SDK and echoed in the response.
      * @param method One of the names in the method table.
@@ -2270,6 +2283,10 @@ public final class Coprocess {
     /**
      * A response carrying the method's result.
      *
+     * <p>Examples: {@code
+     * {"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1.0.1"}}}, {@code
+     * {"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}}.
+     *
      * @param jsonrpc Always {@code 2.0}.
      * @param id The id of the request this answers.
      * @param result The method's result, of the shape the method table names. (JSON null is {@code
@@ -2329,6 +2346,8 @@ public final class Coprocess {
     /**
      * The upstream MCP {@code tools/call} result, forwarded verbatim. SDKs recognize it by {@code
      * content} and derive success from {@code isError}.
+     *
+     * <p>Example: {@code {"content":[{"type":"text","text":"sunny"}],"isError":false}}.
      *
      * @param content The result's content blocks (text, image, audio, resource links, embedded
      *     resources), as MCP defines them.
@@ -2479,6 +2498,13 @@ public final class Coprocess {
      * with -32600. {@code params} is checked against the shape the method table names for {@code
      * method}; an unknown {@code method} is answered -32601, not rejected as a shape.
      *
+     * <p>Examples: {@code
+     * {"jsonrpc":"2.0","id":1,"method":"coprocess/handshake","params":{"protocol_version":2,"sdk":"rust","sdk_version":"1.0.1"}}},
+     * {@code
+     * {"jsonrpc":"2.0","id":2,"method":"coprocess/handshake","params":{"protocol_version":3,"sdk":"rust","sdk_version":"2.0.0"}}},
+     * {@code
+     * {"jsonrpc":"2.0","id":7,"method":"mcp.call","params":{"tool":"get_weather","arguments":{"city":"Paris"}}}}.
+     *
      * @param <P> the type {@code params} is decoded as: a generated type (such as the method's), or
      *     {@code JsonNode} for any value
      * @param jsonrpc Always {@code 2.0}.
@@ -2567,6 +2593,10 @@ public final class Coprocess {
      *
      * <p>A response carrying the method's result.
      *
+     * <p>Examples: {@code
+     * {"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1.0.1"}}}, {@code
+     * {"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":"sunny","error":null,"duration_ms":3}}}.
+     *
      * @param <R> the type {@code result} is decoded as: a generated type (such as the method's), or
      *     {@code JsonNode} for any value
      * @param jsonrpc Always {@code 2.0}.
@@ -2649,6 +2679,12 @@ public final class Coprocess {
      * says which {@code ResponseOf} it belongs to.
      *
      * <p>A response carrying an error.
+     *
+     * <p>Examples: {@code {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"coprocess
+     * protocol version mismatch: this mcptest binary speaks v2, the rust SDK sent v3. Upgrade the
+     * mcptest binary (or pin the SDK to the matching release)."}}}, {@code
+     * {"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"tool
+     * refused","data":{"tool":"get_weather"}}}}.
      *
      * @param <R> the {@code result} type of the {@code ResponseOf} this answers
      * @param jsonrpc Always {@code 2.0}.

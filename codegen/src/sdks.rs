@@ -1,0 +1,196 @@
+//! The support matrix, `x-coprocess.sdks`: one row per codegen target
+//! saying how the SDK is called, where its two generated files go under the
+//! output root (so that `--out` into an SDK monorepo writes each file where
+//! that SDK keeps it) and what its language calls the frames' home.
+//!
+//! ```json
+//! {"key": "go", "name": "Go", "frames": "go/coprocess.go", "client": "go/client.go", "package": "mcptest"}
+//! ```
+//!
+//! The loader refuses a row whose path leaves the output root or meets
+//! another generated file, a key that is no target, a target without a row,
+//! and a name its language would not take or that disagrees with where the
+//! language looks for the file (each target's [`Language::check`]).
+
+use serde_json::{Map, Value};
+
+use crate::error::SchemaError;
+use crate::load::Reader;
+use crate::model::Sdk;
+use crate::targets::{self, TARGETS};
+
+/// What the support matrix needs to know of one target's language.
+pub struct Language {
+    /// The row's key for [`Sdk::namespace`]: `module`, `package` or `namespace`.
+    pub name_key: &'static str,
+    /// What that name is, for messages and the reference page (`Go package`).
+    pub what: &'static str,
+    /// The extension both files have (`.go`).
+    pub extension: &'static str,
+    /// The language's own rules for the name and the paths: `Err` names the
+    /// row's key that is wrong, the problem and the fix.
+    pub check: fn(&Sdk) -> Result<(), Problem>,
+}
+
+/// A row that its language refuses: the row's key at fault, what, and the fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub key: &'static str,
+    pub problem: String,
+    pub fix: String,
+}
+
+impl Problem {
+    pub fn new(key: &'static str, problem: impl Into<String>, fix: impl Into<String>) -> Self {
+        Problem { key, problem: problem.into(), fix: fix.into() }
+    }
+}
+
+/// The characters a path segment may have: portable on every file system
+/// and needing no quoting in any target's string literals.
+fn portable(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@' | '+')
+}
+
+/// Why `path` is not a file path inside the output root, if it is not.
+fn path_problem(path: &str) -> Option<String> {
+    if path.starts_with('/') || path.contains('\\') || path.as_bytes().get(1) == Some(&b':') {
+        return Some(format!("`{path}` is not relative to the output root"));
+    }
+    for segment in path.split('/') {
+        match segment {
+            "" => return Some(format!("`{path}` has an empty segment (a leading, doubled or trailing `/`)")),
+            "." | ".." => return Some(format!("`{path}` has a `{segment}` segment: every file stays inside the output root, named without detours")),
+            _ if !segment.chars().all(portable) => {
+                return Some(format!("`{path}` has a segment `{segment}` with a character outside letters, digits and `._-@+`"))
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The paths under the output root that are not an SDK's: the version lock
+/// and the reference page.
+pub fn reserved_paths() -> [&'static str; 2] {
+    [crate::lock::LOCK_PATH, crate::page::PATH]
+}
+
+/// Reads `x-coprocess.sdks`: one row per target, each checked.
+pub(crate) fn read(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<Sdk>, SchemaError> {
+    let table = "/x-coprocess/sdks";
+    let mut sdks: Vec<Sdk> = Vec::new();
+    // Every file path so far, with the pointer that names it.
+    let mut paths: Vec<(String, String)> = reserved_paths().iter().map(|p| (p.to_string(), String::new())).collect();
+    for (i, row) in r.array(x, "sdks", "/x-coprocess")?.iter().enumerate() {
+        let p = format!("{table}/{i}");
+        let row = r.object(row, &p)?;
+        let key = r.string(row, "key", &p)?;
+        let Some(language) = targets::language(&key) else {
+            return Err(r.err(&format!("{p}/key"), format!("`{key}` is not a codegen target"), format!("use one of: {}", TARGETS.join(", "))));
+        };
+        if sdks.iter().any(|s| s.key == key) {
+            return Err(r.err(&format!("{p}/key"), format!("SDK `{key}` is listed twice"), "keep one row per SDK"));
+        }
+        r.only_keys(row, &["key", "name", "frames", "client", language.name_key], &p)?;
+        let name = r.string(row, "name", &p)?;
+        if name.contains(['\n', '|']) {
+            return Err(r.err(&format!("{p}/name"), "the name has a line break or a `|`", "write the name on one line, without `|` (it heads a table row)"));
+        }
+        let sdk = Sdk {
+            frames: r.string(row, "frames", &p)?,
+            client: r.string(row, "client", &p)?,
+            namespace: r.string(row, language.name_key, &p)?,
+            key,
+            name,
+        };
+        for (field, path) in [("frames", &sdk.frames), ("client", &sdk.client)] {
+            let at = format!("{p}/{field}");
+            if let Some(problem) = path_problem(path) {
+                return Err(r.err(&at, problem, "write a relative path with `/` between plain names, like `go/coprocess.go`"));
+            }
+            if !path.ends_with(language.extension) {
+                return Err(r.err(&at, format!("`{path}` does not end with `{}`", language.extension), format!("name a `{}` file", language.extension)));
+            }
+            let lower = path.to_ascii_lowercase();
+            for (other, other_at) in &paths {
+                let other_lower = other.to_ascii_lowercase();
+                let (what, fix) = if other_lower == lower {
+                    ("is the path of", "give every generated file a path of its own (paths differing only in case meet on some file systems)")
+                } else if lower.starts_with(&format!("{other_lower}/")) || other_lower.starts_with(&format!("{lower}/")) {
+                    ("is a directory of, or inside, the path of", "keep files and directories apart")
+                } else {
+                    continue;
+                };
+                let whose = if other_at.is_empty() { format!("`{other}`, which codegen writes itself") } else { format!("`{other}` at {other_at}") };
+                return Err(r.err(&at, format!("`{path}` {what} {whose}"), fix));
+            }
+            paths.push((path.clone(), at));
+        }
+        if sdk.directory() != sdk.client.rsplit_once('/').map_or("", |(dir, _)| dir) {
+            return Err(r.err(&format!("{p}/client"), format!("the client `{}` is not beside the frames `{}`", sdk.client, sdk.frames), "put both files in one directory: the client names the frames as its neighbour"));
+        }
+        if let Err(problem) = (language.check)(&sdk) {
+            return Err(r.err(&format!("{p}/{}", problem.key), problem.problem, problem.fix));
+        }
+        sdks.push(sdk);
+    }
+    for target in TARGETS {
+        if !sdks.iter().any(|s| s.key == *target) {
+            return Err(r.err(table, format!("the support matrix has no row for `{target}`"), format!("add a row with \"key\": \"{target}\" saying where its files go")));
+        }
+    }
+    Ok(sdks)
+}
+
+/// Whether `word` is an ASCII identifier (a letter or `_`, then letters,
+/// digits and `_`) that is not one of `keywords`.
+pub fn identifier(word: &str, keywords: &[&str]) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !keywords.contains(&word)
+}
+
+/// Checks a name made of identifiers joined by `separator` (`a.b.c`).
+pub fn dotted(sdk: &Sdk, key: &'static str, what: &str, separator: &str, keywords: &[&str], example: &str) -> Result<(), Problem> {
+    match sdk.namespace.split(separator).find(|segment| !identifier(segment, keywords)) {
+        None => Ok(()),
+        Some(segment) => Err(Problem::new(
+            key,
+            format!("`{}` is not a {what}: `{segment}` is not an identifier, or is a keyword", sdk.namespace),
+            format!("name it with ASCII identifiers joined by `{separator}`, like `{example}`"),
+        )),
+    }
+}
+
+/// Checks that `path` ends with `tail` (`mcptest/_coprocess.py`), where the
+/// language looks for the file of that name.
+pub fn ends_with(path: &str, tail: &str, key: &'static str, why: &str) -> Result<(), Problem> {
+    if path == tail || path.ends_with(&format!("/{tail}")) {
+        return Ok(());
+    }
+    Err(Problem::new(key, format!("`{path}` does not end with `{tail}`, {why}"), format!("move the file to `.../{tail}`, or rename to match")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_inside_the_output_root() {
+        for bad in ["/abs/x.go", "C:/x.go", "a\\b.go", "../x.go", "a/../x.go", "a/./x.go", "a//x.go", "a/", "", "a b/x.go", "a/x$.go"] {
+            assert!(path_problem(bad).is_some(), "{bad:?}");
+        }
+        for good in ["x.go", "go/coprocess.go", "sdks/@scope/pkg/src/a.b-c_d+e.ts"] {
+            assert_eq!(path_problem(good), None, "{good:?}");
+        }
+    }
+
+    #[test]
+    fn identifiers_are_ascii_and_not_keywords() {
+        assert!(identifier("_coprocess", &[]) && identifier("a1", &[]));
+        assert!(!identifier("1a", &[]) && !identifier("a-b", &[]) && !identifier("", &[]) && !identifier("é", &[]));
+        assert!(!identifier("class", &["class"]));
+    }
+}

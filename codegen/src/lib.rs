@@ -9,6 +9,7 @@
 //! front-ends over this crate.
 
 pub mod annotations;
+pub mod bump;
 pub mod error;
 pub mod examples;
 pub mod load;

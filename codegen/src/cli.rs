@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
 use crate::emit::{self, Status};
 use crate::lock::{Lock, LOCK_PATH};
@@ -22,6 +22,27 @@ pub struct Args {
     /// Compare with the output root instead of writing; exit 1 on drift.
     #[arg(long)]
     pub check: bool,
+}
+
+// The whole command line: generation (the default, `Args`) or a subcommand.
+/// Generates the coprocess protocol pin and strict frame types of every mcptest
+/// SDK from the contract schema; `diff` tells what a contract change breaks.
+#[derive(Debug, Parser)]
+#[command(name = "codegen", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub generate: Args,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Prints every change between two contracts, each classified as
+    /// breaks-old-sdk, breaks-old-binary, breaks-source or compatible
+    /// (docs/diff.md). Exit codes: 0 nothing breaks, 1 something does, 2 bad
+    /// input. Writes nothing.
+    Diff(crate::diff::command::DiffArgs),
 }
 
 /// Exit codes: 0 done / in sync, 1 drift found by `--check`, 2 bad schema or refused.
@@ -74,5 +95,9 @@ pub fn run(args: &Args) -> i32 {
 }
 
 pub fn main() -> i32 {
-    run(&Args::parse())
+    let cli = Cli::parse();
+    match &cli.command {
+        None => run(&cli.generate),
+        Some(Command::Diff(args)) => crate::diff::command::run(args),
+    }
 }

@@ -7,6 +7,7 @@
 //! protocol crate and the `codegen` CLI are thin front-ends over this crate.
 
 pub mod annotations;
+pub mod diff;
 pub mod error;
 pub mod load;
 pub mod model;

@@ -55,6 +55,7 @@ pub fn run(args: &Args) -> i32 {
         listed.push(LOCK_PATH.to_string());
         listed.sort();
         let lock = previous.updated(&contract, &args.schema, listed)?;
+        files.extend(lock.contract_files());
         files.insert(LOCK_PATH.to_string(), lock.render());
         Ok((files, previous))
     });

@@ -1,6 +1,7 @@
 //! `codegen diff`: the catalogue of `codegen/tests/diff/cases.json` (each
 //! case's classes and exit code asserted on their own, and its report
-//! against golden text and JSON), and the command on bad input and on git.
+//! against golden text and JSON), the lock's refusal, and the command on
+//! bad input and on git.
 //! Accept new goldens with `EXPECTORATE=overwrite cargo test -p codegen --test diff`.
 
 use std::path::{Path, PathBuf};
@@ -99,6 +100,7 @@ fn every_case_of_the_catalogue_has_its_classes_exit_code_and_report() {
         golden(&dir().join("golden").join(format!("{name}.json")), &render::json(&report, labels), &mut failures);
     }
     // No golden file outlives its case.
+    names.push("lock-refusal.txt".into());
     let mut on_disk: Vec<String> =
         std::fs::read_dir(dir().join("golden")).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     on_disk.sort();
@@ -262,4 +264,38 @@ fn against_head_reports_nothing_on_the_unchanged_schema() {
     } else {
         eprintln!("schemas/ipc/v2.json differs from HEAD: `diff --against HEAD` on the working tree not checked");
     }
+}
+
+#[test]
+fn the_lock_refusal_prints_the_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = tmp.path().join("v2.json");
+    let out = tmp.path().join("generated");
+    let mut doc = base();
+    std::fs::write(&schema, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let (schema_arg, out_arg) = (schema.to_str().unwrap(), out.to_str().unwrap());
+    let first = codegen(&["--schema", schema_arg, "--out", out_arg], tmp.path());
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let kept = std::fs::read_to_string(out.join("coprocess.contracts/v2.json")).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&kept).unwrap(), doc, "the lock keeps the contract as read");
+    for edit in [
+        serde_json::json!({"op": "add", "path": "/$defs/JobList/properties/total", "value": {"description": "How many.", "type": "integer"}}),
+        serde_json::json!({"op": "remove", "path": "/$defs/RunParams/properties/retries"}),
+        serde_json::json!({"op": "replace", "path": "/$defs/RunParams/description", "value": "Reworded."}),
+    ] {
+        apply(&mut doc, &edit);
+    }
+    std::fs::write(&schema, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let refused = codegen(&["--schema", schema_arg, "--out", out_arg], tmp.path());
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
+    assert!(refused.stderr.contains("breaks-old-sdk /$defs/JobList/properties/total"), "{}", refused.stderr);
+    let stderr = refused.stderr.replace(tmp.path().to_str().unwrap(), "<tmp>");
+    let mut failures = Vec::new();
+    golden(&dir().join("golden/lock-refusal.txt"), &stderr, &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Without its contract, the lock names the shapes (a lock of before).
+    std::fs::remove_dir_all(out.join("coprocess.contracts")).unwrap();
+    let named = codegen(&["--schema", schema_arg, "--out", out_arg], tmp.path());
+    assert_eq!(named.code, 2);
+    assert!(named.stderr.contains("JobList (changed), RunParams (changed) (no "), "{}", named.stderr);
 }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
 use crate::emit::{self, Status};
 use crate::lock::{Lock, LOCK_PATH};
@@ -24,6 +24,33 @@ pub struct Args {
     pub check: bool,
 }
 
+// The whole command line: generation (the default, `Args`) or a subcommand.
+/// Generates the coprocess protocol pin and strict frame types of every mcptest
+/// SDK from the contract schema; `diff` tells what a contract change breaks,
+/// `bump` moves the contract to its next version.
+#[derive(Debug, Parser)]
+#[command(name = "codegen", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub generate: Args,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Prints every change between two contracts, each classified as
+    /// breaks-old-sdk, breaks-old-binary, breaks-source or compatible
+    /// (docs/diff.md). Exit codes: 0 nothing breaks, 1 something does, 2 bad
+    /// input. Writes nothing.
+    Diff(crate::diff::command::DiffArgs),
+    /// Moves the contract to the next protocol version: the schema's version
+    /// and history row (edited in place), then everything generated, the
+    /// released version's contract kept beside the lock. Exit codes: 0 done,
+    /// 2 bad input (the schema is left as it was).
+    Bump(crate::bump::BumpArgs),
+}
+
 /// Exit codes: 0 done / in sync, 1 drift found by `--check`, 2 bad schema or refused.
 pub fn run(args: &Args) -> i32 {
     let source = args.schema.to_string_lossy().replace('\\', "/");
@@ -34,6 +61,7 @@ pub fn run(args: &Args) -> i32 {
         listed.push(LOCK_PATH.to_string());
         listed.sort();
         let lock = previous.updated(&contract, &args.schema, listed)?;
+        files.extend(lock.contract_files());
         files.insert(LOCK_PATH.to_string(), lock.render());
         Ok((files, previous))
     });
@@ -74,5 +102,10 @@ pub fn run(args: &Args) -> i32 {
 }
 
 pub fn main() -> i32 {
-    run(&Args::parse())
+    let cli = Cli::parse();
+    match &cli.command {
+        None => run(&cli.generate),
+        Some(Command::Diff(args)) => crate::diff::command::run(args),
+        Some(Command::Bump(args)) => crate::bump::run(args),
+    }
 }

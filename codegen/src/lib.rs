@@ -10,6 +10,7 @@
 
 pub mod annotations;
 pub mod bump;
+pub mod diff;
 pub mod error;
 pub mod examples;
 pub mod load;

@@ -1,7 +1,15 @@
 //! The version lock: `generated/coprocess.lock.json` records, per protocol
 //! version, a fingerprint of every frame shape (each `$defs` entry and the
 //! method table, descriptions left out). Changing a shape without bumping the
-//! version is refused, naming the changed shapes.
+//! version is refused with the `codegen diff` report of the change.
+//!
+//! To diff, the lock keeps beside it the contract each version was last
+//! generated from: `generated/coprocess.contracts/v<N>.json`, the schema as
+//! read (reformatted), written with every run under version N and kept
+//! unchanged once the version moves on, so it is the released contract of
+//! every version since. They are generated files like the others (listed in
+//! the lock, drift-checked by `--check`); an older lock without them still
+//! works, and its refusal names the changed shapes only.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,6 +23,11 @@ use crate::model::Contract;
 /// The lock file's path under the output root.
 pub const LOCK_PATH: &str = "coprocess.lock.json";
 
+/// The path under the output root of the contract last generated under `version`.
+pub fn contract_path(version: i64) -> String {
+    format!("coprocess.contracts/v{version}.json")
+}
+
 /// Shape name → fingerprint.
 pub type Shapes = BTreeMap<String, String>;
 
@@ -25,6 +38,11 @@ pub struct Lock {
     pub versions: BTreeMap<i64, Shapes>,
     /// Every file codegen wrote last time (so files it no longer writes are found).
     pub files: Vec<String>,
+    /// Protocol version → the text of the contract last generated under it
+    /// ([`contract_path`]), for those found under the output root.
+    pub contracts: BTreeMap<i64, String>,
+    /// The output root the lock was read from (names the contracts in errors).
+    pub root: std::path::PathBuf,
 }
 
 /// Drops the keywords that do not change a shape (descriptions, annotations).
@@ -86,10 +104,10 @@ impl Lock {
     /// Reads the lock under `root`; a missing lock is empty.
     pub fn read(root: &Path) -> Result<Lock, SchemaError> {
         let path = root.join(LOCK_PATH);
-        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Lock::default()) };
+        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Lock { root: root.to_path_buf(), ..Lock::default() }) };
         let bad = |why: &str| SchemaError::new(&path, "", format!("the version lock is unreadable: {why}"), "restore it from git, or delete it to start a new lock");
         let value: Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
-        let mut lock = Lock::default();
+        let mut lock = Lock { root: root.to_path_buf(), ..Lock::default() };
         for (version, shapes) in value.get("versions").and_then(Value::as_object).ok_or_else(|| bad("no `versions`"))? {
             let version: i64 = version.parse().map_err(|_| bad("a version key is not an integer"))?;
             let shapes = shapes.as_object().ok_or_else(|| bad("shapes must be an object"))?;
@@ -98,44 +116,95 @@ impl Lock {
         if let Some(files) = value.get("files").and_then(Value::as_array) {
             lock.files = files.iter().filter_map(Value::as_str).map(str::to_string).collect();
         }
+        for version in lock.versions.keys() {
+            if let Ok(text) = std::fs::read_to_string(root.join(contract_path(*version))) {
+                lock.contracts.insert(*version, text);
+            }
+        }
         Ok(lock)
     }
 
+    /// The contract files to write: each version's, by path.
+    pub fn contract_files(&self) -> impl Iterator<Item = (String, String)> + '_ {
+        self.contracts.iter().map(|(version, text)| (contract_path(*version), text.clone()))
+    }
+
     /// The lock after generating `contract`, or the refusal when its shapes
-    /// changed under an unchanged version.
+    /// changed under an unchanged version. `files` lists what this run
+    /// writes besides the contracts, which are added to it.
     pub fn updated(&self, contract: &Contract, schema_path: &Path, files: Vec<String>) -> Result<Lock, SchemaError> {
         let current = shapes(contract);
-        if let Some(locked) = self.versions.get(&contract.protocol_version) {
+        let version = contract.protocol_version;
+        if let Some(locked) = self.versions.get(&version) {
             let mut changed: Vec<String> = Vec::new();
             for name in locked.keys().chain(current.keys()) {
                 if locked.get(name) != current.get(name) && !changed.contains(name) {
-                    let how = match (locked.get(name), current.get(name)) {
-                        (None, _) => "added",
-                        (_, None) => "removed",
-                        _ => "changed",
-                    };
-                    changed.push(format!("{name} ({how})"));
+                    changed.push(name.clone());
                 }
             }
             if !changed.is_empty() {
+                let named: Vec<String> = changed
+                    .iter()
+                    .map(|name| {
+                        let how = match (locked.get(name), current.get(name)) {
+                            (None, _) => "added",
+                            (_, None) => "removed",
+                            _ => "changed",
+                        };
+                        format!("{name} ({how})")
+                    })
+                    .collect();
                 return Err(SchemaError::new(
                     schema_path,
                     "/x-coprocess/protocol_version",
-                    format!(
-                        "frame shapes changed while the protocol version stayed {}: {}",
-                        contract.protocol_version,
-                        changed.join(", ")
-                    ),
+                    format!("frame shapes changed while the protocol version stayed {version}: {}", self.report(contract, &named)),
                     format!(
                         "bump x-coprocess.protocol_version to {} (every shape change bumps it on both sides), then rerun; or undo the shape change",
-                        contract.protocol_version + 1
+                        version + 1
                     ),
                 ));
             }
         }
         let mut versions = self.versions.clone();
-        versions.insert(contract.protocol_version, current);
-        Ok(Lock { versions, files })
+        versions.insert(version, current);
+        let mut contracts = self.contracts.clone();
+        contracts.insert(version, serde_json::to_string_pretty(&contract.raw).unwrap_or_default() + "\n");
+        let mut files = files;
+        files.extend(contracts.keys().map(|v| contract_path(*v)));
+        files.sort();
+        files.dedup();
+        Ok(Lock { versions, files, contracts, root: self.root.clone() })
+    }
+
+    /// What a refusal says changed: the diff report of the change against
+    /// the contract last generated under the version, or, without one, the
+    /// names of the shapes whose fingerprint changed (`named`).
+    fn report(&self, contract: &Contract, named: &[String]) -> String {
+        let version = contract.protocol_version;
+        let path = self.root.join(contract_path(version));
+        let Some(text) = self.contracts.get(&version) else {
+            return format!("{} (no {} to diff against: any run that generates keeps one)", named.join(", "), path.display());
+        };
+        let label = path.to_string_lossy().replace('\\', "/");
+        let report = crate::diff::older::load(text, &path, &label, &contract.raw).map_err(|e| e.to_string()).and_then(|(old, completed)| {
+            let mut report = crate::diff::diff(&old, contract).map_err(|_| "it shares no type with the schema".to_string())?;
+            report.changes.extend(completed);
+            Ok(report)
+        });
+        match report {
+            Ok(report) => {
+                let mut out = format!("the changes since {label}:");
+                for change in &report.changes {
+                    out.push_str("\n    ");
+                    out.push_str(&crate::diff::render::line(change));
+                }
+                if !report.breaks() {
+                    out.push_str(&format!("\n  the shapes whose fingerprint changed: {}", named.join(", ")));
+                }
+                out
+            }
+            Err(why) => format!("{} ({label} does not load to diff against: {why})", named.join(", ")),
+        }
     }
 
     /// The lock file's text.

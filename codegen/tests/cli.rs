@@ -77,7 +77,11 @@ fn one_run_bumps_every_pin_and_unchanged_files_are_left_alone() {
     // takes the pin from the frames module) need not change.
     let holds_pin = |text: &str| pin_line(text).is_some();
     let mut pinned = 0;
-    for ((p, old), (_, new)) in before.iter().zip(after.iter()) {
+    // The lock keeps the v3 contract beside the v2 one: a file more.
+    assert_eq!(after.len(), before.len() + 1);
+    assert!(after.iter().any(|(p, _)| p.ends_with("coprocess.contracts/v3.json")));
+    for (p, old) in &before {
+        let new = &after.iter().find(|(q, _)| q == p).unwrap_or_else(|| panic!("{} is gone", p.display())).1;
         if holds_pin(&String::from_utf8_lossy(new)) {
             assert_ne!(old, new, "{} did not change with the version", p.display());
             pinned += 1;
@@ -119,9 +123,16 @@ fn version_lock_refuses_a_shape_change_without_a_bump() {
     let reworded = codegen(&path, &out, false);
     assert_eq!(reworded.code, 0, "{}", reworded.stderr);
     let before = snapshot(&out);
-    for (shape, edit) in [
-        ("Verdict (changed)", json!({"retries": {"description": "Retries.", "type": "integer"}})),
-        ("Verdict (changed)", json!(null)),
+    // The refusal is the diff report of the change against the contract the lock keeps.
+    for (report, edit) in [
+        (
+            "\n    breaks-old-sdk /$defs/Verdict/properties/retries: `Verdict.retries`: added, optional: integer [binary → SDK]\n",
+            json!({"retries": {"description": "Retries.", "type": "integer"}}),
+        ),
+        (
+            "\n    breaks-old-sdk+breaks-source /$defs/Verdict/properties/duration_ms: `Verdict.duration_ms`: required → optional [binary → SDK]\n",
+            json!(null),
+        ),
     ] {
         let mut changed = schema.clone();
         match edit {
@@ -137,7 +148,7 @@ fn version_lock_refuses_a_shape_change_without_a_bump() {
         write_schema(dir.path(), &changed);
         let refused = codegen(&path, &out, false);
         assert_eq!(refused.code, 2, "{}", refused.stdout);
-        assert!(refused.stderr.contains(shape), "{}", refused.stderr);
+        assert!(refused.stderr.contains(report), "{}", refused.stderr);
         assert!(refused.stderr.contains("bump"), "{}", refused.stderr);
         assert_eq!(snapshot(&out), before, "a refused run changed the output");
     }
@@ -145,7 +156,9 @@ fn version_lock_refuses_a_shape_change_without_a_bump() {
     added["$defs"]["Extra"] = json!({"description": "New.", "type": "object", "properties": {}, "additionalProperties": false});
     write_schema(dir.path(), &added);
     let refused = codegen(&path, &out, false);
-    assert!(refused.stderr.contains("Extra (added)"), "{}", refused.stderr);
+    // Nothing breaks, yet the shapes changed: the refusal names them too.
+    assert!(refused.stderr.contains("\n    compatible /$defs/Extra: `Extra`: type added (closed object)\n"), "{}", refused.stderr);
+    assert!(refused.stderr.contains("the shapes whose fingerprint changed: Extra (added)"), "{}", refused.stderr);
 }
 
 #[test]

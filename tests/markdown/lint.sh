@@ -31,7 +31,13 @@ fi
 
 # (a) The pin: the lock is copied beside node_modules/ and installed when it
 # changed (npm ci writes node_modules/.package-lock.json after it).
+# Tests run this script concurrently: one install at a time, and no lint
+# while another run's npm ci rewrites node_modules/ (the lock is held until
+# this script exits; a missing flock only loses the serialization).
 cli="$tools/node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs"
+mkdir -p "$(dirname "$tools")"
+exec 9>"$tools.lock"
+command -v flock >/dev/null 2>&1 && flock 9
 if [ ! -f "$cli" ] || ! cmp -s "$here/package-lock.json" "$tools/package-lock.json"; then
   mkdir -p "$tools"
   cp "$here/package.json" "$here/package-lock.json" "$tools/"

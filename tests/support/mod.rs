@@ -25,6 +25,17 @@ pub fn resolve<'a>(schema: &'a Value, s: &'a Value) -> &'a Value {
     ref_name(s).map_or(s, |name| resolve(schema, def(schema, name)))
 }
 
+/// JSON equality: numbers by value (`1` equals `1.0`), object members in
+/// any order.
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_json(a, b)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w))),
+        _ => a == b,
+    }
+}
+
 /// A valid sample of a property/def schema, every optional field included.
 pub fn sample(schema: &Value, s: &Value) -> Value {
     if let Some(name) = ref_name(s) {
@@ -40,10 +51,11 @@ pub fn sample(schema: &Value, s: &Value) -> Value {
         return constant.clone();
     }
     // A schema's own example (a patterned string's, say) is a valid value.
-    // Not an object's: the sample of an object has every optional field, so
-    // that the mutations reach them all (the examples are run as they are,
-    // from tests/conformance/corpus/examples.jsonl).
-    if let Some(example) = s.get("examples").and_then(|e| e.get(0)).filter(|_| s.get("type") != Some(&json!("object"))) {
+    // Not a record's (an object with `properties`): its sample has every
+    // optional field, so that the mutations reach them all (the examples are
+    // run as they are, from tests/conformance/corpus/examples.jsonl). A map's
+    // example is taken: its names may have to match `propertyNames`.
+    if let Some(example) = s.get("examples").and_then(|e| e.get(0)).filter(|_| s.get("properties").is_none()) {
         return example.clone();
     }
     let ty = match s.get("type") {

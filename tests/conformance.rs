@@ -189,11 +189,6 @@ fn generated_corpus(file: &str, rendered: &str, source: &str, test: &str) {
     );
 }
 
-/// A number from the environment, or `default`.
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 /// Differential fuzzing: a fixed-seed slice of random and mutated frames
 /// (`FUZZ_SEED`, `FUZZ_CASES`, `FUZZ_FIRST` choose another; `FUZZ_FINDINGS=<file>`
 /// appends the minimized disagreements there as corpus lines), through every
@@ -209,7 +204,7 @@ fn every_target_agrees_on_fuzzed_frames() {
     assert!(failed.is_empty(), "failed targets:\n{}", failed.join("\n"));
     let built: Vec<&str> =
         run.outcomes.iter().filter(|(t, o)| matches!(o, Outcome::Answers(_)) && targets::TESTEES.contains(&t.as_str())).map(|(t, _)| t.as_str()).collect();
-    let (seed, first, cases) = (env_number("FUZZ_SEED", 2026), env_number("FUZZ_FIRST", 0) as usize, env_number("FUZZ_CASES", 2000) as usize);
+    let (seed, first, cases) = differential::slice();
     let runner = |input: &[String]| targets::run_built(&built, input);
     let started = std::time::Instant::now();
     let schema = support::schema();
@@ -230,13 +225,7 @@ fn every_target_agrees_on_fuzzed_frames() {
     );
     assert_eq!(report.cases, cases, "every case ran");
     let lines: Vec<String> = report.findings.iter().map(|f| f.corpus_line(seed)).collect();
-    if let Some(path) = std::env::var_os("FUZZ_FINDINGS") {
-        use std::io::Write;
-        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&path).expect("open FUZZ_FINDINGS");
-        for line in &lines {
-            writeln!(file, "{line}").expect("write FUZZ_FINDINGS");
-        }
-    }
+    differential::keep_findings("FUZZ_FINDINGS", &lines);
     assert!(
         lines.is_empty() && report.unminimized == 0,
         "{} disagreements; minimized, as corpus lines:\n{}",

@@ -78,16 +78,6 @@ fn test_schema() -> Value {
 /// will do, worded alike by every target.
 const ANY_PROBLEM: &str = "(any problem: the JSON Schema Test Suite says invalid)";
 
-/// Whether two JSON values are equal, numbers compared as numbers (`1.0` is `1`).
-fn same_json(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w))),
-        _ => a == b,
-    }
-}
-
 /// One case: the type, the frame, and the problem a rejection must name (`None`: valid).
 struct Case {
     type_name: String,
@@ -804,6 +794,21 @@ struct Built {
     testees: Vec<(&'static str, Result<(), String>)>,
 }
 
+impl Built {
+    /// Every chosen testee's answers to `input` (NDJSON case lines), run in
+    /// parallel; a testee that failed to build answers with its build error.
+    fn run(&self, input: &str) -> Vec<(&'static str, Result<Vec<Value>, String>)> {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .testees
+                .iter()
+                .map(|(t, built)| (*t, scope.spawn(move || built.clone().and_then(|()| support::testee::run_only(t, &self.out_root, &self.build.join(t), input)))))
+                .collect();
+            handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
+        })
+    }
+}
+
 /// Generates the test contract's output and builds the testees on it, once
 /// for every test of this binary.
 fn built() -> &'static Built {
@@ -855,17 +860,7 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
     assert_eq!(otherwise, VALIDATOR_READS_OTHERWISE.len(), "every probe the validator reads otherwise is tried");
 
     let testees: Vec<&str> = built.testees.iter().map(|(t, _)| *t).collect();
-    let answers: Vec<(&str, Result<Vec<Value>, String>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = built
-            .testees
-            .iter()
-            .map(|(t, result)| {
-                let input = &input;
-                (*t, scope.spawn(move || result.clone().and_then(|()| support::testee::run_only(t, &built.out_root, &built.build.join(t), input))))
-            })
-            .collect();
-        handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
-    });
+    let answers = built.run(&input);
     let mut answered = BTreeSet::new();
     for (target, result) in &answers {
         let lines = match result {
@@ -884,7 +879,7 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
             let ok = answer.get("ok") == Some(&json!(true));
             let error = answer.get("error").and_then(Value::as_str).unwrap_or_default();
             match &case.problem {
-                None if ok && answer.get("value").is_some_and(|v| same_json(v, &case.value)) => {}
+                None if ok && answer.get("value").is_some_and(|v| support::same_json(v, &case.value)) => {}
                 Some(problem) if !ok && (error == problem || (problem == ANY_PROBLEM && !error.is_empty())) => {}
                 expected => failures.push(format!("{target}: {} {}: expected {expected:?}, got {answer}", case.type_name, case.value)),
             }

@@ -77,7 +77,6 @@ fn kept_findings() -> Vec<(String, String)> {
 #[test]
 fn every_target_agrees_on_fuzzed_constrained_frames() {
     let built = crate::built();
-    let testees: Vec<&str> = built.testees.iter().filter(|(_, r)| r.is_ok()).map(|(t, _)| *t).collect();
     let failed: Vec<&String> = built.testees.iter().filter_map(|(_, r)| r.as_ref().err()).collect();
     assert!(failed.is_empty(), "testees failed to build: {failed:?}");
     let schema = &built.schema;
@@ -93,27 +92,18 @@ fn every_target_agrees_on_fuzzed_constrained_frames() {
         .collect();
     let runner = |input: &[String]| -> Vec<(String, Outcome)> {
         let text: String = input.iter().map(|l| format!("{l}\n")).collect();
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = testees
-                .iter()
-                .map(|&t| {
-                    let text = &text;
-                    (t, scope.spawn(move || crate::support::testee::run_only(t, &built.out_root, &built.build.join(t), text)))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|(t, h)| {
-                    let outcome = match h.join() {
-                        Ok(Ok(answers)) if answers.len() == input.len() => Outcome::Answers(answers),
-                        Ok(Ok(answers)) => Outcome::Failed(format!("{t}: {} answers for {} cases", answers.len(), input.len())),
-                        Ok(Err(e)) => Outcome::Failed(e),
-                        Err(_) => Outcome::Failed(format!("{t}: thread panicked")),
-                    };
-                    (t.to_string(), outcome)
-                })
-                .collect()
-        })
+        built
+            .run(&text)
+            .into_iter()
+            .map(|(t, answers)| {
+                let outcome = match answers {
+                    Ok(answers) if answers.len() == input.len() => Outcome::Answers(answers),
+                    Ok(answers) => Outcome::Failed(format!("{t}: {} answers for {} cases", answers.len(), input.len())),
+                    Err(e) => Outcome::Failed(e),
+                };
+                (t.to_string(), outcome)
+            })
+            .collect()
     };
     let validator = |type_name: &str, text: &str| reference(&validators, type_name, text);
     // What earlier campaigns found, minimized, first.
@@ -121,8 +111,7 @@ fn every_target_agrees_on_fuzzed_constrained_frames() {
     assert!(!kept.is_empty(), "{FINDINGS} has no case");
     let still = differential::recheck(&runner, &validator, &kept).unwrap_or_else(|e| panic!("{e}"));
     assert!(still.is_empty(), "kept findings disagree again: {:?}", still.iter().map(|(i, p)| format!("{}: {}", kept[*i].1, p.join("; "))).collect::<Vec<_>>());
-    let env = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
-    let (seed, first, cases) = (env("FUZZ_SEED", 2026), env("FUZZ_FIRST", 0) as usize, env("FUZZ_CASES", 2000) as usize);
+    let (seed, first, cases) = differential::slice();
     let started = std::time::Instant::now();
     let report =
         differential::campaign(schema, &type_names, seed, first, cases, 5000, 8, &runner, &validator).unwrap_or_else(|e| panic!("{e}"));
@@ -133,19 +122,13 @@ fn every_target_agrees_on_fuzzed_constrained_frames() {
         report.mutated,
         report.accepted,
         report.unreferenced,
-        testees.len(),
+        built.testees.len(),
         started.elapsed().as_secs_f64(),
         report.findings.len() + report.unminimized,
         report.findings.len(),
     );
     let lines: Vec<String> = report.findings.iter().map(|f| f.corpus_line(seed)).collect();
-    if let Some(path) = std::env::var_os("FUZZ_CONSTRAINED_FINDINGS") {
-        use std::io::Write;
-        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&path).expect("open FUZZ_CONSTRAINED_FINDINGS");
-        for line in &lines {
-            writeln!(file, "{line}").expect("write FUZZ_CONSTRAINED_FINDINGS");
-        }
-    }
+    differential::keep_findings("FUZZ_CONSTRAINED_FINDINGS", &lines);
     assert!(
         lines.is_empty() && report.unminimized == 0,
         "{} disagreements; minimized:\n{}",

@@ -4,14 +4,7 @@ use serde_json::Value;
 
 /// Numbers compare by value (`100` and `100.0` are the same JSON number);
 /// object members in any order.
-pub fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_value(a, b)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w))),
-        _ => a == b,
-    }
-}
+pub use crate::support::same_json as same_value;
 
 /// The verdict of an answer line: `Some(true)` accepted, `Some(false)`
 /// rejected, `None` not an answer.

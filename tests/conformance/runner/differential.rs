@@ -185,3 +185,21 @@ pub fn recheck(runner: Runner, validator: Validator, cases: &[(String, String)])
     let answers = answers(runner, validator, &batch)?;
     Ok(answers.iter().enumerate().map(|(i, a)| (i, check(&cases[i].1, a))).filter(|(_, p)| !p.is_empty()).collect())
 }
+
+/// The slice a fuzzing test runs: `FUZZ_SEED` (2026), `FUZZ_FIRST` (0) and
+/// `FUZZ_CASES` (2,000) from the environment, defaults in parentheses.
+pub fn slice() -> (u64, usize, usize) {
+    let number = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    (number("FUZZ_SEED", 2026), number("FUZZ_FIRST", 0) as usize, number("FUZZ_CASES", 2000) as usize)
+}
+
+/// Appends the findings' corpus lines to the file the variable `env` names,
+/// when it names one (`tests/conformance/fuzz.sh` sets it).
+pub fn keep_findings(env: &str, lines: &[String]) {
+    let Some(path) = std::env::var_os(env) else { return };
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut file| std::io::Write::write_all(&mut file, text.as_bytes()));
+    if let Err(e) = written {
+        panic!("{env}={}: {e}", path.to_string_lossy());
+    }
+}

@@ -11,7 +11,7 @@
 use serde_json::{json, Map, Number, Value};
 
 use super::{literal, Doc, Rng};
-use crate::support::{ref_name, resolve, sample};
+use crate::support::{ref_name, resolve, same_json, sample};
 
 /// How deep an any-value (`{}`) may nest.
 const ANY_DEPTH: usize = 4;
@@ -127,7 +127,7 @@ fn array(schema: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {
             break;
         }
         let item = value(schema, &s["items"], rng, depth + 1);
-        if !unique || !items.iter().any(|i| same(i, &item)) {
+        if !unique || !items.iter().any(|i| same_json(i, &item)) {
             items.push(item);
         }
     }
@@ -135,16 +135,6 @@ fn array(schema: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {
         return sample(schema, s);
     }
     Value::Array(items)
-}
-
-/// JSON equality (`1` equals `1.0`).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
 }
 
 fn object(schema: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {

@@ -58,11 +58,13 @@ fn every_file_goes_where_its_row_says_under_the_names_it_gives() {
     }
 }
 
+/// The targets write what the lock lists, but for the lock's own files (the
+/// lock and the contract it keeps per version).
 #[test]
 fn the_default_rows_keep_the_generated_layout() {
     let files = generate(&repo_schema());
     let lock: Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated/coprocess.lock.json")).unwrap()).unwrap();
-    let locked: Vec<&str> = lock["files"].as_array().unwrap().iter().filter_map(Value::as_str).filter(|p| *p != "coprocess.lock.json").collect();
+    let locked: Vec<&str> = lock["files"].as_array().unwrap().iter().filter_map(Value::as_str).filter(|p| *p != "coprocess.lock.json" && !p.starts_with("coprocess.contracts/")).collect();
     let generated: Vec<&str> = files.keys().map(String::as_str).collect();
     assert_eq!(generated, locked);
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The dev-profile `codegen` binary, warm, wall clock: what `cargo run -p codegen`
+# runs (after cargo's own up-to-date check). Generating all six targets into a
+# fresh directory, `--check` against the committed generated/, and
+# `diff --against HEAD`; the release binary beside it for scale.
+#
+#   bash codegen/benches/dev.sh [RUNS]
+#
+# Prints a markdown table for docs/benchmarks.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs="${1:-21}"
+cargo build -q -p codegen
+cargo build -q --release -p codegen
+target="${CARGO_TARGET_DIR:-target}"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+now_ns() { date +%s%N; }
+# median and fastest of the numbers on stdin
+stats() { sort -n | awk '{a[NR]=$1} END {m=(NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f ms | %.1f ms", m, a[1]}'; }
+
+time_runs() { # command... ; after one warm-up run
+  "$@" >/dev/null 2>&1 || true
+  for _ in $(seq "$runs"); do
+    local start end
+    start=$(now_ns)
+    "$@" >/dev/null 2>&1 || true
+    end=$(now_ns)
+    awk -v s="$start" -v e="$end" 'BEGIN {printf "%.1f\n", (e - s) / 1e6}'
+  done | stats
+}
+
+generate() { local out; out=$(mktemp -d "$scratch/out.XXXX"); "$1" --out "$out"; }
+
+echo "| binary | command | median | fastest |"
+echo "|---|---|---|---|"
+for profile in debug release; do
+  bin="$target/$profile/codegen"
+  echo "| $profile | generate, fresh directory | $(time_runs generate "$bin") |"
+  echo "| $profile | \`--check\` | $(time_runs "$bin" --check) |"
+  echo "| $profile | \`diff --against HEAD\` | $(time_runs "$bin" diff --against HEAD) |"
+done
+echo
+echo "($runs runs each after a warm-up; load average $(cut -d' ' -f1-3 /proc/loadavg))"

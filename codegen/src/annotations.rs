@@ -120,27 +120,65 @@ pub(crate) fn refuse_here(r: &Reader<'_>, schema: &Map<String, Value>, pointer: 
 /// Checks that `default` and every example are values of the schema at
 /// `pointer` (a `$defs` entry or a property of one), as the jsonschema
 /// validator reads it: an example that the decoders would refuse misleads.
-pub(crate) fn check_values(r: &Reader<'_>, defs: &Map<String, Value>, annotations: &Annotations, pointer: &str) -> Result<(), SchemaError> {
-    if annotations.default.is_none() && annotations.examples.is_empty() {
-        return Ok(());
-    }
-    let root = serde_json::json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$ref": format!("#{pointer}"),
-        "$defs": defs,
-    });
-    let validator = jsonschema::draft202012::new(&root)
-        .map_err(|e| r.err(pointer, format!("the schema here cannot be compiled to check its examples: {e}"), "fix the schema at this pointer"))?;
+/// `checker` must have been made for `pointer` (see [`ValueChecker`]).
+pub(crate) fn check_values(r: &Reader<'_>, checker: &ValueChecker, annotations: &Annotations, pointer: &str) -> Result<(), SchemaError> {
     let mut values: Vec<(String, &Value)> = annotations.examples.iter().enumerate().map(|(i, v)| (format!("{}/{i}", push_pointer(pointer, "examples")), v)).collect();
     if let Some(default) = &annotations.default {
         values.insert(0, (push_pointer(pointer, "default"), default));
     }
     for (at, value) in values {
-        if let Some(error) = validator.iter_errors(value).next() {
+        if let Some(error) = checker.first_error(pointer, value).map_err(|e| r.err(pointer, format!("the schema here cannot be compiled to check its examples: {e}"), "fix the schema at this pointer"))? {
             return Err(r.err(&at, format!("{value} is not a value of this schema: {error}"), "write a value the schema accepts, or fix the schema"));
         }
     }
     Ok(())
+}
+
+/// Checks values against schemas of one contract's `$defs` with one
+/// compiled validator: the root has a property per schema pointer that
+/// `$ref`s it, and a value is checked as the one member of an object, so the
+/// `$defs` are compiled once however many values there are (compiling them
+/// per value was most of the loader's time). Should the whole not compile,
+/// each pointer is compiled alone, so that the error names the one that
+/// does not.
+pub(crate) struct ValueChecker<'d> {
+    defs: &'d Map<String, Value>,
+    all: Option<jsonschema::Validator>,
+}
+
+impl<'d> ValueChecker<'d> {
+    /// A checker for values of the schemas at `pointers` (each a `$defs`
+    /// entry or a property of one).
+    pub(crate) fn new<'p>(defs: &'d Map<String, Value>, pointers: impl IntoIterator<Item = &'p str>) -> Self {
+        let properties: Map<String, Value> = pointers.into_iter().map(|p| (p.to_string(), serde_json::json!({ "$ref": format!("#{p}") }))).collect();
+        let all = jsonschema::draft202012::new(&root(defs, serde_json::json!({ "properties": properties }))).ok();
+        Self { defs, all }
+    }
+
+    /// The validator's first error for `value` at `pointer`, as text; an
+    /// `Err` when the schema there cannot be compiled.
+    pub(crate) fn first_error(&self, pointer: &str, value: &Value) -> Result<Option<String>, String> {
+        if let Some(all) = &self.all {
+            let wrapped = Value::Object(Map::from_iter([(pointer.to_string(), value.clone())]));
+            let first = all.iter_errors(&wrapped).next().map(|error| error.to_string());
+            return Ok(first);
+        }
+        let alone = jsonschema::draft202012::new(&root(self.defs, serde_json::json!({ "$ref": format!("#{pointer}") }))).map_err(|e| e.to_string())?;
+        let first = alone.iter_errors(value).next().map(|error| error.to_string());
+        Ok(first)
+    }
+}
+
+/// A 2020-12 root schema: `defs` as its `$defs`, with `body`'s members.
+fn root(defs: &Map<String, Value>, body: Value) -> Value {
+    let mut root = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": defs,
+    });
+    if let (Some(root), Value::Object(body)) = (root.as_object_mut(), body) {
+        root.extend(body);
+    }
+    root
 }
 
 #[cfg(test)]

@@ -120,17 +120,14 @@ pub fn all(contract: &Contract) -> Vec<Example> {
 /// jsonschema validator reads it (a type's own examples are checked where
 /// the loader reads its annotations).
 pub(crate) fn check(r: &Reader<'_>, contract: &Contract) -> Result<(), SchemaError> {
-    let Some(defs) = contract.raw.get("$defs") else { return Ok(()) };
-    for example in derived(contract) {
-        let root = serde_json::json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$ref": format!("#{}", push_pointer("/$defs", &example.type_name)),
-            "$defs": defs,
-        });
-        let validator = jsonschema::draft202012::new(&root).map_err(|e| {
+    let Some(Value::Object(defs)) = contract.raw.get("$defs") else { return Ok(()) };
+    let examples = derived(contract);
+    let pointers: Vec<String> = examples.iter().map(|example| push_pointer("/$defs", &example.type_name)).collect();
+    let checker = crate::annotations::ValueChecker::new(defs, pointers.iter().map(String::as_str));
+    for (example, pointer) in examples.iter().zip(&pointers) {
+        let problem = checker.first_error(pointer, &example.value).map_err(|e| {
             r.err(&example.origin, format!("`{}` cannot be compiled to check this example: {e}", example.type_name), "fix that type")
         })?;
-        let problem = validator.iter_errors(&example.value).next().map(|error| error.to_string());
         if let Some(error) = problem {
             return Err(r.err(
                 &example.origin,

@@ -17,6 +17,7 @@ pub mod load;
 pub mod model;
 pub mod names;
 pub mod page;
+pub mod parallel;
 pub mod pattern;
 pub mod printer;
 pub mod sdks;

@@ -108,8 +108,10 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             types.insert(name.clone(), self.build_def(name, schema, &p)?);
         }
         self.resolve_unions(&mut types)?;
-        for (annotations, pointer) in self.values.take() {
-            annotations::check_values(self.r, self.defs, &annotations, &pointer)?;
+        let values = self.values.take();
+        let checker = annotations::ValueChecker::new(self.defs, values.iter().map(|(_, pointer)| pointer.as_str()));
+        for (annotations, pointer) in &values {
+            annotations::check_values(self.r, &checker, annotations, pointer)?;
         }
         crate::model::number_patterns(&mut types);
         Ok(types)

@@ -28,12 +28,18 @@ pub const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dot
 pub type Files = BTreeMap<String, String>;
 
 /// Renders every target, and the reference page.
+/// The targets are independent: each renders on a thread of its own, the
+/// page on this one ([`crate::parallel`]). The first error in [`TARGETS`]
+/// order is the one returned.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
+    type Job<'c> = crate::parallel::Job<'c, Result<Files, crate::SchemaError>>;
+    let jobs: Vec<(&str, Job<'_>)> = TARGETS.iter().map(|target| (*target, Box::new(move || generate_target(contract, target)) as Job<'_>)).collect();
+    let (rendered, page) = crate::parallel::all(&contract.source, jobs, || crate::page::render(contract))?;
     let mut files = Files::new();
-    for target in TARGETS {
-        files.extend(generate_target(contract, target)?);
+    for target_files in rendered {
+        files.extend(target_files?);
     }
-    files.insert(crate::page::PATH.to_string(), crate::page::render(contract));
+    files.insert(crate::page::PATH.to_string(), page);
     Ok(files)
 }
 

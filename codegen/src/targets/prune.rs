@@ -33,19 +33,24 @@ pub fn prune_indented(runtime: &str, rest: &str, indent: usize, private_name: im
     let chunks = split(runtime, indent, &private_name);
     // A name inside a string or a comment (a field's wire name `"writeComma"`)
     // is not a use.
+    // What is used: the identifiers of the rest of the file and of every kept
+    // chunk, grown until no unkept chunk's name is among them. A chunk's own
+    // text does not count for itself (a recursive helper is not a use), so
+    // a private chunk's identifiers join only once it is kept.
     let rest = code_only(rest);
+    let mut used = identifiers(&rest);
     let codes: Vec<String> = chunks.iter().map(|c| code_only(c.text)).collect();
     let mut kept: Vec<bool> = chunks.iter().map(|c| c.private_name.is_none()).collect();
+    for (code, _) in codes.iter().zip(&kept).filter(|(_, k)| **k) {
+        used.extend(identifiers(code));
+    }
     loop {
         let mut changed = false;
         for (i, chunk) in chunks.iter().enumerate() {
             let Some(name) = chunk.private_name else { continue };
-            if kept[i] {
-                continue;
-            }
-            let used = mentions(&rest, name) || codes.iter().enumerate().any(|(j, other)| j != i && kept[j] && mentions(other, name));
-            if used {
+            if !kept[i] && used.contains(name) {
                 kept[i] = true;
+                used.extend(identifiers(&codes[i]));
                 changed = true;
             }
         }
@@ -149,9 +154,19 @@ pub fn declared<'a>(line: &'a str, keywords: &[&str]) -> Option<&'a str> {
     keywords.iter().find_map(|keyword| line.strip_prefix(keyword).and_then(identifier))
 }
 
+/// The whole identifiers in `text` (runs of ASCII letters, digits, `_` and
+/// `$`): `name` is among them exactly when [`mentions`] finds it.
+fn identifiers(text: &str) -> std::collections::HashSet<&str> {
+    text.split(|c: char| !is_identifier_char(c)).filter(|word| !word.is_empty()).collect()
+}
+
+fn is_identifier_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+}
+
 /// Whether `text` contains `name` as a whole identifier.
 pub fn mentions(text: &str, name: &str) -> bool {
-    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let is_ident = is_identifier_char;
     let mut from = 0;
     while let Some(found) = text[from..].find(name) {
         let at = from + found;

@@ -50,8 +50,14 @@ const RESERVED: &[&str] = &["new"];
 
 /// The methods of the runtime's `CoprocessClient` (`close`, `spawn`,
 /// `request`, `start`, ...), public or not, read from `client_runtime.rs`
-/// itself so that a method it gains is avoided too.
-fn client_members() -> Vec<String> {
+/// itself so that a method it gains is avoided too. Parsed once: every
+/// method name is checked against it.
+fn client_members() -> &'static [String] {
+    static MEMBERS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    MEMBERS.get_or_init(read_client_members)
+}
+
+fn read_client_members() -> Vec<String> {
     let Ok(file) = syn::parse_file(RUNTIME) else { return Vec::new() };
     file.items
         .iter()

@@ -53,15 +53,19 @@ pub enum Flavor {
 
 /// Renders the whole Rust module text (header included).
 pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError> {
-    let types = types::types(contract, &contract.raw, flavor)?;
+    // The types come parsed; only the items beside them are parsed here
+    // (quoting the types back to tokens to parse them again was a third of
+    // this target's time).
+    let mut file = types::types(contract, &contract.raw, flavor)?;
     let mut extras = protocol::items(contract);
     extras.extend(envelopes::decoding(contract));
     if flavor == Flavor::WithJsonSchema {
         extras.extend(protocol::json_schema_of(contract));
     }
-    let mut file: syn::File = syn::parse2(quote::quote! { #types #extras }).map_err(|e| {
+    let extras: syn::File = syn::parse2(extras).map_err(|e| {
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
     })?;
+    file.items.extend(extras.items);
     names::qualify_hidden_variants(&mut file, contract.types.keys());
     let body = match flavor {
         Flavor::Sdk => layout::print_file(&file).map_err(|problem| {
@@ -113,10 +117,12 @@ pub fn layout_source(code: &str) -> Result<String, String> {
 /// The Rust SDK file (typify reads the `$defs` from `Contract::raw`).
 pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
     let sdk = crate::targets::sdk(contract, "rust")?;
-    let text = render_claimed(contract)?.1;
+    // This target takes the longest: its client renders on a thread of its
+    // own beside the frames.
+    let (client, frames) = crate::parallel::join(&contract.source, "rust-client", || client::render(contract), || render_claimed(contract))?;
     let mut files = Files::new();
-    files.insert(sdk.frames.clone(), text);
-    files.insert(sdk.client.clone(), client::render(contract)?);
+    files.insert(sdk.frames.clone(), frames?.1);
+    files.insert(sdk.client.clone(), client?);
     Ok(files)
 }
 

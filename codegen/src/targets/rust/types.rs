@@ -20,7 +20,7 @@ fn typify_error(contract: &Contract, pointer: &str, problem: String) -> SchemaEr
 }
 
 /// The typify-generated types for every `$defs` entry, tightened.
-pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Result<TokenStream, SchemaError> {
+pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Result<syn::File, SchemaError> {
     let defs = typify_view(contract, raw.get("$defs").cloned().unwrap_or_default());
     let root = serde_json::json!({ "$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs });
     let root: schemars::schema::RootSchema =
@@ -47,7 +47,7 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     Tighten { contract, fields: Vec::new() }.visit_file_mut(&mut file);
     let typed = super::envelopes::typed_structs(contract, &file);
     file.items.extend(typed);
-    Ok(quote! { #file })
+    Ok(file)
 }
 
 /// The `$defs` as typify reads them: each description with its annotations

@@ -625,6 +625,60 @@ final class Runtime {
         return items;
     }
 
+    /** Items of which none equals an earlier one by JSON equality. */
+    private static List<JsonNode> uniqueJson(List<JsonNode> items, Path path) {
+        for (int i = 0; i < items.size(); i++) {
+            for (int first = 0; first < i; first++) {
+                if (jsonEqual(items.get(first), items.get(i))) {
+                    throw problem(
+                            path,
+                            "expected unique items, got item " + i + " equal to item " + first);
+                }
+            }
+        }
+        return items;
+    }
+
+    /**
+     * A value equal to the schema's {@code const} (any JSON value, {@code shown} as JSON text) by
+     * JSON equality.
+     */
+    private static JsonNode constantJson(JsonNode value, Path path, String shown) {
+        if (!jsonEqual(value, parseStrict(shown))) {
+            throw problem(path, "expected " + shown + ", got " + kindOf(value));
+        }
+        return value;
+    }
+
+    /**
+     * JSON equality: numbers by value ({@code 1} is {@code 1.0}), objects whatever their member
+     * order, arrays item by item, {@code true} never {@code 1}.
+     */
+    private static boolean jsonEqual(JsonNode a, JsonNode b) {
+        if (a.getNodeType() != b.getNodeType()) {
+            return false;
+        }
+        return switch (a.getNodeType()) {
+            case NUMBER -> a.doubleValue() == b.doubleValue();
+            case ARRAY -> {
+                boolean same = a.size() == b.size();
+                for (int i = 0; same && i < a.size(); i++) {
+                    same = jsonEqual(a.get(i), b.get(i));
+                }
+                yield same;
+            }
+            case OBJECT -> {
+                boolean same = a.size() == b.size();
+                for (var names = a.fieldNames(); same && names.hasNext(); ) {
+                    String name = names.next();
+                    same = b.has(name) && jsonEqual(a.get(name), b.get(name));
+                }
+                yield same;
+            }
+            default -> a.equals(b);
+        };
+    }
+
     private static String counted(long count, String noun) {
         return count == 1 ? "1 " + noun : count + " " + noun + "s";
     }

@@ -184,7 +184,9 @@ fn distinct(schema: &Value, s: &Value, n: usize) -> Option<Vec<Value>> {
         _ if items == &json!({}) => vec![json!({"a": 1, "b": [true, null]}), json!([1, "x"]), json!(1.5)],
         (_, Some(values)) => values.clone(),
         (Value::Bool(_), _) => vec![json!(true), json!(false)],
-        (Value::Number(x), _) => (0..n as i64).map(|k| json!(x.as_i64().unwrap() + k)).collect(),
+        (Value::Number(x), _) if x.is_i64() => (0..n as i64).map(|k| json!(x.as_i64().unwrap() + k)).collect(),
+        // Numbers: `-0.0` and `0` repeat (`written_otherwise` writes `1.5e0`).
+        (Value::Number(_), _) => [json!(0.0), json!(1.5), json!(-2.5)][..n.min(3)].to_vec(),
         (Value::String(x), _) => (0..n).map(|k| json!(format!("{x}{k}"))).collect(),
         _ => return None,
     };
@@ -218,6 +220,7 @@ fn unique_cases(schema: &Value, name: &str, sample: &Value, member: &str, s: &Va
     }
     let otherwise = match &x {
         Value::Object(_) => Some(written_otherwise(&x)),
+        Value::Number(n) if n.is_f64() => Some("-0.0".to_string()),
         Value::Number(n) => Some(format!("{n}.0")),
         Value::String(t) => t.chars().next().map(|c| format!("\"\\u{:04x}{}\"", c as u32, &t[c.len_utf8()..])),
         _ => None,

@@ -614,9 +614,12 @@ final class Runtime {
 
     /** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
     private static <T> List<T> uniqueItems(List<T> items, Path path) {
-        Map<T, Integer> seen = new HashMap<>();
+        Map<Object, Integer> seen = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            Integer first = seen.putIfAbsent(items.get(i), i);
+            T item = items.get(i);
+            // -0.0 is the 0.0 it equals (Double.equals tells them apart).
+            Object key = item instanceof Double number ? number + 0.0 : item;
+            Integer first = seen.putIfAbsent(key, i);
             if (first != null) {
                 throw problem(
                         path, "expected unique items, got item " + i + " equal to item " + first);

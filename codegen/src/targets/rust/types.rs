@@ -155,6 +155,9 @@ enum Check {
     /// An array of any JSON values' number of items and its items'
     /// uniqueness by JSON equality: `strict::unique_json_within`.
     UniqueJson(Option<u64>, Option<u64>),
+    /// An array of numbers' number of items and its items' uniqueness as
+    /// doubles (`-0.0` is `0.0`): `strict::unique_numbers_within`.
+    UniqueNumbers(Option<u64>, Option<u64>),
     /// An array's number of items and a check on each item (an integer's
     /// or a number's bounds, a string's length or pattern): `strict::each`.
     Each(Box<Check>, Option<u64>, Option<u64>),
@@ -191,7 +194,13 @@ impl Check {
                     Ty::Length { min, max, .. } => (*min, *max),
                     _ => (None, None),
                 };
-                Some(if inner.unique_by_json() { Check::UniqueJson(min, max) } else { Check::UniqueItems(min, max) })
+                Some(if inner.unique_by_json() {
+                    Check::UniqueJson(min, max)
+                } else if matches!(inner.unbounded(), Ty::Array(item) if matches!(**item, Ty::Number { .. })) {
+                    Check::UniqueNumbers(min, max)
+                } else {
+                    Check::UniqueItems(min, max)
+                })
             }
             Ty::Const { value, .. } => Some(Check::Const(value.clone())),
             Ty::Nullable(inner) => Check::of(inner),
@@ -221,6 +230,7 @@ impl Check {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
             }
             Check::UniqueJson(min, max) => format!("strict::{form}unique_json_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::UniqueNumbers(min, max) => format!("strict::{form}unique_numbers_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Each(item, min, max) => format!("strict::{form}each::<_, {}, {}, {}>", item.item_check(), count(min, "0"), count(max, "usize::MAX")),
         }
     }
@@ -236,7 +246,7 @@ impl Check {
             Check::Number(min, max) => format!("strict::NumberWithin<{}, {}>", number_arg(*min, true), number_arg(*max, false)),
             Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
-            Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::Each(..) => "()".to_string(),
+            Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueNumbers(..) | Check::Each(..) => "()".to_string(),
         }
     }
 }

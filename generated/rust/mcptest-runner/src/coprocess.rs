@@ -4106,6 +4106,63 @@ pub mod strict {
         Ok(items)
     }
 
+    /// [`items_within`] for an array of numbers whose items must be
+    /// pairwise distinct (`uniqueItems`) as doubles (`1` is `1.0`, `-0.0` is
+    /// `0.0`), after the count.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<f64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = items_within::<D, f64, MIN, MAX>(deserializer)?;
+        unique_numbers(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_numbers_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_numbers_within`] (`null` included).
+    pub fn present_unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<f64>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        unique_numbers_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_numbers_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<f64>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = nullable_items_within::<D, f64, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique_numbers(items)?;
+        }
+        Ok(items)
+    }
+
+    /// Doubles compared by their bits, `-0.0` made the `0.0` it equals (no
+    /// frame holds a NaN).
+    fn unique_numbers<E: serde::de::Error>(items: &[f64]) -> Result<(), E> {
+        let bits: Vec<u64> = items.iter().map(|x| (x + 0.0).to_bits()).collect();
+        unique(&bits)
+    }
+
     fn unique_json<E: serde::de::Error>(items: &[serde_json::Value]) -> Result<(), E> {
         for (index, item) in items.iter().enumerate() {
             let mut earlier = items.iter().take(index);

@@ -707,6 +707,9 @@ type Distinct struct {
 	Flags []bool
 	// Shades is distinct shades.
 	Shades []Shade
+	// Ratios is distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when
+	// given. Nil when absent.
+	Ratios []float64
 	// Loose: `uniqueItems: false` asks nothing. Nil when absent.
 	Loose []string
 }
@@ -758,6 +761,8 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 		case "shades":
 			seen[2] = true
 			out.Shades, err = readListOfShadeUnique(o.vals[i])
+		case "ratios":
+			out.Ratios, err = readListOfNumberUnique(o.vals[i])
 		case "loose":
 			out.Loose, err = readListOfString(o.vals[i])
 		default:
@@ -791,6 +796,10 @@ func appendDistinct(b []byte, v Distinct) []byte {
 	b = writeNullableListOfBoolUnique(b, v.Flags)
 	b = append(b, ",\"shades\":"...)
 	b = writeListOfShade(b, v.Shades)
+	if v.Ratios != nil {
+		b = append(b, ",\"ratios\":"...)
+		b = writeListOfNumber(b, v.Ratios)
+	}
 	if v.Loose != nil {
 		b = append(b, ",\"loose\":"...)
 		b = writeListOfString(b, v.Loose)
@@ -3946,6 +3955,22 @@ func readListOfIntMin1(v any) ([]int64, *shapeError) {
 	return out, nil
 }
 
+func readListOfNumber(v any) ([]float64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]float64, len(items))
+	for i, item := range items {
+		x, err := readNumber(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
 func readListOfNumberMinNeg1p5Max1p5(v any) ([]float64, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -3960,6 +3985,14 @@ func readListOfNumberMinNeg1p5Max1p5(v any) ([]float64, *shapeError) {
 		out[i] = x
 	}
 	return out, nil
+}
+
+func readListOfNumberUnique(v any) ([]float64, *shapeError) {
+	x, err := readListOfNumber(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
 }
 
 func readListOfShade(v any) ([]Shade, *shapeError) {
@@ -4584,6 +4617,17 @@ func writeListOfIntMin1(b []byte, v []int64) []byte {
 			b = append(b, ',')
 		}
 		b = writeInt(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfNumber(b []byte, v []float64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeNumber(b, x)
 	}
 	return append(b, ']')
 }

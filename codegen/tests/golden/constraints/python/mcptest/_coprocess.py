@@ -1178,6 +1178,11 @@ class Distinct:
     names: list[str] | None = None
     """Distinct names, when given. Optional: `None` when left out."""
 
+    ratios: list[float] | None = None
+    """Distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when given. Optional:
+    `None` when left out.
+    """
+
     loose: list[str] | None = None
     """`uniqueItems: false` asks nothing. Optional: `None` when left out."""
 
@@ -1914,6 +1919,7 @@ def _read_distinct(value: JsonValue) -> Distinct:
         names = value.get("names")
         flags = value.get("flags")
         shades = value.get("shades")
+        ratios = value.get("ratios")
         loose = value.get("loose")
         if _DISTINCT_SHAPE.names.issuperset(value) and "flags" in value:
             try:
@@ -1923,6 +1929,9 @@ def _read_distinct(value: JsonValue) -> Distinct:
                     flags=_nullable(flags, lambda v: _unique(_array(v, _bool))),
                     shades=_unique(_array(shades, _read_shade)),
                     names=_unique(_array(names, _str)) if "names" in value else None,
+                    ratios=_unique(_array(ratios, _float))
+                    if "ratios" in value
+                    else None,
                     loose=_array(loose, _str) if "loose" in value else None,
                 )
             except _Problem:
@@ -1938,6 +1947,8 @@ def distinct_to_value(value: Distinct) -> dict[str, JsonValue]:
         out["names"] = list(value.names)
     out["flags"] = None if value.flags is None else list(value.flags)
     out["shades"] = list(value.shades)
+    if value.ratios is not None:
+        out["ratios"] = list(value.ratios)
     if value.loose is not None:
         out["loose"] = list(value.loose)
     return out
@@ -3503,6 +3514,7 @@ _DISTINCT_SHAPE = _ObjectShape(
         "names": lambda v: _unique(_array(v, _str)),
         "flags": lambda v: _nullable(v, lambda v: _unique(_array(v, _bool))),
         "shades": lambda v: _unique(_array(v, _read_shade)),
+        "ratios": lambda v: _unique(_array(v, _float)),
         "loose": lambda v: _array(v, _str),
     },
     (
@@ -3512,6 +3524,7 @@ _DISTINCT_SHAPE = _ObjectShape(
     ),
     {
         "names": None,
+        "ratios": None,
         "loose": None,
     },
 )

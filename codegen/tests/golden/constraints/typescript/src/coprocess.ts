@@ -2050,6 +2050,8 @@ export interface Distinct {
   readonly flags: readonly boolean[] | null;
   /** Distinct shades. */
   readonly shades: readonly Shade[];
+  /** Distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when given. */
+  readonly ratios?: readonly number[];
   /** `uniqueItems: false` asks nothing. */
   readonly loose?: readonly string[];
 }
@@ -2064,6 +2066,7 @@ function readDistinct(
   let names: readonly string[] | undefined;
   let flags: readonly boolean[] | null | undefined;
   let shades: readonly Shade[] | undefined;
+  let ratios: readonly number[] | undefined;
   let loose: readonly string[] | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
@@ -2124,6 +2127,17 @@ function readDistinct(
           _pathTo(path, ".shades"),
         );
         break;
+      case "ratios":
+        ratios = _uniqueItems(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".ratios"),
+            false,
+            (item, itemPath) => _readNumber(item, itemPath, false),
+          ),
+          _pathTo(path, ".ratios"),
+        );
+        break;
       case "loose":
         loose = _readArrayOf(
           member,
@@ -2148,6 +2162,9 @@ function readDistinct(
   const out: _Mutable<Distinct> = { ids, flags, shades };
   if (names !== undefined) {
     out.names = names;
+  }
+  if (ratios !== undefined) {
+    out.ratios = ratios;
   }
   if (loose !== undefined) {
     out.loose = loose;
@@ -2188,6 +2205,9 @@ export function encodeDistinct(value: Distinct): string {
       ? "null"
       : _writeArray(value.flags, (item) => (item ? "true" : "false")));
   out += ',"shades":' + _writeArray(value.shades, (item) => encodeShade(item));
+  if (value.ratios !== undefined) {
+    out += ',"ratios":' + _writeArray(value.ratios, (item) => String(item));
+  }
   if (value.loose !== undefined) {
     out +=
       ',"loose":' + _writeArray(value.loose, (item) => JSON.stringify(item));

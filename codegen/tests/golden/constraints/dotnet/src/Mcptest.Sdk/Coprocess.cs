@@ -1245,6 +1245,11 @@ namespace Mcptest.Sdk
         public global::System.Collections.Generic.List<Shade> Shades { get; set; }
 
         /// <summary>
+        /// Distinct ratios (doubles: <c>1</c> is <c>1.0</c>, <c>-0.0</c> is <c>0</c>), when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<double>? Ratios { get; set; }
+
+        /// <summary>
         /// <c>uniqueItems: false</c> asks nothing.
         /// </summary>
         public global::System.Collections.Generic.List<string>? Loose { get; set; }
@@ -1308,6 +1313,7 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<string>? _names = null;
             global::System.Collections.Generic.List<bool>? _flags = null;
             global::System.Collections.Generic.List<Shade> _shades = default!;
+            global::System.Collections.Generic.List<double>? _ratios = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
@@ -1329,6 +1335,10 @@ namespace Mcptest.Sdk
                 {
                     _shades = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "shades"), "array", (item0, at0) => ShadeWire.Read(item0, at0, "string")), new global::Mcptest.Sdk.CoprocessPath(at, "shades"));
                     seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("ratios"))
+                {
+                    _ratios = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "ratios"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadNumber(item0, at0, "number")), new global::Mcptest.Sdk.CoprocessPath(at, "ratios"));
                 }
                 else if (member.NameEquals("loose"))
                 {
@@ -1354,6 +1364,7 @@ namespace Mcptest.Sdk
             return new Distinct(_ids, _flags, _shades)
             {
                 Names = _names,
+                Ratios = _ratios,
                 Loose = _loose,
             };
         }
@@ -1362,6 +1373,7 @@ namespace Mcptest.Sdk
         internal static readonly byte[] KeyNames = global::System.Text.Encoding.UTF8.GetBytes("names");
         internal static readonly byte[] KeyFlags = global::System.Text.Encoding.UTF8.GetBytes("flags");
         internal static readonly byte[] KeyShades = global::System.Text.Encoding.UTF8.GetBytes("shades");
+        internal static readonly byte[] KeyRatios = global::System.Text.Encoding.UTF8.GetBytes("ratios");
         internal static readonly byte[] KeyLoose = global::System.Text.Encoding.UTF8.GetBytes("loose");
 
         internal static Distinct Read(ref global::System.Text.Json.Utf8JsonReader reader)
@@ -1372,6 +1384,7 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<string>? _names = null;
             global::System.Collections.Generic.List<bool>? _flags = null;
             global::System.Collections.Generic.List<Shade> _shades = default!;
+            global::System.Collections.Generic.List<double>? _ratios = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
@@ -1399,9 +1412,15 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _shades = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => ShadeWire.Read(ref item0)));
                 }
-                else if (reader.ValueTextEquals(KeyLoose))
+                else if (reader.ValueTextEquals(KeyRatios))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _ratios = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref item0)));
+                }
+                else if (reader.ValueTextEquals(KeyLoose))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
                     reader.Read();
                     _loose = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0));
                 }
@@ -1417,6 +1436,7 @@ namespace Mcptest.Sdk
             return new Distinct(_ids, _flags, _shades)
             {
                 Names = _names,
+                Ratios = _ratios,
                 Loose = _loose,
             };
         }
@@ -1435,6 +1455,11 @@ namespace Mcptest.Sdk
             if (Flags is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Flags, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteBoolean(b0, item0); }); }
             builder.Append(",\"shades\":");
             global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Shades, (b0, item0) => { ShadeWire.Write(b0, item0); });
+            if (Ratios != null)
+            {
+                builder.Append(",\"ratios\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Ratios, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteNumber(b0, item0); });
+            }
             if (Loose != null)
             {
                 builder.Append(",\"loose\":");

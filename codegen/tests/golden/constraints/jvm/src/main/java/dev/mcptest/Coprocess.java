@@ -660,6 +660,8 @@ public final class Coprocess {
      * @param names Distinct names, when given. (Java null when absent)
      * @param flags Distinct flags, or null. (Java null for JSON null)
      * @param shades Distinct shades.
+     * @param ratios Distinct ratios (doubles: {@code 1} is {@code 1.0}, {@code -0.0} is {@code 0}),
+     *     when given. (Java null when absent)
      * @param loose {@code uniqueItems: false} asks nothing. (Java null when absent)
      */
     public record Distinct(
@@ -667,6 +669,7 @@ public final class Coprocess {
             List<String> names,
             List<Boolean> flags,
             List<Shade> shades,
+            List<Double> ratios,
             List<String> loose)
             implements Encodable {
 
@@ -677,6 +680,7 @@ public final class Coprocess {
          * @param names the value of the {@code "names"} member
          * @param flags the value of the {@code "flags"} member
          * @param shades the value of the {@code "shades"} member
+         * @param ratios the value of the {@code "ratios"} member
          * @param loose the value of the {@code "loose"} member
          */
         public Distinct {
@@ -719,6 +723,10 @@ public final class Coprocess {
             Coprocess.writeList(out, this.flags, (o1, e1) -> o1.append(e1));
             out.append(",\"shades\":");
             Coprocess.writeList(out, this.shades, (o1, e1) -> e1.appendJson(o1));
+            if (this.ratios != null) {
+                out.append(",\"ratios\":");
+                Coprocess.writeList(out, this.ratios, (o1, e1) -> o1.append(e1));
+            }
             if (this.loose != null) {
                 out.append(",\"loose\":");
                 Coprocess.writeList(out, this.loose, (o1, e1) -> Coprocess.writeString(o1, e1));
@@ -2987,6 +2995,7 @@ public final class Coprocess {
         boolean hasFlags = false;
         List<Shade> vShades = null;
         boolean hasShades = false;
+        List<Double> vRatios = null;
         List<String> vLoose = null;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
@@ -3027,6 +3036,11 @@ public final class Coprocess {
                                     path.key(key));
                     hasShades = true;
                 }
+                case "ratios" ->
+                        vRatios =
+                                uniqueItems(
+                                        decodeList(value, path.key(key), Coprocess::decodeNumber),
+                                        path.key(key));
                 case "loose" -> vLoose = decodeList(value, path.key(key), Coprocess::decodeString);
                 default -> throw unknownField(path, key);
             }
@@ -3040,7 +3054,7 @@ public final class Coprocess {
         if (!hasShades) {
             throw missingField(path, "shades");
         }
-        return new Distinct(vIds, vNames, vFlags, vShades, vLoose);
+        return new Distinct(vIds, vNames, vFlags, vShades, vRatios, vLoose);
     }
 
     private static Drawing decodeDrawing(JsonNode node, Path path) {
@@ -4768,9 +4782,12 @@ public final class Coprocess {
 
     /** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
     private static <T> List<T> uniqueItems(List<T> items, Path path) {
-        Map<T, Integer> seen = new HashMap<>();
+        Map<Object, Integer> seen = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            Integer first = seen.putIfAbsent(items.get(i), i);
+            T item = items.get(i);
+            // -0.0 is the 0.0 it equals (Double.equals tells them apart).
+            Object key = item instanceof Double number ? number + 0.0 : item;
+            Integer first = seen.putIfAbsent(key, i);
             if (first != null) {
                 throw problem(
                         path, "expected unique items, got item " + i + " equal to item " + first);

@@ -180,9 +180,13 @@ fn distinct(schema: &Value, s: &Value, n: usize) -> Option<Vec<Value>> {
     let items = support::resolve(schema, &s["items"]);
     let first = support::sample(schema, items);
     let values: Vec<Value> = match (&first, items.get("enum").and_then(Value::as_array)) {
+        // Any JSON values (`items: {}`), compared by JSON equality.
+        _ if items == &json!({}) => vec![json!({"a": 1, "b": [true, null]}), json!([1, "x"]), json!(1.5)],
         (_, Some(values)) => values.clone(),
         (Value::Bool(_), _) => vec![json!(true), json!(false)],
-        (Value::Number(x), _) => (0..n as i64).map(|k| json!(x.as_i64().unwrap() + k)).collect(),
+        (Value::Number(x), _) if x.is_i64() => (0..n as i64).map(|k| json!(x.as_i64().unwrap() + k)).collect(),
+        // Numbers: `-0.0` and `0` repeat (`written_otherwise` writes `1.5e0`).
+        (Value::Number(_), _) => [json!(0.0), json!(1.5), json!(-2.5)][..n.min(3)].to_vec(),
         (Value::String(x), _) => (0..n).map(|k| json!(format!("{x}{k}"))).collect(),
         _ => return None,
     };
@@ -206,7 +210,17 @@ fn unique_cases(schema: &Value, name: &str, sample: &Value, member: &str, s: &Va
     let (repeat, problem) = if room >= 3 { (vec![x.clone(), y, x.clone()], "got item 2 equal to item 0") } else { (vec![x.clone(), x.clone()], "got item 1 equal to item 0") };
     let problem = Some(format!("{name}: expected unique items, {problem} at $.{member}"));
     out.push(Case { type_name: name.to_string(), value: with(repeat), problem: problem.clone(), text: None });
+    if support::resolve(schema, &s["items"]) == &json!({}) {
+        // `true` is not `1`, `[1]` not `[true]`; members in another order repeat.
+        out.push(Case { type_name: name.to_string(), value: with(vec![json!(1), json!(true)]), problem: None, text: None });
+        out.push(Case { type_name: name.to_string(), value: with(vec![json!([1]), json!([true])]), problem: None, text: None });
+        let problem = Some(format!("{name}: expected unique items, got item 1 equal to item 0 at $.{member}"));
+        out.push(Case { type_name: name.to_string(), value: with(vec![json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})]), problem: problem.clone(), text: None });
+        out.push(Case { type_name: name.to_string(), value: with(vec![json!([0]), json!([-0.0])]), problem, text: None });
+    }
     let otherwise = match &x {
+        Value::Object(_) => Some(written_otherwise(&x)),
+        Value::Number(n) if n.is_f64() => Some("-0.0".to_string()),
         Value::Number(n) => Some(format!("{n}.0")),
         Value::String(t) => t.chars().next().map(|c| format!("\"\\u{:04x}{}\"", c as u32, &t[c.len_utf8()..])),
         _ => None,
@@ -381,9 +395,12 @@ fn const_cases(schema: &Value) -> Vec<Case> {
         let Some(constant) = s.get("const") else { continue };
         let (other, otherwise, kind_of_other) = match constant {
             Value::String(text) => (json!(format!("{text}!")), format!("\"\\u{:04x}{}\"", text.chars().next().map_or(0, |c| c as u32), serde_json::to_string(&text.chars().skip(1).collect::<String>()).unwrap().trim_matches('"')), ("string", json!(7))),
-            Value::Number(n) => (json!(n.as_i64().unwrap() + 1), format!("{n}.0"), ("integer", json!("7"))),
+            Value::Number(n) if n.is_i64() => (json!(n.as_i64().unwrap() + 1), format!("{n}.0"), ("integer", json!("7"))),
             Value::Bool(b) => (json!(!b), b.to_string(), ("boolean", json!(1))),
-            _ => continue,
+            _ => {
+                out.extend(json_const_cases(name, sample, member, constant));
+                continue;
+            }
         };
         let with = |value: Value| {
             let mut frame = sample.clone();
@@ -400,6 +417,64 @@ fn const_cases(schema: &Value) -> Vec<Case> {
         out.push(Case { type_name: name.clone(), value: with(value), problem: Some(format!("{name}: expected {kind}, got {got} at $.{member}")), text: None });
     }
     out
+}
+
+/// For a `const` of any other JSON value (null, an object, an array, a
+/// fraction): the value, the value written otherwise (members reversed,
+/// integers as `1.0`), another value of its kind and a value of another
+/// kind, worded with the `const` as JSON text and the kind sent.
+fn json_const_cases(name: &str, sample: &Value, member: &str, constant: &Value) -> Vec<Case> {
+    let with = |value: Value| {
+        let mut frame = sample.clone();
+        frame[member] = value;
+        frame
+    };
+    let problem = |got: &str| Some(format!("{name}: expected {constant}, got {got} at $.{member}"));
+    let mut out = vec![Case { type_name: name.to_string(), value: with(constant.clone()), problem: None, text: None }];
+    let text = with(json!("@@otherwise@@")).to_string().replace("\"@@otherwise@@\"", &written_otherwise(constant));
+    out.push(Case { type_name: name.to_string(), value: with(constant.clone()), problem: None, text: Some(text) });
+    let (same_kind, other_kind) = match constant {
+        Value::Object(members) => {
+            let mut more = members.clone();
+            more.insert("z".to_string(), json!(0));
+            (Some((Value::Object(more), "object")), (json!([]), "array"))
+        }
+        Value::Array(items) => {
+            // `true` is never `1`.
+            let swapped = items.iter().map(|item| if item == &json!(1) { json!(true) } else { item.clone() }).collect();
+            (Some((Value::Array(swapped), "array")), (json!({}), "object"))
+        }
+        Value::Number(n) => (Some((json!(n.as_f64().unwrap_or_default() + 1.0), "number")), (json!("1.5"), "string")),
+        _ => (None, (json!(0), "integer")),
+    };
+    if constant.is_null() {
+        // `const: null` is a member that must be there.
+        let mut frame = sample.clone();
+        if let Some(members) = frame.as_object_mut() {
+            members.remove(member);
+        }
+        out.push(Case { type_name: name.to_string(), value: frame, problem: Some(format!("{name}: missing field `{member}`")), text: None });
+    }
+    if let Some((value, kind)) = same_kind {
+        out.push(Case { type_name: name.to_string(), value: with(value), problem: problem(kind), text: None });
+    }
+    out.push(Case { type_name: name.to_string(), value: with(other_kind.0), problem: problem(other_kind.1), text: None });
+    out
+}
+
+/// JSON text of `value` written otherwise: object members in reverse order,
+/// integers with a fraction (`1.0`), fractions with an exponent (`15e-1`).
+fn written_otherwise(value: &Value) -> String {
+    match value {
+        Value::Object(members) => {
+            let members: Vec<String> = members.iter().rev().map(|(k, v)| format!("{}:{}", Value::from(k.as_str()), written_otherwise(v))).collect();
+            format!("{{{}}}", members.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(written_otherwise).collect::<Vec<_>>().join(",")),
+        Value::Number(n) if n.is_i64() || n.is_u64() => format!("{n}.0"),
+        Value::Number(n) => format!("{n}e0"),
+        other => other.to_string(),
+    }
 }
 
 /// The tag member of a tagged union (`oneOf` of `$ref`s whose objects all
@@ -592,7 +667,8 @@ fn number_bounds(s: &Value) -> [Option<(f64, bool)>; 2] {
 }
 
 fn is_number(s: &Value) -> bool {
-    s["type"] == json!("number") || s["type"] == json!(["number", "null"])
+    // A fractional `const` with `type: number` is any JSON value (`json_const_cases`).
+    (s["type"] == json!("number") || s["type"] == json!(["number", "null"])) && s.get("const").is_none()
 }
 
 /// What a number breaks of its bounds, in the contract's words (every

@@ -153,9 +153,10 @@ pub enum Ty {
     Length { inner: Box<Ty>, min: Option<u64>, max: Option<u64> },
     /// An array (a [`Ty::Array`], or a [`Ty::Length`] of one) whose items are
     /// pairwise distinct (`uniqueItems: true`). The items are strings,
-    /// integers, booleans or string enums, compared as the values they decode
-    /// to (`1.0` is `1`). Checked after the items and the count; only on a
-    /// property's own type.
+    /// integers, numbers without bounds, booleans or string enums, compared
+    /// as the values they decode to (`1.0` is `1`, `-0.0` is `0.0`), or any JSON values ([`Ty::Any`]), compared by JSON
+    /// equality ([`Ty::unique_by_json`]). Checked after the items and the
+    /// count; only on a property's own type.
     Unique(Box<Ty>),
     /// An integer (a [`Ty::Integer`]) that is a multiple of `divisor`
     /// (`multipleOf`, a whole number of 2 or more: remainder arithmetic on
@@ -168,7 +169,9 @@ pub enum Ty {
     /// only on a property's own type.
     Pattern { inner: Box<Ty>, pattern: Pattern },
     /// A string, integer or boolean (`inner`) that must be one value
-    /// (`const`). Only on a property's own type, never nullable.
+    /// (`const`); or any JSON value ([`Ty::Any`]) that must equal a
+    /// [`Constant::Json`] by JSON equality. Only on a property's own type,
+    /// never nullable.
     Const { inner: Box<Ty>, value: Constant },
     /// An array of items.
     Array(Box<Ty>),
@@ -178,6 +181,13 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// Whether a [`Ty::Unique`]'s array (its `inner`) holds any JSON values,
+    /// whose repeats are found by JSON equality (pairwise), not by the
+    /// language's own equality of decoded values.
+    pub fn unique_by_json(&self) -> bool {
+        matches!(self.unbounded(), Ty::Array(item) if **item == Ty::Any)
+    }
+
     /// The type without its length bounds ([`Ty::Length`]), uniqueness
     /// ([`Ty::Unique`]), divisor ([`Ty::Multiple`]), pattern
     /// ([`Ty::Pattern`]) and value ([`Ty::Const`]): what a value of it is in
@@ -288,12 +298,18 @@ pub fn number_text(value: f64) -> String {
     }
 }
 
-/// The value of a `const`: a string, an integer within ±(2^53-1) or a boolean.
+/// The value of a `const`: a string, an integer within ±(2^53-1) or a
+/// boolean, read as that type; or any other JSON value (null, an object, an
+/// array, a fractional number), read as any JSON value and compared by JSON
+/// equality: numbers by value as doubles (`1` is `1.0`), objects whatever
+/// their member order, arrays item by item, `true` never `1`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Constant {
     String(String),
     Integer(i64),
     Boolean(bool),
+    /// The value as compact JSON text (members in the schema's order).
+    Json(String),
 }
 
 impl Constant {
@@ -304,6 +320,7 @@ impl Constant {
             Constant::String(s) => serde_json::Value::from(s.as_str()).to_string(),
             Constant::Integer(n) => n.to_string(),
             Constant::Boolean(b) => b.to_string(),
+            Constant::Json(text) => text.clone(),
         }
     }
 }

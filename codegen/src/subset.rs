@@ -10,12 +10,12 @@
 //! | union | `oneOf` of `$ref`s to closed objects: tagged (every variant requires a member of one name with its own string `const`) or else each with a required field no other variant declares |
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
-//! | const | `const` a string, an integer or a boolean, with its `type` or none, on a property's own schema |
+//! | const | `const` on a property's own schema, with its `type` or none: a string, an integer within ±(2^53-1) or a boolean (that type); or null, an object, an array or a fractional number (any JSON value, compared by JSON equality), with no integer literal beyond ±(2^53-1) in it |
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, number, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
 //! | number | any JSON number, read as the nearest double; `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any numbers, read the same way and compared as doubles, kept as written; on a property's own number and the items of a property's array; no `multipleOf` |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1; each on a property's own integer and the items of a property's array |
 //! | string | `minLength`, `maxLength`: counts of Unicode code points; `pattern`, in the portable subset of [`crate::pattern`]; each on a property's own string and the items of a property's array |
-//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, booleans or string enums |
+//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, numbers without bounds, booleans, string enums (compared as decoded) or any JSON values (`items: {}`, compared by JSON equality) |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
@@ -310,7 +310,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             return self.nullable(inner, p, required);
         }
         if let Some(value) = schema.get("const") {
-            return self.constant(schema, value, p, property);
+            return self.constant(schema, value, p, property, required);
         }
         if schema.contains_key("enum") {
             return Err(self.r.err(&format!("{p}/enum"), "an inline enum is outside the supported subset", "name it under $defs (`type: string` + `enum`) and $ref it"));
@@ -535,8 +535,17 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     }
 
     /// `const` on a property's own schema: a string, an integer within
-    /// ±(2^53-1) or a boolean, with its `type` or none.
-    fn constant(&self, schema: &Map<String, Value>, value: &Value, p: &str, property: bool) -> Result<Ty, SchemaError> {
+    /// ±(2^53-1) or a boolean, read as that type; or null, an object, an
+    /// array or a fractional number, read as any JSON value and compared by
+    /// JSON equality. Its `type` may be written (the one of the value) or
+    /// left out. No integer literal in it may lie beyond ±(2^53-1): the
+    /// JSON-text rules refuse such a literal in every frame.
+    ///
+    /// Such a JSON `const` is on a required property only: the member must be
+    /// there (`const: null` is a member that must be present and null), as
+    /// an optional member read as any JSON value would keep absent apart from
+    /// null in a way of its own in each target.
+    fn constant(&self, schema: &Map<String, Value>, value: &Value, p: &str, property: bool, required: bool) -> Result<Ty, SchemaError> {
         let at = push_pointer(p, "const");
         if !property {
             return Err(self.r.err(&at, "`const` is supported on a property's own schema only, not on array items or map values", "name a $defs object for the item"));
@@ -547,11 +556,28 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             Value::Bool(b) => (Ty::Boolean, Constant::Boolean(*b), "boolean"),
             Value::Number(_) => match safe_integer(value) {
                 Some(n) => (Ty::Integer { minimum: None, maximum: None }, Constant::Integer(n), "integer"),
-                None => return Err(self.r.err(&at, format!("a `const` number must be an integer within ±(2^53-1), not {value}"), "use an integer (floats do not round-trip identically in every target)")),
+                None => {
+                    self.constant_numbers(value, &at)?;
+                    (Ty::Any, Constant::Json(value.to_string()), "number")
+                }
             },
-            Value::Null => return Err(self.r.err(&at, "a member that is always null carries nothing", "remove it")),
-            _ => return Err(self.r.err(&at, "a `const` object or array is outside the supported subset", "use a string, integer or boolean `const`, or check the value in the binary and describe it")),
+            Value::Null => (Ty::Any, Constant::Json(value.to_string()), "null"),
+            Value::Array(_) => {
+                self.constant_numbers(value, &at)?;
+                (Ty::Any, Constant::Json(value.to_string()), "array")
+            }
+            Value::Object(_) => {
+                self.constant_numbers(value, &at)?;
+                (Ty::Any, Constant::Json(value.to_string()), "object")
+            }
         };
+        if inner == Ty::Any && !required {
+            return Err(self.r.err(
+                &at,
+                format!("a `const` {kind} is supported on a required property only"),
+                "make the property required (a `const: null` member must then be present and null), or use a string, integer or boolean `const`",
+            ));
+        }
         match schema.get("type") {
             None => {}
             Some(Value::String(t)) if t == kind => {}
@@ -560,6 +586,21 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             }
         }
         Ok(Ty::Const { inner: Box::new(inner), value: constant })
+    }
+
+    /// Refuses an integer literal beyond ±(2^53-1) anywhere in a `const`
+    /// (at its pointer): no frame can carry it as written.
+    fn constant_numbers(&self, value: &Value, at: &str) -> Result<(), SchemaError> {
+        match value {
+            Value::Number(n) if (n.is_i64() || n.is_u64()) && safe_integer(value).is_none() => Err(self.r.err(
+                at,
+                format!("a `const` integer must be within ±(2^53-1), not {value}"),
+                "the JSON-text rules refuse an integer literal beyond that range in every frame: write a smaller integer, or the number with a fraction or an exponent (`9007199254740992.0`) if a double is meant",
+            )),
+            Value::Array(items) => items.iter().enumerate().try_for_each(|(i, item)| self.constant_numbers(item, &format!("{at}/{i}"))),
+            Value::Object(members) => members.iter().try_for_each(|(key, member)| self.constant_numbers(member, &push_pointer(at, key))),
+            _ => Ok(()),
+        }
     }
 
     /// `propertyNames` on a map: a string schema with a length and/or a
@@ -587,8 +628,10 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     }
 
     /// `uniqueItems: true` on a property's own array of strings, integers,
-    /// booleans or string enums: values every target compares natively, as
-    /// the values they decode to (`1.0` is `1`). `false` asks nothing.
+    /// numbers without bounds (doubles: `-0.0` is `0.0`), booleans or string
+    /// enums: values every target compares natively, as the values they
+    /// decode to (`1.0` is `1`); or of any JSON values
+    /// (`items: {}`), compared by JSON equality. `false` asks nothing.
     fn unique_items(&self, schema: &Map<String, Value>, p: &str, property: bool, array: Ty) -> Result<Ty, SchemaError> {
         let Some(unique) = schema.get("uniqueItems") else { return Ok(array) };
         let at = push_pointer(p, "uniqueItems");
@@ -603,15 +646,15 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         }
         let Ty::Array(item) = array.unbounded() else { return Ok(array) };
         let comparable = match item.as_ref() {
-            Ty::String | Ty::Integer { .. } | Ty::Boolean => true,
+            Ty::String | Ty::Integer { .. } | Ty::Boolean | Ty::Any | Ty::Number { minimum: None, maximum: None } => true,
             Ty::Ref(name) => self.defs.get(name).is_some_and(|d| d.get("enum").is_some()),
             _ => false,
         };
         if !comparable {
             return Err(self.r.err(
                 &at,
-                "`uniqueItems` is supported on arrays of strings, integers, booleans or string enums only",
-                "compare objects semantically in the binary and say so in the description, or make the items one of those kinds",
+                "`uniqueItems` is supported on arrays of strings, integers, numbers without bounds, booleans, string enums or any JSON values only",
+                "make the items any JSON values (`items: {}`: compared by JSON equality) or one of those kinds, or compare them semantically in the binary and say so in the description",
             ));
         }
         Ok(Ty::Unique(Box::new(array)))

@@ -44,7 +44,8 @@ enum Kind {
     Number,
     Array,
     Map,
-    /// The kind of the group's `const` value (a string, integer or boolean).
+    /// The kind of the group's `const` value (a string, integer or boolean),
+    /// or any JSON value (for any other `const`, read as any JSON value).
     Const,
 }
 
@@ -205,8 +206,8 @@ fn of_kind(kind: Kind, data: &Value, schema: &Value) -> bool {
         Kind::Const => match &schema["const"] {
             Value::String(_) => data.is_string(),
             Value::Bool(_) => data.is_boolean(),
-            Value::Number(_) => of_kind(Kind::Integer, data, schema),
-            _ => false,
+            constant @ Value::Number(_) if of_kind(Kind::Integer, constant, schema) => of_kind(Kind::Integer, data, schema),
+            _ => true,
         },
     }
 }

@@ -64,6 +64,7 @@ impl Ctx<'_> {
                     || go.starts_with("StringConst")
                     || go.starts_with("IntConst")
                     || go.starts_with("BoolConst")
+                    || go.starts_with("AnyConst")
                     || go.starts_with("Nullable");
                 if clash { format!("{go}Type") } else { go }
             }
@@ -87,6 +88,7 @@ impl Ctx<'_> {
                     Constant::Integer(n) if *n < 0 => format!("Neg{}", n.unsigned_abs()),
                     Constant::Integer(n) => n.to_string(),
                     Constant::Boolean(b) => if *b { "True" } else { "False" }.to_string(),
+                    Constant::Json(text) => crate::names::hex(text),
                 };
                 format!("{}Const{value}", self.mangle(inner))
             }
@@ -158,6 +160,7 @@ impl Ctx<'_> {
                 };
                 self.read_checked_fn(ty, inner, &check)
             }
+            Ty::Unique(inner) if inner.unique_by_json() => self.read_checked_fn(ty, inner, "uniqueJSON(x)"),
             Ty::Unique(inner) => self.read_checked_fn(ty, inner, "uniqueItems(x)"),
             Ty::Multiple { inner, divisor } => self.read_checked_fn(ty, inner, &format!("multipleOf(x, {divisor})")),
             Ty::Pattern { inner, pattern } => self.read_checked_fn(ty, inner, &format!("matching(x, pattern{})", pattern.number)),
@@ -166,6 +169,7 @@ impl Ctx<'_> {
                     Constant::String(s) => string_lit(s),
                     Constant::Integer(n) => n.to_string(),
                     Constant::Boolean(b) => b.to_string(),
+                    Constant::Json(text) => return self.read_checked_fn(ty, inner, &format!("constantJSON(x, {})", string_lit(text))),
                 };
                 self.read_checked_fn(ty, inner, &format!("constant(x, {literal}, {})", string_lit(&value.json())))
             }

@@ -314,7 +314,7 @@ func kindOf(v any) string {
 		return "number"
 	case []any:
 		return "array"
-	case *jsonObject:
+	case *jsonObject, map[string]any:
 		return "object"
 	}
 	return "value"
@@ -463,6 +463,66 @@ func uniqueItems[T comparable](items []T) *shapeError {
 		seen[item] = i
 	}
 	return nil
+}
+
+// uniqueJSON checks that no item equals an earlier one by JSON equality.
+func uniqueJSON(items []any) *shapeError {
+	for i, item := range items {
+		for first := 0; first < i; first++ {
+			if jsonEqual(items[first], item) {
+				return problem("expected unique items, got item " + strconv.Itoa(i) + " equal to item " + strconv.Itoa(first))
+			}
+		}
+	}
+	return nil
+}
+
+// constantJSON checks that a value equals the schema's const (any JSON value,
+// shown as JSON text) by JSON equality.
+func constantJSON(value any, shown string) *shapeError {
+	expected, _ := parseStrict([]byte(shown))
+	if jsonEqual(value, toPublic(expected)) {
+		return nil
+	}
+	return problem("expected " + shown + ", got " + kindOf(value))
+}
+
+// jsonEqual is JSON equality: numbers by value (1 is 1.0), objects whatever
+// their member order, arrays item by item, true never 1.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		p, _ := readNumber(x)
+		q, _ := readNumber(y)
+		return p == q
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if w, found := y[k]; !found || !jsonEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
 }
 
 func counted(count int64, noun string) string {

@@ -614,15 +614,72 @@ final class Runtime {
 
     /** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
     private static <T> List<T> uniqueItems(List<T> items, Path path) {
-        Map<T, Integer> seen = new HashMap<>();
+        Map<Object, Integer> seen = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            Integer first = seen.putIfAbsent(items.get(i), i);
+            T item = items.get(i);
+            // -0.0 is the 0.0 it equals (Double.equals tells them apart).
+            Object key = item instanceof Double number ? number + 0.0 : item;
+            Integer first = seen.putIfAbsent(key, i);
             if (first != null) {
                 throw problem(
                         path, "expected unique items, got item " + i + " equal to item " + first);
             }
         }
         return items;
+    }
+
+    /** Items of which none equals an earlier one by JSON equality. */
+    private static List<JsonNode> uniqueJson(List<JsonNode> items, Path path) {
+        for (int i = 0; i < items.size(); i++) {
+            for (int first = 0; first < i; first++) {
+                if (jsonEqual(items.get(first), items.get(i))) {
+                    throw problem(
+                            path,
+                            "expected unique items, got item " + i + " equal to item " + first);
+                }
+            }
+        }
+        return items;
+    }
+
+    /**
+     * A value equal to the schema's {@code const} (any JSON value, {@code shown} as JSON text) by
+     * JSON equality.
+     */
+    private static JsonNode constantJson(JsonNode value, Path path, String shown) {
+        if (!jsonEqual(value, parseStrict(shown))) {
+            throw problem(path, "expected " + shown + ", got " + kindOf(value));
+        }
+        return value;
+    }
+
+    /**
+     * JSON equality: numbers by value ({@code 1} is {@code 1.0}), objects whatever their member
+     * order, arrays item by item, {@code true} never {@code 1}.
+     */
+    private static boolean jsonEqual(JsonNode a, JsonNode b) {
+        if (a.getNodeType() != b.getNodeType()) {
+            return false;
+        }
+        return switch (a.getNodeType()) {
+            case NUMBER -> a.doubleValue() == b.doubleValue();
+            case ARRAY -> {
+                boolean same = a.size() == b.size();
+                for (int i = 0; same && i < a.size(); i++) {
+                    same = jsonEqual(a.get(i), b.get(i));
+                }
+                yield same;
+            }
+            case OBJECT -> {
+                boolean same = a.size() == b.size();
+                for (var names = a.fieldNames(); same && names.hasNext(); ) {
+                    String name = names.next();
+                    same = b.has(name) && jsonEqual(a.get(name), b.get(name));
+                }
+                yield same;
+            }
+            default -> a.equals(b);
+        };
     }
 
     private static String counted(long count, String noun) {

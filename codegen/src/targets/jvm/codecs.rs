@@ -159,6 +159,7 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
                 _ => format!("stringWithin({node}, {path}, {min}, {max})"),
             }
         }
+        Ty::Unique(inner) if inner.unique_by_json() => format!("uniqueJson({}, {path})", decode_expr(inner, node, path, depth)),
         Ty::Unique(inner) => format!("uniqueItems({}, {path})", decode_expr(inner, node, path, depth)),
         Ty::Multiple { inner, divisor } => format!("multipleOf({}, {path}, {divisor}L)", decode_expr(inner, node, path, depth)),
         Ty::Const { inner, value } => {
@@ -166,6 +167,7 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
                 Constant::String(s) => string_literal(s),
                 Constant::Integer(n) => format!("{n}L"),
                 Constant::Boolean(b) => b.to_string(),
+                Constant::Json(text) => return format!("constantJson({}, {path}, {})", decode_expr(inner, node, path, depth), string_literal(text)),
             };
             format!("constant({}, {path}, {literal}, {})", decode_expr(inner, node, path, depth), string_literal(&value.json()))
         }

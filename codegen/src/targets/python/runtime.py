@@ -541,6 +541,41 @@ def _unique(items: list[_T]) -> list[_T]:
     return items
 
 
+def _unique_json(items: list[JsonValue]) -> list[JsonValue]:
+    """Checks that no item equals an earlier one by JSON equality."""
+    for index, item in enumerate(items):
+        for first in range(index):
+            if _json_equal(items[first], item):
+                raise _Problem(
+                    f"expected unique items, got item {index} equal to item {first}"
+                )
+    return items
+
+
+def _constant_json(value: JsonValue, shown: str) -> JsonValue:
+    """Checks that a value equals the schema's `const` (any JSON value, `shown`
+    as JSON text) by JSON equality."""
+    if not _json_equal(value, json.loads(shown)):
+        raise _Problem(f"expected {shown}, got {_kind(value)}")
+    return value
+
+
+def _json_equal(a: JsonValue, b: JsonValue) -> bool:
+    """JSON equality: numbers by value (`1` is `1.0`), objects whatever their
+    member order, arrays item by item, `true` never `1`."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(
+            _json_equal(x, y) for x, y in zip(a, b, strict=True)
+        )
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
 def _counted(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 

@@ -64,20 +64,34 @@ fn patterns(contract: &Contract) -> TokenStream {
 /// 0.8 drops `const`; the strict deserializer checks the value).
 fn constants_module(contract: &Contract) -> TokenStream {
     let mut values: Vec<&str> = Vec::new();
+    let mut jsons: Vec<&str> = Vec::new();
     for def in contract.types.values() {
         let crate::model::TypeKind::Object(object) = &def.kind else { continue };
         for field in &object.fields {
-            if let crate::model::Ty::Const { value: crate::model::Constant::String(s), .. } = &field.ty {
-                if !values.contains(&s.as_str()) {
-                    values.push(s);
-                }
+            match &field.ty {
+                crate::model::Ty::Const { value: crate::model::Constant::String(s), .. } if !values.contains(&s.as_str()) => values.push(s),
+                crate::model::Ty::Const { value: crate::model::Constant::Json(text), .. } if !jsons.contains(&text.as_str()) => jsons.push(text),
+                _ => {}
             }
         }
     }
-    if values.is_empty() {
+    if values.is_empty() && jsons.is_empty() {
         return TokenStream::new();
     }
     values.sort_unstable();
+    jsons.sort_unstable();
+    let json_items = jsons.iter().map(|text| {
+        let name = quote::format_ident!("{}", super::types::json_literal_name(text));
+        let doc = format!(" The `const` {text}.");
+        quote! {
+            #[doc = #doc]
+            pub struct #name;
+
+            impl super::strict::JsonLiteral for #name {
+                const JSON: &'static str = #text;
+            }
+        }
+    });
     let items = values.iter().map(|value| {
         let name = quote::format_ident!("{}", super::types::literal_name(value));
         let doc = format!(" The string `const` {}.", serde_json::Value::from(*value));
@@ -91,9 +105,10 @@ fn constants_module(contract: &Contract) -> TokenStream {
         }
     });
     quote! {
-        /// The contract's string `const` values, one marker type each.
+        /// The contract's `const` values but integers and booleans, one marker type each.
         mod constants {
             #(#items)*
+            #(#json_items)*
         }
     }
 }

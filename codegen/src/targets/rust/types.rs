@@ -98,6 +98,11 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                         crate::model::Constant::String(_) => "string",
                         crate::model::Constant::Integer(_) => "integer",
                         crate::model::Constant::Boolean(_) => "boolean",
+                        // Any JSON value (`serde_json::Value`), checked by `strict::json_constant`.
+                        crate::model::Constant::Json(_) => {
+                            property.remove("type");
+                            continue;
+                        }
                     };
                     property.insert("type".to_string(), serde_json::Value::from(kind));
                 }
@@ -147,6 +152,12 @@ enum Check {
     /// An array's number of items and its items' uniqueness:
     /// `strict::unique_items_within`.
     UniqueItems(Option<u64>, Option<u64>),
+    /// An array of any JSON values' number of items and its items'
+    /// uniqueness by JSON equality: `strict::unique_json_within`.
+    UniqueJson(Option<u64>, Option<u64>),
+    /// An array of numbers' number of items and its items' uniqueness as
+    /// doubles (`-0.0` is `0.0`): `strict::unique_numbers_within`.
+    UniqueNumbers(Option<u64>, Option<u64>),
     /// An array's number of items and a check on each item (an integer's
     /// or a number's bounds, a string's length or pattern): `strict::each`.
     Each(Box<Check>, Option<u64>, Option<u64>),
@@ -178,10 +189,19 @@ impl Check {
                 },
                 _ => Some(Check::Characters(*min, *max)),
             },
-            Ty::Unique(inner) => match inner.as_ref() {
-                Ty::Length { min, max, .. } => Some(Check::UniqueItems(*min, *max)),
-                _ => Some(Check::UniqueItems(None, None)),
-            },
+            Ty::Unique(inner) => {
+                let (min, max) = match inner.as_ref() {
+                    Ty::Length { min, max, .. } => (*min, *max),
+                    _ => (None, None),
+                };
+                Some(if inner.unique_by_json() {
+                    Check::UniqueJson(min, max)
+                } else if matches!(inner.unbounded(), Ty::Array(item) if matches!(**item, Ty::Number { .. })) {
+                    Check::UniqueNumbers(min, max)
+                } else {
+                    Check::UniqueItems(min, max)
+                })
+            }
             Ty::Const { value, .. } => Some(Check::Const(value.clone())),
             Ty::Nullable(inner) => Check::of(inner),
             _ => None,
@@ -204,10 +224,13 @@ impl Check {
             Check::Const(crate::model::Constant::String(s)) => format!("strict::{form}string_constant::<_, constants::{}>", literal_name(s)),
             Check::Const(crate::model::Constant::Integer(n)) => format!("strict::{form}integer_constant::<_, {}>", const_arg(Some(*n), "0")),
             Check::Const(crate::model::Constant::Boolean(b)) => format!("strict::{form}boolean_constant::<_, {b}>"),
+            Check::Const(crate::model::Constant::Json(text)) => format!("strict::{form}json_constant::<_, constants::{}>", json_literal_name(text)),
             Check::Items(min, max) => format!("strict::{form}items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueItems(min, max) => {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
             }
+            Check::UniqueJson(min, max) => format!("strict::{form}unique_json_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::UniqueNumbers(min, max) => format!("strict::{form}unique_numbers_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Each(item, min, max) => format!("strict::{form}each::<_, {}, {}, {}>", item.item_check(), count(min, "0"), count(max, "usize::MAX")),
         }
     }
@@ -223,9 +246,16 @@ impl Check {
             Check::Number(min, max) => format!("strict::NumberWithin<{}, {}>", number_arg(*min, true), number_arg(*max, false)),
             Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
-            Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::Each(..) => "()".to_string(),
+            Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueNumbers(..) | Check::Each(..) => "()".to_string(),
         }
     }
+}
+
+/// The marker type of a JSON `const` (any value but a string, an integer or
+/// a boolean) in the generated `constants` module: `JsonConstant` and its
+/// JSON text's UTF-8 bytes in hex (`JsonConstant6e756c6c` for `null`).
+pub(super) fn json_literal_name(text: &str) -> String {
+    format!("JsonConstant{}", crate::names::hex(text))
 }
 
 /// The marker type of a string `const` in the generated `constants` module:

@@ -72,6 +72,7 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
                 _ => format!("_readStringWithin({value}, {path}, {or_null_text}, {min}, {max})"),
             }
         }
+        Ty::Unique(inner) if inner.unique_by_json() => format!("_uniqueJson({}, {path})", read_expr(inner, value, path, or_null)),
         Ty::Unique(inner) => format!("_uniqueItems({}, {path})", read_expr(inner, value, path, or_null)),
         Ty::Multiple { inner, divisor } => format!("_multipleOf({}, {path}, {divisor})", read_expr(inner, value, path, or_null)),
         Ty::Pattern { inner, pattern } => format!("_matching({}, {path}, _PATTERN_{})", read_expr(inner, value, path, or_null), pattern.number),
@@ -80,6 +81,7 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
                 Constant::String(s) => js_quoted(s),
                 Constant::Integer(n) => n.to_string(),
                 Constant::Boolean(b) => b.to_string(),
+                Constant::Json(text) => return format!("_constantJson({}, {path}, {})", read_expr(inner, value, path, or_null), js_quoted(text)),
             };
             let shown = js_quoted(&constant.json());
             format!("_constant({}, {path}, {literal}, {shown})", read_expr(inner, value, path, or_null))

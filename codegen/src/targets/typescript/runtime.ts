@@ -1038,6 +1038,71 @@ function _uniqueItems<A extends readonly unknown[]>(items: A, path: string): A {
   return items;
 }
 
+/** Checks that no item equals an earlier one by JSON equality. */
+function _uniqueJson(items: JsonArray, path: string): JsonArray {
+  for (const [i, item] of items.entries()) {
+    const first = items.findIndex((other) => _jsonEqual(other, item));
+    if (first < i) {
+      _throwProblem(
+        `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
+        path,
+      );
+    }
+  }
+  return items;
+}
+
+/**
+ * Checks that a value equals the schema's `const` (any JSON value, `shown` as
+ * JSON text) by JSON equality.
+ */
+function _constantJson(
+  value: JsonValue,
+  path: string,
+  shown: string,
+): JsonValue {
+  if (!_jsonEqual(value, JSON.parse(shown) as JsonValue)) {
+    _throwProblem(`expected ${shown}, got ${_kindOf(value)}`, path);
+  }
+  return value;
+}
+
+/**
+ * JSON equality: numbers by value (`1` is `1.0`), objects whatever their
+ * member order, arrays item by item, `true` never `1`.
+ */
+function _jsonEqual(a: JsonValue, b: JsonValue): boolean {
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null
+  ) {
+    return a === b;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    const left = a as JsonArray;
+    const right = b as JsonArray;
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      left.length === right.length &&
+      left.every((item, i) => _jsonEqual(item, right[i] as JsonValue))
+    );
+  }
+  const left = a as JsonObject;
+  const right = b as JsonObject;
+  const keys = Object.keys(left);
+  return (
+    keys.length === Object.keys(right).length &&
+    keys.every(
+      (key) =>
+        _hasOwn.call(right, key) &&
+        _jsonEqual(left[key] as JsonValue, right[key] as JsonValue),
+    )
+  );
+}
+
 function _counted(count: number, noun: string): string {
   return count === 1 ? `1 ${noun}` : `${String(count)} ${noun}s`;
 }

@@ -7,7 +7,7 @@ use super::super::names::{enum_members, local_name, member_name, string_literal}
 use super::super::types::{bare, cs_type, field_type};
 use super::reader_of;
 use super::super::Out;
-use crate::model::{Contract, ObjectType, Ty, TypeKind, UnionVariant};
+use crate::model::{Constant, Contract, ObjectType, Ty, TypeKind, UnionVariant};
 
 /// The signature of a type's one-pass reader.
 pub fn signature(class: &str) -> String {
@@ -77,7 +77,8 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
         }
         Ty::Unique(inner) => {
             let read = read_expr(contract, inner, reader, depth);
-            format!("{ns}.CoprocessReader.UniqueItems({read})")
+            let check = if inner.unique_by_json() { "UniqueJson" } else { "UniqueItems" };
+            format!("{ns}.CoprocessReader.{check}({read})")
         }
         Ty::Multiple { inner, divisor } => {
             let read = read_expr(contract, inner, reader, depth);
@@ -85,7 +86,8 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
         }
         Ty::Const { inner, value } => {
             let read = read_expr(contract, inner, reader, depth);
-            format!("{ns}.CoprocessReader.Constant({read}, {})", super::cs_constant(value))
+            let check = if let Constant::Json(_) = value { "ConstantJson" } else { "Constant" };
+            format!("{ns}.CoprocessReader.{check}({read}, {})", super::cs_constant(value))
         }
         Ty::Pattern { inner, pattern } => {
             let read = read_expr(contract, inner, reader, depth);

@@ -92,7 +92,8 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
         }
         Ty::Unique(inner) => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
-            format!("{ns}.CoprocessJson.UniqueItems({read}, {at})")
+            let check = if inner.unique_by_json() { "UniqueJson" } else { "UniqueItems" };
+            format!("{ns}.CoprocessJson.{check}({read}, {at})")
         }
         Ty::Multiple { inner, divisor } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
@@ -101,6 +102,9 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
         Ty::Const { inner, value: constant } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
             let shown = string_literal(&constant.json());
+            if let Constant::Json(_) = constant {
+                return format!("{ns}.CoprocessJson.ConstantJson({read}, {at}, {shown})");
+            }
             format!("{ns}.CoprocessJson.Constant({read}, {at}, {}, {shown})", cs_constant(constant))
         }
         Ty::Pattern { inner, pattern } => {
@@ -117,6 +121,8 @@ pub fn cs_constant(constant: &Constant) -> String {
         Constant::String(s) => string_literal(s),
         Constant::Integer(n) => format!("{n}L"),
         Constant::Boolean(b) => b.to_string(),
+        // Read as any JSON value and compared by JSON equality to its text.
+        Constant::Json(text) => string_literal(text),
     }
 }
 

@@ -155,6 +155,7 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
                 _ => format!("_str_within({expr}, {min}, {max})"),
             }
         }
+        Ty::Unique(inner) if inner.unique_by_json() => format!("_unique_json({})", decode_expr(inner, expr)),
         Ty::Unique(inner) => format!("_unique({})", decode_expr(inner, expr)),
         Ty::Multiple { inner, divisor } => format!("_multiple_of({}, {divisor})", decode_expr(inner, expr)),
         Ty::Pattern { inner, pattern } => format!("_matching({}, _PATTERN_{})", decode_expr(inner, expr), pattern.number),
@@ -163,6 +164,7 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
                 Constant::String(s) => string(s),
                 Constant::Integer(n) => n.to_string(),
                 Constant::Boolean(b) => if *b { "True" } else { "False" }.to_string(),
+                Constant::Json(text) => return format!("_constant_json({}, {})", decode_expr(inner, expr), string(text)),
             };
             format!("_constant({}, {literal}, {})", decode_expr(inner, expr), string(&value.json()))
         }

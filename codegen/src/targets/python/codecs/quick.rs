@@ -7,7 +7,7 @@
 
 use crate::targets::python::layout::{pad, statement, string, LINE_WIDTH};
 use crate::targets::python::names::{field, upper};
-use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
+use crate::model::{Constant, Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
 /// Locals that would shadow a name the reader itself uses: its parameter and
 /// scratch names, the modules the file imports, and every builtin.
@@ -91,7 +91,9 @@ pub fn required_constant(def: &TypeDef) -> String {
 }
 
 fn admits_null(ty: &Ty) -> bool {
-    matches!(ty, Ty::Any | Ty::Nullable(_))
+    // A `const` of any JSON value may be `null` (`value.get` gives `None`
+    // for a missing member too).
+    matches!(ty, Ty::Any | Ty::Nullable(_) | Ty::Const { value: Constant::Json(_), .. })
 }
 
 /// An expression that holds when `var` is a value of `ty` that decodes to itself.

@@ -707,6 +707,9 @@ type Distinct struct {
 	Flags []bool
 	// Shades is distinct shades.
 	Shades []Shade
+	// Ratios is distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when
+	// given. Nil when absent.
+	Ratios []float64
 	// Loose: `uniqueItems: false` asks nothing. Nil when absent.
 	Loose []string
 }
@@ -758,6 +761,8 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 		case "shades":
 			seen[2] = true
 			out.Shades, err = readListOfShadeUnique(o.vals[i])
+		case "ratios":
+			out.Ratios, err = readListOfNumberUnique(o.vals[i])
 		case "loose":
 			out.Loose, err = readListOfString(o.vals[i])
 		default:
@@ -791,6 +796,10 @@ func appendDistinct(b []byte, v Distinct) []byte {
 	b = writeNullableListOfBoolUnique(b, v.Flags)
 	b = append(b, ",\"shades\":"...)
 	b = writeListOfShade(b, v.Shades)
+	if v.Ratios != nil {
+		b = append(b, ",\"ratios\":"...)
+		b = writeListOfNumber(b, v.Ratios)
+	}
 	if v.Loose != nil {
 		b = append(b, ",\"loose\":"...)
 		b = writeListOfString(b, v.Loose)
@@ -1771,6 +1780,122 @@ func appendLiterals(b []byte, v Literals) []byte {
 	if v.Quoted != nil {
 		b = append(b, ",\"quoted\":"...)
 		b = writeString(b, *v.Quoted)
+	}
+	return append(b, '}')
+}
+
+// Matched is a type whose members are compared by JSON equality: a `const` of
+// any JSON value, and items of any values that must be pairwise distinct.
+type Matched struct {
+	// Shape is always this object (its members in any order, its numbers
+	// written any way).
+	Shape any
+	// Nothing is always null, and always present.
+	Nothing any
+	// Pair is always this array.
+	Pair any
+	// Scale is always one and a half.
+	Scale any
+	// Mixed is at most three pairwise distinct values of any kind.
+	Mixed []any
+	// Spare is pairwise distinct values of any kind, when given. Nil when
+	// absent.
+	Spare []any
+}
+
+// DecodeMatched decodes a Matched from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeMatched(data []byte) (Matched, error) {
+	return fromText("Matched", data, decodeMatched)
+}
+
+// DecodeMatchedValue decodes a Matched from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeMatchedValue(value any) (Matched, error) {
+	return fromValue("Matched", value, decodeMatched)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Matched) MarshalJSON() ([]byte, error) {
+	return appendMatched(nil, v), nil
+}
+
+func (Matched) readEnvelopeMember(v any) (Matched, *shapeError) {
+	return decodeMatched(v)
+}
+
+func (v Matched) appendEnvelopeMember(b []byte) []byte {
+	return appendMatched(b, v)
+}
+
+func decodeMatched(v any) (Matched, *shapeError) {
+	var out Matched
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [5]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "shape":
+			seen[0] = true
+			out.Shape, err = readAnyConst7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d(o.vals[i])
+		case "nothing":
+			seen[1] = true
+			out.Nothing, err = readAnyConst6e756c6c(o.vals[i])
+		case "pair":
+			seen[2] = true
+			out.Pair, err = readAnyConst5b312c2278225d(o.vals[i])
+		case "scale":
+			seen[3] = true
+			out.Scale, err = readAnyConst312e35(o.vals[i])
+		case "mixed":
+			seen[4] = true
+			out.Mixed, err = readListOfAnyLenMax3Unique(o.vals[i])
+		case "spare":
+			out.Spare, err = readListOfAnyUnique(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("shape")
+	}
+	if !seen[1] {
+		return out, missingField("nothing")
+	}
+	if !seen[2] {
+		return out, missingField("pair")
+	}
+	if !seen[3] {
+		return out, missingField("scale")
+	}
+	if !seen[4] {
+		return out, missingField("mixed")
+	}
+	return out, nil
+}
+
+func appendMatched(b []byte, v Matched) []byte {
+	b = append(b, '{')
+	b = append(b, "\"shape\":"...)
+	b = writeAny(b, v.Shape)
+	b = append(b, ",\"nothing\":"...)
+	b = writeAny(b, v.Nothing)
+	b = append(b, ",\"pair\":"...)
+	b = writeAny(b, v.Pair)
+	b = append(b, ",\"scale\":"...)
+	b = writeAny(b, v.Scale)
+	b = append(b, ",\"mixed\":"...)
+	b = writeListOfAny(b, v.Mixed)
+	if v.Spare != nil {
+		b = append(b, ",\"spare\":"...)
+		b = writeListOfAny(b, v.Spare)
 	}
 	return append(b, '}')
 }
@@ -3494,6 +3619,38 @@ func appendResponseOf[R EnvelopeMember[R]](b []byte, v ResponseOf[R]) []byte {
 	return append(b, "null"...)
 }
 
+func readAnyConst312e35(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constantJSON(x, "1.5")
+}
+
+func readAnyConst5b312c2278225d(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constantJSON(x, "[1,\"x\"]")
+}
+
+func readAnyConst6e756c6c(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constantJSON(x, "null")
+}
+
+func readAnyConst7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, constantJSON(x, "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}")
+}
+
 func readBoolConstTrue(v any) (bool, *shapeError) {
 	x, err := readBool(v)
 	if err != nil {
@@ -3620,6 +3777,46 @@ func readIntMultipleOf5(v any) (int64, *shapeError) {
 		return x, err
 	}
 	return x, multipleOf(x, 5)
+}
+
+func readListOfAny(v any) ([]any, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]any, len(items))
+	for i, item := range items {
+		x, err := readAny(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfAnyLenMax3(v any) ([]any, *shapeError) {
+	x, err := readListOfAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), -1, 3, "item")
+}
+
+func readListOfAnyLenMax3Unique(v any) ([]any, *shapeError) {
+	x, err := readListOfAnyLenMax3(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueJSON(x)
+}
+
+func readListOfAnyUnique(v any) ([]any, *shapeError) {
+	x, err := readListOfAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueJSON(x)
 }
 
 func readListOfBool(v any) ([]bool, *shapeError) {
@@ -3758,6 +3955,22 @@ func readListOfIntMin1(v any) ([]int64, *shapeError) {
 	return out, nil
 }
 
+func readListOfNumber(v any) ([]float64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]float64, len(items))
+	for i, item := range items {
+		x, err := readNumber(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
 func readListOfNumberMinNeg1p5Max1p5(v any) ([]float64, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -3772,6 +3985,14 @@ func readListOfNumberMinNeg1p5Max1p5(v any) ([]float64, *shapeError) {
 		out[i] = x
 	}
 	return out, nil
+}
+
+func readListOfNumberUnique(v any) ([]float64, *shapeError) {
+	x, err := readListOfNumber(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
 }
 
 func readListOfShade(v any) ([]Shade, *shapeError) {
@@ -4323,6 +4544,17 @@ func readStringPattern9(v any) (string, *shapeError) {
 	return x, matching(x, pattern9)
 }
 
+func writeListOfAny(b []byte, v []any) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeAny(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfBool(b []byte, v []bool) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -4385,6 +4617,17 @@ func writeListOfIntMin1(b []byte, v []int64) []byte {
 			b = append(b, ',')
 		}
 		b = writeInt(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfNumber(b []byte, v []float64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeNumber(b, x)
 	}
 	return append(b, ']')
 }
@@ -4540,7 +4783,7 @@ func writeNullableStringPattern4(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
+var TypeNames = []string{"Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -4579,6 +4822,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeListed(data))
 	case "Literals":
 		return asMarshaler(DecodeLiterals(data))
+	case "Matched":
+		return asMarshaler(DecodeMatched(data))
 	case "Measured":
 		return asMarshaler(DecodeMeasured(data))
 	case "Named":
@@ -4909,7 +5154,7 @@ func kindOf(v any) string {
 		return "number"
 	case []any:
 		return "array"
-	case *jsonObject:
+	case *jsonObject, map[string]any:
 		return "object"
 	}
 	return "value"
@@ -5058,6 +5303,66 @@ func uniqueItems[T comparable](items []T) *shapeError {
 		seen[item] = i
 	}
 	return nil
+}
+
+// uniqueJSON checks that no item equals an earlier one by JSON equality.
+func uniqueJSON(items []any) *shapeError {
+	for i, item := range items {
+		for first := 0; first < i; first++ {
+			if jsonEqual(items[first], item) {
+				return problem("expected unique items, got item " + strconv.Itoa(i) + " equal to item " + strconv.Itoa(first))
+			}
+		}
+	}
+	return nil
+}
+
+// constantJSON checks that a value equals the schema's const (any JSON value,
+// shown as JSON text) by JSON equality.
+func constantJSON(value any, shown string) *shapeError {
+	expected, _ := parseStrict([]byte(shown))
+	if jsonEqual(value, toPublic(expected)) {
+		return nil
+	}
+	return problem("expected " + shown + ", got " + kindOf(value))
+}
+
+// jsonEqual is JSON equality: numbers by value (1 is 1.0), objects whatever
+// their member order, arrays item by item, true never 1.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		p, _ := readNumber(x)
+		q, _ := readNumber(y)
+		return p == q
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if w, found := y[k]; !found || !jsonEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
 }
 
 func counted(count int64, noun string) string {

@@ -2279,7 +2279,7 @@ func kindOf(v any) string {
 		return "number"
 	case []any:
 		return "array"
-	case *jsonObject:
+	case *jsonObject, map[string]any:
 		return "object"
 	}
 	return "value"

@@ -599,6 +599,41 @@ def _unique(items: list[_T]) -> list[_T]:
     return items
 
 
+def _unique_json(items: list[JsonValue]) -> list[JsonValue]:
+    """Checks that no item equals an earlier one by JSON equality."""
+    for index, item in enumerate(items):
+        for first in range(index):
+            if _json_equal(items[first], item):
+                raise _Problem(
+                    f"expected unique items, got item {index} equal to item {first}"
+                )
+    return items
+
+
+def _constant_json(value: JsonValue, shown: str) -> JsonValue:
+    """Checks that a value equals the schema's `const` (any JSON value, `shown`
+    as JSON text) by JSON equality."""
+    if not _json_equal(value, json.loads(shown)):
+        raise _Problem(f"expected {shown}, got {_kind(value)}")
+    return value
+
+
+def _json_equal(a: JsonValue, b: JsonValue) -> bool:
+    """JSON equality: numbers by value (`1` is `1.0`), objects whatever their
+    member order, arrays item by item, `true` never `1`."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(
+            _json_equal(x, y) for x, y in zip(a, b, strict=True)
+        )
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
 def _counted(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
@@ -1143,6 +1178,11 @@ class Distinct:
     names: list[str] | None = None
     """Distinct names, when given. Optional: `None` when left out."""
 
+    ratios: list[float] | None = None
+    """Distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when given. Optional:
+    `None` when left out.
+    """
+
     loose: list[str] | None = None
     """`uniqueItems: false` asks nothing. Optional: `None` when left out."""
 
@@ -1271,6 +1311,31 @@ class Literals:
 
     quoted: str | None = None
     """A const with a quote and a backslash, when given. Optional: `None` when left out."""
+
+
+@dataclass(frozen=True)
+class Matched:
+    """A type whose members are compared by JSON equality: a `const` of any JSON value,
+    and items of any values that must be pairwise distinct.
+    """
+
+    shape: JsonValue
+    """Always this object (its members in any order, its numbers written any way)."""
+
+    nothing: JsonValue
+    """Always null, and always present."""
+
+    pair: JsonValue
+    """Always this array."""
+
+    scale: JsonValue
+    """Always one and a half."""
+
+    mixed: list[JsonValue]
+    """At most three pairwise distinct values of any kind."""
+
+    spare: list[JsonValue] | None = None
+    """Pairwise distinct values of any kind, when given. Optional: `None` when left out."""
 
 
 @dataclass(frozen=True)
@@ -1854,6 +1919,7 @@ def _read_distinct(value: JsonValue) -> Distinct:
         names = value.get("names")
         flags = value.get("flags")
         shades = value.get("shades")
+        ratios = value.get("ratios")
         loose = value.get("loose")
         if _DISTINCT_SHAPE.names.issuperset(value) and "flags" in value:
             try:
@@ -1863,6 +1929,9 @@ def _read_distinct(value: JsonValue) -> Distinct:
                     flags=_nullable(flags, lambda v: _unique(_array(v, _bool))),
                     shades=_unique(_array(shades, _read_shade)),
                     names=_unique(_array(names, _str)) if "names" in value else None,
+                    ratios=_unique(_array(ratios, _float))
+                    if "ratios" in value
+                    else None,
                     loose=_array(loose, _str) if "loose" in value else None,
                 )
             except _Problem:
@@ -1878,6 +1947,8 @@ def distinct_to_value(value: Distinct) -> dict[str, JsonValue]:
         out["names"] = list(value.names)
     out["flags"] = None if value.flags is None else list(value.flags)
     out["shades"] = list(value.shades)
+    if value.ratios is not None:
+        out["ratios"] = list(value.ratios)
     if value.loose is not None:
         out["loose"] = list(value.loose)
     return out
@@ -2487,6 +2558,77 @@ def literals_from_value(value: JsonValue) -> Literals:
 def encode_literals(value: Literals) -> str:
     """One line of JSON text for a `Literals`, without the trailing newline."""
     return _dumps(literals_to_value(value))
+
+
+_MATCHED_REQUIRED: typing.Final = 5
+
+
+def _read_matched(value: JsonValue) -> Matched:
+    if isinstance(value, dict):
+        shape = value.get("shape")
+        nothing = value.get("nothing")
+        pair = value.get("pair")
+        scale = value.get("scale")
+        mixed = value.get("mixed")
+        spare = value.get("spare")
+        if (
+            len(value) == _MATCHED_REQUIRED + ("spare" in value)
+            and "shape" in value
+            and "nothing" in value
+            and "pair" in value
+            and "scale" in value
+        ):
+            try:
+                return _new(
+                    Matched,
+                    shape=_constant_json(
+                        shape, '{"a":1,"b":[true,null],"c":{"d":1.5,"e":"x"}}'
+                    ),
+                    nothing=_constant_json(nothing, "null"),
+                    pair=_constant_json(pair, '[1,"x"]'),
+                    scale=_constant_json(scale, "1.5"),
+                    mixed=_unique_json(_array_within(mixed, _any, None, 3)),
+                    spare=_unique_json(_array(spare, _any))
+                    if "spare" in value
+                    else None,
+                )
+            except _Problem:
+                raise _MATCHED_SHAPE.problem(value) from None
+    return _MATCHED_SHAPE.read(value)
+
+
+def matched_to_value(value: Matched) -> dict[str, JsonValue]:
+    """The JSON value of a `Matched`."""
+    out: dict[str, JsonValue] = {}
+    out["shape"] = value.shape
+    out["nothing"] = value.nothing
+    out["pair"] = value.pair
+    out["scale"] = value.scale
+    out["mixed"] = list(value.mixed)
+    if value.spare is not None:
+        out["spare"] = list(value.spare)
+    return out
+
+
+def decode_matched(text: str | bytes) -> Matched:
+    """Decodes a `Matched` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_matched(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Matched")) from None
+
+
+def matched_from_value(value: JsonValue) -> Matched:
+    """Decodes a `Matched` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_matched(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Matched")) from None
+
+
+def encode_matched(value: Matched) -> str:
+    """One line of JSON text for a `Matched`, without the trailing newline."""
+    return _dumps(matched_to_value(value))
 
 
 def _read_measured(value: JsonValue) -> Measured:
@@ -3372,6 +3514,7 @@ _DISTINCT_SHAPE = _ObjectShape(
         "names": lambda v: _unique(_array(v, _str)),
         "flags": lambda v: _nullable(v, lambda v: _unique(_array(v, _bool))),
         "shades": lambda v: _unique(_array(v, _read_shade)),
+        "ratios": lambda v: _unique(_array(v, _float)),
         "loose": lambda v: _array(v, _str),
     },
     (
@@ -3381,6 +3524,7 @@ _DISTINCT_SHAPE = _ObjectShape(
     ),
     {
         "names": None,
+        "ratios": None,
         "loose": None,
     },
 )
@@ -3497,6 +3641,28 @@ _LITERALS_SHAPE = _ObjectShape(
         "strict": None,
         "quoted": None,
     },
+)
+
+_MATCHED_SHAPE = _ObjectShape(
+    Matched,
+    {
+        "shape": lambda v: _constant_json(
+            v, '{"a":1,"b":[true,null],"c":{"d":1.5,"e":"x"}}'
+        ),
+        "nothing": lambda v: _constant_json(v, "null"),
+        "pair": lambda v: _constant_json(v, '[1,"x"]'),
+        "scale": lambda v: _constant_json(v, "1.5"),
+        "mixed": lambda v: _unique_json(_array_within(v, _any, None, 3)),
+        "spare": lambda v: _unique_json(_array(v, _any)),
+    },
+    (
+        "shape",
+        "nothing",
+        "pair",
+        "scale",
+        "mixed",
+    ),
+    {"spare": None},
 )
 
 _MEASURED_SHAPE = _ObjectShape(
@@ -3701,6 +3867,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Labels": _Codec("Labels", _read_labels, labels_to_value),
     "Listed": _Codec("Listed", _read_listed, listed_to_value),
     "Literals": _Codec("Literals", _read_literals, literals_to_value),
+    "Matched": _Codec("Matched", _read_matched, matched_to_value),
     "Measured": _Codec("Measured", _read_measured, measured_to_value),
     "Named": _Codec("Named", _read_named, named_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
@@ -4034,6 +4201,7 @@ _VALUE_READERS: typing.Final[
     labels_from_value: _read_labels,
     listed_from_value: _read_listed,
     literals_from_value: _read_literals,
+    matched_from_value: _read_matched,
     measured_from_value: _read_measured,
     named_from_value: _read_named,
     params_from_value: _read_params,

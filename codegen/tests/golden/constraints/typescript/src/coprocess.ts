@@ -1168,6 +1168,71 @@ function _uniqueItems<A extends readonly unknown[]>(items: A, path: string): A {
   return items;
 }
 
+/** Checks that no item equals an earlier one by JSON equality. */
+function _uniqueJson(items: JsonArray, path: string): JsonArray {
+  for (const [i, item] of items.entries()) {
+    const first = items.findIndex((other) => _jsonEqual(other, item));
+    if (first < i) {
+      _throwProblem(
+        `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
+        path,
+      );
+    }
+  }
+  return items;
+}
+
+/**
+ * Checks that a value equals the schema's `const` (any JSON value, `shown` as
+ * JSON text) by JSON equality.
+ */
+function _constantJson(
+  value: JsonValue,
+  path: string,
+  shown: string,
+): JsonValue {
+  if (!_jsonEqual(value, JSON.parse(shown) as JsonValue)) {
+    _throwProblem(`expected ${shown}, got ${_kindOf(value)}`, path);
+  }
+  return value;
+}
+
+/**
+ * JSON equality: numbers by value (`1` is `1.0`), objects whatever their
+ * member order, arrays item by item, `true` never `1`.
+ */
+function _jsonEqual(a: JsonValue, b: JsonValue): boolean {
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null
+  ) {
+    return a === b;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    const left = a as JsonArray;
+    const right = b as JsonArray;
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      left.length === right.length &&
+      left.every((item, i) => _jsonEqual(item, right[i] as JsonValue))
+    );
+  }
+  const left = a as JsonObject;
+  const right = b as JsonObject;
+  const keys = Object.keys(left);
+  return (
+    keys.length === Object.keys(right).length &&
+    keys.every(
+      (key) =>
+        _hasOwn.call(right, key) &&
+        _jsonEqual(left[key] as JsonValue, right[key] as JsonValue),
+    )
+  );
+}
+
 function _counted(count: number, noun: string): string {
   return count === 1 ? `1 ${noun}` : `${String(count)} ${noun}s`;
 }
@@ -1985,6 +2050,8 @@ export interface Distinct {
   readonly flags: readonly boolean[] | null;
   /** Distinct shades. */
   readonly shades: readonly Shade[];
+  /** Distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when given. */
+  readonly ratios?: readonly number[];
   /** `uniqueItems: false` asks nothing. */
   readonly loose?: readonly string[];
 }
@@ -1999,6 +2066,7 @@ function readDistinct(
   let names: readonly string[] | undefined;
   let flags: readonly boolean[] | null | undefined;
   let shades: readonly Shade[] | undefined;
+  let ratios: readonly number[] | undefined;
   let loose: readonly string[] | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
@@ -2059,6 +2127,17 @@ function readDistinct(
           _pathTo(path, ".shades"),
         );
         break;
+      case "ratios":
+        ratios = _uniqueItems(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".ratios"),
+            false,
+            (item, itemPath) => _readNumber(item, itemPath, false),
+          ),
+          _pathTo(path, ".ratios"),
+        );
+        break;
       case "loose":
         loose = _readArrayOf(
           member,
@@ -2083,6 +2162,9 @@ function readDistinct(
   const out: _Mutable<Distinct> = { ids, flags, shades };
   if (names !== undefined) {
     out.names = names;
+  }
+  if (ratios !== undefined) {
+    out.ratios = ratios;
   }
   if (loose !== undefined) {
     out.loose = loose;
@@ -2123,6 +2205,9 @@ export function encodeDistinct(value: Distinct): string {
       ? "null"
       : _writeArray(value.flags, (item) => (item ? "true" : "false")));
   out += ',"shades":' + _writeArray(value.shades, (item) => encodeShade(item));
+  if (value.ratios !== undefined) {
+    out += ',"ratios":' + _writeArray(value.ratios, (item) => String(item));
+  }
   if (value.loose !== undefined) {
     out +=
       ',"loose":' + _writeArray(value.loose, (item) => JSON.stringify(item));
@@ -3070,6 +3155,146 @@ export function encodeLiterals(value: Literals): string {
   }
   if (value.quoted !== undefined) {
     out += ',"quoted":' + JSON.stringify(value.quoted);
+  }
+  return out + "}";
+}
+
+/**
+ * A type whose members are compared by JSON equality: a `const` of any JSON
+ * value, and items of any values that must be pairwise distinct.
+ */
+export interface Matched {
+  /**
+   * Always this object (its members in any order, its numbers written any way).
+   */
+  readonly shape: JsonValue;
+  /** Always null, and always present. */
+  readonly nothing: JsonValue;
+  /** Always this array. */
+  readonly pair: JsonValue;
+  /** Always one and a half. */
+  readonly scale: JsonValue;
+  /** At most three pairwise distinct values of any kind. */
+  readonly mixed: readonly JsonValue[];
+  /** Pairwise distinct values of any kind, when given. */
+  readonly spare?: readonly JsonValue[];
+}
+
+function readMatched(value: JsonValue, path: string, orNull: boolean): Matched {
+  const obj = _readMembers(value, path, orNull);
+  let shape: JsonValue | undefined;
+  let nothing: JsonValue | undefined;
+  let pair: JsonValue | undefined;
+  let scale: JsonValue | undefined;
+  let mixed: readonly JsonValue[] | undefined;
+  let spare: readonly JsonValue[] | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "shape":
+        shape = _constantJson(
+          _openValue(member),
+          _pathTo(path, ".shape"),
+          '{"a":1,"b":[true,null],"c":{"d":1.5,"e":"x"}}',
+        );
+        break;
+      case "nothing":
+        nothing = _constantJson(
+          _openValue(member),
+          _pathTo(path, ".nothing"),
+          "null",
+        );
+        break;
+      case "pair":
+        pair = _constantJson(
+          _openValue(member),
+          _pathTo(path, ".pair"),
+          '[1,"x"]',
+        );
+        break;
+      case "scale":
+        scale = _constantJson(
+          _openValue(member),
+          _pathTo(path, ".scale"),
+          "1.5",
+        );
+        break;
+      case "mixed":
+        mixed = _uniqueJson(
+          _itemsWithin(
+            _openValue(_readArray(member, _pathTo(path, ".mixed"), false)),
+            _pathTo(path, ".mixed"),
+            null,
+            3,
+          ),
+          _pathTo(path, ".mixed"),
+        );
+        break;
+      case "spare":
+        spare = _uniqueJson(
+          _openValue(_readArray(member, _pathTo(path, ".spare"), false)),
+          _pathTo(path, ".spare"),
+        );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (shape === undefined) {
+    _throwMissingField("shape", path);
+  }
+  if (nothing === undefined) {
+    _throwMissingField("nothing", path);
+  }
+  if (pair === undefined) {
+    _throwMissingField("pair", path);
+  }
+  if (scale === undefined) {
+    _throwMissingField("scale", path);
+  }
+  if (mixed === undefined) {
+    _throwMissingField("mixed", path);
+  }
+  const out: _Mutable<Matched> = { shape, nothing, pair, scale, mixed };
+  if (spare !== undefined) {
+    out.spare = spare;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Matched` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodeMatched(text: string): Matched {
+  return _decodeText("Matched", readMatched, text);
+}
+
+/**
+ * Decodes a `Matched` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodeMatchedValue(value: JsonValue): Matched {
+  return _decodeParsed("Matched", readMatched, value);
+}
+
+/**
+ * Encodes a `Matched` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeMatched(value: Matched): string {
+  let out = "{";
+  out += '"shape":' + JSON.stringify(value.shape);
+  out += ',"nothing":' + JSON.stringify(value.nothing);
+  out += ',"pair":' + JSON.stringify(value.pair);
+  out += ',"scale":' + JSON.stringify(value.scale);
+  out += ',"mixed":' + JSON.stringify(value.mixed);
+  if (value.spare !== undefined) {
+    out += ',"spare":' + JSON.stringify(value.spare);
   }
   return out + "}";
 }
@@ -4796,6 +5021,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeLabelsValue, readLabels],
   [decodeListedValue, readListed],
   [decodeLiteralsValue, readLiterals],
+  [decodeMatchedValue, readMatched],
   [decodeMeasuredValue, readMeasured],
   [decodeNamedValue, readNamed],
   [decodeParamsValue, readParams],
@@ -4877,6 +5103,7 @@ export type TypeName =
   | "Labels"
   | "Listed"
   | "Literals"
+  | "Matched"
   | "Measured"
   | "Named"
   | "Params"
@@ -4914,6 +5141,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Labels",
   "Listed",
   "Literals",
+  "Matched",
   "Measured",
   "Named",
   "Params",
@@ -4978,6 +5206,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeListed(decodeListed(text));
     case "Literals":
       return encodeLiterals(decodeLiterals(text));
+    case "Matched":
+      return encodeMatched(decodeMatched(text));
     case "Measured":
       return encodeMeasured(decodeMeasured(text));
     case "Named":

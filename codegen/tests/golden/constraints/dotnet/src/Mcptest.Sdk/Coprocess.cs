@@ -249,7 +249,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -294,6 +294,8 @@ namespace Mcptest.Sdk
                     return Listed.Decode(json);
                 case "Literals":
                     return Literals.Decode(json);
+                case "Matched":
+                    return Matched.Decode(json);
                 case "Measured":
                     return Measured.Decode(json);
                 case "Named":
@@ -375,40 +377,42 @@ namespace Mcptest.Sdk
                     return value15.ToJson();
                 case Literals value16:
                     return value16.ToJson();
-                case Measured value17:
+                case Matched value17:
                     return value17.ToJson();
-                case Named value18:
+                case Measured value18:
                     return value18.ToJson();
-                case Params value19:
+                case Named value19:
                     return value19.ToJson();
-                case Patterned value20:
+                case Params value20:
                     return value20.ToJson();
-                case Polygon value21:
+                case Patterned value21:
                     return value21.ToJson();
-                case Request value22:
+                case Polygon value22:
                     return value22.ToJson();
-                case RequestId value23:
+                case Request value23:
                     return value23.ToJson();
-                case Response value24:
+                case RequestId value24:
                     return value24.ToJson();
-                case Shade value25:
-                    return ShadeWire.ToJson(value25);
-                case Square value26:
-                    return value26.ToJson();
-                case Stamped value27:
+                case Response value25:
+                    return value25.ToJson();
+                case Shade value26:
+                    return ShadeWire.ToJson(value26);
+                case Square value27:
                     return value27.ToJson();
-                case Stepped value28:
+                case Stamped value28:
                     return value28.ToJson();
-                case SuccessResponse value29:
+                case Stepped value29:
                     return value29.ToJson();
-                case Tagged value30:
+                case SuccessResponse value30:
                     return value30.ToJson();
-                case Turn value31:
+                case Tagged value31:
                     return value31.ToJson();
-                case Vendor value32:
+                case Turn value32:
                     return value32.ToJson();
-                case Weights value33:
+                case Vendor value33:
                     return value33.ToJson();
+                case Weights value34:
+                    return value34.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -1241,6 +1245,11 @@ namespace Mcptest.Sdk
         public global::System.Collections.Generic.List<Shade> Shades { get; set; }
 
         /// <summary>
+        /// Distinct ratios (doubles: <c>1</c> is <c>1.0</c>, <c>-0.0</c> is <c>0</c>), when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<double>? Ratios { get; set; }
+
+        /// <summary>
         /// <c>uniqueItems: false</c> asks nothing.
         /// </summary>
         public global::System.Collections.Generic.List<string>? Loose { get; set; }
@@ -1304,6 +1313,7 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<string>? _names = null;
             global::System.Collections.Generic.List<bool>? _flags = null;
             global::System.Collections.Generic.List<Shade> _shades = default!;
+            global::System.Collections.Generic.List<double>? _ratios = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
@@ -1325,6 +1335,10 @@ namespace Mcptest.Sdk
                 {
                     _shades = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "shades"), "array", (item0, at0) => ShadeWire.Read(item0, at0, "string")), new global::Mcptest.Sdk.CoprocessPath(at, "shades"));
                     seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("ratios"))
+                {
+                    _ratios = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "ratios"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadNumber(item0, at0, "number")), new global::Mcptest.Sdk.CoprocessPath(at, "ratios"));
                 }
                 else if (member.NameEquals("loose"))
                 {
@@ -1350,6 +1364,7 @@ namespace Mcptest.Sdk
             return new Distinct(_ids, _flags, _shades)
             {
                 Names = _names,
+                Ratios = _ratios,
                 Loose = _loose,
             };
         }
@@ -1358,6 +1373,7 @@ namespace Mcptest.Sdk
         internal static readonly byte[] KeyNames = global::System.Text.Encoding.UTF8.GetBytes("names");
         internal static readonly byte[] KeyFlags = global::System.Text.Encoding.UTF8.GetBytes("flags");
         internal static readonly byte[] KeyShades = global::System.Text.Encoding.UTF8.GetBytes("shades");
+        internal static readonly byte[] KeyRatios = global::System.Text.Encoding.UTF8.GetBytes("ratios");
         internal static readonly byte[] KeyLoose = global::System.Text.Encoding.UTF8.GetBytes("loose");
 
         internal static Distinct Read(ref global::System.Text.Json.Utf8JsonReader reader)
@@ -1368,6 +1384,7 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<string>? _names = null;
             global::System.Collections.Generic.List<bool>? _flags = null;
             global::System.Collections.Generic.List<Shade> _shades = default!;
+            global::System.Collections.Generic.List<double>? _ratios = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
@@ -1395,9 +1412,15 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _shades = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => ShadeWire.Read(ref item0)));
                 }
-                else if (reader.ValueTextEquals(KeyLoose))
+                else if (reader.ValueTextEquals(KeyRatios))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _ratios = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref item0)));
+                }
+                else if (reader.ValueTextEquals(KeyLoose))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
                     reader.Read();
                     _loose = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0));
                 }
@@ -1413,6 +1436,7 @@ namespace Mcptest.Sdk
             return new Distinct(_ids, _flags, _shades)
             {
                 Names = _names,
+                Ratios = _ratios,
                 Loose = _loose,
             };
         }
@@ -1431,6 +1455,11 @@ namespace Mcptest.Sdk
             if (Flags is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Flags, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteBoolean(b0, item0); }); }
             builder.Append(",\"shades\":");
             global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Shades, (b0, item0) => { ShadeWire.Write(b0, item0); });
+            if (Ratios != null)
+            {
+                builder.Append(",\"ratios\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Ratios, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteNumber(b0, item0); });
+            }
             if (Loose != null)
             {
                 builder.Append(",\"loose\":");
@@ -3464,6 +3493,269 @@ namespace Mcptest.Sdk
             {
                 builder.Append(",\"quoted\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Quoted);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A type whose members are compared by JSON equality: a <c>const</c> of any JSON value, and
+    /// items of any values that must be pairwise distinct.
+    /// </summary>
+    public sealed class Matched
+    {
+        /// <summary>
+        /// Creates a <see cref="Matched"/> from its required fields.
+        /// </summary>
+        public Matched(global::System.Text.Json.JsonElement shape, global::System.Text.Json.JsonElement nothing, global::System.Text.Json.JsonElement pair, global::System.Text.Json.JsonElement scale, global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> mixed)
+        {
+            Shape = shape;
+            Nothing = nothing;
+            Pair = pair;
+            Scale = scale;
+            Mixed = mixed ?? throw new global::System.ArgumentNullException(nameof(mixed));
+        }
+
+        /// <summary>
+        /// Always this object (its members in any order, its numbers written any way).
+        /// </summary>
+        public global::System.Text.Json.JsonElement Shape { get; set; }
+
+        /// <summary>
+        /// Always null, and always present.
+        /// </summary>
+        public global::System.Text.Json.JsonElement Nothing { get; set; }
+
+        /// <summary>
+        /// Always this array.
+        /// </summary>
+        public global::System.Text.Json.JsonElement Pair { get; set; }
+
+        /// <summary>
+        /// Always one and a half.
+        /// </summary>
+        public global::System.Text.Json.JsonElement Scale { get; set; }
+
+        /// <summary>
+        /// At most three pairwise distinct values of any kind.
+        /// </summary>
+        public global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> Mixed { get; set; }
+
+        /// <summary>
+        /// Pairwise distinct values of any kind, when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? Spare { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Matched</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Matched</c>.</exception>
+        public static Matched Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Matched value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Matched");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Matched</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Matched</c>.</exception>
+        public static Matched FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Matched value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Matched");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Matched Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            global::System.Text.Json.JsonElement _shape = default!;
+            global::System.Text.Json.JsonElement _nothing = default!;
+            global::System.Text.Json.JsonElement _pair = default!;
+            global::System.Text.Json.JsonElement _scale = default!;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> _mixed = default!;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? _spare = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("shape"))
+                {
+                    _shape = global::Mcptest.Sdk.CoprocessJson.ConstantJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "shape"), "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("nothing"))
+                {
+                    _nothing = global::Mcptest.Sdk.CoprocessJson.ConstantJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "nothing"), "null");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("pair"))
+                {
+                    _pair = global::Mcptest.Sdk.CoprocessJson.ConstantJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pair"), "[1,\"x\"]");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("scale"))
+                {
+                    _scale = global::Mcptest.Sdk.CoprocessJson.ConstantJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "scale"), "1.5");
+                    seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("mixed"))
+                {
+                    _mixed = global::Mcptest.Sdk.CoprocessJson.UniqueJson(global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "mixed"), "array", (item0, at0) => item0), new global::Mcptest.Sdk.CoprocessPath(at, "mixed"), 0, 3), new global::Mcptest.Sdk.CoprocessPath(at, "mixed"));
+                    seen |= 1UL << 4;
+                }
+                else if (member.NameEquals("spare"))
+                {
+                    _spare = global::Mcptest.Sdk.CoprocessJson.UniqueJson(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spare"), "array", (item0, at0) => item0), new global::Mcptest.Sdk.CoprocessPath(at, "spare"));
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("shape", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("nothing", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("pair", at);
+            }
+            if ((seen & (1UL << 3)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("scale", at);
+            }
+            if ((seen & (1UL << 4)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("mixed", at);
+            }
+            return new Matched(_shape, _nothing, _pair, _scale, _mixed)
+            {
+                Spare = _spare,
+            };
+        }
+
+        internal static readonly byte[] KeyShape = global::System.Text.Encoding.UTF8.GetBytes("shape");
+        internal static readonly byte[] KeyNothing = global::System.Text.Encoding.UTF8.GetBytes("nothing");
+        internal static readonly byte[] KeyPair = global::System.Text.Encoding.UTF8.GetBytes("pair");
+        internal static readonly byte[] KeyScale = global::System.Text.Encoding.UTF8.GetBytes("scale");
+        internal static readonly byte[] KeyMixed = global::System.Text.Encoding.UTF8.GetBytes("mixed");
+        internal static readonly byte[] KeySpare = global::System.Text.Encoding.UTF8.GetBytes("spare");
+
+        internal static Matched Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            global::System.Text.Json.JsonElement _shape = default!;
+            global::System.Text.Json.JsonElement _nothing = default!;
+            global::System.Text.Json.JsonElement _pair = default!;
+            global::System.Text.Json.JsonElement _scale = default!;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> _mixed = default!;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? _spare = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyShape))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _shape = global::Mcptest.Sdk.CoprocessReader.ConstantJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}");
+                }
+                else if (reader.ValueTextEquals(KeyNothing))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _nothing = global::Mcptest.Sdk.CoprocessReader.ConstantJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "null");
+                }
+                else if (reader.ValueTextEquals(KeyPair))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _pair = global::Mcptest.Sdk.CoprocessReader.ConstantJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "[1,\"x\"]");
+                }
+                else if (reader.ValueTextEquals(KeyScale))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _scale = global::Mcptest.Sdk.CoprocessReader.ConstantJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "1.5");
+                }
+                else if (reader.ValueTextEquals(KeyMixed))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _mixed = global::Mcptest.Sdk.CoprocessReader.UniqueJson(global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadAny(ref item0)), 0, 3));
+                }
+                else if (reader.ValueTextEquals(KeySpare))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _spare = global::Mcptest.Sdk.CoprocessReader.UniqueJson(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadAny(ref item0)));
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 31UL) != 31UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Matched(_shape, _nothing, _pair, _scale, _mixed)
+            {
+                Spare = _spare,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"shape\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Shape);
+            builder.Append(",\"nothing\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Nothing);
+            builder.Append(",\"pair\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Pair);
+            builder.Append(",\"scale\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Scale);
+            builder.Append(",\"mixed\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Mixed, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteAny(b0, item0); });
+            if (Spare != null)
+            {
+                builder.Append(",\"spare\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Spare, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteAny(b0, item0); });
             }
             builder.Append('}');
         }
@@ -7204,6 +7496,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Literals>(Literals.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Literals.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Matched))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Matched>(Matched.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Matched.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Measured))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Measured>(Measured.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Measured.Read(ref reader), (builder, value) => value.Write(builder));
@@ -7866,6 +8162,101 @@ namespace Mcptest.Sdk
             }
             first = -1;
             return -1;
+        }
+
+        internal static List<JsonElement> UniqueJson(List<JsonElement> items, CoprocessPath? at)
+        {
+            int repeat = FirstJsonRepeat(items, out int first);
+            if (repeat >= 0)
+            {
+                string problem = "expected unique items, got item " + repeat.ToString(CultureInfo.InvariantCulture)
+                    + " equal to item " + first.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return items;
+        }
+
+        /// <summary>
+        /// The index of the first item equal to an earlier one by JSON equality (at
+        /// <paramref name="first"/>, the earliest it equals), or -1.
+        /// </summary>
+        internal static int FirstJsonRepeat(List<JsonElement> items, out int first)
+        {
+            for (int i = 0; i < items.Count; i++)
+            {
+                for (first = 0; first < i; first++)
+                {
+                    if (JsonEqual(items[first], items[i]))
+                    {
+                        return i;
+                    }
+                }
+            }
+            first = -1;
+            return -1;
+        }
+
+        /// <summary>
+        /// A value equal to the schema's <c>const</c> (any JSON value, <paramref name="shown"/> as
+        /// JSON text) by JSON equality.
+        /// </summary>
+        internal static JsonElement ConstantJson(JsonElement value, CoprocessPath? at, string shown)
+        {
+            if (!JsonEqual(value, Parse(shown)))
+            {
+                throw new CoprocessShapeException("expected " + shown + ", got " + Kind(value), at);
+            }
+            return value;
+        }
+
+        /// <summary>
+        /// JSON equality: numbers by value (<c>1</c> is <c>1.0</c>), objects whatever their member
+        /// order, arrays item by item, <c>true</c> never <c>1</c>.
+        /// </summary>
+        internal static bool JsonEqual(JsonElement a, JsonElement b)
+        {
+            if (a.ValueKind != b.ValueKind)
+            {
+                return false;
+            }
+            switch (a.ValueKind)
+            {
+                case JsonValueKind.Number:
+                    return a.GetDouble() == b.GetDouble();
+                case JsonValueKind.String:
+                    return a.GetString() == b.GetString();
+                case JsonValueKind.Array:
+                    int length = a.GetArrayLength();
+                    if (length != b.GetArrayLength())
+                    {
+                        return false;
+                    }
+                    for (int i = 0; i < length; i++)
+                    {
+                        if (!JsonEqual(a[i], b[i]))
+                        {
+                            return false;
+                        }
+                    }
+                    return true;
+                case JsonValueKind.Object:
+                    int members = 0;
+                    foreach (JsonProperty member in a.EnumerateObject())
+                    {
+                        members++;
+                        if (!b.TryGetProperty(member.Name, out JsonElement other) || !JsonEqual(member.Value, other))
+                        {
+                            return false;
+                        }
+                    }
+                    foreach (JsonProperty _ in b.EnumerateObject())
+                    {
+                        members--;
+                    }
+                    return members == 0;
+                default:
+                    return true;
+            }
         }
 
         /// <summary>The number of Unicode code points in <paramref name="text"/>: a surrogate pair counts once.</summary>
@@ -8601,6 +8992,24 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return items;
+        }
+
+        internal static List<JsonElement> UniqueJson(List<JsonElement> items)
+        {
+            if (CoprocessJson.FirstJsonRepeat(items, out _) >= 0)
+            {
+                throw Fallback();
+            }
+            return items;
+        }
+
+        internal static JsonElement ConstantJson(JsonElement value, string shown)
+        {
+            if (!CoprocessJson.JsonEqual(value, CoprocessJson.Parse(shown)))
+            {
+                throw Fallback();
+            }
+            return value;
         }
 
         internal static List<T> ItemsWithin<T>(List<T> items, long minimum, long maximum)

@@ -104,6 +104,13 @@ pub struct Distinct {
     ///Distinct shades.
     #[serde(deserialize_with = "strict::unique_items_within::<_, _, { 0 }, { usize::MAX }>")]
     pub shades: ::std::vec::Vec<Shade>,
+    ///Distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_numbers_within::<_, { 0 }, { usize::MAX }>"
+    )]
+    pub ratios: ::std::option::Option<::std::vec::Vec<f64>>,
     ///`uniqueItems: false` asks nothing.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
@@ -389,6 +396,38 @@ pub struct Literals {
         deserialize_with = "strict::present_string_constant::<_, constants::Constant7361792022686922205c207468657265>"
     )]
     pub quoted: ::std::option::Option<::std::string::String>,
+}
+///A type whose members are compared by JSON equality: a `const` of any JSON value, and items of any values that must be pairwise distinct.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Matched {
+    ///Always this object (its members in any order, its numbers written any way).
+    #[serde(
+        deserialize_with = "strict::json_constant::<_, constants::JsonConstant7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d>"
+    )]
+    pub shape: ::serde_json::Value,
+    ///Always null, and always present.
+    #[serde(deserialize_with = "strict::json_constant::<_, constants::JsonConstant6e756c6c>")]
+    pub nothing: ::serde_json::Value,
+    ///Always this array.
+    #[serde(
+        deserialize_with = "strict::json_constant::<_, constants::JsonConstant5b312c2278225d>"
+    )]
+    pub pair: ::serde_json::Value,
+    ///Always one and a half.
+    #[serde(deserialize_with = "strict::json_constant::<_, constants::JsonConstant312e35>")]
+    pub scale: ::serde_json::Value,
+    ///At most three pairwise distinct values of any kind.
+    #[serde(deserialize_with = "strict::unique_json_within::<_, { 0 }, 3>")]
+    pub mixed: ::std::vec::Vec<::serde_json::Value>,
+    ///Pairwise distinct values of any kind, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_json_within::<_, { 0 }, { usize::MAX }>"
+    )]
+    pub spare: ::std::option::Option<::std::vec::Vec<::serde_json::Value>>,
 }
 ///A type of numbers (`type: number`): any JSON number, read as a double, with bounds compared as doubles.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -1060,6 +1099,21 @@ impl ::serde::Serialize for Literals {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Literals::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Matched {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Matched::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Matched {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Matched::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Measured {
@@ -2015,6 +2069,16 @@ impl Frame for Literals {
         strict_from_value("Literals", value)
     }
 }
+impl Frame for Matched {
+    const TYPE_NAME: &'static str = "Matched";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Matched", text)?;
+        strict_from_text("Matched", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Matched", value)
+    }
+}
 impl Frame for Measured {
     const TYPE_NAME: &'static str = "Measured";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -2279,6 +2343,7 @@ pub fn decode_and_encode(
         "Labels" => Labels::decode(text).map(|v| v.encode()),
         "Listed" => Listed::decode(text).map(|v| v.encode()),
         "Literals" => Literals::decode(text).map(|v| v.encode()),
+        "Matched" => Matched::decode(text).map(|v| v.encode()),
         "Measured" => Measured::decode(text).map(|v| v.encode()),
         "Named" => Named::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
@@ -2323,6 +2388,7 @@ pub fn check_value(
         "Labels" => Labels::from_value(value).map(|_| ()),
         "Listed" => Listed::from_value(value).map(|_| ()),
         "Literals" => Literals::from_value(value).map(|_| ()),
+        "Matched" => Matched::from_value(value).map(|_| ()),
         "Measured" => Measured::from_value(value).map(|_| ()),
         "Named" => Named::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
@@ -2362,6 +2428,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Labels",
     "Listed",
     "Literals",
+    "Matched",
     "Measured",
     "Named",
     "Params",
@@ -2544,7 +2611,7 @@ mod patterns {
         ::regex::Regex::new("^x-").expect("codegen checked the pattern \"^x-\"")
     });
 }
-/// The contract's string `const` values, one marker type each.
+/// The contract's `const` values but integers and booleans, one marker type each.
 mod constants {
     /// The string `const` "call".
     pub struct Constant63616c6c;
@@ -2570,6 +2637,26 @@ mod constants {
     pub struct Constant737175617265;
     impl super::strict::Literal for Constant737175617265 {
         const VALUE: &'static str = "square";
+    }
+    /// The `const` 1.5.
+    pub struct JsonConstant312e35;
+    impl super::strict::JsonLiteral for JsonConstant312e35 {
+        const JSON: &'static str = "1.5";
+    }
+    /// The `const` [1,"x"].
+    pub struct JsonConstant5b312c2278225d;
+    impl super::strict::JsonLiteral for JsonConstant5b312c2278225d {
+        const JSON: &'static str = "[1,\"x\"]";
+    }
+    /// The `const` null.
+    pub struct JsonConstant6e756c6c;
+    impl super::strict::JsonLiteral for JsonConstant6e756c6c {
+        const JSON: &'static str = "null";
+    }
+    /// The `const` {"a":1,"b":[true,null],"c":{"d":1.5,"e":"x"}}.
+    pub struct JsonConstant7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d;
+    impl super::strict::JsonLiteral for JsonConstant7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d {
+        const JSON: &'static str = "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}";
     }
 }
 /// Why an SDK must not go on after the handshake: the contract's message.
@@ -4226,6 +4313,182 @@ pub mod strict {
             }
         }
         Ok(())
+    }
+
+    /// [`items_within`] for an array of any JSON values whose items must be
+    /// pairwise distinct (`uniqueItems`) by [`json_equal`], after the count.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_json_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<serde_json::Value>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = items_within::<D, serde_json::Value, MIN, MAX>(deserializer)?;
+        unique_json(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_json_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_json_within`] (`null` included).
+    pub fn present_unique_json_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<serde_json::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        unique_json_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_json_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_json_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<serde_json::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = nullable_items_within::<D, serde_json::Value, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique_json(items)?;
+        }
+        Ok(items)
+    }
+
+    /// [`items_within`] for an array of numbers whose items must be
+    /// pairwise distinct (`uniqueItems`) as doubles (`1` is `1.0`, `-0.0` is
+    /// `0.0`), after the count.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<f64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = items_within::<D, f64, MIN, MAX>(deserializer)?;
+        unique_numbers(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_numbers_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_numbers_within`] (`null` included).
+    pub fn present_unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<f64>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        unique_numbers_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_numbers_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<f64>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = nullable_items_within::<D, f64, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique_numbers(items)?;
+        }
+        Ok(items)
+    }
+
+    /// Doubles compared by their bits, `-0.0` made the `0.0` it equals (no
+    /// frame holds a NaN).
+    fn unique_numbers<E: serde::de::Error>(items: &[f64]) -> Result<(), E> {
+        let bits: Vec<u64> = items.iter().map(|x| (x + 0.0).to_bits()).collect();
+        unique(&bits)
+    }
+
+    fn unique_json<E: serde::de::Error>(items: &[serde_json::Value]) -> Result<(), E> {
+        for (index, item) in items.iter().enumerate() {
+            let mut earlier = items.iter().take(index);
+            if let Some(first) = earlier.position(|other| json_equal(other, item)) {
+                return Err(E::custom(format!(
+                    "expected unique items, got item {index} equal to item {first}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A `const` that is any JSON value but a string, an integer or a
+    /// boolean: the generated `constants` module implements it for each
+    /// distinct value of the contract.
+    pub trait JsonLiteral {
+        /// The value as JSON text.
+        const JSON: &'static str;
+    }
+
+    /// Deserializes a required field of any JSON value that must equal
+    /// `L::JSON` (`const`) by [`json_equal`].
+    ///
+    /// # Errors
+    ///
+    /// The contract's problem for another value: the `const` as JSON text
+    /// and the value's kind.
+    pub fn json_constant<'de, D, L: JsonLiteral>(
+        deserializer: D,
+    ) -> Result<serde_json::Value, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+        let expected: serde_json::Value =
+            serde_json::from_str(L::JSON).map_err(serde::de::Error::custom)?;
+        if json_equal(&value, &expected) {
+            return Ok(value);
+        }
+        let got = match &value {
+            serde_json::Value::Number(n)
+                if n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER as f64) =>
+            {
+                "integer"
+            }
+            other => kind(other),
+        };
+        Err(not_constant(L::JSON, got))
+    }
+
+    /// JSON equality: numbers by value (`1` is `1.0`), objects whatever
+    /// their member order, arrays item by item, `true` never `1`.
+    #[must_use]
+    pub fn json_equal(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+            }
+            _ => a == b,
+        }
     }
 
     /// A string's length or an array's number of items against inclusive

@@ -4618,6 +4618,101 @@ namespace Mcptest.Sdk
             return -1;
         }
 
+        internal static List<JsonElement> UniqueJson(List<JsonElement> items, CoprocessPath? at)
+        {
+            int repeat = FirstJsonRepeat(items, out int first);
+            if (repeat >= 0)
+            {
+                string problem = "expected unique items, got item " + repeat.ToString(CultureInfo.InvariantCulture)
+                    + " equal to item " + first.ToString(CultureInfo.InvariantCulture);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return items;
+        }
+
+        /// <summary>
+        /// The index of the first item equal to an earlier one by JSON equality (at
+        /// <paramref name="first"/>, the earliest it equals), or -1.
+        /// </summary>
+        internal static int FirstJsonRepeat(List<JsonElement> items, out int first)
+        {
+            for (int i = 0; i < items.Count; i++)
+            {
+                for (first = 0; first < i; first++)
+                {
+                    if (JsonEqual(items[first], items[i]))
+                    {
+                        return i;
+                    }
+                }
+            }
+            first = -1;
+            return -1;
+        }
+
+        /// <summary>
+        /// A value equal to the schema's <c>const</c> (any JSON value, <paramref name="shown"/> as
+        /// JSON text) by JSON equality.
+        /// </summary>
+        internal static JsonElement ConstantJson(JsonElement value, CoprocessPath? at, string shown)
+        {
+            if (!JsonEqual(value, Parse(shown)))
+            {
+                throw new CoprocessShapeException("expected " + shown + ", got " + Kind(value), at);
+            }
+            return value;
+        }
+
+        /// <summary>
+        /// JSON equality: numbers by value (<c>1</c> is <c>1.0</c>), objects whatever their member
+        /// order, arrays item by item, <c>true</c> never <c>1</c>.
+        /// </summary>
+        internal static bool JsonEqual(JsonElement a, JsonElement b)
+        {
+            if (a.ValueKind != b.ValueKind)
+            {
+                return false;
+            }
+            switch (a.ValueKind)
+            {
+                case JsonValueKind.Number:
+                    return a.GetDouble() == b.GetDouble();
+                case JsonValueKind.String:
+                    return a.GetString() == b.GetString();
+                case JsonValueKind.Array:
+                    int length = a.GetArrayLength();
+                    if (length != b.GetArrayLength())
+                    {
+                        return false;
+                    }
+                    for (int i = 0; i < length; i++)
+                    {
+                        if (!JsonEqual(a[i], b[i]))
+                        {
+                            return false;
+                        }
+                    }
+                    return true;
+                case JsonValueKind.Object:
+                    int members = 0;
+                    foreach (JsonProperty member in a.EnumerateObject())
+                    {
+                        members++;
+                        if (!b.TryGetProperty(member.Name, out JsonElement other) || !JsonEqual(member.Value, other))
+                        {
+                            return false;
+                        }
+                    }
+                    foreach (JsonProperty _ in b.EnumerateObject())
+                    {
+                        members--;
+                    }
+                    return members == 0;
+                default:
+                    return true;
+            }
+        }
+
         /// <summary>The number of Unicode code points in <paramref name="text"/>: a surrogate pair counts once.</summary>
         internal static int CountCodePoints(string text)
         {
@@ -5351,6 +5446,24 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return items;
+        }
+
+        internal static List<JsonElement> UniqueJson(List<JsonElement> items)
+        {
+            if (CoprocessJson.FirstJsonRepeat(items, out _) >= 0)
+            {
+                throw Fallback();
+            }
+            return items;
+        }
+
+        internal static JsonElement ConstantJson(JsonElement value, string shown)
+        {
+            if (!CoprocessJson.JsonEqual(value, CoprocessJson.Parse(shown)))
+            {
+                throw Fallback();
+            }
+            return value;
         }
 
         internal static List<T> ItemsWithin<T>(List<T> items, long minimum, long maximum)

@@ -2781,6 +2781,182 @@ pub mod strict {
         Ok(())
     }
 
+    /// [`items_within`] for an array of any JSON values whose items must be
+    /// pairwise distinct (`uniqueItems`) by [`json_equal`], after the count.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_json_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<serde_json::Value>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = items_within::<D, serde_json::Value, MIN, MAX>(deserializer)?;
+        unique_json(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_json_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_json_within`] (`null` included).
+    pub fn present_unique_json_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<serde_json::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        unique_json_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_json_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_json_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<serde_json::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = nullable_items_within::<D, serde_json::Value, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique_json(items)?;
+        }
+        Ok(items)
+    }
+
+    /// [`items_within`] for an array of numbers whose items must be
+    /// pairwise distinct (`uniqueItems`) as doubles (`1` is `1.0`, `-0.0` is
+    /// `0.0`), after the count.
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<f64>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = items_within::<D, f64, MIN, MAX>(deserializer)?;
+        unique_numbers(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_numbers_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_numbers_within`] (`null` included).
+    pub fn present_unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<f64>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        unique_numbers_within::<D, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_numbers_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_numbers_within<'de, D, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<f64>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = nullable_items_within::<D, f64, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique_numbers(items)?;
+        }
+        Ok(items)
+    }
+
+    /// Doubles compared by their bits, `-0.0` made the `0.0` it equals (no
+    /// frame holds a NaN).
+    fn unique_numbers<E: serde::de::Error>(items: &[f64]) -> Result<(), E> {
+        let bits: Vec<u64> = items.iter().map(|x| (x + 0.0).to_bits()).collect();
+        unique(&bits)
+    }
+
+    fn unique_json<E: serde::de::Error>(items: &[serde_json::Value]) -> Result<(), E> {
+        for (index, item) in items.iter().enumerate() {
+            let mut earlier = items.iter().take(index);
+            if let Some(first) = earlier.position(|other| json_equal(other, item)) {
+                return Err(E::custom(format!(
+                    "expected unique items, got item {index} equal to item {first}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A `const` that is any JSON value but a string, an integer or a
+    /// boolean: the generated `constants` module implements it for each
+    /// distinct value of the contract.
+    pub trait JsonLiteral {
+        /// The value as JSON text.
+        const JSON: &'static str;
+    }
+
+    /// Deserializes a required field of any JSON value that must equal
+    /// `L::JSON` (`const`) by [`json_equal`].
+    ///
+    /// # Errors
+    ///
+    /// The contract's problem for another value: the `const` as JSON text
+    /// and the value's kind.
+    pub fn json_constant<'de, D, L: JsonLiteral>(
+        deserializer: D,
+    ) -> Result<serde_json::Value, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+        let expected: serde_json::Value =
+            serde_json::from_str(L::JSON).map_err(serde::de::Error::custom)?;
+        if json_equal(&value, &expected) {
+            return Ok(value);
+        }
+        let got = match &value {
+            serde_json::Value::Number(n)
+                if n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER as f64) =>
+            {
+                "integer"
+            }
+            other => kind(other),
+        };
+        Err(not_constant(L::JSON, got))
+    }
+
+    /// JSON equality: numbers by value (`1` is `1.0`), objects whatever
+    /// their member order, arrays item by item, `true` never `1`.
+    #[must_use]
+    pub fn json_equal(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+            }
+            _ => a == b,
+        }
+    }
+
     /// A string's length or an array's number of items against inclusive
     /// bounds, in the contract's words.
     fn count_within<E: serde::de::Error>(

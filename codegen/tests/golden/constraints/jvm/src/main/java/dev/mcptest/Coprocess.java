@@ -303,6 +303,7 @@ public final class Coprocess {
                     "Labels",
                     "Listed",
                     "Literals",
+                    "Matched",
                     "Measured",
                     "Named",
                     "Params",
@@ -350,6 +351,7 @@ public final class Coprocess {
             case "Labels" -> Labels.fromJson(json);
             case "Listed" -> Listed.fromJson(json);
             case "Literals" -> Literals.fromJson(json);
+            case "Matched" -> Matched.fromJson(json);
             case "Measured" -> Measured.fromJson(json);
             case "Named" -> Named.fromJson(json);
             case "Params" -> Params.fromJson(json);
@@ -658,6 +660,8 @@ public final class Coprocess {
      * @param names Distinct names, when given. (Java null when absent)
      * @param flags Distinct flags, or null. (Java null for JSON null)
      * @param shades Distinct shades.
+     * @param ratios Distinct ratios (doubles: {@code 1} is {@code 1.0}, {@code -0.0} is {@code 0}),
+     *     when given. (Java null when absent)
      * @param loose {@code uniqueItems: false} asks nothing. (Java null when absent)
      */
     public record Distinct(
@@ -665,6 +669,7 @@ public final class Coprocess {
             List<String> names,
             List<Boolean> flags,
             List<Shade> shades,
+            List<Double> ratios,
             List<String> loose)
             implements Encodable {
 
@@ -675,6 +680,7 @@ public final class Coprocess {
          * @param names the value of the {@code "names"} member
          * @param flags the value of the {@code "flags"} member
          * @param shades the value of the {@code "shades"} member
+         * @param ratios the value of the {@code "ratios"} member
          * @param loose the value of the {@code "loose"} member
          */
         public Distinct {
@@ -717,6 +723,10 @@ public final class Coprocess {
             Coprocess.writeList(out, this.flags, (o1, e1) -> o1.append(e1));
             out.append(",\"shades\":");
             Coprocess.writeList(out, this.shades, (o1, e1) -> e1.appendJson(o1));
+            if (this.ratios != null) {
+                out.append(",\"ratios\":");
+                Coprocess.writeList(out, this.ratios, (o1, e1) -> o1.append(e1));
+            }
             if (this.loose != null) {
                 out.append(",\"loose\":");
                 Coprocess.writeList(out, this.loose, (o1, e1) -> Coprocess.writeString(o1, e1));
@@ -1370,6 +1380,87 @@ public final class Coprocess {
             if (this.quoted != null) {
                 out.append(",\"quoted\":");
                 Coprocess.writeString(out, this.quoted);
+            }
+            out.append('}');
+        }
+    }
+
+    /**
+     * A type whose members are compared by JSON equality: a {@code const} of any JSON value, and
+     * items of any values that must be pairwise distinct.
+     *
+     * @param shape Always this object (its members in any order, its numbers written any way).
+     * @param nothing Always null, and always present.
+     * @param pair Always this array.
+     * @param scale Always one and a half.
+     * @param mixed At most three pairwise distinct values of any kind.
+     * @param spare Pairwise distinct values of any kind, when given. (Java null when absent)
+     */
+    public record Matched(
+            JsonNode shape,
+            JsonNode nothing,
+            JsonNode pair,
+            JsonNode scale,
+            List<JsonNode> mixed,
+            List<JsonNode> spare)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param shape the value of the {@code "shape"} member
+         * @param nothing the value of the {@code "nothing"} member
+         * @param pair the value of the {@code "pair"} member
+         * @param scale the value of the {@code "scale"} member
+         * @param mixed the value of the {@code "mixed"} member
+         * @param spare the value of the {@code "spare"} member
+         */
+        public Matched {
+            Objects.requireNonNull(shape, "shape");
+            Objects.requireNonNull(nothing, "nothing");
+            Objects.requireNonNull(pair, "pair");
+            Objects.requireNonNull(scale, "scale");
+            Objects.requireNonNull(mixed, "mixed");
+        }
+
+        /**
+         * Decodes a {@code Matched} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Matched}
+         */
+        public static Matched fromJson(String json) {
+            return Coprocess.readText(json, "Matched", Coprocess::decodeMatched);
+        }
+
+        /**
+         * Decodes a {@code Matched} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Matched}
+         */
+        public static Matched fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Matched", Coprocess::decodeMatched);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"shape\":");
+            Coprocess.writeNode(out, this.shape);
+            out.append(",\"nothing\":");
+            Coprocess.writeNode(out, this.nothing);
+            out.append(",\"pair\":");
+            Coprocess.writeNode(out, this.pair);
+            out.append(",\"scale\":");
+            Coprocess.writeNode(out, this.scale);
+            out.append(",\"mixed\":");
+            Coprocess.writeList(out, this.mixed, (o1, e1) -> Coprocess.writeNode(o1, e1));
+            if (this.spare != null) {
+                out.append(",\"spare\":");
+                Coprocess.writeList(out, this.spare, (o1, e1) -> Coprocess.writeNode(o1, e1));
             }
             out.append('}');
         }
@@ -2904,6 +2995,7 @@ public final class Coprocess {
         boolean hasFlags = false;
         List<Shade> vShades = null;
         boolean hasShades = false;
+        List<Double> vRatios = null;
         List<String> vLoose = null;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
@@ -2944,6 +3036,11 @@ public final class Coprocess {
                                     path.key(key));
                     hasShades = true;
                 }
+                case "ratios" ->
+                        vRatios =
+                                uniqueItems(
+                                        decodeList(value, path.key(key), Coprocess::decodeNumber),
+                                        path.key(key));
                 case "loose" -> vLoose = decodeList(value, path.key(key), Coprocess::decodeString);
                 default -> throw unknownField(path, key);
             }
@@ -2957,7 +3054,7 @@ public final class Coprocess {
         if (!hasShades) {
             throw missingField(path, "shades");
         }
-        return new Distinct(vIds, vNames, vFlags, vShades, vLoose);
+        return new Distinct(vIds, vNames, vFlags, vShades, vRatios, vLoose);
     }
 
     private static Drawing decodeDrawing(JsonNode node, Path path) {
@@ -3308,6 +3405,80 @@ public final class Coprocess {
             throw missingField(path, "level");
         }
         return new Literals(vKind, vVersion, vLevel, vStrict, vQuoted);
+    }
+
+    private static Matched decodeMatched(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        JsonNode vShape = null;
+        boolean hasShape = false;
+        JsonNode vNothing = null;
+        boolean hasNothing = false;
+        JsonNode vPair = null;
+        boolean hasPair = false;
+        JsonNode vScale = null;
+        boolean hasScale = false;
+        List<JsonNode> vMixed = null;
+        boolean hasMixed = false;
+        List<JsonNode> vSpare = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "shape" -> {
+                    vShape =
+                            constantJson(
+                                    value,
+                                    path.key(key),
+                                    "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}");
+                    hasShape = true;
+                }
+                case "nothing" -> {
+                    vNothing = constantJson(value, path.key(key), "null");
+                    hasNothing = true;
+                }
+                case "pair" -> {
+                    vPair = constantJson(value, path.key(key), "[1,\"x\"]");
+                    hasPair = true;
+                }
+                case "scale" -> {
+                    vScale = constantJson(value, path.key(key), "1.5");
+                    hasScale = true;
+                }
+                case "mixed" -> {
+                    vMixed =
+                            uniqueJson(
+                                    itemsWithin(
+                                            decodeList(value, path.key(key), (n1, p1) -> n1),
+                                            path.key(key),
+                                            0,
+                                            3),
+                                    path.key(key));
+                    hasMixed = true;
+                }
+                case "spare" ->
+                        vSpare =
+                                uniqueJson(
+                                        decodeList(value, path.key(key), (n1, p1) -> n1),
+                                        path.key(key));
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasShape) {
+            throw missingField(path, "shape");
+        }
+        if (!hasNothing) {
+            throw missingField(path, "nothing");
+        }
+        if (!hasPair) {
+            throw missingField(path, "pair");
+        }
+        if (!hasScale) {
+            throw missingField(path, "scale");
+        }
+        if (!hasMixed) {
+            throw missingField(path, "mixed");
+        }
+        return new Matched(vShape, vNothing, vPair, vScale, vMixed, vSpare);
     }
 
     private static Measured decodeMeasured(JsonNode node, Path path) {
@@ -4062,6 +4233,7 @@ public final class Coprocess {
                     member(Labels.class, Coprocess::decodeLabels),
                     member(Listed.class, Coprocess::decodeListed),
                     member(Literals.class, Coprocess::decodeLiterals),
+                    member(Matched.class, Coprocess::decodeMatched),
                     member(Measured.class, Coprocess::decodeMeasured),
                     member(Named.class, Coprocess::decodeNamed),
                     member(Params.class, Coprocess::decodeParams),
@@ -4610,15 +4782,72 @@ public final class Coprocess {
 
     /** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
     private static <T> List<T> uniqueItems(List<T> items, Path path) {
-        Map<T, Integer> seen = new HashMap<>();
+        Map<Object, Integer> seen = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            Integer first = seen.putIfAbsent(items.get(i), i);
+            T item = items.get(i);
+            // -0.0 is the 0.0 it equals (Double.equals tells them apart).
+            Object key = item instanceof Double number ? number + 0.0 : item;
+            Integer first = seen.putIfAbsent(key, i);
             if (first != null) {
                 throw problem(
                         path, "expected unique items, got item " + i + " equal to item " + first);
             }
         }
         return items;
+    }
+
+    /** Items of which none equals an earlier one by JSON equality. */
+    private static List<JsonNode> uniqueJson(List<JsonNode> items, Path path) {
+        for (int i = 0; i < items.size(); i++) {
+            for (int first = 0; first < i; first++) {
+                if (jsonEqual(items.get(first), items.get(i))) {
+                    throw problem(
+                            path,
+                            "expected unique items, got item " + i + " equal to item " + first);
+                }
+            }
+        }
+        return items;
+    }
+
+    /**
+     * A value equal to the schema's {@code const} (any JSON value, {@code shown} as JSON text) by
+     * JSON equality.
+     */
+    private static JsonNode constantJson(JsonNode value, Path path, String shown) {
+        if (!jsonEqual(value, parseStrict(shown))) {
+            throw problem(path, "expected " + shown + ", got " + kindOf(value));
+        }
+        return value;
+    }
+
+    /**
+     * JSON equality: numbers by value ({@code 1} is {@code 1.0}), objects whatever their member
+     * order, arrays item by item, {@code true} never {@code 1}.
+     */
+    private static boolean jsonEqual(JsonNode a, JsonNode b) {
+        if (a.getNodeType() != b.getNodeType()) {
+            return false;
+        }
+        return switch (a.getNodeType()) {
+            case NUMBER -> a.doubleValue() == b.doubleValue();
+            case ARRAY -> {
+                boolean same = a.size() == b.size();
+                for (int i = 0; same && i < a.size(); i++) {
+                    same = jsonEqual(a.get(i), b.get(i));
+                }
+                yield same;
+            }
+            case OBJECT -> {
+                boolean same = a.size() == b.size();
+                for (var names = a.fieldNames(); same && names.hasNext(); ) {
+                    String name = names.next();
+                    same = b.has(name) && jsonEqual(a.get(name), b.get(name));
+                }
+                yield same;
+            }
+            default -> a.equals(b);
+        };
     }
 
     private static String counted(long count, String noun) {

@@ -50,28 +50,41 @@ const RESERVED: &[&str] = &["new"];
 
 /// The methods of the runtime's `CoprocessClient` (`close`, `spawn`,
 /// `request`, `start`, ...), public or not, read from `client_runtime.rs`
-/// itself so that a method it gains is avoided too. Parsed once: every
+/// itself so that a method it gains is avoided too. Read once: every
 /// method name is checked against it.
 fn client_members() -> &'static [String] {
     static MEMBERS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    MEMBERS.get_or_init(read_client_members)
+    MEMBERS.get_or_init(|| read_client_members(RUNTIME))
 }
 
-fn read_client_members() -> Vec<String> {
-    let Ok(file) = syn::parse_file(RUNTIME) else { return Vec::new() };
-    file.items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Impl(block) if block.trait_.is_none() => Some(block),
-            _ => None,
-        })
-        .filter(|block| matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("CoprocessClient")))
-        .flat_map(|block| &block.items)
-        .filter_map(|member| match member {
-            syn::ImplItem::Fn(function) => Some(function.sig.ident.to_string()),
-            _ => None,
-        })
-        .collect()
+/// The `fn`s of `impl CoprocessClient { ... }` in rustfmt-formatted source:
+/// the block opens with that line and closes with the first `}` at column
+/// 0; its methods are the lines at one indent that declare a `fn`, after
+/// any of `pub`, `pub(...)`, `const`, `async`, `unsafe`. A text scan, not a
+/// syn parse (a parse of the runtime was a tenth of this target's time);
+/// a test holds it to syn's reading.
+fn read_client_members(runtime: &str) -> Vec<String> {
+    let mut lines = runtime.lines().skip_while(|line| *line != "impl CoprocessClient {").skip(1);
+    let block = lines.by_ref().take_while(|line| !line.starts_with('}'));
+    block.filter_map(|line| method_name(line.strip_prefix("    ")?)).map(str::to_string).collect()
+}
+
+/// The name a line at the block's indent declares a method of, if it does.
+fn method_name(line: &str) -> Option<&str> {
+    let mut rest = line;
+    if let Some(after) = rest.strip_prefix("pub") {
+        rest = match after.strip_prefix('(') {
+            Some(scoped) => scoped.split_once(')')?.1,
+            None => after,
+        }
+        .trim_start();
+    }
+    for qualifier in ["const ", "async ", "unsafe "] {
+        rest = rest.strip_prefix(qualifier).unwrap_or(rest);
+    }
+    let name = rest.strip_prefix("fn ")?;
+    let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(name.len());
+    (end > 0).then(|| &name[..end])
 }
 
 /// Whether clippy's `wrong_self_convention` expects a method of this name to
@@ -221,8 +234,35 @@ pub fn rust_name(wire: &str, namespace: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{import_line, render, rust_name, Sdk, RUNTIME, TEMPLATE_IMPORT};
+    use super::{import_line, read_client_members, render, rust_name, Sdk, RUNTIME, TEMPLATE_IMPORT};
     use std::path::Path;
+
+    /// What syn reads as the methods of `impl CoprocessClient`.
+    fn parsed_client_members(runtime: &str) -> Vec<String> {
+        let file = syn::parse_file(runtime).expect("the runtime parses");
+        let blocks = file.items.into_iter().filter_map(|item| match item {
+            syn::Item::Impl(block) if block.trait_.is_none() => Some(block),
+            _ => None,
+        });
+        let ours = blocks.filter(|block| matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("CoprocessClient")));
+        ours.flat_map(|block| block.items)
+            .filter_map(|member| match member {
+                syn::ImplItem::Fn(function) => Some(function.sig.ident.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_scan_of_the_client_runtime_finds_what_syn_finds() {
+        let scanned = read_client_members(RUNTIME);
+        assert!(scanned.len() >= 8 && scanned.iter().any(|name| name == "close"), "{scanned:?}");
+        assert_eq!(scanned, parsed_client_members(RUNTIME));
+        // Every form of a method line, and lines that only look like one.
+        let runtime = "struct CoprocessClient;\nimpl CoprocessClient {\n    pub fn a() {}\n    pub(crate) fn b() {}\n    pub(super) async fn c() {}\n    const unsafe fn d() {}\n    fn e<T>() {\n        fn inner() {}\n    }\n    // fn not_a_method() {}\n    pub const F: u8 = 0;\n    #[allow(dead_code)]\n    async fn g() {}\n}\nimpl Other {\n    fn h() {}\n}\n";
+        assert_eq!(read_client_members(runtime), ["a", "b", "c", "d", "e", "g"]);
+        assert_eq!(read_client_members(runtime), parsed_client_members(runtime));
+    }
 
     #[test]
     fn the_client_imports_the_frames_module_of_the_support_matrix() {

@@ -53,25 +53,22 @@ pub enum Flavor {
 
 /// Renders the whole Rust module text (header included).
 pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError> {
-    // The types come parsed; only the items beside them are parsed here
-    // (quoting the types back to tokens to parse them again was a third of
-    // this target's time).
-    let mut file = types::types(contract, &contract.raw, flavor)?;
-    let mut extras = protocol::items(contract);
-    extras.extend(envelopes::decoding(contract));
-    if flavor == Flavor::WithJsonSchema {
-        extras.extend(protocol::json_schema_of(contract));
-    }
-    let extras: syn::File = syn::parse2(extras).map_err(|e| {
-        SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
-    })?;
-    file.items.extend(extras.items);
-    names::qualify_hidden_variants(&mut file, contract.types.keys());
     let body = match flavor {
-        Flavor::Sdk => layout::print_file(&file).map_err(|problem| {
-            SchemaError::new(std::path::Path::new(&contract.source), "", problem, "report this as a codegen bug")
-        })?,
-        Flavor::WithJsonSchema => prettyplease::unparse(&file),
+        // Items are printed one by one, so the two halves print apart: the
+        // items beside the types on a thread of their own, typify's types
+        // here (syn's trees cannot cross threads; their text can).
+        Flavor::Sdk => {
+            let (extras, types) = crate::parallel::join(&contract.source, "rust-items", || print(contract, extras(contract, flavor)?), || {
+                print(contract, types::types(contract, &contract.raw, flavor)?)
+            })?;
+            types? + &extras?
+        }
+        Flavor::WithJsonSchema => {
+            let mut file = types::types(contract, &contract.raw, flavor)?;
+            file.items.extend(extras(contract, flavor)?.items);
+            names::qualify_hidden_variants(&mut file, contract.types.keys());
+            prettyplease::unparse(&file)
+        }
     };
     Ok(format!(
         "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}{}\n{}",
@@ -81,6 +78,28 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
         body,
         include_str!("runtime.rs")
     ))
+}
+
+/// The items beside the types (pin, tables, frame decoding, handshake,
+/// lanes), parsed. The types come parsed from [`types::types`]: quoting
+/// them back to tokens to parse them again was a third of this target's
+/// time.
+fn extras(contract: &Contract, flavor: Flavor) -> Result<syn::File, SchemaError> {
+    let mut extras = protocol::items(contract);
+    extras.extend(envelopes::decoding(contract));
+    if flavor == Flavor::WithJsonSchema {
+        extras.extend(protocol::json_schema_of(contract));
+    }
+    syn::parse2(extras).map_err(|e| {
+        SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
+    })
+}
+
+/// Items as rustfmt prints them ([`layout`]), with the variants the
+/// `$defs` names hide qualified.
+fn print(contract: &Contract, mut file: syn::File) -> Result<String, SchemaError> {
+    names::qualify_hidden_variants(&mut file, contract.types.keys());
+    layout::print_file(&file).map_err(|problem| SchemaError::new(std::path::Path::new(&contract.source), "", problem, "report this as a codegen bug"))
 }
 
 /// The lints the SDK's module file allows for its own code (an inner

@@ -37,25 +37,25 @@ pub fn prune_indented(runtime: &str, rest: &str, indent: usize, private_name: im
     // chunk, grown until no unkept chunk's name is among them. A chunk's own
     // text does not count for itself (a recursive helper is not a use), so
     // a private chunk's identifiers join only once it is kept.
-    let rest = code_only(rest);
-    let mut used = identifiers(&rest);
-    let codes: Vec<String> = chunks.iter().map(|c| code_only(c.text)).collect();
     let mut kept: Vec<bool> = chunks.iter().map(|c| c.private_name.is_none()).collect();
-    for (code, _) in codes.iter().zip(&kept).filter(|(_, k)| **k) {
-        used.extend(identifiers(code));
-    }
-    loop {
-        let mut changed = false;
-        for (i, chunk) in chunks.iter().enumerate() {
-            let Some(name) = chunk.private_name else { continue };
-            if !kept[i] && used.contains(name) {
-                kept[i] = true;
-                used.extend(identifiers(&codes[i]));
-                changed = true;
-            }
+    let mut private: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (i, chunk) in chunks.iter().enumerate() {
+        if let Some(name) = chunk.private_name {
+            private.entry(name).or_default().push(i);
         }
-        if !changed {
-            break;
+    }
+    // Each text is read once: the rest, every chunk kept from the start,
+    // then each chunk as a name in a text already read keeps it.
+    let mut to_read: Vec<String> = vec![code_only(rest)];
+    to_read.extend(chunks.iter().zip(&kept).filter(|(_, k)| **k).map(|(c, _)| code_only(c.text)));
+    while let Some(code) = to_read.pop() {
+        for word in identifiers(&code) {
+            for &i in private.get(word).into_iter().flatten() {
+                if !kept[i] {
+                    kept[i] = true;
+                    to_read.push(code_only(chunks[i].text));
+                }
+            }
         }
     }
     let texts: Vec<&str> = chunks.iter().zip(&kept).filter(|(_, k)| **k).map(|(c, _)| c.text).collect();
@@ -94,58 +94,79 @@ fn chunk<'a>(text: &'a str, indent: usize, private_name: &impl Fn(&'a str) -> Op
 /// `//` and `/* */` comments left out. One pass, so that an apostrophe in a
 /// comment (`the SDK's`) or `/*` in a string is read as what it is.
 pub fn code_only(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    // Every byte the scan acts on is ASCII, never part of a longer UTF-8
+    // sequence: runs between them are copied whole, and a blanked character
+    // becomes one space whatever its length, so the text stays UTF-8.
+    while i < bytes.len() {
+        let next = bytes[i..].iter().position(|b| matches!(b, b'"' | b'\'' | b'/')).map_or(bytes.len(), |n| i + n);
+        out.extend_from_slice(&bytes[i..next]);
+        let Some(&c) = bytes.get(next) else { break };
+        i = next + 1;
         match c {
-            '"' | '\'' => {
+            b'"' | b'\'' => {
                 out.push(c);
-                let mut interpolating = false;
-                while let Some(inner) = chars.next() {
-                    if inner == c || inner == '\n' {
-                        out.push(inner);
-                        break;
-                    }
-                    // `{...}` in a string may be code (a Python f-string's
-                    // `{_render_path(p)}`): kept, as a use.
-                    interpolating = match inner {
-                        '{' => true,
-                        '}' => false,
-                        _ => interpolating,
-                    };
-                    if interpolating || inner == '}' {
-                        out.push(inner);
-                        continue;
-                    }
-                    if inner == '\\' && chars.next().is_some() {
-                        out.push(' ');
-                    }
-                    out.push(' ');
-                }
+                i = literal(bytes, i, c, &mut out);
             }
-            '/' if chars.peek() == Some(&'/') => {
-                for inner in chars.by_ref() {
-                    if inner == '\n' {
-                        out.push('\n');
-                        break;
-                    }
+            b'/' if bytes.get(i) == Some(&b'/') => match bytes[i..].iter().position(|b| *b == b'\n') {
+                Some(n) => {
+                    out.push(b'\n');
+                    i += n + 1;
                 }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut star = false;
-                for inner in chars.by_ref() {
-                    if star && inner == '/' {
-                        break;
-                    }
-                    star = inner == '*';
-                }
-                out.push(' ');
+                None => i = bytes.len(),
+            },
+            b'/' if bytes.get(i) == Some(&b'*') => {
+                let body = i + 1;
+                i = bytes[body..].windows(2).position(|w| w == b"*/").map_or(bytes.len(), |n| body + n + 2);
+                out.push(b' ');
             }
             _ => out.push(c),
         }
     }
-    out
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Blanks a string or character literal whose opening `quote` was just
+/// read, up to its closing quote or the line's end (kept); gives the index
+/// after it. `{...}` inside is kept: a Python f-string's `{_render_path(p)}`
+/// is code, a use.
+fn literal(bytes: &[u8], mut i: usize, quote: u8, out: &mut Vec<u8>) -> usize {
+    let mut interpolating = false;
+    while let Some(&inner) = bytes.get(i) {
+        i += 1;
+        if inner == quote || inner == b'\n' {
+            out.push(inner);
+            break;
+        }
+        interpolating = match inner {
+            b'{' => true,
+            b'}' => false,
+            _ => interpolating,
+        };
+        if interpolating || inner == b'}' {
+            out.push(inner);
+            continue;
+        }
+        if inner == b'\\' && i < bytes.len() {
+            // The escaped character, whole.
+            i += 1;
+            while bytes.get(i).is_some_and(|b| is_continuation(*b)) {
+                i += 1;
+            }
+            out.push(b' ');
+        }
+        if !is_continuation(inner) {
+            out.push(b' ');
+        }
+    }
+    i
+}
+
+/// A UTF-8 continuation byte (`10xxxxxx`): part of the character before it.
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
 }
 
 /// The name `line` declares after one of `keywords` (`"func "`, `"class "`),
@@ -156,8 +177,10 @@ pub fn declared<'a>(line: &'a str, keywords: &[&str]) -> Option<&'a str> {
 
 /// The whole identifiers in `text` (runs of ASCII letters, digits, `_` and
 /// `$`): `name` is among them exactly when [`mentions`] finds it.
-fn identifiers(text: &str) -> std::collections::HashSet<&str> {
-    text.split(|c: char| !is_identifier_char(c)).filter(|word| !word.is_empty()).collect()
+/// The identifiers of `text`, in order, repeats included (identifier
+/// characters are ASCII: any other byte parts words).
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !is_identifier_char(c)).filter(|word| !word.is_empty())
 }
 
 fn is_identifier_char(c: char) -> bool {
@@ -183,6 +206,81 @@ pub fn mentions(text: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `code_only` as first written, one `char` at a time: the oracle of
+    /// the byte scan.
+    fn code_only_by_chars(text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' | '\'' => {
+                    out.push(c);
+                    let mut interpolating = false;
+                    while let Some(inner) = chars.next() {
+                        if inner == c || inner == '\n' {
+                            out.push(inner);
+                            break;
+                        }
+                        interpolating = match inner {
+                            '{' => true,
+                            '}' => false,
+                            _ => interpolating,
+                        };
+                        if interpolating || inner == '}' {
+                            out.push(inner);
+                            continue;
+                        }
+                        if inner == '\\' && chars.next().is_some() {
+                            out.push(' ');
+                        }
+                        out.push(' ');
+                    }
+                }
+                '/' if chars.peek() == Some(&'/') => {
+                    for inner in chars.by_ref() {
+                        if inner == '\n' {
+                            out.push('\n');
+                            break;
+                        }
+                    }
+                }
+                '/' if chars.peek() == Some(&'*') => {
+                    chars.next();
+                    let mut star = false;
+                    for inner in chars.by_ref() {
+                        if star && inner == '/' {
+                            break;
+                        }
+                        star = inner == '*';
+                    }
+                    out.push(' ');
+                }
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_byte_scan_reads_every_runtime_as_the_char_scan_does() {
+        let mut texts: Vec<&str> = crate::targets::TARGETS.iter().flat_map(|target| crate::targets::runtime_sources(target)).collect();
+        let tricky = [
+            "s = \"é\\ü{x}ß\" // 💥 'n\nt = 'ä' /* ö * / */ u",
+            "\"\\😀\" '\\", // an escaped astral character, an escape at the end
+            "a /* unclosed ü",
+            "b // unclosed ü",
+            "\"unclosed ü",
+            "f\"{ü}\" '}' \"}ä{\"",
+            "/",
+            "",
+        ];
+        texts.extend(tricky);
+        assert!(texts.len() > tricky.len() + 6, "every target has a runtime");
+        for text in texts {
+            assert_eq!(code_only(text), code_only_by_chars(text), "{text}");
+        }
+    }
 
     #[test]
     fn keeps_what_is_used() {

@@ -9,7 +9,7 @@ use super::markdown::{code_span, inline, one_line, paragraphs, Page};
 use super::{type_heading, Links};
 use crate::annotations::Annotations;
 use crate::examples::{derived, own, Example};
-use crate::model::{union_tag, Contract, Field, Ty, TypeDef, TypeKind};
+use crate::model::{union_tag, Constant, Contract, Field, Ty, TypeDef, TypeKind};
 
 /// The `$defs` names in schema order.
 pub fn order(contract: &Contract) -> Vec<&str> {
@@ -118,10 +118,20 @@ fn field_row(links: &Links, field: &Field) -> Vec<String> {
         code_span(&field.name),
         type_text(links, &field.ty),
         yes(field.required),
-        yes(matches!(field.ty, Ty::Nullable(_))),
+        yes(may_be_null(&field.ty)),
         if rules.is_empty() { "-".to_string() } else { rules.join("; ") },
         paragraphs(&field.description).iter().map(|p| inline(p)).collect::<Vec<_>>().join(" "),
     ]
+}
+
+/// Whether null is a value of `ty`: a nullable type, any JSON value, or a
+/// `const` of null (a member that must be present and null).
+fn may_be_null(ty: &Ty) -> bool {
+    match ty {
+        Ty::Nullable(_) | Ty::Any => true,
+        Ty::Const { value: Constant::Json(text), .. } => text == "null",
+        _ => false,
+    }
 }
 
 fn yes(on: bool) -> String {

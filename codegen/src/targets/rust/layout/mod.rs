@@ -480,6 +480,11 @@ impl Cx {
         let n = o.items.len();
         let combine_arg_with_callee = n == 1 && matches!(o.items[0], Item::Expr(_)) && width(&o.ident) < TAB;
         let overflow_last = combine_arg_with_callee || o.items.last().is_some_and(|i| i.can_be_overflowed(n));
+        // The last item as first rewritten (at the nested shape, in this
+        // context): where rustfmt rewrites it again below, the text is the
+        // same, and reusing it keeps nested calls from being laid out again
+        // at every level.
+        let rewritten_last = list.last().cloned().flatten();
         let placeholder = if overflow_last {
             let old = self.force_one_line_chain.get();
             if let Some(Item::Expr(e)) = o.items.last() {
@@ -501,9 +506,8 @@ impl Cx {
         match (overflow_last, tactic, placeholder) {
             (true, Tactic::Horizontal, Some(overflowed)) if n == 1 => {
                 if overflowed.matches('\n').count() == 1 {
-                    let rw = o.items[n - 1].rewrite(self, o.nested_shape);
-                    if rw.as_deref().is_some_and(|s| !s.contains('\n')) {
-                        list[n - 1] = rw;
+                    if rewritten_last.as_deref().is_some_and(|s| !s.contains('\n')) {
+                        list[n - 1] = rewritten_last;
                     } else {
                         list[n - 1] = Some(overflowed);
                     }
@@ -513,7 +517,7 @@ impl Cx {
             }
             (true, Tactic::Horizontal, Some(overflowed)) => list[n - 1] = Some(overflowed),
             _ if n > 0 => {
-                list[n - 1] = o.items[n - 1].rewrite(self, o.nested_shape);
+                list[n - 1] = rewritten_last;
                 if n == 1
                     && o.one_line_width != 0
                     && list[0].as_deref().is_some_and(|s| !s.contains('\n') && width(s) <= o.one_line_width)

@@ -44,11 +44,17 @@ pub fn write(root: &Path, files: &Files, plan: &[(String, Status)]) -> Result<Ve
         SchemaError::new(path, "", format!("cannot write: {e}"), "check the output root's permissions and free space")
     };
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // Each directory is made once, and only when it is missing (a `mkdir`
+    // that fails on an existing directory costs more than a `stat`).
+    let mut made: std::collections::BTreeSet<PathBuf> = std::collections::BTreeSet::new();
     for (rel, status) in plan {
         if matches!(status, Status::Stale { .. } | Status::Missing) {
             let target = root.join(rel);
             let parent = target.parent().unwrap_or(root).to_path_buf();
-            std::fs::create_dir_all(&parent).map_err(|e| io_error(&parent, e))?;
+            if !made.contains(&parent) && !parent.is_dir() {
+                std::fs::create_dir_all(&parent).map_err(|e| io_error(&parent, e))?;
+            }
+            made.insert(parent.clone());
             let temp = parent.join(format!(".{}.codegen-tmp", target.file_name().and_then(|n| n.to_str()).unwrap_or("file")));
             if let Err(e) = std::fs::write(&temp, &files[rel]) {
                 for (temp, _) in &staged {

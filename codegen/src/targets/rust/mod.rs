@@ -11,6 +11,7 @@ mod envelopes;
 mod layout;
 mod names;
 mod protocol;
+mod repeated;
 mod types;
 
 use crate::model::{Contract, Sdk};
@@ -58,13 +59,12 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
         // items beside the types on a thread of their own, typify's types
         // here (syn's trees cannot cross threads; their text can).
         Flavor::Sdk => {
-            let (extras, types) = crate::parallel::join(&contract.source, "rust-items", || print(contract, extras(contract, flavor)?), || {
-                print(contract, types::types(contract, &contract.raw, flavor)?)
-            })?;
+            let (extras, types) =
+                crate::parallel::join(&contract.source, "rust-items", || print(contract, extras(contract, flavor)?), || print_types(contract, flavor))?;
             types? + &extras?
         }
         Flavor::WithJsonSchema => {
-            let mut file = types::types(contract, &contract.raw, flavor)?;
+            let mut file = types::types(contract, &contract.raw, flavor)?.into_file();
             file.items.extend(extras(contract, flavor)?.items);
             names::qualify_hidden_variants(&mut file, contract.types.keys());
             prettyplease::unparse(&file)
@@ -93,6 +93,15 @@ fn extras(contract: &Contract, flavor: Flavor) -> Result<syn::File, SchemaError>
     syn::parse2(extras).map_err(|e| {
         SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
     })
+}
+
+/// typify's types, tightened, as the SDK file prints them: the strict serde
+/// impls, two per type, from one layout per name length ([`repeated`]).
+fn print_types(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError> {
+    let types = types::types(contract, &contract.raw, flavor)?;
+    let serde = repeated::print_each(contract, &types.strict_serde, types::strict_serde, 4)?;
+    let after = print(contract, syn::File { shebang: None, attrs: Vec::new(), items: types.after })?;
+    Ok(print(contract, types.file)? + &serde + &after)
 }
 
 /// Items as rustfmt prints them ([`layout`]), with the variants the

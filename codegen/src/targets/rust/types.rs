@@ -20,7 +20,7 @@ fn typify_error(contract: &Contract, pointer: &str, problem: String) -> SchemaEr
 }
 
 /// The typify-generated types for every `$defs` entry, tightened.
-pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Result<syn::File, SchemaError> {
+pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Result<Types, SchemaError> {
     let defs = typify_view(contract, raw.get("$defs").cloned().unwrap_or_default());
     let root = serde_json::json!({ "$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs });
     let root: schemars::schema::RootSchema =
@@ -44,10 +44,11 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     };
     let mut file: syn::File =
         syn::parse2(stream).map_err(|e| typify_error(contract, "/$defs", format!("typify produced invalid tokens: {e}")))?;
-    Tighten { contract, fields: Vec::new() }.visit_file_mut(&mut file);
-    let typed = super::envelopes::typed_structs(contract, &file);
-    file.items.extend(typed);
-    Ok(file)
+    let mut tighten = Tighten { contract, fields: Vec::new(), strict_serde: Vec::new(), after: Vec::new() };
+    tighten.visit_file_mut(&mut file);
+    let mut after = tighten.after;
+    after.extend(super::envelopes::typed_structs(contract, &file));
+    Ok(Types { file, strict_serde: tighten.strict_serde, after })
 }
 
 /// The `$defs` as typify reads them: each description with its annotations
@@ -126,6 +127,54 @@ struct Tighten<'c> {
     contract: &'c Contract,
     /// The fields of the struct being visited, from the model.
     fields: Vec<crate::model::Field>,
+    /// The types that read through [`strict_serde`], in file order.
+    strict_serde: Vec<syn::Ident>,
+    /// The items after those impls.
+    after: Vec<syn::Item>,
+}
+
+/// The types typify renders, tightened, in three runs: the types, the
+/// strict serde impls of [`strict_serde`] for the types it names (the same
+/// two items per type, so the SDK file prints them from one layout per name
+/// length, [`super::repeated`]), and the items after those.
+pub struct Types {
+    pub file: syn::File,
+    /// Each struct and string enum that reads through `strict::ObjectOnly`.
+    pub strict_serde: Vec<syn::Ident>,
+    /// The counted maps' impls and the typed envelopes.
+    pub after: Vec<syn::Item>,
+}
+
+impl Types {
+    /// All three runs in one file, in order.
+    pub fn into_file(self) -> syn::File {
+        let mut file = self.file;
+        file.items.extend(self.strict_serde.iter().flat_map(strict_serde));
+        file.items.extend(self.after);
+        file
+    }
+}
+
+/// A struct or string enum reads from a JSON object (or string) only:
+/// serde's derive (`remote = "Self"`) becomes inherent functions, and the
+/// traits go through `strict::ObjectOnly`.
+pub fn strict_serde(name: &syn::Ident) -> [syn::Item; 2] {
+    [
+        syn::parse_quote! {
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    #name::deserialize(strict::ObjectOnly(deserializer))
+                }
+            }
+        },
+        syn::parse_quote! {
+            impl ::serde::Serialize for #name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    #name::serialize(self, serializer)
+                }
+            }
+        },
+    ]
 }
 
 /// A field's constraint that typify does not enforce, checked by a
@@ -479,7 +528,6 @@ impl VisitMut for Tighten<'_> {
         // A struct reads from a JSON object only (serde's derive also takes an
         // array of field values): derive into inherent functions
         // (`remote = "Self"`) and implement the traits through strict::ObjectOnly.
-        let mut impls: Vec<syn::Item> = Vec::new();
         // The same for string enums, which must read from a JSON string only
         // (so that a wrong kind says `expected string, got null`).
         let derives = |attrs: &[syn::Attribute]| attrs.iter().any(|a| a.path().is_ident("derive") && attr_text(a).contains("Deserialize"));
@@ -492,24 +540,10 @@ impl VisitMut for Tighten<'_> {
                 _ => continue,
             };
             attrs.push(syn::parse_quote!(#[serde(remote = "Self")]));
-            let name = &name;
-            impls.push(syn::parse_quote! {
-                impl<'de> ::serde::Deserialize<'de> for #name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                        #name::deserialize(strict::ObjectOnly(deserializer))
-                    }
-                }
-            });
-            impls.push(syn::parse_quote! {
-                impl ::serde::Serialize for #name {
-                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                        #name::serialize(self, serializer)
-                    }
-                }
-            });
+            self.strict_serde.push(name);
         }
-        impls.extend(self.counted_maps(file));
-        file.items.extend(impls);
+        let counted = self.counted_maps(file);
+        self.after.extend(counted);
     }
 
     fn visit_item_enum_mut(&mut self, item: &mut syn::ItemEnum) {

@@ -154,6 +154,14 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                     self.r.only_keys(schema, &["description", "type"], p)?;
                     TypeKind::IntegerOrString
                 }
+                // A named enum is a string enum; one of other values is an inline `enum`.
+                _ if schema.contains_key("enum") => {
+                    return Err(self.r.err(
+                        &push_pointer(p, "enum"),
+                        format!("definition `{name}` is an `enum` of values that are not all strings (or has no `type: string`): a named enum is a string enum"),
+                        "give it `type: string` and string values, or write the `enum` inline on each required property that holds it (any JSON values, compared by JSON equality)",
+                    ))
+                }
                 _ => {
                     return Err(self.r.err(
                         &push_pointer(p, "type"),

@@ -48,6 +48,7 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("an inline enum with a type list", verdict_required("x", json!({"description": "d", "type": ["integer", "null"], "enum": [1, null]})), "/$defs/Verdict/properties/x/type"),
         ("an inline enum on array items", verdict_required("x", json!({"description": "d", "type": "array", "items": {"enum": [1, 2]}})), "/$defs/Verdict/properties/x/items/enum"),
         ("an inline enum on map values", edit(|s| s["$defs"]["PromptArguments"]["additionalProperties"] = json!({"enum": [1, 2]})), "/$defs/PromptArguments/additionalProperties/enum"),
+        ("a named enum of integers", edit(|s| s["$defs"]["CacheMode"] = json!({"description": "d", "type": "integer", "enum": [1, 2]})), "/$defs/CacheMode/enum"),
         ("an inline enum with a bound", verdict_required("x", json!({"description": "d", "enum": [1, 2], "maximum": 3})), "/$defs/Verdict/properties/x"),
         ("unevaluatedProperties", edit(|s| s["$defs"]["Verdict"]["unevaluatedProperties"] = json!(false)), "/$defs/Verdict/unevaluatedProperties"),
         ("nested $defs", edit(|s| s["$defs"]["Verdict"]["$defs"] = json!({"X": {"type": "string"}})), "/$defs/Verdict/$defs"),

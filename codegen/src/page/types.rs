@@ -124,12 +124,16 @@ fn field_row(links: &Links, field: &Field) -> Vec<String> {
     ]
 }
 
-/// Whether null is a value of `ty`: a nullable type, any JSON value, or a
-/// `const` of null (a member that must be present and null).
+/// Whether null is a value of `ty`: a nullable type, any JSON value, a
+/// `const` of null (a member that must be present and null), or an inline
+/// `enum` that lists null.
 fn may_be_null(ty: &Ty) -> bool {
     match ty {
         Ty::Nullable(_) | Ty::Any => true,
         Ty::Const { value: Constant::Json(text), .. } => text == "null",
+        Ty::Const { value: Constant::OneOf(listed), .. } => {
+            serde_json::from_str::<Vec<serde_json::Value>>(&format!("[{listed}]")).is_ok_and(|values| values.contains(&serde_json::Value::Null))
+        }
         _ => false,
     }
 }

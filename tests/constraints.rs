@@ -462,6 +462,74 @@ fn json_const_cases(name: &str, sample: &Value, member: &str, constant: &Value) 
     out
 }
 
+/// For every inline `enum` member: each value, each value written
+/// otherwise (`1.0` for `1`, members reversed), and near misses and values
+/// of other kinds (`true` against `1`, `0` against `false`, null, a string
+/// of a number, an empty array and object), each accepted exactly when it
+/// equals a value by JSON equality, else worded with the values listed as
+/// JSON text and the value as the problem shows it.
+fn enum_cases(schema: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    for entry in &constrained_members(schema) {
+        let (name, sample, member, s) = (&entry.type_name, &entry.sample, entry.name.as_str(), &entry.schema);
+        let Some(values) = s.get("enum").and_then(Value::as_array) else { continue };
+        let with = |value: Value| {
+            let mut frame = sample.clone();
+            frame[member] = value;
+            frame
+        };
+        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+        let wanted = if values.len() == 1 { listed.join(", ") } else { format!("one of {}", listed.join(", ")) };
+        let mut tried: Vec<Value> = Vec::new();
+        for value in values {
+            out.push(Case { type_name: name.clone(), value: with(value.clone()), problem: None, text: None });
+            let text = with(json!("@@otherwise@@")).to_string().replace("\"@@otherwise@@\"", &written_otherwise(value));
+            out.push(Case { type_name: name.clone(), value: with(value.clone()), problem: None, text: Some(text) });
+            tried.push(near_miss(value));
+        }
+        tried.extend([json!(true), json!(false), json!(1), json!(0), json!(0.5), Value::Null, json!("1"), json!([]), json!({})]);
+        for value in tried {
+            if values.iter().any(|v| support::same_json(v, &value)) {
+                continue;
+            }
+            let problem = format!("{name}: expected {wanted}, got {} at $.{member}", shown(&value));
+            out.push(Case { type_name: name.clone(), value: with(value), problem: Some(problem), text: None });
+        }
+    }
+    out
+}
+
+/// A value next to `value`: one more, a character longer, negated, one
+/// item or member more; null becomes `0`.
+fn near_miss(value: &Value) -> Value {
+    match value {
+        Value::Null => json!(0),
+        Value::Bool(b) => json!(!b),
+        Value::Number(n) if n.is_i64() => json!(n.as_i64().unwrap_or_default() + 1),
+        Value::Number(n) => json!(n.as_f64().unwrap_or_default() + 1.0),
+        Value::String(text) => json!(format!("{text}!")),
+        Value::Array(items) => Value::Array(items.iter().cloned().chain([json!(0)]).collect()),
+        Value::Object(members) => {
+            let mut more = members.clone();
+            more.insert("z".to_string(), json!(0));
+            Value::Object(more)
+        }
+    }
+}
+
+/// A value as the contract's problems show it: a string as JSON text, a
+/// number as ECMAScript writes it (the values tried here are short, which
+/// Rust's `Display` writes alike), `true`, `false`, `null`; an array or an
+/// object by its kind.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::Number(n) => n.as_f64().unwrap_or_default().to_string(),
+        Value::Array(_) => "array".to_string(),
+        Value::Object(_) => "object".to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// JSON text of `value` written otherwise: object members in reverse order,
 /// integers with a fraction (`1.0`), fractions with an exponent (`15e-1`).
 fn written_otherwise(value: &Value) -> String {
@@ -773,6 +841,7 @@ fn cases(schema: &Value) -> Vec<Case> {
     out.extend(pattern_cases(schema));
     out.extend(name_cases(schema));
     out.extend(const_cases(schema));
+    out.extend(enum_cases(schema));
     out.extend(tag_cases(schema));
     out.extend(item_cases(schema));
     out.extend(number_cases(schema));
@@ -822,6 +891,17 @@ fn the_cases_cover_every_bound_from_both_sides() {
         "Literals: expected \"call\", got \"call!\" at $.kind",
         "Literals: expected -5, got -4 at $.level",
         "Literals: expected true, got false at $.strict",
+        "Chosen: expected one of 1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}, got 2 at $.mixed",
+        "Chosen: expected one of 1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}, got false at $.mixed",
+        "Chosen: expected one of 1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}, got \"a!\" at $.mixed",
+        "Chosen: expected one of 1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}, got 3.5 at $.mixed",
+        "Chosen: expected one of 1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}, got array at $.mixed",
+        "Chosen: expected one of 1, 2, 3, got 4 at $.level",
+        "Chosen: expected one of 1, 2, 3, got true at $.level",
+        "Chosen: expected one of 1, 2, 3, got \"1\" at $.level",
+        "Chosen: expected false, got 0 at $.flag",
+        "Chosen: expected false, got null at $.flag",
+        "Chosen: expected one of 0, \"0\", got false at $.zero",
         "Figure: expected one of \"circle\", \"square\", \"polygon\", got \"hexagon\" at $.kind",
         "Figure: missing field `kind`",
         "Drawing: expected string, got integer at $.others[0].kind",

@@ -170,8 +170,8 @@ pub enum Ty {
     Pattern { inner: Box<Ty>, pattern: Pattern },
     /// A string, integer or boolean (`inner`) that must be one value
     /// (`const`); or any JSON value ([`Ty::Any`]) that must equal a
-    /// [`Constant::Json`] by JSON equality. Only on a property's own type,
-    /// never nullable.
+    /// [`Constant::Json`] by JSON equality, or one of a [`Constant::OneOf`]'s
+    /// values (`enum`). Only on a property's own type, never nullable.
     Const { inner: Box<Ty>, value: Constant },
     /// An array of items.
     Array(Box<Ty>),
@@ -310,17 +310,29 @@ pub enum Constant {
     Boolean(bool),
     /// The value as compact JSON text (members in the schema's order).
     Json(String),
+    /// Any of several JSON values (`enum`), read as any JSON value and
+    /// compared by JSON equality: the values as compact JSON text, joined by
+    /// `, ` (`1, "a", null`), which is how every target's problem lists them
+    /// and, between `[` and `]`, the values as one JSON array.
+    OneOf(String),
 }
 
 impl Constant {
+    /// The schema keyword that writes it: `enum` for a [`Constant::OneOf`],
+    /// `const` for the others.
+    pub fn keyword(&self) -> &'static str {
+        if let Constant::OneOf(_) = self { "enum" } else { "const" }
+    }
+
     /// The value as JSON text (`"call"`, `5`, `true`): how every target's
-    /// problem shows it.
+    /// problem shows it; a [`Constant::OneOf`]'s values as one JSON array.
     pub fn json(&self) -> String {
         match self {
             Constant::String(s) => serde_json::Value::from(s.as_str()).to_string(),
             Constant::Integer(n) => n.to_string(),
             Constant::Boolean(b) => b.to_string(),
             Constant::Json(text) => text.clone(),
+            Constant::OneOf(listed) => format!("[{listed}]"),
         }
     }
 }

@@ -11,6 +11,7 @@
 //! | string enum | `type: string` + `enum` of strings (one value for a literal: typify drops `const`) |
 //! | request id | `type: [integer, string]` |
 //! | const | `const` on a property's own schema, with its `type` or none: a string, an integer within ±(2^53-1) or a boolean (that type); or null, an object, an array or a fractional number (any JSON value, compared by JSON equality), with no integer literal beyond ±(2^53-1) in it |
+//! | inline enum | `enum` on a required property's own schema: any JSON values, mixed (integers, numbers, booleans, null, strings, arrays, objects), at least one, no two equal by JSON equality, no integer literal beyond ±(2^53-1); the member is any JSON value that must equal one of them by JSON equality (even with a `type`: one type name, which every value must be of, so that membership implies it) |
 //! | property | `description` plus one of: nothing (any JSON value), `type` (boolean, integer, number, string, array, or `[T, null]` when required), `$ref: #/$defs/Name`, `oneOf: [{$ref}, {type: null}]` when required |
 //! | number | any JSON number, read as the nearest double; `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any numbers, read the same way and compared as doubles, kept as written; on a property's own number and the items of a property's array; no `multipleOf` |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1; each on a property's own integer and the items of a property's array |
@@ -152,6 +153,14 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 Some(Value::Array(types)) if types == &[Value::from("integer"), Value::from("string")] => {
                     self.r.only_keys(schema, &["description", "type"], p)?;
                     TypeKind::IntegerOrString
+                }
+                // A named enum is a string enum; one of other values is an inline `enum`.
+                _ if schema.contains_key("enum") => {
+                    return Err(self.r.err(
+                        &push_pointer(p, "enum"),
+                        format!("definition `{name}` is an `enum` of values that are not all strings (or has no `type: string`): a named enum is a string enum"),
+                        "give it `type: string` and string values, or write the `enum` inline on each required property that holds it (any JSON values, compared by JSON equality)",
+                    ))
                 }
                 _ => {
                     return Err(self.r.err(
@@ -312,8 +321,8 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         if let Some(value) = schema.get("const") {
             return self.constant(schema, value, p, property, required);
         }
-        if schema.contains_key("enum") {
-            return Err(self.r.err(&format!("{p}/enum"), "an inline enum is outside the supported subset", "name it under $defs (`type: string` + `enum`) and $ref it"));
+        if let Some(values) = schema.get("enum") {
+            return self.one_of(schema, values, p, property, required);
         }
         let (base, nullable) = match schema.get("type") {
             None => {
@@ -591,16 +600,67 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     /// Refuses an integer literal beyond ±(2^53-1) anywhere in a `const`
     /// (at its pointer): no frame can carry it as written.
     fn constant_numbers(&self, value: &Value, at: &str) -> Result<(), SchemaError> {
+        self.safe_numbers(value, at, "const")
+    }
+
+    /// Refuses an integer literal beyond ±(2^53-1) anywhere in a `const` or
+    /// an `enum` value (`keyword`), at its pointer.
+    fn safe_numbers(&self, value: &Value, at: &str, keyword: &str) -> Result<(), SchemaError> {
         match value {
             Value::Number(n) if (n.is_i64() || n.is_u64()) && safe_integer(value).is_none() => Err(self.r.err(
                 at,
-                format!("a `const` integer must be within ±(2^53-1), not {value}"),
+                format!("{} `{keyword}` integer must be within ±(2^53-1), not {value}", if keyword == "enum" { "an" } else { "a" }),
                 "the JSON-text rules refuse an integer literal beyond that range in every frame: write a smaller integer, or the number with a fraction or an exponent (`9007199254740992.0`) if a double is meant",
             )),
-            Value::Array(items) => items.iter().enumerate().try_for_each(|(i, item)| self.constant_numbers(item, &format!("{at}/{i}"))),
-            Value::Object(members) => members.iter().try_for_each(|(key, member)| self.constant_numbers(member, &push_pointer(at, key))),
+            Value::Array(items) => items.iter().enumerate().try_for_each(|(i, item)| self.safe_numbers(item, &format!("{at}/{i}"), keyword)),
+            Value::Object(members) => members.iter().try_for_each(|(key, member)| self.safe_numbers(member, &push_pointer(at, key), keyword)),
             _ => Ok(()),
         }
+    }
+
+    /// `enum` on a property's own schema (not a `$defs` string enum): any
+    /// JSON values, mixed, read as any JSON value that must equal one of them
+    /// by JSON equality, like a `const` of any JSON value. A `type` may be
+    /// written (one type name) when every value is of it: membership then
+    /// implies the type. On a required property only (as a JSON `const`).
+    /// Refused: an empty list, a value equal to an earlier one by JSON
+    /// equality, an integer literal beyond ±(2^53-1) in a value.
+    fn one_of(&self, schema: &Map<String, Value>, values: &Value, p: &str, property: bool, required: bool) -> Result<Ty, SchemaError> {
+        let at = push_pointer(p, "enum");
+        if !property {
+            return Err(self.r.err(&at, "an inline `enum` is supported on a property's own schema only, not on array items or map values", "name a $defs string enum (`type: string` + `enum`) for the items, or a $defs object holding the value"));
+        }
+        self.r.only_keys(schema, &["description", "enum", "type"], p)?;
+        let Some(values) = values.as_array() else {
+            return Err(self.r.err(&at, "`enum` must be a list of values", "write `enum: [...]`"));
+        };
+        if values.is_empty() {
+            return Err(self.r.err(&at, "an empty `enum` accepts no value", "list the values a member can hold, or remove the member"));
+        }
+        if !required {
+            return Err(self.r.err(
+                &at,
+                "an inline `enum` is supported on a required property only",
+                "make the property required (list `null` among the values for a member that may carry nothing), or name a $defs string enum (`type: string` + `enum`) and $ref it",
+            ));
+        }
+        let kind = match schema.get("type") {
+            None => None,
+            Some(Value::String(t)) if ["null", "boolean", "integer", "number", "string", "array", "object"].contains(&t.as_str()) => Some(t.as_str()),
+            Some(other) => return Err(self.r.err(&push_pointer(p, "type"), format!("the `type` of an inline `enum` must be one type name, not {other}"), "write one type name every value is of, or leave the type out (list `null` among the values for a member that may be null)")),
+        };
+        for (i, value) in values.iter().enumerate() {
+            let here = format!("{at}/{i}");
+            self.safe_numbers(value, &here, "enum")?;
+            if let Some(kind) = kind.filter(|kind| !of_type(value, kind)) {
+                return Err(self.r.err(&here, format!("the value {value} is not of the `type` {kind}: no member could hold it"), "remove the value, or the `type`"));
+            }
+            if let Some(first) = values[..i].iter().position(|earlier| json_equal(earlier, value)) {
+                return Err(self.r.err(&here, format!("the value {value} equals value {first} by JSON equality (`1` is `1.0`, member order does not matter)"), "remove the repeat"));
+            }
+        }
+        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+        Ok(Ty::Const { inner: Box::new(Ty::Any), value: Constant::OneOf(listed.join(", ")) })
     }
 
     /// `propertyNames` on a map: a string schema with a length and/or a
@@ -766,6 +826,31 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
 
 /// A JSON number that is an integer within the JSON-text range ±(2^53-1)
 /// (`2.0` included): what a bound or a count in the schema must be.
+/// Whether a JSON value is of a JSON Schema type (`integer`: a number with
+/// no fraction, `1.0` included).
+fn of_type(value: &Value, kind: &str) -> bool {
+    match value {
+        Value::Null => kind == "null",
+        Value::Bool(_) => kind == "boolean",
+        Value::Number(n) => kind == "number" || (kind == "integer" && n.as_f64().is_some_and(|f| f.fract() == 0.0)),
+        Value::String(_) => kind == "string",
+        Value::Array(_) => kind == "array",
+        Value::Object(_) => kind == "object",
+    }
+}
+
+/// JSON equality, as every target's runtime decides it: numbers by value
+/// as doubles (`1` is `1.0`), objects whatever their member order, arrays
+/// item by item, `true` never `1`.
+fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w))),
+        _ => a == b,
+    }
+}
+
 fn safe_integer(value: &Value) -> Option<i64> {
     const SAFE: i64 = (1 << 53) - 1;
     let integral = value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= SAFE as f64).map(|f| f as i64));

@@ -20,6 +20,13 @@ fn edit(f: impl Fn(&mut Value)) -> String {
 #[test]
 fn bad_schemas_are_refused_with_file_pointer_and_fix() {
     let verdict_prop = |name: &'static str, schema: Value| edit(move |s| s["$defs"]["Verdict"]["properties"][name] = schema.clone());
+    // A required property of Verdict (an inline `enum` is on a required member only).
+    let verdict_required = |name: &'static str, schema: Value| {
+        edit(move |s| {
+            s["$defs"]["Verdict"]["properties"][name] = schema.clone();
+            s["$defs"]["Verdict"]["required"].as_array_mut().unwrap().push(json!(name));
+        })
+    };
     // Rows of the support matrix: 0 rust, 1 python, 2 typescript, 3 go, 4 jvm, 5 dotnet.
     let sdk = |row: usize, key: &'static str, value: Value| edit(move |s| s["x-coprocess"]["sdks"][row][key] = value.clone());
     let cases: Vec<(&str, String, &str)> = vec![
@@ -32,6 +39,17 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("a const of another type", verdict_prop("x", json!({"description": "d", "type": "string", "const": 1})), "/$defs/Verdict/properties/x/type"),
         ("a const on array items", verdict_prop("x", json!({"description": "d", "type": "array", "items": {"const": 1}})), "/$defs/Verdict/properties/x/items/const"),
         ("a const with a bound", verdict_prop("x", json!({"description": "d", "const": 1, "maximum": 3})), "/$defs/Verdict/properties/x"),
+        ("an inline enum on an optional member", verdict_prop("x", json!({"description": "d", "enum": [1, "a", null]})), "/$defs/Verdict/properties/x/enum"),
+        ("an empty inline enum", verdict_required("x", json!({"description": "d", "enum": []})), "/$defs/Verdict/properties/x/enum"),
+        ("an inline enum repeating a value", verdict_required("x", json!({"description": "d", "enum": [1, "a", 1.0]})), "/$defs/Verdict/properties/x/enum/2"),
+        ("an inline enum repeating an object in another member order", verdict_required("x", json!({"description": "d", "enum": [{"a": 1, "b": [true]}, {"b": [true], "a": 1.0}]})), "/$defs/Verdict/properties/x/enum/1"),
+        ("an inline enum integer beyond 2^53-1", verdict_required("x", json!({"description": "d", "enum": [1, [9007199254740992_u64]]})), "/$defs/Verdict/properties/x/enum/1/0"),
+        ("an inline enum value outside its type", verdict_required("x", json!({"description": "d", "type": "integer", "enum": [1, 2.5]})), "/$defs/Verdict/properties/x/enum/1"),
+        ("an inline enum with a type list", verdict_required("x", json!({"description": "d", "type": ["integer", "null"], "enum": [1, null]})), "/$defs/Verdict/properties/x/type"),
+        ("an inline enum on array items", verdict_required("x", json!({"description": "d", "type": "array", "items": {"enum": [1, 2]}})), "/$defs/Verdict/properties/x/items/enum"),
+        ("an inline enum on map values", edit(|s| s["$defs"]["PromptArguments"]["additionalProperties"] = json!({"enum": [1, 2]})), "/$defs/PromptArguments/additionalProperties/enum"),
+        ("a named enum of integers", edit(|s| s["$defs"]["CacheMode"] = json!({"description": "d", "type": "integer", "enum": [1, 2]})), "/$defs/CacheMode/enum"),
+        ("an inline enum with a bound", verdict_required("x", json!({"description": "d", "enum": [1, 2], "maximum": 3})), "/$defs/Verdict/properties/x"),
         ("unevaluatedProperties", edit(|s| s["$defs"]["Verdict"]["unevaluatedProperties"] = json!(false)), "/$defs/Verdict/unevaluatedProperties"),
         ("nested $defs", edit(|s| s["$defs"]["Verdict"]["$defs"] = json!({"X": {"type": "string"}})), "/$defs/Verdict/$defs"),
         ("patternProperties", edit(|s| s["$defs"]["Params"]["patternProperties"] = json!({"^x": {}})), "/$defs/Params/patternProperties"),

@@ -34,6 +34,7 @@ const FILES: &[(&str, Kind)] = &[
     ("maxProperties", Kind::Map),
     ("propertyNames", Kind::Map),
     ("const", Kind::Const),
+    ("enum", Kind::Enum),
 ];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -47,6 +48,9 @@ enum Kind {
     /// The kind of the group's `const` value (a string, integer or boolean),
     /// or any JSON value (for any other `const`, read as any JSON value).
     Const,
+    /// Any JSON value (an inline `enum` is read as any JSON value), or the
+    /// group's `type` when it writes one.
+    Enum,
 }
 
 /// One data test of the suite, as a frame of its group's type.
@@ -169,8 +173,8 @@ fn definition(kind: Kind, schema: &Value, description: &Value) -> Value {
             typed.insert("additionalProperties".to_string(), json!(true));
             return Value::Object(typed);
         }
-        // The subset reads the type off the value.
-        Kind::Const => {}
+        // The subset reads the type off the value; an `enum` is any JSON value.
+        Kind::Const | Kind::Enum => {}
     }
     json!({
         "description": note,
@@ -207,6 +211,16 @@ fn of_kind(kind: Kind, data: &Value, schema: &Value) -> bool {
             Value::String(_) => data.is_string(),
             Value::Bool(_) => data.is_boolean(),
             constant @ Value::Number(_) if of_kind(Kind::Integer, constant, schema) => of_kind(Kind::Integer, data, schema),
+            _ => true,
+        },
+        Kind::Enum => match schema.get("type").and_then(Value::as_str) {
+            Some("string") => data.is_string(),
+            Some("boolean") => data.is_boolean(),
+            Some("null") => data.is_null(),
+            Some("integer") => of_kind(Kind::Integer, data, schema),
+            Some("number") => of_kind(Kind::Number, data, schema),
+            Some("array") => data.is_array(),
+            Some("object") => data.is_object(),
             _ => true,
         },
     }

@@ -126,7 +126,7 @@ fn keywords(f: &Facets<'_>) -> Vec<String> {
     }
     out.extend(f.multiple.map(|d| format!("multipleOf {d}")));
     out.extend(f.pattern.map(|p| format!("pattern {}", quoted(p))));
-    out.extend(f.constant.map(|c| format!("const {}", c.json())));
+    out.extend(f.constant.map(|c| format!("{} {}", c.keyword(), c.json())));
     out
 }
 
@@ -199,7 +199,8 @@ pub(crate) fn compare(old: &Ty, new: &Ty, at: &At<'_>, out: &mut Vec<Change>) {
     }
     multiple(at, out, o.multiple, n.multiple);
     exact(at, out, "pattern", o.pattern.map(quoted), n.pattern.map(quoted));
-    exact(at, out, "const", o.constant.map(Constant::json), n.constant.map(Constant::json));
+    let keyword = n.constant.or(o.constant).map_or("const", Constant::keyword);
+    exact(at, out, keyword, o.constant.map(Constant::json), n.constant.map(Constant::json));
 }
 
 /// Whether a new minimum is tighter than the old one (`Greater`).

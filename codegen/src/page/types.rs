@@ -124,12 +124,16 @@ fn field_row(links: &Links, field: &Field) -> Vec<String> {
     ]
 }
 
-/// Whether null is a value of `ty`: a nullable type, any JSON value, or a
-/// `const` of null (a member that must be present and null).
+/// Whether null is a value of `ty`: a nullable type, any JSON value, a
+/// `const` of null (a member that must be present and null), or an inline
+/// `enum` that lists null.
 fn may_be_null(ty: &Ty) -> bool {
     match ty {
         Ty::Nullable(_) | Ty::Any => true,
         Ty::Const { value: Constant::Json(text), .. } => text == "null",
+        Ty::Const { value: Constant::OneOf(listed), .. } => {
+            serde_json::from_str::<Vec<serde_json::Value>>(&format!("[{listed}]")).is_ok_and(|values| values.contains(&serde_json::Value::Null))
+        }
         _ => false,
     }
 }
@@ -194,6 +198,7 @@ fn constraints(ty: &Ty, prefix: &str, out: &mut Vec<String>) {
             constraints(inner, prefix, out);
             out.push(format!("{prefix}matches {}", code_span(&pattern.source)));
         }
+        Ty::Const { value: crate::model::Constant::OneOf(listed), .. } => out.push(format!("{prefix}one of {}", code_span(listed))),
         Ty::Const { value, .. } => out.push(format!("{prefix}always {}", code_span(&value.json()))),
         Ty::Array(item) => constraints(item, "each item ", out),
         Ty::Nullable(inner) => constraints(inner, prefix, out),

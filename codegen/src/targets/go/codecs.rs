@@ -65,6 +65,7 @@ impl Ctx<'_> {
                     || go.starts_with("IntConst")
                     || go.starts_with("BoolConst")
                     || go.starts_with("AnyConst")
+                    || go.starts_with("AnyOneOf")
                     || go.starts_with("Nullable");
                 if clash { format!("{go}Type") } else { go }
             }
@@ -89,6 +90,8 @@ impl Ctx<'_> {
                     Constant::Integer(n) => n.to_string(),
                     Constant::Boolean(b) => if *b { "True" } else { "False" }.to_string(),
                     Constant::Json(text) => crate::names::hex(text),
+                    // `AnyOneOf312c2032` (`1, 2` in hex).
+                    Constant::OneOf(listed) => return format!("{}OneOf{}", self.mangle(inner), crate::names::hex(listed)),
                 };
                 format!("{}Const{value}", self.mangle(inner))
             }
@@ -170,6 +173,7 @@ impl Ctx<'_> {
                     Constant::Integer(n) => n.to_string(),
                     Constant::Boolean(b) => b.to_string(),
                     Constant::Json(text) => return self.read_checked_fn(ty, inner, &format!("constantJSON(x, {})", string_lit(text))),
+                    Constant::OneOf(listed) => return self.read_checked_fn(ty, inner, &format!("oneOfJSON(x, {})", string_lit(listed))),
                 };
                 self.read_checked_fn(ty, inner, &format!("constant(x, {literal}, {})", string_lit(&value.json())))
             }

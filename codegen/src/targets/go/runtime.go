@@ -487,6 +487,40 @@ func constantJSON(value any, shown string) *shapeError {
 	return problem("expected " + shown + ", got " + kindOf(value))
 }
 
+// oneOfJSON checks that a value equals one of the schema's enum values (any
+// JSON values, listed as JSON text joined by ", ") by JSON equality.
+func oneOfJSON(value any, listed string) *shapeError {
+	parsed, _ := parseStrict([]byte("[" + listed + "]"))
+	allowed, _ := toPublic(parsed).([]any)
+	for _, option := range allowed {
+		if jsonEqual(value, option) {
+			return nil
+		}
+	}
+	if len(allowed) == 1 {
+		return problem("expected " + listed + ", got " + shownValue(value))
+	}
+	return problem("expected one of " + listed + ", got " + shownValue(value))
+}
+
+// shownValue is a value as a problem shows it: a string as JSON text, a
+// number as ECMAScript writes it, true, false, null; an array or an object
+// by its kind.
+func shownValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		return string(writeString(nil, x))
+	case json.Number:
+		f, _ := readNumber(x)
+		return numberText(f)
+	}
+	return kindOf(v)
+}
+
 // jsonEqual is JSON equality: numbers by value (1 is 1.0), objects whatever
 // their member order, arrays item by item, true never 1.
 func jsonEqual(a, b any) bool {

@@ -654,6 +654,35 @@ final class Runtime {
     }
 
     /**
+     * A value equal to one of the schema's {@code enum} values (any JSON values, {@code listed} as
+     * JSON text joined by {@code ", "}) by JSON equality.
+     */
+    private static JsonNode oneOfJson(JsonNode value, Path path, String listed) {
+        JsonNode allowed = parseStrict("[" + listed + "]");
+        for (JsonNode option : allowed) {
+            if (jsonEqual(value, option)) {
+                return value;
+            }
+        }
+        String wanted = allowed.size() == 1 ? listed : "one of " + listed;
+        throw problem(path, "expected " + wanted + ", got " + shown(value));
+    }
+
+    /**
+     * A value as a problem shows it: a string as JSON text, a number as ECMAScript writes it,
+     * {@code true}, {@code false}, {@code null}; an array or an object by its kind.
+     */
+    private static String shown(JsonNode value) {
+        return switch (value.getNodeType()) {
+            case STRING -> quote(value.textValue());
+            case NUMBER -> numberText(value.doubleValue());
+            case BOOLEAN -> value.booleanValue() ? "true" : "false";
+            case NULL -> "null";
+            default -> kindOf(value);
+        };
+    }
+
+    /**
      * JSON equality: numbers by value ({@code 1} is {@code 1.0}), objects whatever their member
      * order, arrays item by item, {@code true} never {@code 1}.
      */

@@ -168,6 +168,7 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
                 Constant::Integer(n) => format!("{n}L"),
                 Constant::Boolean(b) => b.to_string(),
                 Constant::Json(text) => return format!("constantJson({}, {path}, {})", decode_expr(inner, node, path, depth), string_literal(text)),
+                Constant::OneOf(listed) => return format!("oneOfJson({}, {path}, {})", decode_expr(inner, node, path, depth), string_literal(listed)),
             };
             format!("constant({}, {path}, {literal}, {})", decode_expr(inner, node, path, depth), string_literal(&value.json()))
         }

@@ -560,6 +560,31 @@ def _constant_json(value: JsonValue, shown: str) -> JsonValue:
     return value
 
 
+def _one_of_json(value: JsonValue, listed: str) -> JsonValue:
+    """Checks that a value equals one of the schema's `enum` values (any JSON
+    values, `listed` as JSON text joined by `, `) by JSON equality."""
+    allowed: list[JsonValue] = json.loads(f"[{listed}]")
+    if any(_json_equal(value, option) for option in allowed):
+        return value
+    wanted = listed if len(allowed) == 1 else f"one of {listed}"
+    raise _Problem(f"expected {wanted}, got {_shown(value)}")
+
+
+def _shown(value: JsonValue) -> str:
+    """A value as a problem shows it: a string as JSON text, a number as
+    ECMAScript writes it, `true`, `false`, `null`; an array or an object by
+    its kind."""
+    if isinstance(value, str):
+        return _quote(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        return _number_text(float(value))
+    return _kind(value)
+
+
 def _json_equal(a: JsonValue, b: JsonValue) -> bool:
     """JSON equality: numbers by value (`1` is `1.0`), objects whatever their
     member order, arrays item by item, `true` never `1`."""

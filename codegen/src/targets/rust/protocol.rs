@@ -65,21 +65,36 @@ fn patterns(contract: &Contract) -> TokenStream {
 fn constants_module(contract: &Contract) -> TokenStream {
     let mut values: Vec<&str> = Vec::new();
     let mut jsons: Vec<&str> = Vec::new();
+    let mut one_ofs: Vec<&str> = Vec::new();
     for def in contract.types.values() {
         let crate::model::TypeKind::Object(object) = &def.kind else { continue };
         for field in &object.fields {
             match &field.ty {
                 crate::model::Ty::Const { value: crate::model::Constant::String(s), .. } if !values.contains(&s.as_str()) => values.push(s),
                 crate::model::Ty::Const { value: crate::model::Constant::Json(text), .. } if !jsons.contains(&text.as_str()) => jsons.push(text),
+                crate::model::Ty::Const { value: crate::model::Constant::OneOf(listed), .. } if !one_ofs.contains(&listed.as_str()) => one_ofs.push(listed),
                 _ => {}
             }
         }
     }
-    if values.is_empty() && jsons.is_empty() {
+    if values.is_empty() && jsons.is_empty() && one_ofs.is_empty() {
         return TokenStream::new();
     }
     values.sort_unstable();
     jsons.sort_unstable();
+    one_ofs.sort_unstable();
+    let one_of_items = one_ofs.iter().map(|listed| {
+        let name = quote::format_ident!("{}", super::types::json_one_of_name(listed));
+        let doc = format!(" The `enum` values {listed}.");
+        quote! {
+            #[doc = #doc]
+            pub struct #name;
+
+            impl super::strict::JsonLiteral for #name {
+                const JSON: &'static str = #listed;
+            }
+        }
+    });
     let json_items = jsons.iter().map(|text| {
         let name = quote::format_ident!("{}", super::types::json_literal_name(text));
         let doc = format!(" The `const` {text}.");
@@ -109,6 +124,7 @@ fn constants_module(contract: &Contract) -> TokenStream {
         mod constants {
             #(#items)*
             #(#json_items)*
+            #(#one_of_items)*
         }
     }
 }

@@ -1637,6 +1637,44 @@ pub mod strict {
         Err(not_constant(L::JSON, got))
     }
 
+    /// Deserializes a required field of any JSON value that must equal one
+    /// of the `enum` values `L::JSON` lists (as JSON text joined by `, `) by
+    /// [`json_equal`].
+    ///
+    /// # Errors
+    ///
+    /// The contract's problem for another value: the values as JSON text
+    /// and the value as [`shown`] writes it.
+    pub fn json_one_of<'de, D, L: JsonLiteral>(
+        deserializer: D,
+    ) -> Result<serde_json::Value, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+        let allowed: Vec<serde_json::Value> =
+            serde_json::from_str(&format!("[{}]", L::JSON)).map_err(serde::de::Error::custom)?;
+        if allowed.iter().any(|option| json_equal(&value, option)) {
+            return Ok(value);
+        }
+        if allowed.len() == 1 {
+            return Err(not_constant(L::JSON, &shown(&value)));
+        }
+        Err(not_constant(&format!("one of {}", L::JSON), &shown(&value)))
+    }
+
+    /// A value as a problem shows it: a string as JSON text, a number as
+    /// ECMAScript writes it ([`number_text`]), `true`, `false`, `null`; an
+    /// array or an object by its kind.
+    #[must_use]
+    pub fn shown(value: &serde_json::Value) -> String {
+        match value {
+            serde_json::Value::Number(n) => number_text(n.as_f64().unwrap_or(f64::NAN)),
+            serde_json::Value::Array(_) | serde_json::Value::Object(_) => kind(value).to_string(),
+            other => other.to_string(),
+        }
+    }
+
     /// JSON equality: numbers by value (`1` is `1.0`), objects whatever
     /// their member order, arrays item by item, `true` never `1`.
     #[must_use]

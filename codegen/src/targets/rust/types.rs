@@ -104,6 +104,12 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                             property.remove("type");
                             continue;
                         }
+                        // Any JSON value, checked by `strict::json_one_of`.
+                        crate::model::Constant::OneOf(_) => {
+                            property.remove("enum");
+                            property.remove("type");
+                            continue;
+                        }
                     };
                     property.insert("type".to_string(), serde_json::Value::from(kind));
                 }
@@ -274,6 +280,7 @@ impl Check {
             Check::Const(crate::model::Constant::Integer(n)) => format!("strict::{form}integer_constant::<_, {}>", const_arg(Some(*n), "0")),
             Check::Const(crate::model::Constant::Boolean(b)) => format!("strict::{form}boolean_constant::<_, {b}>"),
             Check::Const(crate::model::Constant::Json(text)) => format!("strict::{form}json_constant::<_, constants::{}>", json_literal_name(text)),
+            Check::Const(crate::model::Constant::OneOf(listed)) => format!("strict::{form}json_one_of::<_, constants::{}>", json_one_of_name(listed)),
             Check::Items(min, max) => format!("strict::{form}items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueItems(min, max) => {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
@@ -305,6 +312,13 @@ impl Check {
 /// JSON text's UTF-8 bytes in hex (`JsonConstant6e756c6c` for `null`).
 pub(super) fn json_literal_name(text: &str) -> String {
     format!("JsonConstant{}", crate::names::hex(text))
+}
+
+/// The marker type of an inline `enum`'s values (listed as JSON text, joined
+/// by `, `) in the generated `constants` module: `JsonOneOf` and the
+/// listing's UTF-8 bytes in hex.
+pub(super) fn json_one_of_name(listed: &str) -> String {
+    format!("JsonOneOf{}", crate::names::hex(listed))
 }
 
 /// The marker type of a string `const` in the generated `constants` module:

@@ -82,6 +82,7 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
                 Constant::Integer(n) => n.to_string(),
                 Constant::Boolean(b) => b.to_string(),
                 Constant::Json(text) => return format!("_constantJson({}, {path}, {})", read_expr(inner, value, path, or_null), js_quoted(text)),
+                Constant::OneOf(listed) => return format!("_oneOfJson({}, {path}, {})", read_expr(inner, value, path, or_null), js_quoted(listed)),
             };
             let shown = js_quoted(&constant.json());
             format!("_constant({}, {path}, {literal}, {shown})", read_expr(inner, value, path, or_null))

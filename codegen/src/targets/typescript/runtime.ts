@@ -1068,6 +1068,31 @@ function _constantJson(
 }
 
 /**
+ * Checks that a value equals one of the schema's `enum` values (any JSON
+ * values, `listed` as JSON text joined by `, `) by JSON equality.
+ */
+function _oneOfJson(value: JsonValue, path: string, listed: string): JsonValue {
+  const allowed = JSON.parse(`[${listed}]`) as JsonArray;
+  if (!allowed.some((option) => _jsonEqual(value, option))) {
+    const wanted = allowed.length === 1 ? listed : `one of ${listed}`;
+    _throwProblem(`expected ${wanted}, got ${_shown(value)}`, path);
+  }
+  return value;
+}
+
+/**
+ * A value as a problem shows it: a string as JSON text, a number as
+ * ECMAScript writes it, `true`, `false`, `null`; an array or an object by
+ * its kind.
+ */
+function _shown(value: JsonValue): string {
+  if (value === null || typeof value !== "object") {
+    return JSON.stringify(value);
+  }
+  return _kindOf(value);
+}
+
+/**
  * JSON equality: numbers by value (`1` is `1.0`), objects whatever their
  * member order, arrays item by item, `true` never `1`.
  */

@@ -25,7 +25,7 @@ pub fn ts_type(ty: &Ty) -> String {
             Constant::String(s) => js_quoted(s),
             Constant::Integer(n) => n.to_string(),
             Constant::Boolean(b) => b.to_string(),
-            Constant::Json(_) => "JsonValue".into(),
+            Constant::Json(_) | Constant::OneOf(_) => "JsonValue".into(),
         },
         Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => ts_type(inner),
     }

@@ -86,7 +86,11 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
         }
         Ty::Const { inner, value } => {
             let read = read_expr(contract, inner, reader, depth);
-            let check = if let Constant::Json(_) = value { "ConstantJson" } else { "Constant" };
+            let check = match value {
+                Constant::Json(_) => "ConstantJson",
+                Constant::OneOf(_) => "OneOfJson",
+                _ => "Constant",
+            };
             format!("{ns}.CoprocessReader.{check}({read}, {})", super::cs_constant(value))
         }
         Ty::Pattern { inner, pattern } => {

@@ -102,8 +102,10 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
         Ty::Const { inner, value: constant } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
             let shown = string_literal(&constant.json());
-            if let Constant::Json(_) = constant {
-                return format!("{ns}.CoprocessJson.ConstantJson({read}, {at}, {shown})");
+            match constant {
+                Constant::Json(_) => return format!("{ns}.CoprocessJson.ConstantJson({read}, {at}, {shown})"),
+                Constant::OneOf(listed) => return format!("{ns}.CoprocessJson.OneOfJson({read}, {at}, {})", string_literal(listed)),
+                _ => {}
             }
             format!("{ns}.CoprocessJson.Constant({read}, {at}, {}, {shown})", cs_constant(constant))
         }
@@ -123,6 +125,8 @@ pub fn cs_constant(constant: &Constant) -> String {
         Constant::Boolean(b) => b.to_string(),
         // Read as any JSON value and compared by JSON equality to its text.
         Constant::Json(text) => string_literal(text),
+        // Read as any JSON value that must equal one of the values (listed as JSON text).
+        Constant::OneOf(listed) => string_literal(listed),
     }
 }
 

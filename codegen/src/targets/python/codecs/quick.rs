@@ -93,7 +93,7 @@ pub fn required_constant(def: &TypeDef) -> String {
 fn admits_null(ty: &Ty) -> bool {
     // A `const` of any JSON value may be `null` (`value.get` gives `None`
     // for a missing member too).
-    matches!(ty, Ty::Any | Ty::Nullable(_) | Ty::Const { value: Constant::Json(_), .. })
+    matches!(ty, Ty::Any | Ty::Nullable(_) | Ty::Const { value: Constant::Json(_) | Constant::OneOf(_), .. })
 }
 
 /// An expression that holds when `var` is a value of `ty` that decodes to itself.

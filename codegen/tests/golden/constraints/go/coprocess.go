@@ -488,6 +488,102 @@ func appendBounded(b []byte, v Bounded) []byte {
 	return append(b, '}')
 }
 
+// Chosen is a type whose members hold one of a list of JSON values (an inline
+// `enum`), mixed, compared by JSON equality.
+type Chosen struct {
+	// Mixed is one of values of every kind.
+	Mixed any
+	// Level is a level from one to three.
+	Level any
+	// Flag is always false (an `enum` of one value).
+	Flag any
+	// Zero: Zero, or the string zero: never `false`.
+	Zero any
+}
+
+// DecodeChosen decodes a Chosen from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodeChosen(data []byte) (Chosen, error) {
+	return fromText("Chosen", data, decodeChosen)
+}
+
+// DecodeChosenValue decodes a Chosen from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodeChosenValue(value any) (Chosen, error) {
+	return fromValue("Chosen", value, decodeChosen)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Chosen) MarshalJSON() ([]byte, error) {
+	return appendChosen(nil, v), nil
+}
+
+func (Chosen) readEnvelopeMember(v any) (Chosen, *shapeError) {
+	return decodeChosen(v)
+}
+
+func (v Chosen) appendEnvelopeMember(b []byte) []byte {
+	return appendChosen(b, v)
+}
+
+func decodeChosen(v any) (Chosen, *shapeError) {
+	var out Chosen
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [4]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "mixed":
+			seen[0] = true
+			out.Mixed, err = readAnyOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d(o.vals[i])
+		case "level":
+			seen[1] = true
+			out.Level, err = readAnyOneOf312c20322c2033(o.vals[i])
+		case "flag":
+			seen[2] = true
+			out.Flag, err = readAnyOneOf66616c7365(o.vals[i])
+		case "zero":
+			seen[3] = true
+			out.Zero, err = readAnyOneOf302c20223022(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("mixed")
+	}
+	if !seen[1] {
+		return out, missingField("level")
+	}
+	if !seen[2] {
+		return out, missingField("flag")
+	}
+	if !seen[3] {
+		return out, missingField("zero")
+	}
+	return out, nil
+}
+
+func appendChosen(b []byte, v Chosen) []byte {
+	b = append(b, '{')
+	b = append(b, "\"mixed\":"...)
+	b = writeAny(b, v.Mixed)
+	b = append(b, ",\"level\":"...)
+	b = writeAny(b, v.Level)
+	b = append(b, ",\"flag\":"...)
+	b = writeAny(b, v.Flag)
+	b = append(b, ",\"zero\":"...)
+	b = writeAny(b, v.Zero)
+	return append(b, '}')
+}
+
 // Circle is a circle.
 type Circle struct {
 	// Kind is always `circle`.
@@ -3651,6 +3747,38 @@ func readAnyConst7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223
 	return x, constantJSON(x, "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}")
 }
 
+func readAnyOneOf302c20223022(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, oneOfJSON(x, "0, \"0\"")
+}
+
+func readAnyOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, oneOfJSON(x, "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}")
+}
+
+func readAnyOneOf312c20322c2033(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, oneOfJSON(x, "1, 2, 3")
+}
+
+func readAnyOneOf66616c7365(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, oneOfJSON(x, "false")
+}
+
 func readBoolConstTrue(v any) (bool, *shapeError) {
 	x, err := readBool(v)
 	if err != nil {
@@ -4783,13 +4911,15 @@ func writeNullableStringPattern4(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
+var TypeNames = []string{"Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 	switch typeName {
 	case "Bounded":
 		return asMarshaler(DecodeBounded(data))
+	case "Chosen":
+		return asMarshaler(DecodeChosen(data))
 	case "Circle":
 		return asMarshaler(DecodeCircle(data))
 	case "Counted":
@@ -5325,6 +5455,40 @@ func constantJSON(value any, shown string) *shapeError {
 		return nil
 	}
 	return problem("expected " + shown + ", got " + kindOf(value))
+}
+
+// oneOfJSON checks that a value equals one of the schema's enum values (any
+// JSON values, listed as JSON text joined by ", ") by JSON equality.
+func oneOfJSON(value any, listed string) *shapeError {
+	parsed, _ := parseStrict([]byte("[" + listed + "]"))
+	allowed, _ := toPublic(parsed).([]any)
+	for _, option := range allowed {
+		if jsonEqual(value, option) {
+			return nil
+		}
+	}
+	if len(allowed) == 1 {
+		return problem("expected " + listed + ", got " + shownValue(value))
+	}
+	return problem("expected one of " + listed + ", got " + shownValue(value))
+}
+
+// shownValue is a value as a problem shows it: a string as JSON text, a
+// number as ECMAScript writes it, true, false, null; an array or an object
+// by its kind.
+func shownValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		return string(writeString(nil, x))
+	case json.Number:
+		f, _ := readNumber(x)
+		return numberText(f)
+	}
+	return kindOf(v)
 }
 
 // jsonEqual is JSON equality: numbers by value (1 is 1.0), objects whatever

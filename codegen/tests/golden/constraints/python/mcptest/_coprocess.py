@@ -618,6 +618,31 @@ def _constant_json(value: JsonValue, shown: str) -> JsonValue:
     return value
 
 
+def _one_of_json(value: JsonValue, listed: str) -> JsonValue:
+    """Checks that a value equals one of the schema's `enum` values (any JSON
+    values, `listed` as JSON text joined by `, `) by JSON equality."""
+    allowed: list[JsonValue] = json.loads(f"[{listed}]")
+    if any(_json_equal(value, option) for option in allowed):
+        return value
+    wanted = listed if len(allowed) == 1 else f"one of {listed}"
+    raise _Problem(f"expected {wanted}, got {_shown(value)}")
+
+
+def _shown(value: JsonValue) -> str:
+    """A value as a problem shows it: a string as JSON text, a number as
+    ECMAScript writes it, `true`, `false`, `null`; an array or an object by
+    its kind."""
+    if isinstance(value, str):
+        return _quote(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        return _number_text(float(value))
+    return _kind(value)
+
+
 def _json_equal(a: JsonValue, b: JsonValue) -> bool:
     """JSON equality: numbers by value (`1` is `1.0`), objects whatever their
     member order, arrays item by item, `true` never `1`."""
@@ -1120,6 +1145,25 @@ class Bounded:
 
     counts: list[int] | None = None
     """Counts, each at least 1. Optional: `None` when left out."""
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A type whose members hold one of a list of JSON values (an inline `enum`), mixed,
+    compared by JSON equality.
+    """
+
+    mixed: JsonValue
+    """One of values of every kind."""
+
+    level: JsonValue
+    """A level from one to three."""
+
+    flag: JsonValue
+    """Always false (an `enum` of one value)."""
+
+    zero: JsonValue
+    """Zero, or the string zero: never `false`."""
 
 
 @dataclass(frozen=True)
@@ -1790,6 +1834,68 @@ def bounded_from_value(value: JsonValue) -> Bounded:
 def encode_bounded(value: Bounded) -> str:
     """One line of JSON text for a `Bounded`, without the trailing newline."""
     return _dumps(bounded_to_value(value))
+
+
+_CHOSEN_REQUIRED: typing.Final = 4
+
+
+def _read_chosen(value: JsonValue) -> Chosen:
+    if isinstance(value, dict):
+        mixed = value.get("mixed")
+        level = value.get("level")
+        flag = value.get("flag")
+        zero = value.get("zero")
+        if (
+            len(value) == _CHOSEN_REQUIRED
+            and "mixed" in value
+            and "level" in value
+            and "flag" in value
+            and "zero" in value
+        ):
+            try:
+                return _new(
+                    Chosen,
+                    mixed=_one_of_json(
+                        mixed, '1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}'
+                    ),
+                    level=_one_of_json(level, "1, 2, 3"),
+                    flag=_one_of_json(flag, "false"),
+                    zero=_one_of_json(zero, '0, "0"'),
+                )
+            except _Problem:
+                raise _CHOSEN_SHAPE.problem(value) from None
+    return _CHOSEN_SHAPE.read(value)
+
+
+def chosen_to_value(value: Chosen) -> dict[str, JsonValue]:
+    """The JSON value of a `Chosen`."""
+    out: dict[str, JsonValue] = {}
+    out["mixed"] = value.mixed
+    out["level"] = value.level
+    out["flag"] = value.flag
+    out["zero"] = value.zero
+    return out
+
+
+def decode_chosen(text: str | bytes) -> Chosen:
+    """Decodes a `Chosen` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_chosen(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Chosen")) from None
+
+
+def chosen_from_value(value: JsonValue) -> Chosen:
+    """Decodes a `Chosen` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_chosen(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Chosen")) from None
+
+
+def encode_chosen(value: Chosen) -> str:
+    """One line of JSON text for a `Chosen`, without the trailing newline."""
+    return _dumps(chosen_to_value(value))
 
 
 _CIRCLE_REQUIRED: typing.Final = 2
@@ -3469,6 +3575,24 @@ _BOUNDED_SHAPE = _ObjectShape(
     },
 )
 
+_CHOSEN_SHAPE = _ObjectShape(
+    Chosen,
+    {
+        "mixed": lambda v: _one_of_json(
+            v, '1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}'
+        ),
+        "level": lambda v: _one_of_json(v, "1, 2, 3"),
+        "flag": lambda v: _one_of_json(v, "false"),
+        "zero": lambda v: _one_of_json(v, '0, "0"'),
+    },
+    (
+        "mixed",
+        "level",
+        "flag",
+        "zero",
+    ),
+)
+
 _CIRCLE_SHAPE = _ObjectShape(
     Circle,
     {
@@ -3843,6 +3967,7 @@ _TURN_SHAPE = _ObjectShape(
 
 CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
+    "Chosen": _Codec("Chosen", _read_chosen, chosen_to_value),
     "Circle": _Codec("Circle", _read_circle, circle_to_value),
     "Counted": _Codec("Counted", _read_counted, counted_to_value),
     "Distinct": _Codec("Distinct", _read_distinct, distinct_to_value),
@@ -4185,6 +4310,7 @@ _VALUE_READERS: typing.Final[
     ]
 ] = {
     bounded_from_value: _read_bounded,
+    chosen_from_value: _read_chosen,
     circle_from_value: _read_circle,
     counted_from_value: _read_counted,
     distinct_from_value: _read_distinct,

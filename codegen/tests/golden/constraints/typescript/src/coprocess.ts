@@ -1198,6 +1198,31 @@ function _constantJson(
 }
 
 /**
+ * Checks that a value equals one of the schema's `enum` values (any JSON
+ * values, `listed` as JSON text joined by `, `) by JSON equality.
+ */
+function _oneOfJson(value: JsonValue, path: string, listed: string): JsonValue {
+  const allowed = JSON.parse(`[${listed}]`) as JsonArray;
+  if (!allowed.some((option) => _jsonEqual(value, option))) {
+    const wanted = allowed.length === 1 ? listed : `one of ${listed}`;
+    _throwProblem(`expected ${wanted}, got ${_shown(value)}`, path);
+  }
+  return value;
+}
+
+/**
+ * A value as a problem shows it: a string as JSON text, a number as
+ * ECMAScript writes it, `true`, `false`, `null`; an array or an object by
+ * its kind.
+ */
+function _shown(value: JsonValue): string {
+  if (value === null || typeof value !== "object") {
+    return JSON.stringify(value);
+  }
+  return _kindOf(value);
+}
+
+/**
  * JSON equality: numbers by value (`1` is `1.0`), objects whatever their
  * member order, arrays item by item, `true` never `1`.
  */
@@ -1782,6 +1807,101 @@ export function encodeBounded(value: Bounded): string {
   if (value.counts !== undefined) {
     out += ',"counts":' + _writeArray(value.counts, (item) => String(item));
   }
+  return out + "}";
+}
+
+/**
+ * A type whose members hold one of a list of JSON values (an inline `enum`),
+ * mixed, compared by JSON equality.
+ */
+export interface Chosen {
+  /** One of values of every kind. */
+  readonly mixed: JsonValue;
+  /** A level from one to three. */
+  readonly level: JsonValue;
+  /** Always false (an `enum` of one value). */
+  readonly flag: JsonValue;
+  /** Zero, or the string zero: never `false`. */
+  readonly zero: JsonValue;
+}
+
+function readChosen(value: JsonValue, path: string, orNull: boolean): Chosen {
+  const obj = _readMembers(value, path, orNull);
+  let mixed: JsonValue | undefined;
+  let level: JsonValue | undefined;
+  let flag: JsonValue | undefined;
+  let zero: JsonValue | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "mixed":
+        mixed = _oneOfJson(
+          _openValue(member),
+          _pathTo(path, ".mixed"),
+          '1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}',
+        );
+        break;
+      case "level":
+        level = _oneOfJson(
+          _openValue(member),
+          _pathTo(path, ".level"),
+          "1, 2, 3",
+        );
+        break;
+      case "flag":
+        flag = _oneOfJson(_openValue(member), _pathTo(path, ".flag"), "false");
+        break;
+      case "zero":
+        zero = _oneOfJson(_openValue(member), _pathTo(path, ".zero"), '0, "0"');
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (mixed === undefined) {
+    _throwMissingField("mixed", path);
+  }
+  if (level === undefined) {
+    _throwMissingField("level", path);
+  }
+  if (flag === undefined) {
+    _throwMissingField("flag", path);
+  }
+  if (zero === undefined) {
+    _throwMissingField("zero", path);
+  }
+  return { mixed, level, flag, zero };
+}
+
+/**
+ * Decodes a `Chosen` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodeChosen(text: string): Chosen {
+  return _decodeText("Chosen", readChosen, text);
+}
+
+/**
+ * Decodes a `Chosen` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodeChosenValue(value: JsonValue): Chosen {
+  return _decodeParsed("Chosen", readChosen, value);
+}
+
+/**
+ * Encodes a `Chosen` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodeChosen(value: Chosen): string {
+  let out = "{";
+  out += '"mixed":' + JSON.stringify(value.mixed);
+  out += ',"level":' + JSON.stringify(value.level);
+  out += ',"flag":' + JSON.stringify(value.flag);
+  out += ',"zero":' + JSON.stringify(value.zero);
   return out + "}";
 }
 
@@ -5005,6 +5125,7 @@ export function encodeResponseOf<R>(
 /** The reader behind each generated `decode…Value` function. */
 const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeBoundedValue, readBounded],
+  [decodeChosenValue, readChosen],
   [decodeCircleValue, readCircle],
   [decodeCountedValue, readCounted],
   [decodeDistinctValue, readDistinct],
@@ -5087,6 +5208,7 @@ function _decodeAt<T>(
 /** The name of every `$defs` type. */
 export type TypeName =
   | "Bounded"
+  | "Chosen"
   | "Circle"
   | "Counted"
   | "Distinct"
@@ -5125,6 +5247,7 @@ export type TypeName =
 /** Every `$defs` name, sorted. */
 export const TYPE_NAMES: readonly TypeName[] = [
   "Bounded",
+  "Chosen",
   "Circle",
   "Counted",
   "Distinct",
@@ -5174,6 +5297,8 @@ export function recode(typeName: TypeName, text: string): string {
   switch (typeName) {
     case "Bounded":
       return encodeBounded(decodeBounded(text));
+    case "Chosen":
+      return encodeChosen(decodeChosen(text));
     case "Circle":
       return encodeCircle(decodeCircle(text));
     case "Counted":

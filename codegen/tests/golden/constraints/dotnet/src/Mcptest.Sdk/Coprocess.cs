@@ -249,7 +249,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -262,6 +262,8 @@ namespace Mcptest.Sdk
             {
                 case "Bounded":
                     return Bounded.Decode(json);
+                case "Chosen":
+                    return Chosen.Decode(json);
                 case "Circle":
                     return Circle.Decode(json);
                 case "Counted":
@@ -345,74 +347,76 @@ namespace Mcptest.Sdk
             {
                 case Bounded value0:
                     return value0.ToJson();
-                case Circle value1:
+                case Chosen value1:
                     return value1.ToJson();
-                case Counted value2:
+                case Circle value2:
                     return value2.ToJson();
-                case Distinct value3:
+                case Counted value3:
                     return value3.ToJson();
-                case Drawing value4:
+                case Distinct value4:
                     return value4.ToJson();
-                case EmptyParams value5:
+                case Drawing value5:
                     return value5.ToJson();
-                case ErrorObject value6:
+                case EmptyParams value6:
                     return value6.ToJson();
-                case ErrorResponse value7:
+                case ErrorObject value7:
                     return value7.ToJson();
-                case Extras value8:
+                case ErrorResponse value8:
                     return value8.ToJson();
-                case Figure value9:
+                case Extras value9:
                     return value9.ToJson();
-                case HandshakeParams value10:
+                case Figure value10:
                     return value10.ToJson();
-                case HandshakeResult value11:
+                case HandshakeParams value11:
                     return value11.ToJson();
-                case Headers value12:
+                case HandshakeResult value12:
                     return value12.ToJson();
-                case JsonRpcVersion value13:
-                    return JsonRpcVersionWire.ToJson(value13);
-                case Labels value14:
-                    return value14.ToJson();
-                case Listed value15:
+                case Headers value13:
+                    return value13.ToJson();
+                case JsonRpcVersion value14:
+                    return JsonRpcVersionWire.ToJson(value14);
+                case Labels value15:
                     return value15.ToJson();
-                case Literals value16:
+                case Listed value16:
                     return value16.ToJson();
-                case Matched value17:
+                case Literals value17:
                     return value17.ToJson();
-                case Measured value18:
+                case Matched value18:
                     return value18.ToJson();
-                case Named value19:
+                case Measured value19:
                     return value19.ToJson();
-                case Params value20:
+                case Named value20:
                     return value20.ToJson();
-                case Patterned value21:
+                case Params value21:
                     return value21.ToJson();
-                case Polygon value22:
+                case Patterned value22:
                     return value22.ToJson();
-                case Request value23:
+                case Polygon value23:
                     return value23.ToJson();
-                case RequestId value24:
+                case Request value24:
                     return value24.ToJson();
-                case Response value25:
+                case RequestId value25:
                     return value25.ToJson();
-                case Shade value26:
-                    return ShadeWire.ToJson(value26);
-                case Square value27:
-                    return value27.ToJson();
-                case Stamped value28:
+                case Response value26:
+                    return value26.ToJson();
+                case Shade value27:
+                    return ShadeWire.ToJson(value27);
+                case Square value28:
                     return value28.ToJson();
-                case Stepped value29:
+                case Stamped value29:
                     return value29.ToJson();
-                case SuccessResponse value30:
+                case Stepped value30:
                     return value30.ToJson();
-                case Tagged value31:
+                case SuccessResponse value31:
                     return value31.ToJson();
-                case Turn value32:
+                case Tagged value32:
                     return value32.ToJson();
-                case Vendor value33:
+                case Turn value33:
                     return value33.ToJson();
-                case Weights value34:
+                case Vendor value34:
                     return value34.ToJson();
+                case Weights value35:
+                    return value35.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -738,6 +742,214 @@ namespace Mcptest.Sdk
                 builder.Append(",\"counts\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Counts, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
             }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
+    /// A type whose members hold one of a list of JSON values (an inline <c>enum</c>), mixed,
+    /// compared by JSON equality.
+    /// </summary>
+    public sealed class Chosen
+    {
+        /// <summary>
+        /// Creates a <see cref="Chosen"/> from its required fields.
+        /// </summary>
+        public Chosen(global::System.Text.Json.JsonElement mixed, global::System.Text.Json.JsonElement level, global::System.Text.Json.JsonElement flag, global::System.Text.Json.JsonElement zero)
+        {
+            Mixed = mixed;
+            Level = level;
+            Flag = flag;
+            Zero = zero;
+        }
+
+        /// <summary>
+        /// One of values of every kind.
+        /// </summary>
+        public global::System.Text.Json.JsonElement Mixed { get; set; }
+
+        /// <summary>
+        /// A level from one to three.
+        /// </summary>
+        public global::System.Text.Json.JsonElement Level { get; set; }
+
+        /// <summary>
+        /// Always false (an <c>enum</c> of one value).
+        /// </summary>
+        public global::System.Text.Json.JsonElement Flag { get; set; }
+
+        /// <summary>
+        /// Zero, or the string zero: never <c>false</c>.
+        /// </summary>
+        public global::System.Text.Json.JsonElement Zero { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Chosen</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Chosen</c>.</exception>
+        public static Chosen Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Chosen value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Chosen");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Chosen</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Chosen</c>.</exception>
+        public static Chosen FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Chosen value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Chosen");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Chosen Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            global::System.Text.Json.JsonElement _mixed = default!;
+            global::System.Text.Json.JsonElement _level = default!;
+            global::System.Text.Json.JsonElement _flag = default!;
+            global::System.Text.Json.JsonElement _zero = default!;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("mixed"))
+                {
+                    _mixed = global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "mixed"), "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("level"))
+                {
+                    _level = global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "level"), "1, 2, 3");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("flag"))
+                {
+                    _flag = global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "flag"), "false");
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("zero"))
+                {
+                    _zero = global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "zero"), "0, \"0\"");
+                    seen |= 1UL << 3;
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("mixed", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("level", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("flag", at);
+            }
+            if ((seen & (1UL << 3)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("zero", at);
+            }
+            return new Chosen(_mixed, _level, _flag, _zero);
+        }
+
+        internal static readonly byte[] KeyMixed = global::System.Text.Encoding.UTF8.GetBytes("mixed");
+        internal static readonly byte[] KeyLevel = global::System.Text.Encoding.UTF8.GetBytes("level");
+        internal static readonly byte[] KeyFlag = global::System.Text.Encoding.UTF8.GetBytes("flag");
+        internal static readonly byte[] KeyZero = global::System.Text.Encoding.UTF8.GetBytes("zero");
+
+        internal static Chosen Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            global::System.Text.Json.JsonElement _mixed = default!;
+            global::System.Text.Json.JsonElement _level = default!;
+            global::System.Text.Json.JsonElement _flag = default!;
+            global::System.Text.Json.JsonElement _zero = default!;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyMixed))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _mixed = global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}");
+                }
+                else if (reader.ValueTextEquals(KeyLevel))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _level = global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "1, 2, 3");
+                }
+                else if (reader.ValueTextEquals(KeyFlag))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _flag = global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "false");
+                }
+                else if (reader.ValueTextEquals(KeyZero))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _zero = global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "0, \"0\"");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 15UL) != 15UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Chosen(_mixed, _level, _flag, _zero);
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"mixed\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Mixed);
+            builder.Append(",\"level\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Level);
+            builder.Append(",\"flag\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Flag);
+            builder.Append(",\"zero\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Zero);
             builder.Append('}');
         }
     }
@@ -7436,6 +7648,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Bounded>(Bounded.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Bounded.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Chosen))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Chosen>(Chosen.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Chosen.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Circle))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Circle>(Circle.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Circle.Read(ref reader), (builder, value) => value.Write(builder));
@@ -8207,6 +8423,58 @@ namespace Mcptest.Sdk
                 throw new CoprocessShapeException("expected " + shown + ", got " + Kind(value), at);
             }
             return value;
+        }
+
+        /// <summary>
+        /// A value equal to one of the schema's <c>enum</c> values (any JSON values,
+        /// <paramref name="listed"/> as JSON text joined by <c>", "</c>) by JSON equality.
+        /// </summary>
+        internal static JsonElement OneOfJson(JsonElement value, CoprocessPath? at, string listed)
+        {
+            if (IsOneOf(value, listed, out int count))
+            {
+                return value;
+            }
+            string wanted = count == 1 ? listed : "one of " + listed;
+            throw new CoprocessShapeException("expected " + wanted + ", got " + Shown(value), at);
+        }
+
+        /// <summary>Whether a value equals one of the <c>enum</c> values listed, and how many there are.</summary>
+        internal static bool IsOneOf(JsonElement value, string listed, out int count)
+        {
+            JsonElement allowed = Parse("[" + listed + "]");
+            count = allowed.GetArrayLength();
+            foreach (JsonElement option in allowed.EnumerateArray())
+            {
+                if (JsonEqual(value, option))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /// <summary>
+        /// A value as a problem shows it: a string as JSON text, a number as ECMAScript writes it,
+        /// <c>true</c>, <c>false</c>, <c>null</c>; an array or an object by its kind.
+        /// </summary>
+        internal static string Shown(JsonElement value)
+        {
+            switch (value.ValueKind)
+            {
+                case JsonValueKind.String:
+                    return Quote(value.GetString() ?? "");
+                case JsonValueKind.Number:
+                    return NumberText(value.GetDouble());
+                case JsonValueKind.True:
+                    return "true";
+                case JsonValueKind.False:
+                    return "false";
+                case JsonValueKind.Null:
+                    return "null";
+                default:
+                    return Kind(value);
+            }
         }
 
         /// <summary>
@@ -9006,6 +9274,15 @@ namespace Mcptest.Sdk
         internal static JsonElement ConstantJson(JsonElement value, string shown)
         {
             if (!CoprocessJson.JsonEqual(value, CoprocessJson.Parse(shown)))
+            {
+                throw Fallback();
+            }
+            return value;
+        }
+
+        internal static JsonElement OneOfJson(JsonElement value, string listed)
+        {
+            if (!CoprocessJson.IsOneOf(value, listed, out _))
             {
                 throw Fallback();
             }

@@ -31,6 +31,26 @@ pub struct Bounded {
     #[serde(default, deserialize_with = "strict::present")]
     pub counts: ::std::option::Option<::std::vec::Vec<::std::num::NonZeroU64>>,
 }
+///A type whose members hold one of a list of JSON values (an inline `enum`), mixed, compared by JSON equality.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Chosen {
+    ///One of values of every kind.
+    #[serde(
+        deserialize_with = "strict::json_one_of::<_, constants::JsonOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d>"
+    )]
+    pub mixed: ::serde_json::Value,
+    ///A level from one to three.
+    #[serde(deserialize_with = "strict::json_one_of::<_, constants::JsonOneOf312c20322c2033>")]
+    pub level: ::serde_json::Value,
+    ///Always false (an `enum` of one value).
+    #[serde(deserialize_with = "strict::json_one_of::<_, constants::JsonOneOf66616c7365>")]
+    pub flag: ::serde_json::Value,
+    ///Zero, or the string zero: never `false`.
+    #[serde(deserialize_with = "strict::json_one_of::<_, constants::JsonOneOf302c20223022>")]
+    pub zero: ::serde_json::Value,
+}
 ///A circle.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -919,6 +939,21 @@ impl ::serde::Serialize for Bounded {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Bounded::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Chosen {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Chosen::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Chosen {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Chosen::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Circle {
@@ -1883,6 +1918,16 @@ impl Frame for Bounded {
         strict_from_value("Bounded", value)
     }
 }
+impl Frame for Chosen {
+    const TYPE_NAME: &'static str = "Chosen";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Chosen", text)?;
+        strict_from_text("Chosen", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Chosen", value)
+    }
+}
 impl Frame for Circle {
     const TYPE_NAME: &'static str = "Circle";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -2327,6 +2372,7 @@ pub fn decode_and_encode(
 ) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
     Some(match type_name {
         "Bounded" => Bounded::decode(text).map(|v| v.encode()),
+        "Chosen" => Chosen::decode(text).map(|v| v.encode()),
         "Circle" => Circle::decode(text).map(|v| v.encode()),
         "Counted" => Counted::decode(text).map(|v| v.encode()),
         "Distinct" => Distinct::decode(text).map(|v| v.encode()),
@@ -2372,6 +2418,7 @@ pub fn check_value(
 ) -> ::std::option::Option<::std::result::Result<(), DecodeError>> {
     Some(match type_name {
         "Bounded" => Bounded::from_value(value).map(|_| ()),
+        "Chosen" => Chosen::from_value(value).map(|_| ()),
         "Circle" => Circle::from_value(value).map(|_| ()),
         "Counted" => Counted::from_value(value).map(|_| ()),
         "Distinct" => Distinct::from_value(value).map(|_| ()),
@@ -2412,6 +2459,7 @@ pub fn check_value(
 /// Every `$defs` name, sorted.
 pub const TYPE_NAMES: &[&str] = &[
     "Bounded",
+    "Chosen",
     "Circle",
     "Counted",
     "Distinct",
@@ -2657,6 +2705,26 @@ mod constants {
     pub struct JsonConstant7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d;
     impl super::strict::JsonLiteral for JsonConstant7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d {
         const JSON: &'static str = "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}";
+    }
+    /// The `enum` values 0, "0".
+    pub struct JsonOneOf302c20223022;
+    impl super::strict::JsonLiteral for JsonOneOf302c20223022 {
+        const JSON: &'static str = "0, \"0\"";
+    }
+    /// The `enum` values 1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}.
+    pub struct JsonOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d;
+    impl super::strict::JsonLiteral for JsonOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d {
+        const JSON: &'static str = "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}";
+    }
+    /// The `enum` values 1, 2, 3.
+    pub struct JsonOneOf312c20322c2033;
+    impl super::strict::JsonLiteral for JsonOneOf312c20322c2033 {
+        const JSON: &'static str = "1, 2, 3";
+    }
+    /// The `enum` values false.
+    pub struct JsonOneOf66616c7365;
+    impl super::strict::JsonLiteral for JsonOneOf66616c7365 {
+        const JSON: &'static str = "false";
     }
 }
 /// Why an SDK must not go on after the handshake: the contract's message.
@@ -4470,6 +4538,44 @@ pub mod strict {
             other => kind(other),
         };
         Err(not_constant(L::JSON, got))
+    }
+
+    /// Deserializes a required field of any JSON value that must equal one
+    /// of the `enum` values `L::JSON` lists (as JSON text joined by `, `) by
+    /// [`json_equal`].
+    ///
+    /// # Errors
+    ///
+    /// The contract's problem for another value: the values as JSON text
+    /// and the value as [`shown`] writes it.
+    pub fn json_one_of<'de, D, L: JsonLiteral>(
+        deserializer: D,
+    ) -> Result<serde_json::Value, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+        let allowed: Vec<serde_json::Value> =
+            serde_json::from_str(&format!("[{}]", L::JSON)).map_err(serde::de::Error::custom)?;
+        if allowed.iter().any(|option| json_equal(&value, option)) {
+            return Ok(value);
+        }
+        if allowed.len() == 1 {
+            return Err(not_constant(L::JSON, &shown(&value)));
+        }
+        Err(not_constant(&format!("one of {}", L::JSON), &shown(&value)))
+    }
+
+    /// A value as a problem shows it: a string as JSON text, a number as
+    /// ECMAScript writes it ([`number_text`]), `true`, `false`, `null`; an
+    /// array or an object by its kind.
+    #[must_use]
+    pub fn shown(value: &serde_json::Value) -> String {
+        match value {
+            serde_json::Value::Number(n) => number_text(n.as_f64().unwrap_or(f64::NAN)),
+            serde_json::Value::Array(_) | serde_json::Value::Object(_) => kind(value).to_string(),
+            other => other.to_string(),
+        }
     }
 
     /// JSON equality: numbers by value (`1` is `1.0`), objects whatever

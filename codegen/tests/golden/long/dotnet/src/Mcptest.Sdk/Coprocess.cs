@@ -4251,6 +4251,58 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
+        /// A value equal to one of the schema's <c>enum</c> values (any JSON values,
+        /// <paramref name="listed"/> as JSON text joined by <c>", "</c>) by JSON equality.
+        /// </summary>
+        internal static JsonElement OneOfJson(JsonElement value, CoprocessPath? at, string listed)
+        {
+            if (IsOneOf(value, listed, out int count))
+            {
+                return value;
+            }
+            string wanted = count == 1 ? listed : "one of " + listed;
+            throw new CoprocessShapeException("expected " + wanted + ", got " + Shown(value), at);
+        }
+
+        /// <summary>Whether a value equals one of the <c>enum</c> values listed, and how many there are.</summary>
+        internal static bool IsOneOf(JsonElement value, string listed, out int count)
+        {
+            JsonElement allowed = Parse("[" + listed + "]");
+            count = allowed.GetArrayLength();
+            foreach (JsonElement option in allowed.EnumerateArray())
+            {
+                if (JsonEqual(value, option))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /// <summary>
+        /// A value as a problem shows it: a string as JSON text, a number as ECMAScript writes it,
+        /// <c>true</c>, <c>false</c>, <c>null</c>; an array or an object by its kind.
+        /// </summary>
+        internal static string Shown(JsonElement value)
+        {
+            switch (value.ValueKind)
+            {
+                case JsonValueKind.String:
+                    return Quote(value.GetString() ?? "");
+                case JsonValueKind.Number:
+                    return NumberText(value.GetDouble());
+                case JsonValueKind.True:
+                    return "true";
+                case JsonValueKind.False:
+                    return "false";
+                case JsonValueKind.Null:
+                    return "null";
+                default:
+                    return Kind(value);
+            }
+        }
+
+        /// <summary>
         /// JSON equality: numbers by value (<c>1</c> is <c>1.0</c>), objects whatever their member
         /// order, arrays item by item, <c>true</c> never <c>1</c>.
         /// </summary>
@@ -5047,6 +5099,15 @@ namespace Mcptest.Sdk
         internal static JsonElement ConstantJson(JsonElement value, string shown)
         {
             if (!CoprocessJson.JsonEqual(value, CoprocessJson.Parse(shown)))
+            {
+                throw Fallback();
+            }
+            return value;
+        }
+
+        internal static JsonElement OneOfJson(JsonElement value, string listed)
+        {
+            if (!CoprocessJson.IsOneOf(value, listed, out _))
             {
                 throw Fallback();
             }

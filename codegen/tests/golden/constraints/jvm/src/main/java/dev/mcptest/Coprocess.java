@@ -287,6 +287,7 @@ public final class Coprocess {
     public static final List<String> TYPE_NAMES =
             List.of(
                     "Bounded",
+                    "Chosen",
                     "Circle",
                     "Counted",
                     "Distinct",
@@ -335,6 +336,7 @@ public final class Coprocess {
     public static Encodable decode(String typeName, String json) {
         return switch (typeName) {
             case "Bounded" -> Bounded.fromJson(json);
+            case "Chosen" -> Chosen.fromJson(json);
             case "Circle" -> Circle.fromJson(json);
             case "Counted" -> Counted.fromJson(json);
             case "Distinct" -> Distinct.fromJson(json);
@@ -506,6 +508,70 @@ public final class Coprocess {
                 out.append(",\"counts\":");
                 Coprocess.writeList(out, this.counts, (o1, e1) -> o1.append(e1));
             }
+            out.append('}');
+        }
+    }
+
+    /**
+     * A type whose members hold one of a list of JSON values (an inline {@code enum}), mixed,
+     * compared by JSON equality.
+     *
+     * @param mixed One of values of every kind.
+     * @param level A level from one to three.
+     * @param flag Always false (an {@code enum} of one value).
+     * @param zero Zero, or the string zero: never {@code false}.
+     */
+    public record Chosen(JsonNode mixed, JsonNode level, JsonNode flag, JsonNode zero)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param mixed the value of the {@code "mixed"} member
+         * @param level the value of the {@code "level"} member
+         * @param flag the value of the {@code "flag"} member
+         * @param zero the value of the {@code "zero"} member
+         */
+        public Chosen {
+            Objects.requireNonNull(mixed, "mixed");
+            Objects.requireNonNull(level, "level");
+            Objects.requireNonNull(flag, "flag");
+            Objects.requireNonNull(zero, "zero");
+        }
+
+        /**
+         * Decodes a {@code Chosen} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Chosen}
+         */
+        public static Chosen fromJson(String json) {
+            return Coprocess.readText(json, "Chosen", Coprocess::decodeChosen);
+        }
+
+        /**
+         * Decodes a {@code Chosen} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Chosen}
+         */
+        public static Chosen fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Chosen", Coprocess::decodeChosen);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"mixed\":");
+            Coprocess.writeNode(out, this.mixed);
+            out.append(",\"level\":");
+            Coprocess.writeNode(out, this.level);
+            out.append(",\"flag\":");
+            Coprocess.writeNode(out, this.flag);
+            out.append(",\"zero\":");
+            Coprocess.writeNode(out, this.zero);
             out.append('}');
         }
     }
@@ -2860,6 +2926,58 @@ public final class Coprocess {
         return new Bounded(vPercent, vOffset, vTurns, vBelow, vLevel, vCounts);
     }
 
+    private static Chosen decodeChosen(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        JsonNode vMixed = null;
+        boolean hasMixed = false;
+        JsonNode vLevel = null;
+        boolean hasLevel = false;
+        JsonNode vFlag = null;
+        boolean hasFlag = false;
+        JsonNode vZero = null;
+        boolean hasZero = false;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "mixed" -> {
+                    vMixed =
+                            oneOfJson(
+                                    value,
+                                    path.key(key),
+                                    "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}");
+                    hasMixed = true;
+                }
+                case "level" -> {
+                    vLevel = oneOfJson(value, path.key(key), "1, 2, 3");
+                    hasLevel = true;
+                }
+                case "flag" -> {
+                    vFlag = oneOfJson(value, path.key(key), "false");
+                    hasFlag = true;
+                }
+                case "zero" -> {
+                    vZero = oneOfJson(value, path.key(key), "0, \"0\"");
+                    hasZero = true;
+                }
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasMixed) {
+            throw missingField(path, "mixed");
+        }
+        if (!hasLevel) {
+            throw missingField(path, "level");
+        }
+        if (!hasFlag) {
+            throw missingField(path, "flag");
+        }
+        if (!hasZero) {
+            throw missingField(path, "zero");
+        }
+        return new Chosen(vMixed, vLevel, vFlag, vZero);
+    }
+
     private static Circle decodeCircle(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         String vKind = null;
@@ -4217,6 +4335,7 @@ public final class Coprocess {
             Map.ofEntries(
                     member(JsonNode.class, (node, path) -> node),
                     member(Bounded.class, Coprocess::decodeBounded),
+                    member(Chosen.class, Coprocess::decodeChosen),
                     member(Circle.class, Coprocess::decodeCircle),
                     member(Counted.class, Coprocess::decodeCounted),
                     member(Distinct.class, Coprocess::decodeDistinct),
@@ -4819,6 +4938,35 @@ public final class Coprocess {
             throw problem(path, "expected " + shown + ", got " + kindOf(value));
         }
         return value;
+    }
+
+    /**
+     * A value equal to one of the schema's {@code enum} values (any JSON values, {@code listed} as
+     * JSON text joined by {@code ", "}) by JSON equality.
+     */
+    private static JsonNode oneOfJson(JsonNode value, Path path, String listed) {
+        JsonNode allowed = parseStrict("[" + listed + "]");
+        for (JsonNode option : allowed) {
+            if (jsonEqual(value, option)) {
+                return value;
+            }
+        }
+        String wanted = allowed.size() == 1 ? listed : "one of " + listed;
+        throw problem(path, "expected " + wanted + ", got " + shown(value));
+    }
+
+    /**
+     * A value as a problem shows it: a string as JSON text, a number as ECMAScript writes it,
+     * {@code true}, {@code false}, {@code null}; an array or an object by its kind.
+     */
+    private static String shown(JsonNode value) {
+        return switch (value.getNodeType()) {
+            case STRING -> quote(value.textValue());
+            case NUMBER -> numberText(value.doubleValue());
+            case BOOLEAN -> value.booleanValue() ? "true" : "false";
+            case NULL -> "null";
+            default -> kindOf(value);
+        };
     }
 
     /**

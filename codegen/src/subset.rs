@@ -566,17 +566,17 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             Value::Number(_) => match safe_integer(value) {
                 Some(n) => (Ty::Integer { minimum: None, maximum: None }, Constant::Integer(n), "integer"),
                 None => {
-                    self.constant_numbers(value, &at)?;
+                    self.safe_numbers(value, &at, "const")?;
                     (Ty::Any, Constant::Json(value.to_string()), "number")
                 }
             },
             Value::Null => (Ty::Any, Constant::Json(value.to_string()), "null"),
             Value::Array(_) => {
-                self.constant_numbers(value, &at)?;
+                self.safe_numbers(value, &at, "const")?;
                 (Ty::Any, Constant::Json(value.to_string()), "array")
             }
             Value::Object(_) => {
-                self.constant_numbers(value, &at)?;
+                self.safe_numbers(value, &at, "const")?;
                 (Ty::Any, Constant::Json(value.to_string()), "object")
             }
         };
@@ -597,14 +597,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         Ok(Ty::Const { inner: Box::new(inner), value: constant })
     }
 
-    /// Refuses an integer literal beyond ±(2^53-1) anywhere in a `const`
-    /// (at its pointer): no frame can carry it as written.
-    fn constant_numbers(&self, value: &Value, at: &str) -> Result<(), SchemaError> {
-        self.safe_numbers(value, at, "const")
-    }
-
     /// Refuses an integer literal beyond ±(2^53-1) anywhere in a `const` or
-    /// an `enum` value (`keyword`), at its pointer.
+    /// an `enum` value (`keyword`), at its pointer: no frame can carry it as
+    /// written.
     fn safe_numbers(&self, value: &Value, at: &str, keyword: &str) -> Result<(), SchemaError> {
         match value {
             Value::Number(n) if (n.is_i64() || n.is_u64()) && safe_integer(value).is_none() => Err(self.r.err(
@@ -824,8 +819,6 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     }
 }
 
-/// A JSON number that is an integer within the JSON-text range ±(2^53-1)
-/// (`2.0` included): what a bound or a count in the schema must be.
 /// Whether a JSON value is of a JSON Schema type (`integer`: a number with
 /// no fraction, `1.0` included).
 fn of_type(value: &Value, kind: &str) -> bool {
@@ -851,6 +844,8 @@ fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// A JSON number that is an integer within the JSON-text range ±(2^53-1)
+/// (`2.0` included): what a bound or a count in the schema must be.
 fn safe_integer(value: &Value) -> Option<i64> {
     const SAFE: i64 = (1 << 53) - 1;
     let integral = value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= SAFE as f64).map(|f| f as i64));

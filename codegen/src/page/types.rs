@@ -198,7 +198,7 @@ fn constraints(ty: &Ty, prefix: &str, out: &mut Vec<String>) {
             constraints(inner, prefix, out);
             out.push(format!("{prefix}matches {}", code_span(&pattern.source)));
         }
-        Ty::Const { value: crate::model::Constant::OneOf(listed), .. } => out.push(format!("{prefix}one of {}", code_span(listed))),
+        Ty::Const { value: Constant::OneOf(listed), .. } => out.push(format!("{prefix}one of {}", code_span(listed))),
         Ty::Const { value, .. } => out.push(format!("{prefix}always {}", code_span(&value.json()))),
         Ty::Array(item) => constraints(item, "each item ", out),
         Ty::Nullable(inner) => constraints(inner, prefix, out),

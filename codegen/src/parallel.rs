@@ -1,8 +1,11 @@
-//! Work that is independent runs side by side: the targets, and within the
-//! loader and the Rust target their two halves. Results come back in a fixed
-//! order, so output and errors never depend on which thread finished first.
+//! Work that is independent runs side by side: the targets (on a worker per
+//! core), and within the loader and the Rust target their two halves.
+//! Results come back in a fixed order, so output and errors never depend on
+//! which thread finished first.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::SchemaError;
 
@@ -26,21 +29,88 @@ pub fn join<A: Send, B>(source: &str, name: &str, side: impl FnOnce() -> A + Sen
 /// One job of [`all`]: work that can run on another thread.
 pub type Job<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
 
-/// Runs each job on a thread of its own while `here` runs on this one, and
-/// gives the jobs' results in the order of `jobs`, with `here`'s.
+/// Runs the jobs on a few threads while `here` runs on this one, and gives
+/// the jobs' results in the order of `jobs`, with `here`'s.
+///
+/// As many workers as the machine has cores each take the next job not yet
+/// taken, in the order of `jobs` (so the longest should come first), and
+/// this thread joins them once `here` is done. A thread per job would run
+/// them all at once: on a 2-core machine that is no faster, and each
+/// thread's allocator heap touches fresh pages of its own (a sixth more
+/// memory, and CPU time spent zeroing it).
 pub fn all<'a, T: Send, B>(source: &str, jobs: Vec<(&str, Job<'a, T>)>, here: impl FnOnce() -> B) -> Result<(Vec<T>, B), SchemaError> {
-    std::thread::scope(|scope| {
-        let mut handles = Vec::with_capacity(jobs.len());
-        for (name, job) in jobs {
-            let thread = std::thread::Builder::new().name(format!("codegen-{name}")).stack_size(STACK);
-            handles.push(thread.spawn_scoped(scope, job).map_err(|e| no_thread(source, name, &e))?);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(jobs.len());
+    let queue: Vec<Mutex<Option<Job<'a, T>>>> = jobs.into_iter().map(|(_, job)| Mutex::new(Some(job))).collect();
+    let results: Vec<Mutex<Option<T>>> = queue.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || loop {
+        let at = next.fetch_add(1, Ordering::Relaxed);
+        let Some(slot) = queue.get(at) else { break };
+        let job = lock(slot).take();
+        if let Some(job) = job {
+            let value = job();
+            *lock(&results[at]) = Some(value);
+        }
+    };
+    let here = std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(workers);
+        for worker in 1..=workers {
+            let thread = std::thread::Builder::new().name(format!("codegen-worker-{worker}")).stack_size(STACK);
+            handles.push(thread.spawn_scoped(scope, work).map_err(|e| no_thread(source, &format!("worker {worker}"), &e))?);
         }
         let b = here();
-        let results = handles.into_iter().map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect();
-        Ok((results, b))
-    })
+        work();
+        for handle in handles {
+            handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        }
+        Ok(b)
+    })?;
+    // Every job ran: the queue was drained, and a job's panic went on above.
+    let results = results.into_iter().filter_map(|slot| slot.into_inner().unwrap_or_else(PoisonError::into_inner)).collect();
+    Ok((results, here))
+}
+
+/// A slot's lock: no job runs while holding one, so none is left poisoned.
+fn lock<V>(mutex: &Mutex<V>) -> MutexGuard<'_, V> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn no_thread(source: &str, name: &str, error: &std::io::Error) -> SchemaError {
     SchemaError::new(Path::new(source), "", format!("could not start a thread for {name}: {error}"), "free some memory or raise the process limit, then run again")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More jobs than workers, finishing out of order: every job runs once,
+    /// and the results come back in the order of the jobs.
+    #[test]
+    fn all_gives_every_result_in_job_order() {
+        let ran = AtomicUsize::new(0);
+        let jobs: Vec<(&str, Job<'_, usize>)> = (0..24)
+            .map(|i| {
+                let ran = &ran;
+                let job: Job<'_, usize> = Box::new(move || {
+                    std::thread::sleep(std::time::Duration::from_micros(((24 - i) % 5) as u64 * 300));
+                    ran.fetch_add(1, Ordering::Relaxed);
+                    i * i
+                });
+                ("job", job)
+            })
+            .collect();
+        let (results, here) = all("test.json", jobs, || "here").unwrap();
+        assert_eq!(results, (0..24).map(|i| i * i).collect::<Vec<_>>());
+        assert_eq!(here, "here");
+        assert_eq!(ran.load(Ordering::Relaxed), 24);
+    }
+
+    /// A job's panic goes on in the caller, as it would on one thread.
+    #[test]
+    fn a_job_panic_reaches_the_caller() {
+        let jobs: Vec<(&str, Job<'_, u8>)> = vec![("fine", Box::new(|| 1)), ("bad", Box::new(|| panic!("job failed")))];
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| all("test.json", jobs, || ())));
+        let message = caught.expect_err("the panic reaches the caller");
+        assert_eq!(message.downcast_ref::<&str>(), Some(&"job failed"));
+    }
 }

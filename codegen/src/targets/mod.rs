@@ -28,9 +28,10 @@ pub const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dot
 pub type Files = BTreeMap<String, String>;
 
 /// Renders every target, and the reference page.
-/// The targets are independent: each renders on a thread of its own, the
-/// page on this one ([`crate::parallel`]). The first error in [`TARGETS`]
-/// order is the one returned.
+/// The targets are independent: they render on a few worker threads in
+/// [`TARGETS`] order (Rust, the longest, first), the page on this one
+/// ([`crate::parallel::all`]). The first error in [`TARGETS`] order is the
+/// one returned.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     type Job<'c> = crate::parallel::Job<'c, Result<Files, crate::SchemaError>>;
     let jobs: Vec<(&str, Job<'_>)> = TARGETS.iter().map(|target| (*target, Box::new(move || generate_target(contract, target)) as Job<'_>)).collect();

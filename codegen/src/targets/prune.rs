@@ -8,6 +8,8 @@
 //! the file, or another kept chunk, mentions that name; every other chunk is
 //! kept.
 
+use std::collections::HashSet;
+
 use super::claims::identifier;
 
 /// One top-level piece of the runtime text.
@@ -175,10 +177,9 @@ pub fn declared<'a>(line: &'a str, keywords: &[&str]) -> Option<&'a str> {
     keywords.iter().find_map(|keyword| line.strip_prefix(keyword).and_then(identifier))
 }
 
-/// The whole identifiers in `text` (runs of ASCII letters, digits, `_` and
-/// `$`): `name` is among them exactly when [`mentions`] finds it.
-/// The identifiers of `text`, in order, repeats included (identifier
-/// characters are ASCII: any other byte parts words).
+/// The identifiers of `text`, in order, repeats included: runs of ASCII
+/// letters, digits, `_` and `$` (identifier characters are ASCII: any other
+/// byte parts words).
 fn identifiers(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !is_identifier_char(c)).filter(|word| !word.is_empty())
 }
@@ -187,20 +188,11 @@ fn is_identifier_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '$'
 }
 
-/// Whether `text` contains `name` as a whole identifier.
-pub fn mentions(text: &str, name: &str) -> bool {
-    let is_ident = is_identifier_char;
-    let mut from = 0;
-    while let Some(found) = text[from..].find(name) {
-        let at = from + found;
-        let before = text[..at].chars().next_back();
-        let after = text[at + name.len()..].chars().next();
-        if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
-            return true;
-        }
-        from = at + name.len();
-    }
-    false
+/// The distinct whole identifiers of `text`: a name is mentioned there
+/// exactly when the set holds it. One pass, then a lookup per name (an
+/// import list asks for some thirty names).
+pub fn mentioned(text: &str) -> HashSet<&str> {
+    identifiers(text).collect()
 }
 
 #[cfg(test)]

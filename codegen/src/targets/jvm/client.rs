@@ -55,6 +55,12 @@ const MESSAGES: &[&str] = &[
 /// method it gains is avoided too: a client method of the same name would
 /// override, hide or overload it ambiguously (`name()` calls `name(null, null)`).
 fn runtime_methods() -> impl Iterator<Item = &'static str> {
+    // Read once a run: every method name is checked against them.
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| scan_runtime_methods().collect()).iter().copied()
+}
+
+fn scan_runtime_methods() -> impl Iterator<Item = &'static str> {
     ["members", "call outcome"].into_iter().flat_map(|name| section(name).lines()).filter_map(|line| {
         let body = line.strip_prefix("    ")?;
         if body.starts_with(|c: char| c.is_whitespace() || matches!(c, '/' | '*' | '@' | '}' | '{')) {
@@ -75,7 +81,13 @@ fn runtime_methods() -> impl Iterator<Item = &'static str> {
 fn reserved(name: &str) -> bool {
     MEMBER_KEYWORDS.contains(&name)
         || runtime_methods().any(|m| m == name)
-        || MESSAGES.iter().any(|key| names::camel_case(key) == name)
+        || message_methods().iter().any(|method| method == name)
+}
+
+/// The rendered message methods' names (`clientClosed`), made once a run.
+fn message_methods() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| MESSAGES.iter().map(|key| names::camel_case(key)).collect())
 }
 
 /// The members of one section of [`SOURCE`] (empty when the marker is
@@ -160,10 +172,11 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> String {
     code.line(0, format!("package {};", sdk.namespace));
     code.blank();
     let used = prune::code_only(&body);
+    let used = prune::mentioned(&used);
     let mut group = None;
     for import in imports() {
         let simple = import.rsplit('.').next().unwrap_or(import);
-        if !prune::mentions(&used, simple) {
+        if !used.contains(simple) {
             continue;
         }
         let first = import.split('.').next();

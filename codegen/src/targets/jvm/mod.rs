@@ -119,10 +119,11 @@ fn render(contract: &Contract, sdk: &Sdk) -> String {
     // AOSP's import groups (com, then java, ...), a blank line between two.
     // A name in a Javadoc comment (`{@code HashMap}`) is no use either.
     let used = prune::code_only(&body);
+    let used = prune::mentioned(&used);
     let mut group = None;
     for import in runtime::imports() {
         let simple = import.rsplit('.').next().unwrap_or(import);
-        if !prune::mentions(&used, simple) {
+        if !used.contains(simple) {
             continue;
         }
         let first = import.split('.').next();

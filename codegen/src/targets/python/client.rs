@@ -85,6 +85,12 @@ const ANNOTATION_NAMES: &[&str] = &["float", "str", "typing"];
 /// `handshake_result`, ...), read from `client_runtime.py` itself so that a
 /// member it gains is avoided too.
 fn session_members() -> impl Iterator<Item = &'static str> {
+    // Read once a run: every method name is checked against them.
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| scan_session_members().collect()).iter().copied()
+}
+
+fn scan_session_members() -> impl Iterator<Item = &'static str> {
     let class = RUNTIME.split("\nclass _Session").nth(1).unwrap_or_default();
     let body = class.split("\nclass ").next().unwrap_or_default();
     body.lines().filter_map(|line| {

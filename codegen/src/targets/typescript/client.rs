@@ -114,6 +114,12 @@ const LANGUAGE_MEMBERS: &[&str] = &[
 /// line of the class body at its first indent that starts with a name after
 /// its modifiers.
 fn session_members() -> impl Iterator<Item = &'static str> {
+    // Read once a run: every method name is checked against them.
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| scan_session_members().collect()).iter().copied()
+}
+
+fn scan_session_members() -> impl Iterator<Item = &'static str> {
     let class = RUNTIME.split("\nexport class CoprocessSession {\n").nth(1).unwrap_or_default();
     let body = class.split("\n}\n").next().unwrap_or_default();
     body.lines().filter_map(|line| {

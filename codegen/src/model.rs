@@ -335,6 +335,15 @@ impl Constant {
             Constant::OneOf(listed) => format!("[{listed}]"),
         }
     }
+
+    /// The values a member may hold: one for a `const`, each listed one
+    /// for an `enum` (empty only for text no loader wrote).
+    pub fn values(&self) -> Vec<serde_json::Value> {
+        match self {
+            Constant::OneOf(listed) => serde_json::from_str(&format!("[{listed}]")).unwrap_or_default(),
+            other => serde_json::from_str(&other.json()).map(|value| vec![value]).unwrap_or_default(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -835,7 +835,7 @@ fn of_type(value: &Value, kind: &str) -> bool {
 /// JSON equality, as every target's runtime decides it: numbers by value
 /// as doubles (`1` is `1.0`), objects whatever their member order, arrays
 /// item by item, `true` never `1`.
-fn json_equal(a: &Value, b: &Value) -> bool {
+pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y)),

@@ -9,6 +9,7 @@ use std::cmp::Ordering;
 use super::types::Shapes;
 use super::{Change, Flow, Wire};
 use crate::model::{Constant, NumberBound, Ty};
+use crate::subset::json_equal;
 
 /// What the comparison of one type needs to know about where it is.
 pub(crate) struct At<'a> {
@@ -199,8 +200,40 @@ pub(crate) fn compare(old: &Ty, new: &Ty, at: &At<'_>, out: &mut Vec<Change>) {
     }
     multiple(at, out, o.multiple, n.multiple);
     exact(at, out, "pattern", o.pattern.map(quoted), n.pattern.map(quoted));
-    let keyword = n.constant.or(o.constant).map_or("const", Constant::keyword);
-    exact(at, out, keyword, o.constant.map(Constant::json), n.constant.map(Constant::json));
+    constants(at, out, o.constant, n.constant);
+}
+
+/// `const` and inline `enum`: one added tightens, removed loosens; changed,
+/// the values are compared as sets by JSON equality (`1` is `1.0`): only
+/// values added loosens, only values removed tightens, both does both, and
+/// the same values written otherwise or reordered changes nothing a
+/// decoder accepts.
+fn constants(at: &At<'_>, out: &mut Vec<Change>, old: Option<&Constant>, new: Option<&Constant>) {
+    let (Some(o), Some(n)) = (old, new) else {
+        let keyword = new.or(old).map_or("const", Constant::keyword);
+        return exact(at, out, keyword, old.map(Constant::json), new.map(Constant::json));
+    };
+    if o == n {
+        return;
+    }
+    let (was, now) = (o.values(), n.values());
+    let missing = |from: &[serde_json::Value], values: &[serde_json::Value]| -> Vec<String> {
+        values.iter().filter(|v| !from.iter().any(|w| json_equal(v, w))).map(serde_json::Value::to_string).collect()
+    };
+    let (added, removed) = (missing(&was, &now), missing(&now, &was));
+    let moved = if o.keyword() == n.keyword() {
+        format!("{} {} → {}", o.keyword(), o.json(), n.json())
+    } else {
+        format!("{} {} → {} {}", o.keyword(), o.json(), n.keyword(), n.json())
+    };
+    let (kind, word, wire) = match (added.is_empty(), removed.is_empty()) {
+        (true, true) => ("constraint-respelled", "the same values".to_string(), Wire::NONE),
+        (false, true) => ("constraint-loosened", format!("loosened: {} added", added.join(", ")), Wire::LOOSENS),
+        (true, false) => ("constraint-tightened", format!("tightened: {} removed", removed.join(", ")), Wire::TIGHTENS),
+        (false, false) if was.len() == 1 && now.len() == 1 => ("constraint-changed", "changed".to_string(), Wire::BOTH),
+        (false, false) => ("constraint-changed", format!("changed: {} added, {} removed", added.join(", "), removed.join(", ")), Wire::BOTH),
+    };
+    at.push(out, kind, format!("{moved} ({word})"), wire, false);
 }
 
 /// Whether a new minimum is tighter than the old one (`Greater`).
@@ -274,8 +307,9 @@ fn multiple(at: &At<'_>, out: &mut Vec<Change>, old: Option<u64>, new: Option<u6
     }
 }
 
-/// `pattern` and `const`: added tightens, removed loosens, changed does
-/// both (which strings two patterns both match is not decided here).
+/// `pattern`, and a `const` or `enum` added or removed: added tightens,
+/// removed loosens, a pattern changed does both (which strings two patterns
+/// both match is not decided here).
 fn exact(at: &At<'_>, out: &mut Vec<Change>, keyword: &str, old: Option<String>, new: Option<String>) {
     match (old, new) {
         (None, Some(n)) => at.push(out, "constraint-tightened", format!("{keyword} {n} added"), Wire::TIGHTENS, false),

@@ -82,16 +82,17 @@ impl Ctx<'_> {
             Ty::Multiple { inner, divisor } => format!("{}MultipleOf{divisor}", self.mangle(inner)),
             // `StringLenMin1Pattern2`.
             Ty::Pattern { inner, pattern } => format!("{}Pattern{}", self.mangle(inner), pattern.number),
-            // `StringConst63616c6c` ("call" in hex), `IntConstNeg5`, `BoolConstTrue`.
+            // `StringConst63616c6c` ("call" in hex; a long text by its digest,
+            // `crate::names::text_tag`), `IntConstNeg5`, `BoolConstTrue`.
             Ty::Const { inner, value } => {
                 let value = match value {
-                    Constant::String(s) => crate::names::hex(s),
+                    Constant::String(s) => crate::names::text_tag(s),
                     Constant::Integer(n) if *n < 0 => format!("Neg{}", n.unsigned_abs()),
                     Constant::Integer(n) => n.to_string(),
                     Constant::Boolean(b) => if *b { "True" } else { "False" }.to_string(),
-                    Constant::Json(text) => crate::names::hex(text),
+                    Constant::Json(text) => crate::names::text_tag(text),
                     // `AnyOneOf312c2032` (`1, 2` in hex).
-                    Constant::OneOf(listed) => return format!("{}OneOf{}", self.mangle(inner), crate::names::hex(listed)),
+                    Constant::OneOf(listed) => return format!("{}OneOf{}", self.mangle(inner), crate::names::text_tag(listed)),
                 };
                 format!("{}Const{value}", self.mangle(inner))
             }

@@ -309,23 +309,24 @@ impl Check {
 
 /// The marker type of a JSON `const` (any value but a string, an integer or
 /// a boolean) in the generated `constants` module: `JsonConstant` and its
-/// JSON text's UTF-8 bytes in hex (`JsonConstant6e756c6c` for `null`).
+/// JSON text's tag ([`crate::names::text_tag`]: `JsonConstant6e756c6c` for
+/// `null`).
 pub(super) fn json_literal_name(text: &str) -> String {
-    format!("JsonConstant{}", crate::names::hex(text))
+    format!("JsonConstant{}", crate::names::text_tag(text))
 }
 
 /// The marker type of an inline `enum`'s values (listed as JSON text, joined
 /// by `, `) in the generated `constants` module: `JsonOneOf` and the
-/// listing's UTF-8 bytes in hex.
+/// listing's tag ([`crate::names::text_tag`]).
 pub(super) fn json_one_of_name(listed: &str) -> String {
-    format!("JsonOneOf{}", crate::names::hex(listed))
+    format!("JsonOneOf{}", crate::names::text_tag(listed))
 }
 
 /// The marker type of a string `const` in the generated `constants` module:
-/// `Constant` and the string's UTF-8 bytes in hex (`Constant63616c6c` for
-/// `call`), one name per value whatever it holds.
+/// `Constant` and the string's tag ([`crate::names::text_tag`]:
+/// `Constant63616c6c` for `call`), one name per value whatever it holds.
 pub(super) fn literal_name(value: &str) -> String {
-    format!("Constant{}", crate::names::hex(value))
+    format!("Constant{}", crate::names::text_tag(value))
 }
 
 /// A const generic argument: a literal, or a block for a negative or absent bound.

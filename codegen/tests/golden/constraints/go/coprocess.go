@@ -539,7 +539,7 @@ func decodeChosen(v any) (Chosen, *shapeError) {
 		switch key {
 		case "mixed":
 			seen[0] = true
-			out.Mixed, err = readAnyOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d(o.vals[i])
+			out.Mixed, err = readAnyOneOfhb113e55554bbe48ddd81fa0bcd1301fc(o.vals[i])
 		case "level":
 			seen[1] = true
 			out.Level, err = readAnyOneOf312c20322c2033(o.vals[i])
@@ -1937,7 +1937,7 @@ func decodeMatched(v any) (Matched, *shapeError) {
 		switch key {
 		case "shape":
 			seen[0] = true
-			out.Shape, err = readAnyConst7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d(o.vals[i])
+			out.Shape, err = readAnyConsth73b82efc446cc477020b73f7f0ce6cf9(o.vals[i])
 		case "nothing":
 			seen[1] = true
 			out.Nothing, err = readAnyConst6e756c6c(o.vals[i])
@@ -3739,7 +3739,7 @@ func readAnyConst6e756c6c(v any) (any, *shapeError) {
 	return x, constantJSON(x, "null")
 }
 
-func readAnyConst7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d(v any) (any, *shapeError) {
+func readAnyConsth73b82efc446cc477020b73f7f0ce6cf9(v any) (any, *shapeError) {
 	x, err := readAny(v)
 	if err != nil {
 		return x, err
@@ -3753,14 +3753,6 @@ func readAnyOneOf302c20223022(v any) (any, *shapeError) {
 		return x, err
 	}
 	return x, oneOfJSON(x, "0, \"0\"")
-}
-
-func readAnyOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d(v any) (any, *shapeError) {
-	x, err := readAny(v)
-	if err != nil {
-		return x, err
-	}
-	return x, oneOfJSON(x, "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}")
 }
 
 func readAnyOneOf312c20322c2033(v any) (any, *shapeError) {
@@ -3777,6 +3769,14 @@ func readAnyOneOf66616c7365(v any) (any, *shapeError) {
 		return x, err
 	}
 	return x, oneOfJSON(x, "false")
+}
+
+func readAnyOneOfhb113e55554bbe48ddd81fa0bcd1301fc(v any) (any, *shapeError) {
+	x, err := readAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, oneOfJSON(x, "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}")
 }
 
 func readBoolConstTrue(v any) (bool, *shapeError) {

@@ -38,7 +38,7 @@ pub struct Bounded {
 pub struct Chosen {
     ///One of values of every kind.
     #[serde(
-        deserialize_with = "strict::json_one_of::<_, constants::JsonOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d>"
+        deserialize_with = "strict::json_one_of::<_, constants::JsonOneOfhb113e55554bbe48ddd81fa0bcd1301fc>"
     )]
     pub mixed: ::serde_json::Value,
     ///A level from one to three.
@@ -424,7 +424,7 @@ pub struct Literals {
 pub struct Matched {
     ///Always this object (its members in any order, its numbers written any way).
     #[serde(
-        deserialize_with = "strict::json_constant::<_, constants::JsonConstant7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d>"
+        deserialize_with = "strict::json_constant::<_, constants::JsonConstanth73b82efc446cc477020b73f7f0ce6cf9>"
     )]
     pub shape: ::serde_json::Value,
     ///Always null, and always present.
@@ -2702,8 +2702,8 @@ mod constants {
         const JSON: &'static str = "null";
     }
     /// The `const` {"a":1,"b":[true,null],"c":{"d":1.5,"e":"x"}}.
-    pub struct JsonConstant7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d;
-    impl super::strict::JsonLiteral for JsonConstant7b2261223a312c2262223a5b747275652c6e756c6c5d2c2263223a7b2264223a312e352c2265223a2278227d7d {
+    pub struct JsonConstanth73b82efc446cc477020b73f7f0ce6cf9;
+    impl super::strict::JsonLiteral for JsonConstanth73b82efc446cc477020b73f7f0ce6cf9 {
         const JSON: &'static str = "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}";
     }
     /// The `enum` values 0, "0".
@@ -2712,8 +2712,8 @@ mod constants {
         const JSON: &'static str = "0, \"0\"";
     }
     /// The `enum` values 1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}.
-    pub struct JsonOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d;
-    impl super::strict::JsonLiteral for JsonOneOf312c202261222c206e756c6c2c20747275652c20322e352c205b312c2278225d2c207b226b223a5b6e756c6c2c66616c73655d7d {
+    pub struct JsonOneOfhb113e55554bbe48ddd81fa0bcd1301fc;
+    impl super::strict::JsonLiteral for JsonOneOfhb113e55554bbe48ddd81fa0bcd1301fc {
         const JSON: &'static str = "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}";
     }
     /// The `enum` values 1, 2, 3.

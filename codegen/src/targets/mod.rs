@@ -28,20 +28,68 @@ pub const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dot
 pub type Files = BTreeMap<String, String>;
 
 /// Renders every target, and the reference page.
-/// The targets are independent: they render on a few worker threads in
-/// [`TARGETS`] order (Rust, the longest, first), the page on this one
-/// ([`crate::parallel::all`]). The first error in [`TARGETS`] order is the
-/// one returned.
+///
+/// The targets are independent: they render on a few worker threads
+/// ([`crate::parallel::all`]), the page on this one. The Rust target comes in
+/// three parts (its items, its types, its client: [`rust::assemble`]), so
+/// that the workers share out even pieces, longest first. The first error
+/// in [`TARGETS`] order is the one returned.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
-    type Job<'c> = crate::parallel::Job<'c, Result<Files, crate::SchemaError>>;
-    let jobs: Vec<(&str, Job<'_>)> = TARGETS.iter().map(|target| (*target, Box::new(move || generate_target(contract, target)) as Job<'_>)).collect();
-    let (rendered, page) = crate::parallel::all(&contract.source, jobs, || crate::page::render(contract))?;
+    type Job<'c> = crate::parallel::Job<'c, Piece>;
+    let text = |part: fn(&Contract) -> Result<String, crate::SchemaError>| -> Job<'_> { Box::new(move || Piece::Text(part(contract))) };
+    let target = |target: &'static str| -> Job<'_> { Box::new(move || Piece::Files(generate_target(contract, target))) };
+    let jobs: Vec<(&str, Job<'_>)> = JOBS
+        .iter()
+        .map(|name| {
+            let job = match *name {
+                "rust-items" => text(rust::items_part),
+                "rust-types" => text(rust::types_part),
+                "rust-client" => text(rust::client_part),
+                other => target(other),
+            };
+            (*name, job)
+        })
+        .collect();
+    let (pieces, page) = crate::parallel::all(&contract.source, jobs, || crate::page::render(contract))?;
+    let mut pieces: BTreeMap<&str, Piece> = JOBS.into_iter().zip(pieces).collect();
+    let mut take = |name: &str| pieces.remove(name).unwrap_or(Piece::Files(Ok(Files::new())));
     let mut files = Files::new();
-    for target_files in rendered {
-        files.extend(target_files?);
+    for name in TARGETS {
+        let rendered = match *name {
+            "rust" => rust::assemble(contract, take("rust-types").text(), take("rust-items").text(), take("rust-client").text()),
+            other => take(other).files(),
+        };
+        files.extend(rendered?);
     }
     files.insert(crate::page::PATH.to_string(), page);
     Ok(files)
+}
+
+/// The jobs of [`generate`], longest first (by CPU time, docs/benchmarks.md):
+/// each worker takes the next one not taken.
+const JOBS: [&str; 8] = ["rust-items", "rust-types", "jvm", "python", "typescript", "go", "dotnet", "rust-client"];
+
+/// What one job of [`generate`] renders: a target's files, or a part of the
+/// Rust target's.
+enum Piece {
+    Files(Result<Files, crate::SchemaError>),
+    Text(Result<String, crate::SchemaError>),
+}
+
+impl Piece {
+    fn files(self) -> Result<Files, crate::SchemaError> {
+        match self {
+            Piece::Files(files) => files,
+            Piece::Text(text) => text.map(|_| Files::new()),
+        }
+    }
+
+    fn text(self) -> Result<String, crate::SchemaError> {
+        match self {
+            Piece::Text(text) => text,
+            Piece::Files(files) => files.map(|_| String::new()),
+        }
+    }
 }
 
 /// What the support matrix needs to know of a target's language.
@@ -167,4 +215,45 @@ pub fn wrap_keeping(text: &str, width: usize, must_not_start_a_line: impl Fn(&st
         lines.pop();
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every target is rendered by the jobs: the Rust target by its three
+    /// parts, each other by its name, none twice.
+    #[test]
+    fn the_jobs_cover_every_target_once() {
+        let mut jobs = JOBS.to_vec();
+        jobs.sort_unstable();
+        jobs.dedup();
+        assert_eq!(jobs.len(), JOBS.len(), "a job twice: {JOBS:?}");
+        let mut named: Vec<&str> = JOBS.iter().map(|job| if job.starts_with("rust-") { "rust" } else { job }).collect();
+        assert_eq!(named.iter().filter(|n| **n == "rust").count(), 3, "{JOBS:?}");
+        named.sort_unstable();
+        named.dedup();
+        let mut targets = TARGETS.to_vec();
+        targets.sort_unstable();
+        assert_eq!(named, targets);
+    }
+
+    /// The parts put together are the target rendered whole, and every
+    /// target's files are the ones it renders alone.
+    #[test]
+    fn generating_all_gives_each_target_as_it_renders_alone() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (contract, _) = crate::load::load_str(&text, &path, "schemas/ipc/v2.json").unwrap();
+        let mut all = generate(&contract).unwrap();
+        assert!(all.remove(crate::page::PATH).is_some());
+        let mut alone = Files::new();
+        for target in TARGETS {
+            alone.extend(generate_target(&contract, target).unwrap());
+        }
+        assert_eq!(all.keys().collect::<Vec<_>>(), alone.keys().collect::<Vec<_>>());
+        for (path, text) in &alone {
+            assert!(all[path] == *text, "{path} differs");
+        }
+    }
 }

@@ -59,8 +59,7 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
         // items beside the types on a thread of their own, typify's types
         // here (syn's trees cannot cross threads; their text can).
         Flavor::Sdk => {
-            let (extras, types) =
-                crate::parallel::join(&contract.source, "rust-items", || print(contract, extras(contract, flavor)?), || print_types(contract, flavor))?;
+            let (extras, types) = crate::parallel::join(&contract.source, "rust-items", || items_part(contract), || types_part(contract))?;
             types? + &extras?
         }
         Flavor::WithJsonSchema => {
@@ -70,14 +69,50 @@ pub fn render(contract: &Contract, flavor: Flavor) -> Result<String, SchemaError
             prettyplease::unparse(&file)
         }
     };
-    Ok(format!(
+    Ok(module_file(contract, flavor, &body))
+}
+
+/// The module file around its items: the header, the lints it allows, and
+/// the `strict` runtime after them.
+fn module_file(contract: &Contract, flavor: Flavor, body: &str) -> String {
+    format!(
         "// {}\n//\n// {}: strict frame types for the Rust SDK.\n\n{}{}\n{}",
         header_text(contract),
         contract.title,
         inner_allows(contract, flavor),
         body,
         include_str!("runtime.rs")
-    ))
+    )
+}
+
+/// The SDK file's items beside the types, printed: one of the three parts
+/// ([`types_part`], [`client_part`]) that [`crate::targets::generate`]
+/// renders on its workers and [`assemble`] puts together.
+pub fn items_part(contract: &Contract) -> Result<String, SchemaError> {
+    print(contract, extras(contract, Flavor::Sdk)?)
+}
+
+/// The SDK file's types, printed (see [`items_part`]).
+pub fn types_part(contract: &Contract) -> Result<String, SchemaError> {
+    print_types(contract, Flavor::Sdk)
+}
+
+/// The session client's file (see [`items_part`]).
+pub fn client_part(contract: &Contract) -> Result<String, SchemaError> {
+    client::render(contract)
+}
+
+/// The Rust SDK's files from its three parts, each name claimed, as
+/// [`generate`] gives them; the first error in the order types, items,
+/// client is the one returned.
+pub fn assemble(contract: &Contract, types: Result<String, SchemaError>, items: Result<String, SchemaError>, client: Result<String, SchemaError>) -> Result<Files, SchemaError> {
+    let sdk = crate::targets::sdk(contract, "rust")?;
+    let frames = module_file(contract, Flavor::Sdk, &(types? + &items?));
+    claims::claim(contract, &frames)?;
+    let mut files = Files::new();
+    files.insert(sdk.frames.clone(), frames);
+    files.insert(sdk.client.clone(), client?);
+    Ok(files)
 }
 
 /// The items beside the types (pin, tables, frame decoding, handshake,

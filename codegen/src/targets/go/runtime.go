@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -477,11 +478,27 @@ func uniqueJSON(items []any) *shapeError {
 	return nil
 }
 
+// listedValues holds the values of each const or enum read so far, by
+// their JSON text.
+var listedValues sync.Map
+
+// listedJSON is the values of a const or an enum (JSON text joined by ", "),
+// read once and kept: every decode compares with the same values.
+func listedJSON(text string) []any {
+	if known, ok := listedValues.Load(text); ok {
+		values, _ := known.([]any)
+		return values
+	}
+	parsed, _ := parseStrict([]byte("[" + text + "]"))
+	values, _ := toPublic(parsed).([]any)
+	listedValues.Store(text, values)
+	return values
+}
+
 // constantJSON checks that a value equals the schema's const (any JSON value,
 // shown as JSON text) by JSON equality.
 func constantJSON(value any, shown string) *shapeError {
-	expected, _ := parseStrict([]byte(shown))
-	if jsonEqual(value, toPublic(expected)) {
+	if jsonEqual(value, listedJSON(shown)[0]) {
 		return nil
 	}
 	return problem("expected " + shown + ", got " + kindOf(value))
@@ -490,8 +507,7 @@ func constantJSON(value any, shown string) *shapeError {
 // oneOfJSON checks that a value equals one of the schema's enum values (any
 // JSON values, listed as JSON text joined by ", ") by JSON equality.
 func oneOfJSON(value any, listed string) *shapeError {
-	parsed, _ := parseStrict([]byte("[" + listed + "]"))
-	allowed, _ := toPublic(parsed).([]any)
+	allowed := listedJSON(listed)
 	for _, option := range allowed {
 		if jsonEqual(value, option) {
 			return nil

@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
@@ -642,12 +643,23 @@ final class Runtime {
         return items;
     }
 
+    /** The values of each {@code const} or {@code enum} read so far, by their JSON text. */
+    private static final ConcurrentHashMap<String, JsonNode> LISTED = new ConcurrentHashMap<>();
+
+    /**
+     * The values of a {@code const} or an {@code enum} (JSON text joined by {@code ", "}), read
+     * once and kept: every decode compares with the same values.
+     */
+    private static JsonNode listedJson(String listed) {
+        return LISTED.computeIfAbsent(listed, text -> parseStrict("[" + text + "]"));
+    }
+
     /**
      * A value equal to the schema's {@code const} (any JSON value, {@code shown} as JSON text) by
      * JSON equality.
      */
     private static JsonNode constantJson(JsonNode value, Path path, String shown) {
-        if (!jsonEqual(value, parseStrict(shown))) {
+        if (!jsonEqual(value, listedJson(shown).get(0))) {
             throw problem(path, "expected " + shown + ", got " + kindOf(value));
         }
         return value;
@@ -658,7 +670,7 @@ final class Runtime {
      * JSON text joined by {@code ", "}) by JSON equality.
      */
     private static JsonNode oneOfJson(JsonNode value, Path path, String listed) {
-        JsonNode allowed = parseStrict("[" + listed + "]");
+        JsonNode allowed = listedJson(listed);
         for (JsonNode option : allowed) {
             if (jsonEqual(value, option)) {
                 return value;

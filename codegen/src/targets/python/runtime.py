@@ -552,10 +552,22 @@ def _unique_json(items: list[JsonValue]) -> list[JsonValue]:
     return items
 
 
+_LISTED_JSON: dict[str, list[JsonValue]] = {}
+
+
+def _listed_json(listed: str) -> list[JsonValue]:
+    """The values of a `const` or an `enum` (JSON text joined by `, `), read
+    once and kept: every decode compares with the same values."""
+    values = _LISTED_JSON.get(listed)
+    if values is None:
+        values = _LISTED_JSON[listed] = json.loads(f"[{listed}]")
+    return values
+
+
 def _constant_json(value: JsonValue, shown: str) -> JsonValue:
     """Checks that a value equals the schema's `const` (any JSON value, `shown`
     as JSON text) by JSON equality."""
-    if not _json_equal(value, json.loads(shown)):
+    if not _json_equal(value, _listed_json(shown)[0]):
         raise _Problem(f"expected {shown}, got {_kind(value)}")
     return value
 
@@ -563,7 +575,7 @@ def _constant_json(value: JsonValue, shown: str) -> JsonValue:
 def _one_of_json(value: JsonValue, listed: str) -> JsonValue:
     """Checks that a value equals one of the schema's `enum` values (any JSON
     values, `listed` as JSON text joined by `, `) by JSON equality."""
-    allowed: list[JsonValue] = json.loads(f"[{listed}]")
+    allowed = _listed_json(listed)
     if any(_json_equal(value, option) for option in allowed):
         return value
     wanted = listed if len(allowed) == 1 else f"one of {listed}"

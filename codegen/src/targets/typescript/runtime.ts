@@ -1052,6 +1052,21 @@ function _uniqueJson(items: JsonArray, path: string): JsonArray {
   return items;
 }
 
+const _listed = new Map<string, JsonArray>();
+
+/**
+ * The values of a `const` or an `enum` (JSON text joined by `, `), read once
+ * and kept: every decode compares with the same values.
+ */
+function _listedJson(listed: string): JsonArray {
+  let values = _listed.get(listed);
+  if (values === undefined) {
+    values = JSON.parse(`[${listed}]`) as JsonArray;
+    _listed.set(listed, values);
+  }
+  return values;
+}
+
 /**
  * Checks that a value equals the schema's `const` (any JSON value, `shown` as
  * JSON text) by JSON equality.
@@ -1061,7 +1076,7 @@ function _constantJson(
   path: string,
   shown: string,
 ): JsonValue {
-  if (!_jsonEqual(value, JSON.parse(shown) as JsonValue)) {
+  if (!_jsonEqual(value, _listedJson(shown)[0] as JsonValue)) {
     _throwProblem(`expected ${shown}, got ${_kindOf(value)}`, path);
   }
   return value;
@@ -1072,7 +1087,7 @@ function _constantJson(
  * values, `listed` as JSON text joined by `, `) by JSON equality.
  */
 function _oneOfJson(value: JsonValue, path: string, listed: string): JsonValue {
-  const allowed = JSON.parse(`[${listed}]`) as JsonArray;
+  const allowed = _listedJson(listed);
   if (!allowed.some((option) => _jsonEqual(value, option))) {
     const wanted = allowed.length === 1 ? listed : `one of ${listed}`;
     _throwProblem(`expected ${wanted}, got ${_shown(value)}`, path);

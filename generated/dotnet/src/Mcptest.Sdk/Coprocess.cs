@@ -6,6 +6,7 @@
 
 using System;
 using System.Buffers;
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
@@ -7379,13 +7380,25 @@ namespace Mcptest.Sdk
             return -1;
         }
 
+        /// <summary>The values of each <c>const</c> or <c>enum</c> read so far, by their JSON text.</summary>
+        private static readonly ConcurrentDictionary<string, JsonElement> Listed = new ConcurrentDictionary<string, JsonElement>();
+
+        /// <summary>
+        /// The values of a <c>const</c> or an <c>enum</c> (JSON text joined by <c>", "</c>), read
+        /// once and kept: every decode compares with the same values.
+        /// </summary>
+        internal static JsonElement ListedJson(string listed)
+        {
+            return Listed.GetOrAdd(listed, text => Parse("[" + text + "]"));
+        }
+
         /// <summary>
         /// A value equal to the schema's <c>const</c> (any JSON value, <paramref name="shown"/> as
         /// JSON text) by JSON equality.
         /// </summary>
         internal static JsonElement ConstantJson(JsonElement value, CoprocessPath? at, string shown)
         {
-            if (!JsonEqual(value, Parse(shown)))
+            if (!JsonEqual(value, ListedJson(shown)[0]))
             {
                 throw new CoprocessShapeException("expected " + shown + ", got " + Kind(value), at);
             }
@@ -7409,7 +7422,7 @@ namespace Mcptest.Sdk
         /// <summary>Whether a value equals one of the <c>enum</c> values listed, and how many there are.</summary>
         internal static bool IsOneOf(JsonElement value, string listed, out int count)
         {
-            JsonElement allowed = Parse("[" + listed + "]");
+            JsonElement allowed = ListedJson(listed);
             count = allowed.GetArrayLength();
             foreach (JsonElement option in allowed.EnumerateArray())
             {
@@ -8240,7 +8253,7 @@ namespace Mcptest.Sdk
 
         internal static JsonElement ConstantJson(JsonElement value, string shown)
         {
-            if (!CoprocessJson.JsonEqual(value, CoprocessJson.Parse(shown)))
+            if (!CoprocessJson.JsonEqual(value, CoprocessJson.ListedJson(shown)[0]))
             {
                 throw Fallback();
             }

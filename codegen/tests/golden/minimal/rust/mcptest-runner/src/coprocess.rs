@@ -2907,6 +2907,32 @@ pub mod strict {
         const JSON: &'static str;
     }
 
+    /// The values read so far, by the JSON text that lists them.
+    type Listed = std::collections::HashMap<&'static str, &'static [serde_json::Value]>;
+
+    /// The values of a `const` or an `enum` (JSON text joined by `, `), read
+    /// once and kept: every decode compares with the same values. Text that
+    /// is not JSON (which codegen never writes) lists no value.
+    fn listed_json(listed: &'static str) -> &'static [serde_json::Value] {
+        static LISTED: std::sync::OnceLock<std::sync::RwLock<Listed>> = std::sync::OnceLock::new();
+        let cache = LISTED.get_or_init(std::sync::RwLock::default);
+        let read = cache
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(values) = read.get(listed) {
+            return values;
+        }
+        drop(read);
+        let values: Vec<serde_json::Value> =
+            serde_json::from_str(&format!("[{listed}]")).unwrap_or_default();
+        let mut write = cache
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        write
+            .entry(listed)
+            .or_insert_with(|| Box::leak(values.into_boxed_slice()))
+    }
+
     /// Deserializes a required field of any JSON value that must equal
     /// `L::JSON` (`const`) by [`json_equal`].
     ///
@@ -2921,9 +2947,11 @@ pub mod strict {
         D: serde::Deserializer<'de>,
     {
         let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-        let expected: serde_json::Value =
-            serde_json::from_str(L::JSON).map_err(serde::de::Error::custom)?;
-        if json_equal(&value, &expected) {
+        let listed = listed_json(L::JSON);
+        if listed
+            .first()
+            .is_some_and(|expected| json_equal(&value, expected))
+        {
             return Ok(value);
         }
         let got = match &value {
@@ -2953,8 +2981,7 @@ pub mod strict {
         D: serde::Deserializer<'de>,
     {
         let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-        let allowed: Vec<serde_json::Value> =
-            serde_json::from_str(&format!("[{}]", L::JSON)).map_err(serde::de::Error::custom)?;
+        let allowed = listed_json(L::JSON);
         if allowed.iter().any(|option| json_equal(&value, option)) {
             return Ok(value);
         }

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.regex.Pattern;
 
@@ -4929,12 +4930,23 @@ public final class Coprocess {
         return items;
     }
 
+    /** The values of each {@code const} or {@code enum} read so far, by their JSON text. */
+    private static final ConcurrentHashMap<String, JsonNode> LISTED = new ConcurrentHashMap<>();
+
+    /**
+     * The values of a {@code const} or an {@code enum} (JSON text joined by {@code ", "}), read
+     * once and kept: every decode compares with the same values.
+     */
+    private static JsonNode listedJson(String listed) {
+        return LISTED.computeIfAbsent(listed, text -> parseStrict("[" + text + "]"));
+    }
+
     /**
      * A value equal to the schema's {@code const} (any JSON value, {@code shown} as JSON text) by
      * JSON equality.
      */
     private static JsonNode constantJson(JsonNode value, Path path, String shown) {
-        if (!jsonEqual(value, parseStrict(shown))) {
+        if (!jsonEqual(value, listedJson(shown).get(0))) {
             throw problem(path, "expected " + shown + ", got " + kindOf(value));
         }
         return value;
@@ -4945,7 +4957,7 @@ public final class Coprocess {
      * JSON text joined by {@code ", "}) by JSON equality.
      */
     private static JsonNode oneOfJson(JsonNode value, Path path, String listed) {
-        JsonNode allowed = parseStrict("[" + listed + "]");
+        JsonNode allowed = listedJson(listed);
         for (JsonNode option : allowed) {
             if (jsonEqual(value, option)) {
                 return value;

@@ -23,6 +23,7 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "CoprocessPath", "MethodSpec", "ErrorCodeSpec", "Methods", "ErrorCodes", "JsonElement",
     "JsonValueKind", "JsonDocument", "JsonDocumentOptions", "JsonProperty", "JsonException",
     "JsonReaderOptions", "Utf8JsonReader", "JsonTokenType", "StringBuilder", "List", "Dictionary",
+    "ConcurrentDictionary",
     "Func", "Exception", "ArgumentNullException", "ArgumentException", "InvalidOperationException",
     "CultureInfo", "Math", "Action", "StringComparison", "CoprocessShapeException", "IReadOnlyList", "Array", "Encoding", "HashSet", "StringComparer",
     "System", "Type", "CoprocessReader", "CoprocessRead", "CoprocessTextScan", "ArrayPool", "UTF8Encoding", "CoprocessCodec", "CoprocessCodecs", "RequestOf", "SuccessResponseOf", "ResponseOf",

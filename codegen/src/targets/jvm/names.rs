@@ -132,6 +132,7 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "ArrayList",
     "LinkedHashMap",
     "HashMap",
+    "ConcurrentHashMap",
     "Collections",
     "IOException",
     "BiConsumer",

@@ -177,16 +177,16 @@ pub fn layout_source(code: &str) -> Result<String, String> {
     layout::print_file(&file)
 }
 
-/// The Rust SDK file (typify reads the `$defs` from `Contract::raw`).
+/// The Rust SDK files (typify reads the `$defs` from `Contract::raw`),
+/// rendered alone: the three parts side by side, put together by
+/// [`assemble`] as [`crate::targets::generate`] puts its workers' parts.
 pub fn generate(contract: &Contract) -> Result<Files, SchemaError> {
-    let sdk = crate::targets::sdk(contract, "rust")?;
-    // This target takes the longest: its client renders on a thread of its
-    // own beside the frames.
-    let (client, frames) = crate::parallel::join(&contract.source, "rust-client", || client::render(contract), || render_claimed(contract))?;
-    let mut files = Files::new();
-    files.insert(sdk.frames.clone(), frames?.1);
-    files.insert(sdk.client.clone(), client?);
-    Ok(files)
+    let source = &contract.source;
+    let (client, frames) = crate::parallel::join(source, "rust-client", || client_part(contract), || {
+        crate::parallel::join(source, "rust-items", || items_part(contract), || types_part(contract))
+    })?;
+    let (items, types) = frames?;
+    assemble(contract, types, items, client)
 }
 
 /// The file, and its names claimed (a `$defs` name Rust cannot take, or

@@ -6,11 +6,14 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::names::ident;
+use super::Items;
 use crate::model::{union_tag, Contract, TypeKind, UnionVariant};
 
-pub fn frames(contract: &Contract) -> TokenStream {
+/// The `Frame` trait and its helpers ([`FRAME_TRAIT`]), every type's impl,
+/// and the lookups by `$defs` name.
+pub fn frames(contract: &Contract) -> Vec<Items> {
     let type_names = contract.types.keys();
-    let mut impls = TokenStream::new();
+    let mut out = vec![Items::Fixed(FRAME_TRAIT)];
     let mut arms = TokenStream::new();
     let mut value_arms = TokenStream::new();
     for (name, def) in &contract.types {
@@ -19,117 +22,24 @@ pub fn frames(contract: &Contract) -> TokenStream {
         value_arms.extend(quote! { #name => #ty::from_value(value).map(|_| ()), });
         let body = match &def.kind {
             TypeKind::Union(variants) if union_tag(variants).is_some() => tagged_union_codec(name, variants),
-            TypeKind::Union(variants) => {
-                let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
-                let arms = variants.iter().enumerate().map(|(i, v)| {
-                    let variant = ident(&v.type_name);
-                    quote! { #i => strict_from_text::<#variant>(#name, &text).map(Self::#variant), }
-                });
-                let arms2 = variants.iter().enumerate().map(|(i, v)| {
-                    let variant = ident(&v.type_name);
-                    quote! { #i => strict_from_value::<#variant>(#name, value).map(Self::#variant), }
-                });
-                quote! {
-                    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
-                        let (text, chosen) = checked_variant(#name, text, &[#(#discriminators),*])?;
-                        match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
-                    }
-                    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
-                        let ::serde_json::Value::Object(map) = &value else {
-                            return Err(DecodeError::new(#name, "$", format!("expected object, got {}", strict::kind(&value))));
-                        };
-                        let present: ::std::vec::Vec<bool> = [#(#discriminators),*].iter().map(|d| map.contains_key(*d)).collect();
-                        let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
-                        match chosen { #(#arms2)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
-                    }
-                }
+            TypeKind::Union(variants) => untagged_union_codec(name, variants),
+            TypeKind::IntegerOrString => plain_codec(name),
+            _ if ty == name => {
+                out.push(Items::PlainFrame(ty));
+                continue;
             }
-            _ => quote! {
-                fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
-                    let text = checked_text(#name, text)?;
-                    strict_from_text(#name, &text)
-                }
-                fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
-                    strict_from_value(#name, value)
-                }
-            },
+            _ => plain_codec(name),
         };
-        impls.extend(quote! {
+        let mut items = quote! {
             impl Frame for #ty {
                 const TYPE_NAME: &'static str = #name;
                 #body
             }
-        });
-        impls.extend(union_deserialize(name, &def.kind));
+        };
+        items.extend(union_deserialize(name, &def.kind));
+        out.push(Items::Tokens(items));
     }
-    quote! {
-        pub use strict::DecodeError;
-        /// A type of the contract that decodes strictly and encodes as one line.
-        pub trait Frame: ::std::marker::Sized + ::serde::Serialize {
-            /// The `$defs` name.
-            const TYPE_NAME: &'static str;
-            /// Decodes frame text under the contract's JSON-text and shape rules.
-            ///
-            /// # Errors
-            ///
-            /// A [`DecodeError`] saying where and why the text breaks the contract.
-            fn decode(text: &str) -> ::std::result::Result<Self, DecodeError>;
-            /// Decodes an already-parsed value (for example a response's `result`).
-            ///
-            /// # Errors
-            ///
-            /// A [`DecodeError`] saying where and why the value breaks the contract.
-            fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError>;
-            /// Encodes as one line of JSON: fields in schema order, no newline.
-            fn encode(&self) -> ::std::string::String {
-                // Serializing these types cannot fail: every map has string keys.
-                ::serde_json::to_string(self).unwrap_or_default()
-            }
-        }
-        fn checked_text<'t>(type_name: &'static str, text: &'t str) -> ::std::result::Result<::std::borrow::Cow<'t, str>, DecodeError> {
-            strict::check_text(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(type_name, path, problem))
-        }
-        /// Checks a union's frame text and picks its variant by which
-        /// discriminator fields are present at the top level (from the scan).
-        fn checked_variant<'t>(type_name: &'static str, text: &'t str, discriminators: &[&str]) -> ::std::result::Result<(::std::borrow::Cow<'t, str>, usize), DecodeError> {
-            let checked = strict::scan(text, MAX_DEPTH).map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
-            if !checked.text.trim_start().starts_with('{') {
-                let value: ::serde_json::Value = ::serde_json::from_str(&checked.text).map_err(|e| DecodeError::new(type_name, "$", strict::problem_from_serde(&e.to_string())))?;
-                return Err(DecodeError::new(type_name, "$", format!("expected object, got {}", strict::kind(&value))));
-            }
-            let present: ::std::vec::Vec<bool> = discriminators.iter().map(|d| checked.top_level_keys.iter().any(|k| k == d)).collect();
-            let chosen = strict::pick_variant(&present, discriminators).map_err(|p| DecodeError::new(type_name, "$", p))?;
-            Ok((checked.text, chosen))
-        }
-        /// Deserializes checked text; only a failure pays for tracking the path.
-        fn strict_from_text<T: ::serde::de::DeserializeOwned>(type_name: &'static str, text: &str) -> ::std::result::Result<T, DecodeError> {
-            ::serde_json::from_str(text).or_else(|_| explain(type_name, &mut ::serde_json::Deserializer::from_str(text)))
-        }
-        /// Deserializes a parsed value; only a failure pays for tracking the path.
-        fn strict_from_value<T: ::serde::de::DeserializeOwned>(type_name: &'static str, value: ::serde_json::Value) -> ::std::result::Result<T, DecodeError> {
-            T::deserialize(&value).or_else(|_| explain(type_name, value))
-        }
-        /// Deserializes again, tracking the path, to say where and why it fails.
-        fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(type_name: &'static str, de: D) -> ::std::result::Result<T, DecodeError>
-        where D::Error: ::std::fmt::Display {
-            ::serde_path_to_error::deserialize(de).map_err(|e| {
-                let message = e.inner().to_string();
-                let mut path = strict::json_path(e.path());
-                // A nested union's error carries its own path after the marker.
-                if let Some((problem, inner)) = message.split_once(strict::INNER_PATH) {
-                    let inner = inner.split(" at line ").next().unwrap_or(inner);
-                    path.push_str(inner.strip_prefix('$').unwrap_or(inner));
-                    return DecodeError::new(type_name, path, problem);
-                }
-                let problem = strict::problem_from_serde(&message);
-                if problem.starts_with("unknown field") {
-                    // serde's path already names the unknown key; the error belongs to its object.
-                    path = strict::parent_path(&path);
-                }
-                DecodeError::new(type_name, path, problem)
-            })
-        }
-        #impls
+    out.push(Items::Tokens(quote! {
         /// Decodes `text` as the named `$defs` type and re-encodes it (`None` for an unknown name).
         #[must_use]
         pub fn decode_and_encode(type_name: &str, text: &str) -> ::std::option::Option<::std::result::Result<::std::string::String, DecodeError>> {
@@ -142,6 +52,69 @@ pub fn frames(contract: &Contract) -> TokenStream {
         }
         /// Every `$defs` name, sorted.
         pub const TYPE_NAMES: &[&str] = &[#(#type_names),*];
+    }));
+    out
+}
+
+/// The `Frame` trait, and the decode helpers every impl shares: the same for
+/// every contract, so kept as the text [`super::layout`] prints for it (a
+/// test holds it there).
+pub const FRAME_TRAIT: &str = include_str!("templates/frame_trait.rs");
+
+/// The `impl Frame` of a type that decodes as itself (neither a union nor a
+/// request id), for [`super::repeated::Repeated`]: the name occurs
+/// [`PLAIN_FRAME_NAMES`] times.
+pub fn plain_frame(ty: &syn::Ident) -> [syn::Item; 1] {
+    let name = ty.to_string();
+    let body = plain_codec(&name);
+    [syn::parse_quote! {
+        impl Frame for #ty {
+            const TYPE_NAME: &'static str = #name;
+            #body
+        }
+    }]
+}
+
+/// How often [`plain_frame`]'s items name the type.
+pub const PLAIN_FRAME_NAMES: usize = 5;
+
+fn plain_codec(name: &str) -> TokenStream {
+    quote! {
+        fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+            let text = checked_text(#name, text)?;
+            strict_from_text(#name, &text)
+        }
+        fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+            strict_from_value(#name, value)
+        }
+    }
+}
+
+/// An untagged union's `Frame`: the discriminator members present pick the
+/// variant.
+fn untagged_union_codec(name: &str, variants: &[UnionVariant]) -> TokenStream {
+    let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let variant = ident(&v.type_name);
+        quote! { #i => strict_from_text::<#variant>(#name, &text).map(Self::#variant), }
+    });
+    let arms2 = variants.iter().enumerate().map(|(i, v)| {
+        let variant = ident(&v.type_name);
+        quote! { #i => strict_from_value::<#variant>(#name, value).map(Self::#variant), }
+    });
+    quote! {
+        fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+            let (text, chosen) = checked_variant(#name, text, &[#(#discriminators),*])?;
+            match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
+        }
+        fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+            let ::serde_json::Value::Object(map) = &value else {
+                return Err(DecodeError::new(#name, "$", format!("expected object, got {}", strict::kind(&value))));
+            };
+            let present: ::std::vec::Vec<bool> = [#(#discriminators),*].iter().map(|d| map.contains_key(*d)).collect();
+            let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+            match chosen { #(#arms2)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
+        }
     }
 }
 
@@ -207,5 +180,41 @@ fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
             }
         },
         _ => TokenStream::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::protocol::HANDSHAKE;
+    use super::FRAME_TRAIT;
+
+    /// The fixed texts are what the layout prints for them, as if they were
+    /// rendered from tokens like the rest of the file.
+    #[test]
+    fn the_fixed_items_are_laid_out_as_the_layout_prints_them() {
+        for text in [FRAME_TRAIT, HANDSHAKE] {
+            let first = text.lines().next().unwrap_or_default();
+            assert_eq!(super::super::layout_source(text).as_deref(), Ok(text), "the fixed items starting `{first}`");
+        }
+    }
+
+    /// The fixed items use what every contract has: the methods, error
+    /// codes and messages the loader requires.
+    #[test]
+    fn the_handshake_text_names_only_what_every_contract_has() {
+        let snake = crate::names::screaming_snake_case;
+        let named = |module: &str| -> Vec<String> {
+            HANDSHAKE.split(&format!("{module}::")).skip(1).map(|rest| rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()).collect()
+        };
+        let methods: Vec<String> = crate::load::REQUIRED_METHODS.iter().map(|m| snake(m)).collect();
+        let codes: Vec<String> = crate::load::REQUIRED_ERROR_CODES.iter().map(|c| snake(c)).collect();
+        let messages: Vec<String> = crate::load::REQUIRED_MESSAGES.iter().flat_map(|(key, _)| [snake(key), format!("render_{key}")]).collect();
+        for (module, required) in [("methods", &methods), ("error_codes", &codes), ("messages", &messages)] {
+            let used = named(module);
+            assert!(!used.is_empty(), "the handshake uses {module}");
+            for name in used {
+                assert!(required.contains(&name), "{module}::{name} is not required of every contract");
+            }
+        }
     }
 }

@@ -89,7 +89,23 @@ fn module_file(contract: &Contract, flavor: Flavor, body: &str) -> String {
 /// ([`types_part`], [`client_part`]) that [`crate::targets::generate`]
 /// renders on its workers and [`assemble`] puts together.
 pub fn items_part(contract: &Contract) -> Result<String, SchemaError> {
-    print(contract, extras(contract, Flavor::Sdk)?)
+    let mut plain_frames = repeated::Repeated::new(codecs::plain_frame, codecs::PLAIN_FRAME_NAMES);
+    let mut out = String::new();
+    let mut tokens = proc_macro2::TokenStream::new();
+    for items in extra_items(contract, Flavor::Sdk) {
+        if !matches!(items, Items::Tokens(_)) && !tokens.is_empty() {
+            out.push_str(&print(contract, parse(contract, std::mem::take(&mut tokens))?)?);
+        }
+        match items {
+            Items::Tokens(more) => tokens.extend(more),
+            Items::Fixed(text) => out.push_str(text),
+            Items::PlainFrame(ty) => out.push_str(&plain_frames.print(contract, &ty)?),
+        }
+    }
+    if !tokens.is_empty() {
+        out.push_str(&print(contract, parse(contract, tokens)?)?);
+    }
+    Ok(out)
 }
 
 /// The SDK file's types, printed (see [`items_part`]).
@@ -115,19 +131,50 @@ pub fn assemble(contract: &Contract, types: Result<String, SchemaError>, items: 
     Ok(files)
 }
 
-/// The items beside the types (pin, tables, frame decoding, handshake,
-/// lanes), parsed. The types come parsed from [`types::types`]: quoting
-/// them back to tokens to parse them again was a third of this target's
-/// time.
-fn extras(contract: &Contract, flavor: Flavor) -> Result<syn::File, SchemaError> {
-    let mut extras = protocol::items(contract);
-    extras.extend(envelopes::decoding(contract));
+/// A run of the items beside the types (pin, tables, frame decoding,
+/// handshake, lanes), in file order. The SDK file parses and lays out only
+/// what the contract decides: parsing and laying out was most of this
+/// target's time.
+pub(crate) enum Items {
+    /// Rendered from the contract.
+    Tokens(proc_macro2::TokenStream),
+    /// The same for every contract: the text [`layout`] prints for it.
+    Fixed(&'static str),
+    /// A type's `impl Frame` that only its name tells apart
+    /// ([`codecs::plain_frame`]), laid out once per name length ([`repeated`]).
+    PlainFrame(syn::Ident),
+}
+
+fn extra_items(contract: &Contract, flavor: Flavor) -> Vec<Items> {
+    let mut items = protocol::items(contract);
+    items.push(Items::Tokens(envelopes::decoding(contract)));
     if flavor == Flavor::WithJsonSchema {
-        extras.extend(protocol::json_schema_of(contract));
+        items.push(Items::Tokens(protocol::json_schema_of(contract)));
     }
-    syn::parse2(extras).map_err(|e| {
-        SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {e}"), "report this as a codegen bug")
-    })
+    items
+}
+
+/// The items beside the types, parsed (for the protocol crate's copy). The
+/// types come parsed from [`types::types`]: quoting them back to tokens to
+/// parse them again was a third of this target's time.
+fn extras(contract: &Contract, flavor: Flavor) -> Result<syn::File, SchemaError> {
+    let mut file = syn::File { shebang: None, attrs: Vec::new(), items: Vec::new() };
+    for items in extra_items(contract, flavor) {
+        match items {
+            Items::Tokens(tokens) => file.items.extend(parse(contract, tokens)?.items),
+            Items::Fixed(text) => file.items.extend(syn::parse_str::<syn::File>(text).map_err(|e| invalid(contract, &e))?.items),
+            Items::PlainFrame(ty) => file.items.extend(codecs::plain_frame(&ty)),
+        }
+    }
+    Ok(file)
+}
+
+fn parse(contract: &Contract, tokens: proc_macro2::TokenStream) -> Result<syn::File, SchemaError> {
+    syn::parse2(tokens).map_err(|e| invalid(contract, &e))
+}
+
+fn invalid(contract: &Contract, error: &syn::Error) -> SchemaError {
+    SchemaError::new(std::path::Path::new(&contract.source), "", format!("the Rust target produced invalid tokens: {error}"), "report this as a codegen bug")
 }
 
 /// typify's types, tightened, as the SDK file prints them: the strict serde

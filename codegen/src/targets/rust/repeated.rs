@@ -24,25 +24,45 @@ pub fn print_each<const N: usize>(
     template: fn(&syn::Ident) -> [syn::Item; N],
     occurrences: usize,
 ) -> Result<String, SchemaError> {
-    let mut by_length: HashMap<usize, Option<String>> = HashMap::new();
+    let mut repeated = Repeated::new(template, occurrences);
     let mut out = String::new();
     for name in names {
+        out.push_str(&repeated.print(contract, name)?);
+    }
+    Ok(out)
+}
+
+/// One template's layouts by name length, kept across calls of
+/// [`Repeated::print`]: for items whose runs of names are interleaved with
+/// other items.
+pub struct Repeated<const N: usize> {
+    template: fn(&syn::Ident) -> [syn::Item; N],
+    occurrences: usize,
+    by_length: HashMap<usize, Option<String>>,
+}
+
+impl<const N: usize> Repeated<N> {
+    pub fn new(template: fn(&syn::Ident) -> [syn::Item; N], occurrences: usize) -> Self {
+        Repeated { template, occurrences, by_length: HashMap::new() }
+    }
+
+    /// The items of the template for `name`, printed.
+    pub fn print(&mut self, contract: &Contract, name: &syn::Ident) -> Result<String, SchemaError> {
         let text = name.to_string();
         let length = text.len();
-        let printed = match by_length.get(&length) {
+        let printed = match self.by_length.get(&length) {
             Some(printed) => printed.clone(),
             None => {
-                let printed = laid_out_for_length(contract, length, template, occurrences)?;
-                by_length.insert(length, printed.clone());
+                let printed = laid_out_for_length(contract, length, self.template, self.occurrences)?;
+                self.by_length.insert(length, printed.clone());
                 printed
             }
         };
         match printed.filter(|_| text.is_ascii()) {
-            Some(printed) => out.push_str(&printed.replace(&placeholder(length), &text)),
-            None => out.push_str(&print_for(contract, name, template)?),
+            Some(printed) => Ok(printed.replace(&placeholder(length), &text)),
+            None => print_for(contract, name, self.template),
         }
     }
-    Ok(out)
 }
 
 fn placeholder(length: usize) -> String {

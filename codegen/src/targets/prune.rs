@@ -8,8 +8,6 @@
 //! the file, or another kept chunk, mentions that name; every other chunk is
 //! kept.
 
-use std::collections::HashSet;
-
 use super::claims::identifier;
 
 /// One top-level piece of the runtime text.
@@ -48,14 +46,14 @@ pub fn prune_indented(runtime: &str, rest: &str, indent: usize, private_name: im
     }
     // Each text is read once: the rest, every chunk kept from the start,
     // then each chunk as a name in a text already read keeps it.
-    let mut to_read: Vec<String> = vec![code_only(rest)];
-    to_read.extend(chunks.iter().zip(&kept).filter(|(_, k)| **k).map(|(c, _)| code_only(c.text)));
-    while let Some(code) = to_read.pop() {
-        for word in identifiers(&code) {
+    let mut to_read: Vec<&str> = vec![rest];
+    to_read.extend(chunks.iter().zip(&kept).filter(|(_, k)| **k).map(|(c, _)| c.text));
+    while let Some(text) = to_read.pop() {
+        for word in code_identifiers(text) {
             for &i in private.get(word).into_iter().flatten() {
                 if !kept[i] {
                     kept[i] = true;
-                    to_read.push(code_only(chunks[i].text));
+                    to_read.push(chunks[i].text);
                 }
             }
         }
@@ -166,6 +164,77 @@ fn literal(bytes: &[u8], mut i: usize, quote: u8, out: &mut Vec<u8>) -> usize {
     i
 }
 
+/// The identifiers of [`code_only`]'s text, in order, read off `text`
+/// itself: the same words without the copy (a generated file is some
+/// hundred kilobytes, and a fresh copy of it is fresh memory).
+pub fn code_identifiers(text: &str) -> impl Iterator<Item = &str> {
+    code_spans(text).into_iter().flat_map(identifiers)
+}
+
+/// The runs of `text` that [`code_only`] keeps as they are: code between
+/// literals and comments, and the `{...}` inside literals. Whatever
+/// `code_only` blanks or leaves out parts words, as a span's end does.
+fn code_spans(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let next = bytes[i..].iter().position(|b| matches!(b, b'"' | b'\'' | b'/')).map_or(bytes.len(), |n| i + n);
+        spans.push(&text[i..next]);
+        let Some(&c) = bytes.get(next) else { break };
+        i = next + 1;
+        match c {
+            b'"' | b'\'' => i = literal_spans(text, i, c, &mut spans),
+            b'/' if bytes.get(i) == Some(&b'/') => i = bytes[i..].iter().position(|b| *b == b'\n').map_or(bytes.len(), |n| i + n + 1),
+            b'/' if bytes.get(i) == Some(&b'*') => {
+                let body = i + 1;
+                i = bytes[body..].windows(2).position(|w| w == b"*/").map_or(bytes.len(), |n| body + n + 2);
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
+/// [`literal`]'s kept runs as spans of `text`; gives the index after the
+/// literal, as `literal` does.
+fn literal_spans<'a>(text: &'a str, mut i: usize, quote: u8, spans: &mut Vec<&'a str>) -> usize {
+    let bytes = text.as_bytes();
+    let mut interpolating = false;
+    let mut run: Option<usize> = None;
+    let mut end = bytes.len();
+    while let Some(&inner) = bytes.get(i) {
+        let at = i;
+        i += 1;
+        if inner == quote || inner == b'\n' {
+            end = at;
+            break;
+        }
+        interpolating = match inner {
+            b'{' => true,
+            b'}' => false,
+            _ => interpolating,
+        };
+        if interpolating || inner == b'}' {
+            run.get_or_insert(at);
+            continue;
+        }
+        if let Some(start) = run.take() {
+            spans.push(&text[start..at]);
+        }
+        if inner == b'\\' && i < bytes.len() {
+            i += 1;
+            while bytes.get(i).is_some_and(|b| is_continuation(*b)) {
+                i += 1;
+            }
+        }
+    }
+    if let Some(start) = run {
+        spans.push(&text[start..end]);
+    }
+    i
+}
+
 /// A UTF-8 continuation byte (`10xxxxxx`): part of the character before it.
 fn is_continuation(byte: u8) -> bool {
     byte & 0xC0 == 0x80
@@ -186,13 +255,6 @@ fn identifiers(text: &str) -> impl Iterator<Item = &str> {
 
 fn is_identifier_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '$'
-}
-
-/// The distinct whole identifiers of `text`: a name is mentioned there
-/// exactly when the set holds it. One pass, then a lookup per name (an
-/// import list asks for some thirty names).
-pub fn mentioned(text: &str) -> HashSet<&str> {
-    identifiers(text).collect()
 }
 
 #[cfg(test)]
@@ -271,7 +333,28 @@ mod tests {
         assert!(texts.len() > tricky.len() + 6, "every target has a runtime");
         for text in texts {
             assert_eq!(code_only(text), code_only_by_chars(text), "{text}");
+            let code = code_only(text);
+            assert_eq!(code_identifiers(text).collect::<Vec<_>>(), identifiers(&code).collect::<Vec<_>>(), "{text}");
         }
+    }
+
+    /// The words read off the text are the words of its copy, on every
+    /// file generated from v2.json (what `prune` and the imports read).
+    #[test]
+    fn the_code_identifiers_of_every_generated_file_are_those_of_its_copy() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated");
+        let mut files = vec![root];
+        let mut read = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).expect("generated/ is readable").map(|entry| entry.expect("an entry").path()));
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                let code = code_only(&text);
+                assert_eq!(code_identifiers(&text).collect::<Vec<_>>(), identifiers(&code).collect::<Vec<_>>(), "{}", path.display());
+                read += 1;
+            }
+        }
+        assert!(read >= 12, "read {read} generated files");
     }
 
     #[test]

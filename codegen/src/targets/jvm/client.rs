@@ -171,8 +171,7 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> String {
     code.blank();
     code.line(0, format!("package {};", sdk.namespace));
     code.blank();
-    let used = prune::code_only(&body);
-    let used = prune::mentioned(&used);
+    let used: std::collections::HashSet<&str> = prune::code_identifiers(&body).collect();
     let mut group = None;
     for import in imports() {
         let simple = import.rsplit('.').next().unwrap_or(import);

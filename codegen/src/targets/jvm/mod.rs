@@ -118,8 +118,7 @@ fn render(contract: &Contract, sdk: &Sdk) -> String {
     code.blank();
     // AOSP's import groups (com, then java, ...), a blank line between two.
     // A name in a Javadoc comment (`{@code HashMap}`) is no use either.
-    let used = prune::code_only(&body);
-    let used = prune::mentioned(&used);
+    let used: std::collections::HashSet<&str> = prune::code_identifiers(&body).collect();
     let mut group = None;
     for import in runtime::imports() {
         let simple = import.rsplit('.').next().unwrap_or(import);

@@ -198,6 +198,23 @@ mod tests {
         }
     }
 
+    /// A contract with types named `Err` and `None` gets the fixed items
+    /// with those variants written by path, as the rendered ones are.
+    #[test]
+    fn the_fixed_items_name_the_variants_a_type_hides_by_path() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let mut schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
+        let empty = schema["$defs"]["EmptyParams"].clone();
+        for name in ["Err", "None"] {
+            schema["$defs"][name] = empty.clone();
+        }
+        let (contract, _) = crate::load::load_str(&schema.to_string(), &path, "minimal.json").expect("loads");
+        let items = super::super::items_part(&contract).expect("renders");
+        assert!(items.contains("::std::result::Result::Err(DecodeError::new(") && !items.contains(" Err(DecodeError::new("), "{items}");
+        assert!(items.contains("::std::option::Option::None =>") || items.contains("::std::option::Option::None,"), "{items}");
+        assert!(items.contains("Some(name)") && items.contains("Ok(result)"), "the variants no type hides stay bare");
+    }
+
     /// The fixed items use what every contract has: the methods, error
     /// codes and messages the loader requires.
     #[test]

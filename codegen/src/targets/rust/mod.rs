@@ -98,6 +98,11 @@ pub fn items_part(contract: &Contract) -> Result<String, SchemaError> {
         }
         match items {
             Items::Tokens(more) => tokens.extend(more),
+            // The fixed text names `Ok`, `Err`, `Some` and `None` bare: a
+            // contract with a type of such a name gets it qualified.
+            Items::Fixed(text) if names::hides_variants(contract.types.keys()) => {
+                out.push_str(&print(contract, syn::parse_str(text).map_err(|e| invalid(contract, &e))?)?);
+            }
             Items::Fixed(text) => out.push_str(text),
             Items::PlainFrame(ty) => out.push_str(&plain_frames.print(contract, &ty)?),
         }

@@ -25,6 +25,11 @@ const VARIANTS: &[(&str, &str)] = &[
     ("None", "::std::option::Option::None"),
 ];
 
+/// Whether any of `names` (the `$defs` names) hides a prelude variant.
+pub fn hides_variants<'n>(mut names: impl Iterator<Item = &'n String>) -> bool {
+    names.any(|name| VARIANTS.iter().any(|(v, _)| v == name))
+}
+
 /// Qualifies the variants `names` (the `$defs` names) hide, throughout `file`.
 pub fn qualify_hidden_variants<'n>(file: &mut syn::File, names: impl IntoIterator<Item = &'n String>) {
     let hidden: Vec<(&str, syn::Path)> = names

@@ -184,13 +184,27 @@ fn distinct(schema: &Value, s: &Value, n: usize) -> Option<Vec<Value>> {
         _ if items == &json!({}) => vec![json!({"a": 1, "b": [true, null]}), json!([1, "x"]), json!(1.5)],
         (_, Some(values)) => values.clone(),
         (Value::Bool(_), _) => vec![json!(true), json!(false)],
-        (Value::Number(x), _) if x.is_i64() => (0..n as i64).map(|k| json!(x.as_i64().unwrap() + k)).collect(),
+        // Integers from the items' own minimum, if they have one.
+        (Value::Number(x), _) if x.is_i64() => {
+            let from = items["minimum"].as_i64().or_else(|| items["exclusiveMinimum"].as_i64().map(|m| m + 1)).unwrap_or(x.as_i64().unwrap());
+            (0..n as i64).map(|k| json!(from + k)).filter(|v| within(items, v)).collect()
+        }
         // Numbers: `-0.0` and `0` repeat (`written_otherwise` writes `1.5e0`).
-        (Value::Number(_), _) => [json!(0.0), json!(1.5), json!(-2.5)][..n.min(3)].to_vec(),
+        (Value::Number(_), _) => [json!(0.0), json!(1.5), json!(-2.5)].into_iter().filter(|v| within(items, v)).take(n).collect(),
         (Value::String(x), _) => (0..n).map(|k| json!(format!("{x}{k}"))).collect(),
         _ => return None,
     };
     (values.len() >= n).then(|| values[..n].to_vec())
+}
+
+/// Whether the number `v` is within the bounds of the items' schema `items`.
+fn within(items: &Value, v: &Value) -> bool {
+    let x = v.as_f64().unwrap_or_default();
+    let bound = |key: &str| items.get(key).and_then(Value::as_f64);
+    bound("minimum").is_none_or(|m| x >= m)
+        && bound("maximum").is_none_or(|m| x <= m)
+        && bound("exclusiveMinimum").is_none_or(|m| x > m)
+        && bound("exclusiveMaximum").is_none_or(|m| x < m)
 }
 
 /// Cases for a `uniqueItems` array: distinct items, a repeat, and a repeat

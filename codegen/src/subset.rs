@@ -16,7 +16,7 @@
 //! | number | any JSON number, read as the nearest double; `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any numbers, read the same way and compared as doubles, kept as written; on a property's own number and the items of a property's array; no `multipleOf` |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1; each on a property's own integer and the items of a property's array |
 //! | string | `minLength`, `maxLength`: counts of Unicode code points; `pattern`, in the portable subset of [`crate::pattern`]; each on a property's own string and the items of a property's array |
-//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, numbers without bounds, booleans, string enums (compared as decoded) or any JSON values (`items: {}`, compared by JSON equality) |
+//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, numbers, booleans, string enums (compared as decoded) or any JSON values (`items: {}`, compared by JSON equality) |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
@@ -682,10 +682,10 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         Ok((checked != Ty::String).then_some(checked))
     }
 
-    /// `uniqueItems: true` on a property's own array of strings, integers,
-    /// numbers without bounds (doubles: `-0.0` is `0.0`), booleans or string
-    /// enums: values every target compares natively, as the values they
-    /// decode to (`1.0` is `1`); or of any JSON values
+    /// `uniqueItems: true` on a property's own array of strings, integers or
+    /// numbers (doubles: `-0.0` is `0.0`) with or without bounds, booleans
+    /// or string enums: values every target compares natively, as the
+    /// values they decode to (`1.0` is `1`); or of any JSON values
     /// (`items: {}`), compared by JSON equality. `false` asks nothing.
     fn unique_items(&self, schema: &Map<String, Value>, p: &str, property: bool, array: Ty) -> Result<Ty, SchemaError> {
         let Some(unique) = schema.get("uniqueItems") else { return Ok(array) };
@@ -701,14 +701,14 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         }
         let Ty::Array(item) = array.unbounded() else { return Ok(array) };
         let comparable = match item.as_ref() {
-            Ty::String | Ty::Integer { .. } | Ty::Boolean | Ty::Any | Ty::Number { minimum: None, maximum: None } => true,
+            Ty::String | Ty::Integer { .. } | Ty::Boolean | Ty::Any | Ty::Number { .. } => true,
             Ty::Ref(name) => self.defs.get(name).is_some_and(|d| d.get("enum").is_some()),
             _ => false,
         };
         if !comparable {
             return Err(self.r.err(
                 &at,
-                "`uniqueItems` is supported on arrays of strings, integers, numbers without bounds, booleans, string enums or any JSON values only",
+                "`uniqueItems` is supported on arrays of strings (without a length or pattern of their own), integers, numbers, booleans, string enums or any JSON values only",
                 "make the items any JSON values (`items: {}`: compared by JSON equality) or one of those kinds, or compare them semantically in the binary and say so in the description",
             ));
         }

@@ -84,7 +84,7 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                     }
                 }
                 // Checked items are read by `strict::each` as plain strings and integers.
-                if matches!(check, Some(Check::Each(..))) {
+                if matches!(check, Some(Check::Each(..) | Check::UniqueEach(..))) {
                     if let Some(items) = property.get_mut("items").and_then(serde_json::Value::as_object_mut) {
                         for keyword in ["minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] {
                             items.remove(keyword);
@@ -216,6 +216,9 @@ enum Check {
     /// An array's number of items and a check on each item (an integer's
     /// or a number's bounds, a string's length or pattern): `strict::each`.
     Each(Box<Check>, Option<u64>, Option<u64>),
+    /// [`Check::Each`] with the items' uniqueness as decoded (numbers as
+    /// doubles): `strict::unique_each`.
+    UniqueEach(Box<Check>, Option<u64>, Option<u64>),
 }
 
 impl Check {
@@ -249,8 +252,14 @@ impl Check {
                     Ty::Length { min, max, .. } => (*min, *max),
                     _ => (None, None),
                 };
+                let item = match inner.unbounded() {
+                    Ty::Array(item) => Check::of(item),
+                    _ => None,
+                };
                 Some(if inner.unique_by_json() {
                     Check::UniqueJson(min, max)
+                } else if let Some(item) = item {
+                    Check::UniqueEach(Box::new(item), min, max)
                 } else if matches!(inner.unbounded(), Ty::Array(item) if matches!(**item, Ty::Number { .. })) {
                     Check::UniqueNumbers(min, max)
                 } else {
@@ -288,6 +297,9 @@ impl Check {
             Check::UniqueJson(min, max) => format!("strict::{form}unique_json_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueNumbers(min, max) => format!("strict::{form}unique_numbers_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Each(item, min, max) => format!("strict::{form}each::<_, {}, {}, {}>", item.item_check(), count(min, "0"), count(max, "usize::MAX")),
+            Check::UniqueEach(item, min, max) => {
+                format!("strict::{form}unique_each::<_, {}, {}, {}>", item.item_check(), count(min, "0"), count(max, "usize::MAX"))
+            }
         }
     }
 
@@ -302,7 +314,9 @@ impl Check {
             Check::Number(min, max) => format!("strict::NumberWithin<{}, {}>", number_arg(*min, true), number_arg(*max, false)),
             Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
-            Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueNumbers(..) | Check::Each(..) => "()".to_string(),
+            Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueNumbers(..) | Check::Each(..) | Check::UniqueEach(..) => {
+                "()".to_string()
+            }
         }
     }
 }

@@ -807,6 +807,11 @@ type Distinct struct {
 	// Ratios is distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when
 	// given. Nil when absent.
 	Ratios []float64
+	// Levels is distinct levels from 2 to 9, when given. Nil when absent.
+	Levels []int64
+	// Weights is distinct weights, each more than -5 and at most 5 (doubles:
+	// `-0.0` is `0`), when given. Nil when absent.
+	Weights []float64
 	// Loose: `uniqueItems: false` asks nothing. Nil when absent.
 	Loose []string
 }
@@ -860,6 +865,10 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 			out.Shades, err = readListOfShadeUnique(o.vals[i])
 		case "ratios":
 			out.Ratios, err = readListOfNumberUnique(o.vals[i])
+		case "levels":
+			out.Levels, err = readListOfIntMin2Max9LenMax4Unique(o.vals[i])
+		case "weights":
+			out.Weights, err = readListOfNumberAboveNeg5Max5Unique(o.vals[i])
 		case "loose":
 			out.Loose, err = readListOfString(o.vals[i])
 		default:
@@ -896,6 +905,14 @@ func appendDistinct(b []byte, v Distinct) []byte {
 	if v.Ratios != nil {
 		b = append(b, ",\"ratios\":"...)
 		b = writeListOfNumber(b, v.Ratios)
+	}
+	if v.Levels != nil {
+		b = append(b, ",\"levels\":"...)
+		b = writeListOfIntMin2Max9(b, v.Levels)
+	}
+	if v.Weights != nil {
+		b = append(b, ",\"weights\":"...)
+		b = writeListOfNumberAboveNeg5Max5(b, v.Weights)
 	}
 	if v.Loose != nil {
 		b = append(b, ",\"loose\":"...)
@@ -3871,6 +3888,11 @@ func readIntMin1MultipleOf2(v any) (int64, *shapeError) {
 	return x, multipleOf(x, 2)
 }
 
+func readIntMin2Max9(v any) (int64, *shapeError) {
+	i, err := readIntAtLeast(v, 2)
+	return atMost(i, err, 9)
+}
+
 func readIntMin3(v any) (int64, *shapeError) {
 	return readIntAtLeast(v, 3)
 }
@@ -4084,6 +4106,38 @@ func readListOfIntMin1(v any) ([]int64, *shapeError) {
 	return out, nil
 }
 
+func readListOfIntMin2Max9(v any) ([]int64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]int64, len(items))
+	for i, item := range items {
+		x, err := readIntMin2Max9(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfIntMin2Max9LenMax4(v any) ([]int64, *shapeError) {
+	x, err := readListOfIntMin2Max9(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), -1, 4, "item")
+}
+
+func readListOfIntMin2Max9LenMax4Unique(v any) ([]int64, *shapeError) {
+	x, err := readListOfIntMin2Max9LenMax4(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
 func readListOfNumber(v any) ([]float64, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -4098,6 +4152,30 @@ func readListOfNumber(v any) ([]float64, *shapeError) {
 		out[i] = x
 	}
 	return out, nil
+}
+
+func readListOfNumberAboveNeg5Max5(v any) ([]float64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]float64, len(items))
+	for i, item := range items {
+		x, err := readNumberAboveNeg5Max5(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfNumberAboveNeg5Max5Unique(v any) ([]float64, *shapeError) {
+	x, err := readListOfNumberAboveNeg5Max5(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
 }
 
 func readListOfNumberMinNeg1p5Max1p5(v any) ([]float64, *shapeError) {
@@ -4388,6 +4466,17 @@ func readNumberAboveNeg273p15(v any) (float64, *shapeError) {
 	x, err := readNumber(v)
 	if err == nil && x <= -273.15 {
 		err = numberOutside("> -273.15", x)
+	}
+	return x, err
+}
+
+func readNumberAboveNeg5Max5(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err == nil && x <= -5 {
+		err = numberOutside("> -5", x)
+	}
+	if err == nil && x > 5 {
+		err = numberOutside("<= 5", x)
 	}
 	return x, err
 }
@@ -4750,7 +4839,29 @@ func writeListOfIntMin1(b []byte, v []int64) []byte {
 	return append(b, ']')
 }
 
+func writeListOfIntMin2Max9(b []byte, v []int64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeInt(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfNumber(b []byte, v []float64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeNumber(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfNumberAboveNeg5Max5(b []byte, v []float64) []byte {
 	b = append(b, '[')
 	for i, x := range v {
 		if i > 0 {

@@ -1239,6 +1239,14 @@ class Distinct:
     `None` when left out.
     """
 
+    levels: list[int] | None = None
+    """Distinct levels from 2 to 9, when given. Optional: `None` when left out."""
+
+    weights: list[float] | None = None
+    """Distinct weights, each more than -5 and at most 5 (doubles: `-0.0` is `0`), when
+    given. Optional: `None` when left out.
+    """
+
     loose: list[str] | None = None
     """`uniqueItems: false` asks nothing. Optional: `None` when left out."""
 
@@ -2038,6 +2046,8 @@ def _read_distinct(value: JsonValue) -> Distinct:
         flags = value.get("flags")
         shades = value.get("shades")
         ratios = value.get("ratios")
+        levels = value.get("levels")
+        weights = value.get("weights")
         loose = value.get("loose")
         if _DISTINCT_SHAPE.names.issuperset(value) and "flags" in value:
             try:
@@ -2049,6 +2059,21 @@ def _read_distinct(value: JsonValue) -> Distinct:
                     names=_unique(_array(names, _str)) if "names" in value else None,
                     ratios=_unique(_array(ratios, _float))
                     if "ratios" in value
+                    else None,
+                    levels=_unique(
+                        _array_within(levels, lambda v: _int_within(v, 2, 9), None, 4)
+                    )
+                    if "levels" in value
+                    else None,
+                    weights=_unique(
+                        _array(
+                            weights,
+                            lambda v: _float_at_most(
+                                _float_above(_float(v), -5.0), 5.0
+                            ),
+                        )
+                    )
+                    if "weights" in value
                     else None,
                     loose=_array(loose, _str) if "loose" in value else None,
                 )
@@ -2067,6 +2092,10 @@ def distinct_to_value(value: Distinct) -> dict[str, JsonValue]:
     out["shades"] = list(value.shades)
     if value.ratios is not None:
         out["ratios"] = list(value.ratios)
+    if value.levels is not None:
+        out["levels"] = list(value.levels)
+    if value.weights is not None:
+        out["weights"] = list(value.weights)
     if value.loose is not None:
         out["loose"] = list(value.loose)
     return out
@@ -3651,6 +3680,12 @@ _DISTINCT_SHAPE = _ObjectShape(
         "flags": lambda v: _nullable(v, lambda v: _unique(_array(v, _bool))),
         "shades": lambda v: _unique(_array(v, _read_shade)),
         "ratios": lambda v: _unique(_array(v, _float)),
+        "levels": lambda v: _unique(
+            _array_within(v, lambda v: _int_within(v, 2, 9), None, 4)
+        ),
+        "weights": lambda v: _unique(
+            _array(v, lambda v: _float_at_most(_float_above(_float(v), -5.0), 5.0))
+        ),
         "loose": lambda v: _array(v, _str),
     },
     (
@@ -3661,6 +3696,8 @@ _DISTINCT_SHAPE = _ObjectShape(
     {
         "names": None,
         "ratios": None,
+        "levels": None,
+        "weights": None,
         "loose": None,
     },
 )

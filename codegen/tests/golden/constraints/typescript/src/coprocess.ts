@@ -2187,6 +2187,13 @@ export interface Distinct {
   readonly shades: readonly Shade[];
   /** Distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when given. */
   readonly ratios?: readonly number[];
+  /** Distinct levels from 2 to 9, when given. */
+  readonly levels?: readonly number[];
+  /**
+   * Distinct weights, each more than -5 and at most 5 (doubles: `-0.0` is `0`),
+   * when given.
+   */
+  readonly weights?: readonly number[];
   /** `uniqueItems: false` asks nothing. */
   readonly loose?: readonly string[];
 }
@@ -2202,6 +2209,8 @@ function readDistinct(
   let flags: readonly boolean[] | null | undefined;
   let shades: readonly Shade[] | undefined;
   let ratios: readonly number[] | undefined;
+  let levels: readonly number[] | undefined;
+  let weights: readonly number[] | undefined;
   let loose: readonly string[] | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
@@ -2273,6 +2282,35 @@ function readDistinct(
           _pathTo(path, ".ratios"),
         );
         break;
+      case "levels":
+        levels = _uniqueItems(
+          _itemsWithin(
+            _readArrayOf(
+              member,
+              _pathTo(path, ".levels"),
+              false,
+              (item, itemPath) =>
+                _readIntegerWithin(item, itemPath, false, 2, 9),
+            ),
+            _pathTo(path, ".levels"),
+            null,
+            4,
+          ),
+          _pathTo(path, ".levels"),
+        );
+        break;
+      case "weights":
+        weights = _uniqueItems(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".weights"),
+            false,
+            (item, itemPath) =>
+              _readNumberWithin(item, itemPath, false, ">", -5, "<=", 5),
+          ),
+          _pathTo(path, ".weights"),
+        );
+        break;
       case "loose":
         loose = _readArrayOf(
           member,
@@ -2300,6 +2338,12 @@ function readDistinct(
   }
   if (ratios !== undefined) {
     out.ratios = ratios;
+  }
+  if (levels !== undefined) {
+    out.levels = levels;
+  }
+  if (weights !== undefined) {
+    out.weights = weights;
   }
   if (loose !== undefined) {
     out.loose = loose;
@@ -2342,6 +2386,12 @@ export function encodeDistinct(value: Distinct): string {
   out += ',"shades":' + _writeArray(value.shades, (item) => encodeShade(item));
   if (value.ratios !== undefined) {
     out += ',"ratios":' + _writeArray(value.ratios, (item) => String(item));
+  }
+  if (value.levels !== undefined) {
+    out += ',"levels":' + _writeArray(value.levels, (item) => String(item));
+  }
+  if (value.weights !== undefined) {
+    out += ',"weights":' + _writeArray(value.weights, (item) => String(item));
   }
   if (value.loose !== undefined) {
     out +=

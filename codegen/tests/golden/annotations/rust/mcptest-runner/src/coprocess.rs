@@ -3095,6 +3095,91 @@ pub mod strict {
         unique(&bits)
     }
 
+    /// How [`unique_each`] compares the items a [`Check`] reads: as
+    /// decoded, numbers as doubles (`1` is `1.0`, `-0.0` is `0.0`).
+    pub trait Distinct: Sized {
+        /// Nothing when no item equals an earlier one.
+        ///
+        /// # Errors
+        ///
+        /// The first item equal to an earlier one.
+        fn distinct<E: serde::de::Error>(items: &[Self]) -> Result<(), E>;
+    }
+
+    impl Distinct for i64 {
+        fn distinct<E: serde::de::Error>(items: &[Self]) -> Result<(), E> {
+            unique(items)
+        }
+    }
+
+    impl Distinct for f64 {
+        fn distinct<E: serde::de::Error>(items: &[Self]) -> Result<(), E> {
+            unique_numbers(items)
+        }
+    }
+
+    impl Distinct for String {
+        fn distinct<E: serde::de::Error>(items: &[Self]) -> Result<(), E> {
+            unique(items)
+        }
+    }
+
+    /// [`each`] for an array whose items must also be pairwise distinct
+    /// (`uniqueItems`, [`Distinct`]), after the items and the count: items
+    /// with a constraint of their own (bounds, a length, a pattern).
+    ///
+    /// # Errors
+    ///
+    /// As [`each`], or the first item equal to an earlier one.
+    pub fn unique_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<C::Value>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+        C::Value: Distinct,
+    {
+        let items = each::<D, C, MIN, MAX>(deserializer)?;
+        C::Value::distinct(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_each`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_each`] (`null` included).
+    pub fn present_unique_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<C::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+        C::Value: Distinct,
+    {
+        unique_each::<D, C, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_each`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_each`], or the first item equal to an earlier one.
+    pub fn nullable_unique_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<C::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+        C::Value: Distinct,
+    {
+        let items = nullable_each::<D, C, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            C::Value::distinct(items)?;
+        }
+        Ok(items)
+    }
+
     fn unique_json<E: serde::de::Error>(items: &[serde_json::Value]) -> Result<(), E> {
         for (index, item) in items.iter().enumerate() {
             let mut earlier = items.iter().take(index);

@@ -1463,6 +1463,17 @@ namespace Mcptest.Sdk
         public global::System.Collections.Generic.List<double>? Ratios { get; set; }
 
         /// <summary>
+        /// Distinct levels from 2 to 9, when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<long>? Levels { get; set; }
+
+        /// <summary>
+        /// Distinct weights, each more than -5 and at most 5 (doubles: <c>-0.0</c> is <c>0</c>),
+        /// when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<double>? Weights { get; set; }
+
+        /// <summary>
         /// <c>uniqueItems: false</c> asks nothing.
         /// </summary>
         public global::System.Collections.Generic.List<string>? Loose { get; set; }
@@ -1527,6 +1538,8 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<bool>? _flags = null;
             global::System.Collections.Generic.List<Shade> _shades = default!;
             global::System.Collections.Generic.List<double>? _ratios = null;
+            global::System.Collections.Generic.List<long>? _levels = null;
+            global::System.Collections.Generic.List<double>? _weights = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
@@ -1553,6 +1566,14 @@ namespace Mcptest.Sdk
                 {
                     _ratios = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "ratios"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadNumber(item0, at0, "number")), new global::Mcptest.Sdk.CoprocessPath(at, "ratios"));
                 }
+                else if (member.NameEquals("levels"))
+                {
+                    _levels = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "levels"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadInteger(item0, at0, "integer", 2, 9)), new global::Mcptest.Sdk.CoprocessPath(at, "levels"), 0, 4), new global::Mcptest.Sdk.CoprocessPath(at, "levels"));
+                }
+                else if (member.NameEquals("weights"))
+                {
+                    _weights = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "weights"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadNumber(item0, at0, "number", -5d, true, 5d, false)), new global::Mcptest.Sdk.CoprocessPath(at, "weights"));
+                }
                 else if (member.NameEquals("loose"))
                 {
                     _loose = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "loose"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string"));
@@ -1578,6 +1599,8 @@ namespace Mcptest.Sdk
             {
                 Names = _names,
                 Ratios = _ratios,
+                Levels = _levels,
+                Weights = _weights,
                 Loose = _loose,
             };
         }
@@ -1587,6 +1610,8 @@ namespace Mcptest.Sdk
         internal static readonly byte[] KeyFlags = global::System.Text.Encoding.UTF8.GetBytes("flags");
         internal static readonly byte[] KeyShades = global::System.Text.Encoding.UTF8.GetBytes("shades");
         internal static readonly byte[] KeyRatios = global::System.Text.Encoding.UTF8.GetBytes("ratios");
+        internal static readonly byte[] KeyLevels = global::System.Text.Encoding.UTF8.GetBytes("levels");
+        internal static readonly byte[] KeyWeights = global::System.Text.Encoding.UTF8.GetBytes("weights");
         internal static readonly byte[] KeyLoose = global::System.Text.Encoding.UTF8.GetBytes("loose");
 
         internal static Distinct Read(ref global::System.Text.Json.Utf8JsonReader reader)
@@ -1598,6 +1623,8 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<bool>? _flags = null;
             global::System.Collections.Generic.List<Shade> _shades = default!;
             global::System.Collections.Generic.List<double>? _ratios = null;
+            global::System.Collections.Generic.List<long>? _levels = null;
+            global::System.Collections.Generic.List<double>? _weights = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
@@ -1631,9 +1658,21 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _ratios = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref item0)));
                 }
-                else if (reader.ValueTextEquals(KeyLoose))
+                else if (reader.ValueTextEquals(KeyLevels))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _levels = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref item0, 2, 9)), 0, 4));
+                }
+                else if (reader.ValueTextEquals(KeyWeights))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 6);
+                    reader.Read();
+                    _weights = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref item0, -5d, true, 5d, false)));
+                }
+                else if (reader.ValueTextEquals(KeyLoose))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 7);
                     reader.Read();
                     _loose = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0));
                 }
@@ -1650,6 +1689,8 @@ namespace Mcptest.Sdk
             {
                 Names = _names,
                 Ratios = _ratios,
+                Levels = _levels,
+                Weights = _weights,
                 Loose = _loose,
             };
         }
@@ -1672,6 +1713,16 @@ namespace Mcptest.Sdk
             {
                 builder.Append(",\"ratios\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Ratios, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteNumber(b0, item0); });
+            }
+            if (Levels != null)
+            {
+                builder.Append(",\"levels\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Levels, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
+            }
+            if (Weights != null)
+            {
+                builder.Append(",\"weights\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Weights, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteNumber(b0, item0); });
             }
             if (Loose != null)
             {

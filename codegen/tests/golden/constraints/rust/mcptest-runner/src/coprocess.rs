@@ -131,6 +131,20 @@ pub struct Distinct {
         deserialize_with = "strict::present_unique_numbers_within::<_, { 0 }, { usize::MAX }>"
     )]
     pub ratios: ::std::option::Option<::std::vec::Vec<f64>>,
+    ///Distinct levels from 2 to 9, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_each::<_, strict::IntegerWithin<2, 9, 1>, { 0 }, 4>"
+    )]
+    pub levels: ::std::option::Option<::std::vec::Vec<i64>>,
+    ///Distinct weights, each more than -5 and at most 5 (doubles: `-0.0` is `0`), when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_each::<_, strict::NumberWithin<{ strict::above(-5.0) }, { strict::at_most(5.0) }>, { 0 }, { usize::MAX }>"
+    )]
+    pub weights: ::std::option::Option<::std::vec::Vec<f64>>,
     ///`uniqueItems: false` asks nothing.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
@@ -4487,6 +4501,91 @@ pub mod strict {
     fn unique_numbers<E: serde::de::Error>(items: &[f64]) -> Result<(), E> {
         let bits: Vec<u64> = items.iter().map(|x| (x + 0.0).to_bits()).collect();
         unique(&bits)
+    }
+
+    /// How [`unique_each`] compares the items a [`Check`] reads: as
+    /// decoded, numbers as doubles (`1` is `1.0`, `-0.0` is `0.0`).
+    pub trait Distinct: Sized {
+        /// Nothing when no item equals an earlier one.
+        ///
+        /// # Errors
+        ///
+        /// The first item equal to an earlier one.
+        fn distinct<E: serde::de::Error>(items: &[Self]) -> Result<(), E>;
+    }
+
+    impl Distinct for i64 {
+        fn distinct<E: serde::de::Error>(items: &[Self]) -> Result<(), E> {
+            unique(items)
+        }
+    }
+
+    impl Distinct for f64 {
+        fn distinct<E: serde::de::Error>(items: &[Self]) -> Result<(), E> {
+            unique_numbers(items)
+        }
+    }
+
+    impl Distinct for String {
+        fn distinct<E: serde::de::Error>(items: &[Self]) -> Result<(), E> {
+            unique(items)
+        }
+    }
+
+    /// [`each`] for an array whose items must also be pairwise distinct
+    /// (`uniqueItems`, [`Distinct`]), after the items and the count: items
+    /// with a constraint of their own (bounds, a length, a pattern).
+    ///
+    /// # Errors
+    ///
+    /// As [`each`], or the first item equal to an earlier one.
+    pub fn unique_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<C::Value>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+        C::Value: Distinct,
+    {
+        let items = each::<D, C, MIN, MAX>(deserializer)?;
+        C::Value::distinct(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_each`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_each`] (`null` included).
+    pub fn present_unique_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<C::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+        C::Value: Distinct,
+    {
+        unique_each::<D, C, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_each`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_each`], or the first item equal to an earlier one.
+    pub fn nullable_unique_each<'de, D, C, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<C::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        C: Check,
+        C::Value: Distinct,
+    {
+        let items = nullable_each::<D, C, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            C::Value::distinct(items)?;
+        }
+        Ok(items)
     }
 
     fn unique_json<E: serde::de::Error>(items: &[serde_json::Value]) -> Result<(), E> {

@@ -729,6 +729,9 @@ public final class Coprocess {
      * @param shades Distinct shades.
      * @param ratios Distinct ratios (doubles: {@code 1} is {@code 1.0}, {@code -0.0} is {@code 0}),
      *     when given. (Java null when absent)
+     * @param levels Distinct levels from 2 to 9, when given. (Java null when absent)
+     * @param weights Distinct weights, each more than -5 and at most 5 (doubles: {@code -0.0} is
+     *     {@code 0}), when given. (Java null when absent)
      * @param loose {@code uniqueItems: false} asks nothing. (Java null when absent)
      */
     public record Distinct(
@@ -737,6 +740,8 @@ public final class Coprocess {
             List<Boolean> flags,
             List<Shade> shades,
             List<Double> ratios,
+            List<Long> levels,
+            List<Double> weights,
             List<String> loose)
             implements Encodable {
 
@@ -748,6 +753,8 @@ public final class Coprocess {
          * @param flags the value of the {@code "flags"} member
          * @param shades the value of the {@code "shades"} member
          * @param ratios the value of the {@code "ratios"} member
+         * @param levels the value of the {@code "levels"} member
+         * @param weights the value of the {@code "weights"} member
          * @param loose the value of the {@code "loose"} member
          */
         public Distinct {
@@ -793,6 +800,14 @@ public final class Coprocess {
             if (this.ratios != null) {
                 out.append(",\"ratios\":");
                 Coprocess.writeList(out, this.ratios, (o1, e1) -> o1.append(e1));
+            }
+            if (this.levels != null) {
+                out.append(",\"levels\":");
+                Coprocess.writeList(out, this.levels, (o1, e1) -> o1.append(e1));
+            }
+            if (this.weights != null) {
+                out.append(",\"weights\":");
+                Coprocess.writeList(out, this.weights, (o1, e1) -> o1.append(e1));
             }
             if (this.loose != null) {
                 out.append(",\"loose\":");
@@ -3115,6 +3130,8 @@ public final class Coprocess {
         List<Shade> vShades = null;
         boolean hasShades = false;
         List<Double> vRatios = null;
+        List<Long> vLevels = null;
+        List<Double> vWeights = null;
         List<String> vLoose = null;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
@@ -3160,6 +3177,27 @@ public final class Coprocess {
                                 uniqueItems(
                                         decodeList(value, path.key(key), Coprocess::decodeNumber),
                                         path.key(key));
+                case "levels" ->
+                        vLevels =
+                                uniqueItems(
+                                        itemsWithin(
+                                                decodeList(
+                                                        value,
+                                                        path.key(key),
+                                                        (n1, p1) -> integerWithin(n1, p1, 2L, 9L)),
+                                                path.key(key),
+                                                0,
+                                                4),
+                                        path.key(key));
+                case "weights" ->
+                        vWeights =
+                                uniqueItems(
+                                        decodeList(
+                                                value,
+                                                path.key(key),
+                                                (n1, p1) ->
+                                                        numberWithin(n1, p1, ">", -5.0, "<=", 5.0)),
+                                        path.key(key));
                 case "loose" -> vLoose = decodeList(value, path.key(key), Coprocess::decodeString);
                 default -> throw unknownField(path, key);
             }
@@ -3173,7 +3211,7 @@ public final class Coprocess {
         if (!hasShades) {
             throw missingField(path, "shades");
         }
-        return new Distinct(vIds, vNames, vFlags, vShades, vRatios, vLoose);
+        return new Distinct(vIds, vNames, vFlags, vShades, vRatios, vLevels, vWeights, vLoose);
     }
 
     private static Drawing decodeDrawing(JsonNode node, Path path) {

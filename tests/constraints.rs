@@ -184,10 +184,11 @@ fn distinct(schema: &Value, s: &Value, n: usize) -> Option<Vec<Value>> {
         _ if items == &json!({}) => vec![json!({"a": 1, "b": [true, null]}), json!([1, "x"]), json!(1.5)],
         (_, Some(values)) => values.clone(),
         (Value::Bool(_), _) => vec![json!(true), json!(false)],
-        // Integers from the items' own minimum, if they have one.
+        // Integers from the items' own lower bound, if they have one.
         (Value::Number(x), _) if x.is_i64() => {
-            let from = items["minimum"].as_i64().or_else(|| items["exclusiveMinimum"].as_i64().map(|m| m + 1)).unwrap_or(x.as_i64().unwrap());
-            (0..n as i64).map(|k| json!(from + k)).filter(|v| within(items, v)).collect()
+            let (low, high) = bounds(items);
+            let from = low.unwrap_or(x.as_i64().unwrap());
+            (from..).take(n).filter(|k| high.is_none_or(|h| *k <= h)).map(|k| json!(k)).collect()
         }
         // Numbers: `-0.0` and `0` repeat (`written_otherwise` writes `1.5e0`).
         (Value::Number(_), _) => [json!(0.0), json!(1.5), json!(-2.5)].into_iter().filter(|v| within(items, v)).take(n).collect(),
@@ -197,7 +198,7 @@ fn distinct(schema: &Value, s: &Value, n: usize) -> Option<Vec<Value>> {
     (values.len() >= n).then(|| values[..n].to_vec())
 }
 
-/// Whether the number `v` is within the bounds of the items' schema `items`.
+/// Whether the number `v` is within the bounds of the number items' schema `items`.
 fn within(items: &Value, v: &Value) -> bool {
     let x = v.as_f64().unwrap_or_default();
     let bound = |key: &str| items.get(key).and_then(Value::as_f64);

@@ -92,17 +92,16 @@ pub fn items_part(contract: &Contract) -> Result<String, SchemaError> {
     let mut plain_frames = repeated::Repeated::new(codecs::plain_frame, codecs::PLAIN_FRAME_NAMES);
     let mut out = String::new();
     let mut tokens = proc_macro2::TokenStream::new();
+    // The fixed text names `Ok`, `Err`, `Some` and `None` bare: a contract
+    // with a type of such a name gets it qualified, as the rendered items.
+    let qualify_fixed = names::hides_variants(contract.types.keys());
     for items in extra_items(contract, Flavor::Sdk) {
         if !matches!(items, Items::Tokens(_)) && !tokens.is_empty() {
             out.push_str(&print(contract, parse(contract, std::mem::take(&mut tokens))?)?);
         }
         match items {
             Items::Tokens(more) => tokens.extend(more),
-            // The fixed text names `Ok`, `Err`, `Some` and `None` bare: a
-            // contract with a type of such a name gets it qualified.
-            Items::Fixed(text) if names::hides_variants(contract.types.keys()) => {
-                out.push_str(&print(contract, syn::parse_str(text).map_err(|e| invalid(contract, &e))?)?);
-            }
+            Items::Fixed(text) if qualify_fixed => out.push_str(&print(contract, parse_fixed(contract, text)?)?),
             Items::Fixed(text) => out.push_str(text),
             Items::PlainFrame(ty) => out.push_str(&plain_frames.print(contract, &ty)?),
         }
@@ -167,7 +166,7 @@ fn extras(contract: &Contract, flavor: Flavor) -> Result<syn::File, SchemaError>
     for items in extra_items(contract, flavor) {
         match items {
             Items::Tokens(tokens) => file.items.extend(parse(contract, tokens)?.items),
-            Items::Fixed(text) => file.items.extend(syn::parse_str::<syn::File>(text).map_err(|e| invalid(contract, &e))?.items),
+            Items::Fixed(text) => file.items.extend(parse_fixed(contract, text)?.items),
             Items::PlainFrame(ty) => file.items.extend(codecs::plain_frame(&ty)),
         }
     }
@@ -176,6 +175,10 @@ fn extras(contract: &Contract, flavor: Flavor) -> Result<syn::File, SchemaError>
 
 fn parse(contract: &Contract, tokens: proc_macro2::TokenStream) -> Result<syn::File, SchemaError> {
     syn::parse2(tokens).map_err(|e| invalid(contract, &e))
+}
+
+fn parse_fixed(contract: &Contract, text: &str) -> Result<syn::File, SchemaError> {
+    syn::parse_str(text).map_err(|e| invalid(contract, &e))
 }
 
 fn invalid(contract: &Contract, error: &syn::Error) -> SchemaError {

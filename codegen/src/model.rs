@@ -171,8 +171,13 @@ pub enum Ty {
     Pattern { inner: Box<Ty>, pattern: Pattern },
     /// A string, integer or boolean (`inner`) that must be one value
     /// (`const`); or any JSON value ([`Ty::Any`]) that must equal a
-    /// [`Constant::Json`] by JSON equality, or one of a [`Constant::OneOf`]'s
-    /// values (`enum`). Only on a property's own type, never nullable.
+    /// [`Constant::Json`] by JSON equality; or one of a [`Constant::OneOf`]'s
+    /// values (`enum`), checked on the value read as any JSON value, then
+    /// read as `inner`: [`Ty::Any`], or the one scalar kind every listed
+    /// value but `null` is of ([`Ty::String`], [`Ty::Boolean`], an unbounded
+    /// [`Ty::Integer`] or [`Ty::Number`]). Only on a property's own type;
+    /// never nullable, but for such a `OneOf` of a scalar kind that lists
+    /// `null` too: a [`Ty::Nullable`] of it reads `null` before the check.
     Const { inner: Box<Ty>, value: Constant },
     /// An array of items.
     Array(Box<Ty>),

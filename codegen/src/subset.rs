@@ -618,6 +618,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     /// by JSON equality, like a `const` of any JSON value. A `type` may be
     /// written (one type name) when every value is of it: membership then
     /// implies the type. On a required property only (as a JSON `const`).
+    /// The member is typed by [`listed_kind`]: `int`, `string | null`, ...
     /// Refused: an empty list, a value equal to an earlier one by JSON
     /// equality, an integer literal beyond ±(2^53-1) in a value.
     fn one_of(&self, schema: &Map<String, Value>, values: &Value, p: &str, property: bool, required: bool) -> Result<Ty, SchemaError> {
@@ -655,7 +656,13 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             }
         }
         let listed: Vec<String> = values.iter().map(Value::to_string).collect();
-        Ok(Ty::Const { inner: Box::new(Ty::Any), value: Constant::OneOf(listed.join(", ")) })
+        let value = Constant::OneOf(listed.join(", "));
+        Ok(match listed_kind(values, kind) {
+            // `null` is listed: read before the check, which it passes.
+            Some((kind, true)) => Ty::Nullable(Box::new(Ty::Const { inner: Box::new(kind), value })),
+            Some((kind, false)) => Ty::Const { inner: Box::new(kind), value },
+            None => Ty::Const { inner: Box::new(Ty::Any), value },
+        })
     }
 
     /// `propertyNames` on a map: a string schema with a length and/or a
@@ -821,6 +828,29 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
 
 /// Whether a JSON value is of a JSON Schema type (`integer`: a number with
 /// no fraction, `1.0` included).
+/// The one scalar kind of an inline `enum`'s values but `null` (strings,
+/// booleans, integers; numbers when one is not whole or `type: number` is
+/// written), and whether `null` is listed too; none when they are of
+/// several kinds, or are arrays or objects: the member is then any JSON
+/// value. A value is checked as any JSON value first (so every problem is
+/// the `enum`'s), then read as its kind, which cannot fail.
+fn listed_kind(values: &[Value], written: Option<&str>) -> Option<(Ty, bool)> {
+    let scalars: Vec<&Value> = values.iter().filter(|v| !v.is_null()).collect();
+    let all = |kind: &str| !scalars.is_empty() && scalars.iter().all(|v| of_type(v, kind));
+    let kind = if all("string") {
+        Ty::String
+    } else if all("boolean") {
+        Ty::Boolean
+    } else if all("integer") && written != Some("number") {
+        Ty::Integer { minimum: None, maximum: None }
+    } else if all("number") {
+        Ty::Number { minimum: None, maximum: None }
+    } else {
+        return None;
+    };
+    Some((kind, scalars.len() < values.len()))
+}
+
 fn of_type(value: &Value, kind: &str) -> bool {
     match value {
         Value::Null => kind == "null",
@@ -850,4 +880,37 @@ fn safe_integer(value: &Value) -> Option<i64> {
     const SAFE: i64 = (1 << 53) - 1;
     let integral = value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= SAFE as f64).map(|f| f as i64));
     integral.filter(|n| (-SAFE..=SAFE).contains(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listed_kind;
+    use crate::model::Ty;
+    use serde_json::json;
+
+    fn kind(values: serde_json::Value, written: Option<&str>) -> Option<(Ty, bool)> {
+        listed_kind(values.as_array().map(Vec::as_slice).unwrap_or_default(), written)
+    }
+
+    #[test]
+    fn an_inline_enum_of_one_scalar_kind_is_typed_as_it_and_null_makes_it_nullable() {
+        let integer = Ty::Integer { minimum: None, maximum: None };
+        let number = Ty::Number { minimum: None, maximum: None };
+        assert_eq!(kind(json!(["fast", "safe"]), None), Some((Ty::String, false)));
+        assert_eq!(kind(json!(["fast", null, "safe"]), None), Some((Ty::String, true)));
+        assert_eq!(kind(json!([false]), None), Some((Ty::Boolean, false)));
+        assert_eq!(kind(json!([1, 2.0, 3]), None), Some((integer.clone(), false)));
+        assert_eq!(kind(json!([null, 6]), Some("integer")), Some((integer, true)));
+        assert_eq!(kind(json!([0.5, 1]), None), Some((number.clone(), false)));
+        assert_eq!(kind(json!([1, 2]), Some("number")), Some((number, false)));
+    }
+
+    #[test]
+    fn an_inline_enum_of_several_kinds_or_of_containers_or_of_null_alone_is_any_json_value() {
+        assert_eq!(kind(json!([1, "a"]), None), None);
+        assert_eq!(kind(json!([true, 0]), None), None);
+        assert_eq!(kind(json!([[1], [2]]), None), None);
+        assert_eq!(kind(json!([{"k": 1}]), None), None);
+        assert_eq!(kind(json!([null]), None), None);
+    }
 }

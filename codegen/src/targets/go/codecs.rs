@@ -174,7 +174,8 @@ impl Ctx<'_> {
                     Constant::Integer(n) => n.to_string(),
                     Constant::Boolean(b) => b.to_string(),
                     Constant::Json(text) => return self.read_checked_fn(ty, inner, &format!("constantJSON(x, {})", string_lit(text))),
-                    Constant::OneOf(listed) => return self.read_checked_fn(ty, inner, &format!("oneOfJSON(x, {})", string_lit(listed))),
+                    Constant::OneOf(listed) if **inner == Ty::Any => return self.read_checked_fn(ty, inner, &format!("oneOfJSON(x, {})", string_lit(listed))),
+                    Constant::OneOf(listed) => return self.read_listed_fn(ty, inner, listed),
                 };
                 self.read_checked_fn(ty, inner, &format!("constant(x, {literal}, {})", string_lit(&value.json())))
             }
@@ -190,6 +191,20 @@ impl Ctx<'_> {
         let code = format!(
             "func {name}(v any) ({go}, *shapeError) {{\n\tx, err := {inner_fn}(v)\n\tif err != nil {{\n\t\treturn x, err\n\t}}\n\
              \treturn x, {check}\n}}\n"
+        );
+        self.helpers.insert(name.clone(), code);
+        name
+    }
+
+    /// A value checked as any JSON value against an inline `enum` of
+    /// scalars (and `null`), then read as their kind, which cannot fail.
+    fn read_listed_fn(&mut self, ty: &Ty, inner: &Ty, listed: &str) -> String {
+        let name = format!("read{}", self.mangle(ty));
+        let (go, inner_fn) = (self.go_ty(ty), self.read_fn(inner));
+        let code = format!(
+            "func {name}(v any) ({go}, *shapeError) {{\n\tif err := oneOfJSON(v, {}); err != nil {{\n\t\tvar x {go}\n\t\treturn x, err\n\t}}\n\
+             \treturn {inner_fn}(v)\n}}\n",
+            string_lit(listed)
         );
         self.helpers.insert(name.clone(), code);
         name

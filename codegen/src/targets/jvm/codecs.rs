@@ -168,7 +168,14 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
                 Constant::Integer(n) => format!("{n}L"),
                 Constant::Boolean(b) => b.to_string(),
                 Constant::Json(text) => return format!("constantJson({}, {path}, {})", decode_expr(inner, node, path, depth), string_literal(text)),
-                Constant::OneOf(listed) => return format!("oneOfJson({}, {path}, {})", decode_expr(inner, node, path, depth), string_literal(listed)),
+                Constant::OneOf(listed) if **inner == Ty::Any => {
+                    return format!("oneOfJson({}, {path}, {})", decode_expr(inner, node, path, depth), string_literal(listed))
+                }
+                // Checked as any JSON value, then read as its kind.
+                Constant::OneOf(listed) => {
+                    let checked = format!("oneOfJson({}, {path}, {})", decode_expr(&Ty::Any, node, path, depth), string_literal(listed));
+                    return decode_expr(inner, &checked, path, depth);
+                }
             };
             format!("constant({}, {path}, {literal}, {})", decode_expr(inner, node, path, depth), string_literal(&value.json()))
         }

@@ -1775,6 +1775,75 @@ pub mod strict {
         Err(not_constant(&format!("one of {}", L::JSON), &shown(&value)))
     }
 
+    /// A value of the one scalar kind of an inline `enum`'s values (an
+    /// `Option` of it when `null` is listed too), read from a JSON value
+    /// [`json_one_of`] found among them.
+    pub trait ListedKind: Sized {
+        /// The value as `Self`, `None` if it is of another kind.
+        fn listed(value: serde_json::Value) -> Option<Self>;
+    }
+
+    impl ListedKind for String {
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            match value {
+                serde_json::Value::String(s) => Some(s),
+                _ => None,
+            }
+        }
+    }
+
+    impl ListedKind for bool {
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            value.as_bool()
+        }
+    }
+
+    impl ListedKind for i64 {
+        /// A whole number (`1.0` too, within ±(2^53-1) as every listed one).
+        #[allow(clippy::cast_possible_truncation)]
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            value.as_i64().or_else(|| {
+                value
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER as f64)
+                    .map(|f| f as i64)
+            })
+        }
+    }
+
+    impl ListedKind for f64 {
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            value.as_f64()
+        }
+    }
+
+    impl<T: ListedKind> ListedKind for Option<T> {
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            if value.is_null() {
+                return Some(None);
+            }
+            T::listed(value).map(Some)
+        }
+    }
+
+    /// Deserializes a required field of an inline `enum` of one scalar kind
+    /// (and maybe `null`): checked as any JSON value by [`json_one_of`] (so
+    /// every problem is the `enum`'s), then read as `T`.
+    ///
+    /// # Errors
+    ///
+    /// As [`json_one_of`].
+    pub fn json_one_of_as<'de, D, L: JsonLiteral, T: ListedKind>(
+        deserializer: D,
+    ) -> Result<T, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = json_one_of::<D, L>(deserializer)?;
+        let shown = shown(&value);
+        T::listed(value).ok_or_else(|| not_constant(&format!("one of {}", L::JSON), &shown))
+    }
+
     /// A value as a problem shows it: a string as JSON text, a number as
     /// ECMAScript writes it ([`number_text`]), `true`, `false`, `null`; an
     /// array or an object by its kind.

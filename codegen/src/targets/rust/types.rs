@@ -93,7 +93,12 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                 }
                 // typify 0.8 drops `const`: the field is its plain type,
                 // which `strict` checks against the value.
-                if let crate::model::Ty::Const { value, .. } = &field.ty {
+                // An inline `enum` of scalars that lists `null` is a nullable `const`.
+                let constant = match &field.ty {
+                    crate::model::Ty::Nullable(inner) => inner.as_ref(),
+                    ty => ty,
+                };
+                if let crate::model::Ty::Const { value, .. } = constant {
                     property.remove("const");
                     let kind = match value {
                         crate::model::Constant::String(_) => "string",
@@ -108,6 +113,11 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                         crate::model::Constant::OneOf(_) => {
                             property.remove("enum");
                             property.remove("type");
+                            // Or of one scalar kind (and null): checked, then
+                            // read as it by `strict::json_one_of_as`.
+                            if let Some(kind) = listed_kind(&field.ty) {
+                                property.insert("type".to_string(), kind);
+                            }
                             continue;
                         }
                     };
@@ -117,6 +127,26 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
         }
     }
     defs
+}
+
+/// The JSON Schema `type` typify reads an inline `enum` of scalars (and
+/// `null`) as: `"integer"`, `["string", "null"]`; none for any JSON values.
+fn listed_kind(ty: &crate::model::Ty) -> Option<serde_json::Value> {
+    use crate::model::Ty;
+    let name = |ty: &Ty| match ty {
+        Ty::Const { inner, .. } => match inner.as_ref() {
+            Ty::String => Some("string"),
+            Ty::Boolean => Some("boolean"),
+            Ty::Integer { .. } => Some("integer"),
+            Ty::Number { .. } => Some("number"),
+            _ => None,
+        },
+        _ => None,
+    };
+    match ty {
+        Ty::Nullable(constant) => name(constant).map(|kind| serde_json::json!([kind, "null"])),
+        constant => name(constant).map(serde_json::Value::from),
+    }
 }
 
 fn without_annotations(schema: &mut serde_json::Map<String, serde_json::Value>, description: &str) {
@@ -202,6 +232,9 @@ enum Check {
     /// in the generated `constants` module), `integer_constant` or
     /// `boolean_constant`.
     Const(crate::model::Constant),
+    /// An inline `enum` of one scalar kind (and `null`), listed as JSON
+    /// text: `strict::json_one_of_as`, read as the field's own type.
+    Listed(String),
     /// An array's number of items: `strict::items_within`.
     Items(Option<u64>, Option<u64>),
     /// An array's number of items and its items' uniqueness:
@@ -266,6 +299,7 @@ impl Check {
                     Check::UniqueItems(min, max)
                 })
             }
+            Ty::Const { value: crate::model::Constant::OneOf(listed), inner } if **inner != Ty::Any => Some(Check::Listed(listed.clone())),
             Ty::Const { value, .. } => Some(Check::Const(value.clone())),
             Ty::Nullable(inner) => Check::of(inner),
             _ => None,
@@ -290,6 +324,8 @@ impl Check {
             Check::Const(crate::model::Constant::Boolean(b)) => format!("strict::{form}boolean_constant::<_, {b}>"),
             Check::Const(crate::model::Constant::Json(text)) => format!("strict::{form}json_constant::<_, constants::{}>", json_literal_name(text)),
             Check::Const(crate::model::Constant::OneOf(listed)) => format!("strict::{form}json_one_of::<_, constants::{}>", json_one_of_name(listed)),
+            // Required only: `null` (when listed) is read by the same function.
+            Check::Listed(listed) => format!("strict::json_one_of_as::<_, constants::{}, _>", json_one_of_name(listed)),
             Check::Items(min, max) => format!("strict::{form}items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueItems(min, max) => {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
@@ -314,7 +350,7 @@ impl Check {
             Check::Number(min, max) => format!("strict::NumberWithin<{}, {}>", number_arg(*min, true), number_arg(*max, false)),
             Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
-            Check::Const(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueNumbers(..) | Check::Each(..) | Check::UniqueEach(..) => {
+            Check::Const(_) | Check::Listed(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueNumbers(..) | Check::Each(..) | Check::UniqueEach(..) => {
                 "()".to_string()
             }
         }

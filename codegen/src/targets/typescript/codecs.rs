@@ -18,7 +18,7 @@ fn count_bound(bound: Option<u64>) -> String {
 /// A bound on a number as a literal, the way Prettier prints it: the
 /// shortest digits (`String(bound)` gives the same text back), an exponent
 /// without its `+` (`1e21`).
-fn number_literal(bound: f64) -> String {
+pub fn number_literal(bound: f64) -> String {
     number_text(bound).replace("e+", "e")
 }
 
@@ -82,7 +82,12 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
                 Constant::Integer(n) => n.to_string(),
                 Constant::Boolean(b) => b.to_string(),
                 Constant::Json(text) => return format!("_constantJson({}, {path}, {})", read_expr(inner, value, path, or_null), js_quoted(text)),
-                Constant::OneOf(listed) => return format!("_oneOfJson({}, {path}, {})", read_expr(inner, value, path, or_null), js_quoted(listed)),
+                Constant::OneOf(listed) if **inner == Ty::Any => return format!("_oneOfJson({}, {path}, {})", read_expr(inner, value, path, or_null), js_quoted(listed)),
+                // Scalars (and `null`): their literal type, compared by `===`.
+                Constant::OneOf(listed) => {
+                    let values = super::types::listed_literals(constant).join(", ");
+                    return format!("_oneOf({}, {path}, [{values}], {})", read_expr(&Ty::Any, value, path, or_null), js_quoted(listed));
+                }
             };
             let shown = js_quoted(&constant.json());
             format!("_constant({}, {path}, {literal}, {shown})", read_expr(inner, value, path, or_null))
@@ -385,7 +390,8 @@ fn depth_of_def(contract: &Contract, def: &TypeDef, outer: u32, visiting: &mut V
 /// The expression writing `value` (an expression of `ty`'s type) as JSON text.
 pub fn write_expr(ty: &Ty, value: &str) -> String {
     match ty {
-        Ty::Any | Ty::String => format!("JSON.stringify({value})"),
+        // An inline `enum`'s literal type (scalars and `null`) as well.
+        Ty::Any | Ty::String | Ty::Const { value: Constant::OneOf(_), .. } => format!("JSON.stringify({value})"),
         Ty::Boolean => format!("({value} ? \"true\" : \"false\")"),
         // A boolean `const` has its literal type: `String` writes it.
         // A finite double: `String` writes it as `JSON.stringify` does.

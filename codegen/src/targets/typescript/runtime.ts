@@ -1096,6 +1096,28 @@ function _oneOfJson(value: JsonValue, path: string, listed: string): JsonValue {
 }
 
 /**
+ * Checks that a value is one of the schema's `enum` values, all strings,
+ * all numbers or all booleans, returned as their literal type; `listed` is
+ * them as JSON text joined by `, ` (with `null` when the member is nullable,
+ * which its reader has taken before). `===` is JSON equality on these
+ * (`JSON.parse` reads `1.0` as `1`; `-0 === 0`).
+ */
+function _oneOf<const T extends string | number | boolean>(
+  value: JsonValue,
+  path: string,
+  values: readonly T[],
+  listed: string,
+): T {
+  for (const option of values) {
+    if (option === value) {
+      return option;
+    }
+  }
+  const wanted = _listedJson(listed).length === 1 ? listed : `one of ${listed}`;
+  return _throwProblem(`expected ${wanted}, got ${_shown(value)}`, path);
+}
+
+/**
  * A value as a problem shows it: a string as JSON text, a number as
  * ECMAScript writes it, `true`, `false`, `null`; an array or an object by
  * its kind.

@@ -21,14 +21,27 @@ pub fn ts_type(ty: &Ty) -> String {
         Ty::Nullable(inner) => format!("{} | null", ts_type(inner)),
         // A `const` is its literal type, so that a tagged union narrows on
         // its tag (`if (figure.kind === "circle")`).
-        Ty::Const { value, .. } => match value {
+        Ty::Const { value, inner } => match value {
             Constant::String(s) => js_quoted(s),
             Constant::Integer(n) => n.to_string(),
             Constant::Boolean(b) => b.to_string(),
+            Constant::OneOf(_) if **inner != Ty::Any => listed_literals(value).join(" | "),
             Constant::Json(_) | Constant::OneOf(_) => "JsonValue".into(),
         },
         Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => ts_type(inner),
     }
+}
+
+/// The values of an inline `enum` of scalars as TypeScript literals, in the
+/// schema's order (`"fast"`, `2.5`, `true`), without its `null` (read
+/// before the check, as [`Ty::Nullable`] says).
+pub fn listed_literals(value: &Constant) -> Vec<String> {
+    let literal = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => js_quoted(s),
+        serde_json::Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), super::codecs::number_literal),
+        other => other.to_string(),
+    };
+    value.values().iter().filter(|v| !v.is_null()).map(literal).collect()
 }
 
 /// Declares the type of `def`, with its description as TSDoc.

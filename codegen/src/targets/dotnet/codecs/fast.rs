@@ -84,6 +84,12 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
             let read = read_expr(contract, inner, reader, depth);
             format!("{ns}.CoprocessReader.MultipleOf({read}, {divisor})")
         }
+        // Checked as any JSON value, then read off the element as its kind
+        // (by the careful reader, with no path: it cannot fail).
+        Ty::Const { inner, value: Constant::OneOf(listed) } if **inner != Ty::Any => {
+            let checked = format!("{ns}.CoprocessReader.OneOfJson({ns}.CoprocessReader.ReadAny(ref {reader}), {})", string_literal(listed));
+            super::read_expr(contract, inner, &checked, "null", depth)
+        }
         Ty::Const { inner, value } => {
             let read = read_expr(contract, inner, reader, depth);
             let check = match value {

@@ -99,6 +99,11 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
             let read = read_expecting(contract, inner, value, at, depth, expected);
             format!("{ns}.CoprocessJson.MultipleOf({read}, {at}, {divisor})")
         }
+        // Checked as any JSON value, then read as its kind, which cannot fail.
+        Ty::Const { inner, value: Constant::OneOf(listed) } if **inner != Ty::Any => {
+            let checked = format!("{ns}.CoprocessJson.OneOfJson({value}, {at}, {})", string_literal(listed));
+            read_expr(contract, inner, &checked, at, depth)
+        }
         Ty::Const { inner, value: constant } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
             let shown = string_literal(&constant.json());

@@ -165,7 +165,8 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
                 Constant::Integer(n) => n.to_string(),
                 Constant::Boolean(b) => if *b { "True" } else { "False" }.to_string(),
                 Constant::Json(text) => return format!("_constant_json({}, {})", decode_expr(inner, expr), string(text)),
-                Constant::OneOf(listed) => return format!("_one_of_json({}, {})", decode_expr(inner, expr), string(listed)),
+                // Checked as any JSON value, then read as its kind.
+                Constant::OneOf(listed) => return decode_expr(inner, &format!("_one_of_json({expr}, {})", string(listed))),
             };
             format!("_constant({}, {literal}, {})", decode_expr(inner, expr), string(&value.json()))
         }

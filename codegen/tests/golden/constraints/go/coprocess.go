@@ -495,11 +495,16 @@ type Chosen struct {
 	// Mixed is one of values of every kind.
 	Mixed any
 	// Level is a level from one to three.
-	Level any
+	Level int64
 	// Flag is always false (an `enum` of one value).
-	Flag any
+	Flag bool
 	// Zero: Zero, or the string zero: never `false`.
 	Zero any
+	// Mode is a mode, or none: a string or null (an `enum` of strings and
+	// null). Nil for JSON null.
+	Mode *string
+	// Ratio is a ratio: a number (an `enum` of numbers).
+	Ratio float64
 }
 
 // DecodeChosen decodes a Chosen from one frame's JSON text under the strict
@@ -534,7 +539,7 @@ func decodeChosen(v any) (Chosen, *shapeError) {
 	if !ok {
 		return out, wrongKind("object", v)
 	}
-	var seen [4]bool
+	var seen [6]bool
 	for i, key := range o.keys {
 		var err *shapeError
 		switch key {
@@ -543,13 +548,19 @@ func decodeChosen(v any) (Chosen, *shapeError) {
 			out.Mixed, err = readAnyOneOfhb113e55554bbe48ddd81fa0bcd1301fc(o.vals[i])
 		case "level":
 			seen[1] = true
-			out.Level, err = readAnyOneOf312c20322c2033(o.vals[i])
+			out.Level, err = readIntOneOf312c20322c2033(o.vals[i])
 		case "flag":
 			seen[2] = true
-			out.Flag, err = readAnyOneOf66616c7365(o.vals[i])
+			out.Flag, err = readBoolOneOf66616c7365(o.vals[i])
 		case "zero":
 			seen[3] = true
 			out.Zero, err = readAnyOneOf302c20223022(o.vals[i])
+		case "mode":
+			seen[4] = true
+			out.Mode, err = readNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(o.vals[i])
+		case "ratio":
+			seen[5] = true
+			out.Ratio, err = readNumberOneOf302e352c20312c20322e35(o.vals[i])
 		default:
 			return out, unknownField(key)
 		}
@@ -569,6 +580,12 @@ func decodeChosen(v any) (Chosen, *shapeError) {
 	if !seen[3] {
 		return out, missingField("zero")
 	}
+	if !seen[4] {
+		return out, missingField("mode")
+	}
+	if !seen[5] {
+		return out, missingField("ratio")
+	}
 	return out, nil
 }
 
@@ -577,11 +594,15 @@ func appendChosen(b []byte, v Chosen) []byte {
 	b = append(b, "\"mixed\":"...)
 	b = writeAny(b, v.Mixed)
 	b = append(b, ",\"level\":"...)
-	b = writeAny(b, v.Level)
+	b = writeInt(b, v.Level)
 	b = append(b, ",\"flag\":"...)
-	b = writeAny(b, v.Flag)
+	b = writeBool(b, v.Flag)
 	b = append(b, ",\"zero\":"...)
 	b = writeAny(b, v.Zero)
+	b = append(b, ",\"mode\":"...)
+	b = writeNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(b, v.Mode)
+	b = append(b, ",\"ratio\":"...)
+	b = writeNumber(b, v.Ratio)
 	return append(b, '}')
 }
 
@@ -3773,22 +3794,6 @@ func readAnyOneOf302c20223022(v any) (any, *shapeError) {
 	return x, oneOfJSON(x, "0, \"0\"")
 }
 
-func readAnyOneOf312c20322c2033(v any) (any, *shapeError) {
-	x, err := readAny(v)
-	if err != nil {
-		return x, err
-	}
-	return x, oneOfJSON(x, "1, 2, 3")
-}
-
-func readAnyOneOf66616c7365(v any) (any, *shapeError) {
-	x, err := readAny(v)
-	if err != nil {
-		return x, err
-	}
-	return x, oneOfJSON(x, "false")
-}
-
 func readAnyOneOfhb113e55554bbe48ddd81fa0bcd1301fc(v any) (any, *shapeError) {
 	x, err := readAny(v)
 	if err != nil {
@@ -3803,6 +3808,14 @@ func readBoolConstTrue(v any) (bool, *shapeError) {
 		return x, err
 	}
 	return x, constant(x, true, "true")
+}
+
+func readBoolOneOf66616c7365(v any) (bool, *shapeError) {
+	if err := oneOfJSON(v, "false"); err != nil {
+		var x bool
+		return x, err
+	}
+	return readBool(v)
 }
 
 func readIntConst2(v any) (int64, *shapeError) {
@@ -3928,6 +3941,14 @@ func readIntMultipleOf5(v any) (int64, *shapeError) {
 		return x, err
 	}
 	return x, multipleOf(x, 5)
+}
+
+func readIntOneOf312c20322c2033(v any) (int64, *shapeError) {
+	if err := oneOfJSON(v, "1, 2, 3"); err != nil {
+		var x int64
+		return x, err
+	}
+	return readInt(v)
 }
 
 func readListOfAny(v any) ([]any, *shapeError) {
@@ -4451,6 +4472,17 @@ func readNullableStringLenMin2(v any) (*string, *shapeError) {
 	return &x, nil
 }
 
+func readNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(v any) (*string, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return &x, nil
+}
+
 func readNullableStringPattern4(v any) (*string, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -4520,6 +4552,14 @@ func readNumberMinNeg1p5Max1p5(v any) (float64, *shapeError) {
 		err = numberOutside("<= 1.5", x)
 	}
 	return x, err
+}
+
+func readNumberOneOf302e352c20312c20322e35(v any) (float64, *shapeError) {
+	if err := oneOfJSON(v, "0.5, 1, 2.5"); err != nil {
+		var x float64
+		return x, err
+	}
+	return readNumber(v)
 }
 
 func readStringConst63616c6c(v any) (string, *shapeError) {
@@ -4672,6 +4712,14 @@ func readStringLenMin2Max8Pattern1(v any) (string, *shapeError) {
 		return x, err
 	}
 	return x, matching(x, pattern1)
+}
+
+func readStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(v any) (string, *shapeError) {
+	if err := oneOfJSON(v, "\"fast\", \"safe\", null"); err != nil {
+		var x string
+		return x, err
+	}
+	return readString(v)
 }
 
 func readStringPattern1(v any) (string, *shapeError) {
@@ -5009,6 +5057,13 @@ func writeNullableStamped(b []byte, v Stamped) []byte {
 }
 
 func writeNullableStringLenMin2(b []byte, v *string) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeString(b, *v)
+}
+
+func writeNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(b []byte, v *string) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}

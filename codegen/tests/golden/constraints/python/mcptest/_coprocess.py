@@ -1168,14 +1168,20 @@ class Chosen:
     mixed: JsonValue
     """One of values of every kind."""
 
-    level: JsonValue
+    level: int
     """A level from one to three."""
 
-    flag: JsonValue
+    flag: bool
     """Always false (an `enum` of one value)."""
 
     zero: JsonValue
     """Zero, or the string zero: never `false`."""
+
+    mode: str | None
+    """A mode, or none: a string or null (an `enum` of strings and null)."""
+
+    ratio: float
+    """A ratio: a number (an `enum` of numbers)."""
 
 
 @dataclass(frozen=True)
@@ -1856,7 +1862,7 @@ def encode_bounded(value: Bounded) -> str:
     return _dumps(bounded_to_value(value))
 
 
-_CHOSEN_REQUIRED: typing.Final = 4
+_CHOSEN_REQUIRED: typing.Final = 6
 
 
 def _read_chosen(value: JsonValue) -> Chosen:
@@ -1865,12 +1871,16 @@ def _read_chosen(value: JsonValue) -> Chosen:
         level = value.get("level")
         flag = value.get("flag")
         zero = value.get("zero")
+        mode = value.get("mode")
+        ratio = value.get("ratio")
         if (
             len(value) == _CHOSEN_REQUIRED
             and "mixed" in value
             and "level" in value
             and "flag" in value
             and "zero" in value
+            and "mode" in value
+            and "ratio" in value
         ):
             try:
                 return _new(
@@ -1878,9 +1888,13 @@ def _read_chosen(value: JsonValue) -> Chosen:
                     mixed=_one_of_json(
                         mixed, '1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}'
                     ),
-                    level=_one_of_json(level, "1, 2, 3"),
-                    flag=_one_of_json(flag, "false"),
+                    level=_int(_one_of_json(level, "1, 2, 3")),
+                    flag=_bool(_one_of_json(flag, "false")),
                     zero=_one_of_json(zero, '0, "0"'),
+                    mode=_nullable(
+                        mode, lambda v: _str(_one_of_json(v, '"fast", "safe", null'))
+                    ),
+                    ratio=_float(_one_of_json(ratio, "0.5, 1, 2.5")),
                 )
             except _Problem:
                 raise _CHOSEN_SHAPE.problem(value) from None
@@ -1894,6 +1908,8 @@ def chosen_to_value(value: Chosen) -> dict[str, JsonValue]:
     out["level"] = value.level
     out["flag"] = value.flag
     out["zero"] = value.zero
+    out["mode"] = value.mode
+    out["ratio"] = value.ratio
     return out
 
 
@@ -3622,15 +3638,21 @@ _CHOSEN_SHAPE = _ObjectShape(
         "mixed": lambda v: _one_of_json(
             v, '1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}'
         ),
-        "level": lambda v: _one_of_json(v, "1, 2, 3"),
-        "flag": lambda v: _one_of_json(v, "false"),
+        "level": lambda v: _int(_one_of_json(v, "1, 2, 3")),
+        "flag": lambda v: _bool(_one_of_json(v, "false")),
         "zero": lambda v: _one_of_json(v, '0, "0"'),
+        "mode": lambda v: _nullable(
+            v, lambda v: _str(_one_of_json(v, '"fast", "safe", null'))
+        ),
+        "ratio": lambda v: _float(_one_of_json(v, "0.5, 1, 2.5")),
     },
     (
         "mixed",
         "level",
         "flag",
         "zero",
+        "mode",
+        "ratio",
     ),
 )
 

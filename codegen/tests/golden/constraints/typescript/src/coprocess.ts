@@ -1226,6 +1226,28 @@ function _oneOfJson(value: JsonValue, path: string, listed: string): JsonValue {
 }
 
 /**
+ * Checks that a value is one of the schema's `enum` values, all strings,
+ * all numbers or all booleans, returned as their literal type; `listed` is
+ * them as JSON text joined by `, ` (with `null` when the member is nullable,
+ * which its reader has taken before). `===` is JSON equality on these
+ * (`JSON.parse` reads `1.0` as `1`; `-0 === 0`).
+ */
+function _oneOf<const T extends string | number | boolean>(
+  value: JsonValue,
+  path: string,
+  values: readonly T[],
+  listed: string,
+): T {
+  for (const option of values) {
+    if (option === value) {
+      return option;
+    }
+  }
+  const wanted = _listedJson(listed).length === 1 ? listed : `one of ${listed}`;
+  return _throwProblem(`expected ${wanted}, got ${_shown(value)}`, path);
+}
+
+/**
  * A value as a problem shows it: a string as JSON text, a number as
  * ECMAScript writes it, `true`, `false`, `null`; an array or an object by
  * its kind.
@@ -1833,19 +1855,25 @@ export interface Chosen {
   /** One of values of every kind. */
   readonly mixed: JsonValue;
   /** A level from one to three. */
-  readonly level: JsonValue;
+  readonly level: 1 | 2 | 3;
   /** Always false (an `enum` of one value). */
-  readonly flag: JsonValue;
+  readonly flag: false;
   /** Zero, or the string zero: never `false`. */
   readonly zero: JsonValue;
+  /** A mode, or none: a string or null (an `enum` of strings and null). */
+  readonly mode: "fast" | "safe" | null;
+  /** A ratio: a number (an `enum` of numbers). */
+  readonly ratio: 0.5 | 1 | 2.5;
 }
 
 function readChosen(value: JsonValue, path: string, orNull: boolean): Chosen {
   const obj = _readMembers(value, path, orNull);
   let mixed: JsonValue | undefined;
-  let level: JsonValue | undefined;
-  let flag: JsonValue | undefined;
+  let level: 1 | 2 | 3 | undefined;
+  let flag: false | undefined;
   let zero: JsonValue | undefined;
+  let mode: "fast" | "safe" | null | undefined;
+  let ratio: 0.5 | 1 | 2.5 | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
       continue;
@@ -1861,17 +1889,42 @@ function readChosen(value: JsonValue, path: string, orNull: boolean): Chosen {
         );
         break;
       case "level":
-        level = _oneOfJson(
+        level = _oneOf(
           _openValue(member),
           _pathTo(path, ".level"),
+          [1, 2, 3],
           "1, 2, 3",
         );
         break;
       case "flag":
-        flag = _oneOfJson(_openValue(member), _pathTo(path, ".flag"), "false");
+        flag = _oneOf(
+          _openValue(member),
+          _pathTo(path, ".flag"),
+          [false],
+          "false",
+        );
         break;
       case "zero":
         zero = _oneOfJson(_openValue(member), _pathTo(path, ".zero"), '0, "0"');
+        break;
+      case "mode":
+        mode =
+          member === null
+            ? null
+            : _oneOf(
+                _openValue(member),
+                _pathTo(path, ".mode"),
+                ["fast", "safe"],
+                '"fast", "safe", null',
+              );
+        break;
+      case "ratio":
+        ratio = _oneOf(
+          _openValue(member),
+          _pathTo(path, ".ratio"),
+          [0.5, 1, 2.5],
+          "0.5, 1, 2.5",
+        );
         break;
       default:
         _throwUnknownField(key, path);
@@ -1889,7 +1942,13 @@ function readChosen(value: JsonValue, path: string, orNull: boolean): Chosen {
   if (zero === undefined) {
     _throwMissingField("zero", path);
   }
-  return { mixed, level, flag, zero };
+  if (mode === undefined) {
+    _throwMissingField("mode", path);
+  }
+  if (ratio === undefined) {
+    _throwMissingField("ratio", path);
+  }
+  return { mixed, level, flag, zero, mode, ratio };
 }
 
 /**
@@ -1917,6 +1976,9 @@ export function encodeChosen(value: Chosen): string {
   out += ',"level":' + JSON.stringify(value.level);
   out += ',"flag":' + JSON.stringify(value.flag);
   out += ',"zero":' + JSON.stringify(value.zero);
+  out +=
+    ',"mode":' + (value.mode === null ? "null" : JSON.stringify(value.mode));
+  out += ',"ratio":' + JSON.stringify(value.ratio);
   return out + "}";
 }
 

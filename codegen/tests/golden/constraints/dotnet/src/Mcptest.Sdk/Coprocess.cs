@@ -756,12 +756,14 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="Chosen"/> from its required fields.
         /// </summary>
-        public Chosen(global::System.Text.Json.JsonElement mixed, global::System.Text.Json.JsonElement level, global::System.Text.Json.JsonElement flag, global::System.Text.Json.JsonElement zero)
+        public Chosen(global::System.Text.Json.JsonElement mixed, long level, bool flag, global::System.Text.Json.JsonElement zero, string? mode, double ratio)
         {
             Mixed = mixed;
             Level = level;
             Flag = flag;
             Zero = zero;
+            Mode = mode;
+            Ratio = ratio;
         }
 
         /// <summary>
@@ -772,17 +774,27 @@ namespace Mcptest.Sdk
         /// <summary>
         /// A level from one to three.
         /// </summary>
-        public global::System.Text.Json.JsonElement Level { get; set; }
+        public long Level { get; set; }
 
         /// <summary>
         /// Always false (an <c>enum</c> of one value).
         /// </summary>
-        public global::System.Text.Json.JsonElement Flag { get; set; }
+        public bool Flag { get; set; }
 
         /// <summary>
         /// Zero, or the string zero: never <c>false</c>.
         /// </summary>
         public global::System.Text.Json.JsonElement Zero { get; set; }
+
+        /// <summary>
+        /// A mode, or none: a string or null (an <c>enum</c> of strings and null).
+        /// </summary>
+        public string? Mode { get; set; }
+
+        /// <summary>
+        /// A ratio: a number (an <c>enum</c> of numbers).
+        /// </summary>
+        public double Ratio { get; set; }
 
         /// <summary>
         /// Decodes a <c>Chosen</c> strictly from one frame's JSON text.
@@ -840,9 +852,11 @@ namespace Mcptest.Sdk
             global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
             ulong seen = 0;
             global::System.Text.Json.JsonElement _mixed = default!;
-            global::System.Text.Json.JsonElement _level = default!;
-            global::System.Text.Json.JsonElement _flag = default!;
+            long _level = default!;
+            bool _flag = default!;
             global::System.Text.Json.JsonElement _zero = default!;
+            string? _mode = null;
+            double _ratio = default!;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("mixed"))
@@ -852,18 +866,28 @@ namespace Mcptest.Sdk
                 }
                 else if (member.NameEquals("level"))
                 {
-                    _level = global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "level"), "1, 2, 3");
+                    _level = global::Mcptest.Sdk.CoprocessJson.ReadInteger(global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "level"), "1, 2, 3"), new global::Mcptest.Sdk.CoprocessPath(at, "level"), "integer");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("flag"))
                 {
-                    _flag = global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "flag"), "false");
+                    _flag = global::Mcptest.Sdk.CoprocessJson.ReadBoolean(global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "flag"), "false"), new global::Mcptest.Sdk.CoprocessPath(at, "flag"), "boolean");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("zero"))
                 {
                     _zero = global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "zero"), "0, \"0\"");
                     seen |= 1UL << 3;
+                }
+                else if (member.NameEquals("mode"))
+                {
+                    _mode = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "mode"), "\"fast\", \"safe\", null"), new global::Mcptest.Sdk.CoprocessPath(at, "mode"), "string");
+                    seen |= 1UL << 4;
+                }
+                else if (member.NameEquals("ratio"))
+                {
+                    _ratio = global::Mcptest.Sdk.CoprocessJson.ReadNumber(global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "ratio"), "0.5, 1, 2.5"), new global::Mcptest.Sdk.CoprocessPath(at, "ratio"), "number");
+                    seen |= 1UL << 5;
                 }
                 else
                 {
@@ -886,22 +910,34 @@ namespace Mcptest.Sdk
             {
                 throw global::Mcptest.Sdk.CoprocessJson.Missing("zero", at);
             }
-            return new Chosen(_mixed, _level, _flag, _zero);
+            if ((seen & (1UL << 4)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("mode", at);
+            }
+            if ((seen & (1UL << 5)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("ratio", at);
+            }
+            return new Chosen(_mixed, _level, _flag, _zero, _mode, _ratio);
         }
 
         internal static readonly byte[] KeyMixed = global::System.Text.Encoding.UTF8.GetBytes("mixed");
         internal static readonly byte[] KeyLevel = global::System.Text.Encoding.UTF8.GetBytes("level");
         internal static readonly byte[] KeyFlag = global::System.Text.Encoding.UTF8.GetBytes("flag");
         internal static readonly byte[] KeyZero = global::System.Text.Encoding.UTF8.GetBytes("zero");
+        internal static readonly byte[] KeyMode = global::System.Text.Encoding.UTF8.GetBytes("mode");
+        internal static readonly byte[] KeyRatio = global::System.Text.Encoding.UTF8.GetBytes("ratio");
 
         internal static Chosen Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
             global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
             ulong seen = 0;
             global::System.Text.Json.JsonElement _mixed = default!;
-            global::System.Text.Json.JsonElement _level = default!;
-            global::System.Text.Json.JsonElement _flag = default!;
+            long _level = default!;
+            bool _flag = default!;
             global::System.Text.Json.JsonElement _zero = default!;
+            string? _mode = null;
+            double _ratio = default!;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyMixed))
@@ -914,13 +950,13 @@ namespace Mcptest.Sdk
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _level = global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "1, 2, 3");
+                    _level = global::Mcptest.Sdk.CoprocessJson.ReadInteger(global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "1, 2, 3"), null, "integer");
                 }
                 else if (reader.ValueTextEquals(KeyFlag))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _flag = global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "false");
+                    _flag = global::Mcptest.Sdk.CoprocessJson.ReadBoolean(global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "false"), null, "boolean");
                 }
                 else if (reader.ValueTextEquals(KeyZero))
                 {
@@ -928,16 +964,28 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _zero = global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "0, \"0\"");
                 }
+                else if (reader.ValueTextEquals(KeyMode))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
+                    reader.Read();
+                    _mode = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.ReadString(global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "\"fast\", \"safe\", null"), null, "string");
+                }
+                else if (reader.ValueTextEquals(KeyRatio))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
+                    reader.Read();
+                    _ratio = global::Mcptest.Sdk.CoprocessJson.ReadNumber(global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "0.5, 1, 2.5"), null, "number");
+                }
                 else
                 {
                     throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
-            if ((seen & 15UL) != 15UL)
+            if ((seen & 63UL) != 63UL)
             {
                 throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
-            return new Chosen(_mixed, _level, _flag, _zero);
+            return new Chosen(_mixed, _level, _flag, _zero, _mode, _ratio);
         }
 
         internal void Write(global::System.Text.StringBuilder builder)
@@ -946,11 +994,15 @@ namespace Mcptest.Sdk
             builder.Append("\"mixed\":");
             global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Mixed);
             builder.Append(",\"level\":");
-            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Level);
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Level);
             builder.Append(",\"flag\":");
-            global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Flag);
+            global::Mcptest.Sdk.CoprocessJson.WriteBoolean(builder, Flag);
             builder.Append(",\"zero\":");
             global::Mcptest.Sdk.CoprocessJson.WriteAny(builder, Zero);
+            builder.Append(",\"mode\":");
+            if (Mode is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Mode); }
+            builder.Append(",\"ratio\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Ratio);
             builder.Append('}');
         }
     }

@@ -42,14 +42,26 @@ pub struct Chosen {
     )]
     pub mixed: ::serde_json::Value,
     ///A level from one to three.
-    #[serde(deserialize_with = "strict::json_one_of::<_, constants::JsonOneOf312c20322c2033>")]
-    pub level: ::serde_json::Value,
+    #[serde(
+        deserialize_with = "strict::json_one_of_as::<_, constants::JsonOneOf312c20322c2033, _>"
+    )]
+    pub level: i64,
     ///Always false (an `enum` of one value).
-    #[serde(deserialize_with = "strict::json_one_of::<_, constants::JsonOneOf66616c7365>")]
-    pub flag: ::serde_json::Value,
+    #[serde(deserialize_with = "strict::json_one_of_as::<_, constants::JsonOneOf66616c7365, _>")]
+    pub flag: bool,
     ///Zero, or the string zero: never `false`.
     #[serde(deserialize_with = "strict::json_one_of::<_, constants::JsonOneOf302c20223022>")]
     pub zero: ::serde_json::Value,
+    ///A mode, or none: a string or null (an `enum` of strings and null).
+    #[serde(
+        deserialize_with = "strict::json_one_of_as::<_, constants::JsonOneOfh8d3bf95f4ae0af636efc99aea69a1dda, _>"
+    )]
+    pub mode: ::std::option::Option<::std::string::String>,
+    ///A ratio: a number (an `enum` of numbers).
+    #[serde(
+        deserialize_with = "strict::json_one_of_as::<_, constants::JsonOneOf302e352c20312c20322e35, _>"
+    )]
+    pub ratio: f64,
 }
 ///A circle.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -2720,10 +2732,20 @@ mod constants {
     impl super::strict::JsonLiteral for JsonConstanth73b82efc446cc477020b73f7f0ce6cf9 {
         const JSON: &'static str = "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}";
     }
+    /// The `enum` values "fast", "safe", null.
+    pub struct JsonOneOfh8d3bf95f4ae0af636efc99aea69a1dda;
+    impl super::strict::JsonLiteral for JsonOneOfh8d3bf95f4ae0af636efc99aea69a1dda {
+        const JSON: &'static str = "\"fast\", \"safe\", null";
+    }
     /// The `enum` values 0, "0".
     pub struct JsonOneOf302c20223022;
     impl super::strict::JsonLiteral for JsonOneOf302c20223022 {
         const JSON: &'static str = "0, \"0\"";
+    }
+    /// The `enum` values 0.5, 1, 2.5.
+    pub struct JsonOneOf302e352c20312c20322e35;
+    impl super::strict::JsonLiteral for JsonOneOf302e352c20312c20322e35 {
+        const JSON: &'static str = "0.5, 1, 2.5";
     }
     /// The `enum` values 1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}.
     pub struct JsonOneOfhb113e55554bbe48ddd81fa0bcd1301fc;
@@ -4690,6 +4712,75 @@ pub mod strict {
             return Err(not_constant(L::JSON, &shown(&value)));
         }
         Err(not_constant(&format!("one of {}", L::JSON), &shown(&value)))
+    }
+
+    /// A value of the one scalar kind of an inline `enum`'s values (an
+    /// `Option` of it when `null` is listed too), read from a JSON value
+    /// [`json_one_of`] found among them.
+    pub trait ListedKind: Sized {
+        /// The value as `Self`, `None` if it is of another kind.
+        fn listed(value: serde_json::Value) -> Option<Self>;
+    }
+
+    impl ListedKind for String {
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            match value {
+                serde_json::Value::String(s) => Some(s),
+                _ => None,
+            }
+        }
+    }
+
+    impl ListedKind for bool {
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            value.as_bool()
+        }
+    }
+
+    impl ListedKind for i64 {
+        /// A whole number (`1.0` too, within ±(2^53-1) as every listed one).
+        #[allow(clippy::cast_possible_truncation)]
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            value.as_i64().or_else(|| {
+                value
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER as f64)
+                    .map(|f| f as i64)
+            })
+        }
+    }
+
+    impl ListedKind for f64 {
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            value.as_f64()
+        }
+    }
+
+    impl<T: ListedKind> ListedKind for Option<T> {
+        fn listed(value: serde_json::Value) -> Option<Self> {
+            if value.is_null() {
+                return Some(None);
+            }
+            T::listed(value).map(Some)
+        }
+    }
+
+    /// Deserializes a required field of an inline `enum` of one scalar kind
+    /// (and maybe `null`): checked as any JSON value by [`json_one_of`] (so
+    /// every problem is the `enum`'s), then read as `T`.
+    ///
+    /// # Errors
+    ///
+    /// As [`json_one_of`].
+    pub fn json_one_of_as<'de, D, L: JsonLiteral, T: ListedKind>(
+        deserializer: D,
+    ) -> Result<T, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let value = json_one_of::<D, L>(deserializer)?;
+        let shown = shown(&value);
+        T::listed(value).ok_or_else(|| not_constant(&format!("one of {}", L::JSON), &shown))
     }
 
     /// A value as a problem shows it: a string as JSON text, a number as

@@ -521,8 +521,12 @@ public final class Coprocess {
      * @param level A level from one to three.
      * @param flag Always false (an {@code enum} of one value).
      * @param zero Zero, or the string zero: never {@code false}.
+     * @param mode A mode, or none: a string or null (an {@code enum} of strings and null). (Java
+     *     null for JSON null)
+     * @param ratio A ratio: a number (an {@code enum} of numbers).
      */
-    public record Chosen(JsonNode mixed, JsonNode level, JsonNode flag, JsonNode zero)
+    public record Chosen(
+            JsonNode mixed, long level, boolean flag, JsonNode zero, String mode, double ratio)
             implements Encodable {
 
         /**
@@ -532,11 +536,11 @@ public final class Coprocess {
          * @param level the value of the {@code "level"} member
          * @param flag the value of the {@code "flag"} member
          * @param zero the value of the {@code "zero"} member
+         * @param mode the value of the {@code "mode"} member
+         * @param ratio the value of the {@code "ratio"} member
          */
         public Chosen {
             Objects.requireNonNull(mixed, "mixed");
-            Objects.requireNonNull(level, "level");
-            Objects.requireNonNull(flag, "flag");
             Objects.requireNonNull(zero, "zero");
         }
 
@@ -568,11 +572,15 @@ public final class Coprocess {
             out.append("\"mixed\":");
             Coprocess.writeNode(out, this.mixed);
             out.append(",\"level\":");
-            Coprocess.writeNode(out, this.level);
+            out.append(this.level);
             out.append(",\"flag\":");
-            Coprocess.writeNode(out, this.flag);
+            out.append(this.flag);
             out.append(",\"zero\":");
             Coprocess.writeNode(out, this.zero);
+            out.append(",\"mode\":");
+            Coprocess.writeString(out, this.mode);
+            out.append(",\"ratio\":");
+            out.append(this.ratio);
             out.append('}');
         }
     }
@@ -2946,12 +2954,16 @@ public final class Coprocess {
         ObjectNode object = expectObject(node, path);
         JsonNode vMixed = null;
         boolean hasMixed = false;
-        JsonNode vLevel = null;
+        long vLevel = 0L;
         boolean hasLevel = false;
-        JsonNode vFlag = null;
+        boolean vFlag = false;
         boolean hasFlag = false;
         JsonNode vZero = null;
         boolean hasZero = false;
+        String vMode = null;
+        boolean hasMode = false;
+        double vRatio = 0.0;
+        boolean hasRatio = false;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
@@ -2965,16 +2977,35 @@ public final class Coprocess {
                     hasMixed = true;
                 }
                 case "level" -> {
-                    vLevel = oneOfJson(value, path.key(key), "1, 2, 3");
+                    vLevel =
+                            decodeInteger(
+                                    oneOfJson(value, path.key(key), "1, 2, 3"), path.key(key));
                     hasLevel = true;
                 }
                 case "flag" -> {
-                    vFlag = oneOfJson(value, path.key(key), "false");
+                    vFlag = decodeBoolean(oneOfJson(value, path.key(key), "false"), path.key(key));
                     hasFlag = true;
                 }
                 case "zero" -> {
                     vZero = oneOfJson(value, path.key(key), "0, \"0\"");
                     hasZero = true;
+                }
+                case "mode" -> {
+                    vMode =
+                            decodeNullable(
+                                    value,
+                                    path.key(key),
+                                    (n1, p1) ->
+                                            decodeString(
+                                                    oneOfJson(n1, p1, "\"fast\", \"safe\", null"),
+                                                    p1));
+                    hasMode = true;
+                }
+                case "ratio" -> {
+                    vRatio =
+                            decodeNumber(
+                                    oneOfJson(value, path.key(key), "0.5, 1, 2.5"), path.key(key));
+                    hasRatio = true;
                 }
                 default -> throw unknownField(path, key);
             }
@@ -2991,7 +3022,13 @@ public final class Coprocess {
         if (!hasZero) {
             throw missingField(path, "zero");
         }
-        return new Chosen(vMixed, vLevel, vFlag, vZero);
+        if (!hasMode) {
+            throw missingField(path, "mode");
+        }
+        if (!hasRatio) {
+            throw missingField(path, "ratio");
+        }
+        return new Chosen(vMixed, vLevel, vFlag, vZero, vMode, vRatio);
     }
 
     private static Circle decodeCircle(JsonNode node, Path path) {

@@ -184,15 +184,23 @@ fn distinct(schema: &Value, s: &Value, n: usize) -> Option<Vec<Value>> {
         _ if items == &json!({}) => vec![json!({"a": 1, "b": [true, null]}), json!([1, "x"]), json!(1.5)],
         (_, Some(values)) => values.clone(),
         (Value::Bool(_), _) => vec![json!(true), json!(false)],
-        // Integers from the items' own lower bound, if they have one.
+        // Integers from the items' own lower bound, if they have one, that
+        // are multiples of their own `multipleOf`.
         (Value::Number(x), _) if x.is_i64() => {
             let (low, high) = bounds(items);
             let from = low.unwrap_or(x.as_i64().unwrap());
-            (from..).take(n).filter(|k| high.is_none_or(|h| *k <= h)).map(|k| json!(k)).collect()
+            let divisor = items.get("multipleOf").and_then(Value::as_i64).unwrap_or(1);
+            (from..).filter(|k| k % divisor == 0).take(n).filter(|k| high.is_none_or(|h| *k <= h)).map(|k| json!(k)).collect()
         }
+        // Strings with a pattern of their own: the array's own example.
+        (Value::String(_), _) if items.get("pattern").is_some() => s["examples"][0].as_array().cloned().unwrap_or_default(),
         // Numbers: `-0.0` and `0` repeat (`written_otherwise` writes `1.5e0`).
         (Value::Number(_), _) => [json!(0.0), json!(1.5), json!(-2.5)].into_iter().filter(|v| within(items, v)).take(n).collect(),
-        (Value::String(x), _) => (0..n).map(|k| json!(format!("{x}{k}"))).collect(),
+        // Strings: the sample with its last character varied (its length kept).
+        (Value::String(x), _) => {
+            let stem: String = x.chars().take(x.chars().count().saturating_sub(1)).collect();
+            ('a'..='z').take(n).map(|c| json!(format!("{stem}{c}"))).collect()
+        }
         _ => return None,
     };
     (values.len() >= n).then(|| values[..n].to_vec())
@@ -310,6 +318,7 @@ const PATTERN_PROBES: &[(&str, &[(&str, bool)])] = &[
     ("spaced", &[("a b", true), ("a\u{a0}b", true), ("a\u{feff}b", true), ("a\u{3000}b", true), ("a\tb", true), ("ab", false), ("a  b", false), ("a\u{85}b", false), ("a\u{200b}b", false)]),
     ("tool", &[("search_docs", true), ("a", true), ("Search", false), ("search-docs", false), ("_a", false)]),
     ("server", &[("https://example.com", true), ("urn:x", true), ("example.com", false), ("1http://x", false), ("HTTP://x", false)]),
+    ("slugs", &[("delta", true), ("z", true), ("Delta", false), ("del-ta", false), ("", false)]),
     ("marks", &[("&~-[]^", true), ("&&", true), ("~~", true), ("a", false), ("&a", false), ("\\", false)]),
 ];
 

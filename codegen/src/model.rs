@@ -152,8 +152,9 @@ pub enum Ty {
     /// values.
     Length { inner: Box<Ty>, min: Option<u64>, max: Option<u64> },
     /// An array (a [`Ty::Array`], or a [`Ty::Length`] of one) whose items are
-    /// pairwise distinct (`uniqueItems: true`). The items are strings,
-    /// integers or numbers (with or without bounds), booleans or string
+    /// pairwise distinct (`uniqueItems: true`). The items are strings (with
+    /// or without a length or pattern), integers (with or without bounds or
+    /// a divisor) or numbers (with or without bounds), booleans or string
     /// enums, compared as the values they decode to
     /// (`1.0` is `1`, `-0.0` is `0.0`), or any JSON values ([`Ty::Any`]), compared by JSON
     /// equality ([`Ty::unique_by_json`]). Checked after the items and the

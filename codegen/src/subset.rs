@@ -707,7 +707,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             return Err(self.r.err(&at, "`uniqueItems` is supported on a property's own array only, not on array items or map values", "name a $defs object for the item"));
         }
         let Ty::Array(item) = array.unbounded() else { return Ok(array) };
-        let comparable = match item.as_ref() {
+        // Items with a length, a pattern or a divisor of their own are
+        // compared as the strings or integers they decode to.
+        let comparable = match item.unbounded() {
             Ty::String | Ty::Integer { .. } | Ty::Boolean | Ty::Any | Ty::Number { .. } => true,
             Ty::Ref(name) => self.defs.get(name).is_some_and(|d| d.get("enum").is_some()),
             _ => false,
@@ -715,7 +717,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         if !comparable {
             return Err(self.r.err(
                 &at,
-                "`uniqueItems` is supported on arrays of strings (without a length or pattern of their own), integers, numbers, booleans, string enums or any JSON values only",
+                "`uniqueItems` is supported on arrays of strings, integers, numbers, booleans, string enums or any JSON values only",
                 "make the items any JSON values (`items: {}`: compared by JSON equality) or one of those kinds, or compare them semantically in the binary and say so in the description",
             ));
         }

@@ -334,47 +334,50 @@ func handshakeFailure(code int64, message string) error {
 		"code", strconv.FormatInt(code, 10), "message", message))
 }
 
-// pattern1 is the pattern /^[a-z][a-z0-9-]*$/.
-var pattern1 = pattern{regexp.MustCompile(`^[a-z][\-0-9a-z]*$`), "expected string matching /^[a-z][a-z0-9-]*$/"}
+// pattern1 is the pattern /^[a-z]+$/.
+var pattern1 = pattern{regexp.MustCompile(`^[a-z]+$`), "expected string matching /^[a-z]+$/"}
 
-// pattern2 is the pattern /^[A-Z]{2}$/.
-var pattern2 = pattern{regexp.MustCompile(`^[A-Z]{2}$`), "expected string matching /^[A-Z]{2}$/"}
+// pattern2 is the pattern /^[a-z][a-z0-9-]*$/.
+var pattern2 = pattern{regexp.MustCompile(`^[a-z][\-0-9a-z]*$`), "expected string matching /^[a-z][a-z0-9-]*$/"}
 
-// pattern3 is the pattern /^[^\s:]*$/.
-var pattern3 = pattern{regexp.MustCompile(`^[^\x09-\x0D :\xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]*$`), "expected string matching /^[^\\s:]*$/"}
+// pattern3 is the pattern /^[A-Z]{2}$/.
+var pattern3 = pattern{regexp.MustCompile(`^[A-Z]{2}$`), "expected string matching /^[A-Z]{2}$/"}
 
-// pattern4 is the pattern /^\d{3}$/.
-var pattern4 = pattern{regexp.MustCompile(`^[0-9]{3}$`), "expected string matching /^\\d{3}$/"}
+// pattern4 is the pattern /^[^\s:]*$/.
+var pattern4 = pattern{regexp.MustCompile(`^[^\x09-\x0D :\xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]*$`), "expected string matching /^[^\\s:]*$/"}
 
-// pattern5 is the pattern /\w/.
-var pattern5 = pattern{regexp.MustCompile(`[0-9A-Z_a-z]`), "expected string matching /\\w/"}
+// pattern5 is the pattern /^\d{3}$/.
+var pattern5 = pattern{regexp.MustCompile(`^[0-9]{3}$`), "expected string matching /^\\d{3}$/"}
 
-// pattern6 is the pattern /^.{2}$/.
-var pattern6 = pattern{regexp.MustCompile(`^[^\x0A\x0D\x{2028}\x{2029}]{2}$`), "expected string matching /^.{2}$/"}
+// pattern6 is the pattern /\w/.
+var pattern6 = pattern{regexp.MustCompile(`[0-9A-Z_a-z]`), "expected string matching /\\w/"}
 
-// pattern7 is the pattern /[\u{1F600}-\u{1F602}]/.
-var pattern7 = pattern{regexp.MustCompile(`[\x{1F600}-\x{1F602}]`), "expected string matching /[\\u{1F600}-\\u{1F602}]/"}
+// pattern7 is the pattern /^.{2}$/.
+var pattern7 = pattern{regexp.MustCompile(`^[^\x0A\x0D\x{2028}\x{2029}]{2}$`), "expected string matching /^.{2}$/"}
 
-// pattern8 is the pattern /^[^"\\]*$/.
-var pattern8 = pattern{regexp.MustCompile(`^[^\x22\\]*$`), "expected string matching /^[^\"\\\\]*$/"}
+// pattern8 is the pattern /[\u{1F600}-\u{1F602}]/.
+var pattern8 = pattern{regexp.MustCompile(`[\x{1F600}-\x{1F602}]`), "expected string matching /[\\u{1F600}-\\u{1F602}]/"}
 
-// pattern9 is the pattern /^(?:ab|cd)+$/.
-var pattern9 = pattern{regexp.MustCompile(`^(?:ab|cd)+$`), "expected string matching /^(?:ab|cd)+$/"}
+// pattern9 is the pattern /^[^"\\]*$/.
+var pattern9 = pattern{regexp.MustCompile(`^[^\x22\\]*$`), "expected string matching /^[^\"\\\\]*$/"}
 
-// pattern10 is the pattern /^\S+\s\S+$/.
-var pattern10 = pattern{regexp.MustCompile(`^[^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+[\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}][^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+$`), "expected string matching /^\\S+\\s\\S+$/"}
+// pattern10 is the pattern /^(?:ab|cd)+$/.
+var pattern10 = pattern{regexp.MustCompile(`^(?:ab|cd)+$`), "expected string matching /^(?:ab|cd)+$/"}
 
-// pattern11 is the pattern /^[&~\-\[\]^]+$/.
-var pattern11 = pattern{regexp.MustCompile(`^[\&\-\[\]\^\~]+$`), "expected string matching /^[&~\\-\\[\\]^]+$/"}
+// pattern11 is the pattern /^\S+\s\S+$/.
+var pattern11 = pattern{regexp.MustCompile(`^[^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+[\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}][^\x09-\x0D \xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+$`), "expected string matching /^\\S+\\s\\S+$/"}
 
-// pattern12 is the pattern /^[a-z][a-z0-9_]*$/.
-var pattern12 = pattern{regexp.MustCompile(`^[a-z][0-9_a-z]*$`), "expected string matching /^[a-z][a-z0-9_]*$/"}
+// pattern12 is the pattern /^[&~\-\[\]^]+$/.
+var pattern12 = pattern{regexp.MustCompile(`^[\&\-\[\]\^\~]+$`), "expected string matching /^[&~\\-\\[\\]^]+$/"}
 
-// pattern13 is the pattern /^[a-z][a-z0-9+.-]*:/.
-var pattern13 = pattern{regexp.MustCompile(`^[a-z][+\-.0-9a-z]*:`), "expected string matching /^[a-z][a-z0-9+.-]*:/"}
+// pattern13 is the pattern /^[a-z][a-z0-9_]*$/.
+var pattern13 = pattern{regexp.MustCompile(`^[a-z][0-9_a-z]*$`), "expected string matching /^[a-z][a-z0-9_]*$/"}
 
-// pattern14 is the pattern /^x-/.
-var pattern14 = pattern{regexp.MustCompile(`^x-`), "expected string matching /^x-/"}
+// pattern14 is the pattern /^[a-z][a-z0-9+.-]*:/.
+var pattern14 = pattern{regexp.MustCompile(`^[a-z][+\-.0-9a-z]*:`), "expected string matching /^[a-z][a-z0-9+.-]*:/"}
+
+// pattern15 is the pattern /^x-/.
+var pattern15 = pattern{regexp.MustCompile(`^x-`), "expected string matching /^x-/"}
 
 // Bounded is a type whose integers are bounded.
 type Bounded struct {
@@ -833,6 +836,14 @@ type Distinct struct {
 	// Weights is distinct weights, each more than -5 and at most 5 (doubles:
 	// `-0.0` is `0`), when given. Nil when absent.
 	Weights []float64
+	// Slugs is distinct slugs of lowercase letters, at most three, when given.
+	//
+	// Example: `["alpha","beta","gamma"]`. Nil when absent.
+	Slugs []string
+	// Tags is distinct tags of 2 to 4 characters, when given. Nil when absent.
+	Tags []string
+	// Steps is distinct multiples of 3, when given. Nil when absent.
+	Steps []int64
 	// Loose: `uniqueItems: false` asks nothing. Nil when absent.
 	Loose []string
 }
@@ -890,6 +901,12 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 			out.Levels, err = readListOfIntMin2Max9LenMax4Unique(o.vals[i])
 		case "weights":
 			out.Weights, err = readListOfNumberAboveNeg5Max5Unique(o.vals[i])
+		case "slugs":
+			out.Slugs, err = readListOfStringPattern1LenMax3Unique(o.vals[i])
+		case "tags":
+			out.Tags, err = readListOfStringLenMin2Max4Unique(o.vals[i])
+		case "steps":
+			out.Steps, err = readListOfIntMultipleOf3Unique(o.vals[i])
 		case "loose":
 			out.Loose, err = readListOfString(o.vals[i])
 		default:
@@ -934,6 +951,18 @@ func appendDistinct(b []byte, v Distinct) []byte {
 	if v.Weights != nil {
 		b = append(b, ",\"weights\":"...)
 		b = writeListOfNumberAboveNeg5Max5(b, v.Weights)
+	}
+	if v.Slugs != nil {
+		b = append(b, ",\"slugs\":"...)
+		b = writeListOfStringPattern1(b, v.Slugs)
+	}
+	if v.Tags != nil {
+		b = append(b, ",\"tags\":"...)
+		b = writeListOfStringLenMin2Max4(b, v.Tags)
+	}
+	if v.Steps != nil {
+		b = append(b, ",\"steps\":"...)
+		b = writeListOfIntMultipleOf3(b, v.Steps)
 	}
 	if v.Loose != nil {
 		b = append(b, ",\"loose\":"...)
@@ -1591,7 +1620,7 @@ func decodeHeaders(v any) (Headers, *shapeError) {
 		}
 		out[key] = x
 	}
-	if err := memberNames(o.keys, readStringLenMin2Max8Pattern1); err != nil {
+	if err := memberNames(o.keys, readStringLenMin2Max8Pattern2); err != nil {
 		return nil, err
 	}
 	return out, lengthWithin(int64(len(out)), -1, 4, "member")
@@ -1772,7 +1801,7 @@ func decodeListed(v any) (Listed, *shapeError) {
 			seen[0] = true
 			out.Names, err = readListOfStringLenMin1Max4LenMax3(o.vals[i])
 		case "codes":
-			out.Codes, err = readListOfStringPattern2(o.vals[i])
+			out.Codes, err = readListOfStringPattern3(o.vals[i])
 		case "scores":
 			seen[1] = true
 			out.Scores, err = readListOfIntMin0Max10MultipleOf2(o.vals[i])
@@ -1804,7 +1833,7 @@ func appendListed(b []byte, v Listed) []byte {
 	b = writeListOfStringLenMin1Max4(b, v.Names)
 	if v.Codes != nil {
 		b = append(b, ",\"codes\":"...)
-		b = writeListOfStringPattern2(b, v.Codes)
+		b = writeListOfStringPattern3(b, v.Codes)
 	}
 	b = append(b, ",\"scores\":"...)
 	b = writeListOfIntMin0Max10MultipleOf2(b, v.Scores)
@@ -2388,43 +2417,43 @@ func decodePatterned(v any) (Patterned, *shapeError) {
 		switch key {
 		case "slug":
 			seen[0] = true
-			out.Slug, err = readStringPattern1(o.vals[i])
+			out.Slug, err = readStringPattern2(o.vals[i])
 		case "alias":
 			var x string
-			x, err = readStringPattern1(o.vals[i])
+			x, err = readStringPattern2(o.vals[i])
 			out.Alias = &x
 		case "tag":
 			var x string
-			x, err = readStringLenMin2Max4Pattern3(o.vals[i])
+			x, err = readStringLenMin2Max4Pattern4(o.vals[i])
 			out.Tag = &x
 		case "status":
 			seen[1] = true
-			out.Status, err = readNullableStringPattern4(o.vals[i])
+			out.Status, err = readNullableStringPattern5(o.vals[i])
 		case "word":
 			seen[2] = true
-			out.Word, err = readStringPattern5(o.vals[i])
+			out.Word, err = readStringPattern6(o.vals[i])
 		case "pair":
 			seen[3] = true
-			out.Pair, err = readStringPattern6(o.vals[i])
+			out.Pair, err = readStringPattern7(o.vals[i])
 		case "smile":
 			var x string
-			x, err = readStringPattern7(o.vals[i])
+			x, err = readStringPattern8(o.vals[i])
 			out.Smile = &x
 		case "plain":
 			var x string
-			x, err = readStringPattern8(o.vals[i])
+			x, err = readStringPattern9(o.vals[i])
 			out.Plain = &x
 		case "chain":
 			var x string
-			x, err = readStringPattern9(o.vals[i])
+			x, err = readStringPattern10(o.vals[i])
 			out.Chain = &x
 		case "spaced":
 			var x string
-			x, err = readStringPattern10(o.vals[i])
+			x, err = readStringPattern11(o.vals[i])
 			out.Spaced = &x
 		case "marks":
 			var x string
-			x, err = readStringPattern11(o.vals[i])
+			x, err = readStringPattern12(o.vals[i])
 			out.Marks = &x
 		default:
 			return out, unknownField(key)
@@ -2461,7 +2490,7 @@ func appendPatterned(b []byte, v Patterned) []byte {
 		b = writeString(b, *v.Tag)
 	}
 	b = append(b, ",\"status\":"...)
-	b = writeNullableStringPattern4(b, v.Status)
+	b = writeNullableStringPattern5(b, v.Status)
 	b = append(b, ",\"word\":"...)
 	b = writeString(b, v.Word)
 	b = append(b, ",\"pair\":"...)
@@ -3320,10 +3349,10 @@ func decodeTurn(v any) (Turn, *shapeError) {
 		switch key {
 		case "tool":
 			seen[0] = true
-			out.Tool, err = readStringLenMin1Max64Pattern12(o.vals[i])
+			out.Tool, err = readStringLenMin1Max64Pattern13(o.vals[i])
 		case "server":
 			seen[1] = true
-			out.Server, err = readStringLenMax2048Pattern13(o.vals[i])
+			out.Server, err = readStringLenMax2048Pattern14(o.vals[i])
 		case "max_turns":
 			seen[2] = true
 			out.MaxTurns, err = readIntMin1Max100(o.vals[i])
@@ -3417,7 +3446,7 @@ func decodeVendor(v any) (Vendor, *shapeError) {
 		}
 		out[key] = x
 	}
-	if err := memberNames(o.keys, readStringPattern14); err != nil {
+	if err := memberNames(o.keys, readStringPattern15); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -4159,6 +4188,30 @@ func readListOfIntMin2Max9LenMax4Unique(v any) ([]int64, *shapeError) {
 	return x, uniqueItems(x)
 }
 
+func readListOfIntMultipleOf3(v any) ([]int64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]int64, len(items))
+	for i, item := range items {
+		x, err := readIntMultipleOf3(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfIntMultipleOf3Unique(v any) ([]int64, *shapeError) {
+	x, err := readListOfIntMultipleOf3(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
 func readListOfNumber(v any) ([]float64, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -4327,14 +4380,70 @@ func readListOfStringLenMin1Max4LenMax3(v any) ([]string, *shapeError) {
 	return x, lengthWithin(int64(len(x)), -1, 3, "item")
 }
 
-func readListOfStringPattern2(v any) ([]string, *shapeError) {
+func readListOfStringLenMin2Max4(v any) ([]string, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
 		return nil, wrongKind("array", v)
 	}
 	out := make([]string, len(items))
 	for i, item := range items {
-		x, err := readStringPattern2(item)
+		x, err := readStringLenMin2Max4(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfStringLenMin2Max4Unique(v any) ([]string, *shapeError) {
+	x, err := readListOfStringLenMin2Max4(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
+func readListOfStringPattern1(v any) ([]string, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		x, err := readStringPattern1(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfStringPattern1LenMax3(v any) ([]string, *shapeError) {
+	x, err := readListOfStringPattern1(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), -1, 3, "item")
+}
+
+func readListOfStringPattern1LenMax3Unique(v any) ([]string, *shapeError) {
+	x, err := readListOfStringPattern1LenMax3(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueItems(x)
+}
+
+func readListOfStringPattern3(v any) ([]string, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]string, len(items))
+	for i, item := range items {
+		x, err := readStringPattern3(item)
 		if err != nil {
 			return nil, err.atIndex(i)
 		}
@@ -4483,11 +4592,11 @@ func readNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(v any) (*string, *
 	return &x, nil
 }
 
-func readNullableStringPattern4(v any) (*string, *shapeError) {
+func readNullableStringPattern5(v any) (*string, *shapeError) {
 	if v == nil {
 		return nil, nil
 	}
-	x, err := readStringPattern4(v)
+	x, err := readStringPattern5(v)
 	if err != nil {
 		return nil, orNull(err)
 	}
@@ -4618,12 +4727,12 @@ func readStringLenMax2048(v any) (string, *shapeError) {
 	return x, charactersWithin(x, -1, 2048)
 }
 
-func readStringLenMax2048Pattern13(v any) (string, *shapeError) {
+func readStringLenMax2048Pattern14(v any) (string, *shapeError) {
 	x, err := readStringLenMax2048(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern13)
+	return x, matching(x, pattern14)
 }
 
 func readStringLenMax3(v any) (string, *shapeError) {
@@ -4650,12 +4759,12 @@ func readStringLenMin1Max64(v any) (string, *shapeError) {
 	return x, charactersWithin(x, 1, 64)
 }
 
-func readStringLenMin1Max64Pattern12(v any) (string, *shapeError) {
+func readStringLenMin1Max64Pattern13(v any) (string, *shapeError) {
 	x, err := readStringLenMin1Max64(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern12)
+	return x, matching(x, pattern13)
 }
 
 func readStringLenMin1Max8(v any) (string, *shapeError) {
@@ -4690,12 +4799,12 @@ func readStringLenMin2Max4(v any) (string, *shapeError) {
 	return x, charactersWithin(x, 2, 4)
 }
 
-func readStringLenMin2Max4Pattern3(v any) (string, *shapeError) {
+func readStringLenMin2Max4Pattern4(v any) (string, *shapeError) {
 	x, err := readStringLenMin2Max4(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern3)
+	return x, matching(x, pattern4)
 }
 
 func readStringLenMin2Max8(v any) (string, *shapeError) {
@@ -4706,12 +4815,12 @@ func readStringLenMin2Max8(v any) (string, *shapeError) {
 	return x, charactersWithin(x, 2, 8)
 }
 
-func readStringLenMin2Max8Pattern1(v any) (string, *shapeError) {
+func readStringLenMin2Max8Pattern2(v any) (string, *shapeError) {
 	x, err := readStringLenMin2Max8(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern1)
+	return x, matching(x, pattern2)
 }
 
 func readStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(v any) (string, *shapeError) {
@@ -4746,12 +4855,20 @@ func readStringPattern11(v any) (string, *shapeError) {
 	return x, matching(x, pattern11)
 }
 
-func readStringPattern14(v any) (string, *shapeError) {
+func readStringPattern12(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern14)
+	return x, matching(x, pattern12)
+}
+
+func readStringPattern15(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern15)
 }
 
 func readStringPattern2(v any) (string, *shapeError) {
@@ -4762,12 +4879,12 @@ func readStringPattern2(v any) (string, *shapeError) {
 	return x, matching(x, pattern2)
 }
 
-func readStringPattern4(v any) (string, *shapeError) {
+func readStringPattern3(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern4)
+	return x, matching(x, pattern3)
 }
 
 func readStringPattern5(v any) (string, *shapeError) {
@@ -4898,6 +5015,17 @@ func writeListOfIntMin2Max9(b []byte, v []int64) []byte {
 	return append(b, ']')
 }
 
+func writeListOfIntMultipleOf3(b []byte, v []int64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeInt(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfNumber(b []byte, v []float64) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -4975,7 +5103,29 @@ func writeListOfStringLenMin1Max4(b []byte, v []string) []byte {
 	return append(b, ']')
 }
 
-func writeListOfStringPattern2(b []byte, v []string) []byte {
+func writeListOfStringLenMin2Max4(b []byte, v []string) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfStringPattern1(b []byte, v []string) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeString(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfStringPattern3(b []byte, v []string) []byte {
 	b = append(b, '[')
 	for i, x := range v {
 		if i > 0 {
@@ -5070,7 +5220,7 @@ func writeNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(b []byte, v *stri
 	return writeString(b, *v)
 }
 
-func writeNullableStringPattern4(b []byte, v *string) []byte {
+func writeNullableStringPattern5(b []byte, v *string) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}

@@ -1253,6 +1253,18 @@ class Distinct:
     given. Optional: `None` when left out.
     """
 
+    slugs: list[str] | None = None
+    """Distinct slugs of lowercase letters, at most three, when given.
+
+    Example: `["alpha","beta","gamma"]`. Optional: `None` when left out.
+    """
+
+    tags: list[str] | None = None
+    """Distinct tags of 2 to 4 characters, when given. Optional: `None` when left out."""
+
+    steps: list[int] | None = None
+    """Distinct multiples of 3, when given. Optional: `None` when left out."""
+
     loose: list[str] | None = None
     """`uniqueItems: false` asks nothing. Optional: `None` when left out."""
 
@@ -1699,22 +1711,29 @@ Weights = dict[str, float]
 # Decoders and encoders.
 
 
-# The pattern /^[a-z][a-z0-9-]*$/.
+# The pattern /^[a-z]+$/.
 _PATTERN_1: typing.Final = (
+    re.compile(r"^[a-z]+\Z"),
+    "expected string matching /^[a-z]+$/",
+)
+
+
+# The pattern /^[a-z][a-z0-9-]*$/.
+_PATTERN_2: typing.Final = (
     re.compile(r"^[a-z][\-0-9a-z]*\Z"),
     "expected string matching /^[a-z][a-z0-9-]*$/",
 )
 
 
 # The pattern /^[A-Z]{2}$/.
-_PATTERN_2: typing.Final = (
+_PATTERN_3: typing.Final = (
     re.compile(r"^[A-Z]{2}\Z"),
     "expected string matching /^[A-Z]{2}$/",
 )
 
 
 # The pattern /^[^\s:]*$/.
-_PATTERN_3: typing.Final = (
+_PATTERN_4: typing.Final = (
     re.compile(
         r"^[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]*\Z"
     ),
@@ -1723,49 +1742,49 @@ _PATTERN_3: typing.Final = (
 
 
 # The pattern /^\d{3}$/.
-_PATTERN_4: typing.Final = (
+_PATTERN_5: typing.Final = (
     re.compile(r"^[0-9]{3}\Z"),
     "expected string matching /^\\d{3}$/",
 )
 
 
 # The pattern /\w/.
-_PATTERN_5: typing.Final = (
+_PATTERN_6: typing.Final = (
     re.compile(r"[0-9A-Z_a-z]"),
     "expected string matching /\\w/",
 )
 
 
 # The pattern /^.{2}$/.
-_PATTERN_6: typing.Final = (
+_PATTERN_7: typing.Final = (
     re.compile(r"^[^\x0A\x0D\u2028\u2029]{2}\Z"),
     "expected string matching /^.{2}$/",
 )
 
 
 # The pattern /[\u{1F600}-\u{1F602}]/.
-_PATTERN_7: typing.Final = (
+_PATTERN_8: typing.Final = (
     re.compile(r"[\U0001F600-\U0001F602]"),
     "expected string matching /[\\u{1F600}-\\u{1F602}]/",
 )
 
 
 # The pattern /^[^"\\]*$/.
-_PATTERN_8: typing.Final = (
+_PATTERN_9: typing.Final = (
     re.compile(r"^[^\x22\\]*\Z"),
     'expected string matching /^[^"\\\\]*$/',
 )
 
 
 # The pattern /^(?:ab|cd)+$/.
-_PATTERN_9: typing.Final = (
+_PATTERN_10: typing.Final = (
     re.compile(r"^(?:ab|cd)+\Z"),
     "expected string matching /^(?:ab|cd)+$/",
 )
 
 
 # The pattern /^\S+\s\S+$/.
-_PATTERN_10: typing.Final = (
+_PATTERN_11: typing.Final = (
     re.compile(
         r"^[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+\Z"  # noqa: E501 - a name or string no layout can shorten
     ),
@@ -1774,28 +1793,28 @@ _PATTERN_10: typing.Final = (
 
 
 # The pattern /^[&~\-\[\]^]+$/.
-_PATTERN_11: typing.Final = (
+_PATTERN_12: typing.Final = (
     re.compile(r"^[\&\-\[\]\^\~]+\Z"),
     "expected string matching /^[&~\\-\\[\\]^]+$/",
 )
 
 
 # The pattern /^[a-z][a-z0-9_]*$/.
-_PATTERN_12: typing.Final = (
+_PATTERN_13: typing.Final = (
     re.compile(r"^[a-z][0-9_a-z]*\Z"),
     "expected string matching /^[a-z][a-z0-9_]*$/",
 )
 
 
 # The pattern /^[a-z][a-z0-9+.-]*:/.
-_PATTERN_13: typing.Final = (
+_PATTERN_14: typing.Final = (
     re.compile(r"^[a-z][+\-.0-9a-z]*:"),
     "expected string matching /^[a-z][a-z0-9+.-]*:/",
 )
 
 
 # The pattern /^x-/.
-_PATTERN_14: typing.Final = (
+_PATTERN_15: typing.Final = (
     re.compile(r"^x-"),
     "expected string matching /^x-/",
 )
@@ -2064,6 +2083,9 @@ def _read_distinct(value: JsonValue) -> Distinct:
         ratios = value.get("ratios")
         levels = value.get("levels")
         weights = value.get("weights")
+        slugs = value.get("slugs")
+        tags = value.get("tags")
+        steps = value.get("steps")
         loose = value.get("loose")
         if _DISTINCT_SHAPE.names.issuperset(value) and "flags" in value:
             try:
@@ -2091,6 +2113,19 @@ def _read_distinct(value: JsonValue) -> Distinct:
                     )
                     if "weights" in value
                     else None,
+                    slugs=_unique(
+                        _array_within(
+                            slugs, lambda v: _matching(_str(v), _PATTERN_1), None, 3
+                        )
+                    )
+                    if "slugs" in value
+                    else None,
+                    tags=_unique(_array(tags, lambda v: _str_within(v, 2, 4)))
+                    if "tags" in value
+                    else None,
+                    steps=_unique(_array(steps, lambda v: _multiple_of(_int(v), 3)))
+                    if "steps" in value
+                    else None,
                     loose=_array(loose, _str) if "loose" in value else None,
                 )
             except _Problem:
@@ -2112,6 +2147,12 @@ def distinct_to_value(value: Distinct) -> dict[str, JsonValue]:
         out["levels"] = list(value.levels)
     if value.weights is not None:
         out["weights"] = list(value.weights)
+    if value.slugs is not None:
+        out["slugs"] = list(value.slugs)
+    if value.tags is not None:
+        out["tags"] = list(value.tags)
+    if value.steps is not None:
+        out["steps"] = list(value.steps)
     if value.loose is not None:
         out["loose"] = list(value.loose)
     return out
@@ -2505,7 +2546,7 @@ def _read_headers(value: JsonValue) -> Headers:
     return _members_within(
         _member_names(
             _map(value, _str),
-            lambda name: _matching(_str_within(name, 2, 8), _PATTERN_1),
+            lambda name: _matching(_str_within(name, 2, 8), _PATTERN_2),
         ),
         None,
         4,
@@ -2620,7 +2661,7 @@ def _read_listed(value: JsonValue) -> Listed:
                     spare=_nullable(
                         spare, lambda v: _array(v, lambda v: _str_within(v, None, 2))
                     ),
-                    codes=_array(codes, lambda v: _matching(_str(v), _PATTERN_2))
+                    codes=_array(codes, lambda v: _matching(_str(v), _PATTERN_3))
                     if "codes" in value
                     else None,
                 )
@@ -2963,29 +3004,29 @@ def _read_patterned(value: JsonValue) -> Patterned:
             try:
                 return _new(
                     Patterned,
-                    slug=_matching(_str(slug), _PATTERN_1),
-                    status=_nullable(status, lambda v: _matching(_str(v), _PATTERN_4)),
-                    word=_matching(_str(word), _PATTERN_5),
-                    pair=_matching(_str(pair), _PATTERN_6),
-                    alias=_matching(_str(alias), _PATTERN_1)
+                    slug=_matching(_str(slug), _PATTERN_2),
+                    status=_nullable(status, lambda v: _matching(_str(v), _PATTERN_5)),
+                    word=_matching(_str(word), _PATTERN_6),
+                    pair=_matching(_str(pair), _PATTERN_7),
+                    alias=_matching(_str(alias), _PATTERN_2)
                     if "alias" in value
                     else None,
-                    tag=_matching(_str_within(tag, 2, 4), _PATTERN_3)
+                    tag=_matching(_str_within(tag, 2, 4), _PATTERN_4)
                     if "tag" in value
                     else None,
-                    smile=_matching(_str(smile), _PATTERN_7)
+                    smile=_matching(_str(smile), _PATTERN_8)
                     if "smile" in value
                     else None,
-                    plain=_matching(_str(plain), _PATTERN_8)
+                    plain=_matching(_str(plain), _PATTERN_9)
                     if "plain" in value
                     else None,
-                    chain=_matching(_str(chain), _PATTERN_9)
+                    chain=_matching(_str(chain), _PATTERN_10)
                     if "chain" in value
                     else None,
-                    spaced=_matching(_str(spaced), _PATTERN_10)
+                    spaced=_matching(_str(spaced), _PATTERN_11)
                     if "spaced" in value
                     else None,
-                    marks=_matching(_str(marks), _PATTERN_11)
+                    marks=_matching(_str(marks), _PATTERN_12)
                     if "marks" in value
                     else None,
                 )
@@ -3502,8 +3543,8 @@ def _read_turn(value: JsonValue) -> Turn:
             try:
                 return _new(
                     Turn,
-                    tool=_matching(_str_within(tool, 1, 64), _PATTERN_12),
-                    server=_matching(_str_within(server, None, 2048), _PATTERN_13),
+                    tool=_matching(_str_within(tool, 1, 64), _PATTERN_13),
+                    server=_matching(_str_within(server, None, 2048), _PATTERN_14),
                     max_turns=_int_within(max_turns, 1, 100),
                     rules=_unique(_array_within(rules, _str, 1, 16)),
                     budget_ms=_multiple_of(_int_within(budget_ms, 0, 3600000), 1000)
@@ -3550,7 +3591,7 @@ def encode_turn(value: Turn) -> str:
 
 def _read_vendor(value: JsonValue) -> Vendor:
     return _member_names(
-        _object(value), lambda name: _matching(_str(name), _PATTERN_14)
+        _object(value), lambda name: _matching(_str(name), _PATTERN_15)
     )
 
 
@@ -3708,6 +3749,11 @@ _DISTINCT_SHAPE = _ObjectShape(
         "weights": lambda v: _unique(
             _array(v, lambda v: _float_at_most(_float_above(_float(v), -5.0), 5.0))
         ),
+        "slugs": lambda v: _unique(
+            _array_within(v, lambda v: _matching(_str(v), _PATTERN_1), None, 3)
+        ),
+        "tags": lambda v: _unique(_array(v, lambda v: _str_within(v, 2, 4))),
+        "steps": lambda v: _unique(_array(v, lambda v: _multiple_of(_int(v), 3))),
         "loose": lambda v: _array(v, _str),
     },
     (
@@ -3720,6 +3766,9 @@ _DISTINCT_SHAPE = _ObjectShape(
         "ratios": None,
         "levels": None,
         "weights": None,
+        "slugs": None,
+        "tags": None,
+        "steps": None,
         "loose": None,
     },
 )
@@ -3802,7 +3851,7 @@ _LISTED_SHAPE = _ObjectShape(
     Listed,
     {
         "names": lambda v: _array_within(v, lambda v: _str_within(v, 1, 4), None, 3),
-        "codes": lambda v: _array(v, lambda v: _matching(_str(v), _PATTERN_2)),
+        "codes": lambda v: _array(v, lambda v: _matching(_str(v), _PATTERN_3)),
         "scores": lambda v: _array(v, lambda v: _multiple_of(_int_within(v, 0, 10), 2)),
         "spare": lambda v: _nullable(
             v, lambda v: _array(v, lambda v: _str_within(v, None, 2))
@@ -3901,17 +3950,17 @@ _NAMED_SHAPE = _ObjectShape(
 _PATTERNED_SHAPE = _ObjectShape(
     Patterned,
     {
-        "slug": lambda v: _matching(_str(v), _PATTERN_1),
-        "alias": lambda v: _matching(_str(v), _PATTERN_1),
-        "tag": lambda v: _matching(_str_within(v, 2, 4), _PATTERN_3),
-        "status": lambda v: _nullable(v, lambda v: _matching(_str(v), _PATTERN_4)),
-        "word": lambda v: _matching(_str(v), _PATTERN_5),
-        "pair": lambda v: _matching(_str(v), _PATTERN_6),
-        "smile": lambda v: _matching(_str(v), _PATTERN_7),
-        "plain": lambda v: _matching(_str(v), _PATTERN_8),
-        "chain": lambda v: _matching(_str(v), _PATTERN_9),
-        "spaced": lambda v: _matching(_str(v), _PATTERN_10),
-        "marks": lambda v: _matching(_str(v), _PATTERN_11),
+        "slug": lambda v: _matching(_str(v), _PATTERN_2),
+        "alias": lambda v: _matching(_str(v), _PATTERN_2),
+        "tag": lambda v: _matching(_str_within(v, 2, 4), _PATTERN_4),
+        "status": lambda v: _nullable(v, lambda v: _matching(_str(v), _PATTERN_5)),
+        "word": lambda v: _matching(_str(v), _PATTERN_6),
+        "pair": lambda v: _matching(_str(v), _PATTERN_7),
+        "smile": lambda v: _matching(_str(v), _PATTERN_8),
+        "plain": lambda v: _matching(_str(v), _PATTERN_9),
+        "chain": lambda v: _matching(_str(v), _PATTERN_10),
+        "spaced": lambda v: _matching(_str(v), _PATTERN_11),
+        "marks": lambda v: _matching(_str(v), _PATTERN_12),
     },
     (
         "slug",
@@ -4021,8 +4070,8 @@ _TAGGED_SHAPE = _ObjectShape(
 _TURN_SHAPE = _ObjectShape(
     Turn,
     {
-        "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_12),
-        "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_13),
+        "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_13),
+        "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_14),
         "max_turns": lambda v: _int_within(v, 1, 100),
         "rules": lambda v: _unique(_array_within(v, _str, 1, 16)),
         "budget_ms": lambda v: _multiple_of(_int_within(v, 0, 3600000), 1000),

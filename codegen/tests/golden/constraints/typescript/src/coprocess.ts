@@ -1619,86 +1619,92 @@ function _writeMap<T>(
 // ---------------------------------------------------------------------------
 // Frame types, decoders and encoders
 
-// The pattern /^[a-z][a-z0-9-]*$/.
+// The pattern /^[a-z]+$/.
 const _PATTERN_1: _Pattern = [
+  /^[a-z]+$/u,
+  "expected string matching /^[a-z]+$/",
+];
+
+// The pattern /^[a-z][a-z0-9-]*$/.
+const _PATTERN_2: _Pattern = [
   /^[a-z][\-0-9a-z]*$/u,
   "expected string matching /^[a-z][a-z0-9-]*$/",
 ];
 
 // The pattern /^[A-Z]{2}$/.
-const _PATTERN_2: _Pattern = [
+const _PATTERN_3: _Pattern = [
   /^[A-Z]{2}$/u,
   "expected string matching /^[A-Z]{2}$/",
 ];
 
 // The pattern /^[^\s:]*$/.
-const _PATTERN_3: _Pattern = [
+const _PATTERN_4: _Pattern = [
   /^[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]*$/u,
   "expected string matching /^[^\\s:]*$/",
 ];
 
 // The pattern /^\d{3}$/.
-const _PATTERN_4: _Pattern = [
+const _PATTERN_5: _Pattern = [
   /^[0-9]{3}$/u,
   "expected string matching /^\\d{3}$/",
 ];
 
 // The pattern /\w/.
-const _PATTERN_5: _Pattern = [
+const _PATTERN_6: _Pattern = [
   /[0-9A-Z_a-z]/u,
   "expected string matching /\\w/",
 ];
 
 // The pattern /^.{2}$/.
-const _PATTERN_6: _Pattern = [
+const _PATTERN_7: _Pattern = [
   /^[^\x0A\x0D\u2028\u2029]{2}$/u,
   "expected string matching /^.{2}$/",
 ];
 
 // The pattern /[\u{1F600}-\u{1F602}]/.
-const _PATTERN_7: _Pattern = [
+const _PATTERN_8: _Pattern = [
   /[\u{1F600}-\u{1F602}]/u,
   "expected string matching /[\\u{1F600}-\\u{1F602}]/",
 ];
 
 // The pattern /^[^"\\]*$/.
-const _PATTERN_8: _Pattern = [
+const _PATTERN_9: _Pattern = [
   /^[^\x22\\]*$/u,
   'expected string matching /^[^"\\\\]*$/',
 ];
 
 // The pattern /^(?:ab|cd)+$/.
-const _PATTERN_9: _Pattern = [
+const _PATTERN_10: _Pattern = [
   /^(?:ab|cd)+$/u,
   "expected string matching /^(?:ab|cd)+$/",
 ];
 
 // The pattern /^\S+\s\S+$/.
-const _PATTERN_10: _Pattern = [
+const _PATTERN_11: _Pattern = [
   /^[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF][^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+$/u,
   "expected string matching /^\\S+\\s\\S+$/",
 ];
 
 // The pattern /^[&~\-\[\]^]+$/.
-const _PATTERN_11: _Pattern = [
+const _PATTERN_12: _Pattern = [
   /^[&\-\[\]\^~]+$/u,
   "expected string matching /^[&~\\-\\[\\]^]+$/",
 ];
 
 // The pattern /^[a-z][a-z0-9_]*$/.
-const _PATTERN_12: _Pattern = [
+const _PATTERN_13: _Pattern = [
   /^[a-z][0-9_a-z]*$/u,
   "expected string matching /^[a-z][a-z0-9_]*$/",
 ];
 
 // The pattern /^[a-z][a-z0-9+.-]*:/.
-const _PATTERN_13: _Pattern = [
+const _PATTERN_14: _Pattern = [
   /^[a-z][+\-.0-9a-z]*:/u,
   "expected string matching /^[a-z][a-z0-9+.-]*:/",
 ];
 
 // The pattern /^x-/.
-const _PATTERN_14: _Pattern = [/^x-/u, "expected string matching /^x-/"];
+const _PATTERN_15: _Pattern = [/^x-/u, "expected string matching /^x-/"];
 
 /** A type whose integers are bounded. */
 export interface Bounded {
@@ -2256,6 +2262,16 @@ export interface Distinct {
    * when given.
    */
   readonly weights?: readonly number[];
+  /**
+   * Distinct slugs of lowercase letters, at most three, when given.
+   *
+   * Example: `["alpha","beta","gamma"]`.
+   */
+  readonly slugs?: readonly string[];
+  /** Distinct tags of 2 to 4 characters, when given. */
+  readonly tags?: readonly string[];
+  /** Distinct multiples of 3, when given. */
+  readonly steps?: readonly number[];
   /** `uniqueItems: false` asks nothing. */
   readonly loose?: readonly string[];
 }
@@ -2273,6 +2289,9 @@ function readDistinct(
   let ratios: readonly number[] | undefined;
   let levels: readonly number[] | undefined;
   let weights: readonly number[] | undefined;
+  let slugs: readonly string[] | undefined;
+  let tags: readonly string[] | undefined;
+  let steps: readonly number[] | undefined;
   let loose: readonly string[] | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
@@ -2373,6 +2392,50 @@ function readDistinct(
           _pathTo(path, ".weights"),
         );
         break;
+      case "slugs":
+        slugs = _uniqueItems(
+          _itemsWithin(
+            _readArrayOf(
+              member,
+              _pathTo(path, ".slugs"),
+              false,
+              (item, itemPath) =>
+                _matching(
+                  _readString(item, itemPath, false),
+                  itemPath,
+                  _PATTERN_1,
+                ),
+            ),
+            _pathTo(path, ".slugs"),
+            null,
+            3,
+          ),
+          _pathTo(path, ".slugs"),
+        );
+        break;
+      case "tags":
+        tags = _uniqueItems(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".tags"),
+            false,
+            (item, itemPath) => _readStringWithin(item, itemPath, false, 2, 4),
+          ),
+          _pathTo(path, ".tags"),
+        );
+        break;
+      case "steps":
+        steps = _uniqueItems(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".steps"),
+            false,
+            (item, itemPath) =>
+              _multipleOf(_readInteger(item, itemPath, false), itemPath, 3),
+          ),
+          _pathTo(path, ".steps"),
+        );
+        break;
       case "loose":
         loose = _readArrayOf(
           member,
@@ -2406,6 +2469,15 @@ function readDistinct(
   }
   if (weights !== undefined) {
     out.weights = weights;
+  }
+  if (slugs !== undefined) {
+    out.slugs = slugs;
+  }
+  if (tags !== undefined) {
+    out.tags = tags;
+  }
+  if (steps !== undefined) {
+    out.steps = steps;
   }
   if (loose !== undefined) {
     out.loose = loose;
@@ -2454,6 +2526,16 @@ export function encodeDistinct(value: Distinct): string {
   }
   if (value.weights !== undefined) {
     out += ',"weights":' + _writeArray(value.weights, (item) => String(item));
+  }
+  if (value.slugs !== undefined) {
+    out +=
+      ',"slugs":' + _writeArray(value.slugs, (item) => JSON.stringify(item));
+  }
+  if (value.tags !== undefined) {
+    out += ',"tags":' + _writeArray(value.tags, (item) => JSON.stringify(item));
+  }
+  if (value.steps !== undefined) {
+    out += ',"steps":' + _writeArray(value.steps, (item) => String(item));
   }
   if (value.loose !== undefined) {
     out +=
@@ -3039,7 +3121,7 @@ function readHeaders(value: JsonValue, path: string, orNull: boolean): Headers {
       ),
       path,
       (name) =>
-        _matching(_readStringWithin(name, path, false, 2, 8), path, _PATTERN_1),
+        _matching(_readStringWithin(name, path, false, 2, 8), path, _PATTERN_2),
     ),
     path,
     null,
@@ -3194,7 +3276,7 @@ function readListed(value: JsonValue, path: string, orNull: boolean): Listed {
           _pathTo(path, ".codes"),
           false,
           (item, itemPath) =>
-            _matching(_readString(item, itemPath, false), itemPath, _PATTERN_2),
+            _matching(_readString(item, itemPath, false), itemPath, _PATTERN_3),
         );
         break;
       case "scores":
@@ -3926,21 +4008,21 @@ function readPatterned(
         slug = _matching(
           _readString(member, _pathTo(path, ".slug"), false),
           _pathTo(path, ".slug"),
-          _PATTERN_1,
+          _PATTERN_2,
         );
         break;
       case "alias":
         alias = _matching(
           _readString(member, _pathTo(path, ".alias"), false),
           _pathTo(path, ".alias"),
-          _PATTERN_1,
+          _PATTERN_2,
         );
         break;
       case "tag":
         tag = _matching(
           _readStringWithin(member, _pathTo(path, ".tag"), false, 2, 4),
           _pathTo(path, ".tag"),
-          _PATTERN_3,
+          _PATTERN_4,
         );
         break;
       case "status":
@@ -3950,56 +4032,56 @@ function readPatterned(
             : _matching(
                 _readString(member, _pathTo(path, ".status"), true),
                 _pathTo(path, ".status"),
-                _PATTERN_4,
+                _PATTERN_5,
               );
         break;
       case "word":
         word = _matching(
           _readString(member, _pathTo(path, ".word"), false),
           _pathTo(path, ".word"),
-          _PATTERN_5,
+          _PATTERN_6,
         );
         break;
       case "pair":
         pair = _matching(
           _readString(member, _pathTo(path, ".pair"), false),
           _pathTo(path, ".pair"),
-          _PATTERN_6,
+          _PATTERN_7,
         );
         break;
       case "smile":
         smile = _matching(
           _readString(member, _pathTo(path, ".smile"), false),
           _pathTo(path, ".smile"),
-          _PATTERN_7,
+          _PATTERN_8,
         );
         break;
       case "plain":
         plain = _matching(
           _readString(member, _pathTo(path, ".plain"), false),
           _pathTo(path, ".plain"),
-          _PATTERN_8,
+          _PATTERN_9,
         );
         break;
       case "chain":
         chain = _matching(
           _readString(member, _pathTo(path, ".chain"), false),
           _pathTo(path, ".chain"),
-          _PATTERN_9,
+          _PATTERN_10,
         );
         break;
       case "spaced":
         spaced = _matching(
           _readString(member, _pathTo(path, ".spaced"), false),
           _pathTo(path, ".spaced"),
-          _PATTERN_10,
+          _PATTERN_11,
         );
         break;
       case "marks":
         marks = _matching(
           _readString(member, _pathTo(path, ".marks"), false),
           _pathTo(path, ".marks"),
-          _PATTERN_11,
+          _PATTERN_12,
         );
         break;
       default:
@@ -4816,7 +4898,7 @@ function readTurn(value: JsonValue, path: string, orNull: boolean): Turn {
         tool = _matching(
           _readStringWithin(member, _pathTo(path, ".tool"), false, 1, 64),
           _pathTo(path, ".tool"),
-          _PATTERN_12,
+          _PATTERN_13,
         );
         break;
       case "server":
@@ -4829,7 +4911,7 @@ function readTurn(value: JsonValue, path: string, orNull: boolean): Turn {
             2048,
           ),
           _pathTo(path, ".server"),
-          _PATTERN_13,
+          _PATTERN_14,
         );
         break;
       case "max_turns":
@@ -4934,7 +5016,7 @@ function readVendor(value: JsonValue, path: string, orNull: boolean): Vendor {
   return _memberNames(
     _openValue(_readObject(value, path, orNull)),
     path,
-    (name) => _matching(_readString(name, path, false), path, _PATTERN_14),
+    (name) => _matching(_readString(name, path, false), path, _PATTERN_15),
   );
 }
 

@@ -38,74 +38,79 @@ namespace Mcptest.Sdk
         public const int MaxDepth = 64;
 
         /// <summary>
+        /// The pattern <c>/^[a-z]+$/</c>.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern1 = new global::System.Text.RegularExpressions.Regex(@"^[a-z]+\z");
+
+        /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9-]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern1 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][\-0-9a-z]*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern2 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][\-0-9a-z]*\z");
 
         /// <summary>
         /// The pattern <c>/^[A-Z]{2}$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern2 = new global::System.Text.RegularExpressions.Regex(@"^[A-Z]{2}\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern3 = new global::System.Text.RegularExpressions.Regex(@"^[A-Z]{2}\z");
 
         /// <summary>
         /// The pattern <c>/^[^\s:]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern3 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern4 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
 
         /// <summary>
         /// The pattern <c>/^\d{3}$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern4 = new global::System.Text.RegularExpressions.Regex(@"^[0-9]{3}\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern5 = new global::System.Text.RegularExpressions.Regex(@"^[0-9]{3}\z");
 
         /// <summary>
         /// The pattern <c>/\w/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern5 = new global::System.Text.RegularExpressions.Regex(@"[0-9A-Z_a-z]");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern6 = new global::System.Text.RegularExpressions.Regex(@"[0-9A-Z_a-z]");
 
         /// <summary>
         /// The pattern <c>/^.{2}$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern6 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x0A\x0D\u2028\u2029\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]){2}\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern7 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x0A\x0D\u2028\u2029\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]){2}\z");
 
         /// <summary>
         /// The pattern <c>/[\u{1F600}-\u{1F602}]/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern7 = new global::System.Text.RegularExpressions.Regex(@"(?:\uD83D[\uDE00-\uDE02])");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern8 = new global::System.Text.RegularExpressions.Regex(@"(?:\uD83D[\uDE00-\uDE02])");
 
         /// <summary>
         /// The pattern <c>/^[^"\\]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern8 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x22\\\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern9 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x22\\\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
 
         /// <summary>
         /// The pattern <c>/^(?:ab|cd)+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern9 = new global::System.Text.RegularExpressions.Regex(@"^(?:ab|cd)+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern10 = new global::System.Text.RegularExpressions.Regex(@"^(?:ab|cd)+\z");
 
         /// <summary>
         /// The pattern <c>/^\S+\s\S+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern10 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF](?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern11 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF](?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+\z");
 
         /// <summary>
         /// The pattern <c>/^[&amp;~\-\[\]^]+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern11 = new global::System.Text.RegularExpressions.Regex(@"^[\&\-\[\]\^\~]+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^[\&\-\[\]\^\~]+\z");
 
         /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9_]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][0-9_a-z]*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][0-9_a-z]*\z");
 
         /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9+.-]*:/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][+\-.0-9a-z]*:");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern14 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][+\-.0-9a-z]*:");
 
         /// <summary>
         /// The pattern <c>/^x-/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern14 = new global::System.Text.RegularExpressions.Regex(@"^x-");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern15 = new global::System.Text.RegularExpressions.Regex(@"^x-");
 
         /// <summary>
         /// The method names of the method table.
@@ -1526,6 +1531,23 @@ namespace Mcptest.Sdk
         public global::System.Collections.Generic.List<double>? Weights { get; set; }
 
         /// <summary>
+        /// Distinct slugs of lowercase letters, at most three, when given.
+        ///
+        /// Example: <c>["alpha","beta","gamma"]</c>.
+        /// </summary>
+        public global::System.Collections.Generic.List<string>? Slugs { get; set; }
+
+        /// <summary>
+        /// Distinct tags of 2 to 4 characters, when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<string>? Tags { get; set; }
+
+        /// <summary>
+        /// Distinct multiples of 3, when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<long>? Steps { get; set; }
+
+        /// <summary>
         /// <c>uniqueItems: false</c> asks nothing.
         /// </summary>
         public global::System.Collections.Generic.List<string>? Loose { get; set; }
@@ -1592,6 +1614,9 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<double>? _ratios = null;
             global::System.Collections.Generic.List<long>? _levels = null;
             global::System.Collections.Generic.List<double>? _weights = null;
+            global::System.Collections.Generic.List<string>? _slugs = null;
+            global::System.Collections.Generic.List<string>? _tags = null;
+            global::System.Collections.Generic.List<long>? _steps = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
@@ -1626,6 +1651,18 @@ namespace Mcptest.Sdk
                 {
                     _weights = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "weights"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadNumber(item0, at0, "number", -5d, true, 5d, false)), new global::Mcptest.Sdk.CoprocessPath(at, "weights"));
                 }
+                else if (member.NameEquals("slugs"))
+                {
+                    _slugs = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "slugs"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string"), at0, global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z]+$/")), new global::Mcptest.Sdk.CoprocessPath(at, "slugs"), 0, 3), new global::Mcptest.Sdk.CoprocessPath(at, "slugs"));
+                }
+                else if (member.NameEquals("tags"))
+                {
+                    _tags = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tags"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string", 2, 4)), new global::Mcptest.Sdk.CoprocessPath(at, "tags"));
+                }
+                else if (member.NameEquals("steps"))
+                {
+                    _steps = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "steps"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(item0, at0, "integer"), at0, 3)), new global::Mcptest.Sdk.CoprocessPath(at, "steps"));
+                }
                 else if (member.NameEquals("loose"))
                 {
                     _loose = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "loose"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string"));
@@ -1653,6 +1690,9 @@ namespace Mcptest.Sdk
                 Ratios = _ratios,
                 Levels = _levels,
                 Weights = _weights,
+                Slugs = _slugs,
+                Tags = _tags,
+                Steps = _steps,
                 Loose = _loose,
             };
         }
@@ -1664,6 +1704,9 @@ namespace Mcptest.Sdk
         internal static readonly byte[] KeyRatios = global::System.Text.Encoding.UTF8.GetBytes("ratios");
         internal static readonly byte[] KeyLevels = global::System.Text.Encoding.UTF8.GetBytes("levels");
         internal static readonly byte[] KeyWeights = global::System.Text.Encoding.UTF8.GetBytes("weights");
+        internal static readonly byte[] KeySlugs = global::System.Text.Encoding.UTF8.GetBytes("slugs");
+        internal static readonly byte[] KeyTags = global::System.Text.Encoding.UTF8.GetBytes("tags");
+        internal static readonly byte[] KeySteps = global::System.Text.Encoding.UTF8.GetBytes("steps");
         internal static readonly byte[] KeyLoose = global::System.Text.Encoding.UTF8.GetBytes("loose");
 
         internal static Distinct Read(ref global::System.Text.Json.Utf8JsonReader reader)
@@ -1677,6 +1720,9 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<double>? _ratios = null;
             global::System.Collections.Generic.List<long>? _levels = null;
             global::System.Collections.Generic.List<double>? _weights = null;
+            global::System.Collections.Generic.List<string>? _slugs = null;
+            global::System.Collections.Generic.List<string>? _tags = null;
+            global::System.Collections.Generic.List<long>? _steps = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
@@ -1722,9 +1768,27 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _weights = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref item0, -5d, true, 5d, false)));
                 }
-                else if (reader.ValueTextEquals(KeyLoose))
+                else if (reader.ValueTextEquals(KeySlugs))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 7);
+                    reader.Read();
+                    _slugs = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0), global::Mcptest.Sdk.Coprocess.Pattern1)), 0, 3));
+                }
+                else if (reader.ValueTextEquals(KeyTags))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 8);
+                    reader.Read();
+                    _tags = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0, 2, 4)));
+                }
+                else if (reader.ValueTextEquals(KeySteps))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 9);
+                    reader.Read();
+                    _steps = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.MultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref item0), 3)));
+                }
+                else if (reader.ValueTextEquals(KeyLoose))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 10);
                     reader.Read();
                     _loose = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0));
                 }
@@ -1743,6 +1807,9 @@ namespace Mcptest.Sdk
                 Ratios = _ratios,
                 Levels = _levels,
                 Weights = _weights,
+                Slugs = _slugs,
+                Tags = _tags,
+                Steps = _steps,
                 Loose = _loose,
             };
         }
@@ -1775,6 +1842,21 @@ namespace Mcptest.Sdk
             {
                 builder.Append(",\"weights\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Weights, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteNumber(b0, item0); });
+            }
+            if (Slugs != null)
+            {
+                builder.Append(",\"slugs\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Slugs, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
+            }
+            if (Tags != null)
+            {
+                builder.Append(",\"tags\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Tags, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
+            }
+            if (Steps != null)
+            {
+                builder.Append(",\"steps\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Steps, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
             }
             if (Loose != null)
             {
@@ -3125,7 +3207,7 @@ namespace Mcptest.Sdk
             {
                 result.Add(member.Name, global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, member.Name), "string"));
             }
-            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, 2, 8), at, global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z][a-z0-9-]*$/"));
+            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, 2, 8), at, global::Mcptest.Sdk.Coprocess.Pattern2, "expected string matching /^[a-z][a-z0-9-]*$/"));
             return global::Mcptest.Sdk.CoprocessJson.MembersWithin(result, at, 0, 4);
         }
 
@@ -3133,7 +3215,7 @@ namespace Mcptest.Sdk
         {
             global::Mcptest.Sdk.CoprocessPath? at = null;
             var result = global::Mcptest.Sdk.CoprocessReader.ReadMap<Headers, string>(ref reader, new Headers(), (ref global::System.Text.Json.Utf8JsonReader value) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref value));
-            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, 2, 8), at, global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z][a-z0-9-]*$/"));
+            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.CharactersWithin(name, at, 2, 8), at, global::Mcptest.Sdk.Coprocess.Pattern2, "expected string matching /^[a-z][a-z0-9-]*$/"));
             return global::Mcptest.Sdk.CoprocessReader.MembersWithin(result, 0, 4);
         }
 
@@ -3472,7 +3554,7 @@ namespace Mcptest.Sdk
                 }
                 else if (member.NameEquals("codes"))
                 {
-                    _codes = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "codes"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string"), at0, global::Mcptest.Sdk.Coprocess.Pattern2, "expected string matching /^[A-Z]{2}$/"));
+                    _codes = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "codes"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string"), at0, global::Mcptest.Sdk.Coprocess.Pattern3, "expected string matching /^[A-Z]{2}$/"));
                 }
                 else if (member.NameEquals("scores"))
                 {
@@ -3532,7 +3614,7 @@ namespace Mcptest.Sdk
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _codes = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0), global::Mcptest.Sdk.Coprocess.Pattern2));
+                    _codes = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0), global::Mcptest.Sdk.Coprocess.Pattern3));
                 }
                 else if (reader.ValueTextEquals(KeyScores))
                 {
@@ -4790,51 +4872,51 @@ namespace Mcptest.Sdk
             {
                 if (member.NameEquals("slug"))
                 {
-                    _slug = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "slug"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "slug"), global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z][a-z0-9-]*$/");
+                    _slug = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "slug"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "slug"), global::Mcptest.Sdk.Coprocess.Pattern2, "expected string matching /^[a-z][a-z0-9-]*$/");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("alias"))
                 {
-                    _alias = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "alias"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "alias"), global::Mcptest.Sdk.Coprocess.Pattern1, "expected string matching /^[a-z][a-z0-9-]*$/");
+                    _alias = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "alias"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "alias"), global::Mcptest.Sdk.Coprocess.Pattern2, "expected string matching /^[a-z][a-z0-9-]*$/");
                 }
                 else if (member.NameEquals("tag"))
                 {
-                    _tag = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tag"), "string", 2, 4), new global::Mcptest.Sdk.CoprocessPath(at, "tag"), global::Mcptest.Sdk.Coprocess.Pattern3, "expected string matching /^[^\\s:]*$/");
+                    _tag = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tag"), "string", 2, 4), new global::Mcptest.Sdk.CoprocessPath(at, "tag"), global::Mcptest.Sdk.Coprocess.Pattern4, "expected string matching /^[^\\s:]*$/");
                 }
                 else if (member.NameEquals("status"))
                 {
-                    _status = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "status"), "string or null"), new global::Mcptest.Sdk.CoprocessPath(at, "status"), global::Mcptest.Sdk.Coprocess.Pattern4, "expected string matching /^\\d{3}$/");
+                    _status = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (string?)null : global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "status"), "string or null"), new global::Mcptest.Sdk.CoprocessPath(at, "status"), global::Mcptest.Sdk.Coprocess.Pattern5, "expected string matching /^\\d{3}$/");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("word"))
                 {
-                    _word = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "word"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "word"), global::Mcptest.Sdk.Coprocess.Pattern5, "expected string matching /\\w/");
+                    _word = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "word"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "word"), global::Mcptest.Sdk.Coprocess.Pattern6, "expected string matching /\\w/");
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("pair"))
                 {
-                    _pair = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pair"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "pair"), global::Mcptest.Sdk.Coprocess.Pattern6, "expected string matching /^.{2}$/");
+                    _pair = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pair"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "pair"), global::Mcptest.Sdk.Coprocess.Pattern7, "expected string matching /^.{2}$/");
                     seen |= 1UL << 3;
                 }
                 else if (member.NameEquals("smile"))
                 {
-                    _smile = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "smile"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "smile"), global::Mcptest.Sdk.Coprocess.Pattern7, "expected string matching /[\\u{1F600}-\\u{1F602}]/");
+                    _smile = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "smile"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "smile"), global::Mcptest.Sdk.Coprocess.Pattern8, "expected string matching /[\\u{1F600}-\\u{1F602}]/");
                 }
                 else if (member.NameEquals("plain"))
                 {
-                    _plain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "plain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "plain"), global::Mcptest.Sdk.Coprocess.Pattern8, "expected string matching /^[^\"\\\\]*$/");
+                    _plain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "plain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "plain"), global::Mcptest.Sdk.Coprocess.Pattern9, "expected string matching /^[^\"\\\\]*$/");
                 }
                 else if (member.NameEquals("chain"))
                 {
-                    _chain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "chain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "chain"), global::Mcptest.Sdk.Coprocess.Pattern9, "expected string matching /^(?:ab|cd)+$/");
+                    _chain = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "chain"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "chain"), global::Mcptest.Sdk.Coprocess.Pattern10, "expected string matching /^(?:ab|cd)+$/");
                 }
                 else if (member.NameEquals("spaced"))
                 {
-                    _spaced = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), global::Mcptest.Sdk.Coprocess.Pattern10, "expected string matching /^\\S+\\s\\S+$/");
+                    _spaced = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "spaced"), global::Mcptest.Sdk.Coprocess.Pattern11, "expected string matching /^\\S+\\s\\S+$/");
                 }
                 else if (member.NameEquals("marks"))
                 {
-                    _marks = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "marks"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "marks"), global::Mcptest.Sdk.Coprocess.Pattern11, "expected string matching /^[&~\\-\\[\\]^]+$/");
+                    _marks = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "marks"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "marks"), global::Mcptest.Sdk.Coprocess.Pattern12, "expected string matching /^[&~\\-\\[\\]^]+$/");
                 }
                 else
                 {
@@ -4902,67 +4984,67 @@ namespace Mcptest.Sdk
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _slug = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern1);
+                    _slug = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern2);
                 }
                 else if (reader.ValueTextEquals(KeyAlias))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _alias = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern1);
+                    _alias = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern2);
                 }
                 else if (reader.ValueTextEquals(KeyTag))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
                     reader.Read();
-                    _tag = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 2, 4), global::Mcptest.Sdk.Coprocess.Pattern3);
+                    _tag = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 2, 4), global::Mcptest.Sdk.Coprocess.Pattern4);
                 }
                 else if (reader.ValueTextEquals(KeyStatus))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _status = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern4);
+                    _status = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (string?)null : global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern5);
                 }
                 else if (reader.ValueTextEquals(KeyWord))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 4);
                     reader.Read();
-                    _word = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern5);
+                    _word = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern6);
                 }
                 else if (reader.ValueTextEquals(KeyPair))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
                     reader.Read();
-                    _pair = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern6);
+                    _pair = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern7);
                 }
                 else if (reader.ValueTextEquals(KeySmile))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 6);
                     reader.Read();
-                    _smile = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern7);
+                    _smile = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern8);
                 }
                 else if (reader.ValueTextEquals(KeyPlain))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 7);
                     reader.Read();
-                    _plain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern8);
+                    _plain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern9);
                 }
                 else if (reader.ValueTextEquals(KeyChain))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 8);
                     reader.Read();
-                    _chain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern9);
+                    _chain = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern10);
                 }
                 else if (reader.ValueTextEquals(KeySpaced))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 9);
                     reader.Read();
-                    _spaced = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern10);
+                    _spaced = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern11);
                 }
                 else if (reader.ValueTextEquals(KeyMarks))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 10);
                     reader.Read();
-                    _marks = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern11);
+                    _marks = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern12);
                 }
                 else
                 {
@@ -6838,12 +6920,12 @@ namespace Mcptest.Sdk
             {
                 if (member.NameEquals("tool"))
                 {
-                    _tool = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tool"), "string", 1, 64), new global::Mcptest.Sdk.CoprocessPath(at, "tool"), global::Mcptest.Sdk.Coprocess.Pattern12, "expected string matching /^[a-z][a-z0-9_]*$/");
+                    _tool = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tool"), "string", 1, 64), new global::Mcptest.Sdk.CoprocessPath(at, "tool"), global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /^[a-z][a-z0-9_]*$/");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("server"))
                 {
-                    _server = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server"), "string", 0, 2048), new global::Mcptest.Sdk.CoprocessPath(at, "server"), global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /^[a-z][a-z0-9+.-]*:/");
+                    _server = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server"), "string", 0, 2048), new global::Mcptest.Sdk.CoprocessPath(at, "server"), global::Mcptest.Sdk.Coprocess.Pattern14, "expected string matching /^[a-z][a-z0-9+.-]*:/");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("max_turns"))
@@ -6908,13 +6990,13 @@ namespace Mcptest.Sdk
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _tool = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 1, 64), global::Mcptest.Sdk.Coprocess.Pattern12);
+                    _tool = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 1, 64), global::Mcptest.Sdk.Coprocess.Pattern13);
                 }
                 else if (reader.ValueTextEquals(KeyServer))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _server = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 0, 2048), global::Mcptest.Sdk.Coprocess.Pattern13);
+                    _server = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 0, 2048), global::Mcptest.Sdk.Coprocess.Pattern14);
                 }
                 else if (reader.ValueTextEquals(KeyMaxTurns))
                 {
@@ -7043,7 +7125,7 @@ namespace Mcptest.Sdk
             {
                 result.Add(member.Name, member.Value);
             }
-            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern14, "expected string matching /^x-/"));
+            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern15, "expected string matching /^x-/"));
             return result;
         }
 
@@ -7051,7 +7133,7 @@ namespace Mcptest.Sdk
         {
             global::Mcptest.Sdk.CoprocessPath? at = null;
             var result = global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new Vendor());
-            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern14, "expected string matching /^x-/"));
+            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern15, "expected string matching /^x-/"));
             return result;
         }
 

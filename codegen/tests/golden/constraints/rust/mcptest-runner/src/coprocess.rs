@@ -157,6 +157,29 @@ pub struct Distinct {
         deserialize_with = "strict::present_unique_each::<_, strict::NumberWithin<{ strict::above(-5.0) }, { strict::at_most(5.0) }>, { 0 }, { usize::MAX }>"
     )]
     pub weights: ::std::option::Option<::std::vec::Vec<f64>>,
+    ///Distinct slugs of lowercase letters, at most three, when given.
+    ///
+    ///Example: `["alpha","beta","gamma"]`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_each::<_, strict::MatchingWithin<{ 0 }, { usize::MAX }, patterns::Pattern1>, { 0 }, 3>"
+    )]
+    pub slugs: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    ///Distinct tags of 2 to 4 characters, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_each::<_, strict::LengthWithin<2, 4>, { 0 }, { usize::MAX }>"
+    )]
+    pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    ///Distinct multiples of 3, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_each::<_, strict::IntegerWithin<{ i64::MIN }, { i64::MAX }, 3>, { 0 }, { usize::MAX }>"
+    )]
+    pub steps: ::std::option::Option<::std::vec::Vec<i64>>,
     ///`uniqueItems: false` asks nothing.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
@@ -400,7 +423,7 @@ pub struct Listed {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_each::<_, strict::MatchingWithin<{ 0 }, { usize::MAX }, patterns::Pattern2>, { 0 }, { usize::MAX }>"
+        deserialize_with = "strict::present_each::<_, strict::MatchingWithin<{ 0 }, { usize::MAX }, patterns::Pattern3>, { 0 }, { usize::MAX }>"
     )]
     pub codes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     ///Even scores from 0 to 10.
@@ -560,7 +583,7 @@ pub struct Patterned {
     ///
     ///Example: `"mcp-test"`.
     #[serde(
-        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern1>"
+        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern2>"
     )]
     pub slug: ::std::string::String,
     ///Another identifier of the same pattern (compiled once), when given.
@@ -569,7 +592,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern1>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern2>"
     )]
     pub alias: ::std::option::Option<::std::string::String>,
     ///Two to four characters, none of them white space or a colon, when given: the length is checked before the pattern.
@@ -578,28 +601,28 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, 2, 4, patterns::Pattern3>"
+        deserialize_with = "strict::present_matching_within::<_, 2, 4, patterns::Pattern4>"
     )]
     pub tag: ::std::option::Option<::std::string::String>,
     ///Three ASCII digits (`\d` is [0-9] in every target), or null.
     ///
     ///Example: `"200"`.
     #[serde(
-        deserialize_with = "strict::nullable_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern4>"
+        deserialize_with = "strict::nullable_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern5>"
     )]
     pub status: ::std::option::Option<::std::string::String>,
     ///Holds an ASCII word character somewhere: the pattern is searched, not anchored.
     ///
     ///Example: `"--a--"`.
     #[serde(
-        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern5>"
+        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern6>"
     )]
     pub word: ::std::string::String,
     ///Exactly two code points other than line terminators (an astral character is one).
     ///
     ///Example: `"ab"`.
     #[serde(
-        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern6>"
+        deserialize_with = "strict::matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern7>"
     )]
     pub pair: ::std::string::String,
     ///Holds one of three astral faces, when given.
@@ -608,7 +631,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern7>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern8>"
     )]
     pub smile: ::std::option::Option<::std::string::String>,
     ///No quote and no backslash, when given.
@@ -617,7 +640,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern8>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern9>"
     )]
     pub plain: ::std::option::Option<::std::string::String>,
     ///Pairs `ab` or `cd`, when given.
@@ -626,7 +649,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern9>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern10>"
     )]
     pub chain: ::std::option::Option<::std::string::String>,
     ///Two runs of non-space around one ECMA white space, when given.
@@ -635,7 +658,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern10>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern11>"
     )]
     pub spaced: ::std::option::Option<::std::string::String>,
     ///Only class syntax characters, when given.
@@ -644,7 +667,7 @@ pub struct Patterned {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern11>"
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern12>"
     )]
     pub marks: ::std::option::Option<::std::string::String>,
 }
@@ -859,12 +882,12 @@ pub struct Turn {
     ///The tool to run: a lower-case identifier of 1 to 64 characters.
     ///
     ///Example: `"search_docs"`.
-    #[serde(deserialize_with = "strict::matching_within::<_, 1, 64, patterns::Pattern12>")]
+    #[serde(deserialize_with = "strict::matching_within::<_, 1, 64, patterns::Pattern13>")]
     pub tool: ::std::string::String,
     ///The server's URI: a scheme, then anything, at most 2048 characters.
     ///
     ///Example: `"https://example.com/mcp"`.
-    #[serde(deserialize_with = "strict::matching_within::<_, { 0 }, 2048, patterns::Pattern13>")]
+    #[serde(deserialize_with = "strict::matching_within::<_, { 0 }, 2048, patterns::Pattern14>")]
     pub server: ::std::string::String,
     ///How many turns the agent may take.
     #[serde(deserialize_with = "strict::integer_within::<_, 1, 100, 1>")]
@@ -1357,7 +1380,7 @@ impl<'de> ::serde::Deserialize<'de> for Headers {
             deserializer,
             0,
             4,
-            strict::name_matching::<2, 8, patterns::Pattern1>,
+            strict::name_matching::<2, 8, patterns::Pattern2>,
         )
         .map(Self)
     }
@@ -1385,7 +1408,7 @@ impl<'de> ::serde::Deserialize<'de> for Vendor {
             deserializer,
             0,
             usize::MAX,
-            strict::name_matching::<0, { usize::MAX }, patterns::Pattern14>,
+            strict::name_matching::<0, { usize::MAX }, patterns::Pattern15>,
         )
         .map(Self)
     }
@@ -2523,165 +2546,176 @@ pub const TYPE_NAMES: &[&str] = &[
 ];
 /// The contract's patterns, each compiled once, on first use.
 mod patterns {
-    /// The pattern `/^[a-z][a-z0-9-]*$/`.
+    /// The pattern `/^[a-z]+$/`.
     pub struct Pattern1;
     impl super::strict::Pattern for Pattern1 {
-        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9-]*$/";
+        const PROBLEM: &'static str = "expected string matching /^[a-z]+$/";
         fn is_match(text: &str) -> bool {
             REGEX_1.is_match(text)
         }
     }
     static REGEX_1: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[a-z][\\-0-9a-z]*$")
-            .expect("codegen checked the pattern \"^[a-z][a-z0-9-]*$\"")
+        ::regex::Regex::new("^[a-z]+$").expect("codegen checked the pattern \"^[a-z]+$\"")
     });
-    /// The pattern `/^[A-Z]{2}$/`.
+    /// The pattern `/^[a-z][a-z0-9-]*$/`.
     pub struct Pattern2;
     impl super::strict::Pattern for Pattern2 {
-        const PROBLEM: &'static str = "expected string matching /^[A-Z]{2}$/";
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9-]*$/";
         fn is_match(text: &str) -> bool {
             REGEX_2.is_match(text)
         }
     }
     static REGEX_2: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[A-Z]{2}$").expect("codegen checked the pattern \"^[A-Z]{2}$\"")
+        ::regex::Regex::new("^[a-z][\\-0-9a-z]*$")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9-]*$\"")
     });
-    /// The pattern `/^[^\s:]*$/`.
+    /// The pattern `/^[A-Z]{2}$/`.
     pub struct Pattern3;
     impl super::strict::Pattern for Pattern3 {
-        const PROBLEM: &'static str = "expected string matching /^[^\\s:]*$/";
+        const PROBLEM: &'static str = "expected string matching /^[A-Z]{2}$/";
         fn is_match(text: &str) -> bool {
             REGEX_3.is_match(text)
         }
     }
     static REGEX_3: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[^\\x09-\\x0D :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*$").expect("codegen checked the pattern \"^[^\\\\s:]*$\"")
+        ::regex::Regex::new("^[A-Z]{2}$").expect("codegen checked the pattern \"^[A-Z]{2}$\"")
     });
-    /// The pattern `/^\d{3}$/`.
+    /// The pattern `/^[^\s:]*$/`.
     pub struct Pattern4;
     impl super::strict::Pattern for Pattern4 {
-        const PROBLEM: &'static str = "expected string matching /^\\d{3}$/";
+        const PROBLEM: &'static str = "expected string matching /^[^\\s:]*$/";
         fn is_match(text: &str) -> bool {
             REGEX_4.is_match(text)
         }
     }
     static REGEX_4: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[0-9]{3}$").expect("codegen checked the pattern \"^\\\\d{3}$\"")
+        ::regex::Regex::new("^[^\\x09-\\x0D :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*$").expect("codegen checked the pattern \"^[^\\\\s:]*$\"")
     });
-    /// The pattern `/\w/`.
+    /// The pattern `/^\d{3}$/`.
     pub struct Pattern5;
     impl super::strict::Pattern for Pattern5 {
-        const PROBLEM: &'static str = "expected string matching /\\w/";
+        const PROBLEM: &'static str = "expected string matching /^\\d{3}$/";
         fn is_match(text: &str) -> bool {
             REGEX_5.is_match(text)
         }
     }
     static REGEX_5: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("[0-9A-Z_a-z]").expect("codegen checked the pattern \"\\\\w\"")
+        ::regex::Regex::new("^[0-9]{3}$").expect("codegen checked the pattern \"^\\\\d{3}$\"")
     });
-    /// The pattern `/^.{2}$/`.
+    /// The pattern `/\w/`.
     pub struct Pattern6;
     impl super::strict::Pattern for Pattern6 {
-        const PROBLEM: &'static str = "expected string matching /^.{2}$/";
+        const PROBLEM: &'static str = "expected string matching /\\w/";
         fn is_match(text: &str) -> bool {
             REGEX_6.is_match(text)
         }
     }
     static REGEX_6: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}$")
-            .expect("codegen checked the pattern \"^.{2}$\"")
+        ::regex::Regex::new("[0-9A-Z_a-z]").expect("codegen checked the pattern \"\\\\w\"")
     });
-    /// The pattern `/[\u{1F600}-\u{1F602}]/`.
+    /// The pattern `/^.{2}$/`.
     pub struct Pattern7;
     impl super::strict::Pattern for Pattern7 {
-        const PROBLEM: &'static str = "expected string matching /[\\u{1F600}-\\u{1F602}]/";
+        const PROBLEM: &'static str = "expected string matching /^.{2}$/";
         fn is_match(text: &str) -> bool {
             REGEX_7.is_match(text)
         }
     }
     static REGEX_7: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("[\\x{1F600}-\\x{1F602}]")
-            .expect("codegen checked the pattern \"[\\\\u{1F600}-\\\\u{1F602}]\"")
+        ::regex::Regex::new("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}$")
+            .expect("codegen checked the pattern \"^.{2}$\"")
     });
-    /// The pattern `/^[^"\\]*$/`.
+    /// The pattern `/[\u{1F600}-\u{1F602}]/`.
     pub struct Pattern8;
     impl super::strict::Pattern for Pattern8 {
-        const PROBLEM: &'static str = "expected string matching /^[^\"\\\\]*$/";
+        const PROBLEM: &'static str = "expected string matching /[\\u{1F600}-\\u{1F602}]/";
         fn is_match(text: &str) -> bool {
             REGEX_8.is_match(text)
         }
     }
     static REGEX_8: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[^\\x22\\\\]*$")
-            .expect("codegen checked the pattern \"^[^\\\"\\\\\\\\]*$\"")
+        ::regex::Regex::new("[\\x{1F600}-\\x{1F602}]")
+            .expect("codegen checked the pattern \"[\\\\u{1F600}-\\\\u{1F602}]\"")
     });
-    /// The pattern `/^(?:ab|cd)+$/`.
+    /// The pattern `/^[^"\\]*$/`.
     pub struct Pattern9;
     impl super::strict::Pattern for Pattern9 {
-        const PROBLEM: &'static str = "expected string matching /^(?:ab|cd)+$/";
+        const PROBLEM: &'static str = "expected string matching /^[^\"\\\\]*$/";
         fn is_match(text: &str) -> bool {
             REGEX_9.is_match(text)
         }
     }
     static REGEX_9: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^(?:ab|cd)+$").expect("codegen checked the pattern \"^(?:ab|cd)+$\"")
+        ::regex::Regex::new("^[^\\x22\\\\]*$")
+            .expect("codegen checked the pattern \"^[^\\\"\\\\\\\\]*$\"")
     });
-    /// The pattern `/^\S+\s\S+$/`.
+    /// The pattern `/^(?:ab|cd)+$/`.
     pub struct Pattern10;
     impl super::strict::Pattern for Pattern10 {
-        const PROBLEM: &'static str = "expected string matching /^\\S+\\s\\S+$/";
+        const PROBLEM: &'static str = "expected string matching /^(?:ab|cd)+$/";
         fn is_match(text: &str) -> bool {
             REGEX_10.is_match(text)
         }
     }
     static REGEX_10: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+$").expect("codegen checked the pattern \"^\\\\S+\\\\s\\\\S+$\"")
+        ::regex::Regex::new("^(?:ab|cd)+$").expect("codegen checked the pattern \"^(?:ab|cd)+$\"")
     });
-    /// The pattern `/^[&~\-\[\]^]+$/`.
+    /// The pattern `/^\S+\s\S+$/`.
     pub struct Pattern11;
     impl super::strict::Pattern for Pattern11 {
-        const PROBLEM: &'static str = "expected string matching /^[&~\\-\\[\\]^]+$/";
+        const PROBLEM: &'static str = "expected string matching /^\\S+\\s\\S+$/";
         fn is_match(text: &str) -> bool {
             REGEX_11.is_match(text)
         }
     }
     static REGEX_11: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[\\&\\-\\[\\]\\^\\~]+$")
-            .expect("codegen checked the pattern \"^[&~\\\\-\\\\[\\\\]^]+$\"")
+        ::regex::Regex::new("^[^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\x09-\\x0D \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+$").expect("codegen checked the pattern \"^\\\\S+\\\\s\\\\S+$\"")
     });
-    /// The pattern `/^[a-z][a-z0-9_]*$/`.
+    /// The pattern `/^[&~\-\[\]^]+$/`.
     pub struct Pattern12;
     impl super::strict::Pattern for Pattern12 {
-        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9_]*$/";
+        const PROBLEM: &'static str = "expected string matching /^[&~\\-\\[\\]^]+$/";
         fn is_match(text: &str) -> bool {
             REGEX_12.is_match(text)
         }
     }
     static REGEX_12: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[a-z][0-9_a-z]*$")
-            .expect("codegen checked the pattern \"^[a-z][a-z0-9_]*$\"")
+        ::regex::Regex::new("^[\\&\\-\\[\\]\\^\\~]+$")
+            .expect("codegen checked the pattern \"^[&~\\\\-\\\\[\\\\]^]+$\"")
     });
-    /// The pattern `/^[a-z][a-z0-9+.-]*:/`.
+    /// The pattern `/^[a-z][a-z0-9_]*$/`.
     pub struct Pattern13;
     impl super::strict::Pattern for Pattern13 {
-        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9+.-]*:/";
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9_]*$/";
         fn is_match(text: &str) -> bool {
             REGEX_13.is_match(text)
         }
     }
     static REGEX_13: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[a-z][+\\-.0-9a-z]*:")
-            .expect("codegen checked the pattern \"^[a-z][a-z0-9+.-]*:\"")
+        ::regex::Regex::new("^[a-z][0-9_a-z]*$")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9_]*$\"")
     });
-    /// The pattern `/^x-/`.
+    /// The pattern `/^[a-z][a-z0-9+.-]*:/`.
     pub struct Pattern14;
     impl super::strict::Pattern for Pattern14 {
-        const PROBLEM: &'static str = "expected string matching /^x-/";
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9+.-]*:/";
         fn is_match(text: &str) -> bool {
             REGEX_14.is_match(text)
         }
     }
     static REGEX_14: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[a-z][+\\-.0-9a-z]*:")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9+.-]*:\"")
+    });
+    /// The pattern `/^x-/`.
+    pub struct Pattern15;
+    impl super::strict::Pattern for Pattern15 {
+        const PROBLEM: &'static str = "expected string matching /^x-/";
+        fn is_match(text: &str) -> bool {
+            REGEX_15.is_match(text)
+        }
+    }
+    static REGEX_15: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
         ::regex::Regex::new("^x-").expect("codegen checked the pattern \"^x-\"")
     });
 }

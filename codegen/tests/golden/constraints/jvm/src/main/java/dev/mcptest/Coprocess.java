@@ -740,6 +740,10 @@ public final class Coprocess {
      * @param levels Distinct levels from 2 to 9, when given. (Java null when absent)
      * @param weights Distinct weights, each more than -5 and at most 5 (doubles: {@code -0.0} is
      *     {@code 0}), when given. (Java null when absent)
+     * @param slugs Distinct slugs of lowercase letters, at most three, when given. Example: {@code
+     *     ["alpha","beta","gamma"]}. (Java null when absent)
+     * @param tags Distinct tags of 2 to 4 characters, when given. (Java null when absent)
+     * @param steps Distinct multiples of 3, when given. (Java null when absent)
      * @param loose {@code uniqueItems: false} asks nothing. (Java null when absent)
      */
     public record Distinct(
@@ -750,6 +754,9 @@ public final class Coprocess {
             List<Double> ratios,
             List<Long> levels,
             List<Double> weights,
+            List<String> slugs,
+            List<String> tags,
+            List<Long> steps,
             List<String> loose)
             implements Encodable {
 
@@ -763,6 +770,9 @@ public final class Coprocess {
          * @param ratios the value of the {@code "ratios"} member
          * @param levels the value of the {@code "levels"} member
          * @param weights the value of the {@code "weights"} member
+         * @param slugs the value of the {@code "slugs"} member
+         * @param tags the value of the {@code "tags"} member
+         * @param steps the value of the {@code "steps"} member
          * @param loose the value of the {@code "loose"} member
          */
         public Distinct {
@@ -816,6 +826,18 @@ public final class Coprocess {
             if (this.weights != null) {
                 out.append(",\"weights\":");
                 Coprocess.writeList(out, this.weights, (o1, e1) -> o1.append(e1));
+            }
+            if (this.slugs != null) {
+                out.append(",\"slugs\":");
+                Coprocess.writeList(out, this.slugs, (o1, e1) -> Coprocess.writeString(o1, e1));
+            }
+            if (this.tags != null) {
+                out.append(",\"tags\":");
+                Coprocess.writeList(out, this.tags, (o1, e1) -> Coprocess.writeString(o1, e1));
+            }
+            if (this.steps != null) {
+                out.append(",\"steps\":");
+                Coprocess.writeList(out, this.steps, (o1, e1) -> o1.append(e1));
             }
             if (this.loose != null) {
                 out.append(",\"loose\":");
@@ -2838,39 +2860,42 @@ public final class Coprocess {
         }
     }
 
+    /** The pattern {@code /^[a-z]+$/}. */
+    private static final Pattern PATTERN_1 = Pattern.compile("^[a-z]+\\z");
+
     /** The pattern {@code /^[a-z][a-z0-9-]*$/}. */
-    private static final Pattern PATTERN_1 = Pattern.compile("^[a-z][\\-0-9a-z]*\\z");
+    private static final Pattern PATTERN_2 = Pattern.compile("^[a-z][\\-0-9a-z]*\\z");
 
     /** The pattern {@code /^[A-Z]{2}$/}. */
-    private static final Pattern PATTERN_2 = Pattern.compile("^[A-Z]{2}\\z");
+    private static final Pattern PATTERN_3 = Pattern.compile("^[A-Z]{2}\\z");
 
     /** The pattern {@code /^[^\s:]*$/}. */
-    private static final Pattern PATTERN_3 =
+    private static final Pattern PATTERN_4 =
             Pattern.compile(
                     "^[^\\x09-\\x0D"
                         + " :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*\\z");
 
     /** The pattern {@code /^\d{3}$/}. */
-    private static final Pattern PATTERN_4 = Pattern.compile("^[0-9]{3}\\z");
+    private static final Pattern PATTERN_5 = Pattern.compile("^[0-9]{3}\\z");
 
     /** The pattern {@code /\w/}. */
-    private static final Pattern PATTERN_5 = Pattern.compile("[0-9A-Z_a-z]");
+    private static final Pattern PATTERN_6 = Pattern.compile("[0-9A-Z_a-z]");
 
     /** The pattern {@code /^.{2}$/}. */
-    private static final Pattern PATTERN_6 =
+    private static final Pattern PATTERN_7 =
             Pattern.compile("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}\\z");
 
     /** The pattern <code>/[&#92;u{1F600}-&#92;u{1F602}]/</code>. */
-    private static final Pattern PATTERN_7 = Pattern.compile("[\\x{1F600}-\\x{1F602}]");
+    private static final Pattern PATTERN_8 = Pattern.compile("[\\x{1F600}-\\x{1F602}]");
 
     /** The pattern {@code /^[^"\\]*$/}. */
-    private static final Pattern PATTERN_8 = Pattern.compile("^[^\\x22\\\\]*\\z");
+    private static final Pattern PATTERN_9 = Pattern.compile("^[^\\x22\\\\]*\\z");
 
     /** The pattern {@code /^(?:ab|cd)+$/}. */
-    private static final Pattern PATTERN_9 = Pattern.compile("^(?:ab|cd)+\\z");
+    private static final Pattern PATTERN_10 = Pattern.compile("^(?:ab|cd)+\\z");
 
     /** The pattern {@code /^\S+\s\S+$/}. */
-    private static final Pattern PATTERN_10 =
+    private static final Pattern PATTERN_11 =
             Pattern.compile(
                     "^[^\\x09-\\x0D"
                         + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D"
@@ -2878,16 +2903,16 @@ public final class Coprocess {
                         + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+\\z");
 
     /** The pattern {@code /^[&~\-\[\]^]+$/}. */
-    private static final Pattern PATTERN_11 = Pattern.compile("^[\\&\\-\\[\\]\\^\\~]+\\z");
+    private static final Pattern PATTERN_12 = Pattern.compile("^[\\&\\-\\[\\]\\^\\~]+\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9_]*$/}. */
-    private static final Pattern PATTERN_12 = Pattern.compile("^[a-z][0-9_a-z]*\\z");
+    private static final Pattern PATTERN_13 = Pattern.compile("^[a-z][0-9_a-z]*\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9+.-]*:/}. */
-    private static final Pattern PATTERN_13 = Pattern.compile("^[a-z][+\\-.0-9a-z]*:");
+    private static final Pattern PATTERN_14 = Pattern.compile("^[a-z][+\\-.0-9a-z]*:");
 
     /** The pattern {@code /^x-/}. */
-    private static final Pattern PATTERN_14 = Pattern.compile("^x-");
+    private static final Pattern PATTERN_15 = Pattern.compile("^x-");
 
     private static Bounded decodeBounded(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
@@ -3169,6 +3194,9 @@ public final class Coprocess {
         List<Double> vRatios = null;
         List<Long> vLevels = null;
         List<Double> vWeights = null;
+        List<String> vSlugs = null;
+        List<String> vTags = null;
+        List<Long> vSteps = null;
         List<String> vLoose = null;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
@@ -3235,6 +3263,41 @@ public final class Coprocess {
                                                 (n1, p1) ->
                                                         numberWithin(n1, p1, ">", -5.0, "<=", 5.0)),
                                         path.key(key));
+                case "slugs" ->
+                        vSlugs =
+                                uniqueItems(
+                                        itemsWithin(
+                                                decodeList(
+                                                        value,
+                                                        path.key(key),
+                                                        (n1, p1) ->
+                                                                matching(
+                                                                        decodeString(n1, p1),
+                                                                        p1,
+                                                                        PATTERN_1,
+                                                                        "expected string matching"
+                                                                                + " /^[a-z]+$/")),
+                                                path.key(key),
+                                                0,
+                                                3),
+                                        path.key(key));
+                case "tags" ->
+                        vTags =
+                                uniqueItems(
+                                        decodeList(
+                                                value,
+                                                path.key(key),
+                                                (n1, p1) -> stringWithin(n1, p1, 2, 4)),
+                                        path.key(key));
+                case "steps" ->
+                        vSteps =
+                                uniqueItems(
+                                        decodeList(
+                                                value,
+                                                path.key(key),
+                                                (n1, p1) ->
+                                                        multipleOf(decodeInteger(n1, p1), p1, 3L)),
+                                        path.key(key));
                 case "loose" -> vLoose = decodeList(value, path.key(key), Coprocess::decodeString);
                 default -> throw unknownField(path, key);
             }
@@ -3248,7 +3311,9 @@ public final class Coprocess {
         if (!hasShades) {
             throw missingField(path, "shades");
         }
-        return new Distinct(vIds, vNames, vFlags, vShades, vRatios, vLevels, vWeights, vLoose);
+        return new Distinct(
+                vIds, vNames, vFlags, vShades, vRatios, vLevels, vWeights, vSlugs, vTags, vSteps,
+                vLoose);
     }
 
     private static Drawing decodeDrawing(JsonNode node, Path path) {
@@ -3448,7 +3513,7 @@ public final class Coprocess {
                         matching(
                                 stringWithin(n1, p1, 2, 8),
                                 p1,
-                                PATTERN_1,
+                                PATTERN_2,
                                 "expected string matching /^[a-z][a-z0-9-]*$/"));
         lengthWithin(path, entries.size(), 0, 4, "member");
         return new Headers(entries);
@@ -3502,7 +3567,7 @@ public final class Coprocess {
                                                 matching(
                                                         decodeString(n1, p1),
                                                         p1,
-                                                        PATTERN_2,
+                                                        PATTERN_3,
                                                         "expected string matching /^[A-Z]{2}$/"));
                 case "scores" -> {
                     vScores =
@@ -3814,7 +3879,7 @@ public final class Coprocess {
                             matching(
                                     decodeString(value, path.key(key)),
                                     path.key(key),
-                                    PATTERN_1,
+                                    PATTERN_2,
                                     "expected string matching /^[a-z][a-z0-9-]*$/");
                     hasSlug = true;
                 }
@@ -3823,14 +3888,14 @@ public final class Coprocess {
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_1,
+                                        PATTERN_2,
                                         "expected string matching /^[a-z][a-z0-9-]*$/");
                 case "tag" ->
                         vTag =
                                 matching(
                                         stringWithin(value, path.key(key), 2, 4),
                                         path.key(key),
-                                        PATTERN_3,
+                                        PATTERN_4,
                                         "expected string matching /^[^\\s:]*$/");
                 case "status" -> {
                     vStatus =
@@ -3841,7 +3906,7 @@ public final class Coprocess {
                                             matching(
                                                     decodeString(n1, p1),
                                                     p1,
-                                                    PATTERN_4,
+                                                    PATTERN_5,
                                                     "expected string matching /^\\d{3}$/"));
                     hasStatus = true;
                 }
@@ -3850,7 +3915,7 @@ public final class Coprocess {
                             matching(
                                     decodeString(value, path.key(key)),
                                     path.key(key),
-                                    PATTERN_5,
+                                    PATTERN_6,
                                     "expected string matching /\\w/");
                     hasWord = true;
                 }
@@ -3859,7 +3924,7 @@ public final class Coprocess {
                             matching(
                                     decodeString(value, path.key(key)),
                                     path.key(key),
-                                    PATTERN_6,
+                                    PATTERN_7,
                                     "expected string matching /^.{2}$/");
                     hasPair = true;
                 }
@@ -3868,35 +3933,35 @@ public final class Coprocess {
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_7,
+                                        PATTERN_8,
                                         "expected string matching /[\\u{1F600}-\\u{1F602}]/");
                 case "plain" ->
                         vPlain =
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_8,
+                                        PATTERN_9,
                                         "expected string matching /^[^\"\\\\]*$/");
                 case "chain" ->
                         vChain =
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_9,
+                                        PATTERN_10,
                                         "expected string matching /^(?:ab|cd)+$/");
                 case "spaced" ->
                         vSpaced =
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_10,
+                                        PATTERN_11,
                                         "expected string matching /^\\S+\\s\\S+$/");
                 case "marks" ->
                         vMarks =
                                 matching(
                                         decodeString(value, path.key(key)),
                                         path.key(key),
-                                        PATTERN_11,
+                                        PATTERN_12,
                                         "expected string matching /^[&~\\-\\[\\]^]+$/");
                 default -> throw unknownField(path, key);
             }
@@ -4231,7 +4296,7 @@ public final class Coprocess {
                             matching(
                                     stringWithin(value, path.key(key), 1, 64),
                                     path.key(key),
-                                    PATTERN_12,
+                                    PATTERN_13,
                                     "expected string matching /^[a-z][a-z0-9_]*$/");
                     hasTool = true;
                 }
@@ -4240,7 +4305,7 @@ public final class Coprocess {
                             matching(
                                     stringWithin(value, path.key(key), 0, 2048),
                                     path.key(key),
-                                    PATTERN_13,
+                                    PATTERN_14,
                                     "expected string matching /^[a-z][a-z0-9+.-]*:/");
                     hasServer = true;
                 }
@@ -4293,7 +4358,7 @@ public final class Coprocess {
                         matching(
                                 decodeString(n1, p1),
                                 p1,
-                                PATTERN_14,
+                                PATTERN_15,
                                 "expected string matching /^x-/"));
         return new Vendor(object);
     }

@@ -192,6 +192,8 @@ fn distinct(schema: &Value, s: &Value, n: usize) -> Option<Vec<Value>> {
             let divisor = items.get("multipleOf").and_then(Value::as_i64).unwrap_or(1);
             (from..).filter(|k| k % divisor == 0).take(n).filter(|k| high.is_none_or(|h| *k <= h)).map(|k| json!(k)).collect()
         }
+        // Objects and arrays (compared by JSON equality of what was read): the array's own example.
+        (Value::Object(_) | Value::Array(_), _) => s["examples"][0].as_array().cloned().unwrap_or_default(),
         // Strings with a pattern of their own: the array's own example.
         (Value::String(_), _) if items.get("pattern").is_some() => s["examples"][0].as_array().cloned().unwrap_or_default(),
         // Numbers: `-0.0` and `0` repeat (`written_otherwise` writes `1.5e0`).

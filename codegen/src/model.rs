@@ -195,6 +195,14 @@ impl Ty {
         matches!(self.unbounded(), Ty::Array(item) if **item == Ty::Any)
     }
 
+    /// Whether a [`Ty::Unique`]'s inner array type holds items that are
+    /// `$defs` types (objects, unions, maps, enums), arrays or nullable
+    /// values, whose repeats are found after the items are read, by JSON
+    /// equality of the values they were read from (pairwise).
+    pub fn unique_by_read(&self) -> bool {
+        matches!(self.unbounded(), Ty::Array(item) if matches!(**item, Ty::Ref(_) | Ty::Array(_) | Ty::Nullable(_)))
+    }
+
     /// The type without its length bounds ([`Ty::Length`]), uniqueness
     /// ([`Ty::Unique`]), divisor ([`Ty::Multiple`]), pattern
     /// ([`Ty::Pattern`]) and value ([`Ty::Const`]): what a value of it is in

@@ -16,7 +16,7 @@
 //! | number | any JSON number, read as the nearest double; `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any numbers, read the same way and compared as doubles, kept as written; on a property's own number and the items of a property's array; no `multipleOf` |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on map values only `minimum` 0 or 1; `multipleOf` a whole number within 2^53-1; each on a property's own integer and the items of a property's array |
 //! | string | `minLength`, `maxLength`: counts of Unicode code points; `pattern`, in the portable subset of [`crate::pattern`]; each on a property's own string and the items of a property's array |
-//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too when its items are strings, integers, numbers, booleans, string enums (compared as decoded) or any JSON values (`items: {}`, compared by JSON equality) |
+//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too: strings, integers, numbers and booleans compared as decoded, any JSON values (`items: {}`) by JSON equality, `$defs` types, arrays and nullable items by JSON equality of the values read |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
@@ -689,11 +689,13 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         Ok((checked != Ty::String).then_some(checked))
     }
 
-    /// `uniqueItems: true` on a property's own array of strings, integers or
-    /// numbers (doubles: `-0.0` is `0.0`) with or without bounds, booleans
-    /// or string enums: values every target compares natively, as the
-    /// values they decode to (`1.0` is `1`); or of any JSON values
-    /// (`items: {}`), compared by JSON equality. `false` asks nothing.
+    /// `uniqueItems: true` on a property's own array of any items. Strings,
+    /// integers, numbers (doubles: `-0.0` is `0.0`) and booleans, with or
+    /// without constraints of their own, are compared natively as the values
+    /// they decode to (`1.0` is `1`); any JSON values (`items: {}`) by JSON
+    /// equality; `$defs` types, arrays and nullable items by JSON equality
+    /// of the values they were read from ([`Ty::unique_by_read`]). `false`
+    /// asks nothing.
     fn unique_items(&self, schema: &Map<String, Value>, p: &str, property: bool, array: Ty) -> Result<Ty, SchemaError> {
         let Some(unique) = schema.get("uniqueItems") else { return Ok(array) };
         let at = push_pointer(p, "uniqueItems");
@@ -705,21 +707,6 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         }
         if !property {
             return Err(self.r.err(&at, "`uniqueItems` is supported on a property's own array only, not on array items or map values", "name a $defs object for the item"));
-        }
-        let Ty::Array(item) = array.unbounded() else { return Ok(array) };
-        // Items with a length, a pattern or a divisor of their own are
-        // compared as the strings or integers they decode to.
-        let comparable = match item.unbounded() {
-            Ty::String | Ty::Integer { .. } | Ty::Boolean | Ty::Any | Ty::Number { .. } => true,
-            Ty::Ref(name) => self.defs.get(name).is_some_and(|d| d.get("enum").is_some()),
-            _ => false,
-        };
-        if !comparable {
-            return Err(self.r.err(
-                &at,
-                "`uniqueItems` is supported on arrays of strings, integers, numbers, booleans, string enums or any JSON values only",
-                "make the items any JSON values (`items: {}`: compared by JSON equality) or one of those kinds, or compare them semantically in the binary and say so in the description",
-            ));
         }
         Ok(Ty::Unique(Box::new(array)))
     }

@@ -613,6 +613,16 @@ namespace Mcptest.Sdk
             return -1;
         }
 
+        /// <summary>
+        /// Checks that no item of an array read from <paramref name="value"/> (objects, arrays,
+        /// nullable items) equals an earlier one, by JSON equality of the values they were read from.
+        /// </summary>
+        internal static List<T> UniqueRead<T>(List<T> items, JsonElement value, CoprocessPath? at)
+        {
+            UniqueJson(new List<JsonElement>(value.EnumerateArray()), at);
+            return items;
+        }
+
         internal static List<JsonElement> UniqueJson(List<JsonElement> items, CoprocessPath? at)
         {
             int repeat = FirstJsonRepeat(items, out int first);
@@ -1505,6 +1515,16 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return items;
+        }
+
+        /// <summary>
+        /// Reads a value as any JSON value, then with the careful reader <paramref name="read"/>
+        /// (whose problems make the one-pass reader fall back): an array whose items are compared by
+        /// JSON equality of the values they were read from.
+        /// </summary>
+        internal static T ReadCarefully<T>(ref Utf8JsonReader reader, Func<JsonElement, T> read)
+        {
+            return read(ReadAny(ref reader));
         }
 
         internal static List<JsonElement> UniqueJson(List<JsonElement> items)

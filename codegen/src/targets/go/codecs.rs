@@ -165,6 +165,7 @@ impl Ctx<'_> {
                 self.read_checked_fn(ty, inner, &check)
             }
             Ty::Unique(inner) if inner.unique_by_json() => self.read_checked_fn(ty, inner, "uniqueJSON(x)"),
+            Ty::Unique(inner) if inner.unique_by_read() => self.read_checked_fn(ty, inner, "uniqueRead(v)"),
             Ty::Unique(inner) => self.read_checked_fn(ty, inner, "uniqueItems(x)"),
             Ty::Multiple { inner, divisor } => self.read_checked_fn(ty, inner, &format!("multipleOf(x, {divisor})")),
             Ty::Pattern { inner, pattern } => self.read_checked_fn(ty, inner, &format!("matching(x, pattern{})", pattern.number)),

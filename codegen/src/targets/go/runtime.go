@@ -478,6 +478,14 @@ func uniqueJSON(items []any) *shapeError {
 	return nil
 }
 
+// uniqueRead checks that no item of an array read from v (objects, arrays,
+// nullable items) equals an earlier one, by JSON equality of the values they
+// were read from.
+func uniqueRead(v any) *shapeError {
+	items, _ := toPublic(v).([]any)
+	return uniqueJSON(items)
+}
+
 // listedValues holds the values of each const or enum read so far, by
 // their JSON text.
 var listedValues sync.Map

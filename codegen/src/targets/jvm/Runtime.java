@@ -643,6 +643,17 @@ final class Runtime {
         return items;
     }
 
+    /**
+     * Items read from {@code node} (objects, arrays, nullable items) of which none equals an
+     * earlier one by JSON equality of the values they were read from.
+     */
+    private static <T> List<T> uniqueRead(List<T> items, JsonNode node, Path path) {
+        List<JsonNode> values = new ArrayList<>(node.size());
+        node.forEach(values::add);
+        uniqueJson(values, path);
+        return items;
+    }
+
     /** The values of each {@code const} or {@code enum} read so far, by their JSON text. */
     private static final ConcurrentHashMap<String, JsonNode> LISTED = new ConcurrentHashMap<>();
 

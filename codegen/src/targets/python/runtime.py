@@ -552,6 +552,15 @@ def _unique_json(items: list[JsonValue]) -> list[JsonValue]:
     return items
 
 
+def _unique_read(items: list[_T], value: JsonValue) -> list[_T]:
+    """Checks that no item of an array read from `value` (objects, arrays,
+    nullable items) equals an earlier one, by JSON equality of the values
+    they were read from."""
+    if isinstance(value, list):
+        _unique_json(value)
+    return items
+
+
 _LISTED_JSON: dict[str, list[JsonValue]] = {}
 
 

@@ -243,6 +243,10 @@ enum Check {
     /// An array of any JSON values' number of items and its items'
     /// uniqueness by JSON equality: `strict::unique_json_within`.
     UniqueJson(Option<u64>, Option<u64>),
+    /// An array of `$defs` types', arrays' or nullable items' number of
+    /// items and their uniqueness by JSON equality of the items written
+    /// back: `strict::unique_read_within`.
+    UniqueRead(Option<u64>, Option<u64>),
     /// An array of numbers' number of items and its items' uniqueness as
     /// doubles (`-0.0` is `0.0`): `strict::unique_numbers_within`.
     UniqueNumbers(Option<u64>, Option<u64>),
@@ -291,6 +295,8 @@ impl Check {
                 };
                 Some(if inner.unique_by_json() {
                     Check::UniqueJson(min, max)
+                } else if inner.unique_by_read() {
+                    Check::UniqueRead(min, max)
                 } else if let Some(item) = item {
                     Check::UniqueEach(Box::new(item), min, max)
                 } else if matches!(inner.unbounded(), Ty::Array(item) if matches!(**item, Ty::Number { .. })) {
@@ -331,6 +337,7 @@ impl Check {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
             }
             Check::UniqueJson(min, max) => format!("strict::{form}unique_json_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::UniqueRead(min, max) => format!("strict::{form}unique_read_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueNumbers(min, max) => format!("strict::{form}unique_numbers_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Each(item, min, max) => format!("strict::{form}each::<_, {}, {}, {}>", item.item_check(), count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueEach(item, min, max) => {
@@ -350,7 +357,7 @@ impl Check {
             Check::Number(min, max) => format!("strict::NumberWithin<{}, {}>", number_arg(*min, true), number_arg(*max, false)),
             Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
-            Check::Const(_) | Check::Listed(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueNumbers(..) | Check::Each(..) | Check::UniqueEach(..) => {
+            Check::Const(_) | Check::Listed(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueRead(..) | Check::UniqueNumbers(..) | Check::Each(..) | Check::UniqueEach(..) => {
                 "()".to_string()
             }
         }

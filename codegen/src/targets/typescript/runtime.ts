@@ -1052,6 +1052,18 @@ function _uniqueJson(items: JsonArray, path: string): JsonArray {
   return items;
 }
 
+/**
+ * Checks that no item of an array read from `value` (objects, arrays,
+ * nullable items) equals an earlier one, by JSON equality of the values they
+ * were read from.
+ */
+function _uniqueRead<T>(items: T, value: JsonValue, path: string): T {
+  if (Array.isArray(value)) {
+    _uniqueJson(value, path);
+  }
+  return items;
+}
+
 const _listed = new Map<string, JsonArray>();
 
 /**

@@ -75,6 +75,12 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
                 _ => format!("{ns}.CoprocessReader.ReadString(ref {reader}, {min}, {max})"),
             }
         }
+        // Read as any JSON value, then by the careful reader.
+        Ty::Unique(inner) if inner.unique_by_read() => {
+            let element = format!("element{depth}");
+            let read = super::read_expr(contract, ty, &element, "null", depth + 1);
+            format!("{ns}.CoprocessReader.ReadCarefully(ref {reader}, ({element}) => {read})")
+        }
         Ty::Unique(inner) => {
             let read = read_expr(contract, inner, reader, depth);
             let check = if inner.unique_by_json() { "UniqueJson" } else { "UniqueItems" };

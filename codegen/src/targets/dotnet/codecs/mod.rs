@@ -90,6 +90,10 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
                 _ => format!("{ns}.CoprocessJson.ReadString({value}, {at}, {e}, {min}, {max})"),
             }
         }
+        Ty::Unique(inner) if inner.unique_by_read() => {
+            let read = read_expecting(contract, inner, value, at, depth, expected);
+            format!("{ns}.CoprocessJson.UniqueRead({read}, {value}, {at})")
+        }
         Ty::Unique(inner) => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
             let check = if inner.unique_by_json() { "UniqueJson" } else { "UniqueItems" };

@@ -844,6 +844,17 @@ type Distinct struct {
 	Tags []string
 	// Steps is distinct multiples of 3, when given. Nil when absent.
 	Steps []int64
+	// Points is distinct points (compared by JSON equality of the objects read:
+	// `1.0` is `1`, member order does not matter), when given.
+	//
+	// Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
+	// Nil when absent.
+	Points []Point
+	// Pairs is distinct lists of integers (compared by JSON equality), when
+	// given.
+	//
+	// Example: `[[1,2],[2,1],[1]]`. Nil when absent.
+	Pairs [][]int64
 	// Loose: `uniqueItems: false` asks nothing. Nil when absent.
 	Loose []string
 }
@@ -907,6 +918,10 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 			out.Tags, err = readListOfStringLenMin2Max4Unique(o.vals[i])
 		case "steps":
 			out.Steps, err = readListOfIntMultipleOf3Unique(o.vals[i])
+		case "points":
+			out.Points, err = readListOfPointUnique(o.vals[i])
+		case "pairs":
+			out.Pairs, err = readListOfListOfIntUnique(o.vals[i])
 		case "loose":
 			out.Loose, err = readListOfString(o.vals[i])
 		default:
@@ -963,6 +978,14 @@ func appendDistinct(b []byte, v Distinct) []byte {
 	if v.Steps != nil {
 		b = append(b, ",\"steps\":"...)
 		b = writeListOfIntMultipleOf3(b, v.Steps)
+	}
+	if v.Points != nil {
+		b = append(b, ",\"points\":"...)
+		b = writeListOfPoint(b, v.Points)
+	}
+	if v.Pairs != nil {
+		b = append(b, ",\"pairs\":"...)
+		b = writeListOfListOfInt(b, v.Pairs)
 	}
 	if v.Loose != nil {
 		b = append(b, ",\"loose\":"...)
@@ -2514,6 +2537,91 @@ func appendPatterned(b []byte, v Patterned) []byte {
 	if v.Marks != nil {
 		b = append(b, ",\"marks\":"...)
 		b = writeString(b, *v.Marks)
+	}
+	return append(b, '}')
+}
+
+// Point is a point on a grid, maybe labelled.
+type Point struct {
+	// X is the column.
+	X int64
+	// Y is the row.
+	Y int64
+	// Label is a label, when given. Nil when absent.
+	Label *string
+}
+
+// DecodePoint decodes a Point from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodePoint(data []byte) (Point, error) {
+	return fromText("Point", data, decodePoint)
+}
+
+// DecodePointValue decodes a Point from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodePointValue(value any) (Point, error) {
+	return fromValue("Point", value, decodePoint)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Point) MarshalJSON() ([]byte, error) {
+	return appendPoint(nil, v), nil
+}
+
+func (Point) readEnvelopeMember(v any) (Point, *shapeError) {
+	return decodePoint(v)
+}
+
+func (v Point) appendEnvelopeMember(b []byte) []byte {
+	return appendPoint(b, v)
+}
+
+func decodePoint(v any) (Point, *shapeError) {
+	var out Point
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [2]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "x":
+			seen[0] = true
+			out.X, err = readInt(o.vals[i])
+		case "y":
+			seen[1] = true
+			out.Y, err = readInt(o.vals[i])
+		case "label":
+			var x string
+			x, err = readString(o.vals[i])
+			out.Label = &x
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("x")
+	}
+	if !seen[1] {
+		return out, missingField("y")
+	}
+	return out, nil
+}
+
+func appendPoint(b []byte, v Point) []byte {
+	b = append(b, '{')
+	b = append(b, "\"x\":"...)
+	b = writeInt(b, v.X)
+	b = append(b, ",\"y\":"...)
+	b = writeInt(b, v.Y)
+	if v.Label != nil {
+		b = append(b, ",\"label\":"...)
+		b = writeString(b, *v.Label)
 	}
 	return append(b, '}')
 }
@@ -4212,6 +4320,30 @@ func readListOfIntMultipleOf3Unique(v any) ([]int64, *shapeError) {
 	return x, uniqueItems(x)
 }
 
+func readListOfListOfInt(v any) ([][]int64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([][]int64, len(items))
+	for i, item := range items {
+		x, err := readListOfInt(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfListOfIntUnique(v any) ([][]int64, *shapeError) {
+	x, err := readListOfListOfInt(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueRead(v)
+}
+
 func readListOfNumber(v any) ([]float64, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -4276,6 +4408,30 @@ func readListOfNumberUnique(v any) ([]float64, *shapeError) {
 	return x, uniqueItems(x)
 }
 
+func readListOfPoint(v any) ([]Point, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]Point, len(items))
+	for i, item := range items {
+		x, err := decodePoint(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+func readListOfPointUnique(v any) ([]Point, *shapeError) {
+	x, err := readListOfPoint(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueRead(v)
+}
+
 func readListOfShade(v any) ([]Shade, *shapeError) {
 	items, ok := v.([]any)
 	if !ok {
@@ -4297,7 +4453,7 @@ func readListOfShadeUnique(v any) ([]Shade, *shapeError) {
 	if err != nil {
 		return x, err
 	}
-	return x, uniqueItems(x)
+	return x, uniqueRead(v)
 }
 
 func readListOfString(v any) ([]string, *shapeError) {
@@ -5026,6 +5182,17 @@ func writeListOfIntMultipleOf3(b []byte, v []int64) []byte {
 	return append(b, ']')
 }
 
+func writeListOfListOfInt(b []byte, v [][]int64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeListOfInt(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfNumber(b []byte, v []float64) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -5055,6 +5222,17 @@ func writeListOfNumberMinNeg1p5Max1p5(b []byte, v []float64) []byte {
 			b = append(b, ',')
 		}
 		b = writeNumber(b, x)
+	}
+	return append(b, ']')
+}
+
+func writeListOfPoint(b []byte, v []Point) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendPoint(b, x)
 	}
 	return append(b, ']')
 }
@@ -5228,7 +5406,7 @@ func writeNullableStringPattern5(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
+var TypeNames = []string{"Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Point", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -5279,6 +5457,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodeParams(data))
 	case "Patterned":
 		return asMarshaler(DecodePatterned(data))
+	case "Point":
+		return asMarshaler(DecodePoint(data))
 	case "Polygon":
 		return asMarshaler(DecodePolygon(data))
 	case "Request":
@@ -5762,6 +5942,14 @@ func uniqueJSON(items []any) *shapeError {
 		}
 	}
 	return nil
+}
+
+// uniqueRead checks that no item of an array read from v (objects, arrays,
+// nullable items) equals an earlier one, by JSON equality of the values they
+// were read from.
+func uniqueRead(v any) *shapeError {
+	items, _ := toPublic(v).([]any)
+	return uniqueJSON(items)
 }
 
 // listedValues holds the values of each const or enum read so far, by

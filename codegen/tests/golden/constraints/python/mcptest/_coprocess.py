@@ -610,6 +610,15 @@ def _unique_json(items: list[JsonValue]) -> list[JsonValue]:
     return items
 
 
+def _unique_read(items: list[_T], value: JsonValue) -> list[_T]:
+    """Checks that no item of an array read from `value` (objects, arrays,
+    nullable items) equals an earlier one, by JSON equality of the values
+    they were read from."""
+    if isinstance(value, list):
+        _unique_json(value)
+    return items
+
+
 _LISTED_JSON: dict[str, list[JsonValue]] = {}
 
 
@@ -1265,6 +1274,20 @@ class Distinct:
     steps: list[int] | None = None
     """Distinct multiples of 3, when given. Optional: `None` when left out."""
 
+    points: list[Point] | None = None
+    """Distinct points (compared by JSON equality of the objects read: `1.0` is `1`,
+    member order does not matter), when given.
+
+    Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
+    Optional: `None` when left out.
+    """
+
+    pairs: list[list[int]] | None = None
+    """Distinct lists of integers (compared by JSON equality), when given.
+
+    Example: `[[1,2],[2,1],[1]]`. Optional: `None` when left out.
+    """
+
     loose: list[str] | None = None
     """`uniqueItems: false` asks nothing. Optional: `None` when left out."""
 
@@ -1534,6 +1557,20 @@ class Patterned:
 
     Example: `"&~-[]^"`. Optional: `None` when left out.
     """
+
+
+@dataclass(frozen=True)
+class Point:
+    """A point on a grid, maybe labelled."""
+
+    x: int
+    """The column."""
+
+    y: int
+    """The row."""
+
+    label: str | None = None
+    """A label, when given. Optional: `None` when left out."""
 
 
 @dataclass(frozen=True)
@@ -2086,6 +2123,8 @@ def _read_distinct(value: JsonValue) -> Distinct:
         slugs = value.get("slugs")
         tags = value.get("tags")
         steps = value.get("steps")
+        points = value.get("points")
+        pairs = value.get("pairs")
         loose = value.get("loose")
         if _DISTINCT_SHAPE.names.issuperset(value) and "flags" in value:
             try:
@@ -2093,7 +2132,7 @@ def _read_distinct(value: JsonValue) -> Distinct:
                     Distinct,
                     ids=_unique(_array_within(ids, _int, None, 3)),
                     flags=_nullable(flags, lambda v: _unique(_array(v, _bool))),
-                    shades=_unique(_array(shades, _read_shade)),
+                    shades=_unique_read(_array(shades, _read_shade), shades),
                     names=_unique(_array(names, _str)) if "names" in value else None,
                     ratios=_unique(_array(ratios, _float))
                     if "ratios" in value
@@ -2126,6 +2165,12 @@ def _read_distinct(value: JsonValue) -> Distinct:
                     steps=_unique(_array(steps, lambda v: _multiple_of(_int(v), 3)))
                     if "steps" in value
                     else None,
+                    points=_unique_read(_array(points, _read_point), points)
+                    if "points" in value
+                    else None,
+                    pairs=_unique_read(_array(pairs, lambda v: _array(v, _int)), pairs)
+                    if "pairs" in value
+                    else None,
                     loose=_array(loose, _str) if "loose" in value else None,
                 )
             except _Problem:
@@ -2153,6 +2198,10 @@ def distinct_to_value(value: Distinct) -> dict[str, JsonValue]:
         out["tags"] = list(value.tags)
     if value.steps is not None:
         out["steps"] = list(value.steps)
+    if value.points is not None:
+        out["points"] = [point_to_value(item) for item in value.points]
+    if value.pairs is not None:
+        out["pairs"] = [list(item) for item in value.pairs]
     if value.loose is not None:
         out["loose"] = list(value.loose)
     return out
@@ -3080,6 +3129,59 @@ def encode_patterned(value: Patterned) -> str:
     return _dumps(patterned_to_value(value))
 
 
+_POINT_REQUIRED: typing.Final = 2
+
+
+def _read_point(value: JsonValue) -> Point:
+    if isinstance(value, dict):
+        x = value.get("x")
+        y = value.get("y")
+        label = value.get("label")
+        if (
+            len(value) == _POINT_REQUIRED + ("label" in value)
+            and type(x) is int
+            and type(y) is int
+            and (type(label) is str or "label" not in value)
+        ):
+            instance = object.__new__(Point)
+            if len(value) < len(_POINT_SHAPE.names):
+                instance.__dict__.update(_POINT_SHAPE.absent)
+            instance.__dict__.update(value)
+            return instance
+    return _POINT_SHAPE.read(value)
+
+
+def point_to_value(value: Point) -> dict[str, JsonValue]:
+    """The JSON value of a `Point`."""
+    out: dict[str, JsonValue] = {}
+    out["x"] = value.x
+    out["y"] = value.y
+    if value.label is not None:
+        out["label"] = value.label
+    return out
+
+
+def decode_point(text: str | bytes) -> Point:
+    """Decodes a `Point` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_point(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Point")) from None
+
+
+def point_from_value(value: JsonValue) -> Point:
+    """Decodes a `Point` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_point(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Point")) from None
+
+
+def encode_point(value: Point) -> str:
+    """One line of JSON text for a `Point`, without the trailing newline."""
+    return _dumps(point_to_value(value))
+
+
 _POLYGON_REQUIRED: typing.Final = 3
 
 
@@ -3741,7 +3843,7 @@ _DISTINCT_SHAPE = _ObjectShape(
         "ids": lambda v: _unique(_array_within(v, _int, None, 3)),
         "names": lambda v: _unique(_array(v, _str)),
         "flags": lambda v: _nullable(v, lambda v: _unique(_array(v, _bool))),
-        "shades": lambda v: _unique(_array(v, _read_shade)),
+        "shades": lambda v: _unique_read(_array(v, _read_shade), v),
         "ratios": lambda v: _unique(_array(v, _float)),
         "levels": lambda v: _unique(
             _array_within(v, lambda v: _int_within(v, 2, 9), None, 4)
@@ -3754,6 +3856,8 @@ _DISTINCT_SHAPE = _ObjectShape(
         ),
         "tags": lambda v: _unique(_array(v, lambda v: _str_within(v, 2, 4))),
         "steps": lambda v: _unique(_array(v, lambda v: _multiple_of(_int(v), 3))),
+        "points": lambda v: _unique_read(_array(v, _read_point), v),
+        "pairs": lambda v: _unique_read(_array(v, lambda v: _array(v, _int)), v),
         "loose": lambda v: _array(v, _str),
     },
     (
@@ -3769,6 +3873,8 @@ _DISTINCT_SHAPE = _ObjectShape(
         "slugs": None,
         "tags": None,
         "steps": None,
+        "points": None,
+        "pairs": None,
         "loose": None,
     },
 )
@@ -3979,6 +4085,20 @@ _PATTERNED_SHAPE = _ObjectShape(
     },
 )
 
+_POINT_SHAPE = _ObjectShape(
+    Point,
+    {
+        "x": _int,
+        "y": _int,
+        "label": _str,
+    },
+    (
+        "x",
+        "y",
+    ),
+    {"label": None},
+)
+
 _POLYGON_SHAPE = _ObjectShape(
     Polygon,
     {
@@ -4117,6 +4237,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Named": _Codec("Named", _read_named, named_to_value),
     "Params": _Codec("Params", _read_params, params_to_value),
     "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
+    "Point": _Codec("Point", _read_point, point_to_value),
     "Polygon": _Codec("Polygon", _read_polygon, polygon_to_value),
     "Request": _Codec("Request", _read_request, request_to_value),
     "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
@@ -4452,6 +4573,7 @@ _VALUE_READERS: typing.Final[
     named_from_value: _read_named,
     params_from_value: _read_params,
     patterned_from_value: _read_patterned,
+    point_from_value: _read_point,
     polygon_from_value: _read_polygon,
     request_from_value: _read_request,
     request_id_from_value: _read_request_id,

@@ -1182,6 +1182,18 @@ function _uniqueJson(items: JsonArray, path: string): JsonArray {
   return items;
 }
 
+/**
+ * Checks that no item of an array read from `value` (objects, arrays,
+ * nullable items) equals an earlier one, by JSON equality of the values they
+ * were read from.
+ */
+function _uniqueRead<T>(items: T, value: JsonValue, path: string): T {
+  if (Array.isArray(value)) {
+    _uniqueJson(value, path);
+  }
+  return items;
+}
+
 const _listed = new Map<string, JsonArray>();
 
 /**
@@ -2272,6 +2284,19 @@ export interface Distinct {
   readonly tags?: readonly string[];
   /** Distinct multiples of 3, when given. */
   readonly steps?: readonly number[];
+  /**
+   * Distinct points (compared by JSON equality of the objects read: `1.0` is
+   * `1`, member order does not matter), when given.
+   *
+   * Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
+   */
+  readonly points?: readonly Point[];
+  /**
+   * Distinct lists of integers (compared by JSON equality), when given.
+   *
+   * Example: `[[1,2],[2,1],[1]]`.
+   */
+  readonly pairs?: readonly (readonly number[])[];
   /** `uniqueItems: false` asks nothing. */
   readonly loose?: readonly string[];
 }
@@ -2292,6 +2317,8 @@ function readDistinct(
   let slugs: readonly string[] | undefined;
   let tags: readonly string[] | undefined;
   let steps: readonly number[] | undefined;
+  let points: readonly Point[] | undefined;
+  let pairs: readonly (readonly number[])[] | undefined;
   let loose: readonly string[] | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
@@ -2342,13 +2369,14 @@ function readDistinct(
               );
         break;
       case "shades":
-        shades = _uniqueItems(
+        shades = _uniqueRead(
           _readArrayOf(
             member,
             _pathTo(path, ".shades"),
             false,
             (item, itemPath) => readShade(item, itemPath, false),
           ),
+          member,
           _pathTo(path, ".shades"),
         );
         break;
@@ -2436,6 +2464,33 @@ function readDistinct(
           _pathTo(path, ".steps"),
         );
         break;
+      case "points":
+        points = _uniqueRead(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".points"),
+            false,
+            (item, itemPath) => readPoint(item, itemPath, false),
+          ),
+          member,
+          _pathTo(path, ".points"),
+        );
+        break;
+      case "pairs":
+        pairs = _uniqueRead(
+          _readArrayOf(
+            member,
+            _pathTo(path, ".pairs"),
+            false,
+            (item, itemPath) =>
+              _readArrayOf(item, itemPath, false, (item, itemPath) =>
+                _readInteger(item, itemPath, false),
+              ),
+          ),
+          member,
+          _pathTo(path, ".pairs"),
+        );
+        break;
       case "loose":
         loose = _readArrayOf(
           member,
@@ -2478,6 +2533,12 @@ function readDistinct(
   }
   if (steps !== undefined) {
     out.steps = steps;
+  }
+  if (points !== undefined) {
+    out.points = points;
+  }
+  if (pairs !== undefined) {
+    out.pairs = pairs;
   }
   if (loose !== undefined) {
     out.loose = loose;
@@ -2536,6 +2597,17 @@ export function encodeDistinct(value: Distinct): string {
   }
   if (value.steps !== undefined) {
     out += ',"steps":' + _writeArray(value.steps, (item) => String(item));
+  }
+  if (value.points !== undefined) {
+    out +=
+      ',"points":' + _writeArray(value.points, (item) => encodePoint(item));
+  }
+  if (value.pairs !== undefined) {
+    out +=
+      ',"pairs":' +
+      _writeArray(value.pairs, (item) =>
+        _writeArray(item, (item) => String(item)),
+      );
   }
   if (value.loose !== undefined) {
     out +=
@@ -4177,6 +4249,82 @@ export function encodePatterned(value: Patterned): string {
   return out + "}";
 }
 
+/** A point on a grid, maybe labelled. */
+export interface Point {
+  /** The column. */
+  readonly x: number;
+  /** The row. */
+  readonly y: number;
+  /** A label, when given. */
+  readonly label?: string;
+}
+
+function readPoint(value: JsonValue, path: string, orNull: boolean): Point {
+  const obj = _readMembers(value, path, orNull);
+  let x: number | undefined;
+  let y: number | undefined;
+  let label: string | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "x":
+        x = _readInteger(member, _pathTo(path, ".x"), false);
+        break;
+      case "y":
+        y = _readInteger(member, _pathTo(path, ".y"), false);
+        break;
+      case "label":
+        label = _readString(member, _pathTo(path, ".label"), false);
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (x === undefined) {
+    _throwMissingField("x", path);
+  }
+  if (y === undefined) {
+    _throwMissingField("y", path);
+  }
+  const out: _Mutable<Point> = { x, y };
+  if (label !== undefined) {
+    out.label = label;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Point` from one strict JSON text (a frame line without its `\n`).
+ * Throws a `DecodeError`.
+ */
+export function decodePoint(text: string): Point {
+  return _decodeText("Point", readPoint, text);
+}
+
+/**
+ * Decodes a `Point` from an already-parsed JSON value. Throws a `DecodeError`.
+ */
+export function decodePointValue(value: JsonValue): Point {
+  return _decodeParsed("Point", readPoint, value);
+}
+
+/**
+ * Encodes a `Point` as one line of JSON text (no newline inside or at the end).
+ */
+export function encodePoint(value: Point): string {
+  let out = "{";
+  out += '"x":' + String(value.x);
+  out += ',"y":' + String(value.y);
+  if (value.label !== undefined) {
+    out += ',"label":' + JSON.stringify(value.label);
+  }
+  return out + "}";
+}
+
 /**
  * A polygon: it declares `side` too, so only the tag tells it from a square.
  */
@@ -5356,6 +5504,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodeNamedValue, readNamed],
   [decodeParamsValue, readParams],
   [decodePatternedValue, readPatterned],
+  [decodePointValue, readPoint],
   [decodePolygonValue, readPolygon],
   [decodeRequestValue, readRequest],
   [decodeRequestIdValue, readRequestId],
@@ -5439,6 +5588,7 @@ export type TypeName =
   | "Named"
   | "Params"
   | "Patterned"
+  | "Point"
   | "Polygon"
   | "Request"
   | "RequestId"
@@ -5478,6 +5628,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Named",
   "Params",
   "Patterned",
+  "Point",
   "Polygon",
   "Request",
   "RequestId",
@@ -5550,6 +5701,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodeParams(decodeParams(text));
     case "Patterned":
       return encodePatterned(decodePatterned(text));
+    case "Point":
+      return encodePoint(decodePoint(text));
     case "Polygon":
       return encodePolygon(decodePolygon(text));
     case "Request":

@@ -255,7 +255,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Point", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -312,6 +312,8 @@ namespace Mcptest.Sdk
                     return Params.Decode(json);
                 case "Patterned":
                     return Patterned.Decode(json);
+                case "Point":
+                    return Point.Decode(json);
                 case "Polygon":
                     return Polygon.Decode(json);
                 case "Request":
@@ -397,32 +399,34 @@ namespace Mcptest.Sdk
                     return value21.ToJson();
                 case Patterned value22:
                     return value22.ToJson();
-                case Polygon value23:
+                case Point value23:
                     return value23.ToJson();
-                case Request value24:
+                case Polygon value24:
                     return value24.ToJson();
-                case RequestId value25:
+                case Request value25:
                     return value25.ToJson();
-                case Response value26:
+                case RequestId value26:
                     return value26.ToJson();
-                case Shade value27:
-                    return ShadeWire.ToJson(value27);
-                case Square value28:
-                    return value28.ToJson();
-                case Stamped value29:
+                case Response value27:
+                    return value27.ToJson();
+                case Shade value28:
+                    return ShadeWire.ToJson(value28);
+                case Square value29:
                     return value29.ToJson();
-                case Stepped value30:
+                case Stamped value30:
                     return value30.ToJson();
-                case SuccessResponse value31:
+                case Stepped value31:
                     return value31.ToJson();
-                case Tagged value32:
+                case SuccessResponse value32:
                     return value32.ToJson();
-                case Turn value33:
+                case Tagged value33:
                     return value33.ToJson();
-                case Vendor value34:
+                case Turn value34:
                     return value34.ToJson();
-                case Weights value35:
+                case Vendor value35:
                     return value35.ToJson();
+                case Weights value36:
+                    return value36.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -1548,6 +1552,21 @@ namespace Mcptest.Sdk
         public global::System.Collections.Generic.List<long>? Steps { get; set; }
 
         /// <summary>
+        /// Distinct points (compared by JSON equality of the objects read: <c>1.0</c> is <c>1</c>,
+        /// member order does not matter), when given.
+        ///
+        /// Example: <c>[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]</c>.
+        /// </summary>
+        public global::System.Collections.Generic.List<Point>? Points { get; set; }
+
+        /// <summary>
+        /// Distinct lists of integers (compared by JSON equality), when given.
+        ///
+        /// Example: <c>[[1,2],[2,1],[1]]</c>.
+        /// </summary>
+        public global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>>? Pairs { get; set; }
+
+        /// <summary>
         /// <c>uniqueItems: false</c> asks nothing.
         /// </summary>
         public global::System.Collections.Generic.List<string>? Loose { get; set; }
@@ -1617,6 +1636,8 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<string>? _slugs = null;
             global::System.Collections.Generic.List<string>? _tags = null;
             global::System.Collections.Generic.List<long>? _steps = null;
+            global::System.Collections.Generic.List<Point>? _points = null;
+            global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>>? _pairs = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
@@ -1636,7 +1657,7 @@ namespace Mcptest.Sdk
                 }
                 else if (member.NameEquals("shades"))
                 {
-                    _shades = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "shades"), "array", (item0, at0) => ShadeWire.Read(item0, at0, "string")), new global::Mcptest.Sdk.CoprocessPath(at, "shades"));
+                    _shades = global::Mcptest.Sdk.CoprocessJson.UniqueRead(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "shades"), "array", (item0, at0) => ShadeWire.Read(item0, at0, "string")), member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "shades"));
                     seen |= 1UL << 2;
                 }
                 else if (member.NameEquals("ratios"))
@@ -1662,6 +1683,14 @@ namespace Mcptest.Sdk
                 else if (member.NameEquals("steps"))
                 {
                     _steps = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "steps"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(item0, at0, "integer"), at0, 3)), new global::Mcptest.Sdk.CoprocessPath(at, "steps"));
+                }
+                else if (member.NameEquals("points"))
+                {
+                    _points = global::Mcptest.Sdk.CoprocessJson.UniqueRead(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "points"), "array", (item0, at0) => Point.Read(item0, at0, "object")), member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "points"));
+                }
+                else if (member.NameEquals("pairs"))
+                {
+                    _pairs = global::Mcptest.Sdk.CoprocessJson.UniqueRead(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pairs"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadArray(item0, at0, "array", (item1, at1) => global::Mcptest.Sdk.CoprocessJson.ReadInteger(item1, at1, "integer"))), member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pairs"));
                 }
                 else if (member.NameEquals("loose"))
                 {
@@ -1693,6 +1722,8 @@ namespace Mcptest.Sdk
                 Slugs = _slugs,
                 Tags = _tags,
                 Steps = _steps,
+                Points = _points,
+                Pairs = _pairs,
                 Loose = _loose,
             };
         }
@@ -1707,6 +1738,8 @@ namespace Mcptest.Sdk
         internal static readonly byte[] KeySlugs = global::System.Text.Encoding.UTF8.GetBytes("slugs");
         internal static readonly byte[] KeyTags = global::System.Text.Encoding.UTF8.GetBytes("tags");
         internal static readonly byte[] KeySteps = global::System.Text.Encoding.UTF8.GetBytes("steps");
+        internal static readonly byte[] KeyPoints = global::System.Text.Encoding.UTF8.GetBytes("points");
+        internal static readonly byte[] KeyPairs = global::System.Text.Encoding.UTF8.GetBytes("pairs");
         internal static readonly byte[] KeyLoose = global::System.Text.Encoding.UTF8.GetBytes("loose");
 
         internal static Distinct Read(ref global::System.Text.Json.Utf8JsonReader reader)
@@ -1723,6 +1756,8 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<string>? _slugs = null;
             global::System.Collections.Generic.List<string>? _tags = null;
             global::System.Collections.Generic.List<long>? _steps = null;
+            global::System.Collections.Generic.List<Point>? _points = null;
+            global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>>? _pairs = null;
             global::System.Collections.Generic.List<string>? _loose = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
@@ -1748,7 +1783,7 @@ namespace Mcptest.Sdk
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
                     reader.Read();
-                    _shades = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => ShadeWire.Read(ref item0)));
+                    _shades = global::Mcptest.Sdk.CoprocessReader.ReadCarefully(ref reader, (element0) => global::Mcptest.Sdk.CoprocessJson.UniqueRead(global::Mcptest.Sdk.CoprocessJson.ReadArray(element0, null, "array", (item1, at1) => ShadeWire.Read(item1, at1, "string")), element0, null));
                 }
                 else if (reader.ValueTextEquals(KeyRatios))
                 {
@@ -1786,9 +1821,21 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _steps = global::Mcptest.Sdk.CoprocessReader.UniqueItems(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.MultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref item0), 3)));
                 }
-                else if (reader.ValueTextEquals(KeyLoose))
+                else if (reader.ValueTextEquals(KeyPoints))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 10);
+                    reader.Read();
+                    _points = global::Mcptest.Sdk.CoprocessReader.ReadCarefully(ref reader, (element0) => global::Mcptest.Sdk.CoprocessJson.UniqueRead(global::Mcptest.Sdk.CoprocessJson.ReadArray(element0, null, "array", (item1, at1) => Point.Read(item1, at1, "object")), element0, null));
+                }
+                else if (reader.ValueTextEquals(KeyPairs))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 11);
+                    reader.Read();
+                    _pairs = global::Mcptest.Sdk.CoprocessReader.ReadCarefully(ref reader, (element0) => global::Mcptest.Sdk.CoprocessJson.UniqueRead(global::Mcptest.Sdk.CoprocessJson.ReadArray(element0, null, "array", (item1, at1) => global::Mcptest.Sdk.CoprocessJson.ReadArray(item1, at1, "array", (item2, at2) => global::Mcptest.Sdk.CoprocessJson.ReadInteger(item2, at2, "integer"))), element0, null));
+                }
+                else if (reader.ValueTextEquals(KeyLoose))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 12);
                     reader.Read();
                     _loose = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadString(ref item0));
                 }
@@ -1810,6 +1857,8 @@ namespace Mcptest.Sdk
                 Slugs = _slugs,
                 Tags = _tags,
                 Steps = _steps,
+                Points = _points,
+                Pairs = _pairs,
                 Loose = _loose,
             };
         }
@@ -1857,6 +1906,16 @@ namespace Mcptest.Sdk
             {
                 builder.Append(",\"steps\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Steps, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
+            }
+            if (Points != null)
+            {
+                builder.Append(",\"points\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Points, (b0, item0) => { item0.Write(b0); });
+            }
+            if (Pairs != null)
+            {
+                builder.Append(",\"pairs\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Pairs, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteArray(b0, item0, (b1, item1) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b1, item1); }); });
             }
             if (Loose != null)
             {
@@ -5118,6 +5177,190 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// A point on a grid, maybe labelled.
+    /// </summary>
+    public sealed class Point
+    {
+        /// <summary>
+        /// Creates a <see cref="Point"/> from its required fields.
+        /// </summary>
+        public Point(long x, long y)
+        {
+            X = x;
+            Y = y;
+        }
+
+        /// <summary>
+        /// The column.
+        /// </summary>
+        public long X { get; set; }
+
+        /// <summary>
+        /// The row.
+        /// </summary>
+        public long Y { get; set; }
+
+        /// <summary>
+        /// A label, when given.
+        /// </summary>
+        public string? Label { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Point</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Point</c>.</exception>
+        public static Point Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Point value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Point");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Point</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Point</c>.</exception>
+        public static Point FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Point value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Point");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Point Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            long _x = default!;
+            long _y = default!;
+            string? _label = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("x"))
+                {
+                    _x = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "x"), "integer");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("y"))
+                {
+                    _y = global::Mcptest.Sdk.CoprocessJson.ReadInteger(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "y"), "integer");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("label"))
+                {
+                    _label = global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "label"), "string");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("x", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("y", at);
+            }
+            return new Point(_x, _y)
+            {
+                Label = _label,
+            };
+        }
+
+        internal static readonly byte[] KeyX = global::System.Text.Encoding.UTF8.GetBytes("x");
+        internal static readonly byte[] KeyY = global::System.Text.Encoding.UTF8.GetBytes("y");
+        internal static readonly byte[] KeyLabel = global::System.Text.Encoding.UTF8.GetBytes("label");
+
+        internal static Point Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            long _x = default!;
+            long _y = default!;
+            string? _label = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyX))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _x = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyY))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _y = global::Mcptest.Sdk.CoprocessReader.ReadInteger(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyLabel))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _label = global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader);
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Point(_x, _y)
+            {
+                Label = _label,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"x\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, X);
+            builder.Append(",\"y\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteInteger(builder, Y);
+            if (Label != null)
+            {
+                builder.Append(",\"label\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Label);
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A polygon: it declares <c>side</c> too, so only the tag tells it from a square.
     /// </summary>
     public sealed class Polygon
@@ -7918,6 +8161,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Patterned>(Patterned.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Patterned.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Point))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Point>(Point.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Point.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Polygon))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Polygon>(Polygon.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Polygon.Read(ref reader), (builder, value) => value.Write(builder));
@@ -8564,6 +8811,16 @@ namespace Mcptest.Sdk
             }
             first = -1;
             return -1;
+        }
+
+        /// <summary>
+        /// Checks that no item of an array read from <paramref name="value"/> (objects, arrays,
+        /// nullable items) equals an earlier one, by JSON equality of the values they were read from.
+        /// </summary>
+        internal static List<T> UniqueRead<T>(List<T> items, JsonElement value, CoprocessPath? at)
+        {
+            UniqueJson(new List<JsonElement>(value.EnumerateArray()), at);
+            return items;
         }
 
         internal static List<JsonElement> UniqueJson(List<JsonElement> items, CoprocessPath? at)
@@ -9458,6 +9715,16 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return items;
+        }
+
+        /// <summary>
+        /// Reads a value as any JSON value, then with the careful reader <paramref name="read"/>
+        /// (whose problems make the one-pass reader fall back): an array whose items are compared by
+        /// JSON equality of the values they were read from.
+        /// </summary>
+        internal static T ReadCarefully<T>(ref Utf8JsonReader reader, Func<JsonElement, T> read)
+        {
+            return read(ReadAny(ref reader));
         }
 
         internal static List<JsonElement> UniqueJson(List<JsonElement> items)

@@ -134,7 +134,7 @@ pub struct Distinct {
     )]
     pub flags: ::std::option::Option<::std::vec::Vec<bool>>,
     ///Distinct shades.
-    #[serde(deserialize_with = "strict::unique_items_within::<_, _, { 0 }, { usize::MAX }>")]
+    #[serde(deserialize_with = "strict::unique_read_within::<_, _, { 0 }, { usize::MAX }>")]
     pub shades: ::std::vec::Vec<Shade>,
     ///Distinct ratios (doubles: `1` is `1.0`, `-0.0` is `0`), when given.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -180,6 +180,24 @@ pub struct Distinct {
         deserialize_with = "strict::present_unique_each::<_, strict::IntegerWithin<{ i64::MIN }, { i64::MAX }, 3>, { 0 }, { usize::MAX }>"
     )]
     pub steps: ::std::option::Option<::std::vec::Vec<i64>>,
+    ///Distinct points (compared by JSON equality of the objects read: `1.0` is `1`, member order does not matter), when given.
+    ///
+    ///Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_read_within::<_, _, { 0 }, { usize::MAX }>"
+    )]
+    pub points: ::std::option::Option<::std::vec::Vec<Point>>,
+    ///Distinct lists of integers (compared by JSON equality), when given.
+    ///
+    ///Example: `[[1,2],[2,1],[1]]`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_unique_read_within::<_, _, { 0 }, { usize::MAX }>"
+    )]
+    pub pairs: ::std::option::Option<::std::vec::Vec<::std::vec::Vec<i64>>>,
     ///`uniqueItems: false` asks nothing.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
@@ -670,6 +688,20 @@ pub struct Patterned {
         deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern12>"
     )]
     pub marks: ::std::option::Option<::std::string::String>,
+}
+///A point on a grid, maybe labelled.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Point {
+    ///The column.
+    pub x: i64,
+    ///The row.
+    pub y: i64,
+    ///A label, when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(default, deserialize_with = "strict::present")]
+    pub label: ::std::option::Option<::std::string::String>,
 }
 ///A polygon: it declares `side` too, so only the tag tells it from a square.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -1243,6 +1275,21 @@ impl ::serde::Serialize for Patterned {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Patterned::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Point {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Point::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Point {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Point::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Polygon {
@@ -2213,6 +2260,16 @@ impl Frame for Patterned {
         strict_from_value("Patterned", value)
     }
 }
+impl Frame for Point {
+    const TYPE_NAME: &'static str = "Point";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Point", text)?;
+        strict_from_text("Point", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Point", value)
+    }
+}
 impl Frame for Polygon {
     const TYPE_NAME: &'static str = "Polygon";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -2443,6 +2500,7 @@ pub fn decode_and_encode(
         "Named" => Named::decode(text).map(|v| v.encode()),
         "Params" => Params::decode(text).map(|v| v.encode()),
         "Patterned" => Patterned::decode(text).map(|v| v.encode()),
+        "Point" => Point::decode(text).map(|v| v.encode()),
         "Polygon" => Polygon::decode(text).map(|v| v.encode()),
         "Request" => Request::decode(text).map(|v| v.encode()),
         "RequestId" => RequestId::decode(text).map(|v| v.encode()),
@@ -2489,6 +2547,7 @@ pub fn check_value(
         "Named" => Named::from_value(value).map(|_| ()),
         "Params" => Params::from_value(value).map(|_| ()),
         "Patterned" => Patterned::from_value(value).map(|_| ()),
+        "Point" => Point::from_value(value).map(|_| ()),
         "Polygon" => Polygon::from_value(value).map(|_| ()),
         "Request" => Request::from_value(value).map(|_| ()),
         "RequestId" => RequestId::from_value(value).map(|_| ()),
@@ -2530,6 +2589,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Named",
     "Params",
     "Patterned",
+    "Point",
     "Polygon",
     "Request",
     "RequestId",
@@ -4451,6 +4511,70 @@ pub mod strict {
             }
         }
         Ok(())
+    }
+
+    /// [`items_within`] for an array of `$defs` types, arrays or nullable
+    /// items that must be pairwise distinct (`uniqueItems`), after the count:
+    /// by [`json_equal`] of the items written back as JSON values, which is
+    /// JSON equality of the values they were read from (reading keeps
+    /// everything that equality looks at).
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_read_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + serde::Serialize,
+    {
+        let items = items_within::<D, T, MIN, MAX>(deserializer)?;
+        unique_read(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_read_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_read_within`] (`null` included).
+    pub fn present_unique_read_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + serde::Serialize,
+    {
+        unique_read_within::<D, T, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_read_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_read_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + serde::Serialize,
+    {
+        let items = nullable_items_within::<D, T, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique_read(items)?;
+        }
+        Ok(items)
+    }
+
+    fn unique_read<E: serde::de::Error, T: serde::Serialize>(items: &[T]) -> Result<(), E> {
+        let values = items
+            .iter()
+            .map(serde_json::to_value)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(E::custom)?;
+        unique_json(&values)
     }
 
     /// [`items_within`] for an array of any JSON values whose items must be

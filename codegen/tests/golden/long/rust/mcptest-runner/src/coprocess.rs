@@ -3262,6 +3262,70 @@ pub mod strict {
         Ok(())
     }
 
+    /// [`items_within`] for an array of `$defs` types, arrays or nullable
+    /// items that must be pairwise distinct (`uniqueItems`), after the count:
+    /// by [`json_equal`] of the items written back as JSON values, which is
+    /// JSON equality of the values they were read from (reading keeps
+    /// everything that equality looks at).
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], or the first item equal to an earlier one.
+    pub fn unique_read_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Vec<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + serde::Serialize,
+    {
+        let items = items_within::<D, T, MIN, MAX>(deserializer)?;
+        unique_read(&items)?;
+        Ok(items)
+    }
+
+    /// [`unique_read_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`unique_read_within`] (`null` included).
+    pub fn present_unique_read_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + serde::Serialize,
+    {
+        unique_read_within::<D, T, MIN, MAX>(deserializer).map(Some)
+    }
+
+    /// [`unique_read_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or the first item equal to an earlier one.
+    pub fn nullable_unique_read_within<'de, D, T, const MIN: usize, const MAX: usize>(
+        deserializer: D,
+    ) -> Result<Option<Vec<T>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de> + serde::Serialize,
+    {
+        let items = nullable_items_within::<D, T, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            unique_read(items)?;
+        }
+        Ok(items)
+    }
+
+    fn unique_read<E: serde::de::Error, T: serde::Serialize>(items: &[T]) -> Result<(), E> {
+        let values = items
+            .iter()
+            .map(serde_json::to_value)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(E::custom)?;
+        unique_json(&values)
+    }
+
     /// [`items_within`] for an array of any JSON values whose items must be
     /// pairwise distinct (`uniqueItems`) by [`json_equal`], after the count.
     ///

@@ -310,6 +310,7 @@ public final class Coprocess {
                     "Named",
                     "Params",
                     "Patterned",
+                    "Point",
                     "Polygon",
                     "Request",
                     "RequestId",
@@ -359,6 +360,7 @@ public final class Coprocess {
             case "Named" -> Named.fromJson(json);
             case "Params" -> Params.fromJson(json);
             case "Patterned" -> Patterned.fromJson(json);
+            case "Point" -> Point.fromJson(json);
             case "Polygon" -> Polygon.fromJson(json);
             case "Request" -> Request.fromJson(json);
             case "RequestId" -> RequestId.fromJson(json);
@@ -744,6 +746,11 @@ public final class Coprocess {
      *     ["alpha","beta","gamma"]}. (Java null when absent)
      * @param tags Distinct tags of 2 to 4 characters, when given. (Java null when absent)
      * @param steps Distinct multiples of 3, when given. (Java null when absent)
+     * @param points Distinct points (compared by JSON equality of the objects read: {@code 1.0} is
+     *     {@code 1}, member order does not matter), when given. Example: {@code
+     *     [{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]}. (Java null when absent)
+     * @param pairs Distinct lists of integers (compared by JSON equality), when given. Example:
+     *     {@code [[1,2],[2,1],[1]]}. (Java null when absent)
      * @param loose {@code uniqueItems: false} asks nothing. (Java null when absent)
      */
     public record Distinct(
@@ -757,6 +764,8 @@ public final class Coprocess {
             List<String> slugs,
             List<String> tags,
             List<Long> steps,
+            List<Point> points,
+            List<List<Long>> pairs,
             List<String> loose)
             implements Encodable {
 
@@ -773,6 +782,8 @@ public final class Coprocess {
          * @param slugs the value of the {@code "slugs"} member
          * @param tags the value of the {@code "tags"} member
          * @param steps the value of the {@code "steps"} member
+         * @param points the value of the {@code "points"} member
+         * @param pairs the value of the {@code "pairs"} member
          * @param loose the value of the {@code "loose"} member
          */
         public Distinct {
@@ -838,6 +849,17 @@ public final class Coprocess {
             if (this.steps != null) {
                 out.append(",\"steps\":");
                 Coprocess.writeList(out, this.steps, (o1, e1) -> o1.append(e1));
+            }
+            if (this.points != null) {
+                out.append(",\"points\":");
+                Coprocess.writeList(out, this.points, (o1, e1) -> e1.appendJson(o1));
+            }
+            if (this.pairs != null) {
+                out.append(",\"pairs\":");
+                Coprocess.writeList(
+                        out,
+                        this.pairs,
+                        (o1, e1) -> Coprocess.writeList(o1, e1, (o2, e2) -> o2.append(e2)));
             }
             if (this.loose != null) {
                 out.append(",\"loose\":");
@@ -1883,6 +1905,52 @@ public final class Coprocess {
             if (this.marks != null) {
                 out.append(",\"marks\":");
                 Coprocess.writeString(out, this.marks);
+            }
+            out.append('}');
+        }
+    }
+
+    /**
+     * A point on a grid, maybe labelled.
+     *
+     * @param x The column.
+     * @param y The row.
+     * @param label A label, when given. (Java null when absent)
+     */
+    public record Point(long x, long y, String label) implements Encodable {
+
+        /**
+         * Decodes a {@code Point} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Point}
+         */
+        public static Point fromJson(String json) {
+            return Coprocess.readText(json, "Point", Coprocess::decodePoint);
+        }
+
+        /**
+         * Decodes a {@code Point} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Point}
+         */
+        public static Point fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Point", Coprocess::decodePoint);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"x\":");
+            out.append(this.x);
+            out.append(",\"y\":");
+            out.append(this.y);
+            if (this.label != null) {
+                out.append(",\"label\":");
+                Coprocess.writeString(out, this.label);
             }
             out.append('}');
         }
@@ -3197,6 +3265,8 @@ public final class Coprocess {
         List<String> vSlugs = null;
         List<String> vTags = null;
         List<Long> vSteps = null;
+        List<Point> vPoints = null;
+        List<List<Long>> vPairs = null;
         List<String> vLoose = null;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
@@ -3232,8 +3302,9 @@ public final class Coprocess {
                 }
                 case "shades" -> {
                     vShades =
-                            uniqueItems(
+                            uniqueRead(
                                     decodeList(value, path.key(key), Coprocess::decodeShade),
+                                    value,
                                     path.key(key));
                     hasShades = true;
                 }
@@ -3298,6 +3369,23 @@ public final class Coprocess {
                                                 (n1, p1) ->
                                                         multipleOf(decodeInteger(n1, p1), p1, 3L)),
                                         path.key(key));
+                case "points" ->
+                        vPoints =
+                                uniqueRead(
+                                        decodeList(value, path.key(key), Coprocess::decodePoint),
+                                        value,
+                                        path.key(key));
+                case "pairs" ->
+                        vPairs =
+                                uniqueRead(
+                                        decodeList(
+                                                value,
+                                                path.key(key),
+                                                (n1, p1) ->
+                                                        decodeList(
+                                                                n1, p1, Coprocess::decodeInteger)),
+                                        value,
+                                        path.key(key));
                 case "loose" -> vLoose = decodeList(value, path.key(key), Coprocess::decodeString);
                 default -> throw unknownField(path, key);
             }
@@ -3313,7 +3401,7 @@ public final class Coprocess {
         }
         return new Distinct(
                 vIds, vNames, vFlags, vShades, vRatios, vLevels, vWeights, vSlugs, vTags, vSteps,
-                vLoose);
+                vPoints, vPairs, vLoose);
     }
 
     private static Drawing decodeDrawing(JsonNode node, Path path) {
@@ -3983,6 +4071,38 @@ public final class Coprocess {
                 vMarks);
     }
 
+    private static Point decodePoint(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        long vX = 0L;
+        boolean hasX = false;
+        long vY = 0L;
+        boolean hasY = false;
+        String vLabel = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            switch (key) {
+                case "x" -> {
+                    vX = decodeInteger(value, path.key(key));
+                    hasX = true;
+                }
+                case "y" -> {
+                    vY = decodeInteger(value, path.key(key));
+                    hasY = true;
+                }
+                case "label" -> vLabel = decodeString(value, path.key(key));
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasX) {
+            throw missingField(path, "x");
+        }
+        if (!hasY) {
+            throw missingField(path, "y");
+        }
+        return new Point(vX, vY, vLabel);
+    }
+
     private static Polygon decodePolygon(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         String vKind = null;
@@ -4498,6 +4618,7 @@ public final class Coprocess {
                     member(Named.class, Coprocess::decodeNamed),
                     member(Params.class, Coprocess::decodeParams),
                     member(Patterned.class, Coprocess::decodePatterned),
+                    member(Point.class, Coprocess::decodePoint),
                     member(Polygon.class, Coprocess::decodePolygon),
                     member(Request.class, Coprocess::decodeRequest),
                     member(RequestId.class, Coprocess::decodeRequestId),
@@ -5067,6 +5188,17 @@ public final class Coprocess {
                 }
             }
         }
+        return items;
+    }
+
+    /**
+     * Items read from {@code node} (objects, arrays, nullable items) of which none equals an
+     * earlier one by JSON equality of the values they were read from.
+     */
+    private static <T> List<T> uniqueRead(List<T> items, JsonNode node, Path path) {
+        List<JsonNode> values = new ArrayList<>(node.size());
+        node.forEach(values::add);
+        uniqueJson(values, path);
         return items;
     }
 

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The runtime of {@code Coprocess}: its public support types and its private helpers. */
@@ -539,11 +540,29 @@ final class Runtime {
      * A string in which {@code pattern} (a schema {@code pattern}, searched, not anchored) finds a
      * match; {@code problem} is the problem a string without one gets.
      */
-    private static String matching(String text, Path path, Pattern pattern, String problem) {
-        if (!pattern.matcher(text).find()) {
+    private static String matching(String text, Path path, Regex pattern, String problem) {
+        if (!pattern.finds(text)) {
             throw problem(path, problem);
         }
         return text;
+    }
+
+    /**
+     * A schema {@code pattern}, compiled once, with a {@link Matcher} kept per thread that each
+     * search resets (making one per string costs more than the search of a short string).
+     */
+    private static final class Regex {
+        private final ThreadLocal<Matcher> matcher;
+
+        Regex(String regex) {
+            Pattern pattern = Pattern.compile(regex);
+            this.matcher = ThreadLocal.withInitial(() -> pattern.matcher(""));
+        }
+
+        /** Whether the pattern finds a match in {@code text} (searched, not anchored). */
+        boolean finds(String text) {
+            return matcher.get().reset(text).find();
+        }
     }
 
     /**
@@ -615,18 +634,40 @@ final class Runtime {
 
     /** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
     private static <T> List<T> uniqueItems(List<T> items, Path path) {
+        int size = items.size();
+        if (size <= FEW_ITEMS) {
+            // Each item against every earlier one: no map, no boxed index.
+            for (int i = 1; i < size; i++) {
+                Object key = distinctKey(items.get(i));
+                for (int first = 0; first < i; first++) {
+                    if (key.equals(distinctKey(items.get(first)))) {
+                        throw notUnique(path, i, first);
+                    }
+                }
+            }
+            return items;
+        }
         Map<Object, Integer> seen = new HashMap<>();
-        for (int i = 0; i < items.size(); i++) {
-            T item = items.get(i);
-            // -0.0 is the 0.0 it equals (Double.equals tells them apart).
-            Object key = item instanceof Double number ? number + 0.0 : item;
-            Integer first = seen.putIfAbsent(key, i);
+        for (int i = 0; i < size; i++) {
+            Integer first = seen.putIfAbsent(distinctKey(items.get(i)), i);
             if (first != null) {
-                throw problem(
-                        path, "expected unique items, got item " + i + " equal to item " + first);
+                throw notUnique(path, i, first);
             }
         }
         return items;
+    }
+
+    /** Up to this many items, {@link #uniqueItems} compares them pairwise. */
+    private static final int FEW_ITEMS = 8;
+
+    /** An item as {@link #uniqueItems} compares it: -0.0 is the 0.0 it equals. */
+    private static Object distinctKey(Object item) {
+        // Double.equals tells -0.0 from 0.0.
+        return item instanceof Double number ? number + 0.0 : item;
+    }
+
+    private static Problem notUnique(Path path, int item, int first) {
+        return problem(path, "expected unique items, got item " + item + " equal to item " + first);
     }
 
     /** Items of which none equals an earlier one by JSON equality. */

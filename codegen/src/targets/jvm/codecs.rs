@@ -53,12 +53,13 @@ pub fn render_dispatch(code: &mut Code, contract: &Contract) {
 
 /// One private decoder per type, in name order.
 pub fn render_decoders(code: &mut Code, contract: &Contract) {
-    // Each distinct `pattern`, compiled once in java.util.regex's syntax.
+    // Each distinct `pattern`, compiled once in java.util.regex's syntax
+    // (with a `Matcher` per thread).
     for pattern in contract.patterns() {
         code.blank();
         code.doc(1, &format!("The pattern `{}`.", pattern.display()), &[]);
         let regex = string_literal(&pattern.render(crate::pattern::Dialect::Java));
-        code.line(1, format!("private static final Pattern PATTERN_{} = Pattern.compile({regex});", pattern.number));
+        code.line(1, format!("private static final Regex PATTERN_{} = new Regex({regex});", pattern.number));
     }
     for def in contract.types.values() {
         code.blank();
@@ -260,11 +261,13 @@ pub fn decode_object(code: &mut Code, ctor: &str, object: &ObjectType, generic: 
     );
     code.line(3, "String key = member.getKey();");
     code.line(3, "JsonNode value = member.getValue();");
+    // The member's path, made once for all the checks that may name it.
+    code.line(3, "Path at = path.key(key);");
     code.line(3, "switch (key) {");
     for f in &object.fields {
         let expr = match generic {
-            Some(g) if g.types(f) => "reader.decode(value, path.key(key))".to_string(),
-            _ => decode_expr(&f.ty, "value", "path.key(key)", 1),
+            Some(g) if g.types(f) => "reader.decode(value, at)".to_string(),
+            _ => decode_expr(&f.ty, "value", "at", 1),
         };
         let assign = format!("{} = {expr};", local_name(&f.name));
         if f.required {

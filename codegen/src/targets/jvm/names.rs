@@ -163,6 +163,8 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "ErrorCodeSpec",
     "Path",
     "Problem",
+    "Regex",
+    "Matcher",
     "Decoder",
     "Writer",
     "Nullable",

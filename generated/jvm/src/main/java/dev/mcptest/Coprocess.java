@@ -2792,9 +2792,10 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "mode" -> {
-                    vMode = decodeCacheMode(value, path.key(key));
+                    vMode = decodeCacheMode(value, at);
                     hasMode = true;
                 }
                 default -> throw unknownField(path, key);
@@ -2817,17 +2818,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "mode" -> {
-                    vMode = decodeCacheMode(value, path.key(key));
+                    vMode = decodeCacheMode(value, at);
                     hasMode = true;
                 }
                 case "previous_mode" -> {
-                    vPreviousMode = decodeCacheMode(value, path.key(key));
+                    vPreviousMode = decodeCacheMode(value, at);
                     hasPreviousMode = true;
                 }
                 case "entries" -> {
-                    vEntries = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
+                    vEntries = integerWithin(value, at, 0L, Long.MAX_VALUE);
                     hasEntries = true;
                 }
                 default -> throw unknownField(path, key);
@@ -2855,15 +2857,15 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "tool" -> {
-                    vTool = decodeString(value, path.key(key));
+                    vTool = decodeString(value, at);
                     hasTool = true;
                 }
-                case "arguments" -> vArguments = decodeMcpObject(value, path.key(key));
-                case "passthrough" -> vPassthrough = decodeBoolean(value, path.key(key));
-                case "timeout_ms" ->
-                        vTimeoutMs = integerWithin(value, path.key(key), 1L, Long.MAX_VALUE);
+                case "arguments" -> vArguments = decodeMcpObject(value, at);
+                case "passthrough" -> vPassthrough = decodeBoolean(value, at);
+                case "timeout_ms" -> vTimeoutMs = integerWithin(value, at, 1L, Long.MAX_VALUE);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2881,12 +2883,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "name" -> {
-                    vName = decodeString(value, path.key(key));
+                    vName = decodeString(value, at);
                     hasName = true;
                 }
-                case "arguments" -> vArguments = decodePromptArguments(value, path.key(key));
+                case "arguments" -> vArguments = decodePromptArguments(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2905,13 +2908,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "description" -> {
-                    vDescription = decodeNullable(value, path.key(key), Coprocess::decodeString);
+                    vDescription = decodeNullable(value, at, Coprocess::decodeString);
                     hasDescription = true;
                 }
                 case "messages" -> {
-                    vMessages = decodeList(value, path.key(key), Coprocess::decodeMcpObject);
+                    vMessages = decodeList(value, at, Coprocess::decodeMcpObject);
                     hasMessages = true;
                 }
                 default -> throw unknownField(path, key);
@@ -2963,12 +2967,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "mode" -> {
-                    vMode = decodeCassetteMode(value, path.key(key));
+                    vMode = decodeCassetteMode(value, at);
                     hasMode = true;
                 }
-                case "path" -> vPath = decodeString(value, path.key(key));
+                case "path" -> vPath = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2989,17 +2994,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "mode" -> {
-                    vMode = decodeCassetteMode(value, path.key(key));
+                    vMode = decodeCassetteMode(value, at);
                     hasMode = true;
                 }
                 case "previous_mode" -> {
-                    vPreviousMode = decodeCassetteMode(value, path.key(key));
+                    vPreviousMode = decodeCassetteMode(value, at);
                     hasPreviousMode = true;
                 }
                 case "path" -> {
-                    vPath = decodeNullable(value, path.key(key), Coprocess::decodeString);
+                    vPath = decodeNullable(value, at, Coprocess::decodeString);
                     hasPath = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3035,13 +3041,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "code" -> {
-                    vCode = decodeInteger(value, path.key(key));
+                    vCode = decodeInteger(value, at);
                     hasCode = true;
                 }
                 case "message" -> {
-                    vMessage = decodeString(value, path.key(key));
+                    vMessage = decodeString(value, at);
                     hasMessage = true;
                 }
                 case "data" -> vData = value;
@@ -3068,17 +3075,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeNullable(value, path.key(key), Coprocess::decodeRequestId);
+                    vId = decodeNullable(value, at, Coprocess::decodeRequestId);
                     hasId = true;
                 }
                 case "error" -> {
-                    vError = decodeErrorObject(value, path.key(key));
+                    vError = decodeErrorObject(value, at);
                     hasError = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3105,13 +3113,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
-                case "sdk" -> vSdk = decodeString(value, path.key(key));
-                case "sdk_version" -> vSdkVersion = decodeString(value, path.key(key));
+                case "sdk" -> vSdk = decodeString(value, at);
+                case "sdk_version" -> vSdkVersion = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3130,13 +3139,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
                 case "binary_version" -> {
-                    vBinaryVersion = decodeString(value, path.key(key));
+                    vBinaryVersion = decodeString(value, at);
                     hasBinaryVersion = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3168,29 +3178,30 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "era" -> {
-                    vEra = decodeMcpEra(value, path.key(key));
+                    vEra = decodeMcpEra(value, at);
                     hasEra = true;
                 }
                 case "mcp_protocol_version" -> {
-                    vMcpProtocolVersion = decodeString(value, path.key(key));
+                    vMcpProtocolVersion = decodeString(value, at);
                     hasMcpProtocolVersion = true;
                 }
                 case "server_name" -> {
-                    vServerName = decodeString(value, path.key(key));
+                    vServerName = decodeString(value, at);
                     hasServerName = true;
                 }
                 case "server_version" -> {
-                    vServerVersion = decodeString(value, path.key(key));
+                    vServerVersion = decodeString(value, at);
                     hasServerVersion = true;
                 }
                 case "capabilities" -> {
-                    vCapabilities = decodeMcpObject(value, path.key(key));
+                    vCapabilities = decodeMcpObject(value, at);
                     hasCapabilities = true;
                 }
                 case "instructions" -> {
-                    vInstructions = decodeNullable(value, path.key(key), Coprocess::decodeString);
+                    vInstructions = decodeNullable(value, at, Coprocess::decodeString);
                     hasInstructions = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3238,9 +3249,10 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "resources" -> {
-                    vResources = decodeList(value, path.key(key), Coprocess::decodeMcpObject);
+                    vResources = decodeList(value, at, Coprocess::decodeMcpObject);
                     hasResources = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3259,9 +3271,10 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "tools" -> {
-                    vTools = decodeList(value, path.key(key), Coprocess::decodeMcpObject);
+                    vTools = decodeList(value, at, Coprocess::decodeMcpObject);
                     hasTools = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3303,9 +3316,10 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "uri" -> {
-                    vUri = decodeString(value, path.key(key));
+                    vUri = decodeString(value, at);
                     hasUri = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3324,9 +3338,10 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "contents" -> {
-                    vContents = decodeList(value, path.key(key), Coprocess::decodeMcpObject);
+                    vContents = decodeList(value, at, Coprocess::decodeMcpObject);
                     hasContents = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3347,13 +3362,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "written" -> {
-                    vWritten = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
+                    vWritten = integerWithin(value, at, 0L, Long.MAX_VALUE);
                     hasWritten = true;
                 }
                 case "path" -> {
-                    vPath = decodeNullable(value, path.key(key), Coprocess::decodeString);
+                    vPath = decodeNullable(value, at, Coprocess::decodeString);
                     hasPath = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3376,12 +3392,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "enabled" -> {
-                    vEnabled = decodeBoolean(value, path.key(key));
+                    vEnabled = decodeBoolean(value, at);
                     hasEnabled = true;
                 }
-                case "path" -> vPath = decodeString(value, path.key(key));
+                case "path" -> vPath = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3402,17 +3419,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "enabled" -> {
-                    vEnabled = decodeBoolean(value, path.key(key));
+                    vEnabled = decodeBoolean(value, at);
                     hasEnabled = true;
                 }
                 case "path" -> {
-                    vPath = decodeNullable(value, path.key(key), Coprocess::decodeString);
+                    vPath = decodeNullable(value, at, Coprocess::decodeString);
                     hasPath = true;
                 }
                 case "pending" -> {
-                    vPending = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
+                    vPending = integerWithin(value, at, 0L, Long.MAX_VALUE);
                     hasPending = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3442,20 +3460,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = decodeParams(value, path.key(key));
+                case "params" -> vParams = decodeParams(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3513,13 +3532,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
@@ -3551,15 +3571,15 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "content" -> {
-                    vContent = decodeList(value, path.key(key), Coprocess::decodeMcpObject);
+                    vContent = decodeList(value, at, Coprocess::decodeMcpObject);
                     hasContent = true;
                 }
-                case "structuredContent" ->
-                        vStructuredContent = decodeMcpObject(value, path.key(key));
-                case "isError" -> vIsError = decodeBoolean(value, path.key(key));
-                case "_meta" -> vMeta = decodeMcpObject(value, path.key(key));
+                case "structuredContent" -> vStructuredContent = decodeMcpObject(value, at);
+                case "isError" -> vIsError = decodeBoolean(value, at);
+                case "_meta" -> vMeta = decodeMcpObject(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3584,9 +3604,10 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "success" -> {
-                    vSuccess = decodeBoolean(value, path.key(key));
+                    vSuccess = decodeBoolean(value, at);
                     hasSuccess = true;
                 }
                 case "data" -> {
@@ -3594,15 +3615,15 @@ public final class Coprocess {
                     hasData = true;
                 }
                 case "text" -> {
-                    vText = decodeNullable(value, path.key(key), Coprocess::decodeString);
+                    vText = decodeNullable(value, at, Coprocess::decodeString);
                     hasText = true;
                 }
                 case "error" -> {
-                    vError = decodeNullable(value, path.key(key), Coprocess::decodeString);
+                    vError = decodeNullable(value, at, Coprocess::decodeString);
                     hasError = true;
                 }
                 case "duration_ms" -> {
-                    vDurationMs = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
+                    vDurationMs = integerWithin(value, at, 0L, Long.MAX_VALUE);
                     hasDurationMs = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3638,20 +3659,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = reader.decode(value, path.key(key));
+                case "params" -> vParams = reader.decode(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3679,17 +3701,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
-                    vResult = reader.decode(value, path.key(key));
+                    vResult = reader.decode(value, at);
                     hasResult = true;
                 }
                 default -> throw unknownField(path, key);

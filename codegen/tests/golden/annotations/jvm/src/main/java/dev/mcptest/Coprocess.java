@@ -1474,13 +1474,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "code" -> {
-                    vCode = decodeInteger(value, path.key(key));
+                    vCode = decodeInteger(value, at);
                     hasCode = true;
                 }
                 case "message" -> {
-                    vMessage = decodeString(value, path.key(key));
+                    vMessage = decodeString(value, at);
                     hasMessage = true;
                 }
                 case "data" -> vData = value;
@@ -1507,17 +1508,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeNullable(value, path.key(key), Coprocess::decodeRequestId);
+                    vId = decodeNullable(value, at, Coprocess::decodeRequestId);
                     hasId = true;
                 }
                 case "error" -> {
-                    vError = decodeErrorObject(value, path.key(key));
+                    vError = decodeErrorObject(value, at);
                     hasError = true;
                 }
                 default -> throw unknownField(path, key);
@@ -1544,13 +1546,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
-                case "sdk" -> vSdk = decodeString(value, path.key(key));
-                case "sdk_version" -> vSdkVersion = decodeString(value, path.key(key));
+                case "sdk" -> vSdk = decodeString(value, at);
+                case "sdk_version" -> vSdkVersion = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1569,13 +1572,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
                 case "binary_version" -> {
-                    vBinaryVersion = decodeString(value, path.key(key));
+                    vBinaryVersion = decodeString(value, at);
                     hasBinaryVersion = true;
                 }
                 default -> throw unknownField(path, key);
@@ -1608,16 +1612,17 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "retries" -> {
-                    vRetries = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
+                    vRetries = integerWithin(value, at, 0L, Long.MAX_VALUE);
                     hasRetries = true;
                 }
                 case "mode" -> {
-                    vMode = decodeLegacyMode(value, path.key(key));
+                    vMode = decodeLegacyMode(value, at);
                     hasMode = true;
                 }
-                case "old" -> vOld = decodeBoolean(value, path.key(key));
+                case "old" -> vOld = decodeBoolean(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1656,20 +1661,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = decodeParams(value, path.key(key));
+                case "params" -> vParams = decodeParams(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1715,9 +1721,10 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
-                case "endpoint" -> vEndpoint = decodeString(value, path.key(key));
-                case "name" -> vName = decodeString(value, path.key(key));
+                case "endpoint" -> vEndpoint = decodeString(value, at);
+                case "name" -> vName = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1735,13 +1742,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
@@ -1775,20 +1783,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = reader.decode(value, path.key(key));
+                case "params" -> vParams = reader.decode(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1816,17 +1825,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
-                    vResult = reader.decode(value, path.key(key));
+                    vResult = reader.decode(value, at);
                     hasResult = true;
                 }
                 default -> throw unknownField(path, key);

@@ -32,6 +32,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -2929,58 +2930,57 @@ public final class Coprocess {
     }
 
     /** The pattern {@code /^[a-z]+$/}. */
-    private static final Pattern PATTERN_1 = Pattern.compile("^[a-z]+\\z");
+    private static final Regex PATTERN_1 = new Regex("^[a-z]+\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9-]*$/}. */
-    private static final Pattern PATTERN_2 = Pattern.compile("^[a-z][\\-0-9a-z]*\\z");
+    private static final Regex PATTERN_2 = new Regex("^[a-z][\\-0-9a-z]*\\z");
 
     /** The pattern {@code /^[A-Z]{2}$/}. */
-    private static final Pattern PATTERN_3 = Pattern.compile("^[A-Z]{2}\\z");
+    private static final Regex PATTERN_3 = new Regex("^[A-Z]{2}\\z");
 
     /** The pattern {@code /^[^\s:]*$/}. */
-    private static final Pattern PATTERN_4 =
-            Pattern.compile(
+    private static final Regex PATTERN_4 =
+            new Regex(
                     "^[^\\x09-\\x0D"
                         + " :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*\\z");
 
     /** The pattern {@code /^\d{3}$/}. */
-    private static final Pattern PATTERN_5 = Pattern.compile("^[0-9]{3}\\z");
+    private static final Regex PATTERN_5 = new Regex("^[0-9]{3}\\z");
 
     /** The pattern {@code /\w/}. */
-    private static final Pattern PATTERN_6 = Pattern.compile("[0-9A-Z_a-z]");
+    private static final Regex PATTERN_6 = new Regex("[0-9A-Z_a-z]");
 
     /** The pattern {@code /^.{2}$/}. */
-    private static final Pattern PATTERN_7 =
-            Pattern.compile("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}\\z");
+    private static final Regex PATTERN_7 = new Regex("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}\\z");
 
     /** The pattern <code>/[&#92;u{1F600}-&#92;u{1F602}]/</code>. */
-    private static final Pattern PATTERN_8 = Pattern.compile("[\\x{1F600}-\\x{1F602}]");
+    private static final Regex PATTERN_8 = new Regex("[\\x{1F600}-\\x{1F602}]");
 
     /** The pattern {@code /^[^"\\]*$/}. */
-    private static final Pattern PATTERN_9 = Pattern.compile("^[^\\x22\\\\]*\\z");
+    private static final Regex PATTERN_9 = new Regex("^[^\\x22\\\\]*\\z");
 
     /** The pattern {@code /^(?:ab|cd)+$/}. */
-    private static final Pattern PATTERN_10 = Pattern.compile("^(?:ab|cd)+\\z");
+    private static final Regex PATTERN_10 = new Regex("^(?:ab|cd)+\\z");
 
     /** The pattern {@code /^\S+\s\S+$/}. */
-    private static final Pattern PATTERN_11 =
-            Pattern.compile(
+    private static final Regex PATTERN_11 =
+            new Regex(
                     "^[^\\x09-\\x0D"
                         + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D"
                         + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\x09-\\x0D"
                         + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+\\z");
 
     /** The pattern {@code /^[&~\-\[\]^]+$/}. */
-    private static final Pattern PATTERN_12 = Pattern.compile("^[\\&\\-\\[\\]\\^\\~]+\\z");
+    private static final Regex PATTERN_12 = new Regex("^[\\&\\-\\[\\]\\^\\~]+\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9_]*$/}. */
-    private static final Pattern PATTERN_13 = Pattern.compile("^[a-z][0-9_a-z]*\\z");
+    private static final Regex PATTERN_13 = new Regex("^[a-z][0-9_a-z]*\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9+.-]*:/}. */
-    private static final Pattern PATTERN_14 = Pattern.compile("^[a-z][+\\-.0-9a-z]*:");
+    private static final Regex PATTERN_14 = new Regex("^[a-z][+\\-.0-9a-z]*:");
 
     /** The pattern {@code /^x-/}. */
-    private static final Pattern PATTERN_15 = Pattern.compile("^x-");
+    private static final Regex PATTERN_15 = new Regex("^x-");
 
     private static Bounded decodeBounded(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
@@ -2997,25 +2997,26 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "percent" -> {
-                    vPercent = integerWithin(value, path.key(key), 0L, 100L);
+                    vPercent = integerWithin(value, at, 0L, 100L);
                     hasPercent = true;
                 }
                 case "offset" -> {
-                    vOffset = integerWithin(value, path.key(key), -3L, Long.MAX_VALUE);
+                    vOffset = integerWithin(value, at, -3L, Long.MAX_VALUE);
                     hasOffset = true;
                 }
                 case "turns" -> {
-                    vTurns = integerWithin(value, path.key(key), 1L, 9L);
+                    vTurns = integerWithin(value, at, 1L, 9L);
                     hasTurns = true;
                 }
-                case "below" -> vBelow = integerWithin(value, path.key(key), Long.MIN_VALUE, -1L);
+                case "below" -> vBelow = integerWithin(value, at, Long.MIN_VALUE, -1L);
                 case "level" -> {
                     vLevel =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) -> integerWithin(n1, p1, Long.MIN_VALUE, 9L));
                     hasLevel = true;
                 }
@@ -3023,7 +3024,7 @@ public final class Coprocess {
                         vCounts =
                                 decodeList(
                                         value,
-                                        path.key(key),
+                                        at,
                                         (n1, p1) -> integerWithin(n1, p1, 1L, Long.MAX_VALUE));
                 default -> throw unknownField(path, key);
             }
@@ -3060,34 +3061,33 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "mixed" -> {
                     vMixed =
                             oneOfJson(
                                     value,
-                                    path.key(key),
+                                    at,
                                     "1, \"a\", null, true, 2.5, [1,\"x\"], {\"k\":[null,false]}");
                     hasMixed = true;
                 }
                 case "level" -> {
-                    vLevel =
-                            decodeInteger(
-                                    oneOfJson(value, path.key(key), "1, 2, 3"), path.key(key));
+                    vLevel = decodeInteger(oneOfJson(value, at, "1, 2, 3"), at);
                     hasLevel = true;
                 }
                 case "flag" -> {
-                    vFlag = decodeBoolean(oneOfJson(value, path.key(key), "false"), path.key(key));
+                    vFlag = decodeBoolean(oneOfJson(value, at, "false"), at);
                     hasFlag = true;
                 }
                 case "zero" -> {
-                    vZero = oneOfJson(value, path.key(key), "0, \"0\"");
+                    vZero = oneOfJson(value, at, "0, \"0\"");
                     hasZero = true;
                 }
                 case "mode" -> {
                     vMode =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) ->
                                             decodeString(
                                                     oneOfJson(n1, p1, "\"fast\", \"safe\", null"),
@@ -3095,9 +3095,7 @@ public final class Coprocess {
                     hasMode = true;
                 }
                 case "ratio" -> {
-                    vRatio =
-                            decodeNumber(
-                                    oneOfJson(value, path.key(key), "0.5, 1, 2.5"), path.key(key));
+                    vRatio = decodeNumber(oneOfJson(value, at, "0.5, 1, 2.5"), at);
                     hasRatio = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3133,18 +3131,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "kind" -> {
-                    vKind =
-                            constant(
-                                    decodeString(value, path.key(key)),
-                                    path.key(key),
-                                    "circle",
-                                    "\"circle\"");
+                    vKind = constant(decodeString(value, at), at, "circle", "\"circle\"");
                     hasKind = true;
                 }
                 case "radius" -> {
-                    vRadius = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
+                    vRadius = integerWithin(value, at, 0L, Long.MAX_VALUE);
                     hasRadius = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3177,31 +3171,25 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "name" -> {
-                    vName = stringWithin(value, path.key(key), 1, 8);
+                    vName = stringWithin(value, at, 1, 8);
                     hasName = true;
                 }
                 case "code" -> {
-                    vCode = stringWithin(value, path.key(key), 2, 2);
+                    vCode = stringWithin(value, at, 2, 2);
                     hasCode = true;
                 }
-                case "note" -> vNote = stringWithin(value, path.key(key), 0, 3);
+                case "note" -> vNote = stringWithin(value, at, 0, 3);
                 case "label" -> {
                     vLabel =
                             decodeNullable(
-                                    value,
-                                    path.key(key),
-                                    (n1, p1) -> stringWithin(n1, p1, 2, Long.MAX_VALUE));
+                                    value, at, (n1, p1) -> stringWithin(n1, p1, 2, Long.MAX_VALUE));
                     hasLabel = true;
                 }
                 case "tags" -> {
-                    vTags =
-                            itemsWithin(
-                                    decodeList(value, path.key(key), Coprocess::decodeString),
-                                    path.key(key),
-                                    1,
-                                    3);
+                    vTags = itemsWithin(decodeList(value, at, Coprocess::decodeString), at, 1, 3);
                     hasTags = true;
                 }
                 case "picks" ->
@@ -3209,17 +3197,17 @@ public final class Coprocess {
                                 itemsWithin(
                                         decodeList(
                                                 value,
-                                                path.key(key),
+                                                at,
                                                 (n1, p1) ->
                                                         integerWithin(n1, p1, 0L, Long.MAX_VALUE)),
-                                        path.key(key),
+                                        at,
                                         1,
                                         Long.MAX_VALUE);
                 case "slots" -> {
                     vSlots =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) ->
                                             itemsWithin(
                                                     decodeList(n1, p1, Coprocess::decodeBoolean),
@@ -3228,7 +3216,7 @@ public final class Coprocess {
                                                     2));
                     hasSlots = true;
                 }
-                case "empty" -> vEmpty = decodeString(value, path.key(key));
+                case "empty" -> vEmpty = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3271,29 +3259,26 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "ids" -> {
                     vIds =
                             uniqueItems(
                                     itemsWithin(
-                                            decodeList(
-                                                    value, path.key(key), Coprocess::decodeInteger),
-                                            path.key(key),
+                                            decodeList(value, at, Coprocess::decodeInteger),
+                                            at,
                                             0,
                                             3),
-                                    path.key(key));
+                                    at);
                     hasIds = true;
                 }
                 case "names" ->
-                        vNames =
-                                uniqueItems(
-                                        decodeList(value, path.key(key), Coprocess::decodeString),
-                                        path.key(key));
+                        vNames = uniqueItems(decodeList(value, at, Coprocess::decodeString), at);
                 case "flags" -> {
                     vFlags =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) ->
                                             uniqueItems(
                                                     decodeList(n1, p1, Coprocess::decodeBoolean),
@@ -3301,46 +3286,39 @@ public final class Coprocess {
                     hasFlags = true;
                 }
                 case "shades" -> {
-                    vShades =
-                            uniqueRead(
-                                    decodeList(value, path.key(key), Coprocess::decodeShade),
-                                    value,
-                                    path.key(key));
+                    vShades = uniqueRead(decodeList(value, at, Coprocess::decodeShade), value, at);
                     hasShades = true;
                 }
                 case "ratios" ->
-                        vRatios =
-                                uniqueItems(
-                                        decodeList(value, path.key(key), Coprocess::decodeNumber),
-                                        path.key(key));
+                        vRatios = uniqueItems(decodeList(value, at, Coprocess::decodeNumber), at);
                 case "levels" ->
                         vLevels =
                                 uniqueItems(
                                         itemsWithin(
                                                 decodeList(
                                                         value,
-                                                        path.key(key),
+                                                        at,
                                                         (n1, p1) -> integerWithin(n1, p1, 2L, 9L)),
-                                                path.key(key),
+                                                at,
                                                 0,
                                                 4),
-                                        path.key(key));
+                                        at);
                 case "weights" ->
                         vWeights =
                                 uniqueItems(
                                         decodeList(
                                                 value,
-                                                path.key(key),
+                                                at,
                                                 (n1, p1) ->
                                                         numberWithin(n1, p1, ">", -5.0, "<=", 5.0)),
-                                        path.key(key));
+                                        at);
                 case "slugs" ->
                         vSlugs =
                                 uniqueItems(
                                         itemsWithin(
                                                 decodeList(
                                                         value,
-                                                        path.key(key),
+                                                        at,
                                                         (n1, p1) ->
                                                                 matching(
                                                                         decodeString(n1, p1),
@@ -3348,45 +3326,41 @@ public final class Coprocess {
                                                                         PATTERN_1,
                                                                         "expected string matching"
                                                                                 + " /^[a-z]+$/")),
-                                                path.key(key),
+                                                at,
                                                 0,
                                                 3),
-                                        path.key(key));
+                                        at);
                 case "tags" ->
                         vTags =
                                 uniqueItems(
                                         decodeList(
-                                                value,
-                                                path.key(key),
-                                                (n1, p1) -> stringWithin(n1, p1, 2, 4)),
-                                        path.key(key));
+                                                value, at, (n1, p1) -> stringWithin(n1, p1, 2, 4)),
+                                        at);
                 case "steps" ->
                         vSteps =
                                 uniqueItems(
                                         decodeList(
                                                 value,
-                                                path.key(key),
+                                                at,
                                                 (n1, p1) ->
                                                         multipleOf(decodeInteger(n1, p1), p1, 3L)),
-                                        path.key(key));
+                                        at);
                 case "points" ->
                         vPoints =
                                 uniqueRead(
-                                        decodeList(value, path.key(key), Coprocess::decodePoint),
-                                        value,
-                                        path.key(key));
+                                        decodeList(value, at, Coprocess::decodePoint), value, at);
                 case "pairs" ->
                         vPairs =
                                 uniqueRead(
                                         decodeList(
                                                 value,
-                                                path.key(key),
+                                                at,
                                                 (n1, p1) ->
                                                         decodeList(
                                                                 n1, p1, Coprocess::decodeInteger)),
                                         value,
-                                        path.key(key));
-                case "loose" -> vLoose = decodeList(value, path.key(key), Coprocess::decodeString);
+                                        at);
+                case "loose" -> vLoose = decodeList(value, at, Coprocess::decodeString);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3414,15 +3388,15 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "main" -> {
-                    vMain = decodeFigure(value, path.key(key));
+                    vMain = decodeFigure(value, at);
                     hasMain = true;
                 }
-                case "others" ->
-                        vOthers = decodeList(value, path.key(key), Coprocess::decodeFigure);
+                case "others" -> vOthers = decodeList(value, at, Coprocess::decodeFigure);
                 case "spare" -> {
-                    vSpare = decodeNullable(value, path.key(key), Coprocess::decodeFigure);
+                    vSpare = decodeNullable(value, at, Coprocess::decodeFigure);
                     hasSpare = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3455,13 +3429,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "code" -> {
-                    vCode = decodeInteger(value, path.key(key));
+                    vCode = decodeInteger(value, at);
                     hasCode = true;
                 }
                 case "message" -> {
-                    vMessage = decodeString(value, path.key(key));
+                    vMessage = decodeString(value, at);
                     hasMessage = true;
                 }
                 case "data" -> vData = value;
@@ -3488,17 +3463,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeNullable(value, path.key(key), Coprocess::decodeRequestId);
+                    vId = decodeNullable(value, at, Coprocess::decodeRequestId);
                     hasId = true;
                 }
                 case "error" -> {
-                    vError = decodeErrorObject(value, path.key(key));
+                    vError = decodeErrorObject(value, at);
                     hasError = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3546,13 +3522,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
-                case "sdk" -> vSdk = decodeString(value, path.key(key));
-                case "sdk_version" -> vSdkVersion = decodeString(value, path.key(key));
+                case "sdk" -> vSdk = decodeString(value, at);
+                case "sdk_version" -> vSdkVersion = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3571,13 +3548,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
                 case "binary_version" -> {
-                    vBinaryVersion = decodeString(value, path.key(key));
+                    vBinaryVersion = decodeString(value, at);
                     hasBinaryVersion = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3633,15 +3611,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "names" -> {
                     vNames =
                             itemsWithin(
-                                    decodeList(
-                                            value,
-                                            path.key(key),
-                                            (n1, p1) -> stringWithin(n1, p1, 1, 4)),
-                                    path.key(key),
+                                    decodeList(value, at, (n1, p1) -> stringWithin(n1, p1, 1, 4)),
+                                    at,
                                     0,
                                     3);
                     hasNames = true;
@@ -3650,7 +3626,7 @@ public final class Coprocess {
                         vCodes =
                                 decodeList(
                                         value,
-                                        path.key(key),
+                                        at,
                                         (n1, p1) ->
                                                 matching(
                                                         decodeString(n1, p1),
@@ -3661,7 +3637,7 @@ public final class Coprocess {
                     vScores =
                             decodeList(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) -> multipleOf(integerWithin(n1, p1, 0L, 10L), p1, 2L));
                     hasScores = true;
                 }
@@ -3669,7 +3645,7 @@ public final class Coprocess {
                     vSpare =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) ->
                                             decodeList(
                                                     n1,
@@ -3705,38 +3681,26 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "kind" -> {
-                    vKind =
-                            constant(
-                                    decodeString(value, path.key(key)),
-                                    path.key(key),
-                                    "call",
-                                    "\"call\"");
+                    vKind = constant(decodeString(value, at), at, "call", "\"call\"");
                     hasKind = true;
                 }
                 case "version" -> {
-                    vVersion =
-                            constant(decodeInteger(value, path.key(key)), path.key(key), 2L, "2");
+                    vVersion = constant(decodeInteger(value, at), at, 2L, "2");
                     hasVersion = true;
                 }
                 case "level" -> {
-                    vLevel =
-                            constant(decodeInteger(value, path.key(key)), path.key(key), -5L, "-5");
+                    vLevel = constant(decodeInteger(value, at), at, -5L, "-5");
                     hasLevel = true;
                 }
-                case "strict" ->
-                        vStrict =
-                                constant(
-                                        decodeBoolean(value, path.key(key)),
-                                        path.key(key),
-                                        true,
-                                        "true");
+                case "strict" -> vStrict = constant(decodeBoolean(value, at), at, true, "true");
                 case "quoted" ->
                         vQuoted =
                                 constant(
-                                        decodeString(value, path.key(key)),
-                                        path.key(key),
+                                        decodeString(value, at),
+                                        at,
                                         "say \"hi\" \\ there",
                                         "\"say \\\"hi\\\" \\\\ there\"");
                 default -> throw unknownField(path, key);
@@ -3770,43 +3734,36 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "shape" -> {
                     vShape =
                             constantJson(
                                     value,
-                                    path.key(key),
+                                    at,
                                     "{\"a\":1,\"b\":[true,null],\"c\":{\"d\":1.5,\"e\":\"x\"}}");
                     hasShape = true;
                 }
                 case "nothing" -> {
-                    vNothing = constantJson(value, path.key(key), "null");
+                    vNothing = constantJson(value, at, "null");
                     hasNothing = true;
                 }
                 case "pair" -> {
-                    vPair = constantJson(value, path.key(key), "[1,\"x\"]");
+                    vPair = constantJson(value, at, "[1,\"x\"]");
                     hasPair = true;
                 }
                 case "scale" -> {
-                    vScale = constantJson(value, path.key(key), "1.5");
+                    vScale = constantJson(value, at, "1.5");
                     hasScale = true;
                 }
                 case "mixed" -> {
                     vMixed =
                             uniqueJson(
-                                    itemsWithin(
-                                            decodeList(value, path.key(key), (n1, p1) -> n1),
-                                            path.key(key),
-                                            0,
-                                            3),
-                                    path.key(key));
+                                    itemsWithin(decodeList(value, at, (n1, p1) -> n1), at, 0, 3),
+                                    at);
                     hasMixed = true;
                 }
-                case "spare" ->
-                        vSpare =
-                                uniqueJson(
-                                        decodeList(value, path.key(key), (n1, p1) -> n1),
-                                        path.key(key));
+                case "spare" -> vSpare = uniqueJson(decodeList(value, at, (n1, p1) -> n1), at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3843,31 +3800,25 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "ratio" -> {
-                    vRatio = numberWithin(value, path.key(key), ">=", 0.0, "<=", 1.0);
+                    vRatio = numberWithin(value, at, ">=", 0.0, "<=", 1.0);
                     hasRatio = true;
                 }
                 case "celsius" ->
                         vCelsius =
                                 numberWithin(
-                                        value,
-                                        path.key(key),
-                                        ">",
-                                        -273.15,
-                                        "<=",
-                                        Double.POSITIVE_INFINITY);
+                                        value, at, ">", -273.15, "<=", Double.POSITIVE_INFINITY);
                 case "gain" -> {
-                    vGain =
-                            numberWithin(
-                                    value, path.key(key), ">=", 1.5e-7, "<", 0x1.b1ae4d6e2ef5p69);
+                    vGain = numberWithin(value, at, ">=", 1.5e-7, "<", 0x1.b1ae4d6e2ef5p69);
                     hasGain = true;
                 }
                 case "weight" -> {
                     vWeight =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) ->
                                             numberWithin(
                                                     n1,
@@ -3882,11 +3833,11 @@ public final class Coprocess {
                     vOffsets =
                             decodeList(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) -> numberWithin(n1, p1, ">=", -1.5, "<=", 1.5));
                     hasOffsets = true;
                 }
-                case "reading" -> vReading = decodeNumber(value, path.key(key));
+                case "reading" -> vReading = decodeNumber(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3915,14 +3866,15 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "headers" -> {
-                    vHeaders = decodeHeaders(value, path.key(key));
+                    vHeaders = decodeHeaders(value, at);
                     hasHeaders = true;
                 }
-                case "vendor" -> vVendor = decodeVendor(value, path.key(key));
+                case "vendor" -> vVendor = decodeVendor(value, at);
                 case "stamps" -> {
-                    vStamps = decodeNullable(value, path.key(key), Coprocess::decodeStamped);
+                    vStamps = decodeNullable(value, at, Coprocess::decodeStamped);
                     hasStamps = true;
                 }
                 default -> throw unknownField(path, key);
@@ -3961,12 +3913,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "slug" -> {
                     vSlug =
                             matching(
-                                    decodeString(value, path.key(key)),
-                                    path.key(key),
+                                    decodeString(value, at),
+                                    at,
                                     PATTERN_2,
                                     "expected string matching /^[a-z][a-z0-9-]*$/");
                     hasSlug = true;
@@ -3974,22 +3927,22 @@ public final class Coprocess {
                 case "alias" ->
                         vAlias =
                                 matching(
-                                        decodeString(value, path.key(key)),
-                                        path.key(key),
+                                        decodeString(value, at),
+                                        at,
                                         PATTERN_2,
                                         "expected string matching /^[a-z][a-z0-9-]*$/");
                 case "tag" ->
                         vTag =
                                 matching(
-                                        stringWithin(value, path.key(key), 2, 4),
-                                        path.key(key),
+                                        stringWithin(value, at, 2, 4),
+                                        at,
                                         PATTERN_4,
                                         "expected string matching /^[^\\s:]*$/");
                 case "status" -> {
                     vStatus =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) ->
                                             matching(
                                                     decodeString(n1, p1),
@@ -4001,8 +3954,8 @@ public final class Coprocess {
                 case "word" -> {
                     vWord =
                             matching(
-                                    decodeString(value, path.key(key)),
-                                    path.key(key),
+                                    decodeString(value, at),
+                                    at,
                                     PATTERN_6,
                                     "expected string matching /\\w/");
                     hasWord = true;
@@ -4010,8 +3963,8 @@ public final class Coprocess {
                 case "pair" -> {
                     vPair =
                             matching(
-                                    decodeString(value, path.key(key)),
-                                    path.key(key),
+                                    decodeString(value, at),
+                                    at,
                                     PATTERN_7,
                                     "expected string matching /^.{2}$/");
                     hasPair = true;
@@ -4019,36 +3972,36 @@ public final class Coprocess {
                 case "smile" ->
                         vSmile =
                                 matching(
-                                        decodeString(value, path.key(key)),
-                                        path.key(key),
+                                        decodeString(value, at),
+                                        at,
                                         PATTERN_8,
                                         "expected string matching /[\\u{1F600}-\\u{1F602}]/");
                 case "plain" ->
                         vPlain =
                                 matching(
-                                        decodeString(value, path.key(key)),
-                                        path.key(key),
+                                        decodeString(value, at),
+                                        at,
                                         PATTERN_9,
                                         "expected string matching /^[^\"\\\\]*$/");
                 case "chain" ->
                         vChain =
                                 matching(
-                                        decodeString(value, path.key(key)),
-                                        path.key(key),
+                                        decodeString(value, at),
+                                        at,
                                         PATTERN_10,
                                         "expected string matching /^(?:ab|cd)+$/");
                 case "spaced" ->
                         vSpaced =
                                 matching(
-                                        decodeString(value, path.key(key)),
-                                        path.key(key),
+                                        decodeString(value, at),
+                                        at,
                                         PATTERN_11,
                                         "expected string matching /^\\S+\\s\\S+$/");
                 case "marks" ->
                         vMarks =
                                 matching(
-                                        decodeString(value, path.key(key)),
-                                        path.key(key),
+                                        decodeString(value, at),
+                                        at,
                                         PATTERN_12,
                                         "expected string matching /^[&~\\-\\[\\]^]+$/");
                 default -> throw unknownField(path, key);
@@ -4081,16 +4034,17 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "x" -> {
-                    vX = decodeInteger(value, path.key(key));
+                    vX = decodeInteger(value, at);
                     hasX = true;
                 }
                 case "y" -> {
-                    vY = decodeInteger(value, path.key(key));
+                    vY = decodeInteger(value, at);
                     hasY = true;
                 }
-                case "label" -> vLabel = decodeString(value, path.key(key));
+                case "label" -> vLabel = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -4114,22 +4068,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "kind" -> {
-                    vKind =
-                            constant(
-                                    decodeString(value, path.key(key)),
-                                    path.key(key),
-                                    "polygon",
-                                    "\"polygon\"");
+                    vKind = constant(decodeString(value, at), at, "polygon", "\"polygon\"");
                     hasKind = true;
                 }
                 case "side" -> {
-                    vSide = decodeInteger(value, path.key(key));
+                    vSide = decodeInteger(value, at);
                     hasSide = true;
                 }
                 case "sides" -> {
-                    vSides = integerWithin(value, path.key(key), 3L, Long.MAX_VALUE);
+                    vSides = integerWithin(value, at, 3L, Long.MAX_VALUE);
                     hasSides = true;
                 }
                 default -> throw unknownField(path, key);
@@ -4159,20 +4109,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = decodeParams(value, path.key(key));
+                case "params" -> vParams = decodeParams(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -4230,18 +4181,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "side" -> {
-                    vSide = decodeInteger(value, path.key(key));
+                    vSide = decodeInteger(value, at);
                     hasSide = true;
                 }
                 case "kind" -> {
-                    vKind =
-                            constant(
-                                    decodeString(value, path.key(key)),
-                                    path.key(key),
-                                    "square",
-                                    "\"square\"");
+                    vKind = constant(decodeString(value, at), at, "square", "\"square\"");
                     hasKind = true;
                 }
                 default -> throw unknownField(path, key);
@@ -4276,35 +4223,28 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "batch" -> {
-                    vBatch = multipleOf(decodeInteger(value, path.key(key)), path.key(key), 5L);
+                    vBatch = multipleOf(decodeInteger(value, at), at, 5L);
                     hasBatch = true;
                 }
                 case "offset" -> {
-                    vOffset =
-                            multipleOf(
-                                    integerWithin(value, path.key(key), -10L, 20L),
-                                    path.key(key),
-                                    4L);
+                    vOffset = multipleOf(integerWithin(value, at, -10L, 20L), at, 4L);
                     hasOffset = true;
                 }
                 case "slot" -> {
                     vSlot =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) -> multipleOf(decodeInteger(n1, p1), p1, 3L));
                     hasSlot = true;
                 }
                 case "page" ->
-                        vPage =
-                                multipleOf(
-                                        integerWithin(value, path.key(key), 1L, Long.MAX_VALUE),
-                                        path.key(key),
-                                        2L);
+                        vPage = multipleOf(integerWithin(value, at, 1L, Long.MAX_VALUE), at, 2L);
                 case "whole" -> {
-                    vWhole = decodeInteger(value, path.key(key));
+                    vWhole = decodeInteger(value, at);
                     hasWhole = true;
                 }
                 default -> throw unknownField(path, key);
@@ -4336,13 +4276,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
@@ -4374,14 +4315,15 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "labels" -> {
-                    vLabels = decodeLabels(value, path.key(key));
+                    vLabels = decodeLabels(value, at);
                     hasLabels = true;
                 }
-                case "extras" -> vExtras = decodeExtras(value, path.key(key));
+                case "extras" -> vExtras = decodeExtras(value, at);
                 case "spare" -> {
-                    vSpare = decodeNullable(value, path.key(key), Coprocess::decodeExtras);
+                    vSpare = decodeNullable(value, at, Coprocess::decodeExtras);
                     hasSpare = true;
                 }
                 default -> throw unknownField(path, key);
@@ -4410,12 +4352,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "tool" -> {
                     vTool =
                             matching(
-                                    stringWithin(value, path.key(key), 1, 64),
-                                    path.key(key),
+                                    stringWithin(value, at, 1, 64),
+                                    at,
                                     PATTERN_13,
                                     "expected string matching /^[a-z][a-z0-9_]*$/");
                     hasTool = true;
@@ -4423,34 +4366,29 @@ public final class Coprocess {
                 case "server" -> {
                     vServer =
                             matching(
-                                    stringWithin(value, path.key(key), 0, 2048),
-                                    path.key(key),
+                                    stringWithin(value, at, 0, 2048),
+                                    at,
                                     PATTERN_14,
                                     "expected string matching /^[a-z][a-z0-9+.-]*:/");
                     hasServer = true;
                 }
                 case "max_turns" -> {
-                    vMaxTurns = integerWithin(value, path.key(key), 1L, 100L);
+                    vMaxTurns = integerWithin(value, at, 1L, 100L);
                     hasMaxTurns = true;
                 }
                 case "rules" -> {
                     vRules =
                             uniqueItems(
                                     itemsWithin(
-                                            decodeList(
-                                                    value, path.key(key), Coprocess::decodeString),
-                                            path.key(key),
+                                            decodeList(value, at, Coprocess::decodeString),
+                                            at,
                                             1,
                                             16),
-                                    path.key(key));
+                                    at);
                     hasRules = true;
                 }
                 case "budget_ms" ->
-                        vBudgetMs =
-                                multipleOf(
-                                        integerWithin(value, path.key(key), 0L, 3600000L),
-                                        path.key(key),
-                                        1000L);
+                        vBudgetMs = multipleOf(integerWithin(value, at, 0L, 3600000L), at, 1000L);
                 default -> throw unknownField(path, key);
             }
         }
@@ -4499,20 +4437,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = reader.decode(value, path.key(key));
+                case "params" -> vParams = reader.decode(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -4540,17 +4479,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
-                    vResult = reader.decode(value, path.key(key));
+                    vResult = reader.decode(value, at);
                     hasResult = true;
                 }
                 default -> throw unknownField(path, key);
@@ -5087,11 +5027,29 @@ public final class Coprocess {
      * A string in which {@code pattern} (a schema {@code pattern}, searched, not anchored) finds a
      * match; {@code problem} is the problem a string without one gets.
      */
-    private static String matching(String text, Path path, Pattern pattern, String problem) {
-        if (!pattern.matcher(text).find()) {
+    private static String matching(String text, Path path, Regex pattern, String problem) {
+        if (!pattern.finds(text)) {
             throw problem(path, problem);
         }
         return text;
+    }
+
+    /**
+     * A schema {@code pattern}, compiled once, with a {@link Matcher} kept per thread that each
+     * search resets (making one per string costs more than the search of a short string).
+     */
+    private static final class Regex {
+        private final ThreadLocal<Matcher> matcher;
+
+        Regex(String regex) {
+            Pattern pattern = Pattern.compile(regex);
+            this.matcher = ThreadLocal.withInitial(() -> pattern.matcher(""));
+        }
+
+        /** Whether the pattern finds a match in {@code text} (searched, not anchored). */
+        boolean finds(String text) {
+            return matcher.get().reset(text).find();
+        }
     }
 
     /**
@@ -5163,18 +5121,40 @@ public final class Coprocess {
 
     /** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
     private static <T> List<T> uniqueItems(List<T> items, Path path) {
+        int size = items.size();
+        if (size <= FEW_ITEMS) {
+            // Each item against every earlier one: no map, no boxed index.
+            for (int i = 1; i < size; i++) {
+                Object key = distinctKey(items.get(i));
+                for (int first = 0; first < i; first++) {
+                    if (key.equals(distinctKey(items.get(first)))) {
+                        throw notUnique(path, i, first);
+                    }
+                }
+            }
+            return items;
+        }
         Map<Object, Integer> seen = new HashMap<>();
-        for (int i = 0; i < items.size(); i++) {
-            T item = items.get(i);
-            // -0.0 is the 0.0 it equals (Double.equals tells them apart).
-            Object key = item instanceof Double number ? number + 0.0 : item;
-            Integer first = seen.putIfAbsent(key, i);
+        for (int i = 0; i < size; i++) {
+            Integer first = seen.putIfAbsent(distinctKey(items.get(i)), i);
             if (first != null) {
-                throw problem(
-                        path, "expected unique items, got item " + i + " equal to item " + first);
+                throw notUnique(path, i, first);
             }
         }
         return items;
+    }
+
+    /** Up to this many items, {@link #uniqueItems} compares them pairwise. */
+    private static final int FEW_ITEMS = 8;
+
+    /** An item as {@link #uniqueItems} compares it: -0.0 is the 0.0 it equals. */
+    private static Object distinctKey(Object item) {
+        // Double.equals tells -0.0 from 0.0.
+        return item instanceof Double number ? number + 0.0 : item;
+    }
+
+    private static Problem notUnique(Path path, int item, int first) {
+        return problem(path, "expected unique items, got item " + item + " equal to item " + first);
     }
 
     /** Items of which none equals an earlier one by JSON equality. */

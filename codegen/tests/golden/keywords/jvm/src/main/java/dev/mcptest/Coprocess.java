@@ -1648,12 +1648,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "radius" -> {
-                    vRadius = decodeInteger(value, path.key(key));
+                    vRadius = decodeInteger(value, at);
                     hasRadius = true;
                 }
-                case "note" -> vNote = decodeString(value, path.key(key));
+                case "note" -> vNote = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1681,13 +1682,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "code" -> {
-                    vCode = decodeInteger(value, path.key(key));
+                    vCode = decodeInteger(value, at);
                     hasCode = true;
                 }
                 case "message" -> {
-                    vMessage = decodeString(value, path.key(key));
+                    vMessage = decodeString(value, at);
                     hasMessage = true;
                 }
                 case "data" -> vData = value;
@@ -1714,17 +1716,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeNullable(value, path.key(key), Coprocess::decodeRequestId);
+                    vId = decodeNullable(value, at, Coprocess::decodeRequestId);
                     hasId = true;
                 }
                 case "error" -> {
-                    vError = decodeErrorObject(value, path.key(key));
+                    vError = decodeErrorObject(value, at);
                     hasError = true;
                 }
                 default -> throw unknownField(path, key);
@@ -1751,13 +1754,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
-                case "sdk" -> vSdk = decodeString(value, path.key(key));
-                case "sdk_version" -> vSdkVersion = decodeString(value, path.key(key));
+                case "sdk" -> vSdk = decodeString(value, at);
+                case "sdk_version" -> vSdkVersion = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1776,13 +1780,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
                 case "binary_version" -> {
-                    vBinaryVersion = decodeString(value, path.key(key));
+                    vBinaryVersion = decodeString(value, at);
                     hasBinaryVersion = true;
                 }
                 default -> throw unknownField(path, key);
@@ -1841,30 +1846,31 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "class" -> {
-                    vClass = decodeString(value, path.key(key));
+                    vClass = decodeString(value, at);
                     hasClass = true;
                 }
                 case "type" -> {
-                    vType = integerWithin(value, path.key(key), 0L, Long.MAX_VALUE);
+                    vType = integerWithin(value, at, 0L, Long.MAX_VALUE);
                     hasType = true;
                 }
-                case "default" -> vDefault = decodeBoolean(value, path.key(key));
+                case "default" -> vDefault = decodeBoolean(value, at);
                 case "from" -> {
-                    vFrom = decodeNullable(value, path.key(key), Coprocess::decodeString);
+                    vFrom = decodeNullable(value, at, Coprocess::decodeString);
                     hasFrom = true;
                 }
-                case "func" -> vFunc = decodeList(value, path.key(key), Coprocess::decodeString);
-                case "event" -> vEvent = decodeImport(value, path.key(key));
+                case "func" -> vFunc = decodeList(value, at, Coprocess::decodeString);
+                case "event" -> vEvent = decodeImport(value, at);
                 case "string" -> vString = value;
-                case "import" -> vImport = decodeBag(value, path.key(key));
-                case "fooBar" -> vFooBar = integerWithin(value, path.key(key), 1L, Long.MAX_VALUE);
+                case "import" -> vImport = decodeBag(value, at);
+                case "fooBar" -> vFooBar = integerWithin(value, at, 1L, Long.MAX_VALUE);
                 case "_meta" -> {
-                    vMeta = decodeNullable(value, path.key(key), Coprocess::decodeShape);
+                    vMeta = decodeNullable(value, at, Coprocess::decodeShape);
                     hasMeta = true;
                 }
-                case "shapes" -> vShapes = decodeList(value, path.key(key), Coprocess::decodeShape);
+                case "shapes" -> vShapes = decodeList(value, at, Coprocess::decodeShape);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1893,12 +1899,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "text" -> {
-                    vText = decodeString(value, path.key(key));
+                    vText = decodeString(value, at);
                     hasText = true;
                 }
-                case "note" -> vNote = decodeString(value, path.key(key));
+                case "note" -> vNote = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1924,20 +1931,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = decodeParams(value, path.key(key));
+                case "params" -> vParams = decodeParams(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2004,12 +2012,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "side" -> {
-                    vSide = decodeInteger(value, path.key(key));
+                    vSide = decodeInteger(value, at);
                     hasSide = true;
                 }
-                case "note" -> vNote = decodeString(value, path.key(key));
+                case "note" -> vNote = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2030,13 +2039,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
@@ -2070,20 +2080,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = reader.decode(value, path.key(key));
+                case "params" -> vParams = reader.decode(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2111,17 +2122,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
-                    vResult = reader.decode(value, path.key(key));
+                    vResult = reader.decode(value, at);
                     hasResult = true;
                 }
                 default -> throw unknownField(path, key);

@@ -1798,12 +1798,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells" -> {
                     vAnExtraordinarilyLongFieldNameForTheNestedMatrixOfCells =
                             decodeList(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) ->
                                             decodeList(
                                                     n1,
@@ -1823,12 +1824,12 @@ public final class Coprocess {
                 case "another_remarkably_long_optional_field_name_holding_a_map_of_lists" ->
                         vAnotherRemarkablyLongOptionalFieldNameHoldingAMapOfLists =
                                 decodeAMapFromStringsToListsOfNonNegativeIntegersWithALongName(
-                                        value, path.key(key));
+                                        value, at);
                 case "a_nullable_reference_to_the_deeply_nested_inner_object_type" -> {
                     vANullableReferenceToTheDeeplyNestedInnerObjectType =
                             decodeNullable(
                                     value,
-                                    path.key(key),
+                                    at,
                                     Coprocess
                                             ::decodeTheDeeplyNestedInnerObjectTypeWithItsOwnLongName);
                     hasANullableReferenceToTheDeeplyNestedInnerObjectType = true;
@@ -1867,13 +1868,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "code" -> {
-                    vCode = decodeInteger(value, path.key(key));
+                    vCode = decodeInteger(value, at);
                     hasCode = true;
                 }
                 case "message" -> {
-                    vMessage = decodeString(value, path.key(key));
+                    vMessage = decodeString(value, at);
                     hasMessage = true;
                 }
                 case "data" -> vData = value;
@@ -1900,17 +1902,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeNullable(value, path.key(key), Coprocess::decodeRequestId);
+                    vId = decodeNullable(value, at, Coprocess::decodeRequestId);
                     hasId = true;
                 }
                 case "error" -> {
-                    vError = decodeErrorObject(value, path.key(key));
+                    vError = decodeErrorObject(value, at);
                     hasError = true;
                 }
                 default -> throw unknownField(path, key);
@@ -1937,13 +1940,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
-                case "sdk" -> vSdk = decodeString(value, path.key(key));
-                case "sdk_version" -> vSdkVersion = decodeString(value, path.key(key));
+                case "sdk" -> vSdk = decodeString(value, at);
+                case "sdk_version" -> vSdkVersion = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1962,13 +1966,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
                 case "binary_version" -> {
-                    vBinaryVersion = decodeString(value, path.key(key));
+                    vBinaryVersion = decodeString(value, at);
                     hasBinaryVersion = true;
                 }
                 default -> throw unknownField(path, key);
@@ -2007,20 +2012,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = decodeParams(value, path.key(key));
+                case "params" -> vParams = decodeParams(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2070,13 +2076,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
@@ -2107,12 +2114,13 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name" -> {
                     vTheInnermostListOfListsOfNullableStringsWithALongName =
                             decodeList(
                                     value,
-                                    path.key(key),
+                                    at,
                                     (n1, p1) ->
                                             decodeList(
                                                     n1,
@@ -2126,7 +2134,7 @@ public final class Coprocess {
                 }
                 case "an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader" ->
                         vAnOptionalBooleanWithANameLongEnoughToWrapItsReader =
-                                decodeBoolean(value, path.key(key));
+                                decodeBoolean(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2151,20 +2159,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = reader.decode(value, path.key(key));
+                case "params" -> vParams = reader.decode(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -2192,17 +2201,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
-                    vResult = reader.decode(value, path.key(key));
+                    vResult = reader.decode(value, at);
                     hasResult = true;
                 }
                 default -> throw unknownField(path, key);

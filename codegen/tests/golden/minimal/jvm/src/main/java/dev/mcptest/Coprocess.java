@@ -1259,13 +1259,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "code" -> {
-                    vCode = decodeInteger(value, path.key(key));
+                    vCode = decodeInteger(value, at);
                     hasCode = true;
                 }
                 case "message" -> {
-                    vMessage = decodeString(value, path.key(key));
+                    vMessage = decodeString(value, at);
                     hasMessage = true;
                 }
                 case "data" -> vData = value;
@@ -1292,17 +1293,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeNullable(value, path.key(key), Coprocess::decodeRequestId);
+                    vId = decodeNullable(value, at, Coprocess::decodeRequestId);
                     hasId = true;
                 }
                 case "error" -> {
-                    vError = decodeErrorObject(value, path.key(key));
+                    vError = decodeErrorObject(value, at);
                     hasError = true;
                 }
                 default -> throw unknownField(path, key);
@@ -1329,13 +1331,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
-                case "sdk" -> vSdk = decodeString(value, path.key(key));
-                case "sdk_version" -> vSdkVersion = decodeString(value, path.key(key));
+                case "sdk" -> vSdk = decodeString(value, at);
+                case "sdk_version" -> vSdkVersion = decodeString(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1354,13 +1357,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "protocol_version" -> {
-                    vProtocolVersion = decodeInteger(value, path.key(key));
+                    vProtocolVersion = decodeInteger(value, at);
                     hasProtocolVersion = true;
                 }
                 case "binary_version" -> {
-                    vBinaryVersion = decodeString(value, path.key(key));
+                    vBinaryVersion = decodeString(value, at);
                     hasBinaryVersion = true;
                 }
                 default -> throw unknownField(path, key);
@@ -1399,20 +1403,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = decodeParams(value, path.key(key));
+                case "params" -> vParams = decodeParams(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1462,13 +1467,14 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
@@ -1502,20 +1508,21 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "method" -> {
-                    vMethod = decodeString(value, path.key(key));
+                    vMethod = decodeString(value, at);
                     hasMethod = true;
                 }
-                case "params" -> vParams = reader.decode(value, path.key(key));
+                case "params" -> vParams = reader.decode(value, at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -1543,17 +1550,18 @@ public final class Coprocess {
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
+            Path at = path.key(key);
             switch (key) {
                 case "jsonrpc" -> {
-                    vJsonrpc = decodeJsonRpcVersion(value, path.key(key));
+                    vJsonrpc = decodeJsonRpcVersion(value, at);
                     hasJsonrpc = true;
                 }
                 case "id" -> {
-                    vId = decodeRequestId(value, path.key(key));
+                    vId = decodeRequestId(value, at);
                     hasId = true;
                 }
                 case "result" -> {
-                    vResult = reader.decode(value, path.key(key));
+                    vResult = reader.decode(value, at);
                     hasResult = true;
                 }
                 default -> throw unknownField(path, key);

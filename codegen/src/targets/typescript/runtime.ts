@@ -1022,8 +1022,24 @@ function _lengthWithin(
   }
 }
 
-/** Checks that no item equals an earlier one (as decoded: 1.0 is 1). */
+/**
+ * Checks that no item equals an earlier one (as decoded: 1.0 is 1; -0 is 0):
+ * up to 8 items each against the earlier ones (`indexOf`, by `===`), with no
+ * map to make.
+ */
 function _uniqueItems<A extends readonly unknown[]>(items: A, path: string): A {
+  if (items.length <= 8) {
+    for (let i = 1; i < items.length; i++) {
+      const first = items.indexOf(items[i]);
+      if (first < i) {
+        _throwProblem(
+          `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
+          path,
+        );
+      }
+    }
+    return items;
+  }
   const seen = new Map<unknown, number>();
   for (let i = 0; i < items.length; i++) {
     const first = seen.get(items[i]);

@@ -840,20 +840,18 @@ type Distinct struct {
 	//
 	// Example: `["alpha","beta","gamma"]`. Nil when absent.
 	Slugs []string
-	// Tags is distinct tags of 2 to 4 characters, when given. Nil when absent.
+	// Tags is distinct tags of 2 to 4 characters.
 	Tags []string
-	// Steps is distinct multiples of 3, when given. Nil when absent.
+	// Steps is distinct multiples of 3.
 	Steps []int64
 	// Points is distinct points (compared by JSON equality of the objects read:
-	// `1.0` is `1`, member order does not matter), when given.
+	// `1.0` is `1`, member order does not matter).
 	//
 	// Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
-	// Nil when absent.
 	Points []Point
-	// Pairs is distinct lists of integers (compared by JSON equality), when
-	// given.
+	// Pairs is distinct lists of integers (compared by JSON equality).
 	//
-	// Example: `[[1,2],[2,1],[1]]`. Nil when absent.
+	// Example: `[[1,2],[2,1],[1]]`.
 	Pairs [][]int64
 	// Loose: `uniqueItems: false` asks nothing. Nil when absent.
 	Loose []string
@@ -891,7 +889,7 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 	if !ok {
 		return out, wrongKind("object", v)
 	}
-	var seen [3]bool
+	var seen [7]bool
 	for i, key := range o.keys {
 		var err *shapeError
 		switch key {
@@ -915,12 +913,16 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 		case "slugs":
 			out.Slugs, err = readListOfStringPattern1LenMax3Unique(o.vals[i])
 		case "tags":
+			seen[3] = true
 			out.Tags, err = readListOfStringLenMin2Max4Unique(o.vals[i])
 		case "steps":
+			seen[4] = true
 			out.Steps, err = readListOfIntMultipleOf3Unique(o.vals[i])
 		case "points":
+			seen[5] = true
 			out.Points, err = readListOfPointUnique(o.vals[i])
 		case "pairs":
+			seen[6] = true
 			out.Pairs, err = readListOfListOfIntUnique(o.vals[i])
 		case "loose":
 			out.Loose, err = readListOfString(o.vals[i])
@@ -939,6 +941,18 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 	}
 	if !seen[2] {
 		return out, missingField("shades")
+	}
+	if !seen[3] {
+		return out, missingField("tags")
+	}
+	if !seen[4] {
+		return out, missingField("steps")
+	}
+	if !seen[5] {
+		return out, missingField("points")
+	}
+	if !seen[6] {
+		return out, missingField("pairs")
 	}
 	return out, nil
 }
@@ -971,22 +985,14 @@ func appendDistinct(b []byte, v Distinct) []byte {
 		b = append(b, ",\"slugs\":"...)
 		b = writeListOfStringPattern1(b, v.Slugs)
 	}
-	if v.Tags != nil {
-		b = append(b, ",\"tags\":"...)
-		b = writeListOfStringLenMin2Max4(b, v.Tags)
-	}
-	if v.Steps != nil {
-		b = append(b, ",\"steps\":"...)
-		b = writeListOfIntMultipleOf3(b, v.Steps)
-	}
-	if v.Points != nil {
-		b = append(b, ",\"points\":"...)
-		b = writeListOfPoint(b, v.Points)
-	}
-	if v.Pairs != nil {
-		b = append(b, ",\"pairs\":"...)
-		b = writeListOfListOfInt(b, v.Pairs)
-	}
+	b = append(b, ",\"tags\":"...)
+	b = writeListOfStringLenMin2Max4(b, v.Tags)
+	b = append(b, ",\"steps\":"...)
+	b = writeListOfIntMultipleOf3(b, v.Steps)
+	b = append(b, ",\"points\":"...)
+	b = writeListOfPoint(b, v.Points)
+	b = append(b, ",\"pairs\":"...)
+	b = writeListOfListOfInt(b, v.Pairs)
 	if v.Loose != nil {
 		b = append(b, ",\"loose\":"...)
 		b = writeListOfString(b, v.Loose)

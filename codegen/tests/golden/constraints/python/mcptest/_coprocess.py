@@ -1246,6 +1246,25 @@ class Distinct:
     shades: list[Shade]
     """Distinct shades."""
 
+    tags: list[str]
+    """Distinct tags of 2 to 4 characters."""
+
+    steps: list[int]
+    """Distinct multiples of 3."""
+
+    points: list[Point]
+    """Distinct points (compared by JSON equality of the objects read: `1.0` is `1`,
+    member order does not matter).
+
+    Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
+    """
+
+    pairs: list[list[int]]
+    """Distinct lists of integers (compared by JSON equality).
+
+    Example: `[[1,2],[2,1],[1]]`.
+    """
+
     names: list[str] | None = None
     """Distinct names, when given. Optional: `None` when left out."""
 
@@ -1266,26 +1285,6 @@ class Distinct:
     """Distinct slugs of lowercase letters, at most three, when given.
 
     Example: `["alpha","beta","gamma"]`. Optional: `None` when left out.
-    """
-
-    tags: list[str] | None = None
-    """Distinct tags of 2 to 4 characters, when given. Optional: `None` when left out."""
-
-    steps: list[int] | None = None
-    """Distinct multiples of 3, when given. Optional: `None` when left out."""
-
-    points: list[Point] | None = None
-    """Distinct points (compared by JSON equality of the objects read: `1.0` is `1`,
-    member order does not matter), when given.
-
-    Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
-    Optional: `None` when left out.
-    """
-
-    pairs: list[list[int]] | None = None
-    """Distinct lists of integers (compared by JSON equality), when given.
-
-    Example: `[[1,2],[2,1],[1]]`. Optional: `None` when left out.
     """
 
     loose: list[str] | None = None
@@ -2133,6 +2132,10 @@ def _read_distinct(value: JsonValue) -> Distinct:
                     ids=_unique(_array_within(ids, _int, None, 3)),
                     flags=_nullable(flags, lambda v: _unique(_array(v, _bool))),
                     shades=_unique_read(_array(shades, _read_shade), shades),
+                    tags=_unique(_array(tags, lambda v: _str_within(v, 2, 4))),
+                    steps=_unique(_array(steps, lambda v: _multiple_of(_int(v), 3))),
+                    points=_unique_read(_array(points, _read_point), points),
+                    pairs=_unique_read(_array(pairs, lambda v: _array(v, _int)), pairs),
                     names=_unique(_array(names, _str)) if "names" in value else None,
                     ratios=_unique(_array(ratios, _float))
                     if "ratios" in value
@@ -2159,18 +2162,6 @@ def _read_distinct(value: JsonValue) -> Distinct:
                     )
                     if "slugs" in value
                     else None,
-                    tags=_unique(_array(tags, lambda v: _str_within(v, 2, 4)))
-                    if "tags" in value
-                    else None,
-                    steps=_unique(_array(steps, lambda v: _multiple_of(_int(v), 3)))
-                    if "steps" in value
-                    else None,
-                    points=_unique_read(_array(points, _read_point), points)
-                    if "points" in value
-                    else None,
-                    pairs=_unique_read(_array(pairs, lambda v: _array(v, _int)), pairs)
-                    if "pairs" in value
-                    else None,
                     loose=_array(loose, _str) if "loose" in value else None,
                 )
             except _Problem:
@@ -2194,14 +2185,10 @@ def distinct_to_value(value: Distinct) -> dict[str, JsonValue]:
         out["weights"] = list(value.weights)
     if value.slugs is not None:
         out["slugs"] = list(value.slugs)
-    if value.tags is not None:
-        out["tags"] = list(value.tags)
-    if value.steps is not None:
-        out["steps"] = list(value.steps)
-    if value.points is not None:
-        out["points"] = [point_to_value(item) for item in value.points]
-    if value.pairs is not None:
-        out["pairs"] = [list(item) for item in value.pairs]
+    out["tags"] = list(value.tags)
+    out["steps"] = list(value.steps)
+    out["points"] = [point_to_value(item) for item in value.points]
+    out["pairs"] = [list(item) for item in value.pairs]
     if value.loose is not None:
         out["loose"] = list(value.loose)
     return out
@@ -3864,6 +3851,10 @@ _DISTINCT_SHAPE = _ObjectShape(
         "ids",
         "flags",
         "shades",
+        "tags",
+        "steps",
+        "points",
+        "pairs",
     ),
     {
         "names": None,
@@ -3871,10 +3862,6 @@ _DISTINCT_SHAPE = _ObjectShape(
         "levels": None,
         "weights": None,
         "slugs": None,
-        "tags": None,
-        "steps": None,
-        "points": None,
-        "pairs": None,
         "loose": None,
     },
 )

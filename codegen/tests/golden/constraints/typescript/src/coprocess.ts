@@ -2296,23 +2296,23 @@ export interface Distinct {
    * Example: `["alpha","beta","gamma"]`.
    */
   readonly slugs?: readonly string[];
-  /** Distinct tags of 2 to 4 characters, when given. */
-  readonly tags?: readonly string[];
-  /** Distinct multiples of 3, when given. */
-  readonly steps?: readonly number[];
+  /** Distinct tags of 2 to 4 characters. */
+  readonly tags: readonly string[];
+  /** Distinct multiples of 3. */
+  readonly steps: readonly number[];
   /**
    * Distinct points (compared by JSON equality of the objects read: `1.0` is
-   * `1`, member order does not matter), when given.
+   * `1`, member order does not matter).
    *
    * Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
    */
-  readonly points?: readonly Point[];
+  readonly points: readonly Point[];
   /**
-   * Distinct lists of integers (compared by JSON equality), when given.
+   * Distinct lists of integers (compared by JSON equality).
    *
    * Example: `[[1,2],[2,1],[1]]`.
    */
-  readonly pairs?: readonly (readonly number[])[];
+  readonly pairs: readonly (readonly number[])[];
   /** `uniqueItems: false` asks nothing. */
   readonly loose?: readonly string[];
 }
@@ -2528,7 +2528,27 @@ function readDistinct(
   if (shades === undefined) {
     _throwMissingField("shades", path);
   }
-  const out: _Mutable<Distinct> = { ids, flags, shades };
+  if (tags === undefined) {
+    _throwMissingField("tags", path);
+  }
+  if (steps === undefined) {
+    _throwMissingField("steps", path);
+  }
+  if (points === undefined) {
+    _throwMissingField("points", path);
+  }
+  if (pairs === undefined) {
+    _throwMissingField("pairs", path);
+  }
+  const out: _Mutable<Distinct> = {
+    ids,
+    flags,
+    shades,
+    tags,
+    steps,
+    points,
+    pairs,
+  };
   if (names !== undefined) {
     out.names = names;
   }
@@ -2543,18 +2563,6 @@ function readDistinct(
   }
   if (slugs !== undefined) {
     out.slugs = slugs;
-  }
-  if (tags !== undefined) {
-    out.tags = tags;
-  }
-  if (steps !== undefined) {
-    out.steps = steps;
-  }
-  if (points !== undefined) {
-    out.points = points;
-  }
-  if (pairs !== undefined) {
-    out.pairs = pairs;
   }
   if (loose !== undefined) {
     out.loose = loose;
@@ -2608,23 +2616,14 @@ export function encodeDistinct(value: Distinct): string {
     out +=
       ',"slugs":' + _writeArray(value.slugs, (item) => JSON.stringify(item));
   }
-  if (value.tags !== undefined) {
-    out += ',"tags":' + _writeArray(value.tags, (item) => JSON.stringify(item));
-  }
-  if (value.steps !== undefined) {
-    out += ',"steps":' + _writeArray(value.steps, (item) => String(item));
-  }
-  if (value.points !== undefined) {
-    out +=
-      ',"points":' + _writeArray(value.points, (item) => encodePoint(item));
-  }
-  if (value.pairs !== undefined) {
-    out +=
-      ',"pairs":' +
-      _writeArray(value.pairs, (item) =>
-        _writeArray(item, (item) => String(item)),
-      );
-  }
+  out += ',"tags":' + _writeArray(value.tags, (item) => JSON.stringify(item));
+  out += ',"steps":' + _writeArray(value.steps, (item) => String(item));
+  out += ',"points":' + _writeArray(value.points, (item) => encodePoint(item));
+  out +=
+    ',"pairs":' +
+    _writeArray(value.pairs, (item) =>
+      _writeArray(item, (item) => String(item)),
+    );
   if (value.loose !== undefined) {
     out +=
       ',"loose":' + _writeArray(value.loose, (item) => JSON.stringify(item));

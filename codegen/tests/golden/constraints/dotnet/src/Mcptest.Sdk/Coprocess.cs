@@ -1491,11 +1491,15 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="Distinct"/> from its required fields.
         /// </summary>
-        public Distinct(global::System.Collections.Generic.List<long> ids, global::System.Collections.Generic.List<bool>? flags, global::System.Collections.Generic.List<Shade> shades)
+        public Distinct(global::System.Collections.Generic.List<long> ids, global::System.Collections.Generic.List<bool>? flags, global::System.Collections.Generic.List<Shade> shades, global::System.Collections.Generic.List<string> tags, global::System.Collections.Generic.List<long> steps, global::System.Collections.Generic.List<Point> points, global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>> pairs)
         {
             Ids = ids ?? throw new global::System.ArgumentNullException(nameof(ids));
             Flags = flags;
             Shades = shades ?? throw new global::System.ArgumentNullException(nameof(shades));
+            Tags = tags ?? throw new global::System.ArgumentNullException(nameof(tags));
+            Steps = steps ?? throw new global::System.ArgumentNullException(nameof(steps));
+            Points = points ?? throw new global::System.ArgumentNullException(nameof(points));
+            Pairs = pairs ?? throw new global::System.ArgumentNullException(nameof(pairs));
         }
 
         /// <summary>
@@ -1542,29 +1546,29 @@ namespace Mcptest.Sdk
         public global::System.Collections.Generic.List<string>? Slugs { get; set; }
 
         /// <summary>
-        /// Distinct tags of 2 to 4 characters, when given.
+        /// Distinct tags of 2 to 4 characters.
         /// </summary>
-        public global::System.Collections.Generic.List<string>? Tags { get; set; }
+        public global::System.Collections.Generic.List<string> Tags { get; set; }
 
         /// <summary>
-        /// Distinct multiples of 3, when given.
+        /// Distinct multiples of 3.
         /// </summary>
-        public global::System.Collections.Generic.List<long>? Steps { get; set; }
+        public global::System.Collections.Generic.List<long> Steps { get; set; }
 
         /// <summary>
         /// Distinct points (compared by JSON equality of the objects read: <c>1.0</c> is <c>1</c>,
-        /// member order does not matter), when given.
+        /// member order does not matter).
         ///
         /// Example: <c>[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]</c>.
         /// </summary>
-        public global::System.Collections.Generic.List<Point>? Points { get; set; }
+        public global::System.Collections.Generic.List<Point> Points { get; set; }
 
         /// <summary>
-        /// Distinct lists of integers (compared by JSON equality), when given.
+        /// Distinct lists of integers (compared by JSON equality).
         ///
         /// Example: <c>[[1,2],[2,1],[1]]</c>.
         /// </summary>
-        public global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>>? Pairs { get; set; }
+        public global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>> Pairs { get; set; }
 
         /// <summary>
         /// <c>uniqueItems: false</c> asks nothing.
@@ -1634,10 +1638,10 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<long>? _levels = null;
             global::System.Collections.Generic.List<double>? _weights = null;
             global::System.Collections.Generic.List<string>? _slugs = null;
-            global::System.Collections.Generic.List<string>? _tags = null;
-            global::System.Collections.Generic.List<long>? _steps = null;
-            global::System.Collections.Generic.List<Point>? _points = null;
-            global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>>? _pairs = null;
+            global::System.Collections.Generic.List<string> _tags = default!;
+            global::System.Collections.Generic.List<long> _steps = default!;
+            global::System.Collections.Generic.List<Point> _points = default!;
+            global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>> _pairs = default!;
             global::System.Collections.Generic.List<string>? _loose = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
@@ -1679,18 +1683,22 @@ namespace Mcptest.Sdk
                 else if (member.NameEquals("tags"))
                 {
                     _tags = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tags"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadString(item0, at0, "string", 2, 4)), new global::Mcptest.Sdk.CoprocessPath(at, "tags"));
+                    seen |= 1UL << 3;
                 }
                 else if (member.NameEquals("steps"))
                 {
                     _steps = global::Mcptest.Sdk.CoprocessJson.UniqueItems(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "steps"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.MultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadInteger(item0, at0, "integer"), at0, 3)), new global::Mcptest.Sdk.CoprocessPath(at, "steps"));
+                    seen |= 1UL << 4;
                 }
                 else if (member.NameEquals("points"))
                 {
                     _points = global::Mcptest.Sdk.CoprocessJson.UniqueRead(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "points"), "array", (item0, at0) => Point.Read(item0, at0, "object")), member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "points"));
+                    seen |= 1UL << 5;
                 }
                 else if (member.NameEquals("pairs"))
                 {
                     _pairs = global::Mcptest.Sdk.CoprocessJson.UniqueRead(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pairs"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadArray(item0, at0, "array", (item1, at1) => global::Mcptest.Sdk.CoprocessJson.ReadInteger(item1, at1, "integer"))), member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "pairs"));
+                    seen |= 1UL << 6;
                 }
                 else if (member.NameEquals("loose"))
                 {
@@ -1713,17 +1721,29 @@ namespace Mcptest.Sdk
             {
                 throw global::Mcptest.Sdk.CoprocessJson.Missing("shades", at);
             }
-            return new Distinct(_ids, _flags, _shades)
+            if ((seen & (1UL << 3)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("tags", at);
+            }
+            if ((seen & (1UL << 4)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("steps", at);
+            }
+            if ((seen & (1UL << 5)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("points", at);
+            }
+            if ((seen & (1UL << 6)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("pairs", at);
+            }
+            return new Distinct(_ids, _flags, _shades, _tags, _steps, _points, _pairs)
             {
                 Names = _names,
                 Ratios = _ratios,
                 Levels = _levels,
                 Weights = _weights,
                 Slugs = _slugs,
-                Tags = _tags,
-                Steps = _steps,
-                Points = _points,
-                Pairs = _pairs,
                 Loose = _loose,
             };
         }
@@ -1754,10 +1774,10 @@ namespace Mcptest.Sdk
             global::System.Collections.Generic.List<long>? _levels = null;
             global::System.Collections.Generic.List<double>? _weights = null;
             global::System.Collections.Generic.List<string>? _slugs = null;
-            global::System.Collections.Generic.List<string>? _tags = null;
-            global::System.Collections.Generic.List<long>? _steps = null;
-            global::System.Collections.Generic.List<Point>? _points = null;
-            global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>>? _pairs = null;
+            global::System.Collections.Generic.List<string> _tags = default!;
+            global::System.Collections.Generic.List<long> _steps = default!;
+            global::System.Collections.Generic.List<Point> _points = default!;
+            global::System.Collections.Generic.List<global::System.Collections.Generic.List<long>> _pairs = default!;
             global::System.Collections.Generic.List<string>? _loose = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
@@ -1844,21 +1864,17 @@ namespace Mcptest.Sdk
                     throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
-            if ((seen & 13UL) != 13UL)
+            if ((seen & 3853UL) != 3853UL)
             {
                 throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
-            return new Distinct(_ids, _flags, _shades)
+            return new Distinct(_ids, _flags, _shades, _tags, _steps, _points, _pairs)
             {
                 Names = _names,
                 Ratios = _ratios,
                 Levels = _levels,
                 Weights = _weights,
                 Slugs = _slugs,
-                Tags = _tags,
-                Steps = _steps,
-                Points = _points,
-                Pairs = _pairs,
                 Loose = _loose,
             };
         }
@@ -1897,26 +1913,14 @@ namespace Mcptest.Sdk
                 builder.Append(",\"slugs\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Slugs, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
             }
-            if (Tags != null)
-            {
-                builder.Append(",\"tags\":");
-                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Tags, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
-            }
-            if (Steps != null)
-            {
-                builder.Append(",\"steps\":");
-                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Steps, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
-            }
-            if (Points != null)
-            {
-                builder.Append(",\"points\":");
-                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Points, (b0, item0) => { item0.Write(b0); });
-            }
-            if (Pairs != null)
-            {
-                builder.Append(",\"pairs\":");
-                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Pairs, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteArray(b0, item0, (b1, item1) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b1, item1); }); });
-            }
+            builder.Append(",\"tags\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Tags, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteString(b0, item0); });
+            builder.Append(",\"steps\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Steps, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b0, item0); });
+            builder.Append(",\"points\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Points, (b0, item0) => { item0.Write(b0); });
+            builder.Append(",\"pairs\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Pairs, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteArray(b0, item0, (b1, item1) => { global::Mcptest.Sdk.CoprocessJson.WriteInteger(b1, item1); }); });
             if (Loose != null)
             {
                 builder.Append(",\"loose\":");

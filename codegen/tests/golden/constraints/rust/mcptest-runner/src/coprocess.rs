@@ -166,38 +166,26 @@ pub struct Distinct {
         deserialize_with = "strict::present_unique_each::<_, strict::MatchingWithin<{ 0 }, { usize::MAX }, patterns::Pattern1>, { 0 }, 3>"
     )]
     pub slugs: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///Distinct tags of 2 to 4 characters, when given.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    ///Distinct tags of 2 to 4 characters.
     #[serde(
-        default,
-        deserialize_with = "strict::present_unique_each::<_, strict::LengthWithin<2, 4>, { 0 }, { usize::MAX }>"
+        deserialize_with = "strict::unique_each::<_, strict::LengthWithin<2, 4>, { 0 }, { usize::MAX }>"
     )]
-    pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    ///Distinct multiples of 3, when given.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub tags: ::std::vec::Vec<::std::string::String>,
+    ///Distinct multiples of 3.
     #[serde(
-        default,
-        deserialize_with = "strict::present_unique_each::<_, strict::IntegerWithin<{ i64::MIN }, { i64::MAX }, 3>, { 0 }, { usize::MAX }>"
+        deserialize_with = "strict::unique_each::<_, strict::IntegerWithin<{ i64::MIN }, { i64::MAX }, 3>, { 0 }, { usize::MAX }>"
     )]
-    pub steps: ::std::option::Option<::std::vec::Vec<i64>>,
-    ///Distinct points (compared by JSON equality of the objects read: `1.0` is `1`, member order does not matter), when given.
+    pub steps: ::std::vec::Vec<i64>,
+    ///Distinct points (compared by JSON equality of the objects read: `1.0` is `1`, member order does not matter).
     ///
     ///Example: `[{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]`.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(
-        default,
-        deserialize_with = "strict::present_unique_read_within::<_, _, { 0 }, { usize::MAX }>"
-    )]
-    pub points: ::std::option::Option<::std::vec::Vec<Point>>,
-    ///Distinct lists of integers (compared by JSON equality), when given.
+    #[serde(deserialize_with = "strict::unique_read_within::<_, _, { 0 }, { usize::MAX }>")]
+    pub points: ::std::vec::Vec<Point>,
+    ///Distinct lists of integers (compared by JSON equality).
     ///
     ///Example: `[[1,2],[2,1],[1]]`.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    #[serde(
-        default,
-        deserialize_with = "strict::present_unique_read_within::<_, _, { 0 }, { usize::MAX }>"
-    )]
-    pub pairs: ::std::option::Option<::std::vec::Vec<::std::vec::Vec<i64>>>,
+    #[serde(deserialize_with = "strict::unique_read_within::<_, _, { 0 }, { usize::MAX }>")]
+    pub pairs: ::std::vec::Vec<::std::vec::Vec<i64>>,
     ///`uniqueItems: false` asks nothing.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]

@@ -745,13 +745,13 @@ public final class Coprocess {
      *     {@code 0}), when given. (Java null when absent)
      * @param slugs Distinct slugs of lowercase letters, at most three, when given. Example: {@code
      *     ["alpha","beta","gamma"]}. (Java null when absent)
-     * @param tags Distinct tags of 2 to 4 characters, when given. (Java null when absent)
-     * @param steps Distinct multiples of 3, when given. (Java null when absent)
+     * @param tags Distinct tags of 2 to 4 characters.
+     * @param steps Distinct multiples of 3.
      * @param points Distinct points (compared by JSON equality of the objects read: {@code 1.0} is
-     *     {@code 1}, member order does not matter), when given. Example: {@code
-     *     [{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]}. (Java null when absent)
-     * @param pairs Distinct lists of integers (compared by JSON equality), when given. Example:
-     *     {@code [[1,2],[2,1],[1]]}. (Java null when absent)
+     *     {@code 1}, member order does not matter). Example: {@code
+     *     [{"x":1,"y":2},{"x":2,"y":1},{"x":0,"y":0,"label":"origin"}]}.
+     * @param pairs Distinct lists of integers (compared by JSON equality). Example: {@code
+     *     [[1,2],[2,1],[1]]}.
      * @param loose {@code uniqueItems: false} asks nothing. (Java null when absent)
      */
     public record Distinct(
@@ -790,6 +790,10 @@ public final class Coprocess {
         public Distinct {
             Objects.requireNonNull(ids, "ids");
             Objects.requireNonNull(shades, "shades");
+            Objects.requireNonNull(tags, "tags");
+            Objects.requireNonNull(steps, "steps");
+            Objects.requireNonNull(points, "points");
+            Objects.requireNonNull(pairs, "pairs");
         }
 
         /**
@@ -843,25 +847,17 @@ public final class Coprocess {
                 out.append(",\"slugs\":");
                 Coprocess.writeList(out, this.slugs, (o1, e1) -> Coprocess.writeString(o1, e1));
             }
-            if (this.tags != null) {
-                out.append(",\"tags\":");
-                Coprocess.writeList(out, this.tags, (o1, e1) -> Coprocess.writeString(o1, e1));
-            }
-            if (this.steps != null) {
-                out.append(",\"steps\":");
-                Coprocess.writeList(out, this.steps, (o1, e1) -> o1.append(e1));
-            }
-            if (this.points != null) {
-                out.append(",\"points\":");
-                Coprocess.writeList(out, this.points, (o1, e1) -> e1.appendJson(o1));
-            }
-            if (this.pairs != null) {
-                out.append(",\"pairs\":");
-                Coprocess.writeList(
-                        out,
-                        this.pairs,
-                        (o1, e1) -> Coprocess.writeList(o1, e1, (o2, e2) -> o2.append(e2)));
-            }
+            out.append(",\"tags\":");
+            Coprocess.writeList(out, this.tags, (o1, e1) -> Coprocess.writeString(o1, e1));
+            out.append(",\"steps\":");
+            Coprocess.writeList(out, this.steps, (o1, e1) -> o1.append(e1));
+            out.append(",\"points\":");
+            Coprocess.writeList(out, this.points, (o1, e1) -> e1.appendJson(o1));
+            out.append(",\"pairs\":");
+            Coprocess.writeList(
+                    out,
+                    this.pairs,
+                    (o1, e1) -> Coprocess.writeList(o1, e1, (o2, e2) -> o2.append(e2)));
             if (this.loose != null) {
                 out.append(",\"loose\":");
                 Coprocess.writeList(out, this.loose, (o1, e1) -> Coprocess.writeString(o1, e1));
@@ -3252,9 +3248,13 @@ public final class Coprocess {
         List<Double> vWeights = null;
         List<String> vSlugs = null;
         List<String> vTags = null;
+        boolean hasTags = false;
         List<Long> vSteps = null;
+        boolean hasSteps = false;
         List<Point> vPoints = null;
+        boolean hasPoints = false;
         List<List<Long>> vPairs = null;
+        boolean hasPairs = false;
         List<String> vLoose = null;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
@@ -3330,36 +3330,39 @@ public final class Coprocess {
                                                 0,
                                                 3),
                                         at);
-                case "tags" ->
-                        vTags =
-                                uniqueItems(
-                                        decodeList(
-                                                value, at, (n1, p1) -> stringWithin(n1, p1, 2, 4)),
-                                        at);
-                case "steps" ->
-                        vSteps =
-                                uniqueItems(
-                                        decodeList(
-                                                value,
-                                                at,
-                                                (n1, p1) ->
-                                                        multipleOf(decodeInteger(n1, p1), p1, 3L)),
-                                        at);
-                case "points" ->
-                        vPoints =
-                                uniqueRead(
-                                        decodeList(value, at, Coprocess::decodePoint), value, at);
-                case "pairs" ->
-                        vPairs =
-                                uniqueRead(
-                                        decodeList(
-                                                value,
-                                                at,
-                                                (n1, p1) ->
-                                                        decodeList(
-                                                                n1, p1, Coprocess::decodeInteger)),
-                                        value,
-                                        at);
+                case "tags" -> {
+                    vTags =
+                            uniqueItems(
+                                    decodeList(value, at, (n1, p1) -> stringWithin(n1, p1, 2, 4)),
+                                    at);
+                    hasTags = true;
+                }
+                case "steps" -> {
+                    vSteps =
+                            uniqueItems(
+                                    decodeList(
+                                            value,
+                                            at,
+                                            (n1, p1) -> multipleOf(decodeInteger(n1, p1), p1, 3L)),
+                                    at);
+                    hasSteps = true;
+                }
+                case "points" -> {
+                    vPoints = uniqueRead(decodeList(value, at, Coprocess::decodePoint), value, at);
+                    hasPoints = true;
+                }
+                case "pairs" -> {
+                    vPairs =
+                            uniqueRead(
+                                    decodeList(
+                                            value,
+                                            at,
+                                            (n1, p1) ->
+                                                    decodeList(n1, p1, Coprocess::decodeInteger)),
+                                    value,
+                                    at);
+                    hasPairs = true;
+                }
                 case "loose" -> vLoose = decodeList(value, at, Coprocess::decodeString);
                 default -> throw unknownField(path, key);
             }
@@ -3372,6 +3375,18 @@ public final class Coprocess {
         }
         if (!hasShades) {
             throw missingField(path, "shades");
+        }
+        if (!hasTags) {
+            throw missingField(path, "tags");
+        }
+        if (!hasSteps) {
+            throw missingField(path, "steps");
+        }
+        if (!hasPoints) {
+            throw missingField(path, "points");
+        }
+        if (!hasPairs) {
+            throw missingField(path, "pairs");
         }
         return new Distinct(
                 vIds, vNames, vFlags, vShades, vRatios, vLevels, vWeights, vSlugs, vTags, vSteps,

@@ -203,6 +203,12 @@ impl Ty {
         matches!(self.unbounded(), Ty::Array(item) if matches!(**item, Ty::Ref(_) | Ty::Array(_) | Ty::Nullable(_)))
     }
 
+    /// The type a [`Ty::Nullable`] holds, or the type itself: where an
+    /// inline `enum` of scalars that lists `null` keeps its [`Ty::Const`].
+    pub fn non_null(&self) -> &Ty {
+        if let Ty::Nullable(inner) = self { inner } else { self }
+    }
+
     /// The type without its length bounds ([`Ty::Length`]), uniqueness
     /// ([`Ty::Unique`]), divisor ([`Ty::Multiple`]), pattern
     /// ([`Ty::Pattern`]) and value ([`Ty::Const`]): what a value of it is in

@@ -78,11 +78,7 @@ fn constants_module(contract: &Contract) -> TokenStream {
         let crate::model::TypeKind::Object(object) = &def.kind else { continue };
         for field in &object.fields {
             // An inline `enum` of scalars that lists `null` is a nullable `const`.
-            let ty = match &field.ty {
-                crate::model::Ty::Nullable(inner) => inner.as_ref(),
-                ty => ty,
-            };
-            match ty {
+            match field.ty.non_null() {
                 crate::model::Ty::Const { value: crate::model::Constant::String(s), .. } if !values.contains(&s.as_str()) => values.push(s),
                 crate::model::Ty::Const { value: crate::model::Constant::Json(text), .. } if !jsons.contains(&text.as_str()) => jsons.push(text),
                 crate::model::Ty::Const { value: crate::model::Constant::OneOf(listed), .. } if !one_ofs.contains(&listed.as_str()) => one_ofs.push(listed),

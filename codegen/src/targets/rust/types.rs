@@ -94,11 +94,7 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                 // typify 0.8 drops `const`: the field is its plain type,
                 // which `strict` checks against the value.
                 // An inline `enum` of scalars that lists `null` is a nullable `const`.
-                let constant = match &field.ty {
-                    crate::model::Ty::Nullable(inner) => inner.as_ref(),
-                    ty => ty,
-                };
-                if let crate::model::Ty::Const { value, .. } = constant {
+                if let crate::model::Ty::Const { value, .. } = field.ty.non_null() {
                     property.remove("const");
                     let kind = match value {
                         crate::model::Constant::String(_) => "string",

@@ -1022,6 +1022,14 @@ function _lengthWithin(
   }
 }
 
+/** Throws the problem of item `i` that equals the earlier item `first`. */
+function _throwNotUnique(i: number, first: number, path: string): never {
+  return _throwProblem(
+    `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
+    path,
+  );
+}
+
 /**
  * Checks that no item equals an earlier one (as decoded: 1.0 is 1; -0 is 0):
  * up to 8 items each against the earlier ones (`indexOf`, by `===`), with no
@@ -1032,10 +1040,7 @@ function _uniqueItems<A extends readonly unknown[]>(items: A, path: string): A {
     for (let i = 1; i < items.length; i++) {
       const first = items.indexOf(items[i]);
       if (first < i) {
-        _throwProblem(
-          `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
-          path,
-        );
+        _throwNotUnique(i, first, path);
       }
     }
     return items;
@@ -1044,10 +1049,7 @@ function _uniqueItems<A extends readonly unknown[]>(items: A, path: string): A {
   for (let i = 0; i < items.length; i++) {
     const first = seen.get(items[i]);
     if (first !== undefined) {
-      _throwProblem(
-        `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
-        path,
-      );
+      _throwNotUnique(i, first, path);
     }
     seen.set(items[i], i);
   }
@@ -1059,10 +1061,7 @@ function _uniqueJson(items: JsonArray, path: string): JsonArray {
   for (const [i, item] of items.entries()) {
     const first = items.findIndex((other) => _jsonEqual(other, item));
     if (first < i) {
-      _throwProblem(
-        `expected unique items, got item ${String(i)} equal to item ${String(first)}`,
-        path,
-      );
+      _throwNotUnique(i, first, path);
     }
   }
   return items;

@@ -5177,9 +5177,7 @@ public final class Coprocess {
         for (int i = 0; i < items.size(); i++) {
             for (int first = 0; first < i; first++) {
                 if (jsonEqual(items.get(first), items.get(i))) {
-                    throw problem(
-                            path,
-                            "expected unique items, got item " + i + " equal to item " + first);
+                    throw notUnique(path, i, first);
                 }
             }
         }

@@ -778,6 +778,43 @@ fn number_problem(value: f64, [low, high]: [Option<(f64, bool)>; 2]) -> Option<S
     }
 }
 
+/// What a number breaks of its `multipleOf`, in the contract's words: the
+/// number read as the shortest decimal that reads back as its double
+/// (codegen's reading; the validator, which reads a number as the decimal it
+/// prints as, checks every such case independently).
+fn multiple_problem(value: f64, divisor: Option<codegen::model::Divisor>) -> Option<String> {
+    let text = codegen::model::number_text;
+    divisor.filter(|d| !d.divides(value)).map(|d| format!("expected multiple of {}, got {}", d.text(), text(value)))
+}
+
+/// Values around a number's `multipleOf` `d` (with the text a case is written
+/// in, when it is not the double's own): 7d and -7d, and 7d written with a
+/// trailing zero and an exponent; 7.5d and 7d with a last digit finer than
+/// d's; the doubles next to 7d; 3d computed in doubles (`3 * 0.1` is
+/// 0.30000000000000004, no multiple of 0.1); d itself, half of it, zero, and
+/// a multiple 10^20 times d (far from one, within the validator's exact range).
+fn multiple_probes(d: codegen::model::Divisor) -> Vec<(f64, Option<String>)> {
+    let decimal = |digits: u64, exponent: i32| format!("{digits}e{exponent}").parse::<f64>().unwrap_or_default();
+    let seven = decimal(7 * d.digits, d.exponent);
+    let [below, above] = neighbours(seven);
+    let mut probes = vec![
+        (seven, None),
+        (-seven, None),
+        (seven, Some(format!("{}0e{}", 7 * d.digits, d.exponent - 1))),
+        (decimal(75 * d.digits, d.exponent - 1), None),
+        (decimal(70 * d.digits + 1, d.exponent - 1), None),
+        (below, None),
+        (above, None),
+        (3.0 * d.value(), None),
+        (d.value(), None),
+        (d.value() / 2.0, None),
+        (0.0, Some("0.0".to_string())),
+        (decimal(d.digits, d.exponent + 20), None),
+    ];
+    probes.retain(|(v, _)| v.is_finite());
+    probes
+}
+
 /// The doubles next to `value`: the one below and the one above.
 fn neighbours(value: f64) -> [f64; 2] {
     let up = |v: f64| if v == 0.0 { f64::from_bits(1) } else if v > 0.0 { f64::from_bits(v.to_bits() + 1) } else { f64::from_bits(v.to_bits() - 1) };
@@ -808,19 +845,26 @@ fn number_cases(schema: &Value) -> Vec<Case> {
             });
             Case { type_name: name.clone(), value: frame, problem: problem.map(|p| format!("{name}: {p} at {path}")), text }
         };
+        let divisor = items.get("multipleOf").and_then(Value::as_f64).and_then(codegen::model::Divisor::of);
+        let problem = |value: f64| number_problem(value, limits).or_else(|| multiple_problem(value, divisor));
         for (bound, _) in limits.iter().flatten() {
             let [below, above] = neighbours(*bound);
             for value in [below, *bound, above] {
-                out.push(case(json!(value), None, number_problem(value, limits)));
+                out.push(case(json!(value), None, problem(value)));
             }
             if bound.fract() == 0.0 && bound.abs() < 1e15 {
                 let whole = *bound as i64;
                 for text in [format!("{whole}.0"), format!("{whole}e0"), format!("{}e-1", whole * 10)] {
-                    out.push(case(json!(bound), Some(text), number_problem(*bound, limits)));
+                    out.push(case(json!(bound), Some(text), problem(*bound)));
                 }
             }
         }
-        out.push(case(json!(0.5), Some("5e-1".to_string()), number_problem(0.5, limits)));
+        let divisor = items.get("multipleOf").and_then(Value::as_f64).and_then(codegen::model::Divisor::of);
+        let problem = |value: f64| number_problem(value, limits).or_else(|| multiple_problem(value, divisor));
+        out.push(case(json!(0.5), Some("5e-1".to_string()), problem(0.5)));
+        for (value, text) in divisor.map(multiple_probes).unwrap_or_default() {
+            out.push(case(json!(value), text, problem(value)));
+        }
         let kind = if items["type"][1] == json!("null") { "number or null" } else { "number" };
         out.push(case(json!("1"), None, Some(format!("expected {kind}, got string"))));
         out.push(case(json!(true), None, Some(format!("expected {kind}, got boolean"))));

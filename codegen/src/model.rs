@@ -160,11 +160,16 @@ pub enum Ty {
     /// equality ([`Ty::unique_by_json`]). Checked after the items and the
     /// count; only on a property's own type.
     Unique(Box<Ty>),
-    /// An integer (a [`Ty::Integer`]) that is a multiple of `divisor`
-    /// (`multipleOf`, a whole number of 2 or more: remainder arithmetic on
-    /// 64-bit integers is exact in every language). Checked after the
-    /// integer's bounds; only on a property's own type.
-    Multiple { inner: Box<Ty>, divisor: u64 },
+    /// An integer (a [`Ty::Integer`]) or a number (a [`Ty::Number`]) that is
+    /// a multiple of `divisor` (`multipleOf`). On an integer the divisor is
+    /// whole, 2 or more (a fractional one is lowered to the whole divisor it
+    /// means there): remainder arithmetic on 64-bit integers is exact in
+    /// every language. On a number it is any positive decimal of at most
+    /// [`Divisor::MAX_DIGITS`] significant digits, and the number is read as
+    /// the shortest decimal that reads back as its double
+    /// ([`Divisor::divides`]). Checked after the bounds; on a property's own
+    /// type and the items of a property's array.
+    Multiple { inner: Box<Ty>, divisor: Divisor },
     /// A string (a [`Ty::String`], or a [`Ty::Length`] of one) in which
     /// `pattern` finds a match (`pattern`: searched, not anchored, in the
     /// portable subset of [`crate::pattern`]). Checked after the length;
@@ -286,6 +291,116 @@ impl NumberBound {
             (false, true) => "<",
         }
     }
+}
+
+/// A `multipleOf` divisor: `digits` × 10^`exponent`, `digits` without a
+/// trailing zero (so each divisor has one spelling). On an integer the
+/// exponent is never negative.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Divisor {
+    pub digits: u64,
+    pub exponent: i32,
+}
+
+impl Divisor {
+    /// The most significant digits a divisor of a number may have: with
+    /// fewer than 10^14, every target's remainder arithmetic (`r * 10 + 9`,
+    /// `r` below the digits) stays below 2^53, exact in a double too.
+    pub const MAX_DIGITS: u32 = 14;
+
+    /// The divisor a finite positive double is, read as the shortest
+    /// decimal that reads back as it (`None` past [`Self::MAX_DIGITS`]).
+    pub fn of(value: f64) -> Option<Divisor> {
+        let (digits, exponent) = decimal(value)?;
+        (digits > 0 && digits < 10u64.pow(Self::MAX_DIGITS)).then_some(Divisor { digits, exponent })
+    }
+
+    /// A whole divisor.
+    pub fn whole(n: u64) -> Divisor {
+        let mut divisor = Divisor { digits: n, exponent: 0 };
+        while divisor.digits > 0 && divisor.digits.is_multiple_of(10) {
+            divisor.digits /= 10;
+            divisor.exponent += 1;
+        }
+        divisor
+    }
+
+    /// The divisor as a whole number, when it is one within `u64`.
+    pub fn as_whole(&self) -> Option<u64> {
+        let scale = 10u64.checked_pow(u32::try_from(self.exponent).ok()?)?;
+        self.digits.checked_mul(scale)
+    }
+
+    /// The divisor's double (the nearest one to the decimal).
+    pub fn value(&self) -> f64 {
+        format!("{}e{}", self.digits, self.exponent).parse().unwrap_or(f64::NAN)
+    }
+
+    /// The divisor as every target's problem writes it ([`number_text`]).
+    pub fn text(&self) -> String {
+        number_text(self.value())
+    }
+
+    /// The divisor as part of a name (`5`, `15Em1` for 1.5, `1Em4` for 0.0001).
+    pub fn ident(&self) -> String {
+        match self.as_whole() {
+            Some(n) => n.to_string(),
+            None => format!("{}Em{}", self.digits, -self.exponent),
+        }
+    }
+
+    /// Whether a double is a multiple of the divisor, read as the shortest
+    /// decimal that reads back as it: `D` × 10^`a` over `digits` × 10^`exponent`
+    /// is whole. Zero is a multiple of every divisor; a value with a finer
+    /// last digit than the divisor's is none (its digits end in no zero); else
+    /// the digits times 10^(`a` - `exponent`) are divided by `digits`,
+    /// digit by digit. Every target's runtime does exactly this.
+    pub fn divides(&self, value: f64) -> bool {
+        match decimal(value.abs()) {
+            Some((0, _)) => true,
+            Some((digits, a)) if a >= self.exponent => {
+                let m = self.digits;
+                let mut r = digits.to_string().bytes().fold(0u64, |r, d| (r * 10 + u64::from(d - b'0')) % m);
+                for _ in 0..(a - self.exponent) {
+                    if r == 0 {
+                        break;
+                    }
+                    r = r * 10 % m;
+                }
+                r == 0
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for Divisor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// A finite double's shortest decimal that reads back as it, as digits
+/// without a trailing zero and a power of ten: `0.0075` is (75, -4), `0` is
+/// (0, 0). `None` for infinities and NaN.
+fn decimal(value: f64) -> Option<(u64, i32)> {
+    if !value.is_finite() {
+        return None;
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: `7.5e-3`, `1e308`.
+    let scientific = format!("{:e}", value.abs());
+    let (mantissa, exponent) = scientific.split_once('e')?;
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut digits: u64 = format!("{whole}{fraction}").parse().ok()?;
+    let mut exponent = exponent.parse::<i32>().ok()? - i32::try_from(fraction.len()).ok()?;
+    if digits == 0 {
+        return Some((0, 0));
+    }
+    while digits.is_multiple_of(10) {
+        digits /= 10;
+        exponent += 1;
+    }
+    Some((digits, exponent))
 }
 
 /// A finite double as ECMAScript's `Number.prototype.toString` writes it:
@@ -605,6 +720,58 @@ mod tests {
         ];
         for (value, text) in cases {
             assert_eq!(number_text(*value), *text, "{value:e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod divisor_tests {
+    use super::Divisor;
+
+    fn divisor(value: f64) -> Divisor {
+        Divisor::of(value).expect("a divisor")
+    }
+
+    #[test]
+    fn a_divisor_is_read_as_its_shortest_decimal() {
+        assert_eq!(divisor(0.0001), Divisor { digits: 1, exponent: -4 });
+        assert_eq!(divisor(2.5), Divisor { digits: 25, exponent: -1 });
+        assert_eq!(divisor(1500.0), Divisor { digits: 15, exponent: 2 });
+        assert_eq!(divisor(1500.0).as_whole(), Some(1500));
+        assert_eq!(divisor(2.5).as_whole(), None);
+        assert_eq!(divisor(0.0001).text(), "0.0001");
+        assert_eq!(divisor(1.5e-7).text(), "1.5e-7");
+        assert_eq!(divisor(1.5e-7).ident(), "15Em8");
+        assert_eq!(Divisor::of(0.123456789012345), None, "15 significant digits");
+        assert_eq!(Divisor::whole(20), Divisor { digits: 2, exponent: 1 });
+    }
+
+    #[test]
+    fn a_number_is_a_multiple_when_its_shortest_decimal_divides() {
+        let cases: &[(f64, f64, bool)] = &[
+            (0.0075, 0.0001, true),
+            (0.00751, 0.0001, false),
+            (4.5, 1.5, true),
+            (35.0, 1.5, false),
+            (19.99, 0.01, true),
+            (1_070_468.14, 0.01, true),
+            (1_070_468.145, 0.01, false),
+            (5.35, 2.675, true),
+            (0.3, 0.1, true),
+            (0.1 + 0.2, 0.1, false),
+            (3.0 * 0.1, 0.1, false),
+            (0.0, 0.7, true),
+            (-0.0, 0.7, true),
+            (-4.5, 1.5, true),
+            (1e308, 0.123456789, false),
+            (1e308, 1e-8, true),
+            (5e-324, 0.5, false),
+            (12_391_239_123.0, 1e-8, true),
+            (1e21, 7.0, false),
+            (7e21, 7.0, true),
+        ];
+        for &(value, d, expected) in cases {
+            assert_eq!(divisor(d).divides(value), expected, "{value} / {d}");
         }
     }
 }

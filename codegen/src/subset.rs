@@ -32,7 +32,7 @@ use serde_json::{Map, Value};
 use crate::annotations;
 use crate::error::{push_pointer, SchemaError};
 use crate::load::Reader;
-use crate::model::{Constant, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Constant, Divisor, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 use crate::names;
 use crate::pattern::Pattern;
 
@@ -360,15 +360,9 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             }
             "object" => return Err(self.r.err(p, "an inline object is outside the supported subset", "name it under $defs and $ref it")),
             "number" => {
-                if schema.contains_key("multipleOf") {
-                    return Err(self.r.err(
-                        &push_pointer(p, "multipleOf"),
-                        "`multipleOf` on a number is outside the supported subset: a fractional divisor is not exact in any language's doubles",
-                        "make the value an `integer` with a whole `multipleOf`, or enforce it semantically and describe it",
-                    ));
-                }
-                self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"], p)?;
-                self.number_bounds(schema, p, scalar)?
+                self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], p)?;
+                let bounded = self.number_bounds(schema, p, scalar)?;
+                self.number_multiple_of(schema, p, scalar, bounded)?
             }
             "null" => return Err(self.r.err(&format!("{p}/type"), "a field that is always null carries nothing", "remove it, or make it [T, \"null\"]")),
             other => return Err(self.r.err(&format!("{p}/type"), format!("unknown type `{other}`"), "use boolean, integer, number, string or array")),
@@ -451,21 +445,37 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         Ok(Ty::Number { minimum, maximum })
     }
 
-    /// `multipleOf` on a property's own integer: a whole divisor within
-    /// 2^53-1 (a fractional one is not exact in every language; on an integer
-    /// it would mean another whole divisor or none). A divisor of 1 asks
-    /// nothing and is dropped; bounds with no multiple between them are refused.
+    /// `multipleOf` on a property's own integer: a positive divisor whose
+    /// whole equivalent is within 2^53-1. A fractional divisor `m` × 10^-k is
+    /// lowered to the whole divisor it means on integers, `m` / gcd(`m`, 10^k)
+    /// (1.5 is 3, 0.0001 is 1). A divisor of 1 asks nothing and is dropped;
+    /// bounds with no multiple between them are refused.
     fn multiple_of(&self, schema: &Map<String, Value>, p: &str, property: bool, integer: Ty) -> Result<Ty, SchemaError> {
         let Some(value) = schema.get("multipleOf") else { return Ok(integer) };
         let at = push_pointer(p, "multipleOf");
         if !property {
             return Err(self.r.err(&at, "`multipleOf` is supported on a property's own integer and on the items of a property's array, not on map values or nested arrays", "constrain the property itself, or name a $defs object for the value"));
         }
-        let Some(divisor) = safe_integer(value).and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0) else {
+        let divisor = safe_integer(value).and_then(|n| u64::try_from(n).ok()).filter(|&n| n > 0).or_else(|| {
+            let fraction = value.as_f64().filter(|f| f.is_finite() && *f > 0.0).and_then(Divisor::of).filter(|d| d.exponent < 0)?;
+            // m × 10^-k: n × 10^k must be a multiple of m, so m's factors 2
+            // and 5 (up to k of each) are met by 10^k and the rest divides n.
+            let (mut whole, k) = (fraction.digits, fraction.exponent.unsigned_abs());
+            for factor in [2, 5] {
+                for _ in 0..k {
+                    if whole % factor != 0 {
+                        break;
+                    }
+                    whole /= factor;
+                }
+            }
+            Some(whole)
+        });
+        let Some(divisor) = divisor.filter(|&n| n < (1 << 53)) else {
             return Err(self.r.err(
                 &at,
-                format!("`multipleOf` of an integer must be a whole number from 1 to 2^53-1, not {value}"),
-                "write a whole divisor such as 5 (a fractional divisor is not exact in every language)",
+                format!("`multipleOf` of an integer must be a positive number of at most {} significant digits whose whole equivalent is at most 2^53-1, not {value}", Divisor::MAX_DIGITS),
+                "write a positive divisor such as 5 or 1.5 (1.5 means 3 on integers)",
             ));
         };
         if divisor == 1 {
@@ -479,7 +489,35 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 return Err(self.r.err(&at, format!("no multiple of {divisor} is >= {low} and <= {high}"), "fix the divisor or the bounds so that some multiple lies between them"));
             }
         }
-        Ok(Ty::Multiple { inner: Box::new(integer), divisor })
+        Ok(Ty::Multiple { inner: Box::new(integer), divisor: Divisor::whole(divisor) })
+    }
+
+    /// `multipleOf` on a number: any positive divisor of at most
+    /// [`Divisor::MAX_DIGITS`] significant digits, read (as the numbers it
+    /// divides are) as the shortest decimal that reads back as its double.
+    fn number_multiple_of(&self, schema: &Map<String, Value>, p: &str, scalar: bool, number: Ty) -> Result<Ty, SchemaError> {
+        let Some(value) = schema.get("multipleOf") else { return Ok(number) };
+        let at = push_pointer(p, "multipleOf");
+        if !scalar {
+            return Err(self.r.err(&at, "`multipleOf` is supported on a property's own number and on the items of a property's array, not on map values or nested arrays", "constrain the property itself, or name a $defs object for the value"));
+        }
+        let Some(divisor) = value.as_f64().filter(|f| f.is_finite() && *f > 0.0).and_then(Divisor::of) else {
+            return Err(self.r.err(
+                &at,
+                format!("`multipleOf` of a number must be a positive number of at most {} significant digits, not {value}", Divisor::MAX_DIGITS),
+                "write a positive divisor such as 0.01 or 2.5",
+            ));
+        };
+        if let Ty::Number { minimum: Some(low), maximum: Some(high) } = number {
+            if !some_multiple_between(divisor, low, high) {
+                return Err(self.r.err(
+                    &at,
+                    format!("no multiple of {divisor} is {} {} and {} {}", low.operator(true), low.text(), high.operator(false), high.text()),
+                    "fix the divisor or the bounds so that some multiple lies between them",
+                ));
+            }
+        }
+        Ok(Ty::Multiple { inner: Box::new(number), divisor })
     }
 
     /// A string's length bounds (`minLength`, `maxLength`, in code points) or
@@ -871,6 +909,30 @@ fn safe_integer(value: &Value) -> Option<i64> {
     integral.filter(|n| (-SAFE..=SAFE).contains(n))
 }
 
+/// Whether some multiple of `divisor` lies within two number bounds: one
+/// does when they are two divisors apart or more; else the multiples next to
+/// the minimum's quotient (read as decimals, as a number is) are tried.
+fn some_multiple_between(divisor: Divisor, low: NumberBound, high: NumberBound) -> bool {
+    let d = divisor.value();
+    if high.value - low.value >= 2.0 * d {
+        return true;
+    }
+    let inside = |v: f64| (v > low.value || (!low.exclusive && v == low.value)) && (v < high.value || (!high.exclusive && v == high.value));
+    let first = (low.value / d).floor();
+    if first.abs() >= 1e15 {
+        return true;
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let first = first as i64;
+    (first - 1..=first + 2).any(|k| {
+        let magnitude = divisor.digits.checked_mul(k.unsigned_abs());
+        magnitude.is_some_and(|m| {
+            let v: f64 = format!("{}{m}e{}", if k < 0 { "-" } else { "" }, divisor.exponent).parse().unwrap_or(f64::NAN);
+            inside(v)
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::listed_kind;
@@ -879,6 +941,36 @@ mod tests {
 
     fn kind(values: serde_json::Value, written: Option<&str>) -> Option<(Ty, bool)> {
         listed_kind(values.as_array().map(Vec::as_slice).unwrap_or_default(), written)
+    }
+
+    /// The divisor an integer's `multipleOf` is read as (`None`: no check).
+    fn integer_divisor(divisor: serde_json::Value) -> Option<u64> {
+        let v2 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/ipc/v2.json")).ok()?;
+        let mut schema: serde_json::Value = serde_json::from_str(&v2).ok()?;
+        schema["$defs"]["T"] = serde_json::json!({"description": "d", "type": "object", "properties": {"x": {"description": "d", "type": "integer", "multipleOf": divisor}}, "required": ["x"], "additionalProperties": false});
+        let dir = tempfile::tempdir().ok()?;
+        let path = dir.path().join("s.json");
+        std::fs::write(&path, schema.to_string()).ok()?;
+        let (contract, _) = crate::load::load(&path, "s.json").ok()?;
+        match &contract.types.get("T")?.kind {
+            crate::model::TypeKind::Object(object) => match &object.fields[0].ty {
+                Ty::Multiple { divisor, .. } => divisor.as_whole(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_fractional_divisor_on_an_integer_is_the_whole_divisor_it_means_there() {
+        assert_eq!(integer_divisor(serde_json::json!(5)), Some(5));
+        assert_eq!(integer_divisor(serde_json::json!(1.5)), Some(3));
+        assert_eq!(integer_divisor(serde_json::json!(0.75)), Some(3));
+        assert_eq!(integer_divisor(serde_json::json!(2.5)), Some(5));
+        assert_eq!(integer_divisor(serde_json::json!(0.123456789)), Some(123456789));
+        assert_eq!(integer_divisor(serde_json::json!(1e-8)), None, "1e-8 divides every integer");
+        assert_eq!(integer_divisor(serde_json::json!(0.0001)), None);
+        assert_eq!(integer_divisor(serde_json::json!(20)), Some(20));
     }
 
     #[test]

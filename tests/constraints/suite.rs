@@ -26,7 +26,7 @@ const FILES: &[(&str, Kind)] = &[
     ("maximum", Kind::Number),
     ("exclusiveMinimum", Kind::Number),
     ("exclusiveMaximum", Kind::Number),
-    ("multipleOf", Kind::Integer),
+    ("multipleOf", Kind::Number),
     ("minItems", Kind::Array),
     ("maxItems", Kind::Array),
     ("uniqueItems", Kind::Array),

@@ -77,15 +77,20 @@ pub fn sample(schema: &Value, s: &Value) -> Value {
             let above = value.div_euclid(divisor) * divisor + if value.rem_euclid(divisor) == 0 { 0 } else { divisor };
             json!(if high.is_some_and(|high| above > high) { value.div_euclid(divisor) * divisor } else { above })
         }
-        // Halfway between the bounds, or half a unit inside the one there is.
+        // Halfway between the bounds, or half a unit inside the one there is;
+        // with a `multipleOf`, the multiple at or above that (as decimals).
         "number" => {
             let bound = |inclusive: &str, exclusive: &str| s.get(inclusive).or_else(|| s.get(exclusive)).and_then(Value::as_f64);
-            json!(match (bound("minimum", "exclusiveMinimum"), bound("maximum", "exclusiveMaximum")) {
+            let value = match (bound("minimum", "exclusiveMinimum"), bound("maximum", "exclusiveMaximum")) {
                 (Some(low), Some(high)) => low / 2.0 + high / 2.0,
                 (Some(low), None) => low + 0.5,
                 (None, Some(high)) => high - 0.5,
                 (None, None) => 0.5,
-            })
+            };
+            match s.get("multipleOf").and_then(Value::as_f64).and_then(codegen::model::Divisor::of) {
+                Some(d) => json!(format!("{}e{}", (value / d.value()).ceil() as i64 * d.digits as i64, d.exponent).parse::<f64>().unwrap_or(value)),
+                None => json!(value),
+            }
         }
         // "text", cut or padded to fit `minLength`/`maxLength`.
         "string" => {

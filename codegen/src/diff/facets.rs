@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use super::types::Shapes;
 use super::{Change, Flow, Wire};
-use crate::model::{Constant, NumberBound, Ty};
+use crate::model::{Constant, Divisor, NumberBound, Ty};
 use crate::subset::json_equal;
 
 /// What the comparison of one type needs to know about where it is.
@@ -49,7 +49,7 @@ struct Facets<'a> {
     /// minLength/maxLength of a string, minItems/maxItems of an array.
     length: (Option<u64>, Option<u64>),
     unique: bool,
-    multiple: Option<u64>,
+    multiple: Option<Divisor>,
     pattern: Option<&'a str>,
     constant: Option<&'a Constant>,
 }
@@ -289,14 +289,14 @@ fn moved(old: &str, new: &str) -> String {
     }
 }
 
-fn multiple(at: &At<'_>, out: &mut Vec<Change>, old: Option<u64>, new: Option<u64>) {
-    let text = |d: u64| format!("multipleOf {d}");
+fn multiple(at: &At<'_>, out: &mut Vec<Change>, old: Option<Divisor>, new: Option<Divisor>) {
+    let text = |d: Divisor| format!("multipleOf {d}");
     match (old, new) {
         (Some(o), Some(n)) if o != n => {
             // A multiple of n is a multiple of o when o divides n.
-            let (kind, word, wire) = if n % o == 0 {
+            let (kind, word, wire) = if o.divides(n.value()) {
                 ("constraint-tightened", "tightened", Wire::TIGHTENS)
-            } else if o % n == 0 {
+            } else if n.divides(o.value()) {
                 ("constraint-loosened", "loosened", Wire::LOOSENS)
             } else {
                 ("constraint-changed", "changed", Wire::BOTH)

@@ -79,7 +79,7 @@ impl Ctx<'_> {
             }
             Ty::Unique(inner) => format!("{}Unique", self.mangle(inner)),
             // `IntMin1MultipleOf5`.
-            Ty::Multiple { inner, divisor } => format!("{}MultipleOf{divisor}", self.mangle(inner)),
+            Ty::Multiple { inner, divisor } => format!("{}MultipleOf{}", self.mangle(inner), divisor.ident()),
             // `StringLenMin1Pattern2`.
             Ty::Pattern { inner, pattern } => format!("{}Pattern{}", self.mangle(inner), pattern.number),
             // `StringConst63616c6c` ("call" in hex; a long text by its digest,
@@ -167,6 +167,9 @@ impl Ctx<'_> {
             Ty::Unique(inner) if inner.unique_by_json() => self.read_checked_fn(ty, inner, "uniqueJSON(x)"),
             Ty::Unique(inner) if inner.unique_by_read() => self.read_checked_fn(ty, inner, "uniqueRead(v)"),
             Ty::Unique(inner) => self.read_checked_fn(ty, inner, "uniqueItems(x)"),
+            Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
+                self.read_checked_fn(ty, inner, &format!("numberMultipleOf(x, {}, {})", divisor.digits, divisor.exponent))
+            }
             Ty::Multiple { inner, divisor } => self.read_checked_fn(ty, inner, &format!("multipleOf(x, {divisor})")),
             Ty::Pattern { inner, pattern } => self.read_checked_fn(ty, inner, &format!("matching(x, pattern{})", pattern.number)),
             Ty::Const { inner, value } => {

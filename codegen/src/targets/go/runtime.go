@@ -454,6 +454,44 @@ func multipleOf(number, divisor int64) *shapeError {
 	return nil
 }
 
+// numberMultipleOf checks that a number is a multiple of digits × 10^exponent,
+// the number read as the shortest decimal that reads back as its double.
+func numberMultipleOf(x float64, digits int64, exponent int) *shapeError {
+	if !isMultiple(x, digits, exponent) {
+		divisor, _ := strconv.ParseFloat(strconv.FormatInt(digits, 10)+"e"+strconv.Itoa(exponent), 64)
+		return problem("expected multiple of " + numberText(divisor) + ", got " + numberText(x))
+	}
+	return nil
+}
+
+// isMultiple divides D × 10^a (the shortest digits of x, without a trailing
+// zero) by digits × 10^exponent: zero is a multiple; a finer last digit than
+// the divisor's is none; else D × 10^(a - exponent) is divided by digits,
+// digit by digit.
+func isMultiple(x float64, digits int64, exponent int) bool {
+	written := strconv.FormatFloat(math.Abs(x), 'e', -1, 64)
+	mantissa, power, _ := strings.Cut(written, "e")
+	a, _ := strconv.Atoi(power)
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	all := whole + fraction
+	significant := strings.TrimRight(all, "0")
+	if strings.Trim(significant, "0") == "" {
+		return true
+	}
+	a += len(all) - len(significant) - len(fraction)
+	if a < exponent {
+		return false
+	}
+	var rest int64
+	for i := 0; i < len(significant); i++ {
+		rest = (rest*10 + int64(significant[i]-'0')) % digits
+	}
+	for i := 0; i < a-exponent && rest != 0; i++ {
+		rest = rest * 10 % digits
+	}
+	return rest == 0
+}
+
 // uniqueItems checks that no item equals an earlier one (as decoded: 1.0 is 1).
 func uniqueItems[T comparable](items []T) *shapeError {
 	seen := make(map[T]int, len(items))

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -525,6 +526,30 @@ final class Runtime {
             throw problem(path, "expected multiple of " + divisor + ", got " + value);
         }
         return value;
+    }
+
+    /**
+     * Checks that a number is a multiple of {@code digits} × 10^{@code exponent}, the number read
+     * as the shortest decimal that reads back as its double: {@code D} × 10^{@code a}, {@code D}
+     * without a trailing zero. Zero is a multiple; a finer last digit than the divisor's is none;
+     * else {@code D} × 10^({@code a} - {@code exponent}) must be a multiple of {@code digits}.
+     */
+    private static double numberMultipleOf(double value, Path path, long digits, int exponent) {
+        if (value != 0 && !isMultiple(shortestDecimal(Math.abs(value)), digits, exponent)) {
+            double divisor = BigDecimal.valueOf(digits).scaleByPowerOfTen(exponent).doubleValue();
+            String shown = numberText(divisor) + ", got " + numberText(value);
+            throw problem(path, "expected multiple of " + shown);
+        }
+        return value;
+    }
+
+    private static boolean isMultiple(BigDecimal shortest, long digits, int exponent) {
+        int a = -shortest.scale();
+        if (a < exponent) {
+            return false;
+        }
+        BigInteger scaled = shortest.unscaledValue().multiply(BigInteger.TEN.pow(a - exponent));
+        return scaled.mod(BigInteger.valueOf(digits)).signum() == 0;
     }
 
     /** Checks that a value is the schema's {@code const}; {@code shown} is it as JSON text. */

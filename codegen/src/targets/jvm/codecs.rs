@@ -163,6 +163,9 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
         Ty::Unique(inner) if inner.unique_by_json() => format!("uniqueJson({}, {path})", decode_expr(inner, node, path, depth)),
         Ty::Unique(inner) if inner.unique_by_read() => format!("uniqueRead({}, {node}, {path})", decode_expr(inner, node, path, depth)),
         Ty::Unique(inner) => format!("uniqueItems({}, {path})", decode_expr(inner, node, path, depth)),
+        Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
+            format!("numberMultipleOf({}, {path}, {}L, {})", decode_expr(inner, node, path, depth), divisor.digits, divisor.exponent)
+        }
         Ty::Multiple { inner, divisor } => format!("multipleOf({}, {path}, {divisor}L)", decode_expr(inner, node, path, depth)),
         Ty::Const { inner, value } => {
             let literal = match value {

@@ -137,6 +137,7 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "IOException",
     "BiConsumer",
     "BigDecimal",
+    "BigInteger",
     "MathContext",
     "RoundingMode",
     "JsonNode",

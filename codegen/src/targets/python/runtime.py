@@ -452,6 +452,37 @@ def _multiple_of(number: int, divisor: int) -> int:
     return number
 
 
+def _float_multiple_of(number: float, digits: int, exponent: int) -> float:
+    """The number, if it is a multiple of ``digits * 10**exponent``, read as the
+    shortest decimal that reads back as its double (``repr``'s digits)."""
+    if not _is_multiple(number, digits, exponent):
+        divisor = _number_text(float(f"{digits}e{exponent}"))
+        raise _Problem(f"expected multiple of {divisor}, got {_number_text(number)}")
+    return number
+
+
+def _is_multiple(number: float, digits: int, exponent: int) -> bool:
+    """``D * 10**a`` over ``digits * 10**exponent``, ``D`` without a trailing zero:
+    zero is a multiple; a finer last digit than the divisor's is none; else
+    ``D * 10**(a - exponent)`` is divided by ``digits``, digit by digit."""
+    mantissa, _, power = repr(abs(number)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    significant = (whole + fraction).rstrip("0")
+    if not significant.strip("0"):
+        return True
+    a = int(power or "0") - len(fraction) + len(whole + fraction) - len(significant)
+    if a < exponent:
+        return False
+    rest = 0
+    for digit in significant:
+        rest = (rest * 10 + ord(digit) - 48) % digits
+    for _ in range(a - exponent):
+        if not rest:
+            break
+        rest = rest * 10 % digits
+    return not rest
+
+
 def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> str:
     text = _str(value)
     _length_within(len(text), minimum, maximum, "character")

@@ -216,9 +216,10 @@ enum Check {
     /// those to `u64`/`NonZeroU64`), or any bounds with a divisor:
     /// `strict::integer_within`.
     Integer(Option<i64>, Option<i64>, Option<u64>),
-    /// A number's bounds, compared as doubles: `strict::number_within`
-    /// (typify reads any number as an `f64`, bounds or not).
-    Number(Option<NumberBound>, Option<NumberBound>),
+    /// A number's bounds, compared as doubles, and divisor:
+    /// `strict::number_within` (typify reads any number as an `f64`, bounds
+    /// or not).
+    Number(Option<NumberBound>, Option<NumberBound>, Option<crate::model::Divisor>),
     /// A string's length in code points: `strict::length_within`.
     Characters(Option<u64>, Option<u64>),
     /// A string's length in code points and the pattern (by number) that
@@ -262,10 +263,11 @@ impl Check {
                 (maximum.is_some() || !matches!(minimum, None | Some(0) | Some(1))).then_some(Check::Integer(*minimum, *maximum, None))
             }
             Ty::Number { minimum, maximum } => {
-                (minimum.is_some() || maximum.is_some()).then_some(Check::Number(*minimum, *maximum))
+                (minimum.is_some() || maximum.is_some()).then_some(Check::Number(*minimum, *maximum, None))
             }
             Ty::Multiple { inner, divisor } => match inner.as_ref() {
-                Ty::Integer { minimum, maximum } => Some(Check::Integer(*minimum, *maximum, Some(*divisor))),
+                Ty::Integer { minimum, maximum } => Some(Check::Integer(*minimum, *maximum, divisor.as_whole())),
+                Ty::Number { minimum, maximum } => Some(Check::Number(*minimum, *maximum, Some(*divisor))),
                 _ => None,
             },
             Ty::Pattern { inner, pattern } => match inner.as_ref() {
@@ -316,7 +318,9 @@ impl Check {
                 let divisor = divisor.unwrap_or(1);
                 format!("strict::{form}integer_within::<_, {}, {}, {divisor}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"))
             }
-            Check::Number(min, max) => format!("strict::{form}number_within::<_, {}, {}>", number_arg(*min, true), number_arg(*max, false)),
+            Check::Number(min, max, divisor) => {
+                format!("strict::{form}number_within::<_, {}, {}, {}>", number_arg(*min, true), number_arg(*max, false), divisor_arg(*divisor))
+            }
             Check::Characters(min, max) => format!("strict::{form}length_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => {
                 format!("strict::{form}matching_within::<_, {}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX"))
@@ -350,7 +354,9 @@ impl Check {
             Check::Integer(min, max, divisor) => {
                 format!("strict::IntegerWithin<{}, {}, {}>", const_arg(*min, "i64::MIN"), const_arg(*max, "i64::MAX"), divisor.unwrap_or(1))
             }
-            Check::Number(min, max) => format!("strict::NumberWithin<{}, {}>", number_arg(*min, true), number_arg(*max, false)),
+            Check::Number(min, max, divisor) => {
+                format!("strict::NumberWithin<{}, {}, {}>", number_arg(*min, true), number_arg(*max, false), divisor_arg(*divisor))
+            }
             Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Const(_) | Check::Listed(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueRead(..) | Check::UniqueNumbers(..) | Check::Each(..) | Check::UniqueEach(..) => {
@@ -388,6 +394,14 @@ fn const_arg(bound: Option<i64>, absent: &str) -> String {
         None => format!("{{ {absent} }}"),
         Some(n) if n < 0 => format!("{{ {n} }}"),
         Some(n) => n.to_string(),
+    }
+}
+
+/// A number's divisor as a const argument of `strict::number_within`.
+fn divisor_arg(divisor: Option<crate::model::Divisor>) -> String {
+    match divisor {
+        Some(d) => format!("{{ strict::multiple_of({}, {}) }}", d.digits, d.exponent),
+        None => "{ strict::UNBOUNDED }".to_string(),
     }
 }
 

@@ -75,6 +75,9 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
         Ty::Unique(inner) if inner.unique_by_json() => format!("_uniqueJson({}, {path})", read_expr(inner, value, path, or_null)),
         Ty::Unique(inner) if inner.unique_by_read() => format!("_uniqueRead({}, {value}, {path})", read_expr(inner, value, path, or_null)),
         Ty::Unique(inner) => format!("_uniqueItems({}, {path})", read_expr(inner, value, path, or_null)),
+        Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
+            format!("_numberMultipleOf({}, {path}, {}, {})", read_expr(inner, value, path, or_null), divisor.digits, divisor.exponent)
+        }
         Ty::Multiple { inner, divisor } => format!("_multipleOf({}, {path}, {divisor})", read_expr(inner, value, path, or_null)),
         Ty::Pattern { inner, pattern } => format!("_matching({}, {path}, _PATTERN_{})", read_expr(inner, value, path, or_null), pattern.number),
         Ty::Const { inner, value: constant } => {

@@ -1346,6 +1346,62 @@ function _multipleOf(n: number, path: string, divisor: number): number {
   return n;
 }
 
+/**
+ * The number, if it is a multiple of `digits` × 10^`exponent`, read as the
+ * shortest decimal that reads back as its double (`String`'s digits).
+ */
+function _numberMultipleOf(
+  n: number,
+  path: string,
+  digits: number,
+  exponent: number,
+): number {
+  if (!_isMultiple(n, digits, exponent)) {
+    const divisor = Number(`${String(digits)}e${String(exponent)}`);
+    _throwProblem(
+      `expected multiple of ${String(divisor)}, got ${String(n)}`,
+      path,
+    );
+  }
+  return n;
+}
+
+/**
+ * `D` × 10^`a` over `digits` × 10^`exponent`, `D` without a trailing zero:
+ * zero is a multiple; a finer last digit than the divisor's is none; else
+ * `D` × 10^(`a` - `exponent`) is divided by `digits`, digit by digit (every
+ * step below 2^53, as `digits` is below 10^14).
+ */
+function _isMultiple(n: number, digits: number, exponent: number): boolean {
+  const written = String(Math.abs(n));
+  const e = written.indexOf("e");
+  const mantissa = e < 0 ? written : written.slice(0, e);
+  const power = e < 0 ? 0 : Number(written.slice(e + 1));
+  const point = mantissa.indexOf(".");
+  const fraction = point < 0 ? 0 : mantissa.length - point - 1;
+  const all = point < 0 ? mantissa : mantissa.replace(".", "");
+  let end = all.length;
+  while (end > 0 && all.charCodeAt(end - 1) === 48) {
+    end -= 1;
+  }
+  const significant = all.slice(0, end);
+  if (/^0*$/.test(significant)) {
+    return true;
+  }
+  const a = power - fraction + all.length - end;
+  if (a < exponent) {
+    return false;
+  }
+  let rest = 0;
+  for (let i = 0; i < significant.length; i += 1) {
+    rest = (rest * 10 + significant.charCodeAt(i) - 48) % digits;
+  }
+  for (let i = 0; i < a - exponent && rest !== 0; i += 1) {
+    rest = (rest * 10) % digits;
+  }
+  return rest === 0;
+}
+
 function _readIntegerOrString(
   value: JsonValue,
   path: string,

@@ -86,6 +86,10 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
             let check = if inner.unique_by_json() { "UniqueJson" } else { "UniqueItems" };
             format!("{ns}.CoprocessReader.{check}({read})")
         }
+        Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
+            let read = read_expr(contract, inner, reader, depth);
+            format!("{ns}.CoprocessReader.NumberMultipleOf({read}, {}, {})", divisor.digits, divisor.exponent)
+        }
         Ty::Multiple { inner, divisor } => {
             let read = read_expr(contract, inner, reader, depth);
             format!("{ns}.CoprocessReader.MultipleOf({read}, {divisor})")

@@ -99,6 +99,10 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
             let check = if inner.unique_by_json() { "UniqueJson" } else { "UniqueItems" };
             format!("{ns}.CoprocessJson.{check}({read}, {at})")
         }
+        Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
+            let read = read_expecting(contract, inner, value, at, depth, expected);
+            format!("{ns}.CoprocessJson.NumberMultipleOf({read}, {at}, {}, {})", divisor.digits, divisor.exponent)
+        }
         Ty::Multiple { inner, divisor } => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
             format!("{ns}.CoprocessJson.MultipleOf({read}, {at}, {divisor})")

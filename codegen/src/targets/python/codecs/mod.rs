@@ -158,6 +158,9 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
         Ty::Unique(inner) if inner.unique_by_json() => format!("_unique_json({})", decode_expr(inner, expr)),
         Ty::Unique(inner) if inner.unique_by_read() => format!("_unique_read({}, {expr})", decode_expr(inner, expr)),
         Ty::Unique(inner) => format!("_unique({})", decode_expr(inner, expr)),
+        Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
+            format!("_float_multiple_of({}, {}, {})", decode_expr(inner, expr), divisor.digits, divisor.exponent)
+        }
         Ty::Multiple { inner, divisor } => format!("_multiple_of({}, {divisor})", decode_expr(inner, expr)),
         Ty::Pattern { inner, pattern } => format!("_matching({}, _PATTERN_{})", decode_expr(inner, expr), pattern.number),
         Ty::Const { inner, value } => {

@@ -2108,8 +2108,15 @@ type Measured struct {
 	Weight *float64
 	// Offsets: Offsets, each from -1.5 to 1.5.
 	Offsets []float64
+	// Quarters is quarters (multiples of 0.25), when given. Nil when absent.
+	Quarters []float64
 	// Reading is any number, when given. Nil when absent.
 	Reading *float64
+	// Price is a price from 0 in steps of a cent (`multipleOf: 0.01`, read as
+	// decimals: 19.99 is one), when given. Nil when absent.
+	Price *float64
+	// Tick is a multiple of 2.5, or null. Nil for JSON null.
+	Tick *float64
 }
 
 // DecodeMeasured decodes a Measured from one frame's JSON text under the strict
@@ -2144,7 +2151,7 @@ func decodeMeasured(v any) (Measured, *shapeError) {
 	if !ok {
 		return out, wrongKind("object", v)
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for i, key := range o.keys {
 		var err *shapeError
 		switch key {
@@ -2164,10 +2171,19 @@ func decodeMeasured(v any) (Measured, *shapeError) {
 		case "offsets":
 			seen[3] = true
 			out.Offsets, err = readListOfNumberMinNeg1p5Max1p5(o.vals[i])
+		case "quarters":
+			out.Quarters, err = readListOfNumberMultipleOf25Em2(o.vals[i])
 		case "reading":
 			var x float64
 			x, err = readNumber(o.vals[i])
 			out.Reading = &x
+		case "price":
+			var x float64
+			x, err = readNumberMin0MultipleOf1Em2(o.vals[i])
+			out.Price = &x
+		case "tick":
+			seen[4] = true
+			out.Tick, err = readNullableNumberMultipleOf25Em1(o.vals[i])
 		default:
 			return out, unknownField(key)
 		}
@@ -2187,6 +2203,9 @@ func decodeMeasured(v any) (Measured, *shapeError) {
 	if !seen[3] {
 		return out, missingField("offsets")
 	}
+	if !seen[4] {
+		return out, missingField("tick")
+	}
 	return out, nil
 }
 
@@ -2204,10 +2223,20 @@ func appendMeasured(b []byte, v Measured) []byte {
 	b = writeNullableNumberMax1000p5(b, v.Weight)
 	b = append(b, ",\"offsets\":"...)
 	b = writeListOfNumberMinNeg1p5Max1p5(b, v.Offsets)
+	if v.Quarters != nil {
+		b = append(b, ",\"quarters\":"...)
+		b = writeListOfNumberMultipleOf25Em2(b, v.Quarters)
+	}
 	if v.Reading != nil {
 		b = append(b, ",\"reading\":"...)
 		b = writeNumber(b, *v.Reading)
 	}
+	if v.Price != nil {
+		b = append(b, ",\"price\":"...)
+		b = writeNumber(b, *v.Price)
+	}
+	b = append(b, ",\"tick\":"...)
+	b = writeNullableNumberMultipleOf25Em1(b, v.Tick)
 	return append(b, '}')
 }
 
@@ -4406,6 +4435,22 @@ func readListOfNumberMinNeg1p5Max1p5(v any) ([]float64, *shapeError) {
 	return out, nil
 }
 
+func readListOfNumberMultipleOf25Em2(v any) ([]float64, *shapeError) {
+	items, ok := v.([]any)
+	if !ok {
+		return nil, wrongKind("array", v)
+	}
+	out := make([]float64, len(items))
+	for i, item := range items {
+		x, err := readNumberMultipleOf25Em2(item)
+		if err != nil {
+			return nil, err.atIndex(i)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
 func readListOfNumberUnique(v any) ([]float64, *shapeError) {
 	x, err := readListOfNumber(v)
 	if err != nil {
@@ -4710,6 +4755,17 @@ func readNullableNumberMax1000p5(v any) (*float64, *shapeError) {
 	return &x, nil
 }
 
+func readNullableNumberMultipleOf25Em1(v any) (*float64, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readNumberMultipleOf25Em1(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return &x, nil
+}
+
 func readNullableRequestID(v any) (*RequestID, *shapeError) {
 	if v == nil {
 		return nil, nil
@@ -4792,6 +4848,14 @@ func readNumberMax1000p5(v any) (float64, *shapeError) {
 	return x, err
 }
 
+func readNumberMin0(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err == nil && x < 0 {
+		err = numberOutside(">= 0", x)
+	}
+	return x, err
+}
+
 func readNumberMin0Max1(v any) (float64, *shapeError) {
 	x, err := readNumber(v)
 	if err == nil && x < 0 {
@@ -4801,6 +4865,14 @@ func readNumberMin0Max1(v any) (float64, *shapeError) {
 		err = numberOutside("<= 1", x)
 	}
 	return x, err
+}
+
+func readNumberMin0MultipleOf1Em2(v any) (float64, *shapeError) {
+	x, err := readNumberMin0(v)
+	if err != nil {
+		return x, err
+	}
+	return x, numberMultipleOf(x, 1, -2)
 }
 
 func readNumberMin1p5eNeg7Below1e21(v any) (float64, *shapeError) {
@@ -4823,6 +4895,22 @@ func readNumberMinNeg1p5Max1p5(v any) (float64, *shapeError) {
 		err = numberOutside("<= 1.5", x)
 	}
 	return x, err
+}
+
+func readNumberMultipleOf25Em1(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err != nil {
+		return x, err
+	}
+	return x, numberMultipleOf(x, 25, -1)
+}
+
+func readNumberMultipleOf25Em2(v any) (float64, *shapeError) {
+	x, err := readNumber(v)
+	if err != nil {
+		return x, err
+	}
+	return x, numberMultipleOf(x, 25, -2)
 }
 
 func readNumberOneOf302e352c20312c20322e35(v any) (float64, *shapeError) {
@@ -5232,6 +5320,17 @@ func writeListOfNumberMinNeg1p5Max1p5(b []byte, v []float64) []byte {
 	return append(b, ']')
 }
 
+func writeListOfNumberMultipleOf25Em2(b []byte, v []float64) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = writeNumber(b, x)
+	}
+	return append(b, ']')
+}
+
 func writeListOfPoint(b []byte, v []Point) []byte {
 	b = append(b, '[')
 	for i, x := range v {
@@ -5370,6 +5469,13 @@ func writeNullableListOfStringLenMax2(b []byte, v []string) []byte {
 }
 
 func writeNullableNumberMax1000p5(b []byte, v *float64) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeNumber(b, *v)
+}
+
+func writeNullableNumberMultipleOf25Em1(b []byte, v *float64) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
@@ -5924,6 +6030,44 @@ func multipleOf(number, divisor int64) *shapeError {
 		return problem("expected multiple of " + strconv.FormatInt(divisor, 10) + ", got " + strconv.FormatInt(number, 10))
 	}
 	return nil
+}
+
+// numberMultipleOf checks that a number is a multiple of digits × 10^exponent,
+// the number read as the shortest decimal that reads back as its double.
+func numberMultipleOf(x float64, digits int64, exponent int) *shapeError {
+	if !isMultiple(x, digits, exponent) {
+		divisor, _ := strconv.ParseFloat(strconv.FormatInt(digits, 10)+"e"+strconv.Itoa(exponent), 64)
+		return problem("expected multiple of " + numberText(divisor) + ", got " + numberText(x))
+	}
+	return nil
+}
+
+// isMultiple divides D × 10^a (the shortest digits of x, without a trailing
+// zero) by digits × 10^exponent: zero is a multiple; a finer last digit than
+// the divisor's is none; else D × 10^(a - exponent) is divided by digits,
+// digit by digit.
+func isMultiple(x float64, digits int64, exponent int) bool {
+	written := strconv.FormatFloat(math.Abs(x), 'e', -1, 64)
+	mantissa, power, _ := strings.Cut(written, "e")
+	a, _ := strconv.Atoi(power)
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	all := whole + fraction
+	significant := strings.TrimRight(all, "0")
+	if strings.Trim(significant, "0") == "" {
+		return true
+	}
+	a += len(all) - len(significant) - len(fraction)
+	if a < exponent {
+		return false
+	}
+	var rest int64
+	for i := 0; i < len(significant); i++ {
+		rest = (rest*10 + int64(significant[i]-'0')) % digits
+	}
+	for i := 0; i < a-exponent && rest != 0; i++ {
+		rest = rest * 10 % digits
+	}
+	return rest == 0
 }
 
 // uniqueItems checks that no item equals an earlier one (as decoded: 1.0 is 1).

@@ -510,6 +510,37 @@ def _multiple_of(number: int, divisor: int) -> int:
     return number
 
 
+def _float_multiple_of(number: float, digits: int, exponent: int) -> float:
+    """The number, if it is a multiple of ``digits * 10**exponent``, read as the
+    shortest decimal that reads back as its double (``repr``'s digits)."""
+    if not _is_multiple(number, digits, exponent):
+        divisor = _number_text(float(f"{digits}e{exponent}"))
+        raise _Problem(f"expected multiple of {divisor}, got {_number_text(number)}")
+    return number
+
+
+def _is_multiple(number: float, digits: int, exponent: int) -> bool:
+    """``D * 10**a`` over ``digits * 10**exponent``, ``D`` without a trailing zero:
+    zero is a multiple; a finer last digit than the divisor's is none; else
+    ``D * 10**(a - exponent)`` is divided by ``digits``, digit by digit."""
+    mantissa, _, power = repr(abs(number)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    significant = (whole + fraction).rstrip("0")
+    if not significant.strip("0"):
+        return True
+    a = int(power or "0") - len(fraction) + len(whole + fraction) - len(significant)
+    if a < exponent:
+        return False
+    rest = 0
+    for digit in significant:
+        rest = (rest * 10 + ord(digit) - 48) % digits
+    for _ in range(a - exponent):
+        if not rest:
+            break
+        rest = rest * 10 % digits
+    return not rest
+
+
 def _str_within(value: JsonValue, minimum: int | None, maximum: int | None) -> str:
     text = _str(value)
     _length_within(len(text), minimum, maximum, "character")
@@ -1460,13 +1491,24 @@ class Measured:
     offsets: list[float]
     """Offsets, each from -1.5 to 1.5."""
 
+    tick: float | None
+    """A multiple of 2.5, or null."""
+
     celsius: float | None = None
     """A temperature above absolute zero (exclusive), when given. Optional: `None` when
     left out.
     """
 
+    quarters: list[float] | None = None
+    """Quarters (multiples of 0.25), when given. Optional: `None` when left out."""
+
     reading: float | None = None
     """Any number, when given. Optional: `None` when left out."""
+
+    price: float | None = None
+    """A price from 0 in steps of a cent (`multipleOf: 0.01`, read as decimals: 19.99 is
+    one), when given. Optional: `None` when left out.
+    """
 
 
 @dataclass(frozen=True)
@@ -2878,10 +2920,14 @@ def _read_measured(value: JsonValue) -> Measured:
         gain = value.get("gain")
         weight = value.get("weight")
         offsets = value.get("offsets")
+        quarters = value.get("quarters")
         reading = value.get("reading")
+        price = value.get("price")
+        tick = value.get("tick")
         if (
             _MEASURED_SHAPE.names.issuperset(value)
             and "weight" in value
+            and "tick" in value
             and (type(reading) is float or "reading" not in value)
         ):
             try:
@@ -2896,10 +2942,21 @@ def _read_measured(value: JsonValue) -> Measured:
                         offsets,
                         lambda v: _float_at_most(_float_at_least(_float(v), -1.5), 1.5),
                     ),
+                    tick=_nullable(
+                        tick, lambda v: _float_multiple_of(_float(v), 25, -1)
+                    ),
                     celsius=_float_above(_float(celsius), -273.15)
                     if "celsius" in value
                     else None,
+                    quarters=_array(
+                        quarters, lambda v: _float_multiple_of(_float(v), 25, -2)
+                    )
+                    if "quarters" in value
+                    else None,
                     reading=reading,
+                    price=_float_multiple_of(_float_at_least(_float(price), 0.0), 1, -2)
+                    if "price" in value
+                    else None,
                 )
             except _Problem:
                 raise _MEASURED_SHAPE.problem(value) from None
@@ -2915,8 +2972,13 @@ def measured_to_value(value: Measured) -> dict[str, JsonValue]:
     out["gain"] = value.gain
     out["weight"] = value.weight
     out["offsets"] = list(value.offsets)
+    if value.quarters is not None:
+        out["quarters"] = list(value.quarters)
     if value.reading is not None:
         out["reading"] = value.reading
+    if value.price is not None:
+        out["price"] = value.price
+    out["tick"] = value.tick
     return out
 
 
@@ -4012,17 +4074,25 @@ _MEASURED_SHAPE = _ObjectShape(
         "offsets": lambda v: _array(
             v, lambda v: _float_at_most(_float_at_least(_float(v), -1.5), 1.5)
         ),
+        "quarters": lambda v: _array(
+            v, lambda v: _float_multiple_of(_float(v), 25, -2)
+        ),
         "reading": _float,
+        "price": lambda v: _float_multiple_of(_float_at_least(_float(v), 0.0), 1, -2),
+        "tick": lambda v: _nullable(v, lambda v: _float_multiple_of(_float(v), 25, -1)),
     },
     (
         "ratio",
         "gain",
         "weight",
         "offsets",
+        "tick",
     ),
     {
         "celsius": None,
+        "quarters": None,
         "reading": None,
+        "price": None,
     },
 )
 

@@ -1476,6 +1476,62 @@ function _multipleOf(n: number, path: string, divisor: number): number {
   return n;
 }
 
+/**
+ * The number, if it is a multiple of `digits` × 10^`exponent`, read as the
+ * shortest decimal that reads back as its double (`String`'s digits).
+ */
+function _numberMultipleOf(
+  n: number,
+  path: string,
+  digits: number,
+  exponent: number,
+): number {
+  if (!_isMultiple(n, digits, exponent)) {
+    const divisor = Number(`${String(digits)}e${String(exponent)}`);
+    _throwProblem(
+      `expected multiple of ${String(divisor)}, got ${String(n)}`,
+      path,
+    );
+  }
+  return n;
+}
+
+/**
+ * `D` × 10^`a` over `digits` × 10^`exponent`, `D` without a trailing zero:
+ * zero is a multiple; a finer last digit than the divisor's is none; else
+ * `D` × 10^(`a` - `exponent`) is divided by `digits`, digit by digit (every
+ * step below 2^53, as `digits` is below 10^14).
+ */
+function _isMultiple(n: number, digits: number, exponent: number): boolean {
+  const written = String(Math.abs(n));
+  const e = written.indexOf("e");
+  const mantissa = e < 0 ? written : written.slice(0, e);
+  const power = e < 0 ? 0 : Number(written.slice(e + 1));
+  const point = mantissa.indexOf(".");
+  const fraction = point < 0 ? 0 : mantissa.length - point - 1;
+  const all = point < 0 ? mantissa : mantissa.replace(".", "");
+  let end = all.length;
+  while (end > 0 && all.charCodeAt(end - 1) === 48) {
+    end -= 1;
+  }
+  const significant = all.slice(0, end);
+  if (/^0*$/.test(significant)) {
+    return true;
+  }
+  const a = power - fraction + all.length - end;
+  if (a < exponent) {
+    return false;
+  }
+  let rest = 0;
+  for (let i = 0; i < significant.length; i += 1) {
+    rest = (rest * 10 + significant.charCodeAt(i) - 48) % digits;
+  }
+  for (let i = 0; i < a - exponent && rest !== 0; i += 1) {
+    rest = (rest * 10) % digits;
+  }
+  return rest === 0;
+}
+
 function _readIntegerOrString(
   value: JsonValue,
   path: string,
@@ -3731,8 +3787,17 @@ export interface Measured {
   readonly weight: number | null;
   /** Offsets, each from -1.5 to 1.5. */
   readonly offsets: readonly number[];
+  /** Quarters (multiples of 0.25), when given. */
+  readonly quarters?: readonly number[];
   /** Any number, when given. */
   readonly reading?: number;
+  /**
+   * A price from 0 in steps of a cent (`multipleOf: 0.01`, read as decimals:
+   * 19.99 is one), when given.
+   */
+  readonly price?: number;
+  /** A multiple of 2.5, or null. */
+  readonly tick: number | null;
 }
 
 function readMeasured(
@@ -3746,7 +3811,10 @@ function readMeasured(
   let gain: number | undefined;
   let weight: number | null | undefined;
   let offsets: readonly number[] | undefined;
+  let quarters: readonly number[] | undefined;
   let reading: number | undefined;
+  let price: number | undefined;
+  let tick: number | null | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
       continue;
@@ -3810,8 +3878,49 @@ function readMeasured(
             _readNumberWithin(item, itemPath, false, ">=", -1.5, "<=", 1.5),
         );
         break;
+      case "quarters":
+        quarters = _readArrayOf(
+          member,
+          _pathTo(path, ".quarters"),
+          false,
+          (item, itemPath) =>
+            _numberMultipleOf(
+              _readNumber(item, itemPath, false),
+              itemPath,
+              25,
+              -2,
+            ),
+        );
+        break;
       case "reading":
         reading = _readNumber(member, _pathTo(path, ".reading"), false);
+        break;
+      case "price":
+        price = _numberMultipleOf(
+          _readNumberWithin(
+            member,
+            _pathTo(path, ".price"),
+            false,
+            ">=",
+            0,
+            "<=",
+            Infinity,
+          ),
+          _pathTo(path, ".price"),
+          1,
+          -2,
+        );
+        break;
+      case "tick":
+        tick =
+          member === null
+            ? null
+            : _numberMultipleOf(
+                _readNumber(member, _pathTo(path, ".tick"), true),
+                _pathTo(path, ".tick"),
+                25,
+                -1,
+              );
         break;
       default:
         _throwUnknownField(key, path);
@@ -3829,12 +3938,21 @@ function readMeasured(
   if (offsets === undefined) {
     _throwMissingField("offsets", path);
   }
-  const out: _Mutable<Measured> = { ratio, gain, weight, offsets };
+  if (tick === undefined) {
+    _throwMissingField("tick", path);
+  }
+  const out: _Mutable<Measured> = { ratio, gain, weight, offsets, tick };
   if (celsius !== undefined) {
     out.celsius = celsius;
   }
+  if (quarters !== undefined) {
+    out.quarters = quarters;
+  }
   if (reading !== undefined) {
     out.reading = reading;
+  }
+  if (price !== undefined) {
+    out.price = price;
   }
   return out;
 }
@@ -3868,9 +3986,16 @@ export function encodeMeasured(value: Measured): string {
   out += ',"gain":' + String(value.gain);
   out += ',"weight":' + (value.weight === null ? "null" : String(value.weight));
   out += ',"offsets":' + _writeArray(value.offsets, (item) => String(item));
+  if (value.quarters !== undefined) {
+    out += ',"quarters":' + _writeArray(value.quarters, (item) => String(item));
+  }
   if (value.reading !== undefined) {
     out += ',"reading":' + String(value.reading);
   }
+  if (value.price !== undefined) {
+    out += ',"price":' + String(value.price);
+  }
+  out += ',"tick":' + (value.tick === null ? "null" : String(value.tick));
   return out + "}";
 }
 

@@ -3657,6 +3657,58 @@ namespace Mcptest.Sdk
             return integer;
         }
 
+        /// <summary>
+        /// Checks that a number is a multiple of <c>digits</c> times 10^<c>exponent</c>, the number
+        /// read as the shortest decimal that reads back as its double (<see cref="IsMultiple"/>).
+        /// </summary>
+        internal static double NumberMultipleOf(double number, CoprocessPath? at, long digits, int exponent)
+        {
+            if (!IsMultiple(number, digits, exponent))
+            {
+                string written = digits.ToString(CultureInfo.InvariantCulture) + "E" + exponent.ToString(CultureInfo.InvariantCulture);
+                double divisor = double.Parse(written, CultureInfo.InvariantCulture);
+                string problem = "expected multiple of " + NumberText(divisor) + ", got " + NumberText(number);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return number;
+        }
+
+        /// <summary>
+        /// Whether <c>D</c> times 10^<c>a</c> (the shortest digits of the number, without a trailing
+        /// zero) is a multiple of <c>digits</c> times 10^<c>exponent</c>: zero is; a finer last
+        /// digit than the divisor's is not; else <c>D</c> times 10^(<c>a</c> - <c>exponent</c>) is
+        /// divided by <c>digits</c>, digit by digit.
+        /// </summary>
+        internal static bool IsMultiple(double number, long digits, int exponent)
+        {
+            if (number == 0)
+            {
+                return true;
+            }
+            string shortest = Math.Abs(number).ToString("R", CultureInfo.InvariantCulture);
+            int e = shortest.IndexOf('E');
+            string mantissa = e < 0 ? shortest : shortest.Substring(0, e);
+            int a = e < 0 ? 0 : int.Parse(shortest.Substring(e + 1), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+            int point = mantissa.IndexOf('.');
+            string all = point < 0 ? mantissa : mantissa.Remove(point, 1);
+            string significant = all.TrimEnd('0');
+            a += all.Length - significant.Length - (point < 0 ? 0 : mantissa.Length - point - 1);
+            if (a < exponent)
+            {
+                return false;
+            }
+            long rest = 0;
+            foreach (char digit in significant)
+            {
+                rest = ((rest * 10) + (digit - '0')) % digits;
+            }
+            for (int i = 0; i < a - exponent && rest != 0; i++)
+            {
+                rest = rest * 10 % digits;
+            }
+            return rest == 0;
+        }
+
         internal static string ReadString(JsonElement value, CoprocessPath? at, string expected, long minimum, long maximum)
         {
             string text = ReadString(value, at, expected);
@@ -4605,6 +4657,15 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return integer;
+        }
+
+        internal static double NumberMultipleOf(double number, long digits, int exponent)
+        {
+            if (!CoprocessJson.IsMultiple(number, digits, exponent))
+            {
+                throw Fallback();
+            }
+            return number;
         }
 
         /// <summary>

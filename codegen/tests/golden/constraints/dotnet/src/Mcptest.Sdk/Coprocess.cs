@@ -4231,12 +4231,13 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Creates a <see cref="Measured"/> from its required fields.
         /// </summary>
-        public Measured(double ratio, double gain, double? weight, global::System.Collections.Generic.List<double> offsets)
+        public Measured(double ratio, double gain, double? weight, global::System.Collections.Generic.List<double> offsets, double? tick)
         {
             Ratio = ratio;
             Gain = gain;
             Weight = weight;
             Offsets = offsets ?? throw new global::System.ArgumentNullException(nameof(offsets));
+            Tick = tick;
         }
 
         /// <summary>
@@ -4265,9 +4266,25 @@ namespace Mcptest.Sdk
         public global::System.Collections.Generic.List<double> Offsets { get; set; }
 
         /// <summary>
+        /// Quarters (multiples of 0.25), when given.
+        /// </summary>
+        public global::System.Collections.Generic.List<double>? Quarters { get; set; }
+
+        /// <summary>
         /// Any number, when given.
         /// </summary>
         public double? Reading { get; set; }
+
+        /// <summary>
+        /// A price from 0 in steps of a cent (<c>multipleOf: 0.01</c>, read as decimals: 19.99 is
+        /// one), when given.
+        /// </summary>
+        public double? Price { get; set; }
+
+        /// <summary>
+        /// A multiple of 2.5, or null.
+        /// </summary>
+        public double? Tick { get; set; }
 
         /// <summary>
         /// Decodes a <c>Measured</c> strictly from one frame's JSON text.
@@ -4329,7 +4346,10 @@ namespace Mcptest.Sdk
             double _gain = default!;
             double? _weight = null;
             global::System.Collections.Generic.List<double> _offsets = default!;
+            global::System.Collections.Generic.List<double>? _quarters = null;
             double? _reading = null;
+            double? _price = null;
+            double? _tick = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("ratio"))
@@ -4356,9 +4376,22 @@ namespace Mcptest.Sdk
                     _offsets = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "offsets"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.ReadNumber(item0, at0, "number", -1.5d, false, 1.5d, false));
                     seen |= 1UL << 3;
                 }
+                else if (member.NameEquals("quarters"))
+                {
+                    _quarters = global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "quarters"), "array", (item0, at0) => global::Mcptest.Sdk.CoprocessJson.NumberMultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadNumber(item0, at0, "number"), at0, 25, -2));
+                }
                 else if (member.NameEquals("reading"))
                 {
                     _reading = global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "reading"), "number");
+                }
+                else if (member.NameEquals("price"))
+                {
+                    _price = global::Mcptest.Sdk.CoprocessJson.NumberMultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "price"), "number", 0d, false, double.PositiveInfinity, false), new global::Mcptest.Sdk.CoprocessPath(at, "price"), 1, -2);
+                }
+                else if (member.NameEquals("tick"))
+                {
+                    _tick = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (double?)null : global::Mcptest.Sdk.CoprocessJson.NumberMultipleOf(global::Mcptest.Sdk.CoprocessJson.ReadNumber(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tick"), "number or null"), new global::Mcptest.Sdk.CoprocessPath(at, "tick"), 25, -1);
+                    seen |= 1UL << 4;
                 }
                 else
                 {
@@ -4381,10 +4414,16 @@ namespace Mcptest.Sdk
             {
                 throw global::Mcptest.Sdk.CoprocessJson.Missing("offsets", at);
             }
-            return new Measured(_ratio, _gain, _weight, _offsets)
+            if ((seen & (1UL << 4)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("tick", at);
+            }
+            return new Measured(_ratio, _gain, _weight, _offsets, _tick)
             {
                 Celsius = _celsius,
+                Quarters = _quarters,
                 Reading = _reading,
+                Price = _price,
             };
         }
 
@@ -4393,7 +4432,10 @@ namespace Mcptest.Sdk
         internal static readonly byte[] KeyGain = global::System.Text.Encoding.UTF8.GetBytes("gain");
         internal static readonly byte[] KeyWeight = global::System.Text.Encoding.UTF8.GetBytes("weight");
         internal static readonly byte[] KeyOffsets = global::System.Text.Encoding.UTF8.GetBytes("offsets");
+        internal static readonly byte[] KeyQuarters = global::System.Text.Encoding.UTF8.GetBytes("quarters");
         internal static readonly byte[] KeyReading = global::System.Text.Encoding.UTF8.GetBytes("reading");
+        internal static readonly byte[] KeyPrice = global::System.Text.Encoding.UTF8.GetBytes("price");
+        internal static readonly byte[] KeyTick = global::System.Text.Encoding.UTF8.GetBytes("tick");
 
         internal static Measured Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
@@ -4404,7 +4446,10 @@ namespace Mcptest.Sdk
             double _gain = default!;
             double? _weight = null;
             global::System.Collections.Generic.List<double> _offsets = default!;
+            global::System.Collections.Generic.List<double>? _quarters = null;
             double? _reading = null;
+            double? _price = null;
+            double? _tick = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyRatio))
@@ -4437,25 +4482,45 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _offsets = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref item0, -1.5d, false, 1.5d, false));
                 }
-                else if (reader.ValueTextEquals(KeyReading))
+                else if (reader.ValueTextEquals(KeyQuarters))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 5);
                     reader.Read();
+                    _quarters = global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.NumberMultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref item0), 25, -2));
+                }
+                else if (reader.ValueTextEquals(KeyReading))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 6);
+                    reader.Read();
                     _reading = global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref reader);
+                }
+                else if (reader.ValueTextEquals(KeyPrice))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 7);
+                    reader.Read();
+                    _price = global::Mcptest.Sdk.CoprocessReader.NumberMultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref reader, 0d, false, double.PositiveInfinity, false), 1, -2);
+                }
+                else if (reader.ValueTextEquals(KeyTick))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 8);
+                    reader.Read();
+                    _tick = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (double?)null : global::Mcptest.Sdk.CoprocessReader.NumberMultipleOf(global::Mcptest.Sdk.CoprocessReader.ReadNumber(ref reader), 25, -1);
                 }
                 else
                 {
                     throw global::Mcptest.Sdk.CoprocessReader.Fallback();
                 }
             }
-            if ((seen & 29UL) != 29UL)
+            if ((seen & 285UL) != 285UL)
             {
                 throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
-            return new Measured(_ratio, _gain, _weight, _offsets)
+            return new Measured(_ratio, _gain, _weight, _offsets, _tick)
             {
                 Celsius = _celsius,
+                Quarters = _quarters,
                 Reading = _reading,
+                Price = _price,
             };
         }
 
@@ -4475,11 +4540,23 @@ namespace Mcptest.Sdk
             if (Weight is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Weight.Value); }
             builder.Append(",\"offsets\":");
             global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Offsets, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteNumber(b0, item0); });
+            if (Quarters != null)
+            {
+                builder.Append(",\"quarters\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Quarters, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteNumber(b0, item0); });
+            }
             if (Reading != null)
             {
                 builder.Append(",\"reading\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Reading.Value);
             }
+            if (Price != null)
+            {
+                builder.Append(",\"price\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Price.Value);
+            }
+            builder.Append(",\"tick\":");
+            if (Tick is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Tick.Value); }
             builder.Append('}');
         }
     }
@@ -8714,6 +8791,58 @@ namespace Mcptest.Sdk
             return integer;
         }
 
+        /// <summary>
+        /// Checks that a number is a multiple of <c>digits</c> times 10^<c>exponent</c>, the number
+        /// read as the shortest decimal that reads back as its double (<see cref="IsMultiple"/>).
+        /// </summary>
+        internal static double NumberMultipleOf(double number, CoprocessPath? at, long digits, int exponent)
+        {
+            if (!IsMultiple(number, digits, exponent))
+            {
+                string written = digits.ToString(CultureInfo.InvariantCulture) + "E" + exponent.ToString(CultureInfo.InvariantCulture);
+                double divisor = double.Parse(written, CultureInfo.InvariantCulture);
+                string problem = "expected multiple of " + NumberText(divisor) + ", got " + NumberText(number);
+                throw new CoprocessShapeException(problem, at);
+            }
+            return number;
+        }
+
+        /// <summary>
+        /// Whether <c>D</c> times 10^<c>a</c> (the shortest digits of the number, without a trailing
+        /// zero) is a multiple of <c>digits</c> times 10^<c>exponent</c>: zero is; a finer last
+        /// digit than the divisor's is not; else <c>D</c> times 10^(<c>a</c> - <c>exponent</c>) is
+        /// divided by <c>digits</c>, digit by digit.
+        /// </summary>
+        internal static bool IsMultiple(double number, long digits, int exponent)
+        {
+            if (number == 0)
+            {
+                return true;
+            }
+            string shortest = Math.Abs(number).ToString("R", CultureInfo.InvariantCulture);
+            int e = shortest.IndexOf('E');
+            string mantissa = e < 0 ? shortest : shortest.Substring(0, e);
+            int a = e < 0 ? 0 : int.Parse(shortest.Substring(e + 1), NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
+            int point = mantissa.IndexOf('.');
+            string all = point < 0 ? mantissa : mantissa.Remove(point, 1);
+            string significant = all.TrimEnd('0');
+            a += all.Length - significant.Length - (point < 0 ? 0 : mantissa.Length - point - 1);
+            if (a < exponent)
+            {
+                return false;
+            }
+            long rest = 0;
+            foreach (char digit in significant)
+            {
+                rest = ((rest * 10) + (digit - '0')) % digits;
+            }
+            for (int i = 0; i < a - exponent && rest != 0; i++)
+            {
+                rest = rest * 10 % digits;
+            }
+            return rest == 0;
+        }
+
         internal static string ReadString(JsonElement value, CoprocessPath? at, string expected, long minimum, long maximum)
         {
             string text = ReadString(value, at, expected);
@@ -9662,6 +9791,15 @@ namespace Mcptest.Sdk
                 throw Fallback();
             }
             return integer;
+        }
+
+        internal static double NumberMultipleOf(double number, long digits, int exponent)
+        {
+            if (!CoprocessJson.IsMultiple(number, digits, exponent))
+            {
+                throw Fallback();
+            }
+            return number;
         }
 
         /// <summary>

@@ -154,7 +154,7 @@ pub struct Distinct {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_unique_each::<_, strict::NumberWithin<{ strict::above(-5.0) }, { strict::at_most(5.0) }>, { 0 }, { usize::MAX }>"
+        deserialize_with = "strict::present_unique_each::<_, strict::NumberWithin<{ strict::above(-5.0) }, { strict::at_most(5.0) }, { strict::UNBOUNDED }>, { 0 }, { usize::MAX }>"
     )]
     pub weights: ::std::option::Option<::std::vec::Vec<f64>>,
     ///Distinct slugs of lowercase letters, at most three, when given.
@@ -511,35 +511,54 @@ pub struct Matched {
 pub struct Measured {
     ///A fraction from 0 to 1.
     #[serde(
-        deserialize_with = "strict::number_within::<_, { strict::at_least(0.0) }, { strict::at_most(1.0) }>"
+        deserialize_with = "strict::number_within::<_, { strict::at_least(0.0) }, { strict::at_most(1.0) }, { strict::UNBOUNDED }>"
     )]
     pub ratio: f64,
     ///A temperature above absolute zero (exclusive), when given.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(
         default,
-        deserialize_with = "strict::present_number_within::<_, { strict::above(-273.15) }, { strict::UNBOUNDED }>"
+        deserialize_with = "strict::present_number_within::<_, { strict::above(-273.15) }, { strict::UNBOUNDED }, { strict::UNBOUNDED }>"
     )]
     pub celsius: ::std::option::Option<f64>,
     ///Below 1e21 (exclusive) and at least 1.5e-7, the tighter of two minimums.
     #[serde(
-        deserialize_with = "strict::number_within::<_, { strict::at_least(1.5e-7) }, { strict::below(1e21) }>"
+        deserialize_with = "strict::number_within::<_, { strict::at_least(1.5e-7) }, { strict::below(1e21) }, { strict::UNBOUNDED }>"
     )]
     pub gain: f64,
     ///At most 1000.5, or null.
     #[serde(
-        deserialize_with = "strict::nullable_number_within::<_, { strict::UNBOUNDED }, { strict::at_most(1000.5) }>"
+        deserialize_with = "strict::nullable_number_within::<_, { strict::UNBOUNDED }, { strict::at_most(1000.5) }, { strict::UNBOUNDED }>"
     )]
     pub weight: ::std::option::Option<f64>,
     ///Offsets, each from -1.5 to 1.5.
     #[serde(
-        deserialize_with = "strict::each::<_, strict::NumberWithin<{ strict::at_least(-1.5) }, { strict::at_most(1.5) }>, { 0 }, { usize::MAX }>"
+        deserialize_with = "strict::each::<_, strict::NumberWithin<{ strict::at_least(-1.5) }, { strict::at_most(1.5) }, { strict::UNBOUNDED }>, { 0 }, { usize::MAX }>"
     )]
     pub offsets: ::std::vec::Vec<f64>,
+    ///Quarters (multiples of 0.25), when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_each::<_, strict::NumberWithin<{ strict::UNBOUNDED }, { strict::UNBOUNDED }, { strict::multiple_of(25, -2) }>, { 0 }, { usize::MAX }>"
+    )]
+    pub quarters: ::std::option::Option<::std::vec::Vec<f64>>,
     ///Any number, when given.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     #[serde(default, deserialize_with = "strict::present")]
     pub reading: ::std::option::Option<f64>,
+    ///A price from 0 in steps of a cent (`multipleOf: 0.01`, read as decimals: 19.99 is one), when given.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_number_within::<_, { strict::at_least(0.0) }, { strict::UNBOUNDED }, { strict::multiple_of(1, -2) }>"
+    )]
+    pub price: ::std::option::Option<f64>,
+    ///A multiple of 2.5, or null.
+    #[serde(
+        deserialize_with = "strict::nullable_number_within::<_, { strict::UNBOUNDED }, { strict::UNBOUNDED }, { strict::multiple_of(25, -1) }>"
+    )]
+    pub tick: ::std::option::Option<f64>,
 }
 ///A type whose maps check their member names.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -3707,7 +3726,7 @@ pub mod strict {
         }
     }
 
-    /// No bound on a number ([`number_within`]).
+    /// No bound on a number, and no divisor ([`number_within`]).
     pub const UNBOUNDED: u128 = 0;
 
     /// A bound's flag: there is one (its double's bits are the low 64).
@@ -3741,10 +3760,19 @@ pub mod strict {
         above(bound)
     }
 
+    /// A divisor of [`number_within`], `digits` × 10^`exponent` (`digits`
+    /// below 10^14, without a trailing zero).
+    #[must_use]
+    pub const fn multiple_of(digits: u64, exponent: i32) -> u128 {
+        BOUNDED | digits as u128 | ((exponent as u32 as u128) << 66)
+    }
+
     /// Deserializes a required number field (any JSON number, read as a
     /// double) within a minimum and a maximum ([`at_least`], [`above`],
     /// [`at_most`], [`below`] or [`UNBOUNDED`]), compared exactly as
-    /// doubles, breaking a bound in the contract's words. The double is the
+    /// doubles, and a multiple of `DIVISOR` ([`multiple_of`] or
+    /// [`UNBOUNDED`]; [`is_multiple`] says how), breaking a constraint in the
+    /// contract's words. The double is the
     /// nearest one only with `serde_json`'s `float_roundtrip` feature, which
     /// a contract with numbers needs.
     ///
@@ -3752,14 +3780,14 @@ pub mod strict {
     ///
     /// The deserializer's error for a value that is not a number, or the
     /// bound the number breaks.
-    pub fn number_within<'de, D, const MIN: u128, const MAX: u128>(
+    pub fn number_within<'de, D, const MIN: u128, const MAX: u128, const DIVISOR: u128>(
         deserializer: D,
     ) -> Result<f64, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
         let value = <f64 as serde::Deserialize>::deserialize(deserializer)?;
-        number_in(value, MIN, MAX)
+        number_in(value, MIN, MAX, DIVISOR)
     }
 
     /// [`number_within`] for a present optional field.
@@ -3767,13 +3795,13 @@ pub mod strict {
     /// # Errors
     ///
     /// As [`number_within`] (`null` included).
-    pub fn present_number_within<'de, D, const MIN: u128, const MAX: u128>(
+    pub fn present_number_within<'de, D, const MIN: u128, const MAX: u128, const DIVISOR: u128>(
         deserializer: D,
     ) -> Result<Option<f64>, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
-        number_within::<D, MIN, MAX>(deserializer).map(Some)
+        number_within::<D, MIN, MAX, DIVISOR>(deserializer).map(Some)
     }
 
     /// [`number_within`] for a required nullable field.
@@ -3781,14 +3809,14 @@ pub mod strict {
     /// # Errors
     ///
     /// As [`nullable`], or the bound the number breaks.
-    pub fn nullable_number_within<'de, D, const MIN: u128, const MAX: u128>(
+    pub fn nullable_number_within<'de, D, const MIN: u128, const MAX: u128, const DIVISOR: u128>(
         deserializer: D,
     ) -> Result<Option<f64>, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
         match nullable::<D, f64>(deserializer)? {
-            Some(value) => number_in(value, MIN, MAX).map(Some),
+            Some(value) => number_in(value, MIN, MAX, DIVISOR).map(Some),
             None => Ok(None),
         }
     }
@@ -4311,14 +4339,17 @@ pub mod strict {
         }
     }
 
-    /// A number within a minimum and a maximum ([`number_within`]).
-    pub struct NumberWithin<const MIN: u128, const MAX: u128>;
+    /// A number within a minimum and a maximum that is a multiple of
+    /// `DIVISOR` ([`number_within`]).
+    pub struct NumberWithin<const MIN: u128, const MAX: u128, const DIVISOR: u128>;
 
-    impl<const MIN: u128, const MAX: u128> Check for NumberWithin<MIN, MAX> {
+    impl<const MIN: u128, const MAX: u128, const DIVISOR: u128> Check
+        for NumberWithin<MIN, MAX, DIVISOR>
+    {
         type Value = f64;
 
         fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-            number_within::<D, MIN, MAX>(deserializer)
+            number_within::<D, MIN, MAX, DIVISOR>(deserializer)
         }
     }
 
@@ -5011,7 +5042,12 @@ pub mod strict {
         (bound & BOUNDED != 0).then(|| (f64::from_bits(bound as u64), bound & EXCLUSIVE != 0))
     }
 
-    fn number_in<E: serde::de::Error>(value: f64, min: u128, max: u128) -> Result<f64, E> {
+    fn number_in<E: serde::de::Error>(
+        value: f64,
+        min: u128,
+        max: u128,
+        divisor: u128,
+    ) -> Result<f64, E> {
         if let Some((bound, exclusive)) = number_bound(min) {
             if value < bound || (exclusive && value <= bound) {
                 let operator = if exclusive { ">" } else { ">=" };
@@ -5032,7 +5068,54 @@ pub mod strict {
                 )));
             }
         }
+        if divisor & BOUNDED != 0 {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+            let (digits, exponent) = (divisor as u64, (divisor >> 66) as u32 as i32);
+            if !is_multiple(value, digits, exponent) {
+                let written: f64 = format!("{digits}e{exponent}").parse().unwrap_or(f64::NAN);
+                return Err(E::custom(format!(
+                    "expected multiple of {}, got {}",
+                    number_text(written),
+                    number_text(value)
+                )));
+            }
+        }
         Ok(value)
+    }
+
+    /// Whether a double is a multiple of `digits` × 10^`exponent`, the
+    /// double read as the shortest decimal that reads back as it, `D` ×
+    /// 10^`a` (`D` without a trailing zero): zero is; a finer last digit
+    /// than the divisor's (`a` < `exponent`) is not; else `D` × 10^(`a` -
+    /// `exponent`) is divided by `digits`, digit by digit. Every SDK decides
+    /// it exactly so.
+    #[must_use]
+    pub fn is_multiple(value: f64, digits: u64, exponent: i32) -> bool {
+        // `{:e}` writes the shortest digits that read back: `7.5e-3`.
+        let written = format!("{:e}", value.abs());
+        let (mantissa, power) = written.split_once('e').unwrap_or((&written, "0"));
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let significant = format!("{whole}{fraction}");
+        let significant = significant.trim_end_matches('0');
+        if significant.trim_start_matches('0').is_empty() {
+            return true;
+        }
+        let trailing = whole.len() + fraction.len() - significant.len();
+        #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+        let a = power.parse::<i32>().unwrap_or(0) - fraction.len() as i32 + trailing as i32;
+        if a < exponent {
+            return false;
+        }
+        let mut rest = significant
+            .bytes()
+            .fold(0, |r, d| (r * 10 + u64::from(d - b'0')) % digits);
+        for _ in 0..(a - exponent) {
+            if rest == 0 {
+                break;
+            }
+            rest = rest * 10 % digits;
+        }
+        rest == 0
     }
 
     /// A deserializer that lets a struct be read from a JSON object only

@@ -2468,7 +2468,7 @@ pub mod strict {
         }
     }
 
-    /// No bound on a number ([`number_within`]).
+    /// No bound on a number, and no divisor ([`number_within`]).
     pub const UNBOUNDED: u128 = 0;
 
     /// A bound's flag: there is one (its double's bits are the low 64).
@@ -2502,10 +2502,19 @@ pub mod strict {
         above(bound)
     }
 
+    /// A divisor of [`number_within`], `digits` × 10^`exponent` (`digits`
+    /// below 10^14, without a trailing zero).
+    #[must_use]
+    pub const fn multiple_of(digits: u64, exponent: i32) -> u128 {
+        BOUNDED | digits as u128 | ((exponent as u32 as u128) << 66)
+    }
+
     /// Deserializes a required number field (any JSON number, read as a
     /// double) within a minimum and a maximum ([`at_least`], [`above`],
     /// [`at_most`], [`below`] or [`UNBOUNDED`]), compared exactly as
-    /// doubles, breaking a bound in the contract's words. The double is the
+    /// doubles, and a multiple of `DIVISOR` ([`multiple_of`] or
+    /// [`UNBOUNDED`]; [`is_multiple`] says how), breaking a constraint in the
+    /// contract's words. The double is the
     /// nearest one only with `serde_json`'s `float_roundtrip` feature, which
     /// a contract with numbers needs.
     ///
@@ -2513,14 +2522,14 @@ pub mod strict {
     ///
     /// The deserializer's error for a value that is not a number, or the
     /// bound the number breaks.
-    pub fn number_within<'de, D, const MIN: u128, const MAX: u128>(
+    pub fn number_within<'de, D, const MIN: u128, const MAX: u128, const DIVISOR: u128>(
         deserializer: D,
     ) -> Result<f64, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
         let value = <f64 as serde::Deserialize>::deserialize(deserializer)?;
-        number_in(value, MIN, MAX)
+        number_in(value, MIN, MAX, DIVISOR)
     }
 
     /// [`number_within`] for a present optional field.
@@ -2528,13 +2537,13 @@ pub mod strict {
     /// # Errors
     ///
     /// As [`number_within`] (`null` included).
-    pub fn present_number_within<'de, D, const MIN: u128, const MAX: u128>(
+    pub fn present_number_within<'de, D, const MIN: u128, const MAX: u128, const DIVISOR: u128>(
         deserializer: D,
     ) -> Result<Option<f64>, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
-        number_within::<D, MIN, MAX>(deserializer).map(Some)
+        number_within::<D, MIN, MAX, DIVISOR>(deserializer).map(Some)
     }
 
     /// [`number_within`] for a required nullable field.
@@ -2542,14 +2551,14 @@ pub mod strict {
     /// # Errors
     ///
     /// As [`nullable`], or the bound the number breaks.
-    pub fn nullable_number_within<'de, D, const MIN: u128, const MAX: u128>(
+    pub fn nullable_number_within<'de, D, const MIN: u128, const MAX: u128, const DIVISOR: u128>(
         deserializer: D,
     ) -> Result<Option<f64>, D::Error>
     where
         D: serde::Deserializer<'de>,
     {
         match nullable::<D, f64>(deserializer)? {
-            Some(value) => number_in(value, MIN, MAX).map(Some),
+            Some(value) => number_in(value, MIN, MAX, DIVISOR).map(Some),
             None => Ok(None),
         }
     }
@@ -3072,14 +3081,17 @@ pub mod strict {
         }
     }
 
-    /// A number within a minimum and a maximum ([`number_within`]).
-    pub struct NumberWithin<const MIN: u128, const MAX: u128>;
+    /// A number within a minimum and a maximum that is a multiple of
+    /// `DIVISOR` ([`number_within`]).
+    pub struct NumberWithin<const MIN: u128, const MAX: u128, const DIVISOR: u128>;
 
-    impl<const MIN: u128, const MAX: u128> Check for NumberWithin<MIN, MAX> {
+    impl<const MIN: u128, const MAX: u128, const DIVISOR: u128> Check
+        for NumberWithin<MIN, MAX, DIVISOR>
+    {
         type Value = f64;
 
         fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-            number_within::<D, MIN, MAX>(deserializer)
+            number_within::<D, MIN, MAX, DIVISOR>(deserializer)
         }
     }
 
@@ -3772,7 +3784,12 @@ pub mod strict {
         (bound & BOUNDED != 0).then(|| (f64::from_bits(bound as u64), bound & EXCLUSIVE != 0))
     }
 
-    fn number_in<E: serde::de::Error>(value: f64, min: u128, max: u128) -> Result<f64, E> {
+    fn number_in<E: serde::de::Error>(
+        value: f64,
+        min: u128,
+        max: u128,
+        divisor: u128,
+    ) -> Result<f64, E> {
         if let Some((bound, exclusive)) = number_bound(min) {
             if value < bound || (exclusive && value <= bound) {
                 let operator = if exclusive { ">" } else { ">=" };
@@ -3793,7 +3810,54 @@ pub mod strict {
                 )));
             }
         }
+        if divisor & BOUNDED != 0 {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+            let (digits, exponent) = (divisor as u64, (divisor >> 66) as u32 as i32);
+            if !is_multiple(value, digits, exponent) {
+                let written: f64 = format!("{digits}e{exponent}").parse().unwrap_or(f64::NAN);
+                return Err(E::custom(format!(
+                    "expected multiple of {}, got {}",
+                    number_text(written),
+                    number_text(value)
+                )));
+            }
+        }
         Ok(value)
+    }
+
+    /// Whether a double is a multiple of `digits` × 10^`exponent`, the
+    /// double read as the shortest decimal that reads back as it, `D` ×
+    /// 10^`a` (`D` without a trailing zero): zero is; a finer last digit
+    /// than the divisor's (`a` < `exponent`) is not; else `D` × 10^(`a` -
+    /// `exponent`) is divided by `digits`, digit by digit. Every SDK decides
+    /// it exactly so.
+    #[must_use]
+    pub fn is_multiple(value: f64, digits: u64, exponent: i32) -> bool {
+        // `{:e}` writes the shortest digits that read back: `7.5e-3`.
+        let written = format!("{:e}", value.abs());
+        let (mantissa, power) = written.split_once('e').unwrap_or((&written, "0"));
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let significant = format!("{whole}{fraction}");
+        let significant = significant.trim_end_matches('0');
+        if significant.trim_start_matches('0').is_empty() {
+            return true;
+        }
+        let trailing = whole.len() + fraction.len() - significant.len();
+        #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+        let a = power.parse::<i32>().unwrap_or(0) - fraction.len() as i32 + trailing as i32;
+        if a < exponent {
+            return false;
+        }
+        let mut rest = significant
+            .bytes()
+            .fold(0, |r, d| (r * 10 + u64::from(d - b'0')) % digits);
+        for _ in 0..(a - exponent) {
+            if rest == 0 {
+                break;
+            }
+            rest = rest * 10 % digits;
+        }
+        rest == 0
     }
 
     /// A deserializer that lets a struct be read from a JSON object only

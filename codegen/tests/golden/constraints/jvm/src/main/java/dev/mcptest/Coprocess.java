@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -1607,7 +1608,11 @@ public final class Coprocess {
      * @param gain Below 1e21 (exclusive) and at least 1.5e-7, the tighter of two minimums.
      * @param weight At most 1000.5, or null. (Java null for JSON null)
      * @param offsets Offsets, each from -1.5 to 1.5.
+     * @param quarters Quarters (multiples of 0.25), when given. (Java null when absent)
      * @param reading Any number, when given. (Java null when absent)
+     * @param price A price from 0 in steps of a cent ({@code multipleOf: 0.01}, read as decimals:
+     *     19.99 is one), when given. (Java null when absent)
+     * @param tick A multiple of 2.5, or null. (Java null for JSON null)
      */
     public record Measured(
             double ratio,
@@ -1615,7 +1620,10 @@ public final class Coprocess {
             double gain,
             Double weight,
             List<Double> offsets,
-            Double reading)
+            List<Double> quarters,
+            Double reading,
+            Double price,
+            Double tick)
             implements Encodable {
 
         /**
@@ -1626,7 +1634,10 @@ public final class Coprocess {
          * @param gain the value of the {@code "gain"} member
          * @param weight the value of the {@code "weight"} member
          * @param offsets the value of the {@code "offsets"} member
+         * @param quarters the value of the {@code "quarters"} member
          * @param reading the value of the {@code "reading"} member
+         * @param price the value of the {@code "price"} member
+         * @param tick the value of the {@code "tick"} member
          */
         public Measured {
             Objects.requireNonNull(offsets, "offsets");
@@ -1669,10 +1680,20 @@ public final class Coprocess {
             out.append(this.weight);
             out.append(",\"offsets\":");
             Coprocess.writeList(out, this.offsets, (o1, e1) -> o1.append(e1));
+            if (this.quarters != null) {
+                out.append(",\"quarters\":");
+                Coprocess.writeList(out, this.quarters, (o1, e1) -> o1.append(e1));
+            }
             if (this.reading != null) {
                 out.append(",\"reading\":");
                 out.append(this.reading);
             }
+            if (this.price != null) {
+                out.append(",\"price\":");
+                out.append(this.price);
+            }
+            out.append(",\"tick\":");
+            out.append(this.tick);
             out.append('}');
         }
     }
@@ -3811,7 +3832,11 @@ public final class Coprocess {
         boolean hasWeight = false;
         List<Double> vOffsets = null;
         boolean hasOffsets = false;
+        List<Double> vQuarters = null;
         Double vReading = null;
+        Double vPrice = null;
+        Double vTick = null;
+        boolean hasTick = false;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
@@ -3852,7 +3877,37 @@ public final class Coprocess {
                                     (n1, p1) -> numberWithin(n1, p1, ">=", -1.5, "<=", 1.5));
                     hasOffsets = true;
                 }
+                case "quarters" ->
+                        vQuarters =
+                                decodeList(
+                                        value,
+                                        at,
+                                        (n1, p1) ->
+                                                numberMultipleOf(
+                                                        decodeNumber(n1, p1), p1, 25L, -2));
                 case "reading" -> vReading = decodeNumber(value, at);
+                case "price" ->
+                        vPrice =
+                                numberMultipleOf(
+                                        numberWithin(
+                                                value,
+                                                at,
+                                                ">=",
+                                                0.0,
+                                                "<=",
+                                                Double.POSITIVE_INFINITY),
+                                        at,
+                                        1L,
+                                        -2);
+                case "tick" -> {
+                    vTick =
+                            decodeNullable(
+                                    value,
+                                    at,
+                                    (n1, p1) ->
+                                            numberMultipleOf(decodeNumber(n1, p1), p1, 25L, -1));
+                    hasTick = true;
+                }
                 default -> throw unknownField(path, key);
             }
         }
@@ -3868,7 +3923,11 @@ public final class Coprocess {
         if (!hasOffsets) {
             throw missingField(path, "offsets");
         }
-        return new Measured(vRatio, vCelsius, vGain, vWeight, vOffsets, vReading);
+        if (!hasTick) {
+            throw missingField(path, "tick");
+        }
+        return new Measured(
+                vRatio, vCelsius, vGain, vWeight, vOffsets, vQuarters, vReading, vPrice, vTick);
     }
 
     private static Named decodeNamed(JsonNode node, Path path) {
@@ -5027,6 +5086,30 @@ public final class Coprocess {
             throw problem(path, "expected multiple of " + divisor + ", got " + value);
         }
         return value;
+    }
+
+    /**
+     * Checks that a number is a multiple of {@code digits} × 10^{@code exponent}, the number read
+     * as the shortest decimal that reads back as its double: {@code D} × 10^{@code a}, {@code D}
+     * without a trailing zero. Zero is a multiple; a finer last digit than the divisor's is none;
+     * else {@code D} × 10^({@code a} - {@code exponent}) must be a multiple of {@code digits}.
+     */
+    private static double numberMultipleOf(double value, Path path, long digits, int exponent) {
+        if (value != 0 && !isMultiple(shortestDecimal(Math.abs(value)), digits, exponent)) {
+            double divisor = BigDecimal.valueOf(digits).scaleByPowerOfTen(exponent).doubleValue();
+            String shown = numberText(divisor) + ", got " + numberText(value);
+            throw problem(path, "expected multiple of " + shown);
+        }
+        return value;
+    }
+
+    private static boolean isMultiple(BigDecimal shortest, long digits, int exponent) {
+        int a = -shortest.scale();
+        if (a < exponent) {
+            return false;
+        }
+        BigInteger scaled = shortest.unscaledValue().multiply(BigInteger.TEN.pow(a - exponent));
+        return scaled.mod(BigInteger.valueOf(digits)).signum() == 0;
     }
 
     /** Checks that a value is the schema's {@code const}; {@code shown} is it as JSON text. */

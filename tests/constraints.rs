@@ -507,6 +507,15 @@ fn enum_cases(schema: &Value) -> Vec<Case> {
         let listed: Vec<String> = values.iter().map(Value::to_string).collect();
         let wanted = if values.len() == 1 { listed.join(", ") } else { format!("one of {}", listed.join(", ")) };
         let mut tried: Vec<Value> = Vec::new();
+        // An optional member may be left out (and is then never `null`).
+        let required = schema["$defs"][name.as_str()]["required"].as_array().is_some_and(|r| r.contains(&json!(member)));
+        if !required {
+            let mut frame = sample.clone();
+            if let Some(members) = frame.as_object_mut() {
+                members.remove(member);
+            }
+            out.push(Case { type_name: name.clone(), value: frame, problem: None, text: None });
+        }
         for value in values {
             out.push(Case { type_name: name.clone(), value: with(value.clone()), problem: None, text: None });
             let text = with(json!("@@otherwise@@")).to_string().replace("\"@@otherwise@@\"", &written_otherwise(value));

@@ -671,13 +671,6 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
         if values.is_empty() {
             return Err(self.r.err(&at, "an empty `enum` accepts no value", "list the values a member can hold, or remove the member"));
         }
-        if !required {
-            return Err(self.r.err(
-                &at,
-                "an inline `enum` is supported on a required property only",
-                "make the property required (list `null` among the values for a member that may carry nothing), or name a $defs string enum (`type: string` + `enum`) and $ref it",
-            ));
-        }
         let kind = match schema.get("type") {
             None => None,
             Some(Value::String(t)) if ["null", "boolean", "integer", "number", "string", "array", "object"].contains(&t.as_str()) => Some(t.as_str()),
@@ -693,9 +686,19 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 return Err(self.r.err(&here, format!("the value {value} equals value {first} by JSON equality (`1` is `1.0`, member order does not matter)"), "remove the repeat"));
             }
         }
+        // Optional only when typed as one scalar kind without `null`: a
+        // member left out and one that is `null` must not read alike.
+        let typed = listed_kind(values, kind);
+        if !required && !matches!(typed, Some((_, false))) {
+            return Err(self.r.err(
+                &at,
+                "an inline `enum` that lists `null` or values of several kinds is supported on a required property only",
+                "make the property required (list `null` among the values for a member that may carry nothing), or list values of one kind (strings, booleans, integers or numbers) and no `null`",
+            ));
+        }
         let listed: Vec<String> = values.iter().map(Value::to_string).collect();
         let value = Constant::OneOf(listed.join(", "));
-        Ok(match listed_kind(values, kind) {
+        Ok(match typed {
             // `null` is listed: read before the check, which it passes.
             Some((kind, true)) => Ty::Nullable(Box::new(Ty::Const { inner: Box::new(kind), value })),
             Some((kind, false)) => Ty::Const { inner: Box::new(kind), value },

@@ -40,6 +40,7 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("a const on array items", verdict_prop("x", json!({"description": "d", "type": "array", "items": {"const": 1}})), "/$defs/Verdict/properties/x/items/const"),
         ("a const with a bound", verdict_prop("x", json!({"description": "d", "const": 1, "maximum": 3})), "/$defs/Verdict/properties/x"),
         ("an inline enum on an optional member", verdict_prop("x", json!({"description": "d", "enum": [1, "a", null]})), "/$defs/Verdict/properties/x/enum"),
+        ("an inline enum listing null on an optional member", verdict_prop("x", json!({"description": "d", "enum": ["a", null]})), "/$defs/Verdict/properties/x/enum"),
         ("an empty inline enum", verdict_required("x", json!({"description": "d", "enum": []})), "/$defs/Verdict/properties/x/enum"),
         ("an inline enum repeating a value", verdict_required("x", json!({"description": "d", "enum": [1, "a", 1.0]})), "/$defs/Verdict/properties/x/enum/2"),
         ("an inline enum repeating an object in another member order", verdict_required("x", json!({"description": "d", "enum": [{"a": 1, "b": [true]}, {"b": [true], "a": 1.0}]})), "/$defs/Verdict/properties/x/enum/1"),

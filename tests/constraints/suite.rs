@@ -4,7 +4,9 @@
 //! becomes a type of the test contract: the group's schema, with the type its
 //! keyword is about added (`string` for lengths and patterns, `number` for
 //! bounds, `integer` for divisors, `array` for item counts, a map for member counts),
-//! as the member `value` of a closed object (a map is the frame itself).
+//! as the member `value` of a closed object (a map is the frame itself, and
+//! so is a group's object with properties of its own, closed as every
+//! contract object is).
 //! Codegen decides, as for any contract, whether the group is inside the
 //! supported subset; a refused group is reported with the refusal. Each data
 //! test whose instance has that type becomes a case carrying the suite's
@@ -117,7 +119,7 @@ pub fn load(base: &Value) -> Suite {
                     continue;
                 }
                 row.cases_in += 1;
-                let value = if kind == Kind::Map { data.clone() } else { json!({ "value": data }) };
+                let value = if kind == Kind::Map || own_object(&group["schema"]) { data.clone() } else { json!({ "value": data }) };
                 cases.push(SuiteCase { type_name: type_name.clone(), value, valid: test["valid"] == json!(true) });
             }
             defs.insert(type_name, def);
@@ -173,6 +175,20 @@ fn definition(kind: Kind, schema: &Value, description: &Value) -> Value {
             typed.insert("additionalProperties".to_string(), json!(true));
             return Value::Object(typed);
         }
+        // An object of its own (`enums in properties`): the group's type is
+        // that object, closed as every contract object is, each property
+        // described; the frame is the data itself.
+        Kind::Const | Kind::Enum if own_object(schema) => {
+            typed.entry("additionalProperties").or_insert(json!(false));
+            if let Some(Value::Object(properties)) = typed.get_mut("properties") {
+                for (name, property) in properties.iter_mut() {
+                    if let Value::Object(property) = property {
+                        property.entry("description").or_insert(json!(format!("The group's property `{name}`.")));
+                    }
+                }
+            }
+            return Value::Object(typed);
+        }
         // The subset reads the type off the value; an `enum` is any JSON value.
         Kind::Const | Kind::Enum => {}
     }
@@ -183,6 +199,12 @@ fn definition(kind: Kind, schema: &Value, description: &Value) -> Value {
         "required": ["value"],
         "additionalProperties": false,
     })
+}
+
+/// Whether a group's schema is an object with properties of its own, which
+/// becomes the group's type itself rather than a member of one.
+fn own_object(schema: &Value) -> bool {
+    schema["type"] == json!("object") && schema.get("properties").is_some_and(Value::is_object)
 }
 
 /// Whether codegen accepts the type in the base contract (`Err`: its refusal).

@@ -508,6 +508,9 @@ type Chosen struct {
 	Mode *string
 	// Ratio is a ratio: a number (an `enum` of numbers).
 	Ratio float64
+	// Tone is a tone, when given (an optional `enum` of strings: left out is
+	// `None`, never `null`). Nil when absent.
+	Tone *string
 }
 
 // DecodeChosen decodes a Chosen from one frame's JSON text under the strict
@@ -564,6 +567,10 @@ func decodeChosen(v any) (Chosen, *shapeError) {
 		case "ratio":
 			seen[5] = true
 			out.Ratio, err = readNumberOneOf302e352c20312c20322e35(o.vals[i])
+		case "tone":
+			var x string
+			x, err = readStringOneOf227761726d222c2022636f6f6c22(o.vals[i])
+			out.Tone = &x
 		default:
 			return out, unknownField(key)
 		}
@@ -606,6 +613,10 @@ func appendChosen(b []byte, v Chosen) []byte {
 	b = writeNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(b, v.Mode)
 	b = append(b, ",\"ratio\":"...)
 	b = writeNumber(b, v.Ratio)
+	if v.Tone != nil {
+		b = append(b, ",\"tone\":"...)
+		b = writeString(b, *v.Tone)
+	}
 	return append(b, '}')
 }
 
@@ -5071,6 +5082,14 @@ func readStringLenMin2Max8Pattern2(v any) (string, *shapeError) {
 		return x, err
 	}
 	return x, matching(x, pattern2)
+}
+
+func readStringOneOf227761726d222c2022636f6f6c22(v any) (string, *shapeError) {
+	if err := oneOfJSON(v, "\"warm\", \"cool\""); err != nil {
+		var x string
+		return x, err
+	}
+	return readString(v)
 }
 
 func readStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda(v any) (string, *shapeError) {

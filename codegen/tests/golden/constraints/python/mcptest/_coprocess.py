@@ -1223,6 +1223,11 @@ class Chosen:
     ratio: float
     """A ratio: a number (an `enum` of numbers)."""
 
+    tone: str | None = None
+    """A tone, when given (an optional `enum` of strings: left out is `None`, never
+    `null`). Optional: `None` when left out.
+    """
+
 
 @dataclass(frozen=True)
 class Circle:
@@ -1970,8 +1975,9 @@ def _read_chosen(value: JsonValue) -> Chosen:
         zero = value.get("zero")
         mode = value.get("mode")
         ratio = value.get("ratio")
+        tone = value.get("tone")
         if (
-            len(value) == _CHOSEN_REQUIRED
+            len(value) == _CHOSEN_REQUIRED + ("tone" in value)
             and "mixed" in value
             and "level" in value
             and "flag" in value
@@ -1992,6 +1998,9 @@ def _read_chosen(value: JsonValue) -> Chosen:
                         mode, lambda v: _str(_one_of_json(v, '"fast", "safe", null'))
                     ),
                     ratio=_float(_one_of_json(ratio, "0.5, 1, 2.5")),
+                    tone=_str(_one_of_json(tone, '"warm", "cool"'))
+                    if "tone" in value
+                    else None,
                 )
             except _Problem:
                 raise _CHOSEN_SHAPE.problem(value) from None
@@ -2007,6 +2016,8 @@ def chosen_to_value(value: Chosen) -> dict[str, JsonValue]:
     out["zero"] = value.zero
     out["mode"] = value.mode
     out["ratio"] = value.ratio
+    if value.tone is not None:
+        out["tone"] = value.tone
     return out
 
 
@@ -3837,6 +3848,7 @@ _CHOSEN_SHAPE = _ObjectShape(
             v, lambda v: _str(_one_of_json(v, '"fast", "safe", null'))
         ),
         "ratio": lambda v: _float(_one_of_json(v, "0.5, 1, 2.5")),
+        "tone": lambda v: _str(_one_of_json(v, '"warm", "cool"')),
     },
     (
         "mixed",
@@ -3846,6 +3858,7 @@ _CHOSEN_SHAPE = _ObjectShape(
         "mode",
         "ratio",
     ),
+    {"tone": None},
 )
 
 _CIRCLE_SHAPE = _ObjectShape(

@@ -1953,6 +1953,11 @@ export interface Chosen {
   readonly mode: "fast" | "safe" | null;
   /** A ratio: a number (an `enum` of numbers). */
   readonly ratio: 0.5 | 1 | 2.5;
+  /**
+   * A tone, when given (an optional `enum` of strings: left out is `None`,
+   * never `null`).
+   */
+  readonly tone?: "warm" | "cool";
 }
 
 function readChosen(value: JsonValue, path: string, orNull: boolean): Chosen {
@@ -1963,6 +1968,7 @@ function readChosen(value: JsonValue, path: string, orNull: boolean): Chosen {
   let zero: JsonValue | undefined;
   let mode: "fast" | "safe" | null | undefined;
   let ratio: 0.5 | 1 | 2.5 | undefined;
+  let tone: "warm" | "cool" | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
       continue;
@@ -2015,6 +2021,14 @@ function readChosen(value: JsonValue, path: string, orNull: boolean): Chosen {
           "0.5, 1, 2.5",
         );
         break;
+      case "tone":
+        tone = _oneOf(
+          _openValue(member),
+          _pathTo(path, ".tone"),
+          ["warm", "cool"],
+          '"warm", "cool"',
+        );
+        break;
       default:
         _throwUnknownField(key, path);
     }
@@ -2037,7 +2051,11 @@ function readChosen(value: JsonValue, path: string, orNull: boolean): Chosen {
   if (ratio === undefined) {
     _throwMissingField("ratio", path);
   }
-  return { mixed, level, flag, zero, mode, ratio };
+  const out: _Mutable<Chosen> = { mixed, level, flag, zero, mode, ratio };
+  if (tone !== undefined) {
+    out.tone = tone;
+  }
+  return out;
 }
 
 /**
@@ -2068,6 +2086,9 @@ export function encodeChosen(value: Chosen): string {
   out +=
     ',"mode":' + (value.mode === null ? "null" : JSON.stringify(value.mode));
   out += ',"ratio":' + JSON.stringify(value.ratio);
+  if (value.tone !== undefined) {
+    out += ',"tone":' + JSON.stringify(value.tone);
+  }
   return out + "}";
 }
 

@@ -806,6 +806,12 @@ namespace Mcptest.Sdk
         public double Ratio { get; set; }
 
         /// <summary>
+        /// A tone, when given (an optional <c>enum</c> of strings: left out is <c>None</c>, never
+        /// <c>null</c>).
+        /// </summary>
+        public string? Tone { get; set; }
+
+        /// <summary>
         /// Decodes a <c>Chosen</c> strictly from one frame's JSON text.
         /// </summary>
         /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Chosen</c>.</exception>
@@ -866,6 +872,7 @@ namespace Mcptest.Sdk
             global::System.Text.Json.JsonElement _zero = default!;
             string? _mode = null;
             double _ratio = default!;
+            string? _tone = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("mixed"))
@@ -898,6 +905,10 @@ namespace Mcptest.Sdk
                     _ratio = global::Mcptest.Sdk.CoprocessJson.ReadNumber(global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "ratio"), "0.5, 1, 2.5"), new global::Mcptest.Sdk.CoprocessPath(at, "ratio"), "number");
                     seen |= 1UL << 5;
                 }
+                else if (member.NameEquals("tone"))
+                {
+                    _tone = global::Mcptest.Sdk.CoprocessJson.ReadString(global::Mcptest.Sdk.CoprocessJson.OneOfJson(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tone"), "\"warm\", \"cool\""), new global::Mcptest.Sdk.CoprocessPath(at, "tone"), "string");
+                }
                 else
                 {
                     throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
@@ -927,7 +938,10 @@ namespace Mcptest.Sdk
             {
                 throw global::Mcptest.Sdk.CoprocessJson.Missing("ratio", at);
             }
-            return new Chosen(_mixed, _level, _flag, _zero, _mode, _ratio);
+            return new Chosen(_mixed, _level, _flag, _zero, _mode, _ratio)
+            {
+                Tone = _tone,
+            };
         }
 
         internal static readonly byte[] KeyMixed = global::System.Text.Encoding.UTF8.GetBytes("mixed");
@@ -936,6 +950,7 @@ namespace Mcptest.Sdk
         internal static readonly byte[] KeyZero = global::System.Text.Encoding.UTF8.GetBytes("zero");
         internal static readonly byte[] KeyMode = global::System.Text.Encoding.UTF8.GetBytes("mode");
         internal static readonly byte[] KeyRatio = global::System.Text.Encoding.UTF8.GetBytes("ratio");
+        internal static readonly byte[] KeyTone = global::System.Text.Encoding.UTF8.GetBytes("tone");
 
         internal static Chosen Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
@@ -947,6 +962,7 @@ namespace Mcptest.Sdk
             global::System.Text.Json.JsonElement _zero = default!;
             string? _mode = null;
             double _ratio = default!;
+            string? _tone = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeyMixed))
@@ -985,6 +1001,12 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _ratio = global::Mcptest.Sdk.CoprocessJson.ReadNumber(global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "0.5, 1, 2.5"), null, "number");
                 }
+                else if (reader.ValueTextEquals(KeyTone))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 6);
+                    reader.Read();
+                    _tone = global::Mcptest.Sdk.CoprocessJson.ReadString(global::Mcptest.Sdk.CoprocessReader.OneOfJson(global::Mcptest.Sdk.CoprocessReader.ReadAny(ref reader), "\"warm\", \"cool\""), null, "string");
+                }
                 else
                 {
                     throw global::Mcptest.Sdk.CoprocessReader.Fallback();
@@ -994,7 +1016,10 @@ namespace Mcptest.Sdk
             {
                 throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
-            return new Chosen(_mixed, _level, _flag, _zero, _mode, _ratio);
+            return new Chosen(_mixed, _level, _flag, _zero, _mode, _ratio)
+            {
+                Tone = _tone,
+            };
         }
 
         internal void Write(global::System.Text.StringBuilder builder)
@@ -1012,6 +1037,11 @@ namespace Mcptest.Sdk
             if (Mode is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Mode); }
             builder.Append(",\"ratio\":");
             global::Mcptest.Sdk.CoprocessJson.WriteNumber(builder, Ratio);
+            if (Tone != null)
+            {
+                builder.Append(",\"tone\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Tone);
+            }
             builder.Append('}');
         }
     }

@@ -62,6 +62,13 @@ pub struct Chosen {
         deserialize_with = "strict::json_one_of_as::<_, constants::JsonOneOf302e352c20312c20322e35, _>"
     )]
     pub ratio: f64,
+    ///A tone, when given (an optional `enum` of strings: left out is `None`, never `null`).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::json_one_of_as::<_, constants::JsonOneOf227761726d222c2022636f6f6c22, _>"
+    )]
+    pub tone: ::std::option::Option<::std::string::String>,
 }
 ///A circle.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -2837,6 +2844,11 @@ mod constants {
     pub struct JsonOneOfh8d3bf95f4ae0af636efc99aea69a1dda;
     impl super::strict::JsonLiteral for JsonOneOfh8d3bf95f4ae0af636efc99aea69a1dda {
         const JSON: &'static str = "\"fast\", \"safe\", null";
+    }
+    /// The `enum` values "warm", "cool".
+    pub struct JsonOneOf227761726d222c2022636f6f6c22;
+    impl super::strict::JsonLiteral for JsonOneOf227761726d222c2022636f6f6c22 {
+        const JSON: &'static str = "\"warm\", \"cool\"";
     }
     /// The `enum` values 0, "0".
     pub struct JsonOneOf302c20223022;

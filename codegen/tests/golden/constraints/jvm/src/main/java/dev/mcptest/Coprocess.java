@@ -528,9 +528,17 @@ public final class Coprocess {
      * @param mode A mode, or none: a string or null (an {@code enum} of strings and null). (Java
      *     null for JSON null)
      * @param ratio A ratio: a number (an {@code enum} of numbers).
+     * @param tone A tone, when given (an optional {@code enum} of strings: left out is {@code
+     *     None}, never {@code null}). (Java null when absent)
      */
     public record Chosen(
-            JsonNode mixed, long level, boolean flag, JsonNode zero, String mode, double ratio)
+            JsonNode mixed,
+            long level,
+            boolean flag,
+            JsonNode zero,
+            String mode,
+            double ratio,
+            String tone)
             implements Encodable {
 
         /**
@@ -542,6 +550,7 @@ public final class Coprocess {
          * @param zero the value of the {@code "zero"} member
          * @param mode the value of the {@code "mode"} member
          * @param ratio the value of the {@code "ratio"} member
+         * @param tone the value of the {@code "tone"} member
          */
         public Chosen {
             Objects.requireNonNull(mixed, "mixed");
@@ -585,6 +594,10 @@ public final class Coprocess {
             Coprocess.writeString(out, this.mode);
             out.append(",\"ratio\":");
             out.append(this.ratio);
+            if (this.tone != null) {
+                out.append(",\"tone\":");
+                Coprocess.writeString(out, this.tone);
+            }
             out.append('}');
         }
     }
@@ -3075,6 +3088,7 @@ public final class Coprocess {
         boolean hasMode = false;
         double vRatio = 0.0;
         boolean hasRatio = false;
+        String vTone = null;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
@@ -3115,6 +3129,7 @@ public final class Coprocess {
                     vRatio = decodeNumber(oneOfJson(value, at, "0.5, 1, 2.5"), at);
                     hasRatio = true;
                 }
+                case "tone" -> vTone = decodeString(oneOfJson(value, at, "\"warm\", \"cool\""), at);
                 default -> throw unknownField(path, key);
             }
         }
@@ -3136,7 +3151,7 @@ public final class Coprocess {
         if (!hasRatio) {
             throw missingField(path, "ratio");
         }
-        return new Chosen(vMixed, vLevel, vFlag, vZero, vMode, vRatio);
+        return new Chosen(vMixed, vLevel, vFlag, vZero, vMode, vRatio, vTone);
     }
 
     private static Circle decodeCircle(JsonNode node, Path path) {

@@ -222,7 +222,19 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                     Value::Bool(_) => Ty::Any,
                     other => self.build_ty(other, &format!("{p}/additionalProperties"), false, Site::MapValue)?,
                 };
-                let (min_members, max_members) = self.counts(schema, p, true, ["minProperties", "maxProperties"])?;
+                let (min_members, mut max_members) = self.counts(schema, p, true, ["minProperties", "maxProperties"])?;
+                // `propertyNames: false` allows no name: the map must be empty,
+                // which `maxProperties: 0` says (and its problem words).
+                if schema.get("propertyNames") == Some(&Value::Bool(false)) {
+                    if let Some(min) = min_members {
+                        return Err(self.r.err(
+                            &push_pointer(p, "propertyNames"),
+                            format!("`propertyNames: false` allows no member, and `minProperties` asks for {min}"),
+                            "remove one of the two",
+                        ));
+                    }
+                    max_members = Some(0);
+                }
                 let names = self.property_names(schema, p)?;
                 return Ok(TypeKind::Map { values, min_members, max_members, names });
             }
@@ -715,9 +727,8 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             Value::Object(names) => names,
             // Every name is allowed: nothing to check.
             Value::Bool(true) => return Ok(None),
-            Value::Bool(false) => {
-                return Err(self.r.err(&at, "`propertyNames: false` allows no member at all", "write `maxProperties: 0` for a map that must be empty"));
-            }
+            // No name is allowed: read as `maxProperties: 0` by the caller.
+            Value::Bool(false) => return Ok(None),
             _ => return Err(self.r.err(&at, "`propertyNames` must be a schema", "write `{\"minLength\": 1, \"pattern\": \"...\"}`")),
         };
         self.refuse_unsupported(names, &at)?;

@@ -89,7 +89,10 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("pattern not a string", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": 1})), "/$defs/Verdict/properties/x/pattern"),
         ("propertyNames on a closed object", edit(|s| s["$defs"]["Verdict"]["propertyNames"] = json!({"maxLength": 3})), "/$defs/Verdict/propertyNames"),
         ("propertyNames with an enum", edit(|s| s["$defs"]["PromptArguments"]["propertyNames"] = json!({"enum": ["a"]})), "/$defs/PromptArguments/propertyNames"),
-        ("propertyNames false", edit(|s| s["$defs"]["PromptArguments"]["propertyNames"] = json!(false)), "/$defs/PromptArguments/propertyNames"),
+        ("propertyNames false with a minProperties", edit(|s| {
+            s["$defs"]["PromptArguments"]["propertyNames"] = json!(false);
+            s["$defs"]["PromptArguments"]["minProperties"] = json!(1);
+        }), "/$defs/PromptArguments/propertyNames"),
         ("propertyNames of another type", edit(|s| s["$defs"]["PromptArguments"]["propertyNames"] = json!({"type": "integer"})), "/$defs/PromptArguments/propertyNames/type"),
         ("propertyNames with a bad pattern", edit(|s| s["$defs"]["PromptArguments"]["propertyNames"] = json!({"pattern": "(?=x)"})), "/$defs/PromptArguments/propertyNames/pattern"),
         ("optional nullable", verdict_prop("x", json!({"description": "d", "type": ["string", "null"]})), "/$defs/Verdict/properties/x"),

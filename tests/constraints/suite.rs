@@ -60,6 +60,11 @@ pub struct SuiteCase {
     pub type_name: String,
     pub value: Value,
     pub valid: bool,
+    /// The contract's JSON-text rules refuse the frame where the suite says
+    /// valid (an integer literal beyond ±(2^53-1)): `valid` is the
+    /// contract's answer, and the validator, which has no such rule, must
+    /// still say valid.
+    pub decided_by_text_rules: bool,
 }
 
 /// The suite's groups inside the subset and their cases, and the coverage
@@ -98,6 +103,7 @@ pub fn load(base: &Value) -> Suite {
     let mut cases = Vec::new();
     let mut rows = Vec::new();
     let mut outside = Vec::new();
+    let (mut doubled, mut decided) = (Vec::new(), Vec::new());
     for &(file, kind) in FILES {
         let groups = read(&dir.join("draft2020-12").join(format!("{file}.json")));
         let mut row = Row { file, ..Row::default() };
@@ -106,7 +112,11 @@ pub fn load(base: &Value) -> Suite {
             row.groups += 1;
             row.cases += tests.len();
             let type_name = format!("Suite{}{index}", upper_first(file));
-            let def = definition(kind, &group["schema"], &group["description"]);
+            let schema = doubled_const(&group["schema"]);
+            if schema != group["schema"] {
+                doubled.push(format!("| `{file}` | {} | `{}` → `{}` |", group["description"].as_str().unwrap_or_default(), group["schema"]["const"], schema["const"]));
+            }
+            let def = definition(kind, &schema, &group["description"]);
             if let Err(refusal) = accepted(base, &type_name, &def) {
                 outside.push(format!("| `{file}` | {} | {} | {refusal} |", group["description"].as_str().unwrap_or_default(), tests.len()));
                 continue;
@@ -120,13 +130,39 @@ pub fn load(base: &Value) -> Suite {
                 }
                 row.cases_in += 1;
                 let value = if kind == Kind::Map || own_object(&group["schema"]) { data.clone() } else { json!({ "value": data }) };
-                cases.push(SuiteCase { type_name: type_name.clone(), value, valid: test["valid"] == json!(true) });
+                let valid = test["valid"] == json!(true);
+                let decided_by_text_rules = valid && beyond_safe_integer(data);
+                if decided_by_text_rules {
+                    decided.push(format!("| `{file}` | {} | {} | `{data}` |", group["description"].as_str().unwrap_or_default(), test["description"].as_str().unwrap_or_default()));
+                }
+                cases.push(SuiteCase { type_name: type_name.clone(), value, valid: valid && !decided_by_text_rules, decided_by_text_rules });
             }
             defs.insert(type_name, def);
         }
         rows.push(row);
     }
-    Suite { defs, cases, report: report(&rows, &outside) }
+    Suite { defs, cases, report: report(&rows, &outside, &doubled, &decided) }
+}
+
+/// An integer literal beyond ±(2^53-1): no frame carries one (the contract's
+/// JSON-text rules refuse it).
+fn beyond_safe_integer(data: &Value) -> bool {
+    const SAFE: u64 = (1 << 53) - 1;
+    data.as_u64().is_some_and(|n| n > SAFE) || data.as_i64().is_some_and(|n| n.unsigned_abs() > SAFE)
+}
+
+/// The group's schema with a `const` integer literal beyond ±(2^53-1)
+/// written as the equal double (`9007199254740992` as `9007199254740992.0`):
+/// the same schema by JSON Schema's reading of numbers, which the contract
+/// accepts (codegen refuses the literal, since no frame could carry it).
+fn doubled_const(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Some(constant) = schema.get_mut("const") {
+        if beyond_safe_integer(constant) {
+            *constant = constant.as_f64().map_or(Value::Null, |x| json!(x));
+        }
+    }
+    schema
 }
 
 #[derive(Default)]
@@ -248,7 +284,7 @@ fn of_kind(kind: Kind, data: &Value, schema: &Value) -> bool {
     }
 }
 
-fn report(rows: &[Row], outside: &[String]) -> String {
+fn report(rows: &[Row], outside: &[String], doubled: &[String], decided: &[String]) -> String {
     let mut out = String::from(
         "# The JSON Schema Test Suite, draft 2020-12\n\n\
          Written by `EXPECTORATE=overwrite cargo test --test constraints`, which\n\
@@ -274,6 +310,29 @@ fn report(rows: &[Row], outside: &[String]) -> String {
     out.push_str(&format!("| all | {groups} | {groups_in} | {cases} | {cases_in} | {typed_out} |\n"));
     out.push_str("\n## Groups outside the subset\n\nEach is refused by codegen, as any contract would be, with this problem:\n\n| keyword file | group | cases | refusal (at the pointer in the group's schema) |\n|---|---|---|---|\n");
     for line in outside {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str(
+        "\n## A `const` written as the equal double\n\n\
+         Codegen refuses an integer literal beyond ±(2^53-1) in a `const` (no\n\
+         frame could carry it) and takes the equal double, which JSON Schema\n\
+         reads as the same number; the group runs with it:\n\n\
+         | keyword file | group | `const` |\n|---|---|---|\n",
+    );
+    for line in doubled {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str(
+        "\n## Cases the JSON-text rules decide\n\n\
+         The suite says valid; every target refuses the frame, since the\n\
+         contract's JSON-text rules allow no integer literal beyond ±(2^53-1)\n\
+         (docs/targets.md). The proof expects the refusal from every target and\n\
+         checks that the validator, which has no such rule, still says valid:\n\n\
+         | keyword file | group | case | instance |\n|---|---|---|---|\n",
+    );
+    for line in decided {
         out.push_str(line);
         out.push('\n');
     }

@@ -142,7 +142,11 @@ fn counts(s: &Value) -> Option<(&'static str, Option<u64>, Option<u64>)> {
         "object" => ("member", "minProperties", "maxProperties"),
         _ => return None,
     };
-    let (low, high) = (s.get(low).and_then(Value::as_u64).filter(|&n| n > 0), s.get(high).and_then(Value::as_u64));
+    let (low, mut high) = (s.get(low).and_then(Value::as_u64).filter(|&n| n > 0), s.get(high).and_then(Value::as_u64));
+    // `items: false` beside `prefixItems`: no item past the prefix.
+    if let (Some(prefix), Some(false)) = (s.get("prefixItems").and_then(Value::as_array), s.get("items").and_then(Value::as_bool)) {
+        high = Some(high.map_or(prefix.len() as u64, |h| h.min(prefix.len() as u64)));
+    }
     (low.is_some() || high.is_some()).then_some((noun, low, high))
 }
 
@@ -166,6 +170,14 @@ fn counted_values(schema: &Value, s: &Value, noun: &str, n: u64) -> Vec<Value> {
     let n = n as usize;
     if let (Some(_), Some(example)) = (s.get("pattern"), s["examples"][0].as_str()) {
         return vec![json!(example.chars().chain(std::iter::repeat('x')).take(n).collect::<String>())];
+    }
+    if let (Some(_), Some(example)) = (s.get("prefixItems"), s["examples"][0].as_array()) {
+        // The example cut, or padded with a value of the rest's kind.
+        let pad = match s["items"]["type"].as_str() {
+            Some(kind) => KIND_SAMPLES.iter().find(|(k, _)| *k == kind).map_or(json!(0), |(_, v)| serde_json::from_str(v).unwrap()),
+            None => json!(0),
+        };
+        return vec![Value::Array(example.iter().cloned().chain(std::iter::repeat(pad)).take(n).collect())];
     }
     if noun == "character" {
         vec![json!("a".repeat(n)), json!("\u{1F600}".repeat(n)), json!("e\u{301}".repeat(n / 2) + &"z".repeat(n % 2))]
@@ -536,6 +548,73 @@ fn enum_cases(schema: &Value) -> Vec<Case> {
             out.push(Case { type_name: name.clone(), value: with(value), problem: Some(problem), text: None });
         }
     }
+    out
+}
+
+/// A value of each JSON kind (an integer is a number too; `1.0` is an
+/// integer, written so).
+const KIND_SAMPLES: [(&str, &str); 8] =
+    [("null", "null"), ("boolean", "true"), ("integer", "7"), ("integer", "1.0"), ("number", "2.5"), ("string", "\"s\""), ("array", "[1]"), ("object", "{\"k\":1}")];
+
+/// For every `prefixItems` member: each first item and an item past them
+/// replaced by a value of every kind (the kind's problem at the item's
+/// index when the kind is another; an integer is a number too), the array
+/// cut short (no problem, but `minItems`), and with `items: false` one item
+/// more (the count's problem).
+fn prefix_cases(schema: &Value) -> Vec<Case> {
+    let mut out = Vec::new();
+    for entry in &constrained_members(schema) {
+        let (name, sample, member, s) = (&entry.type_name, &entry.sample, entry.name.as_str(), &entry.schema);
+        let Some(prefix) = s.get("prefixItems").and_then(Value::as_array) else { continue };
+        let Some(items) = sample[member].as_array() else { continue };
+        let rest = s.get("items").and_then(|i| i.get("type")).and_then(Value::as_str);
+        let closed = s.get("items") == Some(&json!(false));
+        let case = |items: Vec<Value>, text: Option<String>, problem: Option<String>| {
+            let mut frame = sample.clone();
+            frame[member] = Value::Array(items.clone());
+            let text = text.map(|t| {
+                let mut marked = frame.clone();
+                marked[member] = json!("@@otherwise@@");
+                marked.to_string().replace("\"@@otherwise@@\"", &t)
+            });
+            Case { type_name: name.clone(), value: frame, problem: problem.map(|p| format!("{name}: {p}")), text }
+        };
+        let positions = prefix.len() + usize::from(!closed);
+        for i in 0..positions {
+            let kind = prefix.get(i).map_or(rest, |item| item.get("type").and_then(Value::as_str));
+            for (got, written) in KIND_SAMPLES {
+                let value: Value = serde_json::from_str(written).unwrap();
+                let mut replaced = items.clone();
+                replaced.resize(replaced.len().max(i + 1), value.clone());
+                replaced[i] = value;
+                // A repeat is the unique check's; those cases are unique_cases'.
+                if s.get("uniqueItems") == Some(&json!(true)) && replaced.iter().enumerate().any(|(j, v)| j != i && support::same_json(v, &replaced[i])) {
+                    continue;
+                }
+                let texts: Vec<String> = replaced.iter().enumerate().map(|(j, v)| if j == i { written.to_string() } else { v.to_string() }).collect();
+                let text = format!("[{}]", texts.join(","));
+                let count = replaced.len();
+                let problem = match kind {
+                    _ if s.get("maxItems").and_then(Value::as_u64).is_some_and(|m| count as u64 > m) => continue,
+                    Some(kind) if kind != got && !(kind == "number" && got == "integer") => Some(format!("expected {kind}, got {got} at $.{member}[{i}]")),
+                    _ => None,
+                };
+                out.push(case(replaced, Some(text), problem));
+            }
+        }
+        let minimum = s.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+        for short in 0..items.len() {
+            let problem = (short < minimum).then(|| format!("expected at least {minimum} item{}, got {short} at $.{member}", if minimum == 1 { "" } else { "s" }));
+            out.push(case(items[..short].to_vec(), None, problem));
+        }
+        if closed {
+            let mut more = items.clone();
+            more.push(json!(true));
+            let problem = format!("expected at most {} item{}, got {} at $.{member}", prefix.len(), if prefix.len() == 1 { "" } else { "s" }, more.len());
+            out.push(case(more, None, Some(problem)));
+        }
+    }
+    assert!(!out.is_empty(), "no prefixItems members in the golden schema");
     out
 }
 
@@ -929,6 +1008,7 @@ fn cases(schema: &Value) -> Vec<Case> {
     out.extend(tag_cases(schema));
     out.extend(item_cases(schema));
     out.extend(number_cases(schema));
+    out.extend(prefix_cases(schema));
     for case in &the_suite().cases {
         let problem = if case.decided_by_text_rules { Some(TEXT_RULE_PROBLEM.to_string()) } else { (!case.valid).then(|| ANY_PROBLEM.to_string()) };
         out.push(Case { type_name: case.type_name.clone(), value: case.value.clone(), problem, text: None });

@@ -185,6 +185,15 @@ pub enum Ty {
     /// never nullable, but for such a `OneOf` of a scalar kind that lists
     /// `null` too: a [`Ty::Nullable`] of it reads `null` before the check.
     Const { inner: Box<Ty>, value: Constant },
+    /// An array of any JSON values (a [`Ty::Array`] of [`Ty::Any`], or a
+    /// [`Ty::Length`] of one) whose items at the first positions are of the
+    /// JSON kinds `kinds` lists (`prefixItems`; `None`: any kind) and whose
+    /// later items are of the kind `rest` (`items: {type: K}`; `None`: any).
+    /// A short array is no problem. Checked after the count (`items: false`
+    /// is a `maxItems` of the prefix's length), before uniqueness; only on a
+    /// property's own type. Kinds are JSON Schema's type names: an integer
+    /// is an integral number within ±(2^53-1), and is a number too.
+    Prefix { inner: Box<Ty>, kinds: Vec<Option<String>>, rest: Option<String> },
     /// An array of items.
     Array(Box<Ty>),
     /// The type or JSON null (`type: [T, "null"]`, or `oneOf: [{$ref}, {type: null}]`).
@@ -208,6 +217,13 @@ impl Ty {
         matches!(self.unbounded(), Ty::Array(item) if matches!(**item, Ty::Ref(_) | Ty::Array(_) | Ty::Nullable(_)))
     }
 
+    /// A [`Ty::Prefix`]'s kinds as the reference page words them:
+    /// `boolean, any, then string` (`any` for an item of any kind).
+    pub fn prefix_text(kinds: &[Option<String>], rest: Option<&str>) -> String {
+        let listed: Vec<&str> = kinds.iter().map(|k| k.as_deref().unwrap_or("any")).collect();
+        format!("{}, then {}", listed.join(", "), rest.unwrap_or("any"))
+    }
+
     /// The type a [`Ty::Nullable`] holds, or the type itself: where an
     /// inline `enum` of scalars that lists `null` keeps its [`Ty::Const`].
     pub fn non_null(&self) -> &Ty {
@@ -221,7 +237,7 @@ impl Ty {
     pub fn unbounded(&self) -> &Ty {
         match self {
             Ty::Length { inner, .. } | Ty::Multiple { inner, .. } | Ty::Const { inner, .. } => inner,
-            Ty::Unique(inner) | Ty::Pattern { inner, .. } => inner.unbounded(),
+            Ty::Unique(inner) | Ty::Pattern { inner, .. } | Ty::Prefix { inner, .. } => inner.unbounded(),
             other => other,
         }
     }

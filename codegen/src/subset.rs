@@ -60,10 +60,16 @@ const REFUSED: &[(&str, &str)] = &[
     ("then", "not supported: enforce it semantically in the binary and say so in a description"),
     ("else", "not supported: enforce it semantically in the binary and say so in a description"),
     ("dependentRequired", "not supported: enforce it semantically and describe it"),
-    ("prefixItems", "not supported: use `items`"),
+    ("prefixItems", "supported on a property's own array only (`type: array`), each item `{\"type\": K}` or `{}`"),
     ("$id", "typify 0.8 resolves $ref by its last segment only: keep every schema in one document without $id"),
     ("$anchor", "not supported: refer to definitions as #/$defs/Name"),
 ];
+
+/// The most items `prefixItems` may list (each target's kinds fit in 64 bits).
+const MAX_PREFIX: usize = 15;
+
+/// The JSON kinds an item of `prefixItems` may be checked for.
+const JSON_KINDS: [&str; 7] = ["null", "boolean", "integer", "number", "string", "array", "object"];
 
 /// Checks an UpperCamelCase type name. Whether a target can hold it next to
 /// what it declares itself is each target's to say ([`crate::targets::claims`]).
@@ -120,6 +126,11 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
 
     fn refuse_unsupported(&self, schema: &Map<String, Value>, pointer: &str) -> Result<(), SchemaError> {
         for (keyword, fix) in REFUSED {
+            // An array reads its own `prefixItems` ([`Self::prefix_items`]).
+            let array = |t: &Value| t == "array" || t.get(0).is_some_and(|t| t == "array");
+            if *keyword == "prefixItems" && schema.get("type").is_some_and(array) {
+                continue;
+            }
             if schema.contains_key(*keyword) {
                 return Err(self.r.err(&push_pointer(pointer, keyword), format!("`{keyword}` is outside the supported subset"), *fix));
             }
@@ -362,6 +373,11 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 self.r.only_keys(schema, &["description", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], p)?;
                 let bounded = self.integer_bounds(schema, p, scalar)?;
                 self.multiple_of(schema, p, scalar, bounded)?
+            }
+            "array" if schema.contains_key("prefixItems") => {
+                self.r.only_keys(schema, &["description", "type", "prefixItems", "items", "minItems", "maxItems", "uniqueItems"], p)?;
+                let prefixed = self.prefix_items(schema, p, property)?;
+                self.unique_items(schema, p, property, prefixed)?
             }
             "array" => {
                 self.r.only_keys(schema, &["description", "type", "items", "minItems", "maxItems", "uniqueItems"], p)?;
@@ -761,6 +777,60 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             return Err(self.r.err(&at, "`uniqueItems` is supported on a property's own array only, not on array items or map values", "name a $defs object for the item"));
         }
         Ok(Ty::Unique(Box::new(array)))
+    }
+
+    /// An array with `prefixItems` on a property's own schema: a list of
+    /// any JSON values whose first items are of the JSON kinds listed (each
+    /// `{"type": K}`, or `{}` for any kind), the rest of the kind `items`
+    /// gives (`{"type": K}`; absent, `true` or `{}`: any), or none at all
+    /// (`items: false`, read as a `maxItems` of the prefix's length). An item
+    /// left out is no problem (`prefixItems` asks nothing of a short array).
+    fn prefix_items(&self, schema: &Map<String, Value>, p: &str, property: bool) -> Result<Ty, SchemaError> {
+        let at = push_pointer(p, "prefixItems");
+        if !property {
+            return Err(self.r.err(&at, "`prefixItems` is supported on a property's own array only, not on array items or map values", "name a $defs object for the item"));
+        }
+        let Some(prefix) = schema.get("prefixItems").and_then(Value::as_array).filter(|items| !items.is_empty() && items.len() <= MAX_PREFIX) else {
+            return Err(self.r.err(&at, format!("`prefixItems` must be a list of 1 to {MAX_PREFIX} item schemas"), "write `prefixItems: [{\"type\": \"string\"}, {\"type\": \"integer\"}]`"));
+        };
+        let kinds = prefix.iter().enumerate().map(|(i, item)| self.item_kind(item, &format!("{at}/{i}"))).collect::<Result<Vec<_>, _>>()?;
+        let (rest, closed) = match schema.get("items") {
+            None | Some(Value::Bool(true)) => (None, false),
+            Some(Value::Bool(false)) => (None, true),
+            Some(items) => (self.item_kind(items, &push_pointer(p, "items"))?, false),
+        };
+        let counted = self.length_bounds(schema, p, property, Ty::Array(Box::new(Ty::Any)), ["minItems", "maxItems"])?;
+        let counted = if closed {
+            // No item past the prefix: a maximum of its length (or the tighter one written).
+            let length = prefix.len() as u64;
+            match counted {
+                Ty::Length { inner, min, max } => {
+                    if min.is_some_and(|m| m > length) {
+                        return Err(self.r.err(&push_pointer(p, "minItems"), format!("`minItems` {} is above the {length} items `prefixItems` allows with `items: false`", min.unwrap_or_default()), "lower `minItems`, or allow more items"));
+                    }
+                    Ty::Length { inner, min, max: Some(max.map_or(length, |m| m.min(length))) }
+                }
+                array => Ty::Length { inner: Box::new(array), min: None, max: Some(length) },
+            }
+        } else {
+            counted
+        };
+        Ok(Ty::Prefix { inner: Box::new(counted), kinds, rest })
+    }
+
+    /// An item schema of `prefixItems` (or the `items` beside it): `{}` or
+    /// `true` for any kind (`None`), or `{"type": K}` for one JSON kind.
+    fn item_kind(&self, item: &Value, p: &str) -> Result<Option<String>, SchemaError> {
+        if item == &Value::Bool(true) {
+            return Ok(None);
+        }
+        let item = self.r.object(item, p)?;
+        self.r.only_keys(item, &["description", "type"], p)?;
+        match item.get("type") {
+            None => Ok(None),
+            Some(Value::String(kind)) if JSON_KINDS.contains(&kind.as_str()) => Ok(Some(kind.clone())),
+            Some(other) => Err(self.r.err(&push_pointer(p, "type"), format!("an item of `prefixItems` is checked for one JSON kind, not {other}"), format!("write one of {}", JSON_KINDS.join(", ")))),
+        }
     }
 
     /// The variants of a tagged union, if every variant requires a member of

@@ -89,6 +89,15 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("pattern not a string", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": 1})), "/$defs/Verdict/properties/x/pattern"),
         ("propertyNames on a closed object", edit(|s| s["$defs"]["Verdict"]["propertyNames"] = json!({"maxLength": 3})), "/$defs/Verdict/propertyNames"),
         ("propertyNames with an enum", edit(|s| s["$defs"]["PromptArguments"]["propertyNames"] = json!({"enum": ["a"]})), "/$defs/PromptArguments/propertyNames"),
+        ("prefixItems on a string", verdict_prop("x", json!({"description": "d", "type": "string", "prefixItems": [{"type": "string"}]})), "/$defs/Verdict/properties/x/prefixItems"),
+        ("prefixItems on map values", edit(|s| s["$defs"]["PromptArguments"]["additionalProperties"] = json!({"type": "array", "prefixItems": [{"type": "string"}]})), "/$defs/PromptArguments/additionalProperties/prefixItems"),
+        ("prefixItems empty", verdict_prop("x", json!({"description": "d", "type": "array", "prefixItems": []})), "/$defs/Verdict/properties/x/prefixItems"),
+        ("prefixItems of 16 items", verdict_prop("x", json!({"description": "d", "type": "array", "prefixItems": vec![json!({"type": "string"}); 16]})), "/$defs/Verdict/properties/x/prefixItems"),
+        ("a prefixItems item with a length", verdict_prop("x", json!({"description": "d", "type": "array", "prefixItems": [{"type": "string", "minLength": 1}]})), "/$defs/Verdict/properties/x/prefixItems/0/minLength"),
+        ("a prefixItems item of two types", verdict_prop("x", json!({"description": "d", "type": "array", "prefixItems": [{"type": ["string", "null"]}]})), "/$defs/Verdict/properties/x/prefixItems/0/type"),
+        ("a prefixItems item $ref", verdict_prop("x", json!({"description": "d", "type": "array", "prefixItems": [{"$ref": "#/$defs/Verdict"}]})), "/$defs/Verdict/properties/x/prefixItems/0/$ref"),
+        ("items after prefixItems with a pattern", verdict_prop("x", json!({"description": "d", "type": "array", "prefixItems": [{}], "items": {"type": "string", "pattern": "a"}})), "/$defs/Verdict/properties/x/items/pattern"),
+        ("items false with a minItems past the prefix", verdict_prop("x", json!({"description": "d", "type": "array", "prefixItems": [{}, {}], "items": false, "minItems": 3})), "/$defs/Verdict/properties/x/minItems"),
         ("propertyNames false with a minProperties", edit(|s| {
             s["$defs"]["PromptArguments"]["propertyNames"] = json!(false);
             s["$defs"]["PromptArguments"]["minProperties"] = json!(1);

@@ -51,6 +51,8 @@ struct Facets<'a> {
     unique: bool,
     multiple: Option<Divisor>,
     pattern: Option<&'a str>,
+    /// `prefixItems` (and the `items` beside it) as the reference page words them.
+    prefix: Option<(&'a [Option<String>], Option<&'a str>)>,
     constant: Option<&'a Constant>,
 }
 
@@ -64,6 +66,7 @@ fn flatten(mut ty: &Ty) -> Facets<'_> {
         unique: false,
         multiple: None,
         pattern: None,
+        prefix: None,
         constant: None,
     };
     loop {
@@ -73,11 +76,12 @@ fn flatten(mut ty: &Ty) -> Facets<'_> {
             Ty::Length { min, max, .. } => f.length = (*min, *max),
             Ty::Multiple { divisor, .. } => f.multiple = Some(*divisor),
             Ty::Pattern { pattern, .. } => f.pattern = Some(&pattern.source),
+            Ty::Prefix { kinds, rest, .. } => f.prefix = Some((kinds, rest.as_deref())),
             Ty::Const { value, .. } => f.constant = Some(value),
             _ => {}
         }
         ty = match ty {
-            Ty::Nullable(inner) | Ty::Unique(inner) => inner,
+            Ty::Nullable(inner) | Ty::Unique(inner) | Ty::Prefix { inner, .. } => inner,
             Ty::Length { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => inner,
             Ty::Any => return f,
             Ty::Boolean => return Facets { base: Base::Boolean, ..f },
@@ -127,6 +131,7 @@ fn keywords(f: &Facets<'_>) -> Vec<String> {
     }
     out.extend(f.multiple.map(|d| format!("multipleOf {d}")));
     out.extend(f.pattern.map(|p| format!("pattern {}", quoted(p))));
+    out.extend(f.prefix.map(|(kinds, rest)| format!("prefixItems {}", Ty::prefix_text(kinds, rest))));
     out.extend(f.constant.map(|c| format!("{} {}", c.keyword(), c.json())));
     out
 }
@@ -200,6 +205,8 @@ pub(crate) fn compare(old: &Ty, new: &Ty, at: &At<'_>, out: &mut Vec<Change>) {
     }
     multiple(at, out, o.multiple, n.multiple);
     exact(at, out, "pattern", o.pattern.map(quoted), n.pattern.map(quoted));
+    let prefix = |p: Option<(&[Option<String>], Option<&str>)>| p.map(|(kinds, rest)| Ty::prefix_text(kinds, rest));
+    exact(at, out, "prefixItems", prefix(o.prefix), prefix(n.prefix));
     constants(at, out, o.constant, n.constant);
 }
 

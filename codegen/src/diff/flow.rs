@@ -130,7 +130,7 @@ fn closure<'c>(contract: &'c Contract, roots: &[&str]) -> Vec<&'c str> {
 fn refs_of<'c>(ty: &'c Ty, out: &mut Vec<&'c str>) {
     match ty {
         Ty::Ref(name) => out.push(name),
-        Ty::Array(inner) | Ty::Nullable(inner) | Ty::Unique(inner) => refs_of(inner, out),
+        Ty::Array(inner) | Ty::Nullable(inner) | Ty::Unique(inner) | Ty::Prefix { inner, .. } => refs_of(inner, out),
         Ty::Length { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => {
             refs_of(inner, out)
         }

@@ -153,7 +153,7 @@ fn type_text(links: &Links, ty: &Ty) -> String {
         Ty::Ref(name) => links.type_link(name),
         Ty::Array(item) => format!("array of {}", type_text(links, item)),
         Ty::Length { inner, .. } | Ty::Multiple { inner, .. } | Ty::Const { inner, .. } | Ty::Pattern { inner, .. } => type_text(links, inner),
-        Ty::Unique(inner) | Ty::Nullable(inner) => type_text(links, inner),
+        Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Nullable(inner) => type_text(links, inner),
     }
 }
 
@@ -189,6 +189,10 @@ fn constraints(ty: &Ty, prefix: &str, out: &mut Vec<String>) {
         Ty::Unique(inner) => {
             constraints(inner, prefix, out);
             out.push(format!("{prefix}items unique"));
+        }
+        Ty::Prefix { inner, kinds, rest } => {
+            constraints(inner, prefix, out);
+            out.push(format!("{prefix}items of kinds {}", Ty::prefix_text(kinds, rest.as_deref())));
         }
         Ty::Multiple { inner, divisor } => {
             constraints(inner, prefix, out);

@@ -37,7 +37,7 @@ pub fn cs_type(ty: &Ty) -> String {
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => format!("global::System.Collections.Generic.List<{}>", cs_type(item)),
         Ty::Nullable(inner) => format!("{}?", cs_type(inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => cs_type(inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => cs_type(inner),
     }
 }
 

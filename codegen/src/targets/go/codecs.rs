@@ -78,6 +78,21 @@ impl Ctx<'_> {
                 format!("{}Len{min}{max}", self.mangle(inner))
             }
             Ty::Unique(inner) => format!("{}Unique", self.mangle(inner)),
+            // `ListOfAnyPrefixBoolAnyRestString`.
+            Ty::Prefix { inner, kinds, rest } => {
+                let word = |kind: Option<&str>| match kind {
+                    None => "Any",
+                    Some("null") => "Null",
+                    Some("boolean") => "Bool",
+                    Some("integer") => "Int",
+                    Some("number") => "Number",
+                    Some("string") => "String",
+                    Some("array") => "Array",
+                    _ => "Object",
+                };
+                let listed: String = kinds.iter().map(|k| word(k.as_deref())).collect();
+                format!("{}Prefix{listed}Rest{}", self.mangle(inner), word(rest.as_deref()))
+            }
             // `IntMin1MultipleOf5`.
             Ty::Multiple { inner, divisor } => format!("{}MultipleOf{}", self.mangle(inner), divisor.ident()),
             // `StringLenMin1Pattern2`.
@@ -167,6 +182,11 @@ impl Ctx<'_> {
             Ty::Unique(inner) if inner.unique_by_json() => self.read_checked_fn(ty, inner, "uniqueJSON(x)"),
             Ty::Unique(inner) if inner.unique_by_read() => self.read_checked_fn(ty, inner, "uniqueRead(v)"),
             Ty::Unique(inner) => self.read_checked_fn(ty, inner, "uniqueItems(x)"),
+            Ty::Prefix { inner, kinds, rest } => {
+                let kinds: Vec<String> = kinds.iter().map(|k| string_lit(k.as_deref().unwrap_or(""))).collect();
+                let check = format!("prefixKinds(x, []string{{{}}}, {})", kinds.join(", "), string_lit(rest.as_deref().unwrap_or("")));
+                self.read_checked_fn(ty, inner, &check)
+            }
             Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
                 self.read_checked_fn(ty, inner, &format!("numberMultipleOf(x, {}, {})", divisor.digits, divisor.exponent))
             }
@@ -249,7 +269,7 @@ impl Ctx<'_> {
             Ty::Boolean => "writeBool".into(),
             Ty::String => "writeString".into(),
             Ty::Integer { .. } => "writeInt".into(),
-            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => self.write_fn(inner),
+            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => self.write_fn(inner),
             Ty::Ref(name) if self.type_param.as_deref() == Some(name.as_str()) => "writeEnvelopeMember".into(),
             Ty::Ref(name) => format!("append{}", self.type_name(name)),
             Ty::Array(item) => {

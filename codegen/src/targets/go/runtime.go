@@ -516,6 +516,22 @@ func uniqueJSON(items []any) *shapeError {
 	return nil
 }
 
+// prefixKinds checks each item's JSON kind: the first ones kinds, the others
+// rest ("": any kind; an integer is a number too).
+func prefixKinds(items []any, kinds []string, rest string) *shapeError {
+	for i, item := range items {
+		kind := rest
+		if i < len(kinds) {
+			kind = kinds[i]
+		}
+		got := kindOf(item)
+		if kind != "" && kind != got && (kind != "number" || got != "integer") {
+			return problem("expected " + kind + ", got " + got).atIndex(i)
+		}
+	}
+	return nil
+}
+
 // uniqueRead checks that no item of an array read from v (objects, arrays,
 // nullable items) equals an earlier one, by JSON equality of the values they
 // were read from.

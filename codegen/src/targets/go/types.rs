@@ -31,7 +31,7 @@ impl Ctx<'_> {
     pub fn nilable(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Any | Ty::Array(_) => true,
-            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => self.nilable(inner),
+            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => self.nilable(inner),
             Ty::Ref(name) => matches!(self.contract.type_def(name).map(|d| &d.kind), Some(TypeKind::Map { .. })),
             _ => false,
         }
@@ -48,7 +48,7 @@ impl Ctx<'_> {
             Ty::Ref(name) => self.type_name(name),
             Ty::Array(item) => format!("[]{}", self.go_ty(item)),
             Ty::Nullable(inner) => self.pointer_to(inner),
-            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => self.go_ty(inner),
+            Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => self.go_ty(inner),
         }
     }
 

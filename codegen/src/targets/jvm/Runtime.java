@@ -708,6 +708,23 @@ final class Runtime {
     }
 
     /**
+     * Checks each item's JSON kind: the first ones {@code kinds}, the others {@code rest} ({@code
+     * ""}: any kind; an integer is a number too).
+     */
+    private static List<JsonNode> prefixKinds(
+            List<JsonNode> items, Path path, List<String> kinds, String rest) {
+        for (int i = 0; i < items.size(); i++) {
+            String kind = i < kinds.size() ? kinds.get(i) : rest;
+            String got = kindOf(items.get(i));
+            boolean number = kind.equals("number") && got.equals("integer");
+            if (!kind.isEmpty() && !kind.equals(got) && !number) {
+                throw problem(element(path, i), "expected " + kind + ", got " + got);
+            }
+        }
+        return items;
+    }
+
+    /**
      * Items read from {@code node} (objects, arrays, nullable items) of which none equals an
      * earlier one by JSON equality of the values they were read from.
      */

@@ -163,6 +163,11 @@ fn decode_expr(ty: &Ty, node: &str, path: &str, depth: usize) -> String {
         Ty::Unique(inner) if inner.unique_by_json() => format!("uniqueJson({}, {path})", decode_expr(inner, node, path, depth)),
         Ty::Unique(inner) if inner.unique_by_read() => format!("uniqueRead({}, {node}, {path})", decode_expr(inner, node, path, depth)),
         Ty::Unique(inner) => format!("uniqueItems({}, {path})", decode_expr(inner, node, path, depth)),
+        Ty::Prefix { inner, kinds, rest } => {
+            let kinds: Vec<String> = kinds.iter().map(|k| string_literal(k.as_deref().unwrap_or(""))).collect();
+            let rest = string_literal(rest.as_deref().unwrap_or(""));
+            format!("prefixKinds({}, {path}, List.of({}), {rest})", decode_expr(inner, node, path, depth), kinds.join(", "))
+        }
         Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
             format!("numberMultipleOf({}, {path}, {}L, {})", decode_expr(inner, node, path, depth), divisor.digits, divisor.exponent)
         }

@@ -366,7 +366,7 @@ pub fn java_type(ty: &Ty, boxed: bool) -> String {
         Ty::Ref(name) => type_name(name),
         Ty::Array(item) => format!("List<{}>", java_type(item, true)),
         Ty::Nullable(inner) => java_type(inner, true),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => java_type(inner, boxed),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => java_type(inner, boxed),
     }
 }
 

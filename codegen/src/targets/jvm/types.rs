@@ -354,7 +354,7 @@ pub fn write_stmt(ty: &Ty, expr: &str, out: &str, depth: usize) -> String {
             Ty::Ref(_) => format!("Coprocess.writeValue({out}, {expr});"),
             other => write_stmt(other, expr, out, depth),
         },
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => write_stmt(inner, expr, out, depth),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => write_stmt(inner, expr, out, depth),
     }
 }
 

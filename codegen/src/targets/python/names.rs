@@ -80,7 +80,7 @@ pub fn annotation(ty: &Ty) -> String {
         Ty::Ref(name) => name.clone(),
         Ty::Array(item) => format!("list[{}]", annotation(item)),
         Ty::Nullable(inner) => format!("{} | None", annotation(inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => annotation(inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => annotation(inner),
     }
 }
 
@@ -94,6 +94,6 @@ pub fn is_plain(contract: &Contract, ty: &Ty) -> bool {
             Some(TypeKind::StringEnum(_)) | Some(TypeKind::IntegerOrString)
         ),
         Ty::Array(_) => false,
-        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => is_plain(contract, inner),
+        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => is_plain(contract, inner),
     }
 }

@@ -583,6 +583,21 @@ def _unique_json(items: list[JsonValue]) -> list[JsonValue]:
     return items
 
 
+def _prefix_kinds(
+    items: list[JsonValue], kinds: tuple[str, ...], rest: str
+) -> list[JsonValue]:
+    """Checks each item's JSON kind: the first ones ``kinds``, the others
+    ``rest`` (``""``: any kind; an integer is a number too)."""
+    for index, item in enumerate(items):
+        kind = kinds[index] if index < len(kinds) else rest
+        got = _kind(item)
+        if kind and kind != got and not (kind == "number" and got == "integer"):
+            error = _Problem(f"expected {kind}, got {got}")
+            error.path.append(index)
+            raise error
+    return items
+
+
 def _unique_read(items: list[_T], value: JsonValue) -> list[_T]:
     """Checks that no item of an array read from `value` (objects, arrays,
     nullable items) equals an earlier one, by JSON equality of the values

@@ -59,7 +59,7 @@ fn composite_in_order(contract: &Contract, name: &str, done: &mut BTreeSet<Strin
 fn refs(ty: &Ty) -> Vec<String> {
     match ty {
         Ty::Ref(name) => vec![name.clone()],
-        Ty::Array(inner) | Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => refs(inner),
+        Ty::Array(inner) | Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => refs(inner),
         _ => Vec::new(),
     }
 }

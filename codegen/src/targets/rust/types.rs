@@ -83,6 +83,12 @@ fn typify_view(contract: &Contract, mut defs: serde_json::Value) -> serde_json::
                         property.remove(keyword);
                     }
                 }
+                // An array with `prefixItems` is a `Vec` of any JSON values,
+                // its kinds checked by `strict::prefix_kinds_within`.
+                if matches!(check, Some(Check::Prefix(..))) {
+                    property.remove("prefixItems");
+                    property.insert("items".to_string(), serde_json::json!({}));
+                }
                 // Checked items are read by `strict::each` as plain strings and integers.
                 if matches!(check, Some(Check::Each(..) | Check::UniqueEach(..))) {
                     if let Some(items) = property.get_mut("items").and_then(serde_json::Value::as_object_mut) {
@@ -244,6 +250,10 @@ enum Check {
     /// items and their uniqueness by JSON equality of the items written
     /// back: `strict::unique_read_within`.
     UniqueRead(Option<u64>, Option<u64>),
+    /// An array of any JSON values' number of items, its items' JSON kinds
+    /// (`prefixItems`, as `strict::prefix_kinds_within`'s code) and maybe
+    /// their uniqueness by JSON equality.
+    Prefix(Option<u64>, Option<u64>, bool, u64),
     /// An array of numbers' number of items and its items' uniqueness as
     /// doubles (`-0.0` is `0.0`): `strict::unique_numbers_within`.
     UniqueNumbers(Option<u64>, Option<u64>),
@@ -281,6 +291,11 @@ impl Check {
                     None => Some(Check::Items(*min, *max)),
                 },
                 _ => Some(Check::Characters(*min, *max)),
+            },
+            Ty::Prefix { inner, kinds, rest } => Some(prefix_check(inner, kinds, rest.as_deref(), false)),
+            Ty::Unique(inner) if matches!(**inner, Ty::Prefix { .. }) => match inner.as_ref() {
+                Ty::Prefix { inner, kinds, rest } => Some(prefix_check(inner, kinds, rest.as_deref(), true)),
+                _ => None,
             },
             Ty::Unique(inner) => {
                 let (min, max) = match inner.as_ref() {
@@ -337,6 +352,9 @@ impl Check {
                 format!("strict::{form}unique_items_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX"))
             }
             Check::UniqueJson(min, max) => format!("strict::{form}unique_json_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
+            Check::Prefix(min, max, unique, kinds) => {
+                format!("strict::{form}prefix_kinds_within::<_, {}, {}, {unique}, {kinds:#x}>", count(min, "0"), count(max, "usize::MAX"))
+            }
             Check::UniqueRead(min, max) => format!("strict::{form}unique_read_within::<_, _, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::UniqueNumbers(min, max) => format!("strict::{form}unique_numbers_within::<_, {}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Each(item, min, max) => format!("strict::{form}each::<_, {}, {}, {}>", item.item_check(), count(min, "0"), count(max, "usize::MAX")),
@@ -359,7 +377,16 @@ impl Check {
             }
             Check::Characters(min, max) => format!("strict::LengthWithin<{}, {}>", count(min, "0"), count(max, "usize::MAX")),
             Check::Pattern(min, max, number) => format!("strict::MatchingWithin<{}, {}, patterns::Pattern{number}>", count(min, "0"), count(max, "usize::MAX")),
-            Check::Const(_) | Check::Listed(_) | Check::Items(..) | Check::UniqueItems(..) | Check::UniqueJson(..) | Check::UniqueRead(..) | Check::UniqueNumbers(..) | Check::Each(..) | Check::UniqueEach(..) => {
+            Check::Const(_)
+            | Check::Listed(_)
+            | Check::Items(..)
+            | Check::UniqueItems(..)
+            | Check::UniqueJson(..)
+            | Check::Prefix(..)
+            | Check::UniqueRead(..)
+            | Check::UniqueNumbers(..)
+            | Check::Each(..)
+            | Check::UniqueEach(..) => {
                 "()".to_string()
             }
         }
@@ -395,6 +422,29 @@ fn const_arg(bound: Option<i64>, absent: &str) -> String {
         Some(n) if n < 0 => format!("{{ {n} }}"),
         Some(n) => n.to_string(),
     }
+}
+
+/// A [`Check::Prefix`]: the count of the array inside, and each kind's code
+/// in its 4 bits (`strict::prefix_kinds_within`: 0 past the prefix, 8 any).
+fn prefix_check(inner: &crate::model::Ty, kinds: &[Option<String>], rest: Option<&str>, unique: bool) -> Check {
+    let (min, max) = match inner {
+        crate::model::Ty::Length { min, max, .. } => (*min, *max),
+        _ => (None, None),
+    };
+    let code = |kind: Option<&str>| -> u64 {
+        match kind {
+            Some("null") => 1,
+            Some("boolean") => 2,
+            Some("integer") => 3,
+            Some("number") => 4,
+            Some("string") => 5,
+            Some("array") => 6,
+            Some("object") => 7,
+            _ => 8,
+        }
+    };
+    let listed = kinds.iter().enumerate().fold(0u64, |all, (i, kind)| all | code(kind.as_deref()) << (4 * i));
+    Check::Prefix(min, max, unique, listed | code(rest) << 60)
 }
 
 /// A number's divisor as a const argument of `strict::number_within`.

@@ -75,6 +75,10 @@ pub fn read_expr(ty: &Ty, value: &str, path: &str, or_null: bool) -> String {
         Ty::Unique(inner) if inner.unique_by_json() => format!("_uniqueJson({}, {path})", read_expr(inner, value, path, or_null)),
         Ty::Unique(inner) if inner.unique_by_read() => format!("_uniqueRead({}, {value}, {path})", read_expr(inner, value, path, or_null)),
         Ty::Unique(inner) => format!("_uniqueItems({}, {path})", read_expr(inner, value, path, or_null)),
+        Ty::Prefix { inner, kinds, rest } => {
+            let kinds: Vec<String> = kinds.iter().map(|k| js_quoted(k.as_deref().unwrap_or(""))).collect();
+            format!("_prefixKinds({}, {path}, [{}], {})", read_expr(inner, value, path, or_null), kinds.join(", "), js_quoted(rest.as_deref().unwrap_or("")))
+        }
         Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
             format!("_numberMultipleOf({}, {path}, {}, {})", read_expr(inner, value, path, or_null), divisor.digits, divisor.exponent)
         }
@@ -350,7 +354,7 @@ fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<Stri
     match ty {
         Ty::Any => Some(outer),
         Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } | Ty::String => Some(0),
-        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => depth_below(contract, inner, outer, visiting),
+        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => depth_below(contract, inner, outer, visiting),
         Ty::Array(item) if **item == Ty::Any => Some(outer),
         Ty::Array(item) => Some(depth_below(contract, item, outer + 1, visiting)?.max(outer + 1)),
         Ty::Ref(name) => {
@@ -409,7 +413,7 @@ pub fn write_expr(ty: &Ty, value: &str) -> String {
             Ty::Any => format!("JSON.stringify({value})"),
             inner => format!("({value} === null ? \"null\" : {})", write_expr(inner, value)),
         },
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => write_expr(inner, value),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => write_expr(inner, value),
     }
 }
 

@@ -1068,6 +1068,29 @@ function _uniqueJson(items: JsonArray, path: string): JsonArray {
 }
 
 /**
+ * Checks each item's JSON kind: the first ones `kinds`, the others `rest`
+ * (`""`: any kind; an integer is a number too).
+ */
+function _prefixKinds<T extends readonly JsonValue[]>(
+  items: T,
+  path: string,
+  kinds: readonly string[],
+  rest: string,
+): T {
+  for (let i = 0; i < items.length; i++) {
+    const kind = i < kinds.length ? kinds[i] : rest;
+    const got = _kindOf(items[i] as JsonValue);
+    if (kind && kind !== got && !(kind === "number" && got === "integer")) {
+      _throwProblem(
+        `expected ${kind}, got ${got}`,
+        path === _UNTRACED ? _UNTRACED : `${path}[${String(i)}]`,
+      );
+    }
+  }
+  return items;
+}
+
+/**
  * Checks that no item of an array read from `value` (objects, arrays,
  * nullable items) equals an earlier one, by JSON equality of the values they
  * were read from.

@@ -28,7 +28,7 @@ pub fn ts_type(ty: &Ty) -> String {
             Constant::OneOf(_) if **inner != Ty::Any => listed_literals(value).join(" | "),
             Constant::Json(_) | Constant::OneOf(_) => "JsonValue".into(),
         },
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => ts_type(inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } => ts_type(inner),
     }
 }
 

@@ -86,6 +86,10 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
             let check = if inner.unique_by_json() { "UniqueJson" } else { "UniqueItems" };
             format!("{ns}.CoprocessReader.{check}({read})")
         }
+        Ty::Prefix { inner, kinds, rest } => {
+            let read = read_expr(contract, inner, reader, depth);
+            format!("{ns}.CoprocessReader.PrefixKinds({read}, {})", super::prefix_kinds(kinds, rest.as_deref()))
+        }
         Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
             let read = read_expr(contract, inner, reader, depth);
             format!("{ns}.CoprocessReader.NumberMultipleOf({read}, {}, {})", divisor.digits, divisor.exponent)

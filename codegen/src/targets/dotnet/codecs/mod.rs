@@ -26,7 +26,7 @@ pub fn label(contract: &Contract, ty: &Ty) -> String {
             _ => "object".to_string(),
         },
         Ty::Nullable(inner) => format!("{} or null", label(contract, inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => label(contract, inner),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => label(contract, inner),
     }
 }
 
@@ -98,6 +98,10 @@ pub fn read_expecting(contract: &Contract, ty: &Ty, value: &str, at: &str, depth
             let read = read_expecting(contract, inner, value, at, depth, expected);
             let check = if inner.unique_by_json() { "UniqueJson" } else { "UniqueItems" };
             format!("{ns}.CoprocessJson.{check}({read}, {at})")
+        }
+        Ty::Prefix { inner, kinds, rest } => {
+            let read = read_expecting(contract, inner, value, at, depth, expected);
+            format!("{ns}.CoprocessJson.PrefixKinds({read}, {at}, {})", prefix_kinds(kinds, rest.as_deref()))
         }
         Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
             let read = read_expecting(contract, inner, value, at, depth, expected);
@@ -184,7 +188,7 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
             let write = write_stmt(contract, inner, &some, builder, depth);
             format!("if ({value} is null) {{ {builder}.Append(\"null\"); }} else {{ {write} }}")
         }
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => write_stmt(contract, inner, value, builder, depth),
+        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => write_stmt(contract, inner, value, builder, depth),
     }
 }
 
@@ -401,4 +405,11 @@ pub fn union_reader(out: &mut Out, class: &str, variants: &[UnionVariant], class
             out.line(5, &format!("throw new {ns}.CoprocessShapeException({}, at);", string_literal(&both)));
         });
     });
+}
+
+/// A [`Ty::Prefix`]'s kinds as the runtime's arguments: `new[] { "boolean",
+/// "" }, ""` (`""` for any kind).
+pub(super) fn prefix_kinds(kinds: &[Option<String>], rest: Option<&str>) -> String {
+    let listed: Vec<String> = kinds.iter().map(|k| string_literal(k.as_deref().unwrap_or(""))).collect();
+    format!("new[] {{ {} }}, {}", listed.join(", "), string_literal(rest.unwrap_or("")))
 }

@@ -61,7 +61,9 @@ fn decoder(ty: &Ty) -> String {
         Ty::Ref(name) => format!("_read_{}", stem(name)),
         Ty::Array(item) => format!("lambda v: _array(v, {})", decoder(item)),
         Ty::Nullable(inner) => format!("lambda v: _nullable(v, {})", decoder(inner)),
-        Ty::Length { .. } | Ty::Unique(_) | Ty::Multiple { .. } | Ty::Pattern { .. } | Ty::Const { .. } => format!("lambda v: {}", decode_expr(ty, "v")),
+        Ty::Length { .. } | Ty::Unique(_) | Ty::Prefix { .. } | Ty::Multiple { .. } | Ty::Pattern { .. } | Ty::Const { .. } => {
+            format!("lambda v: {}", decode_expr(ty, "v"))
+        }
     }
 }
 
@@ -158,6 +160,12 @@ fn decode_expr(ty: &Ty, expr: &str) -> String {
         Ty::Unique(inner) if inner.unique_by_json() => format!("_unique_json({})", decode_expr(inner, expr)),
         Ty::Unique(inner) if inner.unique_by_read() => format!("_unique_read({}, {expr})", decode_expr(inner, expr)),
         Ty::Unique(inner) => format!("_unique({})", decode_expr(inner, expr)),
+        Ty::Prefix { inner, kinds, rest } => {
+            let kinds: Vec<String> = kinds.iter().map(|k| string(k.as_deref().unwrap_or(""))).collect();
+            // A tuple of one needs its comma.
+            let kinds = if kinds.len() == 1 { format!("{},", kinds[0]) } else { kinds.join(", ") };
+            format!("_prefix_kinds({}, ({kinds}), {})", decode_expr(inner, expr), string(rest.as_deref().unwrap_or("")))
+        }
         Ty::Multiple { inner, divisor } if matches!(**inner, Ty::Number { .. }) => {
             format!("_float_multiple_of({}, {}, {})", decode_expr(inner, expr), divisor.digits, divisor.exponent)
         }

@@ -119,7 +119,7 @@ fn check(contract: &Contract, ty: &Ty, var: &str) -> Option<String> {
             _ => None,
         },
         // A length is checked by its call, like a bound other than 0 or 1.
-        Ty::Array(_) | Ty::Length { .. } | Ty::Unique(_) | Ty::Multiple { .. } | Ty::Pattern { .. } | Ty::Const { .. } => None,
+        Ty::Array(_) | Ty::Length { .. } | Ty::Unique(_) | Ty::Prefix { .. } | Ty::Multiple { .. } | Ty::Pattern { .. } | Ty::Const { .. } => None,
         Ty::Nullable(inner) => {
             let inner = check(contract, inner, var)?;
             Some(format!("{var} is None or {}", or_operand(&inner)))

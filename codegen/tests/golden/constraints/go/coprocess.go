@@ -2758,6 +2758,109 @@ func appendPolygon(b []byte, v Polygon) []byte {
 	return append(b, '}')
 }
 
+// Prefixed is arrays with `prefixItems`: the JSON kind of each first item, then
+// of the rest (`items`), any JSON values all.
+type Prefixed struct {
+	// Entry is a name and a count, then anything.
+	//
+	// Example: `["apples",3,{"ripe":true}]`.
+	Entry []any
+	// Point is two numbers and nothing more (`items: false`).
+	//
+	// Example: `[1.5,-2]`.
+	Point []any
+	// Flags is any first item, then booleans, each item once, or null.
+	//
+	// Example: `["mode",true,false]`. Nil for JSON null.
+	Flags []any
+	// Tail is a null, an object and an array first, at most five items, when
+	// given.
+	//
+	// Example: `[null,{},[1]]`. Nil when absent.
+	Tail []any
+}
+
+// DecodePrefixed decodes a Prefixed from one frame's JSON text under the strict
+// rules of the contract. The error is a *DecodingError.
+func DecodePrefixed(data []byte) (Prefixed, error) {
+	return fromText("Prefixed", data, decodePrefixed)
+}
+
+// DecodePrefixedValue decodes a Prefixed from an already-parsed JSON value (as
+// ParseJSON or encoding/json produce it), under the same rules; objects are
+// read in sorted key order.
+func DecodePrefixedValue(value any) (Prefixed, error) {
+	return fromValue("Prefixed", value, decodePrefixed)
+}
+
+// MarshalJSON writes v as one line of JSON, fields in schema order.
+func (v Prefixed) MarshalJSON() ([]byte, error) {
+	return appendPrefixed(nil, v), nil
+}
+
+func (Prefixed) readEnvelopeMember(v any) (Prefixed, *shapeError) {
+	return decodePrefixed(v)
+}
+
+func (v Prefixed) appendEnvelopeMember(b []byte) []byte {
+	return appendPrefixed(b, v)
+}
+
+func decodePrefixed(v any) (Prefixed, *shapeError) {
+	var out Prefixed
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return out, wrongKind("object", v)
+	}
+	var seen [3]bool
+	for i, key := range o.keys {
+		var err *shapeError
+		switch key {
+		case "entry":
+			seen[0] = true
+			out.Entry, err = readListOfAnyPrefixStringIntRestAny(o.vals[i])
+		case "point":
+			seen[1] = true
+			out.Point, err = readListOfAnyLenMin2Max2PrefixNumberNumberRestAny(o.vals[i])
+		case "flags":
+			seen[2] = true
+			out.Flags, err = readNullableListOfAnyPrefixAnyRestBoolUnique(o.vals[i])
+		case "tail":
+			out.Tail, err = readListOfAnyLenMax5PrefixNullObjectArrayRestAny(o.vals[i])
+		default:
+			return out, unknownField(key)
+		}
+		if err != nil {
+			return out, err.at(key)
+		}
+	}
+	if !seen[0] {
+		return out, missingField("entry")
+	}
+	if !seen[1] {
+		return out, missingField("point")
+	}
+	if !seen[2] {
+		return out, missingField("flags")
+	}
+	return out, nil
+}
+
+func appendPrefixed(b []byte, v Prefixed) []byte {
+	b = append(b, '{')
+	b = append(b, "\"entry\":"...)
+	b = writeListOfAny(b, v.Entry)
+	b = append(b, ",\"point\":"...)
+	b = writeListOfAny(b, v.Point)
+	b = append(b, ",\"flags\":"...)
+	b = writeNullableListOfAnyPrefixAnyRestBoolUnique(b, v.Flags)
+	if v.Tail != nil {
+		b = append(b, ",\"tail\":"...)
+		b = writeListOfAny(b, v.Tail)
+	}
+	return append(b, '}')
+}
+
 // Request is a request frame, SDK to binary. A closed envelope: any other
 // top-level field is rejected with -32600. `params` is checked against the
 // shape the method table names for `method`; an unknown `method` is answered
@@ -4166,6 +4269,62 @@ func readListOfAnyLenMax3Unique(v any) ([]any, *shapeError) {
 	return x, uniqueJSON(x)
 }
 
+func readListOfAnyLenMax5(v any) ([]any, *shapeError) {
+	x, err := readListOfAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), -1, 5, "item")
+}
+
+func readListOfAnyLenMax5PrefixNullObjectArrayRestAny(v any) ([]any, *shapeError) {
+	x, err := readListOfAnyLenMax5(v)
+	if err != nil {
+		return x, err
+	}
+	return x, prefixKinds(x, []string{"null", "object", "array"}, "")
+}
+
+func readListOfAnyLenMin2Max2(v any) ([]any, *shapeError) {
+	x, err := readListOfAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, lengthWithin(int64(len(x)), 2, 2, "item")
+}
+
+func readListOfAnyLenMin2Max2PrefixNumberNumberRestAny(v any) ([]any, *shapeError) {
+	x, err := readListOfAnyLenMin2Max2(v)
+	if err != nil {
+		return x, err
+	}
+	return x, prefixKinds(x, []string{"number", "number"}, "")
+}
+
+func readListOfAnyPrefixAnyRestBool(v any) ([]any, *shapeError) {
+	x, err := readListOfAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, prefixKinds(x, []string{""}, "boolean")
+}
+
+func readListOfAnyPrefixAnyRestBoolUnique(v any) ([]any, *shapeError) {
+	x, err := readListOfAnyPrefixAnyRestBool(v)
+	if err != nil {
+		return x, err
+	}
+	return x, uniqueJSON(x)
+}
+
+func readListOfAnyPrefixStringIntRestAny(v any) ([]any, *shapeError) {
+	x, err := readListOfAny(v)
+	if err != nil {
+		return x, err
+	}
+	return x, prefixKinds(x, []string{"string", "integer"}, "")
+}
+
 func readListOfAnyUnique(v any) ([]any, *shapeError) {
 	x, err := readListOfAny(v)
 	if err != nil {
@@ -4720,6 +4879,17 @@ func readNullableIntMultipleOf3(v any) (*int64, *shapeError) {
 		return nil, orNull(err)
 	}
 	return &x, nil
+}
+
+func readNullableListOfAnyPrefixAnyRestBoolUnique(v any) ([]any, *shapeError) {
+	if v == nil {
+		return nil, nil
+	}
+	x, err := readListOfAnyPrefixAnyRestBoolUnique(v)
+	if err != nil {
+		return nil, orNull(err)
+	}
+	return x, nil
 }
 
 func readNullableListOfBoolLenMax2(v any) ([]bool, *shapeError) {
@@ -5466,6 +5636,13 @@ func writeNullableIntMultipleOf3(b []byte, v *int64) []byte {
 	return writeInt(b, *v)
 }
 
+func writeNullableListOfAnyPrefixAnyRestBoolUnique(b []byte, v []any) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return writeListOfAny(b, v)
+}
+
 func writeNullableListOfBoolLenMax2(b []byte, v []bool) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -5537,7 +5714,7 @@ func writeNullableStringPattern5(b []byte, v *string) []byte {
 }
 
 // TypeNames are the $defs names DecodeByName knows, sorted.
-var TypeNames = []string{"Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Point", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
+var TypeNames = []string{"Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Point", "Polygon", "Prefixed", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights"}
 
 // DecodeByName decodes JSON text as the $defs type of that name (see TypeNames).
 func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
@@ -5592,6 +5769,8 @@ func DecodeByName(typeName string, data []byte) (json.Marshaler, error) {
 		return asMarshaler(DecodePoint(data))
 	case "Polygon":
 		return asMarshaler(DecodePolygon(data))
+	case "Prefixed":
+		return asMarshaler(DecodePrefixed(data))
 	case "Request":
 		return asMarshaler(DecodeRequest(data))
 	case "RequestId":
@@ -6108,6 +6287,22 @@ func uniqueJSON(items []any) *shapeError {
 			if jsonEqual(items[first], item) {
 				return problem("expected unique items, got item " + strconv.Itoa(i) + " equal to item " + strconv.Itoa(first))
 			}
+		}
+	}
+	return nil
+}
+
+// prefixKinds checks each item's JSON kind: the first ones kinds, the others
+// rest ("": any kind; an integer is a number too).
+func prefixKinds(items []any, kinds []string, rest string) *shapeError {
+	for i, item := range items {
+		kind := rest
+		if i < len(kinds) {
+			kind = kinds[i]
+		}
+		got := kindOf(item)
+		if kind != "" && kind != got && (kind != "number" || got != "integer") {
+			return problem("expected " + kind + ", got " + got).atIndex(i)
 		}
 	}
 	return nil

@@ -641,6 +641,21 @@ def _unique_json(items: list[JsonValue]) -> list[JsonValue]:
     return items
 
 
+def _prefix_kinds(
+    items: list[JsonValue], kinds: tuple[str, ...], rest: str
+) -> list[JsonValue]:
+    """Checks each item's JSON kind: the first ones ``kinds``, the others
+    ``rest`` (``""``: any kind; an integer is a number too)."""
+    for index, item in enumerate(items):
+        kind = kinds[index] if index < len(kinds) else rest
+        got = _kind(item)
+        if kind and kind != got and not (kind == "number" and got == "integer"):
+            error = _Problem(f"expected {kind}, got {got}")
+            error.path.append(index)
+            raise error
+    return items
+
+
 def _unique_read(items: list[_T], value: JsonValue) -> list[_T]:
     """Checks that no item of an array read from `value` (objects, arrays,
     nullable items) equals an earlier one, by JSON equality of the values
@@ -1631,6 +1646,37 @@ class Polygon:
 
     sides: int
     """How many sides."""
+
+
+@dataclass(frozen=True)
+class Prefixed:
+    """Arrays with `prefixItems`: the JSON kind of each first item, then of the rest
+    (`items`), any JSON values all.
+    """
+
+    entry: list[JsonValue]
+    """A name and a count, then anything.
+
+    Example: `["apples",3,{"ripe":true}]`.
+    """
+
+    point: list[JsonValue]
+    """Two numbers and nothing more (`items: false`).
+
+    Example: `[1.5,-2]`.
+    """
+
+    flags: list[JsonValue] | None
+    """Any first item, then booleans, each item once, or null.
+
+    Example: `["mode",true,false]`.
+    """
+
+    tail: list[JsonValue] | None = None
+    """A null, an object and an array first, at most five items, when given.
+
+    Example: `[null,{},[1]]`. Optional: `None` when left out.
+    """
 
 
 @dataclass(frozen=True)
@@ -3293,6 +3339,74 @@ def encode_polygon(value: Polygon) -> str:
     return _dumps(polygon_to_value(value))
 
 
+_PREFIXED_REQUIRED: typing.Final = 3
+
+
+def _read_prefixed(value: JsonValue) -> Prefixed:
+    if isinstance(value, dict):
+        entry = value.get("entry")
+        point = value.get("point")
+        flags = value.get("flags")
+        tail = value.get("tail")
+        if len(value) == _PREFIXED_REQUIRED + ("tail" in value) and "flags" in value:
+            try:
+                return _new(
+                    Prefixed,
+                    entry=_prefix_kinds(_array(entry, _any), ("string", "integer"), ""),
+                    point=_prefix_kinds(
+                        _array_within(point, _any, 2, 2), ("number", "number"), ""
+                    ),
+                    flags=_nullable(
+                        flags,
+                        lambda v: _unique_json(
+                            _prefix_kinds(_array(v, _any), ("",), "boolean")
+                        ),
+                    ),
+                    tail=_prefix_kinds(
+                        _array_within(tail, _any, None, 5),
+                        ("null", "object", "array"),
+                        "",
+                    )
+                    if "tail" in value
+                    else None,
+                )
+            except _Problem:
+                raise _PREFIXED_SHAPE.problem(value) from None
+    return _PREFIXED_SHAPE.read(value)
+
+
+def prefixed_to_value(value: Prefixed) -> dict[str, JsonValue]:
+    """The JSON value of a `Prefixed`."""
+    out: dict[str, JsonValue] = {}
+    out["entry"] = list(value.entry)
+    out["point"] = list(value.point)
+    out["flags"] = None if value.flags is None else list(value.flags)
+    if value.tail is not None:
+        out["tail"] = list(value.tail)
+    return out
+
+
+def decode_prefixed(text: str | bytes) -> Prefixed:
+    """Decodes a `Prefixed` from one frame's JSON text. Raises `DecodeError`."""
+    try:
+        return _read_prefixed(_parse(text))
+    except _Problem as error:
+        raise DecodeError(error.message("Prefixed")) from None
+
+
+def prefixed_from_value(value: JsonValue) -> Prefixed:
+    """Decodes a `Prefixed` from an already-parsed JSON value. Raises `DecodeError`."""
+    try:
+        return _read_prefixed(value)
+    except _Problem as error:
+        raise DecodeError(error.message("Prefixed")) from None
+
+
+def encode_prefixed(value: Prefixed) -> str:
+    """One line of JSON text for a `Prefixed`, without the trailing newline."""
+    return _dumps(prefixed_to_value(value))
+
+
 _REQUEST_REQUIRED: typing.Final = 3
 
 
@@ -4183,6 +4297,28 @@ _POLYGON_SHAPE = _ObjectShape(
     ),
 )
 
+_PREFIXED_SHAPE = _ObjectShape(
+    Prefixed,
+    {
+        "entry": lambda v: _prefix_kinds(_array(v, _any), ("string", "integer"), ""),
+        "point": lambda v: _prefix_kinds(
+            _array_within(v, _any, 2, 2), ("number", "number"), ""
+        ),
+        "flags": lambda v: _nullable(
+            v, lambda v: _unique_json(_prefix_kinds(_array(v, _any), ("",), "boolean"))
+        ),
+        "tail": lambda v: _prefix_kinds(
+            _array_within(v, _any, None, 5), ("null", "object", "array"), ""
+        ),
+    },
+    (
+        "entry",
+        "point",
+        "flags",
+    ),
+    {"tail": None},
+)
+
 _REQUEST_SHAPE = _ObjectShape(
     Request,
     {
@@ -4309,6 +4445,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
     "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
     "Point": _Codec("Point", _read_point, point_to_value),
     "Polygon": _Codec("Polygon", _read_polygon, polygon_to_value),
+    "Prefixed": _Codec("Prefixed", _read_prefixed, prefixed_to_value),
     "Request": _Codec("Request", _read_request, request_to_value),
     "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
     "Response": _Codec("Response", _read_response, response_to_value),
@@ -4645,6 +4782,7 @@ _VALUE_READERS: typing.Final[
     patterned_from_value: _read_patterned,
     point_from_value: _read_point,
     polygon_from_value: _read_polygon,
+    prefixed_from_value: _read_prefixed,
     request_from_value: _read_request,
     request_id_from_value: _read_request_id,
     response_from_value: _read_response,

@@ -1198,6 +1198,29 @@ function _uniqueJson(items: JsonArray, path: string): JsonArray {
 }
 
 /**
+ * Checks each item's JSON kind: the first ones `kinds`, the others `rest`
+ * (`""`: any kind; an integer is a number too).
+ */
+function _prefixKinds<T extends readonly JsonValue[]>(
+  items: T,
+  path: string,
+  kinds: readonly string[],
+  rest: string,
+): T {
+  for (let i = 0; i < items.length; i++) {
+    const kind = i < kinds.length ? kinds[i] : rest;
+    const got = _kindOf(items[i] as JsonValue);
+    if (kind && kind !== got && !(kind === "number" && got === "integer")) {
+      _throwProblem(
+        `expected ${kind}, got ${got}`,
+        path === _UNTRACED ? _UNTRACED : `${path}[${String(i)}]`,
+      );
+    }
+  }
+  return items;
+}
+
+/**
  * Checks that no item of an array read from `value` (objects, arrays,
  * nullable items) equals an earlier one, by JSON equality of the values they
  * were read from.
@@ -4568,6 +4591,154 @@ export function encodePolygon(value: Polygon): string {
 }
 
 /**
+ * Arrays with `prefixItems`: the JSON kind of each first item, then of the rest
+ * (`items`), any JSON values all.
+ */
+export interface Prefixed {
+  /**
+   * A name and a count, then anything.
+   *
+   * Example: `["apples",3,{"ripe":true}]`.
+   */
+  readonly entry: readonly JsonValue[];
+  /**
+   * Two numbers and nothing more (`items: false`).
+   *
+   * Example: `[1.5,-2]`.
+   */
+  readonly point: readonly JsonValue[];
+  /**
+   * Any first item, then booleans, each item once, or null.
+   *
+   * Example: `["mode",true,false]`.
+   */
+  readonly flags: readonly JsonValue[] | null;
+  /**
+   * A null, an object and an array first, at most five items, when given.
+   *
+   * Example: `[null,{},[1]]`.
+   */
+  readonly tail?: readonly JsonValue[];
+}
+
+function readPrefixed(
+  value: JsonValue,
+  path: string,
+  orNull: boolean,
+): Prefixed {
+  const obj = _readMembers(value, path, orNull);
+  let entry_: readonly JsonValue[] | undefined;
+  let point: readonly JsonValue[] | undefined;
+  let flags: readonly JsonValue[] | null | undefined;
+  let tail: readonly JsonValue[] | undefined;
+  for (const key in obj) {
+    if (!_hasOwn.call(obj, key)) {
+      continue;
+    }
+    _keysMet++;
+    const member = obj[key] as JsonValue;
+    switch (key) {
+      case "entry":
+        entry_ = _prefixKinds(
+          _openValue(_readArray(member, _pathTo(path, ".entry"), false)),
+          _pathTo(path, ".entry"),
+          ["string", "integer"],
+          "",
+        );
+        break;
+      case "point":
+        point = _prefixKinds(
+          _itemsWithin(
+            _openValue(_readArray(member, _pathTo(path, ".point"), false)),
+            _pathTo(path, ".point"),
+            2,
+            2,
+          ),
+          _pathTo(path, ".point"),
+          ["number", "number"],
+          "",
+        );
+        break;
+      case "flags":
+        flags =
+          member === null
+            ? null
+            : _uniqueJson(
+                _prefixKinds(
+                  _openValue(_readArray(member, _pathTo(path, ".flags"), true)),
+                  _pathTo(path, ".flags"),
+                  [""],
+                  "boolean",
+                ),
+                _pathTo(path, ".flags"),
+              );
+        break;
+      case "tail":
+        tail = _prefixKinds(
+          _itemsWithin(
+            _openValue(_readArray(member, _pathTo(path, ".tail"), false)),
+            _pathTo(path, ".tail"),
+            null,
+            5,
+          ),
+          _pathTo(path, ".tail"),
+          ["null", "object", "array"],
+          "",
+        );
+        break;
+      default:
+        _throwUnknownField(key, path);
+    }
+  }
+  if (entry_ === undefined) {
+    _throwMissingField("entry", path);
+  }
+  if (point === undefined) {
+    _throwMissingField("point", path);
+  }
+  if (flags === undefined) {
+    _throwMissingField("flags", path);
+  }
+  const out: _Mutable<Prefixed> = { entry: entry_, point, flags };
+  if (tail !== undefined) {
+    out.tail = tail;
+  }
+  return out;
+}
+
+/**
+ * Decodes a `Prefixed` from one strict JSON text (a frame line without its
+ * `\n`). Throws a `DecodeError`.
+ */
+export function decodePrefixed(text: string): Prefixed {
+  return _decodeText("Prefixed", readPrefixed, text);
+}
+
+/**
+ * Decodes a `Prefixed` from an already-parsed JSON value. Throws a
+ * `DecodeError`.
+ */
+export function decodePrefixedValue(value: JsonValue): Prefixed {
+  return _decodeParsed("Prefixed", readPrefixed, value);
+}
+
+/**
+ * Encodes a `Prefixed` as one line of JSON text (no newline inside or at the
+ * end).
+ */
+export function encodePrefixed(value: Prefixed): string {
+  let out = "{";
+  out += '"entry":' + JSON.stringify(value.entry);
+  out += ',"point":' + JSON.stringify(value.point);
+  out +=
+    ',"flags":' + (value.flags === null ? "null" : JSON.stringify(value.flags));
+  if (value.tail !== undefined) {
+    out += ',"tail":' + JSON.stringify(value.tail);
+  }
+  return out + "}";
+}
+
+/**
  * A request frame, SDK to binary. A closed envelope: any other top-level field
  * is rejected with -32600. `params` is checked against the shape the method
  * table names for `method`; an unknown `method` is answered -32601, not
@@ -5666,6 +5837,7 @@ const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
   [decodePatternedValue, readPatterned],
   [decodePointValue, readPoint],
   [decodePolygonValue, readPolygon],
+  [decodePrefixedValue, readPrefixed],
   [decodeRequestValue, readRequest],
   [decodeRequestIdValue, readRequestId],
   [decodeResponseValue, readResponse],
@@ -5750,6 +5922,7 @@ export type TypeName =
   | "Patterned"
   | "Point"
   | "Polygon"
+  | "Prefixed"
   | "Request"
   | "RequestId"
   | "Response"
@@ -5790,6 +5963,7 @@ export const TYPE_NAMES: readonly TypeName[] = [
   "Patterned",
   "Point",
   "Polygon",
+  "Prefixed",
   "Request",
   "RequestId",
   "Response",
@@ -5865,6 +6039,8 @@ export function recode(typeName: TypeName, text: string): string {
       return encodePoint(decodePoint(text));
     case "Polygon":
       return encodePolygon(decodePolygon(text));
+    case "Prefixed":
+      return encodePrefixed(decodePrefixed(text));
     case "Request":
       return encodeRequest(decodeRequest(text));
     case "RequestId":

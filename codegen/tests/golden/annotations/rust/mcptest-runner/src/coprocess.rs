@@ -3114,6 +3114,128 @@ pub mod strict {
         Ok(items)
     }
 
+    /// The code of an item's JSON kind in [`prefix_kinds_within`]'s `KINDS`:
+    /// 0 past the prefix (the rest's kind applies), 8 any kind.
+    const KIND_CODES: [&str; 9] = [
+        "", "null", "boolean", "integer", "number", "string", "array", "object", "",
+    ];
+
+    /// [`items_within`] for an array of any JSON values whose first items
+    /// must be of the JSON kinds `KINDS` lists (`prefixItems`) and whose
+    /// later items of the kind it gives the rest (an integer is a number
+    /// too), after the count; with `UNIQUE`, pairwise distinct by JSON
+    /// equality after that. `KINDS` holds a kind code per item in its 4-bit
+    /// groups from the lowest (up to 15 items: 1 null, 2 boolean, 3 integer,
+    /// 4 number, 5 string, 6 array, 7 object, 8 any, 0 past the prefix) and
+    /// the rest's in its highest (0 or 8 for any).
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], the first item of another kind (at its index),
+    /// or the first item equal to an earlier one.
+    pub fn prefix_kinds_within<
+        'de,
+        D,
+        const MIN: usize,
+        const MAX: usize,
+        const UNIQUE: bool,
+        const KINDS: u64,
+    >(
+        deserializer: D,
+    ) -> Result<Vec<serde_json::Value>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = items_within::<D, serde_json::Value, MIN, MAX>(deserializer)?;
+        prefix_kinds(&items, KINDS)?;
+        if UNIQUE {
+            unique_json(&items)?;
+        }
+        Ok(items)
+    }
+
+    /// [`prefix_kinds_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`prefix_kinds_within`] (`null` included).
+    pub fn present_prefix_kinds_within<
+        'de,
+        D,
+        const MIN: usize,
+        const MAX: usize,
+        const UNIQUE: bool,
+        const KINDS: u64,
+    >(
+        deserializer: D,
+    ) -> Result<Option<Vec<serde_json::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        prefix_kinds_within::<D, MIN, MAX, UNIQUE, KINDS>(deserializer).map(Some)
+    }
+
+    /// [`prefix_kinds_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or as [`prefix_kinds_within`].
+    pub fn nullable_prefix_kinds_within<
+        'de,
+        D,
+        const MIN: usize,
+        const MAX: usize,
+        const UNIQUE: bool,
+        const KINDS: u64,
+    >(
+        deserializer: D,
+    ) -> Result<Option<Vec<serde_json::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = nullable_items_within::<D, serde_json::Value, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            prefix_kinds(items, KINDS)?;
+            if UNIQUE {
+                unique_json(items)?;
+            }
+        }
+        Ok(items)
+    }
+
+    fn prefix_kinds<E: serde::de::Error>(items: &[serde_json::Value], kinds: u64) -> Result<(), E> {
+        let rest = (kinds >> 60) as usize;
+        for (i, item) in items.iter().enumerate() {
+            let code = if i < 15 {
+                (kinds >> (4 * i)) as usize & 0xF
+            } else {
+                0
+            };
+            let kind = KIND_CODES
+                .get(if code == 0 { rest } else { code })
+                .copied()
+                .unwrap_or("");
+            let got = kind_of(item);
+            if !kind.is_empty() && kind != got && !(kind == "number" && got == "integer") {
+                return Err(E::custom(nested_problem(
+                    &format!("expected {kind}, got {got}"),
+                    &format!("$[{i}]"),
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A value's JSON kind as the problems name it: a number with an
+    /// integral value within ±(2^53-1) is an `integer`.
+    fn kind_of(value: &serde_json::Value) -> &'static str {
+        match value.as_f64() {
+            Some(x) if x.fract() == 0.0 && x.abs() <= MAX_SAFE_INTEGER as f64 => "integer",
+            Some(_) => "number",
+            None => kind(value),
+        }
+    }
+
     /// [`items_within`] for an array of numbers whose items must be
     /// pairwise distinct (`uniqueItems`) as doubles (`1` is `1.0`, `-0.0` is
     /// `0.0`), after the count.

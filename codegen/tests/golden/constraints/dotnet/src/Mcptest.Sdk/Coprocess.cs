@@ -255,7 +255,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Every <c>$defs</c> type name of the contract, sorted.
         /// </summary>
-        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Point", "Polygon", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
+        public static readonly global::System.Collections.Generic.IReadOnlyList<string> TypeNames = global::System.Array.AsReadOnly(new[] { "Bounded", "Chosen", "Circle", "Counted", "Distinct", "Drawing", "EmptyParams", "ErrorObject", "ErrorResponse", "Extras", "Figure", "HandshakeParams", "HandshakeResult", "Headers", "JsonRpcVersion", "Labels", "Listed", "Literals", "Matched", "Measured", "Named", "Params", "Patterned", "Point", "Polygon", "Prefixed", "Request", "RequestId", "Response", "Shade", "Square", "Stamped", "Stepped", "SuccessResponse", "Tagged", "Turn", "Vendor", "Weights" });
 
         /// <summary>
         /// Decodes one frame's JSON text as the named <c>$defs</c> type (enums come back boxed).
@@ -316,6 +316,8 @@ namespace Mcptest.Sdk
                     return Point.Decode(json);
                 case "Polygon":
                     return Polygon.Decode(json);
+                case "Prefixed":
+                    return Prefixed.Decode(json);
                 case "Request":
                     return Request.Decode(json);
                 case "RequestId":
@@ -403,30 +405,32 @@ namespace Mcptest.Sdk
                     return value23.ToJson();
                 case Polygon value24:
                     return value24.ToJson();
-                case Request value25:
+                case Prefixed value25:
                     return value25.ToJson();
-                case RequestId value26:
+                case Request value26:
                     return value26.ToJson();
-                case Response value27:
+                case RequestId value27:
                     return value27.ToJson();
-                case Shade value28:
-                    return ShadeWire.ToJson(value28);
-                case Square value29:
-                    return value29.ToJson();
-                case Stamped value30:
+                case Response value28:
+                    return value28.ToJson();
+                case Shade value29:
+                    return ShadeWire.ToJson(value29);
+                case Square value30:
                     return value30.ToJson();
-                case Stepped value31:
+                case Stamped value31:
                     return value31.ToJson();
-                case SuccessResponse value32:
+                case Stepped value32:
                     return value32.ToJson();
-                case Tagged value33:
+                case SuccessResponse value33:
                     return value33.ToJson();
-                case Turn value34:
+                case Tagged value34:
                     return value34.ToJson();
-                case Vendor value35:
+                case Turn value35:
                     return value35.ToJson();
-                case Weights value36:
+                case Vendor value36:
                     return value36.ToJson();
+                case Weights value37:
+                    return value37.ToJson();
                 default:
                     throw new global::System.ArgumentException("not a generated coprocess type", nameof(value));
             }
@@ -5653,6 +5657,225 @@ namespace Mcptest.Sdk
     }
 
     /// <summary>
+    /// Arrays with <c>prefixItems</c>: the JSON kind of each first item, then of the rest
+    /// (<c>items</c>), any JSON values all.
+    /// </summary>
+    public sealed class Prefixed
+    {
+        /// <summary>
+        /// Creates a <see cref="Prefixed"/> from its required fields.
+        /// </summary>
+        public Prefixed(global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> entry, global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> point, global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? flags)
+        {
+            Entry = entry ?? throw new global::System.ArgumentNullException(nameof(entry));
+            Point = point ?? throw new global::System.ArgumentNullException(nameof(point));
+            Flags = flags;
+        }
+
+        /// <summary>
+        /// A name and a count, then anything.
+        ///
+        /// Example: <c>["apples",3,{"ripe":true}]</c>.
+        /// </summary>
+        public global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> Entry { get; set; }
+
+        /// <summary>
+        /// Two numbers and nothing more (<c>items: false</c>).
+        ///
+        /// Example: <c>[1.5,-2]</c>.
+        /// </summary>
+        public global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> Point { get; set; }
+
+        /// <summary>
+        /// Any first item, then booleans, each item once, or null.
+        ///
+        /// Example: <c>["mode",true,false]</c>.
+        /// </summary>
+        public global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? Flags { get; set; }
+
+        /// <summary>
+        /// A null, an object and an array first, at most five items, when given.
+        ///
+        /// Example: <c>[null,{},[1]]</c>.
+        /// </summary>
+        public global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? Tail { get; set; }
+
+        /// <summary>
+        /// Decodes a <c>Prefixed</c> strictly from one frame's JSON text.
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Prefixed</c>.</exception>
+        public static Prefixed Decode(string json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Prefixed value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Parse(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Prefixed");
+            }
+        }
+
+        /// <summary>
+        /// Decodes a <c>Prefixed</c> strictly from an already-parsed value (the JSON-text rules are
+        /// checked on it too).
+        /// </summary>
+        /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The value is not a <c>Prefixed</c>.</exception>
+        public static Prefixed FromJson(global::System.Text.Json.JsonElement json)
+        {
+            if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Prefixed value))
+            {
+                return value;
+            }
+            try
+            {
+                return Read(global::Mcptest.Sdk.CoprocessJson.Validate(json), null, "object");
+            }
+            catch (global::Mcptest.Sdk.CoprocessShapeException problem)
+            {
+                throw problem.For("Prefixed");
+            }
+        }
+
+        /// <summary>
+        /// Encodes this value as one line of JSON text (no newline), fields in schema order.
+        /// </summary>
+        public string ToJson()
+        {
+            var builder = new global::System.Text.StringBuilder();
+            Write(builder);
+            return builder.ToString();
+        }
+
+        internal static Prefixed Read(global::System.Text.Json.JsonElement json, global::Mcptest.Sdk.CoprocessPath? at, string expected)
+        {
+            global::Mcptest.Sdk.CoprocessJson.ExpectObject(json, at, expected);
+            ulong seen = 0;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> _entry = default!;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> _point = default!;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? _flags = null;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? _tail = null;
+            foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
+            {
+                if (member.NameEquals("entry"))
+                {
+                    _entry = global::Mcptest.Sdk.CoprocessJson.PrefixKinds(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "entry"), "array", (item0, at0) => item0), new global::Mcptest.Sdk.CoprocessPath(at, "entry"), new[] { "string", "integer" }, "");
+                    seen |= 1UL << 0;
+                }
+                else if (member.NameEquals("point"))
+                {
+                    _point = global::Mcptest.Sdk.CoprocessJson.PrefixKinds(global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "point"), "array", (item0, at0) => item0), new global::Mcptest.Sdk.CoprocessPath(at, "point"), 2, 2), new global::Mcptest.Sdk.CoprocessPath(at, "point"), new[] { "number", "number" }, "");
+                    seen |= 1UL << 1;
+                }
+                else if (member.NameEquals("flags"))
+                {
+                    _flags = member.Value.ValueKind == global::System.Text.Json.JsonValueKind.Null ? (global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>?)null : global::Mcptest.Sdk.CoprocessJson.UniqueJson(global::Mcptest.Sdk.CoprocessJson.PrefixKinds(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "flags"), "array or null", (item0, at0) => item0), new global::Mcptest.Sdk.CoprocessPath(at, "flags"), new[] { "" }, "boolean"), new global::Mcptest.Sdk.CoprocessPath(at, "flags"));
+                    seen |= 1UL << 2;
+                }
+                else if (member.NameEquals("tail"))
+                {
+                    _tail = global::Mcptest.Sdk.CoprocessJson.PrefixKinds(global::Mcptest.Sdk.CoprocessJson.ItemsWithin(global::Mcptest.Sdk.CoprocessJson.ReadArray(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tail"), "array", (item0, at0) => item0), new global::Mcptest.Sdk.CoprocessPath(at, "tail"), 0, 5), new global::Mcptest.Sdk.CoprocessPath(at, "tail"), new[] { "null", "object", "array" }, "");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
+                }
+            }
+            if ((seen & (1UL << 0)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("entry", at);
+            }
+            if ((seen & (1UL << 1)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("point", at);
+            }
+            if ((seen & (1UL << 2)) == 0)
+            {
+                throw global::Mcptest.Sdk.CoprocessJson.Missing("flags", at);
+            }
+            return new Prefixed(_entry, _point, _flags)
+            {
+                Tail = _tail,
+            };
+        }
+
+        internal static readonly byte[] KeyEntry = global::System.Text.Encoding.UTF8.GetBytes("entry");
+        internal static readonly byte[] KeyPoint = global::System.Text.Encoding.UTF8.GetBytes("point");
+        internal static readonly byte[] KeyFlags = global::System.Text.Encoding.UTF8.GetBytes("flags");
+        internal static readonly byte[] KeyTail = global::System.Text.Encoding.UTF8.GetBytes("tail");
+
+        internal static Prefixed Read(ref global::System.Text.Json.Utf8JsonReader reader)
+        {
+            global::Mcptest.Sdk.CoprocessReader.Expect(ref reader, global::System.Text.Json.JsonTokenType.StartObject);
+            ulong seen = 0;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> _entry = default!;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement> _point = default!;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? _flags = null;
+            global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>? _tail = null;
+            while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
+            {
+                if (reader.ValueTextEquals(KeyEntry))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
+                    reader.Read();
+                    _entry = global::Mcptest.Sdk.CoprocessReader.PrefixKinds(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadAny(ref item0)), new[] { "string", "integer" }, "");
+                }
+                else if (reader.ValueTextEquals(KeyPoint))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
+                    reader.Read();
+                    _point = global::Mcptest.Sdk.CoprocessReader.PrefixKinds(global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadAny(ref item0)), 2, 2), new[] { "number", "number" }, "");
+                }
+                else if (reader.ValueTextEquals(KeyFlags))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 2);
+                    reader.Read();
+                    _flags = reader.TokenType == global::System.Text.Json.JsonTokenType.Null ? (global::System.Collections.Generic.List<global::System.Text.Json.JsonElement>?)null : global::Mcptest.Sdk.CoprocessReader.UniqueJson(global::Mcptest.Sdk.CoprocessReader.PrefixKinds(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadAny(ref item0)), new[] { "" }, "boolean"));
+                }
+                else if (reader.ValueTextEquals(KeyTail))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 3);
+                    reader.Read();
+                    _tail = global::Mcptest.Sdk.CoprocessReader.PrefixKinds(global::Mcptest.Sdk.CoprocessReader.ItemsWithin(global::Mcptest.Sdk.CoprocessReader.ReadArray(ref reader, (ref global::System.Text.Json.Utf8JsonReader item0) => global::Mcptest.Sdk.CoprocessReader.ReadAny(ref item0)), 0, 5), new[] { "null", "object", "array" }, "");
+                }
+                else
+                {
+                    throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+                }
+            }
+            if ((seen & 7UL) != 7UL)
+            {
+                throw global::Mcptest.Sdk.CoprocessReader.Fallback();
+            }
+            return new Prefixed(_entry, _point, _flags)
+            {
+                Tail = _tail,
+            };
+        }
+
+        internal void Write(global::System.Text.StringBuilder builder)
+        {
+            builder.Append('{');
+            builder.Append("\"entry\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Entry, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteAny(b0, item0); });
+            builder.Append(",\"point\":");
+            global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Point, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteAny(b0, item0); });
+            builder.Append(",\"flags\":");
+            if (Flags is null) { builder.Append("null"); } else { global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Flags, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteAny(b0, item0); }); }
+            if (Tail != null)
+            {
+                builder.Append(",\"tail\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteArray(builder, Tail, (b0, item0) => { global::Mcptest.Sdk.CoprocessJson.WriteAny(b0, item0); });
+            }
+            builder.Append('}');
+        }
+    }
+
+    /// <summary>
     /// A request frame, SDK to binary. A closed envelope: any other top-level field is rejected
     /// with -32600. <c>params</c> is checked against the shape the method table names for
     /// <c>method</c>; an unknown <c>method</c> is answered -32601, not rejected as a shape.
@@ -8280,6 +8503,10 @@ namespace Mcptest.Sdk
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Polygon>(Polygon.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Polygon.Read(ref reader), (builder, value) => value.Write(builder));
             }
+            if (type == typeof(Prefixed))
+            {
+                return new global::Mcptest.Sdk.CoprocessCodec<Prefixed>(Prefixed.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Prefixed.Read(ref reader), (builder, value) => value.Write(builder));
+            }
             if (type == typeof(Request))
             {
                 return new global::Mcptest.Sdk.CoprocessCodec<Request>(Request.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Request.Read(ref reader), (builder, value) => value.Write(builder));
@@ -8996,6 +9223,40 @@ namespace Mcptest.Sdk
                 throw new CoprocessShapeException(problem, at);
             }
             return items;
+        }
+
+        /// <summary>
+        /// Checks each item's JSON kind: the first ones <paramref name="kinds"/>, the others
+        /// <paramref name="rest"/> (<c>""</c>: any kind; an integer is a number too).
+        /// </summary>
+        internal static List<JsonElement> PrefixKinds(List<JsonElement> items, CoprocessPath? at, string[] kinds, string rest)
+        {
+            int wrong = FirstOfOtherKind(items, kinds, rest, out string kind, out string got);
+            if (wrong >= 0)
+            {
+                throw new CoprocessShapeException("expected " + kind + ", got " + got, new CoprocessPath(at, wrong));
+            }
+            return items;
+        }
+
+        /// <summary>
+        /// The index of the first item not of its kind (<see cref="PrefixKinds"/>), with the kind
+        /// it should be and the kind it is, or -1.
+        /// </summary>
+        internal static int FirstOfOtherKind(List<JsonElement> items, string[] kinds, string rest, out string kind, out string got)
+        {
+            for (int i = 0; i < items.Count; i++)
+            {
+                kind = i < kinds.Length ? kinds[i] : rest;
+                got = Kind(items[i]);
+                if (kind.Length > 0 && kind != got && !(kind == "number" && got == "integer"))
+                {
+                    return i;
+                }
+            }
+            kind = string.Empty;
+            got = string.Empty;
+            return -1;
         }
 
         /// <summary>
@@ -9897,6 +10158,15 @@ namespace Mcptest.Sdk
         internal static T ReadCarefully<T>(ref Utf8JsonReader reader, Func<JsonElement, T> read)
         {
             return read(ReadAny(ref reader));
+        }
+
+        internal static List<JsonElement> PrefixKinds(List<JsonElement> items, string[] kinds, string rest)
+        {
+            if (CoprocessJson.FirstOfOtherKind(items, kinds, rest, out _, out _) >= 0)
+            {
+                throw Fallback();
+            }
+            return items;
         }
 
         internal static List<JsonElement> UniqueJson(List<JsonElement> items)

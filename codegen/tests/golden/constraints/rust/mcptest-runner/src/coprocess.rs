@@ -731,6 +731,42 @@ pub struct Polygon {
     #[serde(deserialize_with = "strict::integer_within::<_, 3, { i64::MAX }, 1>")]
     pub sides: i64,
 }
+///Arrays with `prefixItems`: the JSON kind of each first item, then of the rest (`items`), any JSON values all.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+#[serde(remote = "Self")]
+pub struct Prefixed {
+    ///A name and a count, then anything.
+    ///
+    ///Example: `["apples",3,{"ripe":true}]`.
+    #[serde(
+        deserialize_with = "strict::prefix_kinds_within::<_, { 0 }, { usize::MAX }, false, 0x8000000000000035>"
+    )]
+    pub entry: ::std::vec::Vec<::serde_json::Value>,
+    ///Two numbers and nothing more (`items: false`).
+    ///
+    ///Example: `[1.5,-2]`.
+    #[serde(
+        deserialize_with = "strict::prefix_kinds_within::<_, 2, 2, false, 0x8000000000000044>"
+    )]
+    pub point: ::std::vec::Vec<::serde_json::Value>,
+    ///Any first item, then booleans, each item once, or null.
+    ///
+    ///Example: `["mode",true,false]`.
+    #[serde(
+        deserialize_with = "strict::nullable_prefix_kinds_within::<_, { 0 }, { usize::MAX }, true, 0x2000000000000008>"
+    )]
+    pub flags: ::std::option::Option<::std::vec::Vec<::serde_json::Value>>,
+    ///A null, an object and an array first, at most five items, when given.
+    ///
+    ///Example: `[null,{},[1]]`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_prefix_kinds_within::<_, { 0 }, 5, false, 0x8000000000000671>"
+    )]
+    pub tail: ::std::option::Option<::std::vec::Vec<::serde_json::Value>>,
+}
 ///A request frame, SDK to binary. A closed envelope: any other top-level field is rejected with -32600. `params` is checked against the shape the method table names for `method`; an unknown `method` is answered -32601, not rejected as a shape.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
@@ -1319,6 +1355,21 @@ impl ::serde::Serialize for Polygon {
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
         Polygon::serialize(self, serializer)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for Prefixed {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        Prefixed::deserialize(strict::ObjectOnly(deserializer))
+    }
+}
+impl ::serde::Serialize for Prefixed {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        Prefixed::serialize(self, serializer)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Request {
@@ -2294,6 +2345,16 @@ impl Frame for Polygon {
         strict_from_value("Polygon", value)
     }
 }
+impl Frame for Prefixed {
+    const TYPE_NAME: &'static str = "Prefixed";
+    fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let text = checked_text("Prefixed", text)?;
+        strict_from_text("Prefixed", &text)
+    }
+    fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+        strict_from_value("Prefixed", value)
+    }
+}
 impl Frame for Request {
     const TYPE_NAME: &'static str = "Request";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
@@ -2516,6 +2577,7 @@ pub fn decode_and_encode(
         "Patterned" => Patterned::decode(text).map(|v| v.encode()),
         "Point" => Point::decode(text).map(|v| v.encode()),
         "Polygon" => Polygon::decode(text).map(|v| v.encode()),
+        "Prefixed" => Prefixed::decode(text).map(|v| v.encode()),
         "Request" => Request::decode(text).map(|v| v.encode()),
         "RequestId" => RequestId::decode(text).map(|v| v.encode()),
         "Response" => Response::decode(text).map(|v| v.encode()),
@@ -2563,6 +2625,7 @@ pub fn check_value(
         "Patterned" => Patterned::from_value(value).map(|_| ()),
         "Point" => Point::from_value(value).map(|_| ()),
         "Polygon" => Polygon::from_value(value).map(|_| ()),
+        "Prefixed" => Prefixed::from_value(value).map(|_| ()),
         "Request" => Request::from_value(value).map(|_| ()),
         "RequestId" => RequestId::from_value(value).map(|_| ()),
         "Response" => Response::from_value(value).map(|_| ()),
@@ -2605,6 +2668,7 @@ pub const TYPE_NAMES: &[&str] = &[
     "Patterned",
     "Point",
     "Polygon",
+    "Prefixed",
     "Request",
     "RequestId",
     "Response",
@@ -4655,6 +4719,128 @@ pub mod strict {
             unique_json(items)?;
         }
         Ok(items)
+    }
+
+    /// The code of an item's JSON kind in [`prefix_kinds_within`]'s `KINDS`:
+    /// 0 past the prefix (the rest's kind applies), 8 any kind.
+    const KIND_CODES: [&str; 9] = [
+        "", "null", "boolean", "integer", "number", "string", "array", "object", "",
+    ];
+
+    /// [`items_within`] for an array of any JSON values whose first items
+    /// must be of the JSON kinds `KINDS` lists (`prefixItems`) and whose
+    /// later items of the kind it gives the rest (an integer is a number
+    /// too), after the count; with `UNIQUE`, pairwise distinct by JSON
+    /// equality after that. `KINDS` holds a kind code per item in its 4-bit
+    /// groups from the lowest (up to 15 items: 1 null, 2 boolean, 3 integer,
+    /// 4 number, 5 string, 6 array, 7 object, 8 any, 0 past the prefix) and
+    /// the rest's in its highest (0 or 8 for any).
+    ///
+    /// # Errors
+    ///
+    /// As [`items_within`], the first item of another kind (at its index),
+    /// or the first item equal to an earlier one.
+    pub fn prefix_kinds_within<
+        'de,
+        D,
+        const MIN: usize,
+        const MAX: usize,
+        const UNIQUE: bool,
+        const KINDS: u64,
+    >(
+        deserializer: D,
+    ) -> Result<Vec<serde_json::Value>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = items_within::<D, serde_json::Value, MIN, MAX>(deserializer)?;
+        prefix_kinds(&items, KINDS)?;
+        if UNIQUE {
+            unique_json(&items)?;
+        }
+        Ok(items)
+    }
+
+    /// [`prefix_kinds_within`] for a present optional field.
+    ///
+    /// # Errors
+    ///
+    /// As [`prefix_kinds_within`] (`null` included).
+    pub fn present_prefix_kinds_within<
+        'de,
+        D,
+        const MIN: usize,
+        const MAX: usize,
+        const UNIQUE: bool,
+        const KINDS: u64,
+    >(
+        deserializer: D,
+    ) -> Result<Option<Vec<serde_json::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        prefix_kinds_within::<D, MIN, MAX, UNIQUE, KINDS>(deserializer).map(Some)
+    }
+
+    /// [`prefix_kinds_within`] for a required nullable field.
+    ///
+    /// # Errors
+    ///
+    /// As [`nullable_items_within`], or as [`prefix_kinds_within`].
+    pub fn nullable_prefix_kinds_within<
+        'de,
+        D,
+        const MIN: usize,
+        const MAX: usize,
+        const UNIQUE: bool,
+        const KINDS: u64,
+    >(
+        deserializer: D,
+    ) -> Result<Option<Vec<serde_json::Value>>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        let items = nullable_items_within::<D, serde_json::Value, MIN, MAX>(deserializer)?;
+        if let Some(items) = &items {
+            prefix_kinds(items, KINDS)?;
+            if UNIQUE {
+                unique_json(items)?;
+            }
+        }
+        Ok(items)
+    }
+
+    fn prefix_kinds<E: serde::de::Error>(items: &[serde_json::Value], kinds: u64) -> Result<(), E> {
+        let rest = (kinds >> 60) as usize;
+        for (i, item) in items.iter().enumerate() {
+            let code = if i < 15 {
+                (kinds >> (4 * i)) as usize & 0xF
+            } else {
+                0
+            };
+            let kind = KIND_CODES
+                .get(if code == 0 { rest } else { code })
+                .copied()
+                .unwrap_or("");
+            let got = kind_of(item);
+            if !kind.is_empty() && kind != got && !(kind == "number" && got == "integer") {
+                return Err(E::custom(nested_problem(
+                    &format!("expected {kind}, got {got}"),
+                    &format!("$[{i}]"),
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A value's JSON kind as the problems name it: a number with an
+    /// integral value within ±(2^53-1) is an `integer`.
+    fn kind_of(value: &serde_json::Value) -> &'static str {
+        match value.as_f64() {
+            Some(x) if x.fract() == 0.0 && x.abs() <= MAX_SAFE_INTEGER as f64 => "integer",
+            Some(_) => "number",
+            None => kind(value),
+        }
     }
 
     /// [`items_within`] for an array of numbers whose items must be

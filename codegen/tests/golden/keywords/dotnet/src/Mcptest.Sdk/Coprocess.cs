@@ -4694,6 +4694,40 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
+        /// Checks each item's JSON kind: the first ones <paramref name="kinds"/>, the others
+        /// <paramref name="rest"/> (<c>""</c>: any kind; an integer is a number too).
+        /// </summary>
+        internal static List<JsonElement> PrefixKinds(List<JsonElement> items, CoprocessPath? at, string[] kinds, string rest)
+        {
+            int wrong = FirstOfOtherKind(items, kinds, rest, out string kind, out string got);
+            if (wrong >= 0)
+            {
+                throw new CoprocessShapeException("expected " + kind + ", got " + got, new CoprocessPath(at, wrong));
+            }
+            return items;
+        }
+
+        /// <summary>
+        /// The index of the first item not of its kind (<see cref="PrefixKinds"/>), with the kind
+        /// it should be and the kind it is, or -1.
+        /// </summary>
+        internal static int FirstOfOtherKind(List<JsonElement> items, string[] kinds, string rest, out string kind, out string got)
+        {
+            for (int i = 0; i < items.Count; i++)
+            {
+                kind = i < kinds.Length ? kinds[i] : rest;
+                got = Kind(items[i]);
+                if (kind.Length > 0 && kind != got && !(kind == "number" && got == "integer"))
+                {
+                    return i;
+                }
+            }
+            kind = string.Empty;
+            got = string.Empty;
+            return -1;
+        }
+
+        /// <summary>
         /// The index of the first item equal to an earlier one by JSON equality (at
         /// <paramref name="first"/>, the earliest it equals), or -1.
         /// </summary>
@@ -5592,6 +5626,15 @@ namespace Mcptest.Sdk
         internal static T ReadCarefully<T>(ref Utf8JsonReader reader, Func<JsonElement, T> read)
         {
             return read(ReadAny(ref reader));
+        }
+
+        internal static List<JsonElement> PrefixKinds(List<JsonElement> items, string[] kinds, string rest)
+        {
+            if (CoprocessJson.FirstOfOtherKind(items, kinds, rest, out _, out _) >= 0)
+            {
+                throw Fallback();
+            }
+            return items;
         }
 
         internal static List<JsonElement> UniqueJson(List<JsonElement> items)

@@ -314,6 +314,7 @@ public final class Coprocess {
                     "Patterned",
                     "Point",
                     "Polygon",
+                    "Prefixed",
                     "Request",
                     "RequestId",
                     "Response",
@@ -364,6 +365,7 @@ public final class Coprocess {
             case "Patterned" -> Patterned.fromJson(json);
             case "Point" -> Point.fromJson(json);
             case "Polygon" -> Polygon.fromJson(json);
+            case "Prefixed" -> Prefixed.fromJson(json);
             case "Request" -> Request.fromJson(json);
             case "RequestId" -> RequestId.fromJson(json);
             case "Response" -> Response.fromJson(json);
@@ -2038,6 +2040,73 @@ public final class Coprocess {
             out.append(this.side);
             out.append(",\"sides\":");
             out.append(this.sides);
+            out.append('}');
+        }
+    }
+
+    /**
+     * Arrays with {@code prefixItems}: the JSON kind of each first item, then of the rest ({@code
+     * items}), any JSON values all.
+     *
+     * @param entry A name and a count, then anything. Example: {@code ["apples",3,{"ripe":true}]}.
+     * @param point Two numbers and nothing more ({@code items: false}). Example: {@code [1.5,-2]}.
+     * @param flags Any first item, then booleans, each item once, or null. Example: {@code
+     *     ["mode",true,false]}. (Java null for JSON null)
+     * @param tail A null, an object and an array first, at most five items, when given. Example:
+     *     {@code [null,{},[1]]}. (Java null when absent)
+     */
+    public record Prefixed(
+            List<JsonNode> entry, List<JsonNode> point, List<JsonNode> flags, List<JsonNode> tail)
+            implements Encodable {
+
+        /**
+         * Refuses null for the components that are always present.
+         *
+         * @param entry the value of the {@code "entry"} member
+         * @param point the value of the {@code "point"} member
+         * @param flags the value of the {@code "flags"} member
+         * @param tail the value of the {@code "tail"} member
+         */
+        public Prefixed {
+            Objects.requireNonNull(entry, "entry");
+            Objects.requireNonNull(point, "point");
+        }
+
+        /**
+         * Decodes a {@code Prefixed} from one frame of strict JSON text.
+         *
+         * @param json the frame text, without the line terminator
+         * @return the decoded value
+         * @throws DecodeException when the text is not strict JSON or not a {@code Prefixed}
+         */
+        public static Prefixed fromJson(String json) {
+            return Coprocess.readText(json, "Prefixed", Coprocess::decodePrefixed);
+        }
+
+        /**
+         * Decodes a {@code Prefixed} from an already parsed JSON value.
+         *
+         * @param node the value
+         * @return the decoded value
+         * @throws DecodeException when the value is not a {@code Prefixed}
+         */
+        public static Prefixed fromNode(JsonNode node) {
+            return Coprocess.readTree(node, "Prefixed", Coprocess::decodePrefixed);
+        }
+
+        @Override
+        public void appendJson(StringBuilder out) {
+            out.append('{');
+            out.append("\"entry\":");
+            Coprocess.writeList(out, this.entry, (o1, e1) -> Coprocess.writeNode(o1, e1));
+            out.append(",\"point\":");
+            Coprocess.writeList(out, this.point, (o1, e1) -> Coprocess.writeNode(o1, e1));
+            out.append(",\"flags\":");
+            Coprocess.writeList(out, this.flags, (o1, e1) -> Coprocess.writeNode(o1, e1));
+            if (this.tail != null) {
+                out.append(",\"tail\":");
+                Coprocess.writeList(out, this.tail, (o1, e1) -> Coprocess.writeNode(o1, e1));
+            }
             out.append('}');
         }
     }
@@ -4186,6 +4255,76 @@ public final class Coprocess {
         return new Polygon(vKind, vSide, vSides);
     }
 
+    private static Prefixed decodePrefixed(JsonNode node, Path path) {
+        ObjectNode object = expectObject(node, path);
+        List<JsonNode> vEntry = null;
+        boolean hasEntry = false;
+        List<JsonNode> vPoint = null;
+        boolean hasPoint = false;
+        List<JsonNode> vFlags = null;
+        boolean hasFlags = false;
+        List<JsonNode> vTail = null;
+        for (Map.Entry<String, JsonNode> member : object.properties()) {
+            String key = member.getKey();
+            JsonNode value = member.getValue();
+            Path at = path.key(key);
+            switch (key) {
+                case "entry" -> {
+                    vEntry =
+                            prefixKinds(
+                                    decodeList(value, at, (n1, p1) -> n1),
+                                    at,
+                                    List.of("string", "integer"),
+                                    "");
+                    hasEntry = true;
+                }
+                case "point" -> {
+                    vPoint =
+                            prefixKinds(
+                                    itemsWithin(decodeList(value, at, (n1, p1) -> n1), at, 2, 2),
+                                    at,
+                                    List.of("number", "number"),
+                                    "");
+                    hasPoint = true;
+                }
+                case "flags" -> {
+                    vFlags =
+                            decodeNullable(
+                                    value,
+                                    at,
+                                    (n1, p1) ->
+                                            uniqueJson(
+                                                    prefixKinds(
+                                                            decodeList(n1, p1, (n2, p2) -> n2),
+                                                            p1,
+                                                            List.of(""),
+                                                            "boolean"),
+                                                    p1));
+                    hasFlags = true;
+                }
+                case "tail" ->
+                        vTail =
+                                prefixKinds(
+                                        itemsWithin(
+                                                decodeList(value, at, (n1, p1) -> n1), at, 0, 5),
+                                        at,
+                                        List.of("null", "object", "array"),
+                                        "");
+                default -> throw unknownField(path, key);
+            }
+        }
+        if (!hasEntry) {
+            throw missingField(path, "entry");
+        }
+        if (!hasPoint) {
+            throw missingField(path, "point");
+        }
+        if (!hasFlags) {
+            throw missingField(path, "flags");
+        }
+        return new Prefixed(vEntry, vPoint, vFlags, vTail);
+    }
+
     private static Request decodeRequest(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
         JsonRpcVersion vJsonrpc = null;
@@ -4649,6 +4788,7 @@ public final class Coprocess {
                     member(Patterned.class, Coprocess::decodePatterned),
                     member(Point.class, Coprocess::decodePoint),
                     member(Polygon.class, Coprocess::decodePolygon),
+                    member(Prefixed.class, Coprocess::decodePrefixed),
                     member(Request.class, Coprocess::decodeRequest),
                     member(RequestId.class, Coprocess::decodeRequestId),
                     member(Response.class, Coprocess::decodeResponse),
@@ -5277,6 +5417,23 @@ public final class Coprocess {
                 if (jsonEqual(items.get(first), items.get(i))) {
                     throw notUnique(path, i, first);
                 }
+            }
+        }
+        return items;
+    }
+
+    /**
+     * Checks each item's JSON kind: the first ones {@code kinds}, the others {@code rest} ({@code
+     * ""}: any kind; an integer is a number too).
+     */
+    private static List<JsonNode> prefixKinds(
+            List<JsonNode> items, Path path, List<String> kinds, String rest) {
+        for (int i = 0; i < items.size(); i++) {
+            String kind = i < kinds.size() ? kinds.get(i) : rest;
+            String got = kindOf(items.get(i));
+            boolean number = kind.equals("number") && got.equals("integer");
+            if (!kind.isEmpty() && !kind.equals(got) && !number) {
+                throw problem(element(path, i), "expected " + kind + ", got " + got);
             }
         }
         return items;

@@ -430,13 +430,11 @@ pub fn number_text(value: f64) -> String {
     if value < 0.0 {
         return format!("-{}", number_text(-value));
     }
-    // Rust's `{:e}` gives the shortest round-trip digits: `1.5e-7`, `1e21`.
-    let scientific = format!("{value:e}");
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let Some((significant, exponent)) = decimal(value) else { return value.to_string() };
+    let digits = significant.to_string();
     let k = digits.len() as i64;
     // value = 0.digits × 10^n
-    let n = exponent.parse::<i64>().unwrap_or(0) + 1;
+    let n = i64::from(exponent) + k;
     if k <= n && n <= 21 {
         format!("{digits}{}", "0".repeat((n - k) as usize))
     } else if 0 < n && n <= 21 {

@@ -125,10 +125,10 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
     }
 
     fn refuse_unsupported(&self, schema: &Map<String, Value>, pointer: &str) -> Result<(), SchemaError> {
+        // An array reads its own `prefixItems` ([`Self::prefix_items`]).
+        let array = schema.get("type").is_some_and(|t| t == "array" || t.get(0).is_some_and(|t| t == "array"));
         for (keyword, fix) in REFUSED {
-            // An array reads its own `prefixItems` ([`Self::prefix_items`]).
-            let array = |t: &Value| t == "array" || t.get(0).is_some_and(|t| t == "array");
-            if *keyword == "prefixItems" && schema.get("type").is_some_and(array) {
+            if *keyword == "prefixItems" && array {
                 continue;
             }
             if schema.contains_key(*keyword) {

@@ -475,7 +475,7 @@ def _is_multiple(number: float, digits: int, exponent: int) -> bool:
         return False
     rest = 0
     for digit in significant:
-        rest = (rest * 10 + ord(digit) - 48) % digits
+        rest = (rest * 10 + int(digit)) % digits
     for _ in range(a - exponent):
         if not rest:
             break

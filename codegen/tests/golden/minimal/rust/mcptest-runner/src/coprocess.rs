@@ -3237,16 +3237,7 @@ pub mod strict {
         {
             return Ok(value);
         }
-        let got = match &value {
-            serde_json::Value::Number(n)
-                if n.as_f64()
-                    .is_some_and(|f| f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER as f64) =>
-            {
-                "integer"
-            }
-            other => kind(other),
-        };
-        Err(not_constant(L::JSON, got))
+        Err(not_constant(L::JSON, kind_of(&value)))
     }
 
     /// Deserializes a required field of any JSON value that must equal one

@@ -293,11 +293,10 @@ impl Check {
                 _ => Some(Check::Characters(*min, *max)),
             },
             Ty::Prefix { inner, kinds, rest } => Some(prefix_check(inner, kinds, rest.as_deref(), false)),
-            Ty::Unique(inner) if matches!(**inner, Ty::Prefix { .. }) => match inner.as_ref() {
-                Ty::Prefix { inner, kinds, rest } => Some(prefix_check(inner, kinds, rest.as_deref(), true)),
-                _ => None,
-            },
             Ty::Unique(inner) => {
+                if let Ty::Prefix { inner, kinds, rest } = inner.as_ref() {
+                    return Some(prefix_check(inner, kinds, rest.as_deref(), true));
+                }
                 let (min, max) = match inner.as_ref() {
                     Ty::Length { min, max, .. } => (*min, *max),
                     _ => (None, None),

@@ -3,7 +3,7 @@
 //! For every file of a keyword the contract supports, every test group
 //! becomes a type of the test contract: the group's schema, with the type its
 //! keyword is about added (`string` for lengths and patterns, `number` for
-//! bounds, `integer` for divisors, `array` for item counts, a map for member counts),
+//! bounds and divisors, `array` for item counts, a map for member counts),
 //! as the member `value` of a closed object (a map is the frame itself, and
 //! so is a group's object with properties of its own, closed as every
 //! contract object is).

@@ -46,8 +46,7 @@ pub const CLIENT_SETTINGS: &[(&str, u64, u64)] = &[
     ("stderr_tail_lines", 1, 10_000),
 ];
 
-/// The methods and error codes the handshake logic of every target relies on.
-pub const REQUIRED_METHODS: &[&str] = &["coprocess/handshake"];
+/// The error codes the handshake logic of every target relies on.
 pub const REQUIRED_ERROR_CODES: &[&str] = &["MethodNotFound", "InvalidParams"];
 
 /// Reads and checks the schema at `path`; `source` is how generated headers name it.
@@ -190,7 +189,7 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
     let xp = "/x-coprocess";
     r.only_keys(
         x,
-        &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages", "client", "sdks", "history", "compatibility"],
+        &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages", "client", "sdks", "history", "compatibility", "roles"],
         xp,
     )?;
     let protocol_version = r.integer(x, "protocol_version", xp)?;
@@ -206,6 +205,8 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
         return Err(r.err(&format!("{xp}/max_depth"), "max_depth must be between 2 and 1000", "pick a depth in that range"));
     }
 
+    let methods = read_methods(&r, x, &types)?;
+    let roles = crate::roles::read(&r, x, &types, &methods)?;
     let contract = Contract {
         source: source.to_string(),
         title,
@@ -213,7 +214,8 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
         protocol_version,
         max_line_bytes: max_line_bytes as u64,
         max_depth: max_depth as u32,
-        methods: read_methods(&r, x, &types)?,
+        methods,
+        roles,
         error_codes: read_error_codes(&r, x)?,
         lanes: read_lanes(&r, x)?,
         messages: read_messages(&r, x)?,
@@ -272,11 +274,6 @@ fn read_methods(
             description: r.string(row, "description", &p)?,
             name,
         });
-    }
-    for required in REQUIRED_METHODS {
-        if !methods.iter().any(|m| m.name == *required) {
-            return Err(r.err("/x-coprocess/methods", format!("the method table has no `{required}`"), "add it: the handshake of every SDK uses it"));
-        }
     }
     Ok(methods)
 }

@@ -47,8 +47,65 @@ pub struct Contract {
     /// The compatibility rule (`x-coprocess.compatibility`), one sentence
     /// or short paragraph per clause, in table order.
     pub compatibility: Vec<String>,
+    /// Which type or method plays each protocol role (`x-coprocess.roles`),
+    /// resolved and checked by [`crate::roles`].
+    pub roles: Roles,
     /// The schema document as read (the Rust target hands its `$defs` to typify).
     pub raw: serde_json::Value,
+}
+
+/// The protocol roles: what every target, the binary and the page rely on,
+/// by the names the schema gives them ([`crate::roles`] says what each must be).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Roles {
+    /// The request envelope type.
+    pub request: String,
+    /// The response envelope type, the union of the next two.
+    pub response: String,
+    /// The response arm that carries a `result`.
+    pub success_response: String,
+    /// The response arm that carries an `error`.
+    pub error_response: String,
+    /// The JSON-RPC error object type.
+    pub error_object: String,
+    pub handshake: HandshakeRole,
+    /// The call whose result every client reads uniformly, if the contract has one.
+    pub call: Option<CallRole>,
+    /// The method a client sends when it is closed, if the contract has one.
+    pub close: Option<String>,
+    /// The table as the schema writes it, in role order, for the page.
+    pub table: Vec<RoleRow>,
+}
+
+/// The handshake method, with its params and result types.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandshakeRole {
+    pub method: String,
+    pub params: String,
+    pub result: String,
+}
+
+/// The call method, its result union and that union's two arms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallRole {
+    pub method: String,
+    /// The method's result: a union of exactly `verdict` and `passthrough`.
+    pub result: String,
+    /// The arm the binary derives (`success`, `text`, `error`).
+    pub verdict: String,
+    /// The upstream result verbatim (`content`, `isError`).
+    pub passthrough: String,
+}
+
+/// One row of `x-coprocess.roles`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoleRow {
+    /// The role (`request`, `handshake`, ...).
+    pub role: String,
+    /// Each key of the row but `description` (`type`, `method`, `success`, ...)
+    /// with the type or method name it resolves to and its JSON pointer.
+    pub names: Vec<(String, String, String)>,
+    pub description: String,
 }
 
 /// One `$defs` entry.

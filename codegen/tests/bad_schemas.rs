@@ -134,6 +134,26 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
             s["x-coprocess"]["methods"].as_array_mut().unwrap().push(twin);
         }), "/x-coprocess/methods/12/name"),
         ("method segment without letters", edit(|s| s["x-coprocess"]["methods"][1]["name"] = json!("mcp..x")), "/x-coprocess/methods/1/name"),
+        ("no roles table", edit(|s| { s["x-coprocess"].as_object_mut().unwrap().remove("roles"); }), "/x-coprocess"),
+        ("a required role missing", edit(|s| { s["x-coprocess"]["roles"].as_object_mut().unwrap().remove("request"); }), "/x-coprocess/roles"),
+        ("an unknown role", edit(|s| s["x-coprocess"]["roles"]["stream"] = json!({"method": "mcp.call", "description": "d"})), "/x-coprocess/roles/stream"),
+        ("an unknown key in a role", edit(|s| s["x-coprocess"]["roles"]["close"]["params"] = json!("#/$defs/EmptyParams")), "/x-coprocess/roles/close/params"),
+        ("a role without its description", edit(|s| { s["x-coprocess"]["roles"]["close"].as_object_mut().unwrap().remove("description"); }), "/x-coprocess/roles/close"),
+        ("a role type that does not resolve", edit(|s| s["x-coprocess"]["roles"]["error_object"]["type"] = json!("#/$defs/Nope")), "/x-coprocess/roles/error_object/type"),
+        ("a role type written as a bare name", edit(|s| s["x-coprocess"]["roles"]["request"]["type"] = json!("Request")), "/x-coprocess/roles/request/type"),
+        ("a role method not in the table", edit(|s| s["x-coprocess"]["roles"]["handshake"]["method"] = json!("coprocess/hello")), "/x-coprocess/roles/handshake/method"),
+        ("an error object whose code is optional", edit(|s| s["$defs"]["ErrorObject"]["required"] = json!(["message"])), "/x-coprocess/roles/error_object/type"),
+        ("an error object whose message is optional", edit(|s| s["$defs"]["ErrorObject"]["required"] = json!(["code"])), "/x-coprocess/roles/error_object/type"),
+        ("a request envelope as the error object", edit(|s| s["x-coprocess"]["roles"]["error_object"]["type"] = json!("#/$defs/Request")), "/x-coprocess/roles/error_object/type"),
+        ("response arms that are not the union's", edit(|s| s["x-coprocess"]["roles"]["response"]["success"] = json!("#/$defs/Verdict")), "/x-coprocess/roles/response/type"),
+        ("a verdict whose text is not nullable", edit(|s| s["$defs"]["Verdict"]["properties"]["text"] = json!({"description": "d", "type": "string"})), "/x-coprocess/roles/call/verdict"),
+        ("a passthrough whose isError is required", edit(|s| s["$defs"]["ToolCallPassthrough"]["required"] = json!(["content", "isError"])), "/x-coprocess/roles/call/passthrough"),
+        ("a call whose result is not the verdict union", edit(|s| s["x-coprocess"]["roles"]["call"]["method"] = json!("mcp.listTools")), "/x-coprocess/roles/call/method"),
+        ("a close method that requires params", edit(|s| s["x-coprocess"]["roles"]["close"]["method"] = json!("mcp.readResource")), "/x-coprocess/roles/close/method"),
+        ("the handshake as the close method", edit(|s| {
+            s["x-coprocess"]["methods"][0]["params_required"] = json!(false);
+            s["x-coprocess"]["roles"]["close"]["method"] = json!("coprocess/handshake");
+        }), "/x-coprocess/roles/close/method"),
         ("client setting out of range", edit(|s| s["x-coprocess"]["client"]["call_timeout_ms"]["value"] = json!(0)), "/x-coprocess/client/call_timeout_ms/value"),
         ("client setting missing", edit(|s| { s["x-coprocess"]["client"].as_object_mut().unwrap().remove("start_timeout_ms"); }), "/x-coprocess/client"),
         ("title not a string", verdict_prop("x", json!({"description": "d", "type": "string", "title": 3})), "/$defs/Verdict/properties/x/title"),

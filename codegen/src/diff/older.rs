@@ -7,8 +7,9 @@
 //! missing entry taken from it, an unknown one dropped, a template with
 //! other holes replaced) and the load is retried; each such edit is
 //! reported as a `compatible` change. A contract from before the support
-//! matrix, the compatibility rule and the version history takes the newer
-//! contract's (the history up to its own version), reported the same way.
+//! matrix, the compatibility rule, the version history and the roles takes
+//! the newer contract's (the history up to its own version), reported the
+//! same way.
 //! Anything else still fails as usual.
 
 use std::path::Path;
@@ -39,11 +40,11 @@ pub fn load(text: &str, path: &Path, label: &str, newer: &Value) -> Result<(Cont
         }
     }
     if let (Some(x), Some(newer_x)) = (raw.get_mut("x-coprocess").and_then(Value::as_object_mut), newer.get("x-coprocess")) {
-        // The support matrix, the compatibility rule and the version history
-        // came after the first contracts: an old one without them takes the
-        // newer one's (the history up to its own version).
+        // The support matrix, the compatibility rule, the version history
+        // and the roles came after the first contracts: an old one without
+        // them takes the newer one's (the history up to its own version).
         let version = x.get("protocol_version").and_then(Value::as_i64).unwrap_or(i64::MAX);
-        for table in ["sdks", "compatibility", "history"] {
+        for table in ["sdks", "compatibility", "history", "roles"] {
             let (Some(newer_table), None) = (newer_x.get(table), x.get(table)) else { continue };
             let taken = match (table, newer_table) {
                 ("history", Value::Array(rows)) => {

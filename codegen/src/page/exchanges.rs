@@ -4,16 +4,10 @@
 use super::markdown::{code_span, inline, one_line, Page};
 use super::Links;
 use crate::examples::{exchanges, Example, Exchange};
-use crate::load::REQUIRED_METHODS;
 use crate::model::Contract;
 
-/// The handshake method (the one the loader requires of every table).
-fn handshake_method() -> &'static str {
-    REQUIRED_METHODS[0]
-}
-
 pub fn handshake(page: &mut Page, links: &Links, contract: &Contract) {
-    let name = handshake_method();
+    let name = contract.roles.handshake.method.as_str();
     if let Some(method) = contract.methods.iter().find(|m| m.name == name) {
         page.paragraph(&format!(
             "{} takes {}{} and answers {}.",
@@ -39,7 +33,8 @@ pub fn others(page: &mut Page, links: &Links, contract: &Contract) {
         "The schema's other example requests, each with the example responses that carry its `id`. Every frame \
          is one line on the wire.",
     );
-    for exchange in exchanges(contract).iter().filter(|e| e.method.is_none_or(|m| m.name != handshake_method())) {
+    let handshake = contract.roles.handshake.method.as_str();
+    for exchange in exchanges(contract).iter().filter(|e| e.method.is_none_or(|m| m.name != handshake)) {
         write(page, links, contract, exchange);
     }
 }

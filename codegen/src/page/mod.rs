@@ -2,7 +2,7 @@
 //! reader wants it, written with every other output (so `--check` keeps it
 //! current) and from the schema alone: the version and its history, the
 //! support matrix, the frame and JSON-text rules, the handshake and the other
-//! example exchanges, the method, error-code, lane, message and client
+//! example exchanges, the method, role, error-code, lane, message and client
 //! tables, the compatibility rule, and every `$defs` type with a field table
 //! and its examples. One module per part: [`markdown`] (writing Markdown
 //! markdownlint accepts), [`overview`], [`exchanges`], [`tables`], [`types`].
@@ -33,6 +33,7 @@ const SECTIONS: &[Section] = &[
     ("Handshake", exchanges::handshake),
     ("Example exchanges", exchanges::others),
     ("Methods", tables::methods),
+    ("Roles", tables::roles),
     ("Error codes", tables::error_codes),
     ("Lanes", tables::lanes),
     ("Messages", tables::messages),

@@ -99,3 +99,29 @@ pub fn client(page: &mut Page, _: &Links, contract: &Contract) {
         .collect();
     page.table(&["Setting", "Default", "Description"], &rows);
 }
+
+pub fn roles(page: &mut Page, links: &Links, contract: &Contract) {
+    page.paragraph(
+        "Which type or method plays each protocol role (`x-coprocess.roles`). Every SDK, runtime and tool reaches \
+         these parts by their role, never by name; codegen refuses a role that is missing or lacks the members it \
+         needs. `request`, `response`, `error_object` and `handshake` are required, `call` and `close` optional.",
+    );
+    let rows: Vec<Vec<String>> = contract
+        .roles
+        .table
+        .iter()
+        .map(|row| {
+            let names: Vec<String> = row
+                .names
+                .iter()
+                .map(|(key, name, _)| match key.as_str() {
+                    "method" => code_span(name),
+                    "type" => links.type_link(name),
+                    arm => format!("{arm}: {}", links.type_link(name)),
+                })
+                .collect();
+            vec![code_span(&row.role), names.join(", "), cell(&row.description)]
+        })
+        .collect();
+    page.table(&["Role", "Played by", "Description"], &rows);
+}

@@ -1,23 +1,19 @@
 //! What every target's session client (`<lang>/client.rs`) derives from the
-//! method table the same way: which methods the client has, how each is named
-//! when two would meet, and whether `mcp.call` answers the union the clients
-//! read uniformly.
+//! model the same way: which methods the client has and how each is named
+//! when two would meet, the close method, the call outcome, and the role
+//! placeholders its runtime file is written with. All of it comes from the
+//! contract's roles ([`crate::roles`]); no target names a contract type or
+//! method.
 
-use crate::model::{Contract, Method, TypeKind};
-
-/// The result type that marks the handshake, which every client sends itself.
-pub const HANDSHAKE_RESULT: &str = "HandshakeResult";
-
-/// The two shapes of `mcp.call`'s result that a client's call outcome reads.
-pub const VERDICT: &str = "Verdict";
-pub const PASSTHROUGH: &str = "ToolCallPassthrough";
+use crate::model::{CallRole, Contract, Field, Method, Ty, TypeKind};
+use crate::SchemaError;
 
 /// The methods the client has (the handshake is its own), each with the name
 /// `name(wire, false)` gives, or `name(wire, true)` (the namespace kept) where
 /// two methods of different namespaces would otherwise meet (`mcp.list`,
 /// `other.list` → `mcp_list`, `other_list`).
 pub fn named_methods(contract: &Contract, name: impl Fn(&str, bool) -> String) -> Vec<(&Method, String)> {
-    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.result != HANDSHAKE_RESULT).collect();
+    let methods: Vec<&Method> = contract.methods.iter().filter(|m| m.name != contract.roles.handshake.method).collect();
     let short: Vec<String> = methods.iter().map(|m| name(&m.name, false)).collect();
     methods
         .iter()
@@ -29,20 +25,122 @@ pub fn named_methods(contract: &Contract, name: impl Fn(&str, bool) -> String) -
         .collect()
 }
 
-/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
-/// `ToolCallPassthrough` with the members a call outcome reads.
-pub fn call_result_union(contract: &Contract) -> Option<String> {
-    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
-    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
-    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
-    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
-        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
-        _ => false,
+/// The call whose result every client reads uniformly (its result is the
+/// union of the verdict and the passthrough, checked by the loader), if the
+/// contract has the `call` role.
+pub fn call_outcome(contract: &Contract) -> Option<&CallRole> {
+    contract.roles.call.as_ref()
+}
+
+/// The method `close` sends, if the contract has the `close` role.
+pub fn close_method(contract: &Contract) -> Option<&Method> {
+    let name = contract.roles.close.as_deref()?;
+    contract.methods.iter().find(|m| m.name == name)
+}
+
+/// The field `member` of the object type `type_name`.
+pub fn role_member<'c>(contract: &'c Contract, type_name: &str, member: &str) -> Option<&'c Field> {
+    match &contract.type_def(type_name)?.kind {
+        TypeKind::Object(object) => object.fields.iter().find(|f| f.name == member),
+        _ => None,
+    }
+}
+
+/// The placeholders a runtime file names the role types by, each with the
+/// contract type it stands for, longest first (so that no placeholder is
+/// replaced inside a longer one). A runtime is written against these
+/// (`RoleHandshakeResult`, `appendRoleRequestOf`, `"RoleHandshakeResult"`
+/// in a message); [`fill_roles`] puts each target's name of the type in.
+/// The request's `id` and `jsonrpc` members must be of named types for a
+/// runtime to name them.
+pub fn role_placeholders(contract: &Contract) -> Result<Vec<(&'static str, String)>, SchemaError> {
+    let roles = &contract.roles;
+    let member_type = |member: &str| -> Result<String, SchemaError> {
+        match role_member(contract, &roles.request, member).map(|f| &f.ty) {
+            Some(Ty::Ref(name)) => Ok(name.clone()),
+            _ => Err(SchemaError::new(
+                std::path::Path::new(&contract.source),
+                format!("/$defs/{}/properties/{member}", roles.request),
+                format!("the request envelope's `{member}` is not a named type, which every client runtime names"),
+                format!("make `{member}` a `$ref` to a `$defs` type"),
+            )),
+        }
     };
-    let readable = names.len() == 2
-        && names.contains(&VERDICT)
-        && names.contains(&PASSTHROUGH)
-        && has(VERDICT, &["success", "text", "error"])
-        && has(PASSTHROUGH, &["content", "isError"]);
-    readable.then(|| method.result.clone())
+    let mut out = vec![
+        ("RoleHandshakeParams", roles.handshake.params.clone()),
+        ("RoleHandshakeResult", roles.handshake.result.clone()),
+        ("RoleSuccessResponse", roles.success_response.clone()),
+        ("RoleErrorResponse", roles.error_response.clone()),
+        ("RoleErrorObject", roles.error_object.clone()),
+        ("RoleJsonRpcVersion", member_type("jsonrpc")?),
+        ("RoleRequestId", member_type("id")?),
+        ("RoleResponse", roles.response.clone()),
+        ("RoleRequest", roles.request.clone()),
+    ];
+    if let Some(call) = &roles.call {
+        out.push(("RolePassthrough", call.passthrough.clone()));
+        out.push(("RoleCallResult", call.result.clone()));
+        out.push(("RoleVerdict", call.verdict.clone()));
+    }
+    out.sort_by_key(|(placeholder, _)| std::cmp::Reverse(placeholder.len()));
+    Ok(out)
+}
+
+/// `text` with every role placeholder replaced by `name` of the type it
+/// stands for (the target's own spelling of a type name), wherever it
+/// stands, inside longer identifiers too (`appendRoleRequestOf` →
+/// `appendRequestOf`).
+pub fn fill_roles(text: &str, contract: &Contract, name: impl Fn(&str) -> String) -> Result<String, SchemaError> {
+    let mut out = text.to_string();
+    for (placeholder, type_name) in role_placeholders(contract)? {
+        if out.contains(placeholder) {
+            out = out.replace(placeholder, &name(&type_name));
+        }
+    }
+    Ok(out)
+}
+
+/// Transitional, until every target reads the call role: the names of the
+/// verdict and passthrough arms in the repository's contract.
+pub const VERDICT: &str = "Verdict";
+pub const PASSTHROUGH: &str = "ToolCallPassthrough";
+
+/// Transitional: the call role's result type.
+pub fn call_result_union(contract: &Contract) -> Option<String> {
+    call_outcome(contract).map(|call| call.result.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contract() -> Contract {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+        crate::load::load(&path, "schemas/ipc/v2.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    #[test]
+    fn placeholders_are_filled_longest_first_inside_identifiers() {
+        let contract = contract();
+        let text = "appendRoleRequestOf(RoleRequestId, RoleRequest) \"RoleHandshakeResult\" RoleResponseOf";
+        let filled = fill_roles(text, &contract, |name| format!("<{name}>")).expect("fills");
+        assert_eq!(filled, "append<Request>Of(<RequestId>, <Request>) \"<HandshakeResult>\" <Response>Of");
+    }
+
+    #[test]
+    fn no_placeholder_is_a_prefix_of_a_later_one() {
+        let placeholders = role_placeholders(&contract()).expect("the roles have named members");
+        for (i, (earlier, _)) in placeholders.iter().enumerate() {
+            assert!(placeholders[i + 1..].iter().all(|(later, _)| !earlier.contains(later) || earlier.len() > later.len()));
+        }
+        assert!(placeholders.windows(2).all(|w| w[0].0.len() >= w[1].0.len()));
+    }
+
+    #[test]
+    fn the_handshake_is_no_client_method() {
+        let contract = contract();
+        let methods = named_methods(&contract, |wire, _| wire.to_string());
+        assert!(methods.iter().all(|(m, _)| m.name != contract.roles.handshake.method));
+        assert_eq!(methods.len(), contract.methods.len() - 1);
+    }
 }

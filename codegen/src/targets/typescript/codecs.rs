@@ -344,11 +344,7 @@ pub fn open_depth_constant(out: &mut Out, contract: &Contract) {
 /// exceeds `MAX_DEPTH`. Each type is measured once ([`Reach`]), so the cost
 /// is linear in the schema however long its `$ref` chains.
 fn open_depth(contract: &Contract) -> Option<u32> {
-    let mut reach = Reach { contract, known: BTreeMap::new(), visiting: BTreeSet::new() };
-    let mut deepest = 0;
-    for name in contract.types.keys() {
-        deepest = deepest.max(reach.of_type(name).ok()?.unwrap_or(0));
-    }
+    let deepest = Reach { contract, known: BTreeMap::new(), visiting: BTreeSet::new(), steps: 0 }.deepest()?;
     (deepest <= contract.max_depth).then_some(deepest)
 }
 
@@ -366,9 +362,21 @@ struct Reach<'c> {
     known: BTreeMap<&'c str, Option<u32>>,
     /// The types being measured.
     visiting: BTreeSet<&'c str>,
+    /// How many times a type's reach was asked for: the work, which
+    /// grows linearly with the schema (a test counts it).
+    steps: usize,
 }
 
 impl<'c> Reach<'c> {
+    /// The deepest reach of any type; None when one contains itself.
+    fn deepest(&mut self) -> Option<u32> {
+        let mut deepest = 0;
+        for name in self.contract.types.keys() {
+            deepest = deepest.max(self.of_type(name).ok()?.unwrap_or(0));
+        }
+        Some(deepest)
+    }
+
     fn of(&mut self, ty: &'c Ty) -> Result<Option<u32>, Cycle> {
         Ok(match ty {
             Ty::Any => Some(0),
@@ -382,6 +390,7 @@ impl<'c> Reach<'c> {
 
     /// The reach of the `$defs` type `name`, measured once.
     fn of_type(&mut self, name: &str) -> Result<Option<u32>, Cycle> {
+        self.steps += 1;
         if let Some(known) = self.known.get(name) {
             return Ok(*known);
         }
@@ -526,5 +535,36 @@ fn write_union(out: &mut Out, variants: &[UnionVariant]) {
             out.line(format!("    return {encode};"));
             out.line("  }");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// v2.json with `Link0` .. `Link<links-1>`, each referring to the next.
+    fn ref_chain(links: usize) -> Contract {
+        let v2 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/ipc/v2.json")).unwrap();
+        let mut schema: serde_json::Value = serde_json::from_str(&v2).unwrap();
+        for i in 0..links {
+            let next = serde_json::json!({"next": {"description": "d", "$ref": format!("#/$defs/Link{}", i + 1)}});
+            let properties = if i + 1 == links { serde_json::json!({}) } else { next };
+            schema["$defs"][format!("Link{i}")] = serde_json::json!({"description": "d", "type": "object", "properties": properties, "additionalProperties": false});
+        }
+        crate::load::load_str(&schema.to_string(), std::path::Path::new("chain.json"), "chain.json").unwrap().0
+    }
+
+    #[test]
+    fn each_type_is_measured_once_so_a_ref_chain_costs_steps_linear_in_its_length() {
+        // Measured anew from each type, a chain took the square of its
+        // length (a 2,000-link chain took seconds; issue 36).
+        let steps = |links: usize| {
+            let contract = ref_chain(links);
+            let mut reach = Reach { contract: &contract, known: BTreeMap::new(), visiting: BTreeSet::new(), steps: 0 };
+            assert_eq!(reach.deepest(), Some(links as u32), "the chain is as deep as it is long");
+            reach.steps
+        };
+        let (short, long) = (steps(100), steps(200));
+        assert!(long - short <= 2 * 100 + 2, "100 links: {short} steps, 200 links: {long}");
     }
 }

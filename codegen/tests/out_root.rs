@@ -2,28 +2,15 @@
 //! and 2): a hostile version lock or a symbolic link planted in the output
 //! root is refused (exit 2, naming it) and nothing outside is touched.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use common::snapshot;
 
-fn codegen(out: &Path, check: bool) -> Run {
-    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_codegen"));
-    cmd.arg("--schema").arg(schema).arg("--out").arg(out);
-    if check {
-        cmd.arg("--check");
-    }
-    let output = cmd.output().unwrap();
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into(),
-        stderr: String::from_utf8_lossy(&output.stderr).into(),
-    }
+/// codegen on the repository's schema.
+fn codegen(out: &Path, check: bool) -> common::Run {
+    common::codegen(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json"), out, check)
 }
 
 /// A scratch directory with a generated output root `out` in it, and a
@@ -44,27 +31,6 @@ fn scratch() -> Scratch {
     let victim = top.join("victim.txt");
     std::fs::write(&victim, "not codegen's").unwrap();
     Scratch { _dir: dir, top, out, victim }
-}
-
-/// Every file under `dir` (links not followed) with its bytes.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            let kind = std::fs::symlink_metadata(&path).unwrap().file_type();
-            if kind.is_dir() {
-                stack.push(path);
-            } else if kind.is_symlink() {
-                out.push((path.clone(), format!("-> {}", std::fs::read_link(&path).unwrap().display()).into_bytes()));
-            } else {
-                out.push((path.clone(), std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Lists `entry` in the lock's `files` as if an earlier run had written it.

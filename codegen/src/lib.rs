@@ -21,6 +21,7 @@ pub mod parallel;
 pub mod pattern;
 pub mod printer;
 pub mod roles;
+pub mod root;
 pub mod sdks;
 pub mod subset;
 

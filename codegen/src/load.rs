@@ -183,8 +183,6 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
     let title = r.string(root, "title", "")?;
     let description = r.string(root, "description", "")?;
     let defs = r.object(r.field(root, "$defs", "")?, "/$defs")?;
-    let types = TypeBuilder::new(&r, defs).build_all()?;
-
     let x = r.object(r.field(root, "x-coprocess", "")?, "/x-coprocess")?;
     let xp = "/x-coprocess";
     r.only_keys(
@@ -192,17 +190,20 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
         &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages", "client", "sdks", "history", "compatibility", "roles"],
         xp,
     )?;
+    // Read before the types: it bounds how deep their arrays may nest.
+    let max_depth = r.integer(x, "max_depth", xp)?;
+    if !(2..=1000).contains(&max_depth) {
+        return Err(r.err(&format!("{xp}/max_depth"), "max_depth must be between 2 and 1000", "pick a depth in that range"));
+    }
+    let types = TypeBuilder::new(&r, defs, max_depth as u32).build_all()?;
+
     let protocol_version = r.integer(x, "protocol_version", xp)?;
     if protocol_version < 1 {
         return Err(r.err(&format!("{xp}/protocol_version"), "the protocol version must be 1 or more", "use a positive integer"));
     }
     let max_line_bytes = r.integer(x, "max_line_bytes", xp)?;
-    let max_depth = r.integer(x, "max_depth", xp)?;
     if !(1024..=1 << 30).contains(&max_line_bytes) {
         return Err(r.err(&format!("{xp}/max_line_bytes"), "max_line_bytes must be between 1024 and 2^30", "pick a limit in that range"));
-    }
-    if !(2..=1000).contains(&max_depth) {
-        return Err(r.err(&format!("{xp}/max_depth"), "max_depth must be between 2 and 1000", "pick a depth in that range"));
     }
 
     let methods = read_methods(&r, x, &types)?;

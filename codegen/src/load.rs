@@ -32,6 +32,7 @@ pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
     ("client_killed", &["method", "signal"]),
     ("client_output_closed", &["method"]),
     ("client_stderr_tail", &["message", "lines"]),
+    ("client_spawn_failed", &["method", "path", "reason"]),
     ("client_wrong_id", &["method", "answer_id", "request_id"]),
     ("client_not_json", &["method"]),
     ("client_too_long", &["method", "max_line_bytes"]),
@@ -42,6 +43,7 @@ pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
 pub const CLIENT_SETTINGS: &[(&str, u64, u64)] = &[
     ("call_timeout_ms", 1, 86_400_000),
     ("close_timeout_ms", 1, 86_400_000),
+    ("exit_drain_ms", 1, 86_400_000),
     ("start_timeout_ms", 1, 86_400_000),
     ("stderr_tail_lines", 1, 10_000),
 ];

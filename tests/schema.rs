@@ -158,3 +158,20 @@ fn the_build_script_names_what_a_contract_lacks() {
     assert!(binary.contains("the mcptest binary needs the type (`$defs`) `CacheMode`, `CacheSetModeParams`"), "{binary}");
     assert!(binary.contains("`mcp.call`") && binary.contains("`answer_too_long`"), "{binary}");
 }
+
+/// `answer_too_long`, the binary's own message, is optional to codegen (no
+/// SDK renders it) and checked for its holes when present; without it the
+/// library still builds, and the binary is refused by name.
+#[test]
+fn the_binarys_message_is_optional_to_codegen_and_needed_by_the_binary() {
+    let path = std::path::Path::new("schemas/ipc/v2.json");
+    let mut schema = support::schema();
+    schema["x-coprocess"]["messages"]["answer_too_long"]["template"] = serde_json::json!("{method}: too long");
+    let refused = codegen::load::load_str(&schema.to_string(), path, "v2.json").expect_err("a template without {bytes}");
+    assert_eq!(refused.pointer, "/x-coprocess/messages/answer_too_long/template", "{refused}");
+    schema["x-coprocess"]["messages"].as_object_mut().unwrap().remove("answer_too_long");
+    let (contract, _) = codegen::load::load_str(&schema.to_string(), path, "v2.json").unwrap();
+    assert_eq!(needs::missing(&contract, false), None);
+    let binary = needs::missing(&contract, true).expect("the binary needs answer_too_long");
+    assert!(binary.contains("the mcptest binary needs the message (`x-coprocess.messages`) `answer_too_long`"), "{binary}");
+}

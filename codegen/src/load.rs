@@ -39,6 +39,11 @@ pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
     ("client_undecodable", &["method", "result_type"]),
 ];
 
+/// The messages only the `mcptest` binary renders (the main crate's
+/// `build.rs` requires them; the SDKs' targets need none): optional here,
+/// with these holes when present.
+pub const BINARY_MESSAGES: &[(&str, &[&str])] = &[("answer_too_long", &["method", "bytes", "max_line_bytes"])];
+
 /// The session client's settings, each with the range it must lie in.
 pub const CLIENT_SETTINGS: &[(&str, u64, u64)] = &[
     ("call_timeout_ms", 1, 86_400_000),
@@ -416,10 +421,11 @@ fn read_client(r: &Reader<'_>, x: &Map<String, Value>) -> Result<BTreeMap<String
 
 fn read_messages(r: &Reader<'_>, x: &Map<String, Value>) -> Result<BTreeMap<String, Message>, SchemaError> {
     let table = r.object(r.field(x, "messages", "/x-coprocess")?, "/x-coprocess/messages")?;
-    let allowed: Vec<&str> = REQUIRED_MESSAGES.iter().map(|(name, _)| *name).collect();
+    let allowed: Vec<&str> = REQUIRED_MESSAGES.iter().chain(BINARY_MESSAGES).map(|(name, _)| *name).collect();
     r.only_keys(table, &allowed, "/x-coprocess/messages")?;
     let mut messages = BTreeMap::new();
-    for (name, holes) in REQUIRED_MESSAGES {
+    let present = BINARY_MESSAGES.iter().filter(|(name, _)| table.contains_key(*name));
+    for (name, holes) in REQUIRED_MESSAGES.iter().chain(present) {
         let p = format!("/x-coprocess/messages/{name}");
         let row = r.object(r.field(table, name, "/x-coprocess/messages")?, &p)?;
         r.only_keys(row, &["template", "description"], &p)?;

@@ -870,7 +870,9 @@ INTERNAL_ERROR: typing.Final = -32603
 
 UPSTREAM_ERROR: typing.Final = -32000
 """The MCP server under test answered with an error, or could not be started or reached
-in time. `data` carries what the server said (its error object, or the reason).
+in time. `data` carries what the server said (its error object, or the reason). Also
+the answer, without `data`, to a request whose result or error would make a line
+longer than `max_line_bytes` (the message is `answer_too_long`).
 """
 
 UPSTREAM_CONNECTION_DROPPED: typing.Final = -32001
@@ -891,6 +893,16 @@ ERROR_CODES: typing.Final[tuple[tuple[str, int], ...]] = (
 
 
 # Message templates.
+
+ANSWER_TOO_LONG_MESSAGE: typing.Final = (
+    "{method}: the answer is {bytes} bytes, over the limit of {max_line_bytes} bytes; "
+    "it was not sent"
+)
+"""The binary's `UpstreamError` (-32000) in place of an answer (a result or an error)
+whose line would be longer than `max_line_bytes`: `{bytes}` counts the line the
+answer would have been, without its `\\n`. The binary never writes a longer line; the
+session goes on. Only the binary renders it.
+"""
 
 BINARY_MISMATCH_MESSAGE: typing.Final = (
     "coprocess protocol version mismatch: this mcptest binary speaks "
@@ -1479,7 +1491,12 @@ class Verdict:
     """
 
     error: str | None
-    """When `success` is false, the error text the tool reported; otherwise null."""
+    """When `success` is false, the error text the tool reported; otherwise null. A
+    failed verdict carries its text twice, here and in `text` (or a fixed wording
+    when the tool reported none), so that either field can be read alone: its line
+    holds the text twice, and a verdict whose line would pass `max_line_bytes` is
+    answered with `answer_too_long` instead.
+    """
 
     duration_ms: int
     """Wall-clock milliseconds the call took, measured by the binary."""

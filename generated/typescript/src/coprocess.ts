@@ -301,7 +301,9 @@ export const ErrorCode = {
   /**
    * The MCP server under test answered with an error, or could not be started
    * or reached in time. `data` carries what the server said (its error object,
-   * or the reason).
+   * or the reason). Also the answer, without `data`, to a request whose result
+   * or error would make a line longer than `max_line_bytes` (the message is
+   * `answer_too_long`).
    */
   UpstreamError: -32000,
   /**
@@ -3862,6 +3864,10 @@ export interface Verdict {
   readonly text: string | null;
   /**
    * When `success` is false, the error text the tool reported; otherwise null.
+   * A failed verdict carries its text twice, here and in `text` (or a fixed
+   * wording when the tool reported none), so that either field can be read
+   * alone: its line holds the text twice, and a verdict whose line would pass
+   * `max_line_bytes` is answered with `answer_too_long` instead.
    */
   readonly error: string | null;
   /** Wall-clock milliseconds the call took, measured by the binary. */
@@ -4462,6 +4468,27 @@ export function recode(typeName: TypeName, text: string): string {
 
 // ---------------------------------------------------------------------------
 // Messages
+
+/**
+ * The binary's `UpstreamError` (-32000) in place of an answer (a result or an
+ * error) whose line would be longer than `max_line_bytes`: `{bytes}` counts the
+ * line the answer would have been, without its `\n`. The binary never writes a
+ * longer line; the session goes on. Only the binary renders it.
+ */
+export function answerTooLongMessage(
+  method: number | string,
+  bytes: number | string,
+  maxLineBytes: number | string,
+): string {
+  return (
+    String(method) +
+    ": the answer is " +
+    String(bytes) +
+    " bytes, over the limit of " +
+    String(maxLineBytes) +
+    " bytes; it was not sent"
+  );
+}
 
 /**
  * The binary's -32602 answer to a handshake with another version. `{peer}` is

@@ -662,7 +662,7 @@ pub struct Verdict {
     ///The text content blocks of the result joined with newlines, or null when there were none.
     #[serde(deserialize_with = "strict::nullable")]
     pub text: ::std::option::Option<::std::string::String>,
-    ///When `success` is false, the error text the tool reported; otherwise null.
+    ///When `success` is false, the error text the tool reported; otherwise null. A failed verdict carries its text twice, here and in `text` (or a fixed wording when the tool reported none), so that either field can be read alone: its line holds the text twice, and a verdict whose line would pass `max_line_bytes` is answered with `answer_too_long` instead.
     #[serde(deserialize_with = "strict::nullable")]
     pub error: ::std::option::Option<::std::string::String>,
     ///Wall-clock milliseconds the call took, measured by the binary.
@@ -1250,7 +1250,7 @@ pub mod error_codes {
     pub const INVALID_PARAMS: i64 = -32602;
     ///A bug in the binary while handling a well-formed request. The session goes on.
     pub const INTERNAL_ERROR: i64 = -32603;
-    ///The MCP server under test answered with an error, or could not be started or reached in time. `data` carries what the server said (its error object, or the reason).
+    ///The MCP server under test answered with an error, or could not be started or reached in time. `data` carries what the server said (its error object, or the reason). Also the answer, without `data`, to a request whose result or error would make a line longer than `max_line_bytes` (the message is `answer_too_long`).
     pub const UPSTREAM_ERROR: i64 = -32000;
     ///The connection to the MCP server under test dropped, for example because the server exited in the middle of a call. The next `mcp.*` request starts it again.
     pub const UPSTREAM_CONNECTION_DROPPED: i64 = -32001;
@@ -1382,7 +1382,7 @@ pub const ERROR_CODES: &[ErrorCodeInfo] = &[
     ErrorCodeInfo {
         code: -32000,
         name: "UpstreamError",
-        description: "The MCP server under test answered with an error, or could not be started or reached in time. `data` carries what the server said (its error object, or the reason).",
+        description: "The MCP server under test answered with an error, or could not be started or reached in time. `data` carries what the server said (its error object, or the reason). Also the answer, without `data`, to a request whose result or error would make a line longer than `max_line_bytes` (the message is `answer_too_long`).",
     },
     ErrorCodeInfo {
         code: -32001,
@@ -1456,6 +1456,24 @@ pub fn method_info(name: &str) -> ::std::option::Option<&'static MethodInfo> {
 }
 /// The shared message templates and their renderers.
 pub mod messages {
+    ///The binary's `UpstreamError` (-32000) in place of an answer (a result or an error) whose line would be longer than `max_line_bytes`: `{bytes}` counts the line the answer would have been, without its `\n`. The binary never writes a longer line; the session goes on. Only the binary renders it.
+    pub const ANSWER_TOO_LONG: &str = "{method}: the answer is {bytes} bytes, over the limit of {max_line_bytes} bytes; it was not sent";
+    ///The binary's `UpstreamError` (-32000) in place of an answer (a result or an error) whose line would be longer than `max_line_bytes`: `{bytes}` counts the line the answer would have been, without its `\n`. The binary never writes a longer line; the session goes on. Only the binary renders it.
+    #[must_use]
+    pub fn render_answer_too_long(
+        method: &str,
+        bytes: &str,
+        max_line_bytes: &str,
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the answer is ");
+        out.push_str(bytes);
+        out.push_str(" bytes, over the limit of ");
+        out.push_str(max_line_bytes);
+        out.push_str(" bytes; it was not sent");
+        out
+    }
     ///The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk> SDK` when the handshake named its SDK, else `SDK`.
     pub const BINARY_MISMATCH: &str = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}";
     ///The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk> SDK` when the handshake named its SDK, else `SDK`.

@@ -136,6 +136,19 @@ pub(crate) fn renamed_contract() -> Contract {
     crate::load::load_str(&schema.to_string(), &path, "renamed.json").map(|(c, _)| c).expect("the renamed schema loads")
 }
 
+/// [`renamed_contract`] with the call passthrough's `content` an array of
+/// strings: no text blocks a client can read (its targets refuse it by name).
+#[cfg(test)]
+pub(crate) fn renamed_contract_with_string_content() -> Contract {
+    let mut contract = renamed_contract();
+    if let Some(TypeKind::Object(object)) = contract.types.get_mut("CpToolCallPassthrough").map(|d| &mut d.kind) {
+        for field in object.fields.iter_mut().filter(|f| f.name == "content") {
+            field.ty = Ty::Array(Box::new(Ty::String));
+        }
+    }
+    contract
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -503,13 +503,7 @@ mod tests {
     /// `callOutcome` reads text blocks from, is refused by name.
     #[test]
     fn a_call_outcome_it_cannot_read_is_refused_by_name() {
-        let mut contract = crate::targets::client::renamed_contract();
-        let Some(crate::model::TypeDef { kind: crate::model::TypeKind::Object(object), .. }) = contract.types.get_mut("CpToolCallPassthrough") else {
-            panic!("the passthrough is an object")
-        };
-        for field in object.fields.iter_mut().filter(|f| f.name == "content") {
-            field.ty = crate::model::Ty::Array(Box::new(crate::model::Ty::String));
-        }
+        let contract = crate::targets::client::renamed_contract_with_string_content();
         let Err(e) = crate::targets::jvm::generate(&contract) else { panic!("content of strings is refused") };
         assert_eq!(e.pointer, "/$defs/CpToolCallPassthrough/properties/content", "{e}");
         assert!(e.problem.starts_with("jvm: ") && e.problem.contains("callOutcome"), "{e}");

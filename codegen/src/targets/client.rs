@@ -110,6 +110,45 @@ pub fn call_result_union(contract: &Contract) -> Option<String> {
     call_outcome(contract).map(|call| call.result.clone())
 }
 
+/// v2.json with every `$defs` type renamed `X` → `CpX` and every method
+/// `m` → `cpm` (as `tools/rename_contract.py` does, descriptions aside): a
+/// contract whose roles no target can know by name, for the targets' tests.
+#[cfg(test)]
+pub(crate) fn renamed_contract() -> Contract {
+    use serde_json::Value;
+    fn rename(value: &mut Value, methods: &[String]) {
+        match value {
+            Value::String(s) if s.starts_with("#/$defs/") => *s = format!("#/$defs/Cp{}", &s["#/$defs/".len()..]),
+            Value::String(s) if methods.contains(s) => *s = format!("cp{s}"),
+            Value::Array(items) => items.iter_mut().for_each(|v| rename(v, methods)),
+            Value::Object(map) => map.values_mut().for_each(|v| rename(v, methods)),
+            _ => {}
+        }
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+    let text = std::fs::read_to_string(&path).expect("v2.json is readable");
+    let mut schema: Value = serde_json::from_str(&text).expect("v2.json is JSON");
+    let methods: Vec<String> = schema["x-coprocess"]["methods"].as_array().into_iter().flatten().filter_map(|m| m["name"].as_str().map(str::to_string)).collect();
+    rename(&mut schema, &methods);
+    if let Some(defs) = schema["$defs"].as_object_mut() {
+        *defs = std::mem::take(defs).into_iter().map(|(name, def)| (format!("Cp{name}"), def)).collect();
+    }
+    crate::load::load_str(&schema.to_string(), &path, "renamed.json").map(|(c, _)| c).expect("the renamed schema loads")
+}
+
+/// [`renamed_contract`] with the call passthrough's `content` an array of
+/// strings: no text blocks a client can read (its targets refuse it by name).
+#[cfg(test)]
+pub(crate) fn renamed_contract_with_string_content() -> Contract {
+    let mut contract = renamed_contract();
+    if let Some(TypeKind::Object(object)) = contract.types.get_mut("CpToolCallPassthrough").map(|d| &mut d.kind) {
+        for field in object.fields.iter_mut().filter(|f| f.name == "content") {
+            field.ty = Ty::Array(Box::new(Ty::String));
+        }
+    }
+    contract
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

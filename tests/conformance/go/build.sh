@@ -2,8 +2,8 @@
 # Builds the Go conformance testee and runs the strict checks (header,
 # gofmt -l, go vet, staticcheck) on <OUTPUT_ROOT>/go/coprocess.go with the
 # session client beside it (client.go) and on every golden copy under
-# codegen/tests/golden/*/go/, and gofmt + go vet on the runtime files
-# codegen/src/targets/go/runtime.go and client_runtime.go.
+# codegen/tests/golden/*/go/, gofmt + go vet on the runtime file
+# codegen/src/targets/go/runtime.go and gofmt on client_runtime.go.
 #
 # usage: tests/conformance/go/build.sh [OUTPUT_ROOT]   (default: generated)
 # exit: 0 ok, 1 a check or the build failed (or no toolchain with CI=true),
@@ -176,20 +176,18 @@ printf 'package mcptest\n\n// MaxDepth stands in for the generated limit.\nconst
 (cd "$RUNTIME_DIR" && "$GO" vet ./...) || { echo "FAIL ${RUNTIME#"$ROOT"/}: go vet" >&2; FAILED=1; }
 echo "checked ${RUNTIME#"$ROOT"/}" >&2
 
-# The session client's runtime, checked as written: gofmt, and go vet beside
-# the generated coprocess.go with a stub for the one name client.go gives it.
+# The session client's runtime names the role types by placeholders
+# (RoleRequest, RoleHandshakeMethod, ...) that codegen fills with the
+# contract's names, so as written it is Go syntax but no Go package: gofmt
+# checks it here; go vet and staticcheck check it as rendered, in every
+# client.go above, which embeds it whole (pruned of unused helpers).
 CLIENT_RUNTIME="$ROOT/codegen/src/targets/go/client_runtime.go"
 if [ -n "$("$GOFMT" -l "$CLIENT_RUNTIME")" ]; then
   echo "FAIL ${CLIENT_RUNTIME#"$ROOT"/}: not gofmt-clean:" >&2
   "$GOFMT" -d "$CLIENT_RUNTIME" | head -n 40 >&2
   FAILED=1
 fi
-CLIENT_RUNTIME_DIR="$WORK/check/client-runtime"
-rm -rf "$CLIENT_RUNTIME_DIR" && module_with "$CLIENT_RUNTIME_DIR" "$GENERATED"
-cp "$CLIENT_RUNTIME" "$CLIENT_RUNTIME_DIR/mcptest/client.go"
-printf 'package mcptest\n\n// clientShutdownMethod stands in for the generated one.\nconst clientShutdownMethod = MethodMCPShutdown\n' >"$CLIENT_RUNTIME_DIR/mcptest/shutdown.go"
-(cd "$CLIENT_RUNTIME_DIR" && "$GO" vet ./...) || { echo "FAIL ${CLIENT_RUNTIME#"$ROOT"/}: go vet" >&2; FAILED=1; }
-echo "checked ${CLIENT_RUNTIME#"$ROOT"/}" >&2
+echo "checked ${CLIENT_RUNTIME#"$ROOT"/} (gofmt; vetted as rendered in client.go)" >&2
 
 # The testee: the generated file plus main.go, standard library only.
 SRC="$WORK/testee-src"

@@ -11,10 +11,11 @@
 #    -Xdoclint:all/protected -Werror` (every lint and public-Javadoc problem fails).
 #    Runs the same files through Error Prone (pinned in tools/error-prone/pom.xml,
 #    default checks, -Werror): no finding, UnusedMethod included.
-#    Compiles codegen/src/targets/jvm/Runtime.java (the runtime as written) the same way,
-#    and ClientRuntime.java (the client's runtime as written, against the generated
-#    Coprocess), which Error Prone checks too.
-# 3. Checks the files, every golden and both runtimes with the pinned
+#    Compiles codegen/src/targets/jvm/Runtime.java (the runtime as written) the same way.
+#    ClientRuntime.java (the client's runtime) names the role types by placeholders
+#    that codegen fills, so it is compiled and Error-Prone-checked as rendered, in
+#    every CoprocessClient.java above, not as written.
+# 3. Checks the files, every golden and Runtime.java with the pinned
 #    google-java-format --aosp (format-check.sh; tools/google-java-format/pom.xml pins it).
 # 4. Compiles Testee.java against the generated file into $CONFORMANCE_BUILD (default target/conformance/jvm).
 # Exit 0 on success; 3 (or 1 with CI=true) when a toolchain cannot be had.
@@ -145,11 +146,12 @@ error_prone "generated" "$CP" "$GENERATED" "$GENERATED_CLIENT"
 # The runtime as written, a class of its own (codegen splices its members into Coprocess).
 RUNTIME="$ROOT/codegen/src/targets/jvm/Runtime.java"
 compile "Runtime.java" "$CP" "$BUILD/runtime" "$RUNTIME"
-# The client's runtime as written (client.rs splices its members into CoprocessClient),
-# against the generated Coprocess; its stand-ins replace what client.rs renders.
-CLIENT_RUNTIME="$ROOT/codegen/src/targets/jvm/ClientRuntime.java"
-compile "ClientRuntime.java" "$CP$BUILD/classes" "$BUILD/client-runtime" "$CLIENT_RUNTIME"
-error_prone "client-runtime" "$CP$BUILD/classes" "$CLIENT_RUNTIME"
+# The client's runtime (client.rs splices its members into CoprocessClient) names the
+# contract's role types by placeholders (Coprocess.RoleRequest, ...) that client.rs fills
+# with the contract's names: as written it is no Java javac can compile, and its Javadoc
+# is laid out for the names it renders to, not for the placeholders (which google-java-format
+# would reflow). So javac, Error Prone and google-java-format check it as rendered, in every
+# CoprocessClient.java here, not as written.
 
 # google-java-format --aosp (pinned in tools/google-java-format/pom.xml): the file, every golden
 # and the runtime must be exactly what it prints.
@@ -158,7 +160,7 @@ for golden in "$GOLDENS"/*/; do
     [ -f "$golden$REL" ] && FORMATTED+=("$golden$REL")
     [ -f "$golden$CLIENT_REL" ] && FORMATTED+=("$golden$CLIENT_REL")
 done
-FORMATTED+=("$RUNTIME" "$CLIENT_RUNTIME")
+FORMATTED+=("$RUNTIME")
 if checked_before "$BUILD/format.sha256" "${FORMATTED[@]}" "$HERE/format-check.sh" "$HERE/tools/google-java-format/pom.xml"; then
     echo "jvm: google-java-format check up to date" >&2
 else

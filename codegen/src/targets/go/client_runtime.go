@@ -237,7 +237,7 @@ type Client struct {
 	nextID       int64
 	closed       string
 	exit         *sessionExit
-	handshake    HandshakeResult
+	handshake    RoleHandshakeResult
 	out          []byte
 }
 
@@ -351,9 +351,9 @@ func newClient(r io.Reader, w io.Writer, options ClientOptions) *Client {
 	return c
 }
 
-// HandshakeResult is what the binary answered to the handshake (its protocol
+// RoleHandshakeResult is what the binary answered to the handshake (its protocol
 // and binary version).
-func (c *Client) HandshakeResult() HandshakeResult {
+func (c *Client) RoleHandshakeResult() RoleHandshakeResult {
 	return c.handshake
 }
 
@@ -406,11 +406,11 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	if version == "" {
 		version = "0.0.0"
 	}
-	method := MethodCoprocessHandshake
+	method := RoleHandshakeMethod
 	c.lock <- struct{}{}
 	defer func() { <-c.lock }()
 	id := c.takeID()
-	request := HandshakeRequest(RequestID{Int: id}, sdk, version)
+	request := HandshakeRequest(RoleRequestId{Int: id}, sdk, version)
 	c.out = append(c.out[:0], request...)
 	line, _, err := c.answer(ctx, method, id, c.startTimeout, true)
 	if err != nil {
@@ -421,7 +421,7 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	var decoding *DecodingError
 	if errors.As(err, &decoding) {
 		c.fail(MessageClientClosedAfterProtocolError)
-		message := fillTemplate(MessageClientUndecodable, "method", method, "result_type", "HandshakeResult")
+		message := fillTemplate(MessageClientUndecodable, "method", method, "result_type", "RoleHandshakeResult")
 		return &ProtocolError{Method: method, Message: message, Detail: err.Error()}
 	}
 	if err != nil {
@@ -450,29 +450,29 @@ func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, 
 		return zero, err
 	}
 	id := c.takeID()
-	request := RequestOf[P]{Jsonrpc: JSONRPCVersion20, ID: RequestID{Int: id}, Method: method, Params: params}
-	c.out = appendRequestOf(c.out[:0], request)
+	request := RoleRequestOf[P]{Jsonrpc: RoleJsonRpcVersion20, ID: RoleRequestId{Int: id}, Method: method, Params: params}
+	c.out = appendRoleRequestOf(c.out[:0], request)
 	_, tree, err := c.answer(ctx, method, id, c.timeout, true)
 	if err != nil {
 		return zero, err
 	}
-	response, problem := decodeResponseOf[R](tree)
+	response, problem := decodeRoleResponseOf[R](tree)
 	if problem != nil {
 		c.fail(MessageClientClosedAfterProtocolError)
 		message := fillTemplate(MessageClientUndecodable, "method", method, "result_type", result)
-		return zero, &ProtocolError{Method: method, Message: message, Detail: problem.toError("Response").Error()}
+		return zero, &ProtocolError{Method: method, Message: message, Detail: problem.toError("RoleResponse").Error()}
 	}
-	if failure := response.ErrorResponse; failure != nil {
+	if failure := response.RoleErrorResponse; failure != nil {
 		return zero, sessionRPCError(method, failure.Error)
 	}
 	if method == clientShutdownMethod {
 		// The coprocess ends the session after answering: Close only waits.
 		c.closed = MessageClientClosedAfterShutdown
 	}
-	return response.SuccessResponse.Result, nil
+	return response.RoleSuccessResponse.Result, nil
 }
 
-func sessionRPCError(method string, problem ErrorObject) *RPCError {
+func sessionRPCError(method string, problem RoleErrorObject) *RPCError {
 	e := &RPCError{Method: method, Code: problem.Code, Message: problem.Message}
 	for _, known := range ErrorCodes {
 		if known.Code == problem.Code {
@@ -490,10 +490,10 @@ func sessionRPCError(method string, problem ErrorObject) *RPCError {
 // for its id; a timeout does not end the session (Close does).
 func (c *Client) exchange(method string, timeout time.Duration) (any, error) {
 	id := c.takeID()
-	request := Request{Jsonrpc: JSONRPCVersion20, ID: RequestID{Int: id}, Method: method}
+	request := RoleRequest{Jsonrpc: RoleJsonRpcVersion20, ID: RoleRequestId{Int: id}, Method: method}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	c.out = appendRequest(c.out[:0], request)
+	c.out = appendRoleRequest(c.out[:0], request)
 	_, tree, err := c.answer(ctx, method, id, timeout, false)
 	return tree, err
 }

@@ -1,6 +1,8 @@
 //! Typed envelopes: `RequestOf[P]`, `SuccessResponseOf[R]` and
-//! `ResponseOf[R]`, the `Request`, `SuccessResponse` and `Response` frames
-//! with their open `params` / `result` member typed.
+//! `ResponseOf[R]`, the request envelope, the success response and the
+//! response envelope of the contract's roles (`Request`, `SuccessResponse`
+//! and `Response` in v2.json) with their open `params` / `result` member
+//! typed.
 //!
 //! `DecodeRequestOf[CallParams](line)` parses the frame once and reads that
 //! member with the generated type's own internal decoder (no walk of it as an
@@ -11,15 +13,13 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{ObjectType, Ty, TypeKind, UnionVariant};
+use crate::SchemaError;
 
 use super::codecs::pick_variant;
 use super::docs::comment;
 use super::names::string_lit;
 use super::Ctx;
-
-/// The JSON-RPC envelopes, the member each one leaves open, and its type parameter.
-const OPEN_MEMBERS: &[(&str, &str, &str)] = &[("Request", "params", "P"), ("SuccessResponse", "result", "R")];
 
 /// The constraint every envelope member satisfies, and its two helpers.
 const MEMBER: &str = r#"
@@ -44,44 +44,34 @@ func writeEnvelopeMember[T EnvelopeMember[T]](b []byte, v T) []byte {
 "#;
 
 impl<'a> Ctx<'a> {
-    /// The envelopes of the contract that have their open member: (type, member, parameter).
-    fn open_envelopes(&self) -> Vec<(&'a TypeDef, &'static str, &'static str)> {
-        let contract: &'a Contract = self.contract;
-        OPEN_MEMBERS
-            .iter()
-            .filter_map(|&(def, member, param)| {
-                contract.type_def(def).filter(|d| has_field(d, member)).map(|d| (d, member, param))
-            })
-            .collect()
+    /// The envelopes with their open member, from the roles: (type, its
+    /// object, member, type parameter); the request's `params` and the
+    /// success response's `result`, which the loader guarantees.
+    fn open_envelopes(&self) -> Result<[(&'a str, &'a ObjectType, &'static str, &'static str); 2], SchemaError> {
+        let roles = &self.contract.roles;
+        let (request, success) = (roles.request.as_str(), roles.success_response.as_str());
+        self.role_field(request, "params", "request envelope")?;
+        self.role_field(success, "result", "success response")?;
+        Ok([
+            (request, self.role_object(request, "request envelope")?, "params", "P"),
+            (success, self.role_object(success, "success response")?, "result", "R"),
+        ])
     }
 
-    /// Whether the file has typed envelopes (and so `EnvelopeMember`).
-    pub fn has_envelopes(&self) -> bool {
-        !self.open_envelopes().is_empty()
-    }
-
-    /// The `EnvelopeMember` methods of the type `name` (none without envelopes).
+    /// The `EnvelopeMember` methods of the type `name`.
     pub fn member_methods(&self, out: &mut String, name: &str) {
-        if !self.has_envelopes() {
-            return;
-        }
         line!(out, "\nfunc ({name}) readEnvelopeMember(v any) ({name}, *shapeError) {{\n\treturn decode{name}(v)\n}}");
         line!(out, "\nfunc (v {name}) appendEnvelopeMember(b []byte) []byte {{\n\treturn append{name}(b, v)\n}}");
     }
 
     /// The typed envelopes section: the constraint, `RequestOf`, `SuccessResponseOf`, `ResponseOf`.
-    pub fn envelopes(&mut self, out: &mut String) {
-        let envelopes = self.open_envelopes();
-        if envelopes.is_empty() {
-            return;
-        }
+    pub fn envelopes(&mut self, out: &mut String) -> Result<(), SchemaError> {
+        let envelopes = self.open_envelopes()?;
         out.push_str(MEMBER);
-        for &(def, member, param) in &envelopes {
-            self.typed_object(out, def, member, param);
+        for (def, object, member, param) in envelopes {
+            self.typed_object(out, def, object, member, param);
         }
-        if envelopes.iter().any(|(def, _, _)| def.name == "SuccessResponse") {
-            self.response_of(out);
-        }
+        self.response_of(out)
     }
 
     /// A generated type to name in examples: the first method's params or result type.
@@ -92,13 +82,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// `RequestOf[P]` or `SuccessResponseOf[R]`: the type, its decoders and encoder.
-    fn typed_object(&mut self, out: &mut String, def: &TypeDef, member: &str, param: &str) {
-        let TypeKind::Object(object) = &def.kind else { return };
+    fn typed_object(&mut self, out: &mut String, def: &str, object: &ObjectType, member: &str, param: &str) {
         let mut typed: ObjectType = object.clone();
         for field in typed.fields.iter_mut().filter(|f| f.name == member) {
             field.ty = Ty::Ref(param.to_string());
         }
-        let base = self.type_name(&def.name);
+        let base = self.type_name(def);
         let (name, head) = (format!("{base}Of[{param}]"), format!("{base}Of[{param} EnvelopeMember[{param}]]"));
         let field = typed.fields.iter().find(|f| f.name == member).map(|f| self.field_name(f)).unwrap_or_default();
         out.push('\n');
@@ -106,7 +95,7 @@ impl<'a> Ctx<'a> {
             "{base}Of is a {base} whose {field} is decoded as {param}, a generated type such as the one the method table names for the method (see Methods)."
         ));
         self.struct_decl(out, &head, &typed);
-        self.typed_public_api(out, &def.name, &format!("{base}Of"), param, member);
+        self.typed_public_api(out, def, &format!("{base}Of"), param, member);
         self.type_param = Some(param.to_string());
         self.decode_object(out, &head, &name, &typed);
         self.append_object(out, &head, &name, &typed);
@@ -132,55 +121,58 @@ impl<'a> Ctx<'a> {
         line!(out, "func (v {name}) MarshalJSON() ([]byte, error) {{\n\treturn append{name}(nil, v), nil\n}}");
     }
 
-    /// `ResponseOf[R]`: the `Response` union with its success variant typed.
-    fn response_of(&mut self, out: &mut String) {
-        let Some(TypeKind::Union(variants)) = self.contract.type_def("Response").map(|d| &d.kind) else { return };
+    /// `ResponseOf[R]`: the response envelope's union with its success variant typed.
+    fn response_of(&mut self, out: &mut String) -> Result<(), SchemaError> {
+        let contract = self.contract;
+        let roles = &contract.roles;
+        let Some(TypeKind::Union(variants)) = contract.type_def(&roles.response).map(|d| &d.kind) else {
+            let problem = format!("`{}`, the response envelope, is not a union, which the Go target renders it as", roles.response);
+            return Err(self.refuse(&format!("/$defs/{}", roles.response), &problem, "make it a `oneOf` of the success and the error response"));
+        };
         let typed: Vec<TypedVariant> = variants
             .iter()
             .map(|v| {
                 let field = self.type_name(&v.type_name);
-                let ty = if v.type_name == "SuccessResponse" { format!("{field}Of[R]") } else { field.clone() };
+                let ty = if v.type_name == roles.success_response { format!("{field}Of[R]") } else { field.clone() };
                 TypedVariant { variant: v.clone(), field, ty }
             })
             .collect();
         out.push('\n');
-        comment(out, 0, "ResponseOf is a Response whose success variant's result is decoded as R (see SuccessResponseOf). Exactly one variant is non-nil; the wire shape decides which. A ResponseOf with none set is written as null.");
-        line!(out, "type ResponseOf[R EnvelopeMember[R]] struct {{");
+        let (response, success) = (self.type_name(&roles.response), self.type_name(&roles.success_response));
+        comment(out, 0, &format!("{response}Of is a {response} whose success variant's result is decoded as R (see {success}Of). Exactly one variant is non-nil; the wire shape decides which. A {response}Of with none set is written as null."));
+        line!(out, "type {response}Of[R EnvelopeMember[R]] struct {{");
         for v in &typed {
             comment(out, 1, &format!("{} is set when the object has `{}`.", v.field, v.variant.discriminator));
             line!(out, "\t{} *{}", v.field, v.ty);
         }
         line!(out, "}}");
-        self.typed_public_api(out, "Response", "ResponseOf", "R", "result");
-        response_of_codec(out, &typed);
+        self.typed_public_api(out, &roles.response, &format!("{response}Of"), "R", "result");
+        response_of_codec(out, &response, &typed);
+        Ok(())
     }
 }
 
-/// A variant of `ResponseOf[R]`: the `Response` variant, its field and its Go type.
+/// A variant of `ResponseOf[R]`: the response envelope's variant, its field and its Go type.
 struct TypedVariant {
     variant: UnionVariant,
     field: String,
     ty: String,
 }
 
-/// `decodeResponseOf` and `appendResponseOf`, as the `Response` union's own.
-fn response_of_codec(out: &mut String, typed: &[TypedVariant]) {
+/// `decodeResponseOf` and `appendResponseOf`, as the response envelope's own
+/// (`response` is its Go name).
+fn response_of_codec(out: &mut String, response: &str, typed: &[TypedVariant]) {
     let variants: Vec<UnionVariant> = typed.iter().map(|v| v.variant.clone()).collect();
-    line!(out, "\nfunc decodeResponseOf[R EnvelopeMember[R]](v any) (ResponseOf[R], *shapeError) {{\n\tvar out ResponseOf[R]");
+    line!(out, "\nfunc decode{response}Of[R EnvelopeMember[R]](v any) ({response}Of[R], *shapeError) {{\n\tvar out {response}Of[R]");
     pick_variant(out, &variants);
     for (i, v) in typed.iter().enumerate() {
         line!(out, "\tcase {i}:\n\t\tvar x {}\n\t\tx, err = decode{}(v)\n\t\tout.{} = &x", v.ty, v.ty, v.field);
     }
     line!(out, "\t}}\n\treturn out, err\n}}");
-    line!(out, "\nfunc appendResponseOf[R EnvelopeMember[R]](b []byte, v ResponseOf[R]) []byte {{\n\tswitch {{");
+    line!(out, "\nfunc append{response}Of[R EnvelopeMember[R]](b []byte, v {response}Of[R]) []byte {{\n\tswitch {{");
     for v in typed {
         let append = v.ty.strip_suffix("[R]").unwrap_or(&v.ty);
         line!(out, "\tcase v.{} != nil:\n\t\treturn append{append}(b, *v.{})", v.field, v.field);
     }
     line!(out, "\t}}\n\treturn append(b, \"null\"...)\n}}");
-}
-
-/// Whether `def` is a closed object with a field `member`.
-fn has_field(def: &TypeDef, member: &str) -> bool {
-    matches!(&def.kind, TypeKind::Object(object) if object.fields.iter().any(|f| f.name == member))
 }

@@ -24,6 +24,7 @@ mod docs;
 mod envelopes;
 mod names;
 mod protocol;
+mod roles;
 mod runtime;
 mod types;
 
@@ -69,8 +70,8 @@ impl<'a> Ctx<'a> {
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let sdk = crate::targets::sdk(contract, "go")?;
-    let client = client::render(contract, sdk);
-    let text = render(contract, sdk, &client);
+    let client = client::render(contract, sdk)?;
+    let text = render(contract, sdk, &client)?;
     claims::claim(contract, &format!("{text}{client}"))?;
     client::claim_methods(contract, &client)?;
     let mut files = Files::new();
@@ -86,21 +87,21 @@ pub fn keyword_sets() -> Vec<&'static [&'static str]> {
 
 /// The runtime template(s), as written.
 pub fn runtime_sources() -> Vec<&'static str> {
-    vec![runtime::body(), client::body()]
+    vec![runtime::body(), client::body(client::SOURCE)]
 }
 
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
     let sdk = crate::targets::sdk(contract, "go")?;
-    let client = client::render(contract, sdk);
-    Ok(vec![claims::claim(contract, &format!("{}{client}", render(contract, sdk, &client)))?])
+    let client = client::render(contract, sdk)?;
+    Ok(vec![claims::claim(contract, &format!("{}{client}", render(contract, sdk, &client)?))?])
 }
 
 
 /// `coprocess.go`; `client` is `client.go`, whose use of the runtime's
 /// helpers keeps them too.
-fn render(contract: &Contract, sdk: &Sdk, client: &str) -> String {
+fn render(contract: &Contract, sdk: &Sdk, client: &str) -> Result<String, crate::SchemaError> {
     let mut ctx = Ctx::new(contract);
     let mut out = String::new();
     ctx.limits(&mut out);
@@ -108,7 +109,7 @@ fn render(contract: &Contract, sdk: &Sdk, client: &str) -> String {
     ctx.error_codes(&mut out);
     ctx.messages(&mut out);
     ctx.lanes(&mut out);
-    ctx.handshake(&mut out);
+    ctx.handshake(&mut out)?;
     ctx.patterns(&mut out);
     for def in contract.types.values() {
         out.push('\n');
@@ -116,7 +117,7 @@ fn render(contract: &Contract, sdk: &Sdk, client: &str) -> String {
         out.push_str(&ctx.codec(def));
     }
     let mut envelopes = String::new();
-    ctx.envelopes(&mut envelopes);
+    ctx.envelopes(&mut envelopes)?;
     out.push_str(&envelopes);
     for code in ctx.helpers.values() {
         out.push('\n');
@@ -131,7 +132,7 @@ fn render(contract: &Contract, sdk: &Sdk, client: &str) -> String {
     out.push_str(&body);
     out.push('\n');
     out.push_str(&runtime);
-    out
+    Ok(out)
 }
 
 /// Whether `code` (strings and comments blanked) names something of

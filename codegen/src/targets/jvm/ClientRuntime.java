@@ -1,8 +1,10 @@
 // The schema-independent part of the generated CoprocessClient.java (client.rs splices the members
-// between the `// client:` markers into it), kept as a Java file of its own so that javac, Error
-// Prone and google-java-format check it directly (tests/conformance/jvm/build.sh). It is compiled
-// against the generated Coprocess.java; what client.rs renders from the schema (the messages, the
-// shutdown method) has stand-ins at the end.
+// between the `// client:` markers into it), kept as a Java file of its own so that
+// google-java-format checks it directly (tests/conformance/jvm/build.sh). It names the contract's
+// role types by placeholders (Coprocess.RoleRequest, Coprocess.Methods.RoleHandshakeMethod, ...)
+// that client.rs fills with the contract's names, so javac and Error Prone check it as rendered,
+// in every generated CoprocessClient.java. What client.rs renders from the schema (the messages,
+// the shutdown method) has stand-ins at the end.
 
 package dev.mcptest;
 
@@ -402,7 +404,7 @@ final class CoprocessClient implements AutoCloseable {
     private long nextId = 1;
     private String closed;
     private Exit exit;
-    private Coprocess.HandshakeResult handshakeResult;
+    private Coprocess.RoleHandshakeResult handshakeResult;
 
     private CoprocessClient(
             InputStream reader, OutputStream writer, Process process, Options options) {
@@ -545,7 +547,7 @@ final class CoprocessClient implements AutoCloseable {
      *
      * @return what the binary answered to the handshake
      */
-    public Coprocess.HandshakeResult handshakeResult() {
+    public Coprocess.RoleHandshakeResult handshakeResult() {
         return handshakeResult;
     }
 
@@ -598,7 +600,7 @@ final class CoprocessClient implements AutoCloseable {
     }
 
     private void handshake(String sdk, String sdkVersion) {
-        String method = Coprocess.Methods.COPROCESS_HANDSHAKE;
+        String method = Coprocess.Methods.RoleHandshakeMethod;
         lock.lock();
         try {
             long id = nextId++;
@@ -606,10 +608,10 @@ final class CoprocessClient implements AutoCloseable {
             JsonNode value = answer(method, id, line, options.startTimeout(), true);
             try {
                 handshakeResult =
-                        Coprocess.checkHandshakeResponse(Coprocess.Response.fromNode(value));
+                        Coprocess.checkHandshakeResponse(Coprocess.RoleResponse.fromNode(value));
             } catch (Coprocess.DecodeException e) {
                 fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
-                String message = clientUndecodable(method, "HandshakeResult");
+                String message = clientUndecodable(method, "RoleHandshakeResult");
                 throw new ProtocolException(method, message, e.getMessage());
             }
         } catch (RuntimeException e) {
@@ -635,31 +637,31 @@ final class CoprocessClient implements AutoCloseable {
         try {
             checkOpen(method);
             long id = nextId++;
-            Coprocess.RequestOf<Coprocess.Encodable> request =
-                    new Coprocess.RequestOf<>(
-                            Coprocess.JsonRpcVersion.V2_0,
-                            Coprocess.RequestId.of(id),
+            Coprocess.RoleRequestOf<Coprocess.Encodable> request =
+                    new Coprocess.RoleRequestOf<>(
+                            Coprocess.RoleJsonRpcVersion.V2_0,
+                            Coprocess.RoleRequestId.of(id),
                             method,
                             params);
             Duration wait = callTimeout == null ? options.timeout() : callTimeout;
             JsonNode value = answer(method, id, request.toJson(), wait, true);
-            Coprocess.ResponseOf<R> response;
+            Coprocess.RoleResponseOf<R> response;
             try {
-                response = Coprocess.ResponseOf.fromNode(value, resultType);
+                response = Coprocess.RoleResponseOf.fromNode(value, resultType);
             } catch (Coprocess.DecodeException e) {
                 fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
                 String message = clientUndecodable(method, resultName);
                 throw new ProtocolException(method, message, e.getMessage());
             }
-            if (response instanceof Coprocess.ErrorResponseOf<R> failure) {
-                Coprocess.ErrorObject error = failure.error();
+            if (response instanceof Coprocess.RoleErrorResponseOf<R> failure) {
+                Coprocess.RoleErrorObject error = failure.error();
                 throw new RpcException(method, error.code(), error.message(), error.data());
             }
             if (method.equals(SHUTDOWN)) {
                 // The coprocess ends the session after answering: close only waits.
                 closed = CLIENT_CLOSED_AFTER_SHUTDOWN;
             }
-            return ((Coprocess.SuccessResponseOf<R>) response).result();
+            return ((Coprocess.RoleSuccessResponseOf<R>) response).result();
         } finally {
             lock.unlock();
         }
@@ -669,9 +671,9 @@ final class CoprocessClient implements AutoCloseable {
     private JsonNode exchange(String method, Duration wait) {
         long id = nextId++;
         String line =
-                new Coprocess.Request(
-                                Coprocess.JsonRpcVersion.V2_0,
-                                Coprocess.RequestId.of(id),
+                new Coprocess.RoleRequest(
+                                Coprocess.RoleJsonRpcVersion.V2_0,
+                                Coprocess.RoleRequestId.of(id),
                                 method,
                                 null)
                         .toJson();
@@ -988,7 +990,7 @@ final class CoprocessClient implements AutoCloseable {
     // client: call outcome
 
     /**
-     * A {@code CallResult} read the same way whichever variant it is.
+     * A {@code RoleCallResult} read the same way whichever variant it is.
      *
      * @param success whether the tool ran and did not report an error
      * @param text the text content joined with newlines, or null when there was none
@@ -997,20 +999,20 @@ final class CoprocessClient implements AutoCloseable {
     public record CallOutcome(boolean success, String text, String error) {}
 
     /**
-     * {@code mcp.call}'s result read uniformly: a {@code Verdict} as it is; a {@code
-     * ToolCallPassthrough}'s success derived from {@code isError}, its text the text blocks joined
+     * {@code RoleCallMethod}'s result read uniformly: a {@code RoleVerdict} as it is; a {@code
+     * RolePassthrough}'s success derived from {@code isError}, its text the text blocks joined
      * with newlines, and its error that text when the tool reported one.
      *
-     * @param result the answer of {@code mcp.call}
+     * @param result the answer of {@code RoleCallMethod}
      * @return its success, text and error
      */
-    public static CallOutcome callOutcome(Coprocess.CallResult result) {
-        if (result instanceof Coprocess.Verdict verdict) {
+    public static CallOutcome callOutcome(Coprocess.RoleCallResult result) {
+        if (result instanceof Coprocess.RoleVerdict verdict) {
             return new CallOutcome(verdict.success(), verdict.text(), verdict.error());
         }
-        Coprocess.ToolCallPassthrough passthrough = (Coprocess.ToolCallPassthrough) result;
+        Coprocess.RolePassthrough passthrough = (Coprocess.RolePassthrough) result;
         List<String> texts = new ArrayList<>();
-        for (Coprocess.McpObject block : passthrough.content()) {
+        for (Coprocess.RoleContentBlock block : passthrough.content()) {
             JsonNode type = block.node().get("type");
             JsonNode text = block.node().get("text");
             if (type != null
@@ -1030,7 +1032,7 @@ final class CoprocessClient implements AutoCloseable {
     // Stand-ins for what client.rs renders from the schema: the shutdown method and the
     // contract's messages (the real wording is in the schema's message table).
 
-    private static final String SHUTDOWN = Coprocess.Methods.MCP_SHUTDOWN;
+    private static final String SHUTDOWN = null;
 
     private static final String CLIENT_CLOSED_BY_CLOSE = "client_closed_by_close";
 
@@ -1087,15 +1089,5 @@ final class CoprocessClient implements AutoCloseable {
 
     private static String clientUndecodable(String method, String resultType) {
         return String.join(" ", "client_undecodable", method, resultType);
-    }
-
-    /** A stand-in for a generated method, so that {@code invoke} is used. */
-    Coprocess.ListToolsResult listTools(Coprocess.EmptyParams params, Duration callTimeout) {
-        return invoke(
-                "mcp.listTools",
-                params,
-                Coprocess.ListToolsResult.class,
-                "ListToolsResult",
-                callTimeout);
     }
 }

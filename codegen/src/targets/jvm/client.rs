@@ -3,31 +3,39 @@
 //!
 //! The schema-independent session (spawn, handshake, one request in flight,
 //! every answer checked, timeouts, exit reporting, close) is
-//! `ClientRuntime.java`, a real Java file checked as it is; its members
-//! between the `// client:` markers are spliced into the class. This module
-//! adds what the schema says: the contract's `client_*` messages (the JVM
-//! target inlines message templates, so each is rendered here from
-//! `contract.messages`), which method shuts the coprocess down, one typed
-//! method per method-table entry (the handshake aside), and `callOutcome`
-//! where `mcp.call` answers the `Verdict`/`ToolCallPassthrough` union. Private
-//! members the schema's client never reaches are pruned (Error Prone's
-//! UnusedMethod and UnusedVariable).
+//! `ClientRuntime.java`; its members between the `// client:` markers are
+//! spliced into the class. This module adds what the schema says: the
+//! contract's `client_*` messages (the JVM target inlines message templates,
+//! so each is rendered here from `contract.messages`), which method shuts the
+//! coprocess down (the `close` role), one typed method per method-table entry
+//! (the handshake aside), and `callOutcome` for the `call` role's
+//! verdict/passthrough union. Private members the schema's client never
+//! reaches are pruned (Error Prone's UnusedMethod and UnusedVariable).
+//!
+//! The runtime names the role types by the placeholders of
+//! [`role_placeholders`] (`Coprocess.RoleRequestOf`,
+//! `Coprocess.RoleErrorResponseOf`), filled with each type's Java name. Three
+//! more, for what is not "Java type name + affix": a placeholder in quotes
+//! (`"RoleHandshakeResult"`) is the type's schema name as a Java string;
+//! `RoleHandshakeMethod` is the handshake method's constant in `Methods`
+//! (`COPROCESS_HANDSHAKE`); in the call outcome, `RoleCallMethod` is the
+//! call's wire name and `RoleContentBlock` the type of the passthrough's
+//! `content` items. With its placeholders the file is no Java on its own: the
+//! JVM conformance build compiles it as rendered into `CoprocessClient.java`.
 
 use crate::load::method_words;
-use crate::model::{Contract, Method, Sdk, Segment, TypeKind};
+use crate::model::{CallRole, Contract, Method, Sdk, Segment, Ty, TypeKind};
 use crate::names;
 use crate::targets::claims::identifier;
-use crate::targets::client::{PASSTHROUGH, VERDICT};
+use crate::targets::client::{call_outcome, close_method, fill_roles, role_member, role_placeholders};
 use crate::targets::{header_text, prune};
+use crate::SchemaError;
 
 use super::layout::Code;
 use super::names::{string_literal, type_name, MEMBER_KEYWORDS};
 
-/// The runtime as written.
+/// The runtime as written, with role placeholders.
 const SOURCE: &str = include_str!("ClientRuntime.java");
-
-/// The method that ends the session; `close` sends it when the table has it.
-const SHUTDOWN: &str = "mcp.shutdown";
 
 /// The contract messages the client says, each rendered as a constant (no
 /// holes) or a `private static String` method of its holes.
@@ -116,33 +124,50 @@ fn imports() -> Vec<&'static str> {
     imports
 }
 
-/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
-/// `ToolCallPassthrough` with the members `callOutcome` reads.
-fn call_result_union(contract: &Contract) -> bool {
-    let Some(method) = contract.methods.iter().find(|m| m.name == "mcp.call") else { return false };
-    if method.result != "CallResult" {
-        return false;
+/// A section of the runtime with its placeholders filled: the handshake
+/// method's constant, the call's wire name and content block type (with the
+/// call role), each role type's schema name where quoted and its Java name
+/// elsewhere.
+fn fill(section: &str, contract: &Contract, call: Option<&CallRole>) -> Result<String, SchemaError> {
+    let roles = &contract.roles;
+    let at = contract.methods.iter().position(|m| m.name == roles.handshake.method).unwrap_or_default();
+    let constant = super::protocol::method_constants(contract).swap_remove(at);
+    let mut text = section.replace("RoleHandshakeMethod", &constant);
+    if let Some(call) = call {
+        text = text.replace("RoleCallMethod", &call.method).replace("RoleContentBlock", &type_name(&content_block(contract, call)?));
     }
-    let Some(TypeKind::Union(variants)) = contract.types.get(&method.result).map(|t| &t.kind) else { return false };
-    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
-    let has = |name: &str, fields: &[&str]| match contract.types.get(name).map(|t| &t.kind) {
-        Some(TypeKind::Object(object)) => fields.iter().all(|f| object.fields.iter().any(|p| p.name == *f)),
-        _ => false,
+    for (placeholder, type_name) in role_placeholders(contract)? {
+        text = text.replace(&format!("\"{placeholder}\""), &string_literal(&type_name));
+    }
+    fill_roles(&text, contract, type_name)
+}
+
+/// The type of the call passthrough's `content` items, which `callOutcome`
+/// reads text blocks from as open JSON objects: refused by name otherwise.
+fn content_block(contract: &Contract, call: &CallRole) -> Result<String, SchemaError> {
+    let item = match role_member(contract, &call.passthrough, "content").map(|f| &f.ty) {
+        Some(Ty::Array(item)) => match &**item {
+            Ty::Ref(name) if matches!(contract.type_def(name).map(|d| &d.kind), Some(TypeKind::Map { values: Ty::Any, .. })) => Some(name.clone()),
+            _ => None,
+        },
+        _ => None,
     };
-    names.len() == 2
-        && names.contains(&VERDICT)
-        && names.contains(&PASSTHROUGH)
-        && has(VERDICT, &["success", "text", "error"])
-        && has(PASSTHROUGH, &["content", "isError"])
-        && contract.types.contains_key("McpObject")
+    item.ok_or_else(|| {
+        SchemaError::new(
+            std::path::Path::new(&contract.source),
+            format!("/$defs/{}/properties/content", call.passthrough),
+            format!("jvm: the `content` of `{}`, the call's passthrough, is not an array of open objects, from which `callOutcome` reads the text blocks", call.passthrough),
+            "make its items a `$ref` to an object type with `additionalProperties: true` and no properties",
+        )
+    })
 }
 
 /// Renders `CoprocessClient.java`.
-pub fn render(contract: &Contract, sdk: &Sdk) -> String {
+pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
     let methods = named_methods(contract);
     // The generated private members: pruned with the runtime's.
     let mut private = Code::new();
-    let shutdown = if contract.methods.iter().any(|m| m.name == SHUTDOWN) { string_literal(SHUTDOWN) } else { "null".into() };
+    let shutdown = close_method(contract).map_or_else(|| "null".into(), |method| string_literal(&method.name));
     private.line(1, format!("private static final String SHUTDOWN = {shutdown};"));
     for key in MESSAGES {
         private.blank();
@@ -153,10 +178,11 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> String {
     for (method, name) in &methods {
         render_method(&mut public, method, name);
     }
-    let mut runtime = section("members").trim_end().to_string();
-    if call_result_union(contract) {
+    let call = call_outcome(contract);
+    let mut runtime = fill(section("members").trim_end(), contract, call)?;
+    if call.is_some() {
         runtime.push_str("\n\n");
-        runtime.push_str(section("call outcome").trim_end());
+        runtime.push_str(&fill(section("call outcome").trim_end(), contract, call)?);
     }
     let private = format!("{runtime}\n\n{}", private.finish().trim_end());
     let public = public.finish();
@@ -196,7 +222,7 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> String {
     code.line(0, "public final class CoprocessClient implements AutoCloseable {");
     let mut text = code.finish();
     text.push_str(&body);
-    text
+    Ok(text)
 }
 
 fn class_doc(contract: &Contract, methods: &[(&Method, String)]) -> String {
@@ -326,17 +352,24 @@ mod tests {
     use std::path::Path;
 
     fn render_with(extra: serde_json::Value) -> String {
-        let contract = minimal_with(extra);
-        render(&contract, contract.sdk("jvm").expect("the minimal schema has a jvm row"))
+        render_of(minimal_with(extra, serde_json::json!({})))
     }
 
-    /// The minimal golden schema, with `extra` methods appended to its table.
-    fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
+    fn render_of(contract: crate::model::Contract) -> String {
+        render(&contract, contract.sdk("jvm").expect("the minimal schema has a jvm row")).expect("the client renders")
+    }
+
+    /// The minimal golden schema, with `extra` methods appended to its table
+    /// and `roles` added to its roles.
+    fn minimal_with(extra: serde_json::Value, roles: serde_json::Value) -> crate::model::Contract {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
         let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
         let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
         if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
             methods.extend(extra.iter().cloned());
+        }
+        if let (Some(table), Some(roles)) = (schema["x-coprocess"]["roles"].as_object_mut(), roles.as_object()) {
+            table.extend(roles.clone());
         }
         crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
     }
@@ -369,7 +402,10 @@ mod tests {
             "result": "#/$defs/EmptyParams",
             "description": "Ends the session."
         }]);
-        let after = render_with(method);
+        let after = render_with(method.clone());
+        assert!(after.contains("private static final String SHUTDOWN = null;"), "a method without the close role is no close method");
+        let close = serde_json::json!({"close": {"method": "mcp.shutdown", "description": "Ends the session."}});
+        let after = render_of(minimal_with(method, close));
         assert!(
             after.contains("    public Coprocess.HandshakeParams freshDoThing(Coprocess.EmptyParams params, Duration timeout) {\n"),
             "{after}"
@@ -423,5 +459,54 @@ mod tests {
         for name in ["Options", "CallOutcome", "DEFAULT_CALL_TIMEOUT", "lock", "listTools", "SHUTDOWN"] {
             assert!(!methods.contains(&name), "{name} in {methods:?}");
         }
+    }
+
+    /// With every type and method renamed, the JVM files keep every feature a
+    /// role carries, under the new names: the typed envelopes, the handshake
+    /// helpers, the call outcome, the close method, and the runtime's uses.
+    #[test]
+    fn the_roles_features_follow_renamed_types_and_methods() {
+        let contract = crate::targets::client::renamed_contract();
+        let files = crate::targets::jvm::generate(&contract).expect("the JVM files render");
+        let sdk = contract.sdk("jvm").expect("a jvm row");
+        let (frames, client) = (&files[&sdk.frames], &files[&sdk.client]);
+        for declaration in [
+            "    public static String handshakeRequest(CpRequestId id, String sdk, String sdkVersion) {\n",
+            "        return handshakeRequest(CpRequestId.of(id), sdk, sdkVersion);\n",
+            "        CpHandshakeParams params =",
+            "        out.append(\",\\\"method\\\":\\\"cpcoprocess/handshake\\\",\\\"params\\\":\");\n",
+            "    public static CpHandshakeResult checkHandshakeResponse(CpResponse response) {\n",
+            "        CpErrorObject error = ((CpErrorResponse) response).error();\n",
+            "    public record CpRequestOf<P>(",
+            "    public sealed interface CpResponseOf<R> extends Encodable",
+            "    public record CpErrorResponseOf<R>(",
+        ] {
+            assert!(frames.contains(declaration), "{declaration}");
+        }
+        for declaration in [
+            "private static final String SHUTDOWN = \"cpmcp.shutdown\";",
+            "    public static CallOutcome callOutcome(Coprocess.CpCallResult result) {\n",
+            "for (Coprocess.CpMcpObject block : passthrough.content()) {",
+            "{@code cpmcp.call}'s result read uniformly",
+            "    public Coprocess.CpHandshakeResult handshakeResult() {\n",
+            "        String method = Coprocess.Methods.CPCOPROCESS_HANDSHAKE;\n",
+            "clientUndecodable(method, \"CpHandshakeResult\")",
+            "new Coprocess.CpRequestOf<>(",
+            "response instanceof Coprocess.CpErrorResponseOf<R> failure",
+            "new Coprocess.CpRequest(",
+        ] {
+            assert!(client.contains(declaration), "{declaration}");
+        }
+        assert!(!format!("{frames}{client}").contains("Role"), "a placeholder left unfilled");
+    }
+
+    /// A passthrough whose `content` is no array of open objects, which
+    /// `callOutcome` reads text blocks from, is refused by name.
+    #[test]
+    fn a_call_outcome_it_cannot_read_is_refused_by_name() {
+        let contract = crate::targets::client::renamed_contract_with_string_content();
+        let Err(e) = crate::targets::jvm::generate(&contract) else { panic!("content of strings is refused") };
+        assert_eq!(e.pointer, "/$defs/CpToolCallPassthrough/properties/content", "{e}");
+        assert!(e.problem.starts_with("jvm: ") && e.problem.contains("callOutcome"), "{e}");
     }
 }

@@ -230,7 +230,7 @@ fn html_tag_end(after_name: &str) -> Option<usize> {
 /// What the writer was asked to put before the next token (JavadocWriter's
 /// `RequestedWhitespace`, lowest priority first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Request {
+enum Whitespace {
     None,
     Space,
     Newline,
@@ -246,7 +246,7 @@ fn write(indent: usize, tokens: &[Token]) -> Vec<String> {
         at_start: bool,
         wrote: bool,
         in_tag: bool,
-        request: Request,
+        request: Whitespace,
     }
     impl Writer {
         fn newline(&mut self) {
@@ -256,22 +256,22 @@ fn write(indent: usize, tokens: &[Token]) -> Vec<String> {
             self.at_start = true;
         }
         fn token(&mut self, text: &str, pinned: bool) {
-            if self.request == Request::BlankLine && self.in_tag {
-                self.request = Request::Newline;
+            if self.request == Whitespace::BlankLine && self.in_tag {
+                self.request = Whitespace::Newline;
             }
             match self.request {
-                Request::BlankLine => {
+                Whitespace::BlankLine => {
                     self.lines.push(String::new());
                     self.newline();
-                    self.request = Request::None;
+                    self.request = Whitespace::None;
                 }
-                Request::Newline => {
+                Whitespace::Newline => {
                     self.newline();
-                    self.request = Request::None;
+                    self.request = Whitespace::None;
                 }
                 _ => {}
             }
-            let space = self.request == Request::Space;
+            let space = self.request == Whitespace::Space;
             if !self.at_start && text.len() + usize::from(space) > self.remaining {
                 self.newline();
             }
@@ -285,17 +285,17 @@ fn write(indent: usize, tokens: &[Token]) -> Vec<String> {
                 self.at_start = false;
             }
             self.remaining = self.remaining.saturating_sub(text.len());
-            self.request = Request::None;
+            self.request = Whitespace::None;
             self.wrote = true;
         }
     }
     let full = WIDTH.saturating_sub(indent + 3);
-    let mut w = Writer { lines: vec![String::new()], full, remaining: full, at_start: true, wrote: false, in_tag: false, request: Request::None };
+    let mut w = Writer { lines: vec![String::new()], full, remaining: full, at_start: true, wrote: false, in_tag: false, request: Whitespace::None };
     for token in tokens {
         match token {
             Token::Paragraph => {
                 if w.wrote {
-                    w.request = w.request.max(Request::BlankLine);
+                    w.request = w.request.max(Whitespace::BlankLine);
                     w.token("<p>", true);
                 }
             }
@@ -303,9 +303,9 @@ fn write(indent: usize, tokens: &[Token]) -> Vec<String> {
                 if w.wrote {
                     if w.in_tag {
                         w.in_tag = false;
-                        w.request = w.request.max(Request::Newline);
+                        w.request = w.request.max(Whitespace::Newline);
                     } else {
-                        w.request = w.request.max(Request::BlankLine);
+                        w.request = w.request.max(Whitespace::BlankLine);
                     }
                 }
                 w.token(head, false);
@@ -313,7 +313,7 @@ fn write(indent: usize, tokens: &[Token]) -> Vec<String> {
             }
             Token::Text { text, spaced } => {
                 if *spaced {
-                    w.request = w.request.max(Request::Space);
+                    w.request = w.request.max(Whitespace::Space);
                 }
                 w.token(text, false);
             }

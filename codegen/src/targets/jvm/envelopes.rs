@@ -1,6 +1,8 @@
 //! Typed envelopes: `RequestOf<P>`, `SuccessResponseOf<R>` and `ResponseOf<R>`
-//! (with `ErrorResponseOf<R>`), the `Request`, `SuccessResponse` and
-//! `Response` frames with their open `params` / `result` member decoded as the
+//! (with `ErrorResponseOf<R>`), the request envelope, the success response
+//! and the response envelope of the contract's roles (`Request`,
+//! `SuccessResponse` and `Response` in v2.json) with their open `params` /
+//! `result` member decoded as the
 //! type the caller names by its class, `RequestOf.fromJson(json,
 //! CallParams.class)`. The frame is parsed once by the strict reader and the
 //! member is read by that type's own decoder during the frame's walk (never
@@ -13,11 +15,17 @@ use super::names::{field_name, string_literal, type_name};
 use super::types::{render_record_as, Generic, Record};
 use crate::model::{Contract, ObjectType, TypeDef, TypeKind, UnionVariant};
 
-/// The JSON-RPC envelopes, the member each one leaves open, and its type parameter.
-const OPEN_MEMBERS: &[(&str, &str, &str)] = &[("Request", "params", "P"), ("SuccessResponse", "result", "R")];
+/// The JSON-RPC envelopes of the roles, the member each one leaves open, and
+/// its type parameter: the request's `params` and the success response's
+/// `result`.
+fn open_members(contract: &Contract) -> [(&str, &'static str, &'static str); 2] {
+    let roles = &contract.roles;
+    [(&roles.request, "params", "P"), (&roles.success_response, "result", RESPONSE_PARAM)]
+}
 
-/// The union whose success variant is typed, and its type parameter.
-const RESPONSE: (&str, &str) = ("Response", "R");
+/// The type parameter of the response envelope's generic twin, whose
+/// success variant is typed.
+const RESPONSE_PARAM: &str = "R";
 
 /// The generic name of an envelope: `RequestOf`.
 fn typed_name(name: &str) -> String {
@@ -31,7 +39,7 @@ pub fn class_doc(contract: &Contract) -> Option<String> {
     let names: Vec<String> = typed
         .iter()
         .map(|e| format!("`{}<{}>`", typed_name(&e.def.name), e.generic.param))
-        .chain(response_variants(contract, &typed).map(|_| format!("`{}<{}>`", typed_name(RESPONSE.0), RESPONSE.1)))
+        .chain(response_variants(contract, &typed).map(|_| format!("`{}<{RESPONSE_PARAM}>`", typed_name(&contract.roles.response))))
         .collect();
     Some(format!(
         "The typed envelopes {} decode a frame with its open member as the class given, in the same pass: `{}.fromJson(json, {}Type)`; errors name the frame's type, with paths from its root.",
@@ -59,16 +67,16 @@ fn envelope<'a>(contract: &'a Contract, name: &str, member: &str, param: &str) -
 }
 
 fn envelopes(contract: &Contract) -> Vec<Envelope<'_>> {
-    OPEN_MEMBERS
-        .iter()
+    open_members(contract)
+        .into_iter()
         .filter_map(|(name, member, param)| envelope(contract, name, member, param))
         .collect()
 }
 
-/// The `Response` variants, when one of them is an envelope and every other
-/// one an object (so that it gets a generic twin).
+/// The response envelope's variants, when one of them is an envelope and
+/// every other one an object (so that it gets a generic twin).
 fn response_variants<'a>(contract: &'a Contract, typed: &[Envelope]) -> Option<Vec<&'a UnionVariant>> {
-    let TypeKind::Union(variants) = &contract.type_def(RESPONSE.0)?.kind else {
+    let TypeKind::Union(variants) = &contract.type_def(&contract.roles.response)?.kind else {
         return None;
     };
     let is_typed = |v: &UnionVariant| typed.iter().any(|e| e.def.name == v.type_name);
@@ -79,11 +87,11 @@ fn response_variants<'a>(contract: &'a Contract, typed: &[Envelope]) -> Option<V
 }
 
 /// The declarations: one generic record per envelope, the generic twins of
-/// the other `Response` variants, and `ResponseOf<R>`.
+/// the other response envelope variants, and `ResponseOf<R>`.
 pub fn render_types(code: &mut Code, contract: &Contract) {
     let typed = envelopes(contract);
     let variants = response_variants(contract, &typed);
-    let response = RESPONSE.0;
+    let response = contract.roles.response.as_str();
     let in_response = |name: &str| variants.as_ref().is_some_and(|vs| vs.iter().any(|v| v.type_name == name));
     for e in &typed {
         let implements = if in_response(&e.def.name) {
@@ -102,7 +110,7 @@ pub fn render_types(code: &mut Code, contract: &Contract) {
         }
     }
     code.blank();
-    render_response(code, &variants);
+    render_response(code, response, &variants);
 }
 
 fn render_envelope(code: &mut Code, e: &Envelope, implements: String) {
@@ -143,7 +151,7 @@ const SOURCES: [Source; 2] = [
 ];
 
 /// `fromJson(json, type)` and `fromNode(node, type)` of an envelope (`name`
-/// is `Request` or `Response`).
+/// is the request or the response envelope).
 fn entry_points(code: &mut Code, name: &str, member: &str, param: &str) {
     for source in &SOURCES {
         entry_point(code, source, name, member, param);
@@ -169,12 +177,12 @@ fn entry_point(code: &mut Code, source: &Source, name: &str, member: &str, param
     code.line(2, "}");
 }
 
-/// The generic twin of a `Response` variant that has no open member:
+/// The generic twin of a response envelope variant that has no open member:
 /// `ErrorResponseOf<R>`, the same fields, so that it can be a `ResponseOf<R>`.
 fn render_twin(code: &mut Code, contract: &Contract, name: &str) {
     let Some(def) = contract.type_def(name) else { return };
     let TypeKind::Object(object) = &def.kind else { return };
-    let (response, param) = RESPONSE;
+    let (response, param) = (contract.roles.response.as_str(), RESPONSE_PARAM);
     let description = format!(
         "{} `{name}` read as a `{response}Of<{param}>`: the same fields, and `{param}` only says which `{response}Of` it belongs to.\n\n{}",
         article(name),
@@ -199,8 +207,8 @@ fn article(name: &str) -> &'static str {
 }
 
 /// `ResponseOf<R>`: the sealed union of the typed success variant and the twins.
-fn render_response(code: &mut Code, variants: &[&UnionVariant]) {
-    let (response, param) = RESPONSE;
+fn render_response(code: &mut Code, response: &str, variants: &[&UnionVariant]) {
+    let param = RESPONSE_PARAM;
     let permits: Vec<String> = variants.iter().map(|v| typed_name(&v.type_name)).collect();
     code.doc(
         1,
@@ -237,7 +245,7 @@ pub fn render_decoders(code: &mut Code, contract: &Contract) {
 }
 
 fn render_response_decoder(code: &mut Code, contract: &Contract, typed: &[Envelope], variants: &[&UnionVariant]) {
-    let (name, param) = (typed_name(RESPONSE.0), RESPONSE.1);
+    let (name, param) = (typed_name(&contract.roles.response), RESPONSE_PARAM);
     let owned: Vec<UnionVariant> = variants.iter().map(|v| (*v).clone()).collect();
     code.blank();
     code.line(1, format!("private static <{param}> {name}<{param}> decode{name}(JsonNode node, Path path, Decoder<{param}> reader) {{"));
@@ -258,7 +266,7 @@ fn render_response_decoder(code: &mut Code, contract: &Contract, typed: &[Envelo
 /// The decoder of a twin: reads the variant, copies its fields.
 fn render_twin_decoder(code: &mut Code, contract: &Contract, name: &str) {
     let Some(TypeKind::Object(object)) = contract.type_def(name).map(|d| &d.kind) else { return };
-    let (variant, twin, param) = (type_name(name), typed_name(name), RESPONSE.1);
+    let (variant, twin, param) = (type_name(name), typed_name(name), RESPONSE_PARAM);
     let fields: Vec<String> = object.fields.iter().map(|f| format!("v.{}()", field_name(&f.name))).collect();
     code.blank();
     code.line(1, format!("private static <{param}> {twin}<{param}> decode{twin}(JsonNode node, Path path) {{"));

@@ -46,11 +46,11 @@ fn check(sdk: &Sdk) -> Result<(), Problem> {
 /// Renders `Coprocess.java` and `CoprocessClient.java`.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let sdk = crate::targets::sdk(contract, "jvm")?;
-    let text = render(contract, sdk);
+    let text = render(contract, sdk)?;
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(sdk.frames.clone(), text);
-    files.insert(sdk.client.clone(), client::render(contract, sdk));
+    files.insert(sdk.client.clone(), client::render(contract, sdk)?);
     Ok(files)
 }
 
@@ -70,11 +70,11 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    claims::claim(contract, &render(contract, crate::targets::sdk(contract, "jvm")?))
+    claims::claim(contract, &render(contract, crate::targets::sdk(contract, "jvm")?)?)
 }
 
 
-fn render(contract: &Contract, sdk: &Sdk) -> String {
+fn render(contract: &Contract, sdk: &Sdk) -> Result<String, crate::SchemaError> {
     let mut code = Code::new();
     code.doc(0, &docs::class_doc(contract), &[]);
     code.line(0, "public final class Coprocess {");
@@ -84,7 +84,7 @@ fn render(contract: &Contract, sdk: &Sdk) -> String {
     protocol::render_methods(&mut code, contract);
     protocol::render_error_codes(&mut code, contract);
     protocol::render_lanes(&mut code, contract);
-    protocol::render_handshake(&mut code, contract);
+    protocol::render_handshake(&mut code, contract)?;
     codecs::render_dispatch(&mut code, contract);
     code.blank();
     code.raw(runtime::support_types());
@@ -135,7 +135,7 @@ fn render(contract: &Contract, sdk: &Sdk) -> String {
     code.blank();
     let mut text = code.finish();
     text.push_str(&body);
-    text
+    Ok(text)
 }
 
 

@@ -4,9 +4,8 @@
 use super::layout::Code;
 use super::names::{constant_name, field_name, string_literal, type_name};
 use crate::model::{Contract, Segment, Ty, TypeKind};
-
-/// The method the handshake helpers speak.
-const HANDSHAKE_METHOD: &str = "coprocess/handshake";
+use crate::targets::client::role_member;
+use crate::SchemaError;
 
 /// `COPROCESS_PROTOCOL_VERSION`, `MAX_LINE_BYTES`, `MAX_DEPTH`, and the session
 /// client's defaults (`CLIENT_CALL_TIMEOUT_MS`, ..., `CLIENT_STDERR_TAIL_LINES`).
@@ -70,6 +69,13 @@ fn unique(name: String, taken: &mut Vec<String>) -> String {
     out
 }
 
+/// The constant of each method in the `Methods` holder, in table order
+/// (`COPROCESS_HANDSHAKE`; a second one of a name gets `_2`).
+pub fn method_constants(contract: &Contract) -> Vec<String> {
+    let mut taken = vec!["ALL".to_string()];
+    contract.methods.iter().map(|m| unique(constant_name(&m.name), &mut taken)).collect()
+}
+
 /// The `Methods` holder: one constant per method, and the table.
 pub fn render_methods(code: &mut Code, contract: &Contract) {
     code.blank();
@@ -80,10 +86,8 @@ pub fn render_methods(code: &mut Code, contract: &Contract) {
     );
     code.line(1, "public static final class Methods {");
     code.line(2, "private Methods() {}");
-    let mut taken = vec!["ALL".to_string()];
     let mut rows = Vec::new();
-    for m in &contract.methods {
-        let constant = unique(constant_name(&m.name), &mut taken);
+    for (m, constant) in contract.methods.iter().zip(method_constants(contract)) {
         code.blank();
         code.doc(2, &m.description, &[]);
         code.line(
@@ -295,7 +299,7 @@ pub fn render_lanes(code: &mut Code, contract: &Contract) {
 }
 
 /// What the handshake helpers need to know about the response types: the
-/// success and error variants of `Response` and their accessors.
+/// success and error arms of the response envelope and their accessors.
 struct ResponseShape {
     success_type: String,
     result_accessor: String,
@@ -303,47 +307,28 @@ struct ResponseShape {
     error_accessor: String,
 }
 
-fn response_shape(contract: &Contract) -> Option<ResponseShape> {
-    let TypeKind::Union(variants) = &contract.type_def("Response")?.kind else {
-        return None;
-    };
-    let field_ty = |type_name: &str, field: &str| -> Option<Ty> {
-        let TypeKind::Object(o) = &contract.type_def(type_name)?.kind else {
-            return None;
-        };
-        o.fields
-            .iter()
-            .find(|f| f.name == field)
-            .map(|f| f.ty.clone())
-    };
-    let is_error = |v: &&crate::model::UnionVariant| {
-        field_ty(&v.type_name, &v.discriminator) == Some(Ty::Ref("ErrorObject".to_string()))
-    };
-    let error = variants.iter().find(is_error)?;
-    let success = variants.iter().find(|v| !is_error(v))?;
-    Some(ResponseShape {
-        success_type: type_name(&success.type_name),
-        result_accessor: field_name(&success.discriminator),
-        error_type: type_name(&error.type_name),
-        error_accessor: field_name(&error.discriminator),
-    })
-}
-
-/// `handshakeRequest` and `checkHandshakeResponse` (both forms).
-pub fn render_handshake(code: &mut Code, contract: &Contract) {
-    render_handshake_request(code, contract);
-    if let Some(shape) = response_shape(contract) {
-        render_check(code, contract, &shape);
+fn response_shape(contract: &Contract) -> ResponseShape {
+    let roles = &contract.roles;
+    ResponseShape {
+        success_type: type_name(&roles.success_response),
+        result_accessor: field_name("result"),
+        error_type: type_name(&roles.error_response),
+        error_accessor: field_name("error"),
     }
 }
 
-/// The `jsonrpc` marker: the single value of the `Request.jsonrpc` enum.
+/// `handshakeRequest` and `checkHandshakeResponse` (both forms), from the
+/// contract's roles.
+pub fn render_handshake(code: &mut Code, contract: &Contract) -> Result<(), SchemaError> {
+    render_handshake_request(code, contract)?;
+    render_check(code, contract, &response_shape(contract));
+    Ok(())
+}
+
+/// The `jsonrpc` marker: the single value of the request envelope's `jsonrpc` enum.
 fn jsonrpc_version(contract: &Contract) -> String {
     let from_schema = || -> Option<String> {
-        let TypeKind::Object(o) = &contract.type_def("Request")?.kind else {
-            return None;
-        };
-        let Ty::Ref(marker) = &o.fields.iter().find(|f| f.name == "jsonrpc")?.ty else {
+        let Ty::Ref(marker) = &role_member(contract, &contract.roles.request, "jsonrpc")?.ty else {
             return None;
         };
         let TypeKind::StringEnum(values) = &contract.type_def(marker)?.kind else {
@@ -354,15 +339,21 @@ fn jsonrpc_version(contract: &Contract) -> String {
     from_schema().unwrap_or_else(|| "2.0".to_string())
 }
 
-fn render_handshake_request(code: &mut Code, contract: &Contract) {
-    let Some(TypeKind::Object(params)) = contract.type_def("HandshakeParams").map(|t| &t.kind)
-    else {
-        return;
+fn render_handshake_request(code: &mut Code, contract: &Contract) -> Result<(), SchemaError> {
+    let roles = &contract.roles;
+    let method = &roles.handshake.method;
+    let Some(TypeKind::Object(params)) = contract.type_def(&roles.handshake.params).map(|t| &t.kind) else {
+        return Err(SchemaError::new(
+            std::path::Path::new(&contract.source),
+            format!("/$defs/{}", roles.handshake.params),
+            format!("jvm: `{}`, the handshake's params, is not a closed object, which `handshakeRequest` builds", roles.handshake.params),
+            "make it an object with `additionalProperties: false`",
+        ));
     };
     code.blank();
     code.doc(
         1,
-        &format!("The `{HANDSHAKE_METHOD}` request frame this SDK sends first, with `protocol_version` = `COPROCESS_PROTOCOL_VERSION`."),
+        &format!("The `{method}` request frame this SDK sends first, with `protocol_version` = `COPROCESS_PROTOCOL_VERSION`."),
         &[
             ("param", "id".into(), "the request id".into()),
             ("param", "sdk".into(), "the SDK family (`jvm`), or null to leave it out".into()),
@@ -370,19 +361,22 @@ fn render_handshake_request(code: &mut Code, contract: &Contract) {
             ("return", String::new(), "the frame text (one line, without the terminating newline)".into()),
         ],
     );
-    // With a RequestId type, the id may be an integer or a string.
-    let typed_id = contract.type_def("RequestId").is_some();
-    if typed_id {
+    // With a named id type (an integer or a string), the id may be either.
+    let typed_id = match role_member(contract, &roles.request, "id").map(|f| &f.ty) {
+        Some(Ty::Ref(id)) => Some(type_name(id)),
+        _ => None,
+    };
+    if let Some(id_type) = &typed_id {
         code.line(
             1,
             "public static String handshakeRequest(long id, String sdk, String sdkVersion) {",
         );
-        code.line(2, "return handshakeRequest(RequestId.of(id), sdk, sdkVersion);");
+        code.line(2, format!("return handshakeRequest({id_type}.of(id), sdk, sdkVersion);"));
         code.line(1, "}");
         code.blank();
         code.doc(
             1,
-            &format!("The `{HANDSHAKE_METHOD}` request frame, with an integer or string id."),
+            &format!("The `{method}` request frame, with an integer or string id."),
             &[
                 ("param", "id".into(), "the request id".into()),
                 ("param", "sdk".into(), "the SDK family (`jvm`), or null to leave it out".into()),
@@ -393,10 +387,9 @@ fn render_handshake_request(code: &mut Code, contract: &Contract) {
     }
     code.line(
         1,
-        if typed_id {
-            "public static String handshakeRequest(RequestId id, String sdk, String sdkVersion) {"
-        } else {
-            "public static String handshakeRequest(long id, String sdk, String sdkVersion) {"
+        match &typed_id {
+            Some(id_type) => format!("public static String handshakeRequest({id_type} id, String sdk, String sdkVersion) {{"),
+            None => "public static String handshakeRequest(long id, String sdk, String sdkVersion) {".to_string(),
         },
     );
     let args: Vec<&str> = params
@@ -409,10 +402,11 @@ fn render_handshake_request(code: &mut Code, contract: &Contract) {
             _ => "null",
         })
         .collect();
+    let params_type = type_name(&roles.handshake.params);
     code.line(
         2,
         format!(
-            "HandshakeParams params = new HandshakeParams({});",
+            "{params_type} params = new {params_type}({});",
             args.join(", ")
         ),
     );
@@ -424,31 +418,34 @@ fn render_handshake_request(code: &mut Code, contract: &Contract) {
             string_literal(&head)
         ),
     );
-    code.line(2, if typed_id { "id.appendJson(out);" } else { "out.append(id);" });
-    let method = format!(",\"method\":\"{HANDSHAKE_METHOD}\",\"params\":");
+    code.line(2, if typed_id.is_some() { "id.appendJson(out);" } else { "out.append(id);" });
+    let method = format!(",\"method\":{},\"params\":", serde_json::Value::String(method.clone()));
     code.line(2, format!("out.append({});", string_literal(&method)));
     code.line(2, "params.appendJson(out);");
     code.line(2, "return out.append('}').toString();");
     code.line(1, "}");
+    Ok(())
 }
 
 fn render_check(code: &mut Code, contract: &Contract, shape: &ResponseShape) {
+    let roles = &contract.roles;
+    let (response_type, result_type) = (type_name(&roles.response), type_name(&roles.handshake.result));
     code.blank();
     code.doc(
         1,
-        "Decodes the answer to the handshake and checks it; see `checkHandshakeResponse(Response)`.",
+        &format!("Decodes the answer to the handshake and checks it; see `checkHandshakeResponse({response_type})`."),
         &[
             ("param", "json".into(), "the response frame text".into()),
             ("return", String::new(), "the binary's handshake result, when it speaks this SDK's version".into()),
-            ("throws", "DecodeException".into(), "when the frame is not a `Response`".into()),
+            ("throws", "DecodeException".into(), format!("when the frame is not a `{}`", roles.response)),
             ("throws", "HandshakeException".into(), "when the session must not go on".into()),
         ],
     );
     code.line(
         1,
-        "public static HandshakeResult checkHandshakeResponse(String json) {",
+        format!("public static {result_type} checkHandshakeResponse(String json) {{"),
     );
-    code.line(2, "return checkHandshakeResponse(Response.fromJson(json));");
+    code.line(2, format!("return checkHandshakeResponse({response_type}.fromJson(json));"));
     code.line(1, "}");
     code.blank();
     code.doc(
@@ -463,13 +460,13 @@ fn render_check(code: &mut Code, contract: &Contract, shape: &ResponseShape) {
         &[
             ("param", "response".into(), "the decoded response frame".into()),
             ("return", String::new(), "the binary's handshake result, when it speaks this SDK's version".into()),
-            ("throws", "DecodeException".into(), "when a success result is not a `HandshakeResult`".into()),
+            ("throws", "DecodeException".into(), format!("when a success result is not a `{}`", roles.handshake.result)),
             ("throws", "HandshakeException".into(), "when the session must not go on".into()),
         ],
     );
     code.line(
         1,
-        "public static HandshakeResult checkHandshakeResponse(Response response) {",
+        format!("public static {result_type} checkHandshakeResponse({response_type} response) {{"),
     );
     code.line(
         2,
@@ -478,7 +475,7 @@ fn render_check(code: &mut Code, contract: &Contract, shape: &ResponseShape) {
     code.line(
         3,
         format!(
-            "HandshakeResult result = HandshakeResult.fromNode(success.{}());",
+            "{result_type} result = {result_type}.fromNode(success.{}());",
             shape.result_accessor
         ),
     );
@@ -496,8 +493,8 @@ fn render_check(code: &mut Code, contract: &Contract, shape: &ResponseShape) {
     code.line(
         2,
         format!(
-            "ErrorObject error = (({}) response).{}();",
-            shape.error_type, shape.error_accessor
+            "{} error = (({}) response).{}();",
+            type_name(&roles.error_object), shape.error_type, shape.error_accessor
         ),
     );
     render_error_branches(code, contract);

@@ -1,41 +1,23 @@
 //! `HandshakeRequest` and `CheckHandshakeResponse`.
 //!
-//! The only fixed names are the handshake types (`Request`, `Response`,
-//! `HandshakeParams`, `HandshakeResult`, `ErrorObject`), the method
-//! `coprocess/handshake` and the JSON-RPC / handshake member names the
-//! contract documents (`id`, `method`, `params`, `result`, `error`, `code`,
-//! `message`, `protocol_version`, `sdk`, `sdk_version`). Everything else
-//! (field types, the version literal, codes, wording) comes from the model.
-//! A schema without these shapes gets no handshake helpers.
+//! Every type and the method come from the contract's roles: the request
+//! and response envelopes, the error object and the handshake method with
+//! its params and result (`contract.roles`, checked by the loader). The only
+//! fixed names are the JSON-RPC / handshake member names the roles document
+//! (`id`, `method`, `params`, `result`, `error`, `code`, `message`,
+//! `protocol_version`) and the optional `sdk`, `sdk_version` of the params.
+//! Everything else (field types, the version literal, codes, wording) comes
+//! from the model.
 
 use std::fmt::Write as _;
 
-use crate::model::{Field, ObjectType, Segment, Ty, TypeKind};
+use crate::model::{Field, Segment, Ty, TypeKind};
+use crate::SchemaError;
 
 use super::super::names::string_lit;
 use super::super::Ctx;
 
-const HANDSHAKE_METHOD: &str = "coprocess/handshake";
-
 impl Ctx<'_> {
-    fn object(&self, def: &str) -> Option<&ObjectType> {
-        match &self.contract.type_def(def)?.kind {
-            TypeKind::Object(object) => Some(object),
-            _ => None,
-        }
-    }
-
-    fn field_of(&self, def: &str, wire: &str) -> Option<&Field> {
-        self.object(def)?.fields.iter().find(|f| f.name == wire)
-    }
-
-    /// The (variant type, field) of the Response variant whose discriminator is `wire`.
-    fn response_variant(&self, wire: &str) -> Option<(String, &Field)> {
-        let TypeKind::Union(variants) = &self.contract.type_def("Response")?.kind else { return None };
-        let variant = variants.iter().find(|v| v.discriminator == wire)?;
-        Some((variant.type_name.clone(), self.field_of(&variant.type_name, wire)?))
-    }
-
     /// `target = value`, taking the address when the field is an optional pointer.
     fn assign(&self, field: &Field, target: &str, value: &str) -> String {
         if !field.required && self.optional_needs_pointer(&field.ty) {
@@ -45,24 +27,22 @@ impl Ctx<'_> {
         }
     }
 
-    pub fn handshake(&mut self, out: &mut String) {
-        let ok = ["Request", "HandshakeParams", "HandshakeResult", "ErrorObject"].iter().all(|d| self.object(d).is_some())
-            && self.contract.methods.iter().any(|m| m.name == HANDSHAKE_METHOD);
-        if !ok {
-            return;
-        }
-        self.handshake_request(out);
-        self.check_handshake_response(out);
+    pub fn handshake(&mut self, out: &mut String) -> Result<(), SchemaError> {
+        self.handshake_request(out)?;
+        self.check_handshake_response(out)
     }
 
-    fn handshake_request(&mut self, out: &mut String) {
-        let Some(id) = self.field_of("Request", "id").cloned() else { return };
-        let id_ty = self.go_ty(&id.ty);
-        line!(out, "\n// HandshakeRequest returns the {HANDSHAKE_METHOD} Request frame (one line, no");
+    fn handshake_request(&mut self, out: &mut String) -> Result<(), SchemaError> {
+        let contract = self.contract;
+        let roles = &contract.roles;
+        let (request, params) = (roles.request.as_str(), roles.handshake.params.as_str());
+        let id = self.role_field(request, "id", "request envelope")?;
+        let (id_ty, request_ty, params_ty) = (self.go_ty(&id.ty), self.type_name(request), self.type_name(params));
+        let method = &roles.handshake.method;
+        line!(out, "\n// HandshakeRequest returns the {method} {request_ty} frame (one line, no");
         line!(out, "// newline) announcing CoprocessProtocolVersion, naming this SDK as sdk at sdkVersion.");
-        line!(out, "func HandshakeRequest(id {id_ty}, sdk, sdkVersion string) string {{\n\tvar params HandshakeParams");
-        let params_fields = self.object("HandshakeParams").map(|o| o.fields.clone()).unwrap_or_default();
-        for field in &params_fields {
+        line!(out, "func HandshakeRequest(id {id_ty}, sdk, sdkVersion string) string {{\n\tvar params {params_ty}");
+        for field in &self.role_object(params, "handshake's params")?.fields {
             let value = match (field.name.as_str(), &field.ty) {
                 ("protocol_version", Ty::Integer { .. }) => "int64(CoprocessProtocolVersion)",
                 ("sdk", Ty::String) => "sdk",
@@ -76,12 +56,12 @@ impl Ctx<'_> {
                 line!(out, "{}", self.assign(field, "params", value));
             }
         }
-        line!(out, "\tvar request Request");
-        let request_fields = self.object("Request").map(|o| o.fields.clone()).unwrap_or_default();
-        for field in &request_fields {
+        line!(out, "\tvar request {request_ty}");
+        for field in &self.role_object(request, "request envelope")?.fields {
             self.request_member(out, field);
         }
-        line!(out, "\treturn string(appendRequest(nil, request))\n}}");
+        line!(out, "\treturn string(append{request_ty}(nil, request))\n}}");
+        Ok(())
     }
 
     fn request_member(&mut self, out: &mut String, field: &Field) {
@@ -92,60 +72,58 @@ impl Ctx<'_> {
             },
             _ => None,
         };
-        let method = self.method_const(HANDSHAKE_METHOD);
+        let contract = self.contract;
+        let method = self.method_const(&contract.roles.handshake.method);
         match (field.name.as_str(), single_enum) {
             (_, Some(constant)) => line!(out, "{}", self.assign(field, "request", &constant)),
             ("id", _) => line!(out, "{}", self.assign(field, "request", "id")),
-            ("method", _) if field.ty == Ty::String => line!(out, "{}", self.assign(field, "request", &method)),
+            ("method", _) => line!(out, "{}", self.assign(field, "request", &method)),
             ("params", _) => {
                 let read = self.read_fn(&field.ty);
-                line!(out, "\ttree, _ := parseStrict(appendHandshakeParams(nil, params))\n\tencoded, _ := {read}(tree)");
+                let params = self.type_name(&contract.roles.handshake.params);
+                line!(out, "\ttree, _ := parseStrict(append{params}(nil, params))\n\tencoded, _ := {read}(tree)");
                 line!(out, "{}", self.assign(field, "request", "encoded"));
             }
             _ => {}
         }
     }
 
-    fn check_handshake_response(&mut self, out: &mut String) {
-        let (Some((ok_type, result)), Some((err_type, error))) = (self.response_variant("result"), self.response_variant("error")) else {
-            return;
-        };
-        let (result, error) = (result.clone(), error.clone());
-        let (Some(version), Some(code), Some(message)) = (
-            self.field_of("HandshakeResult", "protocol_version").cloned(),
-            self.field_of("ErrorObject", "code").cloned(),
-            self.field_of("ErrorObject", "message").cloned(),
-        ) else {
-            return;
-        };
-        if error.ty != Ty::Ref("ErrorObject".into()) || !version.required || !code.required || !message.required {
-            return;
-        }
+    fn check_handshake_response(&mut self, out: &mut String) -> Result<(), SchemaError> {
+        let contract = self.contract;
+        let roles = &contract.roles;
+        let (ok_type, err_type, object, shake) = (&roles.success_response, &roles.error_response, &roles.error_object, &roles.handshake.result);
+        let result = self.role_field(ok_type, "result", "success response")?;
+        let error = self.role_field(err_type, "error", "error response")?;
+        let version = self.role_field(shake, "protocol_version", "handshake's result")?;
+        let code = self.role_field(object, "code", "error object")?;
+        let message = self.role_field(object, "message", "error object")?;
         let write_result = self.write_fn(&result.ty);
-        let (ok_name, err_name) = (self.type_name(&ok_type), self.type_name(&err_type));
+        let (ok_name, err_name, shake_name) = (self.type_name(ok_type), self.type_name(err_type), self.type_name(shake));
         line!(out, "\n// CheckHandshakeResponse checks the binary's answer to HandshakeRequest: the");
-        line!(out, "// HandshakeResult when the binary speaks CoprocessProtocolVersion, else the");
+        line!(out, "// {shake_name} when the binary speaks CoprocessProtocolVersion, else the");
         line!(out, "// fail-fast error with the contract's wording (or the decoder's message when");
         line!(out, "// the frame does not decode).");
-        line!(out, "func CheckHandshakeResponse(data []byte) (HandshakeResult, error) {{");
-        line!(out, "\tresponse, err := DecodeResponse(data)\n\tif err != nil {{\n\t\treturn HandshakeResult{{}}, err\n\t}}");
+        line!(out, "func CheckHandshakeResponse(data []byte) ({shake_name}, error) {{");
+        line!(out, "\tresponse, err := Decode{}(data)\n\tif err != nil {{\n\t\treturn {shake_name}{{}}, err\n\t}}", self.type_name(&roles.response));
         line!(out, "\tif success := response.{ok_name}; success != nil {{");
-        line!(out, "\t\tresult, err := DecodeHandshakeResult({write_result}(nil, success.{}))", self.field_name(&result));
-        line!(out, "\t\tif err != nil {{\n\t\t\treturn HandshakeResult{{}}, err\n\t\t}}");
-        let version_name = self.field_name(&version);
+        line!(out, "\t\tresult, err := Decode{shake_name}({write_result}(nil, success.{}))", self.field_name(result));
+        line!(out, "\t\tif err != nil {{\n\t\t\treturn {shake_name}{{}}, err\n\t\t}}");
+        let version_name = self.field_name(version);
         line!(out, "\t\tif result.{version_name} != CoprocessProtocolVersion {{");
-        line!(out, "\t\t\treturn HandshakeResult{{}}, sdkMismatch(result.{version_name})\n\t\t}}\n\t\treturn result, nil\n\t}}");
+        line!(out, "\t\t\treturn {shake_name}{{}}, sdkMismatch(result.{version_name})\n\t\t}}\n\t\treturn result, nil\n\t}}");
         line!(out, "\tif failure := response.{err_name}; failure != nil {{");
         line!(
             out,
-            "\t\treturn HandshakeResult{{}}, handshakeFailure(failure.{}.{}, failure.{}.{})\n\t}}",
-            self.field_name(&error),
-            self.field_name(&code),
-            self.field_name(&error),
-            self.field_name(&message)
+            "\t\treturn {shake_name}{{}}, handshakeFailure(failure.{}.{}, failure.{}.{})\n\t}}",
+            self.field_name(error),
+            self.field_name(code),
+            self.field_name(error),
+            self.field_name(message)
         );
-        line!(out, "\treturn HandshakeResult{{}}, errors.New(\"Response: neither `result` nor `error`\")\n}}");
+        let neither = format!("{}: neither `result` nor `error`", roles.response);
+        line!(out, "\treturn {shake_name}{{}}, errors.New({})\n}}", string_lit(&neither));
         self.handshake_messages(out);
+        Ok(())
     }
 
     fn handshake_messages(&self, out: &mut String) {

@@ -739,7 +739,7 @@ impl Header<'_> {
         let level = format!("({}){}", self.params_flat(), tail_text(self.tail));
         let mut lines = vec![String::new()];
         let mut column = self.start;
-        if self.start + head.len() + level.len() <= WIDTH {
+        if self.start + head.len() + level.len() + self.brace.len() <= WIDTH {
             push(&mut lines, &mut column, &format!("{head}{level}{}", self.brace));
             return hard_lines(self.start, lines);
         }
@@ -956,6 +956,9 @@ mod tests {
     fn headers_and_concatenation() {
         let out = layout(4, "public record CallParams(String tool, McpObject arguments, Boolean passthrough, Long timeoutMs) implements Encodable {").unwrap();
         assert_eq!(out, "    public record CallParams(String tool, McpObject arguments, Boolean passthrough, Long timeoutMs)\n            implements Encodable {");
+        // One column past the limit only with its brace: google-java-format breaks before `implements`.
+        let out = layout(4, "public record CpCallPromptParams(String name, CpPromptArguments arguments) implements Encodable {").unwrap();
+        assert_eq!(out, "    public record CpCallPromptParams(String name, CpPromptArguments arguments)\n            implements Encodable {");
         let out = layout(8, "return Optional.of(\"lane `\" + lane + \":` is not drivable over the mcptest coprocess; run it with `\" + command + \"`\");").unwrap();
         assert!(out.starts_with("        return Optional.of(\n                \"lane `\"\n                        + lane\n"), "{out}");
         assert!(layout(8, "String x = switch (y) {").is_none() || layout(8, "String x = switch (y) {").is_some());

@@ -38,6 +38,14 @@ pub fn close_method(contract: &Contract) -> Option<&Method> {
     contract.methods.iter().find(|m| m.name == name)
 }
 
+/// The params type a target's examples of a typed `params` name: the call's
+/// (`RequestOf[CallParams]`), else the handshake's, so that an example always
+/// names a type of the contract.
+pub fn example_params(contract: &Contract) -> &str {
+    let method = call_outcome(contract).map_or(&contract.roles.handshake.method, |call| &call.method);
+    contract.methods.iter().find(|m| &m.name == method).map_or(&contract.roles.handshake.params, |m| &m.params)
+}
+
 /// The field `member` of the object type `type_name`.
 pub fn role_member<'c>(contract: &'c Contract, type_name: &str, member: &str) -> Option<&'c Field> {
     match &contract.type_def(type_name)?.kind {

@@ -15,6 +15,7 @@ use super::layout::{collection, fit, string, Out};
 use super::names::{field, stem, upper};
 use super::types::{constructor_order, field_annotation};
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::targets::client::example_params;
 use crate::SchemaError;
 
 /// One typed envelope: the frame's type, its open member, the type variable.
@@ -24,13 +25,6 @@ struct Envelope<'a> {
     member: &'a str,
     param: &'a str,
     example: &'a str,
-}
-
-/// The type the examples of a typed `params` name: the call's params (`RequestOf[CallParams]`),
-/// else the handshake's.
-fn params_example(contract: &Contract) -> &str {
-    let method = contract.roles.call.as_ref().map_or(&contract.roles.handshake.method, |call| &call.method);
-    contract.methods.iter().find(|m| &m.name == method).map_or(&contract.roles.handshake.params, |m| &m.params)
 }
 
 /// The type the examples of a typed `result` (and of `CODECS`) name: the call's verdict arm
@@ -43,7 +37,7 @@ pub fn result_example(contract: &Contract) -> &str {
 /// arm's, open in `result`, then `ResponseOf[R]` of the response role.
 pub fn render(contract: &Contract, out: &mut Out) -> Result<(), SchemaError> {
     let roles = &contract.roles;
-    let request = envelope(contract, &roles.request, "params", "_P", params_example(contract))?;
+    let request = envelope(contract, &roles.request, "params", "_P", example_params(contract))?;
     let success = envelope(contract, &roles.success_response, "result", "_R", result_example(contract))?;
     out.blank(2);
     out.line(&comment(0, "Typed envelopes."));

@@ -7,19 +7,13 @@
 //! `Request`'s problem at `$.params.…`.
 
 use crate::model::{Contract, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::targets::client::example_params;
 use crate::SchemaError;
 
 use super::codecs::{read_object, variants_constant, write_object};
 use super::layout::Out;
 use super::names::{js_string, property, stem, type_name};
 use super::types::declare_object;
-
-/// The type the examples of a typed `params` name: the call's params
-/// (`decodeCallParamsValue`), else the handshake's.
-fn params_example(contract: &Contract) -> &str {
-    let method = contract.roles.call.as_ref().map_or(&contract.roles.handshake.method, |call| &call.method);
-    contract.methods.iter().find(|m| &m.name == method).map_or(&contract.roles.handshake.params, |m| &m.params)
-}
 
 /// The type the examples of a typed `result` name: the call's result
 /// (`encodeCallResult`), else the handshake's.
@@ -44,7 +38,7 @@ pub fn render(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
     let request = closed_with(contract, &roles.request, "params")?;
     let success = closed_with(contract, &roles.success_response, "result")?;
     section(out);
-    typed_object(out, contract, request, "params", "P", params_example(contract));
+    typed_object(out, contract, request, "params", "P", example_params(contract));
     typed_object(out, contract, success, "result", "R", result_example(contract));
     response_of(out, contract)?;
     registry(out, contract);

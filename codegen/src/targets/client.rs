@@ -38,6 +38,14 @@ pub fn close_method(contract: &Contract) -> Option<&Method> {
     contract.methods.iter().find(|m| m.name == name)
 }
 
+/// The params type a target's examples of a typed `params` name: the call's
+/// (`RequestOf[CallParams]`), else the handshake's, so that an example always
+/// names a type of the contract.
+pub fn example_params(contract: &Contract) -> &str {
+    let method = call_outcome(contract).map_or(&contract.roles.handshake.method, |call| &call.method);
+    contract.methods.iter().find(|m| &m.name == method).map_or(&contract.roles.handshake.params, |m| &m.params)
+}
+
 /// The field `member` of the object type `type_name`.
 pub fn role_member<'c>(contract: &'c Contract, type_name: &str, member: &str) -> Option<&'c Field> {
     match &contract.type_def(type_name)?.kind {
@@ -110,30 +118,11 @@ pub fn call_result_union(contract: &Contract) -> Option<String> {
     call_outcome(contract).map(|call| call.result.clone())
 }
 
-/// v2.json with every `$defs` type renamed `X` → `CpX` and every method
-/// `m` → `cpm` (as `tools/rename_contract.py` does, descriptions aside): a
-/// contract whose roles no target can know by name, for the targets' tests.
+/// v2.json with every type and method renamed ([`fixtures::renamed_v2`]):
+/// a contract whose roles no target can know by name, for the targets' tests.
 #[cfg(test)]
 pub(crate) fn renamed_contract() -> Contract {
-    use serde_json::Value;
-    fn rename(value: &mut Value, methods: &[String]) {
-        match value {
-            Value::String(s) if s.starts_with("#/$defs/") => *s = format!("#/$defs/Cp{}", &s["#/$defs/".len()..]),
-            Value::String(s) if methods.contains(s) => *s = format!("cp{s}"),
-            Value::Array(items) => items.iter_mut().for_each(|v| rename(v, methods)),
-            Value::Object(map) => map.values_mut().for_each(|v| rename(v, methods)),
-            _ => {}
-        }
-    }
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
-    let text = std::fs::read_to_string(&path).expect("v2.json is readable");
-    let mut schema: Value = serde_json::from_str(&text).expect("v2.json is JSON");
-    let methods: Vec<String> = schema["x-coprocess"]["methods"].as_array().into_iter().flatten().filter_map(|m| m["name"].as_str().map(str::to_string)).collect();
-    rename(&mut schema, &methods);
-    if let Some(defs) = schema["$defs"].as_object_mut() {
-        *defs = std::mem::take(defs).into_iter().map(|(name, def)| (format!("Cp{name}"), def)).collect();
-    }
-    crate::load::load_str(&schema.to_string(), &path, "renamed.json").map(|(c, _)| c).expect("the renamed schema loads")
+    fixtures::renamed_v2()
 }
 
 /// [`renamed_contract`] with the call passthrough's `content` an array of
@@ -147,6 +136,60 @@ pub(crate) fn renamed_contract_with_string_content() -> Contract {
         }
     }
     contract
+}
+
+/// Contracts the targets' client tests render.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use crate::model::Contract;
+    use serde_json::Value;
+    use std::path::Path;
+
+    /// The minimal golden schema with `extra` methods appended to its table;
+    /// an added `mcp.shutdown` plays the close role, as in v2.json.
+    pub fn minimal_with(extra: Value) -> Contract {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
+        let mut schema: Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
+        let extra = extra.as_array().cloned().unwrap_or_default();
+        if extra.iter().any(|m| m["name"] == "mcp.shutdown") {
+            schema["x-coprocess"]["roles"]["close"] = serde_json::json!({"method": "mcp.shutdown", "description": "Ends the session."});
+        }
+        if let Some(methods) = schema["x-coprocess"]["methods"].as_array_mut() {
+            methods.extend(extra);
+        }
+        crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+    }
+
+    /// v2.json with every type `X` renamed `CpX` and every method `m` `cpm`
+    /// (references, the method table and the roles; not the prose).
+    pub fn renamed_v2() -> Contract {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+        let text = std::fs::read_to_string(&path).expect("v2.json is readable");
+        let schema: Value = serde_json::from_str(&text).expect("v2.json is JSON");
+        let methods: Vec<Value> = schema["x-coprocess"]["methods"].as_array().cloned().unwrap_or_default();
+        let methods: Vec<String> = methods.iter().filter_map(|m| m["name"].as_str().map(str::to_string)).collect();
+        let renamed = rename(&schema, None, &methods);
+        crate::load::load_str(&renamed.to_string(), &path, "renamed.json").map(|(c, _)| c).expect("the renamed contract loads")
+    }
+
+    fn rename(value: &Value, key: Option<&str>, methods: &[String]) -> Value {
+        match value {
+            Value::Object(object) => Value::Object(
+                object
+                    .iter()
+                    .map(|(k, v)| {
+                        let k2 = if key == Some("$defs") { format!("Cp{k}") } else { k.clone() };
+                        (k2, rename(v, Some(k), methods))
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(|v| rename(v, key, methods)).collect()),
+            Value::String(s) if s.starts_with("#/$defs/") => Value::String(s.replacen("#/$defs/", "#/$defs/Cp", 1)),
+            Value::String(s) if matches!(key, Some("name" | "method")) && methods.contains(s) => Value::String(format!("cp{s}")),
+            other => other.clone(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,8 +13,8 @@
 #     stylistic-type-checked configs (eslint.config.mjs), failing with the
 #     findings; the same for the session client <OUTPUT_ROOT>/typescript/src/
 #     client.ts and each golden's (type-checked with the pinned @types/node:
-#     it runs on Node.js), and for its runtime template codegen/src/targets/
-#     typescript/client_runtime.ts, checked beside the generated coprocess.ts;
+#     it runs on Node.js), which embeds its runtime template codegen/src/
+#     targets/typescript/client_runtime.ts with the role placeholders filled;
 # (c) compiles the testee with the generated file into target/conformance/typescript.
 # Exit 0 on success; 3 (or 1 when CI=true) when no toolchain can be had.
 set -euo pipefail
@@ -102,15 +102,13 @@ fi
 node_types=(--types node --typeRoots "$here/node_modules/@types")
 "$tsc" "${strict[@]}" "${node_types[@]}" --noEmit "${clients[@]}"
 "$tsc_current" "${strict[@]}" "${node_types[@]}" --noEmit "${clients[@]}"
-"$here/format-check.sh" "${clients[@]}" "$client_runtime"
-# The client runtime template, as a module beside the generated coprocess.ts.
-beside="$(mktemp -d)"
-trap 'rm -rf "$beside"' EXIT
-cp "$output_root/$file" "$beside/coprocess.ts"
-cp "$client_runtime" "$beside/client_runtime.ts"
-"$tsc" "${strict[@]}" "${node_types[@]}" --noEmit "$beside/client_runtime.ts"
-"$tsc_current" "${strict[@]}" "${node_types[@]}" --noEmit "$beside/client_runtime.ts"
-"$here/lint.sh" "${clients[@]}" "$beside/client_runtime.ts"
+# The client runtime template names the role types by placeholders
+# (`coprocess.RoleResponse`, `decodeRoleResponseOf`) that no coprocess.ts
+# declares until the emitter fills them with the contract's names, and the
+# filled names change its line widths: it is type-checked, format-checked and
+# linted as rendered, inside every client.ts above and below.
+"$here/format-check.sh" "${clients[@]}"
+"$here/lint.sh" "${clients[@]}"
 checked=$((${#candidates[@]} + ${#clients[@]}))
 
 # (c) the testee: the generated file and testee.ts, compiled to ES modules.

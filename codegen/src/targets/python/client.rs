@@ -9,15 +9,57 @@
 
 use crate::model::{Contract, Method, Sdk};
 use crate::load::method_words;
-use crate::targets::client::{PASSTHROUGH, VERDICT, call_result_union};
+use crate::targets::client::{call_outcome, close_method, fill_roles, role_placeholders};
 use crate::targets::header_text;
+use crate::SchemaError;
 
 use super::docs::{comment, docstring};
-use super::layout::Out;
+use super::layout::{statement, Out, LINE_WIDTH};
 use super::names::{method_const, stem, KEYWORDS};
 
-/// The session code every client carries.
+/// The session code every client carries, written with the role placeholders
+/// ([`runtime`] fills them).
 pub const RUNTIME: &str = include_str!("client_runtime.py");
+
+/// The handshake method's constant as `client_runtime.py` writes it.
+const HANDSHAKE_CONST: &str = "METHOD_ROLE_HANDSHAKE";
+
+/// `client_runtime.py` for this contract. Python names a type's functions by
+/// its snake-case stem, not by the type name and an affix, so each role
+/// placeholder is filled in both spellings: `RoleResponse` by the class
+/// (`_coprocess.RoleErrorResponse` → `_coprocess.ErrorResponse`) and
+/// `role_response` by the stem (`role_response_from_value` →
+/// `response_from_value`); `METHOD_ROLE_HANDSHAKE` is the handshake method's
+/// constant. The runtime is laid out for v2.json's names: a line that longer
+/// names push past ruff's width is laid out again ([`relaid`]).
+fn runtime(contract: &Contract) -> Result<String, SchemaError> {
+    let text = RUNTIME.replace(HANDSHAKE_CONST, &method_const(&contract.roles.handshake.method));
+    let mut text = fill_roles(&text, contract, str::to_string)?;
+    let mut stems: Vec<(String, String)> =
+        role_placeholders(contract)?.into_iter().map(|(placeholder, type_name)| (stem(placeholder), stem(&type_name))).collect();
+    stems.sort_by_key(|(placeholder, _)| std::cmp::Reverse(placeholder.len()));
+    for (placeholder, type_stem) in stems {
+        text = text.replace(&placeholder, &type_stem);
+    }
+    Ok(relaid(&text))
+}
+
+/// `filled` with every line wider than ruff's width laid out as ruff lays
+/// it out (a call broken inside its brackets). The runtime as written is what
+/// ruff prints, so only a line whose filled names made it too wide moves; a
+/// line that shorter names would let ruff join is left as it is (no role
+/// placeholder stands in such a line today).
+fn relaid(filled: &str) -> String {
+    let lines: Vec<String> = filled
+        .lines()
+        .map(|line| {
+            let body = line.trim_start();
+            let wide = line.chars().count() > LINE_WIDTH && !body.starts_with('"') && !body.starts_with('#');
+            if wide { statement(line.len() - body.len(), body) } else { line.to_string() }
+        })
+        .collect();
+    lines.join("\n") + if filled.ends_with('\n') { "\n" } else { "" }
+}
 
 /// How `client_runtime.py` imports the frames: the default module, which
 /// [`import_line`] replaces with the support matrix's.
@@ -37,12 +79,9 @@ fn import_line(sdk: &Sdk) -> String {
     }
 }
 
-/// The method that ends the session; `close` sends it when the table has it.
-const SHUTDOWN: &str = "mcp.shutdown";
-
-/// `CallOutcome` and `call_outcome`, for a schema whose `mcp.call` answers a
-/// union of `Verdict` and `ToolCallPassthrough` (the contract says how the
-/// passthrough's success is derived: from `isError`).
+/// `CallOutcome` and `call_outcome`, for a contract with the call role: its
+/// method answers the union of the verdict and the passthrough (the contract
+/// says how the passthrough's success is derived: from `isError`).
 const CALL_OUTCOME: &str = r#"@dataclass(frozen=True)
 class CallOutcome:
     """A `{union}` read the same way whichever variant it is."""
@@ -58,7 +97,7 @@ class CallOutcome:
 
 
 def call_outcome(result: _coprocess.{union}) -> CallOutcome:
-    """`mcp.call`'s result read uniformly: a `{verdict}` as it is; a `{passthrough}`'s
+    """`{method}`'s result read uniformly: a `{verdict}` as it is; a `{passthrough}`'s
     success derived from `isError`, its text the text blocks joined with newlines, and
     its error that text when the tool reported one.
     """
@@ -105,13 +144,13 @@ fn reserved(name: &str) -> bool {
     KEYWORDS.contains(&name) || ANNOTATION_NAMES.contains(&name) || session_members().any(|m| m == name)
 }
 
-pub fn render(contract: &Contract, sdk: &Sdk) -> String {
+pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
     let methods = named_methods(contract);
     let mut out = Out::default();
     out.line(&comment(0, &header_text(contract)));
     out.line(&docstring(0, &module_docstring(contract)));
     out.blank(1);
-    out.line(RUNTIME.trim_end().replacen(TEMPLATE_IMPORT, &import_line(sdk), 1).as_str());
+    out.line(runtime(contract)?.trim_end().replacen(TEMPLATE_IMPORT, &import_line(sdk), 1).as_str());
     for (index, (method, name)) in methods.iter().enumerate() {
         out.blank(if index == 0 { 2 } else { 1 });
         out.line(&format!("{}: typing.Final = _Method(", descriptor(name)));
@@ -121,22 +160,27 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> String {
         out.line(&format!("    \"{}\",", method.result));
         out.line(")");
     }
-    if let Some(union) = call_result_union(contract) {
+    if let Some(call) = call_outcome(contract) {
         out.blank(2);
-        out.line(&CALL_OUTCOME.replace("{union}", &union).replace("{verdict}", VERDICT).replace("{passthrough}", PASSTHROUGH));
+        let text = CALL_OUTCOME
+            .replace("{union}", &call.result)
+            .replace("{method}", &call.method)
+            .replace("{verdict}", &call.verdict)
+            .replace("{passthrough}", &call.passthrough);
+        out.line(&text);
     }
     out.blank(2);
     out.line("class CoprocessClient(_Session):");
     out.line(&docstring(4, &class_docstring(&methods)));
-    if contract.methods.iter().any(|m| m.name == SHUTDOWN) {
+    if let Some(close) = close_method(contract) {
         out.blank(1);
-        out.line(&format!("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.{}", method_const(SHUTDOWN)));
+        out.line(&format!("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.{}", method_const(&close.name)));
     }
     for (method, name) in &methods {
         out.blank(1);
         method_def(method, name, &mut out);
     }
-    out.into_string()
+    Ok(out.into_string())
 }
 
 fn module_docstring(contract: &Contract) -> String {
@@ -225,12 +269,11 @@ fn method_def(method: &Method, name: &str, out: &mut Out) {
 #[cfg(test)]
 mod tests {
     use super::{import_line, python_name, render, Sdk, RUNTIME, TEMPLATE_IMPORT};
-    use std::path::Path;
 
     /// The minimal golden schema, with `extra` methods appended to its table.
     fn render_with(extra: serde_json::Value) -> String {
         let contract = minimal_with(extra);
-        render(&contract, contract.sdk("python").expect("the minimal schema has a python row"))
+        render(&contract, contract.sdk("python").expect("the minimal schema has a python row")).expect("the client renders")
     }
 
     #[test]
@@ -244,13 +287,7 @@ mod tests {
     }
 
     fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
-        let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
-        let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
-        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
-            methods.extend(extra.iter().cloned());
-        }
-        crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+        crate::targets::client::fixtures::minimal_with(extra)
     }
 
     #[test]
@@ -299,5 +336,26 @@ mod tests {
         assert_eq!(python_name("mcp.exit_status", false), "exit_status_");
         assert_eq!(python_name("mcp.float", false), "float_");
         assert_eq!(python_name("mcp.over_streams", false), "over_streams_");
+    }
+
+    /// The renamed contract keeps every role's feature under the new names:
+    /// the typed envelopes, the handshake, the call outcome and the close
+    /// method, and no placeholder is left in the client.
+    #[test]
+    fn a_renamed_contract_keeps_every_role_feature_under_its_names() {
+        let contract = crate::targets::client::fixtures::renamed_v2();
+        let files = super::super::generate(&contract).expect("the renamed contract generates");
+        let sdk = contract.sdk("python").expect("a python row");
+        let (frames, client) = (&files[&sdk.frames], &files[&sdk.client]);
+        for declared in ["class CpRequestOf(", "class CpSuccessResponseOf(", "CpResponseOf = ", "def decode_cp_response_of("] {
+            assert!(frames.contains(declared), "no `{declared}` in the frames");
+        }
+        assert!(frames.contains("    params = CpHandshakeParams(\n") && frames.contains("def check_handshake_response(response: str | bytes | CpResponse) -> CpHandshakeResult:"));
+        assert!(client.contains("def call_outcome(result: _coprocess.CpCallResult) -> CallOutcome:"));
+        assert!(client.contains("    if isinstance(result, _coprocess.CpVerdict):"));
+        assert!(client.contains("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.METHOD_CPMCP_SHUTDOWN\n"));
+        assert!(client.contains("method = _coprocess.METHOD_CPCOPROCESS_HANDSHAKE\n"));
+        assert!(client.contains("_coprocess.cp_response_of_from_value(\n"), "the widened line is laid out again");
+        assert!(!client.contains("Role") && !client.contains("role_") && !client.contains("ROLE"), "a placeholder is left");
     }
 }

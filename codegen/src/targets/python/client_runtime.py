@@ -167,7 +167,7 @@ class _Session:
         self._next_id = 1
         self._closed: str | None = None
         self._exit: tuple[int | None, list[str]] | None = None
-        self._handshake_result: _coprocess.HandshakeResult | None = None
+        self._handshake_result: _coprocess.RoleHandshakeResult | None = None
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         # A spawned coprocess's stdout is read in the calling thread, polled for
         # the timeout; other streams (and where poll is missing) by a reader thread.
@@ -264,7 +264,7 @@ class _Session:
     _SHUTDOWN: typing.ClassVar[str | None] = None
 
     @property
-    def handshake_result(self) -> _coprocess.HandshakeResult:
+    def handshake_result(self) -> _coprocess.RoleHandshakeResult:
         """What the binary answered to the handshake (its protocol and binary version)."""
         if self._handshake_result is None:
             raise RuntimeError("the session has not handshaken")
@@ -305,7 +305,7 @@ class _Session:
             self._finish(max(0.0, deadline - time.monotonic()))
 
     def _handshake(self, sdk: str, sdk_version: str) -> None:
-        method = _coprocess.METHOD_COPROCESS_HANDSHAKE
+        method = _coprocess.METHOD_ROLE_HANDSHAKE
         with self._lock:
             try:
                 request_id = self._take_id()
@@ -313,7 +313,7 @@ class _Session:
                 value = self._answer(
                     method, request_id, line.encode("utf-8"), self._start_timeout
                 )
-                response = _coprocess.response_from_value(value)
+                response = _coprocess.role_response_from_value(value)
                 self._handshake_result = _coprocess.check_handshake_response(response)
             except _coprocess.HandshakeError:
                 self._closed = "after a failed handshake"
@@ -322,7 +322,7 @@ class _Session:
             except _coprocess.DecodeError as error:
                 self._fail(_coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE)
                 message = _coprocess.CLIENT_UNDECODABLE_MESSAGE.format(
-                    method=method, result_type="HandshakeResult"
+                    method=method, result_type="RoleHandshakeResult"
                 )
                 raise ProtocolError(method, message, str(error)) from None
             except ClientError:
@@ -339,24 +339,24 @@ class _Session:
         with self._lock:
             self._check_open(name)
             request_id = self._take_id()
-            request = _coprocess.RequestOf(
+            request = _coprocess.RoleRequestOf(
                 jsonrpc="2.0", id=request_id, method=name, params=params
             )
-            line = _coprocess.encode_request_of(request, method.to_value).encode(
+            line = _coprocess.encode_role_request_of(request, method.to_value).encode(
                 "utf-8"
             )
             value = self._answer(
                 name, request_id, line, self._timeout if timeout is None else timeout
             )
             try:
-                response = _coprocess.response_of_from_value(value, method.from_value)
+                response = _coprocess.role_response_of_from_value(value, method.from_value)
             except _coprocess.DecodeError as error:
                 self._fail(_coprocess.CLIENT_CLOSED_AFTER_PROTOCOL_ERROR_MESSAGE)
                 message = _coprocess.CLIENT_UNDECODABLE_MESSAGE.format(
                     method=name, result_type=method.result
                 )
                 raise ProtocolError(name, message, str(error)) from None
-            if isinstance(response, _coprocess.ErrorResponse):
+            if isinstance(response, _coprocess.RoleErrorResponse):
                 problem = response.error
                 data = (
                     None
@@ -372,8 +372,8 @@ class _Session:
     def _exchange(self, method: str, timeout: float) -> _coprocess.JsonValue:
         """Sends a request without params; its answer's value, checked only for its id."""
         request_id = self._take_id()
-        request = _coprocess.Request(jsonrpc="2.0", id=request_id, method=method)
-        line = _coprocess.encode_request(request).encode("utf-8")
+        request = _coprocess.RoleRequest(jsonrpc="2.0", id=request_id, method=method)
+        line = _coprocess.encode_role_request(request).encode("utf-8")
         return self._answer(method, request_id, line, timeout, kill=False)
 
     def _take_id(self) -> int:

@@ -1,6 +1,6 @@
 //! Typed envelopes: `RequestOf[P]`, `SuccessResponseOf[R]` and `ResponseOf[R]`,
-//! the `Request`, `SuccessResponse` and `Response` frames with their open
-//! `params` / `result` member typed. `decode_request_of(text,
+//! the frames of the request, success and response roles (named so in
+//! v2.json) with their open `params` / `result` member typed. `decode_request_of(text,
 //! call_params_from_value)` reads that member with the generated type's own
 //! reader (found through the value decoder the caller passes) in the same read
 //! of the frame: the envelope's own reader on the frame with a placeholder for
@@ -15,14 +15,8 @@ use super::layout::{collection, fit, string, Out};
 use super::names::{field, stem, upper};
 use super::types::{constructor_order, field_annotation};
 use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
-
-/// The JSON-RPC envelopes, the member each one leaves open, its type variable,
-/// and a type to name in examples.
-const OPEN_MEMBERS: &[(&str, &str, &str, &str)] =
-    &[("Request", "params", "_P", "CallParams"), ("SuccessResponse", "result", "_R", "Verdict")];
-
-/// The type `ResponseOf[R]`'s examples name.
-const RESULT_EXAMPLE: &str = "Verdict";
+use crate::targets::client::example_params;
+use crate::SchemaError;
 
 /// One typed envelope: the frame's type, its open member, the type variable.
 struct Envelope<'a> {
@@ -33,33 +27,51 @@ struct Envelope<'a> {
     example: &'a str,
 }
 
-pub fn render(contract: &Contract, out: &mut Out) {
-    let envelopes: Vec<Envelope> = OPEN_MEMBERS.iter().filter_map(|open| envelope(contract, open)).collect();
-    if envelopes.is_empty() {
-        return;
-    }
+/// The type the examples of a typed `result` (and of `CODECS`) name: the call's verdict arm
+/// (`ResponseOf[Verdict]`), else the handshake's result.
+pub fn result_example(contract: &Contract) -> &str {
+    contract.roles.call.as_ref().map_or(&contract.roles.handshake.result, |call| &call.verdict)
+}
+
+/// The typed envelopes: the request role's, open in `params`, and the success
+/// arm's, open in `result`, then `ResponseOf[R]` of the response role.
+pub fn render(contract: &Contract, out: &mut Out) -> Result<(), SchemaError> {
+    let roles = &contract.roles;
+    let request = envelope(contract, &roles.request, "params", "_P", example_params(contract))?;
+    let success = envelope(contract, &roles.success_response, "result", "_R", result_example(contract))?;
     out.blank(2);
     out.line(&comment(0, "Typed envelopes."));
-    for env in &envelopes {
+    for env in [&request, &success] {
         out.blank(1);
         out.line(&format!("{} = typing.TypeVar({})", env.param, string(env.param)));
     }
-    for env in &envelopes {
+    for env in [&request, &success] {
         typed_object(contract, env, out);
     }
-    if let Some(success) = envelopes.iter().find(|e| e.def.name == "SuccessResponse") {
-        response_of(contract, success, out);
-    }
+    response_of(contract, &success, out)?;
     registry(contract, out);
+    Ok(())
 }
 
-/// The envelope of `open` when the contract has that frame as a closed object
-/// with that member.
-fn envelope<'a>(contract: &'a Contract, open: &'a (&str, &str, &str, &str)) -> Option<Envelope<'a>> {
-    let def = contract.type_def(open.0)?;
-    let TypeKind::Object(object) = &def.kind else { return None };
-    object.fields.iter().find(|f| f.name == open.1)?;
-    Some(Envelope { def, object, member: open.1, param: open.2, example: open.3 })
+/// The envelope of the role type `name`, a closed object with the member
+/// `member` (the loader checks both).
+fn envelope<'a>(contract: &'a Contract, name: &str, member: &'a str, param: &'a str, example: &'a str) -> Result<Envelope<'a>, SchemaError> {
+    let def = contract.type_def(name).ok_or_else(|| role_error(contract, name, "is not a `$defs` type"))?;
+    let TypeKind::Object(object) = &def.kind else { return Err(role_error(contract, name, "is not a closed object")) };
+    if !object.fields.iter().any(|f| f.name == member) {
+        return Err(role_error(contract, name, &format!("has no `{member}`")));
+    }
+    Ok(Envelope { def, object, member, param, example })
+}
+
+/// A role the loader should have refused, refused again by name.
+fn role_error(contract: &Contract, name: &str, problem: &str) -> SchemaError {
+    SchemaError::new(
+        std::path::Path::new(&contract.source),
+        format!("/$defs/{name}"),
+        format!("the role type `{name}` {problem}, which the Python typed envelopes need"),
+        "make the role's type what x-coprocess.roles requires of it",
+    )
 }
 
 /// `RequestOf[P]` as the user names it (`_P` → `P`).
@@ -69,7 +81,7 @@ fn typed_name(name: &str, param: &str) -> String {
 
 fn typed_object(contract: &Contract, env: &Envelope, out: &mut Out) {
     dataclass(env, out);
-    reader(env, out);
+    reader(contract, env, out);
     writer(contract, env, out);
     public(env, &env.def.name, &format!("{}Of", env.def.name), out);
 }
@@ -113,13 +125,13 @@ fn member_doc(f: &crate::model::Field) -> String {
 
 /// `_read_request_of(value, read_params)`: the envelope's shape with the
 /// member's decoder swapped for the typed one.
-fn reader(env: &Envelope, out: &mut Out) {
+fn reader(contract: &Contract, env: &Envelope, out: &mut Out) {
     let name = &env.def.name;
     let shape = format!("_{}_SHAPE", upper(name));
     let args = ["value: JsonValue".to_string(), format!("read: collections.abc.Callable[[JsonValue], {}]", env.param)];
     out.blank(2);
     out.line(&fit(0, &format!("def _read_{}_of(", stem(name)), &args, &format!(" -> {name}Of[{}]:", env.param)));
-    quick_read(env, out);
+    quick_read(contract, env, out);
     let fields = format!("{{**{shape}.fields, {}: read}}", string(env.member));
     let shape_args = [
         format!("{name}Of"),
@@ -134,20 +146,29 @@ fn reader(env: &Envelope, out: &mut Out) {
 
 /// A value the open member's decoder accepts as it is, to stand in for the
 /// member while the envelope's own (quick) reader reads the rest.
-fn placeholder(env: &Envelope) -> Option<&'static str> {
+fn placeholder(contract: &Contract, env: &Envelope) -> Option<&'static str> {
     let f = env.object.fields.iter().find(|f| f.name == env.member)?;
     match &f.ty {
         Ty::Any => Some("None"),
-        Ty::Ref(name) if name == "Params" => Some("{}"),
+        Ty::Ref(name) if any_object(contract, name) => Some("{}"),
         _ => None,
     }
+}
+
+/// Whether `name` is any JSON object (a map of any values, unbounded), which
+/// reads `{}` as it is.
+fn any_object(contract: &Contract, name: &str) -> bool {
+    matches!(
+        contract.type_def(name).map(|def| &def.kind),
+        Some(TypeKind::Map { values: Ty::Any, min_members: None, max_members: None, names: None })
+    )
 }
 
 /// The quick path: the envelope's own reader on the frame with a placeholder for
 /// the member, then `read` on the member; any problem goes the shape's way,
 /// which finds the first one in document order.
-fn quick_read(env: &Envelope, out: &mut Out) {
-    let Some(placeholder) = placeholder(env) else { return };
+fn quick_read(contract: &Contract, env: &Envelope, out: &mut Out) {
+    let Some(placeholder) = placeholder(contract, env) else { return };
     let (name, key) = (&env.def.name, string(env.member));
     out.line(&format!("    if isinstance(value, dict) and {key} in value:"));
     out.line("        try:");
@@ -231,44 +252,51 @@ fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
     out.line(&format!("    return _dumps({stem}_of_to_value(value, to_value))"));
 }
 
-/// `ResponseOf[R]`: the `Response` union with its success variant typed.
-fn response_of(contract: &Contract, success: &Envelope, out: &mut Out) {
-    let Some(def) = contract.type_def("Response") else { return };
-    let TypeKind::Union(variants) = &def.kind else { return };
-    let param = success.param;
-    let types: Vec<String> = variants.iter().map(|v| variant_type(v, param)).collect();
+/// `ResponseOf[R]`: the response role's union with its success arm typed.
+fn response_of(contract: &Contract, success: &Envelope, out: &mut Out) -> Result<(), SchemaError> {
+    let response = &contract.roles.response;
+    let def = contract.type_def(response).ok_or_else(|| role_error(contract, response, "is not a `$defs` type"))?;
+    let TypeKind::Union(variants) = &def.kind else { return Err(role_error(contract, response, "is not a union")) };
+    let typed = format!("{response}Of");
+    let types: Vec<String> = variants.iter().map(|v| variant_type(v, success)).collect();
     out.blank(2);
-    out.line(&format!("ResponseOf = {}", types.join(" | ")));
+    out.line(&format!("{typed} = {}", types.join(" | ")));
     out.line(&docstring(0, &format!(
-        "A `Response` whose `result` is decoded as `R`, the generated type the method table names \
+        "A `{response}` whose `result` is decoded as `R`, the generated type the method table names \
          for the method (`{}`).",
-        typed_name("Response", RESULT_EXAMPLE)
+        typed_name(response, success.example)
     )));
-    response_reader(variants, param, out);
-    response_writer(variants, param, out);
-    let env = Envelope { example: RESULT_EXAMPLE, ..*success };
-    public(&env, "Response", "ResponseOf", out);
+    response_reader(response, variants, success, out);
+    response_writer(response, variants, success, out);
+    public(success, response, &typed, out);
+    Ok(())
 }
 
-fn variant_type(variant: &UnionVariant, param: &str) -> String {
-    if variant.type_name == "SuccessResponse" {
-        format!("{}Of[{param}]", variant.type_name)
+/// Whether `variant` is the success arm, which is typed (`SuccessResponseOf[R]`).
+fn is_success(variant: &UnionVariant, success: &Envelope) -> bool {
+    variant.type_name == success.def.name
+}
+
+fn variant_type(variant: &UnionVariant, success: &Envelope) -> String {
+    if is_success(variant, success) {
+        format!("{}Of[{}]", variant.type_name, success.param)
     } else {
         variant.type_name.clone()
     }
 }
 
-fn response_reader(variants: &[UnionVariant], param: &str, out: &mut Out) {
+fn response_reader(response: &str, variants: &[UnionVariant], success: &Envelope, out: &mut Out) {
+    let param = success.param;
     let keys: Vec<String> = variants.iter().map(|v| string(&v.discriminator)).collect();
     let args = ["value: JsonValue".to_string(), format!("read: collections.abc.Callable[[JsonValue], {param}]")];
     out.blank(2);
-    out.line(&fit(0, "def _read_response_of(", &args, &format!(" -> ResponseOf[{param}]:")));
+    out.line(&fit(0, &format!("def _read_{}_of(", stem(response)), &args, &format!(" -> {response}Of[{param}]:")));
     out.line("    if isinstance(value, dict):");
     for (variant, key) in variants.iter().zip(&keys) {
         let mut operands = vec![format!("{key} in value")];
         operands.extend(keys.iter().filter(|other| *other != key).map(|other| format!("{other} not in value")));
         out.line(&format!("        if {}:", operands.join(" and ")));
-        if variant.type_name == "SuccessResponse" {
+        if is_success(variant, success) {
             out.line(&format!("            return _read_{}_of(value, read)", stem(&variant.type_name)));
         } else {
             out.line(&format!("            return _read_{}(value)", stem(&variant.type_name)));
@@ -278,17 +306,18 @@ fn response_reader(variants: &[UnionVariant], param: &str, out: &mut Out) {
     out.line(&fit(4, "raise _no_variant(", &["value".to_string(), tuple], ""));
 }
 
-fn response_writer(variants: &[UnionVariant], param: &str, out: &mut Out) {
-    let args = [format!("value: ResponseOf[{param}]"), format!("to_value: collections.abc.Callable[[{param}], JsonValue]")];
+fn response_writer(response: &str, variants: &[UnionVariant], success: &Envelope, out: &mut Out) {
+    let param = success.param;
+    let args = [format!("value: {response}Of[{param}]"), format!("to_value: collections.abc.Callable[[{param}], JsonValue]")];
     out.blank(2);
-    out.line(&fit(0, "def response_of_to_value(", &args, " -> dict[str, JsonValue]:"));
+    out.line(&fit(0, &format!("def {}_of_to_value(", stem(response)), &args, " -> dict[str, JsonValue]:"));
     out.line(&docstring(4, &format!(
-        "The JSON value of a `ResponseOf`, its `result` by `to_value` (such as `{}_to_value`).",
-        stem(RESULT_EXAMPLE)
+        "The JSON value of a `{response}Of`, its `result` by `to_value` (such as `{}_to_value`).",
+        stem(success.example)
     )));
     let last = variants.len().saturating_sub(1);
     for (i, variant) in variants.iter().enumerate() {
-        let call = if variant.type_name == "SuccessResponse" {
+        let call = if is_success(variant, success) {
             format!("return {}_of_to_value(value, to_value)", stem(&variant.type_name))
         } else {
             format!("return {}_to_value(value)", stem(&variant.type_name))
@@ -296,7 +325,7 @@ fn response_writer(variants: &[UnionVariant], param: &str, out: &mut Out) {
         if i == last {
             out.line(&format!("    {call}"));
         } else {
-            let class = if variant.type_name == "SuccessResponse" { format!("{}Of", variant.type_name) } else { variant.type_name.clone() };
+            let class = if is_success(variant, success) { format!("{}Of", variant.type_name) } else { variant.type_name.clone() };
             out.line(&format!("    if isinstance(value, {class}):"));
             out.line(&format!("        {call}"));
         }

@@ -47,11 +47,11 @@ pub const RUNTIME: &str = include_str!("runtime.py");
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let sdk = crate::targets::sdk(contract, "python")?;
-    let text = render(contract);
+    let text = render(contract)?;
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(sdk.frames.clone(), text);
-    files.insert(sdk.client.clone(), client::render(contract, sdk));
+    files.insert(sdk.client.clone(), client::render(contract, sdk)?);
     Ok(files)
 }
 
@@ -68,12 +68,12 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    Ok(vec![claims::claim(contract, &render(contract))?])
+    Ok(vec![claims::claim(contract, &render(contract)?)?])
 }
 
 
-fn render(contract: &Contract) -> String {
-    let body = body(contract);
+fn render(contract: &Contract) -> Result<String, crate::SchemaError> {
+    let body = body(contract)?;
     let mut out = Out::default();
     out.line(&comment(0, &header_text(contract)));
     out.line(&docs::module_docstring(contract));
@@ -94,10 +94,10 @@ fn render(contract: &Contract) -> String {
     out.line("import re");
     out.line("import typing");
     out.line("from dataclasses import dataclass");
-    out.into_string() + &body
+    Ok(out.into_string() + &body)
 }
 
-fn body(contract: &Contract) -> String {
+fn body(contract: &Contract) -> Result<String, crate::SchemaError> {
     let mut head = Out::default();
     protocol::constants(contract, &mut head);
     head.blank(1);
@@ -117,10 +117,10 @@ fn body(contract: &Contract) -> String {
     out.blank(2);
     out.line(&comment(0, "Decoders and encoders."));
     codecs::render(contract, &mut out);
-    envelopes::render(contract, &mut out);
+    envelopes::render(contract, &mut out)?;
     out.blank(2);
     out.line(&comment(0, "Handshake."));
-    protocol::handshake(contract, &mut out);
+    protocol::handshake(contract, &mut out)?;
     out.blank(2);
     out.line(&comment(0, "Lanes."));
     protocol::lanes(contract, &mut out);
@@ -129,7 +129,7 @@ fn body(contract: &Contract) -> String {
     // reportUnusedFunction).
     let (head, rest) = (head.into_string(), out.into_string());
     let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{rest}"), private_name);
-    format!("{head}{runtime}\n{rest}")
+    Ok(format!("{head}{runtime}\n{rest}"))
 }
 
 /// The name a runtime declaration keeps private (`_` prefix), if any.

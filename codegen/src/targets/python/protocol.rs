@@ -3,11 +3,10 @@
 
 use super::docs::docstring;
 use super::layout::{assign_string, collection, fit, flat, string, Out};
-use super::names::{error_const, field, message_const, method_const};
-use crate::model::{Contract, Segment, TypeKind};
-
-/// The method every handshake sends.
-const HANDSHAKE_METHOD: &str = "coprocess/handshake";
+use super::names::{error_const, field, message_const, method_const, stem};
+use crate::model::{Contract, Segment, Ty, TypeKind};
+use crate::targets::client::role_member;
+use crate::SchemaError;
 
 pub fn constants(contract: &Contract, out: &mut Out) {
     let items = [
@@ -76,60 +75,61 @@ pub fn messages(contract: &Contract, out: &mut Out) {
 }
 
 /// `handshake_request` and `check_handshake_response`.
-pub fn handshake(contract: &Contract, out: &mut Out) {
-    handshake_request(contract, out);
+pub fn handshake(contract: &Contract, out: &mut Out) -> Result<(), SchemaError> {
+    handshake_request(contract, out)?;
     check_handshake_response(contract, out);
     sdk_mismatch(contract, out);
+    Ok(())
 }
 
-fn handshake_request(contract: &Contract, out: &mut Out) {
+fn handshake_request(contract: &Contract, out: &mut Out) -> Result<(), SchemaError> {
+    let (roles, request_id) = (&contract.roles, member_type(contract, "id")?);
     out.blank(2);
-    out.line(&fit(0, "def handshake_request(", &["request_id: RequestId".into(), "sdk: str".into(), "sdk_version: str".into()], " -> str:"));
-    out.line(&docstring(4, &format!("The `Request` frame text of `{HANDSHAKE_METHOD}`, announcing `COPROCESS_PROTOCOL_VERSION`.")));
+    out.line(&fit(0, "def handshake_request(", &[format!("request_id: {request_id}"), "sdk: str".into(), "sdk_version: str".into()], " -> str:"));
+    let doc = format!("The `{}` frame text of `{}`, announcing `COPROCESS_PROTOCOL_VERSION`.", roles.request, roles.handshake.method);
+    out.line(&docstring(4, &doc));
     let params = [
         format!("{}=COPROCESS_PROTOCOL_VERSION", field("protocol_version")),
         format!("{}=sdk", field("sdk")),
         format!("{}=sdk_version", field("sdk_version")),
     ];
-    out.line(&fit(4, "params = HandshakeParams(", &params, ""));
+    out.line(&fit(4, &format!("params = {}(", roles.handshake.params), &params, ""));
     let request = [
-        format!("{}={}", field("jsonrpc"), string(&jsonrpc_version(contract))),
+        format!("{}={}", field("jsonrpc"), string(&jsonrpc_version(contract)?)),
         format!("{}=request_id", field("id")),
-        format!("{}={}", field("method"), method_const(HANDSHAKE_METHOD)),
-        format!("{}=handshake_params_to_value(params)", field("params")),
+        format!("{}={}", field("method"), method_const(&roles.handshake.method)),
+        format!("{}={}_to_value(params)", field("params"), stem(&roles.handshake.params)),
     ];
-    out.line(&fit(4, "request = Request(", &request, ""));
-    out.line("    return encode_request(request)");
+    out.line(&fit(4, &format!("request = {}(", roles.request), &request, ""));
+    out.line(&format!("    return encode_{}(request)", stem(&roles.request)));
+    Ok(())
 }
 
-/// The single value of the type of `Request.jsonrpc` (`2.0`).
-fn jsonrpc_version(contract: &Contract) -> String {
-    let Some(TypeKind::Object(request)) = contract.type_def("Request").map(|d| &d.kind) else {
-        return String::new();
-    };
-    let ty = request.fields.iter().find(|f| f.name == "jsonrpc").map(|f| &f.ty);
-    if let Some(crate::model::Ty::Ref(name)) = ty {
-        if let Some(TypeKind::StringEnum(values)) = contract.type_def(name).map(|d| &d.kind) {
-            return values.first().cloned().unwrap_or_default();
-        }
+/// The named type of the request role's `member` (`jsonrpc`, `id`).
+fn member_type(contract: &Contract, member: &str) -> Result<String, SchemaError> {
+    match role_member(contract, &contract.roles.request, member).map(|f| &f.ty) {
+        Some(Ty::Ref(name)) => Ok(name.clone()),
+        _ => Err(request_error(contract, member, "is not a named type", "make it a `$ref` to a `$defs` type")),
     }
-    String::new()
 }
 
-/// The variant class names of `Response`: (success, error).
-fn response_variants(contract: &Contract) -> (String, String) {
-    let mut success = "SuccessResponse".to_string();
-    let mut error = "ErrorResponse".to_string();
-    if let Some(TypeKind::Union(variants)) = contract.type_def("Response").map(|d| &d.kind) {
-        for variant in variants {
-            if variant.discriminator == "error" {
-                error = variant.type_name.clone();
-            } else {
-                success = variant.type_name.clone();
-            }
-        }
+/// The single value of the type of the request's `jsonrpc` (`2.0`).
+fn jsonrpc_version(contract: &Contract) -> Result<String, SchemaError> {
+    let name = member_type(contract, "jsonrpc")?;
+    match contract.type_def(&name).map(|d| &d.kind) {
+        Some(TypeKind::StringEnum(values)) if !values.is_empty() => Ok(values[0].clone()),
+        _ => Err(request_error(contract, "jsonrpc", "is not a string enum", "make it `{\"type\": \"string\", \"enum\": [\"2.0\"]}`")),
     }
-    (success, error)
+}
+
+/// The request role's `member` refused by name, for the Python handshake.
+fn request_error(contract: &Contract, member: &str, problem: &str, fix: &str) -> SchemaError {
+    SchemaError::new(
+        std::path::Path::new(&contract.source),
+        format!("/$defs/{}/properties/{member}", contract.roles.request),
+        format!("the request envelope's `{member}` {problem}, which the Python handshake writes"),
+        fix,
+    )
 }
 
 fn code_expr(contract: &Contract, name: &str, fallback: i64) -> String {
@@ -148,22 +148,25 @@ fn prefix_before_hole(template: &str) -> String {
 }
 
 fn check_handshake_response(contract: &Contract, out: &mut Out) {
-    let (success, _) = response_variants(contract);
+    let roles = &contract.roles;
+    let (success, response, result) = (&roles.success_response, &roles.response, &roles.handshake.result);
     let binary_mismatch = prefix_before_hole(contract.message("binary_mismatch"));
     out.blank(2);
     out.line(&assign_string(0, "_BINARY_MISMATCH_PREFIX: typing.Final", &binary_mismatch));
     out.blank(2);
-    out.line(&fit(0, "def check_handshake_response(", &["response: str | bytes | Response".into()], " -> HandshakeResult:"));
+    out.line(&fit(0, "def check_handshake_response(", &[format!("response: str | bytes | {response}")], &format!(" -> {result}:")));
     out.line(&docstring(
         4,
-        "Checks the answer to `handshake_request`: the `HandshakeResult` when the binary speaks \
-         `COPROCESS_PROTOCOL_VERSION`, else raises `HandshakeError` with the fail-fast message. \
-         A frame that does not decode raises `DecodeError`.",
+        &format!(
+            "Checks the answer to `handshake_request`: the `{result}` when the binary speaks \
+             `COPROCESS_PROTOCOL_VERSION`, else raises `HandshakeError` with the fail-fast message. \
+             A frame that does not decode raises `DecodeError`."
+        ),
     ));
     out.line("    if isinstance(response, str | bytes):");
-    out.line("        response = decode_response(response)");
+    out.line(&format!("        response = decode_{}(response)", stem(response)));
     out.line(&format!("    if isinstance(response, {success}):"));
-    out.line(&format!("        result = handshake_result_from_value(response.{})", field("result")));
+    out.line(&format!("        result = {}_from_value(response.{})", stem(result), field("result")));
     let version = format!("result.{}", field("protocol_version"));
     out.line(&format!("        if {version} != COPROCESS_PROTOCOL_VERSION:"));
     out.line(&format!("            raise HandshakeError(_sdk_mismatch({version}))"));

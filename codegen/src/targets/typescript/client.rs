@@ -7,18 +7,34 @@
 //! adds what the method table says: one typed method per entry (the
 //! handshake aside), and which method shuts the coprocess down.
 
-use crate::model::{Contract, Method, Sdk, TypeKind};
+use crate::model::{Contract, Method, Sdk};
 use crate::load::method_words;
 use crate::names::camel_case;
 use crate::targets::claims::identifier;
-use crate::targets::client::{PASSTHROUGH, VERDICT};
+use crate::targets::client::{call_outcome, close_method, fill_roles};
 use crate::targets::header_text;
+use crate::SchemaError;
 
 use super::layout::{Out, WIDTH};
 use super::names::{constant, js_string, member_access, stem, type_name};
 
-/// The session code every client carries.
+/// The session code every client carries, written with the role placeholders
+/// (`coprocess.RoleResponse`, `decodeRoleResponseOf`), which [`runtime`]
+/// fills with the contract's names.
 pub const RUNTIME: &str = include_str!("client_runtime.ts");
+
+/// The handshake method's member of `MethodName` as `client_runtime.ts` writes it.
+const HANDSHAKE_MEMBER: &str = "MethodName.RoleHandshake";
+
+/// `client_runtime.ts` for this contract: the role placeholders filled by
+/// [`fill_roles`] (a TypeScript function of a type is the type's name and
+/// an affix: `decodeRoleResponseOf` → `decodeResponseOf`), and
+/// `MethodName.RoleHandshake` by the handshake method's member. The lines stay
+/// as Prettier printed them for v2.json's names.
+fn runtime(contract: &Contract) -> Result<String, SchemaError> {
+    let text = RUNTIME.replace(HANDSHAKE_MEMBER, &member_access("MethodName", &contract.roles.handshake.method));
+    fill_roles(&text, contract, type_name)
+}
 
 /// How `client_runtime.ts` imports the frames: the default module, which
 /// [`import_line`] replaces with the support matrix's file.
@@ -35,12 +51,9 @@ fn frames_file(sdk: &Sdk) -> &str {
     sdk.frames.rsplit_once('/').map_or(sdk.frames.as_str(), |(_, file)| file)
 }
 
-/// The method that ends the session; `close` sends it when the table has it.
-const SHUTDOWN: &str = "mcp.shutdown";
-
-/// `CallOutcome` and `callOutcome`, for a schema whose `mcp.call` answers a
-/// union of `Verdict` and `ToolCallPassthrough` (the contract says how the
-/// passthrough's success is derived: from `isError`).
+/// `CallOutcome` and `callOutcome`, for a contract with the call role: its
+/// method answers the union of the verdict and the passthrough (the contract
+/// says how the passthrough's success is derived: from `isError`).
 const CALL_OUTCOME: &str = r#"/** A `{union}` read the same way whichever variant it is. */
 export interface CallOutcome {
   /** Whether the tool ran and did not report an error. */
@@ -52,7 +65,7 @@ export interface CallOutcome {
 }
 
 /**
- * `mcp.call`'s result read uniformly: a `{verdict}` as it is; a
+ * `{method}`'s result read uniformly: a `{verdict}` as it is; a
  * `{passthrough}`'s success derived from `isError`, its text the text blocks
  * joined with newlines, and its error that text when the tool reported one.
  */
@@ -68,26 +81,6 @@ export function callOutcome(result: coprocess.{union}): CallOutcome {
   const success = result.isError !== true;
   return { success, text, error: success ? null : text };
 }"#;
-
-/// The name of `mcp.call`'s result when it is the union of a `Verdict` and a
-/// `ToolCallPassthrough` with the members `callOutcome` reads.
-fn call_result_union(contract: &Contract) -> Option<String> {
-    let method = contract.methods.iter().find(|m| m.name == "mcp.call")?;
-    let TypeKind::Union(variants) = &contract.types.get(&method.result)?.kind else { return None };
-    let names: Vec<&str> = variants.iter().map(|v| v.type_name.as_str()).collect();
-    let has = |name: &str, fields: &[(&str, bool)]| match contract.types.get(name).map(|t| &t.kind) {
-        Some(TypeKind::Object(object)) => fields
-            .iter()
-            .all(|(f, required)| object.fields.iter().any(|p| p.name == *f && (p.required || !required))),
-        _ => false,
-    };
-    let readable = names.len() == 2
-        && names.contains(&VERDICT)
-        && names.contains(&PASSTHROUGH)
-        && has(VERDICT, &[("success", true), ("text", true), ("error", true)])
-        && has(PASSTHROUGH, &[("content", true), ("isError", false)]);
-    readable.then(|| type_name(&method.result))
-}
 
 /// The names a method of the client cannot take besides the session's own
 /// members: `then` (a client with a `then` method would be a thenable, which
@@ -143,7 +136,7 @@ fn reserved(name: &str) -> bool {
     LANGUAGE_MEMBERS.contains(&name) || session_members().any(|m| m == name)
 }
 
-pub fn render(contract: &Contract, sdk: &Sdk) -> String {
+pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
     let methods = named_methods(contract);
     let mut out = Out::default();
     out.line(format!("// {}", header_text(contract)));
@@ -157,7 +150,7 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> String {
         out.line(super::protocol::NO_DEPRECATED);
         out.blank();
     }
-    for line in RUNTIME.trim_end().lines() {
+    for line in runtime(contract)?.trim_end().lines() {
         // Already as Prettier prints it: not laid out again.
         if line == TEMPLATE_IMPORT {
             out.raw(&import_line(sdk));
@@ -177,24 +170,28 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> String {
             method.result
         ));
     }
-    if let Some(union) = call_result_union(contract) {
+    if let Some(call) = call_outcome(contract) {
         out.blank();
-        let text = CALL_OUTCOME.replace("{union}", &union).replace("{verdict}", VERDICT).replace("{passthrough}", PASSTHROUGH);
+        let text = CALL_OUTCOME
+            .replace("{union}", &type_name(&call.result))
+            .replace("{method}", &call.method)
+            .replace("{verdict}", &call.verdict)
+            .replace("{passthrough}", &call.passthrough);
         for line in text.lines() {
             out.raw(line);
         }
     }
     out.blank();
     out.doc("", &class_doc(&methods));
-    let shutdown = contract.methods.iter().any(|m| m.name == SHUTDOWN);
-    if methods.is_empty() && !shutdown {
+    let shutdown = close_method(contract);
+    if methods.is_empty() && shutdown.is_none() {
         out.line("export class CoprocessClient extends CoprocessSession {}");
-        return out.finish();
+        return Ok(out.finish());
     }
     out.line("export class CoprocessClient extends CoprocessSession {");
     let mut first = true;
-    if shutdown {
-        out.line(format!("  protected override readonly _shutdown = {};", member_access("coprocess.MethodName", SHUTDOWN)));
+    if let Some(close) = shutdown {
+        out.line(format!("  protected override readonly _shutdown = {};", member_access("coprocess.MethodName", &close.name)));
         first = false;
     }
     for (method, name) in &methods {
@@ -205,7 +202,7 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> String {
         method_def(method, name, &mut out);
     }
     out.line("}");
-    out.finish()
+    Ok(out.finish())
 }
 
 fn module_doc(contract: &Contract) -> String {
@@ -288,11 +285,10 @@ fn method_def(method: &Method, name: &str, out: &mut Out) {
 #[cfg(test)]
 mod tests {
     use super::{import_line, render, ts_name, Sdk, RUNTIME, TEMPLATE_IMPORT};
-    use std::path::Path;
 
     fn render_with(extra: serde_json::Value) -> String {
         let contract = minimal_with(extra);
-        render(&contract, contract.sdk("typescript").expect("the minimal schema has a typescript row"))
+        render(&contract, contract.sdk("typescript").expect("the minimal schema has a typescript row")).expect("the client renders")
     }
 
     #[test]
@@ -305,13 +301,7 @@ mod tests {
 
     /// The minimal golden schema, with `extra` methods appended to its table.
     fn minimal_with(extra: serde_json::Value) -> crate::model::Contract {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
-        let text = std::fs::read_to_string(&path).expect("the minimal schema is readable");
-        let mut schema: serde_json::Value = serde_json::from_str(&text).expect("the minimal schema is JSON");
-        if let (Some(methods), Some(extra)) = (schema["x-coprocess"]["methods"].as_array_mut(), extra.as_array()) {
-            methods.extend(extra.iter().cloned());
-        }
-        crate::load::load_str(&schema.to_string(), &path, "minimal.json").map(|(c, _)| c).expect("the schema loads")
+        crate::targets::client::fixtures::minimal_with(extra)
     }
 
     #[test]
@@ -377,5 +367,26 @@ mod tests {
             assert!(members.contains(&name), "{name} is not among {members:?}");
         }
         assert!(!members.iter().any(|m| ["Symbol", "asyncDispose", "return", "const", "this"].contains(m)), "{members:?}");
+    }
+
+    /// The renamed contract keeps every role's feature under the new names:
+    /// the typed envelopes, the handshake, the call outcome and the close
+    /// method, and no placeholder is left in the client.
+    #[test]
+    fn a_renamed_contract_keeps_every_role_feature_under_its_names() {
+        let contract = crate::targets::client::fixtures::renamed_v2();
+        let files = super::super::generate(&contract).expect("the renamed contract generates");
+        let sdk = contract.sdk("typescript").expect("a typescript row");
+        let (frames, client) = (&files[&sdk.frames], &files[&sdk.client]);
+        for declared in ["export interface CpRequestOf<P>", "export type CpResponseOf<R> = ", "export function decodeCpResponseOf<R>("] {
+            assert!(frames.contains(declared), "no `{declared}` in the frames");
+        }
+        assert!(frames.contains("export function checkHandshakeResponse(\n  response: string | CpResponse,\n): CpHandshakeResult {"));
+        assert!(frames.contains("  id: CpRequestId,\n") && frames.contains("  return encodeCpRequest({\n"));
+        assert!(client.contains("export function callOutcome(result: coprocess.CpCallResult): CallOutcome {"));
+        assert!(client.contains("_shutdown = coprocess.MethodName.CpmcpShutdown;"));
+        assert!(client.contains("const method = coprocess.MethodName.CpcoprocessHandshake;"));
+        assert!(client.contains("coprocess.decodeCpResponseOf(text, method.decodeResult)"));
+        assert!(!client.contains("Role"), "a placeholder is left");
     }
 }

@@ -259,7 +259,7 @@ export class CoprocessSession {
   private _nextId = 1;
   private _closed: string | null = null;
   private _exit: { status: number | null; lines: string } | null = null;
-  private _handshakeResult: coprocess.HandshakeResult | null = null;
+  private _handshakeResult: coprocess.RoleHandshakeResult | null = null;
   private readonly _stderr: string[] = [];
   private _stderrPiece = "";
   private readonly _stderrEnded: Promise<void>;
@@ -388,7 +388,7 @@ export class CoprocessSession {
   }
 
   /** What the binary answered to the handshake (its protocol and binary version). */
-  get handshakeResult(): coprocess.HandshakeResult {
+  get handshakeResult(): coprocess.RoleHandshakeResult {
     if (this._handshakeResult === null) {
       throw new Error("the session has not handshaken");
     }
@@ -458,7 +458,7 @@ export class CoprocessSession {
   }
 
   private _handshake(options: ClientOptions): Promise<void> {
-    const method = coprocess.MethodName.CoprocessHandshake;
+    const method = coprocess.MethodName.RoleHandshake;
     return this._turn(async () => {
       try {
         const id = this._nextId++;
@@ -467,11 +467,11 @@ export class CoprocessSession {
           options.sdk ?? "typescript",
           options.sdkVersion ?? "0.0.0",
         );
-        const type = "HandshakeResult";
+        const type = "RoleHandshakeResult";
         const text = await this._answer(method, line, this._startTimeoutMs);
-        let response: coprocess.Response;
+        let response: coprocess.RoleResponse;
         try {
-          response = coprocess.decodeResponse(text);
+          response = coprocess.decodeRoleResponse(text);
         } catch (error) {
           throw await this._unreadable(method, id, text, type, error);
         }
@@ -515,15 +515,15 @@ export class CoprocessSession {
         throw new CallAbortedError(name, _messages.aborted(name));
       }
       const id = this._nextId++;
-      const request: coprocess.RequestOf<P> =
+      const request: coprocess.RoleRequestOf<P> =
         params === undefined
           ? { jsonrpc: "2.0", id, method: name }
           : { jsonrpc: "2.0", id, method: name, params };
-      const line = coprocess.encodeRequestOf(request, method.encodeParams);
+      const line = coprocess.encodeRoleRequestOf(request, method.encodeParams);
       const text = await this._answer(name, line, timeoutMs, signal);
-      let response: coprocess.ResponseOf<R>;
+      let response: coprocess.RoleResponseOf<R>;
       try {
-        response = coprocess.decodeResponseOf(text, method.decodeResult);
+        response = coprocess.decodeRoleResponseOf(text, method.decodeResult);
       } catch (error) {
         throw await this._unreadable(name, id, text, method.result, error);
       }
@@ -571,7 +571,7 @@ export class CoprocessSession {
   /** Sends a request without params and reads one answer line (close ignores it). */
   private async _exchange(method: string, timeoutMs: number): Promise<void> {
     const id = this._nextId++;
-    const line = coprocess.encodeRequest({ jsonrpc: "2.0", id, method });
+    const line = coprocess.encodeRoleRequest({ jsonrpc: "2.0", id, method });
     await this._answer(method, line, timeoutMs, undefined, false);
   }
 

@@ -1,25 +1,25 @@
 //! Typed envelopes: `RequestOf<P>`, `SuccessResponseOf<R>` and
-//! `ResponseOf<R>`, the `Request`, `SuccessResponse` and `Response` frames
-//! with their open `params` / `result` member typed by the method table's
+//! `ResponseOf<R>`, the frames of the request, success and response roles
+//! (named so in v2.json) with their open `params` / `result` member typed by the method table's
 //! shape. `decodeRequestOf(text, decodeCallParamsValue)` reads that member
 //! with the generated type's own reader in the same pass over the frame (no
 //! walk of it as an open value first), so a wrong `params` is reported as the
 //! `Request`'s problem at `$.params.…`.
 
 use crate::model::{Contract, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::targets::client::example_params;
+use crate::SchemaError;
 
-use super::codecs::{read_object, write_object};
+use super::codecs::{read_object, variants_constant, write_object};
 use super::layout::Out;
 use super::names::{js_string, property, stem, type_name};
 use super::types::declare_object;
 
-/// The JSON-RPC envelopes, the member each one leaves open, its type
-/// parameter, and a type to name in examples.
-const OPEN_MEMBERS: &[(&str, &str, &str, &str)] =
-    &[("Request", "params", "P", "CallParams"), ("SuccessResponse", "result", "R", "CallResult")];
-
-/// The type `ResponseOf<R>`'s examples name.
-const RESULT_EXAMPLE: &str = "CallResult";
+/// The type the examples of a typed `result` name: the call's result
+/// (`encodeCallResult`), else the handshake's.
+fn result_example(contract: &Contract) -> &str {
+    contract.roles.call.as_ref().map_or(&contract.roles.handshake.result, |call| &call.result)
+}
 
 /// The generic type of an envelope: `RequestOf<P>`.
 fn typed_type(name: &str, param: &str) -> String {
@@ -31,23 +31,37 @@ fn typed_stem(name: &str) -> String {
     format!("{}Of", stem(name))
 }
 
-pub fn render(out: &mut Out, contract: &Contract) {
-    let envelopes: Vec<_> = OPEN_MEMBERS
-        .iter()
-        .filter_map(|open| contract.type_def(open.0).filter(|def| has_field(def, open.1)).map(|def| (def, open)))
-        .collect();
-    if envelopes.is_empty() {
-        return;
-    }
+/// The typed envelopes of the request role (open in `params`) and the
+/// success arm (open in `result`), then `ResponseOf<R>` of the response role.
+pub fn render(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
+    let roles = &contract.roles;
+    let request = closed_with(contract, &roles.request, "params")?;
+    let success = closed_with(contract, &roles.success_response, "result")?;
     section(out);
-    let success_typed = envelopes.iter().any(|(def, _)| def.name == "SuccessResponse");
-    for (def, (_, member, param, example)) in envelopes {
-        typed_object(out, contract, def, member, param, example);
-    }
-    if success_typed {
-        response_of(out, contract);
-    }
+    typed_object(out, contract, request, "params", "P", example_params(contract));
+    typed_object(out, contract, success, "result", "R", result_example(contract));
+    response_of(out, contract)?;
     registry(out, contract);
+    Ok(())
+}
+
+/// The role type `name`, a closed object with the member `member` (the
+/// loader checks both; refused by name here all the same).
+fn closed_with<'c>(contract: &'c Contract, name: &str, member: &str) -> Result<&'c TypeDef, SchemaError> {
+    match contract.type_def(name) {
+        Some(def) if has_field(def, member) => Ok(def),
+        _ => Err(role_error(contract, name, &format!("is not a closed object with `{member}`"))),
+    }
+}
+
+/// A role the loader should have refused, refused again by name.
+fn role_error(contract: &Contract, name: &str, problem: &str) -> SchemaError {
+    SchemaError::new(
+        std::path::Path::new(&contract.source),
+        format!("/$defs/{name}"),
+        format!("the role type `{name}` {problem}, which the TypeScript typed envelopes need"),
+        "make the role's type what x-coprocess.roles requires of it",
+    )
 }
 
 /// Whether `def` is a closed object with a field `member`.
@@ -113,63 +127,69 @@ fn decoder(out: &mut Out, def: &str, member: &str, param: &str, example: &str, r
     out.line("}");
 }
 
-/// `ResponseOf<R>`: the `Response` union with its success variant typed (once
-/// `SuccessResponseOf<R>` is).
-fn response_of(out: &mut Out, contract: &Contract) {
-    let Some(TypeKind::Union(variants)) = contract.type_def("Response").map(|d| &d.kind) else { return };
+/// `ResponseOf<R>`: the response role's union with its success arm typed.
+fn response_of(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
+    let (response, success) = (&contract.roles.response, &contract.roles.success_response);
+    let Some(TypeKind::Union(variants)) = contract.type_def(response).map(|d| &d.kind) else {
+        return Err(role_error(contract, response, "is not a union"));
+    };
     let param = "R";
-    let name = typed_type("Response", param);
-    let types: Vec<String> = variants.iter().map(|v| variant_type(v, param)).collect();
+    let name = typed_type(response, param);
+    let types: Vec<String> = variants.iter().map(|v| variant_type(v, success, param)).collect();
     out.blank();
-    out.doc("", "A `Response` whose `result` is decoded as `R`, the generated type the method table names for the method.");
+    out.doc("", &format!("A `{response}` whose `result` is decoded as `R`, the generated type the method table names for the method."));
     out.line(format!("export type {name} = {};", types.join(" | ")));
     out.blank();
+    let read = format!("read{}", typed_stem(response));
     out.line(format!(
-        "function readResponseOf<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: _Reader<{param}>): {name} {{"
+        "function {read}<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: _Reader<{param}>): {name} {{"
     ));
     out.line("  const obj = _readObject(value, path, orNull);");
-    out.line("  switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {");
+    out.line(format!("  switch (_pickVariant(obj, {}, path)) {{", variants_constant(response, variants)));
     for (i, variant) in variants.iter().enumerate() {
         if i + 1 == variants.len() {
             out.line("    default:");
         } else {
             out.line(format!("    case {i}:"));
         }
-        out.line(format!("      return {};", variant_read(variant, param)));
+        out.line(format!("      return {};", variant_read(variant, success, param)));
     }
     out.line("  }");
     out.line("}");
-    decoder(out, "Response", "result", param, RESULT_EXAMPLE, "readResponseOf");
-    encode_response_of(out, variants, param);
+    let example = result_example(contract);
+    decoder(out, response, "result", param, example, &read);
+    encode_response_of(out, response, variants, success, param, example);
+    Ok(())
 }
 
-fn variant_type(variant: &UnionVariant, param: &str) -> String {
-    if variant.type_name == "SuccessResponse" {
+fn variant_type(variant: &UnionVariant, success: &str, param: &str) -> String {
+    if variant.type_name == success {
         typed_type(&variant.type_name, param)
     } else {
         type_name(&variant.type_name)
     }
 }
 
-fn variant_read(variant: &UnionVariant, param: &str) -> String {
-    if variant.type_name == "SuccessResponse" {
+fn variant_read(variant: &UnionVariant, success: &str, param: &str) -> String {
+    if variant.type_name == success {
         format!("read{}(obj, path, false, read{param})", typed_stem(&variant.type_name))
     } else {
         format!("read{}(obj, path, false)", stem(&variant.type_name))
     }
 }
 
-fn encode_response_of(out: &mut Out, variants: &[UnionVariant], param: &str) {
+fn encode_response_of(out: &mut Out, response: &str, variants: &[UnionVariant], success: &str, param: &str, example: &str) {
     out.blank();
     out.doc("", &format!(
-        "Encodes a `Response` as one line of JSON text, its `result` with `encode{param}` (such as `encode{RESULT_EXAMPLE}`)."
+        "Encodes a `{response}` as one line of JSON text, its `result` with `encode{param}` (such as `encode{example}`)."
     ));
     out.line(format!(
-        "export function encodeResponseOf<{param}>(value: {}, encode{param}: (value: {param}) => string): string {{",
-        typed_type("Response", param)
+        "export function encode{}<{param}>(value: {}, encode{param}: (value: {param}) => string): string {{",
+        typed_stem(response),
+        typed_type(response, param)
     ));
     for (i, variant) in variants.iter().enumerate() {
-        let encode = if variant.type_name == "SuccessResponse" {
+        let encode = if variant.type_name == success {
             format!("encode{}(value, encode{param})", typed_stem(&variant.type_name))
         } else {
             format!("encode{}(value)", stem(&variant.type_name))

@@ -62,16 +62,16 @@ pub const RUNTIME: &str = include_str!("runtime.ts");
 
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let sdk = crate::targets::sdk(contract, "typescript")?;
-    let text = render(contract);
+    let text = render(contract)?;
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(sdk.frames.clone(), text);
-    files.insert(sdk.client.clone(), client::render(contract, sdk));
+    files.insert(sdk.client.clone(), client::render(contract, sdk)?);
     Ok(files)
 }
 
 /// The module text.
-fn render(contract: &Contract) -> String {
+fn render(contract: &Contract) -> Result<String, crate::SchemaError> {
     let mut head = Out::default();
     protocol::header(&mut head, contract);
     protocol::constants(&mut head, contract);
@@ -87,15 +87,15 @@ fn render(contract: &Contract) -> String {
         codecs::render_decoder(&mut body, contract, def);
         codecs::render_encoder(&mut body, contract, def);
     }
-    envelopes::render(&mut body, contract);
+    envelopes::render(&mut body, contract)?;
     protocol::registry(&mut body, contract);
     protocol::messages(&mut body, contract);
-    protocol::handshake(&mut body, contract);
+    protocol::handshake(&mut body, contract)?;
     protocol::lanes(&mut body, contract);
     let head = head.finish();
     let body = body.finish();
     let runtime = prune::prune(RUNTIME.trim_end(), &format!("{head}{body}"), private_name);
-    format!("{head}{runtime}\n{body}")
+    Ok(format!("{head}{runtime}\n{body}"))
 }
 
 /// The word lists this target escapes or avoids (keywords, reserved names).
@@ -114,7 +114,7 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    Ok(vec![claims::claim(contract, &render(contract))?])
+    Ok(vec![claims::claim(contract, &render(contract)?)?])
 }
 
 /// The name a runtime declaration keeps private (it is not exported), if any.

@@ -4,10 +4,12 @@
 
 use crate::model::{Contract, Segment, Ty, TypeKind};
 use crate::names::camel_case;
+use crate::targets::client::role_member;
 use crate::targets::header_text;
+use crate::SchemaError;
 
 use super::layout::Out;
-use super::names::{constant, js_string, local, member_access, member_key, property, property_access, stem, wire_key};
+use super::names::{constant, js_string, local, member_access, member_key, property, property_access, stem, type_name, wire_key};
 
 pub fn header(out: &mut Out, contract: &Contract) {
     out.line(format!("// {}", header_text(contract)));
@@ -203,50 +205,50 @@ fn binary_mismatch_prefix(contract: &Contract) -> String {
     }
 }
 
-/// The `jsonrpc` literal: the single value of the enum `Request.jsonrpc` refers to.
-fn jsonrpc_literal(contract: &Contract) -> String {
-    let field_ty = contract.type_def("Request").and_then(|def| match &def.kind {
-        TypeKind::Object(object) => object.fields.iter().find(|f| f.name == "jsonrpc").map(|f| f.ty.clone()),
+/// The `jsonrpc` literal: the single value of the enum the request
+/// envelope's `jsonrpc` refers to.
+fn jsonrpc_literal(contract: &Contract) -> Result<String, SchemaError> {
+    let request = &contract.roles.request;
+    let named = match role_member(contract, request, "jsonrpc").map(|f| &f.ty) {
+        Some(Ty::Ref(name)) => contract.type_def(name).map(|d| &d.kind),
         _ => None,
-    });
-    if let Some(Ty::Ref(name)) = field_ty {
-        if let Some(TypeKind::StringEnum(values)) = contract.type_def(&name).map(|d| &d.kind) {
-            if let Some(value) = values.first() {
-                return value.clone();
-            }
-        }
+    };
+    match named {
+        Some(TypeKind::StringEnum(values)) if !values.is_empty() => Ok(values[0].clone()),
+        _ => Err(SchemaError::new(
+            std::path::Path::new(&contract.source),
+            format!("/$defs/{request}/properties/jsonrpc"),
+            "the request envelope's `jsonrpc` is not a `$ref` to a string enum, whose value the TypeScript handshake writes",
+            "make it a `$ref` to `{\"type\": \"string\", \"enum\": [\"2.0\"]}`",
+        )),
     }
-    "2.0".into()
 }
 
-/// The discriminators of the `Response` union: (success, error).
-fn response_discriminators(contract: &Contract) -> (String, String) {
-    let mut success = String::from("result");
-    let mut error = String::from("error");
-    if let Some(TypeKind::Union(variants)) = contract.type_def("Response").map(|d| &d.kind) {
-        for variant in variants {
-            let carries_error = match contract.type_def(&variant.type_name).map(|d| &d.kind) {
-                Some(TypeKind::Object(object)) => object
-                    .fields
-                    .iter()
-                    .any(|f| f.name == variant.discriminator && f.ty == Ty::Ref("ErrorObject".into())),
-                _ => false,
-            };
-            if carries_error {
-                error = variant.discriminator.clone();
-            } else {
-                success = variant.discriminator.clone();
-            }
-        }
-    }
-    (success, error)
+/// The discriminators of the response role's arms: (success, error).
+fn response_discriminators(contract: &Contract) -> Result<(String, String), SchemaError> {
+    let roles = &contract.roles;
+    let variants = match contract.type_def(&roles.response).map(|d| &d.kind) {
+        Some(TypeKind::Union(variants)) => variants.as_slice(),
+        _ => &[],
+    };
+    let discriminator = |arm: &str| {
+        variants.iter().find(|v| v.type_name == arm).map(|v| v.discriminator.clone()).ok_or_else(|| {
+            SchemaError::new(
+                std::path::Path::new(&contract.source),
+                format!("/$defs/{}", roles.response),
+                format!("the response envelope is not a union with the arm `{arm}`, which the TypeScript handshake reads"),
+                "make the response role's type a `oneOf` of its success and error arms",
+            )
+        })
+    };
+    Ok((discriminator(&roles.success_response)?, discriminator(&roles.error_response)?))
 }
 
-pub fn handshake(out: &mut Out, contract: &Contract) {
+pub fn handshake(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
     out.section("Handshake");
     handshake_error(out);
-    handshake_request(out, contract);
-    check_handshake_response(out, contract);
+    handshake_request(out, contract)?;
+    check_handshake_response(out, contract)
 }
 
 fn handshake_error(out: &mut Out) {
@@ -267,14 +269,23 @@ fn handshake_error(out: &mut Out) {
     out.line("}");
 }
 
-fn handshake_request(out: &mut Out, contract: &Contract) {
-    let method = contract.methods.iter().find(|m| m.name == "coprocess/handshake");
-    let method_expr = method.map(|m| member_access("MethodName", &m.name)).unwrap_or_else(|| js_string("coprocess/handshake"));
+fn handshake_request(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
+    let roles = &contract.roles;
+    let method_expr = member_access("MethodName", &roles.handshake.method);
+    let request_id = match role_member(contract, &roles.request, "id").map(|f| &f.ty) {
+        Some(Ty::Ref(name)) => type_name(name),
+        _ => return Err(SchemaError::new(
+            std::path::Path::new(&contract.source),
+            format!("/$defs/{}/properties/id", roles.request),
+            "the request envelope's `id` is not a named type, which the TypeScript handshake takes",
+            "make `id` a `$ref` to a `$defs` type",
+        )),
+    };
     out.blank();
-    out.doc("", "The `Request` frame text of `coprocess/handshake` with this SDK's protocol version.");
-    out.line("export function handshakeRequest(id: RequestId, sdk: string, sdkVersion: string): string {");
-    out.line("  return encodeRequest({");
-    out.line(format!("    {}: {},", property("jsonrpc"), js_string(&jsonrpc_literal(contract))));
+    out.doc("", &format!("The `{}` frame text of `{}` with this SDK's protocol version.", roles.request, roles.handshake.method));
+    out.line(format!("export function handshakeRequest(id: {request_id}, sdk: string, sdkVersion: string): string {{"));
+    out.line(format!("  return encode{}({{", stem(&roles.request)));
+    out.line(format!("    {}: {},", property("jsonrpc"), js_string(&jsonrpc_literal(contract)?)));
     out.line(format!("    {},", property("id")));
     out.line(format!("    {}: {method_expr},", property("method")));
     out.line(format!("    {}: {{", property("params")));
@@ -284,10 +295,12 @@ fn handshake_request(out: &mut Out, contract: &Contract) {
     out.line("    },");
     out.line("  });");
     out.line("}");
+    Ok(())
 }
 
-fn check_handshake_response(out: &mut Out, contract: &Contract) {
-    let (success, error) = response_discriminators(contract);
+fn check_handshake_response(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
+    let roles = &contract.roles;
+    let (success, error) = response_discriminators(contract)?;
     let mismatch = |binary: &str| {
         message_call(contract, "sdk_mismatch", &[
             ("binary_protocol", binary),
@@ -308,9 +321,10 @@ fn check_handshake_response(out: &mut Out, contract: &Contract) {
     out.doc("", "The literal start of the `binary_mismatch` message.");
     out.line(format!("const _BINARY_MISMATCH_PREFIX = {};", js_string(&binary_mismatch_prefix(contract))));
     out.blank();
-    out.doc("", "Checks the reply to `handshakeRequest`: returns the `HandshakeResult` when the binary speaks this SDK's version, else throws a `CoprocessHandshakeError` (or the `DecodeError` of a frame that does not decode).");
-    out.line("export function checkHandshakeResponse(response: string | Response): HandshakeResult {");
-    out.line("  const frame = typeof response === \"string\" ? decodeResponse(response) : response;");
+    let (response, result) = (type_name(&roles.response), type_name(&roles.handshake.result));
+    out.doc("", &format!("Checks the reply to `handshakeRequest`: returns the `{}` when the binary speaks this SDK's version, else throws a `CoprocessHandshakeError` (or the `DecodeError` of a frame that does not decode).", roles.handshake.result));
+    out.line(format!("export function checkHandshakeResponse(response: string | {response}): {result} {{"));
+    out.line(format!("  const frame = typeof response === \"string\" ? decode{}(response) : response;", stem(&roles.response)));
     out.line(format!("  if ({} in frame) {{", js_string(&property(&error))));
     out.line(format!("    const error = {};", property_access("frame", &error)));
     out.line(format!("    const code = {};", property_access("error", "code")));
@@ -329,13 +343,14 @@ fn check_handshake_response(out: &mut Out, contract: &Contract) {
     let failed = message_call(contract, "handshake_failed", &[("code", "code"), ("message", "message")]);
     out.line(format!("    throw new CoprocessHandshakeError(\"handshake_failed\", {failed});"));
     out.line("  }");
-    out.line(format!("  const result = decodeHandshakeResultValue({});", property_access("frame", &success)));
+    out.line(format!("  const result = decode{}Value({});", stem(&roles.handshake.result), property_access("frame", &success)));
     out.line(format!("  const binaryProtocol = {};", property_access("result", "protocol_version")));
     out.line("  if (binaryProtocol !== COPROCESS_PROTOCOL_VERSION) {");
     out.line(format!("    throw new CoprocessHandshakeError(\"sdk_mismatch\", {});", mismatch("binaryProtocol")));
     out.line("  }");
     out.line("  return result;");
     out.line("}");
+    Ok(())
 }
 
 pub fn lanes(out: &mut Out, contract: &Contract) {

@@ -485,5 +485,6 @@ fn registry(contract: &Contract, out: &mut Out) {
         .collect();
     out.blank(1);
     out.line(&collection(0, "CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {", &entries, ""));
-    out.line(&docstring(0, "Every `$defs` type by name: `CODECS[\"Verdict\"].decode(text)`."));
+    let example = super::envelopes::result_example(contract);
+    out.line(&docstring(0, &format!("Every `$defs` type by name: `CODECS[\"{example}\"].decode(text)`.")));
 }

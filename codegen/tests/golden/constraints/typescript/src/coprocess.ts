@@ -5644,7 +5644,7 @@ function readRequestOf<P>(
 
 /**
  * Decodes a `Request` from one strict JSON text, its `params` as `decodeParams`
- * (a generated `decode…Value` function, such as `decodeCallParamsValue`)
+ * (a generated `decode…Value` function, such as `decodeHandshakeParamsValue`)
  * decodes it, in the same pass. A problem anywhere is the `Request`'s, at its
  * path from the frame's root. Throws a `DecodeError`.
  */
@@ -5662,7 +5662,7 @@ export function decodeRequestOf<P>(
 
 /**
  * Encodes a `Request` as one line of JSON text, its `params` with `encodeP`
- * (such as `encodeCallParams`).
+ * (such as `encodeHandshakeParams`).
  */
 export function encodeRequestOf<P>(
   value: RequestOf<P>,
@@ -5736,9 +5736,9 @@ function readSuccessResponseOf<R>(
 /**
  * Decodes a `SuccessResponse` from one strict JSON text, its `result` as
  * `decodeResult` (a generated `decode…Value` function, such as
- * `decodeCallResultValue`) decodes it, in the same pass. A problem anywhere is
- * the `SuccessResponse`'s, at its path from the frame's root. Throws a
- * `DecodeError`.
+ * `decodeHandshakeResultValue`) decodes it, in the same pass. A problem
+ * anywhere is the `SuccessResponse`'s, at its path from the frame's root.
+ * Throws a `DecodeError`.
  */
 export function decodeSuccessResponseOf<R>(
   text: string,
@@ -5754,7 +5754,7 @@ export function decodeSuccessResponseOf<R>(
 
 /**
  * Encodes a `SuccessResponse` as one line of JSON text, its `result` with
- * `encodeR` (such as `encodeCallResult`).
+ * `encodeR` (such as `encodeHandshakeResult`).
  */
 export function encodeSuccessResponseOf<R>(
   value: SuccessResponseOf<R>,
@@ -5791,8 +5791,9 @@ function readResponseOf<R>(
 /**
  * Decodes a `Response` from one strict JSON text, its `result` as
  * `decodeResult` (a generated `decode…Value` function, such as
- * `decodeCallResultValue`) decodes it, in the same pass. A problem anywhere is
- * the `Response`'s, at its path from the frame's root. Throws a `DecodeError`.
+ * `decodeHandshakeResultValue`) decodes it, in the same pass. A problem
+ * anywhere is the `Response`'s, at its path from the frame's root. Throws a
+ * `DecodeError`.
  */
 export function decodeResponseOf<R>(
   text: string,
@@ -5808,7 +5809,7 @@ export function decodeResponseOf<R>(
 
 /**
  * Encodes a `Response` as one line of JSON text, its `result` with `encodeR`
- * (such as `encodeCallResult`).
+ * (such as `encodeHandshakeResult`).
  */
 export function encodeResponseOf<R>(
   value: ResponseOf<R>,

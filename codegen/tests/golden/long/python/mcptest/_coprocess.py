@@ -2125,7 +2125,7 @@ CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
         the_deeply_nested_inner_object_type_with_its_own_long_name_to_value,
     ),
 }
-"""Every `$defs` type by name: `CODECS["Verdict"].decode(text)`."""
+"""Every `$defs` type by name: `CODECS["HandshakeResult"].decode(text)`."""
 
 
 # Typed envelopes.
@@ -2138,10 +2138,10 @@ _R = typing.TypeVar("_R")
 @dataclass(frozen=True)
 class RequestOf(typing.Generic[_P]):
     """A `Request` whose `params` is decoded as `P`, the generated type the method table
-    names for the method (`RequestOf[CallParams]`). A request frame, SDK to binary. A
-    closed envelope: any other top-level field is rejected with -32600. `params` is
-    checked against the shape the method table names for `method`; an unknown
-    `method` is answered -32601, not rejected as a shape.
+    names for the method (`RequestOf[HandshakeParams]`). A request frame, SDK to
+    binary. A closed envelope: any other top-level field is rejected with -32600.
+    `params` is checked against the shape the method table names for `method`; an
+    unknown `method` is answered -32601, not rejected as a shape.
     """
 
     jsonrpc: JsonRpcVersion
@@ -2186,7 +2186,7 @@ def request_of_to_value(
     value: RequestOf[_P], to_value: collections.abc.Callable[[_P], JsonValue]
 ) -> dict[str, JsonValue]:
     """The JSON value of a `RequestOf`, its `params` by `to_value` (such as
-    `call_params_to_value`).
+    `handshake_params_to_value`).
     """
     out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
@@ -2202,11 +2202,11 @@ def decode_request_of(
 ) -> RequestOf[_P]:
     """Decodes a `Request` from one frame's JSON text, its `params` as `from_value`
     decodes it: a generated `*_from_value` function (such as
-    `call_params_from_value`) or `CODECS[name].from_value`, whose reader then reads
-    the member in the same read, or a function of your own, called with the member's
-    value (a `DecodeError` it raises is reported below the member's path). A problem
-    anywhere is the `Request`'s, at its path from the frame's root (`$.params…`).
-    Raises `DecodeError`.
+    `handshake_params_from_value`) or `CODECS[name].from_value`, whose reader then
+    reads the member in the same read, or a function of your own, called with the
+    member's value (a `DecodeError` it raises is reported below the member's path). A
+    problem anywhere is the `Request`'s, at its path from the frame's root
+    (`$.params…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2220,11 +2220,11 @@ def request_of_from_value(
 ) -> RequestOf[_P]:
     """Decodes a `Request` from an already-parsed JSON value, its `params` as
     `from_value` decodes it: a generated `*_from_value` function (such as
-    `call_params_from_value`) or `CODECS[name].from_value`, whose reader then reads
-    the member in the same read, or a function of your own, called with the member's
-    value (a `DecodeError` it raises is reported below the member's path). A problem
-    anywhere is the `Request`'s, at its path from the frame's root (`$.params…`).
-    Raises `DecodeError`.
+    `handshake_params_from_value`) or `CODECS[name].from_value`, whose reader then
+    reads the member in the same read, or a function of your own, called with the
+    member's value (a `DecodeError` it raises is reported below the member's path). A
+    problem anywhere is the `Request`'s, at its path from the frame's root
+    (`$.params…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2237,7 +2237,7 @@ def encode_request_of(
     value: RequestOf[_P], to_value: collections.abc.Callable[[_P], JsonValue]
 ) -> str:
     """One line of JSON text for a `RequestOf`, its `params` by `to_value` (such as
-    `call_params_to_value`), without the trailing newline.
+    `handshake_params_to_value`), without the trailing newline.
     """
     return _dumps(request_of_to_value(value, to_value))
 
@@ -2245,8 +2245,8 @@ def encode_request_of(
 @dataclass(frozen=True)
 class SuccessResponseOf(typing.Generic[_R]):
     """A `SuccessResponse` whose `result` is decoded as `R`, the generated type the
-    method table names for the method (`SuccessResponseOf[Verdict]`). A response
-    carrying the method's result.
+    method table names for the method (`SuccessResponseOf[HandshakeResult]`). A
+    response carrying the method's result.
     """
 
     jsonrpc: JsonRpcVersion
@@ -2288,7 +2288,7 @@ def success_response_of_to_value(
     value: SuccessResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
 ) -> dict[str, JsonValue]:
     """The JSON value of a `SuccessResponseOf`, its `result` by `to_value` (such as
-    `verdict_to_value`).
+    `handshake_result_to_value`).
     """
     out: dict[str, JsonValue] = {}
     out["jsonrpc"] = value.jsonrpc
@@ -2302,10 +2302,10 @@ def decode_success_response_of(
 ) -> SuccessResponseOf[_R]:
     """Decodes a `SuccessResponse` from one frame's JSON text, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
-    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
-    member in the same read, or a function of your own, called with the member's
-    value (a `DecodeError` it raises is reported below the member's path). A problem
-    anywhere is the `SuccessResponse`'s, at its path from the frame's root
+    `handshake_result_from_value`) or `CODECS[name].from_value`, whose reader then
+    reads the member in the same read, or a function of your own, called with the
+    member's value (a `DecodeError` it raises is reported below the member's path). A
+    problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
@@ -2320,10 +2320,10 @@ def success_response_of_from_value(
 ) -> SuccessResponseOf[_R]:
     """Decodes a `SuccessResponse` from an already-parsed JSON value, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
-    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
-    member in the same read, or a function of your own, called with the member's
-    value (a `DecodeError` it raises is reported below the member's path). A problem
-    anywhere is the `SuccessResponse`'s, at its path from the frame's root
+    `handshake_result_from_value`) or `CODECS[name].from_value`, whose reader then
+    reads the member in the same read, or a function of your own, called with the
+    member's value (a `DecodeError` it raises is reported below the member's path). A
+    problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
@@ -2337,14 +2337,14 @@ def encode_success_response_of(
     value: SuccessResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
 ) -> str:
     """One line of JSON text for a `SuccessResponseOf`, its `result` by `to_value` (such
-    as `verdict_to_value`), without the trailing newline.
+    as `handshake_result_to_value`), without the trailing newline.
     """
     return _dumps(success_response_of_to_value(value, to_value))
 
 
 ResponseOf = SuccessResponseOf[_R] | ErrorResponse
 """A `Response` whose `result` is decoded as `R`, the generated type the method table
-names for the method (`ResponseOf[Verdict]`).
+names for the method (`ResponseOf[HandshakeResult]`).
 """
 
 
@@ -2363,7 +2363,7 @@ def response_of_to_value(
     value: ResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
 ) -> dict[str, JsonValue]:
     """The JSON value of a `ResponseOf`, its `result` by `to_value` (such as
-    `verdict_to_value`).
+    `handshake_result_to_value`).
     """
     if isinstance(value, SuccessResponseOf):
         return success_response_of_to_value(value, to_value)
@@ -2374,12 +2374,12 @@ def decode_response_of(
     text: str | bytes, from_value: collections.abc.Callable[[JsonValue], _R]
 ) -> ResponseOf[_R]:
     """Decodes a `Response` from one frame's JSON text, its `result` as `from_value`
-    decodes it: a generated `*_from_value` function (such as `verdict_from_value`) or
-    `CODECS[name].from_value`, whose reader then reads the member in the same read,
-    or a function of your own, called with the member's value (a `DecodeError` it
-    raises is reported below the member's path). A problem anywhere is the
-    `Response`'s, at its path from the frame's root (`$.result…`). Raises
-    `DecodeError`.
+    decodes it: a generated `*_from_value` function (such as
+    `handshake_result_from_value`) or `CODECS[name].from_value`, whose reader then
+    reads the member in the same read, or a function of your own, called with the
+    member's value (a `DecodeError` it raises is reported below the member's path). A
+    problem anywhere is the `Response`'s, at its path from the frame's root
+    (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2393,11 +2393,11 @@ def response_of_from_value(
 ) -> ResponseOf[_R]:
     """Decodes a `Response` from an already-parsed JSON value, its `result` as
     `from_value` decodes it: a generated `*_from_value` function (such as
-    `verdict_from_value`) or `CODECS[name].from_value`, whose reader then reads the
-    member in the same read, or a function of your own, called with the member's
-    value (a `DecodeError` it raises is reported below the member's path). A problem
-    anywhere is the `Response`'s, at its path from the frame's root (`$.result…`).
-    Raises `DecodeError`.
+    `handshake_result_from_value`) or `CODECS[name].from_value`, whose reader then
+    reads the member in the same read, or a function of your own, called with the
+    member's value (a `DecodeError` it raises is reported below the member's path). A
+    problem anywhere is the `Response`'s, at its path from the frame's root
+    (`$.result…`). Raises `DecodeError`.
     """
     read = _reader_of(from_value)
     try:
@@ -2410,7 +2410,7 @@ def encode_response_of(
     value: ResponseOf[_R], to_value: collections.abc.Callable[[_R], JsonValue]
 ) -> str:
     """One line of JSON text for a `ResponseOf`, its `result` by `to_value` (such as
-    `verdict_to_value`), without the trailing newline.
+    `handshake_result_to_value`), without the trailing newline.
     """
     return _dumps(response_of_to_value(value, to_value))
 

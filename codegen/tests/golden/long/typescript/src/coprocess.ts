@@ -2540,7 +2540,7 @@ function readRequestOf<P>(
 
 /**
  * Decodes a `Request` from one strict JSON text, its `params` as `decodeParams`
- * (a generated `decode…Value` function, such as `decodeCallParamsValue`)
+ * (a generated `decode…Value` function, such as `decodeHandshakeParamsValue`)
  * decodes it, in the same pass. A problem anywhere is the `Request`'s, at its
  * path from the frame's root. Throws a `DecodeError`.
  */
@@ -2558,7 +2558,7 @@ export function decodeRequestOf<P>(
 
 /**
  * Encodes a `Request` as one line of JSON text, its `params` with `encodeP`
- * (such as `encodeCallParams`).
+ * (such as `encodeHandshakeParams`).
  */
 export function encodeRequestOf<P>(
   value: RequestOf<P>,
@@ -2632,9 +2632,9 @@ function readSuccessResponseOf<R>(
 /**
  * Decodes a `SuccessResponse` from one strict JSON text, its `result` as
  * `decodeResult` (a generated `decode…Value` function, such as
- * `decodeCallResultValue`) decodes it, in the same pass. A problem anywhere is
- * the `SuccessResponse`'s, at its path from the frame's root. Throws a
- * `DecodeError`.
+ * `decodeHandshakeResultValue`) decodes it, in the same pass. A problem
+ * anywhere is the `SuccessResponse`'s, at its path from the frame's root.
+ * Throws a `DecodeError`.
  */
 export function decodeSuccessResponseOf<R>(
   text: string,
@@ -2650,7 +2650,7 @@ export function decodeSuccessResponseOf<R>(
 
 /**
  * Encodes a `SuccessResponse` as one line of JSON text, its `result` with
- * `encodeR` (such as `encodeCallResult`).
+ * `encodeR` (such as `encodeHandshakeResult`).
  */
 export function encodeSuccessResponseOf<R>(
   value: SuccessResponseOf<R>,
@@ -2687,8 +2687,9 @@ function readResponseOf<R>(
 /**
  * Decodes a `Response` from one strict JSON text, its `result` as
  * `decodeResult` (a generated `decode…Value` function, such as
- * `decodeCallResultValue`) decodes it, in the same pass. A problem anywhere is
- * the `Response`'s, at its path from the frame's root. Throws a `DecodeError`.
+ * `decodeHandshakeResultValue`) decodes it, in the same pass. A problem
+ * anywhere is the `Response`'s, at its path from the frame's root. Throws a
+ * `DecodeError`.
  */
 export function decodeResponseOf<R>(
   text: string,
@@ -2704,7 +2705,7 @@ export function decodeResponseOf<R>(
 
 /**
  * Encodes a `Response` as one line of JSON text, its `result` with `encodeR`
- * (such as `encodeCallResult`).
+ * (such as `encodeHandshakeResult`).
  */
 export function encodeResponseOf<R>(
   value: ResponseOf<R>,

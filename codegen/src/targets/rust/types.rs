@@ -47,7 +47,7 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     let mut tighten = Tighten { contract, fields: Vec::new(), strict_serde: Vec::new(), after: Vec::new() };
     tighten.visit_file_mut(&mut file);
     let mut after = tighten.after;
-    after.extend(super::envelopes::typed_structs(contract, &file));
+    after.extend(super::envelopes::typed_structs(contract, &file)?);
     Ok(Types { file, strict_serde: tighten.strict_serde, after })
 }
 

@@ -100,6 +100,18 @@ pub fn fill_roles(text: &str, contract: &Contract, name: impl Fn(&str) -> String
     Ok(out)
 }
 
+/// The refusal of a contract whose request envelope's `member` does not
+/// have the shape `target`'s runtime writes it in (`why`), with the `fix`.
+pub fn request_member_refusal(contract: &Contract, member: &str, target: &str, why: &str, fix: &str) -> SchemaError {
+    let request = &contract.roles.request;
+    SchemaError::new(
+        std::path::Path::new(&contract.source),
+        format!("/$defs/{request}/properties/{member}"),
+        format!("the request envelope's `{member}` does not have the shape the {target} target needs: {why}"),
+        fix,
+    )
+}
+
 /// Transitional, until every target reads the call role: the names of the
 /// verdict and passthrough arms in the repository's contract.
 pub const VERDICT: &str = "Verdict";

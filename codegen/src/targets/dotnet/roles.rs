@@ -18,7 +18,7 @@ use super::names::{enum_members, type_name};
 use super::protocol::method_const;
 use super::types::variant_member;
 use crate::model::{Contract, Ty, TypeKind};
-use crate::targets::client::{fill_roles, role_member};
+use crate::targets::client::{fill_roles, request_member_refusal, role_member};
 use crate::SchemaError;
 
 /// `text` with every role placeholder, this target's and the shared ones,
@@ -79,11 +79,25 @@ fn member_type<'c>(contract: &'c Contract, member: &str) -> Option<&'c str> {
 }
 
 fn refusal(contract: &Contract, member: &str, why: &str, fix: &str) -> SchemaError {
-    let request = &contract.roles.request;
-    SchemaError::new(
-        std::path::Path::new(&contract.source),
-        format!("/$defs/{request}/properties/{member}"),
-        format!("the request envelope's `{member}` does not have the shape the .NET target needs: {why}"),
-        fix,
-    )
+    request_member_refusal(contract, member, ".NET", why, fix)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The files of the minimal golden schema, edited.
+    fn generated(edit: impl FnOnce(&mut serde_json::Value)) -> Result<crate::targets::Files, crate::SchemaError> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let mut schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
+        edit(&mut schema);
+        let (contract, _) = crate::load::load_str(&schema.to_string(), &path, "minimal.json").expect("loads");
+        crate::targets::dotnet::generate(&contract)
+    }
+
+    #[test]
+    fn a_request_id_the_client_cannot_number_is_refused_by_name() {
+        assert!(generated(|_| {}).is_ok());
+        let refused = generated(|schema| schema["$defs"]["RequestId"] = serde_json::json!({"description": "An id of a list.", "type": "string", "enum": ["one", "two"]})).expect_err("refused");
+        assert_eq!(refused.pointer, "/$defs/Request/properties/id");
+        assert!(refused.problem.contains("the .NET target") && refused.problem.contains("integer ids"), "{}", refused.problem);
+    }
 }

@@ -4,8 +4,9 @@
 // the generated CoprocessClient.cs, before the per-method part it renders from the method table
 // (client.rs): that part adds the rest of the partial class CoprocessClient (the defaults of the
 // contract's x-coprocess.client, one typed method per method-table entry and ShutdownMethod) and
-// CoprocessClientMessages, the wording of every error, rendered from the contract's message table. The .NET conformance build compiles this file with
-// the generated Coprocess.cs and a stub for those members (C# 8, nullable, warnings as errors).
+// CoprocessClientMessages, the wording of every error, rendered from the contract's message table. It names the
+// contract's role types by placeholders (RoleRequest, RoleResponseOf<TResult>, ...; codegen/src/targets/dotnet/roles.rs),
+// so the .NET conformance build compiles it as rendered, in every CoprocessClient.cs (C# 8, nullable, warnings as errors).
 #nullable enable
 
 using System;

@@ -82,22 +82,3 @@ fn refusal(contract: &Contract, member: &str, why: &str, fix: &str) -> SchemaErr
     request_member_refusal(contract, member, ".NET", why, fix)
 }
 
-#[cfg(test)]
-mod tests {
-    /// The files of the minimal golden schema, edited.
-    fn generated(edit: impl FnOnce(&mut serde_json::Value)) -> Result<crate::targets::Files, crate::SchemaError> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
-        let mut schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
-        edit(&mut schema);
-        let (contract, _) = crate::load::load_str(&schema.to_string(), &path, "minimal.json").expect("loads");
-        crate::targets::dotnet::generate(&contract)
-    }
-
-    #[test]
-    fn a_request_id_the_client_cannot_number_is_refused_by_name() {
-        assert!(generated(|_| {}).is_ok());
-        let refused = generated(|schema| schema["$defs"]["RequestId"] = serde_json::json!({"description": "An id of a list.", "type": "string", "enum": ["one", "two"]})).expect_err("refused");
-        assert_eq!(refused.pointer, "/$defs/Request/properties/id");
-        assert!(refused.problem.contains("the .NET target") && refused.problem.contains("integer ids"), "{}", refused.problem);
-    }
-}

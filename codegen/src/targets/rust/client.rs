@@ -5,7 +5,8 @@
 //!
 //! The schema-independent session (spawn, handshake, one request in flight,
 //! every answer checked, timeouts, exit reporting, close) is
-//! `client_runtime.rs`, a real Rust file checked as it is; this module adds
+//! `client_runtime.rs`, rustfmt-formatted Rust written with role placeholders
+//! (checked as rendered, in every client file); this module adds
 //! what the method table and the roles say: one typed method per entry (the
 //! handshake aside), the method `close` sends (the `close` role), and
 //! `call_outcome` where the contract has the `call` role (for v2.json

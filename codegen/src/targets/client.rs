@@ -108,6 +108,18 @@ pub fn fill_roles(text: &str, contract: &Contract, name: impl Fn(&str) -> String
     Ok(out)
 }
 
+/// The refusal of a contract whose request envelope's `member` does not
+/// have the shape `target`'s runtime writes it in (`why`), with the `fix`.
+pub fn request_member_refusal(contract: &Contract, member: &str, target: &str, why: &str, fix: &str) -> SchemaError {
+    let request = &contract.roles.request;
+    SchemaError::new(
+        std::path::Path::new(&contract.source),
+        format!("/$defs/{request}/properties/{member}"),
+        format!("the request envelope's `{member}` does not have the shape the {target} target needs: {why}"),
+        fix,
+    )
+}
+
 /// Transitional, until every target reads the call role: the names of the
 /// verdict and passthrough arms in the repository's contract.
 pub const VERDICT: &str = "Verdict";
@@ -216,6 +228,25 @@ mod tests {
             assert!(placeholders[i + 1..].iter().all(|(later, _)| !earlier.contains(later) || earlier.len() > later.len()));
         }
         assert!(placeholders.windows(2).all(|w| w[0].0.len() >= w[1].0.len()));
+    }
+
+    /// The Rust and .NET runtimes number their requests: a request id of
+    /// another kind is refused, naming the member, by each.
+    #[test]
+    fn a_request_id_a_client_cannot_number_is_refused_by_name() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let mut schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
+        let targets: [(&str, fn(&Contract) -> Result<crate::targets::Files, SchemaError>); 2] =
+            [("Rust", crate::targets::rust::generate), (".NET", crate::targets::dotnet::generate)];
+        let (contract, _) = crate::load::load_str(&schema.to_string(), &path, "minimal.json").expect("loads");
+        assert!(targets.iter().all(|(_, generate)| generate(&contract).is_ok()));
+        schema["$defs"]["RequestId"] = serde_json::json!({"description": "An id of a list.", "type": "string", "enum": ["one", "two"]});
+        let (contract, _) = crate::load::load_str(&schema.to_string(), &path, "minimal.json").expect("loads");
+        for (target, generate) in targets {
+            let refused = generate(&contract).expect_err("refused");
+            assert_eq!(refused.pointer, "/$defs/Request/properties/id");
+            assert!(refused.problem.contains(&format!("the {target} target")) && refused.problem.contains("integer ids"), "{}", refused.problem);
+        }
     }
 
     #[test]

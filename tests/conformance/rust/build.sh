@@ -5,9 +5,13 @@
 #
 # (a) needs cargo with clippy and rustfmt (the repository's own toolchain;
 #     `rustup component add clippy rustfmt` when they are missing); checks with
-#     format-check.sh that <OUTPUT_ROOT>'s SDK file, every golden and the
-#     runtime templates (codegen/src/targets/rust/runtime.rs, client_runtime.rs) are exactly what
-#     rustfmt prints (default configuration, edition 2021); (b) runs `cargo clippy
+#     format-check.sh that <OUTPUT_ROOT>'s SDK files, every golden and the
+#     frames' runtime template (codegen/src/targets/rust/runtime.rs) are exactly what
+#     rustfmt prints (default configuration, edition 2021); the client's runtime
+#     template (client_runtime.rs) names the role types by placeholders
+#     (`coprocess::RoleRequest`, ...; codegen/src/targets/rust/roles.rs), whose
+#     lengths are not the names' a contract gives them, so it is checked as
+#     rendered: in the client.rs of <OUTPUT_ROOT> and of every golden; (b) runs `cargo clippy
 #     -D warnings` on the testee, which includes the generated SDK files
 #     generated/rust/mcptest-runner/src/{coprocess,client}.rs, and on every golden copy
 #     codegen/tests/golden/*/rust/mcptest-runner/src/{coprocess,client}.rs (through a
@@ -64,9 +68,10 @@ command -v cargo >/dev/null 2>&1 || missing "cargo (install Rust with rustup)"
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >&2 2>/dev/null || true
 cargo clippy --version >/dev/null 2>&1 || missing "cargo clippy (rustup component add clippy)"
 
-# The formatter: the SDK file of this output root, every golden, the runtime template.
+# The formatter: the SDK files of this output root, every golden, the frames' runtime
+# template (the client's is checked as rendered, in every client.rs: see above).
 format_files=("$output_root/rust/mcptest-runner/src/coprocess.rs" "$output_root/rust/mcptest-runner/src/client.rs"
-  "$root/codegen/src/targets/rust/runtime.rs" "$root/codegen/src/targets/rust/client_runtime.rs")
+  "$root/codegen/src/targets/rust/runtime.rs")
 for golden in "$GOLDENS"/*/rust/mcptest-runner/src/coprocess.rs "$GOLDENS"/*/rust/mcptest-runner/src/client.rs; do
   [ -f "$golden" ] && format_files+=("$golden")
 done

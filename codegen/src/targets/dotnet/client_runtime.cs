@@ -4,8 +4,9 @@
 // the generated CoprocessClient.cs, before the per-method part it renders from the method table
 // (client.rs): that part adds the rest of the partial class CoprocessClient (the defaults of the
 // contract's x-coprocess.client, one typed method per method-table entry and ShutdownMethod) and
-// CoprocessClientMessages, the wording of every error, rendered from the contract's message table. The .NET conformance build compiles this file with
-// the generated Coprocess.cs and a stub for those members (C# 8, nullable, warnings as errors).
+// CoprocessClientMessages, the wording of every error, rendered from the contract's message table. It names the
+// contract's role types by placeholders (RoleRequest, RoleResponseOf<TResult>, ...; codegen/src/targets/dotnet/roles.rs),
+// so the .NET conformance build compiles it as rendered, in every CoprocessClient.cs (C# 8, nullable, warnings as errors).
 #nullable enable
 
 using System;
@@ -213,7 +214,7 @@ namespace Mcptest.Sdk
         private bool ended;
         private int? endStatus;
         private IReadOnlyList<string> endLines = Array.Empty<string>();
-        private HandshakeResult? handshake;
+        private RoleHandshakeResult? handshake;
 
         private CoprocessClient(Stream reader, Stream writer, Process? process, CoprocessClientOptions options)
         {
@@ -245,7 +246,7 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>What the binary answered to the handshake (its protocol and binary version).</summary>
-        public HandshakeResult Handshake => handshake ?? throw new InvalidOperationException("the session has not handshaken");
+        public RoleHandshakeResult Handshake => handshake ?? throw new InvalidOperationException("the session has not handshaken");
 
         /// <summary>The coprocess's exit status once it has exited (null before, or over streams).</summary>
         public int? ExitStatus => process != null && process.HasExited ? process.ExitCode : (int?)null;
@@ -386,7 +387,7 @@ namespace Mcptest.Sdk
                         try
                         {
                             long id = nextId++;
-                            byte[] line = Line(new Request(JsonRpcVersion.V2_0, new RequestId(id), shutdown).ToJson());
+                            byte[] line = Line(new RoleRequest(RoleJsonRpcVersion.V2_0, new RoleRequestId(id), shutdown).ToJson());
                             await ExchangeAsync(shutdown, line, closeTimeout, false, CancellationToken.None).ConfigureAwait(false);
                         }
                         catch (CoprocessClientException)
@@ -417,27 +418,27 @@ namespace Mcptest.Sdk
 
         private async Task HandshakeAsync(CoprocessClientOptions options, CancellationToken cancellationToken)
         {
-            string method = Coprocess.Methods.CoprocessHandshake;
+            string method = Coprocess.Methods.RoleHandshakeMethod;
             await gate.WaitAsync(cancellationToken).ConfigureAwait(false);
             try
             {
                 long id = nextId++;
-                byte[] line = Line(Coprocess.HandshakeRequest(new RequestId(id), options.Sdk, options.SdkVersion));
+                byte[] line = Line(Coprocess.HandshakeRequest(new RoleRequestId(id), options.Sdk, options.SdkVersion));
                 (int first, int length) = await ExchangeAsync(method, line, options.StartTimeout, true, cancellationToken).ConfigureAwait(false);
                 string text = await TextAsync(method, first, length).ConfigureAwait(false);
-                Response response;
+                RoleResponse response;
                 try
                 {
-                    response = Response.Decode(text);
+                    response = RoleResponse.Decode(text);
                 }
                 catch (CoprocessDecodeException error)
                 {
-                    throw await RefusedAsync(method, id, text, nameof(HandshakeResult), error.Message).ConfigureAwait(false);
+                    throw await RefusedAsync(method, id, text, nameof(RoleHandshakeResult), error.Message).ConfigureAwait(false);
                 }
-                RequestId? answered = response.SuccessResponse?.Id ?? response.ErrorResponse?.Id;
+                RoleRequestId? answered = response.RoleSuccessResponse?.Id ?? response.RoleErrorResponse?.Id;
                 if (answered == null || answered.Integer != id)
                 {
-                    throw await RefusedAsync(method, id, text, nameof(HandshakeResult), string.Empty).ConfigureAwait(false);
+                    throw await RefusedAsync(method, id, text, nameof(RoleHandshakeResult), string.Empty).ConfigureAwait(false);
                 }
                 try
                 {
@@ -446,7 +447,7 @@ namespace Mcptest.Sdk
                 catch (CoprocessDecodeException error)
                 {
                     await FailAsync(CoprocessClientMessages.ClosedAfterProtocolError()).ConfigureAwait(false);
-                    throw new ProtocolException(method, CoprocessClientMessages.Undecodable(method, nameof(HandshakeResult)), error.Message);
+                    throw new ProtocolException(method, CoprocessClientMessages.Undecodable(method, nameof(RoleHandshakeResult)), error.Message);
                 }
             }
             catch (Exception)
@@ -470,24 +471,24 @@ namespace Mcptest.Sdk
             {
                 CheckOpen(method);
                 long id = nextId++;
-                var request = new RequestOf<TParams>(JsonRpcVersion.V2_0, new RequestId(id), method) { Params = parameters };
+                var request = new RoleRequestOf<TParams>(RoleJsonRpcVersion.V2_0, new RoleRequestId(id), method) { Params = parameters };
                 (int first, int length) = await ExchangeAsync(method, Line(request.ToJson()), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
-                ResponseOf<TResult> response;
+                RoleResponseOf<TResult> response;
                 if (!IsUtf8(first, length) || !CoprocessReader.TryDecode(buffer, first, length, ResponseReader<TResult>.Read, out response))
                 {
                     // The careful way, which words what is wrong.
                     string text = await TextAsync(method, first, length).ConfigureAwait(false);
                     try
                     {
-                        response = ResponseOf<TResult>.Decode(text);
+                        response = RoleResponseOf<TResult>.Decode(text);
                     }
                     catch (CoprocessDecodeException error)
                     {
                         throw await RefusedAsync(method, id, text, resultType, error.Message).ConfigureAwait(false);
                     }
                 }
-                SuccessResponseOf<TResult>? success = response.SuccessResponse;
-                RequestId? answered = success != null ? success.Id : response.ErrorResponse?.Id;
+                RoleSuccessResponseOf<TResult>? success = response.RoleSuccessResponse;
+                RoleRequestId? answered = success != null ? success.Id : response.RoleErrorResponse?.Id;
                 if (answered == null || answered.Integer != id)
                 {
                     string text = StrictUtf8.GetString(buffer, first, length);
@@ -495,7 +496,7 @@ namespace Mcptest.Sdk
                 }
                 if (success == null)
                 {
-                    ErrorObject error = response.ErrorResponse!.Error;
+                    RoleErrorObject error = response.RoleErrorResponse!.Error;
                     throw new RpcException(method, error.Code, error.Message, error.Data);
                 }
                 if (method == ShutdownMethod)
@@ -1015,7 +1016,7 @@ namespace Mcptest.Sdk
         private static class ResponseReader<TResult>
             where TResult : class
         {
-            internal static readonly CoprocessRead<ResponseOf<TResult>> Read = (ref Utf8JsonReader reader) => ResponseOf<TResult>.Read(ref reader);
+            internal static readonly CoprocessRead<RoleResponseOf<TResult>> Read = (ref Utf8JsonReader reader) => RoleResponseOf<TResult>.Read(ref reader);
         }
     }
 }

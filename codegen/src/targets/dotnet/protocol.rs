@@ -1,6 +1,7 @@
 //! The `Coprocess` static class: the pin and limits, the method and
-//! error-code tables, the lane list and hint, the handshake helpers and a
-//! by-name registry of every decoder, plus the two table row types.
+//! error-code tables, the lane list and hint, the handshake helpers (the
+//! handshake method and the envelopes of the contract's roles) and a by-name
+//! registry of every decoder, plus the two table row types.
 
 use super::docs::{summary, summary_xml};
 use super::names::{member_name, string_literal, type_name};
@@ -8,22 +9,22 @@ use super::types::{variant_member, cs_type};
 use super::Out;
 use crate::model::{Contract, Segment, Ty, TypeKind};
 use crate::names;
+use crate::SchemaError;
 
-/// The wire names the handshake helpers rely on (JSON-RPC 2.0 and the handshake shapes).
-const HANDSHAKE_METHOD: &str = "coprocess/handshake";
-
-pub fn render(out: &mut Out, contract: &Contract) {
+pub fn render(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
+    let mut result = Ok(());
     summary(out, 1, &format!("{}: the pin, the tables and the helpers of the contract. {}", contract.title, contract.description));
     out.block(1, "public static class Coprocess", |out| {
         constants(out, contract);
         methods(out, contract);
         error_codes(out, contract);
         lanes(out, contract);
-        handshake(out, contract);
+        result = handshake(out, contract);
         registry(out, contract);
     });
     out.blank();
     row_types(out);
+    result
 }
 
 fn constants(out: &mut Out, contract: &Contract) {
@@ -198,67 +199,58 @@ fn construct(contract: &Contract, name: &str, value: &dyn Fn(&str, &Ty) -> Optio
     }
 }
 
-fn handshake(out: &mut Out, contract: &Contract) {
+fn handshake(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
     let ns = out.ns.clone();
-    let params = contract.methods.iter().find(|m| m.name == HANDSHAKE_METHOD).map(|m| m.params.clone()).unwrap_or_default();
-    let params_expr = construct(contract, &params, &|wire, _| match wire {
+    let roles = &contract.roles;
+    let role = &roles.handshake;
+    let request_id = super::roles::request_id(contract)?;
+    let version = super::roles::json_rpc_version(contract)?;
+    let params_expr = construct(contract, &role.params, &|wire, _| match wire {
         "protocol_version" => Some("CoprocessProtocolVersion".to_string()),
         "sdk" => Some("sdk".to_string()),
         "sdk_version" => Some("sdkVersion".to_string()),
         _ => None,
     });
-    let request_expr = construct(contract, "Request", &|wire, ty| match wire {
-        "jsonrpc" => Some(literal_value(contract, ty)),
+    let request_expr = construct(contract, &roles.request, &|wire, _| match wire {
+        "jsonrpc" => Some(version.clone()),
         "id" => Some("id".to_string()),
-        "method" => Some(format!("Methods.{}", method_const(HANDSHAKE_METHOD))),
-        "params" => Some(from_json_text(contract, field_ty(contract, "Request", "params"), "handshake.ToJson()")),
+        "method" => Some(format!("Methods.{}", method_const(&role.method))),
+        "params" => Some(from_json_text(contract, field_ty(contract, &roles.request, "params"), "handshake.ToJson()")),
         _ => None,
     });
-    summary_xml(out, 2, "The <c>coprocess/handshake</c> request frame (one line, no newline) announcing <see cref=\"CoprocessProtocolVersion\"/>.");
-    out.block(2, "public static string HandshakeRequest(RequestId id, string sdk, string sdkVersion)", |out| {
+    summary_xml(out, 2, &format!("The <c>{}</c> request frame (one line, no newline) announcing <see cref=\"CoprocessProtocolVersion\"/>.", role.method));
+    out.block(2, &format!("public static string HandshakeRequest({request_id} id, string sdk, string sdkVersion)"), |out| {
         out.line(3, &format!("var handshake = {params_expr};"));
         out.line(3, &format!("return {request_expr}.ToJson();"));
     });
     out.blank();
-    summary_xml(out, 2, "Checks the response frame to the handshake: the binary's <c>HandshakeResult</c> when it speaks this SDK's version.");
+    let result = type_name(&role.result);
+    let response = type_name(&roles.response);
+    summary_xml(out, 2, &format!("Checks the response frame to the handshake: the binary's <c>{}</c> when it speaks this SDK's version.", role.result));
     out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessVersionException\">The binary speaks another version or answered with an error.</exception>"));
-    out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessDecodeException\">The text is not a <c>Response</c>.</exception>"));
-    out.block(2, "public static HandshakeResult CheckHandshakeResponse(string response)", |out| {
-        out.line(3, "return CheckHandshakeResponse(Response.Decode(response));");
+    out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessDecodeException\">The text is not a <c>{}</c>.</exception>", roles.response));
+    out.block(2, &format!("public static {result} CheckHandshakeResponse(string response)"), |out| {
+        out.line(3, &format!("return CheckHandshakeResponse({response}.Decode(response));"));
     });
     out.blank();
     check_response(out, contract);
     out.blank();
     sdk_mismatch(out, contract);
+    Ok(())
 }
 
-/// The single value of a literal enum field (`JsonRpcVersion.V2_0`).
-fn literal_value(contract: &Contract, ty: &Ty) -> String {
-    if let Ty::Ref(name) = ty {
-        if let Some(TypeKind::StringEnum(values)) = contract.type_def(name).map(|t| &t.kind) {
-            let members = super::names::enum_members(values);
-            return format!("{}.{}", type_name(name), members[0]);
-        }
-    }
-    "default!".to_string()
-}
-
-fn union_variant_with(contract: &Contract, union: &str, discriminator: &str) -> Option<String> {
-    match &contract.type_def(union)?.kind {
-        TypeKind::Union(variants) => variants.iter().find(|v| v.discriminator == discriminator).map(|v| v.type_name.clone()),
-        _ => None,
-    }
-}
-
+/// `CheckHandshakeResponse(<response>)`: the handshake result of the
+/// success arm, or the version error the error arm's error object words.
 fn check_response(out: &mut Out, contract: &Contract) {
     let ns = out.ns.clone();
-    let success = union_variant_with(contract, "Response", "result").unwrap_or_default();
-    let failure = union_variant_with(contract, "Response", "error").unwrap_or_default();
-    let result_member = member_name("result", &type_name(&success));
-    let error_member = member_name("error", &type_name(&failure));
-    let code = member_name("code", &type_name("ErrorObject"));
-    let message = member_name("message", &type_name("ErrorObject"));
-    let version = member_name("protocol_version", &type_name("HandshakeResult"));
+    let roles = &contract.roles;
+    let (success, failure) = (&roles.success_response, &roles.error_response);
+    let (response, result, error_object) = (type_name(&roles.response), type_name(&roles.handshake.result), type_name(&roles.error_object));
+    let result_member = member_name("result", &type_name(success));
+    let error_member = member_name("error", &type_name(failure));
+    let code = member_name("code", &error_object);
+    let message = member_name("message", &error_object);
+    let version = member_name("protocol_version", &result);
     let binary_mismatch = contract.message("binary_mismatch");
     let prefix = binary_mismatch.split('{').next().unwrap_or_default();
     let failed = template_expr(contract.message("handshake_failed"), &|hole| match hole {
@@ -266,12 +258,12 @@ fn check_response(out: &mut Out, contract: &Contract) {
         "message" => format!("error.{message}"),
         _ => "string.Empty".to_string(),
     });
-    let result_decode = from_result(contract, &success, &result_member);
+    let result_decode = from_result(contract, success, &result_member);
     summary_xml(out, 2, "Checks a decoded handshake response: see <see cref=\"CheckHandshakeResponse(string)\"/>.");
-    out.block(2, "public static HandshakeResult CheckHandshakeResponse(Response response)", |out| {
-        out.line(3, &format!("{}? failure = response.{};", type_name(&failure), variant_member("Response", &failure)));
+    out.block(2, &format!("public static {result} CheckHandshakeResponse({response} response)"), |out| {
+        out.line(3, &format!("{}? failure = response.{};", type_name(failure), variant_member(&roles.response, failure)));
         out.block(3, "if (failure != null)", |out| {
-            out.line(4, &format!("ErrorObject error = failure.{error_member};"));
+            out.line(4, &format!("{error_object} error = failure.{error_member};"));
             out.block(4, &format!("if (error.{code} == ErrorCodes.MethodNotFound)"), |out| {
                 out.line(5, &format!("throw new {ns}.CoprocessVersionException(SdkMismatch(1));"));
             });
@@ -281,7 +273,7 @@ fn check_response(out: &mut Out, contract: &Contract) {
             });
             out.line(4, &format!("throw new {ns}.CoprocessVersionException({failed});"));
         });
-        out.line(3, &format!("HandshakeResult result = {result_decode};"));
+        out.line(3, &format!("{result} result = {result_decode};"));
         out.block(3, &format!("if (result.{version} != CoprocessProtocolVersion)"), |out| {
             out.line(4, &format!("throw new {ns}.CoprocessVersionException(SdkMismatch(result.{version}));"));
         });
@@ -289,13 +281,15 @@ fn check_response(out: &mut Out, contract: &Contract) {
     });
 }
 
-/// Turns the success variant's `result` into a `HandshakeResult`.
+/// Turns the success arm's `result` into the handshake result.
 fn from_result(contract: &Contract, success: &str, result_member: &str) -> String {
-    let access = format!("response.{}!.{result_member}", variant_member("Response", success));
+    let roles = &contract.roles;
+    let result = type_name(&roles.handshake.result);
+    let access = format!("response.{}!.{result_member}", variant_member(&roles.response, success));
     match field_ty(contract, success, "result") {
-        Some(Ty::Any) => format!("HandshakeResult.FromJson({access})"),
-        Some(Ty::Ref(name)) if name == "HandshakeResult" => access,
-        _ => format!("HandshakeResult.Decode({access}.ToJson())"),
+        Some(Ty::Any) => format!("{result}.FromJson({access})"),
+        Some(Ty::Ref(name)) if *name == roles.handshake.result => access,
+        _ => format!("{result}.Decode({access}.ToJson())"),
     }
 }
 

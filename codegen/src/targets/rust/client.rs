@@ -5,27 +5,31 @@
 //!
 //! The schema-independent session (spawn, handshake, one request in flight,
 //! every answer checked, timeouts, exit reporting, close) is
-//! `client_runtime.rs`, a real Rust file checked as it is; this module adds
-//! what the method table says: one typed method per entry (the handshake
-//! aside), which method shuts the coprocess down, and `call_outcome` where
-//! `mcp.call` answers a `Verdict`/`ToolCallPassthrough` union. That part is
-//! printed by the layout printer, as rustfmt prints it.
+//! `client_runtime.rs`, rustfmt-formatted Rust written with role placeholders
+//! (checked as rendered, in every client file); this module adds
+//! what the method table and the roles say: one typed method per entry (the
+//! handshake aside), the method `close` sends (the `close` role), and
+//! `call_outcome` where the contract has the `call` role (for v2.json
+//! `mcp.call`, whose result is a `Verdict`/`ToolCallPassthrough` union). That
+//! part is printed by the layout printer, as rustfmt prints it. The runtime
+//! names the role types by placeholders, filled in here ([`super::roles`]).
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{Contract, Method, Sdk};
+use crate::model::{CallRole, Contract, Method, Sdk};
 use crate::load::method_words;
 use crate::names::screaming_snake_case;
 use crate::targets::header_text;
 use crate::SchemaError;
-use crate::targets::client::{PASSTHROUGH, VERDICT, call_result_union};
+use crate::targets::client::{call_outcome as call_role, close_method};
 
 use super::layout;
 use super::names::ident;
 use super::RUST_KEYWORDS;
 
-/// The session code every client carries.
+/// The session code every client carries, the role types named by their
+/// placeholders ([`super::roles`]).
 pub const RUNTIME: &str = include_str!("client_runtime.rs");
 
 /// How `client_runtime.rs` imports the frames: the default module, which
@@ -40,9 +44,6 @@ fn import_line(sdk: &Sdk) -> String {
         module => format!("use super::{module}::{{self as coprocess, messages, Frame}};\n"),
     }
 }
-
-/// The method that ends the session; `close` sends it when the table has it.
-const SHUTDOWN: &str = "mcp.shutdown";
 
 /// Names a client method cannot take besides the runtime's own: clippy
 /// expects a method `new` to return `Self` (`new_ret_no_self`).
@@ -111,21 +112,23 @@ pub fn render(contract: &Contract) -> Result<String, SchemaError> {
         header_text(contract),
         contract.title,
         Sdk::stem(&sdk.frames),
-        RUNTIME.trim_end().replacen(TEMPLATE_IMPORT, &import_line(sdk), 1),
+        super::roles::fill(RUNTIME.trim_end(), contract)?.replacen(TEMPLATE_IMPORT, &import_line(sdk), 1),
         body
     ))
 }
 
-/// `SHUTDOWN`, the typed methods, and `call_outcome` where it applies.
+/// `SHUTDOWN` (the `close` role's method), the typed methods, and
+/// `call_outcome` where the contract has the `call` role.
 fn methods_part(contract: &Contract) -> TokenStream {
-    let shutdown = if contract.methods.iter().any(|m| m.name == SHUTDOWN) {
-        let name = ident(&screaming_snake_case(SHUTDOWN));
-        quote! { Some(coprocess::methods::#name) }
-    } else {
-        quote! { None }
+    let shutdown = match close_method(contract) {
+        Some(close) => {
+            let name = ident(&screaming_snake_case(&close.name));
+            quote! { Some(coprocess::methods::#name) }
+        }
+        None => quote! { None },
     };
     let methods = named_methods(contract).into_iter().map(|(method, name)| method_fn(method, &name));
-    let outcome = call_result_union(contract).map(|union| call_outcome(&union));
+    let outcome = call_role(contract).map(call_outcome);
     quote! {
         /// The method `close` sends to end the session, when the contract has one.
         const SHUTDOWN: Option<&str> = #shutdown;
@@ -165,11 +168,16 @@ fn method_fn(method: &Method, name: &str) -> TokenStream {
     }
 }
 
-fn call_outcome(union: &str) -> TokenStream {
-    let union = ident(union);
-    let verdict = ident(VERDICT);
-    let passthrough = ident(PASSTHROUGH);
+fn call_outcome(call: &CallRole) -> TokenStream {
+    let union = ident(&call.result);
+    let verdict = ident(&call.verdict);
+    let passthrough = ident(&call.passthrough);
     let doc = format!(" A `{union}` read the same way whichever variant it is.");
+    let read = [
+        format!(" `{}`'s result read uniformly: a `{verdict}` as it is; a `{passthrough}`'s", call.method),
+        " success derived from `isError`, its text the text blocks joined with newlines, and".to_string(),
+        " its error that text when the tool reported one.".to_string(),
+    ];
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,9 +189,7 @@ fn call_outcome(union: &str) -> TokenStream {
             /// The error text when `success` is false, else `None`.
             pub error: Option<String>,
         }
-        /// `mcp.call`'s result read uniformly: a `Verdict` as it is; a `ToolCallPassthrough`'s
-        /// success derived from `isError`, its text the text blocks joined with newlines, and
-        /// its error that text when the tool reported one.
+        #(#[doc = #read])*
         #[must_use]
         pub fn call_outcome(result: &coprocess::#union) -> CallOutcome {
             match result {
@@ -330,10 +336,16 @@ mod tests {
             "result": "#/$defs/EmptyParams",
             "description": "Ends the session."
         }]);
-        let after = render(&minimal_with(method)).expect("renders");
+        let without_role = render(&minimal_with(method.clone())).expect("renders");
+        assert!(without_role.contains("const SHUTDOWN: Option<&str> = None;\n"), "a method named mcp.shutdown is no close role");
+        let after = render(&minimal_edited(|schema| {
+            schema["x-coprocess"]["methods"].as_array_mut().expect("a table").extend(method.as_array().expect("a list").iter().cloned());
+            schema["x-coprocess"]["roles"]["close"] = serde_json::json!({"method": "mcp.fresh.doThing", "description": "Closes."});
+        }))
+        .expect("renders");
         let signature = "    pub fn fresh_do_thing(\n        &self,\n        params: Option<coprocess::EmptyParams>,\n        timeout: Option<Duration>,\n    ) -> Result<coprocess::HandshakeParams, ClientError> {\n        self.request(coprocess::methods::MCP_FRESH_DO_THING, params, timeout)\n    }\n";
         assert!(after.contains(signature), "{after}");
-        assert!(after.contains("const SHUTDOWN: Option<&str> = Some(coprocess::methods::MCP_SHUTDOWN);\n"), "{after}");
+        assert!(after.contains("const SHUTDOWN: Option<&str> = Some(coprocess::methods::MCP_FRESH_DO_THING);\n"), "{after}");
         assert!(after.contains("    pub fn shutdown(\n"), "{after}");
         assert!(!after.contains("pub fn handshake(") && !after.contains("pub fn coprocess_handshake("), "the handshake is the client's own");
         let twins = serde_json::json!([

@@ -297,7 +297,7 @@ pub struct CoprocessClient {
     stderr: Arc<Mutex<VecDeque<String>>>,
     timeout: Duration,
     close_timeout: Duration,
-    handshake: coprocess::HandshakeResult,
+    handshake: coprocess::RoleHandshakeResult,
 }
 
 impl CoprocessClient {
@@ -329,7 +329,7 @@ impl CoprocessClient {
         }
         let path = command.get_program().to_string_lossy().into_owned();
         let spawn_error = |reason: String| {
-            let method = coprocess::methods::COPROCESS_HANDSHAKE;
+            let method = coprocess::methods::ROLE_HANDSHAKE_METHOD;
             let message = messages::render_client_spawn_failed(method, &path, &reason);
             ClientError::new(ClientErrorKind::Spawn, method, message)
         };
@@ -398,7 +398,7 @@ impl CoprocessClient {
                 let _ = child.kill();
                 let _ = child.wait();
             }
-            let method = coprocess::methods::COPROCESS_HANDSHAKE;
+            let method = coprocess::methods::ROLE_HANDSHAKE_METHOD;
             let message = format!("{method}: the coprocess could not be started");
             return Err(ClientError::new(ClientErrorKind::Spawn, method, message).with_detail(e));
         }
@@ -432,7 +432,7 @@ impl CoprocessClient {
 
     /// What the binary answered to the handshake (its protocol and binary version).
     #[must_use]
-    pub fn handshake_result(&self) -> &coprocess::HandshakeResult {
+    pub fn handshake_result(&self) -> &coprocess::RoleHandshakeResult {
         &self.handshake
     }
 
@@ -461,9 +461,9 @@ impl CoprocessClient {
             session.closed = Some(messages::CLIENT_CLOSED_BY_CLOSE);
             if let Some(method) = SHUTDOWN {
                 let id = session.take_id();
-                let request = coprocess::Request {
-                    jsonrpc: coprocess::JsonRpcVersion::default(),
-                    id: coprocess::RequestId::Integer(id),
+                let request = coprocess::RoleRequest {
+                    jsonrpc: coprocess::RoleJsonRpcVersion::default(),
+                    id: coprocess::RoleRequestId::Integer(id),
                     method: method.to_string(),
                     params: None,
                 };
@@ -494,32 +494,32 @@ impl CoprocessClient {
         let mut session = lock(&self.session);
         session.check_open(method)?;
         let id = session.take_id();
-        let request = coprocess::RequestOf {
-            jsonrpc: coprocess::JsonRpcVersion::default(),
-            id: coprocess::RequestId::Integer(id),
+        let request = coprocess::RoleRequestOf {
+            jsonrpc: coprocess::RoleJsonRpcVersion::default(),
+            id: coprocess::RoleRequestId::Integer(id),
             method: method.to_string(),
             params,
         };
         let timeout = timeout.unwrap_or(self.timeout);
         let text = session.answer(method, request.encode(), timeout)?;
-        let response = match coprocess::ResponseOf::<R>::decode(&text) {
+        let response = match coprocess::RoleResponseOf::<R>::decode(&text) {
             Ok(response) => response,
             Err(e) => return Err(session.broken(method, id, &text, R::TYPE_NAME, &e)),
         };
         let answered = match &response {
-            coprocess::ResponseOf::SuccessResponse(success) => Some(&success.id),
-            coprocess::ResponseOf::ErrorResponse(failure) => failure.id.as_ref(),
+            coprocess::RoleResponseOf::RoleSuccessResponse(success) => Some(&success.id),
+            coprocess::RoleResponseOf::RoleErrorResponse(failure) => failure.id.as_ref(),
         };
         session.check_id(method, id, answered)?;
         match response {
-            coprocess::ResponseOf::SuccessResponse(success) => {
+            coprocess::RoleResponseOf::RoleSuccessResponse(success) => {
                 if Some(method) == SHUTDOWN {
                     // The coprocess ends the session after answering: close only waits.
                     session.closed = Some(messages::CLIENT_CLOSED_AFTER_SHUTDOWN);
                 }
                 Ok(success.result)
             }
-            coprocess::ResponseOf::ErrorResponse(failure) => {
+            coprocess::RoleResponseOf::RoleErrorResponse(failure) => {
                 let error = failure.error;
                 let name = coprocess::ERROR_CODES
                     .iter()
@@ -541,10 +541,10 @@ impl Session {
     fn handshake(
         &mut self,
         options: &ClientOptions,
-    ) -> Result<coprocess::HandshakeResult, ClientError> {
-        let method = coprocess::methods::COPROCESS_HANDSHAKE;
+    ) -> Result<coprocess::RoleHandshakeResult, ClientError> {
+        let method = coprocess::methods::ROLE_HANDSHAKE_METHOD;
         let id = self.take_id();
-        let request_id = coprocess::RequestId::Integer(id);
+        let request_id = coprocess::RoleRequestId::Integer(id);
         let line = coprocess::handshake_request(
             request_id,
             Some(&options.sdk),
@@ -553,15 +553,15 @@ impl Session {
         // The start's own timeout: starting the binary is slower than a call.
         let timeout = options.start_timeout;
         let result = self.answer(method, line, timeout).and_then(|text| {
-            let decoded = coprocess::Response::decode(&text).and_then(|response| match response {
-                coprocess::Response::SuccessResponse(success) => {
-                    coprocess::HandshakeResult::from_value(success.result).map(|_| Some(success.id))
+            let decoded = coprocess::RoleResponse::decode(&text).and_then(|response| match response {
+                coprocess::RoleResponse::RoleSuccessResponse(success) => {
+                    coprocess::RoleHandshakeResult::from_value(success.result).map(|_| Some(success.id))
                 }
-                coprocess::Response::ErrorResponse(failure) => Ok(failure.id),
+                coprocess::RoleResponse::RoleErrorResponse(failure) => Ok(failure.id),
             });
             match decoded {
                 Ok(answered) => self.check_id(method, id, answered.as_ref()).map(|()| text),
-                Err(e) => Err(self.broken(method, id, &text, "HandshakeResult", &e)),
+                Err(e) => Err(self.broken(method, id, &text, "RoleHandshakeResult", &e)),
             }
         });
         let text = match result {
@@ -755,12 +755,12 @@ impl Session {
         &mut self,
         method: &'static str,
         id: i64,
-        answered: Option<&coprocess::RequestId>,
+        answered: Option<&coprocess::RoleRequestId>,
     ) -> Result<(), ClientError> {
-        if matches!(answered, Some(coprocess::RequestId::Integer(got)) if *got == id) {
+        if matches!(answered, Some(coprocess::RoleRequestId::Integer(got)) if *got == id) {
             return Ok(());
         }
-        let got = answered.map_or_else(|| "null".to_string(), coprocess::RequestId::encode);
+        let got = answered.map_or_else(|| "null".to_string(), coprocess::RoleRequestId::encode);
         let message = messages::render_client_wrong_id(method, &got, &id.to_string());
         Err(self.protocol_error(message, method))
     }

@@ -189,10 +189,14 @@ mod tests {
     use super::FRAME_TRAIT;
 
     /// The fixed texts are what the layout prints for them, as if they were
-    /// rendered from tokens like the rest of the file.
+    /// rendered from tokens like the rest of the file: the frame trait as it
+    /// is, the handshake once its roles are filled in for v2.json.
     #[test]
     fn the_fixed_items_are_laid_out_as_the_layout_prints_them() {
-        for text in [FRAME_TRAIT, HANDSHAKE] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+        let (contract, _) = crate::load::load(&path, "v2.json").expect("loads");
+        let handshake = super::super::roles::fill(HANDSHAKE, &contract).expect("fills");
+        for text in [FRAME_TRAIT, handshake.as_str()] {
             let first = text.lines().next().unwrap_or_default();
             assert_eq!(super::super::layout_source(text).as_deref(), Ok(text), "the fixed items starting `{first}`");
         }
@@ -216,22 +220,30 @@ mod tests {
     }
 
     /// The fixed items use what every contract has: the methods, error
-    /// codes and messages the loader requires.
+    /// codes and messages the loader requires, the handshake method by its
+    /// role (so a contract whose handshake has another name gets that
+    /// method's constant).
     #[test]
     fn the_handshake_text_names_only_what_every_contract_has() {
         let snake = crate::names::screaming_snake_case;
-        let named = |module: &str| -> Vec<String> {
-            HANDSHAKE.split(&format!("{module}::")).skip(1).map(|rest| rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()).collect()
+        let named = |text: &str, module: &str| -> Vec<String> {
+            text.split(&format!("{module}::")).skip(1).map(|rest| rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()).collect()
         };
-        let methods: Vec<String> = vec![snake("coprocess/handshake")];
+        let methods: Vec<String> = vec!["ROLE_HANDSHAKE_METHOD".to_string()];
         let codes: Vec<String> = crate::load::REQUIRED_ERROR_CODES.iter().map(|c| snake(c)).collect();
         let messages: Vec<String> = crate::load::REQUIRED_MESSAGES.iter().flat_map(|(key, _)| [snake(key), format!("render_{key}")]).collect();
         for (module, required) in [("methods", &methods), ("error_codes", &codes), ("messages", &messages)] {
-            let used = named(module);
+            let used = named(HANDSHAKE, module);
             assert!(!used.is_empty(), "the handshake uses {module}");
             for name in used {
                 assert!(required.contains(&name), "{module}::{name} is not required of every contract");
             }
         }
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let text = std::fs::read_to_string(&path).expect("readable").replace("coprocess/handshake", "session.hello");
+        let (contract, _) = crate::load::load_str(&text, &path, "minimal.json").expect("loads");
+        let items = super::super::items_part(&contract).expect("renders");
+        assert_eq!(named(&super::super::roles::fill(HANDSHAKE, &contract).expect("fills"), "methods"), ["SESSION_HELLO"]);
+        assert!(items.contains("pub const SESSION_HELLO: &str = \"session.hello\";") && items.contains("/// The `session.hello` request frame, one line."), "{items}");
     }
 }

@@ -1,6 +1,7 @@
-//! Typed envelopes: `RequestOf<P>`, `SuccessResponseOf<R>` and `ResponseOf<R>`,
-//! the `Request`, `SuccessResponse` and `Response` frames with their open
-//! `params` / `result` member typed by the method table's shape. They are
+//! Typed envelopes: `<request>Of<P>`, `<success>Of<R>` and `<response>Of<R>`,
+//! the request envelope, the success arm and the response envelope of the
+//! contract's roles with their open `params` / `result` member typed by the
+//! method table's shape (`RequestOf<P>` and so on for v2.json). They are
 //! cloned from the typify structs (so every other field stays exactly what
 //! the schema says) and decode in one pass over the text: no detour through
 //! an untyped value, and a wrong `params` is reported at `$.params.…`.
@@ -9,27 +10,39 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::model::{Contract, TypeKind};
+use crate::targets::client::role_member;
+use crate::SchemaError;
 
-/// The JSON-RPC envelopes and the member each one leaves open.
-const OPEN_MEMBERS: &[(&str, &str, &str)] = &[("Request", "params", "P"), ("SuccessResponse", "result", "R")];
+/// The JSON-RPC envelopes of the roles (the request, the success arm), the
+/// member each one leaves open, and its type parameter.
+fn open_members(contract: &Contract) -> [(&str, &'static str, &'static str); 2] {
+    let roles = &contract.roles;
+    [(roles.request.as_str(), "params", "P"), (roles.success_response.as_str(), "result", "R")]
+}
 
 /// Generic copies of the envelope structs in `file`, with their serde impls.
-pub fn typed_structs(contract: &Contract, file: &syn::File) -> Vec<syn::Item> {
+/// The loader guarantees each envelope a closed object with its open
+/// member; typify not rendering it as a struct with that field is refused.
+pub fn typed_structs(contract: &Contract, file: &syn::File) -> Result<Vec<syn::Item>, SchemaError> {
     let mut items = Vec::new();
-    for (name, member, param) in OPEN_MEMBERS {
+    for (name, member, param) in open_members(contract) {
         let found = file.items.iter().find_map(|item| match item {
             syn::Item::Struct(s) if s.ident == name => Some(s.clone()),
             _ => None,
         });
-        if let Some(original) = found {
-            let required = match contract.types.get(*name).map(|t| &t.kind) {
-                Some(TypeKind::Object(object)) => object.fields.iter().any(|f| f.name == *member && f.required),
-                _ => continue,
-            };
-            items.extend(typed_struct(original, member, param, required));
+        let required = role_member(contract, name, member).is_some_and(|f| f.required);
+        let typed = found.map(|original| typed_struct(original, member, param, required)).unwrap_or_default();
+        if typed.is_empty() {
+            return Err(SchemaError::new(
+                std::path::Path::new(&contract.source),
+                format!("/$defs/{name}"),
+                format!("the Rust target cannot type the envelope `{name}`: typify did not render it as a struct with a `{member}` field"),
+                "make the envelope a closed object with named properties",
+            ));
         }
+        items.extend(typed);
     }
-    items
+    Ok(items)
 }
 
 fn typed_struct(mut item: syn::ItemStruct, member: &str, param: &str, required: bool) -> Vec<syn::Item> {
@@ -81,13 +94,10 @@ fn typed_struct(mut item: syn::ItemStruct, member: &str, param: &str, required: 
     ]
 }
 
-/// `decode` / `encode` for the typed envelopes, and `ResponseOf<R>`.
-pub fn decoding(contract: &Contract) -> TokenStream {
+/// `decode` / `encode` for the typed envelopes, and `<response>Of<R>`.
+pub fn decoding(contract: &Contract) -> Result<TokenStream, SchemaError> {
     let mut out = TokenStream::new();
-    for (name, member, param) in OPEN_MEMBERS {
-        if !contract.types.contains_key(*name) {
-            continue;
-        }
+    for (name, member, param) in open_members(contract) {
         let ty = format_ident!("{}Of", name);
         let param = format_ident!("{}", param);
         let doc = format!(" Decodes a `{name}` frame with its `{member}` as `{param}`, in one pass over the text.\n\n # Errors\n\n A [`DecodeError`] saying where and why the text breaks the contract.");
@@ -105,45 +115,54 @@ pub fn decoding(contract: &Contract) -> TokenStream {
             }
         });
     }
-    out.extend(response_of(contract));
-    out
+    out.extend(response_of(contract)?);
+    Ok(out)
 }
 
-/// `ResponseOf<R>`: the `Response` union with its success variant typed.
-fn response_of(contract: &Contract) -> TokenStream {
-    let Some(TypeKind::Union(variants)) = contract.types.get("Response").map(|t| &t.kind) else {
-        return TokenStream::new();
+/// `<response>Of<R>`: the response envelope (a union of exactly the success
+/// and error arms, which the loader checks) with its success arm typed.
+fn response_of(contract: &Contract) -> Result<TokenStream, SchemaError> {
+    let roles = &contract.roles;
+    let Some(TypeKind::Union(variants)) = contract.types.get(&roles.response).map(|t| &t.kind) else {
+        return Err(SchemaError::new(
+            std::path::Path::new(&contract.source),
+            format!("/$defs/{}", roles.response),
+            format!("the response envelope `{}` is not a union", roles.response),
+            "make it a `oneOf` of the success and error arms the roles name",
+        ));
     };
-    if !contract.types.contains_key("SuccessResponse") {
-        return TokenStream::new();
-    }
+    let name = roles.response.as_str();
+    let ty = format_ident!("{name}Of");
+    let success_of = format_ident!("{}Of", roles.success_response);
     let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
     let variant_types = variants.iter().map(|v| {
         let variant = format_ident!("{}", v.type_name);
-        if v.type_name == "SuccessResponse" {
-            quote! { #variant(SuccessResponseOf<R>) }
+        if v.type_name == roles.success_response {
+            quote! { #variant(#success_of<R>) }
         } else {
             quote! { #variant(#variant) }
         }
     });
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let variant = format_ident!("{}", v.type_name);
-        quote! { #i => strict_from_text("Response", &text).map(Self::#variant), }
+        quote! { #i => strict_from_text(#name, &text).map(Self::#variant), }
     });
-    quote! {
-        /// A `Response` whose `result` is decoded as `R`, the method's result shape.
+    let doc = format!(" A `{name}` whose `result` is decoded as `R`, the method's result shape.");
+    let decode_doc = format!(" Decodes a `{name}` frame with its `result` as `R`, in one pass over the text.");
+    Ok(quote! {
+        #[doc = #doc]
         #[derive(Clone, Debug)]
-        pub enum ResponseOf<R> { #(#variant_types),* }
-        impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> ResponseOf<R> {
-            /// Decodes a `Response` frame with its `result` as `R`, in one pass over the text.
+        pub enum #ty<R> { #(#variant_types),* }
+        impl<R: ::serde::de::DeserializeOwned + ::serde::Serialize> #ty<R> {
+            #[doc = #decode_doc]
             ///
             /// # Errors
             ///
             /// A [`DecodeError`] saying where and why the text breaks the contract.
             pub fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
-                let (text, chosen) = checked_variant("Response", text, &[#(#discriminators),*])?;
-                match chosen { #(#arms)* _ => Err(DecodeError::new("Response", "$", "no variant")) }
+                let (text, chosen) = checked_variant(#name, text, &[#(#discriminators),*])?;
+                match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
             }
         }
-    }
+    })
 }

@@ -12,6 +12,7 @@ mod layout;
 mod names;
 mod protocol;
 mod repeated;
+mod roles;
 mod types;
 
 use crate::model::{Contract, Sdk};
@@ -95,7 +96,7 @@ pub fn items_part(contract: &Contract) -> Result<String, SchemaError> {
     // The fixed text names `Ok`, `Err`, `Some` and `None` bare: a contract
     // with a type of such a name gets it qualified, as the rendered items.
     let qualify_fixed = names::hides_variants(contract.types.keys());
-    for items in extra_items(contract, Flavor::Sdk) {
+    for items in extra_items(contract, Flavor::Sdk)? {
         if !matches!(items, Items::Tokens(_)) && !tokens.is_empty() {
             out.push_str(&print(contract, parse(contract, std::mem::take(&mut tokens))?)?);
         }
@@ -103,6 +104,7 @@ pub fn items_part(contract: &Contract) -> Result<String, SchemaError> {
             Items::Tokens(more) => tokens.extend(more),
             Items::Fixed(text) if qualify_fixed => out.push_str(&print(contract, parse_fixed(contract, text)?)?),
             Items::Fixed(text) => out.push_str(text),
+            Items::Filled(text) => out.push_str(&print(contract, parse_fixed(contract, &text)?)?),
             Items::PlainFrame(ty) => out.push_str(&plain_frames.print(contract, &ty)?),
         }
     }
@@ -144,18 +146,21 @@ pub(crate) enum Items {
     Tokens(proc_macro2::TokenStream),
     /// The same for every contract: the text [`layout`] prints for it.
     Fixed(&'static str),
+    /// A fixed text with the roles filled in ([`roles`]): parsed and laid
+    /// out, since the names it was given change its widths.
+    Filled(String),
     /// A type's `impl Frame` that only its name tells apart
     /// ([`codecs::plain_frame`]), laid out once per name length ([`repeated`]).
     PlainFrame(syn::Ident),
 }
 
-fn extra_items(contract: &Contract, flavor: Flavor) -> Vec<Items> {
-    let mut items = protocol::items(contract);
-    items.push(Items::Tokens(envelopes::decoding(contract)));
+fn extra_items(contract: &Contract, flavor: Flavor) -> Result<Vec<Items>, SchemaError> {
+    let mut items = protocol::items(contract)?;
+    items.push(Items::Tokens(envelopes::decoding(contract)?));
     if flavor == Flavor::WithJsonSchema {
         items.push(Items::Tokens(protocol::json_schema_of(contract)));
     }
-    items
+    Ok(items)
 }
 
 /// The items beside the types, parsed (for the protocol crate's copy). The
@@ -163,10 +168,11 @@ fn extra_items(contract: &Contract, flavor: Flavor) -> Vec<Items> {
 /// parse them again was a third of this target's time.
 fn extras(contract: &Contract, flavor: Flavor) -> Result<syn::File, SchemaError> {
     let mut file = syn::File { shebang: None, attrs: Vec::new(), items: Vec::new() };
-    for items in extra_items(contract, flavor) {
+    for items in extra_items(contract, flavor)? {
         match items {
             Items::Tokens(tokens) => file.items.extend(parse(contract, tokens)?.items),
             Items::Fixed(text) => file.items.extend(parse_fixed(contract, text)?.items),
+            Items::Filled(text) => file.items.extend(parse_fixed(contract, &text)?.items),
             Items::PlainFrame(ty) => file.items.extend(codecs::plain_frame(&ty)),
         }
     }

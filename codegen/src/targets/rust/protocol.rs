@@ -10,7 +10,7 @@ use crate::model::{Contract, Segment};
 use crate::names;
 
 /// The items, in file order.
-pub fn items(contract: &Contract) -> Vec<Items> {
+pub fn items(contract: &Contract) -> Result<Vec<Items>, crate::SchemaError> {
     let mut tables_and_messages = constants(contract);
     tables_and_messages.extend(tables(contract));
     tables_and_messages.extend(messages(contract));
@@ -19,14 +19,15 @@ pub fn items(contract: &Contract) -> Vec<Items> {
     let mut markers = patterns(contract);
     markers.extend(constants_module(contract));
     out.push(Items::Tokens(markers));
-    out.push(Items::Fixed(HANDSHAKE));
-    out
+    out.push(Items::Filled(super::roles::fill(HANDSHAKE, contract)?));
+    Ok(out)
 }
 
 /// The handshake helpers (`HandshakeFailure`, `handshake_request`,
 /// `check_handshake_response`, ...) and the lane hint: the same for every
-/// contract (the names they use are the ones the loader requires), so kept
-/// as the text [`super::layout`] prints for them (a test holds it there).
+/// contract but the role types and the handshake method, which it names by
+/// their placeholders ([`super::roles`]; the other names it uses are the
+/// ones the loader requires), kept as text.
 pub const HANDSHAKE: &str = include_str!("templates/handshake.rs");
 
 /// Each distinct `pattern` as a `strict::Pattern`, compiled by the `regex`

@@ -47,7 +47,7 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     let mut tighten = Tighten { contract, fields: Vec::new(), strict_serde: Vec::new(), after: Vec::new() };
     tighten.visit_file_mut(&mut file);
     let mut after = tighten.after;
-    after.extend(super::envelopes::typed_structs(contract, &file));
+    after.extend(super::envelopes::typed_structs(contract, &file)?);
     Ok(Types { file, strict_serde: tighten.strict_serde, after })
 }
 
@@ -590,6 +590,55 @@ fn usize_literal(n: u64) -> TokenStream {
     quote!(#literal)
 }
 
+/// typify drops the leading words a union's variant types share
+/// (`CpVerdict`, `CpToolCallPassthrough` → `Verdict`, `ToolCallPassthrough`);
+/// the codecs, the typed envelopes and the clients name every variant as its
+/// type, so each union's variants get their type names back, in the enum and
+/// in the impls typify writes for it (`From`: `Self::Verdict(value)`).
+fn variants_as_types(contract: &Contract, file: &mut syn::File) {
+    let mut renamed: Vec<(syn::Ident, Vec<(syn::Ident, syn::Ident)>)> = Vec::new();
+    for item in &mut file.items {
+        let syn::Item::Enum(item) = item else { continue };
+        if !matches!(contract.types.get(&item.ident.to_string()).map(|t| &t.kind), Some(crate::model::TypeKind::Union(_))) {
+            continue;
+        }
+        let mut pairs = Vec::new();
+        for variant in &mut item.variants {
+            let syn::Fields::Unnamed(fields) = &variant.fields else { continue };
+            let Some(syn::Type::Path(payload)) = fields.unnamed.first().map(|f| &f.ty) else { continue };
+            let Some(type_name) = payload.path.segments.last().map(|s| s.ident.clone()) else { continue };
+            if fields.unnamed.len() == 1 && type_name != variant.ident {
+                pairs.push((std::mem::replace(&mut variant.ident, type_name.clone()), type_name));
+            }
+        }
+        if !pairs.is_empty() {
+            renamed.push((item.ident.clone(), pairs));
+        }
+    }
+    for item in &mut file.items {
+        let syn::Item::Impl(block) = item else { continue };
+        let syn::Type::Path(self_ty) = block.self_ty.as_ref() else { continue };
+        let Some((_, pairs)) = renamed.iter().find(|(name, _)| self_ty.path.is_ident(name)) else { continue };
+        RenameVariants { pairs }.visit_item_impl_mut(block);
+    }
+}
+
+/// Renames `Self::<old>` to `Self::<new>` in an impl of the union.
+struct RenameVariants<'p> {
+    pairs: &'p [(syn::Ident, syn::Ident)],
+}
+
+impl VisitMut for RenameVariants<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        if path.segments.len() == 2 && path.segments[0].ident == "Self" {
+            if let Some((_, new)) = self.pairs.iter().find(|(old, _)| path.segments[1].ident == *old) {
+                path.segments[1].ident = new.clone();
+            }
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+}
+
 impl VisitMut for Tighten<'_> {
     fn visit_item_struct_mut(&mut self, item: &mut syn::ItemStruct) {
         self.declaration_order(item);
@@ -655,6 +704,7 @@ impl VisitMut for Tighten<'_> {
     }
 
     fn visit_file_mut(&mut self, file: &mut syn::File) {
+        variants_as_types(self.contract, file);
         syn::visit_mut::visit_file_mut(self, file);
         // A struct reads from a JSON object only (serde's derive also takes an
         // array of field values): derive into inherent functions
@@ -700,6 +750,21 @@ impl VisitMut for Tighten<'_> {
 mod tests {
     use super::number_arg;
     use crate::model::NumberBound;
+
+    /// typify names the variants of `FrameSuccess | FrameError` `Success`
+    /// and `Error`; the codecs and the client name them as their types.
+    #[test]
+    fn a_unions_variants_are_named_as_their_types_even_with_a_shared_prefix() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
+        let text = std::fs::read_to_string(&path).expect("readable").replace("SuccessResponse", "FrameSuccess").replace("ErrorResponse", "FrameError");
+        let (contract, _) = crate::load::load_str(&text, &path, "minimal.json").expect("loads");
+        let frames = super::super::render(&contract, super::super::Flavor::Sdk).expect("renders");
+        for arm in ["FrameSuccess", "FrameError"] {
+            assert!(frames.contains(&format!("    {arm}({arm}),\n")), "the variant of {arm}: {frames}");
+            assert!(frames.contains(&format!("        Self::{arm}(value)\n")), "typify's From of {arm}");
+        }
+        assert!(!frames.contains("Self::Success(") && !frames.contains("    Success(FrameSuccess)"), "{frames}");
+    }
 
     #[test]
     fn a_number_bound_is_a_float_literal_that_reads_back_as_the_same_double() {

@@ -10,10 +10,10 @@ impl ::std::fmt::Display for HandshakeFailure {
     }
 }
 impl ::std::error::Error for HandshakeFailure {}
-/// The `coprocess/handshake` request frame, one line.
+/// The `RoleHandshakeMethod` request frame, one line.
 #[must_use]
 pub fn handshake_request(
-    id: RequestId,
+    id: RoleRequestId,
     sdk: ::std::option::Option<&str>,
     sdk_version: ::std::option::Option<&str>,
 ) -> ::std::string::String {
@@ -25,11 +25,11 @@ pub fn handshake_request(
     if let Some(v) = sdk_version {
         params.insert("sdk_version".into(), v.into());
     }
-    let request = Request {
-        jsonrpc: JsonRpcVersion::default(),
+    let request = RoleRequest {
+        jsonrpc: RoleJsonRpcVersion::default(),
         id,
-        method: methods::COPROCESS_HANDSHAKE.to_string(),
-        params: Some(Params(params)),
+        method: methods::ROLE_HANDSHAKE_METHOD.to_string(),
+        params: Some(RoleRequestParams(params)),
     };
     request.encode()
 }
@@ -51,9 +51,9 @@ pub fn upgrade_advice(binary_protocol: i64, sdk_protocol: i64) -> &'static str {
 /// a handshake result of this version.
 pub fn check_handshake_response(
     text: &str,
-) -> ::std::result::Result<HandshakeResult, HandshakeFailure> {
+) -> ::std::result::Result<RoleHandshakeResult, HandshakeFailure> {
     let fail = |message: ::std::string::String| HandshakeFailure { message };
-    let response = Response::decode(text).map_err(|e| fail(e.to_string()))?;
+    let response = RoleResponse::decode(text).map_err(|e| fail(e.to_string()))?;
     let sdk_mismatch = |binary: i64| {
         fail(messages::render_sdk_mismatch(
             &binary.to_string(),
@@ -62,16 +62,16 @@ pub fn check_handshake_response(
         ))
     };
     match response {
-        Response::SuccessResponse(success) => {
+        RoleResponse::RoleSuccessResponse(success) => {
             let result =
-                HandshakeResult::from_value(success.result).map_err(|e| fail(e.to_string()))?;
+                RoleHandshakeResult::from_value(success.result).map_err(|e| fail(e.to_string()))?;
             if result.protocol_version == COPROCESS_PROTOCOL_VERSION {
                 Ok(result)
             } else {
                 Err(sdk_mismatch(result.protocol_version))
             }
         }
-        Response::ErrorResponse(error) => {
+        RoleResponse::RoleErrorResponse(error) => {
             let error = error.error;
             let mismatch_prefix = messages::BINARY_MISMATCH
                 .split('{')

@@ -20,6 +20,7 @@ pub mod page;
 pub mod parallel;
 pub mod pattern;
 pub mod printer;
+pub mod reader;
 pub mod roles;
 pub mod sdks;
 pub mod subset;

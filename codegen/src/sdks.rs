@@ -15,7 +15,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::SchemaError;
-use crate::load::Reader;
+use crate::reader::Reader;
 use crate::model::Sdk;
 use crate::targets::{self, TARGETS};
 

@@ -16,6 +16,7 @@ pub mod examples;
 pub mod load;
 pub mod model;
 pub mod names;
+pub mod output;
 pub mod page;
 pub mod parallel;
 pub mod pattern;

@@ -16,7 +16,7 @@ mod types;
 use std::collections::BTreeMap;
 
 use crate::model::Contract;
-use crate::targets::{header_text, REGENERATE_COMMAND};
+use crate::output::{header_text, REGENERATE_COMMAND};
 use markdown::{Anchors, Page};
 
 /// Where the page goes under the output root.

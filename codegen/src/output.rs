@@ -1,6 +1,8 @@
 //! What every output of codegen shares, below both the targets and the
 //! reference page (so that neither imports the other for it): the command
-//! that regenerates it and the header sentence naming that command.
+//! that regenerates it, the header sentence naming that command, and the
+//! paths under the output root that codegen writes beside the SDKs (which
+//! the support matrix keeps free).
 
 use crate::model::Contract;
 
@@ -14,3 +16,9 @@ pub fn header_text(contract: &Contract) -> String {
         contract.source
     )
 }
+
+/// The lock file's path under the output root.
+pub const LOCK_PATH: &str = "coprocess.lock.json";
+
+/// Where the reference page goes under the output root.
+pub const PAGE_PATH: &str = "docs/coprocess-protocol.md";

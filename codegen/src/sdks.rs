@@ -73,7 +73,7 @@ fn path_problem(path: &str) -> Option<String> {
 /// The paths under the output root that are not an SDK's: the version lock
 /// and the reference page.
 pub fn reserved_paths() -> [&'static str; 2] {
-    [crate::lock::LOCK_PATH, crate::page::PATH]
+    [crate::output::LOCK_PATH, crate::output::PAGE_PATH]
 }
 
 /// Reads `x-coprocess.sdks`: one row per target, each checked.

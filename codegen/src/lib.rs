@@ -13,6 +13,7 @@ pub mod bump;
 pub mod diff;
 pub mod error;
 pub mod examples;
+pub mod generate;
 pub mod load;
 pub mod model;
 pub mod names;

@@ -14,6 +14,7 @@ pub mod diff;
 pub mod error;
 pub mod examples;
 pub mod generate;
+pub mod languages;
 pub mod load;
 pub mod model;
 pub mod names;

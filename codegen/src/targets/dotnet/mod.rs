@@ -13,6 +13,7 @@ mod client;
 mod codecs;
 mod docs;
 mod envelopes;
+mod mapping;
 mod names;
 mod protocol;
 mod types;

@@ -133,3 +133,26 @@ fn refs_of<'c>(ty: &'c Ty, out: &mut Vec<&'c str>) {
         Ty::Any | Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } | Ty::String => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The envelopes are roots by their roles: renamed, the request envelope
+    /// is still written by SDKs and the response envelope by the binary.
+    #[test]
+    fn the_envelopes_are_roots_by_their_roles() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let renamed = text
+            .replace("\"#/$defs/Request\"", "\"#/$defs/CpRequest\"")
+            .replace("\"Request\": {", "\"CpRequest\": {")
+            .replace("\"#/$defs/Response\"", "\"#/$defs/CpResponse\"")
+            .replace("\"Response\": {", "\"CpResponse\": {");
+        let (contract, _) = crate::load::load_str(&renamed, &path, "renamed.json").unwrap();
+        assert_eq!(contract.roles.request, "CpRequest");
+        let flows = reachable(&contract);
+        assert!(flows["CpRequest"].sdk_writes(), "{:?}", flows["CpRequest"]);
+        assert!(flows["CpResponse"].binary_writes(), "{:?}", flows["CpResponse"]);
+    }
+}

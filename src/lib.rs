@@ -6,7 +6,8 @@
 //! (NDJSON framing), the request envelope handling of the binary, the
 //! handshake logic of both sides and schema validation.
 
-/// Generated from `schemas/ipc/v2.json` by `build.rs` (typify + prettyplease).
+/// Generated from `schemas/ipc/v2.json` (or the contract `MCPTEST_COPROCESS_SCHEMA`
+/// names) by `build.rs` (typify + prettyplease).
 #[allow(clippy::all, deprecated, missing_docs, unused)]
 pub mod frames {
     include!(concat!(env!("OUT_DIR"), "/coprocess.rs"));
@@ -25,5 +26,6 @@ pub use frames::{
 /// The coprocess protocol version, from the schema (never typed twice).
 pub const PROTOCOL_VERSION: i64 = frames::COPROCESS_PROTOCOL_VERSION;
 
-/// The contract itself, as the binary and the tests read it.
-pub const SCHEMA_JSON: &str = include_str!("../schemas/ipc/v2.json");
+/// The contract itself, as the binary and the tests read it (`build.rs`
+/// copies the schema it rendered the frames from).
+pub const SCHEMA_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/schema.json"));

@@ -2,15 +2,18 @@
 //! call is answered quickly, restarting the server), a hung call times out
 //! with -32000, a server error is -32000 carrying the server's error object,
 //! a server that never answers or cannot be started is -32000. Also: the
-//! unsolicited notifications the misbehaving server sends are tolerated.
+//! unsolicited notifications the misbehaving server sends are tolerated. An
+//! answer longer than the contract's `max_line_bytes` is never written: it is
+//! -32000 with the `answer_too_long` message, and the session goes on.
 
 mod binary_support;
 
 use std::time::{Duration, Instant};
 
 use binary_support::{Coprocess, MISBEHAVING};
-use mcptest_coprocess::frames::{error_codes, methods};
-use serde_json::json;
+use mcptest_coprocess::frames::{error_codes, messages, methods};
+use mcptest_coprocess::MAX_LINE_BYTES;
+use serde_json::{json, Value};
 
 fn echo(coprocess: &mut Coprocess, message: &str) {
     let verdict = coprocess.ok(methods::MCP_CALL, json!({"tool": "echo", "arguments": {"message": message}}));
@@ -74,4 +77,64 @@ fn a_server_that_cannot_be_started_is_32000_with_the_reason() {
     let mut exits = Coprocess::spawn("python3 -c 'import sys; sys.exit(4)'");
     let error = exits.err(methods::MCP_INITIALIZE, json!({}));
     assert_eq!(error["code"], json!(error_codes::UPSTREAM_ERROR), "{error}");
+}
+
+/// The `answer_too_long` error the binary answers `method` with when its
+/// answer's line would be `bytes` long.
+fn too_long(method: &str, bytes: usize) -> Value {
+    json!({"code": error_codes::UPSTREAM_ERROR, "message": messages::render_answer_too_long(method, &bytes.to_string(), &MAX_LINE_BYTES.to_string())})
+}
+
+#[test]
+fn an_answer_of_exactly_max_line_bytes_is_written_and_one_byte_more_is_answer_too_long() {
+    let mut coprocess = Coprocess::spawn(MISBEHAVING);
+    // A server error: its message twice (in the error's message and in its
+    // data, the server's error object) and its data once, nothing that
+    // varies. Each server line stays under rmcp's own 16 MiB line limit.
+    let message = (8 << 20) - 4096;
+    let call = |data: usize| json!({"tool": "refuse_sized", "arguments": {"message_bytes": message, "data_bytes": data}});
+    let (length, answer) = coprocess.request_sized(methods::MCP_CALL, call(10));
+    assert_eq!(answer["error"]["data"]["data"].as_str().map(str::len), Some(10), "{:.300}", answer.to_string());
+    let data = MAX_LINE_BYTES - (length - 10);
+
+    let (length, answer) = coprocess.request_sized(methods::MCP_CALL, call(data));
+    assert_eq!(length, MAX_LINE_BYTES, "the answer at the limit: {:.300}", answer.to_string());
+    assert_eq!(answer["error"]["data"]["data"].as_str().map(str::len), Some(data));
+
+    let (length, answer) = coprocess.request_sized(methods::MCP_CALL, call(data + 1));
+    assert!(answer["error"] == too_long(methods::MCP_CALL, MAX_LINE_BYTES + 1), "{:.300}", answer.to_string());
+    assert!(length < 200, "the error is a short line: {length} bytes");
+    echo(&mut coprocess, "after the long answer");
+}
+
+#[test]
+fn a_failed_verdict_carries_its_text_twice_and_too_much_of_it_is_answer_too_long() {
+    let mut coprocess = Coprocess::spawn(MISBEHAVING);
+    let call = |bytes: usize| json!({"tool": "sized", "arguments": {"bytes": bytes, "is_error": true}});
+    let verdict = coprocess.ok(methods::MCP_CALL, call(5));
+    assert_eq!((&verdict["success"], &verdict["text"], &verdict["error"]), (&json!(false), &json!("xxxxx"), &json!("xxxxx")), "{verdict}");
+
+    // 9 MiB of text, twice in the verdict: 18.9 MB, over the 16 MiB limit.
+    let text = 9 << 20;
+    let (length, answer) = coprocess.request_sized(methods::MCP_CALL, call(text));
+    let message = answer["error"]["message"].as_str().unwrap_or_else(|| panic!("an error: {:.300}", answer.to_string()));
+    let bytes: usize = message.split(' ').nth(4).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("no byte count in {message}"));
+    assert!(bytes > 2 * text, "{message}");
+    assert!(answer["error"] == too_long(methods::MCP_CALL, bytes), "{:.300}", answer.to_string());
+    assert!(length < 200, "the error is a short line: {length} bytes");
+    echo(&mut coprocess, "after the long verdict");
+}
+
+#[test]
+fn a_server_error_too_long_for_a_line_is_answer_too_long_and_the_session_goes_on() {
+    let mut coprocess = Coprocess::spawn(MISBEHAVING);
+    // The server's 6 MiB message is in the error's message and in its data,
+    // beside 6 MiB of data: 18.9 MB.
+    let mib = 6 << 20;
+    let (_, answer) = coprocess.request_sized(methods::MCP_CALL, json!({"tool": "refuse_sized", "arguments": {"message_bytes": mib, "data_bytes": mib}}));
+    let message = answer["error"]["message"].as_str().unwrap_or_else(|| panic!("an error: {:.300}", answer.to_string()));
+    let bytes: usize = message.split(' ').nth(4).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("no byte count in {message}"));
+    assert!(bytes > 3 * mib, "{message}");
+    assert!(answer["error"] == too_long(methods::MCP_CALL, bytes), "{:.300}", answer.to_string());
+    echo(&mut coprocess, "after the long error");
 }

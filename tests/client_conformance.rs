@@ -12,6 +12,11 @@
 //! `build.sh` (a missing toolchain is reported loudly, and fails with
 //! `CI=true`, as in tests/conformance.rs).
 //!
+//! Every scenario carries `within_ms`, the most its steps may take together,
+//! and each is checked for cleanup: the fake records its pid (and its
+//! helpers') in `$CLIENT_PIDS`, and once a scenario's outcome line is out, no
+//! coprocess it started may still run or wait unreaped (Linux, by `/proc`).
+//!
 //! Run: `cargo test --test client_conformance` (seconds).
 
 mod support;
@@ -28,7 +33,7 @@ use serde_json::{json, Map, Value};
 const LANGUAGES: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
 
 /// The kinds of outcome a step can have.
-const KINDS: &[&str] = &["ok", "rpc_error", "handshake_error", "protocol_error", "timeout", "closed", "exited"];
+const KINDS: &[&str] = &["ok", "rpc_error", "handshake_error", "protocol_error", "timeout", "closed", "exited", "spawn_error"];
 
 /// The keys compared across languages (besides `kind`).
 const COMPARED: &[&str] = &["message", "code", "name", "data", "result", "call_outcome"];
@@ -118,12 +123,16 @@ impl Contract {
         }
     }
 
-    /// A hole's value: a string, a number, a nested contract message, or
-    /// `{"code": <error-code name>}`.
+    /// A hole's value: a string, a number, a nested contract message,
+    /// `{"code": <error-code name>}`, or `{"path": <under the repository>}`.
     fn value(&self, value: &Value) -> Result<String, String> {
         match value {
             Value::String(text) => Ok(text.clone()),
             Value::Number(n) => Ok(n.to_string()),
+            Value::Object(fields) if fields.contains_key("path") => {
+                let path = fields["path"].as_str().ok_or("`path` is not a string")?;
+                Ok(root().join(path).display().to_string())
+            }
             Value::Object(fields) if fields.contains_key("code") => {
                 let name = fields["code"].as_str().unwrap_or_default();
                 self.codes.get(name).map(|c| c.to_string()).ok_or_else(|| format!("the contract has no error code `{name}`"))
@@ -198,6 +207,7 @@ fn resolve(contract: &Contract, expect: &Value) -> Result<Expect, String> {
 
 /// Every step's expectations, in order; a `parallel` step's are one entry per call.
 fn expectations(contract: &Contract, scenario: &Value) -> Result<Vec<Vec<Expect>>, String> {
+    scenario["within_ms"].as_u64().ok_or("no `within_ms` (the most its steps may take together, in milliseconds)")?;
     let steps = scenario["steps"].as_array().ok_or("no `steps` array")?;
     steps
         .iter()
@@ -236,31 +246,115 @@ fn run_language(lang: &str, file: &Path) -> Outcome {
         _ => return Outcome::Failed(format!("{lang}: build.sh failed ({}):\n{log}", build.status)),
     }
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_mcptest"));
-    let output = Command::new("bash")
+    let pids = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(e) => return Outcome::Failed(format!("{lang}: cannot make a CLIENT_PIDS directory: {e}")),
+    };
+    let child = Command::new("bash")
         .arg(script("run.sh"))
         .current_dir(root())
         .env("CLIENT_SCENARIOS", file)
         .env("CLIENT_FAKE", root().join("tests/client_conformance/fake_coprocess.py"))
         .env("CLIENT_BINARY", &binary)
         .env("CLIENT_ROOT", root())
+        .env("CLIENT_PIDS", pids.path())
         .stdin(Stdio::null())
-        .output();
-    let output = match output {
-        Ok(output) => output,
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
         Err(e) => return Outcome::Failed(format!("{lang}: cannot run run.sh: {e}")),
     };
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() {
-        return Outcome::Failed(format!("{lang}: run.sh failed ({}):\n{stderr}", output.status));
-    }
+    let stderr = child.stderr.take().map(|mut stream| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut stream, &mut text);
+            text
+        })
+    });
+    // Each outcome line is read as it comes, so that the scenario's processes
+    // are checked while the testee still runs (an unreaped one is a zombie of it).
     let mut ran = Vec::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines().filter(|l| !l.trim().is_empty()) {
-        match serde_json::from_str::<Value>(line) {
-            Ok(value) => ran.push((value["scenario"].as_str().unwrap_or_default().to_string(), value["steps"].clone())),
-            Err(e) => return Outcome::Failed(format!("{lang}: not a JSON line ({e}): {line}\n{stderr}")),
+    let mut bad = None;
+    if let Some(stdout) = child.stdout.take() {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)).map_while(Result::ok) {
+            if line.trim().is_empty() || bad.is_some() {
+                continue;
+            }
+            match serde_json::from_str::<Value>(&line) {
+                Ok(value) => {
+                    let name = value["scenario"].as_str().unwrap_or_default().to_string();
+                    let mut steps = value["steps"].clone();
+                    let left = left_running(pids.path(), &name);
+                    if !left.is_empty() {
+                        steps = json!({"steps": steps, "left_running": left});
+                    }
+                    ran.push((name, steps));
+                }
+                Err(e) => bad = Some(format!("{lang}: not a JSON line ({e}): {line}")),
+            }
         }
     }
+    let status = child.wait();
+    stop_helpers(pids.path());
+    let stderr = stderr.and_then(|reader| reader.join().ok()).unwrap_or_default();
+    match status {
+        Ok(status) if !status.success() => return Outcome::Failed(format!("{lang}: run.sh failed ({status}):\n{stderr}")),
+        Err(e) => return Outcome::Failed(format!("{lang}: run.sh: {e}")),
+        Ok(_) => {}
+    }
+    if let Some(bad) = bad {
+        return Outcome::Failed(format!("{bad}\n{stderr}"));
+    }
     Outcome::Ran(ran)
+}
+
+/// One process the fake recorded: its scenario, role (`coprocess` or
+/// `helper`), pid and start time (`/proc/<pid>/stat` field 22).
+struct Recorded {
+    scenario: String,
+    role: String,
+    pid: u32,
+    started: String,
+}
+
+fn recorded(dir: &Path) -> Vec<Recorded> {
+    let text = std::fs::read_to_string(dir.join("pids")).unwrap_or_default();
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [scenario, role, pid, started] = fields[..] else { return None };
+            Some(Recorded { scenario: scenario.into(), role: role.into(), pid: pid.parse().ok()?, started: started.into() })
+        })
+        .collect()
+}
+
+/// The process's state letter (`R`, `S`, `Z`…) while that very process (same
+/// start time) still exists, running or unreaped.
+fn alive(process: &Recorded) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", process.pid)).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    (fields.get(19) == Some(&process.started.as_str())).then(|| fields[0].to_string())
+}
+
+/// The scenario's coprocesses that still run or wait unreaped once its
+/// outcome is out: a client must leave none behind.
+fn left_running(dir: &Path, scenario: &str) -> Vec<String> {
+    recorded(dir)
+        .iter()
+        .filter(|p| p.scenario == scenario && p.role == "coprocess")
+        .filter_map(|p| alive(p).map(|state| format!("the coprocess (pid {}) is left {}", p.pid, if state == "Z" { "unreaped" } else { "running" })))
+        .collect()
+}
+
+/// Ends the helpers the fake started (no client is answerable for them).
+fn stop_helpers(dir: &Path) {
+    for helper in recorded(dir).iter().filter(|p| p.role == "helper") {
+        if alive(helper).is_some() {
+            let _ = Command::new("kill").arg("-9").arg(helper.pid.to_string()).status();
+        }
+    }
 }
 
 /// The outcome's fields that are compared: `kind` and whatever `expect` names,
@@ -335,6 +429,21 @@ fn run() -> &'static Result<Run, String> {
     })
 }
 
+/// How long a scenario's steps took together: a `parallel` step as long as
+/// its longest call.
+fn elapsed(steps: &Value) -> f64 {
+    let ms = |outcome: &Value| outcome["elapsed_ms"].as_f64().unwrap_or(0.0);
+    steps
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|step| match step {
+            Value::Array(calls) => calls.iter().map(ms).fold(0.0, f64::max),
+            single => ms(single),
+        })
+        .sum()
+}
+
 /// Every problem of one scenario, over every language that ran.
 fn scenario_problems(run: &Run, index: usize) -> (Vec<String>, Map<String, Value>) {
     let scenario = &run.scenarios[index];
@@ -352,7 +461,21 @@ fn scenario_problems(run: &Run, index: usize) -> (Vec<String>, Map<String, Value
             problems.push(format!("{lang}: no outcome"));
             continue;
         };
+        let steps = match steps.get("left_running") {
+            Some(left) => {
+                for process in left.as_array().into_iter().flatten() {
+                    problems.push(format!("{lang}: {}", process.as_str().unwrap_or_default()));
+                }
+                &steps["steps"]
+            }
+            None => steps,
+        };
         by_language.insert(lang.clone(), steps.clone());
+        let took = elapsed(steps);
+        let bound = scenario["within_ms"].as_f64().unwrap_or(0.0);
+        if took > bound {
+            problems.push(format!("{lang}: the steps took {took:.0} ms, more than the scenario's within_ms {bound}"));
+        }
         let mut flat = Vec::new();
         for (step, expects) in expected.iter().enumerate() {
             let outcomes: Vec<Value> = match &steps[step] {

@@ -11,6 +11,9 @@
 //! its strict checks, must give that verdict with that message, all six
 //! word each rejection identically, and the jsonschema validator (the
 //! independent reading of the same schema) must agree on every verdict.
+//! Beside the Rust testee, the protocol library itself (`mcptest_coprocess`,
+//! its frames rendered by its build.rs from the test contract) answers as
+//! `rust-lib`, held to the same verdicts and wording (issue 33).
 
 mod support;
 #[allow(dead_code)] // shared with the conformance test
@@ -1110,12 +1113,23 @@ fn the_suite_report_is_current() {
     assert!(committed == *report, "docs/json-schema-test-suite.md is not the current report: run EXPECTORATE=overwrite cargo test --test constraints\n{report}");
 }
 
-/// The test contract's output, and each chosen testee built on it.
+/// The test contract's output, and each chosen testee built on it (the
+/// library's, `rust-lib`, with the Rust testee, in its build).
 struct Built {
     schema: Value,
     out_root: PathBuf,
     build: PathBuf,
     testees: Vec<(&'static str, Result<(), String>)>,
+}
+
+/// The run script and its arguments for a testee: the library's is the Rust
+/// testee's script with `--library`.
+fn script(testee: &str) -> (&str, &'static [&'static str]) {
+    if testee == targets::LIBRARY {
+        ("rust", &["--library"])
+    } else {
+        (testee, &[])
+    }
 }
 
 impl Built {
@@ -1126,7 +1140,10 @@ impl Built {
             let handles: Vec<_> = self
                 .testees
                 .iter()
-                .map(|(t, built)| (*t, scope.spawn(move || built.clone().and_then(|()| support::testee::run_only(t, &self.out_root, &self.build.join(t), input)))))
+                .map(|(t, built)| {
+                    let (target, args) = script(t);
+                    (*t, scope.spawn(move || built.clone().and_then(|()| support::testee::run_with(target, args, &self.out_root, &self.build.join(target), input))))
+                })
                 .collect();
             handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
         })
@@ -1139,23 +1156,28 @@ fn built() -> &'static Built {
     static BUILT: std::sync::OnceLock<Built> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
         let schema = test_schema();
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("constraints-test.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
+        let work = root().join("target/constraints");
+        // Kept where the library's build script finds it; rewritten only when
+        // it changes, so that a warm run does not render the frames again.
+        let path = work.join("constraints-test.json");
+        support::testee::write_output(&[("constraints-test.json".to_string(), serde_json::to_string_pretty(&schema).unwrap())].into_iter().collect(), &work);
         let (contract, _) = codegen::load::load(&path, "constraints-test.json").unwrap_or_else(|e| panic!("the test contract is refused: {e}"));
         let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("{e}"));
-        let work = root().join("target/constraints");
         let out_root = work.join("out");
         support::testee::write_output(&files, &out_root);
         let build = work.join("build");
         let testees = support::testee::chosen("CONSTRAINTS_TARGETS");
-        let testees = std::thread::scope(|scope| {
+        let built: Vec<(&str, Result<(), String>)> = std::thread::scope(|scope| {
             let handles: Vec<_> = testees.iter().map(|&t| {
-                let (out_root, build) = (&out_root, &build);
-                (t, scope.spawn(move || support::testee::build_on(t, out_root, &build.join(t))))
+                let (out_root, build, path) = (&out_root, &build, &path);
+                // The Rust testee's build makes the library's testee too.
+                let vars: Vec<(&str, &std::path::Path)> = if t == "rust" { vec![("CONFORMANCE_SCHEMA", path.as_path())] } else { Vec::new() };
+                (t, scope.spawn(move || support::testee::build_with(t, out_root, &build.join(t), &vars)))
             }).collect();
             handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
         });
+        let library = built.iter().find(|(t, _)| *t == "rust").map(|(_, result)| (targets::LIBRARY, result.clone()));
+        let testees = built.into_iter().chain(library).collect();
         Built { schema, out_root, build, testees }
     })
 }

@@ -31,6 +31,8 @@ mod support;
 
 #[path = "names/declared.rs"]
 mod declared;
+#[path = "names/rename.rs"]
+mod rename;
 #[path = "names/schema.rs"]
 mod schema;
 
@@ -275,6 +277,52 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
     }
     assert!(failures.is_empty(), "{} problems, first 40:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
     assert_eq!(checked.len(), testees().len(), "not every target answered: {checked:?}");
+}
+
+/// The roles proof (issue 32): a contract whose every type and method is
+/// renamed ([`rename::renamed`]) generates, in every SDK file, the same
+/// declarations as v2.json under the new names: no target reaches a contract
+/// type or method by its name, so none loses a feature to a rename.
+#[test]
+fn a_renamed_contract_generates_every_declaration_under_the_new_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = v2();
+    let words = rename::renamed_words(&base);
+    let renamed = rename::renamed(&base);
+    assert!(renamed["$defs"].as_object().is_some_and(|d| d.keys().all(|k| k.starts_with(rename::TYPE_PREFIX))));
+    let old = load(&base, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let new = load(&renamed, dir.path()).unwrap_or_else(|e| panic!("the renamed contract is refused: {e}"));
+    let old_files = codegen::targets::generate(&old).unwrap_or_else(|e| panic!("{e}"));
+    let new_files = codegen::targets::generate(&new).unwrap_or_else(|e| panic!("the renamed contract is refused: {e}"));
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for target in TARGETS {
+        let sdk = old.sdk(target).unwrap_or_else(|| panic!("no SDK row for {target}"));
+        for path in [&sdk.frames, &sdk.client] {
+            let declared = |files: &codegen::targets::Files| -> BTreeMap<String, Vec<String>> {
+                let text = files.get(path.as_str()).unwrap_or_else(|| panic!("{target}: no {path}"));
+                let mut by_form: BTreeMap<String, Vec<String>> = BTreeMap::new();
+                for name in declared::top_level(target, text) {
+                    by_form.entry(rename::normalized(&name, &words)).or_default().push(name);
+                }
+                by_form
+            };
+            let (before, after) = (declared(&old_files), declared(&new_files));
+            compared += before.values().map(Vec::len).sum::<usize>();
+            for (form, names) in &before {
+                if after.get(form).map(Vec::len) != Some(names.len()) {
+                    problems.push(format!("{target} {path}: {names:?} has no renamed counterpart"));
+                }
+            }
+            for (form, names) in &after {
+                if !before.contains_key(form) {
+                    problems.push(format!("{target} {path}: {names:?} is new under the renamed contract"));
+                }
+            }
+        }
+    }
+    assert!(compared > 500, "only {compared} declarations compared: is a reader broken?");
+    assert!(problems.is_empty(), "{} of {compared} declarations differ:\n{}", problems.len(), problems.join("\n"));
 }
 
 /// docs/targets.md lists the names each SDK keeps (between its `sdk-names`

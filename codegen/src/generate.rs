@@ -8,6 +8,7 @@ use clap::Parser;
 
 use crate::emit::{self, Status};
 use crate::lock::{Lock, LOCK_PATH};
+use crate::root::OutputRoot;
 use crate::targets;
 
 /// Generates the coprocess protocol pin and strict frame types of every mcptest
@@ -29,18 +30,20 @@ pub struct Args {
 /// Exit codes: 0 done / in sync, 1 drift found by `--check`, 2 bad schema or refused.
 pub fn run(args: &Args) -> i32 {
     let source = args.schema.to_string_lossy().replace('\\', "/");
+    let root = OutputRoot::new(&args.out);
     let result = crate::load::load(&args.schema, &source).and_then(|(contract, _)| {
         let mut files = targets::generate(&contract)?;
-        let previous = Lock::read(&args.out)?;
+        let previous = Lock::read(&root)?;
         let mut listed: Vec<String> = files.keys().cloned().collect();
         listed.push(LOCK_PATH.to_string());
         listed.sort();
         let lock = previous.updated(&contract, &args.schema, listed)?;
         files.extend(lock.contract_files());
         files.insert(LOCK_PATH.to_string(), lock.render());
-        Ok((files, previous))
+        let plan = emit::plan(&root, &files, &previous.files)?;
+        Ok((files, plan))
     });
-    let (files, previous) = match result {
+    let (files, plan) = match result {
         Ok(ok) => ok,
         Err(error) => {
             eprintln!("error: {error}");
@@ -48,7 +51,6 @@ pub fn run(args: &Args) -> i32 {
             return 2;
         }
     };
-    let plan = emit::plan(&args.out, &files, &previous.files);
     if args.check {
         let drift = emit::drift(&args.out, &files, &plan);
         if drift.is_empty() {
@@ -60,7 +62,7 @@ pub fn run(args: &Args) -> i32 {
         }
         return 1;
     }
-    match emit::write(&args.out, &files, &plan) {
+    match emit::write(&root, &files, &plan) {
         Ok(report) => {
             for line in report {
                 println!("{line}");

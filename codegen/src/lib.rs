@@ -25,6 +25,7 @@ pub mod pattern;
 pub mod printer;
 pub mod reader;
 pub mod roles;
+pub mod root;
 pub mod sdks;
 pub mod subset;
 

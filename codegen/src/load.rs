@@ -33,16 +33,23 @@ pub const REQUIRED_MESSAGES: &[(&str, &[&str])] = &[
     ("client_killed", &["method", "signal"]),
     ("client_output_closed", &["method"]),
     ("client_stderr_tail", &["message", "lines"]),
+    ("client_spawn_failed", &["method", "path", "reason"]),
     ("client_wrong_id", &["method", "answer_id", "request_id"]),
     ("client_not_json", &["method"]),
     ("client_too_long", &["method", "max_line_bytes"]),
     ("client_undecodable", &["method", "result_type"]),
 ];
 
+/// The messages only the `mcptest` binary renders (the main crate's
+/// `build.rs` requires them; the SDKs' targets need none): optional here,
+/// with these holes when present.
+pub const BINARY_MESSAGES: &[(&str, &[&str])] = &[("answer_too_long", &["method", "bytes", "max_line_bytes"])];
+
 /// The session client's settings, each with the range it must lie in.
 pub const CLIENT_SETTINGS: &[(&str, u64, u64)] = &[
     ("call_timeout_ms", 1, 86_400_000),
     ("close_timeout_ms", 1, 86_400_000),
+    ("exit_drain_ms", 1, 86_400_000),
     ("start_timeout_ms", 1, 86_400_000),
     ("stderr_tail_lines", 1, 10_000),
 ];
@@ -114,8 +121,6 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
     let title = r.string(root, "title", "")?;
     let description = r.string(root, "description", "")?;
     let defs = r.object(r.field(root, "$defs", "")?, "/$defs")?;
-    let types = TypeBuilder::new(&r, defs).build_all()?;
-
     let x = r.object(r.field(root, "x-coprocess", "")?, "/x-coprocess")?;
     let xp = "/x-coprocess";
     r.only_keys(
@@ -123,17 +128,20 @@ fn build_contract(raw: &Value, path: &Path, source: &str) -> Result<Contract, Sc
         &["protocol_version", "max_line_bytes", "max_depth", "methods", "error_codes", "lanes", "messages", "client", "sdks", "history", "compatibility", "roles"],
         xp,
     )?;
+    // Read before the types: it bounds how deep their arrays may nest.
+    let max_depth = r.integer(x, "max_depth", xp)?;
+    if !(2..=1000).contains(&max_depth) {
+        return Err(r.err(&format!("{xp}/max_depth"), "max_depth must be between 2 and 1000", "pick a depth in that range"));
+    }
+    let types = TypeBuilder::new(&r, defs, max_depth as u32).build_all()?;
+
     let protocol_version = r.integer(x, "protocol_version", xp)?;
     if protocol_version < 1 {
         return Err(r.err(&format!("{xp}/protocol_version"), "the protocol version must be 1 or more", "use a positive integer"));
     }
     let max_line_bytes = r.integer(x, "max_line_bytes", xp)?;
-    let max_depth = r.integer(x, "max_depth", xp)?;
     if !(1024..=1 << 30).contains(&max_line_bytes) {
         return Err(r.err(&format!("{xp}/max_line_bytes"), "max_line_bytes must be between 1024 and 2^30", "pick a limit in that range"));
-    }
-    if !(2..=1000).contains(&max_depth) {
-        return Err(r.err(&format!("{xp}/max_depth"), "max_depth must be between 2 and 1000", "pick a depth in that range"));
     }
 
     let methods = read_methods(&r, x, &types)?;
@@ -344,10 +352,11 @@ fn read_client(r: &Reader<'_>, x: &Map<String, Value>) -> Result<BTreeMap<String
 
 fn read_messages(r: &Reader<'_>, x: &Map<String, Value>) -> Result<BTreeMap<String, Message>, SchemaError> {
     let table = r.object(r.field(x, "messages", "/x-coprocess")?, "/x-coprocess/messages")?;
-    let allowed: Vec<&str> = REQUIRED_MESSAGES.iter().map(|(name, _)| *name).collect();
+    let allowed: Vec<&str> = REQUIRED_MESSAGES.iter().chain(BINARY_MESSAGES).map(|(name, _)| *name).collect();
     r.only_keys(table, &allowed, "/x-coprocess/messages")?;
     let mut messages = BTreeMap::new();
-    for (name, holes) in REQUIRED_MESSAGES {
+    let present = BINARY_MESSAGES.iter().filter(|(name, _)| table.contains_key(*name));
+    for (name, holes) in REQUIRED_MESSAGES.iter().chain(present) {
         let p = format!("/x-coprocess/messages/{name}");
         let row = r.object(r.field(table, name, "/x-coprocess/messages")?, &p)?;
         r.only_keys(row, &["template", "description"], &p)?;

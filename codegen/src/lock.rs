@@ -19,6 +19,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::SchemaError;
 use crate::model::Contract;
+use crate::root::{Entry, OutputRoot};
 
 pub use crate::output::LOCK_PATH;
 
@@ -100,24 +101,45 @@ pub fn shapes(contract: &Contract) -> Shapes {
 }
 
 impl Lock {
-    /// Reads the lock under `root`; a missing lock is empty.
-    pub fn read(root: &Path) -> Result<Lock, SchemaError> {
-        let path = root.join(LOCK_PATH);
-        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Lock { root: root.to_path_buf(), ..Lock::default() }) };
+    /// Reads the lock under `root`; a missing lock is empty. Every file it
+    /// lists must be a path inside the root ([`crate::root::path_problem`]):
+    /// an entry such as `../x` or `/x` is refused by name, as codegen would
+    /// otherwise delete it once it is no longer generated.
+    pub fn read(root: &OutputRoot) -> Result<Lock, SchemaError> {
+        let empty = || Lock { root: root.path().to_path_buf(), ..Lock::default() };
+        let (path, entry) = root.resolve(LOCK_PATH)?;
+        if entry == Entry::Missing {
+            return Ok(empty());
+        }
+        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(empty()) };
         let bad = |why: &str| SchemaError::new(&path, "", format!("the version lock is unreadable: {why}"), "restore it from git, or delete it to start a new lock");
         let value: Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
-        let mut lock = Lock { root: root.to_path_buf(), ..Lock::default() };
+        let mut lock = empty();
         for (version, shapes) in value.get("versions").and_then(Value::as_object).ok_or_else(|| bad("no `versions`"))? {
             let version: i64 = version.parse().map_err(|_| bad("a version key is not an integer"))?;
             let shapes = shapes.as_object().ok_or_else(|| bad("shapes must be an object"))?;
             lock.versions.insert(version, shapes.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect());
         }
         if let Some(files) = value.get("files").and_then(Value::as_array) {
-            lock.files = files.iter().filter_map(Value::as_str).map(str::to_string).collect();
+            for (i, file) in files.iter().enumerate() {
+                let Some(file) = file.as_str() else { continue };
+                if let Some(problem) = crate::root::path_problem(file) {
+                    return Err(SchemaError::new(
+                        &path,
+                        format!("/files/{i}"),
+                        format!("the version lock lists a file outside the output root: {problem}; codegen lists, and deletes once they are no longer generated, only files it wrote inside the root"),
+                        format!("remove `{file}` from the lock's `files` (or restore the lock from git), then rerun"),
+                    ));
+                }
+                lock.files.push(file.to_string());
+            }
         }
         for version in lock.versions.keys() {
-            if let Ok(text) = std::fs::read_to_string(root.join(contract_path(*version))) {
-                lock.contracts.insert(*version, text);
+            let (contract, entry) = root.resolve(&contract_path(*version))?;
+            if entry == Entry::File {
+                if let Ok(text) = std::fs::read_to_string(contract) {
+                    lock.contracts.insert(*version, text);
+                }
             }
         }
         Ok(lock)

@@ -20,38 +20,46 @@
 //! assert_eq!(print(&call, 5, 2), "f(\n  a,\n  b,\n)");
 //! ```
 
+use std::rc::Rc;
+
 /// A document: what to print, and where it may break.
+///
+/// A document shares its parts (`Rc`): cloning one is a pointer copy, so a
+/// layout may put one part into several alternatives (the states of a
+/// [`Doc::Conditional`]) without copying it. Nested alternatives that each
+/// copied their parts would grow exponentially with the nesting (issue 36:
+/// an array type nested 14 deep took gigabytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Doc {
     /// Text without a newline.
     Text(String),
     /// One after the other.
-    Concat(Vec<Doc>),
+    Concat(Rc<[Doc]>),
     /// Printed flat if it fits, else broken; `broken` forces the break. A
     /// group with an `id` has its mode remembered for [`Doc::IndentIfBroken`].
-    Group { contents: Box<Doc>, broken: bool, id: Option<usize> },
+    Group { contents: Rc<Doc>, broken: bool, id: Option<usize> },
     /// Prettier's `conditionalGroup`: the first state flat if it fits, else
     /// the first later state that fits up to its first line break (its own
     /// broken groups broken), else the last state broken.
-    Conditional(Vec<Doc>),
+    Conditional(Rc<[Doc]>),
     /// Indented one level more when the group `id` (printed before) broke.
-    IndentIfBroken { group: usize, contents: Box<Doc> },
+    IndentIfBroken { group: usize, contents: Rc<Doc> },
     /// Lines broken inside are indented one level more.
-    Indent(Box<Doc>),
+    Indent(Rc<Doc>),
     /// Lines broken inside are indented by this many more spaces.
-    Align(usize, Box<Doc>),
+    Align(usize, Rc<Doc>),
     /// A line break: in a flat group, `flat` (a space or nothing) instead.
     Line { flat: &'static str, hard: bool },
     /// `broken` when the enclosing group is broken, `flat` when it is flat.
-    IfBreak { broken: Box<Doc>, flat: Box<Doc> },
+    IfBreak { broken: Rc<Doc>, flat: Rc<Doc> },
     /// Parts separated by lines, each line broken only when the next part
     /// does not fit (text wrapping): `[part, line, part, line, part]`.
-    Fill(Vec<Doc>),
+    Fill(Rc<[Doc]>),
 }
 
 impl Doc {
     pub fn nil() -> Doc {
-        Doc::Concat(Vec::new())
+        Doc::Concat(Rc::new([]))
     }
 
     pub fn text(text: impl Into<String>) -> Doc {
@@ -65,16 +73,16 @@ impl Doc {
     }
 
     pub fn group(contents: Doc) -> Doc {
-        Doc::Group { contents: Box::new(contents), broken: false, id: None }
+        Doc::Group { contents: Rc::new(contents), broken: false, id: None }
     }
 
     /// A group whose mode [`Doc::indent_if_broken`] can ask for.
     pub fn group_with_id(id: usize, contents: Doc) -> Doc {
-        Doc::Group { contents: Box::new(contents), broken: false, id: Some(id) }
+        Doc::Group { contents: Rc::new(contents), broken: false, id: Some(id) }
     }
 
     pub fn indent_if_broken(group: usize, contents: Doc) -> Doc {
-        Doc::IndentIfBroken { group, contents: Box::new(contents) }
+        Doc::IndentIfBroken { group, contents: Rc::new(contents) }
     }
 
     pub fn conditional(states: impl IntoIterator<Item = Doc>) -> Doc {
@@ -83,15 +91,15 @@ impl Doc {
 
     /// A group that is always broken (its lines always break).
     pub fn broken_group(contents: Doc) -> Doc {
-        Doc::Group { contents: Box::new(contents), broken: true, id: None }
+        Doc::Group { contents: Rc::new(contents), broken: true, id: None }
     }
 
     pub fn indent(contents: Doc) -> Doc {
-        Doc::Indent(Box::new(contents))
+        Doc::Indent(Rc::new(contents))
     }
 
     pub fn align(spaces: usize, contents: Doc) -> Doc {
-        Doc::Align(spaces, Box::new(contents))
+        Doc::Align(spaces, Rc::new(contents))
     }
 
     /// A space when flat, a line break when broken.
@@ -110,7 +118,7 @@ impl Doc {
     }
 
     pub fn if_break(broken: Doc, flat: Doc) -> Doc {
-        Doc::IfBreak { broken: Box::new(broken), flat: Box::new(flat) }
+        Doc::IfBreak { broken: Rc::new(broken), flat: Rc::new(flat) }
     }
 
     pub fn fill(parts: impl IntoIterator<Item = Doc>) -> Doc {
@@ -126,7 +134,7 @@ impl Doc {
             }
             parts.push(item);
         }
-        Doc::Concat(parts)
+        Doc::Concat(parts.into())
     }
 
     /// Whether printing this forces a break (it holds a hard line or a broken group).
@@ -386,7 +394,7 @@ mod tests {
     impl Doc {
         fn into_parts(self) -> Vec<Doc> {
             match self {
-                Doc::Concat(parts) => parts,
+                Doc::Concat(parts) => parts.to_vec(),
                 other => vec![other],
             }
         }

@@ -18,30 +18,7 @@ use crate::error::SchemaError;
 use crate::languages::{self, LANGUAGES};
 use crate::reader::Reader;
 use crate::model::Sdk;
-
-/// The characters a path segment may have: portable on every file system
-/// and needing no quoting in any target's string literals.
-fn portable(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@' | '+')
-}
-
-/// Why `path` is not a file path inside the output root, if it is not.
-fn path_problem(path: &str) -> Option<String> {
-    if path.starts_with('/') || path.contains('\\') || path.as_bytes().get(1) == Some(&b':') {
-        return Some(format!("`{path}` is not relative to the output root"));
-    }
-    for segment in path.split('/') {
-        match segment {
-            "" => return Some(format!("`{path}` has an empty segment (a leading, doubled or trailing `/`)")),
-            "." | ".." => return Some(format!("`{path}` has a `{segment}` segment: every file stays inside the output root, named without detours")),
-            _ if !segment.chars().all(portable) => {
-                return Some(format!("`{path}` has a segment `{segment}` with a character outside letters, digits and `._-@+`"))
-            }
-            _ => {}
-        }
-    }
-    None
-}
+use crate::root::path_problem;
 
 /// The paths under the output root that are not an SDK's: the version lock
 /// and the reference page.
@@ -115,19 +92,4 @@ pub(crate) fn read(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<Sdk>, S
         }
     }
     Ok(sdks)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_stay_inside_the_output_root() {
-        for bad in ["/abs/x.go", "C:/x.go", "a\\b.go", "../x.go", "a/../x.go", "a/./x.go", "a//x.go", "a/", "", "a b/x.go", "a/x$.go"] {
-            assert!(path_problem(bad).is_some(), "{bad:?}");
-        }
-        for good in ["x.go", "go/coprocess.go", "sdks/@scope/pkg/src/a.b-c_d+e.ts"] {
-            assert_eq!(path_problem(good), None, "{good:?}");
-        }
-    }
 }

@@ -16,7 +16,7 @@
 //! | number | any JSON number, read as the nearest double; `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any numbers, read the same way and compared as doubles, kept as written; `multipleOf` any positive divisor of at most 14 significant digits, decided on the shortest decimal of the double; on a property's own number and the items of a property's array |
 //! | integer | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`: any integers within ±(2^53-1), kept inclusive (`exclusiveMinimum: 0` is `minimum: 1`); on map values only `minimum` 0 or 1; `multipleOf` a positive number whose whole equivalent on integers (1.5 is 3) is within 2^53-1; each on a property's own integer and the items of a property's array |
 //! | string | `minLength`, `maxLength`: counts of Unicode code points; `pattern`, in the portable subset of [`crate::pattern`]; each on a property's own string and the items of a property's array |
-//! | array | `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too: strings, integers, numbers and booleans compared as decoded, any JSON values (`items: {}`) by JSON equality, `$defs` types, arrays and nullable items by JSON equality of the values read; `prefixItems` on a property's own array: up to 15 items `{type: K}` or `{}` checked for their JSON kind on a list of any JSON values, `items` beside it any, `{type: K}` or `false` |
+//! | array | at most `max_depth` − 1 arrays nested in one schema (a frame cannot carry one `max_depth` deep); `items` with a `type` or a `$ref`; `minItems`, `maxItems` on a property's own array; `uniqueItems` there too: strings, integers, numbers and booleans compared as decoded, any JSON values (`items: {}`) by JSON equality, `$defs` types, arrays and nullable items by JSON equality of the values read; `prefixItems` on a property's own array: up to 15 items `{type: K}` or `{}` checked for their JSON kind on a list of any JSON values, `items` beside it any, `{type: K}` or `false` |
 //!
 //! | annotations | `title`, `format`, `default`, `examples`, `deprecated` on a `$defs` entry or a property: documentation only ([`crate::annotations`]) |
 //!
@@ -85,6 +85,9 @@ pub(crate) fn check_type_name(r: &Reader<'_>, name: &str, pointer: &str) -> Resu
 pub(crate) struct TypeBuilder<'r, 'a> {
     r: &'r Reader<'a>,
     defs: &'r Map<String, Value>,
+    /// The contract's `max_depth`: arrays nested this deep in one schema are
+    /// refused ([`Self::nesting`]).
+    max_depth: u32,
     /// The annotations whose values (`default`, `examples`) are checked once
     /// every type is built: checking one compiles all of `$defs`, which must
     /// not report another type's shape problem at this pointer.
@@ -92,8 +95,25 @@ pub(crate) struct TypeBuilder<'r, 'a> {
 }
 
 impl<'r, 'a> TypeBuilder<'r, 'a> {
-    pub fn new(r: &'r Reader<'a>, defs: &'r Map<String, Value>) -> Self {
-        Self { r, defs, values: std::cell::RefCell::default() }
+    pub fn new(r: &'r Reader<'a>, defs: &'r Map<String, Value>, max_depth: u32) -> Self {
+        Self { r, defs, max_depth, values: std::cell::RefCell::default() }
+    }
+
+    /// Refuses arrays nested `max_depth` deep or more in one property's or
+    /// map value's schema, at the `items` of the array that reaches it: a
+    /// frame is itself a container, so no frame could hold such an array
+    /// whole, and a bound keeps codegen's work bounded (docs/targets.md).
+    fn nesting(&self, ty: &Ty, p: &str) -> Result<(), SchemaError> {
+        let depth = array_depth(ty);
+        if depth < self.max_depth {
+            return Ok(());
+        }
+        let allowed = self.max_depth.saturating_sub(1);
+        Err(self.r.err(
+            &format!("{p}{}", "/items".repeat(allowed as usize)),
+            format!("arrays nested {depth} deep: inside a frame, itself a container, this array lies deeper than `max_depth` ({}) containers, so no frame could carry it", self.max_depth),
+            format!("nest at most {allowed} arrays in one another, or raise /x-coprocess/max_depth"),
+        ))
     }
 
     /// Checks `annotations`' values after the shapes (see `values`).
@@ -231,7 +251,12 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
                 }
                 let values = match additional {
                     Value::Bool(_) => Ty::Any,
-                    other => self.build_ty(other, &format!("{p}/additionalProperties"), false, Site::MapValue)?,
+                    other => {
+                        let at = format!("{p}/additionalProperties");
+                        let ty = self.build_ty(other, &at, false, Site::MapValue)?;
+                        self.nesting(&ty, &at)?;
+                        ty
+                    }
                 };
                 let (min_members, mut max_members) = self.counts(schema, p, true, ["minProperties", "maxProperties"])?;
                 // `propertyNames: false` allows no name: the map must be empty,
@@ -295,6 +320,7 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             let (annotations, prop_map) = annotations::take(self.r, self.r.object(prop, &at)?, &at)?;
             let description = annotations.fold(&self.description(&prop_map, &at)?);
             let ty = self.build_ty(&Value::Object(prop_map), &at, is_required, Site::Property)?;
+            self.nesting(&ty, &at)?;
             self.check_values_later(&annotations, &at);
             fields.push(Field { name: name.clone(), description, ty, required: is_required, deprecated: annotations.deprecated });
         }
@@ -934,6 +960,15 @@ impl<'r, 'a> TypeBuilder<'r, 'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// How many arrays `ty` nests in one another (`string[][]` is 2).
+fn array_depth(ty: &Ty) -> u32 {
+    match ty {
+        Ty::Array(item) => 1 + array_depth(item),
+        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => array_depth(inner),
+        Ty::Any | Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } | Ty::String | Ty::Ref(_) => 0,
     }
 }
 

@@ -17,6 +17,23 @@ fn edit(f: impl Fn(&mut Value)) -> String {
     serde_json::to_string_pretty(&schema).unwrap()
 }
 
+/// Arrays nested `depth` deep, of strings (issue 36: the TypeScript layout
+/// once took gigabytes at 14).
+fn nested_arrays(depth: usize) -> Value {
+    let mut ty = json!({"type": "string"});
+    for _ in 0..depth {
+        ty = json!({"type": "array", "items": ty});
+    }
+    ty["description"] = json!("d");
+    ty
+}
+
+/// The pointer to the 64th of arrays nested at `at`: the first past what a
+/// frame can hold with v2.json's `max_depth` of 64.
+fn deep_items(at: &str) -> String {
+    format!("{at}{}", "/items".repeat(63))
+}
+
 #[test]
 fn bad_schemas_are_refused_with_file_pointer_and_fix() {
     let verdict_prop = |name: &'static str, schema: Value| edit(move |s| s["$defs"]["Verdict"]["properties"][name] = schema.clone());
@@ -29,6 +46,7 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
     };
     // Rows of the support matrix: 0 rust, 1 python, 2 typescript, 3 go, 4 jvm, 5 dotnet.
     let sdk = |row: usize, key: &'static str, value: Value| edit(move |s| s["x-coprocess"]["sdks"][row][key] = value.clone());
+    let (verdict_deep, map_deep) = (deep_items("/$defs/Verdict/properties/x"), deep_items("/$defs/PromptArguments/additionalProperties"));
     let cases: Vec<(&str, String, &str)> = vec![
         ("invalid JSON", "{\"$schema\": ".to_string(), "not valid JSON"),
         ("meta-schema", edit(|s| s["$defs"]["Verdict"]["required"] = json!("success")), "/$defs/Verdict/required"),
@@ -199,6 +217,9 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("an empty compatibility rule", edit(|s| s["x-coprocess"]["compatibility"] = json!([])), "/x-coprocess/compatibility"),
         ("an example request whose params its method refuses", edit(|s| s["$defs"]["Request"]["examples"][2]["params"] = json!({"tool": 7})), "/$defs/Request/examples/2/params"),
         ("an example answer whose result its method refuses", edit(|s| s["$defs"]["SuccessResponse"]["examples"][0]["result"] = json!({"protocol_version": 2})), "/$defs/SuccessResponse/examples/0/result"),
+        ("arrays nested max_depth deep", verdict_prop("x", nested_arrays(64)), &verdict_deep),
+        ("arrays nested 100 deep", verdict_prop("x", nested_arrays(100)), &verdict_deep),
+        ("map values nesting arrays max_depth deep", edit(|s| s["$defs"]["PromptArguments"]["additionalProperties"] = nested_arrays(64)), &map_deep),
         ("enum values meeting after case conversion", edit(|s| s["$defs"]["CacheMode"]["enum"] = json!(["off", "read_write", "readWrite"])), "/$defs/CacheMode/enum/2"),
     ];
     assert!(cases.len() >= 12);

@@ -1,57 +1,23 @@
 //! The CLI end to end on copies of the repository's schema: version bumps,
 //! the version lock, the drift check, and bad schemas.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{json, Value};
+
+use common::{codegen, snapshot};
 
 fn repo_schema() -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn codegen(schema: &Path, out: &Path, check: bool) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_codegen"));
-    cmd.arg("--schema").arg(schema).arg("--out").arg(out);
-    if check {
-        cmd.arg("--check");
-    }
-    let output = cmd.output().unwrap();
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into(),
-        stderr: String::from_utf8_lossy(&output.stderr).into(),
-    }
-}
-
 fn write_schema(dir: &Path, schema: &Value) -> PathBuf {
     let path = dir.join("v2.json");
     std::fs::write(&path, serde_json::to_string_pretty(schema).unwrap()).unwrap();
     path
-}
-
-fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.push((path.clone(), std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -65,6 +65,15 @@ const (
 	// then for the coprocess to exit, before it kills the coprocess.
 	ClientCloseTimeoutMs = 5000
 
+	// ClientExitDrainMs is the `exit_drain_ms` setting. How long, in
+	// milliseconds, a client still reads the output of a coprocess that has
+	// exited (the answer, the stderr lines it wrote before exiting) when the
+	// output does not end with the exit: a process it started may hold the
+	// pipes open. The client learns of the exit from the process itself, so a
+	// pending call fails as `client_exited` within this bound after the exit,
+	// whoever holds the pipes.
+	ClientExitDrainMs = 500
+
 	// ClientStartTimeoutMs is the `start_timeout_ms` setting. How long the
 	// handshake waits for its answer, in milliseconds, unless the client's
 	// options say otherwise: apart from the call timeout, since starting the
@@ -210,7 +219,9 @@ const (
 
 	// CodeUpstreamError is -32000. The MCP server under test answered with an
 	// error, or could not be started or reached in time. `data` carries what
-	// the server said (its error object, or the reason).
+	// the server said (its error object, or the reason). Also the answer,
+	// without `data`, to a request whose result or error would make a line
+	// longer than `max_line_bytes` (the message is `answer_too_long`).
 	CodeUpstreamError = -32000
 
 	// CodeUpstreamConnectionDropped is -32001. The connection to the MCP server
@@ -240,6 +251,13 @@ var ErrorCodes = []ErrorCodeSpec{
 
 // The shared message templates; {name} marks a hole.
 const (
+	// MessageAnswerTooLong is the `answer_too_long` template. The binary's
+	// `UpstreamError` (-32000) in place of an answer (a result or an error)
+	// whose line would be longer than `max_line_bytes`: `{bytes}` counts the
+	// line the answer would have been, without its `\n`. The binary never
+	// writes a longer line; the session goes on. Only the binary renders it.
+	MessageAnswerTooLong = "{method}: the answer is {bytes} bytes, over the limit of {max_line_bytes} bytes; it was not sent"
+
 	// MessageBinaryMismatch is the `binary_mismatch` template. The binary's
 	// -32602 answer to a handshake with another version. `{peer}` is `<sdk>
 	// SDK` when the handshake named its SDK, else `SDK`.
@@ -302,6 +320,13 @@ const (
 	// `client_exited` when no exit status is known (over a pair of byte
 	// streams, or a coprocess that closed its stdout and lives on).
 	MessageClientOutputClosed = "{method}: the coprocess closed its output"
+
+	// MessageClientSpawnFailed is the `client_spawn_failed` template. The
+	// session client's error when spawning the coprocess fails: `{path}` is the
+	// binary as given, `{reason}` the operating system's reason (its `strerror`
+	// text, lower-cased at the start, as `no such file or directory` or
+	// `permission denied`). No client is handed out.
+	MessageClientSpawnFailed = "{method}: the coprocess {path} could not be started: {reason}"
 
 	// MessageClientStderrTail is the `client_stderr_tail` template. A
 	// `client_exited`, `client_killed` or `client_output_closed` `{message}`
@@ -2977,7 +3002,11 @@ type Verdict struct {
 	// null when there were none. Nil for JSON null.
 	Text *string
 	// Error: When `success` is false, the error text the tool reported;
-	// otherwise null. Nil for JSON null.
+	// otherwise null. A failed verdict carries its text twice, here and in
+	// `text` (or a fixed wording when the tool reported none), so that either
+	// field can be read alone: its line holds the text twice, and a verdict
+	// whose line would pass `max_line_bytes` is answered with `answer_too_long`
+	// instead. Nil for JSON null.
 	Error *string
 	// DurationMs is wall-clock milliseconds the call took, measured by the
 	// binary.

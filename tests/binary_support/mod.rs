@@ -104,8 +104,25 @@ impl Coprocess {
 
     /// The next response line, validated as a `Response`.
     pub fn read_response(&mut self) -> Value {
+        self.read_response_line().1
+    }
+
+    /// The next response line as written (without its `\n`) and as validated.
+    pub fn read_response_line(&mut self) -> (String, Value) {
         let line = self.lines.recv_timeout(Duration::from_secs(60)).expect("a response line within 60 s");
-        validate_text("Response", &line).unwrap_or_else(|e| panic!("response does not validate: {e}\n{line}"))
+        let value = validate_text("Response", &line).unwrap_or_else(|e| panic!("response does not validate: {e}\n{line:.200}"));
+        (line, value)
+    }
+
+    /// Sends a request; returns its answer's line length in bytes (without
+    /// the `\n`) and the answer.
+    pub fn request_sized(&mut self, method: &str, params: Value) -> (usize, Value) {
+        self.next_id += 1;
+        let request = json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        self.write_line(&request.to_string());
+        let (line, response) = self.read_response_line();
+        assert_eq!(response["id"], json!(self.next_id), "the response echoes the id");
+        (line.len(), response)
     }
 
     /// Sends one line, returns the answer.

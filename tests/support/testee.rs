@@ -21,6 +21,12 @@ pub fn run_on(target: &str, out_root: &Path, build: &Path, input: &str) -> Resul
 
 /// Builds one testee (and runs its strict checks) on the test schema's output.
 pub fn build_on(target: &str, out_root: &Path, build: &Path) -> Result<(), String> {
+    build_with(target, out_root, build, &[])
+}
+
+/// [`build_on`] with more variables for the build script (the Rust testee
+/// builds the library's testee beside it on `CONFORMANCE_SCHEMA`).
+pub fn build_with(target: &str, out_root: &Path, build: &Path, vars: &[(&str, &Path)]) -> Result<(), String> {
     // The goldens are the conformance build's to check: here an empty folder
     // stands in for them, so only the names schema's output is checked.
     let no_goldens = build.join("no-goldens");
@@ -31,6 +37,7 @@ pub fn build_on(target: &str, out_root: &Path, build: &Path) -> Result<(), Strin
         .env("OUTPUT_ROOT", out_root)
         .env("CONFORMANCE_BUILD", build)
         .env("CONFORMANCE_GOLDENS", &no_goldens)
+        .envs(vars.iter().copied())
         .current_dir(root())
         .output()
         .map_err(|e| e.to_string())?;
@@ -46,8 +53,15 @@ pub fn build_on(target: &str, out_root: &Path, build: &Path) -> Result<(), Strin
 
 /// Runs one testee, already built by [`build_on`], over `input` (NDJSON case lines).
 pub fn run_only(target: &str, out_root: &Path, build: &Path, input: &str) -> Result<Vec<Value>, String> {
+    run_with(target, &[], out_root, build, input)
+}
+
+/// [`run_only`] with arguments for the run script (`--library`: the Rust
+/// testee's library twin).
+pub fn run_with(target: &str, args: &[&str], out_root: &Path, build: &Path, input: &str) -> Result<Vec<Value>, String> {
     let mut child = Command::new("bash")
         .arg(format!("tests/conformance/{target}/run.sh"))
+        .args(args)
         .env("OUTPUT_ROOT", out_root)
         .env("CONFORMANCE_BUILD", build)
         .current_dir(root())

@@ -40,6 +40,10 @@ DEFAULT_START_TIMEOUT: typing.Final = _coprocess.CLIENT_START_TIMEOUT_MS / 1000
 DEFAULT_CLOSE_TIMEOUT: typing.Final = _coprocess.CLIENT_CLOSE_TIMEOUT_MS / 1000
 """Seconds `close` waits for the `mcp.shutdown` answer and for the exit before it kills."""
 
+EXIT_DRAIN: typing.Final = _coprocess.CLIENT_EXIT_DRAIN_MS / 1000
+"""Seconds a client still reads the output of a coprocess that has exited, when the
+output does not end with the exit (a process it started may hold the pipes)."""
+
 STDERR_LINES: typing.Final = _coprocess.CLIENT_STDERR_TAIL_LINES
 """How many of the coprocess's last stderr lines the client keeps."""
 
@@ -128,6 +132,10 @@ class SessionClosedError(ClientError):
     """A call on a session that was closed (by `close`, or after a timeout or a protocol error)."""
 
 
+class SpawnError(ClientError):
+    """The coprocess could not be started: the message names the path and the reason."""
+
+
 class CoprocessExitedError(ClientError):
     """The coprocess ended before answering: its exit status and last stderr lines are kept."""
 
@@ -177,9 +185,20 @@ class _Session:
         # A spawned coprocess's stdout is read in the calling thread, polled for
         # the timeout; other streams (and where poll is missing) by a reader thread.
         self._poll: select.poll | None = None
+        self._exits: int | None = None
+        self._exited_at: float | None = None
         if process is not None and hasattr(select, "poll"):
             self._poll = select.poll()
             self._poll.register(reader.fileno(), select.POLLIN)
+            # The exit is learnt from the process, not from the end of its output.
+            self._exits, exited = os.pipe()
+            self._poll.register(self._exits, select.POLLIN)
+            threading.Thread(
+                target=self._watch_exit,
+                args=(process, exited),
+                name="coprocess-exit",
+                daemon=True,
+            ).start()
         self._buffer = bytearray()
         self._scanned = 0
         self._lines: queue.SimpleQueue[bytes | _Failure] = queue.SimpleQueue()
@@ -205,8 +224,8 @@ class _Session:
         options: ClientOptions | None = None,
     ) -> _Client:
         """Starts `<binary> exec --connection-server --server-command <argv>` and
-        handshakes. Raises `HandshakeError` (the coprocess is then gone), a
-        `ClientError`, or `OSError` when the binary cannot be started.
+        handshakes. Raises `HandshakeError` (the coprocess is then gone), or a
+        `ClientError`: `SpawnError` when the binary cannot be started.
         """
         options = options or ClientOptions()
         command = [
@@ -216,14 +235,22 @@ class _Session:
             "--server-command",
             server_command(server_argv),
         ]
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=None if options.env is None else dict(options.env),
-            cwd=options.cwd,
-        )
+        try:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=None if options.env is None else dict(options.env),
+                cwd=options.cwd,
+            )
+        except OSError as error:
+            method = _coprocess.METHOD_COPROCESS_HANDSHAKE
+            reason = error.strerror or str(error)
+            message = _coprocess.CLIENT_SPAWN_FAILED_MESSAGE.format(
+                method=method, path=binary, reason=reason[:1].lower() + reason[1:]
+            )
+            raise SpawnError(method, message) from None
         if process.stdin is None or process.stdout is None:
             process.kill()
             raise OSError("the coprocess has no pipes")
@@ -450,17 +477,28 @@ class _Session:
         fd = self._reader.fileno()
         while True:
             end = self._buffer.find(b"\n", self._scanned)
+            if end > _coprocess.MAX_LINE_BYTES or (
+                end < 0 and len(self._buffer) > _coprocess.MAX_LINE_BYTES
+            ):
+                return _Failure("too long")
             if end >= 0:
                 line = bytes(self._buffer[: end + 1])
                 del self._buffer[: end + 1]
                 self._scanned = 0
                 return line
-            if len(self._buffer) > _coprocess.MAX_LINE_BYTES:
-                return _Failure("too long")
             self._scanned = len(self._buffer)
+            if self._exited_at is not None:
+                # Only what the coprocess wrote before its exit is still read.
+                deadline = self._exited_at + EXIT_DRAIN
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not poll.poll(math.ceil(remaining * 1000)):
-                return None
+            if remaining <= 0:
+                return None if self._exited_at is None else _Failure("exited")
+            ready = {ready_fd for ready_fd, _ in poll.poll(math.ceil(remaining * 1000))}
+            if self._exits in ready and self._exited_at is None:
+                poll.unregister(self._exits)
+                self._exited_at = time.monotonic()
+            if fd not in ready:
+                continue
             try:
                 chunk = os.read(fd, _CHUNK)
             except OSError as error:
@@ -491,6 +529,13 @@ class _Session:
                 return _Failure("too long" if len(line) == limit else "end of output")
             self._lines.put(line)
 
+    def _watch_exit(self, process: subprocess.Popen[bytes], exited: int) -> None:
+        """Waits for the coprocess's exit and says so on the `exited` pipe."""
+        process.wait()
+        with contextlib.suppress(OSError):
+            os.write(exited, b"x")
+        os.close(exited)
+
     def _read_stderr(self, stream: typing.IO[bytes]) -> None:
         while True:
             try:
@@ -511,8 +556,11 @@ class _Session:
                 status = self._process.wait(timeout=self._close_timeout)
             except subprocess.TimeoutExpired:
                 status = None
-            if self._stderr_thread is not None:
-                self._stderr_thread.join(timeout=self._close_timeout)
+            exited_at = self._exited_at or time.monotonic()
+            if status is not None and self._stderr_thread is not None:
+                self._stderr_thread.join(
+                    timeout=max(0.0, exited_at + EXIT_DRAIN - time.monotonic())
+                )
         self._exit = (status, [line for line in self._stderr if line])
         self._closed = "after the coprocess exited"
         self._finish(0)
@@ -557,6 +605,9 @@ class _Session:
         if self._poll is not None:
             with contextlib.suppress(OSError, ValueError):
                 self._reader.close()
+        if self._exits is not None:
+            os.close(self._exits)
+            self._exits = None
 
 
 _INITIALIZE_METHOD: typing.Final = _Method(

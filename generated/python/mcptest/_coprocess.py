@@ -65,6 +65,14 @@ CLIENT_CLOSE_TIMEOUT_MS: typing.Final = 5000
 and then for the coprocess to exit, before it kills the coprocess.
 """
 
+CLIENT_EXIT_DRAIN_MS: typing.Final = 500
+"""How long, in milliseconds, a client still reads the output of a coprocess that has
+exited (the answer, the stderr lines it wrote before exiting) when the output does
+not end with the exit: a process it started may hold the pipes open. The client
+learns of the exit from the process itself, so a pending call fails as
+`client_exited` within this bound after the exit, whoever holds the pipes.
+"""
+
 CLIENT_START_TIMEOUT_MS: typing.Final = 10000
 """How long the handshake waits for its answer, in milliseconds, unless the client's
 options say otherwise: apart from the call timeout, since starting the binary (and,
@@ -862,7 +870,9 @@ INTERNAL_ERROR: typing.Final = -32603
 
 UPSTREAM_ERROR: typing.Final = -32000
 """The MCP server under test answered with an error, or could not be started or reached
-in time. `data` carries what the server said (its error object, or the reason).
+in time. `data` carries what the server said (its error object, or the reason). Also
+the answer, without `data`, to a request whose result or error would make a line
+longer than `max_line_bytes` (the message is `answer_too_long`).
 """
 
 UPSTREAM_CONNECTION_DROPPED: typing.Final = -32001
@@ -883,6 +893,16 @@ ERROR_CODES: typing.Final[tuple[tuple[str, int], ...]] = (
 
 
 # Message templates.
+
+ANSWER_TOO_LONG_MESSAGE: typing.Final = (
+    "{method}: the answer is {bytes} bytes, over the limit of {max_line_bytes} bytes; "
+    "it was not sent"
+)
+"""The binary's `UpstreamError` (-32000) in place of an answer (a result or an error)
+whose line would be longer than `max_line_bytes`: `{bytes}` counts the line the
+answer would have been, without its `\\n`. The binary never writes a longer line; the
+session goes on. Only the binary renders it.
+"""
 
 BINARY_MISMATCH_MESSAGE: typing.Final = (
     "coprocess protocol version mismatch: this mcptest binary speaks "
@@ -948,6 +968,15 @@ the coprocess killed.
 CLIENT_OUTPUT_CLOSED_MESSAGE: typing.Final = "{method}: the coprocess closed its output"
 """`client_exited` when no exit status is known (over a pair of byte streams, or a
 coprocess that closed its stdout and lives on).
+"""
+
+CLIENT_SPAWN_FAILED_MESSAGE: typing.Final = (
+    "{method}: the coprocess {path} could not be started: {reason}"
+)
+"""The session client's error when spawning the coprocess fails: `{path}` is the binary
+as given, `{reason}` the operating system's reason (its `strerror` text, lower-cased
+at the start, as `no such file or directory` or `permission denied`). No client is
+handed out.
 """
 
 CLIENT_STDERR_TAIL_MESSAGE: typing.Final = "{message}; its stderr ended with:\n{lines}"
@@ -1462,7 +1491,12 @@ class Verdict:
     """
 
     error: str | None
-    """When `success` is false, the error text the tool reported; otherwise null."""
+    """When `success` is false, the error text the tool reported; otherwise null. A
+    failed verdict carries its text twice, here and in `text` (or a fixed wording
+    when the tool reported none), so that either field can be read alone: its line
+    holds the text twice, and a verdict whose line would pass `max_line_bytes` is
+    answered with `answer_too_long` instead.
+    """
 
     duration_ms: int
     """Wall-clock milliseconds the call took, measured by the binary."""

@@ -59,6 +59,16 @@ export const CLIENT_CALL_TIMEOUT_MS = 30000;
 export const CLIENT_CLOSE_TIMEOUT_MS = 5000;
 
 /**
+ * How long, in milliseconds, a client still reads the output of a coprocess
+ * that has exited (the answer, the stderr lines it wrote before exiting) when
+ * the output does not end with the exit: a process it started may hold the
+ * pipes open. The client learns of the exit from the process itself, so a
+ * pending call fails as `client_exited` within this bound after the exit,
+ * whoever holds the pipes.
+ */
+export const CLIENT_EXIT_DRAIN_MS = 500;
+
+/**
  * How long the handshake waits for its answer, in milliseconds, unless the
  * client's options say otherwise: apart from the call timeout, since starting
  * the binary (and, on a loaded machine, the process itself) takes longer than a
@@ -291,7 +301,9 @@ export const ErrorCode = {
   /**
    * The MCP server under test answered with an error, or could not be started
    * or reached in time. `data` carries what the server said (its error object,
-   * or the reason).
+   * or the reason). Also the answer, without `data`, to a request whose result
+   * or error would make a line longer than `max_line_bytes` (the message is
+   * `answer_too_long`).
    */
   UpstreamError: -32000,
   /**
@@ -3852,6 +3864,10 @@ export interface Verdict {
   readonly text: string | null;
   /**
    * When `success` is false, the error text the tool reported; otherwise null.
+   * A failed verdict carries its text twice, here and in `text` (or a fixed
+   * wording when the tool reported none), so that either field can be read
+   * alone: its line holds the text twice, and a verdict whose line would pass
+   * `max_line_bytes` is answered with `answer_too_long` instead.
    */
   readonly error: string | null;
   /** Wall-clock milliseconds the call took, measured by the binary. */
@@ -4454,6 +4470,27 @@ export function recode(typeName: TypeName, text: string): string {
 // Messages
 
 /**
+ * The binary's `UpstreamError` (-32000) in place of an answer (a result or an
+ * error) whose line would be longer than `max_line_bytes`: `{bytes}` counts the
+ * line the answer would have been, without its `\n`. The binary never writes a
+ * longer line; the session goes on. Only the binary renders it.
+ */
+export function answerTooLongMessage(
+  method: number | string,
+  bytes: number | string,
+  maxLineBytes: number | string,
+): string {
+  return (
+    String(method) +
+    ": the answer is " +
+    String(bytes) +
+    " bytes, over the limit of " +
+    String(maxLineBytes) +
+    " bytes; it was not sent"
+  );
+}
+
+/**
  * The binary's -32602 answer to a handshake with another version. `{peer}` is
  * `<sdk> SDK` when the handshake named its SDK, else `SDK`.
  */
@@ -4563,6 +4600,26 @@ export function clientNotJsonMessage(method: number | string): string {
  */
 export function clientOutputClosedMessage(method: number | string): string {
   return String(method) + ": the coprocess closed its output";
+}
+
+/**
+ * The session client's error when spawning the coprocess fails: `{path}` is the
+ * binary as given, `{reason}` the operating system's reason (its `strerror`
+ * text, lower-cased at the start, as `no such file or directory` or `permission
+ * denied`). No client is handed out.
+ */
+export function clientSpawnFailedMessage(
+  method: number | string,
+  path_: number | string,
+  reason: number | string,
+): string {
+  return (
+    String(method) +
+    ": the coprocess " +
+    String(path_) +
+    " could not be started: " +
+    String(reason)
+  );
 }
 
 /**

@@ -6,8 +6,8 @@
 
 use std::io::{self, Write};
 
-use mcptest_coprocess::envelope::{error_response, read_line};
-use mcptest_coprocess::frames::{methods, JsonRpcVersion, SuccessResponse};
+use mcptest_coprocess::envelope::{error_response, read_line, CheckedRequest};
+use mcptest_coprocess::frames::{error_codes, messages, methods, ErrorObject, JsonRpcVersion, SuccessResponse};
 use mcptest_coprocess::ndjson::{encode_line, Line, LineReader};
 use mcptest_coprocess::MAX_LINE_BYTES;
 
@@ -37,13 +37,29 @@ async fn answer(session: &mut Session, line: Line) -> (String, bool) {
         Ok(request) => request,
         Err(error) => return (encode_line(&*error), false),
     };
-    match session.handle(&request).await {
+    let (line, end) = match session.handle(&request).await {
         Ok(result) => {
             let end = request.method.name == methods::MCP_SHUTDOWN;
-            (encode_line(&SuccessResponse { jsonrpc: JsonRpcVersion::default(), id: request.id, result }), end)
+            (encode_line(&SuccessResponse { jsonrpc: JsonRpcVersion::default(), id: request.id.clone(), result }), end)
         }
-        Err(error) => (encode_line(&error_response(Some(request.id), error)), false),
+        Err(error) => (encode_line(&error_response(Some(request.id.clone()), error)), false),
+    };
+    (within_limit(line, &request), end)
+}
+
+/// The answer's line, or, when it is longer than the contract's
+/// `max_line_bytes` (without its `\n`), the `answer_too_long` error in its
+/// place: no reader could take it, and the session goes on.
+fn within_limit(line: String, request: &CheckedRequest) -> String {
+    let bytes = line.len().saturating_sub(1);
+    if bytes <= MAX_LINE_BYTES {
+        return line;
     }
+    let method = request.method.name;
+    let message = messages::render_answer_too_long(method, &bytes.to_string(), &MAX_LINE_BYTES.to_string());
+    eprintln!("mcptest: {message}");
+    let error = ErrorObject { code: error_codes::UPSTREAM_ERROR, message, data: None };
+    encode_line(&error_response(Some(request.id.clone()), error))
 }
 
 pub async fn run(config: Config) -> Result<(), String> {

@@ -103,6 +103,9 @@ namespace Mcptest.ClientConformance
                 case SessionClosedException _:
                     outcome = new Outcome("closed");
                     break;
+                case SpawnException _:
+                    outcome = new Outcome("spawn_error");
+                    break;
                 case CoprocessExitedException exited:
                     outcome = new Outcome("exited")
                         .Add("status", exited.Status?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "null")
@@ -118,8 +121,10 @@ namespace Mcptest.ClientConformance
         private async Task<Outcome> StartAsync(JsonElement options)
         {
             string root = Env("CLIENT_ROOT");
-            bool binaryCoprocess = scenario.TryGetProperty("coprocess", out JsonElement kind) && kind.GetString() == "binary";
-            string binary = binaryCoprocess ? Env("CLIENT_BINARY") : Env("CLIENT_FAKE");
+            bool named = scenario.TryGetProperty("coprocess", out JsonElement kind);
+            string binary = named && kind.ValueKind == JsonValueKind.Object
+                ? Path.Combine(root, kind.GetProperty("path").GetString() ?? string.Empty)
+                : named && kind.GetString() == "binary" ? Env("CLIENT_BINARY") : Env("CLIENT_FAKE");
             var argv = new List<string>();
             if (scenario.TryGetProperty("server", out JsonElement server))
             {

@@ -42,7 +42,7 @@ type startOptions struct {
 
 type scenario struct {
 	Name      string            `json:"name"`
-	Coprocess string            `json:"coprocess"`
+	Coprocess json.RawMessage   `json:"coprocess"`
 	Transport string            `json:"transport"`
 	Server    []json.RawMessage `json:"server"`
 	Steps     []step            `json:"steps"`
@@ -68,6 +68,7 @@ func failure(err error) outcome {
 		timeout   *mcptest.TimeoutError
 		closed    *mcptest.SessionClosedError
 		exited    *mcptest.ExitedError
+		spawn     *mcptest.SpawnError
 	)
 	switch {
 	case errors.As(err, &handshake):
@@ -86,6 +87,8 @@ func failure(err error) outcome {
 		return outcome{"kind": "closed", "message": closed.Message, "detail": ""}
 	case errors.As(err, &exited):
 		return outcome{"kind": "exited", "message": exited.Message, "detail": "", "status": exited.Status, "stderr": exited.Stderr}
+	case errors.As(err, &spawn):
+		return outcome{"kind": "spawn_error", "message": spawn.Message, "detail": ""}
 	}
 	return outcome{"kind": "crash", "message": fmt.Sprintf("%T: %v", err, err)}
 }
@@ -93,8 +96,14 @@ func failure(err error) outcome {
 func (r *run) start(options startOptions) (outcome, error) {
 	root := os.Getenv("CLIENT_ROOT")
 	binary := os.Getenv("CLIENT_FAKE")
-	if r.scenario.Coprocess == "binary" {
+	var coprocess struct {
+		Path string `json:"path"`
+	}
+	switch {
+	case string(r.scenario.Coprocess) == `"binary"`:
 		binary = os.Getenv("CLIENT_BINARY")
+	case json.Unmarshal(r.scenario.Coprocess, &coprocess) == nil && coprocess.Path != "":
+		binary = filepath.Join(root, coprocess.Path)
 	}
 	argv := []string{"server"}
 	if r.scenario.Server != nil {

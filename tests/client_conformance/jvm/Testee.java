@@ -65,6 +65,8 @@ public final class Testee {
             kind = "closed";
         } else if (error instanceof CoprocessClient.CoprocessExitedException) {
             kind = "exited";
+        } else if (error instanceof CoprocessClient.SpawnException) {
+            kind = "spawn_error";
         }
         if (kind == null) {
             outcome.put("kind", "crash");
@@ -107,10 +109,13 @@ public final class Testee {
 
         ObjectNode start(JsonNode options) throws IOException {
             Path root = Path.of(System.getenv("CLIENT_ROOT"));
+            JsonNode coprocess = scenario.path("coprocess");
             String binary =
-                    "binary".equals(scenario.path("coprocess").asText("fake"))
-                            ? System.getenv("CLIENT_BINARY")
-                            : System.getenv("CLIENT_FAKE");
+                    coprocess.has("path")
+                            ? root.resolve(coprocess.get("path").asText()).toString()
+                            : "binary".equals(coprocess.asText("fake"))
+                                    ? System.getenv("CLIENT_BINARY")
+                                    : System.getenv("CLIENT_FAKE");
             List<String> argv = new ArrayList<>();
             JsonNode server = scenario.get("server");
             if (server == null) {

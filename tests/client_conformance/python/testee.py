@@ -42,6 +42,7 @@ def failure(error: BaseException) -> Outcome:
         (_client.CallTimeoutError, "timeout"),
         (_client.SessionClosedError, "closed"),
         (_client.CoprocessExitedError, "exited"),
+        (_client.SpawnError, "spawn_error"),
     ]
     kind = next((name for cls, name in kinds if isinstance(error, cls)), None)
     if kind is None:
@@ -70,7 +71,10 @@ class Scenario:
 
     def start(self, options: dict[str, Any]) -> Outcome:
         root = Path(os.environ["CLIENT_ROOT"])
-        if self.scenario.get("coprocess", "fake") == "binary":
+        coprocess = self.scenario.get("coprocess", "fake")
+        if isinstance(coprocess, dict):
+            binary = str(root / coprocess["path"])
+        elif coprocess == "binary":
             binary = os.environ["CLIENT_BINARY"]
         else:
             binary = os.environ["CLIENT_FAKE"]

@@ -21,6 +21,7 @@ import {
   ProtocolError,
   RpcError,
   SessionClosedError,
+  SpawnError,
   callOutcome,
   serverCommand,
 } from "./client.js";
@@ -74,6 +75,7 @@ function failure(error: unknown): Outcome {
     [CallAbortedError, "aborted"],
     [SessionClosedError, "closed"],
     [CoprocessExitedError, "exited"],
+    [SpawnError, "spawn_error"],
   ];
   const kind = kinds.find(([type]) => error instanceof type)?.[1] ?? "crash";
   const outcome: Outcome = { kind, message: error.message, detail: error.detail };
@@ -100,7 +102,13 @@ class Scenario {
 
   async start(options: Step): Promise<Outcome> {
     const root = env("CLIENT_ROOT");
-    const binary = this.scenario["coprocess"] === "binary" ? env("CLIENT_BINARY") : env("CLIENT_FAKE");
+    const coprocessPath = (this.scenario["coprocess"] as coprocess.JsonObject | undefined)?.["path"];
+    const binary =
+      typeof coprocessPath === "string"
+        ? join(root, coprocessPath)
+        : this.scenario["coprocess"] === "binary"
+          ? env("CLIENT_BINARY")
+          : env("CLIENT_FAKE");
     const server = (this.scenario["server"] ?? ["server"]) as Json[];
     const argv = server.map((item) => {
       if (typeof item === "object" && item !== null && !Array.isArray(item)) {

@@ -22,6 +22,9 @@ namespace Mcptest.Sdk
         /// <summary>A placeholder.</summary>
         public static readonly System.TimeSpan DefaultCloseTimeout = System.TimeSpan.FromSeconds(5);
 
+        /// <summary>A placeholder.</summary>
+        public static readonly System.TimeSpan ExitDrain = System.TimeSpan.FromMilliseconds(500);
+
         private const string? ShutdownMethod = null;
     }
 
@@ -46,6 +49,8 @@ namespace Mcptest.Sdk
         internal static string OutputClosed(string method) => method;
 
         internal static string StderrTail(string message, string lines) => message + lines;
+
+        internal static string SpawnFailed(string method, string path, string reason) => method + path + reason;
 
         internal static string WrongId(string method, string answerId, string requestId) => method + answerId + requestId;
 

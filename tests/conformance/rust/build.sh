@@ -13,6 +13,10 @@
 #     codegen/tests/golden/*/rust/mcptest-runner/src/{coprocess,client}.rs (through a
 #     small crate written under target/conformance-rust/goldens); (c) builds
 #     the testee (release) into target/conformance-rust.
+# With CONFORMANCE_SCHEMA set (the constraints proof), it also builds the
+# protocol library's testee, testee-lib (feature `library`), on that contract
+# (the library's build.rs reads it from MCPTEST_COPROCESS_SCHEMA); run.sh
+# --library runs it.
 # The testee includes <OUTPUT_ROOT>/rust/mcptest-runner/src/coprocess.rs with
 # #[path]: for generated/ in place; for any other output root, from a copy of
 # the testee crate under $CONFORMANCE_BUILD (default target/conformance-rust),
@@ -39,7 +43,10 @@ if [ "$(cd "$output_root" && pwd)" != "$root/generated" ]; then
   crate="$build/testee-src"
   mkdir -p "$crate/src"
   put() { cmp -s "$1" "$2" 2>/dev/null || cp "$1" "$2"; }
-  put "$here/Cargo.toml" "$crate/Cargo.toml"
+  # The library dependency's path, from the copy.
+  sed "s|^mcptest-coprocess = { path = \"../../..\"|mcptest-coprocess = { path = \"$root\"|" "$here/Cargo.toml" >"$crate/Cargo.toml.next"
+  put "$crate/Cargo.toml.next" "$crate/Cargo.toml"
+  rm -f "$crate/Cargo.toml.next"
   put "$here/Cargo.lock" "$crate/Cargo.lock"
   for source in "$here"/src/*.rs; do
     sed "s|^#\[path = \".*/generated/rust/mcptest-runner/src/\(.*\)\"\]\$|#[path = \"$output_root/rust/mcptest-runner/src/\1\"]|" "$source" >"$crate/src/.next"
@@ -78,6 +85,7 @@ if [ "$crate" = "$here" ]; then
   goldens="$CARGO_TARGET_DIR/goldens"
   mkdir -p "$goldens/src"
   sed -e 's/^name = "conformance-testee-rust"/name = "conformance-goldens-rust"/' \
+    -e "s|^mcptest-coprocess = { path = \"../../..\"|mcptest-coprocess = { path = \"$root\"|" \
     -e "/^\[\[bin\]\]/,/^$/d" -e "/^\[lib\]/,/^$/d" "$here/Cargo.toml" >"$goldens/Cargo.toml"
   cp "$here/Cargo.lock" "$goldens/Cargo.lock"
   sed -i 's/^name = "conformance-testee-rust"/name = "conformance-goldens-rust"/' "$goldens/Cargo.lock"
@@ -107,10 +115,16 @@ if [ "$status" != 0 ]; then
   echo "rust: clippy -D warnings failed" >&2
   exit 1
 fi
-(cd "$crate" && cargo build --quiet --locked --profile "$profile" --bins) || exit 1
+features=()
+if [ -n "${CONFORMANCE_SCHEMA:-}" ]; then
+  export MCPTEST_COPROCESS_SCHEMA="$CONFORMANCE_SCHEMA"
+  features=(--features library)
+fi
+(cd "$crate" && cargo build --quiet --locked --profile "$profile" --bins "${features[@]}") || exit 1
 if [ "$CARGO_TARGET_DIR" != "$build" ]; then
-  # (the copy's testee is built unoptimized: it answers a few hundred cases)
+  # (the copy's testees are built unoptimized: they answer a few hundred cases)
   mkdir -p "$build/release"
   cp "$CARGO_TARGET_DIR/debug/testee" "$build/release/testee"
+  [ -z "${CONFORMANCE_SCHEMA:-}" ] || cp "$CARGO_TARGET_DIR/debug/testee-lib" "$build/release/testee-lib"
 fi
 echo "rust: rustfmt and clippy passed on the generated file and the goldens; testee ready" >&2

@@ -6,6 +6,9 @@ the mcptest binary's failure tests.
         tools/call `hang`    never answers (the server keeps reading)
         tools/call `refuse`  answers with a JSON-RPC error (-32042, with data)
         tools/call `count`   "count=N", N counting calls that reached this process
+        tools/call `sized`   a text of `bytes` x's, flagged `isError` when `is_error`
+        tools/call `refuse_sized`  a JSON-RPC error whose message is `message_bytes`
+                             x's and whose data is a string of `data_bytes` y's
     python3 misbehaving.py --silent   reads everything and never answers at all
 
 Before every tools/call answer it sends an unsolicited notification, which a
@@ -17,7 +20,7 @@ import os
 import sys
 
 SILENT = "--silent" in sys.argv[1:]
-TOOLS = ["echo", "count", "crash", "hang", "refuse"]
+TOOLS = ["echo", "count", "crash", "hang", "refuse", "sized", "refuse_sized"]
 calls = 0
 
 
@@ -37,8 +40,8 @@ def error(request_id, code, message, data=None):
     send({"jsonrpc": "2.0", "id": request_id, "error": body})
 
 
-def text(value):
-    return {"content": [{"type": "text", "text": value}], "isError": False}
+def text(value, is_error=False):
+    return {"content": [{"type": "text", "text": value}], "isError": is_error}
 
 
 def call_tool(request_id, params):
@@ -55,6 +58,10 @@ def call_tool(request_id, params):
     elif name == "count":
         calls += 1
         result(request_id, text("count=%d" % calls))
+    elif name == "sized":
+        result(request_id, text("x" * int(arguments.get("bytes", 0)), bool(arguments.get("is_error"))))
+    elif name == "refuse_sized":
+        error(request_id, -32042, "x" * int(arguments.get("message_bytes", 0)), "y" * int(arguments.get("data_bytes", 0)))
     elif name == "echo":
         result(request_id, text("Echo: %s" % arguments.get("message", "")))
     else:

@@ -44,6 +44,7 @@ const MESSAGES: &[(&str, &str)] = &[
     ("client_exited", "Exited"),
     ("client_output_closed", "OutputClosed"),
     ("client_stderr_tail", "StderrTail"),
+    ("client_spawn_failed", "SpawnFailed"),
     ("client_wrong_id", "WrongId"),
     ("client_not_json", "NotJson"),
     ("client_too_long", "TooLong"),
@@ -148,6 +149,7 @@ const DEFAULTS: &[(&str, &str)] = &[
     ("call_timeout_ms", "DefaultCallTimeout"),
     ("start_timeout_ms", "DefaultStartTimeout"),
     ("close_timeout_ms", "DefaultCloseTimeout"),
+    ("exit_drain_ms", "ExitDrain"),
     ("stderr_tail_lines", "StderrLines"),
 ];
 

@@ -141,6 +141,16 @@ namespace Mcptest.Sdk
         }
     }
 
+    /// <summary>The coprocess could not be started: the message names the path and the reason.</summary>
+    public sealed class SpawnException : CoprocessClientException
+    {
+        /// <summary>Creates the error.</summary>
+        public SpawnException(string method, string message, string detail)
+            : base(method, message, detail)
+        {
+        }
+    }
+
     /// <summary>The coprocess ended before answering: its exit status and last stderr lines are kept.</summary>
     public sealed class CoprocessExitedException : CoprocessClientException
     {
@@ -186,6 +196,7 @@ namespace Mcptest.Sdk
         private readonly Queue<string> stderr = new Queue<string>();
         private readonly Task stderrDone = Task.CompletedTask;
         private readonly TaskCompletionSource<bool> exited = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly Task drained;
         private readonly object timerLock = new object();
         private readonly Thread? watchdog;
         private bool timerArmed;
@@ -228,6 +239,9 @@ namespace Mcptest.Sdk
                 watchdog = new Thread(Watch) { IsBackground = true, Name = "coprocess-watchdog" };
                 watchdog.Start();
             }
+            // Once the coprocess has exited, only what it wrote before is read, for ExitDrain at most:
+            // a process it started may hold its output open.
+            drained = exited.Task.ContinueWith(_ => Task.Delay(ExitDrain), TaskScheduler.Default).Unwrap();
         }
 
         /// <summary>What the binary answered to the handshake (its protocol and binary version).</summary>
@@ -254,7 +268,7 @@ namespace Mcptest.Sdk
         /// </summary>
         /// <exception cref="CoprocessVersionException">The binary speaks another version or refused the handshake; the coprocess is gone.</exception>
         /// <exception cref="CoprocessClientException">The handshake's answer broke the protocol, or the coprocess ended or did not answer in time.</exception>
-        /// <exception cref="System.ComponentModel.Win32Exception">The binary cannot be started.</exception>
+        /// <exception cref="SpawnException">The binary cannot be started.</exception>
         public static async Task<CoprocessClient> StartAsync(string binary, IEnumerable<string> serverArgv, CoprocessClientOptions? options = null, CancellationToken cancellationToken = default)
         {
             options ??= new CoprocessClientOptions();
@@ -281,7 +295,19 @@ namespace Mcptest.Sdk
             {
                 start.WorkingDirectory = options.WorkingDirectory;
             }
-            Process process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
+            Process process;
+            try
+            {
+                process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
+            }
+            catch (System.ComponentModel.Win32Exception error)
+            {
+                // The system's reason alone (the exception's message may wrap it in its own words).
+                string reason = new System.ComponentModel.Win32Exception(error.NativeErrorCode).Message;
+                reason = reason.Length == 0 ? reason : char.ToLowerInvariant(reason[0]) + reason.Substring(1);
+                string method = Coprocess.Methods.CoprocessHandshake;
+                throw new SpawnException(method, CoprocessClientMessages.SpawnFailed(method, binary, reason), error.Message);
+            }
             var client = new CoprocessClient(process.StandardOutput.BaseStream, process.StandardInput.BaseStream, process, options);
             await client.HandshakeAsync(options, cancellationToken).ConfigureAwait(false);
             return client;
@@ -585,14 +611,7 @@ namespace Mcptest.Sdk
                 MakeRoom();
                 int count;
                 bool late;
-                if (process != null)
-                {
-                    count = ReadBlocking(Remaining(deadline), cancellationToken, out late);
-                }
-                else
-                {
-                    (count, late) = await ReadAsync(Remaining(deadline), cancellationToken).ConfigureAwait(false);
-                }
+                (count, late) = await ReadAsync(Remaining(deadline), cancellationToken).ConfigureAwait(false);
                 if (late)
                 {
                     throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
@@ -604,34 +623,6 @@ namespace Mcptest.Sdk
                 }
                 end += count;
             }
-        }
-
-        /// <summary>
-        /// Reads the spawned coprocess's stdout in the calling thread, as the raw loop would: a timer
-        /// (or the cancellation) kills the coprocess when <paramref name="wait"/> passes, which ends
-        /// the read; <paramref name="late"/> then says so.
-        /// </summary>
-        private int ReadBlocking(TimeSpan wait, CancellationToken cancellationToken, out bool late)
-        {
-            late = true;
-            if (!Arm(wait, cancellationToken, out CancellationTokenRegistration registration))
-            {
-                return 0;
-            }
-            int count;
-            try
-            {
-                count = reader.Read(buffer, end, buffer.Length - end);
-            }
-            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
-            {
-                count = 0;
-            }
-            finally
-            {
-                late = Disarm(registration);
-            }
-            return count;
         }
 
         /// <summary>
@@ -730,7 +721,11 @@ namespace Mcptest.Sdk
             Kill();
         }
 
-        /// <summary>Reads any other stream asynchronously, abandoning the read when <paramref name="wait"/> passes.</summary>
+        /// <summary>
+        /// Reads the output asynchronously, abandoning the read when <paramref name="wait"/> passes
+        /// (late), or when the coprocess has exited and its output has not ended within
+        /// <see cref="ExitDrain"/> (read as the end of output).
+        /// </summary>
         private async Task<(int Count, bool Late)> ReadAsync(TimeSpan wait, CancellationToken cancellationToken)
         {
             Task<int> read;
@@ -742,9 +737,9 @@ namespace Mcptest.Sdk
             {
                 return (0, false);
             }
-            if (!read.IsCompleted && !await CompletesAsync(read, wait, cancellationToken).ConfigureAwait(false))
+            if (!read.IsCompleted && !await CompletesAsync(read, drained, wait, cancellationToken).ConfigureAwait(false))
             {
-                return (0, true);
+                return (0, !drained.IsCompleted);
             }
             try
             {
@@ -756,8 +751,8 @@ namespace Mcptest.Sdk
             }
         }
 
-        /// <summary>Whether <paramref name="read"/> completes within <paramref name="wait"/> (false on cancellation too).</summary>
-        private static async Task<bool> CompletesAsync(Task<int> read, TimeSpan wait, CancellationToken cancellationToken)
+        /// <summary>Whether <paramref name="read"/> completes within <paramref name="wait"/> and before <paramref name="drained"/> (false on cancellation too).</summary>
+        private static async Task<bool> CompletesAsync(Task<int> read, Task drained, TimeSpan wait, CancellationToken cancellationToken)
         {
             if (wait <= TimeSpan.Zero)
             {
@@ -769,7 +764,7 @@ namespace Mcptest.Sdk
                 var cancelled = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
                 using (timer.Token.Register(() => cancelled.TrySetResult(false)))
                 {
-                    Task first = await Task.WhenAny(read, cancelled.Task).ConfigureAwait(false);
+                    Task first = await Task.WhenAny(read, cancelled.Task, drained).ConfigureAwait(false);
                     return first == read;
                 }
             }
@@ -842,8 +837,9 @@ namespace Mcptest.Sdk
                 if (await WithinAsync(exited.Task, closeTimeout).ConfigureAwait(false))
                 {
                     status = process.ExitCode;
+                    // A process the coprocess started may hold stderr open past the exit.
+                    await WithinAsync(stderrDone, ExitDrain).ConfigureAwait(false);
                 }
-                await WithinAsync(stderrDone, closeTimeout).ConfigureAwait(false);
             }
             ended = true;
             endStatus = status;

@@ -43,6 +43,7 @@ const MESSAGES: &[&str] = &[
     "client_killed",
     "client_output_closed",
     "client_stderr_tail",
+    "client_spawn_failed",
     "client_wrong_id",
     "client_not_json",
     "client_too_long",
@@ -415,7 +416,7 @@ mod tests {
     #[test]
     fn the_runtime_methods_are_read_from_the_runtime_file() {
         let methods: Vec<&str> = runtime_methods().collect();
-        for name in ["start", "overStreams", "serverCommand", "close", "handshake", "invoke", "exchange", "answer", "watch", "kill", "callOutcome"] {
+        for name in ["start", "overStreams", "serverCommand", "close", "handshake", "invoke", "exchange", "answer", "readStdout", "kill", "callOutcome"] {
             assert!(methods.contains(&name), "{name} not in {methods:?}");
         }
         // Types, fields and the stand-ins after the sections are not methods of the client.

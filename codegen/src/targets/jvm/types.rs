@@ -3,16 +3,19 @@
 //! closed object → record, map → record over a `Map`, union → sealed interface,
 //! string enum → enum, integer-or-string → sealed interface of two records.
 
+use std::collections::BTreeMap;
+
 use super::layout::Code;
 use super::names::{enum_constants, field_name, java_type, json_quote, string_literal, type_name};
 use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind};
 
 /// Renders the declaration of every type, in name order.
 pub fn render_types(code: &mut Code, contract: &Contract) {
+    let unions = unions_of_variants(contract);
     for def in contract.types.values() {
         code.blank();
         match &def.kind {
-            TypeKind::Object(object) => render_record(code, contract, def, object),
+            TypeKind::Object(object) => render_record(code, &unions, def, object),
             TypeKind::Map { values: value, .. } => render_map(code, def, value),
             TypeKind::Union(variants) => {
                 let permits: Vec<String> =
@@ -25,18 +28,19 @@ pub fn render_types(code: &mut Code, contract: &Contract) {
     }
 }
 
-/// The unions that list `name` as a variant: what its record implements.
-fn unions_of(contract: &Contract, name: &str) -> Vec<String> {
-    let mut out = Vec::new();
+/// Variant name → the unions that list it, in name order: what its record
+/// implements. Read in one pass (one per record would be quadratic in `$defs`).
+fn unions_of_variants(contract: &Contract) -> BTreeMap<&str, Vec<String>> {
+    let mut out: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for def in contract.types.values() {
         if let TypeKind::Union(variants) = &def.kind {
-            if variants.iter().any(|v| v.type_name == name) {
-                out.push(type_name(&def.name));
+            for variant in variants {
+                let unions = out.entry(variant.type_name.as_str()).or_default();
+                if unions.last() != Some(&type_name(&def.name)) {
+                    unions.push(type_name(&def.name));
+                }
             }
         }
-    }
-    if out.is_empty() {
-        out.push("Encodable".to_string());
     }
     out
 }
@@ -46,10 +50,10 @@ pub fn field_type(field: &Field) -> String {
     java_type(&field.ty, !field.required)
 }
 
-fn render_record(code: &mut Code, contract: &Contract, def: &TypeDef, object: &ObjectType) {
+fn render_record(code: &mut Code, unions: &BTreeMap<&str, Vec<String>>, def: &TypeDef, object: &ObjectType) {
     let record = Record {
         decl: type_name(&def.name),
-        implements: unions_of(contract, &def.name).join(", "),
+        implements: unions.get(def.name.as_str()).map_or_else(|| "Encodable".to_string(), |unions| unions.join(", ")),
         generic: None,
         type_param: None,
     };

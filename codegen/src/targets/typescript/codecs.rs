@@ -3,6 +3,8 @@
 //! Encoders: `encode<T>(value)` writes one line of JSON text, fields in
 //! schema declaration order, absent optional fields omitted, null as null.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::pattern::Dialect;
 use crate::model::{number_text, union_tag, Constant, Contract, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
@@ -339,57 +341,95 @@ pub fn open_depth_constant(out: &mut Out, contract: &Contract) {
 
 /// The most containers around an open value, or the depth of a closed
 /// container, in any frame type; None when a type contains itself or this
-/// exceeds `MAX_DEPTH`.
+/// exceeds `MAX_DEPTH`. Each type is measured once ([`Reach`]), so the cost
+/// is linear in the schema however long its `$ref` chains.
 fn open_depth(contract: &Contract) -> Option<u32> {
-    let mut deepest = 0;
-    for name in contract.types.keys() {
-        deepest = deepest.max(depth_below(contract, &Ty::Ref(name.clone()), 0, &mut Vec::new())?);
-    }
+    let deepest = Reach { contract, known: BTreeMap::new(), visiting: BTreeSet::new(), steps: 0 }.deepest()?;
     (deepest <= contract.max_depth).then_some(deepest)
 }
 
-/// `open_depth` of a `ty` value inside `outer` containers; `visiting` holds
-/// the types being measured.
-fn depth_below(contract: &Contract, ty: &Ty, outer: u32, visiting: &mut Vec<String>) -> Option<u32> {
-    match ty {
-        Ty::Any => Some(outer),
-        Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } | Ty::String => Some(0),
-        Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => depth_below(contract, inner, outer, visiting),
-        Ty::Array(item) if **item == Ty::Any => Some(outer),
-        Ty::Array(item) => Some(depth_below(contract, item, outer + 1, visiting)?.max(outer + 1)),
-        Ty::Ref(name) => {
-            if visiting.contains(name) {
-                return None;
-            }
-            visiting.push(name.clone());
-            let depth = depth_of_def(contract, contract.type_def(name)?, outer, visiting);
-            visiting.pop();
-            depth
+/// A type contains itself.
+struct Cycle;
+
+/// How deep a value of each type reaches, measured from the value's own
+/// level: `None` when it holds no container and is no open value (it adds
+/// nothing), `Some(0)` for an open value, `Some(n)` for a closed container
+/// reaching n levels down. Inside `outer` containers a value reaches
+/// `outer + n`, so one figure per type serves at every depth.
+struct Reach<'c> {
+    contract: &'c Contract,
+    /// The types measured.
+    known: BTreeMap<&'c str, Option<u32>>,
+    /// The types being measured.
+    visiting: BTreeSet<&'c str>,
+    /// How many times a type's reach was asked for: the work, which
+    /// grows linearly with the schema (a test counts it).
+    steps: usize,
+}
+
+impl<'c> Reach<'c> {
+    /// The deepest reach of any type; None when one contains itself.
+    fn deepest(&mut self) -> Option<u32> {
+        let mut deepest = 0;
+        for name in self.contract.types.keys() {
+            deepest = deepest.max(self.of_type(name).ok()?.unwrap_or(0));
         }
+        Some(deepest)
+    }
+
+    fn of(&mut self, ty: &'c Ty) -> Result<Option<u32>, Cycle> {
+        Ok(match ty {
+            Ty::Any => Some(0),
+            Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } | Ty::String => None,
+            Ty::Nullable(inner) | Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => self.of(inner)?,
+            Ty::Array(item) if **item == Ty::Any => Some(0),
+            Ty::Array(item) => Some(below(self.of(item)?)),
+            Ty::Ref(name) => self.of_type(name)?,
+        })
+    }
+
+    /// The reach of the `$defs` type `name`, measured once.
+    fn of_type(&mut self, name: &str) -> Result<Option<u32>, Cycle> {
+        self.steps += 1;
+        if let Some(known) = self.known.get(name) {
+            return Ok(*known);
+        }
+        let def = self.contract.type_def(name).ok_or(Cycle)?;
+        if !self.visiting.insert(&def.name) {
+            return Err(Cycle);
+        }
+        let reach = self.of_def(def)?;
+        self.visiting.remove(def.name.as_str());
+        self.known.insert(&def.name, reach);
+        Ok(reach)
+    }
+
+    fn of_def(&mut self, def: &'c TypeDef) -> Result<Option<u32>, Cycle> {
+        Ok(match &def.kind {
+            TypeKind::Object(object) => {
+                let mut deepest = 1;
+                for field in &object.fields {
+                    deepest = deepest.max(below(self.of(&field.ty)?));
+                }
+                Some(deepest)
+            }
+            TypeKind::Map { values: Ty::Any, .. } => Some(0),
+            TypeKind::Map { values: ty, .. } => Some(below(self.of(ty)?)),
+            TypeKind::Union(variants) => {
+                let mut deepest = None;
+                for variant in variants {
+                    deepest = deepest.max(self.of_type(&variant.type_name)?);
+                }
+                deepest
+            }
+            TypeKind::StringEnum(_) | TypeKind::IntegerOrString => None,
+        })
     }
 }
 
-/// `depth_below` of a value of `def`.
-fn depth_of_def(contract: &Contract, def: &TypeDef, outer: u32, visiting: &mut Vec<String>) -> Option<u32> {
-    match &def.kind {
-        TypeKind::Object(object) => {
-            let mut deepest = outer + 1;
-            for field in &object.fields {
-                deepest = deepest.max(depth_below(contract, &field.ty, outer + 1, visiting)?);
-            }
-            Some(deepest)
-        }
-        TypeKind::Map { values: Ty::Any, .. } => Some(outer),
-        TypeKind::Map { values: ty, .. } => Some(depth_below(contract, ty, outer + 1, visiting)?.max(outer + 1)),
-        TypeKind::Union(variants) => {
-            let mut deepest = 0;
-            for variant in variants {
-                deepest = deepest.max(depth_below(contract, &Ty::Ref(variant.type_name.clone()), outer, visiting)?);
-            }
-            Some(deepest)
-        }
-        TypeKind::StringEnum(_) | TypeKind::IntegerOrString => Some(0),
-    }
+/// The reach of a container whose members reach `member`: one level more.
+fn below(member: Option<u32>) -> u32 {
+    member.map_or(1, |n| n + 1)
 }
 
 // ---------------------------------------------------------------------------
@@ -495,5 +535,36 @@ fn write_union(out: &mut Out, variants: &[UnionVariant]) {
             out.line(format!("    return {encode};"));
             out.line("  }");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// v2.json with `Link0` .. `Link<links-1>`, each referring to the next.
+    fn ref_chain(links: usize) -> Contract {
+        let v2 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/ipc/v2.json")).unwrap();
+        let mut schema: serde_json::Value = serde_json::from_str(&v2).unwrap();
+        for i in 0..links {
+            let next = serde_json::json!({"next": {"description": "d", "$ref": format!("#/$defs/Link{}", i + 1)}});
+            let properties = if i + 1 == links { serde_json::json!({}) } else { next };
+            schema["$defs"][format!("Link{i}")] = serde_json::json!({"description": "d", "type": "object", "properties": properties, "additionalProperties": false});
+        }
+        crate::load::load_str(&schema.to_string(), std::path::Path::new("chain.json"), "chain.json").unwrap().0
+    }
+
+    #[test]
+    fn each_type_is_measured_once_so_a_ref_chain_costs_steps_linear_in_its_length() {
+        // Measured anew from each type, a chain took the square of its
+        // length (a 2,000-link chain took seconds; issue 36).
+        let steps = |links: usize| {
+            let contract = ref_chain(links);
+            let mut reach = Reach { contract: &contract, known: BTreeMap::new(), visiting: BTreeSet::new(), steps: 0 };
+            assert_eq!(reach.deepest(), Some(links as u32), "the chain is as deep as it is long");
+            reach.steps
+        };
+        let (short, long) = (steps(100), steps(200));
+        assert!(long - short <= 2 * 100 + 2, "100 links: {short} steps, 200 links: {long}");
     }
 }

@@ -207,6 +207,8 @@ namespace Mcptest.Sdk
             /// <summary>
             /// The MCP server under test answered with an error, or could not be started or reached
             /// in time. <c>data</c> carries what the server said (its error object, or the reason).
+            /// Also the answer, without <c>data</c>, to a request whose result or error would make
+            /// a line longer than <c>max_line_bytes</c> (the message is <c>answer_too_long</c>).
             /// </summary>
             public const long UpstreamError = -32000;
 
@@ -5849,7 +5851,11 @@ namespace Mcptest.Sdk
         public string? Text { get; set; }
 
         /// <summary>
-        /// When <c>success</c> is false, the error text the tool reported; otherwise null.
+        /// When <c>success</c> is false, the error text the tool reported; otherwise null. A failed
+        /// verdict carries its text twice, here and in <c>text</c> (or a fixed wording when the
+        /// tool reported none), so that either field can be read alone: its line holds the text
+        /// twice, and a verdict whose line would pass <c>max_line_bytes</c> is answered with
+        /// <c>answer_too_long</c> instead.
         /// </summary>
         public string? Error { get; set; }
 

@@ -662,7 +662,7 @@ pub struct Verdict {
     ///The text content blocks of the result joined with newlines, or null when there were none.
     #[serde(deserialize_with = "strict::nullable")]
     pub text: ::std::option::Option<::std::string::String>,
-    ///When `success` is false, the error text the tool reported; otherwise null.
+    ///When `success` is false, the error text the tool reported; otherwise null. A failed verdict carries its text twice, here and in `text` (or a fixed wording when the tool reported none), so that either field can be read alone: its line holds the text twice, and a verdict whose line would pass `max_line_bytes` is answered with `answer_too_long` instead.
     #[serde(deserialize_with = "strict::nullable")]
     pub error: ::std::option::Option<::std::string::String>,
     ///Wall-clock milliseconds the call took, measured by the binary.
@@ -1205,6 +1205,8 @@ pub const MAX_DEPTH: usize = 64;
 pub const CLIENT_CALL_TIMEOUT_MS: u64 = 30000;
 /// How long closing the session waits, in milliseconds, for the shutdown method's answer and then for the coprocess to exit, before it kills the coprocess.
 pub const CLIENT_CLOSE_TIMEOUT_MS: u64 = 5000;
+/// How long, in milliseconds, a client still reads the output of a coprocess that has exited (the answer, the stderr lines it wrote before exiting) when the output does not end with the exit: a process it started may hold the pipes open. The client learns of the exit from the process itself, so a pending call fails as `client_exited` within this bound after the exit, whoever holds the pipes.
+pub const CLIENT_EXIT_DRAIN_MS: u64 = 500;
 /// How long the handshake waits for its answer, in milliseconds, unless the client's options say otherwise: apart from the call timeout, since starting the binary (and, on a loaded machine, the process itself) takes longer than a call.
 pub const CLIENT_START_TIMEOUT_MS: u64 = 10000;
 /// How many of the coprocess's last stderr lines the client keeps (a bounded buffer) and puts into `client_stderr_tail`.
@@ -1248,7 +1250,7 @@ pub mod error_codes {
     pub const INVALID_PARAMS: i64 = -32602;
     ///A bug in the binary while handling a well-formed request. The session goes on.
     pub const INTERNAL_ERROR: i64 = -32603;
-    ///The MCP server under test answered with an error, or could not be started or reached in time. `data` carries what the server said (its error object, or the reason).
+    ///The MCP server under test answered with an error, or could not be started or reached in time. `data` carries what the server said (its error object, or the reason). Also the answer, without `data`, to a request whose result or error would make a line longer than `max_line_bytes` (the message is `answer_too_long`).
     pub const UPSTREAM_ERROR: i64 = -32000;
     ///The connection to the MCP server under test dropped, for example because the server exited in the middle of a call. The next `mcp.*` request starts it again.
     pub const UPSTREAM_CONNECTION_DROPPED: i64 = -32001;
@@ -1380,7 +1382,7 @@ pub const ERROR_CODES: &[ErrorCodeInfo] = &[
     ErrorCodeInfo {
         code: -32000,
         name: "UpstreamError",
-        description: "The MCP server under test answered with an error, or could not be started or reached in time. `data` carries what the server said (its error object, or the reason).",
+        description: "The MCP server under test answered with an error, or could not be started or reached in time. `data` carries what the server said (its error object, or the reason). Also the answer, without `data`, to a request whose result or error would make a line longer than `max_line_bytes` (the message is `answer_too_long`).",
     },
     ErrorCodeInfo {
         code: -32001,
@@ -1454,6 +1456,24 @@ pub fn method_info(name: &str) -> ::std::option::Option<&'static MethodInfo> {
 }
 /// The shared message templates and their renderers.
 pub mod messages {
+    ///The binary's `UpstreamError` (-32000) in place of an answer (a result or an error) whose line would be longer than `max_line_bytes`: `{bytes}` counts the line the answer would have been, without its `\n`. The binary never writes a longer line; the session goes on. Only the binary renders it.
+    pub const ANSWER_TOO_LONG: &str = "{method}: the answer is {bytes} bytes, over the limit of {max_line_bytes} bytes; it was not sent";
+    ///The binary's `UpstreamError` (-32000) in place of an answer (a result or an error) whose line would be longer than `max_line_bytes`: `{bytes}` counts the line the answer would have been, without its `\n`. The binary never writes a longer line; the session goes on. Only the binary renders it.
+    #[must_use]
+    pub fn render_answer_too_long(
+        method: &str,
+        bytes: &str,
+        max_line_bytes: &str,
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the answer is ");
+        out.push_str(bytes);
+        out.push_str(" bytes, over the limit of ");
+        out.push_str(max_line_bytes);
+        out.push_str(" bytes; it was not sent");
+        out
+    }
     ///The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk> SDK` when the handshake named its SDK, else `SDK`.
     pub const BINARY_MISMATCH: &str = "coprocess protocol version mismatch: this mcptest binary speaks v{binary_protocol}, the {peer} sent v{sdk_protocol}. {advice}";
     ///The binary's -32602 answer to a handshake with another version. `{peer}` is `<sdk> SDK` when the handshake named its SDK, else `SDK`.
@@ -1582,6 +1602,24 @@ pub mod messages {
         let mut out = ::std::string::String::new();
         out.push_str(method);
         out.push_str(": the coprocess closed its output");
+        out
+    }
+    ///The session client's error when spawning the coprocess fails: `{path}` is the binary as given, `{reason}` the operating system's reason (its `strerror` text, lower-cased at the start, as `no such file or directory` or `permission denied`). No client is handed out.
+    pub const CLIENT_SPAWN_FAILED: &str =
+        "{method}: the coprocess {path} could not be started: {reason}";
+    ///The session client's error when spawning the coprocess fails: `{path}` is the binary as given, `{reason}` the operating system's reason (its `strerror` text, lower-cased at the start, as `no such file or directory` or `permission denied`). No client is handed out.
+    #[must_use]
+    pub fn render_client_spawn_failed(
+        method: &str,
+        path: &str,
+        reason: &str,
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the coprocess ");
+        out.push_str(path);
+        out.push_str(" could not be started: ");
+        out.push_str(reason);
         out
     }
     ///A `client_exited`, `client_killed` or `client_output_closed` `{message}` followed by the last lines the coprocess wrote to stderr (kept in a bounded buffer), one per line, when it wrote any.

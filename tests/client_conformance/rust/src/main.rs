@@ -147,7 +147,9 @@ struct Scenario<'s> {
 impl Scenario<'_> {
     fn start(&mut self, options: &Value) -> Result<Outcome, String> {
         let root = PathBuf::from(env("CLIENT_ROOT")?);
-        let binary = if self.scenario["coprocess"] == "binary" {
+        let binary = if let Some(path) = self.scenario["coprocess"]["path"].as_str() {
+            root.join(path).display().to_string()
+        } else if self.scenario["coprocess"] == "binary" {
             env("CLIENT_BINARY")?
         } else {
             env("CLIENT_FAKE")?

@@ -604,7 +604,7 @@ fn must_break(doc: &Doc) -> bool {
 /// `doc` with every group broken.
 fn expand_all(doc: &Doc) -> Doc {
     match doc {
-        Doc::Group { contents, id, .. } => Doc::Group { contents: Box::new(expand_all(contents)), broken: true, id: *id },
+        Doc::Group { contents, id, .. } => Doc::Group { contents: std::rc::Rc::new(expand_all(contents)), broken: true, id: *id },
         Doc::Concat(parts) => Doc::Concat(parts.iter().map(expand_all).collect()),
         Doc::Fill(parts) => Doc::Fill(parts.iter().map(expand_all).collect()),
         Doc::Conditional(states) => states.last().map(expand_all).unwrap_or_else(Doc::nil),

@@ -299,7 +299,7 @@ fn expr(e: &Expr, context: Context) -> Doc {
                 ])),
             ]))
         }
-        Expr::Arrow(params, body) => arrow(params, body, false),
+        Expr::Arrow(params, body) => arrow(params, body).0,
         Expr::Array(items) => {
             let all_objects = items.len() > 1 && items.iter().all(|i| matches!(i, Expr::Object(m) if m.len() > 1));
             let contents = cat([
@@ -336,11 +336,14 @@ fn expr(e: &Expr, context: Context) -> Doc {
     }
 }
 
-/// `(params) => body`; `expanded` when printed as a hugged last argument.
-fn arrow(params: &[String], body: &Expr, expanded: bool) -> Doc {
+/// `(params) => body`, as printed anywhere and as a hugged last argument
+/// (`.1`), the body's document built once for both (built per form, a
+/// nested arrow's body would be built twice per level: exponential).
+fn arrow(params: &[String], body: &Expr) -> (Doc, Doc) {
     let params = text(format!("({})", params.join(", ")));
     if matches!(body, Expr::Array(_) | Expr::Object(_) | Expr::Arrow(..)) {
-        return Doc::group(cat([params, text(" =>"), text(" "), expr(body, Context::Other)]));
+        let doc = Doc::group(cat([params, text(" =>"), text(" "), expr(body, Context::Other)]));
+        return (doc.clone(), doc);
     }
     let body = match body {
         // A conditional body is parenthesized only when it stays on the arrow's line.
@@ -351,35 +354,37 @@ fn arrow(params: &[String], body: &Expr, expanded: bool) -> Doc {
         ]),
         other => expr(other, Context::Other),
     };
-    let tail = if expanded { cat([Doc::if_break(text(","), Doc::nil()), Doc::softline()]) } else { Doc::nil() };
-    Doc::group(cat([params, text(" =>"), Doc::group(cat([Doc::indent(cat([Doc::line(), body])), tail]))]))
+    let form = |tail: Doc| Doc::group(cat([params.clone(), text(" =>"), Doc::group(cat([Doc::indent(cat([Doc::line(), body.clone()])), tail]))]));
+    (form(Doc::nil()), form(cat([Doc::if_break(text(","), Doc::nil()), Doc::softline()])))
 }
 
-/// Prettier's `printCallArguments`.
+/// Prettier's `printCallArguments`. Each argument's document is built once
+/// and shared by the layouts tried.
 fn arguments(args: &[Expr]) -> Doc {
-    if args.is_empty() {
+    let Some((last, init)) = args.split_last() else {
         return text("()");
-    }
-    let printed: Vec<Doc> = args.iter().map(|a| expr(a, Context::Argument)).collect();
-    let all_broken_out = Doc::broken_group(cat([
-        text("("),
-        Doc::indent(cat([Doc::line(), comma_line(printed.clone())])),
-        Doc::if_break(text(","), Doc::nil()),
-        Doc::line(),
-        text(")"),
-    ]));
+    };
+    let mut printed: Vec<Doc> = init.iter().map(|a| expr(a, Context::Argument)).collect();
+    // The last argument as printed in place, and hugged (expanded).
+    let (last, expanded) = match last {
+        Expr::Arrow(params, body) => arrow(params, body),
+        other => {
+            let doc = expr(other, Context::Argument);
+            (doc.clone(), doc)
+        }
+    };
+    printed.push(last);
     if groups_last(args) {
-        let (last, init) = match args.split_last() {
-            Some(split) => split,
-            None => return text("()"),
-        };
-        let expanded = match last {
-            Expr::Arrow(params, body) => arrow(params, body, true),
-            other => expr(other, Context::Argument),
-        };
-        let init: Vec<Doc> = printed[..init.len()].to_vec();
+        let all_broken_out = Doc::broken_group(cat([
+            text("("),
+            Doc::indent(cat([Doc::line(), comma_line(printed.clone())])),
+            Doc::if_break(text(","), Doc::nil()),
+            Doc::line(),
+            text(")"),
+        ]));
+        let init = &printed[..init.len()];
         let with = |last: Doc| {
-            let mut all = init.clone();
+            let mut all = init.to_vec();
             all.push(last);
             cat([text("("), comma_line(all), text(")")])
         };

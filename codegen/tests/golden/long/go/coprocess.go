@@ -44,6 +44,15 @@ const (
 	// then for the coprocess to exit, before it kills the coprocess.
 	ClientCloseTimeoutMs = 5000
 
+	// ClientExitDrainMs is the `exit_drain_ms` setting. How long, in
+	// milliseconds, a client still reads the output of a coprocess that has
+	// exited (the answer, the stderr lines it wrote before exiting) when the
+	// output does not end with the exit: a process it started may hold the
+	// pipes open. The client learns of the exit from the process itself, so a
+	// pending call fails as `client_exited` within this bound after the exit,
+	// whoever holds the pipes.
+	ClientExitDrainMs = 500
+
 	// ClientStartTimeoutMs is the `start_timeout_ms` setting. How long the
 	// handshake waits for its answer, in milliseconds, unless the client's
 	// options say otherwise: apart from the call timeout, since starting the
@@ -200,6 +209,13 @@ const (
 	// `client_exited` when no exit status is known (over a pair of byte
 	// streams, or a coprocess that closed its stdout and lives on).
 	MessageClientOutputClosed = "{method}: the coprocess closed its output"
+
+	// MessageClientSpawnFailed is the `client_spawn_failed` template. The
+	// session client's error when spawning the coprocess fails: `{path}` is the
+	// binary as given, `{reason}` the operating system's reason (its `strerror`
+	// text, lower-cased at the start, as `no such file or directory` or
+	// `permission denied`). No client is handed out.
+	MessageClientSpawnFailed = "{method}: the coprocess {path} could not be started: {reason}"
 
 	// MessageClientStderrTail is the `client_stderr_tail` template. A
 	// `client_exited`, `client_killed` or `client_output_closed` `{message}`

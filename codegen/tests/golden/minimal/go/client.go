@@ -33,6 +33,11 @@ const DefaultStartTimeout = ClientStartTimeoutMs * time.Millisecond
 // is zero (the contract's ClientCloseTimeoutMs).
 const DefaultCloseTimeout = ClientCloseTimeoutMs * time.Millisecond
 
+// ExitDrain is how long a Client still reads the output of a coprocess that
+// has exited, when the output does not end with the exit: a process it
+// started may hold the pipes (the contract's ClientExitDrainMs).
+const ExitDrain = ClientExitDrainMs * time.Millisecond
+
 // StderrLines is how many of the coprocess's last stderr lines a Client keeps
 // (the contract's ClientStderrTailLines).
 const StderrLines = ClientStderrTailLines
@@ -159,6 +164,22 @@ type ExitedError struct {
 // Error returns the message.
 func (e *ExitedError) Error() string { return e.Message }
 
+// SpawnError is a binary that could not be started: the message names its
+// path and the system's reason. No Client is handed out.
+type SpawnError struct {
+	// Method is the handshake's wire name.
+	Method string
+	// Message names the path and the reason.
+	Message string
+	err     error
+}
+
+// Error returns the message.
+func (e *SpawnError) Error() string { return e.Message }
+
+// Unwrap returns the error of starting the binary.
+func (e *SpawnError) Unwrap() error { return e.err }
+
 // HandshakeError is the binary refusing the handshake (another protocol
 // version, a v1 binary, another error answer): its message is the contract's.
 // The coprocess is then gone.
@@ -222,7 +243,7 @@ type sessionExit struct {
 // else within ClientOptions.StartTimeout. It returns a *HandshakeError when
 // the binary refuses the handshake (the coprocess is then gone), one of the
 // client's errors when the handshake fails otherwise (a *TimeoutError when no
-// answer came in time), or the error of starting the binary.
+// answer came in time), or a *SpawnError when the binary cannot be started.
 func Start(ctx context.Context, binary string, serverArgv []string, options ClientOptions) (*Client, error) {
 	var files []*os.File
 	closeAll := func() {
@@ -262,7 +283,7 @@ func Start(ctx context.Context, binary string, serverArgv []string, options Clie
 		for _, file := range []*os.File{stdinW, stdoutR, stderrR} {
 			_ = file.Close()
 		}
-		return nil, err
+		return nil, sessionSpawnError(binary, err)
 	}
 	c := newClient(stdoutR, stdinW, options)
 	c.closers = []io.Closer{stdinW, stdoutR}
@@ -441,7 +462,7 @@ func (c *Client) answer(ctx context.Context, method string, id int64, timeout ti
 		}
 		return nil, nil, c.ended(method)
 	}
-	read, expired := c.reader.line(ctx, deadline)
+	read, expired := c.reader.line(ctx, deadline, c.waited)
 	if expired {
 		cause := ctx.Err()
 		if cause == nil {
@@ -495,20 +516,20 @@ func (c *Client) timedOut(method string, timeout time.Duration, cause error, kil
 	return &TimeoutError{Method: method, Message: message, Timeout: timeout, err: cause}
 }
 
-// ended is the coprocess closing its output: it waits (bounded) for the exit
-// status and the stderr tail, and ends the session.
+// ended is the coprocess exiting or closing its output: it waits (bounded)
+// for the exit status and the stderr tail, and ends the session.
 func (c *Client) ended(method string) error {
 	exit := &sessionExit{status: -1}
 	if c.cmd != nil {
-		deadline := time.Now().Add(c.closeTimeout)
 		if sessionWait(c.waited, c.closeTimeout) {
 			exit.known = true
 			exit.status = c.cmd.ProcessState.ExitCode()
 			if status, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && status.Signaled() {
 				exit.signal = int(status.Signal())
 			}
+			// A process it started may hold stderr open past the exit.
+			sessionWait(c.stderr.done, ExitDrain)
 		}
-		sessionWait(c.stderr.done, time.Until(deadline))
 		for _, line := range c.stderr.tail() {
 			if line != "" {
 				exit.stderr = append(exit.stderr, line)
@@ -564,6 +585,19 @@ func (c *Client) finish(grace time.Duration) {
 	}
 }
 
+// sessionSpawnError is the error of a binary that could not be started: its
+// path and the system's reason.
+func sessionSpawnError(binary string, err error) *SpawnError {
+	reason := err.Error()
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		reason = errno.Error()
+	}
+	method := MethodCoprocessHandshake
+	message := fillTemplate(MessageClientSpawnFailed, "method", method, "path", binary, "reason", reason)
+	return &SpawnError{Method: method, Message: message, err: err}
+}
+
 // sessionWait waits up to d for done to be closed; false when it was not.
 func sessionWait(done <-chan struct{}, d time.Duration) bool {
 	select {
@@ -586,6 +620,9 @@ func sessionWait(done <-chan struct{}, d time.Duration) bool {
 
 // errSessionTooLong is a line longer than MaxLineBytes.
 var errSessionTooLong = errors.New("line too long")
+
+// errSessionExited is the coprocess's exit, its output drained.
+var errSessionExited = errors.New("the coprocess exited")
 
 // sessionLine is one line of output (without its newline) or why there is none.
 type sessionLine struct {
@@ -624,8 +661,10 @@ func newSessionReader(r io.Reader) *sessionReader {
 }
 
 // line is the next line of output, or expired when none came before
-// deadline or before ctx was done.
-func (r *sessionReader) line(ctx context.Context, deadline time.Time) (sessionLine, bool) {
+// deadline or before ctx was done. Once exited is closed, only what the
+// coprocess wrote before its exit is read, for ExitDrain at most (a process
+// it started may hold its output open): then the line is errSessionExited.
+func (r *sessionReader) line(ctx context.Context, deadline time.Time, exited <-chan struct{}) (sessionLine, bool) {
 	if r.file == nil {
 		r.want <- struct{}{}
 		bound := time.NewTimer(time.Until(deadline))
@@ -641,15 +680,17 @@ func (r *sessionReader) line(ctx context.Context, deadline time.Time) (sessionLi
 	if err := r.file.SetReadDeadline(deadline); err != nil {
 		return sessionLine{err: err}, false
 	}
-	if done := ctx.Done(); done != nil {
-		// A cancelled context ends the read too; the watcher is gone
-		// before the next read sets its own deadline.
+	if done := ctx.Done(); done != nil || exited != nil {
+		// A cancelled context ends the read too, and the exit shortens it;
+		// the watcher is gone before the next read sets its own deadline.
 		finished, stopped := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(stopped)
 			select {
 			case <-done:
 				_ = r.file.SetReadDeadline(time.Unix(1, 0))
+			case <-exited:
+				_ = r.file.SetReadDeadline(time.Now().Add(ExitDrain))
 			case <-finished:
 			}
 		}()
@@ -660,6 +701,9 @@ func (r *sessionReader) line(ctx context.Context, deadline time.Time) (sessionLi
 	}
 	line, err := r.next()
 	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if sessionWait(exited, 0) {
+			return sessionLine{err: errSessionExited}, false
+		}
 		return sessionLine{}, true
 	}
 	return sessionLine{line: line, err: err}, false

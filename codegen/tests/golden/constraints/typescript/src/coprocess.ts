@@ -38,6 +38,16 @@ export const CLIENT_CALL_TIMEOUT_MS = 30000;
 export const CLIENT_CLOSE_TIMEOUT_MS = 5000;
 
 /**
+ * How long, in milliseconds, a client still reads the output of a coprocess
+ * that has exited (the answer, the stderr lines it wrote before exiting) when
+ * the output does not end with the exit: a process it started may hold the
+ * pipes open. The client learns of the exit from the process itself, so a
+ * pending call fails as `client_exited` within this bound after the exit,
+ * whoever holds the pipes.
+ */
+export const CLIENT_EXIT_DRAIN_MS = 500;
+
+/**
  * How long the handshake waits for its answer, in milliseconds, unless the
  * client's options say otherwise: apart from the call timeout, since starting
  * the binary (and, on a loaded machine, the process itself) takes longer than a
@@ -6181,6 +6191,26 @@ export function clientNotJsonMessage(method: number | string): string {
  */
 export function clientOutputClosedMessage(method: number | string): string {
   return String(method) + ": the coprocess closed its output";
+}
+
+/**
+ * The session client's error when spawning the coprocess fails: `{path}` is the
+ * binary as given, `{reason}` the operating system's reason (its `strerror`
+ * text, lower-cased at the start, as `no such file or directory` or `permission
+ * denied`). No client is handed out.
+ */
+export function clientSpawnFailedMessage(
+  method: number | string,
+  path_: number | string,
+  reason: number | string,
+): string {
+  return (
+    String(method) +
+    ": the coprocess " +
+    String(path_) +
+    " could not be started: " +
+    String(reason)
+  );
 }
 
 /**

@@ -44,6 +44,14 @@ CLIENT_CLOSE_TIMEOUT_MS: typing.Final = 5000
 and then for the coprocess to exit, before it kills the coprocess.
 """
 
+CLIENT_EXIT_DRAIN_MS: typing.Final = 500
+"""How long, in milliseconds, a client still reads the output of a coprocess that has
+exited (the answer, the stderr lines it wrote before exiting) when the output does
+not end with the exit: a process it started may hold the pipes open. The client
+learns of the exit from the process itself, so a pending call fails as
+`client_exited` within this bound after the exit, whoever holds the pipes.
+"""
+
 CLIENT_START_TIMEOUT_MS: typing.Final = 10000
 """How long the handshake waits for its answer, in milliseconds, unless the client's
 options say otherwise: apart from the call timeout, since starting the binary (and,
@@ -774,6 +782,15 @@ the coprocess killed.
 CLIENT_OUTPUT_CLOSED_MESSAGE: typing.Final = "{method}: the coprocess closed its output"
 """`client_exited` when no exit status is known (over a pair of byte streams, or a
 coprocess that closed its stdout and lives on).
+"""
+
+CLIENT_SPAWN_FAILED_MESSAGE: typing.Final = (
+    "{method}: the coprocess {path} could not be started: {reason}"
+)
+"""The session client's error when spawning the coprocess fails: `{path}` is the binary
+as given, `{reason}` the operating system's reason (its `strerror` text, lower-cased
+at the start, as `no such file or directory` or `permission denied`). No client is
+handed out.
 """
 
 CLIENT_STDERR_TAIL_MESSAGE: typing.Final = "{message}; its stderr ended with:\n{lines}"

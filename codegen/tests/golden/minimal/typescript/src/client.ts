@@ -21,6 +21,7 @@ import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
+import { getSystemErrorMap } from "node:util";
 
 import * as coprocess from "./coprocess.js";
 
@@ -32,6 +33,12 @@ export const DEFAULT_START_TIMEOUT_MS = coprocess.CLIENT_START_TIMEOUT_MS;
 
 /** Milliseconds `close` waits for the `mcp.shutdown` answer and for the exit before it kills. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = coprocess.CLIENT_CLOSE_TIMEOUT_MS;
+
+/**
+ * Milliseconds a client still reads the output of a coprocess that has exited,
+ * when the output does not end with the exit (a process it started may hold the pipes).
+ */
+export const EXIT_DRAIN_MS = coprocess.CLIENT_EXIT_DRAIN_MS;
 
 /** How many of the coprocess's last stderr lines the client keeps. */
 export const STDERR_LINES = coprocess.CLIENT_STDERR_TAIL_LINES;
@@ -86,6 +93,7 @@ const _messages = {
   exited: coprocess.clientExitedMessage,
   killed: coprocess.clientKilledMessage,
   outputClosed: coprocess.clientOutputClosedMessage,
+  spawnFailed: coprocess.clientSpawnFailedMessage,
   stderrTail: coprocess.clientStderrTailMessage,
   wrongId: coprocess.clientWrongIdMessage,
   notJson: coprocess.clientNotJsonMessage,
@@ -175,6 +183,11 @@ export class CallAbortedError extends ClientError {
 /** A call on a session that was closed (by `close`, or after a timeout or a protocol error). */
 export class SessionClosedError extends ClientError {
   override readonly name: string = "SessionClosedError";
+}
+
+/** The coprocess could not be started: the message names the path and the reason. */
+export class SpawnError extends ClientError {
+  override readonly name: string = "SpawnError";
 }
 
 /** The coprocess ended before answering: its exit status and last stderr lines are kept. */
@@ -270,6 +283,7 @@ export class CoprocessSession {
   private readonly _stderrEnded: Promise<void>;
   private readonly _exited: Promise<void>;
   private _status: number | null = null;
+  private _exitedAt: number | null = null;
   private _chunks: Buffer[] = [];
   private _pending = 0;
   private readonly _lines: (Buffer | _Failure)[] = [];
@@ -332,7 +346,13 @@ export class CoprocessSession {
             }
             child.on("exit", (code, signal) => {
               this._status = _statusOf(code, signal);
+              this._exitedAt = performance.now();
               resolve();
+              // Only what the coprocess wrote before its exit is still read: a
+              // process it started may hold its output open.
+              setTimeout(() => {
+                this._stop(new _Failure("end of output"));
+              }, EXIT_DRAIN_MS).unref();
             });
           });
   }
@@ -340,7 +360,7 @@ export class CoprocessSession {
   /**
    * Starts `<binary> exec --connection-server --server-command <argv>` and
    * handshakes. Rejects with a `CoprocessHandshakeError` (the coprocess is then
-   * gone), a `ClientError`, or the error of a binary that cannot be started.
+   * gone) or a `ClientError`: a `SpawnError` when the binary cannot be started.
    */
   static async spawn<C extends CoprocessSession>(
     this: _SessionClass<C>,
@@ -359,7 +379,11 @@ export class CoprocessSession {
       ...(options.env === undefined ? {} : { env: { ...options.env } }),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
-    await once(child, "spawn");
+    try {
+      await once(child, "spawn");
+    } catch (error) {
+      throw _spawnError(binary, error);
+    }
     const client = new this(child.stdout, child.stdin, child, options);
     await client._handshake(options);
     return client;
@@ -809,8 +833,9 @@ export class CoprocessSession {
     if (this._child !== null) {
       if (await _within(this._exited, this._closeTimeoutMs)) {
         status = this._status;
+        const drained = (this._exitedAt ?? 0) + EXIT_DRAIN_MS;
+        await _within(this._stderrEnded, drained - performance.now());
       }
-      await _within(this._stderrEnded, this._closeTimeoutMs);
     }
     const lines = this._stderr.filter((line) => line !== "").join("\n");
     this._exit = { status, lines };
@@ -854,6 +879,17 @@ export class CoprocessSession {
     }
     this._reader.destroy();
   }
+}
+
+/** The error of a binary that could not be started: its path and the system's reason. */
+function _spawnError(binary: string, error: unknown): SpawnError {
+  const method = coprocess.MethodName.CoprocessHandshake;
+  const errno = (error as NodeJS.ErrnoException).errno;
+  const known =
+    errno === undefined ? undefined : getSystemErrorMap().get(errno);
+  const reason =
+    known?.[1] ?? (error instanceof Error ? error.message : String(error));
+  return new SpawnError(method, _messages.spawnFailed(method, binary, reason));
 }
 
 /** An exit's status as Python's `returncode` has it: a signal as its negative number. */

@@ -137,6 +137,16 @@ namespace Mcptest.Sdk
         }
     }
 
+    /// <summary>The coprocess could not be started: the message names the path and the reason.</summary>
+    public sealed class SpawnException : CoprocessClientException
+    {
+        /// <summary>Creates the error.</summary>
+        public SpawnException(string method, string message, string detail)
+            : base(method, message, detail)
+        {
+        }
+    }
+
     /// <summary>The coprocess ended before answering: its exit status and last stderr lines are kept.</summary>
     public sealed class CoprocessExitedException : CoprocessClientException
     {
@@ -182,6 +192,7 @@ namespace Mcptest.Sdk
         private readonly Queue<string> stderr = new Queue<string>();
         private readonly Task stderrDone = Task.CompletedTask;
         private readonly TaskCompletionSource<bool> exited = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly Task drained;
         private readonly object timerLock = new object();
         private readonly Thread? watchdog;
         private bool timerArmed;
@@ -224,6 +235,9 @@ namespace Mcptest.Sdk
                 watchdog = new Thread(Watch) { IsBackground = true, Name = "coprocess-watchdog" };
                 watchdog.Start();
             }
+            // Once the coprocess has exited, only what it wrote before is read, for ExitDrain at most:
+            // a process it started may hold its output open.
+            drained = exited.Task.ContinueWith(_ => Task.Delay(ExitDrain), TaskScheduler.Default).Unwrap();
         }
 
         /// <summary>What the binary answered to the handshake (its protocol and binary version).</summary>
@@ -250,7 +264,7 @@ namespace Mcptest.Sdk
         /// </summary>
         /// <exception cref="CoprocessVersionException">The binary speaks another version or refused the handshake; the coprocess is gone.</exception>
         /// <exception cref="CoprocessClientException">The handshake's answer broke the protocol, or the coprocess ended or did not answer in time.</exception>
-        /// <exception cref="System.ComponentModel.Win32Exception">The binary cannot be started.</exception>
+        /// <exception cref="SpawnException">The binary cannot be started.</exception>
         public static async Task<CoprocessClient> StartAsync(string binary, IEnumerable<string> serverArgv, CoprocessClientOptions? options = null, CancellationToken cancellationToken = default)
         {
             options ??= new CoprocessClientOptions();
@@ -277,7 +291,19 @@ namespace Mcptest.Sdk
             {
                 start.WorkingDirectory = options.WorkingDirectory;
             }
-            Process process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
+            Process process;
+            try
+            {
+                process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
+            }
+            catch (System.ComponentModel.Win32Exception error)
+            {
+                // The system's reason alone (the exception's message may wrap it in its own words).
+                string reason = new System.ComponentModel.Win32Exception(error.NativeErrorCode).Message;
+                reason = reason.Length == 0 ? reason : char.ToLowerInvariant(reason[0]) + reason.Substring(1);
+                string method = Coprocess.Methods.CoprocessHandshake;
+                throw new SpawnException(method, CoprocessClientMessages.SpawnFailed(method, binary, reason), error.Message);
+            }
             var client = new CoprocessClient(process.StandardOutput.BaseStream, process.StandardInput.BaseStream, process, options);
             await client.HandshakeAsync(options, cancellationToken).ConfigureAwait(false);
             return client;
@@ -581,14 +607,7 @@ namespace Mcptest.Sdk
                 MakeRoom();
                 int count;
                 bool late;
-                if (process != null)
-                {
-                    count = ReadBlocking(Remaining(deadline), cancellationToken, out late);
-                }
-                else
-                {
-                    (count, late) = await ReadAsync(Remaining(deadline), cancellationToken).ConfigureAwait(false);
-                }
+                (count, late) = await ReadAsync(Remaining(deadline), cancellationToken).ConfigureAwait(false);
                 if (late)
                 {
                     throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
@@ -600,34 +619,6 @@ namespace Mcptest.Sdk
                 }
                 end += count;
             }
-        }
-
-        /// <summary>
-        /// Reads the spawned coprocess's stdout in the calling thread, as the raw loop would: a timer
-        /// (or the cancellation) kills the coprocess when <paramref name="wait"/> passes, which ends
-        /// the read; <paramref name="late"/> then says so.
-        /// </summary>
-        private int ReadBlocking(TimeSpan wait, CancellationToken cancellationToken, out bool late)
-        {
-            late = true;
-            if (!Arm(wait, cancellationToken, out CancellationTokenRegistration registration))
-            {
-                return 0;
-            }
-            int count;
-            try
-            {
-                count = reader.Read(buffer, end, buffer.Length - end);
-            }
-            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
-            {
-                count = 0;
-            }
-            finally
-            {
-                late = Disarm(registration);
-            }
-            return count;
         }
 
         /// <summary>
@@ -726,7 +717,11 @@ namespace Mcptest.Sdk
             Kill();
         }
 
-        /// <summary>Reads any other stream asynchronously, abandoning the read when <paramref name="wait"/> passes.</summary>
+        /// <summary>
+        /// Reads the output asynchronously, abandoning the read when <paramref name="wait"/> passes
+        /// (late), or when the coprocess has exited and its output has not ended within
+        /// <see cref="ExitDrain"/> (read as the end of output).
+        /// </summary>
         private async Task<(int Count, bool Late)> ReadAsync(TimeSpan wait, CancellationToken cancellationToken)
         {
             Task<int> read;
@@ -738,9 +733,9 @@ namespace Mcptest.Sdk
             {
                 return (0, false);
             }
-            if (!read.IsCompleted && !await CompletesAsync(read, wait, cancellationToken).ConfigureAwait(false))
+            if (!read.IsCompleted && !await CompletesAsync(read, drained, wait, cancellationToken).ConfigureAwait(false))
             {
-                return (0, true);
+                return (0, !drained.IsCompleted);
             }
             try
             {
@@ -752,8 +747,8 @@ namespace Mcptest.Sdk
             }
         }
 
-        /// <summary>Whether <paramref name="read"/> completes within <paramref name="wait"/> (false on cancellation too).</summary>
-        private static async Task<bool> CompletesAsync(Task<int> read, TimeSpan wait, CancellationToken cancellationToken)
+        /// <summary>Whether <paramref name="read"/> completes within <paramref name="wait"/> and before <paramref name="drained"/> (false on cancellation too).</summary>
+        private static async Task<bool> CompletesAsync(Task<int> read, Task drained, TimeSpan wait, CancellationToken cancellationToken)
         {
             if (wait <= TimeSpan.Zero)
             {
@@ -765,7 +760,7 @@ namespace Mcptest.Sdk
                 var cancelled = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
                 using (timer.Token.Register(() => cancelled.TrySetResult(false)))
                 {
-                    Task first = await Task.WhenAny(read, cancelled.Task).ConfigureAwait(false);
+                    Task first = await Task.WhenAny(read, cancelled.Task, drained).ConfigureAwait(false);
                     return first == read;
                 }
             }
@@ -838,8 +833,9 @@ namespace Mcptest.Sdk
                 if (await WithinAsync(exited.Task, closeTimeout).ConfigureAwait(false))
                 {
                     status = process.ExitCode;
+                    // A process the coprocess started may hold stderr open past the exit.
+                    await WithinAsync(stderrDone, ExitDrain).ConfigureAwait(false);
                 }
-                await WithinAsync(stderrDone, closeTimeout).ConfigureAwait(false);
             }
             ended = true;
             endStatus = status;
@@ -1118,6 +1114,17 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
+        /// <c>client_spawn_failed</c>: The session client's error when spawning the coprocess
+        /// fails: <c>{path}</c> is the binary as given, <c>{reason}</c> the operating system's
+        /// reason (its <c>strerror</c> text, lower-cased at the start, as <c>no such file or
+        /// directory</c> or <c>permission denied</c>). No client is handed out.
+        /// </summary>
+        internal static string SpawnFailed(string method, string path, string reason)
+        {
+            return method + ": the coprocess " + path + " could not be started: " + reason;
+        }
+
+        /// <summary>
         /// <c>client_wrong_id</c>: A protocol error: the answer carries another id
         /// (<c>{answer_id}</c> as JSON text). Requests are numbered from 1, the handshake; the
         /// session is closed and the coprocess killed.
@@ -1182,6 +1189,15 @@ namespace Mcptest.Sdk
         /// coprocess.
         /// </summary>
         public static readonly TimeSpan DefaultCloseTimeout = TimeSpan.FromMilliseconds(5000);
+
+        /// <summary>
+        /// <c>exit_drain_ms</c>: How long, in milliseconds, a client still reads the output of a
+        /// coprocess that has exited (the answer, the stderr lines it wrote before exiting) when
+        /// the output does not end with the exit: a process it started may hold the pipes open. The
+        /// client learns of the exit from the process itself, so a pending call fails as
+        /// <c>client_exited</c> within this bound after the exit, whoever holds the pipes.
+        /// </summary>
+        public static readonly TimeSpan ExitDrain = TimeSpan.FromMilliseconds(500);
 
         /// <summary>
         /// <c>stderr_tail_lines</c>: How many of the coprocess's last stderr lines the client keeps

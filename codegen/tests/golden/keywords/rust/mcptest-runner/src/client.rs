@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -27,6 +27,10 @@ pub const DEFAULT_START_TIMEOUT: Duration =
 pub const DEFAULT_CLOSE_TIMEOUT: Duration =
     Duration::from_millis(coprocess::CLIENT_CLOSE_TIMEOUT_MS);
 
+/// How long a client still reads the output of a coprocess that has exited, when the
+/// output does not end with the exit (the contract's `x-coprocess.client.exit_drain_ms`).
+pub const EXIT_DRAIN: Duration = Duration::from_millis(coprocess::CLIENT_EXIT_DRAIN_MS);
+
 /// How many of the coprocess's last stderr lines the client keeps
 /// (the contract's `x-coprocess.client.stderr_tail_lines`).
 pub const STDERR_LINES: usize = coprocess::CLIENT_STDERR_TAIL_LINES;
@@ -36,6 +40,9 @@ const STDERR_LINE_BYTES: usize = 4096;
 
 /// How many answer lines the reader thread holds before it waits for a caller.
 const LINES_AHEAD: usize = 4;
+
+/// The longest pause between two looks at whether the coprocess has exited.
+const EXIT_POLL: Duration = Duration::from_millis(10);
 
 /// How a client spawns, talks to and closes the coprocess.
 #[derive(Debug, Clone)]
@@ -86,7 +93,7 @@ pub enum ClientErrorKind {
     Closed,
     /// The coprocess ended before answering (this and every later call).
     Exited(Box<Exit>),
-    /// The coprocess could not be started.
+    /// The coprocess could not be started (the message names the path and the reason).
     Spawn,
 }
 
@@ -170,7 +177,7 @@ mod closed_reason {
     pub const EXITED: &str = "after the coprocess exited";
 }
 
-/// What the reader thread hands a caller.
+/// What the reader thread (and, for a spawned coprocess, the exit watcher) hands a caller.
 enum Line {
     /// One line, without its newline.
     Text(Vec<u8>),
@@ -178,6 +185,8 @@ enum Line {
     TooLong,
     /// The end of output, or a read error; a last line without its newline is dropped.
     End,
+    /// The coprocess exited (whoever still holds its output).
+    Exited(ExitStatus),
 }
 
 /// The stdout reader: one line at a time, never more than `MAX_LINE_BYTES`
@@ -241,6 +250,26 @@ fn read_stderr(stream: impl Read, tail: &Mutex<VecDeque<String>>, done: &mpsc::S
     let _ = done.send(());
 }
 
+/// The exit watcher: says when the coprocess has exited, from the process itself
+/// (not from the end of its output, which a process it started may hold open).
+fn watch_exit(child: &Mutex<Child>, events: &mpsc::SyncSender<Line>) {
+    let mut pause = Duration::from_millis(1);
+    loop {
+        let status = lock(child).try_wait();
+        match status {
+            Ok(Some(status)) => {
+                let _ = events.send(Line::Exited(status));
+                return;
+            }
+            Ok(None) => {
+                thread::sleep(pause);
+                pause = (pause * 2).min(EXIT_POLL);
+            }
+            Err(_) => return,
+        }
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -249,8 +278,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 struct Session {
     writer: Option<Box<dyn Write + Send>>,
     lines: Receiver<Line>,
-    child: Option<Child>,
+    child: Option<Arc<Mutex<Child>>>,
     stderr_done: Option<Receiver<()>>,
+    /// How the coprocess exited and when the client learnt it, once it has.
+    status: Option<(ExitStatus, Instant)>,
     next_id: i64,
     closed: Option<&'static str>,
     /// Set once the coprocess ended: its status and stderr, for every later call.
@@ -300,18 +331,19 @@ impl CoprocessClient {
         if let Some(cwd) = &options.cwd {
             command.current_dir(cwd);
         }
-        let method = coprocess::methods::COPROCESS_HANDSHAKE;
-        let spawn_error = |e: &dyn std::fmt::Display| {
-            let message = format!("{method}: the coprocess could not be started");
-            ClientError::new(ClientErrorKind::Spawn, method, message).with_detail(e)
+        let path = command.get_program().to_string_lossy().into_owned();
+        let spawn_error = |reason: String| {
+            let method = coprocess::methods::COPROCESS_HANDSHAKE;
+            let message = messages::render_client_spawn_failed(method, &path, &reason);
+            ClientError::new(ClientErrorKind::Spawn, method, message)
         };
-        let mut child = command.spawn().map_err(|e| spawn_error(&e))?;
+        let mut child = command.spawn().map_err(|e| spawn_error(os_reason(&e)))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(spawn_error(&"the coprocess has no pipes"));
+            return Err(spawn_error("the coprocess has no pipes".to_string()));
         };
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let (done, stderr_done) = mpsc::channel();
@@ -322,7 +354,7 @@ impl CoprocessClient {
         if let Err(e) = reading {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(spawn_error(&e));
+            return Err(spawn_error(e.to_string()));
         }
         let streams = (Box::new(stdin) as Box<dyn Write + Send>, Some(stderr_done));
         Self::start(stdout, streams, Some(child), options, tail)
@@ -349,16 +381,24 @@ impl CoprocessClient {
     fn start(
         reader: impl Read + Send + 'static,
         (writer, stderr_done): (Box<dyn Write + Send>, Option<Receiver<()>>),
-        mut child: Option<Child>,
+        child: Option<Child>,
         options: &ClientOptions,
         stderr: Arc<Mutex<VecDeque<String>>>,
     ) -> Result<Self, ClientError> {
         let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
+        let child = child.map(|child| Arc::new(Mutex::new(child)));
+        let watching = child.as_ref().map(|child| {
+            let (child, exits) = (Arc::clone(child), sender.clone());
+            thread::Builder::new()
+                .name("coprocess-exit".into())
+                .spawn(move || watch_exit(&child, &exits))
+        });
         let reading = thread::Builder::new()
             .name("coprocess-stdout".into())
             .spawn(move || read_lines(reader, &sender));
-        if let Err(e) = reading {
-            if let Some(child) = child.as_mut() {
+        if let Err(e) = reading.and(watching.transpose()) {
+            if let Some(child) = &child {
+                let mut child = lock(child);
                 let _ = child.kill();
                 let _ = child.wait();
             }
@@ -371,6 +411,7 @@ impl CoprocessClient {
             lines,
             child,
             stderr_done,
+            status: None,
             next_id: 1,
             closed: None,
             exit: None,
@@ -403,9 +444,10 @@ impl CoprocessClient {
     /// killed by a signal, or over streams).
     #[must_use]
     pub fn exit_status(&self) -> Option<i32> {
-        let mut session = lock(&self.session);
-        let child = session.child.as_mut()?;
-        child.try_wait().ok().flatten().and_then(|s| s.code())
+        let session = lock(&self.session);
+        let child = session.child.as_ref()?;
+        let status = lock(child).try_wait().ok().flatten();
+        status.and_then(|s| s.code())
     }
 
     /// The last lines the coprocess wrote to stderr (at most [`STDERR_LINES`]).
@@ -472,13 +514,7 @@ impl CoprocessClient {
             coprocess::ResponseOf::SuccessResponse(success) => Some(&success.id),
             coprocess::ResponseOf::ErrorResponse(failure) => failure.id.as_ref(),
         };
-        if !matches!(answered, Some(coprocess::RequestId::Integer(got)) if *got == id) {
-            let got = answered.map_or_else(|| "null".to_string(), |got| got.encode());
-            return Err(session.protocol_error(
-                messages::render_client_wrong_id(method, &got, &id.to_string()),
-                method,
-            ));
-        }
+        session.check_id(method, id, answered)?;
         match response {
             coprocess::ResponseOf::SuccessResponse(success) => {
                 if Some(method) == SHUTDOWN {
@@ -523,12 +559,12 @@ impl Session {
         let result = self.answer(method, line, timeout).and_then(|text| {
             let decoded = coprocess::Response::decode(&text).and_then(|response| match response {
                 coprocess::Response::SuccessResponse(success) => {
-                    coprocess::HandshakeResult::from_value(success.result).map(|_| ())
+                    coprocess::HandshakeResult::from_value(success.result).map(|_| Some(success.id))
                 }
-                coprocess::Response::ErrorResponse(_) => Ok(()),
+                coprocess::Response::ErrorResponse(failure) => Ok(failure.id),
             });
             match decoded {
-                Ok(()) => Ok(text),
+                Ok(answered) => self.check_id(method, id, answered.as_ref()).map(|()| text),
                 Err(e) => Err(self.broken(method, id, &text, "HandshakeResult", &e)),
             }
         });
@@ -590,7 +626,29 @@ impl Session {
         if !written {
             return Err(self.ended(method));
         }
-        match self.lines.recv_timeout(timeout) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            // Once the coprocess has exited, only what it wrote before is still read.
+            let until = self.status.map_or(deadline, |(_, at)| at + EXIT_DRAIN);
+            let wait = until.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(wait) {
+                Ok(Line::Exited(status)) => self.status = Some((status, Instant::now())),
+                Err(RecvTimeoutError::Timeout) if self.status.is_some() => {
+                    return Err(self.ended(method))
+                }
+                other => return self.received(method, other, timeout),
+            }
+        }
+    }
+
+    /// What one line (or the lack of one) makes of a call's answer.
+    fn received(
+        &mut self,
+        method: &'static str,
+        line: Result<Line, RecvTimeoutError>,
+        timeout: Duration,
+    ) -> Result<String, ClientError> {
+        match line {
             Ok(Line::Text(bytes)) => match String::from_utf8(bytes) {
                 Ok(text) => Ok(text),
                 Err(e) => {
@@ -606,7 +664,9 @@ impl Session {
                 );
                 Err(self.protocol_error(message, method))
             }
-            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.ended(method)),
+            Ok(Line::End | Line::Exited(_)) | Err(RecvTimeoutError::Disconnected) => {
+                Err(self.ended(method))
+            }
             Err(RecvTimeoutError::Timeout) => {
                 let ms = timeout.as_millis().to_string();
                 let message = if self.child.is_some() {
@@ -619,16 +679,25 @@ impl Session {
         }
     }
 
-    /// The coprocess closed its output: wait (bounded) for its status and stderr.
+    /// The coprocess exited or closed its output: wait (bounded) for its status
+    /// and stderr.
     fn ended(&mut self, method: &'static str) -> ClientError {
-        let deadline = Instant::now() + self.close_timeout;
-        let status = self
-            .child
-            .as_mut()
-            .and_then(|child| wait_until(child, deadline));
-        if let Some(done) = &self.stderr_done {
-            let _ = done.recv_timeout(deadline.saturating_duration_since(Instant::now()));
+        if self.status.is_none() && self.child.is_some() {
+            // The output ended first: the exit follows, or the coprocess lives on.
+            let deadline = Instant::now() + self.close_timeout;
+            let wait = || deadline.saturating_duration_since(Instant::now());
+            while let Ok(line) = self.lines.recv_timeout(wait()) {
+                if let Line::Exited(status) = line {
+                    self.status = Some((status, Instant::now()));
+                    break;
+                }
+            }
         }
+        if let (Some(done), Some((_, at))) = (&self.stderr_done, self.status) {
+            let until = at + EXIT_DRAIN;
+            let _ = done.recv_timeout(until.saturating_duration_since(Instant::now()));
+        }
+        let status = self.status.map(|(status, _)| status);
         let code = status.and_then(|status| status.code());
         let signal = status.and_then(signal_of);
         let stderr: Vec<String> = lock(&self.stderr)
@@ -685,6 +754,21 @@ impl Session {
         .with_detail(error)
     }
 
+    /// Checks that an answer carries the request's id; ends the session if not.
+    fn check_id(
+        &mut self,
+        method: &'static str,
+        id: i64,
+        answered: Option<&coprocess::RequestId>,
+    ) -> Result<(), ClientError> {
+        if matches!(answered, Some(coprocess::RequestId::Integer(got)) if *got == id) {
+            return Ok(());
+        }
+        let got = answered.map_or_else(|| "null".to_string(), coprocess::RequestId::encode);
+        let message = messages::render_client_wrong_id(method, &got, &id.to_string());
+        Err(self.protocol_error(message, method))
+    }
+
     fn take_id(&mut self) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
@@ -729,8 +813,9 @@ impl Session {
     /// Closes the input, waits up to `grace` for the exit, then kills.
     fn finish(&mut self, grace: Duration) {
         self.writer = None;
-        if let Some(child) = self.child.as_mut() {
-            if wait_until(child, Instant::now() + grace).is_none() {
+        if let Some(child) = &self.child {
+            let mut child = lock(child);
+            if wait_until(&mut child, Instant::now() + grace).is_none() {
                 let _ = child.kill();
                 let _ = child.wait();
             }
@@ -751,6 +836,22 @@ fn wait_until(child: &mut Child, deadline: Instant) -> Option<std::process::Exit
             _ => return None,
         }
     }
+}
+
+/// The operating system's reason for `error`, as its `strerror` words it,
+/// lower-cased at the start (`no such file or directory`).
+fn os_reason(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    let words = match error.raw_os_error() {
+        Some(code) => text
+            .strip_suffix(&format!(" (os error {code})"))
+            .unwrap_or(&text),
+        None => &text,
+    };
+    let mut chars = words.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
 }
 
 #[cfg(unix)]

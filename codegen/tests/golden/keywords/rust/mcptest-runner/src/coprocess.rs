@@ -683,6 +683,8 @@ pub const MAX_DEPTH: usize = 64;
 pub const CLIENT_CALL_TIMEOUT_MS: u64 = 30000;
 /// How long closing the session waits, in milliseconds, for the shutdown method's answer and then for the coprocess to exit, before it kills the coprocess.
 pub const CLIENT_CLOSE_TIMEOUT_MS: u64 = 5000;
+/// How long, in milliseconds, a client still reads the output of a coprocess that has exited (the answer, the stderr lines it wrote before exiting) when the output does not end with the exit: a process it started may hold the pipes open. The client learns of the exit from the process itself, so a pending call fails as `client_exited` within this bound after the exit, whoever holds the pipes.
+pub const CLIENT_EXIT_DRAIN_MS: u64 = 500;
 /// How long the handshake waits for its answer, in milliseconds, unless the client's options say otherwise: apart from the call timeout, since starting the binary (and, on a loaded machine, the process itself) takes longer than a call.
 pub const CLIENT_START_TIMEOUT_MS: u64 = 10000;
 /// How many of the coprocess's last stderr lines the client keeps (a bounded buffer) and puts into `client_stderr_tail`.
@@ -912,6 +914,24 @@ pub mod messages {
         let mut out = ::std::string::String::new();
         out.push_str(method);
         out.push_str(": the coprocess closed its output");
+        out
+    }
+    ///The session client's error when spawning the coprocess fails: `{path}` is the binary as given, `{reason}` the operating system's reason (its `strerror` text, lower-cased at the start, as `no such file or directory` or `permission denied`). No client is handed out.
+    pub const CLIENT_SPAWN_FAILED: &str =
+        "{method}: the coprocess {path} could not be started: {reason}";
+    ///The session client's error when spawning the coprocess fails: `{path}` is the binary as given, `{reason}` the operating system's reason (its `strerror` text, lower-cased at the start, as `no such file or directory` or `permission denied`). No client is handed out.
+    #[must_use]
+    pub fn render_client_spawn_failed(
+        method: &str,
+        path: &str,
+        reason: &str,
+    ) -> ::std::string::String {
+        let mut out = ::std::string::String::new();
+        out.push_str(method);
+        out.push_str(": the coprocess ");
+        out.push_str(path);
+        out.push_str(" could not be started: ");
+        out.push_str(reason);
         out
     }
     ///A `client_exited`, `client_killed` or `client_output_closed` `{message}` followed by the last lines the coprocess wrote to stderr (kept in a bounded buffer), one per line, when it wrote any.

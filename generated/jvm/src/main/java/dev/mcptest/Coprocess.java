@@ -90,6 +90,15 @@ public final class Coprocess {
     public static final long CLIENT_CLOSE_TIMEOUT_MS = 5000L;
 
     /**
+     * How long, in milliseconds, a client still reads the output of a coprocess that has exited
+     * (the answer, the stderr lines it wrote before exiting) when the output does not end with the
+     * exit: a process it started may hold the pipes open. The client learns of the exit from the
+     * process itself, so a pending call fails as {@code client_exited} within this bound after the
+     * exit, whoever holds the pipes.
+     */
+    public static final long CLIENT_EXIT_DRAIN_MS = 500L;
+
+    /**
      * How long the handshake waits for its answer, in milliseconds, unless the client's options say
      * otherwise: apart from the call timeout, since starting the binary (and, on a loaded machine,
      * the process itself) takes longer than a call.
@@ -273,7 +282,9 @@ public final class Coprocess {
 
         /**
          * The MCP server under test answered with an error, or could not be started or reached in
-         * time. {@code data} carries what the server said (its error object, or the reason).
+         * time. {@code data} carries what the server said (its error object, or the reason). Also
+         * the answer, without {@code data}, to a request whose result or error would make a line
+         * longer than {@code max_line_bytes} (the message is {@code answer_too_long}).
          */
         public static final long UPSTREAM_ERROR = -32000L;
 
@@ -2430,7 +2441,10 @@ public final class Coprocess {
      * @param text The text content blocks of the result joined with newlines, or null when there
      *     were none. (Java null for JSON null)
      * @param error When {@code success} is false, the error text the tool reported; otherwise null.
-     *     (Java null for JSON null)
+     *     A failed verdict carries its text twice, here and in {@code text} (or a fixed wording
+     *     when the tool reported none), so that either field can be read alone: its line holds the
+     *     text twice, and a verdict whose line would pass {@code max_line_bytes} is answered with
+     *     {@code answer_too_long} instead. (Java null for JSON null)
      * @param durationMs Wall-clock milliseconds the call took, measured by the binary.
      */
     public record Verdict(

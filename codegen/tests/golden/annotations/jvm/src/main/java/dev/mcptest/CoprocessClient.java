@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -19,14 +18,16 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * annotations golden: the session client.
@@ -76,13 +77,22 @@ public final class CoprocessClient implements AutoCloseable {
      */
     public static final int STDERR_LINES = Coprocess.CLIENT_STDERR_TAIL_LINES;
 
+    /**
+     * How long a client still reads the output of a coprocess that has exited, when the output does
+     * not end with the exit: a process it started may hold the pipes (the contract's {@code
+     * CLIENT_EXIT_DRAIN_MS}).
+     */
+    public static final Duration EXIT_DRAIN = Duration.ofMillis(Coprocess.CLIENT_EXIT_DRAIN_MS);
+
     private static final int STDERR_LINE_BYTES = 4096;
 
     private static final int CHUNK = 65536;
 
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
+    /** What the exit hands the caller waiting for a line: the coprocess has exited. */
+    private static final Object EXITED = new Object();
 
-    private static final long EXPIRED = Long.MIN_VALUE;
+    /** The operating system's reason in the JDK's message of a process that cannot start. */
+    private static final Pattern OS_REASON = Pattern.compile("error=\\d+, (.+)$");
 
     private static final Duration LONGEST_WAIT = Duration.ofDays(365);
 
@@ -326,6 +336,15 @@ public final class CoprocessClient implements AutoCloseable {
         }
     }
 
+    /** The coprocess could not be started: the message names the path and the reason. */
+    public static final class SpawnException extends ClientException {
+        private static final long serialVersionUID = 1L;
+
+        SpawnException(String method, String message, String detail) {
+            super(method, message, detail);
+        }
+    }
+
     /**
      * The coprocess ended before answering: its exit status and last stderr lines are kept. The JDK
      * reports a process that a signal ended as 128 + the signal, so a status from 129 to 192 is
@@ -378,15 +397,15 @@ public final class CoprocessClient implements AutoCloseable {
     private final ArrayDeque<String> stderr = new ArrayDeque<>();
     private final Thread stderrThread;
 
-    // A spawned coprocess's stdout is read in the calling thread, a watchdog
-    // killing the coprocess when the deadline passes (which ends the read); other
-    // streams, whose read nothing can end, by a reader thread handing each line over.
-    private final Thread watchdog;
+    // Stdout is read by a reader thread, one line each time a caller asks for one (a read nothing
+    // can end: a process the coprocess started may hold the pipe); the coprocess's exit is put
+    // beside the lines, so that a caller learns of it from the process itself.
     private final Thread stdoutThread;
-    private final SynchronousQueue<Object> lines = new SynchronousQueue<>();
-    private final AtomicLong deadline = new AtomicLong(NO_DEADLINE);
-    private volatile long sleepingUntil = NO_DEADLINE;
-    private volatile boolean finished;
+    private final Semaphore wanted = new Semaphore(0);
+    private final LinkedBlockingQueue<Object> lines = new LinkedBlockingQueue<>();
+    private boolean asked;
+    private long exitedAt;
+    private boolean exitSeen;
 
     // The stdout reader's state: the chunk read last and the line begun in it.
     private final byte[] chunk = new byte[CHUNK];
@@ -405,21 +424,17 @@ public final class CoprocessClient implements AutoCloseable {
         this.writer = writer;
         this.process = process;
         this.options = options;
+        stdoutThread = new Thread(this::readStdout, "coprocess-stdout");
+        stdoutThread.setDaemon(true);
+        stdoutThread.start();
         if (process == null) {
             stderrThread = null;
-            watchdog = null;
-            stdoutThread = new Thread(this::readStdout, "coprocess-stdout");
-            stdoutThread.setDaemon(true);
-            stdoutThread.start();
         } else {
             InputStream errors = process.getErrorStream();
             stderrThread = new Thread(() -> readStderr(errors), "coprocess-stderr");
             stderrThread.setDaemon(true);
             stderrThread.start();
-            stdoutThread = null;
-            watchdog = new Thread(this::watch, "coprocess-watchdog");
-            watchdog.setDaemon(true);
-            watchdog.start();
+            var unused = process.onExit().thenRun(() -> lines.add(EXITED));
         }
     }
 
@@ -433,7 +448,7 @@ public final class CoprocessClient implements AutoCloseable {
      * @throws Coprocess.HandshakeException when the binary speaks another version (the coprocess is
      *     then gone)
      * @throws ClientException when the handshake's answer breaks the protocol or never comes
-     * @throws UncheckedIOException when the binary cannot be started
+     *     ({@code SpawnException} when the binary cannot be started)
      */
     public static CoprocessClient start(Path binary, List<String> serverArgv, Options options) {
         List<String> command =
@@ -455,7 +470,7 @@ public final class CoprocessClient implements AutoCloseable {
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw spawnFailed(binary, e);
         }
         CoprocessClient client =
                 new CoprocessClient(
@@ -746,24 +761,35 @@ public final class CoprocessClient implements AutoCloseable {
         return text;
     }
 
-    /** The next line of output, or null when none came within {@code wait}. */
+    /**
+     * The next line of output, or null when none came within {@code wait}. Once the coprocess has
+     * exited, only what it wrote before is read, for {@code EXIT_DRAIN} at most: then the end of
+     * output.
+     */
     private Object nextLine(Duration wait) {
-        if (process == null) {
-            try {
-                return lines.poll(nanos(wait), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            }
+        if (!asked) {
+            asked = true;
+            wanted.release();
         }
         long at = System.nanoTime() + nanos(wait);
-        deadline.set(at);
-        if (at < sleepingUntil) {
-            LockSupport.unpark(watchdog);
+        try {
+            while (true) {
+                long until = exitSeen ? exitedAt + EXIT_DRAIN.toNanos() : at;
+                Object next = lines.poll(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+                if (next == EXITED) {
+                    exitSeen = true;
+                    exitedAt = System.nanoTime();
+                } else if (next == null) {
+                    return exitSeen ? new Failure(false, "") : null;
+                } else {
+                    asked = false;
+                    return next;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         }
-        Object next = readLine();
-        // The watchdog took the deadline: it killed the coprocess, whatever was read.
-        return deadline.compareAndSet(at, NO_DEADLINE) ? next : null;
     }
 
     /** A duration in nanoseconds, at most a year (so that a deadline never overflows). */
@@ -771,30 +797,12 @@ public final class CoprocessClient implements AutoCloseable {
         return wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT.toNanos() : wait.toNanos();
     }
 
-    /** The watchdog of a spawned coprocess: kills it when a read passes its deadline. */
-    private void watch() {
-        while (!finished) {
-            sleepingUntil = NO_DEADLINE;
-            long at = deadline.get();
-            if (at == NO_DEADLINE || at == EXPIRED) {
-                LockSupport.park(this);
-                continue;
-            }
-            sleepingUntil = at;
-            long left = at - System.nanoTime();
-            if (left > 0) {
-                LockSupport.parkNanos(this, left);
-            } else if (deadline.compareAndSet(at, EXPIRED)) {
-                kill();
-            }
-        }
-    }
-
-    /** The reader thread over streams: hands over each line, then why it stopped. */
+    /** The reader thread: hands over each line a caller asks for, then why it stopped. */
     private void readStdout() {
         try {
             Object next;
             do {
+                wanted.acquire();
                 next = readLine();
                 lines.put(next);
             } while (!(next instanceof Failure));
@@ -895,9 +903,8 @@ public final class CoprocessClient implements AutoCloseable {
             try {
                 if (process.waitFor(nanos(options.closeTimeout()), TimeUnit.NANOSECONDS)) {
                     status = process.exitValue();
-                }
-                if (stderrThread != null) {
-                    stderrThread.join(Math.max(1L, options.closeTimeout().toMillis()));
+                    // A process the coprocess started may hold stderr open past the exit.
+                    stderrThread.join(Math.max(1L, EXIT_DRAIN.toMillis()));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -943,12 +950,10 @@ public final class CoprocessClient implements AutoCloseable {
     /** Closes the input, waits up to {@code graceNanos} for the exit, then kills. */
     private void finish(long graceNanos) {
         closeQuietly(writer);
-        finished = true;
+        stdoutThread.interrupt();
         if (process == null) {
-            stdoutThread.interrupt();
             return;
         }
-        LockSupport.unpark(watchdog);
         try {
             if (!process.waitFor(graceNanos, TimeUnit.NANOSECONDS)) {
                 kill();
@@ -959,6 +964,22 @@ public final class CoprocessClient implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         closeQuietly(reader);
+    }
+
+    /**
+     * The error of a binary that could not be started: its path and the operating system's reason
+     * (the JDK's message says {@code error=2, No such file or directory}).
+     */
+    private static SpawnException spawnFailed(Path binary, IOException error) {
+        String method = Coprocess.Methods.COPROCESS_HANDSHAKE;
+        String detail = String.valueOf(error.getMessage());
+        Matcher found = OS_REASON.matcher(detail);
+        String reason = found.find() ? found.group(1) : detail;
+        if (!reason.isEmpty()) {
+            reason = reason.substring(0, 1).toLowerCase(Locale.ROOT) + reason.substring(1);
+        }
+        return new SpawnException(
+                method, clientSpawnFailed(method, binary.toString(), reason), detail);
     }
 
     /**
@@ -1014,6 +1035,10 @@ public final class CoprocessClient implements AutoCloseable {
 
     private static String clientStderrTail(String message, String lines) {
         return message + "; its stderr ended with:\n" + lines;
+    }
+
+    private static String clientSpawnFailed(String method, String path, String reason) {
+        return method + ": the coprocess " + path + " could not be started: " + reason;
     }
 
     private static String clientWrongId(String method, String answerId, String requestId) {

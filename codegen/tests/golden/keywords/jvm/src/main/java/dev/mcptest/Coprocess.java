@@ -70,6 +70,15 @@ public final class Coprocess {
     public static final long CLIENT_CLOSE_TIMEOUT_MS = 5000L;
 
     /**
+     * How long, in milliseconds, a client still reads the output of a coprocess that has exited
+     * (the answer, the stderr lines it wrote before exiting) when the output does not end with the
+     * exit: a process it started may hold the pipes open. The client learns of the exit from the
+     * process itself, so a pending call fails as {@code client_exited} within this bound after the
+     * exit, whoever holds the pipes.
+     */
+    public static final long CLIENT_EXIT_DRAIN_MS = 500L;
+
+    /**
      * How long the handshake waits for its answer, in milliseconds, unless the client's options say
      * otherwise: apart from the call timeout, since starting the binary (and, on a loaded machine,
      * the process itself) takes longer than a call.

@@ -17,7 +17,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{push_pointer, SchemaError};
-use crate::load::Reader;
+use crate::reader::Reader;
 
 /// The annotation keywords, in the order their paragraphs follow the description.
 pub const KEYWORDS: &[&str] = &["title", "format", "default", "examples", "deprecated"];

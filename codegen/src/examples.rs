@@ -12,7 +12,7 @@
 use serde_json::Value;
 
 use crate::error::{push_pointer, SchemaError};
-use crate::load::Reader;
+use crate::reader::Reader;
 use crate::model::{Contract, Method, Ty, TypeKind};
 
 /// One example value of one `$defs` type.

@@ -21,8 +21,7 @@ use crate::error::SchemaError;
 use crate::model::Contract;
 use crate::root::{Entry, OutputRoot};
 
-/// The lock file's path under the output root.
-pub const LOCK_PATH: &str = "coprocess.lock.json";
+pub use crate::output::LOCK_PATH;
 
 /// The path under the output root of the contract last generated under `version`.
 pub fn contract_path(version: i64) -> String {

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::error::{push_pointer, SchemaError};
-use crate::load::Reader;
+use crate::reader::Reader;
 use crate::model::{CallRole, Field, HandshakeRole, Method, RoleRow, Roles, Ty, TypeDef, TypeKind};
 
 /// The roles a schema may declare, each with the keys its row takes

@@ -10,47 +10,20 @@
 //! The loader refuses a row whose path leaves the output root or meets
 //! another generated file, a key that is no target, a target without a row,
 //! and a name its language would not take or that disagrees with where the
-//! language looks for the file (each target's [`Language::check`]).
+//! language looks for the file (each target's [`crate::languages::Language::check`]).
 
 use serde_json::{Map, Value};
 
 use crate::error::SchemaError;
-use crate::load::Reader;
+use crate::languages::{self, LANGUAGES};
+use crate::reader::Reader;
 use crate::model::Sdk;
 use crate::root::path_problem;
-use crate::targets::{self, TARGETS};
-
-/// What the support matrix needs to know of one target's language.
-pub struct Language {
-    /// The row's key for [`Sdk::namespace`]: `module`, `package` or `namespace`.
-    pub name_key: &'static str,
-    /// What that name is, for messages and the reference page (`Go package`).
-    pub what: &'static str,
-    /// The extension both files have (`.go`).
-    pub extension: &'static str,
-    /// The language's own rules for the name and the paths: `Err` names the
-    /// row's key that is wrong, the problem and the fix.
-    pub check: fn(&Sdk) -> Result<(), Problem>,
-}
-
-/// A row that its language refuses: the row's key at fault, what, and the fix.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub key: &'static str,
-    pub problem: String,
-    pub fix: String,
-}
-
-impl Problem {
-    pub fn new(key: &'static str, problem: impl Into<String>, fix: impl Into<String>) -> Self {
-        Problem { key, problem: problem.into(), fix: fix.into() }
-    }
-}
 
 /// The paths under the output root that are not an SDK's: the version lock
 /// and the reference page.
 pub fn reserved_paths() -> [&'static str; 2] {
-    [crate::lock::LOCK_PATH, crate::page::PATH]
+    [crate::output::LOCK_PATH, crate::output::PAGE_PATH]
 }
 
 /// Reads `x-coprocess.sdks`: one row per target, each checked.
@@ -63,8 +36,9 @@ pub(crate) fn read(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<Sdk>, S
         let p = format!("{table}/{i}");
         let row = r.object(row, &p)?;
         let key = r.string(row, "key", &p)?;
-        let Some(language) = targets::language(&key) else {
-            return Err(r.err(&format!("{p}/key"), format!("`{key}` is not a codegen target"), format!("use one of: {}", TARGETS.join(", "))));
+        let Some(language) = languages::language(&key) else {
+            let keys: Vec<&str> = LANGUAGES.iter().map(|language| language.key).collect();
+            return Err(r.err(&format!("{p}/key"), format!("`{key}` is not a codegen target"), format!("use one of: {}", keys.join(", "))));
         };
         if sdks.iter().any(|s| s.key == key) {
             return Err(r.err(&format!("{p}/key"), format!("SDK `{key}` is listed twice"), "keep one row per SDK"));
@@ -112,52 +86,10 @@ pub(crate) fn read(r: &Reader<'_>, x: &Map<String, Value>) -> Result<Vec<Sdk>, S
         }
         sdks.push(sdk);
     }
-    for target in TARGETS {
-        if !sdks.iter().any(|s| s.key == *target) {
+    for target in LANGUAGES.iter().map(|language| language.key) {
+        if !sdks.iter().any(|s| s.key == target) {
             return Err(r.err(table, format!("the support matrix has no row for `{target}`"), format!("add a row with \"key\": \"{target}\" saying where its files go")));
         }
     }
     Ok(sdks)
-}
-
-/// Whether `word` is an ASCII identifier (a letter or `_`, then letters,
-/// digits and `_`) that is not one of `keywords`.
-pub fn identifier(word: &str, keywords: &[&str]) -> bool {
-    let mut chars = word.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !keywords.contains(&word)
-}
-
-/// Checks a name made of identifiers joined by `separator` (`a.b.c`).
-pub fn dotted(sdk: &Sdk, key: &'static str, what: &str, separator: &str, keywords: &[&str], example: &str) -> Result<(), Problem> {
-    match sdk.namespace.split(separator).find(|segment| !identifier(segment, keywords)) {
-        None => Ok(()),
-        Some(segment) => Err(Problem::new(
-            key,
-            format!("`{}` is not a {what}: `{segment}` is not an identifier, or is a keyword", sdk.namespace),
-            format!("name it with ASCII identifiers joined by `{separator}`, like `{example}`"),
-        )),
-    }
-}
-
-/// Checks that `path` ends with `tail` (`mcptest/_coprocess.py`), where the
-/// language looks for the file of that name.
-pub fn ends_with(path: &str, tail: &str, key: &'static str, why: &str) -> Result<(), Problem> {
-    if path == tail || path.ends_with(&format!("/{tail}")) {
-        return Ok(());
-    }
-    Err(Problem::new(key, format!("`{path}` does not end with `{tail}`, {why}"), format!("move the file to `.../{tail}`, or rename to match")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifiers_are_ascii_and_not_keywords() {
-        assert!(identifier("_coprocess", &[]) && identifier("a1", &[]));
-        assert!(!identifier("1a", &[]) && !identifier("a-b", &[]) && !identifier("", &[]) && !identifier("é", &[]));
-        assert!(!identifier("class", &["class"]));
-    }
 }

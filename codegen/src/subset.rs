@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 
 use crate::annotations;
 use crate::error::{push_pointer, SchemaError};
-use crate::load::Reader;
+use crate::reader::Reader;
 use crate::model::{Constant, Divisor, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 use crate::names;
 use crate::pattern::Pattern;

@@ -150,7 +150,7 @@ pub fn run(args: &BumpArgs) -> i32 {
         eprintln!("error: {schema}: {e}; nothing was written");
         return 2;
     }
-    let generated = crate::cli::run(&crate::cli::Args { schema: args.schema.clone(), out: args.out.clone(), check: false });
+    let generated = crate::generate::run(&crate::generate::Args { schema: args.schema.clone(), out: args.out.clone(), check: false });
     if generated != 0 {
         let restored = std::fs::write(&args.schema, &text);
         eprintln!("error: generation failed after the bump; {schema} {}", if restored.is_ok() { "is restored as it was" } else { "could NOT be restored" });

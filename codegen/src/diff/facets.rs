@@ -6,7 +6,7 @@
 
 use std::cmp::Ordering;
 
-use super::types::Shapes;
+use super::shapes::Shapes;
 use super::{Change, Flow, Wire};
 use crate::model::{Constant, Divisor, NumberBound, Ty};
 use crate::subset::json_equal;

@@ -1,7 +1,7 @@
 //! Which way each type's frames go, read from the method table: a method's
 //! params are written by SDKs and read by the binary, its result the other
-//! way. The envelopes are roots too, by the names every target already
-//! relies on: `Request` is written by SDKs, `Response` by the binary. A
+//! way. The envelopes are roots too, each contract's own (its roles): the
+//! request envelope is written by SDKs, the response envelope by the binary. A
 //! type reachable (through members, array items, map values and union
 //! variants) from both goes both ways; one reachable from neither is in no
 //! frame. The coprocess has no notifications; a table of them would be
@@ -10,10 +10,6 @@
 use std::collections::BTreeMap;
 
 use crate::model::{Contract, Ty, TypeKind};
-
-/// The SDK's envelope and the binary's.
-pub const SDK_ENVELOPE: &str = "Request";
-pub const BINARY_ENVELOPE: &str = "Response";
 
 /// Which way the frames carrying a type go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -93,8 +89,8 @@ impl Flows {
 fn reachable(contract: &Contract) -> BTreeMap<String, Flow> {
     let mut sdk_roots: Vec<&str> = contract.methods.iter().map(|m| m.params.as_str()).collect();
     let mut binary_roots: Vec<&str> = contract.methods.iter().map(|m| m.result.as_str()).collect();
-    sdk_roots.push(SDK_ENVELOPE);
-    binary_roots.push(BINARY_ENVELOPE);
+    sdk_roots.push(contract.roles.request.as_str());
+    binary_roots.push(contract.roles.response.as_str());
     let sdk = closure(contract, &sdk_roots);
     let binary = closure(contract, &binary_roots);
     contract
@@ -135,5 +131,28 @@ fn refs_of<'c>(ty: &'c Ty, out: &mut Vec<&'c str>) {
             refs_of(inner, out)
         }
         Ty::Any | Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } | Ty::String => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The envelopes are roots by their roles: renamed, the request envelope
+    /// is still written by SDKs and the response envelope by the binary.
+    #[test]
+    fn the_envelopes_are_roots_by_their_roles() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let renamed = text
+            .replace("\"#/$defs/Request\"", "\"#/$defs/CpRequest\"")
+            .replace("\"Request\": {", "\"CpRequest\": {")
+            .replace("\"#/$defs/Response\"", "\"#/$defs/CpResponse\"")
+            .replace("\"Response\": {", "\"CpResponse\": {");
+        let (contract, _) = crate::load::load_str(&renamed, &path, "renamed.json").unwrap();
+        assert_eq!(contract.roles.request, "CpRequest");
+        let flows = reachable(&contract);
+        assert!(flows["CpRequest"].sdk_writes(), "{:?}", flows["CpRequest"]);
+        assert!(flows["CpResponse"].binary_writes(), "{:?}", flows["CpResponse"]);
     }
 }

@@ -3,7 +3,7 @@
 //! which type a method names, whether its params must be sent, and whether
 //! the method is there at all.
 
-use super::types::Shapes;
+use super::shapes::Shapes;
 use super::{Change, Class};
 use crate::model::{Contract, Method};
 

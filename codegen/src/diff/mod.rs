@@ -56,6 +56,7 @@ mod flow;
 mod methods;
 pub mod older;
 pub mod render;
+mod shapes;
 mod tables;
 mod types;
 
@@ -195,7 +196,7 @@ pub fn diff(old: &Contract, new: &Contract) -> Result<Report, Unrelated> {
         return Err(Unrelated);
     }
     let flows = flow::Flows::of(old, new);
-    let shapes = types::Shapes::of(old, new);
+    let shapes = shapes::Shapes::of(old, new);
     let mut changes = Vec::new();
     tables::limits(old, new, &mut changes);
     methods::compare(old, new, &shapes, &mut changes);

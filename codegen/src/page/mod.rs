@@ -16,11 +16,11 @@ mod types;
 use std::collections::BTreeMap;
 
 use crate::model::Contract;
-use crate::targets::{header_text, REGENERATE_COMMAND};
+use crate::output::{header_text, REGENERATE_COMMAND};
 use markdown::{Anchors, Page};
 
 /// Where the page goes under the output root.
-pub const PATH: &str = "docs/coprocess-protocol.md";
+pub use crate::output::PAGE_PATH as PATH;
 
 /// A section: its heading and what writes its body.
 type Section = (&'static str, fn(&mut Page, &Links, &Contract));

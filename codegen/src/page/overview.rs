@@ -24,7 +24,7 @@ pub fn matrix(page: &mut Page, _: &Links, contract: &Contract) {
         .sdks
         .iter()
         .map(|sdk| {
-            let what = crate::targets::language(&sdk.key).map_or("name", |l| l.what);
+            let what = crate::languages::language(&sdk.key).map_or("name", |l| l.what);
             vec![
                 inline(&sdk.name),
                 code_span(&sdk.key),

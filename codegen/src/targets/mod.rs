@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::{Contract, Sdk};
-use crate::sdks::Language;
+use crate::languages::Language;
 
 pub mod claims;
 pub mod client;
@@ -18,11 +18,73 @@ pub mod python;
 pub mod rust;
 pub mod typescript;
 
-/// The command that regenerates every file; named in every header.
-pub const REGENERATE_COMMAND: &str = "cargo run -p codegen";
+pub use crate::output::{header_text, REGENERATE_COMMAND};
 
-/// The target languages, in the order they are generated and reported.
+/// One target language: what the generator, the support matrix and the
+/// names proof ask of it. Each target module has these as functions of the
+/// same names; [`REGISTRY`] holds one of each, and nothing else dispatches
+/// on a target's key.
+pub trait Target: Sync {
+    /// What the support matrix knows of its language, the key first.
+    fn language(&self) -> &'static Language;
+    /// Its row's key in the support matrix (`go`).
+    fn key(&self) -> &'static str {
+        self.language().key
+    }
+    /// Its files, at the paths its row of the support matrix gives.
+    fn render(&self, contract: &Contract) -> Result<Files, crate::SchemaError>;
+    /// Every name it declares where a schema name can reach ([`claims`]).
+    fn declare(&self, contract: &Contract) -> Result<Vec<claims::Scope>, crate::SchemaError>;
+    /// The word lists it escapes or avoids (keywords, reserved names).
+    fn keyword_sets(&self) -> Vec<&'static [&'static str]>;
+    /// Its runtime as written in its template(s).
+    fn runtime_sources(&self) -> Vec<&'static str>;
+}
+
+/// A target module as a [`Target`]: its language's facts and its functions.
+macro_rules! target {
+    ($name:ident, $module:ident) => {
+        struct $name;
+
+        impl Target for $name {
+            fn language(&self) -> &'static Language {
+                &crate::languages::$module::LANGUAGE
+            }
+            fn render(&self, contract: &Contract) -> Result<Files, crate::SchemaError> {
+                $module::generate(contract)
+            }
+            fn declare(&self, contract: &Contract) -> Result<Vec<claims::Scope>, crate::SchemaError> {
+                $module::declare(contract)
+            }
+            fn keyword_sets(&self) -> Vec<&'static [&'static str]> {
+                $module::keyword_sets()
+            }
+            fn runtime_sources(&self) -> Vec<&'static str> {
+                $module::runtime_sources()
+            }
+        }
+    };
+}
+
+target!(RustTarget, rust);
+target!(PythonTarget, python);
+target!(TypeScriptTarget, typescript);
+target!(GoTarget, go);
+target!(JvmTarget, jvm);
+target!(DotnetTarget, dotnet);
+
+/// The target registry, in the order the targets are generated and reported
+/// (the order of [`crate::languages::LANGUAGES`]).
+pub const REGISTRY: &[&dyn Target] = &[&RustTarget, &PythonTarget, &TypeScriptTarget, &GoTarget, &JvmTarget, &DotnetTarget];
+
+/// The keys of [`REGISTRY`], in its order, for the harnesses that pick
+/// targets by key (`NAMES_TARGETS=go,jvm`).
 pub const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
+
+/// The target with this key.
+pub fn target(key: &str) -> Option<&'static dyn Target> {
+    REGISTRY.iter().copied().find(|target| target.key() == key)
+}
 
 /// Every generated file, by path relative to the output root (`/`-separated).
 pub type Files = BTreeMap<String, String>;
@@ -92,19 +154,6 @@ impl Piece {
     }
 }
 
-/// What the support matrix needs to know of a target's language.
-pub fn language(target: &str) -> Option<Language> {
-    Some(match target {
-        "rust" => rust::LANGUAGE,
-        "python" => python::LANGUAGE,
-        "typescript" => typescript::LANGUAGE,
-        "go" => go::LANGUAGE,
-        "jvm" => jvm::LANGUAGE,
-        "dotnet" => dotnet::LANGUAGE,
-        _ => return None,
-    })
-}
-
 /// A target's row of the support matrix; a contract without one (built by
 /// hand: the loader requires every row) is refused.
 pub fn sdk<'c>(contract: &'c Contract, target: &str) -> Result<&'c Sdk, crate::SchemaError> {
@@ -126,67 +175,27 @@ pub fn namespace<'c>(contract: &'c Contract, target: &str) -> &'c str {
 
 /// Renders one target by name.
 pub fn generate_target(contract: &Contract, target: &str) -> Result<Files, crate::SchemaError> {
-    Ok(match target {
-        "rust" => rust::generate(contract)?,
-        "python" => python::generate(contract)?,
-        "typescript" => typescript::generate(contract)?,
-        "go" => go::generate(contract)?,
-        "jvm" => jvm::generate(contract)?,
-        "dotnet" => dotnet::generate(contract)?,
-        _ => Files::new(),
-    })
+    self::target(target).map_or_else(|| Ok(Files::new()), |target| target.render(contract))
 }
 
 /// Every name one target declares where a schema name can reach, scope by
 /// scope, with who declares it ([`claims`]). `generate` of each target makes
 /// these claims before it renders anything, so a clash is refused whole.
 pub fn declare(contract: &Contract, target: &str) -> Result<Vec<claims::Scope>, crate::SchemaError> {
-    match target {
-        "rust" => rust::declare(contract),
-        "python" => python::declare(contract),
-        "typescript" => typescript::declare(contract),
-        "go" => go::declare(contract),
-        "jvm" => jvm::declare(contract),
-        "dotnet" => dotnet::declare(contract),
-        _ => Ok(Vec::new()),
-    }
+    self::target(target).map_or_else(|| Ok(Vec::new()), |target| target.declare(contract))
 }
 
 /// The word lists one target escapes or avoids (keywords, reserved names):
 /// `tests/names.rs` uses each word as a type name and as a member name.
 pub fn keyword_sets(target: &str) -> Vec<&'static [&'static str]> {
-    match target {
-        "rust" => rust::keyword_sets(),
-        "python" => python::keyword_sets(),
-        "typescript" => typescript::keyword_sets(),
-        "go" => go::keyword_sets(),
-        "jvm" => jvm::keyword_sets(),
-        "dotnet" => dotnet::keyword_sets(),
-        _ => Vec::new(),
-    }
+    self::target(target).map_or_else(Vec::new, |target| target.keyword_sets())
 }
 
 /// The runtime of one target as it is written in its template(s): the helpers
 /// every generated file carries. `tests/names.rs` reads every top-level name
 /// it declares from this text, so a runtime that gains a name is covered.
 pub fn runtime_sources(target: &str) -> Vec<&'static str> {
-    match target {
-        "rust" => rust::runtime_sources(),
-        "python" => python::runtime_sources(),
-        "typescript" => typescript::runtime_sources(),
-        "go" => go::runtime_sources(),
-        "jvm" => jvm::runtime_sources(),
-        "dotnet" => dotnet::runtime_sources(),
-        _ => Vec::new(),
-    }
-}
-
-/// The header sentence every generated file carries (without comment markers).
-pub fn header_text(contract: &Contract) -> String {
-    format!(
-        "@generated by `{REGENERATE_COMMAND}` from {}. DO NOT EDIT: change the schema and regenerate.",
-        contract.source
-    )
+    self::target(target).map_or_else(Vec::new, |target| target.runtime_sources())
 }
 
 /// Word-wraps `text` to lines of at most `width` characters (longer words stay whole).
@@ -236,6 +245,16 @@ mod tests {
         let mut targets = TARGETS.to_vec();
         targets.sort_unstable();
         assert_eq!(named, targets);
+    }
+
+    /// The registry, its keys and the support matrix's languages are one
+    /// list, in one order.
+    #[test]
+    fn the_registry_is_the_languages_in_order() {
+        let keys: Vec<&str> = REGISTRY.iter().map(|target| target.key()).collect();
+        assert_eq!(keys, TARGETS);
+        let languages: Vec<&str> = crate::languages::LANGUAGES.iter().map(|language| language.key).collect();
+        assert_eq!(keys, languages);
     }
 
     /// The parts put together are the target rendered whole, and every

@@ -13,22 +13,14 @@ mod client;
 mod codecs;
 mod docs;
 mod envelopes;
+mod mapping;
 mod names;
 mod protocol;
 mod roles;
 mod types;
 
 use crate::model::{Contract, Sdk};
-use crate::sdks::{dotted, Language, Problem};
 use crate::targets::{header_text, Files};
-
-/// The support matrix's word for .NET: the namespace both files declare.
-pub const LANGUAGE: Language = Language { name_key: "namespace", what: ".NET namespace", extension: ".cs", check };
-
-/// The namespace is dotted C# identifiers that are no keywords.
-fn check(sdk: &Sdk) -> Result<(), Problem> {
-    dotted(sdk, "namespace", ".NET namespace", ".", names::KEYWORDS, "Mcptest.Sdk")
-}
 
 /// The SDK's namespace as the generated code names it, fully qualified
 /// (`global::Mcptest.Sdk`), where no [`Out`] is at hand.

@@ -2,19 +2,7 @@
 //! escapes for keywords, and collision-free enum members.
 
 use crate::names;
-
-/// The C# keywords (reserved, not contextual): a camelCase parameter or local
-/// with one of these names is written with a leading `@`.
-pub(crate) const KEYWORDS: &[&str] = &[
-    "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked", "class",
-    "const", "continue", "decimal", "default", "delegate", "do", "double", "else", "enum", "event",
-    "explicit", "extern", "false", "finally", "fixed", "float", "for", "foreach", "goto", "if",
-    "implicit", "in", "int", "interface", "internal", "is", "lock", "long", "namespace", "new",
-    "null", "object", "operator", "out", "override", "params", "private", "protected", "public",
-    "readonly", "ref", "return", "sbyte", "sealed", "short", "sizeof", "stackalloc", "static",
-    "string", "struct", "switch", "this", "throw", "true", "try", "typeof", "uint", "ulong",
-    "unchecked", "unsafe", "ushort", "using", "virtual", "void", "volatile", "while",
-];
+pub(crate) use crate::languages::dotnet::KEYWORDS;
 
 /// Type names the generated file itself uses unqualified; a `$defs` entry with
 /// one of these names gets a `Type` suffix so that nothing is shadowed.

@@ -7,8 +7,9 @@
 use super::docs::{summary, summary_xml, xml};
 use super::names::{enum_members, enum_wire_name, json_string, member_name, param_name, string_literal, type_name};
 use super::codecs::*;
+pub use super::mapping::{bare, cref, cs_type, field_type, is_value_type, required};
 use super::Out;
-use crate::model::{Contract, Field, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
+use crate::model::{Contract, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 
 pub fn render(out: &mut Out, contract: &Contract, def: &TypeDef) {
     match &def.kind {
@@ -18,57 +19,6 @@ pub fn render(out: &mut Out, contract: &Contract, def: &TypeDef) {
         TypeKind::StringEnum(values) => render_enum(out, def, values),
         TypeKind::IntegerOrString => render_id(out, def),
     }
-}
-
-// ---------------------------------------------------------------- type mapping
-
-pub fn kind_of<'c>(contract: &'c Contract, name: &str) -> Option<&'c TypeKind> {
-    contract.type_def(name).map(|t| &t.kind)
-}
-
-/// The C# type of a field, item or map value.
-pub fn cs_type(ty: &Ty) -> String {
-    match ty {
-        Ty::Any => "global::System.Text.Json.JsonElement".to_string(),
-        Ty::Number { .. } => "double".to_string(),
-        Ty::Boolean => "bool".to_string(),
-        Ty::Integer { .. } => "long".to_string(),
-        Ty::String => "string".to_string(),
-        Ty::Ref(name) => type_name(name),
-        Ty::Array(item) => format!("global::System.Collections.Generic.List<{}>", cs_type(item)),
-        Ty::Nullable(inner) => format!("{}?", cs_type(inner)),
-        Ty::Length { inner, .. } | Ty::Unique(inner) | Ty::Prefix { inner, .. } | Ty::Multiple { inner, .. } | Ty::Pattern { inner, .. } | Ty::Const { inner, .. } => cs_type(inner),
-    }
-}
-
-/// Whether the C# type is a struct (its nullable form is `Nullable<T>`).
-pub fn is_value_type(contract: &Contract, ty: &Ty) -> bool {
-    match ty {
-        Ty::Any | Ty::Boolean | Ty::Integer { .. } | Ty::Number { .. } => true,
-        Ty::Multiple { inner, .. } | Ty::Const { inner, .. } => is_value_type(contract, inner),
-        Ty::Ref(name) => matches!(kind_of(contract, name), Some(TypeKind::StringEnum(_))),
-        _ => false,
-    }
-}
-
-/// The property type of a field: optional fields are nullable (absent = null).
-pub fn field_type(field: &Field) -> String {
-    let ty = cs_type(&field.ty);
-    if field.required || matches!(field.ty, Ty::Nullable(_)) {
-        ty
-    } else {
-        format!("{ty}?")
-    }
-}
-
-/// A class name as a doc-comment `cref` (`RequestOf{TParams}`).
-pub fn cref(class: &str) -> String {
-    class.replace('<', "{").replace('>', "}")
-}
-
-/// The class name without type parameters (its constructor's name).
-pub fn bare(class: &str) -> &str {
-    class.split('<').next().unwrap_or(class)
 }
 
 // ---------------------------------------------------------------- closed objects
@@ -100,10 +50,6 @@ pub fn render_object_as(out: &mut Out, contract: &Contract, def: &TypeDef, objec
         out.blank();
         object_writer(out, contract, &class, object);
     });
-}
-
-pub fn required(object: &ObjectType) -> impl Iterator<Item = &Field> {
-    object.fields.iter().filter(|f| f.required)
 }
 
 fn constructor(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType) {
@@ -204,10 +150,6 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, nam
 /// The accessor property of a union variant (`response.ErrorResponse`).
 pub fn variant_member(union: &str, variant: &str) -> String {
     member_name(&type_name(variant), &type_name(union))
-}
-
-pub fn quoted_list(names: &[&str]) -> String {
-    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
 }
 
 fn render_union(out: &mut Out, contract: &Contract, def: &TypeDef, variants: &[UnionVariant]) {

@@ -31,26 +31,7 @@ mod types;
 use std::collections::BTreeMap;
 
 use crate::model::{Contract, Sdk};
-use crate::sdks::{identifier, Language, Problem};
 use crate::targets::{prune, Files, REGENERATE_COMMAND};
-
-/// The support matrix's word for Go: the package both files declare.
-pub const LANGUAGE: Language = Language { name_key: "package", what: "Go package", extension: ".go", check };
-
-/// The package is a Go identifier other than a keyword, and not `main` (the
-/// SDK is a library); neither file is a test file.
-fn check(sdk: &Sdk) -> Result<(), Problem> {
-    let package = sdk.namespace.as_str();
-    if !identifier(package, names::KEYWORDS) || package == "_" || package == "main" {
-        return Err(Problem::new("package", format!("`{package}` cannot name the Go package of a library"), "use a Go identifier that is no keyword and not `main`, like `mcptest`"));
-    }
-    for (key, path) in [("frames", &sdk.frames), ("client", &sdk.client)] {
-        if path.ends_with("_test.go") {
-            return Err(Problem::new(key, format!("`{path}` is a Go test file, which only `go test` compiles"), "drop the `_test` suffix"));
-        }
-    }
-    Ok(())
-}
 
 /// Rendering state: the contract and the composite helpers needed so far.
 pub struct Ctx<'a> {

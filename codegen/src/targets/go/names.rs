@@ -7,12 +7,6 @@
 
 use crate::names;
 
-/// Go's keywords: no package can be named like one.
-pub(crate) const KEYWORDS: &[&str] = &[
-    "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func", "go", "goto", "if",
-    "import", "interface", "map", "package", "range", "return", "select", "struct", "switch", "type", "var",
-];
-
 /// Words written upper-case in Go identifiers.
 const INITIALISMS: &[&str] = &[
     "api", "cli", "http", "id", "ip", "json", "mcp", "rpc", "sdk", "uri", "url", "uuid",

@@ -25,23 +25,8 @@ mod runtime;
 mod types;
 
 use crate::model::{Contract, Sdk};
-use crate::sdks::{dotted, ends_with, Language, Problem};
 use crate::targets::{header_text, prune, Files};
 use layout::Code;
-
-/// The support matrix's word for Java: the package both classes are in.
-pub const LANGUAGE: Language = Language { name_key: "package", what: "Java package", extension: ".java", check };
-
-/// The package is dotted Java identifiers, and each file is where Java
-/// looks for its public class: `Coprocess.java` and `CoprocessClient.java`
-/// in the package's directory (`dev.mcptest` is `.../dev/mcptest/`).
-fn check(sdk: &Sdk) -> Result<(), Problem> {
-    dotted(sdk, "package", "Java package", ".", names::java_keywords(), "dev.mcptest")?;
-    let directory = sdk.namespace.replace('.', "/");
-    let why = "where javac and build tools look for a public class of that package";
-    ends_with(&sdk.frames, &format!("{directory}/Coprocess.java"), "frames", why)?;
-    ends_with(&sdk.client, &format!("{directory}/CoprocessClient.java"), "client", why)
-}
 
 /// Renders `Coprocess.java` and `CoprocessClient.java`.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {

@@ -3,92 +3,7 @@
 
 use crate::model::Ty;
 use crate::names;
-
-/// Java's reserved words and literals, plus the members every generated record
-/// has or inherits: a component with one of these names gets a `_` suffix.
-pub(crate) const MEMBER_KEYWORDS: &[&str] = &[
-    "abstract",
-    "assert",
-    "boolean",
-    "break",
-    "byte",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extends",
-    "final",
-    "finally",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "implements",
-    "import",
-    "instanceof",
-    "int",
-    "interface",
-    "long",
-    "native",
-    "new",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "return",
-    "short",
-    "static",
-    "strictfp",
-    "super",
-    "switch",
-    "synchronized",
-    "this",
-    "throw",
-    "throws",
-    "transient",
-    "try",
-    "void",
-    "volatile",
-    "while",
-    "true",
-    "false",
-    "null",
-    "var",
-    "yield",
-    "record",
-    "sealed",
-    "permits",
-    "non",
-    "_",
-    "hashCode",
-    "toString",
-    "equals",
-    "getClass",
-    "notify",
-    "notifyAll",
-    "wait",
-    "clone",
-    "finalize",
-    "toJson",
-    "appendJson",
-    "fromJson",
-    "fromNode",
-];
-
-/// Java's reserved words, contextual keywords and literals: the first part
-/// of [`MEMBER_KEYWORDS`], up to the members every record has. No package
-/// segment may be one.
-pub(crate) fn java_keywords() -> &'static [&'static str] {
-    let end = MEMBER_KEYWORDS.iter().position(|w| *w == "hashCode").unwrap_or(MEMBER_KEYWORDS.len());
-    &MEMBER_KEYWORDS[..end]
-}
+pub(crate) use crate::languages::jvm::MEMBER_KEYWORDS;
 
 /// Type names the generated file itself uses unqualified (java.lang, java.util,
 /// Jackson and its own helper types), its type parameters and every other
@@ -374,12 +289,6 @@ pub fn java_type(ty: &Ty, boxed: bool) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn java_keywords_are_the_language_words_not_the_record_members() {
-        let words = java_keywords();
-        assert!(words.contains(&"class") && words.contains(&"null") && words.contains(&"_"));
-        assert!(!words.contains(&"hashCode") && !words.contains(&"wait"));
-    }
 
     #[test]
     fn names() {

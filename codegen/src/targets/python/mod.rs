@@ -20,27 +20,10 @@ mod names;
 mod protocol;
 mod types;
 
-use crate::model::{Contract, Sdk};
-use crate::sdks::{dotted, ends_with, identifier, Language, Problem};
+use crate::model::Contract;
 use crate::targets::{header_text, prune, Files};
 use docs::comment;
 use layout::Out;
-
-/// The support matrix's word for Python: the frames' module, dotted.
-pub const LANGUAGE: Language = Language { name_key: "module", what: "Python module", extension: ".py", check };
-
-/// The module is dotted identifiers, and the frames file is where Python
-/// imports it from (`mcptest._coprocess` is `.../mcptest/_coprocess.py`);
-/// the client's file name is a module name too.
-fn check(sdk: &Sdk) -> Result<(), Problem> {
-    dotted(sdk, "module", "Python module", ".", names::KEYWORDS, "mcptest._coprocess")?;
-    ends_with(&sdk.frames, &format!("{}.py", sdk.namespace.replace('.', "/")), "frames", "where Python imports the module from")?;
-    let client = Sdk::stem(&sdk.client);
-    if !identifier(client, names::KEYWORDS) {
-        return Err(Problem::new("client", format!("`{client}` is not a Python module name"), "name the file with a Python identifier, like `_client.py`"));
-    }
-    Ok(())
-}
 
 /// The helpers every generated module carries (strict JSON text, shape checks).
 pub const RUNTIME: &str = include_str!("runtime.py");

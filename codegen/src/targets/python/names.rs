@@ -2,15 +2,7 @@
 
 use crate::model::{Contract, Ty, TypeKind};
 use crate::names;
-
-/// Python's hard keywords: a property with one of these names gets a `_` suffix.
-/// Builtins (`type`, `id`, `format`) stay: they are valid attribute names.
-pub(crate) const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
+pub(crate) use crate::languages::python::KEYWORDS;
 
 /// Names a dataclass body's annotations may use: a field of that name would
 /// shadow them inside the class (`int: int` is not a valid type for mypy).

@@ -27,35 +27,10 @@ mod names;
 mod protocol;
 mod types;
 
-use crate::model::{Contract, Sdk};
-use crate::sdks::{Language, Problem};
+use crate::model::Contract;
 use crate::targets::{prune, Files};
 
 use layout::Out;
-
-/// The support matrix's word for TypeScript: the npm package the SDK ships as.
-pub const LANGUAGE: Language = Language { name_key: "module", what: "npm package", extension: ".ts", check };
-
-/// The package is an npm package name (`@scope/name` or `name`: lower case,
-/// URL-safe); neither file is a declaration file.
-fn check(sdk: &Sdk) -> Result<(), Problem> {
-    let name = sdk.namespace.as_str();
-    let part = |s: &str| !s.is_empty() && !s.starts_with(['.', '_']) && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_' | '~'));
-    let valid = match name.strip_prefix('@').map(|scoped| scoped.split_once('/')) {
-        Some(Some((scope, package))) => part(scope) && part(package),
-        Some(None) => false,
-        None => part(name),
-    };
-    if !valid || name.len() > 214 {
-        return Err(Problem::new("module", format!("`{name}` is not an npm package name"), "use lower-case letters, digits and `-._~`, optionally scoped, like `@mcptest/sdk`"));
-    }
-    for (key, path) in [("frames", &sdk.frames), ("client", &sdk.client)] {
-        if path.ends_with(".d.ts") {
-            return Err(Problem::new(key, format!("`{path}` is a declaration file"), "name a `.ts` module, like `coprocess.ts`"));
-        }
-    }
-    Ok(())
-}
 
 /// The strict JSON reader and the shared shape checks, emitted verbatim.
 pub const RUNTIME: &str = include_str!("runtime.ts");

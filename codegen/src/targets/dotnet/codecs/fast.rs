@@ -4,7 +4,7 @@
 //! public decoder runs the careful `JsonElement` reader, which does.
 
 use super::super::names::{enum_members, local_name, member_name, string_literal};
-use super::super::types::{bare, cs_type, field_type};
+use super::super::mapping::{bare, cs_type, field_type};
 use super::reader_of;
 use super::super::Out;
 use crate::model::{Constant, Contract, ObjectType, Ty, TypeKind, UnionVariant};

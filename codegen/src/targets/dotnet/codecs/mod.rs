@@ -7,7 +7,7 @@ pub mod fast;
 
 use super::docs::summary;
 use super::names::{enum_wire_name, json_string, local_name, member_name, string_literal, type_name};
-use super::types::{bare, cs_type, field_type, is_value_type, kind_of, quoted_list, required};
+use super::mapping::{bare, cs_type, field_type, is_value_type, kind_of, quoted_list, required};
 use super::Out;
 use crate::model::{union_tag, Constant, Contract, Field, NumberBound, ObjectType, Ty, TypeDef, TypeKind, UnionVariant};
 

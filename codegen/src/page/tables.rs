@@ -31,7 +31,7 @@ pub fn methods(page: &mut Page, links: &Links, contract: &Contract) {
             ]
         })
         .collect();
-    page.table(&["Method", "Params", "Params required", "Result", "Description"], &rows);
+    page.table(&["Method", "Params type", "Params required", "Result type", "Description"], &rows);
 }
 
 pub fn error_codes(page: &mut Page, _: &Links, contract: &Contract) {

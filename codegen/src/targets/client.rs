@@ -120,16 +120,6 @@ pub fn request_member_refusal(contract: &Contract, member: &str, target: &str, w
     )
 }
 
-/// Transitional, until every target reads the call role: the names of the
-/// verdict and passthrough arms in the repository's contract.
-pub const VERDICT: &str = "Verdict";
-pub const PASSTHROUGH: &str = "ToolCallPassthrough";
-
-/// Transitional: the call role's result type.
-pub fn call_result_union(contract: &Contract) -> Option<String> {
-    call_outcome(contract).map(|call| call.result.clone())
-}
-
 /// v2.json with every type and method renamed ([`fixtures::renamed_v2`]):
 /// a contract whose roles no target can know by name, for the targets' tests.
 #[cfg(test)]

@@ -16,7 +16,7 @@ pub(super) fn check(node: &Node) -> Result<(), PatternError> {
     let rust = render(node, Dialect::Rust);
     regex::Regex::new(&rust).map(drop).map_err(|e| {
         let reason = e.to_string();
-        let reason = reason.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or_default().trim().to_string();
+        let reason = reason.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default().trim().to_string();
         PatternError {
             offset: None,
             problem: format!("the pattern is too large for Rust's `regex` crate ({reason})"),

@@ -26,6 +26,8 @@ mod fuzz;
 #[allow(dead_code)] // shared with the conformance test
 #[path = "conformance/runner/library.rs"]
 mod library;
+#[path = "constraints/patterns.rs"]
+mod patterns;
 #[path = "constraints/suite.rs"]
 mod suite;
 #[allow(dead_code)] // shared with the conformance test
@@ -67,12 +69,24 @@ fn the_suite() -> &'static suite::Suite {
     SUITE.get_or_init(|| suite::load(&golden_schema()))
 }
 
-/// The test contract: v2.json, the golden's constrained types and the
-/// suite's groups.
+/// The patterns the long-string proof tries, drawn once.
+fn probe_patterns() -> &'static [codegen::pattern::Pattern] {
+    static PATTERNS: std::sync::OnceLock<Vec<codegen::pattern::Pattern>> = std::sync::OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        let golden: Value = serde_json::from_str(&std::fs::read_to_string(root().join("codegen/tests/schemas/constraints.json")).unwrap()).unwrap();
+        patterns::patterns(&golden)
+    })
+}
+
+/// The test contract: v2.json, the golden's constrained types, the suite's
+/// groups and the pattern probes.
 fn test_schema() -> Value {
     let mut schema = golden_schema();
     for (name, def) in &the_suite().defs {
         schema["$defs"][name] = def.clone();
+    }
+    for (name, def) in patterns::defs(probe_patterns()) {
+        schema["$defs"][&name] = def;
     }
     schema
 }
@@ -1150,6 +1164,33 @@ impl Built {
     }
 }
 
+/// One testee's answers and how long its run took.
+struct Timed {
+    target: &'static str,
+    answers: Result<Vec<Value>, String>,
+    seconds: f64,
+}
+
+impl Built {
+    /// [`Built::run`], timing each testee's run.
+    fn run_timed(&self, input: &str) -> Vec<Timed> {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .testees
+                .iter()
+                .map(|(target, built)| {
+                    scope.spawn(move || {
+                        let start = std::time::Instant::now();
+                        let answers = built.clone().and_then(|()| support::testee::run_only(target, &self.out_root, &self.build.join(target), input));
+                        Timed { target, answers, seconds: start.elapsed().as_secs_f64() }
+                    })
+                })
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        })
+    }
+}
+
 /// Generates the test contract's output and builds the testees on it, once
 /// for every test of this binary.
 fn built() -> &'static Built {
@@ -1248,4 +1289,62 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
     assert!(failures.is_empty(), "{} problems, first 40:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
     assert_eq!(answered.len(), testees.len(), "not every target answered: {answered:?}");
     eprintln!("constraints: {} cases ({} rejections) agreed in {:?} and the validator", cases.len(), cases.iter().filter(|c| c.problem.is_some()).count(), answered);
+}
+
+/// Issue 36: every pattern of the golden and the drawn ones, on 100,000-
+/// character strings in all six engines: no crash (Java's stack), the Rust
+/// spelling's verdict, and no engine slow on the round (a generous bound:
+/// linear engines take well under a second; the patterns the guard refuses
+/// took minutes on 30 characters).
+#[test]
+fn every_engine_decides_every_pattern_on_long_strings_alike() {
+    let built = built();
+    let mut rng = support::fuzz::Rng::new(36);
+    let mut cases: Vec<(usize, String, Option<String>)> = Vec::new();
+    for (i, pattern) in probe_patterns().iter().enumerate() {
+        for text in patterns::strings(pattern, &mut rng) {
+            let problem = (!pattern.finds(&text)).then(|| format!("{}: {} at $.text", patterns::probe_name(i), pattern.problem()));
+            cases.push((i, text, problem));
+        }
+    }
+    let (valid, invalid) = (cases.iter().filter(|c| c.2.is_none()).count(), cases.iter().filter(|c| c.2.is_some()).count());
+    assert!(valid >= probe_patterns().len() / 2 && invalid >= probe_patterns().len(), "{valid} valid, {invalid} invalid long strings");
+    let input: String = cases.iter().map(|(i, text, _)| format!("{}\n", json!({"type": patterns::probe_name(*i), "json": json!({"text": text}).to_string()}))).collect();
+    let mut failures = Vec::new();
+    let testees: Vec<&'static str> = built.testees.iter().map(|(t, _)| *t).collect();
+    let started = std::time::Instant::now();
+    let answers = built.run_timed(&input);
+    let patterns = probe_patterns();
+    for Timed { target, answers: result, seconds } in &answers {
+        // Generous: a linear engine takes well under a second per megabyte.
+        if *seconds > 120.0 {
+            failures.push(format!("{target}: {seconds:.1} s for {} long strings", cases.len()));
+        }
+        let lines = match result {
+            Ok(lines) => lines,
+            Err(e) => {
+                failures.push(format!("{target}: {}", e.chars().take(2000).collect::<String>()));
+                continue;
+            }
+        };
+        for (k, (i, text, problem)) in cases.iter().enumerate() {
+            let shown = || format!("{} on {} code points ending {:?}", patterns[*i].display(), text.chars().count(), text.chars().rev().take(3).collect::<String>());
+            let Some(answer) = lines.get(k) else {
+                failures.push(format!("{target}: no answer for {}", shown()));
+                continue;
+            };
+            let ok = answer.get("ok") == Some(&json!(true));
+            let error = answer.get("error").and_then(Value::as_str).unwrap_or_default();
+            let right = match problem {
+                None => ok && answer["value"]["text"].as_str() == Some(text.as_str()),
+                Some(p) => !ok && error == p,
+            };
+            if !right {
+                failures.push(format!("{target}: {}: expected {problem:?}, got {}", shown(), answer.to_string().chars().take(300).collect::<String>()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} problems, first 20:\n{}", failures.len(), failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n"));
+    let timing: Vec<String> = answers.iter().map(|a| format!("{} {:.1} s", a.target, a.seconds)).collect();
+    eprintln!("long strings: {} patterns, {} strings of {} code points ({valid} valid, {invalid} invalid) in {:?} in {:.1} s: {}", patterns.len(), cases.len(), patterns::LENGTH, testees, started.elapsed().as_secs_f64(), timing.join(", "));
 }

@@ -4,9 +4,10 @@
 //! A schema's `pattern` is ECMA-262 syntax with the `u` flag (code points,
 //! not UTF-16 units), searched, not anchored, as JSON Schema says. Codegen
 //! parses it into a [`Node`] tree ([`parse`]), refuses what some engine
-//! would read otherwise or could not run in linear-ish time ([`guard`]), and
-//! renders the tree once per engine ([`render`]): Python `re`, ECMAScript
-//! with `u`, Go `regexp`, `java.util.regex`, .NET `Regex` and Rust `regex`.
+//! would read otherwise, could not compile ([`limits`]) or could not decide
+//! in time linear in the string ([`guard`], [`search`]), and renders the
+//! tree once per engine ([`render`]): Python `re`, ECMAScript with `u`, Go
+//! `regexp`, `java.util.regex`, .NET `Regex` and Rust `regex`.
 //!
 //! | written | meaning in every target |
 //! |---|---|
@@ -24,15 +25,33 @@
 //! Refused, with the character offset and a fix: lookaround, backreferences,
 //! named groups, `\b`/`\B`, `\p{…}`, `\cX`, lazy or possessive quantifiers,
 //! an empty class `[]` or `[^]`, a quantifier on nothing or on an anchor, a
-//! lone `]`, `{` or `}`, a count above 1000 (Go's limit), and any repetition
-//! that a backtracking engine (Python, JavaScript, Java, .NET) could take
-//! exponential time on ([`guard`]).
+//! lone `]`, `{` or `}`, a count above 1000 and groups nested deeper than
+//! [`MAX_DEPTH`]. Then, so that every engine compiles the pattern and
+//! decides any string in linear time:
+//!
+//! - nested counts multiplying past 1000 (Go's limit), and a pattern Rust's
+//!   `regex` will not compile (its size and nesting limits) ([`limits`]);
+//! - any choice not decided by the next code point: a repetition that can
+//!   stop or go on at the same character (`^\d*\d*$`, `^.*\.json$`), an
+//!   alternation whose branches start alike, a repetition of what can match
+//!   nothing ([`guard`]): backtracking engines (Python, JavaScript, Java,
+//!   .NET) take exponential or polynomial time on them;
+//! - in a pattern without `^`, which is tried at every position: an
+//!   unbounded repetition that something must still follow (`[a-z]+:`), a
+//!   try reading more than [`MAX_TRY`] code points, and `^` after a
+//!   character ([`search`]).
+//!
+//! Java's engine recurses once per repetition of a group; the Java spelling
+//! repeats possessively, which the guard makes mean the same ([`render`]).
 
 mod guard;
+mod limits;
 mod parse;
 mod render;
+mod search;
 
 pub use render::Dialect;
+pub use search::MAX_TRY;
 
 /// A parsed `pattern`: the schema's text and the tree every target renders.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,8 +106,13 @@ pub struct Branch {
     pub text: String,
 }
 
-/// The largest repetition count every engine accepts (Go's `regexp` refuses more).
+/// The largest repetition count every engine accepts (Go's `regexp` refuses
+/// more), and the largest product of nested counts.
 pub const MAX_COUNT: u32 = 1000;
+
+/// The deepest nesting of groups the parser reads (Rust's `regex` refuses
+/// nesting past 250, counting repetitions too).
+pub const MAX_DEPTH: usize = 100;
 
 /// The largest Unicode code point.
 const MAX_CODE_POINT: u32 = 0x10_FFFF;
@@ -174,7 +198,9 @@ impl Pattern {
     /// Parses and checks a schema `pattern`.
     pub fn parse(source: &str) -> Result<Pattern, PatternError> {
         let node = parse::parse(source)?;
+        limits::check(&node)?;
         guard::check(&node)?;
+        search::check(&node)?;
         Ok(Pattern { source: source.to_string(), node, number: 0 })
     }
 
@@ -182,6 +208,13 @@ impl Pattern {
     /// in ECMA-262 with the `u` flag (without the quoting of a string literal).
     pub fn render(&self, dialect: Dialect) -> String {
         render::render(&self.node, dialect)
+    }
+
+    /// Whether the pattern finds a match in `text`, as the Rust spelling
+    /// (an automaton engine, linear in the text) reads it: the verdict the
+    /// proofs hold every engine to.
+    pub fn finds(&self, text: &str) -> bool {
+        regex::Regex::new(&self.render(Dialect::Rust)).is_ok_and(|regex| regex.is_match(text))
     }
 
     /// The problem every target reports for a string the pattern does not

@@ -1,13 +1,13 @@
 //! The parser of the portable subset: ECMA-262 pattern syntax with the `u`
 //! flag, and nothing whose meaning differs between the six engines.
 
-use super::{Branch, CharSet, Node, PatternError, MAX_COUNT};
+use super::{Branch, CharSet, Node, PatternError, MAX_COUNT, MAX_DEPTH};
 
 /// ECMA's SyntaxCharacter: what a literal must escape.
 const SYNTAX: &str = "^$\\.*+?()[]{}|";
 
 pub(super) fn parse(source: &str) -> Result<Node, PatternError> {
-    let mut parser = Parser { chars: source.chars().collect(), at: 0 };
+    let mut parser = Parser { chars: source.chars().collect(), at: 0, depth: 0 };
     let node = parser.disjunction()?;
     if let Some(c) = parser.peek() {
         // Only an unmatched `)` stops a disjunction before the end.
@@ -19,6 +19,8 @@ pub(super) fn parse(source: &str) -> Result<Node, PatternError> {
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    /// How many groups are open.
+    depth: usize,
 }
 
 impl Parser {
@@ -189,7 +191,12 @@ impl Parser {
                 _ => return Err(self.error_at(start, "a group modifier is outside the portable subset", "write `(...)` or `(?:...)`")),
             }
         }
+        if self.depth == MAX_DEPTH {
+            return Err(self.error_at(start, format!("groups nested deeper than {MAX_DEPTH}"), "nest fewer groups"));
+        }
+        self.depth += 1;
         let inner = self.disjunction()?;
+        self.depth -= 1;
         if !self.eat(')') {
             return Err(self.error_at(start, "unclosed group", "close it with `)`"));
         }

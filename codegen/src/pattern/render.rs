@@ -6,6 +6,7 @@
 
 use std::fmt::Write as _;
 
+use super::guard::transparent;
 use super::{CharSet, Node};
 
 /// The regular-expression engine a target compiles the pattern with.
@@ -51,11 +52,18 @@ impl Renderer {
             }),
             Node::Concat(nodes) => nodes.iter().for_each(|n| self.node(n, out)),
             Node::Alternation(branches) => {
-                for (i, branch) in branches.iter().enumerate() {
+                let mut ordered: Vec<&Node> = branches.iter().map(|b| &b.node).collect();
+                if self.dialect == Dialect::Java {
+                    // A branch that can match nothing goes last, so that a
+                    // possessive repetition around it never settles for it
+                    // while another branch could read on (see below).
+                    ordered.sort_by_key(|n| transparent(n));
+                }
+                for (i, branch) in ordered.into_iter().enumerate() {
                     if i > 0 {
                         out.push('|');
                     }
-                    self.node(&branch.node, out);
+                    self.node(branch, out);
                 }
             }
             Node::Group(inner) => {
@@ -78,6 +86,14 @@ impl Renderer {
                     (n, None) => write!(out, "{{{n},}}").unwrap_or_default(),
                     (n, Some(m)) if n == m => write!(out, "{{{n}}}").unwrap_or_default(),
                     (n, Some(m)) => write!(out, "{{{n},{m}}}").unwrap_or_default(),
+                }
+                if self.dialect == Dialect::Java {
+                    // java.util.regex recurses once per repetition of a
+                    // group, and overflows its stack on a long string; a
+                    // possessive repetition loops instead. It means the same
+                    // here: the guard lets no repetition give back a
+                    // character that what follows could read.
+                    out.push('+');
                 }
             }
         }

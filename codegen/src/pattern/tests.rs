@@ -48,7 +48,7 @@ fn class_syntax_characters_are_escaped_as_each_engine_needs() {
 #[test]
 fn groups_capture_nothing_and_counts_are_kept() {
     assert_eq!(render("(ab|cd){2,3}", Dialect::Rust), "(?:ab|cd){2,3}");
-    assert_eq!(render("a{2,}b{3}c?", Dialect::Python), "a{2,}b{3}c?");
+    assert_eq!(render("^a{2,}b{3}c?", Dialect::Python), "^a{2,}b{3}c?");
 }
 
 #[test]
@@ -85,10 +85,65 @@ fn repetitions_a_backtracking_engine_could_take_exponential_time_on_are_refused(
     assert!(Pattern::parse("^(?:ab|cd)+$").is_ok());
     assert!(Pattern::parse("^[a-z]+(?:-[a-z]+)*$").is_ok());
     assert!(Pattern::parse("(a+)?").is_ok());
-    assert!(Pattern::parse("^(?:\\d+,)*\\d+$").is_ok());
+    assert!(Pattern::parse("^\\d+(?:,\\d+)*$").is_ok());
     assert!(Pattern::parse("^https?://[^/]+(?:/[^/]+)*$").is_ok());
-    // A single loop backtracks at most polynomially: accepted.
-    assert!(Pattern::parse("^.*\\.json$").is_ok());
+}
+
+#[test]
+fn repetitions_that_can_split_the_same_text_are_refused_as_polynomial() {
+    // Issue 36, row 3: 128 s in Python on 30 characters.
+    let refused = refusal("^\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*$");
+    assert!(refused.contains("`\\d*` can stop or go on at the same character") && refused.contains("polynomial"), "{refused}");
+    assert!(refusal("^.*\\.json$").contains("`.*` can stop or go on"));
+    assert!(refusal("^(?:\\d+,)*\\d+$").contains("`(?:\\d+,)*` can stop or go on"));
+    assert!(refusal("^[a-z]+[a-z0-9]*$").contains("polynomial"));
+    assert!(refusal("^(?:ab|ac)x*$").contains("`ab` and `ac` can start alike"));
+    assert!(refusal("^(?:a?)?$").contains("in two ways"));
+    // `$` reads the end of the string, which no repetition repeats.
+    assert!(Pattern::parse("^a*(?:b|$)").is_ok());
+    assert!(Pattern::parse("^[^.]*\\.json$").is_ok());
+    assert!(Pattern::parse("\\.json$").is_ok());
+    assert!(Pattern::parse("^\\S+\\s\\S+$").is_ok());
+}
+
+#[test]
+fn a_search_without_a_start_anchor_reads_a_bounded_text_per_try() {
+    // 12 s in Python on 100,000 letters: every try reads to the end.
+    assert!(refusal("[a-z]+:").contains("searched without `^`"));
+    assert!(refusal("x+$").contains("searched without `^`"));
+    assert!(refusal("(?:ba+){2}").contains("searched without `^`"));
+    assert!(refusal("a{101}").contains("101 characters"));
+    assert!(Pattern::parse("^a{101}").is_ok());
+    assert!(Pattern::parse("[a-z]+").is_ok());
+    assert!(Pattern::parse("(?:ba+)+").is_ok());
+    assert!(Pattern::parse("^x+$|^y").is_ok());
+    assert!(refusal("^x+$|y+$").contains("searched without `^`"));
+    assert!(refusal("a^b").contains("never matches"));
+    assert!(Pattern::parse("(?:a|^)b").is_ok());
+    assert!(Pattern::parse("(?:^|,)x").is_ok());
+}
+
+#[test]
+fn counts_and_sizes_past_what_every_engine_compiles_are_refused() {
+    // Issue 36, row 5: Go panics at start-up on this one.
+    assert!(refusal("^(?:[0-9a-f]{2}){1,512}$").contains("multiply to 1024"));
+    assert!(refusal("^(?:.{1000}){1000}$").contains("multiply to 1000000"));
+    assert!(refusal("^(?:(?:a{10}){10}b){11}$").contains("multiply to 1100"));
+    assert!(Pattern::parse("^(?:[0-9a-f]{2})+$").is_ok());
+    assert!(Pattern::parse("^(?:(?:a{10}){10}b){10}$").is_ok());
+    // Within Go's counts, past Rust's size limit.
+    let large = format!("^{}$", "(?:.{1000})".repeat(40));
+    assert!(refusal(&large).contains("too large for Rust's `regex` crate"), "{}", refusal(&large));
+    let deep = format!("{}a{}", "(".repeat(101), ")".repeat(101));
+    assert!(refusal(&deep).contains("nested deeper than 100"));
+}
+
+#[test]
+fn java_repeats_possessively_and_tries_a_branch_that_matches_nothing_last() {
+    assert_eq!(render("^[a-z]+(?:-[a-z]+)*$", Dialect::Java), "^[a-z]++(?:-[a-z]++)*+\\z");
+    assert_eq!(render("^(?:ab|cd){2,3}x?$", Dialect::Java), "^(?:ab|cd){2,3}+x?+\\z");
+    assert_eq!(render("^(?:x(?:|b))*$", Dialect::Java), "^(?:x(?:b|))*+\\z");
+    assert_eq!(render("^(?:x(?:|b))*$", Dialect::Python), "^(?:x(?:|b))*\\Z");
 }
 
 #[test]

@@ -32,7 +32,9 @@ pub const HANDSHAKE: &str = include_str!("templates/handshake.rs");
 
 /// Each distinct `pattern` as a `strict::Pattern`, compiled by the `regex`
 /// crate on first use (the crate is needed only by a contract with a
-/// pattern). The syntax was checked at generation: `Regex::new` cannot fail.
+/// pattern). Codegen compiled this very spelling with the crate and its
+/// default limits (`codegen/src/pattern/limits.rs`), refusing a pattern past
+/// them: `Regex::new` cannot fail.
 fn patterns(contract: &Contract) -> TokenStream {
     let patterns = contract.patterns();
     if patterns.is_empty() {

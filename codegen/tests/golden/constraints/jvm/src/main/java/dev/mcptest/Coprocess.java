@@ -3038,54 +3038,54 @@ public final class Coprocess {
     }
 
     /** The pattern {@code /^[a-z]+$/}. */
-    private static final Regex PATTERN_1 = new Regex("^[a-z]+\\z");
+    private static final Regex PATTERN_1 = new Regex("^[a-z]++\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9-]*$/}. */
-    private static final Regex PATTERN_2 = new Regex("^[a-z][\\-0-9a-z]*\\z");
+    private static final Regex PATTERN_2 = new Regex("^[a-z][\\-0-9a-z]*+\\z");
 
     /** The pattern {@code /^[A-Z]{2}$/}. */
-    private static final Regex PATTERN_3 = new Regex("^[A-Z]{2}\\z");
+    private static final Regex PATTERN_3 = new Regex("^[A-Z]{2}+\\z");
 
     /** The pattern {@code /^[^\s:]*$/}. */
     private static final Regex PATTERN_4 =
             new Regex(
                     "^[^\\x09-\\x0D"
-                        + " :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*\\z");
+                        + " :\\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]*+\\z");
 
     /** The pattern {@code /^\d{3}$/}. */
-    private static final Regex PATTERN_5 = new Regex("^[0-9]{3}\\z");
+    private static final Regex PATTERN_5 = new Regex("^[0-9]{3}+\\z");
 
     /** The pattern {@code /\w/}. */
     private static final Regex PATTERN_6 = new Regex("[0-9A-Z_a-z]");
 
     /** The pattern {@code /^.{2}$/}. */
-    private static final Regex PATTERN_7 = new Regex("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}\\z");
+    private static final Regex PATTERN_7 = new Regex("^[^\\x0A\\x0D\\x{2028}\\x{2029}]{2}+\\z");
 
     /** The pattern <code>/[&#92;u{1F600}-&#92;u{1F602}]/</code>. */
     private static final Regex PATTERN_8 = new Regex("[\\x{1F600}-\\x{1F602}]");
 
     /** The pattern {@code /^[^"\\]*$/}. */
-    private static final Regex PATTERN_9 = new Regex("^[^\\x22\\\\]*\\z");
+    private static final Regex PATTERN_9 = new Regex("^[^\\x22\\\\]*+\\z");
 
     /** The pattern {@code /^(?:ab|cd)+$/}. */
-    private static final Regex PATTERN_10 = new Regex("^(?:ab|cd)+\\z");
+    private static final Regex PATTERN_10 = new Regex("^(?:ab|cd)++\\z");
 
     /** The pattern {@code /^\S+\s\S+$/}. */
     private static final Regex PATTERN_11 =
             new Regex(
                     "^[^\\x09-\\x0D"
-                        + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+[\\x09-\\x0D"
+                        + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]++[\\x09-\\x0D"
                         + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}][^\\x09-\\x0D"
-                        + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]+\\z");
+                        + " \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]++\\z");
 
     /** The pattern {@code /^[&~\-\[\]^]+$/}. */
-    private static final Regex PATTERN_12 = new Regex("^[\\&\\-\\[\\]\\^\\~]+\\z");
+    private static final Regex PATTERN_12 = new Regex("^[\\&\\-\\[\\]\\^\\~]++\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9_]*$/}. */
-    private static final Regex PATTERN_13 = new Regex("^[a-z][0-9_a-z]*\\z");
+    private static final Regex PATTERN_13 = new Regex("^[a-z][0-9_a-z]*+\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9+.-]*:/}. */
-    private static final Regex PATTERN_14 = new Regex("^[a-z][+\\-.0-9a-z]*:");
+    private static final Regex PATTERN_14 = new Regex("^[a-z][+\\-.0-9a-z]*+:");
 
     /** The pattern {@code /^x-/}. */
     private static final Regex PATTERN_15 = new Regex("^x-");

@@ -29,7 +29,7 @@ const DefaultCallTimeout = ClientCallTimeoutMs * time.Millisecond
 // ClientOptions.StartTimeout is zero (the contract's ClientStartTimeoutMs).
 const DefaultStartTimeout = ClientStartTimeoutMs * time.Millisecond
 
-// DefaultCloseTimeout is how long Close waits for the mcp.shutdown answer and
+// DefaultCloseTimeout is how long Close waits for the close method's answer and
 // for the exit before it kills the coprocess, when ClientOptions.CloseTimeout
 // is zero (the contract's ClientCloseTimeoutMs).
 const DefaultCloseTimeout = ClientCloseTimeoutMs * time.Millisecond
@@ -136,7 +136,7 @@ func (e *TimeoutError) Error() string { return e.Message }
 func (e *TimeoutError) Unwrap() error { return e.err }
 
 // SessionClosedError is a call on a session that was closed (by Close, by
-// mcp.shutdown, or after a timeout or a protocol error).
+// the close method, or after a timeout or a protocol error).
 type SessionClosedError struct {
 	// Method is the call's wire name.
 	Method string
@@ -374,7 +374,7 @@ func (c *Client) StderrTail() []string {
 	return c.stderr.tail()
 }
 
-// Close sends mcp.shutdown, waits a bounded time (ClientOptions.CloseTimeout)
+// Close sends the close method, waits a bounded time (ClientOptions.CloseTimeout)
 // for the exit, then kills. Idempotent; later calls fail with a
 // *SessionClosedError. It always returns nil.
 func (c *Client) Close() error {

@@ -33,7 +33,7 @@ export const DEFAULT_CALL_TIMEOUT_MS = coprocess.CLIENT_CALL_TIMEOUT_MS;
 /** Milliseconds the handshake waits for its answer unless the client says otherwise. */
 export const DEFAULT_START_TIMEOUT_MS = coprocess.CLIENT_START_TIMEOUT_MS;
 
-/** Milliseconds `close` waits for the `mcp.shutdown` answer and for the exit before it kills. */
+/** Milliseconds `close` waits for the close method's answer and for the exit before it kills. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = coprocess.CLIENT_CLOSE_TIMEOUT_MS;
 
 /**
@@ -429,7 +429,7 @@ export class CoprocessSession {
   }
 
   /**
-   * Sends `mcp.shutdown`, waits a bounded time for the exit, then kills.
+   * Sends the close method, waits a bounded time for the exit, then kills.
    * Idempotent; later calls reject with a `SessionClosedError`.
    */
   close(): Promise<void> {

@@ -38,7 +38,7 @@ DEFAULT_START_TIMEOUT: typing.Final = _coprocess.CLIENT_START_TIMEOUT_MS / 1000
 """Seconds the handshake waits for its answer unless the client says otherwise."""
 
 DEFAULT_CLOSE_TIMEOUT: typing.Final = _coprocess.CLIENT_CLOSE_TIMEOUT_MS / 1000
-"""Seconds `close` waits for the `mcp.shutdown` answer and for the exit before it kills."""
+"""Seconds `close` waits for the close method's answer and for the exit before it kills."""
 
 EXIT_DRAIN: typing.Final = _coprocess.CLIENT_EXIT_DRAIN_MS / 1000
 """Seconds a client still reads the output of a coprocess that has exited, when the
@@ -305,7 +305,7 @@ class _Session:
         self.close()
 
     def close(self) -> None:
-        """Sends `mcp.shutdown`, waits a bounded time for the exit, then kills.
+        """Sends the close method, waits a bounded time for the exit, then kills.
         Idempotent; later calls raise `SessionClosedError`.
         """
         with self._lock:

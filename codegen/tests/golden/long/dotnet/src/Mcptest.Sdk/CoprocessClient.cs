@@ -126,7 +126,7 @@ namespace Mcptest.Sdk
 
     /// <summary>
     /// A call on a session that was closed (by <see cref="CoprocessClient.CloseAsync"/>, or after
-    /// <c>mcp.shutdown</c>, a timeout or a protocol error).
+    /// the close method, a timeout or a protocol error).
     /// </summary>
     public sealed class SessionClosedException : CoprocessClientException
     {
@@ -364,7 +364,7 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// Sends <c>mcp.shutdown</c> (where the method table has it), waits a bounded time for the
+        /// Sends the close method (where the contract has one), waits a bounded time for the
         /// exit, then kills. Idempotent; later calls throw <see cref="SessionClosedException"/>.
         /// </summary>
         public async Task CloseAsync()

@@ -22,7 +22,7 @@ pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_millis(coprocess::CLIE
 pub const DEFAULT_START_TIMEOUT: Duration =
     Duration::from_millis(coprocess::CLIENT_START_TIMEOUT_MS);
 
-/// How long `close` waits for the `mcp.shutdown` answer and for the exit before it kills
+/// How long `close` waits for the close method's answer and for the exit before it kills
 /// (the contract's `x-coprocess.client.close_timeout_ms`).
 pub const DEFAULT_CLOSE_TIMEOUT: Duration =
     Duration::from_millis(coprocess::CLIENT_CLOSE_TIMEOUT_MS);
@@ -456,7 +456,7 @@ impl CoprocessClient {
         lock(&self.stderr).iter().cloned().collect()
     }
 
-    /// Sends `mcp.shutdown` (where the contract has it), waits a bounded time
+    /// Sends the close method (where the contract has one), waits a bounded time
     /// for the exit, then kills. Idempotent; later calls fail as closed.
     pub fn close(&self) {
         let deadline = Instant::now() + self.close_timeout;

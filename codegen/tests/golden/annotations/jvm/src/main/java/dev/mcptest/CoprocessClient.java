@@ -587,7 +587,7 @@ public final class CoprocessClient implements AutoCloseable {
     }
 
     /**
-     * Sends {@code mcp.shutdown}, waits a bounded time for the exit, then kills. Idempotent; later
+     * Sends the close method, waits a bounded time for the exit, then kills. Idempotent; later
      * calls throw {@code SessionClosedException}.
      */
     @Override

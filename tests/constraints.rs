@@ -1146,24 +1146,6 @@ fn script(testee: &str) -> (&str, &'static [&'static str]) {
     }
 }
 
-impl Built {
-    /// Every chosen testee's answers to `input` (NDJSON case lines), run in
-    /// parallel; a testee that failed to build answers with its build error.
-    fn run(&self, input: &str) -> Vec<(&'static str, Result<Vec<Value>, String>)> {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .testees
-                .iter()
-                .map(|(t, built)| {
-                    let (target, args) = script(t);
-                    (*t, scope.spawn(move || built.clone().and_then(|()| support::testee::run_with(target, args, &self.out_root, &self.build.join(target), input))))
-                })
-                .collect();
-            handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
-        })
-    }
-}
-
 /// One testee's answers and how long its run took.
 struct Timed {
     target: &'static str,
@@ -1172,21 +1154,35 @@ struct Timed {
 }
 
 impl Built {
+    /// Every chosen testee's answers to `input` (NDJSON case lines), run in
+    /// parallel; a testee that failed to build answers with its build error.
+    fn run(&self, input: &str) -> Vec<(&'static str, Result<Vec<Value>, String>)> {
+        self.run_timed(input).into_iter().map(|t| (t.target, t.answers)).collect()
+    }
+
     /// [`Built::run`], timing each testee's run.
     fn run_timed(&self, input: &str) -> Vec<Timed> {
         std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .testees
                 .iter()
-                .map(|(target, built)| {
-                    scope.spawn(move || {
+                .map(|(t, built)| {
+                    let (target, args) = script(t);
+                    let run = scope.spawn(move || {
                         let start = std::time::Instant::now();
-                        let answers = built.clone().and_then(|()| support::testee::run_only(target, &self.out_root, &self.build.join(target), input));
-                        Timed { target, answers, seconds: start.elapsed().as_secs_f64() }
-                    })
+                        let answers = built.clone().and_then(|()| support::testee::run_with(target, args, &self.out_root, &self.build.join(target), input));
+                        (answers, start.elapsed().as_secs_f64())
+                    });
+                    (*t, run)
                 })
                 .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            handles
+                .into_iter()
+                .map(|(target, h)| {
+                    let (answers, seconds) = h.join().unwrap_or_else(|_| (Err(format!("{target}: thread panicked")), 0.0));
+                    Timed { target, answers, seconds }
+                })
+                .collect()
         })
     }
 }

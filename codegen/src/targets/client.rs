@@ -226,8 +226,8 @@ mod tests {
     fn a_request_id_a_client_cannot_number_is_refused_by_name() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/minimal.json");
         let mut schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
-        let targets: [(&str, fn(&Contract) -> Result<crate::targets::Files, SchemaError>); 2] =
-            [("Rust", crate::targets::rust::generate), (".NET", crate::targets::dotnet::generate)];
+        type Generate = fn(&Contract) -> Result<crate::targets::Files, SchemaError>;
+        let targets: [(&str, Generate); 2] = [("Rust", crate::targets::rust::generate), (".NET", crate::targets::dotnet::generate)];
         let (contract, _) = crate::load::load_str(&schema.to_string(), &path, "minimal.json").expect("loads");
         assert!(targets.iter().all(|(_, generate)| generate(&contract).is_ok()));
         schema["$defs"]["RequestId"] = serde_json::json!({"description": "An id of a list.", "type": "string", "enum": ["one", "two"]});

@@ -31,8 +31,6 @@ mod support;
 
 #[path = "names/declared.rs"]
 mod declared;
-#[path = "names/rename.rs"]
-mod rename;
 #[path = "names/schema.rs"]
 mod schema;
 
@@ -280,16 +278,16 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
 }
 
 /// The roles proof (issue 32): a contract whose every type and method is
-/// renamed ([`rename::renamed`]) generates, in every SDK file, the same
+/// renamed ([`support::rename::renamed`]) generates, in every SDK file, the same
 /// declarations as v2.json under the new names: no target reaches a contract
 /// type or method by its name, so none loses a feature to a rename.
 #[test]
 fn a_renamed_contract_generates_every_declaration_under_the_new_names() {
     let dir = tempfile::tempdir().unwrap();
     let base = v2();
-    let words = rename::renamed_words(&base);
-    let renamed = rename::renamed(&base);
-    assert!(renamed["$defs"].as_object().is_some_and(|d| d.keys().all(|k| k.starts_with(rename::TYPE_PREFIX))));
+    let words = support::rename::renamed_words(&base);
+    let renamed = support::rename::renamed(&base);
+    assert!(renamed["$defs"].as_object().is_some_and(|d| d.keys().all(|k| k.starts_with(support::rename::TYPE_PREFIX))));
     let old = load(&base, dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let new = load(&renamed, dir.path()).unwrap_or_else(|e| panic!("the renamed contract is refused: {e}"));
     let old_files = codegen::targets::generate(&old).unwrap_or_else(|e| panic!("{e}"));
@@ -303,7 +301,7 @@ fn a_renamed_contract_generates_every_declaration_under_the_new_names() {
                 let text = files.get(path.as_str()).unwrap_or_else(|| panic!("{target}: no {path}"));
                 let mut by_form: BTreeMap<String, Vec<String>> = BTreeMap::new();
                 for name in declared::top_level(target, text) {
-                    by_form.entry(rename::normalized(&name, &words)).or_default().push(name);
+                    by_form.entry(support::rename::normalized(&name, &words)).or_default().push(name);
                 }
                 by_form
             };

@@ -6,6 +6,7 @@
 use serde_json::{json, Map, Value};
 
 pub mod fuzz;
+pub mod rename;
 pub mod testee;
 
 pub fn schema() -> Value {

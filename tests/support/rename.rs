@@ -1,4 +1,4 @@
-//! The renamed contract of the roles proof (issue 32): every `$defs` type
+//! The renamed contract of the roles proof (issue 32), shared by the proofs: every `$defs` type
 //! `X` becomes `CpX` and every method's namespace gains `cp`
 //! (`mcp.call` → `cpmcp.call`, `coprocess/handshake` →
 //! `cpcoprocess/handshake`), in references, the method and role tables,

@@ -139,7 +139,9 @@ fn fill(section: &str, contract: &Contract, call: Option<&CallRole>) -> Result<S
     for (placeholder, type_name) in role_placeholders(contract)? {
         text = text.replace(&format!("\"{placeholder}\""), &string_literal(&type_name));
     }
-    fill_roles(&text, contract, type_name)
+    // The names are not the placeholders' lengths: the Javadoc is laid out
+    // again, as google-java-format would.
+    fill_roles(&text, contract, type_name).map(|text| super::docs::reflow(&text))
 }
 
 /// The type of the call passthrough's `content` items, which `callOutcome`

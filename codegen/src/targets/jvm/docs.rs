@@ -114,24 +114,101 @@ pub fn javadoc(indent: usize, description: &str, tags: &[(&str, String, String)]
         tokens.push(Token::Tag(head));
         lex(&doc_text(text), true, &mut tokens);
     }
-    let lines = write(indent, &tokens);
+    framed(indent, write(indent, &tokens))
+}
+
+/// The written `lines` framed as a block at `indent` columns: `/** text */`
+/// when one line of text fits (JavadocFormatter.makeSingleLineIfPossible),
+/// else ` * ` before each line between `/**` and ` */`.
+fn framed(indent: usize, lines: Vec<String>) -> Vec<String> {
     let pad = " ".repeat(indent);
     if let [only] = lines.as_slice() {
-        // JavadocFormatter.makeSingleLineIfPossible
         if only.len() + "/**  */".len() + indent <= WIDTH && !only.starts_with('@') {
             return vec![format!("{pad}/** {only} */")];
         }
     }
     let mut out = vec![format!("{pad}/**")];
-    for line in lines {
-        if line.is_empty() {
-            out.push(format!("{pad} *"));
-        } else {
-            out.push(format!("{pad} * {line}"));
-        }
-    }
+    out.extend(lines.into_iter().map(|line| if line.is_empty() { format!("{pad} *") } else { format!("{pad} * {line}") }));
     out.push(format!("{pad} */"));
     out
+}
+
+/// `source` (Java text) with every Javadoc block laid out again as
+/// [`javadoc`] lays out a description: for runtime text whose placeholders
+/// were filled with names of another length than the placeholders', so that
+/// it stays what google-java-format prints. The blocks' text is Javadoc
+/// already (it is not escaped again); a block of one line of text that fits
+/// is written `/** text */`.
+pub fn reflow(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut lines = source.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if !trimmed.starts_with("/**") {
+            out.push_str(line);
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        let mut body = Vec::new();
+        let mut rest = Some(trimmed.trim_end());
+        while let Some(text) = rest.take() {
+            let text = text.strip_prefix("/**").unwrap_or(text);
+            let (text, closed) = match text.trim_end().strip_suffix("*/") {
+                Some(inner) => (inner, true),
+                None => (text, false),
+            };
+            let text = text.trim();
+            body.push(text.strip_prefix('*').map_or(text, str::trim_start).to_string());
+            if !closed {
+                rest = lines.next().map(str::trim);
+            }
+        }
+        for block_line in block(indent, &body) {
+            out.push_str(&block_line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The Javadoc block of `body` (the text lines between `/**` and `*/`,
+/// without their ` * `): its description's paragraphs (`<p>` opens each after
+/// the first) and its block tags.
+fn block(indent: usize, body: &[String]) -> Vec<String> {
+    let mut description = Vec::<String>::new();
+    let mut tags = Vec::<String>::new();
+    for line in body.iter().map(|l| l.trim()) {
+        if line.starts_with('@') {
+            tags.push(line.to_string());
+        } else if let Some(tag) = tags.last_mut() {
+            tag.push(' ');
+            tag.push_str(line);
+        } else {
+            description.push(line.to_string());
+        }
+    }
+    let description = description.join("\n");
+    let mut tokens = Vec::new();
+    for (i, paragraph) in description.split("<p>").map(str::trim).filter(|p| !p.is_empty()).enumerate() {
+        if i > 0 {
+            tokens.push(Token::Paragraph);
+        }
+        lex(paragraph, i == 0, &mut tokens);
+    }
+    for tag in &tags {
+        let mut words = tag.splitn(3, ' ');
+        let name = words.next().unwrap_or_default();
+        let (head, text) = match name {
+            "@param" | "@throws" | "@exception" => {
+                let what = words.next().unwrap_or_default();
+                (format!("{name} {what}"), words.next().unwrap_or_default().to_string())
+            }
+            _ => (name.to_string(), tag[name.len()..].trim().to_string()),
+        };
+        tokens.push(Token::Tag(head));
+        lex(&text, true, &mut tokens);
+    }
+    framed(indent, write(indent, &tokens))
 }
 
 /// Paragraphs: text separated by a blank line (a run of blanks holding two
@@ -325,6 +402,20 @@ fn write(indent: usize, tokens: &[Token]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A block laid out for short names is laid out again for longer ones,
+    /// and a block already laid out is left as it is.
+    #[test]
+    fn reflow_lays_out_blocks_again() {
+        let short = "    /**\n     * {@code A}'s result read uniformly: a {@code B} as it is; a {@code C}'s success derived from\n     * {@code isError}.\n     *\n     * @param result the answer of {@code A}\n     * @return its success\n     */\n    int f();\n";
+        assert_eq!(reflow(short), short);
+        let long = short.replace("{@code C}", "{@code CpToolCallPassthroughLonger}");
+        let relaid = reflow(&long);
+        assert_ne!(relaid, long);
+        assert!(relaid.lines().all(|l| l.len() <= WIDTH), "{relaid}");
+        assert!(relaid.contains("a {@code\n     * CpToolCallPassthroughLonger}'s success derived from {@code isError}.\n"), "{relaid}");
+        assert_eq!(reflow("    /** One line. */\n"), "    /** One line. */\n");
+    }
 
     #[test]
     fn docs() {

@@ -552,17 +552,10 @@ impl Session {
         );
         // The start's own timeout: starting the binary is slower than a call.
         let timeout = options.start_timeout;
-        let result = self.answer(method, line, timeout).and_then(|text| {
-            let decoded = coprocess::RoleResponse::decode(&text).and_then(|response| match response {
-                coprocess::RoleResponse::RoleSuccessResponse(success) => {
-                    coprocess::RoleHandshakeResult::from_value(success.result).map(|_| Some(success.id))
-                }
-                coprocess::RoleResponse::RoleErrorResponse(failure) => Ok(failure.id),
-            });
-            match decoded {
-                Ok(answered) => self.check_id(method, id, answered.as_ref()).map(|()| text),
-                Err(e) => Err(self.broken(method, id, &text, "RoleHandshakeResult", &e)),
-            }
+        let answer = self.answer(method, line, timeout);
+        let result = answer.and_then(|text| match handshake_id(&text) {
+            Ok(answered) => self.check_id(method, id, answered.as_ref()).map(|()| text),
+            Err(e) => Err(self.broken(method, id, &text, "RoleHandshakeResult", &e)),
         });
         let text = match result {
             Ok(text) => text,
@@ -816,6 +809,18 @@ impl Session {
                 let _ = child.wait();
             }
         }
+    }
+}
+
+/// The id of the handshake's answer, once a success's result decodes as the
+/// handshake's result (an error answer's id as it is).
+fn handshake_id(text: &str) -> Result<Option<coprocess::RoleRequestId>, coprocess::DecodeError> {
+    match coprocess::RoleResponse::decode(text)? {
+        coprocess::RoleResponse::RoleSuccessResponse(success) => {
+            coprocess::RoleHandshakeResult::from_value(success.result)?;
+            Ok(Some(success.id))
+        }
+        coprocess::RoleResponse::RoleErrorResponse(failure) => Ok(failure.id),
     }
 }
 

@@ -558,17 +558,10 @@ impl Session {
         );
         // The start's own timeout: starting the binary is slower than a call.
         let timeout = options.start_timeout;
-        let result = self.answer(method, line, timeout).and_then(|text| {
-            let decoded = coprocess::Response::decode(&text).and_then(|response| match response {
-                coprocess::Response::SuccessResponse(success) => {
-                    coprocess::HandshakeResult::from_value(success.result).map(|_| Some(success.id))
-                }
-                coprocess::Response::ErrorResponse(failure) => Ok(failure.id),
-            });
-            match decoded {
-                Ok(answered) => self.check_id(method, id, answered.as_ref()).map(|()| text),
-                Err(e) => Err(self.broken(method, id, &text, "HandshakeResult", &e)),
-            }
+        let answer = self.answer(method, line, timeout);
+        let result = answer.and_then(|text| match handshake_id(&text) {
+            Ok(answered) => self.check_id(method, id, answered.as_ref()).map(|()| text),
+            Err(e) => Err(self.broken(method, id, &text, "HandshakeResult", &e)),
         });
         let text = match result {
             Ok(text) => text,
@@ -822,6 +815,18 @@ impl Session {
                 let _ = child.wait();
             }
         }
+    }
+}
+
+/// The id of the handshake's answer, once a success's result decodes as the
+/// handshake's result (an error answer's id as it is).
+fn handshake_id(text: &str) -> Result<Option<coprocess::RequestId>, coprocess::DecodeError> {
+    match coprocess::Response::decode(text)? {
+        coprocess::Response::SuccessResponse(success) => {
+            coprocess::HandshakeResult::from_value(success.result)?;
+            Ok(Some(success.id))
+        }
+        coprocess::Response::ErrorResponse(failure) => Ok(failure.id),
     }
 }
 

@@ -559,9 +559,34 @@ namespace Mcptest.Sdk
         private async Task<(int First, int Length)> ExchangeAsync(string method, byte[] line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
         {
             long deadline = Stopwatch.GetTimestamp() + Ticks(wait);
-            // A spawned coprocess that stops reading cannot block the write past the call's time.
+            // A spawned coprocess that stops reading cannot block the write past the call's time. Nor
+            // the read: the watchdog stays armed until the answer (close's own exchange, which does
+            // not kill, aside), so the read needs no timer of its own.
             CancellationTokenRegistration registration = default;
             bool guarded = process != null && Arm(Remaining(deadline), cancellationToken, out registration);
+            bool watched = guarded && kill;
+            try
+            {
+                return await WriteAndReadAsync(method, line, wait, kill, deadline, (guarded, watched, registration), cancellationToken).ConfigureAwait(false);
+            }
+            finally
+            {
+                if (guarded)
+                {
+                    Disarm(registration);
+                }
+            }
+        }
+
+        private async Task<(int First, int Length)> WriteAndReadAsync(
+            string method,
+            byte[] line,
+            TimeSpan wait,
+            bool kill,
+            long deadline,
+            (bool Guarded, bool Watched, CancellationTokenRegistration Registration) timer,
+            CancellationToken cancellationToken)
+        {
             bool failed = false;
             try
             {
@@ -572,7 +597,7 @@ namespace Mcptest.Sdk
             {
                 failed = true;
             }
-            if (guarded && Disarm(registration))
+            if (timer.Guarded && (timer.Watched ? Fired() : Disarm(timer.Registration)))
             {
                 throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
             }
@@ -597,6 +622,11 @@ namespace Mcptest.Sdk
                     {
                         throw await TooLongAsync(method).ConfigureAwait(false);
                     }
+                    if (timer.Watched && Disarm(timer.Registration))
+                    {
+                        // The watchdog killed the coprocess meanwhile.
+                        throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                    }
                     return (first, length);
                 }
                 scanned = end;
@@ -607,8 +637,8 @@ namespace Mcptest.Sdk
                 MakeRoom();
                 int count;
                 bool late;
-                (count, late) = await ReadAsync(Remaining(deadline), cancellationToken).ConfigureAwait(false);
-                if (late)
+                (count, late) = await ReadAsync(timer.Watched ? (TimeSpan?)null : Remaining(deadline), cancellationToken).ConfigureAwait(false);
+                if (late || (timer.Watched && Fired()))
                 {
                     throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
                 }
@@ -649,6 +679,15 @@ namespace Mcptest.Sdk
                 registration = cancellationToken.Register(state => ((CoprocessClient)state!).Expire(), this);
             }
             return true;
+        }
+
+        /// <summary>Whether the armed timer fired (the coprocess was killed).</summary>
+        private bool Fired()
+        {
+            lock (timerLock)
+            {
+                return timerFired;
+            }
         }
 
         /// <summary>Disarms the timer; whether it fired (the coprocess was killed) meanwhile.</summary>
@@ -720,9 +759,10 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Reads the output asynchronously, abandoning the read when <paramref name="wait"/> passes
         /// (late), or when the coprocess has exited and its output has not ended within
-        /// <see cref="ExitDrain"/> (read as the end of output).
+        /// <see cref="ExitDrain"/> (read as the end of output). No wait (null): the watchdog bounds
+        /// the read by killing the coprocess.
         /// </summary>
-        private async Task<(int Count, bool Late)> ReadAsync(TimeSpan wait, CancellationToken cancellationToken)
+        private async Task<(int Count, bool Late)> ReadAsync(TimeSpan? wait, CancellationToken cancellationToken)
         {
             Task<int> read;
             try
@@ -733,7 +773,11 @@ namespace Mcptest.Sdk
             {
                 return (0, false);
             }
-            if (!read.IsCompleted && !await CompletesAsync(read, drained, wait, cancellationToken).ConfigureAwait(false))
+            if (!read.IsCompleted && wait == null && await Task.WhenAny(read, drained).ConfigureAwait(false) != read)
+            {
+                return (0, false);
+            }
+            if (!read.IsCompleted && wait != null && !await CompletesAsync(read, drained, wait.Value, cancellationToken).ConfigureAwait(false))
             {
                 return (0, !drained.IsCompleted);
             }

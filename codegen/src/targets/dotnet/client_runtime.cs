@@ -175,10 +175,10 @@ namespace Mcptest.Sdk
     /// every answer checked, every call bounded by a timeout. <see cref="StartAsync"/> spawns the
     /// binary, <see cref="OverStreamsAsync"/> runs over any pair of byte streams; both handshake
     /// before they hand the client out. <see cref="CloseAsync"/> (and <c>Dispose</c>,
-    /// <c>DisposeAsync</c>) is idempotent. Over a spawned coprocess a call reads its answer in the
-    /// calling thread (its task has completed when the method returns: the speed of a raw
-    /// write-a-line, read-a-line loop), ended by a watchdog thread that kills the coprocess when the call's
-    /// time is up; over other streams the read is asynchronous.
+    /// <c>DisposeAsync</c>) is idempotent. Over a spawned coprocess a call's write and read are
+    /// bounded by a watchdog thread that kills the coprocess when the call's time is up (a read also
+    /// by the exit drain once the coprocess has exited), with no timer per call; over other streams
+    /// each read has a timer of its own.
     /// </summary>
     public sealed partial class CoprocessClient : IDisposable, IAsyncDisposable
     {
@@ -572,7 +572,68 @@ namespace Mcptest.Sdk
             bool watched = guarded && kill;
             try
             {
-                return await WriteAndReadAsync(method, line, wait, kill, deadline, (guarded, watched, registration), cancellationToken).ConfigureAwait(false);
+                bool failed = false;
+                try
+                {
+                    writer.Write(line, 0, line.Length);
+                    writer.Flush();
+                }
+                catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+                {
+                    failed = true;
+                }
+                if (guarded && (watched ? Fired() : Disarm(registration)))
+                {
+                    throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                }
+                if (failed)
+                {
+                    throw await EndedAsync(method).ConfigureAwait(false);
+                }
+                while (true)
+                {
+                    int newline = scanned < end ? Array.IndexOf(buffer, (byte)'\n', scanned, end - scanned) : -1;
+                    if (newline >= 0)
+                    {
+                        int length = newline - start;
+                        if (length > 0 && buffer[newline - 1] == (byte)'\r')
+                        {
+                            length--;
+                        }
+                        int first = start;
+                        start = newline + 1;
+                        scanned = start;
+                        if (length > Coprocess.MaxLineBytes)
+                        {
+                            throw await TooLongAsync(method).ConfigureAwait(false);
+                        }
+                        if (watched && Disarm(registration))
+                        {
+                            // The watchdog killed the coprocess meanwhile.
+                            throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                        }
+                        return (first, length);
+                    }
+                    scanned = end;
+                    if (end - start > Coprocess.MaxLineBytes)
+                    {
+                        throw await TooLongAsync(method).ConfigureAwait(false);
+                    }
+                    MakeRoom();
+                    int count;
+                    bool late;
+                    (count, late) = await ReadAsync(watched ? (TimeSpan?)null : Remaining(deadline), cancellationToken).ConfigureAwait(false);
+                    if (late || (watched && Fired()))
+                    {
+                        throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                    }
+                    if (count <= 0)
+                    {
+                        // The end of output; a last line without its newline is never an answer.
+                        throw await EndedAsync(method).ConfigureAwait(false);
+                    }
+                    end += count;
+                }
             }
             finally
             {
@@ -580,79 +641,6 @@ namespace Mcptest.Sdk
                 {
                     Disarm(registration);
                 }
-            }
-        }
-
-        private async Task<(int First, int Length)> WriteAndReadAsync(
-            string method,
-            byte[] line,
-            TimeSpan wait,
-            bool kill,
-            long deadline,
-            (bool Guarded, bool Watched, CancellationTokenRegistration Registration) timer,
-            CancellationToken cancellationToken)
-        {
-            bool failed = false;
-            try
-            {
-                writer.Write(line, 0, line.Length);
-                writer.Flush();
-            }
-            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
-            {
-                failed = true;
-            }
-            if (timer.Guarded && (timer.Watched ? Fired() : Disarm(timer.Registration)))
-            {
-                throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
-            }
-            if (failed)
-            {
-                throw await EndedAsync(method).ConfigureAwait(false);
-            }
-            while (true)
-            {
-                int newline = scanned < end ? Array.IndexOf(buffer, (byte)'\n', scanned, end - scanned) : -1;
-                if (newline >= 0)
-                {
-                    int length = newline - start;
-                    if (length > 0 && buffer[newline - 1] == (byte)'\r')
-                    {
-                        length--;
-                    }
-                    int first = start;
-                    start = newline + 1;
-                    scanned = start;
-                    if (length > Coprocess.MaxLineBytes)
-                    {
-                        throw await TooLongAsync(method).ConfigureAwait(false);
-                    }
-                    if (timer.Watched && Disarm(timer.Registration))
-                    {
-                        // The watchdog killed the coprocess meanwhile.
-                        throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
-                    }
-                    return (first, length);
-                }
-                scanned = end;
-                if (end - start > Coprocess.MaxLineBytes)
-                {
-                    throw await TooLongAsync(method).ConfigureAwait(false);
-                }
-                MakeRoom();
-                int count;
-                bool late;
-                (count, late) = await ReadAsync(timer.Watched ? (TimeSpan?)null : Remaining(deadline), cancellationToken).ConfigureAwait(false);
-                if (late || (timer.Watched && Fired()))
-                {
-                    throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
-                }
-                if (count <= 0)
-                {
-                    // The end of output; a last line without its newline is never an answer.
-                    throw await EndedAsync(method).ConfigureAwait(false);
-                }
-                end += count;
             }
         }
 

@@ -761,9 +761,18 @@ namespace Mcptest.Sdk
             {
                 return (0, false);
             }
-            if (!read.IsCompleted && wait == null && await Task.WhenAny(read, drained).ConfigureAwait(false) != read)
+            if (!read.IsCompleted && wait == null)
             {
-                return (0, false);
+                // The watchdog's kill ends the wait at the exit; any other exit leaves the drain (a
+                // process the coprocess started may hold its output open).
+                if (await Task.WhenAny(read, exited.Task).ConfigureAwait(false) != read && !Fired())
+                {
+                    await Task.WhenAny(read, drained).ConfigureAwait(false);
+                }
+                if (!read.IsCompleted)
+                {
+                    return (0, false);
+                }
             }
             if (!read.IsCompleted && wait != null && !await CompletesAsync(read, drained, wait.Value, cancellationToken).ConfigureAwait(false))
             {

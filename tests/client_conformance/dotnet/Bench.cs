@@ -1,7 +1,10 @@
-// Calls per second through the generated .NET client against a coprocess that answers every
+// The .NET client's own CPU per call: the generated client against a coprocess that answers every
 // mcp.call at once (tests/client_conformance/echo_coprocess.py), next to a raw loop that writes the
-// same request line and reads one line back without decoding; and the peak memory over the calls.
-//   dotnet bench.dll ECHO [CALLS]   (see bench.sh; default 100000 calls)
+// same request line and reads one line back without decoding. After a warm-up of both (the JIT),
+// the two loops alternate in this one process for several rounds; a round's figure is the
+// process's CPU time (Process.TotalProcessorTime: every thread) over its calls, so the coprocess
+// and the wait on the pipe do not count. Also the resident set after 1k, 10k and 100k client calls.
+//   dotnet bench.dll ECHO [CALLS [ROUNDS]]   (see bench.sh; default 100000 5)
 #nullable enable
 
 using System;
@@ -9,87 +12,82 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Globalization;
 using System.IO;
+using System.Linq;
 using System.Text;
 using System.Threading.Tasks;
 using Mcptest.Sdk;
 
 namespace Mcptest.ClientBench
 {
-    /// <summary>
-    /// The benchmark. The machine may be shared, so the two loops take turns: ten rounds, each a
-    /// tenth of the calls through the raw loop, then as many through the client, both on one
-    /// coprocess each for the whole run. Reported: the whole time of each, and its best round.
-    /// </summary>
+    /// <summary>The benchmark.</summary>
     public static class Bench
     {
-        private const int Rounds = 10;
-
-        private static long PeakKib()
+        /// <summary>The process's CPU time so far (all its threads).</summary>
+        private static TimeSpan Cpu()
         {
             using Process self = Process.GetCurrentProcess();
-            return self.PeakWorkingSet64 / 1024;
+            return self.TotalProcessorTime;
         }
 
-        /// <summary>The raw loop's coprocess, handshaken, and the request line it writes.</summary>
-        private sealed class Raw : IDisposable
+        /// <summary>The process's resident set now, in KiB.</summary>
+        private static string RssKib()
         {
-            private readonly Process process;
-            private readonly Stream writer;
-            private readonly StreamReader reader;
-            private readonly byte[] line;
+            using Process self = Process.GetCurrentProcess();
+            return (self.WorkingSet64 / 1024).ToString(CultureInfo.InvariantCulture);
+        }
 
-            public Raw(string echo)
+        private static TimeSpan RawLoop(string echo, int calls)
+        {
+            var start = new ProcessStartInfo(echo)
             {
-                var start = new ProcessStartInfo(echo)
-                {
-                    UseShellExecute = false,
-                    RedirectStandardInput = true,
-                    RedirectStandardOutput = true,
-                };
-                process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
-                writer = process.StandardInput.BaseStream;
-                reader = new StreamReader(process.StandardOutput.BaseStream, new UTF8Encoding(false));
-                byte[] hello = Encoding.UTF8.GetBytes(Coprocess.HandshakeRequest(new RequestId(1), "dotnet", "bench") + "\n");
-                writer.Write(hello, 0, hello.Length);
+                UseShellExecute = false,
+                RedirectStandardInput = true,
+                RedirectStandardOutput = true,
+            };
+            using Process process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
+            Stream writer = process.StandardInput.BaseStream;
+            var reader = new StreamReader(process.StandardOutput.BaseStream, new UTF8Encoding(false));
+            byte[] hello = Encoding.UTF8.GetBytes(Coprocess.HandshakeRequest(new RequestId(1), "dotnet", "bench") + "\n");
+            writer.Write(hello, 0, hello.Length);
+            writer.Flush();
+            reader.ReadLine();
+            var request = new RequestOf<CallParams>(JsonRpcVersion.V2_0, new RequestId(2), Coprocess.Methods.McpCall) { Params = new CallParams("bench") };
+            byte[] line = Encoding.UTF8.GetBytes(request.ToJson() + "\n");
+            TimeSpan started = Cpu();
+            for (int i = 0; i < calls; i++)
+            {
+                writer.Write(line, 0, line.Length);
                 writer.Flush();
                 reader.ReadLine();
-                var request = new RequestOf<CallParams>(JsonRpcVersion.V2_0, new RequestId(2), Coprocess.Methods.McpCall) { Params = new CallParams("bench") };
-                line = Encoding.UTF8.GetBytes(request.ToJson() + "\n");
             }
-
-            public double Loop(int calls)
-            {
-                var watch = Stopwatch.StartNew();
-                for (int i = 0; i < calls; i++)
-                {
-                    writer.Write(line, 0, line.Length);
-                    writer.Flush();
-                    reader.ReadLine();
-                }
-                return watch.Elapsed.TotalSeconds;
-            }
-
-            public void Dispose()
-            {
-                writer.Close();
-                process.WaitForExit();
-                process.Dispose();
-            }
+            TimeSpan spent = Cpu() - started;
+            writer.Close();
+            process.WaitForExit();
+            return spent;
         }
 
-        private static async Task<double> ClientLoop(CoprocessClient client, CallParams parameters, int calls, int before, int total, List<string> memory)
+        private static async Task<TimeSpan> ClientLoop(string echo, int calls, List<string> rss)
         {
-            var watch = Stopwatch.StartNew();
-            for (int i = 1; i <= calls; i++)
+            var parameters = new CallParams("bench");
+            await using CoprocessClient client = await CoprocessClient.StartAsync(echo, new[] { "server" });
+            rss.Clear();
+            TimeSpan started = Cpu();
+            for (int done = 1; done <= calls; done++)
             {
                 await client.CallAsync(parameters);
-                int done = before + i;
-                if (memory.Count < 4 && done % (total / 4) == 0)
+                if (done == 1000 || done == 10000 || done == 100000)
                 {
-                    memory.Add(done.ToString(CultureInfo.InvariantCulture) + ": " + PeakKib().ToString(CultureInfo.InvariantCulture));
+                    rss.Add(RssKib());
                 }
             }
-            return watch.Elapsed.TotalSeconds;
+            return Cpu() - started;
+        }
+
+        /// <summary>Microseconds of CPU per call of the best and the median round.</summary>
+        private static (double Best, double Median) BestAndMedian(List<TimeSpan> rounds, int calls)
+        {
+            List<double> ordered = rounds.Select(spent => spent.TotalMilliseconds * 1000 / calls).OrderBy(us => us).ToList();
+            return (ordered[0], ordered[ordered.Count / 2]);
         }
 
         /// <summary>Runs both loops and prints the figures.</summary>
@@ -97,35 +95,30 @@ namespace Mcptest.ClientBench
         {
             string echo = args[0];
             int calls = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100000;
-            int chunk = Math.Max(1, calls / Rounds);
-            var parameters = new CallParams("bench");
-            var memory = new List<string>();
-            using var raw = new Raw(echo);
-            await using CoprocessClient client = await CoprocessClient.StartAsync(echo, new[] { "server" });
-            // Warm up both paths (the JIT) before measuring.
-            raw.Loop(2000);
-            await ClientLoop(client, parameters, 2000, 0, int.MaxValue, new List<string>());
-            double rawTotal = 0;
-            double clientTotal = 0;
-            double rawBest = double.MaxValue;
-            double clientBest = double.MaxValue;
-            for (int round = 0; round < Rounds; round++)
+            int rounds = args.Length > 2 ? Math.Max(1, int.Parse(args[2], CultureInfo.InvariantCulture)) : 5;
+            // Both loops once first, so that both are measured compiled.
+            RawLoop(echo, 20000);
+            await ClientLoop(echo, 20000, new List<string>());
+            var raws = new List<TimeSpan>();
+            var clients = new List<TimeSpan>();
+            var rss = new List<string>();
+            for (int round = 0; round < rounds; round++)
             {
-                double rawTime = raw.Loop(chunk);
-                double clientTime = await ClientLoop(client, parameters, chunk, round * chunk, chunk * Rounds, memory);
-                rawTotal += rawTime;
-                clientTotal += clientTime;
-                rawBest = Math.Min(rawBest, rawTime);
-                clientBest = Math.Min(clientBest, clientTime);
+                raws.Add(RawLoop(echo, calls));
+                clients.Add(await ClientLoop(echo, calls, rss));
             }
-            int measured = chunk * Rounds;
-            string F(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
-            string Us(double seconds, int count) => F(seconds / count * 1e6, "0.0") + " us/call";
-            Console.WriteLine("calls: " + measured + " each, in " + Rounds + " alternating rounds");
-            Console.WriteLine("raw loop: " + F(measured / rawTotal, "0") + " calls/s (" + Us(rawTotal, measured) + "; best round " + Us(rawBest, chunk) + ")");
-            Console.WriteLine("client:   " + F(measured / clientTotal, "0") + " calls/s (" + Us(clientTotal, measured) + "; best round " + Us(clientBest, chunk) + ")");
-            Console.WriteLine("client/raw time per call: " + F(clientTotal / rawTotal, "0.00") + " (best rounds: " + F(clientBest / rawBest, "0.00") + ")");
-            Console.WriteLine("peak working set (KiB) after N client calls: " + string.Join(", ", memory));
+            (double rawBest, double rawMedian) = BestAndMedian(raws, calls);
+            (double clientBest, double clientMedian) = BestAndMedian(clients, calls);
+            string F(double value) => value.ToString("0.00", CultureInfo.InvariantCulture);
+            Console.WriteLine("dotnet: " + calls + " calls x " + rounds + " alternated rounds, process CPU (user+system) per call");
+            Console.WriteLine("raw loop: best " + F(rawBest) + " us, median " + F(rawMedian) + " us");
+            Console.WriteLine("client:   best " + F(clientBest) + " us, median " + F(clientMedian) + " us");
+            Console.WriteLine(
+                "client/raw: " + F(clientBest / rawBest) + " (bests), " + F(clientMedian / rawMedian) + " (medians); added: "
+                + F(clientBest - rawBest) + " us (bests), " + F(clientMedian - rawMedian) + " us (medians)");
+            Console.WriteLine("RSS (KiB) after 1k / 10k / 100k client calls: " + string.Join(" / ", rss));
+            Console.WriteLine(
+                "summary dotnet " + F(rawBest) + " " + F(rawMedian) + " " + F(clientBest) + " " + F(clientMedian) + " " + string.Join(" ", rss));
             return 0;
         }
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The .NET session client's speed: calls per second through the generated
-# client next to a raw write-a-line/read-a-line loop, and peak memory.
-#   tests/client_conformance/dotnet/bench.sh [CALLS]   (default 100000)
+# The .NET session client's own CPU per call next to a raw write-a-line/
+# read-a-line loop's, and its resident set (see Bench.cs); the report also
+# goes to target/client_bench/dotnet.txt.
+#   tests/client_conformance/dotnet/bench.sh [CALLS [ROUNDS]]   (default 100000 5)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -18,4 +19,5 @@ for dll in "$ref_dir"/*.dll; do refs+=("-r:$dll"); done
   "${refs[@]}" -target:exe -out:"$state/bench.dll" "$here/Bench.cs" \
   "$root/generated/dotnet/src/Mcptest.Sdk/Coprocess.cs" "$root/generated/dotnet/src/Mcptest.Sdk/CoprocessClient.cs"
 cp "$state/testee.runtimeconfig.json" "$state/bench.runtimeconfig.json"
-exec "$DOTNET" "$state/bench.dll" "$root/tests/client_conformance/echo_coprocess.py" "$@"
+mkdir -p "$root/target/client_bench"
+"$DOTNET" "$state/bench.dll" "$root/tests/client_conformance/echo_coprocess.py" "$@" | tee "$root/target/client_bench/dotnet.txt"

@@ -1,14 +1,16 @@
-// Calls per second through the generated TypeScript client against a
+// The TypeScript client's own CPU per call: the generated client against a
 // coprocess that answers every `mcp.call` at once
 // (tests/client_conformance/echo_coprocess.py), next to a raw loop that writes
-// the same request line and reads one line back without decoding; and the
-// peak memory over the calls.
+// the same request line and reads one line back without decoding. The two
+// loops alternate in this one process for several rounds; a round's figure is
+// the process's user + system CPU time (`process.cpuUsage`) over its calls, so
+// the coprocess and the wait on the pipe do not count. Also the resident set
+// after 1k, 10k and 100k client calls.
 //
-//   node target/client_conformance/typescript/dist/bench.js [CALLS]   (bench.sh; default 100000)
+//   node target/client_conformance/typescript/dist/bench.js [CALLS [ROUNDS]]   (bench.sh; default 100000 5)
 
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
 import { CoprocessClient } from "./client.js";
@@ -19,41 +21,33 @@ const ECHO = join(
   "tests/client_conformance/echo_coprocess.py",
 );
 
-/** The peak resident set so far, in KiB. */
-function peakKib(): number {
-  return process.resourceUsage().maxRSS;
-}
+/** The calls after which the resident set is noted. */
+const RSS_AT = new Set([1_000, 10_000, 100_000]);
 
-/** Wall-clock and this process's CPU milliseconds spent in `run`. */
-interface Spent {
-  readonly wall: number;
-  readonly cpu: number;
-}
-
-function cpuMs(): number {
+/** The process's user + system CPU microseconds so far. */
+function cpuUs(): number {
   const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
+  return usage.user + usage.system;
 }
 
-async function clientLoop(calls: number): Promise<[Spent, [number, number][]]> {
-  const memory: [number, number][] = [];
+async function clientLoop(calls: number): Promise<[number, string[]]> {
+  const rss: string[] = [];
   const client = await CoprocessClient.spawn(ECHO, ["server"]);
   try {
-    const started = performance.now();
-    const cpu = cpuMs();
+    const started = cpuUs();
     for (let done = 1; done <= calls; done++) {
       await client.call({ tool: "bench" });
-      if (done % Math.floor(calls / 4) === 0) {
-        memory.push([done, peakKib()]);
+      if (RSS_AT.has(done)) {
+        rss.push(String(Math.round(process.memoryUsage.rss() / 1024)));
       }
     }
-    return [{ wall: performance.now() - started, cpu: cpuMs() - cpu }, memory];
+    return [cpuUs() - started, rss];
   } finally {
     await client.close();
   }
 }
 
-async function rawLoop(calls: number): Promise<Spent> {
+async function rawLoop(calls: number): Promise<number> {
   const child = spawn(ECHO, [], { stdio: ["pipe", "pipe", "inherit"] });
   let waiting: (() => void) | null = null;
   let lines = 0;
@@ -88,31 +82,50 @@ async function rawLoop(calls: number): Promise<Spent> {
     params: { tool: "bench" },
   };
   const line = Buffer.from(coprocess.encodeRequestOf(request, coprocess.encodeCallParams) + "\n");
-  const started = performance.now();
-  const cpu = cpuMs();
+  const started = cpuUs();
   for (let i = 0; i < calls; i++) {
     child.stdin.write(line);
     await oneLine();
   }
-  const elapsed = { wall: performance.now() - started, cpu: cpuMs() - cpu };
+  const spent = cpuUs() - started;
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.stdin.end();
   await exited;
-  return elapsed;
+  return spent;
+}
+
+/** Microseconds of CPU per call of the best and the median round. */
+function bestAndMedian(rounds: number[], calls: number): [number, number] {
+  const ordered = rounds.map((us) => us / calls).sort((a, b) => a - b);
+  return [ordered[0] ?? 0, ordered[Math.floor(ordered.length / 2)] ?? 0];
 }
 
 async function main(): Promise<void> {
   const calls = Number(process.argv[2] ?? "100000");
-  const raw = await rawLoop(calls);
-  const [client, memory] = await clientLoop(calls);
-  const rate = (spent: Spent) =>
-    `${Math.round((calls / spent.wall) * 1000).toLocaleString("en")} calls/s (${((spent.wall / calls) * 1000).toFixed(1)} us/call; ` +
-    `node CPU ${((spent.cpu / calls) * 1000).toFixed(1)} us/call)`;
-  process.stdout.write(`calls: ${String(calls)}\n`);
-  process.stdout.write(`raw loop: ${rate(raw)}\n`);
-  process.stdout.write(`client:   ${rate(client)}\n`);
-  process.stdout.write(`client/raw time per call: ${(client.wall / raw.wall).toFixed(2)}; node CPU: ${(client.cpu / raw.cpu).toFixed(2)}\n`);
-  process.stdout.write(`peak RSS (KiB) after N calls: ${memory.map(([n, kib]) => `${String(n)}: ${String(kib)}`).join(", ")}\n`);
+  const rounds = Math.max(1, Number(process.argv[3] ?? "5"));
+  const raws: number[] = [];
+  const clients: number[] = [];
+  let rss: string[] = [];
+  for (let round = 0; round < rounds; round++) {
+    raws.push(await rawLoop(calls));
+    const [spent, used] = await clientLoop(calls);
+    clients.push(spent);
+    rss = used;
+  }
+  const [rawBest, rawMedian] = bestAndMedian(raws, calls);
+  const [clientBest, clientMedian] = bestAndMedian(clients, calls);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`typescript: ${String(calls)} calls x ${String(rounds)} alternated rounds, process CPU (user+system) per call`);
+  out(`raw loop: best ${rawBest.toFixed(2)} us, median ${rawMedian.toFixed(2)} us`);
+  out(`client:   best ${clientBest.toFixed(2)} us, median ${clientMedian.toFixed(2)} us`);
+  out(
+    `client/raw: ${(clientBest / rawBest).toFixed(2)} (bests), ${(clientMedian / rawMedian).toFixed(2)} (medians); ` +
+      `added: ${(clientBest - rawBest).toFixed(2)} us (bests), ${(clientMedian - rawMedian).toFixed(2)} us (medians)`,
+  );
+  out(`RSS (KiB) after 1k / 10k / 100k client calls: ${rss.join(" / ")}`);
+  out(
+    `summary typescript ${rawBest.toFixed(2)} ${rawMedian.toFixed(2)} ${clientBest.toFixed(2)} ${clientMedian.toFixed(2)} ${rss.join(" ")}`,
+  );
 }
 
 void main();

@@ -175,10 +175,10 @@ namespace Mcptest.Sdk
     /// every answer checked, every call bounded by a timeout. <see cref="StartAsync"/> spawns the
     /// binary, <see cref="OverStreamsAsync"/> runs over any pair of byte streams; both handshake
     /// before they hand the client out. <see cref="CloseAsync"/> (and <c>Dispose</c>,
-    /// <c>DisposeAsync</c>) is idempotent. Over a spawned coprocess a call reads its answer in the
-    /// calling thread (its task has completed when the method returns: the speed of a raw
-    /// write-a-line, read-a-line loop), ended by a watchdog thread that kills the coprocess when the call's
-    /// time is up; over other streams the read is asynchronous.
+    /// <c>DisposeAsync</c>) is idempotent. Over a spawned coprocess a call's write and read are
+    /// bounded by a watchdog thread that kills the coprocess when the call's time is up (a read also
+    /// by the exit drain once the coprocess has exited), with no timer per call; over other streams
+    /// each read has a timer of its own.
     /// </summary>
     public sealed partial class CoprocessClient : IDisposable, IAsyncDisposable
     {
@@ -564,65 +564,83 @@ namespace Mcptest.Sdk
         private async Task<(int First, int Length)> ExchangeAsync(string method, byte[] line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
         {
             long deadline = Stopwatch.GetTimestamp() + Ticks(wait);
-            // A spawned coprocess that stops reading cannot block the write past the call's time.
+            // A spawned coprocess that stops reading cannot block the write past the call's time. Nor
+            // the read: the watchdog stays armed until the answer (close's own exchange, which does
+            // not kill, aside), so the read needs no timer of its own.
             CancellationTokenRegistration registration = default;
             bool guarded = process != null && Arm(Remaining(deadline), cancellationToken, out registration);
-            bool failed = false;
+            bool watched = guarded && kill;
             try
             {
-                writer.Write(line, 0, line.Length);
-                writer.Flush();
-            }
-            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
-            {
-                failed = true;
-            }
-            if (guarded && Disarm(registration))
-            {
-                throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
-            }
-            if (failed)
-            {
-                throw await EndedAsync(method).ConfigureAwait(false);
-            }
-            while (true)
-            {
-                int newline = scanned < end ? Array.IndexOf(buffer, (byte)'\n', scanned, end - scanned) : -1;
-                if (newline >= 0)
+                bool failed = false;
+                try
                 {
-                    int length = newline - start;
-                    if (length > 0 && buffer[newline - 1] == (byte)'\r')
-                    {
-                        length--;
-                    }
-                    int first = start;
-                    start = newline + 1;
-                    scanned = start;
-                    if (length > Coprocess.MaxLineBytes)
-                    {
-                        throw await TooLongAsync(method).ConfigureAwait(false);
-                    }
-                    return (first, length);
+                    writer.Write(line, 0, line.Length);
+                    writer.Flush();
                 }
-                scanned = end;
-                if (end - start > Coprocess.MaxLineBytes)
+                catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
                 {
-                    throw await TooLongAsync(method).ConfigureAwait(false);
+                    failed = true;
                 }
-                MakeRoom();
-                int count;
-                bool late;
-                (count, late) = await ReadAsync(Remaining(deadline), cancellationToken).ConfigureAwait(false);
-                if (late)
+                if (guarded && (watched ? Fired() : Disarm(registration)))
                 {
                     throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
                 }
-                if (count <= 0)
+                if (failed)
                 {
-                    // The end of output; a last line without its newline is never an answer.
                     throw await EndedAsync(method).ConfigureAwait(false);
                 }
-                end += count;
+                while (true)
+                {
+                    int newline = scanned < end ? Array.IndexOf(buffer, (byte)'\n', scanned, end - scanned) : -1;
+                    if (newline >= 0)
+                    {
+                        int length = newline - start;
+                        if (length > 0 && buffer[newline - 1] == (byte)'\r')
+                        {
+                            length--;
+                        }
+                        int first = start;
+                        start = newline + 1;
+                        scanned = start;
+                        if (length > Coprocess.MaxLineBytes)
+                        {
+                            throw await TooLongAsync(method).ConfigureAwait(false);
+                        }
+                        if (watched && Disarm(registration))
+                        {
+                            // The watchdog killed the coprocess meanwhile.
+                            throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                        }
+                        return (first, length);
+                    }
+                    scanned = end;
+                    if (end - start > Coprocess.MaxLineBytes)
+                    {
+                        throw await TooLongAsync(method).ConfigureAwait(false);
+                    }
+                    MakeRoom();
+                    int count;
+                    bool late;
+                    (count, late) = await ReadAsync(watched ? (TimeSpan?)null : Remaining(deadline), cancellationToken).ConfigureAwait(false);
+                    if (late || (watched && Fired()))
+                    {
+                        throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                    }
+                    if (count <= 0)
+                    {
+                        // The end of output; a last line without its newline is never an answer.
+                        throw await EndedAsync(method).ConfigureAwait(false);
+                    }
+                    end += count;
+                }
+            }
+            finally
+            {
+                if (guarded)
+                {
+                    Disarm(registration);
+                }
             }
         }
 
@@ -654,6 +672,15 @@ namespace Mcptest.Sdk
                 registration = cancellationToken.Register(state => ((CoprocessClient)state!).Expire(), this);
             }
             return true;
+        }
+
+        /// <summary>Whether the armed timer fired (the coprocess was killed).</summary>
+        private bool Fired()
+        {
+            lock (timerLock)
+            {
+                return timerFired;
+            }
         }
 
         /// <summary>Disarms the timer; whether it fired (the coprocess was killed) meanwhile.</summary>
@@ -725,9 +752,10 @@ namespace Mcptest.Sdk
         /// <summary>
         /// Reads the output asynchronously, abandoning the read when <paramref name="wait"/> passes
         /// (late), or when the coprocess has exited and its output has not ended within
-        /// <see cref="ExitDrain"/> (read as the end of output).
+        /// <see cref="ExitDrain"/> (read as the end of output). No wait (null): the watchdog bounds
+        /// the read by killing the coprocess.
         /// </summary>
-        private async Task<(int Count, bool Late)> ReadAsync(TimeSpan wait, CancellationToken cancellationToken)
+        private async Task<(int Count, bool Late)> ReadAsync(TimeSpan? wait, CancellationToken cancellationToken)
         {
             Task<int> read;
             try
@@ -738,7 +766,20 @@ namespace Mcptest.Sdk
             {
                 return (0, false);
             }
-            if (!read.IsCompleted && !await CompletesAsync(read, drained, wait, cancellationToken).ConfigureAwait(false))
+            if (!read.IsCompleted && wait == null)
+            {
+                // The watchdog's kill ends the wait at the exit; any other exit leaves the drain (a
+                // process the coprocess started may hold its output open).
+                if (await Task.WhenAny(read, exited.Task).ConfigureAwait(false) != read && !Fired())
+                {
+                    await Task.WhenAny(read, drained).ConfigureAwait(false);
+                }
+                if (!read.IsCompleted)
+                {
+                    return (0, false);
+                }
+            }
+            if (!read.IsCompleted && wait != null && !await CompletesAsync(read, drained, wait.Value, cancellationToken).ConfigureAwait(false))
             {
                 return (0, !drained.IsCompleted);
             }

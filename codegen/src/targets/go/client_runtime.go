@@ -716,6 +716,11 @@ type sessionReader struct {
 	file  sessionDeadline
 	want  chan struct{}
 	lines chan sessionLine
+	// mu orders the read deadlines the calling goroutine and the exit
+	// watcher set; exited is set by the watcher, started once.
+	mu       sync.Mutex
+	watching bool
+	exited   bool
 }
 
 // sessionDeadline is output whose reads a deadline can end (*os.File).
@@ -752,20 +757,18 @@ func (r *sessionReader) line(ctx context.Context, deadline time.Time, exited <-c
 		}
 		return sessionLine{}, true
 	}
-	if err := r.file.SetReadDeadline(deadline); err != nil {
+	if err := r.readDeadline(deadline, exited); err != nil {
 		return sessionLine{err: err}, false
 	}
-	if done := ctx.Done(); done != nil || exited != nil {
-		// A cancelled context ends the read too, and the exit shortens it;
-		// the watcher is gone before the next read sets its own deadline.
+	if done := ctx.Done(); done != nil {
+		// A cancelled context ends the read too; the watcher is gone before
+		// the next read sets its own deadline.
 		finished, stopped := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(stopped)
 			select {
 			case <-done:
 				_ = r.file.SetReadDeadline(time.Unix(1, 0))
-			case <-exited:
-				_ = r.file.SetReadDeadline(time.Now().Add(ExitDrain))
 			case <-finished:
 			}
 		}()
@@ -782,6 +785,33 @@ func (r *sessionReader) line(ctx context.Context, deadline time.Time, exited <-c
 		return sessionLine{}, true
 	}
 	return sessionLine{line: line, err: err}, false
+}
+
+// readDeadline sets the next read's deadline: deadline, or ExitDrain from
+// now once the coprocess has exited. The first call starts the exit
+// watcher, which shortens a read in progress at the exit the same way (one
+// goroutine for the session, not one per call).
+func (r *sessionReader) readDeadline(deadline time.Time, exited <-chan struct{}) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if exited != nil && !r.watching {
+		r.watching = true
+		go r.watchExit(exited)
+	}
+	if r.exited {
+		if drained := time.Now().Add(ExitDrain); drained.Before(deadline) {
+			deadline = drained
+		}
+	}
+	return r.file.SetReadDeadline(deadline)
+}
+
+func (r *sessionReader) watchExit(exited <-chan struct{}) {
+	<-exited
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.exited = true
+	_ = r.file.SetReadDeadline(time.Now().Add(ExitDrain))
 }
 
 func (r *sessionReader) run() {

@@ -1,12 +1,13 @@
-// Command bench measures the Go session client: calls per second through the
+// Command bench measures the Go session client's own CPU per call: the
 // generated client against a coprocess that answers every mcp.call at once
 // (tests/client_conformance/echo_coprocess.py), next to a raw loop that
-// writes the same request line and reads one line back without decoding; and
-// the peak memory over the calls. The two loops alternate for ROUNDS rounds
-// (the machine's load shifts under a single pair); each round is printed
-// and the best time per call of each is compared.
+// writes the same request line and reads one line back without decoding.
+// The two loops alternate in this one process for ROUNDS rounds; a round's
+// figure is the process's user + system CPU time (getrusage) over its calls,
+// so the coprocess and the wait on the pipe do not count. Also the resident
+// set (VmRSS) after 1k, 10k and 100k client calls.
 //
-//	bench ECHO [CALLS [ROUNDS]]   (default 100000 and 3; see bench.sh)
+//	bench ECHO [CALLS [ROUNDS]]   (default 100000 and 5; see bench.sh)
 package main
 
 import (
@@ -15,7 +16,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,14 +25,31 @@ import (
 	"mcptest.local/client_bench/mcptest"
 )
 
-// peakKiB is the process's peak resident set size.
-func peakKiB() int64 {
+// cpu is the process's user + system CPU time so far (all its threads).
+func cpu() time.Duration {
 	var usage syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &usage); err != nil {
-		return -1
+		return 0
 	}
-	return int64(usage.Maxrss)
+	return time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
 }
+
+// rssKiB is the process's resident set now (Linux), or 0.
+func rssKiB() string {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "0"
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if fields := strings.Fields(line); len(fields) > 1 && fields[0] == "VmRSS:" {
+			return fields[1]
+		}
+	}
+	return "0"
+}
+
+// rssAt are the calls after which the resident set is noted.
+var rssAt = map[int]bool{1000: true, 10000: true, 100000: true}
 
 func clientLoop(echo string, calls int) (time.Duration, []string, error) {
 	ctx := context.Background()
@@ -41,19 +59,17 @@ func clientLoop(echo string, calls int) (time.Duration, []string, error) {
 	}
 	defer client.Close()
 	params := mcptest.CallParams{Tool: "bench"}
-	var memory []string
-	started := time.Now()
+	var rss []string
+	started := cpu()
 	for done := 1; done <= calls; done++ {
 		if _, err := client.Call(ctx, params); err != nil {
 			return 0, nil, err
 		}
-		if done%(calls/4) == 0 {
-			var stats runtime.MemStats
-			runtime.ReadMemStats(&stats)
-			memory = append(memory, fmt.Sprintf("%d: %d KiB (heap in use %d KiB)", done, peakKiB(), stats.HeapInuse/1024))
+		if rssAt[done] {
+			rss = append(rss, rssKiB())
 		}
 	}
-	return time.Since(started), memory, nil
+	return cpu() - started, rss, nil
 }
 
 func rawLoop(echo string, calls int) (time.Duration, error) {
@@ -84,7 +100,7 @@ func rawLoop(echo string, calls int) (time.Duration, error) {
 		return 0, err
 	}
 	line = append(line, '\n')
-	started := time.Now()
+	started := cpu()
 	for i := 0; i < calls; i++ {
 		if _, err := stdin.Write(line); err != nil {
 			return 0, err
@@ -93,33 +109,36 @@ func rawLoop(echo string, calls int) (time.Duration, error) {
 			return 0, err
 		}
 	}
-	elapsed := time.Since(started)
+	spent := cpu() - started
 	_ = stdin.Close()
-	return elapsed, process.Wait()
+	return spent, process.Wait()
+}
+
+// bestAndMedian are the microseconds of CPU per call of the best and the median round.
+func bestAndMedian(rounds []time.Duration, calls int) (float64, float64) {
+	sort.Slice(rounds, func(i, j int) bool { return rounds[i] < rounds[j] })
+	perCall := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(calls) }
+	return perCall(rounds[0]), perCall(rounds[len(rounds)/2])
 }
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench ECHO [CALLS]")
+		fmt.Fprintln(os.Stderr, "usage: bench ECHO [CALLS [ROUNDS]]")
 		os.Exit(2)
 	}
-	echo, calls, rounds := os.Args[1], 100000, 3
+	echo, calls, rounds := os.Args[1], 100000, 5
 	for i, into := range []*int{&calls, &rounds} {
 		if len(os.Args) > i+2 {
 			n, err := strconv.Atoi(os.Args[i+2])
-			if err != nil || n < 1 || (into == &calls && n < 4) {
-				fmt.Fprintln(os.Stderr, "CALLS must be an integer of at least 4, ROUNDS at least 1")
+			if err != nil || n < 1 {
+				fmt.Fprintln(os.Stderr, "CALLS and ROUNDS must be integers of at least 1")
 				os.Exit(2)
 			}
 			*into = n
 		}
 	}
-	perCall := func(d time.Duration) string {
-		return fmt.Sprintf("%.0f calls/s (%.1f us/call)", float64(calls)/d.Seconds(), float64(d.Microseconds())/float64(calls))
-	}
-	var bestRaw, bestClient time.Duration
-	var memory []string
-	fmt.Printf("calls: %d per loop, %d rounds\n", calls, rounds)
+	var raws, clients []time.Duration
+	var rss []string
 	for round := 1; round <= rounds; round++ {
 		raw, err := rawLoop(echo, calls)
 		if err != nil {
@@ -131,17 +150,15 @@ func main() {
 			fmt.Fprintln(os.Stderr, "client:", err)
 			os.Exit(1)
 		}
-		fmt.Printf("round %d: raw loop %s, client %s, client/raw %.2f\n", round, perCall(raw), perCall(client), client.Seconds()/raw.Seconds())
-		if bestRaw == 0 || raw < bestRaw {
-			bestRaw = raw
-		}
-		if bestClient == 0 || client < bestClient {
-			bestClient = client
-		}
-		memory = used
+		raws, clients, rss = append(raws, raw), append(clients, client), used
 	}
-	fmt.Printf("best raw loop: %s\n", perCall(bestRaw))
-	fmt.Printf("best client:   %s\n", perCall(bestClient))
-	fmt.Printf("client/raw time per call (best of each): %.2f\n", bestClient.Seconds()/bestRaw.Seconds())
-	fmt.Printf("peak RSS after N calls (last round): %s\n", strings.Join(memory, ", "))
+	rawBest, rawMedian := bestAndMedian(raws, calls)
+	clientBest, clientMedian := bestAndMedian(clients, calls)
+	fmt.Printf("go: %d calls x %d alternated rounds, process CPU (user+system) per call\n", calls, rounds)
+	fmt.Printf("raw loop: best %.2f us, median %.2f us\n", rawBest, rawMedian)
+	fmt.Printf("client:   best %.2f us, median %.2f us\n", clientBest, clientMedian)
+	fmt.Printf("client/raw: %.2f (bests), %.2f (medians); added: %.2f us (bests), %.2f us (medians)\n",
+		clientBest/rawBest, clientMedian/rawMedian, clientBest-rawBest, clientMedian-rawMedian)
+	fmt.Printf("RSS (KiB) after 1k / 10k / 100k client calls: %s\n", strings.Join(rss, " / "))
+	fmt.Printf("summary go %.2f %.2f %.2f %.2f %s\n", rawBest, rawMedian, clientBest, clientMedian, strings.Join(rss, " "))
 }

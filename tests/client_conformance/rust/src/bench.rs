@@ -1,10 +1,12 @@
-//! Calls per second through the generated Rust client against a coprocess
+//! The Rust client's own CPU per call: the generated client against a coprocess
 //! that answers every `mcp.call` at once (tests/client_conformance/echo_coprocess.py),
 //! next to a raw loop that writes the same request line and reads one line
-//! back without decoding (best of three alternated rounds each); and the
-//! peak memory (`VmHWM`) over the calls.
+//! back without decoding. The two loops alternate in one process for several
+//! rounds; each round's figure is the process's user + system CPU time
+//! (`getrusage`) over its calls, so the coprocess and the pipe's waiting do not
+//! count. Also the resident set (`VmRSS`) after 1k, 10k and 100k client calls.
 //!
-//!     client_bench [CALLS]      (default 100000)
+//!     client_bench [CALLS [ROUNDS]]      (default 100000 5)
 
 #[path = "../../../../generated/rust/mcptest-runner/src/coprocess.rs"]
 pub mod coprocess;
@@ -15,7 +17,7 @@ pub mod client;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use client::{ClientOptions, CoprocessClient};
 use coprocess::{CallParams, JsonRpcVersion, RequestId, RequestOf};
@@ -33,31 +35,60 @@ fn params() -> CallParams {
     }
 }
 
-/// The process's peak resident set so far, in KiB (Linux), or 0.
-fn peak_kib() -> u64 {
+/// Linux's `struct rusage` on a 64-bit target: two `timeval`s, then 14 longs.
+#[repr(C)]
+struct Rusage {
+    times: [i64; 4],
+    rest: [i64; 14],
+}
+
+extern "C" {
+    fn getrusage(who: i32, usage: *mut Rusage) -> i32;
+}
+
+/// The process's user + system CPU time so far (all its threads).
+fn cpu() -> Duration {
+    let mut usage = Rusage {
+        times: [0; 4],
+        rest: [0; 14],
+    };
+    // SAFETY: `usage` is a valid, writable `struct rusage`; 0 is RUSAGE_SELF.
+    if unsafe { getrusage(0, &mut usage) } != 0 {
+        return Duration::ZERO;
+    }
+    let [user_s, user_us, system_s, system_us] = usage.times;
+    let micros = (user_s + system_s) * 1_000_000 + user_us + system_us;
+    Duration::from_micros(u64::try_from(micros).unwrap_or(0))
+}
+
+/// The process's resident set now, in KiB (Linux), or 0.
+fn rss_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .find_map(|line| line.strip_prefix("VmRSS:"))
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|kib| kib.parse().ok())
         .unwrap_or(0)
 }
 
-fn client_loop(calls: u64) -> Result<(Duration, Peaks), String> {
-    let mut memory = Vec::new();
+/// The calls after which the resident set is noted.
+const RSS_AT: [u64; 3] = [1_000, 10_000, 100_000];
+
+fn client_loop(calls: u64, rss: &mut Vec<(u64, u64)>) -> Result<Duration, String> {
     let client = CoprocessClient::spawn(echo(), &["server"], &ClientOptions::default())
         .map_err(|e| e.to_string())?;
-    let started = Instant::now();
+    rss.clear();
+    let started = cpu();
     for done in 1..=calls {
         client.call(params(), None).map_err(|e| e.to_string())?;
-        if done % (calls / 4).max(1) == 0 {
-            memory.push((done, peak_kib()));
+        if RSS_AT.contains(&done) {
+            rss.push((done, rss_kib()));
         }
     }
-    let elapsed = started.elapsed();
+    let spent = cpu().saturating_sub(started);
     client.close();
-    Ok((elapsed, memory))
+    Ok(spent)
 }
 
 fn raw_loop(calls: u64) -> Result<Duration, String> {
@@ -81,7 +112,7 @@ fn raw_loop(calls: u64) -> Result<Duration, String> {
         params: Some(params()),
     };
     let line = format!("{}\n", request.encode());
-    let started = Instant::now();
+    let started = cpu();
     for _ in 0..calls {
         writer
             .write_all(line.as_bytes())
@@ -90,89 +121,77 @@ fn raw_loop(calls: u64) -> Result<Duration, String> {
         answer.clear();
         reader.read_line(&mut answer).map_err(|e| e.to_string())?;
     }
-    let elapsed = started.elapsed();
+    let spent = cpu().saturating_sub(started);
     drop(writer);
     let _ = process.wait();
-    Ok(elapsed)
+    Ok(spent)
 }
 
-/// The client's own work per call without any I/O: encoding the request and
-/// strictly decoding the fixed answer.
-fn codec_loop(calls: u64) -> Duration {
-    let answer = r#"{"jsonrpc":"2.0","id":2,"result":{"success":true,"data":null,"text":"ok","error":null,"duration_ms":0}}"#;
-    let started = Instant::now();
-    for _ in 0..calls {
-        let request = RequestOf {
-            jsonrpc: JsonRpcVersion::default(),
-            id: RequestId::Integer(2),
-            method: coprocess::methods::MCP_CALL.to_string(),
-            params: Some(params()),
-        };
-        std::hint::black_box(request.encode());
-        let decoded = coprocess::ResponseOf::<coprocess::CallResult>::decode(answer);
-        std::hint::black_box(decoded.is_ok());
-    }
-    started.elapsed()
-}
-
-/// Peak RSS (KiB) after so many calls.
-type Peaks = Vec<(u64, u64)>;
-
-/// Three rounds of each loop, alternated (the machine's load moves between
-/// them); the figures are each loop's best round.
-fn measure(calls: u64) -> Result<(Duration, Duration, Peaks), String> {
-    let mut raw = Duration::MAX;
-    let mut client = Duration::MAX;
-    let mut memory = Vec::new();
-    for _ in 0..3 {
-        raw = raw.min(raw_loop(calls)?);
-        let (elapsed, peaks) = client_loop(calls)?;
-        client = client.min(elapsed);
-        memory = peaks;
-    }
-    Ok((raw, client, memory))
+/// Microseconds of CPU per call, best and median over the rounds.
+fn best_and_median(mut rounds: Vec<Duration>, calls: u64) -> (f64, f64) {
+    rounds.sort();
+    let per_call = |d: Duration| d.as_secs_f64() / calls as f64 * 1e6;
+    (per_call(rounds[0]), per_call(rounds[rounds.len() / 2]))
 }
 
 fn main() {
-    let calls: u64 = std::env::args()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(100_000);
-    let (raw, client, memory) = match measure(calls) {
-        Ok(measured) => measured,
-        Err(problem) => {
-            eprintln!("client bench: {problem}");
-            std::process::exit(1);
+    let mut args = std::env::args().skip(1);
+    let calls: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(100_000);
+    let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(5).max(1);
+    let (mut raw, mut client, mut rss) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let measured = raw_loop(calls).and_then(|r| Ok((r, client_loop(calls, &mut rss)?)));
+        match measured {
+            Ok((r, c)) => {
+                raw.push(r);
+                client.push(c);
+            }
+            Err(problem) => {
+                eprintln!("client bench: {problem}");
+                std::process::exit(1);
+            }
         }
-    };
-    let per_call = |d: Duration| d.as_secs_f64() / calls as f64 * 1e6;
-    let rate = |d: Duration| calls as f64 / d.as_secs_f64();
-    println!("calls: {calls} (best of 3 alternated rounds)");
+    }
+    let (raw_best, raw_median) = best_and_median(raw, calls);
+    let (client_best, client_median) = best_and_median(client, calls);
+    let rss: Vec<String> = rss.iter().map(|(_, kib)| kib.to_string()).collect();
+    report(
+        calls,
+        rounds,
+        (raw_best, raw_median),
+        (client_best, client_median),
+        &rss,
+    );
+}
+
+/// The report every language's bench prints, ending with one `summary` line
+/// that tests/client_conformance/bench-all.sh reads.
+fn report(calls: u64, rounds: usize, raw: (f64, f64), client: (f64, f64), rss: &[String]) {
     println!(
-        "raw loop: {:.0} calls/s ({:.1} us/call)",
-        rate(raw),
-        per_call(raw)
+        "rust: {calls} calls x {rounds} alternated rounds, process CPU (user+system) per call"
+    );
+    println!("raw loop: best {:.2} us, median {:.2} us", raw.0, raw.1);
+    println!(
+        "client:   best {:.2} us, median {:.2} us",
+        client.0, client.1
     );
     println!(
-        "client:   {:.0} calls/s ({:.1} us/call)",
-        rate(client),
-        per_call(client)
+        "client/raw: {:.2} (bests), {:.2} (medians); added: {:.2} us (bests), {:.2} us (medians)",
+        client.0 / raw.0,
+        client.1 / raw.1,
+        client.0 - raw.0,
+        client.1 - raw.1
     );
     println!(
-        "client/raw time per call: {:.2}",
-        client.as_secs_f64() / raw.as_secs_f64()
+        "RSS (KiB) after 1k / 10k / 100k client calls: {}",
+        rss.join(" / ")
     );
-    let codec = codec_loop(calls);
     println!(
-        "encode + strict decode alone: {:.1} us/call",
-        per_call(codec)
-    );
-    let peaks: Vec<String> = memory
-        .iter()
-        .map(|(n, kib)| format!("{n}: {kib}"))
-        .collect();
-    println!(
-        "peak RSS (KiB) after N calls (last round): {}",
-        peaks.join(", ")
+        "summary rust {:.2} {:.2} {:.2} {:.2} {}",
+        raw.0,
+        raw.1,
+        client.0,
+        client.1,
+        rss.join(" ")
     );
 }

@@ -3,7 +3,9 @@
 // keywords golden: the session client (a module beside `coprocess`).
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+#[cfg(unix)]
+use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -189,43 +191,158 @@ enum Line {
     Exited(ExitStatus),
 }
 
-/// The stdout reader: one line at a time, never more than `MAX_LINE_BYTES`
+/// The coprocess's output one line at a time, never more than `MAX_LINE_BYTES`
 /// plus one buffer's worth held.
-fn read_lines(reader: impl Read, lines: &mpsc::SyncSender<Line>) {
-    let mut reader = BufReader::with_capacity(1 << 16, reader);
-    let mut line = Vec::new();
-    loop {
-        let (done, used) = match reader.fill_buf() {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Ok([]) | Err(_) => {
-                let _ = lines.send(Line::End);
-                return;
-            }
-            Ok(chunk) => match chunk.iter().position(|&byte| byte == b'\n') {
-                // A whole line in the buffer: one allocation of its size.
-                Some(end) if line.is_empty() => {
-                    line = chunk[..end].to_vec();
-                    (true, end + 1)
-                }
-                Some(end) => {
-                    line.extend_from_slice(&chunk[..end]);
-                    (true, end + 1)
-                }
-                None => {
-                    line.extend_from_slice(chunk);
-                    (false, chunk.len())
-                }
-            },
-        };
-        reader.consume(used);
-        if line.len() > coprocess::MAX_LINE_BYTES {
-            let _ = lines.send(Line::TooLong);
-            return;
+struct LineReader<R> {
+    reader: BufReader<R>,
+    /// The line read so far (kept across a read that timed out).
+    line: Vec<u8>,
+}
+
+impl<R: Read> LineReader<R> {
+    fn new(reader: R) -> Self {
+        Self {
+            reader: BufReader::with_capacity(1 << 16, reader),
+            line: Vec::new(),
         }
-        if done && lines.send(Line::Text(std::mem::take(&mut line))).is_err() {
+    }
+
+    /// The next line, `TooLong` or `End`; a read error (a read timeout among
+    /// them) keeps what was read of the line.
+    fn next_line(&mut self) -> std::io::Result<Line> {
+        loop {
+            let (done, used) = match self.reader.fill_buf() {
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+                Ok([]) => return Ok(Line::End),
+                Ok(chunk) => match chunk.iter().position(|&byte| byte == b'\n') {
+                    // A whole line in the buffer: one allocation of its size.
+                    Some(end) if self.line.is_empty() => {
+                        self.line = chunk[..end].to_vec();
+                        (true, end + 1)
+                    }
+                    Some(end) => {
+                        self.line.extend_from_slice(&chunk[..end]);
+                        (true, end + 1)
+                    }
+                    None => {
+                        self.line.extend_from_slice(chunk);
+                        (false, chunk.len())
+                    }
+                },
+            };
+            self.reader.consume(used);
+            if self.line.len() > coprocess::MAX_LINE_BYTES {
+                return Ok(Line::TooLong);
+            }
+            if done {
+                return Ok(Line::Text(std::mem::take(&mut self.line)));
+            }
+        }
+    }
+}
+
+/// The stdout reader thread (over streams, which cannot be read with a
+/// timeout): hands over one line at a time until the output ends.
+fn read_lines(reader: impl Read, lines: &mpsc::SyncSender<Line>) {
+    let mut reader = LineReader::new(reader);
+    loop {
+        let line = reader.next_line().unwrap_or(Line::End);
+        let last = !matches!(line, Line::Text(_));
+        if lines.send(line).is_err() || last {
             return;
         }
     }
+}
+
+/// Where a call's answer comes from.
+enum Answers {
+    /// Lines a reader thread (and, for a spawned coprocess, the exit watcher) hands over.
+    Handed(Receiver<Line>),
+    /// A spawned coprocess's stdout, read by the calling thread itself.
+    #[cfg(unix)]
+    Socket(SocketAnswers),
+}
+
+impl Answers {
+    /// The next line, or what happened first, waiting at most `wait`.
+    fn next(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
+        match self {
+            Self::Handed(lines) => lines.recv_timeout(wait),
+            #[cfg(unix)]
+            Self::Socket(socket) => socket.next(wait),
+        }
+    }
+}
+
+/// A spawned coprocess's stdout as a socket whose reads give up after
+/// `EXIT_POLL`: a call costs the calling thread one write and one read (no
+/// thread hands it the line), and between two reads that gave up it looks at
+/// whether the coprocess has exited (not at the end of its output, which a
+/// process it started may hold open).
+#[cfg(unix)]
+struct SocketAnswers {
+    lines: LineReader<UnixStream>,
+    child: Arc<Mutex<Child>>,
+    /// Whether the output ended (it is not read again).
+    ended: bool,
+    /// Whether the exit was told (it is told once).
+    exited: bool,
+}
+
+#[cfg(unix)]
+impl SocketAnswers {
+    fn new(stdout: UnixStream, child: Arc<Mutex<Child>>) -> std::io::Result<Self> {
+        stdout.set_read_timeout(Some(EXIT_POLL))?;
+        Ok(Self {
+            lines: LineReader::new(stdout),
+            child,
+            ended: false,
+            exited: false,
+        })
+    }
+
+    fn next(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
+        let deadline = Instant::now() + wait;
+        let mut pause = Duration::from_millis(1);
+        loop {
+            if !self.ended {
+                match self.lines.next_line() {
+                    Ok(line @ (Line::Text(_) | Line::TooLong)) => return Ok(line),
+                    Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+                    Ok(_) | Err(_) => {
+                        self.ended = true;
+                        return Ok(Line::End);
+                    }
+                }
+            }
+            if !self.exited {
+                let status = lock(&self.child).try_wait();
+                if let Ok(Some(status)) = status {
+                    self.exited = true;
+                    return Ok(Line::Exited(status));
+                }
+                self.exited = status.is_err();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(RecvTimeoutError::Timeout);
+            }
+            if self.ended {
+                // No read to wait in: look at the exit again after a pause.
+                thread::sleep(pause.min(left));
+                pause = (pause * 2).min(EXIT_POLL);
+            }
+        }
+    }
+}
+
+/// How the coprocess's answers are read: a stream a reader thread reads, or
+/// (a spawned coprocess on Unix) a socket the calling thread reads.
+enum Output {
+    Stream(Box<dyn Read + Send>),
+    #[cfg(unix)]
+    Socket(UnixStream),
 }
 
 /// The stderr reader: keeps the last `STDERR_LINES` lines; says when it is done.
@@ -270,6 +387,39 @@ fn watch_exit(child: &Mutex<Child>, events: &mpsc::SyncSender<Line>) {
     }
 }
 
+/// The reader thread for `reader` (and, for a spawned coprocess, the exit watcher).
+fn handed(
+    reader: Box<dyn Read + Send>,
+    child: Option<&Arc<Mutex<Child>>>,
+) -> std::io::Result<Answers> {
+    let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
+    let watching = child.map(|child| {
+        let (child, exits) = (Arc::clone(child), sender.clone());
+        thread::Builder::new()
+            .name("coprocess-exit".into())
+            .spawn(move || watch_exit(&child, &exits))
+    });
+    let reading = thread::Builder::new()
+        .name("coprocess-stdout".into())
+        .spawn(move || read_lines(reader, &sender));
+    reading.and(watching.transpose())?;
+    Ok(Answers::Handed(lines))
+}
+
+/// The client's end of a spawned coprocess's stdout and the coprocess's end:
+/// a socket pair on Unix (the client reads its end with a timeout), else a pipe.
+#[cfg(unix)]
+fn stdout_pair() -> std::io::Result<(Option<Output>, Stdio)> {
+    let (ours, theirs) = UnixStream::pair()?;
+    let theirs = std::os::fd::OwnedFd::from(theirs);
+    Ok((Some(Output::Socket(ours)), Stdio::from(theirs)))
+}
+
+#[cfg(not(unix))]
+fn stdout_pair() -> std::io::Result<(Option<Output>, Stdio)> {
+    Ok((None, Stdio::piped()))
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -277,7 +427,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// The state one request at a time goes through.
 struct Session {
     writer: Option<Box<dyn Write + Send>>,
-    lines: Receiver<Line>,
+    answers: Answers,
     child: Option<Arc<Mutex<Child>>>,
     stderr_done: Option<Receiver<()>>,
     /// How the coprocess exited and when the client learnt it, once it has.
@@ -323,7 +473,6 @@ impl CoprocessClient {
             .args(["exec", "--connection-server", "--server-command"])
             .arg(server_command(server_argv))
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if let Some(env) = &options.env {
             command.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
@@ -337,9 +486,15 @@ impl CoprocessClient {
             let message = messages::render_client_spawn_failed(method, &path, &reason);
             ClientError::new(ClientErrorKind::Spawn, method, message)
         };
-        let mut child = command.spawn().map_err(|e| spawn_error(os_reason(&e)))?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        let (output, stdout) = stdout_pair().map_err(|e| spawn_error(os_reason(&e)))?;
+        let spawned = command.stdout(stdout).spawn();
+        // The command holds the coprocess's end of its stdout: the output ends only once it is gone.
+        drop(command);
+        let mut child = spawned.map_err(|e| spawn_error(os_reason(&e)))?;
+        let piped = child.stdout.take();
+        let output = output.or_else(|| piped.map(|stdout| Output::Stream(Box::new(stdout))));
+        let (Some(output), Some(stdin), Some(stderr)) =
+            (output, child.stdin.take(), child.stderr.take())
         else {
             let _ = child.kill();
             let _ = child.wait();
@@ -357,7 +512,7 @@ impl CoprocessClient {
             return Err(spawn_error(e.to_string()));
         }
         let streams = (Box::new(stdin) as Box<dyn Write + Send>, Some(stderr_done));
-        Self::start(stdout, streams, Some(child), options, tail)
+        Self::start(output, streams, Some(child), options, tail)
     }
 
     /// A session over a pair of byte streams (an in-process double, a
@@ -375,40 +530,49 @@ impl CoprocessClient {
     ) -> Result<Self, ClientError> {
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let streams = (Box::new(writer) as Box<dyn Write + Send>, None);
-        Self::start(reader, streams, None, options, tail)
+        Self::start(
+            Output::Stream(Box::new(reader)),
+            streams,
+            None,
+            options,
+            tail,
+        )
     }
 
     fn start(
-        reader: impl Read + Send + 'static,
+        output: Output,
         (writer, stderr_done): (Box<dyn Write + Send>, Option<Receiver<()>>),
         child: Option<Child>,
         options: &ClientOptions,
         stderr: Arc<Mutex<VecDeque<String>>>,
     ) -> Result<Self, ClientError> {
-        let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
         let child = child.map(|child| Arc::new(Mutex::new(child)));
-        let watching = child.as_ref().map(|child| {
-            let (child, exits) = (Arc::clone(child), sender.clone());
-            thread::Builder::new()
-                .name("coprocess-exit".into())
-                .spawn(move || watch_exit(&child, &exits))
-        });
-        let reading = thread::Builder::new()
-            .name("coprocess-stdout".into())
-            .spawn(move || read_lines(reader, &sender));
-        if let Err(e) = reading.and(watching.transpose()) {
-            if let Some(child) = &child {
-                let mut child = lock(child);
-                let _ = child.kill();
-                let _ = child.wait();
+        let answers = match output {
+            Output::Stream(reader) => handed(reader, child.as_ref()),
+            #[cfg(unix)]
+            Output::Socket(socket) => match &child {
+                Some(child) => SocketAnswers::new(socket, Arc::clone(child)).map(Answers::Socket),
+                None => handed(Box::new(socket), None),
+            },
+        };
+        let answers = match answers {
+            Ok(answers) => answers,
+            Err(e) => {
+                if let Some(child) = &child {
+                    let mut child = lock(child);
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+                let method = coprocess::methods::COPROCESS_HANDSHAKE;
+                let message = format!("{method}: the coprocess could not be started");
+                return Err(
+                    ClientError::new(ClientErrorKind::Spawn, method, message).with_detail(e)
+                );
             }
-            let method = coprocess::methods::COPROCESS_HANDSHAKE;
-            let message = format!("{method}: the coprocess could not be started");
-            return Err(ClientError::new(ClientErrorKind::Spawn, method, message).with_detail(e));
-        }
+        };
         let mut session = Session {
             writer: Some(writer),
-            lines,
+            answers,
             child,
             stderr_done,
             status: None,
@@ -624,7 +788,7 @@ impl Session {
             // Once the coprocess has exited, only what it wrote before is still read.
             let until = self.status.map_or(deadline, |(_, at)| at + EXIT_DRAIN);
             let wait = until.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(wait) {
+            match self.answers.next(wait) {
                 Ok(Line::Exited(status)) => self.status = Some((status, Instant::now())),
                 Err(RecvTimeoutError::Timeout) if self.status.is_some() => {
                     return Err(self.ended(method))
@@ -679,7 +843,7 @@ impl Session {
             // The output ended first: the exit follows, or the coprocess lives on.
             let deadline = Instant::now() + self.close_timeout;
             let wait = || deadline.saturating_duration_since(Instant::now());
-            while let Ok(line) = self.lines.recv_timeout(wait()) {
+            while let Ok(line) = self.answers.next(wait()) {
                 if let Line::Exited(status) = line {
                     self.status = Some((status, Instant::now()));
                     break;

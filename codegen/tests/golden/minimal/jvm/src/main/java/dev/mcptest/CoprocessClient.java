@@ -87,6 +87,9 @@ public final class CoprocessClient implements AutoCloseable {
 
     private static final int CHUNK = 65536;
 
+    /** How many lines the stdout reader reads before a caller has taken them. */
+    private static final int LINES_AHEAD = 4;
+
     /** What the exit hands the caller waiting for a line: the coprocess has exited. */
     private static final Object EXITED = new Object();
 
@@ -396,13 +399,14 @@ public final class CoprocessClient implements AutoCloseable {
     private final ArrayDeque<String> stderr = new ArrayDeque<>();
     private final Thread stderrThread;
 
-    // Stdout is read by a reader thread, one line each time a caller asks for one (a read nothing
-    // can end: a process the coprocess started may hold the pipe); the coprocess's exit is put
-    // beside the lines, so that a caller learns of it from the process itself.
+    // Stdout is read by a reader thread, at most LINES_AHEAD lines before a caller takes them (a
+    // read nothing can end: a process the coprocess started may hold the pipe; reading ahead, it
+    // is already waiting in the read when a call writes, so a call wakes no thread but the
+    // caller); the coprocess's exit is put beside the lines, so that a caller learns of it from
+    // the process itself.
     private final Thread stdoutThread;
-    private final Semaphore wanted = new Semaphore(0);
+    private final Semaphore room = new Semaphore(LINES_AHEAD);
     private final LinkedBlockingQueue<Object> lines = new LinkedBlockingQueue<>();
-    private boolean asked;
     private long exitedAt;
     private boolean exitSeen;
 
@@ -716,10 +720,6 @@ public final class CoprocessClient implements AutoCloseable {
      * output.
      */
     private Object nextLine(Duration wait) {
-        if (!asked) {
-            asked = true;
-            wanted.release();
-        }
         long at = System.nanoTime() + nanos(wait);
         try {
             while (true) {
@@ -731,7 +731,7 @@ public final class CoprocessClient implements AutoCloseable {
                 } else if (next == null) {
                     return exitSeen ? new Failure(false, "") : null;
                 } else {
-                    asked = false;
+                    room.release();
                     return next;
                 }
             }
@@ -746,12 +746,12 @@ public final class CoprocessClient implements AutoCloseable {
         return wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT.toNanos() : wait.toNanos();
     }
 
-    /** The reader thread: hands over each line a caller asks for, then why it stopped. */
+    /** The reader thread: hands over each line (room for it permitting), then why it stopped. */
     private void readStdout() {
         try {
             Object next;
             do {
-                wanted.acquire();
+                room.acquire();
                 next = readLine();
                 lines.put(next);
             } while (!(next instanceof Failure));

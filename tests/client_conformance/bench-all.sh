@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Every session client's own CPU per call next to the raw loop's, one table:
+# runs each language's bench.sh (each builds what it needs, then alternates the
+# raw loop and the client in one process; see tests/client_conformance/<lang>/)
+# and prints one row per language from its `summary` line. The reports stay in
+# target/client_bench/<lang>.txt, the table in target/client_bench/table.md.
+#   tests/client_conformance/bench-all.sh [CALLS [ROUNDS]]   (default 100000 5)
+# BENCH_LANGUAGES=rust,python picks languages (default all six). The last
+# column holds the bests to issue 37's goals: client/raw at most RATIO and at
+# most ADDED µs of CPU added per call.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="$root/target/client_bench"
+mkdir -p "$out"
+IFS=, read -r -a languages <<<"${BENCH_LANGUAGES:-rust,python,typescript,go,jvm,dotnet}"
+declare -A goals=([rust]="1.3 2" [go]="1.3 2" [jvm]="1.5 4" [dotnet]="1.5 4" [typescript]="2.0 6" [python]="2.5 6")
+rows=()
+for lang in "${languages[@]}"; do
+  if ! bash "$here/$lang/bench.sh" "$@" >/dev/null; then
+    rows+=("| $lang | the bench failed (see $out/$lang.txt) | | | | | |")
+    continue
+  fi
+  # summary LANG RAW_BEST RAW_MEDIAN CLIENT_BEST CLIENT_MEDIAN RSS...
+  read -r ratio added <<<"${goals[$lang]}"
+  rows+=("$(awk -v ratio="$ratio" -v added="$added" '$1 == "summary" {
+    rss = $7; for (i = 8; i <= NF; i++) rss = rss " / " $i
+    met = ($5 / $3 <= ratio && $5 - $3 <= added) ? "met" : "missed"
+    printf "| %s | %s / %s | %s / %s | %.2f | %.2f | %s | <= %s, <= %s µs: %s |", $2, $3, $4, $5, $6, $5 / $3, $5 - $3, rss, ratio, added, met
+  }' "$out/$lang.txt")")
+done
+{
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| SDK | raw CPU/call, µs (best / median) | client CPU/call, µs (best / median) | client/raw (bests) | added µs (bests) | RSS KiB after 1k / 10k / 100k calls | goal |"
+  echo "|---|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+} | tee "$out/table.md"

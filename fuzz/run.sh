@@ -34,6 +34,12 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "== installing cargo-fuzz"
     cargo install cargo-fuzz --locked
 fi
+# cargo-fuzz has no --locked of its own: fetching with --locked first fails
+# when fuzz/Cargo.lock is not the resolution of fuzz/Cargo.toml (then run
+# `cargo update --manifest-path fuzz/Cargo.toml --workspace` and commit the
+# lock), so the build below resolves to the committed lock and never writes it.
+echo "== checking fuzz/Cargo.lock (cargo fetch --locked)"
+cargo +nightly fetch --locked --manifest-path fuzz/Cargo.toml
 
 echo "== seeding fuzz/corpus/ from tests/conformance/corpus/*.jsonl"
 python3 - "$root" <<'PY'

@@ -5,7 +5,8 @@
 //! line by line), and its answers are read after: every non-blank line gets
 //! exactly one answer of the right class (a blank line none), in order, and
 //! every valid request among the garbage gets its own answer with its id.
-//! Then end of input exits 0 with nothing more written.
+//! Then end of input exits 0 with nothing more written. An error answer
+//! that would quote the line past `MAX_LINE_BYTES` is `answer_too_long`.
 
 mod binary_support;
 
@@ -13,7 +14,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use binary_support::{Coprocess, MISBEHAVING};
-use mcptest_coprocess::frames::{error_codes, methods};
+use mcptest_coprocess::frames::{error_codes, messages, methods};
 use mcptest_coprocess::MAX_LINE_BYTES;
 use serde_json::{json, Value};
 
@@ -198,4 +199,82 @@ fn a_stream_cut_mid_line_answers_the_last_line_and_exits_0() {
     // Half a request: a parse error, then exit 0.
     cut.raw(&text.as_bytes()[..text.len() / 2], &[PARSE]);
     cut.check();
+}
+
+/// Sends `line` and returns its answer's line length (without the `\n`) and
+/// the answer.
+fn answer_sized(coprocess: &mut Coprocess, line: &str) -> (usize, Value) {
+    coprocess.write_line(line);
+    let (answer, value) = coprocess.read_response_line();
+    (answer.len(), value)
+}
+
+/// The `answer_too_long` error in place of the error answer to a line the
+/// binary could not serve, whose line would have been `bytes` long.
+fn unserved_too_long(bytes: usize) -> Value {
+    json!({"code": error_codes::UPSTREAM_ERROR, "message": messages::render_answer_too_long("request", &bytes.to_string(), &MAX_LINE_BYTES.to_string())})
+}
+
+/// The binary still serves a request after a hostile line.
+fn still_serves(coprocess: &mut Coprocess) {
+    let answer = coprocess.send_line(&json!({"jsonrpc": "2.0", "id": "next", "method": methods::MCP_LIST_TOOLS, "params": {}}).to_string());
+    assert!(answer.get("result").is_some(), "the next request is served: {answer:.300}");
+}
+
+#[test]
+fn an_error_answer_quoting_the_line_of_exactly_max_line_bytes_is_written_and_one_byte_more_is_answer_too_long() {
+    let mut coprocess = Coprocess::spawn(MISBEHAVING);
+    // -32601 quotes the method; its answer is longer than the request line,
+    // which stays within the limit.
+    let line = |method_bytes: usize| json!({"jsonrpc": "2.0", "id": 7, "method": "m".repeat(method_bytes)}).to_string();
+    let (length, answer) = answer_sized(&mut coprocess, &line(10));
+    assert_eq!(answer["error"]["code"], json!(error_codes::METHOD_NOT_FOUND), "{answer}");
+    let at_limit = 10 + (MAX_LINE_BYTES - length);
+    assert!(line(at_limit + 1).len() <= MAX_LINE_BYTES, "the request line itself is within the limit");
+
+    let (length, answer) = answer_sized(&mut coprocess, &line(at_limit));
+    assert_eq!(length, MAX_LINE_BYTES, "the answer at the limit: {:.300}", answer.to_string());
+    assert_eq!((&answer["id"], &answer["error"]["code"]), (&json!(7), &json!(error_codes::METHOD_NOT_FOUND)));
+
+    let (length, answer) = answer_sized(&mut coprocess, &line(at_limit + 1));
+    assert_eq!(answer["id"], json!(7), "{:.300}", answer.to_string());
+    assert!(answer["error"] == unserved_too_long(MAX_LINE_BYTES + 1), "{:.300}", answer.to_string());
+    assert!(length < 200, "the error is a short line: {length} bytes");
+    still_serves(&mut coprocess);
+}
+
+#[test]
+fn an_id_too_long_to_echo_gets_answer_too_long_with_a_null_id() {
+    let mut coprocess = Coprocess::spawn(MISBEHAVING);
+    // An id filling the request line: the -32601 answer and even the
+    // `answer_too_long` error with that id would pass the limit.
+    let shell = json!({"jsonrpc": "2.0", "id": "", "method": "nope"}).to_string();
+    let id = "i".repeat(MAX_LINE_BYTES - shell.len());
+    let line = json!({"jsonrpc": "2.0", "id": id, "method": "nope"}).to_string();
+    assert_eq!(line.len(), MAX_LINE_BYTES);
+    let (length, answer) = answer_sized(&mut coprocess, &line);
+    assert!(length <= MAX_LINE_BYTES, "the answer is within the limit: {length} bytes");
+    assert_eq!(answer["id"], Value::Null, "{:.300}", answer.to_string());
+    let bytes = MAX_LINE_BYTES + (r#"{"jsonrpc":"2.0","id":"","error":{"code":-32601,"message":"method not found: `nope`"}}"#.len() - shell.len());
+    assert!(answer["error"] == unserved_too_long(bytes), "{:.300}", answer.to_string());
+    still_serves(&mut coprocess);
+}
+
+#[test]
+fn a_parse_error_quoting_a_long_key_is_answer_too_long() {
+    let mut coprocess = Coprocess::spawn(MISBEHAVING);
+    // A 5 Mi-character key of quotes, 10 MiB as written (`\"` each): the
+    // parse error's path quotes it as JSON (`\"`), and the answer writes that
+    // message as JSON again (`\\\"`): 20 MiB, over the limit.
+    let key = "\\\"".repeat(5 << 20);
+    let line = format!(r#"{{"{key}":{{"a":1,"a":2}}}}"#);
+    assert!(line.len() <= MAX_LINE_BYTES);
+    let (length, answer) = answer_sized(&mut coprocess, &line);
+    assert!(length < 200, "the error is a short line: {length} bytes");
+    assert_eq!(answer["id"], Value::Null, "{:.300}", answer.to_string());
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    let bytes: usize = message.split(' ').nth(4).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("no byte count in {answer:.300}"));
+    assert!(bytes > 2 * key.len(), "{message}");
+    assert!(answer["error"] == unserved_too_long(bytes), "{:.300}", answer.to_string());
+    still_serves(&mut coprocess);
 }

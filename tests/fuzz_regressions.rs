@@ -161,3 +161,23 @@ fn random_frames_decode_alike() {
         checks::decoder(&data);
     }
 }
+
+/// `fuzz/Cargo.lock` is the resolution of `fuzz/Cargo.toml` (with the root
+/// crate and codegen as they are now), so that `fuzz/run.sh`, which fetches
+/// with `--locked` before `cargo fuzz` builds, neither fails nor rewrites it.
+/// Cargo resolves offline when its cache has the fuzz crate's dependencies,
+/// else through the registry, as any build would.
+#[test]
+fn the_fuzz_lock_is_current() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let output = std::process::Command::new(cargo)
+        .args(["metadata", "--locked", "--format-version", "1", "--manifest-path", "fuzz/Cargo.toml"])
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "fuzz/Cargo.lock is stale: run `cargo update --manifest-path fuzz/Cargo.toml --workspace` \
+         and commit it\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

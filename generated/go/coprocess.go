@@ -254,7 +254,11 @@ const (
 	// MessageAnswerTooLong is the `answer_too_long` template. The binary's
 	// `UpstreamError` (-32000) in place of an answer (a result or an error)
 	// whose line would be longer than `max_line_bytes`: `{bytes}` counts the
-	// line the answer would have been, without its `\n`. The binary never
+	// line the answer would have been, without its `\n`. To a line the binary
+	// could not serve (its -32700, -32600, -32601 or -32602 error would be too
+	// long, as when the error quotes a long key, method or id of the line),
+	// `{method}` is `request`; the answer keeps the request's `id`, or is null
+	// when that `id` would itself make the line too long. The binary never
 	// writes a longer line; the session goes on. Only the binary renders it.
 	MessageAnswerTooLong = "{method}: the answer is {bytes} bytes, over the limit of {max_line_bytes} bytes; it was not sent"
 
@@ -3671,7 +3675,10 @@ func fromPublic(v any, depth int) (any, *shapeError) {
 		}
 		return x, nil
 	case json.Number:
-		return checkNumber(string(x))
+		if _, err := checkNumber(string(x)); err != nil {
+			return nil, err
+		}
+		return v, nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, problem("invalid JSON: NaN or infinite number")
@@ -3745,12 +3752,7 @@ type jsonObject struct {
 }
 
 func (o *jsonObject) has(key string) bool {
-	for _, k := range o.keys {
-		if k == key {
-			return true
-		}
-	}
-	return false
+	return containsKey(o.keys, key)
 }
 
 // pickVariant returns the index of the one discriminator present in o.
@@ -3954,13 +3956,16 @@ func (p *parser) object() (any, *shapeError) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	o := &jsonObject{}
 	if p.next('}') {
 		p.depth--
-		return o, nil
+		return &jsonObject{}, nil
 	}
-	o.keys = make([]string, 0, 8)
-	o.vals = make([]any, 0, 8)
+	// The members are read into arrays on the stack (the first eight) and
+	// copied out at their count when the object closes: two allocations of
+	// the object's size, not of a guessed capacity.
+	var keyArray [8]string
+	var valArray [8]any
+	keys, vals := keyArray[:0], valArray[:0]
 	var index map[string]bool
 	for {
 		p.skipSpace()
@@ -3971,7 +3976,7 @@ func (p *parser) object() (any, *shapeError) {
 		if err != nil {
 			return nil, err
 		}
-		if (index != nil && index[key]) || (index == nil && o.has(key)) {
+		if (index != nil && index[key]) || (index == nil && containsKey(keys, key)) {
 			return nil, problem("duplicate key `" + key + "`")
 		}
 		if !p.next(':') {
@@ -3981,13 +3986,13 @@ func (p *parser) object() (any, *shapeError) {
 		if err != nil {
 			return nil, err
 		}
-		o.keys = append(o.keys, key)
-		o.vals = append(o.vals, v)
+		keys = append(keys, key)
+		vals = append(vals, v)
 		if index != nil {
 			index[key] = true
-		} else if len(o.keys) == 16 {
+		} else if len(keys) == 16 {
 			index = make(map[string]bool, 32)
-			for _, k := range o.keys {
+			for _, k := range keys {
 				index[k] = true
 			}
 		}
@@ -3996,10 +4001,23 @@ func (p *parser) object() (any, *shapeError) {
 		}
 		if p.next('}') {
 			p.depth--
-			return o, nil
+			return &jsonObject{
+				keys: append([]string(nil), keys...),
+				vals: append([]any(nil), vals...),
+			}, nil
 		}
 		return nil, p.fail("expected ',' or '}'")
 	}
+}
+
+// containsKey reports whether key is one of keys.
+func containsKey(keys []string, key string) bool {
+	for _, k := range keys {
+		if k == key {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) array() (any, *shapeError) {

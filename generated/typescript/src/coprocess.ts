@@ -4472,8 +4472,12 @@ export function recode(typeName: TypeName, text: string): string {
 /**
  * The binary's `UpstreamError` (-32000) in place of an answer (a result or an
  * error) whose line would be longer than `max_line_bytes`: `{bytes}` counts the
- * line the answer would have been, without its `\n`. The binary never writes a
- * longer line; the session goes on. Only the binary renders it.
+ * line the answer would have been, without its `\n`. To a line the binary could
+ * not serve (its -32700, -32600, -32601 or -32602 error would be too long, as
+ * when the error quotes a long key, method or id of the line), `{method}` is
+ * `request`; the answer keeps the request's `id`, or is null when that `id`
+ * would itself make the line too long. The binary never writes a longer line;
+ * the session goes on. Only the binary renders it.
  */
 export function answerTooLongMessage(
   method: number | string,

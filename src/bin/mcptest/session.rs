@@ -6,8 +6,8 @@
 
 use std::io::{self, Write};
 
-use mcptest_coprocess::envelope::{error_response, read_line, CheckedRequest};
-use mcptest_coprocess::frames::{error_codes, messages, methods, ErrorObject, JsonRpcVersion, SuccessResponse};
+use mcptest_coprocess::envelope::{error_response, read_line};
+use mcptest_coprocess::frames::{error_codes, messages, methods, ErrorObject, JsonRpcVersion, RequestId, SuccessResponse};
 use mcptest_coprocess::ndjson::{encode_line, Line, LineReader};
 use mcptest_coprocess::MAX_LINE_BYTES;
 
@@ -35,7 +35,7 @@ fn read_stdin(lines: tokio::sync::mpsc::Sender<io::Result<Line>>) {
 async fn answer(session: &mut Session, line: Line) -> (String, bool) {
     let request = match read_line(line) {
         Ok(request) => request,
-        Err(error) => return (encode_line(&*error), false),
+        Err(error) => return (within_limit(encode_line(&*error), UNSERVED_METHOD, error.id.as_ref()), false),
     };
     let (line, end) = match session.handle(&request).await {
         Ok(result) => {
@@ -44,22 +44,30 @@ async fn answer(session: &mut Session, line: Line) -> (String, bool) {
         }
         Err(error) => (encode_line(&error_response(Some(request.id.clone()), error)), false),
     };
-    (within_limit(line, &request), end)
+    (within_limit(line, request.method.name, Some(&request.id)), end)
 }
+
+/// `{method}` of `answer_too_long` in place of the error answer to a line the
+/// binary could not serve (the schema's description of that message).
+const UNSERVED_METHOD: &str = "request";
 
 /// The answer's line, or, when it is longer than the contract's
 /// `max_line_bytes` (without its `\n`), the `answer_too_long` error in its
-/// place: no reader could take it, and the session goes on.
-fn within_limit(line: String, request: &CheckedRequest) -> String {
+/// place, with the request's `id` unless that `id` alone would make this
+/// line too long too: no reader could take it, and the session goes on.
+fn within_limit(line: String, method: &str, id: Option<&RequestId>) -> String {
     let bytes = line.len().saturating_sub(1);
     if bytes <= MAX_LINE_BYTES {
         return line;
     }
-    let method = request.method.name;
     let message = messages::render_answer_too_long(method, &bytes.to_string(), &MAX_LINE_BYTES.to_string());
     eprintln!("mcptest: {message}");
     let error = ErrorObject { code: error_codes::UPSTREAM_ERROR, message, data: None };
-    encode_line(&error_response(Some(request.id.clone()), error))
+    let answer = encode_line(&error_response(id.cloned(), error.clone()));
+    if answer.len() - 1 <= MAX_LINE_BYTES {
+        return answer;
+    }
+    encode_line(&error_response(None, error))
 }
 
 pub async fn run(config: Config) -> Result<(), String> {

@@ -46,12 +46,30 @@ func plain(b []byte) error {
 	return json.Unmarshal(b, &v)
 }
 
+// rates measures strict and plain over frame in alternated rounds, so that
+// both see the same load on a shared machine, and returns the best frames per
+// second of each.
+func rates(strict, plain func([]byte) error, frame []byte, budget time.Duration) (float64, float64) {
+	for _, decode := range []func([]byte) error{strict, plain} {
+		if err := decode(frame); err != nil {
+			fmt.Fprintln(os.Stderr, "bench frame does not decode:", err)
+			os.Exit(1)
+		}
+	}
+	const rounds = 10
+	var best [2]float64
+	for round := 0; round < rounds; round++ {
+		for i, decode := range []func([]byte) error{strict, plain} {
+			if r := rate(decode, frame, budget/rounds); r > best[i] {
+				best[i] = r
+			}
+		}
+	}
+	return best[0], best[1]
+}
+
 // rate runs decode repeatedly for about budget and returns frames per second.
 func rate(decode func([]byte) error, frame []byte, budget time.Duration) float64 {
-	if err := decode(frame); err != nil {
-		fmt.Fprintln(os.Stderr, "bench frame does not decode:", err)
-		os.Exit(1)
-	}
 	n := 0
 	start := time.Now()
 	for time.Since(start) < budget {
@@ -78,9 +96,7 @@ func main() {
 		{"Response with Verdict (CallResult)", verdictFrame, strictVerdict},
 	}
 	for _, f := range frames {
-		frame := []byte(f.text)
-		strict := rate(f.strict, frame, budget)
-		baseline := rate(plain, frame, budget)
+		strict, baseline := rates(f.strict, plain, []byte(f.text), budget)
 		fmt.Printf("| go | %s | %.0f | %.0f | %.2f |\n", f.name, strict, baseline, baseline/strict)
 	}
 }

@@ -1877,7 +1877,10 @@ func fromPublic(v any, depth int) (any, *shapeError) {
 		}
 		return x, nil
 	case json.Number:
-		return checkNumber(string(x))
+		if _, err := checkNumber(string(x)); err != nil {
+			return nil, err
+		}
+		return v, nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, problem("invalid JSON: NaN or infinite number")
@@ -1951,12 +1954,7 @@ type jsonObject struct {
 }
 
 func (o *jsonObject) has(key string) bool {
-	for _, k := range o.keys {
-		if k == key {
-			return true
-		}
-	}
-	return false
+	return containsKey(o.keys, key)
 }
 
 // pickVariant returns the index of the one discriminator present in o.
@@ -2160,13 +2158,16 @@ func (p *parser) object() (any, *shapeError) {
 	if err := p.enter(); err != nil {
 		return nil, err
 	}
-	o := &jsonObject{}
 	if p.next('}') {
 		p.depth--
-		return o, nil
+		return &jsonObject{}, nil
 	}
-	o.keys = make([]string, 0, 8)
-	o.vals = make([]any, 0, 8)
+	// The members are read into arrays on the stack (the first eight) and
+	// copied out at their count when the object closes: two allocations of
+	// the object's size, not of a guessed capacity.
+	var keyArray [8]string
+	var valArray [8]any
+	keys, vals := keyArray[:0], valArray[:0]
 	var index map[string]bool
 	for {
 		p.skipSpace()
@@ -2177,7 +2178,7 @@ func (p *parser) object() (any, *shapeError) {
 		if err != nil {
 			return nil, err
 		}
-		if (index != nil && index[key]) || (index == nil && o.has(key)) {
+		if (index != nil && index[key]) || (index == nil && containsKey(keys, key)) {
 			return nil, problem("duplicate key `" + key + "`")
 		}
 		if !p.next(':') {
@@ -2187,13 +2188,13 @@ func (p *parser) object() (any, *shapeError) {
 		if err != nil {
 			return nil, err
 		}
-		o.keys = append(o.keys, key)
-		o.vals = append(o.vals, v)
+		keys = append(keys, key)
+		vals = append(vals, v)
 		if index != nil {
 			index[key] = true
-		} else if len(o.keys) == 16 {
+		} else if len(keys) == 16 {
 			index = make(map[string]bool, 32)
-			for _, k := range o.keys {
+			for _, k := range keys {
 				index[k] = true
 			}
 		}
@@ -2202,10 +2203,23 @@ func (p *parser) object() (any, *shapeError) {
 		}
 		if p.next('}') {
 			p.depth--
-			return o, nil
+			return &jsonObject{
+				keys: append([]string(nil), keys...),
+				vals: append([]any(nil), vals...),
+			}, nil
 		}
 		return nil, p.fail("expected ',' or '}'")
 	}
+}
+
+// containsKey reports whether key is one of keys.
+func containsKey(keys []string, key string) bool {
+	for _, k := range keys {
+		if k == key {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) array() (any, *shapeError) {

@@ -35,18 +35,29 @@ def relay(source: IO[bytes], sink: IO[bytes]) -> None:
 
 
 def main() -> int:
-    to_v2 = dict(zip(method_names(Path(os.environ["CLIENT_CONTRACT"])), method_names(V2)))
+    to_v2 = dict(
+        zip(method_names(Path(os.environ["CLIENT_CONTRACT"])), method_names(V2))
+    )
     binary = subprocess.Popen(
-        [os.environ["CLIENT_PROXIED_BINARY"], *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        [os.environ["CLIENT_PROXIED_BINARY"], *sys.argv[1:]],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
     )
     assert binary.stdin is not None and binary.stdout is not None
-    answers = threading.Thread(target=relay, args=(binary.stdout, sys.stdout.buffer), daemon=True)
+    answers = threading.Thread(
+        target=relay, args=(binary.stdout, sys.stdout.buffer), daemon=True
+    )
     answers.start()
     for line in sys.stdin.buffer:
         try:
             request = json.loads(line)
             request["method"] = to_v2.get(request["method"], request["method"])
-            line = json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+            line = (
+                json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode(
+                    "utf-8"
+                )
+                + b"\n"
+            )
         except (ValueError, KeyError, TypeError):
             pass
         try:

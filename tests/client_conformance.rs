@@ -287,19 +287,19 @@ fn run_language(lang: &str, variants: &[Variant], tree: Option<&renamed::Tree>) 
         build.env("CLIENT_RENAMED", &tree.root);
     }
     // A failed build fails the first variant (it names both) and leaves the others unrun.
-    let every = |outcome: Outcome| {
+    let failed = |outcome: Outcome| {
         let not_run = |variant: &Variant| Outcome::Failed(format!("{} {lang}: not run, build.sh failed", variant.name));
         std::iter::once(outcome).chain(variants.iter().skip(1).map(not_run)).collect()
     };
     let build = match build.output() {
         Ok(output) => output,
-        Err(e) => return every(Outcome::Failed(format!("{lang}: cannot run build.sh: {e}"))),
+        Err(e) => return failed(Outcome::Failed(format!("{lang}: cannot run build.sh: {e}"))),
     };
     let log = String::from_utf8_lossy(&build.stderr).into_owned();
     match build.status.code() {
         Some(0) => {}
         Some(3) if std::env::var("CI").as_deref() != Ok("true") => return variants.iter().map(|_| Outcome::Missing(log.clone())).collect(),
-        _ => return every(Outcome::Failed(format!("{lang}: build.sh failed ({}), building the testees of {:?}:\n{log}", build.status, variants.iter().map(|v| v.name).collect::<Vec<_>>()))),
+        _ => return failed(Outcome::Failed(format!("{lang}: build.sh failed ({}), building the testees of {:?}:\n{log}", build.status, variants.iter().map(|v| v.name).collect::<Vec<_>>()))),
     }
     variants.iter().map(|variant| run_variant(lang, variant)).collect()
 }

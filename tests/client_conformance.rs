@@ -17,9 +17,18 @@
 //! helpers') in `$CLIENT_PIDS`, and once a scenario's outcome line is out, no
 //! coprocess it started may still run or wait unreaped (Linux, by `/proc`).
 //!
-//! Run: `cargo test --test client_conformance` (seconds).
+//! Every scenario runs on v2.json and again on the renamed contract of the
+//! roles proof (issue 32; `tests/client_conformance/renamed.rs`): each build.sh
+//! builds both testees in one round, and each language's renamed outcomes must
+//! be its v2 outcomes with the names renamed. A problem names the scenario, the
+//! contract (`v2` or `renamed`) and the language.
+//!
+//! Run: `cargo test --test client_conformance` (minutes: six builds, two runs each).
 
 mod support;
+
+#[path = "client_conformance/renamed.rs"]
+mod renamed;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -84,7 +93,10 @@ struct Contract {
 
 impl Contract {
     fn load() -> Contract {
-        let schema = support::schema();
+        Contract::of(&support::schema())
+    }
+
+    fn of(schema: &Value) -> Contract {
         let table = &schema["x-coprocess"];
         let messages = table["messages"].as_object().cloned().unwrap_or_default();
         let mut codes = Map::new();
@@ -226,6 +238,7 @@ fn expectations(contract: &Contract, scenario: &Value) -> Result<Vec<Vec<Expect>
 }
 
 /// What one language gave.
+#[derive(Clone)]
 enum Outcome {
     /// Per scenario name, one outcome array per step.
     Ran(Vec<(String, Value)>),
@@ -233,29 +246,79 @@ enum Outcome {
     Failed(String),
 }
 
-fn run_language(lang: &str, file: &Path) -> Outcome {
-    let script = |name: &str| root().join(format!("tests/client_conformance/{lang}/{name}"));
-    let build = match Command::new("bash").arg(script("build.sh")).current_dir(root()).output() {
+/// One contract the clients run on: v2.json (the generated/ SDKs and the
+/// testees as they are), or the renamed one ([`renamed::Tree`]: `run.sh renamed`).
+struct Variant {
+    name: &'static str,
+    scenarios: PathBuf,
+    /// `run.sh`'s argument.
+    arg: Option<&'static str>,
+    /// More variables for `run.sh`.
+    vars: Vec<(&'static str, PathBuf)>,
+}
+
+impl Variant {
+    fn v2(file: &Path) -> Variant {
+        let binary = PathBuf::from(env!("CARGO_BIN_EXE_mcptest"));
+        Variant { name: "v2", scenarios: file.to_path_buf(), arg: None, vars: vec![("CLIENT_BINARY", binary)] }
+    }
+
+    /// The renamed contract's run: the fake serves that contract, and the
+    /// real binary (built on v2.json) is reached through the proxy that maps
+    /// the method names back.
+    fn renamed(tree: &renamed::Tree) -> Variant {
+        let binary = PathBuf::from(env!("CARGO_BIN_EXE_mcptest"));
+        let vars = vec![
+            ("CLIENT_CONTRACT", tree.contract_file.clone()),
+            ("CLIENT_BINARY", root().join("tests/client_conformance/contract_proxy.py")),
+            ("CLIENT_PROXIED_BINARY", binary),
+        ];
+        Variant { name: "renamed", scenarios: tree.scenarios_file.clone(), arg: Some("renamed"), vars }
+    }
+}
+
+/// Builds one language's testees (with `CLIENT_RENAMED`, the renamed one
+/// beside v2's in the same round) and runs each variant: one outcome per variant.
+fn run_language(lang: &str, variants: &[Variant], tree: Option<&renamed::Tree>) -> Vec<Outcome> {
+    let script = root().join(format!("tests/client_conformance/{lang}/build.sh"));
+    let mut build = Command::new("bash");
+    build.arg(script).current_dir(root());
+    if let Some(tree) = tree {
+        build.env("CLIENT_RENAMED", &tree.root);
+    }
+    // A failed build fails the first variant (it names both) and leaves the others unrun.
+    let failed = |outcome: Outcome| {
+        let not_run = |variant: &Variant| Outcome::Failed(format!("{} {lang}: not run, build.sh failed", variant.name));
+        std::iter::once(outcome).chain(variants.iter().skip(1).map(not_run)).collect()
+    };
+    let build = match build.output() {
         Ok(output) => output,
-        Err(e) => return Outcome::Failed(format!("{lang}: cannot run build.sh: {e}")),
+        Err(e) => return failed(Outcome::Failed(format!("{lang}: cannot run build.sh: {e}"))),
     };
     let log = String::from_utf8_lossy(&build.stderr).into_owned();
     match build.status.code() {
         Some(0) => {}
-        Some(3) if std::env::var("CI").as_deref() != Ok("true") => return Outcome::Missing(log),
-        _ => return Outcome::Failed(format!("{lang}: build.sh failed ({}):\n{log}", build.status)),
+        Some(3) if std::env::var("CI").as_deref() != Ok("true") => return variants.iter().map(|_| Outcome::Missing(log.clone())).collect(),
+        _ => return failed(Outcome::Failed(format!("{lang}: build.sh failed ({}), building the testees of {:?}:\n{log}", build.status, variants.iter().map(|v| v.name).collect::<Vec<_>>()))),
     }
-    let binary = PathBuf::from(env!("CARGO_BIN_EXE_mcptest"));
+    variants.iter().map(|variant| run_variant(lang, variant)).collect()
+}
+
+/// Runs one built testee over its variant's scenarios.
+fn run_variant(lang: &str, variant: &Variant) -> Outcome {
+    let script = |name: &str| root().join(format!("tests/client_conformance/{lang}/{name}"));
+    let at = |text: String| format!("{} {text}", variant.name);
     let pids = match tempfile::tempdir() {
         Ok(dir) => dir,
-        Err(e) => return Outcome::Failed(format!("{lang}: cannot make a CLIENT_PIDS directory: {e}")),
+        Err(e) => return Outcome::Failed(at(format!("{lang}: cannot make a CLIENT_PIDS directory: {e}"))),
     };
     let child = Command::new("bash")
         .arg(script("run.sh"))
+        .args(variant.arg)
         .current_dir(root())
-        .env("CLIENT_SCENARIOS", file)
+        .env("CLIENT_SCENARIOS", &variant.scenarios)
         .env("CLIENT_FAKE", root().join("tests/client_conformance/fake_coprocess.py"))
-        .env("CLIENT_BINARY", &binary)
+        .envs(variant.vars.iter().map(|(k, v)| (k, v)))
         .env("CLIENT_ROOT", root())
         .env("CLIENT_PIDS", pids.path())
         .stdin(Stdio::null())
@@ -264,7 +327,7 @@ fn run_language(lang: &str, file: &Path) -> Outcome {
         .spawn();
     let mut child = match child {
         Ok(child) => child,
-        Err(e) => return Outcome::Failed(format!("{lang}: cannot run run.sh: {e}")),
+        Err(e) => return Outcome::Failed(at(format!("{lang}: cannot run run.sh: {e}"))),
     };
     let stderr = child.stderr.take().map(|mut stream| {
         std::thread::spawn(move || {
@@ -292,7 +355,7 @@ fn run_language(lang: &str, file: &Path) -> Outcome {
                     }
                     ran.push((name, steps));
                 }
-                Err(e) => bad = Some(format!("{lang}: not a JSON line ({e}): {line}")),
+                Err(e) => bad = Some(at(format!("{lang}: not a JSON line ({e}): {line}"))),
             }
         }
     }
@@ -300,8 +363,8 @@ fn run_language(lang: &str, file: &Path) -> Outcome {
     stop_helpers(pids.path());
     let stderr = stderr.and_then(|reader| reader.join().ok()).unwrap_or_default();
     match status {
-        Ok(status) if !status.success() => return Outcome::Failed(format!("{lang}: run.sh failed ({status}):\n{stderr}")),
-        Err(e) => return Outcome::Failed(format!("{lang}: run.sh: {e}")),
+        Ok(status) if !status.success() => return Outcome::Failed(at(format!("{lang}: run.sh failed ({status}):\n{stderr}"))),
+        Err(e) => return Outcome::Failed(at(format!("{lang}: run.sh: {e}"))),
         Ok(_) => {}
     }
     if let Some(bad) = bad {
@@ -394,11 +457,19 @@ fn step_problems(expect: &Expect, outcome: &Value) -> Vec<String> {
     problems
 }
 
-struct Run {
-    file: PathBuf,
+/// One contract's run: its scenarios' expectations and each language's outcomes.
+struct ContractRun {
+    name: &'static str,
     scenarios: Vec<Value>,
     expected: Vec<Result<Vec<Vec<Expect>>, String>>,
     outcomes: Vec<(String, Outcome)>,
+}
+
+struct Run {
+    file: PathBuf,
+    /// v2.json's run first, then the renamed contract's.
+    contracts: Vec<ContractRun>,
+    rule: renamed::Rule,
     seconds: f64,
 }
 
@@ -408,24 +479,34 @@ fn run() -> &'static Result<Run, String> {
         let started = Instant::now();
         let file = scenario_file();
         let scenarios = load_scenarios(&file)?;
-        let contract = Contract::load();
-        let expected = scenarios.iter().map(|s| expectations(&contract, s)).collect();
-        let handles: Vec<_> = languages()
-            .into_iter()
-            .map(|lang| {
-                let file = file.clone();
-                std::thread::spawn(move || (lang.to_string(), run_language(lang, &file)))
+        let tree = renamed::prepare(&root(), &support::schema(), &scenarios)?;
+        let renamed_scenarios = load_scenarios(&tree.scenarios_file)?;
+        let variants = [Variant::v2(&file), Variant::renamed(&tree)];
+        let contracts = [Contract::load(), Contract::of(&tree.contract)];
+        let mut runs: Vec<ContractRun> = variants
+            .iter()
+            .zip(&contracts)
+            .zip([scenarios, renamed_scenarios])
+            .map(|((variant, contract), scenarios)| {
+                let expected = scenarios.iter().map(|s| expectations(contract, s)).collect();
+                ContractRun { name: variant.name, scenarios, expected, outcomes: Vec::new() }
             })
             .collect();
-        let mut outcomes = Vec::new();
-        for handle in handles {
-            let (lang, outcome) = handle.join().map_err(|_| "a language's runner thread panicked".to_string())?;
-            if let Outcome::Missing(log) = &outcome {
+        let variants = &variants;
+        let tree = &tree;
+        let per_language: Vec<(String, Vec<Outcome>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = languages().into_iter().map(|lang| (lang, scope.spawn(move || run_language(lang, variants, Some(tree))))).collect();
+            handles.into_iter().map(|(lang, h)| h.join().map(|o| (lang.to_string(), o)).map_err(|_| "a language's runner thread panicked".to_string())).collect::<Result<_, _>>()
+        })?;
+        for (lang, outcomes) in per_language {
+            if let Some(Outcome::Missing(log)) = outcomes.first() {
                 eprintln!("\n!!!!! TOOLCHAIN MISSING for the {lang} client: its client conformance was NOT checked (CI=true makes this fail) !!!!!\n{log}");
             }
-            outcomes.push((lang, outcome));
+            for (run, outcome) in runs.iter_mut().zip(outcomes) {
+                run.outcomes.push((lang.clone(), outcome));
+            }
         }
-        Ok(Run { file, scenarios, expected, outcomes, seconds: started.elapsed().as_secs_f64() })
+        Ok(Run { file, contracts: runs, rule: tree.rule.clone(), seconds: started.elapsed().as_secs_f64() })
     })
 }
 
@@ -444,19 +525,32 @@ fn elapsed(steps: &Value) -> f64 {
         .sum()
 }
 
-/// Every problem of one scenario, over every language that ran.
-fn scenario_problems(run: &Run, index: usize) -> (Vec<String>, Map<String, Value>) {
+/// What one contract's run of one scenario gave: the problems (each naming
+/// the contract and the language), each language's steps (keyed `<contract>
+/// <language>`), and each language's compared fields, outcome by outcome.
+struct ScenarioRun {
+    problems: Vec<String>,
+    by_language: Map<String, Value>,
+    compared: Vec<(String, Vec<Map<String, Value>>)>,
+}
+
+/// Every problem of one scenario in one contract's run, over every language that ran.
+fn scenario_problems(run: &ContractRun, index: usize) -> ScenarioRun {
     let scenario = &run.scenarios[index];
     let name = scenario["name"].as_str().unwrap_or_default();
-    let mut problems = Vec::new();
-    let mut by_language = Map::new();
+    let contract = run.name;
+    let mut out = ScenarioRun { problems: Vec::new(), by_language: Map::new(), compared: Vec::new() };
+    let problems = &mut out.problems;
     let expected = match &run.expected[index] {
         Ok(expected) => expected,
-        Err(e) => return (vec![format!("the scenario is malformed: {e}")], by_language),
+        Err(e) => {
+            problems.push(format!("{contract}: the scenario is malformed: {e}"));
+            return out;
+        }
     };
-    let mut reference: Option<(&str, Vec<Map<String, Value>>)> = None;
-    for (lang, outcome) in &run.outcomes {
+    for (bare, outcome) in &run.outcomes {
         let Outcome::Ran(ran) = outcome else { continue };
+        let lang = format!("{contract} {bare}");
         let Some((_, steps)) = ran.iter().find(|(n, _)| n == name) else {
             problems.push(format!("{lang}: no outcome"));
             continue;
@@ -470,7 +564,7 @@ fn scenario_problems(run: &Run, index: usize) -> (Vec<String>, Map<String, Value
             }
             None => steps,
         };
-        by_language.insert(lang.clone(), steps.clone());
+        out.by_language.insert(lang.clone(), steps.clone());
         let took = elapsed(steps);
         let bound = scenario["within_ms"].as_f64().unwrap_or(0.0);
         if took > bound {
@@ -499,16 +593,31 @@ fn scenario_problems(run: &Run, index: usize) -> (Vec<String>, Map<String, Value
                 flat.push(compared(got, &keys, &expect.ignore));
             }
         }
-        match &reference {
-            None => reference = Some((lang, flat)),
-            Some((first, theirs)) => {
-                if *theirs != flat {
-                    problems.push(format!("{lang}'s outcomes differ from {first}'s"));
-                }
+        if let Some((first, theirs)) = out.compared.first() {
+            if *theirs != flat {
+                problems.push(format!("{lang}'s outcomes differ from {contract} {first}'s"));
+            }
+        }
+        out.compared.push((bare.clone(), flat));
+    }
+    out
+}
+
+/// Each language's outcomes on the renamed contract must be its v2 outcomes
+/// with the names renamed by the rule, and nothing else.
+fn renamed_differences(rule: &renamed::Rule, v2: &ScenarioRun, renamed: &ScenarioRun) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (lang, theirs) in &renamed.compared {
+        let Some((_, ours)) = v2.compared.iter().find(|(l, _)| l == lang) else { continue };
+        for (index, (want, got)) in ours.iter().zip(theirs).enumerate() {
+            let want = rule.value(&Value::Object(want.clone()));
+            let got = Value::Object(got.clone());
+            if want != got {
+                problems.push(format!("renamed {lang}: outcome {} differs from v2 {lang}'s by more than the names: expected {want}, got {got}", index + 1));
             }
         }
     }
-    (problems, by_language)
+    problems
 }
 
 #[test]
@@ -517,19 +626,28 @@ fn every_client_gives_each_scenarios_expected_outcome() {
         Ok(run) => run,
         Err(e) => panic!("{e}"),
     };
-    let failed: Vec<&String> = run.outcomes.iter().filter_map(|(_, o)| if let Outcome::Failed(e) = o { Some(e) } else { None }).collect();
+    let failed: Vec<&String> = run.contracts.iter().flat_map(|c| &c.outcomes).filter_map(|(_, o)| if let Outcome::Failed(e) = o { Some(e) } else { None }).collect();
     let mut report = Vec::new();
     let mut all = Vec::new();
-    for (index, scenario) in run.scenarios.iter().enumerate() {
-        let (problems, outcomes) = scenario_problems(run, index);
+    let Some(v2) = run.contracts.first() else { panic!("no contract ran") };
+    for (index, scenario) in v2.scenarios.iter().enumerate() {
+        let runs: Vec<ScenarioRun> = run.contracts.iter().map(|c| scenario_problems(c, index)).collect();
+        let mut problems: Vec<String> = runs.iter().flat_map(|r| r.problems.clone()).collect();
+        if let [ours, theirs] = &runs[..] {
+            problems.extend(renamed_differences(&run.rule, ours, theirs));
+        }
         let name = scenario["name"].as_str().unwrap_or_default();
         for problem in &problems {
             all.push(format!("{name}: {problem}"));
         }
+        let outcomes: Map<String, Value> = runs.into_iter().flat_map(|r| r.by_language).collect();
         report.push(json!({"scenario": name, "ok": problems.is_empty(), "problems": problems, "outcomes": outcomes}));
     }
-    let ran: Vec<&str> = run.outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Ran(_))).map(|(l, _)| l.as_str()).collect();
-    let missing: Vec<&str> = run.outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Missing(_))).map(|(l, _)| l.as_str()).collect();
+    let languages = |want: fn(&Outcome) -> bool| -> Vec<String> {
+        run.contracts.iter().flat_map(|c| c.outcomes.iter().filter(|(_, o)| want(o)).map(|(l, _)| format!("{} {l}", c.name))).collect()
+    };
+    let ran = languages(|o| matches!(o, Outcome::Ran(_)));
+    let missing = languages(|o| matches!(o, Outcome::Missing(_)));
     if let Some(out) = std::env::var_os("CLIENT_REPORT") {
         let value = json!({
             "scenarios_file": run.file.display().to_string(),
@@ -542,8 +660,8 @@ fn every_client_gives_each_scenarios_expected_outcome() {
         }
     }
     eprintln!(
-        "client conformance: {} scenario(s) from {}, languages run: {ran:?}, missing: {missing:?}, {:.1} s",
-        run.scenarios.len(),
+        "client conformance: {} scenario(s) from {}, on v2.json and the renamed contract, run: {ran:?}, missing: {missing:?}, {:.1} s",
+        v2.scenarios.len(),
         run.file.display(),
         run.seconds
     );

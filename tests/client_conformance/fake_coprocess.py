@@ -11,8 +11,10 @@ before it reads anything (and before it loads the contract), then for each
 request line it receives, the first rule whose `method` matches (and whose
 `times` are not used up) runs its actions; see docs/client-scenarios.md.
 Error-code names, the pinned protocol version, `max_line_bytes` and the
-handshake method come from the contract, schemas/ipc/v2.json, so the fake
-cannot drift from it. With CLIENT_PIDS (a directory) in its environment it
+handshake and close methods (by their roles, `x-coprocess.roles`) come from the
+contract, schemas/ipc/v2.json or the file CLIENT_CONTRACT names (the renamed
+contract of tests/client_conformance/renamed.rs), so the fake cannot drift
+from the contract its client was generated from. With CLIENT_PIDS (a directory) in its environment it
 records its own pid and every helper's there, for the runner's cleanup check.
 """
 
@@ -43,7 +45,8 @@ class Fake:
         self.codes: dict[str, int] = {row["name"]: row["code"] for row in table["error_codes"]}
         self.pin: int = table["protocol_version"]
         self.max_line_bytes: int = table["max_line_bytes"]
-        self.handshake: str = next(m["name"] for m in table["methods"] if m["result"].endswith("/HandshakeResult"))
+        self.handshake: str = table["roles"]["handshake"]["method"]
+        self.close: str = table["roles"]["close"]["method"]
 
     def rule_for(self, method: str) -> list[dict[str, Any]]:
         for rule in self.rules:
@@ -57,7 +60,7 @@ class Fake:
             return list(rule.get("do", []))
         if method == self.handshake:
             return [{"result": {"protocol_version": self.pin, "binary_version": "fake"}}]
-        if method == "mcp.shutdown":
+        if method == self.close:
             return [{"result": {}}, {"exit": 0}]
         return [{"error": {"code": "InternalError", "message": f"the scenario scripts no answer for {method}"}}]
 
@@ -195,7 +198,8 @@ def main() -> int:
     fake = Fake(script, name)
     # Before anything is read, and before the contract is loaded.
     fake.run(script.get("on_start", []), {})
-    fake.load(json.loads(CONTRACT.read_text(encoding="utf-8")))
+    contract = Path(os.environ.get("CLIENT_CONTRACT") or CONTRACT)
+    fake.load(json.loads(contract.read_text(encoding="utf-8")))
     return fake.serve()
 
 

@@ -211,9 +211,9 @@ namespace Mcptest.ClientConformance
             await task;
             object result = task.GetType().GetProperty("Result")?.GetValue(task) ?? throw new InvalidOperationException("no result");
             var outcome = new Outcome("ok").Add("result", Coprocess.Encode(result));
-            if (wire == Coprocess.Methods.McpCall)
+            if (result is CallResult callResult)
             {
-                CallOutcome read = CallOutcome.Of((CallResult)result);
+                CallOutcome read = CallOutcome.Of(callResult);
                 string success = read.Success ? "true" : "false";
                 outcome.Add("call_outcome", "{\"success\":" + success + ",\"text\":" + Outcome.Quote(read.Text) + ",\"error\":" + Outcome.Quote(read.Error) + "}");
             }

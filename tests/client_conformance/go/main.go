@@ -183,20 +183,19 @@ func (r *run) call(s step) (outcome, error) {
 	if r.client == nil {
 		return outcome{"kind": "crash", "message": "no client: the scenario's start failed"}, nil
 	}
-	var spec *mcptest.MethodSpec
-	for i := range mcptest.Methods {
-		if mcptest.Methods[i].Name == s.Call {
-			spec = &mcptest.Methods[i]
-		}
-	}
 	fn, ok := method(r.client, s.Call)
-	if spec == nil || !ok {
+	if !ok {
 		return outcome{"kind": "crash", "message": "no client method for " + s.Call}, nil
 	}
 	paramType := fn.Type().In(1)
 	params := reflect.Zero(paramType)
 	if s.Params != nil {
-		decoded, err := mcptest.DecodeByName(spec.Params, s.Params)
+		// The params type's Go name is its schema name (DecodeByName's key).
+		named := paramType
+		if named.Kind() == reflect.Pointer {
+			named = named.Elem()
+		}
+		decoded, err := mcptest.DecodeByName(named.Name(), s.Params)
 		if err != nil {
 			return outcome{"kind": "crash", "message": "params: " + err.Error()}, nil
 		}
@@ -228,7 +227,7 @@ func (r *run) call(s step) (outcome, error) {
 		return nil, err
 	}
 	got := outcome{"kind": "ok", "result": json.RawMessage(text)}
-	if callResult, ok := result.(mcptest.CallResult); ok && s.Call == mcptest.MethodMCPCall {
+	if callResult, ok := result.(mcptest.CallResult); ok {
 		reading := mcptest.CallOutcomeOf(callResult)
 		got["call_outcome"] = map[string]any{"success": reading.Success, "text": reading.Text, "error": reading.Error}
 	}

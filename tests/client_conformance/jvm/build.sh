@@ -5,8 +5,11 @@
 # its session client CoprocessClient.java and Testee.java with the strict javac
 # flags into target/client_conformance/jvm/classes (skipped when nothing changed).
 # The strict checks of the client itself (Error Prone, google-java-format) run
-# in tests/conformance/jvm/build.sh. Exit 0 when ready, 3 (1 when CI=true) when
-# no toolchain.
+# in tests/conformance/jvm/build.sh. With CLIENT_RENAMED (the renamed contract's
+# tree, tests/client_conformance/renamed.rs) its client and rewritten Testee.java
+# are compiled by the same javac run, moved to the packages dev.mcptest.renamed
+# and renamed (only the package lines differ), for `run.sh renamed`. Exit 0 when
+# ready, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -42,6 +45,17 @@ for file in Coprocess.java CoprocessClient.java; do
 done
 cp_jars="$(ls "$lib"/*.jar | tr '\n' ':')"
 sources=("$java_dir/Coprocess.java" "$java_dir/CoprocessClient.java" "$here/Testee.java")
+if [ -n "${CLIENT_RENAMED:-}" ]; then
+  moved="$state/renamed-src"
+  rm -rf "$moved" && mkdir -p "$moved"
+  for file in Coprocess.java CoprocessClient.java; do
+    sed 's/^package dev\.mcptest;$/package dev.mcptest.renamed;/' \
+      "$CLIENT_RENAMED/generated/jvm/src/main/java/dev/mcptest/$file" >"$moved/$file"
+  done
+  sed -e 's/^import dev\.mcptest\./import dev.mcptest.renamed./' -e '0,/^import /s//package renamed;\n\nimport /' \
+    "$CLIENT_RENAMED/tests/client_conformance/jvm/Testee.java" >"$moved/Testee.java"
+  sources+=("$moved/Coprocess.java" "$moved/CoprocessClient.java" "$moved/Testee.java")
+fi
 key="$( (sha256sum "${sources[@]}" "$lib"/*.jar "$here/build.sh"; "$java_bin/javac" -version 2>&1) | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$state/classes/.build.sha256" 2>/dev/null)" = "$key" ]; then
   echo "jvm: client testee up to date" >&2

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the JVM client testee (see Testee.java); build.sh first. The flags
+# Runs the JVM client testee (see Testee.java); build.sh first. `run.sh
+# renamed`: the renamed contract's (build.sh with CLIENT_RENAMED). The flags
 # favour start-up time (client compiler, serial GC, class-data sharing).
 # The fake coprocess starts through its `#!/usr/bin/env python3` line: where
 # python3 on PATH is a version manager's shim (pyenv), each start pays for the
@@ -14,4 +15,4 @@ if python="$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)" && [ -
   export PATH="$(dirname "$python"):$PATH"
 fi
 exec "$(cat "$state/java")" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto \
-  -cp "$state/classes:$root/target/toolchains/jvm-lib/*" Testee
+  -cp "$state/classes:$root/target/toolchains/jvm-lib/*" "${1:+$1.}Testee"

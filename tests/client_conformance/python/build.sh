@@ -2,6 +2,9 @@
 # Prepares the Python client testee: python3 >= 3.10, and the generated client
 # under <OUTPUT_ROOT>/python/mcptest/ (default: generated). The strict checks
 # of the client and of this testee run in tests/conformance/python/build.sh.
+# With CLIENT_RENAMED (the renamed contract's tree, tests/client_conformance/
+# renamed.rs) its client and rewritten testee are compiled in the same run,
+# for `run.sh renamed`.
 # Exit 0 when ready, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,7 +27,12 @@ for candidate in python3 python3.13 python3.12 python3.11 python3.10; do
 done
 [ -n "$python" ] || missing "python3 >= 3.10"
 [ -f "$out/python/mcptest/_client.py" ] || { echo "no $out/python/mcptest/_client.py (cargo run -p codegen)" >&2; exit 1; }
-"$python" -c 'import sys; [compile(open(p, encoding="utf-8").read(), p, "exec") for p in sys.argv[1:]]' \
-  "$out/python/mcptest/_client.py" "$here/testee.py"
+sources=("$out/python/mcptest/_client.py" "$here/testee.py")
+renamed="${CLIENT_RENAMED:-}"
+if [ -n "$renamed" ]; then
+  sources+=("$renamed/generated/python/mcptest/_client.py" "$renamed/tests/client_conformance/python/testee.py")
+fi
+"$python" -c 'import sys; [compile(open(p, encoding="utf-8").read(), p, "exec") for p in sys.argv[1:]]' "${sources[@]}"
 echo "$python" >"$state/python"
 echo "$out" >"$state/output_root"
+echo "$renamed" >"$state/renamed"

@@ -140,7 +140,7 @@ class Scenario:
             "kind": "ok",
             "result": _coprocess.CODECS[spec.result].to_value(result),
         }
-        if spec.name == _coprocess.METHOD_MCP_CALL:
+        if spec.name == "mcp.call":
             outcome["call_outcome"] = dataclasses.asdict(_client.call_outcome(result))
         return outcome
 

@@ -3,7 +3,10 @@
 # generated/rust/mcptest-runner/src/{coprocess,client}.rs with #[path], checked
 # with rustfmt and clippy -D warnings as tests/conformance/rust/build.sh checks
 # the SDK files, built (release) into target/conformance-rust, sharing the
-# conformance testee's compiled dependencies.
+# conformance testee's compiled dependencies. With CLIENT_RENAMED (the renamed
+# contract's tree, tests/client_conformance/renamed.rs, which must be
+# target/client_conformance/renamed) the bin client_testee_renamed is checked
+# and built in the same cargo runs (`run.sh renamed`).
 # Exit 0 when ready, 1 on a failed check, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -17,7 +20,13 @@ command -v cargo >/dev/null 2>&1 || missing "cargo (install Rust with rustup)"
 cargo clippy --version >/dev/null 2>&1 || missing "cargo clippy (rustup component add clippy)"
 [ -f "$root/generated/rust/mcptest-runner/src/client.rs" ] || { echo "no generated/rust/mcptest-runner/src/client.rs (cargo run -p codegen)" >&2; exit 1; }
 
+features=()
+if [ -n "${CLIENT_RENAMED:-}" ]; then
+  [ "$(cd "$CLIENT_RENAMED" && pwd)" = "$root/target/client_conformance/renamed" ] ||
+    { echo "CLIENT_RENAMED must be $root/target/client_conformance/renamed (Cargo.toml names it)" >&2; exit 1; }
+  features=(--features renamed)
+fi
 bash "$root/tests/conformance/rust/format-check.sh" "$here"/src/*.rs || { echo "rust client testee: rustfmt check failed" >&2; exit 1; }
 lints=(-D warnings -D clippy::unwrap_used -D clippy::panic -D clippy::must_use_candidate -D clippy::missing_errors_doc)
-(cd "$here" && cargo clippy --quiet --locked --release --bins -- "${lints[@]}") || { echo "rust client testee: clippy failed" >&2; exit 1; }
-(cd "$here" && cargo build --quiet --locked --release --bins)
+(cd "$here" && cargo clippy --quiet --locked --release --bins "${features[@]}" -- "${lints[@]}") || { echo "rust client testee: clippy failed" >&2; exit 1; }
+(cd "$here" && cargo build --quiet --locked --release --bins "${features[@]}")

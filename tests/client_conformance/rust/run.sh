@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the Rust client testee (see src/main.rs); build.sh first.
+# Runs the Rust client testee (see src/main.rs); build.sh first. `run.sh
+# renamed`: the renamed contract's (build.sh with CLIENT_RENAMED).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -9,4 +10,4 @@ root="$(cd "$here/../../.." && pwd)"
 if python="$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)" && [ -n "$python" ]; then
   export PATH="$(dirname "$python"):$PATH"
 fi
-exec "$root/target/conformance-rust/release/client_testee"
+exec "$root/target/conformance-rust/release/client_testee${1:+_$1}"

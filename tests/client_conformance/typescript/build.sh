@@ -5,8 +5,10 @@
 # client under <OUTPUT_ROOT>/typescript/src/ (default: generated) into
 # target/client_conformance/typescript/dist. The strict checks of the client
 # itself (tsc 5 and 7, Prettier, typescript-eslint) run in
-# tests/conformance/typescript/build.sh. Exit 0 when ready, 3 (1 when CI=true)
-# when no toolchain.
+# tests/conformance/typescript/build.sh. With CLIENT_RENAMED (the renamed
+# contract's tree, tests/client_conformance/renamed.rs) its client and
+# rewritten testee.ts are compiled by the same tsc run into dist/renamed
+# (`run.sh renamed`). Exit 0 when ready, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -35,6 +37,13 @@ strict=(--strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes --noImp
   --types node --typeRoots "$toolchain/node_modules/@types")
 rm -rf "$state/src" "$state/dist" && mkdir -p "$state/src"
 cp "$out/typescript/src/coprocess.ts" "$out/typescript/src/client.ts" "$here"/*.ts "$state/src/"
-"$tsc" "${strict[@]}" --outDir "$state/dist" "$state/src/"*.ts
+sources=("$state/src/"*.ts)
+if [ -n "${CLIENT_RENAMED:-}" ]; then
+  mkdir -p "$state/src/renamed"
+  cp "$CLIENT_RENAMED/generated/typescript/src/coprocess.ts" "$CLIENT_RENAMED/generated/typescript/src/client.ts" \
+    "$CLIENT_RENAMED/tests/client_conformance/typescript/testee.ts" "$state/src/renamed/"
+  sources+=("$state/src/renamed/"*.ts)
+fi
+"$tsc" "${strict[@]}" --rootDir "$state/src" --outDir "$state/dist" "${sources[@]}"
 echo '{"type": "module"}' >"$state/dist/package.json"
 echo "typescript: client testee built at ${state#"$root"/}/dist/testee.js" >&2

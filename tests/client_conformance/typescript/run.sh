@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs the TypeScript client testee (see testee.ts); build.sh first.
+# `run.sh renamed`: the renamed contract's (build.sh with CLIENT_RENAMED).
 #
 # The fake coprocess is a Python script started through its `#!/usr/bin/env
 # python3` line: where python3 on PATH is a version manager's shim (pyenv),
@@ -13,4 +14,4 @@ root="$(cd "$here/../../.." && pwd)"
 if python="$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)" && [ -n "$python" ]; then
   export PATH="$(dirname "$python"):$PATH"
 fi
-exec node "$root/target/client_conformance/typescript/dist/testee.js"
+exec node "$root/target/client_conformance/typescript/dist/${1:+$1/}testee.js"

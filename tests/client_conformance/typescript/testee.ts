@@ -159,7 +159,7 @@ class Scenario {
     const result = await method.call(this.client, params, options);
     const text = generated(`encode${spec.result}`)(result) as string;
     const outcome: Outcome = { kind: "ok", result: JSON.parse(text) as Json };
-    if (spec.name === coprocess.MethodName.McpCall) {
+    if (spec.name === "mcp.call") {
       const read = callOutcome(result as coprocess.CallResult);
       outcome["call_outcome"] = { success: read.success, text: read.text, error: read.error };
     }

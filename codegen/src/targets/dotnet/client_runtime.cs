@@ -306,7 +306,7 @@ namespace Mcptest.Sdk
                 // The system's reason alone (the exception's message may wrap it in its own words).
                 string reason = new System.ComponentModel.Win32Exception(error.NativeErrorCode).Message;
                 reason = reason.Length == 0 ? reason : char.ToLowerInvariant(reason[0]) + reason.Substring(1);
-                string method = Coprocess.Methods.CoprocessHandshake;
+                string method = Coprocess.Methods.RoleHandshakeMethod;
                 throw new SpawnException(method, CoprocessClientMessages.SpawnFailed(method, binary, reason), error.Message);
             }
             var client = new CoprocessClient(process.StandardOutput.BaseStream, process.StandardInput.BaseStream, process, options);

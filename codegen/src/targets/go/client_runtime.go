@@ -668,7 +668,7 @@ func sessionSpawnError(binary string, err error) *SpawnError {
 	if errors.As(err, &errno) {
 		reason = errno.Error()
 	}
-	method := MethodCoprocessHandshake
+	method := RoleHandshakeMethod
 	message := fillTemplate(MessageClientSpawnFailed, "method", method, "path", binary, "reason", reason)
 	return &SpawnError{Method: method, Message: message, err: err}
 }

@@ -959,7 +959,7 @@ final class CoprocessClient implements AutoCloseable {
      * (the JDK's message says {@code error=2, No such file or directory}).
      */
     private static SpawnException spawnFailed(Path binary, IOException error) {
-        String method = Coprocess.Methods.COPROCESS_HANDSHAKE;
+        String method = Coprocess.Methods.RoleHandshakeMethod;
         String detail = String.valueOf(error.getMessage());
         Matcher found = OS_REASON.matcher(detail);
         String reason = found.find() ? found.group(1) : detail;

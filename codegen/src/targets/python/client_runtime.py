@@ -232,7 +232,7 @@ class _Session:
                 cwd=options.cwd,
             )
         except OSError as error:
-            method = _coprocess.METHOD_COPROCESS_HANDSHAKE
+            method = _coprocess.METHOD_ROLE_HANDSHAKE
             reason = error.strerror or str(error)
             message = _coprocess.CLIENT_SPAWN_FAILED_MESSAGE.format(
                 method=method, path=binary, reason=reason[:1].lower() + reason[1:]

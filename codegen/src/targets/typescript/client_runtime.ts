@@ -865,7 +865,7 @@ export class CoprocessSession {
 
 /** The error of a binary that could not be started: its path and the system's reason. */
 function _spawnError(binary: string, error: unknown): SpawnError {
-  const method = coprocess.MethodName.CoprocessHandshake;
+  const method = coprocess.MethodName.RoleHandshake;
   const errno = (error as NodeJS.ErrnoException).errno;
   const known =
     errno === undefined ? undefined : getSystemErrorMap().get(errno);

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Map, Value};
 
 use client::{ClientError, ClientErrorKind, ClientOptions, CoprocessClient};
-use coprocess::{methods, Frame};
+use coprocess::Frame;
 
 type Outcome = Map<String, Value>;
 
@@ -104,9 +104,12 @@ fn answered<R: Frame>(result: Result<R, ClientError>) -> Outcome {
 fn call(client: &CoprocessClient, step: &Value) -> Result<Outcome, String> {
     let method = step["call"].as_str().ok_or("`call` is not a string")?;
     let timeout = step["timeout_ms"].as_u64().map(Duration::from_millis);
-    Ok(match method {
-        methods::MCP_INITIALIZE => answered(client.initialize(params(step)?, timeout)),
-        methods::MCP_CALL => {
+    // The client method of a wire name is named after what follows its
+    // namespace (`mcp.listTools` -> `list_tools`), as in the other testees.
+    let name = method.split_once('.').map_or(method, |(_, name)| name);
+    Ok(match name {
+        "initialize" => answered(client.initialize(params(step)?, timeout)),
+        "call" => {
             let result = client.call(required(step)?, timeout);
             let outcome = result.as_ref().ok().map(client::call_outcome);
             let mut answer = answered(result);
@@ -120,20 +123,16 @@ fn call(client: &CoprocessClient, step: &Value) -> Result<Outcome, String> {
             }
             answer
         }
-        methods::MCP_LIST_TOOLS => answered(client.list_tools(params(step)?, timeout)),
-        methods::MCP_LIST_RESOURCES => answered(client.list_resources(params(step)?, timeout)),
-        methods::MCP_READ_RESOURCE => answered(client.read_resource(required(step)?, timeout)),
-        methods::MCP_CALL_PROMPT => answered(client.call_prompt(required(step)?, timeout)),
-        methods::MCP_REPORTER_SET_UPLOAD => {
-            answered(client.reporter_set_upload(required(step)?, timeout))
-        }
-        methods::MCP_REPORTER_FLUSH => answered(client.reporter_flush(params(step)?, timeout)),
-        methods::MCP_CACHE_SET_MODE => answered(client.cache_set_mode(required(step)?, timeout)),
-        methods::MCP_CASSETTE_SET_MODE => {
-            answered(client.cassette_set_mode(required(step)?, timeout))
-        }
-        methods::MCP_SHUTDOWN => answered(client.shutdown(params(step)?, timeout)),
-        other => return Err(format!("the client has no method for `{other}`")),
+        "listTools" => answered(client.list_tools(params(step)?, timeout)),
+        "listResources" => answered(client.list_resources(params(step)?, timeout)),
+        "readResource" => answered(client.read_resource(required(step)?, timeout)),
+        "callPrompt" => answered(client.call_prompt(required(step)?, timeout)),
+        "reporter.setUpload" => answered(client.reporter_set_upload(required(step)?, timeout)),
+        "reporter.flush" => answered(client.reporter_flush(params(step)?, timeout)),
+        "cache.set_mode" => answered(client.cache_set_mode(required(step)?, timeout)),
+        "cassette.set_mode" => answered(client.cassette_set_mode(required(step)?, timeout)),
+        "shutdown" => answered(client.shutdown(params(step)?, timeout)),
+        _ => return Err(format!("the client has no method for `{method}`")),
     })
 }
 

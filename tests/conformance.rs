@@ -14,6 +14,11 @@
 //! `CONFORMANCE_REPORT=<out.json>` the per-case report is written there.
 //! Toolchains are installed by `build.sh`; with `CI=true` a missing toolchain
 //! fails, elsewhere it is reported loudly.
+//!
+//! Each `build.sh` also strict-checks the goldens, and among them the SDKs of
+//! v2.json renamed (every type `CpX`, every method `cp...`, the roles naming
+//! the renamed types: `runner/renamed.rs`), in the same tool runs: the roles
+//! proof of issue 32 without a round of its own.
 
 mod support;
 
@@ -27,6 +32,8 @@ mod differential;
 mod library;
 #[path = "conformance/runner/ops.rs"]
 mod ops;
+#[path = "conformance/runner/renamed.rs"]
+mod renamed;
 #[path = "conformance/runner/targets.rs"]
 mod targets;
 

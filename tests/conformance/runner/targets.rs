@@ -66,7 +66,12 @@ pub fn run_built(testees: &[&str], input: &[String]) -> Vec<(String, Outcome)> {
 }
 
 fn build_and_run(target: &str, input: &str, lines: usize) -> Outcome {
-    let output = match Command::new("bash").arg(format!("tests/conformance/{target}/build.sh")).output() {
+    // The goldens are checked with the renamed contract's SDKs among them.
+    let goldens = match crate::renamed::goldens() {
+        Ok(goldens) => goldens,
+        Err(e) => return Outcome::Failed(format!("{target}: {e}")),
+    };
+    let output = match Command::new("bash").arg(format!("tests/conformance/{target}/build.sh")).env("CONFORMANCE_GOLDENS", goldens).output() {
         Ok(output) => output,
         Err(e) => return Outcome::Failed(format!("{target}: cannot start build.sh: {e}")),
     };

@@ -31,6 +31,9 @@ mod patterns;
 #[path = "constraints/suite.rs"]
 mod suite;
 #[allow(dead_code)] // shared with the conformance test
+#[path = "conformance/runner/renamed.rs"]
+mod renamed;
+#[allow(dead_code)] // shared with the conformance test
 #[path = "conformance/runner/targets.rs"]
 mod targets;
 

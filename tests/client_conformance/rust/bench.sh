@@ -6,6 +6,6 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-bash "$here/build.sh" >&2
+CLIENT_PROFILE=release bash "$here/build.sh" >&2
 mkdir -p "$root/target/client_bench"
 "$root/target/conformance-rust/release/client_bench" "$@" | tee "$root/target/client_bench/rust.txt"

@@ -10,4 +10,4 @@ root="$(cd "$here/../../.." && pwd)"
 if python="$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)" && [ -n "$python" ]; then
   export PATH="$(dirname "$python"):$PATH"
 fi
-exec "$root/target/conformance-rust/release/client_testee${1:+_$1}"
+exec "$root/target/conformance-rust/debug/client_testee${1:+_$1}"

@@ -16,7 +16,8 @@
 #     generated/rust/mcptest-runner/src/{coprocess,client}.rs, and on every golden copy
 #     codegen/tests/golden/*/rust/mcptest-runner/src/{coprocess,client}.rs (through a
 #     small crate written under target/conformance-rust/goldens); (c) builds
-#     the testee (release) into target/conformance-rust.
+#     the testee (unoptimized, linted by clippy in the same compile) into
+#     target/conformance-rust, and copies it to $CONFORMANCE_BUILD/testees.
 # With CONFORMANCE_SCHEMA set (the constraints proof), it also builds the
 # protocol library's testee, testee-lib (feature `library`), on that contract
 # (the library's build.rs reads it from MCPTEST_COPROCESS_SCHEMA); run.sh
@@ -24,8 +25,9 @@
 # The testee includes <OUTPUT_ROOT>/rust/mcptest-runner/src/coprocess.rs with
 # #[path]: for generated/ in place; for any other output root, from a copy of
 # the testee crate under $CONFORMANCE_BUILD (default target/conformance-rust),
-# built (unoptimized) in its own target directory there, so that it never replaces the
-# testee of generated/. run.sh runs $CONFORMANCE_BUILD's testee.
+# as a package of its own in the same target directory (the dependencies are
+# built once for every output root), so that it never replaces the testee of
+# generated/. run.sh runs $CONFORMANCE_BUILD's testee.
 # Exit 0 on success, 1 on a failed check, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 
@@ -37,28 +39,33 @@ GOLDENS="${CONFORMANCE_GOLDENS:-$root/codegen/tests/golden}"
 output_root="${1:-generated}"
 case "$output_root" in /*) ;; *) output_root="$root/$output_root" ;; esac
 build="${CONFORMANCE_BUILD:-$root/target/conformance-rust}"
+# One target directory for every testee build, whichever output root and
+# proof: the dependencies are built once for all of them.
 export CARGO_TARGET_DIR="$root/target/conformance-rust"
+mkdir -p "$CARGO_TARGET_DIR"
 crate="$here"
-profile=release
 if [ "$(cd "$output_root" && pwd)" != "$root/generated" ]; then
-  # The same crate, pointed at the other output root, built apart.
-  # Files are replaced only when their text changes: cargo goes by mtime,
-  # and a warm rebuild of the copy should check nothing twice.
+  # The same crate, pointed at the other output root, as a package of its
+  # own (named after $build), so that its build never replaces the testee of
+  # generated/ or of another output root. Files are replaced only when their
+  # text changes: cargo goes by mtime, and a warm rebuild of the copy should
+  # check nothing twice.
   crate="$build/testee-src"
+  package="conformance-testee-rust-$(printf '%s' "$build" | sha256sum | cut -c1-12)"
   mkdir -p "$crate/src"
   put() { cmp -s "$1" "$2" 2>/dev/null || cp "$1" "$2"; }
-  # The library dependency's path, from the copy.
-  sed "s|^mcptest-coprocess = { path = \"../../..\"|mcptest-coprocess = { path = \"$root\"|" "$here/Cargo.toml" >"$crate/Cargo.toml.next"
+  # The package's name, and the library dependency's path from the copy.
+  sed -e "s|^name = \"conformance-testee-rust\"|name = \"$package\"|" \
+    -e "s|^mcptest-coprocess = { path = \"../../..\"|mcptest-coprocess = { path = \"$root\"|" "$here/Cargo.toml" >"$crate/Cargo.toml.next"
   put "$crate/Cargo.toml.next" "$crate/Cargo.toml"
-  rm -f "$crate/Cargo.toml.next"
-  put "$here/Cargo.lock" "$crate/Cargo.lock"
+  sed "s/^name = \"conformance-testee-rust\"/name = \"$package\"/" "$here/Cargo.lock" >"$crate/Cargo.lock.next"
+  put "$crate/Cargo.lock.next" "$crate/Cargo.lock"
+  rm -f "$crate/Cargo.toml.next" "$crate/Cargo.lock.next"
   for source in "$here"/src/*.rs; do
     sed "s|^#\[path = \".*/generated/rust/mcptest-runner/src/\(.*\)\"\]\$|#[path = \"$output_root/rust/mcptest-runner/src/\1\"]|" "$source" >"$crate/src/.next"
     put "$crate/src/.next" "$crate/src/$(basename "$source")"
   done
   rm -f "$crate/src/.next"
-  export CARGO_TARGET_DIR="$build/target"
-  profile=dev
 fi
 
 # missing, apt_install
@@ -82,8 +89,9 @@ bash "$here/format-check.sh" "${format_files[@]}" || format_status=$?
 
 # The documentation lints a careful human satisfies, next to the defaults.
 lints=(-D warnings -D clippy::unwrap_used -D clippy::panic -D clippy::must_use_candidate -D clippy::missing_errors_doc)
+clippy_driver="$(rustc --print sysroot)/bin/clippy-driver"
+[ -x "$clippy_driver" ] || missing "clippy-driver (rustup component add clippy)"
 status=0
-(cd "$crate" && cargo clippy --quiet --locked --profile "$profile" --all-targets -- "${lints[@]}") || status=1
 
 if [ "$crate" = "$here" ]; then
   # The goldens: one module each in a throwaway crate sharing the lockfile.
@@ -113,23 +121,40 @@ if [ "$crate" = "$here" ]; then
   } >"$goldens/src/lib.rs.new"
   cmp -s "$goldens/src/lib.rs.new" "$goldens/src/lib.rs" 2>/dev/null || mv "$goldens/src/lib.rs.new" "$goldens/src/lib.rs"
   rm -f "$goldens/src/lib.rs.new"
-  (cd "$goldens" && cargo clippy --quiet --locked --release -- "${lints[@]}") || status=1
+  # Checked, not built: nothing runs them.
+  (cd "$goldens" && cargo clippy --quiet --locked -- "${lints[@]}") || status=1
 fi
 
-if [ "$status" != 0 ]; then
-  echo "rust: clippy -D warnings failed" >&2
-  exit 1
-fi
+# The testee is linted while it is built, in one compile: clippy-driver
+# compiles the crate in place of rustc (the way `cargo clippy` has it, with
+# its arguments in CLIPPY_ARGS, each followed by __CLIPPY_HACKERY__), and the
+# dependencies are built by rustc as usual. Its library and binaries are all
+# its targets (it has no tests; `--all-targets` would compile the generated
+# file a second time, as the library's test harness).
 features=()
 if [ -n "${CONFORMANCE_SCHEMA:-}" ]; then
   export MCPTEST_COPROCESS_SCHEMA="$CONFORMANCE_SCHEMA"
   features=(--features library)
 fi
-(cd "$crate" && cargo build --quiet --locked --profile "$profile" --bins "${features[@]}") || exit 1
-if [ "$CARGO_TARGET_DIR" != "$build" ]; then
-  # (the copy's testees are built unoptimized: they answer a few hundred cases)
-  mkdir -p "$build/release"
-  cp "$CARGO_TARGET_DIR/debug/testee" "$build/release/testee"
-  [ -z "${CONFORMANCE_SCHEMA:-}" ] || cp "$CARGO_TARGET_DIR/debug/testee-lib" "$build/release/testee-lib"
+clippy_args=""
+for arg in "${lints[@]}"; do clippy_args+="${arg}__CLIPPY_HACKERY__"; done
+# Builds of other output roots run at the same time share the target
+# directory: the lock keeps each build and the copy of its binaries together.
+mkdir -p "$build/testees"
+(
+  flock 9
+  (cd "$crate" && RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
+    cargo build --quiet --locked --bins "${features[@]}") || exit 1
+  testees=(testee)
+  [ -z "${CONFORMANCE_SCHEMA:-}" ] || testees+=(testee-lib)
+  for testee in "${testees[@]}"; do
+    cp "$CARGO_TARGET_DIR/debug/$testee" "$build/testees/$testee.next"
+    mv "$build/testees/$testee.next" "$build/testees/$testee"
+  done
+) 9>"$CARGO_TARGET_DIR/.testee-build.lock" || status=1
+
+if [ "$status" != 0 ]; then
+  echo "rust: clippy -D warnings or the build failed" >&2
+  exit 1
 fi
 echo "rust: rustfmt and clippy passed on the generated file and the goldens; testee ready" >&2

@@ -6,4 +6,4 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 testee=testee
 [ "${1:-}" = --library ] && testee=testee-lib
-exec "${CONFORMANCE_BUILD:-$root/target/conformance-rust}/release/$testee"
+exec "${CONFORMANCE_BUILD:-$root/target/conformance-rust}/testees/$testee"

@@ -100,33 +100,37 @@ bash "$here/format-check.sh" "${files[@]}" "$runtime" "$here/testee.py" \
 shipped=("${files[@]:1}" "$runtime_module" "${clients[@]:1}" "$client_runtime")
 [ -f "$root/generated/$module" ] && shipped+=("$root/generated/$module" "$root/generated/python/mcptest/_client.py")
 "$ruff" check --quiet --no-cache --config "$here/mcp-ruff.toml" "${shipped[@]}" || status=1
-"$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" --no-error-summary "$runtime_module" || status=1
+mypy_strict=("$mypy" --strict --python-version 3.10 --no-error-summary)
+"${mypy_strict[@]}" --cache-dir "$state/mypy-cache" "$runtime_module" || status=1
+# Each output root in one run: its module and its client as the package
+# modules they are (mcptest._coprocess, mcptest._client: MYPYPATH is the
+# package base), so that the module is checked once for the client and, in
+# OUTPUT_ROOT, for the testee, which imports it too. Then the client testee
+# against OUTPUT_ROOT's module, from the same cache (a second testee.py
+# cannot join the first run: two modules named `testee`).
+n=0
 for file in "${files[@]}"; do
-  "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" --no-error-summary "$file" || status=1
+  python_root="$(dirname "$(dirname "$file")")"
+  testee=()
+  [ "$n" = 0 ] && testee=("$here/testee.py")
+  MYPYPATH="$python_root" "${mypy_strict[@]}" --explicit-package-bases --cache-dir "$state/mypy-cache-$n" \
+    "$file" "$python_root/mcptest/_client.py" "${testee[@]}" || status=1
+  n=$((n + 1))
 done
-MYPYPATH="$out/python" "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache" \
-  --no-error-summary "$here/testee.py" || status=1
-# Each client as the module it is (mcptest._client beside its mcptest._coprocess),
-# and the client testee against OUTPUT_ROOT's module.
-for client in "${clients[@]}"; do
-  MYPYPATH="$(dirname "$(dirname "$client")")" "$mypy" --strict --python-version 3.10 \
-    --cache-dir "$state/mypy-cache-client" --no-error-summary -m mcptest._client || status=1
-done
-MYPYPATH="$out/python" "$mypy" --strict --python-version 3.10 --cache-dir "$state/mypy-cache-client" \
-  --no-error-summary "$client_testee" || status=1
+MYPYPATH="$out/python" "${mypy_strict[@]}" --explicit-package-bases --cache-dir "$state/mypy-cache-0" \
+  "$client_testee" || status=1
 # pyright in strict mode, the checker the MCP Python SDK runs (pinned by
-# package-lock.json beside this script, from the npm registry).
-printf '{"typeCheckingMode": "strict", "pythonVersion": "3.10"}\n' >"$state/pyrightconfig.json"
-"$pyright" --project "$state/pyrightconfig.json" "${files[@]}" >"$state/pyright.log" 2>&1 ||
-  { cat "$state/pyright.log" >&2; status=1; }
-# The clients, each resolving `mcptest._coprocess` in its own output root.
-for client in "${clients[@]}"; do
-  python_root="$(dirname "$(dirname "$client")")"
-  printf '{"typeCheckingMode": "strict", "pythonVersion": "3.10", "extraPaths": ["%s"]}\n' "$python_root" \
-    >"$state/pyrightconfig-client.json"
-  "$pyright" --project "$state/pyrightconfig-client.json" "$client" >"$state/pyright.log" 2>&1 ||
-    { cat "$state/pyright.log" >&2; status=1; }
+# package-lock.json beside this script, from the npm registry): every module
+# and client in one run, each output root an execution environment of its
+# own, so that each client resolves `mcptest._coprocess` in its own root.
+environments=""
+for file in "${files[@]}"; do
+  environments+="${environments:+, }{\"root\": \"$(dirname "$(dirname "$file")")\"}"
 done
+printf '{"typeCheckingMode": "strict", "pythonVersion": "3.10", "executionEnvironments": [%s]}\n' "$environments" \
+  >"$state/pyrightconfig.json"
+"$pyright" --project "$state/pyrightconfig.json" "${files[@]}" "${clients[@]}" >"$state/pyright.log" 2>&1 ||
+  { cat "$state/pyright.log" >&2; status=1; }
 if [ "$status" != 0 ]; then
   echo "python: strict checks failed" >&2
   exit 1

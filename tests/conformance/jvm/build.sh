@@ -8,10 +8,11 @@
 # 2. Compiles <OUTPUT_ROOT>/jvm/.../Coprocess.java with its session client
 #    CoprocessClient.java, and every golden copy of the two under
 #    codegen/tests/golden/*/ with `javac --release 17 -Xlint:all
-#    -Xdoclint:all/protected -Werror` (every lint and public-Javadoc problem fails).
-#    Runs the same files through Error Prone (pinned in tools/error-prone/pom.xml,
-#    default checks, -Werror): no finding, UnusedMethod included.
-#    Compiles codegen/src/targets/jvm/Runtime.java (the runtime as written) the same way.
+#    -Xdoclint:all/protected -Werror` (every lint and public-Javadoc problem fails)
+#    and Error Prone as its plugin in the same compile (pinned in
+#    tools/error-prone/pom.xml, default checks, -Werror): no finding, UnusedMethod
+#    included. Compiles codegen/src/targets/jvm/Runtime.java (the runtime as
+#    written) with javac's checks.
 #    ClientRuntime.java (the client's runtime) names the role types by placeholders
 #    that codegen fills, so it is compiled and Error-Prone-checked as rendered, in
 #    every CoprocessClient.java above, not as written.
@@ -90,11 +91,13 @@ fetch_error_prone() {
 # Error Prone's default checks as a javac plugin, every warning an error. On
 # JDK 17 the plugin needs javac's internals exported and opened (as Error
 # Prone's installation notes say).
-error_prone() { # error_prone <name> <classpath> <sources...>
-    local name="$1" classpath="$2"
-    shift 2
+# It compiles as javac does (the strict flags above too): the classes go to
+# <out dir> (the goldens' to a throwaway one), so that nothing is compiled twice.
+error_prone() { # error_prone <name> <classpath> <out dir> <sources...>
+    local name="$1" classpath="$2" out="$3"
+    shift 3
     local stamp="$BUILD/error-prone/$name.sha256"
-    if checked_before "$stamp" "$@" "$HERE/tools/error-prone/pom.xml"; then
+    if [ -d "$out" ] && checked_before "$stamp" "$@" "$LIB"/*.jar "$HERE/tools/error-prone/pom.xml"; then
         echo "jvm: Error Prone $name up to date" >&2
         return 0
     fi
@@ -105,13 +108,12 @@ error_prone() { # error_prone <name> <classpath> <sources...>
     for package in code comp; do
         flags+=("-J--add-opens=jdk.compiler/com.sun.tools.javac.$package=ALL-UNNAMED")
     done
-    local out="$BUILD/error-prone/classes"
     rm -rf "$out"
     mkdir -p "$out"
     echo "jvm: Error Prone $name" >&2
     "$JAVA_BIN/javac" "${STRICT[@]}" "${flags[@]}" -processorpath "$(ls "$EP_LIB"/*.jar | tr '\n' ':')" \
         -cp "$classpath" -d "$out" "$@"
-    mark_checked "$stamp" "$@" "$HERE/tools/error-prone/pom.xml"
+    mark_checked "$stamp" "$@" "$LIB"/*.jar "$HERE/tools/error-prone/pom.xml"
 }
 
 find_jdk || { install_jdk && find_jdk; } || missing "a JDK >= 17 (javac); install openjdk-17-jdk-headless"
@@ -134,15 +136,10 @@ golden_sources() {
 for golden in "$GOLDENS"/*/; do
     [ -f "$golden$REL" ] || continue
     mapfile -t sources < <(golden_sources "$golden")
-    compile "golden $(basename "$golden")" "$CP" "$BUILD/golden/$(basename "$golden")" "${sources[@]}"
+    error_prone "golden-$(basename "$golden")" "$CP" "$BUILD/error-prone/classes" "${sources[@]}"
 done
-compile "$REL" "$CP" "$BUILD/classes" "$GENERATED" "$GENERATED_CLIENT"
-for golden in "$GOLDENS"/*/; do
-    [ -f "$golden$REL" ] || continue
-    mapfile -t sources < <(golden_sources "$golden")
-    error_prone "golden-$(basename "$golden")" "$CP" "${sources[@]}"
-done
-error_prone "generated" "$CP" "$GENERATED" "$GENERATED_CLIENT"
+# The generated file's classes are the testee's.
+error_prone "generated" "$CP" "$BUILD/classes" "$GENERATED" "$GENERATED_CLIENT"
 # The runtime as written, a class of its own (codegen splices its members into Coprocess).
 RUNTIME="$ROOT/codegen/src/targets/jvm/Runtime.java"
 compile "Runtime.java" "$CP" "$BUILD/runtime" "$RUNTIME"

@@ -93,29 +93,29 @@ if checked_before "$out/.checked" "${inputs[@]}" && [ -f "$out/dist/testee.js" ]
   echo "typescript: ${#candidates[@]} file(s) unchanged since they passed; $out/dist/testee.js up to date" >&2
   exit 0
 fi
-# Each file is an ES module, so one tsc run checks them all independently.
-"$tsc" "${strict[@]}" --noEmit "${candidates[@]}"
-"$tsc_current" "${strict[@]}" --noEmit "${candidates[@]}"
-"$here/format-check.sh" "${candidates[@]}" "$runtime"
-"$here/lint.sh" "${candidates[@]}" "$runtime"
-# The session clients import node:* modules: typed by the pinned @types/node.
+# Each file is an ES module, so one tsc run checks them all independently:
+# the pinned tsc checks the frames files and the session clients in one
+# program, typed by the pinned @types/node (the clients run on Node.js); the
+# current major checks the frames files without it (they use no Node.js API)
+# and the clients with it. The client runtime template names the role types
+# by placeholders (`coprocess.RoleResponse`, `decodeRoleResponseOf`) that no
+# coprocess.ts declares until the emitter fills them with the contract's
+# names, and the filled names change its line widths: it is type-checked,
+# format-checked and linted as rendered, inside every client.ts.
 node_types=(--types node --typeRoots "$here/node_modules/@types")
-"$tsc" "${strict[@]}" "${node_types[@]}" --noEmit "${clients[@]}"
+"$tsc" "${strict[@]}" "${node_types[@]}" --noEmit "${candidates[@]}" "${clients[@]}"
+"$tsc_current" "${strict[@]}" --noEmit "${candidates[@]}"
 "$tsc_current" "${strict[@]}" "${node_types[@]}" --noEmit "${clients[@]}"
-# The client runtime template names the role types by placeholders
-# (`coprocess.RoleResponse`, `decodeRoleResponseOf`) that no coprocess.ts
-# declares until the emitter fills them with the contract's names, and the
-# filled names change its line widths: it is type-checked, format-checked and
-# linted as rendered, inside every client.ts above and below.
-"$here/format-check.sh" "${clients[@]}"
-"$here/lint.sh" "${clients[@]}"
+"$here/format-check.sh" "${candidates[@]}" "$runtime" "${clients[@]}"
+"$here/lint.sh" "${candidates[@]}" "$runtime" "${clients[@]}"
 checked=$((${#candidates[@]} + ${#clients[@]}))
 
 # (c) the testee: the generated file and testee.ts, compiled to ES modules.
 mkdir -p "$out/src"
 cp "$output_root/$file" "$out/src/coprocess.ts"
 cp "$here"/*.ts "$out/src/"
-"$tsc" "${strict[@]}" --outDir "$out/dist" "$out/src/"*.ts
+# (emitted by the current major: the faster compiler, the same strict flags)
+"$tsc_current" "${strict[@]}" --outDir "$out/dist" "$out/src/"*.ts
 echo '{"type": "module"}' >"$out/dist/package.json"
 mark_checked "$out/.checked" "${inputs[@]}"
 echo "typescript: checked $checked file(s), built $out/dist/testee.js" >&2

@@ -123,7 +123,9 @@ else
     echo "dotnet: the generated files, runtime.cs and client_runtime.cs keep the .NET layout conventions" >&2
 
     # --- the testee ----------------------------------------------------------------
-    csc -target:exe -out:"$BUILD/testee.dll" "$HERE/Testee.cs" "$OUTPUT_ROOT/$REL"
+    # (against the library compiled above: the generated file is compiled once)
+    generated="$(echo "${OUTPUT_ROOT#"$ROOT"/}/$REL" | tr '/' '_')"
+    csc -target:exe -r:"$BUILD/$generated.dll" -out:"$BUILD/testee.dll" "$HERE/Testee.cs"
     mark_checked "$BUILD/.checked" "${inputs[@]}"
 fi
 cat > "$BUILD/testee.runtimeconfig.json" <<JSON

@@ -18,7 +18,7 @@ case "$out" in /*) ;; *) out="$root/$out" ;; esac
 state="$root/target/client_conformance/go"
 mkdir -p "$state"
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$root/target/toolchains/gopath"
-export GOCACHE="${GOCACHE_OVERRIDE:-$state/cache}"
+export GOCACHE="${GOCACHE_OVERRIDE:-$root/target/go-cache}"
 
 find_go() {
   local candidate

@@ -25,7 +25,9 @@ mkdir -p "$WORK"
 
 # Keep Go's caches inside the repo's target/ and never fetch toolchains.
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$TOOLCHAINS/gopath"
-export GOCACHE="${GOCACHE_OVERRIDE:-$WORK/cache}"
+# One build cache for every Go build of the suite (it is safe for concurrent use):
+# the standard library is compiled and vetted once, not once per proof.
+export GOCACHE="${GOCACHE_OVERRIDE:-$ROOT/target/go-cache}"
 
 no_toolchain() {
   if [ "${CI:-}" = "true" ]; then

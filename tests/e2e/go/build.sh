@@ -11,7 +11,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 out="$root/target/e2e/go"
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$root/target/toolchains/gopath"
-export GOCACHE="${GOCACHE_OVERRIDE:-$root/target/e2e/go/cache}"
+export GOCACHE="${GOCACHE_OVERRIDE:-$root/target/go-cache}"
 
 find_go() {
   local candidate

@@ -410,6 +410,9 @@ public final class CoprocessClient implements AutoCloseable {
         /** The channel is closed: no read ever ends in time again. */
         private static final Object CUT = new Object();
 
+        /** The shortest an idle watchdog sleeps (a call due sooner wakes it): never a busy loop. */
+        private static final long SHORTEST_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
         /** One read in progress and its deadline ({@code System.nanoTime}). */
         private record Read(long deadline) {}
 
@@ -423,9 +426,16 @@ public final class CoprocessClient implements AutoCloseable {
         private volatile boolean cutByExit;
         private volatile boolean stopped;
 
+        /**
+         * Starts the watchdog of {@code channel}.
+         *
+         * @param channel the channel it closes
+         * @param idleNanos how long it sleeps while no read is in progress: the client's call
+         *     timeout, so that a call of that timeout, due no sooner, does not wake it
+         */
         Watchdog(FileChannel channel, long idleNanos) {
             this.channel = channel;
-            this.idleNanos = idleNanos;
+            this.idleNanos = Math.max(idleNanos, SHORTEST_IDLE_NANOS);
             thread = new Thread(this::watch, "coprocess-watchdog");
             thread.setDaemon(true);
             thread.start();

@@ -570,18 +570,20 @@ final class CoprocessClient implements AutoCloseable {
      */
     private static FileChannel stdoutChannel(Process process) {
         Path stdout = Path.of("/proc", Long.toString(process.pid()), "fd", "1");
+        FileChannel channel;
         try {
-            FileChannel channel = FileChannel.open(stdout, StandardOpenOption.READ);
-            if (process.isAlive()) {
-                // Not reaped yet, so the pid was still this process's when the pipe was opened.
-                process.getInputStream().close();
-                return channel;
-            }
-            channel.close();
+            channel = FileChannel.open(stdout, StandardOpenOption.READ);
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             // No /proc (not Linux), or not this user's to open: the reader thread reads the stream.
+            return null;
         }
-        return null;
+        if (!process.isAlive()) {
+            // Reaped already: the pid may have been another process's when the file was opened.
+            closeQuietly(channel);
+            return null;
+        }
+        closeQuietly(process.getInputStream());
+        return channel;
     }
 
     /**
@@ -919,14 +921,14 @@ final class CoprocessClient implements AutoCloseable {
     /** {@code nextLine} from the channel, read in the calling thread under the watchdog. */
     private Object readOwnLine(Duration wait) {
         Watchdog.Read read = watchdog.arm(System.nanoTime() + nanos(wait));
-        // A line read before the channel was closed is still returned: it came before the cut.
         Object next = readLine();
         if (read != null && watchdog.disarm(read)) {
             // An interrupted caller's read closes the channel: it ends the call as a timeout.
             boolean interrupted = next instanceof Failure && Thread.currentThread().isInterrupted();
             return interrupted ? null : next;
         }
-        // The watchdog closed the channel: at the deadline (a timeout), or after the exit's drain.
+        // The watchdog closed the channel: at the deadline (a timeout), or after the exit's drain
+        // (the end of output, but a line read before, or already read ahead, is still returned).
         return watchdog.cutByExit() ? next : null;
     }
 

@@ -14,10 +14,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,6 +32,8 @@ import java.util.OptionalInt;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -380,6 +384,116 @@ final class CoprocessClient implements AutoCloseable {
     /** How the coprocess ended: its status (null: unknown) and its last stderr lines. */
     private record Exit(Integer status, List<String> stderr) {}
 
+    /**
+     * Bounds the calling thread's own read of the coprocess's stdout channel: it closes the channel,
+     * which ends a read blocked in it, when a read passes its deadline or {@code EXIT_DRAIN} after
+     * the coprocess has exited. A call arms it and disarms it without waking it, unless the call's
+     * deadline comes before the one it sleeps toward (a call with a shorter timeout than the
+     * client's).
+     */
+    private static final class Watchdog {
+        /** No read in progress. */
+        private static final Object IDLE = new Object();
+
+        /** The channel is closed: no read ever ends in time again. */
+        private static final Object CUT = new Object();
+
+        /** The shortest an idle watchdog sleeps (a call due sooner wakes it): never a busy loop. */
+        private static final long SHORTEST_IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+        /** One read in progress and its deadline ({@code System.nanoTime}). */
+        private record Read(long deadline) {}
+
+        private final FileChannel channel;
+        private final long idleNanos;
+        private final AtomicReference<Object> state = new AtomicReference<>(IDLE);
+        private final Thread thread;
+        private volatile long sleepsUntil = System.nanoTime();
+        private volatile long exitedAt;
+        private volatile boolean exited;
+        private volatile boolean cutByExit;
+        private volatile boolean stopped;
+
+        /**
+         * Starts the watchdog of {@code channel}.
+         *
+         * @param channel the channel it closes
+         * @param idleNanos how long it sleeps while no read is in progress: the client's call
+         *     timeout, so that a call of that timeout, due no sooner, does not wake it
+         */
+        Watchdog(FileChannel channel, long idleNanos) {
+            this.channel = channel;
+            this.idleNanos = Math.max(idleNanos, SHORTEST_IDLE_NANOS);
+            thread = new Thread(this::watch, "coprocess-watchdog");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Starts a read due by {@code deadline}; null when the channel is closed already. */
+        Read arm(long deadline) {
+            Read read = new Read(deadline);
+            if (!state.compareAndSet(IDLE, read)) {
+                return null;
+            }
+            if (deadline - sleepsUntil < 0) {
+                LockSupport.unpark(thread);
+            }
+            return read;
+        }
+
+        /** Ends {@code read}: false when the watchdog closed the channel first. */
+        boolean disarm(Read read) {
+            return state.compareAndSet(read, IDLE);
+        }
+
+        /** Whether the channel was closed for the exit (not for a read's deadline). */
+        boolean cutByExit() {
+            return cutByExit;
+        }
+
+        /** The coprocess has exited: the channel is closed {@code EXIT_DRAIN} from now. */
+        void exited() {
+            exitedAt = System.nanoTime();
+            exited = true;
+            LockSupport.unpark(thread);
+        }
+
+        void stop() {
+            stopped = true;
+            LockSupport.unpark(thread);
+        }
+
+        private void watch() {
+            long drain = EXIT_DRAIN.toNanos();
+            while (!stopped) {
+                long now = System.nanoTime();
+                if (exited && now - (exitedAt + drain) >= 0) {
+                    cutByExit = true;
+                    state.set(CUT);
+                    closeQuietly(channel);
+                    return;
+                }
+                Object current = state.get();
+                if (current instanceof Read read && now - read.deadline() >= 0) {
+                    if (state.compareAndSet(read, CUT)) {
+                        closeQuietly(channel);
+                        return;
+                    }
+                    continue;
+                }
+                long until = current instanceof Read read ? read.deadline() : now + idleNanos;
+                if (exited && exitedAt + drain - until < 0) {
+                    until = exitedAt + drain;
+                }
+                sleepsUntil = until;
+                // A read armed after `current` was read may be due sooner: look again.
+                if (state.get() == current) {
+                    LockSupport.parkNanos(this, until - now);
+                }
+            }
+        }
+    }
+
     private final InputStream reader;
     private final OutputStream writer;
     private final Process process;
@@ -388,11 +502,17 @@ final class CoprocessClient implements AutoCloseable {
     private final ArrayDeque<String> stderr = new ArrayDeque<>();
     private final Thread stderrThread;
 
-    // Stdout is read by a reader thread, at most LINES_AHEAD lines before a caller takes them (a
-    // read nothing can end: a process the coprocess started may hold the pipe; reading ahead, it
-    // is already waiting in the read when a call writes, so a call wakes no thread but the
-    // caller); the coprocess's exit is put beside the lines, so that a caller learns of it from
-    // the process itself.
+    // A spawned coprocess's stdout is read by the caller itself, from a channel on the pipe (see
+    // stdoutChannel) that the watchdog closes at the read's deadline or after the exit's drain: a
+    // call costs a write and a read, and wakes no other thread.
+    private final FileChannel channel;
+    private final Watchdog watchdog;
+
+    // Otherwise (over streams, or where the pipe cannot be opened as a channel) stdout is read by
+    // a reader thread, at most LINES_AHEAD lines before a caller takes them (a read nothing can
+    // end: a process the coprocess started may hold the pipe; reading ahead, it is already waiting
+    // in the read when a call writes, so a call wakes the caller only); the coprocess's exit is
+    // put beside the lines, so that a caller learns of it from the process itself.
     private final Thread stdoutThread;
     private final Semaphore room = new Semaphore(LINES_AHEAD);
     private final LinkedBlockingQueue<Object> lines = new LinkedBlockingQueue<>();
@@ -401,6 +521,7 @@ final class CoprocessClient implements AutoCloseable {
 
     // The stdout reader's state: the chunk read last and the line begun in it.
     private final byte[] chunk = new byte[CHUNK];
+    private final ByteBuffer chunkBuffer = ByteBuffer.wrap(chunk);
     private int chunkStart;
     private int chunkEnd;
     private byte[] partial = new byte[0];
@@ -416,9 +537,16 @@ final class CoprocessClient implements AutoCloseable {
         this.writer = writer;
         this.process = process;
         this.options = options;
-        stdoutThread = new Thread(this::readStdout, "coprocess-stdout");
-        stdoutThread.setDaemon(true);
-        stdoutThread.start();
+        channel = process == null ? null : stdoutChannel(process);
+        if (channel == null) {
+            watchdog = null;
+            stdoutThread = new Thread(this::readStdout, "coprocess-stdout");
+            stdoutThread.setDaemon(true);
+            stdoutThread.start();
+        } else {
+            watchdog = new Watchdog(channel, nanos(options.timeout()));
+            stdoutThread = null;
+        }
         if (process == null) {
             stderrThread = null;
         } else {
@@ -426,8 +554,36 @@ final class CoprocessClient implements AutoCloseable {
             stderrThread = new Thread(() -> readStderr(errors), "coprocess-stderr");
             stderrThread.setDaemon(true);
             stderrThread.start();
-            var unused = process.onExit().thenRun(() -> lines.add(EXITED));
+            Runnable exited = channel == null ? () -> lines.add(EXITED) : watchdog::exited;
+            var unused = process.onExit().thenRun(exited);
         }
+    }
+
+    /**
+     * A channel on {@code process}'s stdout pipe, or null where none can be opened. A read of the
+     * JDK's stream of a process's pipe ends only with data or the end of output, which a process
+     * the coprocess started may hold off; a read of a {@code FileChannel} also ends when another
+     * thread closes the channel. Linux opens another process's open file at {@code
+     * /proc/<pid>/fd/<n>}: for a pipe, another reader of the same pipe. The JDK's stream is closed
+     * then, so that nothing else reads the pipe (at the exit the JDK would drain what is left into
+     * it).
+     */
+    private static FileChannel stdoutChannel(Process process) {
+        Path stdout = Path.of("/proc", Long.toString(process.pid()), "fd", "1");
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(stdout, StandardOpenOption.READ);
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            // No /proc (not Linux), or not this user's to open: the reader thread reads the stream.
+            return null;
+        }
+        if (!process.isAlive()) {
+            // Reaped already: the pid may have been another process's when the file was opened.
+            closeQuietly(channel);
+            return null;
+        }
+        closeQuietly(process.getInputStream());
+        return channel;
     }
 
     /**
@@ -759,6 +915,25 @@ final class CoprocessClient implements AutoCloseable {
      * output.
      */
     private Object nextLine(Duration wait) {
+        return channel == null ? takeLine(wait) : readOwnLine(wait);
+    }
+
+    /** {@code nextLine} from the channel, read in the calling thread under the watchdog. */
+    private Object readOwnLine(Duration wait) {
+        Watchdog.Read read = watchdog.arm(System.nanoTime() + nanos(wait));
+        Object next = readLine();
+        if (read != null && watchdog.disarm(read)) {
+            // An interrupted caller's read closes the channel: it ends the call as a timeout.
+            boolean interrupted = next instanceof Failure && Thread.currentThread().isInterrupted();
+            return interrupted ? null : next;
+        }
+        // The watchdog closed the channel: at the deadline (a timeout), or after the exit's drain
+        // (the end of output, but a line read before, or already read ahead, is still returned).
+        return watchdog.cutByExit() ? next : null;
+    }
+
+    /** {@code nextLine} from the lines the reader thread hands over. */
+    private Object takeLine(Duration wait) {
         long at = System.nanoTime() + nanos(wait);
         try {
             while (true) {
@@ -838,7 +1013,7 @@ final class CoprocessClient implements AutoCloseable {
             chunkEnd = 0;
             int count;
             try {
-                count = reader.read(chunk);
+                count = channel == null ? reader.read(chunk) : channel.read(chunkBuffer.clear());
             } catch (IOException e) {
                 return new Failure(false, String.valueOf(e.getMessage()));
             }
@@ -938,7 +1113,11 @@ final class CoprocessClient implements AutoCloseable {
     /** Closes the input, waits up to {@code graceNanos} for the exit, then kills. */
     private void finish(long graceNanos) {
         closeQuietly(writer);
-        stdoutThread.interrupt();
+        if (channel == null) {
+            stdoutThread.interrupt();
+        } else {
+            watchdog.stop();
+        }
         if (process == null) {
             return;
         }
@@ -952,6 +1131,9 @@ final class CoprocessClient implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         closeQuietly(reader);
+        if (channel != null) {
+            closeQuietly(channel);
+        }
     }
 
     /**

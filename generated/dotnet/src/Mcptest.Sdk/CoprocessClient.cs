@@ -9,6 +9,8 @@ using System.Collections.Generic;
 using System.Diagnostics;
 using System.Globalization;
 using System.IO;
+using System.IO.Pipes;
+using System.Runtime.InteropServices;
 using System.Text;
 using System.Text.Json;
 using System.Threading;
@@ -180,6 +182,15 @@ namespace Mcptest.Sdk
         private const int StderrLineBytes = 4096;
         private static readonly TimeSpan LongestWait = TimeSpan.FromDays(24);
         private const int Chunk = 65536;
+
+        /// <summary>
+        /// How long a call waits for its answer in its own thread (see <see cref="OutputReady"/>)
+        /// before it reads asynchronously, in milliseconds.
+        /// </summary>
+        private const int SyncWaitMilliseconds = 1;
+
+        /// <summary>poll(2)'s event of a descriptor with bytes to read (or the end of them).</summary>
+        private const short PollIn = 1;
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
         private static readonly UTF8Encoding LenientUtf8 = new UTF8Encoding(false, false);
 
@@ -195,6 +206,7 @@ namespace Mcptest.Sdk
         private readonly Task drained;
         private readonly object timerLock = new object();
         private readonly Thread? watchdog;
+        private SafeHandle? output;
         private bool timerArmed;
         private bool timerFired;
         private long timerDeadline;
@@ -234,6 +246,7 @@ namespace Mcptest.Sdk
                 new Thread(() => ReadStderr(errors, stderrEnded)) { IsBackground = true, Name = "coprocess-stderr" }.Start();
                 watchdog = new Thread(Watch) { IsBackground = true, Name = "coprocess-watchdog" };
                 watchdog.Start();
+                output = RuntimeInformation.IsOSPlatform(OSPlatform.Windows) ? null : Handle(reader);
             }
             // Once the coprocess has exited, only what it wrote before is read, for ExitDrain at most:
             // a process it started may hold its output open.
@@ -616,8 +629,15 @@ namespace Mcptest.Sdk
                     }
                     MakeRoom();
                     int count;
-                    bool late;
-                    (count, late) = await ReadAsync(watched ? (TimeSpan?)null : Remaining(deadline), cancellationToken).ConfigureAwait(false);
+                    bool late = false;
+                    if (OutputReady())
+                    {
+                        count = ReadNow();
+                    }
+                    else
+                    {
+                        (count, late) = await ReadAsync(watched ? (TimeSpan?)null : Remaining(deadline), cancellationToken).ConfigureAwait(false);
+                    }
                     if (late || (watched && Fired()))
                     {
                         throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
@@ -743,6 +763,78 @@ namespace Mcptest.Sdk
             }
             Kill();
         }
+
+        /// <summary>
+        /// Whether the spawned coprocess's output has bytes, or its end, to read within <see
+        /// cref="SyncWaitMilliseconds"/>: asked of poll(2) in the calling thread, so that an answer that
+        /// comes at once (most do) is read at once, without the asynchronous read's hand-off to a pool
+        /// thread (on .NET Core 3.1 a pipe's ReadAsync is a blocking read there) and back. False, and
+        /// the read is asynchronous, for an answer that takes longer (the read then waits on the exit,
+        /// the drain and the watchdog as ever), over streams and on Windows.
+        /// </summary>
+        private bool OutputReady()
+        {
+            if (output == null)
+            {
+                return false;
+            }
+            bool added = false;
+            try
+            {
+                output.DangerousAddRef(ref added);
+                var descriptor = new PollDescriptor { Descriptor = (int)output.DangerousGetHandle(), Events = PollIn, Returned = 0 };
+                return Poll(ref descriptor, (UIntPtr)1, SyncWaitMilliseconds) > 0;
+            }
+            catch (Exception error) when (error is ObjectDisposedException || error is DllNotFoundException || error is EntryPointNotFoundException)
+            {
+                // Closed, or no poll(2) here: every read is asynchronous from now on.
+                output = null;
+                return false;
+            }
+            finally
+            {
+                if (added)
+                {
+                    output?.DangerousRelease();
+                }
+            }
+        }
+
+        /// <summary>Reads what <see cref="OutputReady"/> found, at once: its count, 0 at the end of output.</summary>
+        private int ReadNow()
+        {
+            try
+            {
+                return reader.Read(buffer, end, buffer.Length - end);
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                return 0;
+            }
+        }
+
+        /// <summary>The descriptor of a spawned coprocess's output stream, or null when it has none.</summary>
+        private static SafeHandle? Handle(Stream stream)
+        {
+            return stream switch
+            {
+                FileStream file => file.SafeFileHandle,
+                PipeStream pipe => pipe.SafePipeHandle,
+                _ => null,
+            };
+        }
+
+        /// <summary>One entry of poll(2)'s array: the descriptor, the events asked, the events found.</summary>
+        [StructLayout(LayoutKind.Sequential)]
+        private struct PollDescriptor
+        {
+            public int Descriptor;
+            public short Events;
+            public short Returned;
+        }
+
+        [DllImport("libc", EntryPoint = "poll")]
+        private static extern int Poll(ref PollDescriptor descriptors, UIntPtr count, int milliseconds);
 
         /// <summary>
         /// Reads the output asynchronously, abandoning the read when <paramref name="wait"/> passes

@@ -17,8 +17,9 @@ use crate::support::fuzz::Rng;
 /// The length of every probe string, in code points.
 pub const LENGTH: usize = 100_000;
 
-/// The campaign's seed, and how many drawn patterns it keeps.
-const SEED: u64 = 36;
+/// The campaign's seed, and how many drawn patterns it keeps (the pattern
+/// benchmark, tests/conformance/bench-patterns.sh, draws more).
+pub const SEED: u64 = 36;
 const DRAWN: usize = 24;
 
 /// The name of the probe type of the `i`th pattern.
@@ -29,12 +30,18 @@ pub fn probe_name(i: usize) -> String {
 /// The patterns the proof tries: the golden's, each once and in order, then
 /// the drawn ones.
 pub fn patterns(golden: &Value) -> Vec<Pattern> {
+    drawn_patterns(golden, SEED, DRAWN)
+}
+
+/// The golden's patterns, then `wanted` patterns drawn with `seed` that the
+/// guard accepts.
+pub fn drawn_patterns(golden: &Value, seed: u64, wanted: usize) -> Vec<Pattern> {
     let mut sources: Vec<String> = Vec::new();
     collect(golden, &mut sources);
-    let mut rng = Rng::new(SEED);
+    let mut rng = Rng::new(seed);
     let mut drawn = 0;
-    for _ in 0..50_000 {
-        if drawn == DRAWN {
+    for _ in 0..50_000 + 2_000 * wanted {
+        if drawn == wanted {
             break;
         }
         let source = draw(&mut rng);
@@ -43,7 +50,7 @@ pub fn patterns(golden: &Value) -> Vec<Pattern> {
             drawn += 1;
         }
     }
-    assert_eq!(drawn, DRAWN, "the guard accepted too few drawn patterns");
+    assert_eq!(drawn, wanted, "the guard accepted too few drawn patterns");
     sources.iter().map(|s| Pattern::parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}"))).collect()
 }
 
@@ -111,9 +118,10 @@ fn term(rng: &mut Rng, depth: usize) -> String {
 
 /// The long strings a pattern is tried on.
 pub fn strings(pattern: &Pattern, rng: &mut Rng) -> Vec<String> {
-    let mut matched = String::new();
+    let mut matched = Written::default();
     let mut pump = true;
     write(&pattern.node, rng, &mut matched, &mut pump);
+    let matched = matched.text;
     let mut out = vec![matched.clone(), matched + "\u{0}"];
     let mut repeated = Vec::new();
     repeated_sets(&pattern.node, &mut repeated);
@@ -125,9 +133,23 @@ pub fn strings(pattern: &Pattern, rng: &mut Rng) -> Vec<String> {
     out
 }
 
+/// A string being written, and its length in code points.
+#[derive(Default)]
+struct Written {
+    text: String,
+    chars: usize,
+}
+
+impl Written {
+    fn push(&mut self, c: char) {
+        self.text.push(c);
+        self.chars += 1;
+    }
+}
+
 /// Appends a string the node matches; the first unbounded repetition met
 /// while `pump` holds repeats until the string is [`LENGTH`] long.
-fn write(node: &Node, rng: &mut Rng, out: &mut String, pump: &mut bool) {
+fn write(node: &Node, rng: &mut Rng, out: &mut Written, pump: &mut bool) {
     match node {
         Node::Empty | Node::Start | Node::End => {}
         Node::Literal(c) => out.push(*c),
@@ -146,7 +168,7 @@ fn write(node: &Node, rng: &mut Rng, out: &mut String, pump: &mut bool) {
             if max.is_none() && *pump {
                 *pump = false;
                 let mut guard = 0;
-                while out.chars().count() < LENGTH && guard < LENGTH {
+                while out.chars < LENGTH && guard < LENGTH {
                     let mut no_pump = false;
                     write(inner, rng, out, &mut no_pump);
                     guard += 1;
@@ -189,4 +211,33 @@ fn pick(set: &CharSet, rng: &mut Rng) -> char {
     let Some(&(low, high)) = (if rng.chance(70) { set.ranges.first() } else { set.ranges.get(rng.below(set.ranges.len().max(1))) }) else { return 'a' };
     let code = low + (rng.below((high - low).min(50) as usize + 1) as u32);
     char::from_u32(code).unwrap_or('a')
+}
+
+/// The inputs of the pattern benchmark (tests/conformance/bench-patterns.sh),
+/// written under `dir`: `probes.tsv`, one probe a line (the probe type's
+/// name, a tab, the frame's JSON text), which every engine's harness reads;
+/// `index.tsv`, the same lines' pattern, expected verdict and string (the
+/// probe's number, the pattern's, `valid` or `invalid`, the string's length
+/// in code points, its last three code points escaped, the pattern as a
+/// literal); and the probe contract `patterns-bench.json`, whose output
+/// the harnesses are built on.
+pub fn write_bench(dir: &std::path::Path, patterns: &[Pattern], seed: u64) -> std::io::Result<usize> {
+    use std::io::Write as _;
+    std::fs::create_dir_all(dir)?;
+    let mut probes = std::io::BufWriter::new(std::fs::File::create(dir.join("probes.tsv"))?);
+    let mut index = std::io::BufWriter::new(std::fs::File::create(dir.join("index.tsv"))?);
+    let mut rng = Rng::new(seed);
+    let mut count = 0;
+    for (i, pattern) in patterns.iter().enumerate() {
+        for text in strings(pattern, &mut rng) {
+            let verdict = if pattern.finds(&text) { "valid" } else { "invalid" };
+            let ending: String = text.chars().rev().take(3).collect::<Vec<_>>().into_iter().rev().flat_map(char::escape_default).collect();
+            writeln!(probes, "{}\t{}", probe_name(i), json!({"text": text}))?;
+            writeln!(index, "{count}\t{i}\t{verdict}\t{}\t{ending}\t{}", text.chars().count(), pattern.display())?;
+            count += 1;
+        }
+    }
+    probes.flush()?;
+    index.flush()?;
+    Ok(count)
 }

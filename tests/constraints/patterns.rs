@@ -3,8 +3,9 @@
 //! that the guard accepts (seeded, so a run is repeatable), each as the one
 //! member of a probe type of the test contract, tried by all six testees on
 //! 100,000-character strings: a long match, the same with a failing
-//! suffix, and long runs of each character a repetition repeats ending in
-//! one the pattern may not read. A crash (Java's `StackOverflowError`), a
+//! suffix, long runs of each character a repetition repeats ending in one
+//! the pattern may not read, and, for a pattern searched without `^`, the
+//! same of a character its tries start with. A crash (Java's `StackOverflowError`), a
 //! wrong verdict or a slow engine fails the proof and names the pattern;
 //! the verdict is the one the Rust spelling (an automaton engine, linear in
 //! the string) gives.
@@ -127,6 +128,13 @@ pub fn strings(pattern: &Pattern, rng: &mut Rng) -> Vec<String> {
     repeated_sets(&pattern.node, &mut repeated);
     for set in repeated.iter().take(3) {
         let c = pick(set, rng);
+        out.push(std::iter::repeat_n(c, LENGTH).chain(['\u{0}']).collect());
+        out.push(std::iter::repeat_n(c, LENGTH).chain(['!']).collect());
+    }
+    // Searched without `^`, the pattern is tried at every position: a long
+    // run of a character a try starts with makes every try read.
+    if !pattern.source.starts_with('^') {
+        let c = pick(&starts(&pattern.node), rng);
         out.push(std::iter::repeat_n(c, LENGTH).chain(['\u{0}']).collect());
         out.push(std::iter::repeat_n(c, LENGTH).chain(['!']).collect());
     }

@@ -1295,7 +1295,8 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
 /// `cargo test --test constraints -- --ignored --exact pattern_bench_inputs`.
 /// The probe contract is v2.json plus one probe type per pattern (the
 /// golden's, then `PATTERN_BENCH_DRAWN` drawn with `PATTERN_BENCH_SEED`,
-/// defaults 200 and the proof's seed); it is generated for every target
+/// defaults 200 and the proof's seed) and the same object without a
+/// pattern (`PatternProbePlain`); it is generated for every target
 /// under `PATTERN_BENCH_DIR/out` (default target/bench/patterns), beside the
 /// probes ([`patterns::write_bench`]).
 #[test]
@@ -1311,6 +1312,7 @@ fn pattern_bench_inputs() {
     for (name, def) in patterns::defs(&probed) {
         schema["$defs"][&name] = def;
     }
+    schema["$defs"][patterns::PLAIN_PROBE] = patterns::plain_def();
     let path = dir.join("patterns-bench.json");
     support::testee::write_output(&[("patterns-bench.json".to_string(), serde_json::to_string_pretty(&schema).unwrap())].into_iter().collect(), &dir);
     let (contract, _) = codegen::load::load(&path, "patterns-bench.json").unwrap_or_else(|e| panic!("the probe contract is refused: {e}"));

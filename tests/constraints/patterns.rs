@@ -88,6 +88,22 @@ pub fn defs(patterns: &[Pattern]) -> Map<String, Value> {
         .collect()
 }
 
+/// The type the pattern benchmark decodes every probe frame as besides
+/// its probe type: the same object with no pattern, so that the time the
+/// pattern adds to a decode is the difference.
+pub const PLAIN_PROBE: &str = "PatternProbePlain";
+
+/// [`PLAIN_PROBE`]'s definition.
+pub fn plain_def() -> Value {
+    json!({
+        "description": "Probes the decode of the pattern probes' frames without a pattern.",
+        "type": "object",
+        "properties": {"text": {"description": "The probed string.", "type": "string"}},
+        "required": ["text"],
+        "additionalProperties": false,
+    })
+}
+
 /// A pattern at random: anchored or not, a few terms, groups with
 /// alternatives, every quantifier, counts small and large.
 fn draw(rng: &mut Rng) -> String {

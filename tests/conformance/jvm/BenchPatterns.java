@@ -2,8 +2,9 @@
 // probe type's name, a tab, a frame whose text is a long string; written by
 // pattern_bench_inputs of tests/constraints.rs) decoded by the generated
 // decoder of its type, through Coprocess.decode(type, json), the entry the
-// testee uses, the given number of times. One line per probe:
-// "<number>\t<best milliseconds>\t<1 decoded, 0 refused>".
+// testee uses, the given number of times, and as many times as
+// PatternProbePlain (the same object without a pattern). One line per probe:
+// "<number>\t<best ms>\t<1 decoded, 0 refused>\t<best ms, plain>".
 
 import dev.mcptest.Coprocess;
 import java.io.BufferedReader;
@@ -41,16 +42,23 @@ public final class BenchPatterns {
                 }
                 String type = line.substring(0, tab);
                 String frame = line.substring(tab + 1);
-                double best = Double.POSITIVE_INFINITY;
-                boolean decoded = false;
-                for (int i = 0; i < repeats; i++) {
-                    long started = System.nanoTime();
-                    decoded = decodes(type, frame);
-                    best = Math.min(best, (System.nanoTime() - started) / 1e6);
-                }
-                out.write(String.format(Locale.ROOT, "%d\t%.3f\t%d%n", number, best, decoded ? 1 : 0));
+                double best = bestOf(type, frame, repeats);
+                double plain = bestOf("PatternProbePlain", frame, repeats);
+                boolean decoded = decodes(type, frame);
+                out.write(String.format(Locale.ROOT, "%d\t%.3f\t%d\t%.3f%n", number, best, decoded ? 1 : 0, plain));
             }
         }
+    }
+
+    /** The best of {@code repeats} decodes of {@code frame} as {@code type}, in milliseconds. */
+    private static double bestOf(String type, String frame, int repeats) {
+        double best = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < repeats; i++) {
+            long started = System.nanoTime();
+            decodes(type, frame);
+            best = Math.min(best, (System.nanoTime() - started) / 1e6);
+        }
+        return best;
     }
 
     private static boolean decodes(String type, String frame) {

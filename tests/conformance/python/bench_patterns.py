@@ -3,9 +3,10 @@
 Every probe of `probes.tsv` (the probe type's name, a tab, a frame whose
 `text` is a long string; written by `pattern_bench_inputs` of
 tests/constraints.rs) is decoded by the generated decoder of its type
-(`CODECS[name].decode`, the entry the testee uses), `repeats` times. One line
-per probe: `<number>\t<best milliseconds>\t<1 decoded, 0 refused>`. Run by
-bench-patterns.sh.
+(`CODECS[name].decode`, the entry the testee uses), `repeats` times, and as
+many times as `PatternProbePlain` (the same object without a pattern). One
+line per probe: `<number>\t<best ms>\t<1 decoded, 0 refused>\t<best ms,
+plain>`. Run by bench-patterns.sh.
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ def main() -> None:
         for number, line in enumerate(probes):
             type_name, _, frame = line.rstrip("\n").partition("\t")
             best, decoded = best_of(coprocess.CODECS[type_name].decode, frame, repeats)
-            print(f"{number}\t{best * 1000:.3f}\t{int(decoded)}")
+            plain, _ = best_of(
+                coprocess.CODECS["PatternProbePlain"].decode, frame, repeats
+            )
+            print(f"{number}\t{best * 1000:.3f}\t{int(decoded)}\t{plain * 1000:.3f}")
 
 
 if __name__ == "__main__":

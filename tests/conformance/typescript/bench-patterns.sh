@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 36's pattern benchmark through the generated TypeScript decoders:
 # each probe of PROBES decoded by its probe type's decoder, the best of
-# REPEATS decodes; one line per probe, `<number>\t<ms>\t<1 decoded, 0 refused>`
+# REPEATS decodes; one line per probe, `<number>\t<ms>\t<1 decoded, 0 refused>\t<ms as
+# PatternProbePlain, the same frame without a pattern>`
 # (tests/conformance/bench-patterns.sh runs it and reads the lines).
 #
 #   tests/conformance/typescript/bench-patterns.sh OUTPUT_ROOT PROBES [REPEATS]

@@ -2,8 +2,9 @@
 // of probes.tsv (the probe type's name, a tab, a frame whose text is a long
 // string; written by pattern_bench_inputs of tests/constraints.rs) decoded
 // by the generated decoder of its type, through DecodeByName, the entry the
-// testee uses, the given number of times. One line per probe:
-// "<number>\t<best milliseconds>\t<1 decoded, 0 refused>".
+// testee uses, the given number of times, and as many times as
+// PatternProbePlain (the same object without a pattern). One line per probe:
+// "<number>\t<best ms>\t<1 decoded, 0 refused>\t<best ms, plain>".
 package main
 
 import (
@@ -51,17 +52,25 @@ func main() {
 			fmt.Fprintf(os.Stderr, "bench-patterns: line %d has no tab\n", number+1)
 			os.Exit(2)
 		}
-		best, decoded := math.Inf(1), false
-		for i := 0; i < repeats; i++ {
-			started := time.Now()
-			_, err := mcptest.DecodeByName(string(typeName), frame)
-			best = math.Min(best, float64(time.Since(started).Nanoseconds())/1e6)
-			decoded = err == nil
-		}
+		best, decoded := bestOf(string(typeName), frame, repeats)
+		plain, _ := bestOf("PatternProbePlain", frame, repeats)
 		verdict := 0
 		if decoded {
 			verdict = 1
 		}
-		fmt.Fprintf(out, "%d\t%.3f\t%d\n", number, best, verdict)
+		fmt.Fprintf(out, "%d\t%.3f\t%d\t%.3f\n", number, best, verdict, plain)
 	}
+}
+
+// bestOf is the best of repeats decodes of frame as typeName, in
+// milliseconds, and whether it decoded.
+func bestOf(typeName string, frame []byte, repeats int) (float64, bool) {
+	best, decoded := math.Inf(1), false
+	for i := 0; i < repeats; i++ {
+		started := time.Now()
+		_, err := mcptest.DecodeByName(typeName, frame)
+		best = math.Min(best, float64(time.Since(started).Nanoseconds())/1e6)
+		decoded = err == nil
+	}
+	return best, decoded
 }

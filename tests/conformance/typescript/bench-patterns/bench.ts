@@ -3,7 +3,8 @@
 // pattern_bench_inputs of tests/constraints.rs) decoded by the generated
 // decoder of its type, through `recode`, the by-name entry the testee uses
 // (it encodes the value again: linear, and counted), the given number of
-// times. One line per probe: "<number>\t<best milliseconds>\t<1 decoded, 0 refused>".
+// times, and as many times as PatternProbePlain (the same object without a
+// pattern). One line per probe: "<number>\t<best ms>\t<1 decoded, 0 refused>\t<best ms, plain>".
 // Compiled apart from the testee by ../bench-patterns.sh.
 
 import { createReadStream } from "node:fs";
@@ -25,6 +26,17 @@ function decodes(typeName: string, frame: string): boolean {
   }
 }
 
+/** The best of `repeats` decodes of `frame` as `typeName`, in milliseconds. */
+function bestOf(typeName: string, frame: string, repeats: number): number {
+  let best = Infinity;
+  for (let i = 0; i < repeats; i++) {
+    const started = performance.now();
+    decodes(typeName, frame);
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
+}
+
 async function main(): Promise<void> {
   const [path, repeatsText] = process.argv.slice(2);
   const repeats = Number(repeatsText);
@@ -40,14 +52,10 @@ async function main(): Promise<void> {
     }
     const typeName = line.slice(0, tab);
     const frame = line.slice(tab + 1);
-    let best = Infinity;
-    let decoded = false;
-    for (let i = 0; i < repeats; i++) {
-      const started = performance.now();
-      decoded = decodes(typeName, frame);
-      best = Math.min(best, performance.now() - started);
-    }
-    lines.push(`${String(number)}\t${best.toFixed(3)}\t${decoded ? "1" : "0"}\n`);
+    const best = bestOf(typeName, frame, repeats);
+    const plain = bestOf("PatternProbePlain", frame, repeats);
+    const decoded = decodes(typeName, frame);
+    lines.push(`${String(number)}\t${best.toFixed(3)}\t${decoded ? "1" : "0"}\t${plain.toFixed(3)}\n`);
     number++;
   }
   process.stdout.write(lines.join(""));

@@ -20,13 +20,7 @@ BUILD="$ROOT/target/conformance/dotnet"
 [ -f "$BUILD/env.sh" ] || "$HERE/build.sh" >&2
 # shellcheck source=/dev/null
 . "$BUILD/env.sh"
-CSC="$(ls "$(dirname "$DOTNET")"/sdk/*/Roslyn/bincore/csc.dll | sort -V | tail -n 1)"
-REF_DIR="$(ls -d "$(dirname "$DOTNET")"/packs/Microsoft.NETCore.App.Ref/3.1.*/ref/netcoreapp3.1 | sort -V | tail -n 1)"
-REFS=()
-for dll in "$REF_DIR"/*.dll; do REFS+=("-r:$dll"); done
-"$DOTNET" "$CSC" -nologo -noconfig -nostdlib -langversion:8.0 -nullable:enable -warnaserror -optimize+ \
-    "${REFS[@]}" -target:exe -out:"$BUILD/bench-patterns.dll" "$HERE/BenchPatterns.cs" "$MODULE" >&2
-cat >"$BUILD/bench-patterns.runtimeconfig.json" <<JSON
-{"runtimeOptions":{"tfm":"netcoreapp3.1","framework":{"name":"Microsoft.NETCore.App","version":"3.1.0"},"configProperties":{"System.Globalization.Invariant":true}}}
-JSON
+# shellcheck source=harness.sh
+. "$HERE/harness.sh"
+compile_harness "$BUILD/bench-patterns.dll" "$HERE/BenchPatterns.cs" "$MODULE" >&2
 exec "$DOTNET" "$BUILD/bench-patterns.dll" "$2" "${3:-3}"

@@ -16,17 +16,8 @@ ROOT="$(cd "$HERE/../../.." && pwd)"
 [ $# -ge 2 ] || { echo "usage: $0 OUTPUT_ROOT PROBES [REPEATS]" >&2; exit 2; }
 MODULE="$1/jvm/src/main/java/dev/mcptest/Coprocess.java"
 [ -f "$MODULE" ] || { echo "error: $MODULE does not exist" >&2; exit 1; }
-LIB="$ROOT/target/toolchains/jvm-lib"
-ls "$LIB"/jackson-databind-*.jar >/dev/null 2>&1 || "$HERE/build.sh" >&2
-JAVAC="javac"
-JAVA="java"
-if ! command -v javac >/dev/null; then
-    JAVAC="$ROOT/target/toolchains/jdk/bin/javac"
-    JAVA="$ROOT/target/toolchains/jdk/bin/java"
-fi
-OUT="$ROOT/target/conformance/jvm/bench-patterns"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-"$JAVAC" --release 17 -Xlint:all -Werror -proc:none -encoding UTF-8 \
-    -cp "$LIB/*" -d "$OUT" "$MODULE" "$HERE/BenchPatterns.java" >&2
-exec "$JAVA" -XX:+UseSerialGC -cp "$OUT:$LIB/*" BenchPatterns "$2" "${3:-3}"
+ls "$ROOT"/target/toolchains/jvm-lib/jackson-databind-*.jar >/dev/null 2>&1 || "$HERE/build.sh" >&2
+# shellcheck source=harness.sh
+. "$HERE/harness.sh"
+compile_harness bench-patterns "$MODULE" "$HERE/BenchPatterns.java"
+exec "$JAVA" -XX:+UseSerialGC -cp "$HARNESS:$LIB/*" BenchPatterns "$2" "${3:-3}"

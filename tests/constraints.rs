@@ -1290,6 +1290,38 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
     eprintln!("constraints: {} cases ({} rejections) agreed in {:?} and the validator", cases.len(), cases.iter().filter(|c| c.problem.is_some()).count(), answered);
 }
 
+/// Not a proof: writes the pattern benchmark's inputs (issue 36), for
+/// tests/conformance/bench-patterns.sh, which runs it as
+/// `cargo test --test constraints -- --ignored --exact pattern_bench_inputs`.
+/// The probe contract is v2.json plus one probe type per pattern (the
+/// golden's, then `PATTERN_BENCH_DRAWN` drawn with `PATTERN_BENCH_SEED`,
+/// defaults 200 and the proof's seed) and the same object without a
+/// pattern (`PatternProbePlain`); it is generated for every target
+/// under `PATTERN_BENCH_DIR/out` (default target/bench/patterns), beside the
+/// probes ([`patterns::write_bench`]).
+#[test]
+#[ignore = "the pattern benchmark's input writer: tests/conformance/bench-patterns.sh runs it"]
+fn pattern_bench_inputs() {
+    let number = |name: &str, default: u64| std::env::var(name).map_or(default, |v| v.parse().unwrap_or_else(|_| panic!("{name} must be a number, not {v:?}")));
+    let dir = std::env::var_os("PATTERN_BENCH_DIR").map_or_else(|| root().join("target/bench/patterns"), PathBuf::from);
+    let seed = number("PATTERN_BENCH_SEED", patterns::SEED);
+    let drawn = number("PATTERN_BENCH_DRAWN", 200) as usize;
+    let golden: Value = serde_json::from_str(&std::fs::read_to_string(root().join("codegen/tests/schemas/constraints.json")).unwrap()).unwrap();
+    let probed = patterns::drawn_patterns(&golden, seed, drawn);
+    let mut schema = support::schema();
+    for (name, def) in patterns::defs(&probed) {
+        schema["$defs"][&name] = def;
+    }
+    schema["$defs"][patterns::PLAIN_PROBE] = patterns::plain_def();
+    let path = dir.join("patterns-bench.json");
+    support::testee::write_output(&[("patterns-bench.json".to_string(), serde_json::to_string_pretty(&schema).unwrap())].into_iter().collect(), &dir);
+    let (contract, _) = codegen::load::load(&path, "patterns-bench.json").unwrap_or_else(|e| panic!("the probe contract is refused: {e}"));
+    let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("{e}"));
+    support::testee::write_output(&files, &dir.join("out"));
+    let probes = patterns::write_bench(&dir, &probed, seed).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    eprintln!("pattern bench: {} patterns ({drawn} drawn with seed {seed}), {probes} probes, written to {}", probed.len(), dir.display());
+}
+
 /// Issue 36: every pattern of the golden and the drawn ones, on 100,000-
 /// character strings in all six engines: no crash (Java's stack), the Rust
 /// spelling's verdict, and no engine slow on the round (a generous bound:

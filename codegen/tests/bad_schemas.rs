@@ -103,6 +103,7 @@ fn bad_schemas_are_refused_with_file_pointer_and_fix() {
         ("pattern nested repetition", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": "^(a+)+$"})), "/$defs/Verdict/properties/x/pattern"),
         ("pattern repetitions splitting the same text", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": "^\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*\\d*$"})), "/$defs/Verdict/properties/x/pattern"),
         ("pattern searched through a repetition", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": "[a-z]+:"})), "/$defs/Verdict/properties/x/pattern"),
+        ("pattern searched with a long try", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": "\\S{40}$"})), "/$defs/Verdict/properties/x/pattern"),
         ("pattern nested counts past Go's", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": "^(?:[0-9a-f]{2}){1,512}$"})), "/$defs/Verdict/properties/x/pattern"),
         ("pattern past Rust's size limit", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": format!("^{}$", "(?:.{1000})".repeat(40))})), "/$defs/Verdict/properties/x/pattern"),
         ("pattern groups nested too deep", verdict_prop("x", json!({"description": "d", "type": "string", "pattern": format!("{}a{}", "(".repeat(5000), ")".repeat(5000))})), "/$defs/Verdict/properties/x/pattern"),

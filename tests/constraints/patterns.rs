@@ -3,8 +3,9 @@
 //! that the guard accepts (seeded, so a run is repeatable), each as the one
 //! member of a probe type of the test contract, tried by all six testees on
 //! 100,000-character strings: a long match, the same with a failing
-//! suffix, and long runs of each character a repetition repeats ending in
-//! one the pattern may not read. A crash (Java's `StackOverflowError`), a
+//! suffix, long runs of each character a repetition repeats ending in one
+//! the pattern may not read, and, for a pattern searched without `^`, the
+//! same of a character its tries start with. A crash (Java's `StackOverflowError`), a
 //! wrong verdict or a slow engine fails the proof and names the pattern;
 //! the verdict is the one the Rust spelling (an automaton engine, linear in
 //! the string) gives.
@@ -17,8 +18,9 @@ use crate::support::fuzz::Rng;
 /// The length of every probe string, in code points.
 pub const LENGTH: usize = 100_000;
 
-/// The campaign's seed, and how many drawn patterns it keeps.
-const SEED: u64 = 36;
+/// The campaign's seed, and how many drawn patterns it keeps (the pattern
+/// benchmark, tests/conformance/bench-patterns.sh, draws more).
+pub const SEED: u64 = 36;
 const DRAWN: usize = 24;
 
 /// The name of the probe type of the `i`th pattern.
@@ -29,12 +31,18 @@ pub fn probe_name(i: usize) -> String {
 /// The patterns the proof tries: the golden's, each once and in order, then
 /// the drawn ones.
 pub fn patterns(golden: &Value) -> Vec<Pattern> {
+    drawn_patterns(golden, SEED, DRAWN)
+}
+
+/// The golden's patterns, then `wanted` patterns drawn with `seed` that the
+/// guard accepts.
+pub fn drawn_patterns(golden: &Value, seed: u64, wanted: usize) -> Vec<Pattern> {
     let mut sources: Vec<String> = Vec::new();
     collect(golden, &mut sources);
-    let mut rng = Rng::new(SEED);
+    let mut rng = Rng::new(seed);
     let mut drawn = 0;
-    for _ in 0..50_000 {
-        if drawn == DRAWN {
+    for _ in 0..50_000 + 2_000 * wanted {
+        if drawn == wanted {
             break;
         }
         let source = draw(&mut rng);
@@ -43,7 +51,7 @@ pub fn patterns(golden: &Value) -> Vec<Pattern> {
             drawn += 1;
         }
     }
-    assert_eq!(drawn, DRAWN, "the guard accepted too few drawn patterns");
+    assert_eq!(drawn, wanted, "the guard accepted too few drawn patterns");
     sources.iter().map(|s| Pattern::parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}"))).collect()
 }
 
@@ -80,6 +88,22 @@ pub fn defs(patterns: &[Pattern]) -> Map<String, Value> {
         .collect()
 }
 
+/// The type the pattern benchmark decodes every probe frame as besides
+/// its probe type: the same object with no pattern, so that the time the
+/// pattern adds to a decode is the difference.
+pub const PLAIN_PROBE: &str = "PatternProbePlain";
+
+/// [`PLAIN_PROBE`]'s definition.
+pub fn plain_def() -> Value {
+    json!({
+        "description": "Probes the decode of the pattern probes' frames without a pattern.",
+        "type": "object",
+        "properties": {"text": {"description": "The probed string.", "type": "string"}},
+        "required": ["text"],
+        "additionalProperties": false,
+    })
+}
+
 /// A pattern at random: anchored or not, a few terms, groups with
 /// alternatives, every quantifier, counts small and large.
 fn draw(rng: &mut Rng) -> String {
@@ -111,9 +135,10 @@ fn term(rng: &mut Rng, depth: usize) -> String {
 
 /// The long strings a pattern is tried on.
 pub fn strings(pattern: &Pattern, rng: &mut Rng) -> Vec<String> {
-    let mut matched = String::new();
+    let mut matched = Written::default();
     let mut pump = true;
     write(&pattern.node, rng, &mut matched, &mut pump);
+    let matched = matched.text;
     let mut out = vec![matched.clone(), matched + "\u{0}"];
     let mut repeated = Vec::new();
     repeated_sets(&pattern.node, &mut repeated);
@@ -122,12 +147,33 @@ pub fn strings(pattern: &Pattern, rng: &mut Rng) -> Vec<String> {
         out.push(std::iter::repeat_n(c, LENGTH).chain(['\u{0}']).collect());
         out.push(std::iter::repeat_n(c, LENGTH).chain(['!']).collect());
     }
+    // Searched without `^`, the pattern is tried at every position: a long
+    // run of a character a try starts with makes every try read.
+    if !pattern.source.starts_with('^') {
+        let c = pick(&starts(&pattern.node), rng);
+        out.push(std::iter::repeat_n(c, LENGTH).chain(['\u{0}']).collect());
+        out.push(std::iter::repeat_n(c, LENGTH).chain(['!']).collect());
+    }
     out
+}
+
+/// A string being written, and its length in code points.
+#[derive(Default)]
+struct Written {
+    text: String,
+    chars: usize,
+}
+
+impl Written {
+    fn push(&mut self, c: char) {
+        self.text.push(c);
+        self.chars += 1;
+    }
 }
 
 /// Appends a string the node matches; the first unbounded repetition met
 /// while `pump` holds repeats until the string is [`LENGTH`] long.
-fn write(node: &Node, rng: &mut Rng, out: &mut String, pump: &mut bool) {
+fn write(node: &Node, rng: &mut Rng, out: &mut Written, pump: &mut bool) {
     match node {
         Node::Empty | Node::Start | Node::End => {}
         Node::Literal(c) => out.push(*c),
@@ -146,7 +192,7 @@ fn write(node: &Node, rng: &mut Rng, out: &mut String, pump: &mut bool) {
             if max.is_none() && *pump {
                 *pump = false;
                 let mut guard = 0;
-                while out.chars().count() < LENGTH && guard < LENGTH {
+                while out.chars < LENGTH && guard < LENGTH {
                     let mut no_pump = false;
                     write(inner, rng, out, &mut no_pump);
                     guard += 1;
@@ -189,4 +235,33 @@ fn pick(set: &CharSet, rng: &mut Rng) -> char {
     let Some(&(low, high)) = (if rng.chance(70) { set.ranges.first() } else { set.ranges.get(rng.below(set.ranges.len().max(1))) }) else { return 'a' };
     let code = low + (rng.below((high - low).min(50) as usize + 1) as u32);
     char::from_u32(code).unwrap_or('a')
+}
+
+/// The inputs of the pattern benchmark (tests/conformance/bench-patterns.sh),
+/// written under `dir`: `probes.tsv`, one probe a line (the probe type's
+/// name, a tab, the frame's JSON text), which every engine's harness reads;
+/// `index.tsv`, the same lines' pattern, expected verdict and string (the
+/// probe's number, the pattern's, `valid` or `invalid`, the string's length
+/// in code points, its last three code points escaped, the pattern as a
+/// literal); and the probe contract `patterns-bench.json`, whose output
+/// the harnesses are built on.
+pub fn write_bench(dir: &std::path::Path, patterns: &[Pattern], seed: u64) -> std::io::Result<usize> {
+    use std::io::Write as _;
+    std::fs::create_dir_all(dir)?;
+    let mut probes = std::io::BufWriter::new(std::fs::File::create(dir.join("probes.tsv"))?);
+    let mut index = std::io::BufWriter::new(std::fs::File::create(dir.join("index.tsv"))?);
+    let mut rng = Rng::new(seed);
+    let mut count = 0;
+    for (i, pattern) in patterns.iter().enumerate() {
+        for text in strings(pattern, &mut rng) {
+            let verdict = if pattern.finds(&text) { "valid" } else { "invalid" };
+            let ending: String = text.chars().rev().take(3).collect::<Vec<_>>().into_iter().rev().flat_map(char::escape_default).collect();
+            writeln!(probes, "{}\t{}", probe_name(i), json!({"text": text}))?;
+            writeln!(index, "{count}\t{i}\t{verdict}\t{}\t{ending}\t{}", text.chars().count(), pattern.display())?;
+            count += 1;
+        }
+    }
+    probes.flush()?;
+    index.flush()?;
+    Ok(count)
 }

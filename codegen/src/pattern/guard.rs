@@ -19,7 +19,7 @@
 //! it leaves behind fails at its first code point: the try takes time
 //! linear in the string (times the pattern's size). `^[a-z]+(?:-[a-z]+)*$`
 //! is accepted (`-` decides); `(a+)+`, `(\w+\s?)*`, `\d*\d*` and
-//! `^.*\.json$` are refused (`\.json$`, searched, says the last). The same
+//! `^.*:$` are refused (`:$`, searched, says the last). The same
 //! rule makes a possessive repetition mean what the greedy one means, which
 //! the Java spelling relies on ([`super::render`]). What the search adds
 //! (a try at every position) is checked in [`super::search`].
@@ -35,7 +35,7 @@ pub(super) fn check(node: &Node) -> Result<(), PatternError> {
     decided(node, &CharSet::default()).map_err(|choice| PatternError {
         offset: None,
         problem: format!("{choice}: a backtracking engine (Python, JavaScript, Java, .NET) tries every way to split the text between them, which takes polynomial time"),
-        fix: "make every choice decided by the next character: merge repetitions of the same characters (`\\d*\\d*` is `\\d*`), let what follows a repetition start with a character it cannot repeat (`[^.]*\\.` rather than `.*\\.`), or start the branches of an alternation differently (`a(?:b|c)` rather than `ab|ac`); a pattern searched without `^` needs no repetition at its start (`\\.json$` finds what `^.*\\.json$` finds)".to_string(),
+        fix: "make every choice decided by the next character: merge repetitions of the same characters (`\\d*\\d*` is `\\d*`), let what follows a repetition start with a character it cannot repeat (`[^.]*\\.` rather than `.*\\.`), or start the branches of an alternation differently (`a(?:b|c)` rather than `ab|ac`); a pattern searched without `^` needs no repetition at its start (`:$` finds what `^.*:$` finds)".to_string(),
     })
 }
 

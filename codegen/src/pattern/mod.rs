@@ -42,7 +42,9 @@
 //!   character ([`search`]).
 //!
 //! Java's engine recurses once per repetition of a group; the Java spelling
-//! repeats possessively, which the guard makes mean the same ([`render`]).
+//! repeats possessively, which the guard makes mean the same, and the .NET
+//! spelling atomically, reading a run of any code point as UTF-16 units
+//! ([`render`]).
 
 mod guard;
 mod limits;

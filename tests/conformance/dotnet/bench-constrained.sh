@@ -18,13 +18,9 @@ BUILD="$ROOT/target/conformance/dotnet"
 "$HERE/build.sh" >/dev/null
 # shellcheck source=/dev/null
 . "$BUILD/env.sh"
-CSC="$(ls "$(dirname "$DOTNET")"/sdk/*/Roslyn/bincore/csc.dll | sort -V | tail -n 1)"
-REF_DIR="$(ls -d "$(dirname "$DOTNET")"/packs/Microsoft.NETCore.App.Ref/3.1.*/ref/netcoreapp3.1 | sort -V | tail -n 1)"
-REFS=()
-for dll in "$REF_DIR"/*.dll; do REFS+=("-r:$dll"); done
-"$DOTNET" "$CSC" -nologo -noconfig -nostdlib -langversion:8.0 -nullable:enable -warnaserror -optimize+ \
-    "${REFS[@]}" -target:exe -out:"$BUILD/bench-constrained.dll" "$HERE/BenchConstrained.cs" "$MODULE"
-cp "$BUILD/testee.runtimeconfig.json" "$BUILD/bench-constrained.runtimeconfig.json"
+# shellcheck source=harness.sh
+. "$HERE/harness.sh"
+compile_harness "$BUILD/bench-constrained.dll" "$HERE/BenchConstrained.cs" "$MODULE"
 echo "| target | frame | strict fr/s | plain fr/s | plain/strict |"
 echo "|---|---|---|---|---|"
 "$DOTNET" "$BUILD/bench-constrained.dll"

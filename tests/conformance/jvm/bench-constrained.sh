@@ -16,19 +16,9 @@ case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 MODULE="$OUTPUT_ROOT/jvm/src/main/java/dev/mcptest/Coprocess.java"
 [ -f "$MODULE" ] || { echo "error: $MODULE does not exist" >&2; exit 1; }
 "$HERE/build.sh" >&2
-LIB="$ROOT/target/toolchains/jvm-lib"
-BUILD="$ROOT/target/conformance/jvm"
-JAVAC="javac"
-JAVA="java"
-if ! command -v javac >/dev/null; then
-    JAVAC="$ROOT/target/toolchains/jdk/bin/javac"
-    JAVA="$ROOT/target/toolchains/jdk/bin/java"
-fi
-OUT="$BUILD/bench-constrained"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-"$JAVAC" --release 17 -Xlint:all -Werror -proc:none -encoding UTF-8 \
-    -cp "$LIB/*" -d "$OUT" "$MODULE" "$HERE/BenchConstrained.java"
+# shellcheck source=harness.sh
+. "$HERE/harness.sh"
+compile_harness bench-constrained "$MODULE" "$HERE/BenchConstrained.java"
 echo "| target | frame | strict fr/s | plain fr/s | plain/strict |"
 echo "|---|---|---|---|---|"
-"$JAVA" -XX:+UseSerialGC -cp "$OUT:$LIB/*" BenchConstrained
+"$JAVA" -XX:+UseSerialGC -cp "$HARNESS:$LIB/*" BenchConstrained

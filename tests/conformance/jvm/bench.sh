@@ -7,14 +7,10 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 "$HERE/build.sh" "${1:-generated}"
-LIB="$ROOT/target/toolchains/jvm-lib"
 BUILD="$ROOT/target/conformance/jvm"
-JAVAC="javac"
-JAVA="java"
-if ! command -v javac >/dev/null; then
-    JAVAC="$ROOT/target/toolchains/jdk/bin/javac"
-    JAVA="$ROOT/target/toolchains/jdk/bin/java"
-fi
+# LIB, JAVAC and JAVA.
+# shellcheck source=harness.sh
+. "$HERE/harness.sh"
 mkdir -p "$BUILD/bench"
 "$JAVAC" --release 17 -Xlint:all -Werror -proc:none -encoding UTF-8 \
     -cp "$BUILD/classes:$LIB/*" -d "$BUILD/bench" "$HERE/Bench.java"

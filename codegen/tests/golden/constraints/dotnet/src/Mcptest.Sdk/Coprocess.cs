@@ -40,27 +40,27 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The pattern <c>/^[a-z]+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern1 = new global::System.Text.RegularExpressions.Regex(@"^[a-z]+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern1 = new global::System.Text.RegularExpressions.Regex(@"^(?>[a-z]+)\z");
 
         /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9-]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern2 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][\-0-9a-z]*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern2 = new global::System.Text.RegularExpressions.Regex(@"^[a-z](?>[\-0-9a-z]*)\z");
 
         /// <summary>
         /// The pattern <c>/^[A-Z]{2}$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern3 = new global::System.Text.RegularExpressions.Regex(@"^[A-Z]{2}\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern3 = new global::System.Text.RegularExpressions.Regex(@"^(?>[A-Z]{2})\z");
 
         /// <summary>
         /// The pattern <c>/^[^\s:]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern4 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern4 = new global::System.Text.RegularExpressions.Regex(@"^(?>[^\x09-\x0D :\xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]*)\z");
 
         /// <summary>
         /// The pattern <c>/^\d{3}$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern5 = new global::System.Text.RegularExpressions.Regex(@"^[0-9]{3}\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern5 = new global::System.Text.RegularExpressions.Regex(@"^(?>[0-9]{3})\z");
 
         /// <summary>
         /// The pattern <c>/\w/</c>.
@@ -70,7 +70,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The pattern <c>/^.{2}$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern7 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x0A\x0D\u2028\u2029\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]){2}\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern7 = new global::System.Text.RegularExpressions.Regex(@"^(?>(?:[^\x0A\x0D\u2028\u2029\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]){2})\z");
 
         /// <summary>
         /// The pattern <c>/[\u{1F600}-\u{1F602}]/</c>.
@@ -80,32 +80,32 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The pattern <c>/^[^"\\]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern9 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x22\\\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern9 = new global::System.Text.RegularExpressions.Regex(@"^(?>[^\x22\\]*)\z");
 
         /// <summary>
         /// The pattern <c>/^(?:ab|cd)+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern10 = new global::System.Text.RegularExpressions.Regex(@"^(?:ab|cd)+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern10 = new global::System.Text.RegularExpressions.Regex(@"^(?>(?:ab|cd)+)\z");
 
         /// <summary>
         /// The pattern <c>/^\S+\s\S+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern11 = new global::System.Text.RegularExpressions.Regex(@"^(?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF](?:[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uD800-\uDFFF\uFEFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern11 = new global::System.Text.RegularExpressions.Regex(@"^(?>[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+)[\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF](?>[^\x09-\x0D \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]+)\z");
 
         /// <summary>
         /// The pattern <c>/^[&amp;~\-\[\]^]+$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^[\&\-\[\]\^\~]+\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^(?>[\&\-\[\]\^\~]+)\z");
 
         /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9_]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][0-9_a-z]*\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"^[a-z](?>[0-9_a-z]*)\z");
 
         /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9+.-]*:/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern14 = new global::System.Text.RegularExpressions.Regex(@"^[a-z][+\-.0-9a-z]*:");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern14 = new global::System.Text.RegularExpressions.Regex(@"^[a-z](?>[+\-.0-9a-z]*):");
 
         /// <summary>
         /// The pattern <c>/^x-/</c>.

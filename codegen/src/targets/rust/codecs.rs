@@ -146,6 +146,7 @@ fn tagged_union_codec(name: &str, variants: &[UnionVariant]) -> TokenStream {
 fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
     let ty = ident(name);
     match kind {
+        TypeKind::Union(variants) if union_tag(variants).is_none() => untagged_union_deserialize(name, variants),
         TypeKind::Union(_) => quote! {
             impl<'de> ::serde::Deserialize<'de> for #ty {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
@@ -183,10 +184,57 @@ fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
     }
 }
 
+/// A nested untagged union reads its value's text, not a
+/// `serde_json::Value`: the discriminator members present pick the variant
+/// (`strict::members_present`), which is then read from the same text.
+fn untagged_union_deserialize(name: &str, variants: &[UnionVariant]) -> TokenStream {
+    let ty = ident(name);
+    let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let variant = ident(&v.type_name);
+        quote! { #i => strict_from_text::<#variant>(#name, text).map(Self::#variant), }
+    });
+    quote! {
+        impl #ty {
+            /// Decodes a nested value's text, already parsed by the outer decode.
+            fn from_nested_text(text: &str) -> ::std::result::Result<Self, DecodeError> {
+                let present = strict::members_present(text, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+                let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+                match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
+                Self::from_nested_text(raw.get()).map_err(|e| {
+                    ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path))
+                })
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::protocol::HANDSHAKE;
     use super::FRAME_TRAIT;
+
+    /// A nested untagged union (`CallResult` in the client's typed answer)
+    /// reads its value's text and the discriminators present, not a
+    /// `serde_json::Value` built and walked again (issue 37: the client's
+    /// CPU per call); a tagged union still reads a value, its tag's.
+    #[test]
+    fn a_nested_untagged_union_reads_its_text_not_a_value() {
+        let variant = |type_name: &str, discriminator: &str| crate::model::UnionVariant {
+            type_name: type_name.to_string(),
+            discriminator: discriminator.to_string(),
+            tag: None,
+        };
+        let untagged = crate::model::TypeKind::Union(vec![variant("Verdict", "success"), variant("Passthrough", "content")]);
+        let text = super::union_deserialize("CallResult", &untagged).to_string();
+        assert!(text.contains("RawValue") && text.contains("members_present") && text.contains("from_nested_text"), "{text}");
+        assert!(!text.contains("serde_json :: Value"), "{text}");
+    }
 
     /// The fixed texts are what the layout prints for them, as if they were
     /// rendered from tokens like the rest of the file: the frame trait as it

@@ -23,21 +23,20 @@ func strictHandshake(b []byte) error {
 	return err
 }
 
+// strictCall decodes the request with its params typed, in one pass, as the
+// Rust and TypeScript rows do (RequestOf<CallParams>).
 func strictCall(b []byte) error {
-	request, err := mcptest.DecodeRequest(b)
-	if err != nil {
-		return err
-	}
-	_, err = mcptest.DecodeCallParamsValue(map[string]any(request.Params))
+	_, err := mcptest.DecodeRequestOf[mcptest.CallParams](b)
 	return err
 }
 
+// strictVerdict decodes the answer with its result typed, in one pass, as the
+// session client does (ResponseOf<CallResult>).
 func strictVerdict(b []byte) error {
-	response, err := mcptest.DecodeResponse(b)
-	if err != nil {
-		return err
+	response, err := mcptest.DecodeResponseOf[mcptest.CallResult](b)
+	if err == nil && response.SuccessResponse == nil {
+		err = fmt.Errorf("not a success response")
 	}
-	_, err = mcptest.DecodeCallResultValue(response.SuccessResponse.Result)
 	return err
 }
 

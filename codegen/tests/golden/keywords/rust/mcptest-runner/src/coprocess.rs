@@ -1382,12 +1382,28 @@ impl Frame for Response {
         }
     }
 }
+impl Response {
+    /// Decodes a nested value's text, already parsed by the outer decode.
+    fn from_nested_text(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let present = strict::members_present(text, &["result", "error"])
+            .map_err(|p| DecodeError::new("Response", "$", p))?;
+        let chosen = strict::pick_variant(&present, &["result", "error"])
+            .map_err(|p| DecodeError::new("Response", "$", p))?;
+        match chosen {
+            0usize => {
+                strict_from_text::<SuccessResponse>("Response", text).map(Self::SuccessResponse)
+            }
+            1usize => strict_from_text::<ErrorResponse>("Response", text).map(Self::ErrorResponse),
+            _ => Err(DecodeError::new("Response", "$", "no variant")),
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-        <Self as Frame>::from_value(value)
+        let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
+        Self::from_nested_text(raw.get())
             .map_err(|e| ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path)))
     }
 }
@@ -1424,12 +1440,27 @@ impl Frame for Shape {
         }
     }
 }
+impl Shape {
+    /// Decodes a nested value's text, already parsed by the outer decode.
+    fn from_nested_text(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        let present = strict::members_present(text, &["radius", "side", "text"])
+            .map_err(|p| DecodeError::new("Shape", "$", p))?;
+        let chosen = strict::pick_variant(&present, &["radius", "side", "text"])
+            .map_err(|p| DecodeError::new("Shape", "$", p))?;
+        match chosen {
+            0usize => strict_from_text::<Circle>("Shape", text).map(Self::Circle),
+            1usize => strict_from_text::<Square>("Shape", text).map(Self::Square),
+            2usize => strict_from_text::<Label>("Shape", text).map(Self::Label),
+            _ => Err(DecodeError::new("Shape", "$", "no variant")),
+        }
+    }
+}
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-        <Self as Frame>::from_value(value)
+        let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
+        Self::from_nested_text(raw.get())
             .map_err(|e| ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path)))
     }
 }
@@ -4085,6 +4116,108 @@ pub mod strict {
             [] => Err(format!("none of {}", names(", "))),
             _ if discriminators.len() == 2 => Err(format!("both {}", names(" and "))),
             _ => Err(format!("more than one of {}", names(", "))),
+        }
+    }
+
+    /// Which of `discriminators` are members of the object `text` (a nested
+    /// union's value, which the outer decode has parsed): one pass over the
+    /// members, their values skipped, nothing kept.
+    ///
+    /// # Errors
+    ///
+    /// The problem when `text` is not an object (``expected object, got string``).
+    pub fn members_present(text: &str, discriminators: &[&str]) -> Result<Vec<bool>, String> {
+        let found = serde::Deserializer::deserialize_any(
+            &mut serde_json::Deserializer::from_str(text),
+            MembersPresent(discriminators),
+        );
+        match found {
+            Ok(Ok(present)) => Ok(present),
+            Ok(Err(kind)) => Err(format!("expected object, got {kind}")),
+            Err(e) => Err(problem_from_serde(&e.to_string())),
+        }
+    }
+
+    /// Notes which discriminators an object has; any other value is its kind.
+    struct MembersPresent<'d>(&'d [&'d str]);
+
+    impl<'de> serde::de::Visitor<'de> for MembersPresent<'_> {
+        type Value = Result<Vec<bool>, &'static str>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut present = vec![false; self.0.len()];
+            while let Some(member) = map.next_key_seed(Discriminator(self.0))? {
+                if let Some(i) = member {
+                    present[i] = true;
+                }
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+            Ok(Ok(present))
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(Err("array"))
+        }
+
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Err("boolean"))
+        }
+
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Err("integer"))
+        }
+
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Err("integer"))
+        }
+
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Err("number"))
+        }
+
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(Err("string"))
+        }
+
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Err("null"))
+        }
+    }
+
+    /// A member's name: its index among the discriminators, if it is one.
+    struct Discriminator<'d>(&'d [&'d str]);
+
+    impl<'de> serde::de::DeserializeSeed<'de> for Discriminator<'_> {
+        type Value = Option<usize>;
+
+        fn deserialize<D: serde::Deserializer<'de>>(
+            self,
+            deserializer: D,
+        ) -> Result<Self::Value, D::Error> {
+            deserializer.deserialize_str(self)
+        }
+    }
+
+    impl<'de> serde::de::Visitor<'de> for Discriminator<'_> {
+        type Value = Option<usize>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a member name")
+        }
+
+        fn visit_str<E>(self, name: &str) -> Result<Self::Value, E> {
+            Ok(self.0.iter().position(|d| *d == name))
         }
     }
 }

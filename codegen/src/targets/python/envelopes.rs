@@ -145,7 +145,8 @@ fn reader(contract: &Contract, env: &Envelope, out: &mut Out) {
 }
 
 /// A value the open member's decoder accepts as it is, to stand in for the
-/// member while the envelope's own (quick) reader reads the rest.
+/// member while the envelope's own (quick) reader reads the rest (`None` for a
+/// member of any value, which the member's own value stands in for).
 fn placeholder(contract: &Contract, env: &Envelope) -> Option<&'static str> {
     let f = env.object.fields.iter().find(|f| f.name == env.member)?;
     match &f.ty {
@@ -172,7 +173,9 @@ fn quick_read(contract: &Contract, env: &Envelope, out: &mut Out) {
     let (name, key) = (&env.def.name, string(env.member));
     out.line(&format!("    if isinstance(value, dict) and {key} in value:"));
     out.line("        try:");
-    out.line(&format!("            envelope = _read_{}({{**value, {key}: {placeholder}}})", stem(name)));
+    // A member of any value stands for itself: the envelope reads the frame as it is.
+    let frame = if placeholder == "None" { "value".to_string() } else { format!("{{**value, {key}: {placeholder}}}") };
+    out.line(&format!("            envelope = _read_{}({frame})", stem(name)));
     out.line(&format!("            member = read(value[{key}])"));
     out.line("        except _Problem:");
     out.line("            pass");

@@ -378,8 +378,41 @@ def _too_deep(value: JsonValue, budget: int) -> bool:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def _one_shot_encoder() -> (
+    collections.abc.Callable[[JsonValue, int], typing.Any] | None
+):
+    """The C encoder ``_ENCODER.encode`` makes on every call, made once, or None
+    where there is none. It keeps no state between calls: without the circular
+    check (``markers``), a cycle recurses until a :class:`RecursionError`."""
+    try:
+        import _json
+    except ImportError:
+        return None
+    return _json.make_encoder(
+        None,
+        _ENCODER.default,
+        json.encoder.encode_basestring,
+        None,
+        _ENCODER.key_separator,
+        _ENCODER.item_separator,
+        _ENCODER.sort_keys,
+        _ENCODER.skipkeys,
+        _ENCODER.allow_nan,
+    )
+
+
+_ONE_SHOT: typing.Final = _one_shot_encoder()
+
+
 def _dumps(value: JsonValue) -> str:
-    return _ENCODER.encode(value)
+    if _ONE_SHOT is None:
+        return _ENCODER.encode(value)
+    try:
+        return "".join(_ONE_SHOT(value, 0))
+    except builtins.RecursionError:
+        # A cycle, or nesting deeper than the interpreter's limit: the encoder
+        # with the circular check says which.
+        return _ENCODER.encode(value)
 
 
 # Shapes.
@@ -1696,7 +1729,7 @@ def _read_success_response_of(
 ) -> SuccessResponseOf[_R]:
     if isinstance(value, dict) and "result" in value:
         try:
-            envelope = _read_success_response({**value, "result": None})
+            envelope = _read_success_response(value)
             member = read(value["result"])
         except _Problem:
             pass

@@ -436,6 +436,29 @@ def _dumps(value: JsonValue) -> str:
         return _ENCODER.encode(value)
 
 
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _bool_text(value: JsonValue) -> str:
+    """The JSON text of a boolean member (of anything else, as `_dumps` writes it)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
+
+
 # Shapes.
 
 
@@ -1640,7 +1663,8 @@ def cache_set_mode_params_from_value(value: JsonValue) -> CacheSetModeParams:
 
 def encode_cache_set_mode_params(value: CacheSetModeParams) -> str:
     """One line of JSON text for a `CacheSetModeParams`, without the trailing newline."""
-    return _dumps(cache_set_mode_params_to_value(value))
+    members = ['"mode":' + _dumps(value.mode)]
+    return "{" + ",".join(members) + "}"
 
 
 _CACHE_SET_MODE_RESULT_REQUIRED: typing.Final = 3
@@ -1751,7 +1775,14 @@ def call_params_from_value(value: JsonValue) -> CallParams:
 
 def encode_call_params(value: CallParams) -> str:
     """One line of JSON text for a `CallParams`, without the trailing newline."""
-    return _dumps(call_params_to_value(value))
+    members = ['"tool":' + _string_text(value.tool)]
+    if value.arguments is not None:
+        members.append('"arguments":' + _dumps(mcp_object_to_value(value.arguments)))
+    if value.passthrough is not None:
+        members.append('"passthrough":' + _bool_text(value.passthrough))
+    if value.timeout_ms is not None:
+        members.append('"timeout_ms":' + _int_text(value.timeout_ms))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_call_prompt_params(value: JsonValue) -> CallPromptParams:
@@ -1801,7 +1832,12 @@ def call_prompt_params_from_value(value: JsonValue) -> CallPromptParams:
 
 def encode_call_prompt_params(value: CallPromptParams) -> str:
     """One line of JSON text for a `CallPromptParams`, without the trailing newline."""
-    return _dumps(call_prompt_params_to_value(value))
+    members = ['"name":' + _string_text(value.name)]
+    if value.arguments is not None:
+        members.append(
+            '"arguments":' + _dumps(prompt_arguments_to_value(value.arguments))
+        )
+    return "{" + ",".join(members) + "}"
 
 
 _CALL_PROMPT_RESULT_REQUIRED: typing.Final = 2
@@ -1855,7 +1891,11 @@ def call_prompt_result_from_value(value: JsonValue) -> CallPromptResult:
 
 def encode_call_prompt_result(value: CallPromptResult) -> str:
     """One line of JSON text for a `CallPromptResult`, without the trailing newline."""
-    return _dumps(call_prompt_result_to_value(value))
+    members = [
+        '"description":' + _string_text(value.description),
+        '"messages":' + _dumps([mcp_object_to_value(item) for item in value.messages]),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_call_result(value: JsonValue) -> CallResult:
@@ -1977,7 +2017,10 @@ def encode_cassette_set_mode_params(value: CassetteSetModeParams) -> str:
     """One line of JSON text for a `CassetteSetModeParams`, without the trailing
     newline.
     """
-    return _dumps(cassette_set_mode_params_to_value(value))
+    members = ['"mode":' + _dumps(value.mode)]
+    if value.path is not None:
+        members.append('"path":' + _string_text(value.path))
+    return "{" + ",".join(members) + "}"
 
 
 _CASSETTE_SET_MODE_RESULT_REQUIRED: typing.Final = 3
@@ -2118,7 +2161,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -2229,7 +2278,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -2278,7 +2332,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _INITIALIZE_RESULT_REQUIRED: typing.Final = 6
@@ -2416,7 +2474,11 @@ def list_resources_result_from_value(value: JsonValue) -> ListResourcesResult:
 
 def encode_list_resources_result(value: ListResourcesResult) -> str:
     """One line of JSON text for a `ListResourcesResult`, without the trailing newline."""
-    return _dumps(list_resources_result_to_value(value))
+    members = [
+        '"resources":'
+        + _dumps([mcp_object_to_value(item) for item in value.resources]),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_list_tools_result(value: JsonValue) -> ListToolsResult:
@@ -2460,7 +2522,8 @@ def list_tools_result_from_value(value: JsonValue) -> ListToolsResult:
 
 def encode_list_tools_result(value: ListToolsResult) -> str:
     """One line of JSON text for a `ListToolsResult`, without the trailing newline."""
-    return _dumps(list_tools_result_to_value(value))
+    members = ['"tools":' + _dumps([mcp_object_to_value(item) for item in value.tools])]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_mcp_era(value: JsonValue) -> McpEra:
@@ -2622,7 +2685,8 @@ def read_resource_params_from_value(value: JsonValue) -> ReadResourceParams:
 
 def encode_read_resource_params(value: ReadResourceParams) -> str:
     """One line of JSON text for a `ReadResourceParams`, without the trailing newline."""
-    return _dumps(read_resource_params_to_value(value))
+    members = ['"uri":' + _string_text(value.uri)]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_read_resource_result(value: JsonValue) -> ReadResourceResult:
@@ -2666,7 +2730,10 @@ def read_resource_result_from_value(value: JsonValue) -> ReadResourceResult:
 
 def encode_read_resource_result(value: ReadResourceResult) -> str:
     """One line of JSON text for a `ReadResourceResult`, without the trailing newline."""
-    return _dumps(read_resource_result_to_value(value))
+    members = [
+        '"contents":' + _dumps([mcp_object_to_value(item) for item in value.contents]),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _REPORTER_FLUSH_RESULT_REQUIRED: typing.Final = 2
@@ -2717,7 +2784,11 @@ def reporter_flush_result_from_value(value: JsonValue) -> ReporterFlushResult:
 
 def encode_reporter_flush_result(value: ReporterFlushResult) -> str:
     """One line of JSON text for a `ReporterFlushResult`, without the trailing newline."""
-    return _dumps(reporter_flush_result_to_value(value))
+    members = [
+        '"written":' + _int_text(value.written),
+        '"path":' + _string_text(value.path),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_reporter_set_upload_params(value: JsonValue) -> ReporterSetUploadParams:
@@ -2772,7 +2843,10 @@ def encode_reporter_set_upload_params(value: ReporterSetUploadParams) -> str:
     """One line of JSON text for a `ReporterSetUploadParams`, without the trailing
     newline.
     """
-    return _dumps(reporter_set_upload_params_to_value(value))
+    members = ['"enabled":' + _bool_text(value.enabled)]
+    if value.path is not None:
+        members.append('"path":' + _string_text(value.path))
+    return "{" + ",".join(members) + "}"
 
 
 _REPORTER_STATUS_REQUIRED: typing.Final = 3
@@ -2826,7 +2900,12 @@ def reporter_status_from_value(value: JsonValue) -> ReporterStatus:
 
 def encode_reporter_status(value: ReporterStatus) -> str:
     """One line of JSON text for a `ReporterStatus`, without the trailing newline."""
-    return _dumps(reporter_status_to_value(value))
+    members = [
+        '"enabled":' + _bool_text(value.enabled),
+        '"path":' + _string_text(value.path),
+        '"pending":' + _int_text(value.pending),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _REQUEST_REQUIRED: typing.Final = 3
@@ -3152,7 +3231,14 @@ def verdict_from_value(value: JsonValue) -> Verdict:
 
 def encode_verdict(value: Verdict) -> str:
     """One line of JSON text for a `Verdict`, without the trailing newline."""
-    return _dumps(verdict_to_value(value))
+    members = [
+        '"success":' + _bool_text(value.success),
+        '"data":' + _dumps(value.data),
+        '"text":' + _string_text(value.text),
+        '"error":' + _string_text(value.error),
+        '"duration_ms":' + _int_text(value.duration_ms),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _CACHE_SET_MODE_PARAMS_SHAPE = _ObjectShape(
@@ -3598,7 +3684,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -3703,7 +3789,7 @@ def _read_success_response_of(
             pass
         else:
             instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
+                "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
             )
             instance.__dict__.update(envelope.__dict__, result=member)
             return instance

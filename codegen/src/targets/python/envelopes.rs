@@ -181,8 +181,10 @@ fn quick_read(contract: &Contract, env: &Envelope, out: &mut Out) {
     out.line("            pass");
     out.line("        else:");
     // A cast, not an annotation: `object.__new__` gives `{name}Of[Unknown]`
-    // to pyright, which an annotation only narrows back to.
-    let cast = [format!("{name}Of[{}]", env.param), format!("object.__new__({name}Of)")];
+    // to pyright, which an annotation only narrows back to. The type is a
+    // string: subscripting the generic class at run time would cost more than
+    // the rest of the read.
+    let cast = [string(&format!("{name}Of[{}]", env.param)), format!("object.__new__({name}Of)")];
     out.line(&fit(12, "instance = typing.cast(", &cast, ""));
     out.line(&format!("            instance.__dict__.update(envelope.__dict__, {}=member)", field(env.member)));
     out.line("            return instance");

@@ -350,6 +350,29 @@ def _dumps(value: JsonValue) -> str:
         return _ENCODER.encode(value)
 
 
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _bool_text(value: JsonValue) -> str:
+    """The JSON text of a boolean member (of anything else, as `_dumps` writes it)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
+
+
 # Shapes.
 
 

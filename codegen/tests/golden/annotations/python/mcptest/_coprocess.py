@@ -417,6 +417,29 @@ def _dumps(value: JsonValue) -> str:
         return _ENCODER.encode(value)
 
 
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _bool_text(value: JsonValue) -> str:
+    """The JSON text of a boolean member (of anything else, as `_dumps` writes it)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
+
+
 # Shapes.
 
 
@@ -1179,7 +1202,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -1290,7 +1319,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -1339,7 +1373,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_json_rpc_version(value: JsonValue) -> JsonRpcVersion:
@@ -1425,7 +1463,10 @@ def legacy_from_value(value: JsonValue) -> Legacy:
 
 def encode_legacy(value: Legacy) -> str:
     """One line of JSON text for a `Legacy`, without the trailing newline."""
-    return _dumps(legacy_to_value(value))
+    members = ['"retries":' + _int_text(value.retries), '"mode":' + _dumps(value.mode)]
+    if value.old is not None:
+        members.append('"old":' + _bool_text(value.old))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_legacy_mode(value: JsonValue) -> LegacyMode:
@@ -1656,7 +1697,12 @@ def settings_from_value(value: JsonValue) -> Settings:
 
 def encode_settings(value: Settings) -> str:
     """One line of JSON text for a `Settings`, without the trailing newline."""
-    return _dumps(settings_to_value(value))
+    members: list[str] = []
+    if value.endpoint is not None:
+        members.append('"endpoint":' + _string_text(value.endpoint))
+    if value.name is not None:
+        members.append('"name":' + _string_text(value.name))
+    return "{" + ",".join(members) + "}"
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
@@ -1897,7 +1943,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -1998,7 +2044,7 @@ def _read_success_response_of(
             pass
         else:
             instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
+                "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
             )
             instance.__dict__.update(envelope.__dict__, result=member)
             return instance

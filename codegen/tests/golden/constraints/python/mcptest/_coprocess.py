@@ -416,6 +416,29 @@ def _dumps(value: JsonValue) -> str:
         return _ENCODER.encode(value)
 
 
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _bool_text(value: JsonValue) -> str:
+    """The JSON text of a boolean member (of anything else, as `_dumps` writes it)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
+
+
 # Shapes.
 
 
@@ -2057,7 +2080,17 @@ def bounded_from_value(value: JsonValue) -> Bounded:
 
 def encode_bounded(value: Bounded) -> str:
     """One line of JSON text for a `Bounded`, without the trailing newline."""
-    return _dumps(bounded_to_value(value))
+    members = [
+        '"percent":' + _int_text(value.percent),
+        '"offset":' + _int_text(value.offset),
+        '"turns":' + _int_text(value.turns),
+    ]
+    if value.below is not None:
+        members.append('"below":' + _int_text(value.below))
+    members.append('"level":' + _int_text(value.level))
+    if value.counts is not None:
+        members.append('"counts":' + _dumps(list(value.counts)))
+    return "{" + ",".join(members) + "}"
 
 
 _CHOSEN_REQUIRED: typing.Final = 6
@@ -2183,7 +2216,11 @@ def circle_from_value(value: JsonValue) -> Circle:
 
 def encode_circle(value: Circle) -> str:
     """One line of JSON text for a `Circle`, without the trailing newline."""
-    return _dumps(circle_to_value(value))
+    members = [
+        '"kind":' + _string_text(value.kind),
+        '"radius":' + _int_text(value.radius),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_counted(value: JsonValue) -> Counted:
@@ -2495,7 +2532,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -2675,7 +2718,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -2724,7 +2772,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_headers(value: JsonValue) -> Headers:
@@ -2946,7 +2998,16 @@ def literals_from_value(value: JsonValue) -> Literals:
 
 def encode_literals(value: Literals) -> str:
     """One line of JSON text for a `Literals`, without the trailing newline."""
-    return _dumps(literals_to_value(value))
+    members = [
+        '"kind":' + _string_text(value.kind),
+        '"version":' + _int_text(value.version),
+        '"level":' + _int_text(value.level),
+    ]
+    if value.strict is not None:
+        members.append('"strict":' + _bool_text(value.strict))
+    if value.quoted is not None:
+        members.append('"quoted":' + _string_text(value.quoted))
+    return "{" + ",".join(members) + "}"
 
 
 _MATCHED_REQUIRED: typing.Final = 5
@@ -3282,7 +3343,25 @@ def patterned_from_value(value: JsonValue) -> Patterned:
 
 def encode_patterned(value: Patterned) -> str:
     """One line of JSON text for a `Patterned`, without the trailing newline."""
-    return _dumps(patterned_to_value(value))
+    members = ['"slug":' + _string_text(value.slug)]
+    if value.alias is not None:
+        members.append('"alias":' + _string_text(value.alias))
+    if value.tag is not None:
+        members.append('"tag":' + _string_text(value.tag))
+    members.append('"status":' + _string_text(value.status))
+    members.append('"word":' + _string_text(value.word))
+    members.append('"pair":' + _string_text(value.pair))
+    if value.smile is not None:
+        members.append('"smile":' + _string_text(value.smile))
+    if value.plain is not None:
+        members.append('"plain":' + _string_text(value.plain))
+    if value.chain is not None:
+        members.append('"chain":' + _string_text(value.chain))
+    if value.spaced is not None:
+        members.append('"spaced":' + _string_text(value.spaced))
+    if value.marks is not None:
+        members.append('"marks":' + _string_text(value.marks))
+    return "{" + ",".join(members) + "}"
 
 
 _POINT_REQUIRED: typing.Final = 2
@@ -3335,7 +3414,10 @@ def point_from_value(value: JsonValue) -> Point:
 
 def encode_point(value: Point) -> str:
     """One line of JSON text for a `Point`, without the trailing newline."""
-    return _dumps(point_to_value(value))
+    members = ['"x":' + _int_text(value.x), '"y":' + _int_text(value.y)]
+    if value.label is not None:
+        members.append('"label":' + _string_text(value.label))
+    return "{" + ",".join(members) + "}"
 
 
 _POLYGON_REQUIRED: typing.Final = 3
@@ -3386,7 +3468,12 @@ def polygon_from_value(value: JsonValue) -> Polygon:
 
 def encode_polygon(value: Polygon) -> str:
     """One line of JSON text for a `Polygon`, without the trailing newline."""
-    return _dumps(polygon_to_value(value))
+    members = [
+        '"kind":' + _string_text(value.kind),
+        '"side":' + _int_text(value.side),
+        '"sides":' + _int_text(value.sides),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _PREFIXED_REQUIRED: typing.Final = 3
@@ -3655,7 +3742,8 @@ def square_from_value(value: JsonValue) -> Square:
 
 def encode_square(value: Square) -> str:
     """One line of JSON text for a `Square`, without the trailing newline."""
-    return _dumps(square_to_value(value))
+    members = ['"side":' + _int_text(value.side), '"kind":' + _string_text(value.kind)]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_stamped(value: JsonValue) -> Stamped:
@@ -3749,7 +3837,15 @@ def stepped_from_value(value: JsonValue) -> Stepped:
 
 def encode_stepped(value: Stepped) -> str:
     """One line of JSON text for a `Stepped`, without the trailing newline."""
-    return _dumps(stepped_to_value(value))
+    members = [
+        '"batch":' + _int_text(value.batch),
+        '"offset":' + _int_text(value.offset),
+        '"slot":' + _int_text(value.slot),
+    ]
+    if value.page is not None:
+        members.append('"page":' + _int_text(value.page))
+    members.append('"whole":' + _int_text(value.whole))
+    return "{" + ",".join(members) + "}"
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
@@ -3912,7 +4008,15 @@ def turn_from_value(value: JsonValue) -> Turn:
 
 def encode_turn(value: Turn) -> str:
     """One line of JSON text for a `Turn`, without the trailing newline."""
-    return _dumps(turn_to_value(value))
+    members = [
+        '"tool":' + _string_text(value.tool),
+        '"server":' + _string_text(value.server),
+        '"max_turns":' + _int_text(value.max_turns),
+        '"rules":' + _dumps(list(value.rules)),
+    ]
+    if value.budget_ms is not None:
+        members.append('"budget_ms":' + _int_text(value.budget_ms))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_vendor(value: JsonValue) -> Vendor:
@@ -4555,7 +4659,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -4656,7 +4760,7 @@ def _read_success_response_of(
             pass
         else:
             instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
+                "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
             )
             instance.__dict__.update(envelope.__dict__, result=member)
             return instance

@@ -415,6 +415,20 @@ def _dumps(value: JsonValue) -> str:
         return _ENCODER.encode(value)
 
 
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
+
+
 # Shapes.
 
 
@@ -1209,7 +1223,10 @@ def circle_from_value(value: JsonValue) -> Circle:
 
 def encode_circle(value: Circle) -> str:
     """One line of JSON text for a `Circle`, without the trailing newline."""
-    return _dumps(circle_to_value(value))
+    members = ['"radius":' + _int_text(value.radius)]
+    if value.note is not None:
+        members.append('"note":' + _string_text(value.note))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_empty_params(value: JsonValue) -> EmptyParams:
@@ -1291,7 +1308,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -1402,7 +1425,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -1451,7 +1479,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_import(value: JsonValue) -> Import:
@@ -1650,7 +1682,10 @@ def label_from_value(value: JsonValue) -> Label:
 
 def encode_label(value: Label) -> str:
     """One line of JSON text for a `Label`, without the trailing newline."""
-    return _dumps(label_to_value(value))
+    members = ['"text":' + _string_text(value.text)]
+    if value.note is not None:
+        members.append('"note":' + _string_text(value.note))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_params(value: JsonValue) -> Params:
@@ -1891,7 +1926,10 @@ def square_from_value(value: JsonValue) -> Square:
 
 def encode_square(value: Square) -> str:
     """One line of JSON text for a `Square`, without the trailing newline."""
-    return _dumps(square_to_value(value))
+    members = ['"side":' + _int_text(value.side)]
+    if value.note is not None:
+        members.append('"note":' + _string_text(value.note))
+    return "{" + ",".join(members) + "}"
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
@@ -2179,7 +2217,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -2280,7 +2318,7 @@ def _read_success_response_of(
             pass
         else:
             instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
+                "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
             )
             instance.__dict__.update(envelope.__dict__, result=member)
             return instance

@@ -415,6 +415,29 @@ def _dumps(value: JsonValue) -> str:
         return _ENCODER.encode(value)
 
 
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _bool_text(value: JsonValue) -> str:
+    """The JSON text of a boolean member (of anything else, as `_dumps` writes it)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
+
+
 # Shapes.
 
 
@@ -1523,7 +1546,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -1634,7 +1663,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -1683,7 +1717,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_json_rpc_version(value: JsonValue) -> JsonRpcVersion:
@@ -1980,9 +2018,23 @@ def encode_the_deeply_nested_inner_object_type_with_its_own_long_name(
     """One line of JSON text for a `TheDeeplyNestedInnerObjectTypeWithItsOwnLongName`,
     without the trailing newline.
     """
-    return _dumps(
-        the_deeply_nested_inner_object_type_with_its_own_long_name_to_value(value)
-    )
+    members = [
+        '"the_innermost_list_of_lists_of_nullable_strings_with_a_long_name":'
+        + _dumps(
+            [
+                list(item)
+                for item in value.the_innermost_list_of_lists_of_nullable_strings_with_a_long_name
+            ]
+        ),
+    ]
+    if value.an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader is not None:
+        members.append(
+            '"an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader":'
+            + _bool_text(
+                value.an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader
+            )
+        )
+    return "{" + ",".join(members) + "}"
 
 
 _AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE = _ObjectShape(
@@ -2202,7 +2254,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -2303,7 +2355,7 @@ def _read_success_response_of(
             pass
         else:
             instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
+                "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
             )
             instance.__dict__.update(envelope.__dict__, result=member)
             return instance

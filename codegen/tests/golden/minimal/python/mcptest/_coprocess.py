@@ -415,6 +415,20 @@ def _dumps(value: JsonValue) -> str:
         return _ENCODER.encode(value)
 
 
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
+
+
 # Shapes.
 
 
@@ -1078,7 +1092,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -1189,7 +1209,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -1238,7 +1263,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_json_rpc_version(value: JsonValue) -> JsonRpcVersion:
@@ -1634,7 +1663,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -1735,7 +1764,7 @@ def _read_success_response_of(
             pass
         else:
             instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
+                "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
             )
             instance.__dict__.update(envelope.__dict__, result=member)
             return instance

@@ -3781,18 +3781,25 @@ class SuccessResponseOf(typing.Generic[_R]):
 def _read_success_response_of(
     value: JsonValue, read: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
-    if isinstance(value, dict) and "result" in value:
-        try:
-            envelope = _read_success_response(value)
-            member = read(value["result"])
-        except _Problem:
-            pass
-        else:
-            instance = typing.cast(
-                "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
-            )
-            instance.__dict__.update(envelope.__dict__, result=member)
-            return instance
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id_ = value.get("id")
+        if (
+            len(value) == _SUCCESS_RESPONSE_REQUIRED
+            and "result" in value
+            and jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id_) is int or type(id_) is str)
+        ):
+            try:
+                member = read(value["result"])
+            except _Problem:
+                pass
+            else:
+                instance = typing.cast(
+                    "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
+                )
+                instance.__dict__.update(value, result=member)
+                return instance
     shape: _ObjectShape[SuccessResponseOf[_R]] = _ObjectShape(
         SuccessResponseOf,
         {**_SUCCESS_RESPONSE_SHAPE.fields, "result": read},

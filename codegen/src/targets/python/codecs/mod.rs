@@ -2,7 +2,7 @@
 //! and the by-name registry (`CODECS`). The quick path of a closed object's
 //! reader is in [`quick`].
 
-mod quick;
+pub(super) mod quick;
 
 use self::quick::{local, Quick};
 use super::docs::docstring;

@@ -369,7 +369,8 @@ class _Session:
         with self._lock:
             if self._closed is not None or self._exit is not None:
                 self._check_open(name)
-            request_id = self._take_id()
+            request_id = self._next_id
+            self._next_id += 1
             if params is None:
                 text = method.line.format(request_id)
             else:
@@ -441,7 +442,12 @@ class _Session:
             self._writer.flush()
         except (OSError, ValueError):
             raise self._ended(method) from None
-        answer = self._next_line(timeout)
+        poll = self._poll
+        answer = (
+            self._queued_line(timeout)
+            if poll is None
+            else self._polled_line(poll, timeout)
+        )
         if answer is None:
             if kill:
                 self._fail(_coprocess.CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE)
@@ -480,19 +486,19 @@ class _Session:
                 raise ProtocolError(method, message)
         return value
 
-    def _next_line(self, timeout: float) -> bytes | _Failure | None:
-        """The next line of output, or None when none came within `timeout` seconds."""
-        if self._poll is None:
-            try:
-                return self._lines.get(timeout=timeout)
-            except queue.Empty:
-                return None
-        return self._polled_line(self._poll, timeout)
+    def _queued_line(self, timeout: float) -> bytes | _Failure | None:
+        """The next line the reader thread read, or None when none came within
+        `timeout` seconds."""
+        try:
+            return self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
 
     def _polled_line(
         self, poll: select.poll, timeout: float
     ) -> bytes | _Failure | None:
-        """`_next_line` on the coprocess's stdout, read here with at most
+        """The next line of the coprocess's stdout, or None when none came within
+        `timeout` seconds: read here with at most
         `MAX_LINE_BYTES` + one chunk buffered."""
         deadline = time.monotonic() + timeout
         fd = self._reader.fileno()

@@ -288,7 +288,7 @@ fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
         out.blank(2);
         out.line(&fit(0, &name, &[input.to_string(), from_value.clone()], &ret));
         out.line(&docstring(4, &format!("Decodes a `{frame}` from {source}, {how}")));
-        out.line("    read = _reader_of(from_value)");
+        out.line("    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)");
         out.line("    try:");
         out.line(&format!("        return _read_{stem}_of({parse}, read)"));
         out.line("    except _Problem as error:");

@@ -223,7 +223,7 @@ def _parse(text: str | bytes) -> JsonValue:
     whitespace (the scanner does not start there), text after the value, lone
     surrogates (any ``\\u`` escape, or a surrogate in ``str`` text that cannot be
     UTF-8), integers of 16 or more digits, more than ``MAX_DEPTH`` brackets, and
-    duplicate keys (see :func:`_lost_a_key`). Text these checks cannot vouch for
+    duplicate keys (the key count). Text these checks cannot vouch for
     is parsed again, thoroughly, which also words the rejection.
     """
     try:
@@ -254,20 +254,13 @@ def _parse(text: str | bytes) -> JsonValue:
         _IDLE_SCANNERS.append(scanner)
     if end != len(frame) and frame[end:].strip(_WHITESPACE):
         return _parse_thoroughly(text)
-    if _lost_a_key(keys, frame, marks):
+    # Every key is a string followed by `:` with at most whitespace between, so
+    # the colons of the text, and more tightly its quote-or-whitespace-then-colon
+    # pairs (`":` in `marks`), bound its keys from above; when the objects hold
+    # that many, no key was lost to a duplicate.
+    if keys != frame.count(":") and keys != marks.count(b'":'):
         return _parse_thoroughly(text)
     return value
-
-
-def _lost_a_key(keys: int, text: str, marks: bytes) -> bool:
-    """Whether the objects parsed from ``text`` may hold fewer keys than it has.
-
-    Every key is a string followed by ``:`` with at most whitespace between, so
-    the colons of the text, and more tightly its quote-or-whitespace-then-colon
-    pairs (``":`` in ``marks``), bound its keys from above; when the objects hold
-    that many, no key was lost to a duplicate.
-    """
-    return keys != text.count(":") and keys != marks.count(b'":')
 
 
 def _marks() -> bytes:
@@ -2256,7 +2249,7 @@ def decode_request_of(
     problem anywhere is the `Request`'s, at its path from the frame's root
     (`$.params…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_request_of(_parse(text), read)
     except _Problem as error:
@@ -2274,7 +2267,7 @@ def request_of_from_value(
     problem anywhere is the `Request`'s, at its path from the frame's root
     (`$.params…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_request_of(value, read)
     except _Problem as error:
@@ -2363,7 +2356,7 @@ def decode_success_response_of(
     problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_success_response_of(_parse(text), read)
     except _Problem as error:
@@ -2381,7 +2374,7 @@ def success_response_of_from_value(
     problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_success_response_of(value, read)
     except _Problem as error:
@@ -2436,7 +2429,7 @@ def decode_response_of(
     problem anywhere is the `Response`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_response_of(_parse(text), read)
     except _Problem as error:
@@ -2454,7 +2447,7 @@ def response_of_from_value(
     problem anywhere is the `Response`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_response_of(value, read)
     except _Problem as error:

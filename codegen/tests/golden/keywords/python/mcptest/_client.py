@@ -215,9 +215,12 @@ class _Session:
         # A spawned coprocess's stdout is read in the calling thread, polled for
         # the timeout; other streams (and where poll is missing) by a reader thread.
         self._poll: select.poll | None = None
+        self._input: int | None = None
         self._exits: int | None = None
         self._exited_at: float | None = None
         if process is not None and hasattr(select, "poll"):
+            # Its stdin is written with os.write, without the buffered writer.
+            self._input = writer.fileno()
             self._poll = select.poll()
             self._poll.register(reader.fileno(), select.POLLIN)
             # The exit is learnt from the process, not from the end of its output.
@@ -451,8 +454,7 @@ class _Session:
         id checked.
         """
         try:
-            self._writer.write(line)
-            self._writer.flush()
+            self._send(line)
         except (OSError, ValueError):
             raise self._ended(method) from None
         poll = self._poll
@@ -498,6 +500,17 @@ class _Session:
                 )
                 raise ProtocolError(method, message)
         return value
+
+    def _send(self, line: bytes) -> None:
+        """Writes a request line whole: straight to a spawned coprocess's stdin (a
+        write that a signal cuts short goes on), else through the writer."""
+        if self._input is None:
+            self._writer.write(line)
+            self._writer.flush()
+            return
+        written = os.write(self._input, line)
+        while written < len(line):
+            written += os.write(self._input, line[written:])
 
     def _queued_line(self, timeout: float) -> bytes | _Failure | None:
         """The next line the reader thread read, or None when none came within
@@ -652,6 +665,8 @@ class _Session:
         """Closes the input, waits up to `grace` seconds for the exit, then kills."""
         with contextlib.suppress(OSError, ValueError):
             self._writer.close()
+        # Its descriptor may be another file's from now on.
+        self._input = None
         process = self._process
         if process is None:
             return

@@ -549,3 +549,28 @@ fn registry(contract: &Contract, out: &mut Out) {
     let example = super::envelopes::result_example(contract);
     out.line(&docstring(0, &format!("Every `$defs` type by name: `CODECS[\"{example}\"].decode(text)`.")));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{text_helper, writes_text};
+    use crate::model::{Field, ObjectType, Ty};
+
+    fn object(fields: &[(&str, Ty)]) -> ObjectType {
+        let field = |(name, ty): &(&str, Ty)| Field { name: name.to_string(), description: String::new(), ty: ty.clone(), required: true, deprecated: false };
+        ObjectType { fields: fields.iter().map(field).collect() }
+    }
+
+    #[test]
+    fn strings_booleans_and_integers_are_written_as_text_and_at_most_one_member_by_json() {
+        assert_eq!(text_helper(&Ty::Nullable(Box::new(Ty::String))), Some("_string_text"));
+        assert_eq!(text_helper(&Ty::Integer { minimum: Some(0), maximum: None }), Some("_int_text"));
+        assert_eq!(text_helper(&Ty::Any), None);
+        let verdict = object(&[("success", Ty::Boolean), ("data", Ty::Any), ("text", Ty::Nullable(Box::new(Ty::String)))]);
+        assert!(writes_text(&verdict), "one member of any value is written by _dumps");
+        let two = object(&[("data", Ty::Any), ("more", Ty::Any)]);
+        assert!(!writes_text(&two), "two members by _dumps cost more than the object at once");
+        let quoted = object(&[("say \"hi\"", Ty::String)]);
+        assert!(!writes_text(&quoted), "a key JSON escapes is left to json");
+        assert!(!writes_text(&object(&[])), "an empty object is left to json");
+    }
+}

@@ -244,7 +244,7 @@ def _parse(text: str | bytes) -> JsonValue:
     whitespace (the scanner does not start there), text after the value, lone
     surrogates (any ``\\u`` escape, or a surrogate in ``str`` text that cannot be
     UTF-8), integers of 16 or more digits, more than ``MAX_DEPTH`` brackets, and
-    duplicate keys (see :func:`_lost_a_key`). Text these checks cannot vouch for
+    duplicate keys (the key count). Text these checks cannot vouch for
     is parsed again, thoroughly, which also words the rejection.
     """
     try:
@@ -275,20 +275,13 @@ def _parse(text: str | bytes) -> JsonValue:
         _IDLE_SCANNERS.append(scanner)
     if end != len(frame) and frame[end:].strip(_WHITESPACE):
         return _parse_thoroughly(text)
-    if _lost_a_key(keys, frame, marks):
+    # Every key is a string followed by `:` with at most whitespace between, so
+    # the colons of the text, and more tightly its quote-or-whitespace-then-colon
+    # pairs (`":` in `marks`), bound its keys from above; when the objects hold
+    # that many, no key was lost to a duplicate.
+    if keys != frame.count(":") and keys != marks.count(b'":'):
         return _parse_thoroughly(text)
     return value
-
-
-def _lost_a_key(keys: int, text: str, marks: bytes) -> bool:
-    """Whether the objects parsed from ``text`` may hold fewer keys than it has.
-
-    Every key is a string followed by ``:`` with at most whitespace between, so
-    the colons of the text, and more tightly its quote-or-whitespace-then-colon
-    pairs (``":`` in ``marks``), bound its keys from above; when the objects hold
-    that many, no key was lost to a duplicate.
-    """
-    return keys != text.count(":") and keys != marks.count(b'":')
 
 
 def _marks() -> bytes:
@@ -399,8 +392,64 @@ def _too_deep(value: JsonValue, budget: int) -> bool:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def _one_shot_encoder() -> (
+    collections.abc.Callable[[JsonValue, int], typing.Any] | None
+):
+    """The C encoder ``_ENCODER.encode`` makes on every call, made once, or None
+    where there is none. It keeps no state between calls: without the circular
+    check (``markers``), a cycle recurses until a :class:`RecursionError`."""
+    try:
+        import _json
+    except ImportError:
+        return None
+    return _json.make_encoder(
+        None,
+        _ENCODER.default,
+        json.encoder.encode_basestring,
+        None,
+        _ENCODER.key_separator,
+        _ENCODER.item_separator,
+        _ENCODER.sort_keys,
+        _ENCODER.skipkeys,
+        _ENCODER.allow_nan,
+    )
+
+
+_ONE_SHOT: typing.Final = _one_shot_encoder()
+
+
 def _dumps(value: JsonValue) -> str:
-    return _ENCODER.encode(value)
+    if _ONE_SHOT is None:
+        return _ENCODER.encode(value)
+    try:
+        return "".join(_ONE_SHOT(value, 0))
+    except builtins.RecursionError:
+        # A cycle, or nesting deeper than the interpreter's limit: the encoder
+        # with the circular check says which.
+        return _ENCODER.encode(value)
+
+
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _bool_text(value: JsonValue) -> str:
+    """The JSON text of a boolean member (of anything else, as `_dumps` writes it)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
 
 
 # Shapes.
@@ -1607,7 +1656,8 @@ def cache_set_mode_params_from_value(value: JsonValue) -> CacheSetModeParams:
 
 def encode_cache_set_mode_params(value: CacheSetModeParams) -> str:
     """One line of JSON text for a `CacheSetModeParams`, without the trailing newline."""
-    return _dumps(cache_set_mode_params_to_value(value))
+    members = ['"mode":' + _dumps(value.mode)]
+    return "{" + ",".join(members) + "}"
 
 
 _CACHE_SET_MODE_RESULT_REQUIRED: typing.Final = 3
@@ -1718,7 +1768,14 @@ def call_params_from_value(value: JsonValue) -> CallParams:
 
 def encode_call_params(value: CallParams) -> str:
     """One line of JSON text for a `CallParams`, without the trailing newline."""
-    return _dumps(call_params_to_value(value))
+    members = ['"tool":' + _string_text(value.tool)]
+    if value.arguments is not None:
+        members.append('"arguments":' + _dumps(mcp_object_to_value(value.arguments)))
+    if value.passthrough is not None:
+        members.append('"passthrough":' + _bool_text(value.passthrough))
+    if value.timeout_ms is not None:
+        members.append('"timeout_ms":' + _int_text(value.timeout_ms))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_call_prompt_params(value: JsonValue) -> CallPromptParams:
@@ -1768,7 +1825,12 @@ def call_prompt_params_from_value(value: JsonValue) -> CallPromptParams:
 
 def encode_call_prompt_params(value: CallPromptParams) -> str:
     """One line of JSON text for a `CallPromptParams`, without the trailing newline."""
-    return _dumps(call_prompt_params_to_value(value))
+    members = ['"name":' + _string_text(value.name)]
+    if value.arguments is not None:
+        members.append(
+            '"arguments":' + _dumps(prompt_arguments_to_value(value.arguments))
+        )
+    return "{" + ",".join(members) + "}"
 
 
 _CALL_PROMPT_RESULT_REQUIRED: typing.Final = 2
@@ -1822,7 +1884,11 @@ def call_prompt_result_from_value(value: JsonValue) -> CallPromptResult:
 
 def encode_call_prompt_result(value: CallPromptResult) -> str:
     """One line of JSON text for a `CallPromptResult`, without the trailing newline."""
-    return _dumps(call_prompt_result_to_value(value))
+    members = [
+        '"description":' + _string_text(value.description),
+        '"messages":' + _dumps([mcp_object_to_value(item) for item in value.messages]),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_call_result(value: JsonValue) -> CallResult:
@@ -1944,7 +2010,10 @@ def encode_cassette_set_mode_params(value: CassetteSetModeParams) -> str:
     """One line of JSON text for a `CassetteSetModeParams`, without the trailing
     newline.
     """
-    return _dumps(cassette_set_mode_params_to_value(value))
+    members = ['"mode":' + _dumps(value.mode)]
+    if value.path is not None:
+        members.append('"path":' + _string_text(value.path))
+    return "{" + ",".join(members) + "}"
 
 
 _CASSETTE_SET_MODE_RESULT_REQUIRED: typing.Final = 3
@@ -2085,7 +2154,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -2196,7 +2271,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -2245,7 +2325,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _INITIALIZE_RESULT_REQUIRED: typing.Final = 6
@@ -2383,7 +2467,11 @@ def list_resources_result_from_value(value: JsonValue) -> ListResourcesResult:
 
 def encode_list_resources_result(value: ListResourcesResult) -> str:
     """One line of JSON text for a `ListResourcesResult`, without the trailing newline."""
-    return _dumps(list_resources_result_to_value(value))
+    members = [
+        '"resources":'
+        + _dumps([mcp_object_to_value(item) for item in value.resources]),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_list_tools_result(value: JsonValue) -> ListToolsResult:
@@ -2427,7 +2515,8 @@ def list_tools_result_from_value(value: JsonValue) -> ListToolsResult:
 
 def encode_list_tools_result(value: ListToolsResult) -> str:
     """One line of JSON text for a `ListToolsResult`, without the trailing newline."""
-    return _dumps(list_tools_result_to_value(value))
+    members = ['"tools":' + _dumps([mcp_object_to_value(item) for item in value.tools])]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_mcp_era(value: JsonValue) -> McpEra:
@@ -2589,7 +2678,8 @@ def read_resource_params_from_value(value: JsonValue) -> ReadResourceParams:
 
 def encode_read_resource_params(value: ReadResourceParams) -> str:
     """One line of JSON text for a `ReadResourceParams`, without the trailing newline."""
-    return _dumps(read_resource_params_to_value(value))
+    members = ['"uri":' + _string_text(value.uri)]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_read_resource_result(value: JsonValue) -> ReadResourceResult:
@@ -2633,7 +2723,10 @@ def read_resource_result_from_value(value: JsonValue) -> ReadResourceResult:
 
 def encode_read_resource_result(value: ReadResourceResult) -> str:
     """One line of JSON text for a `ReadResourceResult`, without the trailing newline."""
-    return _dumps(read_resource_result_to_value(value))
+    members = [
+        '"contents":' + _dumps([mcp_object_to_value(item) for item in value.contents]),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _REPORTER_FLUSH_RESULT_REQUIRED: typing.Final = 2
@@ -2684,7 +2777,11 @@ def reporter_flush_result_from_value(value: JsonValue) -> ReporterFlushResult:
 
 def encode_reporter_flush_result(value: ReporterFlushResult) -> str:
     """One line of JSON text for a `ReporterFlushResult`, without the trailing newline."""
-    return _dumps(reporter_flush_result_to_value(value))
+    members = [
+        '"written":' + _int_text(value.written),
+        '"path":' + _string_text(value.path),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_reporter_set_upload_params(value: JsonValue) -> ReporterSetUploadParams:
@@ -2739,7 +2836,10 @@ def encode_reporter_set_upload_params(value: ReporterSetUploadParams) -> str:
     """One line of JSON text for a `ReporterSetUploadParams`, without the trailing
     newline.
     """
-    return _dumps(reporter_set_upload_params_to_value(value))
+    members = ['"enabled":' + _bool_text(value.enabled)]
+    if value.path is not None:
+        members.append('"path":' + _string_text(value.path))
+    return "{" + ",".join(members) + "}"
 
 
 _REPORTER_STATUS_REQUIRED: typing.Final = 3
@@ -2793,7 +2893,12 @@ def reporter_status_from_value(value: JsonValue) -> ReporterStatus:
 
 def encode_reporter_status(value: ReporterStatus) -> str:
     """One line of JSON text for a `ReporterStatus`, without the trailing newline."""
-    return _dumps(reporter_status_to_value(value))
+    members = [
+        '"enabled":' + _bool_text(value.enabled),
+        '"path":' + _string_text(value.path),
+        '"pending":' + _int_text(value.pending),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _REQUEST_REQUIRED: typing.Final = 3
@@ -3119,7 +3224,14 @@ def verdict_from_value(value: JsonValue) -> Verdict:
 
 def encode_verdict(value: Verdict) -> str:
     """One line of JSON text for a `Verdict`, without the trailing newline."""
-    return _dumps(verdict_to_value(value))
+    members = [
+        '"success":' + _bool_text(value.success),
+        '"data":' + _dumps(value.data),
+        '"text":' + _string_text(value.text),
+        '"error":' + _string_text(value.error),
+        '"duration_ms":' + _int_text(value.duration_ms),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _CACHE_SET_MODE_PARAMS_SHAPE = _ObjectShape(
@@ -3565,7 +3677,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -3604,7 +3716,7 @@ def decode_request_of(
     anywhere is the `Request`'s, at its path from the frame's root (`$.params…`).
     Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_request_of(_parse(text), read)
     except _Problem as error:
@@ -3622,7 +3734,7 @@ def request_of_from_value(
     anywhere is the `Request`'s, at its path from the frame's root (`$.params…`).
     Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_request_of(value, read)
     except _Problem as error:
@@ -3662,18 +3774,25 @@ class SuccessResponseOf(typing.Generic[_R]):
 def _read_success_response_of(
     value: JsonValue, read: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
-    if isinstance(value, dict) and "result" in value:
-        try:
-            envelope = _read_success_response({**value, "result": None})
-            member = read(value["result"])
-        except _Problem:
-            pass
-        else:
-            instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
-            )
-            instance.__dict__.update(envelope.__dict__, result=member)
-            return instance
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id_ = value.get("id")
+        if (
+            len(value) == _SUCCESS_RESPONSE_REQUIRED
+            and "result" in value
+            and jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id_) is int or type(id_) is str)
+        ):
+            try:
+                member = read(value["result"])
+            except _Problem:
+                pass
+            else:
+                instance = typing.cast(
+                    "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
+                )
+                instance.__dict__.update(value, result=member)
+                return instance
     shape: _ObjectShape[SuccessResponseOf[_R]] = _ObjectShape(
         SuccessResponseOf,
         {**_SUCCESS_RESPONSE_SHAPE.fields, "result": read},
@@ -3708,7 +3827,7 @@ def decode_success_response_of(
     anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_success_response_of(_parse(text), read)
     except _Problem as error:
@@ -3726,7 +3845,7 @@ def success_response_of_from_value(
     anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_success_response_of(value, read)
     except _Problem as error:
@@ -3781,7 +3900,7 @@ def decode_response_of(
     `Response`'s, at its path from the frame's root (`$.result…`). Raises
     `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_response_of(_parse(text), read)
     except _Problem as error:
@@ -3799,7 +3918,7 @@ def response_of_from_value(
     anywhere is the `Response`'s, at its path from the frame's root (`$.result…`).
     Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_response_of(value, read)
     except _Problem as error:

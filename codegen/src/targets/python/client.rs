@@ -155,7 +155,7 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
         out.blank(if index == 0 { 2 } else { 1 });
         out.line(&format!("{}: typing.Final = _Method(", descriptor(name)));
         out.line(&format!("    _coprocess.{},", method_const(&method.name)));
-        out.line(&format!("    _coprocess.{}_to_value,", stem(&method.params)));
+        out.line(&format!("    _coprocess.encode_{},", stem(&method.params)));
         out.line(&format!("    _coprocess.{}_from_value,", stem(&method.result)));
         out.line(&format!("    \"{}\",", method.result));
         out.line(")");
@@ -311,7 +311,7 @@ mod tests {
         let after = render_with(method);
         let signature = "    def fresh_do_thing(\n        self,\n        params: _coprocess.EmptyParams | None = None,\n        *,\n        timeout: float | None = None,\n    ) -> _coprocess.HandshakeParams:\n";
         assert!(after.contains(signature), "{after}");
-        assert!(after.contains("    _coprocess.METHOD_MCP_FRESH_DO_THING,\n    _coprocess.empty_params_to_value,\n    _coprocess.handshake_params_from_value,\n"), "{after}");
+        assert!(after.contains("    _coprocess.METHOD_MCP_FRESH_DO_THING,\n    _coprocess.encode_empty_params,\n    _coprocess.handshake_params_from_value,\n"), "{after}");
         assert!(after.contains("        return self._call(_FRESH_DO_THING_METHOD, params, timeout)\n"), "{after}");
         assert!(after.contains("    _SHUTDOWN: typing.ClassVar[str | None] = _coprocess.METHOD_MCP_SHUTDOWN\n"), "{after}");
         assert!(!after.contains("def handshake("), "the handshake is the client's own, not a method");

@@ -36,6 +36,8 @@ STDERR_LINES: typing.Final = _coprocess.CLIENT_STDERR_TAIL_LINES
 
 _STDERR_LINE_BYTES: typing.Final = 4096
 _CHUNK: typing.Final = 65536
+_ID_MARK: typing.Final = "\x00"
+_PARAMS_MARK: typing.Final = "\x01"
 _Params = typing.TypeVar("_Params")
 _Result = typing.TypeVar("_Result")
 _Client = typing.TypeVar("_Client", bound="_Session")
@@ -67,14 +69,42 @@ class ClientOptions:
     """The SDK version the handshake announces."""
 
 
-@dataclass(frozen=True)
 class _Method(typing.Generic[_Params, _Result]):
-    """One method-table entry as the client calls it."""
+    """One method-table entry as the client calls it, with its request line laid out
+    once: a call writes its id and its params (`encode`d) into `line` (without params)
+    or `line_with_params`.
+    """
 
-    name: str
-    to_value: collections.abc.Callable[[_Params], _coprocess.JsonValue]
-    from_value: collections.abc.Callable[[_coprocess.JsonValue], _Result]
-    result: str
+    def __init__(
+        self,
+        name: str,
+        encode: collections.abc.Callable[[_Params], str],
+        from_value: collections.abc.Callable[[_coprocess.JsonValue], _Result],
+        result: str,
+    ) -> None:
+        self.name = name
+        self.encode = encode
+        self.from_value = from_value
+        self.result = result
+        self.line = _request_template(name, params=False)
+        self.line_with_params = _request_template(name, params=True)
+
+
+def _request_template(name: str, *, params: bool) -> str:
+    """The request line of method `name` as a `str.format` template: the generated
+    encoder's text of the request with markers for its id and (when `params`) its
+    params, the markers' text replaced by `{0}` and `{1}`.
+    """
+    request = _coprocess.RoleRequestOf(
+        jsonrpc="2.0",
+        id=_ID_MARK,
+        method=name,
+        params=_PARAMS_MARK if params else None,
+    )
+    text = _coprocess.encode_role_request_of(request, lambda mark: mark)
+    template = text.replace("{", "{{").replace("}", "}}")
+    template = template.replace(json.dumps(_ID_MARK), "{0}")
+    return template.replace(json.dumps(_PARAMS_MARK), "{1}") + "\n"
 
 
 class ClientError(RuntimeError):
@@ -172,9 +202,12 @@ class _Session:
         # A spawned coprocess's stdout is read in the calling thread, polled for
         # the timeout; other streams (and where poll is missing) by a reader thread.
         self._poll: select.poll | None = None
+        self._input: int | None = None
         self._exits: int | None = None
         self._exited_at: float | None = None
         if process is not None and hasattr(select, "poll"):
+            # Its stdin is written with os.write, without the buffered writer.
+            self._input = writer.fileno()
             self._poll = select.poll()
             self._poll.register(reader.fileno(), select.POLLIN)
             # The exit is learnt from the process, not from the end of its output.
@@ -309,7 +342,7 @@ class _Session:
         with self._lock:
             try:
                 request_id = self._take_id()
-                line = _coprocess.handshake_request(request_id, sdk, sdk_version)
+                line = _coprocess.handshake_request(request_id, sdk, sdk_version) + "\n"
                 value = self._answer(
                     method, request_id, line.encode("utf-8"), self._start_timeout
                 )
@@ -337,16 +370,19 @@ class _Session:
     ) -> _Result:
         name = method.name
         with self._lock:
-            self._check_open(name)
-            request_id = self._take_id()
-            request = _coprocess.RoleRequestOf(
-                jsonrpc="2.0", id=request_id, method=name, params=params
-            )
-            line = _coprocess.encode_role_request_of(request, method.to_value).encode(
-                "utf-8"
-            )
+            if self._closed is not None or self._exit is not None:
+                self._check_open(name)
+            request_id = self._next_id
+            self._next_id += 1
+            if params is None:
+                text = method.line.format(request_id)
+            else:
+                text = method.line_with_params.format(request_id, method.encode(params))
             value = self._answer(
-                name, request_id, line, self._timeout if timeout is None else timeout
+                name,
+                request_id,
+                text.encode("utf-8"),
+                self._timeout if timeout is None else timeout,
             )
             try:
                 response = _coprocess.role_response_of_from_value(value, method.from_value)
@@ -373,7 +409,7 @@ class _Session:
         """Sends a request without params; its answer's value, checked only for its id."""
         request_id = self._take_id()
         request = _coprocess.RoleRequest(jsonrpc="2.0", id=request_id, method=method)
-        line = _coprocess.encode_role_request(request).encode("utf-8")
+        line = (_coprocess.encode_role_request(request) + "\n").encode("utf-8")
         return self._answer(method, request_id, line, timeout, kill=False)
 
     def _take_id(self) -> int:
@@ -401,13 +437,19 @@ class _Session:
         *,
         kill: bool = True,
     ) -> _coprocess.JsonValue:
-        """Writes one request line and reads its answer: parsed, its id checked."""
+        """Writes one request line (with its newline) and reads its answer: parsed, its
+        id checked.
+        """
         try:
-            self._writer.write(line + b"\n")
-            self._writer.flush()
+            self._send(line)
         except (OSError, ValueError):
             raise self._ended(method) from None
-        answer = self._next_line(timeout)
+        poll = self._poll
+        answer = (
+            self._queued_line(timeout)
+            if poll is None
+            else self._polled_line(poll, timeout)
+        )
         if answer is None:
             if kill:
                 self._fail(_coprocess.CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE)
@@ -446,54 +488,84 @@ class _Session:
                 raise ProtocolError(method, message)
         return value
 
-    def _next_line(self, timeout: float) -> bytes | _Failure | None:
-        """The next line of output, or None when none came within `timeout` seconds."""
-        if self._poll is None:
-            try:
-                return self._lines.get(timeout=timeout)
-            except queue.Empty:
-                return None
-        return self._polled_line(self._poll, timeout)
+    def _send(self, line: bytes) -> None:
+        """Writes a request line whole: straight to a spawned coprocess's stdin (a
+        write that a signal cuts short goes on), else through the writer."""
+        if self._input is None:
+            self._writer.write(line)
+            self._writer.flush()
+            return
+        written = os.write(self._input, line)
+        while written < len(line):
+            written += os.write(self._input, line[written:])
+
+    def _queued_line(self, timeout: float) -> bytes | _Failure | None:
+        """The next line the reader thread read, or None when none came within
+        `timeout` seconds."""
+        try:
+            return self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
 
     def _polled_line(
         self, poll: select.poll, timeout: float
     ) -> bytes | _Failure | None:
-        """`_next_line` on the coprocess's stdout, read here with at most
+        """The next line of the coprocess's stdout, or None when none came within
+        `timeout` seconds: read here with at most
         `MAX_LINE_BYTES` + one chunk buffered."""
         deadline = time.monotonic() + timeout
         fd = self._reader.fileno()
         while True:
-            end = self._buffer.find(b"\n", self._scanned)
-            if end > _coprocess.MAX_LINE_BYTES or (
-                end < 0 and len(self._buffer) > _coprocess.MAX_LINE_BYTES
-            ):
-                return _Failure("too long")
-            if end >= 0:
-                line = bytes(self._buffer[: end + 1])
-                del self._buffer[: end + 1]
-                self._scanned = 0
-                return line
-            self._scanned = len(self._buffer)
+            if self._buffer:
+                line = self._buffered_line()
+                if line is not None:
+                    return line
             if self._exited_at is not None:
                 # Only what the coprocess wrote before its exit is still read.
                 deadline = self._exited_at + EXIT_DRAIN
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None if self._exited_at is None else _Failure("exited")
-            ready = {ready_fd for ready_fd, _ in poll.poll(math.ceil(remaining * 1000))}
+            ready = dict(poll.poll(math.ceil(remaining * 1000)))
             if self._exits in ready and self._exited_at is None:
                 poll.unregister(self._exits)
                 self._exited_at = time.monotonic()
-            if fd not in ready:
-                continue
-            try:
-                chunk = os.read(fd, _CHUNK)
-            except OSError as error:
-                return _Failure("read error", str(error))
-            if not chunk:
-                # The end of output; a last line without its newline is dropped.
-                return _Failure("end of output")
-            self._buffer += chunk
+            if fd in ready:
+                line = self._read_chunk(fd)
+                if line is not None:
+                    return line
+
+    def _read_chunk(self, fd: int) -> bytes | _Failure | None:
+        """Reads what the coprocess wrote: the line when one whole line came (as a
+        prompt answer does; kept without a copy), else None with the chunk buffered;
+        a failure at the end of output or on a read error."""
+        try:
+            chunk = os.read(fd, _CHUNK)
+        except OSError as error:
+            return _Failure("read error", str(error))
+        if not chunk:
+            # The end of output; a last line without its newline is dropped.
+            return _Failure("end of output")
+        if not self._buffer and chunk.find(b"\n") == len(chunk) - 1:
+            return chunk
+        self._buffer += chunk
+        return None
+
+    def _buffered_line(self) -> bytes | _Failure | None:
+        """The first line of the buffer, taken out of it; a failure when the buffer
+        holds more than `MAX_LINE_BYTES` without a whole line, else None."""
+        end = self._buffer.find(b"\n", self._scanned)
+        if end > _coprocess.MAX_LINE_BYTES or (
+            end < 0 and len(self._buffer) > _coprocess.MAX_LINE_BYTES
+        ):
+            return _Failure("too long")
+        if end < 0:
+            self._scanned = len(self._buffer)
+            return None
+        line = bytes(self._buffer[: end + 1])
+        del self._buffer[: end + 1]
+        self._scanned = 0
+        return line
 
     def _read(self) -> None:
         """The stdout reader: one line at a time, never more than MAX_LINE_BYTES + 1 bytes."""
@@ -580,6 +652,8 @@ class _Session:
         """Closes the input, waits up to `grace` seconds for the exit, then kills."""
         with contextlib.suppress(OSError, ValueError):
             self._writer.close()
+        # Its descriptor may be another file's from now on.
+        self._input = None
         process = self._process
         if process is None:
             return

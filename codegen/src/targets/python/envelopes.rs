@@ -4,12 +4,14 @@
 //! call_params_from_value)` reads that member with the generated type's own
 //! reader (found through the value decoder the caller passes) in the same read
 //! of the frame: the envelope's own reader on the frame with a placeholder for
-//! the member, then the member's reader; on any problem, the envelope's
+//! the member (or, for a member of any value, that reader's checks inline),
+//! then the member's reader; on any problem, the envelope's
 //! `_ObjectShape` with that member's decoder swapped finds the first one in
 //! document order, so a wrong `params` is the `Request`'s problem at
 //! `$.params.…` unless an earlier member has one.
 
 use super::codecs::encoded;
+use super::codecs::quick::{self, Quick};
 use super::docs::{comment, docstring};
 use super::layout::{collection, fit, string, Out};
 use super::names::{field, stem, upper};
@@ -145,7 +147,8 @@ fn reader(contract: &Contract, env: &Envelope, out: &mut Out) {
 }
 
 /// A value the open member's decoder accepts as it is, to stand in for the
-/// member while the envelope's own (quick) reader reads the rest.
+/// member while the envelope's own (quick) reader reads the rest (`None` for a
+/// member of any value, which the member's own value stands in for).
 fn placeholder(contract: &Contract, env: &Envelope) -> Option<&'static str> {
     let f = env.object.fields.iter().find(|f| f.name == env.member)?;
     match &f.ty {
@@ -169,20 +172,70 @@ fn any_object(contract: &Contract, name: &str) -> bool {
 /// which finds the first one in document order.
 fn quick_read(contract: &Contract, env: &Envelope, out: &mut Out) {
     let Some(placeholder) = placeholder(contract, env) else { return };
+    if placeholder == "None" && checked_inline(contract, env, out) {
+        return;
+    }
     let (name, key) = (&env.def.name, string(env.member));
     out.line(&format!("    if isinstance(value, dict) and {key} in value:"));
     out.line("        try:");
-    out.line(&format!("            envelope = _read_{}({{**value, {key}: {placeholder}}})", stem(name)));
+    // A member of any value stands for itself: the envelope reads the frame as it is.
+    let frame = if placeholder == "None" { "value".to_string() } else { format!("{{**value, {key}: {placeholder}}}") };
+    out.line(&format!("            envelope = _read_{}({frame})", stem(name)));
     out.line(&format!("            member = read(value[{key}])"));
     out.line("        except _Problem:");
     out.line("            pass");
     out.line("        else:");
     // A cast, not an annotation: `object.__new__` gives `{name}Of[Unknown]`
-    // to pyright, which an annotation only narrows back to.
-    let cast = [format!("{name}Of[{}]", env.param), format!("object.__new__({name}Of)")];
+    // to pyright, which an annotation only narrows back to. The type is a
+    // string: subscripting the generic class at run time would cost more than
+    // the rest of the read.
+    let cast = [string(&format!("{name}Of[{}]", env.param)), format!("object.__new__({name}Of)")];
     out.line(&fit(12, "instance = typing.cast(", &cast, ""));
     out.line(&format!("            instance.__dict__.update(envelope.__dict__, {}=member)", field(env.member)));
     out.line("            return instance");
+}
+
+/// The quick path of an envelope whose member is of any value, when the
+/// envelope's own reader takes every other member as it is: that reader's
+/// checks inline (no envelope read apart), then `read` on the member. Whether
+/// it applies: false when some member is optional, renamed or decoded by a
+/// call, or the checks have no layout `ruff` keeps (then nothing is written).
+fn checked_inline(contract: &Contract, env: &Envelope, out: &mut Out) -> bool {
+    let fields = &env.object.fields;
+    if fields.iter().any(|f| !f.required || field(&f.name) != f.name) {
+        return false;
+    }
+    let shape = format!("_{}_SHAPE", upper(&env.def.name));
+    let guards = quick::guards(env.object, &shape, &quick::required_constant(env.def));
+    let mut operands = guards;
+    let mut locals = Vec::new();
+    for f in fields.iter().filter(|f| f.name != env.member) {
+        match quick::quick(contract, f, &quick::local(f)) {
+            Quick::Always => {}
+            Quick::When(check) => {
+                operands.push(check);
+                locals.push(format!("        {} = value.get({})", quick::local(f), string(&f.name)));
+            }
+            Quick::Decode => return false,
+        }
+    }
+    let Some(condition) = quick::condition(8, &operands) else { return false };
+    let (name, key) = (&env.def.name, string(env.member));
+    out.line("    if isinstance(value, dict):");
+    for local in &locals {
+        out.line(local);
+    }
+    out.line(&condition);
+    out.line("            try:");
+    out.line(&format!("                member = read(value[{key}])"));
+    out.line("            except _Problem:");
+    out.line("                pass");
+    out.line("            else:");
+    let cast = [string(&format!("{name}Of[{}]", env.param)), format!("object.__new__({name}Of)")];
+    out.line(&fit(16, "instance = typing.cast(", &cast, ""));
+    out.line(&format!("                instance.__dict__.update(value, {}=member)", field(env.member)));
+    out.line("                return instance");
+    true
 }
 
 fn writer(contract: &Contract, env: &Envelope, out: &mut Out) {
@@ -235,7 +288,7 @@ fn public(env: &Envelope, frame: &str, typed: &str, out: &mut Out) {
         out.blank(2);
         out.line(&fit(0, &name, &[input.to_string(), from_value.clone()], &ret));
         out.line(&docstring(4, &format!("Decodes a `{frame}` from {source}, {how}")));
-        out.line("    read = _reader_of(from_value)");
+        out.line("    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)");
         out.line("    try:");
         out.line(&format!("        return _read_{stem}_of({parse}, read)"));
         out.line("    except _Problem as error:");

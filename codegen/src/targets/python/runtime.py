@@ -158,7 +158,7 @@ def _parse(text: str | bytes) -> JsonValue:
     whitespace (the scanner does not start there), text after the value, lone
     surrogates (any ``\\u`` escape, or a surrogate in ``str`` text that cannot be
     UTF-8), integers of 16 or more digits, more than ``MAX_DEPTH`` brackets, and
-    duplicate keys (see :func:`_lost_a_key`). Text these checks cannot vouch for
+    duplicate keys (the key count). Text these checks cannot vouch for
     is parsed again, thoroughly, which also words the rejection.
     """
     try:
@@ -189,20 +189,13 @@ def _parse(text: str | bytes) -> JsonValue:
         _IDLE_SCANNERS.append(scanner)
     if end != len(frame) and frame[end:].strip(_WHITESPACE):
         return _parse_thoroughly(text)
-    if _lost_a_key(keys, frame, marks):
+    # Every key is a string followed by `:` with at most whitespace between, so
+    # the colons of the text, and more tightly its quote-or-whitespace-then-colon
+    # pairs (`":` in `marks`), bound its keys from above; when the objects hold
+    # that many, no key was lost to a duplicate.
+    if keys != frame.count(":") and keys != marks.count(b'":'):
         return _parse_thoroughly(text)
     return value
-
-
-def _lost_a_key(keys: int, text: str, marks: bytes) -> bool:
-    """Whether the objects parsed from ``text`` may hold fewer keys than it has.
-
-    Every key is a string followed by ``:`` with at most whitespace between, so
-    the colons of the text, and more tightly its quote-or-whitespace-then-colon
-    pairs (``":`` in ``marks``), bound its keys from above; when the objects hold
-    that many, no key was lost to a duplicate.
-    """
-    return keys != text.count(":") and keys != marks.count(b'":')
 
 
 def _marks() -> bytes:
@@ -313,8 +306,64 @@ def _too_deep(value: JsonValue, budget: int) -> bool:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def _one_shot_encoder() -> (
+    collections.abc.Callable[[JsonValue, int], typing.Any] | None
+):
+    """The C encoder ``_ENCODER.encode`` makes on every call, made once, or None
+    where there is none. It keeps no state between calls: without the circular
+    check (``markers``), a cycle recurses until a :class:`RecursionError`."""
+    try:
+        import _json
+    except ImportError:
+        return None
+    return _json.make_encoder(
+        None,
+        _ENCODER.default,
+        json.encoder.encode_basestring,
+        None,
+        _ENCODER.key_separator,
+        _ENCODER.item_separator,
+        _ENCODER.sort_keys,
+        _ENCODER.skipkeys,
+        _ENCODER.allow_nan,
+    )
+
+
+_ONE_SHOT: typing.Final = _one_shot_encoder()
+
+
 def _dumps(value: JsonValue) -> str:
-    return _ENCODER.encode(value)
+    if _ONE_SHOT is None:
+        return _ENCODER.encode(value)
+    try:
+        return "".join(_ONE_SHOT(value, 0))
+    except builtins.RecursionError:
+        # A cycle, or nesting deeper than the interpreter's limit: the encoder
+        # with the circular check says which.
+        return _ENCODER.encode(value)
+
+
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _bool_text(value: JsonValue) -> str:
+    """The JSON text of a boolean member (of anything else, as `_dumps` writes it)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
 
 
 # Shapes.

@@ -2,7 +2,7 @@
 //! and the by-name registry (`CODECS`). The quick path of a closed object's
 //! reader is in [`quick`].
 
-mod quick;
+pub(super) mod quick;
 
 use self::quick::{local, Quick};
 use super::docs::docstring;
@@ -18,7 +18,7 @@ pub fn render(contract: &Contract, out: &mut Out) {
     for def in contract.types.values() {
         reader(contract, def, out);
         writer(contract, def, out);
-        public(def, out);
+        public(contract, def, out);
     }
     field_tables(contract, out);
     registry(contract, out);
@@ -409,7 +409,7 @@ fn assign(indent: usize, key: &str, value: &str) -> String {
     statement(indent, &format!("out[{key}] = {value}"))
 }
 
-fn public(def: &TypeDef, out: &mut Out) {
+fn public(contract: &Contract, def: &TypeDef, out: &mut Out) {
     let (name, stem) = (&def.name, stem(&def.name));
     let ty = value_type(def);
     let quoted = string(name);
@@ -430,7 +430,68 @@ fn public(def: &TypeDef, out: &mut Out) {
     out.blank(2);
     out.line(&fit(0, &format!("def encode_{stem}("), &[format!("value: {ty}")], " -> str:"));
     out.line(&docstring(4, &format!("One line of JSON text for a `{name}`, without the trailing newline.")));
-    out.line(&format!("    return _dumps({stem}_to_value(value))"));
+    match &def.kind {
+        TypeKind::Object(object) if writes_text(object) => write_text(contract, object, out),
+        _ => out.line(&format!("    return _dumps({stem}_to_value(value))")),
+    }
+}
+
+/// The helper writing the JSON text of a member of type `ty` without building
+/// its value (`_string_text`), or `None` for a type written by `_dumps`.
+fn text_helper(ty: &Ty) -> Option<&'static str> {
+    let ty = match ty.unbounded() {
+        Ty::Nullable(inner) => inner.unbounded(),
+        other => other,
+    };
+    match ty {
+        Ty::String => Some("_string_text"),
+        Ty::Boolean => Some("_bool_text"),
+        Ty::Integer { .. } => Some("_int_text"),
+        _ => None,
+    }
+}
+
+/// Whether `encode_…` writes the object's text member by member: every key is
+/// written as it is in JSON (printable ASCII, no quote or backslash), and at
+/// most one member is of a type `_dumps` writes (one call per such member
+/// costs more than the object's value written at once).
+fn writes_text(object: &ObjectType) -> bool {
+    let plain_keys = object.fields.iter().all(|f| f.name.chars().all(|c| c.is_ascii_graphic() && c != '"' && c != '\\'));
+    let dumped = object.fields.iter().filter(|f| text_helper(&f.ty).is_none()).count();
+    !object.fields.is_empty() && plain_keys && dumped <= 1
+}
+
+/// `encode_…` of an object [`writes_text`]: its members' text joined, each
+/// member as `…_to_value` writes it (optional ones left out alike).
+fn write_text(contract: &Contract, object: &ObjectType, out: &mut Out) {
+    let member = |f: &Field| {
+        let attr = format!("value.{}", field(&f.name));
+        let text = match text_helper(&f.ty) {
+            Some(helper) => format!("{helper}({attr})"),
+            None => format!("_dumps({})", encoded(contract, &f.ty, &attr, 0)),
+        };
+        format!("{} + {text}", string(&format!("\"{}\":", f.name)))
+    };
+    let leading: Vec<String> = object.fields.iter().take_while(|f| f.required).map(member).collect();
+    if leading.is_empty() {
+        out.line("    members: list[str] = []");
+    } else {
+        out.line(&statement(4, &format!("members = [{}]", leading.join(", "))));
+    }
+    for f in object.fields.iter().skip(leading.len()) {
+        let indent = if f.required {
+            4
+        } else {
+            let attr = format!("value.{}", field(&f.name));
+            match f.ty {
+                Ty::Any => out.line(&statement(4, &format!("if not isinstance({attr}, Absent):"))),
+                _ => out.line(&statement(4, &format!("if {attr} is not None:"))),
+            }
+            8
+        };
+        out.line(&statement(indent, &format!("members.append({})", member(f))));
+    }
+    out.line(r#"    return "{" + ",".join(members) + "}""#);
 }
 
 /// The shape of every closed object: its member decoders, required members,
@@ -487,4 +548,29 @@ fn registry(contract: &Contract, out: &mut Out) {
     out.line(&collection(0, "CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {", &entries, ""));
     let example = super::envelopes::result_example(contract);
     out.line(&docstring(0, &format!("Every `$defs` type by name: `CODECS[\"{example}\"].decode(text)`.")));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{text_helper, writes_text};
+    use crate::model::{Field, ObjectType, Ty};
+
+    fn object(fields: &[(&str, Ty)]) -> ObjectType {
+        let field = |(name, ty): &(&str, Ty)| Field { name: name.to_string(), description: String::new(), ty: ty.clone(), required: true, deprecated: false };
+        ObjectType { fields: fields.iter().map(field).collect() }
+    }
+
+    #[test]
+    fn strings_booleans_and_integers_are_written_as_text_and_at_most_one_member_by_json() {
+        assert_eq!(text_helper(&Ty::Nullable(Box::new(Ty::String))), Some("_string_text"));
+        assert_eq!(text_helper(&Ty::Integer { minimum: Some(0), maximum: None }), Some("_int_text"));
+        assert_eq!(text_helper(&Ty::Any), None);
+        let verdict = object(&[("success", Ty::Boolean), ("data", Ty::Any), ("text", Ty::Nullable(Box::new(Ty::String)))]);
+        assert!(writes_text(&verdict), "one member of any value is written by _dumps");
+        let two = object(&[("data", Ty::Any), ("more", Ty::Any)]);
+        assert!(!writes_text(&two), "two members by _dumps cost more than the object at once");
+        let quoted = object(&[("say \"hi\"", Ty::String)]);
+        assert!(!writes_text(&quoted), "a key JSON escapes is left to json");
+        assert!(!writes_text(&object(&[])), "an empty object is left to json");
+    }
 }

@@ -224,7 +224,7 @@ def _parse(text: str | bytes) -> JsonValue:
     whitespace (the scanner does not start there), text after the value, lone
     surrogates (any ``\\u`` escape, or a surrogate in ``str`` text that cannot be
     UTF-8), integers of 16 or more digits, more than ``MAX_DEPTH`` brackets, and
-    duplicate keys (see :func:`_lost_a_key`). Text these checks cannot vouch for
+    duplicate keys (the key count). Text these checks cannot vouch for
     is parsed again, thoroughly, which also words the rejection.
     """
     try:
@@ -255,20 +255,13 @@ def _parse(text: str | bytes) -> JsonValue:
         _IDLE_SCANNERS.append(scanner)
     if end != len(frame) and frame[end:].strip(_WHITESPACE):
         return _parse_thoroughly(text)
-    if _lost_a_key(keys, frame, marks):
+    # Every key is a string followed by `:` with at most whitespace between, so
+    # the colons of the text, and more tightly its quote-or-whitespace-then-colon
+    # pairs (`":` in `marks`), bound its keys from above; when the objects hold
+    # that many, no key was lost to a duplicate.
+    if keys != frame.count(":") and keys != marks.count(b'":'):
         return _parse_thoroughly(text)
     return value
-
-
-def _lost_a_key(keys: int, text: str, marks: bytes) -> bool:
-    """Whether the objects parsed from ``text`` may hold fewer keys than it has.
-
-    Every key is a string followed by ``:`` with at most whitespace between, so
-    the colons of the text, and more tightly its quote-or-whitespace-then-colon
-    pairs (``":`` in ``marks``), bound its keys from above; when the objects hold
-    that many, no key was lost to a duplicate.
-    """
-    return keys != text.count(":") and keys != marks.count(b'":')
 
 
 def _marks() -> bytes:
@@ -379,8 +372,64 @@ def _too_deep(value: JsonValue, budget: int) -> bool:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def _one_shot_encoder() -> (
+    collections.abc.Callable[[JsonValue, int], typing.Any] | None
+):
+    """The C encoder ``_ENCODER.encode`` makes on every call, made once, or None
+    where there is none. It keeps no state between calls: without the circular
+    check (``markers``), a cycle recurses until a :class:`RecursionError`."""
+    try:
+        import _json
+    except ImportError:
+        return None
+    return _json.make_encoder(
+        None,
+        _ENCODER.default,
+        json.encoder.encode_basestring,
+        None,
+        _ENCODER.key_separator,
+        _ENCODER.item_separator,
+        _ENCODER.sort_keys,
+        _ENCODER.skipkeys,
+        _ENCODER.allow_nan,
+    )
+
+
+_ONE_SHOT: typing.Final = _one_shot_encoder()
+
+
 def _dumps(value: JsonValue) -> str:
-    return _ENCODER.encode(value)
+    if _ONE_SHOT is None:
+        return _ENCODER.encode(value)
+    try:
+        return "".join(_ONE_SHOT(value, 0))
+    except builtins.RecursionError:
+        # A cycle, or nesting deeper than the interpreter's limit: the encoder
+        # with the circular check says which.
+        return _ENCODER.encode(value)
+
+
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _bool_text(value: JsonValue) -> str:
+    """The JSON text of a boolean member (of anything else, as `_dumps` writes it)."""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
 
 
 # Shapes.
@@ -2024,7 +2073,17 @@ def bounded_from_value(value: JsonValue) -> Bounded:
 
 def encode_bounded(value: Bounded) -> str:
     """One line of JSON text for a `Bounded`, without the trailing newline."""
-    return _dumps(bounded_to_value(value))
+    members = [
+        '"percent":' + _int_text(value.percent),
+        '"offset":' + _int_text(value.offset),
+        '"turns":' + _int_text(value.turns),
+    ]
+    if value.below is not None:
+        members.append('"below":' + _int_text(value.below))
+    members.append('"level":' + _int_text(value.level))
+    if value.counts is not None:
+        members.append('"counts":' + _dumps(list(value.counts)))
+    return "{" + ",".join(members) + "}"
 
 
 _CHOSEN_REQUIRED: typing.Final = 6
@@ -2150,7 +2209,11 @@ def circle_from_value(value: JsonValue) -> Circle:
 
 def encode_circle(value: Circle) -> str:
     """One line of JSON text for a `Circle`, without the trailing newline."""
-    return _dumps(circle_to_value(value))
+    members = [
+        '"kind":' + _string_text(value.kind),
+        '"radius":' + _int_text(value.radius),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_counted(value: JsonValue) -> Counted:
@@ -2462,7 +2525,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -2642,7 +2711,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -2691,7 +2765,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_headers(value: JsonValue) -> Headers:
@@ -2913,7 +2991,16 @@ def literals_from_value(value: JsonValue) -> Literals:
 
 def encode_literals(value: Literals) -> str:
     """One line of JSON text for a `Literals`, without the trailing newline."""
-    return _dumps(literals_to_value(value))
+    members = [
+        '"kind":' + _string_text(value.kind),
+        '"version":' + _int_text(value.version),
+        '"level":' + _int_text(value.level),
+    ]
+    if value.strict is not None:
+        members.append('"strict":' + _bool_text(value.strict))
+    if value.quoted is not None:
+        members.append('"quoted":' + _string_text(value.quoted))
+    return "{" + ",".join(members) + "}"
 
 
 _MATCHED_REQUIRED: typing.Final = 5
@@ -3249,7 +3336,25 @@ def patterned_from_value(value: JsonValue) -> Patterned:
 
 def encode_patterned(value: Patterned) -> str:
     """One line of JSON text for a `Patterned`, without the trailing newline."""
-    return _dumps(patterned_to_value(value))
+    members = ['"slug":' + _string_text(value.slug)]
+    if value.alias is not None:
+        members.append('"alias":' + _string_text(value.alias))
+    if value.tag is not None:
+        members.append('"tag":' + _string_text(value.tag))
+    members.append('"status":' + _string_text(value.status))
+    members.append('"word":' + _string_text(value.word))
+    members.append('"pair":' + _string_text(value.pair))
+    if value.smile is not None:
+        members.append('"smile":' + _string_text(value.smile))
+    if value.plain is not None:
+        members.append('"plain":' + _string_text(value.plain))
+    if value.chain is not None:
+        members.append('"chain":' + _string_text(value.chain))
+    if value.spaced is not None:
+        members.append('"spaced":' + _string_text(value.spaced))
+    if value.marks is not None:
+        members.append('"marks":' + _string_text(value.marks))
+    return "{" + ",".join(members) + "}"
 
 
 _POINT_REQUIRED: typing.Final = 2
@@ -3302,7 +3407,10 @@ def point_from_value(value: JsonValue) -> Point:
 
 def encode_point(value: Point) -> str:
     """One line of JSON text for a `Point`, without the trailing newline."""
-    return _dumps(point_to_value(value))
+    members = ['"x":' + _int_text(value.x), '"y":' + _int_text(value.y)]
+    if value.label is not None:
+        members.append('"label":' + _string_text(value.label))
+    return "{" + ",".join(members) + "}"
 
 
 _POLYGON_REQUIRED: typing.Final = 3
@@ -3353,7 +3461,12 @@ def polygon_from_value(value: JsonValue) -> Polygon:
 
 def encode_polygon(value: Polygon) -> str:
     """One line of JSON text for a `Polygon`, without the trailing newline."""
-    return _dumps(polygon_to_value(value))
+    members = [
+        '"kind":' + _string_text(value.kind),
+        '"side":' + _int_text(value.side),
+        '"sides":' + _int_text(value.sides),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 _PREFIXED_REQUIRED: typing.Final = 3
@@ -3622,7 +3735,8 @@ def square_from_value(value: JsonValue) -> Square:
 
 def encode_square(value: Square) -> str:
     """One line of JSON text for a `Square`, without the trailing newline."""
-    return _dumps(square_to_value(value))
+    members = ['"side":' + _int_text(value.side), '"kind":' + _string_text(value.kind)]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_stamped(value: JsonValue) -> Stamped:
@@ -3716,7 +3830,15 @@ def stepped_from_value(value: JsonValue) -> Stepped:
 
 def encode_stepped(value: Stepped) -> str:
     """One line of JSON text for a `Stepped`, without the trailing newline."""
-    return _dumps(stepped_to_value(value))
+    members = [
+        '"batch":' + _int_text(value.batch),
+        '"offset":' + _int_text(value.offset),
+        '"slot":' + _int_text(value.slot),
+    ]
+    if value.page is not None:
+        members.append('"page":' + _int_text(value.page))
+    members.append('"whole":' + _int_text(value.whole))
+    return "{" + ",".join(members) + "}"
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
@@ -3879,7 +4001,15 @@ def turn_from_value(value: JsonValue) -> Turn:
 
 def encode_turn(value: Turn) -> str:
     """One line of JSON text for a `Turn`, without the trailing newline."""
-    return _dumps(turn_to_value(value))
+    members = [
+        '"tool":' + _string_text(value.tool),
+        '"server":' + _string_text(value.server),
+        '"max_turns":' + _int_text(value.max_turns),
+        '"rules":' + _dumps(list(value.rules)),
+    ]
+    if value.budget_ms is not None:
+        members.append('"budget_ms":' + _int_text(value.budget_ms))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_vendor(value: JsonValue) -> Vendor:
@@ -4522,7 +4652,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -4561,7 +4691,7 @@ def decode_request_of(
     problem anywhere is the `Request`'s, at its path from the frame's root
     (`$.params…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_request_of(_parse(text), read)
     except _Problem as error:
@@ -4579,7 +4709,7 @@ def request_of_from_value(
     problem anywhere is the `Request`'s, at its path from the frame's root
     (`$.params…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_request_of(value, read)
     except _Problem as error:
@@ -4615,18 +4745,25 @@ class SuccessResponseOf(typing.Generic[_R]):
 def _read_success_response_of(
     value: JsonValue, read: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
-    if isinstance(value, dict) and "result" in value:
-        try:
-            envelope = _read_success_response({**value, "result": None})
-            member = read(value["result"])
-        except _Problem:
-            pass
-        else:
-            instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
-            )
-            instance.__dict__.update(envelope.__dict__, result=member)
-            return instance
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id_ = value.get("id")
+        if (
+            len(value) == _SUCCESS_RESPONSE_REQUIRED
+            and "result" in value
+            and jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id_) is int or type(id_) is str)
+        ):
+            try:
+                member = read(value["result"])
+            except _Problem:
+                pass
+            else:
+                instance = typing.cast(
+                    "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
+                )
+                instance.__dict__.update(value, result=member)
+                return instance
     shape: _ObjectShape[SuccessResponseOf[_R]] = _ObjectShape(
         SuccessResponseOf,
         {**_SUCCESS_RESPONSE_SHAPE.fields, "result": read},
@@ -4661,7 +4798,7 @@ def decode_success_response_of(
     problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_success_response_of(_parse(text), read)
     except _Problem as error:
@@ -4679,7 +4816,7 @@ def success_response_of_from_value(
     problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_success_response_of(value, read)
     except _Problem as error:
@@ -4734,7 +4871,7 @@ def decode_response_of(
     problem anywhere is the `Response`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_response_of(_parse(text), read)
     except _Problem as error:
@@ -4752,7 +4889,7 @@ def response_of_from_value(
     problem anywhere is the `Response`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_response_of(value, read)
     except _Problem as error:

@@ -223,7 +223,7 @@ def _parse(text: str | bytes) -> JsonValue:
     whitespace (the scanner does not start there), text after the value, lone
     surrogates (any ``\\u`` escape, or a surrogate in ``str`` text that cannot be
     UTF-8), integers of 16 or more digits, more than ``MAX_DEPTH`` brackets, and
-    duplicate keys (see :func:`_lost_a_key`). Text these checks cannot vouch for
+    duplicate keys (the key count). Text these checks cannot vouch for
     is parsed again, thoroughly, which also words the rejection.
     """
     try:
@@ -254,20 +254,13 @@ def _parse(text: str | bytes) -> JsonValue:
         _IDLE_SCANNERS.append(scanner)
     if end != len(frame) and frame[end:].strip(_WHITESPACE):
         return _parse_thoroughly(text)
-    if _lost_a_key(keys, frame, marks):
+    # Every key is a string followed by `:` with at most whitespace between, so
+    # the colons of the text, and more tightly its quote-or-whitespace-then-colon
+    # pairs (`":` in `marks`), bound its keys from above; when the objects hold
+    # that many, no key was lost to a duplicate.
+    if keys != frame.count(":") and keys != marks.count(b'":'):
         return _parse_thoroughly(text)
     return value
-
-
-def _lost_a_key(keys: int, text: str, marks: bytes) -> bool:
-    """Whether the objects parsed from ``text`` may hold fewer keys than it has.
-
-    Every key is a string followed by ``:`` with at most whitespace between, so
-    the colons of the text, and more tightly its quote-or-whitespace-then-colon
-    pairs (``":`` in ``marks``), bound its keys from above; when the objects hold
-    that many, no key was lost to a duplicate.
-    """
-    return keys != text.count(":") and keys != marks.count(b'":')
 
 
 def _marks() -> bytes:
@@ -378,8 +371,55 @@ def _too_deep(value: JsonValue, budget: int) -> bool:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def _one_shot_encoder() -> (
+    collections.abc.Callable[[JsonValue, int], typing.Any] | None
+):
+    """The C encoder ``_ENCODER.encode`` makes on every call, made once, or None
+    where there is none. It keeps no state between calls: without the circular
+    check (``markers``), a cycle recurses until a :class:`RecursionError`."""
+    try:
+        import _json
+    except ImportError:
+        return None
+    return _json.make_encoder(
+        None,
+        _ENCODER.default,
+        json.encoder.encode_basestring,
+        None,
+        _ENCODER.key_separator,
+        _ENCODER.item_separator,
+        _ENCODER.sort_keys,
+        _ENCODER.skipkeys,
+        _ENCODER.allow_nan,
+    )
+
+
+_ONE_SHOT: typing.Final = _one_shot_encoder()
+
+
 def _dumps(value: JsonValue) -> str:
-    return _ENCODER.encode(value)
+    if _ONE_SHOT is None:
+        return _ENCODER.encode(value)
+    try:
+        return "".join(_ONE_SHOT(value, 0))
+    except builtins.RecursionError:
+        # A cycle, or nesting deeper than the interpreter's limit: the encoder
+        # with the circular check says which.
+        return _ENCODER.encode(value)
+
+
+def _string_text(value: JsonValue) -> str:
+    """The JSON text of a string member (of anything else, as `_dumps` writes it)."""
+    if isinstance(value, str):
+        return json.encoder.encode_basestring(value)
+    return _dumps(value)
+
+
+def _int_text(value: JsonValue) -> str:
+    """The JSON text of an integer member (of anything else, as `_dumps` writes it)."""
+    if type(value) is int:
+        return int.__repr__(value)
+    return _dumps(value)
 
 
 # Shapes.
@@ -1176,7 +1216,10 @@ def circle_from_value(value: JsonValue) -> Circle:
 
 def encode_circle(value: Circle) -> str:
     """One line of JSON text for a `Circle`, without the trailing newline."""
-    return _dumps(circle_to_value(value))
+    members = ['"radius":' + _int_text(value.radius)]
+    if value.note is not None:
+        members.append('"note":' + _string_text(value.note))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_empty_params(value: JsonValue) -> EmptyParams:
@@ -1258,7 +1301,13 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    return _dumps(error_object_to_value(value))
+    members = [
+        '"code":' + _int_text(value.code),
+        '"message":' + _string_text(value.message),
+    ]
+    if not isinstance(value.data, Absent):
+        members.append('"data":' + _dumps(value.data))
+    return "{" + ",".join(members) + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -1369,7 +1418,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    return _dumps(handshake_params_to_value(value))
+    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    if value.sdk is not None:
+        members.append('"sdk":' + _string_text(value.sdk))
+    if value.sdk_version is not None:
+        members.append('"sdk_version":' + _string_text(value.sdk_version))
+    return "{" + ",".join(members) + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -1418,7 +1472,11 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    return _dumps(handshake_result_to_value(value))
+    members = [
+        '"protocol_version":' + _int_text(value.protocol_version),
+        '"binary_version":' + _string_text(value.binary_version),
+    ]
+    return "{" + ",".join(members) + "}"
 
 
 def _read_import(value: JsonValue) -> Import:
@@ -1617,7 +1675,10 @@ def label_from_value(value: JsonValue) -> Label:
 
 def encode_label(value: Label) -> str:
     """One line of JSON text for a `Label`, without the trailing newline."""
-    return _dumps(label_to_value(value))
+    members = ['"text":' + _string_text(value.text)]
+    if value.note is not None:
+        members.append('"note":' + _string_text(value.note))
+    return "{" + ",".join(members) + "}"
 
 
 def _read_params(value: JsonValue) -> Params:
@@ -1858,7 +1919,10 @@ def square_from_value(value: JsonValue) -> Square:
 
 def encode_square(value: Square) -> str:
     """One line of JSON text for a `Square`, without the trailing newline."""
-    return _dumps(square_to_value(value))
+    members = ['"side":' + _int_text(value.side)]
+    if value.note is not None:
+        members.append('"note":' + _string_text(value.note))
+    return "{" + ",".join(members) + "}"
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
@@ -2146,7 +2210,7 @@ def _read_request_of(
         except _Problem:
             pass
         else:
-            instance = typing.cast(RequestOf[_P], object.__new__(RequestOf))
+            instance = typing.cast("RequestOf[_P]", object.__new__(RequestOf))
             instance.__dict__.update(envelope.__dict__, params=member)
             return instance
     shape: _ObjectShape[RequestOf[_P]] = _ObjectShape(
@@ -2185,7 +2249,7 @@ def decode_request_of(
     problem anywhere is the `Request`'s, at its path from the frame's root
     (`$.params…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_request_of(_parse(text), read)
     except _Problem as error:
@@ -2203,7 +2267,7 @@ def request_of_from_value(
     problem anywhere is the `Request`'s, at its path from the frame's root
     (`$.params…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_request_of(value, read)
     except _Problem as error:
@@ -2239,18 +2303,25 @@ class SuccessResponseOf(typing.Generic[_R]):
 def _read_success_response_of(
     value: JsonValue, read: collections.abc.Callable[[JsonValue], _R]
 ) -> SuccessResponseOf[_R]:
-    if isinstance(value, dict) and "result" in value:
-        try:
-            envelope = _read_success_response({**value, "result": None})
-            member = read(value["result"])
-        except _Problem:
-            pass
-        else:
-            instance = typing.cast(
-                SuccessResponseOf[_R], object.__new__(SuccessResponseOf)
-            )
-            instance.__dict__.update(envelope.__dict__, result=member)
-            return instance
+    if isinstance(value, dict):
+        jsonrpc = value.get("jsonrpc")
+        id_ = value.get("id")
+        if (
+            len(value) == _SUCCESS_RESPONSE_REQUIRED
+            and "result" in value
+            and jsonrpc in JSON_RPC_VERSION_VALUES
+            and (type(id_) is int or type(id_) is str)
+        ):
+            try:
+                member = read(value["result"])
+            except _Problem:
+                pass
+            else:
+                instance = typing.cast(
+                    "SuccessResponseOf[_R]", object.__new__(SuccessResponseOf)
+                )
+                instance.__dict__.update(value, result=member)
+                return instance
     shape: _ObjectShape[SuccessResponseOf[_R]] = _ObjectShape(
         SuccessResponseOf,
         {**_SUCCESS_RESPONSE_SHAPE.fields, "result": read},
@@ -2285,7 +2356,7 @@ def decode_success_response_of(
     problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_success_response_of(_parse(text), read)
     except _Problem as error:
@@ -2303,7 +2374,7 @@ def success_response_of_from_value(
     problem anywhere is the `SuccessResponse`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_success_response_of(value, read)
     except _Problem as error:
@@ -2358,7 +2429,7 @@ def decode_response_of(
     problem anywhere is the `Response`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_response_of(_parse(text), read)
     except _Problem as error:
@@ -2376,7 +2447,7 @@ def response_of_from_value(
     problem anywhere is the `Response`'s, at its path from the frame's root
     (`$.result…`). Raises `DecodeError`.
     """
-    read = _reader_of(from_value)
+    read = _VALUE_READERS.get(from_value) or _reader_of(from_value)
     try:
         return _read_response_of(value, read)
     except _Problem as error:

@@ -209,9 +209,7 @@ func (r *run) call(s step) (outcome, error) {
 	}
 	ctx := context.Background()
 	if s.TimeoutMs != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, milliseconds(*s.TimeoutMs))
-		defer cancel()
+		ctx = mcptest.WithCallTimeout(ctx, milliseconds(*s.TimeoutMs))
 	}
 	results := fn.Call([]reflect.Value{reflect.ValueOf(ctx), params})
 	if err, _ := results[1].Interface().(error); err != nil {

@@ -422,6 +422,18 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	return nil
 }
 
+// WithCallTimeout returns a copy of ctx that bounds the wait of each call
+// made with it by timeout, counted from when the call's request is written
+// (the per-call timeout of the other SDKs): a call without an answer by then
+// fails with a *TimeoutError whose message names timeout, and the session is
+// closed. A deadline of ctx that comes sooner still ends the wait first.
+func WithCallTimeout(ctx context.Context, timeout time.Duration) context.Context {
+	return context.WithValue(ctx, callTimeoutKey{}, timeout)
+}
+
+// callTimeoutKey is the context key of WithCallTimeout's timeout.
+type callTimeoutKey struct{}
+
 // exchange sends a request without params and reads its answer, checked only
 // for its id; a timeout does not end the session (Close does).
 func (c *Client) exchange(method string, timeout time.Duration) (any, error) {
@@ -447,9 +459,13 @@ func (c *Client) takeID() int64 {
 func (c *Client) answer(ctx context.Context, method string, id int64, timeout time.Duration, kill bool) ([]byte, any, error) {
 	started := time.Now()
 	deadline, ok := ctx.Deadline()
-	if ok {
+	perCall, set := ctx.Value(callTimeoutKey{}).(time.Duration)
+	switch {
+	case set && (!ok || !deadline.Before(started.Add(perCall))):
+		timeout, deadline = perCall, started.Add(perCall)
+	case ok:
 		timeout = deadline.Sub(started)
-	} else {
+	default:
 		deadline = started.Add(timeout)
 	}
 	c.out = append(c.out, '\n')

@@ -426,6 +426,18 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	return nil
 }
 
+// WithCallTimeout returns a copy of ctx that bounds the wait of each call
+// made with it by timeout, counted from when the call's request is written
+// (the per-call timeout of the other SDKs): a call without an answer by then
+// fails with a *TimeoutError whose message names timeout, and the session is
+// closed. A deadline of ctx that comes sooner still ends the wait first.
+func WithCallTimeout(ctx context.Context, timeout time.Duration) context.Context {
+	return context.WithValue(ctx, callTimeoutKey{}, timeout)
+}
+
+// callTimeoutKey is the context key of WithCallTimeout's timeout.
+type callTimeoutKey struct{}
+
 // sessionCall is one call of a typed method: params (nil: none) encoded as
 // P, the answer decoded as R, whose $defs name is result.
 func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, c *Client, method string, params *P, result string) (R, error) {
@@ -515,9 +527,13 @@ func (c *Client) checkOpen(method string) error {
 func (c *Client) answer(ctx context.Context, method string, id int64, timeout time.Duration, kill bool) ([]byte, any, error) {
 	started := time.Now()
 	deadline, ok := ctx.Deadline()
-	if ok {
+	perCall, set := ctx.Value(callTimeoutKey{}).(time.Duration)
+	switch {
+	case set && (!ok || !deadline.Before(started.Add(perCall))):
+		timeout, deadline = perCall, started.Add(perCall)
+	case ok:
 		timeout = deadline.Sub(started)
-	} else {
+	default:
 		deadline = started.Add(timeout)
 	}
 	c.out = append(c.out, '\n')

@@ -16,6 +16,9 @@
 //! and each is checked for cleanup: the fake records its pid (and its
 //! helpers') in `$CLIENT_PIDS`, and once a scenario's outcome line is out, no
 //! coprocess it started may still run or wait unreaped (Linux, by `/proc`).
+//! Nor may a client keep its program waiting: each testee must end within
+//! `LINGER_BOUND` of its last outcome line, though the fake's helpers hold
+//! the pipes of coprocesses that have exited for up to a minute.
 //!
 //! Every scenario runs on v2.json and again on the renamed contract of the
 //! roles proof (issue 32; `tests/client_conformance/renamed.rs`): each build.sh
@@ -40,6 +43,10 @@ use serde_json::{json, Map, Value};
 /// The languages whose client exists, in report order. A language joins with
 /// its `tests/client_conformance/<lang>/{build,run}.sh`.
 const LANGUAGES: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
+
+/// The most a testee may take to end after its last outcome line (the fake's
+/// helpers hold the coprocess's pipes for 60 s unless told otherwise).
+const LINGER_BOUND: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The kinds of outcome a step can have.
 const KINDS: &[&str] = &["ok", "rpc_error", "handshake_error", "protocol_error", "timeout", "closed", "exited", "spawn_error"];
@@ -340,6 +347,7 @@ fn run_variant(lang: &str, variant: &Variant) -> Outcome {
     // are checked while the testee still runs (an unreaped one is a zombie of it).
     let mut ran = Vec::new();
     let mut bad = None;
+    let mut last_line = Instant::now();
     if let Some(stdout) = child.stdout.take() {
         for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)).map_while(Result::ok) {
             if line.trim().is_empty() || bad.is_some() {
@@ -354,12 +362,17 @@ fn run_variant(lang: &str, variant: &Variant) -> Outcome {
                         steps = json!({"steps": steps, "left_running": left});
                     }
                     ran.push((name, steps));
+                    last_line = Instant::now();
                 }
                 Err(e) => bad = Some(at(format!("{lang}: not a JSON line ({e}): {line}"))),
             }
         }
     }
     let status = child.wait();
+    // Every session is closed or its coprocess gone by the last outcome: the
+    // processes the fake's helpers leave running (for up to a minute) must
+    // not keep the client's program from ending.
+    let lingered = last_line.elapsed();
     stop_helpers(pids.path());
     let stderr = stderr.and_then(|reader| reader.join().ok()).unwrap_or_default();
     match status {
@@ -369,6 +382,13 @@ fn run_variant(lang: &str, variant: &Variant) -> Outcome {
     }
     if let Some(bad) = bad {
         return Outcome::Failed(format!("{bad}\n{stderr}"));
+    }
+    if lingered > LINGER_BOUND {
+        return Outcome::Failed(at(format!(
+            "{lang}: the testee ended {:.1} s after its last outcome (at most {} s): a closed session kept it waiting on a process its coprocess started",
+            lingered.as_secs_f64(),
+            LINGER_BOUND.as_secs()
+        )));
     }
     Outcome::Ran(ran)
 }

@@ -331,9 +331,13 @@ export class CoprocessSession {
               this._exitedAt = performance.now();
               resolve();
               // Only what the coprocess wrote before its exit is still read: a
-              // process it started may hold its output open.
+              // process it started may hold its output open, and it is let go,
+              // so that such a process keeps neither the session nor this
+              // process's event loop waiting.
               setTimeout(() => {
                 this._stop(new _Failure("end of output"));
+                this._reader.destroy();
+                stderr?.destroy();
               }, EXIT_DRAIN_MS).unref();
             });
           });
@@ -860,6 +864,7 @@ export class CoprocessSession {
       await this._exited;
     }
     this._reader.destroy();
+    child.stderr?.destroy();
   }
 }
 

@@ -357,6 +357,7 @@ const PATTERN_PROBES: &[(&str, &[(&str, bool)])] = &[
     ("spaced", &[("a b", true), ("a\u{a0}b", true), ("a\u{feff}b", true), ("a\u{3000}b", true), ("a\tb", true), ("ab", false), ("a  b", false), ("a\u{85}b", false), ("a\u{200b}b", false)]),
     ("tool", &[("search_docs", true), ("a", true), ("Search", false), ("search-docs", false), ("_a", false)]),
     ("server", &[("https://example.com", true), ("urn:x", true), ("example.com", false), ("1http://x", false), ("HTTP://x", false)]),
+    ("suffix", &[("xb", true), ("b", true), ("xab", true), ("xbb", true), ("a\u{1F600}b", true), ("bx", false), ("", false), ("xbbb", true), ("x", false), ("ab\n", false)]),
     ("slugs", &[("delta", true), ("z", true), ("Delta", false), ("del-ta", false), ("", false)]),
     ("marks", &[("&~-[]^", true), ("&&", true), ("~~", true), ("a", false), ("&a", false), ("\\", false)]),
 ];

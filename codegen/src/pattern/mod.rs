@@ -53,7 +53,7 @@ mod render;
 mod search;
 
 pub use render::Dialect;
-pub use search::MAX_TRY;
+pub use search::{Tries, MAX_TRY};
 
 /// A parsed `pattern`: the schema's text and the tree every target renders.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,6 +210,20 @@ impl Pattern {
     /// in ECMA-262 with the `u` flag (without the quoting of a string literal).
     pub fn render(&self, dialect: Dialect) -> String {
         render::render(&self.node, dialect)
+    }
+
+    /// The same, written for an engine that reads the text from its end
+    /// towards its start (.NET's `RegexOptions.RightToLeft`), for a pattern
+    /// whose tries are [`Tries::AtEnd`]: no repetition is atomic, since what
+    /// keeps an atomic repetition from giving back a character that the rest
+    /// needs holds for a reading from the start only (`aa?$` on `a`).
+    pub fn render_from_end(&self, dialect: Dialect) -> String {
+        render::render_from_end(&self.node, dialect)
+    }
+
+    /// Where the tries of a search that can find a match start.
+    pub fn tries(&self) -> Tries {
+        search::tries(&self.node)
     }
 
     /// Whether the pattern finds a match in `text`, as the Rust spelling

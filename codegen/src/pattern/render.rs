@@ -29,12 +29,22 @@ pub enum Dialect {
 
 pub(super) fn render(node: &Node, dialect: Dialect) -> String {
     let mut out = String::new();
-    Renderer { dialect }.node(node, &mut out);
+    Renderer { dialect, atomic: dialect == Dialect::DotNet }.node(node, &mut out);
+    out
+}
+
+/// The spelling for an engine that reads the text from its end: the same,
+/// but no repetition atomic (see `Pattern::render_from_end`).
+pub(super) fn render_from_end(node: &Node, dialect: Dialect) -> String {
+    let mut out = String::new();
+    Renderer { dialect, atomic: false }.node(node, &mut out);
     out
 }
 
 struct Renderer {
     dialect: Dialect,
+    /// Whether a repetition is written as an atomic group (.NET, read from the start).
+    atomic: bool,
 }
 
 impl Renderer {
@@ -72,7 +82,7 @@ impl Renderer {
                 out.push(')');
             }
             Node::Repeat { node, min, max, .. } => {
-                if self.dialect == Dialect::DotNet {
+                if self.atomic {
                     // .NET's engine has no possessive quantifier; an atomic
                     // group means the same, for the reason below, and spares
                     // it from giving back a long run one character at a time
@@ -108,7 +118,7 @@ impl Renderer {
                     // character that what follows could read.
                     out.push('+');
                 }
-                if self.dialect == Dialect::DotNet {
+                if self.atomic {
                     out.push(')');
                 }
             }

@@ -48,6 +48,32 @@ pub(super) fn check(node: &Node) -> Result<(), PatternError> {
     Ok(())
 }
 
+/// Where the tries of a search that can find a match start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tries {
+    /// Only at position 0: every try passes a `^` before it reads.
+    AtStart,
+    /// Only where the match ends at the string's end: the pattern is a
+    /// sequence that ends with `$`, without `^`. Read from its end, one try
+    /// decides it; by [`check`] such a pattern has no unbounded repetition
+    /// and reads at most [`MAX_TRY`] code points.
+    AtEnd,
+    /// At every position of the string.
+    Everywhere,
+}
+
+/// Where the tries of a search of `node`, a checked pattern, start.
+pub(super) fn tries(node: &Node) -> Tries {
+    if anchored(node) {
+        return Tries::AtStart;
+    }
+    match node {
+        Node::End => Tries::AtEnd,
+        Node::Concat(nodes) if nodes.last() == Some(&Node::End) => Tries::AtEnd,
+        _ => Tries::Everywhere,
+    }
+}
+
 /// Refuses a `^` that can come after a code point was read.
 fn start_anchors(node: &Node, after_text: bool) -> Result<(), PatternError> {
     match node {

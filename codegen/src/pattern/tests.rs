@@ -1,4 +1,4 @@
-use super::{Dialect, Pattern};
+use super::{Dialect, Pattern, Tries};
 
 fn render(source: &str, dialect: Dialect) -> String {
     Pattern::parse(source).unwrap_or_else(|e| panic!("{source}: {e:?}")).render(dialect)
@@ -204,4 +204,27 @@ fn the_rust_spelling_matches_as_ecmascript_does() {
         let regex = regex::Regex::new(&rendered).unwrap_or_else(|e| panic!("{source} as {rendered}: {e}"));
         assert_eq!(regex.is_match(text), expected, "{source} (as {rendered}) on {text:?}");
     }
+}
+
+#[test]
+fn a_search_tries_at_the_start_at_the_end_or_everywhere() {
+    let tries = |source: &str| Pattern::parse(source).unwrap_or_else(|e| panic!("{source}: {e:?}")).tries();
+    assert_eq!(tries("^a"), Tries::AtStart);
+    assert_eq!(tries("^a$"), Tries::AtStart);
+    assert_eq!(tries("^a|^b$"), Tries::AtStart);
+    assert_eq!(tries("a$"), Tries::AtEnd);
+    assert_eq!(tries("[ab]b?$"), Tries::AtEnd);
+    assert_eq!(tries("$"), Tries::AtEnd);
+    assert_eq!(tries("a"), Tries::Everywhere);
+    assert_eq!(tries("\\da+"), Tries::Everywhere);
+    // Each branch ends at the end, but the sequence does not: tried everywhere.
+    assert_eq!(tries("a$|b$"), Tries::Everywhere);
+}
+
+#[test]
+fn read_from_the_end_no_repetition_keeps_what_it_read() {
+    // Read from the end, `(?>b?)` would keep the `b` of `xb` that `[ab]` needs.
+    let pattern = Pattern::parse("[ab]b?$").unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(pattern.render(Dialect::DotNet), "[ab](?>b?)\\z");
+    assert_eq!(pattern.render_from_end(Dialect::DotNet), "[ab]b?\\z");
 }

@@ -386,14 +386,17 @@ var pattern11 = pattern{regexp.MustCompile(`^[^\x09-\x0D \xA0\x{1680}\x{2000}-\x
 // pattern12 is the pattern /^[&~\-\[\]^]+$/.
 var pattern12 = pattern{regexp.MustCompile(`^[\&\-\[\]\^\~]+$`), "expected string matching /^[&~\\-\\[\\]^]+$/"}
 
-// pattern13 is the pattern /^[a-z][a-z0-9_]*$/.
-var pattern13 = pattern{regexp.MustCompile(`^[a-z][0-9_a-z]*$`), "expected string matching /^[a-z][a-z0-9_]*$/"}
+// pattern13 is the pattern /[ab]b?$/.
+var pattern13 = pattern{regexp.MustCompile(`[ab]b?$`), "expected string matching /[ab]b?$/"}
 
-// pattern14 is the pattern /^[a-z][a-z0-9+.-]*:/.
-var pattern14 = pattern{regexp.MustCompile(`^[a-z][+\-.0-9a-z]*:`), "expected string matching /^[a-z][a-z0-9+.-]*:/"}
+// pattern14 is the pattern /^[a-z][a-z0-9_]*$/.
+var pattern14 = pattern{regexp.MustCompile(`^[a-z][0-9_a-z]*$`), "expected string matching /^[a-z][a-z0-9_]*$/"}
 
-// pattern15 is the pattern /^x-/.
-var pattern15 = pattern{regexp.MustCompile(`^x-`), "expected string matching /^x-/"}
+// pattern15 is the pattern /^[a-z][a-z0-9+.-]*:/.
+var pattern15 = pattern{regexp.MustCompile(`^[a-z][+\-.0-9a-z]*:`), "expected string matching /^[a-z][a-z0-9+.-]*:/"}
+
+// pattern16 is the pattern /^x-/.
+var pattern16 = pattern{regexp.MustCompile(`^x-`), "expected string matching /^x-/"}
 
 // Bounded is a type whose integers are bounded.
 type Bounded struct {
@@ -2462,6 +2465,12 @@ type Patterned struct {
 	//
 	// Example: `"&~-[]^"`. Nil when absent.
 	Marks *string
+	// Suffix is ends with `a` or `b`, which a `b` may follow, when given:
+	// searched and anchored at the end only, so an engine may read it from the
+	// end, where a repetition that keeps what it read would miss `xb`.
+	//
+	// Example: `"xab"`. Nil when absent.
+	Suffix *string
 }
 
 // DecodePatterned decodes a Patterned from one frame's JSON text under the strict
@@ -2540,6 +2549,10 @@ func decodePatterned(v any) (Patterned, *shapeError) {
 			var x string
 			x, err = readStringPattern12(o.vals[i])
 			out.Marks = &x
+		case "suffix":
+			var x string
+			x, err = readStringPattern13(o.vals[i])
+			out.Suffix = &x
 		default:
 			return out, unknownField(key)
 		}
@@ -2599,6 +2612,10 @@ func appendPatterned(b []byte, v Patterned) []byte {
 	if v.Marks != nil {
 		b = append(b, ",\"marks\":"...)
 		b = writeString(b, *v.Marks)
+	}
+	if v.Suffix != nil {
+		b = append(b, ",\"suffix\":"...)
+		b = writeString(b, *v.Suffix)
 	}
 	return append(b, '}')
 }
@@ -3622,10 +3639,10 @@ func decodeTurn(v any) (Turn, *shapeError) {
 		switch key {
 		case "tool":
 			seen[0] = true
-			out.Tool, err = readStringLenMin1Max64Pattern13(o.vals[i])
+			out.Tool, err = readStringLenMin1Max64Pattern14(o.vals[i])
 		case "server":
 			seen[1] = true
-			out.Server, err = readStringLenMax2048Pattern14(o.vals[i])
+			out.Server, err = readStringLenMax2048Pattern15(o.vals[i])
 		case "max_turns":
 			seen[2] = true
 			out.MaxTurns, err = readIntMin1Max100(o.vals[i])
@@ -3719,7 +3736,7 @@ func decodeVendor(v any) (Vendor, *shapeError) {
 		}
 		out[key] = x
 	}
-	if err := memberNames(o.keys, readStringPattern15); err != nil {
+	if err := memberNames(o.keys, readStringPattern16); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -5174,12 +5191,12 @@ func readStringLenMax2048(v any) (string, *shapeError) {
 	return x, charactersWithin(x, -1, 2048)
 }
 
-func readStringLenMax2048Pattern14(v any) (string, *shapeError) {
+func readStringLenMax2048Pattern15(v any) (string, *shapeError) {
 	x, err := readStringLenMax2048(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern14)
+	return x, matching(x, pattern15)
 }
 
 func readStringLenMax3(v any) (string, *shapeError) {
@@ -5206,12 +5223,12 @@ func readStringLenMin1Max64(v any) (string, *shapeError) {
 	return x, charactersWithin(x, 1, 64)
 }
 
-func readStringLenMin1Max64Pattern13(v any) (string, *shapeError) {
+func readStringLenMin1Max64Pattern14(v any) (string, *shapeError) {
 	x, err := readStringLenMin1Max64(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern13)
+	return x, matching(x, pattern14)
 }
 
 func readStringLenMin1Max8(v any) (string, *shapeError) {
@@ -5318,12 +5335,20 @@ func readStringPattern12(v any) (string, *shapeError) {
 	return x, matching(x, pattern12)
 }
 
-func readStringPattern15(v any) (string, *shapeError) {
+func readStringPattern13(v any) (string, *shapeError) {
 	x, err := readString(v)
 	if err != nil {
 		return x, err
 	}
-	return x, matching(x, pattern15)
+	return x, matching(x, pattern13)
+}
+
+func readStringPattern16(v any) (string, *shapeError) {
+	x, err := readString(v)
+	if err != nil {
+		return x, err
+	}
+	return x, matching(x, pattern16)
 }
 
 func readStringPattern2(v any) (string, *shapeError) {

@@ -1685,6 +1685,14 @@ class Patterned:
     Example: `"&~-[]^"`. Optional: `None` when left out.
     """
 
+    suffix: str | None = None
+    """Ends with `a` or `b`, which a `b` may follow, when given: searched and anchored
+    at the end only, so an engine may read it from the end, where a repetition that
+    keeps what it read would miss `xb`.
+
+    Example: `"xab"`. Optional: `None` when left out.
+    """
+
 
 @dataclass(frozen=True)
 class Point:
@@ -1994,22 +2002,29 @@ _PATTERN_12: typing.Final = (
 )
 
 
-# The pattern /^[a-z][a-z0-9_]*$/.
+# The pattern /[ab]b?$/.
 _PATTERN_13: typing.Final = (
+    re.compile(r"[ab]b?\Z"),
+    "expected string matching /[ab]b?$/",
+)
+
+
+# The pattern /^[a-z][a-z0-9_]*$/.
+_PATTERN_14: typing.Final = (
     re.compile(r"^[a-z][0-9_a-z]*\Z"),
     "expected string matching /^[a-z][a-z0-9_]*$/",
 )
 
 
 # The pattern /^[a-z][a-z0-9+.-]*:/.
-_PATTERN_14: typing.Final = (
+_PATTERN_15: typing.Final = (
     re.compile(r"^[a-z][+\-.0-9a-z]*:"),
     "expected string matching /^[a-z][a-z0-9+.-]*:/",
 )
 
 
 # The pattern /^x-/.
-_PATTERN_15: typing.Final = (
+_PATTERN_16: typing.Final = (
     re.compile(r"^x-"),
     "expected string matching /^x-/",
 )
@@ -3259,6 +3274,7 @@ def _read_patterned(value: JsonValue) -> Patterned:
         chain = value.get("chain")
         spaced = value.get("spaced")
         marks = value.get("marks")
+        suffix = value.get("suffix")
         if _PATTERNED_SHAPE.names.issuperset(value) and "status" in value:
             try:
                 return _new(
@@ -3288,6 +3304,9 @@ def _read_patterned(value: JsonValue) -> Patterned:
                     marks=_matching(_str(marks), _PATTERN_12)
                     if "marks" in value
                     else None,
+                    suffix=_matching(_str(suffix), _PATTERN_13)
+                    if "suffix" in value
+                    else None,
                 )
             except _Problem:
                 raise _PATTERNED_SHAPE.problem(value) from None
@@ -3315,6 +3334,8 @@ def patterned_to_value(value: Patterned) -> dict[str, JsonValue]:
         out["spaced"] = value.spaced
     if value.marks is not None:
         out["marks"] = value.marks
+    if value.suffix is not None:
+        out["suffix"] = value.suffix
     return out
 
 
@@ -3354,6 +3375,8 @@ def encode_patterned(value: Patterned) -> str:
         members.append('"spaced":' + _string_text(value.spaced))
     if value.marks is not None:
         members.append('"marks":' + _string_text(value.marks))
+    if value.suffix is not None:
+        members.append('"suffix":' + _string_text(value.suffix))
     return "{" + ",".join(members) + "}"
 
 
@@ -3958,8 +3981,8 @@ def _read_turn(value: JsonValue) -> Turn:
             try:
                 return _new(
                     Turn,
-                    tool=_matching(_str_within(tool, 1, 64), _PATTERN_13),
-                    server=_matching(_str_within(server, None, 2048), _PATTERN_14),
+                    tool=_matching(_str_within(tool, 1, 64), _PATTERN_14),
+                    server=_matching(_str_within(server, None, 2048), _PATTERN_15),
                     max_turns=_int_within(max_turns, 1, 100),
                     rules=_unique(_array_within(rules, _str, 1, 16)),
                     budget_ms=_multiple_of(_int_within(budget_ms, 0, 3600000), 1000)
@@ -4014,7 +4037,7 @@ def encode_turn(value: Turn) -> str:
 
 def _read_vendor(value: JsonValue) -> Vendor:
     return _member_names(
-        _object(value), lambda name: _matching(_str(name), _PATTERN_15)
+        _object(value), lambda name: _matching(_str(name), _PATTERN_16)
     )
 
 
@@ -4398,6 +4421,7 @@ _PATTERNED_SHAPE = _ObjectShape(
         "chain": lambda v: _matching(_str(v), _PATTERN_10),
         "spaced": lambda v: _matching(_str(v), _PATTERN_11),
         "marks": lambda v: _matching(_str(v), _PATTERN_12),
+        "suffix": lambda v: _matching(_str(v), _PATTERN_13),
     },
     (
         "slug",
@@ -4413,6 +4437,7 @@ _PATTERNED_SHAPE = _ObjectShape(
         "chain": None,
         "spaced": None,
         "marks": None,
+        "suffix": None,
     },
 )
 
@@ -4543,8 +4568,8 @@ _TAGGED_SHAPE = _ObjectShape(
 _TURN_SHAPE = _ObjectShape(
     Turn,
     {
-        "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_13),
-        "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_14),
+        "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_14),
+        "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_15),
         "max_turns": lambda v: _int_within(v, 1, 100),
         "rules": lambda v: _unique(_array_within(v, _str, 1, 16)),
         "budget_ms": lambda v: _multiple_of(_int_within(v, 0, 3600000), 1000),

@@ -1808,20 +1808,26 @@ const _PATTERN_12: _Pattern = [
   "expected string matching /^[&~\\-\\[\\]^]+$/",
 ];
 
-// The pattern /^[a-z][a-z0-9_]*$/.
+// The pattern /[ab]b?$/.
 const _PATTERN_13: _Pattern = [
+  /[ab]b?$/u,
+  "expected string matching /[ab]b?$/",
+];
+
+// The pattern /^[a-z][a-z0-9_]*$/.
+const _PATTERN_14: _Pattern = [
   /^[a-z][0-9_a-z]*$/u,
   "expected string matching /^[a-z][a-z0-9_]*$/",
 ];
 
 // The pattern /^[a-z][a-z0-9+.-]*:/.
-const _PATTERN_14: _Pattern = [
+const _PATTERN_15: _Pattern = [
   /^[a-z][+\-.0-9a-z]*:/u,
   "expected string matching /^[a-z][a-z0-9+.-]*:/",
 ];
 
 // The pattern /^x-/.
-const _PATTERN_15: _Pattern = [/^x-/u, "expected string matching /^x-/"];
+const _PATTERN_16: _Pattern = [/^x-/u, "expected string matching /^x-/"];
 
 /** A type whose integers are bounded. */
 export interface Bounded {
@@ -4244,6 +4250,14 @@ export interface Patterned {
    * Example: `"&~-[]^"`.
    */
   readonly marks?: string;
+  /**
+   * Ends with `a` or `b`, which a `b` may follow, when given: searched and
+   * anchored at the end only, so an engine may read it from the end, where a
+   * repetition that keeps what it read would miss `xb`.
+   *
+   * Example: `"xab"`.
+   */
+  readonly suffix?: string;
 }
 
 function readPatterned(
@@ -4263,6 +4277,7 @@ function readPatterned(
   let chain: string | undefined;
   let spaced: string | undefined;
   let marks: string | undefined;
+  let suffix: string | undefined;
   for (const key in obj) {
     if (!_hasOwn.call(obj, key)) {
       continue;
@@ -4350,6 +4365,13 @@ function readPatterned(
           _PATTERN_12,
         );
         break;
+      case "suffix":
+        suffix = _matching(
+          _readString(member, _pathTo(path, ".suffix"), false),
+          _pathTo(path, ".suffix"),
+          _PATTERN_13,
+        );
+        break;
       default:
         _throwUnknownField(key, path);
     }
@@ -4387,6 +4409,9 @@ function readPatterned(
   }
   if (marks !== undefined) {
     out.marks = marks;
+  }
+  if (suffix !== undefined) {
+    out.suffix = suffix;
   }
   return out;
 }
@@ -4439,6 +4464,9 @@ export function encodePatterned(value: Patterned): string {
   }
   if (value.marks !== undefined) {
     out += ',"marks":' + JSON.stringify(value.marks);
+  }
+  if (value.suffix !== undefined) {
+    out += ',"suffix":' + JSON.stringify(value.suffix);
   }
   return out + "}";
 }
@@ -5388,7 +5416,7 @@ function readTurn(value: JsonValue, path: string, orNull: boolean): Turn {
         tool = _matching(
           _readStringWithin(member, _pathTo(path, ".tool"), false, 1, 64),
           _pathTo(path, ".tool"),
-          _PATTERN_13,
+          _PATTERN_14,
         );
         break;
       case "server":
@@ -5401,7 +5429,7 @@ function readTurn(value: JsonValue, path: string, orNull: boolean): Turn {
             2048,
           ),
           _pathTo(path, ".server"),
-          _PATTERN_14,
+          _PATTERN_15,
         );
         break;
       case "max_turns":
@@ -5506,7 +5534,7 @@ function readVendor(value: JsonValue, path: string, orNull: boolean): Vendor {
   return _memberNames(
     _openValue(_readObject(value, path, orNull)),
     path,
-    (name) => _matching(_readString(name, path, false), path, _PATTERN_15),
+    (name) => _matching(_readString(name, path, false), path, _PATTERN_16),
   );
 }
 

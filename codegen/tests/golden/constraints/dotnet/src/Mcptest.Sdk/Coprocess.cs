@@ -63,9 +63,12 @@ namespace Mcptest.Sdk
         internal static readonly global::System.Text.RegularExpressions.Regex Pattern5 = new global::System.Text.RegularExpressions.Regex(@"^(?>[0-9]{3})\z");
 
         /// <summary>
-        /// The pattern <c>/\w/</c>.
+        /// The pattern <c>/\w/</c>, tried at every position of a string, so compiled to IL (a try
+        /// then costs a fraction of the interpreter's), at its first use.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern6 = new global::System.Text.RegularExpressions.Regex(@"[0-9A-Z_a-z]");
+        internal static global::System.Text.RegularExpressions.Regex Pattern6 => pattern6 ??= new global::System.Text.RegularExpressions.Regex(@"[0-9A-Z_a-z]", global::System.Text.RegularExpressions.RegexOptions.Compiled);
+
+        private static global::System.Text.RegularExpressions.Regex? pattern6;
 
         /// <summary>
         /// The pattern <c>/^.{2}$/</c>.
@@ -73,9 +76,12 @@ namespace Mcptest.Sdk
         internal static readonly global::System.Text.RegularExpressions.Regex Pattern7 = new global::System.Text.RegularExpressions.Regex(@"^(?>(?:[^\x0A\x0D\u2028\u2029\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF]){2})\z");
 
         /// <summary>
-        /// The pattern <c>/[\u{1F600}-\u{1F602}]/</c>.
+        /// The pattern <c>/[\u{1F600}-\u{1F602}]/</c>, tried at every position of a string, so
+        /// compiled to IL (a try then costs a fraction of the interpreter's), at its first use.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern8 = new global::System.Text.RegularExpressions.Regex(@"(?:\uD83D[\uDE00-\uDE02])");
+        internal static global::System.Text.RegularExpressions.Regex Pattern8 => pattern8 ??= new global::System.Text.RegularExpressions.Regex(@"(?:\uD83D[\uDE00-\uDE02])", global::System.Text.RegularExpressions.RegexOptions.Compiled);
+
+        private static global::System.Text.RegularExpressions.Regex? pattern8;
 
         /// <summary>
         /// The pattern <c>/^[^"\\]*$/</c>.
@@ -98,19 +104,25 @@ namespace Mcptest.Sdk
         internal static readonly global::System.Text.RegularExpressions.Regex Pattern12 = new global::System.Text.RegularExpressions.Regex(@"^(?>[\&\-\[\]\^\~]+)\z");
 
         /// <summary>
+        /// The pattern <c>/[ab]b?$/</c>, read from the string's end, where each of its matches
+        /// ends: one try decides it.
+        /// </summary>
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"[ab]b?\z", global::System.Text.RegularExpressions.RegexOptions.RightToLeft);
+
+        /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9_]*$/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern13 = new global::System.Text.RegularExpressions.Regex(@"^[a-z](?>[0-9_a-z]*)\z");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern14 = new global::System.Text.RegularExpressions.Regex(@"^[a-z](?>[0-9_a-z]*)\z");
 
         /// <summary>
         /// The pattern <c>/^[a-z][a-z0-9+.-]*:/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern14 = new global::System.Text.RegularExpressions.Regex(@"^[a-z](?>[+\-.0-9a-z]*):");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern15 = new global::System.Text.RegularExpressions.Regex(@"^[a-z](?>[+\-.0-9a-z]*):");
 
         /// <summary>
         /// The pattern <c>/^x-/</c>.
         /// </summary>
-        internal static readonly global::System.Text.RegularExpressions.Regex Pattern15 = new global::System.Text.RegularExpressions.Regex(@"^x-");
+        internal static readonly global::System.Text.RegularExpressions.Regex Pattern16 = new global::System.Text.RegularExpressions.Regex(@"^x-");
 
         /// <summary>
         /// The method names of the method table.
@@ -4977,6 +4989,15 @@ namespace Mcptest.Sdk
         public string? Marks { get; set; }
 
         /// <summary>
+        /// Ends with <c>a</c> or <c>b</c>, which a <c>b</c> may follow, when given: searched and
+        /// anchored at the end only, so an engine may read it from the end, where a repetition that
+        /// keeps what it read would miss <c>xb</c>.
+        ///
+        /// Example: <c>"xab"</c>.
+        /// </summary>
+        public string? Suffix { get; set; }
+
+        /// <summary>
         /// Decodes a <c>Patterned</c> strictly from one frame's JSON text.
         /// </summary>
         /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Patterned</c>.</exception>
@@ -5042,6 +5063,7 @@ namespace Mcptest.Sdk
             string? _chain = null;
             string? _spaced = null;
             string? _marks = null;
+            string? _suffix = null;
             foreach (global::System.Text.Json.JsonProperty member in json.EnumerateObject())
             {
                 if (member.NameEquals("slug"))
@@ -5092,6 +5114,10 @@ namespace Mcptest.Sdk
                 {
                     _marks = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "marks"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "marks"), global::Mcptest.Sdk.Coprocess.Pattern12, "expected string matching /^[&~\\-\\[\\]^]+$/");
                 }
+                else if (member.NameEquals("suffix"))
+                {
+                    _suffix = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "suffix"), "string"), new global::Mcptest.Sdk.CoprocessPath(at, "suffix"), global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /[ab]b?$/");
+                }
                 else
                 {
                     throw global::Mcptest.Sdk.CoprocessJson.Unknown(member.Name, at);
@@ -5122,6 +5148,7 @@ namespace Mcptest.Sdk
                 Chain = _chain,
                 Spaced = _spaced,
                 Marks = _marks,
+                Suffix = _suffix,
             };
         }
 
@@ -5136,6 +5163,7 @@ namespace Mcptest.Sdk
         internal static readonly byte[] KeyChain = global::System.Text.Encoding.UTF8.GetBytes("chain");
         internal static readonly byte[] KeySpaced = global::System.Text.Encoding.UTF8.GetBytes("spaced");
         internal static readonly byte[] KeyMarks = global::System.Text.Encoding.UTF8.GetBytes("marks");
+        internal static readonly byte[] KeySuffix = global::System.Text.Encoding.UTF8.GetBytes("suffix");
 
         internal static Patterned Read(ref global::System.Text.Json.Utf8JsonReader reader)
         {
@@ -5152,6 +5180,7 @@ namespace Mcptest.Sdk
             string? _chain = null;
             string? _spaced = null;
             string? _marks = null;
+            string? _suffix = null;
             while (global::Mcptest.Sdk.CoprocessReader.NextName(ref reader))
             {
                 if (reader.ValueTextEquals(KeySlug))
@@ -5220,6 +5249,12 @@ namespace Mcptest.Sdk
                     reader.Read();
                     _marks = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern12);
                 }
+                else if (reader.ValueTextEquals(KeySuffix))
+                {
+                    global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 11);
+                    reader.Read();
+                    _suffix = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader), global::Mcptest.Sdk.Coprocess.Pattern13);
+                }
                 else
                 {
                     throw global::Mcptest.Sdk.CoprocessReader.Fallback();
@@ -5238,6 +5273,7 @@ namespace Mcptest.Sdk
                 Chain = _chain,
                 Spaced = _spaced,
                 Marks = _marks,
+                Suffix = _suffix,
             };
         }
 
@@ -5286,6 +5322,11 @@ namespace Mcptest.Sdk
             {
                 builder.Append(",\"marks\":");
                 global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Marks);
+            }
+            if (Suffix != null)
+            {
+                builder.Append(",\"suffix\":");
+                global::Mcptest.Sdk.CoprocessJson.WriteString(builder, Suffix);
             }
             builder.Append('}');
         }
@@ -7497,12 +7538,12 @@ namespace Mcptest.Sdk
             {
                 if (member.NameEquals("tool"))
                 {
-                    _tool = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tool"), "string", 1, 64), new global::Mcptest.Sdk.CoprocessPath(at, "tool"), global::Mcptest.Sdk.Coprocess.Pattern13, "expected string matching /^[a-z][a-z0-9_]*$/");
+                    _tool = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "tool"), "string", 1, 64), new global::Mcptest.Sdk.CoprocessPath(at, "tool"), global::Mcptest.Sdk.Coprocess.Pattern14, "expected string matching /^[a-z][a-z0-9_]*$/");
                     seen |= 1UL << 0;
                 }
                 else if (member.NameEquals("server"))
                 {
-                    _server = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server"), "string", 0, 2048), new global::Mcptest.Sdk.CoprocessPath(at, "server"), global::Mcptest.Sdk.Coprocess.Pattern14, "expected string matching /^[a-z][a-z0-9+.-]*:/");
+                    _server = global::Mcptest.Sdk.CoprocessJson.Matching(global::Mcptest.Sdk.CoprocessJson.ReadString(member.Value, new global::Mcptest.Sdk.CoprocessPath(at, "server"), "string", 0, 2048), new global::Mcptest.Sdk.CoprocessPath(at, "server"), global::Mcptest.Sdk.Coprocess.Pattern15, "expected string matching /^[a-z][a-z0-9+.-]*:/");
                     seen |= 1UL << 1;
                 }
                 else if (member.NameEquals("max_turns"))
@@ -7567,13 +7608,13 @@ namespace Mcptest.Sdk
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 0);
                     reader.Read();
-                    _tool = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 1, 64), global::Mcptest.Sdk.Coprocess.Pattern13);
+                    _tool = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 1, 64), global::Mcptest.Sdk.Coprocess.Pattern14);
                 }
                 else if (reader.ValueTextEquals(KeyServer))
                 {
                     global::Mcptest.Sdk.CoprocessReader.Once(ref seen, 1UL << 1);
                     reader.Read();
-                    _server = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 0, 2048), global::Mcptest.Sdk.Coprocess.Pattern14);
+                    _server = global::Mcptest.Sdk.CoprocessReader.Matching(global::Mcptest.Sdk.CoprocessReader.ReadString(ref reader, 0, 2048), global::Mcptest.Sdk.Coprocess.Pattern15);
                 }
                 else if (reader.ValueTextEquals(KeyMaxTurns))
                 {
@@ -7702,7 +7743,7 @@ namespace Mcptest.Sdk
             {
                 result.Add(member.Name, member.Value);
             }
-            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern15, "expected string matching /^x-/"));
+            global::Mcptest.Sdk.CoprocessJson.MemberNames(result.Keys, at, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern16, "expected string matching /^x-/"));
             return result;
         }
 
@@ -7710,7 +7751,7 @@ namespace Mcptest.Sdk
         {
             global::Mcptest.Sdk.CoprocessPath? at = null;
             var result = global::Mcptest.Sdk.CoprocessReader.ReadOpenMap(ref reader, new Vendor());
-            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern15, "expected string matching /^x-/"));
+            global::Mcptest.Sdk.CoprocessReader.MemberNames(result.Keys, name => global::Mcptest.Sdk.CoprocessJson.Matching(name, at, global::Mcptest.Sdk.Coprocess.Pattern16, "expected string matching /^x-/"));
             return result;
         }
 

@@ -702,6 +702,15 @@ pub struct Patterned {
         deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern12>"
     )]
     pub marks: ::std::option::Option<::std::string::String>,
+    ///Ends with `a` or `b`, which a `b` may follow, when given: searched and anchored at the end only, so an engine may read it from the end, where a repetition that keeps what it read would miss `xb`.
+    ///
+    ///Example: `"xab"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "strict::present_matching_within::<_, { 0 }, { usize::MAX }, patterns::Pattern13>"
+    )]
+    pub suffix: ::std::option::Option<::std::string::String>,
 }
 ///A point on a grid, maybe labelled.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -964,12 +973,12 @@ pub struct Turn {
     ///The tool to run: a lower-case identifier of 1 to 64 characters.
     ///
     ///Example: `"search_docs"`.
-    #[serde(deserialize_with = "strict::matching_within::<_, 1, 64, patterns::Pattern13>")]
+    #[serde(deserialize_with = "strict::matching_within::<_, 1, 64, patterns::Pattern14>")]
     pub tool: ::std::string::String,
     ///The server's URI: a scheme, then anything, at most 2048 characters.
     ///
     ///Example: `"https://example.com/mcp"`.
-    #[serde(deserialize_with = "strict::matching_within::<_, { 0 }, 2048, patterns::Pattern14>")]
+    #[serde(deserialize_with = "strict::matching_within::<_, { 0 }, 2048, patterns::Pattern15>")]
     pub server: ::std::string::String,
     ///How many turns the agent may take.
     #[serde(deserialize_with = "strict::integer_within::<_, 1, 100, 1>")]
@@ -1520,7 +1529,7 @@ impl<'de> ::serde::Deserialize<'de> for Vendor {
             deserializer,
             0,
             usize::MAX,
-            strict::name_matching::<0, { usize::MAX }, patterns::Pattern15>,
+            strict::name_matching::<0, { usize::MAX }, patterns::Pattern16>,
         )
         .map(Self)
     }
@@ -2857,39 +2866,50 @@ mod patterns {
         ::regex::Regex::new("^[\\&\\-\\[\\]\\^\\~]+$")
             .expect("codegen checked the pattern \"^[&~\\\\-\\\\[\\\\]^]+$\"")
     });
-    /// The pattern `/^[a-z][a-z0-9_]*$/`.
+    /// The pattern `/[ab]b?$/`.
     pub struct Pattern13;
     impl super::strict::Pattern for Pattern13 {
-        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9_]*$/";
+        const PROBLEM: &'static str = "expected string matching /[ab]b?$/";
         fn is_match(text: &str) -> bool {
             REGEX_13.is_match(text)
         }
     }
     static REGEX_13: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[a-z][0-9_a-z]*$")
-            .expect("codegen checked the pattern \"^[a-z][a-z0-9_]*$\"")
+        ::regex::Regex::new("[ab]b?$").expect("codegen checked the pattern \"[ab]b?$\"")
     });
-    /// The pattern `/^[a-z][a-z0-9+.-]*:/`.
+    /// The pattern `/^[a-z][a-z0-9_]*$/`.
     pub struct Pattern14;
     impl super::strict::Pattern for Pattern14 {
-        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9+.-]*:/";
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9_]*$/";
         fn is_match(text: &str) -> bool {
             REGEX_14.is_match(text)
         }
     }
     static REGEX_14: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
-        ::regex::Regex::new("^[a-z][+\\-.0-9a-z]*:")
-            .expect("codegen checked the pattern \"^[a-z][a-z0-9+.-]*:\"")
+        ::regex::Regex::new("^[a-z][0-9_a-z]*$")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9_]*$\"")
     });
-    /// The pattern `/^x-/`.
+    /// The pattern `/^[a-z][a-z0-9+.-]*:/`.
     pub struct Pattern15;
     impl super::strict::Pattern for Pattern15 {
-        const PROBLEM: &'static str = "expected string matching /^x-/";
+        const PROBLEM: &'static str = "expected string matching /^[a-z][a-z0-9+.-]*:/";
         fn is_match(text: &str) -> bool {
             REGEX_15.is_match(text)
         }
     }
     static REGEX_15: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
+        ::regex::Regex::new("^[a-z][+\\-.0-9a-z]*:")
+            .expect("codegen checked the pattern \"^[a-z][a-z0-9+.-]*:\"")
+    });
+    /// The pattern `/^x-/`.
+    pub struct Pattern16;
+    impl super::strict::Pattern for Pattern16 {
+        const PROBLEM: &'static str = "expected string matching /^x-/";
+        fn is_match(text: &str) -> bool {
+            REGEX_16.is_match(text)
+        }
+    }
+    static REGEX_16: ::std::sync::LazyLock<::regex::Regex> = ::std::sync::LazyLock::new(|| {
         ::regex::Regex::new("^x-").expect("codegen checked the pattern \"^x-\"")
     });
 }

@@ -1851,6 +1851,10 @@ public final class Coprocess {
      *     "a b"}. (Java null when absent)
      * @param marks Only class syntax characters, when given. Example: {@code "&~-[]^"}. (Java null
      *     when absent)
+     * @param suffix Ends with {@code a} or {@code b}, which a {@code b} may follow, when given:
+     *     searched and anchored at the end only, so an engine may read it from the end, where a
+     *     repetition that keeps what it read would miss {@code xb}. Example: {@code "xab"}. (Java
+     *     null when absent)
      */
     public record Patterned(
             String slug,
@@ -1863,7 +1867,8 @@ public final class Coprocess {
             String plain,
             String chain,
             String spaced,
-            String marks)
+            String marks,
+            String suffix)
             implements Encodable {
 
         /**
@@ -1880,6 +1885,7 @@ public final class Coprocess {
          * @param chain the value of the {@code "chain"} member
          * @param spaced the value of the {@code "spaced"} member
          * @param marks the value of the {@code "marks"} member
+         * @param suffix the value of the {@code "suffix"} member
          */
         public Patterned {
             Objects.requireNonNull(slug, "slug");
@@ -1947,6 +1953,10 @@ public final class Coprocess {
             if (this.marks != null) {
                 out.append(",\"marks\":");
                 Coprocess.writeString(out, this.marks);
+            }
+            if (this.suffix != null) {
+                out.append(",\"suffix\":");
+                Coprocess.writeString(out, this.suffix);
             }
             out.append('}');
         }
@@ -3081,14 +3091,17 @@ public final class Coprocess {
     /** The pattern {@code /^[&~\-\[\]^]+$/}. */
     private static final Regex PATTERN_12 = new Regex("^[\\&\\-\\[\\]\\^\\~]++\\z");
 
+    /** The pattern {@code /[ab]b?$/}. */
+    private static final Regex PATTERN_13 = new Regex("[ab]b?+\\z");
+
     /** The pattern {@code /^[a-z][a-z0-9_]*$/}. */
-    private static final Regex PATTERN_13 = new Regex("^[a-z][0-9_a-z]*+\\z");
+    private static final Regex PATTERN_14 = new Regex("^[a-z][0-9_a-z]*+\\z");
 
     /** The pattern {@code /^[a-z][a-z0-9+.-]*:/}. */
-    private static final Regex PATTERN_14 = new Regex("^[a-z][+\\-.0-9a-z]*+:");
+    private static final Regex PATTERN_15 = new Regex("^[a-z][+\\-.0-9a-z]*+:");
 
     /** The pattern {@code /^x-/}. */
-    private static final Regex PATTERN_15 = new Regex("^x-");
+    private static final Regex PATTERN_16 = new Regex("^x-");
 
     private static Bounded decodeBounded(JsonNode node, Path path) {
         ObjectNode object = expectObject(node, path);
@@ -4077,6 +4090,7 @@ public final class Coprocess {
         String vChain = null;
         String vSpaced = null;
         String vMarks = null;
+        String vSuffix = null;
         for (Map.Entry<String, JsonNode> member : object.properties()) {
             String key = member.getKey();
             JsonNode value = member.getValue();
@@ -4171,6 +4185,13 @@ public final class Coprocess {
                                         at,
                                         PATTERN_12,
                                         "expected string matching /^[&~\\-\\[\\]^]+$/");
+                case "suffix" ->
+                        vSuffix =
+                                matching(
+                                        decodeString(value, at),
+                                        at,
+                                        PATTERN_13,
+                                        "expected string matching /[ab]b?$/");
                 default -> throw unknownField(path, key);
             }
         }
@@ -4187,8 +4208,8 @@ public final class Coprocess {
             throw missingField(path, "pair");
         }
         return new Patterned(
-                vSlug, vAlias, vTag, vStatus, vWord, vPair, vSmile, vPlain, vChain, vSpaced,
-                vMarks);
+                vSlug, vAlias, vTag, vStatus, vWord, vPair, vSmile, vPlain, vChain, vSpaced, vMarks,
+                vSuffix);
     }
 
     private static Point decodePoint(JsonNode node, Path path) {
@@ -4596,7 +4617,7 @@ public final class Coprocess {
                             matching(
                                     stringWithin(value, at, 1, 64),
                                     at,
-                                    PATTERN_13,
+                                    PATTERN_14,
                                     "expected string matching /^[a-z][a-z0-9_]*$/");
                     hasTool = true;
                 }
@@ -4605,7 +4626,7 @@ public final class Coprocess {
                             matching(
                                     stringWithin(value, at, 0, 2048),
                                     at,
-                                    PATTERN_14,
+                                    PATTERN_15,
                                     "expected string matching /^[a-z][a-z0-9+.-]*:/");
                     hasServer = true;
                 }
@@ -4653,7 +4674,7 @@ public final class Coprocess {
                         matching(
                                 decodeString(n1, p1),
                                 p1,
-                                PATTERN_15,
+                                PATTERN_16,
                                 "expected string matching /^x-/"));
         return new Vendor(object);
     }

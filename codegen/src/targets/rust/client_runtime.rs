@@ -207,32 +207,22 @@ impl<R: Read> LineReader<R> {
     /// them) keeps what was read of the line.
     fn next_line(&mut self) -> std::io::Result<Line> {
         loop {
-            let (done, used) = match self.reader.fill_buf() {
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-                Ok([]) => return Ok(Line::End),
-                Ok(chunk) => match chunk.iter().position(|&byte| byte == b'\n') {
-                    // A whole line in the buffer: one allocation of its size.
-                    Some(end) if self.line.is_empty() => {
-                        self.line = chunk[..end].to_vec();
-                        (true, end + 1)
-                    }
-                    Some(end) => {
-                        self.line.extend_from_slice(&chunk[..end]);
-                        (true, end + 1)
-                    }
-                    None => {
-                        self.line.extend_from_slice(chunk);
-                        (false, chunk.len())
-                    }
-                },
-            };
-            self.reader.consume(used);
+            // At most one byte past the longest line and its newline.
+            let room = (coprocess::MAX_LINE_BYTES + 2).saturating_sub(self.line.len());
+            let limited = &mut (&mut self.reader).take(room as u64);
+            let read = limited.read_until(b'\n', &mut self.line)?;
+            let whole = self.line.last() == Some(&b'\n');
+            if whole {
+                self.line.pop();
+            }
             if self.line.len() > coprocess::MAX_LINE_BYTES {
                 return Ok(Line::TooLong);
             }
-            if done {
+            if whole {
                 return Ok(Line::Text(std::mem::take(&mut self.line)));
+            }
+            if read == 0 {
+                return Ok(Line::End);
             }
         }
     }
@@ -264,14 +254,16 @@ enum Answers {
 }
 
 impl Answers {
-    /// The next line, or what happened first, waiting at most `wait`.
-    fn next(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
+    /// The next line, or what happened first, waiting no later than `deadline`.
+    fn next(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
         match self {
-            Self::Handed(lines) => lines.recv_timeout(wait),
+            Self::Handed(lines) => {
+                lines.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            }
             #[cfg(unix)]
-            Self::Pipe(pipe) => pipe.next(wait),
+            Self::Pipe(pipe) => pipe.next(deadline),
             #[cfg(unix)]
-            Self::Socket(socket) => socket.next(wait),
+            Self::Socket(socket) => socket.next(deadline),
         }
     }
 }
@@ -303,8 +295,7 @@ impl SocketAnswers {
         })
     }
 
-    fn next(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
-        let deadline = Instant::now() + wait;
+    fn next(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
         let mut pause = Duration::from_millis(1);
         loop {
             if !self.ended {
@@ -501,11 +492,11 @@ impl PipeAnswers {
         })
     }
 
-    fn next(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
+    fn next(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
         if self.ended {
-            return self.exit_within(wait);
+            return self.exit_within(deadline);
         }
-        self.watch.arm(Instant::now() + wait);
+        self.watch.arm(deadline);
         let line = self.lines.next_line();
         let (fired, exit) = self.watch.disarm();
         if fired {
@@ -528,9 +519,8 @@ impl PipeAnswers {
     }
 
     /// After the output: the exit (once), as the watchdog saw it or as it
-    /// comes within `wait`.
-    fn exit_within(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
-        let deadline = Instant::now() + wait;
+    /// comes before `deadline`.
+    fn exit_within(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
         let mut pause = Duration::from_millis(1);
         loop {
             if !self.exited {
@@ -1024,8 +1014,7 @@ impl Session {
         loop {
             // Once the coprocess has exited, only what it wrote before is still read.
             let until = self.status.map_or(deadline, |(_, at)| at + EXIT_DRAIN);
-            let wait = until.saturating_duration_since(Instant::now());
-            match self.answers.next(wait) {
+            match self.answers.next(until) {
                 Ok(Line::Exited(status, at)) => self.status = Some((status, at)),
                 Err(RecvTimeoutError::Timeout) if self.status.is_some() => {
                     return Err(self.ended(method))
@@ -1079,8 +1068,7 @@ impl Session {
         if self.status.is_none() && self.child.is_some() {
             // The output ended first: the exit follows, or the coprocess lives on.
             let deadline = Instant::now() + self.close_timeout;
-            let wait = || deadline.saturating_duration_since(Instant::now());
-            while let Ok(line) = self.answers.next(wait()) {
+            while let Ok(line) = self.answers.next(deadline) {
                 if let Line::Exited(status, at) = line {
                     self.status = Some((status, at));
                     break;

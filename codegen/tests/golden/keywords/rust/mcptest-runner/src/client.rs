@@ -529,7 +529,8 @@ impl PipeAnswers {
         loop {
             if !self.exited {
                 let seen = lock(&self.watch.state).exit;
-                let status = seen.map_or_else(|| lock(&self.child).try_wait(), |(s, _)| Ok(Some(s)));
+                let status =
+                    seen.map_or_else(|| lock(&self.child).try_wait(), |(s, _)| Ok(Some(s)));
                 if let Ok(Some(status)) = status {
                     self.exited = true;
                     return Ok(Line::Exited(status, Instant::now()));

@@ -280,11 +280,33 @@ impl Answers {
 #[cfg(unix)]
 struct SocketAnswers {
     lines: LineReader<UnixStream>,
-    child: Arc<Mutex<Child>>,
+    exit: ExitTold,
     /// Whether the output ended (it is not read again).
     ended: bool,
-    /// Whether the exit was told (it is told once).
-    exited: bool,
+}
+
+/// The coprocess's exit as a caller learns it: told once.
+#[cfg(unix)]
+struct ExitTold {
+    child: Arc<Mutex<Child>>,
+    /// Whether the exit was told, or cannot be known.
+    told: bool,
+}
+
+#[cfg(unix)]
+impl ExitTold {
+    /// `Exited` the first time the exit is seen (`seen`, else from the process).
+    fn look(&mut self, seen: Option<ExitStatus>) -> Option<Line> {
+        if self.told {
+            return None;
+        }
+        let status = seen.map_or_else(|| lock(&self.child).try_wait(), |status| Ok(Some(status)));
+        self.told = !matches!(status, Ok(None));
+        match status {
+            Ok(Some(status)) => Some(Line::Exited(status, Instant::now())),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(unix)]
@@ -293,9 +315,8 @@ impl SocketAnswers {
         stdout.set_read_timeout(Some(EXIT_POLL))?;
         Ok(Self {
             lines: LineReader::new(stdout),
-            child,
+            exit: ExitTold { child, told: false },
             ended: false,
-            exited: false,
         })
     }
 
@@ -312,13 +333,8 @@ impl SocketAnswers {
                     }
                 }
             }
-            if !self.exited {
-                let status = lock(&self.child).try_wait();
-                if let Ok(Some(status)) = status {
-                    self.exited = true;
-                    return Ok(Line::Exited(status, Instant::now()));
-                }
-                self.exited = status.is_err();
+            if let Some(exited) = self.exit.look(None) {
+                return Ok(exited);
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -347,11 +363,9 @@ impl SocketAnswers {
 struct PipeAnswers {
     lines: LineReader<std::io::PipeReader>,
     watch: Arc<Watch>,
-    child: Arc<Mutex<Child>>,
+    exit: ExitTold,
     /// Whether the output ended or the watchdog ended a read (it is not read again).
     ended: bool,
-    /// Whether the exit was told (it is told once).
-    exited: bool,
 }
 
 /// What a waiting call and the watchdog share.
@@ -490,9 +504,8 @@ impl PipeAnswers {
         Ok(Self {
             lines: LineReader::new(stdout),
             watch,
-            child,
+            exit: ExitTold { child, told: false },
             ended: false,
-            exited: false,
         })
     }
 
@@ -507,7 +520,7 @@ impl PipeAnswers {
             self.ended = true;
             return match exit {
                 Some((status, at)) => {
-                    self.exited = true;
+                    self.exit.told = true;
                     Ok(Line::Exited(status, at))
                 }
                 None => Err(RecvTimeoutError::Timeout),
@@ -527,15 +540,9 @@ impl PipeAnswers {
     fn exit_within(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
         let mut pause = Duration::from_millis(1);
         loop {
-            if !self.exited {
-                let seen = lock(&self.watch.state).exit;
-                let status =
-                    seen.map_or_else(|| lock(&self.child).try_wait(), |(s, _)| Ok(Some(s)));
-                if let Ok(Some(status)) = status {
-                    self.exited = true;
-                    return Ok(Line::Exited(status, Instant::now()));
-                }
-                self.exited = status.is_err();
+            let seen = lock(&self.watch.state).exit;
+            if let Some(exited) = self.exit.look(seen.map(|(status, _)| status)) {
+                return Ok(exited);
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {

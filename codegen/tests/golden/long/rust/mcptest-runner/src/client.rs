@@ -187,8 +187,8 @@ enum Line {
     TooLong,
     /// The end of output, or a read error; a last line without its newline is dropped.
     End,
-    /// The coprocess exited (whoever still holds its output).
-    Exited(ExitStatus),
+    /// The coprocess exited (whoever still holds its output), and when that was seen.
+    Exited(ExitStatus, Instant),
 }
 
 /// The coprocess's output one line at a time, never more than `MAX_LINE_BYTES`
@@ -211,32 +211,22 @@ impl<R: Read> LineReader<R> {
     /// them) keeps what was read of the line.
     fn next_line(&mut self) -> std::io::Result<Line> {
         loop {
-            let (done, used) = match self.reader.fill_buf() {
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-                Ok([]) => return Ok(Line::End),
-                Ok(chunk) => match chunk.iter().position(|&byte| byte == b'\n') {
-                    // A whole line in the buffer: one allocation of its size.
-                    Some(end) if self.line.is_empty() => {
-                        self.line = chunk[..end].to_vec();
-                        (true, end + 1)
-                    }
-                    Some(end) => {
-                        self.line.extend_from_slice(&chunk[..end]);
-                        (true, end + 1)
-                    }
-                    None => {
-                        self.line.extend_from_slice(chunk);
-                        (false, chunk.len())
-                    }
-                },
-            };
-            self.reader.consume(used);
+            // At most one byte past the longest line and its newline.
+            let room = (coprocess::MAX_LINE_BYTES + 2).saturating_sub(self.line.len());
+            let limited = &mut (&mut self.reader).take(room as u64);
+            let read = limited.read_until(b'\n', &mut self.line)?;
+            let whole = self.line.last() == Some(&b'\n');
+            if whole {
+                self.line.pop();
+            }
             if self.line.len() > coprocess::MAX_LINE_BYTES {
                 return Ok(Line::TooLong);
             }
-            if done {
+            if whole {
                 return Ok(Line::Text(std::mem::take(&mut self.line)));
+            }
+            if read == 0 {
+                return Ok(Line::End);
             }
         }
     }
@@ -259,18 +249,25 @@ fn read_lines(reader: impl Read, lines: &mpsc::SyncSender<Line>) {
 enum Answers {
     /// Lines a reader thread (and, for a spawned coprocess, the exit watcher) hands over.
     Handed(Receiver<Line>),
-    /// A spawned coprocess's stdout, read by the calling thread itself.
+    /// A spawned coprocess's stdout pipe, read by the calling thread itself.
+    #[cfg(unix)]
+    Pipe(PipeAnswers),
+    /// A spawned coprocess's stdout socket, read by the calling thread itself.
     #[cfg(unix)]
     Socket(SocketAnswers),
 }
 
 impl Answers {
-    /// The next line, or what happened first, waiting at most `wait`.
-    fn next(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
+    /// The next line, or what happened first, waiting no later than `deadline`.
+    fn next(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
         match self {
-            Self::Handed(lines) => lines.recv_timeout(wait),
+            Self::Handed(lines) => {
+                lines.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            }
             #[cfg(unix)]
-            Self::Socket(socket) => socket.next(wait),
+            Self::Pipe(pipe) => pipe.next(deadline),
+            #[cfg(unix)]
+            Self::Socket(socket) => socket.next(deadline),
         }
     }
 }
@@ -283,11 +280,33 @@ impl Answers {
 #[cfg(unix)]
 struct SocketAnswers {
     lines: LineReader<UnixStream>,
-    child: Arc<Mutex<Child>>,
+    exit: ExitTold,
     /// Whether the output ended (it is not read again).
     ended: bool,
-    /// Whether the exit was told (it is told once).
-    exited: bool,
+}
+
+/// The coprocess's exit as a caller learns it: told once.
+#[cfg(unix)]
+struct ExitTold {
+    child: Arc<Mutex<Child>>,
+    /// Whether the exit was told, or cannot be known.
+    told: bool,
+}
+
+#[cfg(unix)]
+impl ExitTold {
+    /// `Exited` the first time the exit is seen (`seen`, else from the process).
+    fn look(&mut self, seen: Option<ExitStatus>) -> Option<Line> {
+        if self.told {
+            return None;
+        }
+        let status = seen.map_or_else(|| lock(&self.child).try_wait(), |status| Ok(Some(status)));
+        self.told = !matches!(status, Ok(None));
+        match status {
+            Ok(Some(status)) => Some(Line::Exited(status, Instant::now())),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(unix)]
@@ -296,14 +315,12 @@ impl SocketAnswers {
         stdout.set_read_timeout(Some(EXIT_POLL))?;
         Ok(Self {
             lines: LineReader::new(stdout),
-            child,
+            exit: ExitTold { child, told: false },
             ended: false,
-            exited: false,
         })
     }
 
-    fn next(&mut self, wait: Duration) -> Result<Line, RecvTimeoutError> {
-        let deadline = Instant::now() + wait;
+    fn next(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
         let mut pause = Duration::from_millis(1);
         loop {
             if !self.ended {
@@ -316,13 +333,8 @@ impl SocketAnswers {
                     }
                 }
             }
-            if !self.exited {
-                let status = lock(&self.child).try_wait();
-                if let Ok(Some(status)) = status {
-                    self.exited = true;
-                    return Ok(Line::Exited(status));
-                }
-                self.exited = status.is_err();
+            if let Some(exited) = self.exit.look(None) {
+                return Ok(exited);
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -337,10 +349,224 @@ impl SocketAnswers {
     }
 }
 
+/// A spawned coprocess's stdout as a pipe the calling thread reads with a
+/// plain blocking read, as a loop of `write` and `read` would (where the pipe
+/// can be opened again by its `/proc/self/fd` path, as on Linux). The client
+/// holds no write end, so the output ends when the coprocess's end (and every
+/// copy a process it started holds) is closed. A watchdog thread per session
+/// looks at whether the coprocess has exited while a call waits, and ends a
+/// read that passes the call's deadline (or `EXIT_DRAIN` after the exit) by
+/// writing a newline into the pipe through a write end it opens then; the
+/// session reads nothing after that, so nothing the coprocess wrote is ever
+/// taken for it.
+#[cfg(unix)]
+struct PipeAnswers {
+    lines: LineReader<std::io::PipeReader>,
+    watch: Arc<Watch>,
+    exit: ExitTold,
+    /// Whether the output ended or the watchdog ended a read (it is not read again).
+    ended: bool,
+}
+
+/// What a waiting call and the watchdog share.
+#[cfg(unix)]
+#[derive(Default)]
+struct Watch {
+    state: Mutex<Watched>,
+    changed: std::sync::Condvar,
+}
+
+#[cfg(unix)]
+#[derive(Default)]
+struct Watched {
+    /// The deadline of the call that waits, while one does.
+    deadline: Option<Instant>,
+    /// Whether a call waited since the watchdog last woke (it sleeps once none did).
+    busy: bool,
+    /// When the watchdog wakes next (`None`: when a call waits).
+    wakes: Option<Instant>,
+    /// How the coprocess exited and when the waiting call learnt it, once the watchdog saw it.
+    exit: Option<(ExitStatus, Instant)>,
+    /// Whether the exit cannot be known (`try_wait` failed).
+    unknowable: bool,
+    /// Whether the watchdog ended a read (the session reads no more).
+    fired: bool,
+    /// Whether the session is gone (the watchdog ends).
+    stopped: bool,
+}
+
+#[cfg(unix)]
+impl Watch {
+    /// A call waits until `deadline`: wakes the watchdog only when it sleeps
+    /// past it (no call waited in the last `EXIT_POLL`, or a shorter timeout).
+    fn arm(&self, deadline: Instant) {
+        let mut watched = lock(&self.state);
+        watched.deadline = Some(deadline);
+        watched.busy = true;
+        if let Some((_, at)) = &mut watched.exit {
+            // An exit seen before this call: its drain counts from the call.
+            *at = Instant::now();
+        }
+        if watched.wakes.is_none_or(|wakes| deadline < wakes) {
+            self.changed.notify_one();
+        }
+    }
+
+    /// The call stops waiting: whether the watchdog ended its read, and the exit it saw.
+    fn disarm(&self) -> (bool, Option<(ExitStatus, Instant)>) {
+        let mut watched = lock(&self.state);
+        watched.deadline = None;
+        (watched.fired, watched.exit)
+    }
+
+    fn stop(&self) {
+        lock(&self.state).stopped = true;
+        self.changed.notify_one();
+    }
+}
+
+/// The path that opens `pipe` again (for writing, a new write end).
+#[cfg(unix)]
+fn reopen_path(pipe: &std::io::PipeReader) -> String {
+    format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(pipe))
+}
+
+/// The watchdog: while a call waits, looks at the exit every `EXIT_POLL`;
+/// ends the read once the call's deadline (after an exit, its drain) passes.
+/// `wake` is its own read end of the pipe, so that the path it opens is that
+/// pipe's however the session ends.
+#[cfg(unix)]
+fn watch_call(watch: &Watch, child: &Mutex<Child>, wake: std::io::PipeReader) {
+    let mut watched = lock(&watch.state);
+    loop {
+        if watched.stopped {
+            return;
+        }
+        let now = Instant::now();
+        let waiting = watched.deadline.is_some();
+        if waiting && watched.exit.is_none() && !watched.unknowable {
+            match lock(child).try_wait() {
+                Ok(Some(status)) => watched.exit = Some((status, now)),
+                Ok(None) => {}
+                Err(_) => watched.unknowable = true,
+            }
+        }
+        let exit = watched.exit;
+        let due = watched
+            .deadline
+            .map(|deadline| exit.map_or(deadline, |(_, at)| at + EXIT_DRAIN));
+        if due.is_some_and(|due| due <= now) {
+            watched.fired = true;
+            drop(watched);
+            end_read(wake);
+            return;
+        }
+        let looking = watched.busy && exit.is_none() && !watched.unknowable;
+        let poll = looking.then(|| now + EXIT_POLL);
+        watched.wakes = match (due, poll) {
+            (Some(due), Some(poll)) => Some(due.min(poll)),
+            (due, poll) => due.or(poll),
+        };
+        watched.busy = waiting;
+        watched = match watched.wakes {
+            Some(wakes) => {
+                let pause = wakes.saturating_duration_since(now);
+                let woken = watch.changed.wait_timeout(watched, pause);
+                woken.map_or_else(|e| e.into_inner().0, |(watched, _)| watched)
+            }
+            None => (watch.changed.wait(watched)).unwrap_or_else(PoisonError::into_inner),
+        };
+    }
+}
+
+/// Ends the read that waits on `pipe`: a newline through a write end opened
+/// by the pipe's path (the reader takes nothing it reads after this as output).
+#[cfg(unix)]
+fn end_read(pipe: std::io::PipeReader) {
+    let end = std::fs::OpenOptions::new()
+        .write(true)
+        .open(reopen_path(&pipe));
+    drop(pipe);
+    if let Ok(mut end) = end {
+        let _ = end.write_all(b"\n");
+    }
+}
+
+#[cfg(unix)]
+impl PipeAnswers {
+    fn new(stdout: std::io::PipeReader, child: Arc<Mutex<Child>>) -> std::io::Result<Self> {
+        let wake = stdout.try_clone()?;
+        let watch = Arc::new(Watch::default());
+        let (watching, watched) = (Arc::clone(&watch), Arc::clone(&child));
+        thread::Builder::new()
+            .name("coprocess-watchdog".into())
+            .spawn(move || watch_call(&watching, &watched, wake))?;
+        Ok(Self {
+            lines: LineReader::new(stdout),
+            watch,
+            exit: ExitTold { child, told: false },
+            ended: false,
+        })
+    }
+
+    fn next(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
+        if self.ended {
+            return self.exit_within(deadline);
+        }
+        self.watch.arm(deadline);
+        let line = self.lines.next_line();
+        let (fired, exit) = self.watch.disarm();
+        if fired {
+            self.ended = true;
+            return match exit {
+                Some((status, at)) => {
+                    self.exit.told = true;
+                    Ok(Line::Exited(status, at))
+                }
+                None => Err(RecvTimeoutError::Timeout),
+            };
+        }
+        match line {
+            Ok(line @ (Line::Text(_) | Line::TooLong)) => Ok(line),
+            Ok(_) | Err(_) => {
+                self.ended = true;
+                Ok(Line::End)
+            }
+        }
+    }
+
+    /// After the output: the exit (once), as the watchdog saw it or as it
+    /// comes before `deadline`.
+    fn exit_within(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
+        let mut pause = Duration::from_millis(1);
+        loop {
+            let seen = lock(&self.watch.state).exit;
+            if let Some(exited) = self.exit.look(seen.map(|(status, _)| status)) {
+                return Ok(exited);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(RecvTimeoutError::Timeout);
+            }
+            thread::sleep(pause.min(left));
+            pause = (pause * 2).min(EXIT_POLL);
+        }
+    }
+}
+
+#[cfg(unix)]
+impl Drop for PipeAnswers {
+    fn drop(&mut self) {
+        self.watch.stop();
+    }
+}
+
 /// How the coprocess's answers are read: a stream a reader thread reads, or
-/// (a spawned coprocess on Unix) a socket the calling thread reads.
+/// (a spawned coprocess on Unix) a pipe or socket the calling thread reads.
 enum Output {
     Stream(Box<dyn Read + Send>),
+    #[cfg(unix)]
+    Pipe(std::io::PipeReader),
     #[cfg(unix)]
     Socket(UnixStream),
 }
@@ -375,7 +601,7 @@ fn watch_exit(child: &Mutex<Child>, events: &mpsc::SyncSender<Line>) {
         let status = lock(child).try_wait();
         match status {
             Ok(Some(status)) => {
-                let _ = events.send(Line::Exited(status));
+                let _ = events.send(Line::Exited(status, Instant::now()));
                 return;
             }
             Ok(None) => {
@@ -407,9 +633,17 @@ fn handed(
 }
 
 /// The client's end of a spawned coprocess's stdout and the coprocess's end:
-/// a socket pair on Unix (the client reads its end with a timeout), else a pipe.
+/// on Unix a pipe where its path opens it again (its watchdog ends a read
+/// through it), else a socket pair (the client reads its end with a
+/// timeout); off Unix a pipe.
 #[cfg(unix)]
 fn stdout_pair() -> std::io::Result<(Option<Output>, Stdio)> {
+    let (ours, theirs) = std::io::pipe()?;
+    // The write end this opens is closed at once: the client holds none.
+    let path = reopen_path(&ours);
+    if std::fs::OpenOptions::new().write(true).open(path).is_ok() {
+        return Ok((Some(Output::Pipe(ours)), Stdio::from(theirs)));
+    }
     let (ours, theirs) = UnixStream::pair()?;
     let theirs = std::os::fd::OwnedFd::from(theirs);
     Ok((Some(Output::Socket(ours)), Stdio::from(theirs)))
@@ -549,6 +783,11 @@ impl CoprocessClient {
         let child = child.map(|child| Arc::new(Mutex::new(child)));
         let answers = match output {
             Output::Stream(reader) => handed(reader, child.as_ref()),
+            #[cfg(unix)]
+            Output::Pipe(pipe) => match &child {
+                Some(child) => PipeAnswers::new(pipe, Arc::clone(child)).map(Answers::Pipe),
+                None => handed(Box::new(pipe), None),
+            },
             #[cfg(unix)]
             Output::Socket(socket) => match &child {
                 Some(child) => SocketAnswers::new(socket, Arc::clone(child)).map(Answers::Socket),
@@ -787,9 +1026,8 @@ impl Session {
         loop {
             // Once the coprocess has exited, only what it wrote before is still read.
             let until = self.status.map_or(deadline, |(_, at)| at + EXIT_DRAIN);
-            let wait = until.saturating_duration_since(Instant::now());
-            match self.answers.next(wait) {
-                Ok(Line::Exited(status)) => self.status = Some((status, Instant::now())),
+            match self.answers.next(until) {
+                Ok(Line::Exited(status, at)) => self.status = Some((status, at)),
                 Err(RecvTimeoutError::Timeout) if self.status.is_some() => {
                     return Err(self.ended(method))
                 }
@@ -821,7 +1059,7 @@ impl Session {
                 );
                 Err(self.protocol_error(message, method))
             }
-            Ok(Line::End | Line::Exited(_)) | Err(RecvTimeoutError::Disconnected) => {
+            Ok(Line::End | Line::Exited(..)) | Err(RecvTimeoutError::Disconnected) => {
                 Err(self.ended(method))
             }
             Err(RecvTimeoutError::Timeout) => {
@@ -842,10 +1080,9 @@ impl Session {
         if self.status.is_none() && self.child.is_some() {
             // The output ended first: the exit follows, or the coprocess lives on.
             let deadline = Instant::now() + self.close_timeout;
-            let wait = || deadline.saturating_duration_since(Instant::now());
-            while let Ok(line) = self.answers.next(wait()) {
-                if let Line::Exited(status) = line {
-                    self.status = Some((status, Instant::now()));
+            while let Ok(line) = self.answers.next(deadline) {
+                if let Line::Exited(status, at) = line {
+                    self.status = Some((status, at));
                     break;
                 }
             }

@@ -1122,10 +1122,13 @@ namespace Mcptest.Sdk
         private int depth;
 
         /// <summary>
-        /// The UTF-8 text the one-pass decoders are reading on this thread (a pooled buffer), or
-        /// null: open values are parsed from slices of it.
+        /// The UTF-8 text the one-pass decoders are reading on this thread, from <see
+        /// cref="TextOffset"/> on, or null: open values are parsed from slices of it.
         /// </summary>
         internal byte[]? Text;
+
+        /// <summary>Where in <see cref="Text"/> the reader's text begins (its token indexes count from there).</summary>
+        internal int TextOffset;
 
         /// <summary>This thread's scan: its bookkeeping is reused from frame to frame.</summary>
         internal static CoprocessTextScan Current => current ?? (current = new CoprocessTextScan());
@@ -1341,7 +1344,7 @@ namespace Mcptest.Sdk
         /// <summary>
         /// As <see cref="TryDecode{T}(string, CoprocessRead{T}, out T)"/> for one frame's text as UTF-8
         /// bytes, <paramref name="count"/> of them from <paramref name="offset"/> (valid UTF-8 already:
-        /// the caller checked it), without making a string of them first.
+        /// the caller checked it), read where they are, without a string or a copy of them.
         /// </summary>
         internal static bool TryDecode<T>(byte[] text, int offset, int count, CoprocessRead<T> read, out T value)
         {
@@ -1350,37 +1353,42 @@ namespace Mcptest.Sdk
             {
                 return false;
             }
-            byte[] utf8 = ArrayPool<byte>.Shared.Rent(count);
-            new ReadOnlySpan<byte>(text, offset, count).CopyTo(utf8);
-            return TryRead(utf8, count, CoprocessTextScan.Frame, read, out value);
+            return TryRead(text, offset, count, CoprocessTextScan.Frame, read, out value);
         }
 
         private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)
         {
             value = default!;
             byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(text.Length));
-            int length;
             try
             {
-                length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                int length;
+                try
+                {
+                    length = StrictUtf8.GetBytes(text, 0, text.Length, utf8, 0);
+                }
+                catch (ArgumentException)
+                {
+                    return false;
+                }
+                return TryRead(utf8, 0, length, options, read, out value);
             }
-            catch (ArgumentException)
+            finally
             {
                 ArrayPool<byte>.Shared.Return(utf8);
-                return false;
             }
-            return TryRead(utf8, length, options, read, out value);
         }
 
-        /// <summary>Reads one value off the first <paramref name="length"/> bytes of a rented array, then returns it.</summary>
-        private static bool TryRead<T>(byte[] utf8, int length, JsonReaderOptions options, CoprocessRead<T> read, out T value)
+        /// <summary>Reads one value off <paramref name="length"/> bytes of <paramref name="utf8"/> from <paramref name="offset"/>.</summary>
+        private static bool TryRead<T>(byte[] utf8, int offset, int length, JsonReaderOptions options, CoprocessRead<T> read, out T value)
         {
             value = default!;
             CoprocessTextScan scan = CoprocessTextScan.Current;
             try
             {
                 scan.Text = utf8;
-                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, 0, length), options);
+                scan.TextOffset = offset;
+                var reader = new Utf8JsonReader(new ReadOnlySpan<byte>(utf8, offset, length), options);
                 if (!reader.Read())
                 {
                     return false;
@@ -1401,7 +1409,6 @@ namespace Mcptest.Sdk
             finally
             {
                 scan.Text = null;
-                ArrayPool<byte>.Shared.Return(utf8);
             }
         }
 
@@ -1577,7 +1584,7 @@ namespace Mcptest.Sdk
             {
                 throw Fallback();
             }
-            var value = new ReadOnlyMemory<byte>(scan.Text, start, (int)reader.BytesConsumed - start);
+            var value = new ReadOnlyMemory<byte>(scan.Text, scan.TextOffset + start, (int)reader.BytesConsumed - start);
             JsonReaderOptions syntax = reader.CurrentState.Options;
             var options = new JsonDocumentOptions
             {

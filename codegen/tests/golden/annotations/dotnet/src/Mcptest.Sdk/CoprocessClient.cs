@@ -184,14 +184,15 @@ namespace Mcptest.Sdk
         private static readonly TimeSpan LongestWait = TimeSpan.FromDays(24);
         private const int Chunk = 65536;
 
+        /// <summary>The longest request line, in UTF-16 code units, whose text and bytes the session keeps arrays for.</summary>
+        private const int KeptRequestChars = 4096;
+
         /// <summary>
         /// How long a call waits for its answer in its own thread (see <see cref="OutputReady"/>)
         /// before it reads asynchronously, in milliseconds.
         /// </summary>
         private const int SyncWaitMilliseconds = 1;
 
-        /// <summary>poll(2)'s event of a descriptor with bytes to read (or the end of them).</summary>
-        private const short PollIn = 1;
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
         private static readonly UTF8Encoding LenientUtf8 = new UTF8Encoding(false, false);
 
@@ -207,13 +208,16 @@ namespace Mcptest.Sdk
         private readonly Task drained;
         private readonly object timerLock = new object();
         private readonly Thread? watchdog;
-        private SafeHandle? output;
+        private readonly StringBuilder requestText = new StringBuilder();
+        private Pipes? pipes;
         private bool timerArmed;
         private bool timerFired;
         private long timerDeadline;
         private long watchUntil = long.MaxValue;
         private bool watchStopped;
         private byte[] buffer = new byte[Chunk];
+        private char[]? requestChars;
+        private byte[]? requestBytes;
         private int start;
         private int end;
         private int scanned;
@@ -247,7 +251,7 @@ namespace Mcptest.Sdk
                 new Thread(() => ReadStderr(errors, stderrEnded)) { IsBackground = true, Name = "coprocess-stderr" }.Start();
                 watchdog = new Thread(Watch) { IsBackground = true, Name = "coprocess-watchdog" };
                 watchdog.Start();
-                output = RuntimeInformation.IsOSPlatform(OSPlatform.Windows) ? null : Handle(reader);
+                pipes = RuntimeInformation.IsOSPlatform(OSPlatform.Windows) ? null : Pipes.For(reader, writer);
             }
             // Once the coprocess has exited, only what it wrote before is read, for ExitDrain at most:
             // a process it started may hold its output open.
@@ -396,7 +400,7 @@ namespace Mcptest.Sdk
                         try
                         {
                             long id = nextId++;
-                            byte[] line = Line(new Request(JsonRpcVersion.V2_0, new RequestId(id), shutdown).ToJson());
+                            ArraySegment<byte> line = Line(new Request(JsonRpcVersion.V2_0, new RequestId(id), shutdown).ToJson());
                             await ExchangeAsync(shutdown, line, closeTimeout, false, CancellationToken.None).ConfigureAwait(false);
                         }
                         catch (CoprocessClientException)
@@ -432,7 +436,7 @@ namespace Mcptest.Sdk
             try
             {
                 long id = nextId++;
-                byte[] line = Line(Coprocess.HandshakeRequest(new RequestId(id), options.Sdk, options.SdkVersion));
+                ArraySegment<byte> line = Line(Coprocess.HandshakeRequest(new RequestId(id), options.Sdk, options.SdkVersion));
                 (int first, int length) = await ExchangeAsync(method, line, options.StartTimeout, true, cancellationToken).ConfigureAwait(false);
                 string text = await TextAsync(method, first, length).ConfigureAwait(false);
                 Response response;
@@ -481,7 +485,8 @@ namespace Mcptest.Sdk
                 CheckOpen(method);
                 long id = nextId++;
                 var request = new RequestOf<TParams>(JsonRpcVersion.V2_0, new RequestId(id), method) { Params = parameters };
-                (int first, int length) = await ExchangeAsync(method, Line(request.ToJson()), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
+                request.Write(requestText.Clear());
+                (int first, int length) = await ExchangeAsync(method, RequestLine(), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
                 ResponseOf<TResult> response;
                 if (!IsUtf8(first, length) || !CoprocessReader.TryDecode(buffer, first, length, ResponseReader<TResult>.Read, out response))
                 {
@@ -560,37 +565,51 @@ namespace Mcptest.Sdk
             }
         }
 
-        private static byte[] Line(string json)
+        private static ArraySegment<byte> Line(string json)
         {
             int length = StrictUtf8.GetByteCount(json);
             var bytes = new byte[length + 1];
             StrictUtf8.GetBytes(json, 0, json.Length, bytes, 0);
             bytes[length] = (byte)'\n';
-            return bytes;
+            return new ArraySegment<byte>(bytes);
+        }
+
+        /// <summary>
+        /// The request in <see cref="requestText"/> as a line of UTF-8, in the session's own arrays
+        /// (one request is in flight at a time): a call makes no string or array of its request. A
+        /// longer request than <see cref="KeptRequestChars"/> gets an array of its own, and the
+        /// text's room shrinks back.
+        /// </summary>
+        private ArraySegment<byte> RequestLine()
+        {
+            int count = requestText.Append('\n').Length;
+            if (count > KeptRequestChars)
+            {
+                string json = requestText.ToString(0, count - 1);
+                requestText.Clear().Capacity = KeptRequestChars;
+                return Line(json);
+            }
+            requestChars ??= new char[KeptRequestChars];
+            requestBytes ??= new byte[StrictUtf8.GetMaxByteCount(KeptRequestChars)];
+            requestText.CopyTo(0, requestChars, 0, count);
+            return new ArraySegment<byte>(requestBytes, 0, StrictUtf8.GetBytes(requestChars, 0, count, requestBytes, 0));
         }
 
         /// <summary>Writes one request line and reads the next answer line: where it is in the buffer.</summary>
-        private async Task<(int First, int Length)> ExchangeAsync(string method, byte[] line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
+        private async ValueTask<(int First, int Length)> ExchangeAsync(string method, ArraySegment<byte> line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
         {
-            long deadline = Stopwatch.GetTimestamp() + Ticks(wait);
+            long began = Stopwatch.GetTimestamp();
+            long deadline = began + Ticks(wait);
+            long syncUntil = began + (Stopwatch.Frequency * SyncWaitMilliseconds / 1000);
             // A spawned coprocess that stops reading cannot block the write past the call's time. Nor
             // the read: the watchdog stays armed until the answer (close's own exchange, which does
             // not kill, aside), so the read needs no timer of its own.
             CancellationTokenRegistration registration = default;
-            bool guarded = process != null && Arm(Remaining(deadline), cancellationToken, out registration);
+            bool guarded = process != null && Arm(wait, deadline, cancellationToken, out registration);
             bool watched = guarded && kill;
             try
             {
-                bool failed = false;
-                try
-                {
-                    writer.Write(line, 0, line.Length);
-                    writer.Flush();
-                }
-                catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
-                {
-                    failed = true;
-                }
+                bool failed = !WriteNow(line);
                 if (guarded && (watched ? Fired() : Disarm(registration)))
                 {
                     throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
@@ -616,10 +635,15 @@ namespace Mcptest.Sdk
                         {
                             throw await TooLongAsync(method).ConfigureAwait(false);
                         }
-                        if (watched && Disarm(registration))
+                        if (watched)
                         {
-                            // The watchdog killed the coprocess meanwhile.
-                            throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                            // Disarmed here, and not again at the end.
+                            guarded = false;
+                            if (Disarm(registration))
+                            {
+                                // The watchdog killed the coprocess meanwhile.
+                                throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+                            }
                         }
                         return (first, length);
                     }
@@ -631,7 +655,7 @@ namespace Mcptest.Sdk
                     MakeRoom();
                     int count;
                     bool late = false;
-                    if (OutputReady())
+                    if (OutputReady(syncUntil))
                     {
                         count = ReadNow();
                     }
@@ -661,13 +685,14 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// Arms the timer (and the cancellation) to kill the spawned coprocess after
-        /// <paramref name="wait"/>; false, arming nothing, when the time is already up.
+        /// Arms the timer (and the cancellation) to kill the spawned coprocess at
+        /// <paramref name="deadline"/>, <paramref name="wait"/> after the exchange began; false, arming
+        /// nothing, when there is no time to wait.
         /// </summary>
-        private bool Arm(TimeSpan wait, CancellationToken cancellationToken, out CancellationTokenRegistration registration)
+        private bool Arm(TimeSpan wait, long deadline, CancellationToken cancellationToken, out CancellationTokenRegistration registration)
         {
             registration = default;
-            if (wait <= TimeSpan.Zero || cancellationToken.IsCancellationRequested || watchdog == null)
+            if (Bounded(wait) == TimeSpan.Zero || cancellationToken.IsCancellationRequested || watchdog == null)
             {
                 return false;
             }
@@ -675,7 +700,7 @@ namespace Mcptest.Sdk
             {
                 timerArmed = true;
                 timerFired = false;
-                timerDeadline = Stopwatch.GetTimestamp() + Ticks(wait);
+                timerDeadline = deadline;
                 if (timerDeadline < watchUntil)
                 {
                     // The watchdog sleeps past this deadline: wake it (rarely: calls of one timeout
@@ -690,13 +715,13 @@ namespace Mcptest.Sdk
             return true;
         }
 
-        /// <summary>Whether the armed timer fired (the coprocess was killed).</summary>
+        /// <summary>
+        /// Whether the armed timer fired (the coprocess was killed): the watchdog sets it before it
+        /// kills, so a call that saw the kill's effect (its write failed, its read ended) sees it.
+        /// </summary>
         private bool Fired()
         {
-            lock (timerLock)
-            {
-                return timerFired;
-            }
+            return Volatile.Read(ref timerFired);
         }
 
         /// <summary>Disarms the timer; whether it fired (the coprocess was killed) meanwhile.</summary>
@@ -766,38 +791,27 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// Whether the spawned coprocess's output has bytes, or its end, to read within <see
-        /// cref="SyncWaitMilliseconds"/>: asked of poll(2) in the calling thread, so that an answer that
-        /// comes at once (most do) is read at once, without the asynchronous read's hand-off to a pool
-        /// thread (on .NET Core 3.1 a pipe's ReadAsync is a blocking read there) and back. False, and
-        /// the read is asynchronous, for an answer that takes longer (the read then waits on the exit,
-        /// the drain and the watchdog as ever), over streams and on Windows.
+        /// Whether the spawned coprocess's output has bytes, or its end, to read before
+        /// <paramref name="until"/> (a <see cref="Stopwatch"/> timestamp, <see
+        /// cref="SyncWaitMilliseconds"/> after the exchange began): see <see cref="Pipes"/>. False,
+        /// and the read is asynchronous, for an answer that takes longer (the read then waits on the
+        /// exit, the drain and the watchdog as ever), over streams and on Windows.
         /// </summary>
-        private bool OutputReady()
+        private bool OutputReady(long until)
         {
-            if (output == null)
+            if (pipes == null)
             {
                 return false;
             }
-            bool added = false;
             try
             {
-                output.DangerousAddRef(ref added);
-                var descriptor = new PollDescriptor { Descriptor = (int)output.DangerousGetHandle(), Events = PollIn, Returned = 0 };
-                return Poll(ref descriptor, (UIntPtr)1, SyncWaitMilliseconds) > 0;
+                return pipes.Ready(until);
             }
-            catch (Exception error) when (error is ObjectDisposedException || error is DllNotFoundException || error is EntryPointNotFoundException)
+            catch (Exception error) when (error is ObjectDisposedException || IsMissing(error))
             {
-                // Closed, or no poll(2) here: every read is asynchronous from now on.
-                output = null;
+                // Closed, or no poll(2) here: every read and write goes through the streams from now on.
+                DropPipes();
                 return false;
-            }
-            finally
-            {
-                if (added)
-                {
-                    output?.DangerousRelease();
-                }
             }
         }
 
@@ -806,7 +820,12 @@ namespace Mcptest.Sdk
         {
             try
             {
-                return reader.Read(buffer, end, buffer.Length - end);
+                return pipes != null ? pipes.Read(buffer, end, buffer.Length - end) : reader.Read(buffer, end, buffer.Length - end);
+            }
+            catch (Exception error) when (IsMissing(error))
+            {
+                DropPipes();
+                return ReadNow();
             }
             catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
             {
@@ -814,28 +833,42 @@ namespace Mcptest.Sdk
             }
         }
 
-        /// <summary>The descriptor of a spawned coprocess's output stream, or null when it has none.</summary>
-        private static SafeHandle? Handle(Stream stream)
+        /// <summary>Writes the request line whole (and flushes it); false when the input is closed.</summary>
+        private bool WriteNow(ArraySegment<byte> line)
         {
-            return stream switch
+            try
             {
-                FileStream file => file.SafeFileHandle,
-                PipeStream pipe => pipe.SafePipeHandle,
-                _ => null,
-            };
+                if (pipes != null)
+                {
+                    return pipes.Write(line.Array!, line.Offset, line.Count);
+                }
+                writer.Write(line.Array!, line.Offset, line.Count);
+                writer.Flush();
+                return true;
+            }
+            catch (Exception error) when (IsMissing(error))
+            {
+                DropPipes();
+                return WriteNow(line);
+            }
+            catch (Exception error) when (error is IOException || error is ObjectDisposedException || error is NotSupportedException)
+            {
+                return false;
+            }
         }
 
-        /// <summary>One entry of poll(2)'s array: the descriptor, the events asked, the events found.</summary>
-        [StructLayout(LayoutKind.Sequential)]
-        private struct PollDescriptor
+        /// <summary>Whether <paramref name="error"/> says libc, or a function of it, is not there.</summary>
+        private static bool IsMissing(Exception error)
         {
-            public int Descriptor;
-            public short Events;
-            public short Returned;
+            return error is DllNotFoundException || error is EntryPointNotFoundException;
         }
 
-        [DllImport("libc", EntryPoint = "poll")]
-        private static extern int Poll(ref PollDescriptor descriptors, UIntPtr count, int milliseconds);
+        /// <summary>Gives the pipes' descriptors up: the streams read and write from now on.</summary>
+        private void DropPipes()
+        {
+            pipes?.Dispose();
+            pipes = null;
+        }
 
         /// <summary>
         /// Reads the output asynchronously, abandoning the read when <paramref name="wait"/> passes
@@ -1050,6 +1083,7 @@ namespace Mcptest.Sdk
                 watchStopped = true;
                 Monitor.Pulse(timerLock);
             }
+            pipes?.Dispose();
         }
 
         private void Kill()
@@ -1139,6 +1173,274 @@ namespace Mcptest.Sdk
         {
             long left = deadline - Stopwatch.GetTimestamp();
             return left <= 0 ? TimeSpan.Zero : TimeSpan.FromSeconds((double)left / Stopwatch.Frequency);
+        }
+
+        /// <summary>
+        /// A spawned coprocess's input and output pipes as descriptors (not on Windows), written and
+        /// read with write(2) and read(2), P/Invoked from libc, rather than through the streams
+        /// (whose buffer and checks cost 0.3 µs a call), and the wait for an answer in the calling
+        /// thread: poll(2) asked whether the output has bytes (or their end) to read, so that an
+        /// answer that comes at once (most do) is read at once, without the asynchronous read's
+        /// hand-off to a pool thread (on .NET Core 3.1 a pipe's ReadAsync is a blocking read there)
+        /// and back; that read goes through the stream, which keeps no bytes of its own for reads
+        /// as long as ours. The wait ends <see cref="SyncWaitMilliseconds"/> after the exchange began. On
+        /// Linux a timerfd polled beside the output keeps that time, and poll itself has none: a
+        /// poll with a timeout sets a kernel timer each time it sleeps (0.6 µs a call, a loop in C
+        /// measured), whereas the timerfd stays set from call to call and is set again only when it
+        /// fires, about once a millisecond of calls. Elsewhere, or without a timerfd, poll's own
+        /// timeout keeps it.
+        /// </summary>
+        private sealed class Pipes : IDisposable
+        {
+            /// <summary>poll(2)'s event of a descriptor with bytes to read (or the end of them).</summary>
+            private const short PollIn = 1;
+
+            /// <summary>EINTR: a signal came before the system call did anything.</summary>
+            private const int Interrupted = 4;
+
+            /// <summary>timerfd_create(2)'s clock and flags: CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC.</summary>
+            private const int MonotonicClock = 1;
+            private const int TimerFlags = 0x800 | 0x80000;
+
+            private readonly SafeHandle output;
+            private readonly SafeHandle input;
+            private readonly TimerHandle? timer;
+
+            /// <summary>Whether the timer is set and has not been read since it last fired.</summary>
+            private bool set;
+
+            private Pipes(SafeHandle output, SafeHandle input, TimerHandle? timer)
+            {
+                this.output = output;
+                this.input = input;
+                this.timer = timer;
+            }
+
+            /// <summary>A spawned coprocess's pipes, or null when either stream has no descriptor.</summary>
+            internal static Pipes? For(Stream output, Stream input)
+            {
+                SafeHandle? outputHandle = Handle(output);
+                SafeHandle? inputHandle = Handle(input);
+                return outputHandle == null || inputHandle == null ? null : new Pipes(outputHandle, inputHandle, TimerHandle.Create());
+            }
+
+            /// <summary>Writes all of <paramref name="count"/> bytes from <paramref name="offset"/>; false when the input is closed.</summary>
+            internal bool Write(byte[] bytes, int offset, int count)
+            {
+                while (count > 0)
+                {
+                    long written = WriteDescriptor(input, ref bytes[offset], (UIntPtr)count).ToInt64();
+                    if (written < 0 && Marshal.GetLastWin32Error() != Interrupted)
+                    {
+                        return false;
+                    }
+                    if (written > 0)
+                    {
+                        offset += (int)written;
+                        count -= (int)written;
+                    }
+                }
+                return true;
+            }
+
+            /// <summary>Reads up to <paramref name="count"/> bytes into <paramref name="offset"/>: their count, 0 at the end of output.</summary>
+            internal int Read(byte[] bytes, int offset, int count)
+            {
+                while (true)
+                {
+                    long read = ReadDescriptor(output, ref bytes[offset], (UIntPtr)count).ToInt64();
+                    if (read >= 0 || Marshal.GetLastWin32Error() != Interrupted)
+                    {
+                        return (int)Math.Max(0, read);
+                    }
+                }
+            }
+
+            /// <summary>Whether the output has bytes, or its end, to read before <paramref name="until"/>.</summary>
+            internal bool Ready(long until)
+            {
+                bool added = false;
+                try
+                {
+                    output.DangerousAddRef(ref added);
+                    int descriptor = (int)output.DangerousGetHandle();
+                    if (timer == null || timer.IsClosed)
+                    {
+                        var single = new PollDescriptor { Descriptor = descriptor, Events = PollIn };
+                        return Poll(ref single, (UIntPtr)1, SyncWaitMilliseconds) > 0;
+                    }
+                    return ReadyByTimer(descriptor, timer, until);
+                }
+                finally
+                {
+                    if (added)
+                    {
+                        output.DangerousRelease();
+                    }
+                }
+            }
+
+            /// <inheritdoc/>
+            public void Dispose()
+            {
+                timer?.Dispose();
+            }
+
+            private bool ReadyByTimer(int descriptor, TimerHandle timer, long until)
+            {
+                bool added = false;
+                try
+                {
+                    timer.DangerousAddRef(ref added);
+                    var both = new PollPair
+                    {
+                        Output = new PollDescriptor { Descriptor = descriptor, Events = PollIn },
+                        Timer = new PollDescriptor { Descriptor = (int)timer.DangerousGetHandle(), Events = PollIn },
+                    };
+                    while (set || Set(timer, until))
+                    {
+                        both.Output.Returned = 0;
+                        both.Timer.Returned = 0;
+                        if (Poll(ref both, (UIntPtr)2, -1) < 0)
+                        {
+                            // A signal: the asynchronous read waits on.
+                            return false;
+                        }
+                        if (both.Output.Returned != 0)
+                        {
+                            return true;
+                        }
+                        if (both.Timer.Returned != PollIn || ReadTimer(timer, out _, (UIntPtr)sizeof(ulong)) != (IntPtr)sizeof(ulong))
+                        {
+                            // Never seen: the timer is given up, and poll keeps the time from now on.
+                            timer.Dispose();
+                            return false;
+                        }
+                        // Fired: set for an earlier exchange, it is set again for what is left of this one's wait.
+                        set = false;
+                    }
+                    return false;
+                }
+                finally
+                {
+                    if (added)
+                    {
+                        timer.DangerousRelease();
+                    }
+                }
+            }
+
+            /// <summary>Sets the timer to fire at <paramref name="until"/>; false, setting nothing, when that has passed.</summary>
+            private bool Set(TimerHandle timer, long until)
+            {
+                long left = until - Stopwatch.GetTimestamp();
+                if (left <= 0)
+                {
+                    return false;
+                }
+                long nanoseconds = Math.Max(1, (long)((double)left * 1e9 / Stopwatch.Frequency));
+                var value = new TimerSpec
+                {
+                    Seconds = new IntPtr(nanoseconds / 1000000000),
+                    Nanoseconds = new IntPtr(nanoseconds % 1000000000),
+                };
+                set = SetTimer(timer, 0, ref value, IntPtr.Zero) == 0;
+                return set;
+            }
+
+            private static SafeHandle? Handle(Stream stream)
+            {
+                return stream switch
+                {
+                    FileStream file => file.SafeFileHandle,
+                    PipeStream pipe => pipe.SafePipeHandle,
+                    _ => null,
+                };
+            }
+
+            [DllImport("libc", EntryPoint = "write", SetLastError = true)]
+            private static extern IntPtr WriteDescriptor(SafeHandle descriptor, ref byte bytes, UIntPtr count);
+
+            [DllImport("libc", EntryPoint = "read", SetLastError = true)]
+            private static extern IntPtr ReadDescriptor(SafeHandle descriptor, ref byte bytes, UIntPtr count);
+
+            [DllImport("libc", EntryPoint = "poll")]
+            private static extern int Poll(ref PollDescriptor descriptors, UIntPtr count, int milliseconds);
+
+            [DllImport("libc", EntryPoint = "poll")]
+            private static extern int Poll(ref PollPair descriptors, UIntPtr count, int milliseconds);
+
+            [DllImport("libc", EntryPoint = "timerfd_settime")]
+            private static extern int SetTimer(TimerHandle timer, int flags, ref TimerSpec value, IntPtr old);
+
+            [DllImport("libc", EntryPoint = "read")]
+            private static extern IntPtr ReadTimer(TimerHandle timer, out ulong expirations, UIntPtr count);
+
+            /// <summary>One entry of poll(2)'s array: the descriptor, the events asked, the events found.</summary>
+            [StructLayout(LayoutKind.Sequential)]
+            private struct PollDescriptor
+            {
+                public int Descriptor;
+                public short Events;
+                public short Returned;
+            }
+
+            /// <summary>poll(2)'s array of two: the output and the timer.</summary>
+            [StructLayout(LayoutKind.Sequential)]
+            private struct PollPair
+            {
+                public PollDescriptor Output;
+                public PollDescriptor Timer;
+            }
+
+            /// <summary>timerfd_settime(2)'s itimerspec: no interval, one expiry after the value.</summary>
+            [StructLayout(LayoutKind.Sequential)]
+            private struct TimerSpec
+            {
+                public IntPtr IntervalSeconds;
+                public IntPtr IntervalNanoseconds;
+                public IntPtr Seconds;
+                public IntPtr Nanoseconds;
+            }
+
+            /// <summary>A timerfd's descriptor, closed with the session (or by the finalizer).</summary>
+            private sealed class TimerHandle : SafeHandle
+            {
+                private TimerHandle(int descriptor)
+                    : base(new IntPtr(-1), true)
+                {
+                    SetHandle(new IntPtr(descriptor));
+                }
+
+                /// <inheritdoc/>
+                public override bool IsInvalid => handle == new IntPtr(-1);
+
+                /// <summary>A new timerfd, or null where there is none (not Linux, or out of descriptors).</summary>
+                internal static TimerHandle? Create()
+                {
+                    try
+                    {
+                        int descriptor = CreateTimer(MonotonicClock, TimerFlags);
+                        return descriptor < 0 ? null : new TimerHandle(descriptor);
+                    }
+                    catch (Exception error) when (IsMissing(error))
+                    {
+                        return null;
+                    }
+                }
+
+                /// <inheritdoc/>
+                protected override bool ReleaseHandle()
+                {
+                    return CloseDescriptor(handle.ToInt32()) == 0;
+                }
+
+                [DllImport("libc", EntryPoint = "timerfd_create")]
+                private static extern int CreateTimer(int clock, int flags);
+
+                [DllImport("libc", EntryPoint = "close")]
+                private static extern int CloseDescriptor(int descriptor);
+            }
         }
 
         /// <summary>The one-pass reader of a typed response, made once per result type.</summary>

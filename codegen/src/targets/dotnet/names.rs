@@ -22,6 +22,10 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "TaskCreationOptions", "SemaphoreSlim", "Stream", "Process", "ProcessStartInfo", "Stopwatch", "Queue", "KeyValuePair",
     "IDictionary", "IEnumerable", "IDisposable", "IAsyncDisposable", "IOException", "ObjectDisposedException",
     "NotSupportedException", "Buffer", "Thread", "Monitor", "CancellationTokenRegistration",
+    // What its reads of a spawned coprocess's pipes name (poll(2), read(2), write(2) and a timerfd, P/Invoked).
+    "Volatile", "Marshal", "SafeHandle", "IntPtr", "UIntPtr", "FileStream", "PipeStream", "ArraySegment",
+    "DllImport", "DllImportAttribute", "StructLayout", "StructLayoutAttribute", "LayoutKind",
+    "DllNotFoundException", "EntryPointNotFoundException", "RuntimeInformation", "OSPlatform",
 ];
 
 /// Member names every generated class declares or inherits.

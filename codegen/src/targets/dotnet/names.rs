@@ -26,6 +26,9 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "Volatile", "Marshal", "SafeHandle", "IntPtr", "UIntPtr", "FileStream", "PipeStream", "ArraySegment",
     "DllImport", "DllImportAttribute", "StructLayout", "StructLayoutAttribute", "LayoutKind",
     "DllNotFoundException", "EntryPointNotFoundException", "RuntimeInformation", "OSPlatform",
+    // And the frames' runtime (Coprocess.cs).
+    "JsonCommentHandling", "NumberStyles", "ThreadStatic", "ThreadStaticAttribute",
+    "TaskScheduler",
 ];
 
 /// Member names every generated class declares or inherits.
@@ -153,5 +156,106 @@ mod tests {
         assert_eq!(enum_members(&["with-dash".into(), "with_dash".into()]), vec!["WithDash", "WithDash2"]);
         assert_eq!(type_name("Type"), "TypeType");
         assert_eq!(string_literal("a\"b"), "\"a\\\"b\"");
+    }
+}
+
+#[cfg(test)]
+mod reserved_tests {
+    use super::*;
+
+    /// The capitalised names a C# template uses unqualified where a type of the
+    /// same name in the generated namespace would be found first: a member read
+    /// (`Math.Round`), a construction (`new Stopwatch()`), an attribute
+    /// (`[DllImport(...)]`), a base (`: SafeHandle`) or a type test (`catch
+    /// (IOException`, `is FileStream`). Comments and string literals are skipped.
+    fn unqualified_uses(template: &str) -> std::collections::BTreeSet<String> {
+        let mut uses = std::collections::BTreeSet::new();
+        for line in template.lines().map(str::trim_start).filter(|line| !line.starts_with("//") && !line.starts_with("namespace ")) {
+            let code = without_strings(line);
+            let bytes = code.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                if !bytes[i].is_ascii_alphabetic() || (i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')) {
+                    i += 1;
+                    continue;
+                }
+                let end = bytes[i..].iter().position(|b| !b.is_ascii_alphanumeric() && *b != b'_').map_or(bytes.len(), |n| i + n);
+                let (name, before, after) = (&code[i..end], &code[..i], &code[end..]);
+                let qualified = before.ends_with('.') || before.ends_with("::");
+                let used = after.starts_with('.')
+                    || [" new ", "(new ", "[", ": ", "catch (", " is ", " as ", "typeof("].iter().any(|p| before.ends_with(p) || before == p.trim_start());
+                // A generic type (`Span<byte>`) is looked up by its arity, which no `$defs` type has.
+                let generic = after.starts_with('<');
+                // `T`, `TResult`: a type parameter, which shadows any type itself.
+                let parameter = name == "T" || (name.len() > 1 && name.starts_with('T') && name[1..].starts_with(|c: char| c.is_ascii_uppercase()));
+                if name.starts_with(|c: char| c.is_ascii_uppercase()) && !qualified && !parameter && !generic && used {
+                    uses.insert(name.to_string());
+                }
+                i = end;
+            }
+        }
+        uses
+    }
+
+    /// The types a C# template declares itself (and the role placeholders its emitter fills).
+    fn declared_types(template: &str) -> std::collections::BTreeSet<String> {
+        let words: Vec<&str> = template.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
+        let mut declared: std::collections::BTreeSet<String> =
+            words.windows(2).filter(|w| ["class", "struct", "enum", "interface"].contains(&w[0])).map(|w| w[1].to_string()).collect();
+        declared.extend(words.iter().filter(|w| w.starts_with("Role")).map(|w| (*w).to_string()));
+        // Members: the name before `=`, `;`, `(` or `{` on a line that declares one, which
+        // the class's own code finds before any type.
+        for line in template.lines().map(str::trim_start) {
+            if ["private ", "internal ", "public ", "protected "].iter().any(|m| line.starts_with(m)) {
+                let before_end = line.find([';', '(', '=', '{']).map_or(line, |end| &line[..end]);
+                declared.extend(before_end.split_whitespace().last().map(str::to_string));
+            }
+        }
+        declared
+    }
+
+    /// `line` with the text of its string and character literals blanked.
+    fn without_strings(line: &str) -> String {
+        let mut out = String::with_capacity(line.len());
+        let mut quote: Option<char> = None;
+        let mut escaped = false;
+        for c in line.chars() {
+            match quote {
+                Some(q) => {
+                    if escaped {
+                        escaped = false;
+                    } else if c == '\\' {
+                        escaped = true;
+                    } else if c == q {
+                        quote = None;
+                        out.push(c);
+                        continue;
+                    }
+                    out.push(' ');
+                }
+                None => {
+                    if c == '"' || c == '\'' {
+                        quote = Some(c);
+                    }
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
+
+    /// A `$defs` type named like a System type that the runtimes name
+    /// unqualified would be found first in the generated namespace (the names
+    /// proof's `Volatile`, from Java's keyword, once broke `Volatile.Read`
+    /// in the client): every such name must be reserved.
+    #[test]
+    fn every_system_type_the_runtimes_name_unqualified_is_reserved() {
+        for (file, template) in [("runtime.cs", super::super::RUNTIME_FILE), ("client_runtime.cs", super::super::client::RUNTIME_FILE)] {
+            let declared = declared_types(template);
+            let uses = unqualified_uses(template);
+            assert!(uses.contains("Math") || uses.contains("Encoding"), "{file}: {uses:?}");
+            let missing: Vec<&String> = uses.iter().filter(|name| !RESERVED_TYPES.contains(&name.as_str()) && !declared.contains(*name)).collect();
+            assert!(missing.is_empty(), "{file} names these unqualified and does not reserve them: {missing:?}");
+        }
     }
 }

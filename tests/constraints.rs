@@ -11,9 +11,10 @@
 //! its strict checks, must give that verdict with that message, all six
 //! word each rejection identically, and the jsonschema validator (the
 //! independent reading of the same schema) must agree on every verdict.
-//! Beside the Rust testee, the protocol library itself (`mcptest_coprocess`,
-//! its frames rendered by its build.rs from the test contract) answers as
-//! `rust-lib`, held to the same verdicts and wording (issue 33).
+//! Beside the Rust testee, the protocol library itself (`mcptest_coprocess`'s
+//! sources, its frames rendered from the test contract with the call its
+//! build.rs makes) answers as `rust-lib`, held to the same verdicts and
+//! wording (issue 33).
 
 mod support;
 #[allow(dead_code)] // shared with the conformance test
@@ -23,6 +24,9 @@ mod compare;
 mod differential;
 #[path = "constraints/fuzz.rs"]
 mod fuzz;
+#[allow(dead_code)] // `BINARY` and `LIBRARY` are read through `missing` too
+#[path = "../build/needs.rs"]
+mod needs;
 #[allow(dead_code)] // shared with the conformance test
 #[path = "conformance/runner/library.rs"]
 mod library;
@@ -1191,6 +1195,18 @@ impl Built {
     }
 }
 
+/// What the library's `build.rs` does with a contract, for the test
+/// contract: the names `src/` needs are checked (`build/needs.rs`), the frames
+/// rendered with the same call, and the contract's text kept beside them
+/// (`coprocess.rs` and `schema.json`, what `src/lib.rs` includes).
+fn library_frames(contract: &codegen::Contract, schema: String) -> codegen::targets::Files {
+    if let Some(missing) = needs::missing(contract, false) {
+        panic!("the test contract cannot build the library: {missing}");
+    }
+    let frames = codegen::targets::rust::render(contract, codegen::targets::rust::Flavor::WithJsonSchema).unwrap_or_else(|e| panic!("{e}"));
+    [("coprocess.rs".to_string(), frames), ("schema.json".to_string(), schema)].into_iter().collect()
+}
+
 /// Generates the test contract's output and builds the testees on it, once
 /// for every test of this binary.
 fn built() -> &'static Built {
@@ -1198,21 +1214,25 @@ fn built() -> &'static Built {
     BUILT.get_or_init(|| {
         let schema = test_schema();
         let work = root().join("target/constraints");
-        // Kept where the library's build script finds it; rewritten only when
-        // it changes, so that a warm run does not render the frames again.
         let path = work.join("constraints-test.json");
-        support::testee::write_output(&[("constraints-test.json".to_string(), serde_json::to_string_pretty(&schema).unwrap())].into_iter().collect(), &work);
+        let text = serde_json::to_string_pretty(&schema).unwrap();
+        support::testee::write_output(&[("constraints-test.json".to_string(), text.clone())].into_iter().collect(), &work);
         let (contract, _) = codegen::load::load(&path, "constraints-test.json").unwrap_or_else(|e| panic!("the test contract is refused: {e}"));
         let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("{e}"));
         let out_root = work.join("out");
         support::testee::write_output(&files, &out_root);
+        // The library's frames for the test contract, as its build.rs renders
+        // them, for the Rust testee's build of the library testee; rewritten
+        // only when they change, so that a warm run rebuilds nothing.
+        let library = work.join("library");
+        support::testee::write_output(&library_frames(&contract, text), &library);
         let build = work.join("build");
         let testees = support::testee::chosen("CONSTRAINTS_TARGETS");
         let built: Vec<(&str, Result<(), String>)> = std::thread::scope(|scope| {
             let handles: Vec<_> = testees.iter().map(|&t| {
-                let (out_root, build, path) = (&out_root, &build, &path);
+                let (out_root, build, library) = (&out_root, &build, &library);
                 // The Rust testee's build makes the library's testee too.
-                let vars: Vec<(&str, &std::path::Path)> = if t == "rust" { vec![("CONFORMANCE_SCHEMA", path.as_path())] } else { Vec::new() };
+                let vars: Vec<(&str, &std::path::Path)> = if t == "rust" { vec![("CONFORMANCE_LIBRARY", library.as_path())] } else { Vec::new() };
                 (t, scope.spawn(move || support::testee::build_with(t, out_root, &build.join(t), &vars)))
             }).collect();
             handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()

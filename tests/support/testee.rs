@@ -25,7 +25,7 @@ pub fn build_on(target: &str, out_root: &Path, build: &Path) -> Result<(), Strin
 }
 
 /// [`build_on`] with more variables for the build script (the Rust testee
-/// builds the library's testee beside it on `CONFORMANCE_SCHEMA`).
+/// builds the library's testee beside it from `CONFORMANCE_LIBRARY`).
 pub fn build_with(target: &str, out_root: &Path, build: &Path, vars: &[(&str, &Path)]) -> Result<(), String> {
     // The goldens are the conformance build's to check: here an empty folder
     // stands in for them, so only the names schema's output is checked.

@@ -18,9 +18,14 @@
 #     small crate written under target/conformance-rust/goldens); (c) builds
 #     the testee (unoptimized, linted by clippy in the same compile) into
 #     target/conformance-rust, and copies it to $CONFORMANCE_BUILD/testees.
-# With CONFORMANCE_SCHEMA set (the constraints proof), it also builds the
-# protocol library's testee, testee-lib (feature `library`), on that contract
-# (the library's build.rs reads it from MCPTEST_COPROCESS_SCHEMA); run.sh
+# With CONFORMANCE_LIBRARY set (the constraints proof), it also builds the
+# protocol library's testee, testee-lib (feature `library`), on that
+# proof's contract: CONFORMANCE_LIBRARY is a folder with the library's frames
+# for it (coprocess.rs, as the crate's build.rs renders them, and the
+# contract, schema.json), and the library is the repository's src/ built as
+# a stand-in package (library-shim/: its manifest lists the library's own
+# dependencies, its build script copies the frames into OUT_DIR), so that
+# codegen and its dependencies are not compiled a second time for it; run.sh
 # --library runs it.
 # The testee includes <OUTPUT_ROOT>/rust/mcptest-runner/src/coprocess.rs with
 # #[path]: for generated/ in place; for any other output root, from a copy of
@@ -57,6 +62,15 @@ if [ "$(cd "$output_root" && pwd)" != "$root/generated" ]; then
   # The package's name, and the library dependency's path from the copy.
   sed -e "s|^name = \"conformance-testee-rust\"|name = \"$package\"|" \
     -e "s|^mcptest-coprocess = { path = \"../../..\"|mcptest-coprocess = { path = \"$root\"|" "$here/Cargo.toml" >"$crate/Cargo.toml.next"
+  if [ -n "${CONFORMANCE_LIBRARY:-}" ]; then
+    shim="$build/library-shim"
+    mkdir -p "$shim"
+    python3 "$here/library-shim/manifest.py" "$root" >"$shim/Cargo.toml.next"
+    put "$shim/Cargo.toml.next" "$shim/Cargo.toml"
+    put "$here/library-shim/build.rs" "$shim/build.rs"
+    rm -f "$shim/Cargo.toml.next"
+    sed -i "s|^mcptest-coprocess = { path = \"$root\"|mcptest-coprocess = { path = \"$shim\"|" "$crate/Cargo.toml.next"
+  fi
   put "$crate/Cargo.toml.next" "$crate/Cargo.toml"
   sed "s/^name = \"conformance-testee-rust\"/name = \"$package\"/" "$here/Cargo.lock" >"$crate/Cargo.lock.next"
   put "$crate/Cargo.lock.next" "$crate/Cargo.lock"
@@ -131,9 +145,16 @@ fi
 # dependencies are built by rustc as usual. Its library and binaries are all
 # its targets (it has no tests; `--all-targets` would compile the generated
 # file a second time, as the library's test harness).
-features=()
-if [ -n "${CONFORMANCE_SCHEMA:-}" ]; then
-  export MCPTEST_COPROCESS_SCHEMA="$CONFORMANCE_SCHEMA"
+# The library's build against the stand-in package prunes the copy's lock
+# (codegen and what only it needs leave it; no version changes), so it is
+# not --locked; every other build is.
+features=(--locked)
+if [ -n "${CONFORMANCE_LIBRARY:-}" ]; then
+  [ "$crate" != "$here" ] || { echo "rust: CONFORMANCE_LIBRARY needs another output root than generated/" >&2; exit 1; }
+  for file in coprocess.rs schema.json; do
+    [ -f "$CONFORMANCE_LIBRARY/$file" ] || { echo "rust: no $CONFORMANCE_LIBRARY/$file (CONFORMANCE_LIBRARY)" >&2; exit 1; }
+  done
+  export MCPTEST_COPROCESS_RENDERED="$CONFORMANCE_LIBRARY"
   features=(--features library)
 fi
 clippy_args=""
@@ -144,9 +165,9 @@ mkdir -p "$build/testees"
 (
   flock 9
   (cd "$crate" && RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
-    cargo build --quiet --locked --bins "${features[@]}") || exit 1
+    cargo build --quiet --bins "${features[@]}") || exit 1
   testees=(testee)
-  [ -z "${CONFORMANCE_SCHEMA:-}" ] || testees+=(testee-lib)
+  [ -z "${CONFORMANCE_LIBRARY:-}" ] || testees+=(testee-lib)
   for testee in "${testees[@]}"; do
     cp "$CARGO_TARGET_DIR/debug/$testee" "$build/testees/$testee.next"
     mv "$build/testees/$testee.next" "$build/testees/$testee"

@@ -308,7 +308,14 @@ fn run_language(lang: &str, variants: &[Variant], tree: Option<&renamed::Tree>) 
         Some(3) if std::env::var("CI").as_deref() != Ok("true") => return variants.iter().map(|_| Outcome::Missing(log.clone())).collect(),
         _ => return failed(Outcome::Failed(format!("{lang}: build.sh failed ({}), building the testees of {:?}:\n{log}", build.status, variants.iter().map(|v| v.name).collect::<Vec<_>>()))),
     }
-    variants.iter().map(|variant| run_variant(lang, variant)).collect()
+    // The variants run at once: a testee spends most of a scenario waiting
+    // (on the fake's start, a timeout, an exit's drain), so two overlap.
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = variants.iter().map(|variant| (variant, scope.spawn(move || run_variant(lang, variant)))).collect();
+        runs.into_iter()
+            .map(|(variant, run)| run.join().unwrap_or_else(|_| Outcome::Failed(format!("{} {lang}: its runner thread panicked", variant.name))))
+            .collect()
+    })
 }
 
 /// Runs one built testee over its variant's scenarios.

@@ -2382,30 +2382,67 @@ pub mod strict {
         }
     }
 
-    /// Which of `discriminators` are members of the object `text` (a nested
-    /// union's value, which the outer decode has parsed): one pass over the
-    /// members, their values skipped, nothing kept.
-    ///
-    /// # Errors
-    ///
-    /// The problem when `text` is not an object (``expected object, got string``).
-    pub fn members_present(text: &str, discriminators: &[&str]) -> Result<Vec<bool>, String> {
-        let found = serde::Deserializer::deserialize_any(
-            &mut serde_json::Deserializer::from_str(text),
-            MembersPresent(discriminators),
-        );
-        match found {
-            Ok(Ok(present)) => Ok(present),
-            Ok(Err(kind)) => Err(format!("expected object, got {kind}")),
-            Err(e) => Err(problem_from_serde(&e.to_string())),
+    /// A nested untagged union's value, read once by the outer decode: each
+    /// member's name and the JSON text of its value, in order, nothing
+    /// decoded yet (the variant that reads them is known only once every
+    /// member has been seen), or the kind of a value that is no object.
+    pub struct UnionMembers<'de>(Result<Vec<Member<'de>>, &'static str>);
+
+    /// A member's name and its value's JSON text.
+    type Member<'de> = (Cow<'de, str>, Cow<'de, str>);
+
+    /// How many members a union's value is read into before it grows.
+    const UNION_MEMBERS: usize = 8;
+
+    impl UnionMembers<'_> {
+        /// Picks the variant by which of `discriminators` are members.
+        ///
+        /// # Errors
+        ///
+        /// The problem when the value is no object (``expected object, got
+        /// string``), or has none or more than one of `discriminators`.
+        pub fn variant(&self, discriminators: &[&str]) -> Result<usize, String> {
+            let members = self
+                .0
+                .as_ref()
+                .map_err(|kind| format!("expected object, got {kind}"))?;
+            let present = |d: &&str| members.iter().any(|(name, _)| name == d);
+            let mut chosen = discriminators
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| present(d));
+            match (chosen.next(), chosen.next()) {
+                (Some((i, _)), None) => Ok(i),
+                _ => pick_variant(
+                    &discriminators.iter().map(present).collect::<Vec<_>>(),
+                    discriminators,
+                ),
+            }
+        }
+
+        /// The members again, as a map for the chosen variant to read: each
+        /// value from its own text, the names as they came.
+        #[must_use]
+        pub fn replay(&self) -> serde::de::value::MapAccessDeserializer<Replay<'_>> {
+            let members = self.0.as_deref().unwrap_or_default();
+            serde::de::value::MapAccessDeserializer::new(Replay {
+                members: members.iter(),
+                value: None,
+            })
         }
     }
 
-    /// Notes which discriminators an object has; any other value is its kind.
-    struct MembersPresent<'d>(&'d [&'d str]);
+    impl<'de> serde::Deserialize<'de> for UnionMembers<'de> {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_any(UnionMembersVisitor)
+        }
+    }
 
-    impl<'de> serde::de::Visitor<'de> for MembersPresent<'_> {
-        type Value = Result<Vec<bool>, &'static str>;
+    /// Reads an object's members, or notes the kind of any other value.
+    struct UnionMembersVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for UnionMembersVisitor {
+        type Value = UnionMembers<'de>;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a JSON value")
@@ -2415,14 +2452,12 @@ pub mod strict {
             self,
             mut map: A,
         ) -> Result<Self::Value, A::Error> {
-            let mut present = vec![false; self.0.len()];
-            while let Some(member) = map.next_key_seed(Discriminator(self.0))? {
-                if let Some(i) = member {
-                    present[i] = true;
-                }
-                map.next_value::<serde::de::IgnoredAny>()?;
+            let mut members = Vec::with_capacity(UNION_MEMBERS);
+            while let Some(Text(name)) = map.next_key()? {
+                let text = map.next_value_seed(ValueText)?;
+                members.push((name, text));
             }
-            Ok(Ok(present))
+            Ok(UnionMembers(Ok(members)))
         }
 
         fn visit_seq<A: serde::de::SeqAccess<'de>>(
@@ -2430,57 +2465,140 @@ pub mod strict {
             mut seq: A,
         ) -> Result<Self::Value, A::Error> {
             while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-            Ok(Err("array"))
+            Ok(UnionMembers(Err("array")))
         }
 
         fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(Err("boolean"))
+            Ok(UnionMembers(Err("boolean")))
         }
 
         fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(Err("integer"))
+            Ok(UnionMembers(Err("integer")))
         }
 
         fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(Err("integer"))
+            Ok(UnionMembers(Err("integer")))
         }
 
         fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(Err("number"))
+            Ok(UnionMembers(Err("number")))
         }
 
         fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(Err("string"))
+            Ok(UnionMembers(Err("string")))
         }
 
         fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(Err("null"))
+            Ok(UnionMembers(Err("null")))
         }
     }
 
-    /// A member's name: its index among the discriminators, if it is one.
-    struct Discriminator<'d>(&'d [&'d str]);
+    /// A string, borrowed from the input when it can be (a member name
+    /// without escapes, a value's text read from a `&str`).
+    struct Text<'de>(Cow<'de, str>);
 
-    impl<'de> serde::de::DeserializeSeed<'de> for Discriminator<'_> {
-        type Value = Option<usize>;
+    impl<'de> serde::Deserialize<'de> for Text<'de> {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_str(TextVisitor)
+        }
+    }
+
+    struct TextVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for TextVisitor {
+        type Value = Text<'de>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
+            Ok(Text(Cow::Borrowed(text)))
+        }
+
+        fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+            Ok(Text(Cow::Owned(text.to_string())))
+        }
+
+        fn visit_string<E>(self, text: String) -> Result<Self::Value, E> {
+            Ok(Text(Cow::Owned(text)))
+        }
+    }
+
+    /// The name under which serde_json hands out a value's JSON text, as
+    /// `serde_json::value::RawValue` asks for it: borrowed from a `&str`
+    /// input, written out from a `serde_json::Value`. (`&RawValue` takes
+    /// only the first, `Box<RawValue>` always copies; a nested union is read
+    /// from both.)
+    const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+    /// A value's JSON text, skipped over and not decoded.
+    struct ValueText;
+
+    impl<'de> serde::de::DeserializeSeed<'de> for ValueText {
+        type Value = Cow<'de, str>;
 
         fn deserialize<D: serde::Deserializer<'de>>(
             self,
             deserializer: D,
         ) -> Result<Self::Value, D::Error> {
-            deserializer.deserialize_str(self)
+            deserializer.deserialize_newtype_struct(RAW_VALUE, self)
         }
     }
 
-    impl<'de> serde::de::Visitor<'de> for Discriminator<'_> {
-        type Value = Option<usize>;
+    impl<'de> serde::de::Visitor<'de> for ValueText {
+        type Value = Cow<'de, str>;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a member name")
+            f.write_str("any valid JSON value")
         }
 
-        fn visit_str<E>(self, name: &str) -> Result<Self::Value, E> {
-            Ok(self.0.iter().position(|d| *d == name))
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            if map.next_key::<serde::de::IgnoredAny>()?.is_none() {
+                return Err(serde::de::Error::custom("no JSON text for the value"));
+            }
+            map.next_value::<Text<'de>>().map(|Text(text)| text)
+        }
+    }
+
+    /// A union's members read again, for the variant picked: each name as
+    /// it came, each value by a JSON reader of its own text.
+    pub struct Replay<'m> {
+        members: std::slice::Iter<'m, Member<'m>>,
+        value: Option<&'m str>,
+    }
+
+    impl<'m> serde::de::MapAccess<'m> for Replay<'m> {
+        type Error = serde_json::Error;
+
+        fn next_key_seed<K: serde::de::DeserializeSeed<'m>>(
+            &mut self,
+            seed: K,
+        ) -> Result<Option<K::Value>, Self::Error> {
+            let Some((name, text)) = self.members.next() else {
+                return Ok(None);
+            };
+            self.value = Some(text);
+            seed.deserialize(serde::de::value::BorrowedStrDeserializer::new(name))
+                .map(Some)
+        }
+
+        fn next_value_seed<V: serde::de::DeserializeSeed<'m>>(
+            &mut self,
+            seed: V,
+        ) -> Result<V::Value, Self::Error> {
+            let text = self
+                .value
+                .take()
+                .ok_or_else(|| serde::de::Error::custom("a value read before its member's name"))?;
+            seed.deserialize(&mut serde_json::Deserializer::from_str(text))
+        }
+
+        fn size_hint(&self) -> Option<usize> {
+            Some(self.members.len())
         }
     }
 }

@@ -62,6 +62,14 @@ fn strict_from_text<T: ::serde::de::DeserializeOwned>(
     ::serde_json::from_str(text)
         .or_else(|_| explain(type_name, &mut ::serde_json::Deserializer::from_str(text)))
 }
+/// Deserializes the variant a nested union's members pick, from the members
+/// read once by the outer decode; only a failure pays for tracking the path.
+fn strict_from_members<T: ::serde::de::DeserializeOwned>(
+    type_name: &'static str,
+    members: &strict::UnionMembers<'_>,
+) -> ::std::result::Result<T, DecodeError> {
+    T::deserialize(members.replay()).or_else(|_| explain(type_name, members.replay()))
+}
 /// Deserializes a parsed value; only a failure pays for tracking the path.
 fn strict_from_value<T: ::serde::de::DeserializeOwned>(
     type_name: &'static str,

@@ -111,8 +111,7 @@ fn untagged_union_codec(name: &str, variants: &[UnionVariant]) -> TokenStream {
             let ::serde_json::Value::Object(map) = &value else {
                 return Err(DecodeError::new(#name, "$", format!("expected object, got {}", strict::kind(&value))));
             };
-            let present: ::std::vec::Vec<bool> = [#(#discriminators),*].iter().map(|d| map.contains_key(*d)).collect();
-            let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+            let chosen = strict::pick_variant(&[#(#discriminators),*], |d| map.contains_key(d)).map_err(|p| DecodeError::new(#name, "$", p))?;
             match chosen { #(#arms2)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
         }
     }

@@ -1032,12 +1032,10 @@ fn checked_variant<'t>(
             format!("expected object, got {}", strict::kind(&value)),
         ));
     }
-    let present: ::std::vec::Vec<bool> = discriminators
-        .iter()
-        .map(|d| checked.top_level_keys.iter().any(|k| k == d))
-        .collect();
-    let chosen = strict::pick_variant(&present, discriminators)
-        .map_err(|p| DecodeError::new(type_name, "$", p))?;
+    let chosen = strict::pick_variant(discriminators, |d| {
+        checked.top_level_keys.iter().any(|k| k == d)
+    })
+    .map_err(|p| DecodeError::new(type_name, "$", p))?;
     Ok((checked.text, chosen))
 }
 /// Deserializes checked text; only a failure pays for tracking the path.
@@ -1250,11 +1248,7 @@ impl Frame for Response {
                 format!("expected object, got {}", strict::kind(&value)),
             ));
         };
-        let present: ::std::vec::Vec<bool> = ["result", "error"]
-            .iter()
-            .map(|d| map.contains_key(*d))
-            .collect();
-        let chosen = strict::pick_variant(&present, &["result", "error"])
+        let chosen = strict::pick_variant(&["result", "error"], |d| map.contains_key(d))
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
             0usize => {
@@ -1638,7 +1632,7 @@ pub mod strict {
             pos: 0,
             max_depth,
             rewrites: Vec::new(),
-            keys: Vec::new(),
+            keys: Vec::with_capacity(SCANNED_KEYS),
             path: Vec::new(),
             top_level_keys: Vec::new(),
         };
@@ -1693,6 +1687,10 @@ pub mod strict {
         Key(Token),
         Index(usize),
     }
+
+    /// How many keys of the objects being scanned the scan holds before it
+    /// grows (a frame's envelope and its params or result: about ten).
+    const SCANNED_KEYS: usize = 16;
 
     struct Scanner<'a> {
         text: &'a str,
@@ -3915,13 +3913,18 @@ pub mod strict {
         })
     }
 
-    /// Picks a union variant by which discriminator fields are present.
+    /// Picks a union variant by which of its discriminator members are
+    /// present (`present` says whether a member is). Allocates only to
+    /// word an error.
     ///
     /// # Errors
     ///
     /// The problem when no discriminator, or more than one, is present.
-    pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
-        let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
+    pub fn pick_variant(
+        discriminators: &[&str],
+        present: impl Fn(&str) -> bool,
+    ) -> Result<usize, String> {
+        let mut chosen = (0..discriminators.len()).filter(|i| present(discriminators[*i]));
         let names = |joiner: &str| {
             discriminators
                 .iter()
@@ -3929,10 +3932,10 @@ pub mod strict {
                 .collect::<Vec<_>>()
                 .join(joiner)
         };
-        match chosen.as_slice() {
-            [one] => Ok(*one),
-            [] if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),
-            [] => Err(format!("none of {}", names(", "))),
+        match (chosen.next(), chosen.next()) {
+            (Some(one), None) => Ok(one),
+            (None, _) if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),
+            (None, _) => Err(format!("none of {}", names(", "))),
             _ if discriminators.len() == 2 => Err(format!("both {}", names(" and "))),
             _ => Err(format!("more than one of {}", names(", "))),
         }
@@ -3962,18 +3965,9 @@ pub mod strict {
                 .0
                 .as_ref()
                 .map_err(|kind| format!("expected object, got {kind}"))?;
-            let present = |d: &&str| members.iter().any(|(name, _)| name == d);
-            let mut chosen = discriminators
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| present(d));
-            match (chosen.next(), chosen.next()) {
-                (Some((i, _)), None) => Ok(i),
-                _ => pick_variant(
-                    &discriminators.iter().map(present).collect::<Vec<_>>(),
-                    discriminators,
-                ),
-            }
+            pick_variant(discriminators, |d| {
+                members.iter().any(|(name, _)| name == d)
+            })
         }
 
         /// The members again, as a map for the chosen variant to read: each

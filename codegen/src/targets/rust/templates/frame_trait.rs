@@ -46,10 +46,8 @@ fn checked_variant<'t>(
             format!("expected object, got {}", strict::kind(&value)),
         ));
     }
-    let chosen = strict::pick_variant(discriminators, |d| {
-        checked.top_level_keys.iter().any(|k| k == d)
-    })
-    .map_err(|p| DecodeError::new(type_name, "$", p))?;
+    let chosen = strict::pick_variant(discriminators, |d| checked.has_top_level_key(d))
+        .map_err(|p| DecodeError::new(type_name, "$", p))?;
     Ok((checked.text, chosen))
 }
 /// Deserializes checked text; only a failure pays for tracking the path.

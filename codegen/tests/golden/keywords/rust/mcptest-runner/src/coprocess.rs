@@ -1125,10 +1125,8 @@ fn checked_variant<'t>(
             format!("expected object, got {}", strict::kind(&value)),
         ));
     }
-    let chosen = strict::pick_variant(discriminators, |d| {
-        checked.top_level_keys.iter().any(|k| k == d)
-    })
-    .map_err(|p| DecodeError::new(type_name, "$", p))?;
+    let chosen = strict::pick_variant(discriminators, |d| checked.has_top_level_key(d))
+        .map_err(|p| DecodeError::new(type_name, "$", p))?;
     Ok((checked.text, chosen))
 }
 /// Deserializes checked text; only a failure pays for tracking the path.
@@ -1791,8 +1789,20 @@ pub mod strict {
         /// The text, with integral numbers written with a fraction or exponent
         /// (`1.0`, `1e2`) rewritten as integers; borrowed when nothing changed.
         pub text: Cow<'a, str>,
+        /// The text as given, which `top_level_keys` point into.
+        given: &'a str,
         /// The keys of the top-level object, in document order (empty otherwise).
-        pub top_level_keys: Vec<Cow<'a, str>>,
+        top_level_keys: Vec<Token>,
+    }
+
+    impl CheckedText<'_> {
+        /// Whether the top-level object has a member called `name`.
+        #[must_use]
+        pub fn has_top_level_key(&self, name: &str) -> bool {
+            self.top_level_keys
+                .iter()
+                .any(|key| unescape(self.given, *key) == name)
+        }
     }
 
     /// Checks the JSON-text rules (no BOM, one value, no duplicate keys, no lone
@@ -1808,31 +1818,22 @@ pub mod strict {
         scan(text, max_depth).map(|checked| checked.text)
     }
 
-    /// [`check_text`], also collecting the top-level keys (for union dispatch).
-    /// One pass, no allocation per value: the path is only spelled out when
-    /// there is an error to report.
+    /// [`check_text`], also noting the top-level keys (for union dispatch).
+    /// One pass, no allocation per value; only a failure pays for tracking
+    /// the path, in a second pass that spells out where it failed.
     ///
     /// # Errors
     ///
     /// As [`check_text`].
     pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
-        let mut scanner = Scanner {
-            text,
-            bytes: text.as_bytes(),
-            pos: 0,
-            max_depth,
-            rewrites: Vec::new(),
-            keys: Vec::with_capacity(SCANNED_KEYS),
-            path: Vec::new(),
-            top_level_keys: Vec::new(),
-        };
+        let mut scanner = Scanner::new(text, max_depth, None);
         if text.starts_with('\u{feff}') {
             return Err(("$".into(), "invalid JSON: byte-order mark".into()));
         }
         scanner.skip_ws();
         scanner
             .value(0)
-            .map_err(|problem| (scanner.spell_path(), problem))?;
+            .map_err(|problem| (path_of_failure(text, max_depth), problem))?;
         scanner.skip_ws();
         if scanner.pos != scanner.bytes.len() {
             return Err((
@@ -1843,10 +1844,11 @@ pub mod strict {
                 ),
             ));
         }
-        let top_level_keys = std::mem::take(&mut scanner.top_level_keys);
+        let top_level_keys = std::mem::take(&mut scanner.keys);
         if scanner.rewrites.is_empty() {
             return Ok(CheckedText {
                 text: Cow::Borrowed(text),
+                given: text,
                 top_level_keys,
             });
         }
@@ -1860,12 +1862,32 @@ pub mod strict {
         out.push_str(&text[last..]);
         Ok(CheckedText {
             text: Cow::Owned(out),
+            given: text,
             top_level_keys,
         })
     }
 
+    /// Where the scan of `text` fails: scanned again, tracking the path.
+    fn path_of_failure(text: &str, max_depth: usize) -> String {
+        let mut scanner = Scanner::new(text, max_depth, Some(Vec::new()));
+        scanner.skip_ws();
+        let _ = scanner.value(0);
+        scanner.spell_path()
+    }
+
+    /// The decoded text of a string token of `text` (borrowed when it has no
+    /// escapes).
+    fn unescape(text: &str, token: Token) -> Cow<'_, str> {
+        let raw = &text[token.start..token.end];
+        if !token.escaped {
+            return Cow::Borrowed(raw);
+        }
+        let quoted = format!("\"{raw}\"");
+        Cow::Owned(serde_json::from_str::<String>(&quoted).unwrap_or_else(|_| raw.to_string()))
+    }
+
     /// A string token: the text between its quotes, and whether it has escapes.
-    #[derive(Clone, Copy)]
+    #[derive(Clone, Copy, Debug)]
     struct Token {
         start: usize,
         end: usize,
@@ -1888,15 +1910,28 @@ pub mod strict {
         pos: usize,
         max_depth: usize,
         rewrites: Vec<(usize, usize, String)>,
-        /// The keys of every object being scanned, innermost last.
+        /// The keys of every object being scanned, innermost last; at the
+        /// end, the top-level object's.
         keys: Vec<Token>,
-        path: Vec<Step>,
-        top_level_keys: Vec<Cow<'a, str>>,
+        /// Where the scan is, when it is tracked (to spell out a failure's path).
+        path: Option<Vec<Step>>,
     }
 
     type ScanResult<T> = Result<T, String>;
 
     impl<'a> Scanner<'a> {
+        fn new(text: &'a str, max_depth: usize, path: Option<Vec<Step>>) -> Self {
+            Scanner {
+                text,
+                bytes: text.as_bytes(),
+                pos: 0,
+                max_depth,
+                rewrites: Vec::new(),
+                keys: Vec::with_capacity(SCANNED_KEYS),
+                path,
+            }
+        }
+
         fn skip_ws(&mut self) {
             while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
                 self.pos += 1;
@@ -1909,12 +1944,20 @@ pub mod strict {
 
         /// The decoded text of a string token (borrowed when it has no escapes).
         fn unescape(&self, token: Token) -> Cow<'a, str> {
-            let raw = &self.text[token.start..token.end];
-            if !token.escaped {
-                return Cow::Borrowed(raw);
+            unescape(self.text, token)
+        }
+
+        /// Notes a step into a member or an element, when the path is tracked.
+        fn step_in(&mut self, step: Step) {
+            if let Some(path) = &mut self.path {
+                path.push(step);
             }
-            let quoted = format!("\"{raw}\"");
-            Cow::Owned(serde_json::from_str::<String>(&quoted).unwrap_or_else(|_| raw.to_string()))
+        }
+
+        fn step_out(&mut self) {
+            if let Some(path) = &mut self.path {
+                path.pop();
+            }
         }
 
         fn same_key(&self, a: Token, b: Token) -> bool {
@@ -1926,7 +1969,7 @@ pub mod strict {
 
         fn spell_path(&self) -> String {
             let mut path = String::from("$");
-            for step in &self.path {
+            for step in self.path.iter().flatten() {
                 match step {
                     Step::Key(token) => push_key(&mut path, &self.unescape(*token)),
                     Step::Index(i) => path.push_str(&format!("[{i}]")),
@@ -1996,22 +2039,20 @@ pub mod strict {
                     return Err(format!("duplicate key `{}`", self.unescape(seen)));
                 }
                 self.keys.push(key);
-                if depth == 1 {
-                    let decoded = self.unescape(key);
-                    self.top_level_keys.push(decoded);
-                }
                 self.skip_ws();
                 self.expect(b':')?;
                 self.skip_ws();
-                self.path.push(Step::Key(key));
+                self.step_in(Step::Key(key));
                 self.value(depth)?;
-                self.path.pop();
+                self.step_out();
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
                     Some(b',') => self.pos += 1,
                     Some(b'}') => {
                         self.pos += 1;
-                        self.keys.truncate(first_key);
+                        if depth > 1 {
+                            self.keys.truncate(first_key);
+                        }
                         return Ok(());
                     }
                     _ => return Err(self.syntax("expected `,` or `}`")),
@@ -2030,9 +2071,9 @@ pub mod strict {
             let mut index = 0usize;
             loop {
                 self.skip_ws();
-                self.path.push(Step::Index(index));
+                self.step_in(Step::Index(index));
                 self.value(depth)?;
-                self.path.pop();
+                self.step_out();
                 index += 1;
                 self.skip_ws();
                 match self.bytes.get(self.pos) {

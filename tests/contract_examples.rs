@@ -137,4 +137,20 @@ mod typed_envelopes {
         let list = format!(r#"{{"jsonrpc":"2.0","id":7,"result":[{{"success":true,{verdict}}},{{"success":true,"data":null,"text":null,"error":null,"duration_ms":-1}}]}}"#);
         assert_eq!(ResponseOf::<Vec<CallResult>>::decode(&list).unwrap_err().to_string(), "Response: expected integer >= 0, got -1 at $.result[1].duration_ms");
     }
+
+    /// A nested union read from a `serde_json::Value` (no text to borrow its
+    /// members' values from) decodes as from text, borrowed or owned.
+    #[test]
+    fn a_nested_union_is_read_from_a_parsed_value_too() {
+        use mcptest_coprocess::frames::SuccessResponseOf;
+        let value: Value = serde_json::from_str(r#"{"jsonrpc":"2.0","id":7,"result":{"data":{"t":1},"text":null,"error":null,"duration_ms":3,"success":true}}"#).unwrap();
+        let borrowed: SuccessResponseOf<CallResult> = serde::Deserialize::deserialize(&value).unwrap();
+        let owned: SuccessResponseOf<CallResult> = serde_json::from_value(value).unwrap();
+        for result in [borrowed.result, owned.result] {
+            assert!(matches!(&result, CallResult::Verdict(v) if v.data == serde_json::json!({"t": 1}) && v.duration_ms == 3), "{result:?}");
+        }
+        let wrong: Value = serde_json::from_str(r#"{"jsonrpc":"2.0","id":7,"result":{"success":true,"isError":false}}"#).unwrap();
+        let error = serde_json::from_value::<SuccessResponseOf<CallResult>>(wrong).unwrap_err().to_string();
+        assert!(error.starts_with("unknown field `isError`"), "{error}");
+    }
 }

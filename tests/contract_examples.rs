@@ -66,7 +66,7 @@ fn integral_numbers_are_integers() {
 }
 
 mod typed_envelopes {
-    use mcptest_coprocess::frames::{CallParams, HandshakeResult, RequestOf, ResponseOf, Verdict};
+    use mcptest_coprocess::frames::{CallParams, CallResult, HandshakeResult, RequestOf, ResponseOf, Verdict};
     use serde_json::Value;
 
     #[test]
@@ -103,5 +103,54 @@ mod typed_envelopes {
         assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#), "Response: both `result` and `error`");
         assert_eq!(error(r#"[]"#), "Response: expected object, got array");
         assert_eq!(error(r#"{"jsonrpc":"2.0","id":1,"result":{"protocol_version":2,"binary_version":"1"}} x"#).split(" at column").next().unwrap(), "Response: invalid JSON: trailing characters");
+    }
+
+    /// A nested untagged union (`CallResult` in `mcp.call`'s answer) is read
+    /// in the outer decode's one pass over its members, whatever their order;
+    /// the discriminator present picks the variant only once every member has
+    /// been seen, and that variant's rules then apply in member order, with
+    /// the messages and paths a union decoded alone gives: a member of the
+    /// other variant is refused (even one that comes first, or whose value
+    /// the other variant would refuse), and both or neither discriminator is
+    /// refused before any member's value is looked at.
+    #[test]
+    fn a_nested_union_is_read_once_under_its_chosen_variants_rules() {
+        let decode = |text: &str| ResponseOf::<CallResult>::decode(text).map(|r| match r {
+            ResponseOf::SuccessResponse(success) => success.result,
+            ResponseOf::ErrorResponse(_) => panic!("not a success"),
+        });
+        let error = |result: &str| decode(&format!(r#"{{"jsonrpc":"2.0","id":7,"result":{result}}}"#)).unwrap_err().to_string();
+        let last = decode(r#"{"jsonrpc":"2.0","id":7,"result":{"data":null,"text":"ok","error":null,"duration_ms":3,"success":true}}"#).unwrap();
+        assert!(matches!(last, CallResult::Verdict(Verdict { success: true, duration_ms: 3, .. })), "{last:?}");
+        let passthrough = decode(r#"{"jsonrpc":"2.0","id":7,"result":{"isError":false,"content":[{"type":"text","text":"ok"}]}}"#).unwrap();
+        assert!(matches!(&passthrough, CallResult::ToolCallPassthrough(p) if p.is_error == Some(false) && p.content.len() == 1), "{passthrough:?}");
+        let verdict = r#""data":null,"text":null,"error":null,"duration_ms":3"#;
+        assert_eq!(error(&format!(r#"{{"success":true,"isError":false,{verdict}}}"#)), "Response: unknown field `isError` at $.result");
+        assert_eq!(error(&format!(r#"{{"isError":"no","success":true,{verdict}}}"#)), "Response: unknown field `isError` at $.result");
+        assert_eq!(error(&format!(r#"{{"success":"yes","isError":false,{verdict}}}"#)), "Response: expected boolean, got string at $.result.success");
+        assert_eq!(error(r#"{"success":"yes","content":[]}"#), "Response: both `success` and `content` at $.result");
+        assert_eq!(error(r#"{"data":null}"#), "Response: neither `success` nor `content` at $.result");
+        assert_eq!(error(r#"{"data":null,"success":true}"#), "Response: missing field `text` at $.result");
+        assert_eq!(error(r#""sunny""#), "Response: expected object, got string at $.result");
+        assert_eq!(error(r#"{"content":[{"type":"text","text":"ok"}],"isError":"no"}"#), "Response: expected boolean, got string at $.result.isError");
+        assert_eq!(error(r#"{"content":{"type":"text"}}"#), "Response: expected array, got object at $.result.content");
+        let list = format!(r#"{{"jsonrpc":"2.0","id":7,"result":[{{"success":true,{verdict}}},{{"success":true,"data":null,"text":null,"error":null,"duration_ms":-1}}]}}"#);
+        assert_eq!(ResponseOf::<Vec<CallResult>>::decode(&list).unwrap_err().to_string(), "Response: expected integer >= 0, got -1 at $.result[1].duration_ms");
+    }
+
+    /// A nested union read from a `serde_json::Value` (no text to borrow its
+    /// members' values from) decodes as from text, borrowed or owned.
+    #[test]
+    fn a_nested_union_is_read_from_a_parsed_value_too() {
+        use mcptest_coprocess::frames::SuccessResponseOf;
+        let value: Value = serde_json::from_str(r#"{"jsonrpc":"2.0","id":7,"result":{"data":{"t":1},"text":null,"error":null,"duration_ms":3,"success":true}}"#).unwrap();
+        let borrowed: SuccessResponseOf<CallResult> = serde::Deserialize::deserialize(&value).unwrap();
+        let owned: SuccessResponseOf<CallResult> = serde_json::from_value(value).unwrap();
+        for result in [borrowed.result, owned.result] {
+            assert!(matches!(&result, CallResult::Verdict(v) if v.data == serde_json::json!({"t": 1}) && v.duration_ms == 3), "{result:?}");
+        }
+        let wrong: Value = serde_json::from_str(r#"{"jsonrpc":"2.0","id":7,"result":{"success":true,"isError":false}}"#).unwrap();
+        let error = serde_json::from_value::<SuccessResponseOf<CallResult>>(wrong).unwrap_err().to_string();
+        assert!(error.starts_with("unknown field `isError`"), "{error}");
     }
 }

@@ -226,6 +226,16 @@ impl<R: Read> LineReader<R> {
             }
         }
     }
+
+    /// Takes back a line's buffer once its text is decoded, for the next line
+    /// to be read into (no allocation per answer); a buffer larger than the
+    /// read buffer is let go.
+    fn give_back(&mut self, mut line: Vec<u8>) {
+        if self.line.is_empty() && line.capacity() <= self.reader.capacity() {
+            line.clear();
+            self.line = line;
+        }
+    }
 }
 
 /// The stdout reader thread (over streams, which cannot be read with a
@@ -254,6 +264,18 @@ enum Answers {
 }
 
 impl Answers {
+    /// Takes back the buffer of a line whose text was decoded (see
+    /// [`LineReader::give_back`]); lines a reader thread hands over are let go.
+    fn give_back(&mut self, line: String) {
+        match self {
+            Self::Handed(_) => drop(line),
+            #[cfg(unix)]
+            Self::Pipe(pipe) => pipe.lines.give_back(line.into_bytes()),
+            #[cfg(unix)]
+            Self::Socket(socket) => socket.lines.give_back(line.into_bytes()),
+        }
+    }
+
     /// The next line, or what happened first, waiting no later than `deadline`.
     fn next(&mut self, deadline: Instant) -> Result<Line, RecvTimeoutError> {
         match self {
@@ -909,6 +931,7 @@ impl CoprocessClient {
             Ok(response) => response,
             Err(e) => return Err(session.broken(method, id, &text, R::TYPE_NAME, &e)),
         };
+        session.answers.give_back(text);
         let answered = match &response {
             coprocess::RoleResponseOf::RoleSuccessResponse(success) => Some(&success.id),
             coprocess::RoleResponseOf::RoleErrorResponse(failure) => failure.id.as_ref(),

@@ -111,8 +111,7 @@ fn untagged_union_codec(name: &str, variants: &[UnionVariant]) -> TokenStream {
             let ::serde_json::Value::Object(map) = &value else {
                 return Err(DecodeError::new(#name, "$", format!("expected object, got {}", strict::kind(&value))));
             };
-            let present: ::std::vec::Vec<bool> = [#(#discriminators),*].iter().map(|d| map.contains_key(*d)).collect();
-            let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+            let chosen = strict::pick_variant(&[#(#discriminators),*], |d| map.contains_key(d)).map_err(|p| DecodeError::new(#name, "$", p))?;
             match chosen { #(#arms2)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
         }
     }
@@ -184,29 +183,29 @@ fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
     }
 }
 
-/// A nested untagged union reads its value's text, not a
-/// `serde_json::Value`: the discriminator members present pick the variant
-/// (`strict::members_present`), which is then read from the same text.
+/// A nested untagged union reads its value once, in the outer decode: its
+/// members' names and their values' text (`strict::UnionMembers`); the
+/// discriminators among them pick the variant, which then reads those
+/// members under its own strict rules.
 fn untagged_union_deserialize(name: &str, variants: &[UnionVariant]) -> TokenStream {
     let ty = ident(name);
     let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let variant = ident(&v.type_name);
-        quote! { #i => strict_from_text::<#variant>(#name, text).map(Self::#variant), }
+        quote! { #i => strict_from_members::<#variant>(#name, members).map(Self::#variant), }
     });
     quote! {
         impl #ty {
-            /// Decodes a nested value's text, already parsed by the outer decode.
-            fn from_nested_text(text: &str) -> ::std::result::Result<Self, DecodeError> {
-                let present = strict::members_present(text, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
-                let chosen = strict::pick_variant(&present, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+            /// Decodes a nested value from its members, read once by the outer decode.
+            fn from_members(members: &strict::UnionMembers<'_>) -> ::std::result::Result<Self, DecodeError> {
+                let chosen = members.variant(&[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
                 match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
             }
         }
         impl<'de> ::serde::Deserialize<'de> for #ty {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
-                Self::from_nested_text(raw.get()).map_err(|e| {
+                let members = <strict::UnionMembers<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
+                Self::from_members(&members).map_err(|e| {
                     ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path))
                 })
             }
@@ -220,11 +219,12 @@ mod tests {
     use super::FRAME_TRAIT;
 
     /// A nested untagged union (`CallResult` in the client's typed answer)
-    /// reads its value's text and the discriminators present, not a
-    /// `serde_json::Value` built and walked again (issue 37: the client's
-    /// CPU per call); a tagged union still reads a value, its tag's.
+    /// reads its members once, in the outer decode, not a
+    /// `serde_json::Value` built and walked again nor its text read again
+    /// (issue 37: the client's CPU per call); a tagged union still reads a
+    /// value, its tag's.
     #[test]
-    fn a_nested_untagged_union_reads_its_text_not_a_value() {
+    fn a_nested_untagged_union_reads_its_members_once() {
         let variant = |type_name: &str, discriminator: &str| crate::model::UnionVariant {
             type_name: type_name.to_string(),
             discriminator: discriminator.to_string(),
@@ -232,7 +232,8 @@ mod tests {
         };
         let untagged = crate::model::TypeKind::Union(vec![variant("Verdict", "success"), variant("Passthrough", "content")]);
         let text = super::union_deserialize("CallResult", &untagged).to_string();
-        assert!(text.contains("RawValue") && text.contains("members_present") && text.contains("from_nested_text"), "{text}");
+        assert!(text.contains("UnionMembers") && text.contains("strict_from_members") && text.contains("from_members"), "{text}");
+        assert!(!text.contains("RawValue") && !text.contains("strict_from_text"), "{text}");
         assert!(!text.contains("serde_json :: Value"), "{text}");
     }
 

@@ -1813,11 +1813,7 @@ fn checked_variant<'t>(
             format!("expected object, got {}", strict::kind(&value)),
         ));
     }
-    let present: ::std::vec::Vec<bool> = discriminators
-        .iter()
-        .map(|d| checked.top_level_keys.iter().any(|k| k == d))
-        .collect();
-    let chosen = strict::pick_variant(&present, discriminators)
+    let chosen = strict::pick_variant(discriminators, |d| checked.has_top_level_key(d))
         .map_err(|p| DecodeError::new(type_name, "$", p))?;
     Ok((checked.text, chosen))
 }
@@ -1828,6 +1824,14 @@ fn strict_from_text<T: ::serde::de::DeserializeOwned>(
 ) -> ::std::result::Result<T, DecodeError> {
     ::serde_json::from_str(text)
         .or_else(|_| explain(type_name, &mut ::serde_json::Deserializer::from_str(text)))
+}
+/// Deserializes the variant a nested union's members pick, from the members
+/// read once by the outer decode; only a failure pays for tracking the path.
+fn strict_from_members<T: ::serde::de::DeserializeOwned>(
+    type_name: &'static str,
+    members: &strict::UnionMembers<'_>,
+) -> ::std::result::Result<T, DecodeError> {
+    T::deserialize(members.replay()).or_else(|_| explain(type_name, members.replay()))
 }
 /// Deserializes a parsed value; only a failure pays for tracking the path.
 fn strict_from_value<T: ::serde::de::DeserializeOwned>(
@@ -1938,11 +1942,7 @@ impl Frame for CallResult {
                 format!("expected object, got {}", strict::kind(&value)),
             ));
         };
-        let present: ::std::vec::Vec<bool> = ["success", "content"]
-            .iter()
-            .map(|d| map.contains_key(*d))
-            .collect();
-        let chosen = strict::pick_variant(&present, &["success", "content"])
+        let chosen = strict::pick_variant(&["success", "content"], |d| map.contains_key(d))
             .map_err(|p| DecodeError::new("CallResult", "$", p))?;
         match chosen {
             0usize => strict_from_value::<Verdict>("CallResult", value).map(Self::Verdict),
@@ -1953,15 +1953,16 @@ impl Frame for CallResult {
     }
 }
 impl CallResult {
-    /// Decodes a nested value's text, already parsed by the outer decode.
-    fn from_nested_text(text: &str) -> ::std::result::Result<Self, DecodeError> {
-        let present = strict::members_present(text, &["success", "content"])
-            .map_err(|p| DecodeError::new("CallResult", "$", p))?;
-        let chosen = strict::pick_variant(&present, &["success", "content"])
+    /// Decodes a nested value from its members, read once by the outer decode.
+    fn from_members(
+        members: &strict::UnionMembers<'_>,
+    ) -> ::std::result::Result<Self, DecodeError> {
+        let chosen = members
+            .variant(&["success", "content"])
             .map_err(|p| DecodeError::new("CallResult", "$", p))?;
         match chosen {
-            0usize => strict_from_text::<Verdict>("CallResult", text).map(Self::Verdict),
-            1usize => strict_from_text::<ToolCallPassthrough>("CallResult", text)
+            0usize => strict_from_members::<Verdict>("CallResult", members).map(Self::Verdict),
+            1usize => strict_from_members::<ToolCallPassthrough>("CallResult", members)
                 .map(Self::ToolCallPassthrough),
             _ => Err(DecodeError::new("CallResult", "$", "no variant")),
         }
@@ -1971,8 +1972,9 @@ impl<'de> ::serde::Deserialize<'de> for CallResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
-        Self::from_nested_text(raw.get())
+        let members =
+            <strict::UnionMembers<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
+        Self::from_members(&members)
             .map_err(|e| ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path)))
     }
 }
@@ -2260,11 +2262,7 @@ impl Frame for Response {
                 format!("expected object, got {}", strict::kind(&value)),
             ));
         };
-        let present: ::std::vec::Vec<bool> = ["result", "error"]
-            .iter()
-            .map(|d| map.contains_key(*d))
-            .collect();
-        let chosen = strict::pick_variant(&present, &["result", "error"])
+        let chosen = strict::pick_variant(&["result", "error"], |d| map.contains_key(d))
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
             0usize => {
@@ -2278,17 +2276,19 @@ impl Frame for Response {
     }
 }
 impl Response {
-    /// Decodes a nested value's text, already parsed by the outer decode.
-    fn from_nested_text(text: &str) -> ::std::result::Result<Self, DecodeError> {
-        let present = strict::members_present(text, &["result", "error"])
-            .map_err(|p| DecodeError::new("Response", "$", p))?;
-        let chosen = strict::pick_variant(&present, &["result", "error"])
+    /// Decodes a nested value from its members, read once by the outer decode.
+    fn from_members(
+        members: &strict::UnionMembers<'_>,
+    ) -> ::std::result::Result<Self, DecodeError> {
+        let chosen = members
+            .variant(&["result", "error"])
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
-            0usize => {
-                strict_from_text::<SuccessResponse>("Response", text).map(Self::SuccessResponse)
+            0usize => strict_from_members::<SuccessResponse>("Response", members)
+                .map(Self::SuccessResponse),
+            1usize => {
+                strict_from_members::<ErrorResponse>("Response", members).map(Self::ErrorResponse)
             }
-            1usize => strict_from_text::<ErrorResponse>("Response", text).map(Self::ErrorResponse),
             _ => Err(DecodeError::new("Response", "$", "no variant")),
         }
     }
@@ -2297,8 +2297,9 @@ impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let raw = <::std::boxed::Box<::serde_json::value::RawValue> as ::serde::Deserialize>::deserialize(deserializer)?;
-        Self::from_nested_text(raw.get())
+        let members =
+            <strict::UnionMembers<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
+        Self::from_members(&members)
             .map_err(|e| ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path)))
     }
 }
@@ -2697,8 +2698,20 @@ pub mod strict {
         /// The text, with integral numbers written with a fraction or exponent
         /// (`1.0`, `1e2`) rewritten as integers; borrowed when nothing changed.
         pub text: Cow<'a, str>,
+        /// The text as given, which `top_level_keys` point into.
+        given: &'a str,
         /// The keys of the top-level object, in document order (empty otherwise).
-        pub top_level_keys: Vec<Cow<'a, str>>,
+        top_level_keys: Vec<Token>,
+    }
+
+    impl CheckedText<'_> {
+        /// Whether the top-level object has a member called `name`.
+        #[must_use]
+        pub fn has_top_level_key(&self, name: &str) -> bool {
+            self.top_level_keys
+                .iter()
+                .any(|key| unescape(self.given, *key) == name)
+        }
     }
 
     /// Checks the JSON-text rules (no BOM, one value, no duplicate keys, no lone
@@ -2714,31 +2727,22 @@ pub mod strict {
         scan(text, max_depth).map(|checked| checked.text)
     }
 
-    /// [`check_text`], also collecting the top-level keys (for union dispatch).
-    /// One pass, no allocation per value: the path is only spelled out when
-    /// there is an error to report.
+    /// [`check_text`], also noting the top-level keys (for union dispatch).
+    /// One pass, no allocation per value; only a failure pays for tracking
+    /// the path, in a second pass that spells out where it failed.
     ///
     /// # Errors
     ///
     /// As [`check_text`].
     pub fn scan(text: &str, max_depth: usize) -> Result<CheckedText<'_>, (String, String)> {
-        let mut scanner = Scanner {
-            text,
-            bytes: text.as_bytes(),
-            pos: 0,
-            max_depth,
-            rewrites: Vec::new(),
-            keys: Vec::new(),
-            path: Vec::new(),
-            top_level_keys: Vec::new(),
-        };
+        let mut scanner = Scanner::new(text, max_depth, None);
         if text.starts_with('\u{feff}') {
             return Err(("$".into(), "invalid JSON: byte-order mark".into()));
         }
         scanner.skip_ws();
         scanner
             .value(0)
-            .map_err(|problem| (scanner.spell_path(), problem))?;
+            .map_err(|problem| (path_of_failure(text, max_depth), problem))?;
         scanner.skip_ws();
         if scanner.pos != scanner.bytes.len() {
             return Err((
@@ -2749,10 +2753,11 @@ pub mod strict {
                 ),
             ));
         }
-        let top_level_keys = std::mem::take(&mut scanner.top_level_keys);
+        let top_level_keys = std::mem::take(&mut scanner.keys);
         if scanner.rewrites.is_empty() {
             return Ok(CheckedText {
                 text: Cow::Borrowed(text),
+                given: text,
                 top_level_keys,
             });
         }
@@ -2766,12 +2771,32 @@ pub mod strict {
         out.push_str(&text[last..]);
         Ok(CheckedText {
             text: Cow::Owned(out),
+            given: text,
             top_level_keys,
         })
     }
 
+    /// Where the scan of `text` fails: scanned again, tracking the path.
+    fn path_of_failure(text: &str, max_depth: usize) -> String {
+        let mut scanner = Scanner::new(text, max_depth, Some(Vec::new()));
+        scanner.skip_ws();
+        let _ = scanner.value(0);
+        scanner.spell_path()
+    }
+
+    /// The decoded text of a string token of `text` (borrowed when it has no
+    /// escapes).
+    fn unescape(text: &str, token: Token) -> Cow<'_, str> {
+        let raw = &text[token.start..token.end];
+        if !token.escaped {
+            return Cow::Borrowed(raw);
+        }
+        let quoted = format!("\"{raw}\"");
+        Cow::Owned(serde_json::from_str::<String>(&quoted).unwrap_or_else(|_| raw.to_string()))
+    }
+
     /// A string token: the text between its quotes, and whether it has escapes.
-    #[derive(Clone, Copy)]
+    #[derive(Clone, Copy, Debug)]
     struct Token {
         start: usize,
         end: usize,
@@ -2784,21 +2809,38 @@ pub mod strict {
         Index(usize),
     }
 
+    /// How many keys of the objects being scanned the scan holds before it
+    /// grows (a frame's envelope and its params or result: about ten).
+    const SCANNED_KEYS: usize = 16;
+
     struct Scanner<'a> {
         text: &'a str,
         bytes: &'a [u8],
         pos: usize,
         max_depth: usize,
         rewrites: Vec<(usize, usize, String)>,
-        /// The keys of every object being scanned, innermost last.
+        /// The keys of every object being scanned, innermost last; at the
+        /// end, the top-level object's.
         keys: Vec<Token>,
-        path: Vec<Step>,
-        top_level_keys: Vec<Cow<'a, str>>,
+        /// Where the scan is, when it is tracked (to spell out a failure's path).
+        path: Option<Vec<Step>>,
     }
 
     type ScanResult<T> = Result<T, String>;
 
     impl<'a> Scanner<'a> {
+        fn new(text: &'a str, max_depth: usize, path: Option<Vec<Step>>) -> Self {
+            Scanner {
+                text,
+                bytes: text.as_bytes(),
+                pos: 0,
+                max_depth,
+                rewrites: Vec::new(),
+                keys: Vec::with_capacity(SCANNED_KEYS),
+                path,
+            }
+        }
+
         fn skip_ws(&mut self) {
             while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
                 self.pos += 1;
@@ -2811,12 +2853,20 @@ pub mod strict {
 
         /// The decoded text of a string token (borrowed when it has no escapes).
         fn unescape(&self, token: Token) -> Cow<'a, str> {
-            let raw = &self.text[token.start..token.end];
-            if !token.escaped {
-                return Cow::Borrowed(raw);
+            unescape(self.text, token)
+        }
+
+        /// Notes a step into a member or an element, when the path is tracked.
+        fn step_in(&mut self, step: Step) {
+            if let Some(path) = &mut self.path {
+                path.push(step);
             }
-            let quoted = format!("\"{raw}\"");
-            Cow::Owned(serde_json::from_str::<String>(&quoted).unwrap_or_else(|_| raw.to_string()))
+        }
+
+        fn step_out(&mut self) {
+            if let Some(path) = &mut self.path {
+                path.pop();
+            }
         }
 
         fn same_key(&self, a: Token, b: Token) -> bool {
@@ -2828,7 +2878,7 @@ pub mod strict {
 
         fn spell_path(&self) -> String {
             let mut path = String::from("$");
-            for step in &self.path {
+            for step in self.path.iter().flatten() {
                 match step {
                     Step::Key(token) => push_key(&mut path, &self.unescape(*token)),
                     Step::Index(i) => path.push_str(&format!("[{i}]")),
@@ -2898,22 +2948,20 @@ pub mod strict {
                     return Err(format!("duplicate key `{}`", self.unescape(seen)));
                 }
                 self.keys.push(key);
-                if depth == 1 {
-                    let decoded = self.unescape(key);
-                    self.top_level_keys.push(decoded);
-                }
                 self.skip_ws();
                 self.expect(b':')?;
                 self.skip_ws();
-                self.path.push(Step::Key(key));
+                self.step_in(Step::Key(key));
                 self.value(depth)?;
-                self.path.pop();
+                self.step_out();
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
                     Some(b',') => self.pos += 1,
                     Some(b'}') => {
                         self.pos += 1;
-                        self.keys.truncate(first_key);
+                        if depth > 1 {
+                            self.keys.truncate(first_key);
+                        }
                         return Ok(());
                     }
                     _ => return Err(self.syntax("expected `,` or `}`")),
@@ -2932,9 +2980,9 @@ pub mod strict {
             let mut index = 0usize;
             loop {
                 self.skip_ws();
-                self.path.push(Step::Index(index));
+                self.step_in(Step::Index(index));
                 self.value(depth)?;
-                self.path.pop();
+                self.step_out();
                 index += 1;
                 self.skip_ws();
                 match self.bytes.get(self.pos) {
@@ -5005,13 +5053,18 @@ pub mod strict {
         })
     }
 
-    /// Picks a union variant by which discriminator fields are present.
+    /// Picks a union variant by which of its discriminator members are
+    /// present (`present` says whether a member is). Allocates only to
+    /// word an error.
     ///
     /// # Errors
     ///
     /// The problem when no discriminator, or more than one, is present.
-    pub fn pick_variant(present: &[bool], discriminators: &[&str]) -> Result<usize, String> {
-        let chosen: Vec<usize> = (0..present.len()).filter(|i| present[*i]).collect();
+    pub fn pick_variant(
+        discriminators: &[&str],
+        present: impl Fn(&str) -> bool,
+    ) -> Result<usize, String> {
+        let mut chosen = (0..discriminators.len()).filter(|i| present(discriminators[*i]));
         let names = |joiner: &str| {
             discriminators
                 .iter()
@@ -5019,39 +5072,67 @@ pub mod strict {
                 .collect::<Vec<_>>()
                 .join(joiner)
         };
-        match chosen.as_slice() {
-            [one] => Ok(*one),
-            [] if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),
-            [] => Err(format!("none of {}", names(", "))),
+        match (chosen.next(), chosen.next()) {
+            (Some(one), None) => Ok(one),
+            (None, _) if discriminators.len() == 2 => Err(format!("neither {}", names(" nor "))),
+            (None, _) => Err(format!("none of {}", names(", "))),
             _ if discriminators.len() == 2 => Err(format!("both {}", names(" and "))),
             _ => Err(format!("more than one of {}", names(", "))),
         }
     }
 
-    /// Which of `discriminators` are members of the object `text` (a nested
-    /// union's value, which the outer decode has parsed): one pass over the
-    /// members, their values skipped, nothing kept.
-    ///
-    /// # Errors
-    ///
-    /// The problem when `text` is not an object (``expected object, got string``).
-    pub fn members_present(text: &str, discriminators: &[&str]) -> Result<Vec<bool>, String> {
-        let found = serde::Deserializer::deserialize_any(
-            &mut serde_json::Deserializer::from_str(text),
-            MembersPresent(discriminators),
-        );
-        match found {
-            Ok(Ok(present)) => Ok(present),
-            Ok(Err(kind)) => Err(format!("expected object, got {kind}")),
-            Err(e) => Err(problem_from_serde(&e.to_string())),
+    /// A nested untagged union's value, read once by the outer decode: each
+    /// member's name and the JSON text of its value, in order, nothing
+    /// decoded yet (the variant that reads them is known only once every
+    /// member has been seen), or the kind of a value that is no object.
+    pub struct UnionMembers<'de>(Result<Vec<Member<'de>>, &'static str>);
+
+    /// A member's name and its value's JSON text.
+    type Member<'de> = (Cow<'de, str>, Cow<'de, str>);
+
+    /// How many members a union's value is read into before it grows.
+    const UNION_MEMBERS: usize = 8;
+
+    impl UnionMembers<'_> {
+        /// Picks the variant by which of `discriminators` are members.
+        ///
+        /// # Errors
+        ///
+        /// The problem when the value is no object (``expected object, got
+        /// string``), or has none or more than one of `discriminators`.
+        pub fn variant(&self, discriminators: &[&str]) -> Result<usize, String> {
+            let members = self
+                .0
+                .as_ref()
+                .map_err(|kind| format!("expected object, got {kind}"))?;
+            pick_variant(discriminators, |d| {
+                members.iter().any(|(name, _)| name == d)
+            })
+        }
+
+        /// The members again, as a map for the chosen variant to read: each
+        /// value from its own text, the names as they came.
+        #[must_use]
+        pub fn replay(&self) -> serde::de::value::MapAccessDeserializer<Replay<'_>> {
+            let members = self.0.as_deref().unwrap_or_default();
+            serde::de::value::MapAccessDeserializer::new(Replay {
+                members: members.iter(),
+                value: None,
+            })
         }
     }
 
-    /// Notes which discriminators an object has; any other value is its kind.
-    struct MembersPresent<'d>(&'d [&'d str]);
+    impl<'de> serde::Deserialize<'de> for UnionMembers<'de> {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_any(UnionMembersVisitor)
+        }
+    }
 
-    impl<'de> serde::de::Visitor<'de> for MembersPresent<'_> {
-        type Value = Result<Vec<bool>, &'static str>;
+    /// Reads an object's members, or notes the kind of any other value.
+    struct UnionMembersVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for UnionMembersVisitor {
+        type Value = UnionMembers<'de>;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a JSON value")
@@ -5061,14 +5142,12 @@ pub mod strict {
             self,
             mut map: A,
         ) -> Result<Self::Value, A::Error> {
-            let mut present = vec![false; self.0.len()];
-            while let Some(member) = map.next_key_seed(Discriminator(self.0))? {
-                if let Some(i) = member {
-                    present[i] = true;
-                }
-                map.next_value::<serde::de::IgnoredAny>()?;
+            let mut members = Vec::with_capacity(UNION_MEMBERS);
+            while let Some(Text(name)) = map.next_key()? {
+                let text = map.next_value_seed(ValueText)?;
+                members.push((name, text));
             }
-            Ok(Ok(present))
+            Ok(UnionMembers(Ok(members)))
         }
 
         fn visit_seq<A: serde::de::SeqAccess<'de>>(
@@ -5076,57 +5155,140 @@ pub mod strict {
             mut seq: A,
         ) -> Result<Self::Value, A::Error> {
             while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-            Ok(Err("array"))
+            Ok(UnionMembers(Err("array")))
         }
 
         fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(Err("boolean"))
+            Ok(UnionMembers(Err("boolean")))
         }
 
         fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(Err("integer"))
+            Ok(UnionMembers(Err("integer")))
         }
 
         fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(Err("integer"))
+            Ok(UnionMembers(Err("integer")))
         }
 
         fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(Err("number"))
+            Ok(UnionMembers(Err("number")))
         }
 
         fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(Err("string"))
+            Ok(UnionMembers(Err("string")))
         }
 
         fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(Err("null"))
+            Ok(UnionMembers(Err("null")))
         }
     }
 
-    /// A member's name: its index among the discriminators, if it is one.
-    struct Discriminator<'d>(&'d [&'d str]);
+    /// A string, borrowed from the input when it can be (a member name
+    /// without escapes, a value's text read from a `&str`).
+    struct Text<'de>(Cow<'de, str>);
 
-    impl<'de> serde::de::DeserializeSeed<'de> for Discriminator<'_> {
-        type Value = Option<usize>;
+    impl<'de> serde::Deserialize<'de> for Text<'de> {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_str(TextVisitor)
+        }
+    }
+
+    struct TextVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for TextVisitor {
+        type Value = Text<'de>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
+            Ok(Text(Cow::Borrowed(text)))
+        }
+
+        fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+            Ok(Text(Cow::Owned(text.to_string())))
+        }
+
+        fn visit_string<E>(self, text: String) -> Result<Self::Value, E> {
+            Ok(Text(Cow::Owned(text)))
+        }
+    }
+
+    /// The name under which serde_json hands out a value's JSON text, as
+    /// `serde_json::value::RawValue` asks for it: borrowed from a `&str`
+    /// input, written out from a `serde_json::Value`. (`&RawValue` takes
+    /// only the first, `Box<RawValue>` always copies; a nested union is read
+    /// from both.)
+    const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+    /// A value's JSON text, skipped over and not decoded.
+    struct ValueText;
+
+    impl<'de> serde::de::DeserializeSeed<'de> for ValueText {
+        type Value = Cow<'de, str>;
 
         fn deserialize<D: serde::Deserializer<'de>>(
             self,
             deserializer: D,
         ) -> Result<Self::Value, D::Error> {
-            deserializer.deserialize_str(self)
+            deserializer.deserialize_newtype_struct(RAW_VALUE, self)
         }
     }
 
-    impl<'de> serde::de::Visitor<'de> for Discriminator<'_> {
-        type Value = Option<usize>;
+    impl<'de> serde::de::Visitor<'de> for ValueText {
+        type Value = Cow<'de, str>;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a member name")
+            f.write_str("any valid JSON value")
         }
 
-        fn visit_str<E>(self, name: &str) -> Result<Self::Value, E> {
-            Ok(self.0.iter().position(|d| *d == name))
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            if map.next_key::<serde::de::IgnoredAny>()?.is_none() {
+                return Err(serde::de::Error::custom("no JSON text for the value"));
+            }
+            map.next_value::<Text<'de>>().map(|Text(text)| text)
+        }
+    }
+
+    /// A union's members read again, for the variant picked: each name as
+    /// it came, each value by a JSON reader of its own text.
+    pub struct Replay<'m> {
+        members: std::slice::Iter<'m, Member<'m>>,
+        value: Option<&'m str>,
+    }
+
+    impl<'m> serde::de::MapAccess<'m> for Replay<'m> {
+        type Error = serde_json::Error;
+
+        fn next_key_seed<K: serde::de::DeserializeSeed<'m>>(
+            &mut self,
+            seed: K,
+        ) -> Result<Option<K::Value>, Self::Error> {
+            let Some((name, text)) = self.members.next() else {
+                return Ok(None);
+            };
+            self.value = Some(text);
+            seed.deserialize(serde::de::value::BorrowedStrDeserializer::new(name))
+                .map(Some)
+        }
+
+        fn next_value_seed<V: serde::de::DeserializeSeed<'m>>(
+            &mut self,
+            seed: V,
+        ) -> Result<V::Value, Self::Error> {
+            let text = self
+                .value
+                .take()
+                .ok_or_else(|| serde::de::Error::custom("a value read before its member's name"))?;
+            seed.deserialize(&mut serde_json::Deserializer::from_str(text))
+        }
+
+        fn size_hint(&self) -> Option<usize> {
+            Some(self.members.len())
         }
     }
 }

@@ -46,11 +46,7 @@ fn checked_variant<'t>(
             format!("expected object, got {}", strict::kind(&value)),
         ));
     }
-    let present: ::std::vec::Vec<bool> = discriminators
-        .iter()
-        .map(|d| checked.top_level_keys.iter().any(|k| k == d))
-        .collect();
-    let chosen = strict::pick_variant(&present, discriminators)
+    let chosen = strict::pick_variant(discriminators, |d| checked.has_top_level_key(d))
         .map_err(|p| DecodeError::new(type_name, "$", p))?;
     Ok((checked.text, chosen))
 }
@@ -61,6 +57,14 @@ fn strict_from_text<T: ::serde::de::DeserializeOwned>(
 ) -> ::std::result::Result<T, DecodeError> {
     ::serde_json::from_str(text)
         .or_else(|_| explain(type_name, &mut ::serde_json::Deserializer::from_str(text)))
+}
+/// Deserializes the variant a nested union's members pick, from the members
+/// read once by the outer decode; only a failure pays for tracking the path.
+fn strict_from_members<T: ::serde::de::DeserializeOwned>(
+    type_name: &'static str,
+    members: &strict::UnionMembers<'_>,
+) -> ::std::result::Result<T, DecodeError> {
+    T::deserialize(members.replay()).or_else(|_| explain(type_name, members.replay()))
 }
 /// Deserializes a parsed value; only a failure pays for tracking the path.
 fn strict_from_value<T: ::serde::de::DeserializeOwned>(

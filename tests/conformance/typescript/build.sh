@@ -87,7 +87,7 @@ for candidate in "${candidates[@]}"; do
 done
 runtime=codegen/src/targets/typescript/runtime.ts
 client_runtime=codegen/src/targets/typescript/client_runtime.ts
-inputs=("${candidates[@]}" "${clients[@]}" "$client_runtime" "$here"/*.ts "$here/format-check.sh" "$here/lint.sh" "$here/eslint.config.mjs" "$here/tsconfig.json"
+inputs=("${candidates[@]}" "${clients[@]}" "$client_runtime" "$here"/*.ts "$here/format-check.sh" "$here/lint.sh" "$here/check.mjs" "$here/eslint.config.mjs" "$here/tsconfig.json"
   "$here/lint/runtime-stub.d.ts" "$lock" "$runtime")
 if checked_before "$out/.checked" "${inputs[@]}" && [ -f "$out/dist/testee.js" ]; then
   echo "typescript: ${#candidates[@]} file(s) unchanged since they passed; $out/dist/testee.js up to date" >&2
@@ -103,7 +103,10 @@ fi
 # names, and the filled names change its line widths: it is type-checked,
 # format-checked and linted as rendered, inside every client.ts.
 node_types=(--types node --typeRoots "$here/node_modules/@types")
-"$tsc" "${strict[@]}" "${node_types[@]}" --noEmit "${candidates[@]}" "${clients[@]}"
+# The pinned tsc's check and typescript-eslint's lint share one program
+# (check.mjs: tsconfig.json's options, which are the flags above): the
+# pinned compiler parses and checks the frames files and clients once.
+"$here/lint.sh" --check "${candidates[@]}" "${clients[@]}"
 # The output root's own frames file is checked by the current major as part
 # of the testee's program below (the same flags, no Node.js types): here only
 # the goldens' are.
@@ -111,7 +114,9 @@ goldens=("${candidates[@]:1}")
 [ ${#goldens[@]} -eq 0 ] || "$tsc_current" "${strict[@]}" --noEmit "${goldens[@]}"
 "$tsc_current" "${strict[@]}" "${node_types[@]}" --noEmit "${clients[@]}"
 "$here/format-check.sh" "${candidates[@]}" "$runtime" "${clients[@]}"
-"$here/lint.sh" "${candidates[@]}" "$runtime" "${clients[@]}"
+# The runtime template alone, with the stub of the two constants it takes
+# from the generated file around it.
+"$here/lint.sh" "$runtime"
 checked=$((${#candidates[@]} + ${#clients[@]}))
 
 # (c) the testee: the generated file and testee.ts, compiled to ES modules.

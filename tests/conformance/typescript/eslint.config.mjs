@@ -1,6 +1,7 @@
 // typescript-eslint's strictest shared configs, unchanged, over the generated
-// TypeScript: build.sh runs it, through lint.sh, on the committed file, every
-// golden and the runtime template. By hand: tests/conformance/typescript/
+// TypeScript: build.sh runs it through check.mjs on the committed file, every
+// golden and their clients (on the program of the pinned tsc's check), and
+// through lint.sh on the runtime template. By hand: tests/conformance/typescript/
 // lint.sh FILE..., or, from the repository root, node_modules/.bin/eslint
 // --config tests/conformance/typescript/eslint.config.mjs on the files that
 // tsconfig.json (beside this file, the type information) lists.

@@ -3,6 +3,8 @@
 # stylistic-type-checked configs (eslint.config.mjs; versions pinned in
 # package.json), type-aware with tsconfig.json's compiler options.
 #   tests/conformance/typescript/lint.sh FILE...
+#   tests/conformance/typescript/lint.sh --check FILE...   (the pinned tsc's
+#     strict check first, on the same program: check.mjs)
 # Exit 0 when no file has a finding; 1
 # with the findings; 3 (1 when CI=true) when no node/npm can be had. Installs
 # the pinned toolchain (npm ci) when missing.
@@ -19,6 +21,13 @@ fi
 
 # The type information: tsconfig.json's compiler options over exactly these
 # files, and the stub of the two constants the runtime template reads.
+# --check: the pinned tsc's strict check too, on the program the lint reads
+# (check.mjs): what build.sh runs on the frames files and the clients.
+if [ "${1:-}" = --check ]; then
+  shift
+  exec node "$here/check.mjs" "$@"
+fi
+
 project="$(mktemp -d)"
 trap 'rm -rf "$project"' EXIT
 files=()

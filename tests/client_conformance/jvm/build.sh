@@ -61,7 +61,9 @@ if [ "$(cat "$state/classes/.build.sha256" 2>/dev/null)" = "$key" ]; then
   echo "jvm: client testee up to date" >&2
 else
   rm -rf "$state/classes" && mkdir -p "$state/classes"
-  "$java_bin/javac" --release 17 -Xlint:all -Werror -proc:none -encoding UTF-8 \
+  # C1 only and one collector thread, as for every build tool here
+  # (tests/conformance/jvm/jdk.sh, JVM_TOOL_FLAGS).
+  "$java_bin/javac" -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC --release 17 -Xlint:all -Werror -proc:none -encoding UTF-8 \
     -cp "$cp_jars" -d "$state/classes" "${sources[@]}"
   echo "$key" >"$state/classes/.build.sha256"
   echo "jvm: client testee built at ${state#"$root"/}/classes" >&2

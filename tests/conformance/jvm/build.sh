@@ -71,7 +71,7 @@ compile() { # compile <name> <classpath> <out dir> <sources...>
     rm -rf "$out"
     mkdir -p "$out"
     echo "jvm: javac $name" >&2
-    "$JAVA_BIN/javac" "${STRICT[@]}" -cp "$classpath" -d "$out" "$@"
+    "$JAVA_BIN/javac" "${JAVAC_TOOL_FLAGS[@]}" "${STRICT[@]}" -cp "$classpath" -d "$out" "$@"
     echo "$key" >"$stamp"
 }
 
@@ -111,7 +111,7 @@ error_prone() { # error_prone <name> <classpath> <out dir> <sources...>
     rm -rf "$out"
     mkdir -p "$out"
     echo "jvm: Error Prone $name" >&2
-    "$JAVA_BIN/javac" "${STRICT[@]}" "${flags[@]}" -processorpath "$(ls "$EP_LIB"/*.jar | tr '\n' ':')" \
+    "$JAVA_BIN/javac" "${JAVAC_TOOL_FLAGS[@]}" "${STRICT[@]}" "${flags[@]}" -processorpath "$(ls "$EP_LIB"/*.jar | tr '\n' ':')" \
         -cp "$classpath" -d "$out" "$@"
     mark_checked "$stamp" "$@" "$LIB"/*.jar "$HERE/tools/error-prone/pom.xml"
 }

@@ -36,6 +36,6 @@ done
 status=0
 for file in "$@"; do
     prints_as google-java-format "google-java-format $VERSION --aosp" "$file" \
-        "$JAVA_BIN/java" "${EXPORTS[@]}" -cp "$LIB/*" com.google.googlejavaformat.java.Main --aosp - || status=1
+        "$JAVA_BIN/java" "${JVM_TOOL_FLAGS[@]}" "${EXPORTS[@]}" -cp "$LIB/*" com.google.googlejavaformat.java.Main --aosp - || status=1
 done
 exit "$status"

@@ -2,6 +2,14 @@
 # after tests/toolchain.sh, with TOOLS and MAVEN_VERSION set): find_jdk sets
 # JAVA_BIN (a JDK >= 17), find_maven sets MVN.
 
+# The JVM flags of the build tools run here (javac, Error Prone,
+# google-java-format): a compile of seconds to a minute costs less CPU in C1's
+# code alone than in warming C2 up, and one collector thread does on two
+# cores (the names proof's Error Prone compile: 84 -> 46 s of CPU). javac
+# takes them as -J flags. Not for the benchmarks, which measure C2's code.
+JVM_TOOL_FLAGS=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+JAVAC_TOOL_FLAGS=("${JVM_TOOL_FLAGS[@]/#/-J}")
+
 java_major() { # prints the major version of the given java binary, or 0
     "$1" -version 2>&1 | sed -n 's/.*version "\([0-9]*\)[."].*/\1/p' | head -n1 | grep . || echo 0
 }

@@ -39,7 +39,9 @@ if [ "$(cat "$out/classes/.build.sha256" 2>/dev/null)" = "$key" ]; then
   echo "jvm: e2e client up to date" >&2
 else
   rm -rf "$out/classes" && mkdir -p "$out/classes"
-  "$java_bin/javac" --release 17 -Xlint:all -Xdoclint:all/protected -Werror -proc:none -encoding UTF-8 \
+  # C1 only and one collector thread, as for every build tool here
+  # (tests/conformance/jvm/jdk.sh, JVM_TOOL_FLAGS).
+  "$java_bin/javac" -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC --release 17 -Xlint:all -Xdoclint:all/protected -Werror -proc:none -encoding UTF-8 \
     -cp "$cp_jars" -d "$out/classes" "${sources[@]}"
   echo "$key" >"$out/classes/.build.sha256"
   echo "jvm: e2e client built at ${out#"$root"/}/classes" >&2

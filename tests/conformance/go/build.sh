@@ -28,6 +28,10 @@ export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$TOOLCHAINS/gopath"
 # One build cache for every Go build of the suite (it is safe for concurrent use):
 # the standard library is compiled and vetted once, not once per proof.
 export GOCACHE="${GOCACHE_OVERRIDE:-$ROOT/target/go-cache}"
+# The compiler, vet and staticcheck collect garbage less often (a heap up to
+# five times the live one, not twice): on the names proof's output, from an
+# empty build cache, 73 -> 65 s of CPU.
+export GOGC="${GOGC:-400}"
 
 no_toolchain() {
   if [ "${CI:-}" = "true" ]; then

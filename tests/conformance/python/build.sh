@@ -129,7 +129,9 @@ for file in "${files[@]}"; do
 done
 printf '{"typeCheckingMode": "strict", "pythonVersion": "3.10", "executionEnvironments": [%s]}\n' "$environments" \
   >"$state/pyrightconfig.json"
-"$pyright" --project "$state/pyrightconfig.json" "${files[@]}" "${clients[@]}" >"$state/pyright.log" 2>&1 ||
+# A larger young generation for node: fewer scavenges of pyright's heap (on
+# the names proof's output, 102 -> 86 s of CPU).
+NODE_OPTIONS="${NODE_OPTIONS:-} --max-semi-space-size=64" "$pyright" --project "$state/pyrightconfig.json" "${files[@]}" "${clients[@]}" >"$state/pyright.log" 2>&1 ||
   { cat "$state/pyright.log" >&2; status=1; }
 if [ "$status" != 0 ]; then
   echo "python: strict checks failed" >&2

@@ -53,6 +53,10 @@ if ! have_node; then
   have_node || missing "node >= 18 and npm (apt-get install nodejs npm)"
 fi
 
+# A larger young generation for every node tool below (tsc, ESLint,
+# Prettier): fewer scavenges of the compiler's heap on a large file (the names
+# proof's check and lint: 34.6 -> 32.9 s of CPU).
+export NODE_OPTIONS="${NODE_OPTIONS:-} --max-semi-space-size=64"
 tsc="$here/node_modules/.bin/tsc"
 # The current TypeScript major (7, which removed `node10` resolution) checks
 # the same files with the same flags, next to the pinned 5.x.

@@ -3256,8 +3256,9 @@ pub mod strict {
     }
 
     /// [`check_text`], also noting the top-level keys (for union dispatch).
-    /// One pass, no allocation per value; only a failure pays for tracking
-    /// the path, in a second pass that spells out where it failed.
+    /// One pass, one allocation at most (the keys' stack, for a text with an
+    /// object); only a failure pays for tracking the path, in a second pass
+    /// that spells out where it failed.
     ///
     /// # Errors
     ///
@@ -3337,8 +3338,9 @@ pub mod strict {
         Index(usize),
     }
 
-    /// How many keys of the objects being scanned the scan holds before it
-    /// grows (a frame's envelope and its params or result: about ten).
+    /// How many keys of the objects being scanned the scan makes room for at
+    /// the first key (a frame's envelope and its params or result: about
+    /// ten); a frame without an object allocates nothing.
     const SCANNED_KEYS: usize = 16;
 
     struct Scanner<'a> {
@@ -3364,7 +3366,7 @@ pub mod strict {
                 pos: 0,
                 max_depth,
                 rewrites: Vec::new(),
-                keys: Vec::with_capacity(SCANNED_KEYS),
+                keys: Vec::new(),
                 path,
             }
         }
@@ -3474,6 +3476,9 @@ pub mod strict {
                     .find(|k| self.same_key(**k, key))
                 {
                     return Err(format!("duplicate key `{}`", self.unescape(seen)));
+                }
+                if self.keys.capacity() == 0 {
+                    self.keys.reserve_exact(SCANNED_KEYS);
                 }
                 self.keys.push(key);
                 self.skip_ws();

@@ -2815,6 +2815,34 @@ pub mod strict {
     /// ten); a frame without an object allocates nothing.
     const SCANNED_KEYS: usize = 16;
 
+    /// How many bytes `bytes` starts with that a string holds as they are:
+    /// no quote, backslash or control character. Eight bytes at a time: a
+    /// byte equal to a quote or a backslash, or below 0x20, sets its top bit
+    /// in `special` (a byte above one that did may set it too, so the lowest
+    /// is the first).
+    fn plain_run(bytes: &[u8]) -> usize {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let zero_byte = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
+        let mut run = 0;
+        for chunk in bytes.chunks_exact(8) {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            let word = u64::from_le_bytes(word);
+            let special = zero_byte(word ^ (ONES * u64::from(b'"')))
+                | zero_byte(word ^ (ONES * u64::from(b'\\')))
+                | (word.wrapping_sub(ONES * 0x20) & !word & HIGH);
+            if special != 0 {
+                return run + (special.trailing_zeros() / 8) as usize;
+            }
+            run += 8;
+        }
+        run + bytes[run..]
+            .iter()
+            .take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20)
+            .count()
+    }
+
     struct Scanner<'a> {
         text: &'a str,
         bytes: &'a [u8],
@@ -3020,12 +3048,7 @@ pub mod strict {
             let start = self.pos;
             let mut escaped = false;
             loop {
-                while let Some(&b) = self.bytes.get(self.pos) {
-                    if b == b'"' || b == b'\\' || b < 0x20 {
-                        break;
-                    }
-                    self.pos += 1;
-                }
+                self.pos += plain_run(&self.bytes[self.pos..]);
                 match self.bytes.get(self.pos) {
                     Some(b'"') => {
                         self.pos += 1;

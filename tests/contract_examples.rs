@@ -154,3 +154,39 @@ mod typed_envelopes {
         assert!(error.starts_with("unknown field `isError`"), "{error}");
     }
 }
+
+/// A verdict whose `text` is `body`, as frame text.
+fn verdict_with_text(body: &str) -> String {
+    format!(r#"{{"success":true,"data":null,"text":"{body}","error":null,"duration_ms":0}}"#)
+}
+
+#[test]
+fn a_strings_quote_backslash_and_control_characters_are_found_at_any_offset() {
+    // The scan skips a string's plain bytes eight at a time: whatever ends
+    // the run (the closing quote, an escape, a control character) is found
+    // in every position of a word, after plain ASCII and after multi-byte
+    // UTF-8 (whose bytes are all at 0x80 or above).
+    let column_of_text = verdict_with_text("").find(r#""text":""#).unwrap() + 9;
+    for filler in ["a", "é", "\u{10ffff}", "~"] {
+        for count in 0..20 {
+            let plain = filler.repeat(count);
+            let verdict = Verdict::decode(&verdict_with_text(&plain)).unwrap();
+            assert_eq!(verdict.text.as_deref(), Some(plain.as_str()));
+            let escaped = Verdict::decode(&verdict_with_text(&format!(r#"{plain}\"\\x"#))).unwrap();
+            assert_eq!(escaped.text, Some(format!("{plain}\"\\x")));
+            for control in ['\u{0}', '\u{1}', '\u{1f}'] {
+                let text = verdict_with_text(&format!("{plain}{control}zz"));
+                let error = Verdict::decode(&text).unwrap_err();
+                let column = column_of_text + plain.len();
+                assert_eq!(
+                    error.problem,
+                    format!("invalid JSON: control character in string at column {column}"),
+                    "{text:?}"
+                );
+            }
+        }
+    }
+    // Bytes one off the special ones are plain.
+    let near = "\u{20}!#[]\u{7f}";
+    assert_eq!(Verdict::decode(&verdict_with_text(near)).unwrap().text.as_deref(), Some(near));
+}

@@ -111,7 +111,7 @@ fn untagged_union_codec(name: &str, variants: &[UnionVariant]) -> TokenStream {
             let ::serde_json::Value::Object(map) = &value else {
                 return Err(DecodeError::new(#name, "$", format!("expected object, got {}", strict::kind(&value))));
             };
-            let chosen = strict::pick_variant(&[#(#discriminators),*], |d| map.contains_key(d)).map_err(|p| DecodeError::new(#name, "$", p))?;
+            let chosen = strict::pick_variant_of(map, &[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
             match chosen { #(#arms2)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
         }
     }

@@ -2403,6 +2403,19 @@ pub mod strict {
         format!("{problem}{INNER_PATH}{path}")
     }
 
+    /// Picks an untagged union's variant by which of its discriminator
+    /// members `object` has ([`pick_variant`]).
+    ///
+    /// # Errors
+    ///
+    /// The problem when no discriminator, or more than one, is present.
+    pub fn pick_variant_of(
+        object: &serde_json::Map<String, serde_json::Value>,
+        discriminators: &[&str],
+    ) -> Result<usize, String> {
+        pick_variant(discriminators, |d| object.contains_key(d))
+    }
+
     /// Picks a tagged union's variant by the value of its tag member.
     ///
     /// # Errors

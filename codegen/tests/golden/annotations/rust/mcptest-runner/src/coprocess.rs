@@ -1246,7 +1246,7 @@ impl Frame for Response {
                 format!("expected object, got {}", strict::kind(&value)),
             ));
         };
-        let chosen = strict::pick_variant(&["result", "error"], |d| map.contains_key(d))
+        let chosen = strict::pick_variant_of(map, &["result", "error"])
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
             0usize => {
@@ -3949,6 +3949,19 @@ pub mod strict {
     #[must_use]
     pub fn nested_problem(problem: &str, path: &str) -> String {
         format!("{problem}{INNER_PATH}{path}")
+    }
+
+    /// Picks an untagged union's variant by which of its discriminator
+    /// members `object` has ([`pick_variant`]).
+    ///
+    /// # Errors
+    ///
+    /// The problem when no discriminator, or more than one, is present.
+    pub fn pick_variant_of(
+        object: &serde_json::Map<String, serde_json::Value>,
+        discriminators: &[&str],
+    ) -> Result<usize, String> {
+        pick_variant(discriminators, |d| object.contains_key(d))
     }
 
     /// Picks a tagged union's variant by the value of its tag member.

@@ -46,7 +46,12 @@ fn unwrap_first_broken_call(text: &str, width: usize) -> Option<(String, String)
 
 /// Runs `script` on `file`: exit code and stderr.
 fn check(script: &Path, file: &Path) -> (i32, String) {
-    let output = Command::new("bash").arg(script).arg(file).current_dir(root()).output().expect("bash runs");
+    check_with(script, &[], file)
+}
+
+/// [`check`] with options before the file (`lint.sh --check`).
+fn check_with(script: &Path, options: &[&str], file: &Path) -> (i32, String) {
+    let output = Command::new("bash").arg(script).args(options).arg(file).current_dir(root()).output().expect("bash runs");
     (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
@@ -166,17 +171,13 @@ fn the_typescript_lint_refuses_a_copy_whose_throw_of_a_plain_object_lost_its_rea
     std::fs::write(&clean, &committed).expect("write clean copy");
     std::fs::write(&broken, &stripped).expect("write copy without the exception");
 
-    let check = |file: &Path| {
-        let output = Command::new("bash").arg(&script).arg("--check").arg(file).current_dir(root()).output().expect("bash runs");
-        (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
-    };
-    let (code, log) = check(&clean);
+    let (code, log) = check_with(&script, &["--check"], &clean);
     if !formatter_available(code, &log, "typescript (eslint)") {
         return;
     }
     assert_eq!(code, 0, "the committed file must pass typescript-eslint:\n{log}");
 
-    let (code, log) = check(&broken);
+    let (code, log) = check_with(&script, &["--check"], &broken);
     assert_eq!(code, 1, "a throw of a plain object without its exception must fail the lint:\n{log}");
     // ESLint names the line (1-based: the throw moved up into the removed
     // comment's place) and the rule.

@@ -9,7 +9,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 state="$root/target/client_conformance/go"
-export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$root/target/toolchains/gopath"
+export GOTOOLCHAIN=local GOFLAGS="-mod=mod -trimpath" GOPATH="$root/target/toolchains/gopath"
 export GOCACHE="${GOCACHE_OVERRIDE:-$root/target/go-cache}"
 go="$(command -v go || ls "$root"/target/toolchains/go-*/bin/go 2>/dev/null | head -n 1)"
 [ -n "$go" ] || { echo "no Go toolchain: run tests/client_conformance/go/build.sh first" >&2; exit 3; }

@@ -17,7 +17,7 @@ out="${1:-${OUTPUT_ROOT:-generated}}"
 case "$out" in /*) ;; *) out="$root/$out" ;; esac
 state="$root/target/client_conformance/go"
 mkdir -p "$state"
-export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$root/target/toolchains/gopath"
+export GOTOOLCHAIN=local GOFLAGS="-mod=mod -trimpath" GOPATH="$root/target/toolchains/gopath"
 export GOCACHE="${GOCACHE_OVERRIDE:-$root/target/go-cache}"
 
 find_go() {

@@ -11,7 +11,7 @@ case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 "$HERE/build.sh" "$OUTPUT_ROOT" >&2
 
 WORK="$ROOT/target/conformance/go"
-export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$ROOT/target/toolchains/gopath" GOCACHE="${GOCACHE_OVERRIDE:-$ROOT/target/go-cache}"
+export GOTOOLCHAIN=local GOFLAGS="-mod=mod -trimpath" GOPATH="$ROOT/target/toolchains/gopath" GOCACHE="${GOCACHE_OVERRIDE:-$ROOT/target/go-cache}"
 GO="$(command -v go || true)"
 [ -n "$GO" ] || GO="$(ls "$ROOT"/target/toolchains/go-*/bin/go | head -n 1)"
 SRC="$WORK/bench-src"

@@ -8,7 +8,7 @@ build_harness() {
   local name="$1" main="$2" output_root="$3"
   local work="$ROOT/target/conformance/go"
   mkdir -p "$work"
-  export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$ROOT/target/toolchains/gopath" GOCACHE="${GOCACHE_OVERRIDE:-$ROOT/target/go-cache}"
+  export GOTOOLCHAIN=local GOFLAGS="-mod=mod -trimpath" GOPATH="$ROOT/target/toolchains/gopath" GOCACHE="${GOCACHE_OVERRIDE:-$ROOT/target/go-cache}"
   local go gofmt
   go="$(command -v go || true)"
   [ -n "$go" ] || go="$(ls "$ROOT"/target/toolchains/go-*/bin/go | head -n 1)"

@@ -10,7 +10,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 out="$root/target/e2e/go"
-export GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPATH="$root/target/toolchains/gopath"
+export GOTOOLCHAIN=local GOFLAGS="-mod=mod -trimpath" GOPATH="$root/target/toolchains/gopath"
 export GOCACHE="${GOCACHE_OVERRIDE:-$root/target/go-cache}"
 
 find_go() {

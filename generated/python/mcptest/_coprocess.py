@@ -3234,400 +3234,538 @@ def encode_verdict(value: Verdict) -> str:
     return "{" + ",".join(members) + "}"
 
 
-_CACHE_SET_MODE_PARAMS_SHAPE = _ObjectShape(
-    CacheSetModeParams,
-    {"mode": _read_cache_mode},
-    ("mode",),
-)
+# The shape of each closed object, built by a function of its own: the names a top-level
+# statement uses cost a type checker a walk back through the module to their
+# definitions, a function's do not.
+def _cache_set_mode_params_shape() -> _ObjectShape[CacheSetModeParams]:
+    return _ObjectShape(
+        CacheSetModeParams,
+        {"mode": _read_cache_mode},
+        ("mode",),
+    )
 
-_CACHE_SET_MODE_RESULT_SHAPE = _ObjectShape(
-    CacheSetModeResult,
-    {
-        "mode": _read_cache_mode,
-        "previous_mode": _read_cache_mode,
-        "entries": lambda v: _int_at_least(v, 0),
-    },
-    (
-        "mode",
-        "previous_mode",
-        "entries",
-    ),
-)
 
-_CALL_PARAMS_SHAPE = _ObjectShape(
-    CallParams,
-    {
-        "tool": _str,
-        "arguments": _read_mcp_object,
-        "passthrough": _bool,
-        "timeout_ms": lambda v: _int_at_least(v, 1),
-    },
-    ("tool",),
-    {
-        "arguments": None,
-        "passthrough": None,
-        "timeout_ms": None,
-    },
-)
+_CACHE_SET_MODE_PARAMS_SHAPE = _cache_set_mode_params_shape()
 
-_CALL_PROMPT_PARAMS_SHAPE = _ObjectShape(
-    CallPromptParams,
-    {
-        "name": _str,
-        "arguments": _read_prompt_arguments,
-    },
-    ("name",),
-    {"arguments": None},
-)
 
-_CALL_PROMPT_RESULT_SHAPE = _ObjectShape(
-    CallPromptResult,
-    {
-        "description": lambda v: _nullable(v, _str),
-        "messages": lambda v: _array(v, _read_mcp_object),
-    },
-    (
-        "description",
-        "messages",
-    ),
-)
+def _cache_set_mode_result_shape() -> _ObjectShape[CacheSetModeResult]:
+    return _ObjectShape(
+        CacheSetModeResult,
+        {
+            "mode": _read_cache_mode,
+            "previous_mode": _read_cache_mode,
+            "entries": lambda v: _int_at_least(v, 0),
+        },
+        (
+            "mode",
+            "previous_mode",
+            "entries",
+        ),
+    )
 
-_CASSETTE_SET_MODE_PARAMS_SHAPE = _ObjectShape(
-    CassetteSetModeParams,
-    {
-        "mode": _read_cassette_mode,
-        "path": _str,
-    },
-    ("mode",),
-    {"path": None},
-)
 
-_CASSETTE_SET_MODE_RESULT_SHAPE = _ObjectShape(
-    CassetteSetModeResult,
-    {
-        "mode": _read_cassette_mode,
-        "previous_mode": _read_cassette_mode,
-        "path": lambda v: _nullable(v, _str),
-    },
-    (
-        "mode",
-        "previous_mode",
-        "path",
-    ),
-)
+_CACHE_SET_MODE_RESULT_SHAPE = _cache_set_mode_result_shape()
 
-_EMPTY_PARAMS_SHAPE = _ObjectShape(
-    EmptyParams,
-    {},
-    (),
-)
 
-_ERROR_OBJECT_SHAPE = _ObjectShape(
-    ErrorObject,
-    {
-        "code": _int,
-        "message": _str,
-        "data": _any,
-    },
-    (
-        "code",
-        "message",
-    ),
-    {"data": ABSENT},
-)
+def _call_params_shape() -> _ObjectShape[CallParams]:
+    return _ObjectShape(
+        CallParams,
+        {
+            "tool": _str,
+            "arguments": _read_mcp_object,
+            "passthrough": _bool,
+            "timeout_ms": lambda v: _int_at_least(v, 1),
+        },
+        ("tool",),
+        {
+            "arguments": None,
+            "passthrough": None,
+            "timeout_ms": None,
+        },
+    )
 
-_ERROR_RESPONSE_SHAPE = _ObjectShape(
-    ErrorResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": lambda v: _nullable(v, _read_request_id),
-        "error": _read_error_object,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "error",
-    ),
-)
 
-_HANDSHAKE_PARAMS_SHAPE = _ObjectShape(
-    HandshakeParams,
-    {
-        "protocol_version": _int,
-        "sdk": _str,
-        "sdk_version": _str,
-    },
-    ("protocol_version",),
-    {
-        "sdk": None,
-        "sdk_version": None,
-    },
-)
+_CALL_PARAMS_SHAPE = _call_params_shape()
 
-_HANDSHAKE_RESULT_SHAPE = _ObjectShape(
-    HandshakeResult,
-    {
-        "protocol_version": _int,
-        "binary_version": _str,
-    },
-    (
-        "protocol_version",
-        "binary_version",
-    ),
-)
 
-_INITIALIZE_RESULT_SHAPE = _ObjectShape(
-    InitializeResult,
-    {
-        "era": _read_mcp_era,
-        "mcp_protocol_version": _str,
-        "server_name": _str,
-        "server_version": _str,
-        "capabilities": _read_mcp_object,
-        "instructions": lambda v: _nullable(v, _str),
-    },
-    (
-        "era",
-        "mcp_protocol_version",
-        "server_name",
-        "server_version",
-        "capabilities",
-        "instructions",
-    ),
-)
+def _call_prompt_params_shape() -> _ObjectShape[CallPromptParams]:
+    return _ObjectShape(
+        CallPromptParams,
+        {
+            "name": _str,
+            "arguments": _read_prompt_arguments,
+        },
+        ("name",),
+        {"arguments": None},
+    )
 
-_LIST_RESOURCES_RESULT_SHAPE = _ObjectShape(
-    ListResourcesResult,
-    {"resources": lambda v: _array(v, _read_mcp_object)},
-    ("resources",),
-)
 
-_LIST_TOOLS_RESULT_SHAPE = _ObjectShape(
-    ListToolsResult,
-    {"tools": lambda v: _array(v, _read_mcp_object)},
-    ("tools",),
-)
+_CALL_PROMPT_PARAMS_SHAPE = _call_prompt_params_shape()
 
-_READ_RESOURCE_PARAMS_SHAPE = _ObjectShape(
-    ReadResourceParams,
-    {"uri": _str},
-    ("uri",),
-)
 
-_READ_RESOURCE_RESULT_SHAPE = _ObjectShape(
-    ReadResourceResult,
-    {"contents": lambda v: _array(v, _read_mcp_object)},
-    ("contents",),
-)
+def _call_prompt_result_shape() -> _ObjectShape[CallPromptResult]:
+    return _ObjectShape(
+        CallPromptResult,
+        {
+            "description": lambda v: _nullable(v, _str),
+            "messages": lambda v: _array(v, _read_mcp_object),
+        },
+        (
+            "description",
+            "messages",
+        ),
+    )
 
-_REPORTER_FLUSH_RESULT_SHAPE = _ObjectShape(
-    ReporterFlushResult,
-    {
-        "written": lambda v: _int_at_least(v, 0),
-        "path": lambda v: _nullable(v, _str),
-    },
-    (
-        "written",
-        "path",
-    ),
-)
 
-_REPORTER_SET_UPLOAD_PARAMS_SHAPE = _ObjectShape(
-    ReporterSetUploadParams,
-    {
-        "enabled": _bool,
-        "path": _str,
-    },
-    ("enabled",),
-    {"path": None},
-)
+_CALL_PROMPT_RESULT_SHAPE = _call_prompt_result_shape()
 
-_REPORTER_STATUS_SHAPE = _ObjectShape(
-    ReporterStatus,
-    {
-        "enabled": _bool,
-        "path": lambda v: _nullable(v, _str),
-        "pending": lambda v: _int_at_least(v, 0),
-    },
-    (
-        "enabled",
-        "path",
-        "pending",
-    ),
-)
 
-_REQUEST_SHAPE = _ObjectShape(
-    Request,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "method": _str,
-        "params": _read_params,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "method",
-    ),
-    {"params": None},
-)
+def _cassette_set_mode_params_shape() -> _ObjectShape[CassetteSetModeParams]:
+    return _ObjectShape(
+        CassetteSetModeParams,
+        {
+            "mode": _read_cassette_mode,
+            "path": _str,
+        },
+        ("mode",),
+        {"path": None},
+    )
 
-_SHUTDOWN_RESULT_SHAPE = _ObjectShape(
-    ShutdownResult,
-    {},
-    (),
-)
 
-_SUCCESS_RESPONSE_SHAPE = _ObjectShape(
-    SuccessResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "result": _any,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "result",
-    ),
-)
+_CASSETTE_SET_MODE_PARAMS_SHAPE = _cassette_set_mode_params_shape()
 
-_TOOL_CALL_PASSTHROUGH_SHAPE = _ObjectShape(
-    ToolCallPassthrough,
-    {
-        "content": lambda v: _array(v, _read_mcp_object),
-        "structuredContent": _read_mcp_object,
-        "isError": _bool,
-        "_meta": _read_mcp_object,
-    },
-    ("content",),
-    {
-        "structuredContent": None,
-        "isError": None,
-        "_meta": None,
-    },
-    attributes={
-        "structuredContent": "structured_content",
-        "isError": "is_error",
-        "_meta": "meta",
-    },
-)
 
-_VERDICT_SHAPE = _ObjectShape(
-    Verdict,
-    {
-        "success": _bool,
-        "data": _any,
-        "text": lambda v: _nullable(v, _str),
-        "error": lambda v: _nullable(v, _str),
-        "duration_ms": lambda v: _int_at_least(v, 0),
-    },
-    (
-        "success",
-        "data",
-        "text",
-        "error",
-        "duration_ms",
-    ),
-)
+def _cassette_set_mode_result_shape() -> _ObjectShape[CassetteSetModeResult]:
+    return _ObjectShape(
+        CassetteSetModeResult,
+        {
+            "mode": _read_cassette_mode,
+            "previous_mode": _read_cassette_mode,
+            "path": lambda v: _nullable(v, _str),
+        },
+        (
+            "mode",
+            "previous_mode",
+            "path",
+        ),
+    )
 
-CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
-    "CacheMode": _Codec("CacheMode", _read_cache_mode, cache_mode_to_value),
-    "CacheSetModeParams": _Codec(
-        "CacheSetModeParams",
-        _read_cache_set_mode_params,
-        cache_set_mode_params_to_value,
-    ),
-    "CacheSetModeResult": _Codec(
-        "CacheSetModeResult",
-        _read_cache_set_mode_result,
-        cache_set_mode_result_to_value,
-    ),
-    "CallParams": _Codec("CallParams", _read_call_params, call_params_to_value),
-    "CallPromptParams": _Codec(
-        "CallPromptParams", _read_call_prompt_params, call_prompt_params_to_value
-    ),
-    "CallPromptResult": _Codec(
-        "CallPromptResult", _read_call_prompt_result, call_prompt_result_to_value
-    ),
-    "CallResult": _Codec("CallResult", _read_call_result, call_result_to_value),
-    "CassetteMode": _Codec("CassetteMode", _read_cassette_mode, cassette_mode_to_value),
-    "CassetteSetModeParams": _Codec(
-        "CassetteSetModeParams",
-        _read_cassette_set_mode_params,
-        cassette_set_mode_params_to_value,
-    ),
-    "CassetteSetModeResult": _Codec(
-        "CassetteSetModeResult",
-        _read_cassette_set_mode_result,
-        cassette_set_mode_result_to_value,
-    ),
-    "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
-    "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
-    "ErrorResponse": _Codec(
-        "ErrorResponse", _read_error_response, error_response_to_value
-    ),
-    "HandshakeParams": _Codec(
-        "HandshakeParams", _read_handshake_params, handshake_params_to_value
-    ),
-    "HandshakeResult": _Codec(
-        "HandshakeResult", _read_handshake_result, handshake_result_to_value
-    ),
-    "InitializeResult": _Codec(
-        "InitializeResult", _read_initialize_result, initialize_result_to_value
-    ),
-    "JsonRpcVersion": _Codec(
-        "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
-    ),
-    "ListResourcesResult": _Codec(
-        "ListResourcesResult",
-        _read_list_resources_result,
-        list_resources_result_to_value,
-    ),
-    "ListToolsResult": _Codec(
-        "ListToolsResult", _read_list_tools_result, list_tools_result_to_value
-    ),
-    "McpEra": _Codec("McpEra", _read_mcp_era, mcp_era_to_value),
-    "McpObject": _Codec("McpObject", _read_mcp_object, mcp_object_to_value),
-    "Params": _Codec("Params", _read_params, params_to_value),
-    "PromptArguments": _Codec(
-        "PromptArguments", _read_prompt_arguments, prompt_arguments_to_value
-    ),
-    "ReadResourceParams": _Codec(
-        "ReadResourceParams", _read_read_resource_params, read_resource_params_to_value
-    ),
-    "ReadResourceResult": _Codec(
-        "ReadResourceResult", _read_read_resource_result, read_resource_result_to_value
-    ),
-    "ReporterFlushResult": _Codec(
-        "ReporterFlushResult",
-        _read_reporter_flush_result,
-        reporter_flush_result_to_value,
-    ),
-    "ReporterSetUploadParams": _Codec(
-        "ReporterSetUploadParams",
-        _read_reporter_set_upload_params,
-        reporter_set_upload_params_to_value,
-    ),
-    "ReporterStatus": _Codec(
-        "ReporterStatus", _read_reporter_status, reporter_status_to_value
-    ),
-    "Request": _Codec("Request", _read_request, request_to_value),
-    "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
-    "Response": _Codec("Response", _read_response, response_to_value),
-    "ShutdownResult": _Codec(
-        "ShutdownResult", _read_shutdown_result, shutdown_result_to_value
-    ),
-    "SuccessResponse": _Codec(
-        "SuccessResponse", _read_success_response, success_response_to_value
-    ),
-    "ToolCallPassthrough": _Codec(
-        "ToolCallPassthrough",
-        _read_tool_call_passthrough,
-        tool_call_passthrough_to_value,
-    ),
-    "Verdict": _Codec("Verdict", _read_verdict, verdict_to_value),
-}
+
+_CASSETTE_SET_MODE_RESULT_SHAPE = _cassette_set_mode_result_shape()
+
+
+def _empty_params_shape() -> _ObjectShape[EmptyParams]:
+    return _ObjectShape(
+        EmptyParams,
+        {},
+        (),
+    )
+
+
+_EMPTY_PARAMS_SHAPE = _empty_params_shape()
+
+
+def _error_object_shape() -> _ObjectShape[ErrorObject]:
+    return _ObjectShape(
+        ErrorObject,
+        {
+            "code": _int,
+            "message": _str,
+            "data": _any,
+        },
+        (
+            "code",
+            "message",
+        ),
+        {"data": ABSENT},
+    )
+
+
+_ERROR_OBJECT_SHAPE = _error_object_shape()
+
+
+def _error_response_shape() -> _ObjectShape[ErrorResponse]:
+    return _ObjectShape(
+        ErrorResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": lambda v: _nullable(v, _read_request_id),
+            "error": _read_error_object,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "error",
+        ),
+    )
+
+
+_ERROR_RESPONSE_SHAPE = _error_response_shape()
+
+
+def _handshake_params_shape() -> _ObjectShape[HandshakeParams]:
+    return _ObjectShape(
+        HandshakeParams,
+        {
+            "protocol_version": _int,
+            "sdk": _str,
+            "sdk_version": _str,
+        },
+        ("protocol_version",),
+        {
+            "sdk": None,
+            "sdk_version": None,
+        },
+    )
+
+
+_HANDSHAKE_PARAMS_SHAPE = _handshake_params_shape()
+
+
+def _handshake_result_shape() -> _ObjectShape[HandshakeResult]:
+    return _ObjectShape(
+        HandshakeResult,
+        {
+            "protocol_version": _int,
+            "binary_version": _str,
+        },
+        (
+            "protocol_version",
+            "binary_version",
+        ),
+    )
+
+
+_HANDSHAKE_RESULT_SHAPE = _handshake_result_shape()
+
+
+def _initialize_result_shape() -> _ObjectShape[InitializeResult]:
+    return _ObjectShape(
+        InitializeResult,
+        {
+            "era": _read_mcp_era,
+            "mcp_protocol_version": _str,
+            "server_name": _str,
+            "server_version": _str,
+            "capabilities": _read_mcp_object,
+            "instructions": lambda v: _nullable(v, _str),
+        },
+        (
+            "era",
+            "mcp_protocol_version",
+            "server_name",
+            "server_version",
+            "capabilities",
+            "instructions",
+        ),
+    )
+
+
+_INITIALIZE_RESULT_SHAPE = _initialize_result_shape()
+
+
+def _list_resources_result_shape() -> _ObjectShape[ListResourcesResult]:
+    return _ObjectShape(
+        ListResourcesResult,
+        {"resources": lambda v: _array(v, _read_mcp_object)},
+        ("resources",),
+    )
+
+
+_LIST_RESOURCES_RESULT_SHAPE = _list_resources_result_shape()
+
+
+def _list_tools_result_shape() -> _ObjectShape[ListToolsResult]:
+    return _ObjectShape(
+        ListToolsResult,
+        {"tools": lambda v: _array(v, _read_mcp_object)},
+        ("tools",),
+    )
+
+
+_LIST_TOOLS_RESULT_SHAPE = _list_tools_result_shape()
+
+
+def _read_resource_params_shape() -> _ObjectShape[ReadResourceParams]:
+    return _ObjectShape(
+        ReadResourceParams,
+        {"uri": _str},
+        ("uri",),
+    )
+
+
+_READ_RESOURCE_PARAMS_SHAPE = _read_resource_params_shape()
+
+
+def _read_resource_result_shape() -> _ObjectShape[ReadResourceResult]:
+    return _ObjectShape(
+        ReadResourceResult,
+        {"contents": lambda v: _array(v, _read_mcp_object)},
+        ("contents",),
+    )
+
+
+_READ_RESOURCE_RESULT_SHAPE = _read_resource_result_shape()
+
+
+def _reporter_flush_result_shape() -> _ObjectShape[ReporterFlushResult]:
+    return _ObjectShape(
+        ReporterFlushResult,
+        {
+            "written": lambda v: _int_at_least(v, 0),
+            "path": lambda v: _nullable(v, _str),
+        },
+        (
+            "written",
+            "path",
+        ),
+    )
+
+
+_REPORTER_FLUSH_RESULT_SHAPE = _reporter_flush_result_shape()
+
+
+def _reporter_set_upload_params_shape() -> _ObjectShape[ReporterSetUploadParams]:
+    return _ObjectShape(
+        ReporterSetUploadParams,
+        {
+            "enabled": _bool,
+            "path": _str,
+        },
+        ("enabled",),
+        {"path": None},
+    )
+
+
+_REPORTER_SET_UPLOAD_PARAMS_SHAPE = _reporter_set_upload_params_shape()
+
+
+def _reporter_status_shape() -> _ObjectShape[ReporterStatus]:
+    return _ObjectShape(
+        ReporterStatus,
+        {
+            "enabled": _bool,
+            "path": lambda v: _nullable(v, _str),
+            "pending": lambda v: _int_at_least(v, 0),
+        },
+        (
+            "enabled",
+            "path",
+            "pending",
+        ),
+    )
+
+
+_REPORTER_STATUS_SHAPE = _reporter_status_shape()
+
+
+def _request_shape() -> _ObjectShape[Request]:
+    return _ObjectShape(
+        Request,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "method": _str,
+            "params": _read_params,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "method",
+        ),
+        {"params": None},
+    )
+
+
+_REQUEST_SHAPE = _request_shape()
+
+
+def _shutdown_result_shape() -> _ObjectShape[ShutdownResult]:
+    return _ObjectShape(
+        ShutdownResult,
+        {},
+        (),
+    )
+
+
+_SHUTDOWN_RESULT_SHAPE = _shutdown_result_shape()
+
+
+def _success_response_shape() -> _ObjectShape[SuccessResponse]:
+    return _ObjectShape(
+        SuccessResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "result": _any,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "result",
+        ),
+    )
+
+
+_SUCCESS_RESPONSE_SHAPE = _success_response_shape()
+
+
+def _tool_call_passthrough_shape() -> _ObjectShape[ToolCallPassthrough]:
+    return _ObjectShape(
+        ToolCallPassthrough,
+        {
+            "content": lambda v: _array(v, _read_mcp_object),
+            "structuredContent": _read_mcp_object,
+            "isError": _bool,
+            "_meta": _read_mcp_object,
+        },
+        ("content",),
+        {
+            "structuredContent": None,
+            "isError": None,
+            "_meta": None,
+        },
+        attributes={
+            "structuredContent": "structured_content",
+            "isError": "is_error",
+            "_meta": "meta",
+        },
+    )
+
+
+_TOOL_CALL_PASSTHROUGH_SHAPE = _tool_call_passthrough_shape()
+
+
+def _verdict_shape() -> _ObjectShape[Verdict]:
+    return _ObjectShape(
+        Verdict,
+        {
+            "success": _bool,
+            "data": _any,
+            "text": lambda v: _nullable(v, _str),
+            "error": lambda v: _nullable(v, _str),
+            "duration_ms": lambda v: _int_at_least(v, 0),
+        },
+        (
+            "success",
+            "data",
+            "text",
+            "error",
+            "duration_ms",
+        ),
+    )
+
+
+_VERDICT_SHAPE = _verdict_shape()
+
+
+def _codecs() -> dict[str, _Codec[typing.Any]]:
+    return {
+        "CacheMode": _Codec("CacheMode", _read_cache_mode, cache_mode_to_value),
+        "CacheSetModeParams": _Codec(
+            "CacheSetModeParams",
+            _read_cache_set_mode_params,
+            cache_set_mode_params_to_value,
+        ),
+        "CacheSetModeResult": _Codec(
+            "CacheSetModeResult",
+            _read_cache_set_mode_result,
+            cache_set_mode_result_to_value,
+        ),
+        "CallParams": _Codec("CallParams", _read_call_params, call_params_to_value),
+        "CallPromptParams": _Codec(
+            "CallPromptParams", _read_call_prompt_params, call_prompt_params_to_value
+        ),
+        "CallPromptResult": _Codec(
+            "CallPromptResult", _read_call_prompt_result, call_prompt_result_to_value
+        ),
+        "CallResult": _Codec("CallResult", _read_call_result, call_result_to_value),
+        "CassetteMode": _Codec(
+            "CassetteMode", _read_cassette_mode, cassette_mode_to_value
+        ),
+        "CassetteSetModeParams": _Codec(
+            "CassetteSetModeParams",
+            _read_cassette_set_mode_params,
+            cassette_set_mode_params_to_value,
+        ),
+        "CassetteSetModeResult": _Codec(
+            "CassetteSetModeResult",
+            _read_cassette_set_mode_result,
+            cassette_set_mode_result_to_value,
+        ),
+        "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorResponse": _Codec(
+            "ErrorResponse", _read_error_response, error_response_to_value
+        ),
+        "HandshakeParams": _Codec(
+            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+        ),
+        "HandshakeResult": _Codec(
+            "HandshakeResult", _read_handshake_result, handshake_result_to_value
+        ),
+        "InitializeResult": _Codec(
+            "InitializeResult", _read_initialize_result, initialize_result_to_value
+        ),
+        "JsonRpcVersion": _Codec(
+            "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
+        ),
+        "ListResourcesResult": _Codec(
+            "ListResourcesResult",
+            _read_list_resources_result,
+            list_resources_result_to_value,
+        ),
+        "ListToolsResult": _Codec(
+            "ListToolsResult", _read_list_tools_result, list_tools_result_to_value
+        ),
+        "McpEra": _Codec("McpEra", _read_mcp_era, mcp_era_to_value),
+        "McpObject": _Codec("McpObject", _read_mcp_object, mcp_object_to_value),
+        "Params": _Codec("Params", _read_params, params_to_value),
+        "PromptArguments": _Codec(
+            "PromptArguments", _read_prompt_arguments, prompt_arguments_to_value
+        ),
+        "ReadResourceParams": _Codec(
+            "ReadResourceParams",
+            _read_read_resource_params,
+            read_resource_params_to_value,
+        ),
+        "ReadResourceResult": _Codec(
+            "ReadResourceResult",
+            _read_read_resource_result,
+            read_resource_result_to_value,
+        ),
+        "ReporterFlushResult": _Codec(
+            "ReporterFlushResult",
+            _read_reporter_flush_result,
+            reporter_flush_result_to_value,
+        ),
+        "ReporterSetUploadParams": _Codec(
+            "ReporterSetUploadParams",
+            _read_reporter_set_upload_params,
+            reporter_set_upload_params_to_value,
+        ),
+        "ReporterStatus": _Codec(
+            "ReporterStatus", _read_reporter_status, reporter_status_to_value
+        ),
+        "Request": _Codec("Request", _read_request, request_to_value),
+        "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
+        "Response": _Codec("Response", _read_response, response_to_value),
+        "ShutdownResult": _Codec(
+            "ShutdownResult", _read_shutdown_result, shutdown_result_to_value
+        ),
+        "SuccessResponse": _Codec(
+            "SuccessResponse", _read_success_response, success_response_to_value
+        ),
+        "ToolCallPassthrough": _Codec(
+            "ToolCallPassthrough",
+            _read_tool_call_passthrough,
+            tool_call_passthrough_to_value,
+        ),
+        "Verdict": _Codec("Verdict", _read_verdict, verdict_to_value),
+    }
+
+
+CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = _codecs()
 """Every `$defs` type by name: `CODECS["Verdict"].decode(text)`."""
 
 

@@ -4,8 +4,8 @@
 //! the module text itself, so a name the runtime or the protocol helpers
 //! gain is claimed without a list to keep. Private names (`_x`) are the
 //! runtime's: no schema name starts with `_` except the generated readers,
-//! shapes and member counts (`_read_verdict`, `_VERDICT_SHAPE`,
-//! `_VERDICT_REQUIRED`), which are claimed here too, so
+//! shapes, their builders and member counts (`_read_verdict`, `_VERDICT_SHAPE`,
+//! `_verdict_shape`, `_VERDICT_REQUIRED`), which are claimed here too, so
 //! a runtime helper of that form would be a clash.
 
 use super::names::{error_const, method_const, stem, upper};
@@ -37,6 +37,7 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
         match def.kind {
             TypeKind::Object(_) => {
                 names.push((format!("_{}_SHAPE", upper(&def.name)), format!("the shape of `$defs/{}`", def.name)));
+                names.push((format!("_{s}_shape"), format!("the shape builder of `$defs/{}`", def.name)));
                 names.push((format!("_{}_REQUIRED", upper(&def.name)), format!("the required member count of `$defs/{}`", def.name)));
             }
             TypeKind::StringEnum(_) => names.push((format!("{}_VALUES", upper(&def.name)), format!("the values of `$defs/{}`", def.name))),

@@ -250,6 +250,16 @@ mod tests {
     }
 
     #[test]
+    fn a_return_annotation_without_parameters_takes_parentheses_when_the_line_is_too_long() {
+        let def = |n: usize| format!("def _{}_shape() -> _ObjectShape[Some{}]:", "x".repeat(n), "x".repeat(n));
+        assert_eq!(statement(0, &def(25)), def(25));
+        let (x, some) = ("x".repeat(30), format!("Some{}", "x".repeat(30)));
+        assert_eq!(statement(0, &def(30)), format!("def _{x}_shape() -> (\n    _ObjectShape[{some}]\n):"));
+        let (x, some) = ("x".repeat(70), format!("Some{}", "x".repeat(70)));
+        assert_eq!(statement(0, &def(70)), format!("def _{x}_shape() -> (\n    _ObjectShape[\n        {some}\n    ]\n):"));
+    }
+
+    #[test]
     fn a_condition_breaks_before_its_operators_inside_parentheses() {
         let laid = statement(4, "if value.another_remarkably_long_optional_field_name_holding_a_map_of_lists is not None:");
         assert_eq!(laid, "    if (\n        value.another_remarkably_long_optional_field_name_holding_a_map_of_lists\n        is not None\n    ):");

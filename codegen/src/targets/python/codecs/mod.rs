@@ -496,9 +496,9 @@ fn write_text(contract: &Contract, object: &ObjectType, out: &mut Out) {
 
 /// The shape of every closed object: its member decoders, required members,
 /// absent defaults and renamed attributes. They come after every reader, which
-/// they name.
+/// they name, each built by a function of its own ([`BUILT_IN_FUNCTIONS`]).
 fn field_tables(contract: &Contract, out: &mut Out) {
-    out.blank(1);
+    let mut first = true;
     for def in contract.types.values() {
         let TypeKind::Object(object) = &def.kind else { continue };
         let entries: Vec<String> = object
@@ -529,10 +529,27 @@ fn field_tables(contract: &Contract, out: &mut Out) {
         if !renamed.is_empty() {
             args.push(flat_collection("attributes={", &renamed, ""));
         }
-        out.blank(1);
-        out.line(&exploded(0, &format!("_{}_SHAPE = _ObjectShape(", upper(&def.name)), &args, ""));
+        out.blank(2);
+        if std::mem::take(&mut first) {
+            out.line(&comment(0, BUILT_IN_FUNCTIONS));
+        }
+        let builder = format!("_{}_shape", stem(&def.name));
+        out.line(&statement(0, &format!("def {builder}() -> _ObjectShape[{}]:", def.name)));
+        out.line(&exploded(4, "return _ObjectShape(", &args, ""));
+        out.blank(2);
+        out.line(&statement(0, &format!("_{}_SHAPE = {builder}()", upper(&def.name))));
     }
 }
+
+/// Why the shapes and `CODECS` are built in functions rather than written at
+/// the module's top level: there, each name they use (a reader, a runtime
+/// decoder) costs pyright a walk back through the module's code flow to its
+/// definition, so checking a module grew with the square of its types
+/// (800 object types: 38 s; built in functions, whose names need no walk:
+/// 17 s; docs/benchmarks.md).
+const BUILT_IN_FUNCTIONS: &str = "The shape of each closed object, built by a function of its own: the names \
+    a top-level statement uses cost a type checker a walk back through the module to their \
+    definitions, a function's do not.";
 
 fn registry(contract: &Contract, out: &mut Out) {
     let entries: Vec<String> = contract
@@ -544,8 +561,11 @@ fn registry(contract: &Contract, out: &mut Out) {
             flat(&format!("{}: _Codec(", string(&def.name)), &args, "")
         })
         .collect();
-    out.blank(1);
-    out.line(&collection(0, "CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {", &entries, ""));
+    out.blank(2);
+    out.line("def _codecs() -> dict[str, _Codec[typing.Any]]:");
+    out.line(&collection(4, "return {", &entries, ""));
+    out.blank(2);
+    out.line("CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = _codecs()");
     let example = super::envelopes::result_example(contract);
     out.line(&docstring(0, &format!("Every `$defs` type by name: `CODECS[\"{example}\"].decode(text)`.")));
 }

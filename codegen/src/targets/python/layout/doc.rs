@@ -31,6 +31,15 @@ const INDENT: usize = 4;
 /// `stmt` laid out at `indent` columns.
 pub fn statement(indent: usize, stmt: &Stmt) -> String {
     let body = match stmt {
+        // Without parameters to break, a return annotation too long for the
+        // line is parenthesized (`def f() -> (`, the annotation, `):`), even
+        // where the line up to its own brackets would fit.
+        Stmt::Def(name, params, Some(returns)) if params.items.is_empty() => {
+            let head = format!("def {name}() -> ");
+            let body = doc(returns);
+            let annotation = if !must_break(&body) && indent + width(&head) + width(&flat(returns)) + 1 <= LINE_WIDTH { body } else { parenthesized(body) };
+            Doc::concat([Doc::text(head), annotation, Doc::text(":")])
+        }
         Stmt::Def(name, params, returns) => {
             let mut parts = vec![Doc::text(format!("def {name}")), bracketed("(", params, ")", Kind::Params)];
             // The return annotation stays on the line of the `)`: the

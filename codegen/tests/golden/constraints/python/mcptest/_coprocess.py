@@ -4097,542 +4097,694 @@ def encode_weights(value: Weights) -> str:
     return _dumps(weights_to_value(value))
 
 
-_BOUNDED_SHAPE = _ObjectShape(
-    Bounded,
-    {
-        "percent": lambda v: _int_within(v, 0, 100),
-        "offset": lambda v: _int_at_least(v, -3),
-        "turns": lambda v: _int_within(v, 1, 9),
-        "below": lambda v: _int_within(v, None, -1),
-        "level": lambda v: _nullable(v, lambda v: _int_within(v, None, 9)),
-        "counts": lambda v: _array(v, lambda v: _int_at_least(v, 1)),
-    },
-    (
-        "percent",
-        "offset",
-        "turns",
-        "level",
-    ),
-    {
-        "below": None,
-        "counts": None,
-    },
-)
-
-_CHOSEN_SHAPE = _ObjectShape(
-    Chosen,
-    {
-        "mixed": lambda v: _one_of_json(
-            v, '1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}'
+# The shape of each closed object, built by a function of its own: the names a top-level
+# statement uses cost a type checker a walk back through the module to their
+# definitions, a function's do not.
+def _bounded_shape() -> _ObjectShape[Bounded]:
+    return _ObjectShape(
+        Bounded,
+        {
+            "percent": lambda v: _int_within(v, 0, 100),
+            "offset": lambda v: _int_at_least(v, -3),
+            "turns": lambda v: _int_within(v, 1, 9),
+            "below": lambda v: _int_within(v, None, -1),
+            "level": lambda v: _nullable(v, lambda v: _int_within(v, None, 9)),
+            "counts": lambda v: _array(v, lambda v: _int_at_least(v, 1)),
+        },
+        (
+            "percent",
+            "offset",
+            "turns",
+            "level",
         ),
-        "level": lambda v: _int(_one_of_json(v, "1, 2, 3")),
-        "flag": lambda v: _bool(_one_of_json(v, "false")),
-        "zero": lambda v: _one_of_json(v, '0, "0"'),
-        "mode": lambda v: _nullable(
-            v, lambda v: _str(_one_of_json(v, '"fast", "safe", null'))
+        {
+            "below": None,
+            "counts": None,
+        },
+    )
+
+
+_BOUNDED_SHAPE = _bounded_shape()
+
+
+def _chosen_shape() -> _ObjectShape[Chosen]:
+    return _ObjectShape(
+        Chosen,
+        {
+            "mixed": lambda v: _one_of_json(
+                v, '1, "a", null, true, 2.5, [1,"x"], {"k":[null,false]}'
+            ),
+            "level": lambda v: _int(_one_of_json(v, "1, 2, 3")),
+            "flag": lambda v: _bool(_one_of_json(v, "false")),
+            "zero": lambda v: _one_of_json(v, '0, "0"'),
+            "mode": lambda v: _nullable(
+                v, lambda v: _str(_one_of_json(v, '"fast", "safe", null'))
+            ),
+            "ratio": lambda v: _float(_one_of_json(v, "0.5, 1, 2.5")),
+            "tone": lambda v: _str(_one_of_json(v, '"warm", "cool"')),
+        },
+        (
+            "mixed",
+            "level",
+            "flag",
+            "zero",
+            "mode",
+            "ratio",
         ),
-        "ratio": lambda v: _float(_one_of_json(v, "0.5, 1, 2.5")),
-        "tone": lambda v: _str(_one_of_json(v, '"warm", "cool"')),
-    },
-    (
-        "mixed",
-        "level",
-        "flag",
-        "zero",
-        "mode",
-        "ratio",
-    ),
-    {"tone": None},
-)
+        {"tone": None},
+    )
 
-_CIRCLE_SHAPE = _ObjectShape(
-    Circle,
-    {
-        "kind": lambda v: _constant(_str(v), "circle", '"circle"'),
-        "radius": lambda v: _int_at_least(v, 0),
-    },
-    (
-        "kind",
-        "radius",
-    ),
-)
 
-_COUNTED_SHAPE = _ObjectShape(
-    Counted,
-    {
-        "name": lambda v: _str_within(v, 1, 8),
-        "code": lambda v: _str_within(v, 2, 2),
-        "note": lambda v: _str_within(v, None, 3),
-        "label": lambda v: _nullable(v, lambda v: _str_within(v, 2, None)),
-        "tags": lambda v: _array_within(v, _str, 1, 3),
-        "picks": lambda v: _array_within(v, lambda v: _int_at_least(v, 0), 1, None),
-        "slots": lambda v: _nullable(v, lambda v: _array_within(v, _bool, None, 2)),
-        "empty": _str,
-    },
-    (
-        "name",
-        "code",
-        "label",
-        "tags",
-        "slots",
-    ),
-    {
-        "note": None,
-        "picks": None,
-        "empty": None,
-    },
-)
+_CHOSEN_SHAPE = _chosen_shape()
 
-_DISTINCT_SHAPE = _ObjectShape(
-    Distinct,
-    {
-        "ids": lambda v: _unique(_array_within(v, _int, None, 3)),
-        "names": lambda v: _unique(_array(v, _str)),
-        "flags": lambda v: _nullable(v, lambda v: _unique(_array(v, _bool))),
-        "shades": lambda v: _unique_read(_array(v, _read_shade), v),
-        "ratios": lambda v: _unique(_array(v, _float)),
-        "levels": lambda v: _unique(
-            _array_within(v, lambda v: _int_within(v, 2, 9), None, 4)
+
+def _circle_shape() -> _ObjectShape[Circle]:
+    return _ObjectShape(
+        Circle,
+        {
+            "kind": lambda v: _constant(_str(v), "circle", '"circle"'),
+            "radius": lambda v: _int_at_least(v, 0),
+        },
+        (
+            "kind",
+            "radius",
         ),
-        "weights": lambda v: _unique(
-            _array(v, lambda v: _float_at_most(_float_above(_float(v), -5.0), 5.0))
+    )
+
+
+_CIRCLE_SHAPE = _circle_shape()
+
+
+def _counted_shape() -> _ObjectShape[Counted]:
+    return _ObjectShape(
+        Counted,
+        {
+            "name": lambda v: _str_within(v, 1, 8),
+            "code": lambda v: _str_within(v, 2, 2),
+            "note": lambda v: _str_within(v, None, 3),
+            "label": lambda v: _nullable(v, lambda v: _str_within(v, 2, None)),
+            "tags": lambda v: _array_within(v, _str, 1, 3),
+            "picks": lambda v: _array_within(v, lambda v: _int_at_least(v, 0), 1, None),
+            "slots": lambda v: _nullable(v, lambda v: _array_within(v, _bool, None, 2)),
+            "empty": _str,
+        },
+        (
+            "name",
+            "code",
+            "label",
+            "tags",
+            "slots",
         ),
-        "slugs": lambda v: _unique(
-            _array_within(v, lambda v: _matching(_str(v), _PATTERN_1), None, 3)
+        {
+            "note": None,
+            "picks": None,
+            "empty": None,
+        },
+    )
+
+
+_COUNTED_SHAPE = _counted_shape()
+
+
+def _distinct_shape() -> _ObjectShape[Distinct]:
+    return _ObjectShape(
+        Distinct,
+        {
+            "ids": lambda v: _unique(_array_within(v, _int, None, 3)),
+            "names": lambda v: _unique(_array(v, _str)),
+            "flags": lambda v: _nullable(v, lambda v: _unique(_array(v, _bool))),
+            "shades": lambda v: _unique_read(_array(v, _read_shade), v),
+            "ratios": lambda v: _unique(_array(v, _float)),
+            "levels": lambda v: _unique(
+                _array_within(v, lambda v: _int_within(v, 2, 9), None, 4)
+            ),
+            "weights": lambda v: _unique(
+                _array(v, lambda v: _float_at_most(_float_above(_float(v), -5.0), 5.0))
+            ),
+            "slugs": lambda v: _unique(
+                _array_within(v, lambda v: _matching(_str(v), _PATTERN_1), None, 3)
+            ),
+            "tags": lambda v: _unique(_array(v, lambda v: _str_within(v, 2, 4))),
+            "steps": lambda v: _unique(_array(v, lambda v: _multiple_of(_int(v), 3))),
+            "points": lambda v: _unique_read(_array(v, _read_point), v),
+            "pairs": lambda v: _unique_read(_array(v, lambda v: _array(v, _int)), v),
+            "loose": lambda v: _array(v, _str),
+        },
+        (
+            "ids",
+            "flags",
+            "shades",
+            "tags",
+            "steps",
+            "points",
+            "pairs",
         ),
-        "tags": lambda v: _unique(_array(v, lambda v: _str_within(v, 2, 4))),
-        "steps": lambda v: _unique(_array(v, lambda v: _multiple_of(_int(v), 3))),
-        "points": lambda v: _unique_read(_array(v, _read_point), v),
-        "pairs": lambda v: _unique_read(_array(v, lambda v: _array(v, _int)), v),
-        "loose": lambda v: _array(v, _str),
-    },
-    (
-        "ids",
-        "flags",
-        "shades",
-        "tags",
-        "steps",
-        "points",
-        "pairs",
-    ),
-    {
-        "names": None,
-        "ratios": None,
-        "levels": None,
-        "weights": None,
-        "slugs": None,
-        "loose": None,
-    },
-)
+        {
+            "names": None,
+            "ratios": None,
+            "levels": None,
+            "weights": None,
+            "slugs": None,
+            "loose": None,
+        },
+    )
 
-_DRAWING_SHAPE = _ObjectShape(
-    Drawing,
-    {
-        "main": _read_figure,
-        "others": lambda v: _array(v, _read_figure),
-        "spare": lambda v: _nullable(v, _read_figure),
-    },
-    (
-        "main",
-        "spare",
-    ),
-    {"others": None},
-)
 
-_EMPTY_PARAMS_SHAPE = _ObjectShape(
-    EmptyParams,
-    {},
-    (),
-)
+_DISTINCT_SHAPE = _distinct_shape()
 
-_ERROR_OBJECT_SHAPE = _ObjectShape(
-    ErrorObject,
-    {
-        "code": _int,
-        "message": _str,
-        "data": _any,
-    },
-    (
-        "code",
-        "message",
-    ),
-    {"data": ABSENT},
-)
 
-_ERROR_RESPONSE_SHAPE = _ObjectShape(
-    ErrorResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": lambda v: _nullable(v, _read_request_id),
-        "error": _read_error_object,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "error",
-    ),
-)
-
-_HANDSHAKE_PARAMS_SHAPE = _ObjectShape(
-    HandshakeParams,
-    {
-        "protocol_version": _int,
-        "sdk": _str,
-        "sdk_version": _str,
-    },
-    ("protocol_version",),
-    {
-        "sdk": None,
-        "sdk_version": None,
-    },
-)
-
-_HANDSHAKE_RESULT_SHAPE = _ObjectShape(
-    HandshakeResult,
-    {
-        "protocol_version": _int,
-        "binary_version": _str,
-    },
-    (
-        "protocol_version",
-        "binary_version",
-    ),
-)
-
-_LISTED_SHAPE = _ObjectShape(
-    Listed,
-    {
-        "names": lambda v: _array_within(v, lambda v: _str_within(v, 1, 4), None, 3),
-        "codes": lambda v: _array(v, lambda v: _matching(_str(v), _PATTERN_3)),
-        "scores": lambda v: _array(v, lambda v: _multiple_of(_int_within(v, 0, 10), 2)),
-        "spare": lambda v: _nullable(
-            v, lambda v: _array(v, lambda v: _str_within(v, None, 2))
+def _drawing_shape() -> _ObjectShape[Drawing]:
+    return _ObjectShape(
+        Drawing,
+        {
+            "main": _read_figure,
+            "others": lambda v: _array(v, _read_figure),
+            "spare": lambda v: _nullable(v, _read_figure),
+        },
+        (
+            "main",
+            "spare",
         ),
-    },
-    (
-        "names",
-        "scores",
-        "spare",
-    ),
-    {"codes": None},
-)
+        {"others": None},
+    )
 
-_LITERALS_SHAPE = _ObjectShape(
-    Literals,
-    {
-        "kind": lambda v: _constant(_str(v), "call", '"call"'),
-        "version": lambda v: _constant(_int(v), 2, "2"),
-        "level": lambda v: _constant(_int(v), -5, "-5"),
-        "strict": lambda v: _constant(_bool(v), True, "true"),
-        "quoted": lambda v: _constant(
-            _str(v), 'say "hi" \\ there', '"say \\"hi\\" \\\\ there"'
+
+_DRAWING_SHAPE = _drawing_shape()
+
+
+def _empty_params_shape() -> _ObjectShape[EmptyParams]:
+    return _ObjectShape(
+        EmptyParams,
+        {},
+        (),
+    )
+
+
+_EMPTY_PARAMS_SHAPE = _empty_params_shape()
+
+
+def _error_object_shape() -> _ObjectShape[ErrorObject]:
+    return _ObjectShape(
+        ErrorObject,
+        {
+            "code": _int,
+            "message": _str,
+            "data": _any,
+        },
+        (
+            "code",
+            "message",
         ),
-    },
-    (
-        "kind",
-        "version",
-        "level",
-    ),
-    {
-        "strict": None,
-        "quoted": None,
-    },
-)
+        {"data": ABSENT},
+    )
 
-_MATCHED_SHAPE = _ObjectShape(
-    Matched,
-    {
-        "shape": lambda v: _constant_json(
-            v, '{"a":1,"b":[true,null],"c":{"d":1.5,"e":"x"}}'
+
+_ERROR_OBJECT_SHAPE = _error_object_shape()
+
+
+def _error_response_shape() -> _ObjectShape[ErrorResponse]:
+    return _ObjectShape(
+        ErrorResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": lambda v: _nullable(v, _read_request_id),
+            "error": _read_error_object,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "error",
         ),
-        "nothing": lambda v: _constant_json(v, "null"),
-        "pair": lambda v: _constant_json(v, '[1,"x"]'),
-        "scale": lambda v: _constant_json(v, "1.5"),
-        "mixed": lambda v: _unique_json(_array_within(v, _any, None, 3)),
-        "spare": lambda v: _unique_json(_array(v, _any)),
-    },
-    (
-        "shape",
-        "nothing",
-        "pair",
-        "scale",
-        "mixed",
-    ),
-    {"spare": None},
-)
+    )
 
-_MEASURED_SHAPE = _ObjectShape(
-    Measured,
-    {
-        "ratio": lambda v: _float_at_most(_float_at_least(_float(v), 0.0), 1.0),
-        "celsius": lambda v: _float_above(_float(v), -273.15),
-        "gain": lambda v: _float_below(_float_at_least(_float(v), 1.5e-7), 1e21),
-        "weight": lambda v: _nullable(v, lambda v: _float_at_most(_float(v), 1000.5)),
-        "offsets": lambda v: _array(
-            v, lambda v: _float_at_most(_float_at_least(_float(v), -1.5), 1.5)
+
+_ERROR_RESPONSE_SHAPE = _error_response_shape()
+
+
+def _handshake_params_shape() -> _ObjectShape[HandshakeParams]:
+    return _ObjectShape(
+        HandshakeParams,
+        {
+            "protocol_version": _int,
+            "sdk": _str,
+            "sdk_version": _str,
+        },
+        ("protocol_version",),
+        {
+            "sdk": None,
+            "sdk_version": None,
+        },
+    )
+
+
+_HANDSHAKE_PARAMS_SHAPE = _handshake_params_shape()
+
+
+def _handshake_result_shape() -> _ObjectShape[HandshakeResult]:
+    return _ObjectShape(
+        HandshakeResult,
+        {
+            "protocol_version": _int,
+            "binary_version": _str,
+        },
+        (
+            "protocol_version",
+            "binary_version",
         ),
-        "quarters": lambda v: _array(
-            v, lambda v: _float_multiple_of(_float(v), 25, -2)
+    )
+
+
+_HANDSHAKE_RESULT_SHAPE = _handshake_result_shape()
+
+
+def _listed_shape() -> _ObjectShape[Listed]:
+    return _ObjectShape(
+        Listed,
+        {
+            "names": lambda v: _array_within(
+                v, lambda v: _str_within(v, 1, 4), None, 3
+            ),
+            "codes": lambda v: _array(v, lambda v: _matching(_str(v), _PATTERN_3)),
+            "scores": lambda v: _array(
+                v, lambda v: _multiple_of(_int_within(v, 0, 10), 2)
+            ),
+            "spare": lambda v: _nullable(
+                v, lambda v: _array(v, lambda v: _str_within(v, None, 2))
+            ),
+        },
+        (
+            "names",
+            "scores",
+            "spare",
         ),
-        "reading": _float,
-        "price": lambda v: _float_multiple_of(_float_at_least(_float(v), 0.0), 1, -2),
-        "tick": lambda v: _nullable(v, lambda v: _float_multiple_of(_float(v), 25, -1)),
-    },
-    (
-        "ratio",
-        "gain",
-        "weight",
-        "offsets",
-        "tick",
-    ),
-    {
-        "celsius": None,
-        "quarters": None,
-        "reading": None,
-        "price": None,
-    },
-)
+        {"codes": None},
+    )
 
-_NAMED_SHAPE = _ObjectShape(
-    Named,
-    {
-        "headers": _read_headers,
-        "vendor": _read_vendor,
-        "stamps": lambda v: _nullable(v, _read_stamped),
-    },
-    (
-        "headers",
-        "stamps",
-    ),
-    {"vendor": None},
-)
 
-_PATTERNED_SHAPE = _ObjectShape(
-    Patterned,
-    {
-        "slug": lambda v: _matching(_str(v), _PATTERN_2),
-        "alias": lambda v: _matching(_str(v), _PATTERN_2),
-        "tag": lambda v: _matching(_str_within(v, 2, 4), _PATTERN_4),
-        "status": lambda v: _nullable(v, lambda v: _matching(_str(v), _PATTERN_5)),
-        "word": lambda v: _matching(_str(v), _PATTERN_6),
-        "pair": lambda v: _matching(_str(v), _PATTERN_7),
-        "smile": lambda v: _matching(_str(v), _PATTERN_8),
-        "plain": lambda v: _matching(_str(v), _PATTERN_9),
-        "chain": lambda v: _matching(_str(v), _PATTERN_10),
-        "spaced": lambda v: _matching(_str(v), _PATTERN_11),
-        "marks": lambda v: _matching(_str(v), _PATTERN_12),
-        "suffix": lambda v: _matching(_str(v), _PATTERN_13),
-    },
-    (
-        "slug",
-        "status",
-        "word",
-        "pair",
-    ),
-    {
-        "alias": None,
-        "tag": None,
-        "smile": None,
-        "plain": None,
-        "chain": None,
-        "spaced": None,
-        "marks": None,
-        "suffix": None,
-    },
-)
+_LISTED_SHAPE = _listed_shape()
 
-_POINT_SHAPE = _ObjectShape(
-    Point,
-    {
-        "x": _int,
-        "y": _int,
-        "label": _str,
-    },
-    (
-        "x",
-        "y",
-    ),
-    {"label": None},
-)
 
-_POLYGON_SHAPE = _ObjectShape(
-    Polygon,
-    {
-        "kind": lambda v: _constant(_str(v), "polygon", '"polygon"'),
-        "side": _int,
-        "sides": lambda v: _int_at_least(v, 3),
-    },
-    (
-        "kind",
-        "side",
-        "sides",
-    ),
-)
-
-_PREFIXED_SHAPE = _ObjectShape(
-    Prefixed,
-    {
-        "entry": lambda v: _prefix_kinds(_array(v, _any), ("string", "integer"), ""),
-        "point": lambda v: _prefix_kinds(
-            _array_within(v, _any, 2, 2), ("number", "number"), ""
+def _literals_shape() -> _ObjectShape[Literals]:
+    return _ObjectShape(
+        Literals,
+        {
+            "kind": lambda v: _constant(_str(v), "call", '"call"'),
+            "version": lambda v: _constant(_int(v), 2, "2"),
+            "level": lambda v: _constant(_int(v), -5, "-5"),
+            "strict": lambda v: _constant(_bool(v), True, "true"),
+            "quoted": lambda v: _constant(
+                _str(v), 'say "hi" \\ there', '"say \\"hi\\" \\\\ there"'
+            ),
+        },
+        (
+            "kind",
+            "version",
+            "level",
         ),
-        "flags": lambda v: _nullable(
-            v, lambda v: _unique_json(_prefix_kinds(_array(v, _any), ("",), "boolean"))
+        {
+            "strict": None,
+            "quoted": None,
+        },
+    )
+
+
+_LITERALS_SHAPE = _literals_shape()
+
+
+def _matched_shape() -> _ObjectShape[Matched]:
+    return _ObjectShape(
+        Matched,
+        {
+            "shape": lambda v: _constant_json(
+                v, '{"a":1,"b":[true,null],"c":{"d":1.5,"e":"x"}}'
+            ),
+            "nothing": lambda v: _constant_json(v, "null"),
+            "pair": lambda v: _constant_json(v, '[1,"x"]'),
+            "scale": lambda v: _constant_json(v, "1.5"),
+            "mixed": lambda v: _unique_json(_array_within(v, _any, None, 3)),
+            "spare": lambda v: _unique_json(_array(v, _any)),
+        },
+        (
+            "shape",
+            "nothing",
+            "pair",
+            "scale",
+            "mixed",
         ),
-        "tail": lambda v: _prefix_kinds(
-            _array_within(v, _any, None, 5), ("null", "object", "array"), ""
+        {"spare": None},
+    )
+
+
+_MATCHED_SHAPE = _matched_shape()
+
+
+def _measured_shape() -> _ObjectShape[Measured]:
+    return _ObjectShape(
+        Measured,
+        {
+            "ratio": lambda v: _float_at_most(_float_at_least(_float(v), 0.0), 1.0),
+            "celsius": lambda v: _float_above(_float(v), -273.15),
+            "gain": lambda v: _float_below(_float_at_least(_float(v), 1.5e-7), 1e21),
+            "weight": lambda v: _nullable(
+                v, lambda v: _float_at_most(_float(v), 1000.5)
+            ),
+            "offsets": lambda v: _array(
+                v, lambda v: _float_at_most(_float_at_least(_float(v), -1.5), 1.5)
+            ),
+            "quarters": lambda v: _array(
+                v, lambda v: _float_multiple_of(_float(v), 25, -2)
+            ),
+            "reading": _float,
+            "price": lambda v: _float_multiple_of(
+                _float_at_least(_float(v), 0.0), 1, -2
+            ),
+            "tick": lambda v: _nullable(
+                v, lambda v: _float_multiple_of(_float(v), 25, -1)
+            ),
+        },
+        (
+            "ratio",
+            "gain",
+            "weight",
+            "offsets",
+            "tick",
         ),
-    },
-    (
-        "entry",
-        "point",
-        "flags",
-    ),
-    {"tail": None},
-)
+        {
+            "celsius": None,
+            "quarters": None,
+            "reading": None,
+            "price": None,
+        },
+    )
 
-_REQUEST_SHAPE = _ObjectShape(
-    Request,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "method": _str,
-        "params": _read_params,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "method",
-    ),
-    {"params": None},
-)
 
-_SQUARE_SHAPE = _ObjectShape(
-    Square,
-    {
-        "side": _int,
-        "kind": lambda v: _constant(_str(v), "square", '"square"'),
-    },
-    (
-        "side",
-        "kind",
-    ),
-)
+_MEASURED_SHAPE = _measured_shape()
 
-_STEPPED_SHAPE = _ObjectShape(
-    Stepped,
-    {
-        "batch": lambda v: _multiple_of(_int(v), 5),
-        "offset": lambda v: _multiple_of(_int_within(v, -10, 20), 4),
-        "slot": lambda v: _nullable(v, lambda v: _multiple_of(_int(v), 3)),
-        "page": lambda v: _multiple_of(_int_at_least(v, 1), 2),
-        "whole": _int,
-    },
-    (
-        "batch",
-        "offset",
-        "slot",
-        "whole",
-    ),
-    {"page": None},
-)
 
-_SUCCESS_RESPONSE_SHAPE = _ObjectShape(
-    SuccessResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "result": _any,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "result",
-    ),
-)
+def _named_shape() -> _ObjectShape[Named]:
+    return _ObjectShape(
+        Named,
+        {
+            "headers": _read_headers,
+            "vendor": _read_vendor,
+            "stamps": lambda v: _nullable(v, _read_stamped),
+        },
+        (
+            "headers",
+            "stamps",
+        ),
+        {"vendor": None},
+    )
 
-_TAGGED_SHAPE = _ObjectShape(
-    Tagged,
-    {
-        "labels": _read_labels,
-        "extras": _read_extras,
-        "spare": lambda v: _nullable(v, _read_extras),
-    },
-    (
-        "labels",
-        "spare",
-    ),
-    {"extras": None},
-)
 
-_TURN_SHAPE = _ObjectShape(
-    Turn,
-    {
-        "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_14),
-        "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_15),
-        "max_turns": lambda v: _int_within(v, 1, 100),
-        "rules": lambda v: _unique(_array_within(v, _str, 1, 16)),
-        "budget_ms": lambda v: _multiple_of(_int_within(v, 0, 3600000), 1000),
-    },
-    (
-        "tool",
-        "server",
-        "max_turns",
-        "rules",
-    ),
-    {"budget_ms": None},
-)
+_NAMED_SHAPE = _named_shape()
 
-CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
-    "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
-    "Chosen": _Codec("Chosen", _read_chosen, chosen_to_value),
-    "Circle": _Codec("Circle", _read_circle, circle_to_value),
-    "Counted": _Codec("Counted", _read_counted, counted_to_value),
-    "Distinct": _Codec("Distinct", _read_distinct, distinct_to_value),
-    "Drawing": _Codec("Drawing", _read_drawing, drawing_to_value),
-    "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
-    "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
-    "ErrorResponse": _Codec(
-        "ErrorResponse", _read_error_response, error_response_to_value
-    ),
-    "Extras": _Codec("Extras", _read_extras, extras_to_value),
-    "Figure": _Codec("Figure", _read_figure, figure_to_value),
-    "HandshakeParams": _Codec(
-        "HandshakeParams", _read_handshake_params, handshake_params_to_value
-    ),
-    "HandshakeResult": _Codec(
-        "HandshakeResult", _read_handshake_result, handshake_result_to_value
-    ),
-    "Headers": _Codec("Headers", _read_headers, headers_to_value),
-    "JsonRpcVersion": _Codec(
-        "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
-    ),
-    "Labels": _Codec("Labels", _read_labels, labels_to_value),
-    "Listed": _Codec("Listed", _read_listed, listed_to_value),
-    "Literals": _Codec("Literals", _read_literals, literals_to_value),
-    "Matched": _Codec("Matched", _read_matched, matched_to_value),
-    "Measured": _Codec("Measured", _read_measured, measured_to_value),
-    "Named": _Codec("Named", _read_named, named_to_value),
-    "Params": _Codec("Params", _read_params, params_to_value),
-    "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
-    "Point": _Codec("Point", _read_point, point_to_value),
-    "Polygon": _Codec("Polygon", _read_polygon, polygon_to_value),
-    "Prefixed": _Codec("Prefixed", _read_prefixed, prefixed_to_value),
-    "Request": _Codec("Request", _read_request, request_to_value),
-    "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
-    "Response": _Codec("Response", _read_response, response_to_value),
-    "Shade": _Codec("Shade", _read_shade, shade_to_value),
-    "Square": _Codec("Square", _read_square, square_to_value),
-    "Stamped": _Codec("Stamped", _read_stamped, stamped_to_value),
-    "Stepped": _Codec("Stepped", _read_stepped, stepped_to_value),
-    "SuccessResponse": _Codec(
-        "SuccessResponse", _read_success_response, success_response_to_value
-    ),
-    "Tagged": _Codec("Tagged", _read_tagged, tagged_to_value),
-    "Turn": _Codec("Turn", _read_turn, turn_to_value),
-    "Vendor": _Codec("Vendor", _read_vendor, vendor_to_value),
-    "Weights": _Codec("Weights", _read_weights, weights_to_value),
-}
+
+def _patterned_shape() -> _ObjectShape[Patterned]:
+    return _ObjectShape(
+        Patterned,
+        {
+            "slug": lambda v: _matching(_str(v), _PATTERN_2),
+            "alias": lambda v: _matching(_str(v), _PATTERN_2),
+            "tag": lambda v: _matching(_str_within(v, 2, 4), _PATTERN_4),
+            "status": lambda v: _nullable(v, lambda v: _matching(_str(v), _PATTERN_5)),
+            "word": lambda v: _matching(_str(v), _PATTERN_6),
+            "pair": lambda v: _matching(_str(v), _PATTERN_7),
+            "smile": lambda v: _matching(_str(v), _PATTERN_8),
+            "plain": lambda v: _matching(_str(v), _PATTERN_9),
+            "chain": lambda v: _matching(_str(v), _PATTERN_10),
+            "spaced": lambda v: _matching(_str(v), _PATTERN_11),
+            "marks": lambda v: _matching(_str(v), _PATTERN_12),
+            "suffix": lambda v: _matching(_str(v), _PATTERN_13),
+        },
+        (
+            "slug",
+            "status",
+            "word",
+            "pair",
+        ),
+        {
+            "alias": None,
+            "tag": None,
+            "smile": None,
+            "plain": None,
+            "chain": None,
+            "spaced": None,
+            "marks": None,
+            "suffix": None,
+        },
+    )
+
+
+_PATTERNED_SHAPE = _patterned_shape()
+
+
+def _point_shape() -> _ObjectShape[Point]:
+    return _ObjectShape(
+        Point,
+        {
+            "x": _int,
+            "y": _int,
+            "label": _str,
+        },
+        (
+            "x",
+            "y",
+        ),
+        {"label": None},
+    )
+
+
+_POINT_SHAPE = _point_shape()
+
+
+def _polygon_shape() -> _ObjectShape[Polygon]:
+    return _ObjectShape(
+        Polygon,
+        {
+            "kind": lambda v: _constant(_str(v), "polygon", '"polygon"'),
+            "side": _int,
+            "sides": lambda v: _int_at_least(v, 3),
+        },
+        (
+            "kind",
+            "side",
+            "sides",
+        ),
+    )
+
+
+_POLYGON_SHAPE = _polygon_shape()
+
+
+def _prefixed_shape() -> _ObjectShape[Prefixed]:
+    return _ObjectShape(
+        Prefixed,
+        {
+            "entry": lambda v: _prefix_kinds(
+                _array(v, _any), ("string", "integer"), ""
+            ),
+            "point": lambda v: _prefix_kinds(
+                _array_within(v, _any, 2, 2), ("number", "number"), ""
+            ),
+            "flags": lambda v: _nullable(
+                v,
+                lambda v: _unique_json(
+                    _prefix_kinds(_array(v, _any), ("",), "boolean")
+                ),
+            ),
+            "tail": lambda v: _prefix_kinds(
+                _array_within(v, _any, None, 5), ("null", "object", "array"), ""
+            ),
+        },
+        (
+            "entry",
+            "point",
+            "flags",
+        ),
+        {"tail": None},
+    )
+
+
+_PREFIXED_SHAPE = _prefixed_shape()
+
+
+def _request_shape() -> _ObjectShape[Request]:
+    return _ObjectShape(
+        Request,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "method": _str,
+            "params": _read_params,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "method",
+        ),
+        {"params": None},
+    )
+
+
+_REQUEST_SHAPE = _request_shape()
+
+
+def _square_shape() -> _ObjectShape[Square]:
+    return _ObjectShape(
+        Square,
+        {
+            "side": _int,
+            "kind": lambda v: _constant(_str(v), "square", '"square"'),
+        },
+        (
+            "side",
+            "kind",
+        ),
+    )
+
+
+_SQUARE_SHAPE = _square_shape()
+
+
+def _stepped_shape() -> _ObjectShape[Stepped]:
+    return _ObjectShape(
+        Stepped,
+        {
+            "batch": lambda v: _multiple_of(_int(v), 5),
+            "offset": lambda v: _multiple_of(_int_within(v, -10, 20), 4),
+            "slot": lambda v: _nullable(v, lambda v: _multiple_of(_int(v), 3)),
+            "page": lambda v: _multiple_of(_int_at_least(v, 1), 2),
+            "whole": _int,
+        },
+        (
+            "batch",
+            "offset",
+            "slot",
+            "whole",
+        ),
+        {"page": None},
+    )
+
+
+_STEPPED_SHAPE = _stepped_shape()
+
+
+def _success_response_shape() -> _ObjectShape[SuccessResponse]:
+    return _ObjectShape(
+        SuccessResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "result": _any,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "result",
+        ),
+    )
+
+
+_SUCCESS_RESPONSE_SHAPE = _success_response_shape()
+
+
+def _tagged_shape() -> _ObjectShape[Tagged]:
+    return _ObjectShape(
+        Tagged,
+        {
+            "labels": _read_labels,
+            "extras": _read_extras,
+            "spare": lambda v: _nullable(v, _read_extras),
+        },
+        (
+            "labels",
+            "spare",
+        ),
+        {"extras": None},
+    )
+
+
+_TAGGED_SHAPE = _tagged_shape()
+
+
+def _turn_shape() -> _ObjectShape[Turn]:
+    return _ObjectShape(
+        Turn,
+        {
+            "tool": lambda v: _matching(_str_within(v, 1, 64), _PATTERN_14),
+            "server": lambda v: _matching(_str_within(v, None, 2048), _PATTERN_15),
+            "max_turns": lambda v: _int_within(v, 1, 100),
+            "rules": lambda v: _unique(_array_within(v, _str, 1, 16)),
+            "budget_ms": lambda v: _multiple_of(_int_within(v, 0, 3600000), 1000),
+        },
+        (
+            "tool",
+            "server",
+            "max_turns",
+            "rules",
+        ),
+        {"budget_ms": None},
+    )
+
+
+_TURN_SHAPE = _turn_shape()
+
+
+def _codecs() -> dict[str, _Codec[typing.Any]]:
+    return {
+        "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
+        "Chosen": _Codec("Chosen", _read_chosen, chosen_to_value),
+        "Circle": _Codec("Circle", _read_circle, circle_to_value),
+        "Counted": _Codec("Counted", _read_counted, counted_to_value),
+        "Distinct": _Codec("Distinct", _read_distinct, distinct_to_value),
+        "Drawing": _Codec("Drawing", _read_drawing, drawing_to_value),
+        "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorResponse": _Codec(
+            "ErrorResponse", _read_error_response, error_response_to_value
+        ),
+        "Extras": _Codec("Extras", _read_extras, extras_to_value),
+        "Figure": _Codec("Figure", _read_figure, figure_to_value),
+        "HandshakeParams": _Codec(
+            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+        ),
+        "HandshakeResult": _Codec(
+            "HandshakeResult", _read_handshake_result, handshake_result_to_value
+        ),
+        "Headers": _Codec("Headers", _read_headers, headers_to_value),
+        "JsonRpcVersion": _Codec(
+            "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
+        ),
+        "Labels": _Codec("Labels", _read_labels, labels_to_value),
+        "Listed": _Codec("Listed", _read_listed, listed_to_value),
+        "Literals": _Codec("Literals", _read_literals, literals_to_value),
+        "Matched": _Codec("Matched", _read_matched, matched_to_value),
+        "Measured": _Codec("Measured", _read_measured, measured_to_value),
+        "Named": _Codec("Named", _read_named, named_to_value),
+        "Params": _Codec("Params", _read_params, params_to_value),
+        "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
+        "Point": _Codec("Point", _read_point, point_to_value),
+        "Polygon": _Codec("Polygon", _read_polygon, polygon_to_value),
+        "Prefixed": _Codec("Prefixed", _read_prefixed, prefixed_to_value),
+        "Request": _Codec("Request", _read_request, request_to_value),
+        "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
+        "Response": _Codec("Response", _read_response, response_to_value),
+        "Shade": _Codec("Shade", _read_shade, shade_to_value),
+        "Square": _Codec("Square", _read_square, square_to_value),
+        "Stamped": _Codec("Stamped", _read_stamped, stamped_to_value),
+        "Stepped": _Codec("Stepped", _read_stepped, stepped_to_value),
+        "SuccessResponse": _Codec(
+            "SuccessResponse", _read_success_response, success_response_to_value
+        ),
+        "Tagged": _Codec("Tagged", _read_tagged, tagged_to_value),
+        "Turn": _Codec("Turn", _read_turn, turn_to_value),
+        "Vendor": _Codec("Vendor", _read_vendor, vendor_to_value),
+        "Weights": _Codec("Weights", _read_weights, weights_to_value),
+    }
+
+
+CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = _codecs()
 """Every `$defs` type by name: `CODECS["HandshakeResult"].decode(text)`."""
 
 

@@ -1976,196 +1976,258 @@ def encode_success_response(value: SuccessResponse) -> str:
     return _dumps(success_response_to_value(value))
 
 
-_CIRCLE_SHAPE = _ObjectShape(
-    Circle,
-    {
-        "radius": _int,
-        "note": _str,
-    },
-    ("radius",),
-    {"note": None},
-)
+# The shape of each closed object, built by a function of its own: the names a top-level
+# statement uses cost a type checker a walk back through the module to their
+# definitions, a function's do not.
+def _circle_shape() -> _ObjectShape[Circle]:
+    return _ObjectShape(
+        Circle,
+        {
+            "radius": _int,
+            "note": _str,
+        },
+        ("radius",),
+        {"note": None},
+    )
 
-_EMPTY_PARAMS_SHAPE = _ObjectShape(
-    EmptyParams,
-    {},
-    (),
-)
 
-_ERROR_OBJECT_SHAPE = _ObjectShape(
-    ErrorObject,
-    {
-        "code": _int,
-        "message": _str,
-        "data": _any,
-    },
-    (
-        "code",
-        "message",
-    ),
-    {"data": ABSENT},
-)
+_CIRCLE_SHAPE = _circle_shape()
 
-_ERROR_RESPONSE_SHAPE = _ObjectShape(
-    ErrorResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": lambda v: _nullable(v, _read_request_id),
-        "error": _read_error_object,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "error",
-    ),
-)
 
-_HANDSHAKE_PARAMS_SHAPE = _ObjectShape(
-    HandshakeParams,
-    {
-        "protocol_version": _int,
-        "sdk": _str,
-        "sdk_version": _str,
-    },
-    ("protocol_version",),
-    {
-        "sdk": None,
-        "sdk_version": None,
-    },
-)
+def _empty_params_shape() -> _ObjectShape[EmptyParams]:
+    return _ObjectShape(
+        EmptyParams,
+        {},
+        (),
+    )
 
-_HANDSHAKE_RESULT_SHAPE = _ObjectShape(
-    HandshakeResult,
-    {
-        "protocol_version": _int,
-        "binary_version": _str,
-    },
-    (
-        "protocol_version",
-        "binary_version",
-    ),
-)
 
-_KEYWORDS_SHAPE = _ObjectShape(
-    Keywords,
-    {
-        "class": _str,
-        "type": lambda v: _int_at_least(v, 0),
-        "default": _bool,
-        "from": lambda v: _nullable(v, _str),
-        "func": lambda v: _array(v, _str),
-        "event": _read_import,
-        "string": _any,
-        "import": _read_bag,
-        "fooBar": lambda v: _int_at_least(v, 1),
-        "_meta": lambda v: _nullable(v, _read_shape),
-        "shapes": lambda v: _array(v, _read_shape),
-    },
-    (
-        "class",
-        "type",
-        "from",
-        "_meta",
-    ),
-    {
-        "default": None,
-        "func": None,
-        "event": None,
-        "string": ABSENT,
-        "import": None,
-        "fooBar": None,
-        "shapes": None,
-    },
-    attributes={
-        "class": "class_",
-        "type": "type_",
-        "from": "from_",
-        "import": "import_",
-        "fooBar": "foo_bar",
-        "_meta": "meta",
-    },
-)
+_EMPTY_PARAMS_SHAPE = _empty_params_shape()
 
-_LABEL_SHAPE = _ObjectShape(
-    Label,
-    {
-        "text": _str,
-        "note": _str,
-    },
-    ("text",),
-    {"note": None},
-)
 
-_REQUEST_SHAPE = _ObjectShape(
-    Request,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "method": _str,
-        "params": _read_params,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "method",
-    ),
-    {"params": None},
-)
+def _error_object_shape() -> _ObjectShape[ErrorObject]:
+    return _ObjectShape(
+        ErrorObject,
+        {
+            "code": _int,
+            "message": _str,
+            "data": _any,
+        },
+        (
+            "code",
+            "message",
+        ),
+        {"data": ABSENT},
+    )
 
-_SQUARE_SHAPE = _ObjectShape(
-    Square,
-    {
-        "side": _int,
-        "note": _str,
-    },
-    ("side",),
-    {"note": None},
-)
 
-_SUCCESS_RESPONSE_SHAPE = _ObjectShape(
-    SuccessResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "result": _any,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "result",
-    ),
-)
+_ERROR_OBJECT_SHAPE = _error_object_shape()
 
-CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
-    "Bag": _Codec("Bag", _read_bag, bag_to_value),
-    "Circle": _Codec("Circle", _read_circle, circle_to_value),
-    "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
-    "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
-    "ErrorResponse": _Codec(
-        "ErrorResponse", _read_error_response, error_response_to_value
-    ),
-    "HandshakeParams": _Codec(
-        "HandshakeParams", _read_handshake_params, handshake_params_to_value
-    ),
-    "HandshakeResult": _Codec(
-        "HandshakeResult", _read_handshake_result, handshake_result_to_value
-    ),
-    "Import": _Codec("Import", _read_import, import_to_value),
-    "JsonRpcVersion": _Codec(
-        "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
-    ),
-    "Keywords": _Codec("Keywords", _read_keywords, keywords_to_value),
-    "Label": _Codec("Label", _read_label, label_to_value),
-    "Params": _Codec("Params", _read_params, params_to_value),
-    "Request": _Codec("Request", _read_request, request_to_value),
-    "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
-    "Response": _Codec("Response", _read_response, response_to_value),
-    "Shape": _Codec("Shape", _read_shape, shape_to_value),
-    "Square": _Codec("Square", _read_square, square_to_value),
-    "SuccessResponse": _Codec(
-        "SuccessResponse", _read_success_response, success_response_to_value
-    ),
-}
+
+def _error_response_shape() -> _ObjectShape[ErrorResponse]:
+    return _ObjectShape(
+        ErrorResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": lambda v: _nullable(v, _read_request_id),
+            "error": _read_error_object,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "error",
+        ),
+    )
+
+
+_ERROR_RESPONSE_SHAPE = _error_response_shape()
+
+
+def _handshake_params_shape() -> _ObjectShape[HandshakeParams]:
+    return _ObjectShape(
+        HandshakeParams,
+        {
+            "protocol_version": _int,
+            "sdk": _str,
+            "sdk_version": _str,
+        },
+        ("protocol_version",),
+        {
+            "sdk": None,
+            "sdk_version": None,
+        },
+    )
+
+
+_HANDSHAKE_PARAMS_SHAPE = _handshake_params_shape()
+
+
+def _handshake_result_shape() -> _ObjectShape[HandshakeResult]:
+    return _ObjectShape(
+        HandshakeResult,
+        {
+            "protocol_version": _int,
+            "binary_version": _str,
+        },
+        (
+            "protocol_version",
+            "binary_version",
+        ),
+    )
+
+
+_HANDSHAKE_RESULT_SHAPE = _handshake_result_shape()
+
+
+def _keywords_shape() -> _ObjectShape[Keywords]:
+    return _ObjectShape(
+        Keywords,
+        {
+            "class": _str,
+            "type": lambda v: _int_at_least(v, 0),
+            "default": _bool,
+            "from": lambda v: _nullable(v, _str),
+            "func": lambda v: _array(v, _str),
+            "event": _read_import,
+            "string": _any,
+            "import": _read_bag,
+            "fooBar": lambda v: _int_at_least(v, 1),
+            "_meta": lambda v: _nullable(v, _read_shape),
+            "shapes": lambda v: _array(v, _read_shape),
+        },
+        (
+            "class",
+            "type",
+            "from",
+            "_meta",
+        ),
+        {
+            "default": None,
+            "func": None,
+            "event": None,
+            "string": ABSENT,
+            "import": None,
+            "fooBar": None,
+            "shapes": None,
+        },
+        attributes={
+            "class": "class_",
+            "type": "type_",
+            "from": "from_",
+            "import": "import_",
+            "fooBar": "foo_bar",
+            "_meta": "meta",
+        },
+    )
+
+
+_KEYWORDS_SHAPE = _keywords_shape()
+
+
+def _label_shape() -> _ObjectShape[Label]:
+    return _ObjectShape(
+        Label,
+        {
+            "text": _str,
+            "note": _str,
+        },
+        ("text",),
+        {"note": None},
+    )
+
+
+_LABEL_SHAPE = _label_shape()
+
+
+def _request_shape() -> _ObjectShape[Request]:
+    return _ObjectShape(
+        Request,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "method": _str,
+            "params": _read_params,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "method",
+        ),
+        {"params": None},
+    )
+
+
+_REQUEST_SHAPE = _request_shape()
+
+
+def _square_shape() -> _ObjectShape[Square]:
+    return _ObjectShape(
+        Square,
+        {
+            "side": _int,
+            "note": _str,
+        },
+        ("side",),
+        {"note": None},
+    )
+
+
+_SQUARE_SHAPE = _square_shape()
+
+
+def _success_response_shape() -> _ObjectShape[SuccessResponse]:
+    return _ObjectShape(
+        SuccessResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "result": _any,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "result",
+        ),
+    )
+
+
+_SUCCESS_RESPONSE_SHAPE = _success_response_shape()
+
+
+def _codecs() -> dict[str, _Codec[typing.Any]]:
+    return {
+        "Bag": _Codec("Bag", _read_bag, bag_to_value),
+        "Circle": _Codec("Circle", _read_circle, circle_to_value),
+        "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorResponse": _Codec(
+            "ErrorResponse", _read_error_response, error_response_to_value
+        ),
+        "HandshakeParams": _Codec(
+            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+        ),
+        "HandshakeResult": _Codec(
+            "HandshakeResult", _read_handshake_result, handshake_result_to_value
+        ),
+        "Import": _Codec("Import", _read_import, import_to_value),
+        "JsonRpcVersion": _Codec(
+            "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
+        ),
+        "Keywords": _Codec("Keywords", _read_keywords, keywords_to_value),
+        "Label": _Codec("Label", _read_label, label_to_value),
+        "Params": _Codec("Params", _read_params, params_to_value),
+        "Request": _Codec("Request", _read_request, request_to_value),
+        "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
+        "Response": _Codec("Response", _read_response, response_to_value),
+        "Shape": _Codec("Shape", _read_shape, shape_to_value),
+        "Square": _Codec("Square", _read_square, square_to_value),
+        "SuccessResponse": _Codec(
+            "SuccessResponse", _read_success_response, success_response_to_value
+        ),
+    }
+
+
+CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = _codecs()
 """Every `$defs` type by name: `CODECS["HandshakeResult"].decode(text)`."""
 
 

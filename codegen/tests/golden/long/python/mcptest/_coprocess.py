@@ -2030,179 +2030,237 @@ def encode_the_deeply_nested_inner_object_type_with_its_own_long_name(
     return "{" + ",".join(members) + "}"
 
 
-_AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE = _ObjectShape(
-    AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature,
-    {
-        "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells": lambda v: _array(
-            v,
-            lambda v: _array(
+# The shape of each closed object, built by a function of its own: the names a top-level
+# statement uses cost a type checker a walk back through the module to their
+# definitions, a function's do not.
+def _an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_shape() -> (
+    _ObjectShape[AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature]
+):
+    return _ObjectShape(
+        AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature,
+        {
+            "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells": lambda v: _array(
                 v,
                 lambda v: _array(
                     v,
-                    lambda v: _nullable(
+                    lambda v: _array(
                         v,
-                        _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
+                        lambda v: _nullable(
+                            v,
+                            _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
+                        ),
                     ),
                 ),
             ),
+            "another_remarkably_long_optional_field_name_holding_a_map_of_lists": _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,  # noqa: E501 - a name or string no layout can shorten
+            "a_nullable_reference_to_the_deeply_nested_inner_object_type": lambda v: _nullable(
+                v, _read_the_deeply_nested_inner_object_type_with_its_own_long_name
+            ),
+        },
+        (
+            "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells",
+            "a_nullable_reference_to_the_deeply_nested_inner_object_type",
         ),
-        "another_remarkably_long_optional_field_name_holding_a_map_of_lists": _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,  # noqa: E501 - a name or string no layout can shorten
-        "a_nullable_reference_to_the_deeply_nested_inner_object_type": lambda v: _nullable(
-            v, _read_the_deeply_nested_inner_object_type_with_its_own_long_name
+        {"another_remarkably_long_optional_field_name_holding_a_map_of_lists": None},
+    )
+
+
+_AN_EXTRAORDINARILY_LONG_TYPE_NAME_THAT_NO_FORMATTER_CAN_FIT_BESIDE_ITS_SIGNATURE_SHAPE = _an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_shape()  # noqa: E501 - a name or string no layout can shorten
+
+
+def _empty_params_shape() -> _ObjectShape[EmptyParams]:
+    return _ObjectShape(
+        EmptyParams,
+        {},
+        (),
+    )
+
+
+_EMPTY_PARAMS_SHAPE = _empty_params_shape()
+
+
+def _error_object_shape() -> _ObjectShape[ErrorObject]:
+    return _ObjectShape(
+        ErrorObject,
+        {
+            "code": _int,
+            "message": _str,
+            "data": _any,
+        },
+        (
+            "code",
+            "message",
         ),
-    },
-    (
-        "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells",
-        "a_nullable_reference_to_the_deeply_nested_inner_object_type",
-    ),
-    {"another_remarkably_long_optional_field_name_holding_a_map_of_lists": None},
-)
+        {"data": ABSENT},
+    )
 
-_EMPTY_PARAMS_SHAPE = _ObjectShape(
-    EmptyParams,
-    {},
-    (),
-)
 
-_ERROR_OBJECT_SHAPE = _ObjectShape(
-    ErrorObject,
-    {
-        "code": _int,
-        "message": _str,
-        "data": _any,
-    },
-    (
-        "code",
-        "message",
-    ),
-    {"data": ABSENT},
-)
+_ERROR_OBJECT_SHAPE = _error_object_shape()
 
-_ERROR_RESPONSE_SHAPE = _ObjectShape(
-    ErrorResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": lambda v: _nullable(v, _read_request_id),
-        "error": _read_error_object,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "error",
-    ),
-)
 
-_HANDSHAKE_PARAMS_SHAPE = _ObjectShape(
-    HandshakeParams,
-    {
-        "protocol_version": _int,
-        "sdk": _str,
-        "sdk_version": _str,
-    },
-    ("protocol_version",),
-    {
-        "sdk": None,
-        "sdk_version": None,
-    },
-)
-
-_HANDSHAKE_RESULT_SHAPE = _ObjectShape(
-    HandshakeResult,
-    {
-        "protocol_version": _int,
-        "binary_version": _str,
-    },
-    (
-        "protocol_version",
-        "binary_version",
-    ),
-)
-
-_REQUEST_SHAPE = _ObjectShape(
-    Request,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "method": _str,
-        "params": _read_params,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "method",
-    ),
-    {"params": None},
-)
-
-_SUCCESS_RESPONSE_SHAPE = _ObjectShape(
-    SuccessResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "result": _any,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "result",
-    ),
-)
-
-_THE_DEEPLY_NESTED_INNER_OBJECT_TYPE_WITH_ITS_OWN_LONG_NAME_SHAPE = _ObjectShape(
-    TheDeeplyNestedInnerObjectTypeWithItsOwnLongName,
-    {
-        "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name": lambda v: _array(
-            v, lambda v: _array(v, lambda v: _nullable(v, _str))
+def _error_response_shape() -> _ObjectShape[ErrorResponse]:
+    return _ObjectShape(
+        ErrorResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": lambda v: _nullable(v, _read_request_id),
+            "error": _read_error_object,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "error",
         ),
-        "an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader": _bool,
-    },
-    ("the_innermost_list_of_lists_of_nullable_strings_with_a_long_name",),
-    {"an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader": None},
+    )
+
+
+_ERROR_RESPONSE_SHAPE = _error_response_shape()
+
+
+def _handshake_params_shape() -> _ObjectShape[HandshakeParams]:
+    return _ObjectShape(
+        HandshakeParams,
+        {
+            "protocol_version": _int,
+            "sdk": _str,
+            "sdk_version": _str,
+        },
+        ("protocol_version",),
+        {
+            "sdk": None,
+            "sdk_version": None,
+        },
+    )
+
+
+_HANDSHAKE_PARAMS_SHAPE = _handshake_params_shape()
+
+
+def _handshake_result_shape() -> _ObjectShape[HandshakeResult]:
+    return _ObjectShape(
+        HandshakeResult,
+        {
+            "protocol_version": _int,
+            "binary_version": _str,
+        },
+        (
+            "protocol_version",
+            "binary_version",
+        ),
+    )
+
+
+_HANDSHAKE_RESULT_SHAPE = _handshake_result_shape()
+
+
+def _request_shape() -> _ObjectShape[Request]:
+    return _ObjectShape(
+        Request,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "method": _str,
+            "params": _read_params,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "method",
+        ),
+        {"params": None},
+    )
+
+
+_REQUEST_SHAPE = _request_shape()
+
+
+def _success_response_shape() -> _ObjectShape[SuccessResponse]:
+    return _ObjectShape(
+        SuccessResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "result": _any,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "result",
+        ),
+    )
+
+
+_SUCCESS_RESPONSE_SHAPE = _success_response_shape()
+
+
+def _the_deeply_nested_inner_object_type_with_its_own_long_name_shape() -> (
+    _ObjectShape[TheDeeplyNestedInnerObjectTypeWithItsOwnLongName]
+):
+    return _ObjectShape(
+        TheDeeplyNestedInnerObjectTypeWithItsOwnLongName,
+        {
+            "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name": lambda v: _array(
+                v, lambda v: _array(v, lambda v: _nullable(v, _str))
+            ),
+            "an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader": _bool,
+        },
+        ("the_innermost_list_of_lists_of_nullable_strings_with_a_long_name",),
+        {"an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader": None},
+    )
+
+
+_THE_DEEPLY_NESTED_INNER_OBJECT_TYPE_WITH_ITS_OWN_LONG_NAME_SHAPE = (
+    _the_deeply_nested_inner_object_type_with_its_own_long_name_shape()
 )
 
-CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
-    "AMapFromStringsToListsOfNonNegativeIntegersWithALongName": _Codec(
-        "AMapFromStringsToListsOfNonNegativeIntegersWithALongName",
-        _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,
-        a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value,
-    ),
-    "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage": _Codec(
-        "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage",
-        _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
-        a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_to_value,
-    ),
-    "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature": _Codec(
-        "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature",
-        _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature,
-        an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value,
-    ),
-    "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
-    "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
-    "ErrorResponse": _Codec(
-        "ErrorResponse", _read_error_response, error_response_to_value
-    ),
-    "HandshakeParams": _Codec(
-        "HandshakeParams", _read_handshake_params, handshake_params_to_value
-    ),
-    "HandshakeResult": _Codec(
-        "HandshakeResult", _read_handshake_result, handshake_result_to_value
-    ),
-    "JsonRpcVersion": _Codec(
-        "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
-    ),
-    "Params": _Codec("Params", _read_params, params_to_value),
-    "Request": _Codec("Request", _read_request, request_to_value),
-    "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
-    "Response": _Codec("Response", _read_response, response_to_value),
-    "SuccessResponse": _Codec(
-        "SuccessResponse", _read_success_response, success_response_to_value
-    ),
-    "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName": _Codec(
-        "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName",
-        _read_the_deeply_nested_inner_object_type_with_its_own_long_name,
-        the_deeply_nested_inner_object_type_with_its_own_long_name_to_value,
-    ),
-}
+
+def _codecs() -> dict[str, _Codec[typing.Any]]:
+    return {
+        "AMapFromStringsToListsOfNonNegativeIntegersWithALongName": _Codec(
+            "AMapFromStringsToListsOfNonNegativeIntegersWithALongName",
+            _read_a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name,
+            a_map_from_strings_to_lists_of_non_negative_integers_with_a_long_name_to_value,
+        ),
+        "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage": _Codec(
+            "AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage",
+            _read_a_very_long_enumeration_of_wire_values_that_wraps_in_every_language,
+            a_very_long_enumeration_of_wire_values_that_wraps_in_every_language_to_value,
+        ),
+        "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature": _Codec(
+            "AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature",
+            _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature,
+            an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value,
+        ),
+        "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorResponse": _Codec(
+            "ErrorResponse", _read_error_response, error_response_to_value
+        ),
+        "HandshakeParams": _Codec(
+            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+        ),
+        "HandshakeResult": _Codec(
+            "HandshakeResult", _read_handshake_result, handshake_result_to_value
+        ),
+        "JsonRpcVersion": _Codec(
+            "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
+        ),
+        "Params": _Codec("Params", _read_params, params_to_value),
+        "Request": _Codec("Request", _read_request, request_to_value),
+        "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
+        "Response": _Codec("Response", _read_response, response_to_value),
+        "SuccessResponse": _Codec(
+            "SuccessResponse", _read_success_response, success_response_to_value
+        ),
+        "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName": _Codec(
+            "TheDeeplyNestedInnerObjectTypeWithItsOwnLongName",
+            _read_the_deeply_nested_inner_object_type_with_its_own_long_name,
+            the_deeply_nested_inner_object_type_with_its_own_long_name_to_value,
+        ),
+    }
+
+
+CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = _codecs()
 """Every `$defs` type by name: `CODECS["HandshakeResult"].decode(text)`."""
 
 

@@ -1499,119 +1499,161 @@ def encode_success_response(value: SuccessResponse) -> str:
     return _dumps(success_response_to_value(value))
 
 
-_EMPTY_PARAMS_SHAPE = _ObjectShape(
-    EmptyParams,
-    {},
-    (),
-)
+# The shape of each closed object, built by a function of its own: the names a top-level
+# statement uses cost a type checker a walk back through the module to their
+# definitions, a function's do not.
+def _empty_params_shape() -> _ObjectShape[EmptyParams]:
+    return _ObjectShape(
+        EmptyParams,
+        {},
+        (),
+    )
 
-_ERROR_OBJECT_SHAPE = _ObjectShape(
-    ErrorObject,
-    {
-        "code": _int,
-        "message": _str,
-        "data": _any,
-    },
-    (
-        "code",
-        "message",
-    ),
-    {"data": ABSENT},
-)
 
-_ERROR_RESPONSE_SHAPE = _ObjectShape(
-    ErrorResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": lambda v: _nullable(v, _read_request_id),
-        "error": _read_error_object,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "error",
-    ),
-)
+_EMPTY_PARAMS_SHAPE = _empty_params_shape()
 
-_HANDSHAKE_PARAMS_SHAPE = _ObjectShape(
-    HandshakeParams,
-    {
-        "protocol_version": _int,
-        "sdk": _str,
-        "sdk_version": _str,
-    },
-    ("protocol_version",),
-    {
-        "sdk": None,
-        "sdk_version": None,
-    },
-)
 
-_HANDSHAKE_RESULT_SHAPE = _ObjectShape(
-    HandshakeResult,
-    {
-        "protocol_version": _int,
-        "binary_version": _str,
-    },
-    (
-        "protocol_version",
-        "binary_version",
-    ),
-)
+def _error_object_shape() -> _ObjectShape[ErrorObject]:
+    return _ObjectShape(
+        ErrorObject,
+        {
+            "code": _int,
+            "message": _str,
+            "data": _any,
+        },
+        (
+            "code",
+            "message",
+        ),
+        {"data": ABSENT},
+    )
 
-_REQUEST_SHAPE = _ObjectShape(
-    Request,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "method": _str,
-        "params": _read_params,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "method",
-    ),
-    {"params": None},
-)
 
-_SUCCESS_RESPONSE_SHAPE = _ObjectShape(
-    SuccessResponse,
-    {
-        "jsonrpc": _read_json_rpc_version,
-        "id": _read_request_id,
-        "result": _any,
-    },
-    (
-        "jsonrpc",
-        "id",
-        "result",
-    ),
-)
+_ERROR_OBJECT_SHAPE = _error_object_shape()
 
-CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = {
-    "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
-    "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
-    "ErrorResponse": _Codec(
-        "ErrorResponse", _read_error_response, error_response_to_value
-    ),
-    "HandshakeParams": _Codec(
-        "HandshakeParams", _read_handshake_params, handshake_params_to_value
-    ),
-    "HandshakeResult": _Codec(
-        "HandshakeResult", _read_handshake_result, handshake_result_to_value
-    ),
-    "JsonRpcVersion": _Codec(
-        "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
-    ),
-    "Params": _Codec("Params", _read_params, params_to_value),
-    "Request": _Codec("Request", _read_request, request_to_value),
-    "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
-    "Response": _Codec("Response", _read_response, response_to_value),
-    "SuccessResponse": _Codec(
-        "SuccessResponse", _read_success_response, success_response_to_value
-    ),
-}
+
+def _error_response_shape() -> _ObjectShape[ErrorResponse]:
+    return _ObjectShape(
+        ErrorResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": lambda v: _nullable(v, _read_request_id),
+            "error": _read_error_object,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "error",
+        ),
+    )
+
+
+_ERROR_RESPONSE_SHAPE = _error_response_shape()
+
+
+def _handshake_params_shape() -> _ObjectShape[HandshakeParams]:
+    return _ObjectShape(
+        HandshakeParams,
+        {
+            "protocol_version": _int,
+            "sdk": _str,
+            "sdk_version": _str,
+        },
+        ("protocol_version",),
+        {
+            "sdk": None,
+            "sdk_version": None,
+        },
+    )
+
+
+_HANDSHAKE_PARAMS_SHAPE = _handshake_params_shape()
+
+
+def _handshake_result_shape() -> _ObjectShape[HandshakeResult]:
+    return _ObjectShape(
+        HandshakeResult,
+        {
+            "protocol_version": _int,
+            "binary_version": _str,
+        },
+        (
+            "protocol_version",
+            "binary_version",
+        ),
+    )
+
+
+_HANDSHAKE_RESULT_SHAPE = _handshake_result_shape()
+
+
+def _request_shape() -> _ObjectShape[Request]:
+    return _ObjectShape(
+        Request,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "method": _str,
+            "params": _read_params,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "method",
+        ),
+        {"params": None},
+    )
+
+
+_REQUEST_SHAPE = _request_shape()
+
+
+def _success_response_shape() -> _ObjectShape[SuccessResponse]:
+    return _ObjectShape(
+        SuccessResponse,
+        {
+            "jsonrpc": _read_json_rpc_version,
+            "id": _read_request_id,
+            "result": _any,
+        },
+        (
+            "jsonrpc",
+            "id",
+            "result",
+        ),
+    )
+
+
+_SUCCESS_RESPONSE_SHAPE = _success_response_shape()
+
+
+def _codecs() -> dict[str, _Codec[typing.Any]]:
+    return {
+        "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorResponse": _Codec(
+            "ErrorResponse", _read_error_response, error_response_to_value
+        ),
+        "HandshakeParams": _Codec(
+            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+        ),
+        "HandshakeResult": _Codec(
+            "HandshakeResult", _read_handshake_result, handshake_result_to_value
+        ),
+        "JsonRpcVersion": _Codec(
+            "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
+        ),
+        "Params": _Codec("Params", _read_params, params_to_value),
+        "Request": _Codec("Request", _read_request, request_to_value),
+        "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
+        "Response": _Codec("Response", _read_response, response_to_value),
+        "SuccessResponse": _Codec(
+            "SuccessResponse", _read_success_response, success_response_to_value
+        ),
+    }
+
+
+CODECS: typing.Final[dict[str, _Codec[typing.Any]]] = _codecs()
 """Every `$defs` type by name: `CODECS["HandshakeResult"].decode(text)`."""
 
 

@@ -33,9 +33,23 @@ for package in api code file parser tree util; do
     EXPORTS+=("--add-exports=jdk.compiler/com.sun.tools.javac.$package=ALL-UNNAMED")
 done
 
-status=0
-for file in "$@"; do
-    prints_as google-java-format "google-java-format $VERSION --aosp" "$file" \
-        "$JAVA_BIN/java" "${JVM_TOOL_FLAGS[@]}" "${EXPORTS[@]}" -cp "$LIB/*" com.google.googlejavaformat.java.Main --aosp - || status=1
-done
-exit "$status"
+GJF=("$JAVA_BIN/java" "${JVM_TOOL_FLAGS[@]}" "${EXPORTS[@]}" -cp "$LIB/*" com.google.googlejavaformat.java.Main --aosp)
+each() { # FILE...: each file's diff from a run of its own
+    local file status=0
+    for file in "$@"; do
+        prints_as google-java-format "google-java-format $VERSION --aosp" "$file" "${GJF[@]}" - || status=1
+    done
+    return "$status"
+}
+# One JVM for every file (a start costs about a second of CPU): --dry-run
+# lists the files the formatter would change, and only those are run again,
+# one by one, for their diffs. A file it cannot read fails the listing: then
+# every file is run alone, so that the error names it.
+if ! changed="$("${GJF[@]}" --dry-run "$@")"; then
+    each "$@"
+    exit 1
+fi
+[ -z "$changed" ] && exit 0
+mapfile -t files <<<"$changed"
+each "${files[@]}"
+exit 1

@@ -51,7 +51,7 @@ compile() {
   local dll="$1"
   shift
   "$DOTNET" "$csc" -nologo -noconfig -nostdlib -langversion:8.0 -nullable:enable -warn:4 -warnaserror \
-    -deterministic -optimize+ "${refs[@]}" -target:exe -out:"$state/$dll.dll" "$@"
+    -deterministic -shared -keepalive:60 -optimize+ "${refs[@]}" -target:exe -out:"$state/$dll.dll" "$@"
   cat >"$state/$dll.runtimeconfig.json" <<JSON
 {"runtimeOptions":{"tfm":"netcoreapp3.1","framework":{"name":"Microsoft.NETCore.App","version":"3.1.0"},"configProperties":{"System.Globalization.Invariant":true}}}
 JSON

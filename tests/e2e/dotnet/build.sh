@@ -31,7 +31,7 @@ fi
 refs=()
 for dll in "$ref_dir"/*.dll; do refs+=("-r:$dll"); done
 "$DOTNET" "$csc" -nologo -noconfig -nostdlib -langversion:8.0 -nullable:enable -warn:4 -warnaserror \
-  -deterministic "${refs[@]}" -target:exe -out:"$out/client.dll" "${sources[@]}"
+  -deterministic -shared -keepalive:60 "${refs[@]}" -target:exe -out:"$out/client.dll" "${sources[@]}"
 cat >"$out/client.runtimeconfig.json" <<JSON
 {"runtimeOptions":{"tfm":"netcoreapp3.1","framework":{"name":"Microsoft.NETCore.App","version":"3.1.0"},"configProperties":{"System.Globalization.Invariant":true}}}
 JSON

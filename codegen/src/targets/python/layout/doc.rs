@@ -37,7 +37,7 @@ pub fn statement(indent: usize, stmt: &Stmt) -> String {
         Stmt::Def(name, params, Some(returns)) if params.items.is_empty() => {
             let head = format!("def {name}() -> ");
             let body = doc(returns);
-            let annotation = if !must_break(&body) && indent + width(&head) + width(&flat(returns)) + 1 <= LINE_WIDTH { body } else { parenthesized(body) };
+            let annotation = if !must_break(&body) && indent + width(&head) + width(&flat(returns)) + width(":") <= LINE_WIDTH { body } else { parenthesized(body) };
             Doc::concat([Doc::text(head), annotation, Doc::text(":")])
         }
         Stmt::Def(name, params, returns) => {

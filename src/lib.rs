@@ -16,6 +16,7 @@ pub mod frames {
 pub mod envelope;
 pub mod handshake;
 pub mod ndjson;
+#[cfg(feature = "validate")]
 pub mod validate;
 
 pub use frames::{

@@ -9,21 +9,34 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::SchemaError;
 
-/// A thread's stack: the main thread's size, since syn and the Rust layout
-/// recurse as deep as the code they format.
+/// A thread's stack: the main thread's size, since the loader, syn and the
+/// layouts recurse as deep as the schema nests and the code they format.
+/// All of the work runs on threads of this size, never on the caller's,
+/// whose stack may be smaller (a test's thread has 2 MiB) and whose frames'
+/// depth depends on how the dependencies were built.
 const STACK: usize = 8 << 20;
 
-/// Runs `side` on a thread of its own (named `codegen-<name>`) while `here`
-/// runs on this one, and gives both results; a panic on the thread goes on
-/// here. A thread that cannot be started is an error naming `source`.
-pub fn join<A: Send, B>(source: &str, name: &str, side: impl FnOnce() -> A + Send, here: impl FnOnce() -> B) -> Result<(A, B), SchemaError> {
+/// Runs `side` and `here` on two threads of their own (named
+/// `codegen-<name>` and the caller's name, or `codegen-here`), and gives both
+/// results; a panic on either goes on in the caller. A thread that cannot be
+/// started is an error naming `source`.
+pub fn join<A: Send, B: Send>(source: &str, name: &str, side: impl FnOnce() -> A + Send, here: impl FnOnce() -> B + Send) -> Result<(A, B), SchemaError> {
     std::thread::scope(|scope| {
         let thread = std::thread::Builder::new().name(format!("codegen-{name}")).stack_size(STACK);
         let handle = thread.spawn_scoped(scope, side).map_err(|e| no_thread(source, name, &e))?;
-        let b = here();
+        let b = on_own_stack(source, scope, here)?;
         let a = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         Ok((a, b))
     })
+}
+
+/// Runs `work` on a thread of [`STACK`] bytes, named as the calling thread
+/// is (or `codegen-here`), and waits for it; a panic there goes on here.
+fn on_own_stack<'scope, T: Send + 'scope>(source: &str, scope: &'scope std::thread::Scope<'scope, '_>, work: impl FnOnce() -> T + Send + 'scope) -> Result<T, SchemaError> {
+    let name = std::thread::current().name().map_or_else(|| "codegen-here".to_string(), str::to_string);
+    let thread = std::thread::Builder::new().name(name).stack_size(STACK);
+    let handle = thread.spawn_scoped(scope, work).map_err(|e| no_thread(source, "here", &e))?;
+    Ok(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
 }
 
 /// One job of [`all`]: work that can run on another thread.
@@ -34,12 +47,12 @@ pub type Job<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
 ///
 /// As many workers as the machine has cores each take the next job not yet
 /// taken, in the order of `jobs` (so the longest should come first), and
-/// this thread joins them once `here` is done. A thread per job would run
+/// one more thread runs `here`; this one only waits for them. A thread per job would run
 /// them all at once: on a 2-core machine that is no faster, and each
 /// thread's allocator heap touches fresh pages of its own (on v2.json, a
 /// peak of about 90 MB resident instead of 65, and CPU time spent zeroing
 /// it).
-pub fn all<'a, T: Send, B>(source: &str, jobs: Vec<(&str, Job<'a, T>)>, here: impl FnOnce() -> B) -> Result<(Vec<T>, B), SchemaError> {
+pub fn all<'a, T: Send, B: Send>(source: &str, jobs: Vec<(&str, Job<'a, T>)>, here: impl FnOnce() -> B + Send) -> Result<(Vec<T>, B), SchemaError> {
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(jobs.len());
     let queue: Vec<Mutex<Option<Job<'a, T>>>> = jobs.into_iter().map(|(_, job)| Mutex::new(Some(job))).collect();
     let results: Vec<Mutex<Option<T>>> = queue.iter().map(|_| Mutex::new(None)).collect();
@@ -59,8 +72,7 @@ pub fn all<'a, T: Send, B>(source: &str, jobs: Vec<(&str, Job<'a, T>)>, here: im
             let thread = std::thread::Builder::new().name(format!("codegen-worker-{worker}")).stack_size(STACK);
             handles.push(thread.spawn_scoped(scope, work).map_err(|e| no_thread(source, &format!("worker {worker}"), &e))?);
         }
-        let b = here();
-        work();
+        let b = on_own_stack(source, scope, here)?;
         for handle in handles {
             handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         }

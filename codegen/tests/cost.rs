@@ -57,10 +57,15 @@ fn work(schema: &Value) -> (u64, u64) {
 /// The work the shape adds to v2.json at `small` and at `large` (twice
 /// `small`), and the ratio of the two: about 2 when the cost is linear in the
 /// shape's size.
-fn growth(shape: impl Fn(&mut Value, usize), small: usize) -> (f64, f64) {
-    // One measurement at a time: the counters are the process's.
+/// One measurement at a time: the counters are the process's, so a test
+/// that generates holds this while it does.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn growth(shape: impl Fn(&mut Value, usize), small: usize) -> (f64, f64) {
+    let _turn = one_at_a_time();
     // Once first: what a process does only once (lazily built tables) is no one size's work.
     work(&repo_schema());
     let base = work(&repo_schema());
@@ -141,4 +146,36 @@ fn more_defs_cost_about_linearly_more() {
 fn a_longer_description_costs_about_linearly_more() {
     let (allocations, bytes) = growth(long_description, 20000);
     assert!(allocations < LINEAR && bytes < LINEAR, "20000 -> 40000 words: {allocations:.2}x allocations, {bytes:.2}x bytes");
+}
+
+#[test]
+fn the_deepest_nesting_generates_on_a_callers_small_stack() {
+    // The loader and the renders recurse as deep as the schema nests, and
+    // how deep a frame of the stack is depends on the build (unoptimized
+    // dependencies take more). So they run on threads of their own with the
+    // main thread's stack, whatever thread calls them: a test's thread has
+    // 2 MiB, and this one 256 KiB. Before, the loader's model and the page
+    // ran on the caller's thread, and so did a target render that no
+    // worker had taken yet: 48 levels overflowed a test's stack now and then.
+    let _turn = one_at_a_time();
+    let schema = {
+        let mut schema = repo_schema();
+        let deepest = (2..64).rev().find(|&depth| {
+            let mut s = schema.clone();
+            nested_arrays(&mut s, depth);
+            codegen::load::load_str(&s.to_string(), Path::new("deep.json"), "deep.json").is_ok()
+        });
+        nested_arrays(&mut schema, deepest.expect("some nesting under max_depth loads"));
+        schema.to_string()
+    };
+    let caller = std::thread::Builder::new().stack_size(256 << 10);
+    let files = caller
+        .spawn(move || {
+            let (contract, _) = codegen::load::load_str(&schema, Path::new("deep.json"), "deep.json").unwrap();
+            codegen::targets::generate(&contract).unwrap().len()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(files > 6);
 }

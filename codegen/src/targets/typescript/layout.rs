@@ -105,6 +105,15 @@ mod tests {
     }
 
     #[test]
+    fn a_sum_of_conditionals_on_string_indexes_breaks_one_term_per_line() {
+        let line = r#"  const present = (obj["success"] === undefined ? 0 : 1) + (obj["content"] === undefined ? 0 : 2);"#;
+        assert_eq!(
+            statement(line),
+            "  const present =\n    (obj[\"success\"] === undefined ? 0 : 1) +\n    (obj[\"content\"] === undefined ? 0 : 2);"
+        );
+    }
+
+    #[test]
     fn a_conditional_assignment_breaks_after_the_operator_first() {
         let line = "        description = member === null ? null : _readString(member, _pathTo(path, \".description\"), true);";
         assert_eq!(

@@ -403,10 +403,26 @@ impl Parser {
             } else if self.eat("(") {
                 let args = self.list(")")?;
                 expr = Expr::Call(Box::new(expr), args);
+            } else if let (Expr::Atom(object), Some(key)) = (&expr, self.string_index()) {
+                // `obj["key"]`, which Prettier never breaks: one atom.
+                expr = Expr::Atom(format!("{object}[{key}]"));
             } else {
                 return Some(expr);
             }
         }
+    }
+
+    /// The key of a `["key"]` index by a string literal (consumed), else
+    /// `None` (nothing consumed).
+    fn string_index(&mut self) -> Option<String> {
+        let key = self.tokens.get(self.at + 1)?;
+        let literal = key.starts_with('"') || key.starts_with('\'');
+        if self.peek() != Some("[") || !literal || self.tokens.get(self.at + 2).map(String::as_str) != Some("]") {
+            return None;
+        }
+        let key = key.clone();
+        self.at += 3;
+        Some(key)
     }
 
     /// Comma-separated expressions up to `close` (consumed).

@@ -278,7 +278,7 @@ fn read_union(out: &mut Out, def: &str, variants: &[UnionVariant]) {
     let constant = variants_constant(def, variants);
     match union_tag(variants) {
         Some((member, _)) => out.line(format!("  switch (_pickTag(obj, {}, {constant}, path)) {{", js_string(member))),
-        None => out.line(format!("  switch (_pickVariant(obj, {constant}, path)) {{")),
+        None => pick_variant(out, &constant, variants),
     }
     for (i, variant) in variants.iter().enumerate() {
         if i + 1 == variants.len() {
@@ -289,6 +289,32 @@ fn read_union(out: &mut Out, def: &str, variants: &[UnionVariant]) {
         out.line(format!("      return read{}(obj, path, false);", stem(&variant.type_name)));
     }
     out.line("  }");
+}
+
+/// Opens the `switch` over the variant of an untagged union that `obj` is:
+/// `present` reads each discriminator with a constant key (see `pickVariant`
+/// in the runtime), one bit per variant, so that the usual object, with one
+/// discriminator, costs one `hasOwnProperty` instead of one per variant.
+pub(crate) fn pick_variant(out: &mut Out, constant: &str, variants: &[UnionVariant]) {
+    out.line(format!("  const present = {};", present_bits(variants)));
+    out.line(format!("  const variant = _pickVariant(obj, {constant}, present, path);"));
+    out.line("  switch (variant) {");
+}
+
+/// The bits of the discriminators `obj` reads as values, `(obj["a"] === undefined
+/// ? 0 : 1) + (obj["b"] === undefined ? 0 : 2) + ...` (a sum of distinct bits,
+/// which the layout prints as Prettier does); `0` (which tells nothing) past 31
+/// variants (the runtime tests the bits as a 32-bit integer).
+fn present_bits(variants: &[UnionVariant]) -> String {
+    if variants.len() > 31 {
+        return "0".to_string();
+    }
+    let bits: Vec<String> = variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| format!("(obj[{}] === undefined ? 0 : {})", js_string(&v.discriminator), 1u64 << i))
+        .collect();
+    bits.join(" + ")
 }
 
 /// The constant listing, in variant order, a union's discriminators

@@ -10,9 +10,9 @@ use crate::model::{Contract, Ty, TypeDef, TypeKind, UnionVariant};
 use crate::targets::client::example_params;
 use crate::SchemaError;
 
-use super::codecs::{read_object, variants_constant, write_object};
+use super::codecs::{pick_variant, read_object, variants_constant, write_object};
 use super::layout::Out;
-use super::names::{js_string, property, stem, type_name};
+use super::names::{constant, js_string, property, stem, type_name};
 use super::types::declare_object;
 
 /// The type the examples of a typed `result` name: the call's result
@@ -110,6 +110,10 @@ fn typed_object(out: &mut Out, contract: &Contract, def: &TypeDef, member: &str,
 /// The public `decode<Envelope>Of(text, decode…Value)` of an envelope read by `read`.
 fn decoder(out: &mut Out, def: &str, member: &str, param: &str, example: &str, read: &str) {
     let decode_param = format!("decode{}", stem(member));
+    let readers = format!("_{}_OF_READERS", constant(def));
+    out.blank();
+    out.doc("", &format!("The reader of a `{def}` for each `{decode_param}` function it was decoded with, made on first use."));
+    out.line(format!("const {readers}: _Readers = new WeakMap();"));
     out.blank();
     out.doc("", &format!(
         "Decodes a `{def}` from one strict JSON text, its `{member}` as `{decode_param}` (a generated `decode…Value` function, such as `decode{example}Value`) decodes it, in the same pass. A problem anywhere is the `{def}`'s, at its path from the frame's root. Throws a `DecodeError`."
@@ -119,9 +123,8 @@ fn decoder(out: &mut Out, def: &str, member: &str, param: &str, example: &str, r
         stem(def),
         typed_type(def, param)
     ));
-    out.line(format!("  const read{param} = _readerOf({decode_param});"));
     out.line(format!(
-        "  return _decodeText({}, (value, path, orNull) => {read}(value, path, orNull, read{param}), text);",
+        "  return _decodeText({}, _envelopeReader({readers}, {decode_param}, {read}), text);",
         js_string(def)
     ));
     out.line("}");
@@ -145,7 +148,7 @@ fn response_of(out: &mut Out, contract: &Contract) -> Result<(), SchemaError> {
         "function {read}<{param}>(value: JsonValue, path: string, orNull: boolean, read{param}: _Reader<{param}>): {name} {{"
     ));
     out.line("  const obj = _readObject(value, path, orNull);");
-    out.line(format!("  switch (_pickVariant(obj, {}, path)) {{", variants_constant(response, variants)));
+    pick_variant(out, &variants_constant(response, variants), variants);
     for (i, variant) in variants.iter().enumerate() {
         if i + 1 == variants.len() {
             out.line("    default:");
@@ -220,6 +223,34 @@ fn registry(out: &mut Out, contract: &Contract) {
     out.line("function _readerOf<T>(decode: ValueDecoder<T>): _Reader<T> {");
     out.line("  const generated = _VALUE_READERS.get(decode) as _Reader<T> | undefined;");
     out.line("  return generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path));");
+    out.line("}");
+    out.blank();
+    out.doc("", "The readers of one typed envelope, by the `decode…Value` function of its member (held weakly: a caller's own decoder can be let go; the global `WeakMap`: a `$defs` type named `WeakMap` would shadow it in the generated module).");
+    out.line("type _Readers = globalThis.WeakMap<ValueDecoder<unknown>, _Reader<unknown>>;");
+    out.blank();
+    out.doc("", "The reader of an envelope (`read`) whose member `decode` decodes: made once per `decode` and kept in `readers`, so that a decode makes no reader of its own (docs/benchmarks.md).");
+    // (as Prettier prints it: the layout does not break a function type)
+    for line in [
+        "function _envelopeReader<E, M>(",
+        "  readers: _Readers,",
+        "  decode: ValueDecoder<M>,",
+        "  read: (",
+        "    value: JsonValue,",
+        "    path: string,",
+        "    orNull: boolean,",
+        "    readMember: _Reader<M>,",
+        "  ) => E,",
+        "): _Reader<E> {",
+    ] {
+        out.raw(line);
+    }
+    out.line("  let reader = readers.get(decode) as _Reader<E> | undefined;");
+    out.line("  if (reader === undefined) {");
+    out.line("    const readMember = _readerOf(decode);");
+    out.line("    reader = (value, path, orNull) => read(value, path, orNull, readMember);");
+    out.line("    readers.set(decode, reader);");
+    out.line("  }");
+    out.line("  return reader;");
     out.line("}");
     out.blank();
     out.doc("", "Decodes `value` at `path` with a decoder of the caller's, outside any counting read, its `DecodeError` as a `Problem` below `path`.");

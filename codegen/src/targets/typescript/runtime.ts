@@ -1449,7 +1449,12 @@ function _readEnum<T extends string>(
   if (typeof value !== "string") {
     _throwExpected("string", value, path, orNull);
   }
-  if (!(allowed as readonly string[]).includes(value)) {
+  // A loop of `===` (`includes` costs a builtin call per read).
+  let i = 0;
+  while (i < allowed.length && allowed[i] !== value) {
+    i++;
+  }
+  if (i === allowed.length) {
     const wanted =
       allowed.length === 1
         ? JSON.stringify(allowed[0])
@@ -1525,13 +1530,26 @@ function _readMapOf<T>(
 
 /**
  * The index of the union variant whose discriminator `obj` has: exactly one
- * must be present.
+ * must be present. `present` has bit `i` set (2^`i` added) when discriminator
+ * `i` reads as a value (an inherited member too; 0 tells nothing): no JSON value is
+ * `undefined`, so a clear bit is an absent member, and a single set bit needs
+ * only that member looked up as the object's own (a constant-key read is much
+ * cheaper than `hasOwnProperty`; docs/benchmarks.md). Any other case, and the
+ * problems, take the lookup of every discriminator.
  */
 function _pickVariant(
   obj: JsonObject,
   discriminators: readonly string[],
+  present: number,
   path: string,
 ): number {
+  if (present !== 0 && (present & (present - 1)) === 0) {
+    const sole = 31 - Math.clz32(present);
+    const discriminator = discriminators[sole];
+    if (discriminator !== undefined && _hasOwn.call(obj, discriminator)) {
+      return sole;
+    }
+  }
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
     const discriminator = discriminators[i];

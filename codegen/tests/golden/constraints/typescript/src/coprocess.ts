@@ -1589,7 +1589,12 @@ function _readEnum<T extends string>(
   if (typeof value !== "string") {
     _throwExpected("string", value, path, orNull);
   }
-  if (!(allowed as readonly string[]).includes(value)) {
+  // A loop of `===` (`includes` costs a builtin call per read).
+  let i = 0;
+  while (i < allowed.length && allowed[i] !== value) {
+    i++;
+  }
+  if (i === allowed.length) {
     const wanted =
       allowed.length === 1
         ? JSON.stringify(allowed[0])
@@ -1665,13 +1670,26 @@ function _readMapOf<T>(
 
 /**
  * The index of the union variant whose discriminator `obj` has: exactly one
- * must be present.
+ * must be present. `present` has bit `i` set (2^`i` added) when discriminator
+ * `i` reads as a value (an inherited member too; 0 tells nothing): no JSON value is
+ * `undefined`, so a clear bit is an absent member, and a single set bit needs
+ * only that member looked up as the object's own (a constant-key read is much
+ * cheaper than `hasOwnProperty`; docs/benchmarks.md). Any other case, and the
+ * problems, take the lookup of every discriminator.
  */
 function _pickVariant(
   obj: JsonObject,
   discriminators: readonly string[],
+  present: number,
   path: string,
 ): number {
+  if (present !== 0 && (present & (present - 1)) === 0) {
+    const sole = 31 - Math.clz32(present);
+    const discriminator = discriminators[sole];
+    if (discriminator !== undefined && _hasOwn.call(obj, discriminator)) {
+      return sole;
+    }
+  }
   let found = -1;
   for (let i = 0; i < discriminators.length; i++) {
     const discriminator = discriminators[i];
@@ -4923,7 +4941,11 @@ function readResponse(
   orNull: boolean,
 ): Response {
   const obj = _readObject(value, path, orNull);
-  switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
+  const present =
+    (obj["result"] === undefined ? 0 : 1) +
+    (obj["error"] === undefined ? 0 : 2);
+  const variant = _pickVariant(obj, RESPONSE_DISCRIMINATORS, present, path);
+  switch (variant) {
     case 0:
       return readSuccessResponse(obj, path, false);
     default:
@@ -5672,6 +5694,12 @@ function readRequestOf<P>(
 }
 
 /**
+ * The reader of a `Request` for each `decodeParams` function it was decoded
+ * with, made on first use.
+ */
+const _REQUEST_OF_READERS: _Readers = new WeakMap();
+
+/**
  * Decodes a `Request` from one strict JSON text, its `params` as `decodeParams`
  * (a generated `decode…Value` function, such as `decodeHandshakeParamsValue`)
  * decodes it, in the same pass. A problem anywhere is the `Request`'s, at its
@@ -5681,10 +5709,9 @@ export function decodeRequestOf<P>(
   text: string,
   decodeParams: ValueDecoder<P>,
 ): RequestOf<P> {
-  const readP = _readerOf(decodeParams);
   return _decodeText(
     "Request",
-    (value, path, orNull) => readRequestOf(value, path, orNull, readP),
+    _envelopeReader(_REQUEST_OF_READERS, decodeParams, readRequestOf),
     text,
   );
 }
@@ -5763,6 +5790,12 @@ function readSuccessResponseOf<R>(
 }
 
 /**
+ * The reader of a `SuccessResponse` for each `decodeResult` function it was
+ * decoded with, made on first use.
+ */
+const _SUCCESS_RESPONSE_OF_READERS: _Readers = new WeakMap();
+
+/**
  * Decodes a `SuccessResponse` from one strict JSON text, its `result` as
  * `decodeResult` (a generated `decode…Value` function, such as
  * `decodeHandshakeResultValue`) decodes it, in the same pass. A problem
@@ -5773,10 +5806,13 @@ export function decodeSuccessResponseOf<R>(
   text: string,
   decodeResult: ValueDecoder<R>,
 ): SuccessResponseOf<R> {
-  const readR = _readerOf(decodeResult);
   return _decodeText(
     "SuccessResponse",
-    (value, path, orNull) => readSuccessResponseOf(value, path, orNull, readR),
+    _envelopeReader(
+      _SUCCESS_RESPONSE_OF_READERS,
+      decodeResult,
+      readSuccessResponseOf,
+    ),
     text,
   );
 }
@@ -5809,13 +5845,23 @@ function readResponseOf<R>(
   readR: _Reader<R>,
 ): ResponseOf<R> {
   const obj = _readObject(value, path, orNull);
-  switch (_pickVariant(obj, RESPONSE_DISCRIMINATORS, path)) {
+  const present =
+    (obj["result"] === undefined ? 0 : 1) +
+    (obj["error"] === undefined ? 0 : 2);
+  const variant = _pickVariant(obj, RESPONSE_DISCRIMINATORS, present, path);
+  switch (variant) {
     case 0:
       return readSuccessResponseOf(obj, path, false, readR);
     default:
       return readErrorResponse(obj, path, false);
   }
 }
+
+/**
+ * The reader of a `Response` for each `decodeResult` function it was decoded
+ * with, made on first use.
+ */
+const _RESPONSE_OF_READERS: _Readers = new WeakMap();
 
 /**
  * Decodes a `Response` from one strict JSON text, its `result` as
@@ -5828,10 +5874,9 @@ export function decodeResponseOf<R>(
   text: string,
   decodeResult: ValueDecoder<R>,
 ): ResponseOf<R> {
-  const readR = _readerOf(decodeResult);
   return _decodeText(
     "Response",
-    (value, path, orNull) => readResponseOf(value, path, orNull, readR),
+    _envelopeReader(_RESPONSE_OF_READERS, decodeResult, readResponseOf),
     text,
   );
 }
@@ -5902,6 +5947,38 @@ function _readerOf<T>(decode: ValueDecoder<T>): _Reader<T> {
   return (
     generated ?? ((value, path) => _decodeAt(decode, _openValue(value), path))
   );
+}
+
+/**
+ * The readers of one typed envelope, by the `decode…Value` function of its
+ * member (held weakly: a caller's own decoder can be let go; the global
+ * `WeakMap`: a `$defs` type named `WeakMap` would shadow it in the generated
+ * module).
+ */
+type _Readers = globalThis.WeakMap<ValueDecoder<unknown>, _Reader<unknown>>;
+
+/**
+ * The reader of an envelope (`read`) whose member `decode` decodes: made once
+ * per `decode` and kept in `readers`, so that a decode makes no reader of its
+ * own (docs/benchmarks.md).
+ */
+function _envelopeReader<E, M>(
+  readers: _Readers,
+  decode: ValueDecoder<M>,
+  read: (
+    value: JsonValue,
+    path: string,
+    orNull: boolean,
+    readMember: _Reader<M>,
+  ) => E,
+): _Reader<E> {
+  let reader = readers.get(decode) as _Reader<E> | undefined;
+  if (reader === undefined) {
+    const readMember = _readerOf(decode);
+    reader = (value, path, orNull) => read(value, path, orNull, readMember);
+    readers.set(decode, reader);
+  }
+  return reader;
 }
 
 /**

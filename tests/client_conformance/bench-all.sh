@@ -8,6 +8,13 @@
 # BENCH_LANGUAGES=rust,python picks languages (default all six). The last
 # column holds the bests to issue 37's goals: client/raw at most RATIO and at
 # most ADDED µs of CPU added per call.
+# BENCH_BUSY=N runs N busy loops at nice 19 beside the benches (default one
+# per core, 0 for none): a blocking read on an idle core sleeps, and the
+# sleep and the wake-up are charged to the reader, so on a quiet machine both
+# loops cost 15 to 23 µs a call and every ratio falls towards 1, while a
+# loaded machine shows the client's own work. The busy loops keep the cores
+# out of idle, as other work would, and take almost no CPU from the benches
+# (docs/benchmarks.md, "Session clients").
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -15,6 +22,18 @@ out="$root/target/client_bench"
 mkdir -p "$out"
 IFS=, read -r -a languages <<<"${BENCH_LANGUAGES:-rust,python,typescript,go,jvm,dotnet}"
 declare -A goals=([rust]="1.3 2" [go]="1.3 2" [jvm]="1.5 4" [dotnet]="1.5 4" [typescript]="2.0 6" [python]="2.5 6")
+busy="${BENCH_BUSY:-$(nproc)}"
+spinners=()
+stop_busy() {
+  if [ "${#spinners[@]}" -gt 0 ]; then
+    kill "${spinners[@]}" 2>/dev/null || true
+  fi
+}
+trap stop_busy EXIT
+for ((i = 0; i < busy; i++)); do
+  nice -n 19 bash -c 'while :; do :; done' &
+  spinners+=("$!")
+done
 rows=()
 for lang in "${languages[@]}"; do
   if ! bash "$here/$lang/bench.sh" "$@" >/dev/null; then
@@ -30,7 +49,7 @@ for lang in "${languages[@]}"; do
   }' "$out/$lang.txt")")
 done
 {
-  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), with $busy busy loops at nice 19 (BENCH_BUSY)"
   echo
   echo "| SDK | raw CPU/call, µs (best / median) | client CPU/call, µs (best / median) | client/raw (bests) | added µs (bests) | RSS KiB after 1k / 10k / 100k calls | goal |"
   echo "|---|---|---|---|---|---|---|"

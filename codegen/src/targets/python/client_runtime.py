@@ -514,6 +514,8 @@ class _Session:
         `timeout` seconds: read here with at most
         `MAX_LINE_BYTES` + one chunk buffered."""
         deadline = time.monotonic() + timeout
+        # The first wait is the whole timeout: no second clock read per call.
+        remaining = timeout
         fd = self._reader.fileno()
         while True:
             if self._buffer:
@@ -523,17 +525,23 @@ class _Session:
             if self._exited_at is not None:
                 # Only what the coprocess wrote before its exit is still read.
                 deadline = self._exited_at + EXIT_DRAIN
-            remaining = deadline - time.monotonic()
+                remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None if self._exited_at is None else _Failure("exited")
-            ready = dict(poll.poll(math.ceil(remaining * 1000)))
-            if self._exits in ready and self._exited_at is None:
-                poll.unregister(self._exits)
-                self._exited_at = time.monotonic()
-            if fd in ready:
+            readable = False
+            for ready, _ in poll.poll(math.ceil(remaining * 1000)):
+                if ready == fd:
+                    readable = True
+                else:
+                    # The only other descriptor polled: the exit's pipe, polled
+                    # no more once it has said so.
+                    poll.unregister(ready)
+                    self._exited_at = time.monotonic()
+            if readable:
                 line = self._read_chunk(fd)
                 if line is not None:
                     return line
+            remaining = deadline - time.monotonic()
 
     def _read_chunk(self, fd: int) -> bytes | _Failure | None:
         """Reads what the coprocess wrote: the line when one whole line came (as a

@@ -47,11 +47,11 @@ pub type Job<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
 ///
 /// As many workers as the machine has cores each take the next job not yet
 /// taken, in the order of `jobs` (so the longest should come first), and
-/// one more thread runs `here`; this one only waits for them. A thread per job would run
-/// them all at once: on a 2-core machine that is no faster, and each
-/// thread's allocator heap touches fresh pages of its own (on v2.json, a
-/// peak of about 90 MB resident instead of 65, and CPU time spent zeroing
-/// it).
+/// one more thread runs `here`; this one only waits for them. A thread per
+/// job would run them all at once: on a 2-core machine that is no faster,
+/// and each thread's allocator heap touches fresh pages of its own (on
+/// v2.json, a peak of about 90 MB resident instead of 65, and CPU time spent
+/// zeroing it).
 pub fn all<'a, T: Send, B: Send>(source: &str, jobs: Vec<(&str, Job<'a, T>)>, here: impl FnOnce() -> B + Send) -> Result<(Vec<T>, B), SchemaError> {
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(jobs.len());
     let queue: Vec<Mutex<Option<Job<'a, T>>>> = jobs.into_iter().map(|(_, job)| Mutex::new(Some(job))).collect();

@@ -54,9 +54,6 @@ fn work(schema: &Value) -> (u64, u64) {
     (ALLOCATIONS.load(Ordering::Relaxed) - a, BYTES.load(Ordering::Relaxed) - b)
 }
 
-/// The work the shape adds to v2.json at `small` and at `large` (twice
-/// `small`), and the ratio of the two: about 2 when the cost is linear in the
-/// shape's size.
 /// One measurement at a time: the counters are the process's, so a test
 /// that generates holds this while it does.
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
@@ -64,6 +61,9 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The work the shape adds to v2.json at `small` and at `large` (twice
+/// `small`), and the ratio of the two: about 2 when the cost is linear in the
+/// shape's size.
 fn growth(shape: impl Fn(&mut Value, usize), small: usize) -> (f64, f64) {
     let _turn = one_at_a_time();
     // Once first: what a process does only once (lazily built tables) is no one size's work.

@@ -41,8 +41,10 @@ use std::time::Instant;
 use serde_json::{json, Map, Value};
 
 /// The languages whose client exists, in report order. A language joins with
-/// its `tests/client_conformance/<lang>/{build,run}.sh`.
-const LANGUAGES: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
+/// its `tests/client_conformance/<lang>/{build,run}.sh`. `python-poll` is the
+/// Python client waiting its other way (each read polled first, as where Linux's
+/// `/proc` is missing), held to the same outcomes.
+const LANGUAGES: &[&str] = &["rust", "python", "python-poll", "typescript", "go", "jvm", "dotnet"];
 
 /// The most a testee may take to end after its last outcome line (the fake's
 /// helpers hold the coprocess's pipes for 60 s unless told otherwise).

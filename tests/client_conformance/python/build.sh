@@ -5,6 +5,7 @@
 # With CLIENT_RENAMED (the renamed contract's tree, tests/client_conformance/
 # renamed.rs) its client and rewritten testee are compiled in the same run,
 # for `run.sh renamed`.
+# python-poll/build.sh is this script too.
 # Exit 0 when ready, 3 (1 when CI=true) when no toolchain.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -13,6 +14,12 @@ out="${1:-${OUTPUT_ROOT:-generated}}"
 case "$out" in /*) ;; *) out="$root/$out" ;; esac
 state="$root/target/client_conformance/python"
 mkdir -p "$state"
+# python-poll builds through this script beside python (tests/client_conformance.rs
+# runs the languages at once): one build at a time, each state file replaced
+# whole, so that a run.sh reading one never sees it half written.
+exec 9>"$state/.build.lock"
+flock 9
+put() { printf '%s\n' "$2" >"$state/$1.new" && mv "$state/$1.new" "$state/$1"; }
 
 # missing
 . "$root/tests/toolchain.sh"
@@ -33,6 +40,6 @@ if [ -n "$renamed" ]; then
   sources+=("$renamed/generated/python/mcptest/_client.py" "$renamed/tests/client_conformance/python/testee.py")
 fi
 "$python" -c 'import sys; [compile(open(p, encoding="utf-8").read(), p, "exec") for p in sys.argv[1:]]' "${sources[@]}"
-echo "$python" >"$state/python"
-echo "$out" >"$state/output_root"
-echo "$renamed" >"$state/renamed"
+put python "$python"
+put output_root "$out"
+put renamed "$renamed"

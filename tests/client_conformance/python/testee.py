@@ -199,6 +199,10 @@ class Scenario:
 
 
 def main() -> int:
+    if os.environ.get("CLIENT_PYTHON_WAIT") == "poll":
+        # The client's other way to wait, where a read cannot be ended through the
+        # pipe's path (no Linux /proc): each read polled first (python-poll/run.sh).
+        _client.CoprocessClient._READS_END_BY_PATH = False
     file = os.environ["CLIENT_SCENARIOS"]
     scenarios = json.loads(Path(file).read_text(encoding="utf-8"))["scenarios"]
     for scenario in scenarios:

@@ -185,6 +185,99 @@ class _Failure:
         self.detail = detail
 
 
+class _Watchdog:
+    """Ends the blocking read of a spawned coprocess's stdout once the waiting call's
+    deadline passes (after the coprocess exited, once its drain has): a newline
+    through a write end opened by the pipe's path (Linux's `/proc/self/fd`), after
+    which the session reads no more. It wakes only when a deadline or an exit is
+    due.
+
+    A call neither takes the lock nor makes a system call unless the watchdog sleeps
+    past its deadline. Each side writes its own attribute before it reads the other's
+    (the call `_deadline` then `_wakes` or `fired`; the watchdog `_wakes` or `fired`
+    then `_deadline`), and the interpreter lock orders the two threads' attribute
+    accesses, so at least one side sees the other: a call that misses a watchdog
+    about to sleep indefinitely is seen by it, and a call that stopped waiting is
+    never ended after it has read that its read was not.
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes], stdout: int) -> None:
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        # Its own descriptor of the pipe, so that the path it opens stays the pipe's
+        # whenever the session closes its reader.
+        self._wake = os.dup(stdout)
+        self._deadline: float | None = None
+        # When the watchdog wakes next (None: when told).
+        self._wakes: float | None = None
+        self._stopped = False
+        self.exited_at: float | None = None
+        self.fired = False
+        threading.Thread(
+            target=self._watch_exit, args=(process,), name="coprocess-exit", daemon=True
+        ).start()
+        threading.Thread(
+            target=self._watch, name="coprocess-watchdog", daemon=True
+        ).start()
+
+    def arm(self, deadline: float) -> None:
+        """A call waits until `deadline`: tells the watchdog only when it sleeps past
+        it."""
+        self._deadline = deadline
+        if self.exited_at is not None:
+            # An exit seen before this call: its drain counts from the call.
+            self.exited_at = time.monotonic()
+        wakes = self._wakes
+        if wakes is None or deadline < wakes:
+            with self._lock:
+                self._changed.notify()
+
+    def disarm(self) -> bool:
+        """The call stops waiting: whether the watchdog ended its read."""
+        self._deadline = None
+        return self.fired
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            self._changed.notify()
+
+    def _watch_exit(self, process: subprocess.Popen[bytes]) -> None:
+        process.wait()
+        with self._lock:
+            self.exited_at = time.monotonic()
+            self._changed.notify()
+
+    def _watch(self) -> None:
+        with self._lock:
+            while not self._stopped:
+                self._wakes = None
+                waiting = self._deadline
+                now = time.monotonic()
+                due = waiting
+                if due is not None and self.exited_at is not None:
+                    due = self.exited_at + EXIT_DRAIN
+                if due is not None and due <= now:
+                    self.fired = True
+                    if self._deadline is waiting:
+                        break
+                    # The call stopped waiting meanwhile: its read was not ended.
+                    self.fired = False
+                    continue
+                self._wakes = due
+                self._changed.wait(None if due is None else due - now)
+        if self.fired:
+            with contextlib.suppress(OSError):
+                end = os.open(
+                    f"/proc/self/fd/{self._wake}", os.O_WRONLY | os.O_NONBLOCK
+                )
+                try:
+                    os.write(end, b"\n")
+                finally:
+                    os.close(end)
+        os.close(self._wake)
+
+
 def server_command(argv: collections.abc.Sequence[str]) -> str:
     """The `--server-command` text the binary's shell-style split turns back into `argv`."""
     return " ".join(shlex.quote(argument) for argument in argv)
@@ -212,13 +305,20 @@ class _Session:
         self._exit: tuple[int | None, list[str]] | None = None
         self._handshake_result: _coprocess.HandshakeResult | None = None
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
-        # A spawned coprocess's stdout is read in the calling thread, polled for
-        # the timeout; other streams (and where poll is missing) by a reader thread.
+        # A spawned coprocess's stdout is read in the calling thread: on Linux with a
+        # blocking read that a watchdog ends at the timeout, elsewhere polled for it;
+        # other streams (and where poll is missing) by a reader thread.
+        self._watchdog: _Watchdog | None = None
         self._poll: select.poll | None = None
         self._input: int | None = None
+        self._output = -1
         self._exits: int | None = None
         self._exited_at: float | None = None
-        if process is not None and hasattr(select, "poll"):
+        if process is not None and self._READS_END_BY_PATH:
+            self._input = writer.fileno()
+            self._output = reader.fileno()
+            self._watchdog = _Watchdog(process, reader.fileno())
+        elif process is not None and hasattr(select, "poll"):
             # Its stdin is written with os.write, without the buffered writer.
             self._input = writer.fileno()
             self._poll = select.poll()
@@ -235,7 +335,7 @@ class _Session:
         self._buffer = bytearray()
         self._scanned = 0
         self._lines: queue.SimpleQueue[bytes | _Failure] = queue.SimpleQueue()
-        if self._poll is None:
+        if self._poll is None and self._watchdog is None:
             threading.Thread(
                 target=self._read, name="coprocess-stdout", daemon=True
             ).start()
@@ -308,6 +408,10 @@ class _Session:
         return client
 
     _SHUTDOWN: typing.ClassVar[str | None] = None
+
+    # Whether a read of a pipe can be ended through the pipe's path (Linux): then a
+    # watchdog ends a read past its deadline, else each read is polled first.
+    _READS_END_BY_PATH: typing.ClassVar[bool] = os.path.isdir("/proc/self/fd")
 
     @property
     def handshake_result(self) -> _coprocess.HandshakeResult:
@@ -457,12 +561,7 @@ class _Session:
             self._send(line)
         except (OSError, ValueError):
             raise self._ended(method) from None
-        poll = self._poll
-        answer = (
-            self._queued_line(timeout)
-            if poll is None
-            else self._polled_line(poll, timeout)
-        )
+        answer = self._next_line(timeout)
         if answer is None:
             if kill:
                 self._fail(_coprocess.CLIENT_CLOSED_AFTER_TIMEOUT_MESSAGE)
@@ -512,6 +611,15 @@ class _Session:
         while written < len(line):
             written += os.write(self._input, line[written:])
 
+    def _next_line(self, timeout: float) -> bytes | _Failure | None:
+        """The next line of the coprocess's output, however this session reads it, or
+        None when none came within `timeout` seconds."""
+        if self._watchdog is not None:
+            return self._watched_line(self._watchdog, timeout)
+        if self._poll is not None:
+            return self._polled_line(self._poll, timeout)
+        return self._queued_line(timeout)
+
     def _queued_line(self, timeout: float) -> bytes | _Failure | None:
         """The next line the reader thread read, or None when none came within
         `timeout` seconds."""
@@ -519,6 +627,32 @@ class _Session:
             return self._lines.get(timeout=timeout)
         except queue.Empty:
             return None
+
+    def _watched_line(
+        self, watchdog: _Watchdog, timeout: float
+    ) -> bytes | _Failure | None:
+        """The next line of the coprocess's stdout, or None when none came within
+        `timeout` seconds: read here, blocking, with at most `MAX_LINE_BYTES` + one
+        chunk buffered, while the watchdog ends the read once the deadline (after an
+        exit, the drain) has passed."""
+        if watchdog.fired:
+            # What is left of a read the watchdog ended is not output.
+            return _Failure("end of output")
+        watchdog.arm(time.monotonic() + timeout)
+        line: bytes | _Failure | None = None
+        while line is None and not watchdog.fired:
+            if self._buffer:
+                line = self._buffered_line()
+                if line is not None:
+                    break
+            line = self._read_chunk(self._output)
+        fired = watchdog.disarm()
+        exited_at = watchdog.exited_at
+        if exited_at is not None:
+            self._exited_at = exited_at
+        if fired:
+            return None if exited_at is None else _Failure("exited")
+        return line
 
     def _polled_line(
         self, poll: select.poll, timeout: float
@@ -684,7 +818,9 @@ class _Session:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        if self._poll is not None:
+        if self._watchdog is not None:
+            self._watchdog.stop()
+        if self._poll is not None or self._watchdog is not None:
             with contextlib.suppress(OSError, ValueError):
                 self._reader.close()
         if self._exits is not None:

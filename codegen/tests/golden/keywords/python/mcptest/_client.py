@@ -23,6 +23,7 @@ import queue
 import select
 import shlex
 import subprocess
+import sys
 import threading
 import time
 import types
@@ -185,6 +186,13 @@ class _Failure:
         self.detail = detail
 
 
+def _has_interpreter_lock() -> bool:
+    """Whether the interpreter lock is on: always before Python 3.13, and on a
+    free-threaded build only when it was asked for."""
+    enabled = getattr(sys, "_is_gil_enabled", None)
+    return True if enabled is None else bool(enabled())
+
+
 class _Watchdog:
     """Ends the blocking read of a spawned coprocess's stdout once the waiting call's
     deadline passes (after the coprocess exited, once its drain has): a newline
@@ -198,7 +206,8 @@ class _Watchdog:
     then `_deadline`), and the interpreter lock orders the two threads' attribute
     accesses, so at least one side sees the other: a call that misses a watchdog
     about to sleep indefinitely is seen by it, and a call that stopped waiting is
-    never ended after it has read that its read was not.
+    never ended after it has read that its read was not. A free-threaded build
+    without that lock does not promise the order, and polls instead.
     """
 
     def __init__(self, process: subprocess.Popen[bytes], stdout: int) -> None:
@@ -409,9 +418,12 @@ class _Session:
 
     _SHUTDOWN: typing.ClassVar[str | None] = None
 
-    # Whether a read of a pipe can be ended through the pipe's path (Linux): then a
-    # watchdog ends a read past its deadline, else each read is polled first.
-    _READS_END_BY_PATH: typing.ClassVar[bool] = os.path.isdir("/proc/self/fd")
+    # Whether a read of a pipe can be ended through the pipe's path (Linux) and the
+    # interpreter lock orders the watchdog's attribute accesses (see `_Watchdog`):
+    # then a watchdog ends a read past its deadline, else each read is polled first.
+    _READS_END_BY_PATH: typing.ClassVar[bool] = (
+        os.path.isdir("/proc/self/fd") and _has_interpreter_lock()
+    )
 
     @property
     def handshake_result(self) -> _coprocess.HandshakeResult:

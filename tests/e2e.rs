@@ -303,3 +303,51 @@ fn every_language_is_served_without_a_handshake() {
     }
     assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
 }
+
+/// The Rust client writes each request as the generated encoder would: its
+/// request lines, laid out once per method and filled per call, are compared
+/// byte for byte with `RequestOf::encode` of the same request, over a fake that
+/// answers every request (the handshake with the pinned version, any other with
+/// a verdict).
+#[test]
+fn the_rust_clients_request_lines_are_the_encoders_text() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::{Arc, Mutex};
+
+    let (client_reads, mut fake_writes) = std::io::pipe().unwrap();
+    let (fake_reads, client_writes) = std::io::pipe().unwrap();
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let recorded = Arc::clone(&seen);
+    let fake = std::thread::spawn(move || {
+        for (index, line) in BufReader::new(fake_reads).lines().enumerate() {
+            let Ok(line) = line else { break };
+            let id = coprocess::RequestId::Integer(i64::try_from(index).unwrap() + 1);
+            let answer = if index == 0 {
+                let result = coprocess::HandshakeResult { protocol_version: coprocess::COPROCESS_PROTOCOL_VERSION, binary_version: "test".into() };
+                coprocess::SuccessResponseOf { jsonrpc: coprocess::JsonRpcVersion::default(), id, result }.encode()
+            } else {
+                let result = coprocess::Verdict { success: true, data: Value::Null, text: None, error: None, duration_ms: 0 };
+                coprocess::SuccessResponseOf { jsonrpc: coprocess::JsonRpcVersion::default(), id, result }.encode()
+            };
+            recorded.lock().unwrap().push(line);
+            if writeln!(fake_writes, "{answer}").is_err() {
+                break;
+            }
+        }
+    });
+    let client = client::CoprocessClient::over_streams(client_reads, client_writes, &client::ClientOptions::default()).unwrap();
+    let calls = [("weather", None), ("a \"quoted\" \u{1} tool", Some(json!({"query": "Paris", "n": [1, 2.5]}))), ("weather", Some(json!({})))];
+    let mut expected = Vec::new();
+    for (tool, arguments) in calls {
+        let params = coprocess::CallParams { tool: tool.into(), arguments: arguments.map(|a| serde_json::from_value(a).unwrap()), passthrough: None, timeout_ms: None };
+        client.call(params.clone(), None).unwrap();
+        let id = coprocess::RequestId::Integer(i64::try_from(expected.len()).unwrap() + 2);
+        let request = coprocess::RequestOf { jsonrpc: coprocess::JsonRpcVersion::default(), id, method: coprocess::methods::MCP_CALL.to_string(), params: Some(params) };
+        expected.push(request.encode());
+    }
+    client.close();
+    fake.join().unwrap();
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() > expected.len(), "the fake saw {} lines: {seen:?}", seen.len());
+    assert_eq!(&seen[1..=expected.len()], &expected[..], "the client's request lines against the encoder's");
+}

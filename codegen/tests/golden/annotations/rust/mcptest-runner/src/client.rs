@@ -697,6 +697,75 @@ struct Session {
     /// How long to wait for the exit status once the output ended.
     close_timeout: Duration,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// The request lines of the methods called so far, laid out once each.
+    request_lines: Vec<RequestLine>,
+}
+
+/// One method's request line laid out once: the generated encoder's text of a
+/// request whose id and params are markers, cut at them, so that a call writes
+/// its id and its params' text between the parts and encodes no envelope.
+struct RequestLine {
+    method: &'static str,
+    with_params: bool,
+    /// Before the id; between the id and the params (or to the end); after them.
+    parts: [String; 3],
+}
+
+impl RequestLine {
+    const ID_MARK: &'static str = "\u{1}id";
+    const PARAMS_MARK: &'static str = "\u{1}params";
+
+    /// The layout, or `None` when the encoder's text does not hold the markers.
+    fn of(method: &'static str, with_params: bool) -> Option<Self> {
+        let request = coprocess::RequestOf {
+            jsonrpc: coprocess::JsonRpcVersion::default(),
+            id: coprocess::RequestId::String(Self::ID_MARK.to_string()),
+            method: method.to_string(),
+            params: with_params.then(|| serde_json::Value::from(Self::PARAMS_MARK)),
+        };
+        let text = request.encode();
+        let id = serde_json::to_string(Self::ID_MARK).ok()?;
+        let (head, rest) = text.split_once(&id)?;
+        let (middle, tail) = if with_params {
+            let params = serde_json::to_string(Self::PARAMS_MARK).ok()?;
+            rest.split_once(&params)?
+        } else {
+            (rest, "")
+        };
+        Some(Self {
+            method,
+            with_params,
+            parts: [head.to_string(), middle.to_string(), tail.to_string()],
+        })
+    }
+
+    /// The request line of call `id` with `params`; `None` when they do not encode.
+    fn write<P: serde::Serialize>(&self, id: i64, params: Option<&P>) -> Option<String> {
+        let [head, middle, tail] = &self.parts;
+        let mut line = Vec::with_capacity(head.len() + middle.len() + tail.len() + 64);
+        line.extend_from_slice(head.as_bytes());
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = id.unsigned_abs();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        if id < 0 {
+            line.push(b'-');
+        }
+        line.extend_from_slice(&digits[at..]);
+        line.extend_from_slice(middle.as_bytes());
+        if let Some(params) = params {
+            serde_json::to_writer(&mut line, params).ok()?;
+        }
+        line.extend_from_slice(tail.as_bytes());
+        String::from_utf8(line).ok()
+    }
 }
 
 /// A session with the mcptest coprocess: spawn (or any pair of byte
@@ -844,6 +913,7 @@ impl CoprocessClient {
             exit: None,
             close_timeout: options.close_timeout,
             stderr: Arc::clone(&stderr),
+            request_lines: Vec::new(),
         };
         let handshake = match session.handshake(options) {
             Ok(handshake) => handshake,
@@ -925,14 +995,19 @@ impl CoprocessClient {
         let mut session = lock(&self.session);
         session.check_open(method)?;
         let id = session.take_id();
-        let request = coprocess::RequestOf {
-            jsonrpc: coprocess::JsonRpcVersion::default(),
-            id: coprocess::RequestId::Integer(id),
-            method: method.to_string(),
-            params,
-        };
+        let line = session
+            .request_line(method, id, params.as_ref())
+            .unwrap_or_else(|| {
+                let request = coprocess::RequestOf {
+                    jsonrpc: coprocess::JsonRpcVersion::default(),
+                    id: coprocess::RequestId::Integer(id),
+                    method: method.to_string(),
+                    params,
+                };
+                request.encode()
+            });
         let timeout = timeout.unwrap_or(self.timeout);
-        let text = session.answer(method, request.encode(), timeout)?;
+        let text = session.answer(method, line, timeout)?;
         let response = match coprocess::ResponseOf::<R>::decode(&text) {
             Ok(response) => response,
             Err(e) => return Err(session.broken(method, id, &text, R::TYPE_NAME, &e)),
@@ -1186,6 +1261,30 @@ impl Session {
         let got = answered.map_or_else(|| "null".to_string(), coprocess::RequestId::encode);
         let message = messages::render_client_wrong_id(method, &got, &id.to_string());
         Err(self.protocol_error(message, method))
+    }
+
+    /// Request `id` of `method` with `params`, written into the method's laid-out
+    /// line; `None` when the line cannot be laid out (the request is then encoded).
+    fn request_line<P: serde::Serialize>(
+        &mut self,
+        method: &'static str,
+        id: i64,
+        params: Option<&P>,
+    ) -> Option<String> {
+        let with_params = params.is_some();
+        let laid_out = self
+            .request_lines
+            .iter()
+            .position(|line| line.with_params == with_params && line.method == method);
+        let index = match laid_out {
+            Some(index) => index,
+            None => {
+                let line = RequestLine::of(method, with_params)?;
+                self.request_lines.push(line);
+                self.request_lines.len() - 1
+            }
+        };
+        self.request_lines[index].write(id, params)
     }
 
     fn take_id(&mut self) -> i64 {

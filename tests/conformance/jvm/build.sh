@@ -23,8 +23,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
-# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
-# empty folder: the conformance build checks the goldens already).
+# The goldens checked beside OUTPUT_ROOT (the proof round points this at a
+# folder linking every golden and generated/, so one run of each tool covers them).
 GOLDENS="${CONFORMANCE_GOLDENS:-$ROOT/codegen/tests/golden}"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac

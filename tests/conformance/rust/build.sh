@@ -17,7 +17,7 @@
 #     codegen/tests/golden/*/rust/mcptest-runner/src/{coprocess,client}.rs (through a
 #     small crate written under target/conformance-rust/goldens); (c) builds
 #     the testee (release) into target/conformance-rust.
-# With CONFORMANCE_SCHEMA set (the constraints proof), it also builds the
+# With CONFORMANCE_SCHEMA set (the proof round), it also builds the
 # protocol library's testee, testee-lib (feature `library`), on that contract
 # (the library's build.rs reads it from MCPTEST_COPROCESS_SCHEMA); run.sh
 # --library runs it.
@@ -31,8 +31,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
-# empty folder: the conformance build checks the goldens already).
+# The goldens checked beside OUTPUT_ROOT (the proof round points this at a
+# folder linking every golden and generated/, so one clippy run covers them).
 GOLDENS="${CONFORMANCE_GOLDENS:-$root/codegen/tests/golden}"
 output_root="${1:-generated}"
 case "$output_root" in /*) ;; *) output_root="$root/$output_root" ;; esac
@@ -85,7 +85,8 @@ lints=(-D warnings -D clippy::unwrap_used -D clippy::panic -D clippy::must_use_c
 status=0
 (cd "$crate" && cargo clippy --quiet --locked --profile "$profile" --all-targets -- "${lints[@]}") || status=1
 
-if [ "$crate" = "$here" ]; then
+golden_files=("$GOLDENS"/*/rust/mcptest-runner/src/coprocess.rs)
+if [ -f "${golden_files[0]}" ]; then
   # The goldens: one module each in a throwaway crate sharing the lockfile.
   goldens="$CARGO_TARGET_DIR/goldens"
   mkdir -p "$goldens/src"
@@ -113,7 +114,7 @@ if [ "$crate" = "$here" ]; then
   } >"$goldens/src/lib.rs.new"
   cmp -s "$goldens/src/lib.rs.new" "$goldens/src/lib.rs" 2>/dev/null || mv "$goldens/src/lib.rs.new" "$goldens/src/lib.rs"
   rm -f "$goldens/src/lib.rs.new"
-  (cd "$goldens" && cargo clippy --quiet --locked --release -- "${lints[@]}") || status=1
+  (cd "$goldens" && cargo clippy --quiet --locked --profile "$profile" -- "${lints[@]}") || status=1
 fi
 
 if [ "$status" != 0 ]; then

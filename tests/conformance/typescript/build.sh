@@ -21,8 +21,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
-# empty folder: the conformance build checks the goldens already).
+# The goldens checked beside OUTPUT_ROOT (the proof round points this at a
+# folder linking every golden and generated/, so one run of each tool covers them).
 GOLDENS="${CONFORMANCE_GOLDENS:-$root/codegen/tests/golden}"
 cd "$root"
 output_root="${1:-generated}"

@@ -511,7 +511,8 @@ fn render_id(code: &mut Code, def: &TypeDef) {
         } else {
             "OfString"
         };
-        code.line(3, format!("return new {record}(value);"));
+        // Qualified: another union of the file may have variants of the same names.
+        code.line(3, format!("return new {name}.{record}(value);"));
         code.line(2, "}");
     }
     render_entry_points(code, &def.name);

@@ -977,7 +977,7 @@ public final class Coprocess {
          * @return the id
          */
         static RequestId of(long value) {
-            return new OfInteger(value);
+            return new RequestId.OfInteger(value);
         }
 
         /**
@@ -987,7 +987,7 @@ public final class Coprocess {
          * @return the id
          */
         static RequestId of(String value) {
-            return new OfString(value);
+            return new RequestId.OfString(value);
         }
 
         /**

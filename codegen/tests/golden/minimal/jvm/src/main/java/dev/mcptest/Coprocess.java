@@ -828,7 +828,7 @@ public final class Coprocess {
          * @return the id
          */
         static RequestId of(long value) {
-            return new OfInteger(value);
+            return new RequestId.OfInteger(value);
         }
 
         /**
@@ -838,7 +838,7 @@ public final class Coprocess {
          * @return the id
          */
         static RequestId of(String value) {
-            return new OfString(value);
+            return new RequestId.OfString(value);
         }
 
         /**

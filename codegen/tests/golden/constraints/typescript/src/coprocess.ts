@@ -1488,9 +1488,10 @@ function _pickTag(
 
 /**
  * A schema `pattern` (ECMA-262 with the `u` flag, searched, not anchored) and
- * the problem a string it finds no match in gets.
+ * the problem a string it finds no match in gets (the global `RegExp`: a
+ * `$defs` type named `RegExp` would shadow it in the generated module).
  */
-type _Pattern = readonly [regex: RegExp, problem: string];
+type _Pattern = readonly [regex: globalThis.RegExp, problem: string];
 
 function _matching(text: string, path: string, pattern: _Pattern): string {
   if (!pattern[0].test(text)) {

@@ -31,8 +31,9 @@
 //! proof contract's output, in parallel, with the strict checks run in the same
 //! invocations over that output, every golden and `generated/` (v2 as itself):
 //! `target/proof/goldens` links each golden folder and `generated`. The Rust
-//! testee's build makes the library's testee (`rust-lib`) on the proof contract
-//! too, both in one cargo target dir (`target/proof/build/rust/target`, dev
+//! testee's build makes the library's testee (`rust-lib`) too, on the proof
+//! contract but the names (`library.json`: typify's and schemars' derives
+//! take names the six SDKs leave free), both in one cargo target dir (`target/proof/build/rust/target`, dev
 //! profile). A build script skips its checks when their inputs' content stamp
 //! is unchanged (`tests/toolchain.sh`), so a warm run rebuilds a target only
 //! when its output changed.
@@ -190,10 +191,15 @@ pub fn round() -> &'static Round {
     ROUND.get_or_init(|| {
         let schema = crate::names::proof().schema.clone();
         let work = root().join("target/proof");
-        // Kept where the library's build script finds it; rewritten only when
-        // it changes, so that a warm run does not render the frames again.
+        // Each rewritten only when it changes, so that a warm run does not
+        // render the frames again. The library's (read by its build script)
+        // is the proof contract but the names: its frames are typify's and
+        // schemars', whose derives take names the SDKs leave free (`Default`,
+        // `InstanceType`); the names proof is about the six SDKs.
         let path = work.join("proof.json");
-        testee::write_output(&[("proof.json".to_string(), serde_json::to_string_pretty(&schema).unwrap())].into_iter().collect(), &work);
+        let library_path = work.join("library.json");
+        let text = |schema: &Value| serde_json::to_string_pretty(schema).unwrap();
+        testee::write_output(&[("proof.json".to_string(), text(&schema)), ("library.json".to_string(), text(&base()))].into_iter().collect(), &work);
         let (contract, _) = codegen::load::load(&path, "proof.json").unwrap_or_else(|e| panic!("the proof contract is refused: {e}"));
         let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("the proof contract is refused: {e}"));
         let out_root = work.join("out");
@@ -206,7 +212,7 @@ pub fn round() -> &'static Round {
             let handles: Vec<_> = chosen
                 .iter()
                 .map(|&t| {
-                    let (out_root, build, path, goldens) = (&out_root, &build, &path, &goldens);
+                    let (out_root, build, path, goldens) = (&out_root, &build, &library_path, &goldens);
                     // The Rust testee's build makes the library's testee too.
                     let vars: Vec<(&str, &Path)> = if t == "rust" { vec![("CONFORMANCE_SCHEMA", path.as_path())] } else { Vec::new() };
                     (t, scope.spawn(move || testee::build(t, out_root, &build.join(t), goldens, &vars)))

@@ -228,7 +228,8 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
     let built = round::round();
     let cases = schema::cases(&p.schema, &p.added);
     let input: String = cases.iter().map(|(line, _)| format!("{line}\n")).collect();
-    let answers = built.run(&input);
+    // The six SDKs' testees: the library is built without the names (round.rs).
+    let answers: Vec<_> = built.run(&input).into_iter().filter(|(t, _)| *t != crate::targets::LIBRARY).collect();
     let mut failures = Vec::new();
     let mut checked = BTreeSet::new();
     for (target, result) in &answers {
@@ -259,7 +260,8 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
         }
     }
     assert!(failures.is_empty(), "{} problems, first 40:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
-    assert_eq!(checked.len(), built.ready().len(), "not every target answered: {checked:?}");
+    let testees = built.ready().into_iter().filter(|t| *t != crate::targets::LIBRARY).count();
+    assert_eq!(checked.len(), testees, "not every target answered: {checked:?}");
 }
 
 /// The roles proof (issue 32): a contract whose every type and method is

@@ -1,7 +1,7 @@
 //! The conformance proof (`conformance::`): six testees (`tests/conformance/<target>/`,
 //! one per SDK language, each built and strict-checked by its own toolchain
 //! through `build.sh`, once, in the proof round), the library's own frames
-//! (`rust-lib`) and the jsonschema validator (`jsonschema`, see
+//! (`rust-lib`, rendered from the proof contract but the names) and the jsonschema validator (`jsonschema`, see
 //! `runner/targets.rs` for how it sees the JSON-text rules) are run over the
 //! corpus, `tests/conformance/corpus/*.jsonl`, or only over
 //! `$CONFORMANCE_CORPUS`. Each case's verdicts must equal the line's `valid`

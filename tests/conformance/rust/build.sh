@@ -58,6 +58,9 @@ if [ "$(cd "$output_root" && pwd)" != "$root/generated" ]; then
   done
   rm -f "$crate/src/.next"
   export CARGO_TARGET_DIR="$build/target"
+  # No incremental state: the generated files are rewritten whole, and it
+  # doubled the disk the proof round writes (2.5 GiB for the proof contract).
+  export CARGO_INCREMENTAL=0
   profile=dev
 fi
 

@@ -6,9 +6,10 @@
 //! The contract is `schemas/ipc/v2.json`, or the file the environment
 //! variable `MCPTEST_COPROCESS_SCHEMA` names (relative to this crate). A copy
 //! of it goes beside the frames (`schema.json`, the library's `SCHEMA_JSON`).
-//! The constraints proof renders the frames of its contract with the same
-//! call and builds `src/` on them without this script (tests/constraints.rs,
-//! `library_frames`), so that codegen is not compiled a second time for it. The hand-written code in `src/` names some of the
+//! The proof round renders the frames of its contract with the same call
+//! and builds `src/` on them without this script
+//! (tests/conformance/round.rs, `library_frames`), so that codegen is not
+//! compiled a second time for it. The hand-written code in `src/` names some of the
 //! contract's types, error codes, methods and messages ([`needs`]): a
 //! contract without one of them is refused here, naming each missing name,
 //! not by a compile error inside the generated code.

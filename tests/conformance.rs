@@ -1,283 +1,58 @@
-//! Conformance of every SDK's generated code to the contract.
+//! Every proof that the six SDKs' generated code keeps the contract, run on
+//! one proof round (`conformance/round.rs`): one proof contract, generated
+//! once, built and strictly checked once per language, its strict checks
+//! covering `generated/` and every golden in the same tool runs. One test
+//! per proof, each failure naming its corpus, its case and its target:
+//! - `conformance::` the conformance corpus, the helper ops, the corpus again
+//!   through the renamed types, and a fuzz slice on v2's types
+//!   (`conformance/proof.rs`);
+//! - `constraints::` every validation keyword, the JSON Schema Test Suite,
+//!   long strings on every pattern, and a fuzz slice on the constrained types
+//!   (`constraints/proof.rs`, `constraints/fuzz.rs`);
+//! - `names::` any legal name generates code that compiles and round-trips,
+//!   a kept name is refused, and a renamed contract keeps every declaration
+//!   (`names/proof.rs`).
 //!
-//! Six testees (`tests/conformance/<target>/`, one per SDK language, each
-//! built and strict-checked by its own toolchain through `build.sh`), the
-//! library's own frames (`rust-lib`) and the jsonschema validator
-//! (`jsonschema`, see `runner/targets.rs` for how it sees the JSON-text rules)
-//! are run over the corpus, `tests/conformance/corpus/*.jsonl`, or only over
-//! `$CONFORMANCE_CORPUS`. Each case's verdicts must equal the line's `valid`
-//! (or, when it is absent, agree with each other); every accepted frame must
-//! re-encode to the same JSON value everywhere; and a frame that is rejected
-//! for its shape must be rejected with the same message by every decoder.
-//! The testees also answer the helper ops (handshake, lanes, constants),
-//! checked against expectations computed from the schema's tables. With
-//! `CONFORMANCE_REPORT=<out.json>` the per-case report is written there.
-//! Toolchains are installed by `build.sh`; with `CI=true` a missing toolchain
-//! fails, elsewhere it is reported loudly.
+//! `PROOF_TARGETS=python,go` builds and runs those testees only (for work on
+//! one target; the default and CI run all six). Toolchains are installed by
+//! `build.sh`; with `CI=true` a missing toolchain fails, elsewhere it is
+//! reported loudly.
 //!
-//! Each `build.sh` also strict-checks the goldens, and among them the SDKs of
-//! v2.json renamed (every type `CpX`, every method `cp...`, the roles naming
-//! the renamed types: `runner/renamed.rs`), in the same tool runs: the roles
-//! proof of issue 32 without a round of its own.
+//! Each `build.sh` also strict-checks the goldens, `generated/` as itself,
+//! and the SDKs of v2.json renamed (every type `CpX`, every method `cp...`,
+//! the roles naming the renamed types: `runner/renamed.rs`), in the same tool
+//! runs: the roles proof of issue 32 without a round of its own.
 
 mod support;
 
 #[path = "conformance/runner/compare.rs"]
 mod compare;
+#[path = "conformance/proof.rs"]
+mod conformance;
+#[path = "constraints/proof.rs"]
+mod constraints;
 #[path = "conformance/runner/corpus.rs"]
 mod corpus;
+#[path = "names/declared.rs"]
+mod declared;
 #[path = "conformance/runner/differential.rs"]
 mod differential;
-#[path = "conformance/runner/library.rs"]
-mod library;
+#[path = "names/proof.rs"]
+mod names;
+#[path = "names/schema.rs"]
+mod names_schema;
+#[allow(dead_code)] // `BINARY` and `LIBRARY` are read through `missing` too
+#[path = "../build/needs.rs"]
+mod needs;
 #[path = "conformance/runner/ops.rs"]
 mod ops;
+#[path = "constraints/patterns.rs"]
+mod patterns;
 #[path = "conformance/runner/renamed.rs"]
 mod renamed;
+#[path = "conformance/round.rs"]
+mod round;
+#[path = "constraints/suite.rs"]
+mod suite;
 #[path = "conformance/runner/targets.rs"]
 mod targets;
-
-use std::sync::OnceLock;
-
-use serde_json::{json, Value};
-
-use compare::{brief, same_value, verdict, word};
-use targets::Outcome;
-
-/// Everything the targets answered, computed once for all tests.
-struct Run {
-    files: Vec<String>,
-    cases: Vec<corpus::Case>,
-    ops: Vec<ops::OpCase>,
-    outcomes: Vec<(String, Outcome)>,
-}
-
-fn run() -> &'static Result<Run, String> {
-    static RUN: OnceLock<Result<Run, String>> = OnceLock::new();
-    RUN.get_or_init(|| {
-        let files = corpus::files()?;
-        let mut cases = Vec::new();
-        for file in &files {
-            cases.extend(corpus::load(file)?);
-        }
-        let ops = ops::cases(&support::schema());
-        let input: Vec<String> = cases
-            .iter()
-            .map(|c| json!({"type": c.type_name, "json": c.json}).to_string())
-            .chain(ops.iter().map(|o| o.input.to_string()))
-            .collect();
-        let outcomes = targets::run_all(&input);
-        for (target, outcome) in &outcomes {
-            if let Outcome::Missing(log) = outcome {
-                eprintln!("\n!!!!! TOOLCHAIN MISSING for {target}: its conformance was NOT checked (CI=true makes this fail) !!!!!\n{log}");
-            }
-        }
-        Ok(Run { files: files.iter().map(|f| f.display().to_string()).collect(), cases, ops, outcomes })
-    })
-}
-
-/// Per target, the answer to input line `index` (missing targets left out).
-fn answers_at(run: &Run, index: usize) -> Vec<(&str, Value)> {
-    run.outcomes
-        .iter()
-        .filter_map(|(target, outcome)| match outcome {
-            Outcome::Answers(answers) => Some((target.as_str(), answers[index].clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn failed_targets(run: &Run) -> Vec<String> {
-    run.outcomes.iter().filter_map(|(_, o)| if let Outcome::Failed(e) = o { Some(e.clone()) } else { None }).collect()
-}
-
-#[test]
-fn every_target_gives_the_contracts_verdict_on_the_corpus() {
-    let run = match run() {
-        Ok(run) => run,
-        Err(e) => panic!("{e}"),
-    };
-    assert!(!run.cases.is_empty(), "the corpus has no case");
-    let mut listing = Vec::new();
-    let mut report_cases = Vec::new();
-    let mut disagreements = 0;
-    for (index, case) in run.cases.iter().enumerate() {
-        let mut answers = answers_at(run, index);
-        answers.push((targets::VALIDATOR, targets::validator(&case.type_name, &case.json)));
-        let problems = compare::problems(case.valid, &case.json, &answers);
-        if !problems.is_empty() {
-            disagreements += 1;
-            let expected = case.valid.map_or("agreement", word);
-            let mut block = format!("{} {} ({}), expected {expected}: {}", case.place, case.type_name, case.note, problems.join("; "));
-            for (target, answer) in &answers {
-                block.push_str(&format!("\n      {target:<11} {}", brief(answer)));
-            }
-            listing.push(block);
-        }
-        report_cases.push(json!({
-            "place": case.place, "type": case.type_name, "json": case.json, "note": case.note, "expected": case.valid,
-            "answers": answers.iter().map(|(t, a)| (t.to_string(), a.clone())).collect::<serde_json::Map<_, _>>(),
-            "problems": problems,
-        }));
-    }
-    let failed = failed_targets(run);
-    if let Some(path) = std::env::var_os("CONFORMANCE_REPORT") {
-        let base = run.cases.len();
-        let ops: Vec<Value> = run
-            .ops
-            .iter()
-            .enumerate()
-            .map(|(i, op)| {
-                let answers: serde_json::Map<String, Value> = answers_at(run, base + i).into_iter().map(|(t, a)| (t.to_string(), a)).collect();
-                json!({"note": op.note, "input": op.input, "expected": op.expected, "answers": answers})
-            })
-            .collect();
-        let missing: Vec<&str> = run.outcomes.iter().filter(|(_, o)| matches!(o, Outcome::Missing(_))).map(|(t, _)| t.as_str()).collect();
-        let report = json!({
-            "corpus": run.files, "targets": run.outcomes.iter().map(|(t, _)| t.as_str()).chain([targets::VALIDATOR]).collect::<Vec<_>>(),
-            "missing_toolchains": missing, "failed_targets": failed, "disagreements": disagreements, "cases": report_cases, "ops": ops,
-        });
-        let text = serde_json::to_string_pretty(&report).expect("report serializes");
-        std::fs::write(&path, text + "\n").unwrap_or_else(|e| panic!("cannot write {}: {e}", path.to_string_lossy()));
-        eprintln!("conformance report written to {}", path.to_string_lossy());
-    }
-    let shown = listing.iter().take(40).cloned().collect::<Vec<_>>().join("\n");
-    assert!(
-        failed.is_empty() && listing.is_empty(),
-        "{} target(s) failed:\n{}\n{disagreements} of {} cases with disagreements{}:\n{shown}",
-        failed.len(),
-        failed.join("\n"),
-        run.cases.len(),
-        if listing.len() > 40 { " (first 40 shown; set CONFORMANCE_REPORT=<out.json> for all)" } else { "" },
-    );
-}
-
-#[test]
-fn every_target_answers_the_helper_ops_as_the_schema_says() {
-    let run = match run() {
-        Ok(run) => run,
-        Err(e) => panic!("{e}"),
-    };
-    let mut problems = Vec::new();
-    for (i, op) in run.ops.iter().enumerate() {
-        for (target, answer) in answers_at(run, run.cases.len() + i) {
-            let same = verdict(&answer) == verdict(&op.expected)
-                && match verdict(&answer) {
-                    Some(true) => same_value(&answer["value"], &op.expected["value"]),
-                    _ if op.prefix => answer["error"].as_str().unwrap_or_default().starts_with(op.expected["error"].as_str().unwrap_or("?")),
-                    _ => answer["error"] == op.expected["error"],
-                };
-            if !same {
-                problems.push(format!("{} ({}): {target} answered {answer}, expected {}", op.note, op.input, op.expected));
-            }
-        }
-    }
-    let failed = failed_targets(run);
-    assert!(failed.is_empty() && problems.is_empty(), "failed targets:\n{}\n{} wrong op answers:\n{}", failed.join("\n"), problems.len(), problems.join("\n"));
-}
-
-/// `file` holds `rendered` (what `source` generates from the schema), or is
-/// overwritten with it under `EXPECTORATE=overwrite`.
-fn generated_corpus(file: &str, rendered: &str, source: &str, test: &str) {
-    let committed = std::fs::read_to_string(file).unwrap_or_default();
-    if committed == rendered {
-        return;
-    }
-    if std::env::var("EXPECTORATE").as_deref() == Ok("overwrite") {
-        std::fs::write(file, rendered).unwrap_or_else(|e| panic!("cannot write {file}: {e}"));
-        return;
-    }
-    let first = committed.lines().zip(rendered.lines()).position(|(a, b)| a != b).unwrap_or(committed.lines().count().min(rendered.lines().count()));
-    panic!(
-        "{file} is not what {source} generates from the schema (first difference at line {}: committed {:?}, generated {:?}); regenerate with EXPECTORATE=overwrite cargo test --test conformance {test}",
-        first + 1,
-        committed.lines().nth(first),
-        rendered.lines().nth(first),
-    );
-}
-
-/// Differential fuzzing: a fixed-seed slice of random and mutated frames
-/// (`FUZZ_SEED`, `FUZZ_CASES`, `FUZZ_FIRST` choose another; `FUZZ_FINDINGS=<file>`
-/// appends the minimized disagreements there as corpus lines), through every
-/// built testee, the library and the validator. `tests/conformance/fuzz.sh`
-/// runs long campaigns.
-#[test]
-fn every_target_agrees_on_fuzzed_frames() {
-    let run = match run() {
-        Ok(run) => run,
-        Err(e) => panic!("{e}"),
-    };
-    let failed = failed_targets(run);
-    assert!(failed.is_empty(), "failed targets:\n{}", failed.join("\n"));
-    let built: Vec<&str> =
-        run.outcomes.iter().filter(|(t, o)| matches!(o, Outcome::Answers(_)) && targets::TESTEES.contains(&t.as_str())).map(|(t, _)| t.as_str()).collect();
-    let (seed, first, cases) = differential::slice();
-    let runner = |input: &[String]| targets::run_built(&built, input);
-    let started = std::time::Instant::now();
-    let schema = support::schema();
-    let type_names: Vec<String> = schema["$defs"].as_object().map(|d| d.keys().cloned().collect()).unwrap_or_default();
-    let validator = |type_name: &str, json: &str| Some(targets::validator(type_name, json));
-    let report =
-        differential::campaign(&schema, &type_names, seed, first, cases, 5000, 8, &runner, &validator).unwrap_or_else(|e| panic!("{e}"));
-    eprintln!(
-        "differential fuzzing, seed {seed}, cases {first}..{}: {} cases ({} mutated, {} valid) through {} testees, the library and the validator in {:.1} s: {} disagreements ({} minimized)",
-        first + cases,
-        report.cases,
-        report.mutated,
-        report.accepted,
-        built.len(),
-        started.elapsed().as_secs_f64(),
-        report.findings.len() + report.unminimized,
-        report.findings.len(),
-    );
-    assert_eq!(report.cases, cases, "every case ran");
-    let lines: Vec<String> = report.findings.iter().map(|f| f.corpus_line(seed)).collect();
-    differential::keep_findings("FUZZ_FINDINGS", &lines);
-    assert!(
-        lines.is_empty() && report.unminimized == 0,
-        "{} disagreements; minimized, as corpus lines:\n{}",
-        report.findings.len() + report.unminimized,
-        lines.join("\n")
-    );
-}
-
-#[test]
-fn the_mutation_corpus_is_what_the_schema_generates() {
-    generated_corpus(corpus::MUTATIONS, &corpus::render_mutations(), "tests/support", "the_mutation_corpus");
-}
-
-#[test]
-fn the_example_corpus_is_every_example_of_the_schema() {
-    let rendered = corpus::render_examples();
-    assert!(rendered.lines().count() >= 8, "the schema has too few examples:\n{rendered}");
-    generated_corpus(corpus::EXAMPLES, &rendered, "codegen::examples", "the_example_corpus");
-}
-
-/// TypeScript's union reader picks a variant by the one discriminator that
-/// reads as a value, looked up as the object's own (`pickVariant`): with a
-/// discriminator inherited from a polluted `Object.prototype`, every decode
-/// answers as the lookup of every discriminator does
-/// (`tests/conformance/typescript/prototype.mjs`; a fast path that skips the
-/// own lookup answers "missing field" where it must answer "neither").
-///
-/// It runs on the proof round's own build of the testee (`run()`), which
-/// built it once for every test here: a build of its own would run
-/// build.sh beside that one, into the same directory, with other inputs.
-#[test]
-fn typescript_picks_a_variant_by_own_discriminators_only() {
-    let run = match run() {
-        Ok(run) => run,
-        Err(e) => panic!("{e}"),
-    };
-    match run.outcomes.iter().find(|(t, _)| t == "typescript").map(|(_, o)| o) {
-        Some(Outcome::Answers(_)) => {}
-        Some(Outcome::Missing(_)) => {
-            eprintln!("\n!!!!! TOOLCHAIN MISSING for typescript: the variant pick was NOT checked (CI=true makes this fail) !!!!!");
-            return;
-        }
-        Some(Outcome::Failed(log)) => panic!("the typescript testee was not built:\n{log}"),
-        None => panic!("the proof round has no typescript outcome"),
-    }
-    let pick = std::process::Command::new("node").arg("tests/conformance/typescript/prototype.mjs").output().expect("cannot start node");
-    assert!(pick.status.success(), "{}{}", String::from_utf8_lossy(&pick.stdout), String::from_utf8_lossy(&pick.stderr));
-}

@@ -12,7 +12,7 @@
 #   BENCH_LANGUAGES=python,go BENCH_PATTERNS_DRAWN=400 BENCH_PATTERNS_SEED=7 \
 #     tests/conformance/bench-patterns.sh
 #
-# 1. `pattern_bench_inputs` of tests/constraints.rs (an ignored test, the one
+# 1. `pattern_bench_inputs` of tests/constraints/proof.rs (an ignored test, the one
 #    source of the probes) writes target/bench/patterns/: the probe contract
 #    (v2.json plus one probe type per pattern), its generated output (out/),
 #    probes.tsv (each probe's type and frame) and index.tsv (each probe's
@@ -63,7 +63,7 @@ done
 load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 echo "bench-patterns: writing the probes ($drawn drawn patterns, seed $seed) to ${dir#"$root"/}" >&2
 (cd "$root" && PATTERN_BENCH_DIR="$dir" PATTERN_BENCH_SEED="$seed" PATTERN_BENCH_DRAWN="$drawn" \
-  cargo test --quiet --test constraints -- --ignored --exact pattern_bench_inputs --nocapture) >&2
+  cargo test --quiet --test conformance -- --ignored --exact constraints::pattern_bench_inputs --nocapture) >&2
 probes="$(wc -l <"$dir/probes.tsv")"
 patterns="$(cut -f2 "$dir/index.tsv" | sort -u | wc -l)"
 

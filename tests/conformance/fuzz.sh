@@ -2,7 +2,7 @@
 # A long differential-fuzzing campaign (issue 17, part 2): random and mutated
 # frames through the six testees (and, for v2's types, the library) with the
 # jsonschema validator as the reference, in slices of two tests:
-# `every_target_agrees_on_fuzzed_frames` (v2's `$defs`, tests/conformance.rs)
+# `every_target_agrees_on_fuzzed_frames` (v2's `$defs`, tests/conformance/proof.rs)
 # and `every_target_agrees_on_fuzzed_constrained_frames` (the constrained
 # golden types and the JSON Schema Test Suite's groups, tests/constraints/fuzz.rs).
 #
@@ -24,7 +24,7 @@ export FUZZ_FINDINGS="$PWD/tests/conformance/corpus/fuzz-findings.jsonl"
 export FUZZ_CONSTRAINED_FINDINGS="$PWD/tests/constraints/fuzz-findings.jsonl"
 status=0
 start=$(date +%s)
-for test in "conformance every_target_agrees_on_fuzzed_frames" "constraints every_target_agrees_on_fuzzed_constrained_frames"; do
+for test in "conformance conformance::every_target_agrees_on_fuzzed_frames" "conformance constraints::fuzz::every_target_agrees_on_fuzzed_constrained_frames"; do
   set -- $test
   for ((first = 0; first < cases; first += slice)); do
     count=$((cases - first < slice ? cases - first : slice))

@@ -3,8 +3,8 @@
 //! contract's own types (the golden's constrained types and the JSON Schema
 //! Test Suite's groups, not v2's, which the conformance test fuzzes; nor the
 //! pattern probes, drawn at random and tried by `patterns.rs`), through
-//! the six testees built on its output. The library knows only v2, so it has
-//! no part here; the reference is the jsonschema validator on the test
+//! the six testees and the library's (`rust-lib`), built once on the proof
+//! contract; the reference is the jsonschema validator on the test
 //! contract, after the same strict text check every decoder makes.
 //!
 //! Where the validator cannot be the reference the targets need only agree:
@@ -77,10 +77,11 @@ fn kept_findings() -> Vec<(String, String)> {
 
 #[test]
 fn every_target_agrees_on_fuzzed_constrained_frames() {
-    let built = crate::built();
-    let failed: Vec<&String> = built.testees.iter().filter_map(|(_, r)| r.as_ref().err()).collect();
+    let built = crate::round::round();
+    let failed = built.failed();
     assert!(failed.is_empty(), "testees failed to build: {failed:?}");
-    let schema = &built.schema;
+    // The constraints proof's own types, not the rest of the proof contract.
+    let schema = &crate::constraints::test_schema();
     let v2 = crate::support::schema();
     let type_names: Vec<String> =
         schema["$defs"].as_object().map(|d| d.keys().filter(|k| v2["$defs"].get(k.as_str()).is_none() && !k.starts_with("PatternProbe")).cloned().collect()).unwrap_or_default();
@@ -91,21 +92,7 @@ fn every_target_agrees_on_fuzzed_constrained_frames() {
             (name.clone(), jsonschema::draft202012::new(&root).unwrap_or_else(|e| panic!("{name}: {e}")))
         })
         .collect();
-    let runner = |input: &[String]| -> Vec<(String, Outcome)> {
-        let text: String = input.iter().map(|l| format!("{l}\n")).collect();
-        built
-            .run(&text)
-            .into_iter()
-            .map(|(t, answers)| {
-                let outcome = match answers {
-                    Ok(answers) if answers.len() == input.len() => Outcome::Answers(answers),
-                    Ok(answers) => Outcome::Failed(format!("{t}: {} answers for {} cases", answers.len(), input.len())),
-                    Err(e) => Outcome::Failed(e),
-                };
-                (t.to_string(), outcome)
-            })
-            .collect()
-    };
+    let runner = |input: &[String]| -> Vec<(String, Outcome)> { built.outcomes(input) };
     let validator = |type_name: &str, text: &str| reference(&validators, type_name, text);
     // What earlier campaigns found, minimized, first.
     let kept = kept_findings();
@@ -123,7 +110,7 @@ fn every_target_agrees_on_fuzzed_constrained_frames() {
         report.mutated,
         report.accepted,
         report.unreferenced,
-        built.testees.len(),
+        built.ready().len(),
         started.elapsed().as_secs_f64(),
         report.findings.len() + report.unminimized,
         report.findings.len(),

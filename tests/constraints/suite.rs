@@ -287,7 +287,7 @@ fn of_kind(kind: Kind, data: &Value, schema: &Value) -> bool {
 fn report(rows: &[Row], outside: &[String], doubled: &[String], decided: &[String]) -> String {
     let mut out = String::from(
         "# The JSON Schema Test Suite, draft 2020-12\n\n\
-         Written by `EXPECTORATE=overwrite cargo test --test constraints`, which\n\
+         Written by `EXPECTORATE=overwrite cargo test --test conformance constraints::`, which\n\
          then runs every case counted here through the six targets' testees and\n\
          the jsonschema validator (`tests/constraints/suite.rs`). The suite is\n\
          json-schema-org/JSON-Schema-Test-Suite as PyPI's jsonschema 4.23.0 source\n\

@@ -41,7 +41,7 @@ pub const STANDARD_NAMES: &[&str] = &[
 /// Every word of every keyword set the targets keep.
 pub fn keyword_sets() -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
-    for target in super::TARGETS {
+    for target in codegen::targets::TARGETS {
         for set in codegen::targets::keyword_sets(target) {
             words.extend(set.iter().map(|w| w.to_string()));
         }

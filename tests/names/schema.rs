@@ -1,6 +1,6 @@
-//! The test schema of `tests/names.rs`: v2.json plus a type of each name,
-//! members and enum values of the special names, and the cases that
-//! round-trip a value of each through the testees.
+//! The names proof's part of the proof contract (`tests/names/proof.rs`): a
+//! type of each name, members and enum values of the special names, and the
+//! cases that round-trip a value of each through the testees.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -181,7 +181,7 @@ fn the_problem_shows_the_pattern_as_a_literal_with_control_characters_escaped() 
 
 /// The Rust spelling, compiled by the `regex` crate, reads each pattern as
 /// ECMA-262 with the `u` flag does (the expected verdicts are ECMA's; the
-/// other engines are held to the same ones by tests/constraints.rs).
+/// other engines are held to the same ones by tests/constraints/proof.rs).
 #[test]
 fn the_rust_spelling_matches_as_ecmascript_does() {
     let cases: &[(&str, &str, bool)] = &[

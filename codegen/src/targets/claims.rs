@@ -14,7 +14,7 @@
 //!   claimed, because each target keeps them where no schema name can reach
 //!   (a private prefix, a nested namespace: see docs/targets.md), and the
 //!   language's standard names are referred to in a way no declaration can
-//!   shadow. `tests/names.rs` proves both for every name each runtime declares.
+//!   shadow. `tests/names/proof.rs` proves both for every name each runtime declares.
 
 use std::collections::BTreeMap;
 use std::path::Path;

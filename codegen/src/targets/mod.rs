@@ -78,7 +78,7 @@ target!(DotnetTarget, dotnet);
 pub const REGISTRY: &[&dyn Target] = &[&RustTarget, &PythonTarget, &TypeScriptTarget, &GoTarget, &JvmTarget, &DotnetTarget];
 
 /// The keys of [`REGISTRY`], in its order, for the harnesses that pick
-/// targets by key (`NAMES_TARGETS=go,jvm`).
+/// targets by key (`PROOF_TARGETS=go,jvm`).
 pub const TARGETS: &[&str] = &["rust", "python", "typescript", "go", "jvm", "dotnet"];
 
 /// The target with this key.
@@ -186,13 +186,13 @@ pub fn declare(contract: &Contract, target: &str) -> Result<Vec<claims::Scope>, 
 }
 
 /// The word lists one target escapes or avoids (keywords, reserved names):
-/// `tests/names.rs` uses each word as a type name and as a member name.
+/// `tests/names/proof.rs` uses each word as a type name and as a member name.
 pub fn keyword_sets(target: &str) -> Vec<&'static [&'static str]> {
     self::target(target).map_or_else(Vec::new, |target| target.keyword_sets())
 }
 
 /// The runtime of one target as it is written in its template(s): the helpers
-/// every generated file carries. `tests/names.rs` reads every top-level name
+/// every generated file carries. `tests/names/proof.rs` reads every top-level name
 /// it declares from this text, so a runtime that gains a name is covered.
 pub fn runtime_sources(target: &str) -> Vec<&'static str> {
     self::target(target).map_or_else(Vec::new, |target| target.runtime_sources())

@@ -32,7 +32,7 @@ find_go() {
 }
 go="$(find_go || true)"
 if [ -z "$go" ]; then
-  bash "$root/tests/conformance/go/build.sh" generated # installs Go; exits 3 (or 1 in CI) when it cannot
+  CONFORMANCE_TOOLCHAIN_ONLY=1 bash "$root/tests/conformance/go/build.sh" generated # installs Go; exits 3 (or 1 in CI) when it cannot
   go="$(find_go)"
 fi
 gofmt="$(dirname "$go")/gofmt"

@@ -36,7 +36,7 @@ find_javac() {
 }
 java_bin="$(find_javac || true)"
 if [ -z "$java_bin" ] || ! ls "$lib"/jackson-databind-*.jar >/dev/null 2>&1; then
-  bash "$root/tests/conformance/jvm/build.sh" "$out" >&2 # exits 3 (or 1 in CI) when no toolchain
+  CONFORMANCE_TOOLCHAIN_ONLY=1 bash "$root/tests/conformance/jvm/build.sh" "$out" >&2 # exits 3 (or 1 in CI) when no toolchain
   java_bin="$(find_javac)"
 fi
 java_dir="$out/jvm/src/main/java/dev/mcptest"

@@ -8,13 +8,14 @@
 # (`RoleRequest`, ...; codegen/src/targets/dotnet/roles.rs), so it is no
 # C# that compiles on its own: it is checked as rendered, inside every
 # CoprocessClient.cs compiled here, and its layout on its own.
+# With CONFORMANCE_TOOLCHAIN_ONLY=1: the toolchain and its env.sh only.
 # Usage: tests/conformance/dotnet/build.sh [OUTPUT_ROOT]   (default: generated)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
-# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
-# empty folder: the conformance build checks the goldens already).
+# The goldens checked beside OUTPUT_ROOT (the proof round points this at a
+# folder linking every golden and generated/, so one run of each tool covers them).
 GOLDENS="${CONFORMANCE_GOLDENS:-$ROOT/codegen/tests/golden}"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
@@ -80,6 +81,25 @@ REF_DIR="$(ls -d "$HOST"/packs/Microsoft.NETCore.App.Ref/3.1.*/ref/netcoreapp3.1
 REFS=()
 for dll in "$REF_DIR"/*.dll; do REFS+=("-r:$dll"); done
 
+# What the testee's run.sh and the client and e2e builds source: the host and
+# its environment.
+record_env() {
+    mkdir -p "$BUILD"
+    cat > "$BUILD/env.sh" <<ENV
+export DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}"
+DOTNET="$DOTNET"
+ENV
+}
+# CONFORMANCE_TOOLCHAIN_ONLY=1 (the client testee's build): the host and its
+# env.sh only, no check (the proof round checks generated/ and every golden,
+# the clients among them).
+if [ -n "${CONFORMANCE_TOOLCHAIN_ONLY:-}" ]; then
+    record_env
+    echo "dotnet: toolchain ready, recorded in ${BUILD#"$ROOT"/}/env.sh" >&2
+    exit 0
+fi
+
 # -shared: csc hands each compilation to Roslyn's compiler server
 # (VBCSCompiler, started by the first one), which stays loaded and JIT-compiled
 # between them and exits after a minute without work (-keepalive): the five
@@ -136,9 +156,5 @@ fi
 cat > "$BUILD/testee.runtimeconfig.json" <<JSON
 {"runtimeOptions":{"tfm":"netcoreapp3.1","framework":{"name":"Microsoft.NETCore.App","version":"3.1.0"},"configProperties":{"System.Globalization.Invariant":true}}}
 JSON
-cat > "$BUILD/env.sh" <<ENV
-export DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
-export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}"
-DOTNET="$DOTNET"
-ENV
+record_env
 echo "dotnet: testee built at ${BUILD#"$ROOT"/}/testee.dll" >&2

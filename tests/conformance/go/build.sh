@@ -2,8 +2,12 @@
 # Builds the Go conformance testee and runs the strict checks (header,
 # gofmt -l, go vet, staticcheck) on <OUTPUT_ROOT>/go/coprocess.go with the
 # session client beside it (client.go) and on every golden copy under
-# codegen/tests/golden/*/go/, gofmt + go vet on the runtime file
-# codegen/src/targets/go/runtime.go and gofmt on client_runtime.go.
+# codegen/tests/golden/*/go/ (one go vet and one staticcheck run over all of
+# them), gofmt + go vet on the runtime file codegen/src/targets/go/runtime.go
+# and gofmt on client_runtime.go. A warm run whose inputs passed before (a
+# content stamp, tests/toolchain.sh) skips the checks.
+#
+# With CONFORMANCE_TOOLCHAIN_ONLY=1: the Go toolchain only.
 #
 # usage: tests/conformance/go/build.sh [OUTPUT_ROOT]   (default: generated)
 # exit: 0 ok, 1 a check or the build failed (or no toolchain with CI=true),
@@ -12,13 +16,15 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
-# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
-# empty folder: the conformance build checks the goldens already).
+# The goldens checked beside OUTPUT_ROOT (the proof round points this at a
+# folder linking every golden and generated/, so one run of each tool covers them).
 GOLDENS="${CONFORMANCE_GOLDENS:-$ROOT/codegen/tests/golden}"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
 
 WORK="${CONFORMANCE_BUILD:-$ROOT/target/conformance/go}"
+# checked_before, mark_checked
+. "$ROOT/tests/toolchain.sh"
 TOOLCHAINS="$ROOT/target/toolchains"
 GO_VERSION="1.22.12" # installed only when no Go >= 1.18 is on PATH
 mkdir -p "$WORK"
@@ -112,6 +118,11 @@ find_staticcheck() {
   fi
   echo "$bin"
 }
+# CONFORMANCE_TOOLCHAIN_ONLY=1 (the client testee's build): Go only.
+if [ -n "${CONFORMANCE_TOOLCHAIN_ONLY:-}" ]; then
+  echo "go: toolchain ready ($GO)" >&2
+  exit 0
+fi
 STATICCHECK="$(find_staticcheck)"
 
 # A throwaway module holding one copy of the generated file as package
@@ -126,7 +137,14 @@ module_with() { # module_with DIR FILE
 }
 
 FAILED=0
-check_file() { # header, gofmt, vet, staticcheck (coprocess.go and its client.go)
+# Every checked file, as package mcptest of its own folder under one module
+# ($WORK/check/<name>/mcptest), so that one go vet and one staticcheck run
+# cover them all (their findings name the folder: generated, golden-<schema>).
+CHECK="$WORK/check"
+rm -rf "$CHECK" && mkdir -p "$CHECK"
+printf 'module mcptest.local/conformance\n\ngo 1.18\n' >"$CHECK/go.mod"
+CHECKED=()
+check_file() { # header and gofmt (coprocess.go and its client.go), then into the module
   local file="$1" name="$2"
   local rel="${file#"$ROOT"/}"
   local client="$(dirname "$file")/client.go" each
@@ -136,6 +154,7 @@ check_file() { # header, gofmt, vet, staticcheck (coprocess.go and its client.go
     client=""
   fi
   for each in "$file" $client; do
+    CHECKED+=("$each")
     if ! head -n 1 "$each" | grep -Eq '^// Code generated .* DO NOT EDIT\.$'; then
       echo "FAIL ${each#"$ROOT"/}: first line is not Go's generated-code header" >&2
       FAILED=1
@@ -146,17 +165,12 @@ check_file() { # header, gofmt, vet, staticcheck (coprocess.go and its client.go
       FAILED=1
     fi
   done
-  local dir="$WORK/check/$name"
-  rm -rf "$dir" && module_with "$dir" "$file"
-  if ! (cd "$dir" && "$GO" vet ./...); then
-    echo "FAIL $rel: go vet" >&2
-    FAILED=1
-  fi
+  mkdir -p "$CHECK/$name/mcptest"
+  cp "$file" "$CHECK/$name/mcptest/coprocess.go"
+  [ -z "$client" ] || cp "$client" "$CHECK/$name/mcptest/client.go"
   # staticcheck exempts files marked generated from some checks (unused code,
   # U1000, among them): the copy it checks has no header, so nothing is hidden.
-  sed -i '1{/^\/\/ Code generated .* DO NOT EDIT\.$/d}' "$dir"/mcptest/*.go
-  (cd "$dir" && "$STATICCHECK" ./...) || { echo "FAIL $rel: staticcheck" >&2; FAILED=1; }
-  echo "checked $rel" >&2
+  sed -i '1{/^\/\/ Code generated .* DO NOT EDIT\.$/d}' "$CHECK/$name"/mcptest/*.go
 }
 
 GENERATED="$OUTPUT_ROOT/go/coprocess.go"
@@ -170,6 +184,18 @@ for golden in "$GOLDENS"/*/go/coprocess.go; do
   schema="$(basename "$(dirname "$(dirname "$golden")")")"
   check_file "$golden" "golden-$schema"
 done
+# A warm run skips the vet and staticcheck of text that passed them before.
+INPUTS=("${CHECKED[@]}" "$ROOT/codegen/src/targets/go/runtime.go" "$ROOT/codegen/src/targets/go/client_runtime.go" "$HERE/main.go")
+if [ "$FAILED" -eq 0 ] && checked_before "$WORK/.checked" "${INPUTS[@]}" && [ -x "$WORK/testee" ]; then
+  echo "go: ${#CHECKED[@]} generated file(s) unchanged since they passed; testee ready" >&2
+  exit 0
+fi
+if ! (cd "$CHECK" && "$GO" vet ./...); then
+  echo "FAIL: go vet (on the folders named above)" >&2
+  FAILED=1
+fi
+(cd "$CHECK" && "$STATICCHECK" ./...) || { echo "FAIL: staticcheck (on the folders named above)" >&2; FAILED=1; }
+echo "checked ${#CHECKED[@]} generated file(s) in $(cd "$CHECK" && ls -d */ | tr -d / | tr '\n' ' ')" >&2
 
 # The runtime, a real Go file of package mcptest, checked as written: gofmt,
 # and go vet with a stub for the one generated name it uses (MaxDepth). Its
@@ -213,4 +239,5 @@ fi
 # package is compiled once, for vet's export data and the build alike.
 (cd "$SRC" && "$GO" vet -trimpath . && "$GO" build -trimpath -o "$WORK/testee" .) || { echo "FAIL: building the testee" >&2; exit 1; }
 [ "$FAILED" -eq 0 ] || exit 1
+mark_checked "$WORK/.checked" "${INPUTS[@]}"
 echo "built ${WORK#"$ROOT"/}/testee" >&2

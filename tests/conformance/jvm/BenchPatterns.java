@@ -1,6 +1,6 @@
 // Issue 36's pattern benchmark on the JVM: every probe of probes.tsv (the
 // probe type's name, a tab, a frame whose text is a long string; written by
-// pattern_bench_inputs of tests/constraints.rs) decoded by the generated
+// pattern_bench_inputs of tests/constraints/proof.rs) decoded by the generated
 // decoder of its type, through Coprocess.decode(type, json), the entry the
 // testee uses, the given number of times, and as many times as
 // PatternProbePlain (the same object without a pattern). One line per probe:

@@ -19,13 +19,14 @@
 # 3. Checks the files, every golden and Runtime.java with the pinned
 #    google-java-format --aosp (format-check.sh; tools/google-java-format/pom.xml pins it).
 # 4. Compiles Testee.java against the generated file into $CONFORMANCE_BUILD (default target/conformance/jvm).
+# With CONFORMANCE_TOOLCHAIN_ONLY=1, step 1 only.
 # Exit 0 on success; 3 (or 1 with CI=true) when a toolchain cannot be had.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
-# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
-# empty folder: the conformance build checks the goldens already).
+# The goldens checked beside OUTPUT_ROOT (the proof round points this at a
+# folder linking every golden and generated/, so one run of each tool covers them).
 GOLDENS="${CONFORMANCE_GOLDENS:-$ROOT/codegen/tests/golden}"
 OUTPUT_ROOT="${1:-generated}"
 case "$OUTPUT_ROOT" in /*) ;; *) OUTPUT_ROOT="$ROOT/$OUTPUT_ROOT" ;; esac
@@ -118,6 +119,10 @@ error_prone() { # error_prone <name> <classpath> <out dir> <sources...>
 
 find_jdk || { install_jdk && find_jdk; } || missing "a JDK >= 17 (javac); install openjdk-17-jdk-headless"
 fetch_jackson
+# CONFORMANCE_TOOLCHAIN_ONLY=1 (the client testee's build): the JDK and the
+# Jackson jars only, no check (the proof round checks generated/ and every
+# golden, the clients among them).
+[ -z "${CONFORMANCE_TOOLCHAIN_ONLY:-}" ] || { echo "jvm: JDK and Jackson ready" >&2; exit 0; }
 fetch_error_prone
 CP="$(ls "$LIB"/*.jar | tr '\n' ':')"
 

@@ -2,7 +2,7 @@
 
 Every probe of `probes.tsv` (the probe type's name, a tab, a frame whose
 `text` is a long string; written by `pattern_bench_inputs` of
-tests/constraints.rs) is decoded by the generated decoder of its type
+tests/constraints/proof.rs) is decoded by the generated decoder of its type
 (`CODECS[name].decode`, the entry the testee uses), `repeats` times, and as
 many times as `PatternProbePlain` (the same object without a pattern). One
 line per probe: `<number>\t<best ms>\t<1 decoded, 0 refused>\t<best ms,

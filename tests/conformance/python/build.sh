@@ -28,8 +28,8 @@ RUFF_IGNORE=PLR2004,PLR0911,PLR0912,PLR0913,PLR0915
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-# The goldens checked beside OUTPUT_ROOT (the names proof points this at an
-# empty folder: the conformance build checks the goldens already).
+# The goldens checked beside OUTPUT_ROOT (the proof round points this at a
+# folder linking every golden and generated/, so one run of each tool covers them).
 GOLDENS="${CONFORMANCE_GOLDENS:-$root/codegen/tests/golden}"
 out="${1:-${OUTPUT_ROOT:-generated}}"
 case "$out" in /*) ;; *) out="$root/$out" ;; esac
@@ -46,6 +46,14 @@ command -v npm >/dev/null 2>&1 || missing "node and npm (for pyright)"
 pyright="$here/node_modules/.bin/pyright"
 if [ ! -x "$pyright" ] || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error >&2) || missing "pyright from the npm registry (npm ci failed)"
+fi
+# CONFORMANCE_TOOLCHAIN_ONLY=1 (the client and e2e builds): the tools and
+# the interpreter's path in $state/python only, no check (the proof round
+# checks generated/ and every golden, the clients among them).
+if [ -n "${CONFORMANCE_TOOLCHAIN_ONLY:-}" ]; then
+  echo "$python" >"$state/python"
+  echo "python: toolchain ready" >&2
+  exit 0
 fi
 
 if [ ! -f "$out/$module" ]; then
@@ -98,7 +106,12 @@ bash "$here/format-check.sh" "${files[@]}" "$runtime" "$here/testee.py" \
 # of optional members, like the names proof's, exceeds that configuration's
 # complexity limits, C901/PLR0912/PLR0915, by design of the readers).
 shipped=("${files[@]:1}" "$runtime_module" "${clients[@]:1}" "$client_runtime")
-[ -f "$root/generated/$module" ] && shipped+=("$root/generated/$module" "$root/generated/python/mcptest/_client.py")
+# generated/ too, once (the proof round lists it among the goldens).
+for file in "$root/generated/$module" "$root/generated/python/mcptest/_client.py"; do
+  [ -f "$file" ] || continue
+  for listed in "${shipped[@]}"; do [ "$(realpath "$listed")" = "$(realpath "$file")" ] && continue 2; done
+  shipped+=("$file")
+done
 "$ruff" check --quiet --no-cache --config "$here/mcp-ruff.toml" "${shipped[@]}" || status=1
 mypy_strict=("$mypy" --strict --python-version 3.10 --no-error-summary)
 "${mypy_strict[@]}" --cache-dir "$state/mypy-cache" "$runtime_module" || status=1

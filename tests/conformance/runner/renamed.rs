@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The folder of golden folders: a link to each of codegen/tests/golden/*,
-/// and `renamed-v2`, the renamed contract's output.
+/// one to `generated/` (v2's output, checked as itself), and `renamed-v2`,
+/// the renamed contract's output.
 pub fn goldens() -> Result<&'static Path, String> {
     static GOLDENS: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     GOLDENS.get_or_init(write).as_deref().map_err(Clone::clone)
@@ -30,12 +31,16 @@ fn write() -> Result<PathBuf, String> {
     let files = codegen::targets::generate(&contract).map_err(|e| format!("the renamed contract does not generate: {e}"))?;
     crate::support::testee::write_output(&files, &folders.join("renamed-v2"));
     let goldens = root.join("codegen/tests/golden");
+    let mut linked = vec![(std::ffi::OsString::from("generated"), root.join("generated"))];
     for entry in std::fs::read_dir(&goldens).map_err(|e| format!("{}: {e}", goldens.display()))? {
         let entry = entry.map_err(|e| e.to_string())?;
-        let link = folders.join(entry.file_name());
-        if std::fs::read_link(&link).ok() != Some(entry.path()) {
+        linked.push((entry.file_name(), entry.path()));
+    }
+    for (name, folder) in linked {
+        let link = folders.join(name);
+        if std::fs::read_link(&link).ok() != Some(folder.clone()) {
             let _ = std::fs::remove_file(&link);
-            std::os::unix::fs::symlink(entry.path(), &link).map_err(|e| format!("{}: {e}", link.display()))?;
+            std::os::unix::fs::symlink(&folder, &link).map_err(|e| format!("{}: {e}", link.display()))?;
         }
     }
     Ok(folders)

@@ -1,17 +1,13 @@
 //! The targets: six testees (one per SDK language, each built and checked by
-//! its own `build.sh` and run by its `run.sh`), plus two in-process checkers:
-//! `rust-lib`, the library's own frames (`mcptest_coprocess::frames`) driven
-//! through the Rust testee's answer code, and `jsonschema`, the independent
-//! validator of `src/validate.rs`.
-
-use std::io::Write;
-use std::process::{Command, Stdio};
+//! its own `build.sh` and run by its `run.sh`: `round.rs`), `rust-lib`, the
+//! library's own frames (`mcptest_coprocess::frames`, rendered from the proof
+//! contract) driven through the Rust testee's answer code (`testee-lib`, built
+//! with the Rust testee), and `jsonschema`, the independent validator of
+//! `src/validate.rs`, in-process.
 
 use serde_json::{json, Value};
 
-/// The testees, in listing order: one per codegen target.
-pub const TESTEES: &[&str] = codegen::targets::TARGETS;
-/// The in-process checkers.
+/// The library's testee, and the in-process validator.
 pub const LIBRARY: &str = "rust-lib";
 pub const VALIDATOR: &str = "jsonschema";
 
@@ -19,97 +15,10 @@ pub const VALIDATOR: &str = "jsonschema";
 pub enum Outcome {
     /// One answer per input line.
     Answers(Vec<Value>),
-    /// No toolchain outside CI: loudly reported, not checked.
-    Missing(String),
+    /// No toolchain outside CI: loudly reported (when built), not checked.
+    Missing,
     /// A build, a strict check or the run failed.
     Failed(String),
-}
-
-/// Builds and runs every testee over `input` (NDJSON case lines), in
-/// parallel, and answers the same lines in-process with the library.
-pub fn run_all(input: &[String]) -> Vec<(String, Outcome)> {
-    let text: String = input.iter().map(|l| format!("{l}\n")).collect();
-    let mut outcomes: Vec<(String, Outcome)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = TESTEES.iter().map(|t| (t, scope.spawn(|| build_and_run(t, &text, input.len())))).collect();
-        handles
-            .into_iter()
-            .map(|(t, h)| (t.to_string(), h.join().unwrap_or_else(|_| Outcome::Failed(format!("{t}: runner thread panicked")))))
-            .collect()
-    });
-    outcomes.push((LIBRARY.to_string(), Outcome::Answers(input.iter().map(|l| crate::library::answer::answer(l)).collect())));
-    outcomes
-}
-
-/// Runs the already built `testees` over `input` in parallel (no build, no
-/// strict check: for inputs made after [`run_all`]), and the library in-process.
-pub fn run_built(testees: &[&str], input: &[String]) -> Vec<(String, Outcome)> {
-    let text: String = input.iter().map(|l| format!("{l}\n")).collect();
-    let mut outcomes: Vec<(String, Outcome)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = testees
-            .iter()
-            .map(|t| {
-                let text = &text;
-                (t, scope.spawn(move || match run(t, text) {
-                    Ok(answers) if answers.len() == input.len() => Outcome::Answers(answers),
-                    Ok(answers) => Outcome::Failed(format!("{t}: {} answer lines for {} cases", answers.len(), input.len())),
-                    Err(e) => Outcome::Failed(e),
-                }))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|(t, h)| (t.to_string(), h.join().unwrap_or_else(|_| Outcome::Failed(format!("{t}: runner thread panicked")))))
-            .collect()
-    });
-    outcomes.push((LIBRARY.to_string(), Outcome::Answers(input.iter().map(|l| crate::library::answer::answer(l)).collect())));
-    outcomes
-}
-
-fn build_and_run(target: &str, input: &str, lines: usize) -> Outcome {
-    // The goldens are checked with the renamed contract's SDKs among them.
-    let goldens = match crate::renamed::goldens() {
-        Ok(goldens) => goldens,
-        Err(e) => return Outcome::Failed(format!("{target}: {e}")),
-    };
-    let output = match Command::new("bash").arg(format!("tests/conformance/{target}/build.sh")).env("CONFORMANCE_GOLDENS", goldens).output() {
-        Ok(output) => output,
-        Err(e) => return Outcome::Failed(format!("{target}: cannot start build.sh: {e}")),
-    };
-    let log = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    match output.status.code() {
-        Some(0) => {}
-        Some(3) if std::env::var("CI").as_deref() != Ok("true") => return Outcome::Missing(log),
-        _ => return Outcome::Failed(format!("{target}: build.sh failed\n{log}")),
-    }
-    match run(target, input) {
-        Ok(answers) if answers.len() == lines => Outcome::Answers(answers),
-        Ok(answers) => Outcome::Failed(format!("{target}: {} answer lines for {lines} cases", answers.len())),
-        Err(e) => Outcome::Failed(e),
-    }
-}
-
-pub fn run(target: &str, input: &str) -> Result<Vec<Value>, String> {
-    let mut child = Command::new("bash")
-        .arg(format!("tests/conformance/{target}/run.sh"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("{target}: cannot start run.sh: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let text = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let output = child.wait_with_output().map_err(|e| e.to_string())?;
-    let _ = writer.join();
-    if !output.status.success() {
-        return Err(format!("{target}: run.sh exited with {}: {}", output.status, String::from_utf8_lossy(&output.stderr)));
-    }
-    // Split on `\n` only: answers may carry a raw U+2028 inside strings.
-    String::from_utf8_lossy(&output.stdout)
-        .split('\n')
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).map_err(|e| format!("{target}: bad answer line {l}: {e}")))
-        .collect()
 }
 
 /// The jsonschema validator's verdict on frame text.

@@ -1,6 +1,6 @@
 //! Issue 36's pattern benchmark, in Rust: every probe of `probes.tsv` (the
 //! probe type's name, a tab, a frame whose `text` is a long string; written
-//! by `pattern_bench_inputs` of tests/constraints.rs) decoded by the
+//! by `pattern_bench_inputs` of tests/constraints/proof.rs) decoded by the
 //! generated decoder of its type, through `decode_and_encode`, the by-name
 //! entry the testee uses (it encodes the value again: linear, and counted).
 //! Each probe is decoded `REPEATS` times, and as many times as

@@ -7,7 +7,7 @@
 //! (`Read`, `ToJson`, ...) is written with a `Type` suffix (`ExceptionType`),
 //! so it can neither shadow nor meet them. Every other type of the rendered
 //! namespace is read from the file and claimed for the SDK: a runtime that
-//! gains one the escape list lacks is a clean refusal (and `tests/names.rs`
+//! gains one the escape list lacks is a clean refusal (and `tests/names/proof.rs`
 //! lists it), never a file that does not compile.
 
 use super::names::{enum_wire_name, type_name, RESERVED_TYPES};

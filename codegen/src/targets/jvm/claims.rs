@@ -9,7 +9,7 @@
 //! `decodeString_`), so it can neither shadow nor meet them. Every other
 //! nested type and `decode<Type>` method of the rendered file is read from the
 //! file and claimed for the SDK: a runtime that gains one the escape list
-//! lacks is a clean refusal (and `tests/names.rs` lists it), never a file that
+//! lacks is a clean refusal (and `tests/names/proof.rs` lists it), never a file that
 //! does not compile.
 //!
 //! The session client, `CoprocessClient.java`, adds no scope: it is another

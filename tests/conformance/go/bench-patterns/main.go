@@ -1,6 +1,6 @@
 // Command bench-patterns is issue 36's pattern benchmark in Go: every probe
 // of probes.tsv (the probe type's name, a tab, a frame whose text is a long
-// string; written by pattern_bench_inputs of tests/constraints.rs) decoded
+// string; written by pattern_bench_inputs of tests/constraints/proof.rs) decoded
 // by the generated decoder of its type, through DecodeByName, the entry the
 // testee uses, the given number of times, and as many times as
 // PatternProbePlain (the same object without a pattern). One line per probe:

@@ -1,6 +1,6 @@
 // Issue 36's pattern benchmark in TypeScript: every probe of probes.tsv (the
 // probe type's name, a tab, a frame whose text is a long string; written by
-// pattern_bench_inputs of tests/constraints.rs) decoded by the generated
+// pattern_bench_inputs of tests/constraints/proof.rs) decoded by the generated
 // decoder of its type, through `recode`, the by-name entry the testee uses
 // (it encodes the value again: linear, and counted), the given number of
 // times, and as many times as PatternProbePlain (the same object without a

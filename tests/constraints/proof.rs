@@ -1,14 +1,15 @@
-//! The validation keywords, enforced identically in six languages (issue 15).
+//! The constraints proof (`constraints::`): the validation keywords, enforced
+//! identically in six languages (issue 15).
 //!
-//! A test contract is v2.json plus the constrained `$defs` of the golden
+//! Its test contract, a part of the proof contract (`conformance/round.rs`), is v2.json plus the constrained `$defs` of the golden
 //! schema `codegen/tests/schemas/constraints.json` (its frames are left as
 //! they are). The cases are generated from the schema: for every bound of
 //! every constrained member, the value one below, at and one above it, each
 //! in an otherwise valid sample, with the verdict and the message the bound
 //! gives. A string length is written in ASCII, in astral characters (two
 //! UTF-16 units each, one code point) and in combining sequences (`e` and
-//! U+0301: two code points, one glyph). Every target's testee, built on the test contract's output under
-//! its strict checks, must give that verdict with that message, all six
+//! U+0301: two code points, one glyph). Every target's testee, built once
+//! in the proof round under its strict checks, must give that verdict with that message, all six
 //! word each rejection identically, and the jsonschema validator (the
 //! independent reading of the same schema) must agree on every verdict.
 //! Beside the Rust testee, the protocol library itself (`mcptest_coprocess`'s
@@ -16,35 +17,17 @@
 //! build.rs makes) answers as `rust-lib`, held to the same verdicts and
 //! wording (issue 33).
 
-mod support;
-#[allow(dead_code)] // shared with the conformance test
-#[path = "conformance/runner/compare.rs"]
-mod compare;
-#[path = "conformance/runner/differential.rs"]
-mod differential;
-#[path = "constraints/fuzz.rs"]
-mod fuzz;
-#[allow(dead_code)] // `BINARY` and `LIBRARY` are read through `missing` too
-#[path = "../build/needs.rs"]
-mod needs;
-#[allow(dead_code)] // shared with the conformance test
-#[path = "conformance/runner/library.rs"]
-mod library;
-#[path = "constraints/patterns.rs"]
-mod patterns;
-#[path = "constraints/suite.rs"]
-mod suite;
-#[allow(dead_code)] // shared with the conformance test
-#[path = "conformance/runner/renamed.rs"]
-mod renamed;
-#[allow(dead_code)] // shared with the conformance test
-#[path = "conformance/runner/targets.rs"]
-mod targets;
-
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
+
+// The differential fuzzing of the constrained types (tests/constraints/fuzz.rs).
+#[path = "fuzz.rs"]
+mod fuzz;
+
+use crate::round::{self, Timed};
+use crate::{patterns, suite, support};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -87,7 +70,7 @@ fn probe_patterns() -> &'static [codegen::pattern::Pattern] {
 
 /// The test contract: v2.json, the golden's constrained types, the suite's
 /// groups and the pattern probes.
-fn test_schema() -> Value {
+pub fn test_schema() -> Value {
     let mut schema = golden_schema();
     for (name, def) in &the_suite().defs {
         schema["$defs"][name] = def.clone();
@@ -1132,121 +1115,13 @@ fn the_suite_report_is_current() {
         std::fs::write(&path, report).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == *report, "docs/json-schema-test-suite.md is not the current report: run EXPECTORATE=overwrite cargo test --test constraints\n{report}");
-}
-
-/// The test contract's output, and each chosen testee built on it (the
-/// library's, `rust-lib`, with the Rust testee, in its build).
-struct Built {
-    schema: Value,
-    out_root: PathBuf,
-    build: PathBuf,
-    testees: Vec<(&'static str, Result<(), String>)>,
-}
-
-/// The run script and its arguments for a testee: the library's is the Rust
-/// testee's script with `--library`.
-fn script(testee: &str) -> (&str, &'static [&'static str]) {
-    if testee == targets::LIBRARY {
-        ("rust", &["--library"])
-    } else {
-        (testee, &[])
-    }
-}
-
-/// One testee's answers and how long its run took.
-struct Timed {
-    target: &'static str,
-    answers: Result<Vec<Value>, String>,
-    seconds: f64,
-}
-
-impl Built {
-    /// Every chosen testee's answers to `input` (NDJSON case lines), run in
-    /// parallel; a testee that failed to build answers with its build error.
-    fn run(&self, input: &str) -> Vec<(&'static str, Result<Vec<Value>, String>)> {
-        self.run_timed(input).into_iter().map(|t| (t.target, t.answers)).collect()
-    }
-
-    /// [`Built::run`], timing each testee's run.
-    fn run_timed(&self, input: &str) -> Vec<Timed> {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .testees
-                .iter()
-                .map(|(t, built)| {
-                    let (target, args) = script(t);
-                    let run = scope.spawn(move || {
-                        let start = std::time::Instant::now();
-                        let answers = built.clone().and_then(|()| support::testee::run_with(target, args, &self.out_root, &self.build.join(target), input));
-                        (answers, start.elapsed().as_secs_f64())
-                    });
-                    (*t, run)
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|(target, h)| {
-                    let (answers, seconds) = h.join().unwrap_or_else(|_| (Err(format!("{target}: thread panicked")), 0.0));
-                    Timed { target, answers, seconds }
-                })
-                .collect()
-        })
-    }
-}
-
-/// What the library's `build.rs` does with a contract, for the test
-/// contract: the names `src/` needs are checked (`build/needs.rs`), the frames
-/// rendered with the same call, and the contract's text kept beside them
-/// (`coprocess.rs` and `schema.json`, what `src/lib.rs` includes).
-fn library_frames(contract: &codegen::Contract, schema: String) -> codegen::targets::Files {
-    if let Some(missing) = needs::missing(contract, false) {
-        panic!("the test contract cannot build the library: {missing}");
-    }
-    let frames = codegen::targets::rust::render(contract, codegen::targets::rust::Flavor::WithJsonSchema).unwrap_or_else(|e| panic!("{e}"));
-    [("coprocess.rs".to_string(), frames), ("schema.json".to_string(), schema)].into_iter().collect()
-}
-
-/// Generates the test contract's output and builds the testees on it, once
-/// for every test of this binary.
-fn built() -> &'static Built {
-    static BUILT: std::sync::OnceLock<Built> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| {
-        let schema = test_schema();
-        let work = root().join("target/constraints");
-        let path = work.join("constraints-test.json");
-        let text = serde_json::to_string_pretty(&schema).unwrap();
-        support::testee::write_output(&[("constraints-test.json".to_string(), text.clone())].into_iter().collect(), &work);
-        let (contract, _) = codegen::load::load(&path, "constraints-test.json").unwrap_or_else(|e| panic!("the test contract is refused: {e}"));
-        let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("{e}"));
-        let out_root = work.join("out");
-        support::testee::write_output(&files, &out_root);
-        // The library's frames for the test contract, as its build.rs renders
-        // them, for the Rust testee's build of the library testee; rewritten
-        // only when they change, so that a warm run rebuilds nothing.
-        let library = work.join("library");
-        support::testee::write_output(&library_frames(&contract, text), &library);
-        let build = work.join("build");
-        let testees = support::testee::chosen("CONSTRAINTS_TARGETS");
-        let built: Vec<(&str, Result<(), String>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = testees.iter().map(|&t| {
-                let (out_root, build, library) = (&out_root, &build, &library);
-                // The Rust testee's build makes the library's testee too.
-                let vars: Vec<(&str, &std::path::Path)> = if t == "rust" { vec![("CONFORMANCE_LIBRARY", library.as_path())] } else { Vec::new() };
-                (t, scope.spawn(move || support::testee::build_with(t, out_root, &build.join(t), &vars)))
-            }).collect();
-            handles.into_iter().map(|(t, h)| (t, h.join().unwrap_or_else(|_| Err(format!("{t}: thread panicked"))))).collect()
-        });
-        let library = built.iter().find(|(t, _)| *t == "rust").map(|(_, result)| (targets::LIBRARY, result.clone()));
-        let testees = built.into_iter().chain(library).collect();
-        Built { schema, out_root, build, testees }
-    })
+    assert!(committed == *report, "docs/json-schema-test-suite.md is not the current report: run EXPECTORATE=overwrite cargo test --test conformance constraints::\n{report}");
 }
 
 #[test]
 fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
-    let built = built();
-    let schema = &built.schema;
+    let built = round::round();
+    let schema = &test_schema();
     let cases = cases(schema);
     let input: String =
         cases.iter().map(|c| format!("{}\n", json!({"type": c.type_name, "json": c.text.clone().unwrap_or_else(|| c.value.to_string())}))).collect();
@@ -1269,7 +1144,7 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
     }
     assert_eq!(otherwise, VALIDATOR_READS_OTHERWISE.len(), "every probe the validator reads otherwise is tried");
 
-    let testees: Vec<&str> = built.testees.iter().map(|(t, _)| *t).collect();
+    let testees: Vec<&str> = built.ready();
     let answers = built.run(&input);
     let mut answered = BTreeSet::new();
     for (target, result) in &answers {
@@ -1313,7 +1188,7 @@ fn every_target_enforces_every_bound_alike_and_the_validator_agrees() {
 
 /// Not a proof: writes the pattern benchmark's inputs (issue 36), for
 /// tests/conformance/bench-patterns.sh, which runs it as
-/// `cargo test --test constraints -- --ignored --exact pattern_bench_inputs`.
+/// `cargo test --test conformance -- --ignored --exact constraints::pattern_bench_inputs`.
 /// The probe contract is v2.json plus one probe type per pattern (the
 /// golden's, then `PATTERN_BENCH_DRAWN` drawn with `PATTERN_BENCH_SEED`,
 /// defaults 200 and the proof's seed) and the same object without a
@@ -1350,7 +1225,7 @@ fn pattern_bench_inputs() {
 /// took minutes on 30 characters).
 #[test]
 fn every_engine_decides_every_pattern_on_long_strings_alike() {
-    let built = built();
+    let built = round::round();
     let mut rng = support::fuzz::Rng::new(36);
     let mut cases: Vec<(usize, String, Option<String>)> = Vec::new();
     for (i, pattern) in probe_patterns().iter().enumerate() {
@@ -1363,9 +1238,9 @@ fn every_engine_decides_every_pattern_on_long_strings_alike() {
     assert!(valid >= probe_patterns().len() / 2 && invalid >= probe_patterns().len(), "{valid} valid, {invalid} invalid long strings");
     let input: String = cases.iter().map(|(i, text, _)| format!("{}\n", json!({"type": patterns::probe_name(*i), "json": json!({"text": text}).to_string()}))).collect();
     let mut failures = Vec::new();
-    let testees: Vec<&'static str> = built.testees.iter().map(|(t, _)| *t).collect();
+    let testees: Vec<&'static str> = built.ready();
     let started = std::time::Instant::now();
-    let answers = built.run_timed(&input);
+    let answers: Vec<Timed> = built.run_timed(&input);
     let patterns = probe_patterns();
     for Timed { target, answers: result, seconds } in &answers {
         // Generous: a linear engine takes well under a second per megabyte.

@@ -1,6 +1,8 @@
-//! Any legal schema name generates code that compiles (issue 12).
+//! The names proof (`names::`): any legal schema name generates code that
+//! compiles (issue 12).
 //!
-//! The proof is generated, not listed: a test schema is v2.json plus
+//! The proof is generated, not listed: its additions to the proof contract
+//! (`conformance/round.rs`, which builds on v2.json) are
 //! - a `$defs` type named after every top-level name each target's runtime
 //!   declares (read from the runtime templates with
 //!   `codegen::targets::runtime_sources`, so a runtime that gains a name is
@@ -18,21 +20,12 @@
 //! A name an SDK keeps for itself must be refused cleanly (exit 2 from the
 //! CLI, both names, the target, the pointer, a fix, nothing written); every
 //! other one must generate code that passes each target's strict checks
-//! (`tests/conformance/<target>/build.sh` on the test schema's output) and
-//! round-trips a value of each new type through each conformance testee, all
-//! six answering alike. The ordinary words a protocol's types are called
+//! (`tests/conformance/<target>/build.sh` on the proof contract's output, in
+//! the proof round) and round-trips a value of each new type through each
+//! conformance testee, all six answering alike. The ordinary words a protocol's types are called
 //! (`Path`, `Result`, `Error`, `String`, `Codec`, ...) must never be kept.
 //!
-//! `NAMES_TARGETS=python,go` runs the round trip on those testees only (for
-//! work on one target; the default and CI run all six); `NAMES_SCHEMA_OUT=<file>`
-//! writes the test schema there.
-
-mod support;
-
-#[path = "names/declared.rs"]
-mod declared;
-#[path = "names/schema.rs"]
-mod schema;
+//! `NAMES_SCHEMA_OUT=<file>` writes the proof contract there.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -41,11 +34,8 @@ use std::sync::OnceLock;
 use codegen::targets::TARGETS;
 use serde_json::Value;
 
-/// The targets whose testees the round trip runs: all six, or the ones
-/// `NAMES_TARGETS` lists (comma-separated), for working on one target.
-fn testees() -> Vec<&'static str> {
-    support::testee::chosen("NAMES_TARGETS")
-}
+use crate::names_schema as schema;
+use crate::{declared, round, support};
 
 /// Words a protocol's types are called: no SDK may keep one for itself.
 const ORDINARY_WORDS: &[&str] = &[
@@ -151,22 +141,24 @@ fn leave_out_refused(schema: &mut Value, added: &mut Vec<String>, refused: &mut 
     }
 }
 
-struct Proof {
-    dir: tempfile::TempDir,
-    schema: Value,
+/// The proof contract, with what the names proof added to it.
+pub struct Proof {
+    pub schema: Value,
     added: Vec<String>,
     kept: BTreeMap<String, Vec<String>>,
     /// Added names some target refused, with the refusal.
     refused: Vec<(String, String)>,
 }
 
-fn proof() -> &'static Proof {
+/// The proof contract: [`round::base`] plus the names, each name some
+/// target refuses left out with its refusal recorded.
+pub fn proof() -> &'static Proof {
     static PROOF: OnceLock<Proof> = OnceLock::new();
     PROOF.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let base = v2();
-        let contract = load(&base, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let contract = load(&v2(), dir.path()).unwrap_or_else(|e| panic!("{e}"));
         let kept = sdk_names(&contract);
+        let base = round::base();
         let (mut schema, mut added) = schema::with_names(&base, &candidates(), &kept);
         // Method names: the words a method may meet in a client (keywords,
         // standard names, ordinary words); the runtimes' own type names are
@@ -196,9 +188,9 @@ fn proof() -> &'static Proof {
         );
         if let Ok(path) = std::env::var("NAMES_SCHEMA_OUT") {
             std::fs::write(&path, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
-            eprintln!("the names schema is in {path}");
+            eprintln!("the proof contract is in {path}");
         }
-        Proof { dir, schema, added, kept, refused }
+        Proof { schema, added, kept, refused }
     })
 }
 
@@ -247,17 +239,11 @@ fn the_cli_refuses_a_kept_name_with_exit_2_and_writes_nothing() {
 #[test]
 fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target() {
     let p = proof();
-    let contract = load(&p.schema, p.dir.path()).unwrap_or_else(|e| panic!("the names schema is refused: {e}"));
-    let files = codegen::targets::generate(&contract).unwrap_or_else(|e| panic!("the names schema is refused: {e}"));
-    // Kept under target/ between runs.
-    let work = root().join("target/names");
-    let out_root = work.join("out");
-    support::testee::write_output(&files, &out_root);
-    assert!(!testees().is_empty(), "NAMES_TARGETS names no target of {TARGETS:?}");
+    let built = round::round();
     let cases = schema::cases(&p.schema, &p.added);
     let input: String = cases.iter().map(|(line, _)| format!("{line}\n")).collect();
-    let build = work.join("build");
-    let answers = support::testee::run_all_on(&testees(), &out_root, &build, &input);
+    // The six SDKs' testees: the library is built without the names (round.rs).
+    let answers: Vec<_> = built.run(&input).into_iter().filter(|(t, _)| *t != crate::targets::LIBRARY).collect();
     let mut failures = Vec::new();
     let mut checked = BTreeSet::new();
     for (target, result) in &answers {
@@ -288,7 +274,8 @@ fn every_other_name_compiles_under_strict_checks_and_round_trips_in_every_target
         }
     }
     assert!(failures.is_empty(), "{} problems, first 40:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
-    assert_eq!(checked.len(), testees().len(), "not every target answered: {checked:?}");
+    let testees = built.ready().into_iter().filter(|t| *t != crate::targets::LIBRARY).count();
+    assert_eq!(checked.len(), testees, "not every target answered: {checked:?}");
 }
 
 /// The roles proof (issue 32): a contract whose every type and method is

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Prepares the .NET client testee: the .NET Core 3.1 toolchain that
 # tests/conformance/dotnet/build.sh finds or installs (and records in
-# target/conformance/dotnet/env.sh; that script runs, with its strict checks of
-# CoprocessClient.cs, when the record is missing), then Testee.cs compiled with
+# target/conformance/dotnet/env.sh; that script runs, with
+# CONFORMANCE_TOOLCHAIN_ONLY=1, when the record is missing: the strict checks
+# of CoprocessClient.cs are the proof round's), then Testee.cs compiled with
 # the generated Coprocess.cs and CoprocessClient.cs under <OUTPUT_ROOT>
 # (default: generated) by Roslyn (C# 8, nullable, warnings as errors). With
 # CLIENT_RENAMED (the renamed contract's tree, tests/client_conformance/

@@ -1,11 +1,13 @@
 //! What a strict decode allocates, counted (not timed): a frame that is a
 //! scalar (an enum's string, the version's constant) decodes without a
-//! single allocation, since its strict scan has no object's keys to keep.
+//! single allocation, since its strict scan has no object's keys to keep;
+//! an object's scan keeps its keys on a stack that the thread's next scan
+//! reuses.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use mcptest_coprocess::frames::{CacheMode, JsonRpcVersion};
+use mcptest_coprocess::frames::{CacheMode, CacheSetModeParams, JsonRpcVersion};
 use mcptest_coprocess::Frame;
 
 /// The system allocator, counting the allocations of the thread that asks.
@@ -57,10 +59,34 @@ fn a_scalar_frame_decodes_without_allocating() {
 #[test]
 fn an_object_frame_still_allocates_its_keys_once() {
     // The count above is not zero for want of counting: an object's keys go
-    // on the scan's stack, one allocation that a scalar does not make.
-    let mode = allocations_of(|| CacheMode::decode(r#""off""#).unwrap());
-    let error = allocations_of(|| {
-        mcptest_coprocess::frames::ErrorObject::decode(r#"{"code":-32600,"message":"m"}"#).unwrap()
-    });
-    assert!(error > mode, "an ErrorObject allocated {error} times, a CacheMode {mode}");
+    // on the scan's stack, an allocation that a scalar does not make (on a
+    // thread of its own, whose first scan it is).
+    std::thread::spawn(|| {
+        let mode = allocations_of(|| CacheMode::decode(r#""off""#).unwrap());
+        let params = allocations_of(|| CacheSetModeParams::decode(r#"{"mode":"off"}"#).unwrap());
+        assert!(params > mode, "a CacheSetModeParams allocated {params} times, a CacheMode {mode}");
+    })
+    .join()
+    .unwrap();
+}
+
+#[test]
+fn the_scans_key_stack_is_kept_for_the_threads_next_decode() {
+    // The first object's scan allocates the key stack; the frames after it
+    // on the same thread, whose members allocate nothing (an enum; an empty
+    // result), reuse it, a union's decode (which picks its variant by the
+    // keys) included.
+    std::thread::spawn(|| {
+        let frame = r#"{"mode":"read_write"}"#;
+        let first = allocations_of(|| CacheSetModeParams::decode(frame).unwrap());
+        let again = allocations_of(|| CacheSetModeParams::decode(frame).unwrap());
+        let union = allocations_of(|| mcptest_coprocess::frames::Response::decode(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).unwrap());
+        let after_union = allocations_of(|| CacheSetModeParams::decode(frame).unwrap());
+        assert!(first > 0, "the first object's scan allocated nothing: is anything counted?");
+        assert_eq!(again, 0, "a second CacheSetModeParams allocated {again} times");
+        assert_eq!(union, 0, "a Response with an empty result allocated {union} times");
+        assert_eq!(after_union, 0, "a CacheSetModeParams after a union's decode allocated {after_union} times");
+    })
+    .join()
+    .unwrap();
 }

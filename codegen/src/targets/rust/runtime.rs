@@ -57,13 +57,25 @@ pub mod strict {
         top_level_keys: Vec<Token>,
     }
 
+    impl Drop for CheckedText<'_> {
+        /// Gives the key stack back to this thread's next scan.
+        fn drop(&mut self) {
+            keep_key_stack(std::mem::take(&mut self.top_level_keys));
+        }
+    }
+
     impl CheckedText<'_> {
         /// Whether the top-level object has a member called `name`.
         #[must_use]
         pub fn has_top_level_key(&self, name: &str) -> bool {
-            self.top_level_keys
-                .iter()
-                .any(|key| unescape(self.given, *key) == name)
+            // A key without escapes is its bytes: compared as they are.
+            self.top_level_keys.iter().any(|key| {
+                if key.escaped {
+                    unescape(self.given, *key) == name
+                } else {
+                    self.given.as_bytes().get(key.start..key.end) == Some(name.as_bytes())
+                }
+            })
         }
     }
 
@@ -77,7 +89,7 @@ pub mod strict {
     ///
     /// The first JSON-text rule the text breaks, as `(JSON path, problem)`.
     pub fn check_text(text: &str, max_depth: usize) -> Result<Cow<'_, str>, (String, String)> {
-        scan(text, max_depth).map(|checked| checked.text)
+        scan(text, max_depth).map(|mut checked| std::mem::take(&mut checked.text))
     }
 
     /// [`check_text`], also noting the top-level keys (for union dispatch).
@@ -163,6 +175,24 @@ pub mod strict {
         Index(usize),
     }
 
+    thread_local! {
+        /// The key stack of this thread's last scan, kept for its next one:
+        /// a decode allocates none.
+        static KEY_STACK: std::cell::Cell<Vec<Token>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+
+    /// The most keys a kept key stack has room for (a frame with more
+    /// allocates its own).
+    const KEY_STACK_KEPT: usize = 1024;
+
+    /// Keeps `keys`' room for this thread's next scan.
+    fn keep_key_stack(mut keys: Vec<Token>) {
+        if keys.capacity() <= KEY_STACK_KEPT {
+            keys.clear();
+            KEY_STACK.with(|stack| stack.set(keys));
+        }
+    }
+
     /// How many keys of the objects being scanned the scan makes room for at
     /// the first key (a frame's envelope and its params or result: about
     /// ten); a frame without an object allocates nothing.
@@ -219,7 +249,7 @@ pub mod strict {
                 pos: 0,
                 max_depth,
                 rewrites: Vec::new(),
-                keys: Vec::new(),
+                keys: KEY_STACK.with(std::cell::Cell::take),
                 path,
             }
         }

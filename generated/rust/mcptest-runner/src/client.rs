@@ -697,7 +697,13 @@ struct Session {
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// The request lines of the methods called so far, laid out once each.
     request_lines: Vec<RequestLine>,
+    /// The last request line's buffer, written into again by the next call
+    /// (one that grew past [`LINE_BUFFER_KEPT`] is let go).
+    line_buffer: String,
 }
+
+/// The largest request line buffer a session keeps for the next call.
+const LINE_BUFFER_KEPT: usize = 64 * 1024;
 
 /// One method's request line laid out once: the generated encoder's text of a
 /// request whose id and params are markers, cut at them, so that a call writes
@@ -737,10 +743,18 @@ impl RequestLine {
         })
     }
 
-    /// The request line of call `id` with `params`; `None` when they do not encode.
-    fn write<P: serde::Serialize>(&self, id: i64, params: Option<&P>) -> Option<String> {
+    /// The request line of call `id` with `params`, written into `buffer`
+    /// (emptied first); `None` when they do not encode.
+    fn write<P: serde::Serialize>(
+        &self,
+        buffer: String,
+        id: i64,
+        params: Option<&P>,
+    ) -> Option<String> {
         let [head, middle, tail] = &self.parts;
-        let mut line = Vec::with_capacity(head.len() + middle.len() + tail.len() + 64);
+        let mut line = buffer.into_bytes();
+        line.clear();
+        line.reserve(head.len() + middle.len() + tail.len() + 64);
         line.extend_from_slice(head.as_bytes());
         let mut digits = [0u8; 20];
         let mut at = digits.len();
@@ -912,6 +926,7 @@ impl CoprocessClient {
             close_timeout: options.close_timeout,
             stderr: Arc::clone(&stderr),
             request_lines: Vec::new(),
+            line_buffer: String::new(),
         };
         let handshake = match session.handshake(options) {
             Ok(handshake) => handshake,
@@ -1120,6 +1135,9 @@ impl Session {
         if !written {
             return Err(self.ended(method));
         }
+        if line.capacity() <= LINE_BUFFER_KEPT {
+            self.line_buffer = line;
+        }
         let deadline = Instant::now() + timeout;
         loop {
             // Once the coprocess has exited, only what it wrote before is still read.
@@ -1282,7 +1300,8 @@ impl Session {
                 self.request_lines.len() - 1
             }
         };
-        self.request_lines[index].write(id, params)
+        let buffer = std::mem::take(&mut self.line_buffer);
+        self.request_lines[index].write(buffer, id, params)
     }
 
     fn take_id(&mut self) -> i64 {

@@ -34,7 +34,7 @@ fn checked_variant<'t>(
     text: &'t str,
     discriminators: &[&str],
 ) -> ::std::result::Result<(::std::borrow::Cow<'t, str>, usize), DecodeError> {
-    let checked = strict::scan(text, MAX_DEPTH)
+    let mut checked = strict::scan(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
     if !checked.text.trim_start().starts_with('{') {
         let value: ::serde_json::Value = ::serde_json::from_str(&checked.text).map_err(|e| {
@@ -48,7 +48,7 @@ fn checked_variant<'t>(
     }
     let chosen = strict::pick_variant(discriminators, |d| checked.has_top_level_key(d))
         .map_err(|p| DecodeError::new(type_name, "$", p))?;
-    Ok((checked.text, chosen))
+    Ok((::std::mem::take(&mut checked.text), chosen))
 }
 /// Deserializes checked text; only a failure pays for tracking the path.
 fn strict_from_text<T: ::serde::de::DeserializeOwned>(

@@ -1113,7 +1113,7 @@ fn checked_variant<'t>(
     text: &'t str,
     discriminators: &[&str],
 ) -> ::std::result::Result<(::std::borrow::Cow<'t, str>, usize), DecodeError> {
-    let checked = strict::scan(text, MAX_DEPTH)
+    let mut checked = strict::scan(text, MAX_DEPTH)
         .map_err(|(path, problem)| DecodeError::new(type_name, path, problem))?;
     if !checked.text.trim_start().starts_with('{') {
         let value: ::serde_json::Value = ::serde_json::from_str(&checked.text).map_err(|e| {
@@ -1127,7 +1127,7 @@ fn checked_variant<'t>(
     }
     let chosen = strict::pick_variant(discriminators, |d| checked.has_top_level_key(d))
         .map_err(|p| DecodeError::new(type_name, "$", p))?;
-    Ok((checked.text, chosen))
+    Ok((::std::mem::take(&mut checked.text), chosen))
 }
 /// Deserializes checked text; only a failure pays for tracking the path.
 fn strict_from_text<T: ::serde::de::DeserializeOwned>(
@@ -1795,13 +1795,25 @@ pub mod strict {
         top_level_keys: Vec<Token>,
     }
 
+    impl Drop for CheckedText<'_> {
+        /// Gives the key stack back to this thread's next scan.
+        fn drop(&mut self) {
+            keep_key_stack(std::mem::take(&mut self.top_level_keys));
+        }
+    }
+
     impl CheckedText<'_> {
         /// Whether the top-level object has a member called `name`.
         #[must_use]
         pub fn has_top_level_key(&self, name: &str) -> bool {
-            self.top_level_keys
-                .iter()
-                .any(|key| unescape(self.given, *key) == name)
+            // A key without escapes is its bytes: compared as they are.
+            self.top_level_keys.iter().any(|key| {
+                if key.escaped {
+                    unescape(self.given, *key) == name
+                } else {
+                    self.given.as_bytes().get(key.start..key.end) == Some(name.as_bytes())
+                }
+            })
         }
     }
 
@@ -1815,7 +1827,7 @@ pub mod strict {
     ///
     /// The first JSON-text rule the text breaks, as `(JSON path, problem)`.
     pub fn check_text(text: &str, max_depth: usize) -> Result<Cow<'_, str>, (String, String)> {
-        scan(text, max_depth).map(|checked| checked.text)
+        scan(text, max_depth).map(|mut checked| std::mem::take(&mut checked.text))
     }
 
     /// [`check_text`], also noting the top-level keys (for union dispatch).
@@ -1901,6 +1913,24 @@ pub mod strict {
         Index(usize),
     }
 
+    thread_local! {
+        /// The key stack of this thread's last scan, kept for its next one:
+        /// a decode allocates none.
+        static KEY_STACK: std::cell::Cell<Vec<Token>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+
+    /// The most keys a kept key stack has room for (a frame with more
+    /// allocates its own).
+    const KEY_STACK_KEPT: usize = 1024;
+
+    /// Keeps `keys`' room for this thread's next scan.
+    fn keep_key_stack(mut keys: Vec<Token>) {
+        if keys.capacity() <= KEY_STACK_KEPT {
+            keys.clear();
+            KEY_STACK.with(|stack| stack.set(keys));
+        }
+    }
+
     /// How many keys of the objects being scanned the scan makes room for at
     /// the first key (a frame's envelope and its params or result: about
     /// ten); a frame without an object allocates nothing.
@@ -1957,7 +1987,7 @@ pub mod strict {
                 pos: 0,
                 max_depth,
                 rewrites: Vec::new(),
-                keys: Vec::new(),
+                keys: KEY_STACK.with(std::cell::Cell::take),
                 path,
             }
         }

@@ -2010,7 +2010,8 @@ pub mod strict {
     fn keep_key_stack(mut keys: Vec<Token>) {
         if keys.capacity() <= KEY_STACK_KEPT {
             keys.clear();
-            KEY_STACK.with(|stack| stack.set(keys));
+            // A thread tearing down its locals has none to keep it in.
+            let _ = KEY_STACK.try_with(|stack| stack.set(keys));
         }
     }
 
@@ -2070,7 +2071,9 @@ pub mod strict {
                 pos: 0,
                 max_depth,
                 rewrites: Vec::new(),
-                keys: KEY_STACK.with(std::cell::Cell::take),
+                keys: KEY_STACK
+                    .try_with(std::cell::Cell::take)
+                    .unwrap_or_default(),
                 path,
             }
         }

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import sys
 import time
 from pathlib import Path
@@ -104,6 +105,8 @@ class Fake:
                 self.write(bytes.fromhex(action["write_hex"]), action.get("chunk_bytes"))
             if "write_repeat" in action:
                 self.write_repeat(action)
+            if action.get("fill_stdin"):
+                fill_stdin()
             if action.get("close_stdout"):
                 self.out.close()
                 os.close(1)
@@ -152,6 +155,24 @@ class Fake:
             self.run(self.rule_for(method), request)
         self.run(self.on_eof, {})
         return 0
+
+
+def fill_stdin() -> None:
+    """Fills the pipe the fake reads its requests from with spaces, written through a
+    write end opened by its path, so that the client's next write waits until the fake
+    reads again; the spaces end up before the next request, where JSON allows them.
+    A socket (Node's child stdio) is left as it is: what a socket's writer may queue is
+    its own buffer's size, which the reading end cannot fill."""
+    if not stat.S_ISFIFO(os.fstat(0).st_mode):
+        return
+    end = os.open("/proc/self/fd/0", os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        while True:
+            os.write(end, b" " * 4096)
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(end)
 
 
 def fill(value: Any, params: dict[str, Any], pin: int) -> Any:

@@ -228,6 +228,8 @@ type Client struct {
 	exit         *sessionExit
 	handshake    HandshakeResult
 	out          []byte
+	// writeArmed is the write deadline set on writer (zero: none yet).
+	writeArmed time.Time
 }
 
 // sessionExit is how the coprocess ended: its status or signal when known.
@@ -469,16 +471,13 @@ func (c *Client) answer(ctx context.Context, method string, id int64, timeout ti
 		deadline = started.Add(timeout)
 	}
 	c.out = append(c.out, '\n')
-	if input, ok := c.writer.(interface{ SetWriteDeadline(t time.Time) error }); ok {
-		_ = input.SetWriteDeadline(deadline)
-	}
-	if _, err := c.writer.Write(c.out); err != nil {
+	if err := c.write(started, deadline); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, nil, c.timedOut(method, timeout, context.DeadlineExceeded, kill)
 		}
 		return nil, nil, c.ended(method)
 	}
-	read, expired := c.reader.line(ctx, deadline, c.waited)
+	read, expired := c.reader.line(ctx, started, deadline, c.waited)
 	if expired {
 		cause := ctx.Err()
 		if cause == nil {
@@ -517,6 +516,27 @@ func (c *Client) answer(ctx context.Context, method string, id int64, timeout ti
 		}
 	}
 	return read.line, tree, nil
+}
+
+// write writes the request line in c.out before deadline. A write deadline
+// already set is kept while it comes no later than deadline and has not
+// passed, as sessionReader.arm keeps a read deadline: a write it ends too
+// early goes on under deadline.
+func (c *Client) write(started, deadline time.Time) error {
+	input, timed := c.writer.(interface{ SetWriteDeadline(t time.Time) error })
+	if timed && (c.writeArmed.IsZero() || c.writeArmed.After(deadline) || !started.Before(c.writeArmed)) {
+		c.writeArmed = deadline
+		_ = input.SetWriteDeadline(deadline)
+	}
+	for out := c.out; ; {
+		n, err := c.writer.Write(out)
+		if err == nil || !timed || !errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(deadline) {
+			return err
+		}
+		out = out[n:]
+		c.writeArmed = deadline
+		_ = input.SetWriteDeadline(deadline)
+	}
 }
 
 func (c *Client) timedOut(method string, timeout time.Duration, cause error, kill bool) error {
@@ -657,11 +677,13 @@ type sessionReader struct {
 	file  sessionDeadline
 	want  chan struct{}
 	lines chan sessionLine
-	// mu orders the read deadlines the calling goroutine and the exit
-	// watcher set; exited is set by the watcher, started once.
+	// mu orders the read deadlines the calling goroutine and the watchers
+	// set: armed is the one set on file (zero: none yet), exitedAt when the
+	// exit watcher, started once, saw the coprocess exit (zero: not yet).
 	mu       sync.Mutex
 	watching bool
-	exited   bool
+	exitedAt time.Time
+	armed    time.Time
 }
 
 // sessionDeadline is output whose reads a deadline can end (*os.File).
@@ -685,7 +707,8 @@ func newSessionReader(r io.Reader) *sessionReader {
 // deadline or before ctx was done. Once exited is closed, only what the
 // coprocess wrote before its exit is read, for ExitDrain at most (a process
 // it started may hold its output open): then the line is errSessionExited.
-func (r *sessionReader) line(ctx context.Context, deadline time.Time, exited <-chan struct{}) (sessionLine, bool) {
+// started is when the call began.
+func (r *sessionReader) line(ctx context.Context, started, deadline time.Time, exited <-chan struct{}) (sessionLine, bool) {
 	if r.file == nil {
 		r.want <- struct{}{}
 		bound := time.NewTimer(time.Until(deadline))
@@ -698,7 +721,7 @@ func (r *sessionReader) line(ctx context.Context, deadline time.Time, exited <-c
 		}
 		return sessionLine{}, true
 	}
-	if err := r.readDeadline(deadline, exited); err != nil {
+	if err := r.arm(started, deadline, exited); err != nil {
 		return sessionLine{err: err}, false
 	}
 	if done := ctx.Done(); done != nil {
@@ -709,7 +732,10 @@ func (r *sessionReader) line(ctx context.Context, deadline time.Time, exited <-c
 			defer close(stopped)
 			select {
 			case <-done:
-				_ = r.file.SetReadDeadline(time.Unix(1, 0))
+				r.mu.Lock()
+				r.armed = time.Unix(1, 0)
+				_ = r.file.SetReadDeadline(r.armed)
+				r.mu.Unlock()
 			case <-finished:
 			}
 		}()
@@ -718,45 +744,92 @@ func (r *sessionReader) line(ctx context.Context, deadline time.Time, exited <-c
 			<-stopped
 		}()
 	}
-	line, err := r.next()
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+	r.buf = r.buf[:0]
+	for {
+		line, err := r.next()
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			return sessionLine{line: line, err: err}, false
+		}
+		if more, err := r.rearm(ctx, started, deadline); err != nil {
+			return sessionLine{err: err}, false
+		} else if more {
+			continue
+		}
 		if sessionWait(exited, 0) {
 			return sessionLine{err: errSessionExited}, false
 		}
 		return sessionLine{}, true
 	}
-	return sessionLine{line: line, err: err}, false
 }
 
-// readDeadline sets the next read's deadline: deadline, or ExitDrain from
-// now once the coprocess has exited. The first call starts the exit
-// watcher, which shortens a read in progress at the exit the same way (one
+// limit is when a read of the call that started at started ends: its
+// deadline, or ExitDrain after the later of its start and the exit once the
+// exit watcher has seen the coprocess exit. Called with mu held.
+func (r *sessionReader) limit(started, deadline time.Time) time.Time {
+	if !r.exitedAt.IsZero() {
+		from := started
+		if r.exitedAt.After(from) {
+			from = r.exitedAt
+		}
+		if drained := from.Add(ExitDrain); drained.Before(deadline) {
+			return drained
+		}
+	}
+	return deadline
+}
+
+// arm sets the read deadline of a call before its first read. A deadline
+// already set is kept while it comes no later than the call's limit and
+// has not passed: a read it ends too early is resumed under the call's own
+// limit (rearm), so the runtime's timer is changed once per timeout's worth
+// of calls, not on every call. The first call starts the exit watcher (one
 // goroutine for the session, not one per call).
-func (r *sessionReader) readDeadline(deadline time.Time, exited <-chan struct{}) error {
+func (r *sessionReader) arm(started, deadline time.Time, exited <-chan struct{}) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if exited != nil && !r.watching {
 		r.watching = true
 		go r.watchExit(exited)
 	}
-	if r.exited {
-		if drained := time.Now().Add(ExitDrain); drained.Before(deadline) {
-			deadline = drained
-		}
+	limit := r.limit(started, deadline)
+	if !r.armed.IsZero() && !r.armed.After(limit) && started.Before(r.armed) {
+		return nil
 	}
-	return r.file.SetReadDeadline(deadline)
+	r.armed = limit
+	return r.file.SetReadDeadline(limit)
 }
 
+// rearm follows a read that a deadline ended: it sets the call's own limit
+// and says whether to read on, which it does not once that limit has passed
+// or ctx is done (checked under mu, which the cancelling watcher takes too,
+// so that a cancellation is never undone).
+func (r *sessionReader) rearm(ctx context.Context, started, deadline time.Time) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	limit := r.limit(started, deadline)
+	if ctx.Err() != nil || !time.Now().Before(limit) {
+		return false, nil
+	}
+	r.armed = limit
+	return true, r.file.SetReadDeadline(limit)
+}
+
+// watchExit notes the exit and ends a read in progress ExitDrain after it,
+// unless an earlier deadline is set.
 func (r *sessionReader) watchExit(exited <-chan struct{}) {
 	<-exited
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.exited = true
-	_ = r.file.SetReadDeadline(time.Now().Add(ExitDrain))
+	r.exitedAt = time.Now()
+	if drained := r.exitedAt.Add(ExitDrain); r.armed.IsZero() || r.armed.After(drained) {
+		r.armed = drained
+		_ = r.file.SetReadDeadline(drained)
+	}
 }
 
 func (r *sessionReader) run() {
 	for range r.want {
+		r.buf = r.buf[:0]
 		line, err := r.next()
 		r.lines <- sessionLine{line: line, err: err}
 		if err != nil {
@@ -765,10 +838,11 @@ func (r *sessionReader) run() {
 	}
 }
 
-// next is the next line; at the end of output a last line without its
-// newline is dropped (io.EOF).
+// next reads on to the end of the line whose start r.buf holds (empty for a
+// new line); at the end of output a last line without its newline is
+// dropped (io.EOF). What a read ended by its deadline got stays in r.buf,
+// for the next call to go on from.
 func (r *sessionReader) next() ([]byte, error) {
-	r.buf = r.buf[:0]
 	for {
 		chunk, err := r.r.ReadSlice('\n')
 		switch {
@@ -781,11 +855,14 @@ func (r *sessionReader) next() ([]byte, error) {
 			}
 			r.buf = append(r.buf, chunk...)
 			return r.buf[:len(r.buf)-1], nil
-		case err == bufio.ErrBufferFull:
+		case err == bufio.ErrBufferFull || errors.Is(err, os.ErrDeadlineExceeded):
 			if len(r.buf)+len(chunk) > MaxLineBytes {
 				return nil, errSessionTooLong
 			}
 			r.buf = append(r.buf, chunk...)
+			if err != bufio.ErrBufferFull {
+				return nil, err
+			}
 		default:
 			return nil, err
 		}

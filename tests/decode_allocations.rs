@@ -90,3 +90,26 @@ fn the_scans_key_stack_is_kept_for_the_threads_next_decode() {
     .join()
     .unwrap();
 }
+
+#[test]
+fn a_nested_union_led_by_its_discriminator_is_read_as_its_variant_at_once() {
+    // `mcp.call`'s typed answer: a `CallResult` (a verdict or the upstream
+    // result) whose first member is the verdict's discriminator, `success`,
+    // is read as a verdict in the outer decode's pass, with nothing kept
+    // aside; led by another member, its members are first read into a list
+    // (one allocation) for the discriminators among them to pick the
+    // variant. The verdict's members here allocate nothing (no string).
+    use mcptest_coprocess::frames::{CallResult, ResponseOf};
+    std::thread::spawn(|| {
+        let led = r#"{"jsonrpc":"2.0","id":7,"result":{"success":true,"data":null,"text":null,"error":null,"duration_ms":3}}"#;
+        let trailing = r#"{"jsonrpc":"2.0","id":7,"result":{"data":null,"text":null,"error":null,"duration_ms":3,"success":true}}"#;
+        let decode = |text: &'static str| move || ResponseOf::<CallResult>::decode(text).unwrap();
+        let _warm = allocations_of(decode(led));
+        let at_once = allocations_of(decode(led));
+        let listed = allocations_of(decode(trailing));
+        assert_eq!(at_once, 0, "a verdict led by `success` allocated {at_once} times");
+        assert_eq!(listed, 1, "a verdict led by another member allocated {listed} times");
+    })
+    .join()
+    .unwrap();
+}

@@ -183,10 +183,11 @@ fn union_deserialize(name: &str, kind: &TypeKind) -> TokenStream {
     }
 }
 
-/// A nested untagged union reads its value once, in the outer decode: its
-/// members' names and their values' text (`strict::UnionMembers`); the
-/// discriminators among them pick the variant, which then reads those
-/// members under its own strict rules.
+/// A nested untagged union reads its value in the outer decode's pass
+/// (`strict::UnionVisitor`): as the variant its first member names, when
+/// that member is a discriminator; else its members' names and their values'
+/// text (`strict::UnionMembers`), the discriminators among them picking the
+/// variant, which then reads those members under its own strict rules.
 fn untagged_union_deserialize(name: &str, variants: &[UnionVariant]) -> TokenStream {
     let ty = ident(name);
     let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
@@ -194,9 +195,22 @@ fn untagged_union_deserialize(name: &str, variants: &[UnionVariant]) -> TokenStr
         let variant = ident(&v.type_name);
         quote! { #i => strict_from_members::<#variant>(#name, members).map(Self::#variant), }
     });
+    let read_arms = variants.iter().enumerate().map(|(i, v)| {
+        let variant = ident(&v.type_name);
+        quote! { Some(#i) => strict::read_variant(first, map).map(|v| Ok(Self::#variant(v))), }
+    });
     quote! {
-        impl #ty {
-            /// Decodes a nested value from its members, read once by the outer decode.
+        impl strict::NestedUnion for #ty {
+            fn read_as<'de, A: ::serde::de::MapAccess<'de>>(
+                first: ::std::borrow::Cow<'de, str>,
+                map: A,
+            ) -> ::std::result::Result<::std::result::Result<Self, (::std::borrow::Cow<'de, str>, A)>, A::Error> {
+                let picked = [#(#discriminators),*].iter().position(|d| *d == first);
+                match picked {
+                    #(#read_arms)*
+                    _ => Ok(Err((first, map))),
+                }
+            }
             fn from_members(members: &strict::UnionMembers<'_>) -> ::std::result::Result<Self, DecodeError> {
                 let chosen = members.variant(&[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
                 match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
@@ -204,10 +218,7 @@ fn untagged_union_deserialize(name: &str, variants: &[UnionVariant]) -> TokenStr
         }
         impl<'de> ::serde::Deserialize<'de> for #ty {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                let members = <strict::UnionMembers<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
-                Self::from_members(&members).map_err(|e| {
-                    ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path))
-                })
+                deserializer.deserialize_any(strict::UnionVisitor::<Self>::new())
             }
         }
     }
@@ -233,6 +244,7 @@ mod tests {
         let untagged = crate::model::TypeKind::Union(vec![variant("Verdict", "success"), variant("Passthrough", "content")]);
         let text = super::union_deserialize("CallResult", &untagged).to_string();
         assert!(text.contains("UnionMembers") && text.contains("strict_from_members") && text.contains("from_members"), "{text}");
+        assert!(text.contains("UnionVisitor") && text.contains("read_variant"), "{text}");
         assert!(!text.contains("RawValue") && !text.contains("strict_from_text"), "{text}");
         assert!(!text.contains("serde_json :: Value"), "{text}");
     }

@@ -73,7 +73,8 @@ fn strict_from_value<T: ::serde::de::DeserializeOwned>(
 ) -> ::std::result::Result<T, DecodeError> {
     T::deserialize(&value).or_else(|_| explain(type_name, value))
 }
-/// Deserializes again, tracking the path, to say where and why it fails.
+/// Deserializes again, tracking the path, to say where and why it fails
+/// (nested unions reading ahead no variant: see `strict::explaining`).
 fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
     type_name: &'static str,
     de: D,
@@ -81,7 +82,8 @@ fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
 where
     D::Error: ::std::fmt::Display,
 {
-    ::serde_path_to_error::deserialize(de).map_err(|e| {
+    let explained = strict::explaining(|| ::serde_path_to_error::deserialize(de));
+    explained.map_err(|e| {
         let message = e.inner().to_string();
         let mut path = strict::json_path(e.path());
         if let Some((problem, inner)) = message.split_once(strict::INNER_PATH) {

@@ -890,7 +890,8 @@ fn strict_from_value<T: ::serde::de::DeserializeOwned>(
 ) -> ::std::result::Result<T, DecodeError> {
     T::deserialize(&value).or_else(|_| explain(type_name, value))
 }
-/// Deserializes again, tracking the path, to say where and why it fails.
+/// Deserializes again, tracking the path, to say where and why it fails
+/// (nested unions reading ahead no variant: see `strict::explaining`).
 fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
     type_name: &'static str,
     de: D,
@@ -898,7 +899,8 @@ fn explain<'de, T: ::serde::Deserialize<'de>, D: ::serde::Deserializer<'de>>(
 where
     D::Error: ::std::fmt::Display,
 {
-    ::serde_path_to_error::deserialize(de).map_err(|e| {
+    let explained = strict::explaining(|| ::serde_path_to_error::deserialize(de));
+    explained.map_err(|e| {
         let message = e.inner().to_string();
         let mut path = strict::json_path(e.path());
         if let Some((problem, inner)) = message.split_once(strict::INNER_PATH) {
@@ -1070,8 +1072,21 @@ impl Frame for Response {
         }
     }
 }
-impl Response {
-    /// Decodes a nested value from its members, read once by the outer decode.
+impl strict::NestedUnion for Response {
+    fn read_as<'de, A: ::serde::de::MapAccess<'de>>(
+        first: ::std::borrow::Cow<'de, str>,
+        map: A,
+    ) -> ::std::result::Result<
+        ::std::result::Result<Self, (::std::borrow::Cow<'de, str>, A)>,
+        A::Error,
+    > {
+        let picked = ["result", "error"].iter().position(|d| *d == first);
+        match picked {
+            Some(0usize) => strict::read_variant(first, map).map(|v| Ok(Self::SuccessResponse(v))),
+            Some(1usize) => strict::read_variant(first, map).map(|v| Ok(Self::ErrorResponse(v))),
+            _ => Ok(Err((first, map))),
+        }
+    }
     fn from_members(
         members: &strict::UnionMembers<'_>,
     ) -> ::std::result::Result<Self, DecodeError> {
@@ -1092,10 +1107,7 @@ impl<'de> ::serde::Deserialize<'de> for Response {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let members =
-            <strict::UnionMembers<'de> as ::serde::Deserialize>::deserialize(deserializer)?;
-        Self::from_members(&members)
-            .map_err(|e| ::serde::de::Error::custom(strict::nested_problem(&e.problem, &e.path)))
+        deserializer.deserialize_any(strict::UnionVisitor::<Self>::new())
     }
 }
 impl Frame for SuccessResponse {
@@ -3893,64 +3905,189 @@ pub mod strict {
         }
     }
 
-    impl<'de> serde::Deserialize<'de> for UnionMembers<'de> {
-        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            deserializer.deserialize_any(UnionMembersVisitor)
+    thread_local! {
+        /// Whether this thread is deserializing again to explain a failure
+        /// (see [`explaining`]): nested unions then read no variant ahead.
+        static EXPLAINING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Runs `f`, a deserialization again after one failed, with nested
+    /// unions reading their values as [`UnionMembers`] only, so that the
+    /// problem it finds is the one their rules give.
+    pub fn explaining<T>(f: impl FnOnce() -> T) -> T {
+        let before = EXPLAINING.try_with(|e| e.replace(true)).unwrap_or(false);
+        let result = f();
+        let _ = EXPLAINING.try_with(|e| e.set(before));
+        result
+    }
+
+    /// Whether this thread is explaining a failure (see [`explaining`]).
+    fn is_explaining() -> bool {
+        EXPLAINING.try_with(std::cell::Cell::get).unwrap_or(true)
+    }
+
+    /// A nested untagged union: its variants, each a closed object with a
+    /// required discriminator member no other variant declares.
+    pub trait NestedUnion: Sized {
+        /// Reads the value at once as the variant whose discriminator is its
+        /// first member, `first` (handed out again as the first key), or
+        /// gives `first` and the map back when it is no discriminator.
+        ///
+        /// # Errors
+        ///
+        /// The variant's error when it does not read the value.
+        #[allow(clippy::type_complexity)]
+        fn read_as<'de, A: serde::de::MapAccess<'de>>(
+            first: Cow<'de, str>,
+            map: A,
+        ) -> Result<Result<Self, (Cow<'de, str>, A)>, A::Error>;
+
+        /// Decodes the value from its members, read once by the outer decode.
+        ///
+        /// # Errors
+        ///
+        /// Where and why the members break the union's rules.
+        fn from_members(members: &UnionMembers<'_>) -> Result<Self, DecodeError>;
+    }
+
+    /// Reads a nested union's value. When its first member is a variant's
+    /// discriminator, as that variant at once, in the outer decode's pass:
+    /// the variant reads it exactly when the union's rules pick it (the
+    /// discriminator is present; the variant is closed and declares no
+    /// other variant's, so a value it reads has none of them). Else, and
+    /// always while explaining a failure, its members are read once and the
+    /// discriminators among them pick the variant ([`UnionMembers`]).
+    pub struct UnionVisitor<U>(std::marker::PhantomData<U>);
+
+    impl<U> UnionVisitor<U> {
+        #[must_use]
+        pub fn new() -> Self {
+            UnionVisitor(std::marker::PhantomData)
         }
     }
 
-    /// Reads an object's members, or notes the kind of any other value.
-    struct UnionMembersVisitor;
+    impl<U> Default for UnionVisitor<U> {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
 
-    impl<'de> serde::de::Visitor<'de> for UnionMembersVisitor {
-        type Value = UnionMembers<'de>;
+    /// The union decoded from `members`, its problem as a nested one.
+    fn from_members<U: NestedUnion, E: serde::de::Error>(
+        members: &UnionMembers<'_>,
+    ) -> Result<U, E> {
+        U::from_members(members).map_err(|e| E::custom(nested_problem(&e.problem, &e.path)))
+    }
+
+    impl<'de, U: NestedUnion> serde::de::Visitor<'de> for UnionVisitor<U> {
+        type Value = U;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a JSON value")
         }
 
-        fn visit_map<A: serde::de::MapAccess<'de>>(
-            self,
-            mut map: A,
-        ) -> Result<Self::Value, A::Error> {
-            let mut members = Vec::with_capacity(UNION_MEMBERS);
-            while let Some(Text(name)) = map.next_key()? {
-                let text = map.next_value_seed(ValueText)?;
-                members.push((name, text));
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
+            let mut members = Vec::new();
+            if let Some(Text(first)) = map.next_key()? {
+                let (first, mut rest) = if is_explaining() {
+                    (first, map)
+                } else {
+                    match U::read_as(first, map)? {
+                        Ok(value) => return Ok(value),
+                        Err(back) => back,
+                    }
+                };
+                members.reserve_exact(UNION_MEMBERS);
+                members.push((first, rest.next_value_seed(ValueText)?));
+                while let Some(Text(name)) = rest.next_key()? {
+                    let text = rest.next_value_seed(ValueText)?;
+                    members.push((name, text));
+                }
             }
-            Ok(UnionMembers(Ok(members)))
+            from_members(&UnionMembers(Ok(members)))
         }
 
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(
-            self,
-            mut seq: A,
-        ) -> Result<Self::Value, A::Error> {
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<U, A::Error> {
             while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-            Ok(UnionMembers(Err("array")))
+            from_members(&UnionMembers(Err("array")))
         }
 
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok(UnionMembers(Err("boolean")))
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<U, E> {
+            from_members(&UnionMembers(Err("boolean")))
         }
 
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok(UnionMembers(Err("integer")))
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<U, E> {
+            from_members(&UnionMembers(Err("integer")))
         }
 
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok(UnionMembers(Err("integer")))
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<U, E> {
+            from_members(&UnionMembers(Err("integer")))
         }
 
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok(UnionMembers(Err("number")))
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<U, E> {
+            from_members(&UnionMembers(Err("number")))
         }
 
-        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-            Ok(UnionMembers(Err("string")))
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<U, E> {
+            from_members(&UnionMembers(Err("string")))
         }
 
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(UnionMembers(Err("null")))
+        fn visit_unit<E: serde::de::Error>(self) -> Result<U, E> {
+            from_members(&UnionMembers(Err("null")))
+        }
+    }
+
+    /// Reads a map whose first key was already taken, `first`, as `T`.
+    ///
+    /// # Errors
+    ///
+    /// `T`'s error when it does not read the map.
+    pub fn read_variant<'de, T: serde::Deserialize<'de>, A: serde::de::MapAccess<'de>>(
+        first: Cow<'de, str>,
+        map: A,
+    ) -> Result<T, A::Error> {
+        let map = FirstKeyAgain {
+            first: Some(first),
+            map,
+        };
+        T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+    }
+
+    /// A map whose first key was taken: that key again, then the rest.
+    struct FirstKeyAgain<'de, A> {
+        first: Option<Cow<'de, str>>,
+        map: A,
+    }
+
+    impl<'de, A: serde::de::MapAccess<'de>> serde::de::MapAccess<'de> for FirstKeyAgain<'de, A> {
+        type Error = A::Error;
+
+        fn next_key_seed<K: serde::de::DeserializeSeed<'de>>(
+            &mut self,
+            seed: K,
+        ) -> Result<Option<K::Value>, A::Error> {
+            match self.first.take() {
+                Some(Cow::Borrowed(key)) => seed
+                    .deserialize(serde::de::value::BorrowedStrDeserializer::new(key))
+                    .map(Some),
+                Some(Cow::Owned(key)) => seed
+                    .deserialize(serde::de::value::StringDeserializer::new(key))
+                    .map(Some),
+                None => self.map.next_key_seed(seed),
+            }
+        }
+
+        fn next_value_seed<V: serde::de::DeserializeSeed<'de>>(
+            &mut self,
+            seed: V,
+        ) -> Result<V::Value, A::Error> {
+            self.map.next_value_seed(seed)
+        }
+
+        fn size_hint(&self) -> Option<usize> {
+            self.map
+                .size_hint()
+                .map(|rest| rest + usize::from(self.first.is_some()))
         }
     }
 

@@ -201,18 +201,19 @@ fn untagged_union_deserialize(name: &str, variants: &[UnionVariant]) -> TokenStr
     });
     quote! {
         impl strict::NestedUnion for #ty {
+            const DISCRIMINATORS: &'static [&'static str] = &[#(#discriminators),*];
             fn read_as<'de, A: ::serde::de::MapAccess<'de>>(
                 first: ::std::borrow::Cow<'de, str>,
                 map: A,
             ) -> ::std::result::Result<::std::result::Result<Self, (::std::borrow::Cow<'de, str>, A)>, A::Error> {
-                let picked = [#(#discriminators),*].iter().position(|d| *d == first);
+                let picked = Self::DISCRIMINATORS.iter().position(|d| *d == first);
                 match picked {
                     #(#read_arms)*
                     _ => Ok(Err((first, map))),
                 }
             }
             fn from_members(members: &strict::UnionMembers<'_>) -> ::std::result::Result<Self, DecodeError> {
-                let chosen = members.variant(&[#(#discriminators),*]).map_err(|p| DecodeError::new(#name, "$", p))?;
+                let chosen = members.variant(Self::DISCRIMINATORS).map_err(|p| DecodeError::new(#name, "$", p))?;
                 match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
             }
         }

@@ -2577,6 +2577,9 @@ pub mod strict {
     /// A nested untagged union: its variants, each a closed object with a
     /// required discriminator member no other variant declares.
     pub trait NestedUnion: Sized {
+        /// Each variant's discriminator, in the variants' order.
+        const DISCRIMINATORS: &'static [&'static str];
+
         /// Reads the value at once as the variant whose discriminator is its
         /// first member, `first` (handed out again as the first key), or
         /// gives `first` and the map back when it is no discriminator.

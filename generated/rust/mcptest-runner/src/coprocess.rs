@@ -1955,6 +1955,7 @@ impl Frame for CallResult {
     }
 }
 impl strict::NestedUnion for CallResult {
+    const DISCRIMINATORS: &'static [&'static str] = &["success", "content"];
     fn read_as<'de, A: ::serde::de::MapAccess<'de>>(
         first: ::std::borrow::Cow<'de, str>,
         map: A,
@@ -1962,7 +1963,7 @@ impl strict::NestedUnion for CallResult {
         ::std::result::Result<Self, (::std::borrow::Cow<'de, str>, A)>,
         A::Error,
     > {
-        let picked = ["success", "content"].iter().position(|d| *d == first);
+        let picked = Self::DISCRIMINATORS.iter().position(|d| *d == first);
         match picked {
             Some(0usize) => strict::read_variant(first, map).map(|v| Ok(Self::Verdict(v))),
             Some(1usize) => {
@@ -1975,7 +1976,7 @@ impl strict::NestedUnion for CallResult {
         members: &strict::UnionMembers<'_>,
     ) -> ::std::result::Result<Self, DecodeError> {
         let chosen = members
-            .variant(&["success", "content"])
+            .variant(Self::DISCRIMINATORS)
             .map_err(|p| DecodeError::new("CallResult", "$", p))?;
         match chosen {
             0usize => strict_from_members::<Verdict>("CallResult", members).map(Self::Verdict),
@@ -2290,6 +2291,7 @@ impl Frame for Response {
     }
 }
 impl strict::NestedUnion for Response {
+    const DISCRIMINATORS: &'static [&'static str] = &["result", "error"];
     fn read_as<'de, A: ::serde::de::MapAccess<'de>>(
         first: ::std::borrow::Cow<'de, str>,
         map: A,
@@ -2297,7 +2299,7 @@ impl strict::NestedUnion for Response {
         ::std::result::Result<Self, (::std::borrow::Cow<'de, str>, A)>,
         A::Error,
     > {
-        let picked = ["result", "error"].iter().position(|d| *d == first);
+        let picked = Self::DISCRIMINATORS.iter().position(|d| *d == first);
         match picked {
             Some(0usize) => strict::read_variant(first, map).map(|v| Ok(Self::SuccessResponse(v))),
             Some(1usize) => strict::read_variant(first, map).map(|v| Ok(Self::ErrorResponse(v))),
@@ -2308,7 +2310,7 @@ impl strict::NestedUnion for Response {
         members: &strict::UnionMembers<'_>,
     ) -> ::std::result::Result<Self, DecodeError> {
         let chosen = members
-            .variant(&["result", "error"])
+            .variant(Self::DISCRIMINATORS)
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
             0usize => strict_from_members::<SuccessResponse>("Response", members)
@@ -5248,6 +5250,9 @@ pub mod strict {
     /// A nested untagged union: its variants, each a closed object with a
     /// required discriminator member no other variant declares.
     pub trait NestedUnion: Sized {
+        /// Each variant's discriminator, in the variants' order.
+        const DISCRIMINATORS: &'static [&'static str];
+
         /// Reads the value at once as the variant whose discriminator is its
         /// first member, `first` (handed out again as the first key), or
         /// gives `first` and the map back when it is no discriminator.

@@ -1512,6 +1512,7 @@ impl Frame for Response {
     }
 }
 impl strict::NestedUnion for Response {
+    const DISCRIMINATORS: &'static [&'static str] = &["result", "error"];
     fn read_as<'de, A: ::serde::de::MapAccess<'de>>(
         first: ::std::borrow::Cow<'de, str>,
         map: A,
@@ -1519,7 +1520,7 @@ impl strict::NestedUnion for Response {
         ::std::result::Result<Self, (::std::borrow::Cow<'de, str>, A)>,
         A::Error,
     > {
-        let picked = ["result", "error"].iter().position(|d| *d == first);
+        let picked = Self::DISCRIMINATORS.iter().position(|d| *d == first);
         match picked {
             Some(0usize) => strict::read_variant(first, map).map(|v| Ok(Self::SuccessResponse(v))),
             Some(1usize) => strict::read_variant(first, map).map(|v| Ok(Self::ErrorResponse(v))),
@@ -1530,7 +1531,7 @@ impl strict::NestedUnion for Response {
         members: &strict::UnionMembers<'_>,
     ) -> ::std::result::Result<Self, DecodeError> {
         let chosen = members
-            .variant(&["result", "error"])
+            .variant(Self::DISCRIMINATORS)
             .map_err(|p| DecodeError::new("Response", "$", p))?;
         match chosen {
             0usize => strict_from_members::<SuccessResponse>("Response", members)
@@ -4410,6 +4411,9 @@ pub mod strict {
     /// A nested untagged union: its variants, each a closed object with a
     /// required discriminator member no other variant declares.
     pub trait NestedUnion: Sized {
+        /// Each variant's discriminator, in the variants' order.
+        const DISCRIMINATORS: &'static [&'static str];
+
         /// Reads the value at once as the variant whose discriminator is its
         /// first member, `first` (handed out again as the first key), or
         /// gives `first` and the map back when it is no discriminator.

@@ -351,3 +351,81 @@ fn the_rust_clients_request_lines_are_the_encoders_text() {
     assert!(seen.len() > expected.len(), "the fake saw {} lines: {seen:?}", seen.len());
     assert_eq!(&seen[1..=expected.len()], &expected[..], "the client's request lines against the encoder's");
 }
+
+/// The Rust client decodes an answer laid out as its session's first success
+/// answer by its result alone (`AnswerLayout`): every answer, laid out so or
+/// not, must give what the decode of the whole answer gives. Each case is a
+/// session over a pair of pipes whose fake answers the handshake, one call
+/// with a plain verdict (the layout is learnt from it) and then the case's
+/// answer, which the client's outcome is compared with: the result's text,
+/// or the decoder's problem, as `ResponseOf::<CallResult>::decode` of the same
+/// line gives it. The cases near the nesting limit fail when the result is
+/// decoded as deep as a whole frame may nest.
+#[test]
+fn the_rust_clients_laid_out_answers_decode_as_whole_answers() {
+    use coprocess::Frame;
+    use std::io::{BufRead, BufReader, Write};
+
+    let depth = coprocess::MAX_DEPTH;
+    // The verdict's `data` opens the third container of the answer.
+    let nested = |containers: usize| format!("{}{}", "[".repeat(containers), "]".repeat(containers));
+    let verdict = |data: &str| format!(r#"{{"success":true,"data":{data},"text":"ok","error":null,"duration_ms":0}}"#);
+    let success = |result: &str| format!(r#"{{"jsonrpc":"2.0","id":3,"result":{result}}}"#);
+    let cases: Vec<(&str, String)> = vec![
+        ("laid out", success(r#"{"success":false,"data":{"a":[1,2.5,"\u00e9"]},"text":null,"error":"boom","duration_ms":7}"#)),
+        ("integral numbers rewritten", success(r#"{"success":true,"data":{"n":-0,"m":1e2},"text":"ok","error":null,"duration_ms":7.0}"#)),
+        ("nesting at the limit", success(&verdict(&nested(depth - 2)))),
+        ("nesting past the limit", success(&verdict(&nested(depth - 1)))),
+        ("a duplicate key in the result", success(r#"{"success":true,"success":true,"data":null,"text":"ok","error":null,"duration_ms":0}"#)),
+        ("an undeclared member in the result", success(r#"{"success":true,"data":null,"text":"ok","error":null,"duration_ms":0,"retries":1}"#)),
+        ("a lone surrogate in the result", success(&verdict(r#""\ud800""#))),
+        ("the layout's tail inside a string", success(r#"{"success":true,"data":"}","text":"\"}","error":null,"duration_ms":0}"#)),
+        ("whitespace around the result", format!(r#"{{"jsonrpc":"2.0","id":3,"result": {} }}"#, verdict("[ ]"))),
+        ("a member after the result", format!(r#"{{"jsonrpc":"2.0","id":3,"result":{},"extra":1}}"#, verdict("null"))),
+        ("the result not an object", success("[]")),
+        ("another id", r#"{"jsonrpc":"2.0","id":4,"result":{"success":true,"data":null,"text":"ok","error":null,"duration_ms":0}}"#.to_string()),
+        ("members in another order", format!(r#"{{"id":3,"jsonrpc":"2.0","result":{}}}"#, verdict("1"))),
+        ("an error answer", r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"bad"}}"#.to_string()),
+    ];
+    let mut problems = Vec::new();
+    for (name, answer) in &cases {
+        let (client_reads, mut fake_writes) = std::io::pipe().unwrap();
+        let (fake_reads, client_writes) = std::io::pipe().unwrap();
+        let answers = [
+            format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"protocol_version":{},"binary_version":"test"}}}}"#, coprocess::COPROCESS_PROTOCOL_VERSION),
+            r#"{"jsonrpc":"2.0","id":2,"result":{"success":true,"data":null,"text":"first","error":null,"duration_ms":0}}"#.to_string(),
+            answer.clone(),
+        ];
+        let fake = std::thread::spawn(move || {
+            let mut lines = BufReader::new(fake_reads).lines();
+            for answer in answers {
+                if lines.next().is_none() || writeln!(fake_writes, "{answer}").is_err() {
+                    break;
+                }
+            }
+            // The output ends after the answers (close then waits for nothing).
+            drop(fake_writes);
+            lines.for_each(drop);
+        });
+        let client = client::CoprocessClient::over_streams(client_reads, client_writes, &client::ClientOptions::default()).unwrap();
+        let params = || coprocess::CallParams { tool: "weather".into(), arguments: None, passthrough: None, timeout_ms: None };
+        let first = client.call(params(), None).map(|r| r.encode());
+        let got = client.call(params(), None).map(|r| r.encode()).map_err(|e| (e.kind, e.detail));
+        client.close();
+        fake.join().unwrap();
+        let expected = match coprocess::ResponseOf::<coprocess::CallResult>::decode(answer) {
+            Ok(coprocess::ResponseOf::SuccessResponse(s)) if matches!(s.id, coprocess::RequestId::Integer(3)) => Ok(s.result.encode()),
+            Ok(coprocess::ResponseOf::SuccessResponse(_)) => Err((client::ClientErrorKind::Protocol, String::new())),
+            Ok(coprocess::ResponseOf::ErrorResponse(e)) => Err((client::ClientErrorKind::Rpc(Box::new(client::RpcError { code: e.error.code, name: coprocess::ERROR_CODES.iter().find(|k| k.code == e.error.code).map(|k| k.name), data: None })), String::new())),
+            // A text that breaks the JSON-text rules is reported as not JSON, with the problem alone.
+            Err(e) => match coprocess::strict::check_text(answer, depth) {
+                Err((_, problem)) => Err((client::ClientErrorKind::Protocol, problem)),
+                Ok(_) => Err((client::ClientErrorKind::Protocol, e.to_string())),
+            },
+        };
+        if first.is_err() || got != expected {
+            problems.push(format!("{name}: the first call gave {first:?}; the case's {got:?}, the whole answer's decode {expected:?}"));
+        }
+    }
+    assert!(problems.is_empty(), "{} of {} cases:\n{}", problems.len(), cases.len(), problems.join("\n"));
+}

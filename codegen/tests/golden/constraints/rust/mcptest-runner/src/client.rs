@@ -700,6 +700,10 @@ struct Session {
     /// The last request line's buffer, written into again by the next call
     /// (one that grew past [`LINE_BUFFER_KEPT`] is let go).
     line_buffer: String,
+    /// How a success answer is laid out, learnt from the first one.
+    answer_layout: Option<AnswerLayout>,
+    /// Whether the layout was looked for (it is, once).
+    answer_layout_sought: bool,
 }
 
 /// The largest request line buffer a session keeps for the next call.
@@ -756,27 +760,103 @@ impl RequestLine {
         line.clear();
         line.reserve(head.len() + middle.len() + tail.len() + 64);
         line.extend_from_slice(head.as_bytes());
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut rest = id.unsigned_abs();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        if id < 0 {
-            line.push(b'-');
-        }
-        line.extend_from_slice(&digits[at..]);
+        line.extend_from_slice(IdText::of(id).as_bytes());
         line.extend_from_slice(middle.as_bytes());
         if let Some(params) = params {
             serde_json::to_writer(&mut line, params).ok()?;
         }
         line.extend_from_slice(tail.as_bytes());
         String::from_utf8(line).ok()
+    }
+}
+
+/// An integer id as JSON writes it (no allocation).
+struct IdText {
+    /// The sign and the digits, right-aligned.
+    bytes: [u8; 20],
+    start: usize,
+}
+
+impl IdText {
+    fn of(id: i64) -> Self {
+        let mut bytes = [0u8; 20];
+        let mut start = bytes.len();
+        let mut rest = id.unsigned_abs();
+        loop {
+            start -= 1;
+            bytes[start] = b'0' + u8::try_from(rest % 10).unwrap_or(0);
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        if id < 0 {
+            start -= 1;
+            bytes[start] = b'-';
+        }
+        Self { bytes, start }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[self.start..]
+    }
+}
+
+/// How a success answer's line is laid out around its id and its result:
+/// the generated encoder's text of the session's first success answer, its
+/// id and result replaced by markers, cut at them. An answer to call `id`
+/// laid out so is that envelope with the call's id, its other members as
+/// the first answer had them: only its result is left to decode, as the
+/// text between the parts (which the whole answer's decode would read the
+/// same, one container deeper).
+struct AnswerLayout {
+    /// Before the id; between the id and the result; after the result.
+    parts: [String; 3],
+}
+
+impl AnswerLayout {
+    const ID_MARK: &'static str = "\u{1}id";
+    const RESULT_MARK: &'static str = "\u{1}result";
+    /// The containers around the result in its answer: the envelope object.
+    const RESULT_DEPTH: usize = 1;
+
+    /// The layout of success answer `text`, or `None` when the encoder's
+    /// text does not hold the markers in that order.
+    fn of(text: &str) -> Option<Self> {
+        let decoded = coprocess::SuccessResponseOf::<serde_json::Value>::decode(text);
+        let mut answer = decoded.ok()?;
+        answer.id = coprocess::RequestId::String(Self::ID_MARK.to_string());
+        answer.result = serde_json::Value::from(Self::RESULT_MARK);
+        let text = answer.encode();
+        let id = serde_json::to_string(Self::ID_MARK).ok()?;
+        let result = serde_json::to_string(Self::RESULT_MARK).ok()?;
+        let (head, rest) = text.split_once(&id)?;
+        let (middle, tail) = rest.split_once(&result)?;
+        Some(Self {
+            parts: [head.to_string(), middle.to_string(), tail.to_string()],
+        })
+    }
+
+    /// The result's text in `text` when it is laid out as a success answer
+    /// to call `id`.
+    fn result_of<'t>(&self, text: &'t str, id: i64) -> Option<&'t str> {
+        let [head, middle, tail] = &self.parts;
+        let rest = text.strip_prefix(head.as_str())?;
+        let id = IdText::of(id);
+        let rest = rest.as_bytes().strip_prefix(id.as_bytes())?;
+        // The id's digits are ASCII: what follows them starts a character.
+        let rest = text.get(text.len() - rest.len()..)?;
+        rest.strip_prefix(middle.as_str())?
+            .strip_suffix(tail.as_str())
+    }
+
+    /// The result of `text`, decoded as `R` when `text` is laid out as a
+    /// success answer to call `id` and its result decodes: what the decode
+    /// of the whole answer gives. `None` sends the answer to that decode
+    /// (which says what is wrong, if anything is).
+    fn decode<R: Frame>(&self, text: &str, id: i64) -> Option<R> {
+        let result = self.result_of(text, id)?;
+        coprocess::strict::enclosed(Self::RESULT_DEPTH, || R::decode(result))?.ok()
     }
 }
 
@@ -927,6 +1007,8 @@ impl CoprocessClient {
             stderr: Arc::clone(&stderr),
             request_lines: Vec::new(),
             line_buffer: String::new(),
+            answer_layout: None,
+            answer_layout_sought: false,
         };
         let handshake = match session.handshake(options) {
             Ok(handshake) => handshake,
@@ -1021,10 +1103,21 @@ impl CoprocessClient {
             });
         let timeout = timeout.unwrap_or(self.timeout);
         let text = session.answer(method, line, timeout)?;
+        let laid_out = session.answer_layout.as_ref();
+        if let Some(result) = laid_out.and_then(|layout| layout.decode::<R>(&text, id)) {
+            session.answers.give_back(text);
+            session.answered(method);
+            return Ok(result);
+        }
         let response = match coprocess::ResponseOf::<R>::decode(&text) {
             Ok(response) => response,
             Err(e) => return Err(session.broken(method, id, &text, R::TYPE_NAME, &e)),
         };
+        let success = matches!(response, coprocess::ResponseOf::SuccessResponse(_));
+        if success && !session.answer_layout_sought {
+            session.answer_layout_sought = true;
+            session.answer_layout = AnswerLayout::of(&text);
+        }
         session.answers.give_back(text);
         let answered = match &response {
             coprocess::ResponseOf::SuccessResponse(success) => Some(&success.id),
@@ -1033,10 +1126,7 @@ impl CoprocessClient {
         session.check_id(method, id, answered)?;
         match response {
             coprocess::ResponseOf::SuccessResponse(success) => {
-                if Some(method) == SHUTDOWN {
-                    // The coprocess ends the session after answering: close only waits.
-                    session.closed = Some(messages::CLIENT_CLOSED_AFTER_SHUTDOWN);
-                }
+                session.answered(method);
                 Ok(success.result)
             }
             coprocess::ResponseOf::ErrorResponse(failure) => {
@@ -1302,6 +1392,14 @@ impl Session {
         };
         let buffer = std::mem::take(&mut self.line_buffer);
         self.request_lines[index].write(buffer, id, params)
+    }
+
+    /// A call of `method` was answered with success.
+    fn answered(&mut self, method: &'static str) {
+        if Some(method) == SHUTDOWN {
+            // The coprocess ends the session after answering: close only waits.
+            self.closed = Some(messages::CLIENT_CLOSED_AFTER_SHUTDOWN);
+        }
     }
 
     fn take_id(&mut self) -> i64 {

@@ -2015,6 +2015,27 @@ pub mod strict {
         static KEY_STACK: std::cell::Cell<Vec<Token>> = const { std::cell::Cell::new(Vec::new()) };
     }
 
+    thread_local! {
+        /// How many containers enclose, in its frame, the text this thread
+        /// decodes (see [`enclosed`]).
+        static ENCLOSING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Runs `decode`, the decode of a value's text cut from a frame in which
+    /// `containers` containers enclose it (a response's `result`: one), so
+    /// that the texts it checks may nest that many containers fewer: as
+    /// deep as the decode of the whole frame allows them. `None` (and
+    /// `decode` not run) when this thread can no longer note it, while its
+    /// thread-locals are torn down.
+    pub fn enclosed<T>(containers: usize, decode: impl FnOnce() -> T) -> Option<T> {
+        let outer = ENCLOSING
+            .try_with(|e| e.replace(e.get() + containers))
+            .ok()?;
+        let result = decode();
+        let _ = ENCLOSING.try_with(|e| e.set(outer));
+        Some(result)
+    }
+
     /// The most keys a kept key stack has room for (a frame with more
     /// allocates its own).
     const KEY_STACK_KEPT: usize = 1024;
@@ -2066,6 +2087,8 @@ pub mod strict {
         bytes: &'a [u8],
         pos: usize,
         max_depth: usize,
+        /// The containers around the text in its frame (see [`enclosed`]).
+        enclosing: usize,
         rewrites: Vec<(usize, usize, String)>,
         /// The keys of every object being scanned, innermost last; at the
         /// end, the top-level object's.
@@ -2083,6 +2106,7 @@ pub mod strict {
                 bytes: text.as_bytes(),
                 pos: 0,
                 max_depth,
+                enclosing: ENCLOSING.try_with(std::cell::Cell::get).unwrap_or(0),
                 rewrites: Vec::new(),
                 keys: KEY_STACK
                     .try_with(std::cell::Cell::take)
@@ -2169,7 +2193,7 @@ pub mod strict {
         }
 
         fn enter(&self, depth: usize) -> ScanResult<()> {
-            if depth > self.max_depth {
+            if depth + self.enclosing > self.max_depth {
                 Err(format!("nesting deeper than {}", self.max_depth))
             } else {
                 Ok(())

@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import collections.abc
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -52,6 +53,7 @@ _STDERR_LINE_BYTES: typing.Final = 4096
 _CHUNK: typing.Final = 65536
 _ID_MARK: typing.Final = "\x00"
 _PARAMS_MARK: typing.Final = "\x01"
+_RESULT_MARK: typing.Final = "\x02"
 _Params = typing.TypeVar("_Params")
 _Result = typing.TypeVar("_Result")
 _Client = typing.TypeVar("_Client", bound="_Session")
@@ -119,6 +121,54 @@ def _request_template(name: str, *, params: bool) -> str:
     template = text.replace("{", "{{").replace("}", "}}")
     template = template.replace(json.dumps(_ID_MARK), "{0}")
     return template.replace(json.dumps(_PARAMS_MARK), "{1}") + "\n"
+
+
+class _AnswerLayout:
+    """How a success answer's line is laid out around its id and its result: the
+    generated encoder's text of the session's first success answer, its id and result
+    replaced by markers, cut at them. An answer to request `id` laid out so is that
+    envelope with the request's id, its other members as the first answer had them:
+    only its result is left to decode, as the text between the parts (which the
+    whole answer's decode reads the same, one container deeper).
+    """
+
+    def __init__(self, head: bytes, middle: bytes, tail: bytes) -> None:
+        self.head = head
+        self.middle = middle
+        self.tail = tail
+
+    @staticmethod
+    def of(value: _coprocess.JsonValue) -> _AnswerLayout | None:
+        """The layout of the success answer `value` (decoded already), or None when
+        the encoder's text does not hold the markers in that order."""
+
+        def keep(member: _coprocess.JsonValue) -> _coprocess.JsonValue:
+            return member
+
+        try:
+            answer = _coprocess.success_response_of_from_value(value, keep)
+        except _coprocess.DecodeError:
+            return None
+        marked = dataclasses.replace(answer, id=_ID_MARK, result=_RESULT_MARK)
+        text = _coprocess.encode_success_response_of(marked, keep).encode("utf-8")
+        head, found, rest = text.partition(json.dumps(_ID_MARK).encode("utf-8"))
+        if not found:
+            return None
+        middle, found, tail = rest.partition(json.dumps(_RESULT_MARK).encode("utf-8"))
+        return _AnswerLayout(head, middle, tail) if found else None
+
+    def result_of(self, answer: bytes, request_id: int) -> bytes | None:
+        """The result's text in the line `answer` (its newline aside) when it is laid
+        out as a success answer to request `request_id` and its result cannot nest
+        deeper than the envelope leaves room for (fewer brackets than `MAX_DEPTH`);
+        else None."""
+        head = self.head + b"%d" % request_id + self.middle
+        end = len(answer) - 1 if answer.endswith(b"\n") else len(answer)
+        if not answer.startswith(head) or not answer.endswith(self.tail, 0, end):
+            return None
+        result = answer[len(head) : end - len(self.tail)]
+        brackets = result.count(b"{") + result.count(b"[")
+        return result if brackets < _coprocess.MAX_DEPTH else None
 
 
 class ClientError(RuntimeError):
@@ -310,6 +360,8 @@ class _Session:
         self._close_timeout = options.close_timeout
         self._lock = threading.Lock()
         self._next_id = 1
+        self._answer_layout: _AnswerLayout | None = None
+        self._answer_layout_sought = False
         self._closed: str | None = None
         self._exit: tuple[int | None, list[str]] | None = None
         self._handshake_result: _coprocess.HandshakeResult | None = None
@@ -507,12 +559,22 @@ class _Session:
                 text = method.line.format(request_id)
             else:
                 text = method.line_with_params.format(request_id, method.encode(params))
-            value = self._answer(
+            answer = self._answer_line(
                 name,
-                request_id,
                 text.encode("utf-8"),
                 self._timeout if timeout is None else timeout,
             )
+            layout = self._answer_layout
+            result = None if layout is None else layout.result_of(answer, request_id)
+            if result is not None:
+                try:
+                    decoded = method.from_value(_coprocess.parse_json(result))
+                except ValueError:
+                    pass  # The whole answer's decode says what is wrong.
+                else:
+                    self._answered(name)
+                    return decoded
+            value = self._checked_answer(name, request_id, answer)
             try:
                 response = _coprocess.response_of_from_value(value, method.from_value)
             except _coprocess.DecodeError as error:
@@ -529,10 +591,17 @@ class _Session:
                     else problem.data
                 )
                 raise RpcError(name, problem.code, problem.message, data)
-            if name == self._SHUTDOWN:
-                # The coprocess ends the session after answering: close only waits.
-                self._closed = _coprocess.CLIENT_CLOSED_AFTER_SHUTDOWN_MESSAGE
+            if not self._answer_layout_sought:
+                self._answer_layout_sought = True
+                self._answer_layout = _AnswerLayout.of(value)
+            self._answered(name)
             return response.result
+
+    def _answered(self, method: str) -> None:
+        """A call of `method` was answered with success."""
+        if method == self._SHUTDOWN:
+            # The coprocess ends the session after answering: close only waits.
+            self._closed = _coprocess.CLIENT_CLOSED_AFTER_SHUTDOWN_MESSAGE
 
     def _exchange(self, method: str, timeout: float) -> _coprocess.JsonValue:
         """Sends a request without params; its answer's value, checked only for its id."""
@@ -569,6 +638,13 @@ class _Session:
         """Writes one request line (with its newline) and reads its answer: parsed, its
         id checked.
         """
+        answer = self._answer_line(method, line, timeout, kill=kill)
+        return self._checked_answer(method, request_id, answer)
+
+    def _answer_line(
+        self, method: str, line: bytes, timeout: float, *, kill: bool = True
+    ) -> bytes:
+        """Writes one request line (with its newline) and reads its answer's line."""
         try:
             self._send(line)
         except (OSError, ValueError):
@@ -593,6 +669,12 @@ class _Session:
                 )
                 raise ProtocolError(method, message)
             raise self._ended(method)
+        return answer
+
+    def _checked_answer(
+        self, method: str, request_id: int, answer: bytes
+    ) -> _coprocess.JsonValue:
+        """The answer's line parsed, its id checked."""
         try:
             value = _coprocess.parse_json(answer)
         except ValueError as error:

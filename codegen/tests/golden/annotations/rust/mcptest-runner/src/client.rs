@@ -754,7 +754,7 @@ impl RequestLine {
     fn write<P: serde::Serialize>(
         &self,
         buffer: String,
-        id: i64,
+        id: &IdText,
         params: Option<&P>,
     ) -> Option<String> {
         let [head, middle, tail] = &self.parts;
@@ -762,7 +762,7 @@ impl RequestLine {
         line.clear();
         line.reserve(head.len() + middle.len() + tail.len() + 64);
         line.extend_from_slice(head.as_bytes());
-        line.extend_from_slice(IdText::of(id).as_bytes());
+        line.extend_from_slice(id.as_bytes());
         line.extend_from_slice(middle.as_bytes());
         if let Some(params) = params {
             serde_json::to_writer(&mut line, params).ok()?;
@@ -841,10 +841,9 @@ impl AnswerLayout {
 
     /// The result's text in `text` when it is laid out as a success answer
     /// to call `id`.
-    fn result_of<'t>(&self, text: &'t str, id: i64) -> Option<&'t str> {
+    fn result_of<'t>(&self, text: &'t str, id: &IdText) -> Option<&'t str> {
         let [head, middle, tail] = &self.parts;
         let rest = text.strip_prefix(head.as_str())?;
-        let id = IdText::of(id);
         let rest = rest.as_bytes().strip_prefix(id.as_bytes())?;
         // The id's digits are ASCII: what follows them starts a character.
         let rest = text.get(text.len() - rest.len()..)?;
@@ -856,7 +855,7 @@ impl AnswerLayout {
     /// success answer to call `id` and its result decodes: what the decode
     /// of the whole answer gives. `None` sends the answer to that decode
     /// (which says what is wrong, if anything is).
-    fn decode<R: Frame>(&self, text: &str, id: i64) -> Option<R> {
+    fn decode<R: Frame>(&self, text: &str, id: &IdText) -> Option<R> {
         let result = self.result_of(text, id)?;
         coprocess::strict::enclosed(Self::RESULT_DEPTH, || R::decode(result))?.ok()
     }
@@ -1092,8 +1091,10 @@ impl CoprocessClient {
         let mut session = lock(&self.session);
         session.check_open(method)?;
         let id = session.take_id();
+        // Written once, into the request line and the answer's expected layout.
+        let id_text = IdText::of(id);
         let line = session
-            .request_line(method, id, params.as_ref())
+            .request_line(method, &id_text, params.as_ref())
             .unwrap_or_else(|| {
                 let request = coprocess::RequestOf {
                     jsonrpc: coprocess::JsonRpcVersion::default(),
@@ -1106,7 +1107,7 @@ impl CoprocessClient {
         let timeout = timeout.unwrap_or(self.timeout);
         let text = session.answer(method, line, timeout)?;
         let laid_out = session.answer_layout.as_ref();
-        if let Some(result) = laid_out.and_then(|layout| layout.decode::<R>(&text, id)) {
+        if let Some(result) = laid_out.and_then(|layout| layout.decode::<R>(&text, &id_text)) {
             session.answers.give_back(text);
             session.answered(method);
             return Ok(result);
@@ -1376,7 +1377,7 @@ impl Session {
     fn request_line<P: serde::Serialize>(
         &mut self,
         method: &'static str,
-        id: i64,
+        id: &IdText,
         params: Option<&P>,
     ) -> Option<String> {
         let with_params = params.is_some();

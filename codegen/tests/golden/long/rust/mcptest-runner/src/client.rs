@@ -752,7 +752,7 @@ impl RequestLine {
     fn write<P: serde::Serialize>(
         &self,
         buffer: String,
-        id: i64,
+        id: &IdText,
         params: Option<&P>,
     ) -> Option<String> {
         let [head, middle, tail] = &self.parts;
@@ -760,7 +760,7 @@ impl RequestLine {
         line.clear();
         line.reserve(head.len() + middle.len() + tail.len() + 64);
         line.extend_from_slice(head.as_bytes());
-        line.extend_from_slice(IdText::of(id).as_bytes());
+        line.extend_from_slice(id.as_bytes());
         line.extend_from_slice(middle.as_bytes());
         if let Some(params) = params {
             serde_json::to_writer(&mut line, params).ok()?;
@@ -839,10 +839,9 @@ impl AnswerLayout {
 
     /// The result's text in `text` when it is laid out as a success answer
     /// to call `id`.
-    fn result_of<'t>(&self, text: &'t str, id: i64) -> Option<&'t str> {
+    fn result_of<'t>(&self, text: &'t str, id: &IdText) -> Option<&'t str> {
         let [head, middle, tail] = &self.parts;
         let rest = text.strip_prefix(head.as_str())?;
-        let id = IdText::of(id);
         let rest = rest.as_bytes().strip_prefix(id.as_bytes())?;
         // The id's digits are ASCII: what follows them starts a character.
         let rest = text.get(text.len() - rest.len()..)?;
@@ -854,7 +853,7 @@ impl AnswerLayout {
     /// success answer to call `id` and its result decodes: what the decode
     /// of the whole answer gives. `None` sends the answer to that decode
     /// (which says what is wrong, if anything is).
-    fn decode<R: Frame>(&self, text: &str, id: i64) -> Option<R> {
+    fn decode<R: Frame>(&self, text: &str, id: &IdText) -> Option<R> {
         let result = self.result_of(text, id)?;
         coprocess::strict::enclosed(Self::RESULT_DEPTH, || R::decode(result))?.ok()
     }
@@ -1090,8 +1089,10 @@ impl CoprocessClient {
         let mut session = lock(&self.session);
         session.check_open(method)?;
         let id = session.take_id();
+        // Written once, into the request line and the answer's expected layout.
+        let id_text = IdText::of(id);
         let line = session
-            .request_line(method, id, params.as_ref())
+            .request_line(method, &id_text, params.as_ref())
             .unwrap_or_else(|| {
                 let request = coprocess::RequestOf {
                     jsonrpc: coprocess::JsonRpcVersion::default(),
@@ -1104,7 +1105,7 @@ impl CoprocessClient {
         let timeout = timeout.unwrap_or(self.timeout);
         let text = session.answer(method, line, timeout)?;
         let laid_out = session.answer_layout.as_ref();
-        if let Some(result) = laid_out.and_then(|layout| layout.decode::<R>(&text, id)) {
+        if let Some(result) = laid_out.and_then(|layout| layout.decode::<R>(&text, &id_text)) {
             session.answers.give_back(text);
             session.answered(method);
             return Ok(result);
@@ -1374,7 +1375,7 @@ impl Session {
     fn request_line<P: serde::Serialize>(
         &mut self,
         method: &'static str,
-        id: i64,
+        id: &IdText,
         params: Option<&P>,
     ) -> Option<String> {
         let with_params = params.is_some();

@@ -119,6 +119,10 @@ namespace Mcptest.ClientBench
             Console.WriteLine("RSS (KiB) after 1k / 10k / 100k client calls: " + string.Join(" / ", rss));
             Console.WriteLine(
                 "summary dotnet " + F(rawBest) + " " + F(rawMedian) + " " + F(clientBest) + " " + F(clientMedian) + " " + string.Join(" ", rss));
+            // Each round's raw and client figures, in the order run (bench-all.sh
+            // takes the median of the per-round ratios).
+            Console.WriteLine(
+                "rounds dotnet " + string.Join(" ", raws.Select((raw, i) => F(raw.TotalMilliseconds * 1000 / calls) + " " + F(clients[i].TotalMilliseconds * 1000 / calls))));
             return 0;
         }
     }

@@ -145,5 +145,12 @@ public final class Bench {
                 client[0],
                 client[1],
                 String.join(" ", rss));
+        // Each round's raw and client figures, in the order run (bench-all.sh
+        // takes the median of the per-round ratios).
+        StringBuilder pairs = new StringBuilder("rounds jvm");
+        for (int i = 0; i < raws.size(); i++) {
+            pairs.append(String.format(c, " %.2f %.2f", raws.get(i) / 1e3 / calls, clients.get(i) / 1e3 / calls));
+        }
+        System.out.println(pairs);
     }
 }

@@ -98,6 +98,7 @@ def main() -> int:
         raws.append(raw_loop(calls))
         spent, rss = client_loop(calls)
         clients.append(spent)
+    pairs = " ".join(f"{r / calls * 1e6:.2f} {c / calls * 1e6:.2f}" for r, c in zip(raws, clients))
     raw_best, raw_median = best_and_median(raws, calls)
     client_best, client_median = best_and_median(clients, calls)
     print(f"python: {calls} calls x {rounds} alternated rounds, process CPU (user+system) per call")
@@ -112,6 +113,9 @@ def main() -> int:
         f"summary python {raw_best:.2f} {raw_median:.2f} {client_best:.2f} {client_median:.2f} "
         + " ".join(rss)
     )
+    # Each round's raw and client figures, in the order run (bench-all.sh
+    # takes the median of the per-round ratios).
+    print(f"rounds python {pairs}")
     return 0
 
 

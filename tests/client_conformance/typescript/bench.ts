@@ -126,6 +126,10 @@ async function main(): Promise<void> {
   out(
     `summary typescript ${rawBest.toFixed(2)} ${rawMedian.toFixed(2)} ${clientBest.toFixed(2)} ${clientMedian.toFixed(2)} ${rss.join(" ")}`,
   );
+  // Each round's raw and client figures, in the order run (bench-all.sh
+  // takes the median of the per-round ratios).
+  const pairs = raws.map((raw, i) => `${(raw / calls).toFixed(2)} ${((clients[i] ?? 0) / calls).toFixed(2)}`);
+  out(`rounds typescript ${pairs.join(" ")}`);
 }
 
 void main();

@@ -152,6 +152,11 @@ func main() {
 		}
 		raws, clients, rss = append(raws, raw), append(clients, client), used
 	}
+	perCall := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(calls) }
+	pairs := make([]string, len(raws))
+	for i := range raws {
+		pairs[i] = fmt.Sprintf("%.2f %.2f", perCall(raws[i]), perCall(clients[i]))
+	}
 	rawBest, rawMedian := bestAndMedian(raws, calls)
 	clientBest, clientMedian := bestAndMedian(clients, calls)
 	fmt.Printf("go: %d calls x %d alternated rounds, process CPU (user+system) per call\n", calls, rounds)
@@ -161,4 +166,7 @@ func main() {
 		clientBest/rawBest, clientMedian/rawMedian, clientBest-rawBest, clientMedian-rawMedian)
 	fmt.Printf("RSS (KiB) after 1k / 10k / 100k client calls: %s\n", strings.Join(rss, " / "))
 	fmt.Printf("summary go %.2f %.2f %.2f %.2f %s\n", rawBest, rawMedian, clientBest, clientMedian, strings.Join(rss, " "))
+	// Each round's raw and client figures, in the order run (bench-all.sh
+	// takes the median of the per-round ratios).
+	fmt.Printf("rounds go %s\n", strings.Join(pairs, " "))
 }

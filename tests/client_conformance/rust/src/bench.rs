@@ -130,8 +130,15 @@ fn raw_loop(calls: u64) -> Result<Duration, String> {
 /// Microseconds of CPU per call, best and median over the rounds.
 fn best_and_median(mut rounds: Vec<Duration>, calls: u64) -> (f64, f64) {
     rounds.sort();
-    let per_call = |d: Duration| d.as_secs_f64() / calls as f64 * 1e6;
-    (per_call(rounds[0]), per_call(rounds[rounds.len() / 2]))
+    (
+        per_call(rounds[0], calls),
+        per_call(rounds[rounds.len() / 2], calls),
+    )
+}
+
+/// Microseconds of CPU per call of a round.
+fn per_call(spent: Duration, calls: u64) -> f64 {
+    spent.as_secs_f64() / calls as f64 * 1e6
 }
 
 fn main() {
@@ -152,6 +159,11 @@ fn main() {
             }
         }
     }
+    let pairs: Vec<String> = raw
+        .iter()
+        .zip(&client)
+        .map(|(r, c)| format!("{:.2} {:.2}", per_call(*r, calls), per_call(*c, calls)))
+        .collect();
     let (raw_best, raw_median) = best_and_median(raw, calls);
     let (client_best, client_median) = best_and_median(client, calls);
     let rss: Vec<String> = rss.iter().map(|(_, kib)| kib.to_string()).collect();
@@ -162,6 +174,9 @@ fn main() {
         (client_best, client_median),
         &rss,
     );
+    // Each round's raw and client figures, in the order run (bench-all.sh
+    // takes the median of the per-round ratios).
+    println!("rounds rust {}", pairs.join(" "));
 }
 
 /// The report every language's bench prints, ending with one `summary` line

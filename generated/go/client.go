@@ -4,6 +4,7 @@ package mcptest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -234,6 +235,9 @@ type Client struct {
 	out          []byte
 	// writeArmed is the write deadline set on writer (zero: none yet).
 	writeArmed time.Time
+	// layout is how the session's success answers are laid out, learnt
+	// from the handshake's (nil: its encoder's text held no marks).
+	layout *sessionAnswerLayout
 }
 
 // sessionExit is how the coprocess ended: its status or signal when known.
@@ -407,7 +411,7 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 	id := c.takeID()
 	request := HandshakeRequest(RequestID{Int: id}, sdk, version)
 	c.out = append(c.out[:0], request...)
-	line, _, err := c.answer(ctx, method, id, c.startTimeout, true)
+	line, tree, err := c.answer(ctx, method, id, c.startTimeout, true)
 	if err != nil {
 		c.finish(0)
 		return err
@@ -425,6 +429,7 @@ func (c *Client) handshakeFirst(ctx context.Context, options ClientOptions) erro
 		return &HandshakeError{Message: err.Error()}
 	}
 	c.handshake = result
+	c.layout = sessionAnswerLayoutOf(tree)
 	return nil
 }
 
@@ -459,7 +464,17 @@ func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, 
 	id := c.takeID()
 	request := RequestOf[P]{Jsonrpc: JSONRPCVersion20, ID: RequestID{Int: id}, Method: method, Params: params}
 	c.out = appendRequestOf(c.out[:0], request)
-	_, tree, err := c.answer(ctx, method, id, c.timeout, true)
+	line, err := c.answerLine(ctx, method, c.timeout, true)
+	if err != nil {
+		return zero, err
+	}
+	if c.layout != nil {
+		if result, ok := sessionDecodeLaidOut[R](c.layout, line, id); ok {
+			c.answered(method)
+			return result, nil
+		}
+	}
+	tree, err := c.checked(method, id, line)
 	if err != nil {
 		return zero, err
 	}
@@ -472,11 +487,109 @@ func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, 
 	if failure := response.ErrorResponse; failure != nil {
 		return zero, sessionRPCError(method, failure.Error)
 	}
+	c.answered(method)
+	return response.SuccessResponse.Result, nil
+}
+
+// answered follows a success answer to method.
+func (c *Client) answered(method string) {
 	if method == clientShutdownMethod {
 		// The coprocess ends the session after answering: Close only waits.
 		c.closed = MessageClientClosedAfterShutdown
 	}
-	return response.SuccessResponse.Result, nil
+}
+
+// sessionAnswerLayout is how a success answer's line is laid out around its
+// id and its result: the generated encoder's text of the session's first
+// success answer (the handshake's), its id and result replaced by marks, cut
+// at them. An
+// answer to call id laid out so is that envelope with the call's id, its
+// other members as the first answer had them: only its result is left to
+// decode, as the text between the parts (which the whole answer's decode
+// reads the same, one container deeper).
+type sessionAnswerLayout struct {
+	// head comes before the id, middle between the id and the result,
+	// tail after the result.
+	head, middle, tail []byte
+}
+
+// The marks a layout is learnt with: the control character keeps them out
+// of any text the encoder writes unescaped.
+const (
+	sessionIDMark     = "\x01id"
+	sessionResultMark = "\x01result"
+)
+
+// sessionMarkedResult stands for the result while a layout is learnt: it
+// reads any value, and writes the result mark.
+type sessionMarkedResult struct{}
+
+// MarshalJSON writes the result mark. (The type's methods are one block,
+// which the runtime's pruning keeps whole: no name of the file calls
+// readEnvelopeMember, which makes the type an EnvelopeMember.)
+func (m sessionMarkedResult) MarshalJSON() ([]byte, error) {
+	return m.appendEnvelopeMember(nil), nil
+}
+func (sessionMarkedResult) readEnvelopeMember(any) (sessionMarkedResult, *shapeError) {
+	return sessionMarkedResult{}, nil
+}
+func (sessionMarkedResult) appendEnvelopeMember(b []byte) []byte {
+	return writeString(b, sessionResultMark)
+}
+
+// sessionAnswerLayoutOf is the layout of the success answer whose parsed
+// tree is tree, or nil when the encoder's text does not hold the marks in
+// that order.
+func sessionAnswerLayoutOf(tree any) *sessionAnswerLayout {
+	answer, problem := decodeSuccessResponseOf[sessionMarkedResult](tree)
+	if problem != nil {
+		return nil
+	}
+	answer.ID = RequestID{Str: sessionIDMark, IsString: true}
+	text := appendSuccessResponseOf(nil, answer)
+	id, result := writeString(nil, sessionIDMark), writeString(nil, sessionResultMark)
+	at := bytes.Index(text, id)
+	if at < 0 {
+		return nil
+	}
+	rest := text[at+len(id):]
+	resultAt := bytes.Index(rest, result)
+	if resultAt < 0 {
+		return nil
+	}
+	return &sessionAnswerLayout{head: text[:at], middle: rest[:resultAt], tail: rest[resultAt+len(result):]}
+}
+
+// sessionResultDepth is the containers around the result in its answer:
+// the envelope object.
+const sessionResultDepth = 1
+
+// sessionDecodeLaidOut is the result of answer line, decoded as R, when line
+// is laid out as a success answer to call id and its result decodes: what
+// the decode of the whole answer gives. False sends the answer to that
+// decode (which says what is wrong, if anything is).
+func sessionDecodeLaidOut[R EnvelopeMember[R]](l *sessionAnswerLayout, line []byte, id int64) (R, bool) {
+	var zero R
+	var digits [20]byte
+	idText := strconv.AppendInt(digits[:0], id, 10)
+	fixed := len(l.head) + len(idText) + len(l.middle)
+	if len(line) < fixed+len(l.tail) || !bytes.HasPrefix(line, l.head) || !bytes.HasSuffix(line, l.tail) {
+		return zero, false
+	}
+	rest := line[len(l.head):]
+	if !bytes.HasPrefix(rest, idText) || !bytes.HasPrefix(rest[len(idText):], l.middle) {
+		return zero, false
+	}
+	p := parser{s: string(line[fixed : len(line)-len(l.tail)]), depth: sessionResultDepth}
+	tree, problem := p.value()
+	if problem != nil {
+		return zero, false
+	}
+	if p.skipSpace(); p.i < len(p.s) {
+		return zero, false
+	}
+	result, problem := readEnvelopeMember[R](tree)
+	return result, problem == nil
 }
 
 func sessionRPCError(method string, problem ErrorObject) *RPCError {
@@ -527,6 +640,20 @@ func (c *Client) checkOpen(method string) error {
 // deadline on ctx, timeout bounds the wait; kill says whether a timeout ends
 // the session.
 func (c *Client) answer(ctx context.Context, method string, id int64, timeout time.Duration, kill bool) ([]byte, any, error) {
+	line, err := c.answerLine(ctx, method, timeout, kill)
+	if err != nil {
+		return nil, nil, err
+	}
+	tree, err := c.checked(method, id, line)
+	if err != nil {
+		return nil, nil, err
+	}
+	return line, tree, nil
+}
+
+// answerLine writes the request line in c.out and reads its answer's line
+// (valid until the next read), as answer does, unparsed.
+func (c *Client) answerLine(ctx context.Context, method string, timeout time.Duration, kill bool) ([]byte, error) {
 	started := time.Now()
 	deadline, ok := ctx.Deadline()
 	perCall, set := ctx.Value(callTimeoutKey{}).(time.Duration)
@@ -541,9 +668,9 @@ func (c *Client) answer(ctx context.Context, method string, id int64, timeout ti
 	c.out = append(c.out, '\n')
 	if err := c.write(started, deadline); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return nil, nil, c.timedOut(method, timeout, context.DeadlineExceeded, kill)
+			return nil, c.timedOut(method, timeout, context.DeadlineExceeded, kill)
 		}
-		return nil, nil, c.ended(method)
+		return nil, c.ended(method)
 	}
 	read, expired := c.reader.line(ctx, started, deadline, c.waited)
 	if expired {
@@ -553,21 +680,26 @@ func (c *Client) answer(ctx context.Context, method string, id int64, timeout ti
 		} else if cause == context.Canceled {
 			timeout = time.Since(started)
 		}
-		return nil, nil, c.timedOut(method, timeout, cause, kill)
+		return nil, c.timedOut(method, timeout, cause, kill)
 	}
 	if read.err == errSessionTooLong {
 		c.fail(MessageClientClosedAfterProtocolError)
 		message := fillTemplate(MessageClientTooLong, "method", method, "max_line_bytes", strconv.Itoa(MaxLineBytes))
-		return nil, nil, &ProtocolError{Method: method, Message: message}
+		return nil, &ProtocolError{Method: method, Message: message}
 	}
 	if read.err != nil {
-		return nil, nil, c.ended(method)
+		return nil, c.ended(method)
 	}
-	tree, problem := parseStrict(read.line)
+	return read.line, nil
+}
+
+// checked is the parsed tree of answer line, its id checked against id.
+func (c *Client) checked(method string, id int64, line []byte) (any, error) {
+	tree, problem := parseStrict(line)
 	if problem != nil {
 		c.fail(MessageClientClosedAfterProtocolError)
 		message := fillTemplate(MessageClientNotJSON, "method", method)
-		return nil, nil, &ProtocolError{Method: method, Message: message, Detail: problem.text()}
+		return nil, &ProtocolError{Method: method, Message: message, Detail: problem.text()}
 	}
 	if object, ok := tree.(*jsonObject); ok {
 		for i, key := range object.keys {
@@ -579,11 +711,11 @@ func (c *Client) answer(ctx context.Context, method string, id int64, timeout ti
 				c.fail(MessageClientClosedAfterProtocolError)
 				text := string(writeAny(nil, toPublic(object.vals[i])))
 				message := fillTemplate(MessageClientWrongID, "method", method, "answer_id", text, "request_id", strconv.FormatInt(id, 10))
-				return nil, nil, &ProtocolError{Method: method, Message: message}
+				return nil, &ProtocolError{Method: method, Message: message}
 			}
 		}
 	}
-	return read.line, tree, nil
+	return tree, nil
 }
 
 // write writes the request line in c.out before deadline. A write deadline

@@ -14,7 +14,7 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "ConcurrentDictionary",
     "Func", "Exception", "ArgumentNullException", "ArgumentException", "InvalidOperationException",
     "CultureInfo", "Math", "Action", "StringComparison", "CoprocessShapeException", "IReadOnlyList", "Array", "Encoding", "HashSet", "StringComparer",
-    "System", "Type", "CoprocessReader", "CoprocessRead", "CoprocessTextScan", "ArrayPool", "UTF8Encoding", "CoprocessCodec", "CoprocessCodecs", "RequestOf", "SuccessResponseOf", "ResponseOf",
+    "System", "Type", "CoprocessReader", "CoprocessRead", "CoprocessTextScan", "ArrayPool", "UTF8Encoding", "Utf8Formatter", "CoprocessCodec", "CoprocessCodecs", "RequestOf", "SuccessResponseOf", "ResponseOf",
     // The session client (CoprocessClient.cs): its own types and the System types it names unqualified.
     "CoprocessClient", "CoprocessClientOptions", "CoprocessClientException", "RpcException", "ProtocolException",
     "CallTimeoutException", "SessionClosedException", "CoprocessExitedException", "CoprocessClientMessages", "CallOutcome",

@@ -1092,6 +1092,12 @@ namespace Mcptest.Sdk
         /// <summary>The reader options for a frame's text: strict syntax, <c>MaxDepth</c> containers.</summary>
         internal static readonly JsonReaderOptions Frame = new JsonReaderOptions { MaxDepth = Coprocess.MaxDepth };
 
+        /// <summary>The containers a value one container encloses may nest (none left: below 1).</summary>
+        internal static readonly int EnclosedDepth = Coprocess.MaxDepth - 1;
+
+        /// <summary>The reader options for such a value's text (used only when <see cref="EnclosedDepth"/> is 1 or more).</summary>
+        internal static readonly JsonReaderOptions Enclosed = new JsonReaderOptions { MaxDepth = Math.Max(EnclosedDepth, 1) };
+
         /// <summary>
         /// The options for the text of a value the caller already parsed: its syntax was the
         /// caller's choice, so comments and trailing commas pass (as they did into its tree).
@@ -1354,6 +1360,21 @@ namespace Mcptest.Sdk
                 return false;
             }
             return TryRead(text, offset, count, CoprocessTextScan.Frame, read, out value);
+        }
+
+        /// <summary>
+        /// As <see cref="TryDecode{T}(byte[], int, int, CoprocessRead{T}, out T)"/> for the text of a
+        /// value that one container encloses in its frame (a session answer's result, cut out of its
+        /// answer): it may nest one container less than a frame.
+        /// </summary>
+        internal static bool TryDecodeEnclosed<T>(byte[] text, int offset, int count, CoprocessRead<T> read, out T value)
+        {
+            value = default!;
+            if (CoprocessTextScan.EnclosedDepth < 1)
+            {
+                return false;
+            }
+            return TryRead(text, offset, count, CoprocessTextScan.Enclosed, read, out value);
         }
 
         private static bool TryDecode<T>(string text, JsonReaderOptions options, CoprocessRead<T> read, out T value)

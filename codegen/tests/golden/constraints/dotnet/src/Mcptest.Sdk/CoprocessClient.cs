@@ -5,6 +5,7 @@
 #nullable enable
 
 using System;
+using System.Buffers.Text;
 using System.Collections.Generic;
 using System.Diagnostics;
 using System.Globalization;
@@ -223,6 +224,12 @@ namespace Mcptest.Sdk
         private long nextId = 1;
         private string? closed;
         private bool ended;
+
+        /// <summary>How the session's success answers are laid out, learnt from its first (null: not learnt, or not to be).</summary>
+        private AnswerLayout? answerLayout;
+
+        /// <summary>Whether the layout was sought (from the session's first success answer).</summary>
+        private bool answerLayoutSought;
         private int? endStatus;
         private IReadOnlyList<string> endLines = Array.Empty<string>();
         private HandshakeResult? handshake;
@@ -486,8 +493,14 @@ namespace Mcptest.Sdk
                 var request = new RequestOf<TParams>(JsonRpcVersion.V2_0, new RequestId(id), method) { Params = parameters };
                 request.Write(requestText.Clear());
                 (int first, int length) = await ExchangeAsync(method, RequestLine(), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
+                bool utf8 = IsUtf8(first, length);
+                if (utf8 && answerLayout != null && answerLayout.TryDecode(buffer, first, length, id, out TResult laidOut))
+                {
+                    Answered(method);
+                    return laidOut;
+                }
                 ResponseOf<TResult> response;
-                if (!IsUtf8(first, length) || !CoprocessReader.TryDecode(buffer, first, length, ResponseReader<TResult>.Read, out response))
+                if (!utf8 || !CoprocessReader.TryDecode(buffer, first, length, ResponseReader<TResult>.Read, out response))
                 {
                     // The careful way, which words what is wrong.
                     string text = await TextAsync(method, first, length).ConfigureAwait(false);
@@ -512,16 +525,27 @@ namespace Mcptest.Sdk
                     ErrorObject error = response.ErrorResponse!.Error;
                     throw new RpcException(method, error.Code, error.Message, error.Data);
                 }
-                if (method == ShutdownMethod)
+                if (!answerLayoutSought)
                 {
-                    // The coprocess ends the session after answering: closing only waits.
-                    closed = CoprocessClientMessages.ClosedAfterShutdown();
+                    answerLayoutSought = true;
+                    answerLayout = AnswerLayout.Of(success);
                 }
+                Answered(method);
                 return success.Result;
             }
             finally
             {
                 gate.Release();
+            }
+        }
+
+        /// <summary>Follows a success answer to <paramref name="method"/>.</summary>
+        private void Answered(string method)
+        {
+            if (method == ShutdownMethod)
+            {
+                // The coprocess ends the session after answering: closing only waits.
+                closed = CoprocessClientMessages.ClosedAfterShutdown();
             }
         }
 
@@ -1440,6 +1464,108 @@ namespace Mcptest.Sdk
                 [DllImport("libc", EntryPoint = "close")]
                 private static extern int CloseDescriptor(int descriptor);
             }
+        }
+
+        /// <summary>
+        /// How a success answer's line is laid out around its id and its result: the generated
+        /// encoder's text of the session's first success answer, its id replaced by a mark, cut at
+        /// the mark and at its result's own text (found once, and only once, after the mark). An
+        /// answer to call <c>id</c> laid out so is that envelope with the call's id, its other
+        /// members as the first answer had them: only its result is left to decode, as the bytes
+        /// between the parts (which the whole answer's decode reads the same, one container deeper).
+        /// </summary>
+        private sealed class AnswerLayout
+        {
+            /// <summary>The id the layout is learnt with: the control character keeps it out of any text the encoder writes unescaped.</summary>
+            private const string IdMark = "\u0001id";
+
+            private static readonly UTF8Encoding Utf8 = new UTF8Encoding(false, true);
+
+            private readonly byte[] head;
+            private readonly byte[] middle;
+            private readonly byte[] tail;
+
+            private AnswerLayout(byte[] head, byte[] middle, byte[] tail)
+            {
+                this.head = head;
+                this.middle = middle;
+                this.tail = tail;
+            }
+
+            /// <summary>The layout of <paramref name="success"/>, or null when its text does not cut so.</summary>
+            internal static AnswerLayout? Of<TResult>(SuccessResponseOf<TResult> success)
+                where TResult : class
+            {
+                RequestId id = success.Id;
+                var envelope = new StringBuilder();
+                try
+                {
+                    success.Id = new RequestId(IdMark);
+                    success.Write(envelope);
+                }
+                finally
+                {
+                    success.Id = id;
+                }
+                var mark = new StringBuilder();
+                new RequestId(IdMark).Write(mark);
+                var result = new StringBuilder();
+                CoprocessCodec<TResult>.Get().Write(result, success.Result);
+                string text = envelope.ToString();
+                string idText = mark.ToString();
+                string resultText = result.ToString();
+                int at = text.IndexOf(idText, StringComparison.Ordinal);
+                if (at < 0)
+                {
+                    return null;
+                }
+                int from = at + idText.Length;
+                int resultAt = text.IndexOf(resultText, from, StringComparison.Ordinal);
+                if (resultAt < 0 || text.IndexOf(resultText, resultAt + 1, StringComparison.Ordinal) >= 0)
+                {
+                    return null;
+                }
+                return new AnswerLayout(
+                    Utf8.GetBytes(text.Substring(0, at)),
+                    Utf8.GetBytes(text.Substring(from, resultAt - from)),
+                    Utf8.GetBytes(text.Substring(resultAt + resultText.Length)));
+            }
+
+            /// <summary>
+            /// The result of the answer line in <paramref name="line"/> (valid UTF-8), decoded, when it
+            /// is laid out as a success answer to call <paramref name="id"/> and its result decodes:
+            /// what the decode of the whole answer gives. False sends the answer to that decode (which
+            /// says what is wrong, if anything is).
+            /// </summary>
+            internal bool TryDecode<TResult>(byte[] line, int first, int length, long id, out TResult result)
+                where TResult : class
+            {
+                result = default!;
+                Span<byte> digits = stackalloc byte[20];
+                if (!Utf8Formatter.TryFormat(id, digits, out int idLength))
+                {
+                    return false;
+                }
+                ReadOnlySpan<byte> idText = digits.Slice(0, idLength);
+                var text = new ReadOnlySpan<byte>(line, first, length);
+                int fixedLength = head.Length + idLength + middle.Length;
+                if (length < fixedLength + tail.Length
+                    || !text.StartsWith(new ReadOnlySpan<byte>(head))
+                    || !text.Slice(head.Length).StartsWith(idText)
+                    || !text.Slice(head.Length + idLength).StartsWith(new ReadOnlySpan<byte>(middle))
+                    || !text.EndsWith(new ReadOnlySpan<byte>(tail)))
+                {
+                    return false;
+                }
+                return CoprocessReader.TryDecodeEnclosed(line, first + fixedLength, length - fixedLength - tail.Length, ResultReader<TResult>.Read, out result);
+            }
+        }
+
+        /// <summary>The one-pass reader of a typed result, made once per result type.</summary>
+        private static class ResultReader<TResult>
+            where TResult : class
+        {
+            internal static readonly CoprocessRead<TResult> Read = (ref Utf8JsonReader reader) => CoprocessCodec<TResult>.Get().Read(ref reader);
         }
 
         /// <summary>The one-pass reader of a typed response, made once per result type.</summary>

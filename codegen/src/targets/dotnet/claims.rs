@@ -17,7 +17,7 @@ use crate::targets::claims::{identifier, Scope};
 use crate::SchemaError;
 
 /// Words that may precede a type declaration's kind.
-const MODIFIERS: &[&str] = &["public", "internal", "private", "static", "sealed", "abstract", "readonly", "partial"];
+pub(super) const MODIFIERS: &[&str] = &["public", "internal", "private", "static", "sealed", "abstract", "readonly", "partial"];
 
 /// Claims every name of `text`, the file rendered from `contract`.
 pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {

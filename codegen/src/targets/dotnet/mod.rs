@@ -91,7 +91,7 @@ fn render(contract: &Contract, sdk: &Sdk) -> Result<String, crate::SchemaError> 
 
 /// The word lists this target escapes or avoids (keywords, reserved names).
 pub fn keyword_sets() -> Vec<&'static [&'static str]> {
-    vec![names::KEYWORDS, names::RESERVED_TYPES, names::RESERVED_MEMBERS]
+    vec![names::KEYWORDS, names::RESERVED_TYPES, names::RESERVED_MEMBERS, names::client_nested_types()]
 }
 
 /// The runtime template(s), as written.

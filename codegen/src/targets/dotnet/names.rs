@@ -46,11 +46,43 @@ const CODEC_MEMBERS: &[&str] = &[
     "MemberwiseClone", "ReferenceEquals", "Finalize",
 ];
 
+/// The types the session client's runtime nests in its classes (`Pipes`,
+/// `AnswerLayout`, ...), read off its template. Inside `CoprocessClient`,
+/// where the typed methods name the contract's types unqualified, such a
+/// name is the nested type (a `$defs` type `Pipes` as a method's result was
+/// CS0050), so a `$defs` type of one of these names takes the `Type` suffix
+/// too. (The namespace's own types are claimed: `claims.rs`.)
+pub(crate) fn client_nested_types() -> &'static [&'static str] {
+    static NESTED: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NESTED.get_or_init(|| nested_types(super::client::RUNTIME_FILE))
+}
+
+/// The types a C# text declares inside another type (indented past the
+/// namespace body's four spaces), sorted and once each.
+fn nested_types(text: &'static str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let body = line.trim_start();
+        if line.len() - body.len() <= 4 {
+            continue;
+        }
+        let mut words = body.split_whitespace().skip_while(|w| super::claims::MODIFIERS.contains(w));
+        if let Some("class" | "struct" | "enum" | "interface" | "record") = words.next() {
+            out.extend(words.next().and_then(crate::targets::claims::identifier));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The C# name of a `$defs` type: PascalCase, with a `Type` suffix when the
-/// file uses that name unqualified or every type declares a member of it.
+/// file uses that name unqualified, the client nests a type of it, or every
+/// type declares a member of it.
 pub fn type_name(def: &str) -> String {
     let name = names::pascal_case(def);
-    if RESERVED_TYPES.contains(&name.as_str()) || CODEC_MEMBERS.contains(&name.as_str()) {
+    let name_str = name.as_str();
+    if RESERVED_TYPES.contains(&name_str) || CODEC_MEMBERS.contains(&name_str) || client_nested_types().contains(&name_str) {
         name + "Type"
     } else {
         name
@@ -156,6 +188,23 @@ mod tests {
         assert_eq!(enum_members(&["with-dash".into(), "with_dash".into()]), vec!["WithDash", "WithDash2"]);
         assert_eq!(type_name("Type"), "TypeType");
         assert_eq!(string_literal("a\"b"), "\"a\\\"b\"");
+    }
+}
+
+#[cfg(test)]
+mod nested_tests {
+    /// The client's nested types are read off its template, and a `$defs`
+    /// type named like one takes the suffix (`Pipes` once broke the client).
+    #[test]
+    fn a_type_named_like_a_nested_client_type_takes_the_suffix() {
+        let nested = super::client_nested_types();
+        for name in ["Pipes", "TimerHandle", "PollPair", "AnswerLayout"] {
+            assert!(nested.contains(&name), "{name} not in {nested:?}");
+        }
+        assert!(!nested.contains(&"CoprocessClient"), "a namespace-level type read as nested");
+        assert_eq!(super::type_name("pipes"), "PipesType");
+        assert_eq!(super::type_name("answer_layout"), "AnswerLayoutType");
+        assert_eq!(super::type_name("Pipe"), "Pipe");
     }
 }
 

@@ -17,7 +17,7 @@ use crate::targets::claims::{identifier, Scope};
 use crate::SchemaError;
 
 /// Words that may precede a type declaration's kind.
-pub(super) const MODIFIERS: &[&str] = &["public", "internal", "private", "static", "sealed", "abstract", "readonly", "partial"];
+const MODIFIERS: &[&str] = &["public", "internal", "private", "static", "sealed", "abstract", "readonly", "partial"];
 
 /// Claims every name of `text`, the file rendered from `contract`.
 pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
@@ -36,18 +36,22 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
 /// The types declared in the body of the file's one namespace (four spaces
 /// in), in order: classes, structs, interfaces, enums, records, delegates.
 fn namespace_types(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let Some(body) = line.strip_prefix("    ").filter(|b| !b.starts_with(char::is_whitespace)) else { continue };
-        let mut words = body.split_whitespace().skip_while(|w| MODIFIERS.contains(w));
-        match words.next() {
-            Some("class" | "struct" | "interface" | "enum" | "record") => out.extend(words.next().and_then(identifier)),
-            // `delegate T Name<T>(...)`: the name follows the return type.
-            Some("delegate") => out.extend(words.nth(1).and_then(identifier)),
-            _ => {}
-        }
+    text.lines()
+        .filter_map(|line| line.strip_prefix("    ").filter(|b| !b.starts_with(char::is_whitespace)))
+        .filter_map(declared_type)
+        .collect()
+}
+
+/// The type a declaration line (its indent stripped) declares, if it
+/// declares one: a class, struct, interface, enum, record or delegate.
+pub(super) fn declared_type(body: &str) -> Option<&str> {
+    let mut words = body.split_whitespace().skip_while(|w| MODIFIERS.contains(w));
+    match words.next() {
+        Some("class" | "struct" | "interface" | "enum" | "record") => words.next().and_then(identifier),
+        // `delegate T Name<T>(...)`: the name follows the return type.
+        Some("delegate") => words.nth(1).and_then(identifier),
+        _ => None,
     }
-    out
 }
 
 #[cfg(test)]

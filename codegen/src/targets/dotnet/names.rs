@@ -60,17 +60,12 @@ pub(crate) fn client_nested_types() -> &'static [&'static str] {
 /// The types a C# text declares inside another type (indented past the
 /// namespace body's four spaces), sorted and once each.
 fn nested_types(text: &'static str) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let body = line.trim_start();
-        if line.len() - body.len() <= 4 {
-            continue;
-        }
-        let mut words = body.split_whitespace().skip_while(|w| super::claims::MODIFIERS.contains(w));
-        if let Some("class" | "struct" | "enum" | "interface" | "record") = words.next() {
-            out.extend(words.next().and_then(crate::targets::claims::identifier));
-        }
-    }
+    let mut out: Vec<&'static str> = text
+        .lines()
+        .map(|line| (line.len() - line.trim_start().len(), line.trim_start()))
+        .filter(|(indent, _)| *indent > 4)
+        .filter_map(|(_, body)| super::claims::declared_type(body))
+        .collect();
     out.sort_unstable();
     out.dedup();
     out

@@ -509,11 +509,10 @@ func (c *Client) answered(method string) {
 // sessionAnswerLayout is how a success answer's line is laid out around its
 // id and its result: the generated encoder's text of the session's first
 // success answer (the handshake's), its id and result replaced by marks, cut
-// at them. An
-// answer to call id laid out so is that envelope with the call's id, its
-// other members as the first answer had them: only its result is left to
-// decode, as the text between the parts (which the whole answer's decode
-// reads the same, one container deeper).
+// at them. An answer to call id laid out so is that envelope with the call's
+// id, its other members as the first answer had them: only its result is
+// left to decode, as the text between the parts (which the whole answer's
+// decode reads the same, one container deeper).
 type sessionAnswerLayout struct {
 	// head comes before the id, middle between the id and the result,
 	// tail after the result.

@@ -1,10 +1,11 @@
 //! The Rust client's own CPU per call: the generated client against a coprocess
 //! that answers every `mcp.call` at once (tests/client_conformance/echo_coprocess.py),
 //! next to a raw loop that writes the same request line and reads one line
-//! back without decoding. The two loops alternate in one process for several
-//! rounds; each round's figure is the process's user + system CPU time
-//! (`getrusage`) over its calls, so the coprocess and the pipe's waiting do not
-//! count. Also the resident set (`VmRSS`) after 1k, 10k and 100k client calls.
+//! back without decoding. Each round opens both side by side in this one
+//! process and runs their calls in alternated blocks (`BENCH_BLOCK`, default
+//! 1,000 calls), so that both see the same state of the machine; a loop's
+//! figure is the process's user + system CPU time (`getrusage`) over its
+//! blocks, so the coprocess and the pipe's waiting do not count. Also the resident set (`VmRSS`) after 1k, 10k and 100k client calls.
 //!
 //!     client_bench [CALLS [ROUNDS]]      (default 100000 5)
 
@@ -16,7 +17,7 @@ pub mod client;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use client::{ClientOptions, CoprocessClient};
@@ -72,59 +73,130 @@ fn rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
+/// Calls of each loop in a row, by default, before the other's turn
+/// (`BENCH_BLOCK`): a few milliseconds of each.
+const BLOCK: u64 = 1_000;
+
 /// The calls after which the resident set is noted.
 const RSS_AT: [u64; 3] = [1_000, 10_000, 100_000];
 
-fn client_loop(calls: u64, rss: &mut Vec<(u64, u64)>) -> Result<Duration, String> {
+/// The raw loop: the echo coprocess spawned with plain pipes, written the
+/// bench's request line and read one line back, nothing decoded.
+struct RawLoop {
+    process: Child,
+    writer: ChildStdin,
+    reader: BufReader<ChildStdout>,
+    line: String,
+    answer: String,
+}
+
+impl RawLoop {
+    fn spawn() -> Result<Self, String> {
+        let mut process = Command::new(echo())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        let (Some(mut writer), Some(reader)) = (process.stdin.take(), process.stdout.take()) else {
+            return Err("no pipes".into());
+        };
+        let mut reader = BufReader::new(reader);
+        let mut answer = String::new();
+        let hello =
+            coprocess::handshake_request(RequestId::Integer(1), Some("rust"), Some("bench"));
+        writeln!(writer, "{hello}").map_err(|e| e.to_string())?;
+        reader.read_line(&mut answer).map_err(|e| e.to_string())?;
+        let request = RequestOf {
+            jsonrpc: JsonRpcVersion::default(),
+            id: RequestId::Integer(2),
+            method: coprocess::methods::MCP_CALL.to_string(),
+            params: Some(params()),
+        };
+        let line = format!("{}\n", request.encode());
+        Ok(Self {
+            process,
+            writer,
+            reader,
+            line,
+            answer,
+        })
+    }
+
+    /// `calls` raw calls: the CPU they took.
+    fn run(&mut self, calls: u64) -> Result<Duration, String> {
+        let started = cpu();
+        for _ in 0..calls {
+            self.writer
+                .write_all(self.line.as_bytes())
+                .map_err(|e| e.to_string())?;
+            self.writer.flush().map_err(|e| e.to_string())?;
+            self.answer.clear();
+            self.reader
+                .read_line(&mut self.answer)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(cpu().saturating_sub(started))
+    }
+
+    fn close(self) {
+        let Self {
+            mut process,
+            writer,
+            ..
+        } = self;
+        drop(writer);
+        let _ = process.wait();
+    }
+}
+
+/// `calls` client calls after the round's first `done` (the resident set is
+/// noted after each of `RSS_AT`): the CPU they took.
+fn client_calls(
+    client: &CoprocessClient,
+    calls: u64,
+    done: u64,
+    rss: &mut Vec<(u64, u64)>,
+) -> Result<Duration, String> {
+    let started = cpu();
+    for call in done + 1..=done + calls {
+        client.call(params(), None).map_err(|e| e.to_string())?;
+        if RSS_AT.contains(&call) {
+            rss.push((call, rss_kib()));
+        }
+    }
+    Ok(cpu().saturating_sub(started))
+}
+
+/// One round: the raw loop and a client session open side by side, `calls`
+/// calls of each in alternated blocks of `block` (which of the two goes first
+/// alternates too), so that both see the same state of the machine. The
+/// CPU each took: raw, then client.
+fn round(
+    calls: u64,
+    block: u64,
+    rss: &mut Vec<(u64, u64)>,
+) -> Result<(Duration, Duration), String> {
+    let mut raw = RawLoop::spawn()?;
     let client = CoprocessClient::spawn(echo(), &["server"], &ClientOptions::default())
         .map_err(|e| e.to_string())?;
     rss.clear();
-    let started = cpu();
-    for done in 1..=calls {
-        client.call(params(), None).map_err(|e| e.to_string())?;
-        if RSS_AT.contains(&done) {
-            rss.push((done, rss_kib()));
+    let (mut raw_cpu, mut client_cpu) = (Duration::ZERO, Duration::ZERO);
+    let (mut done, mut raw_first) = (0, true);
+    while done < calls {
+        let n = block.min(calls - done);
+        if raw_first {
+            raw_cpu += raw.run(n)?;
+            client_cpu += client_calls(&client, n, done, rss)?;
+        } else {
+            client_cpu += client_calls(&client, n, done, rss)?;
+            raw_cpu += raw.run(n)?;
         }
+        done += n;
+        raw_first = !raw_first;
     }
-    let spent = cpu().saturating_sub(started);
+    raw.close();
     client.close();
-    Ok(spent)
-}
-
-fn raw_loop(calls: u64) -> Result<Duration, String> {
-    let mut process = Command::new(echo())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let (Some(mut writer), Some(reader)) = (process.stdin.take(), process.stdout.take()) else {
-        return Err("no pipes".into());
-    };
-    let mut reader = BufReader::new(reader);
-    let mut answer = String::new();
-    let hello = coprocess::handshake_request(RequestId::Integer(1), Some("rust"), Some("bench"));
-    writeln!(writer, "{hello}").map_err(|e| e.to_string())?;
-    reader.read_line(&mut answer).map_err(|e| e.to_string())?;
-    let request = RequestOf {
-        jsonrpc: JsonRpcVersion::default(),
-        id: RequestId::Integer(2),
-        method: coprocess::methods::MCP_CALL.to_string(),
-        params: Some(params()),
-    };
-    let line = format!("{}\n", request.encode());
-    let started = cpu();
-    for _ in 0..calls {
-        writer
-            .write_all(line.as_bytes())
-            .map_err(|e| e.to_string())?;
-        writer.flush().map_err(|e| e.to_string())?;
-        answer.clear();
-        reader.read_line(&mut answer).map_err(|e| e.to_string())?;
-    }
-    let spent = cpu().saturating_sub(started);
-    drop(writer);
-    let _ = process.wait();
-    Ok(spent)
+    Ok((raw_cpu, client_cpu))
 }
 
 /// Microseconds of CPU per call, best and median over the rounds.
@@ -145,10 +217,14 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let calls: u64 = args.next().and_then(|n| n.parse().ok()).unwrap_or(100_000);
     let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(5).max(1);
+    let block: u64 = std::env::var("BENCH_BLOCK")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(BLOCK)
+        .max(1);
     let (mut raw, mut client, mut rss) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
-        let measured = raw_loop(calls).and_then(|r| Ok((r, client_loop(calls, &mut rss)?)));
-        match measured {
+        match round(calls, block, &mut rss) {
             Ok((r, c)) => {
                 raw.push(r);
                 client.push(c);
@@ -183,7 +259,7 @@ fn main() {
 /// that tests/client_conformance/bench-all.sh reads.
 fn report(calls: u64, rounds: usize, raw: (f64, f64), client: (f64, f64), rss: &[String]) {
     println!(
-        "rust: {calls} calls x {rounds} alternated rounds, process CPU (user+system) per call"
+        "rust: {calls} calls x {rounds} rounds in alternated blocks, process CPU (user+system) per call"
     );
     println!("raw loop: best {:.2} us, median {:.2} us", raw.0, raw.1);
     println!(

@@ -2,9 +2,11 @@
 // generated client against a coprocess that answers every mcp.call at once
 // (tests/client_conformance/echo_coprocess.py), next to a raw loop that
 // writes the same request line and reads one line back without decoding.
-// The two loops alternate in this one process for ROUNDS rounds; a round's
-// figure is the process's user + system CPU time (getrusage) over its calls,
-// so the coprocess and the wait on the pipe do not count. Also the resident
+// Each of ROUNDS rounds opens both side by side in this one process and runs
+// their calls in alternated blocks (BENCH_BLOCK, default 1,000 calls), so that
+// both see the same state of the machine; a loop's figure is the process's
+// user + system CPU time (getrusage) over its blocks, so the coprocess and
+// the wait on the pipe do not count. Also the resident
 // set (VmRSS) after 1k, 10k and 100k client calls.
 //
 //	bench ECHO [CALLS [ROUNDS]]   (default 100000 and 5; see bench.sh)
@@ -14,6 +16,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"sort"
@@ -51,67 +54,122 @@ func rssKiB() string {
 // rssAt are the calls after which the resident set is noted.
 var rssAt = map[int]bool{1000: true, 10000: true, 100000: true}
 
-func clientLoop(echo string, calls int) (time.Duration, []string, error) {
-	ctx := context.Background()
-	client, err := mcptest.Start(ctx, echo, []string{"server"}, mcptest.ClientOptions{})
-	if err != nil {
-		return 0, nil, err
-	}
-	defer client.Close()
-	params := mcptest.CallParams{Tool: "bench"}
-	var rss []string
-	started := cpu()
-	for done := 1; done <= calls; done++ {
-		if _, err := client.Call(ctx, params); err != nil {
-			return 0, nil, err
-		}
-		if rssAt[done] {
-			rss = append(rss, rssKiB())
-		}
-	}
-	return cpu() - started, rss, nil
+// rawLoop is the raw loop: the echo coprocess spawned with plain pipes,
+// written the bench's request line and read one line back, nothing decoded.
+type rawLoop struct {
+	process *exec.Cmd
+	stdin   io.WriteCloser
+	reader  *bufio.Reader
+	line    []byte
 }
 
-func rawLoop(echo string, calls int) (time.Duration, error) {
+func startRaw(echo string) (*rawLoop, error) {
 	process := exec.Command(echo)
 	stdin, err := process.StdinPipe()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	stdout, err := process.StdoutPipe()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if err := process.Start(); err != nil {
-		return 0, err
+		return nil, err
 	}
 	reader := bufio.NewReaderSize(stdout, 1<<16)
 	hello := mcptest.HandshakeRequest(mcptest.RequestID{Int: 1}, "go", "bench") + "\n"
 	if _, err := stdin.Write([]byte(hello)); err != nil {
-		return 0, err
+		return nil, err
 	}
 	if _, err := reader.ReadSlice('\n'); err != nil {
-		return 0, err
+		return nil, err
 	}
 	params := mcptest.CallParams{Tool: "bench"}
 	request := mcptest.RequestOf[mcptest.CallParams]{Jsonrpc: mcptest.JSONRPCVersion20, ID: mcptest.RequestID{Int: 2}, Method: mcptest.MethodMCPCall, Params: &params}
 	line, err := request.MarshalJSON()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	line = append(line, '\n')
+	return &rawLoop{process: process, stdin: stdin, reader: reader, line: append(line, '\n')}, nil
+}
+
+// run makes calls raw calls: the CPU they took.
+func (raw *rawLoop) run(calls int) (time.Duration, error) {
 	started := cpu()
 	for i := 0; i < calls; i++ {
-		if _, err := stdin.Write(line); err != nil {
+		if _, err := raw.stdin.Write(raw.line); err != nil {
 			return 0, err
 		}
-		if _, err := reader.ReadSlice('\n'); err != nil {
+		if _, err := raw.reader.ReadSlice('\n'); err != nil {
 			return 0, err
 		}
 	}
-	spent := cpu() - started
-	_ = stdin.Close()
-	return spent, process.Wait()
+	return cpu() - started, nil
+}
+
+func (raw *rawLoop) close() error {
+	_ = raw.stdin.Close()
+	return raw.process.Wait()
+}
+
+// clientCalls makes calls client calls after the round's first done (the
+// resident set is noted after each of rssAt): the CPU they took.
+func clientCalls(client *mcptest.Client, calls, done int, rss *[]string) (time.Duration, error) {
+	ctx := context.Background()
+	params := mcptest.CallParams{Tool: "bench"}
+	started := cpu()
+	for call := done + 1; call <= done+calls; call++ {
+		if _, err := client.Call(ctx, params); err != nil {
+			return 0, err
+		}
+		if rssAt[call] {
+			*rss = append(*rss, rssKiB())
+		}
+	}
+	return cpu() - started, nil
+}
+
+// round opens the raw loop and a client session side by side and makes calls
+// calls of each in alternated blocks of block (which of the two goes first
+// alternates too), so that both see the same state of the machine: the CPU
+// each took, and the resident set the client's calls noted.
+func round(echo string, calls, block int) (rawCPU, clientCPU time.Duration, rss []string, err error) {
+	raw, err := startRaw(echo)
+	if err != nil {
+		return 0, 0, nil, fmt.Errorf("raw loop: %w", err)
+	}
+	defer func() {
+		if closed := raw.close(); err == nil && closed != nil {
+			err = fmt.Errorf("raw loop: %w", closed)
+		}
+	}()
+	client, err := mcptest.Start(context.Background(), echo, []string{"server"}, mcptest.ClientOptions{})
+	if err != nil {
+		return 0, 0, nil, fmt.Errorf("client: %w", err)
+	}
+	defer client.Close()
+	rawFirst := true
+	for done := 0; done < calls; done += block {
+		n := block
+		if calls-done < n {
+			n = calls - done
+		}
+		for _, raws := range [2]bool{rawFirst, !rawFirst} {
+			var spent time.Duration
+			if raws {
+				spent, err = raw.run(n)
+				rawCPU += spent
+			} else {
+				spent, err = clientCalls(client, n, done, &rss)
+				clientCPU += spent
+			}
+			if err != nil {
+				return 0, 0, nil, err
+			}
+		}
+		rawFirst = !rawFirst
+	}
+	return rawCPU, clientCPU, rss, nil
 }
 
 // bestAndMedian are the microseconds of CPU per call of the best and the median round.
@@ -139,15 +197,14 @@ func main() {
 	}
 	var raws, clients []time.Duration
 	var rss []string
-	for round := 1; round <= rounds; round++ {
-		raw, err := rawLoop(echo, calls)
+	block := 1000
+	if given, err := strconv.Atoi(os.Getenv("BENCH_BLOCK")); err == nil && given > 0 {
+		block = given
+	}
+	for i := 1; i <= rounds; i++ {
+		raw, client, used, err := round(echo, calls, block)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "raw loop:", err)
-			os.Exit(1)
-		}
-		client, used, err := clientLoop(echo, calls)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "client:", err)
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 		raws, clients, rss = append(raws, raw), append(clients, client), used
@@ -159,7 +216,7 @@ func main() {
 	}
 	rawBest, rawMedian := bestAndMedian(raws, calls)
 	clientBest, clientMedian := bestAndMedian(clients, calls)
-	fmt.Printf("go: %d calls x %d alternated rounds, process CPU (user+system) per call\n", calls, rounds)
+	fmt.Printf("go: %d calls x %d rounds in alternated blocks, process CPU (user+system) per call\n", calls, rounds)
 	fmt.Printf("raw loop: best %.2f us, median %.2f us\n", rawBest, rawMedian)
 	fmt.Printf("client:   best %.2f us, median %.2f us\n", clientBest, clientMedian)
 	fmt.Printf("client/raw: %.2f (bests), %.2f (medians); added: %.2f us (bests), %.2f us (medians)\n",

@@ -1,10 +1,12 @@
 // The JVM client's own CPU per call: the generated client against a coprocess
 // that answers every `mcp.call` at once (tests/client_conformance/echo_coprocess.py),
 // next to a raw loop that writes the same request line and reads one line back
-// without decoding. After a warm-up of both (the JIT), the two loops alternate in
-// this one process for several rounds; a round's figure is the process's CPU
-// time (OperatingSystemMXBean: every thread, the JIT's and the GC's too) over
-// its calls, so the coprocess and the wait on the pipe do not count. Also the
+// without decoding. After a warm-up of both (the JIT), each round opens both side
+// by side in this one process and runs their calls in alternated blocks
+// (BENCH_BLOCK, default 10,000 calls: the CPU clock ticks at 10 ms), so that both
+// see the same state of the machine; a loop's figure is the process's CPU time
+// (OperatingSystemMXBean: every thread, the JIT's and the GC's too) over its
+// blocks, so the coprocess and the wait on the pipe do not count. Also the
 // resident set (VmRSS) after 1k, 10k and 100k client calls.
 //
 //     bench.sh [CALLS [ROUNDS]]      (default 100000 5)
@@ -58,48 +60,90 @@ public final class Bench {
         }
     }
 
-    static long rawLoop(Path echo, int calls) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(echo.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        OutputStream writer = process.getOutputStream();
-        InputStream reader = process.getInputStream();
-        byte[] buffer = new byte[65536];
-        writer.write((Coprocess.handshakeRequest(1, "jvm", "bench") + "\n").getBytes(StandardCharsets.UTF_8));
-        writer.flush();
-        readLine(reader, buffer);
-        Coprocess.RequestOf<Coprocess.CallParams> request =
-                new Coprocess.RequestOf<>(
-                        Coprocess.JsonRpcVersion.V2_0,
-                        Coprocess.RequestId.of(2),
-                        Coprocess.Methods.MCP_CALL,
-                        new Coprocess.CallParams("bench", null, null, null));
-        byte[] line = (request.toJson() + "\n").getBytes(StandardCharsets.UTF_8);
-        long started = cpuNanos();
-        for (int i = 0; i < calls; i++) {
-            writer.write(line);
+    /** The raw loop: the echo coprocess spawned with plain pipes, written the bench's request line and read one line back, nothing decoded. */
+    private static final class RawLoop implements AutoCloseable {
+        private final Process process;
+        private final OutputStream writer;
+        private final InputStream reader;
+        private final byte[] buffer = new byte[65536];
+        private final byte[] line;
+
+        RawLoop(Path echo) throws IOException {
+            process = new ProcessBuilder(echo.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            writer = process.getOutputStream();
+            reader = process.getInputStream();
+            writer.write((Coprocess.handshakeRequest(1, "jvm", "bench") + "\n").getBytes(StandardCharsets.UTF_8));
             writer.flush();
             readLine(reader, buffer);
+            Coprocess.RequestOf<Coprocess.CallParams> request =
+                    new Coprocess.RequestOf<>(
+                            Coprocess.JsonRpcVersion.V2_0,
+                            Coprocess.RequestId.of(2),
+                            Coprocess.Methods.MCP_CALL,
+                            new Coprocess.CallParams("bench", null, null, null));
+            line = (request.toJson() + "\n").getBytes(StandardCharsets.UTF_8);
         }
-        long spent = cpuNanos() - started;
-        writer.close();
-        process.waitFor();
-        return spent;
+
+        /** {@code calls} raw calls: the CPU nanoseconds they took. */
+        long run(int calls) throws IOException {
+            long started = cpuNanos();
+            for (int i = 0; i < calls; i++) {
+                writer.write(line);
+                writer.flush();
+                readLine(reader, buffer);
+            }
+            return cpuNanos() - started;
+        }
+
+        @Override
+        public void close() throws IOException {
+            writer.close();
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
-    static long clientLoop(Path echo, int calls, List<String> rss) throws IOException {
+    /** {@code calls} client calls after the round's first {@code done} (the resident set noted after the 1,000th, 10,000th and 100,000th): the CPU nanoseconds they took. */
+    static long clientCalls(CoprocessClient client, int calls, int done, List<String> rss) throws IOException {
         Coprocess.CallParams params = new Coprocess.CallParams("bench", null, null, null);
-        long spent;
-        try (CoprocessClient client = CoprocessClient.start(echo, List.of("server"))) {
-            rss.clear();
-            long started = cpuNanos();
-            for (int done = 1; done <= calls; done++) {
-                client.call(params);
-                if (done == 1_000 || done == 10_000 || done == 100_000) {
-                    rss.add(rssKib());
-                }
+        long started = cpuNanos();
+        for (int call = done + 1; call <= done + calls; call++) {
+            client.call(params);
+            if (call == 1_000 || call == 10_000 || call == 100_000) {
+                rss.add(rssKib());
             }
-            spent = cpuNanos() - started;
         }
-        return spent;
+        return cpuNanos() - started;
+    }
+
+    /**
+     * One round: the raw loop and a client session open side by side, {@code calls} calls of each in alternated blocks
+     * of {@code block} (which of the two goes first alternates too), so that both see the same state of the machine.
+     * The CPU nanoseconds each took: raw, then client.
+     */
+    static long[] round(Path echo, int calls, int block, List<String> rss) throws IOException {
+        long raw = 0;
+        long client = 0;
+        try (RawLoop loop = new RawLoop(echo);
+                CoprocessClient session = CoprocessClient.start(echo, List.of("server"))) {
+            rss.clear();
+            boolean rawFirst = true;
+            for (int done = 0; done < calls; done += block) {
+                int n = Math.min(block, calls - done);
+                if (rawFirst) {
+                    raw += loop.run(n);
+                    client += clientCalls(session, n, done, rss);
+                } else {
+                    client += clientCalls(session, n, done, rss);
+                    raw += loop.run(n);
+                }
+                rawFirst = !rawFirst;
+            }
+        }
+        return new long[] {raw, client};
     }
 
     /** Microseconds of CPU per call of the best and the median round. */
@@ -113,20 +157,24 @@ public final class Bench {
         int calls = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int rounds = args.length > 1 ? Math.max(1, Integer.parseInt(args[1])) : 5;
         Path echo = Path.of(System.getenv("BENCH_ECHO"));
+        // Calls of each loop in a row before the other's turn: the process's CPU clock ticks at 10 ms here, so a
+        // block is tens of milliseconds.
+        String given = System.getenv("BENCH_BLOCK");
+        int block = given == null || given.isEmpty() ? 10_000 : Math.max(1, Integer.parseInt(given));
         // Both loops once first, so that both are measured compiled.
-        rawLoop(echo, 20_000);
-        clientLoop(echo, 20_000, new ArrayList<>());
+        round(echo, 20_000, block, new ArrayList<>());
         List<Long> raws = new ArrayList<>();
         List<Long> clients = new ArrayList<>();
         List<String> rss = new ArrayList<>();
-        for (int round = 0; round < rounds; round++) {
-            raws.add(rawLoop(echo, calls));
-            clients.add(clientLoop(echo, calls, rss));
+        for (int i = 0; i < rounds; i++) {
+            long[] spent = round(echo, calls, block, rss);
+            raws.add(spent[0]);
+            clients.add(spent[1]);
         }
         double[] raw = bestAndMedian(raws, calls);
         double[] client = bestAndMedian(clients, calls);
         Locale c = Locale.ROOT;
-        System.out.printf(c, "jvm: %d calls x %d alternated rounds, process CPU (user+system) per call%n", calls, rounds);
+        System.out.printf(c, "jvm: %d calls x %d rounds in alternated blocks, process CPU (user+system) per call%n", calls, rounds);
         System.out.printf(c, "raw loop: best %.2f us, median %.2f us%n", raw[0], raw[1]);
         System.out.printf(c, "client:   best %.2f us, median %.2f us%n", client[0], client[1]);
         System.out.printf(

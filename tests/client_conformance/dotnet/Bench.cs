@@ -1,9 +1,10 @@
 // The .NET client's own CPU per call: the generated client against a coprocess that answers every
 // mcp.call at once (tests/client_conformance/echo_coprocess.py), next to a raw loop that writes the
 // same request line and reads one line back without decoding. After a warm-up of both (the JIT),
-// the two loops alternate in this one process for several rounds; a round's figure is the
-// process's CPU time (Process.TotalProcessorTime: every thread) over its calls, so the coprocess
-// and the wait on the pipe do not count. Also the resident set after 1k, 10k and 100k client calls.
+// each round opens both side by side in this one process and runs their calls in alternated blocks
+// (BENCH_BLOCK, default 10,000 calls: the CPU clock ticks at 10 ms), so that both see the same
+// state of the machine; a loop's figure is the process's CPU time (Process.TotalProcessorTime:
+// every thread) over its blocks, so the coprocess and the wait on the pipe do not count. Also the resident set after 1k, 10k and 100k client calls.
 //   dotnet bench.dll ECHO [CALLS [ROUNDS]]   (see bench.sh; default 100000 5)
 #nullable enable
 
@@ -36,51 +37,105 @@ namespace Mcptest.ClientBench
             return (self.WorkingSet64 / 1024).ToString(CultureInfo.InvariantCulture);
         }
 
-        private static TimeSpan RawLoop(string echo, int calls)
+        /// <summary>
+        /// The raw loop: the echo coprocess spawned with plain pipes, written the bench's request line
+        /// and read one line back, nothing decoded.
+        /// </summary>
+        private sealed class RawLoop : IDisposable
         {
-            var start = new ProcessStartInfo(echo)
+            private readonly Process process;
+            private readonly Stream writer;
+            private readonly StreamReader reader;
+            private readonly byte[] line;
+
+            internal RawLoop(string echo)
             {
-                UseShellExecute = false,
-                RedirectStandardInput = true,
-                RedirectStandardOutput = true,
-            };
-            using Process process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
-            Stream writer = process.StandardInput.BaseStream;
-            var reader = new StreamReader(process.StandardOutput.BaseStream, new UTF8Encoding(false));
-            byte[] hello = Encoding.UTF8.GetBytes(Coprocess.HandshakeRequest(new RequestId(1), "dotnet", "bench") + "\n");
-            writer.Write(hello, 0, hello.Length);
-            writer.Flush();
-            reader.ReadLine();
-            var request = new RequestOf<CallParams>(JsonRpcVersion.V2_0, new RequestId(2), Coprocess.Methods.McpCall) { Params = new CallParams("bench") };
-            byte[] line = Encoding.UTF8.GetBytes(request.ToJson() + "\n");
-            TimeSpan started = Cpu();
-            for (int i = 0; i < calls; i++)
-            {
-                writer.Write(line, 0, line.Length);
+                var start = new ProcessStartInfo(echo)
+                {
+                    UseShellExecute = false,
+                    RedirectStandardInput = true,
+                    RedirectStandardOutput = true,
+                };
+                process = Process.Start(start) ?? throw new InvalidOperationException("the coprocess did not start");
+                writer = process.StandardInput.BaseStream;
+                reader = new StreamReader(process.StandardOutput.BaseStream, new UTF8Encoding(false));
+                byte[] hello = Encoding.UTF8.GetBytes(Coprocess.HandshakeRequest(new RequestId(1), "dotnet", "bench") + "\n");
+                writer.Write(hello, 0, hello.Length);
                 writer.Flush();
                 reader.ReadLine();
+                var request = new RequestOf<CallParams>(JsonRpcVersion.V2_0, new RequestId(2), Coprocess.Methods.McpCall) { Params = new CallParams("bench") };
+                line = Encoding.UTF8.GetBytes(request.ToJson() + "\n");
             }
-            TimeSpan spent = Cpu() - started;
-            writer.Close();
-            process.WaitForExit();
-            return spent;
+
+            /// <summary><paramref name="calls"/> raw calls: the CPU time they took.</summary>
+            internal TimeSpan Run(int calls)
+            {
+                TimeSpan started = Cpu();
+                for (int i = 0; i < calls; i++)
+                {
+                    writer.Write(line, 0, line.Length);
+                    writer.Flush();
+                    reader.ReadLine();
+                }
+                return Cpu() - started;
+            }
+
+            public void Dispose()
+            {
+                writer.Close();
+                process.WaitForExit();
+                process.Dispose();
+            }
         }
 
-        private static async Task<TimeSpan> ClientLoop(string echo, int calls, List<string> rss)
+        /// <summary>
+        /// <paramref name="calls"/> client calls after the round's first <paramref name="done"/> (the
+        /// resident set noted after the 1,000th, 10,000th and 100,000th): the CPU time they took.
+        /// </summary>
+        private static async Task<TimeSpan> ClientCalls(CoprocessClient client, int calls, int done, List<string> rss)
         {
             var parameters = new CallParams("bench");
-            await using CoprocessClient client = await CoprocessClient.StartAsync(echo, new[] { "server" });
-            rss.Clear();
             TimeSpan started = Cpu();
-            for (int done = 1; done <= calls; done++)
+            for (int call = done + 1; call <= done + calls; call++)
             {
                 await client.CallAsync(parameters);
-                if (done == 1000 || done == 10000 || done == 100000)
+                if (call == 1000 || call == 10000 || call == 100000)
                 {
                     rss.Add(RssKib());
                 }
             }
             return Cpu() - started;
+        }
+
+        /// <summary>
+        /// One round: the raw loop and a client session open side by side, <paramref name="calls"/>
+        /// calls of each in alternated blocks of <paramref name="block"/> (which of the two goes first
+        /// alternates too), so that both see the same state of the machine. The CPU time each took.
+        /// </summary>
+        private static async Task<(TimeSpan Raw, TimeSpan Client)> Round(string echo, int calls, int block, List<string> rss)
+        {
+            TimeSpan raw = TimeSpan.Zero;
+            TimeSpan client = TimeSpan.Zero;
+            using var loop = new RawLoop(echo);
+            await using CoprocessClient session = await CoprocessClient.StartAsync(echo, new[] { "server" });
+            rss.Clear();
+            bool rawFirst = true;
+            for (int done = 0; done < calls; done += block)
+            {
+                int n = Math.Min(block, calls - done);
+                if (rawFirst)
+                {
+                    raw += loop.Run(n);
+                    client += await ClientCalls(session, n, done, rss);
+                }
+                else
+                {
+                    client += await ClientCalls(session, n, done, rss);
+                    raw += loop.Run(n);
+                }
+                rawFirst = !rawFirst;
+            }
+            return (raw, client);
         }
 
         /// <summary>Microseconds of CPU per call of the best and the median round.</summary>
@@ -96,21 +151,25 @@ namespace Mcptest.ClientBench
             string echo = args[0];
             int calls = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100000;
             int rounds = args.Length > 2 ? Math.Max(1, int.Parse(args[2], CultureInfo.InvariantCulture)) : 5;
+            // Calls of each loop in a row before the other's turn: the process's CPU clock ticks at
+            // 10 ms here, so a block is tens of milliseconds.
+            string? given = Environment.GetEnvironmentVariable("BENCH_BLOCK");
+            int block = string.IsNullOrEmpty(given) ? 10000 : Math.Max(1, int.Parse(given, CultureInfo.InvariantCulture));
             // Both loops once first, so that both are measured compiled.
-            RawLoop(echo, 20000);
-            await ClientLoop(echo, 20000, new List<string>());
+            await Round(echo, 20000, block, new List<string>());
             var raws = new List<TimeSpan>();
             var clients = new List<TimeSpan>();
             var rss = new List<string>();
-            for (int round = 0; round < rounds; round++)
+            for (int i = 0; i < rounds; i++)
             {
-                raws.Add(RawLoop(echo, calls));
-                clients.Add(await ClientLoop(echo, calls, rss));
+                (TimeSpan raw, TimeSpan client) = await Round(echo, calls, block, rss);
+                raws.Add(raw);
+                clients.Add(client);
             }
             (double rawBest, double rawMedian) = BestAndMedian(raws, calls);
             (double clientBest, double clientMedian) = BestAndMedian(clients, calls);
             string F(double value) => value.ToString("0.00", CultureInfo.InvariantCulture);
-            Console.WriteLine("dotnet: " + calls + " calls x " + rounds + " alternated rounds, process CPU (user+system) per call");
+            Console.WriteLine("dotnet: " + calls + " calls x " + rounds + " rounds in alternated blocks, process CPU (user+system) per call");
             Console.WriteLine("raw loop: best " + F(rawBest) + " us, median " + F(rawMedian) + " us");
             Console.WriteLine("client:   best " + F(clientBest) + " us, median " + F(clientMedian) + " us");
             Console.WriteLine(

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Every session client's own CPU per call next to the raw loop's, one table:
-# runs each language's bench.sh (each builds what it needs, then alternates the
-# raw loop and the client in one process; see tests/client_conformance/<lang>/)
+# runs each language's bench.sh (each builds what it needs, then opens the raw
+# loop and the client side by side in one process and alternates their calls in
+# blocks, BENCH_BLOCK: 1,000 calls, 10,000 for the JVM and .NET, whose CPU
+# clocks tick at 10 ms; see tests/client_conformance/<lang>/)
 # and prints one row per language from its `summary` and `rounds` lines. The
 # reports stay in target/client_bench/<lang>.txt, the table in
 # target/client_bench/table.md.
 #   tests/client_conformance/bench-all.sh [CALLS [ROUNDS]]   (default 100000 5)
 # BENCH_LANGUAGES=rust,python picks languages (default all six). The ratio
 # and the added µs are medians over the rounds of each round's own pair (the
-# raw loop and the client run next to each other), not best against best: two
+# two loops' blocks interleaved, milliseconds apart), not best against best: two
 # bests may come from rounds minutes apart, and the raw loop's CPU, mostly the
 # kernel's, drifts by half in that time. The last column holds them to issue
 # 37's goals: client/raw at most RATIO and at most ADDED µs added per call.

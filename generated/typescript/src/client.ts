@@ -290,6 +290,16 @@ export class CoprocessSession {
   private _stopped = false;
   private _paused = false;
   private _waiter: ((line: Buffer | _Failure | _Missing) => void) | null = null;
+  /**
+   * The timer that ends a wait at its deadline, kept from call to call (a new
+   * timer and its clearing cost more than the rest of a call's timing); it
+   * holds the event loop only while a call waits.
+   */
+  private _timer: ReturnType<typeof setTimeout> | null = null;
+  /** When `_timer` fires (`performance.now()` time). */
+  private _timerDue = 0;
+  /** The deadline of the call that waits, or null when none does. */
+  private _deadline: number | null = null;
 
   /**
    * A session over `reader` (the coprocess's stdout) and `writer` (its stdin),
@@ -715,29 +725,67 @@ export class CoprocessSession {
       this._reader.resume();
     }
     return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
       const abort = () => {
         give("aborted");
       };
       const give = (line: Buffer | _Failure | _Missing) => {
         this._waiter = null;
-        clearTimeout(timer);
+        this._deadline = null;
+        this._timer?.unref();
         signal?.removeEventListener("abort", abort);
         resolve(line);
       };
       this._waiter = give;
       if (timeoutMs <= _MAX_TIMER_MS) {
-        timer = setTimeout(
-          () => {
-            give("timeout");
-          },
-          Math.max(timeoutMs, 0),
-        );
+        this._waitUntil(performance.now() + Math.max(timeoutMs, 0));
       }
       if (signal !== undefined) {
         signal.addEventListener("abort", abort, { once: true });
       }
     });
+  }
+
+  /**
+   * Ends the wait that begins now at `deadline`: the kept timer stays when it
+   * fires no later (it then sets itself for what is left), else it is set anew.
+   */
+  private _waitUntil(deadline: number): void {
+    this._deadline = deadline;
+    const timer = this._timer;
+    if (timer !== null && this._timerDue <= deadline) {
+      timer.ref();
+      return;
+    }
+    if (timer !== null) {
+      clearTimeout(timer);
+    }
+    this._setTimer(deadline);
+  }
+
+  private _setTimer(due: number): void {
+    this._timerDue = due;
+    this._timer = setTimeout(
+      () => {
+        this._timerFired();
+      },
+      Math.max(due - performance.now(), 0),
+    );
+  }
+
+  /** The kept timer fired: the waiting call times out at its deadline, or waits on. */
+  private _timerFired(): void {
+    this._timer = null;
+    const deadline = this._deadline;
+    const waiter = this._waiter;
+    if (deadline === null || waiter === null) {
+      // No call waits: the next one sets a timer.
+      return;
+    }
+    if (performance.now() >= deadline) {
+      waiter("timeout");
+    } else {
+      this._setTimer(deadline);
+    }
   }
 
   /** Splits stdout into lines, buffering at most `MAX_LINE_BYTES` of a line. */
@@ -870,6 +918,10 @@ export class CoprocessSession {
 
   /** Closes the input, waits up to `graceMs` for the exit, then kills. */
   private async _finish(graceMs: number): Promise<void> {
+    if (this._timer !== null) {
+      clearTimeout(this._timer);
+      this._timer = null;
+    }
     if (!this._writer.writableEnded) {
       this._writer.end();
     }

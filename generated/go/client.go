@@ -510,6 +510,9 @@ type sessionAnswerLayout struct {
 	// head comes before the id, middle between the id and the result,
 	// tail after the result.
 	head, middle, tail []byte
+	// result reads the result of each answer in turn (one call is in flight
+	// at a time): a call allocates no parser.
+	result parser
 }
 
 // The marks a layout is learnt with: the control character keeps them out
@@ -531,6 +534,10 @@ func (m sessionMarkedResult) MarshalJSON() ([]byte, error) {
 }
 func (sessionMarkedResult) readEnvelopeMember(any) (sessionMarkedResult, *shapeError) {
 	return sessionMarkedResult{}, nil
+}
+func (sessionMarkedResult) scanEnvelopeMember(p *parser) (sessionMarkedResult, bool) {
+	_, err := p.value()
+	return sessionMarkedResult{}, err == nil
 }
 func (sessionMarkedResult) appendEnvelopeMember(b []byte) []byte {
 	return writeString(b, sessionResultMark)
@@ -579,16 +586,14 @@ func sessionDecodeLaidOut[R EnvelopeMember[R]](l *sessionAnswerLayout, line []by
 	if !bytes.HasPrefix(rest, idText) || !bytes.HasPrefix(rest[len(idText):], l.middle) {
 		return zero, false
 	}
-	p := parser{s: string(line[fixed : len(line)-len(l.tail)]), depth: sessionResultDepth}
-	tree, problem := p.value()
-	if problem != nil {
+	// The result read in one pass (see valueAs), not through the tree.
+	p := &l.result
+	*p = parser{s: string(line[fixed : len(line)-len(l.tail)]), depth: sessionResultDepth}
+	result, ok := zero.scanEnvelopeMember(p)
+	if p.skipSpace(); !ok || p.i < len(p.s) {
 		return zero, false
 	}
-	if p.skipSpace(); p.i < len(p.s) {
-		return zero, false
-	}
-	result, problem := readEnvelopeMember[R](tree)
-	return result, problem == nil
+	return result, true
 }
 
 func sessionRPCError(method string, problem ErrorObject) *RPCError {

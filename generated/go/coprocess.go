@@ -505,7 +505,7 @@ const (
 // DecodeCacheMode decodes a CacheMode from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCacheMode(data []byte) (CacheMode, error) {
-	return fromText("CacheMode", data, decodeCacheMode)
+	return fromText("CacheMode", data, decodeCacheMode, scanCacheMode)
 }
 
 // DecodeCacheModeValue decodes a CacheMode from an already-parsed JSON value (as
@@ -522,6 +522,10 @@ func (v CacheMode) MarshalJSON() ([]byte, error) {
 
 func (CacheMode) readEnvelopeMember(v any) (CacheMode, *shapeError) {
 	return decodeCacheMode(v)
+}
+
+func (CacheMode) scanEnvelopeMember(p *parser) (CacheMode, bool) {
+	return scanCacheMode(p)
 }
 
 func (v CacheMode) appendEnvelopeMember(b []byte) []byte {
@@ -544,6 +548,10 @@ func appendCacheMode(b []byte, v CacheMode) []byte {
 	return writeString(b, string(v))
 }
 
+func scanCacheMode(p *parser) (CacheMode, bool) {
+	return valueAs(p, decodeCacheMode)
+}
+
 // CacheSetModeParams is the params of `mcp.cache.set_mode`.
 type CacheSetModeParams struct {
 	// Mode is the new cache mode.
@@ -553,7 +561,7 @@ type CacheSetModeParams struct {
 // DecodeCacheSetModeParams decodes a CacheSetModeParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCacheSetModeParams(data []byte) (CacheSetModeParams, error) {
-	return fromText("CacheSetModeParams", data, decodeCacheSetModeParams)
+	return fromText("CacheSetModeParams", data, decodeCacheSetModeParams, scanCacheSetModeParams)
 }
 
 // DecodeCacheSetModeParamsValue decodes a CacheSetModeParams from an already-parsed JSON value (as
@@ -570,6 +578,10 @@ func (v CacheSetModeParams) MarshalJSON() ([]byte, error) {
 
 func (CacheSetModeParams) readEnvelopeMember(v any) (CacheSetModeParams, *shapeError) {
 	return decodeCacheSetModeParams(v)
+}
+
+func (CacheSetModeParams) scanEnvelopeMember(p *parser) (CacheSetModeParams, bool) {
+	return scanCacheSetModeParams(p)
 }
 
 func (v CacheSetModeParams) appendEnvelopeMember(b []byte) []byte {
@@ -602,6 +614,23 @@ func decodeCacheSetModeParams(v any) (CacheSetModeParams, *shapeError) {
 	return out, nil
 }
 
+func scanCacheSetModeParams(p *parser) (out CacheSetModeParams, ok bool) {
+	var seen [1]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "mode":
+			out.Mode, ok = scanCacheMode(p)
+			ok = ok && firstTime(&seen[0])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendCacheSetModeParams(b []byte, v CacheSetModeParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"mode\":"...)
@@ -622,7 +651,7 @@ type CacheSetModeResult struct {
 // DecodeCacheSetModeResult decodes a CacheSetModeResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCacheSetModeResult(data []byte) (CacheSetModeResult, error) {
-	return fromText("CacheSetModeResult", data, decodeCacheSetModeResult)
+	return fromText("CacheSetModeResult", data, decodeCacheSetModeResult, scanCacheSetModeResult)
 }
 
 // DecodeCacheSetModeResultValue decodes a CacheSetModeResult from an already-parsed JSON value (as
@@ -639,6 +668,10 @@ func (v CacheSetModeResult) MarshalJSON() ([]byte, error) {
 
 func (CacheSetModeResult) readEnvelopeMember(v any) (CacheSetModeResult, *shapeError) {
 	return decodeCacheSetModeResult(v)
+}
+
+func (CacheSetModeResult) scanEnvelopeMember(p *parser) (CacheSetModeResult, bool) {
+	return scanCacheSetModeResult(p)
 }
 
 func (v CacheSetModeResult) appendEnvelopeMember(b []byte) []byte {
@@ -683,6 +716,29 @@ func decodeCacheSetModeResult(v any) (CacheSetModeResult, *shapeError) {
 	return out, nil
 }
 
+func scanCacheSetModeResult(p *parser) (out CacheSetModeResult, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "mode":
+			out.Mode, ok = scanCacheMode(p)
+			ok = ok && firstTime(&seen[0])
+		case "previous_mode":
+			out.PreviousMode, ok = scanCacheMode(p)
+			ok = ok && firstTime(&seen[1])
+		case "entries":
+			out.Entries, ok = p.nextInteger()
+			ok = ok && out.Entries >= 0 && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendCacheSetModeResult(b []byte, v CacheSetModeResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"mode\":"...)
@@ -714,7 +770,7 @@ type CallParams struct {
 // DecodeCallParams decodes a CallParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCallParams(data []byte) (CallParams, error) {
-	return fromText("CallParams", data, decodeCallParams)
+	return fromText("CallParams", data, decodeCallParams, scanCallParams)
 }
 
 // DecodeCallParamsValue decodes a CallParams from an already-parsed JSON value (as
@@ -731,6 +787,10 @@ func (v CallParams) MarshalJSON() ([]byte, error) {
 
 func (CallParams) readEnvelopeMember(v any) (CallParams, *shapeError) {
 	return decodeCallParams(v)
+}
+
+func (CallParams) scanEnvelopeMember(p *parser) (CallParams, bool) {
+	return scanCallParams(p)
 }
 
 func (v CallParams) appendEnvelopeMember(b []byte) []byte {
@@ -773,6 +833,36 @@ func decodeCallParams(v any) (CallParams, *shapeError) {
 	return out, nil
 }
 
+func scanCallParams(p *parser) (out CallParams, ok bool) {
+	var seen [4]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "tool":
+			out.Tool, ok = p.nextString()
+			ok = ok && firstTime(&seen[0])
+		case "arguments":
+			out.Arguments, ok = scanMCPObject(p)
+			ok = ok && firstTime(&seen[1])
+		case "passthrough":
+			var x bool
+			x, ok = p.nextBoolean()
+			out.Passthrough = &x
+			ok = ok && firstTime(&seen[2])
+		case "timeout_ms":
+			var x int64
+			x, ok = p.nextInteger()
+			out.TimeoutMs = &x
+			ok = ok && x >= 1 && firstTime(&seen[3])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendCallParams(b []byte, v CallParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"tool\":"...)
@@ -804,7 +894,7 @@ type CallPromptParams struct {
 // DecodeCallPromptParams decodes a CallPromptParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCallPromptParams(data []byte) (CallPromptParams, error) {
-	return fromText("CallPromptParams", data, decodeCallPromptParams)
+	return fromText("CallPromptParams", data, decodeCallPromptParams, scanCallPromptParams)
 }
 
 // DecodeCallPromptParamsValue decodes a CallPromptParams from an already-parsed JSON value (as
@@ -821,6 +911,10 @@ func (v CallPromptParams) MarshalJSON() ([]byte, error) {
 
 func (CallPromptParams) readEnvelopeMember(v any) (CallPromptParams, *shapeError) {
 	return decodeCallPromptParams(v)
+}
+
+func (CallPromptParams) scanEnvelopeMember(p *parser) (CallPromptParams, bool) {
+	return scanCallPromptParams(p)
 }
 
 func (v CallPromptParams) appendEnvelopeMember(b []byte) []byte {
@@ -855,6 +949,26 @@ func decodeCallPromptParams(v any) (CallPromptParams, *shapeError) {
 	return out, nil
 }
 
+func scanCallPromptParams(p *parser) (out CallPromptParams, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "name":
+			out.Name, ok = p.nextString()
+			ok = ok && firstTime(&seen[0])
+		case "arguments":
+			out.Arguments, ok = scanPromptArguments(p)
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendCallPromptParams(b []byte, v CallPromptParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"name\":"...)
@@ -878,7 +992,7 @@ type CallPromptResult struct {
 // DecodeCallPromptResult decodes a CallPromptResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCallPromptResult(data []byte) (CallPromptResult, error) {
-	return fromText("CallPromptResult", data, decodeCallPromptResult)
+	return fromText("CallPromptResult", data, decodeCallPromptResult, scanCallPromptResult)
 }
 
 // DecodeCallPromptResultValue decodes a CallPromptResult from an already-parsed JSON value (as
@@ -895,6 +1009,10 @@ func (v CallPromptResult) MarshalJSON() ([]byte, error) {
 
 func (CallPromptResult) readEnvelopeMember(v any) (CallPromptResult, *shapeError) {
 	return decodeCallPromptResult(v)
+}
+
+func (CallPromptResult) scanEnvelopeMember(p *parser) (CallPromptResult, bool) {
+	return scanCallPromptResult(p)
 }
 
 func (v CallPromptResult) appendEnvelopeMember(b []byte) []byte {
@@ -933,6 +1051,26 @@ func decodeCallPromptResult(v any) (CallPromptResult, *shapeError) {
 	return out, nil
 }
 
+func scanCallPromptResult(p *parser) (out CallPromptResult, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "description":
+			out.Description, ok = p.nextNullableString()
+			ok = ok && firstTime(&seen[0])
+		case "messages":
+			out.Messages, ok = valueAs(p, readListOfMCPObject)
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendCallPromptResult(b []byte, v CallPromptResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"description\":"...)
@@ -958,7 +1096,7 @@ type CallResult struct {
 // DecodeCallResult decodes a CallResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCallResult(data []byte) (CallResult, error) {
-	return fromText("CallResult", data, decodeCallResult)
+	return fromText("CallResult", data, decodeCallResult, scanCallResult)
 }
 
 // DecodeCallResultValue decodes a CallResult from an already-parsed JSON value (as
@@ -975,6 +1113,10 @@ func (v CallResult) MarshalJSON() ([]byte, error) {
 
 func (CallResult) readEnvelopeMember(v any) (CallResult, *shapeError) {
 	return decodeCallResult(v)
+}
+
+func (CallResult) scanEnvelopeMember(p *parser) (CallResult, bool) {
+	return scanCallResult(p)
 }
 
 func (v CallResult) appendEnvelopeMember(b []byte) []byte {
@@ -1014,6 +1156,18 @@ func appendCallResult(b []byte, v CallResult) []byte {
 	return append(b, "null"...)
 }
 
+func scanCallResult(p *parser) (CallResult, bool) {
+	at := *p
+	if x, ok := scanVerdict(p); ok {
+		return CallResult{Verdict: &x}, true
+	}
+	*p = at
+	if x, ok := scanToolCallPassthrough(p); ok {
+		return CallResult{ToolCallPassthrough: &x}, true
+	}
+	return CallResult{}, false
+}
+
 // CassetteMode is the cassette mode: `off` talks to the server under test;
 // `record` also writes every upstream exchange to the cassette file; `replay`
 // answers from the cassette file without the server.
@@ -1029,7 +1183,7 @@ const (
 // DecodeCassetteMode decodes a CassetteMode from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCassetteMode(data []byte) (CassetteMode, error) {
-	return fromText("CassetteMode", data, decodeCassetteMode)
+	return fromText("CassetteMode", data, decodeCassetteMode, scanCassetteMode)
 }
 
 // DecodeCassetteModeValue decodes a CassetteMode from an already-parsed JSON value (as
@@ -1046,6 +1200,10 @@ func (v CassetteMode) MarshalJSON() ([]byte, error) {
 
 func (CassetteMode) readEnvelopeMember(v any) (CassetteMode, *shapeError) {
 	return decodeCassetteMode(v)
+}
+
+func (CassetteMode) scanEnvelopeMember(p *parser) (CassetteMode, bool) {
+	return scanCassetteMode(p)
 }
 
 func (v CassetteMode) appendEnvelopeMember(b []byte) []byte {
@@ -1068,6 +1226,10 @@ func appendCassetteMode(b []byte, v CassetteMode) []byte {
 	return writeString(b, string(v))
 }
 
+func scanCassetteMode(p *parser) (CassetteMode, bool) {
+	return valueAs(p, decodeCassetteMode)
+}
+
 // CassetteSetModeParams is the params of `mcp.cassette.set_mode`.
 type CassetteSetModeParams struct {
 	// Mode is the new cassette mode.
@@ -1080,7 +1242,7 @@ type CassetteSetModeParams struct {
 // DecodeCassetteSetModeParams decodes a CassetteSetModeParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCassetteSetModeParams(data []byte) (CassetteSetModeParams, error) {
-	return fromText("CassetteSetModeParams", data, decodeCassetteSetModeParams)
+	return fromText("CassetteSetModeParams", data, decodeCassetteSetModeParams, scanCassetteSetModeParams)
 }
 
 // DecodeCassetteSetModeParamsValue decodes a CassetteSetModeParams from an already-parsed JSON value (as
@@ -1097,6 +1259,10 @@ func (v CassetteSetModeParams) MarshalJSON() ([]byte, error) {
 
 func (CassetteSetModeParams) readEnvelopeMember(v any) (CassetteSetModeParams, *shapeError) {
 	return decodeCassetteSetModeParams(v)
+}
+
+func (CassetteSetModeParams) scanEnvelopeMember(p *parser) (CassetteSetModeParams, bool) {
+	return scanCassetteSetModeParams(p)
 }
 
 func (v CassetteSetModeParams) appendEnvelopeMember(b []byte) []byte {
@@ -1133,6 +1299,28 @@ func decodeCassetteSetModeParams(v any) (CassetteSetModeParams, *shapeError) {
 	return out, nil
 }
 
+func scanCassetteSetModeParams(p *parser) (out CassetteSetModeParams, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "mode":
+			out.Mode, ok = scanCassetteMode(p)
+			ok = ok && firstTime(&seen[0])
+		case "path":
+			var x string
+			x, ok = p.nextString()
+			out.Path = &x
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendCassetteSetModeParams(b []byte, v CassetteSetModeParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"mode\":"...)
@@ -1158,7 +1346,7 @@ type CassetteSetModeResult struct {
 // DecodeCassetteSetModeResult decodes a CassetteSetModeResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCassetteSetModeResult(data []byte) (CassetteSetModeResult, error) {
-	return fromText("CassetteSetModeResult", data, decodeCassetteSetModeResult)
+	return fromText("CassetteSetModeResult", data, decodeCassetteSetModeResult, scanCassetteSetModeResult)
 }
 
 // DecodeCassetteSetModeResultValue decodes a CassetteSetModeResult from an already-parsed JSON value (as
@@ -1175,6 +1363,10 @@ func (v CassetteSetModeResult) MarshalJSON() ([]byte, error) {
 
 func (CassetteSetModeResult) readEnvelopeMember(v any) (CassetteSetModeResult, *shapeError) {
 	return decodeCassetteSetModeResult(v)
+}
+
+func (CassetteSetModeResult) scanEnvelopeMember(p *parser) (CassetteSetModeResult, bool) {
+	return scanCassetteSetModeResult(p)
 }
 
 func (v CassetteSetModeResult) appendEnvelopeMember(b []byte) []byte {
@@ -1219,6 +1411,29 @@ func decodeCassetteSetModeResult(v any) (CassetteSetModeResult, *shapeError) {
 	return out, nil
 }
 
+func scanCassetteSetModeResult(p *parser) (out CassetteSetModeResult, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "mode":
+			out.Mode, ok = scanCassetteMode(p)
+			ok = ok && firstTime(&seen[0])
+		case "previous_mode":
+			out.PreviousMode, ok = scanCassetteMode(p)
+			ok = ok && firstTime(&seen[1])
+		case "path":
+			out.Path, ok = p.nextNullableString()
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendCassetteSetModeResult(b []byte, v CassetteSetModeResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"mode\":"...)
@@ -1237,7 +1452,7 @@ type EmptyParams struct{}
 // DecodeEmptyParams decodes a EmptyParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeEmptyParams(data []byte) (EmptyParams, error) {
-	return fromText("EmptyParams", data, decodeEmptyParams)
+	return fromText("EmptyParams", data, decodeEmptyParams, scanEmptyParams)
 }
 
 // DecodeEmptyParamsValue decodes a EmptyParams from an already-parsed JSON value (as
@@ -1256,6 +1471,10 @@ func (EmptyParams) readEnvelopeMember(v any) (EmptyParams, *shapeError) {
 	return decodeEmptyParams(v)
 }
 
+func (EmptyParams) scanEnvelopeMember(p *parser) (EmptyParams, bool) {
+	return scanEmptyParams(p)
+}
+
 func (v EmptyParams) appendEnvelopeMember(b []byte) []byte {
 	return appendEmptyParams(b, v)
 }
@@ -1270,6 +1489,13 @@ func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 		return out, unknownField(o.keys[0])
 	}
 	return out, nil
+}
+
+func scanEmptyParams(p *parser) (out EmptyParams, ok bool) {
+	if _, more := p.firstKey(); more {
+		return out, false
+	}
+	return out, !p.failed
 }
 
 func appendEmptyParams(b []byte, v EmptyParams) []byte {
@@ -1291,7 +1517,7 @@ type ErrorObject struct {
 // DecodeErrorObject decodes a ErrorObject from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeErrorObject(data []byte) (ErrorObject, error) {
-	return fromText("ErrorObject", data, decodeErrorObject)
+	return fromText("ErrorObject", data, decodeErrorObject, scanErrorObject)
 }
 
 // DecodeErrorObjectValue decodes a ErrorObject from an already-parsed JSON value (as
@@ -1308,6 +1534,10 @@ func (v ErrorObject) MarshalJSON() ([]byte, error) {
 
 func (ErrorObject) readEnvelopeMember(v any) (ErrorObject, *shapeError) {
 	return decodeErrorObject(v)
+}
+
+func (ErrorObject) scanEnvelopeMember(p *parser) (ErrorObject, bool) {
+	return scanErrorObject(p)
 }
 
 func (v ErrorObject) appendEnvelopeMember(b []byte) []byte {
@@ -1350,6 +1580,31 @@ func decodeErrorObject(v any) (ErrorObject, *shapeError) {
 	return out, nil
 }
 
+func scanErrorObject(p *parser) (out ErrorObject, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "code":
+			out.Code, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "message":
+			out.Message, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		case "data":
+			var x any
+			x, ok = valueAs(p, readAny)
+			out.Data = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendErrorObject(b []byte, v ErrorObject) []byte {
 	b = append(b, '{')
 	b = append(b, "\"code\":"...)
@@ -1385,7 +1640,7 @@ type ErrorResponse struct {
 // DecodeErrorResponse decodes a ErrorResponse from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeErrorResponse(data []byte) (ErrorResponse, error) {
-	return fromText("ErrorResponse", data, decodeErrorResponse)
+	return fromText("ErrorResponse", data, decodeErrorResponse, scanErrorResponse)
 }
 
 // DecodeErrorResponseValue decodes a ErrorResponse from an already-parsed JSON value (as
@@ -1402,6 +1657,10 @@ func (v ErrorResponse) MarshalJSON() ([]byte, error) {
 
 func (ErrorResponse) readEnvelopeMember(v any) (ErrorResponse, *shapeError) {
 	return decodeErrorResponse(v)
+}
+
+func (ErrorResponse) scanEnvelopeMember(p *parser) (ErrorResponse, bool) {
+	return scanErrorResponse(p)
 }
 
 func (v ErrorResponse) appendEnvelopeMember(b []byte) []byte {
@@ -1446,6 +1705,29 @@ func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
 	return out, nil
 }
 
+func scanErrorResponse(p *parser) (out ErrorResponse, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = nullableAs(p, scanRequestID)
+			ok = ok && firstTime(&seen[1])
+		case "error":
+			out.Error, ok = scanErrorObject(p)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendErrorResponse(b []byte, v ErrorResponse) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -1475,7 +1757,7 @@ type HandshakeParams struct {
 // DecodeHandshakeParams decodes a HandshakeParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeParams(data []byte) (HandshakeParams, error) {
-	return fromText("HandshakeParams", data, decodeHandshakeParams)
+	return fromText("HandshakeParams", data, decodeHandshakeParams, scanHandshakeParams)
 }
 
 // DecodeHandshakeParamsValue decodes a HandshakeParams from an already-parsed JSON value (as
@@ -1492,6 +1774,10 @@ func (v HandshakeParams) MarshalJSON() ([]byte, error) {
 
 func (HandshakeParams) readEnvelopeMember(v any) (HandshakeParams, *shapeError) {
 	return decodeHandshakeParams(v)
+}
+
+func (HandshakeParams) scanEnvelopeMember(p *parser) (HandshakeParams, bool) {
+	return scanHandshakeParams(p)
 }
 
 func (v HandshakeParams) appendEnvelopeMember(b []byte) []byte {
@@ -1532,6 +1818,33 @@ func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 	return out, nil
 }
 
+func scanHandshakeParams(p *parser) (out HandshakeParams, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "protocol_version":
+			out.ProtocolVersion, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "sdk":
+			var x string
+			x, ok = p.nextString()
+			out.SDK = &x
+			ok = ok && firstTime(&seen[1])
+		case "sdk_version":
+			var x string
+			x, ok = p.nextString()
+			out.SDKVersion = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendHandshakeParams(b []byte, v HandshakeParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"protocol_version\":"...)
@@ -1560,7 +1873,7 @@ type HandshakeResult struct {
 // DecodeHandshakeResult decodes a HandshakeResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeResult(data []byte) (HandshakeResult, error) {
-	return fromText("HandshakeResult", data, decodeHandshakeResult)
+	return fromText("HandshakeResult", data, decodeHandshakeResult, scanHandshakeResult)
 }
 
 // DecodeHandshakeResultValue decodes a HandshakeResult from an already-parsed JSON value (as
@@ -1577,6 +1890,10 @@ func (v HandshakeResult) MarshalJSON() ([]byte, error) {
 
 func (HandshakeResult) readEnvelopeMember(v any) (HandshakeResult, *shapeError) {
 	return decodeHandshakeResult(v)
+}
+
+func (HandshakeResult) scanEnvelopeMember(p *parser) (HandshakeResult, bool) {
+	return scanHandshakeResult(p)
 }
 
 func (v HandshakeResult) appendEnvelopeMember(b []byte) []byte {
@@ -1615,6 +1932,26 @@ func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
 	return out, nil
 }
 
+func scanHandshakeResult(p *parser) (out HandshakeResult, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "protocol_version":
+			out.ProtocolVersion, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "binary_version":
+			out.BinaryVersion, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendHandshakeResult(b []byte, v HandshakeResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"protocol_version\":"...)
@@ -1649,7 +1986,7 @@ type InitializeResult struct {
 // DecodeInitializeResult decodes a InitializeResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeInitializeResult(data []byte) (InitializeResult, error) {
-	return fromText("InitializeResult", data, decodeInitializeResult)
+	return fromText("InitializeResult", data, decodeInitializeResult, scanInitializeResult)
 }
 
 // DecodeInitializeResultValue decodes a InitializeResult from an already-parsed JSON value (as
@@ -1666,6 +2003,10 @@ func (v InitializeResult) MarshalJSON() ([]byte, error) {
 
 func (InitializeResult) readEnvelopeMember(v any) (InitializeResult, *shapeError) {
 	return decodeInitializeResult(v)
+}
+
+func (InitializeResult) scanEnvelopeMember(p *parser) (InitializeResult, bool) {
+	return scanInitializeResult(p)
 }
 
 func (v InitializeResult) appendEnvelopeMember(b []byte) []byte {
@@ -1728,6 +2069,38 @@ func decodeInitializeResult(v any) (InitializeResult, *shapeError) {
 	return out, nil
 }
 
+func scanInitializeResult(p *parser) (out InitializeResult, ok bool) {
+	var seen [6]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "era":
+			out.Era, ok = scanMCPEra(p)
+			ok = ok && firstTime(&seen[0])
+		case "mcp_protocol_version":
+			out.MCPProtocolVersion, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		case "server_name":
+			out.ServerName, ok = p.nextString()
+			ok = ok && firstTime(&seen[2])
+		case "server_version":
+			out.ServerVersion, ok = p.nextString()
+			ok = ok && firstTime(&seen[3])
+		case "capabilities":
+			out.Capabilities, ok = scanMCPObject(p)
+			ok = ok && firstTime(&seen[4])
+		case "instructions":
+			out.Instructions, ok = p.nextNullableString()
+			ok = ok && firstTime(&seen[5])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2] && seen[3] && seen[4] && seen[5]
+}
+
 func appendInitializeResult(b []byte, v InitializeResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"era\":"...)
@@ -1756,7 +2129,7 @@ const (
 // DecodeJSONRPCVersion decodes a JSONRPCVersion from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeJSONRPCVersion(data []byte) (JSONRPCVersion, error) {
-	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion)
+	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion, scanJSONRPCVersion)
 }
 
 // DecodeJSONRPCVersionValue decodes a JSONRPCVersion from an already-parsed JSON value (as
@@ -1773,6 +2146,10 @@ func (v JSONRPCVersion) MarshalJSON() ([]byte, error) {
 
 func (JSONRPCVersion) readEnvelopeMember(v any) (JSONRPCVersion, *shapeError) {
 	return decodeJSONRPCVersion(v)
+}
+
+func (JSONRPCVersion) scanEnvelopeMember(p *parser) (JSONRPCVersion, bool) {
+	return scanJSONRPCVersion(p)
 }
 
 func (v JSONRPCVersion) appendEnvelopeMember(b []byte) []byte {
@@ -1795,6 +2172,10 @@ func appendJSONRPCVersion(b []byte, v JSONRPCVersion) []byte {
 	return writeString(b, string(v))
 }
 
+func scanJSONRPCVersion(p *parser) (JSONRPCVersion, bool) {
+	return valueAs(p, decodeJSONRPCVersion)
+}
+
 // ListResourcesResult is the result of `mcp.listResources`.
 type ListResourcesResult struct {
 	// Resources is every resource the server offers, in the server's order, as
@@ -1805,7 +2186,7 @@ type ListResourcesResult struct {
 // DecodeListResourcesResult decodes a ListResourcesResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeListResourcesResult(data []byte) (ListResourcesResult, error) {
-	return fromText("ListResourcesResult", data, decodeListResourcesResult)
+	return fromText("ListResourcesResult", data, decodeListResourcesResult, scanListResourcesResult)
 }
 
 // DecodeListResourcesResultValue decodes a ListResourcesResult from an already-parsed JSON value (as
@@ -1822,6 +2203,10 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 
 func (ListResourcesResult) readEnvelopeMember(v any) (ListResourcesResult, *shapeError) {
 	return decodeListResourcesResult(v)
+}
+
+func (ListResourcesResult) scanEnvelopeMember(p *parser) (ListResourcesResult, bool) {
+	return scanListResourcesResult(p)
 }
 
 func (v ListResourcesResult) appendEnvelopeMember(b []byte) []byte {
@@ -1854,6 +2239,23 @@ func decodeListResourcesResult(v any) (ListResourcesResult, *shapeError) {
 	return out, nil
 }
 
+func scanListResourcesResult(p *parser) (out ListResourcesResult, ok bool) {
+	var seen [1]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "resources":
+			out.Resources, ok = valueAs(p, readListOfMCPObject)
+			ok = ok && firstTime(&seen[0])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendListResourcesResult(b []byte, v ListResourcesResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"resources\":"...)
@@ -1871,7 +2273,7 @@ type ListToolsResult struct {
 // DecodeListToolsResult decodes a ListToolsResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeListToolsResult(data []byte) (ListToolsResult, error) {
-	return fromText("ListToolsResult", data, decodeListToolsResult)
+	return fromText("ListToolsResult", data, decodeListToolsResult, scanListToolsResult)
 }
 
 // DecodeListToolsResultValue decodes a ListToolsResult from an already-parsed JSON value (as
@@ -1888,6 +2290,10 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 
 func (ListToolsResult) readEnvelopeMember(v any) (ListToolsResult, *shapeError) {
 	return decodeListToolsResult(v)
+}
+
+func (ListToolsResult) scanEnvelopeMember(p *parser) (ListToolsResult, bool) {
+	return scanListToolsResult(p)
 }
 
 func (v ListToolsResult) appendEnvelopeMember(b []byte) []byte {
@@ -1920,6 +2326,23 @@ func decodeListToolsResult(v any) (ListToolsResult, *shapeError) {
 	return out, nil
 }
 
+func scanListToolsResult(p *parser) (out ListToolsResult, ok bool) {
+	var seen [1]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "tools":
+			out.Tools, ok = valueAs(p, readListOfMCPObject)
+			ok = ok && firstTime(&seen[0])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendListToolsResult(b []byte, v ListToolsResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"tools\":"...)
@@ -1941,7 +2364,7 @@ const (
 // DecodeMCPEra decodes a MCPEra from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeMCPEra(data []byte) (MCPEra, error) {
-	return fromText("McpEra", data, decodeMCPEra)
+	return fromText("McpEra", data, decodeMCPEra, scanMCPEra)
 }
 
 // DecodeMCPEraValue decodes a MCPEra from an already-parsed JSON value (as
@@ -1958,6 +2381,10 @@ func (v MCPEra) MarshalJSON() ([]byte, error) {
 
 func (MCPEra) readEnvelopeMember(v any) (MCPEra, *shapeError) {
 	return decodeMCPEra(v)
+}
+
+func (MCPEra) scanEnvelopeMember(p *parser) (MCPEra, bool) {
+	return scanMCPEra(p)
 }
 
 func (v MCPEra) appendEnvelopeMember(b []byte) []byte {
@@ -1980,6 +2407,10 @@ func appendMCPEra(b []byte, v MCPEra) []byte {
 	return writeString(b, string(v))
 }
 
+func scanMCPEra(p *parser) (MCPEra, bool) {
+	return valueAs(p, decodeMCPEra)
+}
+
 // MCPObject is a JSON object owned by MCP rather than by this contract (a tool,
 // a resource, a content block, a prompt message, capabilities), passed through
 // verbatim. MCP revisions evolve these shapes independently, so the contract
@@ -1989,7 +2420,7 @@ type MCPObject map[string]any
 // DecodeMCPObject decodes a MCPObject from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeMCPObject(data []byte) (MCPObject, error) {
-	return fromText("McpObject", data, decodeMCPObject)
+	return fromText("McpObject", data, decodeMCPObject, scanMCPObject)
 }
 
 // DecodeMCPObjectValue decodes a MCPObject from an already-parsed JSON value (as
@@ -2006,6 +2437,10 @@ func (v MCPObject) MarshalJSON() ([]byte, error) {
 
 func (MCPObject) readEnvelopeMember(v any) (MCPObject, *shapeError) {
 	return decodeMCPObject(v)
+}
+
+func (MCPObject) scanEnvelopeMember(p *parser) (MCPObject, bool) {
+	return scanMCPObject(p)
 }
 
 func (v MCPObject) appendEnvelopeMember(b []byte) []byte {
@@ -2041,6 +2476,10 @@ func appendMCPObject(b []byte, v MCPObject) []byte {
 	return append(b, '}')
 }
 
+func scanMCPObject(p *parser) (MCPObject, bool) {
+	return valueAs(p, decodeMCPObject)
+}
+
 // Params is a request's params: a JSON object whose shape the method table
 // names for the request's method. It is open here because the envelope is
 // decoded before the method is known; the method's params shape is closed.
@@ -2049,7 +2488,7 @@ type Params map[string]any
 // DecodeParams decodes a Params from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeParams(data []byte) (Params, error) {
-	return fromText("Params", data, decodeParams)
+	return fromText("Params", data, decodeParams, scanParams)
 }
 
 // DecodeParamsValue decodes a Params from an already-parsed JSON value (as
@@ -2066,6 +2505,10 @@ func (v Params) MarshalJSON() ([]byte, error) {
 
 func (Params) readEnvelopeMember(v any) (Params, *shapeError) {
 	return decodeParams(v)
+}
+
+func (Params) scanEnvelopeMember(p *parser) (Params, bool) {
+	return scanParams(p)
 }
 
 func (v Params) appendEnvelopeMember(b []byte) []byte {
@@ -2101,13 +2544,17 @@ func appendParams(b []byte, v Params) []byte {
 	return append(b, '}')
 }
 
+func scanParams(p *parser) (Params, bool) {
+	return valueAs(p, decodeParams)
+}
+
 // PromptArguments is a prompt's arguments: argument name to string value.
 type PromptArguments map[string]string
 
 // DecodePromptArguments decodes a PromptArguments from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodePromptArguments(data []byte) (PromptArguments, error) {
-	return fromText("PromptArguments", data, decodePromptArguments)
+	return fromText("PromptArguments", data, decodePromptArguments, scanPromptArguments)
 }
 
 // DecodePromptArgumentsValue decodes a PromptArguments from an already-parsed JSON value (as
@@ -2124,6 +2571,10 @@ func (v PromptArguments) MarshalJSON() ([]byte, error) {
 
 func (PromptArguments) readEnvelopeMember(v any) (PromptArguments, *shapeError) {
 	return decodePromptArguments(v)
+}
+
+func (PromptArguments) scanEnvelopeMember(p *parser) (PromptArguments, bool) {
+	return scanPromptArguments(p)
 }
 
 func (v PromptArguments) appendEnvelopeMember(b []byte) []byte {
@@ -2159,6 +2610,10 @@ func appendPromptArguments(b []byte, v PromptArguments) []byte {
 	return append(b, '}')
 }
 
+func scanPromptArguments(p *parser) (PromptArguments, bool) {
+	return valueAs(p, decodePromptArguments)
+}
+
 // ReadResourceParams is the params of `mcp.readResource`.
 type ReadResourceParams struct {
 	// URI is the URI of the resource to read.
@@ -2168,7 +2623,7 @@ type ReadResourceParams struct {
 // DecodeReadResourceParams decodes a ReadResourceParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeReadResourceParams(data []byte) (ReadResourceParams, error) {
-	return fromText("ReadResourceParams", data, decodeReadResourceParams)
+	return fromText("ReadResourceParams", data, decodeReadResourceParams, scanReadResourceParams)
 }
 
 // DecodeReadResourceParamsValue decodes a ReadResourceParams from an already-parsed JSON value (as
@@ -2185,6 +2640,10 @@ func (v ReadResourceParams) MarshalJSON() ([]byte, error) {
 
 func (ReadResourceParams) readEnvelopeMember(v any) (ReadResourceParams, *shapeError) {
 	return decodeReadResourceParams(v)
+}
+
+func (ReadResourceParams) scanEnvelopeMember(p *parser) (ReadResourceParams, bool) {
+	return scanReadResourceParams(p)
 }
 
 func (v ReadResourceParams) appendEnvelopeMember(b []byte) []byte {
@@ -2217,6 +2676,23 @@ func decodeReadResourceParams(v any) (ReadResourceParams, *shapeError) {
 	return out, nil
 }
 
+func scanReadResourceParams(p *parser) (out ReadResourceParams, ok bool) {
+	var seen [1]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "uri":
+			out.URI, ok = p.nextString()
+			ok = ok && firstTime(&seen[0])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendReadResourceParams(b []byte, v ReadResourceParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"uri\":"...)
@@ -2234,7 +2710,7 @@ type ReadResourceResult struct {
 // DecodeReadResourceResult decodes a ReadResourceResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeReadResourceResult(data []byte) (ReadResourceResult, error) {
-	return fromText("ReadResourceResult", data, decodeReadResourceResult)
+	return fromText("ReadResourceResult", data, decodeReadResourceResult, scanReadResourceResult)
 }
 
 // DecodeReadResourceResultValue decodes a ReadResourceResult from an already-parsed JSON value (as
@@ -2251,6 +2727,10 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 
 func (ReadResourceResult) readEnvelopeMember(v any) (ReadResourceResult, *shapeError) {
 	return decodeReadResourceResult(v)
+}
+
+func (ReadResourceResult) scanEnvelopeMember(p *parser) (ReadResourceResult, bool) {
+	return scanReadResourceResult(p)
 }
 
 func (v ReadResourceResult) appendEnvelopeMember(b []byte) []byte {
@@ -2283,6 +2763,23 @@ func decodeReadResourceResult(v any) (ReadResourceResult, *shapeError) {
 	return out, nil
 }
 
+func scanReadResourceResult(p *parser) (out ReadResourceResult, ok bool) {
+	var seen [1]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "contents":
+			out.Contents, ok = valueAs(p, readListOfMCPObject)
+			ok = ok && firstTime(&seen[0])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendReadResourceResult(b []byte, v ReadResourceResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"contents\":"...)
@@ -2302,7 +2799,7 @@ type ReporterFlushResult struct {
 // DecodeReporterFlushResult decodes a ReporterFlushResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeReporterFlushResult(data []byte) (ReporterFlushResult, error) {
-	return fromText("ReporterFlushResult", data, decodeReporterFlushResult)
+	return fromText("ReporterFlushResult", data, decodeReporterFlushResult, scanReporterFlushResult)
 }
 
 // DecodeReporterFlushResultValue decodes a ReporterFlushResult from an already-parsed JSON value (as
@@ -2319,6 +2816,10 @@ func (v ReporterFlushResult) MarshalJSON() ([]byte, error) {
 
 func (ReporterFlushResult) readEnvelopeMember(v any) (ReporterFlushResult, *shapeError) {
 	return decodeReporterFlushResult(v)
+}
+
+func (ReporterFlushResult) scanEnvelopeMember(p *parser) (ReporterFlushResult, bool) {
+	return scanReporterFlushResult(p)
 }
 
 func (v ReporterFlushResult) appendEnvelopeMember(b []byte) []byte {
@@ -2357,6 +2858,26 @@ func decodeReporterFlushResult(v any) (ReporterFlushResult, *shapeError) {
 	return out, nil
 }
 
+func scanReporterFlushResult(p *parser) (out ReporterFlushResult, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "written":
+			out.Written, ok = p.nextInteger()
+			ok = ok && out.Written >= 0 && firstTime(&seen[0])
+		case "path":
+			out.Path, ok = p.nextNullableString()
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendReporterFlushResult(b []byte, v ReporterFlushResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"written\":"...)
@@ -2379,7 +2900,7 @@ type ReporterSetUploadParams struct {
 // DecodeReporterSetUploadParams decodes a ReporterSetUploadParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeReporterSetUploadParams(data []byte) (ReporterSetUploadParams, error) {
-	return fromText("ReporterSetUploadParams", data, decodeReporterSetUploadParams)
+	return fromText("ReporterSetUploadParams", data, decodeReporterSetUploadParams, scanReporterSetUploadParams)
 }
 
 // DecodeReporterSetUploadParamsValue decodes a ReporterSetUploadParams from an already-parsed JSON value (as
@@ -2396,6 +2917,10 @@ func (v ReporterSetUploadParams) MarshalJSON() ([]byte, error) {
 
 func (ReporterSetUploadParams) readEnvelopeMember(v any) (ReporterSetUploadParams, *shapeError) {
 	return decodeReporterSetUploadParams(v)
+}
+
+func (ReporterSetUploadParams) scanEnvelopeMember(p *parser) (ReporterSetUploadParams, bool) {
+	return scanReporterSetUploadParams(p)
 }
 
 func (v ReporterSetUploadParams) appendEnvelopeMember(b []byte) []byte {
@@ -2432,6 +2957,28 @@ func decodeReporterSetUploadParams(v any) (ReporterSetUploadParams, *shapeError)
 	return out, nil
 }
 
+func scanReporterSetUploadParams(p *parser) (out ReporterSetUploadParams, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "enabled":
+			out.Enabled, ok = p.nextBoolean()
+			ok = ok && firstTime(&seen[0])
+		case "path":
+			var x string
+			x, ok = p.nextString()
+			out.Path = &x
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendReporterSetUploadParams(b []byte, v ReporterSetUploadParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"enabled\":"...)
@@ -2457,7 +3004,7 @@ type ReporterStatus struct {
 // DecodeReporterStatus decodes a ReporterStatus from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeReporterStatus(data []byte) (ReporterStatus, error) {
-	return fromText("ReporterStatus", data, decodeReporterStatus)
+	return fromText("ReporterStatus", data, decodeReporterStatus, scanReporterStatus)
 }
 
 // DecodeReporterStatusValue decodes a ReporterStatus from an already-parsed JSON value (as
@@ -2474,6 +3021,10 @@ func (v ReporterStatus) MarshalJSON() ([]byte, error) {
 
 func (ReporterStatus) readEnvelopeMember(v any) (ReporterStatus, *shapeError) {
 	return decodeReporterStatus(v)
+}
+
+func (ReporterStatus) scanEnvelopeMember(p *parser) (ReporterStatus, bool) {
+	return scanReporterStatus(p)
 }
 
 func (v ReporterStatus) appendEnvelopeMember(b []byte) []byte {
@@ -2518,6 +3069,29 @@ func decodeReporterStatus(v any) (ReporterStatus, *shapeError) {
 	return out, nil
 }
 
+func scanReporterStatus(p *parser) (out ReporterStatus, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "enabled":
+			out.Enabled, ok = p.nextBoolean()
+			ok = ok && firstTime(&seen[0])
+		case "path":
+			out.Path, ok = p.nextNullableString()
+			ok = ok && firstTime(&seen[1])
+		case "pending":
+			out.Pending, ok = p.nextInteger()
+			ok = ok && out.Pending >= 0 && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendReporterStatus(b []byte, v ReporterStatus) []byte {
 	b = append(b, '{')
 	b = append(b, "\"enabled\":"...)
@@ -2553,7 +3127,7 @@ type Request struct {
 // DecodeRequest decodes a Request from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeRequest(data []byte) (Request, error) {
-	return fromText("Request", data, decodeRequest)
+	return fromText("Request", data, decodeRequest, scanRequest)
 }
 
 // DecodeRequestValue decodes a Request from an already-parsed JSON value (as
@@ -2570,6 +3144,10 @@ func (v Request) MarshalJSON() ([]byte, error) {
 
 func (Request) readEnvelopeMember(v any) (Request, *shapeError) {
 	return decodeRequest(v)
+}
+
+func (Request) scanEnvelopeMember(p *parser) (Request, bool) {
+	return scanRequest(p)
 }
 
 func (v Request) appendEnvelopeMember(b []byte) []byte {
@@ -2616,6 +3194,32 @@ func decodeRequest(v any) (Request, *shapeError) {
 	return out, nil
 }
 
+func scanRequest(p *parser) (out Request, ok bool) {
+	var seen [4]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = scanRequestID(p)
+			ok = ok && firstTime(&seen[1])
+		case "method":
+			out.Method, ok = p.nextString()
+			ok = ok && firstTime(&seen[2])
+		case "params":
+			out.Params, ok = scanParams(p)
+			ok = ok && firstTime(&seen[3])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendRequest(b []byte, v Request) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -2646,7 +3250,7 @@ type RequestID struct {
 // DecodeRequestID decodes a RequestID from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeRequestID(data []byte) (RequestID, error) {
-	return fromText("RequestId", data, decodeRequestID)
+	return fromText("RequestId", data, decodeRequestID, scanRequestID)
 }
 
 // DecodeRequestIDValue decodes a RequestID from an already-parsed JSON value (as
@@ -2663,6 +3267,10 @@ func (v RequestID) MarshalJSON() ([]byte, error) {
 
 func (RequestID) readEnvelopeMember(v any) (RequestID, *shapeError) {
 	return decodeRequestID(v)
+}
+
+func (RequestID) scanEnvelopeMember(p *parser) (RequestID, bool) {
+	return scanRequestID(p)
 }
 
 func (v RequestID) appendEnvelopeMember(b []byte) []byte {
@@ -2688,6 +3296,10 @@ func appendRequestID(b []byte, v RequestID) []byte {
 	return writeInt(b, v.Int)
 }
 
+func scanRequestID(p *parser) (RequestID, bool) {
+	return valueAs(p, decodeRequestID)
+}
+
 // Response is a response frame, binary to SDK: exactly one of `result` or
 // `error`. A closed envelope: an SDK rejects a response with any other
 // top-level field.
@@ -2704,7 +3316,7 @@ type Response struct {
 // DecodeResponse decodes a Response from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeResponse(data []byte) (Response, error) {
-	return fromText("Response", data, decodeResponse)
+	return fromText("Response", data, decodeResponse, scanResponse)
 }
 
 // DecodeResponseValue decodes a Response from an already-parsed JSON value (as
@@ -2721,6 +3333,10 @@ func (v Response) MarshalJSON() ([]byte, error) {
 
 func (Response) readEnvelopeMember(v any) (Response, *shapeError) {
 	return decodeResponse(v)
+}
+
+func (Response) scanEnvelopeMember(p *parser) (Response, bool) {
+	return scanResponse(p)
 }
 
 func (v Response) appendEnvelopeMember(b []byte) []byte {
@@ -2760,6 +3376,18 @@ func appendResponse(b []byte, v Response) []byte {
 	return append(b, "null"...)
 }
 
+func scanResponse(p *parser) (Response, bool) {
+	at := *p
+	if x, ok := scanSuccessResponse(p); ok {
+		return Response{SuccessResponse: &x}, true
+	}
+	*p = at
+	if x, ok := scanErrorResponse(p); ok {
+		return Response{ErrorResponse: &x}, true
+	}
+	return Response{}, false
+}
+
 // ShutdownResult is the result of `mcp.shutdown`: an empty object, sent before
 // the binary exits.
 type ShutdownResult struct{}
@@ -2767,7 +3395,7 @@ type ShutdownResult struct{}
 // DecodeShutdownResult decodes a ShutdownResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeShutdownResult(data []byte) (ShutdownResult, error) {
-	return fromText("ShutdownResult", data, decodeShutdownResult)
+	return fromText("ShutdownResult", data, decodeShutdownResult, scanShutdownResult)
 }
 
 // DecodeShutdownResultValue decodes a ShutdownResult from an already-parsed JSON value (as
@@ -2786,6 +3414,10 @@ func (ShutdownResult) readEnvelopeMember(v any) (ShutdownResult, *shapeError) {
 	return decodeShutdownResult(v)
 }
 
+func (ShutdownResult) scanEnvelopeMember(p *parser) (ShutdownResult, bool) {
+	return scanShutdownResult(p)
+}
+
 func (v ShutdownResult) appendEnvelopeMember(b []byte) []byte {
 	return appendShutdownResult(b, v)
 }
@@ -2800,6 +3432,13 @@ func decodeShutdownResult(v any) (ShutdownResult, *shapeError) {
 		return out, unknownField(o.keys[0])
 	}
 	return out, nil
+}
+
+func scanShutdownResult(p *parser) (out ShutdownResult, ok bool) {
+	if _, more := p.firstKey(); more {
+		return out, false
+	}
+	return out, !p.failed
 }
 
 func appendShutdownResult(b []byte, v ShutdownResult) []byte {
@@ -2823,7 +3462,7 @@ type SuccessResponse struct {
 // DecodeSuccessResponse decodes a SuccessResponse from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeSuccessResponse(data []byte) (SuccessResponse, error) {
-	return fromText("SuccessResponse", data, decodeSuccessResponse)
+	return fromText("SuccessResponse", data, decodeSuccessResponse, scanSuccessResponse)
 }
 
 // DecodeSuccessResponseValue decodes a SuccessResponse from an already-parsed JSON value (as
@@ -2840,6 +3479,10 @@ func (v SuccessResponse) MarshalJSON() ([]byte, error) {
 
 func (SuccessResponse) readEnvelopeMember(v any) (SuccessResponse, *shapeError) {
 	return decodeSuccessResponse(v)
+}
+
+func (SuccessResponse) scanEnvelopeMember(p *parser) (SuccessResponse, bool) {
+	return scanSuccessResponse(p)
 }
 
 func (v SuccessResponse) appendEnvelopeMember(b []byte) []byte {
@@ -2884,6 +3527,29 @@ func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
 	return out, nil
 }
 
+func scanSuccessResponse(p *parser) (out SuccessResponse, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = scanRequestID(p)
+			ok = ok && firstTime(&seen[1])
+		case "result":
+			out.Result, ok = valueAs(p, readAny)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendSuccessResponse(b []byte, v SuccessResponse) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -2916,7 +3582,7 @@ type ToolCallPassthrough struct {
 // DecodeToolCallPassthrough decodes a ToolCallPassthrough from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeToolCallPassthrough(data []byte) (ToolCallPassthrough, error) {
-	return fromText("ToolCallPassthrough", data, decodeToolCallPassthrough)
+	return fromText("ToolCallPassthrough", data, decodeToolCallPassthrough, scanToolCallPassthrough)
 }
 
 // DecodeToolCallPassthroughValue decodes a ToolCallPassthrough from an already-parsed JSON value (as
@@ -2933,6 +3599,10 @@ func (v ToolCallPassthrough) MarshalJSON() ([]byte, error) {
 
 func (ToolCallPassthrough) readEnvelopeMember(v any) (ToolCallPassthrough, *shapeError) {
 	return decodeToolCallPassthrough(v)
+}
+
+func (ToolCallPassthrough) scanEnvelopeMember(p *parser) (ToolCallPassthrough, bool) {
+	return scanToolCallPassthrough(p)
 }
 
 func (v ToolCallPassthrough) appendEnvelopeMember(b []byte) []byte {
@@ -2971,6 +3641,34 @@ func decodeToolCallPassthrough(v any) (ToolCallPassthrough, *shapeError) {
 		return out, missingField("content")
 	}
 	return out, nil
+}
+
+func scanToolCallPassthrough(p *parser) (out ToolCallPassthrough, ok bool) {
+	var seen [4]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "content":
+			out.Content, ok = valueAs(p, readListOfMCPObject)
+			ok = ok && firstTime(&seen[0])
+		case "structuredContent":
+			out.StructuredContent, ok = scanMCPObject(p)
+			ok = ok && firstTime(&seen[1])
+		case "isError":
+			var x bool
+			x, ok = p.nextBoolean()
+			out.IsError = &x
+			ok = ok && firstTime(&seen[2])
+		case "_meta":
+			out.Meta, ok = scanMCPObject(p)
+			ok = ok && firstTime(&seen[3])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
 }
 
 func appendToolCallPassthrough(b []byte, v ToolCallPassthrough) []byte {
@@ -3020,7 +3718,7 @@ type Verdict struct {
 // DecodeVerdict decodes a Verdict from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeVerdict(data []byte) (Verdict, error) {
-	return fromText("Verdict", data, decodeVerdict)
+	return fromText("Verdict", data, decodeVerdict, scanVerdict)
 }
 
 // DecodeVerdictValue decodes a Verdict from an already-parsed JSON value (as
@@ -3037,6 +3735,10 @@ func (v Verdict) MarshalJSON() ([]byte, error) {
 
 func (Verdict) readEnvelopeMember(v any) (Verdict, *shapeError) {
 	return decodeVerdict(v)
+}
+
+func (Verdict) scanEnvelopeMember(p *parser) (Verdict, bool) {
+	return scanVerdict(p)
 }
 
 func (v Verdict) appendEnvelopeMember(b []byte) []byte {
@@ -3093,6 +3795,35 @@ func decodeVerdict(v any) (Verdict, *shapeError) {
 	return out, nil
 }
 
+func scanVerdict(p *parser) (out Verdict, ok bool) {
+	var seen [5]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "success":
+			out.Success, ok = p.nextBoolean()
+			ok = ok && firstTime(&seen[0])
+		case "data":
+			out.Data, ok = valueAs(p, readAny)
+			ok = ok && firstTime(&seen[1])
+		case "text":
+			out.Text, ok = p.nextNullableString()
+			ok = ok && firstTime(&seen[2])
+		case "error":
+			out.Error, ok = p.nextNullableString()
+			ok = ok && firstTime(&seen[3])
+		case "duration_ms":
+			out.DurationMs, ok = p.nextInteger()
+			ok = ok && out.DurationMs >= 0 && firstTime(&seen[4])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2] && seen[3] && seen[4]
+}
+
 func appendVerdict(b []byte, v Verdict) []byte {
 	b = append(b, '{')
 	b = append(b, "\"success\":"...)
@@ -3115,6 +3846,7 @@ func appendVerdict(b []byte, v Verdict) []byte {
 type EnvelopeMember[T any] interface {
 	json.Marshaler
 	readEnvelopeMember(v any) (T, *shapeError)
+	scanEnvelopeMember(p *parser) (T, bool)
 	appendEnvelopeMember(b []byte) []byte
 }
 
@@ -3147,7 +3879,7 @@ type RequestOf[P EnvelopeMember[P]] struct {
 // anywhere, `params` included, is the Request's, at its path from the frame's
 // root ("$.params.x"). The error is a *DecodingError.
 func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
-	return fromText("Request", data, decodeRequestOf[P])
+	return fromText("Request", data, decodeRequestOf[P], nil)
 }
 
 // DecodeRequestOfValue decodes a Request from an already-parsed JSON value (as
@@ -3238,7 +3970,7 @@ type SuccessResponseOf[R EnvelopeMember[R]] struct {
 // anywhere, `result` included, is the SuccessResponse's, at its path from the
 // frame's root ("$.result.x"). The error is a *DecodingError.
 func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
-	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
+	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R], nil)
 }
 
 // DecodeSuccessResponseOfValue decodes a SuccessResponse from an already-parsed
@@ -3319,7 +4051,7 @@ type ResponseOf[R EnvelopeMember[R]] struct {
 // anywhere, `result` included, is the Response's, at its path from the frame's
 // root ("$.result.x"). The error is a *DecodingError.
 func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
-	return fromText("Response", data, decodeResponseOf[R])
+	return fromText("Response", data, decodeResponseOf[R], nil)
 }
 
 // DecodeResponseOfValue decodes a Response from an already-parsed JSON value
@@ -3635,9 +4367,19 @@ func orNull(e *shapeError) *shapeError {
 }
 
 // fromText parses data strictly and decodes it with decode, naming typeName
-// in the error.
-func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError)) (T, error) {
+// in the error. A type's single-pass reader scan (nil: none) reads the text
+// first; what it does not read goes to the tree's parse and decode, which
+// say what is wrong.
+func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError), scan func(*parser) (T, bool)) (T, error) {
 	var zero T
+	if scan != nil {
+		p := parser{s: string(data)}
+		if v, ok := scan(&p); ok && !strings.HasPrefix(p.s, "\ufeff") {
+			if p.skipSpace(); p.i == len(p.s) {
+				return v, nil
+			}
+		}
+	}
 	tree, err := parseStrict(data)
 	if err == nil {
 		var v T
@@ -3868,6 +4610,9 @@ type parser struct {
 	s     string
 	i     int
 	depth int
+	// failed is set by a single-pass reader (see valueAs) where the text is
+	// not what it reads; the tree's parse never sets it.
+	failed bool
 }
 
 func parseStrict(data []byte) (any, *shapeError) {
@@ -4176,6 +4921,16 @@ func (p *parser) digits() int {
 }
 
 func (p *parser) number() (any, *shapeError) {
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return nil, err
+	}
+	return json.Number(literal), nil
+}
+
+// numberLiteral reads a number's text, checked: an integer within 2^53-1,
+// any other number within a double's range.
+func (p *parser) numberLiteral() (string, *shapeError) {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -4183,14 +4938,14 @@ func (p *parser) number() (any, *shapeError) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if p.digits() == 0 {
-		return nil, p.fail("invalid number")
+		return "", p.fail("invalid number")
 	}
 	integer := true
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		integer = false
 		p.i++
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -4200,7 +4955,7 @@ func (p *parser) number() (any, *shapeError) {
 			p.i++
 		}
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	literal := p.s[start:p.i]
@@ -4208,13 +4963,149 @@ func (p *parser) number() (any, *shapeError) {
 		if len(literal) > 15 {
 			i, err := strconv.ParseInt(literal, 10, 64)
 			if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
-				return nil, p.fail("integer out of range")
+				return "", p.fail("integer out of range")
 			}
 		}
 	} else if f, err := strconv.ParseFloat(literal, 64); err != nil || math.IsInf(f, 0) {
-		return nil, p.fail("number out of range")
+		return "", p.fail("number out of range")
 	}
-	return json.Number(literal), nil
+	return literal, nil
+}
+
+// The single-pass readers: scan<Type> reads a generated type straight from
+// the text, without the parser's tree, as far as the text is laid out as
+// that type's value. It says only whether it read the value: a text it
+// does not read (another shape, or anything wrong) is left to the tree's
+// parse and decode, which read it from the start and say what is wrong. A
+// reader accepts no text the tree's decode refuses, and reads what it
+// accepts to the same value; a value of a kind it has no reader for
+// goes through the tree:
+//
+// valueAs reads the next value into the tree and decodes it with read.
+func valueAs[T any](p *parser, read func(any) (T, *shapeError)) (T, bool) {
+	v, err := p.value()
+	if err != nil {
+		var zero T
+		return zero, false
+	}
+	x, problem := read(v)
+	return x, problem == nil
+}
+
+// nullableAs reads null as nil and any other value with scan.
+func nullableAs[T any](p *parser, scan func(*parser) (T, bool)) (*T, bool) {
+	if p.nextNull() {
+		return nil, true
+	}
+	x, ok := scan(p)
+	return &x, ok
+}
+
+// firstTime notes a member of an object as seen: whether it was not before.
+func firstTime(seen *bool) bool {
+	before := *seen
+	*seen = true
+	return !before
+}
+
+// nextNull reads a null, when one comes next.
+func (p *parser) nextNull() bool {
+	p.skipSpace()
+	if strings.HasPrefix(p.s[p.i:], "null") {
+		p.i += len("null")
+		return true
+	}
+	return false
+}
+
+// nextBoolean reads a boolean.
+func (p *parser) nextBoolean() (bool, bool) {
+	p.skipSpace()
+	switch {
+	case strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += len("true")
+		return true, true
+	case strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += len("false")
+		return false, true
+	}
+	return false, false
+}
+
+// nextString reads a string.
+func (p *parser) nextString() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return "", false
+	}
+	s, err := p.str()
+	return s, err == nil
+}
+
+// nextNullableString reads a string, or null as nil.
+func (p *parser) nextNullableString() (*string, bool) {
+	if p.nextNull() {
+		return nil, true
+	}
+	s, ok := p.nextString()
+	return &s, ok
+}
+
+// nextInteger reads an integer (integral numbers with a fraction or an
+// exponent too, as readInt does).
+func (p *parser) nextInteger() (int64, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || (p.s[p.i] != '-' && (p.s[p.i] < '0' || p.s[p.i] > '9')) {
+		return 0, false
+	}
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return 0, false
+	}
+	return numberInt(json.Number(literal))
+}
+
+// firstKey opens an object and reads up to its first member's value: the
+// member's name and true; false for an empty object (read whole) or where
+// the text is no object (failed set).
+func (p *parser) firstKey() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
+		p.failed = true
+		return "", false
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	return p.key()
+}
+
+// nextKey reads on to the next member's value after one member: its name
+// and true; false at the object's end (read) or where the text is not an
+// object's member list (failed set).
+func (p *parser) nextKey() (string, bool) {
+	if p.next(',') {
+		return p.key()
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	p.failed = true
+	return "", false
+}
+
+// key reads a member's name and its colon.
+func (p *parser) key() (string, bool) {
+	p.skipSpace()
+	if p.i < len(p.s) && p.s[p.i] == '"' {
+		if name, err := p.str(); err == nil && p.next(':') {
+			return name, true
+		}
+	}
+	p.failed = true
+	return "", false
 }
 
 // writeString writes s as a JSON string (escaping only what JSON requires).

@@ -26,6 +26,7 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
         scope.schema(format!("Decode{go}Value"), of("value decoder"), &pointer)?;
         scope.schema(format!("decode{go}"), of("reader"), &pointer)?;
         scope.schema(format!("append{go}"), of("writer"), &pointer)?;
+        scope.schema(format!("scan{go}"), of("single-pass reader"), &pointer)?;
         if let TypeKind::StringEnum(values) = &def.kind {
             for (i, (name, value)) in ctx.enum_consts(&def.name, values).into_iter().enumerate() {
                 scope.schema(name, format!("the constant of `{value}` in `$defs/{}`", def.name), &format!("{pointer}/enum/{i}"))?;

@@ -306,21 +306,112 @@ impl Ctx<'_> {
         match &def.kind {
             TypeKind::Object(object) => {
                 self.decode_object(&mut out, &name, &name, object);
+                self.scan_object(&mut out, &name, object);
                 self.append_object(&mut out, &name, &name, object);
             }
-            TypeKind::Map { values, min_members, max_members, names } => self.map_codec(&mut out, &name, values, names.as_ref(), (*min_members, *max_members)),
-            TypeKind::Union(variants) => self.union_codec(&mut out, &name, variants),
-            TypeKind::StringEnum(values) => self.enum_codec(&mut out, &def.name, values),
-            TypeKind::IntegerOrString => id_codec(&mut out, &name),
+            TypeKind::Map { values, min_members, max_members, names } => {
+                self.map_codec(&mut out, &name, values, names.as_ref(), (*min_members, *max_members));
+                scan_through_tree(&mut out, &name);
+            }
+            TypeKind::Union(variants) => {
+                self.union_codec(&mut out, &name, variants);
+                self.scan_union(&mut out, &name, variants);
+            }
+            TypeKind::StringEnum(values) => {
+                self.enum_codec(&mut out, &def.name, values);
+                scan_through_tree(&mut out, &name);
+            }
+            TypeKind::IntegerOrString => {
+                id_codec(&mut out, &name);
+                scan_through_tree(&mut out, &name);
+            }
         }
         out
+    }
+
+    /// The single-pass reader `scan{name}` of the object type `name`: the
+    /// decoder's checks, member by member as the text holds them, each
+    /// member's value read by `scan_value` (see `valueAs` in runtime.go).
+    fn scan_object(&mut self, out: &mut String, name: &str, object: &ObjectType) {
+        line!(out, "\nfunc scan{name}(p *parser) (out {name}, ok bool) {{");
+        if object.fields.is_empty() {
+            line!(out, "\tif _, more := p.firstKey(); more {{\n\t\treturn out, false\n\t}}\n\treturn out, !p.failed\n}}");
+            return;
+        }
+        line!(out, "\tvar seen [{}]bool", object.fields.len());
+        line!(out, "\tfor key, more := p.firstKey(); more; key, more = p.nextKey() {{\n\t\tswitch key {{");
+        for (k, field) in object.fields.iter().enumerate() {
+            line!(out, "\t\tcase {}:", string_lit(&field.name));
+            self.scan_field(out, field, k);
+        }
+        line!(out, "\t\tdefault:\n\t\t\treturn out, false\n\t\t}}");
+        line!(out, "\t\tif !ok {{\n\t\t\treturn out, false\n\t\t}}\n\t}}");
+        let mut read = vec!["!p.failed".to_string()];
+        read.extend(object.fields.iter().enumerate().filter(|(_, f)| f.required).map(|(k, _)| format!("seen[{k}]")));
+        line!(out, "\treturn out, {}\n}}", read.join(" && "));
+    }
+
+    /// The value of member `k` in `scan_object`, with an integer's bounds;
+    /// a member the object held before is a duplicate, which the reader
+    /// leaves to the tree's parse.
+    fn scan_field(&mut self, out: &mut String, field: &Field, k: usize) {
+        let go_name = self.field_name(field);
+        let read = match &field.ty {
+            Ty::Integer { .. } => "p.nextInteger()".to_string(),
+            ty => self.scan_value(ty),
+        };
+        let target = if field.required || !self.optional_needs_pointer(&field.ty) {
+            line!(out, "\t\t\tout.{go_name}, ok = {read}");
+            format!("out.{go_name}")
+        } else {
+            line!(out, "\t\t\tvar x {}\n\t\t\tx, ok = {read}\n\t\t\tout.{go_name} = &x", self.go_ty(&field.ty));
+            "x".to_string()
+        };
+        let mut checks = vec!["ok".to_string()];
+        if let Ty::Integer { minimum, maximum } = &field.ty {
+            checks.extend(minimum.map(|m| format!("{target} >= {m}")));
+            checks.extend(maximum.map(|m| format!("{target} <= {m}")));
+        }
+        checks.push(format!("firstTime(&seen[{k}])"));
+        line!(out, "\t\t\tok = {}", checks.join(" && "));
+    }
+
+    /// The single-pass read of a value of `ty`: an expression of `(T, bool)`.
+    fn scan_value(&mut self, ty: &Ty) -> String {
+        match ty {
+            Ty::Boolean => "p.nextBoolean()".into(),
+            Ty::String => "p.nextString()".into(),
+            Ty::Nullable(inner) if **inner == Ty::String => "p.nextNullableString()".into(),
+            Ty::Ref(name) => format!("scan{}(p)", self.type_name(name)),
+            Ty::Nullable(inner) if matches!(**inner, Ty::Ref(_)) && self.go_ty(ty).starts_with('*') => {
+                format!("nullableAs(p, scan{})", self.go_ty(inner))
+            }
+            _ => format!("valueAs(p, {})", self.read_fn(ty)),
+        }
+    }
+
+    /// The single-pass reader of a union: each variant's reader in turn,
+    /// from the same place. The first that reads the text has the variant
+    /// the decoder picks: a variant's object requires its discriminator
+    /// (told apart by shape: a member no other variant declares; tagged: its
+    /// own `const` of the tag), so no other variant's reader reads it.
+    fn scan_union(&mut self, out: &mut String, name: &str, variants: &[UnionVariant]) {
+        line!(out, "\nfunc scan{name}(p *parser) ({name}, bool) {{\n\tat := *p");
+        for (i, variant) in variants.iter().enumerate() {
+            let vname = self.type_name(&variant.type_name);
+            if i > 0 {
+                line!(out, "\t*p = at");
+            }
+            line!(out, "\tif x, ok := scan{vname}(p); ok {{\n\t\treturn {name}{{{vname}: &x}}, true\n\t}}");
+        }
+        line!(out, "\treturn {name}{{}}, false\n}}");
     }
 
     fn public_api(&self, out: &mut String, def: &str, name: &str) {
         let lit = string_lit(def);
         line!(out, "\n// Decode{name} decodes a {name} from one frame's JSON text under the strict");
         line!(out, "// rules of the contract. The error is a *DecodingError.");
-        line!(out, "func Decode{name}(data []byte) ({name}, error) {{\n\treturn fromText({lit}, data, decode{name})\n}}\n");
+        line!(out, "func Decode{name}(data []byte) ({name}, error) {{\n\treturn fromText({lit}, data, decode{name}, scan{name})\n}}\n");
         line!(out, "// Decode{name}Value decodes a {name} from an already-parsed JSON value (as");
         line!(out, "// ParseJSON or encoding/json produce it), under the same rules; objects are");
         line!(out, "// read in sorted key order.");
@@ -486,6 +577,12 @@ pub(super) fn pick_variant(out: &mut String, variants: &[UnionVariant]) {
     line!(out, "\twhich, err := pickVariant(o, []string{{{}}}, {}, {})", discriminators.join(", "), string_lit(&many), string_lit(&none));
     line!(out, "\tif err != nil {{\n\t\treturn out, err\n\t}}\n\tswitch which {{");
 
+}
+
+/// The single-pass reader of a type read through the parser's tree (a map,
+/// an enum, an id): the value parsed, then decoded.
+fn scan_through_tree(out: &mut String, name: &str) {
+    line!(out, "\nfunc scan{name}(p *parser) ({name}, bool) {{\n\treturn valueAs(p, decode{name})\n}}");
 }
 
 fn id_codec(out: &mut String, name: &str) {

@@ -30,6 +30,7 @@ const MEMBER: &str = r#"
 type EnvelopeMember[T any] interface {
 	json.Marshaler
 	readEnvelopeMember(v any) (T, *shapeError)
+	scanEnvelopeMember(p *parser) (T, bool)
 	appendEnvelopeMember(b []byte) []byte
 }
 
@@ -61,6 +62,7 @@ impl<'a> Ctx<'a> {
     /// The `EnvelopeMember` methods of the type `name`.
     pub fn member_methods(&self, out: &mut String, name: &str) {
         line!(out, "\nfunc ({name}) readEnvelopeMember(v any) ({name}, *shapeError) {{\n\treturn decode{name}(v)\n}}");
+        line!(out, "\nfunc ({name}) scanEnvelopeMember(p *parser) ({name}, bool) {{\n\treturn scan{name}(p)\n}}");
         line!(out, "\nfunc (v {name}) appendEnvelopeMember(b []byte) []byte {{\n\treturn append{name}(b, v)\n}}");
     }
 
@@ -111,7 +113,7 @@ impl<'a> Ctx<'a> {
         comment(out, 0, &format!(
             "Decode{stem} decodes a {def} from one frame's JSON text under the strict rules of the contract, its `{member}` as {param} (Decode{stem}[{example}](line)) in the same pass. A problem anywhere, `{member}` included, is the {def}'s, at its path from the frame's root (\"$.{member}.x\"). The error is a *DecodingError."
         ));
-        line!(out, "func Decode{stem}{head}(data []byte) ({name}, error) {{\n\treturn fromText({lit}, data, decode{name})\n}}\n");
+        line!(out, "func Decode{stem}{head}(data []byte) ({name}, error) {{\n\treturn fromText({lit}, data, decode{name}, nil)\n}}\n");
         comment(out, 0, &format!(
             "Decode{stem}Value decodes a {def} from an already-parsed JSON value (as ParseJSON or encoding/json produce it), its `{member}` as {param}, under the same rules; objects are read in sorted key order."
         ));

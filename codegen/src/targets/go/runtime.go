@@ -139,9 +139,19 @@ func orNull(e *shapeError) *shapeError {
 }
 
 // fromText parses data strictly and decodes it with decode, naming typeName
-// in the error.
-func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError)) (T, error) {
+// in the error. A type's single-pass reader scan (nil: none) reads the text
+// first; what it does not read goes to the tree's parse and decode, which
+// say what is wrong.
+func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError), scan func(*parser) (T, bool)) (T, error) {
 	var zero T
+	if scan != nil {
+		p := parser{s: string(data)}
+		if v, ok := scan(&p); ok && !strings.HasPrefix(p.s, "\ufeff") {
+			if p.skipSpace(); p.i == len(p.s) {
+				return v, nil
+			}
+		}
+	}
 	tree, err := parseStrict(data)
 	if err == nil {
 		var v T
@@ -690,6 +700,9 @@ type parser struct {
 	s     string
 	i     int
 	depth int
+	// failed is set by a single-pass reader (see valueAs) where the text is
+	// not what it reads; the tree's parse never sets it.
+	failed bool
 }
 
 func parseStrict(data []byte) (any, *shapeError) {
@@ -998,6 +1011,16 @@ func (p *parser) digits() int {
 }
 
 func (p *parser) number() (any, *shapeError) {
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return nil, err
+	}
+	return json.Number(literal), nil
+}
+
+// numberLiteral reads a number's text, checked: an integer within 2^53-1,
+// any other number within a double's range.
+func (p *parser) numberLiteral() (string, *shapeError) {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -1005,14 +1028,14 @@ func (p *parser) number() (any, *shapeError) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if p.digits() == 0 {
-		return nil, p.fail("invalid number")
+		return "", p.fail("invalid number")
 	}
 	integer := true
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		integer = false
 		p.i++
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -1022,7 +1045,7 @@ func (p *parser) number() (any, *shapeError) {
 			p.i++
 		}
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	literal := p.s[start:p.i]
@@ -1030,13 +1053,149 @@ func (p *parser) number() (any, *shapeError) {
 		if len(literal) > 15 {
 			i, err := strconv.ParseInt(literal, 10, 64)
 			if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
-				return nil, p.fail("integer out of range")
+				return "", p.fail("integer out of range")
 			}
 		}
 	} else if f, err := strconv.ParseFloat(literal, 64); err != nil || math.IsInf(f, 0) {
-		return nil, p.fail("number out of range")
+		return "", p.fail("number out of range")
 	}
-	return json.Number(literal), nil
+	return literal, nil
+}
+
+// The single-pass readers: scan<Type> reads a generated type straight from
+// the text, without the parser's tree, as far as the text is laid out as
+// that type's value. It says only whether it read the value: a text it
+// does not read (another shape, or anything wrong) is left to the tree's
+// parse and decode, which read it from the start and say what is wrong. A
+// reader accepts no text the tree's decode refuses, and reads what it
+// accepts to the same value; a value of a kind it has no reader for
+// goes through the tree:
+//
+// valueAs reads the next value into the tree and decodes it with read.
+func valueAs[T any](p *parser, read func(any) (T, *shapeError)) (T, bool) {
+	v, err := p.value()
+	if err != nil {
+		var zero T
+		return zero, false
+	}
+	x, problem := read(v)
+	return x, problem == nil
+}
+
+// nullableAs reads null as nil and any other value with scan.
+func nullableAs[T any](p *parser, scan func(*parser) (T, bool)) (*T, bool) {
+	if p.nextNull() {
+		return nil, true
+	}
+	x, ok := scan(p)
+	return &x, ok
+}
+
+// firstTime notes a member of an object as seen: whether it was not before.
+func firstTime(seen *bool) bool {
+	before := *seen
+	*seen = true
+	return !before
+}
+
+// nextNull reads a null, when one comes next.
+func (p *parser) nextNull() bool {
+	p.skipSpace()
+	if strings.HasPrefix(p.s[p.i:], "null") {
+		p.i += len("null")
+		return true
+	}
+	return false
+}
+
+// nextBoolean reads a boolean.
+func (p *parser) nextBoolean() (bool, bool) {
+	p.skipSpace()
+	switch {
+	case strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += len("true")
+		return true, true
+	case strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += len("false")
+		return false, true
+	}
+	return false, false
+}
+
+// nextString reads a string.
+func (p *parser) nextString() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return "", false
+	}
+	s, err := p.str()
+	return s, err == nil
+}
+
+// nextNullableString reads a string, or null as nil.
+func (p *parser) nextNullableString() (*string, bool) {
+	if p.nextNull() {
+		return nil, true
+	}
+	s, ok := p.nextString()
+	return &s, ok
+}
+
+// nextInteger reads an integer (integral numbers with a fraction or an
+// exponent too, as readInt does).
+func (p *parser) nextInteger() (int64, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || (p.s[p.i] != '-' && (p.s[p.i] < '0' || p.s[p.i] > '9')) {
+		return 0, false
+	}
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return 0, false
+	}
+	return numberInt(json.Number(literal))
+}
+
+// firstKey opens an object and reads up to its first member's value: the
+// member's name and true; false for an empty object (read whole) or where
+// the text is no object (failed set).
+func (p *parser) firstKey() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
+		p.failed = true
+		return "", false
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	return p.key()
+}
+
+// nextKey reads on to the next member's value after one member: its name
+// and true; false at the object's end (read) or where the text is not an
+// object's member list (failed set).
+func (p *parser) nextKey() (string, bool) {
+	if p.next(',') {
+		return p.key()
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	p.failed = true
+	return "", false
+}
+
+// key reads a member's name and its colon.
+func (p *parser) key() (string, bool) {
+	p.skipSpace()
+	if p.i < len(p.s) && p.s[p.i] == '"' {
+		if name, err := p.str(); err == nil && p.next(':') {
+			return name, true
+		}
+	}
+	p.failed = true
+	return "", false
 }
 
 // writeString writes s as a JSON string (escaping only what JSON requires).

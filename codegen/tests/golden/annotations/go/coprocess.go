@@ -361,7 +361,7 @@ type EmptyParams struct{}
 // DecodeEmptyParams decodes a EmptyParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeEmptyParams(data []byte) (EmptyParams, error) {
-	return fromText("EmptyParams", data, decodeEmptyParams)
+	return fromText("EmptyParams", data, decodeEmptyParams, scanEmptyParams)
 }
 
 // DecodeEmptyParamsValue decodes a EmptyParams from an already-parsed JSON value (as
@@ -380,6 +380,10 @@ func (EmptyParams) readEnvelopeMember(v any) (EmptyParams, *shapeError) {
 	return decodeEmptyParams(v)
 }
 
+func (EmptyParams) scanEnvelopeMember(p *parser) (EmptyParams, bool) {
+	return scanEmptyParams(p)
+}
+
 func (v EmptyParams) appendEnvelopeMember(b []byte) []byte {
 	return appendEmptyParams(b, v)
 }
@@ -394,6 +398,13 @@ func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 		return out, unknownField(o.keys[0])
 	}
 	return out, nil
+}
+
+func scanEmptyParams(p *parser) (out EmptyParams, ok bool) {
+	if _, more := p.firstKey(); more {
+		return out, false
+	}
+	return out, !p.failed
 }
 
 func appendEmptyParams(b []byte, v EmptyParams) []byte {
@@ -415,7 +426,7 @@ type ErrorObject struct {
 // DecodeErrorObject decodes a ErrorObject from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeErrorObject(data []byte) (ErrorObject, error) {
-	return fromText("ErrorObject", data, decodeErrorObject)
+	return fromText("ErrorObject", data, decodeErrorObject, scanErrorObject)
 }
 
 // DecodeErrorObjectValue decodes a ErrorObject from an already-parsed JSON value (as
@@ -432,6 +443,10 @@ func (v ErrorObject) MarshalJSON() ([]byte, error) {
 
 func (ErrorObject) readEnvelopeMember(v any) (ErrorObject, *shapeError) {
 	return decodeErrorObject(v)
+}
+
+func (ErrorObject) scanEnvelopeMember(p *parser) (ErrorObject, bool) {
+	return scanErrorObject(p)
 }
 
 func (v ErrorObject) appendEnvelopeMember(b []byte) []byte {
@@ -474,6 +489,31 @@ func decodeErrorObject(v any) (ErrorObject, *shapeError) {
 	return out, nil
 }
 
+func scanErrorObject(p *parser) (out ErrorObject, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "code":
+			out.Code, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "message":
+			out.Message, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		case "data":
+			var x any
+			x, ok = valueAs(p, readAny)
+			out.Data = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendErrorObject(b []byte, v ErrorObject) []byte {
 	b = append(b, '{')
 	b = append(b, "\"code\":"...)
@@ -502,7 +542,7 @@ type ErrorResponse struct {
 // DecodeErrorResponse decodes a ErrorResponse from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeErrorResponse(data []byte) (ErrorResponse, error) {
-	return fromText("ErrorResponse", data, decodeErrorResponse)
+	return fromText("ErrorResponse", data, decodeErrorResponse, scanErrorResponse)
 }
 
 // DecodeErrorResponseValue decodes a ErrorResponse from an already-parsed JSON value (as
@@ -519,6 +559,10 @@ func (v ErrorResponse) MarshalJSON() ([]byte, error) {
 
 func (ErrorResponse) readEnvelopeMember(v any) (ErrorResponse, *shapeError) {
 	return decodeErrorResponse(v)
+}
+
+func (ErrorResponse) scanEnvelopeMember(p *parser) (ErrorResponse, bool) {
+	return scanErrorResponse(p)
 }
 
 func (v ErrorResponse) appendEnvelopeMember(b []byte) []byte {
@@ -563,6 +607,29 @@ func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
 	return out, nil
 }
 
+func scanErrorResponse(p *parser) (out ErrorResponse, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = nullableAs(p, scanRequestID)
+			ok = ok && firstTime(&seen[1])
+		case "error":
+			out.Error, ok = scanErrorObject(p)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendErrorResponse(b []byte, v ErrorResponse) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -592,7 +659,7 @@ type HandshakeParams struct {
 // DecodeHandshakeParams decodes a HandshakeParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeParams(data []byte) (HandshakeParams, error) {
-	return fromText("HandshakeParams", data, decodeHandshakeParams)
+	return fromText("HandshakeParams", data, decodeHandshakeParams, scanHandshakeParams)
 }
 
 // DecodeHandshakeParamsValue decodes a HandshakeParams from an already-parsed JSON value (as
@@ -609,6 +676,10 @@ func (v HandshakeParams) MarshalJSON() ([]byte, error) {
 
 func (HandshakeParams) readEnvelopeMember(v any) (HandshakeParams, *shapeError) {
 	return decodeHandshakeParams(v)
+}
+
+func (HandshakeParams) scanEnvelopeMember(p *parser) (HandshakeParams, bool) {
+	return scanHandshakeParams(p)
 }
 
 func (v HandshakeParams) appendEnvelopeMember(b []byte) []byte {
@@ -649,6 +720,33 @@ func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 	return out, nil
 }
 
+func scanHandshakeParams(p *parser) (out HandshakeParams, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "protocol_version":
+			out.ProtocolVersion, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "sdk":
+			var x string
+			x, ok = p.nextString()
+			out.SDK = &x
+			ok = ok && firstTime(&seen[1])
+		case "sdk_version":
+			var x string
+			x, ok = p.nextString()
+			out.SDKVersion = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendHandshakeParams(b []byte, v HandshakeParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"protocol_version\":"...)
@@ -677,7 +775,7 @@ type HandshakeResult struct {
 // DecodeHandshakeResult decodes a HandshakeResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeResult(data []byte) (HandshakeResult, error) {
-	return fromText("HandshakeResult", data, decodeHandshakeResult)
+	return fromText("HandshakeResult", data, decodeHandshakeResult, scanHandshakeResult)
 }
 
 // DecodeHandshakeResultValue decodes a HandshakeResult from an already-parsed JSON value (as
@@ -694,6 +792,10 @@ func (v HandshakeResult) MarshalJSON() ([]byte, error) {
 
 func (HandshakeResult) readEnvelopeMember(v any) (HandshakeResult, *shapeError) {
 	return decodeHandshakeResult(v)
+}
+
+func (HandshakeResult) scanEnvelopeMember(p *parser) (HandshakeResult, bool) {
+	return scanHandshakeResult(p)
 }
 
 func (v HandshakeResult) appendEnvelopeMember(b []byte) []byte {
@@ -732,6 +834,26 @@ func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
 	return out, nil
 }
 
+func scanHandshakeResult(p *parser) (out HandshakeResult, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "protocol_version":
+			out.ProtocolVersion, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "binary_version":
+			out.BinaryVersion, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendHandshakeResult(b []byte, v HandshakeResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"protocol_version\":"...)
@@ -752,7 +874,7 @@ const (
 // DecodeJSONRPCVersion decodes a JSONRPCVersion from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeJSONRPCVersion(data []byte) (JSONRPCVersion, error) {
-	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion)
+	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion, scanJSONRPCVersion)
 }
 
 // DecodeJSONRPCVersionValue decodes a JSONRPCVersion from an already-parsed JSON value (as
@@ -769,6 +891,10 @@ func (v JSONRPCVersion) MarshalJSON() ([]byte, error) {
 
 func (JSONRPCVersion) readEnvelopeMember(v any) (JSONRPCVersion, *shapeError) {
 	return decodeJSONRPCVersion(v)
+}
+
+func (JSONRPCVersion) scanEnvelopeMember(p *parser) (JSONRPCVersion, bool) {
+	return scanJSONRPCVersion(p)
 }
 
 func (v JSONRPCVersion) appendEnvelopeMember(b []byte) []byte {
@@ -789,6 +915,10 @@ func decodeJSONRPCVersion(v any) (JSONRPCVersion, *shapeError) {
 
 func appendJSONRPCVersion(b []byte, v JSONRPCVersion) []byte {
 	return writeString(b, string(v))
+}
+
+func scanJSONRPCVersion(p *parser) (JSONRPCVersion, bool) {
+	return valueAs(p, decodeJSONRPCVersion)
 }
 
 // Legacy is legacy settings.
@@ -818,7 +948,7 @@ type Legacy struct {
 // DecodeLegacy decodes a Legacy from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeLegacy(data []byte) (Legacy, error) {
-	return fromText("Legacy", data, decodeLegacy)
+	return fromText("Legacy", data, decodeLegacy, scanLegacy)
 }
 
 // DecodeLegacyValue decodes a Legacy from an already-parsed JSON value (as
@@ -835,6 +965,10 @@ func (v Legacy) MarshalJSON() ([]byte, error) {
 
 func (Legacy) readEnvelopeMember(v any) (Legacy, *shapeError) {
 	return decodeLegacy(v)
+}
+
+func (Legacy) scanEnvelopeMember(p *parser) (Legacy, bool) {
+	return scanLegacy(p)
 }
 
 func (v Legacy) appendEnvelopeMember(b []byte) []byte {
@@ -877,6 +1011,31 @@ func decodeLegacy(v any) (Legacy, *shapeError) {
 	return out, nil
 }
 
+func scanLegacy(p *parser) (out Legacy, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "retries":
+			out.Retries, ok = p.nextInteger()
+			ok = ok && out.Retries >= 0 && firstTime(&seen[0])
+		case "mode":
+			out.Mode, ok = scanLegacyMode(p)
+			ok = ok && firstTime(&seen[1])
+		case "old":
+			var x bool
+			x, ok = p.nextBoolean()
+			out.Old = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendLegacy(b []byte, v Legacy) []byte {
 	b = append(b, '{')
 	b = append(b, "\"retries\":"...)
@@ -907,7 +1066,7 @@ const (
 // DecodeLegacyMode decodes a LegacyMode from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeLegacyMode(data []byte) (LegacyMode, error) {
-	return fromText("LegacyMode", data, decodeLegacyMode)
+	return fromText("LegacyMode", data, decodeLegacyMode, scanLegacyMode)
 }
 
 // DecodeLegacyModeValue decodes a LegacyMode from an already-parsed JSON value (as
@@ -924,6 +1083,10 @@ func (v LegacyMode) MarshalJSON() ([]byte, error) {
 
 func (LegacyMode) readEnvelopeMember(v any) (LegacyMode, *shapeError) {
 	return decodeLegacyMode(v)
+}
+
+func (LegacyMode) scanEnvelopeMember(p *parser) (LegacyMode, bool) {
+	return scanLegacyMode(p)
 }
 
 func (v LegacyMode) appendEnvelopeMember(b []byte) []byte {
@@ -946,6 +1109,10 @@ func appendLegacyMode(b []byte, v LegacyMode) []byte {
 	return writeString(b, string(v))
 }
 
+func scanLegacyMode(p *parser) (LegacyMode, bool) {
+	return valueAs(p, decodeLegacyMode)
+}
+
 // Params is a request's params: a JSON object whose shape the method table
 // names for the request's method. It is open here because the envelope is
 // decoded before the method is known; the method's params shape is closed.
@@ -954,7 +1121,7 @@ type Params map[string]any
 // DecodeParams decodes a Params from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeParams(data []byte) (Params, error) {
-	return fromText("Params", data, decodeParams)
+	return fromText("Params", data, decodeParams, scanParams)
 }
 
 // DecodeParamsValue decodes a Params from an already-parsed JSON value (as
@@ -971,6 +1138,10 @@ func (v Params) MarshalJSON() ([]byte, error) {
 
 func (Params) readEnvelopeMember(v any) (Params, *shapeError) {
 	return decodeParams(v)
+}
+
+func (Params) scanEnvelopeMember(p *parser) (Params, bool) {
+	return scanParams(p)
 }
 
 func (v Params) appendEnvelopeMember(b []byte) []byte {
@@ -1006,6 +1177,10 @@ func appendParams(b []byte, v Params) []byte {
 	return append(b, '}')
 }
 
+func scanParams(p *parser) (Params, bool) {
+	return valueAs(p, decodeParams)
+}
+
 // Request is a request frame, SDK to binary. A closed envelope: any other
 // top-level field is rejected with -32600. `params` is checked against the
 // shape the method table names for `method`; an unknown `method` is answered
@@ -1025,7 +1200,7 @@ type Request struct {
 // DecodeRequest decodes a Request from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeRequest(data []byte) (Request, error) {
-	return fromText("Request", data, decodeRequest)
+	return fromText("Request", data, decodeRequest, scanRequest)
 }
 
 // DecodeRequestValue decodes a Request from an already-parsed JSON value (as
@@ -1042,6 +1217,10 @@ func (v Request) MarshalJSON() ([]byte, error) {
 
 func (Request) readEnvelopeMember(v any) (Request, *shapeError) {
 	return decodeRequest(v)
+}
+
+func (Request) scanEnvelopeMember(p *parser) (Request, bool) {
+	return scanRequest(p)
 }
 
 func (v Request) appendEnvelopeMember(b []byte) []byte {
@@ -1088,6 +1267,32 @@ func decodeRequest(v any) (Request, *shapeError) {
 	return out, nil
 }
 
+func scanRequest(p *parser) (out Request, ok bool) {
+	var seen [4]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = scanRequestID(p)
+			ok = ok && firstTime(&seen[1])
+		case "method":
+			out.Method, ok = p.nextString()
+			ok = ok && firstTime(&seen[2])
+		case "params":
+			out.Params, ok = scanParams(p)
+			ok = ok && firstTime(&seen[3])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendRequest(b []byte, v Request) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -1118,7 +1323,7 @@ type RequestID struct {
 // DecodeRequestID decodes a RequestID from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeRequestID(data []byte) (RequestID, error) {
-	return fromText("RequestId", data, decodeRequestID)
+	return fromText("RequestId", data, decodeRequestID, scanRequestID)
 }
 
 // DecodeRequestIDValue decodes a RequestID from an already-parsed JSON value (as
@@ -1135,6 +1340,10 @@ func (v RequestID) MarshalJSON() ([]byte, error) {
 
 func (RequestID) readEnvelopeMember(v any) (RequestID, *shapeError) {
 	return decodeRequestID(v)
+}
+
+func (RequestID) scanEnvelopeMember(p *parser) (RequestID, bool) {
+	return scanRequestID(p)
 }
 
 func (v RequestID) appendEnvelopeMember(b []byte) []byte {
@@ -1160,6 +1369,10 @@ func appendRequestID(b []byte, v RequestID) []byte {
 	return writeInt(b, v.Int)
 }
 
+func scanRequestID(p *parser) (RequestID, bool) {
+	return valueAs(p, decodeRequestID)
+}
+
 // Response is a response frame, binary to SDK: exactly one of `result` or
 // `error`. A closed envelope: an SDK rejects a response with any other
 // top-level field.
@@ -1176,7 +1389,7 @@ type Response struct {
 // DecodeResponse decodes a Response from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeResponse(data []byte) (Response, error) {
-	return fromText("Response", data, decodeResponse)
+	return fromText("Response", data, decodeResponse, scanResponse)
 }
 
 // DecodeResponseValue decodes a Response from an already-parsed JSON value (as
@@ -1193,6 +1406,10 @@ func (v Response) MarshalJSON() ([]byte, error) {
 
 func (Response) readEnvelopeMember(v any) (Response, *shapeError) {
 	return decodeResponse(v)
+}
+
+func (Response) scanEnvelopeMember(p *parser) (Response, bool) {
+	return scanResponse(p)
 }
 
 func (v Response) appendEnvelopeMember(b []byte) []byte {
@@ -1232,6 +1449,18 @@ func appendResponse(b []byte, v Response) []byte {
 	return append(b, "null"...)
 }
 
+func scanResponse(p *parser) (Response, bool) {
+	at := *p
+	if x, ok := scanSuccessResponse(p); ok {
+		return Response{SuccessResponse: &x}, true
+	}
+	*p = at
+	if x, ok := scanErrorResponse(p); ok {
+		return Response{ErrorResponse: &x}, true
+	}
+	return Response{}, false
+}
+
 // Settings is settings query.
 //
 // What `mcp.settings` is asked.
@@ -1258,7 +1487,7 @@ type Settings struct {
 // DecodeSettings decodes a Settings from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeSettings(data []byte) (Settings, error) {
-	return fromText("Settings", data, decodeSettings)
+	return fromText("Settings", data, decodeSettings, scanSettings)
 }
 
 // DecodeSettingsValue decodes a Settings from an already-parsed JSON value (as
@@ -1275,6 +1504,10 @@ func (v Settings) MarshalJSON() ([]byte, error) {
 
 func (Settings) readEnvelopeMember(v any) (Settings, *shapeError) {
 	return decodeSettings(v)
+}
+
+func (Settings) scanEnvelopeMember(p *parser) (Settings, bool) {
+	return scanSettings(p)
 }
 
 func (v Settings) appendEnvelopeMember(b []byte) []byte {
@@ -1308,6 +1541,30 @@ func decodeSettings(v any) (Settings, *shapeError) {
 	return out, nil
 }
 
+func scanSettings(p *parser) (out Settings, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "endpoint":
+			var x string
+			x, ok = p.nextString()
+			out.Endpoint = &x
+			ok = ok && firstTime(&seen[0])
+		case "name":
+			var x string
+			x, ok = p.nextString()
+			out.Name = &x
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed
+}
+
 func appendSettings(b []byte, v Settings) []byte {
 	b = append(b, '{')
 	if v.Endpoint != nil {
@@ -1335,7 +1592,7 @@ type SuccessResponse struct {
 // DecodeSuccessResponse decodes a SuccessResponse from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeSuccessResponse(data []byte) (SuccessResponse, error) {
-	return fromText("SuccessResponse", data, decodeSuccessResponse)
+	return fromText("SuccessResponse", data, decodeSuccessResponse, scanSuccessResponse)
 }
 
 // DecodeSuccessResponseValue decodes a SuccessResponse from an already-parsed JSON value (as
@@ -1352,6 +1609,10 @@ func (v SuccessResponse) MarshalJSON() ([]byte, error) {
 
 func (SuccessResponse) readEnvelopeMember(v any) (SuccessResponse, *shapeError) {
 	return decodeSuccessResponse(v)
+}
+
+func (SuccessResponse) scanEnvelopeMember(p *parser) (SuccessResponse, bool) {
+	return scanSuccessResponse(p)
 }
 
 func (v SuccessResponse) appendEnvelopeMember(b []byte) []byte {
@@ -1396,6 +1657,29 @@ func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
 	return out, nil
 }
 
+func scanSuccessResponse(p *parser) (out SuccessResponse, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = scanRequestID(p)
+			ok = ok && firstTime(&seen[1])
+		case "result":
+			out.Result, ok = valueAs(p, readAny)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendSuccessResponse(b []byte, v SuccessResponse) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -1414,6 +1698,7 @@ func appendSuccessResponse(b []byte, v SuccessResponse) []byte {
 type EnvelopeMember[T any] interface {
 	json.Marshaler
 	readEnvelopeMember(v any) (T, *shapeError)
+	scanEnvelopeMember(p *parser) (T, bool)
 	appendEnvelopeMember(b []byte) []byte
 }
 
@@ -1446,7 +1731,7 @@ type RequestOf[P EnvelopeMember[P]] struct {
 // anywhere, `params` included, is the Request's, at its path from the frame's
 // root ("$.params.x"). The error is a *DecodingError.
 func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
-	return fromText("Request", data, decodeRequestOf[P])
+	return fromText("Request", data, decodeRequestOf[P], nil)
 }
 
 // DecodeRequestOfValue decodes a Request from an already-parsed JSON value (as
@@ -1537,7 +1822,7 @@ type SuccessResponseOf[R EnvelopeMember[R]] struct {
 // anywhere, `result` included, is the SuccessResponse's, at its path from the
 // frame's root ("$.result.x"). The error is a *DecodingError.
 func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
-	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
+	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R], nil)
 }
 
 // DecodeSuccessResponseOfValue decodes a SuccessResponse from an already-parsed
@@ -1618,7 +1903,7 @@ type ResponseOf[R EnvelopeMember[R]] struct {
 // anywhere, `result` included, is the Response's, at its path from the frame's
 // root ("$.result.x"). The error is a *DecodingError.
 func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
-	return fromText("Response", data, decodeResponseOf[R])
+	return fromText("Response", data, decodeResponseOf[R], nil)
 }
 
 // DecodeResponseOfValue decodes a Response from an already-parsed JSON value
@@ -1837,9 +2122,19 @@ func orNull(e *shapeError) *shapeError {
 }
 
 // fromText parses data strictly and decodes it with decode, naming typeName
-// in the error.
-func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError)) (T, error) {
+// in the error. A type's single-pass reader scan (nil: none) reads the text
+// first; what it does not read goes to the tree's parse and decode, which
+// say what is wrong.
+func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError), scan func(*parser) (T, bool)) (T, error) {
 	var zero T
+	if scan != nil {
+		p := parser{s: string(data)}
+		if v, ok := scan(&p); ok && !strings.HasPrefix(p.s, "\ufeff") {
+			if p.skipSpace(); p.i == len(p.s) {
+				return v, nil
+			}
+		}
+	}
 	tree, err := parseStrict(data)
 	if err == nil {
 		var v T
@@ -2070,6 +2365,9 @@ type parser struct {
 	s     string
 	i     int
 	depth int
+	// failed is set by a single-pass reader (see valueAs) where the text is
+	// not what it reads; the tree's parse never sets it.
+	failed bool
 }
 
 func parseStrict(data []byte) (any, *shapeError) {
@@ -2378,6 +2676,16 @@ func (p *parser) digits() int {
 }
 
 func (p *parser) number() (any, *shapeError) {
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return nil, err
+	}
+	return json.Number(literal), nil
+}
+
+// numberLiteral reads a number's text, checked: an integer within 2^53-1,
+// any other number within a double's range.
+func (p *parser) numberLiteral() (string, *shapeError) {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -2385,14 +2693,14 @@ func (p *parser) number() (any, *shapeError) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if p.digits() == 0 {
-		return nil, p.fail("invalid number")
+		return "", p.fail("invalid number")
 	}
 	integer := true
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		integer = false
 		p.i++
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -2402,7 +2710,7 @@ func (p *parser) number() (any, *shapeError) {
 			p.i++
 		}
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	literal := p.s[start:p.i]
@@ -2410,13 +2718,140 @@ func (p *parser) number() (any, *shapeError) {
 		if len(literal) > 15 {
 			i, err := strconv.ParseInt(literal, 10, 64)
 			if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
-				return nil, p.fail("integer out of range")
+				return "", p.fail("integer out of range")
 			}
 		}
 	} else if f, err := strconv.ParseFloat(literal, 64); err != nil || math.IsInf(f, 0) {
-		return nil, p.fail("number out of range")
+		return "", p.fail("number out of range")
 	}
-	return json.Number(literal), nil
+	return literal, nil
+}
+
+// The single-pass readers: scan<Type> reads a generated type straight from
+// the text, without the parser's tree, as far as the text is laid out as
+// that type's value. It says only whether it read the value: a text it
+// does not read (another shape, or anything wrong) is left to the tree's
+// parse and decode, which read it from the start and say what is wrong. A
+// reader accepts no text the tree's decode refuses, and reads what it
+// accepts to the same value; a value of a kind it has no reader for
+// goes through the tree:
+//
+// valueAs reads the next value into the tree and decodes it with read.
+func valueAs[T any](p *parser, read func(any) (T, *shapeError)) (T, bool) {
+	v, err := p.value()
+	if err != nil {
+		var zero T
+		return zero, false
+	}
+	x, problem := read(v)
+	return x, problem == nil
+}
+
+// nullableAs reads null as nil and any other value with scan.
+func nullableAs[T any](p *parser, scan func(*parser) (T, bool)) (*T, bool) {
+	if p.nextNull() {
+		return nil, true
+	}
+	x, ok := scan(p)
+	return &x, ok
+}
+
+// firstTime notes a member of an object as seen: whether it was not before.
+func firstTime(seen *bool) bool {
+	before := *seen
+	*seen = true
+	return !before
+}
+
+// nextNull reads a null, when one comes next.
+func (p *parser) nextNull() bool {
+	p.skipSpace()
+	if strings.HasPrefix(p.s[p.i:], "null") {
+		p.i += len("null")
+		return true
+	}
+	return false
+}
+
+// nextBoolean reads a boolean.
+func (p *parser) nextBoolean() (bool, bool) {
+	p.skipSpace()
+	switch {
+	case strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += len("true")
+		return true, true
+	case strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += len("false")
+		return false, true
+	}
+	return false, false
+}
+
+// nextString reads a string.
+func (p *parser) nextString() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return "", false
+	}
+	s, err := p.str()
+	return s, err == nil
+}
+
+// nextInteger reads an integer (integral numbers with a fraction or an
+// exponent too, as readInt does).
+func (p *parser) nextInteger() (int64, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || (p.s[p.i] != '-' && (p.s[p.i] < '0' || p.s[p.i] > '9')) {
+		return 0, false
+	}
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return 0, false
+	}
+	return numberInt(json.Number(literal))
+}
+
+// firstKey opens an object and reads up to its first member's value: the
+// member's name and true; false for an empty object (read whole) or where
+// the text is no object (failed set).
+func (p *parser) firstKey() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
+		p.failed = true
+		return "", false
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	return p.key()
+}
+
+// nextKey reads on to the next member's value after one member: its name
+// and true; false at the object's end (read) or where the text is not an
+// object's member list (failed set).
+func (p *parser) nextKey() (string, bool) {
+	if p.next(',') {
+		return p.key()
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	p.failed = true
+	return "", false
+}
+
+// key reads a member's name and its colon.
+func (p *parser) key() (string, bool) {
+	p.skipSpace()
+	if p.i < len(p.s) && p.s[p.i] == '"' {
+		if name, err := p.str(); err == nil && p.next(':') {
+			return name, true
+		}
+	}
+	p.failed = true
+	return "", false
 }
 
 // writeString writes s as a JSON string (escaping only what JSON requires).

@@ -417,7 +417,7 @@ type Bounded struct {
 // DecodeBounded decodes a Bounded from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeBounded(data []byte) (Bounded, error) {
-	return fromText("Bounded", data, decodeBounded)
+	return fromText("Bounded", data, decodeBounded, scanBounded)
 }
 
 // DecodeBoundedValue decodes a Bounded from an already-parsed JSON value (as
@@ -434,6 +434,10 @@ func (v Bounded) MarshalJSON() ([]byte, error) {
 
 func (Bounded) readEnvelopeMember(v any) (Bounded, *shapeError) {
 	return decodeBounded(v)
+}
+
+func (Bounded) scanEnvelopeMember(p *parser) (Bounded, bool) {
+	return scanBounded(p)
 }
 
 func (v Bounded) appendEnvelopeMember(b []byte) []byte {
@@ -490,6 +494,40 @@ func decodeBounded(v any) (Bounded, *shapeError) {
 	return out, nil
 }
 
+func scanBounded(p *parser) (out Bounded, ok bool) {
+	var seen [6]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "percent":
+			out.Percent, ok = p.nextInteger()
+			ok = ok && out.Percent >= 0 && out.Percent <= 100 && firstTime(&seen[0])
+		case "offset":
+			out.Offset, ok = p.nextInteger()
+			ok = ok && out.Offset >= -3 && firstTime(&seen[1])
+		case "turns":
+			out.Turns, ok = p.nextInteger()
+			ok = ok && out.Turns >= 1 && out.Turns <= 9 && firstTime(&seen[2])
+		case "below":
+			var x int64
+			x, ok = p.nextInteger()
+			out.Below = &x
+			ok = ok && x <= -1 && firstTime(&seen[3])
+		case "level":
+			out.Level, ok = valueAs(p, readNullableIntMax9)
+			ok = ok && firstTime(&seen[4])
+		case "counts":
+			out.Counts, ok = valueAs(p, readListOfIntMin1)
+			ok = ok && firstTime(&seen[5])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2] && seen[4]
+}
+
 func appendBounded(b []byte, v Bounded) []byte {
 	b = append(b, '{')
 	b = append(b, "\"percent\":"...)
@@ -535,7 +573,7 @@ type Chosen struct {
 // DecodeChosen decodes a Chosen from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeChosen(data []byte) (Chosen, error) {
-	return fromText("Chosen", data, decodeChosen)
+	return fromText("Chosen", data, decodeChosen, scanChosen)
 }
 
 // DecodeChosenValue decodes a Chosen from an already-parsed JSON value (as
@@ -552,6 +590,10 @@ func (v Chosen) MarshalJSON() ([]byte, error) {
 
 func (Chosen) readEnvelopeMember(v any) (Chosen, *shapeError) {
 	return decodeChosen(v)
+}
+
+func (Chosen) scanEnvelopeMember(p *parser) (Chosen, bool) {
+	return scanChosen(p)
 }
 
 func (v Chosen) appendEnvelopeMember(b []byte) []byte {
@@ -618,6 +660,43 @@ func decodeChosen(v any) (Chosen, *shapeError) {
 	return out, nil
 }
 
+func scanChosen(p *parser) (out Chosen, ok bool) {
+	var seen [7]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "mixed":
+			out.Mixed, ok = valueAs(p, readAnyOneOfhb113e55554bbe48ddd81fa0bcd1301fc)
+			ok = ok && firstTime(&seen[0])
+		case "level":
+			out.Level, ok = valueAs(p, readIntOneOf312c20322c2033)
+			ok = ok && firstTime(&seen[1])
+		case "flag":
+			out.Flag, ok = valueAs(p, readBoolOneOf66616c7365)
+			ok = ok && firstTime(&seen[2])
+		case "zero":
+			out.Zero, ok = valueAs(p, readAnyOneOf302c20223022)
+			ok = ok && firstTime(&seen[3])
+		case "mode":
+			out.Mode, ok = valueAs(p, readNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda)
+			ok = ok && firstTime(&seen[4])
+		case "ratio":
+			out.Ratio, ok = valueAs(p, readNumberOneOf302e352c20312c20322e35)
+			ok = ok && firstTime(&seen[5])
+		case "tone":
+			var x string
+			x, ok = valueAs(p, readStringOneOf227761726d222c2022636f6f6c22)
+			out.Tone = &x
+			ok = ok && firstTime(&seen[6])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2] && seen[3] && seen[4] && seen[5]
+}
+
 func appendChosen(b []byte, v Chosen) []byte {
 	b = append(b, '{')
 	b = append(b, "\"mixed\":"...)
@@ -650,7 +729,7 @@ type Circle struct {
 // DecodeCircle decodes a Circle from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCircle(data []byte) (Circle, error) {
-	return fromText("Circle", data, decodeCircle)
+	return fromText("Circle", data, decodeCircle, scanCircle)
 }
 
 // DecodeCircleValue decodes a Circle from an already-parsed JSON value (as
@@ -667,6 +746,10 @@ func (v Circle) MarshalJSON() ([]byte, error) {
 
 func (Circle) readEnvelopeMember(v any) (Circle, *shapeError) {
 	return decodeCircle(v)
+}
+
+func (Circle) scanEnvelopeMember(p *parser) (Circle, bool) {
+	return scanCircle(p)
 }
 
 func (v Circle) appendEnvelopeMember(b []byte) []byte {
@@ -705,6 +788,26 @@ func decodeCircle(v any) (Circle, *shapeError) {
 	return out, nil
 }
 
+func scanCircle(p *parser) (out Circle, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "kind":
+			out.Kind, ok = valueAs(p, readStringConst636972636c65)
+			ok = ok && firstTime(&seen[0])
+		case "radius":
+			out.Radius, ok = p.nextInteger()
+			ok = ok && out.Radius >= 0 && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendCircle(b []byte, v Circle) []byte {
 	b = append(b, '{')
 	b = append(b, "\"kind\":"...)
@@ -738,7 +841,7 @@ type Counted struct {
 // DecodeCounted decodes a Counted from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeCounted(data []byte) (Counted, error) {
-	return fromText("Counted", data, decodeCounted)
+	return fromText("Counted", data, decodeCounted, scanCounted)
 }
 
 // DecodeCountedValue decodes a Counted from an already-parsed JSON value (as
@@ -755,6 +858,10 @@ func (v Counted) MarshalJSON() ([]byte, error) {
 
 func (Counted) readEnvelopeMember(v any) (Counted, *shapeError) {
 	return decodeCounted(v)
+}
+
+func (Counted) scanEnvelopeMember(p *parser) (Counted, bool) {
+	return scanCounted(p)
 }
 
 func (v Counted) appendEnvelopeMember(b []byte) []byte {
@@ -819,6 +926,48 @@ func decodeCounted(v any) (Counted, *shapeError) {
 		return out, missingField("slots")
 	}
 	return out, nil
+}
+
+func scanCounted(p *parser) (out Counted, ok bool) {
+	var seen [8]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "name":
+			out.Name, ok = valueAs(p, readStringLenMin1Max8)
+			ok = ok && firstTime(&seen[0])
+		case "code":
+			out.Code, ok = valueAs(p, readStringLenMin2Max2)
+			ok = ok && firstTime(&seen[1])
+		case "note":
+			var x string
+			x, ok = valueAs(p, readStringLenMax3)
+			out.Note = &x
+			ok = ok && firstTime(&seen[2])
+		case "label":
+			out.Label, ok = valueAs(p, readNullableStringLenMin2)
+			ok = ok && firstTime(&seen[3])
+		case "tags":
+			out.Tags, ok = valueAs(p, readListOfStringLenMin1Max3)
+			ok = ok && firstTime(&seen[4])
+		case "picks":
+			out.Picks, ok = valueAs(p, readListOfIntMin0LenMin1)
+			ok = ok && firstTime(&seen[5])
+		case "slots":
+			out.Slots, ok = valueAs(p, readNullableListOfBoolLenMax2)
+			ok = ok && firstTime(&seen[6])
+		case "empty":
+			var x string
+			x, ok = p.nextString()
+			out.Empty = &x
+			ok = ok && firstTime(&seen[7])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[3] && seen[4] && seen[6]
 }
 
 func appendCounted(b []byte, v Counted) []byte {
@@ -890,7 +1039,7 @@ type Distinct struct {
 // DecodeDistinct decodes a Distinct from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeDistinct(data []byte) (Distinct, error) {
-	return fromText("Distinct", data, decodeDistinct)
+	return fromText("Distinct", data, decodeDistinct, scanDistinct)
 }
 
 // DecodeDistinctValue decodes a Distinct from an already-parsed JSON value (as
@@ -907,6 +1056,10 @@ func (v Distinct) MarshalJSON() ([]byte, error) {
 
 func (Distinct) readEnvelopeMember(v any) (Distinct, *shapeError) {
 	return decodeDistinct(v)
+}
+
+func (Distinct) scanEnvelopeMember(p *parser) (Distinct, bool) {
+	return scanDistinct(p)
 }
 
 func (v Distinct) appendEnvelopeMember(b []byte) []byte {
@@ -987,6 +1140,59 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 	return out, nil
 }
 
+func scanDistinct(p *parser) (out Distinct, ok bool) {
+	var seen [13]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "ids":
+			out.Ids, ok = valueAs(p, readListOfIntLenMax3Unique)
+			ok = ok && firstTime(&seen[0])
+		case "names":
+			out.Names, ok = valueAs(p, readListOfStringUnique)
+			ok = ok && firstTime(&seen[1])
+		case "flags":
+			out.Flags, ok = valueAs(p, readNullableListOfBoolUnique)
+			ok = ok && firstTime(&seen[2])
+		case "shades":
+			out.Shades, ok = valueAs(p, readListOfShadeUnique)
+			ok = ok && firstTime(&seen[3])
+		case "ratios":
+			out.Ratios, ok = valueAs(p, readListOfNumberUnique)
+			ok = ok && firstTime(&seen[4])
+		case "levels":
+			out.Levels, ok = valueAs(p, readListOfIntMin2Max9LenMax4Unique)
+			ok = ok && firstTime(&seen[5])
+		case "weights":
+			out.Weights, ok = valueAs(p, readListOfNumberAboveNeg5Max5Unique)
+			ok = ok && firstTime(&seen[6])
+		case "slugs":
+			out.Slugs, ok = valueAs(p, readListOfStringPattern1LenMax3Unique)
+			ok = ok && firstTime(&seen[7])
+		case "tags":
+			out.Tags, ok = valueAs(p, readListOfStringLenMin2Max4Unique)
+			ok = ok && firstTime(&seen[8])
+		case "steps":
+			out.Steps, ok = valueAs(p, readListOfIntMultipleOf3Unique)
+			ok = ok && firstTime(&seen[9])
+		case "points":
+			out.Points, ok = valueAs(p, readListOfPointUnique)
+			ok = ok && firstTime(&seen[10])
+		case "pairs":
+			out.Pairs, ok = valueAs(p, readListOfListOfIntUnique)
+			ok = ok && firstTime(&seen[11])
+		case "loose":
+			out.Loose, ok = valueAs(p, readListOfString)
+			ok = ok && firstTime(&seen[12])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[2] && seen[3] && seen[8] && seen[9] && seen[10] && seen[11]
+}
+
 func appendDistinct(b []byte, v Distinct) []byte {
 	b = append(b, '{')
 	b = append(b, "\"ids\":"...)
@@ -1043,7 +1249,7 @@ type Drawing struct {
 // DecodeDrawing decodes a Drawing from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeDrawing(data []byte) (Drawing, error) {
-	return fromText("Drawing", data, decodeDrawing)
+	return fromText("Drawing", data, decodeDrawing, scanDrawing)
 }
 
 // DecodeDrawingValue decodes a Drawing from an already-parsed JSON value (as
@@ -1060,6 +1266,10 @@ func (v Drawing) MarshalJSON() ([]byte, error) {
 
 func (Drawing) readEnvelopeMember(v any) (Drawing, *shapeError) {
 	return decodeDrawing(v)
+}
+
+func (Drawing) scanEnvelopeMember(p *parser) (Drawing, bool) {
+	return scanDrawing(p)
 }
 
 func (v Drawing) appendEnvelopeMember(b []byte) []byte {
@@ -1100,6 +1310,29 @@ func decodeDrawing(v any) (Drawing, *shapeError) {
 	return out, nil
 }
 
+func scanDrawing(p *parser) (out Drawing, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "main":
+			out.Main, ok = scanFigure(p)
+			ok = ok && firstTime(&seen[0])
+		case "others":
+			out.Others, ok = valueAs(p, readListOfFigure)
+			ok = ok && firstTime(&seen[1])
+		case "spare":
+			out.Spare, ok = nullableAs(p, scanFigure)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[2]
+}
+
 func appendDrawing(b []byte, v Drawing) []byte {
 	b = append(b, '{')
 	b = append(b, "\"main\":"...)
@@ -1120,7 +1353,7 @@ type EmptyParams struct{}
 // DecodeEmptyParams decodes a EmptyParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeEmptyParams(data []byte) (EmptyParams, error) {
-	return fromText("EmptyParams", data, decodeEmptyParams)
+	return fromText("EmptyParams", data, decodeEmptyParams, scanEmptyParams)
 }
 
 // DecodeEmptyParamsValue decodes a EmptyParams from an already-parsed JSON value (as
@@ -1139,6 +1372,10 @@ func (EmptyParams) readEnvelopeMember(v any) (EmptyParams, *shapeError) {
 	return decodeEmptyParams(v)
 }
 
+func (EmptyParams) scanEnvelopeMember(p *parser) (EmptyParams, bool) {
+	return scanEmptyParams(p)
+}
+
 func (v EmptyParams) appendEnvelopeMember(b []byte) []byte {
 	return appendEmptyParams(b, v)
 }
@@ -1153,6 +1390,13 @@ func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 		return out, unknownField(o.keys[0])
 	}
 	return out, nil
+}
+
+func scanEmptyParams(p *parser) (out EmptyParams, ok bool) {
+	if _, more := p.firstKey(); more {
+		return out, false
+	}
+	return out, !p.failed
 }
 
 func appendEmptyParams(b []byte, v EmptyParams) []byte {
@@ -1174,7 +1418,7 @@ type ErrorObject struct {
 // DecodeErrorObject decodes a ErrorObject from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeErrorObject(data []byte) (ErrorObject, error) {
-	return fromText("ErrorObject", data, decodeErrorObject)
+	return fromText("ErrorObject", data, decodeErrorObject, scanErrorObject)
 }
 
 // DecodeErrorObjectValue decodes a ErrorObject from an already-parsed JSON value (as
@@ -1191,6 +1435,10 @@ func (v ErrorObject) MarshalJSON() ([]byte, error) {
 
 func (ErrorObject) readEnvelopeMember(v any) (ErrorObject, *shapeError) {
 	return decodeErrorObject(v)
+}
+
+func (ErrorObject) scanEnvelopeMember(p *parser) (ErrorObject, bool) {
+	return scanErrorObject(p)
 }
 
 func (v ErrorObject) appendEnvelopeMember(b []byte) []byte {
@@ -1233,6 +1481,31 @@ func decodeErrorObject(v any) (ErrorObject, *shapeError) {
 	return out, nil
 }
 
+func scanErrorObject(p *parser) (out ErrorObject, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "code":
+			out.Code, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "message":
+			out.Message, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		case "data":
+			var x any
+			x, ok = valueAs(p, readAny)
+			out.Data = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendErrorObject(b []byte, v ErrorObject) []byte {
 	b = append(b, '{')
 	b = append(b, "\"code\":"...)
@@ -1261,7 +1534,7 @@ type ErrorResponse struct {
 // DecodeErrorResponse decodes a ErrorResponse from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeErrorResponse(data []byte) (ErrorResponse, error) {
-	return fromText("ErrorResponse", data, decodeErrorResponse)
+	return fromText("ErrorResponse", data, decodeErrorResponse, scanErrorResponse)
 }
 
 // DecodeErrorResponseValue decodes a ErrorResponse from an already-parsed JSON value (as
@@ -1278,6 +1551,10 @@ func (v ErrorResponse) MarshalJSON() ([]byte, error) {
 
 func (ErrorResponse) readEnvelopeMember(v any) (ErrorResponse, *shapeError) {
 	return decodeErrorResponse(v)
+}
+
+func (ErrorResponse) scanEnvelopeMember(p *parser) (ErrorResponse, bool) {
+	return scanErrorResponse(p)
 }
 
 func (v ErrorResponse) appendEnvelopeMember(b []byte) []byte {
@@ -1322,6 +1599,29 @@ func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
 	return out, nil
 }
 
+func scanErrorResponse(p *parser) (out ErrorResponse, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = nullableAs(p, scanRequestID)
+			ok = ok && firstTime(&seen[1])
+		case "error":
+			out.Error, ok = scanErrorObject(p)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendErrorResponse(b []byte, v ErrorResponse) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -1339,7 +1639,7 @@ type Extras map[string]any
 // DecodeExtras decodes a Extras from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeExtras(data []byte) (Extras, error) {
-	return fromText("Extras", data, decodeExtras)
+	return fromText("Extras", data, decodeExtras, scanExtras)
 }
 
 // DecodeExtrasValue decodes a Extras from an already-parsed JSON value (as
@@ -1356,6 +1656,10 @@ func (v Extras) MarshalJSON() ([]byte, error) {
 
 func (Extras) readEnvelopeMember(v any) (Extras, *shapeError) {
 	return decodeExtras(v)
+}
+
+func (Extras) scanEnvelopeMember(p *parser) (Extras, bool) {
+	return scanExtras(p)
 }
 
 func (v Extras) appendEnvelopeMember(b []byte) []byte {
@@ -1391,6 +1695,10 @@ func appendExtras(b []byte, v Extras) []byte {
 	return append(b, '}')
 }
 
+func scanExtras(p *parser) (Extras, bool) {
+	return valueAs(p, decodeExtras)
+}
+
 // Figure is a figure, told apart by its `kind` (a tagged union).
 //
 // Exactly one variant is non-nil; the tag `kind` decides which. A Figure with
@@ -1407,7 +1715,7 @@ type Figure struct {
 // DecodeFigure decodes a Figure from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeFigure(data []byte) (Figure, error) {
-	return fromText("Figure", data, decodeFigure)
+	return fromText("Figure", data, decodeFigure, scanFigure)
 }
 
 // DecodeFigureValue decodes a Figure from an already-parsed JSON value (as
@@ -1424,6 +1732,10 @@ func (v Figure) MarshalJSON() ([]byte, error) {
 
 func (Figure) readEnvelopeMember(v any) (Figure, *shapeError) {
 	return decodeFigure(v)
+}
+
+func (Figure) scanEnvelopeMember(p *parser) (Figure, bool) {
+	return scanFigure(p)
 }
 
 func (v Figure) appendEnvelopeMember(b []byte) []byte {
@@ -1469,6 +1781,22 @@ func appendFigure(b []byte, v Figure) []byte {
 	return append(b, "null"...)
 }
 
+func scanFigure(p *parser) (Figure, bool) {
+	at := *p
+	if x, ok := scanCircle(p); ok {
+		return Figure{Circle: &x}, true
+	}
+	*p = at
+	if x, ok := scanSquare(p); ok {
+		return Figure{Square: &x}, true
+	}
+	*p = at
+	if x, ok := scanPolygon(p); ok {
+		return Figure{Polygon: &x}, true
+	}
+	return Figure{}, false
+}
+
 // HandshakeParams is the params of `coprocess/handshake`.
 type HandshakeParams struct {
 	// ProtocolVersion is the coprocess protocol version the SDK speaks. Any
@@ -1487,7 +1815,7 @@ type HandshakeParams struct {
 // DecodeHandshakeParams decodes a HandshakeParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeParams(data []byte) (HandshakeParams, error) {
-	return fromText("HandshakeParams", data, decodeHandshakeParams)
+	return fromText("HandshakeParams", data, decodeHandshakeParams, scanHandshakeParams)
 }
 
 // DecodeHandshakeParamsValue decodes a HandshakeParams from an already-parsed JSON value (as
@@ -1504,6 +1832,10 @@ func (v HandshakeParams) MarshalJSON() ([]byte, error) {
 
 func (HandshakeParams) readEnvelopeMember(v any) (HandshakeParams, *shapeError) {
 	return decodeHandshakeParams(v)
+}
+
+func (HandshakeParams) scanEnvelopeMember(p *parser) (HandshakeParams, bool) {
+	return scanHandshakeParams(p)
 }
 
 func (v HandshakeParams) appendEnvelopeMember(b []byte) []byte {
@@ -1544,6 +1876,33 @@ func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 	return out, nil
 }
 
+func scanHandshakeParams(p *parser) (out HandshakeParams, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "protocol_version":
+			out.ProtocolVersion, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "sdk":
+			var x string
+			x, ok = p.nextString()
+			out.SDK = &x
+			ok = ok && firstTime(&seen[1])
+		case "sdk_version":
+			var x string
+			x, ok = p.nextString()
+			out.SDKVersion = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendHandshakeParams(b []byte, v HandshakeParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"protocol_version\":"...)
@@ -1572,7 +1931,7 @@ type HandshakeResult struct {
 // DecodeHandshakeResult decodes a HandshakeResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeResult(data []byte) (HandshakeResult, error) {
-	return fromText("HandshakeResult", data, decodeHandshakeResult)
+	return fromText("HandshakeResult", data, decodeHandshakeResult, scanHandshakeResult)
 }
 
 // DecodeHandshakeResultValue decodes a HandshakeResult from an already-parsed JSON value (as
@@ -1589,6 +1948,10 @@ func (v HandshakeResult) MarshalJSON() ([]byte, error) {
 
 func (HandshakeResult) readEnvelopeMember(v any) (HandshakeResult, *shapeError) {
 	return decodeHandshakeResult(v)
+}
+
+func (HandshakeResult) scanEnvelopeMember(p *parser) (HandshakeResult, bool) {
+	return scanHandshakeResult(p)
 }
 
 func (v HandshakeResult) appendEnvelopeMember(b []byte) []byte {
@@ -1627,6 +1990,26 @@ func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
 	return out, nil
 }
 
+func scanHandshakeResult(p *parser) (out HandshakeResult, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "protocol_version":
+			out.ProtocolVersion, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "binary_version":
+			out.BinaryVersion, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendHandshakeResult(b []byte, v HandshakeResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"protocol_version\":"...)
@@ -1643,7 +2026,7 @@ type Headers map[string]string
 // DecodeHeaders decodes a Headers from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHeaders(data []byte) (Headers, error) {
-	return fromText("Headers", data, decodeHeaders)
+	return fromText("Headers", data, decodeHeaders, scanHeaders)
 }
 
 // DecodeHeadersValue decodes a Headers from an already-parsed JSON value (as
@@ -1660,6 +2043,10 @@ func (v Headers) MarshalJSON() ([]byte, error) {
 
 func (Headers) readEnvelopeMember(v any) (Headers, *shapeError) {
 	return decodeHeaders(v)
+}
+
+func (Headers) scanEnvelopeMember(p *parser) (Headers, bool) {
+	return scanHeaders(p)
 }
 
 func (v Headers) appendEnvelopeMember(b []byte) []byte {
@@ -1698,6 +2085,10 @@ func appendHeaders(b []byte, v Headers) []byte {
 	return append(b, '}')
 }
 
+func scanHeaders(p *parser) (Headers, bool) {
+	return valueAs(p, decodeHeaders)
+}
+
 // JSONRPCVersion is the JSON-RPC version marker, always the string `2.0`.
 type JSONRPCVersion string
 
@@ -1709,7 +2100,7 @@ const (
 // DecodeJSONRPCVersion decodes a JSONRPCVersion from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeJSONRPCVersion(data []byte) (JSONRPCVersion, error) {
-	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion)
+	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion, scanJSONRPCVersion)
 }
 
 // DecodeJSONRPCVersionValue decodes a JSONRPCVersion from an already-parsed JSON value (as
@@ -1726,6 +2117,10 @@ func (v JSONRPCVersion) MarshalJSON() ([]byte, error) {
 
 func (JSONRPCVersion) readEnvelopeMember(v any) (JSONRPCVersion, *shapeError) {
 	return decodeJSONRPCVersion(v)
+}
+
+func (JSONRPCVersion) scanEnvelopeMember(p *parser) (JSONRPCVersion, bool) {
+	return scanJSONRPCVersion(p)
 }
 
 func (v JSONRPCVersion) appendEnvelopeMember(b []byte) []byte {
@@ -1748,13 +2143,17 @@ func appendJSONRPCVersion(b []byte, v JSONRPCVersion) []byte {
 	return writeString(b, string(v))
 }
 
+func scanJSONRPCVersion(p *parser) (JSONRPCVersion, bool) {
+	return valueAs(p, decodeJSONRPCVersion)
+}
+
 // Labels: Labels: one to three, each a string.
 type Labels map[string]string
 
 // DecodeLabels decodes a Labels from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeLabels(data []byte) (Labels, error) {
-	return fromText("Labels", data, decodeLabels)
+	return fromText("Labels", data, decodeLabels, scanLabels)
 }
 
 // DecodeLabelsValue decodes a Labels from an already-parsed JSON value (as
@@ -1771,6 +2170,10 @@ func (v Labels) MarshalJSON() ([]byte, error) {
 
 func (Labels) readEnvelopeMember(v any) (Labels, *shapeError) {
 	return decodeLabels(v)
+}
+
+func (Labels) scanEnvelopeMember(p *parser) (Labels, bool) {
+	return scanLabels(p)
 }
 
 func (v Labels) appendEnvelopeMember(b []byte) []byte {
@@ -1806,6 +2209,10 @@ func appendLabels(b []byte, v Labels) []byte {
 	return append(b, '}')
 }
 
+func scanLabels(p *parser) (Labels, bool) {
+	return valueAs(p, decodeLabels)
+}
+
 // Listed is a type whose array items are constrained.
 type Listed struct {
 	// Names is names of 1 to 4 characters, at most 3 of them.
@@ -1823,7 +2230,7 @@ type Listed struct {
 // DecodeListed decodes a Listed from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeListed(data []byte) (Listed, error) {
-	return fromText("Listed", data, decodeListed)
+	return fromText("Listed", data, decodeListed, scanListed)
 }
 
 // DecodeListedValue decodes a Listed from an already-parsed JSON value (as
@@ -1840,6 +2247,10 @@ func (v Listed) MarshalJSON() ([]byte, error) {
 
 func (Listed) readEnvelopeMember(v any) (Listed, *shapeError) {
 	return decodeListed(v)
+}
+
+func (Listed) scanEnvelopeMember(p *parser) (Listed, bool) {
+	return scanListed(p)
 }
 
 func (v Listed) appendEnvelopeMember(b []byte) []byte {
@@ -1886,6 +2297,32 @@ func decodeListed(v any) (Listed, *shapeError) {
 	return out, nil
 }
 
+func scanListed(p *parser) (out Listed, ok bool) {
+	var seen [4]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "names":
+			out.Names, ok = valueAs(p, readListOfStringLenMin1Max4LenMax3)
+			ok = ok && firstTime(&seen[0])
+		case "codes":
+			out.Codes, ok = valueAs(p, readListOfStringPattern3)
+			ok = ok && firstTime(&seen[1])
+		case "scores":
+			out.Scores, ok = valueAs(p, readListOfIntMin0Max10MultipleOf2)
+			ok = ok && firstTime(&seen[2])
+		case "spare":
+			out.Spare, ok = valueAs(p, readNullableListOfStringLenMax2)
+			ok = ok && firstTime(&seen[3])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[2] && seen[3]
+}
+
 func appendListed(b []byte, v Listed) []byte {
 	b = append(b, '{')
 	b = append(b, "\"names\":"...)
@@ -1919,7 +2356,7 @@ type Literals struct {
 // DecodeLiterals decodes a Literals from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeLiterals(data []byte) (Literals, error) {
-	return fromText("Literals", data, decodeLiterals)
+	return fromText("Literals", data, decodeLiterals, scanLiterals)
 }
 
 // DecodeLiteralsValue decodes a Literals from an already-parsed JSON value (as
@@ -1936,6 +2373,10 @@ func (v Literals) MarshalJSON() ([]byte, error) {
 
 func (Literals) readEnvelopeMember(v any) (Literals, *shapeError) {
 	return decodeLiterals(v)
+}
+
+func (Literals) scanEnvelopeMember(p *parser) (Literals, bool) {
+	return scanLiterals(p)
 }
 
 func (v Literals) appendEnvelopeMember(b []byte) []byte {
@@ -1988,6 +2429,39 @@ func decodeLiterals(v any) (Literals, *shapeError) {
 	return out, nil
 }
 
+func scanLiterals(p *parser) (out Literals, ok bool) {
+	var seen [5]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "kind":
+			out.Kind, ok = valueAs(p, readStringConst63616c6c)
+			ok = ok && firstTime(&seen[0])
+		case "version":
+			out.Version, ok = valueAs(p, readIntConst2)
+			ok = ok && firstTime(&seen[1])
+		case "level":
+			out.Level, ok = valueAs(p, readIntConstNeg5)
+			ok = ok && firstTime(&seen[2])
+		case "strict":
+			var x bool
+			x, ok = valueAs(p, readBoolConstTrue)
+			out.Strict = &x
+			ok = ok && firstTime(&seen[3])
+		case "quoted":
+			var x string
+			x, ok = valueAs(p, readStringConst7361792022686922205c207468657265)
+			out.Quoted = &x
+			ok = ok && firstTime(&seen[4])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendLiterals(b []byte, v Literals) []byte {
 	b = append(b, '{')
 	b = append(b, "\"kind\":"...)
@@ -2029,7 +2503,7 @@ type Matched struct {
 // DecodeMatched decodes a Matched from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeMatched(data []byte) (Matched, error) {
-	return fromText("Matched", data, decodeMatched)
+	return fromText("Matched", data, decodeMatched, scanMatched)
 }
 
 // DecodeMatchedValue decodes a Matched from an already-parsed JSON value (as
@@ -2046,6 +2520,10 @@ func (v Matched) MarshalJSON() ([]byte, error) {
 
 func (Matched) readEnvelopeMember(v any) (Matched, *shapeError) {
 	return decodeMatched(v)
+}
+
+func (Matched) scanEnvelopeMember(p *parser) (Matched, bool) {
+	return scanMatched(p)
 }
 
 func (v Matched) appendEnvelopeMember(b []byte) []byte {
@@ -2104,6 +2582,38 @@ func decodeMatched(v any) (Matched, *shapeError) {
 	return out, nil
 }
 
+func scanMatched(p *parser) (out Matched, ok bool) {
+	var seen [6]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "shape":
+			out.Shape, ok = valueAs(p, readAnyConsth73b82efc446cc477020b73f7f0ce6cf9)
+			ok = ok && firstTime(&seen[0])
+		case "nothing":
+			out.Nothing, ok = valueAs(p, readAnyConst6e756c6c)
+			ok = ok && firstTime(&seen[1])
+		case "pair":
+			out.Pair, ok = valueAs(p, readAnyConst5b312c2278225d)
+			ok = ok && firstTime(&seen[2])
+		case "scale":
+			out.Scale, ok = valueAs(p, readAnyConst312e35)
+			ok = ok && firstTime(&seen[3])
+		case "mixed":
+			out.Mixed, ok = valueAs(p, readListOfAnyLenMax3Unique)
+			ok = ok && firstTime(&seen[4])
+		case "spare":
+			out.Spare, ok = valueAs(p, readListOfAnyUnique)
+			ok = ok && firstTime(&seen[5])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2] && seen[3] && seen[4]
+}
+
 func appendMatched(b []byte, v Matched) []byte {
 	b = append(b, '{')
 	b = append(b, "\"shape\":"...)
@@ -2152,7 +2662,7 @@ type Measured struct {
 // DecodeMeasured decodes a Measured from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeMeasured(data []byte) (Measured, error) {
-	return fromText("Measured", data, decodeMeasured)
+	return fromText("Measured", data, decodeMeasured, scanMeasured)
 }
 
 // DecodeMeasuredValue decodes a Measured from an already-parsed JSON value (as
@@ -2169,6 +2679,10 @@ func (v Measured) MarshalJSON() ([]byte, error) {
 
 func (Measured) readEnvelopeMember(v any) (Measured, *shapeError) {
 	return decodeMeasured(v)
+}
+
+func (Measured) scanEnvelopeMember(p *parser) (Measured, bool) {
+	return scanMeasured(p)
 }
 
 func (v Measured) appendEnvelopeMember(b []byte) []byte {
@@ -2239,6 +2753,53 @@ func decodeMeasured(v any) (Measured, *shapeError) {
 	return out, nil
 }
 
+func scanMeasured(p *parser) (out Measured, ok bool) {
+	var seen [9]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "ratio":
+			out.Ratio, ok = valueAs(p, readNumberMin0Max1)
+			ok = ok && firstTime(&seen[0])
+		case "celsius":
+			var x float64
+			x, ok = valueAs(p, readNumberAboveNeg273p15)
+			out.Celsius = &x
+			ok = ok && firstTime(&seen[1])
+		case "gain":
+			out.Gain, ok = valueAs(p, readNumberMin1p5eNeg7Below1e21)
+			ok = ok && firstTime(&seen[2])
+		case "weight":
+			out.Weight, ok = valueAs(p, readNullableNumberMax1000p5)
+			ok = ok && firstTime(&seen[3])
+		case "offsets":
+			out.Offsets, ok = valueAs(p, readListOfNumberMinNeg1p5Max1p5)
+			ok = ok && firstTime(&seen[4])
+		case "quarters":
+			out.Quarters, ok = valueAs(p, readListOfNumberMultipleOf25Em2)
+			ok = ok && firstTime(&seen[5])
+		case "reading":
+			var x float64
+			x, ok = valueAs(p, readNumber)
+			out.Reading = &x
+			ok = ok && firstTime(&seen[6])
+		case "price":
+			var x float64
+			x, ok = valueAs(p, readNumberMin0MultipleOf1Em2)
+			out.Price = &x
+			ok = ok && firstTime(&seen[7])
+		case "tick":
+			out.Tick, ok = valueAs(p, readNullableNumberMultipleOf25Em1)
+			ok = ok && firstTime(&seen[8])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[2] && seen[3] && seen[4] && seen[8]
+}
+
 func appendMeasured(b []byte, v Measured) []byte {
 	b = append(b, '{')
 	b = append(b, "\"ratio\":"...)
@@ -2283,7 +2844,7 @@ type Named struct {
 // DecodeNamed decodes a Named from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeNamed(data []byte) (Named, error) {
-	return fromText("Named", data, decodeNamed)
+	return fromText("Named", data, decodeNamed, scanNamed)
 }
 
 // DecodeNamedValue decodes a Named from an already-parsed JSON value (as
@@ -2300,6 +2861,10 @@ func (v Named) MarshalJSON() ([]byte, error) {
 
 func (Named) readEnvelopeMember(v any) (Named, *shapeError) {
 	return decodeNamed(v)
+}
+
+func (Named) scanEnvelopeMember(p *parser) (Named, bool) {
+	return scanNamed(p)
 }
 
 func (v Named) appendEnvelopeMember(b []byte) []byte {
@@ -2340,6 +2905,29 @@ func decodeNamed(v any) (Named, *shapeError) {
 	return out, nil
 }
 
+func scanNamed(p *parser) (out Named, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "headers":
+			out.Headers, ok = scanHeaders(p)
+			ok = ok && firstTime(&seen[0])
+		case "vendor":
+			out.Vendor, ok = scanVendor(p)
+			ok = ok && firstTime(&seen[1])
+		case "stamps":
+			out.Stamps, ok = valueAs(p, readNullableStamped)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[2]
+}
+
 func appendNamed(b []byte, v Named) []byte {
 	b = append(b, '{')
 	b = append(b, "\"headers\":"...)
@@ -2361,7 +2949,7 @@ type Params map[string]any
 // DecodeParams decodes a Params from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeParams(data []byte) (Params, error) {
-	return fromText("Params", data, decodeParams)
+	return fromText("Params", data, decodeParams, scanParams)
 }
 
 // DecodeParamsValue decodes a Params from an already-parsed JSON value (as
@@ -2378,6 +2966,10 @@ func (v Params) MarshalJSON() ([]byte, error) {
 
 func (Params) readEnvelopeMember(v any) (Params, *shapeError) {
 	return decodeParams(v)
+}
+
+func (Params) scanEnvelopeMember(p *parser) (Params, bool) {
+	return scanParams(p)
 }
 
 func (v Params) appendEnvelopeMember(b []byte) []byte {
@@ -2411,6 +3003,10 @@ func appendParams(b []byte, v Params) []byte {
 		b = writeAny(b, v[key])
 	}
 	return append(b, '}')
+}
+
+func scanParams(p *parser) (Params, bool) {
+	return valueAs(p, decodeParams)
 }
 
 // Patterned is a type whose strings must match patterns: ECMA-262 with the `u`
@@ -2476,7 +3072,7 @@ type Patterned struct {
 // DecodePatterned decodes a Patterned from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodePatterned(data []byte) (Patterned, error) {
-	return fromText("Patterned", data, decodePatterned)
+	return fromText("Patterned", data, decodePatterned, scanPatterned)
 }
 
 // DecodePatternedValue decodes a Patterned from an already-parsed JSON value (as
@@ -2493,6 +3089,10 @@ func (v Patterned) MarshalJSON() ([]byte, error) {
 
 func (Patterned) readEnvelopeMember(v any) (Patterned, *shapeError) {
 	return decodePatterned(v)
+}
+
+func (Patterned) scanEnvelopeMember(p *parser) (Patterned, bool) {
+	return scanPatterned(p)
 }
 
 func (v Patterned) appendEnvelopeMember(b []byte) []byte {
@@ -2575,6 +3175,72 @@ func decodePatterned(v any) (Patterned, *shapeError) {
 	return out, nil
 }
 
+func scanPatterned(p *parser) (out Patterned, ok bool) {
+	var seen [12]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "slug":
+			out.Slug, ok = valueAs(p, readStringPattern2)
+			ok = ok && firstTime(&seen[0])
+		case "alias":
+			var x string
+			x, ok = valueAs(p, readStringPattern2)
+			out.Alias = &x
+			ok = ok && firstTime(&seen[1])
+		case "tag":
+			var x string
+			x, ok = valueAs(p, readStringLenMin2Max4Pattern4)
+			out.Tag = &x
+			ok = ok && firstTime(&seen[2])
+		case "status":
+			out.Status, ok = valueAs(p, readNullableStringPattern5)
+			ok = ok && firstTime(&seen[3])
+		case "word":
+			out.Word, ok = valueAs(p, readStringPattern6)
+			ok = ok && firstTime(&seen[4])
+		case "pair":
+			out.Pair, ok = valueAs(p, readStringPattern7)
+			ok = ok && firstTime(&seen[5])
+		case "smile":
+			var x string
+			x, ok = valueAs(p, readStringPattern8)
+			out.Smile = &x
+			ok = ok && firstTime(&seen[6])
+		case "plain":
+			var x string
+			x, ok = valueAs(p, readStringPattern9)
+			out.Plain = &x
+			ok = ok && firstTime(&seen[7])
+		case "chain":
+			var x string
+			x, ok = valueAs(p, readStringPattern10)
+			out.Chain = &x
+			ok = ok && firstTime(&seen[8])
+		case "spaced":
+			var x string
+			x, ok = valueAs(p, readStringPattern11)
+			out.Spaced = &x
+			ok = ok && firstTime(&seen[9])
+		case "marks":
+			var x string
+			x, ok = valueAs(p, readStringPattern12)
+			out.Marks = &x
+			ok = ok && firstTime(&seen[10])
+		case "suffix":
+			var x string
+			x, ok = valueAs(p, readStringPattern13)
+			out.Suffix = &x
+			ok = ok && firstTime(&seen[11])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[3] && seen[4] && seen[5]
+}
+
 func appendPatterned(b []byte, v Patterned) []byte {
 	b = append(b, '{')
 	b = append(b, "\"slug\":"...)
@@ -2633,7 +3299,7 @@ type Point struct {
 // DecodePoint decodes a Point from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodePoint(data []byte) (Point, error) {
-	return fromText("Point", data, decodePoint)
+	return fromText("Point", data, decodePoint, scanPoint)
 }
 
 // DecodePointValue decodes a Point from an already-parsed JSON value (as
@@ -2650,6 +3316,10 @@ func (v Point) MarshalJSON() ([]byte, error) {
 
 func (Point) readEnvelopeMember(v any) (Point, *shapeError) {
 	return decodePoint(v)
+}
+
+func (Point) scanEnvelopeMember(p *parser) (Point, bool) {
+	return scanPoint(p)
 }
 
 func (v Point) appendEnvelopeMember(b []byte) []byte {
@@ -2692,6 +3362,31 @@ func decodePoint(v any) (Point, *shapeError) {
 	return out, nil
 }
 
+func scanPoint(p *parser) (out Point, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "x":
+			out.X, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "y":
+			out.Y, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[1])
+		case "label":
+			var x string
+			x, ok = p.nextString()
+			out.Label = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendPoint(b []byte, v Point) []byte {
 	b = append(b, '{')
 	b = append(b, "\"x\":"...)
@@ -2719,7 +3414,7 @@ type Polygon struct {
 // DecodePolygon decodes a Polygon from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodePolygon(data []byte) (Polygon, error) {
-	return fromText("Polygon", data, decodePolygon)
+	return fromText("Polygon", data, decodePolygon, scanPolygon)
 }
 
 // DecodePolygonValue decodes a Polygon from an already-parsed JSON value (as
@@ -2736,6 +3431,10 @@ func (v Polygon) MarshalJSON() ([]byte, error) {
 
 func (Polygon) readEnvelopeMember(v any) (Polygon, *shapeError) {
 	return decodePolygon(v)
+}
+
+func (Polygon) scanEnvelopeMember(p *parser) (Polygon, bool) {
+	return scanPolygon(p)
 }
 
 func (v Polygon) appendEnvelopeMember(b []byte) []byte {
@@ -2780,6 +3479,29 @@ func decodePolygon(v any) (Polygon, *shapeError) {
 	return out, nil
 }
 
+func scanPolygon(p *parser) (out Polygon, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "kind":
+			out.Kind, ok = valueAs(p, readStringConst706f6c79676f6e)
+			ok = ok && firstTime(&seen[0])
+		case "side":
+			out.Side, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[1])
+		case "sides":
+			out.Sides, ok = p.nextInteger()
+			ok = ok && out.Sides >= 3 && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendPolygon(b []byte, v Polygon) []byte {
 	b = append(b, '{')
 	b = append(b, "\"kind\":"...)
@@ -2816,7 +3538,7 @@ type Prefixed struct {
 // DecodePrefixed decodes a Prefixed from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodePrefixed(data []byte) (Prefixed, error) {
-	return fromText("Prefixed", data, decodePrefixed)
+	return fromText("Prefixed", data, decodePrefixed, scanPrefixed)
 }
 
 // DecodePrefixedValue decodes a Prefixed from an already-parsed JSON value (as
@@ -2833,6 +3555,10 @@ func (v Prefixed) MarshalJSON() ([]byte, error) {
 
 func (Prefixed) readEnvelopeMember(v any) (Prefixed, *shapeError) {
 	return decodePrefixed(v)
+}
+
+func (Prefixed) scanEnvelopeMember(p *parser) (Prefixed, bool) {
+	return scanPrefixed(p)
 }
 
 func (v Prefixed) appendEnvelopeMember(b []byte) []byte {
@@ -2879,6 +3605,32 @@ func decodePrefixed(v any) (Prefixed, *shapeError) {
 	return out, nil
 }
 
+func scanPrefixed(p *parser) (out Prefixed, ok bool) {
+	var seen [4]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "entry":
+			out.Entry, ok = valueAs(p, readListOfAnyPrefixStringIntRestAny)
+			ok = ok && firstTime(&seen[0])
+		case "point":
+			out.Point, ok = valueAs(p, readListOfAnyLenMin2Max2PrefixNumberNumberRestAny)
+			ok = ok && firstTime(&seen[1])
+		case "flags":
+			out.Flags, ok = valueAs(p, readNullableListOfAnyPrefixAnyRestBoolUnique)
+			ok = ok && firstTime(&seen[2])
+		case "tail":
+			out.Tail, ok = valueAs(p, readListOfAnyLenMax5PrefixNullObjectArrayRestAny)
+			ok = ok && firstTime(&seen[3])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendPrefixed(b []byte, v Prefixed) []byte {
 	b = append(b, '{')
 	b = append(b, "\"entry\":"...)
@@ -2913,7 +3665,7 @@ type Request struct {
 // DecodeRequest decodes a Request from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeRequest(data []byte) (Request, error) {
-	return fromText("Request", data, decodeRequest)
+	return fromText("Request", data, decodeRequest, scanRequest)
 }
 
 // DecodeRequestValue decodes a Request from an already-parsed JSON value (as
@@ -2930,6 +3682,10 @@ func (v Request) MarshalJSON() ([]byte, error) {
 
 func (Request) readEnvelopeMember(v any) (Request, *shapeError) {
 	return decodeRequest(v)
+}
+
+func (Request) scanEnvelopeMember(p *parser) (Request, bool) {
+	return scanRequest(p)
 }
 
 func (v Request) appendEnvelopeMember(b []byte) []byte {
@@ -2976,6 +3732,32 @@ func decodeRequest(v any) (Request, *shapeError) {
 	return out, nil
 }
 
+func scanRequest(p *parser) (out Request, ok bool) {
+	var seen [4]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = scanRequestID(p)
+			ok = ok && firstTime(&seen[1])
+		case "method":
+			out.Method, ok = p.nextString()
+			ok = ok && firstTime(&seen[2])
+		case "params":
+			out.Params, ok = scanParams(p)
+			ok = ok && firstTime(&seen[3])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendRequest(b []byte, v Request) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -3006,7 +3788,7 @@ type RequestID struct {
 // DecodeRequestID decodes a RequestID from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeRequestID(data []byte) (RequestID, error) {
-	return fromText("RequestId", data, decodeRequestID)
+	return fromText("RequestId", data, decodeRequestID, scanRequestID)
 }
 
 // DecodeRequestIDValue decodes a RequestID from an already-parsed JSON value (as
@@ -3023,6 +3805,10 @@ func (v RequestID) MarshalJSON() ([]byte, error) {
 
 func (RequestID) readEnvelopeMember(v any) (RequestID, *shapeError) {
 	return decodeRequestID(v)
+}
+
+func (RequestID) scanEnvelopeMember(p *parser) (RequestID, bool) {
+	return scanRequestID(p)
 }
 
 func (v RequestID) appendEnvelopeMember(b []byte) []byte {
@@ -3048,6 +3834,10 @@ func appendRequestID(b []byte, v RequestID) []byte {
 	return writeInt(b, v.Int)
 }
 
+func scanRequestID(p *parser) (RequestID, bool) {
+	return valueAs(p, decodeRequestID)
+}
+
 // Response is a response frame, binary to SDK: exactly one of `result` or
 // `error`. A closed envelope: an SDK rejects a response with any other
 // top-level field.
@@ -3064,7 +3854,7 @@ type Response struct {
 // DecodeResponse decodes a Response from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeResponse(data []byte) (Response, error) {
-	return fromText("Response", data, decodeResponse)
+	return fromText("Response", data, decodeResponse, scanResponse)
 }
 
 // DecodeResponseValue decodes a Response from an already-parsed JSON value (as
@@ -3081,6 +3871,10 @@ func (v Response) MarshalJSON() ([]byte, error) {
 
 func (Response) readEnvelopeMember(v any) (Response, *shapeError) {
 	return decodeResponse(v)
+}
+
+func (Response) scanEnvelopeMember(p *parser) (Response, bool) {
+	return scanResponse(p)
 }
 
 func (v Response) appendEnvelopeMember(b []byte) []byte {
@@ -3120,6 +3914,18 @@ func appendResponse(b []byte, v Response) []byte {
 	return append(b, "null"...)
 }
 
+func scanResponse(p *parser) (Response, bool) {
+	at := *p
+	if x, ok := scanSuccessResponse(p); ok {
+		return Response{SuccessResponse: &x}, true
+	}
+	*p = at
+	if x, ok := scanErrorResponse(p); ok {
+		return Response{ErrorResponse: &x}, true
+	}
+	return Response{}, false
+}
+
 // Shade is a shade.
 type Shade string
 
@@ -3132,7 +3938,7 @@ const (
 // DecodeShade decodes a Shade from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeShade(data []byte) (Shade, error) {
-	return fromText("Shade", data, decodeShade)
+	return fromText("Shade", data, decodeShade, scanShade)
 }
 
 // DecodeShadeValue decodes a Shade from an already-parsed JSON value (as
@@ -3149,6 +3955,10 @@ func (v Shade) MarshalJSON() ([]byte, error) {
 
 func (Shade) readEnvelopeMember(v any) (Shade, *shapeError) {
 	return decodeShade(v)
+}
+
+func (Shade) scanEnvelopeMember(p *parser) (Shade, bool) {
+	return scanShade(p)
 }
 
 func (v Shade) appendEnvelopeMember(b []byte) []byte {
@@ -3171,6 +3981,10 @@ func appendShade(b []byte, v Shade) []byte {
 	return writeString(b, string(v))
 }
 
+func scanShade(p *parser) (Shade, bool) {
+	return valueAs(p, decodeShade)
+}
+
 // Square is a square.
 type Square struct {
 	// Side is the side.
@@ -3182,7 +3996,7 @@ type Square struct {
 // DecodeSquare decodes a Square from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeSquare(data []byte) (Square, error) {
-	return fromText("Square", data, decodeSquare)
+	return fromText("Square", data, decodeSquare, scanSquare)
 }
 
 // DecodeSquareValue decodes a Square from an already-parsed JSON value (as
@@ -3199,6 +4013,10 @@ func (v Square) MarshalJSON() ([]byte, error) {
 
 func (Square) readEnvelopeMember(v any) (Square, *shapeError) {
 	return decodeSquare(v)
+}
+
+func (Square) scanEnvelopeMember(p *parser) (Square, bool) {
+	return scanSquare(p)
 }
 
 func (v Square) appendEnvelopeMember(b []byte) []byte {
@@ -3237,6 +4055,26 @@ func decodeSquare(v any) (Square, *shapeError) {
 	return out, nil
 }
 
+func scanSquare(p *parser) (out Square, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "side":
+			out.Side, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "kind":
+			out.Kind, ok = valueAs(p, readStringConst737175617265)
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendSquare(b []byte, v Square) []byte {
 	b = append(b, '{')
 	b = append(b, "\"side\":"...)
@@ -3252,7 +4090,7 @@ type Stamped map[string]int64
 // DecodeStamped decodes a Stamped from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeStamped(data []byte) (Stamped, error) {
-	return fromText("Stamped", data, decodeStamped)
+	return fromText("Stamped", data, decodeStamped, scanStamped)
 }
 
 // DecodeStampedValue decodes a Stamped from an already-parsed JSON value (as
@@ -3269,6 +4107,10 @@ func (v Stamped) MarshalJSON() ([]byte, error) {
 
 func (Stamped) readEnvelopeMember(v any) (Stamped, *shapeError) {
 	return decodeStamped(v)
+}
+
+func (Stamped) scanEnvelopeMember(p *parser) (Stamped, bool) {
+	return scanStamped(p)
 }
 
 func (v Stamped) appendEnvelopeMember(b []byte) []byte {
@@ -3307,6 +4149,10 @@ func appendStamped(b []byte, v Stamped) []byte {
 	return append(b, '}')
 }
 
+func scanStamped(p *parser) (Stamped, bool) {
+	return valueAs(p, decodeStamped)
+}
+
 // Stepped is a type whose integers are multiples (`multipleOf`).
 type Stepped struct {
 	// Batch is a multiple of 5.
@@ -3324,7 +4170,7 @@ type Stepped struct {
 // DecodeStepped decodes a Stepped from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeStepped(data []byte) (Stepped, error) {
-	return fromText("Stepped", data, decodeStepped)
+	return fromText("Stepped", data, decodeStepped, scanStepped)
 }
 
 // DecodeSteppedValue decodes a Stepped from an already-parsed JSON value (as
@@ -3341,6 +4187,10 @@ func (v Stepped) MarshalJSON() ([]byte, error) {
 
 func (Stepped) readEnvelopeMember(v any) (Stepped, *shapeError) {
 	return decodeStepped(v)
+}
+
+func (Stepped) scanEnvelopeMember(p *parser) (Stepped, bool) {
+	return scanStepped(p)
 }
 
 func (v Stepped) appendEnvelopeMember(b []byte) []byte {
@@ -3395,6 +4245,37 @@ func decodeStepped(v any) (Stepped, *shapeError) {
 	return out, nil
 }
 
+func scanStepped(p *parser) (out Stepped, ok bool) {
+	var seen [5]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "batch":
+			out.Batch, ok = valueAs(p, readIntMultipleOf5)
+			ok = ok && firstTime(&seen[0])
+		case "offset":
+			out.Offset, ok = valueAs(p, readIntMinNeg10Max20MultipleOf4)
+			ok = ok && firstTime(&seen[1])
+		case "slot":
+			out.Slot, ok = valueAs(p, readNullableIntMultipleOf3)
+			ok = ok && firstTime(&seen[2])
+		case "page":
+			var x int64
+			x, ok = valueAs(p, readIntMin1MultipleOf2)
+			out.Page = &x
+			ok = ok && firstTime(&seen[3])
+		case "whole":
+			out.Whole, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[4])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2] && seen[4]
+}
+
 func appendStepped(b []byte, v Stepped) []byte {
 	b = append(b, '{')
 	b = append(b, "\"batch\":"...)
@@ -3425,7 +4306,7 @@ type SuccessResponse struct {
 // DecodeSuccessResponse decodes a SuccessResponse from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeSuccessResponse(data []byte) (SuccessResponse, error) {
-	return fromText("SuccessResponse", data, decodeSuccessResponse)
+	return fromText("SuccessResponse", data, decodeSuccessResponse, scanSuccessResponse)
 }
 
 // DecodeSuccessResponseValue decodes a SuccessResponse from an already-parsed JSON value (as
@@ -3442,6 +4323,10 @@ func (v SuccessResponse) MarshalJSON() ([]byte, error) {
 
 func (SuccessResponse) readEnvelopeMember(v any) (SuccessResponse, *shapeError) {
 	return decodeSuccessResponse(v)
+}
+
+func (SuccessResponse) scanEnvelopeMember(p *parser) (SuccessResponse, bool) {
+	return scanSuccessResponse(p)
 }
 
 func (v SuccessResponse) appendEnvelopeMember(b []byte) []byte {
@@ -3486,6 +4371,29 @@ func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
 	return out, nil
 }
 
+func scanSuccessResponse(p *parser) (out SuccessResponse, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = scanRequestID(p)
+			ok = ok && firstTime(&seen[1])
+		case "result":
+			out.Result, ok = valueAs(p, readAny)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendSuccessResponse(b []byte, v SuccessResponse) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -3510,7 +4418,7 @@ type Tagged struct {
 // DecodeTagged decodes a Tagged from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeTagged(data []byte) (Tagged, error) {
-	return fromText("Tagged", data, decodeTagged)
+	return fromText("Tagged", data, decodeTagged, scanTagged)
 }
 
 // DecodeTaggedValue decodes a Tagged from an already-parsed JSON value (as
@@ -3527,6 +4435,10 @@ func (v Tagged) MarshalJSON() ([]byte, error) {
 
 func (Tagged) readEnvelopeMember(v any) (Tagged, *shapeError) {
 	return decodeTagged(v)
+}
+
+func (Tagged) scanEnvelopeMember(p *parser) (Tagged, bool) {
+	return scanTagged(p)
 }
 
 func (v Tagged) appendEnvelopeMember(b []byte) []byte {
@@ -3567,6 +4479,29 @@ func decodeTagged(v any) (Tagged, *shapeError) {
 	return out, nil
 }
 
+func scanTagged(p *parser) (out Tagged, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "labels":
+			out.Labels, ok = scanLabels(p)
+			ok = ok && firstTime(&seen[0])
+		case "extras":
+			out.Extras, ok = scanExtras(p)
+			ok = ok && firstTime(&seen[1])
+		case "spare":
+			out.Spare, ok = valueAs(p, readNullableExtras)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[2]
+}
+
 func appendTagged(b []byte, v Tagged) []byte {
 	b = append(b, '{')
 	b = append(b, "\"labels\":"...)
@@ -3604,7 +4539,7 @@ type Turn struct {
 // DecodeTurn decodes a Turn from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeTurn(data []byte) (Turn, error) {
-	return fromText("Turn", data, decodeTurn)
+	return fromText("Turn", data, decodeTurn, scanTurn)
 }
 
 // DecodeTurnValue decodes a Turn from an already-parsed JSON value (as
@@ -3621,6 +4556,10 @@ func (v Turn) MarshalJSON() ([]byte, error) {
 
 func (Turn) readEnvelopeMember(v any) (Turn, *shapeError) {
 	return decodeTurn(v)
+}
+
+func (Turn) scanEnvelopeMember(p *parser) (Turn, bool) {
+	return scanTurn(p)
 }
 
 func (v Turn) appendEnvelopeMember(b []byte) []byte {
@@ -3675,6 +4614,37 @@ func decodeTurn(v any) (Turn, *shapeError) {
 	return out, nil
 }
 
+func scanTurn(p *parser) (out Turn, ok bool) {
+	var seen [5]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "tool":
+			out.Tool, ok = valueAs(p, readStringLenMin1Max64Pattern14)
+			ok = ok && firstTime(&seen[0])
+		case "server":
+			out.Server, ok = valueAs(p, readStringLenMax2048Pattern15)
+			ok = ok && firstTime(&seen[1])
+		case "max_turns":
+			out.MaxTurns, ok = p.nextInteger()
+			ok = ok && out.MaxTurns >= 1 && out.MaxTurns <= 100 && firstTime(&seen[2])
+		case "rules":
+			out.Rules, ok = valueAs(p, readListOfStringLenMin1Max16Unique)
+			ok = ok && firstTime(&seen[3])
+		case "budget_ms":
+			var x int64
+			x, ok = valueAs(p, readIntMin0Max3600000MultipleOf1000)
+			out.BudgetMs = &x
+			ok = ok && firstTime(&seen[4])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2] && seen[3]
+}
+
 func appendTurn(b []byte, v Turn) []byte {
 	b = append(b, '{')
 	b = append(b, "\"tool\":"...)
@@ -3700,7 +4670,7 @@ type Vendor map[string]any
 // DecodeVendor decodes a Vendor from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeVendor(data []byte) (Vendor, error) {
-	return fromText("Vendor", data, decodeVendor)
+	return fromText("Vendor", data, decodeVendor, scanVendor)
 }
 
 // DecodeVendorValue decodes a Vendor from an already-parsed JSON value (as
@@ -3717,6 +4687,10 @@ func (v Vendor) MarshalJSON() ([]byte, error) {
 
 func (Vendor) readEnvelopeMember(v any) (Vendor, *shapeError) {
 	return decodeVendor(v)
+}
+
+func (Vendor) scanEnvelopeMember(p *parser) (Vendor, bool) {
+	return scanVendor(p)
 }
 
 func (v Vendor) appendEnvelopeMember(b []byte) []byte {
@@ -3755,13 +4729,17 @@ func appendVendor(b []byte, v Vendor) []byte {
 	return append(b, '}')
 }
 
+func scanVendor(p *parser) (Vendor, bool) {
+	return valueAs(p, decodeVendor)
+}
+
 // Weights is a map of numbers.
 type Weights map[string]float64
 
 // DecodeWeights decodes a Weights from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeWeights(data []byte) (Weights, error) {
-	return fromText("Weights", data, decodeWeights)
+	return fromText("Weights", data, decodeWeights, scanWeights)
 }
 
 // DecodeWeightsValue decodes a Weights from an already-parsed JSON value (as
@@ -3778,6 +4756,10 @@ func (v Weights) MarshalJSON() ([]byte, error) {
 
 func (Weights) readEnvelopeMember(v any) (Weights, *shapeError) {
 	return decodeWeights(v)
+}
+
+func (Weights) scanEnvelopeMember(p *parser) (Weights, bool) {
+	return scanWeights(p)
 }
 
 func (v Weights) appendEnvelopeMember(b []byte) []byte {
@@ -3813,6 +4795,10 @@ func appendWeights(b []byte, v Weights) []byte {
 	return append(b, '}')
 }
 
+func scanWeights(p *parser) (Weights, bool) {
+	return valueAs(p, decodeWeights)
+}
+
 // EnvelopeMember is implemented by every generated type: a type a typed
 // envelope (RequestOf, SuccessResponseOf, ResponseOf) can carry as its params
 // or result, read by the type's own decoder and written by its own encoder.
@@ -3820,6 +4806,7 @@ func appendWeights(b []byte, v Weights) []byte {
 type EnvelopeMember[T any] interface {
 	json.Marshaler
 	readEnvelopeMember(v any) (T, *shapeError)
+	scanEnvelopeMember(p *parser) (T, bool)
 	appendEnvelopeMember(b []byte) []byte
 }
 
@@ -3852,7 +4839,7 @@ type RequestOf[P EnvelopeMember[P]] struct {
 // anywhere, `params` included, is the Request's, at its path from the frame's
 // root ("$.params.x"). The error is a *DecodingError.
 func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
-	return fromText("Request", data, decodeRequestOf[P])
+	return fromText("Request", data, decodeRequestOf[P], nil)
 }
 
 // DecodeRequestOfValue decodes a Request from an already-parsed JSON value (as
@@ -3943,7 +4930,7 @@ type SuccessResponseOf[R EnvelopeMember[R]] struct {
 // anywhere, `result` included, is the SuccessResponse's, at its path from the
 // frame's root ("$.result.x"). The error is a *DecodingError.
 func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
-	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
+	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R], nil)
 }
 
 // DecodeSuccessResponseOfValue decodes a SuccessResponse from an already-parsed
@@ -4024,7 +5011,7 @@ type ResponseOf[R EnvelopeMember[R]] struct {
 // anywhere, `result` included, is the Response's, at its path from the frame's
 // root ("$.result.x"). The error is a *DecodingError.
 func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
-	return fromText("Response", data, decodeResponseOf[R])
+	return fromText("Response", data, decodeResponseOf[R], nil)
 }
 
 // DecodeResponseOfValue decodes a Response from an already-parsed JSON value
@@ -5956,9 +6943,19 @@ func orNull(e *shapeError) *shapeError {
 }
 
 // fromText parses data strictly and decodes it with decode, naming typeName
-// in the error.
-func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError)) (T, error) {
+// in the error. A type's single-pass reader scan (nil: none) reads the text
+// first; what it does not read goes to the tree's parse and decode, which
+// say what is wrong.
+func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError), scan func(*parser) (T, bool)) (T, error) {
 	var zero T
+	if scan != nil {
+		p := parser{s: string(data)}
+		if v, ok := scan(&p); ok && !strings.HasPrefix(p.s, "\ufeff") {
+			if p.skipSpace(); p.i == len(p.s) {
+				return v, nil
+			}
+		}
+	}
 	tree, err := parseStrict(data)
 	if err == nil {
 		var v T
@@ -6507,6 +7504,9 @@ type parser struct {
 	s     string
 	i     int
 	depth int
+	// failed is set by a single-pass reader (see valueAs) where the text is
+	// not what it reads; the tree's parse never sets it.
+	failed bool
 }
 
 func parseStrict(data []byte) (any, *shapeError) {
@@ -6815,6 +7815,16 @@ func (p *parser) digits() int {
 }
 
 func (p *parser) number() (any, *shapeError) {
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return nil, err
+	}
+	return json.Number(literal), nil
+}
+
+// numberLiteral reads a number's text, checked: an integer within 2^53-1,
+// any other number within a double's range.
+func (p *parser) numberLiteral() (string, *shapeError) {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -6822,14 +7832,14 @@ func (p *parser) number() (any, *shapeError) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if p.digits() == 0 {
-		return nil, p.fail("invalid number")
+		return "", p.fail("invalid number")
 	}
 	integer := true
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		integer = false
 		p.i++
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -6839,7 +7849,7 @@ func (p *parser) number() (any, *shapeError) {
 			p.i++
 		}
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	literal := p.s[start:p.i]
@@ -6847,13 +7857,126 @@ func (p *parser) number() (any, *shapeError) {
 		if len(literal) > 15 {
 			i, err := strconv.ParseInt(literal, 10, 64)
 			if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
-				return nil, p.fail("integer out of range")
+				return "", p.fail("integer out of range")
 			}
 		}
 	} else if f, err := strconv.ParseFloat(literal, 64); err != nil || math.IsInf(f, 0) {
-		return nil, p.fail("number out of range")
+		return "", p.fail("number out of range")
 	}
-	return json.Number(literal), nil
+	return literal, nil
+}
+
+// The single-pass readers: scan<Type> reads a generated type straight from
+// the text, without the parser's tree, as far as the text is laid out as
+// that type's value. It says only whether it read the value: a text it
+// does not read (another shape, or anything wrong) is left to the tree's
+// parse and decode, which read it from the start and say what is wrong. A
+// reader accepts no text the tree's decode refuses, and reads what it
+// accepts to the same value; a value of a kind it has no reader for
+// goes through the tree:
+//
+// valueAs reads the next value into the tree and decodes it with read.
+func valueAs[T any](p *parser, read func(any) (T, *shapeError)) (T, bool) {
+	v, err := p.value()
+	if err != nil {
+		var zero T
+		return zero, false
+	}
+	x, problem := read(v)
+	return x, problem == nil
+}
+
+// nullableAs reads null as nil and any other value with scan.
+func nullableAs[T any](p *parser, scan func(*parser) (T, bool)) (*T, bool) {
+	if p.nextNull() {
+		return nil, true
+	}
+	x, ok := scan(p)
+	return &x, ok
+}
+
+// firstTime notes a member of an object as seen: whether it was not before.
+func firstTime(seen *bool) bool {
+	before := *seen
+	*seen = true
+	return !before
+}
+
+// nextNull reads a null, when one comes next.
+func (p *parser) nextNull() bool {
+	p.skipSpace()
+	if strings.HasPrefix(p.s[p.i:], "null") {
+		p.i += len("null")
+		return true
+	}
+	return false
+}
+
+// nextString reads a string.
+func (p *parser) nextString() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return "", false
+	}
+	s, err := p.str()
+	return s, err == nil
+}
+
+// nextInteger reads an integer (integral numbers with a fraction or an
+// exponent too, as readInt does).
+func (p *parser) nextInteger() (int64, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || (p.s[p.i] != '-' && (p.s[p.i] < '0' || p.s[p.i] > '9')) {
+		return 0, false
+	}
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return 0, false
+	}
+	return numberInt(json.Number(literal))
+}
+
+// firstKey opens an object and reads up to its first member's value: the
+// member's name and true; false for an empty object (read whole) or where
+// the text is no object (failed set).
+func (p *parser) firstKey() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
+		p.failed = true
+		return "", false
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	return p.key()
+}
+
+// nextKey reads on to the next member's value after one member: its name
+// and true; false at the object's end (read) or where the text is not an
+// object's member list (failed set).
+func (p *parser) nextKey() (string, bool) {
+	if p.next(',') {
+		return p.key()
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	p.failed = true
+	return "", false
+}
+
+// key reads a member's name and its colon.
+func (p *parser) key() (string, bool) {
+	p.skipSpace()
+	if p.i < len(p.s) && p.s[p.i] == '"' {
+		if name, err := p.str(); err == nil && p.next(':') {
+			return name, true
+		}
+	}
+	p.failed = true
+	return "", false
 }
 
 // writeString writes s as a JSON string (escaping only what JSON requires).

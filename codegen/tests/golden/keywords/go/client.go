@@ -452,6 +452,9 @@ type sessionAnswerLayout struct {
 	// head comes before the id, middle between the id and the result,
 	// tail after the result.
 	head, middle, tail []byte
+	// result reads the result of each answer in turn (one call is in flight
+	// at a time): a call allocates no parser.
+	result parser
 }
 
 // The marks a layout is learnt with: the control character keeps them out
@@ -473,6 +476,10 @@ func (m sessionMarkedResult) MarshalJSON() ([]byte, error) {
 }
 func (sessionMarkedResult) readEnvelopeMember(any) (sessionMarkedResult, *shapeError) {
 	return sessionMarkedResult{}, nil
+}
+func (sessionMarkedResult) scanEnvelopeMember(p *parser) (sessionMarkedResult, bool) {
+	_, err := p.value()
+	return sessionMarkedResult{}, err == nil
 }
 func (sessionMarkedResult) appendEnvelopeMember(b []byte) []byte {
 	return writeString(b, sessionResultMark)

@@ -375,7 +375,7 @@ type AMapFromStringsToListsOfNonNegativeIntegersWithALongName map[string][]int64
 // DecodeAMapFromStringsToListsOfNonNegativeIntegersWithALongName decodes a AMapFromStringsToListsOfNonNegativeIntegersWithALongName from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeAMapFromStringsToListsOfNonNegativeIntegersWithALongName(data []byte) (AMapFromStringsToListsOfNonNegativeIntegersWithALongName, error) {
-	return fromText("AMapFromStringsToListsOfNonNegativeIntegersWithALongName", data, decodeAMapFromStringsToListsOfNonNegativeIntegersWithALongName)
+	return fromText("AMapFromStringsToListsOfNonNegativeIntegersWithALongName", data, decodeAMapFromStringsToListsOfNonNegativeIntegersWithALongName, scanAMapFromStringsToListsOfNonNegativeIntegersWithALongName)
 }
 
 // DecodeAMapFromStringsToListsOfNonNegativeIntegersWithALongNameValue decodes a AMapFromStringsToListsOfNonNegativeIntegersWithALongName from an already-parsed JSON value (as
@@ -392,6 +392,10 @@ func (v AMapFromStringsToListsOfNonNegativeIntegersWithALongName) MarshalJSON() 
 
 func (AMapFromStringsToListsOfNonNegativeIntegersWithALongName) readEnvelopeMember(v any) (AMapFromStringsToListsOfNonNegativeIntegersWithALongName, *shapeError) {
 	return decodeAMapFromStringsToListsOfNonNegativeIntegersWithALongName(v)
+}
+
+func (AMapFromStringsToListsOfNonNegativeIntegersWithALongName) scanEnvelopeMember(p *parser) (AMapFromStringsToListsOfNonNegativeIntegersWithALongName, bool) {
+	return scanAMapFromStringsToListsOfNonNegativeIntegersWithALongName(p)
 }
 
 func (v AMapFromStringsToListsOfNonNegativeIntegersWithALongName) appendEnvelopeMember(b []byte) []byte {
@@ -425,6 +429,10 @@ func appendAMapFromStringsToListsOfNonNegativeIntegersWithALongName(b []byte, v 
 		b = writeListOfIntMin0(b, v[key])
 	}
 	return append(b, '}')
+}
+
+func scanAMapFromStringsToListsOfNonNegativeIntegersWithALongName(p *parser) (AMapFromStringsToListsOfNonNegativeIntegersWithALongName, bool) {
+	return valueAs(p, decodeAMapFromStringsToListsOfNonNegativeIntegersWithALongName)
 }
 
 // AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage is twenty-four long
@@ -463,7 +471,7 @@ const (
 // DecodeAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage decodes a AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage(data []byte) (AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, error) {
-	return fromText("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage", data, decodeAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage)
+	return fromText("AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage", data, decodeAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, scanAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage)
 }
 
 // DecodeAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguageValue decodes a AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage from an already-parsed JSON value (as
@@ -480,6 +488,10 @@ func (v AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage) MarshalJSON() 
 
 func (AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage) readEnvelopeMember(v any) (AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, *shapeError) {
 	return decodeAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage(v)
+}
+
+func (AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage) scanEnvelopeMember(p *parser) (AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, bool) {
+	return scanAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage(p)
 }
 
 func (v AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage) appendEnvelopeMember(b []byte) []byte {
@@ -500,6 +512,10 @@ func decodeAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage(v any) (AVer
 
 func appendAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage(b []byte, v AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage) []byte {
 	return writeString(b, string(v))
+}
+
+func scanAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage(p *parser) (AVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage, bool) {
+	return valueAs(p, decodeAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage)
 }
 
 // AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature is a
@@ -531,7 +547,7 @@ type AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature struct
 // DecodeAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature decodes a AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature(data []byte) (AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature, error) {
-	return fromText("AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature", data, decodeAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature)
+	return fromText("AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature", data, decodeAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature, scanAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature)
 }
 
 // DecodeAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignatureValue decodes a AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature from an already-parsed JSON value (as
@@ -548,6 +564,10 @@ func (v AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature) Ma
 
 func (AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature) readEnvelopeMember(v any) (AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature, *shapeError) {
 	return decodeAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature(v)
+}
+
+func (AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature) scanEnvelopeMember(p *parser) (AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature, bool) {
+	return scanAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature(p)
 }
 
 func (v AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature) appendEnvelopeMember(b []byte) []byte {
@@ -588,6 +608,29 @@ func decodeAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature(
 	return out, nil
 }
 
+func scanAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature(p *parser) (out AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells":
+			out.AnExtraordinarilyLongFieldNameForTheNestedMatrixOfCells, ok = valueAs(p, readListOfListOfListOfNullableAVeryLongEnumerationOfWireValuesThatWrapsInEveryLanguage)
+			ok = ok && firstTime(&seen[0])
+		case "another_remarkably_long_optional_field_name_holding_a_map_of_lists":
+			out.AnotherRemarkablyLongOptionalFieldNameHoldingAMapOfLists, ok = scanAMapFromStringsToListsOfNonNegativeIntegersWithALongName(p)
+			ok = ok && firstTime(&seen[1])
+		case "a_nullable_reference_to_the_deeply_nested_inner_object_type":
+			out.ANullableReferenceToTheDeeplyNestedInnerObjectType, ok = nullableAs(p, scanTheDeeplyNestedInnerObjectTypeWithItsOwnLongName)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[2]
+}
+
 func appendAnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature(b []byte, v AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignature) []byte {
 	b = append(b, '{')
 	b = append(b, "\"an_extraordinarily_long_field_name_for_the_nested_matrix_of_cells\":"...)
@@ -608,7 +651,7 @@ type EmptyParams struct{}
 // DecodeEmptyParams decodes a EmptyParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeEmptyParams(data []byte) (EmptyParams, error) {
-	return fromText("EmptyParams", data, decodeEmptyParams)
+	return fromText("EmptyParams", data, decodeEmptyParams, scanEmptyParams)
 }
 
 // DecodeEmptyParamsValue decodes a EmptyParams from an already-parsed JSON value (as
@@ -627,6 +670,10 @@ func (EmptyParams) readEnvelopeMember(v any) (EmptyParams, *shapeError) {
 	return decodeEmptyParams(v)
 }
 
+func (EmptyParams) scanEnvelopeMember(p *parser) (EmptyParams, bool) {
+	return scanEmptyParams(p)
+}
+
 func (v EmptyParams) appendEnvelopeMember(b []byte) []byte {
 	return appendEmptyParams(b, v)
 }
@@ -641,6 +688,13 @@ func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 		return out, unknownField(o.keys[0])
 	}
 	return out, nil
+}
+
+func scanEmptyParams(p *parser) (out EmptyParams, ok bool) {
+	if _, more := p.firstKey(); more {
+		return out, false
+	}
+	return out, !p.failed
 }
 
 func appendEmptyParams(b []byte, v EmptyParams) []byte {
@@ -662,7 +716,7 @@ type ErrorObject struct {
 // DecodeErrorObject decodes a ErrorObject from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeErrorObject(data []byte) (ErrorObject, error) {
-	return fromText("ErrorObject", data, decodeErrorObject)
+	return fromText("ErrorObject", data, decodeErrorObject, scanErrorObject)
 }
 
 // DecodeErrorObjectValue decodes a ErrorObject from an already-parsed JSON value (as
@@ -679,6 +733,10 @@ func (v ErrorObject) MarshalJSON() ([]byte, error) {
 
 func (ErrorObject) readEnvelopeMember(v any) (ErrorObject, *shapeError) {
 	return decodeErrorObject(v)
+}
+
+func (ErrorObject) scanEnvelopeMember(p *parser) (ErrorObject, bool) {
+	return scanErrorObject(p)
 }
 
 func (v ErrorObject) appendEnvelopeMember(b []byte) []byte {
@@ -721,6 +779,31 @@ func decodeErrorObject(v any) (ErrorObject, *shapeError) {
 	return out, nil
 }
 
+func scanErrorObject(p *parser) (out ErrorObject, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "code":
+			out.Code, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "message":
+			out.Message, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		case "data":
+			var x any
+			x, ok = valueAs(p, readAny)
+			out.Data = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendErrorObject(b []byte, v ErrorObject) []byte {
 	b = append(b, '{')
 	b = append(b, "\"code\":"...)
@@ -749,7 +832,7 @@ type ErrorResponse struct {
 // DecodeErrorResponse decodes a ErrorResponse from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeErrorResponse(data []byte) (ErrorResponse, error) {
-	return fromText("ErrorResponse", data, decodeErrorResponse)
+	return fromText("ErrorResponse", data, decodeErrorResponse, scanErrorResponse)
 }
 
 // DecodeErrorResponseValue decodes a ErrorResponse from an already-parsed JSON value (as
@@ -766,6 +849,10 @@ func (v ErrorResponse) MarshalJSON() ([]byte, error) {
 
 func (ErrorResponse) readEnvelopeMember(v any) (ErrorResponse, *shapeError) {
 	return decodeErrorResponse(v)
+}
+
+func (ErrorResponse) scanEnvelopeMember(p *parser) (ErrorResponse, bool) {
+	return scanErrorResponse(p)
 }
 
 func (v ErrorResponse) appendEnvelopeMember(b []byte) []byte {
@@ -810,6 +897,29 @@ func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
 	return out, nil
 }
 
+func scanErrorResponse(p *parser) (out ErrorResponse, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = nullableAs(p, scanRequestID)
+			ok = ok && firstTime(&seen[1])
+		case "error":
+			out.Error, ok = scanErrorObject(p)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendErrorResponse(b []byte, v ErrorResponse) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -839,7 +949,7 @@ type HandshakeParams struct {
 // DecodeHandshakeParams decodes a HandshakeParams from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeParams(data []byte) (HandshakeParams, error) {
-	return fromText("HandshakeParams", data, decodeHandshakeParams)
+	return fromText("HandshakeParams", data, decodeHandshakeParams, scanHandshakeParams)
 }
 
 // DecodeHandshakeParamsValue decodes a HandshakeParams from an already-parsed JSON value (as
@@ -856,6 +966,10 @@ func (v HandshakeParams) MarshalJSON() ([]byte, error) {
 
 func (HandshakeParams) readEnvelopeMember(v any) (HandshakeParams, *shapeError) {
 	return decodeHandshakeParams(v)
+}
+
+func (HandshakeParams) scanEnvelopeMember(p *parser) (HandshakeParams, bool) {
+	return scanHandshakeParams(p)
 }
 
 func (v HandshakeParams) appendEnvelopeMember(b []byte) []byte {
@@ -896,6 +1010,33 @@ func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 	return out, nil
 }
 
+func scanHandshakeParams(p *parser) (out HandshakeParams, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "protocol_version":
+			out.ProtocolVersion, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "sdk":
+			var x string
+			x, ok = p.nextString()
+			out.SDK = &x
+			ok = ok && firstTime(&seen[1])
+		case "sdk_version":
+			var x string
+			x, ok = p.nextString()
+			out.SDKVersion = &x
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendHandshakeParams(b []byte, v HandshakeParams) []byte {
 	b = append(b, '{')
 	b = append(b, "\"protocol_version\":"...)
@@ -924,7 +1065,7 @@ type HandshakeResult struct {
 // DecodeHandshakeResult decodes a HandshakeResult from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeHandshakeResult(data []byte) (HandshakeResult, error) {
-	return fromText("HandshakeResult", data, decodeHandshakeResult)
+	return fromText("HandshakeResult", data, decodeHandshakeResult, scanHandshakeResult)
 }
 
 // DecodeHandshakeResultValue decodes a HandshakeResult from an already-parsed JSON value (as
@@ -941,6 +1082,10 @@ func (v HandshakeResult) MarshalJSON() ([]byte, error) {
 
 func (HandshakeResult) readEnvelopeMember(v any) (HandshakeResult, *shapeError) {
 	return decodeHandshakeResult(v)
+}
+
+func (HandshakeResult) scanEnvelopeMember(p *parser) (HandshakeResult, bool) {
+	return scanHandshakeResult(p)
 }
 
 func (v HandshakeResult) appendEnvelopeMember(b []byte) []byte {
@@ -979,6 +1124,26 @@ func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
 	return out, nil
 }
 
+func scanHandshakeResult(p *parser) (out HandshakeResult, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "protocol_version":
+			out.ProtocolVersion, ok = p.nextInteger()
+			ok = ok && firstTime(&seen[0])
+		case "binary_version":
+			out.BinaryVersion, ok = p.nextString()
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1]
+}
+
 func appendHandshakeResult(b []byte, v HandshakeResult) []byte {
 	b = append(b, '{')
 	b = append(b, "\"protocol_version\":"...)
@@ -999,7 +1164,7 @@ const (
 // DecodeJSONRPCVersion decodes a JSONRPCVersion from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeJSONRPCVersion(data []byte) (JSONRPCVersion, error) {
-	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion)
+	return fromText("JsonRpcVersion", data, decodeJSONRPCVersion, scanJSONRPCVersion)
 }
 
 // DecodeJSONRPCVersionValue decodes a JSONRPCVersion from an already-parsed JSON value (as
@@ -1016,6 +1181,10 @@ func (v JSONRPCVersion) MarshalJSON() ([]byte, error) {
 
 func (JSONRPCVersion) readEnvelopeMember(v any) (JSONRPCVersion, *shapeError) {
 	return decodeJSONRPCVersion(v)
+}
+
+func (JSONRPCVersion) scanEnvelopeMember(p *parser) (JSONRPCVersion, bool) {
+	return scanJSONRPCVersion(p)
 }
 
 func (v JSONRPCVersion) appendEnvelopeMember(b []byte) []byte {
@@ -1038,6 +1207,10 @@ func appendJSONRPCVersion(b []byte, v JSONRPCVersion) []byte {
 	return writeString(b, string(v))
 }
 
+func scanJSONRPCVersion(p *parser) (JSONRPCVersion, bool) {
+	return valueAs(p, decodeJSONRPCVersion)
+}
+
 // Params is a request's params: a JSON object whose shape the method table
 // names for the request's method. It is open here because the envelope is
 // decoded before the method is known; the method's params shape is closed.
@@ -1046,7 +1219,7 @@ type Params map[string]any
 // DecodeParams decodes a Params from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeParams(data []byte) (Params, error) {
-	return fromText("Params", data, decodeParams)
+	return fromText("Params", data, decodeParams, scanParams)
 }
 
 // DecodeParamsValue decodes a Params from an already-parsed JSON value (as
@@ -1063,6 +1236,10 @@ func (v Params) MarshalJSON() ([]byte, error) {
 
 func (Params) readEnvelopeMember(v any) (Params, *shapeError) {
 	return decodeParams(v)
+}
+
+func (Params) scanEnvelopeMember(p *parser) (Params, bool) {
+	return scanParams(p)
 }
 
 func (v Params) appendEnvelopeMember(b []byte) []byte {
@@ -1098,6 +1275,10 @@ func appendParams(b []byte, v Params) []byte {
 	return append(b, '}')
 }
 
+func scanParams(p *parser) (Params, bool) {
+	return valueAs(p, decodeParams)
+}
+
 // Request is a request frame, SDK to binary. A closed envelope: any other
 // top-level field is rejected with -32600. `params` is checked against the
 // shape the method table names for `method`; an unknown `method` is answered
@@ -1117,7 +1298,7 @@ type Request struct {
 // DecodeRequest decodes a Request from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeRequest(data []byte) (Request, error) {
-	return fromText("Request", data, decodeRequest)
+	return fromText("Request", data, decodeRequest, scanRequest)
 }
 
 // DecodeRequestValue decodes a Request from an already-parsed JSON value (as
@@ -1134,6 +1315,10 @@ func (v Request) MarshalJSON() ([]byte, error) {
 
 func (Request) readEnvelopeMember(v any) (Request, *shapeError) {
 	return decodeRequest(v)
+}
+
+func (Request) scanEnvelopeMember(p *parser) (Request, bool) {
+	return scanRequest(p)
 }
 
 func (v Request) appendEnvelopeMember(b []byte) []byte {
@@ -1180,6 +1365,32 @@ func decodeRequest(v any) (Request, *shapeError) {
 	return out, nil
 }
 
+func scanRequest(p *parser) (out Request, ok bool) {
+	var seen [4]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = scanRequestID(p)
+			ok = ok && firstTime(&seen[1])
+		case "method":
+			out.Method, ok = p.nextString()
+			ok = ok && firstTime(&seen[2])
+		case "params":
+			out.Params, ok = scanParams(p)
+			ok = ok && firstTime(&seen[3])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendRequest(b []byte, v Request) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -1210,7 +1421,7 @@ type RequestID struct {
 // DecodeRequestID decodes a RequestID from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeRequestID(data []byte) (RequestID, error) {
-	return fromText("RequestId", data, decodeRequestID)
+	return fromText("RequestId", data, decodeRequestID, scanRequestID)
 }
 
 // DecodeRequestIDValue decodes a RequestID from an already-parsed JSON value (as
@@ -1227,6 +1438,10 @@ func (v RequestID) MarshalJSON() ([]byte, error) {
 
 func (RequestID) readEnvelopeMember(v any) (RequestID, *shapeError) {
 	return decodeRequestID(v)
+}
+
+func (RequestID) scanEnvelopeMember(p *parser) (RequestID, bool) {
+	return scanRequestID(p)
 }
 
 func (v RequestID) appendEnvelopeMember(b []byte) []byte {
@@ -1252,6 +1467,10 @@ func appendRequestID(b []byte, v RequestID) []byte {
 	return writeInt(b, v.Int)
 }
 
+func scanRequestID(p *parser) (RequestID, bool) {
+	return valueAs(p, decodeRequestID)
+}
+
 // Response is a response frame, binary to SDK: exactly one of `result` or
 // `error`. A closed envelope: an SDK rejects a response with any other
 // top-level field.
@@ -1268,7 +1487,7 @@ type Response struct {
 // DecodeResponse decodes a Response from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeResponse(data []byte) (Response, error) {
-	return fromText("Response", data, decodeResponse)
+	return fromText("Response", data, decodeResponse, scanResponse)
 }
 
 // DecodeResponseValue decodes a Response from an already-parsed JSON value (as
@@ -1285,6 +1504,10 @@ func (v Response) MarshalJSON() ([]byte, error) {
 
 func (Response) readEnvelopeMember(v any) (Response, *shapeError) {
 	return decodeResponse(v)
+}
+
+func (Response) scanEnvelopeMember(p *parser) (Response, bool) {
+	return scanResponse(p)
 }
 
 func (v Response) appendEnvelopeMember(b []byte) []byte {
@@ -1324,6 +1547,18 @@ func appendResponse(b []byte, v Response) []byte {
 	return append(b, "null"...)
 }
 
+func scanResponse(p *parser) (Response, bool) {
+	at := *p
+	if x, ok := scanSuccessResponse(p); ok {
+		return Response{SuccessResponse: &x}, true
+	}
+	*p = at
+	if x, ok := scanErrorResponse(p); ok {
+		return Response{ErrorResponse: &x}, true
+	}
+	return Response{}, false
+}
+
 // SuccessResponse is a response carrying the method's result.
 type SuccessResponse struct {
 	// Jsonrpc is always `2.0`.
@@ -1337,7 +1572,7 @@ type SuccessResponse struct {
 // DecodeSuccessResponse decodes a SuccessResponse from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeSuccessResponse(data []byte) (SuccessResponse, error) {
-	return fromText("SuccessResponse", data, decodeSuccessResponse)
+	return fromText("SuccessResponse", data, decodeSuccessResponse, scanSuccessResponse)
 }
 
 // DecodeSuccessResponseValue decodes a SuccessResponse from an already-parsed JSON value (as
@@ -1354,6 +1589,10 @@ func (v SuccessResponse) MarshalJSON() ([]byte, error) {
 
 func (SuccessResponse) readEnvelopeMember(v any) (SuccessResponse, *shapeError) {
 	return decodeSuccessResponse(v)
+}
+
+func (SuccessResponse) scanEnvelopeMember(p *parser) (SuccessResponse, bool) {
+	return scanSuccessResponse(p)
 }
 
 func (v SuccessResponse) appendEnvelopeMember(b []byte) []byte {
@@ -1398,6 +1637,29 @@ func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
 	return out, nil
 }
 
+func scanSuccessResponse(p *parser) (out SuccessResponse, ok bool) {
+	var seen [3]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "jsonrpc":
+			out.Jsonrpc, ok = scanJSONRPCVersion(p)
+			ok = ok && firstTime(&seen[0])
+		case "id":
+			out.ID, ok = scanRequestID(p)
+			ok = ok && firstTime(&seen[1])
+		case "result":
+			out.Result, ok = valueAs(p, readAny)
+			ok = ok && firstTime(&seen[2])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0] && seen[1] && seen[2]
+}
+
 func appendSuccessResponse(b []byte, v SuccessResponse) []byte {
 	b = append(b, '{')
 	b = append(b, "\"jsonrpc\":"...)
@@ -1423,7 +1685,7 @@ type TheDeeplyNestedInnerObjectTypeWithItsOwnLongName struct {
 // DecodeTheDeeplyNestedInnerObjectTypeWithItsOwnLongName decodes a TheDeeplyNestedInnerObjectTypeWithItsOwnLongName from one frame's JSON text under the strict
 // rules of the contract. The error is a *DecodingError.
 func DecodeTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(data []byte) (TheDeeplyNestedInnerObjectTypeWithItsOwnLongName, error) {
-	return fromText("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName", data, decodeTheDeeplyNestedInnerObjectTypeWithItsOwnLongName)
+	return fromText("TheDeeplyNestedInnerObjectTypeWithItsOwnLongName", data, decodeTheDeeplyNestedInnerObjectTypeWithItsOwnLongName, scanTheDeeplyNestedInnerObjectTypeWithItsOwnLongName)
 }
 
 // DecodeTheDeeplyNestedInnerObjectTypeWithItsOwnLongNameValue decodes a TheDeeplyNestedInnerObjectTypeWithItsOwnLongName from an already-parsed JSON value (as
@@ -1440,6 +1702,10 @@ func (v TheDeeplyNestedInnerObjectTypeWithItsOwnLongName) MarshalJSON() ([]byte,
 
 func (TheDeeplyNestedInnerObjectTypeWithItsOwnLongName) readEnvelopeMember(v any) (TheDeeplyNestedInnerObjectTypeWithItsOwnLongName, *shapeError) {
 	return decodeTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(v)
+}
+
+func (TheDeeplyNestedInnerObjectTypeWithItsOwnLongName) scanEnvelopeMember(p *parser) (TheDeeplyNestedInnerObjectTypeWithItsOwnLongName, bool) {
+	return scanTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(p)
 }
 
 func (v TheDeeplyNestedInnerObjectTypeWithItsOwnLongName) appendEnvelopeMember(b []byte) []byte {
@@ -1476,6 +1742,28 @@ func decodeTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(v any) (TheDeeplyNes
 	return out, nil
 }
 
+func scanTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(p *parser) (out TheDeeplyNestedInnerObjectTypeWithItsOwnLongName, ok bool) {
+	var seen [2]bool
+	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+		switch key {
+		case "the_innermost_list_of_lists_of_nullable_strings_with_a_long_name":
+			out.TheInnermostListOfListsOfNullableStringsWithALongName, ok = valueAs(p, readListOfListOfNullableString)
+			ok = ok && firstTime(&seen[0])
+		case "an_optional_boolean_with_a_name_long_enough_to_wrap_its_reader":
+			var x bool
+			x, ok = p.nextBoolean()
+			out.AnOptionalBooleanWithANameLongEnoughToWrapItsReader = &x
+			ok = ok && firstTime(&seen[1])
+		default:
+			return out, false
+		}
+		if !ok {
+			return out, false
+		}
+	}
+	return out, !p.failed && seen[0]
+}
+
 func appendTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(b []byte, v TheDeeplyNestedInnerObjectTypeWithItsOwnLongName) []byte {
 	b = append(b, '{')
 	b = append(b, "\"the_innermost_list_of_lists_of_nullable_strings_with_a_long_name\":"...)
@@ -1494,6 +1782,7 @@ func appendTheDeeplyNestedInnerObjectTypeWithItsOwnLongName(b []byte, v TheDeepl
 type EnvelopeMember[T any] interface {
 	json.Marshaler
 	readEnvelopeMember(v any) (T, *shapeError)
+	scanEnvelopeMember(p *parser) (T, bool)
 	appendEnvelopeMember(b []byte) []byte
 }
 
@@ -1526,7 +1815,7 @@ type RequestOf[P EnvelopeMember[P]] struct {
 // anywhere, `params` included, is the Request's, at its path from the frame's
 // root ("$.params.x"). The error is a *DecodingError.
 func DecodeRequestOf[P EnvelopeMember[P]](data []byte) (RequestOf[P], error) {
-	return fromText("Request", data, decodeRequestOf[P])
+	return fromText("Request", data, decodeRequestOf[P], nil)
 }
 
 // DecodeRequestOfValue decodes a Request from an already-parsed JSON value (as
@@ -1617,7 +1906,7 @@ type SuccessResponseOf[R EnvelopeMember[R]] struct {
 // anywhere, `result` included, is the SuccessResponse's, at its path from the
 // frame's root ("$.result.x"). The error is a *DecodingError.
 func DecodeSuccessResponseOf[R EnvelopeMember[R]](data []byte) (SuccessResponseOf[R], error) {
-	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R])
+	return fromText("SuccessResponse", data, decodeSuccessResponseOf[R], nil)
 }
 
 // DecodeSuccessResponseOfValue decodes a SuccessResponse from an already-parsed
@@ -1698,7 +1987,7 @@ type ResponseOf[R EnvelopeMember[R]] struct {
 // anywhere, `result` included, is the Response's, at its path from the frame's
 // root ("$.result.x"). The error is a *DecodingError.
 func DecodeResponseOf[R EnvelopeMember[R]](data []byte) (ResponseOf[R], error) {
-	return fromText("Response", data, decodeResponseOf[R])
+	return fromText("Response", data, decodeResponseOf[R], nil)
 }
 
 // DecodeResponseOfValue decodes a Response from an already-parsed JSON value
@@ -2141,9 +2430,19 @@ func orNull(e *shapeError) *shapeError {
 }
 
 // fromText parses data strictly and decodes it with decode, naming typeName
-// in the error.
-func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError)) (T, error) {
+// in the error. A type's single-pass reader scan (nil: none) reads the text
+// first; what it does not read goes to the tree's parse and decode, which
+// say what is wrong.
+func fromText[T any](typeName string, data []byte, decode func(any) (T, *shapeError), scan func(*parser) (T, bool)) (T, error) {
 	var zero T
+	if scan != nil {
+		p := parser{s: string(data)}
+		if v, ok := scan(&p); ok && !strings.HasPrefix(p.s, "\ufeff") {
+			if p.skipSpace(); p.i == len(p.s) {
+				return v, nil
+			}
+		}
+	}
 	tree, err := parseStrict(data)
 	if err == nil {
 		var v T
@@ -2374,6 +2673,9 @@ type parser struct {
 	s     string
 	i     int
 	depth int
+	// failed is set by a single-pass reader (see valueAs) where the text is
+	// not what it reads; the tree's parse never sets it.
+	failed bool
 }
 
 func parseStrict(data []byte) (any, *shapeError) {
@@ -2682,6 +2984,16 @@ func (p *parser) digits() int {
 }
 
 func (p *parser) number() (any, *shapeError) {
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return nil, err
+	}
+	return json.Number(literal), nil
+}
+
+// numberLiteral reads a number's text, checked: an integer within 2^53-1,
+// any other number within a double's range.
+func (p *parser) numberLiteral() (string, *shapeError) {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -2689,14 +3001,14 @@ func (p *parser) number() (any, *shapeError) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if p.digits() == 0 {
-		return nil, p.fail("invalid number")
+		return "", p.fail("invalid number")
 	}
 	integer := true
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		integer = false
 		p.i++
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -2706,7 +3018,7 @@ func (p *parser) number() (any, *shapeError) {
 			p.i++
 		}
 		if p.digits() == 0 {
-			return nil, p.fail("invalid number")
+			return "", p.fail("invalid number")
 		}
 	}
 	literal := p.s[start:p.i]
@@ -2714,13 +3026,140 @@ func (p *parser) number() (any, *shapeError) {
 		if len(literal) > 15 {
 			i, err := strconv.ParseInt(literal, 10, 64)
 			if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
-				return nil, p.fail("integer out of range")
+				return "", p.fail("integer out of range")
 			}
 		}
 	} else if f, err := strconv.ParseFloat(literal, 64); err != nil || math.IsInf(f, 0) {
-		return nil, p.fail("number out of range")
+		return "", p.fail("number out of range")
 	}
-	return json.Number(literal), nil
+	return literal, nil
+}
+
+// The single-pass readers: scan<Type> reads a generated type straight from
+// the text, without the parser's tree, as far as the text is laid out as
+// that type's value. It says only whether it read the value: a text it
+// does not read (another shape, or anything wrong) is left to the tree's
+// parse and decode, which read it from the start and say what is wrong. A
+// reader accepts no text the tree's decode refuses, and reads what it
+// accepts to the same value; a value of a kind it has no reader for
+// goes through the tree:
+//
+// valueAs reads the next value into the tree and decodes it with read.
+func valueAs[T any](p *parser, read func(any) (T, *shapeError)) (T, bool) {
+	v, err := p.value()
+	if err != nil {
+		var zero T
+		return zero, false
+	}
+	x, problem := read(v)
+	return x, problem == nil
+}
+
+// nullableAs reads null as nil and any other value with scan.
+func nullableAs[T any](p *parser, scan func(*parser) (T, bool)) (*T, bool) {
+	if p.nextNull() {
+		return nil, true
+	}
+	x, ok := scan(p)
+	return &x, ok
+}
+
+// firstTime notes a member of an object as seen: whether it was not before.
+func firstTime(seen *bool) bool {
+	before := *seen
+	*seen = true
+	return !before
+}
+
+// nextNull reads a null, when one comes next.
+func (p *parser) nextNull() bool {
+	p.skipSpace()
+	if strings.HasPrefix(p.s[p.i:], "null") {
+		p.i += len("null")
+		return true
+	}
+	return false
+}
+
+// nextBoolean reads a boolean.
+func (p *parser) nextBoolean() (bool, bool) {
+	p.skipSpace()
+	switch {
+	case strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += len("true")
+		return true, true
+	case strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += len("false")
+		return false, true
+	}
+	return false, false
+}
+
+// nextString reads a string.
+func (p *parser) nextString() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return "", false
+	}
+	s, err := p.str()
+	return s, err == nil
+}
+
+// nextInteger reads an integer (integral numbers with a fraction or an
+// exponent too, as readInt does).
+func (p *parser) nextInteger() (int64, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || (p.s[p.i] != '-' && (p.s[p.i] < '0' || p.s[p.i] > '9')) {
+		return 0, false
+	}
+	literal, err := p.numberLiteral()
+	if err != nil {
+		return 0, false
+	}
+	return numberInt(json.Number(literal))
+}
+
+// firstKey opens an object and reads up to its first member's value: the
+// member's name and true; false for an empty object (read whole) or where
+// the text is no object (failed set).
+func (p *parser) firstKey() (string, bool) {
+	p.skipSpace()
+	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
+		p.failed = true
+		return "", false
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	return p.key()
+}
+
+// nextKey reads on to the next member's value after one member: its name
+// and true; false at the object's end (read) or where the text is not an
+// object's member list (failed set).
+func (p *parser) nextKey() (string, bool) {
+	if p.next(',') {
+		return p.key()
+	}
+	if p.next('}') {
+		p.depth--
+		return "", false
+	}
+	p.failed = true
+	return "", false
+}
+
+// key reads a member's name and its colon.
+func (p *parser) key() (string, bool) {
+	p.skipSpace()
+	if p.i < len(p.s) && p.s[p.i] == '"' {
+		if name, err := p.str(); err == nil && p.next(':') {
+			return name, true
+		}
+	}
+	p.failed = true
+	return "", false
 }
 
 // writeString writes s as a JSON string (escaping only what JSON requires).

@@ -461,8 +461,13 @@ func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, 
 	}
 	select {
 	case c.lock <- struct{}{}:
-	case <-ctx.Done():
-		return zero, fmt.Errorf(clientNotSent, method, ctx.Err())
+	default:
+		// Another call holds the session: wait for it, or for ctx.
+		select {
+		case c.lock <- struct{}{}:
+		case <-ctx.Done():
+			return zero, fmt.Errorf(clientNotSent, method, ctx.Err())
+		}
 	}
 	defer func() { <-c.lock }()
 	if err := c.checkOpen(method); err != nil {

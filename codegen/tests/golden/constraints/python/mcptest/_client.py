@@ -102,25 +102,33 @@ class _Method(typing.Generic[_Params, _Result]):
         self.encode = encode
         self.from_value = from_value
         self.result = result
-        self.line = _request_template(name, params=False)
-        self.line_with_params = _request_template(name, params=True)
+        self.line = _RequestLine(name, params=False)
+        self.line_with_params = _RequestLine(name, params=True)
 
 
-def _request_template(name: str, *, params: bool) -> str:
-    """The request line of method `name` as a `str.format` template: the generated
-    encoder's text of the request with markers for its id and (when `params`) its
-    params, the markers' text replaced by `{0}` and `{1}`.
+class _RequestLine:
+    """The request line of a method, with its newline, laid out once: the generated
+    encoder's text of the request with markers for its id and (with params) its
+    params, cut at them. A call joins the parts with its id's text and its params'
+    text between them (an empty text for none), in the order of `id_first`.
     """
-    request = _coprocess.RequestOf(
-        jsonrpc="2.0",
-        id=_ID_MARK,
-        method=name,
-        params=_PARAMS_MARK if params else None,
-    )
-    text = _coprocess.encode_request_of(request, lambda mark: mark)
-    template = text.replace("{", "{{").replace("}", "}}")
-    template = template.replace(json.dumps(_ID_MARK), "{0}")
-    return template.replace(json.dumps(_PARAMS_MARK), "{1}") + "\n"
+
+    def __init__(self, name: str, *, params: bool) -> None:
+        request = _coprocess.RequestOf(
+            jsonrpc="2.0",
+            id=_ID_MARK,
+            method=name,
+            params=_PARAMS_MARK if params else None,
+        )
+        text = _coprocess.encode_request_of(request, lambda mark: mark)
+        text += "\n"
+        id_mark, params_mark = json.dumps(_ID_MARK), json.dumps(_PARAMS_MARK)
+        self.id_first = not params or text.find(id_mark) < text.find(params_mark)
+        marks = (id_mark, params_mark) if self.id_first else (params_mark, id_mark)
+        self.head, _, rest = text.partition(marks[0])
+        self.middle, _, self.tail = ("", "", rest)
+        if params:
+            self.middle, _, self.tail = rest.partition(marks[1])
 
 
 class _AnswerLayout:
@@ -132,10 +140,11 @@ class _AnswerLayout:
     whole answer's decode reads the same, one container deeper).
     """
 
-    def __init__(self, head: bytes, middle: bytes, tail: bytes) -> None:
+    def __init__(self, head: str, middle: str, tail: str) -> None:
         self.head = head
         self.middle = middle
-        self.tail = tail
+        # The line's newline is part of the tail.
+        self.tail = tail + "\n"
 
     @staticmethod
     def of(value: _coprocess.JsonValue) -> _AnswerLayout | None:
@@ -150,25 +159,31 @@ class _AnswerLayout:
         except _coprocess.DecodeError:
             return None
         marked = dataclasses.replace(answer, id=_ID_MARK, result=_RESULT_MARK)
-        text = _coprocess.encode_success_response_of(marked, keep).encode("utf-8")
-        head, found, rest = text.partition(json.dumps(_ID_MARK).encode("utf-8"))
+        text = _coprocess.encode_success_response_of(marked, keep)
+        head, found, rest = text.partition(json.dumps(_ID_MARK))
         if not found:
             return None
-        middle, found, tail = rest.partition(json.dumps(_RESULT_MARK).encode("utf-8"))
+        middle, found, tail = rest.partition(json.dumps(_RESULT_MARK))
         return _AnswerLayout(head, middle, tail) if found else None
 
-    def result_of(self, answer: bytes, request_id: int) -> bytes | None:
-        """The result's text in the line `answer` (its newline aside) when it is laid
-        out as a success answer to request `request_id` and its result cannot nest
-        deeper than the envelope leaves room for (fewer brackets than `MAX_DEPTH`);
-        else None."""
-        head = self.head + b"%d" % request_id + self.middle
-        end = len(answer) - 1 if answer.endswith(b"\n") else len(answer)
-        if not answer.startswith(head) or not answer.endswith(self.tail, 0, end):
-            return None
-        result = answer[len(head) : end - len(self.tail)]
-        brackets = result.count(b"{") + result.count(b"[")
-        return result if brackets < _coprocess.MAX_DEPTH else None
+    def result_of(self, answer: bytes, number: str) -> _coprocess.JsonValue:
+        """The strict value of the result in the line `answer` when it is laid out as
+        a success answer to the request whose id's text is `number` (read where it is:
+        `parse_member`). Raises `ValueError` when it is not laid out so or the quick
+        checks cannot vouch for its result (nesting included: fewer brackets than
+        `MAX_DEPTH`, which the envelope leaves room for)."""
+        line = answer.decode("utf-8")
+        head, middle, tail = self.head, self.middle, self.tail
+        start = len(head) + len(number)
+        if not (
+            line.startswith(head)
+            and line.startswith(number, len(head))
+            and line.startswith(middle, start)
+            and line.endswith(tail)
+        ):
+            raise ValueError("not laid out as the first answer")
+        start += len(middle)
+        return _coprocess.parse_member(answer, line, start, len(line) - len(tail))
 
 
 class ClientError(RuntimeError):
@@ -555,20 +570,24 @@ class _Session:
                 self._check_open(name)
             request_id = self._next_id
             self._next_id += 1
+            number = str(request_id)
             if params is None:
-                text = method.line.format(request_id)
+                line, encoded = method.line, ""
             else:
-                text = method.line_with_params.format(request_id, method.encode(params))
+                line, encoded = method.line_with_params, method.encode(params)
+            if line.id_first:
+                text = line.head + number + line.middle + encoded + line.tail
+            else:
+                text = line.head + encoded + line.middle + number + line.tail
             answer = self._answer_line(
                 name,
                 text.encode("utf-8"),
                 self._timeout if timeout is None else timeout,
             )
             layout = self._answer_layout
-            result = None if layout is None else layout.result_of(answer, request_id)
-            if result is not None:
+            if layout is not None:
                 try:
-                    decoded = method.from_value(_coprocess.parse_json(result))
+                    decoded = method.from_value(layout.result_of(answer, number))
                 except ValueError:
                     pass  # The whole answer's decode says what is wrong.
                 else:

@@ -214,6 +214,45 @@ def parse_json(text: str | bytes) -> JsonValue:
         raise builtins.ValueError(error.problem) from None
 
 
+def parse_member(data: bytes, frame: str, start: int, end: int) -> JsonValue:
+    """The strict value of ``frame[start:end]``, the text of a member that one
+    container encloses in the frame ``frame`` (``data`` as UTF-8), read where it is:
+    a session answer's result.
+
+    The quick checks of :func:`parse_json`, on that text (on the whole frame for
+    escapes). Raises :class:`ValueError` where they cannot vouch for it (or the text
+    is not one value): the caller decodes the whole frame, which says what is wrong.
+    """
+    if len(data) != len(frame):
+        # Not ASCII: the offsets of bytes and of characters differ.
+        raise builtins.ValueError("not ASCII")
+    marks = data.translate(_MARKS)
+    if (
+        marks.find(_LONG_DIGITS, start, end) >= 0
+        or ("\\" in frame and "\\u" in frame)
+        or marks.count(b"{", start, end) >= MAX_DEPTH
+    ):
+        raise builtins.ValueError("not vouched for")
+    try:
+        scanner = _IDLE_SCANNERS.pop()
+    except builtins.IndexError:
+        scanner = _KeyCountingScanner()
+    scanner.keys = 0
+    try:
+        value, stop = scanner.scan_once(frame, start)
+        keys = scanner.keys
+    except (builtins.StopIteration, _Problem):
+        raise builtins.ValueError("not vouched for") from None
+    finally:
+        _IDLE_SCANNERS.append(scanner)
+    if stop > end or frame[stop:end].strip(_WHITESPACE):
+        raise builtins.ValueError("not one value")
+    # As in `_parse`: the colons bound the keys from above.
+    if keys != frame.count(":", start, end) and keys != marks.count(b'":', start, end):
+        raise builtins.ValueError("not vouched for")
+    return value
+
+
 def _parse(text: str | bytes) -> JsonValue:
     """The strict value of a frame's text.
 

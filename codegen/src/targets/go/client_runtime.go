@@ -522,8 +522,8 @@ type sessionAnswerLayout struct {
 	// head comes before the id, middle between the id and the result,
 	// tail after the result.
 	head, middle, tail []byte
-	// result reads the result of each answer in turn (one call is in flight
-	// at a time): a call allocates no parser.
+	// result reads the result of each answer in turn, one container deep
+	// (one call is in flight at a time): a call allocates no parser.
 	result parser
 }
 
@@ -575,7 +575,12 @@ func sessionAnswerLayoutOf(tree any) *sessionAnswerLayout {
 	if resultAt < 0 {
 		return nil
 	}
-	return &sessionAnswerLayout{head: text[:at], middle: rest[:resultAt], tail: rest[resultAt+len(result):]}
+	return &sessionAnswerLayout{
+		head:   text[:at],
+		middle: rest[:resultAt],
+		tail:   rest[resultAt+len(result):],
+		result: parser{depth: sessionResultDepth},
+	}
 }
 
 // sessionResultDepth is the containers around the result in its answer:
@@ -600,7 +605,7 @@ func sessionDecodeLaidOut[R EnvelopeMember[R]](l *sessionAnswerLayout, line []by
 	}
 	// The result read in one pass (see valueAs), not through the tree.
 	p := &l.result
-	*p = parser{s: string(line[fixed : len(line)-len(l.tail)]), depth: sessionResultDepth}
+	p.s, p.i, p.depth, p.failed = string(line[fixed:len(line)-len(l.tail)]), 0, sessionResultDepth, false
 	result, ok := zero.scanEnvelopeMember(p)
 	if p.skipSpace(); !ok || p.i < len(p.s) {
 		return zero, false

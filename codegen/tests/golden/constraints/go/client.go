@@ -452,8 +452,8 @@ type sessionAnswerLayout struct {
 	// head comes before the id, middle between the id and the result,
 	// tail after the result.
 	head, middle, tail []byte
-	// result reads the result of each answer in turn (one call is in flight
-	// at a time): a call allocates no parser.
+	// result reads the result of each answer in turn, one container deep
+	// (one call is in flight at a time): a call allocates no parser.
 	result parser
 }
 
@@ -505,8 +505,17 @@ func sessionAnswerLayoutOf(tree any) *sessionAnswerLayout {
 	if resultAt < 0 {
 		return nil
 	}
-	return &sessionAnswerLayout{head: text[:at], middle: rest[:resultAt], tail: rest[resultAt+len(result):]}
+	return &sessionAnswerLayout{
+		head:   text[:at],
+		middle: rest[:resultAt],
+		tail:   rest[resultAt+len(result):],
+		result: parser{depth: sessionResultDepth},
+	}
 }
+
+// sessionResultDepth is the containers around the result in its answer:
+// the envelope object.
+const sessionResultDepth = 1
 
 // exchange sends a request without params and reads its answer, checked only
 // for its id; a timeout does not end the session (Close does).

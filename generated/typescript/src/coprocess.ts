@@ -4272,44 +4272,51 @@ export function encodeResponseOf<R>(
   return encodeErrorResponse(value);
 }
 
-/** The reader behind each generated `decode…Value` function. */
-const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
-  [decodeCacheModeValue, readCacheMode],
-  [decodeCacheSetModeParamsValue, readCacheSetModeParams],
-  [decodeCacheSetModeResultValue, readCacheSetModeResult],
-  [decodeCallParamsValue, readCallParams],
-  [decodeCallPromptParamsValue, readCallPromptParams],
-  [decodeCallPromptResultValue, readCallPromptResult],
-  [decodeCallResultValue, readCallResult],
-  [decodeCassetteModeValue, readCassetteMode],
-  [decodeCassetteSetModeParamsValue, readCassetteSetModeParams],
-  [decodeCassetteSetModeResultValue, readCassetteSetModeResult],
-  [decodeEmptyParamsValue, readEmptyParams],
-  [decodeErrorObjectValue, readErrorObject],
-  [decodeErrorResponseValue, readErrorResponse],
-  [decodeHandshakeParamsValue, readHandshakeParams],
-  [decodeHandshakeResultValue, readHandshakeResult],
-  [decodeInitializeResultValue, readInitializeResult],
-  [decodeJsonRpcVersionValue, readJsonRpcVersion],
-  [decodeListResourcesResultValue, readListResourcesResult],
-  [decodeListToolsResultValue, readListToolsResult],
-  [decodeMcpEraValue, readMcpEra],
-  [decodeMcpObjectValue, readMcpObject],
-  [decodeParamsValue, readParams],
-  [decodePromptArgumentsValue, readPromptArguments],
-  [decodeReadResourceParamsValue, readReadResourceParams],
-  [decodeReadResourceResultValue, readReadResourceResult],
-  [decodeReporterFlushResultValue, readReporterFlushResult],
-  [decodeReporterSetUploadParamsValue, readReporterSetUploadParams],
-  [decodeReporterStatusValue, readReporterStatus],
-  [decodeRequestValue, readRequest],
-  [decodeRequestIdValue, readRequestId],
-  [decodeResponseValue, readResponse],
-  [decodeShutdownResultValue, readShutdownResult],
-  [decodeSuccessResponseValue, readSuccessResponse],
-  [decodeToolCallPassthroughValue, readToolCallPassthrough],
-  [decodeVerdictValue, readVerdict],
-]);
+/**
+ * The reader behind each generated `decode…Value` function, set one at a
+ * time: an array literal of every pair would have `tsc` reduce a union of as
+ * many tuple types, which it refuses for a schema of about 1,400 types (TS2590,
+ * too complex to represent).
+ */
+const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>();
+_VALUE_READERS.set(decodeCacheModeValue, readCacheMode);
+_VALUE_READERS.set(decodeCacheSetModeParamsValue, readCacheSetModeParams);
+_VALUE_READERS.set(decodeCacheSetModeResultValue, readCacheSetModeResult);
+_VALUE_READERS.set(decodeCallParamsValue, readCallParams);
+_VALUE_READERS.set(decodeCallPromptParamsValue, readCallPromptParams);
+_VALUE_READERS.set(decodeCallPromptResultValue, readCallPromptResult);
+_VALUE_READERS.set(decodeCallResultValue, readCallResult);
+_VALUE_READERS.set(decodeCassetteModeValue, readCassetteMode);
+_VALUE_READERS.set(decodeCassetteSetModeParamsValue, readCassetteSetModeParams);
+_VALUE_READERS.set(decodeCassetteSetModeResultValue, readCassetteSetModeResult);
+_VALUE_READERS.set(decodeEmptyParamsValue, readEmptyParams);
+_VALUE_READERS.set(decodeErrorObjectValue, readErrorObject);
+_VALUE_READERS.set(decodeErrorResponseValue, readErrorResponse);
+_VALUE_READERS.set(decodeHandshakeParamsValue, readHandshakeParams);
+_VALUE_READERS.set(decodeHandshakeResultValue, readHandshakeResult);
+_VALUE_READERS.set(decodeInitializeResultValue, readInitializeResult);
+_VALUE_READERS.set(decodeJsonRpcVersionValue, readJsonRpcVersion);
+_VALUE_READERS.set(decodeListResourcesResultValue, readListResourcesResult);
+_VALUE_READERS.set(decodeListToolsResultValue, readListToolsResult);
+_VALUE_READERS.set(decodeMcpEraValue, readMcpEra);
+_VALUE_READERS.set(decodeMcpObjectValue, readMcpObject);
+_VALUE_READERS.set(decodeParamsValue, readParams);
+_VALUE_READERS.set(decodePromptArgumentsValue, readPromptArguments);
+_VALUE_READERS.set(decodeReadResourceParamsValue, readReadResourceParams);
+_VALUE_READERS.set(decodeReadResourceResultValue, readReadResourceResult);
+_VALUE_READERS.set(decodeReporterFlushResultValue, readReporterFlushResult);
+_VALUE_READERS.set(
+  decodeReporterSetUploadParamsValue,
+  readReporterSetUploadParams,
+);
+_VALUE_READERS.set(decodeReporterStatusValue, readReporterStatus);
+_VALUE_READERS.set(decodeRequestValue, readRequest);
+_VALUE_READERS.set(decodeRequestIdValue, readRequestId);
+_VALUE_READERS.set(decodeResponseValue, readResponse);
+_VALUE_READERS.set(decodeShutdownResultValue, readShutdownResult);
+_VALUE_READERS.set(decodeSuccessResponseValue, readSuccessResponse);
+_VALUE_READERS.set(decodeToolCallPassthroughValue, readToolCallPassthrough);
+_VALUE_READERS.set(decodeVerdictValue, readVerdict);
 
 /**
  * The reader of `decode`: the generated one for a generated `decode…Value`,

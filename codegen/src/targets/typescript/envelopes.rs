@@ -211,13 +211,12 @@ fn encode_response_of(out: &mut Out, response: &str, variants: &[UnionVariant], 
 /// `VALUE_READERS`, and `readerOf`, which finds a decoder's reader.
 fn registry(out: &mut Out, contract: &Contract) {
     out.blank();
-    out.doc("", "The reader behind each generated `decode…Value` function.");
-    out.line("const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([");
+    out.doc("", "The reader behind each generated `decode…Value` function, set one at a time: an array literal of every pair would have `tsc` reduce a union of as many tuple types, which it refuses for a schema of about 1,400 types (TS2590, too complex to represent).");
+    out.line("const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>();");
     for def in contract.types.values() {
         let stem = stem(&def.name);
-        out.line(format!("  [decode{stem}Value, read{stem}],"));
+        out.line(format!("_VALUE_READERS.set(decode{stem}Value, read{stem});"));
     }
-    out.line("]);");
     out.blank();
     out.doc("", "The reader of `decode`: the generated one for a generated `decode…Value`, else one that reads the value as an open value (checking it as `decodeText` checks any) and then reports what `decode` throws at the value's path.");
     out.line("function _readerOf<T>(decode: ValueDecoder<T>): _Reader<T> {");

@@ -5895,47 +5895,51 @@ export function encodeResponseOf<R>(
   return encodeErrorResponse(value);
 }
 
-/** The reader behind each generated `decode…Value` function. */
-const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
-  [decodeBoundedValue, readBounded],
-  [decodeChosenValue, readChosen],
-  [decodeCircleValue, readCircle],
-  [decodeCountedValue, readCounted],
-  [decodeDistinctValue, readDistinct],
-  [decodeDrawingValue, readDrawing],
-  [decodeEmptyParamsValue, readEmptyParams],
-  [decodeErrorObjectValue, readErrorObject],
-  [decodeErrorResponseValue, readErrorResponse],
-  [decodeExtrasValue, readExtras],
-  [decodeFigureValue, readFigure],
-  [decodeHandshakeParamsValue, readHandshakeParams],
-  [decodeHandshakeResultValue, readHandshakeResult],
-  [decodeHeadersValue, readHeaders],
-  [decodeJsonRpcVersionValue, readJsonRpcVersion],
-  [decodeLabelsValue, readLabels],
-  [decodeListedValue, readListed],
-  [decodeLiteralsValue, readLiterals],
-  [decodeMatchedValue, readMatched],
-  [decodeMeasuredValue, readMeasured],
-  [decodeNamedValue, readNamed],
-  [decodeParamsValue, readParams],
-  [decodePatternedValue, readPatterned],
-  [decodePointValue, readPoint],
-  [decodePolygonValue, readPolygon],
-  [decodePrefixedValue, readPrefixed],
-  [decodeRequestValue, readRequest],
-  [decodeRequestIdValue, readRequestId],
-  [decodeResponseValue, readResponse],
-  [decodeShadeValue, readShade],
-  [decodeSquareValue, readSquare],
-  [decodeStampedValue, readStamped],
-  [decodeSteppedValue, readStepped],
-  [decodeSuccessResponseValue, readSuccessResponse],
-  [decodeTaggedValue, readTagged],
-  [decodeTurnValue, readTurn],
-  [decodeVendorValue, readVendor],
-  [decodeWeightsValue, readWeights],
-]);
+/**
+ * The reader behind each generated `decode…Value` function, set one at a
+ * time: an array literal of every pair would have `tsc` reduce a union of as
+ * many tuple types, which it refuses for a schema of about 1,400 types (TS2590,
+ * too complex to represent).
+ */
+const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>();
+_VALUE_READERS.set(decodeBoundedValue, readBounded);
+_VALUE_READERS.set(decodeChosenValue, readChosen);
+_VALUE_READERS.set(decodeCircleValue, readCircle);
+_VALUE_READERS.set(decodeCountedValue, readCounted);
+_VALUE_READERS.set(decodeDistinctValue, readDistinct);
+_VALUE_READERS.set(decodeDrawingValue, readDrawing);
+_VALUE_READERS.set(decodeEmptyParamsValue, readEmptyParams);
+_VALUE_READERS.set(decodeErrorObjectValue, readErrorObject);
+_VALUE_READERS.set(decodeErrorResponseValue, readErrorResponse);
+_VALUE_READERS.set(decodeExtrasValue, readExtras);
+_VALUE_READERS.set(decodeFigureValue, readFigure);
+_VALUE_READERS.set(decodeHandshakeParamsValue, readHandshakeParams);
+_VALUE_READERS.set(decodeHandshakeResultValue, readHandshakeResult);
+_VALUE_READERS.set(decodeHeadersValue, readHeaders);
+_VALUE_READERS.set(decodeJsonRpcVersionValue, readJsonRpcVersion);
+_VALUE_READERS.set(decodeLabelsValue, readLabels);
+_VALUE_READERS.set(decodeListedValue, readListed);
+_VALUE_READERS.set(decodeLiteralsValue, readLiterals);
+_VALUE_READERS.set(decodeMatchedValue, readMatched);
+_VALUE_READERS.set(decodeMeasuredValue, readMeasured);
+_VALUE_READERS.set(decodeNamedValue, readNamed);
+_VALUE_READERS.set(decodeParamsValue, readParams);
+_VALUE_READERS.set(decodePatternedValue, readPatterned);
+_VALUE_READERS.set(decodePointValue, readPoint);
+_VALUE_READERS.set(decodePolygonValue, readPolygon);
+_VALUE_READERS.set(decodePrefixedValue, readPrefixed);
+_VALUE_READERS.set(decodeRequestValue, readRequest);
+_VALUE_READERS.set(decodeRequestIdValue, readRequestId);
+_VALUE_READERS.set(decodeResponseValue, readResponse);
+_VALUE_READERS.set(decodeShadeValue, readShade);
+_VALUE_READERS.set(decodeSquareValue, readSquare);
+_VALUE_READERS.set(decodeStampedValue, readStamped);
+_VALUE_READERS.set(decodeSteppedValue, readStepped);
+_VALUE_READERS.set(decodeSuccessResponseValue, readSuccessResponse);
+_VALUE_READERS.set(decodeTaggedValue, readTagged);
+_VALUE_READERS.set(decodeTurnValue, readTurn);
+_VALUE_READERS.set(decodeVendorValue, readVendor);
+_VALUE_READERS.set(decodeWeightsValue, readWeights);
 
 /**
  * The reader of `decode`: the generated one for a generated `decode…Value`,

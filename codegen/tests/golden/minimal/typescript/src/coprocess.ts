@@ -2123,20 +2123,24 @@ export function encodeResponseOf<R>(
   return encodeErrorResponse(value);
 }
 
-/** The reader behind each generated `decode…Value` function. */
-const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>([
-  [decodeEmptyParamsValue, readEmptyParams],
-  [decodeErrorObjectValue, readErrorObject],
-  [decodeErrorResponseValue, readErrorResponse],
-  [decodeHandshakeParamsValue, readHandshakeParams],
-  [decodeHandshakeResultValue, readHandshakeResult],
-  [decodeJsonRpcVersionValue, readJsonRpcVersion],
-  [decodeParamsValue, readParams],
-  [decodeRequestValue, readRequest],
-  [decodeRequestIdValue, readRequestId],
-  [decodeResponseValue, readResponse],
-  [decodeSuccessResponseValue, readSuccessResponse],
-]);
+/**
+ * The reader behind each generated `decode…Value` function, set one at a
+ * time: an array literal of every pair would have `tsc` reduce a union of as
+ * many tuple types, which it refuses for a schema of about 1,400 types (TS2590,
+ * too complex to represent).
+ */
+const _VALUE_READERS = new Map<ValueDecoder<unknown>, _Reader<unknown>>();
+_VALUE_READERS.set(decodeEmptyParamsValue, readEmptyParams);
+_VALUE_READERS.set(decodeErrorObjectValue, readErrorObject);
+_VALUE_READERS.set(decodeErrorResponseValue, readErrorResponse);
+_VALUE_READERS.set(decodeHandshakeParamsValue, readHandshakeParams);
+_VALUE_READERS.set(decodeHandshakeResultValue, readHandshakeResult);
+_VALUE_READERS.set(decodeJsonRpcVersionValue, readJsonRpcVersion);
+_VALUE_READERS.set(decodeParamsValue, readParams);
+_VALUE_READERS.set(decodeRequestValue, readRequest);
+_VALUE_READERS.set(decodeRequestIdValue, readRequestId);
+_VALUE_READERS.set(decodeResponseValue, readResponse);
+_VALUE_READERS.set(decodeSuccessResponseValue, readSuccessResponse);
 
 /**
  * The reader of `decode`: the generated one for a generated `decode…Value`,

@@ -280,6 +280,14 @@ final class Runtime {
     }
 
     private static JsonNode parseStrict(String json) {
+        return parseStrict(json, 0);
+    }
+
+    /**
+     * Parses strict JSON text that {@code enclosing} containers enclose in its frame, so that it
+     * may nest that many containers fewer: as deep as the parse of the whole frame allows it.
+     */
+    private static JsonNode parseStrict(String json, int enclosing) {
         if (!json.isEmpty() && json.charAt(0) == '\uFEFF') {
             throw problem(Path.ROOT, "invalid JSON: byte-order mark");
         }
@@ -288,7 +296,7 @@ final class Runtime {
             if (first == null) {
                 throw problem(Path.ROOT, "invalid JSON: no value");
             }
-            JsonNode root = readValue(parser, first, 0);
+            JsonNode root = readValue(parser, first, enclosing);
             if (parser.nextToken() != null) {
                 throw problem(Path.ROOT, "invalid JSON: trailing characters after the value");
             }
@@ -1003,6 +1011,20 @@ final class Runtime {
                             + type.getName());
         }
         return (node, path) -> type.cast(decoder.decode(node, path));
+    }
+
+    /**
+     * Reads a session answer's result, as {@code type}, from its text cut out of the answer (which
+     * encloses it: it may nest one container fewer than a frame). Null when the text is not strict
+     * JSON or the result does not decode: the session then decodes the whole answer, which says
+     * what is wrong.
+     */
+    static <R> R readEnclosed(String json, Class<R> type) {
+        try {
+            return memberDecoder(type).decode(parseStrict(json, 1), Path.ROOT);
+        } catch (Problem problem) {
+            return null;
+        }
     }
 
     /** Refuses a member that {@code writeMember} could not write. */

@@ -31,11 +31,12 @@ use layout::Code;
 /// Renders `Coprocess.java` and `CoprocessClient.java`.
 pub fn generate(contract: &Contract) -> Result<Files, crate::SchemaError> {
     let sdk = crate::targets::sdk(contract, "jvm")?;
-    let text = render(contract, sdk)?;
+    let client = client::render(contract, sdk)?;
+    let text = render(contract, sdk, &client)?;
     claims::claim(contract, &text)?;
     let mut files = Files::new();
     files.insert(sdk.frames.clone(), text);
-    files.insert(sdk.client.clone(), client::render(contract, sdk)?);
+    files.insert(sdk.client.clone(), client);
     Ok(files)
 }
 
@@ -55,11 +56,14 @@ pub fn runtime_sources() -> Vec<&'static str> {
 /// Every name this target declares where a schema name can reach
 /// ([`crate::targets::claims`]).
 pub fn declare(contract: &Contract) -> Result<Vec<crate::targets::claims::Scope>, crate::SchemaError> {
-    claims::claim(contract, &render(contract, crate::targets::sdk(contract, "jvm")?)?)
+    let sdk = crate::targets::sdk(contract, "jvm")?;
+    claims::claim(contract, &render(contract, sdk, &client::render(contract, sdk)?)?)
 }
 
 
-fn render(contract: &Contract, sdk: &Sdk) -> Result<String, crate::SchemaError> {
+/// `Coprocess.java`; `client` (`CoprocessClient.java`) may call its
+/// package-private runtime members too, which the pruning keeps.
+fn render(contract: &Contract, sdk: &Sdk, client: &str) -> Result<String, crate::SchemaError> {
     let mut code = Code::new();
     code.doc(0, &docs::class_doc(contract), &[]);
     code.line(0, "public final class Coprocess {");
@@ -89,7 +93,7 @@ fn render(contract: &Contract, sdk: &Sdk) -> Result<String, crate::SchemaError> 
     // The pruner only asks whether a name is used: the body's distinct
     // identifiers that can use a runtime member say as much as the whole
     // body, in a fraction of the text.
-    let used = prune::code_only(&body);
+    let used = prune::code_only(&format!("{body}\n{client}"));
     let names = runtime::used_names(&used).into_iter().collect::<Vec<_>>().join(" ");
     let kept = prune::prune_indented(private.trim_end(), &names, 4, runtime::private_name);
     body.push('\n');

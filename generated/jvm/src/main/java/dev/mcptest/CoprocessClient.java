@@ -544,6 +544,11 @@ public final class CoprocessClient implements AutoCloseable {
     private Exit exit;
     private Coprocess.HandshakeResult handshakeResult;
 
+    // How a success answer is laid out (see AnswerLayout), learnt from the session's first success
+    // answer to a typed call: null before, or when it cannot be.
+    private AnswerLayout answerLayout;
+    private boolean answerLayoutSought;
+
     private CoprocessClient(
             InputStream reader, OutputStream writer, Process process, Options options) {
         this.reader = reader;
@@ -817,7 +822,15 @@ public final class CoprocessClient implements AutoCloseable {
                             method,
                             params);
             Duration wait = callTimeout == null ? options.timeout() : callTimeout;
-            JsonNode value = answer(method, id, request.toJson(), wait, true);
+            String text = answerText(method, request.toJson(), wait, true);
+            if (answerLayout != null) {
+                R laidOut = answerLayout.decode(text, id, resultType);
+                if (laidOut != null) {
+                    answered(method);
+                    return laidOut;
+                }
+            }
+            JsonNode value = checked(method, id, text);
             Coprocess.ResponseOf<R> response;
             try {
                 response = Coprocess.ResponseOf.fromNode(value, resultType);
@@ -830,13 +843,82 @@ public final class CoprocessClient implements AutoCloseable {
                 Coprocess.ErrorObject error = failure.error();
                 throw new RpcException(method, error.code(), error.message(), error.data());
             }
-            if (method.equals(SHUTDOWN)) {
-                // The coprocess ends the session after answering: close only waits.
-                closed = CLIENT_CLOSED_AFTER_SHUTDOWN;
+            var success = (Coprocess.SuccessResponseOf<R>) response;
+            if (!answerLayoutSought) {
+                answerLayoutSought = true;
+                answerLayout = AnswerLayout.of(success);
             }
-            return ((Coprocess.SuccessResponseOf<R>) response).result();
+            answered(method);
+            return success.result();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Follows a success answer to {@code method}. */
+    private void answered(String method) {
+        if (method.equals(SHUTDOWN)) {
+            // The coprocess ends the session after answering: close only waits.
+            closed = CLIENT_CLOSED_AFTER_SHUTDOWN;
+        }
+    }
+
+    /**
+     * How a success answer's line is laid out around its id and its result: the generated encoder's
+     * text of the session's first success answer, its id and result replaced by marks, cut at them.
+     * An answer to call {@code id} laid out so is that envelope with the call's id, its other
+     * members as the first answer had them: only its result is left to decode, as the text between
+     * the parts (which the whole answer's decode reads the same, one container deeper).
+     */
+    private record AnswerLayout(String head, String middle, String tail) {
+        /**
+         * The marks a layout is learnt with: the control character keeps them out of any text the
+         * encoder writes unescaped.
+         */
+        private static final String ID_MARK = "\u0001id";
+
+        private static final String RESULT_MARK = "\u0001result";
+
+        /**
+         * The layout of success answer {@code answer}, or null when the encoder's text does not
+         * hold the marks in that order.
+         */
+        static AnswerLayout of(Coprocess.SuccessResponseOf<?> answer) {
+            Coprocess.RequestId id = Coprocess.RequestId.of(ID_MARK);
+            Coprocess.RequestId result = Coprocess.RequestId.of(RESULT_MARK);
+            var marked = new Coprocess.SuccessResponseOf<>(answer.jsonrpc(), id, result);
+            String text = marked.toJson();
+            String idText = id.toJson();
+            String resultText = result.toJson();
+            int at = text.indexOf(idText);
+            int resultAt = at < 0 ? -1 : text.indexOf(resultText, at + idText.length());
+            if (resultAt < 0) {
+                return null;
+            }
+            return new AnswerLayout(
+                    text.substring(0, at),
+                    text.substring(at + idText.length(), resultAt),
+                    text.substring(resultAt + resultText.length()));
+        }
+
+        /**
+         * The result of answer line {@code text}, decoded as {@code type} when it is laid out as a
+         * success answer to call {@code id} and its result decodes: what the decode of the whole
+         * answer gives. Null sends the answer to that decode (which says what is wrong, if anything
+         * is).
+         */
+        <R> R decode(String text, long id, Class<R> type) {
+            String number = Long.toString(id);
+            int start = head.length() + number.length();
+            int end = text.length() - tail.length();
+            if (end < start + middle.length()
+                    || !text.startsWith(head)
+                    || !text.startsWith(number, head.length())
+                    || !text.startsWith(middle, start)
+                    || !text.endsWith(tail)) {
+                return null;
+            }
+            return Coprocess.readEnclosed(text.substring(start + middle.length(), end), type);
         }
     }
 
@@ -864,6 +946,11 @@ public final class CoprocessClient implements AutoCloseable {
 
     /** Writes one request line and reads its answer: parsed, its id checked. */
     private JsonNode answer(String method, long id, String line, Duration wait, boolean kill) {
+        return checked(method, id, answerText(method, line, wait, kill));
+    }
+
+    /** Writes one request line and reads its answer's line, as text. */
+    private String answerText(String method, String line, Duration wait, boolean kill) {
         try {
             byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
             byte[] framed = Arrays.copyOf(bytes, bytes.length + 1);
@@ -891,10 +978,20 @@ public final class CoprocessClient implements AutoCloseable {
             }
             throw ended(method);
         }
+        try {
+            return utf8((byte[]) next);
+        } catch (CharacterCodingException e) {
+            fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
+            throw new ProtocolException(method, clientNotJson(method), e.getMessage());
+        }
+    }
+
+    /** The answer line {@code text} parsed, its id checked. */
+    private JsonNode checked(String method, long id, String text) {
         JsonNode value;
         try {
-            value = Coprocess.parseJson(utf8((byte[]) next));
-        } catch (Coprocess.DecodeException | CharacterCodingException e) {
+            value = Coprocess.parseJson(text);
+        } catch (Coprocess.DecodeException e) {
             fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
             throw new ProtocolException(method, clientNotJson(method), e.getMessage());
         }

@@ -1920,6 +1920,20 @@ public final class Coprocess {
         return (node, path) -> type.cast(decoder.decode(node, path));
     }
 
+    /**
+     * Reads a session answer's result, as {@code type}, from its text cut out of the answer (which
+     * encloses it: it may nest one container fewer than a frame). Null when the text is not strict
+     * JSON or the result does not decode: the session then decodes the whole answer, which says
+     * what is wrong.
+     */
+    static <R> R readEnclosed(String json, Class<R> type) {
+        try {
+            return memberDecoder(type).decode(parseStrict(json, 1), Path.ROOT);
+        } catch (Problem problem) {
+            return null;
+        }
+    }
+
     /** Refuses a member that {@code writeMember} could not write. */
     private static void checkMember(Object value, String name) {
         if (value != null && !(value instanceof Encodable) && !(value instanceof JsonNode)) {
@@ -2098,6 +2112,14 @@ public final class Coprocess {
     }
 
     private static JsonNode parseStrict(String json) {
+        return parseStrict(json, 0);
+    }
+
+    /**
+     * Parses strict JSON text that {@code enclosing} containers enclose in its frame, so that it
+     * may nest that many containers fewer: as deep as the parse of the whole frame allows it.
+     */
+    private static JsonNode parseStrict(String json, int enclosing) {
         if (!json.isEmpty() && json.charAt(0) == '\uFEFF') {
             throw problem(Path.ROOT, "invalid JSON: byte-order mark");
         }
@@ -2106,7 +2128,7 @@ public final class Coprocess {
             if (first == null) {
                 throw problem(Path.ROOT, "invalid JSON: no value");
             }
-            JsonNode root = readValue(parser, first, 0);
+            JsonNode root = readValue(parser, first, enclosing);
             if (parser.nextToken() != null) {
                 throw problem(Path.ROOT, "invalid JSON: trailing characters after the value");
             }

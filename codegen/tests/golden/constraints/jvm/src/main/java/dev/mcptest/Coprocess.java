@@ -5025,6 +5025,14 @@ public final class Coprocess {
     }
 
     private static JsonNode parseStrict(String json) {
+        return parseStrict(json, 0);
+    }
+
+    /**
+     * Parses strict JSON text that {@code enclosing} containers enclose in its frame, so that it
+     * may nest that many containers fewer: as deep as the parse of the whole frame allows it.
+     */
+    private static JsonNode parseStrict(String json, int enclosing) {
         if (!json.isEmpty() && json.charAt(0) == '\uFEFF') {
             throw problem(Path.ROOT, "invalid JSON: byte-order mark");
         }
@@ -5033,7 +5041,7 @@ public final class Coprocess {
             if (first == null) {
                 throw problem(Path.ROOT, "invalid JSON: no value");
             }
-            JsonNode root = readValue(parser, first, 0);
+            JsonNode root = readValue(parser, first, enclosing);
             if (parser.nextToken() != null) {
                 throw problem(Path.ROOT, "invalid JSON: trailing characters after the value");
             }

@@ -812,6 +812,11 @@ public final class CoprocessClient implements AutoCloseable {
 
     /** Writes one request line and reads its answer: parsed, its id checked. */
     private JsonNode answer(String method, long id, String line, Duration wait, boolean kill) {
+        return checked(method, id, answerText(method, line, wait, kill));
+    }
+
+    /** Writes one request line and reads its answer's line, as text. */
+    private String answerText(String method, String line, Duration wait, boolean kill) {
         try {
             byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
             byte[] framed = Arrays.copyOf(bytes, bytes.length + 1);
@@ -839,10 +844,20 @@ public final class CoprocessClient implements AutoCloseable {
             }
             throw ended(method);
         }
+        try {
+            return utf8((byte[]) next);
+        } catch (CharacterCodingException e) {
+            fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
+            throw new ProtocolException(method, clientNotJson(method), e.getMessage());
+        }
+    }
+
+    /** The answer line {@code text} parsed, its id checked. */
+    private JsonNode checked(String method, long id, String text) {
         JsonNode value;
         try {
-            value = Coprocess.parseJson(utf8((byte[]) next));
-        } catch (Coprocess.DecodeException | CharacterCodingException e) {
+            value = Coprocess.parseJson(text);
+        } catch (Coprocess.DecodeException e) {
             fail(CLIENT_CLOSED_AFTER_PROTOCOL_ERROR);
             throw new ProtocolException(method, clientNotJson(method), e.getMessage());
         }

@@ -13,6 +13,7 @@ use crate::model::{union_tag, Contract, TypeKind, UnionVariant};
 /// and the lookups by `$defs` name.
 pub fn frames(contract: &Contract) -> Vec<Items> {
     let type_names = contract.types.keys();
+    let readers = super::readers::plans(contract);
     let mut out = vec![Items::Fixed(FRAME_TRAIT)];
     let mut arms = TokenStream::new();
     let mut value_arms = TokenStream::new();
@@ -22,8 +23,9 @@ pub fn frames(contract: &Contract) -> Vec<Items> {
         value_arms.extend(quote! { #name => #ty::from_value(value).map(|_| ()), });
         let body = match &def.kind {
             TypeKind::Union(variants) if union_tag(variants).is_some() => tagged_union_codec(name, variants),
-            TypeKind::Union(variants) => untagged_union_codec(name, variants),
+            TypeKind::Union(variants) => untagged_union_codec(name, variants, readers.contains_key(name)),
             TypeKind::IntegerOrString => plain_codec(name),
+            _ if readers.contains_key(name) => read_codec(name),
             _ if ty == name => {
                 out.push(Items::PlainFrame(ty));
                 continue;
@@ -90,9 +92,34 @@ fn plain_codec(name: &str) -> TokenStream {
     }
 }
 
+/// The `Frame` of an object type with a single-pass reader
+/// ([`super::readers`]): a text the reader reads is decoded; any other goes
+/// to the strict decode.
+fn read_codec(name: &str) -> TokenStream {
+    quote! {
+        fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+            if let Some(value) = strict::read_whole(text, MAX_DEPTH, Self::read_in_place) {
+                return Ok(value);
+            }
+            let text = checked_text(#name, text)?;
+            strict_from_text(#name, &text)
+        }
+        fn from_value(value: ::serde_json::Value) -> ::std::result::Result<Self, DecodeError> {
+            strict_from_value(#name, value)
+        }
+    }
+}
+
 /// An untagged union's `Frame`: the discriminator members present pick the
-/// variant.
-fn untagged_union_codec(name: &str, variants: &[UnionVariant]) -> TokenStream {
+/// variant (first, when it has one, the union's single-pass reader).
+fn untagged_union_codec(name: &str, variants: &[UnionVariant], read: bool) -> TokenStream {
+    let read_in_place = read.then(|| {
+        quote! {
+            if let Some(value) = strict::read_whole(text, MAX_DEPTH, Self::read_in_place) {
+                return Ok(value);
+            }
+        }
+    });
     let discriminators: Vec<&str> = variants.iter().map(|v| v.discriminator.as_str()).collect();
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let variant = ident(&v.type_name);
@@ -104,6 +131,7 @@ fn untagged_union_codec(name: &str, variants: &[UnionVariant]) -> TokenStream {
     });
     quote! {
         fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+            #read_in_place
             let (text, chosen) = checked_variant(#name, text, &[#(#discriminators),*])?;
             match chosen { #(#arms)* _ => Err(DecodeError::new(#name, "$", "no variant")) }
         }

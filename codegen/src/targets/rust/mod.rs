@@ -11,6 +11,7 @@ mod envelopes;
 mod layout;
 mod names;
 mod protocol;
+mod readers;
 mod repeated;
 mod roles;
 mod types;

@@ -48,6 +48,7 @@ pub fn types(contract: &Contract, raw: &serde_json::Value, flavor: Flavor) -> Re
     tighten.visit_file_mut(&mut file);
     let mut after = tighten.after;
     after.extend(super::envelopes::typed_structs(contract, &file)?);
+    after.extend(super::readers::items(contract, &file)?);
     Ok(Types { file, strict_serde: tighten.strict_serde, after })
 }
 
@@ -470,7 +471,7 @@ fn number_arg(bound: Option<NumberBound>, minimum: bool) -> String {
 }
 
 /// The name a struct field has on the wire: its `serde(rename)` or its ident.
-fn wire_name(field: &syn::Field) -> String {
+pub(super) fn wire_name(field: &syn::Field) -> String {
     for attr in &field.attrs {
         if !attr.path().is_ident("serde") {
             continue;

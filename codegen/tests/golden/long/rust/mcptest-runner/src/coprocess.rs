@@ -770,6 +770,48 @@ impl<R: ::serde::Serialize> ::serde::Serialize for SuccessResponseOf<R> {
         SuccessResponseOf::serialize(self, serializer)
     }
 }
+impl EmptyParams {
+    /// Reads `EmptyParams` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
+    fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        reader.members(|_, _| None)?;
+        Some(Self {})
+    }
+}
+impl HandshakeParams {
+    /// Reads `HandshakeParams` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
+    fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        let mut protocol_version = None;
+        let mut sdk = None;
+        let mut sdk_version = None;
+        reader.members(|reader, member| match member {
+            "protocol_version" => strict::once(&mut protocol_version, reader.integer()),
+            "sdk" => strict::once(&mut sdk, reader.string()),
+            "sdk_version" => strict::once(&mut sdk_version, reader.string()),
+            _ => None,
+        })?;
+        Some(Self {
+            protocol_version: protocol_version?,
+            sdk,
+            sdk_version,
+        })
+    }
+}
+impl HandshakeResult {
+    /// Reads `HandshakeResult` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
+    fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        let mut protocol_version = None;
+        let mut binary_version = None;
+        reader.members(|reader, member| match member {
+            "protocol_version" => strict::once(&mut protocol_version, reader.integer()),
+            "binary_version" => strict::once(&mut binary_version, reader.string()),
+            _ => None,
+        })?;
+        Some(Self {
+            protocol_version: protocol_version?,
+            binary_version: binary_version?,
+        })
+    }
+}
 /// The coprocess protocol version this code speaks (`x-coprocess.protocol_version`).
 pub const COPROCESS_PROTOCOL_VERSION: i64 = 7;
 /// The longest frame line a reader accepts, in bytes, without the `\n`.
@@ -1357,6 +1399,9 @@ impl Frame for AnExtraordinarilyLongTypeNameThatNoFormatterCanFitBesideItsSignat
 impl Frame for EmptyParams {
     const TYPE_NAME: &'static str = "EmptyParams";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        if let Some(value) = strict::read_whole(text, MAX_DEPTH, Self::read_in_place) {
+            return Ok(value);
+        }
         let text = checked_text("EmptyParams", text)?;
         strict_from_text("EmptyParams", &text)
     }
@@ -1387,6 +1432,9 @@ impl Frame for ErrorResponse {
 impl Frame for HandshakeParams {
     const TYPE_NAME: &'static str = "HandshakeParams";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        if let Some(value) = strict::read_whole(text, MAX_DEPTH, Self::read_in_place) {
+            return Ok(value);
+        }
         let text = checked_text("HandshakeParams", text)?;
         strict_from_text("HandshakeParams", &text)
     }
@@ -1397,6 +1445,9 @@ impl Frame for HandshakeParams {
 impl Frame for HandshakeResult {
     const TYPE_NAME: &'static str = "HandshakeResult";
     fn decode(text: &str) -> ::std::result::Result<Self, DecodeError> {
+        if let Some(value) = strict::read_whole(text, MAX_DEPTH, Self::read_in_place) {
+            return Ok(value);
+        }
         let text = checked_text("HandshakeResult", text)?;
         strict_from_text("HandshakeResult", &text)
     }
@@ -2080,6 +2131,209 @@ pub mod strict {
             .iter()
             .take_while(|&&b| b != b'"' && b != b'\\' && b >= 0x20)
             .count()
+    }
+
+    /// Reads `text`, a whole frame or value, with `read` (a generated type's
+    /// `read_in_place`) in one pass, without the scan and serde's pass:
+    /// `None` when the text holds anything but the plain forms a [`Reader`]
+    /// reads, which then goes to the strict decode (the scan and serde), so
+    /// that every error is found and worded as before. `max_depth` is the
+    /// contract's nesting limit, less the containers around the text
+    /// ([`enclosed`]).
+    pub fn read_whole<'t, T>(
+        text: &'t str,
+        max_depth: usize,
+        read: impl FnOnce(&mut Reader<'t>) -> Option<T>,
+    ) -> Option<T> {
+        let enclosing = ENCLOSING.try_with(std::cell::Cell::get).ok()?;
+        let mut reader = Reader {
+            text,
+            pos: 0,
+            room: max_depth.checked_sub(enclosing)?,
+        };
+        let value = read(&mut reader)?;
+        reader.skip_ws();
+        (reader.pos == text.len()).then_some(value)
+    }
+
+    /// Sets `slot` to `value`, read from a member: `None` when the value
+    /// was not read or the member was seen before (a key seen twice is
+    /// left to the decode, which says so).
+    pub fn once<T>(slot: &mut Option<T>, value: Option<T>) -> Option<()> {
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(value?);
+        Some(())
+    }
+
+    /// A single-pass reader of the plain forms of a frame: objects whose
+    /// keys have no escapes, strings without escapes, `true`, `false`,
+    /// `null`, and integers written as plain digits within ±(2^53-1). What
+    /// it reads, the scan and serde read the same, so it reads only what
+    /// the strict decode accepts, and as that decode reads it; each read
+    /// gives up (`None`) on anything else (an escape, a fraction or an
+    /// exponent, `-0`, a key seen twice, nesting past the limit), leaving
+    /// the text to that decode.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Reader<'t> {
+        text: &'t str,
+        pos: usize,
+        /// How many more containers may open (see [`read_whole`]).
+        room: usize,
+    }
+
+    impl<'t> Reader<'t> {
+        fn skip_ws(&mut self) {
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.text.as_bytes().get(self.pos) {
+                self.pos += 1;
+            }
+        }
+
+        /// Whether the next byte, after whitespace, is `byte` (then read).
+        fn eat(&mut self, byte: u8) -> bool {
+            self.skip_ws();
+            let found = self.text.as_bytes().get(self.pos) == Some(&byte);
+            self.pos += usize::from(found);
+            found
+        }
+
+        /// Reads an object: `member` reads each member's value after its
+        /// key; `None` when it does not, or the object cannot be read.
+        pub fn members(
+            &mut self,
+            mut member: impl FnMut(&mut Self, &'t str) -> Option<()>,
+        ) -> Option<()> {
+            let mut key = self.first_key()?;
+            while let Some(name) = key {
+                member(self, name)?;
+                key = self.next_key()?;
+            }
+            Some(())
+        }
+
+        /// Opens an object: its first key (`Some(None)`: it is empty).
+        fn first_key(&mut self) -> Option<Option<&'t str>> {
+            if self.room == 0 || !self.eat(b'{') {
+                return None;
+            }
+            self.room -= 1;
+            if self.eat(b'}') {
+                self.room += 1;
+                return Some(None);
+            }
+            self.key().map(Some)
+        }
+
+        /// The object's next key after a member's value (`Some(None)`: it ended).
+        fn next_key(&mut self) -> Option<Option<&'t str>> {
+            if self.eat(b',') {
+                return self.key().map(Some);
+            }
+            if self.eat(b'}') {
+                self.room += 1;
+                return Some(None);
+            }
+            None
+        }
+
+        fn key(&mut self) -> Option<&'t str> {
+            let key = self.plain_string()?;
+            self.eat(b':').then_some(key)
+        }
+
+        /// A string without escapes, as the text holds it.
+        fn plain_string(&mut self) -> Option<&'t str> {
+            if !self.eat(b'"') {
+                return None;
+            }
+            let start = self.pos;
+            let end = start + plain_run(self.text.as_bytes().get(start..)?);
+            if self.text.as_bytes().get(end) != Some(&b'"') {
+                return None;
+            }
+            self.pos = end + 1;
+            self.text.get(start..end)
+        }
+
+        fn literal(&mut self, word: &str) -> bool {
+            self.skip_ws();
+            let found = self
+                .text
+                .get(self.pos..)
+                .is_some_and(|rest| rest.starts_with(word));
+            if found {
+                self.pos += word.len();
+            }
+            found
+        }
+
+        pub fn string(&mut self) -> Option<String> {
+            self.plain_string().map(str::to_string)
+        }
+
+        pub fn boolean(&mut self) -> Option<bool> {
+            if self.literal("true") {
+                Some(true)
+            } else {
+                self.literal("false").then_some(false)
+            }
+        }
+
+        /// `null`, as a field of any JSON value reads it.
+        pub fn null(&mut self) -> Option<serde_json::Value> {
+            self.literal("null").then_some(serde_json::Value::Null)
+        }
+
+        pub fn nullable_string(&mut self) -> Option<Option<String>> {
+            if self.literal("null") {
+                Some(None)
+            } else {
+                self.string().map(Some)
+            }
+        }
+
+        /// An integer of at least 0: plain digits, no leading zero.
+        pub fn unsigned(&mut self) -> Option<u64> {
+            self.skip_ws();
+            self.digits()
+        }
+
+        /// An integer: plain digits after an optional `-` (`-0` is left to
+        /// the decode, which reads it as 0).
+        pub fn integer(&mut self) -> Option<i64> {
+            self.skip_ws();
+            let negative = self.text.as_bytes().get(self.pos) == Some(&b'-');
+            self.pos += usize::from(negative);
+            let magnitude = i64::try_from(self.digits()?).ok()?;
+            match (negative, magnitude) {
+                (true, 0) => None,
+                (true, _) => Some(-magnitude),
+                (false, _) => Some(magnitude),
+            }
+        }
+
+        /// Plain digits within 2^53-1, no leading zero, no fraction or exponent.
+        fn digits(&mut self) -> Option<u64> {
+            let bytes = self.text.as_bytes();
+            let start = self.pos;
+            let mut end = start;
+            let mut value: u64 = 0;
+            while let Some(digit @ b'0'..=b'9') = bytes.get(end) {
+                value = value
+                    .checked_mul(10)?
+                    .checked_add(u64::from(digit - b'0'))?;
+                end += 1;
+            }
+            let digits = end - start;
+            let leading_zero = digits > 1 && bytes[start] == b'0';
+            let fraction = matches!(bytes.get(end), Some(b'.' | b'e' | b'E'));
+            if digits == 0 || leading_zero || fraction || value > MAX_SAFE_INTEGER.unsigned_abs() {
+                return None;
+            }
+            self.pos = end;
+            Some(value)
+        }
     }
 
     struct Scanner<'a> {
